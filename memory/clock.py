@@ -1,0 +1,54 @@
+"""Time and ids from one place, so tests can pin "now" for as-of queries and decay."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime, time
+from typing import Callable
+
+from .errors import ValidationError
+
+Clock = Callable[[], datetime]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def fixed_clock(at: datetime) -> Clock:
+    at = as_utc(at)
+    return lambda: at
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:20]}"
+
+
+def as_utc(value: datetime) -> datetime:
+    """Naive datetimes are taken as UTC; aware ones are converted."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def parse_when(value: str | datetime | date | None, *, field: str = "date") -> datetime | None:
+    """Parse an ISO date or datetime from user input into an aware UTC datetime."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return as_utc(value)
+    if isinstance(value, date):
+        return datetime.combine(value, time.min, tzinfo=UTC)
+    text = str(value).strip()
+    try:
+        if len(text) == 10:
+            return datetime.combine(date.fromisoformat(text), time.min, tzinfo=UTC)
+        return as_utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+    except ValueError:
+        raise ValidationError(
+            f"invalid {field} {text!r}: use ISO format, e.g. 2025-03-01 or 2025-03-01T09:30:00Z"
+        ) from None
+
+
+def epoch_ms(value: datetime) -> int:
+    return int(as_utc(value).timestamp() * 1000)

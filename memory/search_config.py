@@ -1,0 +1,56 @@
+"""Recall as configuration: one pydantic config and named presets (pick presets by name)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .models import FactState, MemoryKind
+from .ranking import RankingParams
+
+
+class Purpose(StrEnum):
+    AGENT = "agent"  # bumps last_used_at / use_count on returned facts and playbooks
+    EXPLAIN = "explain"  # the recall debugger: read-only
+    EVAL = "eval"  # evaluation runs: read-only, so runs are repeatable
+
+
+class RecallConfig(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    k: int = Field(10, ge=1, le=200)
+    candidates: int = Field(80, ge=1, le=1000, description="per-leg candidate window")
+    use_bm25: bool = True
+    use_dense: bool = True
+    ranking: RankingParams = RankingParams()
+    rerank: str = Field("none", description="reranker name; see memory.rerank.RERANKERS")
+    include_catalog: bool = False
+    include_superseded: bool = False
+    kinds: frozenset[MemoryKind] = frozenset(
+        {MemoryKind.EPISODIC, MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL}
+    )
+
+    def fact_states(self) -> frozenset[FactState]:
+        """Agent recall sees active facts; superseded only on request; never the rest (inv. 6)."""
+        if self.include_superseded:
+            return frozenset({FactState.ACTIVE, FactState.SUPERSEDED})
+        return frozenset({FactState.ACTIVE})
+
+
+DEFAULT = RecallConfig()  # hybrid BM25 + dense, decay and use boost, no rerank
+WITH_CATALOG = RecallConfig(include_catalog=True)  # what the chat agent uses
+NO_DECAY = RecallConfig(ranking=RankingParams(use_decay=False))  # ablation: no time decay
+NO_BOOST = RecallConfig(ranking=RankingParams(use_boost=False))  # ablation: no use-count boost
+BM25_ONLY = RecallConfig(use_dense=False)  # ablation: lexical leg alone
+DENSE_ONLY = RecallConfig(use_bm25=False)  # ablation: dense leg alone
+HISTORY = RecallConfig(include_superseded=True)  # superseded facts too, as history
+
+PRESETS: dict[str, RecallConfig] = {
+    "default": DEFAULT,
+    "with_catalog": WITH_CATALOG,
+    "no_decay": NO_DECAY,
+    "no_boost": NO_BOOST,
+    "bm25_only": BM25_ONLY,
+    "dense_only": DENSE_ONLY,
+    "history": HISTORY,
+}

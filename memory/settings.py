@@ -1,0 +1,65 @@
+"""Every setting in one declared table, with its default and a help line (read from MEMDESK_*).
+
+An unknown MEMDESK_* variable fails at start-up: a typo must not silently fall back to a default.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import ValidationError
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: Any
+    help: str
+    parse: Callable[[str], Any] = str
+
+
+def _bool(v: str) -> bool:
+    return v.strip().lower() in {"1", "true", "yes", "on"}
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("store", f"embedded:{Path('.memdesk') / 'memdesk.db'}",
+            "where memories live: embedded:PATH (default) or elasticsearch:URL"),
+    Setting("embedder", "minilm", "sentence embedder: minilm (default) or hash (unit tests only)"),
+    Setting("tombstone_similarity", 0.92,
+            "cosine similarity at or above which a write is taken to restate a tombstoned value",
+            float),
+    Setting("harsh_confidence_penalty", 0.2,
+            "confidence subtracted from a fact that harshly contradicts (retracts) another", float),
+    Setting("llm", "auto", "auto (Anthropic when ANTHROPIC_API_KEY is set, else offline), "
+            "anthropic or offline"),
+    Setting("anthropic_model", "claude-sonnet-4-6", "Anthropic model for extraction and chat"),
+    Setting("max_retire_per_run", 3,
+            "most facts one consolidation run may supersede; the rest go to review", int),
+    Setting("review_confidence", 0.7, "facts below this confidence wait in review", float),
+    Setting("es_url", "", "Elasticsearch URL for the live contract tests (MEMDESK_ES_URL)"),
+    Setting("es_prefix", "memdesk", "index name prefix on Elasticsearch"),
+    Setting("minilm_dir", "", "override the directory holding the MiniLM weights"),
+    Setting("seed_on_empty", True, "load demo personas when the desk opens an empty store", _bool),
+)
+_BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def load_settings(env: dict[str, str] | None = None) -> dict[str, Any]:
+    env = dict(os.environ if env is None else env)
+    values = {s.name: s.default for s in SETTINGS}
+    for key, raw in env.items():
+        if not key.startswith("MEMDESK_"):
+            continue
+        name = key.removeprefix("MEMDESK_").lower()
+        if name not in _BY_NAME:
+            known = ", ".join(f"MEMDESK_{s.name.upper()}" for s in SETTINGS)
+            raise ValidationError(f"unknown setting {key}; known settings: {known}")
+        try:
+            values[name] = _BY_NAME[name].parse(raw)
+        except ValueError:
+            raise ValidationError(f"{key}={raw!r} is not a valid {name}") from None
+    return values

@@ -1,0 +1,521 @@
+"""EmbeddedStore: one SQLite file (WAL, transactions), FTS5 for BM25, exact numpy dense search.
+
+The default backend: no server, one machine. Dense vectors are float32 blobs; each user's matrix
+is loaded once and kept until a write touches that user (or another process commits).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from ..embeddings import Embedder
+from ..errors import ConflictError, MemdeskError, StoreUnavailableError
+from ..models import (
+    MODEL_BY_KIND,
+    AuditEvent,
+    CatalogDoc,
+    Episode,
+    Fact,
+    FactState,
+    MemoryKind,
+    Playbook,
+    Tombstone,
+)
+from ..text import words
+from .base import (
+    AnyMemory,
+    AppendAudit,
+    DeleteMemory,
+    LegHit,
+    Op,
+    PutMemory,
+    PutTombstone,
+    RecallFilter,
+    SetWatermark,
+    UpdateMemory,
+)
+
+SCHEMA_VERSION = "1"
+CATALOG_TOKEN = "catalog"
+_KIND_CODE = {k: i for i, k in enumerate(MemoryKind)}
+_STATE_CODE = {s: i + 1 for i, s in enumerate(FactState)}  # 0 = no state (non-facts)
+
+STOPWORDS = frozenset("""a about above after again against all am an and any are as at be because
+been before being below between both but by can could did do does doing down during each few for
+from further had has have having he her here hers herself him himself his how i if in into is it
+its itself just me more most my myself no nor not now of off on once only or other our ours
+ourselves out over own same she should so some such than that the their theirs them themselves
+then there these they this those through to too under until up very was we were what when where
+which while who whom why will with would you your yours yourself yourselves ever tell know""".split())
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  user_id TEXT,
+  state TEXT,
+  rev INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  vec BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS docs_scope ON docs(user_id, kind, state);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(utok, body, tokenize='porter unicode61');
+CREATE TABLE IF NOT EXISTS tombstones (
+  id TEXT PRIMARY KEY, user_id TEXT NOT NULL, normalized TEXT NOT NULL,
+  body TEXT NOT NULL, vec BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tombstones_user ON tombstones(user_id, normalized);
+CREATE TABLE IF NOT EXISTS audit (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, user_id TEXT NOT NULL,
+  at TEXT NOT NULL, action TEXT NOT NULL, plan_id TEXT, body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_user ON audit(user_id, seq);
+CREATE INDEX IF NOT EXISTS audit_plan ON audit(plan_id);
+CREATE TABLE IF NOT EXISTS watermarks (
+  user_id TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (user_id, name)
+);
+"""
+
+
+def user_token(user_id: str) -> str:
+    """FTS column value for the owner: a hash, so any user id is a safe single token."""
+    return "u" + hashlib.sha1(user_id.encode()).hexdigest()[:20]
+
+
+def fts_query(text: str, max_terms: int = 32) -> str | None:
+    """OR of the query's distinct content words, each quoted (user text is never FTS syntax)."""
+    terms: list[str] = []
+    for w in words(text):
+        w = w.replace("'", "").replace("’", "")
+        if w and w not in STOPWORDS and w not in terms:
+            terms.append(w)
+    if not terms:
+        return None
+    return " OR ".join(f'"{t}"' for t in terms[:max_terms])
+
+
+class _UserMatrix:
+    __slots__ = ("rids", "kinds", "states", "matrix")
+
+    def __init__(self, rids: np.ndarray, kinds: np.ndarray, states: np.ndarray, matrix: np.ndarray):
+        self.rids, self.kinds, self.states, self.matrix = rids, kinds, states, matrix
+
+
+class EmbeddedStore:
+    """SQLite-backed store. Safe to share between threads (one connection behind a lock)."""
+
+    def __init__(self, path: str | Path, embedder: Embedder):
+        self.path = Path(path)
+        self.url = f"embedded:{self.path}"
+        self.embedder = embedder
+        self._lock = threading.RLock()
+        self._matrices: dict[str, _UserMatrix] = {}
+        self._closed = False
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                str(self.path), check_same_thread=False, isolation_level=None, timeout=30.0
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=30000")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreUnavailableError(f"cannot open embedded store at {self.path}: {exc}") from exc
+        self._check_meta()
+        self._data_version = self._pragma_data_version()
+
+    # lifecycle ------------------------------------------------------------------------------
+    def _check_meta(self) -> None:
+        meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+        want = {"schema": SCHEMA_VERSION, "embedder": self.embedder.name,
+                "dims": str(self.embedder.dims)}
+        if not meta:
+            with self._tx():
+                self._db.executemany("INSERT INTO meta VALUES (?, ?)", list(want.items()))
+            return
+        if meta.get("embedder") != want["embedder"] or meta.get("dims") != want["dims"]:
+            raise MemdeskError(
+                f"store {self.path} was built with embedder {meta.get('embedder')} "
+                f"({meta.get('dims')} dims) but {want['embedder']} ({want['dims']} dims) is "
+                "configured: set MEMDESK_EMBEDDER to match, or use a new store path"
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._closed:
+            raise MemdeskError("the store is closed")
+        return self._db
+
+    def _pragma_data_version(self) -> int:
+        return self._db.execute("PRAGMA data_version").fetchone()[0]
+
+    def _sync_external(self) -> None:
+        # Another process (the CLI beside the desk) may have committed: drop cached matrices.
+        version = self._pragma_data_version()
+        if version != self._data_version:
+            self._data_version = version
+            self._matrices.clear()
+
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection):
+            self.db = db
+
+        def __enter__(self):
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, exc_type, exc, tb):
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+            return False
+
+    def _tx(self) -> "_Tx":
+        return self._Tx(self._conn())
+
+    # decoding -------------------------------------------------------------------------------
+    @staticmethod
+    def _decode(kind: str, body: str) -> AnyMemory:
+        return MODEL_BY_KIND[MemoryKind(kind)].model_validate_json(body)  # type: ignore[return-value]
+
+    # reads ------------------------------------------------------------------------------------
+    def get(self, kind: MemoryKind, user_id: str | None, memory_id: str) -> AnyMemory | None:
+        with self._lock:
+            row = self._conn().execute(
+                "SELECT kind, body FROM docs WHERE id = ? AND kind = ? AND user_id IS ?",
+                (memory_id, MemoryKind(kind).value, user_id),
+            ).fetchone()
+        return None if row is None else self._decode(*row)
+
+    def owner_of(self, kind: MemoryKind, memory_id: str) -> str | None:
+        with self._lock:
+            row = self._conn().execute(
+                "SELECT user_id FROM docs WHERE id = ? AND kind = ?", (memory_id, MemoryKind(kind).value)
+            ).fetchone()
+        return None if row is None else row[0]
+
+    def list_facts(self, user_id: str, *, states=None, ids=None) -> list[Fact]:
+        sql = "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'semantic'"
+        args: list = [user_id]
+        if states:
+            sql += f" AND state IN ({','.join('?' * len(states))})"
+            args += [FactState(s).value for s in states]
+        if ids is not None:
+            if not ids:
+                return []
+            sql += f" AND id IN ({','.join('?' * len(ids))})"
+            args += list(ids)
+        with self._lock:
+            rows = self._conn().execute(sql + " ORDER BY rid", args).fetchall()
+        facts = [self._decode(*r) for r in rows]
+        return sorted(facts, key=lambda f: (f.recorded_at, f.id))  # type: ignore[attr-defined]
+
+    def list_episodes(self, user_id: str, *, after: datetime | None = None,
+                      limit: int | None = None) -> list[Episode]:
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'episodic'", (user_id,)
+            ).fetchall()
+        eps: list[Episode] = [self._decode(*r) for r in rows]  # type: ignore[misc]
+        eps.sort(key=lambda e: (e.timestamp, e.recorded_at, e.id))
+        if after is not None:
+            eps = [e for e in eps if e.timestamp > after]
+        return eps[:limit] if limit else eps
+
+    def list_playbooks(self, user_id: str) -> list[Playbook]:
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'procedural' ORDER BY rid",
+                (user_id,),
+            ).fetchall()
+        return [self._decode(*r) for r in rows]  # type: ignore[misc]
+
+    def list_catalog(self) -> list[CatalogDoc]:
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT kind, body FROM docs WHERE kind = 'catalog' ORDER BY rid"
+            ).fetchall()
+        return [self._decode(*r) for r in rows]  # type: ignore[misc]
+
+    def list_tombstones(self, user_id: str) -> list[Tombstone]:
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT body FROM tombstones WHERE user_id = ? ORDER BY rowid", (user_id,)
+            ).fetchall()
+        return [Tombstone.model_validate_json(r[0]) for r in rows]
+
+    def nearest_tombstones(self, user_id: str, vector: np.ndarray, k: int = 3):
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT body, vec FROM tombstones WHERE user_id = ?", (user_id,)
+            ).fetchall()
+        if not rows:
+            return []
+        mat = np.stack([np.frombuffer(r[1], np.float32) for r in rows])
+        sims = mat @ np.asarray(vector, np.float32)
+        order = np.argsort(-sims)[:k]
+        return [(Tombstone.model_validate_json(rows[i][0]), float(sims[i])) for i in order]
+
+    def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
+              plan_id: str | None = None) -> list[AuditEvent]:
+        sql, args = "SELECT body FROM audit WHERE user_id = ?", [user_id]
+        if action:
+            sql += " AND action = ?"
+            args.append(action)
+        if plan_id:
+            sql += " AND plan_id = ?"
+            args.append(plan_id)
+        sql += " ORDER BY seq DESC LIMIT ?"
+        args.append(limit)
+        with self._lock:
+            rows = self._conn().execute(sql, args).fetchall()
+        return [AuditEvent.model_validate_json(r[0]) for r in rows]
+
+    def users(self) -> list[str]:
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT DISTINCT user_id FROM docs WHERE user_id IS NOT NULL ORDER BY user_id"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def counts(self, user_id: str) -> dict[str, dict[str, int]]:
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT kind, COALESCE(state, 'all'), COUNT(*) FROM docs WHERE user_id = ? "
+                "GROUP BY kind, state", (user_id,)
+            ).fetchall()
+        out: dict[str, dict[str, int]] = {}
+        for kind, state, n in rows:
+            out.setdefault(kind, {})[state] = n
+        return out
+
+    def get_watermark(self, user_id: str, name: str) -> str | None:
+        with self._lock:
+            row = self._conn().execute(
+                "SELECT value FROM watermarks WHERE user_id = ? AND name = ?", (user_id, name)
+            ).fetchone()
+        return None if row is None else row[0]
+
+    # search -----------------------------------------------------------------------------------
+    @staticmethod
+    def _filter_sql(flt: RecallFilter) -> tuple[str, list]:
+        kinds = [k.value for k in flt.kinds if k != MemoryKind.CATALOG]
+        states = [s.value for s in flt.fact_states]
+        clause = (f"(d.user_id = ? AND d.kind IN ({','.join('?' * len(kinds)) or 'NULL'}) "
+                  f"AND (d.kind != 'semantic' OR d.state IN ({','.join('?' * len(states)) or 'NULL'})))")
+        args: list = [flt.user_id, *kinds, *states]
+        if flt.include_catalog:
+            clause = f"({clause} OR (d.kind = 'catalog' AND d.user_id IS NULL))"
+        return clause, args
+
+    def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]:
+        match = fts_query(query)
+        if match is None:
+            return []
+        scope = f'utok:"{user_token(flt.user_id)}"'
+        if flt.include_catalog:
+            scope = f'(utok:"{user_token(flt.user_id)}" OR utok:"{CATALOG_TOKEN}")'
+        clause, args = self._filter_sql(flt)
+        # The scope token is matched inside FTS (a pre-filter); its column has weight 0 so it
+        # never adds to the score (invariant 2).
+        sql = (f"SELECT d.kind, d.body, -bm25(docs_fts, 0.0, 1.0) AS s FROM docs_fts "
+               f"JOIN docs d ON d.rid = docs_fts.rowid WHERE docs_fts MATCH ? AND {clause} "
+               f"ORDER BY s DESC LIMIT ?")
+        with self._lock:
+            rows = self._conn().execute(sql, [f"{scope} AND body:({match})", *args, limit]).fetchall()
+        return [LegHit(doc=self._decode(kind, body), score=float(s)) for kind, body, s in rows]
+
+    def _user_matrix(self, key: str | None) -> _UserMatrix:
+        cache_key = key if key is not None else "\x00catalog"
+        m = self._matrices.get(cache_key)
+        if m is None:
+            rows = self._conn().execute(
+                "SELECT rid, kind, state, vec FROM docs WHERE user_id IS ?", (key,)
+            ).fetchall()
+            dims = self.embedder.dims
+            m = _UserMatrix(
+                np.array([r[0] for r in rows], np.int64),
+                np.array([_KIND_CODE[MemoryKind(r[1])] for r in rows], np.int8),
+                np.array([_STATE_CODE.get(r[2], 0) if r[2] else 0 for r in rows], np.int8),
+                (np.frombuffer(b"".join(r[3] for r in rows), np.float32).reshape(-1, dims)
+                 if rows else np.zeros((0, dims), np.float32)),
+            )
+            self._matrices[cache_key] = m
+        return m
+
+    def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
+        vector = np.asarray(vector, np.float32)
+        kind_codes = [_KIND_CODE[k] for k in flt.kinds if k != MemoryKind.CATALOG]
+        state_codes = [_STATE_CODE[s] for s in flt.fact_states]
+        with self._lock:
+            self._sync_external()
+            parts: list[tuple[np.ndarray, np.ndarray]] = []
+            um = self._user_matrix(flt.user_id)
+            mask = np.isin(um.kinds, kind_codes) & (
+                (um.kinds != _KIND_CODE[MemoryKind.SEMANTIC]) | np.isin(um.states, state_codes)
+            )
+            parts.append((um.rids[mask], um.matrix[mask]))
+            if flt.include_catalog:
+                cm = self._user_matrix(None)
+                parts.append((cm.rids, cm.matrix))
+            rids = np.concatenate([p[0] for p in parts])
+            if rids.size == 0:
+                return []
+            sims = np.concatenate([p[1] @ vector for p in parts])
+            top = min(limit, sims.size)
+            idx = np.argpartition(-sims, top - 1)[:top]
+            idx = idx[np.argsort(-sims[idx], kind="stable")]
+            chosen = [int(r) for r in rids[idx]]
+            rows = self._conn().execute(
+                f"SELECT rid, kind, body FROM docs WHERE rid IN ({','.join('?' * len(chosen))})",
+                chosen,
+            ).fetchall()
+        by_rid = {r[0]: (r[1], r[2]) for r in rows}
+        # Score like Elasticsearch's cosine similarity: (1 + cos) / 2, always positive.
+        return [LegHit(doc=self._decode(*by_rid[r]), score=float((1.0 + sims[i]) / 2.0))
+                for r, i in zip(chosen, idx) if r in by_rid]
+
+    # writes -----------------------------------------------------------------------------------
+    def _vectors_for(self, ops: list[Op]) -> dict[str, np.ndarray]:
+        texts: dict[str, str] = {}
+        for op in ops:
+            if isinstance(op, (PutMemory, UpdateMemory)):
+                texts[op.doc.id] = op.doc.search_text()
+            elif isinstance(op, PutTombstone):
+                texts[op.tombstone.id] = op.tombstone.text
+        if not texts:
+            return {}
+        keys = list(texts)
+        mat = self.embedder.embed([texts[k] for k in keys])
+        return dict(zip(keys, mat))
+
+    def apply(self, ops: list[Op]) -> None:
+        vectors = self._vectors_for(ops)  # embed before the transaction: keep it short
+        touched: set[str | None] = set()
+        with self._lock, self._tx() as db:
+            for op in ops:
+                if isinstance(op, PutMemory):
+                    self._put(db, op.doc, vectors[op.doc.id])
+                    touched.add(op.doc.user_id)
+                elif isinstance(op, UpdateMemory):
+                    self._update(db, op, vectors[op.doc.id])
+                    touched.add(op.doc.user_id)
+                elif isinstance(op, DeleteMemory):
+                    self._delete(db, op)
+                    touched.add(op.user_id)
+                elif isinstance(op, PutTombstone):
+                    t = op.tombstone
+                    db.execute(
+                        "INSERT OR IGNORE INTO tombstones VALUES (?, ?, ?, ?, ?)",
+                        (t.id, t.user_id, t.normalized, t.model_dump_json(),
+                         vectors[t.id].astype(np.float32).tobytes()),
+                    )
+                elif isinstance(op, AppendAudit):
+                    e = op.event
+                    db.execute(
+                        "INSERT OR IGNORE INTO audit (id, user_id, at, action, plan_id, body) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (e.id, e.user_id, e.at.isoformat(), e.action, e.plan_id, e.model_dump_json()),
+                    )
+                elif isinstance(op, SetWatermark):
+                    self._watermark(db, op)
+                else:  # pragma: no cover - the Op union is closed
+                    raise TypeError(f"unknown op {op!r}")
+            self._data_version = self._pragma_data_version()
+        for user in touched:
+            self._matrices.pop(user if user is not None else "\x00catalog", None)
+
+    def _put(self, db: sqlite3.Connection, doc: AnyMemory, vec: np.ndarray) -> None:
+        body = doc.model_dump_json()
+        row = db.execute("SELECT body FROM docs WHERE id = ?", (doc.id,)).fetchone()
+        if row is not None:
+            if json.loads(row[0]) == json.loads(body):
+                return  # identical re-put: a retried apply converges
+            raise ConflictError(f"{doc.kind.value} {doc.id} already exists", target_id=doc.id)
+        state = getattr(doc, "state", None)
+        cur = db.execute(
+            "INSERT INTO docs (id, kind, user_id, state, rev, body, vec) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (doc.id, doc.kind.value, doc.user_id, state.value if state else None, doc.rev, body,
+             vec.astype(np.float32).tobytes()),
+        )
+        utok = user_token(doc.user_id) if doc.user_id is not None else CATALOG_TOKEN
+        db.execute("INSERT INTO docs_fts (rowid, utok, body) VALUES (?, ?, ?)",
+                   (cur.lastrowid, utok, doc.search_text()))
+
+    def _update(self, db: sqlite3.Connection, op: UpdateMemory, vec: np.ndarray) -> None:
+        doc = op.doc
+        row = db.execute(
+            "SELECT rid, rev, body FROM docs WHERE id = ? AND kind = ? AND user_id IS ?",
+            (doc.id, doc.kind.value, doc.user_id),
+        ).fetchone()
+        if row is None:
+            raise ConflictError(f"{doc.kind.value} {doc.id} no longer exists", target_id=doc.id)
+        rid, rev, old_body = row
+        if rev != op.expected_rev or doc.rev != op.expected_rev + 1:
+            raise ConflictError(
+                f"{doc.kind.value} {doc.id} changed since it was read (revision {rev}, expected "
+                f"{op.expected_rev}): reload and decide again", target_id=doc.id)
+        # Usage stats belong to the store (bumped atomically by recall), not to the caller's copy.
+        old = json.loads(old_body)
+        if "use_count" in old:
+            stats = {"use_count": max(old["use_count"], getattr(doc, "use_count", 0))}
+            if old.get("last_used_at") and (doc.last_used_at is None  # type: ignore[union-attr]
+                                             or old["last_used_at"] > doc.last_used_at.isoformat()):  # type: ignore[union-attr]
+                stats["last_used_at"] = old["last_used_at"]
+            doc = doc.model_validate({**doc.model_dump(), **stats})
+        state = getattr(doc, "state", None)
+        db.execute("UPDATE docs SET state = ?, rev = ?, body = ?, vec = ? WHERE rid = ?",
+                   (state.value if state else None, doc.rev, doc.model_dump_json(),
+                    vec.astype(np.float32).tobytes(), rid))
+        db.execute("DELETE FROM docs_fts WHERE rowid = ?", (rid,))
+        utok = user_token(doc.user_id) if doc.user_id is not None else CATALOG_TOKEN
+        db.execute("INSERT INTO docs_fts (rowid, utok, body) VALUES (?, ?, ?)",
+                   (rid, utok, doc.search_text()))
+
+    def _delete(self, db: sqlite3.Connection, op: DeleteMemory) -> None:
+        row = db.execute("SELECT rid, rev FROM docs WHERE id = ? AND kind = ? AND user_id IS ?",
+                         (op.id, op.kind.value, op.user_id)).fetchone()
+        if row is None:
+            return  # already gone: a retried delete converges
+        if op.expected_rev is not None and row[1] != op.expected_rev:
+            raise ConflictError(f"{op.kind.value} {op.id} changed since it was read", target_id=op.id)
+        db.execute("DELETE FROM docs WHERE rid = ?", (row[0],))
+        db.execute("DELETE FROM docs_fts WHERE rowid = ?", (row[0],))
+
+    def _watermark(self, db: sqlite3.Connection, op: SetWatermark) -> None:
+        row = db.execute("SELECT value FROM watermarks WHERE user_id = ? AND name = ?",
+                         (op.user_id, op.name)).fetchone()
+        current = None if row is None else row[0]
+        if op.expected != current and current != op.value:
+            raise ConflictError(
+                f"watermark {op.name} for {op.user_id} moved to {current} (expected {op.expected})")
+        db.execute("INSERT OR REPLACE INTO watermarks VALUES (?, ?, ?)",
+                   (op.user_id, op.name, op.value))
+
+    def bump_usage(self, user_id: str, ids: list[str], at: datetime) -> None:
+        if not ids:
+            return
+        stamp = at.isoformat().replace("+00:00", "Z")
+        with self._lock, self._tx() as db:
+            # One UPDATE per call: the increment happens inside SQLite, never read-modify-write.
+            db.execute(
+                "UPDATE docs SET body = json_set(body, '$.last_used_at', ?, '$.use_count', "
+                "COALESCE(json_extract(body, '$.use_count'), 0) + 1) "
+                f"WHERE user_id = ? AND kind IN ('semantic', 'procedural') AND id IN "
+                f"({','.join('?' * len(ids))})",
+                [stamp, user_id, *ids],
+            )
+            self._data_version = self._pragma_data_version()

@@ -1,0 +1,53 @@
+"""Validation and normalisation of user-supplied text and scope (invariants 1 and 11)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .errors import ScopeError, ValidationError
+
+MAX_TEXT_BYTES = 32 * 1024
+MAX_USER_ID_CHARS = 128
+# Control characters other than tab and newline are refused rather than silently stripped:
+# they usually mean a binary paste or an encoding error the operator should see.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_WORD = re.compile(r"[a-z0-9]+(?:['’.][a-z0-9]+)*")
+
+
+def require_user(user_id: str | None) -> str:
+    """Every read and mutation names a user; a missing or empty one is an error (invariant 1)."""
+    if user_id is None or not str(user_id).strip():
+        raise ScopeError("a user is required: pass --user (or user_id); an empty scope never widens")
+    user = str(user_id).strip()
+    if len(user) > MAX_USER_ID_CHARS or _CONTROL.search(user):
+        raise ScopeError(f"invalid user id {user[:40]!r}: at most {MAX_USER_ID_CHARS} printable chars")
+    return user
+
+
+def clean_text(text: str | None, *, field: str = "text") -> str:
+    """Strip, refuse empty, oversized (> 32 KB) and control-character text (invariant 11)."""
+    if text is None:
+        raise ValidationError(f"{field} is required")
+    value = unicodedata.normalize("NFC", str(text)).strip()
+    if not value:
+        raise ValidationError(f"{field} is empty")
+    size = len(value.encode("utf-8"))
+    if size > MAX_TEXT_BYTES:
+        raise ValidationError(f"{field} is {size} bytes; the limit is {MAX_TEXT_BYTES} (32 KB)")
+    bad = _CONTROL.search(value)
+    if bad:
+        raise ValidationError(
+            f"{field} contains a control character (U+{ord(bad.group()):04X}); remove it and retry"
+        )
+    return value
+
+
+def normalise(text: str) -> str:
+    """Value-level key used by tombstones: case, punctuation and spacing do not matter."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    return " ".join(_WORD.findall(folded))
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())

@@ -1,0 +1,66 @@
+"""Shared fixtures: real stores on throwaway storage; only the paid LLM is ever replaced."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.clock import fixed_clock
+from memory.embeddings import get_embedder
+from memory.service import MemoryService
+from memory.stores import open_store
+
+NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
+
+
+def _backends() -> list[str]:
+    out = ["embedded"]
+    if os.environ.get("MEMDESK_ES_URL"):
+        out.append("elasticsearch")
+    return out
+
+
+@pytest.fixture(scope="session")
+def hash_embedder():
+    """Deterministic hashing embedder: fast unit tests only (chosen explicitly)."""
+    return get_embedder("hash")
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The real default embedder (numpy MiniLM from the shipped weights)."""
+    return get_embedder("minilm")
+
+
+def make_store(backend: str, tmp_path, embedder, request=None):
+    if backend == "embedded":
+        return open_store(f"embedded:{tmp_path / 'store.db'}", embedder)
+    from memory.stores.elasticsearch import ElasticsearchStore  # noqa: PLC0415
+
+    prefix = f"memdesk-test-{os.getpid()}-{abs(hash(str(tmp_path))) % 10**8}"
+    store = ElasticsearchStore(os.environ["MEMDESK_ES_URL"], embedder, prefix=prefix)
+    if request is not None:
+        request.addfinalizer(store.drop_indices)
+    return store
+
+
+@pytest.fixture(params=_backends())
+def store(request, tmp_path, hash_embedder):
+    """A real store of each available backend (embedded always; ES when MEMDESK_ES_URL is set)."""
+    s = make_store(request.param, tmp_path, hash_embedder, request)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def service(store):
+    return MemoryService(store, clock=fixed_clock(NOW))
+
+
+@pytest.fixture(params=_backends())
+def minilm_service(request, tmp_path, minilm):
+    s = make_store(request.param, tmp_path, minilm, request)
+    yield MemoryService(s, clock=fixed_clock(NOW))
+    s.close()
