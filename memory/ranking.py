@@ -2,7 +2,8 @@
 
 Each retrieval leg's raw score is multiplied by the document's multipliers, the leg is re-ranked
 by that adjusted score, and the legs are fused with reciprocal rank fusion. The Elasticsearch
-store computes the same multipliers in Painless (function_score) and must agree with this file.
+store computes the same multipliers in Painless (function_score) and must agree with this file
+(invariant 17).
 """
 
 from __future__ import annotations

@@ -445,7 +445,7 @@ class MemoryService:
         if reranker is not None:
             hits = reranker.rerank(query, hits)
         hits = hits[: config.k]
-        if purpose == Purpose.AGENT:
+        if purpose == Purpose.AGENT:  # invariant 15: explain and eval never bump
             used = [h.id for h in hits if h.doc.kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
             self.store.bump_usage(user_id, used, now)
         result = RecallResult(hits=hits)

@@ -43,7 +43,6 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("es_url", "", "Elasticsearch URL for the live contract tests (MEMDESK_ES_URL)"),
     Setting("es_prefix", "memdesk", "index name prefix on Elasticsearch"),
     Setting("minilm_dir", "", "override the directory holding the MiniLM weights"),
-    Setting("seed_on_empty", True, "load demo personas when the desk opens an empty store", _bool),
 )
 _BY_NAME = {s.name: s for s in SETTINGS}
 

@@ -1,0 +1,72 @@
+"""Pure ranking: decay, use boost, prior, RRF — invariant 17, tested without a store."""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+import pytest
+
+from memory.models import CatalogDoc, Episode, Fact, Playbook
+from memory.ranking import RankingParams, fuse, gauss_decay, multipliers, rrf, use_boost
+from memory.stores.base import LegHit
+from tests.conftest import NOW
+
+P = RankingParams()
+
+
+@pytest.mark.parametrize("age, expected", [
+    (0, 1.0), (90, 1.0), (180, 1.0),  # inside the offset nothing decays
+    (180 + 1825, 0.5),  # at offset + scale the multiplier is `decay`
+    (-(180 + 1825), 0.5),  # symmetric, like Elasticsearch's gauss
+    (180 + 2 * 1825, 0.5 ** 4),  # Gaussian: (2 scales)^2 = 4 halvings
+])
+def test_gauss_decay_matches_elasticsearch_definition(age, expected):
+    assert gauss_decay(age, P) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("uses, expected", [(0, 1.0), (9, 1.2), (99, 1.4)])
+def test_use_boost(uses, expected):
+    assert use_boost(uses, P) == pytest.approx(expected)
+
+
+def test_multipliers_per_kind_and_missing_fields():
+    old_ep = Episode(user_id="u", text="x", timestamp=NOW - timedelta(days=180 + 1825))
+    assert multipliers(old_ep, NOW, P).decay == pytest.approx(0.5)
+    never_used = Fact(user_id="u", text="x")
+    m = multipliers(never_used, NOW, P)
+    assert (m.decay, m.use_boost, m.prior) == (1.0, 1.0, 1.0)  # missing last_used_at → 1.0
+    used = Fact(user_id="u", text="x", use_count=9, last_used_at=NOW - timedelta(days=180 + 1825))
+    assert multipliers(used, NOW, P).total == pytest.approx(0.5 * 1.2)
+    pb = Playbook(user_id="u", name="n", trigger="t", steps=["s"], use_count=99)
+    assert multipliers(pb, NOW, P).total == 1.0  # procedural: no decay, no boost
+    assert multipliers(CatalogDoc(title="t", text="x"), NOW, P).prior == pytest.approx(0.85)
+    assert multipliers(old_ep, NOW, RankingParams(use_decay=False)).decay == 1.0
+
+
+def test_rrf_sums_reciprocal_ranks():
+    assert rrf([1, 3], 30) == pytest.approx(1 / 31 + 1 / 33)
+
+
+def test_fuse_prefers_documents_both_legs_agree_on():
+    a, b, c = (Fact(user_id="u", text=t) for t in ("a", "b", "c"))
+    legs = {
+        "bm25": [LegHit(doc=a, score=9.0), LegHit(doc=b, score=5.0)],
+        "dense": [LegHit(doc=c, score=0.9), LegHit(doc=b, score=0.8)],
+    }
+    hits = fuse(legs, NOW, P)
+    assert [h.id for h in hits] == [b.id, a.id, c.id]
+    assert hits[0].legs["bm25"].rank == 2 and hits[0].legs["dense"].rank == 2
+    assert hits[0].fused_score == pytest.approx(2 / 32)
+    assert [h.rank for h in hits] == [1, 2, 3]
+
+
+def test_multipliers_reorder_a_leg_before_fusion():
+    fresh = Episode(user_id="u", text="fresh", timestamp=NOW)
+    stale = Episode(user_id="u", text="stale", timestamp=NOW - timedelta(days=180 + 3 * 1825))
+    hits = fuse({"bm25": [LegHit(doc=stale, score=2.0), LegHit(doc=fresh, score=1.5)]}, NOW, P)
+    assert [h.id for h in hits] == [fresh.id, stale.id]
+    assert hits[1].legs["bm25"].score == pytest.approx(2.0 * math.pow(0.5, 9))
+    no_decay = fuse({"bm25": [LegHit(doc=stale, score=2.0), LegHit(doc=fresh, score=1.5)]}, NOW,
+                    RankingParams(use_decay=False))
+    assert [h.id for h in no_decay] == [stale.id, fresh.id]
