@@ -4,6 +4,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from memory.ui import sidebar_status
+
 st.set_page_config(page_title="Memdesk", page_icon="🗂️", layout="wide")
 
 HERE = Path(__file__).parent
@@ -19,4 +21,6 @@ PAGES = [
 ]
 pages = [st.Page(str(HERE / f), title=t, default=(i == 0))
          for i, (f, t) in enumerate(PAGES) if (HERE / f).exists()]
-st.navigation(pages).run()
+nav = st.navigation(pages)
+sidebar_status()  # store, embedder, LLM mode, review badge, operator name: on every page
+nav.run()

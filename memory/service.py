@@ -434,13 +434,23 @@ class MemoryService:
         flt = RecallFilter(user_id=user_id, kinds=config.kinds, fact_states=config.fact_states(),
                            include_catalog=config.include_catalog)
         legs = {}
-        if config.use_bm25:
-            legs["bm25"] = self.store.search_bm25(flt, query, config.candidates)
-        if config.use_dense:
-            vec = self.embedder.embed([query])[0]
-            legs["dense"] = self.store.search_dense(flt, vec, config.candidates)
         now = self.clock()
-        hits = fuse(legs, now, config.ranking)
+        hits = None
+        # Issue 3: a store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks
+        # with the same multipliers and RRF; it returns None when its licence lacks the feature.
+        hybrid = getattr(self.store, "hybrid_search", None)
+        if hybrid is not None and config.use_bm25 and config.use_dense:
+            vec = self.embedder.embed([query])[0]
+            hits = hybrid(flt, query, vec, config.candidates, now, config.ranking)
+            if hits is not None:
+                legs = {n: [h for h in hits if n in h.legs] for n in ("bm25", "dense")}
+        if hits is None:
+            if config.use_bm25:
+                legs["bm25"] = self.store.search_bm25(flt, query, config.candidates)
+            if config.use_dense:
+                vec = self.embedder.embed([query])[0]
+                legs["dense"] = self.store.search_dense(flt, vec, config.candidates)
+            hits = fuse(legs, now, config.ranking)
         reranker = get_reranker(config.rerank)
         if reranker is not None:
             hits = reranker.rerank(query, hits)

@@ -7,7 +7,7 @@ Mutations arrive as a list of operations applied all-or-nothing (invariant 10).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal, Protocol, Union, runtime_checkable
+from typing import Annotated, Literal, NamedTuple, Protocol, Union, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -102,6 +102,51 @@ class LegHit(BaseModel):
     score: float
 
 
+class FactSummary(NamedTuple):
+    """A fact's listing fields without its full record: the review queue lists thousands of
+    these, and decoding every full Fact would cost several times more (bench/bench_review.py)."""
+
+    id: str
+    user_id: str
+    rev: int
+    state: str
+    text: str
+    fact_type: str
+    confidence: float
+    recorded_at: datetime
+    supersedes: str | None
+    contradiction: str | None
+    flags: tuple[str, ...]
+    plan_id: str | None
+    origin: str
+
+
+class CandidateQuery(BaseModel):
+    """One page of the review queue, for a store that can filter and count it in place
+    (optional capability `candidate_queue`, issue 6). Item kinds follow review.queue.classify:
+    flagged `previously_rejected`, else `contradiction` (supersedes set), else
+    `low_confidence` (confidence below `threshold`), else `candidate`."""
+
+    model_config = ConfigDict(extra="forbid")
+    user_ids: list[str]
+    threshold: float
+    kinds: list[str] | None = None
+    fact_types: list[str] | None = None
+    min_confidence: float | None = None
+    max_confidence: float | None = None
+    recorded_after: datetime | None = None
+    recorded_before: datetime | None = None
+    newest_first: bool = False
+    limit: int | None = None
+    offset: int = 0
+
+
+class CandidatePage(NamedTuple):
+    rows: list[tuple[str, FactSummary]]  # (kind, summary), in the asked order
+    total: int  # rows matching before limit/offset
+    counts: dict[str, dict[str, int]]  # user -> kind -> pending, ignoring the filters
+
+
 @runtime_checkable
 class Store(Protocol):
     """What every backend offers. Every method that reads memories takes a user (invariant 1)."""
@@ -135,6 +180,12 @@ class Store(Protocol):
         """{kind: {state or "all": n}} for one user; the explain view's filter breakdown."""
         ...
     def get_watermark(self, user_id: str, name: str) -> str | None: ...
+    def fact_summaries(
+        self, user_ids: list[str], *, states: set[FactState] | None = None
+    ) -> list[FactSummary]:
+        """Listing fields of the facts of the given users (each named; an empty list is empty),
+        oldest first. Issue 6: the review queue's fast path."""
+        ...
 
     # search ----------------------------------------------------------------------------
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]: ...

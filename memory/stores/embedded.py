@@ -11,6 +11,7 @@ import json
 import sqlite3
 import threading
 from datetime import datetime
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +33,10 @@ from ..text import words
 from .base import (
     AnyMemory,
     AppendAudit,
+    CandidatePage,
+    CandidateQuery,
     DeleteMemory,
+    FactSummary,
     LegHit,
     Op,
     PutMemory,
@@ -86,6 +90,21 @@ CREATE TABLE IF NOT EXISTS watermarks (
 """
 
 
+# Fact fields the review queue lists, exposed as virtual columns (column -> JSON path).
+_SUMMARY_COLUMNS = {
+    "f_recorded": "recorded_at", "f_text": "text", "f_type": "fact_type", "f_conf": "confidence",
+    "f_supersedes": "supersedes", "f_contradiction": "contradiction", "f_flags": "flags",
+    "f_plan": "plan_id", "f_origin": "origin",
+}
+
+
+def _summary(r) -> FactSummary:
+    i, u, rev, st, rec, text, ftype, conf, sup, contra, flags, plan, origin = r
+    return FactSummary(i, u, rev, st, text, ftype, float(conf),
+                       datetime.fromisoformat(rec.replace("Z", "+00:00")), sup, contra,
+                       tuple(json.loads(flags)) if flags and flags != "[]" else (), plan, origin)
+
+
 def user_token(user_id: str) -> str:
     """FTS column value for the owner: a hash, so any user id is a safe single token."""
     return "u" + hashlib.sha1(user_id.encode()).hexdigest()[:20]
@@ -132,6 +151,7 @@ class EmbeddedStore:
         except sqlite3.Error as exc:
             raise StoreUnavailableError(f"cannot open embedded store at {self.path}: {exc}") from exc
         self._check_meta()
+        self._ensure_summary_columns()
         self._data_version = self._pragma_data_version()
 
     # lifecycle ------------------------------------------------------------------------------
@@ -143,12 +163,31 @@ class EmbeddedStore:
             with self._tx():
                 self._db.executemany("INSERT INTO meta VALUES (?, ?)", list(want.items()))
             return
+        # invariant 16: never mix vector spaces in one store
         if meta.get("embedder") != want["embedder"] or meta.get("dims") != want["dims"]:
             raise MemdeskError(
                 f"store {self.path} was built with embedder {meta.get('embedder')} "
                 f"({meta.get('dims')} dims) but {want['embedder']} ({want['dims']} dims) is "
                 "configured: set MEMDESK_EMBEDDER to match, or use a new store path"
             )
+
+    def _ensure_summary_columns(self) -> None:
+        """Additive (issue 6): virtual columns over the fact body plus a partial covering index
+        on candidates, so the review queue lists 10k pending facts without parsing JSON bodies.
+        Virtual columns cost no storage; older files gain them on first open."""
+        have = {r[1] for r in self._db.execute("PRAGMA table_xinfo(docs)")}
+        index = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'docs_candidates'")
+        if set(_SUMMARY_COLUMNS) <= have and index.fetchone():
+            return  # already there: no write lock on an ordinary open
+        with self._tx() as db:
+            have = {r[1] for r in db.execute("PRAGMA table_xinfo(docs)")}
+            for col, path in _SUMMARY_COLUMNS.items():
+                if col not in have:
+                    db.execute(f"ALTER TABLE docs ADD COLUMN {col} GENERATED ALWAYS AS "
+                               f"(json_extract(body, '$.{path}')) VIRTUAL")
+            db.execute(f"CREATE INDEX IF NOT EXISTS docs_candidates ON docs(user_id, "
+                       f"{', '.join(_SUMMARY_COLUMNS)}, id, rev) "
+                       "WHERE kind = 'semantic' AND state = 'candidate'")
 
     def close(self) -> None:
         with self._lock:
@@ -308,6 +347,92 @@ class EmbeddedStore:
                 "SELECT value FROM watermarks WHERE user_id = ? AND name = ?", (user_id, name)
             ).fetchone()
         return None if row is None else row[0]
+
+    # Issue 3 (migrate): every scope with audit events, and a user's watermarks, so a copy to
+    # another backend misses nothing (denied attempts are audited under users with no memories).
+    def audit_users(self) -> list[str]:
+        with self._lock:
+            rows = self._conn().execute("SELECT DISTINCT user_id FROM audit ORDER BY user_id").fetchall()
+        return [r[0] for r in rows]
+
+    def watermarks(self, user_id: str) -> dict[str, str]:
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT name, value FROM watermarks WHERE user_id = ? ORDER BY name", (user_id,)
+            ).fetchall()
+        return dict(rows)
+
+    def watermark_users(self) -> list[str]:
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT DISTINCT user_id FROM watermarks ORDER BY user_id").fetchall()
+        return [r[0] for r in rows]
+
+    def fact_summaries(self, user_ids: list[str], *, states=None) -> list[FactSummary]:
+        if not user_ids:
+            return []
+        cols = f"id, user_id, rev, state, {', '.join(_SUMMARY_COLUMNS)}"
+        marks = ",".join("?" * len(user_ids))
+        wanted = {FactState(s).value for s in states} if states else None
+        if wanted == {FactState.CANDIDATE.value}:
+            # The partial index covers this query, so no row or JSON body is read (issue 6
+            # benchmark); `state` is a literal because reading the column would visit the row.
+            cols = cols.replace("state", "'candidate'", 1)
+            sql = (f"SELECT {cols} FROM docs INDEXED BY docs_candidates WHERE kind = 'semantic' "
+                   f"AND state = 'candidate' AND user_id IN ({marks})")
+            args: list = list(user_ids)
+        else:
+            sql = f"SELECT {cols} FROM docs WHERE kind = 'semantic' AND user_id IN ({marks})"
+            args = list(user_ids)
+            if wanted:
+                sql += f" AND state IN ({','.join('?' * len(wanted))})"
+                args += sorted(wanted)
+        with self._lock:
+            # SQL's order is by ISO text; the exact sort below then meets nearly sorted input.
+            rows = self._conn().execute(sql + " ORDER BY f_recorded, id", args).fetchall()
+        out = [_summary(r) for r in rows]
+        out.sort(key=attrgetter("recorded_at", "id"))
+        return out
+
+    def candidate_queue(self, q: CandidateQuery) -> CandidatePage:
+        """The review queue filtered, counted and paged inside SQLite over the covering index
+        (issue 6): only the page's rows become Python objects. Kinds as review.queue.classify."""
+        if not q.user_ids:
+            return CandidatePage([], 0, {})
+        kind = ("CASE WHEN instr(f_flags, '\"previously_rejected\"') > 0 THEN "
+                "'previously_rejected' WHEN f_supersedes IS NOT NULL THEN 'contradiction' "
+                "WHEN f_conf < ? THEN 'low_confidence' ELSE 'candidate' END")
+        base = (f"FROM docs INDEXED BY docs_candidates WHERE kind = 'semantic' AND state = "
+                f"'candidate' AND user_id IN ({','.join('?' * len(q.user_ids))})")
+        args: list = list(q.user_ids)
+        where, wargs = "", []
+        for column, values in (("k", q.kinds), ("f_type", q.fact_types)):
+            if values:
+                where += f" AND {column} IN ({','.join('?' * len(values))})"
+                wargs += list(values)
+        for cond, value in (("f_conf >= ?", q.min_confidence), ("f_conf <= ?", q.max_confidence),
+                            ("julianday(f_recorded) >= julianday(?)", q.recorded_after),
+                            ("julianday(f_recorded) <= julianday(?)", q.recorded_before)):
+            if value is not None:
+                where += f" AND {cond}"
+                wargs.append(value.isoformat() if isinstance(value, datetime) else value)
+        inner = f"SELECT {kind} AS k, * {base}"
+        order = "DESC" if q.newest_first else "ASC"
+        cols = f"k, id, user_id, rev, 'candidate', {', '.join(_SUMMARY_COLUMNS)}"
+        page = (f"SELECT {cols} FROM ({inner}) WHERE 1{where} ORDER BY julianday(f_recorded) "
+                f"{order}, id {order} LIMIT ? OFFSET ?")
+        with self._lock:
+            db = self._conn()
+            grouped = db.execute(f"SELECT user_id, k, COUNT(*) FROM ({inner}) GROUP BY 1, 2",
+                                 [q.threshold, *args]).fetchall()
+            total = db.execute(f"SELECT COUNT(*) FROM ({inner}) WHERE 1{where}",
+                               [q.threshold, *args, *wargs]).fetchone()[0]
+            rows = db.execute(page, [q.threshold, *args, *wargs,
+                                     -1 if q.limit is None else q.limit, q.offset]).fetchall()
+        counts: dict[str, dict[str, int]] = {}
+        for user, k, n in grouped:
+            counts.setdefault(user, {})[k] = n
+        return CandidatePage([(r[0], _summary(r[1:])) for r in rows], total, counts)
 
     # search -----------------------------------------------------------------------------------
     @staticmethod

@@ -1,0 +1,1 @@
+"""Consolidation as a reviewable changeset: extract → gates → Plan → apply (issue 5)."""

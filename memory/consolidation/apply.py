@@ -1,0 +1,241 @@
+"""Apply a Plan (all of it or an approved subset) in one atomic batch, and undo it from the log.
+
+Semantics are MemoryService's (supersession_ops, audit_event, bump); this module only orders the
+operations, checks the plan is not stale, and makes every id deterministic so a retried apply
+converges (invariants 37-39).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pydantic import BaseModel, Field
+
+from ..errors import ChainError, ConflictError, NotFoundError, ValidationError
+from ..models import AuditEvent, Contradiction, Fact, FactState, MemoryKind, Playbook
+from ..service import MemoryService, audit_event
+from ..stores.base import (
+    AppendAudit,
+    DeleteMemory,
+    Op,
+    PutMemory,
+    SetWatermark,
+    UpdateMemory,
+)
+from ..text import require_user
+from .plan import WATERMARK, OpKind, Plan, PlanOp, stable_id
+
+ACTOR = "consolidation"
+
+
+class ApplyResult(BaseModel):
+    plan_id: str
+    user_id: str
+    applied: list[str] = Field(default_factory=list, description="op ids written now")
+    already: list[str] = Field(default_factory=list, description="op ids found applied before")
+    declined: list[str] = Field(default_factory=list, description="actionable ops not chosen")
+    watermark: str | None = None
+
+
+class UndoResult(BaseModel):
+    plan_id: str
+    user_id: str
+    reverted: list[str] = Field(default_factory=list, description="memory ids restored/removed")
+    watermark: str | None = None
+
+
+def _stale(plan: Plan, what: str) -> ConflictError:
+    return ConflictError(f"plan {plan.id} is stale: {what}. Nothing was written; re-plan with "
+                         f"`memdesk consolidate --user {plan.user_id} --dry-run`")
+
+
+def _audit(plan: Plan, op_key: str, event: AuditEvent, generation: int = 0) -> AppendAudit:
+    # A deterministic event id: re-applying after a partial failure appends nothing twice. The
+    # generation (undos of this plan so far) keeps a re-apply after an undo on the record.
+    return AppendAudit(event=event.model_copy(update={"id": stable_id(
+        "aud", plan.id, generation, op_key, event.action)}))
+
+
+def _generation(svc: MemoryService, plan: Plan) -> int:
+    return len(svc.store.audit(plan.user_id, limit=100_000, action="consolidate_undo",
+                               plan_id=plan.id))
+
+
+def _is_applied(svc: MemoryService, user: str, op: PlanOp) -> bool:
+    if op.kind in (OpKind.ADD_FACT, OpKind.SUPERSEDE) and op.fact:
+        return svc.store.get(MemoryKind.SEMANTIC, user, op.fact.id) is not None
+    if op.kind == OpKind.ADD_PLAYBOOK and op.playbook:
+        return svc.store.get(MemoryKind.PROCEDURAL, user, op.playbook.id) is not None
+    if op.kind == OpKind.UPDATE_PLAYBOOK and op.playbook and op.old_playbook:
+        cur = svc.store.get(MemoryKind.PROCEDURAL, user, op.playbook.id)
+        return cur is not None and cur.rev == op.playbook.rev and \
+            cur.success_count == op.playbook.success_count and \
+            cur.failure_count == op.playbook.failure_count  # type: ignore[union-attr]
+    return False
+
+
+def _op_writes(svc: MemoryService, plan: Plan, op: PlanOp, actor: str, gen: int) -> list[Op]:
+    user, store, now = plan.user_id, svc.store, svc.clock()
+    if op.kind in (OpKind.ADD_FACT, OpKind.SUPERSEDE) and op.fact:
+        new = op.fact.model_copy(update={"recorded_at": now})
+        ops: list[Op] = [PutMemory(doc=new), _audit(plan, op.id, audit_event(
+            actor, user, "write_fact", targets=[new.id], after=new, reason=op.reason,
+            plan_id=plan.id, at=now), gen)]
+        if op.old is not None:
+            cur = store.get(MemoryKind.SEMANTIC, user, op.old.id)
+            if cur is None:
+                raise _stale(plan, f"fact {op.old.id} ({op.old.text!r}) no longer exists")
+            if op.kind == OpKind.SUPERSEDE:
+                if cur.rev != op.old.rev or cur.state != FactState.ACTIVE:  # type: ignore[union-attr]
+                    raise _stale(plan, f"fact {op.old.id} ({op.old.text!r}) moved on since planning "
+                                       f"(revision {op.old.rev} → {cur.rev}, now {cur.state.value})")  # type: ignore[union-attr]
+                try:
+                    more, _, _ = svc.supersession_ops(cur, new, Contradiction.NATURAL, actor=actor,  # type: ignore[arg-type]
+                                                      reason=op.reason, plan_id=plan.id)
+                except ChainError as exc:
+                    raise _stale(plan, str(exc)) from None
+                ops += [_audit(plan, op.id, o.event, gen) if isinstance(o, AppendAudit) else o
+                        for o in more]
+        return ops
+    if op.kind == OpKind.ADD_PLAYBOOK and op.playbook:
+        pb = op.playbook.model_copy(update={"recorded_at": now, "updated_at": now})
+        return [PutMemory(doc=pb), _audit(plan, op.id, audit_event(
+            actor, user, "write_playbook", targets=[pb.id], after=pb, reason=op.reason,
+            plan_id=plan.id, at=now), gen)]
+    if op.kind == OpKind.UPDATE_PLAYBOOK and op.playbook and op.old_playbook:
+        cur = store.get(MemoryKind.PROCEDURAL, user, op.old_playbook.id)
+        if cur is None or cur.rev != op.old_playbook.rev:
+            raise _stale(plan, f"playbook {op.old_playbook.id} changed since planning")
+        return [UpdateMemory(doc=op.playbook, expected_rev=cur.rev), _audit(plan, op.id, audit_event(
+            actor, user, "update_playbook", targets=[cur.id], before=cur, after=op.playbook,
+            reason=op.reason, plan_id=plan.id, at=now), gen)]
+    raise ValidationError(f"op {op.id} ({op.kind.value}) cannot be applied")
+
+
+def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None = None,
+               actor: str = ACTOR) -> ApplyResult:
+    """Apply the plan (or the approved `op_ids`) in ONE store batch, watermark last (inv. 37)."""
+    user = require_user(plan.user_id)
+    actionable = plan.actionable()
+    if op_ids is None:
+        chosen = actionable
+    else:
+        wanted = list(dict.fromkeys(op_ids))
+        known = {op.id for op in actionable}
+        unknown = [i for i in wanted if i not in known]
+        if unknown:
+            raise ValidationError(f"plan {plan.id} has no applicable op {', '.join(unknown)}")
+        chosen = [op for op in actionable if op.id in set(wanted)]
+    result = ApplyResult(plan_id=plan.id, user_id=user,
+                         declined=[op.id for op in actionable if op not in chosen])
+    raw = svc.store.get_watermark(user, WATERMARK)
+    current = raw or None  # "" is the watermark an undo of a first plan leaves
+    if plan.watermark_after is None:  # nothing new was planned
+        return result.model_copy(update={"watermark": current})
+    if current not in (plan.watermark_before, plan.watermark_after):
+        raise _stale(plan, f"the consolidation watermark moved to {current} "
+                           f"(planned from {plan.watermark_before or 'the start'})")
+    tombs = [t.id for t in svc.store.list_tombstones(user)]
+    if set(tombs) - set(plan.tombstone_ids):
+        raise _stale(plan, "a value of this user was rejected or retracted since planning")
+    writes: list[Op] = []
+    gen = _generation(svc, plan)
+    for op in chosen:
+        if _is_applied(svc, user, op):  # same plan twice changes nothing (invariant 38)
+            result.already.append(op.id)
+            continue
+        writes += _op_writes(svc, plan, op, actor, gen)
+        result.applied.append(op.id)
+    if not writes and current == plan.watermark_after:
+        return result.model_copy(update={"watermark": current})
+    now = svc.clock()
+    writes.append(_audit(plan, "apply:" + ",".join(result.applied), audit_event(
+        actor, user, "consolidate", targets=[t for op in chosen if op.id in result.applied
+                                             for t in _targets(op)],
+        after={"op_ids": result.applied, "declined": result.declined,
+               "watermark_before": plan.watermark_before, "watermark_after": plan.watermark_after,
+               "llm_mode": plan.llm_mode, "usage": plan.usage.model_dump(),
+               "policy": plan.policy_text},
+        reason=f"consolidation plan {plan.id}", plan_id=plan.id, at=now), gen))
+    # The watermark advances last, in the same batch: a crash anywhere before it leaves the
+    # episodes to be planned again (invariant 37).
+    writes.append(SetWatermark(user_id=user, name=WATERMARK, value=plan.watermark_after,
+                               expected=raw))
+    svc.store.apply(writes)
+    return result.model_copy(update={"watermark": plan.watermark_after})
+
+
+def _targets(op: PlanOp) -> list[str]:
+    out = []
+    if op.fact:
+        out.append(op.fact.id)
+    if op.old:
+        out.append(op.old.id)
+    if op.playbook:
+        out.append(op.playbook.id)
+    return out
+
+
+def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "cli") -> UndoResult:
+    """Revert everything an applied plan wrote, from its audit events (invariant 39): added facts
+    and playbooks are removed, retired facts restored, counts reset, the watermark moved back.
+    Refused if anything it wrote has changed since, or a later consolidation ran on top."""
+    user = require_user(user_id)
+    history = svc.store.audit(user, limit=100_000, plan_id=plan_id)
+    if not history:
+        raise NotFoundError(f"no applied plan {plan_id} for user {user}", target_id=plan_id)
+    # Newest first: only what was applied since the last undo of this plan is undone now.
+    cut = next((i for i, e in enumerate(history) if e.action == "consolidate_undo"), len(history))
+    events = history[:cut]
+    if not events:
+        raise ChainError(f"plan {plan_id} was already undone", target_id=plan_id)
+    applies = [e for e in events if e.action == "consolidate"]
+    if not applies:
+        raise NotFoundError(f"plan {plan_id} was never applied for user {user}", target_id=plan_id)
+    first = min(applies, key=lambda e: e.at)
+    wm_before, wm_after = first.after["watermark_before"], first.after["watermark_after"]  # type: ignore[index]
+    raw = svc.store.get_watermark(user, WATERMARK)
+    current = raw or None
+    if current != wm_after:
+        raise ConflictError(f"cannot undo plan {plan_id}: a later consolidation moved the "
+                            f"watermark to {current}; undo that plan first")
+    now = svc.clock()
+    ops: list[Op] = []
+    reverted: list[str] = []
+
+    def changed(kind: MemoryKind, snap: dict) -> Fact | Playbook:
+        cur = svc.store.get(kind, user, snap["id"])
+        if cur is None:
+            raise ConflictError(f"cannot undo plan {plan_id}: {snap['id']} no longer exists")
+        if cur.rev != snap["rev"]:
+            raise ConflictError(f"cannot undo plan {plan_id}: {snap['id']} changed since it was "
+                                f"applied (revision {snap['rev']} → {cur.rev}); undo would lose that")
+        return cur  # type: ignore[return-value]
+
+    for e in events:  # newest first: reverse order of application
+        if e.action in ("write_fact", "write_playbook") and e.after:
+            kind = MemoryKind.SEMANTIC if e.action == "write_fact" else MemoryKind.PROCEDURAL
+            cur = changed(kind, e.after)
+            ops += [DeleteMemory(kind=kind, user_id=user, id=cur.id, expected_rev=cur.rev),
+                    AppendAudit(event=audit_event(actor, user, "consolidate_undo", targets=[cur.id],
+                                                  before=cur, reason=f"undo {e.action}",
+                                                  plan_id=plan_id, at=now))]
+            reverted.append(cur.id)
+        elif e.action in ("supersede", "update_playbook") and e.before and e.after:
+            kind = MemoryKind.SEMANTIC if e.action == "supersede" else MemoryKind.PROCEDURAL
+            cur = changed(kind, e.after)
+            restored = cur.model_validate({**e.before, "rev": cur.rev + 1,
+                                           "use_count": cur.use_count,
+                                           "last_used_at": cur.last_used_at})
+            ops += [UpdateMemory(doc=restored, expected_rev=cur.rev),
+                    AppendAudit(event=audit_event(actor, user, "consolidate_undo", targets=[cur.id],
+                                                  before=cur, after=restored,
+                                                  reason=f"undo {e.action}", plan_id=plan_id,
+                                                  at=now))]
+            reverted.append(cur.id)
+    ops.append(AppendAudit(event=audit_event(
+        actor, user, "consolidate_undo", targets=reverted, reason=f"undo plan {plan_id}",
+        before={"watermark": wm_after}, after={"watermark": wm_before}, plan_id=plan_id, at=now)))
+    ops.append(SetWatermark(user_id=user, name=WATERMARK, value=wm_before or "", expected=raw))
+    svc.store.apply(ops)
+    return UndoResult(plan_id=plan_id, user_id=user, reverted=reverted, watermark=wm_before)

@@ -1,0 +1,157 @@
+"""The consolidation gates: pure functions from plain values to a recorded decision.
+
+Each returns a GateDecision (gate, subject, decision, reason) that the planner puts on the plan,
+so an operator can read why every extracted item was kept, dropped, stripped or sent to review.
+"""
+
+from __future__ import annotations
+
+from review.policy import ReviewPolicy
+
+from ..models import Fact, FactState, Tombstone
+from ..text import normalise
+from .canon import content_tokens, slot_of
+from .plan import GateDecision
+
+# Words of the canonical templates ("Lives in", "Owns a", "Prefers", ...). They carry no
+# information about where a value came from, so grounding ignores them.
+TEMPLATE_WORDS = frozenset(["live", "lives", "lived", "living", "resides", "based", "moved", "away", "owns", "own", "owned", "has", "uses", "use", "prefer", "prefers", "likes", "like", "dislikes", "loves", "enjoys", "hates", "longer", "allergic", "works", "work", "name", "called", "goes", "year", "old", "vegetarian", "vegan", "diet", "eat", "eats", "does", "cannot", "contact", "pronoun", "pronouns", "fix", "user", "customer"])
+
+NEAR_IDENTICAL = 0.9  # cosine at or above which two texts *may* be one fact (see is_duplicate)
+
+
+def distinctive(text: str) -> set[str]:
+    return content_tokens(text) - TEMPLATE_WORDS
+
+
+def vocabulary(texts: list[str]) -> set[str]:
+    out: set[str] = set()
+    for t in texts:
+        out |= content_tokens(t)
+    return out
+
+
+def grounding(subject: str, user_texts: list[str] | set[str],
+              assistant_texts: list[str] | set[str]) -> GateDecision:
+    """Drop an item whose distinctive tokens appear only in the assistant's prose (invariant 30):
+    the assistant's replies are context, never evidence. Texts or precomputed vocabularies."""
+    user = user_texts if isinstance(user_texts, set) else vocabulary(user_texts)
+    said = assistant_texts if isinstance(assistant_texts, set) else vocabulary(assistant_texts)
+    only = sorted(t for t in distinctive(subject) if t in said and t not in user)
+    if only:
+        return GateDecision(gate="grounding", subject=subject, decision="drop",
+                            reason=f"only the assistant said {', '.join(only)}")
+    return GateDecision(gate="grounding", subject=subject, decision="pass",
+                        reason="every distinctive word is in the user's own messages")
+
+
+def evidence(subject: str, cited: list[str], known: set[str]) -> GateDecision:
+    """Evidence must be this user's episodes shown to the extractor (scope, invariant 1)."""
+    unknown = [e for e in cited if e not in known]
+    if unknown or not cited:
+        return GateDecision(gate="evidence", subject=subject, decision="drop",
+                            reason=f"cites episodes not shown for this user: {', '.join(unknown) or 'none'}")
+    return GateDecision(gate="evidence", subject=subject, decision="pass",
+                        reason=f"cites {', '.join(cited)}")
+
+
+def tombstone(subject: str, match: tuple[Tombstone, float] | None,
+              policy: ReviewPolicy) -> GateDecision:
+    """A restated rejected/retracted value is never planned active (invariants 7 and 31)."""
+    if match is None:
+        return GateDecision(gate="tombstone", subject=subject, decision="pass",
+                            reason="matches no tombstone of this user")
+    tomb, sim = match
+    decision = "drop" if policy.previously_rejected == "drop" else "review"
+    return GateDecision(gate="tombstone", subject=subject, decision=decision,
+                        reason=f"restates {tomb.kind.value} value {tomb.text!r} "
+                               f"(similarity {sim:.2f}, tombstone {tomb.id})")
+
+
+def is_duplicate(text: str, other: str, similarity: float) -> bool:
+    """Near-identical: same normalised text, or similar vectors where one value contains the
+    other ("Lives in Edinburgh" / "Lives in Edinburgh, Scotland"). A changed value in the same
+    slot ("Hub v2" / "Hub v3") is never a duplicate however close the vectors are."""
+    if normalise(text) == normalise(other):
+        return True
+    if similarity < NEAR_IDENTICAL:
+        return False
+    a, b = distinctive(text), distinctive(other)
+    return bool(a and b) and (a <= b or b <= a)
+
+
+def dedup(subject: str, neighbours: list[tuple[Fact, float]]) -> tuple[GateDecision, Fact | None]:
+    """Against the nearest existing facts in EVERY state (invariant 32): history hidden from
+    recall is not hidden from the writer."""
+    for fact, sim in neighbours:
+        if is_duplicate(subject, fact.text, sim):
+            where = {FactState.CANDIDATE: "already waiting in review",
+                     FactState.SUPERSEDED: "a superseded (historical) fact",
+                     FactState.RETRACTED: "a retracted fact",
+                     FactState.REJECTED: "a rejected fact"}.get(fact.state, "an active fact")
+            return GateDecision(gate="dedup", subject=subject, decision="drop",
+                                reason=f"near-identical to {where}: {fact.text!r} ({fact.id}, "
+                                       f"similarity {sim:.2f})"), fact
+    best = f"nearest {neighbours[0][0].text!r} {neighbours[0][1]:.2f}" if neighbours else "no neighbours"
+    return GateDecision(gate="dedup", subject=subject, decision="pass", reason=best), None
+
+
+def supersedes_id(subject: str, proposed: str, shown: set[str], owned: Fact | None,
+                  user_id: str) -> GateDecision:
+    """An extractor's supersedes_id is accepted only if it was shown to the extractor and is an
+    active fact of this user (invariant 33)."""
+    if proposed not in shown:
+        reason = f"{proposed} was not among the facts shown to the extractor"
+    elif owned is None or owned.user_id != user_id:
+        reason = f"{proposed} is not a fact of {user_id}"
+    elif owned.state != FactState.ACTIVE or owned.superseded_by:
+        reason = f"{proposed} is {owned.state.value}, not the head of its chain"
+    else:
+        return GateDecision(gate="supersedes_id", subject=subject, decision="pass",
+                            reason=f"replaces shown active fact {owned.text!r}")
+    return GateDecision(gate="supersedes_id", subject=subject, decision="strip", reason=reason)
+
+
+def attach(subject: str, neighbours: list[tuple[Fact, float]]) -> tuple[GateDecision | None, Fact | None]:
+    """A supersession the extractor missed is attached only to a retrieved active neighbour
+    filling the same single-valued slot (invariant 33)."""
+    slot = slot_of(subject)
+    if slot is None:
+        return None, None
+    for fact, sim in neighbours:
+        if (fact.state == FactState.ACTIVE and not fact.superseded_by
+                and slot_of(fact.text) == slot and normalise(fact.text) != normalise(subject)):
+            return GateDecision(gate="attach", subject=subject, decision="attach",
+                                reason=f"retrieved neighbour {fact.text!r} ({fact.id}, similarity "
+                                       f"{sim:.2f}) fills the same slot {slot!r}"), fact
+    return None, None
+
+
+def confidence(subject: str, value: float, policy: ReviewPolicy) -> GateDecision:
+    if value < policy.min_confidence:
+        return GateDecision(gate="confidence", subject=subject, decision="review",
+                            reason=f"confidence {value:.2f} < {policy.min_confidence:.2f}")
+    return GateDecision(gate="confidence", subject=subject, decision="pass",
+                        reason=f"confidence {value:.2f}")
+
+
+def retire_cap(subject: str, retired_so_far: int, policy: ReviewPolicy) -> GateDecision:
+    """At most max_retire_per_run facts retired per run; the rest wait in review (inv. 35)."""
+    if policy.natural_supersessions == "review":
+        return GateDecision(gate="retire_cap", subject=subject, decision="review",
+                            reason="policy sends every supersession to review")
+    if retired_so_far >= policy.max_retire_per_run:
+        return GateDecision(gate="retire_cap", subject=subject, decision="review",
+                            reason=f"this run already retires {retired_so_far} facts "
+                                   f"(max {policy.max_retire_per_run})")
+    return GateDecision(gate="retire_cap", subject=subject, decision="pass",
+                        reason=f"retirement {retired_so_far + 1} of at most {policy.max_retire_per_run}")
+
+
+def playbook_confidence(subject: str, value: float, policy: ReviewPolicy) -> GateDecision:
+    """New playbooks need confidence ≥ 0.8 (invariant 36)."""
+    if value < policy.min_playbook_confidence:
+        return GateDecision(gate="playbook_confidence", subject=subject, decision="drop",
+                            reason=f"confidence {value:.2f} < {policy.min_playbook_confidence:.2f}")
+    return GateDecision(gate="playbook_confidence", subject=subject, decision="pass",
+                        reason=f"confidence {value:.2f}")

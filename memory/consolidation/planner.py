@@ -1,0 +1,382 @@
+"""Planner: read one user's store, make one extraction call, run the gates, return a Plan.
+
+`make_plan` does the reading (through MemoryService and its store's read verbs) and the single
+model call; `decide` is pure: plain values in, a Plan out, so every gate is testable without a
+store. Nothing here writes: a failed run (model error, malformed output) leaves the episodes
+and the watermark untouched (invariant 37).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from datetime import datetime
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from review.policy import ReviewPolicy
+
+from ..clock import parse_when
+from ..models import (
+    Contradiction,
+    Episode,
+    Fact,
+    FactState,
+    MemoryKind,
+    Playbook,
+    Tombstone,
+)
+from ..service import MemoryService, bump
+from ..stores.base import RecallFilter
+from ..text import normalise, require_user
+from . import gates
+from .canon import content_tokens, slot_of
+from .extract import (
+    EpisodeView,
+    Extraction,
+    ExtractionInput,
+    FactView,
+    PlaybookView,
+    Usage,
+)
+from .plan import WATERMARK, GateDecision, OpKind, Plan, PlanOp, stable_id
+
+CONTEXT_EPISODES = 5  # earlier episodes shown as context (not evidence for new facts)
+NEIGHBOURS = 5  # nearest existing facts (every state) per extracted fact
+SHOWN_PER_EPISODE = 4  # active facts shown to the extractor per new episode
+MAX_SHOWN = 150
+PROFILE_SLOTS = {"home_city", "name", "job", "employer", "diet", "contact_channel", "age",
+                 "pronouns"}
+ALL_STATES = frozenset(FactState)
+
+
+class PlanInputs(BaseModel):
+    """Everything `decide` needs, read before (extraction input) and after (lookups)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    user_id: str
+    now: datetime
+    watermark_before: str | None
+    new_episodes: list[Episode]
+    context_episodes: list[Episode]
+    assistant_context: list[str]
+    shown_facts: list[Fact]
+    playbooks: list[Playbook]
+    tombstone_ids: list[str]
+    # filled after extraction, keyed by normalised fact text / fact id
+    neighbours: dict[str, list[tuple[Fact, float]]] = {}
+    tombstones: dict[str, tuple[Tombstone, float] | None] = {}
+    owned: dict[str, Fact | None] = {}
+
+    def request(self) -> ExtractionInput:
+        eps = [EpisodeView(id=e.id, text=e.text, timestamp=e.timestamp, session_id=e.session_id,
+                           new=False) for e in self.context_episodes]
+        eps += [EpisodeView(id=e.id, text=e.text, timestamp=e.timestamp, session_id=e.session_id)
+                for e in self.new_episodes]
+        return ExtractionInput(
+            today=self.now.date(), episodes=eps, assistant_context=self.assistant_context,
+            facts=[FactView(id=f.id, text=f.text, fact_type=f.fact_type, state=f.state.value,
+                            valid_from=f.valid_from.date() if f.valid_from else None)
+                   for f in self.shown_facts],
+            playbooks=[PlaybookView(id=p.id, name=p.name, trigger=p.trigger, steps=p.steps)
+                       for p in self.playbooks])
+
+
+# --- reading ---------------------------------------------------------------------------------
+def gather(svc: MemoryService, user_id: str, *, assistant_context: Iterable[str] = (),
+           now: datetime | None = None) -> PlanInputs:
+    user = require_user(user_id)
+    store = svc.store
+    watermark = store.get_watermark(user, WATERMARK) or None
+    episodes = svc.episodes(user)
+    after = parse_when(watermark, field="watermark") if watermark else None
+    new = [e for e in episodes if after is None or e.timestamp > after]
+    older = [e for e in episodes if after is not None and e.timestamp <= after]
+    return PlanInputs(
+        user_id=user, now=now or svc.clock(), watermark_before=watermark, new_episodes=new,
+        context_episodes=older[-CONTEXT_EPISODES:], assistant_context=list(assistant_context),
+        shown_facts=_shown_facts(svc, user, new) if new else [],
+        playbooks=svc.playbooks(user) if new else [],
+        tombstone_ids=[t.id for t in store.list_tombstones(user)])
+
+
+def _shown_facts(svc: MemoryService, user: str, new: list[Episode]) -> list[Fact]:
+    """The active facts the extractor may name in supersedes_id: the current head of each
+    profile slot (home city, job, diet, ...) plus, per new episode, the facts sharing its rarest
+    words (IDF-weighted overlap over one read of the user's active facts: no query per episode)."""
+    active = svc.store.list_facts(user, states={FactState.ACTIVE})
+    shown: dict[str, Fact] = {f.id: f for f in active if slot_of(f.text) in PROFILE_SLOTS}
+    index: dict[str, list[int]] = {}
+    for i, f in enumerate(active):
+        for tok in content_tokens(f.text):
+            index.setdefault(tok, []).append(i)
+    n = len(active) or 1
+    idf = {tok: math.log(1 + n / len(rows)) for tok, rows in index.items()}
+    for ep in new:
+        scores: dict[int, float] = {}
+        for tok in content_tokens(ep.text):
+            for i in index.get(tok, ()):
+                scores[i] = scores.get(i, 0.0) + idf[tok]
+        for i in sorted(scores, key=lambda i: (-scores[i], i))[:SHOWN_PER_EPISODE]:
+            shown.setdefault(active[i].id, active[i])
+        if len(shown) >= MAX_SHOWN:
+            break
+    return list(shown.values())
+
+
+def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> PlanInputs:
+    """Neighbours (every state), tombstone matches and proposed supersedes targets, batched:
+    one embedding call for all extracted texts."""
+    user, store = inputs.user_id, svc.store
+    texts: dict[str, str] = {}
+    for f in extraction.facts:
+        texts.setdefault(normalise(f.text), f.text)
+    keys = list(texts)
+    if keys:
+        vectors = svc.embedder.embed([texts[k] for k in keys])
+    else:
+        vectors = np.zeros((0, svc.embedder.dims), np.float32)
+    tombs = store.list_tombstones(user)
+    by_norm = {t.normalized: t for t in tombs}
+    flt = RecallFilter(user_id=user, kinds=frozenset({MemoryKind.SEMANTIC}), fact_states=ALL_STATES)
+    neighbours, matches = {}, {}
+    for key, vec in zip(keys, vectors):
+        hits = store.search_dense(flt, vec, NEIGHBOURS)
+        # Scores are (1 + cos) / 2 on every backend; the gates reason in cosine.
+        neighbours[key] = [(h.doc, 2.0 * h.score - 1.0) for h in hits]
+        # Same rule as MemoryService.tombstone_match (invariant 7), on the batch's vector.
+        if key in by_norm:
+            matches[key] = (by_norm[key], 1.0)
+        elif tombs:
+            near = store.nearest_tombstones(user, vec, 1)
+            matches[key] = near[0] if near and near[0][1] >= svc.tombstone_similarity else None
+        else:
+            matches[key] = None
+    proposed = sorted({f.supersedes_id for f in extraction.facts if f.supersedes_id})
+    owned = {i: store.get(MemoryKind.SEMANTIC, user, i) for i in proposed}
+    return inputs.model_copy(update={"neighbours": neighbours, "tombstones": matches,
+                                     "owned": owned})
+
+
+def make_plan(svc: MemoryService, user_id: str, llm, *, policy: ReviewPolicy | None = None,
+              assistant_context: Iterable[str] = (), now: datetime | None = None) -> Plan:
+    """One run: read, one extraction call, gates. Raises (and writes nothing) on model errors."""
+    policy = policy or ReviewPolicy.from_settings()
+    inputs = gather(svc, user_id, assistant_context=assistant_context, now=now)
+    if not inputs.new_episodes:
+        return decide(inputs, Extraction(), Usage(mode=llm.mode), policy)
+    extraction, usage = llm.extract(inputs.request())  # the one model call
+    return decide(lookups(svc, inputs, extraction), extraction, usage, policy)
+
+
+# --- deciding (pure) -------------------------------------------------------------------------
+def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
+           policy: ReviewPolicy) -> Plan:
+    user = inputs.user_id
+    new_ids = [e.id for e in inputs.new_episodes]
+    wm_after = (max(e.timestamp for e in inputs.new_episodes).isoformat()
+                if inputs.new_episodes else None)
+    plan_id = stable_id("plan", user, inputs.watermark_before, ",".join(new_ids),
+                        extraction.model_dump_json(), policy.model_dump_json(), n=16)
+    b = _Builder(plan_id, inputs, policy)
+    by_time = {e.id: e.timestamp for e in [*inputs.context_episodes, *inputs.new_episodes]}
+    facts = sorted(extraction.facts,
+                   key=lambda f: max((by_time.get(e, inputs.now) for e in f.evidence),
+                                     default=inputs.now))
+    last_in_slot: dict[str, int] = {}
+    for i, f in enumerate(facts):
+        slot = slot_of(f.text)
+        # A restatement of a value already stored says nothing newer about the slot.
+        known = gates.dedup(f.text, inputs.neighbours.get(normalise(f.text), []))[1]
+        if slot and known is None:
+            last_in_slot[slot] = i
+    for i, f in enumerate(facts):
+        slot = slot_of(f.text)
+        b.fact(f, later_in_slot=slot is not None and last_in_slot.get(slot, i) > i)
+    for d in extraction.denials:
+        # Consolidation never retracts (invariant 34): a denial is shown, not acted on.
+        target = f" of {d.target_id}" if d.target_id else ""
+        b.drop(d.text, "never_retract", d.evidence,
+               f"consolidation never retracts: the user denied this{target}; retract it "
+               "in-turn or from the facts page", d.reason)
+    for p in extraction.playbooks:
+        b.playbook(p)
+    b.feedback(extraction.feedback)
+    return Plan(id=plan_id, user_id=user, created_at=inputs.now, llm_mode=usage.mode,
+                usage=usage, policy=policy.model_dump(), policy_text=policy.describe(),
+                watermark_before=inputs.watermark_before, watermark_after=wm_after,
+                episode_ids=new_ids, tombstone_ids=inputs.tombstone_ids, ops=b.ops,
+                gates=b.gates)
+
+
+class _Builder:
+    def __init__(self, plan_id: str, inputs: PlanInputs, policy: ReviewPolicy):
+        self.plan_id, self.inputs, self.policy = plan_id, inputs, policy
+        self.ops: list[PlanOp] = []
+        self.gates: list[GateDecision] = []
+        self.seen: dict[str, PlanOp] = {}
+        self.claimed: set[str] = set()
+        self.retired = 0
+        self.user_vocab = gates.vocabulary([e.text for e in [*inputs.context_episodes,
+                                                             *inputs.new_episodes]])
+        self.said_vocab = gates.vocabulary(inputs.assistant_context)
+        self.known = {e.id for e in inputs.new_episodes} | {e.id for e in inputs.context_episodes}
+        self.shown = {f.id for f in inputs.shown_facts}
+
+    def _op_id(self, *parts: object) -> str:
+        return stable_id("op", self.plan_id, len(self.ops), *parts, n=12)
+
+    def record(self, decision: GateDecision) -> GateDecision:
+        self.gates.append(decision)
+        return decision
+
+    def drop(self, subject: str, gate: str, evidence: list[str], why: str, reason: str = "") -> None:
+        self.ops.append(PlanOp(id=self._op_id("drop", subject, gate), kind=OpKind.DROP,
+                               evidence=evidence, subject=subject, gate=gate,
+                               reason=f"{why}" + (f" (model: {reason})" if reason else "")))
+
+    def fact(self, f, *, later_in_slot: bool) -> None:
+        text, ev = f.text, list(f.evidence)
+        for g in (gates.evidence(text, ev, self.known),
+                  gates.grounding(text, self.user_vocab, self.said_vocab)):
+            if self.record(g).decision == "drop":
+                return self.drop(text, g.gate, ev, g.reason, f.reason)
+        key = normalise(text)
+        if key in self.seen:  # restated within this run: one op, all the evidence
+            op = self.seen[key]
+            op.evidence = sorted(set(op.evidence) | set(ev))
+            self.record(GateDecision(gate="dedup", subject=text, decision="merge",
+                                     reason=f"same as {op.id} in this run"))
+            return None
+        if later_in_slot:
+            g = self.record(GateDecision(gate="dedup", subject=text, decision="drop",
+                                         reason="a later message in this run states a newer value"))
+            return self.drop(text, g.gate, ev, g.reason, f.reason)
+        flags: list[str] = []
+        state = FactState.ACTIVE
+        review = None
+        g = self.record(gates.tombstone(text, self.inputs.tombstones.get(key), self.policy))
+        if g.decision == "drop":
+            return self.drop(text, g.gate, ev, g.reason, f.reason)
+        if g.decision == "review":  # never active (invariant 31)
+            flags, state, review = ["previously_rejected"], FactState.CANDIDATE, g.reason
+        neighbours = self.inputs.neighbours.get(key, [])
+        if flags:  # the tombstone gate has spoken for the dead value; dedup the live ones
+            neighbours = [(n, s) for n, s in neighbours
+                          if n.state not in (FactState.RETRACTED, FactState.REJECTED)]
+        g, _dup = gates.dedup(text, neighbours)
+        if self.record(g).decision == "drop":
+            return self.drop(text, g.gate, ev, g.reason, f.reason)
+        old: Fact | None = None
+        contradiction = f.contradiction or Contradiction.NATURAL
+        if f.supersedes_id and not flags:
+            g = self.record(gates.supersedes_id(text, f.supersedes_id, self.shown,
+                                                self.inputs.owned.get(f.supersedes_id), self.inputs.user_id))
+            if g.decision == "pass":
+                old = self.inputs.owned[f.supersedes_id]
+        if old is None and not flags:
+            g, old = gates.attach(text, neighbours)
+            if g:
+                self.record(g)
+                contradiction = f.contradiction or Contradiction.NATURAL
+        if old is not None and old.id in self.claimed:
+            state, review = FactState.CANDIDATE, f"{old.id} is already replaced by another op in this run"
+        if state == FactState.ACTIVE:
+            g = self.record(gates.confidence(text, f.confidence, self.policy))
+            if g.decision == "review":
+                state, review = FactState.CANDIDATE, g.reason
+        if old is not None and state == FactState.ACTIVE and contradiction == Contradiction.HARSH:
+            # Harsh contradictions are first-hand and in-turn only (invariant 34).
+            state, review = FactState.CANDIDATE, "harsh contradiction: consolidation never retracts"
+            self.record(GateDecision(gate="never_retract", subject=text, decision="review",
+                                     reason=review))
+        if old is not None and state == FactState.ACTIVE:
+            g = self.record(gates.retire_cap(text, self.retired, self.policy))
+            if g.decision == "review":
+                state, review = FactState.CANDIDATE, g.reason
+        kind = OpKind.SUPERSEDE if (old is not None and state == FactState.ACTIVE) else OpKind.ADD_FACT
+        op_id = self._op_id(kind.value, text)
+        fact = Fact(id=stable_id("fact", self.plan_id, op_id), user_id=self.inputs.user_id,
+                    text=text, fact_type=f.fact_type, confidence=f.confidence, state=state,
+                    source_episode_ids=ev, supersedes=old.id if old else None,
+                    contradiction=contradiction if old else None, recorded_at=self.inputs.now,
+                    valid_from=f.valid_from, valid_to=f.valid_to, origin="consolidation",
+                    plan_id=self.plan_id, flags=flags)
+        if kind == OpKind.SUPERSEDE:
+            self.retired += 1
+        if old is not None:
+            self.claimed.add(old.id)
+        op = PlanOp(id=op_id, kind=kind, evidence=ev, reason=f.reason, review=review, fact=fact,
+                    old=old)
+        self.ops.append(op)
+        self.seen[key] = op
+        return None
+
+    def playbook(self, p) -> None:
+        subject = p.name
+        for g in (gates.evidence(subject, p.evidence, self.known),
+                  gates.grounding(" ".join([p.trigger, *p.steps]), self.user_vocab,
+                                  self.said_vocab),
+                  gates.playbook_confidence(subject, p.confidence, self.policy)):
+            if self.record(g).decision == "drop":
+                return self.drop(subject, g.gate, p.evidence, g.reason, p.reason)
+        for existing in self.inputs.playbooks:
+            if normalise(existing.name) == normalise(p.name) or normalise(existing.trigger) == normalise(p.trigger):
+                if [normalise(s) for s in existing.steps] == [normalise(s) for s in p.steps]:
+                    g = self.record(GateDecision(gate="dedup", subject=subject, decision="drop",
+                                                 reason=f"same steps as playbook {existing.id}"))
+                    return self.drop(subject, g.gate, p.evidence, g.reason, p.reason)
+                new = bump(existing, steps=p.steps, version=existing.version + 1,
+                           updated_at=self.inputs.now,
+                           source_episode_ids=sorted(set(existing.source_episode_ids) | set(p.evidence)))
+                self.record(GateDecision(gate="dedup", subject=subject, decision="merge",
+                                         reason=f"new steps for playbook {existing.id}"))
+                self.ops.append(PlanOp(id=self._op_id("pb-steps", existing.id), kind=OpKind.UPDATE_PLAYBOOK,
+                                       evidence=p.evidence, reason=p.reason, playbook=new,
+                                       old_playbook=existing))
+                return None
+        op_id = self._op_id("pb", subject)
+        pb = Playbook(id=stable_id("pb", self.plan_id, op_id), user_id=self.inputs.user_id,
+                      name=p.name, trigger=p.trigger, steps=p.steps, confidence=p.confidence,
+                      source_episode_ids=p.evidence, recorded_at=self.inputs.now,
+                      updated_at=self.inputs.now)
+        self.ops.append(PlanOp(id=op_id, kind=OpKind.ADD_PLAYBOOK, evidence=p.evidence,
+                               reason=p.reason, playbook=pb))
+        return None
+
+    def feedback(self, items) -> None:
+        """Outcome counts from the user's feedback on advice (invariant 36)."""
+        mine = {p.id: p for p in self.inputs.playbooks}
+        totals: dict[str, list] = {}
+        for fb in items:
+            g = gates.evidence(fb.playbook_id, fb.evidence, self.known)
+            if self.record(g).decision == "drop":
+                self.drop(fb.playbook_id, g.gate, fb.evidence, g.reason, fb.reason)
+                continue
+            if fb.playbook_id not in mine:
+                g = self.record(GateDecision(gate="feedback", subject=fb.playbook_id, decision="drop",
+                                             reason="not a playbook of this user shown to the extractor"))
+                self.drop(fb.playbook_id, g.gate, fb.evidence, g.reason, fb.reason)
+                continue
+            t = totals.setdefault(fb.playbook_id, [0, 0, [], []])
+            t[0 if fb.outcome == "success" else 1] += 1
+            t[2] += fb.evidence
+            t[3].append(fb.reason)
+            self.record(GateDecision(gate="feedback", subject=fb.playbook_id, decision="pass",
+                                     reason=f"{fb.outcome}: {fb.reason}"))
+        for pb_id, (ok, bad, ev, reasons) in totals.items():
+            old = next((op.playbook for op in self.ops if op.kind == OpKind.UPDATE_PLAYBOOK
+                        and op.playbook and op.playbook.id == pb_id), None)
+            base = mine[pb_id]
+            if old is not None:  # steps changed in this run too: fold the counts into that op
+                op = next(o for o in self.ops if o.playbook is old)
+                op.playbook = old.model_copy(update={"success_count": old.success_count + ok,
+                                                     "failure_count": old.failure_count + bad})
+                op.evidence = sorted(set(op.evidence) | set(ev))
+                continue
+            new = bump(base, success_count=base.success_count + ok,
+                       failure_count=base.failure_count + bad, updated_at=self.inputs.now)
+            self.ops.append(PlanOp(id=self._op_id("pb-outcome", pb_id), kind=OpKind.UPDATE_PLAYBOOK,
+                                   evidence=sorted(set(ev)), reason="; ".join(reasons),
+                                   playbook=new, old_playbook=base))

@@ -1,0 +1,119 @@
+"""`memdesk eval recall | locomo | stress`: reproducible numbers, non-zero exit on a missed gate."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..cli import emit
+from ..errors import MemdeskError
+
+GATE_EXIT = 1  # a missed gate or a failed scenario: the run worked, the product did not pass
+
+
+class GateFailed(MemdeskError):
+    exit_code = GATE_EXIT
+
+
+def _ablation_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-bm25", action="store_true", help="ablation: dense leg alone")
+    p.add_argument("--no-dense", action="store_true", help="ablation: BM25 leg alone")
+    p.add_argument("--no-decay", action="store_true", help="ablation: no time decay")
+    p.add_argument("--rerank", action="store_true", help="ablation: add the model reranker")
+    p.add_argument("--ablations", action="store_true",
+                   help="also run every ablation and add a comparison table")
+    p.add_argument("--out", default="reports", help="directory for the JSON and Markdown reports")
+
+
+def register(sub, common) -> None:
+    ev = sub.add_parser("eval", help="recall eval, LoCoMo benchmark, stress scenarios")
+    # Nested subcommands inherit the one-line-error parser class from `ev`.
+    esub = ev.add_subparsers(dest="eval_command", required=True)
+
+    p = esub.add_parser("recall", parents=[common], help="persona recall eval + isolation sweep")
+    p.add_argument("--questions", default=None, help="questions JSON (default: the personas')")
+    _ablation_flags(p)
+    p.set_defaults(func=cmd_recall)
+
+    p = esub.add_parser("locomo", parents=[common], help="LoCoMo evidence recall at k")
+    p.add_argument("--data", required=True, help="path to locomo10.json (read in place)")
+    p.add_argument("--store-path", help="keep the ingested store here (default: a throwaway one)")
+    p.add_argument("--no-captions", action="store_true", help="leave image captions out of turns")
+    p.add_argument("--limit-conversations", type=int)
+    p.add_argument("--limit-questions", type=int, help="per conversation")
+    p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run")
+    _ablation_flags(p)
+    p.set_defaults(func=cmd_locomo)
+
+    p = esub.add_parser("stress", parents=[common], help="correction and concurrency scenarios")
+    p.add_argument("--scenario", action="append", help="run only these (repeatable)")
+    p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run")
+    p.add_argument("--out", default="reports", help="directory for the JSON and Markdown reports")
+    p.set_defaults(func=cmd_stress)
+
+
+def _variants(args) -> tuple[str, dict]:
+    from .recall_eval import eval_config, standard_ablations
+
+    label, config = eval_config(no_bm25=args.no_bm25, no_dense=args.no_dense,
+                                no_decay=args.no_decay, rerank=args.rerank)
+    extra = {k: v for k, v in standard_ablations().items() if k != label} if args.ablations else {}
+    return label, {label: config, **extra}
+
+
+def cmd_recall(args) -> int:
+    from ..runtime import open_service
+    from .recall_eval import QUESTIONS_PATH, load_questions, render_markdown, run_recall_eval
+    from .reports import write_reports
+
+    questions = load_questions(args.questions or QUESTIONS_PATH)
+    label, variants = _variants(args)
+    config = variants.pop(label)
+    service = open_service(getattr(args, "store", None))
+    report = run_recall_eval(service, questions, label=label, config=config, ablations=variants)
+    md = render_markdown(report)
+    paths = write_reports(report, md, f"recall-{label}", args.out)
+    emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},
+         lambda _: md + f"\nreports: {paths[0]} {paths[1]}")
+    if not report.passed:
+        missed = ", ".join(f"{g.name} {g.value:.3f} (needs {g.threshold})"
+                           for g in report.gates if not g.passed)
+        raise GateFailed(f"recall eval gates missed: {missed}")
+    return 0
+
+
+def _embedder(args):
+    from ..embeddings import get_embedder
+    from ..settings import load_settings
+
+    return get_embedder(args.embedder or load_settings()["embedder"])
+
+
+def cmd_locomo(args) -> int:
+    from .locomo import render_markdown, run_locomo
+    from .reports import write_reports
+
+    label, variants = _variants(args)
+    report = run_locomo(args.data, _embedder(args), variants, store_path=args.store_path,
+                        with_captions=not args.no_captions,
+                        limit_conversations=args.limit_conversations,
+                        limit_questions=args.limit_questions)
+    md = render_markdown(report)
+    paths = write_reports(report, md, f"locomo-{label}", args.out)
+    emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},
+         lambda _: md + f"\nreports: {paths[0]} {paths[1]}")
+    return 0
+
+
+def cmd_stress(args) -> int:
+    from .reports import write_reports
+    from .stress import render_markdown, run_stress
+
+    report = run_stress(_embedder(args), only=args.scenario)
+    md = render_markdown(report)
+    paths = write_reports(report, md, "stress", args.out)
+    emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},
+         lambda _: md + f"\nreports: {paths[0]} {paths[1]}")
+    if not report.passed:
+        failed = ", ".join(s.name for s in report.scenarios if not s.passed)
+        raise GateFailed(f"stress scenarios failed: {failed}")
+    return 0

@@ -1,0 +1,248 @@
+"""Persona recall eval: Recall@1/5/10 and MRR matched on document id, an isolation sweep, gates.
+
+Questions live in memory/personas/data/questions.json (a list of {id, user_id, question, gold_id,
+gold_kind, variant}). Every recall here runs with Purpose.EVAL, so the run never bumps usage and
+repeats exactly (invariant 55).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ValidationError as PydanticError
+
+from ..clock import utcnow
+from ..errors import ValidationError
+from ..rerank import RERANKERS
+from ..search_config import DEFAULT, NO_DECAY, PRESETS, Purpose, RecallConfig
+from ..service import MemoryService
+from .metrics import RankSummary, count_leaks, rank_of, summarise_ranks
+from .reports import REPORTS_DIR, write_reports  # noqa: F401  (re-exported for callers)
+
+QUESTIONS_PATH = Path(__file__).resolve().parent.parent / "personas" / "data" / "questions.json"
+GATE_R10 = 0.90
+GATE_R5 = 0.80
+SWEEP_K = 200  # the sweep inspects every fused candidate of both legs, not just a top 10
+
+
+class Question(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str
+    user_id: str
+    question: str
+    gold_id: str
+    gold_kind: Literal["episodic", "semantic", "procedural"]
+    variant: int = 1
+
+
+class QuestionResult(BaseModel):
+    id: str
+    user_id: str
+    gold_id: str
+    gold_kind: str
+    question: str
+    rank: int | None
+    top: list[str] = Field(description="ids of the top 10 hits")
+
+
+class LeakExample(BaseModel):
+    asked_as: str
+    question_id: str
+    hit_id: str
+    hit_owner: str
+
+
+class SweepResult(BaseModel):
+    recalls: int = Field(description="recalls run as someone other than the question's owner")
+    hits_inspected: int
+    leaks: int
+    examples: list[LeakExample] = Field(default_factory=list)
+
+
+class Gate(BaseModel):
+    name: str
+    value: float
+    threshold: str
+    passed: bool
+
+
+class AblationRow(BaseModel):
+    label: str
+    overall: RankSummary
+
+
+class RecallReport(BaseModel):
+    kind: Literal["recall"] = "recall"
+    label: str
+    created_at: datetime
+    store: str
+    embedder: str
+    config: dict
+    overall: RankSummary
+    per_persona: dict[str, RankSummary]
+    per_kind: dict[str, RankSummary]
+    sweep: SweepResult
+    gates: list[Gate]
+    passed: bool
+    ablations: list[AblationRow] = Field(default_factory=list)
+    misses: list[QuestionResult] = Field(default_factory=list, description="gold not in top 10")
+
+
+def load_questions(path: str | Path = QUESTIONS_PATH) -> list[Question]:
+    """Read the persona questions; a missing or malformed file is one clear error."""
+    path = Path(path)
+    if not path.exists():
+        raise ValidationError(f"no questions at {path}: run the personas generator "
+                              "(memory/personas) or pass --questions PATH")
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        questions = [Question.model_validate(q) for q in raw]
+    except (json.JSONDecodeError, PydanticError, TypeError) as exc:
+        raise ValidationError(f"malformed questions file {path}: {str(exc).splitlines()[0]}") from None
+    if not questions:
+        raise ValidationError(f"questions file {path} is empty: an empty eval cannot pass a gate")
+    return questions
+
+
+def rerank_name() -> str:
+    """The registered model-based reranker, or a clear refusal when none exists."""
+    if not RERANKERS:
+        raise ValidationError(
+            "--rerank: no model-based reranker is available offline. The only weights this build "
+            "ships are the MiniLM bi-encoder (already the dense leg); a cross-encoder needs weights "
+            "that no installed package provides, and a word-overlap 'reranker' would be a toy.")
+    return next(iter(RERANKERS))
+
+
+def eval_config(*, no_bm25: bool = False, no_dense: bool = False, no_decay: bool = False,
+                rerank: bool = False) -> tuple[str, RecallConfig]:
+    """The ablation flags as a (label, config) pair, built from the named presets."""
+    if no_bm25 and no_dense:
+        raise ValidationError("--no-bm25 and --no-dense together leave no retrieval leg")
+    config, parts = DEFAULT, []
+    if no_bm25:
+        config, parts = PRESETS["dense_only"], [*parts, "no_bm25"]
+    if no_dense:
+        config, parts = PRESETS["bm25_only"], [*parts, "no_dense"]
+    if no_decay:
+        config, parts = config.model_copy(update={"ranking": NO_DECAY.ranking}), [*parts, "no_decay"]
+    if rerank:
+        config, parts = config.model_copy(update={"rerank": rerank_name()}), [*parts, "rerank"]
+    return ("+".join(parts) or "default"), config
+
+
+def ask_all(service: MemoryService, questions: list[Question], config: RecallConfig) -> list[QuestionResult]:
+    config = config.model_copy(update={"k": max(config.k, 10)})
+    out = []
+    for q in questions:
+        hits = service.recall(q.user_id, q.question, config=config, purpose=Purpose.EVAL).hits
+        ids = [h.id for h in hits]
+        out.append(QuestionResult(id=q.id, user_id=q.user_id, gold_id=q.gold_id,
+                                  gold_kind=q.gold_kind, question=q.question,
+                                  rank=rank_of(ids, q.gold_id), top=ids[:10]))
+    return out
+
+
+def isolation_sweep(service: MemoryService, questions: list[Question], config: RecallConfig,
+                    max_examples: int = 20) -> SweepResult:
+    """Ask every owner's questions, of every memory type, as every other persona. Any hit owned by
+    someone else is a leak (invariant 56). Catalog is included: its OR-branch is where a widened
+    filter would most likely slip."""
+    sweep_cfg = config.model_copy(update={"k": SWEEP_K, "include_catalog": True})
+    # Askers: every persona with questions and every other user the store holds.
+    personas = sorted({q.user_id for q in questions} | set(service.store.users()))
+    result = SweepResult(recalls=0, hits_inspected=0, leaks=0)
+    for q in questions:
+        for asker in personas:
+            if asker == q.user_id:
+                continue
+            hits = service.recall(asker, q.question, config=sweep_cfg, purpose=Purpose.EVAL).hits
+            result.recalls += 1
+            result.hits_inspected += len(hits)
+            n = count_leaks(asker, [h.doc.user_id for h in hits])
+            result.leaks += n
+            for h in hits:
+                if n and h.doc.user_id not in (None, asker) and len(result.examples) < max_examples:
+                    result.examples.append(LeakExample(asked_as=asker, question_id=q.id,
+                                                       hit_id=h.id, hit_owner=h.doc.user_id))
+    return result
+
+
+def gates(overall: RankSummary, sweep: SweepResult) -> list[Gate]:
+    """Leaks = 0 alone would pass an empty retriever; the recall gates in the same run stop that."""
+    return [
+        # With a single user there is nobody to leak to: a sweep that asked nothing proves nothing.
+        Gate(name="sweep recalls", value=sweep.recalls, threshold="> 0", passed=sweep.recalls > 0),
+        Gate(name="leaks", value=sweep.leaks, threshold="= 0", passed=sweep.leaks == 0),
+        Gate(name="R@10", value=overall.r10, threshold=f">= {GATE_R10}", passed=overall.r10 >= GATE_R10),
+        Gate(name="R@5", value=overall.r5, threshold=f">= {GATE_R5}", passed=overall.r5 >= GATE_R5),
+    ]
+
+
+def _grouped(results: list[QuestionResult], key: str) -> dict[str, RankSummary]:
+    groups: dict[str, list[int | None]] = defaultdict(list)
+    for r in results:
+        groups[getattr(r, key)].append(r.rank)
+    return {k: summarise_ranks(v) for k, v in sorted(groups.items())}
+
+
+def run_recall_eval(service: MemoryService, questions: list[Question], *, label: str = "default",
+                    config: RecallConfig = DEFAULT, ablations: dict[str, RecallConfig] | None = None,
+                    ) -> RecallReport:
+    results = ask_all(service, questions, config)
+    overall = summarise_ranks([r.rank for r in results])
+    sweep = isolation_sweep(service, questions, config)
+    gate_list = gates(overall, sweep)
+    rows = [AblationRow(label=name, overall=summarise_ranks([r.rank for r in ask_all(service, questions, cfg)]))
+            for name, cfg in (ablations or {}).items()]
+    return RecallReport(
+        label=label, created_at=utcnow(), store=service.store.url, embedder=service.embedder.name,
+        config=config.model_dump(mode="json"), overall=overall,
+        per_persona=_grouped(results, "user_id"), per_kind=_grouped(results, "gold_kind"),
+        sweep=sweep, gates=gate_list, passed=all(g.passed for g in gate_list), ablations=rows,
+        misses=[r for r in results if r.rank is None or r.rank > 10])
+
+
+def standard_ablations() -> dict[str, RecallConfig]:
+    """Every ablation that can honestly run here (rerank only when a real reranker exists)."""
+    out = {name: eval_config(**{name: True})[1] for name in ("no_bm25", "no_dense", "no_decay")}
+    if RERANKERS:
+        out["rerank"] = eval_config(rerank=True)[1]
+    return out
+
+
+def _row(label: str, s: RankSummary) -> str:
+    return f"| {label} | {s.n} | {s.r1:.3f} | {s.r5:.3f} | {s.r10:.3f} | {s.mrr:.3f} |"
+
+
+def render_markdown(report: RecallReport) -> str:
+    head = "| group | n | R@1 | R@5 | R@10 | MRR |\n|---|---|---|---|---|---|"
+    lines = [f"# Recall eval: {report.label}", "",
+             (f"{report.created_at:%Y-%m-%d %H:%M} UTC · store `{report.store}` · embedder "
+              f"`{report.embedder}` · **{'PASSED' if report.passed else 'FAILED'}**"), "",
+             "## Gates", "", "| gate | value | threshold | result |", "|---|---|---|---|"]
+    lines += [f"| {g.name} | {g.value:g} | {g.threshold} | {'pass' if g.passed else 'FAIL'} |"
+              for g in report.gates]
+    lines += ["", "## Recall", "", head, _row("overall", report.overall)]
+    lines += [_row(f"persona {k}", s) for k, s in report.per_persona.items()]
+    lines += [_row(f"type {k}", s) for k, s in report.per_kind.items()]
+    if report.ablations:
+        lines += ["", "## Ablations", "", head.replace("group", "variant"),
+                  _row(report.label, report.overall)]
+        lines += [_row(a.label, a.overall) for a in report.ablations]
+    sw = report.sweep
+    lines += ["", "## Isolation sweep", "",
+              (f"{sw.recalls} recalls as another persona, {sw.hits_inspected} hits inspected, "
+               f"**{sw.leaks} leaks**.")]
+    lines += [f"- asked as `{e.asked_as}` ({e.question_id}): hit `{e.hit_id}` owned by "
+              f"`{e.hit_owner}`" for e in sw.examples]
+    if report.misses:
+        lines += ["", f"## Misses (gold not in top 10): {len(report.misses)}", ""]
+        lines += [f"- `{m.id}` ({m.user_id}, {m.gold_kind}, rank {m.rank or '-'}): {m.question}"
+                  for m in report.misses[:50]]
+    return "\n".join(lines) + "\n"

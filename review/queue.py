@@ -1,0 +1,222 @@
+"""The review queue, derived from the store on every read: candidate facts are the items.
+
+Nothing here keeps a second copy of truth (invariant 41). Listing asks the store to filter,
+count and page its candidates in place when it can (`candidate_queue`, the embedded store);
+otherwise it classifies the store's summaries with the pure `classify`/`select` below, which
+also define what the in-store query must return. `show_item` gathers one item's evidence
+inside its user's scope.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from memory.errors import NotFoundError, ValidationError
+from memory.models import Fact, FactState, MemoryKind
+from memory.service import MemoryService
+from memory.settings import load_settings
+from memory.stores.base import CandidateQuery, FactSummary, RecallFilter, Store
+from memory.text import require_user
+
+from .models import (
+    Evidence,
+    HistoryEntry,
+    ItemDetail,
+    ItemKind,
+    NearFact,
+    QueueFilter,
+    QueueItem,
+    QueueListing,
+)
+
+PREVIOUSLY_REJECTED = "previously_rejected"
+# Audit actions written by review decisions (review/decisions.py); history reads them back.
+DECISION_ACTIONS = ("review_approve", "review_accept", "review_reject", "review_edit",
+                    "review_merge", "review_keep_both")
+
+
+def review_threshold() -> float:
+    return float(load_settings()["review_confidence"])
+
+
+def scope(users: Iterable[str] | str | None) -> list[str]:
+    """The explicit user scope of a queue read: at least one named user (invariant 40)."""
+    if isinstance(users, str):
+        users = [users]
+    names = [require_user(u) for u in (users or [])]
+    if not names:
+        require_user(None)  # raises ScopeError: an empty scope never means "everyone"
+    return list(dict.fromkeys(names))
+
+
+def classify(s: FactSummary | Fact, threshold: float) -> ItemKind:
+    """One kind per item, by precedence (invariant 48): a dead value first, then a proposed
+    supersession, then low confidence. Pure."""
+    if PREVIOUSLY_REJECTED in s.flags:
+        return ItemKind.PREVIOUSLY_REJECTED
+    if s.supersedes:
+        return ItemKind.CONTRADICTION
+    if s.confidence < threshold:
+        return ItemKind.LOW_CONFIDENCE
+    return ItemKind.CANDIDATE
+
+
+def candidate_summaries(store: Store, users: list[str]) -> list[FactSummary]:
+    """Pending candidates of the named users, oldest first. Uses the store's fast listing when
+    it has one; otherwise decodes full facts (same result, slower)."""
+    fast = getattr(store, "fact_summaries", None)
+    if fast is not None:
+        return fast(users, states={FactState.CANDIDATE})
+    return summaries_from_facts(store, users)
+
+
+def summaries_from_facts(store: Store, users: list[str]) -> list[FactSummary]:
+    """The same summaries built from full facts, for a backend without `fact_summaries`."""
+    out = [FactSummary(f.id, f.user_id, f.rev, f.state.value, f.text, f.fact_type.value,
+                       f.confidence, f.recorded_at, f.supersedes,
+                       f.contradiction.value if f.contradiction else None, tuple(f.flags),
+                       f.plan_id, f.origin)
+           for u in users for f in store.list_facts(u, states={FactState.CANDIDATE})]
+    out.sort(key=lambda f: (f.recorded_at, f.id))
+    return out
+
+
+def to_item(s: FactSummary | Fact, kind: ItemKind) -> QueueItem:
+    if isinstance(s, Fact):
+        return QueueItem(id=s.id, user_id=s.user_id, kind=kind, rev=s.rev, text=s.text,
+                         fact_type=s.fact_type.value, confidence=s.confidence,
+                         recorded_at=s.recorded_at, supersedes=s.supersedes,
+                         contradiction=s.contradiction.value if s.contradiction else None,
+                         flags=list(s.flags), plan_id=s.plan_id, origin=s.origin)
+    # Store-decoded values are already valid: skip re-validation for the 10k-item listing.
+    return QueueItem.model_construct(
+        id=s.id, user_id=s.user_id, kind=kind, rev=s.rev, text=s.text, fact_type=s.fact_type,
+        confidence=s.confidence, recorded_at=s.recorded_at, supersedes=s.supersedes,
+        contradiction=s.contradiction, flags=list(s.flags), plan_id=s.plan_id, origin=s.origin)
+
+
+def select(summaries: list[FactSummary], flt: QueueFilter, now: datetime,
+           threshold: float) -> QueueListing:
+    """Classify, count (badges cover the whole scope), filter, sort and cut. Pure."""
+    counts: dict[str, dict[str, int]] = {u: {k.value: 0 for k in ItemKind} for u in flt.users}
+    types = {t.value for t in flt.fact_types} if flt.fact_types else None
+    lo, hi = flt.min_confidence, flt.max_confidence
+    newest = now - flt.min_age if flt.min_age is not None else None
+    oldest = now - flt.max_age if flt.max_age is not None else None
+    chosen: list[tuple[FactSummary, ItemKind]] = []
+    for s in summaries:
+        kind = classify(s, threshold)
+        counts[s.user_id][kind.value] += 1
+        if flt.kinds and kind not in flt.kinds:
+            continue
+        if (types and s.fact_type not in types) or (lo is not None and s.confidence < lo) \
+                or (hi is not None and s.confidence > hi):
+            continue
+        if (newest and s.recorded_at > newest) or (oldest and s.recorded_at < oldest):
+            continue
+        chosen.append((s, kind))
+    if flt.newest_first:
+        chosen.reverse()  # summaries arrive oldest first
+    total = len(chosen)
+    # Only the page becomes QueueItems: building 10k models costs more than the whole listing.
+    chosen = chosen[flt.offset: flt.offset + flt.limit if flt.limit else None]
+    return QueueListing(items=[to_item(s, k) for s, k in chosen], total=total, counts=counts)
+
+
+def list_queue(service: MemoryService, flt: QueueFilter, *,
+               threshold: float | None = None) -> QueueListing:
+    """The queue for an explicit set of users (invariant 40), oldest first by default."""
+    users = scope(flt.users)
+    if flt.min_confidence is not None and flt.max_confidence is not None \
+            and flt.min_confidence > flt.max_confidence:
+        raise ValidationError("min confidence is above max confidence")
+    flt = flt.model_copy(update={"users": users})
+    threshold = review_threshold() if threshold is None else threshold
+    now = service.clock()
+    in_store = getattr(service.store, "candidate_queue", None)
+    if in_store is None:  # e.g. Elasticsearch: same result from the summaries, in Python
+        return select(candidate_summaries(service.store, users), flt, now, threshold)
+    page = in_store(CandidateQuery(
+        user_ids=users, threshold=threshold,
+        kinds=sorted(k.value for k in flt.kinds) if flt.kinds else None,
+        fact_types=sorted(t.value for t in flt.fact_types) if flt.fact_types else None,
+        min_confidence=flt.min_confidence, max_confidence=flt.max_confidence,
+        recorded_after=now - flt.max_age if flt.max_age is not None else None,
+        recorded_before=now - flt.min_age if flt.min_age is not None else None,
+        newest_first=flt.newest_first, limit=flt.limit, offset=flt.offset))
+    counts = {u: {k.value: page.counts.get(u, {}).get(k.value, 0) for k in ItemKind} for u in users}
+    return QueueListing(items=[to_item(s, ItemKind(k)) for k, s in page.rows], total=page.total,
+                        counts=counts)
+
+
+def load_item(service: MemoryService, user_id: str, fact_id: str) -> Fact:
+    """A queue item's fact, fetched by (user, id): another user's id is just missing (inv. 40)."""
+    user_id = require_user(user_id)
+    fact = service.store.get(MemoryKind.SEMANTIC, user_id, fact_id)
+    if fact is None:
+        raise NotFoundError(f"no review item {fact_id} for user {user_id}", target_id=fact_id)
+    return fact  # type: ignore[return-value]
+
+
+def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: float | None = None,
+              nearest_k: int = 5) -> ItemDetail:
+    """An item with its evidence: source episodes, the fact it would replace and the chain it
+    would join, the nearest facts in any state, the plan that proposed it and, for a dead
+    value, the tombstones it restates. Every read names the item's user."""
+    fact = load_item(service, user_id, fact_id)
+    user_id, store = fact.user_id, service.store
+    threshold = review_threshold() if threshold is None else threshold
+    episodes, missing = [], []
+    for ep_id in fact.source_episode_ids:
+        ep = store.get(MemoryKind.EPISODIC, user_id, ep_id)
+        (episodes.append(ep) if ep is not None else missing.append(ep_id))
+    replaces = None
+    chain: list[Fact] = []
+    if fact.supersedes:
+        replaces = store.get(MemoryKind.SEMANTIC, user_id, fact.supersedes)  # type: ignore[assignment]
+        if replaces is not None:
+            chain = [*service.chain(user_id, replaces.id), fact]
+    vec = service.embedder.embed([fact.text])[0]
+    flt = RecallFilter(user_id=user_id, kinds=frozenset({MemoryKind.SEMANTIC}),
+                       fact_states=frozenset(FactState))
+    nearest = [NearFact(fact=h.doc, similarity=round(2 * h.score - 1, 4))  # back to cosine
+               for h in store.search_dense(flt, vec, nearest_k + 1) if h.doc.id != fact.id]
+    plan_events = service.audit(user_id, plan_id=fact.plan_id, limit=50) if fact.plan_id else []
+    tombstones, similarity = [], None
+    match = service.tombstone_match(user_id, fact.text)
+    if match is not None:
+        tomb, similarity = match
+        tombstones = [t for t in store.list_tombstones(user_id)
+                      if t.normalized == tomb.normalized or t.id == tomb.id]
+    kind = classify(fact, threshold)
+    evidence = Evidence(episodes=episodes, missing_episode_ids=missing, replaces=replaces,
+                        chain=chain, nearest=nearest[:nearest_k], plan_id=fact.plan_id,
+                        plan_events=plan_events, tombstones=tombstones,
+                        tombstone_similarity=similarity)
+    return ItemDetail(item=to_item(fact, kind), fact=fact, evidence=evidence)
+
+
+def history(service: MemoryService, users: Iterable[str] | str, *,
+            limit: int = 100) -> list[HistoryEntry]:
+    """Decided items, newest first, with who decided and when (read from the audit log)."""
+    out: list[HistoryEntry] = []
+    for user in scope(users):
+        for action in DECISION_ACTIONS:
+            for e in service.audit(user, action=action, limit=limit):
+                after = e.after or {}
+                out.append(HistoryEntry(
+                    at=e.at, operator=e.actor.removeprefix("operator:"), user_id=e.user_id,
+                    decision=action.removeprefix("review_").replace("_", "-"),
+                    fact_id=e.target_ids[0] if e.target_ids else "",
+                    text=after.get("text"), reason=e.reason, comment=e.comment))
+    out.sort(key=lambda h: h.at, reverse=True)
+    return out[:limit]
+
+
+def pending_count(service: MemoryService, user_id: str | None = None) -> int:
+    """Items waiting: for one user, or for every user of the store (the desk's sidebar badge)."""
+    users = [user_id] if user_id else list(service.store.users())
+    if not users:
+        return 0
+    return list_queue(service, QueueFilter(users=users, limit=1), threshold=0.0).total

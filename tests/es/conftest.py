@@ -1,0 +1,175 @@
+"""Request-shape fixtures: the real elasticsearch client with a recording node at the transport
+layer (as the client's own tests do). Every request is captured exactly as it would go on the
+wire; responses are canned in the shape Elasticsearch documents, so the store's parsing runs.
+
+This is not a store: nothing is kept between requests. A test that needs a document back
+states the response it expects the cluster to give.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+import pytest
+from elastic_transport import ApiResponseMeta, BaseNode, HttpHeaders
+from elastic_transport._node import NodeApiResponse  # not re-exported at top level in 8.19
+from elasticsearch import Elasticsearch
+
+from memory.stores.elasticsearch import ElasticsearchStore
+
+URL = "http://127.0.0.1:9200"
+
+
+@dataclass
+class Req:
+    method: str
+    path: str
+    params: dict
+    body: object
+    headers: dict
+
+    @property
+    def bulk_pairs(self) -> list[tuple[dict, dict | None]]:
+        """NDJSON bulk lines as (action, source) pairs (delete has no source)."""
+        out, lines, i = [], list(self.body), 0
+        while i < len(lines):
+            action = lines[i]
+            if "delete" in action:
+                out.append((action, None))
+                i += 1
+            else:
+                out.append((action, lines[i + 1]))
+                i += 2
+        return out
+
+
+def not_found_index(name: str) -> tuple[int, dict]:
+    err = {"type": "index_not_found_exception", "reason": f"no such index [{name}]",
+           "index": name, "resource.type": "index_or_alias", "resource.id": name}
+    return 404, {"error": {"root_cause": [err], **err}, "status": 404}
+
+
+def hits_response(hits: list[dict], aggs: dict | None = None) -> dict:
+    body = {"took": 3, "timed_out": False,
+            "_shards": {"total": 1, "successful": 1, "skipped": 0, "failed": 0},
+            "hits": {"max_score": max((h.get("_score") or 0 for h in hits), default=None),
+                     "hits": hits}}
+    if aggs is not None:
+        body["aggregations"] = aggs
+    return body
+
+
+def search_answer(req: Req, hits: list[dict]) -> dict:
+    """A search response: the given hits, and empty buckets for any aggregation asked for."""
+    aggs = (req.body or {}).get("aggs")
+    return hits_response([] if aggs else hits, aggs={
+        k: {"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []}
+        for k in aggs} if aggs else None)
+
+
+@dataclass
+class Cluster:
+    """Canned answers by (method, path regex); the newest matching route wins."""
+
+    version: str = "8.15.3"
+    licence: str = "trial"
+    requests: list[Req] = field(default_factory=list)
+    routes: list = field(default_factory=list)
+
+    def on(self, method: str, pattern: str, answer) -> None:
+        self.routes.insert(0, (method, re.compile(pattern + r"$"), answer))
+
+    def find(self, method: str, pattern: str) -> list[Req]:
+        rx = re.compile(pattern + r"$")
+        return [r for r in self.requests if r.method == method and rx.match(r.path)]
+
+    def answer(self, req: Req) -> tuple[int, dict]:
+        for method, rx, ans in self.routes:
+            if method == req.method and rx.match(req.path):
+                return ans(req) if callable(ans) else ans
+        if req.method == "GET" and req.path == "/":
+            return 200, {"name": "node-1", "cluster_name": "memdesk", "cluster_uuid": "x",
+                         "version": {"number": self.version, "build_flavor": "default",
+                                     "lucene_version": "9.11.1",
+                                     "minimum_wire_compatibility_version": "7.17.0"},
+                         "tagline": "You Know, for Search"}
+        if req.method == "GET" and req.path == "/_license":
+            return 200, {"license": {"status": "active", "uid": "u", "type": self.licence,
+                                     "issued_to": "memdesk", "max_nodes": 1000}}
+        if req.method == "GET" and req.path.endswith("/_mapping"):
+            return not_found_index(req.path.split("/")[1])
+        if req.method == "PUT" and req.path.count("/") == 1:
+            return 200, {"acknowledged": True, "shards_acknowledged": True, "index": req.path[1:]}
+        if req.method in ("POST", "PUT") and req.path == "/_bulk":
+            return 200, bulk_ok(req)
+        if req.method in ("POST", "GET") and req.path == "/_mget":
+            return 200, {"docs": [{"_index": d["_index"], "_id": d["_id"], "found": False}
+                                  for d in req.body["docs"]]}
+        if req.method in ("POST", "GET") and req.path.endswith("/_search"):
+            return 200, search_answer(req, [])
+        if req.method == "POST" and req.path.endswith("/_refresh"):
+            return 200, {"_shards": {"total": 1, "successful": 1, "failed": 0}}
+        if req.method == "GET" and "/_doc/" in req.path:
+            index, _, doc_id = req.path[1:].partition("/_doc/")
+            return 404, {"_index": index, "_id": doc_id, "found": False}
+        return 500, {"error": f"no canned answer for {req.method} {req.path}"}
+
+    def node_class(self) -> type[BaseNode]:
+        cluster = self
+
+        class RecordingNode(BaseNode):
+            def perform_request(self, method, target, body=None, headers=None,
+                                request_timeout=None):
+                parts = urlsplit(target)
+                raw = gzip.decompress(body) if body and body[:2] == b"\x1f\x8b" else body
+                if raw and "ndjson" in str((headers or {}).get("content-type", "")):
+                    parsed = [json.loads(line) for line in raw.decode().splitlines() if line]
+                else:
+                    parsed = json.loads(raw) if raw else None
+                req = Req(method, unquote(parts.path), dict(parse_qsl(parts.query)), parsed,
+                          {k.lower(): v for k, v in (headers or {}).items()})
+                cluster.requests.append(req)
+                status, payload = cluster.answer(req)
+                meta = ApiResponseMeta(status=status, http_version="1.1", duration=0.0,
+                                       node=self.config,
+                                       headers=HttpHeaders({"X-elastic-product": "Elasticsearch",
+                                                            "content-type": "application/json"}))
+                return NodeApiResponse(meta, json.dumps(payload).encode())
+
+        return RecordingNode
+
+
+def bulk_ok(req: Req) -> dict:
+    items = []
+    for action, _src in req.bulk_pairs:
+        op, meta = next(iter(action.items()))
+        status = 201 if op == "create" else 200
+        items.append({op: {"_index": meta["_index"] + "-v1", "_id": meta["_id"], "_version": 1,
+                           "result": "created" if op == "create" else "updated",
+                           "_seq_no": 0, "_primary_term": 1, "status": status}})
+    return {"took": 2, "errors": False, "items": items}
+
+
+def make_client(cluster: Cluster) -> Elasticsearch:
+    return Elasticsearch(URL, node_class=cluster.node_class(), meta_header=False, max_retries=0)
+
+
+@pytest.fixture
+def cluster() -> Cluster:
+    return Cluster()
+
+
+@pytest.fixture
+def es_store(cluster, hash_embedder):
+    store = ElasticsearchStore(URL, hash_embedder, client=make_client(cluster))
+    cluster.requests.clear()  # start-up requests are checked in test_indices.py
+    yield store
+    store.close()
+
+
+def source_hit(index: str, src: dict, score: float = 1.0, **extra) -> dict:
+    return {"_index": index, "_id": src["id"], "_score": score, "_source": src, **extra}

@@ -1,0 +1,163 @@
+"""Start-up: index creation through versioned aliases, explicit mappings, and the clear errors
+for an unreachable cluster, an old server and a differing mapping (invariants 22, 25, 26)."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from memory.errors import MemdeskError, StoreUnavailableError
+from memory.stores import open_store
+from memory.stores.elasticsearch import ElasticsearchStore
+from memory.stores.elasticsearch.indices import ALL_INDICES, index_body
+from tests.es.conftest import URL, Cluster, make_client
+
+
+def open_on(cluster: Cluster, embedder, **kw) -> ElasticsearchStore:
+    return ElasticsearchStore(URL, embedder, client=make_client(cluster), **kw)
+
+
+def test_inv22_creates_every_index_behind_a_versioned_alias(cluster, hash_embedder):
+    store = open_on(cluster, hash_embedder, prefix="acme")
+    assert [r.path for r in cluster.requests[:2]] == ["/", "/_license"]
+    created = {r.path: r.body for r in cluster.requests if r.method == "PUT"}
+    assert set(created) == {f"/acme-{n}-v1" for n in ALL_INDICES}
+    for name in ALL_INDICES:
+        body = created[f"/acme-{name}-v1"]
+        assert body["aliases"] == {f"acme-{name}": {"is_write_index": True}}
+        props = body["mappings"]["properties"]
+        assert body["mappings"]["dynamic"] is False
+        assert body["mappings"]["_meta"]["embedder"] == "hash"
+        if name == "catalog":
+            assert "user_id" not in props  # the catalog has no owner (DLS tests its absence)
+        elif name != "state":
+            assert props["user_id"] == {"type": "keyword"}
+    sem = created["/acme-semantic-v1"]["mappings"]["properties"]
+    assert sem["vector"] == {"type": "dense_vector", "dims": hash_embedder.dims, "index": True,
+                             "similarity": "cosine", "index_options": {"type": "int8_hnsw"}}
+    assert sem["text"]["type"] == "text" and sem["text"]["analyzer"] == "english"
+    assert sem["text"]["fields"]["raw"]["type"] == "keyword"
+    assert sem["state"] == {"type": "keyword"} and sem["last_used_at"] == {"type": "date"}
+    audit = created["/acme-audit-v1"]["mappings"]["properties"]
+    assert audit["before"] == {"type": "object", "enabled": False}
+    assert store.recall_path == "elasticsearch: rrf retriever"
+
+
+def test_existing_matching_indices_are_reused(cluster, hash_embedder):
+    for name in ALL_INDICES:
+        live = {f"memdesk-{name}-v1": {"mappings": index_body(name, "hash", hash_embedder.dims)["mappings"]}}
+        cluster.on("GET", f"/memdesk-{name}/_mapping", (200, live))
+    open_on(cluster, hash_embedder)
+    assert not [r for r in cluster.requests if r.method == "PUT"]
+
+
+def test_inv26_a_differing_mapping_is_a_clear_error(cluster, hash_embedder):
+    body = index_body("semantic", "hash", hash_embedder.dims)
+    body["mappings"]["properties"]["state"] = {"type": "text"}
+    cluster.on("GET", "/memdesk-semantic/_mapping", (200, {"memdesk-semantic-v1": {"mappings": body["mappings"]}}))
+    with pytest.raises(MemdeskError) as err:
+        open_on(cluster, hash_embedder)
+    msg = str(err.value)
+    assert "memdesk-semantic-v1" in msg and "state.type" in msg and "mappings/semantic.json" in msg
+
+
+def test_inv26_another_embedder_is_a_mapping_difference(cluster, hash_embedder):
+    body = index_body("episodic", "minilm", 384)
+    cluster.on("GET", "/memdesk-episodic/_mapping", (200, {"memdesk-episodic-v1": {"mappings": body["mappings"]}}))
+    with pytest.raises(MemdeskError, match="embedder.*'minilm'.*'hash'"):
+        open_on(cluster, hash_embedder)
+
+
+def test_inv22_an_older_mapping_version_asks_for_a_reindex(cluster, hash_embedder):
+    body = index_body("audit", "hash", hash_embedder.dims)
+    cluster.on("GET", "/memdesk-audit/_mapping", (200, {"memdesk-audit-v0": {"mappings": body["mappings"]}}))
+    with pytest.raises(MemdeskError, match="memdesk-audit-v0.*reindex"):
+        open_on(cluster, hash_embedder)
+
+
+@pytest.mark.parametrize("version", ["8.14.3", "7.17.25"])
+def test_inv25_a_server_older_than_8_15_is_refused(hash_embedder, version):
+    cluster = Cluster(version=version)
+    with pytest.raises(StoreUnavailableError, match=f"version {version}.*8.15 or newer"):
+        open_on(cluster, hash_embedder)
+
+
+@pytest.mark.parametrize("version", ["8.15.0", "8.19.3", "9.1.0"])
+def test_supported_versions_open(hash_embedder, version):
+    assert open_on(Cluster(version=version), hash_embedder).server_version == version
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # released on exit: nothing listens there
+
+
+def test_inv29_unreachable_cluster_names_the_url_and_how_to_start_one(hash_embedder):
+    url = f"http://elastic:s3cret@127.0.0.1:{_closed_port()}"
+    with pytest.raises(StoreUnavailableError) as err:
+        open_store(f"elasticsearch:{url}", hash_embedder)
+    msg = str(err.value)
+    assert "127.0.0.1" in msg and "s3cret" not in msg  # credentials are never echoed
+    assert "docker compose up -d elasticsearch" in msg and "README" in msg
+    assert err.value.exit_code == 6
+
+
+def test_bad_prefix_is_refused(cluster, hash_embedder):
+    with pytest.raises(MemdeskError, match="invalid index prefix"):
+        open_on(cluster, hash_embedder, prefix="Has Spaces")
+
+
+def test_inv22_reindex_copies_then_swaps_the_alias_atomically(cluster, hash_embedder):
+    from memory.stores.elasticsearch.indices import IndexNames
+    from memory.stores.elasticsearch.reindex import reindex
+
+    cluster.on("GET", r"/_alias/memdesk-[a-z]+", lambda req: (200, {
+        req.path.split("/")[-1] + "-v1": {"aliases": {req.path.split("/")[-1]: {}}}}))
+    cluster.on("GET", r"/_alias/memdesk-semantic", (200, {"memdesk-semantic-v0": {"aliases": {
+        "memdesk-semantic": {"is_write_index": True}}}}))
+    cluster.on("HEAD", "/memdesk-semantic-v1", (404, {}))
+    cluster.on("POST", "/_reindex", (200, {"took": 5, "total": 3, "created": 3, "failures": []}))
+    cluster.on("POST", "/_aliases", (200, {"acknowledged": True}))
+    moved = reindex(make_client(cluster), IndexNames("memdesk"), "hash", hash_embedder.dims)
+    assert moved == ["memdesk-semantic-v0 -> memdesk-semantic-v1"]
+    (create,) = [r for r in cluster.requests if r.method == "PUT"]
+    assert create.path == "/memdesk-semantic-v1" and "aliases" not in create.body
+    (copy,) = cluster.find("POST", "/_reindex")
+    assert copy.body == {"source": {"index": "memdesk-semantic-v0"},
+                         "dest": {"index": "memdesk-semantic-v1", "op_type": "create"},
+                         "conflicts": "proceed"}
+    assert copy.params == {"wait_for_completion": "true", "refresh": "true"}
+    (swap,) = cluster.find("POST", "/_aliases")
+    assert swap.body == {"actions": [
+        {"remove": {"index": "memdesk-semantic-v0", "alias": "memdesk-semantic"}},
+        {"add": {"index": "memdesk-semantic-v1", "alias": "memdesk-semantic", "is_write_index": True}}]}
+
+
+def test_close_twice_is_safe_and_use_after_close_is_clear(cluster, hash_embedder):
+    store = open_on(cluster, hash_embedder)
+    store.close()
+    store.close()
+    with pytest.raises(MemdeskError, match="closed"):
+        store.users()
+    with pytest.raises(MemdeskError, match="closed"):
+        store.get("semantic", "u", "x")
+
+
+def test_drop_indices_deletes_exactly_this_prefix(cluster, hash_embedder):
+    store = open_on(cluster, hash_embedder, prefix="memdesk-test-1")
+    cluster.on("DELETE", r"/.*", (200, {"acknowledged": True}))
+    store.drop_indices()
+    (req,) = cluster.find("DELETE", r"/.*")
+    assert req.path == "/" + ",".join(f"memdesk-test-1-{n}-v1" for n in ALL_INDICES)
+    assert req.params == {"ignore_unavailable": "true"}  # no wildcard: destructive_requires_name
+
+
+def test_inv26_object_fields_reported_without_a_type_still_match(cluster, hash_embedder):
+    body = index_body("audit", "hash", hash_embedder.dims)
+    live = {**body["mappings"], "dynamic": "false", "properties": {
+        **body["mappings"]["properties"], "before": {"enabled": False}}}
+    cluster.on("GET", "/memdesk-audit/_mapping", (200, {"memdesk-audit-v1": {"mappings": live}}))
+    open_on(cluster, hash_embedder)
+    assert not cluster.find("PUT", "/memdesk-audit-v1")

@@ -1,0 +1,242 @@
+"""Recall on Elasticsearch: both hybrid paths, the knn pre-filter, the multiplier script and its
+params, and parsing hits back into the shared ranking (invariants 2, 17, 20, 21)."""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+import pytest
+
+from memory.clock import fixed_clock
+from memory.models import CatalogDoc, Episode, Fact, FactState, MemoryKind
+from memory.ranking import RankingParams, fuse, rrf
+from memory.search_config import DEFAULT, HISTORY, Purpose
+from memory.service import MemoryService
+from memory.stores.base import LegHit, RecallFilter
+from memory.stores.elasticsearch import ElasticsearchStore
+from memory.stores.elasticsearch.painless import MULTIPLIER_SCRIPT
+from memory.stores.elasticsearch.results import leg_ranks, to_source
+from tests.conftest import NOW
+from tests.es.conftest import URL, Cluster, hits_response, make_client, search_answer, source_hit
+
+FACT = Fact(id="fact_tea", user_id="u", text="Likes green tea", recorded_at=NOW,
+            last_used_at=NOW - timedelta(days=400), use_count=10)
+EP = Episode(id="ep_tea", user_id="u", text="I drank tea in Kyoto", timestamp=NOW - timedelta(days=30),
+             recorded_at=NOW)
+CAT = CatalogDoc(id="cat_tea", title="Tea guide", text="Brew at 80 C", recorded_at=NOW)
+
+
+def src(doc, embedder) -> dict:
+    s = to_source(doc, embedder.embed([doc.search_text()])[0])
+    s.pop("vector")
+    return s
+
+
+def store_with(licence: str, embedder) -> tuple[Cluster, ElasticsearchStore]:
+    cluster = Cluster(licence=licence)
+    store = ElasticsearchStore(URL, embedder, client=make_client(cluster))
+    cluster.requests.clear()
+    return cluster, store
+
+
+USER_SCOPE = {"bool": {"filter": [
+    {"term": {"user_id": "u"}},
+    {"terms": {"kind": ["episodic", "procedural", "semantic"]}},
+    {"bool": {"should": [{"bool": {"must_not": [{"term": {"kind": "semantic"}}]}},
+                         {"terms": {"state": ["active"]}}], "minimum_should_match": 1}}]}}
+CATALOG_SCOPE = {"bool": {"filter": [{"term": {"kind": "catalog"}}],
+                          "must_not": [{"exists": {"field": "user_id"}}]}}
+
+
+def test_inv20_client_side_legs_prefilter_inside_knn(hash_embedder):
+    cluster, store = store_with("basic", hash_embedder)
+    assert store.recall_path == "elasticsearch: client-side RRF"
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.recall("u", "green tea", config=DEFAULT.model_copy(update={"include_catalog": True}),
+               purpose=Purpose.EVAL)
+    bm25, dense = cluster.find("POST", r"/[^_].*/_search")
+    index = "/memdesk-episodic,memdesk-semantic,memdesk-procedural,memdesk-catalog/_search"
+    assert bm25.path == index and dense.path == index
+    scope = {"bool": {"should": [USER_SCOPE, CATALOG_SCOPE], "minimum_should_match": 1}}
+    assert bm25.body["query"] == {"bool": {
+        "must": [{"match": {"search_text": {"query": "green tea", "operator": "or"}}}],
+        "filter": [scope]}}
+    knn = dense.body["knn"]
+    assert knn["filter"] == scope  # pre-filter: applied during the graph search
+    assert knn["field"] == "vector" and knn["k"] == 80 and knn["num_candidates"] == 160
+    assert len(knn["query_vector"]) == hash_embedder.dims
+    assert "query" not in dense.body and "post_filter" not in dense.body
+    assert bm25.params == dense.params == {"_source_excludes": "vector"}
+
+
+def test_inv21_client_side_path_fuses_with_the_shared_function(hash_embedder):
+    cluster, store = store_with("basic", hash_embedder)
+    old = Fact(id="fact_old", user_id="u", text="Liked tea", state=FactState.SUPERSEDED, recorded_at=NOW)
+    cluster.on("POST", r"/.*/_search", lambda req: (200, search_answer(req,
+        [source_hit("memdesk-semantic-v1", src(FACT, hash_embedder), 7.5),
+         source_hit("memdesk-episodic-v1", src(EP, hash_embedder), 3.0),
+         # a document the filter should have excluded never passes the store either
+         source_hit("memdesk-semantic-v1", {**src(FACT, hash_embedder), "id": "fact_x",
+                                            "user_id": "mallory"}, 9.9)]
+        if "query" in req.body else
+        [source_hit("memdesk-episodic-v1", src(EP, hash_embedder), 0.93),
+         source_hit("memdesk-semantic-v1", src(old, hash_embedder), 0.91),
+         source_hit("memdesk-semantic-v1", src(FACT, hash_embedder), 0.90)])))
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    res = svc.recall("u", "tea", config=HISTORY, purpose=Purpose.EVAL, explain=True)
+    legs = {"bm25": [LegHit(doc=FACT, score=7.5), LegHit(doc=EP, score=3.0)],
+            "dense": [LegHit(doc=EP, score=0.93), LegHit(doc=old, score=0.91),
+                      LegHit(doc=FACT, score=0.90)]}
+    want = fuse(legs, NOW, RankingParams())
+    assert [(h.id, h.fused_score) for h in res.hits] == [(h.id, h.fused_score) for h in want]
+    assert "fact_x" not in [h.id for h in res.hits]
+    assert res.explain.path == "elasticsearch: client-side RRF"
+    assert res.explain.candidates == {"bm25": 2, "dense": 3}
+
+
+def rrf_hit(doc, embedder, ranks: list[int], leg_scores: list[float], k: int = 30) -> dict:
+    """An rrf-retriever hit with the `_explanation` shape Elasticsearch 8.16+ writes."""
+    score = rrf([r for r in ranks if r], k)
+    details = []
+    for i, (r, s) in enumerate(zip(ranks, leg_scores)):
+        if r:
+            details.append({"value": 1.0 / (r + k),
+                            "description": f"rrf score: [{1.0 / (r + k)}], for rank [{r}] in query "
+                                           f"at index [{i}] computed as [1 / ({r} + {k})], for "
+                                           "matching query with score",
+                            "details": [{"value": s, "description": "function score, product of:",
+                                         "details": []}]})
+        else:
+            details.append({"value": 0.0, "description": f"rrf score: [0], result not found in "
+                                                         f"query at index [{i}]", "details": []})
+    explanation = {"value": score, "description": "sum of:", "details": [
+        {"value": score, "description": f"rrf score: [{score}] computed for initial ranks "
+                                        f"{ranks} with rankConstant: [{k}] as sum of [1 / (rank + "
+                                        "rankConstant)] for each query", "details": details},
+        {"value": 0.0, "description": "match on required clause, product of:", "details": []}]}
+    return {**source_hit(f"memdesk-{doc.kind.value}-v1", src(doc, embedder), score),
+            "_explanation": explanation}
+
+
+def test_inv21_rrf_retriever_request_shape(hash_embedder):
+    cluster, store = store_with("trial", hash_embedder)
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.recall("u", "green tea", config=DEFAULT.model_copy(update={"include_catalog": True}),
+               purpose=Purpose.EVAL)
+    (req,) = cluster.find("POST", r"/[^_].*/_search")
+    rrf_body = req.body["retriever"]["rrf"]
+    assert rrf_body["rank_constant"] == 30 and rrf_body["rank_window_size"] == 80
+    assert req.body["size"] == 80 and req.body["explain"] is True
+    assert "query" not in req.body and "knn" not in req.body  # retriever replaces both
+    bm25_leg, dense_leg = (r["standard"]["query"]["function_score"] for r in rrf_body["retrievers"])
+    scope = {"bool": {"should": [USER_SCOPE, CATALOG_SCOPE], "minimum_should_match": 1}}
+    assert bm25_leg["query"]["bool"]["filter"] == [scope]
+    knn = dense_leg["query"]["knn"]
+    assert knn["filter"] == scope and knn["num_candidates"] == 160  # pre-filter inside knn
+    for leg in (bm25_leg, dense_leg):
+        assert leg["boost_mode"] == "multiply" and leg["score_mode"] == "multiply"
+        (fn,) = leg["functions"]
+        script = fn["script_score"]["script"]
+        assert script["source"] == MULTIPLIER_SCRIPT and script["lang"] == "painless"
+        assert script["params"]["now"] == 1748779200000  # epoch millis of the service clock
+        assert script["params"]["use_decay"] is True and script["params"]["catalog_prior"] == 0.85
+
+
+def test_inv21_rrf_hits_become_ranked_hits_with_legs_and_multipliers(hash_embedder):
+    cluster, store = store_with("trial", hash_embedder)
+    cluster.on("POST", r"/.*/_search", lambda req: (200, search_answer(req, [
+        rrf_hit(EP, hash_embedder, [2, 1], [2.9, 0.9]),
+        rrf_hit(FACT, hash_embedder, [1, 2], [8.1, 0.8]),
+        rrf_hit(CAT, hash_embedder, [0, 3], [0.0, 0.7]),
+    ])))
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    res = svc.recall("u", "tea", config=DEFAULT.model_copy(update={"include_catalog": True}),
+                     purpose=Purpose.EXPLAIN, explain=True)
+    assert [h.id for h in res.hits] == ["ep_tea", "fact_tea", "cat_tea"]
+    ep, fact, cat = res.hits
+    assert ep.fused_score == pytest.approx(1 / 32 + 1 / 31)
+    assert fact.fused_score == ep.fused_score  # a tie: broken on best leg rank, then id, as fuse does
+    assert fact.legs["bm25"].rank == 1 and fact.legs["dense"].rank == 2
+    assert fact.legs["bm25"].score == pytest.approx(8.1)
+    m = fact.multipliers
+    assert m.use_boost == pytest.approx(1 + math.log10(11) * 0.2) and m.decay < 1.0
+    assert fact.legs["bm25"].raw_score == pytest.approx(8.1 / m.total)
+    assert set(cat.legs) == {"dense"} and cat.multipliers.prior == pytest.approx(0.85)
+    assert res.explain.path == "elasticsearch: rrf retriever"
+    assert res.explain.candidates == {"bm25": 2, "dense": 3}
+
+
+def test_inv21_a_403_for_rrf_switches_to_client_side_once(hash_embedder):
+    cluster, store = store_with("trial", hash_embedder)  # licence says yes, cluster says no
+    denied = {"error": {"root_cause": [{"type": "security_exception", "reason":
+                        "current license is non-compliant for [Reciprocal Rank Fusion (RRF)]"}],
+                        "type": "security_exception", "reason":
+                        "current license is non-compliant for [Reciprocal Rank Fusion (RRF)]"},
+              "status": 403}
+    cluster.on("POST", r"/.*/_search", lambda req: (403, denied) if "retriever" in req.body
+               else (200, search_answer(req, [source_hit("memdesk-semantic-v1",
+                                                         src(FACT, hash_embedder), 1.0)])))
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    res = svc.recall("u", "tea", purpose=Purpose.EVAL, explain=True)
+    assert [h.id for h in res.hits] == ["fact_tea"]
+    assert res.explain.path == "elasticsearch: client-side RRF"
+    svc.recall("u", "tea again", purpose=Purpose.EVAL)
+    assert len([r for r in cluster.requests if r.body and "retriever" in r.body]) == 1
+
+
+def test_leg_ranks_reads_both_explain_layouts():
+    older = {"value": 0.03, "description": "rrf score: [0.03] computed for initial ranks [1, 0] "
+             "with rankConstant: [30] as sum of [1 / (rank + rankConstant)] for each query",
+             "details": [{"value": 0.03, "description": "rrf score: ...", "details": [{"value": 4.2}]},
+                         {"value": 0.0, "description": "rrf score: [0], result not found"}]}
+    assert leg_ranks(older) == [(1, 4.2), (0, None)]
+    assert leg_ranks({"value": 1.0, "description": "sum of:", "details": [older]}) == [(1, 4.2), (0, None)]
+    assert leg_ranks({"value": 1.0, "description": "something else"}) is None
+    assert leg_ranks(None) is None
+
+
+def test_tombstone_knn_is_user_filtered_and_returns_cosine(cluster, es_store, hash_embedder):
+    from memory.models import Tombstone, TombstoneKind
+    tomb = Tombstone(user_id="u", text="Lived in Bristol", normalized="lived in bristol",
+                     kind=TombstoneKind.RETRACTED, actor="agent")
+    cluster.on("POST", "/memdesk-tombstones/_search", (200, hits_response(
+        [{"_index": "memdesk-tombstones-v1", "_id": tomb.id, "_score": 0.98,
+          "_source": {**tomb.model_dump(mode="json"), "seq": 1}}])))
+    got = es_store.nearest_tombstones("u", hash_embedder.embed(["Lived in Bristol"])[0], 1)
+    assert got[0][0] == tomb and got[0][1] == pytest.approx(0.96)
+    (req,) = cluster.find("POST", "/memdesk-tombstones/_search")
+    assert req.body["knn"]["filter"] == {"term": {"user_id": "u"}} and req.body["knn"]["k"] == 1
+
+
+def test_counts_and_users_parse_aggregations(cluster, es_store):
+    cluster.on("POST", r"/memdesk-episodic,memdesk-semantic,memdesk-procedural/_search",
+               lambda req: (200, hits_response([], aggs={
+                   "kinds": {"buckets": [
+                       {"key": "semantic", "doc_count": 3, "states": {"buckets": [
+                           {"key": "active", "doc_count": 2}, {"key": "superseded", "doc_count": 1}]}},
+                       {"key": "episodic", "doc_count": 4, "states": {"buckets": [
+                           {"key": "all", "doc_count": 4}]}}]}} if "kinds" in req.body["aggs"] else {
+                   "users": {"buckets": [{"key": "ana", "doc_count": 5}, {"key": "bo", "doc_count": 1}]}})))
+    assert es_store.counts("ana") == {"semantic": {"active": 2, "superseded": 1}, "episodic": {"all": 4}}
+    assert es_store.users() == ["ana", "bo"]
+    kinds = cluster.find("POST", r"/.*/_search")[0].body
+    assert kinds["query"] == {"term": {"user_id": "ana"}} and kinds["size"] == 0
+
+
+def test_get_hides_another_users_document(cluster, es_store, hash_embedder):
+    cluster.on("GET", "/memdesk-semantic/_doc/fact_tea", (200, {
+        "_index": "memdesk-semantic-v1", "_id": "fact_tea", "_seq_no": 1, "_primary_term": 1,
+        "found": True, "_source": src(FACT, hash_embedder)}))
+    assert es_store.get(MemoryKind.SEMANTIC, "u", "fact_tea") == FACT
+    assert es_store.get(MemoryKind.SEMANTIC, "mallory", "fact_tea") is None  # invariant 3
+    assert es_store.owner_of(MemoryKind.SEMANTIC, "fact_tea") == "u"
+    assert es_store.get(MemoryKind.SEMANTIC, "u", "fact_missing") is None
+
+
+def test_recall_filter_without_catalog_searches_only_user_indices(hash_embedder):
+    from memory.stores.elasticsearch.indices import IndexNames
+    from memory.stores.elasticsearch.queries import leg_indices
+    names = IndexNames("memdesk")
+    flt = RecallFilter(user_id="u", kinds=frozenset({MemoryKind.SEMANTIC}))
+    assert leg_indices(names, flt) == ["memdesk-semantic"]

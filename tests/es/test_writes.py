@@ -1,0 +1,181 @@
+"""Writes: one validated bulk per batch, refresh policy, optimistic concurrency, append-only
+audit and atomic usage bumps (invariants 10, 15, 23, 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.clock import fixed_clock
+from memory.errors import ConflictError
+from memory.models import Episode, FactState
+from memory.service import MemoryService, audit_event, bump
+from memory.stores.base import AppendAudit, DeleteMemory, PutMemory, SetWatermark, UpdateMemory
+from memory.stores.elasticsearch.results import to_source
+from tests.conftest import NOW
+
+
+def found(index: str, src: dict, seq_no: int = 7, term: int = 2) -> dict:
+    return {"_index": index + "-v1", "_id": src["id"], "_version": 3, "_seq_no": seq_no,
+            "_primary_term": term, "found": True, "_source": src}
+
+
+def stored(doc, embedder) -> dict:
+    src = to_source(doc, embedder.embed([doc.search_text()])[0])
+    src.pop("vector")  # the store asks for sources without vectors
+    return src
+
+
+def test_inv24_fact_batch_is_one_bulk_with_wait_for(cluster, es_store):
+    svc = MemoryService(es_store, clock=fixed_clock(NOW))
+    fact = svc.write_fact("u", "Likes green tea", fact_type="preference").fact
+    assert not cluster.find("POST", "/_mget")  # inserts only: no read before the bulk
+    bulk = cluster.find("PUT", "/_bulk")[-1]
+    assert bulk.params == {"refresh": "wait_for"}
+    (a1, s1), (a2, s2) = bulk.bulk_pairs
+    assert a1 == {"create": {"_index": "memdesk-semantic", "_id": fact.id}}
+    assert s1["user_id"] == "u" and s1["kind"] == "semantic" and s1["state"] == "active"
+    assert s1["search_text"] == "Likes green tea" and len(s1["vector"]) == es_store.embedder.dims
+    # invariant 8 / 24: the audit index is append-only: op_type create with the event's id
+    assert a2 == {"create": {"_index": "memdesk-audit", "_id": s2["id"]}}
+    assert s2["action"] == "write_fact" and isinstance(s2["seq"], int)
+
+
+def test_inv24_episodes_do_not_force_a_refresh_but_listing_reads_see_them(cluster, es_store):
+    svc = MemoryService(es_store, clock=fixed_clock(NOW))
+    svc.write_episode("u", "We moved to Edinburgh")
+    bulk = cluster.find("PUT", "/_bulk")[-1]
+    assert bulk.params == {"refresh": "false"}
+    assert [next(iter(a)) for a, _ in bulk.bulk_pairs] == ["create", "create"]
+    svc.recall("u", "Edinburgh")  # recall never forces a refresh
+    assert not cluster.find("POST", r"/.*/_refresh")
+    svc.episodes("u")  # a listing read in the same process refreshes what it wrote, once
+    assert [r.path for r in cluster.find("POST", r"/.*/_refresh")] == ["/memdesk-episodic/_refresh"]
+    svc.episodes("u")
+    assert len(cluster.find("POST", r"/.*/_refresh")) == 1
+
+
+def test_inv23_update_carries_seq_no_and_primary_term(cluster, es_store):
+    svc = MemoryService(es_store, clock=fixed_clock(NOW))
+    old = svc.build_fact("u", "Lives in Bristol", fact_type="identity")
+    cluster.on("GET", "/memdesk-semantic/_doc/" + old.id,
+               (200, found("memdesk-semantic", stored(old, es_store.embedder))))
+    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
+        found(d["_index"], stored(old, es_store.embedder)) if d["_id"] == old.id
+        else {"_index": d["_index"], "_id": d["_id"], "found": False} for d in req.body["docs"]]}))
+    res = svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
+    bulk = cluster.find("PUT", "/_bulk")[-1]
+    assert bulk.params == {"refresh": "wait_for"}
+    actions = [a for a, _ in bulk.bulk_pairs]
+    assert actions[2] == {"index": {"_index": "memdesk-semantic", "_id": old.id,
+                                    "if_seq_no": 7, "if_primary_term": 2}}
+    replaced = bulk.bulk_pairs[2][1]
+    assert replaced["state"] == "superseded" and replaced["superseded_by"] == res.fact.id
+    assert replaced["rev"] == 2
+
+
+def test_inv10_stale_revision_writes_nothing(cluster, es_store):
+    svc = MemoryService(es_store, clock=fixed_clock(NOW))
+    fact = svc.build_fact("u", "Drinks coffee")
+    now_rev2 = bump(fact, text="Drinks tea")
+    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
+        found(d["_index"], stored(now_rev2, es_store.embedder)) if d["_id"] == fact.id
+        else {"_index": d["_index"], "_id": d["_id"], "found": False} for d in req.body["docs"]]}))
+    ep = Episode(user_id="u", text="this must not land")
+    before = len(cluster.find("PUT", "/_bulk"))
+    with pytest.raises(ConflictError, match="revision 2, expected 1"):
+        es_store.apply([PutMemory(doc=ep),
+                        AppendAudit(event=audit_event("cli", "u", "write_episode", targets=[ep.id])),
+                        UpdateMemory(doc=bump(fact, text="Drinks water"), expected_rev=fact.rev)])
+    assert len(cluster.find("PUT", "/_bulk")) == before  # nothing was sent
+
+
+def test_inv10_identical_reput_and_landed_update_converge(cluster, es_store):
+    ep = Episode(user_id="u", text="hello", timestamp=NOW, recorded_at=NOW)
+    fact = MemoryService(es_store, clock=fixed_clock(NOW)).build_fact("u", "Has a cat")
+    landed = bump(fact, state=FactState.SUPERSEDED)
+    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
+        found(d["_index"], stored(ep if d["_id"] == ep.id else landed, es_store.embedder))
+        for d in req.body["docs"]]}))
+    es_store.apply([PutMemory(doc=ep), UpdateMemory(doc=landed, expected_rev=1)])
+    assert not cluster.find("PUT", "/_bulk")  # both already there: nothing to send
+
+
+def test_inv23_a_409_in_the_bulk_is_a_conflict_and_audit_409_is_a_retry(cluster, es_store):
+    fact = MemoryService(es_store, clock=fixed_clock(NOW)).build_fact("u", "Uses vim")
+    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
+        found(d["_index"], stored(fact, es_store.embedder)) for d in req.body["docs"]]}))
+    event = audit_event("cli", "u", "supersede", targets=[fact.id])
+
+    def racing(req):
+        items = [{"index": {"_index": "memdesk-semantic-v1", "_id": fact.id, "status": 409,
+                            "error": {"type": "version_conflict_engine_exception",
+                                      "reason": f"[{fact.id}]: version conflict, required seqNo [7]"}}},
+                 {"create": {"_index": "memdesk-audit-v1", "_id": event.id, "status": 409,
+                             "error": {"type": "version_conflict_engine_exception",
+                                       "reason": "document already exists"}}}]
+        return 200, {"took": 1, "errors": True, "items": items}
+    cluster.on("PUT", "/_bulk", racing)
+    with pytest.raises(ConflictError, match=f"{fact.id} changed while this batch was written"):
+        es_store.apply([UpdateMemory(doc=bump(fact, text="Uses neovim"), expected_rev=1),
+                        AppendAudit(event=event)])
+    # An audit append alone that meets its own earlier copy is not an error.
+    cluster.on("PUT", "/_bulk", lambda req: (200, {"took": 1, "errors": True, "items": [
+        {"create": {"_index": "memdesk-audit-v1", "_id": event.id, "status": 409}}]}))
+    es_store.apply([AppendAudit(event=event)])
+
+
+def test_delete_and_watermark_are_conditional(cluster, es_store):
+    fact = MemoryService(es_store, clock=fixed_clock(NOW)).build_fact("u", "Secret")
+    wm = {"type": "watermark", "user_id": "u", "name": "consolidation", "value": "ep_1"}
+
+    def mget(req):
+        docs = []
+        for d in req.body["docs"]:
+            if d["_index"] == "memdesk-state":
+                docs.append({"_index": "memdesk-state-v1", "_id": d["_id"], "_seq_no": 4,
+                             "_primary_term": 1, "found": True, "_source": wm})
+            else:
+                docs.append(found(d["_index"], stored(fact, es_store.embedder), seq_no=9))
+        return 200, {"docs": docs}
+    cluster.on("POST", "/_mget", mget)
+    es_store.apply([DeleteMemory(kind="semantic", user_id="u", id=fact.id, expected_rev=1),
+                    SetWatermark(user_id="u", name="consolidation", value="ep_2", expected="ep_1")])
+    (d, dsrc), (w, wsrc) = cluster.find("PUT", "/_bulk")[-1].bulk_pairs
+    assert d == {"delete": {"_index": "memdesk-semantic", "_id": fact.id, "if_seq_no": 9,
+                            "if_primary_term": 2}} and dsrc is None
+    assert w["index"]["if_seq_no"] == 4 and wsrc["value"] == "ep_2"
+    with pytest.raises(ConflictError, match="moved to ep_1"):
+        es_store.apply([SetWatermark(user_id="u", name="consolidation", value="ep_3",
+                                     expected="ep_0")])
+
+
+def test_inv15_usage_bump_is_one_scripted_bulk_without_refresh(cluster, es_store):
+    cluster.on("PUT", "/_bulk", lambda req: (200, {"took": 1, "errors": True, "items": [
+        {"update": {"_index": a["update"]["_index"] + "-v1", "_id": a["update"]["_id"],
+                    "status": 200 if a["update"]["_index"].endswith("semantic") else 404}}
+        for a, _ in req.bulk_pairs]}))
+    es_store.bump_usage("u", ["fact_a", "fact_b"], NOW)
+    bulk = cluster.find("PUT", "/_bulk")[-1]
+    assert bulk.params == {"refresh": "false"}
+    pairs = bulk.bulk_pairs
+    assert [a["update"]["_id"] for a, _ in pairs] == ["fact_a", "fact_b"] * 2
+    assert all(a["update"]["retry_on_conflict"] == 3 for a, _ in pairs)
+    script = pairs[0][1]["script"]
+    assert script["params"] == {"at": "2025-06-01T12:00:00Z", "user_id": "u"}
+    assert "ctx._source.use_count = n + 1" in script["source"]
+    assert "ctx.op = 'noop'" in script["source"]  # another user's id is left alone
+
+
+def test_inv23_an_insert_that_meets_its_own_copy_converges_and_a_stranger_conflicts(cluster, es_store):
+    ep = Episode(user_id="u", text="hello", timestamp=NOW, recorded_at=NOW)
+    cluster.on("PUT", "/_bulk", lambda req: (200, {"took": 1, "errors": True, "items": [
+        {"create": {"_index": "memdesk-episodic-v1", "_id": ep.id, "status": 409,
+                    "error": {"type": "version_conflict_engine_exception",
+                              "reason": "document already exists"}}}]}))
+    cluster.on("GET", "/memdesk-episodic/_doc/" + ep.id,
+               (200, found("memdesk-episodic", stored(ep, es_store.embedder))))
+    es_store.apply([PutMemory(doc=ep)])  # the same record: a retried write, no error
+    assert not cluster.find("POST", "/_mget")
+    other = Episode(id=ep.id, user_id="u", text="something else", timestamp=NOW, recorded_at=NOW)
+    with pytest.raises(ConflictError, match=f"episodic {ep.id} already exists"):
+        es_store.apply([PutMemory(doc=other)])

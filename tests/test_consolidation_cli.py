@@ -1,0 +1,63 @@
+"""`memdesk consolidate` through a real subprocess: dry run, apply, --json, undo, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.fixture
+def cli(tmp_path):
+    env = {**os.environ, "MEMDESK_EMBEDDER": "hash", "MEMDESK_LLM": "offline",
+           "MEMDESK_STORE": f"embedded:{tmp_path / 'cli.db'}"}
+    env.pop("MEMDESK_ES_URL", None)
+    env.pop("ANTHROPIC_API_KEY", None)
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "memory", *args], capture_output=True,
+                              text=True, env=env, timeout=120, check=False)
+
+    return run
+
+
+def test_consolidate_dry_run_apply_and_undo(cli):
+    old = json.loads(cli("write-fact", "--user", "ana", "Lives in Bristol", "--fact-type",
+                         "identity", "--json").stdout)["fact"]
+    cli("write-episode", "--user", "ana", "We left Bristol, in Edinburgh now",
+        "--timestamp", "2025-05-01")
+    dry = cli("consolidate", "--user", "ana", "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "LLM: offline" in dry.stdout and "dry run: nothing written" in dry.stdout
+    assert "→ 'Lives in Edinburgh'" in dry.stdout
+    res = cli("consolidate", "--user", "ana", "--json")
+    payload = json.loads(res.stdout)
+    plan_id = payload["plan"]["id"]
+    assert payload["mode"] == "offline" and len(payload["applied"]["applied"]) == 1
+    facts = json.loads(cli("facts", "--user", "ana", "--json").stdout)
+    assert {f["text"]: f["state"] for f in facts} == {"Lives in Bristol": "superseded",
+                                                        "Lives in Edinburgh": "active"}
+    again = json.loads(cli("consolidate", "--user", "ana", "--json").stdout)
+    assert again["plan"]["ops"] == [] and again["applied"]["applied"] == []
+    undo = cli("consolidate", "undo", plan_id, "--user", "ana")
+    assert undo.returncode == 0, undo.stderr
+    assert f"plan {plan_id} undone" in undo.stdout
+    facts = json.loads(cli("facts", "--user", "ana", "--json").stdout)
+    assert [(f["id"], f["state"]) for f in facts] == [(old["id"], "active")]
+    twice = cli("consolidate", "undo", plan_id, "--user", "ana")
+    assert twice.returncode == 2 and "already undone" in twice.stderr
+
+
+def test_consolidate_errors_have_exit_codes(cli):
+    res = cli("consolidate")
+    assert res.returncode == 2 and res.stderr.startswith("memdesk: error: a user is required")
+    res = cli("consolidate", "undo", "plan_x")
+    assert res.returncode == 2 and "user is required" in res.stderr
+    res = cli("consolidate", "undo", "plan_x", "--user", "ana")
+    assert res.returncode == 3 and "no applied plan plan_x" in res.stderr
+    cli("write-episode", "--user", "ana", "I'm allergic to peanuts")
+    res = cli("consolidate", "--user", "ana", "--only", "op_nope")
+    assert res.returncode == 2 and "no applicable op op_nope" in res.stderr

@@ -1,0 +1,406 @@
+"""The desk's pages run for real (streamlit.testing.v1.AppTest) over a real embedded store."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from memory.agent import chat_turn, system_prompt
+from memory.embeddings import get_embedder
+from memory.errors import MemdeskError, ValidationError
+from memory.models import CatalogDoc, FactState, MemoryKind
+from memory.runtime import shared_service
+from memory.search_config import PRESETS
+from memory.service import MemoryService
+from memory.stores import open_store
+from memory.ui.views import hit_rows, preset_config, timeline_figure
+
+ROOT = Path(__file__).resolve().parent.parent
+T0 = datetime(2024, 1, 10, 9, 0, tzinfo=UTC)
+
+
+class StepClock:
+    """A clock the seed moves by hand, so record times differ like real history."""
+
+    def __init__(self, at: datetime):
+        self.at = at
+
+    def __call__(self) -> datetime:
+        return self.at
+
+
+def seed(path: Path) -> dict[str, str]:
+    """Two users with history: a natural supersession, a candidate, a playbook, a catalog doc."""
+    clock = StepClock(T0)
+    store = open_store(f"embedded:{path}", get_embedder("hash"))
+    svc = MemoryService(store, clock=clock)
+    ids: dict[str, str] = {}
+    ep = svc.write_episode("ana", "I live in Bristol with my partner", timestamp=T0)
+    ids["bristol"] = svc.write_fact("ana", "Lives in Bristol", fact_type="identity",
+                                    source_episode_ids=[ep.id], valid_from="2020-01-01").fact.id
+    ids["email"] = svc.write_fact("ana", "Prefers email over phone calls",
+                                  fact_type="preference").fact.id
+    clock.at = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)
+    svc.write_episode("ana", "We left Bristol, in Edinburgh now", timestamp=clock.at)
+    ids["edinburgh"] = svc.write_fact("ana", "Lives in Edinburgh", fact_type="identity",
+                                      supersedes_id=ids["bristol"], contradiction="natural",
+                                      valid_from="2025-03-01").fact.id
+    ids["cat"] = svc.write_fact("ana", "Owns a cat called Miso", state="candidate").fact.id
+    svc.write_playbook("ana", "Reset the Lumio hub", "hub drops wifi",
+                       ["Hold reset for 10 s", "Re-pair in the app"])
+    svc.add_catalog([CatalogDoc(title="Lumio Hub v2 manual",
+                                text="Wifi troubleshooting for the Lumio Hub v2 router")])
+    ids["lisbon"] = svc.write_fact("bob", "Lives in Lisbon", fact_type="identity").fact.id
+    svc.write_episode("bob", "I like jazz on vinyl", timestamp=clock.at)
+    store.close()
+    return ids
+
+
+def _close_cached():
+    # The store may never have opened (the unavailable-store tests): nothing to close then.
+    with contextlib.suppress(MemdeskError, OSError):
+        shared_service(None).store.close()
+    shared_service.cache_clear()
+
+
+@pytest.fixture
+def desk(tmp_path, monkeypatch):
+    """A seeded store the desk opens through MEMDESK_STORE, as `streamlit run` would."""
+    db = tmp_path / "desk.db"
+    ids = seed(db)
+    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    monkeypatch.setenv("MEMDESK_LLM", "offline")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    shared_service.cache_clear()
+    yield ids
+    _close_cached()
+
+
+def page(name: str, **state) -> AppTest:
+    at = AppTest.from_file(str(ROOT / name), default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def store_service() -> MemoryService:
+    return shared_service(None)
+
+
+# users ------------------------------------------------------------------------------------------
+def test_users_page_lists_users_with_counts(desk):
+    at = page("pages/users.py")
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert list(table["user"]) == ["ana", "bob"]
+    ana = table.set_index("user").loc["ana"]
+    assert (ana["episodes"], ana["active"], ana["superseded"], ana["candidate"]) == (2, 2, 1, 1)
+    at.selectbox(key="users_detail").select("bob").run()
+    texts = " ".join(map(str, at.dataframe[1].value["text"]))
+    assert "jazz" in texts and "Bristol" not in texts
+    assert "write_fact" in set(at.dataframe[2].value["action"])
+
+
+def test_users_page_on_empty_store_says_how_to_seed(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 'empty.db'}")
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    monkeypatch.setenv("MEMDESK_SEED_ON_EMPTY", "false")
+    shared_service.cache_clear()
+    try:
+        at = page("pages/users.py")
+        assert "memdesk seed" in at.info[0].value
+    finally:
+        _close_cached()
+
+
+def test_desk_on_empty_store_loads_demo_personas_once(tmp_path, monkeypatch):
+    """MEMDESK_SEED_ON_EMPTY (default on): the first page opened fills an empty store."""
+    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 'fresh.db'}")
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    shared_service.cache_clear()
+    try:
+        at = page("pages/users.py")
+        assert not at.error and not at.exception
+        users = list(at.dataframe[0].value["user"])
+        assert len(users) >= 3 and "catalog" not in users
+        seeded = store_service().audit(users[0], limit=1000)
+        page("pages/users.py")  # a second session: nothing added twice
+        assert len(store_service().audit(users[0], limit=1000)) == len(seeded)
+    finally:
+        _close_cached()
+
+
+@pytest.mark.parametrize("name", ["pages/users.py", "pages/facts.py", "pages/recall.py",
+                                  "pages/chat.py"])
+def test_store_unavailable_is_one_clear_error(name, tmp_path, monkeypatch):
+    # A directory where the database file should be: SQLite cannot open it.
+    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path}")
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    shared_service.cache_clear()
+    try:
+        at = page(name)
+        assert not at.exception
+        assert [e.value for e in at.error] and "Cannot open the store" in at.error[0].value
+    finally:
+        _close_cached()
+
+
+# facts ------------------------------------------------------------------------------------------
+def test_facts_page_filters_and_shows_chain_and_timeline(desk):
+    at = page("pages/facts.py")
+    assert not at.exception and not at.error
+    assert set(at.dataframe[0].value["state"]) == {"active", "candidate"}
+    # the first fact with a supersession link is inspected by default, walked backwards
+    assert at.selectbox(key="facts_chosen").value == desk["edinburgh"]
+    assert list(at.dataframe[1].value["text"]) == ["Lives in Bristol", "Lives in Edinburgh"]
+    at.multiselect[0].set_value(["superseded"]).run()
+    assert list(at.dataframe[0].value["text"]) == ["Lives in Bristol"]
+    chain = at.dataframe[1].value
+    assert list(chain["text"]) == ["Lives in Bristol", "Lives in Edinburgh"]  # walks forward
+    assert list(chain["state"]) == ["superseded", "active"]
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    names = [t.get("name") for t in spec["data"]]
+    assert {"superseded", "active", "recorded_at", "superseded_at"} <= set(names)
+    at.selectbox(key="facts_type").select("preference").run()
+    at.multiselect[0].set_value(["active"]).run()
+    assert list(at.dataframe[0].value["text"]) == ["Prefers email over phone calls"]
+
+
+def test_facts_page_as_of_valid_and_record_time(desk):
+    """Invariants 13 and 14 seen through the desk: both as-of pickers."""
+    at = page("pages/facts.py")
+    at.toggle(key="asof_valid_on").set_value(True).run()
+    at.datetime_input(key="asof_valid").set_value(datetime(2024, 6, 1)).run()
+    assert not at.error
+    assert set(at.dataframe[0].value["text"]) == {"Lives in Bristol",
+                                                   "Prefers email over phone calls"}
+    at.toggle(key="asof_valid_on").set_value(False).run()
+    at.toggle(key="asof_rec_on").set_value(True).run()
+    at.datetime_input(key="asof_rec").set_value(datetime(2025, 4, 1)).run()
+    assert set(at.dataframe[0].value["text"]) == {"Lives in Edinburgh",
+                                                   "Prefers email over phone calls"}
+    at.datetime_input(key="asof_rec").set_value(datetime(2023, 1, 1)).run()
+    assert "No facts match" in at.info[0].value
+
+
+def test_facts_page_scope_follows_user_picker(desk):
+    at = page("pages/facts.py")
+    at.selectbox(key="user").select("bob").run()
+    assert list(at.dataframe[0].value["text"]) == ["Lives in Lisbon"]
+
+
+def test_unknown_user_in_url_is_a_clear_error(desk):
+    at = AppTest.from_file(str(ROOT / "pages/facts.py"), default_timeout=60)
+    at.query_params["user"] = "zed"
+    at.run()
+    assert "Unknown user 'zed'" in at.error[0].value
+    assert at.selectbox(key="user").value == "ana"  # nothing guessed, the page still works
+    at2 = AppTest.from_file(str(ROOT / "pages/facts.py"), default_timeout=60)
+    at2.query_params["user"] = "bob"
+    at2.run()
+    assert not at2.error and at2.selectbox(key="user").value == "bob"
+
+
+def test_retract_needs_operator_and_confirmation_and_is_audited(desk):
+    at = page("pages/facts.py")
+    at.selectbox(key="facts_chosen").select(desk["email"]).run()
+    assert at.button(key="facts_apply").disabled  # no confirmation yet
+    at.checkbox(key="facts_confirm").check().run()
+    at.button(key="facts_apply").click().run()
+    assert "operator name" in at.error[0].value  # nothing changed without an actor
+    assert store_service().get_fact("ana", desk["email"]).state == FactState.ACTIVE
+
+    at = page("pages/facts.py", operator_name="maria")
+    at.selectbox(key="facts_chosen").select(desk["email"]).run()
+    at.text_input(key="facts_reason").input("user denied it").run()
+    at.checkbox(key="facts_confirm").check().run()
+    at.button(key="facts_apply").click().run()
+    assert not at.error and "Retracted" in at.success[0].value
+    assert store_service().get_fact("ana", desk["email"]).state == FactState.RETRACTED
+    event = store_service().audit("ana", action="retract")[0]
+    assert event.actor == "operator:maria" and event.reason == "user denied it"
+    assert desk["email"] not in set(at.dataframe[0].value["id"])
+
+
+def test_forget_from_the_desk_hard_deletes(desk):
+    at = page("pages/facts.py", operator_name="maria")
+    at.selectbox(key="facts_chosen").select(desk["cat"]).run()
+    at.radio(key="facts_action").set_value("forget").run()
+    at.checkbox(key="facts_confirm").check().run()
+    at.button(key="facts_apply").click().run()
+    assert "Forgot" in at.success[0].value
+    svc = store_service()
+    assert svc.store.get(MemoryKind.SEMANTIC, "ana", desk["cat"]) is None
+    assert svc.audit("ana", action="forget")[0].actor == "operator:maria"
+
+
+# recall -----------------------------------------------------------------------------------------
+def recall(at: AppTest, query: str, preset: str = "default", **toggles) -> AppTest:
+    at.text_input(key="recall_query").input(query)
+    at.selectbox(key="recall_preset").select(preset)
+    for key, value in toggles.items():
+        at.toggle(key=f"recall_{key}").set_value(value)
+    return at.button[0].click().run()  # the form's submit button
+
+
+def test_recall_debugger_explains_each_hit(desk):
+    at = page("pages/recall.py")
+    assert "Type a query" in at.info[0].value
+    recall(at, "where does ana live Edinburgh")
+    assert not at.error and not at.exception
+    hits = at.dataframe[0].value
+    for col in ["rank", "kind", "text", "bm25 rank", "bm25 raw", "dense rank", "dense raw",
+                "decay", "use boost", "prior", "fused"]:
+        assert col in hits.columns
+    assert hits.iloc[0]["text"] == "Lives in Edinburgh"
+    assert "Lives in Bristol" not in set(hits["text"])  # superseded: not in default recall
+    assert "Lisbon" not in " ".join(hits["text"])  # another user's memories never appear
+    filters = at.dataframe[1].value.set_index("filter")
+    assert filters.loc["state:superseded", "removed"] == 1
+    assert filters.loc["state:candidate", "removed"] == 1
+    assert "Path:" in at.caption[0].value and "bm25" in at.caption[0].value
+    # Purpose.EXPLAIN is read-only (invariant 15): no usage was bumped by the debugger.
+    assert store_service().get_fact("ana", desk["edinburgh"]).use_count == 0
+
+
+def test_recall_debugger_presets_and_toggles(desk):
+    at = page("pages/recall.py")
+    recall(at, "Lumio hub wifi", preset="bm25_only", catalog=True)
+    hits = at.dataframe[0].value
+    assert "catalog" in set(hits["kind"]) and hits["dense rank"].isna().all()
+    recall(at, "Bristol", preset="history", catalog=False)
+    hits = at.dataframe[0].value
+    assert "Lives in Bristol" in set(hits["text"])
+
+
+@pytest.mark.parametrize("query, message", [("", "query is empty"),
+                                            ("x" * 40_000, "the limit is 32768")])
+def test_recall_debugger_bad_query_is_one_clear_error(desk, query, message):
+    at = page("pages/recall.py")
+    recall(at, query)
+    assert len(at.error) == 1 and message in at.error[0].value
+    assert not at.exception
+
+
+def test_preset_config_is_a_named_preset_with_overrides():
+    cfg = preset_config("no_decay", k=5, include_catalog=True)
+    assert cfg.k == 5 and cfg.include_catalog and not cfg.ranking.use_decay
+    assert preset_config("history") == PRESETS["history"]
+    with pytest.raises(ValidationError, match="unknown recall preset"):
+        preset_config("fastest")
+    with pytest.raises(ValidationError, match="k"):
+        preset_config("default", k=0)
+
+
+# chat -------------------------------------------------------------------------------------------
+def test_chat_page_replies_with_memories_and_stores_only_user_words(desk):
+    """Invariant 9 through the desk: the reply is shown, never stored as an episode."""
+    at = page("pages/chat.py")
+    assert not at.error and "offline" in at.caption[0].value
+    at.chat_input(key="chat_input").set_value("Where do I live now?").run()
+    assert not at.error and not at.exception
+    msgs = at.chat_message
+    assert [m.name for m in msgs] == ["user", "assistant"]
+    reply = msgs[1].markdown[0].value
+    assert "Edinburgh" in reply
+    used = msgs[1].expander[0]
+    assert used.label.startswith("Memories used")
+    assert "Lives in Edinburgh" in set(used.dataframe[0].value["text"])
+    episodes = [e.text for e in store_service().episodes("ana")]
+    assert "Where do I live now?" in episodes and reply not in episodes
+    assert all(e.role == "user" for e in store_service().episodes("ana"))
+    # agent-path recall bumps usage of the facts it used (invariant 15)
+    assert store_service().get_fact("ana", desk["edinburgh"]).use_count == 1
+
+
+def test_chat_history_is_per_persona(desk):
+    at = page("pages/chat.py")
+    at.chat_input(key="chat_input").set_value("I like hiking").run()
+    at.selectbox(key="user").select("bob").run()
+    assert len(at.chat_message) == 0
+    at.chat_input(key="chat_input").set_value("What music do I like?").run()
+    assert "jazz" in at.chat_message[1].markdown[0].value
+    assert "I like hiking" not in [e.text for e in store_service().episodes("bob")]
+    at.selectbox(key="user").select("ana").run()
+    assert at.chat_message[0].markdown[0].value == "I like hiking"
+
+
+def test_chat_oversized_message_is_kept_and_refused(desk):
+    at = page("pages/chat.py")
+    before = len(store_service().episodes("ana"))
+    at.chat_input(key="chat_input").set_value("y" * 40_000).run()
+    assert "the limit is 32768" in at.chat_message[0].error[0].value
+    assert at.chat_message[0].markdown[0].value == "y" * 40_000  # still on screen
+    assert len(store_service().episodes("ana")) == before
+
+
+def test_chat_model_unavailable_keeps_the_message(desk, monkeypatch):
+    """No key for the configured model: one clear error; the user's words are still stored."""
+    monkeypatch.setenv("MEMDESK_LLM", "anthropic")
+    at = page("pages/chat.py")
+    assert "unavailable" in at.caption[0].value
+    at.chat_input(key="chat_input").set_value("My hub is offline again").run()
+    assert not at.exception
+    assert "ANTHROPIC_API_KEY" in at.chat_message[0].error[0].value
+    assert [m.name for m in at.chat_message] == ["user"]
+    assert "My hub is offline again" in [e.text for e in store_service().episodes("ana")]
+
+
+def test_chat_turn_prompt_carries_hits(desk):
+    svc = store_service()
+
+    class Echo:  # the agent's model seam: any object with .mode and .reply
+        mode = "echo"
+
+        def reply(self, system, messages):
+            self.seen = (system, messages)
+            return "ok"
+
+    model = Echo()
+    turn = chat_turn(svc, "ana", "router wifi keeps dropping", [
+        {"role": "assistant", "content": "hello", "hits": []}], llm=model)
+    system, messages = model.seen
+    assert messages == [{"role": "assistant", "content": "hello"},
+                        {"role": "user", "content": "router wifi keeps dropping"}]
+    assert "[catalog] Lumio Hub v2 manual" in system  # WITH_CATALOG on the agent path
+    assert system == system_prompt(turn.hits) and turn.mode == "echo"
+    assert turn.episode.text == "router wifi keeps dropping"
+
+
+# app shell and pure views -----------------------------------------------------------------------
+def test_app_sidebar_shows_store_embedder_and_llm_mode(desk):
+    at = page("app.py")
+    assert not at.exception
+    side = " ".join(c.value for c in at.sidebar.caption)
+    assert "desk.db" in side and "hash" in side and "offline" in side
+    assert at.sidebar.text_input(key="operator_name") is not None
+    assert list(at.dataframe[0].value["user"]) == ["ana", "bob"]  # default page: users
+
+
+def test_timeline_figure_has_a_bar_per_version_and_record_markers():
+    from memory.models import Fact
+
+    old = Fact(user_id="u", text="Lives in Bristol", state=FactState.SUPERSEDED,
+               recorded_at=T0, superseded_at=T0 + timedelta(days=400),
+               valid_from=datetime(2020, 1, 1, tzinfo=UTC), valid_to=T0 + timedelta(days=390))
+    new = Fact(user_id="u", text="Lives in Edinburgh", recorded_at=T0 + timedelta(days=400),
+               valid_from=T0 + timedelta(days=390))
+    fig = timeline_figure([old, new], now=T0 + timedelta(days=500))
+    bars = {t.name: t for t in fig.data if t.type == "bar"}
+    assert set(bars) == {"superseded", "active"}
+    assert bars["active"].x[0] == pytest.approx(110 * 86_400_000)  # open end: drawn to now
+    markers = {t.name: len(t.x) for t in fig.data if t.type == "scatter"}
+    assert markers == {"recorded_at": 2, "superseded_at": 1}
+
+
+def test_hit_rows_empty_legs_are_none(desk):
+    hits = store_service().recall("ana", "Bristol", config=PRESETS["bm25_only"],
+                                  purpose="explain").hits
+    rows = hit_rows(hits)
+    assert rows and rows[0]["dense rank"] is None and rows[0]["bm25 rank"] == 1
