@@ -25,54 +25,61 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import _corpus as corpus  # noqa: E402
-from memory.clock import fixed_clock  # noqa: E402
-from memory.embeddings import get_embedder  # noqa: E402
-from memory.models import CatalogDoc, Fact  # noqa: E402
-from memory.search_config import DEFAULT, WITH_CATALOG, Purpose  # noqa: E402
-from memory.service import MemoryService  # noqa: E402
-from memory.stores.elasticsearch import ElasticsearchStore  # noqa: E402
-from memory.stores.elasticsearch.results import to_source  # noqa: E402
+from bench import _corpus as corpus
+from memory.clock import fixed_clock
+from memory.embeddings import get_embedder
+from memory.models import CatalogDoc, Fact
+from memory.search_config import DEFAULT, WITH_CATALOG, Purpose
+from memory.service import MemoryService
+from memory.stores.elasticsearch import ElasticsearchStore
+from memory.stores.elasticsearch.results import to_source
 
 
-def count_mode() -> None:
-    from tests.es.conftest import URL, Cluster, make_client, search_answer, source_hit  # noqa: PLC0415
+def _count_for(licence: str) -> tuple[int, list]:
+    from tests.es.conftest import URL, Cluster, make_client, search_answer, source_hit
 
     emb = get_embedder("hash")
     fact = Fact(id="fact_b", user_id="u", text="Owns a Lumio Hub v2", recorded_at=corpus.NOW)
     fsrc = {k: v for k, v in to_source(fact, emb.embed([fact.text])[0]).items() if k != "vector"}
+    cluster = Cluster(licence=licence)
+    cluster.on("POST", r"/memdesk-(episodic|semantic).*/_search", lambda req: (200, search_answer(
+        req, [source_hit("memdesk-semantic-v1", fsrc, 1.0)])))
+    cluster.on("GET", "/memdesk-semantic/_doc/fact_b", (200, {
+        "_index": "memdesk-semantic-v1", "_id": "fact_b", "_seq_no": 3, "_primary_term": 1,
+        "found": True, "_source": fsrc}))
+    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
+        {"_index": d["_index"], "_id": d["_id"], "_seq_no": 3, "_primary_term": 1,
+         "found": True, "_source": fsrc} if d["_id"] == "fact_b"
+        else {"_index": d["_index"], "_id": d["_id"], "found": False} for d in req.body["docs"]]}))
+    store = ElasticsearchStore(URL, emb, client=make_client(cluster))
+    opened = len(cluster.requests)
+    svc = MemoryService(store, clock=fixed_clock(corpus.NOW))
+    operations = [
+        ("chat turn: recall (agent, catalog) + write episode",
+         lambda: (svc.recall("u", "my hub is offline", config=WITH_CATALOG),
+                  svc.write_episode("u", "My hub is offline again"))),
+        ("write fact (tombstone check + insert)", lambda: svc.write_fact("u", "Owns a kettle")),
+        ("supersede a fact", lambda: svc.write_fact("u", "Owns a Lumio Hub v3",
+                                                    supersedes_id="fact_b")),
+        ("retract a fact", lambda: svc.retract("u", "fact_b")),
+        ("add catalog doc", lambda: svc.add_catalog([CatalogDoc(title="Guide", text="x")])),
+    ]
+    rows = []
+    for label, fn in operations:
+        cluster.requests.clear()
+        fn()
+        kinds = Counter(f"{r.method} {r.path.rsplit('/', 1)[-1] or '/'}" for r in cluster.requests)
+        refresh = [r.params.get("refresh", "-") for r in cluster.requests if r.path == "/_bulk"]
+        rows.append((licence, label, len(cluster.requests), dict(kinds), refresh))
+    store.close()
+    return opened, rows
+
+
+def count_mode() -> None:
     rows = []
     for licence in ("trial", "basic"):
-        cluster = Cluster(licence=licence)
-        cluster.on("POST", r"/memdesk-(episodic|semantic).*/_search", lambda req: (200, search_answer(
-            req, [source_hit("memdesk-semantic-v1", fsrc, 1.0)])))
-        cluster.on("GET", "/memdesk-semantic/_doc/fact_b", (200, {
-            "_index": "memdesk-semantic-v1", "_id": "fact_b", "_seq_no": 3, "_primary_term": 1,
-            "found": True, "_source": fsrc}))
-        cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
-            {"_index": d["_index"], "_id": d["_id"], "_seq_no": 3, "_primary_term": 1,
-             "found": True, "_source": fsrc} if d["_id"] == "fact_b"
-            else {"_index": d["_index"], "_id": d["_id"], "found": False} for d in req.body["docs"]]}))
-        store = ElasticsearchStore(URL, emb, client=make_client(cluster))
-        opened = len(cluster.requests)
-        svc = MemoryService(store, clock=fixed_clock(corpus.NOW))
-
-        def measure(label, fn):
-            cluster.requests.clear()
-            fn()
-            kinds = Counter(f"{r.method} {r.path.rsplit('/', 1)[-1] or '/'}" for r in cluster.requests)
-            refresh = [r.params.get("refresh", "-") for r in cluster.requests if r.path == "/_bulk"]
-            rows.append((licence, label, len(cluster.requests), dict(kinds), refresh))
-
-        measure("chat turn: recall (agent, catalog) + write episode",
-                lambda: (svc.recall("u", "my hub is offline", config=WITH_CATALOG),
-                         svc.write_episode("u", "My hub is offline again")))
-        measure("write fact (tombstone check + insert)", lambda: svc.write_fact("u", "Owns a kettle"))
-        measure("supersede a fact", lambda: svc.write_fact("u", "Owns a Lumio Hub v3",
-                                                           supersedes_id="fact_b"))
-        measure("retract a fact", lambda: svc.retract("u", "fact_b"))
-        measure("add catalog doc", lambda: svc.add_catalog([CatalogDoc(title="Guide", text="x")]))
-        store.close()
+        opened, more = _count_for(licence)
+        rows += more
     print(f"start-up: {opened} requests (info, licence, one mapping check or create per index)")
     print(f"{'licence':<8}{'operation':<55}{'requests':>9}  bulk refresh  breakdown")
     for licence, label, n, kinds, refresh in rows:
@@ -80,7 +87,14 @@ def count_mode() -> None:
 
 
 def live_mode(args) -> None:
-    from bench.bench_embedded import PrimedEmbedder, doc_vector, ops_for, pct, pool_vectors, to_model  # noqa: PLC0415
+    from bench.bench_embedded import (
+        PrimedEmbedder,
+        doc_vector,
+        ops_for,
+        pct,
+        pool_vectors,
+        to_model,
+    )
 
     url = os.environ.get("MEMDESK_ES_URL")
     if not url:

@@ -9,6 +9,8 @@ from memory.models import FactState, FactType
 from memory.ui import clear_errors, operator_actor, pick_user, service
 from memory.ui.views import chain_rows, fact_rows, timeline_figure
 
+TIMELINE_MAX = 40  # rows a timeline stays readable with
+
 st.title("Facts")
 user = pick_user()
 svc = service()
@@ -51,7 +53,10 @@ with clear_errors():
     chain = svc.chain(user, chosen)
     st.subheader(f"Supersession chain ({len(chain)} version{'s' if len(chain) > 1 else ''})")
     st.dataframe(pd.DataFrame(chain_rows(chain, chosen)), hide_index=True)
-    st.plotly_chart(timeline_figure(chain, svc.clock()), key="facts_timeline")
+    whole = st.radio("Timeline of", ["this chain", f"all listed facts (first {TIMELINE_MAX})"],
+                     horizontal=True, key="facts_timeline_scope") != "this chain"
+    st.plotly_chart(timeline_figure(facts[:TIMELINE_MAX] if whole else chain, svc.clock(),
+                                    versions=not whole), key="facts_timeline")
 
     fact = by_id[chosen]
     with st.expander("Retract or forget this fact"):

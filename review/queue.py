@@ -89,8 +89,8 @@ def to_item(s: FactSummary | Fact, kind: ItemKind) -> QueueItem:
                          recorded_at=s.recorded_at, supersedes=s.supersedes,
                          contradiction=s.contradiction.value if s.contradiction else None,
                          flags=list(s.flags), plan_id=s.plan_id, origin=s.origin)
-    # Store-decoded values are already valid: skip re-validation for the 10k-item listing.
-    return QueueItem.model_construct(
+    # Plain validation: pydantic-core's validator is faster than model_construct here.
+    return QueueItem(
         id=s.id, user_id=s.user_id, kind=kind, rev=s.rev, text=s.text, fact_type=s.fact_type,
         confidence=s.confidence, recorded_at=s.recorded_at, supersedes=s.supersedes,
         contradiction=s.contradiction, flags=list(s.flags), plan_id=s.plan_id, origin=s.origin)

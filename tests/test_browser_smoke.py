@@ -84,7 +84,7 @@ class Browser:
                 assert "error" not in msg, msg
                 return msg["result"]
 
-    def text_when(self, url: str, expect: list[str], seconds: float = 90) -> str:
+    def text_when(self, url: str, expect: list[str], seconds: float = 180) -> str:
         self.call("Page.navigate", url=url)
         deadline, text = time.monotonic() + seconds, ""
         while time.monotonic() < deadline:

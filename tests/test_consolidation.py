@@ -433,3 +433,28 @@ def test_inv39_reapply_after_undo_is_audited_and_undoable_again(service):
     assert len(service.facts("ana", states=["active"])) == 2
     undo_plan(service, "ana", again.id)
     assert [f.text for f in service.facts("ana", states=["active"])] == ["Lives in Bristol"]
+
+
+def test_inv38_retry_after_a_partial_write_converges(service):
+    """invariant 38: if only the new fact landed (a store without transactions failing half
+    way), applying the plan again completes the supersession instead of skipping it."""
+    old, _ = _moved(service)
+    plan = make_plan(service, "ana", LLM, policy=POLICY)
+    sup = next(op for op in plan.ops if op.kind == OpKind.SUPERSEDE)
+    from memory.stores.base import PutMemory
+
+    service.store.apply([PutMemory(doc=sup.fact)])  # the half that landed
+    res = apply_plan(service, plan)
+    assert sup.id in res.applied
+    assert service.get_fact("ana", old.id).superseded_by == sup.fact.id
+    assert apply_plan(service, plan).applied == []
+
+
+def test_policy_comes_from_settings_and_is_shown_on_the_plan(service):
+    policy = ReviewPolicy.from_settings({"MEMDESK_MAX_RETIRE_PER_RUN": "1",
+                                         "MEMDESK_REVIEW_CONFIDENCE": "0.9"})
+    assert (policy.max_retire_per_run, policy.min_confidence) == (1, 0.9)
+    episodes(service, "ana", "I'm allergic to peanuts", "I love jazz")
+    plan = make_plan(service, "ana", LLM, policy=policy)
+    assert plan.policy["max_retire_per_run"] == 1 and "< 0.90" in plan.render_diff()
+    assert [op.fact.state.value for op in plan.ops] == ["active", "candidate"]  # 0.95 vs 0.85

@@ -110,28 +110,10 @@ def test_users_page_lists_users_with_counts(desk):
 def test_users_page_on_empty_store_says_how_to_seed(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 'empty.db'}")
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    monkeypatch.setenv("MEMDESK_SEED_ON_EMPTY", "false")
     shared_service.cache_clear()
     try:
         at = page("pages/users.py")
         assert "memdesk seed" in at.info[0].value
-    finally:
-        _close_cached()
-
-
-def test_desk_on_empty_store_loads_demo_personas_once(tmp_path, monkeypatch):
-    """MEMDESK_SEED_ON_EMPTY (default on): the first page opened fills an empty store."""
-    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 'fresh.db'}")
-    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    shared_service.cache_clear()
-    try:
-        at = page("pages/users.py")
-        assert not at.error and not at.exception
-        users = list(at.dataframe[0].value["user"])
-        assert len(users) >= 3 and "catalog" not in users
-        seeded = store_service().audit(users[0], limit=1000)
-        page("pages/users.py")  # a second session: nothing added twice
-        assert len(store_service().audit(users[0], limit=1000)) == len(seeded)
     finally:
         _close_cached()
 
@@ -167,6 +149,12 @@ def test_facts_page_filters_and_shows_chain_and_timeline(desk):
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     names = [t.get("name") for t in spec["data"]]
     assert {"superseded", "active", "recorded_at", "superseded_at"} <= set(names)
+    at.multiselect[0].set_value(["active", "superseded"]).run()
+    at.radio(key="facts_timeline_scope").set_value(at.radio(key="facts_timeline_scope")
+                                                  .options[1]).run()
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    rows = {y for t in spec["data"] if t["type"] == "bar" for y in t["y"]}
+    assert len(rows) == 3 and any(r.startswith("Prefers email") for r in rows)
     at.selectbox(key="facts_type").select("preference").run()
     at.multiselect[0].set_value(["active"]).run()
     assert list(at.dataframe[0].value["text"]) == ["Prefers email over phone calls"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from memory.errors import ChainError, NotFoundError, TombstoneError, ValidationError
-from memory.models import FactState
+from memory.models import Fact, FactState
 from memory.search_config import Purpose
+from memory.stores.base import PutMemory
 from review import Decision, StaleItemError, decide, decide_many, history, propose, show_item
 
 
@@ -191,8 +192,17 @@ def test_inv40_decision_never_touches_another_users_facts(service):
         show_item(service, "ana", bob_cand.id)
     with pytest.raises(NotFoundError):  # proposing a supersession of B's fact
         propose(service, "ana", "Prefers aisle seats", supersedes_id=bob_fact.id)
+    # A candidate of ana that (wrongly) names bob's fact as the one it replaces: accepting it
+    # cannot reach across, because every read is by (ana, id).
+    stray = Fact(user_id="ana", text="Prefers aisle seats now", state=FactState.CANDIDATE,
+                 supersedes=bob_fact.id, contradiction="harsh")
+    service.store.apply([PutMemory(doc=stray)])
+    assert show_item(service, "ana", stray.id).evidence.replaces is None
+    with pytest.raises(ChainError):
+        decide(service, "ana", stray.id, "accept", operator="rita", expected_rev=1)
     assert service.get_fact("bob", bob_fact.id) == bob_fact
     assert service.get_fact("bob", bob_cand.id) == bob_cand
+    assert service.store.list_tombstones("bob") == []
     assert state(service, "ana", ana_cand.id) == FactState.CANDIDATE
     denied = service.audit("ana", action="denied")
     assert {bob_fact.id, bob_cand.id} <= {t for e in denied for t in e.target_ids}

@@ -67,8 +67,17 @@ def cmd_reindex(args) -> int:
 
     url = _es_url(getattr(args, "store", None), "es reindex")
     embedder = get_embedder(load_settings()["embedder"])
-    with Elasticsearch(url, request_timeout=600) as es:
-        moved = reindex(es, IndexNames(load_settings()["es_prefix"]), embedder.name, embedder.dims)
+    from elastic_transport import ConnectionError as TransportConnectionError
+
+    from ..errors import StoreUnavailableError
+    from ..stores.elasticsearch.store import START_HINT, redact
+
+    try:
+        with Elasticsearch(url, request_timeout=600) as es:
+            moved = reindex(es, IndexNames(load_settings()["es_prefix"]), embedder.name,
+                            embedder.dims)
+    except TransportConnectionError as exc:  # invariant 29
+        raise StoreUnavailableError(f"cannot reach Elasticsearch at {redact(url)}: {START_HINT}") from exc
     emit(args, moved, lambda m: "\n".join(m) or "every index is on the current mapping")
     return 0
 

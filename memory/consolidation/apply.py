@@ -63,7 +63,14 @@ def _generation(svc: MemoryService, plan: Plan) -> int:
 
 def _is_applied(svc: MemoryService, user: str, op: PlanOp) -> bool:
     if op.kind in (OpKind.ADD_FACT, OpKind.SUPERSEDE) and op.fact:
-        return svc.store.get(MemoryKind.SEMANTIC, user, op.fact.id) is not None
+        if svc.store.get(MemoryKind.SEMANTIC, user, op.fact.id) is None:
+            return False
+        if op.kind == OpKind.SUPERSEDE and op.old is not None:
+            # On a store without transactions the put may have landed without the retirement:
+            # only both together count as applied, so a retry finishes the job (invariant 38).
+            old = svc.store.get(MemoryKind.SEMANTIC, user, op.old.id)
+            return old is not None and old.superseded_by == op.fact.id  # type: ignore[union-attr]
+        return True
     if op.kind == OpKind.ADD_PLAYBOOK and op.playbook:
         return svc.store.get(MemoryKind.PROCEDURAL, user, op.playbook.id) is not None
     if op.kind == OpKind.UPDATE_PLAYBOOK and op.playbook and op.old_playbook:
@@ -77,8 +84,9 @@ def _is_applied(svc: MemoryService, user: str, op: PlanOp) -> bool:
 def _op_writes(svc: MemoryService, plan: Plan, op: PlanOp, actor: str, gen: int) -> list[Op]:
     user, store, now = plan.user_id, svc.store, svc.clock()
     if op.kind in (OpKind.ADD_FACT, OpKind.SUPERSEDE) and op.fact:
-        new = op.fact.model_copy(update={"recorded_at": now})
-        ops: list[Op] = [PutMemory(doc=new), _audit(plan, op.id, audit_event(
+        landed = store.get(MemoryKind.SEMANTIC, user, op.fact.id)
+        new = landed or op.fact.model_copy(update={"recorded_at": now})
+        ops: list[Op] = [] if landed else [PutMemory(doc=new), _audit(plan, op.id, audit_event(
             actor, user, "write_fact", targets=[new.id], after=new, reason=op.reason,
             plan_id=plan.id, at=now), gen)]
         if op.old is not None:

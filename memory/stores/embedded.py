@@ -423,15 +423,16 @@ class EmbeddedStore:
                 f"{order}, id {order} LIMIT ? OFFSET ?")
         with self._lock:
             db = self._conn()
-            grouped = db.execute(f"SELECT user_id, k, COUNT(*) FROM ({inner}) GROUP BY 1, 2",
-                                 [q.threshold, *args]).fetchall()
-            total = db.execute(f"SELECT COUNT(*) FROM ({inner}) WHERE 1{where}",
-                               [q.threshold, *args, *wargs]).fetchone()[0]
+            # One pass counts both the badges (all items) and the filter's matches.
+            grouped = db.execute(
+                f"SELECT user_id, k, COUNT(*), SUM(CASE WHEN 1{where} THEN 1 ELSE 0 END) "
+                f"FROM ({inner}) GROUP BY 1, 2", [*wargs, q.threshold, *args]).fetchall()
             rows = db.execute(page, [q.threshold, *args, *wargs,
                                      -1 if q.limit is None else q.limit, q.offset]).fetchall()
         counts: dict[str, dict[str, int]] = {}
-        for user, k, n in grouped:
+        for user, k, n, _ in grouped:
             counts.setdefault(user, {})[k] = n
+        total = sum(m for *_, m in grouped)
         return CandidatePage([(r[0], _summary(r[1:])) for r in rows], total, counts)
 
     # search -----------------------------------------------------------------------------------

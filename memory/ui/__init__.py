@@ -10,7 +10,6 @@ from ..errors import MemdeskError, ValidationError
 from ..models import check_actor
 from ..runtime import shared_service
 from ..service import MemoryService
-from ..settings import load_settings
 
 OPERATOR_KEY = "operator_name"  # the sidebar's operator name (app.py renders the input)
 
@@ -40,30 +39,7 @@ def service() -> MemoryService:
         st.error(f"Cannot open the store: {exc}")
         st.stop()
         raise
-    if svc.store.url not in _SEED_CHECKED:
-        with clear_errors():
-            seed_if_empty(svc)
-        _SEED_CHECKED.add(svc.store.url)
     return svc
-
-
-_SEED_CHECKED: set[str] = set()  # store URLs this process has already checked for emptiness
-
-
-def seed_if_empty(svc: MemoryService) -> bool:
-    """MEMDESK_SEED_ON_EMPTY: a desk opened on an empty store loads the demo personas once.
-
-    The loader is idempotent and checks emptiness itself, so two sessions racing here add
-    nothing twice."""
-    if not load_settings()["seed_on_empty"]:
-        return False
-    from ..personas.loader import is_empty, seed  # noqa: PLC0415 - only on this path
-
-    if not is_empty(svc.store):
-        return False
-    with st.spinner("Empty store: loading the demo personas and catalog…"):
-        report = seed(svc.store, if_empty=True)
-    return report.added > 0
 
 
 def describe(exc: MemdeskError) -> str:

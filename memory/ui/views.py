@@ -93,10 +93,14 @@ def valid_interval(fact: Fact, now: datetime) -> tuple[datetime, datetime]:
     return start, max(end, start)
 
 
-def timeline_figure(facts: list[Fact], now: datetime) -> go.Figure:
-    """Bitemporal timeline: a valid-time bar per version, record-time markers on it."""
+def timeline_figure(facts: list[Fact], now: datetime, *, versions: bool = True) -> go.Figure:
+    """Bitemporal timeline: a valid-time bar per version, record-time markers on it.
+
+    `versions` labels rows v1, v2… (one chain); otherwise by text plus an id tail, so two facts
+    with the same text keep their own rows."""
     fig = go.Figure()
-    labels = [f"v{n + 1} {f.text[:40]}" for n, f in enumerate(facts)]
+    labels = [f"v{n + 1} {f.text[:40]}" if versions else f"{f.text[:40]} ·{f.id[-4:]}"
+              for n, f in enumerate(facts)]
     for state in FactState:
         mine = [(lab, f) for lab, f in zip(labels, facts) if f.state == state]
         if not mine:

@@ -161,3 +161,25 @@ def test_inv26_object_fields_reported_without_a_type_still_match(cluster, hash_e
     cluster.on("GET", "/memdesk-audit/_mapping", (200, {"memdesk-audit-v1": {"mappings": live}}))
     open_on(cluster, hash_embedder)
     assert not cluster.find("PUT", "/memdesk-audit-v1")
+
+
+def test_wrong_credentials_are_a_clear_unavailable_error(hash_embedder):
+    cluster = Cluster()
+    err = {"type": "security_exception", "reason": "unable to authenticate user [elastic]"}
+    cluster.on("GET", "/", (401, {"error": {"root_cause": [err], **err}, "status": 401}))
+    with pytest.raises(StoreUnavailableError, match="refused the request.*401.*credentials"):
+        open_on(cluster, hash_embedder)
+
+
+def test_the_store_satisfies_the_protocol(cluster, hash_embedder):
+    from memory.stores.base import Store
+    assert isinstance(open_on(cluster, hash_embedder), Store)
+
+
+def test_serverless_is_accepted_and_offers_rrf(hash_embedder):
+    cluster = Cluster(version="8.11.0")
+    cluster.on("GET", "/", (200, {"name": "serverless", "cluster_name": "x", "version": {
+        "number": "8.11.0", "build_flavor": "serverless"}, "tagline": "You Know, for Search"}))
+    store = open_on(cluster, hash_embedder)
+    assert store.recall_path == "elasticsearch: rrf retriever" and store.dls_available
+    assert not cluster.find("GET", "/_license")  # no licence API there

@@ -240,3 +240,61 @@ def test_recall_filter_without_catalog_searches_only_user_indices(hash_embedder)
     names = IndexNames("memdesk")
     flt = RecallFilter(user_id="u", kinds=frozenset({MemoryKind.SEMANTIC}))
     assert leg_indices(names, flt) == ["memdesk-semantic"]
+
+
+def test_a_text_without_tokens_has_no_vector_and_no_dense_search(cluster, es_store, hash_embedder):
+    import numpy as np
+
+    ep = Episode(id="ep_bang", user_id="u", text="!!", recorded_at=NOW)
+    assert "vector" not in to_source(ep, hash_embedder.embed(["!!"])[0])  # cosine rejects zeros
+    assert es_store.search_dense(RecallFilter(user_id="u"), np.zeros(hash_embedder.dims), 10) == []
+    assert not cluster.requests
+
+
+def test_inv21_rrf_path_and_client_side_fuse_give_the_same_ranking(hash_embedder):
+    """Play the cluster's part with the Painless mirror: adjust each leg by the script, rank,
+    fuse with RRF, answer with explanations. The store's parse must equal ranking.fuse."""
+    from memory.stores.elasticsearch.indices import IndexNames
+    from memory.stores.elasticsearch.painless import script_params
+    from memory.stores.elasticsearch.results import ranked_hits
+    from tests.es.test_painless import doc_values, run_script
+
+    params = RankingParams()
+    docs = [
+        Fact(id="fact_fresh", user_id="u", text="a", recorded_at=NOW, last_used_at=NOW, use_count=40),
+        Fact(id="fact_stale", user_id="u", text="b", recorded_at=NOW,
+             last_used_at=NOW - timedelta(days=2500)),
+        Episode(id="ep_old", user_id="u", text="c", timestamp=NOW - timedelta(days=4000), recorded_at=NOW),
+        Episode(id="ep_new", user_id="u", text="d", timestamp=NOW, recorded_at=NOW),
+        CatalogDoc(id="cat_1", title="e", text="f", recorded_at=NOW),
+    ]
+    by_id = {d.id: d for d in docs}
+    legs = {"bm25": [("fact_stale", 9.0), ("ep_old", 8.0), ("fact_fresh", 3.0), ("cat_1", 2.5)],
+            "dense": [("ep_old", 0.95), ("ep_new", 0.94), ("cat_1", 0.90), ("fact_fresh", 0.80)]}
+    names, p = IndexNames("memdesk"), script_params(IndexNames("memdesk"), NOW, params)
+    ranks: dict[str, dict[str, tuple[int, float]]] = {}
+    for leg, hits in legs.items():
+        adjusted = []
+        for doc_id, raw in hits:
+            d = by_id[doc_id]
+            m = run_script(names.concrete(d.kind.value), doc_values(src(d, hash_embedder)), p)
+            adjusted.append((doc_id, raw * m))
+        adjusted.sort(key=lambda t: -t[1])
+        for r, (doc_id, s) in enumerate(adjusted, 1):
+            ranks.setdefault(doc_id, {})[leg] = (r, s)
+    response = [rrf_hit(by_id[i], hash_embedder,
+                        [ranks[i].get(leg, (0, 0.0))[0] for leg in ("bm25", "dense")],
+                        [ranks[i].get(leg, (0, 0.0))[1] for leg in ("bm25", "dense")])
+                for i in ranks]
+    response.sort(key=lambda h: -h["_score"])
+    got = ranked_hits(response, NOW, params)
+    want = fuse({leg: [LegHit(doc=by_id[i], score=s) for i, s in hits] for leg, hits in legs.items()},
+                NOW, params)
+    assert [(h.id, h.rank) for h in got] == [(h.id, h.rank) for h in want]
+    for g, w in zip(got, want):
+        assert g.fused_score == pytest.approx(w.fused_score)
+        assert {k: v.rank for k, v in g.legs.items()} == {k: v.rank for k, v in w.legs.items()}
+        for leg in w.legs:
+            assert g.legs[leg].score == pytest.approx(w.legs[leg].score, rel=1e-9)
+            assert g.legs[leg].raw_score == pytest.approx(w.legs[leg].raw_score, rel=1e-9)
+        assert g.multipliers.total == pytest.approx(w.multipliers.total, rel=1e-12)

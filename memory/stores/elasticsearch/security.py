@@ -11,8 +11,13 @@ from ...errors import StoreUnavailableError
 from .indices import IndexNames
 
 MIN_VERSION = (8, 15)
-RRF_LICENCES = frozenset({"enterprise", "trial"})
-DLS_LICENCES = frozenset({"platinum", "enterprise", "trial"})
+# Elastic Cloud Serverless has no licence API and reports a placeholder version; it offers both.
+RRF_LICENCES = frozenset({"enterprise", "trial", "serverless"})
+DLS_LICENCES = frozenset({"platinum", "enterprise", "trial", "serverless"})
+
+
+def is_serverless(info: dict) -> bool:
+    return info.get("version", {}).get("build_flavor") == "serverless"
 
 
 def parse_version(number: str) -> tuple[int, int]:
@@ -23,6 +28,8 @@ def parse_version(number: str) -> tuple[int, int]:
 def check_version(info: dict, where: str) -> str:
     """The server's version string; older than 8.15 is refused (invariant 25)."""
     number = str(info.get("version", {}).get("number", "0.0"))
+    if is_serverless(info):
+        return f"serverless ({number})"
     if parse_version(number) < MIN_VERSION:
         raise StoreUnavailableError(
             f"Elasticsearch at {where} is version {number}; Memdesk needs 8.15 or newer "

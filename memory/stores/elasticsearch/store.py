@@ -74,6 +74,8 @@ def api_key_doc_id(user_id: str) -> str:
 class ElasticsearchStore:
     """Store on Elasticsearch. Thread-safe: the client is; local caches sit behind a lock."""
 
+    licence = "basic"  # until GET /_license says otherwise (messages during start-up use it)
+
     def __init__(self, url: str, embedder: Embedder, prefix: str | None = None, *,
                  client: Elasticsearch | None = None, request_timeout: float = 10.0):
         if prefix is None:  # MEMDESK_ES_PREFIX, default "memdesk"
@@ -97,7 +99,7 @@ class ElasticsearchStore:
         self.es = client if client is not None else self._new_client()
         info = self._call(self.es.info)
         self.server_version = security.check_version(dict(info), self._where)
-        self.licence = self._licence()
+        self.licence = "serverless" if security.is_serverless(dict(info)) else self._licence()
         self.rrf_enabled = security.allows_rrf(self.licence)
         self.dls_available = security.allows_dls(self.licence)
         self._ensure_indices()
@@ -139,8 +141,6 @@ class ElasticsearchStore:
         except TransportError as exc:  # timeouts, TLS: the cluster is not usable right now
             raise StoreUnavailableError(
                 f"Elasticsearch at {self._where} did not answer: {exc}. {START_HINT}") from exc
-
-    licence = "basic"  # until the cluster says otherwise
 
     def _licence(self) -> str:
         try:
