@@ -11,6 +11,7 @@ then undone (from the audit log) and applied again: same plan, same ids, same wo
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -86,18 +87,19 @@ def main() -> None:
     print(f"seeded {args.facts} facts + {args.episodes} episodes in {time.perf_counter() - t:.1f} s "
           f"({embedder.name})")
     policy = ReviewPolicy(max_retire_per_run=50)
-    times, plan = [], None
+    times, cpu, plan = [], [], None
     for _ in range(args.runs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         plan = make_plan(svc, "bench", llm, policy=policy)
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
     kinds: dict[str, int] = {}
     for op in plan.ops:
         kinds[op.kind.value] = kinds.get(op.kind.value, 0) + 1
     print(f"plan: {len(plan.episode_ids)} new episodes, {args.facts} facts -> {len(plan.ops)} ops "
           f"{kinds}, {len(plan.gates)} gate decisions")
     print(f"plan time over {args.runs} runs: p50 {statistics.median(times):.3f} s, "
-          f"min {min(times):.3f} s, max {max(times):.3f} s")
+          f"min {min(times):.3f} s, max {max(times):.3f} s (CPU p50 {statistics.median(cpu):.3f} s)")
 
     # apply: a plan of exactly 50 actionable ops (new facts, some superseding) on a fresh user
     svc2 = MemoryService(open_store(f"embedded:{tmp / 'apply.db'}", embedder))
@@ -105,17 +107,20 @@ def main() -> None:
     texts = [f"I upgraded to a Lumio {t} v2" for t in THINGS]
     texts += [f"I love playing {h} in {c}" for h in HOBBIES for c in CITIES[:4]]
     svc2.write_episodes("ap", [(x, T0 + timedelta(minutes=i), None) for i, x in enumerate(texts)])
-    atimes = []
+    atimes, cpu = [], []
     for _ in range(args.runs):
         # re-plan each time: an undo restores the retired facts at a new revision
         plan = make_plan(svc2, "ap", llm, policy=policy)
         n_ops = len(plan.actionable())
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         apply_plan(svc2, plan)
         atimes.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         undo_plan(svc2, "ap", plan.id, actor="cli")
     print(f"apply of a {n_ops}-op plan ({len(olds)} supersessions) over {args.runs} runs: "
-          f"p50 {statistics.median(atimes):.3f} s, min {min(atimes):.3f} s, max {max(atimes):.3f} s")
+          f"p50 {statistics.median(atimes):.3f} s, min {min(atimes):.3f} s, max {max(atimes):.3f} s "
+          f"(CPU p50 {statistics.median(cpu):.3f} s)")
+    print("load average (1/5/15 min) at the end: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

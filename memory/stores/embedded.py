@@ -101,7 +101,7 @@ _SUMMARY_COLUMNS = {
 def _summary(r) -> FactSummary:
     i, u, rev, st, rec, text, ftype, conf, sup, contra, flags, plan, origin = r
     return FactSummary(i, u, rev, st, text, ftype, float(conf),
-                       datetime.fromisoformat(rec.replace("Z", "+00:00")), sup, contra,
+                       datetime.fromisoformat(rec), sup, contra,
                        tuple(json.loads(flags)) if flags and flags != "[]" else (), plan, origin)
 
 
