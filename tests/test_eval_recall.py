@@ -144,6 +144,10 @@ def test_ablation_flags_use_the_presets_and_refuse_nonsense():
     assert label == "no_decay" and cfg.ranking == PRESETS["no_decay"].ranking
     with pytest.raises(ValidationError, match="no retrieval leg"):
         eval_config(no_bm25=True, no_dense=True)
+    label, cfg = eval_config(preset="sharp_rrf", no_dense=True)
+    assert label == "sharp_rrf+no_dense" and cfg.ranking.rrf_k == 10 and not cfg.use_dense
+    with pytest.raises(ValidationError, match="unknown preset"):
+        eval_config(preset="fastest")
 
 
 def test_rerank_without_a_real_reranker_is_one_clear_error(monkeypatch):
@@ -201,7 +205,8 @@ def test_ablations_table_in_one_run(tmp_path, hash_embedder, monkeypatch, capsys
                "--out", str(tmp_path / "r"), "--json"])
     payload = json.loads(capsys.readouterr().out)
     assert rc == 0
-    assert [a["label"] for a in payload["ablations"]][:3] == ["no_bm25", "no_dense", "no_decay"]
+    labels = [a["label"] for a in payload["ablations"]]
+    assert labels[:3] == ["no_bm25", "no_dense", "no_decay"] and "sharp_rrf" in labels
     assert all(g["passed"] for g in payload["gates"])
 
 

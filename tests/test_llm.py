@@ -118,11 +118,12 @@ def test_dates_are_relative_to_when_the_user_spoke(sentence, expected):
 def test_offline_reply_summarises_recalled_memories_deterministically():
     llm = get_llm("offline")
     assert llm.mode == "offline"
-    system = memory_prompt(["Owns a Lumio Hub v2", "Lives in Edinburgh", "Allergic to peanuts"])
+    system = memory_prompt(["[world] Owns a Lumio Hub v2", "[identity] Lives in Edinburgh",
+                            "Allergic to peanuts"])
     msgs = [{"role": "user", "content": "Where do I live these days?"}]
     first = llm.reply(system, msgs)
     assert first == llm.reply(system, msgs)
-    assert "Lives in Edinburgh" in first and "peanuts" not in first
+    assert first == "From what I have on record: Lives in Edinburgh."
     assert "nothing on record" in llm.reply(memory_prompt([]), msgs)
     assert llm.reply(system, [{"role": "user", "content": "I got a new hub"}]).startswith("Thanks")
 

@@ -17,7 +17,7 @@ from memory.personas.loader import is_empty, seed
 from memory.personas.overlap import MAX_MEAN, gold_texts, load_questions, measure, overlap
 from memory.personas.registry import PERSONAS
 from memory.personas.spec import feedback_of
-from memory.search_config import DEFAULT
+from memory.search_config import DEFAULT, Purpose
 from memory.service import MemoryService, bump
 from memory.stores.base import UpdateMemory
 
@@ -246,13 +246,11 @@ def test_questions_file_is_the_team_format():
 
 # one end-to-end check with the real embedder ------------------------------------------------------
 def test_seeded_questions_find_their_gold_with_minilm(minilm_service):
-    """Seeded with MiniLM, recall ranks the gold document in the top 10 for most questions."""
-    seed(minilm_service.store)
-    from memory.search_config import Purpose  # noqa: PLC0415
-
+    """Seeded with MiniLM, recall ranks the gold document in the top 10 for 9 questions in 10."""
+    seed(minilm_service.store, only=[IDS[0]])  # one persona keeps the MiniLM embedding short
     questions = [q for q in load_questions() if q["user_id"] == IDS[0]]
     found = sum(
         q["gold_id"] in [h.id for h in minilm_service.recall(
             q["user_id"], q["question"], purpose=Purpose.EVAL).hits[:10]]
         for q in questions)
-    assert found / len(questions) >= 0.8, f"{found}/{len(questions)}"
+    assert found / len(questions) >= 0.9, f"{found}/{len(questions)}"

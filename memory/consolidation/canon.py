@@ -18,7 +18,7 @@ _VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)*|mk\s*\d+|gen\s*\d+|pro|mini|max|plus
 
 
 def _clean(value: str) -> str:
-    value = value.strip(" '’\"")
+    value = value.strip(" '’\".,;:!?")
     while _ARTICLE.match(value):
         value = _ARTICLE.sub("", value, count=1)
     return value

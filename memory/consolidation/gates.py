@@ -15,7 +15,8 @@ from .plan import GateDecision
 
 # Words of the canonical templates ("Lives in", "Owns a", "Prefers", ...). They carry no
 # information about where a value came from, so grounding ignores them.
-TEMPLATE_WORDS = frozenset(["live", "lives", "lived", "living", "resides", "based", "moved", "away", "owns", "own", "owned", "has", "uses", "use", "prefer", "prefers", "likes", "like", "dislikes", "loves", "enjoys", "hates", "longer", "allergic", "works", "work", "name", "called", "goes", "year", "old", "vegetarian", "vegan", "diet", "eat", "eats", "does", "cannot", "contact", "pronoun", "pronouns", "fix", "user", "customer"])
+TEMPLATE_WORDS = frozenset(
+    ["live", "lives", "lived", "living", "resides", "based", "moved", "away", "owns", "own", "owned", "has", "uses", "use", "prefer", "prefers", "likes", "like", "dislikes", "loves", "enjoys", "hates", "longer", "allergic", "works", "work", "name", "called", "goes", "year", "old", "eat", "eats", "does", "cannot", "contact", "pronoun", "pronouns", "fix", "user", "customer"])
 
 NEAR_IDENTICAL = 0.9  # cosine at or above which two texts *may* be one fact (see is_duplicate)
 
@@ -69,15 +70,18 @@ def tombstone(subject: str, match: tuple[Tombstone, float] | None,
 
 
 def is_duplicate(text: str, other: str, similarity: float) -> bool:
-    """Near-identical: same normalised text, or similar vectors where one value contains the
-    other ("Lives in Edinburgh" / "Lives in Edinburgh, Scotland"). A changed value in the same
-    slot ("Hub v2" / "Hub v3") is never a duplicate however close the vectors are."""
+    """Near-identical: same normalised text, or one value containing the other in the same slot
+    or with similar vectors ("Lives in Edinburgh" / "Lives in Edinburgh, Scotland"). A changed
+    value in the same slot ("Hub v2" / "Hub v3") is never a duplicate however close the vectors."""
     if normalise(text) == normalise(other):
         return True
-    if similarity < NEAR_IDENTICAL:
-        return False
     a, b = distinctive(text), distinctive(other)
-    return bool(a and b) and (a <= b or b <= a)
+    if not (a and b and (a <= b or b <= a)):
+        return False
+    # One value contains the other: the same fact when it fills the same slot ("Lives in
+    # Bristol" / "Lives in Bishopston, Bristol"), or when the vectors agree it is.
+    slot = slot_of(text)
+    return (slot is not None and slot == slot_of(other)) or similarity >= NEAR_IDENTICAL
 
 
 def dedup(subject: str, neighbours: list[tuple[Fact, float]]) -> tuple[GateDecision, Fact | None]:

@@ -90,9 +90,12 @@ def gather(svc: MemoryService, user_id: str, *, assistant_context: Iterable[str]
     store = svc.store
     watermark = store.get_watermark(user, WATERMARK) or None
     episodes = svc.episodes(user)
-    after = parse_when(watermark, field="watermark") if watermark else None
-    new = [e for e in episodes if after is None or e.timestamp > after]
-    older = [e for e in episodes if after is not None and e.timestamp <= after]
+    said, stored = parse_watermark(watermark)
+    # New: said after the watermark, or stored after it (a back-dated message still counts).
+    new = [e for e in episodes if said is None or e.timestamp > said
+           or (stored is not None and e.recorded_at > stored)]
+    seen = {e.id for e in new}
+    older = [e for e in episodes if e.id not in seen]
     return PlanInputs(
         user_id=user, now=now or svc.clock(), watermark_before=watermark, new_episodes=new,
         context_episodes=older[-CONTEXT_EPISODES:], assistant_context=list(assistant_context),
@@ -170,13 +173,30 @@ def make_plan(svc: MemoryService, user_id: str, llm, *, policy: ReviewPolicy | N
     return decide(lookups(svc, inputs, extraction), extraction, usage, policy)
 
 
+def parse_watermark(value: str | None) -> tuple[datetime | None, datetime | None]:
+    """"SAID|STORED": the latest episode timestamp and record time consolidated so far."""
+    if not value:
+        return None, None
+    said, _, stored = value.partition("|")
+    return (parse_when(said, field="watermark"),
+            parse_when(stored, field="watermark") if stored else None)
+
+
+def next_watermark(before: str | None, new: list[Episode]) -> str | None:
+    if not new:
+        return None
+    said, stored = parse_watermark(before)
+    top_said = max([e.timestamp for e in new] + ([said] if said else []))
+    top_stored = max([e.recorded_at for e in new] + ([stored] if stored else []))
+    return f"{top_said.isoformat()}|{top_stored.isoformat()}"
+
+
 # --- deciding (pure) -------------------------------------------------------------------------
 def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
            policy: ReviewPolicy) -> Plan:
     user = inputs.user_id
     new_ids = [e.id for e in inputs.new_episodes]
-    wm_after = (max(e.timestamp for e in inputs.new_episodes).isoformat()
-                if inputs.new_episodes else None)
+    wm_after = next_watermark(inputs.watermark_before, inputs.new_episodes)
     plan_id = stable_id("plan", user, inputs.watermark_before, ",".join(new_ids),
                         extraction.model_dump_json(), policy.model_dump_json(), n=16)
     b = _Builder(plan_id, inputs, policy)
@@ -184,12 +204,12 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
     facts = sorted(extraction.facts,
                    key=lambda f: max((by_time.get(e, inputs.now) for e in f.evidence),
                                      default=inputs.now))
+    # The user's latest statement about a single-valued slot wins within one run, even when it
+    # restates the stored value: earlier in-run values are history, not the current state.
     last_in_slot: dict[str, int] = {}
     for i, f in enumerate(facts):
         slot = slot_of(f.text)
-        # A restatement of a value already stored says nothing newer about the slot.
-        known = gates.dedup(f.text, inputs.neighbours.get(normalise(f.text), []))[1]
-        if slot and known is None:
+        if slot:
             last_in_slot[slot] = i
     for i, f in enumerate(facts):
         slot = slot_of(f.text)

@@ -15,6 +15,7 @@ class GateFailed(MemdeskError):
 
 
 def _ablation_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--preset", default="default", help="recall preset (memory.search_config)")
     p.add_argument("--no-bm25", action="store_true", help="ablation: dense leg alone")
     p.add_argument("--no-dense", action="store_true", help="ablation: BM25 leg alone")
     p.add_argument("--no-decay", action="store_true", help="ablation: no time decay")
@@ -54,9 +55,10 @@ def register(sub, common) -> None:
 def _variants(args) -> tuple[str, dict]:
     from .recall_eval import eval_config, standard_ablations
 
-    label, config = eval_config(no_bm25=args.no_bm25, no_dense=args.no_dense,
+    label, config = eval_config(preset=args.preset, no_bm25=args.no_bm25, no_dense=args.no_dense,
                                 no_decay=args.no_decay, rerank=args.rerank)
-    extra = {k: v for k, v in standard_ablations().items() if k != label} if args.ablations else {}
+    extra = ({k: v for k, v in standard_ablations(args.preset).items() if k != label}
+             if args.ablations else {})
     return label, {label: config, **extra}
 
 

@@ -19,7 +19,7 @@ from pydantic import ValidationError as PydanticError
 from ..clock import utcnow
 from ..errors import ValidationError
 from ..rerank import RERANKERS
-from ..search_config import DEFAULT, NO_DECAY, PRESETS, Purpose, RecallConfig
+from ..search_config import DEFAULT, PRESETS, Purpose, RecallConfig
 from ..service import MemoryService
 from .metrics import RankSummary, count_leaks, rank_of, summarise_ranks
 from .reports import REPORTS_DIR, write_reports  # noqa: F401  (re-exported for callers)
@@ -119,18 +119,22 @@ def rerank_name() -> str:
     return next(iter(RERANKERS))
 
 
-def eval_config(*, no_bm25: bool = False, no_dense: bool = False, no_decay: bool = False,
-                rerank: bool = False) -> tuple[str, RecallConfig]:
-    """The ablation flags as a (label, config) pair, built from the named presets."""
+def eval_config(*, preset: str = "default", no_bm25: bool = False, no_dense: bool = False,
+                no_decay: bool = False, rerank: bool = False) -> tuple[str, RecallConfig]:
+    """A named preset plus the ablation flags, as a (label, config) pair."""
+    if preset not in PRESETS:
+        raise ValidationError(f"unknown preset {preset!r}; choose one of: {', '.join(PRESETS)}")
     if no_bm25 and no_dense:
         raise ValidationError("--no-bm25 and --no-dense together leave no retrieval leg")
-    config, parts = DEFAULT, []
+    config = PRESETS[preset]
+    parts = [] if preset == "default" else [preset]
     if no_bm25:
-        config, parts = PRESETS["dense_only"], [*parts, "no_bm25"]
+        config, parts = config.model_copy(update={"use_bm25": False}), [*parts, "no_bm25"]
     if no_dense:
-        config, parts = PRESETS["bm25_only"], [*parts, "no_dense"]
+        config, parts = config.model_copy(update={"use_dense": False}), [*parts, "no_dense"]
     if no_decay:
-        config, parts = config.model_copy(update={"ranking": NO_DECAY.ranking}), [*parts, "no_decay"]
+        ranking = config.ranking.model_copy(update={"use_decay": False})
+        config, parts = config.model_copy(update={"ranking": ranking}), [*parts, "no_decay"]
     if rerank:
         config, parts = config.model_copy(update={"rerank": rerank_name()}), [*parts, "rerank"]
     return ("+".join(parts) or "default"), config
@@ -208,11 +212,15 @@ def run_recall_eval(service: MemoryService, questions: list[Question], *, label:
         misses=[r for r in results if r.rank is None or r.rank > 10])
 
 
-def standard_ablations() -> dict[str, RecallConfig]:
-    """Every ablation that can honestly run here (rerank only when a real reranker exists)."""
-    out = {name: eval_config(**{name: True})[1] for name in ("no_bm25", "no_dense", "no_decay")}
+def standard_ablations(preset: str = "default") -> dict[str, RecallConfig]:
+    """Every ablation that can honestly run here (rerank only when a real reranker exists),
+    plus the other ranking presets worth comparing."""
+    out = dict(eval_config(preset=preset, **{f: True}) for f in ("no_bm25", "no_dense", "no_decay"))
     if RERANKERS:
-        out["rerank"] = eval_config(rerank=True)[1]
+        out.update([eval_config(preset=preset, rerank=True)])
+    for other in ("default", "sharp_rrf"):
+        if other != preset:
+            out.update([eval_config(preset=other)])
     return out
 
 

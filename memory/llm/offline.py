@@ -6,6 +6,8 @@ the system prompt (see `memory.llm.memory_prompt`), most relevant to the last me
 
 from __future__ import annotations
 
+import re
+
 from ..consolidation.extract import Extraction, ExtractionInput, Usage
 from ..text import words
 from . import MEMORY_HEADER
@@ -31,7 +33,8 @@ def recalled_memories(system: str) -> list[str]:
     for line in body:
         s = line.strip()
         if s.startswith(("- ", "* ", "• ")):
-            item = s[2:].strip()
+            # The chat page labels lines "[identity] ..."; the label helps a model, not a reader.
+            item = re.sub(r"^\[[^\]]{1,20}\]\s*", "", s[2:].strip())
             if item and item != "(none)":
                 out.append(item)
         elif start is not None and s and out:

@@ -151,7 +151,9 @@ def dates_in(sentence: str, ref: date) -> tuple[date | None, date | None]:
 _HEDGE = re.compile(r"\b(?:i think|maybe|perhaps|might|probably|not sure|i guess|possibly)\b", re.IGNORECASE)
 _CORRECTION = re.compile(r"\b(?:no,?\s+)?(?:that'?s|that is|thats)\s+(?:wrong|not right|not true|incorrect)\b|\bactually,?\s+no\b|\bi never said\b", re.IGNORECASE)
 _NOT_THINGS = {"question", "problem", "issue", "idea", "moment", "minute", "second", "meeting",
-               "call", "feeling", "doubt", "bit", "lot", "few", "look", "go", "chance", "clue",
+               "rota", "shift", "week", "day", "deadline", "job", "plan", "lot", "flight", "trip",
+               "headache", "cold", "break", "holiday", "party", "date", "talk", "chat", "word",
+               "call", "feeling", "doubt", "bit", "few", "look", "go", "chance", "clue",
                "appointment", "sec", "quick"}
 
 
@@ -195,21 +197,25 @@ def _location(s: str) -> list[_Found]:
     return out
 
 
+def _owns(obj: str) -> str:
+    obj = _clean(obj)
+    return f"Owns {'an' if obj[:1].lower() in 'aeiou' else 'a'} {obj}"
+
+
 def _possessions(s: str) -> list[_Found]:
     m = re.search(r"\b(?:upgraded|switched|changed)\s+(?:my\s+\w+\s+)?to\s+(?:a|an|the)?\s*" + _VAL, s, re.IGNORECASE)
     if m:
         prev = re.search(r"\bfrom\s+(?:a|an|the|my)?\s*(?P<p>[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?)(?=\s+to\b)", s, re.IGNORECASE)
-        return [_Found(f"Owns a {_clean(m.group('v'))}", FactType.WORLD,
+        return [_Found(_owns(m.group("v")), FactType.WORLD,
                        previous=prev.group("p") if prev else None, change=True)]
     m = re.search(r"\breplaced\s+(?:my|the|our)\s+(?P<p>[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?)\s+with\s+(?:a|an|the)?\s*" + _VAL, s, re.IGNORECASE)
     if m:
-        return [_Found(f"Owns a {_clean(m.group('v'))}", FactType.WORLD, previous=m.group("p"),
-                       change=True)]
+        return [_Found(_owns(m.group("v")), FactType.WORLD, previous=m.group("p"), change=True)]
     m = re.search(r"\b(?:i|we)\s+(?:now\s+)?(?:have|own|bought|got|use|'ve\s+got|have\s+got|just\s+got|just\s+bought)\s+(?:a|an|the|two|new|one)\s+(?:new\s+)?" + _VAL, s, re.IGNORECASE)
     if m:
         obj = _clean(m.group("v"))
-        if obj and obj.split()[0].lower() not in _NOT_THINGS and not re.match(r"^(?:to|been)\b", obj):
-            return [_Found(f"Owns a {obj}", FactType.WORLD)]
+        if obj and not set(obj.lower().split()) & _NOT_THINGS and not re.match(r"^(?:to|been)\b", obj):
+            return [_Found(_owns(obj), FactType.WORLD)]
     return []
 
 
@@ -248,7 +254,8 @@ def _preferences(s: str) -> list[_Found]:
 
 
 def _identity(s: str) -> list[_Found]:
-    m = re.search(r"\b(?:my\s+name\s+is|call\s+me|i\s+go\s+by)\s+(?P<v>[A-Za-z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)", s, re.IGNORECASE)
+    # A name is capitalised: "call me back" / "call me and not ..." are not names.
+    m = re.search(r"\b(?i:my\s+name\s+is|call\s+me|i\s+go\s+by)\s+(?P<v>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)", s)
     if m:
         return [_Found(f"Name is {_place(m.group('v'))}", FactType.IDENTITY, 0.9)]
     m = re.search(r"\bi\s+work\s+as\s+(?:a|an)\s+" + _VAL, s, re.IGNORECASE) or \
@@ -279,7 +286,9 @@ def _constraints(s: str) -> list[_Found]:
         or re.search(r"\b(?:i\s+have\s+(?:a|an)\s+)(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+allergy\b", s, re.IGNORECASE) \
         or re.search(r"\ballergy\s+to\s+" + _VAL, s, re.IGNORECASE)
     if m:
-        return [_Found(f"Allergic to {_clean(m.group('v')).lower()}", FactType.CONSTRAINT, 0.95)]
+        allergen = re.sub(r"^(?:severe|mild|bad|serious|slight|strong)\s+", "",
+                          _clean(m.group("v")).lower())
+        return [_Found(f"Allergic to {allergen}", FactType.CONSTRAINT, 0.95)]
     m = re.search(r"\b(?:i'?m|i\s+am|we'?re)\s+(?P<no>no\s+longer\s+|not\s+)?" + _DIETS, s, re.IGNORECASE)
     if m and not (m.group("no") or "").lower().startswith("not"):
         diet = " ".join(m.group("d").lower().split())
@@ -300,7 +309,7 @@ def _constraints(s: str) -> list[_Found]:
 
 _HANDLERS = (_location, _constraints, _identity, _possessions, _preferences)
 _DENIAL = re.compile(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?never\s+(?:lived|been|owned|had|worked|liked|said|eaten|used|bought)\b(?P<rest>[^.;!?]*)"
-                     r"|\b(?:i'?m|i\s+am)\s+not\s+(?:a\s+|an\s+)?(?P<rest2>(?:vegetarian|vegan|allergic[^.;!?]*|[\w-]+))(?![^.;!?]*\bany\s*more)", re.IGNORECASE)
+                     r"|\b(?:i'?m|i\s+am)\s+not\s+(?P<rest2>vegetarian|vegan|pescatarian|married|single|allergic[^.;!?]*|afraid[^.;!?]*|(?:a|an)\s+(?!\w+ing\b)[\w-]+(?:\s+[\w-]+)?)\b(?![^.;!?]*\bany\s*more)", re.IGNORECASE)
 _SUCCESS = re.compile(r"\b(?:that|it|this|which)\s+(?:worked|did\s+the\s+trick|fixed\s+it|helped|sorted\s+it)\b|\bworks\s+now\b|\b(?:fixed|solved|sorted)\s+now\b|\bworking\s+again\b|\bproblem\s+solved\b|\bthat\s+solved\b", re.IGNORECASE)
 _FAILURE = re.compile(r"\bstill\s+(?:broken|not\s+working|doesn'?t\s+work|failing|dropping|the\s+same|crashing|happening)\b|\b(?:didn'?t|did\s+not|doesn'?t|does\s+not)\s+(?:work|help|fix)\b|\bno\s+luck\b|\bsame\s+problem\b", re.IGNORECASE)
 _FIX = re.compile(r"\b(?:what\s+(?:fixed|solved)\s+it\s+was|i\s+fixed\s+it\s+by|fixed\s+it\s+by|the\s+fix\s+was|the\s+trick\s+was|the\s+solution\s+was|it\s+worked\s+(?:after|when)\s+i)\s*:?\s*(?P<steps>.+)$", re.IGNORECASE)
@@ -340,9 +349,11 @@ class _Shown:
         return best
 
     def same_slot(self, slot: str | None, text: str) -> FactView | None:
-        key = normalise(text)
+        """The latest shown fact in this slot with a different value (a restatement whose
+        words the stored fact already contains is not a change)."""
+        key, words_ = normalise(text), content_tokens(text)
         for f, fkey in reversed(self.by_slot.get(slot or "", [])):
-            if fkey != key:
+            if fkey != key and not words_ <= content_tokens(f.text):
                 return f
         return None
 

@@ -28,6 +28,7 @@ or other our ours out over own same she should so some such than that the their 
 these they this those through to too under until up very was we were what when where which while
 who whom why will with would you your yours yourself s t don didn doesn isn wasn won ll ve re d m
 get got still ever much many one two way thing things does did any anything she's he's it's what's
+want like come make take use go know need new old really
 """.split())
 MAX_MEAN = 0.35  # invariant 54: questions are paraphrases, not copies of the gold text
 
