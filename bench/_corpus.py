@@ -14,33 +14,249 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-PEOPLE = """Ana Ben Chloe Dev Elena Farid Greta Hugo Ines Jonas Kemi Luca Maya Nils Omar Priya Quinn
-Rosa Sami Tariq Uma Viktor Wen Yara Zoe my-sister my-brother my-manager my-landlord my-dentist
-the-kids grandma the-neighbours my-flatmate""".split()
-PLACES = """Bristol Edinburgh Lisbon Porto Berlin Leipzig Kyoto Osaka Montreal Toronto Valencia
-Seville Krakow Gdansk Dublin Galway Oslo Bergen Nairobi Accra Austin Denver Hanoi Cusco the-coast
-the-mountains the-lake-house the-office the-gym the-allotment the-clinic the-airport""".split()
-FOODS = """sourdough ramen lentil-soup oat-milk espresso green-tea peanuts shellfish gluten dairy
-tofu risotto curry tacos kimchi halloumi falafel porridge dark-chocolate mango sushi pho paella
-spinach mushrooms eggs almond-butter rye-bread""".split()
-THINGS = """laptop phone router e-bike car boiler dishwasher kettle headphones tablet camera printer
-keyboard monitor backpack tent passport insurance-card gym-membership train-pass guitar piano
-sewing-machine drone smartwatch thermostat hub-cable charger vpn password-manager""".split()
-HOBBIES = """running climbing swimming chess pottery gardening birdwatching baking knitting
-photography cycling yoga salsa surfing sketching woodworking fishing hiking rowing tennis
-bouldering calligraphy origami podcasts board-games crosswords""".split()
-WORK = """quarterly-report budget-review migration release standup interview onboarding audit
-roadmap invoice contract pitch-deck code-review offsite hackathon performance-review deadline
-sprint-planning client-call spreadsheet dashboard on-call-shift""".split()
-FEELINGS = """tired excited anxious relieved annoyed calm overwhelmed proud curious bored hopeful
-frustrated grateful nervous restless content""".split()
-TIMES = """yesterday last-week this-morning on-Monday on-Friday-night over-the-weekend in-March
-in-the-summer two-days-ago last-month before-lunch after-dinner at-dawn late-last-night
-during-the-holidays""".split()
-PETS = """golden-retriever tabby-cat parrot hamster beagle rabbit tortoise goldfish greyhound
-border-collie""".split()
-HEALTH = """migraines back-pain asthma a-sprained-ankle hay-fever insomnia high-blood-pressure
-a-knee-injury eczema a-gluten-intolerance""".split()
+PEOPLE = [
+    "Ana",
+    "Ben",
+    "Chloe",
+    "Dev",
+    "Elena",
+    "Farid",
+    "Greta",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Kemi",
+    "Luca",
+    "Maya",
+    "Nils",
+    "Omar",
+    "Priya",
+    "Quinn",
+    "Rosa",
+    "Sami",
+    "Tariq",
+    "Uma",
+    "Viktor",
+    "Wen",
+    "Yara",
+    "Zoe",
+    "my-sister",
+    "my-brother",
+    "my-manager",
+    "my-landlord",
+    "my-dentist",
+    "the-kids",
+    "grandma",
+    "the-neighbours",
+    "my-flatmate",
+]
+PLACES = [
+    "Bristol",
+    "Edinburgh",
+    "Lisbon",
+    "Porto",
+    "Berlin",
+    "Leipzig",
+    "Kyoto",
+    "Osaka",
+    "Montreal",
+    "Toronto",
+    "Valencia",
+    "Seville",
+    "Krakow",
+    "Gdansk",
+    "Dublin",
+    "Galway",
+    "Oslo",
+    "Bergen",
+    "Nairobi",
+    "Accra",
+    "Austin",
+    "Denver",
+    "Hanoi",
+    "Cusco",
+    "the-coast",
+    "the-mountains",
+    "the-lake-house",
+    "the-office",
+    "the-gym",
+    "the-allotment",
+    "the-clinic",
+    "the-airport",
+]
+FOODS = [
+    "sourdough",
+    "ramen",
+    "lentil-soup",
+    "oat-milk",
+    "espresso",
+    "green-tea",
+    "peanuts",
+    "shellfish",
+    "gluten",
+    "dairy",
+    "tofu",
+    "risotto",
+    "curry",
+    "tacos",
+    "kimchi",
+    "halloumi",
+    "falafel",
+    "porridge",
+    "dark-chocolate",
+    "mango",
+    "sushi",
+    "pho",
+    "paella",
+    "spinach",
+    "mushrooms",
+    "eggs",
+    "almond-butter",
+    "rye-bread",
+]
+THINGS = [
+    "laptop",
+    "phone",
+    "router",
+    "e-bike",
+    "car",
+    "boiler",
+    "dishwasher",
+    "kettle",
+    "headphones",
+    "tablet",
+    "camera",
+    "printer",
+    "keyboard",
+    "monitor",
+    "backpack",
+    "tent",
+    "passport",
+    "insurance-card",
+    "gym-membership",
+    "train-pass",
+    "guitar",
+    "piano",
+    "sewing-machine",
+    "drone",
+    "smartwatch",
+    "thermostat",
+    "hub-cable",
+    "charger",
+    "vpn",
+    "password-manager",
+]
+HOBBIES = [
+    "running",
+    "climbing",
+    "swimming",
+    "chess",
+    "pottery",
+    "gardening",
+    "birdwatching",
+    "baking",
+    "knitting",
+    "photography",
+    "cycling",
+    "yoga",
+    "salsa",
+    "surfing",
+    "sketching",
+    "woodworking",
+    "fishing",
+    "hiking",
+    "rowing",
+    "tennis",
+    "bouldering",
+    "calligraphy",
+    "origami",
+    "podcasts",
+    "board-games",
+    "crosswords",
+]
+WORK = [
+    "quarterly-report",
+    "budget-review",
+    "migration",
+    "release",
+    "standup",
+    "interview",
+    "onboarding",
+    "audit",
+    "roadmap",
+    "invoice",
+    "contract",
+    "pitch-deck",
+    "code-review",
+    "offsite",
+    "hackathon",
+    "performance-review",
+    "deadline",
+    "sprint-planning",
+    "client-call",
+    "spreadsheet",
+    "dashboard",
+    "on-call-shift",
+]
+FEELINGS = [
+    "tired",
+    "excited",
+    "anxious",
+    "relieved",
+    "annoyed",
+    "calm",
+    "overwhelmed",
+    "proud",
+    "curious",
+    "bored",
+    "hopeful",
+    "frustrated",
+    "grateful",
+    "nervous",
+    "restless",
+    "content",
+]
+TIMES = [
+    "yesterday",
+    "last-week",
+    "this-morning",
+    "on-Monday",
+    "on-Friday-night",
+    "over-the-weekend",
+    "in-March",
+    "in-the-summer",
+    "two-days-ago",
+    "last-month",
+    "before-lunch",
+    "after-dinner",
+    "at-dawn",
+    "late-last-night",
+    "during-the-holidays",
+]
+PETS = [
+    "golden-retriever",
+    "tabby-cat",
+    "parrot",
+    "hamster",
+    "beagle",
+    "rabbit",
+    "tortoise",
+    "goldfish",
+    "greyhound",
+    "border-collie",
+]
+HEALTH = [
+    "migraines",
+    "back-pain",
+    "asthma",
+    "a-sprained-ankle",
+    "hay-fever",
+    "insomnia",
+    "high-blood-pressure",
+    "a-knee-injury",
+    "eczema",
+    "a-gluten-intolerance",
+]
 
 EPISODE_TEMPLATES = [
     "I went to {place} {time} with {person} and we ended up eating {food} near the station",
@@ -105,8 +321,13 @@ TRIGGER_TEMPLATES = [
     "When the {work} deadline is less than a week away",
     "When {health} flares up on a {hobby} day",
 ]
-STATES = (("active", 0.70), ("superseded", 0.15), ("candidate", 0.08), ("retracted", 0.04),
-          ("rejected", 0.03))
+STATES = (
+    ("active", 0.70),
+    ("superseded", 0.15),
+    ("candidate", 0.08),
+    ("retracted", 0.04),
+    ("rejected", 0.03),
+)
 QUERY_TEMPLATES = [
     "what did I say about the {thing}",
     "where is {person} staying and when",
@@ -122,19 +343,38 @@ QUERY_TEMPLATES = [
     "what do I usually have for breakfast",
 ]
 
-_SLOTS = {"person": PEOPLE, "place": PLACES, "food": FOODS, "thing": THINGS, "hobby": HOBBIES,
-          "work": WORK, "feeling": FEELINGS, "time": TIMES, "pet": PETS, "health": HEALTH}
+_SLOTS = {
+    "person": PEOPLE,
+    "place": PLACES,
+    "food": FOODS,
+    "thing": THINGS,
+    "hobby": HOBBIES,
+    "work": WORK,
+    "feeling": FEELINGS,
+    "time": TIMES,
+    "pet": PETS,
+    "health": HEALTH,
+}
 
 
 def _fill(template: str, rng: random.Random) -> str:
-    out = template.format(**{k: rng.choice(v) for k, v in _SLOTS.items() if "{" + k + "}" in template})
+    out = template.format(
+        **{k: rng.choice(v) for k, v in _SLOTS.items() if "{" + k + "}" in template}
+    )
     return out.replace("-", " ")
 
 
 def _unique(templates: list[str], n: int, rng: random.Random, extra: float = 0.5) -> list[str]:
     # Optional short clauses give more distinct sentences than the slots alone (and vary length).
-    tails = [" and {person} agreed", " which surprised {person}", " near {place}",
-             " before the {work}", " after {hobby}", " {time}", " with {food} on the side"]
+    tails = [
+        " and {person} agreed",
+        " which surprised {person}",
+        " near {place}",
+        " before the {work}",
+        " after {hobby}",
+        " {time}",
+        " with {food} on the side",
+    ]
     seen: set[str] = set()
     out: list[str] = []
     while len(out) < n:
@@ -165,8 +405,12 @@ def make_pool(size: int = 20_000, seed: int = 7) -> Pool:
     n_ep, n_fact = int(size * 0.6), int(size * 0.3)
     n_trig = max(50, size // 100)
     n_steps = max(10, size - n_ep - n_fact - n_trig)
-    return Pool(_unique(EPISODE_TEMPLATES, n_ep, rng), _unique(FACT_TEMPLATES, n_fact, rng, 0.3),
-                _unique(STEP_TEMPLATES, n_steps, rng, 0.2), _unique(TRIGGER_TEMPLATES, n_trig, rng, 0.2))
+    return Pool(
+        _unique(EPISODE_TEMPLATES, n_ep, rng),
+        _unique(FACT_TEMPLATES, n_fact, rng, 0.3),
+        _unique(STEP_TEMPLATES, n_steps, rng, 0.2),
+        _unique(TRIGGER_TEMPLATES, n_trig, rng, 0.2),
+    )
 
 
 @dataclass
@@ -196,9 +440,14 @@ def user_docs(pool: Pool, user_index: int, n: int, now: datetime, seed: int = 11
         s = rng.choice(pool.facts)
         state = rng.choices(states, weights)[0]
         recorded = now - timedelta(days=rng.uniform(0, 3 * 365))
-        f = {"text": s, "state": state, "recorded_at": recorded,
-             "fact_type": rng.choice(["preference", "identity", "constraint", "world"]),
-             "confidence": round(rng.uniform(0.5, 0.95), 2), "use_count": rng.choice([0, 0, 0, 1, 2, 5, 13])}
+        f = {
+            "text": s,
+            "state": state,
+            "recorded_at": recorded,
+            "fact_type": rng.choice(["preference", "identity", "constraint", "world"]),
+            "confidence": round(rng.uniform(0.5, 0.95), 2),
+            "use_count": rng.choice([0, 0, 0, 1, 2, 5, 13]),
+        }
         if f["use_count"]:
             f["last_used_at"] = recorded + (now - recorded) * rng.random()
         if state in ("superseded", "retracted"):
@@ -208,9 +457,19 @@ def user_docs(pool: Pool, user_index: int, n: int, now: datetime, seed: int = 11
         trig = rng.choice(pool.triggers)
         steps = rng.sample(pool.steps, rng.randint(2, 3))
         name = " ".join(trig.split()[1:4]).capitalize()
-        docs.append(DocSpec("procedural", {"name": name, "trigger": trig, "steps": steps,
-                                           "success_count": rng.randint(0, 6),
-                                           "failure_count": rng.randint(0, 2)}, [trig, *steps]))
+        docs.append(
+            DocSpec(
+                "procedural",
+                {
+                    "name": name,
+                    "trigger": trig,
+                    "steps": steps,
+                    "success_count": rng.randint(0, 6),
+                    "failure_count": rng.randint(0, 2),
+                },
+                [trig, *steps],
+            )
+        )
     rng.shuffle(docs)  # writes arrive interleaved, as in real use
     return docs
 

@@ -35,14 +35,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import _corpus as corpus  # noqa: E402
-from memory.clock import fixed_clock  # noqa: E402
-from memory.embeddings import get_embedder  # noqa: E402
-from memory.models import Episode, Fact, Playbook  # noqa: E402
-from memory.search_config import DEFAULT, Purpose  # noqa: E402
-from memory.service import MemoryService, audit_event  # noqa: E402
-from memory.stores.base import AppendAudit, PutMemory  # noqa: E402
-from memory.stores.embedded import EmbeddedStore  # noqa: E402
+from bench import _corpus as corpus
+from memory.clock import fixed_clock
+from memory.embeddings import get_embedder
+from memory.models import Episode, Fact, Playbook
+from memory.ranking import fuse
+from memory.search_config import DEFAULT, Purpose
+from memory.service import MemoryService, audit_event
+from memory.stores.base import AppendAudit, PutMemory, RecallFilter
+from memory.stores.embedded import EmbeddedStore
 
 BATCH = 500
 
@@ -176,21 +177,41 @@ def recall_phase(args, path: Path) -> dict:
         svc.recall(f"user{u:03d}", "warm up the caches for this user", purpose=Purpose.EVAL)
         cold.append((time.perf_counter() - t) * 1000)
     warm_s = time.perf_counter() - t0
-    lat, emb_lat, n_hits = [], [], 0
+    lat, cpu, emb_lat, n_hits = [], [], [], 0
+    load_before = os.getloadavg()[0]
     for u, q in qs:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         res = svc.recall(f"user{u:03d}", q, config=DEFAULT, purpose=Purpose.EVAL)
         lat.append((time.perf_counter() - t) * 1000)
+        # CPU time of this thread: what the query costs when the shared cores are busy elsewhere.
+        cpu.append((time.thread_time() - c) * 1000)
         n_hits += len(res.hits)
     for _, q in qs[:50]:  # the query embedding alone, for the breakdown
         t = time.perf_counter()
         svc.embedder.embed([q])
         emb_lat.append((time.perf_counter() - t) * 1000)
+    # Where a recall's CPU time goes: the same steps MemoryService.recall takes, one by one.
+    parts: dict[str, list[float]] = {"embed": [], "bm25": [], "dense": [], "fuse": []}
+    for u, q in qs[:150]:
+        flt = RecallFilter(user_id=f"user{u:03d}", kinds=DEFAULT.kinds,
+                           fact_states=DEFAULT.fact_states(), include_catalog=False)
+        c = time.thread_time()
+        vec = svc.embedder.embed([q])[0]
+        c, parts["embed"] = time.thread_time(), parts["embed"] + [(time.thread_time() - c) * 1000]
+        bm25 = store.search_bm25(flt, q, DEFAULT.candidates)
+        c, parts["bm25"] = time.thread_time(), parts["bm25"] + [(time.thread_time() - c) * 1000]
+        dense = store.search_dense(flt, vec, DEFAULT.candidates)
+        c, parts["dense"] = time.thread_time(), parts["dense"] + [(time.thread_time() - c) * 1000]
+        fuse({"bm25": bm25, "dense": dense}, corpus.NOW, DEFAULT.ranking)
+        parts["fuse"].append((time.thread_time() - c) * 1000)
     store.close()
     out = {"queries": len(lat), "p50_ms": pct(lat, 50), "p95_ms": pct(lat, 95),
            "p99_ms": pct(lat, 99), "mean_hits": n_hits / len(lat),
+           "cpu_p50_ms": pct(cpu, 50), "cpu_p95_ms": pct(cpu, 95),
+           "load_avg": (load_before + os.getloadavg()[0]) / 2,
            "embed_p50_ms": pct(emb_lat, 50), "cold_first_query_p50_ms": pct(cold, 50),
-           "open_s": open_s, "warmup_s": warm_s, "peak_rss_mib": peak_mib()}
+           "open_s": open_s, "warmup_s": warm_s, "peak_rss_mib": peak_mib(),
+           "cpu_breakdown_p50_ms": {k: round(pct(v, 50), 2) for k, v in parts.items()}}
     return out
 
 
@@ -209,30 +230,33 @@ def ingest_phase(args, workdir: Path) -> dict:
     pool = corpus.make_pool(max(args.ingest_docs, 2000), seed=99)  # fresh text, never cached
     specs = corpus.user_docs(pool, 0, args.ingest_docs, corpus.NOW, seed=5)
     model.embed(["warm up the model once"])
-    t_model = t_ingest = 0.0
+    t_model = t_ingest = c_model = c_ingest = 0.0
     n = 0
     for s in range(0, len(specs), args.ingest_batch):
         chunk = specs[s:s + args.ingest_batch]
         user = f"ingest{(s // args.ingest_batch) % 10}"
         eps = [sp for sp in chunk if sp.kind == "episodic"]
         rest = [to_model(sp, user) for sp in chunk if sp.kind != "episodic"]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         # The model's own time for exactly the calls the ingest below makes (two per batch).
         model.embed([sp.fields["text"] for sp in eps])
         model.embed([d.search_text() for d in rest])
         t_model += time.perf_counter() - t
-        t = time.perf_counter()
+        c_model += time.process_time() - c
+        t, c = time.perf_counter(), time.process_time()
         # Episodes through the service's batch write; facts and playbooks as one apply batch
         # with their audit events (what consolidation and seeding do).
         svc.write_episodes(user, [(sp.fields["text"], sp.fields["timestamp"], None) for sp in eps],
                            actor="seed")
         store.apply(ops_for(rest, user))
         t_ingest += time.perf_counter() - t
+        c_ingest += time.process_time() - c
         n += len(chunk)
     store.close()
     return {"docs": n, "batch": args.ingest_batch, "model_per_s": n / t_model,
             "ingest_per_s": n / t_ingest, "ratio": t_model / t_ingest,
-            "overhead_pct": (t_ingest / t_model - 1) * 100}
+            "overhead_pct": (t_ingest / t_model - 1) * 100, "cpu_ratio": c_model / c_ingest,
+            "cpu_overhead_pct": (c_ingest / c_model - 1) * 100, "load_avg": os.getloadavg()[0]}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -242,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--embedder", default="minilm")
     ap.add_argument("--pool", type=int, default=12_000, help="unique sentences embedded for the build")
-    ap.add_argument("--ingest-docs", type=int, default=5000)
+    ap.add_argument("--ingest-docs", type=int, default=2000)
     ap.add_argument("--ingest-batch", type=int, default=250)
     ap.add_argument("--dir", default="/tmp/memdesk-bench")
     ap.add_argument("--rebuild", action="store_true")
@@ -257,7 +281,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     skip = set(filter(None, args.skip.split(",")))
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+          f"Python {platform.python_version()}, numpy {np.__version__}, OPENBLAS_NUM_THREADS="
+          f"{os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, load average {os.getloadavg()[0]:.1f}")
     if "build" not in skip:
         build(args, path)
     if "recall" not in skip:
@@ -267,15 +292,21 @@ def main(argv: list[str] | None = None) -> None:
         r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
         print(f"recall: {r['queries']} queries over {args.users} users x {args.per_user}: "
               f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
-              f"(targets 25 / 60); query embedding alone p50 {r['embed_p50_ms']:.1f} ms; "
+              f"(targets 25 / 60); CPU time per query p50 {r['cpu_p50_ms']:.1f} ms, p95 "
+              f"{r['cpu_p95_ms']:.1f} ms; load average {r['load_avg']:.1f}; "
+              f"query embedding alone p50 {r['embed_p50_ms']:.1f} ms; "
               f"first query per user (cold matrix) p50 {r['cold_first_query_p50_ms']:.1f} ms; "
               f"open {r['open_s']:.2f} s; peak RSS {r['peak_rss_mib']:.0f} MiB")
+        print("recall CPU breakdown p50 (ms): " + ", ".join(
+            f"{k} {v}" for k, v in r["cpu_breakdown_p50_ms"].items()))
         print(f"file: {db_size(path) / 2**20:.0f} MiB for {args.users * args.per_user} documents")
     if "ingest" not in skip:
         r = ingest_phase(args, workdir)
         print(f"ingest: {r['docs']} fresh docs in batches of {r['batch']}: model alone "
               f"{r['model_per_s']:.0f}/s, ingest {r['ingest_per_s']:.0f}/s = {r['ratio'] * 100:.0f}% "
-              f"of the model (store overhead {r['overhead_pct']:.0f}%; target <= 20%)")
+              f"of the model (store overhead {r['overhead_pct']:.0f}%; target <= 20%); by CPU time "
+              f"{r['cpu_ratio'] * 100:.0f}% (overhead {r['cpu_overhead_pct']:.0f}%); "
+              f"load average {r['load_avg']:.1f}")
 
 
 if __name__ == "__main__":

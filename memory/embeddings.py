@@ -186,7 +186,7 @@ def static_cache_dir() -> Path:
     return Path(base) / "memdesk"
 
 
-def distill_static(model: "MiniLMEmbedder", *, dims: int = 256, token_ids: Sequence[int] | None = None,
+def distill_static(model: MiniLMEmbedder, *, dims: int = 256, token_ids: Sequence[int] | None = None,
                    sif: float = 1e-4, batch_size: int = 512) -> np.ndarray:
     """A model2vec-style static table from MiniLM: one vector per vocabulary token.
 
@@ -239,7 +239,7 @@ class StaticEmbedder:
 
     @classmethod
     def load(cls, *, model_dir: Path | None = None, cache_dir: Path | None = None,
-             dims: int = 256) -> "StaticEmbedder":
+             dims: int = 256) -> StaticEmbedder:
         """Load the cached table for these weights, distilling it first when it is missing."""
         import json
         import sys

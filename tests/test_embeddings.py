@@ -74,7 +74,7 @@ def test_unknown_embedder_names_the_choices():
 
 
 # static (distilled) --------------------------------------------------------------------------
-WORDS = "dog puppy cat kitten car truck tax money bank coffee tea bread pizza happy sad".split()
+WORDS = ["dog", "puppy", "cat", "kitten", "car", "truck", "tax", "money", "bank", "coffee", "tea", "bread", "pizza", "happy", "sad"]
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +103,7 @@ def test_static_vectors_are_unit_length_and_keep_word_similarity(small_static):
     v = emb.embed(["dog", "puppy", "cat", "money", "tax", "the dog and the cat"])
     assert v.shape == (6, 32)
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
-    dog, puppy, cat, money, tax, _ = v
+    dog, puppy, _cat, money, tax, _ = v
     assert cos(dog, puppy) > cos(dog, money)
     assert cos(money, tax) > cos(money, puppy)
 

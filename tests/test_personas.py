@@ -26,11 +26,11 @@ IDS = [p.user_id for p in PERSONAS]
 
 # invariant 50: complete and consistent data ------------------------------------------------------
 @pytest.mark.parametrize("spec", PERSONAS, ids=IDS)
-def test_invariant_50_persona_data_is_consistent(spec):
+def test_inv50_persona_data_is_consistent(spec):
     assert check_persona(spec) == []
 
 
-def test_invariant_50_catalog_has_enough_shared_docs():
+def test_inv50_catalog_has_enough_shared_docs():
     assert check_catalog() == []
 
 
@@ -62,20 +62,24 @@ def _mutated(spec, tmp_path: Path, edit) -> Path:
      lambda op: ({**op, "doc": {**op["doc"], "success_count": op["doc"]["success_count"] + 1}}
                  if op["op"] == "put" and "success_count" in op["doc"] else op),
      "!= feedback"),
+    ("feedback no playbook counts",
+     lambda op: ({**op, "doc": {**op["doc"], "text": op["doc"]["text"] + " Anyway, that worked."}}
+                 if op["op"] == "put" and op["doc"]["id"].endswith("_0601_2144") else op),
+     "reports an outcome"),
     ("retraction without tombstone",
      lambda op: {"op": "audit", "event": {"id": "aud_x", "actor": "seed", "user_id": "nobody",
                                           "action": "noop", "at": "2026-06-01T00:00:00Z"}}
      if op["op"] == "tombstone" else op,
      "no matching tombstone"),
 ])
-def test_invariant_50_checker_catches_broken_data(tmp_path, name, edit, expect):
+def test_inv50_checker_catches_broken_data(tmp_path, name, edit, expect):
     spec = PERSONAS[0]
     problems = check_persona(spec, _mutated(spec, tmp_path, edit))
     assert any(expect in p for p in problems), (name, problems[:5])
 
 
 # invariant 52: deterministic generator, the service's own corrections ------------------------------
-def test_invariant_52_generator_is_deterministic_and_committed():
+def test_inv52_generator_is_deterministic_and_committed():
     first, again = render(DEFAULT_SEED), render(DEFAULT_SEED)
     assert first == again
     for name, text in first.items():
@@ -85,7 +89,7 @@ def test_invariant_52_generator_is_deterministic_and_committed():
 
 
 @pytest.mark.parametrize("spec", PERSONAS, ids=IDS)
-def test_invariant_52_seeded_corrections_match_the_service(store, spec):
+def test_inv52_seeded_corrections_match_the_service(store, spec):
     """Replaying the persona's history through MemoryService gives the generated fact states."""
     built = build_persona(spec)
     now = [built.episodes[0].timestamp]
@@ -139,7 +143,7 @@ def test_invariant_52_seeded_corrections_match_the_service(store, spec):
 
 # invariant 53: playbook counts are the user's feedback -----------------------------------------
 @pytest.mark.parametrize("spec", PERSONAS, ids=IDS)
-def test_invariant_53_playbook_counts_match_feedback_episodes(spec):
+def test_inv53_playbook_counts_match_feedback_episodes(spec):
     built = build_persona(spec)
     texts = {e.id: e.text for e in built.episodes}
     for pb in built.playbooks:
@@ -148,7 +152,7 @@ def test_invariant_53_playbook_counts_match_feedback_episodes(spec):
         assert pb.success_count and pb.failure_count  # real history: it worked, and it failed
 
 
-def test_invariant_53_feedback_phrases():
+def test_inv53_feedback_phrases():
     assert feedback_of("Did the reset and that worked, it's back") is True
     assert feedback_of("Tried it all again, still broken") is False
     assert feedback_of("The bitter spray didn't work") is False
@@ -167,7 +171,7 @@ def _totals(store) -> tuple[int, int]:
     return docs, audits
 
 
-def test_invariant_51_seeding_twice_adds_nothing(store):
+def test_inv51_seeding_twice_adds_nothing(store):
     assert is_empty(store)
     first = seed(store)
     assert first.added > 0 and not is_empty(store)
@@ -181,9 +185,11 @@ def test_invariant_51_seeding_twice_adds_nothing(store):
     assert _totals(store) == totals
 
 
-def test_invariant_51_reseeding_keeps_an_operators_change(store):
+def test_inv51_reseeding_keeps_an_operators_change(store):
     seed(store)
     user = IDS[0]
+    used = store.list_facts(user, states={FactState.ACTIVE})[0]
+    store.bump_usage(user, [used.id], used.recorded_at)  # recall's usage stats are no change
     cand = next(f for f in store.list_facts(user, states={FactState.CANDIDATE}))
     store.apply([UpdateMemory(doc=bump(cand, state=FactState.ACTIVE), expected_rev=cand.rev)])
     report = seed(store)
@@ -192,7 +198,7 @@ def test_invariant_51_reseeding_keeps_an_operators_change(store):
     assert store.get(MemoryKind.SEMANTIC, user, cand.id).state == FactState.ACTIVE
 
 
-def test_invariant_51_seed_cli(tmp_path, monkeypatch, capsys):
+def test_inv51_seed_cli(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     url = f"embedded:{tmp_path / 'demo.db'}"
     assert cli_main(["seed", "--if-empty", "--store", url, "--only", IDS[0]]) == 0
@@ -206,7 +212,7 @@ def test_invariant_51_seed_cli(tmp_path, monkeypatch, capsys):
 
 
 # invariant 54: evaluation questions paraphrase their gold documents ---------------------------------
-def test_invariant_54_questions_are_well_formed():
+def test_inv54_questions_are_well_formed():
     questions = load_questions()
     texts = gold_texts()
     built = {p.user_id: build_persona(p) for p in PERSONAS}
@@ -230,7 +236,7 @@ def test_invariant_54_questions_are_well_formed():
     assert all(len(set(v)) == 2 for v in pairs.values())
 
 
-def test_invariant_54_questions_do_not_copy_the_gold_wording():
+def test_inv54_questions_do_not_copy_the_gold_wording():
     questions = load_questions()
     report = measure(questions, gold_texts())
     assert report.mean <= MAX_MEAN, report
@@ -248,7 +254,7 @@ def test_questions_file_is_the_team_format():
 def test_seeded_questions_find_their_gold_with_minilm(minilm_service):
     """Seeded with MiniLM, recall ranks the gold document in the top 10 for 9 questions in 10."""
     seed(minilm_service.store, only=[IDS[0]])  # one persona keeps the MiniLM embedding short
-    questions = [q for q in load_questions() if q["user_id"] == IDS[0]]
+    questions = [q for q in load_questions() if q["user_id"] == IDS[0] and q["variant"] == 1]
     found = sum(
         q["gold_id"] in [h.id for h in minilm_service.recall(
             q["user_id"], q["question"], purpose=Purpose.EVAL).hits[:10]]

@@ -4,7 +4,7 @@ Same seed, same bytes. Each persona becomes one JSONL file of operations (PutMem
 record in its final state, PutTombstone, AppendAudit with deterministic ids), so loading is one
 atomic `store.apply` per persona and loading twice adds nothing (invariant 51).
 
-Supersession and retraction follow memory.service exactly (invariants 4-6): a superseded fact
+Supersession and retraction follow memory.service exactly (invariants 4-6 and 52): a superseded fact
 is bumped once with superseded_by, superseded_at (the successor's record time) and valid_to
 (its own, else the successor's valid_from); a retracted fact is bumped with state retracted and
 superseded_at, and its value gets a Tombstone. tests/test_personas.py replays one persona
@@ -211,8 +211,8 @@ def _jsonl(ops: list[Op]) -> str:
 
 def render(seed: int = DEFAULT_SEED) -> dict[str, str]:
     """Every data file's content by file name: the whole generator as one pure function."""
-    from .catalog import CATALOG_DOCS  # noqa: PLC0415 - content modules load on demand
-    from .registry import PERSONAS  # noqa: PLC0415
+    from .catalog import CATALOG_DOCS  # content modules load on demand
+    from .registry import PERSONAS
 
     files: dict[str, str] = {}
     docs, events = build_catalog(CATALOG_DOCS)

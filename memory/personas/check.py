@@ -1,4 +1,4 @@
-"""Consistency check of the generated persona data: the rules of invariants 50, 52 and 53.
+"""Consistency check of the generated persona data: invariant 50 (and 53 for playbooks).
 
 Works on the committed data files (what `memdesk seed` loads), with the specs only for each
 fact's key words. Returns a list of problems; empty means consistent.
@@ -6,6 +6,7 @@ fact's key words. Returns a list of problems; empty means consistent.
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections import Counter
 from datetime import timedelta
@@ -21,8 +22,7 @@ from .spec import PersonaSpec, feedback_of
 MIN_EPISODES, MIN_DAYS, MIN_FACTS, MIN_PLAYBOOKS = 150, 90, 40, 3
 MIN_CANDIDATES, MIN_PROPOSED, MIN_CHAINS, MIN_LONG_CHAIN = 10, 2, 3, 3
 MIN_CATALOG = 50
-MONTHS = ("january february march april may june july august september october november "
-          "december").split()
+MONTHS = tuple(m.lower() for m in calendar.month_name[1:])
 
 
 def _mentions(text: str, word: str) -> bool:
@@ -85,7 +85,7 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
         if rec.user_id != user:
             p.append(f"{rec.id} belongs to {rec.user_id}, not {user}")
 
-    # dates only move forward (invariant 52)
+    # dates only move forward (invariant 50)
     for a, b in zip(d.episodes, d.episodes[1:]):
         if b.timestamp <= a.timestamp:
             p.append(f"episode {b.id} is not after {a.id}")
@@ -95,7 +95,7 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
     if d.episodes and d.episodes[-1].timestamp - d.episodes[0].timestamp < timedelta(days=MIN_DAYS):
         p.append(f"episodes span less than {MIN_DAYS} days")
 
-    # evidence: sources exist, say the key words, date the validity (invariant 52)
+    # evidence: sources exist, say the key words, date the validity (invariant 50)
     keys = {f"fact_{spec.slug}_{fs.key}": fs.keys for fs in spec.facts}
     for f in d.facts:
         srcs = [eps.get(s) for s in f.source_episode_ids]
@@ -116,7 +116,7 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
                     and facts.get(f.superseded_by) and facts[f.superseded_by].valid_from == day):
                 p.append(f"fact {f.id}: {label} {day.date()} is not in its sources' words")
 
-    # chains link both ways, with the service's supersession fields (invariants 4, 5, 52)
+    # chains link both ways, with the service's supersession fields (invariants 4, 5, 50)
     for f in d.facts:
         if f.supersedes and f.state != FactState.CANDIDATE:
             old = facts.get(f.supersedes)
@@ -139,7 +139,7 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
         p.append(f"need {MIN_CHAINS} chains, one of length {MIN_LONG_CHAIN}: "
                  f"have lengths {sorted(len(c) for c in found)}")
 
-    # retraction: state retracted and a tombstone for the value (invariants 6, 52)
+    # retraction: state retracted and a tombstone for the value (invariants 6, 50)
     retracted = [f for f in d.facts if f.state == FactState.RETRACTED]
     if not retracted:
         p.append("no retracted fact")
@@ -178,6 +178,11 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
                      f"{verdicts.count(True)}/{verdicts.count(False)}")
         if pb.rev != 1 + pb.success_count + pb.failure_count:
             p.append(f"playbook {pb.id}: rev {pb.rev} does not match its outcome history")
+    # and no feedback goes uncounted: every episode that reports an outcome belongs to a playbook
+    counted = Counter(s for pb in d.playbooks for s in pb.source_episode_ids)
+    for e in d.episodes:
+        if feedback_of(e.text) is not None and counted[e.id] != 1:
+            p.append(f"episode {e.id} reports an outcome that {counted[e.id]} playbooks count")
 
     # every record has its audit trail (invariant 8)
     audited = {t for e in d.audit for t in e.target_ids}

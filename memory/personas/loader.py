@@ -59,6 +59,11 @@ def read_ops(path: Path) -> list[Op]:
     return ops
 
 
+def _content(doc: BaseModel) -> dict:
+    """A record without its usage stats: recall bumping a seeded fact does not change it."""
+    return doc.model_dump(mode="json", exclude={"use_count", "last_used_at"})
+
+
 def is_empty(store: Store) -> bool:
     return not store.users() and not store.list_catalog()
 
@@ -80,7 +85,7 @@ def _plan(store: Store, path: Path) -> tuple[list[Op], FileReport]:
                     raise ValidationError(f"{path.name}: id {doc.id} already belongs to another user")
                 todo.append(op)
                 added += 1
-            elif have.model_dump(mode="json") == doc.model_dump(mode="json"):
+            elif _content(have) == _content(doc):
                 unchanged += 1
             else:
                 kept += 1

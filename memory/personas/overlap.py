@@ -20,7 +20,7 @@ from ..text import words
 from . import DATA_DIR, QUESTIONS_FILE
 from .loader import data_files, read_ops
 
-STOP = frozenset("""
+_STOP_WORDS = """
 a about after again all also am an and any are as at be been before being but by can could did
 do does doing down during each for from had has have having he her here hers herself him his
 how i if in into is it its itself just me more most my myself no nor not now of off on once only
@@ -29,7 +29,8 @@ these they this those through to too under until up very was we were what when w
 who whom why will with would you your yours yourself s t don didn doesn isn wasn won ll ve re d m
 get got still ever much many one two way thing things does did any anything she's he's it's what's
 want like come make take use go know need new old really
-""".split())
+"""
+STOP = frozenset(_STOP_WORDS.split())
 MAX_MEAN = 0.35  # invariant 54: questions are paraphrases, not copies of the gold text
 
 
