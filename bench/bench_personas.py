@@ -1,6 +1,7 @@
 """Persona questions: word overlap with the gold documents, and how each recall leg finds them.
 
     .venv/bin/python bench/bench_personas.py [--store embedded:PATH] [--presets default,...]
+    .venv/bin/python bench/bench_personas.py --seed-only     # seeding time, first and second run
 
 Seeds the personas into the store (a throwaway MiniLM store by default; seeding is idempotent,
 so an existing store is reused), then asks every question with Purpose.EVAL (read-only) and
@@ -48,6 +49,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--store", help="embedded:PATH to reuse (default: a temporary store)")
     p.add_argument("--presets", default="default,bm25_only,dense_only")
+    p.add_argument("--seed-only", action="store_true", help="time seeding (twice) and stop")
     args = p.parse_args()
     questions = load_questions()
     print(json.dumps({"overlap": measure(questions, gold_texts()).model_dump()}, indent=2))
@@ -57,6 +59,12 @@ def main() -> int:
         started = time.perf_counter()
         report = seed(store)
         print(f"seeded {report.added} records in {time.perf_counter() - started:.1f} s")
+        started = time.perf_counter()
+        again = seed(store)
+        print(f"seeded again: {again.added} records added in {time.perf_counter() - started:.2f} s")
+        if args.seed_only:
+            store.close()
+            return 0
         service = MemoryService(store)
         for preset in args.presets.split(","):
             print(json.dumps(recall_figures(service, questions, preset)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from memory.personas.check import check_catalog, check_persona
 from memory.personas.loader import is_empty, seed
 from memory.personas.overlap import MAX_MEAN, gold_texts, load_questions, measure, overlap
 from memory.personas.registry import PERSONAS
-from memory.personas.spec import feedback_of
+from memory.personas.spec import fact, feedback_of, parse_episodes
 from memory.search_config import DEFAULT, Purpose
 from memory.service import MemoryService, bump
 from memory.stores.base import UpdateMemory
@@ -260,3 +261,14 @@ def test_seeded_questions_find_their_gold_with_minilm(minilm_service):
             q["user_id"], q["question"], purpose=Purpose.EVAL).hits[:10]]
         for q in questions)
     assert found / len(questions) >= 0.9, f"{found}/{len(questions)}"
+
+
+def test_generator_refuses_bad_specs():
+    with pytest.raises(ValueError, match="MM-DD HH:MM"):
+        parse_episodes("June 1st: bought a hub")
+    base = PERSONAS[0]
+    with pytest.raises(ValueError, match="unknown episode label"):
+        build_persona(replace(base, facts=(fact("x", "world", "Owns a hub", "nope", "hub"),)))
+    backwards = parse_episodes("06-02 10:00 later\n06-01 09:00 earlier")
+    with pytest.raises(ValueError, match="not after"):
+        build_persona(replace(base, episodes=backwards, facts=(), playbooks=(), questions=()))

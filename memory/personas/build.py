@@ -88,6 +88,8 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
         ep = Episode(id=_episode_id(slug, ep_spec.when), user_id=user, text=ep_spec.text,
                      timestamp=when, recorded_at=when,
                      session_id=f"{slug}-{ep_spec.when:%Y-%m-%d}")
+        if out.episodes and ep_spec.when <= out.episodes[-1].timestamp.replace(second=0):
+            raise ValueError(f"{user}: episode {ep.id} is not after the one before it")
         out.episodes.append(ep)
         out.audit.append(_event(user, "write_episode", [ep.id], when, after=ep))
         if ep_spec.label:

@@ -35,6 +35,7 @@ EPISODES = parse_episodes("""
 06-18 22:05 #biscuit_crate Biscuit sleeps in his crate in the hallway, so anything in the hallway at night needs to be dim.
 06-19 14:12 What's the cheapest way to protect cables from a puppy? He's eaten another one.
 06-20 11:00 #cable_wrap_plan Plan for the cables: spiral cable wrap on everything at floor level, bitter apple spray on the wrap, route the rest behind the bookcase, and a chew toy by the sofa as a decoy.
+06-20 20:15 #pepper_gone Pepper went home to Amara today. To be clear, we never had a cat, she was only ever visiting.
 06-21 19:40 Had a lovely day off, we walked Biscuit round Golden Acre Park and he slept for six hours after.
 06-22 08:15 #homey_curious Thinking about replacing the SmartThings hub with a Homey Pro, I keep reading good things about it.
 06-23 16:30 Does Homey Pro support Zigbee and Z-Wave at the same time, or do I need sticks?
@@ -58,9 +59,8 @@ EPISODES = parse_episodes("""
 07-10 13:25 Should I move the Homey somewhere more central? It's still behind the TV.
 07-11 08:05 #homey_moved Moved the Homey onto the shelf in the hallway, it's much more central now.
 07-12 16:00 Biscuit had his second vaccinations today, the vet says he's healthy and very loud.
-07-13 12:30 #pepper_gone Pepper went home to Amara today. To be clear, we never had a cat, she was only ever visiting.
 07-14 09:45 How do I stop the Hue bulbs turning on at full brightness after a power cut?
-07-15 03:10 #power_cut_1 Power cut at 3am on nights, came home and every light in the flat was blazing at 100% and the hallway ones didn't respond at all.
+07-15 08:40 #power_cut_1 There was a power cut at 3am while I was on nights, came home this morning and every light in the flat was blazing at 100% and the hallway ones didn't respond at all.
 07-15 15:20 #power_steps What we do after a power cut: turn the Homey off at the wall, wait thirty seconds, turn it on, give the Zigbee mesh five minutes to rebuild, then run the Restore scene that puts every bulb back to its last level.
 07-15 15:45 #power_ok_1 Did the restart and the Restore scene, that worked, everything is back to normal brightness.
 07-16 11:05 Hue has a "power-on behaviour" setting per bulb, where is it in the app?

@@ -454,44 +454,15 @@ class EmbeddedStore:
         scope = f'utok:"{user_token(flt.user_id)}"'
         if flt.include_catalog:
             scope = f'(utok:"{user_token(flt.user_id)}" OR utok:"{CATALOG_TOKEN}")'
+        clause, args = self._filter_sql(flt)
+        # The scope token is matched inside FTS (a pre-filter); its column has weight 0 so it
+        # never adds to the score (invariant 2).
+        sql = (f"SELECT d.kind, d.body, -bm25(docs_fts, 0.0, 1.0) AS s FROM docs_fts "
+               f"JOIN docs d ON d.rid = docs_fts.rowid WHERE docs_fts MATCH ? AND {clause} "
+               f"ORDER BY s DESC LIMIT ?")
         with self._lock:
-            self._sync_external()
-            db = self._conn()
-            # The scope token is matched inside FTS (a pre-filter); its column has weight 0 so it
-            # never adds to the score (invariant 2). FTS ranks alone (no join); the kind/state
-            # filter then uses the cached per-user arrays the dense leg uses, and only the top
-            # rows' bodies are read: joining docs per match cost more than the ranking itself.
-            scored = db.execute(
-                "SELECT rowid, -bm25(docs_fts, 0.0, 1.0) AS s FROM docs_fts WHERE docs_fts MATCH ? "
-                "ORDER BY s DESC", [f"{scope} AND body:({match})"]).fetchall()
-            if not scored:
-                return []
-            allowed = np.concatenate([rids for rids, _ in self._allowed(flt)])
-            rids = np.fromiter((r for r, _ in scored), np.int64, count=len(scored))
-            keep = np.flatnonzero(np.isin(rids, allowed))[:limit]
-            chosen = [int(rids[i]) for i in keep]
-            rows = db.execute(
-                f"SELECT rid, kind, body FROM docs WHERE rid IN ({','.join('?' * len(chosen))})",
-                chosen).fetchall() if chosen else []
-        by_rid = {r[0]: (r[1], r[2]) for r in rows}
-        return [LegHit(doc=self._decode(*by_rid[r]), score=float(scored[i][1]))
-                for r, i in zip(chosen, keep) if r in by_rid]
-
-    def _allowed(self, flt: RecallFilter) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(rids, row indices) the filter allows, per matrix: the user's, then the catalog's.
-        The one place the recall filter is applied to both legs (invariants 2 and 6)."""
-        kind_codes = [_KIND_CODE[k] for k in flt.kinds if k != MemoryKind.CATALOG]
-        state_codes = [_STATE_CODE[s] for s in flt.fact_states]
-        um = self._user_matrix(flt.user_id)
-        mask = np.isin(um.kinds, kind_codes) & (
-            (um.kinds != _KIND_CODE[MemoryKind.SEMANTIC]) | np.isin(um.states, state_codes)
-        )
-        keep = np.flatnonzero(mask)
-        out = [(um.rids[keep], keep)]
-        if flt.include_catalog:
-            cm = self._user_matrix(None)
-            out.append((cm.rids, np.arange(cm.rids.size)))
-        return out
+            rows = self._conn().execute(sql, [f"{scope} AND body:({match})", *args, limit]).fetchall()
+        return [LegHit(doc=self._decode(kind, body), score=float(s)) for kind, body, s in rows]
 
     def _user_matrix(self, key: str | None) -> _UserMatrix:
         cache_key = key if key is not None else "\x00catalog"
@@ -513,18 +484,23 @@ class EmbeddedStore:
 
     def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
         vector = np.asarray(vector, np.float32)
+        kind_codes = [_KIND_CODE[k] for k in flt.kinds if k != MemoryKind.CATALOG]
+        state_codes = [_STATE_CODE[s] for s in flt.fact_states]
         with self._lock:
             self._sync_external()
             parts: list[tuple[np.ndarray, np.ndarray]] = []
-            allowed = self._allowed(flt)
-            # One product over each whole matrix, then pick the allowed rows' scores:
-            # gathering the rows first (matrix[mask]) copies ~3 MB per query and costs more.
-            for key, (rids, keep) in zip((flt.user_id, None), allowed):
-                parts.append((rids, (self._user_matrix(key).matrix @ vector)[keep]))
+            um = self._user_matrix(flt.user_id)
+            mask = np.isin(um.kinds, kind_codes) & (
+                (um.kinds != _KIND_CODE[MemoryKind.SEMANTIC]) | np.isin(um.states, state_codes)
+            )
+            parts.append((um.rids[mask], um.matrix[mask]))
+            if flt.include_catalog:
+                cm = self._user_matrix(None)
+                parts.append((cm.rids, cm.matrix))
             rids = np.concatenate([p[0] for p in parts])
             if rids.size == 0:
                 return []
-            sims = np.concatenate([p[1] for p in parts])
+            sims = np.concatenate([p[1] @ vector for p in parts])
             top = min(limit, sims.size)
             idx = np.argpartition(-sims, top - 1)[:top]
             idx = idx[np.argsort(-sims[idx], kind="stable")]
