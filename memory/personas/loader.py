@@ -15,7 +15,8 @@ from pydantic import BaseModel, TypeAdapter
 
 from ..errors import ValidationError
 from ..models import MemoryKind
-from ..stores.base import AppendAudit, Op, PutMemory, PutTombstone, Store
+from ..models import Episode
+from ..stores.base import AppendAudit, Op, PutMemory, PutTombstone, SetWatermark, Store
 from .build import DATA_DIR
 
 _OP = TypeAdapter(Op)
@@ -104,8 +105,28 @@ def _plan(store: Store, path: Path) -> tuple[list[Op], FileReport]:
             todo.append(op)  # fixed ids: the store ignores an event it already holds
         else:
             raise ValidationError(f"{path.name}: unexpected operation {op.op!r} in seed data")
+    todo += _consolidated_watermarks(store, ops)
     return todo, FileReport(name=path.name, scope=scope, records=records, added=added,
                             unchanged=unchanged, kept=kept, audit_events=audits)
+
+
+def _consolidated_watermarks(store: Store, ops: list[Op]) -> list[Op]:
+    """Seeded history is already consolidated (its facts and playbooks are in the file), so the
+    consolidation watermark starts after the last seeded episode; otherwise the first run would
+    re-read months of history and count playbook feedback twice."""
+    from ..consolidation.apply import WATERMARK
+    from ..consolidation.planner import next_watermark
+
+    by_user: dict[str, list[Episode]] = {}
+    for op in ops:
+        if isinstance(op, PutMemory) and isinstance(op.doc, Episode):
+            by_user.setdefault(op.doc.user_id, []).append(op.doc)
+    out: list[Op] = []
+    for user, episodes in by_user.items():
+        if store.get_watermark(user, WATERMARK) is None:
+            value = next_watermark(None, episodes)
+            out.append(SetWatermark(user_id=user, name=WATERMARK, value=value, expected=None))
+    return out
 
 
 def seed(store: Store, *, if_empty: bool = False, data_dir: Path = DATA_DIR,
@@ -123,7 +144,7 @@ def seed(store: Store, *, if_empty: bool = False, data_dir: Path = DATA_DIR,
         if only and path.stem not in only:
             continue
         todo, report = _plan(store, path)
-        if report.added:
+        if report.added or any(isinstance(op, SetWatermark) for op in todo):
             store.apply(todo)  # one atomic batch per file (invariant 51)
         reports.append(report)
     return SeedReport(files=reports)
