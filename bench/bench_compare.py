@@ -30,7 +30,7 @@ from memory.clock import fixed_clock
 from memory.embeddings import get_embedder
 from memory.eval.locomo import CachedEmbedder, ingest, load_locomo
 from memory.eval.metrics import fractional_recall, mean
-from memory.search_config import DEFAULT, Purpose
+from memory.search_config import DEFAULT, SHARP_RRF, Purpose
 from memory.service import MemoryService
 from memory.stores import open_store
 from memory.stores.embedded import STOPWORDS
@@ -79,7 +79,8 @@ def main() -> int:
     emb.warm(texts + [q.question for c in convs for q in c.qa])
     print(f"embedded {len(emb._memo)} texts in {time.perf_counter() - t0:.1f} s", flush=True)
 
-    results = {n: Result(n) for n in ("memdesk hybrid", "BM25 alone (rank_bm25)",
+    results = {n: Result(n) for n in ("memdesk hybrid", "memdesk hybrid (sharp_rrf)",
+                                      "BM25 alone (rank_bm25)",
                                       "dense alone (numpy exact)", "ChromaDB (HNSW, cosine)")}
     chroma = EphemeralClient(settings=Settings(anonymized_telemetry=False))
     with tempfile.TemporaryDirectory(prefix="memdesk-bench-") as tmp:
@@ -96,12 +97,17 @@ def main() -> int:
                                            metadata={"hnsw:space": "cosine"})
             col.add(ids=ids, embeddings=mat.tolist(), documents=docs)
             cfg = DEFAULT.model_copy(update={"k": K})
+            sharp = SHARP_RRF.model_copy(update={"k": K})
             for qa in conv.qa:
                 qv = emb._memo[qa.question]
                 s = time.perf_counter()
                 hits = svc.recall(conv.user_id, qa.question, config=cfg, purpose=Purpose.EVAL).hits
                 results["memdesk hybrid"].add([ep_to_turn[h.id] for h in hits], qa.evidence,
                                               time.perf_counter() - s)
+                s = time.perf_counter()
+                hits = svc.recall(conv.user_id, qa.question, config=sharp, purpose=Purpose.EVAL).hits
+                results["memdesk hybrid (sharp_rrf)"].add([ep_to_turn[h.id] for h in hits],
+                                                          qa.evidence, time.perf_counter() - s)
                 s = time.perf_counter()
                 scores = bm25.get_scores(tokens(qa.question))
                 top = np.argsort(-scores, kind="stable")[:K]

@@ -75,6 +75,8 @@ def test_small_slice_end_to_end(hash_embedder, tmp_path):
     again = run_locomo(DATA, hash_embedder, {"default": PRESETS["default"]},
                        store_path=tmp_path / "slice.db", limit_conversations=1, limit_questions=40)
     assert again.variants[0].overall == report.variants[0].overall
+    assert again.reused_store and not report.reused_store
+    assert "ingested store reused" in render_markdown(again)
     assert "DRAGON (paper)" in render_markdown(report)
 
 

@@ -175,6 +175,7 @@ class LocomoReport(BaseModel):
     questions: int
     with_captions: bool
     ingest_seconds: float
+    reused_store: bool = False
     variants: list[VariantResult]
     baseline_dragon: dict[int, float] = DRAGON
 
@@ -218,8 +219,8 @@ def run_locomo(data: str | Path, embedder: Embedder, variants: dict[str, RecallC
         sidecar = path.with_suffix(".turns.json")
         store = open_store(f"embedded:{path}", cached)
         try:
-            started = utcnow()
-            if sidecar.exists():
+            started, reused = utcnow(), sidecar.exists()
+            if reused:
                 corpus = Corpus.model_validate_json(sidecar.read_text())
                 missing = {c.user_id for c in convs} - set(corpus.episode_to_turn)
                 if missing:
@@ -240,7 +241,8 @@ def run_locomo(data: str | Path, embedder: Embedder, variants: dict[str, RecallC
     return LocomoReport(
         created_at=utcnow(), data=str(data), embedder=embedder.name, conversations=len(convs),
         turns=sum(len(c.turns) for c in convs), questions=sum(len(c.qa) for c in convs),
-        with_captions=with_captions, ingest_seconds=round(ingest_seconds, 1), variants=results)
+        with_captions=with_captions, ingest_seconds=round(ingest_seconds, 1), reused_store=reused,
+        variants=results)
 
 
 def render_markdown(report: LocomoReport) -> str:
@@ -249,8 +251,10 @@ def render_markdown(report: LocomoReport) -> str:
     lines = [f"# LoCoMo evidence recall ({report.created_at:%Y-%m-%d %H:%M} UTC)", "",
              (f"{report.conversations} conversations, {report.turns} turns, {report.questions} "
               f"questions; embedder `{report.embedder}`; captions "
-              f"{'on' if report.with_captions else 'off'}; ingest {report.ingest_seconds:.0f} s. "
-              "Fractional recall of evidence turns in the top k, averaged over questions "
+              f"{'on' if report.with_captions else 'off'}; "
+              + ("ingested store reused. " if report.reused_store
+                 else f"ingest {report.ingest_seconds:.0f} s. ")
+              + "Fractional recall of evidence turns in the top k, averaged over questions "
               "(no evidence counts 1)."), "",
              "## Overall (all 5 categories)", "", f"| variant | {ks} |", sep]
     lines.append("| DRAGON (paper) | " + " | ".join(f"{report.baseline_dragon[k] * 100:.1f}" for k in KS) + " |")

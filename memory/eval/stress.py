@@ -122,8 +122,8 @@ def retraction_restatements(svc: MemoryService, restatements=RESTATEMENTS) -> tu
 def _review_layer():
     """review.decisions / review.propose when the review feature is in this build, else None."""
     try:
-        from review.decisions import decide  # noqa: PLC0415 - optional feature (issue 6)
-        from review.propose import propose  # noqa: PLC0415
+        from review.decisions import decide
+        from review.propose import propose
     except ImportError:
         return None
     return propose, decide
