@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import UTC, date, datetime, time
-from typing import Callable
 
 from .errors import ValidationError
 
@@ -43,7 +43,7 @@ def parse_when(value: str | datetime | date | None, *, field: str = "date") -> d
     try:
         if len(text) == 10:
             return datetime.combine(date.fromisoformat(text), time.min, tzinfo=UTC)
-        return as_utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+        return as_utc(datetime.fromisoformat(text))  # 3.11 reads a trailing Z
     except ValueError:
         raise ValidationError(
             f"invalid {field} {text!r}: use ISO format, e.g. 2025-03-01 or 2025-03-01T09:30:00Z"

@@ -8,8 +8,9 @@ import hashlib
 import itertools
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -147,7 +148,7 @@ class MiniLMEmbedder:
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
 
-            def lin(t: np.ndarray, name: str) -> np.ndarray:
+            def lin(t: np.ndarray, name: str, p: str = p) -> np.ndarray:
                 # One 2-D GEMM: numpy would otherwise loop over the batch dimension.
                 flat = t.reshape(-1, t.shape[-1]) @ w[p + name + ".weight"]
                 return (flat + w[p + name + ".bias"]).reshape(*t.shape[:-1], -1)
@@ -185,7 +186,7 @@ class HashEmbedder:
         out = np.zeros((len(texts), self.dims), np.float32)
         for row, text in enumerate(texts):
             toks = words(text)
-            for feat in toks + [a + " " + b for a, b in zip(toks, toks[1:])]:
+            for feat in toks + [a + " " + b for a, b in itertools.pairwise(toks)]:
                 digest = hashlib.blake2b(feat.encode(), digest_size=8).digest()
                 bucket = int.from_bytes(digest[:4], "little") % self.dims
                 out[row, bucket] += 1.0 if digest[4] & 1 else -1.0

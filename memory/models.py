@@ -147,7 +147,7 @@ class Fact(Record):
         return value if isinstance(value, FactType) else coerce_fact_type(value)
 
     @model_validator(mode="after")
-    def _interval(self) -> "Fact":
+    def _interval(self) -> Fact:
         if self.valid_from and self.valid_to and self.valid_to < self.valid_from:
             raise ValueError(
                 f"valid_to {self.valid_to.date()} is before valid_from {self.valid_from.date()}"

@@ -6,8 +6,8 @@ Pages, the CLI, consolidation and review call this layer; only stores do I/O.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Iterable
 
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError

@@ -6,9 +6,10 @@ An unknown MEMDESK_* variable fails at start-up: a typo must not silently fall b
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import ValidationError
 

@@ -37,7 +37,7 @@ def minilm():
 def make_store(backend: str, tmp_path, embedder, request=None):
     if backend == "embedded":
         return open_store(f"embedded:{tmp_path / 'store.db'}", embedder)
-    from memory.stores.elasticsearch import ElasticsearchStore  # noqa: PLC0415
+    from memory.stores.elasticsearch import ElasticsearchStore
 
     prefix = f"memdesk-test-{os.getpid()}-{abs(hash(str(tmp_path))) % 10**8}"
     store = ElasticsearchStore(os.environ["MEMDESK_ES_URL"], embedder, prefix=prefix)

@@ -16,7 +16,7 @@ def cli(tmp_path):
     env.pop("MEMDESK_ES_URL", None)
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "memory", *args], capture_output=True,
+        return subprocess.run([sys.executable, "-m", "memory", *args], check=False, capture_output=True,
                               text=True, env=env, timeout=120)
 
     return run
@@ -76,6 +76,7 @@ def test_tombstone_refusal_exits_4_and_other_users_id_exits_3(cli):
 
 def test_unknown_setting_fails_at_startup(cli, monkeypatch):
     monkeypatch.setenv("MEMDESK_TOMBSTONE_SIMILARTY", "0.5")  # typo on purpose
-    res = subprocess.run([sys.executable, "-m", "memory", "users"], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "memory", "users"], check=False, capture_output=True,
+                         text=True,
                          env={**os.environ}, timeout=60)
     assert res.returncode == 2 and "unknown setting MEMDESK_TOMBSTONE_SIMILARTY" in res.stderr

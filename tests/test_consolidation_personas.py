@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from memory.consolidation.apply import WATERMARK, apply_plan, undo_plan
-from memory.stores.base import SetWatermark
 from memory.consolidation.plan import Plan
 from memory.consolidation.planner import make_plan
 from memory.llm.offline import OfflineLLM
 from memory.models import FactState
 from memory.personas.loader import seed
+from memory.stores.base import SetWatermark
 from review.policy import ReviewPolicy
 
 

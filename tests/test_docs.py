@@ -10,7 +10,7 @@ from memory.cli import build_parser
 from memory.settings import SETTINGS
 
 ROOT = Path(__file__).resolve().parent.parent
-CITE = re.compile(r"(?:invariants?|inv\.?)\s*(\d+(?:\s*(?:-|–|,|and)\s*\d+)*)", re.I)
+CITE = re.compile(r"(?:invariants?|inv\.?)\s*(\d+(?:\s*(?:-|–|,|and)\s*\d+)*)", re.IGNORECASE)
 TEST_NAME = re.compile(r"inv(\d+)_")
 
 
@@ -38,7 +38,7 @@ def _cited(paths: list[Path], *, test_names: bool = False) -> set[int]:
 
 def documented_invariants() -> set[int]:
     text = (ROOT / "docs" / "invariants.md").read_text(encoding="utf-8")
-    return {int(n) for n in re.findall(r"^(\d+)\. \*\*", text, re.M)}
+    return {int(n) for n in re.findall(r"^(\d+)\. \*\*", text, re.MULTILINE)}
 
 
 def test_every_invariant_is_cited_in_code_and_tests():

@@ -10,7 +10,8 @@ import argparse
 import importlib
 import json
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import MemdeskError
 

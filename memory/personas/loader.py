@@ -14,8 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, TypeAdapter
 
 from ..errors import ValidationError
-from ..models import MemoryKind
-from ..models import Episode
+from ..models import Episode, MemoryKind
 from ..stores.base import AppendAudit, Op, PutMemory, PutTombstone, SetWatermark, Store
 from .build import DATA_DIR
 

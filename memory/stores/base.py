@@ -7,7 +7,7 @@ Mutations arrive as a list of operations applied all-or-nothing (invariant 10).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal, NamedTuple, Protocol, Union, runtime_checkable
+from typing import Annotated, Literal, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,7 +24,7 @@ from ..models import (
     Tombstone,
 )
 
-AnyMemory = Annotated[Union[Episode, Fact, Playbook, CatalogDoc], Field(union_mode="left_to_right")]
+AnyMemory = Annotated[Episode | Fact | Playbook | CatalogDoc, Field(union_mode="left_to_right")]
 
 
 class PutMemory(BaseModel):
@@ -77,7 +77,7 @@ class SetWatermark(BaseModel):
 
 
 Op = Annotated[
-    Union[PutMemory, UpdateMemory, DeleteMemory, PutTombstone, AppendAudit, SetWatermark],
+    PutMemory | UpdateMemory | DeleteMemory | PutTombstone | AppendAudit | SetWatermark,
     Field(discriminator="op"),
 ]
 

@@ -16,8 +16,8 @@ from memory.errors import (
 )
 from memory.models import Episode, FactState, MemoryKind
 from memory.search_config import DEFAULT, HISTORY, Purpose
-from memory.stores.base import AppendAudit, PutMemory, UpdateMemory
 from memory.service import audit_event, bump
+from memory.stores.base import AppendAudit, PutMemory, UpdateMemory
 from tests.conftest import NOW
 
 
@@ -148,7 +148,9 @@ def test_inv8_every_mutation_is_audited_and_forget_keeps_only_a_hash(service):
 
 # invariant 9 -------------------------------------------------------------------------------
 def test_inv9_episodes_cannot_be_assistant_text():
-    with pytest.raises(Exception):
+    from pydantic import ValidationError as PydanticValidationError
+
+    with pytest.raises(PydanticValidationError, match="role"):
         Episode(user_id="u", text="As an assistant I suggest...", role="assistant")
 
 
