@@ -29,7 +29,7 @@ def _bool(v: str) -> bool:
 SETTINGS: tuple[Setting, ...] = (
     Setting("store", f"embedded:{Path('.memdesk') / 'memdesk.db'}",
             "where memories live: embedded:PATH (default) or elasticsearch:URL"),
-    Setting("embedder", "minilm", "sentence embedder: minilm (default) or hash (unit tests only)"),
+    Setting("embedder", "minilm", "sentence embedder: minilm (default), static (distilled, fast) or hash (unit tests only)"),
     Setting("tombstone_similarity", 0.92,
             "cosine similarity at or above which a write is taken to restate a tombstoned value",
             float),
