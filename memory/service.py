@@ -46,6 +46,7 @@ from .stores.base import (
     UpdateMemory,
 )
 from .text import clean_text, normalise, require_user
+from .values import match_tombstone
 
 USER_KINDS = (MemoryKind.SEMANTIC, MemoryKind.EPISODIC, MemoryKind.PROCEDURAL)
 
@@ -108,7 +109,7 @@ def bump(doc: AnyMemory, **changes) -> AnyMemory:
 
 
 class MemoryService:
-    def __init__(self, store: Store, *, clock: Clock = utcnow, tombstone_similarity: float = 0.92,
+    def __init__(self, store: Store, *, clock: Clock = utcnow, tombstone_similarity: float = 0.85,
                  harsh_confidence_penalty: float = 0.2):
         self.store = store
         self.embedder = store.embedder
@@ -151,17 +152,16 @@ class MemoryService:
 
     # tombstones -------------------------------------------------------------------------------
     def tombstone_match(self, user_id: str, text: str) -> tuple[Tombstone, float] | None:
-        """The tombstone this text restates, by normalised equality or embedding similarity."""
+        """The tombstone this text restates (memory/values.py: same value, same terms, or
+        similar meaning with the same polarity), with its cosine (invariant 7)."""
         user_id = require_user(user_id)
-        key = normalise(text)
-        for tomb in self.store.list_tombstones(user_id):
-            if tomb.normalized == key:
-                return tomb, 1.0
+        tombs = self.store.list_tombstones(user_id)
+        if not tombs:
+            return None
         vec = self.embedder.embed([text])[0]
-        near = self.store.nearest_tombstones(user_id, vec, 1)
-        if near and near[0][1] >= self.tombstone_similarity:
-            return near[0]
-        return None
+        near = self.store.nearest_tombstones(user_id, vec, 5)
+        found = match_tombstone(text, tombs, near, self.tombstone_similarity)
+        return None if found is None else (found[0], found[1])
 
     def tombstone_for(self, fact: Fact, kind: TombstoneKind, actor: str,
                       reason: str | None) -> Tombstone:

@@ -30,9 +30,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("store", f"embedded:{Path('.memdesk') / 'memdesk.db'}",
             "where memories live: embedded:PATH (default) or elasticsearch:URL"),
     Setting("embedder", "minilm", "sentence embedder: minilm (default), static (distilled, fast) or hash (unit tests only)"),
-    Setting("tombstone_similarity", 0.92,
-            "cosine similarity at or above which a write is taken to restate a tombstoned value",
-            float),
+    Setting("tombstone_similarity", 0.85,
+            "cosine at or above which a write restates a tombstoned value (when its names, "
+            "numbers and half its terms also agree; memory/values.py)", float),
     Setting("harsh_confidence_penalty", 0.2,
             "confidence subtracted from a fact that harshly contradicts (retracts) another", float),
     Setting("llm", "auto", "auto (Anthropic when ANTHROPIC_API_KEY is set, else offline), "

@@ -30,6 +30,7 @@ from ..models import (
 from ..service import MemoryService, bump
 from ..stores.base import RecallFilter
 from ..text import normalise, require_user
+from ..values import match_tombstone
 from . import gates
 from .canon import content_tokens, slot_of
 from .extract import (
@@ -141,7 +142,6 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
     else:
         vectors = np.zeros((0, svc.embedder.dims), np.float32)
     tombs = store.list_tombstones(user)
-    by_norm = {t.normalized: t for t in tombs}
     flt = RecallFilter(user_id=user, kinds=frozenset({MemoryKind.SEMANTIC}), fact_states=ALL_STATES)
     neighbours, matches = {}, {}
     for key, vec in zip(keys, vectors):
@@ -149,13 +149,11 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
         # Scores are (1 + cos) / 2 on every backend; the gates reason in cosine.
         neighbours[key] = [(h.doc, 2.0 * h.score - 1.0) for h in hits]
         # Same rule as MemoryService.tombstone_match (invariant 7), on the batch's vector.
-        if key in by_norm:
-            matches[key] = (by_norm[key], 1.0)
-        elif tombs:
-            near = store.nearest_tombstones(user, vec, 1)
-            matches[key] = near[0] if near and near[0][1] >= svc.tombstone_similarity else None
-        else:
-            matches[key] = None
+        found = None
+        if tombs:
+            near = store.nearest_tombstones(user, vec, 5)
+            found = match_tombstone(texts[key], tombs, near, svc.tombstone_similarity)
+        matches[key] = None if found is None else (found[0], found[1])
     proposed = sorted({f.supersedes_id for f in extraction.facts if f.supersedes_id})
     owned = {i: store.get(MemoryKind.SEMANTIC, user, i) for i in proposed}
     return inputs.model_copy(update={"neighbours": neighbours, "tombstones": matches,

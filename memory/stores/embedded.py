@@ -29,7 +29,7 @@ from ..models import (
     Playbook,
     Tombstone,
 )
-from ..text import words
+from ..text import STOPWORDS, words
 from .base import (
     AnyMemory,
     AppendAudit,
@@ -51,7 +51,6 @@ CATALOG_TOKEN = "catalog"
 _KIND_CODE = {k: i for i, k in enumerate(MemoryKind)}
 _STATE_CODE = {s: i + 1 for i, s in enumerate(FactState)}  # 0 = no state (non-facts)
 
-STOPWORDS = frozenset(["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves", "ever", "tell", "know"])
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
