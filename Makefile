@@ -21,6 +21,7 @@ demo: install
 	MEMDESK_STORE=$(STORE) $(VENV)/bin/streamlit run app.py
 
 test: install
+	$(VENV)/bin/ruff check memory review tests bench pages app.py
 	$(PY) -m pytest -q
 
 test-es: install
