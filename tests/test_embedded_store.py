@@ -83,3 +83,23 @@ def test_close_twice_is_safe_and_use_after_close_is_clear(tmp_path, hash_embedde
     store.close()
     with pytest.raises(MemdeskError, match="closed"):
         store.users()
+
+
+def test_updates_that_keep_the_text_keep_the_vector(tmp_path, hash_embedder):
+    class Counting:
+        name, dims, texts = hash_embedder.name, hash_embedder.dims, []
+
+        def embed(self, texts):
+            self.texts += list(texts)
+            return hash_embedder.embed(texts)
+
+    emb = Counting()
+    svc = MemoryService(EmbeddedStore(tmp_path / "v.db", emb), clock=fixed_clock(NOW))
+    old = svc.write_fact("u", "Lives in Leeds").fact
+    emb.texts.clear()
+    svc.write_fact("u", "Lives in York", supersedes_id=old.id)
+    # the new fact and the tombstone check are embedded; the superseded fact is not re-embedded
+    assert "Lives in Leeds" not in emb.texts and "Lives in York" in emb.texts
+    hits = svc.recall("u", "Leeds", config=desk_config().model_copy(update={"include_superseded": True}),
+                      purpose=Purpose.EVAL).hits
+    assert old.id in [h.id for h in hits]  # its kept vector still finds it

@@ -521,9 +521,22 @@ class EmbeddedStore:
                 texts[op.tombstone.id] = op.tombstone.text
         if not texts:
             return {}
-        keys = list(texts)
-        mat = self.embedder.embed([texts[k] for k in keys])
-        return dict(zip(keys, mat))
+        vectors: dict[str, np.ndarray] = {}
+        # An update that keeps the text (a supersession, a review decision, a count) keeps its
+        # stored vector: no model call. The transaction re-checks the revision anyway.
+        updated = [op.doc.id for op in ops if isinstance(op, UpdateMemory)]
+        if updated:
+            with self._lock:
+                rows = self._conn().execute(
+                    "SELECT d.id, f.body, d.vec FROM docs d JOIN docs_fts f ON f.rowid = d.rid "
+                    f"WHERE d.id IN ({','.join('?' * len(updated))})", updated).fetchall()
+            for doc_id, body, vec in rows:
+                if texts.get(doc_id) == body:
+                    vectors[doc_id] = np.frombuffer(vec, np.float32)
+        keys = [k for k in texts if k not in vectors]
+        if keys:
+            vectors.update(zip(keys, self.embedder.embed([texts[k] for k in keys])))
+        return vectors
 
     def apply(self, ops: list[Op]) -> None:
         vectors = self._vectors_for(ops)  # embed before the transaction: keep it short
