@@ -458,7 +458,8 @@ class MemoryService:
             hits = reranker.rerank(query, hits)
         hits = hits[: config.k]
         if purpose == Purpose.AGENT:  # invariant 15: explain and eval never bump
-            used = [h.id for h in hits if h.doc.kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
+            used = [(h.doc.kind, h.id) for h in hits
+                    if h.doc.kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
             self.store.bump_usage(user_id, used, now)
         result = RecallResult(hits=hits)
         if explain:

@@ -56,7 +56,7 @@ def test_usage_bumps_are_atomic_under_threads(service):
 
     def worker():
         for _ in range(25):
-            service.store.bump_usage("u", [fact.id], NOW)
+            service.store.bump_usage("u", [(fact.kind, fact.id)], NOW)
 
     threads = [threading.Thread(target=worker) for _ in range(8)]
     for t in threads:
@@ -71,7 +71,7 @@ def test_update_keeps_store_owned_usage_stats(service):
     from memory.stores.base import UpdateMemory
 
     fact = service.write_fact("u", "Drinks oat milk").fact
-    service.store.bump_usage("u", [fact.id], NOW)
+    service.store.bump_usage("u", [(fact.kind, fact.id)], NOW)
     service.store.apply([UpdateMemory(doc=bump(fact, confidence=0.9), expected_rev=fact.rev)])
     got = service.get_fact("u", fact.id)
     assert got.confidence == 0.9 and got.use_count == 1 and got.last_used_at == NOW

@@ -190,7 +190,7 @@ def test_inv51_reseeding_keeps_an_operators_change(store):
     seed(store)
     user = IDS[0]
     used = store.list_facts(user, states={FactState.ACTIVE})[0]
-    store.bump_usage(user, [used.id], used.recorded_at)  # recall's usage stats are no change
+    store.bump_usage(user, [(used.kind, used.id)], used.recorded_at)  # recall's usage stats are no change
     cand = next(f for f in store.list_facts(user, states={FactState.CANDIDATE}))
     store.apply([UpdateMemory(doc=bump(cand, state=FactState.ACTIVE), expected_rev=cand.rev)])
     report = seed(store)

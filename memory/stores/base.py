@@ -195,7 +195,8 @@ class Store(Protocol):
     def apply(self, ops: list[Op]) -> None:
         """Apply all operations or none; raises ConflictError on a revision mismatch."""
         ...
-    def bump_usage(self, user_id: str, ids: list[str], at: datetime) -> None:
-        """Atomically set last_used_at and increment use_count (not read-modify-write)."""
+    def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
+        """Atomically set last_used_at and increment use_count of the (kind, id) pairs, facts and
+        playbooks only (not read-modify-write; invariant 15)."""
         ...
     def close(self) -> None: ...

@@ -641,7 +641,8 @@ class EmbeddedStore:
         db.execute("INSERT OR REPLACE INTO watermarks VALUES (?, ?, ?)",
                    (op.user_id, op.name, op.value))
 
-    def bump_usage(self, user_id: str, ids: list[str], at: datetime) -> None:
+    def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
+        ids = [i for kind, i in used if kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
         if not ids:
             return
         stamp = at.isoformat().replace("+00:00", "Z")

@@ -7,7 +7,7 @@ import pytest
 
 from memory.clock import fixed_clock
 from memory.errors import ConflictError
-from memory.models import Episode, FactState
+from memory.models import Episode, FactState, MemoryKind
 from memory.service import MemoryService, audit_event, bump
 from memory.stores.base import AppendAudit, DeleteMemory, PutMemory, SetWatermark, UpdateMemory
 from memory.stores.elasticsearch.results import to_source
@@ -150,15 +150,17 @@ def test_delete_and_watermark_are_conditional(cluster, es_store):
 
 
 def test_inv15_usage_bump_is_one_scripted_bulk_without_refresh(cluster, es_store):
-    cluster.on("PUT", "/_bulk", lambda req: (200, {"took": 1, "errors": True, "items": [
+    cluster.on("PUT", "/_bulk", lambda req: (200, {"took": 1, "errors": False, "items": [
         {"update": {"_index": a["update"]["_index"] + "-v1", "_id": a["update"]["_id"],
-                    "status": 200 if a["update"]["_index"].endswith("semantic") else 404}}
-        for a, _ in req.bulk_pairs]}))
-    es_store.bump_usage("u", ["fact_a", "fact_b"], NOW)
+                    "status": 200}} for a, _ in req.bulk_pairs]}))
+    es_store.bump_usage("u", [(MemoryKind.SEMANTIC, "fact_a"), (MemoryKind.PROCEDURAL, "pb_b"),
+                              (MemoryKind.EPISODIC, "ep_c")], NOW)
     bulk = cluster.find("PUT", "/_bulk")[-1]
     assert bulk.params == {"refresh": "false"}
     pairs = bulk.bulk_pairs
-    assert [a["update"]["_id"] for a, _ in pairs] == ["fact_a", "fact_b"] * 2
+    # each hit goes to its own index only; episodes are never bumped
+    assert [(a["update"]["_index"], a["update"]["_id"]) for a, _ in pairs] == [
+        ("memdesk-semantic", "fact_a"), ("memdesk-procedural", "pb_b")]
     assert all(a["update"]["retry_on_conflict"] == 3 for a, _ in pairs)
     script = pairs[0][1]["script"]
     assert script["params"] == {"at": "2025-06-01T12:00:00Z", "user_id": "u"}

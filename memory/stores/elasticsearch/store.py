@@ -504,20 +504,20 @@ class ElasticsearchStore:
             if stored is None or not writes.same_record(stored, sent):
                 raise ConflictError(f"{sent.get('kind')} {doc_id} already exists", target_id=doc_id)
 
-    def bump_usage(self, user_id: str, ids: list[str], at: datetime) -> None:
-        if not ids:
+    def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
+        pairs = [(MemoryKind(k).value, i) for k, i in used
+                 if k in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
+        if not pairs:
             return
         stamp = at.isoformat().replace("+00:00", "Z")
         body = queries.usage_bump(stamp, user_id)
         lines: list[dict] = []
-        # The caller passes ids, not kinds: address both indices; the missing one answers 404.
-        for name in ("semantic", "procedural"):
-            for doc_id in ids:
-                lines += [{"update": {"_index": self.names.alias(name), "_id": doc_id,
-                                      "retry_on_conflict": 3}}, body]
+        for name, doc_id in pairs:  # each id to its own index: one update per hit
+            lines += [{"update": {"_index": self.names.alias(name), "_id": doc_id,
+                                  "retry_on_conflict": 3}}, body]
         resp = self._call(self.es.bulk, operations=lines, refresh="false")
         with self._lock:
-            self._dirty |= {self.names.alias("semantic"), self.names.alias("procedural")}
+            self._dirty |= {self.names.alias(name) for name, _ in pairs}
         bad = [r for item in resp.get("items", []) for r in item.values()
                if r.get("status", 200) >= 300 and r.get("status") != 404]
         if bad:
