@@ -15,6 +15,14 @@ from memory.stores import open_store
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 
 
+@pytest.fixture(autouse=True)
+def _offline_model(monkeypatch):
+    """Only the paid model is ever replaced: no test may reach the Anthropic API, even on a
+    machine whose environment holds a key (tests of AnthropicLLM use a mock HTTP transport)."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setenv("MEMDESK_LLM", "offline")
+
+
 def _backends() -> list[str]:
     out = ["embedded"]
     if os.environ.get("MEMDESK_ES_URL"):
