@@ -433,6 +433,7 @@ class MemoryService:
         query = clean_text(query, field="query")
         flt = RecallFilter(user_id=user_id, kinds=config.kinds, fact_states=config.fact_states(),
                            include_catalog=config.include_catalog)
+        reranker = get_reranker(config.rerank)  # an unknown name fails before any work
         legs = {}
         now = self.clock()
         hits = None
@@ -450,10 +451,8 @@ class MemoryService:
             if config.use_dense:
                 vec = self.embedder.embed([query])[0]
                 legs["dense"] = self.store.search_dense(flt, vec, config.candidates)
-            reranker = get_reranker(config.rerank)
             # Without a reranker only the top k need explain objects built.
             hits = fuse(legs, now, config.ranking, limit=None if reranker else config.k)
-        reranker = get_reranker(config.rerank)
         if reranker is not None:
             hits = reranker.rerank(query, hits)
         hits = hits[: config.k]
