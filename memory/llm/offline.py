@@ -10,22 +10,21 @@ import re
 
 from ..consolidation.extract import Extraction, ExtractionInput, Usage
 from ..text import words
+from ..values import stem
 from . import MEMORY_HEADER
 from .rules import STOP, extract
 
 _MAX_CITED = 3
 
 
-def _stem(w: str) -> str:
-    return w[:-1] if len(w) > 3 and w.endswith("s") else w
-
-
 def _content(text: str) -> set[str]:
-    return {_stem(w) for w in words(text) if w not in STOP and len(w) > 1}
+    return {stem(w) for w in words(text) if w not in STOP and len(w) > 1}
 
 
-def recalled_memories(system: str) -> list[str]:
-    """Bullet lines under the memory header (or, failing that, every bullet line)."""
+def recalled_memories(system: str) -> list[tuple[str, str]]:
+    """(label, text) of the bullet lines under the memory header (or, failing that, of every
+    bullet line). The chat page labels lines "[identity] ...", "[episodic] ...": a label tells
+    a fact from the user's own words, which the reply quotes as theirs."""
     lines = system.splitlines()
     start = next((i + 1 for i, line in enumerate(lines) if line.strip() == MEMORY_HEADER), None)
     body = lines[start:] if start is not None else lines
@@ -33,13 +32,24 @@ def recalled_memories(system: str) -> list[str]:
     for line in body:
         s = line.strip()
         if s.startswith(("- ", "* ", "• ")):
-            # The chat page labels lines "[identity] ..."; the label helps a model, not a reader.
-            item = re.sub(r"^\[[^\]]{1,20}\]\s*", "", s[2:].strip())
+            m = re.match(r"^\[([^\]]{1,20})\]\s*(.*)$", s[2:].strip())
+            label, item = (m.group(1), m.group(2)) if m else ("", s[2:].strip())
             if item and item != "(none)":
-                out.append(item)
+                out.append((label, item))
         elif start is not None and s and out:
             break  # the memory block ended
     return out
+
+
+def _say(label: str, text: str) -> str:
+    """How a reply cites one memory: facts as statements, the user's words as quotes."""
+    if label == "episodic":
+        return f"you told me \u201c{text.rstrip('.')}\u201d"
+    if label == "playbook":
+        return f"what worked before: {text}"
+    if label == "catalog":
+        return f"the help docs say: {text}"
+    return text
 
 
 class OfflineLLM:
@@ -53,11 +63,15 @@ class OfflineLLM:
         message (by shared content words), else the top recalled ones."""
         last = next((m.get("content", "") for m in reversed(messages)
                      if m.get("role") == "user"), "")
-        memories = recalled_memories(system)
+        # A question the user asked earlier asserts nothing: it is not cited as what they said.
+        memories = [(label, m) for label, m in recalled_memories(system)
+                    if not (label == "episodic" and m.rstrip().endswith("?"))]
         query = _content(last)
-        scored = sorted(((len(query & _content(m)), -i, m) for i, m in enumerate(memories)),
-                        reverse=True)
-        relevant = [m for s, _, m in scored if s > 0][:_MAX_CITED]
+        # Most shared words first; on a tie a believed fact before the words it came from.
+        scored = sorted(((len(query & _content(m)), label != "episodic", -i, label, m)
+                         for i, (label, m) in enumerate(memories)), reverse=True)
+        relevant = [_say(label, m) for s, _, _, label, m in scored if s > 0][:_MAX_CITED]
+        memories = [_say(label, m) for label, m in memories]
         asking = last.strip().endswith("?") or (words(last)[:1] or [""])[0] in {
             "what", "where", "which", "who", "when", "how", "do", "does", "did", "can",
             "could", "is", "are", "should", "would", "will", "tell", "remind"}
