@@ -230,3 +230,15 @@ def test_anthropic_reply_returns_text():
     assert llm.reply(system, [{"role": "user", "content": "where do I live?"}]) == \
         "You live in Edinburgh."
     assert seen[0]["system"] == system and "tools" not in seen[0]
+
+
+def test_offline_reply_quotes_the_users_words_and_skips_their_old_questions():
+    llm = get_llm("offline")
+    system = memory_prompt(["[episodic] Which hub should I buy?",
+                            "[episodic] The Lumio hub keeps dropping off the wifi.",
+                            "[world] Owns a Lumio Hub v2",
+                            "[playbook] Reset the hub: when it drops off: unplug; wait; replug"])
+    reply = llm.reply(system, [{"role": "user", "content": "What do you know about my hub?"}])
+    assert "Which hub should I buy" not in reply  # a question asserts nothing
+    assert "you told me \u201cThe Lumio hub keeps dropping off the wifi\u201d" in reply
+    assert reply.index("Owns a Lumio Hub v2") < reply.index("you told me")  # facts first on ties
