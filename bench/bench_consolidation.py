@@ -29,7 +29,7 @@ from memory.llm.offline import OfflineLLM
 from memory.service import MemoryService, audit_event
 from memory.stores import open_store
 from memory.stores.base import AppendAudit, PutMemory
-from review.policy import ReviewPolicy
+from memory.policy import ReviewPolicy
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 CITIES = ["Bristol", "Leeds", "Porto", "Lisbon", "Berlin", "Oslo", "Dublin", "Austin", "Kyoto", "Accra", "Galway", "Krakow"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from .llm import LLM
 from .models import Episode, Playbook
 from .ranking import RankedHit
 from .search_config import WITH_CATALOG, Purpose, RecallConfig
@@ -41,7 +42,7 @@ def system_prompt(hits: list[RankedHit]) -> str:
 
 
 def chat_turn(svc: MemoryService, user_id: str, message: str,
-              history: list[dict[str, str]] | None = None, *, llm=None,
+              history: list[dict[str, str]] | None = None, *, llm: LLM,
               config: RecallConfig = WITH_CATALOG) -> ChatTurn:
     """Validate, recall, store the user's message as an episode, then ask the model.
 
@@ -52,10 +53,6 @@ def chat_turn(svc: MemoryService, user_id: str, message: str,
     text = clean_text(message, field="message")
     hits = svc.recall(user_id, text, config=config, purpose=Purpose.AGENT).hits
     episode = svc.write_episode(user_id, text, actor="agent")
-    if llm is None:
-        from .llm import get_llm
-
-        llm = get_llm()
     # Only role and content go to the model; pages keep extra keys (hits) beside them.
     messages = [{"role": m["role"], "content": m["content"]} for m in history or []]
     messages.append({"role": "user", "content": text})

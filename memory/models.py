@@ -12,6 +12,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from .clock import as_utc, new_id, utcnow
 
 CATALOG = "catalog"  # the owner-less scope; never a user id (see text.require_user)
+# A candidate's flag: its value restates a tombstoned one (review shows it with its history).
+PREVIOUSLY_REJECTED = "previously_rejected"
 
 
 class MemoryKind(StrEnum):
@@ -208,6 +210,8 @@ class CatalogDoc(Record):
 
 
 Memory = Episode | Fact | Playbook | CatalogDoc
+# The same union for validation: tried in order, so a record keeps its own type.
+AnyMemory = Annotated[Episode | Fact | Playbook | CatalogDoc, Field(union_mode="left_to_right")]
 MODEL_BY_KIND: dict[MemoryKind, type[Record]] = {
     MemoryKind.EPISODIC: Episode,
     MemoryKind.SEMANTIC: Fact,
@@ -260,6 +264,17 @@ class AuditEvent(BaseModel):
     plan_id: str | None = None
     outcome: Literal["ok", "denied", "refused"] = "ok"
     comment: str | None = Field(None, description="an operator's free-text note (review decisions)")
+
+
+class LegHit(BaseModel):
+    """One candidate from one retrieval leg, with the raw score that leg gave it. BM25 scores
+    are the engine's (higher is better); a dense hit's score is (1 + cosine) / 2, in [0, 1],
+    and its cosine is also given as is."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    doc: AnyMemory
+    score: float
+    cosine: float | None = None
 
 
 def snapshot(record: BaseModel | None) -> dict[str, Any] | None:

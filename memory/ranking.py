@@ -14,8 +14,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from .clock import as_utc
-from .models import MemoryKind
-from .stores.base import AnyMemory, LegHit
+from .models import AnyMemory, LegHit, MemoryKind
 
 DAY_MS = 86_400_000.0
 

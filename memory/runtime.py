@@ -1,25 +1,71 @@
-"""Build the service bundle from settings: one place that turns configuration into objects."""
+"""The runtime bundle: settings read once, and every object built from them in one place.
+
+The desk builds one `Runtime` per server (`st.cache_resource`), the CLI one per command; the
+memory and review layers receive what they need from it and never read the environment
+(invariant 18).
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from .clock import Clock, utcnow
-from .embeddings import get_embedder
+from .embeddings import Embedder, get_embedder
+from .errors import MemdeskError
+from .llm import LLM, UnavailableLLM, get_llm
+from .policy import ReviewPolicy
 from .service import MemoryService
-from .settings import load_settings
+from .settings import Settings
 from .stores import open_store
+from .stores.base import Store
 
 
-def open_service(store_url: str | None = None, *, clock: Clock = utcnow) -> MemoryService:
-    settings = load_settings()
-    store = open_store(store_url or settings["store"], get_embedder(settings["embedder"]))
-    return MemoryService(store, clock=clock,
-                         tombstone_similarity=settings["tombstone_similarity"],
-                         harsh_confidence_penalty=settings["harsh_confidence_penalty"])
+@dataclass
+class Runtime:
+    settings: Settings
+    store_url: str
+    clock: Clock = utcnow
+    _store: Store | None = field(default=None, repr=False)
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        return get_embedder(self.settings.embedder, minilm_dir=self.settings.minilm_dir or None)
+
+    @cached_property
+    def store(self) -> Store:
+        if self._store is not None:
+            return self._store
+        return open_store(self.store_url, self.embedder, es_prefix=self.settings.es_prefix)
+
+    @cached_property
+    def policy(self) -> ReviewPolicy:
+        return ReviewPolicy.from_settings(self.settings)
+
+    @cached_property
+    def service(self) -> MemoryService:
+        return MemoryService(self.store, clock=self.clock, policy=self.policy,
+                             tombstone_similarity=self.settings.tombstone_similarity,
+                             harsh_confidence_penalty=self.settings.harsh_confidence_penalty)
+
+    @cached_property
+    def llm(self) -> LLM:
+        """The configured model; a misconfigured one (MEMDESK_LLM=anthropic without a key)
+        still builds, and every call fails with the reason, after the caller has stored what
+        the user said (invariant 9: nothing the user wrote is lost to a model error)."""
+        try:
+            return get_llm(self.settings)
+        except MemdeskError as exc:
+            return UnavailableLLM(exc)
+
+    def close(self) -> None:
+        if "store" in self.__dict__:
+            self.store.close()
 
 
-@lru_cache(maxsize=4)
-def shared_service(store_url: str | None = None) -> MemoryService:
-    """One long-lived service per store URL (the desk reuses it across reruns)."""
-    return open_service(store_url)
+def build_runtime(settings: Settings | None = None, *, store_url: str | None = None,
+                  clock: Clock = utcnow, store: Store | None = None) -> Runtime:
+    """Settings are validated here, at start-up: a bad one fails before anything opens."""
+    settings = settings or Settings.from_env()
+    return Runtime(settings=settings, store_url=store_url or settings.store, clock=clock,
+                   _store=store)

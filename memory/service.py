@@ -5,15 +5,14 @@ Pages, the CLI, consolidation and review call this layer; only stores do I/O.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
-from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
 
 from .clock import Clock, parse_when, utcnow
-from .errors import ChainError, NotFoundError, TombstoneError, ValidationError
+from .corrections import believed_at, valid_covers
+from .errors import NotFoundError, ValidationError
 from .models import (
     CATALOG,
     AuditEvent,
@@ -26,27 +25,18 @@ from .models import (
     MemoryKind,
     Playbook,
     Tombstone,
-    TombstoneKind,
-    check_actor,
     coerce_fact_type,
-    snapshot,
 )
+from .policy import ReviewPolicy
 from .ranking import RankedHit, fuse
 from .rerank import get_reranker
 from .search_config import DEFAULT, Purpose, RecallConfig
-from .stores.base import (
-    AnyMemory,
-    AppendAudit,
-    DeleteMemory,
-    Op,
-    PutMemory,
-    PutTombstone,
-    RecallFilter,
-    Store,
-    UpdateMemory,
-)
-from .text import clean_text, normalise, require_user
+from .stores.base import AnyMemory, Capability, RecallFilter, Store
+from .text import clean_text, require_user
+from .unit_of_work import Authorize, Batch, EventIds, as_actor
 from .values import match_tombstone
+
+__all__ = ["MemoryService", "believed_at", "valid_covers"]
 
 USER_KINDS = (MemoryKind.SEMANTIC, MemoryKind.EPISODIC, MemoryKind.PROCEDURAL)
 
@@ -92,52 +82,34 @@ def _model_error(exc: PydanticError) -> ValidationError:
     return ValidationError(f"invalid {where}: {msg}")
 
 
-def audit_event(actor: str, user_id: str, action: str, *, targets: Iterable[str] = (),
-                before=None, after=None, reason: str | None = None, plan_id: str | None = None,
-                outcome: str = "ok", at: datetime | None = None) -> AuditEvent:
-    """Build an audit event (invariant 8): actor, user, targets, before/after, reason, time."""
-    return AuditEvent(actor=actor, user_id=user_id, action=action, target_ids=list(targets),
-                      before=snapshot(before) if isinstance(before, BaseModel) else before,
-                      after=snapshot(after) if isinstance(after, BaseModel) else after,
-                      reason=reason, plan_id=plan_id, outcome=outcome,  # type: ignore[arg-type]
-                      **({"at": at} if at else {}))
-
-
-def bump(doc: AnyMemory, **changes) -> AnyMemory:
-    """A copy with changes applied and the revision advanced (for UpdateMemory)."""
-    return doc.model_validate({**doc.model_dump(), **changes, "rev": doc.rev + 1})
-
-
 class MemoryService:
     def __init__(self, store: Store, *, clock: Clock = utcnow, tombstone_similarity: float = 0.85,
-                 harsh_confidence_penalty: float = 0.2):
+                 harsh_confidence_penalty: float = 0.2, authorize: Authorize | None = None,
+                 policy: ReviewPolicy | None = None):
         self.store = store
         self.embedder = store.embedder
         self.clock = clock
         self.tombstone_similarity = tombstone_similarity
         self.harsh_confidence_penalty = harsh_confidence_penalty
+        self.authorize = authorize  # roles (issue 14): checked inside every Batch
+        self.policy = policy or ReviewPolicy()  # what waits for an operator (memory/policy.py)
+
+    # the unit of work ---------------------------------------------------------------------------
+    def batch(self, actor: str, user_id: str, *, reason: str | None = None,
+              plan_id: str | None = None, comment: str | None = None,
+              event_ids: EventIds | None = None) -> Batch:
+        """The one door for mutations (memory/unit_of_work.py): `with svc.batch(...) as b:`."""
+        scope = CATALOG if user_id == CATALOG else require_user(user_id)
+        return Batch(self.store, actor, scope, now=self.clock(), reason=reason, plan_id=plan_id,
+                     comment=comment, gate=self.tombstone_match, authorize=self.authorize,
+                     event_ids=event_ids, harsh_penalty=self.harsh_confidence_penalty)
 
     # scope and ownership --------------------------------------------------------------------
-    def _actor(self, actor: str) -> str:
-        try:
-            return check_actor(actor)
-        except ValueError as exc:
-            raise ValidationError(str(exc)) from None
-
     def owned(self, user_id: str, kind: MemoryKind, memory_id: str, *, actor: str,
               action: str) -> AnyMemory:
         """Fetch a memory for a mutation. Another user's id is exactly a missing id to the
         caller, and the attempt is audited as denied (invariant 3)."""
-        doc = self.store.get(kind, user_id, memory_id)
-        if doc is not None:
-            return doc
-        owner = self.store.owner_of(kind, memory_id)
-        if owner is not None and owner != user_id:
-            self.store.apply([AppendAudit(event=audit_event(
-                actor, user_id, "denied", targets=[memory_id], outcome="denied",
-                reason=f"{action}: {kind.value} id belongs to another user", at=self.clock()))])
-        raise NotFoundError(f"no {kind.value} memory {memory_id} for user {user_id}",
-                            target_id=memory_id)
+        return self.batch(actor, user_id).owned(kind, memory_id, action=action)
 
     def find_memory(self, user_id: str, memory_id: str, *, actor: str, action: str) -> AnyMemory:
         user_id = require_user(user_id)
@@ -151,36 +123,21 @@ class MemoryService:
         raise NotFoundError(f"no memory {memory_id} for user {user_id}", target_id=memory_id)
 
     # tombstones -------------------------------------------------------------------------------
-    def tombstone_match(self, user_id: str, text: str) -> tuple[Tombstone, float] | None:
+    def tombstone_match(self, user_id: str, text: str,
+                        pending: Iterable[Tombstone] = ()) -> tuple[Tombstone, float] | None:
         """The tombstone this text restates (memory/values.py: same value, same terms, or
-        similar meaning with the same polarity), with its cosine (invariant 7)."""
+        similar meaning with the same polarity), with its cosine (invariant 7). `pending` are
+        tombstones a batch is about to create: they count as much as stored ones."""
         user_id = require_user(user_id)
-        tombs = self.store.list_tombstones(user_id)
+        pending = list(pending)
+        tombs = [*self.store.list_tombstones(user_id), *pending]
         if not tombs:
             return None
-        vec = self.embedder.embed([text])[0]
-        near = self.store.nearest_tombstones(user_id, vec, 5)
+        vecs = self.embedder.embed([text, *(t.text for t in pending)])
+        near = self.store.nearest_tombstones(user_id, vecs[0], 5)
+        near += [(t, float(vecs[0] @ v)) for t, v in zip(pending, vecs[1:], strict=True)]
         found = match_tombstone(text, tombs, near, self.tombstone_similarity)
         return None if found is None else (found[0], found[1])
-
-    def tombstone_for(self, fact: Fact, kind: TombstoneKind, actor: str,
-                      reason: str | None) -> Tombstone:
-        return Tombstone(user_id=fact.user_id, text=fact.text, normalized=normalise(fact.text),
-                         kind=kind, source_fact_id=fact.id, reason=reason, actor=actor,
-                         created_at=self.clock())
-
-    def _refuse_if_tombstoned(self, user_id: str, text: str, actor: str) -> None:
-        match = self.tombstone_match(user_id, text)
-        if match is None:
-            return
-        tomb, sim = match
-        self.store.apply([AppendAudit(event=audit_event(
-            actor, user_id, "write_refused", targets=[tomb.id], outcome="refused",
-            after={"text": text, "similarity": round(sim, 4)},
-            reason=f"restates a {tomb.kind.value} value: {tomb.text!r}", at=self.clock()))])
-        raise TombstoneError(
-            f"refused: {text!r} restates a value this user's history marks {tomb.kind.value} "
-            f"({tomb.text!r}, similarity {sim:.2f}, tombstone {tomb.id})", tombstone_id=tomb.id)
 
     # episodes ---------------------------------------------------------------------------------
     def write_episode(self, user_id: str, text: str, *, timestamp=None, session_id: str | None = None,
@@ -190,18 +147,11 @@ class MemoryService:
     def write_episodes(self, user_id: str, items: list[tuple[str, object, str | None]], *,
                        actor: str = "agent") -> list[Episode]:
         """The user's own messages, in one transaction. Assistant text never comes here (inv. 9)."""
-        user_id, actor = require_user(user_id), self._actor(actor)
-        now = self.clock()
-        episodes, ops = [], []
-        for text, timestamp, session_id in items:
-            when = parse_when(timestamp, field="timestamp") or now
-            ep = Episode(user_id=user_id, text=clean_text(text), timestamp=when,
-                         session_id=session_id, recorded_at=now)
-            episodes.append(ep)
-            ops += [PutMemory(doc=ep), AppendAudit(event=audit_event(
-                actor, user_id, "write_episode", targets=[ep.id], after=ep, at=now))]
-        self.store.apply(ops)
-        return episodes
+        with self.batch(actor, user_id) as b:
+            return [b.add(Episode(user_id=b.user_id, text=clean_text(text),
+                                  timestamp=parse_when(timestamp, field="timestamp") or b.now,
+                                  session_id=session_id, recorded_at=b.now))
+                    for text, timestamp, session_id in items]
 
     # facts ------------------------------------------------------------------------------------
     def build_fact(self, user_id: str, text: str, *, fact_type: str | FactType = FactType.WORLD,
@@ -230,42 +180,13 @@ class MemoryService:
             if self.store.get(MemoryKind.EPISODIC, user_id, ep_id) is None:
                 raise ValidationError(f"source episode {ep_id} not found for user {user_id}")
 
-    def supersession_ops(self, old: Fact, new: Fact, contradiction: Contradiction, *, actor: str,
-                         reason: str | None = None, plan_id: str | None = None) -> tuple[list[Op], Fact, Tombstone | None]:
-        """Operations that retire `old` in favour of `new` (invariants 4-6). Pure: no I/O."""
-        if old.state != FactState.ACTIVE or old.superseded_by:
-            head = f"; its successor is {old.superseded_by}" if old.superseded_by else ""
-            raise ChainError(f"fact {old.id} is {old.state.value}, not the head of its chain"
-                             f"{head}: only the current head can be superseded", target_id=old.id)
-        now = self.clock()
-        tomb = None
-        if contradiction == Contradiction.HARSH:
-            # Never true: the old fact is retracted and its value tombstoned (invariant 6).
-            replaced = bump(old, state=FactState.RETRACTED, superseded_by=new.id, superseded_at=now)
-            tomb = self.tombstone_for(old, TombstoneKind.RETRACTED, actor, reason or "harsh contradiction")
-        else:
-            # No longer true: kept as history; valid time closes where the new fact starts (inv. 4).
-            valid_to = old.valid_to or new.valid_from
-            if valid_to and old.valid_from and valid_to < old.valid_from:
-                valid_to = old.valid_from
-            replaced = bump(old, state=FactState.SUPERSEDED, superseded_by=new.id,
-                            superseded_at=now, valid_to=valid_to)
-        action = "retract" if contradiction == Contradiction.HARSH else "supersede"
-        ops: list[Op] = [UpdateMemory(doc=replaced, expected_rev=old.rev)]
-        if tomb:
-            ops.append(PutTombstone(tombstone=tomb))
-        ops.append(AppendAudit(event=audit_event(
-            actor, old.user_id, action, targets=[old.id, new.id], before=old, after=replaced,
-            reason=reason, plan_id=plan_id, at=now)))
-        return ops, replaced, tomb  # type: ignore[return-value]
-
     def write_fact(self, user_id: str, text: str, *, fact_type: str | FactType = FactType.WORLD,
                    confidence: float = 0.8, state: FactState | str = FactState.ACTIVE,
                    source_episode_ids: Iterable[str] = (), supersedes_id: str | None = None,
                    contradiction: Contradiction | str = Contradiction.NATURAL, valid_from=None,
                    valid_to=None, actor: str = "agent", reason: str | None = None) -> WriteResult:
         """Write a fact, optionally superseding (natural) or retracting (harsh) another."""
-        user_id, actor = require_user(user_id), self._actor(actor)
+        user_id, actor = require_user(user_id), as_actor(actor)
         contradiction = Contradiction(contradiction)
         fact = self.build_fact(user_id, text, fact_type=fact_type, confidence=confidence,
                                state=state, source_episode_ids=source_episode_ids,
@@ -273,52 +194,25 @@ class MemoryService:
         if fact.state not in (FactState.ACTIVE, FactState.CANDIDATE):
             raise ValidationError("a new fact starts as active or candidate")
         self.check_sources(user_id, fact.source_episode_ids)
-        self._refuse_if_tombstoned(user_id, fact.text, actor)  # invariant 7
-        ops: list[Op] = []
-        replaced = tomb = None
-        if supersedes_id:
-            old = self.owned(user_id, MemoryKind.SEMANTIC, supersedes_id, actor=actor,
-                             action="supersede")
-            penalty = self.harsh_confidence_penalty if contradiction == Contradiction.HARSH else 0.0
-            fact = Fact.model_validate({**fact.model_dump(), "supersedes": old.id,
-                                        "contradiction": contradiction,
-                                        "confidence": max(0.0, fact.confidence - penalty)})
-            more, replaced, tomb = self.supersession_ops(old, fact, contradiction, actor=actor,
-                                                         reason=reason)
-            ops += more
-        ops = [PutMemory(doc=fact), AppendAudit(event=audit_event(
-            actor, user_id, "write_fact", targets=[fact.id], after=fact, reason=reason,
-            at=fact.recorded_at)), *ops]
-        self.store.apply(ops)
-        return WriteResult(fact=fact, replaced=replaced, tombstone=tomb)
+        with self.batch(actor, user_id, reason=reason) as b:
+            if not supersedes_id:
+                return WriteResult(fact=b.add(fact))
+            old = b.owned_fact(supersedes_id, action="supersede")
+            new, replaced, tomb = b.add_successor(old, fact, contradiction)
+            return WriteResult(fact=new, replaced=replaced, tombstone=tomb)
 
     def retract(self, user_id: str, fact_id: str, *, actor: str = "agent",
                 reason: str | None = None) -> Tombstone:
         """The user says a fact was never true: retract it and tombstone its value (inv. 6)."""
-        user_id, actor = require_user(user_id), self._actor(actor)
-        old: Fact = self.owned(user_id, MemoryKind.SEMANTIC, fact_id, actor=actor, action="retract")  # type: ignore[assignment]
-        if old.state in (FactState.RETRACTED, FactState.REJECTED):
-            raise ChainError(f"fact {fact_id} is already {old.state.value}", target_id=fact_id)
-        now = self.clock()
-        new = bump(old, state=FactState.RETRACTED, superseded_at=now)
-        tomb = self.tombstone_for(old, TombstoneKind.RETRACTED, actor, reason)
-        self.store.apply([UpdateMemory(doc=new, expected_rev=old.rev), PutTombstone(tombstone=tomb),
-                          AppendAudit(event=audit_event(actor, user_id, "retract", targets=[fact_id],
-                                                        before=old, after=new, reason=reason, at=now))])
-        return tomb
+        with self.batch(actor, user_id, reason=reason) as b:
+            return b.retract(b.owned_fact(fact_id, action="retract"))
 
     def forget(self, user_id: str, memory_id: str, *, actor: str = "agent",
                reason: str | None = None) -> None:
         """Hard delete of one memory. The audit keeps ids and a hash, never the text (inv. 8)."""
-        user_id, actor = require_user(user_id), self._actor(actor)
-        doc = self.find_memory(user_id, memory_id, actor=actor, action="forget")
-        digest = hashlib.sha256(doc.search_text().encode()).hexdigest()
-        self.store.apply([
-            DeleteMemory(kind=doc.kind, user_id=user_id, id=doc.id, expected_rev=doc.rev),
-            AppendAudit(event=audit_event(actor, user_id, "forget", targets=[doc.id],
-                                          before={"id": doc.id, "kind": doc.kind.value,
-                                                  "text_sha256": digest},
-                                          reason=reason, at=self.clock()))])
+        doc = self.find_memory(user_id, memory_id, actor=as_actor(actor), action="forget")
+        with self.batch(actor, user_id, reason=reason) as b:
+            b.forget(doc)
 
     # reading facts ------------------------------------------------------------------------------
     def get_fact(self, user_id: str, fact_id: str) -> Fact:
@@ -380,7 +274,7 @@ class MemoryService:
     def write_playbook(self, user_id: str, name: str, trigger: str, steps: list[str], *,
                        success_count: int = 0, failure_count: int = 0, confidence: float = 0.8,
                        source_episode_ids: Iterable[str] = (), actor: str = "agent") -> Playbook:
-        user_id, actor = require_user(user_id), self._actor(actor)
+        user_id = require_user(user_id)
         try:
             pb = Playbook(user_id=user_id, name=clean_text(name, field="name"),
                           trigger=clean_text(trigger, field="trigger"),
@@ -393,21 +287,18 @@ class MemoryService:
         if not pb.steps:
             raise ValidationError("a playbook needs at least one step")
         self.check_sources(user_id, pb.source_episode_ids)
-        self.store.apply([PutMemory(doc=pb), AppendAudit(event=audit_event(
-            actor, user_id, "write_playbook", targets=[pb.id], after=pb, at=pb.recorded_at))])
-        return pb
+        with self.batch(actor, user_id) as b:
+            return b.add(pb)
 
     def record_outcome(self, user_id: str, playbook_id: str, *, success: bool,
                        actor: str = "agent", reason: str | None = None) -> Playbook:
-        user_id, actor = require_user(user_id), self._actor(actor)
-        pb: Playbook = self.owned(user_id, MemoryKind.PROCEDURAL, playbook_id, actor=actor,
-                                  action="record_outcome")  # type: ignore[assignment]
-        field = "success_count" if success else "failure_count"
-        new = bump(pb, **{field: getattr(pb, field) + 1, "updated_at": self.clock()})
-        self.store.apply([UpdateMemory(doc=new, expected_rev=pb.rev), AppendAudit(event=audit_event(
-            actor, user_id, "playbook_outcome", targets=[pb.id], before=pb, after=new,
-            reason=reason, at=self.clock()))])
-        return new  # type: ignore[return-value]
+        with self.batch(actor, user_id, reason=reason) as b:
+            pb: Playbook = b.owned(MemoryKind.PROCEDURAL, playbook_id,  # type: ignore[assignment]
+                                   action="record_outcome")
+            field = "success_count" if success else "failure_count"
+            count = pb.success_count if success else pb.failure_count
+            return b.change(pb, action="playbook_outcome", **{field: count + 1,
+                                                              "updated_at": b.now})
 
     def playbooks(self, user_id: str) -> list[Playbook]:
         return self.store.list_playbooks(require_user(user_id))
@@ -418,12 +309,9 @@ class MemoryService:
 
     def add_catalog(self, docs: list[CatalogDoc], *, actor: str = "seed") -> None:
         """Shared documents with no owner; audited under the reserved scope "catalog"."""
-        actor = self._actor(actor)
-        ops: list[Op] = []
-        for doc in docs:
-            ops += [PutMemory(doc=doc), AppendAudit(event=audit_event(
-                actor, CATALOG, "write_catalog", targets=[doc.id], after=doc, at=self.clock()))]
-        self.store.apply(ops)
+        with self.batch(actor, CATALOG) as b:
+            for doc in docs:
+                b.add(doc)
 
     # recall -------------------------------------------------------------------------------------
     def recall(self, user_id: str, query: str, *, config: RecallConfig = DEFAULT,
@@ -439,10 +327,11 @@ class MemoryService:
         hits = None
         # Issue 3: a store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks
         # with the same multipliers and RRF; it returns None when its licence lacks the feature.
-        hybrid = getattr(self.store, "hybrid_search", None)
-        if hybrid is not None and config.use_bm25 and config.use_dense:
+        if Capability.HYBRID_SEARCH in self.store.capabilities and config.use_bm25 \
+                and config.use_dense:
             vec = self.embedder.embed([query])[0]
-            hits = hybrid(flt, query, vec, config.candidates, now, config.ranking)
+            hits = self.store.hybrid_search(flt, query, vec, config.candidates, now,
+                                            config.ranking, explain=explain)
             if hits is not None:
                 legs = {n: [h for h in hits if n in h.legs] for n in ("bm25", "dense")}
         if hits is None:
@@ -463,7 +352,7 @@ class MemoryService:
         result = RecallResult(hits=hits)
         if explain:
             result.explain = RecallExplain(
-                query=query, path=getattr(self.store, "recall_path", "embedded: FTS5 + exact numpy"),
+                query=query, path=self.store.recall_path,
                 candidates={name: len(v) for name, v in legs.items()},
                 filters=filter_breakdown(self.store.counts(user_id), config),
                 config=config.model_dump(mode="json"))
@@ -485,25 +374,6 @@ class MemoryService:
               plan_id: str | None = None) -> list[AuditEvent]:
         return self.store.audit(require_user(user_id) if user_id != CATALOG else CATALOG,
                                 limit=limit, action=action, plan_id=plan_id)
-
-
-def valid_covers(fact: Fact, at: datetime) -> bool:
-    """Valid-time "as of": was this version true on that day? (invariant 13)
-
-    Retracted, rejected and candidate facts were never believed true. An undated start is taken
-    from record time; an undated end of a superseded fact is when it was superseded."""
-    if fact.state not in (FactState.ACTIVE, FactState.SUPERSEDED):
-        return False
-    start = fact.valid_from or fact.recorded_at
-    end = fact.valid_to or (fact.superseded_at if fact.state == FactState.SUPERSEDED else None)
-    return start <= at and (end is None or at < end)
-
-
-def believed_at(fact: Fact, at: datetime) -> bool:
-    """Record-time "as of": did the store believe it then? (invariant 14)"""
-    if fact.state in (FactState.CANDIDATE, FactState.REJECTED):
-        return False
-    return fact.recorded_at <= at and (fact.superseded_at is None or fact.superseded_at > at)
 
 
 def filter_breakdown(counts: dict[str, dict[str, int]], config: RecallConfig) -> list[FilterCount]:

@@ -1,65 +1,96 @@
-"""Every setting in one declared table, with its default and a help line (read from MEMDESK_*).
+"""Every setting, typed and range-checked, read once from the environment (MEMDESK_*).
 
-An unknown MEMDESK_* variable fails at start-up: a typo must not silently fall back to a default.
+`Settings.from_env()` is called by the runtime (memory/runtime.py) at start-up and nowhere
+else; nothing below the runtime reads the environment. An unknown MEMDESK_* variable, or a value
+out of range (MEMDESK_REVIEW_CONFIDENCE=2), fails at start-up naming the setting: a typo must not
+silently fall back to a default (invariant 18).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import ValidationError as PydanticError
 
 from .errors import ValidationError
 
-
-@dataclass(frozen=True)
-class Setting:
-    name: str
-    default: Any
-    help: str
-    parse: Callable[[str], Any] = str
+PREFIX = "MEMDESK_"
 
 
-def _bool(v: str) -> bool:
-    return v.strip().lower() in {"1", "true", "yes", "on"}
+class Settings(BaseModel):
+    """The product's configuration. Field descriptions are the README's settings table."""
 
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
-SETTINGS: tuple[Setting, ...] = (
-    Setting("store", f"embedded:{Path('.memdesk') / 'memdesk.db'}",
-            "where memories live: embedded:PATH (default) or elasticsearch:URL"),
-    Setting("embedder", "minilm", "sentence embedder: minilm (default), static (distilled, fast) or hash (unit tests only)"),
-    Setting("tombstone_similarity", 0.85,
-            "cosine at or above which a write restates a tombstoned value (when its names, "
-            "numbers and half its terms also agree; memory/values.py)", float),
-    Setting("harsh_confidence_penalty", 0.2,
-            "confidence subtracted from a fact that harshly contradicts (retracts) another", float),
-    Setting("llm", "auto", "auto (Anthropic when ANTHROPIC_API_KEY is set, else offline), "
-            "anthropic or offline"),
-    Setting("anthropic_model", "claude-sonnet-4-6", "Anthropic model for extraction and chat"),
-    Setting("max_retire_per_run", 3,
-            "most facts one consolidation run may supersede; the rest go to review", int),
-    Setting("review_confidence", 0.7, "facts below this confidence wait in review", float),
-    Setting("es_url", "", "Elasticsearch URL for the live contract tests (MEMDESK_ES_URL)"),
-    Setting("es_prefix", "memdesk", "index name prefix on Elasticsearch"),
-    Setting("minilm_dir", "", "override the directory holding the MiniLM weights"),
-)
-_BY_NAME = {s.name: s for s in SETTINGS}
+    store: str = Field(f"embedded:{Path('.memdesk') / 'memdesk.db'}",
+                       description="where memories live: embedded:PATH (default) or "
+                                   "elasticsearch:URL")
+    embedder: Literal["minilm", "static", "hash"] = Field(
+        "minilm", description="sentence embedder: minilm (default), static (distilled, fast) or "
+                              "hash (unit tests only)")
+    tombstone_similarity: float = Field(
+        0.85, ge=0.0, le=1.0,
+        description="cosine at or above which a write restates a tombstoned value (when its "
+                    "names, numbers and half its terms also agree; memory/values.py)")
+    harsh_confidence_penalty: float = Field(
+        0.2, ge=0.0, le=1.0,
+        description="confidence subtracted from a fact that harshly contradicts (retracts) "
+                    "another")
+    llm: Literal["auto", "anthropic", "offline"] = Field(
+        "auto", description="auto (Anthropic when ANTHROPIC_API_KEY is set, else offline), "
+                            "anthropic or offline")
+    anthropic_model: str = Field("claude-sonnet-4-6", min_length=1,
+                                 description="Anthropic model for extraction and chat")
+    max_retire_per_run: int = Field(
+        3, ge=0, le=10_000,
+        description="most facts one consolidation run may supersede; the rest go to review")
+    review_confidence: float = Field(0.7, ge=0.0, le=1.0,
+                                     description="facts below this confidence wait in review")
+    es_url: str = Field("", description="Elasticsearch URL for the live contract tests "
+                                        "(MEMDESK_ES_URL)")
+    es_prefix: str = Field("memdesk", pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$",
+                           description="index name prefix on Elasticsearch")
+    minilm_dir: str = Field("", description="override the directory holding the MiniLM weights")
+    # Not a MEMDESK_ setting: the Anthropic SDK's own variable, read at the same moment.
+    anthropic_api_key: SecretStr | None = Field(None, exclude=True)
 
-
-def load_settings(env: dict[str, str] | None = None) -> dict[str, Any]:
-    env = dict(os.environ if env is None else env)
-    values = {s.name: s.default for s in SETTINGS}
-    for key, raw in env.items():
-        if not key.startswith("MEMDESK_"):
-            continue
-        name = key.removeprefix("MEMDESK_").lower()
-        if name not in _BY_NAME:
-            known = ", ".join(f"MEMDESK_{s.name.upper()}" for s in SETTINGS)
-            raise ValidationError(f"unknown setting {key}; known settings: {known}")
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Read MEMDESK_* (and ANTHROPIC_API_KEY) once; refuse unknown names and bad values."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        names = public_fields()
+        for key, raw in env.items():
+            if not key.startswith(PREFIX):
+                continue
+            name = key.removeprefix(PREFIX).lower()
+            if name not in names:
+                known = ", ".join(f"{PREFIX}{n.upper()}" for n in names)
+                raise ValidationError(f"unknown setting {key}; known settings: {known}")
+            values[name] = raw
+        if env.get("ANTHROPIC_API_KEY"):
+            values["anthropic_api_key"] = env["ANTHROPIC_API_KEY"]
+        values.update({k: v for k, v in overrides.items() if v is not None})
         try:
-            values[name] = _BY_NAME[name].parse(raw)
-        except ValueError:
-            raise ValidationError(f"{key}={raw!r} is not a valid {name}") from None
-    return values
+            return cls.model_validate(values)
+        except PydanticError as exc:
+            first = exc.errors()[0]
+            name = str(first["loc"][0]) if first.get("loc") else "?"
+            shown = f"{PREFIX}{name.upper()}" if name in names else name
+            msg = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+            raise ValidationError(f"{shown}={values.get(name)!r} is invalid: {msg}") from None
+
+
+def public_fields() -> list[str]:
+    """Settings an operator sets through MEMDESK_* (the README table lists each)."""
+    return [n for n, f in Settings.model_fields.items() if not f.exclude]
+
+
+def settings_table() -> list[tuple[str, str, str]]:
+    """(variable, default, help) rows, in declaration order."""
+    return [(f"{PREFIX}{n.upper()}", str(Settings.model_fields[n].default),
+             Settings.model_fields[n].description or "") for n in public_fields()]

@@ -5,7 +5,7 @@ import streamlit as st
 
 from memory.agent import chat_turn
 from memory.errors import MemdeskError
-from memory.ui import describe, llm_mode, pick_user, service
+from memory.ui import describe, llm_mode, pick_user, runtime, service
 from memory.ui.views import hit_rows
 
 st.title("Chat")
@@ -37,7 +37,7 @@ if prompt := st.chat_input(f"Message as {user}", key="chat_input"):
     entry = {"role": "user", "content": prompt}
     history.append(entry)  # kept on screen even if the turn fails: nothing typed is lost
     try:
-        turn = chat_turn(svc, user, prompt, context)
+        turn = chat_turn(svc, user, prompt, context, llm=runtime().llm)
     except MemdeskError as exc:
         entry["error"] = describe(exc)  # shown under the message it belongs to
     else:

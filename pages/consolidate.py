@@ -6,9 +6,7 @@ import streamlit as st
 
 from memory.consolidation.apply import apply_plan, undo_plan
 from memory.consolidation.planner import make_plan
-from memory.llm import get_llm
-from memory.ui import clear_errors, operator_actor, pick_user, service
-from review.policy import ReviewPolicy
+from memory.ui import clear_errors, operator_actor, pick_user, runtime, service
 
 PLAN = "consolidate_plan"  # the dry-run plan kept across reruns until applied or re-planned
 
@@ -16,7 +14,8 @@ st.title("Consolidate")
 user = pick_user()
 svc = service()
 with clear_errors():
-    llm, policy = get_llm(), ReviewPolicy.from_settings()
+    rt = runtime()
+    llm, policy = rt.llm, rt.policy
     st.caption(f"LLM: `{llm.mode}` · policy: {policy.describe()}")
     if st.button("Plan (dry run)", type="primary", key="consolidate_plan_btn",
                  help="one extraction call; nothing is written"):

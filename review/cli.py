@@ -12,7 +12,6 @@ from datetime import timedelta
 from memory.cli import emit
 from memory.errors import ScopeError
 from memory.models import FactType
-from memory.runtime import open_service
 
 from .decisions import decide, decide_many
 from .models import Decision, ItemKind, QueueFilter
@@ -90,7 +89,7 @@ def _days(value: float | None) -> timedelta | None:
 
 
 def cmd_list(args) -> int:
-    service = open_service(args.store)
+    service = args.runtime.service
     flt = QueueFilter(users=_users(args, service), kinds=set(args.kind) if args.kind else None,
                       fact_types=set(args.fact_type) if args.fact_type else None,
                       min_confidence=args.min_confidence, max_confidence=args.max_confidence,
@@ -111,7 +110,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
-    detail = show_item(open_service(args.store), args.user, args.item_id)
+    detail = show_item(args.runtime.service, args.user, args.item_id)
 
     def render(p):
         item, ev = p["item"], p["evidence"]
@@ -134,7 +133,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_decide(args) -> int:
-    res = decide(open_service(args.store), args.user, args.item_id, args.decision,
+    res = decide(args.runtime.service, args.user, args.item_id, args.decision,
                  operator=args.operator, expected_rev=args.rev, text=args.text, into=args.into,
                  reason=args.reason, comment=args.comment)
     emit(args, res.model_dump(mode="json"),
@@ -143,7 +142,7 @@ def cmd_decide(args) -> int:
 
 
 def cmd_bulk(args) -> int:
-    out = decide_many(open_service(args.store), [(args.user, i, None) for i in args.item_ids],
+    out = decide_many(args.runtime.service, [(args.user, i, None) for i in args.item_ids],
                       args.decision, operator=args.operator, reason=args.reason,
                       comment=args.comment)
     emit(args, [o.model_dump(mode="json") for o in out],
@@ -154,7 +153,7 @@ def cmd_bulk(args) -> int:
 
 
 def cmd_history(args) -> int:
-    service = open_service(args.store)
+    service = args.runtime.service
     rows = [h.model_dump(mode="json") for h in history(service, _users(args, service),
                                                        limit=args.limit)]
     emit(args, rows, lambda rows: "\n".join(

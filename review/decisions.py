@@ -9,24 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memory.errors import (
-    ChainError,
-    ConflictError,
-    MemdeskError,
-    TombstoneError,
-    ValidationError,
-)
+from memory.errors import ChainError, ConflictError, MemdeskError, ValidationError
 from memory.models import (
     Contradiction,
     Fact,
     FactState,
     MemoryKind,
+    Tombstone,
     TombstoneKind,
     check_actor,
 )
-from memory.service import MemoryService, audit_event, bump
-from memory.stores.base import AppendAudit, Op, PutTombstone, UpdateMemory
+from memory.service import MemoryService
 from memory.text import clean_text, require_user
+from memory.unit_of_work import Batch
 
 from .models import BulkOutcome, Decision, DecisionResult, StaleItemError
 
@@ -57,62 +52,37 @@ def _decision(value: Decision | str) -> Decision:
 
 
 class _Ctx:
-    """The loaded item plus who is deciding: what every decision path needs."""
+    """The loaded item, the batch that will decide it, and the operator's words."""
 
-    def __init__(self, service: MemoryService, fact: Fact, actor: str, reason: str | None,
-                 comment: str | None):
-        self.service, self.fact, self.actor = service, fact, actor
-        self.reason, self.comment = reason, comment
-        self.now = service.clock()
-
-    def event(self, action: str, *, targets: Iterable[str], before, after):
-        e = audit_event(self.actor, self.fact.user_id, action, targets=targets, before=before,
-                        after=after, reason=self.reason, plan_id=self.fact.plan_id, at=self.now)
-        return e.model_copy(update={"comment": self.comment})
+    def __init__(self, service: MemoryService, b: Batch, fact: Fact):
+        self.service, self.b, self.fact = service, b, fact
 
 
-def _refuse_dead_value(ctx: _Ctx, text: str) -> None:
-    """Approval never resurrects a tombstoned value (invariant 44): refused and audited."""
-    match = ctx.service.tombstone_match(ctx.fact.user_id, text)
-    if match is None:
-        return
-    tomb, sim = match
-    ctx.service.store.apply([AppendAudit(event=audit_event(
-        ctx.actor, ctx.fact.user_id, "review_refused", targets=[ctx.fact.id, tomb.id],
-        outcome="refused", after={"text": text, "similarity": round(sim, 4)},
-        reason=f"restates a {tomb.kind.value} value: {tomb.text!r}", at=ctx.now))])
-    raise TombstoneError(
-        f"refused: {text!r} restates a value this user's history marks {tomb.kind.value} "
-        f"({tomb.text!r}, similarity {sim:.2f}, tombstone {tomb.id}); reject it or edit the text",
-        tombstone_id=tomb.id, target_id=ctx.fact.id)
-
-
-def _activate(ctx: _Ctx, action: str, **changes) -> tuple[list[Op], Fact, list[Fact], object]:
+def _activate(ctx: _Ctx, action: str, **changes) -> tuple[Fact, list[Fact], Tombstone | None]:
     """Promote the candidate (with `changes`); a proposed supersession goes through the
-    correction model (invariant 47). Record time starts now: it was not believed before."""
-    fact, service = ctx.fact, ctx.service
-    text = changes.get("text", fact.text)
-    _refuse_dead_value(ctx, text)
+    correction model (invariant 47). Record time starts now: it was not believed before.
+    Approval never resurrects a tombstoned value (invariant 44): the batch refuses and audits
+    it, also when the dead value is the one this very decision retracts."""
+    fact, b = ctx.fact, ctx.b
     touched: list[Fact] = []
     tomb = None
-    more: list[Op] = []
+    old = None
     if fact.supersedes and changes.get("supersedes", fact.supersedes):
-        old = service.store.get(MemoryKind.SEMANTIC, fact.user_id, fact.supersedes)
+        old = b.get(MemoryKind.SEMANTIC, fact.supersedes)
         if old is None:
             raise ChainError(f"the fact {fact.supersedes} this item would replace no longer "
                              "exists: keep both or reject", target_id=fact.id)
-        contradiction = Contradiction(fact.contradiction or Contradiction.NATURAL)
-        if contradiction == Contradiction.HARSH:  # the penalty lands when the retraction does
-            changes["confidence"] = max(0.0, fact.confidence - service.harsh_confidence_penalty)
-        new = bump(fact, state=FactState.ACTIVE, recorded_at=ctx.now, **changes)
-        more, replaced, tomb = service.supersession_ops(
-            old, new, contradiction, actor=ctx.actor, reason=ctx.reason or f"review: {action}",
-            plan_id=fact.plan_id)
+        if fact.contradiction == Contradiction.HARSH:  # the penalty lands with the retraction
+            changes["confidence"] = max(0.0, fact.confidence - ctx.service.harsh_confidence_penalty)
+    new = b.change(fact, action=f"review_{action.replace('-', '_')}", on_dead="refuse",
+                   targets=[old.id] if old is not None else [],
+                   state=FactState.ACTIVE, recorded_at=b.now, **changes)
+    if old is not None:
+        replaced, tomb = b.supersede(old, new,  # type: ignore[arg-type]
+                                     Contradiction(fact.contradiction or Contradiction.NATURAL),
+                                     reason=b.reason or f"review: {action}")
         touched.append(replaced)
-    else:
-        new = bump(fact, state=FactState.ACTIVE, recorded_at=ctx.now, **changes)
-    ops: list[Op] = [UpdateMemory(doc=new, expected_rev=fact.rev), *more]
-    return ops, new, touched, tomb  # type: ignore[return-value]
+    return new, touched, tomb
 
 
 def _approve(ctx: _Ctx, decision: Decision, **_) -> tuple:
@@ -128,12 +98,10 @@ def _edit(ctx: _Ctx, decision: Decision, text: str | None = None, **_) -> tuple:
 
 
 def _reject(ctx: _Ctx, decision: Decision, **_) -> tuple:
-    if not ctx.reason:
+    if not ctx.b.reason:
         raise ValidationError("a reason is required to reject (--reason)")
-    fact = ctx.fact
-    new = bump(fact, state=FactState.REJECTED)
-    tomb = ctx.service.tombstone_for(fact, TombstoneKind.REJECTED, ctx.actor, ctx.reason)
-    return [UpdateMemory(doc=new, expected_rev=fact.rev), PutTombstone(tombstone=tomb)], new, [], tomb
+    tomb = ctx.b.retract(ctx.fact, kind=TombstoneKind.REJECTED, action="review_reject")
+    return ctx.b.get(MemoryKind.SEMANTIC, ctx.fact.id), [], tomb
 
 
 def _keep_both(ctx: _Ctx, decision: Decision, **_) -> tuple:
@@ -146,26 +114,23 @@ def _keep_both(ctx: _Ctx, decision: Decision, **_) -> tuple:
 
 
 def _merge(ctx: _Ctx, decision: Decision, into: str | None = None, **_) -> tuple:
-    fact, service = ctx.fact, ctx.service
+    fact, b = ctx.fact, ctx.b
     if not into:
         raise ValidationError("merge needs the fact to merge into (--into FACT_ID)")
     if into == fact.id:
         raise ValidationError("an item cannot be merged into itself")
     # Same user only: another user's id is exactly a missing id, audited as denied (inv. 40).
-    target: Fact = service.owned(fact.user_id, MemoryKind.SEMANTIC, into, actor=ctx.actor,
-                                 action="review_merge")  # type: ignore[assignment]
+    target = b.owned_fact(into, action="review_merge")
     if target.state != FactState.ACTIVE:
         raise ValidationError(f"merge target {into} is {target.state.value}; merge into an active fact")
     # The value lives on in the target with the candidate's evidence; the candidate is closed
     # as rejected without a tombstone (it was not refused as false) (invariant 45).
     sources = list(dict.fromkeys([*target.source_episode_ids, *fact.source_episode_ids]))
-    new_target = bump(target, source_episode_ids=sources)
-    new = bump(fact, state=FactState.REJECTED, flags=[*fact.flags, f"merged_into:{target.id}"])
-    ops: list[Op] = [UpdateMemory(doc=new, expected_rev=fact.rev),
-                     UpdateMemory(doc=new_target, expected_rev=target.rev),
-                     AppendAudit(event=ctx.event("merge_sources", targets=[target.id, fact.id],
-                                                 before=target, after=new_target))]
-    return ops, new, [new_target], None
+    new = b.change(fact, action="review_merge", targets=[target.id], state=FactState.REJECTED,
+                   flags=[*fact.flags, f"merged_into:{target.id}"])
+    new_target = b.change(target, action="merge_sources", targets=[fact.id],
+                          source_episode_ids=sources)
+    return new, [new_target], None
 
 
 _PATHS = {Decision.APPROVE: _approve, Decision.ACCEPT: _approve, Decision.EDIT: _edit,
@@ -188,18 +153,17 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
     user_id, actor = require_user(user_id), operator_actor(operator)
     decision = _decision(decision)
     reason, comment = _optional(reason, "reason"), _optional(comment, "comment")
-    fact: Fact = service.owned(user_id, MemoryKind.SEMANTIC, fact_id, actor=actor,
-                               action=f"review_{decision.value}")  # type: ignore[assignment]
+    b = service.batch(actor, user_id, reason=reason, comment=comment)
+    fact = b.owned_fact(fact_id, action=f"review_{decision.value}")
     if fact.state != FactState.CANDIDATE:  # invariant 43: already decided by someone
         raise _stale(service, user_id, fact_id, f"it is already {fact.state.value}")
     if expected_rev is not None and fact.rev != expected_rev:
         raise _stale(service, user_id, fact_id, f"loaded at revision {expected_rev}")
-    ctx = _Ctx(service, fact, actor, reason, comment)
-    ops, new, touched, tomb = _PATHS[decision](ctx, decision, text=text, into=into)
-    action = f"review_{decision.value.replace('-', '_')}"
-    event = ctx.event(action, targets=[fact.id, *(t.id for t in touched)], before=fact, after=new)
+    b.plan_id = fact.plan_id
+    new, touched, tomb = _PATHS[decision](_Ctx(service, b, fact), decision, text=text, into=into)
+    event = next(e for e in b.events if fact.id in e.target_ids[:1] and e.action.startswith("review_"))
     try:
-        service.store.apply([*ops, AppendAudit(event=event)])  # one batch (invariant 42)
+        b.commit()  # one batch (invariant 42)
     except ConflictError as exc:  # someone decided between our read and our write
         if service.store.get(MemoryKind.SEMANTIC, user_id, fact_id) == fact:
             raise  # the item itself is unchanged: the conflict is about another fact

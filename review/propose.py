@@ -9,12 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memory.errors import ValidationError
-from memory.models import Contradiction, Fact, FactState, FactType, MemoryKind, check_actor
-from memory.service import MemoryService, audit_event
-from memory.stores.base import AppendAudit, PutMemory
-
-from .queue import PREVIOUSLY_REJECTED
+from memory.models import Contradiction, Fact, FactState, FactType
+from memory.service import MemoryService
 
 
 def propose(service: MemoryService, user_id: str, text: str, *,
@@ -23,26 +19,15 @@ def propose(service: MemoryService, user_id: str, text: str, *,
             contradiction: Contradiction | str | None = None, plan_id: str | None = None,
             actor: str = "agent", reason: str | None = None) -> Fact:
     """Write one candidate fact (one batch with its audit event)."""
-    try:
-        actor = check_actor(actor)
-    except ValueError as exc:
-        raise ValidationError(str(exc)) from None
-    fact = service.build_fact(user_id, text, fact_type=fact_type, confidence=confidence,
-                              state=FactState.CANDIDATE, source_episode_ids=source_episode_ids,
-                              origin=actor, plan_id=plan_id)
-    service.check_sources(fact.user_id, fact.source_episode_ids)
-    changes: dict = {}
-    if supersedes_id:
-        # Scope: the replaced fact must be this user's (invariant 3 via service.owned).
-        old = service.owned(fact.user_id, MemoryKind.SEMANTIC, supersedes_id, actor=actor,
-                            action="propose")
-        changes.update(supersedes=old.id,
-                       contradiction=Contradiction(contradiction or Contradiction.NATURAL))
-    if service.tombstone_match(fact.user_id, fact.text) is not None:
-        changes["flags"] = [*fact.flags, PREVIOUSLY_REJECTED]
-    if changes:
-        fact = Fact.model_validate({**fact.model_dump(), **changes})
-    service.store.apply([PutMemory(doc=fact), AppendAudit(event=audit_event(
-        actor, fact.user_id, "propose_fact", targets=[fact.id], after=fact, reason=reason,
-        plan_id=plan_id, at=fact.recorded_at))])
-    return fact
+    with service.batch(actor, user_id, reason=reason, plan_id=plan_id) as b:
+        fact = service.build_fact(b.user_id, text, fact_type=fact_type, confidence=confidence,
+                                  state=FactState.CANDIDATE, source_episode_ids=source_episode_ids,
+                                  origin=b.actor, plan_id=plan_id)
+        service.check_sources(fact.user_id, fact.source_episode_ids)
+        if supersedes_id:
+            # Scope: the replaced fact must be this user's (invariant 3).
+            old = b.owned_fact(supersedes_id, action="propose")
+            fact = fact.model_copy(update={
+                "supersedes": old.id,
+                "contradiction": Contradiction(contradiction or Contradiction.NATURAL)})
+        return b.add(fact, on_dead="flag", action="propose_fact")

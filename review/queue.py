@@ -1,9 +1,8 @@
 """The review queue, derived from the store on every read: candidate facts are the items.
 
-Nothing here keeps a second copy of truth (invariant 41). Listing asks the store to filter,
-count and page its candidates in place when it can (`candidate_queue`, the embedded store);
-otherwise it classifies the store's summaries with the pure `classify`/`select` below, which
-also define what the in-store query must return. `show_item` gathers one item's evidence
+Nothing here keeps a second copy of truth (invariant 41). Listing asks the store for the
+listing fields of the scope's candidates (a generic fact-summary query every backend offers) and
+classifies, counts, filters and pages them with the pure `classify`/`select` below. `show_item` gathers one item's evidence
 inside its user's scope.
 """
 
@@ -13,10 +12,9 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from memory.errors import NotFoundError, ValidationError
-from memory.models import Fact, FactState, MemoryKind
+from memory.models import PREVIOUSLY_REJECTED, Fact, FactState, MemoryKind
 from memory.service import MemoryService
-from memory.settings import load_settings
-from memory.stores.base import CandidateQuery, FactSummary, RecallFilter, Store
+from memory.stores.base import FactQuery, FactSummary, RecallFilter, Store
 from memory.text import require_user
 
 from .models import (
@@ -30,14 +28,9 @@ from .models import (
     QueueListing,
 )
 
-PREVIOUSLY_REJECTED = "previously_rejected"
 # Audit actions written by review decisions (review/decisions.py); history reads them back.
 DECISION_ACTIONS = ("review_approve", "review_accept", "review_reject", "review_edit",
                     "review_merge", "review_keep_both")
-
-
-def review_threshold() -> float:
-    return float(load_settings()["review_confidence"])
 
 
 def scope(users: Iterable[str] | str | None) -> list[str]:
@@ -63,23 +56,9 @@ def classify(s: FactSummary | Fact, threshold: float) -> ItemKind:
 
 
 def candidate_summaries(store: Store, users: list[str]) -> list[FactSummary]:
-    """Pending candidates of the named users, oldest first. Uses the store's fast listing when
-    it has one; otherwise decodes full facts (same result, slower)."""
-    fast = getattr(store, "fact_summaries", None)
-    if fast is not None:
-        return fast(users, states={FactState.CANDIDATE})
-    return summaries_from_facts(store, users)
-
-
-def summaries_from_facts(store: Store, users: list[str]) -> list[FactSummary]:
-    """The same summaries built from full facts, for a backend without `fact_summaries`."""
-    out = [FactSummary(f.id, f.user_id, f.rev, f.state.value, f.text, f.fact_type.value,
-                       f.confidence, f.recorded_at, f.supersedes,
-                       f.contradiction.value if f.contradiction else None, tuple(f.flags),
-                       f.plan_id, f.origin)
-           for u in users for f in store.list_facts(u, states={FactState.CANDIDATE})]
-    out.sort(key=lambda f: (f.recorded_at, f.id))
-    return out
+    """Pending candidates of the named users, oldest first (listing fields only)."""
+    return store.fact_summaries(FactQuery(user_ids=users,
+                                          states=frozenset({FactState.CANDIDATE}))).rows
 
 
 def to_item(s: FactSummary | Fact, kind: ItemKind) -> QueueItem:
@@ -132,22 +111,10 @@ def list_queue(service: MemoryService, flt: QueueFilter, *,
             and flt.min_confidence > flt.max_confidence:
         raise ValidationError("min confidence is above max confidence")
     flt = flt.model_copy(update={"users": users})
-    threshold = review_threshold() if threshold is None else threshold
-    now = service.clock()
-    in_store = getattr(service.store, "candidate_queue", None)
-    if in_store is None:  # e.g. Elasticsearch: same result from the summaries, in Python
-        return select(candidate_summaries(service.store, users), flt, now, threshold)
-    page = in_store(CandidateQuery(
-        user_ids=users, threshold=threshold,
-        kinds=sorted(k.value for k in flt.kinds) if flt.kinds else None,
-        fact_types=sorted(t.value for t in flt.fact_types) if flt.fact_types else None,
-        min_confidence=flt.min_confidence, max_confidence=flt.max_confidence,
-        recorded_after=now - flt.max_age if flt.max_age is not None else None,
-        recorded_before=now - flt.min_age if flt.min_age is not None else None,
-        newest_first=flt.newest_first, limit=flt.limit, offset=flt.offset))
-    counts = {u: {k.value: page.counts.get(u, {}).get(k.value, 0) for k in ItemKind} for u in users}
-    return QueueListing(items=[to_item(s, ItemKind(k)) for k, s in page.rows], total=page.total,
-                        counts=counts)
+    threshold = service.policy.min_confidence if threshold is None else threshold
+    # The store lists every pending candidate of the scope; classification into review kinds
+    # is review's own rule (invariant 48), so counts and kinds are computed here.
+    return select(candidate_summaries(service.store, users), flt, service.clock(), threshold)
 
 
 def load_item(service: MemoryService, user_id: str, fact_id: str) -> Fact:
@@ -166,7 +133,7 @@ def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: 
     value, the tombstones it restates. Every read names the item's user."""
     fact = load_item(service, user_id, fact_id)
     user_id, store = fact.user_id, service.store
-    threshold = review_threshold() if threshold is None else threshold
+    threshold = service.policy.min_confidence if threshold is None else threshold
     episodes, missing = [], []
     for ep_id in fact.source_episode_ids:
         ep = store.get(MemoryKind.EPISODIC, user_id, ep_id)

@@ -25,9 +25,10 @@ from memory.llm import ModelUnavailableError
 from memory.llm.claude import TOOL_NAME, AnthropicLLM
 from memory.llm.offline import OfflineLLM
 from memory.models import FactState, MemoryKind
+from memory.policy import ReviewPolicy
 from memory.service import MemoryService
+from memory.settings import Settings
 from memory.stores.embedded import EmbeddedStore
-from review.policy import ReviewPolicy
 from tests.conftest import NOW
 
 LLM = OfflineLLM()
@@ -461,8 +462,8 @@ def test_inv38_retry_after_a_partial_write_converges(service):
 
 
 def test_policy_comes_from_settings_and_is_shown_on_the_plan(service):
-    policy = ReviewPolicy.from_settings({"MEMDESK_MAX_RETIRE_PER_RUN": "1",
-                                         "MEMDESK_REVIEW_CONFIDENCE": "0.9"})
+    policy = ReviewPolicy.from_settings(Settings.from_env({"MEMDESK_MAX_RETIRE_PER_RUN": "1",
+                                                           "MEMDESK_REVIEW_CONFIDENCE": "0.9"}))
     assert (policy.max_retire_per_run, policy.min_confidence) == (1, 0.9)
     episodes(service, "ana", "I'm allergic to peanuts", "I love jazz")
     plan = make_plan(service, "ana", LLM, policy=policy)

@@ -11,8 +11,8 @@ from memory.consolidation.planner import make_plan
 from memory.llm.offline import OfflineLLM
 from memory.models import FactState
 from memory.personas.loader import seed
+from memory.policy import ReviewPolicy
 from memory.stores.base import SetWatermark
-from review.policy import ReviewPolicy
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from memory.consolidation.apply import apply_plan
 from memory.consolidation.planner import make_plan
 from memory.llm.offline import OfflineLLM
 from memory.models import FactState
-from review.policy import ReviewPolicy
+from memory.policy import ReviewPolicy
 from tests.conftest import NOW
 
 WORDINGS = [

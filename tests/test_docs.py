@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from memory.cli import build_parser
-from memory.settings import SETTINGS
+from memory.settings import settings_table
 
 ROOT = Path(__file__).resolve().parent.parent
 CITE = re.compile(r"(?:invariants?|inv\.?)\s*(\d+(?:\s*(?:-|–|,|and)\s*\d+)*)", re.IGNORECASE)
@@ -60,7 +60,7 @@ def test_every_cli_command_is_in_the_readme():
 
 def test_every_setting_is_documented_in_the_readme():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    missing = [s.name for s in SETTINGS if f"MEMDESK_{s.name.upper()}" not in readme]
+    missing = [name for name, _, _ in settings_table() if f"`{name}`" not in readme]
     assert not missing, f"settings missing from README: {missing}"
 
 

@@ -67,7 +67,7 @@ def test_usage_bumps_are_atomic_under_threads(service):
 
 
 def test_update_keeps_store_owned_usage_stats(service):
-    from memory.service import bump
+    from memory.corrections import bumped as bump
     from memory.stores.base import UpdateMemory
 
     fact = service.write_fact("u", "Drinks oat milk").fact

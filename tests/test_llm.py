@@ -16,6 +16,7 @@ from memory.llm import ModelUnavailableError, get_llm, memory_prompt
 from memory.llm.claude import TOOL_NAME, AnthropicLLM
 from memory.llm.offline import OfflineLLM
 from memory.llm.rules import dates_in
+from memory.settings import Settings
 
 TS = datetime(2025, 5, 14, 10, 0, tzinfo=UTC)
 SHOWN = [
@@ -116,7 +117,7 @@ def test_dates_are_relative_to_when_the_user_spoke(sentence, expected):
 
 
 def test_offline_reply_summarises_recalled_memories_deterministically():
-    llm = get_llm("offline")
+    llm = get_llm(Settings(), "offline")
     assert llm.mode == "offline"
     system = memory_prompt(["[world] Owns a Lumio Hub v2", "[identity] Lives in Edinburgh",
                             "Allergic to peanuts"])
@@ -128,15 +129,19 @@ def test_offline_reply_summarises_recalled_memories_deterministically():
     assert llm.reply(system, [{"role": "user", "content": "I got a new hub"}]).startswith("Thanks")
 
 
+def _settings(env: dict[str, str]) -> Settings:
+    return Settings.from_env(env)
+
+
 def test_get_llm_picks_by_setting_and_key():
-    assert get_llm(env={}).mode == "offline"
-    assert get_llm(env={"MEMDESK_LLM": "offline", "ANTHROPIC_API_KEY": "k"}).mode == "offline"
-    llm = get_llm(env={"ANTHROPIC_API_KEY": "k", "MEMDESK_ANTHROPIC_MODEL": "claude-x"})
+    assert get_llm(_settings({})).mode == "offline"
+    assert get_llm(_settings({"MEMDESK_LLM": "offline", "ANTHROPIC_API_KEY": "k"})).mode == "offline"
+    llm = get_llm(_settings({"ANTHROPIC_API_KEY": "k", "MEMDESK_ANTHROPIC_MODEL": "claude-x"}))
     assert llm.mode == "anthropic:claude-x"
     with pytest.raises(ValidationError, match="ANTHROPIC_API_KEY"):
-        get_llm(env={"MEMDESK_LLM": "anthropic"})
-    with pytest.raises(ValidationError):
-        get_llm(env={"MEMDESK_LLM": "gpt"})
+        get_llm(_settings({"MEMDESK_LLM": "anthropic"}))
+    with pytest.raises(ValidationError, match="MEMDESK_LLM"):
+        _settings({"MEMDESK_LLM": "gpt"})
 
 
 # --- AnthropicLLM through the real SDK -----------------------------------------------------------
@@ -233,7 +238,7 @@ def test_anthropic_reply_returns_text():
 
 
 def test_offline_reply_quotes_the_users_words_and_skips_their_old_questions():
-    llm = get_llm("offline")
+    llm = get_llm(Settings(), "offline")
     system = memory_prompt(["[episodic] Which hub should I buy?",
                             "[episodic] The Lumio hub keeps dropping off the wifi.",
                             "[world] Owns a Lumio Hub v2",

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import review.policy  # noqa: F401 - AppTest puts pages/ first on sys.path, where pages/review.py
+import review.queue  # noqa: F401 - AppTest puts pages/ first on sys.path, where pages/review.py
 
 # would shadow the review package; importing it here first pins the package in sys.modules.
 from memory.embeddings import get_embedder
 from memory.models import FactState
-from memory.runtime import shared_service
 from memory.service import MemoryService
 from memory.stores import open_store
 from memory.ui import OPERATOR_KEY
+from memory.ui import runtime as desk_runtime
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)
@@ -35,10 +35,10 @@ def desk(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.setenv("MEMDESK_LLM", "offline")
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    shared_service.cache_clear()
+    desk_runtime.clear()
     yield old.id
-    shared_service(None).store.close()
-    shared_service.cache_clear()
+    desk_runtime().service.store.close()
+    desk_runtime.clear()
 
 
 def page(**state) -> AppTest:
@@ -49,7 +49,7 @@ def page(**state) -> AppTest:
 
 
 def texts(state: FactState) -> list[str]:
-    return sorted(f.text for f in shared_service(None).facts("ana", states=[state]))
+    return sorted(f.text for f in desk_runtime().service.facts("ana", states=[state]))
 
 
 def test_dry_run_shows_the_diff_and_writes_nothing(desk):
@@ -76,7 +76,7 @@ def test_partial_apply_then_undo(desk):
     assert not at.error, at.error
     assert "Applied 1 operations" in at.success[0].value
     assert texts(FactState.ACTIVE) == ["Allergic to peanuts", "Lives in Bristol"]
-    events = shared_service(None).audit("ana", plan_id=plan.id)
+    events = desk_runtime().service.audit("ana", plan_id=plan.id)
     assert {e.actor for e in events} == {"operator:kim"}
     at.text_input(key="consolidate_undo_id").input(plan.id).run()
     at.button(key="consolidate_undo_btn").click().run()
@@ -90,7 +90,7 @@ def test_apply_needs_an_operator_name_and_reports_stale_plans(desk):
     at.button(key="consolidate_plan_btn").click().run()
     at.button(key="consolidate_apply_btn").click().run()
     assert "operator name" in at.error[0].value
-    svc = shared_service(None)
+    svc = desk_runtime().service
     svc.write_fact("ana", "Lives in Glasgow", fact_type="identity", supersedes_id=desk, actor="cli")
     at.session_state[OPERATOR_KEY] = "kim"
     at.button(key="consolidate_apply_btn").click().run()

@@ -9,9 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from memory.embeddings import get_embedder
-from memory.runtime import shared_service
 from memory.service import MemoryService
 from memory.stores import open_store
+from memory.ui import runtime as desk_runtime
 from tests.test_eval_recall import build_personas
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "evals.py")
@@ -28,10 +28,10 @@ def desk(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.chdir(tmp_path)  # reports/ is relative to where the desk runs
-    shared_service.cache_clear()
+    desk_runtime.clear()
     yield qpath
-    shared_service(None).store.close()
-    shared_service.cache_clear()
+    desk_runtime().service.store.close()
+    desk_runtime.clear()
 
 
 def test_empty_reports_say_how_to_make_one(desk):

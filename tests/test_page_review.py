@@ -10,12 +10,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from memory.clock import fixed_clock
+from memory.corrections import bumped as bump
 from memory.embeddings import get_embedder
 from memory.models import FactState
-from memory.runtime import shared_service
-from memory.service import MemoryService, bump
+from memory.service import MemoryService
 from memory.stores import open_store
 from memory.stores.base import UpdateMemory
+from memory.ui import runtime as desk_runtime
 from review import decide, propose
 from tests.conftest import NOW
 
@@ -39,10 +40,10 @@ def desk(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.setenv("MEMDESK_LLM", "offline")
-    shared_service.cache_clear()
+    desk_runtime.clear()
     yield ids
-    shared_service(None).store.close()
-    shared_service.cache_clear()
+    desk_runtime().service.store.close()
+    desk_runtime.clear()
 
 
 def page(**state) -> AppTest:
@@ -72,7 +73,7 @@ def test_page_decision_needs_operator_then_accepts_and_audits(desk):
     at = page(user="ana")
     at.button(key="review_approve").click().run()
     assert at.error and "operator name" in at.error[0].value  # nothing decided without a name
-    svc = shared_service(None)
+    svc = desk_runtime().service
     assert svc.get_fact("ana", desk["contra"]).state == FactState.CANDIDATE
     at.session_state["operator_name"] = "rita"
     at.text_input(key="review_comment").input("moved in March").run()
@@ -89,12 +90,12 @@ def test_page_reject_without_reason_is_one_clear_error(desk):
     at = page(user="ana", operator_name="rita")
     at.button(key="review_reject").click().run()
     assert len(at.error) == 1 and "reason" in at.error[0].value
-    assert shared_service(None).get_fact("ana", desk["contra"]).state == FactState.CANDIDATE
+    assert desk_runtime().service.get_fact("ana", desk["contra"]).state == FactState.CANDIDATE
 
 
 def test_inv43_page_shows_conflict_and_fresh_state_for_stale_item(desk):
     at = page(user="ana", operator_name="sam")  # sam loads the item at revision 1
-    svc = shared_service(None)
+    svc = desk_runtime().service
     item = svc.get_fact("ana", desk["contra"])
     svc.store.apply([UpdateMemory(doc=bump(item, confidence=0.5), expected_rev=item.rev)])
     at.button(key="review_approve").click().run()
@@ -112,7 +113,7 @@ def test_page_bulk_reject_and_history(desk):
     at.text_input(key="review_reason").input("not said").run()
     at.button(key="review_bulk_reject").click().run()
     assert not at.exception and at.success and "reject: 2 done" in at.success[0].value
-    svc = shared_service(None)
+    svc = desk_runtime().service
     assert svc.get_fact("ana", desk["low"]).state == FactState.REJECTED
     assert at.info and "Nothing waiting" in at.info[0].value
     hist = at.dataframe[-1].value

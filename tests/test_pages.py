@@ -14,10 +14,10 @@ from memory.agent import chat_turn, system_prompt
 from memory.embeddings import get_embedder
 from memory.errors import MemdeskError, ValidationError
 from memory.models import CatalogDoc, FactState, MemoryKind
-from memory.runtime import shared_service
 from memory.search_config import PRESETS
 from memory.service import MemoryService
 from memory.stores import open_store
+from memory.ui import runtime as desk_runtime
 from memory.ui.views import hit_rows, preset_config, timeline_figure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,8 +64,8 @@ def seed(path: Path) -> dict[str, str]:
 def _close_cached():
     # The store may never have opened (the unavailable-store tests): nothing to close then.
     with contextlib.suppress(MemdeskError, OSError):
-        shared_service(None).store.close()
-    shared_service.cache_clear()
+        desk_runtime().service.store.close()
+    desk_runtime.clear()
 
 
 @pytest.fixture
@@ -77,7 +77,7 @@ def desk(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.setenv("MEMDESK_LLM", "offline")
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    shared_service.cache_clear()
+    desk_runtime.clear()
     yield ids
     _close_cached()
 
@@ -90,7 +90,7 @@ def page(name: str, **state) -> AppTest:
 
 
 def store_service() -> MemoryService:
-    return shared_service(None)
+    return desk_runtime().service
 
 
 # users ------------------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def test_users_page_lists_users_with_counts(desk):
 def test_users_page_on_empty_store_says_how_to_seed(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 'empty.db'}")
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    shared_service.cache_clear()
+    desk_runtime.clear()
     try:
         at = page("pages/users.py")
         assert "memdesk seed" in at.info[0].value
@@ -124,7 +124,7 @@ def test_store_unavailable_is_one_clear_error(name, tmp_path, monkeypatch):
     # A directory where the database file should be: SQLite cannot open it.
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path}")
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    shared_service.cache_clear()
+    desk_runtime.clear()
     try:
         at = page(name)
         assert not at.exception

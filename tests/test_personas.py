@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memory.cli import main as cli_main
+from memory.corrections import bumped as bump
 from memory.models import FactState, MemoryKind
 from memory.personas import DATA_DIR, QUESTIONS_FILE
 from memory.personas.build import DEFAULT_SEED, build_persona, render
@@ -19,7 +20,7 @@ from memory.personas.overlap import MAX_MEAN, gold_texts, load_questions, measur
 from memory.personas.registry import PERSONAS
 from memory.personas.spec import fact, feedback_of, parse_episodes
 from memory.search_config import DEFAULT, Purpose
-from memory.service import MemoryService, bump
+from memory.service import MemoryService
 from memory.stores.base import UpdateMemory
 
 IDS = [p.user_id for p in PERSONAS]

@@ -169,7 +169,7 @@ def test_inv43_second_operator_on_stale_item_gets_conflict_with_fresh_state(serv
 
 def test_inv43_edited_item_rejects_decision_on_old_revision(service):
     cand = propose(service, "ana", "Cycles to work")
-    from memory.service import bump
+    from memory.corrections import bumped as bump
     from memory.stores.base import UpdateMemory
     changed = bump(cand, confidence=0.3)  # e.g. consolidation re-scored it meanwhile
     service.store.apply([UpdateMemory(doc=changed, expected_rev=cand.rev)])

@@ -9,13 +9,23 @@ import pytest
 from memory.clock import fixed_clock
 from memory.errors import ScopeError, ValidationError
 from memory.models import Fact, FactState, FactType
-from memory.service import MemoryService, audit_event
-from memory.stores.base import AppendAudit, PutMemory
+from memory.service import MemoryService
+from memory.stores.base import FactSummary
 from review import ItemKind, QueueFilter, decide, list_queue, propose, show_item
-from review.queue import classify, select, summaries_from_facts
+from review.queue import classify, select
 from tests.conftest import NOW
 
 T = 0.7  # review threshold used throughout (MEMDESK_REVIEW_CONFIDENCE default)
+
+
+def summaries_from_facts(store, users):
+    """The reference: listing fields built by decoding every full candidate fact."""
+    out = [FactSummary(f.id, f.user_id, f.rev, f.state.value, f.text, f.fact_type.value,
+                       f.confidence, f.recorded_at, f.supersedes,
+                       f.contradiction.value if f.contradiction else None, tuple(f.flags),
+                       f.plan_id, f.origin)
+           for u in users for f in store.list_facts(u, states={FactState.CANDIDATE})]
+    return sorted(out, key=lambda f: (f.recorded_at, f.id))
 
 
 def at(service, days_ago: float) -> MemoryService:
@@ -118,9 +128,8 @@ def test_show_item_gathers_evidence_in_scope(service):
                 state=FactState.CANDIDATE, source_episode_ids=[ep.id], supersedes=old.id,
                 contradiction="natural", plan_id="plan_123", origin="consolidation",
                 recorded_at=NOW)
-    service.store.apply([PutMemory(doc=cand), AppendAudit(event=audit_event(
-        "consolidation", "ana", "plan", targets=[cand.id], plan_id="plan_123",
-        reason="extracted from 1 episode", at=NOW))])
+    with service.batch("consolidation", "ana", plan_id="plan_123") as b:
+        b.add(cand, action="plan", reason="extracted from 1 episode", at=NOW)
     d = show_item(service, "ana", cand.id, threshold=T)
     ev = d.evidence
     assert [e.id for e in ev.episodes] == [ep.id] and ev.missing_episode_ids == []
@@ -134,7 +143,7 @@ def test_show_item_gathers_evidence_in_scope(service):
 
 def test_store_fast_listing_matches_full_fact_decoding(service, queue):
     """The store's summary listing (issue 6 fast path) agrees with decoding every fact."""
-    from review.queue import candidate_summaries, pending_count, summaries_from_facts
+    from review.queue import candidate_summaries, pending_count
     users = ["ana", "bob", "nobody"]
     assert candidate_summaries(service.store, users) == summaries_from_facts(service.store, users)
     assert pending_count(service, "ana") == 4 and pending_count(service) == 5

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import MemdeskError
+from ..runtime import build_runtime
 
 # Modules that add subcommands: each defines register(subparsers, common) -> None.
 COMMAND_MODULES = [
@@ -77,7 +78,12 @@ def emit(args: argparse.Namespace, payload: Any, render: Callable[[Any], str] | 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args) or 0)
+        # Settings are read once, here; the store opens on first use (memory/runtime.py).
+        args.runtime = build_runtime(store_url=args.store)
+        try:
+            return int(args.func(args) or 0)
+        finally:
+            args.runtime.close()
     except MemdeskError as exc:
         print(f"memdesk: error: {exc}", file=sys.stderr)
         return exc.exit_code

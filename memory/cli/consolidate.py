@@ -6,8 +6,6 @@ import argparse
 
 from ..consolidation.apply import apply_plan, undo_plan
 from ..consolidation.planner import make_plan
-from ..llm import get_llm
-from ..runtime import open_service
 from ..text import require_user
 from . import emit
 
@@ -29,7 +27,7 @@ def register(sub, common) -> None:
 
 def cmd_consolidate(args) -> int:
     user = require_user(args.user)  # invariant 1: missing scope is exit 2
-    svc, llm = open_service(args.store), get_llm()
+    svc, llm = args.runtime.service, args.runtime.llm
     plan = make_plan(svc, user, llm)
     payload = {"mode": llm.mode, "plan": plan.model_dump(mode="json"), "applied": None}
     if not args.dry_run:
@@ -52,7 +50,7 @@ def cmd_consolidate(args) -> int:
 
 
 def cmd_undo(args) -> int:
-    res = undo_plan(open_service(args.store), require_user(getattr(args, "user", None)),
+    res = undo_plan(args.runtime.service, require_user(getattr(args, "user", None)),
                     args.plan_id)
     emit(args, res.model_dump(mode="json"),
          lambda r: f"plan {r['plan_id']} undone: {len(r['reverted'])} memories reverted; "

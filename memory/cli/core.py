@@ -5,13 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..models import Contradiction, FactState, FactType
-from ..runtime import open_service
 from ..search_config import PRESETS, Purpose
 from . import emit
-
-
-def _service(args):
-    return open_service(args.store)
 
 
 def _user(p: argparse.ArgumentParser) -> None:
@@ -93,7 +88,7 @@ def _fact_line(f: dict) -> str:
 
 
 def cmd_users(args) -> int:
-    rows = [u.model_dump() for u in _service(args).users()]
+    rows = [u.model_dump() for u in args.runtime.service.users()]
 
     def render(rows):
         if not rows:
@@ -109,14 +104,14 @@ def cmd_users(args) -> int:
 
 
 def cmd_write_episode(args) -> int:
-    ep = _service(args).write_episode(args.user, args.text, timestamp=args.timestamp,
+    ep = args.runtime.service.write_episode(args.user, args.text, timestamp=args.timestamp,
                                       session_id=args.session, actor="cli")
     emit(args, ep.model_dump(mode="json"), lambda e: f"episode {e['id']} stored")
     return 0
 
 
 def cmd_write_fact(args) -> int:
-    res = _service(args).write_fact(
+    res = args.runtime.service.write_fact(
         args.user, args.text, fact_type=args.fact_type, confidence=args.confidence,
         state=args.state, source_episode_ids=args.source, supersedes_id=args.supersedes,
         contradiction=args.contradiction, valid_from=args.valid_from, valid_to=args.valid_to,
@@ -136,7 +131,7 @@ def cmd_write_fact(args) -> int:
 
 
 def cmd_retract(args) -> int:
-    tomb = _service(args).retract(args.user, args.fact_id, actor="cli", reason=args.reason)
+    tomb = args.runtime.service.retract(args.user, args.fact_id, actor="cli", reason=args.reason)
     emit(args, tomb.model_dump(mode="json"), lambda t: f"{args.fact_id} retracted; tombstone {t['id']}")
     return 0
 
@@ -148,7 +143,7 @@ def cmd_recall(args) -> int:
         "include_catalog": args.include_catalog or PRESETS[args.preset].include_catalog,
     })
     purpose = Purpose.EXPLAIN if args.explain else Purpose.AGENT
-    res = _service(args).recall(args.user, args.query, config=config, purpose=purpose,
+    res = args.runtime.service.recall(args.user, args.query, config=config, purpose=purpose,
                                 explain=args.explain)
     payload = {
         "hits": [{"rank": h.rank, "id": h.id, "kind": h.doc.kind.value,
@@ -181,7 +176,7 @@ def cmd_recall(args) -> int:
 
 
 def cmd_facts(args) -> int:
-    facts = _service(args).facts(args.user, states=args.state, fact_type=args.fact_type,
+    facts = args.runtime.service.facts(args.user, states=args.state, fact_type=args.fact_type,
                                  as_of_valid=args.as_of_valid, as_of_recorded=args.as_of_recorded)
     rows = [f.model_dump(mode="json") for f in facts]
     emit(args, rows, lambda rows: "\n".join(_fact_line(f) for f in rows) or "no facts")
@@ -189,20 +184,20 @@ def cmd_facts(args) -> int:
 
 
 def cmd_chain(args) -> int:
-    rows = [f.model_dump(mode="json") for f in _service(args).chain(args.user, args.fact_id)]
+    rows = [f.model_dump(mode="json") for f in args.runtime.service.chain(args.user, args.fact_id)]
     emit(args, rows, lambda rows: "\n  ↓\n".join(_fact_line(f) for f in rows))
     return 0
 
 
 def cmd_forget(args) -> int:
-    _service(args).forget(args.user, args.memory_id, actor="cli", reason=args.reason)
+    args.runtime.service.forget(args.user, args.memory_id, actor="cli", reason=args.reason)
     emit(args, {"forgotten": args.memory_id}, lambda p: f"{args.memory_id} deleted")
     return 0
 
 
 def cmd_audit(args) -> int:
     rows = [e.model_dump(mode="json") for e in
-            _service(args).audit(args.user, limit=args.limit, action=args.action)]
+            args.runtime.service.audit(args.user, limit=args.limit, action=args.action)]
     emit(args, rows, lambda rows: "\n".join(
         f"{e['at'][:19]}  {e['actor']:<16} {e['action']:<16} {e['outcome']:<8} "
         f"{','.join(e['target_ids'])}  {e.get('reason') or ''}" for e in rows) or "no events")

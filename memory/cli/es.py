@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..embeddings import get_embedder
 from ..errors import ValidationError
-from ..settings import load_settings
 from . import _Parser, emit
 
 
@@ -31,8 +29,8 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_migrate)
 
 
-def _es_url(store_url: str | None, what: str) -> str:
-    url = store_url or load_settings()["store"]
+def _es_url(args, store_url: str | None, what: str) -> str:
+    url = store_url or args.runtime.settings.store
     scheme, _, rest = url.partition(":")
     if scheme != "elasticsearch" or not rest:
         raise ValidationError(f"{what} needs an Elasticsearch store (--store elasticsearch:URL, "
@@ -40,14 +38,14 @@ def _es_url(store_url: str | None, what: str) -> str:
     return rest
 
 
-def _open_es(url: str):
+def _open_es(args, url: str):
     from ..stores.elasticsearch import ElasticsearchStore
 
-    return ElasticsearchStore(url, get_embedder(load_settings()["embedder"]))
+    return ElasticsearchStore(url, args.runtime.embedder, args.runtime.settings.es_prefix)
 
 
 def cmd_bootstrap_users(args) -> int:
-    store = _open_es(_es_url(getattr(args, "store", None), "es bootstrap-users"))
+    store = _open_es(args, _es_url(args, getattr(args, "store", None), "es bootstrap-users"))
     try:
         users = args.user or store.users()
         rows = [{"user_id": u, "api_key_id": store.bootstrap_user(u)} for u in users]
@@ -65,8 +63,8 @@ def cmd_reindex(args) -> int:
     from ..stores.elasticsearch.indices import IndexNames
     from ..stores.elasticsearch.reindex import reindex
 
-    url = _es_url(getattr(args, "store", None), "es reindex")
-    embedder = get_embedder(load_settings()["embedder"])
+    url = _es_url(args, getattr(args, "store", None), "es reindex")
+    embedder = args.runtime.embedder
     from elastic_transport import ConnectionError as TransportConnectionError
 
     from ..errors import StoreUnavailableError
@@ -74,7 +72,7 @@ def cmd_reindex(args) -> int:
 
     try:
         with Elasticsearch(url, request_timeout=600) as es:
-            moved = reindex(es, IndexNames(load_settings()["es_prefix"]), embedder.name,
+            moved = reindex(es, IndexNames(args.runtime.settings.es_prefix), embedder.name,
                             embedder.dims)
     except TransportConnectionError as exc:  # invariant 29
         raise StoreUnavailableError(f"cannot reach Elasticsearch at {redact(url)}: {START_HINT}") from exc
@@ -83,7 +81,7 @@ def cmd_reindex(args) -> int:
 
 
 def cmd_migrate(args) -> int:
-    from ..stores.elasticsearch.migrate import migrate
+    from ..migration import migrate
     from ..stores.embedded import EmbeddedStore
 
     scheme, _, path = args.source.partition(":")
@@ -91,11 +89,11 @@ def cmd_migrate(args) -> int:
         raise ValidationError(f"--from must be embedded:PATH, got {args.source!r}")
     if not Path(path).is_file():
         raise ValidationError(f"--from {args.source}: no such store file")
-    target = _es_url(args.target, "migrate --to")
-    embedder = get_embedder(load_settings()["embedder"])
+    target = _es_url(args, args.target, "migrate --to")
+    embedder = args.runtime.embedder
     src = EmbeddedStore(path, embedder)
     try:
-        dst = _open_es(target)
+        dst = _open_es(args, target)
         try:
             rows = migrate(src, dst, progress=lambda line: None if getattr(args, "json", False)
                            else print(f"copied {line}"))

@@ -7,7 +7,6 @@ Idempotent: fixed ids and content-derived audit ids, so a second run adds nothin
 from __future__ import annotations
 
 from ..personas.loader import seed
-from ..runtime import open_service
 from . import emit
 
 
@@ -22,7 +21,7 @@ def register(sub, common) -> None:
 
 
 def cmd_seed(args) -> int:
-    service = open_service(args.store)
+    service = args.runtime.service
     report = seed(service.store, if_empty=args.if_empty, only=args.only)
     payload = {"skipped_reason": report.skipped_reason, "added": report.added,
                "files": [f.model_dump() for f in report.files]}

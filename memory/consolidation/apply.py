@@ -1,6 +1,6 @@
 """Apply a Plan (all of it or an approved subset) in one atomic batch, and undo it from the log.
 
-Semantics are MemoryService's (supersession_ops, audit_event, bump); this module only orders the
+Every write goes through the unit of work (memory/unit_of_work.py); this module only orders the
 operations, checks the plan is not stale, and makes every id deterministic so a retried apply
 converges (invariants 37-39).
 """
@@ -13,16 +13,9 @@ from pydantic import BaseModel, Field
 
 from ..errors import ChainError, ConflictError, NotFoundError, ValidationError
 from ..models import AuditEvent, Contradiction, Fact, FactState, MemoryKind, Playbook
-from ..service import MemoryService, audit_event
-from ..stores.base import (
-    AppendAudit,
-    DeleteMemory,
-    Op,
-    PutMemory,
-    SetWatermark,
-    UpdateMemory,
-)
+from ..service import MemoryService
 from ..text import require_user
+from ..unit_of_work import Batch
 from .plan import WATERMARK, OpKind, Plan, PlanOp, stable_id
 
 ACTOR = "consolidation"
@@ -49,11 +42,12 @@ def _stale(plan: Plan, what: str) -> ConflictError:
                          f"`memdesk consolidate --user {plan.user_id} --dry-run`")
 
 
-def _audit(plan: Plan, op_key: str, event: AuditEvent, generation: int = 0) -> AppendAudit:
-    # A deterministic event id: re-applying after a partial failure appends nothing twice. The
-    # generation (undos of this plan so far) keeps a re-apply after an undo on the record.
-    return AppendAudit(event=event.model_copy(update={"id": stable_id(
-        "aud", plan.id, generation, op_key, event.action)}))
+def _event_ids(plan: Plan, generation: int):
+    """Deterministic audit ids: re-applying after a partial failure appends nothing twice. The
+    generation (undos of this plan so far) keeps a re-apply after an undo on the record."""
+    def ids(event: AuditEvent, key: str | None) -> str:
+        return stable_id("aud", plan.id, generation, key or "", event.action)
+    return ids
 
 
 def _generation(svc: MemoryService, plan: Plan) -> int:
@@ -81,16 +75,15 @@ def _is_applied(svc: MemoryService, user: str, op: PlanOp) -> bool:
     return False
 
 
-def _op_writes(svc: MemoryService, plan: Plan, op: PlanOp, actor: str, gen: int) -> list[Op]:
-    user, store, now = plan.user_id, svc.store, svc.clock()
+def _write_op(b: Batch, plan: Plan, op: PlanOp) -> None:
+    """One plan operation into the batch. The plan's gates ran at planning time; the batch
+    checks again (tombstones, chain head, revisions) at apply time (invariants 31, 33)."""
     if op.kind in (OpKind.ADD_FACT, OpKind.SUPERSEDE) and op.fact:
-        landed = store.get(MemoryKind.SEMANTIC, user, op.fact.id)
-        new = landed or op.fact.model_copy(update={"recorded_at": now})
-        ops: list[Op] = [] if landed else [PutMemory(doc=new), _audit(plan, op.id, audit_event(
-            actor, user, "write_fact", targets=[new.id], after=new, reason=op.reason,
-            plan_id=plan.id, at=now), gen)]
+        landed = b.get(MemoryKind.SEMANTIC, op.fact.id)
+        new = landed or b.add(op.fact.model_copy(update={"recorded_at": b.now}), key=op.id,
+                              reason=op.reason, on_dead="refuse")
         if op.old is not None:
-            cur = store.get(MemoryKind.SEMANTIC, user, op.old.id)
+            cur = b.get(MemoryKind.SEMANTIC, op.old.id)
             if cur is None:
                 raise _stale(plan, f"fact {op.old.id} ({op.old.text!r}) no longer exists")
             if op.kind == OpKind.SUPERSEDE:
@@ -98,25 +91,21 @@ def _op_writes(svc: MemoryService, plan: Plan, op: PlanOp, actor: str, gen: int)
                     raise _stale(plan, f"fact {op.old.id} ({op.old.text!r}) moved on since planning "
                                        f"(revision {op.old.rev} → {cur.rev}, now {cur.state.value})")  # type: ignore[union-attr]
                 try:
-                    more, _, _ = svc.supersession_ops(cur, new, Contradiction.NATURAL, actor=actor,  # type: ignore[arg-type]
-                                                      reason=op.reason, plan_id=plan.id)
+                    b.supersede(cur, new, Contradiction.NATURAL, key=op.id,  # type: ignore[arg-type]
+                                reason=op.reason)
                 except ChainError as exc:
                     raise _stale(plan, str(exc)) from None
-                ops += [_audit(plan, op.id, o.event, gen) if isinstance(o, AppendAudit) else o
-                        for o in more]
-        return ops
+        return
     if op.kind == OpKind.ADD_PLAYBOOK and op.playbook:
-        pb = op.playbook.model_copy(update={"recorded_at": now, "updated_at": now})
-        return [PutMemory(doc=pb), _audit(plan, op.id, audit_event(
-            actor, user, "write_playbook", targets=[pb.id], after=pb, reason=op.reason,
-            plan_id=plan.id, at=now), gen)]
+        b.add(op.playbook.model_copy(update={"recorded_at": b.now, "updated_at": b.now}),
+              key=op.id, reason=op.reason)
+        return
     if op.kind == OpKind.UPDATE_PLAYBOOK and op.playbook and op.old_playbook:
-        cur = store.get(MemoryKind.PROCEDURAL, user, op.old_playbook.id)
+        cur = b.get(MemoryKind.PROCEDURAL, op.old_playbook.id)
         if cur is None or cur.rev != op.old_playbook.rev:
             raise _stale(plan, f"playbook {op.old_playbook.id} changed since planning")
-        return [UpdateMemory(doc=op.playbook, expected_rev=cur.rev), _audit(plan, op.id, audit_event(
-            actor, user, "update_playbook", targets=[cur.id], before=cur, after=op.playbook,
-            reason=op.reason, plan_id=plan.id, at=now), gen)]
+        b.replace(cur, op.playbook, action="update_playbook", key=op.id, reason=op.reason)
+        return
     raise ValidationError(f"op {op.id} ({op.kind.value}) cannot be applied")
 
 
@@ -146,30 +135,25 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
     tombs = [t.id for t in svc.store.list_tombstones(user)]
     if set(tombs) - set(plan.tombstone_ids):
         raise _stale(plan, "a value of this user was rejected or retracted since planning")
-    writes: list[Op] = []
-    gen = _generation(svc, plan)
+    b = svc.batch(actor, user, plan_id=plan.id, event_ids=_event_ids(plan, _generation(svc, plan)))
     for op in chosen:
         if _is_applied(svc, user, op):  # same plan twice changes nothing (invariant 38)
             result.already.append(op.id)
             continue
-        writes += _op_writes(svc, plan, op, actor, gen)
+        _write_op(b, plan, op)
         result.applied.append(op.id)
-    if not writes and current == plan.watermark_after:
+    if not b.ops and current == plan.watermark_after:
         return result.model_copy(update={"watermark": current})
-    now = svc.clock()
-    writes.append(_audit(plan, "apply:" + ",".join(result.applied), audit_event(
-        actor, user, "consolidate", targets=[t for op in chosen if op.id in result.applied
-                                             for t in _targets(op)],
-        after={"op_ids": result.applied, "declined": result.declined,
-               "watermark_before": plan.watermark_before, "watermark_after": plan.watermark_after,
-               "llm_mode": plan.llm_mode, "usage": plan.usage.model_dump(),
-               "policy": plan.policy_text},
-        reason=f"consolidation plan {plan.id}", plan_id=plan.id, at=now), gen))
+    b.note("consolidate", [t for op in chosen if op.id in result.applied for t in _targets(op)],
+           after={"op_ids": result.applied, "declined": result.declined,
+                  "watermark_before": plan.watermark_before,
+                  "watermark_after": plan.watermark_after, "llm_mode": plan.llm_mode,
+                  "usage": plan.usage.model_dump(), "policy": plan.policy_text},
+           reason=f"consolidation plan {plan.id}", key="apply:" + ",".join(result.applied))
     # The watermark advances last, in the same batch: a crash anywhere before it leaves the
     # episodes to be planned again (invariant 37).
-    writes.append(SetWatermark(user_id=user, name=WATERMARK, value=plan.watermark_after,
-                               expected=raw))
-    svc.store.apply(writes)
+    b.set_watermark(WATERMARK, plan.watermark_after, expected=raw)
+    b.commit()
     return result.model_copy(update={"watermark": plan.watermark_after})
 
 
@@ -207,12 +191,11 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     if current != wm_after:
         raise ConflictError(f"cannot undo plan {plan_id}: a later consolidation moved the "
                             f"watermark to {current}; undo that plan first")
-    now = svc.clock()
-    ops: list[Op] = []
+    b = svc.batch(actor, user, plan_id=plan_id)
     reverted: list[str] = []
 
     def changed(kind: MemoryKind, snap: dict) -> Fact | Playbook:
-        cur = svc.store.get(kind, user, snap["id"])
+        cur = b.get(kind, snap["id"])
         if cur is None:
             raise ConflictError(f"cannot undo plan {plan_id}: {snap['id']} no longer exists")
         if cur.rev != snap["rev"]:
@@ -224,10 +207,7 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
         if e.action in ("write_fact", "write_playbook") and e.after:
             kind = MemoryKind.SEMANTIC if e.action == "write_fact" else MemoryKind.PROCEDURAL
             cur = changed(kind, e.after)
-            ops += [DeleteMemory(kind=kind, user_id=user, id=cur.id, expected_rev=cur.rev),
-                    AppendAudit(event=audit_event(actor, user, "consolidate_undo", targets=[cur.id],
-                                                  before=cur, reason=f"undo {e.action}",
-                                                  plan_id=plan_id, at=now))]
+            b.remove(cur, action="consolidate_undo", reason=f"undo {e.action}")
             reverted.append(cur.id)
         elif e.action in ("supersede", "update_playbook") and e.before and e.after:
             kind = MemoryKind.SEMANTIC if e.action == "supersede" else MemoryKind.PROCEDURAL
@@ -235,15 +215,10 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
             restored = cur.model_validate({**e.before, "rev": cur.rev + 1,
                                            "use_count": cur.use_count,
                                            "last_used_at": cur.last_used_at})
-            ops += [UpdateMemory(doc=restored, expected_rev=cur.rev),
-                    AppendAudit(event=audit_event(actor, user, "consolidate_undo", targets=[cur.id],
-                                                  before=cur, after=restored,
-                                                  reason=f"undo {e.action}", plan_id=plan_id,
-                                                  at=now))]
+            b.replace(cur, restored, action="consolidate_undo", reason=f"undo {e.action}")
             reverted.append(cur.id)
-    ops.append(AppendAudit(event=audit_event(
-        actor, user, "consolidate_undo", targets=reverted, reason=f"undo plan {plan_id}",
-        before={"watermark": wm_after}, after={"watermark": wm_before}, plan_id=plan_id, at=now)))
-    ops.append(SetWatermark(user_id=user, name=WATERMARK, value=wm_before or "", expected=raw))
-    svc.store.apply(ops)
+    b.note("consolidate_undo", reverted, reason=f"undo plan {plan_id}",
+           before={"watermark": wm_after}, after={"watermark": wm_before})
+    b.set_watermark(WATERMARK, wm_before or "", expected=raw)
+    b.commit()
     return UndoResult(plan_id=plan_id, user_id=user, reverted=reverted, watermark=wm_before)

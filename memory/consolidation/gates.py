@@ -6,9 +6,8 @@ so an operator can read why every extracted item was kept, dropped, stripped or 
 
 from __future__ import annotations
 
-from review.policy import ReviewPolicy
-
 from ..models import Fact, FactState, Tombstone
+from ..policy import ReviewPolicy
 from ..text import normalise
 from .canon import content_tokens, slot_of
 from .plan import GateDecision

@@ -15,9 +15,8 @@ from datetime import datetime
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from review.policy import ReviewPolicy
-
 from ..clock import parse_when
+from ..corrections import bumped as bump
 from ..models import (
     Contradiction,
     Episode,
@@ -27,7 +26,8 @@ from ..models import (
     Playbook,
     Tombstone,
 )
-from ..service import MemoryService, bump
+from ..policy import ReviewPolicy
+from ..service import MemoryService
 from ..stores.base import RecallFilter
 from ..text import normalise, require_user
 from ..values import match_tombstone
@@ -163,7 +163,7 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
 def make_plan(svc: MemoryService, user_id: str, llm, *, policy: ReviewPolicy | None = None,
               assistant_context: Iterable[str] = (), now: datetime | None = None) -> Plan:
     """One run: read, one extraction call, gates. Raises (and writes nothing) on model errors."""
-    policy = policy or ReviewPolicy.from_settings()
+    policy = policy or svc.policy
     inputs = gather(svc, user_id, assistant_context=assistant_context, now=now)
     if not inputs.new_episodes:
         return decide(inputs, Extraction(), Usage(mode=llm.mode), policy)

@@ -63,14 +63,13 @@ def _variants(args) -> tuple[str, dict]:
 
 
 def cmd_recall(args) -> int:
-    from ..runtime import open_service
     from .recall_eval import QUESTIONS_PATH, load_questions, render_markdown, run_recall_eval
     from .reports import write_reports
 
     questions = load_questions(args.questions or QUESTIONS_PATH)
     label, variants = _variants(args)
     config = variants.pop(label)
-    service = open_service(getattr(args, "store", None))
+    service = args.runtime.service
     report = run_recall_eval(service, questions, label=label, config=config, ablations=variants)
     md = render_markdown(report)
     paths = write_reports(report, md, f"recall-{label}", args.out)
@@ -85,9 +84,8 @@ def cmd_recall(args) -> int:
 
 def _embedder(args):
     from ..embeddings import get_embedder
-    from ..settings import load_settings
 
-    return get_embedder(args.embedder or load_settings()["embedder"])
+    return get_embedder(args.embedder or args.runtime.settings.embedder)
 
 
 def cmd_locomo(args) -> int:

@@ -18,14 +18,17 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from review.decisions import decide
+from review.propose import propose
+
 from ..clock import utcnow
 from ..embeddings import Embedder
 from ..errors import ChainError, ConflictError, NotFoundError, TombstoneError
-from ..models import Episode, FactState, MemoryKind, TombstoneKind
+from ..models import Episode, FactState, MemoryKind
 from ..search_config import DEFAULT, Purpose
-from ..service import MemoryService, audit_event, bump
+from ..service import MemoryService
 from ..stores import open_store
-from ..stores.base import AppendAudit, PutMemory, PutTombstone, UpdateMemory
+from ..unit_of_work import Batch
 
 # Ten restatements of a retracted value: surface variants and genuine paraphrases.
 RESTATEMENTS = (
@@ -119,40 +122,13 @@ def retraction_restatements(svc: MemoryService, restatements=RESTATEMENTS) -> tu
     return f"all {len(restatements)} restatements refused by the tombstone", details
 
 
-def _review_layer():
-    """review.decisions / review.propose when the review feature is in this build, else None."""
-    try:
-        from review.decisions import decide
-        from review.propose import propose
-    except ImportError:
-        return None
-    return propose, decide
-
-
 def _propose(svc: MemoryService, user: str, text: str) -> str:
-    layer = _review_layer()
-    if layer is not None:
-        return layer[0](svc, user, text, fact_type="preference", actor="consolidation").id
-    return svc.write_fact(user, text, fact_type="preference", state="candidate",
-                          actor="consolidation").fact.id
+    return propose(svc, user, text, fact_type="preference", actor="consolidation").id
 
 
 def _reject(svc: MemoryService, user: str, fact_id: str) -> None:
-    """Reject a candidate: the review layer's decision when it exists, else the same three ops."""
-    layer = _review_layer()
-    if layer is not None:
-        layer[1](svc, user, fact_id, "reject", operator="stress", expected_rev=None,
-                 reason="stress: operator rejected")
-        return
-    cand = svc.get_fact(user, fact_id)
-    now = svc.clock()
-    dead = bump(cand, state=FactState.REJECTED, superseded_at=now)
-    svc.store.apply([
-        UpdateMemory(doc=dead, expected_rev=cand.rev),
-        PutTombstone(tombstone=svc.tombstone_for(cand, TombstoneKind.REJECTED, "operator:stress",
-                                                 "stress: operator rejected")),
-        AppendAudit(event=audit_event("operator:stress", user, "reject", targets=[fact_id],
-                                      before=cand, after=dead, at=now))])
+    decide(svc, user, fact_id, "reject", operator="stress", expected_rev=None,
+           reason="stress: operator rejected")
 
 
 def rejection_then_reextraction(svc: MemoryService) -> tuple[str, dict]:
@@ -171,13 +147,11 @@ def rejection_then_reextraction(svc: MemoryService) -> tuple[str, dict]:
             svc.write_fact(u, text, fact_type="preference", actor="consolidation")
         except TombstoneError:
             pass
-    layer = _review_layer()
-    if layer is not None:
-        for fid in requeued:  # an operator approving the flagged item is refused too
-            try:
-                layer[1](svc, u, fid, "approve", operator="stress", expected_rev=None)
-            except TombstoneError:
-                pass
+    for fid in requeued:  # an operator approving the flagged item is refused too
+        try:
+            decide(svc, u, fid, "approve", operator="stress", expected_rev=None)
+        except TombstoneError:
+            pass
     facts = svc.facts(u)
     active = [f.id for f in facts if f.state == FactState.ACTIVE]
     unflagged = [f.id for f in facts if f.state == FactState.CANDIDATE
@@ -186,7 +160,7 @@ def rejection_then_reextraction(svc: MemoryService) -> tuple[str, dict]:
     check(not unflagged, f"re-extracted candidates lost the previously_rejected flag: {unflagged}")
     ids = _ids(svc, u, "which seat does she prefer")
     check(first not in ids and not set(requeued) & set(ids), f"rejected value in recall: {ids}")
-    via = "review.decisions" if layer is not None else "the service's reject ops"
+    via = "review.decisions"
     return (f"rejected via {via}; {len(texts)} re-extractions: {len(requeued)} re-queued flagged, "
             "0 active, none in recall"), {"requeued": len(requeued)}
 
@@ -295,12 +269,10 @@ store.apply(crash_batch())
 
 def crash_batch(n: int = 20) -> list:
     """A plan-sized batch: n episodes, each with its audit event, for user stress-crash."""
-    ops: list = []
+    b = Batch(None, "cli", "stress-crash", now=utcnow())
     for i in range(n):
-        ep = Episode(user_id="stress-crash", text=f"crash test message {i}")
-        ops += [PutMemory(doc=ep), AppendAudit(event=audit_event("cli", "stress-crash", "write_episode",
-                                                                 targets=[ep.id], after=ep))]
-    return ops
+        b.add(Episode(user_id="stress-crash", text=f"crash test message {i}"))
+    return b.ops
 
 
 def crash_mid_batch(svc: MemoryService) -> tuple[str, dict]:
@@ -309,7 +281,9 @@ def crash_mid_batch(svc: MemoryService) -> tuple[str, dict]:
     base = svc.write_fact(u, "Drives a blue van", actor="cli").fact
     svc.write_fact(u, "Drives a red van", supersedes_id=base.id, actor="cli")
     before = len(svc.store.audit(u, limit=10_000))
-    ops = crash_batch(5) + [UpdateMemory(doc=bump(base, text="stale write"), expected_rev=base.rev)]
+    stale = Batch(None, "cli", u, now=utcnow())
+    stale.change(base, action="edit", text="stale write")
+    ops = crash_batch(5) + stale.ops
     try:
         svc.store.apply(ops)
         raise Outcome("a batch with a stale revision was applied")

@@ -8,12 +8,11 @@ the deterministic offline model, so the desk, the CLI and the tests work with no
 
 from __future__ import annotations
 
-import os
 from typing import Protocol
 
 from ..consolidation.extract import Extraction, ExtractionInput, Usage
 from ..errors import MemdeskError, ValidationError
-from ..settings import load_settings
+from ..settings import Settings
 
 MEMORY_HEADER = "Recalled memories about this user (most relevant first):"
 
@@ -42,12 +41,24 @@ def memory_prompt(memories: list[str], *, instructions: str | None = None) -> st
     return "\n".join(lines)
 
 
-def get_llm(mode: str | None = None, *, env: dict[str, str] | None = None) -> LLM:
+class UnavailableLLM:
+    """A configured model that cannot be used: every call raises the configuration error."""
+
+    def __init__(self, error: MemdeskError):
+        self.error = error
+        self.mode = f"unavailable ({error})"
+
+    def extract(self, request: ExtractionInput) -> tuple[Extraction, Usage]:
+        raise self.error
+
+    def reply(self, system: str, messages: list[dict[str, str]]) -> str:
+        raise self.error
+
+
+def get_llm(settings: Settings, mode: str | None = None) -> LLM:
     """Pick the model from settings: MEMDESK_LLM auto|anthropic|offline."""
-    environ = dict(os.environ if env is None else env)
-    settings = load_settings(environ)
-    choice = (mode or settings["llm"]).strip().lower()
-    key = environ.get("ANTHROPIC_API_KEY", "")
+    choice = (mode or settings.llm).strip().lower()
+    key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else ""
     if choice not in {"auto", "anthropic", "offline"}:
         raise ValidationError(f"MEMDESK_LLM={choice!r}: expected auto, anthropic or offline")
     if choice == "offline" or (choice == "auto" and not key):
@@ -58,7 +69,8 @@ def get_llm(mode: str | None = None, *, env: dict[str, str] | None = None) -> LL
         raise ValidationError("MEMDESK_LLM=anthropic needs ANTHROPIC_API_KEY in the environment")
     from .claude import AnthropicLLM
 
-    return AnthropicLLM(model=settings["anthropic_model"], api_key=key)
+    return AnthropicLLM(model=settings.anthropic_model, api_key=key)
 
 
-__all__ = ["LLM", "MEMORY_HEADER", "ModelUnavailableError", "get_llm", "memory_prompt"]
+__all__ = ["LLM", "MEMORY_HEADER", "ModelUnavailableError", "UnavailableLLM", "get_llm",
+           "memory_prompt"]

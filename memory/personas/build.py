@@ -4,11 +4,10 @@ Same seed, same bytes. Each persona becomes one JSONL file of operations (PutMem
 record in its final state, PutTombstone, AppendAudit with deterministic ids), so loading is one
 atomic `store.apply` per persona and loading twice adds nothing (invariant 51).
 
-Supersession and retraction follow memory.service exactly (invariants 4-6 and 52): a superseded fact
-is bumped once with superseded_by, superseded_at (the successor's record time) and valid_to
-(its own, else the successor's valid_from); a retracted fact is bumped with state retracted and
-superseded_at, and its value gets a Tombstone. tests/test_personas.py replays one persona
-through MemoryService and compares.
+Supersession and retraction are the unit of work's own (memory/unit_of_work.py, with the rules
+of memory/corrections.py; invariants 4-6 and 52): the history is replayed through a store-less
+Batch whose audit ids derive from content. tests/test_personas.py replays one persona through
+MemoryService and compares.
 
 Run `python -m memory.personas.build` to regenerate memory/personas/data/.
 """
@@ -24,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..clock import parse_when
+from ..errors import ChainError
 from ..models import (
     CATALOG,
     AuditEvent,
@@ -32,14 +32,13 @@ from ..models import (
     Episode,
     Fact,
     FactState,
+    MemoryKind,
     Playbook,
     Tombstone,
-    TombstoneKind,
     coerce_fact_type,
 )
-from ..service import audit_event, bump
-from ..stores.base import AppendAudit, Op, PutMemory, PutTombstone
-from ..text import normalise
+from ..stores.base import Op
+from ..unit_of_work import Batch
 from . import DATA_DIR
 from .spec import PersonaSpec, feedback_of
 
@@ -61,16 +60,24 @@ class Built:
     ids: dict[str, str] = field(default_factory=dict)  # "ep:label" / "fact:key" / "pb:key" -> id
 
     def ops(self) -> list[Op]:
-        docs = [*self.episodes, *self.facts, *self.playbooks]
-        return [*(PutMemory(doc=d) for d in docs), *(PutTombstone(tombstone=t) for t in self.tombstones),
-                *(AppendAudit(event=e) for e in sorted(self.audit, key=lambda e: (e.at, e.id)))]
+        """The data file: every record in its final state, then the history, oldest first."""
+        out = Batch(None, ACTOR, self.user_id, now=CATALOG_RECORDED)
+        for item in [*self.episodes, *self.facts, *self.playbooks, *self.tombstones,
+                     *sorted(self.audit, key=lambda e: (e.at, e.id))]:
+            out.restore(item)
+        return out.ops
 
 
-def _event(user_id: str, action: str, targets: list[str], at: datetime, **kw) -> AuditEvent:
-    """An audit event with an id derived from its content: re-seeding never duplicates it."""
-    key = f"{user_id}|{action}|{','.join(targets)}|{at.isoformat()}"
-    ev = audit_event(ACTOR, user_id, action, targets=targets, at=at, **kw)
-    return ev.model_copy(update={"id": "aud_seed_" + hashlib.sha256(key.encode()).hexdigest()[:20]})
+def _seed_event_id(event: AuditEvent, key: str | None) -> str:
+    """An audit event id derived from its content: re-seeding never duplicates it."""
+    key = f"{event.user_id}|{event.action}|{','.join(event.target_ids)}|{event.at.isoformat()}"
+    return "aud_seed_" + hashlib.sha256(key.encode()).hexdigest()[:20]
+
+
+def _history(user_id: str) -> Batch:
+    """A batch with no store: it replays the persona's history through the same correction
+    rules as every other writer (invariant 52) and keeps the operations for the data file."""
+    return Batch(None, ACTOR, user_id, now=CATALOG_RECORDED, event_ids=_seed_event_id)
 
 
 def _episode_id(slug: str, when: datetime) -> str:
@@ -82,6 +89,7 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
     out = Built(user_id=spec.user_id)
     user, slug = spec.user_id, spec.slug
     when_of: dict[str, datetime] = {}
+    b = _history(user)
 
     for ep_spec in spec.episodes:
         when = ep_spec.when + timedelta(seconds=rng.randrange(60))
@@ -90,8 +98,7 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
                      session_id=f"{slug}-{ep_spec.when:%Y-%m-%d}")
         if out.episodes and ep_spec.when <= out.episodes[-1].timestamp.replace(second=0):
             raise ValueError(f"{user}: episode {ep.id} is not after the one before it")
-        out.episodes.append(ep)
-        out.audit.append(_event(user, "write_episode", [ep.id], when, after=ep))
+        out.episodes.append(b.add(ep, at=when))
         if ep_spec.label:
             if f"ep:{ep_spec.label}" in out.ids:
                 raise ValueError(f"{user}: episode label {ep_spec.label!r} used twice")
@@ -115,81 +122,66 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
         if fs.retracted_in:
             rid = ep_ids((fs.retracted_in,), f"retraction of {fs.key}")[0]
             events.append((when_of[rid], n, "retract", (fs, fid, rid)))
-    current: dict[str, Fact] = {}
+
+    def current(fact_id: str) -> Fact:
+        return b.get(MemoryKind.SEMANTIC, fact_id)  # type: ignore[return-value]
+
     for at, _, what, payload in sorted(events, key=lambda e: (e[0], e[1], e[2] == "retract")):
         if what == "write":
             fs, fid, sources = payload  # type: ignore[misc]
             supersedes = out.ids.get(f"fact:{fs.supersedes}") if fs.supersedes else None
-            if fs.supersedes and supersedes not in current:
+            if fs.supersedes and (supersedes is None or b.get(MemoryKind.SEMANTIC, supersedes) is None):
                 raise ValueError(f"{user}: fact {fs.key} supersedes {fs.supersedes}, not yet written")
-            new = Fact(id=fid, user_id=user, text=fs.text, fact_type=coerce_fact_type(fs.fact_type),
-                       confidence=fs.confidence,
-                       state=FactState.CANDIDATE if fs.candidate else FactState.ACTIVE,
-                       source_episode_ids=sources, supersedes=supersedes,
-                       contradiction=Contradiction(fs.contradiction) if supersedes else None,
-                       recorded_at=at, valid_from=parse_when(fs.valid_from),
-                       valid_to=parse_when(fs.valid_to), origin=ACTOR)
-            current[fid] = new
-            out.audit.append(_event(user, "write_fact", [fid], at, after=new))
+            new = b.add(Fact(
+                id=fid, user_id=user, text=fs.text, fact_type=coerce_fact_type(fs.fact_type),
+                confidence=fs.confidence,
+                state=FactState.CANDIDATE if fs.candidate else FactState.ACTIVE,
+                source_episode_ids=sources, supersedes=supersedes,
+                contradiction=Contradiction(fs.contradiction) if supersedes else None,
+                recorded_at=at, valid_from=parse_when(fs.valid_from),
+                valid_to=parse_when(fs.valid_to), origin=ACTOR), at=at, on_dead="allow")
             if supersedes and not fs.candidate:
-                old = current[supersedes]
-                if old.state != FactState.ACTIVE or old.superseded_by:
-                    raise ValueError(f"{user}: {fs.key} supersedes {old.id}, not a chain head")
-                # the same fields and values as MemoryService.supersession_ops (invariant 4)
-                valid_to = old.valid_to or new.valid_from
-                if valid_to and old.valid_from and valid_to < old.valid_from:
-                    valid_to = old.valid_from
-                replaced = bump(old, state=FactState.SUPERSEDED, superseded_by=fid,
-                                superseded_at=at, valid_to=valid_to)
-                current[supersedes] = replaced
-                out.audit.append(_event(user, "supersede", [old.id, fid], at, before=old,
-                                        after=replaced))
+                try:  # the service's own rule (invariants 4 and 52); history says "no longer"
+                    b.supersede(current(supersedes), new, Contradiction.NATURAL, at=at)
+                except ChainError:
+                    raise ValueError(f"{user}: {fs.key} supersedes {supersedes}, not a chain head") from None
         else:
             fs, fid, rid = payload  # type: ignore[misc]
-            old = current[fid]
-            reason = f"the user said it was never true ({rid})"
-            new = bump(old, state=FactState.RETRACTED, superseded_at=at)  # as service.retract
-            current[fid] = new
-            out.tombstones.append(Tombstone(
-                id=f"tomb_{slug}_{fs.key}", user_id=user, text=old.text,
-                normalized=normalise(old.text), kind=TombstoneKind.RETRACTED, source_fact_id=fid,
-                reason=reason, actor=ACTOR, created_at=at))
-            out.audit.append(_event(user, "retract", [fid], at, before=old, after=new,
-                                    reason=reason))
-    out.facts = [current[out.ids[f"fact:{fs.key}"]] for fs in spec.facts]
+            b.retract(current(fid), reason=f"the user said it was never true ({rid})", at=at,
+                      tombstone_id=f"tomb_{slug}_{fs.key}")
+    out.facts = [current(out.ids[f"fact:{fs.key}"]) for fs in spec.facts]
 
     for ps in spec.playbooks:
         pid = f"pb_{slug}_{ps.key}"
         out.ids[f"pb:{ps.key}"] = pid
         sources = ep_ids(ps.sources, f"playbook {ps.key}")
         start = max(when_of[s] for s in sources)
-        pb = Playbook(id=pid, user_id=user, name=ps.name, trigger=ps.trigger, steps=list(ps.steps),
-                      source_episode_ids=sources, recorded_at=start, updated_at=start)
-        out.audit.append(_event(user, "write_playbook", [pid], start, after=pb))
+        pb = b.add(Playbook(id=pid, user_id=user, name=ps.name, trigger=ps.trigger,
+                            steps=list(ps.steps), source_episode_ids=sources, recorded_at=start,
+                            updated_at=start), at=start)
         for oid in ep_ids(ps.outcomes, f"playbook {ps.key} outcomes"):
             text = next(e.text for e in out.episodes if e.id == oid)
             ok = feedback_of(text)
             if ok is None:
                 raise ValueError(f"{user}: outcome episode {oid} reports neither success nor failure")
-            field_ = "success_count" if ok else "failure_count"
-            new = bump(pb, **{field_: getattr(pb, field_) + 1, "updated_at": when_of[oid],
-                              "source_episode_ids": [*pb.source_episode_ids, oid]})
-            out.audit.append(_event(user, "playbook_outcome", [pid], when_of[oid], before=pb,
-                                    after=new, reason=f"feedback in {oid}"))
-            pb = new
+            counts = ({"success_count": pb.success_count + 1} if ok
+                      else {"failure_count": pb.failure_count + 1})
+            pb = b.change(pb, action="playbook_outcome", at=when_of[oid],
+                          reason=f"feedback in {oid}", updated_at=when_of[oid],
+                          source_episode_ids=[*pb.source_episode_ids, oid], **counts)
         out.playbooks.append(pb)
+    out.tombstones = list(b.tombstones)
+    out.audit = list(b.events)
     return out
 
 
 def build_catalog(entries: list[tuple[str, str, str, str]]) -> tuple[list[CatalogDoc], list[AuditEvent]]:
     """(slug, title, tags, text) rows -> owner-less catalog docs and their audit events."""
-    docs, events = [], []
-    for slug, title, tags, text in entries:
-        doc = CatalogDoc(id=f"cat_{slug}", title=title, text=text, tags=tags.split(),
-                         recorded_at=CATALOG_RECORDED)
-        docs.append(doc)
-        events.append(_event(CATALOG, "write_catalog", [doc.id], CATALOG_RECORDED, after=doc))
-    return docs, events
+    b = _history(CATALOG)
+    docs = [b.add(CatalogDoc(id=f"cat_{slug}", title=title, text=text, tags=tags.split(),
+                             recorded_at=CATALOG_RECORDED), at=CATALOG_RECORDED)
+            for slug, title, tags, text in entries]
+    return docs, list(b.events)
 
 
 def build_questions(spec: PersonaSpec, built: Built) -> list[dict]:
@@ -218,8 +210,10 @@ def render(seed: int = DEFAULT_SEED) -> dict[str, str]:
 
     files: dict[str, str] = {}
     docs, events = build_catalog(CATALOG_DOCS)
-    files["catalog.jsonl"] = _jsonl([*(PutMemory(doc=d) for d in docs),
-                                     *(AppendAudit(event=e) for e in events)])
+    catalog = Batch(None, ACTOR, CATALOG, now=CATALOG_RECORDED)
+    for item in [*docs, *events]:
+        catalog.restore(item)
+    files["catalog.jsonl"] = _jsonl(catalog.ops)
     questions: list[dict] = []
     for spec in PERSONAS:
         built = build_persona(spec, seed)

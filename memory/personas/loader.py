@@ -13,9 +13,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, TypeAdapter
 
+from ..clock import utcnow
+from ..consolidation.plan import WATERMARK
 from ..errors import ValidationError
 from ..models import Episode, MemoryKind
-from ..stores.base import AppendAudit, Op, PutMemory, PutTombstone, SetWatermark, Store
+from ..stores.base import AppendAudit, Op, PutMemory, PutTombstone, Store
+from ..unit_of_work import Batch
 from .build import DATA_DIR
 
 _OP = TypeAdapter(Op)
@@ -64,11 +67,21 @@ def _content(doc: BaseModel) -> dict:
     return doc.model_dump(mode="json", exclude={"use_count", "last_used_at"})
 
 
+def _record(op: Op):
+    if isinstance(op, PutMemory):
+        return op.doc
+    if isinstance(op, PutTombstone):
+        return op.tombstone
+    if isinstance(op, AppendAudit):
+        return op.event
+    raise ValidationError(f"unexpected operation {op.op!r} in seed data")
+
+
 def is_empty(store: Store) -> bool:
     return not store.users() and not store.list_catalog()
 
 
-def _plan(store: Store, path: Path) -> tuple[list[Op], FileReport]:
+def _plan(store: Store, path: Path) -> tuple[list[Op], dict[str, str], FileReport]:
     """The operations still missing from the store, and what the file holds."""
     ops = read_ops(path)
     scope = path.stem
@@ -104,28 +117,22 @@ def _plan(store: Store, path: Path) -> tuple[list[Op], FileReport]:
             todo.append(op)  # fixed ids: the store ignores an event it already holds
         else:
             raise ValidationError(f"{path.name}: unexpected operation {op.op!r} in seed data")
-    todo += _consolidated_watermarks(store, ops)
-    return todo, FileReport(name=path.name, scope=scope, records=records, added=added,
+    return todo, _consolidated_watermarks(store, ops), FileReport(name=path.name, scope=scope, records=records, added=added,
                             unchanged=unchanged, kept=kept, audit_events=audits)
 
 
-def _consolidated_watermarks(store: Store, ops: list[Op]) -> list[Op]:
+def _consolidated_watermarks(store: Store, ops: list[Op]) -> dict[str, str]:
     """Seeded history is already consolidated (its facts and playbooks are in the file), so the
     consolidation watermark starts after the last seeded episode; otherwise the first run would
     re-read months of history and count playbook feedback twice."""
-    from ..consolidation.apply import WATERMARK
     from ..consolidation.planner import next_watermark
 
     by_user: dict[str, list[Episode]] = {}
     for op in ops:
         if isinstance(op, PutMemory) and isinstance(op.doc, Episode):
             by_user.setdefault(op.doc.user_id, []).append(op.doc)
-    out: list[Op] = []
-    for user, episodes in by_user.items():
-        if store.get_watermark(user, WATERMARK) is None:
-            value = next_watermark(None, episodes)
-            out.append(SetWatermark(user_id=user, name=WATERMARK, value=value, expected=None))
-    return out
+    return {user: next_watermark(None, episodes) for user, episodes in by_user.items()
+            if store.get_watermark(user, WATERMARK) is None}
 
 
 def seed(store: Store, *, if_empty: bool = False, data_dir: Path = DATA_DIR,
@@ -142,8 +149,15 @@ def seed(store: Store, *, if_empty: bool = False, data_dir: Path = DATA_DIR,
     for path in paths:
         if only and path.stem not in only:
             continue
-        todo, report = _plan(store, path)
-        if report.added or any(isinstance(op, SetWatermark) for op in todo):
-            store.apply(todo)  # one atomic batch per file (invariant 51)
+        todo, marks, report = _plan(store, path)
+        if report.added or marks:
+            # One atomic batch per file (invariant 51), through the unit of work: the file is
+            # its own history, so its records and audit events are restored as they are.
+            b = Batch(store, "seed", path.stem, now=utcnow())
+            for op in todo:
+                b.restore(_record(op))
+            for user, value in marks.items():
+                b.restore_watermark(user, WATERMARK, value)
+            b.commit()
         reports.append(report)
     return SeedReport(files=reports)

@@ -7,7 +7,7 @@ from ..errors import ValidationError
 from .base import Store
 
 
-def open_store(url: str, embedder: Embedder | None = None) -> Store:
+def open_store(url: str, embedder: Embedder | None = None, *, es_prefix: str = "memdesk") -> Store:
     embedder = embedder or get_embedder()
     scheme, _, rest = url.partition(":")
     if scheme == "embedded" and rest:
@@ -19,7 +19,7 @@ def open_store(url: str, embedder: Embedder | None = None) -> Store:
             from .elasticsearch import ElasticsearchStore
         except ImportError as exc:  # the backend lands with its own issue
             raise ValidationError(f"the Elasticsearch store is not available: {exc}") from None
-        return ElasticsearchStore(rest, embedder)
+        return ElasticsearchStore(rest, embedder, es_prefix)
     raise ValidationError(
         f"invalid store {url!r}: use embedded:PATH (e.g. embedded:.memdesk/memdesk.db) "
         "or elasticsearch:URL (e.g. elasticsearch:http://127.0.0.1:9200)"

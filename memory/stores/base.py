@@ -7,24 +7,30 @@ Mutations arrive as a list of operations applied all-or-nothing (invariant 10).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal, NamedTuple, Protocol, runtime_checkable
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..embeddings import Embedder
 from ..models import (
+    AnyMemory,
     AuditEvent,
     CatalogDoc,
     Episode,
     Fact,
     FactState,
+    LegHit,
     MemoryKind,
     Playbook,
     Tombstone,
 )
 
-AnyMemory = Annotated[Episode | Fact | Playbook | CatalogDoc, Field(union_mode="left_to_right")]
+if TYPE_CHECKING:
+    from ..ranking import RankedHit
+    from ..search_config import RankingParams
+
 
 
 class PutMemory(BaseModel):
@@ -94,14 +100,6 @@ class RecallFilter(BaseModel):
     include_catalog: bool = False
 
 
-class LegHit(BaseModel):
-    """One candidate from one retrieval leg, with the raw score that leg gave it."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-    doc: AnyMemory
-    score: float
-
-
 class FactSummary(NamedTuple):
     """A fact's listing fields without its full record: the review queue lists thousands of
     these, and decoding every full Fact would cost several times more (bench/bench_review.py)."""
@@ -121,30 +119,37 @@ class FactSummary(NamedTuple):
     origin: str
 
 
-class CandidateQuery(BaseModel):
-    """One page of the review queue, for a store that can filter and count it in place
-    (optional capability `candidate_queue`, issue 6). Item kinds follow review.queue.classify:
-    flagged `previously_rejected`, else `contradiction` (supersedes set), else
-    `low_confidence` (confidence below `threshold`), else `candidate`."""
+class FactQuery(BaseModel):
+    """A page of fact summaries of named users (an empty list is empty, never "everyone"),
+    filtered in the store. Ordered by record time, then id."""
 
     model_config = ConfigDict(extra="forbid")
     user_ids: list[str]
-    threshold: float
-    kinds: list[str] | None = None
-    fact_types: list[str] | None = None
+    states: frozenset[FactState] | None = None
+    fact_types: frozenset[str] | None = None
     min_confidence: float | None = None
     max_confidence: float | None = None
     recorded_after: datetime | None = None
     recorded_before: datetime | None = None
+    text: str | None = Field(None, description="case-insensitive substring of the fact text")
     newest_first: bool = False
-    limit: int | None = None
-    offset: int = 0
+    limit: int | None = Field(None, ge=0)
+    offset: int = Field(0, ge=0)
 
 
-class CandidatePage(NamedTuple):
-    rows: list[tuple[str, FactSummary]]  # (kind, summary), in the asked order
+class FactPage(NamedTuple):
+    rows: list[FactSummary]  # the page, in the asked order
     total: int  # rows matching before limit/offset
-    counts: dict[str, dict[str, int]]  # user -> kind -> pending, ignoring the filters
+    counts: dict[str, dict[str, int]]  # user -> state -> facts in the users/states scope,
+    #                                    ignoring the other filters (badges)
+
+
+class Capability(StrEnum):
+    """Optional abilities of a backend, declared rather than probed (invariant 19)."""
+
+    HYBRID_SEARCH = "hybrid_search"  # one-request hybrid ranking on the server (`hybrid_search`)
+    TRANSACTIONS = "transactions"  # `apply` is one multi-document transaction (rollback)
+    PER_USER_KEYS = "per_user_keys"  # reads can run under a per-user credential (DLS)
 
 
 @runtime_checkable
@@ -153,6 +158,8 @@ class Store(Protocol):
 
     url: str
     embedder: Embedder
+    capabilities: frozenset[Capability]
+    recall_path: str  # how recall runs on this backend, for explain
 
     # reads -----------------------------------------------------------------------------
     def get(self, kind: MemoryKind, user_id: str | None, memory_id: str) -> AnyMemory | None: ...
@@ -180,16 +187,27 @@ class Store(Protocol):
         """{kind: {state or "all": n}} for one user; the explain view's filter breakdown."""
         ...
     def get_watermark(self, user_id: str, name: str) -> str | None: ...
-    def fact_summaries(
-        self, user_ids: list[str], *, states: set[FactState] | None = None
-    ) -> list[FactSummary]:
-        """Listing fields of the facts of the given users (each named; an empty list is empty),
-        oldest first. Issue 6: the review queue's fast path."""
+    def watermarks(self, user_id: str) -> dict[str, str]: ...
+    def fact_summaries(self, query: FactQuery) -> FactPage:
+        """Listing fields of facts, filtered, counted and paged in the store (the review queue
+        and the facts table list thousands of these; classification is review's, not ours)."""
         ...
+    # every scope with audit events or watermarks (migration, export: nothing is missed)
+    def audit_users(self) -> list[str]: ...
+    def watermark_users(self) -> list[str]: ...
+    def audit_count(self, user_id: str) -> int: ...
 
     # search ----------------------------------------------------------------------------
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]: ...
-    def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]: ...
+    def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
+        """Dense hits; `LegHit.score` is (1 + cosine) / 2 and `LegHit.cosine` the cosine."""
+        ...
+    def hybrid_search(self, flt: RecallFilter, query: str, vector: np.ndarray, limit: int,
+                      now: datetime, ranking: RankingParams, *, explain: bool = False
+                      ) -> list[RankedHit] | None:
+        """Only with Capability.HYBRID_SEARCH: both legs and the fusion in one request, ranked
+        like memory/ranking.py (invariant 21). None when the server refuses it (licence)."""
+        ...
 
     # writes ----------------------------------------------------------------------------
     def apply(self, ops: list[Op]) -> None:
@@ -199,4 +217,29 @@ class Store(Protocol):
         """Atomically set last_used_at and increment use_count of the (kind, id) pairs, facts and
         playbooks only (not read-modify-write; invariant 15)."""
         ...
+    def refresh(self) -> None:
+        """Make every write visible to searches (a no-op where writes are visible at once)."""
+        ...
     def close(self) -> None: ...
+
+
+def page_summaries(scope: list[FactSummary], query: FactQuery) -> FactPage:
+    """Filter, count and page summaries already limited to the query's users and states: for
+    a backend that cannot do it in place. Pure; the embedded store's SQL must agree with it."""
+    counts: dict[str, dict[str, int]] = {}
+    text = query.text.lower() if query.text else None
+    rows = []
+    for s in scope:
+        counts.setdefault(s.user_id, {}).setdefault(s.state, 0)
+        counts[s.user_id][s.state] += 1
+        if (query.fact_types and s.fact_type not in query.fact_types) \
+                or (query.min_confidence is not None and s.confidence < query.min_confidence) \
+                or (query.max_confidence is not None and s.confidence > query.max_confidence) \
+                or (query.recorded_after and s.recorded_at < query.recorded_after) \
+                or (query.recorded_before and s.recorded_at > query.recorded_before) \
+                or (text and text not in s.text.lower()):
+            continue
+        rows.append(s)
+    rows.sort(key=lambda f: (f.recorded_at, f.id), reverse=query.newest_first)
+    end = None if query.limit is None else query.offset + query.limit
+    return FactPage(rows[query.offset:end], len(rows), counts)

@@ -25,6 +25,7 @@ from ..models import (
     Episode,
     Fact,
     FactState,
+    LegHit,
     MemoryKind,
     Playbook,
     Tombstone,
@@ -33,11 +34,11 @@ from ..text import STOPWORDS, words
 from .base import (
     AnyMemory,
     AppendAudit,
-    CandidatePage,
-    CandidateQuery,
+    Capability,
     DeleteMemory,
+    FactPage,
+    FactQuery,
     FactSummary,
-    LegHit,
     Op,
     PutMemory,
     PutTombstone,
@@ -125,6 +126,9 @@ class _UserMatrix:
 class EmbeddedStore:
     """SQLite-backed store. Safe to share between threads (one connection behind a lock)."""
 
+    capabilities = frozenset({Capability.TRANSACTIONS})
+    recall_path = "embedded: FTS5 + exact numpy"
+
     def __init__(self, path: str | Path, embedder: Embedder):
         self.path = Path(path)
         self.url = f"embedded:{self.path}"
@@ -185,6 +189,13 @@ class EmbeddedStore:
             db.execute(f"CREATE INDEX IF NOT EXISTS docs_candidates ON docs(user_id, "
                        f"{', '.join(_SUMMARY_COLUMNS)}, id, rev) "
                        "WHERE kind = 'semantic' AND state = 'candidate'")
+
+    def refresh(self) -> None:
+        """Writes are visible as soon as their transaction commits: nothing to do."""
+
+    def hybrid_search(self, flt, query, vector, limit, now, ranking, *, explain=False):
+        raise NotImplementedError("the embedded store fuses in memory/ranking.py: no "
+                                  "Capability.HYBRID_SEARCH")
 
     def close(self) -> None:
         with self._lock:
@@ -352,6 +363,11 @@ class EmbeddedStore:
             rows = self._conn().execute("SELECT DISTINCT user_id FROM audit ORDER BY user_id").fetchall()
         return [r[0] for r in rows]
 
+    def audit_count(self, user_id: str) -> int:
+        with self._lock:
+            return self._conn().execute("SELECT COUNT(*) FROM audit WHERE user_id = ?",
+                                        (user_id,)).fetchone()[0]
+
     def watermarks(self, user_id: str) -> dict[str, str]:
         with self._lock:
             rows = self._conn().execute(
@@ -365,72 +381,57 @@ class EmbeddedStore:
                 "SELECT DISTINCT user_id FROM watermarks ORDER BY user_id").fetchall()
         return [r[0] for r in rows]
 
-    def fact_summaries(self, user_ids: list[str], *, states=None) -> list[FactSummary]:
-        if not user_ids:
-            return []
-        cols = f"id, user_id, rev, state, {', '.join(_SUMMARY_COLUMNS)}"
-        marks = ",".join("?" * len(user_ids))
-        wanted = {FactState(s).value for s in states} if states else None
-        if wanted == {FactState.CANDIDATE.value}:
-            # The partial index covers this query, so no row or JSON body is read (issue 6
-            # benchmark); `state` is a literal because reading the column would visit the row.
-            cols = cols.replace("state", "'candidate'", 1)
-            sql = (f"SELECT {cols} FROM docs INDEXED BY docs_candidates WHERE kind = 'semantic' "
-                   f"AND state = 'candidate' AND user_id IN ({marks})")
-            args: list = list(user_ids)
-        else:
-            sql = f"SELECT {cols} FROM docs WHERE kind = 'semantic' AND user_id IN ({marks})"
-            args = list(user_ids)
-            if wanted:
-                sql += f" AND state IN ({','.join('?' * len(wanted))})"
-                args += sorted(wanted)
-        with self._lock:
-            # SQL's order is by ISO text; the exact sort below then meets nearly sorted input.
-            rows = self._conn().execute(sql + " ORDER BY f_recorded, id", args).fetchall()
-        out = [_summary(r) for r in rows]
-        out.sort(key=attrgetter("recorded_at", "id"))
-        return out
-
-    def candidate_queue(self, q: CandidateQuery) -> CandidatePage:
-        """The review queue filtered, counted and paged inside SQLite over the covering index
-        (issue 6): only the page's rows become Python objects. Kinds as review.queue.classify."""
-        if not q.user_ids:
-            return CandidatePage([], 0, {})
-        kind = ("CASE WHEN instr(f_flags, '\"previously_rejected\"') > 0 THEN "
-                "'previously_rejected' WHEN f_supersedes IS NOT NULL THEN 'contradiction' "
-                "WHEN f_conf < ? THEN 'low_confidence' ELSE 'candidate' END")
-        base = (f"FROM docs INDEXED BY docs_candidates WHERE kind = 'semantic' AND state = "
-                f"'candidate' AND user_id IN ({','.join('?' * len(q.user_ids))})")
-        args: list = list(q.user_ids)
+    def fact_summaries(self, query: FactQuery) -> FactPage:
+        """Filtered, counted and paged in SQLite; for candidates (the review queue) over a
+        covering partial index, so no row or JSON body is read (bench/bench_review.py)."""
+        if not query.user_ids:
+            return FactPage([], 0, {})
+        users = sorted(set(query.user_ids))
+        states = sorted(s.value for s in query.states) if query.states else None
+        only_candidates = states == [FactState.CANDIDATE.value]
+        scope = (f"FROM docs {'INDEXED BY docs_candidates ' if only_candidates else ''}"
+                 f"WHERE kind = 'semantic' AND user_id IN ({','.join('?' * len(users))})")
+        args: list = list(users)
+        if only_candidates:  # a literal: the partial index's condition must be provable
+            scope += " AND state = 'candidate'"
+        elif states:
+            scope += f" AND state IN ({','.join('?' * len(states))})"
+            args += states
         where, wargs = "", []
-        for column, values in (("k", q.kinds), ("f_type", q.fact_types)):
-            if values:
-                where += f" AND {column} IN ({','.join('?' * len(values))})"
-                wargs += list(values)
-        for cond, value in (("f_conf >= ?", q.min_confidence), ("f_conf <= ?", q.max_confidence),
-                            ("julianday(f_recorded) >= julianday(?)", q.recorded_after),
-                            ("julianday(f_recorded) <= julianday(?)", q.recorded_before)):
+        if query.fact_types:
+            where += f" AND f_type IN ({','.join('?' * len(query.fact_types))})"
+            wargs += sorted(query.fact_types)
+        for cond, value in (("f_conf >= ?", query.min_confidence),
+                            ("f_conf <= ?", query.max_confidence),
+                            ("julianday(f_recorded) >= julianday(?)", query.recorded_after),
+                            ("julianday(f_recorded) <= julianday(?)", query.recorded_before)):
             if value is not None:
                 where += f" AND {cond}"
                 wargs.append(value.isoformat() if isinstance(value, datetime) else value)
-        inner = f"SELECT {kind} AS k, * {base}"
-        order = "DESC" if q.newest_first else "ASC"
-        cols = f"k, id, user_id, rev, 'candidate', {', '.join(_SUMMARY_COLUMNS)}"
-        page = (f"SELECT {cols} FROM ({inner}) WHERE 1{where} ORDER BY julianday(f_recorded) "
-                f"{order}, id {order} LIMIT ? OFFSET ?")
+        if query.text:
+            where += " AND instr(lower(f_text), ?) > 0"
+            wargs.append(query.text.lower())
+        # `state` is a literal for candidates: reading the column would visit the row.
+        cols = f"id, user_id, rev, {repr(states[0]) if only_candidates else 'state'}, " \
+               f"{', '.join(_SUMMARY_COLUMNS)}"
+        order = "DESC" if query.newest_first else "ASC"
+        page = (f"SELECT {cols} {scope}{where} ORDER BY f_recorded {order}, id {order} "
+                f"LIMIT ? OFFSET ?")
         with self._lock:
             db = self._conn()
-            # One pass counts both the badges (all items) and the filter's matches.
             grouped = db.execute(
-                f"SELECT user_id, k, COUNT(*), SUM(CASE WHEN 1{where} THEN 1 ELSE 0 END) "
-                f"FROM ({inner}) GROUP BY 1, 2", [*wargs, q.threshold, *args]).fetchall()
-            rows = db.execute(page, [q.threshold, *args, *wargs,
-                                     -1 if q.limit is None else q.limit, q.offset]).fetchall()
+                f"SELECT user_id, {'state' if not only_candidates else repr(states[0])}, "
+                f"COUNT(*), SUM(CASE WHEN 1{where} THEN 1 ELSE 0 END) {scope} GROUP BY 1, 2",
+                [*wargs, *args]).fetchall()
+            rows = db.execute(page, [*args, *wargs, -1 if query.limit is None else query.limit,
+                                     query.offset]).fetchall()
         counts: dict[str, dict[str, int]] = {}
-        for user, k, n, _ in grouped:
-            counts.setdefault(user, {})[k] = n
-        total = sum(m for *_, m in grouped)
-        return CandidatePage([(r[0], _summary(r[1:])) for r in rows], total, counts)
+        for user, state, n, _ in grouped:
+            counts.setdefault(user, {})[state] = n
+        out = [_summary(r) for r in rows]
+        # SQL orders by ISO text; the exact order (offsets differ) is by parsed time.
+        out.sort(key=attrgetter("recorded_at", "id"), reverse=query.newest_first)
+        return FactPage(out, sum(m for *_, m in grouped), counts)
 
     # search -----------------------------------------------------------------------------------
     @staticmethod
@@ -508,8 +509,9 @@ class EmbeddedStore:
             ).fetchall()
         by_rid = {r[0]: (r[1], r[2]) for r in rows}
         # Score like Elasticsearch's cosine similarity: (1 + cos) / 2, always positive.
-        return [LegHit(doc=self._decode(*by_rid[r]), score=float((1.0 + sims[i]) / 2.0))
-                for r, i in zip(chosen, idx) if r in by_rid]
+        return [LegHit(doc=self._decode(*by_rid[r]), score=float((1.0 + sims[i]) / 2.0),
+                       cosine=float(sims[i]))
+                for r, i in zip(chosen, idx, strict=True) if r in by_rid]
 
     # writes -----------------------------------------------------------------------------------
     def _vectors_for(self, ops: list[Op]) -> dict[str, np.ndarray]:

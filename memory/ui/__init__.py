@@ -8,7 +8,7 @@ import streamlit as st
 
 from ..errors import MemdeskError, ValidationError
 from ..models import check_actor
-from ..runtime import shared_service
+from ..runtime import Runtime, build_runtime
 from ..service import MemoryService
 
 OPERATOR_KEY = "operator_name"  # the sidebar's operator name (app.py renders the input)
@@ -28,11 +28,17 @@ def ensure_app_shell() -> None:
         st.rerun()
 
 
+@st.cache_resource(show_spinner="Opening the store and loading the embedder…")
+def runtime() -> Runtime:
+    """The desk's runtime: settings read once per server, shared by every session."""
+    return build_runtime()
+
+
 def service() -> MemoryService:
     """The desk's service (cached per store URL across reruns and sessions)."""
     ensure_app_shell()  # every page calls service(): one place for the whole desk
     try:
-        svc = shared_service(None)
+        svc = runtime().service
     except (MemdeskError, OSError) as exc:
         # OSError: the store's directory cannot be created (a file in the way, no permission);
         # the operator gets the same one message as for any other unreachable store.
@@ -95,11 +101,7 @@ def operator_actor() -> str:
 def llm_mode() -> str:
     """The language model in use (offline or anthropic:MODEL), for the sidebar and chat."""
     try:
-        from ..llm import get_llm
-    except ImportError:
-        return "unavailable (memory/llm.py missing)"
-    try:
-        return get_llm().mode
+        return runtime().llm.mode
     except MemdeskError as exc:
         return f"unavailable ({exc})"
 
@@ -122,7 +124,7 @@ def sidebar_status() -> None:
     sb.text_input("Operator", key=OPERATOR_KEY, placeholder="your name (audited)",
                   help="Desk changes are audited as operator:NAME")
     try:
-        svc = shared_service(None)
+        svc = runtime().service
     except (MemdeskError, OSError) as exc:  # see service(): one message for any open failure
         sb.error(f"Store unavailable: {exc}")
         return

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from memory.corrections import bumped as bump
 from memory.errors import (
     ChainError,
     ConflictError,
@@ -14,9 +15,8 @@ from memory.errors import (
     TombstoneError,
     ValidationError,
 )
-from memory.models import Episode, FactState, MemoryKind
+from memory.models import AuditEvent, Episode, FactState, MemoryKind
 from memory.search_config import DEFAULT, HISTORY, Purpose
-from memory.service import audit_event, bump
 from memory.stores.base import AppendAudit, PutMemory, UpdateMemory
 from tests.conftest import NOW
 
@@ -164,7 +164,7 @@ def test_inv10_batches_are_atomic_and_revision_checked(service):
     with pytest.raises(ConflictError):
         service.store.apply([
             PutMemory(doc=ep),
-            AppendAudit(event=audit_event("cli", "u", "write_episode", targets=[ep.id])),
+            AppendAudit(event=AuditEvent(actor="cli", user_id="u", action="write_episode", target_ids=[ep.id])),
             UpdateMemory(doc=bump(fact, text="Drinks water"), expected_rev=fact.rev),  # stale
         ])
     assert service.episodes("u") == [] and len(service.audit("u")) == before

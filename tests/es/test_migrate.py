@@ -9,10 +9,10 @@ import pytest
 
 from memory.clock import fixed_clock
 from memory.errors import MemdeskError, NotFoundError
+from memory.migration import count_table, migrate, scopes
 from memory.models import CATALOG, CatalogDoc
 from memory.service import MemoryService
 from memory.stores.base import SetWatermark
-from memory.stores.elasticsearch.migrate import count_table, migrate, scopes
 from memory.stores.embedded import EmbeddedStore
 from tests.conftest import NOW
 from tests.es.conftest import hits_response

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from memory.clock import fixed_clock
+from memory.corrections import bumped as bump
 from memory.errors import ConflictError
-from memory.models import Episode, FactState, MemoryKind
-from memory.service import MemoryService, audit_event, bump
+from memory.models import AuditEvent, Episode, FactState, MemoryKind
+from memory.service import MemoryService
 from memory.stores.base import AppendAudit, DeleteMemory, PutMemory, SetWatermark, UpdateMemory
 from memory.stores.elasticsearch.results import to_source
 from tests.conftest import NOW
@@ -84,7 +85,7 @@ def test_inv10_stale_revision_writes_nothing(cluster, es_store):
     before = len(cluster.find("PUT", "/_bulk"))
     with pytest.raises(ConflictError, match="revision 2, expected 1"):
         es_store.apply([PutMemory(doc=ep),
-                        AppendAudit(event=audit_event("cli", "u", "write_episode", targets=[ep.id])),
+                        AppendAudit(event=AuditEvent(actor="cli", user_id="u", action="write_episode", target_ids=[ep.id])),
                         UpdateMemory(doc=bump(fact, text="Drinks water"), expected_rev=fact.rev)])
     assert len(cluster.find("PUT", "/_bulk")) == before  # nothing was sent
 
@@ -104,7 +105,7 @@ def test_inv23_a_409_in_the_bulk_is_a_conflict_and_audit_409_is_a_retry(cluster,
     fact = MemoryService(es_store, clock=fixed_clock(NOW)).build_fact("u", "Uses vim")
     cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
         found(d["_index"], stored(fact, es_store.embedder)) for d in req.body["docs"]]}))
-    event = audit_event("cli", "u", "supersede", targets=[fact.id])
+    event = AuditEvent(actor="cli", user_id="u", action="supersede", target_ids=[fact.id])
 
     def racing(req):
         items = [{"index": {"_index": "memdesk-semantic-v1", "_id": fact.id, "status": 409,

@@ -35,6 +35,9 @@ from ...models import (
 from ...ranking import RankedHit, RankingParams
 from ..base import (
     AnyMemory,
+    Capability,
+    FactPage,
+    FactQuery,
     FactSummary,
     LegHit,
     Op,
@@ -42,6 +45,7 @@ from ..base import (
     PutTombstone,
     RecallFilter,
     UpdateMemory,
+    page_summaries,
 )
 from . import queries, security, writes
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
@@ -76,12 +80,8 @@ class ElasticsearchStore:
 
     licence = "basic"  # until GET /_license says otherwise (messages during start-up use it)
 
-    def __init__(self, url: str, embedder: Embedder, prefix: str | None = None, *,
+    def __init__(self, url: str, embedder: Embedder, prefix: str = "memdesk", *,
                  client: Elasticsearch | None = None, request_timeout: float = 10.0):
-        if prefix is None:  # MEMDESK_ES_PREFIX, default "memdesk"
-            from ...settings import load_settings
-
-            prefix = load_settings()["es_prefix"]
         self.es_url = url
         self.url = f"elasticsearch:{url}"
         self.embedder = embedder
@@ -110,6 +110,13 @@ class ElasticsearchStore:
     def _new_client(self) -> Elasticsearch:
         return Elasticsearch(self.es_url, request_timeout=self._timeout, max_retries=2,
                              retry_on_timeout=True)
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        caps = {Capability.HYBRID_SEARCH} if self.rrf_enabled else set()
+        if self.dls_available:
+            caps.add(Capability.PER_USER_KEYS)
+        return frozenset(caps)
 
     @property
     def recall_path(self) -> str:
@@ -391,26 +398,26 @@ class ElasticsearchStore:
         src = self._get_source(self.es, "state", watermark_id(user_id, name))
         return None if src is None else src.get("value")
 
-    def fact_summaries(self, user_ids: list[str], *, states=None) -> list[FactSummary]:
-        """Listing fields only (`_source` filtering), for the review queue (issue 6)."""
-        if not user_ids:
-            return []
-        flt: list[dict] = [{"terms": {"user_id": sorted(set(user_ids))}}]
-        if states:
-            flt.append({"terms": {"state": sorted(FactState(s).value for s in states)}})
+    def fact_summaries(self, query: FactQuery) -> FactPage:
+        """Listing fields only (`_source` filtering) of the users' facts in the asked states;
+        the other filters, counts and paging are applied here, over that scope."""
+        if not query.user_ids:
+            return FactPage([], 0, {})
+        flt: list[dict] = [{"terms": {"user_id": sorted(set(query.user_ids))}}]
+        if query.states:
+            flt.append({"terms": {"state": sorted(FactState(s).value for s in query.states)}})
         self._fresh("semantic")
         hits = self._scan(self.es, self.names.alias("semantic"), {"bool": {"filter": flt}},
                           [{"recorded_at": "asc"}, {"id": "asc"}], includes=SUMMARY_FIELDS)
-        out = []
+        scope = []
         for h in hits:
             s = h["_source"]
-            out.append(FactSummary(
+            scope.append(FactSummary(
                 s["id"], s["user_id"], int(s["rev"]), s["state"], s["text"], s["fact_type"],
                 float(s["confidence"]), datetime.fromisoformat(s["recorded_at"]), s.get("supersedes"),
                 s.get("contradiction"), tuple(s.get("flags") or ()), s.get("plan_id"),
                 s.get("origin", "agent")))
-        out.sort(key=lambda f: (f.recorded_at, f.id))
-        return out
+        return page_summaries(scope, query)
 
     # search -------------------------------------------------------------------------------------
     def _leg_hits(self, flt: RecallFilter, resp) -> list[LegHit]:
@@ -431,10 +438,13 @@ class ElasticsearchStore:
         if not has_direction(vector):  # a query with no tokens has no direction to compare
             return []
         body = queries.dense_search(self.names, flt, vector, limit)
-        return self._leg_hits(flt, self._call(self._reader(flt.user_id).search, **body))
+        hits = self._leg_hits(flt, self._call(self._reader(flt.user_id).search, **body))
+        # knn's cosine score is (1 + cosine) / 2: the documented scale, cosine given as is.
+        return [h.model_copy(update={"cosine": 2.0 * h.score - 1.0}) for h in hits]
 
     def hybrid_search(self, flt: RecallFilter, query: str, vector: np.ndarray, limit: int,
-                      now: datetime, params: RankingParams) -> list[RankedHit] | None:
+                      now: datetime, params: RankingParams, *, explain: bool = False
+                      ) -> list[RankedHit] | None:
         """One rrf-retriever request (multipliers in Painless). None when the licence does not
         allow it: the caller then runs the two legs and fuses them itself (invariant 21)."""
         if not self.rrf_enabled or not has_direction(vector):

@@ -11,9 +11,11 @@ from collections.abc import Callable, Iterator
 
 from pydantic import BaseModel
 
-from ...errors import MemdeskError
-from ...models import CATALOG
-from ..base import AppendAudit, Op, PutMemory, PutTombstone, SetWatermark
+from .clock import utcnow
+from .errors import MemdeskError
+from .models import CATALOG, AuditEvent, Tombstone
+from .stores.base import AnyMemory, Store
+from .unit_of_work import Batch
 
 BATCH = 200
 ALL = 10**9
@@ -30,50 +32,37 @@ class CountRow(BaseModel):
         return self.source == self.target
 
 
-def scopes(src) -> list[str]:
+def scopes(src: Store) -> list[str]:
     """Every user with memories, audit events or watermarks, plus the catalog scope."""
-    users = set(src.users()) | set(getattr(src, "audit_users", list)())
-    users |= set(getattr(src, "watermark_users", list)())
+    users = set(src.users()) | set(src.audit_users()) | set(src.watermark_users())
     users.discard(CATALOG)
     return sorted(users) + [CATALOG]
 
 
-def user_ops(src, user: str) -> Iterator[Op]:
+def user_records(src: Store, user: str) -> Iterator[AnyMemory | Tombstone | AuditEvent | tuple[str, str]]:
+    """Everything one scope holds: memories, tombstones, watermarks (name, value) and audit
+    events, oldest event first so the order survives."""
     if user == CATALOG:
-        for doc in src.list_catalog():
-            yield PutMemory(doc=doc)
+        yield from src.list_catalog()
     else:
-        for doc in src.list_episodes(user):
-            yield PutMemory(doc=doc)
-        for doc in src.list_facts(user):
-            yield PutMemory(doc=doc)
-        for doc in src.list_playbooks(user):
-            yield PutMemory(doc=doc)
-        for tomb in src.list_tombstones(user):
-            yield PutTombstone(tombstone=tomb)
-        for name, value in getattr(src, "watermarks", lambda u: {})(user).items():
-            yield SetWatermark(user_id=user, name=name, value=value)
-    for event in reversed(src.audit(user, limit=ALL)):  # oldest first: order survives
-        yield AppendAudit(event=event)
+        yield from src.list_episodes(user)
+        yield from src.list_facts(user)
+        yield from src.list_playbooks(user)
+        yield from src.list_tombstones(user)
+        yield from src.watermarks(user).items()
+    yield from reversed(src.audit(user, limit=ALL))
 
 
-def batches(ops: Iterator[Op], size: int = BATCH) -> Iterator[list[Op]]:
-    batch: list[Op] = []
-    for op in ops:
-        batch.append(op)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+def batches(dst: Store, user: str, size: int = BATCH) -> Callable[[], Batch]:
+    """A factory of unit-of-work batches that restore a history as it is (no new events)."""
+    return lambda: Batch(dst, "migrate", user, now=utcnow())
 
 
-def _audit_count(store, user: str) -> int:
-    counter = getattr(store, "audit_count", None)
-    return counter(user) if counter is not None else len(store.audit(user, limit=ALL))
+def _audit_count(store: Store, user: str) -> int:
+    return store.audit_count(user)
 
 
-def count_table(store, user: str) -> dict[str, int]:
+def count_table(store: Store, user: str) -> dict[str, int]:
     """Documents per index (and fact state) for one scope: what the verification compares."""
     if user == CATALOG:
         return {"catalog": len(store.list_catalog()), "audit": _audit_count(store, user)}
@@ -83,7 +72,7 @@ def count_table(store, user: str) -> dict[str, int]:
             out[kind if state == "all" else f"{kind}:{state}"] = n
     out["tombstones"] = len(store.list_tombstones(user))
     out["audit"] = _audit_count(store, user)
-    out["watermarks"] = len(getattr(store, "watermarks", lambda u: {})(user))
+    out["watermarks"] = len(store.watermarks(user))
     return out
 
 
@@ -103,9 +92,18 @@ def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None) -> li
     users = scopes(src)
     for user in users:
         n = 0
-        for batch in batches(user_ops(src, user)):
-            dst.apply(batch)
-            n += len(batch)
+        new_batch = batches(dst, user)
+        b = new_batch()
+        for item in user_records(src, user):
+            if isinstance(item, tuple):
+                b.restore_watermark(user, item[0], item[1])
+            else:
+                b.restore(item)
+            n += 1
+            if len(b.ops) >= BATCH:
+                b.commit()
+                b = new_batch()
+        b.commit()
         progress(f"{user}: {n} records")
     dst.refresh()
     rows = compare(users, lambda u: count_table(src, u), lambda u: count_table(dst, u))

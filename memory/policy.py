@@ -1,4 +1,6 @@
-"""Which consolidation operations go to review instead of straight to active (issue 5).
+"""Which writes go to review instead of straight to active (issue 5). A value held by the
+runtime and the service (`service.policy`), used by consolidation, the agent and the review queue
+alike; it lives in `memory` so no lower layer imports `review`.
 
 A value, shown on every plan. Defaults: harsh contradictions always wait (consolidation never
 retracts, invariant 34), facts below MEMDESK_REVIEW_CONFIDENCE wait, restatements of a
@@ -12,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.settings import load_settings
+from .settings import Settings
 
 
 class ReviewPolicy(BaseModel):
@@ -29,10 +31,10 @@ class ReviewPolicy(BaseModel):
                                            description="new playbooks need at least this")
 
     @classmethod
-    def from_settings(cls, env: dict[str, str] | None = None, **overrides) -> ReviewPolicy:
-        s = load_settings(env)
-        return cls(**{"min_confidence": s["review_confidence"],
-                      "max_retire_per_run": s["max_retire_per_run"], **overrides})
+    def from_settings(cls, settings: Settings, **overrides: object) -> ReviewPolicy:
+        return cls.model_validate({"min_confidence": settings.review_confidence,
+                                   "max_retire_per_run": settings.max_retire_per_run,
+                                   **overrides})
 
     def describe(self) -> str:
         return (f"review if confidence < {self.min_confidence:.2f}; harsh contradictions → review "

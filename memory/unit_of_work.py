@@ -1,0 +1,367 @@
+"""The unit of work: the one door every mutation in the product goes through.
+
+    with svc.batch("cli", user_id, reason="moved") as b:
+        new = b.add(fact)
+        b.supersede(old, new)
+
+A `Batch` checks ownership (invariant 3), chain heads (5), revisions (10) and tombstones (7),
+appends one typed audit event per operation (8) and applies everything once, atomically (10),
+when the `with` block ends without an exception. An exception anywhere writes nothing — except
+the audit events of refused and denied attempts, which are recorded on their own at once, since
+the attempt itself is what they record.
+
+Outside `memory/stores/`, this is the only module that builds store operations (`Op`) or audit
+events. Roles (who may do what) are checked here too, by the `authorize` hook the runtime
+supplies, so no page or command can skip them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any, Literal, Self, TypeVar
+
+from pydantic import BaseModel
+
+from .corrections import bumped, linked, retire, retracted, tombstone_of
+from .errors import ChainError, NotFoundError, TombstoneError, ValidationError
+from .models import (
+    CATALOG,
+    PREVIOUSLY_REJECTED,
+    AuditEvent,
+    CatalogDoc,
+    Contradiction,
+    Fact,
+    FactState,
+    MemoryKind,
+    Tombstone,
+    TombstoneKind,
+    check_actor,
+    snapshot,
+)
+from .stores.base import (
+    AnyMemory,
+    AppendAudit,
+    DeleteMemory,
+    Op,
+    PutMemory,
+    PutTombstone,
+    SetWatermark,
+    Store,
+    UpdateMemory,
+)
+
+M = TypeVar("M", bound=BaseModel)
+
+# (user_id, text, tombstones created in this batch) -> (tombstone, similarity) or None
+TombstoneGate = Callable[[str, str, list[Tombstone]], "tuple[Tombstone, float] | None"]
+# (actor, action, user_id) -> None, or raises AccessDenied
+Authorize = Callable[[str, str, str], None]
+# (event, key) -> a deterministic event id, for writers whose retries must converge
+EventIds = Callable[[AuditEvent, str | None], str]
+
+OnDead = Literal["refuse", "flag", "allow"]
+
+_WRITE_ACTION = {MemoryKind.EPISODIC: "write_episode", MemoryKind.SEMANTIC: "write_fact",
+                 MemoryKind.PROCEDURAL: "write_playbook", MemoryKind.CATALOG: "write_catalog"}
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def as_actor(actor: str) -> str:
+    try:
+        return check_actor(actor)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
+
+
+class Batch:
+    """Operations of one actor on one scope (a user, or the catalog), applied together."""
+
+    def __init__(self, store: Store | None, actor: str, user_id: str, *, now: datetime,
+                 reason: str | None = None, plan_id: str | None = None,
+                 comment: str | None = None, gate: TombstoneGate | None = None,
+                 authorize: Authorize | None = None, event_ids: EventIds | None = None,
+                 harsh_penalty: float = 0.2):
+        self.store, self.actor, self.user_id = store, as_actor(actor), user_id
+        self.now, self.reason, self.plan_id, self.comment = now, reason, plan_id, comment
+        self._gate, self._authorize, self._event_ids = gate, authorize, event_ids
+        self.harsh_penalty = harsh_penalty
+        self.ops: list[Op] = []
+        self.events: list[AuditEvent] = []
+        self.tombstones: list[Tombstone] = []
+        self._docs: dict[tuple[MemoryKind, str], AnyMemory | None] = {}  # this batch's view
+        self._checked: list[Fact] = []  # facts activated here: re-checked against new tombstones
+        self.committed = False
+
+    # reads through the batch ----------------------------------------------------------------
+    def get(self, kind: MemoryKind, memory_id: str) -> AnyMemory | None:
+        """The record as this batch will leave it (its own writes first, then the store)."""
+        key = (kind, memory_id)
+        if key in self._docs:
+            return self._docs[key]
+        if self.store is None:
+            return None
+        owner = None if kind == MemoryKind.CATALOG else self.user_id
+        return self.store.get(kind, owner, memory_id)
+
+    def owned(self, kind: MemoryKind, memory_id: str, *, action: str) -> AnyMemory:
+        """A memory of this batch's user, for a mutation. Another user's id is exactly a missing
+        id to the caller, and the attempt is audited as denied at once (invariant 3)."""
+        doc = self.get(kind, memory_id)
+        if doc is not None:
+            return doc
+        if self.store is not None:
+            owner = self.store.owner_of(kind, memory_id)
+            if owner is not None and owner != self.user_id:
+                self.record_now("denied", [memory_id], outcome="denied",
+                                reason=f"{action}: {kind.value} id belongs to another user")
+        raise NotFoundError(f"no {kind.value} memory {memory_id} for user {self.user_id}",
+                            target_id=memory_id)
+
+    def owned_fact(self, fact_id: str, *, action: str) -> Fact:
+        return self.owned(MemoryKind.SEMANTIC, fact_id, action=action)  # type: ignore[return-value]
+
+    # audit ------------------------------------------------------------------------------------
+    def _event(self, action: str, targets: Iterable[str], *, before: Any = None,
+               after: Any = None, reason: str | None = None, outcome: str = "ok",
+               at: datetime | None = None, key: str | None = None) -> AuditEvent:
+        event = AuditEvent(
+            actor=self.actor, user_id=self.user_id, action=action, target_ids=list(targets),
+            before=snapshot(before) if isinstance(before, BaseModel) else before,
+            after=snapshot(after) if isinstance(after, BaseModel) else after,
+            reason=reason if reason is not None else self.reason, plan_id=self.plan_id,
+            outcome=outcome, comment=self.comment, at=at or self.now)  # type: ignore[arg-type]
+        if self._event_ids is not None:
+            event = event.model_copy(update={"id": self._event_ids(event, key)})
+        return event
+
+    def note(self, action: str, targets: Iterable[str], *, before: Any = None,
+             after: Any = None, reason: str | None = None, at: datetime | None = None,
+             key: str | None = None) -> AuditEvent:
+        """An audit event for something the other operations do not describe by themselves
+        (a consolidation run, a merge of evidence). Applied with the batch."""
+        self._check(action)
+        event = self._event(action, targets, before=before, after=after, reason=reason, at=at,
+                            key=key)
+        self.ops.append(AppendAudit(event=event))
+        self.events.append(event)
+        return event
+
+    def record_now(self, action: str, targets: Iterable[str], *, outcome: str,
+                   reason: str, after: Any = None) -> None:
+        """A refused or denied attempt: recorded at once, on its own, whatever the batch
+        does next (the caller is about to raise)."""
+        if self.store is not None:
+            event = self._event(action, targets, after=after, reason=reason, outcome=outcome)
+            self.store.apply([AppendAudit(event=event)])
+
+    def _check(self, action: str) -> None:
+        if self._authorize is not None:
+            self._authorize(self.actor, action, self.user_id)
+
+    def _owner_ok(self, doc: AnyMemory) -> None:
+        owner = CATALOG if isinstance(doc, CatalogDoc) else doc.user_id
+        if owner != self.user_id:
+            raise ValidationError(f"{doc.kind.value} {doc.id} belongs to {owner!r}, not to this "
+                                  f"batch's scope {self.user_id!r}")
+
+    # tombstones -------------------------------------------------------------------------------
+    def dead_match(self, text: str) -> tuple[Tombstone, float] | None:
+        """The tombstone (stored, or created in this batch) that `text` restates, if any."""
+        if self._gate is None:
+            return None
+        return self._gate(self.user_id, text, self.tombstones)
+
+    def _refuse_dead(self, fact: Fact, match: tuple[Tombstone, float], action: str) -> None:
+        tomb, sim = match
+        self.record_now("review_refused" if action.startswith("review_") else "write_refused",
+                        [fact.id, tomb.id], outcome="refused",
+                        after={"text": fact.text, "similarity": round(sim, 4)},
+                        reason=f"restates a {tomb.kind.value} value: {tomb.text!r}")
+        raise TombstoneError(
+            f"refused: {fact.text!r} restates a value this user's history marks "
+            f"{tomb.kind.value} ({tomb.text!r}, similarity {sim:.2f}, tombstone {tomb.id})",
+            tombstone_id=tomb.id, target_id=fact.id)
+
+    def _guard(self, fact: Fact, on_dead: OnDead, action: str) -> Fact:
+        """Invariant 7 at the door: an active value that restates a dead one is refused; a
+        candidate is flagged so review shows its history (invariant 44)."""
+        if on_dead == "allow" or fact.state not in (FactState.ACTIVE, FactState.CANDIDATE):
+            return fact
+        match = self.dead_match(fact.text)
+        if match is None:
+            if fact.state == FactState.ACTIVE:
+                self._checked.append(fact)
+            return fact
+        if on_dead == "flag" or fact.state == FactState.CANDIDATE:
+            if PREVIOUSLY_REJECTED in fact.flags:
+                return fact
+            return fact.model_copy(update={"flags": [*fact.flags, PREVIOUSLY_REJECTED]})
+        self._refuse_dead(fact, match, action)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # writes -----------------------------------------------------------------------------------
+    def add(self, doc: M, *, on_dead: OnDead = "refuse", action: str | None = None,
+            at: datetime | None = None, key: str | None = None, reason: str | None = None) -> M:
+        """Insert a new memory of this scope, audited with its full record."""
+        memory: AnyMemory = doc  # type: ignore[assignment]
+        self._owner_ok(memory)
+        action = action or _WRITE_ACTION[memory.kind]
+        self._check(action)
+        if isinstance(memory, Fact):
+            memory = self._guard(memory, on_dead, action)
+        if self.get(memory.kind, memory.id) is not None:
+            raise ValidationError(f"{memory.kind.value} {memory.id} already exists")
+        self.ops.append(PutMemory(doc=memory))
+        self._docs[(memory.kind, memory.id)] = memory
+        self.note(action, [memory.id], after=memory, reason=reason, at=at, key=key)
+        return memory  # type: ignore[return-value]
+
+    def change(self, old: M, *, action: str, at: datetime | None = None,
+               key: str | None = None, reason: str | None = None, targets: Iterable[str] = (),
+               on_dead: OnDead = "allow", **changes: Any) -> M:
+        """Update a memory read at revision `old.rev`: the store refuses it if that moved on."""
+        return self.replace(old, bumped(old, **changes), action=action, at=at, key=key,
+                            reason=reason, targets=targets, on_dead=on_dead)
+
+    def replace(self, old: M, new: M, *, action: str, at: datetime | None = None,
+                key: str | None = None, reason: str | None = None, targets: Iterable[str] = (),
+                on_dead: OnDead = "allow") -> M:
+        """Replace `old` by `new` (new.rev = old.rev + 1), audited with both."""
+        cur: AnyMemory = old  # type: ignore[assignment]
+        nxt: AnyMemory = new  # type: ignore[assignment]
+        self._owner_ok(cur)
+        self._check(action)
+        if nxt.id != cur.id or nxt.rev != cur.rev + 1:
+            raise ValidationError(f"an update of {cur.id} must keep its id and advance its "
+                                  f"revision by one ({cur.rev} → {cur.rev + 1})")
+        if isinstance(nxt, Fact):
+            nxt = self._guard(nxt, on_dead, action)
+        self.ops.append(UpdateMemory(doc=nxt, expected_rev=cur.rev))
+        self._docs[(cur.kind, cur.id)] = nxt
+        self.note(action, [cur.id, *targets], before=cur, after=nxt, reason=reason, at=at,
+                  key=key)
+        return nxt  # type: ignore[return-value]
+
+    def tombstone(self, fact: Fact, kind: TombstoneKind, *, reason: str | None = None,
+                  at: datetime | None = None, tombstone_id: str | None = None) -> Tombstone:
+        """The value of `fact` declared never true (invariant 6). Every fact this batch already
+        activated is matched against it, so a harsh correction cannot restate its own dead
+        value (invariant 7)."""
+        tomb = tombstone_of(fact, kind, self.actor, reason if reason is not None else self.reason,
+                            at or self.now, tombstone_id)
+        self.ops.append(PutTombstone(tombstone=tomb))
+        self.tombstones.append(tomb)
+        for active in self._checked:
+            match = self.dead_match(active.text)
+            if match is not None:
+                self._refuse_dead(active, match, "write_fact")
+        return tomb
+
+    def supersede(self, old: Fact, new: Fact,
+                  contradiction: Contradiction = Contradiction.NATURAL, *,
+                  at: datetime | None = None, key: str | None = None,
+                  reason: str | None = None) -> tuple[Fact, Tombstone | None]:
+        """Retire `old` in favour of `new` (already added or activated in this batch): no
+        longer true (natural, invariant 4) or never true (harsh: retracted and tombstoned,
+        invariant 6). Only a chain head can be retired (invariant 5)."""
+        contradiction = Contradiction(contradiction)
+        when = at or self.now
+        replaced = retire(old, new, contradiction, when)
+        harsh = contradiction == Contradiction.HARSH
+        action = "retract" if harsh else "supersede"
+        self.replace(old, replaced, action=action, targets=[new.id], at=at, key=key,
+                     reason=reason)
+        tomb = None
+        if harsh:
+            tomb = self.tombstone(old, TombstoneKind.RETRACTED, at=at,
+                                  reason=reason or self.reason or "harsh contradiction")
+        return replaced, tomb
+
+    def add_successor(self, old: Fact, new: Fact,
+                      contradiction: Contradiction = Contradiction.NATURAL, *,
+                      on_dead: OnDead = "refuse") -> tuple[Fact, Fact, Tombstone | None]:
+        """Write `new` as the successor of `old` and retire `old`: the usual correction."""
+        contradiction = Contradiction(contradiction)
+        if old.state != FactState.ACTIVE or old.superseded_by:
+            retire(old, new, contradiction, self.now)  # raises the chain error (invariant 5)
+        new = self.add(linked(new, old, contradiction, self.harsh_penalty), on_dead=on_dead)
+        if new.state == FactState.CANDIDATE:
+            return new, old, None  # proposed: the old fact stays until someone decides
+        replaced, tomb = self.supersede(old, new, contradiction)
+        return new, replaced, tomb
+
+    def retract(self, fact: Fact, *, kind: TombstoneKind = TombstoneKind.RETRACTED,
+                action: str | None = None, reason: str | None = None,
+                at: datetime | None = None, tombstone_id: str | None = None) -> Tombstone:
+        """Never true: the user denied it (retracted) or an operator refused it (rejected)."""
+        new = retracted(fact, at or self.now, kind)
+        self.replace(fact, new, action=action or "retract", reason=reason, at=at)
+        return self.tombstone(fact, kind, reason=reason, at=at, tombstone_id=tombstone_id)
+
+    def forget(self, doc: AnyMemory, *, reason: str | None = None) -> None:
+        """Hard delete. The audit keeps the id and a hash, never the text (invariant 8)."""
+        self._owner_ok(doc)
+        self._check("forget")
+        self.ops.append(DeleteMemory(kind=doc.kind, user_id=doc.user_id, id=doc.id,
+                                     expected_rev=doc.rev))
+        self._docs[(doc.kind, doc.id)] = None
+        self.note("forget", [doc.id], before={"id": doc.id, "kind": doc.kind.value,
+                                              "text_sha256": text_digest(doc.search_text())},
+                  reason=reason)
+
+    def remove(self, doc: AnyMemory, *, action: str, reason: str | None = None,
+               key: str | None = None) -> None:
+        """Delete a record something else wrote (an undo), audited with what it held."""
+        self._owner_ok(doc)
+        self._check(action)
+        self.ops.append(DeleteMemory(kind=doc.kind, user_id=doc.user_id, id=doc.id,
+                                     expected_rev=doc.rev))
+        self._docs[(doc.kind, doc.id)] = None
+        self.note(action, [doc.id], before=doc, reason=reason, key=key)
+
+    def set_watermark(self, name: str, value: str, *, expected: str | None) -> None:
+        """Advance a per-user watermark; `expected` guards against a concurrent run."""
+        self.ops.append(SetWatermark(user_id=self.user_id, name=name, value=value,
+                                     expected=expected))
+
+    # loading history as it was (seeding, migration, import) ---------------------------------
+    def restore(self, item: AnyMemory | Tombstone | AuditEvent) -> None:
+        """Copy a record of an existing history unchanged: a memory, a tombstone or an audit
+        event (its own event, already written once). Nothing new is audited: the history is
+        the audit. Used by seeding, migration and import, whose ids make re-runs converge."""
+        if isinstance(item, AuditEvent):
+            self.ops.append(AppendAudit(event=item))
+            self.events.append(item)
+        elif isinstance(item, Tombstone):
+            self.ops.append(PutTombstone(tombstone=item))
+            self.tombstones.append(item)
+        else:
+            self.ops.append(PutMemory(doc=item))
+            self._docs[(item.kind, item.id)] = item
+
+    def restore_watermark(self, user_id: str, name: str, value: str,
+                          expected: str | None = None) -> None:
+        self.ops.append(SetWatermark(user_id=user_id, name=name, value=value, expected=expected))
+
+    # commit -----------------------------------------------------------------------------------
+    def commit(self) -> None:
+        """Apply every operation at once (invariant 10). An empty batch writes nothing."""
+        if self.committed:
+            raise ChainError("this batch was already applied")
+        if self.store is None:
+            raise ValidationError("this batch has no store: it only records operations")
+        if self.ops:
+            self.store.apply(self.ops)
+        self.committed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None and self.store is not None:
+            self.commit()
