@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from .llm import LLM
-from .models import Episode, Playbook
+from .models import Episode
 from .ranking import RankedHit
 from .search_config import WITH_CATALOG, Purpose, RecallConfig
 from .service import MemoryService
@@ -26,13 +26,7 @@ class ChatTurn(BaseModel):
 
 def memory_line(hit: RankedHit) -> str:
     """One recalled memory as the model sees it: kind first, so it can weigh evidence tiers."""
-    doc = hit.doc
-    if isinstance(doc, Playbook):
-        return f"[playbook] {doc.name}: when {doc.trigger}: " + "; ".join(doc.steps)
-    if hasattr(doc, "title"):
-        return f"[catalog] {doc.title}: {doc.text}"
-    label = getattr(doc, "fact_type", None)
-    return f"[{label.value if label else doc.kind.value}] {doc.text}"
+    return f"[{hit.doc.label()}] {hit.doc.display_text()}"
 
 
 def system_prompt(hits: list[RankedHit]) -> str:

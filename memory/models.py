@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -91,12 +91,35 @@ class Record(BaseModel):
     user_id: str | None
     rev: int = Field(1, ge=1, description="bumped on every update; optimistic concurrency key")
 
+    # Per-kind behaviour lives on the kinds (issue 10): adding a kind touches its model and
+    # the stores' schemas, not branches spread through the code.
+    KIND: ClassVar[MemoryKind]
+    TRACKS_USE: ClassVar[bool] = False  # agent recall bumps use_count / last_used_at
+    OWNED: ClassVar[bool] = True  # False: shared, no owner (the catalog)
+
     @property
-    def kind(self) -> MemoryKind:  # pragma: no cover - overridden
-        raise NotImplementedError
+    def kind(self) -> MemoryKind:
+        return self.KIND
+
+    @property
+    def trust(self) -> FactState | None:
+        """The trust state, for kinds that have one (facts)."""
+        return None
 
     def search_text(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def decay_time(self) -> datetime | None:
+        """Which clock recall's time decay reads (memory/ranking.py); None: no decay."""
+        return None
+
+    def label(self) -> str:
+        """A short tag for displays and prompts: the kind, or a fact's type."""
+        return self.KIND.value
+
+    def display_text(self) -> str:
+        """The memory as one line of text for people and models."""
+        return self.search_text()
 
 
 class Episode(Record):
@@ -110,12 +133,13 @@ class Episode(Record):
     session_id: str | None = None
     recorded_at: UTC = Field(default_factory=utcnow)
 
-    @property
-    def kind(self) -> MemoryKind:
-        return MemoryKind.EPISODIC
+    KIND: ClassVar[MemoryKind] = MemoryKind.EPISODIC
 
     def search_text(self) -> str:
         return self.text
+
+    def decay_time(self) -> datetime | None:
+        return self.timestamp  # episodes fade from when they were said
 
 
 class Fact(Record):
@@ -156,12 +180,21 @@ class Fact(Record):
             )
         return self
 
+    KIND: ClassVar[MemoryKind] = MemoryKind.SEMANTIC
+    TRACKS_USE: ClassVar[bool] = True
+
     @property
-    def kind(self) -> MemoryKind:
-        return MemoryKind.SEMANTIC
+    def trust(self) -> FactState | None:
+        return self.state
 
     def search_text(self) -> str:
         return self.text
+
+    def decay_time(self) -> datetime | None:
+        return self.last_used_at  # facts fade from their last use
+
+    def label(self) -> str:
+        return self.fact_type.value
 
 
 class Playbook(Record):
@@ -182,13 +215,15 @@ class Playbook(Record):
     last_used_at: OptUTC = None
     use_count: int = Field(0, ge=0)
 
-    @property
-    def kind(self) -> MemoryKind:
-        return MemoryKind.PROCEDURAL
+    KIND: ClassVar[MemoryKind] = MemoryKind.PROCEDURAL
+    TRACKS_USE: ClassVar[bool] = True
 
     def search_text(self) -> str:
         steps = " ".join(self.steps)
         return f"{self.name}. {self.trigger}. {steps}"
+
+    def display_text(self) -> str:
+        return f"{self.name}: when {self.trigger}: " + "; ".join(self.steps)
 
 
 class CatalogDoc(Record):
@@ -201,23 +236,22 @@ class CatalogDoc(Record):
     tags: list[str] = Field(default_factory=list)
     recorded_at: UTC = Field(default_factory=utcnow)
 
-    @property
-    def kind(self) -> MemoryKind:
-        return MemoryKind.CATALOG
+    KIND: ClassVar[MemoryKind] = MemoryKind.CATALOG
+    OWNED: ClassVar[bool] = False
 
     def search_text(self) -> str:
         return f"{self.title}. {self.text}"
+
+    def display_text(self) -> str:
+        return f"{self.title}: {self.text}"
 
 
 Memory = Episode | Fact | Playbook | CatalogDoc
 # The same union for validation: tried in order, so a record keeps its own type.
 AnyMemory = Annotated[Episode | Fact | Playbook | CatalogDoc, Field(union_mode="left_to_right")]
 MODEL_BY_KIND: dict[MemoryKind, type[Record]] = {
-    MemoryKind.EPISODIC: Episode,
-    MemoryKind.SEMANTIC: Fact,
-    MemoryKind.PROCEDURAL: Playbook,
-    MemoryKind.CATALOG: CatalogDoc,
-}
+    m.KIND: m for m in (Episode, Fact, Playbook, CatalogDoc)}
+TRACKS_USE = frozenset(k for k, m in MODEL_BY_KIND.items() if m.TRACKS_USE)
 
 
 class Tombstone(BaseModel):

@@ -51,21 +51,12 @@ def use_boost(use_count: int, params: RankingParams) -> float:
     return 1.0 + math.log10(1.0 + max(0, use_count)) * params.use_boost_weight
 
 
-def decay_time(doc: AnyMemory) -> datetime | None:
-    """Which clock decays: episodes on when they were said, facts on last use, others none."""
-    if doc.kind == MemoryKind.EPISODIC:
-        return doc.timestamp  # type: ignore[union-attr]
-    if doc.kind == MemoryKind.SEMANTIC:
-        return doc.last_used_at  # type: ignore[union-attr]
-    return None
-
-
 def _multiplier_values(doc: AnyMemory, now_s: float, params: RankingParams) -> tuple[float, float, float]:
     """(decay, use_boost, prior) as plain floats: the hot path of every recall."""
     decay = boost = prior = 1.0
     kind = doc.kind
     if params.use_decay:
-        t = decay_time(doc)
+        t = doc.decay_time()
         if t is not None:
             decay = gauss_decay((now_s - t.timestamp()) * 1000.0 / DAY_MS, params)
     if params.use_boost and kind == MemoryKind.SEMANTIC:

@@ -347,7 +347,7 @@ class MemoryService:
         hits = hits[: config.k]
         if purpose == Purpose.AGENT:  # invariant 15: explain and eval never bump
             used = [(h.doc.kind, h.id) for h in hits
-                    if h.doc.kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
+                    if h.doc.TRACKS_USE]
             self.store.bump_usage(user_id, used, now)
         result = RecallResult(hits=hits)
         if explain:

@@ -30,7 +30,6 @@ from .models import (
     CATALOG,
     PREVIOUSLY_REJECTED,
     AuditEvent,
-    CatalogDoc,
     Contradiction,
     Fact,
     FactState,
@@ -164,7 +163,7 @@ class Batch:
             self._authorize(self.actor, action, self.user_id)
 
     def _owner_ok(self, doc: AnyMemory) -> None:
-        owner = CATALOG if isinstance(doc, CatalogDoc) else doc.user_id
+        owner = doc.user_id if doc.OWNED else CATALOG
         if owner != self.user_id:
             raise ValidationError(f"{doc.kind.value} {doc.id} belongs to {owner!r}, not to this "
                                   f"batch's scope {self.user_id!r}")

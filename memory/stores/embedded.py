@@ -20,6 +20,7 @@ from ..embeddings import Embedder
 from ..errors import ConflictError, MemdeskError, StoreUnavailableError
 from ..models import (
     MODEL_BY_KIND,
+    TRACKS_USE,
     AuditEvent,
     CatalogDoc,
     Episode,
@@ -583,7 +584,7 @@ class EmbeddedStore:
             if json.loads(row[0]) == json.loads(body):
                 return  # identical re-put: a retried apply converges
             raise ConflictError(f"{doc.kind.value} {doc.id} already exists", target_id=doc.id)
-        state = getattr(doc, "state", None)
+        state = doc.trust
         cur = db.execute(
             "INSERT INTO docs (id, kind, user_id, state, rev, body, vec) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (doc.id, doc.kind.value, doc.user_id, state.value if state else None, doc.rev, body,
@@ -608,13 +609,13 @@ class EmbeddedStore:
                 f"{op.expected_rev}): reload and decide again", target_id=doc.id)
         # Usage stats belong to the store (bumped atomically by recall), not to the caller's copy.
         old = json.loads(old_body)
-        if "use_count" in old:
-            stats = {"use_count": max(old["use_count"], getattr(doc, "use_count", 0))}
+        if doc.TRACKS_USE and "use_count" in old:
+            stats = {"use_count": max(old["use_count"], doc.use_count)}  # type: ignore[union-attr]
             if old.get("last_used_at") and (doc.last_used_at is None  # type: ignore[union-attr]
                                              or old["last_used_at"] > doc.last_used_at.isoformat()):  # type: ignore[union-attr]
                 stats["last_used_at"] = old["last_used_at"]
             doc = doc.model_validate({**doc.model_dump(), **stats})
-        state = getattr(doc, "state", None)
+        state = doc.trust
         db.execute("UPDATE docs SET state = ?, rev = ?, body = ?, vec = ? WHERE rid = ?",
                    (state.value if state else None, doc.rev, doc.model_dump_json(),
                     vec.astype(np.float32).tobytes(), rid))
@@ -644,7 +645,7 @@ class EmbeddedStore:
                    (op.user_id, op.name, op.value))
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
-        ids = [i for kind, i in used if kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
+        ids = [i for kind, i in used if kind in TRACKS_USE]
         if not ids:
             return
         stamp = at.isoformat().replace("+00:00", "Z")

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from pydantic import ValidationError as PydanticError
 
 from ..errors import ValidationError
-from ..models import Episode, Fact, FactState, Playbook
+from ..models import Episode, Fact, FactState
 from ..ranking import RankedHit
 from ..search_config import PRESETS, RecallConfig
 from ..service import FilterCount
@@ -38,11 +38,7 @@ def preset_config(name: str, *, k: int | None = None, include_catalog: bool | No
 
 
 def memory_text(doc) -> str:
-    if isinstance(doc, Playbook):
-        return f"{doc.name}: {doc.trigger} → " + "; ".join(doc.steps)
-    if hasattr(doc, "title"):
-        return f"{doc.title}: {doc.text}"
-    return doc.text
+    return doc.display_text()
 
 
 def hit_rows(hits: list[RankedHit]) -> list[dict]:

@@ -19,7 +19,7 @@ def to_source(doc: AnyMemory, vector: np.ndarray) -> dict:
     """The stored document: the model's JSON plus kind, search text and vector. Catalog
     documents carry no user_id field at all (the DLS catalog rule tests its absence)."""
     src = doc.model_dump(mode="json")
-    if doc.kind == MemoryKind.CATALOG:
+    if not doc.OWNED:
         src.pop("user_id", None)
     src.update(kind=doc.kind.value, search_text=doc.search_text())
     if has_direction(vector):
