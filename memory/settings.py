@@ -26,6 +26,14 @@ def _bool(v: str) -> bool:
     return v.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _true_or_false(v: str) -> bool:
+    """Issue 16: only an explicit true/false, so a typo can never switch a safety check off."""
+    value = v.strip().lower()
+    if value not in {"true", "false"}:
+        raise ValueError(v)
+    return value == "true"
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("store", f"embedded:{Path('.memdesk') / 'memdesk.db'}",
             "where memories live: embedded:PATH (default) or elasticsearch:URL"),
@@ -43,6 +51,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("review_confidence", 0.7, "facts below this confidence wait in review", float),
     Setting("es_url", "", "Elasticsearch URL for the live contract tests (MEMDESK_ES_URL)"),
     Setting("es_prefix", "memdesk", "index name prefix on Elasticsearch"),
+    # issue 16: reaching a secured cluster (memory/stores/elasticsearch/connection.py)
+    Setting("es_ca_certs", "", "CA certificate (PEM file) that the Elasticsearch server's HTTPS "
+            "certificate must chain to, e.g. a self-managed node's config/certs/http_ca.crt"),
+    Setting("es_ssl_assert_fingerprint", "", "SHA-256 fingerprint of the Elasticsearch server's "
+            "certificate, instead of a CA file"),
+    Setting("es_api_key", "", "Elasticsearch API key the store authenticates with (encoded, or "
+            "id:key); else credentials in the URL"),
+    Setting("es_verify_certs", True, "verify the Elasticsearch server's certificate: true "
+            "(default) or false, which must be written out and warns at every start", _true_or_false),
     Setting("minilm_dir", "", "override the directory holding the MiniLM weights"),
 )
 _BY_NAME = {s.name: s for s in SETTINGS}

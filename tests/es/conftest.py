@@ -102,10 +102,10 @@ class Cluster:
                                      "issued_to": "memdesk", "max_nodes": 1000}}
         if req.method == "GET" and req.path.endswith("/_mapping"):
             return not_found_index(req.path.split("/")[1])
-        if req.method == "PUT" and req.path.count("/") == 1:
-            return 200, {"acknowledged": True, "shards_acknowledged": True, "index": req.path[1:]}
         if req.method in ("POST", "PUT") and req.path == "/_bulk":
             return 200, bulk_ok(req)
+        if req.method == "PUT" and req.path.count("/") == 1:
+            return 200, {"acknowledged": True, "shards_acknowledged": True, "index": req.path[1:]}
         if req.method in ("POST", "GET") and req.path == "/_mget":
             return 200, {"docs": [{"_index": d["_index"], "_id": d["_id"], "found": False}
                                   for d in req.body["docs"]]}

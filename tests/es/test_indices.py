@@ -176,10 +176,17 @@ def test_the_store_satisfies_the_protocol(cluster, hash_embedder):
     assert isinstance(open_on(cluster, hash_embedder), Store)
 
 
-def test_serverless_is_accepted_and_offers_rrf(hash_embedder):
+def test_inv96_serverless_is_refused_at_open_with_a_clear_message(hash_embedder):
+    """Serverless rejects the index settings this store sends (number_of_shards,
+    auto_expand_replicas: "Serverless index settings list" in
+    https://www.elastic.co/docs/reference/elasticsearch/index-settings), has no password login,
+    and refuses a key with privileges minted from an API key (TransportCreateApiKeyAction:
+    "creating derived api keys requires an explicit role descriptor that is empty"). So it is
+    refused before anything is created, with one message saying what to use instead."""
     cluster = Cluster(version="8.11.0")
     cluster.on("GET", "/", (200, {"name": "serverless", "cluster_name": "x", "version": {
         "number": "8.11.0", "build_flavor": "serverless"}, "tagline": "You Know, for Search"}))
-    store = open_on(cluster, hash_embedder)
-    assert store.recall_path == "elasticsearch: rrf retriever" and store.dls_available
-    assert not cluster.find("GET", "/_license")  # no licence API there
+    with pytest.raises(StoreUnavailableError,
+                       match="Serverless is not supported.*Elastic Cloud Hosted.*self-managed"):
+        open_on(cluster, hash_embedder)
+    assert [r.path for r in cluster.requests] == ["/"]  # nothing created, no licence read
