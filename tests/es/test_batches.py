@@ -104,7 +104,7 @@ def test_inv91_a_failed_insert_undoes_the_update_at_the_seq_no_it_got(svc, clust
     script.docs[old.id] = stored(old, es_store.embedder)
     with pytest.raises(MemdeskError, match="rejected 1 of the inserts.*nothing of the batch was kept"):
         svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
-    conditional, inserts, undo = cluster.find("PUT", "/_bulk")
+    _conditional, _inserts, undo = cluster.find("PUT", "/_bulk")
     assert bulk_kinds(cluster)[1] == ["create memdesk-semantic"]
     ((action, restored),) = undo.bulk_pairs
     assert action == {"index": {"_index": "memdesk-semantic", "_id": old.id,
