@@ -442,7 +442,8 @@ class MemoryService:
         hybrid = getattr(self.store, "hybrid_search", None)
         if hybrid is not None and config.use_bm25 and config.use_dense:
             vec = self.embedder.embed([query])[0]
-            hits = hybrid(flt, query, vec, config.candidates, now, config.ranking)
+            # Issue 16: leg detail (rrf `explain`) only when explain is asked.
+            hits = hybrid(flt, query, vec, config.candidates, now, config.ranking, explain=explain)
             if hits is not None:
                 legs = {n: [h for h in hits if n in h.legs] for n in ("bm25", "dense")}
         if hits is None:

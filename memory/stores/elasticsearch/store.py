@@ -166,7 +166,7 @@ class ElasticsearchStore:
         """GET /_license. A 403 (no privilege to read it) means Basic for good; a 404 (no
         licence in the cluster state yet: RestGetLicenseAction answers NOT_FOUND), a 5xx or a
         timeout means Basic for now, and the licence is read again LICENCE_RETRY_S later
-        (invariant 99), so a passing failure never switches the process to Basic for good."""
+        (invariant 96), so a passing failure never switches the process to Basic for good."""
         try:
             kind = security.licence_type(dict(self.es.license.get()))
             due = None
