@@ -109,32 +109,6 @@ def test_bad_prefix_is_refused(cluster, hash_embedder):
         open_on(cluster, hash_embedder, prefix="Has Spaces")
 
 
-def test_inv22_reindex_copies_then_swaps_the_alias_atomically(cluster, hash_embedder):
-    from memory.stores.elasticsearch.indices import IndexNames
-    from memory.stores.elasticsearch.reindex import reindex
-
-    cluster.on("GET", r"/_alias/memdesk-[a-z]+", lambda req: (200, {
-        req.path.split("/")[-1] + "-v1": {"aliases": {req.path.split("/")[-1]: {}}}}))
-    cluster.on("GET", r"/_alias/memdesk-semantic", (200, {"memdesk-semantic-v0": {"aliases": {
-        "memdesk-semantic": {"is_write_index": True}}}}))
-    cluster.on("HEAD", "/memdesk-semantic-v1", (404, {}))
-    cluster.on("POST", "/_reindex", (200, {"took": 5, "total": 3, "created": 3, "failures": []}))
-    cluster.on("POST", "/_aliases", (200, {"acknowledged": True}))
-    moved = reindex(make_client(cluster), IndexNames("memdesk"), "hash", hash_embedder.dims)
-    assert moved == ["memdesk-semantic-v0 -> memdesk-semantic-v1"]
-    (create,) = [r for r in cluster.requests if r.method == "PUT"]
-    assert create.path == "/memdesk-semantic-v1" and "aliases" not in create.body
-    (copy,) = cluster.find("POST", "/_reindex")
-    assert copy.body == {"source": {"index": "memdesk-semantic-v0"},
-                         "dest": {"index": "memdesk-semantic-v1", "op_type": "create"},
-                         "conflicts": "proceed"}
-    assert copy.params == {"wait_for_completion": "true", "refresh": "true"}
-    (swap,) = cluster.find("POST", "/_aliases")
-    assert swap.body == {"actions": [
-        {"remove": {"index": "memdesk-semantic-v0", "alias": "memdesk-semantic"}},
-        {"add": {"index": "memdesk-semantic-v1", "alias": "memdesk-semantic", "is_write_index": True}}]}
-
-
 def test_close_twice_is_safe_and_use_after_close_is_clear(cluster, hash_embedder):
     store = open_on(cluster, hash_embedder)
     store.close()
