@@ -30,8 +30,9 @@ ES_SKIP_REASON = ("live Elasticsearch variant: MEMDESK_ES_URL is not set (start 
                   "`make test-es`)")
 
 
-def _backends() -> list[str]:
-    return ["embedded", "elasticsearch"]
+def _backends() -> list:
+    return ["embedded", pytest.param("elasticsearch", marks=pytest.mark.skipif(
+        not os.environ.get("MEMDESK_ES_URL"), reason=ES_SKIP_REASON))]
 
 
 @pytest.fixture(scope="session")
