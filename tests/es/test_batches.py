@@ -224,3 +224,24 @@ def test_inv91_an_undo_that_meets_a_later_writer_reports_what_is_left(svc, clust
     script.answers[1] = rejected
     with pytest.raises(MemdeskError, match=f"could not be fully undone: memdesk-semantic/{old.id}"):
         svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
+
+
+def test_inv91_a_whole_bulk_refused_after_the_first_phase_undoes_it(svc, cluster, es_store, old):
+    """A bulk refused as a whole (413 when it exceeds http.max_content_length, 400 when it
+    cannot be parsed) applied none of its items: the landed first phase is undone."""
+    script = Script(cluster, ok, (413, {"error": {"type": "content_too_long_exception",
+                                                  "reason": "request too large"}, "status": 413}), ok)
+    script.docs[old.id] = stored(old, es_store.embedder)
+    with pytest.raises(MemdeskError, match="refused the batch.*413.*nothing of it was kept"):
+        svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
+    assert [k[0] for k in bulk_kinds(cluster)] == ["index memdesk-semantic", "create memdesk-semantic",
+                                                   "index memdesk-semantic"]  # the third: the undo
+
+
+def test_inv92_a_refused_login_is_not_mistaken_for_a_lost_answer(svc, cluster):
+    """401/403 security_exception is an answer: the bulk is not sent again."""
+    err = {"type": "security_exception", "reason": "action [indices:data/write/bulk] is unauthorized"}
+    Script(cluster, (403, {"error": {"root_cause": [err], **err}, "status": 403}))
+    with pytest.raises(StoreUnavailableError, match="refused the request.*403"):
+        svc.write_fact("u", "Likes tea")
+    assert len(bulk_kinds(cluster)) == 1

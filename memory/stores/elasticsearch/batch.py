@@ -41,6 +41,10 @@ class PartiallyAppliedError(MemdeskError):
     """A failed batch could not be undone whole: another writer changed what it wrote."""
 
 
+class AnswerLost(StoreUnavailableError):
+    """A request was sent but no answer came back (timeout, reset): it may have landed."""
+
+
 class BatchWriter:
     """Runs one planned batch. `bulk(lines, refresh)` sends one bulk without transport retries;
     `read(keys)` returns {(alias, id): {"src", "seq_no", "term"} or None}; `restore(step, src)`
@@ -77,7 +81,7 @@ class BatchWriter:
         while pending:
             try:
                 resp = self._send(pending, mode)
-            except StoreUnavailableError:
+            except AnswerLost:
                 if lost:
                     raise
                 lost += 1  # the answer was lost, not necessarily the writes: send them again
@@ -90,22 +94,27 @@ class BatchWriter:
                     step.seq_no, step.term = result.get("_seq_no"), result.get("_primary_term")
                     applied.append(step)
                 elif status == 404 and step.op == "delete":
-                    continue  # already gone: converged, and nothing of ours to undo
+                    if lost:  # most likely our own lost first send: undo re-creates it
+                        applied.append(step)
+                    continue  # else someone else deleted it: never re-created by an undo
                 elif status == 409:
                     check.append(step)
                 else:
                     failures.append((step, result))
             if failures:
                 raise _failure(failures, steps[0].phase)
-            pending = self._recheck(check, applied)
+            pending = self._recheck(check, applied, after_lost=bool(lost))
             rounds += 1
             if pending and rounds > USAGE_ROUNDS:
                 raise ConflictError(f"{pending[0].id} kept changing while this batch was written: "
                                     "nothing of it was kept; retry", target_id=pending[0].id)
 
-    def _recheck(self, check: list[Step], applied: list[Step]) -> list[Step]:
+    def _recheck(self, check: list[Step], applied: list[Step], *,
+                 after_lost: bool = False) -> list[Step]:
         """Read back what answered 409: already there (converged), only usage bumped (send
-        again at the new seq_no), or a real conflict (raise)."""
+        again at the new seq_no), or a real conflict (raise). A delete found gone counts as
+        ours only right after a lost answer (our first send); otherwise someone else deleted
+        it, and an undo must never bring it back."""
         if not check:
             return []
         stored = self.read([s.key for s in check])
@@ -113,7 +122,9 @@ class BatchWriter:
         for s in check:
             have = stored.get(s.key)
             if s.op == "delete" and have is None:
-                continue  # someone deleted it too: never re-created by an undo of ours
+                if after_lost:
+                    applied.append(s)
+                continue
             if s.op != "delete" and have is not None and without_usage(have["src"]) == without_usage(s.src):
                 s.seq_no, s.term = have["seq_no"], have["term"]  # an identical record: ours
                 applied.append(s)
@@ -155,7 +166,8 @@ class BatchWriter:
             try:
                 resp = self.bulk(writes.bulk_lines(todo), mode)
             except (ApiError, StoreUnavailableError) as exc:
-                raise self._partial(todo, cause, f"the undo was refused ({exc})") from cause
+                raise self._partial(todo, cause, f"the undo got no answer or was refused ({exc})") \
+                    from cause
             check, stuck = [], []
             for step, item in zip(todo, resp["items"]):
                 status = next(iter(item.values())).get("status", 500)

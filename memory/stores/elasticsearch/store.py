@@ -44,7 +44,7 @@ from ..base import (
     UpdateMemory,
 )
 from . import queries, security, writes
-from .batch import BatchWriter
+from .batch import AnswerLost, BatchWriter
 from .connection import TLS_HINT, ConnectionSettings, new_client, writer
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
 from .results import from_source, has_direction, ranked_hits
@@ -143,7 +143,7 @@ class ElasticsearchStore:
                 f"cannot verify the TLS certificate of Elasticsearch at {self._where} ({exc}): "
                 f"{TLS_HINT}") from exc
         except TransportConnectionError as exc:  # invariant 29
-            raise StoreUnavailableError(
+            raise AnswerLost(  # sent or not, no answer: a write may have landed (invariant 92)
                 f"cannot reach Elasticsearch at {self._where} ({type(exc).__name__}): "
                 f"{START_HINT}") from exc
         except ApiError as exc:
@@ -158,8 +158,8 @@ class ElasticsearchStore:
                     f"({exc.meta.status}: {_reason(exc)}): check MEMDESK_ES_API_KEY or the "
                     "credentials in the URL, and the user's privileges") from exc
             raise
-        except TransportError as exc:  # timeouts, TLS: the cluster is not usable right now
-            raise StoreUnavailableError(
+        except TransportError as exc:  # timeouts: the cluster is not usable right now
+            raise AnswerLost(
                 f"Elasticsearch at {self._where} did not answer: {exc}. {START_HINT}") from exc
 
     def _read_licence(self) -> None:
@@ -306,6 +306,7 @@ class ElasticsearchStore:
         """Enable per-user keys for this user: invalidate every key minted for them before
         (including plain-text ones an earlier version stored), mark them in the state index
         (no secret), and mint this process's first key to prove the privileges work."""
+        self._licence_fresh()
         security.require_dls(self.licence, self._where)
         security.require_mintable(bool(self.conn.api_key), self._where)
         resp = self._call(self._writer.security.invalidate_api_key,
