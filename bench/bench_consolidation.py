@@ -26,7 +26,8 @@ from memory.consolidation.apply import apply_plan, undo_plan
 from memory.consolidation.planner import make_plan
 from memory.embeddings import get_embedder
 from memory.llm.offline import OfflineLLM
-from memory.service import MemoryService, audit_event
+from memory.models import AuditEvent
+from memory.service import MemoryService
 from memory.stores import open_store
 from memory.stores.base import AppendAudit, PutMemory
 from memory.policy import ReviewPolicy

@@ -41,7 +41,8 @@ from memory.embeddings import get_embedder
 from memory.models import Episode, Fact, Playbook
 from memory.ranking import fuse
 from memory.search_config import DEFAULT, Purpose
-from memory.service import MemoryService, audit_event
+from memory.models import AuditEvent
+from memory.service import MemoryService
 from memory.stores.base import AppendAudit, PutMemory, RecallFilter
 from memory.stores.embedded import EmbeddedStore
 

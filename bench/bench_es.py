@@ -9,8 +9,9 @@ tests/es uses; responses are canned) and prints how many HTTP requests it makes 
 refresh each write asks for. The live mode builds the same synthetic corpus as
 bench/bench_embedded.py (pool vectors cached under --dir) into indices with prefix
 `memdesk-bench`, then times MemoryService.recall (Purpose.EVAL, default config, query
-embedding included) on the rrf-retriever path when the licence allows it and on the
-client-side path, printing p50/p95 for each.
+embedding included) on the rrf-retriever path when the licence allows it (without and with
+`explain`, which only the recall debugger asks for), and on the client-side path, printing
+p50/p95 for each.
 """
 
 from __future__ import annotations
@@ -124,19 +125,20 @@ def live_mode(args) -> None:
         print(f"build: {want} documents in {time.perf_counter() - t0:.0f} s")
     svc = MemoryService(store, clock=fixed_clock(corpus.NOW))
     qs = corpus.queries(args.queries, args.users)
-    paths = [True, False] if store.rrf_enabled else [False]
-    for rrf_on in paths:
+    # (rrf path?, explain?) — explain only matters on the rrf path (issue 16, invariant 93)
+    paths = [(True, False), (True, True), (False, False)] if store.rrf_enabled else [(False, False)]
+    for rrf_on, explain in paths:
         store.rrf_enabled = rrf_on
         for u in range(min(args.users, 10)):  # warm-up
             svc.recall(f"user{u:03d}", "warm up", purpose=Purpose.EVAL)
         lat = []
         for u, q in qs:
             t = time.perf_counter()
-            svc.recall(f"user{u:03d}", q, config=DEFAULT, purpose=Purpose.EVAL)
+            svc.recall(f"user{u:03d}", q, config=DEFAULT, purpose=Purpose.EVAL, explain=explain)
             lat.append((time.perf_counter() - t) * 1000)
-        print(f"recall [{store.recall_path}] server {store.server_version} licence "
-              f"{store.licence}: {len(lat)} queries p50 {pct(lat, 50):.1f} ms, "
-              f"p95 {pct(lat, 95):.1f} ms ({args.users} users x {args.per_user})")
+        print(f"recall [{store.recall_path}{', explain' if explain else ''}] server "
+              f"{store.server_version} licence {store.licence}: {len(lat)} queries p50 "
+              f"{pct(lat, 50):.1f} ms, p95 {pct(lat, 95):.1f} ms ({args.users} users x {args.per_user})")
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     store.close()
 

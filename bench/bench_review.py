@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from memory.clock import fixed_clock
 from memory.embeddings import get_embedder
 from memory.models import Contradiction, Fact, FactState, FactType
-from memory.service import MemoryService, audit_event
+from memory.models import AuditEvent
+from memory.service import MemoryService
 from memory.stores.base import AppendAudit, PutMemory
 from memory.stores.embedded import EmbeddedStore
 from review.models import ItemKind, QueueFilter

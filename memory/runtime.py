@@ -36,7 +36,7 @@ class Runtime:
     def store(self) -> Store:
         if self._store is not None:
             return self._store
-        return open_store(self.store_url, self.embedder, es_prefix=self.settings.es_prefix)
+        return open_store(self.store_url, self.embedder, self.settings)
 
     @cached_property
     def policy(self) -> ReviewPolicy:

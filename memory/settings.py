@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic import ValidationError as PydanticError
 
 from .errors import ValidationError
@@ -54,9 +54,31 @@ class Settings(BaseModel):
                                         "(MEMDESK_ES_URL)")
     es_prefix: str = Field("memdesk", pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$",
                            description="index name prefix on Elasticsearch")
+    # issue 16: reaching a secured cluster (memory/stores/elasticsearch/connection.py)
+    es_ca_certs: str = Field("", description="CA certificate (PEM file) that the Elasticsearch "
+                             "server's HTTPS certificate must chain to, e.g. a self-managed "
+                             "node's config/certs/http_ca.crt")
+    es_ssl_assert_fingerprint: str = Field("", description="SHA-256 fingerprint of the "
+                                           "Elasticsearch server's certificate, instead of a CA file")
+    es_api_key: SecretStr = Field(SecretStr(""), description="Elasticsearch API key the store "
+                                  "authenticates with (encoded, or id:key); else credentials in "
+                                  "the URL")
+    es_verify_certs: bool = Field(True, description="verify the Elasticsearch server's "
+                                  "certificate: true (default) or false, which must be written "
+                                  "out and warns at every start")
     minilm_dir: str = Field("", description="override the directory holding the MiniLM weights")
     # Not a MEMDESK_ setting: the Anthropic SDK's own variable, read at the same moment.
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
+
+    @field_validator("es_verify_certs", mode="before")
+    @classmethod
+    def _true_or_false(cls, value: object) -> object:
+        """Only an explicit true/false: a typo can never switch a safety check off (issue 16)."""
+        if isinstance(value, str):
+            if value.strip().lower() not in {"true", "false"}:
+                raise ValueError("expected true or false")
+            return value.strip().lower() == "true"
+        return value
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ..errors import ValidationError
+from ..stores import open_store
 from . import _Parser, emit
 
 
@@ -19,7 +21,11 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_bootstrap_users)
 
     p = es_sub.add_parser("reindex", parents=[common],
-                          help="move every index to the current mapping version (alias swap)")
+                          help="move every index to the current mapping version (write block, "
+                               "server-side copy, alias swap); re-run to resume")
+    p.add_argument("--delete-old", action="store_true",
+                   help="delete each old index after its alias moved (default: keep it, "
+                        "write-blocked, as a backup)")
     p.set_defaults(func=cmd_reindex)
 
     p = sub.add_parser("migrate", parents=[common],
@@ -39,44 +45,73 @@ def _es_url(args, store_url: str | None, what: str) -> str:
 
 
 def _open_es(args, url: str):
-    from ..stores.elasticsearch import ElasticsearchStore
 
-    return ElasticsearchStore(url, args.runtime.embedder, args.runtime.settings.es_prefix)
+    return open_store(f"elasticsearch:{url}", args.runtime.embedder, args.runtime.settings)
 
 
 def cmd_bootstrap_users(args) -> int:
     store = _open_es(args, _es_url(args, getattr(args, "store", None), "es bootstrap-users"))
     try:
         users = args.user or store.users()
-        rows = [{"user_id": u, "api_key_id": store.bootstrap_user(u)} for u in users]
+        rows = [store.bootstrap_user(u) for u in users]
     finally:
-        store.close()
+        store.close()  # also invalidates the keys this command minted to check the privileges
     emit(args, rows, lambda rows: "\n".join(
-        f"{r['user_id']}: key {r['api_key_id']} (reads only this user's memories + catalog)"
+        f"{r['user_id']}: enabled (reads go through short-lived keys that read only this user's "
+        f"memories + catalog; {r['invalidated']} earlier key(s) invalidated)"
         for r in rows) or "no users: nothing to do")
     return 0
 
 
-def cmd_reindex(args) -> int:
-    from elasticsearch import Elasticsearch
+class _Bar:
+    """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
 
+    WIDTH = 30
+
+    def __init__(self, quiet: bool):
+        self.quiet, self.tty = quiet, sys.stderr.isatty()
+        self.last: tuple[str, str] | None = None
+
+    def __call__(self, p) -> None:
+        if self.quiet:
+            return
+        if p.step == "copying" and p.total:
+            filled = int(self.WIDTH * min(p.done, p.total) / p.total)
+            line = f"{p.index:<11} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {p.done}/{p.total}"
+            if self.tty:
+                print("\r" + line, end="", file=sys.stderr, flush=True)
+                return
+            if self.last == (p.index, "copying"):
+                return  # one line per index when nobody watches the bar
+        elif p.step == "copying":
+            line = f"{p.index:<11} copying"
+        else:
+            line = f"{p.index:<11} {p.step}"
+        print(("\n" if self.tty and self.last and self.last[1] == "copying" else "") + line,
+              file=sys.stderr, flush=True)
+        self.last = (p.index, p.step)
+
+
+def cmd_reindex(args) -> int:
+    from ..stores.elasticsearch.connection import ConnectionSettings, new_client
     from ..stores.elasticsearch.indices import IndexNames
     from ..stores.elasticsearch.reindex import reindex
+    from ..stores.elasticsearch.store import redact
 
     url = _es_url(args, getattr(args, "store", None), "es reindex")
+    settings = args.runtime.settings
     embedder = args.runtime.embedder
-    from elastic_transport import ConnectionError as TransportConnectionError
-
-    from ..errors import StoreUnavailableError
-    from ..stores.elasticsearch.store import START_HINT, redact
-
+    # Short requests: the copy runs as a server task that is polled, so no request waits long.
+    es = new_client(ConnectionSettings.from_settings(url, settings, request_timeout=30.0))
     try:
-        with Elasticsearch(url, request_timeout=600) as es:
-            moved = reindex(es, IndexNames(args.runtime.settings.es_prefix), embedder.name,
-                            embedder.dims)
-    except TransportConnectionError as exc:  # invariant 29
-        raise StoreUnavailableError(f"cannot reach Elasticsearch at {redact(url)}: {START_HINT}") from exc
-    emit(args, moved, lambda m: "\n".join(m) or "every index is on the current mapping")
+        moved = reindex(es, IndexNames(settings.es_prefix), embedder.name, embedder.dims,
+                        progress=_Bar(getattr(args, "json", False)), where=redact(url),
+                        delete_old=args.delete_old)
+    finally:
+        es.close()
+    emit(args, moved, lambda m: "\n".join(m + ([] if args.delete_old else [
+        "old indices kept, write-blocked, as backups: delete them by name when satisfied"]))
+        if m else "every index is on the current mapping")
     return 0
 
 

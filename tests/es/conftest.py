@@ -102,10 +102,10 @@ class Cluster:
                                      "issued_to": "memdesk", "max_nodes": 1000}}
         if req.method == "GET" and req.path.endswith("/_mapping"):
             return not_found_index(req.path.split("/")[1])
-        if req.method == "PUT" and req.path.count("/") == 1:
-            return 200, {"acknowledged": True, "shards_acknowledged": True, "index": req.path[1:]}
         if req.method in ("POST", "PUT") and req.path == "/_bulk":
             return 200, bulk_ok(req)
+        if req.method == "PUT" and req.path.count("/") == 1:
+            return 200, {"acknowledged": True, "shards_acknowledged": True, "index": req.path[1:]}
         if req.method in ("POST", "GET") and req.path == "/_mget":
             return 200, {"docs": [{"_index": d["_index"], "_id": d["_id"], "found": False}
                                   for d in req.body["docs"]]}
@@ -133,7 +133,10 @@ class Cluster:
                 req = Req(method, unquote(parts.path), dict(parse_qsl(parts.query)), parsed,
                           {k.lower(): v for k, v in (headers or {}).items()})
                 cluster.requests.append(req)
-                status, payload = cluster.answer(req)
+                answer = cluster.answer(req)
+                if isinstance(answer, BaseException):  # a lost answer: timeout, reset, TLS
+                    raise answer
+                status, payload = answer
                 meta = ApiResponseMeta(status=status, http_version="1.1", duration=0.0,
                                        node=self.config,
                                        headers=HttpHeaders({"X-elastic-product": "Elasticsearch",
@@ -144,18 +147,43 @@ class Cluster:
 
 
 def bulk_ok(req: Req) -> dict:
+    return bulk_answer(req)[1]
+
+
+def make_client(cluster: Cluster, url: str = URL, **kwargs) -> Elasticsearch:
+    kwargs.setdefault("max_retries", 0)
+    return Elasticsearch(url, node_class=cluster.node_class(), meta_header=False, **kwargs)
+
+
+def bulk_answer(req: Req, statuses: list[int] | None = None, seq_no: int = 0, term: int = 1,
+                errors: dict[int, dict] | None = None) -> tuple[int, dict]:
+    """A bulk response with one item per action, as docs-bulk.html shows it: each item carries
+    its own status; successful ones their `_seq_no`/`_primary_term`, failed ones an `error`."""
     items = []
-    for action, _src in req.bulk_pairs:
+    for i, (action, _src) in enumerate(req.bulk_pairs):
         op, meta = next(iter(action.items()))
-        status = 201 if op == "create" else 200
-        items.append({op: {"_index": meta["_index"] + "-v1", "_id": meta["_id"], "_version": 1,
-                           "result": "created" if op == "create" else "updated",
-                           "_seq_no": 0, "_primary_term": 1, "status": status}})
-    return {"took": 2, "errors": False, "items": items}
+        status = statuses[i] if statuses else (201 if op in ("create",) else 200)
+        item = {"_index": meta["_index"] + "-v1", "_id": meta["_id"], "status": status}
+        if status < 300:
+            item.update(_version=1, result="created" if status == 201 else
+                        ("deleted" if op == "delete" else "updated"),
+                        _seq_no=seq_no + i, _primary_term=term)
+        else:
+            item["error"] = (errors or {}).get(i) or (
+                {"type": "version_conflict_engine_exception",
+                 "reason": f"[{meta['_id']}]: version conflict"} if status == 409 else
+                {"type": "es_rejected_execution_exception", "reason": "rejected execution"})
+        items.append({op: item})
+    return 200, {"took": 1, "errors": any(it[next(iter(it))]["status"] >= 300 for it in items),
+                 "items": items}
 
 
-def make_client(cluster: Cluster) -> Elasticsearch:
-    return Elasticsearch(URL, node_class=cluster.node_class(), meta_header=False, max_retries=0)
+def doc_answer(index: str, src: dict | None, doc_id: str, seq_no: int = 7, term: int = 2) -> dict:
+    """One entry of an mget answer (or a get body)."""
+    if src is None:
+        return {"_index": index, "_id": doc_id, "found": False}
+    return {"_index": index + "-v1", "_id": doc_id, "_version": 1, "_seq_no": seq_no,
+            "_primary_term": term, "found": True, "_source": src}
 
 
 @pytest.fixture

@@ -109,32 +109,6 @@ def test_bad_prefix_is_refused(cluster, hash_embedder):
         open_on(cluster, hash_embedder, prefix="Has Spaces")
 
 
-def test_inv22_reindex_copies_then_swaps_the_alias_atomically(cluster, hash_embedder):
-    from memory.stores.elasticsearch.indices import IndexNames
-    from memory.stores.elasticsearch.reindex import reindex
-
-    cluster.on("GET", r"/_alias/memdesk-[a-z]+", lambda req: (200, {
-        req.path.split("/")[-1] + "-v1": {"aliases": {req.path.split("/")[-1]: {}}}}))
-    cluster.on("GET", r"/_alias/memdesk-semantic", (200, {"memdesk-semantic-v0": {"aliases": {
-        "memdesk-semantic": {"is_write_index": True}}}}))
-    cluster.on("HEAD", "/memdesk-semantic-v1", (404, {}))
-    cluster.on("POST", "/_reindex", (200, {"took": 5, "total": 3, "created": 3, "failures": []}))
-    cluster.on("POST", "/_aliases", (200, {"acknowledged": True}))
-    moved = reindex(make_client(cluster), IndexNames("memdesk"), "hash", hash_embedder.dims)
-    assert moved == ["memdesk-semantic-v0 -> memdesk-semantic-v1"]
-    (create,) = [r for r in cluster.requests if r.method == "PUT"]
-    assert create.path == "/memdesk-semantic-v1" and "aliases" not in create.body
-    (copy,) = cluster.find("POST", "/_reindex")
-    assert copy.body == {"source": {"index": "memdesk-semantic-v0"},
-                         "dest": {"index": "memdesk-semantic-v1", "op_type": "create"},
-                         "conflicts": "proceed"}
-    assert copy.params == {"wait_for_completion": "true", "refresh": "true"}
-    (swap,) = cluster.find("POST", "/_aliases")
-    assert swap.body == {"actions": [
-        {"remove": {"index": "memdesk-semantic-v0", "alias": "memdesk-semantic"}},
-        {"add": {"index": "memdesk-semantic-v1", "alias": "memdesk-semantic", "is_write_index": True}}]}
-
-
 def test_close_twice_is_safe_and_use_after_close_is_clear(cluster, hash_embedder):
     store = open_on(cluster, hash_embedder)
     store.close()
@@ -176,10 +150,17 @@ def test_the_store_satisfies_the_protocol(cluster, hash_embedder):
     assert isinstance(open_on(cluster, hash_embedder), Store)
 
 
-def test_serverless_is_accepted_and_offers_rrf(hash_embedder):
+def test_inv96_serverless_is_refused_at_open_with_a_clear_message(hash_embedder):
+    """Serverless rejects the index settings this store sends (number_of_shards,
+    auto_expand_replicas: "Serverless index settings list" in
+    https://www.elastic.co/docs/reference/elasticsearch/index-settings), has no password login,
+    and refuses a key with privileges minted from an API key (TransportCreateApiKeyAction:
+    "creating derived api keys requires an explicit role descriptor that is empty"). So it is
+    refused before anything is created, with one message saying what to use instead."""
     cluster = Cluster(version="8.11.0")
     cluster.on("GET", "/", (200, {"name": "serverless", "cluster_name": "x", "version": {
         "number": "8.11.0", "build_flavor": "serverless"}, "tagline": "You Know, for Search"}))
-    store = open_on(cluster, hash_embedder)
-    assert store.recall_path == "elasticsearch: rrf retriever" and store.dls_available
-    assert not cluster.find("GET", "/_license")  # no licence API there
+    with pytest.raises(StoreUnavailableError,
+                       match="Serverless is not supported.*Elastic Cloud Hosted.*self-managed"):
+        open_on(cluster, hash_embedder)
+    assert [r.path for r in cluster.requests] == ["/"]  # nothing created, no licence read

@@ -1,5 +1,7 @@
 """Recall on Elasticsearch: both hybrid paths, the knn pre-filter, the multiplier script and its
-params, and parsing hits back into the shared ranking (invariants 2, 17, 20, 21)."""
+params, and parsing hits back into the shared ranking (invariants 2, 17, 20, 21); explain only
+when asked, aligned candidate sets, exact tombstone similarity, millisecond watermarks and the
+licence re-check (issue 16, invariants 93, 96-98)."""
 
 from __future__ import annotations
 
@@ -64,7 +66,8 @@ def test_inv20_client_side_legs_prefilter_inside_knn(hash_embedder):
         "filter": [scope]}}
     knn = dense.body["knn"]
     assert knn["filter"] == scope  # pre-filter: applied during the graph search
-    assert knn["field"] == "vector" and knn["k"] == 80 and knn["num_candidates"] == 160
+    # invariant 97: k = num_candidates = window, the same graph search as the rrf dense leg
+    assert knn["field"] == "vector" and knn["k"] == 80 and knn["num_candidates"] == 80
     assert len(knn["query_vector"]) == hash_embedder.dims
     assert "query" not in dense.body and "post_filter" not in dense.body
     assert bm25.params == dense.params == {"_source_excludes": "vector"}
@@ -127,13 +130,13 @@ def test_inv21_rrf_retriever_request_shape(hash_embedder):
     (req,) = cluster.find("POST", r"/[^_].*/_search")
     rrf_body = req.body["retriever"]["rrf"]
     assert rrf_body["rank_constant"] == 30 and rrf_body["rank_window_size"] == 80
-    assert req.body["size"] == 80 and req.body["explain"] is True
+    assert req.body["size"] == 80 and "explain" not in req.body  # invariant 93: not asked
     assert "query" not in req.body and "knn" not in req.body  # retriever replaces both
     bm25_leg, dense_leg = (r["standard"]["query"]["function_score"] for r in rrf_body["retrievers"])
     scope = {"bool": {"should": [USER_SCOPE, CATALOG_SCOPE], "minimum_should_match": 1}}
     assert bm25_leg["query"]["bool"]["filter"] == [scope]
     knn = dense_leg["query"]["knn"]
-    assert knn["filter"] == scope and knn["num_candidates"] == 160  # pre-filter inside knn
+    assert knn["filter"] == scope and knn["num_candidates"] == 80  # pre-filter inside knn
     for leg in (bm25_leg, dense_leg):
         assert leg["boost_mode"] == "multiply" and leg["score_mode"] == "multiply"
         (fn,) = leg["functions"]
@@ -196,17 +199,39 @@ def test_leg_ranks_reads_both_explain_layouts():
     assert leg_ranks(None) is None
 
 
-def test_tombstone_knn_is_user_filtered_and_returns_cosine(cluster, es_store, hash_embedder):
+def test_inv98_tombstone_similarity_is_the_exact_cosine_the_embedded_store_computes(
+        cluster, es_store, hash_embedder, tmp_path):
+    """int8_hnsw stores int8-quantised vectors and `_score` comes from them
+    (dense-vector.html, "int8_hnsw ... automatically scalar quantizes"; cosine `_score` is
+    (1 + cos) / 2), so a restatement near MEMDESK_TOMBSTONE_SIMILARITY could be refused by one
+    store and not the other. The store asks for the candidates' vectors, re-scores with the
+    embedded store's arithmetic (float32 dot of unit vectors) and orders by that."""
     from memory.models import Tombstone, TombstoneKind
-    tomb = Tombstone(user_id="u", text="Lived in Bristol", normalized="lived in bristol",
-                     kind=TombstoneKind.RETRACTED, actor="agent")
-    cluster.on("POST", "/memdesk-tombstones/_search", (200, hits_response(
-        [{"_index": "memdesk-tombstones-v1", "_id": tomb.id, "_score": 0.98,
-          "_source": {**tomb.model_dump(mode="json"), "seq": 1}}])))
-    got = es_store.nearest_tombstones("u", hash_embedder.embed(["Lived in Bristol"])[0], 1)
-    assert got[0][0] == tomb and got[0][1] == pytest.approx(0.96)
+    from memory.stores.base import PutTombstone
+    from memory.stores.embedded import EmbeddedStore
+
+    tombs = [Tombstone(user_id="u", text=t, normalized=t.lower(), kind=TombstoneKind.RETRACTED,
+                       actor="agent") for t in ("Lived in Bristol", "Lives in Bristol now", "Owns a boat")]
+    query = hash_embedder.embed(["Lives in Bristol"])[0]
+    # Quantised scores in an order the exact cosine does not agree with.
+    quantised = [0.97, 0.91, 0.60]
+    cluster.on("POST", "/memdesk-tombstones/_search", (200, hits_response([
+        {"_index": "memdesk-tombstones-v1", "_id": t.id, "_score": q,
+         "_source": {**t.model_dump(mode="json"), "seq": i,
+                     "vector": [float(x) for x in hash_embedder.embed([t.text])[0]]}}
+        for i, (t, q) in enumerate(zip(tombs, quantised))])))
+    got = es_store.nearest_tombstones("u", query, 2)
+    ref = EmbeddedStore(tmp_path / "ref.db", hash_embedder)
+    ref.apply([PutTombstone(tombstone=t) for t in tombs])
+    want = ref.nearest_tombstones("u", query, 2)
+    ref.close()
+    assert [t.id for t, _ in got] == [t.id for t, _ in want]
+    for (_, g), (_, w) in zip(got, want):
+        assert g == pytest.approx(w, abs=1e-6)
     (req,) = cluster.find("POST", "/memdesk-tombstones/_search")
-    assert req.body["knn"]["filter"] == {"term": {"user_id": "u"}} and req.body["knn"]["k"] == 1
+    assert req.body["knn"]["filter"] == {"term": {"user_id": "u"}}
+    assert req.body["knn"]["k"] == 10 and req.body["size"] == 10  # more candidates than asked
+    assert "_source_excludes" not in req.params  # the vectors come back for the exact score
 
 
 def test_counts_and_users_parse_aggregations(cluster, es_store):
@@ -298,3 +323,126 @@ def test_inv21_rrf_path_and_client_side_fuse_give_the_same_ranking(hash_embedder
             assert g.legs[leg].score == pytest.approx(w.legs[leg].score, rel=1e-9)
             assert g.legs[leg].raw_score == pytest.approx(w.legs[leg].raw_score, rel=1e-9)
         assert g.multipliers.total == pytest.approx(w.multipliers.total, rel=1e-12)
+
+
+def test_inv93_explain_is_sent_only_when_explain_is_asked(hash_embedder):
+    """The rrf retriever computes explanations (re-running its legs on 8.16+) only when the
+    search has `explain: true`; RRFRetrieverBuilder.combineInnerRetrieverResults records each
+    leg's position only `if (explain)`. An agent or eval recall does not ask for it; the recall
+    debugger (explain=True) does, and gets the per-leg ranks back."""
+    cluster, store = store_with("trial", hash_embedder)
+    def search(req):  # `_explanation` comes back only when asked for (search-search.html)
+        hit = rrf_hit(FACT, hash_embedder, [1, 2], [8.1, 0.8])
+        if not req.body.get("explain"):
+            hit.pop("_explanation")
+        return 200, search_answer(req, [hit])
+    cluster.on("POST", r"/.*/_search", search)
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    agent = svc.recall("u", "tea")  # Purpose.AGENT
+    svc.recall("u", "tea", purpose=Purpose.EVAL)
+    store.hybrid_search(RecallFilter(user_id="u"), "tea", hash_embedder.embed(["tea"])[0], 80,
+                        NOW, RankingParams())  # the positional call of before: no explain
+    debug = svc.recall("u", "tea", purpose=Purpose.EXPLAIN, explain=True)
+    sent = [r.body for r in cluster.find("POST", r"/memdesk-.*/_search") if "retriever" in r.body]
+    assert ["explain" in b for b in sent] == [False, False, False, True]
+    assert agent.hits[0].id == "fact_tea" and agent.hits[0].legs == {}
+    assert debug.hits[0].legs["bm25"].rank == 1 and debug.hits[0].legs["dense"].rank == 2
+
+
+def test_inv97_an_empty_kinds_list_searches_nothing(hash_embedder):
+    """An empty index list in the URL is `POST /_search`: every index in the cluster
+    (search-search.html: "To search all data streams and indices, omit this parameter"). A
+    recall for no kinds (and no catalog) is empty without a request."""
+    for licence in ("trial", "basic"):
+        cluster, store = store_with(licence, hash_embedder)
+        flt = RecallFilter(user_id="u", kinds=frozenset())
+        vec = hash_embedder.embed(["tea"])[0]
+        assert store.search_bm25(flt, "tea", 10) == [] and store.search_dense(flt, vec, 10) == []
+        assert store.hybrid_search(flt, "tea", vec, 10, NOW, RankingParams()) in ([], None)
+        assert not cluster.find("POST", r".*/_search")
+
+
+def test_inv97_both_hybrid_paths_take_the_same_dense_candidates(hash_embedder):
+    """The knn *query* in the rrf retriever's dense leg yields num_candidates hits per shard
+    (no `k` on 8.15: KnnVectorQueryBuilder parses field, query_vector, num_candidates,
+    similarity, filter), so its window is num_candidates; the client-side leg's top-level knn
+    asks k = num_candidates = the same window: one graph search, one candidate set."""
+    for window in (10, 80, 300):
+        cfg = DEFAULT.model_copy(update={"candidates": window})
+        rrf_cluster, rrf_store = store_with("trial", hash_embedder)
+        MemoryService(rrf_store, clock=fixed_clock(NOW)).recall("u", "tea", config=cfg,
+                                                                 purpose=Purpose.EVAL)
+        (req,) = rrf_cluster.find("POST", r"/memdesk-.*/_search")
+        rrf_knn = req.body["retriever"]["rrf"]["retrievers"][1]["standard"]["query"][
+            "function_score"]["query"]["knn"]
+        cs_cluster, cs_store = store_with("basic", hash_embedder)
+        MemoryService(cs_store, clock=fixed_clock(NOW)).recall("u", "tea", config=cfg,
+                                                               purpose=Purpose.EVAL)
+        knn = next(r.body["knn"] for r in cs_cluster.find("POST", r"/memdesk-.*/_search")
+                   if "knn" in r.body)
+        assert rrf_knn["num_candidates"] == knn["k"] == knn["num_candidates"] == window
+        assert req.body["retriever"]["rrf"]["rank_window_size"] == window
+
+
+def test_inv98_episodes_in_the_watermarks_millisecond_are_not_dropped(cluster, es_store):
+    """`timestamp` is a `date`: millisecond resolution (date.html; date_nanos is the
+    nanosecond type), and a range bound with microseconds is read at millisecond precision
+    too. The route below answers as Elasticsearch would, comparing both sides truncated to the
+    millisecond. An episode 400 µs after the watermark, in the same millisecond, must come back
+    (consolidation reads episodes after its watermark: a dropped one is never consolidated)."""
+    from datetime import datetime
+
+    base = NOW.replace(microsecond=500)
+    eps = [Episode(id=f"ep_{i}", user_id="u", text=f"turn {i}", timestamp=base + timedelta(microseconds=d),
+                   recorded_at=NOW) for i, d in enumerate((-300, 0, 400, 1500))]
+
+    def ms(value: str) -> int:
+        t = datetime.fromisoformat(value)
+        return int(t.timestamp() * 1000)  # microseconds dropped, as a millisecond date does
+
+    def search(req):
+        rng = req.body["query"]["bool"]["filter"][1]["range"]["timestamp"]
+        op, bound = next(iter(rng.items()))
+        keep = [e for e in eps if (ms(e.timestamp.isoformat()) > ms(bound) if op == "gt"
+                                   else ms(e.timestamp.isoformat()) >= ms(bound))]
+        return 200, search_answer(req, [source_hit("memdesk-episodic-v1", {
+            **e.model_dump(mode="json"), "kind": "episodic"}, sort=[0, 0, e.id]) for e in keep])
+    cluster.on("POST", "/memdesk-episodic/_search", search)
+    got = es_store.list_episodes("u", after=eps[1].timestamp)
+    assert [e.id for e in got] == ["ep_2", "ep_3"]
+    (req,) = cluster.find("POST", "/memdesk-episodic/_search")
+    assert req.body["query"]["bool"]["filter"][1] == {
+        "range": {"timestamp": {"gte": "2025-06-01T12:00:00.000Z"}}}
+
+
+def test_inv96_a_passing_licence_failure_is_read_again_a_403_is_final(hash_embedder):
+    """GET /_license answers 404 while the cluster state holds no licence yet
+    (RestGetLicenseAction: `hasLicense ? OK : NOT_FOUND`) and 5xx while a node is unhealthy:
+    Basic for now, read again a minute later, so the rrf path comes back. A 403
+    security_exception (no privilege to read it) is an answer: Basic for good."""
+    now = [1000.0]
+    cluster = Cluster(licence="trial")
+    answers = [(404, {}), (503, {"error": "unavailable"})]
+    cluster.on("GET", "/_license", lambda req: answers.pop(0) if answers else (200, {
+        "license": {"status": "active", "uid": "u", "type": "trial"}}))
+    store = ElasticsearchStore(URL, hash_embedder, client=make_client(cluster), clock=lambda: now[0])
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    assert store.licence == "basic" and store.recall_path == "elasticsearch: client-side RRF"
+    svc.recall("u", "tea", purpose=Purpose.EVAL)
+    assert len(cluster.find("GET", "/_license")) == 1  # not re-read on every call
+    now[0] += 61
+    svc.recall("u", "tea", purpose=Purpose.EVAL)  # 503 this time: still Basic, due again later
+    assert len(cluster.find("GET", "/_license")) == 2 and store.licence == "basic"
+    now[0] += 61
+    svc.recall("u", "tea", purpose=Purpose.EVAL)
+    assert store.licence == "trial" and store.recall_path == "elasticsearch: rrf retriever"
+    assert any("retriever" in (r.body or {}) for r in cluster.find("POST", r"/memdesk-.*/_search"))
+
+    denied = Cluster(licence="trial")
+    err = {"type": "security_exception", "reason": "action [cluster:monitor/xpack/license/get] "
+           "is unauthorized for user [memdesk]"}
+    denied.on("GET", "/_license", (403, {"error": {"root_cause": [err], **err}, "status": 403}))
+    store = ElasticsearchStore(URL, hash_embedder, client=make_client(denied), clock=lambda: now[0])
+    now[0] += 3600
+    MemoryService(store, clock=fixed_clock(NOW)).recall("u", "tea", purpose=Purpose.EVAL)
+    assert store.licence == "basic" and len(denied.find("GET", "/_license")) == 1

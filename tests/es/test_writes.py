@@ -1,5 +1,6 @@
-"""Writes: one validated bulk per batch, refresh policy, optimistic concurrency, append-only
-audit and atomic usage bumps (invariants 10, 15, 23, 24)."""
+"""Writes: a validated batch in phases, refresh policy, optimistic concurrency, append-only
+audit and atomic usage bumps (invariants 10, 15, 23, 24, 90). Concurrency failures and undo:
+tests/es/test_batches.py."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from memory.service import MemoryService
 from memory.stores.base import AppendAudit, DeleteMemory, PutMemory, SetWatermark, UpdateMemory
 from memory.stores.elasticsearch.results import to_source
 from tests.conftest import NOW
+from tests.es.conftest import bulk_answer, doc_answer
 
 
 def found(index: str, src: dict, seq_no: int = 7, term: int = 2) -> dict:
@@ -26,17 +28,20 @@ def stored(doc, embedder) -> dict:
     return src
 
 
-def test_inv24_fact_batch_is_one_bulk_with_wait_for(cluster, es_store):
+def test_inv24_inv90_fact_insert_waits_for_refresh_and_its_audit_comes_after(cluster, es_store):
     svc = MemoryService(es_store, clock=fixed_clock(NOW))
     fact = svc.write_fact("u", "Likes green tea", fact_type="preference").fact
     assert not cluster.find("POST", "/_mget")  # inserts only: no read before the bulk
-    bulk = cluster.find("PUT", "/_bulk")[-1]
-    assert bulk.params == {"refresh": "wait_for"}
-    (a1, s1), (a2, s2) = bulk.bulk_pairs
+    inserts, audit = cluster.find("PUT", "/_bulk")
+    assert inserts.params == {"refresh": "wait_for"}
+    ((a1, s1),) = inserts.bulk_pairs
     assert a1 == {"create": {"_index": "memdesk-semantic", "_id": fact.id}}
     assert s1["user_id"] == "u" and s1["kind"] == "semantic" and s1["state"] == "active"
     assert s1["search_text"] == "Likes green tea" and len(s1["vector"]) == es_store.embedder.dims
-    # invariant 8 / 24: the audit index is append-only: op_type create with the event's id
+    # invariant 8 / 24 / 90: the audit index is append-only (op_type create with the event's
+    # id), written last, and never waits for a refresh
+    assert audit.params == {"refresh": "false"}
+    ((a2, s2),) = audit.bulk_pairs
     assert a2 == {"create": {"_index": "memdesk-audit", "_id": s2["id"]}}
     assert s2["action"] == "write_fact" and isinstance(s2["seq"], int)
 
@@ -44,9 +49,9 @@ def test_inv24_fact_batch_is_one_bulk_with_wait_for(cluster, es_store):
 def test_inv24_episodes_do_not_force_a_refresh_but_listing_reads_see_them(cluster, es_store):
     svc = MemoryService(es_store, clock=fixed_clock(NOW))
     svc.write_episode("u", "We moved to Edinburgh")
-    bulk = cluster.find("PUT", "/_bulk")[-1]
-    assert bulk.params == {"refresh": "false"}
-    assert [next(iter(a)) for a, _ in bulk.bulk_pairs] == ["create", "create"]
+    episode, audit = cluster.find("PUT", "/_bulk")
+    assert episode.params == audit.params == {"refresh": "false"}
+    assert [next(iter(a)) for a, _ in episode.bulk_pairs + audit.bulk_pairs] == ["create", "create"]
     svc.recall("u", "Edinburgh")  # recall never forces a refresh
     assert not cluster.find("POST", r"/.*/_refresh")
     svc.episodes("u")  # a listing read in the same process refreshes what it wrote, once
@@ -64,14 +69,16 @@ def test_inv23_update_carries_seq_no_and_primary_term(cluster, es_store):
         found(d["_index"], stored(old, es_store.embedder)) if d["_id"] == old.id
         else {"_index": d["_index"], "_id": d["_id"], "found": False} for d in req.body["docs"]]}))
     res = svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
-    bulk = cluster.find("PUT", "/_bulk")[-1]
-    assert bulk.params == {"refresh": "wait_for"}
-    actions = [a for a, _ in bulk.bulk_pairs]
-    assert actions[2] == {"index": {"_index": "memdesk-semantic", "_id": old.id,
-                                    "if_seq_no": 7, "if_primary_term": 2}}
-    replaced = bulk.bulk_pairs[2][1]
+    conditional, inserts, audit = cluster.find("PUT", "/_bulk")
+    ((action, replaced),) = conditional.bulk_pairs
+    assert action == {"index": {"_index": "memdesk-semantic", "_id": old.id,
+                                "if_seq_no": 7, "if_primary_term": 2}}
     assert replaced["state"] == "superseded" and replaced["superseded_by"] == res.fact.id
     assert replaced["rev"] == 2
+    # Both write the semantic index: only the later bulk waits for its (one-shard) refresh.
+    assert conditional.params == {"refresh": "false"} and inserts.params == {"refresh": "wait_for"}
+    assert [a["create"]["_id"] for a, _ in inserts.bulk_pairs] == [res.fact.id]
+    assert {s["action"] for _, s in audit.bulk_pairs} == {"write_fact", "supersede"}
 
 
 def test_inv10_stale_revision_writes_nothing(cluster, es_store):
@@ -102,26 +109,30 @@ def test_inv10_identical_reput_and_landed_update_converge(cluster, es_store):
 
 
 def test_inv23_a_409_in_the_bulk_is_a_conflict_and_audit_409_is_a_retry(cluster, es_store):
+    """A conditional write that meets a newer `_seq_no` answers 409
+    version_conflict_engine_exception (optimistic-concurrency-control.html); an audit `create`
+    that meets its own id answers 409 too (docs-index_.html, op_type=create), and when the stored
+    event is this event, it is a retry, not an error."""
     fact = MemoryService(es_store, clock=fixed_clock(NOW)).build_fact("u", "Uses vim")
-    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
-        found(d["_index"], stored(fact, es_store.embedder)) for d in req.body["docs"]]}))
-    event = AuditEvent(actor="cli", user_id="u", action="supersede", target_ids=[fact.id])
+    newer = bump(fact, text="Uses emacs")
+    reads = []
 
-    def racing(req):
-        items = [{"index": {"_index": "memdesk-semantic-v1", "_id": fact.id, "status": 409,
-                            "error": {"type": "version_conflict_engine_exception",
-                                      "reason": f"[{fact.id}]: version conflict, required seqNo [7]"}}},
-                 {"create": {"_index": "memdesk-audit-v1", "_id": event.id, "status": 409,
-                             "error": {"type": "version_conflict_engine_exception",
-                                       "reason": "document already exists"}}}]
-        return 200, {"took": 1, "errors": True, "items": items}
-    cluster.on("PUT", "/_bulk", racing)
+    def mget(req):
+        reads.append(req)
+        doc = stored(fact if len(reads) == 1 else newer, es_store.embedder)  # then: changed
+        return 200, {"docs": [doc_answer(d["_index"], doc, d["_id"]) for d in req.body["docs"]]}
+    cluster.on("POST", "/_mget", mget)
+    event = AuditEvent(actor="cli", user_id="u", action="supersede", target_ids=[fact.id])
+    cluster.on("PUT", "/_bulk", lambda req: bulk_answer(req, [409]))
     with pytest.raises(ConflictError, match=f"{fact.id} changed while this batch was written"):
         es_store.apply([UpdateMemory(doc=bump(fact, text="Uses neovim"), expected_rev=1),
                         AppendAudit(event=event)])
+    assert len(cluster.find("PUT", "/_bulk")) == 1  # the audit event was never sent
     # An audit append alone that meets its own earlier copy is not an error.
-    cluster.on("PUT", "/_bulk", lambda req: (200, {"took": 1, "errors": True, "items": [
-        {"create": {"_index": "memdesk-audit-v1", "_id": event.id, "status": 409}}]}))
+    cluster.on("PUT", "/_bulk", lambda req: bulk_answer(req, [409]))
+    event_src = {**event.model_dump(mode="json"), "seq": 1}
+    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
+        doc_answer(d["_index"], event_src, d["_id"]) for d in req.body["docs"]]}))
     es_store.apply([AppendAudit(event=event)])
 
 
@@ -170,15 +181,15 @@ def test_inv15_usage_bump_is_one_scripted_bulk_without_refresh(cluster, es_store
 
 
 def test_inv23_an_insert_that_meets_its_own_copy_converges_and_a_stranger_conflicts(cluster, es_store):
+    """`create` answers 409 when the id exists (docs-index_.html, op_type=create): the stored
+    document is read back, and only an identical record counts as the same write."""
     ep = Episode(user_id="u", text="hello", timestamp=NOW, recorded_at=NOW)
-    cluster.on("PUT", "/_bulk", lambda req: (200, {"took": 1, "errors": True, "items": [
-        {"create": {"_index": "memdesk-episodic-v1", "_id": ep.id, "status": 409,
-                    "error": {"type": "version_conflict_engine_exception",
-                              "reason": "document already exists"}}}]}))
-    cluster.on("GET", "/memdesk-episodic/_doc/" + ep.id,
-               (200, found("memdesk-episodic", stored(ep, es_store.embedder))))
+    cluster.on("PUT", "/_bulk", lambda req: bulk_answer(req, [409]))
+    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
+        doc_answer(d["_index"], stored(ep, es_store.embedder), d["_id"]) for d in req.body["docs"]]}))
     es_store.apply([PutMemory(doc=ep)])  # the same record: a retried write, no error
-    assert not cluster.find("POST", "/_mget")
+    (read_back,) = cluster.find("POST", "/_mget")
+    assert read_back.body == {"docs": [{"_index": "memdesk-episodic", "_id": ep.id}]}
     other = Episode(id=ep.id, user_id="u", text="something else", timestamp=NOW, recorded_at=NOW)
     with pytest.raises(ConflictError, match=f"episodic {ep.id} already exists"):
         es_store.apply([PutMemory(doc=other)])

@@ -8,6 +8,7 @@ from datetime import datetime
 
 import numpy as np
 
+from ...clock import as_utc
 from ...models import MemoryKind
 from ...ranking import RankingParams
 from ..base import RecallFilter
@@ -57,21 +58,30 @@ def num_candidates(k: int) -> int:
     return min(MAX_NUM_CANDIDATES, max(100, 2 * k))
 
 
+def leg_candidates(window: int) -> int:
+    """num_candidates of both dense legs (invariant 97). The knn *query* in the rrf retriever's
+    dense leg takes no `k` on 8.15 (KnnVectorQueryBuilder: field, query_vector, num_candidates,
+    similarity, filter), so it yields num_candidates hits per shard; the client-side leg asks
+    k = num_candidates = window, so both paths fuse the same `window` nearest documents found
+    by the same graph search (every index has one shard)."""
+    return min(MAX_NUM_CANDIDATES, window)
+
+
 def _vec(vector: np.ndarray) -> list[float]:
     return [float(x) for x in np.asarray(vector, np.float32)]
 
 
 def knn_section(flt: RecallFilter, vector: np.ndarray, k: int) -> dict:
     """Top-level `knn` for the dense leg; the scope filter runs during the graph search."""
-    return {"field": "vector", "query_vector": _vec(vector), "k": k,
-            "num_candidates": num_candidates(k), "filter": scope_filter(flt)}
+    return {"field": "vector", "query_vector": _vec(vector), "k": leg_candidates(k),
+            "num_candidates": leg_candidates(k), "filter": scope_filter(flt)}
 
 
 def knn_query(flt: RecallFilter, vector: np.ndarray, k: int) -> dict:
     """The `knn` *query* (not the knn retriever): it can be wrapped in function_score. Its
     top-k is the retriever's window; the scope filter is still a pre-filter."""
     return {"knn": {"field": "vector", "query_vector": _vec(vector),
-                    "num_candidates": num_candidates(k), "filter": scope_filter(flt)}}
+                    "num_candidates": leg_candidates(k), "filter": scope_filter(flt)}}
 
 
 def with_multipliers(query: dict, script: dict) -> dict:
@@ -93,13 +103,19 @@ def dense_search(names: IndexNames, flt: RecallFilter, vector: np.ndarray, limit
 
 
 def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarray, window: int,
-               now: datetime, params: RankingParams) -> dict:
+               now: datetime, params: RankingParams, explain: bool = False) -> dict:
     """One request: the rrf retriever over a standard BM25 leg and a standard leg holding a
     knn query, each wrapped in the multiplier function_score so every leg is re-ranked by the
-    adjusted score before fusion, exactly as memory.ranking.fuse does. `explain` carries the
-    per-leg ranks back (parsed by store._leg_ranks)."""
+    adjusted score before fusion, exactly as memory.ranking.fuse does.
+
+    `explain: true` (per-leg ranks for the recall debugger, parsed by results.leg_ranks) only
+    when explain is asked: on 8.16+ the rrf retriever runs its legs again for it and builds an
+    explanation per hit (invariant 93). Candidate sets: the dense leg matches the client-side
+    path exactly (leg_candidates); the BM25 leg keeps the `window` best by *adjusted* score
+    among all matches, where the client-side path keeps the `window` best by raw BM25 — the same
+    set whenever BM25 matches at most `window` documents (README: Running Elasticsearch)."""
     script = painless.script(names, now, params)
-    return {
+    body = {
         "index": ",".join(leg_indices(names, flt)),
         "retriever": {"rrf": {
             "retrievers": [
@@ -110,18 +126,35 @@ def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarr
             "rank_window_size": window,
         }},
         "size": window,
-        "explain": True,
         "source_excludes": SOURCE_EXCLUDES,
         "track_total_hits": False,
     }
+    if explain:
+        body["explain"] = True
+    return body
+
+
+TOMBSTONE_CANDIDATES = 10
 
 
 def tombstone_knn(names: IndexNames, user_id: str, vector: np.ndarray, k: int) -> dict:
+    """Candidates for the tombstone check, vectors included: the store re-scores them with an
+    exact float32 cosine (invariant 98), because the int8_hnsw `_score` is quantised and would
+    disagree with the embedded store near the similarity threshold. More candidates than k
+    are fetched so the quantised order cannot push the exact nearest out."""
+    n = max(k, TOMBSTONE_CANDIDATES)
     return {"index": names.alias("tombstones"),
-            "knn": {"field": "vector", "query_vector": _vec(vector), "k": k,
-                    "num_candidates": num_candidates(k),
+            "knn": {"field": "vector", "query_vector": _vec(vector), "k": n,
+                    "num_candidates": num_candidates(n),
                     "filter": {"term": {"user_id": user_id}}},
-            "size": k, "source_excludes": SOURCE_EXCLUDES}
+            "size": n}
+
+
+def ms_floor(when: datetime) -> str:
+    """`when` truncated to the millisecond, as Elasticsearch's `date` fields store and compare
+    it (date.html: millisecond resolution; date_nanos for more)."""
+    t = as_utc(when)
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
 
 
 def counts_aggs() -> dict:

@@ -11,9 +11,12 @@ from ...errors import StoreUnavailableError
 from .indices import IndexNames
 
 MIN_VERSION = (8, 15)
-# Elastic Cloud Serverless has no licence API and reports a placeholder version; it offers both.
-RRF_LICENCES = frozenset({"enterprise", "trial", "serverless"})
-DLS_LICENCES = frozenset({"platinum", "enterprise", "trial", "serverless"})
+RRF_LICENCES = frozenset({"enterprise", "trial"})
+DLS_LICENCES = frozenset({"platinum", "enterprise", "trial"})
+SERVERLESS = (
+    "Elastic Cloud Serverless is not supported: index creation sends shard and replica settings "
+    "Serverless rejects, it has no password login, and per-user keys cannot be minted from an "
+    "API key there. Use an Elastic Cloud Hosted deployment or a self-managed 8.15+ cluster")
 
 
 def is_serverless(info: dict) -> bool:
@@ -28,8 +31,8 @@ def parse_version(number: str) -> tuple[int, int]:
 def check_version(info: dict, where: str) -> str:
     """The server's version string; older than 8.15 is refused (invariant 25)."""
     number = str(info.get("version", {}).get("number", "0.0"))
-    if is_serverless(info):
-        return f"serverless ({number})"
+    if is_serverless(info):  # issue 16, invariant 96: refused at open, never half-working
+        raise StoreUnavailableError(f"{where}: {SERVERLESS}")
     if parse_version(number) < MIN_VERSION:
         raise StoreUnavailableError(
             f"Elasticsearch at {where} is version {number}; Memdesk needs 8.15 or newer "
@@ -63,14 +66,31 @@ def require_dls(kind: str, where: str) -> None:
             "level user filter stays on either way")
 
 
-def api_key_body(names: IndexNames, user_id: str) -> dict:
-    """A key that can only read this user's documents (DLS on user_id) and the catalog.
+def key_name(names: IndexNames, user_id: str) -> str:
+    """Every key minted for one user carries this name, so re-bootstrapping invalidates them all."""
+    return f"memdesk-{names.prefix}-{user_id}"[:256]
 
-    The state index (which holds the keys themselves) is not granted at all."""
+
+def require_mintable(api_key_auth: bool, where: str) -> None:
+    """Elasticsearch refuses a key with privileges minted while authenticated with an API key
+    (TransportCreateApiKeyAction: "creating derived api keys requires an explicit role
+    descriptor that is empty")."""
+    if api_key_auth:
+        raise LicenceError(
+            f"per-user keys cannot be minted at {where} while the store authenticates with "
+            "MEMDESK_ES_API_KEY (Elasticsearch refuses derived keys with privileges): put a user "
+            "with the manage_own_api_key privilege in the store URL instead. The application-"
+            "level user filter stays on either way")
+
+
+def api_key_body(names: IndexNames, user_id: str, expiration: str = "3600s") -> dict:
+    """A short-lived key that can only read this user's documents (DLS on user_id) and the
+    catalog. The state index is not granted at all."""
     user_indices = [f"{names.alias(n)}*" for n in ("episodic", "semantic", "procedural",
                                                    "tombstones", "audit")]
     return {
-        "name": f"memdesk-{names.prefix}-{user_id}"[:256],
+        "name": key_name(names, user_id),
+        "expiration": expiration,
         "role_descriptors": {
             "memdesk_user_reader": {
                 "cluster": [],

@@ -16,12 +16,12 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 from elastic_transport import ConnectionError as TransportConnectionError
-from elastic_transport import TransportError
+from elastic_transport import TlsError, TransportError
 from elasticsearch import ApiError, Elasticsearch
 from elasticsearch import NotFoundError as EsNotFound
 
 from ...embeddings import Embedder
-from ...errors import ConflictError, MemdeskError, StoreUnavailableError
+from ...errors import MemdeskError, StoreUnavailableError
 from ...models import (
     AuditEvent,
     CatalogDoc,
@@ -48,9 +48,12 @@ from ..base import (
     page_summaries,
 )
 from . import queries, security, writes
+from .batch import AnswerLost, BatchWriter
+from .connection import TLS_HINT, ConnectionSettings, new_client, writer
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
 from .results import from_source, has_direction, ranked_hits
-from .writes import watermark_id
+from .userkeys import UserKeys, expiration
+from .writes import Step, watermark_id
 
 log = logging.getLogger(__name__)
 PAGE = 1000
@@ -59,6 +62,11 @@ SUMMARY_FIELDS = ("id", "user_id", "rev", "state", "text", "fact_type", "confide
                   "recorded_at", "supersedes", "contradiction", "flags", "plan_id", "origin")
 START_HINT = ("start one with `docker compose up -d elasticsearch` in the project root "
               "(README: Running Elasticsearch), or point --store / MEMDESK_STORE elsewhere")
+LICENCE_RETRY_S = 60.0  # a licence read that failed for a passing reason is tried again after
+
+
+class CredentialsRejected(StoreUnavailableError):
+    """401: the credentials (or a per-user key) were refused."""
 
 
 def redact(url: str) -> str:
@@ -72,6 +80,7 @@ def redact(url: str) -> str:
 
 
 def api_key_doc_id(user_id: str) -> str:
+    """The state document that marks a user for per-user keys (no secret in it: issue 16)."""
     return "key_" + hashlib.sha1(user_id.encode()).hexdigest()
 
 
@@ -81,7 +90,9 @@ class ElasticsearchStore:
     licence = "basic"  # until GET /_license says otherwise (messages during start-up use it)
 
     def __init__(self, url: str, embedder: Embedder, prefix: str = "memdesk", *,
-                 client: Elasticsearch | None = None, request_timeout: float = 10.0):
+                 client: Elasticsearch | None = None, request_timeout: float = 10.0,
+                 connection: ConnectionSettings | None = None,
+                 clock=time.monotonic):
         self.es_url = url
         self.url = f"elasticsearch:{url}"
         self.embedder = embedder
@@ -89,31 +100,37 @@ class ElasticsearchStore:
             self.names = IndexNames(prefix)
         except ValueError as exc:
             raise MemdeskError(str(exc)) from None
+        # TLS and credentials from MEMDESK_ES_* (issue 16, invariant 94)
+        self.conn = connection or ConnectionSettings(url=url, request_timeout=request_timeout)
         self._timeout = request_timeout
         self._where = redact(url)
+        self._clock = clock
         self._lock = threading.RLock()
         self._closed = False
         self._dirty: set[str] = set()  # aliases written without a refresh (episodes, usage)
-        self._keys: dict[str, str | None] = {}
         self._seq = 0
+        self._rrf_refused = False
+        self._licence_due: float | None = None
         self.es = client if client is not None else self._new_client()
+        self._writer = writer(self.es)  # no transport retries for what is not idempotent
+        self._user_keys = UserKeys(self._mint_user_key, self._invalidate_keys, self._user_marked,
+                                   clock=clock)
         info = self._call(self.es.info)
         self.server_version = security.check_version(dict(info), self._where)
-        self.licence = "serverless" if security.is_serverless(dict(info)) else self._licence()
-        self.rrf_enabled = security.allows_rrf(self.licence)
-        self.dls_available = security.allows_dls(self.licence)
+        self._read_licence()
         self._ensure_indices()
         log.info("elasticsearch %s at %s, licence %s: recall uses %s", self.server_version,
                  self._where, self.licence, self.recall_path)
 
     # connection and errors ------------------------------------------------------------------
     def _new_client(self) -> Elasticsearch:
-        return Elasticsearch(self.es_url, request_timeout=self._timeout, max_retries=2,
-                             retry_on_timeout=True)
+        return new_client(self.conn)
 
     @property
     def capabilities(self) -> frozenset[Capability]:
-        caps = {Capability.HYBRID_SEARCH} if self.rrf_enabled else set()
+        # Always offered: hybrid_search answers None while the licence lacks the rrf retriever
+        # (and the licence is re-read, so an upgrade takes effect without a restart).
+        caps = {Capability.HYBRID_SEARCH}
         if self.dls_available:
             caps.add(Capability.PER_USER_KEYS)
         return frozenset(caps)
@@ -130,8 +147,12 @@ class ElasticsearchStore:
             raise MemdeskError("the store is closed")
         try:
             return fn(*args, **kwargs)
-        except TransportConnectionError as exc:  # invariant 29
+        except TlsError as exc:  # invariant 94: a secured cluster needs its CA
             raise StoreUnavailableError(
+                f"cannot verify the TLS certificate of Elasticsearch at {self._where} ({exc}): "
+                f"{TLS_HINT}") from exc
+        except TransportConnectionError as exc:  # invariant 29
+            raise AnswerLost(  # sent or not, no answer: a write may have landed (invariant 92)
                 f"cannot reach Elasticsearch at {self._where} ({type(exc).__name__}): "
                 f"{START_HINT}") from exc
         except ApiError as exc:
@@ -140,20 +161,42 @@ class ElasticsearchStore:
                     f"the licence of the cluster at {self._where} ({self.licence}) does not "
                     f"allow this request: {_reason(exc)}") from exc
             if exc.meta.status in (401, 403) and "security_exception" in str(exc):
-                raise StoreUnavailableError(
+                kind = CredentialsRejected if exc.meta.status == 401 else StoreUnavailableError
+                raise kind(
                     f"Elasticsearch at {self._where} refused the request "
-                    f"({exc.meta.status}: {_reason(exc)}): check the credentials in the URL "
-                    "and the user's privileges") from exc
+                    f"({exc.meta.status}: {_reason(exc)}): check MEMDESK_ES_API_KEY or the "
+                    "credentials in the URL, and the user's privileges") from exc
             raise
-        except TransportError as exc:  # timeouts, TLS: the cluster is not usable right now
-            raise StoreUnavailableError(
+        except TransportError as exc:  # timeouts: the cluster is not usable right now
+            raise AnswerLost(
                 f"Elasticsearch at {self._where} did not answer: {exc}. {START_HINT}") from exc
 
-    def _licence(self) -> str:
+    def _read_licence(self) -> None:
+        """GET /_license. A 403 (no privilege to read it) means Basic for good; a 404 (no
+        licence in the cluster state yet: RestGetLicenseAction answers NOT_FOUND), a 5xx or a
+        timeout means Basic for now, and the licence is read again LICENCE_RETRY_S later
+        (invariant 96), so a passing failure never switches the process to Basic for good."""
         try:
-            return security.licence_type(dict(self._call(self.es.license.get)))
-        except ApiError:  # no licence endpoint (or no privilege to read it): assume the least
-            return "basic"
+            kind = security.licence_type(dict(self.es.license.get()))
+            due = None
+        except ApiError as exc:
+            kind, due = "basic", None if exc.meta.status == 403 else self._clock() + LICENCE_RETRY_S
+            if due is not None:
+                log.warning("GET /_license answered %s at %s: assuming Basic, checking again in "
+                            "%.0f s", exc.meta.status, self._where, LICENCE_RETRY_S)
+        except TransportError as exc:
+            kind, due = "basic", self._clock() + LICENCE_RETRY_S
+            log.warning("GET /_license failed at %s (%s): assuming Basic for now", self._where, exc)
+        with self._lock:
+            self.licence, self._licence_due = kind, due
+            self.rrf_enabled = security.allows_rrf(kind) and not self._rrf_refused
+            # Keys with privileges cannot be minted from an API-key login (security.py).
+            self.dls_available = security.allows_dls(kind) and not self.conn.api_key
+
+    def _licence_fresh(self) -> None:
+        due = self._licence_due
+        if due is not None and self._clock() >= due:
+            self._read_licence()
 
     def _ensure_indices(self) -> None:
         """Create missing indices (concrete + alias); refuse one whose mapping differs."""
@@ -185,9 +228,12 @@ class ElasticsearchStore:
 
     def close(self) -> None:
         with self._lock:
-            if not self._closed:
-                self._closed = True
-                self.es.close()
+            if self._closed:
+                return
+        self._user_keys.close()  # invalidate this process's per-user keys (invariant 95)
+        with self._lock:
+            self._closed = True
+            self.es.close()
 
     def drop_indices(self) -> None:
         """Delete this prefix's indices (test teardown). Works after close()."""
@@ -215,57 +261,92 @@ class ElasticsearchStore:
                 self._dirty -= wanted
 
     # document-level security ------------------------------------------------------------------
-    def _reader(self, user_id: str | None) -> Elasticsearch:
-        """The client a user's reads go through: their DLS API key when one was minted
-        (`memdesk es bootstrap-users`), else the store's. The user filter stays on in every
-        query either way (invariant 27)."""
-        if user_id is None or not self.dls_available:
-            return self.es
-        with self._lock:
-            known = user_id in self._keys
-            key = self._keys.get(user_id)
-        if not known:
-            try:
-                src = self._call(self.es.get, index=self.names.alias("state"),
-                                 id=api_key_doc_id(user_id))["_source"]
-                key = src.get("encoded")
-            except EsNotFound:
-                key = None
-            with self._lock:
-                self._keys[user_id] = key
-        return self.es.options(api_key=key) if key else self.es
+    def _reader(self, user_id: str | None) -> tuple[Elasticsearch, bool]:
+        """The client a user's reads go through, and whether it carries a per-user key: the
+        user's own short-lived DLS key when `memdesk es bootstrap-users` enabled them, else the
+        store's client. The user filter stays on in every query either way (invariant 27)."""
+        if user_id is None:
+            return self.es, False
+        self._licence_fresh()
+        if not self.dls_available:
+            return self.es, False
+        try:
+            key = self._user_keys.key_for(user_id)
+        except (ApiError, StoreUnavailableError) as exc:
+            raise StoreUnavailableError(
+                f"cannot mint the per-user read key for {user_id!r} at {self._where} ({exc}): "
+                "the store's credentials need the manage_own_api_key privilege "
+                "(README: Running Elasticsearch)") from exc
+        return (self.es.options(api_key=key), True) if key else (self.es, False)
 
-    def bootstrap_user(self, user_id: str) -> str:
-        """Mint (or re-mint) this user's read-only DLS key and keep it in the state index."""
+    def _as_user(self, user_id: str | None, method: str, **kwargs):
+        """One read as this user; a refused per-user key (invalidated by a re-bootstrap in
+        another process) is replaced once."""
+        es, keyed = self._reader(user_id)
+        try:
+            return self._call(getattr(es, method), **kwargs)
+        except CredentialsRejected:
+            if not keyed:
+                raise
+            self._user_keys.forget(user_id)  # type: ignore[arg-type]
+            es, _ = self._reader(user_id)
+            return self._call(getattr(es, method), **kwargs)
+
+    def _user_marked(self, user_id: str) -> bool:
+        try:
+            src = self._call(self.es.get, index=self.names.alias("state"),
+                             id=api_key_doc_id(user_id))["_source"]
+        except EsNotFound:
+            return False
+        if src.get("encoded"):  # written by an earlier version: never used, but still there
+            log.warning("the state index holds a plain-text API key for %r from an earlier "
+                        "version: run `memdesk es bootstrap-users --user %s` to invalidate it "
+                        "and drop the secret", user_id, user_id)
+        return True
+
+    def _mint_user_key(self, user_id: str) -> dict:
+        body = security.api_key_body(self.names, user_id, expiration=expiration())
+        return dict(self._call(self._writer.security.create_api_key, **body))
+
+    def _invalidate_keys(self, ids: list[str]) -> None:
+        self._call(self._writer.security.invalidate_api_key, ids=ids)
+
+    def bootstrap_user(self, user_id: str) -> dict:
+        """Enable per-user keys for this user: invalidate every key minted for them before
+        (including plain-text ones an earlier version stored), mark them in the state index
+        (no secret), and mint this process's first key to prove the privileges work."""
+        self._licence_fresh()
         security.require_dls(self.licence, self._where)
-        resp = self._call(self.es.security.create_api_key, **security.api_key_body(self.names, user_id))
-        self._call(self.es.index, index=self.names.alias("state"), id=api_key_doc_id(user_id),
-                   document={"type": "api_key", "user_id": user_id, "key_id": resp["id"],
-                             "encoded": resp["encoded"]}, refresh="wait_for")
-        with self._lock:
-            self._keys[user_id] = resp["encoded"]
-        return str(resp["id"])
+        security.require_mintable(bool(self.conn.api_key), self._where)
+        resp = self._call(self._writer.security.invalidate_api_key,
+                          name=security.key_name(self.names, user_id), owner=True)
+        self._call(self._writer.index, index=self.names.alias("state"), id=api_key_doc_id(user_id),
+                   document={"type": "dls_user", "user_id": user_id}, refresh="wait_for")
+        key = self._user_keys.mint(user_id)
+        return {"user_id": user_id, "api_key_id": key.id,
+                "invalidated": len(resp.get("invalidated_api_keys") or [])}
 
     # reads --------------------------------------------------------------------------------------
-    def _get_source(self, es: Elasticsearch, name: str, doc_id: str) -> dict | None:
+    def _get_source(self, user_id: str | None, name: str, doc_id: str) -> dict | None:
+        """One document as this user (None: with the store's own client)."""
         try:
-            return dict(self._call(es.get, index=self.names.alias(name), id=doc_id,
-                                   source_excludes=queries.SOURCE_EXCLUDES)["_source"])
+            return dict(self._as_user(user_id, "get", index=self.names.alias(name), id=doc_id,
+                                      source_excludes=queries.SOURCE_EXCLUDES)["_source"])
         except EsNotFound:
             return None
 
     def get(self, kind: MemoryKind, user_id: str | None, memory_id: str) -> AnyMemory | None:
         kind = MemoryKind(kind)
-        src = self._get_source(self._reader(user_id), kind.value, memory_id)
+        src = self._get_source(user_id, kind.value, memory_id)
         if src is None or src.get("user_id") != user_id:  # another user's id is a missing id
             return None
         return from_source(src)
 
     def owner_of(self, kind: MemoryKind, memory_id: str) -> str | None:
-        src = self._get_source(self.es, MemoryKind(kind).value, memory_id)
+        src = self._get_source(None, MemoryKind(kind).value, memory_id)
         return None if src is None else src.get("user_id")
 
-    def _scan(self, es: Elasticsearch, index: str, query: dict, sort: list[dict],
+    def _scan(self, user_id: str | None, index: str, query: dict, sort: list[dict],
               includes: tuple[str, ...] | None = None) -> list[dict]:
         """Every hit, paged with search_after on a sort that ends in the unique id."""
         out: list[dict] = []
@@ -274,7 +355,7 @@ class ElasticsearchStore:
             extra: dict = {"search_after": after} if after is not None else {}
             if includes:
                 extra["source_includes"] = list(includes)
-            resp = self._call(es.search, index=index, query=query, sort=sort, size=PAGE,
+            resp = self._as_user(user_id, "search", index=index, query=query, sort=sort, size=PAGE,
                               source_excludes=queries.SOURCE_EXCLUDES, track_total_hits=False,
                               **extra)
             hits = resp["hits"]["hits"]
@@ -292,7 +373,7 @@ class ElasticsearchStore:
         if ids is not None:
             flt.append({"ids": {"values": list(ids)}})
         self._fresh("semantic")
-        hits = self._scan(self._reader(user_id), self.names.alias("semantic"),
+        hits = self._scan(user_id, self.names.alias("semantic"),
                           {"bool": {"filter": flt}}, [{"recorded_at": "asc"}, {"id": "asc"}])
         facts = [from_source(h["_source"]) for h in hits]
         return sorted(facts, key=lambda f: (f.recorded_at, f.id))  # type: ignore[attr-defined,return-value]
@@ -301,9 +382,11 @@ class ElasticsearchStore:
                       limit: int | None = None) -> list[Episode]:
         flt: list[dict] = [{"term": {"user_id": user_id}}]
         if after is not None:
-            flt.append({"range": {"timestamp": {"gt": after.isoformat()}}})
+            # `timestamp` is a millisecond `date`: ask from the millisecond `after` falls in and
+            # compare the microseconds here, so no episode in that millisecond is lost (inv. 98).
+            flt.append({"range": {"timestamp": {"gte": queries.ms_floor(after)}}})
         self._fresh("episodic")
-        hits = self._scan(self._reader(user_id), self.names.alias("episodic"),
+        hits = self._scan(user_id, self.names.alias("episodic"),
                           {"bool": {"filter": flt}},
                           [{"timestamp": "asc"}, {"recorded_at": "asc"}, {"id": "asc"}])
         eps: list[Episode] = [from_source(h["_source"]) for h in hits]  # type: ignore[misc]
@@ -314,18 +397,18 @@ class ElasticsearchStore:
 
     def list_playbooks(self, user_id: str) -> list[Playbook]:
         self._fresh("procedural")
-        hits = self._scan(self._reader(user_id), self.names.alias("procedural"),
+        hits = self._scan(user_id, self.names.alias("procedural"),
                           {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
                           [{"recorded_at": "asc"}, {"id": "asc"}])
         return [from_source(h["_source"]) for h in hits]  # type: ignore[misc]
 
     def list_catalog(self) -> list[CatalogDoc]:
-        hits = self._scan(self.es, self.names.alias("catalog"), {"match_all": {}},
+        hits = self._scan(None, self.names.alias("catalog"), {"match_all": {}},
                           [{"recorded_at": "asc"}, {"id": "asc"}])
         return [from_source(h["_source"]) for h in hits]  # type: ignore[misc]
 
     def list_tombstones(self, user_id: str) -> list[Tombstone]:
-        hits = self._scan(self._reader(user_id), self.names.alias("tombstones"),
+        hits = self._scan(user_id, self.names.alias("tombstones"),
                           {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
                           [{"seq": "asc"}, {"id": "asc"}])
         return [Tombstone.model_validate(_strip(h["_source"])) for h in hits]
@@ -334,10 +417,19 @@ class ElasticsearchStore:
         if not has_direction(vector):
             return []
         body = queries.tombstone_knn(self.names, user_id, vector, k)
-        resp = self._call(self._reader(user_id).search, **body)
-        # cosine _score is (1 + cos) / 2; callers compare the cosine itself.
-        return [(Tombstone.model_validate(_strip(h["_source"])), 2.0 * float(h["_score"]) - 1.0)
-                for h in resp["hits"]["hits"] if h["_source"].get("user_id") == user_id]
+        resp = self._as_user(user_id, "search", **body)
+        # Exact cosine from the stored float vectors, the embedded store's arithmetic (float32
+        # dot of unit vectors), not the int8-quantised `_score` (invariant 98).
+        query = np.asarray(vector, np.float32)
+        scored = []
+        for h in resp["hits"]["hits"]:
+            src = h["_source"]
+            if src.get("user_id") != user_id or not src.get("vector"):
+                continue
+            sim = float(np.asarray(src["vector"], np.float32) @ query)
+            scored.append((Tombstone.model_validate(_strip(src)), sim))
+        scored.sort(key=lambda pair: -pair[1])
+        return scored[:k]
 
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
@@ -347,7 +439,7 @@ class ElasticsearchStore:
         if plan_id:
             flt.append({"term": {"plan_id": plan_id}})
         self._fresh("audit")
-        resp = self._call(self._reader(user_id).search, index=self.names.alias("audit"),
+        resp = self._as_user(user_id, "search", index=self.names.alias("audit"),
                           query={"bool": {"filter": flt}}, sort=[{"seq": "desc"}, {"id": "desc"}],
                           size=min(limit, 10_000), track_total_hits=False)
         return [AuditEvent.model_validate(_strip(h["_source"])) for h in resp["hits"]["hits"]]
@@ -366,7 +458,7 @@ class ElasticsearchStore:
 
     def counts(self, user_id: str) -> dict[str, dict[str, int]]:
         self._fresh(*USER_ALIASES)
-        resp = self._call(self._reader(user_id).search,
+        resp = self._as_user(user_id, "search",
                           index=",".join(self.names.alias(n) for n in USER_ALIASES), size=0,
                           query={"term": {"user_id": user_id}}, aggs=queries.counts_aggs())
         out: dict[str, dict[str, int]] = {}
@@ -389,13 +481,13 @@ class ElasticsearchStore:
         return self._terms("state", "user_id", {"term": {"type": "watermark"}})
 
     def watermarks(self, user_id: str) -> dict[str, str]:
-        hits = self._scan(self.es, self.names.alias("state"), {"bool": {"filter": [
+        hits = self._scan(None, self.names.alias("state"), {"bool": {"filter": [
             {"term": {"type": "watermark"}}, {"term": {"user_id": user_id}}]}},
             [{"name": "asc"}])  # one watermark per (user, name): name is unique here
         return {h["_source"]["name"]: h["_source"]["value"] for h in hits}
 
     def get_watermark(self, user_id: str, name: str) -> str | None:
-        src = self._get_source(self.es, "state", watermark_id(user_id, name))
+        src = self._get_source(None, "state", watermark_id(user_id, name))
         return None if src is None else src.get("value")
 
     def fact_summaries(self, query: FactQuery) -> FactPage:
@@ -407,7 +499,7 @@ class ElasticsearchStore:
         if query.states:
             flt.append({"terms": {"state": sorted(FactState(s).value for s in query.states)}})
         self._fresh("semantic")
-        hits = self._scan(self.es, self.names.alias("semantic"), {"bool": {"filter": flt}},
+        hits = self._scan(None, self.names.alias("semantic"), {"bool": {"filter": flt}},
                           [{"recorded_at": "asc"}, {"id": "asc"}], includes=SUMMARY_FIELDS)
         scope = []
         for h in hits:
@@ -431,29 +523,41 @@ class ElasticsearchStore:
         return out
 
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]:
+        if not queries.leg_indices(self.names, flt):  # no kind asked: nothing, not every index
+            return []
         body = queries.bm25_search(self.names, flt, query, limit)
-        return self._leg_hits(flt, self._call(self._reader(flt.user_id).search, **body))
+        return self._leg_hits(flt, self._as_user(flt.user_id, "search", **body))
 
     def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
         if not has_direction(vector):  # a query with no tokens has no direction to compare
             return []
+        if not queries.leg_indices(self.names, flt):
+            return []
         body = queries.dense_search(self.names, flt, vector, limit)
-        hits = self._leg_hits(flt, self._call(self._reader(flt.user_id).search, **body))
+        hits = self._leg_hits(flt, self._as_user(flt.user_id, "search", **body))
         # knn's cosine score is (1 + cosine) / 2: the documented scale, cosine given as is.
         return [h.model_copy(update={"cosine": 2.0 * h.score - 1.0}) for h in hits]
 
     def hybrid_search(self, flt: RecallFilter, query: str, vector: np.ndarray, limit: int,
-                      now: datetime, params: RankingParams, *, explain: bool = False
-                      ) -> list[RankedHit] | None:
+                      now: datetime, params: RankingParams, *,
+                      explain: bool = False) -> list[RankedHit] | None:
         """One rrf-retriever request (multipliers in Painless). None when the licence does not
-        allow it: the caller then runs the two legs and fuses them itself (invariant 21)."""
+        allow it: the caller then runs the two legs and fuses them itself (invariant 21).
+
+        `explain` (issue 16, keyword, default off) asks Elasticsearch for the per-leg ranks the
+        recall debugger shows; without it the hits keep Elasticsearch's rrf order and carry no
+        leg detail (invariant 93)."""
+        self._licence_fresh()
         if not self.rrf_enabled or not has_direction(vector):
             return None
-        body = queries.rrf_search(self.names, flt, query, vector, limit, now, params)
+        if not queries.leg_indices(self.names, flt):
+            return []
+        body = queries.rrf_search(self.names, flt, query, vector, limit, now, params,
+                                  explain=explain)
         try:
-            resp = self._call(self._reader(flt.user_id).search, **body)
+            resp = self._as_user(flt.user_id, "search", **body)
         except security.LicenceError as exc:  # e.g. Basic: detected once, then remembered
-            self.rrf_enabled = False
+            self._rrf_refused, self.rrf_enabled = True, False
             log.warning("rrf retriever refused (%s): using %s", exc, self.recall_path)
             return None
         hits = [h for h in resp["hits"]["hits"]
@@ -481,12 +585,13 @@ class ElasticsearchStore:
         return dict(zip(keys, self.embedder.embed([texts[k] for k in keys])))
 
     def apply(self, ops: list[Op]) -> None:
-        """Validate every op against what is stored, then send one bulk in op order.
+        """Validate every op against what is stored, then write in phases, all or nothing.
 
-        Elasticsearch has no multi-document transaction (invariant 23): a batch with an update,
-        delete or watermark move is checked whole first (one mget), so a stale revision writes
-        nothing; those ops carry if_seq_no/if_primary_term so a writer that slips in between
-        still loses with a ConflictError; ids are the records' own, so re-applying converges."""
+        Elasticsearch has no multi-document transaction (invariants 23, 90-92): a batch with an
+        update, delete or watermark move is checked whole first (one mget), so a stale batch
+        writes nothing; then conditional writes, inserts and audit events go out in that order
+        (batch.py), each phase only when the previous one landed whole, and a failure undoes
+        what this call wrote. Ids are the records' own, so re-applying converges."""
         ops = list(ops)
         if not ops:
             return
@@ -494,25 +599,38 @@ class ElasticsearchStore:
             raise MemdeskError("the store is closed")
         vectors = self._vectors_for(ops)
         wanted = writes.documents_read(ops) if writes.needs_read(ops) else []
-        current: dict = {}
-        if wanted:
-            resp = self._call(self.es.mget, docs=[{"_index": self.names.alias(n), "_id": i}
-                                                  for n, i in wanted],
-                              source_excludes=queries.SOURCE_EXCLUDES)
-            current = writes.current_from_mget(wanted, resp["docs"])
-        actions = writes.Planner(self.names, current, vectors, self._next_seq).plan(ops)
-        if not actions:
+        current = self._read_docs([(self.names.alias(n), i) for n, i in wanted])
+        current = {(n, i): current[(self.names.alias(n), i)] for n, i in wanted}
+        steps = writes.Planner(self.names, current, vectors, self._next_seq).plan(ops)
+        if not steps:
             return
-        refresh, unrefreshed = writes.refresh_policy(actions)
-        resp = self._call(self.es.bulk, operations=writes.bulk_lines(actions), refresh=refresh)
-        if unrefreshed:
-            with self._lock:
-                self._dirty |= unrefreshed
-        for index, doc_id, sent in writes.check_bulk(resp, actions):
-            # An insert met a document with its id: the same record (a retried batch) is fine.
-            stored = self._get_source(self.es, index.removeprefix(self.names.prefix + "-"), doc_id)
-            if stored is None or not writes.same_record(stored, sent):
-                raise ConflictError(f"{sent.get('kind')} {doc_id} already exists", target_id=doc_id)
+        batch = BatchWriter(self._bulk, self._read_docs, self._restore)
+        try:
+            batch.run(steps)
+        finally:
+            if batch.lazy_touched:
+                with self._lock:
+                    self._dirty |= batch.lazy_touched
+
+    def _bulk(self, lines: list[dict], refresh: str) -> dict:
+        return dict(self._call(self._writer.bulk, operations=lines, refresh=refresh))
+
+    def _read_docs(self, keys: list[tuple[str, str]]) -> dict:
+        """{(alias, id): {"src", "seq_no", "term"} or None}, one mget."""
+        if not keys:
+            return {}
+        resp = self._call(self.es.mget, docs=[{"_index": a, "_id": i} for a, i in keys],
+                          source_excludes=queries.SOURCE_EXCLUDES)
+        return {key: writes.found(d) for key, d in zip(keys, resp["docs"])}
+
+    def _restore(self, step: Step, src: dict) -> dict:
+        """A stored source to write back in an undo: vectors are never read back, so a memory
+        gets its vector again from its search text (the embedder is deterministic)."""
+        if step.what.startswith("memory:") and src.get("search_text") is not None:
+            vec = self.embedder.embed([src["search_text"]])[0]
+            if has_direction(vec):
+                src["vector"] = [float(x) for x in np.asarray(vec, np.float32)]
+        return src
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
         pairs = [(MemoryKind(k).value, i) for k, i in used
@@ -525,7 +643,9 @@ class ElasticsearchStore:
         for name, doc_id in pairs:  # each id to its own index: one update per hit
             lines += [{"update": {"_index": self.names.alias(name), "_id": doc_id,
                                   "retry_on_conflict": 3}}, body]
-        resp = self._call(self.es.bulk, operations=lines, refresh="false")
+        # No transport retry (invariant 92): a bump whose answer was lost may have landed, and
+        # sending it again would count the use twice.
+        resp = self._call(self._writer.bulk, operations=lines, refresh="false")
         with self._lock:
             self._dirty |= {self.names.alias(name) for name, _ in pairs}
         bad = [r for item in resp.get("items", []) for r in item.values()

@@ -1,9 +1,12 @@
-"""Planning a write batch: what to read first, the bulk actions in op order, the refresh
-policy and the reading of the bulk response. No client here: the store sends what this plans.
+"""Planning a write batch: what to read first, and the steps to send, each in its phase. No
+client here: batch.py sends what this plans.
 
 Invariant 23: there is no multi-document transaction, so every op is checked against the
-stored documents (one mget) before anything is written; updates, deletes and watermark moves
-carry if_seq_no/if_primary_term; ids are the memories' own, so re-applying converges.
+stored documents (one mget) before anything is written; a stale batch plans nothing.
+Invariant 90 (issue 16): steps fall into three phases — conditional writes (updates, deletes
+and watermark moves carrying if_seq_no/if_primary_term), then inserts (`create` with the
+record's own id, so a retry cannot duplicate), then audit events — and batch.py sends a phase
+only when the previous one landed whole.
 Invariant 24: batches holding only episodes and audit events do not force a refresh.
 """
 
@@ -11,11 +14,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
 
-from ...errors import ConflictError, MemdeskError
+from ...errors import ConflictError
 from ..base import (
     AppendAudit,
     DeleteMemory,
@@ -28,8 +32,44 @@ from ..base import (
 from .indices import IndexNames
 from .results import has_direction, model_fields, to_source
 
-Action = tuple[dict, "dict | None", str]  # (bulk action line, source or None, what)
+CONDITIONAL, INSERT, AUDIT = 0, 1, 2
+PHASE_NAMES = ("conditional writes", "inserts", "audit events")
 UNREFRESHED = ("memory:episodic", "audit")
+USAGE_FIELDS = ("use_count", "last_used_at")
+
+
+@dataclass
+class Step:
+    """One bulk action. `before` is the stored document the plan was checked against
+    ({"src", "seq_no", "term"}; None when it did not exist); `seq_no`/`term` are what the write
+    returned, which is what an undo must be conditional on."""
+
+    phase: int
+    op: str  # "index" | "create" | "delete"
+    index: str  # the alias
+    id: str
+    src: dict | None
+    what: str  # "memory:<kind>", "tombstone", "audit", "watermark"
+    before: dict | None = None
+    if_seq_no: int | None = None
+    if_term: int | None = None
+    seq_no: int | None = None
+    term: int | None = None
+    extra: dict = field(default_factory=dict)
+
+    def action(self) -> dict:
+        meta: dict = {"_index": self.index, "_id": self.id}
+        if self.if_seq_no is not None:
+            meta.update(if_seq_no=self.if_seq_no, if_primary_term=self.if_term)
+        return {self.op: meta}
+
+    @property
+    def lazy(self) -> bool:
+        return self.what in UNREFRESHED
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.index, self.id
 
 
 def watermark_id(user_id: str, name: str) -> str:
@@ -49,179 +89,202 @@ def documents_read(ops: list[Op]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(wanted))
 
 
+def found(doc: dict) -> dict | None:
+    """An mget/get answer as {"src", "seq_no", "term"}, or None when the document is absent."""
+    if not doc.get("found"):
+        return None
+    return {"src": doc["_source"], "seq_no": doc.get("_seq_no"), "term": doc.get("_primary_term")}
+
+
 def current_from_mget(wanted: list[tuple[str, str]], docs: list[dict]) -> dict:
-    return {key: ({"src": d["_source"], "seq_no": d.get("_seq_no"),
-                   "term": d.get("_primary_term")} if d.get("found") else None)
-            for key, d in zip(wanted, docs)}
+    return {key: found(d) for key, d in zip(wanted, docs)}
 
 
 class Planner:
-    """Turns ops into bulk actions against `current` (what the mget saw), in op order."""
+    """Turns ops into steps against `current` (what the mget saw), in op order within a phase.
+
+    Several ops on one document in one batch fold into one step (a put then an update is one
+    create of the final version), so the phase order can never reorder a document's history."""
 
     def __init__(self, names: IndexNames, current: dict, vectors: dict[str, np.ndarray],
                  next_seq: Callable[[], int]):
         self.names, self.current, self.vectors, self.next_seq = names, current, vectors, next_seq
+        self.steps: list[Step] = []
+        self.by_key: dict[tuple[str, str], Step] = {}
 
-    def plan(self, ops: list[Op]) -> list[Action]:
-        actions: list[Action] = []
+    def plan(self, ops: list[Op]) -> list[Step]:
         for op in ops:
             if isinstance(op, PutMemory):
-                actions += self._plan_put(op, self.current, self.vectors)
+                self._plan_put(op)
             elif isinstance(op, UpdateMemory):
-                actions += self._plan_update(op, self.current, self.vectors)
+                self._plan_update(op)
             elif isinstance(op, DeleteMemory):
-                actions += self._plan_delete(op, self.current)
+                self._plan_delete(op)
             elif isinstance(op, PutTombstone):
                 t = op.tombstone
                 src = {**t.model_dump(mode="json"), "seq": self.next_seq()}
                 if has_direction(self.vectors[t.id]):
                     src["vector"] = [float(x) for x in self.vectors[t.id]]
-                actions.append(({"create": {"_index": self.names.alias("tombstones"),
-                                            "_id": t.id}}, src, "tombstone"))
+                self._add(Step(INSERT, "create", self.names.alias("tombstones"), t.id, src,
+                               "tombstone"))
             elif isinstance(op, AppendAudit):
                 e = op.event
                 # Append-only: op_type create; an existing id is this same event (a retry).
-                actions.append(({"create": {"_index": self.names.alias("audit"), "_id": e.id}},
-                                {**e.model_dump(mode="json"), "seq": self.next_seq()}, "audit"))
+                self._add(Step(AUDIT, "create", self.names.alias("audit"), e.id,
+                               {**e.model_dump(mode="json"), "seq": self.next_seq()}, "audit"))
             elif isinstance(op, SetWatermark):
-                actions += self._plan_watermark(op, self.current)
+                self._plan_watermark(op)
             else:  # pragma: no cover - the Op union is closed
                 raise TypeError(f"unknown op {op!r}")
-        return actions
+        return [s for s in self.steps if s.op != "skip"]
 
-    def _plan_put(self, op: PutMemory, current, vectors) -> list:
+    def _add(self, step: Step) -> None:
+        self.steps.append(step)
+        self.by_key[step.key] = step
+
+    def _conditional(self, step: Step, have: dict | None) -> Step:
+        step.before = have
+        if have is not None and have.get("seq_no") is not None:  # invariant 23
+            step.if_seq_no, step.if_term = have["seq_no"], have["term"]
+        return step
+
+    def _plan_put(self, op: PutMemory) -> None:
         doc = op.doc
         key = (doc.kind.value, doc.id)
-        have = current.get(key)
-        new_src = to_source(doc, vectors[doc.id])
+        have = self.current.get(key)
+        new_src = to_source(doc, self.vectors[doc.id])
         if have is not None:
             if same_record(have["src"], new_src):
-                return []  # identical re-put: a retried apply converges (invariant 10)
+                return  # identical re-put: a retried apply converges (invariant 10)
             raise ConflictError(f"{doc.kind.value} {doc.id} already exists", target_id=doc.id)
-        current[key] = {"src": new_src, "seq_no": None, "term": None}
-        return [({"create": {"_index": self.names.alias(doc.kind.value), "_id": doc.id}},
-                 new_src, f"memory:{doc.kind.value}")]
+        self.current[key] = {"src": new_src, "seq_no": None, "term": None}
+        self._add(Step(INSERT, "create", self.names.alias(doc.kind.value), doc.id, new_src,
+                       f"memory:{doc.kind.value}"))
 
-    def _plan_update(self, op: UpdateMemory, current, vectors) -> list:
+    def _plan_update(self, op: UpdateMemory) -> None:
         doc = op.doc
         key = (doc.kind.value, doc.id)
-        have = current.get(key)
+        have = self.current.get(key)
         if have is None or have["src"].get("user_id") != doc.user_id:
             raise ConflictError(f"{doc.kind.value} {doc.id} no longer exists", target_id=doc.id)
         old = have["src"]
-        new_src = to_source(doc, vectors[doc.id])
-        if old.get("rev") == doc.rev and _without_usage(old) == _without_usage(new_src):
-            return []  # this update already landed (a retried batch): converge
+        new_src = to_source(doc, self.vectors[doc.id])
+        if old.get("rev") == doc.rev and without_usage(old) == without_usage(new_src):
+            return  # this update already landed (a retried batch): converge
         if old.get("rev") != op.expected_rev or doc.rev != op.expected_rev + 1:
             raise ConflictError(
                 f"{doc.kind.value} {doc.id} changed since it was read (revision {old.get('rev')}, "
                 f"expected {op.expected_rev}): reload and decide again", target_id=doc.id)
         # Usage stats belong to the store (bumped atomically by recall), not the caller's copy.
-        if "use_count" in old:
-            new_src["use_count"] = max(old.get("use_count") or 0, new_src.get("use_count") or 0)
-            if old.get("last_used_at") and (new_src.get("last_used_at") is None
-                                            or _ts(old["last_used_at"]) > _ts(new_src["last_used_at"])):
-                new_src["last_used_at"] = old["last_used_at"]
-        meta = {"_index": self.names.alias(doc.kind.value), "_id": doc.id}
-        if have["seq_no"] is not None:  # invariant 23: optimistic concurrency on the write
-            meta.update(if_seq_no=have["seq_no"], if_primary_term=have["term"])
-        current[key] = {"src": new_src, "seq_no": None, "term": None}
-        return [({"index": meta}, new_src, f"memory:{doc.kind.value}")]
+        merge_usage(new_src, old)
+        alias = self.names.alias(doc.kind.value)
+        self.current[key] = {**have, "src": new_src}
+        earlier = self.by_key.get((alias, doc.id))
+        if earlier is not None and earlier.op in ("create", "index"):
+            earlier.src = new_src  # fold: the document's final version, in the earlier step
+            return
+        self._add(self._conditional(
+            Step(CONDITIONAL, "index", alias, doc.id, new_src, f"memory:{doc.kind.value}"),
+            have))
 
-    def _plan_delete(self, op: DeleteMemory, current) -> list:
+    def _plan_delete(self, op: DeleteMemory) -> None:
         key = (op.kind.value, op.id)
-        have = current.get(key)
+        have = self.current.get(key)
         if have is None or have["src"].get("user_id") != op.user_id:
-            return []  # already gone: a retried delete converges
+            return  # already gone: a retried delete converges
         if op.expected_rev is not None and have["src"].get("rev") != op.expected_rev:
             raise ConflictError(f"{op.kind.value} {op.id} changed since it was read", target_id=op.id)
-        meta = {"_index": self.names.alias(op.kind.value), "_id": op.id}
-        if have["seq_no"] is not None:
-            meta.update(if_seq_no=have["seq_no"], if_primary_term=have["term"])
-        current[key] = None
-        return [({"delete": meta}, None, f"memory:{op.kind.value}")]
+        alias = self.names.alias(op.kind.value)
+        self.current[key] = None
+        earlier = self.by_key.get((alias, op.id))
+        if earlier is not None and earlier.op == "create":  # put and delete in one batch: nothing
+            earlier.op = "skip"
+            return
+        if earlier is not None and earlier.op == "index":  # update then delete: the delete
+            earlier.op, earlier.src = "delete", None
+            return
+        self._add(self._conditional(
+            Step(CONDITIONAL, "delete", alias, op.id, None, f"memory:{op.kind.value}"), have))
 
-    def _plan_watermark(self, op: SetWatermark, current) -> list:
+    def _plan_watermark(self, op: SetWatermark) -> None:
         key = ("state", watermark_id(op.user_id, op.name))
-        have = current.get(key)
+        have = self.current.get(key)
         value = None if have is None else have["src"].get("value")
-        if op.expected != value and value != op.value:
+        if value == op.value:
+            return  # already there (a retried batch): converge
+        if op.expected != value:
             raise ConflictError(
                 f"watermark {op.name} for {op.user_id} moved to {value} (expected {op.expected})")
         src = {"type": "watermark", "user_id": op.user_id, "name": op.name, "value": op.value}
-        meta = {"_index": self.names.alias("state"), "_id": key[1]}
-        if have is None:
-            action = {"create": meta}
+        alias = self.names.alias("state")
+        self.current[key] = {**(have or {"seq_no": None, "term": None}), "src": src}
+        earlier = self.by_key.get((alias, key[1]))
+        if earlier is not None:
+            earlier.src = src
+            return
+        # An absent watermark is created (a concurrent creator makes it 409); a present one is
+        # replaced only at the seq_no read.
+        step = Step(CONDITIONAL, "create" if have is None else "index", alias, key[1], src,
+                    "watermark")
+        self._add(self._conditional(step, have))
+
+
+def phases(steps: list[Step]) -> list[list[Step]]:
+    """The non-empty phases in order: conditional writes, inserts, audit events."""
+    out = [[s for s in steps if s.phase == p] for p in (CONDITIONAL, INSERT, AUDIT)]
+    return [p for p in out if p]
+
+
+def refresh_modes(planned: list[list[Step]]) -> list[str]:
+    """The `refresh` of each phase's bulk (invariant 24): `wait_for` when the phase writes an
+    index the turn must see at once (anything but episodes and audit events), unless a later
+    phase waits for a refresh of that same index anyway. Every index here has one shard
+    (mappings/*.json), so one refresh makes every earlier acknowledged write to it visible."""
+    modes: list[str] = []
+    covered: set[str] = set()
+    for steps in reversed(planned):
+        eager = {s.index for s in steps if not s.lazy}
+        if eager and not eager <= covered:
+            modes.append("wait_for")
+            covered |= eager
         else:
-            if have["seq_no"] is not None:
-                meta.update(if_seq_no=have["seq_no"], if_primary_term=have["term"])
-            action = {"index": meta}
-        current[key] = {"src": src, "seq_no": None, "term": None}
-        return [(action, src, "watermark")]
+            modes.append("false")
+    return list(reversed(modes))
 
 
-def refresh_policy(actions: list[Action]) -> tuple[str, set[str]]:
-    """wait_for when any action is not an episode or audit append (agent and consolidation
-    writes are visible to the next call in the turn); else no refresh, and the aliases written
-    are returned so the store's listing reads refresh them lazily (invariant 24)."""
-    touched = {next(iter(a.values()))["_index"] for a, _src, _what in actions}
-    if all(what in UNREFRESHED for _a, _src, what in actions):
-        return "false", touched
-    return "wait_for", set()
-
-
-def bulk_lines(actions: list[Action]) -> list[dict]:
+def bulk_lines(steps: list[Step]) -> list[dict]:
     lines: list[dict] = []
-    for action, src, _what in actions:
-        lines.append(action)
-        if src is not None:
-            lines.append(src)
+    for step in steps:
+        lines.append(step.action())
+        if step.op != "delete":
+            lines.append(step.src)  # type: ignore[arg-type]
     return lines
 
 
 def needs_read(ops: list[Op]) -> bool:
     """Only batches with a conditional op pay for the up-front mget. A batch of inserts (an
     episode and its audit event: most turns) goes straight to the bulk; a 409 on an insert is
-    then checked for an identical earlier copy (`check_bulk` returns those to the store)."""
+    then checked for an identical earlier copy."""
     return any(isinstance(op, (UpdateMemory, DeleteMemory, SetWatermark)) for op in ops)
-
-
-def check_bulk(resp, actions: list[Action]) -> list[tuple[str, str, dict]]:
-    """Raise for failures and lost races; return inserts that met an existing document with
-    the same id, as (index, id, source) for the store to compare (identical = a retry)."""
-    if not resp.get("errors"):
-        return []
-    conflicts, failures, existing, applied = [], [], [], 0
-    for item, (action, src, what) in zip(resp["items"], actions):
-        op_type, result = next(iter(item.items()))
-        status = result.get("status", 500)
-        if status < 300:
-            applied += 1
-        elif status == 409 and what in ("audit", "tombstone"):
-            applied += 1  # already appended by an earlier attempt of this batch
-        elif status == 409 and op_type == "create" and what.startswith("memory:"):
-            meta = action["create"]
-            existing.append((meta["_index"], meta["_id"], src))
-        elif status == 409:
-            conflicts.append(result.get("_id"))
-        else:
-            failures.append(f"{op_type} {result.get('_id')}: {result.get('error')}")
-    if failures:
-        raise MemdeskError(f"Elasticsearch rejected {len(failures)} write(s): {failures[0]}")
-    if conflicts:
-        raise ConflictError(
-            f"{', '.join(conflicts)} changed while this batch was written (a concurrent "
-            f"writer won); {applied} of {len(actions)} operations landed: reload and retry — "
-            "re-applying the same batch converges", target_id=conflicts[0])
-    return existing
 
 
 def same_record(stored: dict, sent: dict) -> bool:
     return model_fields(stored) == model_fields(sent)
 
 
-def _without_usage(src: dict) -> dict:
-    return {k: v for k, v in model_fields(src).items() if k not in ("use_count", "last_used_at")}
+def without_usage(src: dict) -> dict:
+    return {k: v for k, v in model_fields(src).items() if k not in USAGE_FIELDS + ("seq",)}
+
+
+def merge_usage(new_src: dict, stored: dict) -> None:
+    """Keep the larger use count and the later last use: recall bumps them on the primary while
+    a batch is planned, and a write must never take those bumps back."""
+    if "use_count" not in stored:
+        return
+    new_src["use_count"] = max(stored.get("use_count") or 0, new_src.get("use_count") or 0)
+    if stored.get("last_used_at") and (new_src.get("last_used_at") is None
+                                       or _ts(stored["last_used_at"]) > _ts(new_src["last_used_at"])):
+        new_src["last_used_at"] = stored["last_used_at"]
 
 
 def _ts(value: str) -> datetime:
