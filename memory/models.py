@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .clock import as_utc, new_id, utcnow
+from .inputs import first_invisible
 
 CATALOG = "catalog"  # the owner-less scope; never a user id (see text.require_user)
 
@@ -236,7 +237,8 @@ _ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|operator:[^\s:][^:]
 
 
 def check_actor(actor: str) -> str:
-    if not _ACTOR.match(actor or ""):
+    # Issue 11 (invariant 68): an operator name is shown in audit views; nothing invisible.
+    if not _ACTOR.match(actor or "") or first_invisible(actor):
         raise ValueError(
             f"invalid actor {actor!r}: expected agent | consolidation | cli | seed | operator:NAME"
         )

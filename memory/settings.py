@@ -26,6 +26,13 @@ def _bool(v: str) -> bool:
     return v.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _seconds(v: str) -> float:
+    value = float(v)
+    if not 0 <= value <= 3600:  # NaN fails this too
+        raise ValueError(v)
+    return value
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("store", f"embedded:{Path('.memdesk') / 'memdesk.db'}",
             "where memories live: embedded:PATH (default) or elasticsearch:URL"),
@@ -44,6 +51,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("es_url", "", "Elasticsearch URL for the live contract tests (MEMDESK_ES_URL)"),
     Setting("es_prefix", "memdesk", "index name prefix on Elasticsearch"),
     Setting("minilm_dir", "", "override the directory holding the MiniLM weights"),
+    Setting("busy_timeout", 5.0, "seconds a write waits for another writer of the embedded "
+            "store before failing with exit 6 (usage bumps never wait)", _seconds),
 )
 _BY_NAME = {s.name: s for s in SETTINGS}
 

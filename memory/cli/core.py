@@ -8,6 +8,7 @@ from ..models import Contradiction, FactState, FactType
 from ..runtime import open_service
 from ..search_config import PRESETS, Purpose
 from . import emit
+from . import types as t
 
 
 def _service(args):
@@ -26,33 +27,33 @@ def register(sub, common) -> None:
     _user(p)
     p.add_argument("text")
     p.add_argument("--timestamp", help="when the user said it (ISO); default now")
-    p.add_argument("--session")
+    p.add_argument("--session", type=t.label("session"))
     p.set_defaults(func=cmd_write_episode)
 
     p = sub.add_parser("write-fact", parents=[common], help="write a semantic fact")
     _user(p)
     p.add_argument("text")
     p.add_argument("--fact-type", default="world", choices=[t.value for t in FactType])
-    p.add_argument("--confidence", type=float, default=0.8)
+    p.add_argument("--confidence", type=t.CONFIDENCE, default=0.8)
     p.add_argument("--state", default="active", choices=["active", "candidate"])
     p.add_argument("--source", action="append", default=[], help="source episode id (repeatable)")
     p.add_argument("--supersedes", help="id of the fact this one replaces")
     p.add_argument("--contradiction", default="natural", choices=[c.value for c in Contradiction])
     p.add_argument("--valid-from")
     p.add_argument("--valid-to")
-    p.add_argument("--reason")
+    p.add_argument("--reason", type=t.label("reason"))
     p.set_defaults(func=cmd_write_fact)
 
     p = sub.add_parser("retract", parents=[common], help="the user says a fact was never true")
     _user(p)
     p.add_argument("fact_id")
-    p.add_argument("--reason")
+    p.add_argument("--reason", type=t.label("reason"))
     p.set_defaults(func=cmd_retract)
 
     p = sub.add_parser("recall", parents=[common], help="hybrid recall for one user")
     _user(p)
     p.add_argument("query")
-    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--k", type=t.count(1, 200, "k"), default=10)
     p.add_argument("--preset", default="default", choices=sorted(PRESETS))
     p.add_argument("--include-superseded", action="store_true")
     p.add_argument("--include-catalog", action="store_true")
@@ -75,12 +76,12 @@ def register(sub, common) -> None:
     p = sub.add_parser("forget", parents=[common], help="hard-delete one memory")
     _user(p)
     p.add_argument("memory_id")
-    p.add_argument("--reason")
+    p.add_argument("--reason", type=t.label("reason"))
     p.set_defaults(func=cmd_forget)
 
     p = sub.add_parser("audit", parents=[common], help="the user's audit log, newest first")
     _user(p)
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=t.count(1, 100_000, "limit"), default=50)
     p.add_argument("--action")
     p.set_defaults(func=cmd_audit)
 

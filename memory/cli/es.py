@@ -8,7 +8,7 @@ from pathlib import Path
 from ..embeddings import get_embedder
 from ..errors import ValidationError
 from ..settings import load_settings
-from . import _Parser, emit
+from . import _Parser, emit, out
 
 
 def register(sub, common) -> None:
@@ -98,7 +98,7 @@ def cmd_migrate(args) -> int:
         dst = _open_es(target)
         try:
             rows = migrate(src, dst, progress=lambda line: None if getattr(args, "json", False)
-                           else print(f"copied {line}"))
+                           else out(f"copied {line}"))
         finally:
             dst.close()
     finally:

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from ..embeddings import Embedder, get_embedder
 from ..errors import ValidationError
 from .base import Store
+
+
+def check_es_url(url: str) -> str:
+    """An http(s) URL with a host, or one clear error (issue 11, invariant 69)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - parsing the port raises for a malformed one
+    except ValueError as exc:
+        raise ValidationError(f"invalid Elasticsearch URL: {exc}; expected e.g. "
+                              "elasticsearch:http://127.0.0.1:9200") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValidationError("invalid Elasticsearch URL: expected http(s)://HOST[:PORT], e.g. "
+                              "elasticsearch:http://127.0.0.1:9200")
+    return url
 
 
 def open_store(url: str, embedder: Embedder | None = None) -> Store:
@@ -19,7 +35,7 @@ def open_store(url: str, embedder: Embedder | None = None) -> Store:
             from .elasticsearch import ElasticsearchStore
         except ImportError as exc:  # the backend lands with its own issue
             raise ValidationError(f"the Elasticsearch store is not available: {exc}") from None
-        return ElasticsearchStore(rest, embedder)
+        return ElasticsearchStore(check_es_url(rest), embedder)
     raise ValidationError(
         f"invalid store {url!r}: use embedded:PATH (e.g. embedded:.memdesk/memdesk.db) "
         "or elasticsearch:URL (e.g. elasticsearch:http://127.0.0.1:9200)"

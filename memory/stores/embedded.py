@@ -47,6 +47,7 @@ from .base import (
 )
 
 SCHEMA_VERSION = "1"
+MAX_PENDING_BUMPS = 10_000  # usage bumps kept while the file is locked (oldest dropped first)
 CATALOG_TOKEN = "catalog"
 _KIND_CODE = {k: i for i, k in enumerate(MemoryKind)}
 _STATE_CODE = {s: i + 1 for i, s in enumerate(FactState)}  # 0 = no state (non-facts)
@@ -125,8 +126,14 @@ class _UserMatrix:
 class EmbeddedStore:
     """SQLite-backed store. Safe to share between threads (one connection behind a lock)."""
 
-    def __init__(self, path: str | Path, embedder: Embedder):
+    def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float | None = None):
         self.path = Path(path)
+        if busy_timeout is None:  # MEMDESK_BUSY_TIMEOUT, default 5 s (invariant 69)
+            from ..settings import load_settings
+
+            busy_timeout = load_settings()["busy_timeout"]
+        self.busy_timeout = float(busy_timeout)
+        self._pending_usage: list[tuple[str, list[str], str]] = []  # bumps deferred while busy
         self.url = f"embedded:{self.path}"
         self.embedder = embedder
         self._lock = threading.RLock()
@@ -135,18 +142,32 @@ class EmbeddedStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(
-                str(self.path), check_same_thread=False, isolation_level=None, timeout=30.0
+                str(self.path), check_same_thread=False, isolation_level=None,
+                timeout=self.busy_timeout,
             )
+            # A writer waits this long for another writer, then fails with exit 6 naming the
+            # lock (invariant 69).
+            self._db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA busy_timeout=30000")
+            # Deleted and overwritten content is zeroed, not left in free pages: forgotten text
+            # leaves the file (invariant 66).
+            self._db.execute("PRAGMA secure_delete=ON")
             # Reads through a memory map instead of read() into SQLite's 2 MB page cache: ~1 ms
             # (10%) off the two recall legs at 200k documents (docs/benchmarks.md, "Embedded
             # store"). Writes still go through the WAL; the map only reserves address space.
             self._db.execute("PRAGMA mmap_size=1073741824")
             self._db.executescript(_SCHEMA)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreUnavailableError(self._locked(exc)) from None
+            raise StoreUnavailableError(f"cannot open embedded store at {self.path}: {exc}") from exc
         except sqlite3.Error as exc:
             raise StoreUnavailableError(f"cannot open embedded store at {self.path}: {exc}") from exc
+        except OSError as exc:  # e.g. a parent of the path is a regular file
+            raise StoreUnavailableError(
+                f"cannot open embedded store at {self.path}: {exc.strerror}"
+                + (f" ({exc.filename})" if exc.filename else "")) from None
         self._check_meta()
         self._ensure_summary_columns()
         self._data_version = self._pragma_data_version()
@@ -207,12 +228,22 @@ class EmbeddedStore:
             self._data_version = version
             self._matrices.clear()
 
+    def _locked(self, exc: Exception) -> str:
+        return (f"the embedded store {self.path} is locked by another writer: waited "
+                f"{self.busy_timeout:g} s ({exc}); retry when it finishes, or raise "
+                "MEMDESK_BUSY_TIMEOUT (seconds)")
+
     class _Tx:
-        def __init__(self, db: sqlite3.Connection):
-            self.db = db
+        def __init__(self, db: sqlite3.Connection, store: EmbeddedStore):
+            self.db, self.store = db, store
 
         def __enter__(self):
-            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:  # busy past the timeout (invariant 69)
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise StoreUnavailableError(self.store._locked(exc)) from None
+                raise
             return self.db
 
         def __exit__(self, exc_type, exc, tb):
@@ -220,7 +251,7 @@ class EmbeddedStore:
             return False
 
     def _tx(self) -> _Tx:
-        return self._Tx(self._conn())
+        return self._Tx(self._conn(), self)
 
     # decoding -------------------------------------------------------------------------------
     @staticmethod
@@ -642,17 +673,39 @@ class EmbeddedStore:
                    (op.user_id, op.name, op.value))
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
+        """Invariant 15, and 69: the bump never waits for another writer. When the file is
+        locked the bump is kept in memory and applied with the next one that gets through, so
+        the agent's reply is never held up by a usage count."""
         ids = [i for kind, i in used if kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
-        if not ids:
-            return
         stamp = at.isoformat().replace("+00:00", "Z")
-        with self._lock, self._tx() as db:
-            # One UPDATE per call: the increment happens inside SQLite, never read-modify-write.
-            db.execute(
-                "UPDATE docs SET body = json_set(body, '$.last_used_at', ?, '$.use_count', "
-                "COALESCE(json_extract(body, '$.use_count'), 0) + 1) "
-                f"WHERE user_id = ? AND kind IN ('semantic', 'procedural') AND id IN "
-                f"({','.join('?' * len(ids))})",
-                [stamp, user_id, *ids],
-            )
-            self._data_version = self._pragma_data_version()
+        with self._lock:
+            pending = self._pending_usage + ([(user_id, ids, stamp)] if ids else [])
+            if not pending:
+                return
+            db = self._conn()
+            db.execute("PRAGMA busy_timeout=0")
+            try:
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) and "busy" not in str(exc):
+                        raise
+                    self._pending_usage = pending[-MAX_PENDING_BUMPS:]
+                    return
+                try:
+                    for user, bump_ids, when in pending:
+                        # One UPDATE per bump: the increment happens inside SQLite, never
+                        # read-modify-write.
+                        db.execute(
+                            "UPDATE docs SET body = json_set(body, '$.last_used_at', ?, "
+                            "'$.use_count', COALESCE(json_extract(body, '$.use_count'), 0) + 1) "
+                            "WHERE user_id = ? AND kind IN ('semantic', 'procedural') AND id IN "
+                            f"({','.join('?' * len(bump_ids))})", [when, user, *bump_ids])
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                self._pending_usage = []
+                self._data_version = self._pragma_data_version()
+            finally:
+                db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
