@@ -12,6 +12,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
 
+from . import contradicted
 from .clock import Clock, parse_when, utcnow
 from .errors import ChainError, NotFoundError, TombstoneError, ValidationError
 from .models import (
@@ -75,6 +76,7 @@ class RecallExplain(BaseModel):
 class RecallResult(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
     hits: list[RankedHit]
+    contradicted: list[str] = []  # hits kept only by explain recall (invariant 65)
     explain: RecallExplain | None = None
 
 
@@ -451,6 +453,10 @@ class MemoryService:
             if config.use_dense:
                 vec = self.embedder.embed([query])[0]
                 legs["dense"] = self.store.search_dense(flt, vec, config.candidates)
+        # Issue 11 (invariant 65): episodes behind a retracted or rejected value never reach
+        # the agent; explain recall keeps them, marked.
+        legs, hits, contra = contradicted.screen(self.store, user_id, purpose, legs, hits)
+        if hits is None:
             # Without a reranker only the top k need explain objects built.
             hits = fuse(legs, now, config.ranking, limit=None if reranker else config.k)
         if reranker is not None:
@@ -460,12 +466,13 @@ class MemoryService:
             used = [(h.doc.kind, h.id) for h in hits
                     if h.doc.kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
             self.store.bump_usage(user_id, used, now)
-        result = RecallResult(hits=hits)
+        result = RecallResult(hits=hits, contradicted=[h.id for h in hits if h.id in contra])
         if explain:
             result.explain = RecallExplain(
                 query=query, path=getattr(self.store, "recall_path", "embedded: FTS5 + exact numpy"),
                 candidates={name: len(v) for name, v in legs.items()},
-                filters=filter_breakdown(self.store.counts(user_id), config),
+                filters=filter_breakdown(self.store.counts(user_id), config)
+                + contradicted.filter_counts(contra, purpose),
                 config=config.model_dump(mode="json"))
         return result
 

@@ -155,6 +155,7 @@ def cmd_recall(args) -> int:
         "hits": [{"rank": h.rank, "id": h.id, "kind": h.doc.kind.value,
                   "text": h.doc.search_text(), "fused_score": h.fused_score,
                   "state": getattr(h.doc, "state", None),
+                  "contradicted": h.id in res.contradicted,  # invariant 65: explain only
                   **({"legs": {k: v.model_dump() for k, v in h.legs.items()},
                       "multipliers": h.multipliers.model_dump()} if args.explain else {})}
                  for h in res.hits],
@@ -164,7 +165,8 @@ def cmd_recall(args) -> int:
     def render(p):
         lines = []
         for h in p["hits"]:
-            lines.append(f"{h['rank']:>2}. [{h['kind']}] {h['text'][:100]}  ({h['id']}, "
+            kind = h["kind"] + (", contradicted" if h["contradicted"] else "")
+            lines.append(f"{h['rank']:>2}. [{kind}] {h['text'][:100]}  ({h['id']}, "
                          f"rrf {h['fused_score']:.4f})")
             if args.explain:
                 legs = ", ".join(f"{k} #{v['rank']} raw {v['raw_score']:.3f}" for k, v in h["legs"].items())

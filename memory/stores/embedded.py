@@ -463,6 +463,20 @@ class EmbeddedStore:
         total = sum(m for *_, m in grouped)
         return CandidatePage([(r[0], _summary(r[1:])) for r in rows], total, counts)
 
+    def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
+        """Which of these episodes are the source of a retracted or rejected fact that was not
+        merged away (invariant 65). One query over the user's dead facts (docs_scope index)."""
+        if not episode_ids:
+            return set()
+        sql = ("SELECT DISTINCT s.value FROM docs d, json_each(d.body, '$.source_episode_ids') s "
+               "WHERE d.user_id = ? AND d.kind = 'semantic' AND d.state IN ('retracted', "
+               f"'rejected') AND s.value IN ({','.join('?' * len(episode_ids))}) AND NOT EXISTS "
+               "(SELECT 1 FROM json_each(d.body, '$.flags') g WHERE substr(g.value, 1, 12) = "
+               "'merged_into:')")
+        with self._lock:
+            rows = self._conn().execute(sql, [user_id, *episode_ids]).fetchall()
+        return {r[0] for r in rows}
+
     # search -----------------------------------------------------------------------------------
     @staticmethod
     def _filter_sql(flt: RecallFilter) -> tuple[str, list]:

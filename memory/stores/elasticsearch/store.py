@@ -412,6 +412,23 @@ class ElasticsearchStore:
         out.sort(key=lambda f: (f.recorded_at, f.id))
         return out
 
+    def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
+        """Which of these episodes are the source of a retracted or rejected fact that was not
+        merged away (invariant 65). One filtered search; retractions and rejections are written
+        with refresh=wait_for, so no refresh here (recall never forces one, invariant 24)."""
+        if not episode_ids:
+            return set()
+        body = queries.contradicted_sources(self.names, user_id, episode_ids)
+        resp = self._call(self._reader(user_id).search, **body)
+        wanted, out = set(episode_ids), set()
+        for h in resp["hits"]["hits"]:
+            src = h["_source"]
+            if src.get("user_id") != user_id or any(
+                    str(f).startswith("merged_into:") for f in src.get("flags") or ()):
+                continue
+            out.update(wanted.intersection(src.get("source_episode_ids") or ()))
+        return out
+
     # search -------------------------------------------------------------------------------------
     def _leg_hits(self, flt: RecallFilter, resp) -> list[LegHit]:
         out = []
