@@ -231,6 +231,8 @@ class Tombstone(BaseModel):
     reason: str | None = None
     actor: str
     created_at: UTC = Field(default_factory=utcnow)
+    forgotten: bool = Field(False, description="text erased; `normalized` holds a keyed hash "
+                            "that still refuses the exact value (memory/redaction.py)")
 
 
 _ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|operator:[^\s:][^:]{0,63})$")

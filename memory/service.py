@@ -12,7 +12,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
 
-from . import contradicted
+from . import contradicted, forgetting
 from .clock import Clock, parse_when, utcnow
 from .errors import ChainError, NotFoundError, TombstoneError, ValidationError
 from .models import (
@@ -38,7 +38,6 @@ from .search_config import DEFAULT, Purpose, RecallConfig
 from .stores.base import (
     AnyMemory,
     AppendAudit,
-    DeleteMemory,
     Op,
     PutMemory,
     PutTombstone,
@@ -158,6 +157,11 @@ class MemoryService:
         similar meaning with the same polarity), with its cosine (invariant 7)."""
         user_id = require_user(user_id)
         tombs = self.store.list_tombstones(user_id)
+        # Issue 11 (invariant 66): a forgotten value is refused by its keyed hash alone.
+        forgotten = forgetting.forgotten_match(self.store, text, tombs)
+        if forgotten is not None:
+            return forgotten, 1.0
+        tombs = [t for t in tombs if not t.forgotten]
         if not tombs:
             return None
         vec = self.embedder.embed([text])[0]
@@ -176,13 +180,17 @@ class MemoryService:
         if match is None:
             return
         tomb, sim = match
+        # A forgotten value is not written back into the audit log by its refusal (inv. 66).
+        said = ({"text_sha256": hashlib.sha256(text.encode()).hexdigest(), "forgotten": True}
+                if tomb.forgotten else {"text": text})
+        dead = "a forgotten value" if tomb.forgotten else repr(tomb.text)
         self.store.apply([AppendAudit(event=audit_event(
             actor, user_id, "write_refused", targets=[tomb.id], outcome="refused",
-            after={"text": text, "similarity": round(sim, 4)},
-            reason=f"restates a {tomb.kind.value} value: {tomb.text!r}", at=self.clock()))])
+            after={**said, "similarity": round(sim, 4)},
+            reason=f"restates a {tomb.kind.value} value: {dead}", at=self.clock()))])
         raise TombstoneError(
             f"refused: {text!r} restates a value this user's history marks {tomb.kind.value} "
-            f"({tomb.text!r}, similarity {sim:.2f}, tombstone {tomb.id})", tombstone_id=tomb.id)
+            f"({dead}, similarity {sim:.2f}, tombstone {tomb.id})", tombstone_id=tomb.id)
 
     # episodes ---------------------------------------------------------------------------------
     def write_episode(self, user_id: str, text: str, *, timestamp=None, session_id: str | None = None,
@@ -310,17 +318,12 @@ class MemoryService:
         return tomb
 
     def forget(self, user_id: str, memory_id: str, *, actor: str = "agent",
-               reason: str | None = None) -> None:
-        """Hard delete of one memory. The audit keeps ids and a hash, never the text (inv. 8)."""
-        user_id, actor = require_user(user_id), self._actor(actor)
-        doc = self.find_memory(user_id, memory_id, actor=actor, action="forget")
-        digest = hashlib.sha256(doc.search_text().encode()).hexdigest()
-        self.store.apply([
-            DeleteMemory(kind=doc.kind, user_id=user_id, id=doc.id, expected_rev=doc.rev),
-            AppendAudit(event=audit_event(actor, user_id, "forget", targets=[doc.id],
-                                          before={"id": doc.id, "kind": doc.kind.value,
-                                                  "text_sha256": digest},
-                                          reason=reason, at=self.clock()))])
+               reason: str | None = None, cascade: bool = False) -> forgetting.ForgetResult:
+        """Hard delete of one memory: its text leaves the record, the search indices, the audit
+        snapshots and tombstones; `cascade` also forgets what was derived from an episode
+        (invariants 8 and 66; memory/forgetting.py)."""
+        return forgetting.forget(self, user_id, memory_id, actor=actor, reason=reason,
+                                 cascade=cascade)
 
     # reading facts ------------------------------------------------------------------------------
     def get_fact(self, user_id: str, fact_id: str) -> Fact:

@@ -73,10 +73,13 @@ def register(sub, common) -> None:
     p.add_argument("fact_id")
     p.set_defaults(func=cmd_chain)
 
-    p = sub.add_parser("forget", parents=[common], help="hard-delete one memory")
+    p = sub.add_parser("forget", parents=[common],
+                       help="hard-delete one memory; its text leaves the audit log and tombstones")
     _user(p)
     p.add_argument("memory_id")
     p.add_argument("--reason", type=t.label("reason"))
+    p.add_argument("--cascade", action="store_true",
+                   help="an episode: also forget the facts and playbooks derived from it")
     p.set_defaults(func=cmd_forget)
 
     p = sub.add_parser("audit", parents=[common], help="the user's audit log, newest first")
@@ -198,8 +201,19 @@ def cmd_chain(args) -> int:
 
 
 def cmd_forget(args) -> int:
-    _service(args).forget(args.user, args.memory_id, actor="cli", reason=args.reason)
-    emit(args, {"forgotten": args.memory_id}, lambda p: f"{args.memory_id} deleted")
+    res = _service(args).forget(args.user, args.memory_id, actor="cli", reason=args.reason,
+                                cascade=args.cascade)
+
+    def render(p):
+        out = [(f"{', '.join(p['forgotten'])} deleted; text redacted from {p['redacted_events']} "
+               f"audit events and {p['redacted_tombstones']} tombstones")]
+        if p["kept"]:
+            out.append(f"derived from it and kept: {', '.join(p['kept'])} "
+                       "(forget again with --cascade to delete them too)")
+        out += [f"warning: {r}" for r in p["residue"]]
+        return "\n".join(out)
+
+    emit(args, res.model_dump(mode="json"), render)
     return 0
 
 

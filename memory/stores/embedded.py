@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sqlite3
 import threading
 from datetime import datetime
@@ -29,6 +30,7 @@ from ..models import (
     Playbook,
     Tombstone,
 )
+from ..redaction import Erasure, hash_tombstone, redact_event, redact_tombstone
 from ..text import STOPWORDS, words
 from .base import (
     AnyMemory,
@@ -675,6 +677,92 @@ class EmbeddedStore:
             raise ConflictError(f"{op.kind.value} {op.id} changed since it was read", target_id=op.id)
         db.execute("DELETE FROM docs WHERE rid = ?", (row[0],))
         db.execute("DELETE FROM docs_fts WHERE rowid = ?", (row[0],))
+
+    # forgetting (issue 11, invariants 66 and 67) ----------------------------------------------
+    def value_key(self, *, create: bool = False) -> bytes | None:
+        """The store's secret for keyed hashes of forgotten tombstone values (meta table)."""
+        with self._lock:
+            row = self._conn().execute(
+                "SELECT value FROM meta WHERE key = 'value_hmac_key'").fetchone()
+            if row is None and create:
+                with self._tx() as db:
+                    db.execute("INSERT OR IGNORE INTO meta VALUES ('value_hmac_key', ?)",
+                               (secrets.token_hex(32),))
+                return self.value_key()
+        return None if row is None else bytes.fromhex(row[0])
+
+    def _hash_tombstones(self, db: sqlite3.Connection, user_id: str, erasure: Erasure | None,
+                         key: bytes) -> set[str]:
+        """Tombstones of forgotten values (all of the user's when `erasure` is None) keep a
+        keyed hash instead of their text, and a zero vector."""
+        done = set()
+        zero = np.zeros(self.embedder.dims, np.float32).tobytes()
+        for tid, body in db.execute("SELECT id, body FROM tombstones WHERE user_id = ?",
+                                    (user_id,)).fetchall():
+            tomb = json.loads(body)
+            if erasure is None:  # a whole user: every value, its reason too
+                new = None if tomb.get("forgotten") else {**hash_tombstone(tomb, key), "reason": None}
+            else:
+                new = redact_tombstone(tomb, erasure, key)
+            if new is not None:
+                db.execute("UPDATE tombstones SET normalized = ?, body = ?, vec = ? WHERE id = ?",
+                           (new["normalized"], json.dumps(new, ensure_ascii=False), zero, tid))
+                done.add(tid)
+        return done
+
+    def redact(self, user_id: str, erasure: Erasure) -> dict[str, int]:
+        """Remove forgotten text from this user's tombstones and audit snapshots, in one
+        transaction; the events stay (memory/redaction.py). Idempotent."""
+        key = self.value_key(create=True)
+        assert key is not None
+        with self._lock, self._tx() as db:
+            tombs = self._hash_tombstones(db, user_id, erasure, key)
+            events = 0
+            for seq, body in db.execute("SELECT seq, body FROM audit WHERE user_id = ?",
+                                        (user_id,)).fetchall():
+                new = redact_event(json.loads(body), erasure, frozenset(tombs))
+                if new is not None:
+                    db.execute("UPDATE audit SET body = ? WHERE seq = ?",
+                               (json.dumps(new, ensure_ascii=False), seq))
+                    events += 1
+            self._data_version = self._pragma_data_version()
+        return {"events": events, "tombstones": len(tombs)}
+
+    def erase_user(self, user_id: str, event: AuditEvent) -> dict[str, int]:
+        """Everything the user owns, in one transaction: memories (and their FTS rows and
+        vectors) and watermarks deleted, tombstones reduced to keyed hashes, audit events
+        replaced by `event` (invariant 67)."""
+        key = self.value_key(create=True)
+        assert key is not None
+        with self._lock, self._tx() as db:
+            db.execute("DELETE FROM docs_fts WHERE rowid IN (SELECT rid FROM docs WHERE "
+                       "user_id = ?)", (user_id,))
+            memories = db.execute("DELETE FROM docs WHERE user_id = ?", (user_id,)).rowcount
+            tombs = self._hash_tombstones(db, user_id, None, key)
+            events = db.execute("DELETE FROM audit WHERE user_id = ?", (user_id,)).rowcount
+            db.execute("DELETE FROM watermarks WHERE user_id = ?", (user_id,))
+            db.execute("INSERT INTO audit (id, user_id, at, action, plan_id, body) VALUES "
+                       "(?, ?, ?, ?, ?, ?)", (event.id, event.user_id, event.at.isoformat(),
+                                              event.action, event.plan_id, event.model_dump_json()))
+            self._data_version = self._pragma_data_version()
+        self._matrices.pop(user_id, None)
+        return {"memories": memories, "tombstones": len(tombs), "events": events}
+
+    def compact(self) -> list[str]:
+        """After a forget: merge the FTS5 index so deleted terms leave its segments, then move
+        the WAL into the file and truncate it (with secure_delete on, freed pages are zeros).
+        Returns where text may still linger (a reader holding the WAL open)."""
+        residue = []
+        with self._lock:
+            with self._tx() as db:
+                db.execute("INSERT INTO docs_fts(docs_fts) VALUES ('optimize')")
+            busy, _, _ = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if busy:
+                residue.append(f"{self.path}-wal: another process is reading the store, so the "
+                               "write-ahead log could not be truncated; it is on its next "
+                               "checkpoint (or run the command again when the desk is closed)")
+            self._data_version = self._pragma_data_version()
+        return residue
 
     def _watermark(self, db: sqlite3.Connection, op: SetWatermark) -> None:
         row = db.execute("SELECT value FROM watermarks WHERE user_id = ? AND name = ?",
