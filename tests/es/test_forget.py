@@ -106,3 +106,27 @@ def test_inv67_erase_deletes_by_query_and_leaves_one_event(cluster, es_store):
     (merge,) = cluster.find("POST", r"/.*/_forcemerge")
     assert merge.params == {"only_expunge_deletes": "true"}
     assert merge.path.startswith("/memdesk-episodic,memdesk-semantic,memdesk-procedural,")
+
+
+def test_inv66_migrate_carries_the_value_key(cluster, es_store, tmp_path, hash_embedder):
+    from memory.stores.elasticsearch.migrate import carry_value_key
+    from memory.stores.embedded import EmbeddedStore
+
+    src = EmbeddedStore(tmp_path / "s.db", hash_embedder)
+    try:
+        carry_value_key(src, es_store)  # no forgotten value yet: nothing to carry
+        assert not cluster.find("PUT", r"/memdesk-state/_create/.*")
+        key = src.value_key(create=True)
+
+        def create(req):
+            cluster.on("GET", "/memdesk-state/_doc/secret_value_key", (200, {
+                "_index": "memdesk-state-v1", "_id": "secret_value_key", "found": True,
+                "_source": req.body}))
+            return 201, {"_index": "memdesk-state-v1", "_id": "secret_value_key"}
+
+        cluster.on("PUT", "/memdesk-state/_create/secret_value_key", create)
+        carry_value_key(src, es_store)
+        (req,) = cluster.find("PUT", "/memdesk-state/_create/secret_value_key")
+        assert req.body["encoded"] == key.hex() and es_store.value_key() == key
+    finally:
+        src.close()

@@ -551,6 +551,20 @@ class ElasticsearchStore:
             self._value_key = bytes.fromhex(src["encoded"])
             return self._value_key
 
+    def adopt_value_key(self, key: bytes) -> None:
+        """Take over another store's secret (`memdesk migrate`), unless one exists already."""
+        try:
+            self._call(self.es.create, index=self.names.alias("state"), id=VALUE_KEY_ID,
+                       document={"type": "secret", "name": "value_key", "encoded": key.hex()},
+                       refresh="wait_for")
+        except ApiError as exc:
+            if exc.meta.status != 409:
+                raise
+        with self._lock:
+            self._value_key = None  # read back what is stored
+        if self.value_key() != key:
+            raise MemdeskError("the target already holds another value key")
+
     def _rewrite(self, name: str, docs: list[dict]) -> None:
         """Overwrite whole documents (redaction): one bulk of index actions, then visible."""
         if not docs:
