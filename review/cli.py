@@ -10,6 +10,7 @@ import argparse
 from datetime import timedelta
 
 from memory.cli import emit
+from memory.cli import out as out_line
 from memory.cli import types as t
 from memory.errors import ScopeError
 from memory.models import FactType
@@ -150,8 +151,13 @@ def cmd_bulk(args) -> int:
     emit(args, [o.model_dump(mode="json") for o in out],
          lambda rows: "\n".join(f"{r['fact_id']}: " + ("ok" if r["ok"] else r["error"])
                                 for r in rows))
-    # Any item left undecided makes the run fail with that item's exit code (first failure).
-    return next((o.exit_code or 1 for o in out if not o.ok), 0)
+    # Any item left undecided makes the run fail with that item's exit code (first failure),
+    # named in one line on stderr (issue 11, invariant 69).
+    failed = [o for o in out if not o.ok]
+    if failed:
+        out_line(f"memdesk: error: {len(failed)} of {len(out)} items not decided; first: "
+                 f"{failed[0].fact_id}: {failed[0].error}", err=True)
+    return next((o.exit_code or 1 for o in failed), 0)
 
 
 def cmd_history(args) -> int:

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..embeddings import get_embedder
 from ..errors import ValidationError
 from ..settings import load_settings
+from ..stores import check_es_url
 from . import _Parser, emit, out
 
 
@@ -37,7 +38,7 @@ def _es_url(store_url: str | None, what: str) -> str:
     if scheme != "elasticsearch" or not rest:
         raise ValidationError(f"{what} needs an Elasticsearch store (--store elasticsearch:URL, "
                               f"e.g. elasticsearch:http://127.0.0.1:9200); got {url!r}")
-    return rest
+    return check_es_url(rest)  # issue 11: a malformed URL is one clear error
 
 
 def _open_es(url: str):

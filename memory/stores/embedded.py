@@ -141,6 +141,12 @@ class EmbeddedStore:
         self._lock = threading.RLock()
         self._matrices: dict[str, _UserMatrix] = {}
         self._closed = False
+        for parent in self.path.parents:  # a parent that is a file: say so (invariant 69)
+            if parent.exists():
+                if not parent.is_dir():
+                    raise StoreUnavailableError(f"cannot open embedded store at {self.path}: "
+                                                f"{parent} is a file, not a directory")
+                break
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(
