@@ -36,8 +36,9 @@ def first_invisible(value: str) -> str | None:
 
 
 def _show(value: str, n: int = 40) -> str:
-    """A short, terminal-safe rendering of refused input for an error message."""
-    return terminal_safe(value[:n] + ("…" if len(value) > n else ""))
+    """A short rendering of refused input for an error message: repr() shows control and
+    invisible characters as escapes."""
+    return repr(value[:n] + ("…" if len(value) > n else ""))
 
 
 def require_user(user_id: object) -> str:
@@ -46,11 +47,11 @@ def require_user(user_id: object) -> str:
         raise ScopeError("a user is required: pass --user (or user_id); an empty scope never widens")
     user = unicodedata.normalize("NFC", str(user_id)).strip()
     if len(user) > MAX_USER_ID_CHARS:
-        raise ScopeError(f"invalid user id {_show(user)!r}: at most {MAX_USER_ID_CHARS} characters "
+        raise ScopeError(f"invalid user id {_show(user)}: at most {MAX_USER_ID_CHARS} characters "
                          f"(got {len(user)})")
     bad = first_invisible(user)
     if bad is not None:
-        raise ScopeError(f"invalid user id {_show(user)!r}: it contains an invisible or control "
+        raise ScopeError(f"invalid user id {_show(user)}: it contains an invisible or control "
                          f"character (U+{ord(bad):04X}, {unicodedata.category(bad)}); user ids "
                          "must read the same on every screen")
     if unicodedata.normalize("NFKC", user).casefold() in RESERVED_USER_IDS:
@@ -86,9 +87,9 @@ def bounded_int(value: object, field: str, *, low: int, high: int) -> int:
     try:
         number = int(str(value).strip())
     except ValueError:
-        raise ValidationError(f"{field} must be a whole number, got {_show(str(value))!r}") from None
+        raise ValidationError(f"{field} must be a whole number, got {_show(str(value))}") from None
     if not low <= number <= high:
-        raise ValidationError(f"{field} must be between {low} and {high}, got {_show(str(number))}")
+        raise ValidationError(f"{field} must be between {low} and {high}, got {number}")
     return number
 
 
@@ -97,10 +98,10 @@ def bounded_float(value: object, field: str, *, low: float, high: float) -> floa
     try:
         number = float(str(value).strip())
     except ValueError:
-        raise ValidationError(f"{field} must be a number, got {_show(str(value))!r}") from None
+        raise ValidationError(f"{field} must be a number, got {_show(str(value))}") from None
     if not math.isfinite(number) or not low <= number <= high:
         raise ValidationError(f"{field} must be a finite number between {low:g} and {high:g}, "
-                              f"got {_show(str(value))}")
+                              f"got {str(value).strip()[:40]}")
     return number
 
 
@@ -114,6 +115,8 @@ _CURSOR = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u061c
 
 
 def _escape(match: re.Match) -> str:
+    if match.group() == "\r":
+        return "\\r"
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 

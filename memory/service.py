@@ -15,6 +15,7 @@ from pydantic import ValidationError as PydanticError
 from . import contradicted, forgetting
 from .clock import Clock, parse_when, utcnow
 from .errors import ChainError, NotFoundError, TombstoneError, ValidationError
+from .inputs import optional_label
 from .models import (
     CATALOG,
     AuditEvent,
@@ -206,7 +207,8 @@ class MemoryService:
         for text, timestamp, session_id in items:
             when = parse_when(timestamp, field="timestamp") or now
             ep = Episode(user_id=user_id, text=clean_text(text), timestamp=when,
-                         session_id=session_id, recorded_at=now)
+                         session_id=optional_label(session_id, "session"),  # invariant 68
+                         recorded_at=now)
             episodes.append(ep)
             ops += [PutMemory(doc=ep), AppendAudit(event=audit_event(
                 actor, user_id, "write_episode", targets=[ep.id], after=ep, at=now))]
@@ -276,6 +278,7 @@ class MemoryService:
                    valid_to=None, actor: str = "agent", reason: str | None = None) -> WriteResult:
         """Write a fact, optionally superseding (natural) or retracting (harsh) another."""
         user_id, actor = require_user(user_id), self._actor(actor)
+        reason = optional_label(reason, "reason")  # invariant 68
         contradiction = Contradiction(contradiction)
         fact = self.build_fact(user_id, text, fact_type=fact_type, confidence=confidence,
                                state=state, source_episode_ids=source_episode_ids,
@@ -306,6 +309,7 @@ class MemoryService:
                 reason: str | None = None) -> Tombstone:
         """The user says a fact was never true: retract it and tombstone its value (inv. 6)."""
         user_id, actor = require_user(user_id), self._actor(actor)
+        reason = optional_label(reason, "reason")  # invariant 68
         old: Fact = self.owned(user_id, MemoryKind.SEMANTIC, fact_id, actor=actor, action="retract")  # type: ignore[assignment]
         if old.state in (FactState.RETRACTED, FactState.REJECTED):
             raise ChainError(f"fact {fact_id} is already {old.state.value}", target_id=fact_id)
