@@ -253,3 +253,20 @@ def test_inv66_wal_is_truncated_even_with_an_idle_second_connection(tmp_path, ha
     finally:
         idle.close()
         store.close()
+
+
+def test_inv66_consolidation_never_plans_a_forgotten_value_active(service):
+    from memory.consolidation.apply import apply_plan
+    from memory.consolidation.planner import make_plan
+    from memory.llm import get_llm
+
+    service.write_episode("ana", "I live in Bristol now", timestamp="2025-05-01")
+    apply_plan(service, make_plan(service, "ana", get_llm("offline")))
+    (fact,) = service.facts("ana")
+    assert fact.text == "Lives in Bristol"  # the offline extractor's canonical wording
+    service.retract("ana", fact.id)
+    service.forget("ana", fact.id)
+    service.write_episode("ana", "As I said, I live in Bristol now", timestamp="2025-05-20")
+    plan = make_plan(service, "ana", get_llm("offline"))
+    (op,) = [o for o in plan.ops if o.fact and o.fact.text == "Lives in Bristol"]
+    assert op.fact.state == FactState.CANDIDATE and "previously_rejected" in op.fact.flags
