@@ -45,7 +45,7 @@ def label(field: str, *, required: bool = False) -> Callable[[str], object]:
 def _readable(raw: str) -> str:
     path = Path(raw)
     if not path.exists():
-        raise ValidationError(f"{raw}: no such file")
+        return raw  # the command's own loader names what is missing and where to get it
     if not path.is_file():
         raise ValidationError(f"{raw}: not a regular file (a directory?)")
     try:
