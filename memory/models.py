@@ -7,7 +7,15 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from .clock import as_utc, new_id, utcnow
 from .inputs import first_invisible
@@ -233,6 +241,15 @@ class Tombstone(BaseModel):
     created_at: UTC = Field(default_factory=utcnow)
     forgotten: bool = Field(False, description="text erased; `normalized` holds a keyed hash "
                             "that still refuses the exact value (memory/redaction.py)")
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler):
+        # Issue 11: the flag is written only when set, so every earlier record (seed data,
+        # migrations, content-derived ids) serialises exactly as before.
+        out = handler(self)
+        if not self.forgotten:
+            out.pop("forgotten", None)
+        return out
 
 
 _ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|operator:[^\s:][^:]{0,63})$")
