@@ -190,7 +190,14 @@ def test_inv69_agent_recall_never_waits_for_a_locked_store(tmp_path, hash_embedd
     assert svc.get_fact("ana", fact.id).use_count == 0  # deferred, not lost
     svc.recall("ana", "green tea", purpose=Purpose.AGENT)
     assert svc.get_fact("ana", fact.id).use_count == 2  # the deferred bump and this one
-    store.close()
+    other = _hold_write_lock(str(tmp_path / "s.db"))
+    svc.recall("ana", "green tea", purpose=Purpose.AGENT)  # deferred again
+    other.rollback()
+    other.close()
+    store.close()  # closing tries the deferred bump once more, without waiting
+    again = EmbeddedStore(tmp_path / "s.db", hash_embedder)
+    assert again.get(fact.kind, "ana", fact.id).use_count == 3
+    again.close()
 
 
 def _write_with_timeout(tmp_path, embedder):

@@ -217,6 +217,8 @@ class EmbeddedStore:
 
     def close(self) -> None:
         with self._lock:
+            if self._pending_usage and not self._closed:  # one last try, still never waiting
+                self.bump_usage("", [], datetime.now())
             if not self._closed:
                 self._closed = True
                 self._db.close()
