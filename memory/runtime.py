@@ -13,7 +13,8 @@ from .stores import open_store
 
 def open_service(store_url: str | None = None, *, clock: Clock = utcnow) -> MemoryService:
     settings = load_settings()
-    store = open_store(store_url or settings["store"], get_embedder(settings["embedder"]))
+    store = open_store(store_url or settings["store"], get_embedder(settings["embedder"]),
+                       busy_timeout=settings["busy_timeout"])  # issue 11 (invariant 69)
     return MemoryService(store, clock=clock,
                          tombstone_similarity=settings["tombstone_similarity"],
                          harsh_confidence_penalty=settings["harsh_confidence_penalty"])

@@ -23,13 +23,13 @@ def check_es_url(url: str) -> str:
     return url
 
 
-def open_store(url: str, embedder: Embedder | None = None) -> Store:
+def open_store(url: str, embedder: Embedder | None = None, *, busy_timeout: float = 5.0) -> Store:
     embedder = embedder or get_embedder()
     scheme, _, rest = url.partition(":")
     if scheme == "embedded" and rest:
         from .embedded import EmbeddedStore
 
-        return EmbeddedStore(rest, embedder)
+        return EmbeddedStore(rest, embedder, busy_timeout=busy_timeout)
     if scheme == "elasticsearch" and rest:
         try:
             from .elasticsearch import ElasticsearchStore

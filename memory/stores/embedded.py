@@ -128,13 +128,9 @@ class _UserMatrix:
 class EmbeddedStore:
     """SQLite-backed store. Safe to share between threads (one connection behind a lock)."""
 
-    def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float | None = None):
+    def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float = 5.0):
         self.path = Path(path)
-        if busy_timeout is None:  # MEMDESK_BUSY_TIMEOUT, default 5 s (invariant 69)
-            from ..settings import load_settings
-
-            busy_timeout = load_settings()["busy_timeout"]
-        self.busy_timeout = float(busy_timeout)
+        self.busy_timeout = float(busy_timeout)  # MEMDESK_BUSY_TIMEOUT via the runtime (inv. 69)
         self._pending_usage: list[tuple[str, list[str], str]] = []  # bumps deferred while busy
         self.url = f"embedded:{self.path}"
         self.embedder = embedder
