@@ -44,6 +44,10 @@ def parse_when(value: str | datetime | date | None, *, field: str = "date") -> d
         if len(text) == 10:
             return datetime.combine(date.fromisoformat(text), time.min, tzinfo=UTC)
         return as_utc(datetime.fromisoformat(text))  # 3.11 reads a trailing Z
+    except OverflowError:  # e.g. 9999-12-31T23:00-05:00 is past the last UTC datetime
+        raise ValidationError(
+            f"invalid {field} {text!r}: out of range once converted to UTC (years 1 to 9999)"
+        ) from None
     except ValueError:
         raise ValidationError(
             f"invalid {field} {text!r}: use ISO format, e.g. 2025-03-01 or 2025-03-01T09:30:00Z"

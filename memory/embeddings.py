@@ -14,7 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .errors import MemdeskError
+from .errors import MemdeskError, ValidationError
 from .text import words
 
 
@@ -336,5 +336,5 @@ def get_embedder(name: str = "minilm", *, minilm_dir: str | None = None) -> Embe
             elif name == "hash":
                 _CACHE[name] = HashEmbedder()
             else:
-                raise MemdeskError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
+                raise ValidationError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}")
         return _CACHE[name]

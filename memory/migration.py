@@ -87,8 +87,23 @@ def compare(users: list[str], src_counts: Callable[[str], dict[str, int]],
     return rows
 
 
+def carry_value_key(src, dst) -> None:
+    """Issue 11 (invariant 66): forgotten tombstones keep a keyed hash; the copy must check
+    values with the same secret, or the forgotten value would come back."""
+    key = src.value_key() if hasattr(src, "value_key") else None
+    if key is None:
+        return
+    have = dst.value_key()
+    if have is None:
+        dst.adopt_value_key(key)
+    elif have != key:
+        raise MemdeskError("the target already has another value key (it has forgotten values "
+                           "of its own): migrate into a fresh prefix (MEMDESK_ES_PREFIX)")
+
+
 def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None) -> list[CountRow]:
     """Copy everything, refresh, verify. Raises MemdeskError listing any count that differs."""
+    carry_value_key(src, dst)
     users = scopes(src)
     for user in users:
         n = 0

@@ -7,9 +7,18 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from .clock import as_utc, new_id, utcnow
+from .inputs import first_invisible
 
 CATALOG = "catalog"  # the owner-less scope; never a user id (see text.require_user)
 # A candidate's flag: its value restates a tombstoned one (review shows it with its history).
@@ -268,13 +277,25 @@ class Tombstone(BaseModel):
     reason: str | None = None
     actor: str
     created_at: UTC = Field(default_factory=utcnow)
+    forgotten: bool = Field(False, description="text erased; `normalized` holds a keyed hash "
+                            "that still refuses the exact value (memory/redaction.py)")
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler):
+        # Issue 11: the flag is written only when set, so every earlier record (seed data,
+        # migrations, content-derived ids) serialises exactly as before.
+        out = handler(self)
+        if not self.forgotten:
+            out.pop("forgotten", None)
+        return out
 
 
 _ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|operator:[^\s:][^:]{0,63})$")
 
 
 def check_actor(actor: str) -> str:
-    if not _ACTOR.match(actor or ""):
+    # Issue 11 (invariant 68): an operator name is shown in audit views; nothing invisible.
+    if not _ACTOR.match(actor or "") or first_invisible(actor):
         raise ValueError(
             f"invalid actor {actor!r}: expected agent | consolidation | cli | seed | operator:NAME"
         )

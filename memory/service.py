@@ -10,9 +10,11 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
 
+from . import contradicted, forgetting
 from .clock import Clock, parse_when, utcnow
 from .corrections import believed_at, valid_covers
 from .errors import NotFoundError, ValidationError
+from .inputs import optional_label
 from .models import (
     CATALOG,
     AuditEvent,
@@ -65,6 +67,7 @@ class RecallExplain(BaseModel):
 class RecallResult(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
     hits: list[RankedHit]
+    contradicted: list[str] = []  # hits kept only by explain recall (invariant 65)
     explain: RecallExplain | None = None
 
 
@@ -98,8 +101,18 @@ class MemoryService:
     def batch(self, actor: str, user_id: str, *, reason: str | None = None,
               plan_id: str | None = None, comment: str | None = None,
               event_ids: EventIds | None = None) -> Batch:
-        """The one door for mutations (memory/unit_of_work.py): `with svc.batch(...) as b:`."""
-        scope = CATALOG if user_id == CATALOG else require_user(user_id)
+        """The one door for mutations (memory/unit_of_work.py): `with svc.batch(...) as b:`.
+        The scope is a user (invariant 1); the shared catalog has its own door below."""
+        return self._batch(actor, require_user(user_id), reason=reason, plan_id=plan_id,
+                           comment=comment, event_ids=event_ids)
+
+    def catalog_batch(self, actor: str, *, reason: str | None = None) -> Batch:
+        """Writes to the owner-less catalog, audited under the reserved scope "catalog"."""
+        return self._batch(actor, CATALOG, reason=reason)
+
+    def _batch(self, actor: str, scope: str, *, reason: str | None = None,
+               plan_id: str | None = None, comment: str | None = None,
+               event_ids: EventIds | None = None) -> Batch:
         return Batch(self.store, actor, scope, now=self.clock(), reason=reason, plan_id=plan_id,
                      comment=comment, gate=self.tombstone_match, authorize=self.authorize,
                      event_ids=event_ids, harsh_penalty=self.harsh_confidence_penalty)
@@ -130,7 +143,12 @@ class MemoryService:
         tombstones a batch is about to create: they count as much as stored ones."""
         user_id = require_user(user_id)
         pending = list(pending)
-        tombs = [*self.store.list_tombstones(user_id), *pending]
+        tombs = self.store.list_tombstones(user_id)
+        # Issue 11 (invariant 66): a forgotten value is refused by its keyed hash alone.
+        forgotten = forgetting.forgotten_match(self.store, text, tombs)
+        if forgotten is not None:
+            return forgotten, 1.0
+        tombs = [*(t for t in tombs if not t.forgotten), *pending]
         if not tombs:
             return None
         vecs = self.embedder.embed([text, *(t.text for t in pending)])
@@ -150,7 +168,8 @@ class MemoryService:
         with self.batch(actor, user_id) as b:
             return [b.add(Episode(user_id=b.user_id, text=clean_text(text),
                                   timestamp=parse_when(timestamp, field="timestamp") or b.now,
-                                  session_id=session_id, recorded_at=b.now))
+                                  session_id=optional_label(session_id, "session"),  # inv. 68
+                                  recorded_at=b.now))
                     for text, timestamp, session_id in items]
 
     # facts ------------------------------------------------------------------------------------
@@ -187,6 +206,7 @@ class MemoryService:
                    valid_to=None, actor: str = "agent", reason: str | None = None) -> WriteResult:
         """Write a fact, optionally superseding (natural) or retracting (harsh) another."""
         user_id, actor = require_user(user_id), as_actor(actor)
+        reason = optional_label(reason, "reason")  # invariant 68
         contradiction = Contradiction(contradiction)
         fact = self.build_fact(user_id, text, fact_type=fact_type, confidence=confidence,
                                state=state, source_episode_ids=source_episode_ids,
@@ -204,15 +224,16 @@ class MemoryService:
     def retract(self, user_id: str, fact_id: str, *, actor: str = "agent",
                 reason: str | None = None) -> Tombstone:
         """The user says a fact was never true: retract it and tombstone its value (inv. 6)."""
-        with self.batch(actor, user_id, reason=reason) as b:
+        with self.batch(actor, user_id, reason=optional_label(reason, "reason")) as b:
             return b.retract(b.owned_fact(fact_id, action="retract"))
 
     def forget(self, user_id: str, memory_id: str, *, actor: str = "agent",
-               reason: str | None = None) -> None:
-        """Hard delete of one memory. The audit keeps ids and a hash, never the text (inv. 8)."""
-        doc = self.find_memory(user_id, memory_id, actor=as_actor(actor), action="forget")
-        with self.batch(actor, user_id, reason=reason) as b:
-            b.forget(doc)
+               reason: str | None = None, cascade: bool = False) -> forgetting.ForgetResult:
+        """Hard delete of one memory: its text leaves the record, the search indices, the audit
+        snapshots and tombstones; `cascade` also forgets what was derived from an episode
+        (invariants 8 and 66; memory/forgetting.py)."""
+        return forgetting.forget(self, user_id, memory_id, actor=actor, reason=reason,
+                                 cascade=cascade)
 
     # reading facts ------------------------------------------------------------------------------
     def get_fact(self, user_id: str, fact_id: str) -> Fact:
@@ -309,7 +330,7 @@ class MemoryService:
 
     def add_catalog(self, docs: list[CatalogDoc], *, actor: str = "seed") -> None:
         """Shared documents with no owner; audited under the reserved scope "catalog"."""
-        with self.batch(actor, CATALOG) as b:
+        with self.catalog_batch(actor) as b:
             for doc in docs:
                 b.add(doc)
 
@@ -340,6 +361,10 @@ class MemoryService:
             if config.use_dense:
                 vec = self.embedder.embed([query])[0]
                 legs["dense"] = self.store.search_dense(flt, vec, config.candidates)
+        # Issue 11 (invariant 65): episodes behind a retracted or rejected value never reach
+        # the agent; explain recall keeps them, marked.
+        legs, hits, contra = contradicted.screen(self.store, user_id, purpose, legs, hits)
+        if hits is None:
             # Without a reranker only the top k need explain objects built.
             hits = fuse(legs, now, config.ranking, limit=None if reranker else config.k)
         if reranker is not None:
@@ -349,12 +374,13 @@ class MemoryService:
             used = [(h.doc.kind, h.id) for h in hits
                     if h.doc.TRACKS_USE]
             self.store.bump_usage(user_id, used, now)
-        result = RecallResult(hits=hits)
+        result = RecallResult(hits=hits, contradicted=[h.id for h in hits if h.id in contra])
         if explain:
             result.explain = RecallExplain(
                 query=query, path=self.store.recall_path,
                 candidates={name: len(v) for name, v in legs.items()},
-                filters=filter_breakdown(self.store.counts(user_id), config),
+                filters=filter_breakdown(self.store.counts(user_id), config)
+                + contradicted.filter_counts(contra, purpose),
                 config=config.model_dump(mode="json"))
         return result
 

@@ -67,6 +67,9 @@ class Settings(BaseModel):
                                   "certificate: true (default) or false, which must be written "
                                   "out and warns at every start")
     minilm_dir: str = Field("", description="override the directory holding the MiniLM weights")
+    busy_timeout: float = Field(5.0, ge=0.0, le=3600.0, allow_inf_nan=False,
+                                description="seconds a write waits for another process's lock "
+                                            "on the embedded store before failing (exit 6)")
     # Not a MEMDESK_ setting: the Anthropic SDK's own variable, read at the same moment.
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .errors import ScopeError, ValidationError
+from . import inputs
+from .errors import ValidationError
 
 # English function words: dropped from BM25 queries and from value comparisons.
 STOPWORDS = frozenset(["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves", "ever", "tell", "know"])
@@ -20,12 +21,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:['’.][a-z0-9]+)*")
 
 def require_user(user_id: str | None) -> str:
     """Every read and mutation names a user; a missing or empty one is an error (invariant 1)."""
-    if user_id is None or not str(user_id).strip():
-        raise ScopeError("a user is required: pass --user (or user_id); an empty scope never widens")
-    user = str(user_id).strip()
-    if len(user) > MAX_USER_ID_CHARS or _CONTROL.search(user):
-        raise ScopeError(f"invalid user id {user[:40]!r}: at most {MAX_USER_ID_CHARS} printable chars")
-    return user
+    return inputs.require_user(user_id)  # issue 11: NFC, invisible characters, `catalog` (inv. 68)
 
 
 def clean_text(text: str | None, *, field: str = "text") -> str:

@@ -138,6 +138,12 @@ class Batch:
             event = event.model_copy(update={"id": self._event_ids(event, key)})
         return event
 
+    def event_for(self, action: str, targets: Iterable[str], *, after: Any = None) -> AuditEvent:
+        """An event for a store-level operation that writes its own event atomically with the
+        change (erasing a user); checked against the actor's role like any other."""
+        self._check(action)
+        return self._event(action, targets, after=after)
+
     def note(self, action: str, targets: Iterable[str], *, before: Any = None,
              after: Any = None, reason: str | None = None, at: datetime | None = None,
              key: str | None = None) -> AuditEvent:
@@ -177,13 +183,17 @@ class Batch:
 
     def _refuse_dead(self, fact: Fact, match: tuple[Tombstone, float], action: str) -> None:
         tomb, sim = match
+        # A forgotten value is not written back into the audit log by its refusal (inv. 66).
+        said = ({"text_sha256": text_digest(fact.text), "forgotten": True} if tomb.forgotten
+                else {"text": fact.text})
+        dead = "a forgotten value" if tomb.forgotten else repr(tomb.text)
         self.record_now("review_refused" if action.startswith("review_") else "write_refused",
                         [fact.id, tomb.id], outcome="refused",
-                        after={"text": fact.text, "similarity": round(sim, 4)},
-                        reason=f"restates a {tomb.kind.value} value: {tomb.text!r}")
+                        after={**said, "similarity": round(sim, 4)},
+                        reason=f"restates a {tomb.kind.value} value: {dead}")
         raise TombstoneError(
             f"refused: {fact.text!r} restates a value this user's history marks "
-            f"{tomb.kind.value} ({tomb.text!r}, similarity {sim:.2f}, tombstone {tomb.id})",
+            f"{tomb.kind.value} ({dead}, similarity {sim:.2f}, tombstone {tomb.id})",
             tombstone_id=tomb.id, target_id=fact.id)
 
     def _guard(self, fact: Fact, on_dead: OnDead, action: str) -> Fact:
@@ -302,8 +312,10 @@ class Batch:
         self.replace(fact, new, action=action or "retract", reason=reason, at=at)
         return self.tombstone(fact, kind, reason=reason, at=at, tombstone_id=tombstone_id)
 
-    def forget(self, doc: AnyMemory, *, reason: str | None = None) -> None:
-        """Hard delete. The audit keeps the id and a hash, never the text (invariant 8)."""
+    def forget(self, doc: AnyMemory, *, reason: str | None = None,
+               after: dict[str, Any] | None = None) -> None:
+        """Hard delete. The audit keeps the id and a hash, never the text (invariants 8, 66);
+        memory/forgetting.py redacts the text from history first."""
         self._owner_ok(doc)
         self._check("forget")
         self.ops.append(DeleteMemory(kind=doc.kind, user_id=doc.user_id, id=doc.id,
@@ -311,7 +323,7 @@ class Batch:
         self._docs[(doc.kind, doc.id)] = None
         self.note("forget", [doc.id], before={"id": doc.id, "kind": doc.kind.value,
                                               "text_sha256": text_digest(doc.search_text())},
-                  reason=reason)
+                  after=after, reason=reason)
 
     def remove(self, doc: AnyMemory, *, action: str, reason: str | None = None,
                key: str | None = None) -> None:

@@ -36,7 +36,13 @@ with clear_errors():
                + ", ".join(f"{leg} {n}" for leg, n in ex.candidates.items())
                + f" · preset `{preset}`")
     if result.hits:
-        st.dataframe(pd.DataFrame(hit_rows(result.hits)), hide_index=True, key="recall_hits")
+        rows = hit_rows(result.hits)
+        for row in rows:  # issue 11 (invariant 65): what agent recall would drop, marked
+            row["contradicted"] = row["id"] in result.contradicted
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key="recall_hits")
+        if result.contradicted:
+            st.caption(f"{len(result.contradicted)} contradicted episode(s): each is the source "
+                       "of a retracted or rejected fact, so agent recall never returns it.")
     else:
         st.warning(f"No hits for {query!r} in {user}'s memories under preset {preset!r}.")
     st.subheader("Filters")

@@ -10,6 +10,8 @@ import argparse
 from datetime import timedelta
 
 from memory.cli import emit
+from memory.cli import out as out_line
+from memory.cli import types as t
 from memory.errors import ScopeError
 from memory.models import FactType
 
@@ -42,13 +44,13 @@ def register(sub, common) -> None:
     _scope(p)
     p.add_argument("--kind", action="append", choices=[k.value for k in ItemKind])
     p.add_argument("--fact-type", action="append", choices=[t.value for t in FactType])
-    p.add_argument("--min-confidence", type=float)
-    p.add_argument("--max-confidence", type=float)
-    p.add_argument("--min-age-days", type=float, help="waiting at least this many days")
-    p.add_argument("--max-age-days", type=float, help="waiting at most this many days")
+    p.add_argument("--min-confidence", type=t.CONFIDENCE)
+    p.add_argument("--max-confidence", type=t.CONFIDENCE)
+    p.add_argument("--min-age-days", type=t.DAYS, help="waiting at least this many days")
+    p.add_argument("--max-age-days", type=t.DAYS, help="waiting at most this many days")
     p.add_argument("--newest-first", action="store_true")
-    p.add_argument("--limit", type=int, default=200, help="items shown (0: all; default 200)")
-    p.add_argument("--offset", type=int, default=0)
+    p.add_argument("--limit", type=t.count(0, 100_000, "limit"), default=200, help="items shown (0: all; default 200)")
+    p.add_argument("--offset", type=t.count(0, 10**9, "offset"), default=0)
     p.set_defaults(func=cmd_list)
 
     p = rsub.add_parser("show", parents=[common], help="one item with its evidence")
@@ -60,7 +62,7 @@ def register(sub, common) -> None:
     p.add_argument("item_id")
     p.add_argument("decision", choices=[d.value for d in Decision])
     _decision_options(p)
-    p.add_argument("--rev", type=int, help="the revision you reviewed (from list/show)")
+    p.add_argument("--rev", type=t.count(1, 10**9, "rev"), help="the revision you reviewed (from list/show)")
     p.add_argument("--text", help="edit: the corrected text")
     p.add_argument("--into", help="merge: the active fact to merge into")
     p.set_defaults(func=cmd_decide)
@@ -73,15 +75,15 @@ def register(sub, common) -> None:
 
     p = rsub.add_parser("history", parents=[common], help="decided items: who, what, when")
     _scope(p)
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=t.count(1, 10_000, "limit"), default=50)
     p.set_defaults(func=cmd_history)
 
 
 def _decision_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--user", required=True, help="the user whose item this is")
-    p.add_argument("--operator", required=True, help="your name, recorded in the audit log")
-    p.add_argument("--reason", help="required to reject")
-    p.add_argument("--comment")
+    p.add_argument("--operator", required=True, type=t.label("operator", required=True), help="your name, recorded in the audit log")
+    p.add_argument("--reason", type=t.label("reason"), help="required to reject")
+    p.add_argument("--comment", type=t.label("comment"))
 
 
 def _days(value: float | None) -> timedelta | None:
@@ -148,8 +150,13 @@ def cmd_bulk(args) -> int:
     emit(args, [o.model_dump(mode="json") for o in out],
          lambda rows: "\n".join(f"{r['fact_id']}: " + ("ok" if r["ok"] else r["error"])
                                 for r in rows))
-    # Any item left undecided makes the run fail with that item's exit code (first failure).
-    return next((o.exit_code or 1 for o in out if not o.ok), 0)
+    # Any item left undecided makes the run fail with that item's exit code (first failure),
+    # named in one line on stderr (issue 11, invariant 69).
+    failed = [o for o in out if not o.ok]
+    if failed:
+        out_line(f"memdesk: error: {len(failed)} of {len(out)} items not decided; first: "
+                 f"{failed[0].fact_id}: {failed[0].error}", err=True)
+    return next((o.exit_code or 1 for o in failed), 0)
 
 
 def cmd_history(args) -> int:

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import MemdeskError
+from ..inputs import json_safe, terminal_safe
 from ..runtime import build_runtime
+from .failures import translate
 
 # Modules that add subcommands: each defines register(subparsers, common) -> None.
 COMMAND_MODULES = [
@@ -24,6 +28,7 @@ COMMAND_MODULES = [
     "review.cli",  # issue 6
     "memory.cli.es",  # issue 3: es bootstrap-users, migrate
     "memory.eval.cli",  # issue 7
+    "memory.cli.erase",  # issue 11: erase a whole user
 ]
 
 
@@ -65,27 +70,58 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def out(text: str, *, err: bool = False) -> None:
+    """The one way CLI commands write human text: anything that would move the cursor is
+    escaped first (invariant 68)."""
+    print(terminal_safe(text), file=sys.stderr if err else sys.stdout)
+
+
 def emit(args: argparse.Namespace, payload: Any, render: Callable[[Any], str] | None = None) -> None:
-    """Print JSON with --json, else the human rendering."""
+    """Print JSON with --json, else the human rendering (both terminal-safe, invariant 68)."""
     if getattr(args, "json", False) or render is None:
-        print(json.dumps(payload, indent=2, default=str, ensure_ascii=False))
+        print(json_safe(json.dumps(payload, indent=2, default=str, ensure_ascii=False)))
     else:
         text = render(payload)
         if text:
-            print(text)
+            out(text)
+
+
+def _quiet_pipe() -> None:
+    """The reader went away (`memdesk ... | head -1`): stop writing, say nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's final flush must not fail
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # stdout is not a real file (tests capture it): nothing to flush later
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
-        # Settings are read once, here; the store opens on first use (memory/runtime.py).
-        args.runtime = build_runtime(store_url=args.store)
         try:
-            return int(args.func(args) or 0)
-        finally:
-            args.runtime.close()
+            args = build_parser().parse_args(argv)
+            # Settings are read once, here; the store opens on first use (memory/runtime.py).
+            args.runtime = build_runtime(store_url=args.store)
+            try:
+                code = int(args.func(args) or 0)
+            finally:
+                args.runtime.close()
+            sys.stdout.flush()  # a closed pipe shows up here, inside the handlers below
+            return code
+        except MemdeskError:
+            raise
+        except (BrokenPipeError, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # invariant 69: one clear line, never a traceback
+            known = translate(exc)
+            if known is None:
+                out(f"memdesk: internal error ({type(exc).__name__}): {exc}", err=True)
+                return 1
+            raise known from exc
+    except BrokenPipeError:
+        _quiet_pipe()
+        return 0
     except MemdeskError as exc:
-        print(f"memdesk: error: {exc}", file=sys.stderr)
+        out(f"memdesk: error: {exc}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

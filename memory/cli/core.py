@@ -7,6 +7,7 @@ import argparse
 from ..models import Contradiction, FactState, FactType
 from ..search_config import PRESETS, Purpose
 from . import emit
+from . import types as t
 
 
 def _user(p: argparse.ArgumentParser) -> None:
@@ -21,33 +22,33 @@ def register(sub, common) -> None:
     _user(p)
     p.add_argument("text")
     p.add_argument("--timestamp", help="when the user said it (ISO); default now")
-    p.add_argument("--session")
+    p.add_argument("--session", type=t.label("session"))
     p.set_defaults(func=cmd_write_episode)
 
     p = sub.add_parser("write-fact", parents=[common], help="write a semantic fact")
     _user(p)
     p.add_argument("text")
     p.add_argument("--fact-type", default="world", choices=[t.value for t in FactType])
-    p.add_argument("--confidence", type=float, default=0.8)
+    p.add_argument("--confidence", type=t.CONFIDENCE, default=0.8)
     p.add_argument("--state", default="active", choices=["active", "candidate"])
     p.add_argument("--source", action="append", default=[], help="source episode id (repeatable)")
     p.add_argument("--supersedes", help="id of the fact this one replaces")
     p.add_argument("--contradiction", default="natural", choices=[c.value for c in Contradiction])
     p.add_argument("--valid-from")
     p.add_argument("--valid-to")
-    p.add_argument("--reason")
+    p.add_argument("--reason", type=t.label("reason"))
     p.set_defaults(func=cmd_write_fact)
 
     p = sub.add_parser("retract", parents=[common], help="the user says a fact was never true")
     _user(p)
     p.add_argument("fact_id")
-    p.add_argument("--reason")
+    p.add_argument("--reason", type=t.label("reason"))
     p.set_defaults(func=cmd_retract)
 
     p = sub.add_parser("recall", parents=[common], help="hybrid recall for one user")
     _user(p)
     p.add_argument("query")
-    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--k", type=t.count(1, 200, "k"), default=10)
     p.add_argument("--preset", default="default", choices=sorted(PRESETS))
     p.add_argument("--include-superseded", action="store_true")
     p.add_argument("--include-catalog", action="store_true")
@@ -67,15 +68,18 @@ def register(sub, common) -> None:
     p.add_argument("fact_id")
     p.set_defaults(func=cmd_chain)
 
-    p = sub.add_parser("forget", parents=[common], help="hard-delete one memory")
+    p = sub.add_parser("forget", parents=[common],
+                       help="hard-delete one memory; its text leaves the audit log and tombstones")
     _user(p)
     p.add_argument("memory_id")
-    p.add_argument("--reason")
+    p.add_argument("--reason", type=t.label("reason"))
+    p.add_argument("--cascade", action="store_true",
+                   help="an episode: also forget the facts and playbooks derived from it")
     p.set_defaults(func=cmd_forget)
 
     p = sub.add_parser("audit", parents=[common], help="the user's audit log, newest first")
     _user(p)
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=t.count(1, 100_000, "limit"), default=50)
     p.add_argument("--action")
     p.set_defaults(func=cmd_audit)
 
@@ -149,6 +153,7 @@ def cmd_recall(args) -> int:
         "hits": [{"rank": h.rank, "id": h.id, "kind": h.doc.kind.value,
                   "text": h.doc.search_text(), "fused_score": h.fused_score,
                   "state": getattr(h.doc, "state", None),
+                  "contradicted": h.id in res.contradicted,  # invariant 65: explain only
                   **({"legs": {k: v.model_dump() for k, v in h.legs.items()},
                       "multipliers": h.multipliers.model_dump()} if args.explain else {})}
                  for h in res.hits],
@@ -158,7 +163,8 @@ def cmd_recall(args) -> int:
     def render(p):
         lines = []
         for h in p["hits"]:
-            lines.append(f"{h['rank']:>2}. [{h['kind']}] {h['text'][:100]}  ({h['id']}, "
+            kind = h["kind"] + (", contradicted" if h["contradicted"] else "")
+            lines.append(f"{h['rank']:>2}. [{kind}] {h['text'][:100]}  ({h['id']}, "
                          f"rrf {h['fused_score']:.4f})")
             if args.explain:
                 legs = ", ".join(f"{k} #{v['rank']} raw {v['raw_score']:.3f}" for k, v in h["legs"].items())
@@ -190,8 +196,19 @@ def cmd_chain(args) -> int:
 
 
 def cmd_forget(args) -> int:
-    args.runtime.service.forget(args.user, args.memory_id, actor="cli", reason=args.reason)
-    emit(args, {"forgotten": args.memory_id}, lambda p: f"{args.memory_id} deleted")
+    res = args.runtime.service.forget(args.user, args.memory_id, actor="cli", reason=args.reason,
+                                cascade=args.cascade)
+
+    def render(p):
+        out = [(f"{', '.join(p['forgotten'])} deleted; text redacted from {p['redacted_events']} "
+               f"audit events and {p['redacted_tombstones']} tombstones")]
+        if p["kept"]:
+            out.append(f"derived from it and kept: {', '.join(p['kept'])} "
+                       "(forget again with --cascade to delete them too)")
+        out += [f"warning: {r}" for r in p["residue"]]
+        return "\n".join(out)
+
+    emit(args, res.model_dump(mode="json"), render)
     return 0
 
 

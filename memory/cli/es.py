@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from ..errors import ValidationError
-from ..stores import open_store
-from . import _Parser, emit
+from ..stores import check_es_url, open_store
+from . import _Parser, emit, out
 
 
 def register(sub, common) -> None:
@@ -41,11 +41,10 @@ def _es_url(args, store_url: str | None, what: str) -> str:
     if scheme != "elasticsearch" or not rest:
         raise ValidationError(f"{what} needs an Elasticsearch store (--store elasticsearch:URL, "
                               f"e.g. elasticsearch:http://127.0.0.1:9200); got {url!r}")
-    return rest
+    return check_es_url(rest)  # issue 11: a malformed URL is one clear error
 
 
 def _open_es(args, url: str):
-
     return open_store(f"elasticsearch:{url}", args.runtime.embedder, args.runtime.settings)
 
 
@@ -131,7 +130,7 @@ def cmd_migrate(args) -> int:
         dst = _open_es(args, target)
         try:
             rows = migrate(src, dst, progress=lambda line: None if getattr(args, "json", False)
-                           else print(f"copied {line}"))
+                           else out(f"copied {line}"))
         finally:
             dst.close()
     finally:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..clock import parse_when
 from ..corrections import bumped as bump
+from ..forgetting import forgotten_match
 from ..models import (
     Contradiction,
     Episode,
@@ -150,7 +151,10 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
         neighbours[key] = [(h.doc, 2.0 * h.score - 1.0) for h in hits]
         # Same rule as MemoryService.tombstone_match (invariant 7), on the batch's vector.
         found = None
-        if tombs:
+        forgotten = forgotten_match(store, texts[key], tombs)  # issue 11: keyed hash (inv. 66)
+        if forgotten is not None:
+            found = (forgotten, 1.0)
+        elif tombs:
             near = store.nearest_tombstones(user, vec, 5)
             found = match_tombstone(texts[key], tombs, near, svc.tombstone_similarity)
         matches[key] = None if found is None else (found[0], found[1])

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..cli import emit
+from ..cli import types as t
+from ..embeddings import EMBEDDERS
 from ..errors import MemdeskError
 
 GATE_EXIT = 1  # a missed gate or a failed scenario: the run worked, the product did not pass
@@ -22,7 +24,8 @@ def _ablation_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rerank", action="store_true", help="ablation: add the model reranker")
     p.add_argument("--ablations", action="store_true",
                    help="also run every ablation and add a comparison table")
-    p.add_argument("--out", default="reports", help="directory for the JSON and Markdown reports")
+    p.add_argument("--out", default="reports", type=t.OUTPUT_DIR,
+                   help="directory for the JSON and Markdown reports")
 
 
 def register(sub, common) -> None:
@@ -31,24 +34,24 @@ def register(sub, common) -> None:
     esub = ev.add_subparsers(dest="eval_command", required=True)
 
     p = esub.add_parser("recall", parents=[common], help="persona recall eval + isolation sweep")
-    p.add_argument("--questions", default=None, help="questions JSON (default: the personas')")
+    p.add_argument("--questions", default=None, type=t.TEXT_FILE, help="questions JSON (default: the personas')")
     _ablation_flags(p)
     p.set_defaults(func=cmd_recall)
 
     p = esub.add_parser("locomo", parents=[common], help="LoCoMo evidence recall at k")
-    p.add_argument("--data", required=True, help="path to locomo10.json (read in place)")
+    p.add_argument("--data", required=True, type=t.TEXT_FILE, help="path to locomo10.json (read in place)")
     p.add_argument("--store-path", help="keep the ingested store here (default: a throwaway one)")
     p.add_argument("--no-captions", action="store_true", help="leave image captions out of turns")
-    p.add_argument("--limit-conversations", type=int)
-    p.add_argument("--limit-questions", type=int, help="per conversation")
-    p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run")
+    p.add_argument("--limit-conversations", type=t.count(1, 10_000, "limit"))
+    p.add_argument("--limit-questions", type=t.count(1, 10**6, "limit"), help="per conversation")
+    p.add_argument("--embedder", choices=EMBEDDERS, help="override MEMDESK_EMBEDDER for this run")
     _ablation_flags(p)
     p.set_defaults(func=cmd_locomo)
 
     p = esub.add_parser("stress", parents=[common], help="correction and concurrency scenarios")
     p.add_argument("--scenario", action="append", help="run only these (repeatable)")
-    p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run")
-    p.add_argument("--out", default="reports", help="directory for the JSON and Markdown reports")
+    p.add_argument("--embedder", choices=EMBEDDERS, help="override MEMDESK_EMBEDDER for this run")
+    p.add_argument("--out", default="reports", type=t.OUTPUT_DIR, help="directory for the JSON and Markdown reports")
     p.set_defaults(func=cmd_stress)
 
 

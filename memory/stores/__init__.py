@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from ..embeddings import Embedder, get_embedder
 from ..errors import ValidationError
 from ..settings import Settings
 from .base import Store
+
+
+def check_es_url(url: str) -> str:
+    """An http(s) URL with a host, or one clear error (issue 11, invariant 69)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - parsing the port raises for a malformed one
+    except ValueError as exc:
+        raise ValidationError(f"invalid Elasticsearch URL: {exc}; expected e.g. "
+                              "elasticsearch:http://127.0.0.1:9200") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValidationError("invalid Elasticsearch URL: expected http(s)://HOST[:PORT], e.g. "
+                              "elasticsearch:http://127.0.0.1:9200")
+    return url
 
 
 def open_store(url: str, embedder: Embedder | None = None,
@@ -17,7 +33,7 @@ def open_store(url: str, embedder: Embedder | None = None,
     if scheme == "embedded" and rest:
         from .embedded import EmbeddedStore
 
-        return EmbeddedStore(rest, embedder)
+        return EmbeddedStore(rest, embedder, busy_timeout=settings.busy_timeout)
     if scheme == "elasticsearch" and rest:
         try:
             from .elasticsearch import ElasticsearchStore
@@ -25,6 +41,7 @@ def open_store(url: str, embedder: Embedder | None = None,
             raise ValidationError(f"the Elasticsearch store is not available: {exc}") from None
         from .elasticsearch.connection import ConnectionSettings
 
+        rest = check_es_url(rest)
         return ElasticsearchStore(rest, embedder, settings.es_prefix,
                                   connection=ConnectionSettings.from_settings(rest, settings))
     raise ValidationError(

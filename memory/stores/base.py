@@ -29,6 +29,7 @@ from ..models import (
 
 if TYPE_CHECKING:
     from ..ranking import RankedHit
+    from ..redaction import Erasure
     from ..search_config import RankingParams
 
 
@@ -216,6 +217,24 @@ class Store(Protocol):
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
         """Atomically set last_used_at and increment use_count of the (kind, id) pairs, facts and
         playbooks only (not read-modify-write; invariant 15)."""
+        ...
+    def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
+        """Which of these episodes are a source of a retracted or rejected fact of the user
+        (not one merged away): hidden from agent recall (invariant 65, kills_its_sources)."""
+        ...
+
+    # erasure (issue 11, invariants 66-67) ------------------------------------------------------
+    def value_key(self, *, create: bool = False) -> bytes | None:
+        """The store's secret for keyed hashes of forgotten tombstone values."""
+        ...
+    def redact(self, user_id: str, erasure: Erasure) -> dict[str, int]:
+        """Replace the erased texts in audit snapshots and tombstones of the user; counts."""
+        ...
+    def erase_user(self, user_id: str, event: AuditEvent) -> dict[str, int]:
+        """Delete everything the user owns and its history, leaving `event`; counts."""
+        ...
+    def compact(self) -> list[str]:
+        """Make deleted text unrecoverable from the storage files; where some may linger."""
         ...
     def refresh(self) -> None:
         """Make every write visible to searches (a no-op where writes are visible at once)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sqlite3
 import threading
 from datetime import datetime
@@ -31,6 +32,7 @@ from ..models import (
     Playbook,
     Tombstone,
 )
+from ..redaction import Erasure, hash_tombstone, redact_event, redact_tombstone
 from ..text import STOPWORDS, words
 from .base import (
     AnyMemory,
@@ -49,6 +51,7 @@ from .base import (
 )
 
 SCHEMA_VERSION = "1"
+MAX_PENDING_BUMPS = 10_000  # usage bumps kept while the file is locked (oldest dropped first)
 CATALOG_TOKEN = "catalog"
 _KIND_CODE = {k: i for i, k in enumerate(MemoryKind)}
 _STATE_CODE = {s: i + 1 for i, s in enumerate(FactState)}  # 0 = no state (non-facts)
@@ -130,28 +133,50 @@ class EmbeddedStore:
     capabilities = frozenset({Capability.TRANSACTIONS})
     recall_path = "embedded: FTS5 + exact numpy"
 
-    def __init__(self, path: str | Path, embedder: Embedder):
+    def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float = 5.0):
         self.path = Path(path)
+        self.busy_timeout = float(busy_timeout)  # MEMDESK_BUSY_TIMEOUT via the runtime (inv. 69)
+        self._pending_usage: list[tuple[str, list[str], str]] = []  # bumps deferred while busy
         self.url = f"embedded:{self.path}"
         self.embedder = embedder
         self._lock = threading.RLock()
         self._matrices: dict[str, _UserMatrix] = {}
         self._closed = False
+        for parent in self.path.parents:  # a parent that is a file: say so (invariant 69)
+            if parent.exists():
+                if not parent.is_dir():
+                    raise StoreUnavailableError(f"cannot open embedded store at {self.path}: "
+                                                f"{parent} is a file, not a directory")
+                break
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(
-                str(self.path), check_same_thread=False, isolation_level=None, timeout=30.0
+                str(self.path), check_same_thread=False, isolation_level=None,
+                timeout=self.busy_timeout,
             )
+            # A writer waits this long for another writer, then fails with exit 6 naming the
+            # lock (invariant 69).
+            self._db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA busy_timeout=30000")
+            # Deleted and overwritten content is zeroed, not left in free pages: forgotten text
+            # leaves the file (invariant 66).
+            self._db.execute("PRAGMA secure_delete=ON")
             # Reads through a memory map instead of read() into SQLite's 2 MB page cache: ~1 ms
             # (10%) off the two recall legs at 200k documents (docs/benchmarks.md, "Embedded
             # store"). Writes still go through the WAL; the map only reserves address space.
             self._db.execute("PRAGMA mmap_size=1073741824")
             self._db.executescript(_SCHEMA)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreUnavailableError(self._locked(exc)) from None
+            raise StoreUnavailableError(f"cannot open embedded store at {self.path}: {exc}") from exc
         except sqlite3.Error as exc:
             raise StoreUnavailableError(f"cannot open embedded store at {self.path}: {exc}") from exc
+        except OSError as exc:  # e.g. a parent of the path is a regular file
+            raise StoreUnavailableError(
+                f"cannot open embedded store at {self.path}: {exc.strerror}"
+                + (f" ({exc.filename})" if exc.filename else "")) from None
         self._check_meta()
         self._ensure_summary_columns()
         self._data_version = self._pragma_data_version()
@@ -200,6 +225,8 @@ class EmbeddedStore:
 
     def close(self) -> None:
         with self._lock:
+            if self._pending_usage and not self._closed:  # one last try, still never waiting
+                self.bump_usage("", [], datetime.now())
             if not self._closed:
                 self._closed = True
                 self._db.close()
@@ -219,12 +246,22 @@ class EmbeddedStore:
             self._data_version = version
             self._matrices.clear()
 
+    def _locked(self, exc: Exception) -> str:
+        return (f"the embedded store {self.path} is locked by another writer: waited "
+                f"{self.busy_timeout:g} s ({exc}); retry when it finishes, or raise "
+                "MEMDESK_BUSY_TIMEOUT (seconds)")
+
     class _Tx:
-        def __init__(self, db: sqlite3.Connection):
-            self.db = db
+        def __init__(self, db: sqlite3.Connection, store: EmbeddedStore):
+            self.db, self.store = db, store
 
         def __enter__(self):
-            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:  # busy past the timeout (invariant 69)
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise StoreUnavailableError(self.store._locked(exc)) from None
+                raise
             return self.db
 
         def __exit__(self, exc_type, exc, tb):
@@ -232,7 +269,7 @@ class EmbeddedStore:
             return False
 
     def _tx(self) -> _Tx:
-        return self._Tx(self._conn())
+        return self._Tx(self._conn(), self)
 
     # decoding -------------------------------------------------------------------------------
     @staticmethod
@@ -434,6 +471,20 @@ class EmbeddedStore:
         out.sort(key=attrgetter("recorded_at", "id"), reverse=query.newest_first)
         return FactPage(out, sum(m for *_, m in grouped), counts)
 
+    def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
+        """Which of these episodes are the source of a retracted or rejected fact that was not
+        merged away (invariant 65). One query over the user's dead facts (docs_scope index)."""
+        if not episode_ids:
+            return set()
+        sql = ("SELECT DISTINCT s.value FROM docs d, json_each(d.body, '$.source_episode_ids') s "
+               "WHERE d.user_id = ? AND d.kind = 'semantic' AND d.state IN ('retracted', "
+               f"'rejected') AND s.value IN ({','.join('?' * len(episode_ids))}) AND NOT EXISTS "
+               "(SELECT 1 FROM json_each(d.body, '$.flags') g WHERE substr(g.value, 1, 12) = "
+               "'merged_into:')")
+        with self._lock:
+            rows = self._conn().execute(sql, [user_id, *episode_ids]).fetchall()
+        return {r[0] for r in rows}
+
     # search -----------------------------------------------------------------------------------
     @staticmethod
     def _filter_sql(flt: RecallFilter) -> tuple[str, list]:
@@ -634,6 +685,92 @@ class EmbeddedStore:
         db.execute("DELETE FROM docs WHERE rid = ?", (row[0],))
         db.execute("DELETE FROM docs_fts WHERE rowid = ?", (row[0],))
 
+    # forgetting (issue 11, invariants 66 and 67) ----------------------------------------------
+    def value_key(self, *, create: bool = False) -> bytes | None:
+        """The store's secret for keyed hashes of forgotten tombstone values (meta table)."""
+        with self._lock:
+            row = self._conn().execute(
+                "SELECT value FROM meta WHERE key = 'value_hmac_key'").fetchone()
+            if row is None and create:
+                with self._tx() as db:
+                    db.execute("INSERT OR IGNORE INTO meta VALUES ('value_hmac_key', ?)",
+                               (secrets.token_hex(32),))
+                return self.value_key()
+        return None if row is None else bytes.fromhex(row[0])
+
+    def _hash_tombstones(self, db: sqlite3.Connection, user_id: str, erasure: Erasure | None,
+                         key: bytes) -> set[str]:
+        """Tombstones of forgotten values (all of the user's when `erasure` is None) keep a
+        keyed hash instead of their text, and a zero vector."""
+        done = set()
+        zero = np.zeros(self.embedder.dims, np.float32).tobytes()
+        for tid, body in db.execute("SELECT id, body FROM tombstones WHERE user_id = ?",
+                                    (user_id,)).fetchall():
+            tomb = json.loads(body)
+            if erasure is None:  # a whole user: every value, its reason too
+                new = None if tomb.get("forgotten") else {**hash_tombstone(tomb, key), "reason": None}
+            else:
+                new = redact_tombstone(tomb, erasure, key)
+            if new is not None:
+                db.execute("UPDATE tombstones SET normalized = ?, body = ?, vec = ? WHERE id = ?",
+                           (new["normalized"], json.dumps(new, ensure_ascii=False), zero, tid))
+                done.add(tid)
+        return done
+
+    def redact(self, user_id: str, erasure: Erasure) -> dict[str, int]:
+        """Remove forgotten text from this user's tombstones and audit snapshots, in one
+        transaction; the events stay (memory/redaction.py). Idempotent."""
+        key = self.value_key(create=True)
+        assert key is not None
+        with self._lock, self._tx() as db:
+            tombs = self._hash_tombstones(db, user_id, erasure, key)
+            events = 0
+            for seq, body in db.execute("SELECT seq, body FROM audit WHERE user_id = ?",
+                                        (user_id,)).fetchall():
+                new = redact_event(json.loads(body), erasure, frozenset(tombs))
+                if new is not None:
+                    db.execute("UPDATE audit SET body = ? WHERE seq = ?",
+                               (json.dumps(new, ensure_ascii=False), seq))
+                    events += 1
+            self._data_version = self._pragma_data_version()
+        return {"events": events, "tombstones": len(tombs)}
+
+    def erase_user(self, user_id: str, event: AuditEvent) -> dict[str, int]:
+        """Everything the user owns, in one transaction: memories (and their FTS rows and
+        vectors) and watermarks deleted, tombstones reduced to keyed hashes, audit events
+        replaced by `event` (invariant 67)."""
+        key = self.value_key(create=True)
+        assert key is not None
+        with self._lock, self._tx() as db:
+            db.execute("DELETE FROM docs_fts WHERE rowid IN (SELECT rid FROM docs WHERE "
+                       "user_id = ?)", (user_id,))
+            memories = db.execute("DELETE FROM docs WHERE user_id = ?", (user_id,)).rowcount
+            tombs = self._hash_tombstones(db, user_id, None, key)
+            events = db.execute("DELETE FROM audit WHERE user_id = ?", (user_id,)).rowcount
+            db.execute("DELETE FROM watermarks WHERE user_id = ?", (user_id,))
+            db.execute("INSERT INTO audit (id, user_id, at, action, plan_id, body) VALUES "
+                       "(?, ?, ?, ?, ?, ?)", (event.id, event.user_id, event.at.isoformat(),
+                                              event.action, event.plan_id, event.model_dump_json()))
+            self._data_version = self._pragma_data_version()
+        self._matrices.pop(user_id, None)
+        return {"memories": memories, "tombstones": len(tombs), "events": events}
+
+    def compact(self) -> list[str]:
+        """After a forget: merge the FTS5 index so deleted terms leave its segments, then move
+        the WAL into the file and truncate it (with secure_delete on, freed pages are zeros).
+        Returns where text may still linger (a reader holding the WAL open)."""
+        residue = []
+        with self._lock:
+            with self._tx() as db:
+                db.execute("INSERT INTO docs_fts(docs_fts) VALUES ('optimize')")
+            busy, _, _ = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if busy:
+                residue.append(f"{self.path}-wal: another process is reading the store, so the "
+                               "write-ahead log could not be truncated; it is on its next "
+                               "checkpoint (or run the command again when the desk is closed)")
+            self._data_version = self._pragma_data_version()
+        return residue
+
     def _watermark(self, db: sqlite3.Connection, op: SetWatermark) -> None:
         row = db.execute("SELECT value FROM watermarks WHERE user_id = ? AND name = ?",
                          (op.user_id, op.name)).fetchone()
@@ -645,17 +782,39 @@ class EmbeddedStore:
                    (op.user_id, op.name, op.value))
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
+        """Invariant 15, and 69: the bump never waits for another writer. When the file is
+        locked the bump is kept in memory and applied with the next one that gets through, so
+        the agent's reply is never held up by a usage count."""
         ids = [i for kind, i in used if kind in TRACKS_USE]
-        if not ids:
-            return
         stamp = at.isoformat().replace("+00:00", "Z")
-        with self._lock, self._tx() as db:
-            # One UPDATE per call: the increment happens inside SQLite, never read-modify-write.
-            db.execute(
-                "UPDATE docs SET body = json_set(body, '$.last_used_at', ?, '$.use_count', "
-                "COALESCE(json_extract(body, '$.use_count'), 0) + 1) "
-                f"WHERE user_id = ? AND kind IN ('semantic', 'procedural') AND id IN "
-                f"({','.join('?' * len(ids))})",
-                [stamp, user_id, *ids],
-            )
-            self._data_version = self._pragma_data_version()
+        with self._lock:
+            pending = self._pending_usage + ([(user_id, ids, stamp)] if ids else [])
+            if not pending:
+                return
+            db = self._conn()
+            db.execute("PRAGMA busy_timeout=0")
+            try:
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) and "busy" not in str(exc):
+                        raise
+                    self._pending_usage = pending[-MAX_PENDING_BUMPS:]
+                    return
+                try:
+                    for user, bump_ids, when in pending:
+                        # One UPDATE per bump: the increment happens inside SQLite, never
+                        # read-modify-write.
+                        db.execute(
+                            "UPDATE docs SET body = json_set(body, '$.last_used_at', ?, "
+                            "'$.use_count', COALESCE(json_extract(body, '$.use_count'), 0) + 1) "
+                            "WHERE user_id = ? AND kind IN ('semantic', 'procedural') AND id IN "
+                            f"({','.join('?' * len(bump_ids))})", [when, user, *bump_ids])
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                self._pending_usage = []
+                self._data_version = self._pragma_data_version()
+            finally:
+                db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")

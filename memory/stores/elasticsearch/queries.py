@@ -178,3 +178,14 @@ def usage_bump(at_iso: str, user_id: str) -> dict:
     the client (invariant 15, invariant 24)."""
     return {"script": {"source": USAGE_SCRIPT, "lang": "painless",
                        "params": {"at": at_iso, "user_id": user_id}}}
+
+
+def contradicted_sources(names: IndexNames, user_id: str, episode_ids: list[str]) -> dict:
+    """Dead facts (retracted, rejected) of one user citing any of these episodes (issue 11,
+    invariant 65). Only the fields the client needs travel back."""
+    return {"index": names.alias("semantic"), "size": 10_000, "track_total_hits": False,
+            "query": {"bool": {"filter": [
+                {"term": {"user_id": user_id}},
+                {"terms": {"state": ["rejected", "retracted"]}},
+                {"terms": {"source_episode_ids": sorted(set(episode_ids))}}]}},
+            "source_includes": ["user_id", "source_episode_ids", "flags"]}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 import threading
 import time
 from datetime import datetime
@@ -33,8 +34,10 @@ from ...models import (
     Tombstone,
 )
 from ...ranking import RankedHit, RankingParams
+from ...redaction import Erasure, hash_tombstone, redact_event, redact_tombstone
 from ..base import (
     AnyMemory,
+    AppendAudit,
     Capability,
     FactPage,
     FactQuery,
@@ -79,6 +82,9 @@ def redact(url: str) -> str:
     return url
 
 
+VALUE_KEY_ID = "secret_value_key"  # state index: the key of forgotten tombstones' hashes
+
+
 def api_key_doc_id(user_id: str) -> str:
     """The state document that marks a user for per-user keys (no secret in it: issue 16)."""
     return "key_" + hashlib.sha1(user_id.encode()).hexdigest()
@@ -108,6 +114,7 @@ class ElasticsearchStore:
         self._lock = threading.RLock()
         self._closed = False
         self._dirty: set[str] = set()  # aliases written without a refresh (episodes, usage)
+        self._value_key: bytes | None = None
         self._seq = 0
         self._rrf_refused = False
         self._licence_due: float | None = None
@@ -511,6 +518,23 @@ class ElasticsearchStore:
                 s.get("origin", "agent")))
         return page_summaries(scope, query)
 
+    def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
+        """Which of these episodes are the source of a retracted or rejected fact that was not
+        merged away (invariant 65). One filtered search; retractions and rejections are written
+        with refresh=wait_for, so no refresh here (recall never forces one, invariant 24)."""
+        if not episode_ids:
+            return set()
+        body = queries.contradicted_sources(self.names, user_id, episode_ids)
+        resp = self._call(self._reader(user_id).search, **body)
+        wanted, out = set(episode_ids), set()
+        for h in resp["hits"]["hits"]:
+            src = h["_source"]
+            if src.get("user_id") != user_id or any(
+                    str(f).startswith("merged_into:") for f in src.get("flags") or ()):
+                continue
+            out.update(wanted.intersection(src.get("source_episode_ids") or ()))
+        return out
+
     # search -------------------------------------------------------------------------------------
     def _leg_hits(self, flt: RecallFilter, resp) -> list[LegHit]:
         out = []
@@ -631,6 +655,118 @@ class ElasticsearchStore:
             if has_direction(vec):
                 src["vector"] = [float(x) for x in np.asarray(vec, np.float32)]
         return src
+
+    # forgetting (issue 11, invariants 66 and 67) ----------------------------------------------
+    def value_key(self, *, create: bool = False) -> bytes | None:
+        """The store's secret for keyed hashes of forgotten tombstone values: one document of
+        the state index, field `encoded` (neither indexed nor aggregatable)."""
+        with self._lock:
+            if self._value_key is not None:
+                return self._value_key
+        src = self._get_source(self.es, "state", VALUE_KEY_ID)
+        if src is None and create:
+            try:
+                self._call(self.es.create, index=self.names.alias("state"), id=VALUE_KEY_ID,
+                           document={"type": "secret", "name": "value_key",
+                                     "encoded": secrets.token_hex(32)}, refresh="wait_for")
+            except ApiError as exc:
+                if exc.meta.status != 409:  # 409: another process created it first
+                    raise
+            src = self._get_source(self.es, "state", VALUE_KEY_ID)
+        if src is None:
+            return None
+        with self._lock:
+            self._value_key = bytes.fromhex(src["encoded"])
+            return self._value_key
+
+    def adopt_value_key(self, key: bytes) -> None:
+        """Take over another store's secret (`memdesk migrate`), unless one exists already."""
+        try:
+            self._call(self.es.create, index=self.names.alias("state"), id=VALUE_KEY_ID,
+                       document={"type": "secret", "name": "value_key", "encoded": key.hex()},
+                       refresh="wait_for")
+        except ApiError as exc:
+            if exc.meta.status != 409:
+                raise
+        with self._lock:
+            self._value_key = None  # read back what is stored
+        if self.value_key() != key:
+            raise MemdeskError("the target already holds another value key")
+
+    def _rewrite(self, name: str, docs: list[dict]) -> None:
+        """Overwrite whole documents (redaction): one bulk of index actions, then visible."""
+        if not docs:
+            return
+        lines: list[dict] = []
+        for src in docs:
+            lines += [{"index": {"_index": self.names.alias(name), "_id": src["id"]}}, src]
+        resp = self._call(self.es.bulk, operations=lines, refresh="wait_for")
+        bad = [r for item in resp.get("items", []) for r in item.values()
+               if r.get("status", 200) >= 300]
+        if bad:
+            raise MemdeskError(f"redaction of {name} failed for {bad[0].get('_id')}: "
+                               f"{bad[0].get('error')}")
+
+    def _user_docs(self, name: str, user_id: str) -> list[dict]:
+        self._fresh(name)
+        hits = self._scan(self.es, self.names.alias(name),
+                          {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
+                          [{"seq": "asc"}, {"id": "asc"}])
+        return [h["_source"] for h in hits]
+
+    def _hashed_tombstones(self, user_id: str, erasure: Erasure | None, key: bytes) -> list[dict]:
+        out = []
+        for src in self._user_docs("tombstones", user_id):
+            body = _strip(src)
+            if erasure is None:
+                new = None if body.get("forgotten") else {**hash_tombstone(body, key), "reason": None}
+            else:
+                new = redact_tombstone(body, erasure, key)
+            if new is not None:  # no vector: a forgotten value is matched by its hash only
+                out.append({**new, "seq": src["seq"]})
+        return out
+
+    def redact(self, user_id: str, erasure: Erasure) -> dict[str, int]:
+        """Forgotten text out of this user's tombstones and audit snapshots (memory/redaction.py);
+        the documents stay, overwritten in place. Idempotent."""
+        key = self.value_key(create=True)
+        assert key is not None
+        tombs = self._hashed_tombstones(user_id, erasure, key)
+        also = frozenset(t["id"] for t in tombs)
+        events = []
+        for src in self._user_docs("audit", user_id):
+            new = redact_event(_strip(src), erasure, also)
+            if new is not None:
+                events.append({**new, "seq": src["seq"]})
+        self._rewrite("tombstones", tombs)
+        self._rewrite("audit", events)
+        return {"events": len(events), "tombstones": len(tombs)}
+
+    def erase_user(self, user_id: str, event: AuditEvent) -> dict[str, int]:
+        """Everything the user owns (invariant 67): memories, audit events and watermarks
+        deleted by query, tombstones reduced to keyed hashes, then one `erase_user` event."""
+        key = self.value_key(create=True)
+        assert key is not None
+        self._rewrite("tombstones", self._hashed_tombstones(user_id, None, key))
+        mine = {"term": {"user_id": user_id}}
+        gone = self._call(self.es.delete_by_query, index=",".join(
+            self.names.alias(n) for n in USER_ALIASES), query=mine, refresh=True,
+            conflicts="proceed")
+        events = self._call(self.es.delete_by_query, index=self.names.alias("audit"), query=mine,
+                            refresh=True, conflicts="proceed")
+        self._call(self.es.delete_by_query, index=self.names.alias("state"), refresh=True,
+                   conflicts="proceed", query={"bool": {"filter": [
+                       mine, {"term": {"type": "watermark"}}]}})
+        self.apply([AppendAudit(event=event)])
+        self.refresh(("audit",))
+        return {"memories": int(gone.get("deleted", 0)), "events": int(events.get("deleted", 0))}
+
+    def compact(self) -> list[str]:
+        """Deleted and overwritten documents leave the Lucene segments (expunge deletes)."""
+        names = (*USER_ALIASES, "audit", "tombstones")
+        self._call(self.es.indices.forcemerge, index=",".join(self.names.alias(n) for n in names),
+                   only_expunge_deletes=True)
+        return []
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
         pairs = [(MemoryKind(k).value, i) for k, i in used

@@ -1,0 +1,31 @@
+"""`memdesk erase --user U --yes`: erase everything a user owns (issue 11, invariant 67)."""
+
+from __future__ import annotations
+
+from ..errors import ValidationError
+from ..forgetting import erase_user
+from . import emit
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("erase", parents=[common],
+                       help="erase every memory, tombstone text and audit event of one user")
+    p.add_argument("--user", required=True, help="the user to erase")
+    p.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
+    p.set_defaults(func=cmd_erase)
+
+
+def cmd_erase(args) -> int:
+    if not args.yes:
+        raise ValidationError(f"erase deletes everything user {args.user!r} owns and cannot be "
+                              "undone: pass --yes to confirm")
+    res = erase_user(args.runtime.service, args.user, actor="cli")
+
+    def render(p):
+        out = [(f"user {p['user_id']} erased: {p['memories']} memories deleted, "
+               f"{p['tombstones']} tombstones kept as keyed hashes, {p['audit_events']} audit "
+               "events replaced by one")]
+        return "\n".join([*out, *(f"warning: {r}" for r in p["residue"])])
+
+    emit(args, res.model_dump(mode="json"), render)
+    return 0

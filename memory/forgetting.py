@@ -1,0 +1,106 @@
+"""Forget one memory, or erase a whole user, so that the text is gone from every place it lived
+(invariants 66 and 67). MemoryService.forget delegates here.
+
+Order of a forget: (1) the store redacts every audit snapshot and tombstone that holds the text
+(idempotent), (2) one batch deletes the memories (record, FTS row, vector) with one `forget`
+event each, which keeps the id and a SHA-256 of the text, never the text, (3) the store compacts
+(embedded: FTS5 'optimize' and a WAL checkpoint; with `secure_delete` on, freed pages are
+zeroed). A crash between (1) and (2) leaves the memory in place with its history already
+redacted; forgetting it again converges.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from . import inputs
+from .errors import NotFoundError
+from .models import Episode, Fact, Playbook, Tombstone
+from .redaction import Erasure, keyed_value, texts_of
+from .stores.base import Store
+from .text import require_user
+from .unit_of_work import as_actor
+
+
+class ForgetResult(BaseModel):
+    forgotten: list[str] = Field(description="ids deleted, the asked one first")
+    derived: list[str] = Field(default_factory=list,
+                               description="facts and playbooks citing a forgotten episode")
+    kept: list[str] = Field(default_factory=list,
+                            description="derived memories left in place (no cascade)")
+    redacted_events: int = 0
+    redacted_tombstones: int = 0
+    residue: list[str] = Field(default_factory=list,
+                               description="where text may linger until the next compaction")
+
+
+class EraseResult(BaseModel):
+    user_id: str
+    memories: int
+    tombstones: int
+    audit_events: int
+    residue: list[str] = Field(default_factory=list)
+
+
+def derived_from(svc, user_id: str, episode_id: str) -> list[Fact | Playbook]:
+    """Every fact (any state) and playbook of the user that cites this episode as a source."""
+    facts = [f for f in svc.store.list_facts(user_id) if episode_id in f.source_episode_ids]
+    books = [p for p in svc.store.list_playbooks(user_id) if episode_id in p.source_episode_ids]
+    return [*facts, *books]
+
+
+def _compact(store: Store) -> list[str]:
+    return list(store.compact() or [])
+
+
+def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: str | None = None,
+           cascade: bool = False) -> ForgetResult:
+    """Hard-delete one memory (and, with `cascade`, what was derived from it) and redact its text
+    from the audit log and tombstones (invariant 66)."""
+    user_id, actor = require_user(user_id), as_actor(actor)
+    reason = inputs.optional_label(reason, "reason")
+    doc = svc.find_memory(user_id, memory_id, actor=actor, action="forget")
+    derived = derived_from(svc, user_id, doc.id) if isinstance(doc, Episode) else []
+    targets = [doc, *derived] if cascade else [doc]
+    texts = dict.fromkeys(t for m in targets for t in texts_of(m))
+    erasure = Erasure(user_id=user_id, ids=frozenset(m.id for m in targets), texts=tuple(texts))
+    counts = svc.store.redact(user_id, erasure)
+    with svc.batch(actor, user_id, reason=reason) as b:
+        for m in targets:
+            b.forget(m, after=({"derived": [d.id for d in derived], "cascade": cascade}
+                               if m is doc else {"cascade_from": doc.id}))
+    return ForgetResult(forgotten=[m.id for m in targets], derived=[d.id for d in derived],
+                        kept=[] if cascade else [d.id for d in derived],
+                        redacted_events=counts.get("events", 0),
+                        redacted_tombstones=counts.get("tombstones", 0),
+                        residue=_compact(svc.store))
+
+
+def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
+    """Erase everything a user owns (invariant 67): memories deleted, tombstones reduced to keyed
+    hashes (a dead value stays dead if the id returns), watermarks and audit events removed, and
+    one `erase_user` event left holding counts only — no text, no reason."""
+    user_id, actor = require_user(user_id), as_actor(actor)
+    counts = svc.store.counts(user_id)
+    memories = sum(n for states in counts.values() for n in states.values())
+    tombstones = len(svc.store.list_tombstones(user_id))
+    if not memories and not tombstones and not svc.store.audit(user_id, limit=1):
+        raise NotFoundError(f"no user {user_id}: nothing to erase", target_id=user_id)
+    event = svc.batch(actor, user_id).event_for(
+        "erase_user", [], after={"memories": memories, "tombstones": tombstones})
+    done = svc.store.erase_user(user_id, event)
+    return EraseResult(user_id=user_id, memories=memories, tombstones=tombstones,
+                       audit_events=done.get("events", 0), residue=_compact(svc.store))
+
+
+def forgotten_match(store, text: str, tombstones: list[Tombstone]) -> Tombstone | None:
+    """A forgotten tombstone whose keyed hash is this text's (the exact value, normalised)."""
+    forgotten = [t for t in tombstones if t.forgotten]
+    if not forgotten:
+        return None
+    key = store.value_key()
+    if key is None:
+        return None
+    wanted = keyed_value(key, text)
+    return next((t for t in forgotten if t.normalized == wanted), None)
+
