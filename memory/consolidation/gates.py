@@ -9,13 +9,13 @@ from __future__ import annotations
 from review.policy import ReviewPolicy
 
 from ..models import Fact, FactState, Tombstone
-from ..text import normalise
+from ..text import normalise, stem
 from .canon import content_tokens, slot_of
 from .plan import GateDecision
 
 # Words of the canonical templates ("Lives in", "Owns a", "Prefers", ...). They carry no
 # information about where a value came from, so grounding ignores them.
-TEMPLATE_WORDS = frozenset(
+TEMPLATE_WORDS = frozenset(stem(w) for w in
     ["live", "lives", "lived", "living", "resides", "based", "moved", "away", "owns", "own", "owned", "has", "uses", "use", "prefer", "prefers", "likes", "like", "dislikes", "loves", "enjoys", "hates", "longer", "allergic", "works", "work", "name", "called", "goes", "year", "old", "eat", "eats", "does", "cannot", "contact", "pronoun", "pronouns", "fix", "user", "customer"])
 
 NEAR_IDENTICAL = 0.9  # cosine at or above which two texts *may* be one fact (see is_duplicate)

@@ -29,7 +29,7 @@ from ..models import (
     Playbook,
     Tombstone,
 )
-from ..text import STOPWORDS, words
+from ..text import fts_terms
 from .base import (
     AnyMemory,
     AppendAudit,
@@ -104,15 +104,12 @@ def user_token(user_id: str) -> str:
 
 
 def fts_query(text: str, max_terms: int = 32) -> str | None:
-    """OR of the query's distinct content words, each quoted (user text is never FTS syntax)."""
-    terms: list[str] = []
-    for w in words(text):
-        w = w.replace("'", "").replace("’", "")
-        if w and w not in STOPWORDS and w not in terms:
-            terms.append(w)
+    """OR of the query's distinct content words, each quoted (user text is never FTS syntax).
+    Terms are split as FTS5's unicode61 splits them (memory/text.py), so "dog's" asks for "dog"."""
+    terms = fts_terms(text, max_terms)
     if not terms:
         return None
-    return " OR ".join(f'"{t}"' for t in terms[:max_terms])
+    return " OR ".join(f'"{t}"' for t in terms)
 
 
 class _UserMatrix:
