@@ -145,12 +145,8 @@ def fold(text: str) -> tuple[str, ...]:
 def normalise(text: str) -> str:
     """Value-level key used by tombstones: case, accents, punctuation and spacing do not
     matter. Text without letters or digits (emoji only) keys on its symbols, never on ""."""
-    key = " ".join(fold(text))
-    if key:
-        return key
-    symbols = "".join(c for c in unicodedata.normalize("NFKC", text)
-                      if not c.isspace() and unicodedata.category(c)[0] in "SNLM")
-    return symbols
+    symbols = [c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) == "So"]
+    return " ".join([*fold(text), *symbols])
 
 
 # --- stems ------------------------------------------------------------------------------------
