@@ -12,6 +12,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
 
+from . import tombstones as _tombstones  # issue 11: the three-way tombstone check
 from .clock import Clock, parse_when, utcnow
 from .errors import ChainError, NotFoundError, TombstoneError, ValidationError
 from .models import (
@@ -46,7 +47,7 @@ from .stores.base import (
     UpdateMemory,
 )
 from .text import clean_text, normalise, require_user
-from .values import match_tombstone
+from .values import Decision, Verdict
 
 USER_KINDS = (MemoryKind.SEMANTIC, MemoryKind.EPISODIC, MemoryKind.PROCEDURAL)
 
@@ -56,6 +57,8 @@ class WriteResult(BaseModel):
     fact: Fact
     replaced: Fact | None = None  # the old fact, after supersession or retraction
     tombstone: Tombstone | None = None
+    # issue 11: why the fact was held for review instead (possibly restates a tombstone)
+    held: Verdict | None = None
 
 
 class FilterCount(BaseModel):
@@ -152,16 +155,19 @@ class MemoryService:
 
     # tombstones -------------------------------------------------------------------------------
     def tombstone_match(self, user_id: str, text: str) -> tuple[Tombstone, float] | None:
-        """The tombstone this text restates (memory/values.py: same value, same terms, or
-        similar meaning with the same polarity), with its cosine (invariant 7)."""
-        user_id = require_user(user_id)
-        tombs = self.store.list_tombstones(user_id)
-        if not tombs:
+        """The tombstone this text restates or may restate (refuse or review verdict), with
+        its cosine (invariant 7)."""
+        v = self.tombstone_verdict(user_id, text)
+        if v.tombstone is None or v.decision == Decision.ACCEPT:
             return None
-        vec = self.embedder.embed([text])[0]
-        near = self.store.nearest_tombstones(user_id, vec, 5)
-        found = match_tombstone(text, tombs, near, self.tombstone_similarity)
-        return None if found is None else (found[0], found[1])
+        return v.tombstone, v.similarity if v.similarity is not None else 1.0
+
+    def tombstone_verdict(self, user_id: str, text: str, *, pending=(), vector=None) -> Verdict:
+        """Refuse, review or accept `text` against the user's tombstones and the ones this
+        batch creates (`pending`), by index (memory/tombstones.py; invariants 7, 61-63)."""
+        return _tombstones.check(self.store, self.embedder, require_user(user_id), text,
+                                 threshold=self.tombstone_similarity, pending=pending,
+                                 vector=vector)
 
     def tombstone_for(self, fact: Fact, kind: TombstoneKind, actor: str,
                       reason: str | None) -> Tombstone:
@@ -169,15 +175,18 @@ class MemoryService:
                          kind=kind, source_fact_id=fact.id, reason=reason, actor=actor,
                          created_at=self.clock())
 
-    def _refuse_if_tombstoned(self, user_id: str, text: str, actor: str) -> None:
-        match = self.tombstone_match(user_id, text)
-        if match is None:
-            return
-        tomb, sim = match
+    def _refuse_if_tombstoned(self, user_id: str, text: str, actor: str, *,
+                              pending=()) -> Verdict:
+        """Refuse (audited, TombstoneError) a confident restatement; return the verdict."""
+        verdict = self.tombstone_verdict(user_id, text, pending=pending)
+        if verdict.decision != Decision.REFUSE or verdict.tombstone is None:
+            return verdict
+        tomb, sim = verdict.tombstone, verdict.similarity if verdict.similarity is not None else 1.0
         self.store.apply([AppendAudit(event=audit_event(
             actor, user_id, "write_refused", targets=[tomb.id], outcome="refused",
             after={"text": text, "similarity": round(sim, 4)},
-            reason=f"restates a {tomb.kind.value} value: {tomb.text!r}", at=self.clock()))])
+            reason=f"restates a {tomb.kind.value} value: {tomb.text!r} ({verdict.reason})",
+            at=self.clock()))])
         raise TombstoneError(
             f"refused: {text!r} restates a value this user's history marks {tomb.kind.value} "
             f"({tomb.text!r}, similarity {sim:.2f}, tombstone {tomb.id})", tombstone_id=tomb.id)
@@ -273,12 +282,26 @@ class MemoryService:
         if fact.state not in (FactState.ACTIVE, FactState.CANDIDATE):
             raise ValidationError("a new fact starts as active or candidate")
         self.check_sources(user_id, fact.source_episode_ids)
-        self._refuse_if_tombstoned(user_id, fact.text, actor)  # invariant 7
+        old = (self.owned(user_id, MemoryKind.SEMANTIC, supersedes_id, actor=actor,
+                          action="supersede") if supersedes_id else None)
+        # issue 11 (invariants 7, 61, 62): a restatement is refused, also of the value this
+        # harsh correction retracts; a doubtful one is written as a candidate for review.
+        dying = ([self.tombstone_for(old, TombstoneKind.RETRACTED, actor, reason)]
+                 if old is not None and contradiction == Contradiction.HARSH else [])
+        verdict = self._refuse_if_tombstoned(user_id, fact.text, actor, pending=dying)
+        held = verdict if verdict.decision == Decision.REVIEW else None
+        if held is not None:
+            pending = held.tombstone in dying  # it restates the value it would retract
+            flags = (["previously_rejected", f"possibly_restates:{old.id}"] if pending and old
+                     else held.flags())
+            fact = fact.model_copy(update={"state": FactState.CANDIDATE,
+                                           "flags": [*fact.flags, *flags]})
         ops: list[Op] = []
         replaced = tomb = None
-        if supersedes_id:
-            old = self.owned(user_id, MemoryKind.SEMANTIC, supersedes_id, actor=actor,
-                             action="supersede")
+        if old is not None and held is not None:  # proposed, not applied: review decides
+            fact = Fact.model_validate({**fact.model_dump(), "supersedes": old.id,
+                                        "contradiction": contradiction})
+        elif old is not None:
             penalty = self.harsh_confidence_penalty if contradiction == Contradiction.HARSH else 0.0
             fact = Fact.model_validate({**fact.model_dump(), "supersedes": old.id,
                                         "contradiction": contradiction,
@@ -290,7 +313,7 @@ class MemoryService:
             actor, user_id, "write_fact", targets=[fact.id], after=fact, reason=reason,
             at=fact.recorded_at)), *ops]
         self.store.apply(ops)
-        return WriteResult(fact=fact, replaced=replaced, tombstone=tomb)
+        return WriteResult(fact=fact, replaced=replaced, tombstone=tomb, held=held)
 
     def retract(self, user_id: str, fact_id: str, *, actor: str = "agent",
                 reason: str | None = None) -> Tombstone:

@@ -27,6 +27,7 @@ from memory.models import (
 from memory.service import MemoryService, audit_event, bump
 from memory.stores.base import AppendAudit, Op, PutTombstone, UpdateMemory
 from memory.text import clean_text, require_user
+from memory.values import Decision as Decision3  # issue 11: refuse/review/accept
 
 from .models import BulkOutcome, Decision, DecisionResult, StaleItemError
 
@@ -71,12 +72,17 @@ class _Ctx:
         return e.model_copy(update={"comment": self.comment})
 
 
-def _refuse_dead_value(ctx: _Ctx, text: str) -> None:
-    """Approval never resurrects a tombstoned value (invariant 44): refused and audited."""
-    match = ctx.service.tombstone_match(ctx.fact.user_id, text)
-    if match is None:
+def _refuse_dead_value(ctx: _Ctx, text: str, *, retracts: Fact | None = None) -> None:
+    """Approval never resurrects a tombstoned value (invariant 44): refused and audited.
+    Issue 11: only a confident restatement is refused (a doubtful one is what this person is
+    reviewing), also of the value a harsh contradiction retracts (invariant 62)."""
+    dying = ([ctx.service.tombstone_for(retracts, TombstoneKind.RETRACTED, ctx.actor, ctx.reason)]
+             if retracts is not None else [])
+    verdict = ctx.service.tombstone_verdict(ctx.fact.user_id, text, pending=dying)
+    if verdict.decision != Decision3.REFUSE or verdict.tombstone is None:
         return
-    tomb, sim = match
+    tomb = verdict.tombstone
+    sim = verdict.similarity if verdict.similarity is not None else 1.0
     ctx.service.store.apply([AppendAudit(event=audit_event(
         ctx.actor, ctx.fact.user_id, "review_refused", targets=[ctx.fact.id, tomb.id],
         outcome="refused", after={"text": text, "similarity": round(sim, 4)},
@@ -92,7 +98,10 @@ def _activate(ctx: _Ctx, action: str, **changes) -> tuple[list[Op], Fact, list[F
     correction model (invariant 47). Record time starts now: it was not believed before."""
     fact, service = ctx.fact, ctx.service
     text = changes.get("text", fact.text)
-    _refuse_dead_value(ctx, text)
+    retracts = (service.store.get(MemoryKind.SEMANTIC, fact.user_id, fact.supersedes)
+                if fact.supersedes and changes.get("supersedes", fact.supersedes)
+                and fact.contradiction == Contradiction.HARSH else None)  # issue 11
+    _refuse_dead_value(ctx, text, retracts=retracts)  # type: ignore[arg-type]
     touched: list[Fact] = []
     tomb = None
     more: list[Op] = []

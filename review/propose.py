@@ -1,7 +1,8 @@
 """Putting a fact up for review: a candidate, never an active fact.
 
-A value that restates one of the user's tombstones is not refused here (unlike write_fact) but
-queued flagged `previously_rejected`, so an operator sees it with its history and it can never
+A value that restates (or may restate) one of the user's tombstones is not refused here (unlike
+write_fact) but queued flagged `previously_rejected` (plus `possibly_restates:<tombstone id>`
+for a doubtful one), so an operator sees it with its history and it can never
 become active by itself (invariant 44).
 """
 
@@ -10,11 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from memory.errors import ValidationError
-from memory.models import Contradiction, Fact, FactState, FactType, MemoryKind, check_actor
+from memory.models import (
+    Contradiction,
+    Fact,
+    FactState,
+    FactType,
+    MemoryKind,
+    TombstoneKind,
+    check_actor,
+)
 from memory.service import MemoryService, audit_event
 from memory.stores.base import AppendAudit, PutMemory
-
-from .queue import PREVIOUSLY_REJECTED
 
 
 def propose(service: MemoryService, user_id: str, text: str, *,
@@ -38,8 +45,13 @@ def propose(service: MemoryService, user_id: str, text: str, *,
                             action="propose")
         changes.update(supersedes=old.id,
                        contradiction=Contradiction(contradiction or Contradiction.NATURAL))
-    if service.tombstone_match(fact.user_id, fact.text) is not None:
-        changes["flags"] = [*fact.flags, PREVIOUSLY_REJECTED]
+    # issue 11: flagged by the three-way verdict (review also names the tombstone); a harsh
+    # proposal is matched against the value it would retract too (invariant 62).
+    dying = ([service.tombstone_for(old, TombstoneKind.RETRACTED, actor, reason)]
+             if supersedes_id and changes["contradiction"] == Contradiction.HARSH else [])
+    verdict = service.tombstone_verdict(fact.user_id, fact.text, pending=dying)
+    if verdict.flags():
+        changes["flags"] = [*fact.flags, *verdict.flags()]
     if changes:
         fact = Fact.model_validate({**fact.model_dump(), **changes})
     service.store.apply([PutMemory(doc=fact), AppendAudit(event=audit_event(

@@ -23,6 +23,7 @@ from ..models import (
     Playbook,
     Tombstone,
 )
+from ..values import TombstoneProbe
 
 AnyMemory = Annotated[Episode | Fact | Playbook | CatalogDoc, Field(union_mode="left_to_right")]
 
@@ -171,6 +172,14 @@ class Store(Protocol):
     def nearest_tombstones(
         self, user_id: str, vector: np.ndarray, k: int = 3
     ) -> list[tuple[Tombstone, float]]: ...
+    def tombstone_candidates(
+        self, user_id: str, probe: TombstoneProbe, vector: np.ndarray, k: int = 5, *,
+        limit: int = 200,
+    ) -> list[tuple[Tombstone, float | None]]:
+        """Issue 11 (invariant 63): the tombstones that may concern one text, found by index
+        (canonical key, normalised text, slot terms) plus the k nearest by vector; each with
+        its cosine where known. Never a scan of the user's tombstones."""
+        ...
     def audit(
         self, user_id: str, *, limit: int = 100, action: str | None = None,
         plan_id: str | None = None,

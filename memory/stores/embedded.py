@@ -30,6 +30,7 @@ from ..models import (
     Tombstone,
 )
 from ..text import fts_terms
+from ..values import KEY_VERSION, TombstoneProbe, index_entry
 from .base import (
     AnyMemory,
     AppendAudit,
@@ -128,6 +129,7 @@ class EmbeddedStore:
         self.embedder = embedder
         self._lock = threading.RLock()
         self._matrices: dict[str, _UserMatrix] = {}
+        self._tomb_matrices: dict[str, tuple[list[str], dict[str, int], np.ndarray]] = {}
         self._closed = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,6 +148,7 @@ class EmbeddedStore:
             raise StoreUnavailableError(f"cannot open embedded store at {self.path}: {exc}") from exc
         self._check_meta()
         self._ensure_summary_columns()
+        self._ensure_tombstone_keys()
         self._data_version = self._pragma_data_version()
 
     # lifecycle ------------------------------------------------------------------------------
@@ -183,6 +186,33 @@ class EmbeddedStore:
                        f"{', '.join(_SUMMARY_COLUMNS)}, id, rev) "
                        "WHERE kind = 'semantic' AND state = 'candidate'")
 
+    def _ensure_tombstone_keys(self) -> None:
+        """Issue 11: each tombstone's canonical key (memory/values.py) and slot terms, indexed,
+        so a write is matched by lookups, not a scan (invariant 63). Older files gain the
+        column and table on first open; keys are recomputed when KEY_VERSION changes."""
+        have = {r[1] for r in self._db.execute("PRAGMA table_info(tombstones)")}
+        meta = self._db.execute("SELECT value FROM meta WHERE key = 'tombstone_keys'").fetchone()
+        if "mkey" in have and meta is not None and meta[0] == KEY_VERSION:
+            return
+        with self._tx() as db:
+            if "mkey" not in have:
+                db.execute("ALTER TABLE tombstones ADD COLUMN mkey TEXT")
+            db.execute("CREATE INDEX IF NOT EXISTS tombstones_key ON tombstones(user_id, mkey)")
+            db.execute("CREATE TABLE IF NOT EXISTS tombstone_terms (user_id TEXT NOT NULL, "
+                       "term TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (user_id, term, id))"
+                       " WITHOUT ROWID")
+            db.execute("DELETE FROM tombstone_terms")
+            for tid, user, body in db.execute("SELECT id, user_id, body FROM tombstones").fetchall():
+                self._index_tombstone(db, tid, user, Tombstone.model_validate_json(body).text)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('tombstone_keys', ?)", (KEY_VERSION,))
+
+    @staticmethod
+    def _index_tombstone(db: sqlite3.Connection, tid: str, user: str, text: str) -> None:
+        key, terms = index_entry(text)
+        db.execute("UPDATE tombstones SET mkey = ? WHERE id = ?", (key, tid))
+        db.executemany("INSERT OR IGNORE INTO tombstone_terms VALUES (?, ?, ?)",
+                       [(user, term, tid) for term in terms])
+
     def close(self) -> None:
         with self._lock:
             if not self._closed:
@@ -203,6 +233,7 @@ class EmbeddedStore:
         if version != self._data_version:
             self._data_version = version
             self._matrices.clear()
+            self._tomb_matrices.clear()
 
     class _Tx:
         def __init__(self, db: sqlite3.Connection):
@@ -301,6 +332,56 @@ class EmbeddedStore:
         sims = mat @ np.asarray(vector, np.float32)
         order = np.argsort(-sims)[:k]
         return [(Tombstone.model_validate_json(rows[i][0]), float(sims[i])) for i in order]
+
+    def _tomb_matrix(self, user_id: str) -> tuple[list[str], dict[str, int], np.ndarray]:
+        """The user's tombstone vectors as one matrix, cached until a tombstone is written."""
+        cached = self._tomb_matrices.get(user_id)
+        if cached is None:
+            rows = self._conn().execute(
+                "SELECT id, vec FROM tombstones WHERE user_id = ? ORDER BY rowid", (user_id,)
+            ).fetchall()
+            ids = [r[0] for r in rows]
+            mat = (np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), -1)
+                   if rows else np.zeros((0, self.embedder.dims), np.float32))
+            cached = (ids, {i: n for n, i in enumerate(ids)}, mat)
+            self._tomb_matrices[user_id] = cached
+        return cached
+
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector: np.ndarray,
+                             k: int = 5, *, limit: int = 200) -> list[tuple[Tombstone, float]]:
+        """Tombstones that may concern a text (invariant 63): an equal canonical key or
+        normalised text, a shared slot term (index lookups), and the k nearest by vector
+        (one matrix product). Each with its cosine to `vector`."""
+        with self._lock:
+            self._sync_external()
+            db = self._conn()
+            ids: dict[str, None] = {}
+            keys = list(dict.fromkeys(probe.keys))
+            for (tid,) in db.execute(
+                    f"SELECT id FROM tombstones WHERE user_id = ? AND (mkey IN "
+                    f"({','.join('?' * len(keys))}) OR normalized = ?)",
+                    [user_id, *keys, probe.normalized]).fetchall():
+                ids[tid] = None
+            if probe.terms:
+                for (tid,) in db.execute(
+                        f"SELECT DISTINCT id FROM tombstone_terms WHERE user_id = ? AND term IN "
+                        f"({','.join('?' * len(probe.terms))}) LIMIT ?",
+                        [user_id, *probe.terms, limit]).fetchall():
+                    ids[tid] = None
+            all_ids, row_of, mat = self._tomb_matrix(user_id)
+            if not all_ids:
+                return []
+            sims = mat @ np.asarray(vector, np.float32)
+            top = min(k, sims.size)
+            for n in np.argpartition(-sims, top - 1)[:top]:
+                ids[all_ids[int(n)]] = None
+            chosen = list(ids)
+            rows = db.execute(f"SELECT id, body FROM tombstones WHERE id IN "
+                              f"({','.join('?' * len(chosen))})", chosen).fetchall()
+        out = [(Tombstone.model_validate_json(body), float(sims[row_of[tid]]))
+               for tid, body in rows if tid in row_of]
+        out.sort(key=lambda p: -p[1])
+        return out
 
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
@@ -551,11 +632,15 @@ class EmbeddedStore:
                     touched.add(op.user_id)
                 elif isinstance(op, PutTombstone):
                     t = op.tombstone
-                    db.execute(
-                        "INSERT OR IGNORE INTO tombstones VALUES (?, ?, ?, ?, ?)",
+                    cur = db.execute(
+                        "INSERT OR IGNORE INTO tombstones (id, user_id, normalized, body, vec) "
+                        "VALUES (?, ?, ?, ?, ?)",
                         (t.id, t.user_id, t.normalized, t.model_dump_json(),
                          vectors[t.id].astype(np.float32).tobytes()),
                     )
+                    if cur.rowcount:
+                        self._index_tombstone(db, t.id, t.user_id, t.text)
+                    self._tomb_matrices.pop(t.user_id, None)
                 elif isinstance(op, AppendAudit):
                     e = op.event
                     db.execute(

@@ -33,6 +33,7 @@ from ...models import (
     Tombstone,
 )
 from ...ranking import RankedHit, RankingParams
+from ...values import TombstoneProbe
 from ..base import (
     AnyMemory,
     FactSummary,
@@ -332,6 +333,19 @@ class ElasticsearchStore:
         return [(Tombstone.model_validate(_strip(h["_source"])), 2.0 * float(h["_score"]) - 1.0)
                 for h in resp["hits"]["hits"] if h["_source"].get("user_id") == user_id]
 
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector: np.ndarray,
+                             k: int = 5, *, limit: int = 200) -> list[tuple[Tombstone, float | None]]:
+        """Key and slot-term lookups plus the k nearest by vector (invariant 63); a key hit
+        outside the nearest carries no cosine (vectors never travel back)."""
+        out = {t.id: (t, c) for t, c in self.nearest_tombstones(user_id, vector, k)}
+        body = queries.tombstone_keys(self.names, user_id, list(probe.keys), probe.normalized,
+                                      list(probe.terms), limit)
+        resp = self._call(self._reader(user_id).search, **body)
+        for h in resp["hits"]["hits"]:
+            if h["_source"].get("user_id") == user_id and h["_id"] not in out:
+                out[h["_id"]] = (Tombstone.model_validate(_strip(h["_source"])), None)
+        return list(out.values())
+
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
         flt: list[dict] = [{"term": {"user_id": user_id}}]
@@ -531,4 +545,5 @@ def _reason(exc: ApiError) -> str:
 
 
 def _strip(src: dict) -> dict:
-    return {k: v for k, v in src.items() if k not in ("seq", "vector")}
+    return {k: v for k, v in src.items()
+            if k not in ("seq", "vector", "match_key", "match_terms")}

@@ -16,6 +16,7 @@ from datetime import datetime
 import numpy as np
 
 from ...errors import ConflictError, MemdeskError
+from ...values import index_entry
 from ..base import (
     AppendAudit,
     DeleteMemory,
@@ -73,7 +74,9 @@ class Planner:
                 actions += self._plan_delete(op, self.current)
             elif isinstance(op, PutTombstone):
                 t = op.tombstone
-                src = {**t.model_dump(mode="json"), "seq": self.next_seq()}
+                key, terms = index_entry(t.text)  # the lookup fields (invariant 63)
+                src = {**t.model_dump(mode="json"), "seq": self.next_seq(), "match_key": key,
+                       "match_terms": terms}
                 if has_direction(self.vectors[t.id]):
                     src["vector"] = [float(x) for x in self.vectors[t.id]]
                 actions.append(({"create": {"_index": self.names.alias("tombstones"),
