@@ -27,6 +27,7 @@ and slot terms, stored beside each tombstone) plus the nearest tombstones by vec
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -39,7 +40,7 @@ from pydantic import BaseModel, ConfigDict
 from .models import Tombstone
 from .text import STOP_WORDS, fold, normalise, split_cjk, stem
 
-KEY_VERSION = "3"  # bump when canonical keys change: stores recompute theirs on open
+KEY_VERSION = "4"  # bump when canonical keys change: stores recompute theirs on open
 POSSIBLY_RESTATES = "possibly_restates"  # flag prefix: possibly_restates:<tombstone id>
 
 # Words that hedge or say who holds a value, not what it is.
@@ -471,10 +472,36 @@ def _read_surface(s: str, emoji: bool) -> Claim:
                  ended=ended, emoji=emoji and slot is not None)
 
 
-@lru_cache(maxsize=65536)
+_KNOWN: dict[str, Claim] = {}  # claims a store read back with its tombstones (`remember`)
+
+
 def read(text: str) -> Claim:
     """The canonical claim of a fact text. Emoji count only where no words fill the slot:
     "Lives in Bristol 🏠" is Bristol, "Allergic to 🥜" is peanuts."""
+    known = _KNOWN.get(text)
+    return known if known is not None else _read(text)
+
+
+def claim_json(text: str) -> str:
+    """A claim as stored beside its tombstone, so matching never re-reads stored texts."""
+    c = read(text)
+    return json.dumps({"s": c.slot, "v": [sorted(p) for p in c.value], "r": list(c.raw_value),
+                       "t": sorted(c.terms), "n": c.negated, "e": c.ended, "m": c.emoji},
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def remember(text: str, stored: str) -> None:
+    """Take a stored claim (written by `claim_json` under this KEY_VERSION) for `text`."""
+    if len(_KNOWN) > 100_000:
+        _KNOWN.clear()
+    d = json.loads(stored)
+    _KNOWN[text] = Claim(slot=d["s"], value=tuple(frozenset(p) for p in d["v"]),
+                         raw_value=tuple(d["r"]), terms=frozenset(d["t"]), negated=d["n"],
+                         ended=d["e"], emoji=d["m"])
+
+
+@lru_cache(maxsize=65536)
+def _read(text: str) -> Claim:
     named, has_emoji = _with_emoji_names(text)
     plain = _read_surface(_surface(text), False)
     if not has_emoji:
@@ -641,9 +668,11 @@ def _no_slot(dead: Claim, new: Claim, cosine: float | None, threshold: float) ->
 
 
 def judge_pair(dead_text: str, new_text: str, cosine: float | None,
-               threshold: float, *, close_cosine: float = 0.7) -> tuple[Decision, str]:
+               threshold: float, *, close_cosine: float = 0.7,
+               dead_normalized: str | None = None) -> tuple[Decision, str]:
     """The rules for one (dead, new) pair."""
-    if normalise(dead_text) == normalise(new_text):
+    if (dead_normalized if dead_normalized is not None else normalise(dead_text)) == \
+            normalise(new_text):
         return Decision.REFUSE, "the same text"
     dead, new = read(dead_text), read(new_text)
     if dead.negated != new.negated:
@@ -687,7 +716,8 @@ def assess(text: str, candidates: Iterable[tuple[Tombstone, float | None]], thre
         if tomb.id in seen:
             continue
         seen.add(tomb.id)
-        decision, reason = judge_pair(tomb.text, text, cosine, threshold)
+        decision, reason = judge_pair(tomb.text, text, cosine, threshold,
+                                      dead_normalized=tomb.normalized)
         if decision == Decision.ACCEPT:
             continue
         v = Verdict(decision=decision, tombstone=tomb, similarity=cosine,

@@ -128,7 +128,7 @@ def test_inv63_candidates_come_from_the_index_not_a_scan(service):
         service.write_fact("ana", "Based in Bristol", actor="agent")
 
 
-def test_inv63_embedded_store_migrates_an_old_file(tmp_path, hash_embedder):
+def test_inv64_embedded_store_migrates_an_old_file(tmp_path, hash_embedder):
     path = tmp_path / "old.db"
     store = open_store(f"embedded:{path}", hash_embedder)
     svc = MemoryService(store)
@@ -139,6 +139,7 @@ def test_inv63_embedded_store_migrates_an_old_file(tmp_path, hash_embedder):
     db.execute("DROP TABLE tombstone_terms")
     db.execute("DROP INDEX tombstones_key")
     db.execute("ALTER TABLE tombstones DROP COLUMN mkey")
+    db.execute("ALTER TABLE tombstones DROP COLUMN mclaim")
     db.execute("DELETE FROM meta WHERE key = 'tombstone_keys'")
     db.commit()
     db.close()

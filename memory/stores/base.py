@@ -174,7 +174,7 @@ class Store(Protocol):
     ) -> list[tuple[Tombstone, float]]: ...
     def tombstone_candidates(
         self, user_id: str, probe: TombstoneProbe, vector: np.ndarray, k: int = 5, *,
-        limit: int = 200,
+        limit: int = 20,
     ) -> list[tuple[Tombstone, float | None]]:
         """Issue 11 (invariant 63): the tombstones that may concern one text, found by index
         (canonical key, normalised text, slot terms) plus the k nearest by vector; each with

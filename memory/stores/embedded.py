@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..embeddings import Embedder
+from ..embeddings import Embedder, _blas_threads
 from ..errors import ConflictError, MemdeskError, StoreUnavailableError
 from ..models import (
     MODEL_BY_KIND,
@@ -30,7 +30,7 @@ from ..models import (
     Tombstone,
 )
 from ..text import fts_terms
-from ..values import KEY_VERSION, TombstoneProbe, index_entry
+from ..values import KEY_VERSION, TombstoneProbe, claim_json, index_entry, remember
 from .base import (
     AnyMemory,
     AppendAudit,
@@ -189,14 +189,17 @@ class EmbeddedStore:
     def _ensure_tombstone_keys(self) -> None:
         """Issue 11: each tombstone's canonical key (memory/values.py) and slot terms, indexed,
         so a write is matched by lookups, not a scan (invariant 63). Older files gain the
-        column and table on first open; keys are recomputed when KEY_VERSION changes."""
+        columns and table on first open; keys are recomputed when KEY_VERSION changes, so
+        stored keys always follow the matcher (invariant 64)."""
         have = {r[1] for r in self._db.execute("PRAGMA table_info(tombstones)")}
         meta = self._db.execute("SELECT value FROM meta WHERE key = 'tombstone_keys'").fetchone()
-        if "mkey" in have and meta is not None and meta[0] == KEY_VERSION:
+        if "mclaim" in have and meta is not None and meta[0] == KEY_VERSION:
             return
         with self._tx() as db:
             if "mkey" not in have:
                 db.execute("ALTER TABLE tombstones ADD COLUMN mkey TEXT")
+            if "mclaim" not in have:
+                db.execute("ALTER TABLE tombstones ADD COLUMN mclaim TEXT")
             db.execute("CREATE INDEX IF NOT EXISTS tombstones_key ON tombstones(user_id, mkey)")
             db.execute("CREATE TABLE IF NOT EXISTS tombstone_terms (user_id TEXT NOT NULL, "
                        "term TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (user_id, term, id))"
@@ -209,7 +212,8 @@ class EmbeddedStore:
     @staticmethod
     def _index_tombstone(db: sqlite3.Connection, tid: str, user: str, text: str) -> None:
         key, terms = index_entry(text)
-        db.execute("UPDATE tombstones SET mkey = ? WHERE id = ?", (key, tid))
+        db.execute("UPDATE tombstones SET mkey = ?, mclaim = ? WHERE id = ?",
+                   (key, claim_json(text), tid))
         db.executemany("INSERT OR IGNORE INTO tombstone_terms VALUES (?, ?, ?)",
                        [(user, term, tid) for term in terms])
 
@@ -348,7 +352,7 @@ class EmbeddedStore:
         return cached
 
     def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector: np.ndarray,
-                             k: int = 5, *, limit: int = 200) -> list[tuple[Tombstone, float]]:
+                             k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float]]:
         """Tombstones that may concern a text (invariant 63): an equal canonical key or
         normalised text, a shared slot term (index lookups), and the k nearest by vector
         (one matrix product). Each with its cosine to `vector`."""
@@ -356,30 +360,43 @@ class EmbeddedStore:
             self._sync_external()
             db = self._conn()
             ids: dict[str, None] = {}
-            keys = list(dict.fromkeys(probe.keys))
-            for (tid,) in db.execute(
-                    f"SELECT id FROM tombstones WHERE user_id = ? AND (mkey IN "
-                    f"({','.join('?' * len(keys))}) OR normalized = ?)",
-                    [user_id, *keys, probe.normalized]).fetchall():
-                ids[tid] = None
-            if probe.terms:
-                for (tid,) in db.execute(
-                        f"SELECT DISTINCT id FROM tombstone_terms WHERE user_id = ? AND term IN "
-                        f"({','.join('?' * len(probe.terms))}) LIMIT ?",
-                        [user_id, *probe.terms, limit]).fetchall():
+            # Each lookup is one index search (an OR across two columns would scan the user).
+            for key in dict.fromkeys(probe.keys):
+                for (tid,) in db.execute("SELECT id FROM tombstones WHERE user_id = ? AND mkey = ?",
+                                         (user_id, key)):
                     ids[tid] = None
+            for (tid,) in db.execute("SELECT id FROM tombstones WHERE user_id = ? AND "
+                                     "normalized = ?", (user_id, probe.normalized)):
+                ids[tid] = None
+            # The tombstones sharing most value words with the text, each word's postings cut
+            # at `limit`: a word in every value of the slot ("music") cannot flood the check.
+            shared: dict[str, int] = {}
+            for term in probe.terms:
+                for (tid,) in db.execute("SELECT id FROM tombstone_terms WHERE user_id = ? AND "
+                                         "term = ? LIMIT ?", (user_id, term, limit)):
+                    shared[tid] = shared.get(tid, 0) + 1
+            for tid in sorted(shared, key=lambda t: (-shared[t], t))[:limit]:
+                ids[tid] = None
             all_ids, row_of, mat = self._tomb_matrix(user_id)
             if not all_ids:
                 return []
-            sims = mat @ np.asarray(vector, np.float32)
+            # One thread: a matrix-vector product this size gains nothing from BLAS threads and,
+            # on a busy machine, loses several times over to their spinning (bench_tombstones).
+            with _blas_threads(1):
+                sims = mat @ np.asarray(vector, np.float32)
             top = min(k, sims.size)
             for n in np.argpartition(-sims, top - 1)[:top]:
                 ids[all_ids[int(n)]] = None
             chosen = list(ids)
-            rows = db.execute(f"SELECT id, body FROM tombstones WHERE id IN "
+            rows = db.execute(f"SELECT id, body, mclaim FROM tombstones WHERE id IN "
                               f"({','.join('?' * len(chosen))})", chosen).fetchall()
-        out = [(Tombstone.model_validate_json(body), float(sims[row_of[tid]]))
-               for tid, body in rows if tid in row_of]
+        out = []
+        for tid, body, claim in rows:
+            if tid in row_of:
+                tomb = Tombstone.model_validate_json(body)
+                if claim:  # the stored reading: matching does not parse the text again
+                    remember(tomb.text, claim)
+                out.append((tomb, float(sims[row_of[tid]])))
         out.sort(key=lambda p: -p[1])
         return out
 

@@ -334,7 +334,7 @@ class ElasticsearchStore:
                 for h in resp["hits"]["hits"] if h["_source"].get("user_id") == user_id]
 
     def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector: np.ndarray,
-                             k: int = 5, *, limit: int = 200) -> list[tuple[Tombstone, float | None]]:
+                             k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float | None]]:
         """Key and slot-term lookups plus the k nearest by vector (invariant 63); a key hit
         outside the nearest carries no cosine (vectors never travel back)."""
         out = {t.id: (t, c) for t, c in self.nearest_tombstones(user_id, vector, k)}
