@@ -26,11 +26,18 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
           judge: Judge | None = None) -> Verdict:
     """The verdict for writing `text` for `user_id` (the caller has checked the scope)."""
     pending = list(pending)
-    texts = ([] if vector is not None else [text]) + [t.text for t in pending]
-    vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dims), np.float32)
-    if vector is None:
-        vector, vectors = vectors[0], vectors[1:]
-    vector = np.asarray(vector, np.float32)
-    candidates = list(store.tombstone_candidates(user_id, probe(text), vector, NEAREST))
-    candidates += [(t, float(v @ vector)) for t, v in zip(pending, vectors)]
+    cache: dict[str, np.ndarray] = {}
+
+    def query_vector() -> np.ndarray:
+        # Embedded lazily: a user without tombstones costs no model call (the store asks for it
+        # only when it has vectors to compare).
+        if "v" not in cache:
+            cache["v"] = np.asarray(vector if vector is not None else embedder.embed([text])[0],
+                                    np.float32)
+        return cache["v"]
+
+    candidates = list(store.tombstone_candidates(user_id, probe(text), query_vector, NEAREST))
+    if pending:
+        vectors = embedder.embed([t.text for t in pending])
+        candidates += [(t, float(v @ query_vector())) for t, v in zip(pending, vectors)]
     return assess(text, candidates, threshold, judge=judge)

@@ -152,3 +152,21 @@ def test_inv64_embedded_store_migrates_an_old_file(tmp_path, hash_embedder):
             MemoryService(store).write_fact("ana", "Employed by ACME Inc.", actor="agent")
     finally:
         store.close()
+
+
+def test_inv63_a_user_without_tombstones_costs_no_embedding(store):
+    if not store.url.startswith("embedded:"):
+        pytest.skip("the Elasticsearch store runs its knn leg on every check")
+    calls = []
+
+    class Counting:
+        name, dims = store.embedder.name, store.embedder.dims
+
+        def embed(self, texts):
+            calls.append(list(texts))
+            return store.embedder.embed(texts)
+
+    from memory.tombstones import check
+
+    v = check(store, Counting(), "nobody", "Lives in Bristol", threshold=0.85)
+    assert v.decision == "accept" and calls == []

@@ -6,6 +6,7 @@ Mutations arrive as a list of operations applied all-or-nothing (invariant 10).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Literal, NamedTuple, Protocol, runtime_checkable
 
@@ -173,12 +174,13 @@ class Store(Protocol):
         self, user_id: str, vector: np.ndarray, k: int = 3
     ) -> list[tuple[Tombstone, float]]: ...
     def tombstone_candidates(
-        self, user_id: str, probe: TombstoneProbe, vector: np.ndarray, k: int = 5, *,
-        limit: int = 20,
+        self, user_id: str, probe: TombstoneProbe,
+        vector: np.ndarray | Callable[[], np.ndarray], k: int = 5, *, limit: int = 20,
     ) -> list[tuple[Tombstone, float | None]]:
         """Issue 11 (invariant 63): the tombstones that may concern one text, found by index
         (canonical key, normalised text, slot terms) plus the k nearest by vector; each with
-        its cosine where known. Never a scan of the user's tombstones."""
+        its cosine where known. Never a scan of the user's tombstones. `vector` may be a
+        function, called only when there are vectors to compare."""
         ...
     def audit(
         self, user_id: str, *, limit: int = 100, action: str | None = None,

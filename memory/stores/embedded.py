@@ -351,7 +351,7 @@ class EmbeddedStore:
             self._tomb_matrices[user_id] = cached
         return cached
 
-    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector: np.ndarray,
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector,
                              k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float]]:
         """Tombstones that may concern a text (invariant 63): an equal canonical key or
         normalised text, a shared slot term (index lookups), and the k nearest by vector
@@ -382,8 +382,9 @@ class EmbeddedStore:
                 return []
             # One thread: a matrix-vector product this size gains nothing from BLAS threads and,
             # on a busy machine, loses several times over to their spinning (bench_tombstones).
+            query = vector() if callable(vector) else vector
             with _blas_threads(1):
-                sims = mat @ np.asarray(vector, np.float32)
+                sims = mat @ np.asarray(query, np.float32)
             top = min(k, sims.size)
             for n in np.argpartition(-sims, top - 1)[:top]:
                 ids[all_ids[int(n)]] = None

@@ -333,11 +333,12 @@ class ElasticsearchStore:
         return [(Tombstone.model_validate(_strip(h["_source"])), 2.0 * float(h["_score"]) - 1.0)
                 for h in resp["hits"]["hits"] if h["_source"].get("user_id") == user_id]
 
-    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector: np.ndarray,
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector,
                              k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float | None]]:
         """Key and slot-term lookups plus the k nearest by vector (invariant 63); a key hit
         outside the nearest carries no cosine (vectors never travel back)."""
-        out = {t.id: (t, c) for t, c in self.nearest_tombstones(user_id, vector, k)}
+        query = vector() if callable(vector) else vector
+        out = {t.id: (t, c) for t, c in self.nearest_tombstones(user_id, query, k)}
         body = queries.tombstone_keys(self.names, user_id, list(probe.keys), probe.normalized,
                                       list(probe.terms), limit)
         resp = self._call(self._reader(user_id).search, **body)
