@@ -33,14 +33,14 @@ from memory.eval.metrics import fractional_recall, mean
 from memory.search_config import DEFAULT, SHARP_RRF, Purpose
 from memory.service import MemoryService
 from memory.stores import open_store
-from memory.stores.embedded import STOPWORDS
-from memory.text import words
+from memory.text import terms
 
 K = 10
 
 
 def tokens(text: str) -> list[str]:
-    return [w for w in words(text) if w not in STOPWORDS]
+    # The one tokenizer (memory/text.py): stop words out, porter stems, like the FTS5 leg.
+    return terms(text)
 
 
 def pct(values: list[float], q: float) -> float:

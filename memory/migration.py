@@ -87,10 +87,10 @@ def compare(users: list[str], src_counts: Callable[[str], dict[str, int]],
     return rows
 
 
-def carry_value_key(src, dst) -> None:
+def carry_value_key(src: Store, dst: Store) -> None:
     """Issue 11 (invariant 66): forgotten tombstones keep a keyed hash; the copy must check
     values with the same secret, or the forgotten value would come back."""
-    key = src.value_key() if hasattr(src, "value_key") else None
+    key = src.value_key()
     if key is None:
         return
     have = dst.value_key()

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
 
 from . import contradicted, forgetting
+from . import tombstones as _tombstones  # issue 11: the three-way tombstone check
 from .clock import Clock, parse_when, utcnow
 from .corrections import believed_at, valid_covers
 from .errors import NotFoundError, ValidationError
@@ -36,7 +37,7 @@ from .search_config import DEFAULT, Purpose, RecallConfig
 from .stores.base import AnyMemory, Capability, RecallFilter, Store
 from .text import clean_text, require_user
 from .unit_of_work import Authorize, Batch, EventIds, as_actor
-from .values import match_tombstone
+from .values import Decision, Verdict
 
 __all__ = ["MemoryService", "believed_at", "valid_covers"]
 
@@ -48,6 +49,8 @@ class WriteResult(BaseModel):
     fact: Fact
     replaced: Fact | None = None  # the old fact, after supersession or retraction
     tombstone: Tombstone | None = None
+    # issue 11: why the fact was held for review instead (possibly restates a tombstone)
+    held: Verdict | None = None
 
 
 class FilterCount(BaseModel):
@@ -114,7 +117,7 @@ class MemoryService:
                plan_id: str | None = None, comment: str | None = None,
                event_ids: EventIds | None = None) -> Batch:
         return Batch(self.store, actor, scope, now=self.clock(), reason=reason, plan_id=plan_id,
-                     comment=comment, gate=self.tombstone_match, authorize=self.authorize,
+                     comment=comment, gate=lambda user, text, pending: self.tombstone_verdict(user, text, pending=pending), authorize=self.authorize,
                      event_ids=event_ids, harsh_penalty=self.harsh_confidence_penalty)
 
     # scope and ownership --------------------------------------------------------------------
@@ -136,26 +139,30 @@ class MemoryService:
         raise NotFoundError(f"no memory {memory_id} for user {user_id}", target_id=memory_id)
 
     # tombstones -------------------------------------------------------------------------------
-    def tombstone_match(self, user_id: str, text: str,
-                        pending: Iterable[Tombstone] = ()) -> tuple[Tombstone, float] | None:
-        """The tombstone this text restates (memory/values.py: same value, same terms, or
-        similar meaning with the same polarity), with its cosine (invariant 7). `pending` are
-        tombstones a batch is about to create: they count as much as stored ones."""
-        user_id = require_user(user_id)
-        pending = list(pending)
-        tombs = self.store.list_tombstones(user_id)
-        # Issue 11 (invariant 66): a forgotten value is refused by its keyed hash alone.
-        forgotten = forgetting.forgotten_match(self.store, text, tombs)
-        if forgotten is not None:
-            return forgotten, 1.0
-        tombs = [*(t for t in tombs if not t.forgotten), *pending]
-        if not tombs:
+    def tombstone_match(self, user_id: str, text: str) -> tuple[Tombstone, float] | None:
+        """The tombstone this text restates or may restate (refuse or review verdict), with
+        its cosine (invariant 7)."""
+        v = self.tombstone_verdict(user_id, text)
+        if v.tombstone is None or v.decision == Decision.ACCEPT:
             return None
-        vecs = self.embedder.embed([text, *(t.text for t in pending)])
-        near = self.store.nearest_tombstones(user_id, vecs[0], 5)
-        near += [(t, float(vecs[0] @ v)) for t, v in zip(pending, vecs[1:], strict=True)]
-        found = match_tombstone(text, tombs, near, self.tombstone_similarity)
-        return None if found is None else (found[0], found[1])
+        return v.tombstone, v.similarity if v.similarity is not None else 1.0
+
+    def tombstone_verdict(self, user_id: str, text: str, *, pending: Iterable[Tombstone] = (),
+                          vector=None) -> Verdict:
+        """Refuse, review or accept `text` against the user's tombstones and the ones a batch
+        creates (`pending`), by index (memory/tombstones.py; invariants 7, 61-63). A forgotten
+        value is refused by its keyed hash alone (invariant 66)."""
+        user_id = require_user(user_id)
+        # Only a store where something was forgotten has a key (and forgotten tombstones).
+        forgotten = (forgetting.forgotten_match(self.store, text,
+                                                self.store.list_tombstones(user_id))
+                     if self.store.value_key() is not None else None)
+        if forgotten is not None:
+            return Verdict(decision=Decision.REFUSE, tombstone=forgotten, similarity=1.0,
+                           reason="the exact value of a forgotten tombstone")
+        return _tombstones.check(self.store, self.embedder, user_id, text,
+                                 threshold=self.tombstone_similarity, pending=pending,
+                                 vector=vector)
 
     # episodes ---------------------------------------------------------------------------------
     def write_episode(self, user_id: str, text: str, *, timestamp=None, session_id: str | None = None,
@@ -216,10 +223,12 @@ class MemoryService:
         self.check_sources(user_id, fact.source_episode_ids)
         with self.batch(actor, user_id, reason=reason) as b:
             if not supersedes_id:
-                return WriteResult(fact=b.add(fact))
+                new = b.add(fact)
+                return WriteResult(fact=new, held=b.held.get(new.id))
             old = b.owned_fact(supersedes_id, action="supersede")
             new, replaced, tomb = b.add_successor(old, fact, contradiction)
-            return WriteResult(fact=new, replaced=replaced, tombstone=tomb)
+            return WriteResult(fact=new, replaced=None if new.state == FactState.CANDIDATE
+                               else replaced, tombstone=tomb, held=b.held.get(new.id))
 
     def retract(self, user_id: str, fact_id: str, *, actor: str = "agent",
                 reason: str | None = None) -> Tombstone:

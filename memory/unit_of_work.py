@@ -50,17 +50,25 @@ from .stores.base import (
     Store,
     UpdateMemory,
 )
+from .values import POSSIBLY_RESTATES, Decision, Verdict
 
 M = TypeVar("M", bound=BaseModel)
 
-# (user_id, text, tombstones created in this batch) -> (tombstone, similarity) or None
-TombstoneGate = Callable[[str, str, list[Tombstone]], "tuple[Tombstone, float] | None"]
+# (user_id, text, tombstones created in this batch) -> refuse / review / accept (memory/values.py)
+TombstoneGate = Callable[[str, str, list[Tombstone]], Verdict]
 # (actor, action, user_id) -> None, or raises AccessDenied
 Authorize = Callable[[str, str, str], None]
 # (event, key) -> a deterministic event id, for writers whose retries must converge
 EventIds = Callable[[AuditEvent, str | None], str]
 
-OnDead = Literal["refuse", "flag", "allow"]
+# What a write does with a value that restates a dead one (invariants 7, 44, 61-63):
+#   refuse: an automated write (CLI, agent, consolidation): refused when confident, held as a
+#           candidate for review when doubtful;
+#   decide: a person approving an item: refused when confident, allowed when doubtful (deciding
+#           the doubtful band is what review is for);
+#   flag:   a proposal: always a candidate, flagged with its tombstone;
+#   allow:  history being restored as it was (seeding, undo).
+OnDead = Literal["refuse", "decide", "flag", "allow"]
 
 _WRITE_ACTION = {MemoryKind.EPISODIC: "write_episode", MemoryKind.SEMANTIC: "write_fact",
                  MemoryKind.PROCEDURAL: "write_playbook", MemoryKind.CATALOG: "write_catalog"}
@@ -94,6 +102,7 @@ class Batch:
         self.tombstones: list[Tombstone] = []
         self._docs: dict[tuple[MemoryKind, str], AnyMemory | None] = {}  # this batch's view
         self._checked: list[Fact] = []  # facts activated here: re-checked against new tombstones
+        self.held: dict[str, Verdict] = {}  # facts held for review (or flagged), by id
         self.committed = False
 
     # reads through the batch ----------------------------------------------------------------
@@ -175,14 +184,17 @@ class Batch:
                                   f"batch's scope {self.user_id!r}")
 
     # tombstones -------------------------------------------------------------------------------
-    def dead_match(self, text: str) -> tuple[Tombstone, float] | None:
-        """The tombstone (stored, or created in this batch) that `text` restates, if any."""
+    def verdict(self, text: str, dying: Iterable[Tombstone] = ()) -> Verdict | None:
+        """Refuse, review or accept `text` against the user's tombstones, those this batch
+        created and those it is about to create (`dying`)."""
         if self._gate is None:
             return None
-        return self._gate(self.user_id, text, self.tombstones)
+        return self._gate(self.user_id, text, [*self.tombstones, *dying])
 
-    def _refuse_dead(self, fact: Fact, match: tuple[Tombstone, float], action: str) -> None:
-        tomb, sim = match
+    def _refuse_dead(self, fact: Fact, verdict: Verdict, action: str) -> None:
+        tomb = verdict.tombstone
+        assert tomb is not None
+        sim = verdict.similarity if verdict.similarity is not None else 1.0
         # A forgotten value is not written back into the audit log by its refusal (inv. 66).
         said = ({"text_sha256": text_digest(fact.text), "forgotten": True} if tomb.forgotten
                 else {"text": fact.text})
@@ -190,39 +202,50 @@ class Batch:
         self.record_now("review_refused" if action.startswith("review_") else "write_refused",
                         [fact.id, tomb.id], outcome="refused",
                         after={**said, "similarity": round(sim, 4)},
-                        reason=f"restates a {tomb.kind.value} value: {dead}")
+                        reason=f"restates a {tomb.kind.value} value: {dead} ({verdict.reason})")
         raise TombstoneError(
             f"refused: {fact.text!r} restates a value this user's history marks "
             f"{tomb.kind.value} ({dead}, similarity {sim:.2f}, tombstone {tomb.id})",
             tombstone_id=tomb.id, target_id=fact.id)
 
-    def _guard(self, fact: Fact, on_dead: OnDead, action: str) -> Fact:
-        """Invariant 7 at the door: an active value that restates a dead one is refused; a
-        candidate is flagged so review shows its history (invariant 44)."""
+    def _guard(self, fact: Fact, on_dead: OnDead, action: str,
+               dying: Iterable[Tombstone] = ()) -> Fact:
+        """Invariant 7 at the door, as a three-way decision (memory/values.py)."""
         if on_dead == "allow" or fact.state not in (FactState.ACTIVE, FactState.CANDIDATE):
             return fact
-        match = self.dead_match(fact.text)
-        if match is None:
+        dying = list(dying)
+        verdict = self.verdict(fact.text, dying)
+        if verdict is None or verdict.tombstone is None or verdict.decision == Decision.ACCEPT:
             if fact.state == FactState.ACTIVE:
                 self._checked.append(fact)
             return fact
-        if on_dead == "flag" or fact.state == FactState.CANDIDATE:
-            if PREVIOUSLY_REJECTED in fact.flags:
-                return fact
-            return fact.model_copy(update={"flags": [*fact.flags, PREVIOUSLY_REJECTED]})
-        self._refuse_dead(fact, match, action)
-        raise AssertionError("unreachable")  # pragma: no cover
+        # A candidate is never believed, so it cannot resurrect: it is flagged, not refused.
+        if verdict.decision == Decision.REFUSE and on_dead in ("refuse", "decide") \
+                and fact.state == FactState.ACTIVE:
+            self._refuse_dead(fact, verdict, action)
+        if verdict.decision == Decision.REVIEW and on_dead == "decide":
+            self._checked.append(fact)  # a person decided the doubtful band
+            return fact
+        # Held for review (or proposed): a candidate that names the value it may restate.
+        flags = verdict.flags()
+        if verdict.tombstone in dying:  # the value this very correction retracts
+            flags = [PREVIOUSLY_REJECTED,
+                     f"{POSSIBLY_RESTATES}:{verdict.tombstone.source_fact_id}"]
+        self.held[fact.id] = verdict
+        return fact.model_copy(update={"state": FactState.CANDIDATE,
+                                       "flags": list(dict.fromkeys([*fact.flags, *flags]))})
 
     # writes -----------------------------------------------------------------------------------
     def add(self, doc: M, *, on_dead: OnDead = "refuse", action: str | None = None,
-            at: datetime | None = None, key: str | None = None, reason: str | None = None) -> M:
+            at: datetime | None = None, key: str | None = None, reason: str | None = None,
+            dying: Iterable[Tombstone] = ()) -> M:
         """Insert a new memory of this scope, audited with its full record."""
         memory: AnyMemory = doc  # type: ignore[assignment]
         self._owner_ok(memory)
         action = action or _WRITE_ACTION[memory.kind]
         self._check(action)
         if isinstance(memory, Fact):
-            memory = self._guard(memory, on_dead, action)
+            memory = self._guard(memory, on_dead, action, dying)
         if self.get(memory.kind, memory.id) is not None:
             raise ValidationError(f"{memory.kind.value} {memory.id} already exists")
         self.ops.append(PutMemory(doc=memory))
@@ -232,14 +255,15 @@ class Batch:
 
     def change(self, old: M, *, action: str, at: datetime | None = None,
                key: str | None = None, reason: str | None = None, targets: Iterable[str] = (),
-               on_dead: OnDead = "allow", **changes: Any) -> M:
+               on_dead: OnDead = "allow", dying: Iterable[Tombstone] = (),
+               **changes: Any) -> M:
         """Update a memory read at revision `old.rev`: the store refuses it if that moved on."""
         return self.replace(old, bumped(old, **changes), action=action, at=at, key=key,
-                            reason=reason, targets=targets, on_dead=on_dead)
+                            reason=reason, targets=targets, on_dead=on_dead, dying=dying)
 
     def replace(self, old: M, new: M, *, action: str, at: datetime | None = None,
                 key: str | None = None, reason: str | None = None, targets: Iterable[str] = (),
-                on_dead: OnDead = "allow") -> M:
+                on_dead: OnDead = "allow", dying: Iterable[Tombstone] = ()) -> M:
         """Replace `old` by `new` (new.rev = old.rev + 1), audited with both."""
         cur: AnyMemory = old  # type: ignore[assignment]
         nxt: AnyMemory = new  # type: ignore[assignment]
@@ -249,7 +273,7 @@ class Batch:
             raise ValidationError(f"an update of {cur.id} must keep its id and advance its "
                                   f"revision by one ({cur.rev} → {cur.rev + 1})")
         if isinstance(nxt, Fact):
-            nxt = self._guard(nxt, on_dead, action)
+            nxt = self._guard(nxt, on_dead, action, dying)
         self.ops.append(UpdateMemory(doc=nxt, expected_rev=cur.rev))
         self._docs[(cur.kind, cur.id)] = nxt
         self.note(action, [cur.id, *targets], before=cur, after=nxt, reason=reason, at=at,
@@ -266,9 +290,9 @@ class Batch:
         self.ops.append(PutTombstone(tombstone=tomb))
         self.tombstones.append(tomb)
         for active in self._checked:
-            match = self.dead_match(active.text)
-            if match is not None:
-                self._refuse_dead(active, match, "write_fact")
+            verdict = self.verdict(active.text)
+            if verdict is not None and verdict.decision == Decision.REFUSE:
+                self._refuse_dead(active, verdict, "write_fact")
         return tomb
 
     def supersede(self, old: Fact, new: Fact,
@@ -298,7 +322,11 @@ class Batch:
         contradiction = Contradiction(contradiction)
         if old.state != FactState.ACTIVE or old.superseded_by:
             retire(old, new, contradiction, self.now)  # raises the chain error (invariant 5)
-        new = self.add(linked(new, old, contradiction, self.harsh_penalty), on_dead=on_dead)
+        # A harsh correction must not restate the value it retracts (invariant 62).
+        dying = ([tombstone_of(old, TombstoneKind.RETRACTED, self.actor, self.reason, self.now)]
+                 if contradiction == Contradiction.HARSH else [])
+        new = self.add(linked(new, old, contradiction, self.harsh_penalty), on_dead=on_dead,
+                       dying=dying)
         if new.state == FactState.CANDIDATE:
             return new, old, None  # proposed: the old fact stays until someone decides
         replaced, tomb = self.supersede(old, new, contradiction)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from memory.corrections import tombstone_of
 from memory.errors import ChainError, ConflictError, MemdeskError, ValidationError
 from memory.models import (
     Contradiction,
@@ -61,8 +62,9 @@ class _Ctx:
 def _activate(ctx: _Ctx, action: str, **changes) -> tuple[Fact, list[Fact], Tombstone | None]:
     """Promote the candidate (with `changes`); a proposed supersession goes through the
     correction model (invariant 47). Record time starts now: it was not believed before.
-    Approval never resurrects a tombstoned value (invariant 44): the batch refuses and audits
-    it, also when the dead value is the one this very decision retracts."""
+    Approval never resurrects a tombstoned value (invariant 44): a confident restatement is
+    refused and audited, also of the value this very decision retracts; a doubtful one is what
+    the operator is here to decide (invariant 61)."""
     fact, b = ctx.fact, ctx.b
     touched: list[Fact] = []
     tomb = None
@@ -74,8 +76,11 @@ def _activate(ctx: _Ctx, action: str, **changes) -> tuple[Fact, list[Fact], Tomb
                              "exists: keep both or reject", target_id=fact.id)
         if fact.contradiction == Contradiction.HARSH:  # the penalty lands with the retraction
             changes["confidence"] = max(0.0, fact.confidence - ctx.service.harsh_confidence_penalty)
-    new = b.change(fact, action=f"review_{action.replace('-', '_')}", on_dead="refuse",
-                   targets=[old.id] if old is not None else [],
+    # A harsh contradiction is matched against the value it retracts, too (invariant 62).
+    dying = ([tombstone_of(old, TombstoneKind.RETRACTED, b.actor, b.reason, b.now)]  # type: ignore[arg-type]
+             if old is not None and fact.contradiction == Contradiction.HARSH else [])
+    new = b.change(fact, action=f"review_{action.replace('-', '_')}", on_dead="decide",
+                   dying=dying, targets=[old.id] if old is not None else [],
                    state=FactState.ACTIVE, recorded_at=b.now, **changes)
     if old is not None:
         replaced, tomb = b.supersede(old, new,  # type: ignore[arg-type]

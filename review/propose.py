@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memory.models import Contradiction, Fact, FactState, FactType
+from memory.corrections import tombstone_of
+from memory.models import Contradiction, Fact, FactState, FactType, TombstoneKind
 from memory.service import MemoryService
 
 
@@ -30,4 +31,8 @@ def propose(service: MemoryService, user_id: str, text: str, *,
             fact = fact.model_copy(update={
                 "supersedes": old.id,
                 "contradiction": Contradiction(contradiction or Contradiction.NATURAL)})
-        return b.add(fact, on_dead="flag", action="propose_fact")
+        # Flagged by the three-way verdict (review also names the tombstone); a harsh proposal
+        # is matched against the value it would retract too (invariant 62).
+        dying = ([tombstone_of(old, TombstoneKind.RETRACTED, b.actor, reason, b.now)]
+                 if supersedes_id and fact.contradiction == Contradiction.HARSH else [])
+        return b.add(fact, on_dead="flag", action="propose_fact", dying=dying)

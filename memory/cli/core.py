@@ -128,6 +128,8 @@ def cmd_write_fact(args) -> int:
             out.append(f"{p['replaced']['id']} is now {p['replaced']['state']}")
         if p.get("tombstone"):
             out.append(f"tombstone {p['tombstone']['id']} keeps {p['tombstone']['text']!r} dead")
+        if p.get("held"):  # issue 11: possibly restates a dead value; a person decides
+            out.append(f"held for review: {p['held']['reason']}")
         return "\n".join(out)
 
     emit(args, payload, render)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 
-from ..text import normalise, words
+from ..text import STOP_WORDS, normalise, term_set
 
-STOP = frozenset(["a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "don't", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "him", "his", "how", "i", "i'm", "i've", "i'd", "if", "in", "into", "is", "it", "it's", "its", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "that's", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "we're", "we've", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yes", "ok", "okay", "thanks", "thank", "please", "really", "still", "new", "now"])
+# The one stop list (memory/text.py) plus "new", which canonical texts use as a hedge
+# ("a new car") rather than as content.
+STOP = STOP_WORDS | {"new"}
 
 _ARTICLE = re.compile(r"^(?:a|an|the|my|our|some|two|new)\s+", re.IGNORECASE)
 _VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)*|mk\s*\d+|gen\s*\d+|pro|mini|max|plus|lite|\d+(?:st|nd|rd|th))$", re.IGNORECASE)
@@ -25,12 +27,8 @@ def _clean(value: str) -> str:
 
 
 def content_tokens(text: str) -> set[str]:
-    out = set()
-    for w in words(text):
-        if w in STOP or len(w) < 2:
-            continue
-        out.add(w[:-1] if len(w) > 3 and w.endswith("s") else w)
-    return out
+    """Stemmed content words (memory/text.py: one tokenizer, one stemmer, one stop list)."""
+    return set(term_set(text, stop=STOP, min_len=2))
 
 
 # --- slots: which attribute a canonical text fills --------------------------------------------

@@ -6,15 +6,16 @@ so an operator can read why every extracted item was kept, dropped, stripped or 
 
 from __future__ import annotations
 
-from ..models import Fact, FactState, Tombstone
+from ..models import Fact, FactState
 from ..policy import ReviewPolicy
-from ..text import normalise
+from ..text import normalise, stem
+from ..values import Decision, Verdict
 from .canon import content_tokens, slot_of
 from .plan import GateDecision
 
 # Words of the canonical templates ("Lives in", "Owns a", "Prefers", ...). They carry no
 # information about where a value came from, so grounding ignores them.
-TEMPLATE_WORDS = frozenset(
+TEMPLATE_WORDS = frozenset(stem(w) for w in
     ["live", "lives", "lived", "living", "resides", "based", "moved", "away", "owns", "own", "owned", "has", "uses", "use", "prefer", "prefers", "likes", "like", "dislikes", "loves", "enjoys", "hates", "longer", "allergic", "works", "work", "name", "called", "goes", "year", "old", "eat", "eats", "does", "cannot", "contact", "pronoun", "pronouns", "fix", "user", "customer"])
 
 NEAR_IDENTICAL = 0.9  # cosine at or above which two texts *may* be one fact (see is_duplicate)
@@ -55,17 +56,22 @@ def evidence(subject: str, cited: list[str], known: set[str]) -> GateDecision:
                         reason=f"cites {', '.join(cited)}")
 
 
-def tombstone(subject: str, match: tuple[Tombstone, float] | None,
-              policy: ReviewPolicy) -> GateDecision:
-    """A restated rejected/retracted value is never planned active (invariants 7 and 31)."""
-    if match is None:
+def tombstone(subject: str, verdict: Verdict | None, policy: ReviewPolicy) -> GateDecision:
+    """A restated rejected/retracted value is never planned active (invariants 7, 31, 61): a
+    confident restatement is dropped or reviewed (policy); a doubtful one always reviewed."""
+    if verdict is None or verdict.decision == Decision.ACCEPT or verdict.tombstone is None:
         return GateDecision(gate="tombstone", subject=subject, decision="pass",
                             reason="matches no tombstone of this user")
-    tomb, sim = match
+    tomb = verdict.tombstone
+    sim = f"similarity {verdict.similarity:.2f}, " if verdict.similarity is not None else ""
+    if verdict.decision == Decision.REVIEW:
+        return GateDecision(gate="tombstone", subject=subject, decision="review",
+                            reason=f"may restate {tomb.kind.value} value {tomb.text!r} "
+                                   f"({sim}tombstone {tomb.id}): {verdict.reason}")
     decision = "drop" if policy.previously_rejected == "drop" else "review"
     return GateDecision(gate="tombstone", subject=subject, decision=decision,
                         reason=f"restates {tomb.kind.value} value {tomb.text!r} "
-                               f"(similarity {sim:.2f}, tombstone {tomb.id})")
+                               f"({sim}tombstone {tomb.id})")
 
 
 def is_duplicate(text: str, other: str, similarity: float) -> bool:

@@ -17,7 +17,6 @@ from pydantic import BaseModel, ConfigDict
 
 from ..clock import parse_when
 from ..corrections import bumped as bump
-from ..forgetting import forgotten_match
 from ..models import (
     Contradiction,
     Episode,
@@ -25,13 +24,12 @@ from ..models import (
     FactState,
     MemoryKind,
     Playbook,
-    Tombstone,
 )
 from ..policy import ReviewPolicy
 from ..service import MemoryService
 from ..stores.base import RecallFilter
 from ..text import normalise, require_user
-from ..values import match_tombstone
+from ..values import Decision, Verdict, judge_pair
 from . import gates
 from .canon import content_tokens, slot_of
 from .extract import (
@@ -68,7 +66,7 @@ class PlanInputs(BaseModel):
     tombstone_ids: list[str]
     # filled after extraction, keyed by normalised fact text / fact id
     neighbours: dict[str, list[tuple[Fact, float]]] = {}
-    tombstones: dict[str, tuple[Tombstone, float] | None] = {}
+    tombstones: dict[str, Verdict | None] = {}
     owned: dict[str, Fact | None] = {}
 
     def request(self) -> ExtractionInput:
@@ -142,22 +140,14 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
         vectors = svc.embedder.embed([texts[k] for k in keys])
     else:
         vectors = np.zeros((0, svc.embedder.dims), np.float32)
-    tombs = store.list_tombstones(user)
     flt = RecallFilter(user_id=user, kinds=frozenset({MemoryKind.SEMANTIC}), fact_states=ALL_STATES)
     neighbours, matches = {}, {}
     for key, vec in zip(keys, vectors):
         hits = store.search_dense(flt, vec, NEIGHBOURS)
         # Scores are (1 + cos) / 2 on every backend; the gates reason in cosine.
         neighbours[key] = [(h.doc, 2.0 * h.score - 1.0) for h in hits]
-        # Same rule as MemoryService.tombstone_match (invariant 7), on the batch's vector.
-        found = None
-        forgotten = forgotten_match(store, texts[key], tombs)  # issue 11: keyed hash (inv. 66)
-        if forgotten is not None:
-            found = (forgotten, 1.0)
-        elif tombs:
-            near = store.nearest_tombstones(user, vec, 5)
-            found = match_tombstone(texts[key], tombs, near, svc.tombstone_similarity)
-        matches[key] = None if found is None else (found[0], found[1])
+        # The write path's check (invariants 7, 31, 61, 66), on the batch's vector.
+        matches[key] = svc.tombstone_verdict(user, texts[key], vector=vec)
     proposed = sorted({f.supersedes_id for f in extraction.facts if f.supersedes_id})
     owned = {i: store.get(MemoryKind.SEMANTIC, user, i) for i in proposed}
     return inputs.model_copy(update={"neighbours": neighbours, "tombstones": matches,
@@ -278,11 +268,12 @@ class _Builder:
         flags: list[str] = []
         state = FactState.ACTIVE
         review = None
-        g = self.record(gates.tombstone(text, self.inputs.tombstones.get(key), self.policy))
+        verdict = self.inputs.tombstones.get(key)
+        g = self.record(gates.tombstone(text, verdict, self.policy))
         if g.decision == "drop":
             return self.drop(text, g.gate, ev, g.reason, f.reason)
-        if g.decision == "review":  # never active (invariant 31)
-            flags, state, review = ["previously_rejected"], FactState.CANDIDATE, g.reason
+        if g.decision == "review" and verdict is not None:  # never active (invariants 31, 61)
+            flags, state, review = verdict.flags(), FactState.CANDIDATE, g.reason
         neighbours = self.inputs.neighbours.get(key, [])
         if flags:  # the tombstone gate has spoken for the dead value; dedup the live ones
             neighbours = [(n, s) for n, s in neighbours
@@ -308,6 +299,12 @@ class _Builder:
             g = self.record(gates.confidence(text, f.confidence, self.policy))
             if g.decision == "review":
                 state, review = FactState.CANDIDATE, g.reason
+        if old is not None and contradiction == Contradiction.HARSH and judge_pair(
+                old.text, text, None, 1.0)[0] == Decision.REFUSE:
+            # A harsh correction that restates the value it retracts (invariant 62).
+            g = self.record(GateDecision(gate="tombstone", subject=text, decision="drop",
+                                         reason=f"restates {old.text!r}, the value it retracts"))
+            return self.drop(text, g.gate, ev, g.reason, f.reason)
         if old is not None and state == FactState.ACTIVE and contradiction == Contradiction.HARSH:
             # Harsh contradictions are first-hand and in-turn only (invariant 34).
             state, review = FactState.CANDIDATE, "harsh contradiction: consolidation never retracts"

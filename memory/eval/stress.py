@@ -109,17 +109,39 @@ def retraction_restatements(svc: MemoryService, restatements=RESTATEMENTS) -> tu
     fact = svc.write_fact(u, "Allergic to peanuts", fact_type="constraint", actor="cli").fact
     svc.retract(u, fact.id, actor="cli", reason="user: I never said that")
     resurrected = []
+    held = 0
     for text in restatements:
         try:
-            resurrected.append((text, svc.write_fact(u, text, fact_type="constraint", actor="agent").fact.id))
+            res = svc.write_fact(u, text, fact_type="constraint", actor="agent")
         except TombstoneError:
-            pass
+            continue
+        if res.held is not None:  # issue 11: a doubtful restatement waits in review, inactive
+            held += 1
+        else:
+            resurrected.append((text, res.fact.id))
     active = [f.text for f in svc.facts(u, states=[FactState.ACTIVE])]
-    details = {"refused": len(restatements) - len(resurrected), "resurrected": [t for t, _ in resurrected]}
+    details = {"refused": len(restatements) - len(resurrected) - held, "held_for_review": held,
+               "resurrected": [t for t, _ in resurrected]}
     check(not resurrected, f"{len(resurrected)} of {len(restatements)} restatements resurrected the "
                            f"retracted value: {[t for t, _ in resurrected]}")
     check(not active, f"active facts after retraction: {active}")
-    return f"all {len(restatements)} restatements refused by the tombstone", details
+    return (f"none of {len(restatements)} restatements active: {details['refused']} refused, "
+            f"{held} held for review"), details
+
+
+def tombstone_gauntlet(svc: MemoryService) -> tuple[str, dict]:
+    """tests/data/tombstones.jsonl through write_fact (issue 11): counts per class."""
+    from .gauntlet import load_cases, render_table, run_gauntlet
+
+    report = run_gauntlet(svc, load_cases())
+    details = report.model_dump(mode="json", exclude={"misses"})
+    details["misses"] = [f"{m.case.expected.value}->{m.got.value}: {m.case.dead!r} / {m.case.new!r}"
+                         for m in report.misses]
+    details["markdown"] = render_table(report)
+    check(report.passed, f"{report.restatements_accepted} restatements accepted, "
+                         f"{report.different_refused}/{report.different_total} different values refused")
+    return (f"{report.cases} cases: 0 restatements accepted, {report.different_refused}/"
+            f"{report.different_total} different values refused"), details
 
 
 def _propose(svc: MemoryService, user: str, text: str) -> str:
@@ -313,6 +335,7 @@ SCENARIOS: dict[str, Callable[[MemoryService], tuple[str, dict]]] = {
     "supersede_then_recall": supersede_then_recall,
     "chain_of_three": chain_of_three,
     "retraction_restatements": retraction_restatements,
+    "tombstone_gauntlet": tombstone_gauntlet,
     "rejection_then_reextraction": rejection_then_reextraction,
     "isolation": isolation,
     "concurrent_writers_and_readers": concurrent_writers_and_readers,
@@ -358,4 +381,7 @@ def render_markdown(report: StressReport) -> str:
              "| scenario | result | seconds | reason |", "|---|---|---|---|"]
     lines += [f"| {s.name} | {'pass' if s.passed else 'FAIL'} | {s.seconds:.1f} | {s.reason} |"
               for s in report.scenarios]
+    for s in report.scenarios:
+        if "markdown" in s.details:  # the tombstone gauntlet's table (issue 11)
+            lines += ["", f"## {s.name}", "", s.details["markdown"]]
     return "\n".join(lines) + "\n"

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 
 from ..consolidation.extract import Extraction, ExtractionInput, Usage
-from ..text import words
-from ..values import stem
+from ..text import term_set, words
 from . import MEMORY_HEADER
 from .rules import STOP, extract
 
@@ -18,7 +17,7 @@ _MAX_CITED = 3
 
 
 def _content(text: str) -> set[str]:
-    return {stem(w) for w in words(text) if w not in STOP and len(w) > 1}
+    return set(term_set(text, stop=STOP, min_len=2))
 
 
 def recalled_memories(system: str) -> list[tuple[str, str]]:

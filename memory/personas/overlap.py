@@ -1,6 +1,6 @@
 """How much of each evaluation question is copied from its gold document (invariant 54).
 
-Overlap of a question = the fraction of its content words (stop words removed, crude suffix
+Overlap of a question = the fraction of its content words (stop words removed, porter
 stemming so "batteries" meets "battery") that also occur in the gold document's search text.
 A question that scores 1.0 could be answered by string matching alone; the eval needs
 paraphrases. `python -m memory.personas.overlap` prints the distribution.
@@ -16,35 +16,18 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ..stores.base import PutMemory
-from ..text import words
+from ..text import STOP_WORDS, term_set
 from . import DATA_DIR, QUESTIONS_FILE
 from .loader import data_files, read_ops
 
-_STOP_WORDS = """
-a about after again all also am an and any are as at be been before being but by can could did
-do does doing down during each for from had has have having he her here hers herself him his
-how i if in into is it its itself just me more most my myself no nor not now of off on once only
-or other our ours out over own same she should so some such than that the their them then there
-these they this those through to too under until up very was we were what when where which while
-who whom why will with would you your yours yourself s t don didn doesn isn wasn won ll ve re d m
-get got still ever much many one two way thing things does did any anything she's he's it's what's
-want like come make take use go know need new old really
-"""
-STOP = frozenset(_STOP_WORDS.split())
+# The one stop list plus the words every question is made of ("want", "like", "know").
+STOP = STOP_WORDS | frozenset(["get", "got", "still", "ever", "much", "many", "one", "two", "way", "thing", "things", "want", "like", "come", "make", "take", "use", "go", "know", "need", "new", "old", "really"])
 MAX_MEAN = 0.35  # invariant 54: questions are paraphrases, not copies of the gold text
 
 
-def stem(word: str) -> str:
-    """A crude English stemmer: enough to match plurals and -ing/-ed forms, nothing clever."""
-    w = word.replace("’", "'").removesuffix("'s")
-    for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("s", "")):
-        if w.endswith(suffix) and not w.endswith("ss") and len(w) - len(suffix) >= 3:
-            return w[: len(w) - len(suffix)] + repl
-    return w
-
-
 def content_words(text: str) -> set[str]:
-    return {stem(w) for w in words(text) if w not in STOP and len(w) > 1}
+    """Stemmed content words (memory/text.py's tokenizer and porter stemmer)."""
+    return set(term_set(text, stop=STOP, min_len=2))
 
 
 def overlap(question: str, gold_text: str) -> float:

@@ -6,6 +6,7 @@ Mutations arrive as a list of operations applied all-or-nothing (invariant 10).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple, Protocol, runtime_checkable
@@ -26,6 +27,7 @@ from ..models import (
     Playbook,
     Tombstone,
 )
+from ..values import TombstoneProbe
 
 if TYPE_CHECKING:
     from ..ranking import RankedHit
@@ -179,6 +181,15 @@ class Store(Protocol):
     def nearest_tombstones(
         self, user_id: str, vector: np.ndarray, k: int = 3
     ) -> list[tuple[Tombstone, float]]: ...
+    def tombstone_candidates(
+        self, user_id: str, probe: TombstoneProbe,
+        vector: np.ndarray | Callable[[], np.ndarray], k: int = 5, *, limit: int = 20,
+    ) -> list[tuple[Tombstone, float | None]]:
+        """Issue 11 (invariant 63): the tombstones that may concern one text, found by index
+        (canonical key, normalised text, slot terms) plus the k nearest by vector; each with
+        its cosine where known. Never a scan of the user's tombstones. `vector` may be a
+        function, called only when there are vectors to compare."""
+        ...
     def audit(
         self, user_id: str, *, limit: int = 100, action: str | None = None,
         plan_id: str | None = None,
@@ -226,6 +237,9 @@ class Store(Protocol):
     # erasure (issue 11, invariants 66-67) ------------------------------------------------------
     def value_key(self, *, create: bool = False) -> bytes | None:
         """The store's secret for keyed hashes of forgotten tombstone values."""
+        ...
+    def adopt_value_key(self, key: bytes) -> None:
+        """Take another store's secret (migration: forgotten values stay refused)."""
         ...
     def redact(self, user_id: str, erasure: Erasure) -> dict[str, int]:
         """Replace the erased texts in audit snapshots and tombstones of the user; counts."""

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..embeddings import Embedder
+from ..embeddings import Embedder, _blas_threads
 from ..errors import ConflictError, MemdeskError, StoreUnavailableError
 from ..models import (
     MODEL_BY_KIND,
@@ -33,7 +33,8 @@ from ..models import (
     Tombstone,
 )
 from ..redaction import Erasure, hash_tombstone, redact_event, redact_tombstone
-from ..text import STOPWORDS, words
+from ..text import fts_terms
+from ..values import KEY_VERSION, TombstoneProbe, claim_json, index_entry, remember
 from .base import (
     AnyMemory,
     AppendAudit,
@@ -109,15 +110,12 @@ def user_token(user_id: str) -> str:
 
 
 def fts_query(text: str, max_terms: int = 32) -> str | None:
-    """OR of the query's distinct content words, each quoted (user text is never FTS syntax)."""
-    terms: list[str] = []
-    for w in words(text):
-        w = w.replace("'", "").replace("’", "")
-        if w and w not in STOPWORDS and w not in terms:
-            terms.append(w)
+    """OR of the query's distinct content words, each quoted (user text is never FTS syntax).
+    Terms are split as FTS5's unicode61 splits them (memory/text.py), so "dog's" asks for "dog"."""
+    terms = fts_terms(text, max_terms)
     if not terms:
         return None
-    return " OR ".join(f'"{t}"' for t in terms[:max_terms])
+    return " OR ".join(f'"{t}"' for t in terms)
 
 
 class _UserMatrix:
@@ -141,6 +139,7 @@ class EmbeddedStore:
         self.embedder = embedder
         self._lock = threading.RLock()
         self._matrices: dict[str, _UserMatrix] = {}
+        self._tomb_matrices: dict[str, tuple[list[str], dict[str, int], np.ndarray]] = {}
         self._closed = False
         for parent in self.path.parents:  # a parent that is a file: say so (invariant 69)
             if parent.exists():
@@ -179,6 +178,7 @@ class EmbeddedStore:
                 + (f" ({exc.filename})" if exc.filename else "")) from None
         self._check_meta()
         self._ensure_summary_columns()
+        self._ensure_tombstone_keys()
         self._data_version = self._pragma_data_version()
 
     # lifecycle ------------------------------------------------------------------------------
@@ -223,6 +223,39 @@ class EmbeddedStore:
         raise NotImplementedError("the embedded store fuses in memory/ranking.py: no "
                                   "Capability.HYBRID_SEARCH")
 
+    def _ensure_tombstone_keys(self) -> None:
+        """Issue 11: each tombstone's canonical key (memory/values.py) and slot terms, indexed,
+        so a write is matched by lookups, not a scan (invariant 63). Older files gain the
+        columns and table on first open; keys are recomputed when KEY_VERSION changes, so
+        stored keys always follow the matcher (invariant 64)."""
+        have = {r[1] for r in self._db.execute("PRAGMA table_info(tombstones)")}
+        meta = self._db.execute("SELECT value FROM meta WHERE key = 'tombstone_keys'").fetchone()
+        if "mclaim" in have and meta is not None and meta[0] == KEY_VERSION:
+            return
+        with self._tx() as db:
+            if "mkey" not in have:
+                db.execute("ALTER TABLE tombstones ADD COLUMN mkey TEXT")
+            if "mclaim" not in have:
+                db.execute("ALTER TABLE tombstones ADD COLUMN mclaim TEXT")
+            db.execute("CREATE INDEX IF NOT EXISTS tombstones_key ON tombstones(user_id, mkey)")
+            db.execute("CREATE TABLE IF NOT EXISTS tombstone_terms (user_id TEXT NOT NULL, "
+                       "term TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (user_id, term, id))"
+                       " WITHOUT ROWID")
+            db.execute("DELETE FROM tombstone_terms")
+            for tid, user, body in db.execute("SELECT id, user_id, body FROM tombstones").fetchall():
+                tomb = Tombstone.model_validate_json(body)
+                if not tomb.forgotten:  # a forgotten value is matched by its keyed hash only
+                    self._index_tombstone(db, tid, user, tomb.text)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('tombstone_keys', ?)", (KEY_VERSION,))
+
+    @staticmethod
+    def _index_tombstone(db: sqlite3.Connection, tid: str, user: str, text: str) -> None:
+        key, terms = index_entry(text)
+        db.execute("UPDATE tombstones SET mkey = ?, mclaim = ? WHERE id = ?",
+                   (key, claim_json(text), tid))
+        db.executemany("INSERT OR IGNORE INTO tombstone_terms VALUES (?, ?, ?)",
+                       [(user, term, tid) for term in terms])
+
     def close(self) -> None:
         with self._lock:
             if self._pending_usage and not self._closed:  # one last try, still never waiting
@@ -245,6 +278,7 @@ class EmbeddedStore:
         if version != self._data_version:
             self._data_version = version
             self._matrices.clear()
+            self._tomb_matrices.clear()
 
     def _locked(self, exc: Exception) -> str:
         return (f"the embedded store {self.path} is locked by another writer: waited "
@@ -353,6 +387,70 @@ class EmbeddedStore:
         sims = mat @ np.asarray(vector, np.float32)
         order = np.argsort(-sims)[:k]
         return [(Tombstone.model_validate_json(rows[i][0]), float(sims[i])) for i in order]
+
+    def _tomb_matrix(self, user_id: str) -> tuple[list[str], dict[str, int], np.ndarray]:
+        """The user's tombstone vectors as one matrix, cached until a tombstone is written."""
+        cached = self._tomb_matrices.get(user_id)
+        if cached is None:
+            rows = self._conn().execute(
+                "SELECT id, vec FROM tombstones WHERE user_id = ? ORDER BY rowid", (user_id,)
+            ).fetchall()
+            ids = [r[0] for r in rows]
+            mat = (np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), -1)
+                   if rows else np.zeros((0, self.embedder.dims), np.float32))
+            cached = (ids, {i: n for n, i in enumerate(ids)}, mat)
+            self._tomb_matrices[user_id] = cached
+        return cached
+
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector,
+                             k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float]]:
+        """Tombstones that may concern a text (invariant 63): an equal canonical key or
+        normalised text, a shared slot term (index lookups), and the k nearest by vector
+        (one matrix product). Each with its cosine to `vector`."""
+        with self._lock:
+            self._sync_external()
+            db = self._conn()
+            ids: dict[str, None] = {}
+            # Each lookup is one index search (an OR across two columns would scan the user).
+            for key in dict.fromkeys(probe.keys):
+                for (tid,) in db.execute("SELECT id FROM tombstones WHERE user_id = ? AND mkey = ?",
+                                         (user_id, key)):
+                    ids[tid] = None
+            for (tid,) in db.execute("SELECT id FROM tombstones WHERE user_id = ? AND "
+                                     "normalized = ?", (user_id, probe.normalized)):
+                ids[tid] = None
+            # The tombstones sharing most value words with the text, each word's postings cut
+            # at `limit`: a word in every value of the slot ("music") cannot flood the check.
+            shared: dict[str, int] = {}
+            for term in probe.terms:
+                for (tid,) in db.execute("SELECT id FROM tombstone_terms WHERE user_id = ? AND "
+                                         "term = ? LIMIT ?", (user_id, term, limit)):
+                    shared[tid] = shared.get(tid, 0) + 1
+            for tid in sorted(shared, key=lambda t: (-shared[t], t))[:limit]:
+                ids[tid] = None
+            all_ids, row_of, mat = self._tomb_matrix(user_id)
+            if not all_ids:
+                return []
+            # One thread: a matrix-vector product this size gains nothing from BLAS threads and,
+            # on a busy machine, loses several times over to their spinning (bench_tombstones).
+            query = vector() if callable(vector) else vector
+            with _blas_threads(1):
+                sims = mat @ np.asarray(query, np.float32)
+            top = min(k, sims.size)
+            for n in np.argpartition(-sims, top - 1)[:top]:
+                ids[all_ids[int(n)]] = None
+            chosen = list(ids)
+            rows = db.execute(f"SELECT id, body, mclaim FROM tombstones WHERE id IN "
+                              f"({','.join('?' * len(chosen))})", chosen).fetchall()
+        out = []
+        for tid, body, claim in rows:
+            if tid in row_of:
+                tomb = Tombstone.model_validate_json(body)
+                if claim:  # the stored reading: matching does not parse the text again
+                    remember(tomb.text, claim)
+                out.append((tomb, float(sims[row_of[tid]])))
+        out.sort(key=lambda p: -p[1])
+        return out
 
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
@@ -608,11 +706,15 @@ class EmbeddedStore:
                     touched.add(op.user_id)
                 elif isinstance(op, PutTombstone):
                     t = op.tombstone
-                    db.execute(
-                        "INSERT OR IGNORE INTO tombstones VALUES (?, ?, ?, ?, ?)",
+                    cur = db.execute(
+                        "INSERT OR IGNORE INTO tombstones (id, user_id, normalized, body, vec) "
+                        "VALUES (?, ?, ?, ?, ?)",
                         (t.id, t.user_id, t.normalized, t.model_dump_json(),
                          vectors[t.id].astype(np.float32).tobytes()),
                     )
+                    if cur.rowcount:
+                        self._index_tombstone(db, t.id, t.user_id, t.text)
+                    self._tomb_matrices.pop(t.user_id, None)
                 elif isinstance(op, AppendAudit):
                     e = op.event
                     db.execute(
@@ -698,6 +800,10 @@ class EmbeddedStore:
                 return self.value_key()
         return None if row is None else bytes.fromhex(row[0])
 
+    def adopt_value_key(self, key: bytes) -> None:
+        with self._lock, self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('value_hmac_key', ?)", (key.hex(),))
+
     def _hash_tombstones(self, db: sqlite3.Connection, user_id: str, erasure: Erasure | None,
                          key: bytes) -> set[str]:
         """Tombstones of forgotten values (all of the user's when `erasure` is None) keep a
@@ -712,8 +818,13 @@ class EmbeddedStore:
             else:
                 new = redact_tombstone(tomb, erasure, key)
             if new is not None:
-                db.execute("UPDATE tombstones SET normalized = ?, body = ?, vec = ? WHERE id = ?",
+                # The match index is derived from the text: it goes too (the keyed hash in
+                # `normalized` still refuses the exact value, invariant 66).
+                db.execute("UPDATE tombstones SET normalized = ?, body = ?, vec = ?, mkey = NULL, "
+                           "mclaim = NULL WHERE id = ?",
                            (new["normalized"], json.dumps(new, ensure_ascii=False), zero, tid))
+                db.execute("DELETE FROM tombstone_terms WHERE user_id = ? AND id = ?",
+                           (user_id, tid))
                 done.add(tid)
         return done
 

@@ -109,8 +109,7 @@ def test_inv67_erase_deletes_by_query_and_leaves_one_event(cluster, es_store):
 
 
 def test_inv66_migrate_carries_the_value_key(cluster, es_store, tmp_path, hash_embedder):
-    from memory.stores.elasticsearch.migrate import carry_value_key
-
+    from memory.migration import carry_value_key
     from memory.stores.embedded import EmbeddedStore
 
     src = EmbeddedStore(tmp_path / "s.db", hash_embedder)

@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 
 from memory.clock import fixed_clock
+from memory.corrections import tombstone_of
 from memory.models import CatalogDoc, Episode, Fact, FactState, MemoryKind
 from memory.ranking import RankingParams, fuse, rrf
 from memory.search_config import DEFAULT, HISTORY, Purpose
@@ -446,3 +447,40 @@ def test_inv96_a_passing_licence_failure_is_read_again_a_403_is_final(hash_embed
     now[0] += 3600
     MemoryService(store, clock=fixed_clock(NOW)).recall("u", "tea", purpose=Purpose.EVAL)
     assert store.licence == "basic" and len(denied.find("GET", "/_license")) == 1
+def test_inv63_tombstone_candidates_are_keyword_lookups_plus_knn(cluster, es_store, hash_embedder):
+    """Issue 11: the key / slot-term lookup is a filtered keyword query (never a scan of the
+    user's tombstones); lookup fields are stripped from the Tombstone read back."""
+    from memory.models import Tombstone, TombstoneKind
+    from memory.values import index_entry, probe
+
+    tomb = Tombstone(user_id="u", text="Lives in Bristol", normalized="lives in bristol",
+                     kind=TombstoneKind.RETRACTED, actor="agent")
+    key, terms = index_entry(tomb.text)
+    src = {**tomb.model_dump(mode="json"), "seq": 1, "match_key": key, "match_terms": terms}
+    cluster.on("POST", "/memdesk-tombstones/_search", lambda req: (200, hits_response(
+        [] if "knn" in req.body else
+        [{"_index": "memdesk-tombstones-v1", "_id": tomb.id, "_score": 1.0, "_source": src}])))
+    p = probe("Based in Bristol")
+    got = es_store.tombstone_candidates("u", p, hash_embedder.embed(["Based in Bristol"])[0], 5)
+    assert got == [(tomb, None)]
+    knn, lookup = cluster.find("POST", "/memdesk-tombstones/_search")
+    assert knn.body["knn"]["filter"] == {"term": {"user_id": "u"}}
+    q = lookup.body["query"]["bool"]
+    assert q["filter"] == [{"term": {"user_id": "u"}}] and q["minimum_should_match"] == 1
+    assert {"terms": {"match_key": p.keys}} in q["should"] and key in p.keys
+    assert {"terms": {"match_terms": p.terms}} in q["should"]
+
+
+def test_inv63_tombstone_writes_carry_the_lookup_fields(cluster, es_store):
+    from memory.models import TombstoneKind
+    from memory.stores.base import PutTombstone
+    from memory.values import index_entry
+    from tests.conftest import NOW
+
+    svc = MemoryService(es_store, clock=fixed_clock(NOW))
+    old = svc.build_fact("u", "Works at Acme Corp")
+    tomb = tombstone_of(old, TombstoneKind.RETRACTED, "cli", None, NOW)
+    es_store.apply([PutTombstone(tombstone=tomb)])
+    (action, src), = cluster.find("PUT", "/_bulk")[-1].bulk_pairs
+    assert action == {"create": {"_index": "memdesk-tombstones", "_id": tomb.id}}
+    assert (src["match_key"], src["match_terms"]) == index_entry("Works at Acme Corp")

@@ -157,6 +157,19 @@ def ms_floor(when: datetime) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
 
 
+def tombstone_keys(names: IndexNames, user_id: str, keys: list[str], normalized: str,
+                   terms: list[str], size: int) -> dict:
+    """Tombstones with an equal canonical key or normalised text, or a shared slot term
+    (memory/values.py; invariant 63): keyword lookups, never a scan of the user's tombstones."""
+    should: list[dict] = [{"terms": {"match_key": keys}}, {"term": {"normalized": normalized}}]
+    if terms:
+        should.append({"terms": {"match_terms": terms}})
+    return {"index": names.alias("tombstones"),
+            "query": {"bool": {"filter": [{"term": {"user_id": user_id}}], "should": should,
+                               "minimum_should_match": 1}},
+            "size": size, "source_excludes": SOURCE_EXCLUDES}
+
+
 def counts_aggs() -> dict:
     """Documents per kind and (facts) state; "all" for kinds without a state."""
     return {"kinds": {"terms": {"field": "kind", "size": 10},

@@ -35,6 +35,7 @@ from ...models import (
 )
 from ...ranking import RankedHit, RankingParams
 from ...redaction import Erasure, hash_tombstone, redact_event, redact_tombstone
+from ...values import TombstoneProbe
 from ..base import (
     AnyMemory,
     AppendAudit,
@@ -438,6 +439,20 @@ class ElasticsearchStore:
         scored.sort(key=lambda pair: -pair[1])
         return scored[:k]
 
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector,
+                             k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float | None]]:
+        """Key and slot-term lookups plus the k nearest by vector (invariant 63); a key hit
+        outside the nearest carries no cosine (vectors never travel back)."""
+        query = vector() if callable(vector) else vector
+        out = {t.id: (t, c) for t, c in self.nearest_tombstones(user_id, query, k)}
+        body = queries.tombstone_keys(self.names, user_id, list(probe.keys), probe.normalized,
+                                      list(probe.terms), limit)
+        resp = self._as_user(user_id, "search", **body)
+        for h in resp["hits"]["hits"]:
+            if h["_source"].get("user_id") == user_id and h["_id"] not in out:
+                out[h["_id"]] = (Tombstone.model_validate(_strip(h["_source"])), None)
+        return list(out.values())
+
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
         flt: list[dict] = [{"term": {"user_id": user_id}}]
@@ -525,7 +540,7 @@ class ElasticsearchStore:
         if not episode_ids:
             return set()
         body = queries.contradicted_sources(self.names, user_id, episode_ids)
-        resp = self._call(self._reader(user_id).search, **body)
+        resp = self._as_user(user_id, "search", **body)
         wanted, out = set(episode_ids), set()
         for h in resp["hits"]["hits"]:
             src = h["_source"]
@@ -663,7 +678,7 @@ class ElasticsearchStore:
         with self._lock:
             if self._value_key is not None:
                 return self._value_key
-        src = self._get_source(self.es, "state", VALUE_KEY_ID)
+        src = self._get_source(None, "state", VALUE_KEY_ID)
         if src is None and create:
             try:
                 self._call(self.es.create, index=self.names.alias("state"), id=VALUE_KEY_ID,
@@ -672,7 +687,7 @@ class ElasticsearchStore:
             except ApiError as exc:
                 if exc.meta.status != 409:  # 409: another process created it first
                     raise
-            src = self._get_source(self.es, "state", VALUE_KEY_ID)
+            src = self._get_source(None, "state", VALUE_KEY_ID)
         if src is None:
             return None
         with self._lock:
@@ -709,7 +724,7 @@ class ElasticsearchStore:
 
     def _user_docs(self, name: str, user_id: str) -> list[dict]:
         self._fresh(name)
-        hits = self._scan(self.es, self.names.alias(name),
+        hits = self._scan(None, self.names.alias(name),
                           {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
                           [{"seq": "asc"}, {"id": "asc"}])
         return [h["_source"] for h in hits]
@@ -797,4 +812,5 @@ def _reason(exc: ApiError) -> str:
 
 
 def _strip(src: dict) -> dict:
-    return {k: v for k, v in src.items() if k not in ("seq", "vector")}
+    return {k: v for k, v in src.items()
+            if k not in ("seq", "vector", "match_key", "match_terms")}

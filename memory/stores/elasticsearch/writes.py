@@ -20,6 +20,7 @@ from datetime import datetime
 import numpy as np
 
 from ...errors import ConflictError
+from ...values import index_entry
 from ..base import (
     AppendAudit,
     DeleteMemory,
@@ -122,7 +123,9 @@ class Planner:
                 self._plan_delete(op)
             elif isinstance(op, PutTombstone):
                 t = op.tombstone
-                src = {**t.model_dump(mode="json"), "seq": self.next_seq()}
+                key, terms = index_entry(t.text)  # the lookup fields (invariant 63)
+                src = {**t.model_dump(mode="json"), "seq": self.next_seq(), "match_key": key,
+                       "match_terms": terms}
                 if has_direction(self.vectors[t.id]):
                     src["vector"] = [float(x) for x in self.vectors[t.id]]
                 self._add(Step(INSERT, "create", self.names.alias("tombstones"), t.id, src,
