@@ -26,6 +26,15 @@ def _bool(v: str) -> bool:
     return v.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _every(v: str) -> str:
+    """manual | every_turn | every_N (issue 12: when the chat agent consolidates)."""
+    value = v.strip().lower()
+    if value in {"manual", "every_turn"} or (value.startswith("every_")
+                                            and value[6:].isdigit() and int(value[6:]) >= 1):
+        return value
+    raise ValueError(v)
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("store", f"embedded:{Path('.memdesk') / 'memdesk.db'}",
             "where memories live: embedded:PATH (default) or elasticsearch:URL"),
@@ -44,6 +53,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("es_url", "", "Elasticsearch URL for the live contract tests (MEMDESK_ES_URL)"),
     Setting("es_prefix", "memdesk", "index name prefix on Elasticsearch"),
     Setting("minilm_dir", "", "override the directory holding the MiniLM weights"),
+    Setting("agent_consolidation", "manual", "when the chat agent runs consolidation: manual "
+            "(default), every_turn, or every_N (once N new episodes wait)", _every),
 )
 _BY_NAME = {s.name: s for s in SETTINGS}
 
