@@ -131,10 +131,10 @@ class OfflineAgent:
         return out
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
-        known = already_known(st.text or "", hits)
-        if known is not None:
-            return sentence(f"I already have that: {second_person(known.text)}")
         old = pick_old(st, hits)
+        known = already_known(st.text or "", hits)
+        if known is not None and (old is None or known.id != old.id):
+            return sentence(f"I already have that: {second_person(known.text)}")
         args = {"kind": "fact", "text": st.text, "fact_type": st.fact_type,
                 "confidence": st.confidence, "valid_from": _iso(st.valid_from),
                 "valid_to": _iso(st.valid_to), "reason": st.clause}

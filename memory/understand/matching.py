@@ -123,6 +123,14 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             found = [(s, h) for s, h in found if topic & terms(h.text)]
         if found:
             return max(found, key=lambda p: (p[0], -p[1].rank))[1]
+    if st.act == "change" and not st.slot and not st.previous:
+        # "I now prefer window seats": a stated change of a fact of the same kind about the
+        # same thing ("Always wants an aisle seat" shares "seat").
+        topic = new_terms - TEMPLATE
+        found = [h for h in facts if h.fact_type == st.fact_type and topic & terms(h.text)
+                 and terms(h.text) != new_terms]
+        if found:
+            return max(found, key=lambda h: (len(topic & terms(h.text)), -h.rank))
     return None
 
 
@@ -143,7 +151,7 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
             for key, alts in lx.SYNONYMS.items():
                 if stem(key) == w:
                     want |= {stem(a) for a in alts}
-    names = {stem(w) for w in identifiers(" x " + cleaned)} - {stem(w) for w in lx.GENERIC}
+    names = {stem(w) for w in identifiers(" x " + cleaned)} & want
     if not want:
         return None
     best, best_key = None, None

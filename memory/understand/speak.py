@@ -31,6 +31,11 @@ def _pronouns(text: str) -> str:
     t = re.sub(r"\bthe user\b", "you", t, flags=re.IGNORECASE)
     t = re.sub(r"\b(?:she|he)\s+is\b", "you are", t, flags=re.IGNORECASE)
     t = re.sub(r"\b(?:she|he)\s+has\b", "you have", t, flags=re.IGNORECASE)
+    t = re.sub(r"\b(?:she|he)\s+was\b", "you were", t, flags=re.IGNORECASE)
+    t = re.sub(r"\b(?:she|he)\s+(\w+s)\b",
+               lambda m: "you " + (_base(m.group(1)) if len(m.group(1)) > 3 and m.group(1).lower()
+                                   not in {"always", "does"} else m.group(1)), t,
+               flags=re.IGNORECASE)
     t = re.sub(r"\b(?:she|he)\b", "you", t, flags=re.IGNORECASE)
     t = re.sub(r"\b(?:her|his)\b", "your", t, flags=re.IGNORECASE)
     t = re.sub(r"\bthem\b", "you", t, flags=re.IGNORECASE)
@@ -44,6 +49,14 @@ def second_person(text: str) -> str:
         return t
     words = t.split()
     first = words[0].lower()
+    if first in {"always", "usually", "never", "often", "sometimes", "only", "mostly", "still",
+                 "now", "also", "rarely"} and len(words) > 1:
+        said = second_person(" ".join(words[1:]))
+        if said.startswith("you're "):
+            return f"you're {first} " + said[len("you're "):]
+        if said.startswith("you "):
+            return f"you {first} " + said[len("you "):]
+        return said
     rest = " ".join(words[1:])
     if first in {"her", "his", "their", "my"}:
         return "your " + _pronouns(rest)
