@@ -251,9 +251,9 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
 
 def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
     lines = [f"# Agent eval ({report.mode}, embedder {report.embedder})", "",
-             f"{sum(s.statements for k, s in report.splits.items() if k != 'all')} statements "
-             f"said on {report.said_at.date()}; gates: precision ≥ {PRECISION_GATE}, "
-             f"recall ≥ {RECALL_GATE}; {report.seconds} s", "",
+             (f"{sum(s.statements for k, s in report.splits.items() if k != 'all')} statements "
+              f"said on {report.said_at.date()}; gates: precision ≥ {PRECISION_GATE}, "
+              f"recall ≥ {RECALL_GATE}; {report.seconds} s"), "",
              "| split | statements | labelled ops | predicted ops | precision | recall | exact | gates |",
              "|---|---|---|---|---|---|---|---|"]
     for name, s in report.splits.items():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import RELATIONS
+
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "were"}
 # Words that start a canonical fact as its verb (the subject, the user, is left out).
 _VERBS = frozenset(["lives", "owns", "has", "is", "works", "prefers", "likes", "dislikes", "loves", "enjoys", "hates", "uses", "drinks", "eats", "runs", "takes", "travels", "carries", "keeps", "wants", "speaks", "plays", "grows", "types", "cycles", "boulders", "avoids", "checks", "joined", "holds", "sits", "mentors", "passed", "stayed", "plans", "needed", "merged", "wrote", "flies", "drives", "rides", "reads", "watches", "writes", "teaches", "studies", "wears", "needs", "sleeps", "cooks", "bakes", "swims", "walks", "climbs", "volunteers", "attends", "supports", "follows", "collects", "brews", "goes", "does", "was", "moved", "started", "stopped", "quit", "left", "bought", "sold", "got", "became"])
@@ -58,6 +60,12 @@ def second_person(text: str) -> str:
             return f"you {first} " + said[len("you "):]
         return said
     rest = " ".join(words[1:])
+    if first == "trip" and rest.lower().startswith("to "):
+        return "you're going " + _pronouns(rest)
+    if first == "moving" and rest.lower().startswith("to "):
+        return "you're moving " + _pronouns(rest)
+    if first in RELATIONS or first.rstrip("'s’") in RELATIONS:
+        return "your " + _pronouns(t[:1].lower() + t[1:])
     if first in {"her", "his", "their", "my"}:
         return "your " + _pronouns(rest)
     if first == "no" and rest.lower().startswith("longer "):
