@@ -141,3 +141,43 @@ def render_text(trace: TurnTrace) -> str:
         lines.append(f"consolidation ({c.trigger}): plan {c.plan_id or '-'}, {c.applied} of "
                      f"{c.ops} ops applied" + (f"; error: {c.error}" if c.error else ""))
     return "\n".join(lines)
+
+
+# --- rows for the chat page (pure) ----------------------------------------------------------------
+def core_rows(trace: TurnTrace) -> list[dict]:
+    return [{"chosen by": c.why, "type": c.fact_type, "text": c.text, "id": c.id}
+            for c in trace.core_memory]
+
+
+def hit_rows(hits: list[HitView]) -> list[dict]:
+    """Recalled memories with their explain data: leg ranks, multipliers, fused score."""
+    return [{"rank": h.rank, "kind": h.kind, "state": h.state or "", "text": h.text,
+             "bm25 rank": h.bm25_rank, "dense rank": h.dense_rank, "decay": h.decay,
+             "use boost": h.use_boost, "prior": h.prior, "fused": h.fused, "id": h.id}
+            for h in hits]
+
+
+def step_rows(trace: TurnTrace) -> list[dict]:
+    return [{"step": s.step, "what": s.kind, "ms": s.ms, "tokens in": s.input_tokens,
+             "tokens out": s.output_tokens, "note": s.note} for s in trace.steps]
+
+
+class Link(BaseModel):
+    page: Literal["facts", "review"]
+    label: str
+    memory_id: str
+
+
+def write_links(trace: TurnTrace) -> list[Link]:
+    """Where each write can be inspected: the fact in Facts, the item in the Review queue."""
+    out = []
+    for w in trace.writes():
+        if w.status == "review" and w.memory_id:
+            out.append(Link(page="review", label=f"Review item {w.memory_id}", memory_id=w.memory_id))
+        elif w.status == "applied" and w.op != "forget":
+            fid = w.memory_id or w.old_id
+            if fid:
+                out.append(Link(page="facts", label=f"Fact {fid}", memory_id=fid))
+            if w.old_id and w.old_id != fid:
+                out.append(Link(page="facts", label=f"Replaced fact {w.old_id}", memory_id=w.old_id))
+    return out

@@ -196,7 +196,8 @@ class OfflineAgent:
             elif h.kind == "catalog" and len(overlap) >= 2 and _HOWTO.search(q):
                 docs.append(h)
         if history:
-            facts.sort(key=lambda h: (str(h.valid_from or h.recorded_at or ""), h.state != "superseded"))
+            # What stopped being true came first; then by when it started.
+            facts.sort(key=lambda h: (h.state == "active", str(h.valid_from or h.recorded_at or "")))
             parts = []
             for h in facts[:6]:
                 said = second_person(h.text)

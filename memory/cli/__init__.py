@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "review.cli",  # issue 6
     "memory.cli.es",  # issue 3: es bootstrap-users, migrate
     "memory.eval.cli",  # issue 7
+    "memory.cli.chat",  # issue 12: one agent turn
 ]
 
 

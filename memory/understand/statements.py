@@ -987,7 +987,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             continue
         hedged = bool(_HEDGE.search(c))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause.
-        parts = [p for p in re.split(r",\s*(?=(?:i|we)(?:\s|'))", c, flags=I) if p.strip()]
+        parts = [p for p in re.split(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also)\s+"
+                                     r"(?=(?:i|we)(?:\s|'))", c, flags=I) if p.strip()]
         kept = []
         for part in parts:
             part = re.sub(r"\b(i|we|you|they)'ve\b", r"\1 have", part.replace("’", "'"), flags=I)
