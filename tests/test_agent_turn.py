@@ -252,3 +252,15 @@ def test_recall_by_the_agent_bumps_usage_only_for_what_it_recalled(service):
     used = service.get_fact("ana", fact.id).use_count
     assert service.recall("ana", "hub", purpose=Purpose.EVAL).hits  # eval reads, no bump
     assert service.get_fact("ana", fact.id).use_count == used
+
+
+@pytest.mark.parametrize("text", [
+    "Tom is at work now", "I'm in Paris now for work", "My flight is delayed",
+    "I have a flat tyre", "I like your answer", "I keep forgetting my password",
+    "My back is killing me", "I got a parking ticket", "I lost my keys again",
+    "Tom switched from Android to iPhone", "I was in Paris last week for a conference",
+    "Can you remind me to call the plumber tomorrow", "I might move to Canada next year"])
+def test_passing_news_questions_and_other_peoples_changes_write_nothing(service, text):
+    """Precision first: a wrong write is worse than a missed one (issue 12)."""
+    t = turn(service, text)
+    assert t.writes() == [] and "Noted" not in t.reply

@@ -132,6 +132,10 @@ class OfflineAgent:
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         old = pick_old(st, hits)
+        if old is None and st.rule.startswith("third:"):
+            # News about someone or something else is kept only as a change of what is on
+            # record about them ("Jan lives in Lisbon now"), never as a new fact.
+            return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
         if known is not None and (old is None or known.id != old.id):
             return sentence(f"I already have that: {second_person(known.text)}")

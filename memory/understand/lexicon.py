@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 ROLE_WORDS = frozenset(["nurse", "teacher", "engineer", "developer", "manager", "midwife", "doctor", "designer", "scientist", "analyst", "consultant", "lawyer", "solicitor", "accountant", "architect", "student", "chef", "cook", "pilot", "programmer", "researcher", "professor", "lecturer", "paramedic", "pharmacist", "dentist", "surgeon", "therapist", "writer", "journalist", "photographer", "electrician", "plumber", "carpenter", "mechanic", "technician", "administrator", "director", "officer", "assistant", "coordinator", "specialist", "founder", "ceo", "cto", "cfo", "intern", "apprentice", "cleaner", "driver", "librarian", "vet", "veterinarian", "firefighter", "soldier", "farmer", "baker", "barista", "waiter", "waitress", "cashier", "receptionist", "secretary", "translator", "interpreter", "tutor", "coach", "trainer", "physio", "physiotherapist", "counsellor", "psychologist", "psychiatrist", "carer", "caregiver", "freelancer", "contractor", "sre", "devops", "tester", "recruiter", "banker", "economist", "statistician", "mathematician", "physicist", "chemist", "biologist", "artist", "musician", "actor", "actress", "dancer", "singer", "composer", "producer", "headteacher", "principal", "radiographer", "optician", "hygienist", "sonographer", "clinician", "gp", "consultant", "lead", "engineer", "copywriter", "illustrator", "animator", "editor", "underwriter", "auditor", "actuary", "broker", "estate-agent", "landscaper", "gardener", "builder", "welder"])
 
 RELATIONS = frozenset(["sister", "brother", "partner", "wife", "husband", "girlfriend", "boyfriend", "fiance", "fiancee", "mum", "mom", "mother", "dad", "father", "parents", "son", "daughter", "kids", "children", "child", "grandma", "grandmother", "grandpa", "grandfather", "gran", "nan", "aunt", "uncle", "cousin", "niece", "nephew", "boss", "manager", "lead", "colleague", "flatmate", "roommate", "housemate", "neighbour", "neighbor", "stepmother", "stepfather", "stepson", "stepdaughter", "twin", "in-laws"])
@@ -9,6 +11,20 @@ NAMED_ONLY_RELATIONS = frozenset({"friend", "colleague", "neighbour", "neighbor"
                                   "roommate", "housemate"})
 
 PETS = frozenset(["dog", "puppy", "cat", "kitten", "beagle", "labrador", "whippet", "spaniel", "terrier", "poodle", "collie", "retriever", "dachshund", "greyhound", "pug", "husky", "rabbit", "bunny", "hamster", "guinea", "parrot", "budgie", "tortoise", "turtle", "snake", "lizard", "gecko", "fish", "goldfish", "horse", "pony", "ferret", "rat", "mouse", "chicken", "chickens", "hens"])
+
+# Kinds of things people own (a possession needs one of these, a pet, or a name/model).
+THINGS = frozenset(re.findall(r"\S+", """
+phone smartphone laptop computer pc desktop tablet ipad kindle e-reader watch smartwatch tv
+television monitor screen keyboard mouse headphones earbuds speaker speakers soundbar router
+modem extender hub bridge stick dongle sensor sensors camera doorbell thermostat plug plugs bulb
+bulbs lamp lamps light lights printer scanner console drone car van truck bike bicycle scooter
+motorbike motorcycle moped boat caravan campervan house flat apartment cottage cabin garage
+garden allotment desk chair sofa couch bed mattress table wardrobe fridge freezer oven cooker
+hob microwave kettle toaster dishwasher washer dryer vacuum hoover robot mower heater boiler
+fan purifier dehumidifier humidifier piano guitar violin cello drum drums keyboard ukulele
+flute trumpet saxophone synth camera lens tripod server nas ups battery charger powerbank
+watch ring necklace tent backpack suitcase case pram stroller cot treadmill rower
+"""))
 
 # Attributes one person has one of at a time: a new value replaces the old.
 SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss", "partner", "wife", "husband", "girlfriend", "boyfriend", "airport", "bank", "broadband", "internet", "isp", "phone", "car", "laptop", "hub", "coffee", "status", "headphones", "keyboard", "browser", "doctor", "dentist", "gp", "landlord", "employer", "address", "postcode", "band", "colour", "color", "team", "school", "university", "gym", "rota", "shift", "name", "age", "pronouns", "diet", "tariff", "provider", "insurer", "mortgage", "router", "watch", "tablet", "console", "os", "order", "distro", "theme", "font", "religion", "nationality"])

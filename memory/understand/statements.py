@@ -258,6 +258,15 @@ def _denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         subj = re.sub(r"^(?:the|my|our)\s+", "", subj, flags=I)
         if subj:
             return [Statement(act="deny", target=subj, harsh=True, clause=c, rule="deny:theirs")]
+    # "Luna isn't my cat, she's my neighbour's"
+    m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:isn'?t|is\s+not|wasn'?t|was\s+not|aren'?t|are\s+not|"
+                  r"weren'?t)\s+(?:my|our)\s+(?P<noun>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
+    if m and not re.search(r"\bany\s*more\b|\bno\s+longer\b", c, I) and (
+            _HARSH.search(message) or re.search(r"\b(?:my|our|his|her|their)\s+\w+['’]s\b|"
+                                                r"\b[A-Z]\w+['’]s\b", message)):
+        subj = re.sub(r"^(?:the|my|our)\s+", "", tidy(m.group("subj")), flags=I)
+        return [Statement(act="deny", target=f"{subj} {m.group('noun')}", harsh=True, clause=c,
+                          rule="deny:isnt-mine")]
     # "Mochi has never had a pet passport"
     m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:has|have)\s+never\s+(?:had|been|owned|used|"
                   r"had\s+an?)\s+(?P<rest>[^,.;!?]+)", c, I)
@@ -266,11 +275,12 @@ def _denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
                           harsh=True, clause=c, rule="deny:has-never")]
     # "I'm not allergic to shellfish, the test was a false positive"; "I'm no longer allergic to
     # peanuts, that was a misdiagnosis" (no longer + a never-true cue is a denial, not a change)
-    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?P<neg>not|no\s+longer)\s+(?:actually\s+|"
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i\s+was|we\s+were)\s+(?P<neg>not|no\s+longer|never|"
+                  r"not\s+ever)\s+(?:actually\s+|"
                   r"really\s+)?(?P<what>allergic\s+to\s+[^,.;!?]+|afraid\s+of\s+[^,.;!?]+|"
                   r"scared\s+of\s+[^,.;!?]+|intolerant\s+to\s+[^,.;!?]+|vegan|vegetarian|"
                   r"pescatarian|married|diabetic|lactose\s+intolerant|coeliac|celiac)", c, I)
-    if m and (m.group("neg").lower() == "not" or _HARSH.search(message)):
+    if m and (m.group("neg").lower() != "no longer" or _HARSH.search(message)):
         if m.group("neg").lower() == "not" and not _HARSH.search(message) and \
                 re.search(r"\bany\s*more\b", c, I):
             return None  # "not ... any more" is a change, read below
@@ -412,6 +422,9 @@ def _location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         (r"(?:^|,\s*)(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:now\s+)?in\s+(?P<p>[A-Z\u00C0-\u00DE]"
         r"[\w'’.-]*(?:\s+[A-Z\u00C0-\u00DE][\w'’.-]*){0,2})\s+now\b"),
     ]
+    if re.search(r"\b(?:for\s+(?:work|a|the|business|two|three|\d+)|on\s+holiday|visiting|"
+                 r"trip|conference|this\s+week|for\s+the\s+weekend|until|till)\b", t, I):
+        patterns = patterns[:1] if left else []  # a visit, not a home ("I'm in Paris for work")
     for p in patterns:
         m = re.search(p, t, 0 if "[A-Z" in p[-80:] else I)
         if not m:
@@ -428,6 +441,13 @@ def _location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if moved else "assert", text=f"Lives in {where}",
                           fact_type="identity", slot="home", previous=left,
                           valid_from=dates.valid_from, clause=c, rule="location")]
+    m = re.search(r"\b(?:i'?m|i\s+am|i\s+come)\s+(?:originally\s+)?from\s+" + _PLACE + r"|\bi\s+grew\s+up\s+"
+                  r"in\s+" + _PLACE.replace("?P<p>", "?P<g>"), t, I)
+    if m and not left:
+        where = place(m.group("p") or m.group("g"))
+        if where:
+            return [Statement(act="assert", text=f"Is originally from {where}", fact_type="identity",
+                              slot="origin", clause=c, rule="location:origin")]
     if left:
         return [Statement(act="change", text=f"Moved away from {left}", fact_type="identity",
                           slot="home", previous=left, valid_from=dates.valid_from, clause=c,
@@ -467,6 +487,12 @@ def _work(c: str, dates: Dates) -> list[Statement] | None:
         changed = bool(re.search(r"\b(?:now|became|become|promoted|new|started|from)\b", c, I))
         return [Statement(act="change" if changed else "assert", text=text, fact_type="identity",
                           slot="job", valid_from=dates.valid_from, clause=c, rule="work:role")]
+    m = re.search(r"\b(?:i|i\s+have|i'?ve|i\s+just|i'?m\s+now|i\s+am\s+now)\s+(?:just\s+|finally\s+)?"
+                  r"(?:retired|am\s+retired|'m\s+retired)\b", t, I) or re.search(
+        r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?retired\b", t, I)
+    if m:
+        return [Statement(act="change", text="Is retired", fact_type="identity", slot="job",
+                          valid_from=dates.valid_from, clause=c, rule="work:retired")]
     left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+)*(?:left|quit))\s+" + org.replace(
         "?P<org>", "?P<left>"), t)
     m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with))\s+" + org, t)
@@ -581,7 +607,9 @@ def _preferences(c: str, dates: Dates) -> list[Statement] | None:
     m = (re.search(r"\bi\s+(?:really\s+)?(?:don'?t|do\s+not)\s+(?:like|enjoy|want|drink)\s+"
                    r"(?P<v>[^,.;!?]+?)\s+any\s*more\b", t, I)
          or re.search(r"\bi\s+no\s+longer\s+(?:like|enjoy|want|drink)\s+(?P<v>[^,.;!?]+)", t, I)
-         or re.search(r"\bi(?:\s+have|'ve)?\s+(?:went|gone)\s+off\s+(?P<v>[^,.;!?]+)", t, I))
+         or re.search(r"\bi(?:\s+have|'ve)?\s+(?:went|gone)\s+off\s+(?P<v>[^,.;!?]+)", t, I)
+         or re.search(r"\b(?:i'?m|i\s+am)\s+(?:not|no\s+longer)\s+(?:into|a\s+fan\s+of|keen\s+on)\s+"
+                      r"(?P<v>[^,.;!?]+?)(?:\s+any\s*more)?(?=\s*(?:[,.;!?]|$))", t, I))
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
         return [Statement(act="change", text=f"No longer likes {thing}", fact_type="preference",
@@ -615,7 +643,8 @@ def _preferences(c: str, dates: Dates) -> list[Statement] | None:
                   r"enjoy|adore)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
-        if thing and not re.match(r"^(?:it|that|this|you|to|the\s+idea|how|when|what)\b", thing, I):
+        if thing and not re.match(r"^(?:it|that|this|you|your|to|the\s+idea|how|when|what)\b",
+                                  thing, I):
             return [Statement(act="assert", text=f"Likes {third_person(thing)}",
                               fact_type="preference", clause=c, rule="pref:like")]
     return None
@@ -646,7 +675,7 @@ def _possessions(c: str, dates: Dates) -> list[Statement] | None:
                               clause=c, rule="own:replaced")]
     # "I switched from Zed to Helix as my main editor"; "switched my terminal from X to Y";
     # "I switched banks from N26 to Revolut"; "I moved my current account from A to B"
-    m = re.search(r"\b(?:i|we)?\s*(?:have\s+|'ve\s+|just\s+)*(?P<verb>switched|changed|moved|"
+    m = re.search(r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|also\s+)*(?P<verb>switched|changed|moved|"
                   r"upgraded|swapped|migrated|went)\s+(?:(?:my|our)\s+(?P<noun>[\w ]+?)\s+|"
                   r"(?P<noun2>banks|jobs|editors|browsers|phones|providers|energy\s+suppliers?|"
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
@@ -678,7 +707,7 @@ def _possessions(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\b" + _SUBJ_I + r"\s+no\s+longer\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                       + _THING, t, I)
          or re.search(r"\b" + _SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
-                      r"lost|returned|donated)\s+(?:the|my|our)\s+" + _THING, t, I)
+                      r"returned|donated|traded\s+in)\s+(?:the|my|our)\s+" + _THING, t, I)
          or re.search(r"\b(?:someone|somebody|they|thieves)\s+stole\s+(?:the|my|our)\s+" + _THING, t, I)
          or re.search(r"\b(?:my|our)\s+(?P<v>[\w'’ .+-]+?)\s+(?:was|got)\s+stolen\b", t, I))
     if m:
@@ -725,8 +754,10 @@ def _possessions(c: str, dates: Dates) -> list[Statement] | None:
         words = set(re.findall(r"[a-z]+", thing.lower()))
         if not thing or words & lx.NOT_THINGS or re.match(r"^(?:to|been|feeling|go)\b", thing, I):
             return None
-        first = thing.lower().split()[0]
-        if first in lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend"}:
+        if not looks_like_a_thing(thing):
+            return None  # "a parking ticket", "a bad back", "a promotion": not possessions
+        people = lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "kids", "children"}
+        if words & people:
             return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
                               clause=c, rule="own:relation")]
         pet = bool(words & lx.PETS)
@@ -735,6 +766,18 @@ def _possessions(c: str, dates: Dates) -> list[Statement] | None:
                           fact_type="world", valid_from=dates.valid_from if dates.found else None,
                           clause=c, rule="own:has")]
     return None
+
+
+def looks_like_a_thing(phrase: str) -> bool:
+    """Something a person owns: a named model ("Range Extender", "Pixel 9"), a pet, a person,
+    or a known kind of thing (devices, vehicles, furniture, instruments, homes)."""
+    words = re.findall(r"[\w'’-]+", phrase)
+    if not words:
+        return False
+    if any(w[:1].isupper() or any(ch.isdigit() for ch in w) for w in words):
+        return True
+    head = words[-1].lower()  # "a flat tyre" is a tyre, not a flat
+    return bool({head, head.rstrip("s")} & (lx.THINGS | lx.PETS | lx.RELATIONS))
 
 
 def _base(thing: str) -> str | None:
@@ -810,7 +853,7 @@ def _plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
 
 _VERBS = ("drink|run|take|play|speak|grow|cycle|swim|walk|practise|practice|study|train|read|"
           "watch|listen|attend|volunteer|teach|type|ride|drive|commute|wear|meditate|bake|cook|"
-          "knit|paint|sing|climb|boulder|surf|ski|hike|garden|use|do|keep|carry|go|visit|coach|"
+          "knit|paint|sing|climb|boulder|surf|ski|hike|garden|use|carry|visit|coach|"
           "collect|write|brew|fly|support|follow|own|manage|lead|mentor|sleep")
 
 
@@ -824,6 +867,15 @@ def _activities(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="change", text=f"Has given up {third_person(thing)}",
                               fact_type="preference", previous=thing,
                               valid_from=dates.valid_from, clause=c, rule="act:quit")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|back\s+to\s+)?using\s+(?P<v>[^,.;!?]+?)"
+                  r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?(?=\s*(?:[,.;!?]|$))", t, I)
+    if m:
+        thing = tidy(m.group("v"))
+        changed = bool(m.group("p") or re.search(r"\b(?:now|again|these\s+days|instead)\b", c, I))
+        if thing and not re.match(r"^(?:it|that|this|the\s+app|my\s+phone)\b", thing, I):
+            return [Statement(act="change" if changed else "assert", text=f"Uses {thing}",
+                              fact_type="preference", previous=tidy(m.group("p")) if m.group("p") else None,
+                              slot="verb:use" if changed else None, clause=c, rule="act:using")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|also\s+)?(?P<verb>learning|training|"
                   r"studying|taking|doing|playing|volunteering|working\s+on|practising|practicing|"
                   r"writing|building|reading|running|coaching|mentoring)\s+(?P<v>[^,.;!?]+)", t, I)
@@ -865,12 +917,16 @@ def _my_noun(c: str, dates: Dates) -> list[Statement] | None:
     noun, value = tidy(m.group("n")), tidy(m.group("v"))
     if not value or re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
                              r"terrible|awful|great|fine|ok|okay|good|bad|weird|acting|playing|"
-                             r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit)\b"
+                             r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit|\w+ing)\b"
                              r"(?!\s+(?:\d|the\s+\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
                              value, I):
         return None
     if noun.split()[0].lower() in lx.RELATIONS:
         return None
+    head_noun = noun.split()[-1].lower()
+    if re.fullmatch(r"[a-z]+", value) and head_noun not in lx.SLOT_NOUNS and not re.search(
+            r"\bfavou?rite\b", noun, I):
+        return None  # "my flight is delayed": a passing state, not an attribute
     main = (m.group("new") or "").strip().lower() == "main"
     label = ("Main " if main else "") + noun
     changed = bool(m.group("new") and m.group("new").strip().lower() == "new") or bool(
