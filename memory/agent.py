@@ -1,54 +1,173 @@
-"""One chat turn of the agent: store the user's words, recall, prompt, reply (the chat page)."""
+"""One agent turn (issue 12): store the user's words, build core memory, pre-recall, run the
+agent's tool loop, maybe consolidate; everything it did is returned as a TurnTrace.
+
+`run_turn` is the one entry point for the chat page, the CLI and the eval. The user's message is
+written as an episode before any model call, so a failed model loses nothing the user said; the
+reply is returned, never stored (invariants 9 and 72).
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+import re
+import time
+import uuid
+from datetime import UTC, datetime
 
+from .agents import AgentInput, ToolRunner, get_agent
+from .clock import new_id
+from .errors import MemdeskError, ValidationError
 from .llm import LLM
-from .models import Episode
-from .ranking import RankedHit
-from .search_config import WITH_CATALOG, Purpose, RecallConfig
+from .models import Fact, FactState, FactType
+from .policy import ReviewPolicy
 from .service import MemoryService
 from .text import clean_text, require_user
+from .tools import MAX_QUERY_CHARS, ToolContext, execute
+from .trace import ConsolidationRun, CoreItem, StepRecord, ToolCall, TurnTrace
 
-INSTRUCTIONS = ("You are a helpful support assistant for this user. Use the recalled memories "
-                "when they help; never invent facts about the user; if a memory seems out of "
-                "date, ask.")
-
-
-class ChatTurn(BaseModel):
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-    episode: Episode
-    reply: str
-    hits: list[RankedHit]
-    mode: str
+CORE_LIMIT = 24
+# Fixed quotas (issue 12): the newest facts, the most used, and the longest-standing ones.
+CORE_QUOTAS: tuple[tuple[str, int], ...] = (("recent", 10), ("used", 8), ("age", 6))
+CORE_TYPES = (FactType.IDENTITY, FactType.CONSTRAINT)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+PRE_RECALL_K = 8
 
 
-def memory_line(hit: RankedHit) -> str:
-    """One recalled memory as the model sees it: kind first, so it can weigh evidence tiers."""
-    return f"[{hit.doc.label()}] {hit.doc.display_text()}"
+def new_session_id() -> str:
+    return f"chat-{uuid.uuid4().hex[:12]}"
 
 
-def system_prompt(hits: list[RankedHit]) -> str:
-    from .llm import memory_prompt
+def core_memory(facts: list[Fact], *, limit: int = CORE_LIMIT,
+                quotas: tuple[tuple[str, int], ...] = CORE_QUOTAS) -> list[CoreItem]:
+    """Up to `limit` active identity and constraint facts for the system prompt, chosen by
+    recency, use and age in fixed quotas (invariant 79); a quota with too few facts leaves its
+    room to recency. Pure."""
+    pool = [f for f in facts if f.state == FactState.ACTIVE and f.fact_type in CORE_TYPES]
+    orders = {
+        "recent": sorted(pool, key=lambda f: (f.valid_from or f.recorded_at, f.recorded_at, f.id),
+                         reverse=True),
+        "used": sorted((f for f in pool if f.use_count > 0),
+                       key=lambda f: (f.use_count, f.last_used_at or _EPOCH, f.id), reverse=True),
+        "age": sorted(pool, key=lambda f: (f.recorded_at, f.id)),
+    }
+    chosen: dict[str, CoreItem] = {}
+    for why, n in quotas:
+        for f in orders[why]:
+            if n <= 0 or len(chosen) >= limit:
+                break
+            if f.id not in chosen:
+                chosen[f.id] = CoreItem(id=f.id, text=f.text, fact_type=f.fact_type.value,
+                                        why=why)  # type: ignore[arg-type]
+                n -= 1
+    for f in orders["recent"]:
+        if len(chosen) >= limit:
+            break
+        chosen.setdefault(f.id, CoreItem(id=f.id, text=f.text, fact_type=f.fact_type.value,
+                                         why="recent"))
+    return list(chosen.values())
 
-    return memory_prompt([memory_line(h) for h in hits], instructions=INSTRUCTIONS)
+
+def consolidation_every(setting: str) -> int | None:
+    """MEMDESK_AGENT_CONSOLIDATION as a count of new episodes: manual -> None, every_turn -> 1,
+    every_N -> N."""
+    value = setting.strip().lower()
+    if value == "manual":
+        return None
+    if value == "every_turn":
+        return 1
+    m = re.fullmatch(r"every_(\d+)", value)
+    if m and int(m.group(1)) >= 1:
+        return int(m.group(1))
+    raise ValidationError(f"MEMDESK_AGENT_CONSOLIDATION={setting!r}: expected manual, every_turn "
+                          "or every_N (N ≥ 1)")
 
 
-def chat_turn(svc: MemoryService, user_id: str, message: str,
-              history: list[dict[str, str]] | None = None, *, llm: LLM,
-              config: RecallConfig = WITH_CATALOG) -> ChatTurn:
-    """Validate, recall, store the user's message as an episode, then ask the model.
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
 
-    Recall runs before the write so the message does not come back as its own memory. The
-    episode is written before the model is called, so a model failure loses nothing the user
-    said. The reply is returned, never stored as an episode (invariant 9)."""
-    user_id = require_user(user_id)
+
+def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: str, *,
+             llm: LLM | None = None, history: list[dict[str, str]] | None = None, agent=None,
+             policy: ReviewPolicy | None = None, consolidation: str = "manual") -> TurnTrace:
+    """One chat turn for one user. Bad input raises before anything is written; a model failure
+    is returned on the trace (`error`), with the user's episode and any writes already made
+    kept (each one atomic and audited)."""
+    user = require_user(user_id)
     text = clean_text(message, field="message")
-    hits = svc.recall(user_id, text, config=config, purpose=Purpose.AGENT).hits
-    episode = svc.write_episode(user_id, text, actor="agent")
-    # Only role and content go to the model; pages keep extra keys (hits) beside them.
-    messages = [{"role": m["role"], "content": m["content"]} for m in history or []]
-    messages.append({"role": "user", "content": text})
-    reply = llm.reply(system_prompt(hits), messages)
-    return ChatTurn(episode=episode, reply=reply, hits=hits, mode=llm.mode)
+    if agent is None and llm is None:
+        raise ValidationError("a chat turn needs the runtime's model (llm) or an agent")
+    every = consolidation_every(consolidation)  # MEMDESK_AGENT_CONSOLIDATION, via the runtime
+    session = (session_id or "").strip() or new_session_id()
+    now = svc.clock()
+    trace = TurnTrace(turn_id=new_id("turn"), user_id=user, session_id=session, message=text,
+                      started_at=now, today=now.date())
+
+    started = time.perf_counter()
+    episode = svc.write_episode(user, text, session_id=session, actor="agent")  # invariant 72
+    trace.episode_id = episode.id
+    trace.steps.append(StepRecord(step=0, kind="episode", ms=_ms(started)))
+
+    started = time.perf_counter()
+    trace.core_memory = core_memory(svc.facts(user, states=[FactState.ACTIVE]))
+    trace.steps.append(StepRecord(step=0, kind="core", ms=_ms(started),
+                                  note=f"{len(trace.core_memory)} facts"))
+
+    ctx = ToolContext(service=svc, user_id=user, session_id=session, actor="agent",
+                      episode_id=episode.id, user_message=text,
+                      policy=policy or svc.policy)
+    started = time.perf_counter()
+    pre = execute(ctx, "recall_memory", {"query": text[:MAX_QUERY_CHARS], "include_catalog": True,
+                                         "k": PRE_RECALL_K})
+    trace.pre_recall = ToolCall(step=0, call_id="pre_recall", name="recall_memory", pre=True,
+                                result=pre, ms=_ms(started))
+    trace.steps.append(StepRecord(step=0, kind="pre_recall", ms=trace.pre_recall.ms,
+                                  note=f"{len(pre.hits)} hits"))
+
+    try:
+        agent = agent or get_agent(llm)  # type: ignore[arg-type]
+        trace.mode = agent.mode
+        out = agent.run(AgentInput(message=text, history=_history(history),
+                                   core_memory=trace.core_memory, pre_recall=pre,
+                                   today=trace.today), ToolRunner(ctx, trace))
+    except MemdeskError as exc:
+        trace.error = f"{type(exc).__name__.removesuffix('Error')}: {exc}"
+        trace.error_code = exc.exit_code
+        return trace
+    trace.reply, trace.understood = out.reply, out.understood
+    if every is not None:
+        trace.consolidation = _consolidate(svc, user, every, agent, llm)
+    return trace
+
+
+def _history(history: list[dict[str, str]] | None) -> list[dict[str, str]]:
+    """Only role and content of earlier messages; pages keep their traces beside them."""
+    out = []
+    for m in history or []:
+        role, content = m.get("role"), m.get("content")
+        if role in ("user", "assistant") and isinstance(content, str) and content.strip():
+            out.append({"role": role, "content": content})
+    return out
+
+
+def _consolidate(svc: MemoryService, user: str, every: int, agent, llm) -> ConsolidationRun | None:
+    """Run consolidation when MEMDESK_AGENT_CONSOLIDATION says so: every N new episodes since the
+    consolidation watermark. A failure is reported on the trace; the turn stands."""
+    from .consolidation.apply import apply_plan
+    from .consolidation.plan import WATERMARK
+    from .consolidation.planner import make_plan, parse_watermark
+
+    said, stored = parse_watermark(svc.store.get_watermark(user, WATERMARK) or None)
+    new = [e for e in svc.episodes(user) if said is None or e.timestamp > said
+           or (stored is not None and e.recorded_at > stored)]
+    if len(new) < every:
+        return None
+    run = ConsolidationRun(trigger="every_turn" if every == 1 else f"every_{every}")
+    try:
+        model = llm or agent.llm  # the agent's own model when the caller gave only the agent
+        plan = make_plan(svc, user, model)
+        applied = apply_plan(svc, plan)
+    except MemdeskError as exc:
+        run.error = f"{type(exc).__name__.removesuffix('Error')}: {exc}"
+        return run
+    run.plan_id, run.ops, run.applied = plan.id, len(plan.actionable()), len(applied.applied)
+    run.diff = plan.render_diff()
+    return run

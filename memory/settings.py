@@ -67,6 +67,10 @@ class Settings(BaseModel):
                                   "certificate: true (default) or false, which must be written "
                                   "out and warns at every start")
     minilm_dir: str = Field("", description="override the directory holding the MiniLM weights")
+    agent_consolidation: str = Field(
+        "manual", pattern=r"^(manual|every_turn|every_[1-9][0-9]{0,5})$",
+        description="when the chat agent runs consolidation: manual (default), every_turn, or "
+                    "every_N (once N new episodes wait)")
     busy_timeout: float = Field(5.0, ge=0.0, le=3600.0, allow_inf_nan=False,
                                 description="seconds a write waits for another process's lock "
                                             "on the embedded store before failing (exit 6)")

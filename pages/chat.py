@@ -1,46 +1,107 @@
-"""Chat as a persona: each message is stored as the user's episode; replies show their memories."""
+"""Chat as a persona: each message is one agent turn (tools, writes, corrections), with the
+turn's trace under the reply. Stored text is shown as text, never as Markdown."""
+
+import json
 
 import pandas as pd
 import streamlit as st
 
-from memory.agent import chat_turn
+from memory.agent import new_session_id, run_turn
 from memory.errors import MemdeskError
+from memory.trace import TurnTrace, core_rows, diff_line, hit_rows, step_rows, write_links
 from memory.ui import describe, llm_mode, pick_user, runtime, service
-from memory.ui.views import hit_rows
+
+PAGES = {"facts": "pages/facts.py", "review": "pages/review.py"}
 
 st.title("Chat")
 user = pick_user()
 svc = service()
-st.caption(f"Chatting as **{user}** · LLM: `{llm_mode()}` · your messages are stored as "
-           f"{user}'s episodes; replies live only in this session.")
-
-# History per persona, in this browser session only: assistant text is never evidence (inv. 9).
-history = st.session_state.setdefault("chat_history", {}).setdefault(user, [])
-for msg in history:
-    with st.chat_message(msg["role"]):
-        st.markdown(msg["content"])
-        if msg.get("error"):
-            st.error(msg["error"])
-        if msg["role"] == "assistant":
-            with st.expander(f"Memories used ({len(msg['hits'])})"):
-                if msg["hits"]:
-                    st.dataframe(pd.DataFrame(msg["hits"]), hide_index=True)
-                else:
-                    st.caption("Recall returned nothing for this message.")
-
-if history and st.sidebar.button("Clear this conversation", key="chat_clear"):
-    history.clear()  # the session view only: stored episodes stay
+# One session per persona in this browser tab; replies live only here (invariant 9).
+sessions = st.session_state.setdefault("chat_sessions", {})
+state = sessions.setdefault(user, {"id": new_session_id(), "messages": []})
+st.text(f"Chatting as {user} · model {llm_mode()} · session {state['id']}")
+st.caption("Your messages are stored as this user's episodes; the agent writes, corrects and "
+           "forgets memories through its tools, and shows its work under each reply.")
+top = st.columns([1, 1, 1, 3])
+if top[0].button("New session", key="chat_new_session"):
+    sessions[user] = {"id": new_session_id(), "messages": []}
     st.rerun()
 
-if prompt := st.chat_input(f"Message as {user}", key="chat_input"):
-    context = [m for m in history if not m.get("error")]
-    entry = {"role": "user", "content": prompt}
-    history.append(entry)  # kept on screen even if the turn fails: nothing typed is lost
+
+def link(col, page: str, label: str, **params) -> None:
+    """A link to another desk page; as plain text when this page runs outside the desk."""
     try:
-        turn = chat_turn(svc, user, prompt, context, llm=runtime().llm)
-    except MemdeskError as exc:
-        entry["error"] = describe(exc)  # shown under the message it belongs to
+        col.page_link(PAGES[page], label=label, query_params={"user": user, **params})
+    except st.errors.StreamlitAPIException:  # not registered: run without app.py's navigation
+        col.text(f"{label}: see the {page} page")
+
+
+link(top[1], "facts", "Facts")
+link(top[2], "review", "Review queue")
+
+
+def show_trace(trace: TurnTrace, n: int) -> None:
+    writes = trace.writes()
+    with st.expander(f"Writes ({len(writes)})", expanded=bool(writes)):
+        if writes:
+            st.code("\n".join(diff_line(w) for w in writes), language=None)
+            for lk in write_links(trace):
+                key = "fact" if lk.page == "facts" else "item"
+                link(st, lk.page, lk.label, **{key: lk.memory_id})
+        else:
+            st.text("Nothing written in this turn.")
+        for attempt in trace.scope_attempts():
+            st.text(f"The model tried to choose the scope in {attempt['tool']}: "
+                    f"{json.dumps(attempt['ignored'], ensure_ascii=False)}; ignored, tools act "
+                    f"only for {trace.user_id}.")
+    with st.expander(f"Core memory ({len(trace.core_memory)})"):
+        if trace.core_memory:
+            st.dataframe(pd.DataFrame(core_rows(trace)), hide_index=True, key=f"core_{n}")
+    pre = trace.pre_recall.result if trace.pre_recall else None
+    with st.expander(f"Recalled before the model ran ({len(pre.hits) if pre else 0})"):
+        if pre and pre.hits:
+            st.dataframe(pd.DataFrame(hit_rows(pre.hits)), hide_index=True, key=f"pre_{n}")
+        if pre and pre.explain:
+            st.text("Filters: " + "; ".join(f"{f.name} removed {f.removed}"
+                                            for f in pre.explain.filters))
+    with st.expander(f"Tool calls ({len(trace.tool_calls)})"):
+        for call in trace.tool_calls:
+            r = call.result
+            st.text(f"step {call.step} · {call.name} · {'ok' if r.ok else 'error'} · {call.ms} ms")
+            st.code(json.dumps({"arguments": r.args, "result": r.for_model()}, indent=1,
+                               ensure_ascii=False, default=str), language="json")
+    with st.expander(f"Model {trace.mode} · tokens {trace.usage.input_tokens} in / "
+                     f"{trace.usage.output_tokens} out"):
+        st.text(f"episode {trace.episode_id} · turn {trace.turn_id}")
+        st.dataframe(pd.DataFrame(step_rows(trace)), hide_index=True, key=f"steps_{n}")
+    if trace.consolidation:
+        c = trace.consolidation
+        with st.expander(f"Consolidation ({c.trigger}): {c.applied} of {c.ops} ops applied"):
+            st.code(c.error or c.diff, language=None)
+
+
+for n, msg in enumerate(state["messages"]):
+    with st.chat_message(msg["role"]):
+        st.text(msg["content"])
+        if msg.get("error"):
+            st.error(msg["error"])
+        if msg.get("trace"):
+            show_trace(TurnTrace.model_validate(msg["trace"]), n)
+
+if prompt := st.chat_input(f"Message as {user}", key="chat_input"):
+    earlier = [m for m in state["messages"] if not m.get("error")]
+    entry = {"role": "user", "content": prompt}
+    state["messages"].append(entry)  # kept on screen even if the turn fails: nothing typed is lost
+    try:
+        rt = runtime()
+        trace = run_turn(svc, user, state["id"], prompt, history=earlier, llm=rt.llm,
+                         consolidation=rt.settings.agent_consolidation)
+    except MemdeskError as exc:  # bad input: nothing was written
+        entry["error"] = describe(exc)
     else:
-        history.append({"role": "assistant", "content": turn.reply,
-                        "hits": hit_rows(turn.hits)})
+        if trace.error:  # the model failed: the user's words are stored, nothing else changed
+            entry["error"] = trace.error + " · your message was kept"
+        else:
+            state["messages"].append({"role": "assistant", "content": trace.reply,
+                                      "trace": trace.model_dump(mode="json")})
     st.rerun()

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from memory.agent import chat_turn, system_prompt
 from memory.embeddings import get_embedder
 from memory.errors import MemdeskError, ValidationError
 from memory.models import CatalogDoc, FactState, MemoryKind
@@ -286,79 +285,7 @@ def test_preset_config_is_a_named_preset_with_overrides():
         preset_config("default", k=0)
 
 
-# chat -------------------------------------------------------------------------------------------
-def test_chat_page_replies_with_memories_and_stores_only_user_words(desk):
-    """Invariant 9 through the desk: the reply is shown, never stored as an episode."""
-    at = page("pages/chat.py")
-    assert not at.error and "offline" in at.caption[0].value
-    at.chat_input(key="chat_input").set_value("Where do I live now?").run()
-    assert not at.error and not at.exception
-    msgs = at.chat_message
-    assert [m.name for m in msgs] == ["user", "assistant"]
-    reply = msgs[1].markdown[0].value
-    assert "Edinburgh" in reply
-    used = msgs[1].expander[0]
-    assert used.label.startswith("Memories used")
-    assert "Lives in Edinburgh" in set(used.dataframe[0].value["text"])
-    episodes = [e.text for e in store_service().episodes("ana")]
-    assert "Where do I live now?" in episodes and reply not in episodes
-    assert all(e.role == "user" for e in store_service().episodes("ana"))
-    # agent-path recall bumps usage of the facts it used (invariant 15)
-    assert store_service().get_fact("ana", desk["edinburgh"]).use_count == 1
-
-
-def test_chat_history_is_per_persona(desk):
-    at = page("pages/chat.py")
-    at.chat_input(key="chat_input").set_value("I like hiking").run()
-    at.selectbox(key="user").select("bob").run()
-    assert len(at.chat_message) == 0
-    at.chat_input(key="chat_input").set_value("What music do I like?").run()
-    assert "jazz" in at.chat_message[1].markdown[0].value
-    assert "I like hiking" not in [e.text for e in store_service().episodes("bob")]
-    at.selectbox(key="user").select("ana").run()
-    assert at.chat_message[0].markdown[0].value == "I like hiking"
-
-
-def test_chat_oversized_message_is_kept_and_refused(desk):
-    at = page("pages/chat.py")
-    before = len(store_service().episodes("ana"))
-    at.chat_input(key="chat_input").set_value("y" * 40_000).run()
-    assert "the limit is 32768" in at.chat_message[0].error[0].value
-    assert at.chat_message[0].markdown[0].value == "y" * 40_000  # still on screen
-    assert len(store_service().episodes("ana")) == before
-
-
-def test_chat_model_unavailable_keeps_the_message(desk, monkeypatch):
-    """No key for the configured model: one clear error; the user's words are still stored."""
-    monkeypatch.setenv("MEMDESK_LLM", "anthropic")
-    at = page("pages/chat.py")
-    assert "unavailable" in at.caption[0].value
-    at.chat_input(key="chat_input").set_value("My hub is offline again").run()
-    assert not at.exception
-    assert "ANTHROPIC_API_KEY" in at.chat_message[0].error[0].value
-    assert [m.name for m in at.chat_message] == ["user"]
-    assert "My hub is offline again" in [e.text for e in store_service().episodes("ana")]
-
-
-def test_chat_turn_prompt_carries_hits(desk):
-    svc = store_service()
-
-    class Echo:  # the agent's model seam: any object with .mode and .reply
-        mode = "echo"
-
-        def reply(self, system, messages):
-            self.seen = (system, messages)
-            return "ok"
-
-    model = Echo()
-    turn = chat_turn(svc, "ana", "router wifi keeps dropping", [
-        {"role": "assistant", "content": "hello", "hits": []}], llm=model)
-    system, messages = model.seen
-    assert messages == [{"role": "assistant", "content": "hello"},
-                        {"role": "user", "content": "router wifi keeps dropping"}]
-    assert "[catalog] Lumio Hub v2 manual" in system  # WITH_CATALOG on the agent path
-    assert system == system_prompt(turn.hits) and turn.mode == "echo"
-    assert turn.episode.text == "router wifi keeps dropping"
+# chat: tests/test_page_chat.py (issue 12)
 
 
 # app shell and pure views -----------------------------------------------------------------------

@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "memory.cli.es",  # issue 3: es bootstrap-users, migrate
     "memory.eval.cli",  # issue 7
     "memory.cli.erase",  # issue 11: erase a whole user
+    "memory.cli.chat",  # issue 12: one agent turn
 ]
 
 

@@ -54,6 +54,10 @@ def register(sub, common) -> None:
     p.add_argument("--out", default="reports", type=t.OUTPUT_DIR, help="directory for the JSON and Markdown reports")
     p.set_defaults(func=cmd_stress)
 
+    from .agent_cli import register as register_agent  # issue 12: `memdesk eval agent`
+
+    register_agent(esub, common)
+
 
 def _variants(args) -> tuple[str, dict]:
     from .recall_eval import eval_config, standard_ablations

@@ -1,0 +1,24 @@
+"""The two agents behind one interface (issue 12): Claude with tool use, and an offline agent."""
+
+from __future__ import annotations
+
+from ..llm import LLM, UnavailableLLM
+from .base import MAX_STEPS, Agent, AgentInput, AgentOutput, StepLimitError, ToolRunner
+
+
+def get_agent(llm: LLM) -> Agent:
+    """The agent for the configured model (MEMDESK_LLM): Claude when it is Anthropic, else the
+    deterministic offline agent. An unusable model fails on its first call, clearly."""
+    if isinstance(llm, UnavailableLLM):
+        raise llm.error  # e.g. MEMDESK_LLM=anthropic without a key: one clear message
+    if llm.mode == "offline":
+        from .offline import OfflineAgent
+
+        return OfflineAgent()
+    from .claude import ClaudeAgent
+
+    return ClaudeAgent(llm)
+
+
+__all__ = ["MAX_STEPS", "Agent", "AgentInput", "AgentOutput", "StepLimitError", "ToolRunner",
+           "get_agent"]

@@ -1,0 +1,83 @@
+"""What an agent gets (AgentInput), what it returns (AgentOutput), and the ToolRunner through
+which it calls the memory tools: every call is executed for the session's user and recorded on
+the turn's trace, and a turn has at most MAX_STEPS steps (invariant 78)."""
+
+from __future__ import annotations
+
+import time
+from datetime import date
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import MemdeskError
+from ..tools import ToolContext, ToolResult, execute
+from ..trace import CoreItem, StepRecord, ToolCall, TurnTrace
+
+MAX_STEPS = 5
+
+
+class StepLimitError(MemdeskError):
+    """The agent asked for more steps than a turn allows."""
+
+    exit_code = 2
+
+
+class AgentInput(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    message: str
+    history: list[dict[str, str]] = Field(default_factory=list,
+                                          description="earlier messages of this session")
+    core_memory: list[CoreItem] = Field(default_factory=list)
+    pre_recall: ToolResult
+    today: date
+
+
+class AgentOutput(BaseModel):
+    reply: str
+    understood: bool | None = None
+
+
+class ToolRunner:
+    """Runs tool calls for one turn and writes them to its trace."""
+
+    def __init__(self, ctx: ToolContext, trace: TurnTrace, *, max_steps: int = MAX_STEPS):
+        self.ctx, self.trace, self.max_steps = ctx, trace, max_steps
+        self.step = 0
+        self._n = 0
+
+    def begin_step(self) -> int:
+        if self.step >= self.max_steps:
+            raise StepLimitError(f"a turn has at most {self.max_steps} steps")
+        self.step += 1
+        return self.step
+
+    @property
+    def last_step(self) -> bool:
+        return self.step >= self.max_steps
+
+    def call(self, name: str, args, *, call_id: str | None = None) -> ToolResult:
+        self._n += 1
+        started = time.perf_counter()
+        result = execute(self.ctx, name, args)
+        ms = (time.perf_counter() - started) * 1000
+        self.trace.tool_calls.append(ToolCall(step=self.step, call_id=call_id or f"call_{self._n}",
+                                              name=name, result=result, ms=round(ms, 2)))
+        return result
+
+    def record_model(self, ms: float, input_tokens: int, output_tokens: int) -> None:
+        t = self.trace
+        t.usage.calls += 1
+        t.usage.input_tokens += input_tokens
+        t.usage.output_tokens += output_tokens
+        t.steps.append(StepRecord(step=self.step, kind="model", ms=round(ms, 2),
+                                  input_tokens=input_tokens, output_tokens=output_tokens))
+
+    def record_tools(self, ms: float, note: str = "") -> None:
+        self.trace.steps.append(StepRecord(step=self.step, kind="tools", ms=round(ms, 2), note=note))
+
+
+class Agent(Protocol):
+    mode: str
+
+    def run(self, inp: AgentInput, tools: ToolRunner) -> AgentOutput: ...

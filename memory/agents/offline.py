@@ -1,0 +1,284 @@
+"""The offline agent: deterministic, no network. It reads the message with the rule-based
+understander, makes the same tool calls a model would (recall, then write/forget, then recall
+for questions), and answers in the second person. When it understood nothing it says so
+(invariant 76); it never writes a value with leftover time words (invariant 74)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from ..text import stem
+from ..understand import lexicon as lx
+from ..understand.matching import already_known, pick_old, pick_target, terms
+from ..understand.speak import join, second_person, sentence
+from ..understand.statements import Statement, Understanding, understand
+from .base import AgentInput, AgentOutput, ToolRunner
+
+_QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
+_HISTORY_Q = re.compile(r"\b(?:have\s+i|did\s+i|used\s+to|before|previous(?:ly)?|history|"
+                        r"over\s+the\s+years|all\s+the|ever|in\s+the\s+past|earlier)\b", re.IGNORECASE)
+_HOWTO = re.compile(r"^(?:how|can\s+i|how\s+do|what'?s\s+the\s+best\s+way|is\s+there\s+a\s+way|"
+                    r"why\s+(?:does|is|do)|what\s+should)\b", re.IGNORECASE)
+_PAST = {"are": "were", "have": "had", "live": "lived", "own": "owned", "work": "worked",
+         "use": "used", "prefer": "preferred", "like": "liked", "drink": "drank", "run": "ran",
+         "take": "took", "eat": "ate", "speak": "spoke"}
+
+
+def _past(said: str) -> str:
+    m = re.match(r"^you(?:'re| are)?\s*(\w+)", said)
+    if said.startswith("you're "):
+        return "you were " + said[len("you're "):]
+    if m and said.startswith("you ") and m.group(1) in _PAST:
+        return f"you {_PAST[m.group(1)]}" + said[len("you ") + len(m.group(1)):]
+    return said
+
+
+def _when(w) -> str:
+    if w.valid_from and w.valid_to:
+        return f" (from {w.valid_from} to {w.valid_to})"
+    if w.valid_from:
+        return f" (since {w.valid_from})" if w.op != "write" else f" (from {w.valid_from})"
+    if w.valid_to:
+        return f" (until {w.valid_to})"
+    return ""
+
+
+def _yours(words: str) -> str:
+    return re.sub(r"\bmy\b", "your", re.sub(r"\bI\b", "you", words), flags=re.IGNORECASE)
+
+
+class OfflineAgent:
+    mode = "offline"
+
+    def __init__(self) -> None:
+        from ..llm.offline import OfflineLLM
+
+        self.llm = OfflineLLM()  # consolidation after a turn uses the same offline model
+
+    def run(self, inp: AgentInput, tools: ToolRunner) -> AgentOutput:
+        history = [m.get("content", "") for m in inp.history if m.get("role") == "user"]
+        u = understand(inp.message, inp.today, history)
+        if u.other_user:
+            return AgentOutput(understood=True, reply=(
+                "I can only read and change your own memories, so I haven't looked at or "
+                "touched anyone else's. Ask me about yours any time."))
+        said: list[str] = []
+        if u.statements:
+            said += self._statements(u, inp, tools)
+        if u.questions:
+            said += self._questions(u, inp, tools)
+        if not said:
+            return AgentOutput(understood=False, reply=self._nothing(u))
+        return AgentOutput(understood=True, reply=" ".join(said))
+
+    # --- statements -------------------------------------------------------------------------
+    def _statements(self, u: Understanding, inp: AgentInput, tools: ToolRunner) -> list[str]:
+        tools.begin_step()
+        started = time.perf_counter()
+        found = []
+        for st in u.statements:
+            res = tools.call("recall_memory", {
+                "query": _query(st), "include_superseded": st.act in ("deny", "forget"),
+                "include_catalog": False, "k": 12})
+            found.append(res.hits + list(inp.pre_recall.hits))
+        tools.record_tools((time.perf_counter() - started) * 1000, "recall for each statement")
+        tools.begin_step()
+        started = time.perf_counter()
+        said = []
+        for st, hits in zip(u.statements, found):
+            if st.act == "forget":
+                said.append(self._forget(st, hits, tools))
+            elif st.act == "deny":
+                said.append(self._deny(st, hits, tools))
+            else:
+                said.append(self._write(st, hits, tools))
+        tools.record_tools((time.perf_counter() - started) * 1000, "writes")
+        return [s for s in said if s]
+
+    def _forget(self, st: Statement, hits, tools: ToolRunner) -> str:
+        target = pick_target(st.target or "", hits, states=("active", "superseded", "candidate"),
+                             expand=True)
+        what = _yours(st.target or "that")
+        if target is None:
+            return f"I don't have anything about {what} on record, so there was nothing to forget."
+        res = tools.call("forget_memory", {"memory_id": target.id,
+                                           "reason": "the user asked to forget it"})
+        if not res.ok:
+            return f"I couldn't forget {what}: {res.error}"
+        return f"Done: I've forgotten {what}. It is deleted for good."
+
+    def _deny(self, st: Statement, hits, tools: ToolRunner) -> str:
+        target = pick_target(st.target or "", hits, slot=st.slot)
+        if target is None:
+            if st.text:
+                return self._write(st.model_copy(update={"act": "assert", "harsh": False}), hits,
+                                   tools)
+            return ("I have nothing on record saying " + _yours(st.target or "that")
+                    + ", so there is nothing to take back.")
+        old = second_person(target.text)
+        if st.text and target.state == "active":
+            res = tools.call("write_memory", {
+                "kind": "fact", "text": st.text, "fact_type": st.fact_type,
+                "confidence": st.confidence, "supersedes_id": target.id, "contradiction": "harsh",
+                "valid_from": _iso(st.valid_from), "valid_to": _iso(st.valid_to),
+                "reason": f"the user says this was never true: {st.clause}"})
+            return self._said(res, st) or ""
+        res = tools.call("write_memory", {
+            "kind": "retraction", "supersedes_id": target.id, "confidence": st.confidence,
+            "reason": f"the user says this was never true: {st.clause}"})
+        if not res.ok:
+            return f"Before I remove that {old} for good, please confirm it was never true."
+        out = f"Understood: I had on record that {old}. That was never true, so I've removed it and won't bring it back."
+        if st.text:
+            out += " " + (self._write(st.model_copy(update={"act": "assert", "harsh": False}),
+                                      hits, tools) or "")
+        return out
+
+    def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
+        old = pick_old(st, hits)
+        if old is None and st.rule.startswith("third:"):
+            # News about someone or something else is kept only as a change of what is on
+            # record about them ("Jan lives in Lisbon now"), never as a new fact.
+            return "That's about someone else and nothing I have on record, so I haven't noted it."
+        known = already_known(st.text or "", hits)
+        if known is not None and (old is None or known.id != old.id):
+            return sentence(f"I already have that: {second_person(known.text)}")
+        args = {"kind": "fact", "text": st.text, "fact_type": st.fact_type,
+                "confidence": st.confidence, "valid_from": _iso(st.valid_from),
+                "valid_to": _iso(st.valid_to), "reason": st.clause}
+        if old is not None:
+            args["supersedes_id"] = old.id
+            args["contradiction"] = "harsh" if st.harsh else "natural"
+        res = tools.call("write_memory", args)
+        return self._said(res, st)
+
+    def _said(self, res, st: Statement) -> str:
+        if not res.ok:
+            if "Tombstone" in (res.error or ""):
+                return ("You told me before that this was never true, so I haven't recorded "
+                        f"“{st.text}”.")
+            return f"I couldn't record that: {res.error}"
+        w = res.writes[0] if res.writes else None
+        if w is None:
+            return ""
+        new = second_person(w.text or "")
+        if w.status == "duplicate":
+            return sentence(f"I already have that: {new}")
+        if w.status == "review":
+            why = res.message.removeprefix("sent to the review queue (").split(")")[0]
+            return (f"I've put “{w.text}” in the review queue for an operator to confirm "
+                    f"({why}); until then I won't rely on it.")
+        if w.op == "supersede":
+            return sentence(f"Updated: {new}{_when(w)}, instead of: {_past(second_person(w.old_text or ''))}")
+        if w.op == "retract":
+            return sentence(f"Corrected: {new}{_when(w)}. I've removed that {second_person(w.old_text or '')}, "
+                            "which was never true")
+        return sentence(f"Noted: {new}{_when(w)}")
+
+    # --- questions --------------------------------------------------------------------------
+    def _questions(self, u: Understanding, inp: AgentInput, tools: ToolRunner) -> list[str]:
+        tools.begin_step()
+        started = time.perf_counter()
+        said = []
+        for q in u.questions:
+            history = bool(_HISTORY_Q.search(q))
+            res = tools.call("recall_memory", {"query": _question_query(q),
+                                               "include_superseded": history,
+                                               "include_catalog": True, "k": 12})
+            said.append(self._answer(q, res.hits + list(inp.pre_recall.hits), history))
+        tools.record_tools((time.perf_counter() - started) * 1000, "recall for questions")
+        return said
+
+    def _answer(self, q: str, hits, history: bool) -> str:
+        want = _question_terms(q)
+        seen, facts, books, docs = set(), [], [], []
+        for h in hits:
+            if h.id in seen:
+                continue
+            seen.add(h.id)
+            overlap = want & terms(h.text)
+            if h.kind == "semantic" and overlap and (history or h.state == "active"):
+                facts.append(h)
+            elif h.kind == "procedural" and len(overlap) >= 2:
+                books.append(h)
+            elif h.kind == "catalog" and len(overlap) >= 2 and _HOWTO.search(q):
+                docs.append(h)
+        if history:
+            # What stopped being true came first; then by when it started.
+            facts.sort(key=lambda h: (h.state == "active", str(h.valid_from or h.recorded_at or "")))
+            parts = []
+            for h in facts[:6]:
+                said = second_person(h.text)
+                if h.state == "superseded":
+                    parts.append(_past(said) + (f" (until {h.valid_to})" if h.valid_to else ""))
+                else:
+                    parts.append(said + (" now" if not h.valid_from else f" (since {h.valid_from})"))
+            if parts:
+                return sentence("From what you've told me, in order: " + "; then ".join(parts))
+        else:
+            listing = [second_person(h.text) for h in facts[:6]]
+            if listing:
+                return sentence("From what you've told me: " + join(listing))
+        out = []
+        if books:
+            b = books[0]
+            out.append(sentence(f"What worked for you before: {b.text}"))
+        if docs:
+            d = docs[0]
+            title, _, body = d.text.partition(": ")
+            out.append(f"The help page “{title}” covers this: {body.split('. ')[0].rstrip('.')}.")
+        return " ".join(out) or "I don't have anything on record about that yet."
+
+    def _nothing(self, u: Understanding) -> str:
+        if u.ignored and all(_hypothetical(c) for c in u.ignored):
+            return ("That sounds like something you're considering rather than something that "
+                    "happened, so I haven't recorded anything. Tell me once it's decided.")
+        return ("I didn't understand anything in that to remember or answer, so I haven't "
+                "recorded anything. If you told me something about yourself, try saying it "
+                "plainly, e.g. “I live in Leeds” or “I switched from Zed to Helix”.")
+
+
+def _hypothetical(clause: str) -> bool:
+    return bool(re.search(lx.HYPOTHETICAL, clause, re.IGNORECASE))
+
+
+def _iso(d) -> str | None:
+    return d.isoformat() if d else None
+
+
+def _query(st: Statement) -> str:
+    """What to recall to find the memory a statement is about."""
+    if st.act in ("deny", "forget"):
+        words = st.target or ""
+        extra = []
+        for w in re.findall(r"[\w'-]+", words.lower()):
+            extra += lx.SYNONYMS.get(w, ())
+        return " ".join([words, *extra]).strip() or (st.clause or "")
+    parts = [st.text or "", st.previous or ""]
+    if st.slot in ("home",):
+        parts.append("lives home")
+    elif st.slot in ("job", "employer"):
+        parts.append("works job role engineer")
+    elif st.slot == "diet":
+        parts.append("vegetarian vegan pescatarian eats diet")
+    elif st.slot == "contact":
+        parts.append("prefers contact phone email")
+    elif st.slot and st.slot.startswith("noun:"):
+        parts.append(st.slot.removeprefix("noun:"))
+    return " ".join(p for p in parts if p).strip() or st.clause
+
+
+def _question_terms(q: str) -> set[str]:
+    base = {t for t in terms(q) if t not in _QSTOP}
+    for w in re.findall(r"[\w'-]+", q.lower()):
+        for alt in lx.SYNONYMS.get(w, ()):
+            base.add(stem(alt))
+    return base
+
+
+def _question_query(q: str) -> str:
+    extra = []
+    for w in re.findall(r"[\w'-]+", q.lower()):
+        extra += lx.SYNONYMS.get(w, ())
+    return " ".join([q.rstrip("?"), *extra])

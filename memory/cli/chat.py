@@ -1,0 +1,38 @@
+"""`memdesk chat --user U [--session S] "message" [--json]`: one agent turn from the CLI."""
+
+from __future__ import annotations
+
+import sys
+
+from ..agent import run_turn
+from ..errors import MemdeskError
+from ..text import require_user
+from ..trace import render_text
+from . import emit
+
+
+class TurnFailed(MemdeskError):
+    """The model failed after the user's message was stored (the trace says what happened)."""
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("chat", parents=[common],
+                       help="one agent turn: store the message, let the agent recall, write, "
+                            "correct or forget, and print the reply (--json: the whole trace)")
+    p.add_argument("--user", help="the user you are chatting as (required)")
+    p.add_argument("--session", help="session id to continue (default: a new session)")
+    p.add_argument("message")
+    p.set_defaults(func=cmd_chat)
+
+
+def cmd_chat(args) -> int:
+    user = require_user(args.user)  # invariant 1: a missing scope is exit 2
+    rt = args.runtime
+    trace = run_turn(rt.service, user, args.session, args.message, llm=rt.llm,
+                     consolidation=rt.settings.agent_consolidation)
+    emit(args, trace.model_dump(mode="json"), lambda _: render_text(trace))
+    if trace.error:
+        print(f"memdesk: error: {trace.error} (your message was kept as episode "
+              f"{trace.episode_id})", file=sys.stderr)
+        return trace.error_code or TurnFailed.exit_code
+    return 0

@@ -1,0 +1,273 @@
+"""`memdesk eval agent`: the agent's precision and recall on labelled chat statements (issue 12).
+
+Each statement in tests/data/statements.jsonl runs as one real turn (run_turn, real embedded
+store, real recall) against a fresh copy of its persona's seeded history, or against a new user
+holding only the statement's `given` facts. The trace's writes are the predicted operations;
+a prediction is right when its operation, value words, replaced fact, start date and review flag
+all match a label. Precision = right / predicted, recall = right / labelled (invariant 77).
+The held-out split is scored the same way and is never used to tune the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..clock import fixed_clock
+from ..embeddings import Embedder
+from ..errors import ValidationError
+from ..service import MemoryService
+from ..stores import open_store
+from ..text import normalise
+from ..tools import TIME_WORDS
+
+DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "statements.jsonl"
+# The personas' history ends in November 2026; every statement is said the day after.
+EVAL_NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+FRESH = "fresh"
+PRECISION_GATE, RECALL_GATE = 0.95, 0.80
+
+Op = Literal["write", "supersede", "retract", "forget"]
+
+
+class Given(BaseModel):
+    text: str
+    fact_type: str = "world"
+
+
+class Expected(BaseModel):
+    op: Op
+    value: list[str] = Field(default_factory=list, description="words the value must contain")
+    old: str | None = Field(None, description="persona fact id, or g<N> for a given fact")
+    valid_from: date | None = None
+    review: bool = False
+
+
+class Case(BaseModel):
+    id: str
+    split: Literal["tune", "heldout"]
+    user: str
+    given: list[Given] = Field(default_factory=list)
+    history: list[str] = Field(default_factory=list)
+    text: str
+    expect: list[Expected] = Field(default_factory=list)
+
+
+class Predicted(BaseModel):
+    op: str
+    text: str | None = None
+    old_id: str | None = None
+    valid_from: date | None = None
+    review: bool = False
+
+
+class CaseResult(BaseModel):
+    id: str
+    split: str
+    user: str
+    text: str
+    expected: list[Expected]
+    predicted: list[Predicted]
+    tp: int
+    fp: int
+    fn: int
+    reply: str = ""
+    error: str | None = None
+
+
+class SplitScore(BaseModel):
+    statements: int
+    labelled_ops: int
+    predicted_ops: int
+    tp: int
+    fp: int
+    fn: int
+    precision: float
+    recall: float
+    exact: float = Field(description="statements whose predicted operations are exactly right")
+    passed: bool
+
+
+class AgentEvalReport(BaseModel):
+    mode: str
+    embedder: str
+    data: str
+    said_at: datetime
+    seconds: float
+    splits: dict[str, SplitScore]
+    cases: list[CaseResult]
+    gates: dict[str, float] = {"precision": PRECISION_GATE, "recall": RECALL_GATE}
+    passed: bool
+
+
+def load_cases(path: str | Path = DATA_PATH) -> list[Case]:
+    p = Path(path)
+    if not p.exists():
+        raise ValidationError(f"no statements file at {p}")
+    out = []
+    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(Case.model_validate_json(line))
+            except ValueError as exc:
+                raise ValidationError(f"{p.name} line {n}: {str(exc).splitlines()[0]}") from None
+    return out
+
+
+def _term_in(term: str, text: str) -> bool:
+    return re.search(r"(?:^|\s)" + re.escape(normalise(term)), normalise(text)) is not None
+
+
+def matches(exp: Expected, pred: Predicted, old_id: str | None) -> bool:
+    """One prediction satisfies one label. A value carrying relative time words is wrong."""
+    if exp.op != pred.op or exp.review != pred.review:
+        return False
+    if exp.value and not (pred.text and all(_term_in(t, pred.text) for t in exp.value)):
+        return False
+    if pred.text and TIME_WORDS.search(pred.text):
+        return False
+    if exp.old and pred.old_id != old_id:
+        return False
+    return not (exp.valid_from and pred.valid_from != exp.valid_from)
+
+
+def score_case(expected: list[Expected], predicted: list[Predicted],
+               given_ids: list[str]) -> tuple[int, int, int]:
+    """(true positives, false positives, false negatives), matching greedily one to one. Pure."""
+    left = list(predicted)
+    tp = 0
+    for exp in expected:
+        old = exp.old
+        if old and re.fullmatch(r"g\d+", old):
+            old = given_ids[int(old[1:])] if int(old[1:]) < len(given_ids) else None
+        hit = next((p for p in left if matches(exp, p, old)), None)
+        if hit is not None:
+            left.remove(hit)
+            tp += 1
+    return tp, len(left), len(expected) - tp
+
+
+def predicted_ops(trace) -> list[Predicted]:
+    out = []
+    for w in trace.writes():
+        if w.status not in ("applied", "review"):
+            continue
+        op = "write" if w.op == "playbook" else w.op
+        out.append(Predicted(op=op, text=w.text, old_id=w.old_id, valid_from=w.valid_from,
+                             review=w.status == "review"))
+    return out
+
+
+def _score(results: list[CaseResult]) -> SplitScore:
+    tp, fp, fn = (sum(getattr(r, k) for r in results) for k in ("tp", "fp", "fn"))
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    exact = sum(1 for r in results if r.fp == 0 and r.fn == 0 and not r.error) / max(1, len(results))
+    return SplitScore(statements=len(results), labelled_ops=tp + fn, predicted_ops=tp + fp,
+                      tp=tp, fp=fp, fn=fn, precision=round(precision, 4), recall=round(recall, 4),
+                      exact=round(exact, 4),
+                      passed=precision >= PRECISION_GATE and recall >= RECALL_GATE)
+
+
+def _copy_db(src: Path, dst: Path) -> None:
+    """A consistent copy of a closed template store (SQLite's online backup)."""
+    a, b = sqlite3.connect(src), sqlite3.connect(dst)
+    try:
+        a.backup(b)
+    finally:
+        a.close()
+        b.close()
+
+
+def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callable[[], object], *,
+                   splits: Iterable[str] = ("tune", "heldout"), data: str = str(DATA_PATH),
+                   workdir: str | Path | None = None,
+                   progress: Callable[[str], None] | None = None) -> AgentEvalReport:
+    """Run every case of the chosen splits as one real turn; score the writes."""
+    from ..agent import run_turn
+    from ..personas.loader import seed
+
+    wanted = set(splits)
+    chosen = [c for c in cases if c.split in wanted]
+    started = time.perf_counter()
+    tmp = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memdesk-agent-eval-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    clock = fixed_clock(EVAL_NOW)
+    templates: dict[str, Path] = {}
+    for user in sorted({c.user for c in chosen}):
+        path = tmp / f"template-{user}-{embedder.name}.db"
+        if not path.exists():  # a kept workdir reuses its seeded templates
+            store = open_store(f"embedded:{path}", embedder)
+            seed(store, only=["catalog"] + ([] if user == FRESH else [user]))
+            store.close()
+        templates[user] = path
+    agent = agent_factory()
+    results = []
+    try:
+        for case in chosen:
+            if progress:
+                progress(case.id)
+            db = tmp / f"case-{case.id}.db"
+            _copy_db(templates[case.user], db)
+            store = open_store(f"embedded:{db}", embedder)
+            svc = MemoryService(store, clock=clock)
+            user = f"eval-{case.id}" if case.user == FRESH else case.user
+            given_ids = [svc.write_fact(user, g.text, fact_type=g.fact_type, actor="cli").fact.id
+                         for g in case.given]
+            history = [{"role": "user", "content": h} for h in case.history]
+            for h in case.history:  # earlier messages of the session are the user's episodes
+                svc.write_episode(user, h, session_id=f"eval-{case.id}")
+            trace = run_turn(svc, user, f"eval-{case.id}", case.text, history=history,
+                             agent=agent, consolidation="manual")
+            preds = predicted_ops(trace)
+            tp, fp, fn = score_case(case.expect, preds, given_ids)
+            results.append(CaseResult(id=case.id, split=case.split, user=case.user,
+                                      text=case.text, expected=case.expect, predicted=preds,
+                                      tp=tp, fp=fp, fn=fn, reply=trace.reply, error=trace.error))
+            store.close()
+            db.unlink(missing_ok=True)
+    finally:
+        if workdir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    by_split = {s: _score([r for r in results if r.split == s]) for s in sorted(wanted)
+                if any(r.split == s for r in results)}
+    if len(by_split) > 1:
+        by_split["all"] = _score(results)
+    return AgentEvalReport(mode=getattr(agent, "mode", "?"), embedder=embedder.name, data=data,
+                           said_at=EVAL_NOW, seconds=round(time.perf_counter() - started, 1),
+                           splits=by_split, cases=results,
+                           passed=all(s.passed for s in by_split.values()))
+
+
+def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
+    lines = [f"# Agent eval ({report.mode}, embedder {report.embedder})", "",
+             (f"{sum(s.statements for k, s in report.splits.items() if k != 'all')} statements "
+              f"said on {report.said_at.date()}; gates: precision ≥ {PRECISION_GATE}, "
+              f"recall ≥ {RECALL_GATE}; {report.seconds} s"), "",
+             "| split | statements | labelled ops | predicted ops | precision | recall | exact | gates |",
+             "|---|---|---|---|---|---|---|---|"]
+    for name, s in report.splits.items():
+        lines.append(f"| {name} | {s.statements} | {s.labelled_ops} | {s.predicted_ops} | "
+                     f"{s.precision:.3f} | {s.recall:.3f} | {s.exact:.3f} | "
+                     f"{'pass' if s.passed else 'FAIL'} |")
+    if misses:
+        lines += ["", "## Misses", ""]
+        for r in report.cases:
+            if r.fp or r.fn or r.error:
+                exp = json.dumps([e.model_dump(mode="json", exclude_defaults=True)
+                                  for e in r.expected], ensure_ascii=False)
+                got = json.dumps([p.model_dump(mode="json", exclude_defaults=True)
+                                  for p in r.predicted], ensure_ascii=False)
+                lines.append(f"- `{r.id}` ({r.split}) {r.text!r}: expected {exp}; got {got}"
+                             + (f"; error {r.error}" if r.error else ""))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,407 @@
+"""Statements about the user: relations, where they live, work, health and diet, preferences,
+identity, plans. Each handler reads one clause and returns statements, or None when it does not
+apply ([] when it applies and there is nothing to keep)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from . import lexicon as lx
+from .dates import Dates
+from .model import Statement
+from .phrases import (
+    CAP_PLACE,
+    IM,
+    NAME,
+    PLACE,
+    REL,
+    SUBJ_I,
+    I,
+    article,
+    cap,
+    is_role,
+    obj_phrase,
+    place,
+    third_person,
+    tidy,
+)
+
+
+def relation(c: str) -> list[Statement] | None:
+    m = re.match(r"^(?i:my|our)\s+(?P<rel>(?i:" + REL + r"))(?P<poss>['’]s)?(?:,?\s+" + NAME +
+                 r"(?=[\s,]))?\s*,?\s*(?P<rest>.+)$", c)
+    if not m:
+        return None
+    rel, name = m.group("rel").lower(), m.group("name")
+    if name and name.split()[0].lower() in {"is", "was", "lives", "moved", "works", "has",
+                                            "just", "got", "and", "who"}:
+        rest = f"{name} {m.group('rest')}"
+        name = None
+    else:
+        rest = m.group("rest")
+    rest = tidy(rest)
+    plural = rel in {"parents", "kids", "children", "in-laws"}
+    lives = "live" if plural else "lives"
+    if rel in lx.NAMED_ONLY_RELATIONS | {"friend"} and not name:
+        return []  # "my friend lives in Bristol": no one to remember it about
+    who = f"{cap(rel)} {name}" if name else cap(rel)
+    slot = f"rel:{(name or rel).lower()}"
+    if m.group("poss"):  # "my mum's birthday is 3 May"
+        mm = re.match(r"^(?P<n>[\w ]+?)\s+(?:is|are)\s+(?P<v>.+)$", rest, I)
+        if not mm:
+            return None
+        return [Statement(act="assert", text=f"{cap(rel)}'s {mm.group('n')} is {tidy(mm.group('v'))}",
+                          fact_type="identity", slot=f"rel:{rel}:{mm.group('n').lower()}",
+                          clause=c, rule="relation:poss")]
+    mm = re.match(r"^(?:has\s+)?(?:just\s+)?(?:moved|relocated)\s+(?:from\s+(?P<from>" +
+                  PLACE.replace("?P<p>", "?P<f>") + r")\s+)?(?:back\s+)?to\s+" + PLACE, rest, I)
+    if mm and place(mm.group("p")):
+        prev = " ".join(filter(None, [name or rel, place(mm.group("f")) if mm.group("f") else None]))
+        return [Statement(act="change", text=f"{who} {lives} in {place(mm.group('p'))}",
+                          fact_type="identity", slot=slot, previous=prev, clause=c,
+                          rule="relation:moved")]
+    mm = re.match(r"^(?:now\s+|still\s+)?(?:lives?|is\s+living|is\s+based)\s+in\s+" + PLACE, rest, I)
+    if mm and place(mm.group("p")):
+        return [Statement(act="assert", text=f"{who} {lives} in {place(mm.group('p'))}",
+                          fact_type="identity", slot=slot, clause=c, rule="relation:lives")]
+    mm = re.match(r"^(?:is\s+)?(?:now\s+)?(?:called|named)\s+" + NAME.replace("?P<name>", "?P<n>"),
+                  rest, I)
+    if mm:
+        return [Statement(act="assert", text=f"{cap(rel)} is called {mm.group('n')}",
+                          fact_type="identity", slot=f"noun:{rel}", clause=c, rule="relation:name")]
+    mm = re.match(r"^(?:is|'s)\s+(?P<now>now\s+)?" + NAME.replace("?P<name>", "?P<n>") +
+                  r"\s*(?:,|$)", rest)
+    if mm and rel in lx.SLOT_NOUNS | {"manager", "lead", "boss"}:
+        prev = re.search(r",\s*" + NAME.replace("?P<name>", "?P<o>") + r"\s+(?:left|quit|moved)",
+                         c)
+        return [Statement(act="change" if (mm.group("now") or prev) else "assert",
+                          text=f"{cap(rel)} is {mm.group('n')}", fact_type="identity",
+                          slot=f"noun:{rel}", previous=prev.group("o") if prev else None,
+                          clause=c, rule="relation:is-name")]
+    mm = re.match(r"^(?:is|was)\s+(?:(?:severely|very|also)\s+)?allergic\s+to\s+(?P<v>.+)$", rest, I)
+    if mm:
+        return [Statement(act="assert", text=f"{who} is allergic to {obj_phrase(mm.group('v'))}",
+                          fact_type="world", clause=c, rule="relation:allergy")]
+    if re.match(r"^(?:is|was|has|had|'s)\s+(?:been\s+)?(?:away|busy|ill|sick|tired|here|there|"
+                r"out|off|home|late|back|on\s+holiday|coming|visiting|staying)\b", rest, I):
+        return []  # passing news about someone, nothing durable
+    mm = re.match(r"^(?P<verb>[a-z]+s|is|has)\s+(?P<v>.+)$", rest)
+    if mm and name:
+        return [Statement(act="assert", text=f"{who} {mm.group('verb')} {third_person(tidy(mm.group('v')))}",
+                          fact_type="identity", slot=slot, clause=c, rule="relation:verb")]
+    return []
+
+
+def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
+    t = dates.text
+    left = None
+    m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|moved\s+"
+                  r"(?:away\s+)?from|moved\s+out\s+of)\s+" + PLACE, t, I)
+    if m:
+        left = place(m.group("p"))
+    m_from = re.search(r"\bmoved\s+from\s+" + PLACE.replace("?P<p>", "?P<f>") + r"\s+to\b", t, I)
+    if m_from:
+        left = place(m_from.group("f"))
+    patterns = [
+        r"(?:^|\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+|recently\s+|all\s+)*)"
+        r"(?:moved|relocated|moving|relocating)\s+(?:from\s+\S+(?:\s+\S+)?\s+)?(?:back\s+)?"
+        r"(?:over\s+)?(?:to|into)\s+" + PLACE,
+        r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside)\s+in\s+"
+        + PLACE,
+        r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing)\s+"
+        r"(?:in|out\s+of)\s+" + PLACE,
+        r"\bhome\s+is\s+(?:now\s+)?" + PLACE,
+        (r"(?:^|,\s*)(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:now\s+)?in\s+(?P<p>[A-Z\u00C0-\u00DE]"
+        r"[\w'’.-]*(?:\s+[A-Z\u00C0-\u00DE][\w'’.-]*){0,2})\s+now\b"),
+    ]
+    if re.search(r"\b(?:for\s+(?:work|a|the|business|two|three|\d+)|on\s+holiday|visiting|"
+                 r"trip|conference|this\s+week|for\s+the\s+weekend|until|till)\b", t, I):
+        patterns = patterns[:1] if left else []  # a visit, not a home ("I'm in Paris for work")
+    for p in patterns:
+        m = re.search(p, t, 0 if "[A-Z" in p[-80:] else I)
+        if not m:
+            continue
+        where = place(m.group("p"))
+        if not where or where.lower() == (left or "").lower():
+            continue
+        future = bool(re.search(r"\b(?:moving|relocating|will|going\s+to|next)\b", t, I)) or (
+            dates.valid_from is not None and dates.valid_from > today)
+        if future:
+            return [Statement(act="assert", text=f"Moving to {where}", fact_type="world",
+                              valid_from=dates.valid_from, clause=c, rule="location:plan")]
+        moved = left is not None or bool(re.search(r"\b(?:moved|relocated|now|left)\b", t, I))
+        return [Statement(act="change" if moved else "assert", text=f"Lives in {where}",
+                          fact_type="identity", slot="home", previous=left,
+                          valid_from=dates.valid_from, clause=c, rule="location")]
+    m = re.search(r"\b(?:i'?m|i\s+am|i\s+come)\s+(?:originally\s+)?from\s+" + PLACE + r"|\bi\s+grew\s+up\s+"
+                  r"in\s+" + PLACE.replace("?P<p>", "?P<g>"), t, I)
+    if m and not left:
+        where = place(m.group("p") or m.group("g"))
+        if where:
+            return [Statement(act="assert", text=f"Is originally from {where}", fact_type="identity",
+                              slot="origin", clause=c, rule="location:origin")]
+    if left:
+        return [Statement(act="change", text=f"Moved away from {left}", fact_type="identity",
+                          slot="home", previous=left, valid_from=dates.valid_from, clause=c,
+                          rule="location:left")]
+    return None
+
+
+def work(c: str, dates: Dates) -> list[Statement] | None:
+    t = dates.text
+    org = r"(?P<org>[A-Z][\w&.'’-]*(?:\s+(?:[A-Z][\w&.'’-]*|&|of|and))*)"
+    m = (re.search(r"\b" + org + r"\s+(?:has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s+to\s+"
+                   r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\b))", t)
+         or re.search(r"\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got|got|just\s+got)\s+(?:just\s+)?"
+                      r"(?:been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
+                      r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I))
+    if m:
+        role = tidy(m.group("role"))
+        at = m.groupdict().get("org")
+        text = f"Works as {article(role)}{role}" + (f" at {at}" if at else "")
+        return [Statement(act="change", text=text, fact_type="identity", slot="job",
+                          previous=None, valid_from=dates.valid_from, clause=c, rule="work:promoted")]
+    m = (re.search(r"\bi\s+(?:now\s+|currently\s+)?work\s+as\s+(?:a|an)\s+(?P<role>[\w -]+?)"
+                   r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+))?(?=\s*(?:[,.;!?]|$))", t, I)
+         or re.search(r"\b(?:i'?m|i\s+am|i'?ve\s+become|i\s+became|i\s+have\s+become|i'?m\s+now|"
+                      r"became)\s+(?:now\s+)?(?:(?P<art>a|an|the)\s+)?(?P<role>[\w -]+?)"
+                      r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+?))?(?=\s*(?:[,.;!?]|$|\s+now\b))",
+                      t, I)
+         or re.search(r"\bmy\s+(?:new\s+)?(?:job|role|title|position|job\s+title)\s+is\s+(?:now\s+)?"
+                      r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?:\s+(?:at|for)\s+(?P<at>[^,.;!?]+))?"
+                      r"(?=\s*(?:[,.;!?]|$))", t, I))
+    if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
+                                                       m.group("role"), I):
+        role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
+        at = m.groupdict().get("at")
+        at = tidy(re.sub(r"^(?:the\s+)", "the ", at)) if at else None
+        text = f"Works as {article(role)}{role}" + (f" at {at}" if at else "")
+        changed = bool(re.search(r"\b(?:now|became|become|promoted|new|started|from)\b", c, I))
+        return [Statement(act="change" if changed else "assert", text=text, fact_type="identity",
+                          slot="job", valid_from=dates.valid_from, clause=c, rule="work:role")]
+    m = re.search(r"\b(?:i|i\s+have|i'?ve|i\s+just|i'?m\s+now|i\s+am\s+now)\s+(?:just\s+|finally\s+)?"
+                  r"(?:retired|am\s+retired|'m\s+retired)\b", t, I) or re.search(
+        r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?retired\b", t, I)
+    if m:
+        return [Statement(act="change", text="Is retired", fact_type="identity", slot="job",
+                          valid_from=dates.valid_from, clause=c, rule="work:retired")]
+    left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+)*(?:left|quit))\s+" + org.replace(
+        "?P<org>", "?P<left>"), t)
+    m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with))\s+" + org, t)
+         or re.search(r"(?i:\b(?:i\s+(?:have\s+|'ve\s+|just\s+)*|and\s+|^)(?:joined|started\s+(?:a\s+"
+                      r"new\s+job\s+)?at|started\s+working\s+(?:at|for)|got\s+a\s+job\s+(?:at|with)"
+                      r"|went\s+to\s+work\s+(?:at|for)))\s+" + org, t))
+    if m and m.group("org").lower() not in {"i", "the", "a"}:
+        employer = tidy(m.group("org"))
+        changed = bool(left) or bool(re.search(r"\b(?:now|joined|started|new|moved)\b", c, I))
+        return [Statement(act="change" if changed else "assert", text=f"Works at {employer}",
+                          fact_type="identity", slot="employer",
+                          previous=tidy(left.group("left")) if left else None,
+                          valid_from=dates.valid_from, clause=c, rule="work:employer")]
+    return None
+
+
+_DIET = "|".join(re.escape(d) for d in lx.DIETS)
+_COND = "|".join(re.escape(d) for d in sorted(lx.CONDITIONS, key=len, reverse=True))
+
+
+def health(c: str, dates: Dates) -> list[Statement] | None:
+    t = dates.text
+    m = (re.search(r"\b(?:i'?m|i\s+am|i'?ve\s+become|i\s+became|i'?ve\s+been|i\s+have\s+been|"
+                   r"i\s+(?:might|may|could)\s+be|i\s+think\s+i'?m)\s+(?:maybe\s+|probably\s+|"
+                   r"possibly\s+|also\s+|now\s+)?(?:severely\s+|very\s+|badly\s+|slightly\s+|"
+                   r"mildly\s+|really\s+)?allergic\s+to\s+(?P<v>[^,.;!?]+)", t, I)
+         or re.search(r"\bi\s+have\s+(?:a|an)\s+(?:severe\s+|mild\s+)?(?P<v>[\w -]+?)\s+allergy\b", t, I))
+    if m:
+        allergen = obj_phrase(m.group("v"))
+        if allergen.lower() in {"it", "that", "this", "anything", "nothing"}:
+            return None
+        return [Statement(act="assert", text=f"Allergic to {allergen.lower()}", fact_type="constraint",
+                          slot=f"allergy:{allergen.lower()}", confidence=0.95, clause=c,
+                          rule="health:allergy")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+no\s+longer\s+allergic\s+to\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        allergen = obj_phrase(m.group("v")).lower()
+        return [Statement(act="change", text=f"No longer allergic to {allergen}",
+                          fact_type="constraint", previous=f"allergic {allergen}",
+                          valid_from=dates.valid_from, clause=c, rule="health:allergy-gone")]
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|i\s+have\s+been|i'?ve\s+become|"
+                  r"i\s+became|i\s+went|i\s+think\s+i'?m|i'?ve\s+gone)\s+(?P<no>no\s+longer\s+|"
+                  r"not\s+)?(?:now\s+|fully\s+|also\s+)?(?:a\s+)?(?P<d>" + _DIET + r")\b", t, I)
+    if m and not (m.group("no") or "").lower().startswith("not"):
+        diet = " ".join(m.group("d").lower().replace("-", " ").split())
+        diet = {"gluten free": "gluten-free", "dairy free": "dairy-free",
+                "lactose intolerant": "lactose intolerant", "celiac": "coeliac"}.get(diet, diet)
+        if m.group("no"):
+            return [Statement(act="change", text=f"Is no longer {diet}", fact_type="constraint",
+                              slot="diet", previous=diet, valid_from=dates.valid_from, clause=c,
+                              rule="health:diet-gone")]
+        changed = bool(re.search(r"\b(?:now|again|since|became|become|went|gone|these\s+days)\b",
+                                 c, I)) or dates.valid_from is not None
+        return [Statement(act="change" if changed else "assert", text=f"Is {diet}",
+                          fact_type="constraint", slot="diet", valid_from=dates.valid_from,
+                          confidence=0.9, clause=c, rule="health:diet")]
+    m = re.search(r"\bi\s+(?:can'?t|cannot|don'?t|do\s+not|never|no\s+longer)\s+eat\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        food = obj_phrase(m.group("v")).lower()
+        return [Statement(act="assert", text=f"Does not eat {food}", fact_type="constraint",
+                          slot=f"food:{food}", confidence=0.9, clause=c, rule="health:no-eat")]
+    m = (re.search(r"\bi\s+(?:have\s+|'ve\s+)?(?:started|began|begun)\s+eating\s+(?P<v>[^,.;!?]+)", t, I)
+         or re.search(r"\bi\s+(?:do\s+)?eat\s+(?P<v>meat|fish|seafood|dairy|eggs|chicken|pork|beef)"
+                      r"\b(?P<rest>[^,.;!?]*)", t, I))
+    if m:
+        food = obj_phrase(m.group("v")).lower()
+        changed = bool(re.search(r"\b(?:now|again|started|began|begun|these\s+days)\b", c, I))
+        diet = food in {"meat", "fish", "seafood", "dairy", "eggs", "chicken", "pork", "beef"}
+        return [Statement(act="change" if changed else "assert", text=f"Eats {food}",
+                          fact_type="constraint", slot="diet" if diet else None,
+                          valid_from=dates.valid_from, clause=c, rule="health:eats")]
+    m = re.search(r"\bi\s+(?:have|'ve\s+got|have\s+got|live\s+with|was\s+diagnosed\s+with|"
+                  r"got\s+diagnosed\s+with)\s+(?P<v>" + _COND + r")\b", t, I)
+    if m:
+        return [Statement(act="assert", text=f"Has {m.group('v').lower()}", fact_type="constraint",
+                          confidence=0.9, clause=c, rule="health:condition")]
+    return None
+
+
+_CHANNEL = r"(?P<ch>email|e-mail|phone\s+calls?|phone|calls?|texts?|sms|whatsapp|signal|telegram|post|letters?)"
+
+
+def preferences(c: str, dates: Dates) -> list[Statement] | None:
+    t = dates.text
+    m = (re.search(r"\b(?:contact|reach|call|text|message|email|ring)\s+me\s+(?:by|via|on|over|"
+                   r"through|using)\s+" + _CHANNEL, t, I)
+         or re.search(r"\bi(?:'d|\s+would)?\s+(?:now\s+|really\s+)?(?:prefer|rather)\s+(?:to\s+be\s+"
+                      r"contacted\s+(?:by|via|on)\s+|be\s+contacted\s+(?:by|via|on)\s+)?"
+                      + _CHANNEL + r"\b", t, I))
+    if m:
+        ch = m.group("ch").lower().replace("e-mail", "email")
+        ch = {"calls": "phone calls", "call": "phone calls", "text": "texts", "letter": "post",
+              "letters": "post"}.get(ch, ch)
+        if ch == "whatsapp":
+            ch = "WhatsApp"
+        changed = bool(re.search(r"\b(?:now|instead|rather\s+than|any\s*more|no\s+longer|"
+                                 r"from\s+now\s+on|not\s+by)\b", c, I))
+        return [Statement(act="change" if changed else "assert", text=f"Prefers {ch}",
+                          fact_type="preference", slot="contact", clause=c, rule="pref:contact")]
+    m = re.search(r"\b(?:please\s+)?(?:never|don'?t|do\s+not)\s+(?P<verb>call|phone|ring|contact|"
+                  r"text|email|message|disturb)\s+me\s+(?P<when>(?:before|after|on|at|during|in\s+"
+                  r"the)\s+[^,.;!?]+)", t, I)
+    if m:
+        return [Statement(act="assert", text=f"Do not {m.group('verb').lower()} {tidy(m.group('when'))}",
+                          fact_type="constraint", confidence=0.9, clause=c, rule="pref:no-contact")]
+    m = re.search(r"\bi\s+(?:don'?t|do\s+not)\s+want\s+(?:any\s+)?(?P<what>calls|phone\s+calls|"
+                  r"texts|emails|messages|meetings|visits)\s+(?P<when>(?:before|after|on|at|"
+                  r"during)\s+[^,.;!?]+)", t, I)
+    if m:
+        return [Statement(act="assert", text=f"No {m.group('what').lower()} {tidy(m.group('when'))}",
+                          fact_type="constraint", confidence=0.9, clause=c, rule="pref:no-thing")]
+    m = (re.search(r"\bi\s+(?:really\s+)?(?:don'?t|do\s+not)\s+(?:like|enjoy|want|drink)\s+"
+                   r"(?P<v>[^,.;!?]+?)\s+any\s*more\b", t, I)
+         or re.search(r"\bi\s+no\s+longer\s+(?:like|enjoy|want|drink)\s+(?P<v>[^,.;!?]+)", t, I)
+         or re.search(r"\bi(?:\s+have|'ve)?\s+(?:went|gone)\s+off\s+(?P<v>[^,.;!?]+)", t, I)
+         or re.search(r"\b(?:i'?m|i\s+am)\s+(?:not|no\s+longer)\s+(?:into|a\s+fan\s+of|keen\s+on)\s+"
+                      r"(?P<v>[^,.;!?]+?)(?:\s+any\s*more)?(?=\s*(?:[,.;!?]|$))", t, I))
+    if m:
+        thing = obj_phrase(m.group("v"), keep_article=True)
+        return [Statement(act="change", text=f"No longer likes {thing}", fact_type="preference",
+                          previous=thing, clause=c, rule="pref:no-longer")]
+    m = re.search(r"\bi(?:'d|\s+would)?\s+(?:really\s+|now\s+|much\s+|actually\s+|definitely\s+)?"
+                  r"(?:prefer|rather\s+have)\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        v = m.group("v")
+        prev = re.search(r"\s+(?:over|instead\s+of|rather\s+than|to)\s+(?P<p>[^,.;!?]+)$", v, I)
+        if prev:
+            v = v[:prev.start()]
+        thing = obj_phrase(v, keep_article=True)
+        if not thing or re.match(r"^(?:to|not|it|that|this)\b", thing, I):
+            return None
+        full = tidy(m.group("v"))
+        changed = bool(re.search(r"\b(?:now|these\s+days|instead|any\s*more)\b", c, I))
+        text = f"Prefers {full if prev and not changed else thing}"
+        return [Statement(act="change" if changed else "assert", text=third_person(text),
+                          fact_type="preference",
+                          previous=obj_phrase(prev.group("p")) if (prev and changed) else None,
+                          slot=None, clause=c, rule="pref:prefer")]
+    m = re.search(r"\bi\s+(?:really\s+|absolutely\s+|truly\s+)?(?:(?:don'?t|do\s+not)\s+(?:like|enjoy)|"
+                  r"hate|dislike|can'?t\s+stand|detest|loathe)\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        thing = obj_phrase(m.group("v"), keep_article=True)
+        if thing and not re.match(r"^(?:it|that|this|when|how|to|being|having)\b", thing, I):
+            return [Statement(act="assert", text=f"Dislikes {third_person(thing)}",
+                              fact_type="preference", clause=c, rule="pref:dislike")]
+        return None
+    m = re.search(r"\bi\s+(?:really\s+|now\s+|also\s+|absolutely\s+|do\s+)?(?P<verb>like|love|"
+                  r"enjoy|adore)\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        thing = obj_phrase(m.group("v"), keep_article=True)
+        if thing and not re.match(r"^(?:it|that|this|you|your|to|the\s+idea|how|when|what)\b",
+                                  thing, I):
+            return [Statement(act="assert", text=f"Likes {third_person(thing)}",
+                              fact_type="preference", clause=c, rule="pref:like")]
+    return None
+
+
+def identity(c: str, dates: Dates) -> list[Statement] | None:
+    t = dates.text
+    m = re.search(r"\b(?i:my\s+name\s+is|call\s+me|i\s+go\s+by|i'?m\s+called)\s+" + NAME, t)
+    if m:
+        return [Statement(act="assert", text=f"Name is {m.group('name')}", fact_type="identity",
+                          slot="noun:name", confidence=0.9, clause=c, rule="id:name")]
+    m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?P<n>\d{1,3})(?:\s+years?\s+old)?\s*(?:[,.;!?]|$|now\b)", t, I)
+         or re.search(r"\bi\s+(?:just\s+)?turned\s+(?P<n>\d{1,3})\b", t, I))
+    if m:
+        changed = bool(re.search(r"\bturned\b|\bnow\b", t, I))
+        return [Statement(act="change" if changed else "assert",
+                          text=f"Is {m.group('n')} years old", fact_type="identity", slot="age",
+                          valid_from=dates.valid_from, clause=c, rule="id:age")]
+    m = (re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+|happily\s+|newly\s+)?"
+                   r"(?P<s>married|divorced|single|widowed|engaged|separated)\b", t, I)
+         or re.search(r"\b(?:we|i)\s+(?:just\s+|finally\s+)?(?:got|are\s+getting)\s+(?P<s>married|"
+                      r"divorced|engaged|separated)\b", t, I))
+    if m:
+        changed = bool(re.search(r"\bgot\b|\bnow\b", t, I))
+        return [Statement(act="change" if changed else "assert", text=f"Is {m.group('s').lower()}",
+                          fact_type="identity", slot="marital", valid_from=dates.valid_from,
+                          clause=c, rule="id:marital")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:really\s+|very\s+|terribly\s+|still\s+)?(?P<a>afraid|"
+                  r"scared|terrified|frightened)\s+of\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        return [Statement(act="assert", text=f"Is {m.group('a').lower()} of {tidy(m.group('v'))}",
+                          fact_type="identity", clause=c, rule="id:afraid")]
+    m = re.search(r"\bmy\s+pronouns\s+are\s+(?P<v>\w+/\w+(?:/\w+)?)", t, I)
+    if m:
+        return [Statement(act="assert", text=f"Pronouns are {m.group('v').lower()}",
+                          fact_type="identity", slot="noun:pronouns", confidence=0.9, clause=c,
+                          rule="id:pronouns")]
+    m = re.search(r"\bi\s+(?:also\s+|now\s+)?speak\s+(?P<v>[A-Z][^,.;!?]+)", t)
+    if m:
+        return [Statement(act="assert", text=f"Speaks {tidy(m.group('v'))}", fact_type="identity",
+                          clause=c, rule="id:speaks")]
+    return None
+
+
+def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
+    t = dates.text
+    m = re.search(r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+will\s+be|"
+                  r"we\s+will\s+be)\s+)?(?P<how>flying|going|travell?ing|heading|off|driving|"
+                  r"taking\s+the\s+train|off\s+on\s+holiday)\s+(?:back\s+|home\s+)?to\s+"
+                  + CAP_PLACE + r"(?P<rest>.*)$", t, I)
+    if m and dates.valid_from and dates.valid_from >= today:
+        where = place(m.group("p"))
+        if where:
+            rest = tidy(m.group("rest"))
+            return [Statement(act="assert", text=f"Trip to {where}" + (f" {rest}" if rest else ""),
+                              fact_type="world", valid_from=dates.valid_from,
+                              valid_to=dates.valid_to, clause=c, rule="plan:trip")]
+    # "The CKA exam moved to 20 January"
+    m = re.search(r"^(?:the|my|our)\s+(?P<n>[\w' -]+?)\s+(?:has\s+|have\s+)?(?:been\s+|was\s+|got\s+|"
+                  r"is\s+)?(?:moved|rescheduled|postponed|pushed|brought\s+forward|changed)\s+"
+                  r"(?:back\s+)?(?:to|until|till)\s+(?P<when>.+)$", t, I)
+    if m and dates.found and dates.valid_from:
+        noun = tidy(m.group("n"))
+        return [Statement(act="change", text=f"{cap(noun)} on {tidy(m.group('when'))}",
+                          fact_type="world", previous=noun, valid_from=dates.valid_from,
+                          clause=c, rule="plan:moved")]
+    return None

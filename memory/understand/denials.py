@@ -1,0 +1,115 @@
+"""Forget requests and denials ("I never lived in Bristol", "the Tesla was my sister's")."""
+
+from __future__ import annotations
+
+import re
+
+from . import lexicon as lx
+from .model import Statement
+from .phrases import (
+    HARSH_RE,
+    NAME,
+    SUBJ_I,
+    I,
+    cap,
+    tidy,
+)
+
+
+def forget_request(c: str) -> list[Statement] | None:
+    m = re.match(r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:please\s+)?"
+                 r"(?:forget|delete|erase|remove|wipe|scrub|purge|unlearn|drop|get\s+rid\s+of|"
+                 r"stop\s+remembering|don'?t\s+(?:remember|keep|store))\s+(?P<rest>.+)$", c, I)
+    if not m:
+        return None
+    rest = re.sub(r"^(?:about|all\s+about|everything\s+(?:about|on)|anything\s+about|what\s+you\s+"
+                  r"(?:know|have)\s+(?:about|on)|the\s+(?:note|notes|info|information|memory|bit|"
+                  r"part|fact|details?)\s+(?:about|on|that)|the\s+fact\s+that|that)\s+", "",
+                  tidy(m.group("rest").rstrip("?")), flags=I)
+    rest = re.sub(r"\s+(?:please|for me|from (?:your|the) (?:memory|records))$", "", rest, flags=I)
+    if not rest or rest.lower() in {"it", "that", "this", "everything", "me"}:
+        return None
+    return [Statement(act="forget", target=rest, clause=c, rule="forget")]
+
+
+def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
+    # "I never lived in Bristol", "we never had a cat"
+    m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+)?(?P<verb>"
+                  r"lived|been|owned|had|worked|liked|said|eaten|used|bought|driven|studied|"
+                  r"played|gone|visited|dated|married|run|done|taken)\b\s*(?P<rest>[^,.;!?]*)",
+                  c, I)
+    if m and m.group("rest").strip():
+        verb = m.group("verb").lower()
+        slot = {"lived": "home", "worked": "employer"}.get(verb)
+        return [Statement(act="deny", target=f"{verb} {tidy(m.group('rest'))}", slot=slot,
+                          harsh=True, clause=c, rule="deny:never")]
+    # "Sofia was never my manager, it's Marta"; "The Eufy camera was never ours"
+    m = re.search(r"^(?P<subj>[\w'’ -]{1,50}?)\s+(?:was|were|is|are)\s+never\s+"
+                  r"(?P<what>mine|ours|(?:my|our)\s+[\w ]+?|[A-Z][\w'’-]+)"
+                  r"(?=\s*(?:[,.;!?]|$|\s+i\b|\s+we\b))(?P<tail>.*)$", c)
+    if m:
+        subj, what = tidy(m.group("subj")), tidy(m.group("what"))
+        target = subj if what.lower() in {"mine", "ours"} else f"{subj} {what}"
+        st = Statement(act="deny", target=re.sub(r"^(?:the|my|our)\s+", "", target, flags=I),
+                       harsh=True, clause=c, rule="deny:was-never")
+        new = re.search(r"\b(?:it'?s|it\s+is|it\s+was)\s+(?:actually\s+)?" + NAME, m.group("tail"))
+        role = re.match(r"^(?:my|our)\s+(?P<role>[\w ]+)$", what, I)
+        if new and role:
+            st.text = f"{cap(role.group('role'))} is {new.group('name')}"
+            st.fact_type = "identity"
+            st.slot = "noun:" + role.group("role").split()[-1].lower()
+        elif new and re.match(r"^(?:my|our)\s+", subj, I):
+            noun = re.sub(r"^(?:my|our)\s+", "", subj, flags=I)
+            st.text = f"{cap(noun)} is {new.group('name')}"
+            st.slot = "noun:" + noun.split()[-1].lower()
+        return [st]
+    # "The Tesla was my sister's, not mine"; "That was my sister's car"; "Max was my neighbour's dog"
+    m = re.search(r"^(?P<subj>[\w'’ -]{1,50}?)\s+(?:was|were|is|are)\s+(?:actually\s+|really\s+|"
+                  r"only\s+)?(?:my|our)\s+(?P<who>\w+)['’]s?(?:\s+(?P<noun>[a-z][\w-]*))?"
+                  r"(?=\s*(?:[,.;!?]|$))", c, I)
+    if m and (re.search(r"\bnot\s+(?:mine|ours)\b|\bnever\b", message, I)
+              or m.group("who").lower() in lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend"}):
+        subj = tidy(m.group("subj"))
+        if subj.lower() in {"that", "it", "this", "those", "they"}:
+            prior = next((h for h in reversed(history) if h.strip()), "")
+            subj = " ".join(filter(None, [topic_words(prior), m.group("noun") or ""]))
+        elif m.group("noun"):
+            subj = f"{subj} {m.group('noun')}"
+        subj = re.sub(r"^(?:the|my|our)\s+", "", subj, flags=I)
+        if subj:
+            return [Statement(act="deny", target=subj, harsh=True, clause=c, rule="deny:theirs")]
+    # "Luna isn't my cat, she's my neighbour's"
+    m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:isn'?t|is\s+not|wasn'?t|was\s+not|aren'?t|are\s+not|"
+                  r"weren'?t)\s+(?:my|our)\s+(?P<noun>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
+    if m and not re.search(r"\bany\s*more\b|\bno\s+longer\b", c, I) and (
+            HARSH_RE.search(message) or re.search(r"\b(?:my|our|his|her|their)\s+\w+['’]s\b|"
+                                                r"\b[A-Z]\w+['’]s\b", message)):
+        subj = re.sub(r"^(?:the|my|our)\s+", "", tidy(m.group("subj")), flags=I)
+        return [Statement(act="deny", target=f"{subj} {m.group('noun')}", harsh=True, clause=c,
+                          rule="deny:isnt-mine")]
+    # "Mochi has never had a pet passport"
+    m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:has|have)\s+never\s+(?:had|been|owned|used|"
+                  r"had\s+an?)\s+(?P<rest>[^,.;!?]+)", c, I)
+    if m and not re.match(r"^(?:i|we)$", m.group("subj"), I):
+        return [Statement(act="deny", target=f"{tidy(m.group('subj'))} {tidy(m.group('rest'))}",
+                          harsh=True, clause=c, rule="deny:has-never")]
+    # "I'm not allergic to shellfish, the test was a false positive"; "I'm no longer allergic to
+    # peanuts, that was a misdiagnosis" (no longer + a never-true cue is a denial, not a change)
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i\s+was|we\s+were)\s+(?P<neg>not|no\s+longer|never|"
+                  r"not\s+ever)\s+(?:actually\s+|"
+                  r"really\s+)?(?P<what>allergic\s+to\s+[^,.;!?]+|afraid\s+of\s+[^,.;!?]+|"
+                  r"scared\s+of\s+[^,.;!?]+|intolerant\s+to\s+[^,.;!?]+|vegan|vegetarian|"
+                  r"pescatarian|married|diabetic|lactose\s+intolerant|coeliac|celiac)", c, I)
+    if m and (m.group("neg").lower() != "no longer" or HARSH_RE.search(message)):
+        if m.group("neg").lower() == "not" and not HARSH_RE.search(message) and \
+                re.search(r"\bany\s*more\b", c, I):
+            return None  # "not ... any more" is a change, read below
+        return [Statement(act="deny", target=tidy(m.group("what")), harsh=True, clause=c,
+                          rule="deny:not")]
+    return None
+
+
+def topic_words(text: str) -> str:
+    words = [w for w in re.findall(r"[\w'’-]+", text) if w[:1].isupper() and w.lower() not in
+             {"i", "do", "does", "did", "can", "could", "you", "what", "where", "is", "my"}]
+    return " ".join(words) or tidy(text)

@@ -1,0 +1,82 @@
+"""Word lists the rule-based understander reads statements with (data only)."""
+
+from __future__ import annotations
+
+import re
+
+ROLE_WORDS = frozenset(["nurse", "teacher", "engineer", "developer", "manager", "midwife", "doctor", "designer", "scientist", "analyst", "consultant", "lawyer", "solicitor", "accountant", "architect", "student", "chef", "cook", "pilot", "programmer", "researcher", "professor", "lecturer", "paramedic", "pharmacist", "dentist", "surgeon", "therapist", "writer", "journalist", "photographer", "electrician", "plumber", "carpenter", "mechanic", "technician", "administrator", "director", "officer", "assistant", "coordinator", "specialist", "founder", "ceo", "cto", "cfo", "intern", "apprentice", "cleaner", "driver", "librarian", "vet", "veterinarian", "firefighter", "soldier", "farmer", "baker", "barista", "waiter", "waitress", "cashier", "receptionist", "secretary", "translator", "interpreter", "tutor", "coach", "trainer", "physio", "physiotherapist", "counsellor", "psychologist", "psychiatrist", "carer", "caregiver", "freelancer", "contractor", "sre", "devops", "tester", "recruiter", "banker", "economist", "statistician", "mathematician", "physicist", "chemist", "biologist", "artist", "musician", "actor", "actress", "dancer", "singer", "composer", "producer", "headteacher", "principal", "radiographer", "optician", "hygienist", "sonographer", "clinician", "gp", "consultant", "lead", "engineer", "copywriter", "illustrator", "animator", "editor", "underwriter", "auditor", "actuary", "broker", "estate-agent", "landscaper", "gardener", "builder", "welder"])
+
+RELATIONS = frozenset(["sister", "brother", "partner", "wife", "husband", "girlfriend", "boyfriend", "fiance", "fiancee", "mum", "mom", "mother", "dad", "father", "parents", "son", "daughter", "kids", "children", "child", "grandma", "grandmother", "grandpa", "grandfather", "gran", "nan", "aunt", "uncle", "cousin", "niece", "nephew", "boss", "manager", "lead", "colleague", "flatmate", "roommate", "housemate", "neighbour", "neighbor", "stepmother", "stepfather", "stepson", "stepdaughter", "twin", "in-laws"])
+NAMED_ONLY_RELATIONS = frozenset({"friend", "colleague", "neighbour", "neighbor", "flatmate",
+                                  "roommate", "housemate"})
+
+PETS = frozenset(["dog", "puppy", "cat", "kitten", "beagle", "labrador", "whippet", "spaniel", "terrier", "poodle", "collie", "retriever", "dachshund", "greyhound", "pug", "husky", "rabbit", "bunny", "hamster", "guinea", "parrot", "budgie", "tortoise", "turtle", "snake", "lizard", "gecko", "fish", "goldfish", "horse", "pony", "ferret", "rat", "mouse", "chicken", "chickens", "hens"])
+
+# Kinds of things people own (a possession needs one of these, a pet, or a name/model).
+THINGS = frozenset(re.findall(r"\S+", """
+phone smartphone laptop computer pc desktop tablet ipad kindle e-reader watch smartwatch tv
+television monitor screen keyboard mouse headphones earbuds speaker speakers soundbar router
+modem extender hub bridge stick dongle sensor sensors camera doorbell thermostat plug plugs bulb
+bulbs lamp lamps light lights printer scanner console drone car van truck bike bicycle scooter
+motorbike motorcycle moped boat caravan campervan house flat apartment cottage cabin garage
+garden allotment desk chair sofa couch bed mattress table wardrobe fridge freezer oven cooker
+hob microwave kettle toaster dishwasher washer dryer vacuum hoover robot mower heater boiler
+fan purifier dehumidifier humidifier piano guitar violin cello drum drums keyboard ukulele
+flute trumpet saxophone synth camera lens tripod server nas ups battery charger powerbank
+watch ring necklace tent backpack suitcase case pram stroller cot treadmill rower
+"""))
+
+# Attributes one person has one of at a time: a new value replaces the old.
+SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss", "partner", "wife", "husband", "girlfriend", "boyfriend", "airport", "bank", "broadband", "internet", "isp", "phone", "car", "laptop", "hub", "coffee", "status", "headphones", "keyboard", "browser", "doctor", "dentist", "gp", "landlord", "employer", "address", "postcode", "band", "colour", "color", "team", "school", "university", "gym", "rota", "shift", "name", "age", "pronouns", "diet", "tariff", "provider", "insurer", "mortgage", "router", "watch", "tablet", "console", "os", "order", "distro", "theme", "font", "religion", "nationality"])
+
+DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "coeliac",
+         "celiac", "lactose intolerant", "lactose-intolerant", "halal", "kosher", "keto",
+         "dairy-free", "dairy free", "teetotal", "sober", "paleo")
+CONDITIONS = ("diabetes", "type 1 diabetes", "type 2 diabetes", "asthma", "epilepsy",
+              "adhd", "autism", "dyslexia", "migraines", "arthritis", "high blood pressure",
+              "hypertension", "coeliac disease", "celiac disease", "crohn's", "ibs",
+              "a pacemaker", "hay fever", "eczema", "tinnitus", "long covid", "anaemia",
+              "anemia", "a heart condition", "sleep apnoea", "sleep apnea", "hearing loss")
+MARITAL = ("married", "divorced", "single", "widowed", "engaged", "separated")
+
+# Nouns that are not possessions when someone "has" or "got" them.
+NOT_THINGS = frozenset(["question", "problem", "issue", "idea", "moment", "minute", "second", "meeting", "week", "day", "deadline", "job", "plan", "lot", "flight", "trip", "headache", "cold", "break", "holiday", "party", "date", "talk", "chat", "word", "call", "feeling", "doubt", "bit", "few", "look", "go", "chance", "clue", "appointment", "sec", "quick", "good", "great", "nice", "lovely", "bad", "rough", "busy", "long", "hard", "fun", "time", "shower", "nap", "rest", "drink", "coffee", "tea", "lunch", "dinner", "breakfast", "meal", "snack", "look", "feeling", "point", "sense", "interview", "exam", "test", "cough", "fever", "baby", "feeling"])
+
+HEDGES = (r"\b(?:i think|i believe|maybe|perhaps|might be|probably|not sure|i guess|possibly|"
+          r"pretty sure|could be|i suspect|apparently|kind of|sort of)\b")
+# Actions that have not happened: nothing durable to remember yet.
+HYPOTHETICAL = (r"\b(?:thinking (?:about|of)|considering|might (?!be\b)\w+|may (?!be\b)\w+|"
+                r"maybe (?:i'?ll|we'?ll|i should|we should)|want to|wanna|would like to|"
+                r"planning to|should (?:i|we)|if (?:i|we)|wondering|hoping to|tempted to|"
+                r"could (?:i|we)|i'?d love to|we'?d love to|we should|i should|someday|"
+                r"one day|at some point)\b")
+# The user says a stored value was never true.
+HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) wrong|"
+              r"(?:that'?s|that is|this is|it'?s) (?:wrong|not right|not true|incorrect)|"
+              r"not right|incorrect|false positive|misread|misheard|typo|wrong(?:ly)?|"
+              r"never (?:true|mine|ours|was|were|had|lived|owned|worked|been)|not mine|"
+              r"not ours|confused|misunderstood|i never said|wasn'?t (?:mine|ours|me))\b")
+# Words that make a statement a change of something stored.
+CHANGE_CUES = (r"\b(?:now|these days|nowadays|no longer|any ?more|instead|switched|changed|"
+               r"moved|again|from now on|since|new|became|become|promoted|started|quit|stopped|"
+               r"left|joined|replaced|upgraded|traded|sold|turned|got rid of|not any more)\b")
+
+SYNONYMS = {
+    "address": ("address", "lives", "live", "street", "road", "home", "flat", "house"),
+    "home": ("lives", "live", "home", "flat", "house"),
+    "job": ("works", "job", "role", "position", "title"),
+    "birthday": ("birthday", "born"),
+    "phone": ("phone", "mobile", "number"),
+    "allergies": ("allergic", "allergy"),
+    "allergy": ("allergic", "allergy"),
+    "diet": ("vegetarian", "vegan", "pescatarian", "eats", "diet"),
+    "devices": ("owns", "has", "hub", "sensor", "device", "bulbs", "camera", "speaker"),
+    "device": ("owns", "has", "hub", "sensor", "device", "bulbs", "camera", "speaker"),
+    "pets": ("dog", "cat", "pet", "beagle"),
+    "pet": ("dog", "cat", "pet", "beagle"),
+    "work": ("works", "job", "engineer", "team", "employer"),
+    "lived": ("lives", "lived", "home"),
+    "live": ("lives", "lived", "home"),
+}
+# Words that say nothing about which memory is meant ("forget the note about ...").
+GENERIC = frozenset(["info", "information", "note", "notes", "details", "detail", "stuff", "thing", "things", "everything", "anything", "data", "record", "records", "what", "know", "about", "memory", "memories", "fact", "facts", "bit", "part"])

@@ -1,0 +1,211 @@
+"""Which recalled memory a statement refers to. Pure functions over recalled hits.
+
+A change replaces a fact only when the words naming the old value all reappear in it ("from Zed
+to Helix" needs a fact saying Zed), or, without such words, when both fill the same single-valued
+attribute (home, job, diet, "main editor"...). Nothing else is replaced: "replaced the Hue
+bridge" does not touch "Has twelve Philips Hue bulbs" (issue 12).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..text import STOP_WORDS, stem, term_set, words
+
+# Words that say who holds a value or hedge it, not what the value is.
+_FILLER = frozenset(["user", "users", "person", "customer", "has", "have", "having", "is", "am",
+                     "are", "was", "were", "be", "been", "confirmed", "really", "actually",
+                     "definitely", "also", "still", "currently", "now", "today", "said", "says",
+                     "told", "an", "a", "the", "i", "me", "my", "mine", "our", "we"])
+_NEGATIONS = frozenset({"not", "no", "never", "none", "without", "nothing", "neither", "nor"})
+
+
+def value_terms(text: str) -> frozenset[str]:
+    """The stemmed content words of a value (the one text module's tokens and stemmer)."""
+    return term_set(text, stop=STOP_WORDS | _FILLER | _NEGATIONS)
+
+
+def identifiers(text: str) -> frozenset[str]:
+    """Stemmed names and numbers: words with a digit, or capitalised past the first word."""
+    out: set[str] = set()
+    for i, raw in enumerate(text.split()):
+        token = raw.strip(".,;:!?()[]\"'")
+        if token and (any(c.isdigit() for c in token) or (i > 0 and token[0].isupper())):
+            out.update(stem(w) for w in words(token))
+    return frozenset(out)
+from . import lexicon as lx
+from .statements import Statement
+
+# Words of canonical templates: they say nothing about which value is meant.
+TEMPLATE = frozenset(stem(w) for w in ["lives", "live", "lived", "living", "owns", "own", "owned", "has", "have", "works", "work", "prefers", "prefer", "likes", "like", "dislikes", "uses", "use", "is", "are", "was", "trip", "moving", "moved", "away", "no", "longer", "not", "does", "eat", "eats", "allergic", "called", "name", "user", "them", "their", "they"])
+
+_ROLE = re.compile(r"\b(?:" + "|".join(sorted(lx.ROLE_WORDS, key=len, reverse=True)) + r")s?\b",
+                   re.IGNORECASE)
+_RELATION_HEAD = re.compile(r"^(?:her|his|their|my)\s+(?:name|manager|lead|boss|team\s+lead|"
+                            + "|".join(sorted(lx.RELATIONS, key=len, reverse=True)) + r")\b",
+                            re.IGNORECASE)
+
+
+def terms(text: str) -> frozenset[str]:
+    return value_terms(text)
+
+
+def slots_of(text: str, fact_type: str | None = None) -> set[str]:
+    """The single-valued attributes a stored text fills (a fact may fill several)."""
+    t = text.strip()
+    low = t.lower()
+    out: set[str] = set()
+    if re.match(r"^(?:lives|lived|living|resides|based|moved\s+(?:to|away))\b|^home\s+is\b", low):
+        out.add("home")
+    relation = bool(_RELATION_HEAD.match(low))
+    if not relation and (re.match(r"^works\s+as\b", low) or (
+            fact_type in (None, "identity") and _ROLE.search(low)
+            and not re.match(r"^(?:has|owns|uses|likes|prefers|is\s+learning)\b", low))):
+        out.add("job")
+    if re.match(r"^works?\s+(?:at|for)\b", low) or ("job" in out and re.search(r"\bat\s+[A-Z]", t)):
+        out.add("employer")
+    if re.search(r"\b(?:vegan|vegetarian|pescatarian|omnivore|eats\s+(?:meat|fish|everything)|"
+                 r"no\s+meat|eats\s+\w+)\b", low) and "allerg" not in low:
+        out.add("diet")
+    if re.match(r"^prefers\s+(?:to\s+be\s+contacted\s+by\s+|contact\s+by\s+)?(?:email|e-mail|phone|"
+                r"calls|texts?|sms|whatsapp|signal|telegram|post)\b", low) or \
+            re.search(r"\bcontact(?:ed)?\s+(?:by|via|on)\b", low):
+        out.add("contact")
+    if re.search(r"\b\d{1,3}\s+years?\s+old\b", low):
+        out.add("age")
+    if re.search(r"\b(?:married|divorced|single|widowed|engaged|separated)\b", low):
+        out.add("marital")
+    head_words = re.findall(r"[a-z]+", low)[:5]
+    for noun in lx.SLOT_NOUNS:
+        if noun in head_words or (noun + "s") in head_words:
+            out.add(f"noun:{noun}")
+    m = re.match(r"^(\w+)\s", low)
+    if m:
+        out.add(f"verb:{_base_verb(m.group(1))}")
+    for name in re.findall(r"\b([A-Z][\w'’-]+)\b", t[1:] if t else t):
+        out.add(f"rel:{name.lower().rstrip('’').rstrip(chr(39))}")
+    if relation:
+        rel = re.match(r"^(?:her|his|their|my)\s+(\w+)", low)
+        if rel:
+            out.add(f"rel:{rel.group(1)}")
+    return out
+
+
+def _base_verb(word: str) -> str:
+    w = word.lower()
+    irregular = {"has": "have", "does": "do", "goes": "go", "is": "be"}
+    if w in irregular:
+        return irregular[w]
+    if w.endswith("ies"):
+        return w[:-3] + "y"
+    if re.search(r"(?:sses|shes|ches|xes|zes|oes)$", w):
+        return w[:-2]
+    return w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+
+
+def _strength(slot: str, text: str, fact_type: str | None) -> int:
+    """How surely a stored text fills this slot: 2 (as its subject), 1 (mentions it), 0."""
+    slots = slots_of(text, fact_type)
+    if slot not in slots:
+        return 0
+    if slot.startswith("noun:"):
+        noun = slot.removeprefix("noun:")
+        return 2 if re.search(r"^(?:\w+\s+){0,2}" + re.escape(noun) + r"s?\b", text, re.IGNORECASE) else 1
+    return 2
+
+
+def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("active",)):
+    """The recalled fact this change replaces, or None. `hits` are tools.HitView-like objects
+    (id, kind, text, state, fact_type, rank), best first."""
+    facts = [h for h in hits if h.kind == "semantic" and h.state in states]
+    if not facts or not st.text:
+        return None
+    new_terms = terms(st.text)
+    if st.previous:
+        want = terms(st.previous) - TEMPLATE
+        topic = new_terms - TEMPLATE - want
+        if want:
+            found = [h for h in facts if want <= terms(h.text) and terms(h.text) != new_terms]
+            if st.harsh:
+                # "X, not Z" retracts only a fact about the same thing, not any fact naming Z.
+                found = [h for h in found if (st.slot and _strength(st.slot, h.text, h.fact_type))
+                         or topic & (terms(h.text) - want)]
+            if found:
+                return max(found, key=lambda h: (
+                    _strength(st.slot, h.text, h.fact_type) if st.slot else 0,
+                    len(topic & terms(h.text)), -h.rank))
+            if st.harsh:
+                return None
+    if st.slot and (st.act == "change" or _single(st.slot)):
+        found = [(s, h) for h in facts
+                 if (s := _strength(st.slot, h.text, h.fact_type)) and terms(h.text) != new_terms]
+        if st.slot.startswith(("rel:", "verb:")):  # a person or a habit: also share a topic word
+            topic = new_terms - TEMPLATE
+            found = [(s, h) for s, h in found if topic & terms(h.text)]
+        if found:
+            return max(found, key=lambda p: (p[0], -p[1].rank))[1]
+    if st.act == "change" and not st.slot and not st.previous:
+        # "I now prefer window seats": a stated change of a fact of the same kind about the
+        # same thing ("Always wants an aisle seat" shares "seat").
+        topic = new_terms - TEMPLATE
+        found = [h for h in facts if h.fact_type == st.fact_type and topic & terms(h.text)
+                 and terms(h.text) != new_terms]
+        if found:
+            return max(found, key=lambda h: (len(topic & terms(h.text)), -h.rank))
+    return None
+
+
+def _single(slot: str) -> bool:
+    return slot in {"home", "job", "employer", "diet", "contact", "age", "marital"} or (
+        slot.startswith("noun:") and slot.removeprefix("noun:").split()[-1] in lx.SLOT_NOUNS)
+
+
+def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("active", "superseded"),
+                slot: str | None = None, expand: bool = False):
+    """The recalled memory a denial or a forget request names, or None when none is named
+    clearly: every name and number in the words must appear, and enough of the rest."""
+    cleaned = re.sub(r"^(?:lived|been|owned|had|worked|liked|said|eaten|used|bought)\s+(?:in|at|"
+                     r"a|an|the|with|for)?\s*", "", words.strip(), flags=re.IGNORECASE)
+    want = terms(cleaned) - {stem(w) for w in lx.GENERIC}
+    if expand:
+        for w in list(want):
+            for key, alts in lx.SYNONYMS.items():
+                if stem(key) == w:
+                    want |= {stem(a) for a in alts}
+    names = {stem(w) for w in identifiers(" x " + cleaned)} & want
+    if not want:
+        return None
+    best, best_key = None, None
+    for h in hits:
+        if h.kind not in ("semantic", "procedural") or (h.kind == "semantic" and h.state not in states):
+            continue
+        have = terms(h.text)
+        if names and not names <= have:
+            continue
+        shared = want & have
+        if not shared:
+            continue
+        if not names and not expand and len(shared) * 2 < len(want):
+            continue
+        key = (len(shared) + (2 if slot and slot in slots_of(h.text, h.fact_type) else 0),
+               h.state == "active", -h.rank)
+        if best_key is None or key > best_key:
+            best, best_key = h, key
+    return best
+
+
+def already_known(text: str, hits: Iterable):
+    """A recalled active fact that already says this (its distinctive words all appear there)."""
+    mine = terms(text) - TEMPLATE
+    if not mine:
+        return None
+    negative = bool(re.match(r"^(?:no\s+longer|is\s+no\s+longer|does\s+not|not\b|dislikes)", text, re.IGNORECASE))
+    for h in hits:
+        if h.kind != "semantic" or h.state not in ("active", "candidate"):
+            continue
+        theirs = terms(h.text)
+        other_negative = bool(re.search(r"\b(?:no\s+longer|not|never|dislikes|doesn'?t)\b", h.text, re.IGNORECASE))
+        if mine <= theirs and negative == other_negative:
+            return h
+    return None

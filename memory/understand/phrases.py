@@ -1,0 +1,116 @@
+"""Phrase helpers and shared patterns of the statement reader: tidy captured values, articles,
+place names, person and verb forms. Pure functions."""
+
+from __future__ import annotations
+
+import re
+
+from . import lexicon as lx
+
+I = re.IGNORECASE
+
+# --- small helpers ------------------------------------------------------------------------------
+_TRAIL = re.compile(r"(?:[\s,]+(?:now|too|as well|also|again|any ?more|these days|nowadays|"
+                    r"instead|from now on|for now|already|please|though|lol|haha|for good|"
+                    r"full stop|really|honestly|mate|thanks|at the moment|currently|anyway))+$", I)
+_LEAD_ART = re.compile(r"^(?:a|an|the|my|our|some|one)\s+", I)
+STOP_AT = re.compile(
+    r"\s+(?:(?:that|which|who)\s+(?:i|we)\b|i\s+(?:never|haven'?t|have\s+not|still|just)\b|"
+    r"for\s+(?:the|my|our|personal|work|a|an|her|his|their)\b|from\s+(?:the|my|our|ikea|amazon|"
+    r"[A-Z])|in\s+(?:the|my|our)\b|at\s+home\b|on\s+(?:the|my|our)\s+(?!\w+\s+(?:seat|shell))|"
+    r"because\b|since\b|but\b|so\b|and\s+(?:i|we|it|they|he|she)\b|when\b|while\b|as\s+a\s+"
+    r"(?:present|gift)|for\s+(?:christmas|my\s+birthday|our\s+anniversary))", I)
+
+
+def tidy(value: str) -> str:
+    """A captured phrase without trailing filler and punctuation."""
+    v = " ".join(value.split()).strip(" ,.;:!?\"'’")
+    prev = None
+    while prev != v:
+        prev = v
+        v = _TRAIL.sub("", v).strip(" ,.;:!?\"'’")
+    return v
+
+
+def obj_phrase(value: str, *, keep_article: bool = False) -> str:
+    """A thing someone has: cut at a relative clause or place ("... for the lounge")."""
+    v = tidy(value)
+    m = STOP_AT.search(" " + v)
+    if m:
+        v = (" " + v)[:m.start()].strip()
+    v = re.split(r"\s*[,;(]\s*", v)[0]
+    if not keep_article:
+        while _LEAD_ART.match(v):
+            v = _LEAD_ART.sub("", v, count=1)
+    return tidy(v)
+
+
+def article(noun: str) -> str:
+    first = noun.split()[0] if noun.split() else noun
+    if re.match(r"^(?:two|three|four|five|six|\d+|some|several|many|a few)\b", noun, I):
+        return ""
+    if re.match(r"^(?:uni|use|eu|one|euro)", first, I):
+        return "a "
+    return "an " if first[:1].lower() in "aeiou" else "a "
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def third_person(text: str) -> str:
+    """First-person words inside a value, as the canonical third person."""
+    t = re.sub(r"\bmy\b", "their", text, flags=I)
+    t = re.sub(r"\bmine\b", "theirs", t, flags=I)
+    t = re.sub(r"\b(?:me|myself)\b", "them", t, flags=I)
+    t = re.sub(r"\bI\b", "they", t)
+    return re.sub(r"\bour\b", "their", t, flags=I)
+
+
+def place(value: str) -> str | None:
+    """A place name: the capitalised run; title-cased when typed in lower case."""
+    parts = tidy(value).split()
+    if not parts:
+        return None
+    if parts[0].lower() in {"a", "an", "the", "my", "our", "here", "there", "town", "home",
+                            "bed", "work", "together", "with", "it", "them", "london's",
+                            "new", "another", "this", "that", "his", "her", "their"}:
+        return None
+    out = []
+    for p in parts[:4]:
+        if out and not p[:1].isupper() and p.lower() not in {"de", "do", "da", "del", "la",
+                                                             "le", "am", "upon", "on"}:
+            break
+        out.append(p if p[:1].isupper() else p.capitalize())
+    while out and out[-1].lower() in {"de", "do", "da", "del", "la", "le", "am", "upon", "on"}:
+        out.pop()
+    return " ".join(out).rstrip(".,") or None
+
+
+def third_singular(verb: str) -> str:
+    v = verb.lower()
+    irregular = {"have": "has", "do": "does", "go": "goes", "be": "is"}
+    if v in irregular:
+        return irregular[v]
+    if re.search(r"(?:s|sh|ch|x|z|o)$", v):
+        return v + "es"
+    if re.search(r"[^aeiou]y$", v):
+        return v[:-1] + "ies"
+    return v + "s"
+
+
+def is_role(phrase: str) -> bool:
+    words = [w for w in re.findall(r"[\w-]+", phrase.lower())]
+    return bool(words) and (words[-1] in lx.ROLE_WORDS or words[-1].rstrip("s") in lx.ROLE_WORDS)
+
+
+HEDGE_RE = re.compile(lx.HEDGES, I)
+HYPO_RE = re.compile(lx.HYPOTHETICAL, I)
+HARSH_RE = re.compile(lx.HARSH_CUES, I)
+CHANGE_RE = re.compile(lx.CHANGE_CUES, I)
+REL = "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend"}, key=len, reverse=True))
+NAME = r"(?P<name>[A-Z\u00C0-\u00DE][\w'’-]+(?:\s+[A-Z\u00C0-\u00DE][\w'’-]+)?)"
+PLACE = r"(?P<p>[^\W\d_][\w'’.-]*(?:\s+(?:de|do|da|del|la|le|am|upon|on\s+)?[^\W\d_][\w'’.-]*){0,3})"
+CAP_PLACE = r"(?P<p>(?-i:[A-Z\u00C0-\u00DE][\w'’.-]*(?:\s+[A-Z\u00C0-\u00DE][\w'’.-]*){0,3}))"
+SUBJ_I = r"(?:i|we)"
+IM = r"(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|i\s+have\s+been|we'?ve\s+been)"

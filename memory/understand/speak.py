@@ -1,0 +1,99 @@
+"""Stored facts said back to the user, in the second person ("Lives in Bath" -> "you live in Bath")."""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import RELATIONS
+
+_IRREGULAR = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "were"}
+# Words that start a canonical fact as its verb (the subject, the user, is left out).
+_VERBS = frozenset(["lives", "owns", "has", "is", "works", "prefers", "likes", "dislikes", "loves", "enjoys", "hates", "uses", "drinks", "eats", "runs", "takes", "travels", "carries", "keeps", "wants", "speaks", "plays", "grows", "types", "cycles", "boulders", "avoids", "checks", "joined", "holds", "sits", "mentors", "passed", "stayed", "plans", "needed", "merged", "wrote", "flies", "drives", "rides", "reads", "watches", "writes", "teaches", "studies", "wears", "needs", "sleeps", "cooks", "bakes", "swims", "walks", "climbs", "volunteers", "attends", "supports", "follows", "collects", "brews", "goes", "does", "was", "moved", "started", "stopped", "quit", "left", "bought", "sold", "got", "became"])
+_ADJ_START = re.compile(r"^(?:allergic|afraid|scared|terrified|vegan|vegetarian|pescatarian|"
+                        r"married|divorced|single|engaged)\b", re.IGNORECASE)
+
+
+def _base(verb: str) -> str:
+    v = verb.lower()
+    if v in _IRREGULAR:
+        return _IRREGULAR[v]
+    if v.endswith(("ed",)) or v in {"joined", "passed", "stayed", "needed", "merged", "wrote",
+                                    "moved", "started", "stopped", "quit", "left", "bought",
+                                    "sold", "got", "became"}:
+        return v
+    if v.endswith("ies"):
+        return v[:-3] + "y"
+    if re.search(r"(?:sses|shes|ches|xes|zes|oes)$", v):
+        return v[:-2]
+    return v.removesuffix("s")
+
+
+def _pronouns(text: str) -> str:
+    t = re.sub(r"\bthe user's\b", "your", text, flags=re.IGNORECASE)
+    t = re.sub(r"\bthe user\b", "you", t, flags=re.IGNORECASE)
+    t = re.sub(r"\b(?:she|he)\s+is\b", "you are", t, flags=re.IGNORECASE)
+    t = re.sub(r"\b(?:she|he)\s+has\b", "you have", t, flags=re.IGNORECASE)
+    t = re.sub(r"\b(?:she|he)\s+was\b", "you were", t, flags=re.IGNORECASE)
+    t = re.sub(r"\b(?:she|he)\s+(\w+s)\b",
+               lambda m: "you " + (_base(m.group(1)) if len(m.group(1)) > 3 and m.group(1).lower()
+                                   not in {"always", "does"} else m.group(1)), t,
+               flags=re.IGNORECASE)
+    t = re.sub(r"\b(?:she|he)\b", "you", t, flags=re.IGNORECASE)
+    t = re.sub(r"\b(?:her|his)\b", "your", t, flags=re.IGNORECASE)
+    t = re.sub(r"\bthem\b", "you", t, flags=re.IGNORECASE)
+    return re.sub(r"\btheir\b", "your", t, flags=re.IGNORECASE)
+
+
+def second_person(text: str) -> str:
+    """A stored fact as said to the user: "Lives in Bath" -> "you live in Bath"."""
+    t = " ".join(text.split()).rstrip(".")
+    if not t:
+        return t
+    words = t.split()
+    first = words[0].lower()
+    if first in {"always", "usually", "never", "often", "sometimes", "only", "mostly", "still",
+                 "now", "also", "rarely"} and len(words) > 1:
+        said = second_person(" ".join(words[1:]))
+        if said.startswith("you're "):
+            return f"you're {first} " + said[len("you're "):]
+        if said.startswith("you "):
+            return f"you {first} " + said[len("you "):]
+        return said
+    rest = " ".join(words[1:])
+    if first == "trip" and rest.lower().startswith("to "):
+        return "you're going " + _pronouns(rest)
+    if first == "moving" and rest.lower().startswith("to "):
+        return "you're moving " + _pronouns(rest)
+    if first in RELATIONS or first.rstrip("'s’") in RELATIONS:
+        return "your " + _pronouns(t[:1].lower() + t[1:])
+    if first in {"her", "his", "their", "my"}:
+        return "your " + _pronouns(rest)
+    if first == "no" and rest.lower().startswith("longer "):
+        verb, _, tail = rest[len("longer "):].partition(" ")
+        return f"you no longer {_base(verb)} {_pronouns(tail)}".strip()
+    if first == "is" and rest.lower().startswith("no longer "):
+        return "you're no longer " + _pronouns(rest[len("no longer "):])
+    if first == "does" and rest.lower().startswith("not "):
+        return "you don't " + _pronouns(rest[len("not "):])
+    if first == "is":
+        return "you're " + _pronouns(rest)
+    if first in _VERBS:
+        return f"you {_base(first)} {_pronouns(rest)}".strip()
+    if _ADJ_START.match(t):
+        return "you're " + _pronouns(t[:1].lower() + t[1:])
+    if re.match(r"^[A-Z][a-z]+(?:\s+[a-z][\w'-]*){0,3}\s+(?:is|are|:)\b", t) and not re.match(
+            r"^(?:The|A|An)\b", t):
+        return "your " + _pronouns(t[:1].lower() + t[1:])
+    return _pronouns(t)
+
+
+def sentence(text: str) -> str:
+    t = text.strip()
+    return (t[:1].upper() + t[1:]).rstrip(".") + "."
+
+
+def join(items: list[str]) -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,0 +1,204 @@
+"""A rule-based reader of chat statements: what the user says about themselves, as operations.
+
+`understand(message, today)` splits a message into clauses and reads each one: a fact to write
+("Lives in Edinburgh"), a change of a stored value (with the words that name the old one), a
+denial (the old value was never true), a forget request, or a question. It writes nothing; the
+offline agent turns statements into tool calls. Pure functions, deterministic.
+
+Values are canonical third-person texts without the subject ("Lives in Bath", "Owns a Pixel 9",
+"Main editor is Helix"); relative time words never stay in a value: they become valid_from
+(invariant 74). Hypothetical actions ("thinking about getting a dog") are not statements.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date
+
+from .about_me import health, identity, location, plans, preferences, relation, work
+from .dates import Dates, find_dates
+from .denials import denial, forget_request
+from .model import Statement, Understanding
+from .phrases import HARSH_RE, HEDGE_RE, HYPO_RE, I, cap, third_person, tidy
+from .things import activities, my_noun, possessions, third_party
+
+__all__ = ["Statement", "Understanding", "read_clause", "understand"]
+
+
+# --- splitting and classifying clauses ------------------------------------------------------------
+_PREFIX = re.compile(
+    r"^(?:(?:please|pls|just|also|oh|and|so|ok|okay|well|hey|hi|hello|btw|by the way|fyi|"
+    r"just so you know|for the record|for your records|actually|note that|remember that|"
+    r"remember|please note|quick update|update|news|good news|guess what|so yeah|yeah|yes|no|"
+    r"right|anyway|ah|um|uh|hmm|heads up|nope|sorry|actually no|no wait|wait|"
+    r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake))"
+    r"\b[,:!.]?\s*)+", I)
+_QUESTION = re.compile(
+    r"^(?:what|where|which|who|whom|whose|when|why|how|tell me|remind me|show me|list|"
+    r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
+    r"(?:is|are|am|do|does|did|have|has|can|could|should|would|will|was|were)\s+"
+    r"(?:i|you|we|my|it|there|the|this|that|they|he|she|our|a|an|any)\b)", I)
+_OTHER_USER = re.compile(
+    r"\b(?:as|for|of|about|to|into|from|in)\s+(?:the\s+)?user\s+[\w.@-]+|\buser\s+[\w.@-]+'?s\b|"
+    r"\b(?:another|other|different|every|all)\s+users?\b|\b(?:log(?:ged)?\s+in|act|acting|"
+    r"pretend(?:ing)?(?:\s+to\s+be)?|speak(?:ing)?|switch(?:ing)?)\s+as\s+(?!a\b|an\b)\w+|"
+    r"\bon\s+behalf\s+of\b|\b[\w.-]+'s\s+(?:memor(?:y|ies)|facts|profile|account|records?|data|"
+    r"history|store|index)\b|\b(?:user[_ ]?id|index|scope|tenant)\s*[=:]", I)
+
+
+def split_clauses(message: str) -> list[str]:
+    out = []
+    for part in re.split(r"(?<=[.!?;])\s+|\n+", message.strip()):
+        part = part.strip()
+        if part:
+            out.append(part)
+    return out
+
+
+def is_question(clause: str) -> bool:
+    c = clause.strip()
+    if re.match(r"^(?:do|does)\s*(?:n'?t|\s+not)\b", c, I):
+        return False
+    return c.endswith("?") or bool(_QUESTION.match(c))
+
+
+_NOT_Z = re.compile(r"^(?P<value>.+?),?\s+(?:and\s+)?not\s+(?:with\s+|by\s+|on\s+|a\s+|an\s+|"
+                    r"the\s+|my\s+|in\s+)?(?P<old>[\w'’ .-]+?)(?=\s*(?:[,;!?]|$|\.\s|\.$))"
+                    r"(?P<tail>.*)$", I)
+
+
+def _correction(c: str, message: str, today: date, history: list[str]) -> list[Statement] | None:
+    """"X is Y, not Z": Y replaces Z; never true unless the user says it changed."""
+    m = _NOT_Z.match(c)
+    if not m or re.match(r"^(?:i'?m|i\s+am|it'?s|that'?s)\s+not\b", c, I):
+        return None
+    value_clause, old = m.group("value"), tidy(m.group("old"))
+    if not old or old.lower() in {"sure", "really", "yet", "much", "me", "now", "anymore"}:
+        return None
+    inner = read_clause(value_clause, message, today, history, allow_correction=False)
+    if not inner and re.match(r"^the\s+", value_clause, I):
+        inner = my_noun(value_clause, find_dates(re.sub(r"^the\s+", "my ", value_clause,
+                                                          flags=I), today))
+    if not inner and re.match(r"^(?:the\s+)?[\w'’ -]+?\s+(?:is|are|takes?|runs?|uses?|has|have)\s+",
+                              value_clause, I):
+        # A plain statement corrected in place ("The sensors take CR2032 batteries, not CR1632").
+        text = cap(third_person(re.sub(r"^the\s+", "", tidy(value_clause), flags=I)))
+        inner = [Statement(act="assert", text=text, fact_type="world", clause=c, rule="statement")]
+    if not inner or inner[0].act not in ("assert", "change"):
+        return None
+    st = inner[0]
+    changed = bool(re.search(r"\b(?:now|these\s+days|nowadays|any\s*more|instead|from\s+now\s+on)"
+                             r"\b", c, I))
+    subject = re.match(r"^(?:the|my|our)\s+(?P<n>[\w -]+?)\s+(?:is|are|take|takes|runs?|uses?|"
+                       r"has|have|was|were)\b", value_clause, I)
+    words = old if not subject else f"{subject.group('n')} {old}"
+    if changed and not HARSH_RE.search(message):
+        st.act, st.previous = "change", " ".join(filter(None, [st.previous, old]))
+        st.rule += "+not-z:natural"
+    else:
+        st.act, st.harsh, st.target = "change", True, words
+        st.previous = st.previous or words
+        st.rule += "+not-z:harsh"
+    return [st]
+
+
+# In order: the first handler that reads a clause wins. Each takes (clause, today, dates).
+HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
+    location,
+    lambda c, today, d: work(c, d),
+    lambda c, today, d: health(c, d),
+    lambda c, today, d: preferences(c, d),
+    lambda c, today, d: identity(c, d),
+    plans,
+    lambda c, today, d: possessions(c, d),
+    lambda c, today, d: my_noun(c, d),
+    lambda c, today, d: activities(c, d),
+    lambda c, today, d: third_party(c, d),
+)
+
+
+def read_clause(c: str, message: str, today: date, history: list[str], *,
+                allow_correction: bool = True) -> list[Statement] | None:
+    """Statements in one clause (None: nothing understood; []: understood, nothing to keep)."""
+    if allow_correction:
+        found = _correction(c, message, today, history)
+        if found:
+            return found
+    dates = find_dates(c, today)
+    found = relation(dates.text)
+    if found is not None:
+        for st in found:
+            st.valid_from = st.valid_from or dates.valid_from
+            st.clause = c
+        return found
+    for handler in HANDLERS:
+        found = handler(c, today, dates)
+        if found is not None:
+            return found
+    return None
+
+
+def understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
+    """Read a chat message into statements, questions and clauses with nothing to keep."""
+    history = list(history or [])
+    out = Understanding()
+    if m := _OTHER_USER.search(message):
+        out.other_user = m.group(0)
+        return out
+    for raw in split_clauses(message):
+        c = _PREFIX.sub("", raw).strip()
+        if not c:
+            continue
+        forget = forget_request(c.rstrip("?"))
+        if forget:
+            out.statements += forget
+            continue
+        if is_question(c):
+            out.questions.append(c)
+            continue
+        if HYPO_RE.search(c) and not re.search(r"\b(?:allergic|intolerant)\b", c, I):
+            out.ignored.append(raw)
+            continue
+        hedged = bool(HEDGE_RE.search(c))
+        # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause.
+        parts = [p for p in re.split(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also)\s+"
+                                     r"(?=(?:i|we)(?:\s|'))", c, flags=I) if p.strip()]
+        kept = []
+        for part in parts:
+            part = re.sub(r"\b(i|we|you|they)'ve\b", r"\1 have", part.replace("’", "'"), flags=I)
+            found = denial(part, message, history) or read_clause(part, message, today, history)
+            for st in found or []:
+                if hedged:
+                    st.confidence = min(st.confidence, 0.55)
+            kept += found or []
+        if not kept:
+            out.ignored.append(raw)
+            continue
+        out.statements += kept
+    out.statements = _merge(out.statements)
+    return out
+
+
+def _merge(statements: list[Statement]) -> list[Statement]:
+    """Combine clauses of one message that make one change: a denial and its replacement ("That's
+    not right, I live in Grenoble, I never lived in Lyon"), or "no longer X" and what replaced it
+    ("I'm no longer vegetarian, I eat fish now")."""
+    denials = [s for s in statements if s.act == "deny" and not s.text]
+    values = [s for s in statements if s.act in ("assert", "change") and s.text]
+    if len(denials) == 1 and len(values) == 1:
+        d, v = denials[0], values[0]
+        if d.slot is None or v.slot is None or d.slot == v.slot:
+            d.text, d.fact_type, d.slot = v.text, v.fact_type, v.slot or d.slot
+            d.valid_from, d.valid_to = v.valid_from, v.valid_to
+            d.rule += "+replacement"
+            return [s for s in statements if s is not v]
+    gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer"))]
+    if len(gone) == 1 and len(values) == 2:
+        other = next(s for s in values if s is not gone[0])
+        other.act = "change"
+        other.previous = gone[0].previous
+        other.slot = other.slot or gone[0].slot
+        other.rule += "+replaces-no-longer"
+        return [s for s in statements if s is not gone[0]]
+    return statements

@@ -1,0 +1,282 @@
+"""Statements about things and habits: possessions and their replacements, "my X is Y",
+activities, and changes to named things or pets."""
+
+from __future__ import annotations
+
+import re
+
+from . import lexicon as lx
+from .dates import Dates
+from .model import FactTypeName, Statement
+from .phrases import (
+    STOP_AT,
+    SUBJ_I,
+    I,
+    article,
+    cap,
+    obj_phrase,
+    third_person,
+    third_singular,
+    tidy,
+)
+
+_THING = r"(?P<v>[^,.;!?]+)"
+
+
+def possessions(c: str, dates: Dates) -> list[Statement] | None:
+    t = dates.text
+    # "we replaced the Hue bridge with a Zigbee2MQTT stick"; "traded in the Golf for a Tesla"
+    m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:the|my|our|"
+                   r"a|an)\s+(?P<p>[\w'’ .+-]+?)\s+with\s+(?:(?:a|an|the|two|some)\s+)?" + _THING, t, I)
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*traded\s+(?:in\s+)?(?:the|my|our)\s+"
+                      r"(?P<p>[\w'’ .+-]+?)\s+(?:in\s+)?for\s+(?:(?:a|an|the)\s+)?" + _THING, t, I)
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*sold\s+(?:the|my|our)\s+"
+                      r"(?P<p>[\w'’ .+-]+?)\s+and\s+(?:\w+\s+){0,3}?(?:on|use|got|bought|have|own|"
+                      r"drive|ride)\s+(?:a|an|the)\s+" + _THING, t, I)
+         or re.search(r"\b(?:my|our|the)\s+(?P<p>[\w'’ .+-]+?)\s+(?:broke|died|stopped\s+working|"
+                      r"was\s+stolen|got\s+stolen|packed\s+in|gave\s+up)\s*,?\s*(?:so\s+)?(?:i|we)\s+"
+                      r"(?:have\s+|'ve\s+)?(?:switched|moved|upgraded|changed|went)\s+to\s+(?:a|an|"
+                      r"the)?\s*" + _THING, t, I))
+    if m:
+        thing = obj_phrase(m.group("v"))
+        if thing:
+            return [Statement(act="change", text=f"Owns {article(thing)}{thing}", fact_type="world",
+                              previous=obj_phrase(m.group("p")), valid_from=dates.valid_from,
+                              clause=c, rule="own:replaced")]
+    # "I switched from Zed to Helix as my main editor"; "switched my terminal from X to Y";
+    # "I switched banks from N26 to Revolut"; "I moved my current account from A to B"
+    m = re.search(r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|also\s+)*(?P<verb>switched|changed|moved|"
+                  r"upgraded|swapped|migrated|went)\s+(?:(?:my|our)\s+(?P<noun>[\w ]+?)\s+|"
+                  r"(?P<noun2>banks|jobs|editors|browsers|phones|providers|energy\s+suppliers?|"
+                  r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
+                  r"\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
+                  r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
+    if m and (m.group("p") or m.group("verb").lower() in {"switched", "upgraded", "swapped",
+                                                          "migrated"}):
+        thing = obj_phrase(m.group("v"), keep_article=False)
+        if thing and (m.group("noun") or m.group("noun2") or m.group("verb").lower() != "moved"):
+            role = m.group("role") or m.group("noun") or m.group("noun2")
+            if role:
+                role = tidy(role)
+                role = re.sub(r"s$", "", role) if m.group("noun2") else role
+                text = f"{cap(role)} is {thing}"
+                slot = "noun:" + role.split()[-1].lower()
+            elif m.group("verb").lower() == "upgraded":
+                text, slot = f"Owns {article(thing)}{thing}", None
+            else:
+                text, slot = f"Uses {thing}", None
+            previous = obj_phrase(m.group("p")) if m.group("p") else None
+            if previous is None and m.group("verb").lower() == "upgraded":
+                previous = _base(thing)
+            return [Statement(act="change", text=text, fact_type="preference" if text.startswith(
+                ("Uses", "Main")) else "world", previous=previous, slot=slot,
+                valid_from=dates.valid_from, clause=c, rule="own:switched")]
+    # "we don't have the Roborock any more"; "someone stole my Brompton"; "I got rid of the UPS"
+    m = (re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not)\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
+                   r"(?P<v>[\w'’ .+-]+?)\s+any\s*more\b", t, I)
+         or re.search(r"\b" + SUBJ_I + r"\s+no\s+longer\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
+                      + _THING, t, I)
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
+                      r"returned|donated|traded\s+in)\s+(?:the|my|our)\s+" + _THING, t, I)
+         or re.search(r"\b(?:someone|somebody|they|thieves)\s+stole\s+(?:the|my|our)\s+" + _THING, t, I)
+         or re.search(r"\b(?:my|our)\s+(?P<v>[\w'’ .+-]+?)\s+(?:was|got)\s+stolen\b", t, I))
+    if m:
+        thing = obj_phrase(m.group("v"))
+        if thing and thing.lower() not in lx.NOT_THINGS:
+            return [Statement(act="change", text=f"No longer owns {article(thing)}{thing}",
+                              fact_type="world", previous=thing, valid_from=dates.valid_from,
+                              clause=c, rule="own:gone")]
+    # "I got HON Circle status"
+    m = re.search(r"\b(?:i|we)\s+(?:have\s+|just\s+|finally\s+)*(?P<verb>got|reached|earned|made|"
+                  r"hit|have|achieved|kept|lost)\s+(?P<v>(?-i:[A-Z][\w&'’+-]*(?:\s+[A-Z][\w&'’+-]*)*))"
+                  r"\s+status\b", t, I)
+    if m:
+        return [Statement(act="assert" if m.group("verb").lower() == "have" else "change",
+                          text=f"Has {m.group('v')} status", fact_type="world", slot="noun:status",
+                          valid_from=dates.valid_from, clause=c, rule="own:status")]
+    # "X got me an Apple Watch"
+    m = re.search(r"\b(?:[A-Z][\w'’-]+|my\s+\w+)\s+(?:got|bought|gave)\s+me\s+(?:a|an|the)\s+" + _THING, t)
+    if m:
+        thing = obj_phrase(m.group("v"))
+        if thing and thing.lower() not in lx.NOT_THINGS:
+            return [Statement(act="assert", text=f"Owns {article(thing)}{thing}", fact_type="world",
+                              valid_from=dates.valid_from, clause=c, rule="own:gift")]
+    m = re.search(r"\b" + SUBJ_I + r"\s+(?:now\s+|also\s+|finally\s+|just\s+|recently\s+)*"
+                  r"(?P<verb>have|own|bought|got|'ve\s+got|have\s+got|'ve\s+just\s+got|"
+                  r"picked\s+up|ordered|adopted|rescued|'ve\s+bought)\s+(?:me\s+|myself\s+|"
+                  r"ourselves\s+)?(?P<det>a|an|the|two|three|four|five|\d+|another|one|a\s+new|"
+                  r"a\s+second|some)\s+(?P<v>[^.;!?]+)", t, I)
+    if m:
+        raw = m.group("v")
+        det = m.group("det").lower()
+        head = re.split(r"\s*,\s*", raw)[0]
+        appos = re.match(r"^[^,]+,\s*(?:a|an|the)\s+(?P<x>[^,]+)", raw, I)
+        category = obj_phrase(head).lower()
+        if appos and (category.split()[-1:] and category.split()[-1] in
+                      {"phone", "laptop", "car", "bike", "watch", "tablet", "dog", "cat", "puppy",
+                       "kitten", "pet", "camera", "tv", "console", "hub", "router"}):
+            thing = obj_phrase(appos.group("x"))
+        elif det[:1].isdigit() or det in {"two", "three", "four", "five"}:
+            cut = STOP_AT.search(" " + tidy(raw))  # "two cats, Miso and Tofu" keeps its names
+            thing = f"{det} " + ((" " + tidy(raw))[:cut.start()].strip() if cut else tidy(raw))
+        else:
+            thing = obj_phrase(head)
+        words = set(re.findall(r"[a-z]+", thing.lower()))
+        if not thing or words & lx.NOT_THINGS or re.match(r"^(?:to|been|feeling|go)\b", thing, I):
+            return None
+        if not looks_like_a_thing(thing):
+            return None  # "a parking ticket", "a bad back", "a promotion": not possessions
+        people = lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "kids", "children"}
+        if words & people:
+            return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
+                              clause=c, rule="own:relation")]
+        pet = bool(words & lx.PETS)
+        verb = "Has" if pet else "Owns"
+        return [Statement(act="assert", text=f"{verb} {article(thing)}{thing}".replace("  ", " "),
+                          fact_type="world", valid_from=dates.valid_from if dates.found else None,
+                          clause=c, rule="own:has")]
+    return None
+
+
+def looks_like_a_thing(phrase: str) -> bool:
+    """Something a person owns: a named model ("Range Extender", "Pixel 9"), a pet, a person,
+    or a known kind of thing (devices, vehicles, furniture, instruments, homes)."""
+    words = re.findall(r"[\w'’-]+", phrase)
+    if not words:
+        return False
+    if any(w[:1].isupper() or any(ch.isdigit() for ch in w) for w in words):
+        return True
+    head = words[-1].lower()  # "a flat tyre" is a tyre, not a flat
+    return bool({head, head.rstrip("s")} & (lx.THINGS | lx.PETS | lx.RELATIONS))
+
+
+def _base(thing: str) -> str | None:
+    """The model family of a thing, without its version: "iPhone 15" -> "iPhone"."""
+    words = [w for w in thing.split() if not re.match(r"^(?:v?\d+\w*|pro|max|mini|plus|ultra|"
+                                                      r"lite|se|gen\s*\d*)$", w, I)]
+    return " ".join(words[:2]) or None
+
+
+_VERBS = ("drink|run|take|play|speak|grow|cycle|swim|walk|practise|practice|study|train|read|"
+          "watch|listen|attend|volunteer|teach|type|ride|drive|commute|wear|meditate|bake|cook|"
+          "knit|paint|sing|climb|boulder|surf|ski|hike|garden|use|carry|visit|coach|"
+          "collect|write|brew|fly|support|follow|own|manage|lead|mentor|sleep")
+
+
+def activities(c: str, dates: Dates) -> list[Statement] | None:
+    t = dates.text
+    m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|give\s+up|no\s+longer\s+"
+                  r"do)\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        thing = obj_phrase(m.group("v"), keep_article=True)
+        if thing and thing.lower() not in {"it", "that", "this", "my job", "work"}:
+            return [Statement(act="change", text=f"Has given up {third_person(thing)}",
+                              fact_type="preference", previous=thing,
+                              valid_from=dates.valid_from, clause=c, rule="act:quit")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|back\s+to\s+)?using\s+(?P<v>[^,.;!?]+?)"
+                  r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?(?=\s*(?:[,.;!?]|$))", t, I)
+    if m:
+        thing = tidy(m.group("v"))
+        changed = bool(m.group("p") or re.search(r"\b(?:now|again|these\s+days|instead)\b", c, I))
+        if thing and not re.match(r"^(?:it|that|this|the\s+app|my\s+phone)\b", thing, I):
+            return [Statement(act="change" if changed else "assert", text=f"Uses {thing}",
+                              fact_type="preference", previous=tidy(m.group("p")) if m.group("p") else None,
+                              slot="verb:use" if changed else None, clause=c, rule="act:using")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|also\s+)?(?P<verb>learning|training|"
+                  r"studying|taking|doing|playing|volunteering|working\s+on|practising|practicing|"
+                  r"writing|building|reading|running|coaching|mentoring)\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        thing = tidy(m.group("v"))
+        if thing and not re.match(r"^(?:to|a\s+break|it|that|this|about)\b", thing, I):
+            return [Statement(act="assert", text=f"Is {m.group('verb').lower()} {third_person(thing)}",
+                              fact_type="world", clause=c, rule="act:ing")]
+    m = re.search(r"\bi\s+(?P<adv>now\s+|usually\s+|always\s+|also\s+|still\s+|do\s+|mostly\s+|"
+                  r"normally\s+)?(?P<verb>" + _VERBS + r")\s+(?P<v>[^,;!?]+?)(?P<now>\s+now)?"
+                  r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?\s*(?=[,.;!?]|$)", t, I)
+    if m:
+        verb = m.group("verb").lower()
+        thing = tidy(m.group("v"))
+        if not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit)\b", thing, I):
+            return None
+        if verb == "use":
+            text = f"Uses {thing}"
+        else:
+            text = f"{cap(third_singular(verb))} {third_person(thing)}"
+        changed = bool(m.group("now") or m.group("p") or re.search(
+            r"\b(?:now|these\s+days|nowadays|instead|any\s*more)\b", c, I))
+        return [Statement(act="change" if changed else "assert", text=text,
+                          fact_type="preference",
+                          previous=obj_phrase(m.group("p"), keep_article=True) if m.group("p") else None,
+                          slot=f"verb:{verb}" if changed else None, valid_from=dates.valid_from,
+                          clause=c, rule="act:verb")]
+    return None
+
+
+def my_noun(c: str, dates: Dates) -> list[Statement] | None:
+    """"My new phone is a Pixel 9", "Our broadband is now Community Fibre", "my favourite band is"."""
+    t = dates.text
+    m = re.match(r"^(?:my|our)\s+(?P<new>new\s+|current\s+|main\s+(?=\w+\s+(?:is|are)))?"
+                 r"(?P<n>[\w'’ -]+?)\s+(?:is|are|'s)\s+(?:now\s+|actually\s+|still\s+)?"
+                 r"(?P<v>[^,;!?]+?)(?P<now>\s+(?:now|these\s+days|nowadays))?\s*(?:[,.;!?].*)?$", t, I)
+    if not m:
+        return None
+    noun, value = tidy(m.group("n")), tidy(m.group("v"))
+    if not value or re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
+                             r"terrible|awful|great|fine|ok|okay|good|bad|weird|acting|playing|"
+                             r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit|\w+ing)\b"
+                             r"(?!\s+(?:\d|the\s+\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
+                             value, I):
+        return None
+    if noun.split()[0].lower() in lx.RELATIONS:
+        return None
+    head_noun = noun.split()[-1].lower()
+    if re.fullmatch(r"[a-z]+", value) and head_noun not in lx.SLOT_NOUNS and not re.search(
+            r"\bfavou?rite\b", noun, I):
+        return None  # "my flight is delayed": a passing state, not an attribute
+    main = (m.group("new") or "").strip().lower() == "main"
+    label = ("Main " if main else "") + noun
+    changed = bool(m.group("new") and m.group("new").strip().lower() == "new") or bool(
+        m.group("now")) or bool(re.search(r"\b(?:is|are)\s+now\b|\bthese\s+days\b", t, I))
+    head = noun.split()[-1].lower()
+    ftype: FactTypeName = "world"
+    if re.search(r"\bfavou?rite\b", noun, I):
+        ftype = "preference"
+    elif head in {"name", "pronouns", "age", "nationality", "religion", "birthday"}:
+        ftype = "identity"
+    text = f"{cap(label)} {'are' if head.endswith('s') and not head.endswith('ss') else 'is'} {value}"
+    recurring = re.search(r"\b(?:birthday|anniversary|every|each)\b", t, I)
+    slot = f"noun:{head}" if head in lx.SLOT_NOUNS or re.search(r"\bfavou?rite\b", noun, I) \
+        else f"noun:{noun.lower()}"
+    return [Statement(act="change" if changed else "assert", text=third_person(text),
+                      fact_type=ftype, slot=slot, previous=None,
+                      valid_from=None if recurring else dates.valid_from,
+                      valid_to=None if recurring else dates.valid_to, clause=c, rule="my-noun")]
+
+
+def third_party(c: str, dates: Dates) -> list[Statement] | None:
+    """Named things and pets that changed: "Pi-hole runs on a Pi 5 now", "Max died"."""
+    t = dates.text
+    subj = r"(?P<s>(?:the\s+)?[A-Z\u00C0-\u00DE][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*){0,2})"
+    m = re.match(subj + r"\s+(?:has\s+)?(?:died|passed\s+away|was\s+put\s+down)\b", t)
+    if m:
+        who = tidy(m.group("s"))
+        return [Statement(act="change", text=f"{who} has died", fact_type="world", previous=who,
+                          valid_from=dates.valid_from, clause=c, rule="third:died")]
+    m = re.match(subj + r"\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|no\s+longer)\s+(?P<v>[^,.;!?]+?)"
+                 r"\s+any\s*more\b", t)
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there"}:
+        who, rest = tidy(m.group("s")), tidy(m.group("v"))
+        verb = "is no longer" if re.search(r"isn'?t|is\s+not", m.group(0), I) else "no longer"
+        return [Statement(act="change", text=f"{who} {verb} {third_person(rest)}", fact_type="world",
+                          previous=" ".join([who, rest.split()[-1]]), clause=c,
+                          rule="third:not-any-more")]
+    m = re.match(subj + r"\s+(?P<verb>(?:is|are|lives|runs|stays|sleeps|uses|has|works|goes|"
+                 r"belongs)\b[^,;!?]*?)\s+(?:now|these\s+days|nowadays)\b(?P<tail>.*)$", t)
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
+        who = tidy(m.group("s"))
+        dead = re.search(r"(?:the\s+)?(?P<o>[\w'’ -]+?)\s+(?:died|broke|is\s+gone|was\s+stolen)",
+                         m.group("tail"), I)
+        prev = who if not dead else f"{who}"
+        return [Statement(act="change", text=third_person(f"{who} {tidy(m.group('verb'))}"),
+                          fact_type="world", previous=prev, clause=c, rule="third:now")]
+    return None

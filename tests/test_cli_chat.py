@@ -1,0 +1,52 @@
+"""`memdesk chat` through a real subprocess: the reply, the whole trace with --json, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.fixture
+def cli(tmp_path):
+    env = {**os.environ, "MEMDESK_EMBEDDER": "hash", "MEMDESK_LLM": "offline",
+           "MEMDESK_STORE": f"embedded:{tmp_path / 'cli.db'}"}
+    env.pop("MEMDESK_ES_URL", None)
+    env.pop("ANTHROPIC_API_KEY", None)
+
+    def run(*args: str, **extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "memory", *args], check=False,
+                              capture_output=True, text=True, env={**env, **extra}, timeout=120)
+
+    return run
+
+
+def test_chat_prints_the_reply_and_the_trace(cli):
+    res = cli("chat", "--user", "ana", "--session", "s1", "I live in Lisbon")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("Noted: you live in Lisbon.")
+    assert "+ 'Lives in Lisbon'" in res.stdout and "session s1" in res.stdout
+    res = cli("chat", "--user", "ana", "--session", "s1", "We moved to Porto last week", "--json")
+    trace = json.loads(res.stdout)
+    assert trace["session_id"] == "s1" and trace["mode"] == "offline"
+    (write,) = [w for c in trace["tool_calls"] for w in c["result"]["writes"]]
+    assert write["op"] == "supersede" and write["text"] == "Lives in Porto" and write["valid_from"]
+    assert trace["pre_recall"]["pre"] and trace["core_memory"][0]["text"] == "Lives in Lisbon"
+    facts = json.loads(cli("facts", "--user", "ana", "--json").stdout)
+    assert {(f["text"], f["state"]) for f in facts} == {("Lives in Lisbon", "superseded"),
+                                                       ("Lives in Porto", "active")}
+
+
+def test_chat_errors_have_exit_codes(cli):
+    res = cli("chat", "I live in Lisbon")
+    assert res.returncode == 2 and "user is required" in res.stderr
+    res = cli("chat", "--user", "ana", "hello", MEMDESK_LLM="anthropic")
+    assert res.returncode == 2 and "ANTHROPIC_API_KEY" in res.stderr
+    assert "your message was kept" in res.stderr
+    episodes = json.loads(cli("audit", "--user", "ana", "--json").stdout)
+    assert [e["action"] for e in episodes] == ["write_episode"]
+    res = cli("chat", "--user", "ana", "x" * 40_000)
+    assert res.returncode == 2 and "32768" in res.stderr
