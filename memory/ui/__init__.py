@@ -176,9 +176,10 @@ def current_operator() -> str | None:
     name = st.session_state.get(OPERATOR_KEY)
     if name is None:
         try:
-            name = unquote(st.context.cookies.get(OPERATOR_COOKIE, ""))
+            raw = st.context.cookies.get(OPERATOR_COOKIE, "")
         except Exception:  # noqa: BLE001 - no browser context (bare script run): no cookie
-            name = ""
+            raw = ""
+        name = unquote(raw) if isinstance(raw, str) else ""
     name = str(name or "").strip()
     return name or None
 
