@@ -70,6 +70,10 @@ def _close_cached():
 
 @pytest.fixture
 def desk(tmp_path, monkeypatch):
+    yield from seeded_desk(tmp_path, monkeypatch)
+
+
+def seeded_desk(tmp_path, monkeypatch):
     """A seeded store the desk opens through MEMDESK_STORE, as `streamlit run` would."""
     db = tmp_path / "desk.db"
     ids = seed(db)
@@ -228,54 +232,7 @@ def test_forget_from_the_desk_hard_deletes(desk):
     assert svc.audit("ana", action="forget")[0].actor == "operator:maria"
 
 
-# recall -----------------------------------------------------------------------------------------
-def recall(at: AppTest, query: str, preset: str = "default", **toggles) -> AppTest:
-    at.text_input(key="recall_query").input(query)
-    at.selectbox(key="recall_preset").select(preset)
-    for key, value in toggles.items():
-        at.toggle(key=f"recall_{key}").set_value(value)
-    return at.button[0].click().run()  # the form's submit button
-
-
-def test_recall_debugger_explains_each_hit(desk):
-    at = page("pages/recall.py")
-    assert "Type a query" in at.info[0].value
-    recall(at, "where does ana live Edinburgh")
-    assert not at.error and not at.exception
-    hits = at.dataframe[0].value
-    for col in ["rank", "kind", "text", "bm25 rank", "bm25 raw", "dense rank", "dense raw",
-                "decay", "use boost", "prior", "fused"]:
-        assert col in hits.columns
-    assert hits.iloc[0]["text"] == "Lives in Edinburgh"
-    assert "Lives in Bristol" not in set(hits["text"])  # superseded: not in default recall
-    assert "Lisbon" not in " ".join(hits["text"])  # another user's memories never appear
-    filters = at.dataframe[1].value.set_index("filter")
-    assert filters.loc["state:superseded", "removed"] == 1
-    assert filters.loc["state:candidate", "removed"] == 1
-    assert "Path:" in at.caption[0].value and "bm25" in at.caption[0].value
-    # Purpose.EXPLAIN is read-only (invariant 15): no usage was bumped by the debugger.
-    assert store_service().get_fact("ana", desk["edinburgh"]).use_count == 0
-
-
-def test_recall_debugger_presets_and_toggles(desk):
-    at = page("pages/recall.py")
-    recall(at, "Lumio hub wifi", preset="bm25_only", catalog=True)
-    hits = at.dataframe[0].value
-    assert "catalog" in set(hits["kind"]) and hits["dense rank"].isna().all()
-    recall(at, "Bristol", preset="history", catalog=False)
-    hits = at.dataframe[0].value
-    assert "Lives in Bristol" in set(hits["text"])
-
-
-@pytest.mark.parametrize("query, message", [("", "query is empty"),
-                                            ("x" * 40_000, "the limit is 32768")])
-def test_recall_debugger_bad_query_is_one_clear_error(desk, query, message):
-    at = page("pages/recall.py")
-    recall(at, query)
-    assert len(at.error) == 1 and message in at.error[0].value
-    assert not at.exception
-
-
+# recall: tests/test_page_recall.py ----------------------------------------------------------
 def test_preset_config_is_a_named_preset_with_overrides():
     cfg = preset_config("no_decay", k=5, include_catalog=True)
     assert cfg.k == 5 and cfg.include_catalog and not cfg.ranking.use_decay

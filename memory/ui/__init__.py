@@ -3,9 +3,7 @@ sidebar counts, safe text and error translation. Pages stay thin by calling thes
 
 from __future__ import annotations
 
-import html
 import json
-import re
 import threading
 from contextlib import contextmanager
 from urllib.parse import quote, unquote
@@ -16,29 +14,14 @@ from ..errors import MemdeskError, ValidationError
 from ..models import check_actor
 from ..runtime import shared_service
 from ..service import MemoryService, UserSummary
+from .safe import esc, md  # noqa: F401 - esc is re-exported for the pages
 
 OPERATOR_KEY = "operator_name"  # the sidebar's operator name (app.py renders the input)
 OPERATOR_COOKIE = "memdesk_operator"  # a session cookie: the name survives a reload
 CACHE_TTL_S = 5.0  # sidebar counts: at most this stale when another process writes unseen
 
-# Markdown/HTML punctuation, Streamlit's `:colour[...]` and `:emoji:` directives, `$` maths and
-# `&` entities. CommonMark turns a backslash-escaped ASCII punctuation mark into that literal mark.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'^@/])")
 _desk_writes = 0  # bumped by mark_changed(): this process's writes (not seen by data_version)
 _lock = threading.Lock()
-
-
-# safe text (invariant 80) ----------------------------------------------------------------------
-def md(text: object) -> str:
-    """Stored text made inert for any Markdown context (st.markdown, captions, alerts, toasts,
-    widget labels): every punctuation mark escaped, so `![x](url)`, `[a](b)`, `<img …>`, bare
-    URLs and `:red[…]` show as the characters they are and never become elements."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
-
-
-def esc(text: object) -> str:
-    """Stored text for st.html and Plotly labels: HTML-escaped, quotes included."""
-    return html.escape(str(text), quote=True)
 
 
 # service and data version ------------------------------------------------------------------------
