@@ -54,6 +54,10 @@ if note := ss.pop(NOTICE, None):
     level, text = note
     (st.warning if level == "warning" else st.error)(md(text))
 
+if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != linked:
+    ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
+    ss[CURSOR], ss["review_view"] = linked, "Focus"
+
 with st.expander("Filters"):
     f1, f2, f3 = st.columns(3)
     kinds = f1.multiselect("Kind", [k.value for k in ItemKind], key="review_kinds")
