@@ -104,7 +104,7 @@ def test_users_page_lists_users_with_counts(desk):
     assert list(table["user"]) == ["ana", "bob"]
     ana = table.set_index("user").loc["ana"]
     assert (ana["episodes"], ana["active"], ana["superseded"], ana["candidate"]) == (2, 2, 1, 1)
-    at.selectbox(key="users_detail").select("bob").run()
+    at.selectbox(key="user").select("bob").run()
     texts = " ".join(map(str, at.dataframe[1].value["text"]))
     assert "jazz" in texts and "Bristol" not in texts
     assert "write_fact" in set(at.dataframe[2].value["action"])
