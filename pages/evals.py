@@ -65,8 +65,8 @@ for kind, title, how in [("recall", "Recall eval", "memdesk eval recall"),
                      hide_index=True, width="stretch")
         by_id = {m["id"]: m for m in misses}
         miss = st.selectbox("Open a miss in the recall debugger", list(by_id),
-                            format_func=lambda i: f"{i} · {by_id[i]['user_id']} · "
-                                                  f"{by_id[i]['question'][:80]}",
+                            format_func=lambda i, m=by_id: f"{i} · {m[i]['user_id']} · "
+                                                           f"{m[i]['question'][:80]}",
                             key="evals_miss")
         page_link("recall", "Recall debugger for this question", user=by_id[miss]["user_id"],
                   q=by_id[miss]["question"])

@@ -73,7 +73,7 @@ if needle.strip():
 if not facts:
     st.info(f"No facts match these filters for {md(user)}.")
 else:
-    st.caption(f"{len(facts)} facts · select a row to inspect it")
+    st.caption(f"{len(facts)} fact{'s' if len(facts) != 1 else ''} · select a row to inspect it")
     # The key names the rows, so a selection never lands on a row that took another's place.
     sig = abs(hash(tuple(f.id for f in facts)))
     event = st.dataframe(pd.DataFrame(fact_rows(facts)), hide_index=True, width="stretch",

@@ -23,9 +23,9 @@ from memory.ui.recall_views import (
 from memory.ui.views import filter_rows
 from memory.ui.why_not import memory_choices, why_not
 
-TOGGLES = {"bm25": "BM25 leg", "dense": "Dense leg", "decay": "Decay", "boost": "Use boost",
-           "prior": "Catalog prior", "superseded": "Include superseded",
-           "catalog": "Include catalog"}
+TOGGLES = {"bm25": "BM25", "dense": "Dense", "decay": "Decay", "boost": "Use boost",
+           "prior": "Catalog prior", "superseded": "Superseded facts",
+           "catalog": "Catalog docs"}
 ss = st.session_state
 
 st.title("Recall debugger")
@@ -61,11 +61,17 @@ preset = q2.selectbox("Preset", list(PRESETS), key="recall_preset", on_change=on
                       help="named recall configurations (memory.search_config); picking one "
                            "resets the toggles to it")
 k = q3.number_input("k", min_value=1, max_value=200, key="recall_k")
-cols = st.columns(len(TOGGLES) + 1)
-for col, (name, label) in zip(cols, TOGGLES.items()):
-    col.toggle(label, key=f"recall_t_{name}")
-rerank = cols[-1].selectbox("Rerank", ["none", *RERANKERS], key="recall_rerank",
-                            disabled=not RERANKERS, help="rerankers registered in memory.rerank")
+legs, extras = st.columns([5, 4])
+legs.caption("Legs and multipliers")
+for col, name in zip(legs.columns(5), ("bm25", "dense", "decay", "boost", "prior")):
+    col.toggle(TOGGLES[name], key=f"recall_t_{name}")
+extras.caption("Include, rerank")
+e1, e2, e3 = extras.columns([3, 3, 2])
+for col, name in ((e1, "superseded"), (e2, "catalog")):
+    col.toggle(TOGGLES[name], key=f"recall_t_{name}")
+rerank = e3.selectbox("Rerank", ["none", *RERANKERS], key="recall_rerank",
+                      label_visibility="collapsed", disabled=not RERANKERS,
+                      help="rerankers registered in memory.rerank")
 run = st.button("Recall", type="primary", key="recall_run")
 
 if not (run or ss.get("recall_ran")):
