@@ -20,9 +20,17 @@ from memory.ui import (
     service,
     show_error,
 )
-from memory.ui.views import asof_chain_rows, fact_rows, timeline_figure
+from memory.ui.views import (
+    asof_chain_rows,
+    episodes_by_id,
+    facts_by_id,
+    listing_rows,
+    review_events,
+    timeline_figure,
+)
 
 TIMELINE_MAX = 40  # rows a timeline stays readable with
+AUDIT_SCAN = 5000  # audit events searched for the inspected fact
 INSPECT = "facts_inspect"  # {user: fact id}: not a widget, so it survives as-of and filters
 ss = st.session_state
 
@@ -60,32 +68,30 @@ if valid_at or rec_at:
     st.caption("As-of view: states are chosen by the as-of rules; the state filter is ignored.")
 
 try:
-    facts = svc.facts(user, states=None if (valid_at or rec_at) else (states or None),
-                      fact_type=None if ftype == "any" else ftype,
-                      as_of_valid=valid_at, as_of_recorded=rec_at)
+    rows = listing_rows(svc, user, states=states or None,
+                        fact_type=None if ftype == "any" else ftype, valid_at=valid_at,
+                        recorded_at=rec_at, needle=needle)
 except MemdeskError as exc:
     show_error(exc)
     st.stop()
-if needle.strip():
-    folded = needle.strip().casefold()
-    facts = [f for f in facts if folded in f.text.casefold() or f.id == needle.strip()]
+ids = [r["id"] for r in rows]
 
-if not facts:
+if not rows:
     st.info(f"No facts match these filters for {md(user)}.")
 else:
-    st.caption(f"{len(facts)} fact{'s' if len(facts) != 1 else ''} · select a row to inspect it")
+    st.caption(f"{len(rows)} fact{'s' if len(rows) != 1 else ''} · select a row to inspect it")
     # The key names the rows, so a selection never lands on a row that took another's place.
-    sig = abs(hash(tuple(f.id for f in facts)))
-    event = st.dataframe(pd.DataFrame(fact_rows(facts)), hide_index=True, width="stretch",
-                         on_select="rerun", selection_mode="single-row", key=f"facts_table_{sig:x}",
-                         height=min(38 + 35 * len(facts), 360))
+    sig = abs(hash(tuple(ids)))
+    event = st.dataframe(pd.DataFrame(rows).drop(columns="linked"), hide_index=True,
+                         width="stretch", on_select="rerun", selection_mode="single-row",
+                         key=f"facts_table_{sig:x}", height=min(38 + 35 * len(rows), 360))
     if event.selection.rows:
-        picked = facts[event.selection.rows[0]].id
+        picked = ids[event.selection.rows[0]]
         if ss.get("facts_last_pick") != (sig, picked):  # a new click, not an old selection
             ss["facts_last_pick"] = (sig, picked)
             inspect[user] = picked
-if user not in inspect and facts:
-    inspect[user] = next((f.id for f in facts if f.supersedes or f.superseded_by), facts[0].id)
+if user not in inspect and rows:
+    inspect[user] = next((r["id"] for r in rows if r["linked"]), ids[0])
 chosen = inspect.get(user)
 if not chosen:
     st.stop()
@@ -102,7 +108,7 @@ except NotFoundError:
 chain = svc.chain(user, chosen)
 st.html(f"<div class='fx'><b>{esc(fact.text)}</b><br><small>{esc(fact.state.value)} · "
         f"{esc(fact.fact_type.value)} · confidence {fact.confidence:.2f} · {esc(fact.id)}"
-        + (" · not in the list above" if fact.id not in {f.id for f in facts} else "")
+        + (" · not in the list above" if fact.id not in set(ids) else "")
         + "</small></div><style>.fx{padding:.5em .8em;border-left:5px solid #1565c0;"
         "background:#f5f8fc;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere}"
         "</style>")
@@ -111,7 +117,8 @@ st.dataframe(pd.DataFrame(asof_chain_rows(chain, chosen, valid_at=valid_at, reco
              hide_index=True, width="stretch")
 whole = st.radio("Timeline of", ["this chain", f"all listed facts (first {TIMELINE_MAX})"],
                  horizontal=True, key="facts_timeline_scope") != "this chain"
-st.plotly_chart(timeline_figure(facts[:TIMELINE_MAX] if whole else chain, svc.clock(),
+shown = facts_by_id(svc, user, ids[:TIMELINE_MAX]) if whole else chain
+st.plotly_chart(timeline_figure(shown, svc.clock(),
                                 versions=not whole, valid_at=valid_at, recorded_at=rec_at),
                 key="facts_timeline", width="stretch")
 
@@ -120,8 +127,7 @@ with review_tab:
     if fact.state == FactState.CANDIDATE:
         st.caption("This fact waits in the review queue.")
         page_link("review", "Open its review item", user=user, item=fact.id)
-    decided = [e for e in svc.audit(user, limit=500)
-               if e.action.startswith("review_") and fact.id in e.target_ids]
+    decided = review_events(svc, user, fact.id)
     if decided:
         st.dataframe(pd.DataFrame([{"at": e.at, "operator": e.actor, "action": e.action,
                                     "reason": e.reason or "", "comment": e.comment or ""}
@@ -129,22 +135,24 @@ with review_tab:
     elif fact.state != FactState.CANDIDATE:
         st.caption("No review decision names this fact.")
 with sources_tab:
-    found = {e.id: e for e in svc.episodes(user)} if fact.source_episode_ids else {}
-    rows = [{"said": found[i].timestamp, "text": found[i].text, "id": i} if i in found
-            else {"said": None, "text": "(forgotten)", "id": i} for i in fact.source_episode_ids]
-    if rows:
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    sources = episodes_by_id(svc, user, fact.source_episode_ids)
+    if sources:
+        st.dataframe(pd.DataFrame([{"said": e.timestamp if e else None,
+                                    "text": e.text if e else "(forgotten)", "id": i}
+                                   for i, e in sources]), hide_index=True, width="stretch")
     else:
         st.caption("No source episodes (written directly, e.g. by the CLI or an operator).")
 with audit_tab:
-    events = [e for e in svc.audit(user, limit=1000) if fact.id in e.target_ids]
-    if events:
-        st.dataframe(pd.DataFrame([{"at": e.at, "actor": e.actor, "action": e.action,
-                                    "outcome": e.outcome, "reason": e.reason or "",
-                                    "plan": e.plan_id or ""} for e in events]),
-                     hide_index=True, width="stretch")
-    else:
-        st.caption("No audit events name this fact.")
+    # Reading a long audit log costs; it is read when asked for.
+    if st.toggle("Show the audit events naming this fact", key="facts_show_audit"):
+        events = [e for e in svc.audit(user, limit=AUDIT_SCAN) if fact.id in e.target_ids]
+        if events:
+            st.dataframe(pd.DataFrame([{"at": e.at, "actor": e.actor, "action": e.action,
+                                        "outcome": e.outcome, "reason": e.reason or "",
+                                        "plan": e.plan_id or ""} for e in events]),
+                         hide_index=True, width="stretch")
+        else:
+            st.caption(f"No audit event among this user's last {AUDIT_SCAN} names this fact.")
 
 with st.expander("Retract or forget this fact"):
     st.caption("Retract: it was never true; the value is tombstoned and cannot return. "

@@ -156,6 +156,8 @@ def test_links_to_review_sources_and_audit(desk):
     at = page(query={"fact": desk["bristol"]})
     sources = next(d.value for d in at.dataframe if "said" in d.value.columns)
     assert list(sources["text"]) == ["I live in Bristol with my partner"]
+    assert not [d for d in at.dataframe if "outcome" in d.value.columns]  # read on demand
+    at.toggle(key="facts_show_audit").set_value(True).run()
     audit = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
     assert set(audit["action"]) == {"write_fact", "supersede"}
 

@@ -103,9 +103,10 @@ def test_review_page(desk):
     at.button(key="review_reject").click().run()  # no reason: an error quoting nothing unsafe
     safe(at)
     item = at.session_state["review_cursor"]
-    decide(shared_service(None), "eve", item, "approve", operator=TAG, expected_rev=None)
+    decide(shared_service(None), "eve", item, "reject", operator=TAG, expected_rev=None,
+           reason=f"no {IMAGE}")
     at.button(key="review_approve").click().run()
-    assert any(f"decided meanwhile by {TAG}" in plain(w.value) for w in at.warning)
+    assert any(f"decided meanwhile by {TAG}: reject" in plain(w.value) for w in at.warning)
     safe(at)
     at.radio(key="review_view").set_value("List").run()
     safe(at)

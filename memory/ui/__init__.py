@@ -18,7 +18,7 @@ from .safe import esc, md  # noqa: F401 - esc is re-exported for the pages
 
 OPERATOR_KEY = "operator_name"  # the sidebar's operator name (app.py renders the input)
 OPERATOR_COOKIE = "memdesk_operator"  # a session cookie: the name survives a reload
-CACHE_TTL_S = 5.0  # sidebar counts: at most this stale when another process writes unseen
+CACHE_TTL_S = 30.0  # sidebar counts: the longest they stay stale after an unsignalled write
 
 _desk_writes = 0  # bumped by mark_changed(): this process's writes (not seen by data_version)
 _lock = threading.Lock()
