@@ -125,7 +125,8 @@ def state_at_valid_time(f: Fact, at: datetime) -> str:
 
 def asof_chain_rows(chain: list[Fact], selected: str, *, valid_at: datetime | None,
                     recorded_at: datetime | None) -> list[dict]:
-    """The chain in version order with each version's state as of the chosen moments."""
+    """The chain in version order with each version's state as of the chosen moments
+    (invariant 83)."""
     rows = []
     for n, f in enumerate(chain):
         row = {"": "▶" if f.id == selected else "", "version": n + 1, "state now": f.state.value}
