@@ -23,9 +23,13 @@ from memory.ui.recall_views import (
 from memory.ui.views import filter_rows
 from memory.ui.why_not import memory_choices, why_not
 
-TOGGLES = {"bm25": "BM25", "dense": "Dense", "decay": "Decay", "boost": "Use boost",
-           "prior": "Catalog prior", "superseded": "Superseded facts",
-           "catalog": "Catalog docs"}
+TOGGLES = {"bm25": "BM25", "dense": "Dense", "decay": "Decay", "boost": "Boost",
+           "prior": "Prior", "superseded": "Superseded", "catalog": "Catalog"}
+HELP = {"bm25": "the lexical leg (FTS5 / BM25)", "dense": "the embedding leg",
+        "decay": "time decay multiplier", "boost": "use-count boost multiplier",
+        "prior": "catalog prior multiplier (off: catalog documents rank like the user's own)",
+        "superseded": "include superseded facts (history)",
+        "catalog": "include the shared catalog documents"}
 ss = st.session_state
 
 st.title("Recall debugger")
@@ -61,14 +65,14 @@ preset = q2.selectbox("Preset", list(PRESETS), key="recall_preset", on_change=on
                       help="named recall configurations (memory.search_config); picking one "
                            "resets the toggles to it")
 k = q3.number_input("k", min_value=1, max_value=200, key="recall_k")
-legs, extras = st.columns([5, 4])
+legs, extras = st.columns([6, 4])
 legs.caption("Legs and multipliers")
 for col, name in zip(legs.columns(5), ("bm25", "dense", "decay", "boost", "prior")):
-    col.toggle(TOGGLES[name], key=f"recall_t_{name}")
+    col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
 extras.caption("Include, rerank")
 e1, e2, e3 = extras.columns([3, 3, 2])
 for col, name in ((e1, "superseded"), (e2, "catalog")):
-    col.toggle(TOGGLES[name], key=f"recall_t_{name}")
+    col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
 rerank = e3.selectbox("Rerank", ["none", *RERANKERS], key="recall_rerank",
                       label_visibility="collapsed", disabled=not RERANKERS,
                       help="rerankers registered in memory.rerank")

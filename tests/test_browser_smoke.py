@@ -155,7 +155,10 @@ def test_walk_every_page_in_a_real_browser(desk_server):
             assert "user=ana" in page.url
             side = page.locator("[data-testid='stSidebar']").inner_text()
             assert "Review queue" in side and "Operator" in side and "Store: embedded" in side
-            assert "app" not in re.findall(r"\bapp\b", side)  # no legacy file-name page list
+            nav = [a.inner_text().split("\n")[-1].strip() for a in  # after the icon
+                   page.locator("[data-testid='stSidebarNav'] a").all()]
+            assert nav == ["Users", "Chat", "Facts", "Review queue", "Consolidate",
+                           "Recall debugger", "Evals"]  # app.py's pages, not a file list
             page.get_by_role("textbox", name="Operator", exact=True).fill("rita")
             page.get_by_role("textbox", name="Operator", exact=True).press("Enter")
             walk.settle()

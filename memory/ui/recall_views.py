@@ -142,7 +142,7 @@ def contribution_figure(hits: list[RankedHit], rrf_k: int) -> go.Figure:
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, column_widths=[0.62, 0.38],
                         horizontal_spacing=0.03,
                         subplot_titles=("RRF share by leg (sums to the fused score)",
-                                        "multipliers applied before each leg's ranking"))
+                                        "multipliers (1 = no effect)"))
     labels = [_label(h) for h in hits]
     for leg in ("bm25", "dense"):
         share = [1.0 / (rrf_k + h.legs[leg].rank) if leg in h.legs else 0.0 for h in hits]
