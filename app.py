@@ -4,23 +4,24 @@ from pathlib import Path
 
 import streamlit as st
 
-from memory.ui import sidebar_status
+from memory.ui import sidebar_status, warm_up
 
 st.set_page_config(page_title="Memdesk", page_icon="🗂️", layout="wide")
+warm_up()  # first run in this server process: open the store and load the embedder meanwhile
 
 HERE = Path(__file__).parent
-# (file, title): the order operators meet them. A page lands with its feature.
+# (file, title, icon): the order operators meet them. A page lands with its feature.
 PAGES = [
-    ("pages/users.py", "Users"),
-    ("pages/chat.py", "Chat"),
-    ("pages/facts.py", "Facts"),
-    ("pages/review.py", "Review queue"),
-    ("pages/consolidate.py", "Consolidate"),
-    ("pages/recall.py", "Recall debugger"),
-    ("pages/evals.py", "Evals"),
+    ("pages/users.py", "Users", ":material/group:"),
+    ("pages/chat.py", "Chat", ":material/chat:"),
+    ("pages/facts.py", "Facts", ":material/timeline:"),
+    ("pages/review.py", "Review queue", ":material/fact_check:"),
+    ("pages/consolidate.py", "Consolidate", ":material/merge:"),
+    ("pages/recall.py", "Recall debugger", ":material/troubleshoot:"),
+    ("pages/evals.py", "Evals", ":material/monitoring:"),
 ]
-pages = [st.Page(str(HERE / f), title=t, default=(i == 0))
-         for i, (f, t) in enumerate(PAGES) if (HERE / f).exists()]
+pages = [st.Page(str(HERE / f), title=t, icon=icon, default=(i == 0))
+         for i, (f, t, icon) in enumerate(PAGES) if (HERE / f).exists()]
 nav = st.navigation(pages)
-sidebar_status()  # store, embedder, LLM mode, review badge, operator name: on every page
+sidebar_status()  # operator name, store, embedder, LLM mode, review badge: on every page
 nav.run()

@@ -34,7 +34,7 @@ from .policy import ReviewPolicy
 from .ranking import RankedHit, fuse
 from .rerank import get_reranker
 from .search_config import DEFAULT, Purpose, RecallConfig
-from .stores.base import AnyMemory, Capability, RecallFilter, Store
+from .stores.base import AnyMemory, Capability, FactPage, FactQuery, RecallFilter, Store
 from .text import clean_text, require_user
 from .unit_of_work import Authorize, Batch, EventIds, as_actor
 from .values import Decision, Verdict
@@ -251,6 +251,17 @@ class MemoryService:
         if fact is None:
             raise NotFoundError(f"no fact {fact_id} for user {user_id}", target_id=fact_id)
         return fact  # type: ignore[return-value]
+
+    def fact_summaries(self, user_id: str, *, states: Iterable[FactState | str] | None = None,
+                       fact_type: FactType | str | None = None, text: str | None = None,
+                       limit: int | None = None, offset: int = 0) -> FactPage:
+        """Listing fields of one user's facts, filtered and paged in the store (the Facts
+        table lists thousands; no full record is decoded)."""
+        return self.store.fact_summaries(FactQuery(
+            user_ids=[require_user(user_id)],
+            states=frozenset(FactState(s) for s in states) if states else None,
+            fact_types=frozenset({coerce_fact_type(fact_type).value}) if fact_type else None,
+            text=text or None, limit=limit, offset=offset))
 
     def chain(self, user_id: str, fact_id: str) -> list[Fact]:
         """The whole supersession chain through a fact, oldest first (walkable both ways)."""

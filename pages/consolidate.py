@@ -1,61 +1,141 @@
-"""Consolidate: plan one user's new episodes as a reviewable changeset (dry run), choose the
-operations to apply, apply them, or undo an applied plan. Calls memory.consolidation only."""
+"""Consolidate: plan one user's new episodes as a reviewable changeset (dry run), read it as a
+coloured diff, choose the operations to apply, apply them, or undo an applied plan from its
+history. Calls memory.consolidation only."""
 
 import pandas as pd
 import streamlit as st
 
 from memory.consolidation.apply import apply_plan, undo_plan
 from memory.consolidation.planner import make_plan
-from memory.ui import clear_errors, operator_actor, pick_user, runtime, service
+from memory.errors import MemdeskError
+from memory.ui import (
+    clear_errors,
+    describe,
+    mark_changed,
+    md,
+    operator_actor,
+    pick_user,
+    runtime,
+    service,
+    show_error,
+)
+from memory.ui.consolidate_views import diff_html, diff_lines, plan_history
 
-PLAN = "consolidate_plan"  # the dry-run plan kept across reruns until applied or re-planned
+ss = st.session_state
+PLANS, CHOSEN = "consolidate_plans", "consolidate_chosen"  # per user; not widget state, so
+UNDO = "consolidate_undo"                                   # they survive navigation
 
 st.title("Consolidate")
 user = pick_user()
 svc = service()
+plans: dict = ss.setdefault(PLANS, {})
+chosen_by: dict = ss.setdefault(CHOSEN, {})
+if msg := ss.pop("consolidate_toast", None):
+    st.toast(md(msg), icon=":material/check_circle:")
+
 with clear_errors():
     rt = runtime()
     llm, policy = rt.llm, rt.policy
-    st.caption(f"LLM: `{llm.mode}` · policy: {policy.describe()}")
+    st.caption(md(f"LLM: {llm.mode} · policy: {policy.describe()}"))
     if st.button("Plan (dry run)", type="primary", key="consolidate_plan_btn",
                  help="one extraction call; nothing is written"):
-        st.session_state[PLAN] = make_plan(svc, user, llm, policy=policy)
+        plans[user] = make_plan(svc, user, llm, policy=policy)
+        chosen_by.pop(user, None)
 
-with st.expander("Undo an applied plan"):
-    undo_id = st.text_input("Plan id", key="consolidate_undo_id", placeholder="plan_…")
-    if st.button("Undo plan", key="consolidate_undo_btn"):
-        with clear_errors():
-            if not undo_id.strip():
-                st.error("Enter the id of an applied plan (see the audit log or the apply message).")
-            else:
-                res = undo_plan(svc, user, undo_id.strip(), actor=operator_actor())
-                st.session_state.pop(PLAN, None)
-                st.success(f"Plan {res.plan_id} undone: {len(res.reverted)} memories reverted.")
 
-plan = st.session_state.get(PLAN)
-if plan is None or plan.user_id != user:
-    st.info("Press **Plan (dry run)** to see what consolidation would change for "
-            f"{user}. Nothing is written until you apply.")
-    st.stop()
-
-st.subheader(f"Plan {plan.id}")
-st.code(plan.render_diff(), language=None)
-actionable = plan.actionable()
-if not actionable:
-    st.info("Nothing to apply: no new episodes past the watermark, or every item was dropped.")
-    st.stop()
-labels = {op.id: f"{op.kind.value}: {(op.fact.text if op.fact else op.playbook.name)}"
-          + (" (to review)" if op.review else "") for op in actionable}
-chosen = st.multiselect("Operations to apply (partial approval)", list(labels),
-                        default=list(labels), format_func=labels.get, key="consolidate_ops")
-with st.expander(f"Gate decisions ({len(plan.gates)})"):
-    st.dataframe(pd.DataFrame([g.model_dump() for g in plan.gates]), hide_index=True,
-                 use_container_width=True)
-if st.button("Apply selected", type="primary", key="consolidate_apply_btn"):
-    with clear_errors():
-        if not chosen:
-            st.error("Choose at least one operation to apply.")
+@st.dialog("Undo an applied plan", on_dismiss=lambda: ss.pop(UNDO, None))
+def confirm_undo(plan_id: str):
+    st.markdown(f"Undo plan **{md(plan_id)}** for **{md(user)}**? Facts and playbooks it added "
+                "are removed, facts it retired are restored, and the consolidation watermark "
+                "moves back, all in one audited batch.")
+    c1, c2 = st.columns(2)
+    if c1.button("Undo plan", type="primary", key="consolidate_undo_ok"):
+        try:
+            res = undo_plan(svc, user, plan_id, actor=operator_actor())
+        except MemdeskError as exc:
+            show_error(exc)
         else:
-            res = apply_plan(svc, plan, op_ids=chosen, actor=operator_actor())
-            st.success(f"Applied {len(res.applied)} operations ({len(res.already)} already "
-                       f"applied, {len(res.declined)} declined). Undo with plan id `{plan.id}`.")
+            ss.pop(UNDO, None)
+            plans.pop(user, None)
+            mark_changed()
+            ss["consolidate_toast"] = (f"Plan {res.plan_id} undone: {len(res.reverted)} "
+                                       "memories reverted")
+            st.rerun()
+    if c2.button("Cancel", key="consolidate_undo_cancel"):
+        ss.pop(UNDO, None)
+        st.rerun()
+
+
+def history_section() -> None:
+    with clear_errors():
+        past = plan_history(svc.audit(user, action="consolidate", limit=100),
+                            svc.audit(user, action="consolidate_undo", limit=500))
+    st.subheader("Applied plans")
+    if not past:
+        st.caption(f"No plan has been applied for {user} yet.")
+        return
+    st.dataframe(pd.DataFrame([p.model_dump() for p in past]), hide_index=True, width="stretch")
+    live = [p for p in past if not p.undone][:5]
+    for p in live:
+        c1, c2 = st.columns([4, 1])
+        c1.caption(md(f"{p.plan_id} · applied {p.applied_at:%Y-%m-%d %H:%M} by {p.actor} · "
+                      f"{p.operations} operations"))
+        c2.button("Undo…", key=f"consolidate_undo_{p.plan_id}", width="stretch",
+                  on_click=lambda pid=p.plan_id: ss.__setitem__(UNDO, pid))
+    if live:
+        st.caption("Only the newest applied plan can be undone while a later one stands.")
+
+
+plan = plans.get(user)
+if plan is None:
+    st.info(f"Press **Plan (dry run)** to see what consolidation would change for {md(user)}. "
+            "Nothing is written until you apply.")
+else:
+    st.subheader(f"Plan {plan.id}")
+    st.caption(md(f"{len(plan.episode_ids)} new episodes · model {plan.llm_mode} · tokens "
+                  f"in/out {plan.usage.input_tokens}/{plan.usage.output_tokens} · watermark "
+                  f"{plan.watermark_before or '(none)'} → {plan.watermark_after or '(unchanged)'}"))
+    lines = diff_lines(plan)
+    st.html(diff_html(lines))
+    episodes = {e.id: e for e in svc.episodes(user)} if any(x.evidence for x in lines) else {}
+    with st.expander("Evidence for each operation"):
+        for line in lines:
+            if line.evidence:
+                st.markdown(f"**{md(line.op_id)}** · {md(line.new[:80])}")
+                st.dataframe(pd.DataFrame([{
+                    "said": episodes[i].timestamp if i in episodes else None,
+                    "text": episodes[i].text if i in episodes else "(not found)", "id": i}
+                    for i in line.evidence]), hide_index=True, width="stretch")
+    with st.expander(f"Gate decisions ({len(plan.gates)})"):
+        st.dataframe(pd.DataFrame([g.model_dump() for g in plan.gates]), hide_index=True,
+                     width="stretch")
+    actionable = plan.actionable()
+    if not actionable:
+        st.info("Nothing to apply: no new episodes past the watermark, or every item was dropped.")
+    else:
+        labels = {op.id: f"{op.kind.value}: {(op.fact.text if op.fact else op.playbook.name)}"
+                  + (" (to review)" if op.review else "") for op in actionable}
+        key = f"consolidate_ops__{user}"
+        if key not in ss:  # back from another page or user: the selection made for this plan
+            ss[key] = [i for i in chosen_by.get(user, {}).get(plan.id, list(labels))
+                       if i in labels]
+        chosen = st.multiselect(
+            "Operations to apply (partial approval)", list(labels), format_func=labels.get,
+            key=key, on_change=lambda: chosen_by.__setitem__(user, {plan.id: ss[key]}))
+        chosen_by[user] = {plan.id: chosen}
+        if st.button("Apply selected", type="primary", key="consolidate_apply_btn"):
+            try:
+                if not chosen:
+                    st.error("Choose at least one operation to apply.")
+                else:
+                    res = apply_plan(svc, plan, op_ids=chosen, actor=operator_actor())
+                    mark_changed()
+                    st.success(f"Applied {len(res.applied)} operations ({len(res.already)} "
+                               f"already applied, {len(res.declined)} declined). Undo it from "
+                               "Applied plans below.")
+            except MemdeskError as exc:
+                st.error(md(describe(exc)))
+
+history_section()
+if ss.get(UNDO):
+    confirm_undo(ss[UNDO])

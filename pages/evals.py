@@ -1,5 +1,6 @@
 """Evals: the latest recall, LoCoMo and stress reports; run the recall eval or stress scenarios."""
 
+import pandas as pd
 import streamlit as st
 
 from memory.eval.recall_eval import QUESTIONS_PATH, load_questions, run_recall_eval
@@ -7,12 +8,13 @@ from memory.eval.recall_eval import render_markdown as recall_markdown
 from memory.eval.reports import latest, write_reports
 from memory.eval.stress import SCENARIOS, run_stress
 from memory.eval.stress import render_markdown as stress_markdown
-from memory.ui import clear_errors, service
+from memory.ui import clear_errors, page_link, pick_user, service
 
 st.title("Evals")
 st.caption("The same reports `memdesk eval recall | locomo | stress` write under `reports/`. "
            "Eval recalls are read-only: running one never changes what it measures.")
 svc = service()
+pick_user()  # keeps ?user= in the URL; the reports span every user
 
 left, right = st.columns(2)
 with left.form("evals_recall_form"):
@@ -52,5 +54,19 @@ for kind, title, how in [("recall", "Recall eval", "memdesk eval recall"),
         st.error(f"Failed · `{found.path}`")
     else:
         st.caption(f"`{found.path}`")
-    # The report's own H1 repeats the subheader: show from its first line on.
-    st.markdown(found.markdown.split("\n", 1)[-1])
+    # The report's own H1 repeats the subheader: show from its first line on. Misses quote
+    # questions and are listed below as a table with links instead (stored text stays text).
+    st.markdown(found.markdown.split("\n", 1)[-1].split("\n## Misses")[0])
+    misses = found.data.get("misses") or []
+    if kind == "recall" and misses:
+        st.markdown(f"**Misses (gold not in top 10): {len(misses)}**")
+        st.dataframe(pd.DataFrame([{k: m.get(k) for k in ("id", "user_id", "gold_kind", "rank",
+                                                          "question")} for m in misses]),
+                     hide_index=True, width="stretch")
+        by_id = {m["id"]: m for m in misses}
+        miss = st.selectbox("Open a miss in the recall debugger", list(by_id),
+                            format_func=lambda i, m=by_id: f"{i} · {m[i]['user_id']} · "
+                                                           f"{m[i]['question'][:80]}",
+                            key="evals_miss")
+        page_link("recall", "Recall debugger for this question", user=by_id[miss]["user_id"],
+                  q=by_id[miss]["question"])

@@ -1,26 +1,55 @@
-"""Fact inspector: filter one user's facts, walk a supersession chain, see both clocks, correct."""
+"""Fact inspector: search and filter one user's facts, inspect a fact's chain on both clocks (as
+of any moment), follow it to its review item, sources and audit, and retract or forget it."""
 
 from datetime import datetime
 
 import pandas as pd
 import streamlit as st
 
+from memory.clock import as_utc
+from memory.errors import MemdeskError, NotFoundError
 from memory.models import FactState, FactType
-from memory.ui import clear_errors, operator_actor, pick_user, service
-from memory.ui.views import chain_rows, fact_rows, timeline_figure
+from memory.ui import (
+    clear_errors,
+    esc,
+    mark_changed,
+    md,
+    operator_actor,
+    page_link,
+    pick_user,
+    service,
+    show_error,
+)
+from memory.ui.views import (
+    asof_chain_rows,
+    episodes_by_id,
+    facts_by_id,
+    listing_rows,
+    review_events,
+    timeline_figure,
+)
 
 TIMELINE_MAX = 40  # rows a timeline stays readable with
+AUDIT_SCAN = 5000  # audit events searched for the inspected fact
+INSPECT = "facts_inspect"  # {user: fact id}: not a widget, so it survives as-of and filters
+ss = st.session_state
 
 st.title("Facts")
 user = pick_user()
 svc = service()
-if flash := st.session_state.pop("facts_flash", None):
-    st.success(flash)
+inspect: dict = ss.setdefault(INSPECT, {})
+wanted = st.query_params.get("fact")  # a link from another page names the fact
+if wanted and ss.get("facts_url_seen") != (user, wanted):
+    ss["facts_url_seen"] = (user, wanted)
+    inspect[user] = wanted
+if flash := ss.pop("facts_flash", None):
+    st.toast(md(flash), icon=":material/check_circle:")
 
-left, right = st.columns([3, 1])
-states = left.multiselect("States", [s.value for s in FactState], default=["active", "candidate"],
-                          key="facts_states")
-ftype = right.selectbox("Type", ["any", *[t.value for t in FactType]], key="facts_type")
+s1, s2, s3 = st.columns([3, 3, 1])
+needle = s1.text_input("Search text", key="facts_search", placeholder="words in the fact")
+states = s2.multiselect("States", [s.value for s in FactState], default=["active", "candidate"],
+                        key="facts_states")
+ftype = s3.selectbox("Type", ["any", *[t.value for t in FactType]], key="facts_type")
 v_col, r_col = st.columns(2)
 since = datetime(2000, 1, 1)
 valid_on = v_col.toggle("As of valid time", key="asof_valid_on",
@@ -31,48 +60,117 @@ rec_on = r_col.toggle("As of record time", key="asof_rec_on",
                       help="what the store believed at this moment (invariant 14)")
 rec_at = r_col.datetime_input("Believed at (UTC)", key="asof_rec", min_value=since,
                               disabled=not rec_on)
-if valid_on or rec_on:
+valid_at = as_utc(valid_at) if valid_on and valid_at else None  # the pickers say UTC
+rec_at = as_utc(rec_at) if rec_on and rec_at else None
+if valid_at or rec_at:
     # As-of answers span states (a superseded version may be the one true then): the as-of
     # rules choose the states, so the state filter steps aside.
     st.caption("As-of view: states are chosen by the as-of rules; the state filter is ignored.")
 
-with clear_errors():
-    facts = svc.facts(user, states=None if (valid_on or rec_on) else (states or None),
-                      fact_type=None if ftype == "any" else ftype,
-                      as_of_valid=valid_at if valid_on else None,
-                      as_of_recorded=rec_at if rec_on else None)
-    if not facts:
-        st.info(f"No facts match these filters for {user}.")
-        st.stop()
-    st.dataframe(pd.DataFrame(fact_rows(facts)), hide_index=True)
+try:
+    rows = listing_rows(svc, user, states=states or None,
+                        fact_type=None if ftype == "any" else ftype, valid_at=valid_at,
+                        recorded_at=rec_at, needle=needle)
+except MemdeskError as exc:
+    show_error(exc)
+    st.stop()
+ids = [r["id"] for r in rows]
 
-    by_id = {f.id: f for f in facts}
-    linked = next((n for n, f in enumerate(facts) if f.supersedes or f.superseded_by), 0)
-    chosen = st.selectbox("Inspect fact", list(by_id), index=linked, key="facts_chosen",
-                          format_func=lambda i: f"[{by_id[i].state.value}] {by_id[i].text}")
-    chain = svc.chain(user, chosen)
-    st.subheader(f"Supersession chain ({len(chain)} version{'s' if len(chain) > 1 else ''})")
-    st.dataframe(pd.DataFrame(chain_rows(chain, chosen)), hide_index=True)
-    whole = st.radio("Timeline of", ["this chain", f"all listed facts (first {TIMELINE_MAX})"],
-                     horizontal=True, key="facts_timeline_scope") != "this chain"
-    st.plotly_chart(timeline_figure(facts[:TIMELINE_MAX] if whole else chain, svc.clock(),
-                                    versions=not whole), key="facts_timeline")
+if not rows:
+    st.info(f"No facts match these filters for {md(user)}.")
+else:
+    st.caption(f"{len(rows)} fact{'s' if len(rows) != 1 else ''} · select a row to inspect it")
+    # The key names the rows, so a selection never lands on a row that took another's place.
+    sig = abs(hash(tuple(ids)))
+    event = st.dataframe(pd.DataFrame(rows).drop(columns="linked"), hide_index=True,
+                         width="stretch", on_select="rerun", selection_mode="single-row",
+                         key=f"facts_table_{sig:x}", height=min(38 + 35 * len(rows), 360))
+    if event.selection.rows:
+        picked = ids[event.selection.rows[0]]
+        if ss.get("facts_last_pick") != (sig, picked):  # a new click, not an old selection
+            ss["facts_last_pick"] = (sig, picked)
+            inspect[user] = picked
+if user not in inspect and rows:
+    inspect[user] = next((r["id"] for r in rows if r["linked"]), ids[0])
+chosen = inspect.get(user)
+if not chosen:
+    st.stop()
+if chosen != st.query_params.get("fact"):
+    st.query_params["fact"] = chosen
+    ss["facts_url_seen"] = (user, chosen)
 
-    fact = by_id[chosen]
-    with st.expander("Retract or forget this fact"):
-        st.caption("Retract: it was never true; the value is tombstoned and cannot return. "
-                   "Forget: hard delete; the audit keeps only the id and a hash.")
-        action = st.radio("Action", ["retract", "forget"], horizontal=True, key="facts_action")
-        reason = st.text_input("Reason", key="facts_reason")
-        sure = st.checkbox(f"I confirm: {action} “{fact.text}”", key="facts_confirm")
-        if st.button("Apply", type="primary", disabled=not sure, key="facts_apply"):
+try:
+    fact = svc.get_fact(user, chosen)
+except NotFoundError:
+    inspect.pop(user, None)  # forgotten meanwhile
+    st.info(md(f"Fact {chosen} no longer exists for {user}."))
+    st.stop()
+chain = svc.chain(user, chosen)
+st.html(f"<div class='fx'><b>{esc(fact.text)}</b><br><small>{esc(fact.state.value)} · "
+        f"{esc(fact.fact_type.value)} · confidence {fact.confidence:.2f} · {esc(fact.id)}"
+        + (" · not in the list above" if fact.id not in set(ids) else "")
+        + "</small></div><style>.fx{padding:.5em .8em;border-left:5px solid #1565c0;"
+        "background:#f5f8fc;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere}"
+        "</style>")
+st.subheader(f"Supersession chain ({len(chain)} version{'s' if len(chain) > 1 else ''})")
+st.dataframe(pd.DataFrame(asof_chain_rows(chain, chosen, valid_at=valid_at, recorded_at=rec_at)),
+             hide_index=True, width="stretch")
+whole = st.radio("Timeline of", ["this chain", f"all listed facts (first {TIMELINE_MAX})"],
+                 horizontal=True, key="facts_timeline_scope") != "this chain"
+shown = facts_by_id(svc, user, ids[:TIMELINE_MAX]) if whole else chain
+st.plotly_chart(timeline_figure(shown, svc.clock(),
+                                versions=not whole, valid_at=valid_at, recorded_at=rec_at),
+                key="facts_timeline", width="stretch")
+
+review_tab, sources_tab, audit_tab = st.tabs(["Review", "Source episodes", "Audit events"])
+with review_tab:
+    if fact.state == FactState.CANDIDATE:
+        st.caption("This fact waits in the review queue.")
+        page_link("review", "Open its review item", user=user, item=fact.id)
+    decided = review_events(svc, user, fact.id)
+    if decided:
+        st.dataframe(pd.DataFrame([{"at": e.at, "operator": e.actor, "action": e.action,
+                                    "reason": e.reason or "", "comment": e.comment or ""}
+                                   for e in decided]), hide_index=True, width="stretch")
+    elif fact.state != FactState.CANDIDATE:
+        st.caption("No review decision names this fact.")
+with sources_tab:
+    sources = episodes_by_id(svc, user, fact.source_episode_ids)
+    if sources:
+        st.dataframe(pd.DataFrame([{"said": e.timestamp if e else None,
+                                    "text": e.text if e else "(forgotten)", "id": i}
+                                   for i, e in sources]), hide_index=True, width="stretch")
+    else:
+        st.caption("No source episodes (written directly, e.g. by the CLI or an operator).")
+with audit_tab:
+    # Reading a long audit log costs; it is read when asked for.
+    if st.toggle("Show the audit events naming this fact", key="facts_show_audit"):
+        events = [e for e in svc.audit(user, limit=AUDIT_SCAN) if fact.id in e.target_ids]
+        if events:
+            st.dataframe(pd.DataFrame([{"at": e.at, "actor": e.actor, "action": e.action,
+                                        "outcome": e.outcome, "reason": e.reason or "",
+                                        "plan": e.plan_id or ""} for e in events]),
+                         hide_index=True, width="stretch")
+        else:
+            st.caption(f"No audit event among this user's last {AUDIT_SCAN} names this fact.")
+
+with st.expander("Retract or forget this fact"):
+    st.caption("Retract: it was never true; the value is tombstoned and cannot return. "
+               "Forget: hard delete; the audit keeps only the id and a hash.")
+    action = st.radio("Action", ["retract", "forget"], horizontal=True, key="facts_action")
+    reason = st.text_input("Reason", key="facts_reason")
+    sure = st.checkbox(f"I confirm: {action} “{md(fact.text)}”", key="facts_confirm")
+    if st.button("Apply", type="primary", disabled=not sure, key="facts_apply"):
+        with clear_errors():
             actor = operator_actor()
             if action == "retract":
                 tomb = svc.retract(user, chosen, actor=actor, reason=reason or None)
                 flash = f"Retracted {chosen}; tombstone {tomb.id} keeps the value dead."
             else:
                 svc.forget(user, chosen, actor=actor, reason=reason or None)
+                inspect.pop(user, None)
                 flash = f"Forgot {chosen}; the audit keeps its id and a hash."
-            st.session_state["facts_flash"] = flash
-            del st.session_state["facts_confirm"]  # a new confirmation for the next action
+            mark_changed()
+            ss["facts_flash"] = flash
+            del ss["facts_confirm"]  # a new confirmation for the next action
             st.rerun()

@@ -1,52 +1,151 @@
-"""Recall debugger: why recall ranked what it ranked, for one user (read-only: Purpose.EXPLAIN)."""
+"""Recall debugger: why recall ranked what it ranked for one user, as pictures, and why a memory
+is missing (read-only: Purpose.EXPLAIN). The URL carries the query, preset and toggles."""
+
+from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
 
+from memory.errors import MemdeskError
+from memory.rerank import RERANKERS
 from memory.search_config import PRESETS, Purpose
-from memory.ui import clear_errors, pick_user, service
-from memory.ui.views import filter_rows, hit_rows, preset_config
+from memory.ui import md, pick_user, service, show_error
+from memory.ui.recall_views import (
+    RecallToggles,
+    build_config,
+    contribution_figure,
+    debugger_rows,
+    from_query_params,
+    rank_shift_figure,
+    to_query_params,
+    toggles_of,
+)
+from memory.ui.views import filter_rows
+from memory.ui.why_not import memory_choices, why_not
+
+TOGGLES = {"bm25": "BM25", "dense": "Dense", "decay": "Decay", "boost": "Boost",
+           "prior": "Prior", "superseded": "Superseded", "catalog": "Catalog"}
+HELP = {"bm25": "the lexical leg (FTS5 / BM25)", "dense": "the embedding leg",
+        "decay": "time decay multiplier", "boost": "use-count boost multiplier",
+        "prior": "catalog prior multiplier (off: catalog documents rank like the user's own)",
+        "superseded": "include superseded facts (history)",
+        "catalog": "include the shared catalog documents"}
+ss = st.session_state
 
 st.title("Recall debugger")
 user = pick_user()
 svc = service()
 
-with st.form("recall_form"):
-    query = st.text_input("Query", key="recall_query", placeholder="e.g. where does she live")
-    c1, c2, c3, c4 = st.columns([2, 1, 1, 1])
-    preset = c1.selectbox("Preset", list(PRESETS), key="recall_preset",
-                          help="named recall configurations from memory.search_config")
-    k = c2.number_input("k", min_value=1, max_value=200, value=10, key="recall_k")
-    catalog = c3.toggle("Include catalog", key="recall_catalog")
-    superseded = c4.toggle("Include superseded", key="recall_superseded")
-    submitted = st.form_submit_button("Recall", type="primary")
 
-if not submitted and "recall_last" not in st.session_state:
-    st.info("Type a query and press Recall. Explain recalls never touch usage counts.")
+def set_toggles(t: RecallToggles) -> None:
+    for name in TOGGLES:
+        ss[f"recall_t_{name}"] = getattr(t, name)
+    ss["recall_rerank"] = t.rerank if t.rerank in ("none", *RERANKERS) else "none"
+    ss["recall_k"] = t.k
+
+
+def on_preset() -> None:
+    set_toggles(toggles_of(ss["recall_preset"]).model_copy(update={"k": ss.get("recall_k", 10)}))
+
+
+# A shared link (or a reload) names a recall: it fills the form once per distinct URL.
+shared = from_query_params(st.query_params)
+if shared is not None and ss.get("recall_url_seen") != st.query_params.to_dict():
+    query0, preset0, toggles0 = shared
+    ss["recall_query"], ss["recall_preset"] = query0, preset0
+    set_toggles(toggles0)
+    ss["recall_ran"] = True  # a shared recall shows its results straight away
+if "recall_t_bm25" not in ss:
+    ss.setdefault("recall_preset", "default")
+    set_toggles(toggles_of(ss["recall_preset"]))
+
+q1, q2, q3 = st.columns([5, 2, 1])
+query = q1.text_input("Query", key="recall_query", placeholder="e.g. where does she live")
+preset = q2.selectbox("Preset", list(PRESETS), key="recall_preset", on_change=on_preset,
+                      help="named recall configurations (memory.search_config); picking one "
+                           "resets the toggles to it")
+k = q3.number_input("k", min_value=1, max_value=200, key="recall_k")
+legs, extras = st.columns([6, 4])
+legs.caption("Legs and multipliers")
+for col, name in zip(legs.columns(5), ("bm25", "dense", "decay", "boost", "prior")):
+    col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
+extras.caption("Include, rerank")
+e1, e2, e3 = extras.columns([3, 3, 2])
+for col, name in ((e1, "superseded"), (e2, "catalog")):
+    col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
+rerank = e3.selectbox("Rerank", ["none", *RERANKERS], key="recall_rerank",
+                      label_visibility="collapsed", disabled=not RERANKERS,
+                      help="rerankers registered in memory.rerank")
+run = st.button("Recall", type="primary", key="recall_run")
+
+if not (run or ss.get("recall_ran")):
+    st.info("Type a query and press Recall. Explain recalls never touch usage counts; the URL "
+            "then carries the query, preset and toggles, so the view can be shared.")
+    st.stop()
+ss["recall_ran"] = True
+toggles = RecallToggles(**{n: ss[f"recall_t_{n}"] for n in TOGGLES}, rerank=rerank, k=int(k))
+try:
+    config = build_config(preset, toggles)
+    result = svc.recall(user, query, config=config, purpose=Purpose.EXPLAIN, explain=True)
+except MemdeskError as exc:
+    show_error(exc)
     st.stop()
 
-with clear_errors():
-    # A toggle left off keeps the preset's own setting (e.g. with_catalog, history).
-    config = preset_config(preset, k=int(k), include_catalog=catalog or None,
-                           include_superseded=superseded or None)
-    result = svc.recall(user, query, config=config, purpose=Purpose.EXPLAIN, explain=True)
-    st.session_state["recall_last"] = query
-    ex = result.explain
-    st.caption(f"Path: {ex.path} · candidates per leg: "
-               + ", ".join(f"{leg} {n}" for leg, n in ex.candidates.items())
-               + f" · preset `{preset}`")
-    if result.hits:
-        rows = hit_rows(result.hits)
-        for row in rows:  # issue 11 (invariant 65): what agent recall would drop, marked
-            row["contradicted"] = row["id"] in result.contradicted
-        st.dataframe(pd.DataFrame(rows), hide_index=True, key="recall_hits")
+params = {"user": user, **to_query_params(query, preset, toggles)}
+if st.query_params.to_dict() != params:
+    st.query_params.from_dict(params)
+ss["recall_url_seen"] = params
+ex = result.explain
+st.caption(md(f"Path: {ex.path} · candidates per leg: "
+              + (", ".join(f"{leg} {n}" for leg, n in ex.candidates.items()) or "none")
+              + f" · preset {preset} · RRF k {config.ranking.rrf_k}"))
+here = st.context.url if isinstance(st.context.url, str) else ""  # None outside a browser
+share = f"{here.split('?')[0]}?{urlencode(params)}"
+st.code(share, language=None, wrap_lines=True)
+
+hits_tab, why_tab, filters_tab = st.tabs(["Hits", "Why not?", "Filters and config"])
+with hits_tab:
+    if not result.hits:
+        st.warning(md(f"No hits for “{query}” in {user}'s memories under these settings."))
+    else:
         if result.contradicted:
             st.caption(f"{len(result.contradicted)} contradicted episode(s): each is the source "
                        "of a retracted or rejected fact, so agent recall never returns it.")
-    else:
-        st.warning(f"No hits for {query!r} in {user}'s memories under preset {preset!r}.")
-    st.subheader("Filters")
+        st.dataframe(pd.DataFrame(debugger_rows(result.hits, config.ranking.rrf_k,
+                                                result.contradicted)),
+                     hide_index=True, width="stretch", key="recall_hits",
+                     column_config={"text": st.column_config.TextColumn(width="large")})
+        st.plotly_chart(contribution_figure(result.hits, config.ranking.rrf_k),
+                        key="recall_contrib", width="stretch")
+        st.plotly_chart(rank_shift_figure(result.hits), key="recall_shift", width="stretch")
+
+with why_tab:
+    st.caption("Pick any memory of this user (text or id): its rank in each leg and its "
+               "multipliers, or the filter that removed it.")
+    needle = st.text_input("Find a memory", key="recall_whynot_find",
+                           placeholder="a few words of its text, or its id")
+    choices = memory_choices(svc, user, needle)
+    if needle and not choices:
+        st.info(md(f"No memory of {user} contains “{needle}”."))
+    if choices:
+        picked = st.selectbox("Memory", list(choices), format_func=choices.get,
+                              key="recall_whynot_pick")
+        try:
+            answer = why_not(svc, user, picked, query, config)
+        except MemdeskError as exc:
+            show_error(exc)
+        else:
+            (st.success if answer.final_rank and answer.final_rank <= config.k
+             else st.warning)(md(answer.verdict))
+            if answer.legs:
+                st.dataframe(pd.DataFrame([s.model_dump() for s in answer.legs]),
+                             hide_index=True, width="stretch", key="recall_whynot_legs")
+            if answer.multipliers is not None:
+                m = answer.multipliers
+                st.caption(f"Multipliers: decay ×{m.decay:.3f} · use boost ×{m.use_boost:.3f} · "
+                           f"catalog prior ×{m.prior:.3f}")
+
+with filters_tab:
     st.caption("How many of this user's documents each filter removed before ranking.")
     st.dataframe(pd.DataFrame(filter_rows(ex.filters)), hide_index=True, key="recall_filters")
-    with st.expander("Config used"):
-        st.json(ex.config)
+    st.json(ex.config, expanded=False)

@@ -1,4 +1,6 @@
-"""Review queue: candidates wait here with their evidence until a named operator decides."""
+"""Review queue: one item at a time with its evidence (Focus), a selectable list for bulk
+decisions (List), and what was decided (Decided). Every decision names the item and revision
+that were on screen (invariant 81); stored text is shown as text (invariant 80)."""
 
 from datetime import timedelta
 
@@ -6,8 +8,20 @@ import pandas as pd
 import streamlit as st
 
 from memory.errors import MemdeskError
-from memory.models import FactType
-from memory.ui import clear_errors, describe, operator_actor, pick_user, service
+from memory.models import FactState, FactType
+from memory.ui import (
+    describe,
+    esc,
+    mark_changed,
+    md,
+    operator_actor,
+    page_link,
+    pick_user,
+    service,
+    show_error,
+    user_summaries,
+)
+from memory.ui.review_flow import decided_meanwhile, describe_filter, focus, item_keys
 from review import (
     Decision,
     ItemKind,
@@ -19,115 +33,293 @@ from review import (
     list_queue,
     show_item,
 )
+from review.undo import undo_last
 
-COLOR = {"previously_rejected": "red", "contradiction": "orange", "low_confidence": "blue",
-         "candidate": "gray"}
+COLOR = {"previously_rejected": "#c62828", "contradiction": "#ef6c00", "low_confidence": "#1565c0",
+         "candidate": "#616161"}
+NOTICE, TOAST = "review_notice", "review_toast"  # shown once on the next run
+CURSOR, SKIPPED, CONFIRM = "review_cursor", "review_skipped", "review_confirm"
+PAGE = 200  # list rows per page
+
 st.title("Review queue")
-svc = service()
 user = pick_user()
+svc = service()
+ss = st.session_state
 everyone = st.sidebar.checkbox("All users (explicit scope)", key="review_all")
-with clear_errors():
-    users = [u.user_id for u in svc.users()] if everyone else [user]
-    with st.expander("Filters"):
-        kinds = st.multiselect("Kind", [k.value for k in ItemKind], key="review_kinds")
-        types = st.multiselect("Fact type", [t.value for t in FactType], key="review_types")
-        lo, hi = st.slider("Confidence", 0.0, 1.0, (0.0, 1.0), 0.05, key="review_conf")
-        min_days = st.number_input("Waiting at least (days)", 0.0, value=0.0, key="review_min_age")
-        newest = st.toggle("Newest first", key="review_newest")
-    listing = list_queue(svc, QueueFilter(
-        users=users, kinds=set(kinds) or None, fact_types=set(types) or None,
-        min_confidence=lo, max_confidence=hi,
-        min_age=timedelta(days=min_days) if min_days else None, newest_first=newest))
-    totals = {k.value: sum(c[k.value] for c in listing.counts.values()) for k in ItemKind}
-    st.markdown("  ".join(f":{COLOR[k]}-badge[{k.replace('_', ' ')}: {n}]"
-                          for k, n in totals.items()))
-    if flash := st.session_state.pop("review_flash", None):
-        st.success(flash)
-    # Optimistic concurrency (invariant 43): a decision names the revision rendered on the
-    # previous run, i.e. what the operator actually looked at, not what this rerun re-read.
-    shown = dict(st.session_state.get("review_shown", {}))
-    st.session_state["review_shown"] = {i.id: i.rev for i in listing.items}
-    if not listing.items:
-        st.info(f"Nothing waiting for {', '.join(users) or 'anyone'} with these filters.")
+users = [u.user_id for u in user_summaries(svc)] if everyone else [user]
+
+if msg := ss.pop(TOAST, None):
+    st.toast(md(msg), icon=":material/check_circle:")
+if note := ss.pop(NOTICE, None):
+    level, text = note
+    (st.warning if level == "warning" else st.error)(md(text))
+
+if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != linked:
+    ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
+    ss[CURSOR], ss["review_view"] = linked, "Focus"
+
+with st.expander("Filters"):
+    f1, f2, f3 = st.columns(3)
+    kinds = f1.multiselect("Kind", [k.value for k in ItemKind], key="review_kinds")
+    types = f2.multiselect("Fact type", [t.value for t in FactType], key="review_types")
+    newest = f3.toggle("Newest first", key="review_newest")
+    lo, hi = f1.slider("Confidence", 0.0, 1.0, (0.0, 1.0), 0.05, key="review_conf")
+    min_days = f2.number_input("Waiting at least (days)", 0.0, value=0.0, key="review_min_age")
+try:
+    flt = QueueFilter(users=users, kinds=set(kinds) or None, fact_types=set(types) or None,
+                      min_confidence=lo, max_confidence=hi, newest_first=newest,
+                      min_age=timedelta(days=min_days) if min_days else None, limit=None)
+    listing = list_queue(svc, flt)
+except MemdeskError as exc:
+    show_error(exc)
+    st.stop()
+totals = {k.value: sum(c[k.value] for c in listing.counts.values()) for k in ItemKind}
+st.html("<div class='rv-badges'>" + "".join(
+    f"<span style='background:{COLOR[k]}'>{esc(k.replace('_', ' '))}: {n}</span>"
+    for k, n in totals.items()) + "</div><style>.rv-badges span{color:#fff;border-radius:.8em;"
+    "padding:.1em .7em;margin-right:.4em;font-size:.85em}</style>")
+
+
+def operator() -> str:
+    return operator_actor().removeprefix("operator:")
+
+
+# actions (callbacks: they run before the rerun, with the arguments bound when the buttons were
+# drawn, i.e. exactly the item and revision on screen) ----------------------------------------------
+def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id: str | None):
+    keys = item_keys(item_id)
+    try:
+        res = decide(svc, user_id, item_id, decision, operator=operator(), expected_rev=rev,
+                     text=ss.get(keys.text), into=ss.get(keys.into), reason=ss.get(keys.reason),
+                     comment=ss.get(keys.comment))
+    except StaleItemError as exc:
+        fresh = exc.fresh
+        ss[NOTICE] = ("warning", decided_meanwhile(
+            svc, user_id, item_id, fresh.state.value if fresh else None, fresh.rev if fresh else 0))
+        if fresh is None or fresh.state != FactState.CANDIDATE:
+            ss[CURSOR] = next_id
+        return
+    except MemdeskError as exc:
+        ss[NOTICE] = ("error", describe(exc))  # the item and what was typed stay on screen
+        return
+    for key in keys.all():
+        ss.pop(key, None)
+    ss[CURSOR] = next_id
+    ss[TOAST] = f"{decision.value}: “{res.fact.text[:60]}” is now {res.fact.state.value}"
+    mark_changed()
+
+
+def on_skip(item_id: str, next_id: str | None):
+    ss.setdefault(SKIPPED, []).append(item_id)
+    ss[CURSOR] = next_id
+
+
+def on_undo():
+    try:
+        res = undo_last(svc, users, operator=operator())
+    except MemdeskError as exc:
+        ss[NOTICE] = ("error", describe(exc))
+        return
+    item = res.restored[0]
+    ss[CURSOR] = item.id
+    ss[SKIPPED] = [i for i in ss.get(SKIPPED, []) if i != item.id]
+    ss[TOAST] = (f"Undid your {res.decision.action.removeprefix('review_')} of “{item.text[:60]}”:"
+                 " it waits again")
+    mark_changed()
+
+
+def on_bulk(picks: list[tuple[str, str, int]], decision: str, reason_key: str, comment_key: str):
+    try:
+        out = decide_many(svc, picks, decision, operator=operator(), reason=ss.get(reason_key),
+                          comment=ss.get(comment_key))
+    except MemdeskError as exc:
+        ss[NOTICE] = ("error", describe(exc))
+        return False
+    done = sum(o.ok for o in out)
+    failed = [f"{o.fact_id}: {o.error}" for o in out if not o.ok]
+    ss[TOAST] = f"{decision}: {done} of {len(out)} decided"
+    if failed:
+        ss[NOTICE] = ("warning", f"{len(failed)} not decided (nothing written for them): "
+                      + "; ".join(failed))
+    for key in (reason_key, comment_key):
+        ss.pop(key, None)
+    mark_changed()
+    return True
+
+
+def open_confirm(decision: str):
+    """Capture what "everything matching this filter" is now: the dialog shows that count and
+    exactly those items (with their revisions) are decided on confirmation."""
+    everything = list_queue(svc, flt)
+    ss[CONFIRM] = {"decision": decision, "filter": describe_filter(flt),
+                   "picks": [(i.user_id, i.id, i.rev) for i in everything.items]}
+
+
+@st.dialog("Confirm a bulk decision", on_dismiss=lambda: ss.pop(CONFIRM, None))
+def confirm_dialog(req: dict):
+    n, decision = len(req["picks"]), req["decision"]
+    st.markdown(f"**{decision.capitalize()} {n} item{'s' if n != 1 else ''}** matching: "
+                f"{md(req['filter'])}")
+    st.caption("Each item is decided at the revision it had when this dialog opened; an item "
+               "changed meanwhile is skipped and reported.")
+    st.text_input("Reason (required to reject)", key="review_confirm_reason")
+    st.text_input("Comment (optional, audited)", key="review_confirm_comment")
+    c1, c2 = st.columns(2)
+    if c1.button(f"{decision.capitalize()} {n}", type="primary", key="review_confirm_ok"):
+        if on_bulk(req["picks"], decision, "review_confirm_reason", "review_confirm_comment"):
+            ss.pop(CONFIRM, None)
+            st.rerun()
+        show_error_text = ss.pop(NOTICE, ("error", ""))[1]
+        st.error(md(show_error_text))
+    if c2.button("Cancel", key="review_confirm_cancel"):
+        ss.pop(CONFIRM, None)
+        st.rerun()
+
+
+# views ------------------------------------------------------------------------------------------
+def card(title: str, text: str, sub: str = "", colour: str = "#e0e0e0") -> None:
+    st.html(f"<div class='rv-card' style='border-left:6px solid {colour}'>"
+            f"<div class='rv-t'>{esc(title)}</div><div class='rv-x'>{esc(text)}</div>"
+            f"<div class='rv-s'>{esc(sub)}</div></div><style>.rv-card{{padding:.5em .9em;"
+            "background:#fafafa;border-radius:6px;margin-bottom:.4em}.rv-t{font-size:.8em;"
+            "color:#555;text-transform:uppercase;letter-spacing:.04em}.rv-x{font-size:1.15em;"
+            "white-space:pre-wrap;overflow-wrap:anywhere}.rv-s{font-size:.8em;color:#666}</style>")
+
+
+def focus_view() -> None:
+    skipped = ss.get(SKIPPED, [])
+    f = focus(listing.items, ss.get(CURSOR), skipped)
+    if f is None:
+        st.success(f"Nothing waiting for {', '.join(users)} with these filters.")
+        st.button("Undo my last decision", key="review_undo", on_click=on_undo,
+                  icon=":material/undo:", shortcut="U")
+        return
+    item = f.item
+    ss[CURSOR] = item.id  # what is on screen stays on screen while it waits
+    n_skipped = sum(i.id in set(skipped) for i in listing.items)
+    st.progress((f.index + 1) / listing.total,
+                text=f"Item {f.index + 1} of {listing.total}"
+                     + (f" · {n_skipped} skipped" if n_skipped else ""))
+    detail = show_item(svc, item.user_id, item.id)
+    ev = detail.evidence
+    card(f"{item.kind.value.replace('_', ' ')} · {item.user_id}", item.text,
+         f"{item.fact_type} · confidence {item.confidence:.2f} · revision {item.rev} · from "
+         f"{item.origin} · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
+
+    keys = item_keys(item.id)
+    r1, r2 = st.columns(2)
+    r1.text_input("Reason (required to reject)", key=keys.reason)
+    r2.text_input("Comment (optional, audited)", key=keys.comment)
+    e1, e2 = st.columns(2)
+    e1.text_input("Edited text (for Edit)", value=item.text, key=keys.text)
+    targets = {n.fact.id: n.fact.text for n in ev.nearest if n.fact.state == FactState.ACTIVE}
+    e2.selectbox("Merge into (for Merge)", list(targets), index=None, key=keys.into,
+                 format_func=lambda i: targets.get(i, i), placeholder="an active fact of this user")
+
+    args = (item.user_id, item.id, item.rev)
+    buttons = [(Decision.APPROVE, "Accept" if item.supersedes else "Approve", "A", "primary")]
+    if item.supersedes:
+        buttons.append((Decision.KEEP_BOTH, "Keep both", "K", "secondary"))
+    buttons += [(Decision.REJECT, "Reject", "X", "secondary"),
+                (Decision.EDIT, "Edit", "E", "secondary"),
+                (Decision.MERGE, "Merge", "M", "secondary")]
+    cols = st.columns(len(buttons) + 2)
+    for col, (decision, label, key, kind) in zip(cols, buttons):
+        col.button(label, key=f"review_{decision.value}", type=kind, shortcut=key,
+                   on_click=on_decide, args=(*args, decision, f.next_id), width="stretch")
+    cols[-2].button("Skip", key="review_skip", shortcut="S", on_click=on_skip,
+                    args=(item.id, f.next_id), width="stretch")
+    cols[-1].button("Undo mine", key="review_undo", shortcut="U", on_click=on_undo,
+                    help="undo your own last decision in this scope", width="stretch")
+    st.caption("Keys: A approve/accept · K keep both · X reject · E edit · M merge · S skip · "
+               "U undo. A decision applies to the item shown, at the revision shown.")
+
+    if ev.replaces is not None:
+        old, new = st.columns(2)
+        with old:
+            card(f"Now believed ({ev.replaces.state.value})", ev.replaces.text,
+                 f"recorded {ev.replaces.recorded_at:%Y-%m-%d}", "#2e7d32")
+        with new:
+            card(f"Proposed ({item.contradiction or 'natural'})", item.text, "", "#f9a825")
+        st.html("<div class='rv-chain'>Chain: " + " → ".join(
+            f"<span>{esc(c.text)}</span> <small>({esc(c.state.value)})</small>" for c in ev.chain)
+            + "</div><style>.rv-chain{overflow-wrap:anywhere;font-size:.9em}</style>")
+    page_link("facts", "Open in Facts", user=item.user_id, fact=(ev.replaces.id if ev.replaces
+                                                                  else item.id))
+    for t in ev.tombstones:
+        st.warning(md(f"Previously {t.kind.value} by {t.actor} on {t.created_at:%Y-%m-%d}: "
+                      f"“{t.text}” — {t.reason or 'no reason given'}"))
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Source episodes**")
+        if ev.episodes:
+            st.dataframe(pd.DataFrame([{"said": e.timestamp, "text": e.text} for e in ev.episodes]),
+                         hide_index=True, width="stretch")
+        else:
+            st.caption("none")
+        if ev.missing_episode_ids:
+            st.caption("Missing (forgotten): " + md(", ".join(ev.missing_episode_ids)))
+    with right:
+        st.markdown("**Nearest facts**")
+        if ev.nearest:
+            st.dataframe(pd.DataFrame([{"text": n.fact.text, "state": n.fact.state.value,
+                                        "similarity": n.similarity} for n in ev.nearest]),
+                         hide_index=True, width="stretch")
+        else:
+            st.caption("none")
+    if ev.plan_id:
+        st.caption(md(f"Plan {ev.plan_id}: " + "; ".join(
+            f"{e.action} by {e.actor}" for e in ev.plan_events)))
+
+
+def list_view() -> None:
+    pages = max(1, -(-listing.total // PAGE))
+    page_no = 1
+    if pages > 1:
+        page_no = int(st.number_input(f"Page (of {pages})", 1, pages, 1, key="review_page"))
+    rows = listing.items[(page_no - 1) * PAGE: page_no * PAGE]
+    if not rows:
+        st.info(f"Nothing waiting for {', '.join(users)} with these filters.")
+        return
+    # The table's key names its rows: when the rows change (someone decided, a filter moved), an
+    # old selection is dropped instead of landing on whichever rows took its place (inv. 81).
+    sig = abs(hash(tuple((i.id, i.rev) for i in rows)))
+    event = st.dataframe(pd.DataFrame([{
+        "kind": i.kind.value, "user": i.user_id, "text": i.text, "type": i.fact_type,
+        "confidence": i.confidence, "waiting since": i.recorded_at} for i in rows]),
+        hide_index=True, width="stretch", on_select="rerun", selection_mode="multi-row",
+        key=f"review_table_{sig:x}", height=min(38 + 35 * len(rows), 520))
+    everything = st.checkbox(f"Select all {len(rows)} shown", key="review_select_all")
+    chosen = rows if everything else [rows[n] for n in event.selection.rows if n < len(rows)]
+    picks = [(i.user_id, i.id, i.rev) for i in chosen]
+    c1, c2 = st.columns(2)
+    c1.text_input("Reason (required to reject)", key="review_bulk_reason")
+    c2.text_input("Comment (optional, audited)", key="review_bulk_comment")
+    b1, b2, b3, b4 = st.columns(4)
+    for col, decision in ((b1, "approve"), (b2, "reject")):
+        col.button(f"{decision.capitalize()} selected ({len(picks)})", key=f"review_bulk_{decision}",
+                   disabled=not picks, on_click=on_bulk, width="stretch",
+                   args=(picks, decision, "review_bulk_reason", "review_bulk_comment"))
+    for col, decision in ((b3, "approve"), (b4, "reject")):
+        col.button(f"{decision.capitalize()} all {listing.total} matching…", width="stretch",
+                   key=f"review_all_{decision}", on_click=open_confirm, args=(decision,))
+    for i in chosen[:1]:
+        page_link("facts", "Open the first selected in Facts", user=i.user_id, fact=i.id)
+
+
+def decided_view() -> None:
+    past = history(svc, users, limit=100)
+    if not past:
+        st.info("No decisions yet in this scope.")
     else:
-        st.dataframe(pd.DataFrame([{
-            "kind": i.kind.value, "user": i.user_id, "text": i.text, "type": i.fact_type,
-            "confidence": i.confidence, "waiting since": i.recorded_at} for i in listing.items]),
-            hide_index=True, width="stretch")
-        by_id = {i.id: i for i in listing.items}
-        label = lambda i: f"[{by_id[i].kind.value}] {by_id[i].user_id}: {by_id[i].text}"
-        comment = st.text_input("Comment (optional, audited)", key="review_comment")
-        reason = st.text_input("Reason (required to reject)", key="review_reason")
+        st.dataframe(pd.DataFrame([h.model_dump() for h in past]), hide_index=True,
+                     width="stretch")
+    st.button("Undo my last decision", key="review_undo_hist", on_click=on_undo,
+              icon=":material/undo:")
 
-        def act(fn):
-            """Run one decision call; errors become one st.error, a conflict shows fresh state."""
-            try:
-                operator = operator_actor().removeprefix("operator:")
-                st.session_state["review_flash"] = fn(operator)
-                st.rerun()
-            except StaleItemError as exc:
-                st.error(describe(exc))
-                if exc.fresh is not None:
-                    st.caption("Current state of the item:")
-                    st.json(exc.fresh.model_dump(mode="json"), expanded=False)
-            except MemdeskError as exc:
-                st.error(describe(exc))
 
-        with st.expander("Bulk approve / reject"):
-            chosen = st.multiselect("Items", list(by_id), format_func=label, key="review_bulk")
-            c1, c2 = st.columns(2)
-            picks = [(by_id[i].user_id, i, shown.get(i, by_id[i].rev)) for i in chosen]
-
-            def bulk(decision):
-                def run(operator):
-                    out = decide_many(svc, picks, decision, operator=operator, reason=reason,
-                                      comment=comment)
-                    failed = [f"{o.fact_id}: {o.error}" for o in out if not o.ok]
-                    return f"{decision}: {len(out) - len(failed)} done" + (
-                        "; not decided: " + "; ".join(failed) if failed else "")
-                return run
-            if c1.button("Approve selected", key="review_bulk_approve", disabled=not picks):
-                act(bulk("approve"))
-            if c2.button("Reject selected", key="review_bulk_reject", disabled=not picks):
-                act(bulk("reject"))
-
-        item = by_id[st.selectbox("Item", list(by_id), format_func=label, key="review_item")]
-        detail = show_item(svc, item.user_id, item.id)
-        ev = detail.evidence
-        st.markdown(f":{COLOR[item.kind.value]}-badge[{item.kind.value}] **{item.text}** · "
-                    f"{item.fact_type} · confidence {item.confidence:.2f} · rev {item.rev} · "
-                    f"from {item.origin}")
-        if ev.replaces is not None:
-            old, new = st.columns(2)
-            old.markdown(f"**Now believed** ({ev.replaces.state.value})\n\n{ev.replaces.text}")
-            new.markdown(f"**Proposed** ({item.contradiction or 'natural'})\n\n{item.text}")
-            st.caption("Chain: " + " → ".join(f.text for f in ev.chain))
-        for t in ev.tombstones:
-            st.warning(f"Previously {t.kind.value} by {t.actor} on {t.created_at:%Y-%m-%d}: "
-                       f"{t.text!r} — {t.reason or 'no reason given'}")
-        st.markdown("**Source episodes**\n" + ("\n".join(f"- {e.text}" for e in ev.episodes)
-                                                or "\n_none_"))
-        st.markdown("**Nearest facts**\n" + ("\n".join(
-            f"- {n.fact.text} ({n.fact.state.value}, {n.similarity:.2f})" for n in ev.nearest)
-            or "\n_none_"))
-        if ev.plan_id:
-            st.caption(f"Plan {ev.plan_id}: " + "; ".join(
-                f"{e.action} by {e.actor}" for e in ev.plan_events))
-        rev = shown.get(item.id, item.rev)
-        new_text = st.text_input("Edited text", value=item.text, key=f"review_text_{item.id}")
-        targets = {n.fact.id: n.fact.text for n in ev.nearest if n.fact.state.value == "active"}
-        into = st.selectbox("Merge into", list(targets), format_func=targets.get,
-                            key=f"review_into_{item.id}", index=None)
-        buttons = [Decision.APPROVE, Decision.REJECT, Decision.EDIT, Decision.MERGE]
-        if item.supersedes:
-            buttons.insert(1, Decision.KEEP_BOTH)
-        for col, decision in zip(st.columns(len(buttons)), buttons):
-            name = "Accept" if decision == Decision.APPROVE and item.supersedes else decision.value
-            if col.button(name.capitalize(), key=f"review_{decision.value}"):
-                act(lambda op, d=decision: "{}: now {}".format(item.id, decide(
-                    svc, item.user_id, item.id, d, operator=op, expected_rev=rev, text=new_text,
-                    into=into, reason=reason, comment=comment).fact.state.value))
-    with st.expander("Decided items"):
-        past = history(svc, users, limit=50)
-        st.dataframe(pd.DataFrame([h.model_dump() for h in past]) if past else pd.DataFrame(),
-                     hide_index=True, width="stretch")
+view = st.radio("View", ["Focus", "List", "Decided"], horizontal=True, key="review_view",
+                label_visibility="collapsed")
+{"Focus": focus_view, "List": list_view, "Decided": decided_view}[view]()
+if ss.get(CONFIRM):
+    confirm_dialog(ss[CONFIRM])

@@ -1,10 +1,12 @@
-"""Smoke test in a real browser: `streamlit run app.py` on localhost, loaded by headless Chromium."""
+"""The desk in a real browser: `streamlit run app.py` on localhost, walked page by page by
+headless Chromium (Debian's, driven by Playwright). One main action per page, a screenshot of
+each under test-artifacts/browser/, and a failure on any exception box, console error, or stored
+payload rendered as an element or fetched (invariants 80, 81)."""
 
 from __future__ import annotations
 
-import base64
-import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -14,13 +16,20 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from websockets.sync.client import connect  # a dependency of streamlit itself
 
+from tests.desk_support import seed_payloads
 from tests.test_pages import seed
 
 ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(os.environ.get("MEMDESK_TEST_ARTIFACTS", ROOT / "test-artifacts")) / "browser"
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium")
                                         else None)
+# Loaded at /facts, Streamlit's frontend first asks /facts/_stcore/health and host-config to
+# find its base path; the 404 it gets there is how it learns the app lives at /.
+PROBE = re.compile(r"^https?://[^/]+/[a-z_]+/_stcore/(health|host-config)$")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (dev extra)")
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
@@ -48,90 +57,25 @@ def wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 90) -> None:
     raise AssertionError("streamlit did not become healthy in time")
 
 
-class Browser:
-    """Headless Chromium driven over the DevTools protocol on a loopback port.
-
-    The app renders over a websocket after the page loads, so a one-shot --dump-dom races the
-    first script run; here we wait (bounded) until the expected text is on the page."""
-
-    FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-             "--window-size=1400,1200")
-
-    def __init__(self, profile: Path):
-        profile.mkdir(parents=True, exist_ok=True)
-        self.proc = subprocess.Popen([CHROMIUM, *self.FLAGS, f"--user-data-dir={profile}",
-                                      "about:blank"], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
-        port_file, deadline = profile / "DevToolsActivePort", time.monotonic() + 30
-        while not port_file.exists() or not port_file.read_text().strip():
-            assert time.monotonic() < deadline and self.proc.poll() is None, "chromium did not start"
-            time.sleep(0.2)
-        port = port_file.read_text().split()[0]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=5) as r:
-            page = next(t for t in json.load(r) if t["type"] == "page")
-        self._conn = connect(page["webSocketDebuggerUrl"], max_size=None)
-        self.ws = self._conn.__enter__()
-        self.seq = 0
-
-    def call(self, method: str, **params):
-        self.seq += 1
-        self.ws.send(json.dumps({"id": self.seq, "method": method, "params": params}))
-        while True:
-            msg = json.loads(self.ws.recv(timeout=60))
-            if msg.get("id") == self.seq:
-                assert "error" not in msg, msg
-                return msg["result"]
-
-    def text_when(self, url: str, expect: list[str], seconds: float = 180) -> str:
-        self.call("Page.navigate", url=url)
-        deadline, text = time.monotonic() + seconds, ""
-        while time.monotonic() < deadline:
-            text = self.text()
-            if all(e in text for e in expect):
-                break
-            time.sleep(0.5)
-        time.sleep(0.5)  # let the last script run finish painting
-        return self.text()
-
-    def text(self) -> str:
-        # A dataframe paints on a canvas and keeps its cells in an off-screen table, which
-        # innerText skips: add the cells, one " | " between each.
-        js = ("document.body.innerText + '\\n| ' + [...document.querySelectorAll('td, th')]"
-              ".map(c => c.textContent.trim()).join(' | ') + ' |'")
-        return self.call("Runtime.evaluate", expression=js,
-                         returnByValue=True)["result"].get("value", "")
-
-    def screenshot(self, path: Path) -> None:
-        path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot")["data"]))
-
-    def close(self) -> None:
-        self._conn.__exit__(None, None, None)
-        self.proc.terminate()  # only the browser this test started
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
 @pytest.fixture
 def desk_server(tmp_path):
     db = tmp_path / "desk.db"
     seed(db)
+    seed_payloads(db)
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
     env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline")
     env.pop("ANTHROPIC_API_KEY", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = tmp_path / "streamlit.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.headless", "true"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)
-        yield url, db
+        yield url, db, log
     finally:
         proc.terminate()  # only the server this fixture started
         try:
@@ -141,23 +85,154 @@ def desk_server(tmp_path):
             proc.wait()
 
 
-def test_desk_renders_in_a_real_browser(desk_server, tmp_path):
-    url, db = desk_server
-    browser = Browser(tmp_path / "chromium")
-    try:
-        # A deep link first, on a fresh server: the page must still run inside app.py's shell
-        # (a folder named pages/ would otherwise be served as a legacy multipage app).
-        facts = browser.text_when(url + "/facts?user=ana", ["Supersession chain", "Operator",
-                                                                  "| Lives in Edinburgh |"])
-        browser.screenshot(tmp_path / "facts.png")
-        text = browser.text_when(url + "/", ["Recent activity", "| bob |"])
-        browser.screenshot(tmp_path / "users.png")
-    finally:
-        browser.close()
-    assert "Supersession chain (2 versions)" in facts and "| Lives in Edinburgh |" in facts
-    assert "Operator" in facts and "Recall debugger" in facts  # sidebar from app.py
-    assert "Traceback" not in facts and (tmp_path / "facts.png").stat().st_size > 10_000
-    assert "Memdesk" in text and "Recent activity" in text  # the users page ran to its end
-    assert "| ana | 2 |" in text and "| bob | 1 |" in text  # user table rows: user, episodes
-    assert f"Store: embedded:{db}" in text and "LLM: offline" in text  # sidebar status
-    assert "Traceback" not in text and "Error" not in text
+class Walk:
+    """One browser tab over the desk, recording what must never happen."""
+
+    def __init__(self, pw, url: str):
+        self.url = url
+        self.browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        self.context = self.browser.new_context(viewport={"width": 1400, "height": 1000})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(60_000)
+        self.problems: list[str] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("request", self._request)
+        self.page.on("response", lambda r: r.status >= 400 and not PROBE.search(r.url)
+                     and self.problems.append(f"HTTP {r.status}: {r.url}"))
+
+    def _console(self, message) -> None:
+        if message.type != "error":
+            return
+        if PROBE.search((message.location or {}).get("url", "")):
+            return  # Streamlit's own base-path probe on a deep link, answered 404 by design
+        self.problems.append(f"console error: {message.text} at {message.location}")
+
+    def _request(self, request) -> None:
+        if "127.0.0.1:9/" in request.url or "evil" in request.url or request.url.endswith("/x"):
+            self.problems.append(f"payload fetched: {request.url}")
+
+    def settle(self) -> None:
+        """Wait until the script run is over (Streamlit's status widget gone) and paint."""
+        self.page.wait_for_timeout(300)
+        self.page.wait_for_function(
+            "!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+        self.page.wait_for_timeout(400)
+
+    def open(self, path: str, expect: str) -> None:
+        self.page.goto(self.url + path)
+        self.page.get_by_text(expect, exact=False).first.wait_for()
+        self.settle()
+
+    def check(self, name: str) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        p = self.page
+        if p.locator("[data-testid='stException']").count():
+            self.problems.append(f"{name}: exception box: "
+                                 + p.locator("[data-testid='stException']").first.inner_text())
+        for selector in ("img[src*='127.0.0.1:9']", "img[src='x']", "a[href*='evil']",
+                         "[onerror]"):
+            if p.locator(selector).count():
+                self.problems.append(f"{name}: payload rendered as an element: {selector}")
+        assert not self.problems, self.problems
+
+    def close(self) -> None:
+        self.context.close()
+        self.browser.close()
+
+
+def test_walk_every_page_in_a_real_browser(desk_server):
+    url, _db, log = desk_server
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        walk = Walk(pw, url)
+        page = walk.page
+        try:
+            # Users, straight after the server started: the shell (sidebar, pages) is there.
+            walk.open("/?user=ana", "Recent activity")
+            assert "user=ana" in page.url
+            side = page.locator("[data-testid='stSidebar']").inner_text()
+            assert "Review queue" in side and "Operator" in side and "Store: embedded" in side
+            nav = [a.inner_text().split("\n")[-1].strip() for a in  # after the icon
+                   page.locator("[data-testid='stSidebarNav'] a").all()]
+            assert nav == ["Users", "Chat", "Facts", "Review queue", "Consolidate",
+                           "Recall debugger", "Evals"]  # app.py's pages, not a file list
+            page.get_by_role("textbox", name="Operator", exact=True).fill("rita")
+            page.get_by_role("textbox", name="Operator", exact=True).press("Enter")
+            walk.settle()
+            walk.check("users")
+            page.get_by_role("link", name="Facts").last.click()  # the page link
+            page.get_by_text("Supersession chain").wait_for()
+            walk.settle()
+            assert "/facts" in page.url and "user=ana" in page.url
+
+            # Facts of the payload user: search, inspect, as-of.
+            walk.open("/facts?user=eve", "Supersession chain")
+            page.get_by_role("textbox", name="Search text", exact=True).fill("Paris")
+            page.get_by_role("textbox", name="Search text", exact=True).press("Enter")
+            walk.settle()
+            page.get_by_text("As of valid time").click()
+            walk.settle()
+            assert "true at" in page.locator("[data-testid='stDataFrame']").nth(1).inner_text() \
+                or page.get_by_text("As-of view").count()
+            walk.check("facts")
+
+            # Review: the operator name survived navigation; approve with the keyboard flow.
+            walk.open("/review?user=ana", "Item 1 of 1")
+            assert page.get_by_role("textbox", name="Operator", exact=True).input_value() == "rita"
+            page.get_by_role("button", name="Approve").click()
+            page.get_by_text("Nothing waiting").wait_for()
+            walk.settle()
+            assert "is now active" in page.locator("[data-testid='stToast']").first.inner_text()
+            walk.check("review-approved")
+            walk.open("/review?user=eve", "Item 1 of 3")
+            page.locator("body").press("s")  # the Skip shortcut
+            page.get_by_text("Item 2 of 3").wait_for()
+            walk.settle()
+            walk.check("review-focus")
+            page.get_by_text("List", exact=True).click()
+            walk.settle()
+            walk.check("review-list")
+
+            # Consolidate: a dry run, shown as the coloured diff.
+            walk.open("/consolidate?user=eve", "Plan (dry run)")
+            page.get_by_role("button", name="Plan (dry run)").click()
+            page.locator(".mdiff").first.wait_for()
+            walk.settle()
+            walk.check("consolidate")
+
+            # Recall: a shared link opens with its hits and pictures; then "why not?".
+            walk.open("/recall?user=eve&q=Paris+jazz+boat&preset=default&k=10", "Why not?")
+            page.locator(".js-plotly-plot").first.wait_for()
+            walk.settle()
+            walk.check("recall-hits")
+            page.get_by_role("tab", name="Why not?").click()
+            page.get_by_role("textbox", name="Find a memory", exact=True).fill("boat")
+            page.get_by_role("textbox", name="Find a memory", exact=True).press("Enter")
+            page.get_by_text("filter").first.wait_for()
+            walk.settle()
+            walk.check("recall")
+
+            # Chat: one turn as bob.
+            walk.open("/chat?user=bob", "Chatting as")
+            page.get_by_placeholder("Message as bob").fill("What music do I like?")
+            page.get_by_placeholder("Message as bob").press("Enter")
+            page.get_by_text("jazz", exact=False).last.wait_for()
+            walk.settle()
+            walk.check("chat")
+
+            walk.open("/evals?user=ana", "Recall eval")
+            walk.check("evals")
+
+            # A reload keeps the user (URL) and the operator (this browser session's cookie).
+            page.reload()
+            page.get_by_text("Recall eval").first.wait_for()
+            walk.settle()
+            assert page.get_by_role("textbox", name="Operator", exact=True).input_value() == "rita"
+            assert "user=ana" in page.url
+        finally:
+            walk.close()
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text and "deprecat" not in text.lower(), text[-3000:]

@@ -17,6 +17,7 @@ from memory.service import MemoryService
 from memory.stores import open_store
 from memory.ui import OPERATOR_KEY
 from memory.ui import runtime as desk_runtime
+from tests.desk_support import html_bodies, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)
@@ -30,6 +31,7 @@ def desk(tmp_path, monkeypatch):
     old = svc.write_fact("ana", "Lives in Bristol", fact_type="identity", actor="seed").fact
     svc.write_episode("ana", "We left Bristol, in Edinburgh now", timestamp=T0)
     svc.write_episode("ana", "I'm allergic to peanuts", timestamp=T0.replace(hour=10))
+    svc.write_episode("bob", "I moved to Porto last week", timestamp=T0)
     store.close()
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
@@ -52,47 +54,74 @@ def texts(state: FactState) -> list[str]:
     return sorted(f.text for f in desk_runtime().service.facts("ana", states=[state]))
 
 
-def test_dry_run_shows_the_diff_and_writes_nothing(desk):
-    at = page()
-    assert not at.exception and "Nothing is written" in at.info[0].value
-    assert "LLM: `offline`" in at.caption[0].value
+def diff(at: AppTest) -> str:
+    return next(b for b in html_bodies(at, "mdiff"))
+
+
+def test_dry_run_shows_the_coloured_diff_and_writes_nothing(desk):
+    at = page(user="ana")
+    assert not at.exception and "Nothing is written" in plain(at.info[0].value)
+    assert "LLM: offline" in plain(at.caption[0].value)
     at.button(key="consolidate_plan_btn").click().run()
-    diff = at.code[0].value
-    assert "'Lives in Bristol' [active/identity" in diff and "→ 'Lives in Edinburgh'" in diff
-    assert len(at.multiselect(key="consolidate_ops").value) == 2
+    body = diff(at)
+    # The supersession: its own class, the old value struck through, then the new one.
+    row = body.split("class='row diff-supersede'")[1].split("class='row ")[0]
+    assert "<div class='old'>Lives in Bristol</div>" in row and "→ Lives in Edinburgh" in row
+    add = body.split("class='row diff-add'")[1].split("class='row ")[0]
+    assert "Allergic to peanuts" in add
+    assert "white-space:pre-wrap" in body and "overflow-wrap:anywhere" in body  # long lines wrap
+    assert len(at.multiselect(key="consolidate_ops__ana").value) == 2
     assert texts(FactState.ACTIVE) == ["Lives in Bristol"]
 
 
-def test_partial_apply_then_undo(desk):
-    at = page(**{OPERATOR_KEY: "kim"})
+def test_selection_survives_switching_users(desk):
+    at = page(user="ana")
     at.button(key="consolidate_plan_btn").click().run()
-    ops = at.multiselect(key="consolidate_ops")
-    allergy = next(o for o in ops.options if "peanuts" in o)
-    plan = at.session_state["consolidate_plan"]
+    ops = at.multiselect(key="consolidate_ops__ana")
+    keep = [ops.options[0]]
+    first = ops.value[0]
+    ops.set_value([first]).run()
+    at.selectbox(key="user").select("bob").run()
+    assert "Nothing is written" in plain(at.info[0].value)  # bob has no plan yet
+    at.selectbox(key="user").select("ana").run()
+    assert at.multiselect(key="consolidate_ops__ana").value == [first]
+    assert keep and "mdiff" in diff(at)  # ana's plan is still there
+
+
+def test_partial_apply_then_undo_from_history(desk):
+    at = page(**{OPERATOR_KEY: "kim", "user": "ana"})
+    at.button(key="consolidate_plan_btn").click().run()
+    plan = at.session_state["consolidate_plans"]["ana"]
     allergy_id = next(op.id for op in plan.actionable() if op.fact.text == "Allergic to peanuts")
-    ops.set_value([allergy_id]).run()
-    assert allergy
+    at.multiselect(key="consolidate_ops__ana").set_value([allergy_id]).run()
     at.button(key="consolidate_apply_btn").click().run()
     assert not at.error, at.error
     assert "Applied 1 operations" in at.success[0].value
     assert texts(FactState.ACTIVE) == ["Allergic to peanuts", "Lives in Bristol"]
     events = desk_runtime().service.audit("ana", plan_id=plan.id)
     assert {e.actor for e in events} == {"operator:kim"}
-    at.text_input(key="consolidate_undo_id").input(plan.id).run()
-    at.button(key="consolidate_undo_btn").click().run()
+    history = at.dataframe[-1].value
+    assert list(history["plan_id"]) == [plan.id] and list(history["undone"]) == [False]
+    at.button(key=f"consolidate_undo_{plan.id}").click().run()
+    dialog = plain(" ".join(m.value for m in at.markdown)).replace("**", "")
+    assert f"Undo plan {plan.id} for ana?" in dialog
+    assert texts(FactState.ACTIVE) == ["Allergic to peanuts", "Lives in Bristol"]  # not yet
+    at.button(key="consolidate_undo_ok").click().run()
     assert not at.error, at.error
-    assert "undone" in at.success[0].value
+    assert "undone" in plain(at.toast[0].value)
     assert texts(FactState.ACTIVE) == ["Lives in Bristol"]
+    assert list(at.dataframe[-1].value["undone"]) == [True]
+    assert not any(b.key == f"consolidate_undo_{plan.id}" for b in at.button)
 
 
 def test_apply_needs_an_operator_name_and_reports_stale_plans(desk):
-    at = page()
+    at = page(user="ana")
     at.button(key="consolidate_plan_btn").click().run()
     at.button(key="consolidate_apply_btn").click().run()
-    assert "operator name" in at.error[0].value
+    assert "operator name" in plain(at.error[0].value)
     svc = desk_runtime().service
     svc.write_fact("ana", "Lives in Glasgow", fact_type="identity", supersedes_id=desk, actor="cli")
     at.session_state[OPERATOR_KEY] = "kim"
     at.button(key="consolidate_apply_btn").click().run()
-    assert "re-plan" in at.error[0].value
+    assert "re-plan" in plain(at.error[0].value)
     assert texts(FactState.ACTIVE) == ["Lives in Glasgow"]

@@ -1,14 +1,15 @@
-"""The review page runs for real (AppTest) over a real embedded store."""
+"""The Review page runs for real (AppTest) over a real embedded store: the focus flow, the list
+with row selection and bulk-by-filter, undo, and two operators on one queue (invariants 81-84)."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import review.queue  # noqa: F401 - pins the review package before AppTest puts pages/ on sys.path
 from memory.clock import fixed_clock
 from memory.corrections import bumped as bump
 from memory.embeddings import get_embedder
@@ -19,6 +20,7 @@ from memory.stores.base import UpdateMemory
 from memory.ui import runtime as desk_runtime
 from review import decide, propose
 from tests.conftest import NOW
+from tests.desk_support import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,12 +31,14 @@ def desk(tmp_path, monkeypatch):
     store = open_store(f"embedded:{db}", get_embedder("hash"))
     svc = MemoryService(store, clock=fixed_clock(NOW))
     later = MemoryService(store, clock=fixed_clock(NOW + timedelta(hours=1)))
+    latest = MemoryService(store, clock=fixed_clock(NOW + timedelta(hours=2)))
     ep = svc.write_episode("ana", "We moved to York in March")
     old = svc.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
     ids = {"old": old.id,
            "contra": propose(svc, "ana", "Lives in York", fact_type="identity",
                              supersedes_id=old.id, source_episode_ids=[ep.id]).id,
            "low": propose(later, "ana", "Might own a kayak", confidence=0.3).id,
+           "tea": propose(latest, "ana", "Drinks green tea", confidence=0.4).id,
            "bob": propose(svc, "bob", "Keeps bees").id}
     store.close()
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
@@ -53,71 +57,206 @@ def page(**state) -> AppTest:
     return at.run()
 
 
-def test_page_lists_items_with_badges_and_evidence(desk):
-    at = page(user="ana")
-    assert not at.exception and not at.error
-    table = at.dataframe[0].value
-    assert list(table["text"]) == ["Lives in York", "Might own a kayak"]  # oldest first, ana only
-    assert "contradiction: 1" in at.markdown[0].value and "low confidence: 1" in at.markdown[0].value
-    page_text = " ".join(m.value for m in at.markdown)
-    assert "Now believed" in page_text and "Lives in Leeds" in page_text  # side by side
-    assert "We moved to York in March" in page_text  # source episode
-    at.multiselect(key="review_kinds").select("low_confidence").run()
-    assert list(at.dataframe[0].value["text"]) == ["Might own a kayak"]
-    at.multiselect(key="review_kinds").unselect("low_confidence")
-    at.checkbox(key="review_all").check().run()
-    assert "Keeps bees" in list(at.dataframe[0].value["text"])
+def shown(at: AppTest) -> str:
+    """The text of the item in the focus card."""
+    cards = [h.proto.body for h in at.get("html") if "rv-card" in h.proto.body]
+    return cards[0].split("<div class='rv-x'>")[1].split("</div>")[0]
 
 
-def test_page_decision_needs_operator_then_accepts_and_audits(desk):
-    at = page(user="ana")
-    at.button(key="review_approve").click().run()
-    assert at.error and "operator name" in at.error[0].value  # nothing decided without a name
+def states(*ids) -> list[str]:
     svc = desk_runtime().service
-    assert svc.get_fact("ana", desk["contra"]).state == FactState.CANDIDATE
+    return [svc.get_fact(u, i).state.value for u, i in ids]
+
+
+def test_focus_shows_one_item_with_progress_and_evidence(desk):
+    at = page(user="ana")
+    assert not at.exception and not at.error
+    assert shown(at) == "Lives in York"  # oldest first, ana's only
+    assert at.get("progress")[0].proto.text == "Item 1 of 3"
+    badges = next(h.proto.body for h in at.get("html") if "rv-badges" in h.proto.body)
+    assert "contradiction: 1" in badges and "low confidence: 2" in badges
+    bodies = " ".join(h.proto.body for h in at.get("html"))
+    assert "Now believed (active)" in bodies and "Lives in Leeds" in bodies  # side by side
+    assert "We moved to York in March" in set(at.dataframe[0].value["text"])  # source episode
+    assert at.button(key="review_approve").label == "Accept"  # a contradiction
+    assert at.button(key="review_keep-both") is not None
+    at.multiselect(key="review_kinds").select("low_confidence").run()
+    assert shown(at) == "Might own a kayak"
+    assert at.get("progress")[0].proto.text == "Item 1 of 2"
+
+
+def test_decision_needs_operator_then_accepts_audits_and_advances(desk):
+    at = page(user="ana")
+    at.button(key="review_approve").click().run()
+    assert at.error and "operator name" in plain(at.error[0].value)  # nothing decided without a name
+    assert states(("ana", desk["contra"])) == ["candidate"]
+    assert shown(at) == "Lives in York"  # still on screen
     at.session_state["operator_name"] = "rita"
-    at.text_input(key="review_comment").input("moved in March").run()
+    at.text_input(key=f"rv_comment__{desk['contra']}").input("moved in March").run()
     at.button(key="review_approve").click().run()
     assert not at.exception and not at.error
-    assert at.success and "now active" in at.success[0].value
-    assert svc.get_fact("ana", desk["old"]).state == FactState.SUPERSEDED
-    event = svc.audit("ana", action="review_approve")[0]
+    assert "now active" in plain(at.toast[0].value)
+    assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["active", "superseded"]
+    event = desk_runtime().service.audit("ana", action="review_approve")[0]
     assert event.actor == "operator:rita" and event.comment == "moved in March"
-    assert list(at.dataframe[0].value["text"]) == ["Might own a kayak"]
+    assert event.target_ids[0] == desk["contra"]
+    assert shown(at) == "Might own a kayak"  # auto-advanced
+    assert at.get("progress")[0].proto.text == "Item 1 of 2"
 
 
-def test_page_reject_without_reason_is_one_clear_error(desk):
+def test_reason_belongs_to_one_item_and_does_not_carry_over(desk):
+    at = page(user="ana", operator_name="rita")
+    at.text_input(key=f"rv_reason__{desk['contra']}").input("not what she said").run()
+    at.button(key="review_skip").click().run()
+    assert shown(at) == "Might own a kayak"
+    assert at.text_input(key=f"rv_reason__{desk['low']}").value == ""  # a fresh field
+    at.button(key="review_approve").click().run()
+    event = desk_runtime().service.audit("ana", action="review_approve")[0]
+    assert event.target_ids == [desk["low"]] and event.reason is None and event.comment is None
+    # The skipped item comes round again; what was typed for it cleared when it left the screen.
+    assert shown(at) == "Drinks green tea"
+    at.button(key="review_skip").click().run()
+    assert shown(at) == "Lives in York"
+    assert at.text_input(key=f"rv_reason__{desk['contra']}").value == ""
+    at.text_input(key=f"rv_reason__{desk['contra']}").input("not what she said").run()
+    at.button(key="review_reject").click().run()
+    event = desk_runtime().service.audit("ana", action="review_reject")[0]
+    assert event.target_ids == [desk["contra"]] and event.reason == "not what she said"
+
+
+def test_reject_without_reason_is_one_clear_error(desk):
     at = page(user="ana", operator_name="rita")
     at.button(key="review_reject").click().run()
-    assert len(at.error) == 1 and "reason" in at.error[0].value
-    assert desk_runtime().service.get_fact("ana", desk["contra"]).state == FactState.CANDIDATE
+    assert len(at.error) == 1 and "reason" in plain(at.error[0].value)
+    assert states(("ana", desk["contra"])) == ["candidate"]
+    assert shown(at) == "Lives in York"
 
 
-def test_inv43_page_shows_conflict_and_fresh_state_for_stale_item(desk):
+def test_two_operators_on_one_item_the_second_is_told_and_nothing_else_changes(desk):
+    """The bug in the issue: the second operator's click must never land on another item."""
+    rita, sam = page(user="ana", operator_name="rita"), page(user="ana", operator_name="sam")
+    assert shown(rita) == shown(sam) == "Lives in York"
+    svc = desk_runtime().service
+    before = {f.id: (f.state, f.rev) for u in ("ana", "bob") for f in svc.facts(u)}
+    events_before = len(svc.audit("ana", limit=1000))
+    rita.button(key="review_approve").click().run()
+    assert states(("ana", desk["contra"])) == ["active"]
+    sam.text_input(key=f"rv_reason__{desk['contra']}").input("wrong city")
+    sam.button(key="review_reject").click().run()  # sam still sees York: his click is stale
+    warning = plain(sam.warning[0].value)
+    assert "decided meanwhile by rita" in warning and "approve" in warning
+    assert "not applied" in warning
+    after = {f.id: (f.state, f.rev) for u in ("ana", "bob") for f in svc.facts(u)}
+    changed = {i for i in after if after[i] != before[i]}
+    assert changed == {desk["contra"], desk["old"]}  # rita's decision only
+    events = svc.audit("ana", limit=1000)
+    new = events[: len(events) - events_before]
+    assert {e.action for e in new} == {"review_approve", "supersede"}  # rita's batch, no more
+    assert {e.actor for e in new} == {"operator:rita"}
+    assert shown(sam) == "Might own a kayak"  # sam moves on to what still waits
+
+
+def test_changed_item_is_refused_and_shown_at_its_new_revision(desk):
     at = page(user="ana", operator_name="sam")  # sam loads the item at revision 1
     svc = desk_runtime().service
     item = svc.get_fact("ana", desk["contra"])
     svc.store.apply([UpdateMemory(doc=bump(item, confidence=0.5), expected_rev=item.rev)])
     at.button(key="review_approve").click().run()
-    assert at.error and "changed since it was loaded" in at.error[0].value
-    fresh = json.loads(at.json[0].value)
-    assert fresh["rev"] == 2 and fresh["confidence"] == 0.5
+    assert "changed since you loaded it (now revision 2)" in plain(at.warning[0].value)
     assert svc.get_fact("ana", desk["contra"]).state == FactState.CANDIDATE
-    at.button(key="review_approve").click().run()  # reloaded: now it names revision 2
+    card = next(h.proto.body for h in at.get("html") if "rv-card" in h.proto.body)
+    assert "revision 2" in card and "confidence 0.50" in card
+    at.button(key="review_approve").click().run()  # now it names revision 2
     assert svc.get_fact("ana", desk["contra"]).state == FactState.ACTIVE
 
 
-def test_page_bulk_reject_and_history(desk):
+def test_undo_own_last_decision_restores_item_and_chain(desk):
     at = page(user="ana", operator_name="rita")
-    at.multiselect(key="review_bulk").select(desk["low"]).select(desk["contra"]).run()
-    at.text_input(key="review_reason").input("not said").run()
-    at.button(key="review_bulk_reject").click().run()
-    assert not at.exception and at.success and "reject: 2 done" in at.success[0].value
+    at.button(key="review_approve").click().run()
+    assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["active", "superseded"]
+    other = page(user="ana", operator_name="sam")
+    other.button(key="review_undo").click().run()  # sam has decided nothing
+    assert "no decision by operator:sam" in plain(other.error[0].value)
+    at.button(key="review_undo").click().run()
+    assert not at.error, at.error
+    assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["candidate", "active"]
     svc = desk_runtime().service
-    assert svc.get_fact("ana", desk["low"]).state == FactState.REJECTED
-    assert at.info and "Nothing waiting" in at.info[0].value
-    hist = at.dataframe[-1].value
-    assert set(hist["decision"]) == {"reject"} and set(hist["operator"]) == {"rita"}
-    decide(svc, "bob", desk["bob"], "approve", operator="x", expected_rev=1)  # other user: unseen
-    assert "Keeps bees" not in " ".join(map(str, page(user="ana").dataframe[-1].value.get(
-        "text", [])))
+    assert svc.get_fact("ana", desk["old"]).superseded_by is None
+    assert shown(at) == "Lives in York"  # back on screen
+    assert [e.actor for e in svc.audit("ana", action="review_undo")] == ["operator:rita"] * 2
+    # A rejection tombstoned its value: not undone, said why.
+    at.text_input(key=f"rv_reason__{desk['contra']}").input("no").run()
+    at.button(key="review_reject").click().run()
+    at.button(key="review_undo").click().run()
+    assert "cannot be undone" in plain(at.error[0].value)
+    assert states(("ana", desk["contra"])) == ["rejected"]
+
+
+def test_list_selection_and_bulk_reject(desk):
+    at = page(user="ana", operator_name="rita", review_view="List")
+    table = at.dataframe[0]
+    assert list(table.value["text"]) == ["Lives in York", "Might own a kayak", "Drinks green tea"]
+    at.session_state[_table_key(at)] = {
+        "selection": {"rows": [1, 2], "columns": [], "cells": []}}
+    at.run()
+    assert at.button(key="review_bulk_reject").label == "Reject selected (2)"
+    at.text_input(key="review_bulk_reason").input("not said").run()
+    at.button(key="review_bulk_reject").click().run()
+    assert not at.exception and "reject: 2 of 2 decided" in plain(at.toast[0].value)
+    assert states(("ana", desk["low"]), ("ana", desk["tea"]), ("ana", desk["contra"])) == [
+        "rejected", "rejected", "candidate"]
+    assert list(at.dataframe[0].value["text"]) == ["Lives in York"]
+    assert at.text_input(key="review_bulk_reason").value == ""  # the reason went with them
+    at.checkbox(key="review_select_all").check().run()
+    assert at.button(key="review_bulk_approve").label == "Approve selected (1)"
+
+
+def _table_key(at: AppTest) -> str:
+    return next(k for k in at.session_state if k.startswith("review_table_"))
+
+
+def test_bulk_by_filter_confirms_the_count_and_reports_stale_items(desk):
+    at = page(user="ana", operator_name="rita", review_view="List")
+    at.multiselect(key="review_kinds").select("low_confidence").run()
+    assert at.button(key="review_all_approve").label == "Approve all 2 matching…"
+    at.button(key="review_all_approve").click().run()
+    dialog = plain(" ".join(m.value for m in at.markdown))
+    assert "Approve 2 items" in dialog and "kind low_confidence" in dialog
+    assert states(("ana", desk["low"])) == ["candidate"]  # nothing yet
+    svc = desk_runtime().service
+    decide(svc, "ana", desk["tea"], "approve", operator="sam", expected_rev=1)  # meanwhile
+    at.button(key="review_confirm_ok").click().run()
+    assert not at.exception
+    assert "approve: 1 of 2 decided" in plain(at.toast[0].value)
+    assert "1 not decided" in plain(at.warning[0].value) and desk["tea"] in plain(at.warning[0].value)
+    assert states(("ana", desk["low"]), ("ana", desk["contra"]), ("bob", desk["bob"])) == [
+        "active", "candidate", "candidate"]
+    assert not _has(at, "review_confirm_ok")  # the dialog closed
+
+
+def _has(at: AppTest, key: str) -> bool:
+    return any(b.key == key for b in at.button)
+
+
+def test_bulk_reject_by_filter_needs_a_reason_in_the_dialog(desk):
+    at = page(user="ana", operator_name="rita", review_view="List")
+    at.button(key="review_all_reject").click().run()
+    at.button(key="review_confirm_ok").click().run()
+    assert "reason" in plain(at.error[0].value)
+    assert states(("ana", desk["low"])) == ["candidate"]
+    at.text_input(key="review_confirm_reason").input("bulk cleanup").run()
+    at.button(key="review_confirm_ok").click().run()
+    assert "reject: 3 of 3 decided" in plain(at.toast[0].value)
+    assert not _has(at, "review_confirm_ok")  # the dialog closed
+
+
+def test_scope_all_users_and_decided_history(desk):
+    at = page(user="ana", operator_name="rita")
+    at.checkbox(key="review_all").check().run()
+    at.radio(key="review_view").set_value("List").run()
+    assert "Keeps bees" in list(at.dataframe[0].value["text"])
+    at.radio(key="review_view").set_value("Focus").run()
+    at.button(key="review_approve").click().run()
+    at.radio(key="review_view").set_value("Decided").run()
+    hist = at.dataframe[0].value
+    assert set(hist["operator"]) == {"rita"} and len(hist) == 1

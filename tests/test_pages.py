@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from memory.embeddings import get_embedder
 from memory.errors import MemdeskError, ValidationError
-from memory.models import CatalogDoc, FactState, MemoryKind
+from memory.models import CatalogDoc, FactState
 from memory.search_config import PRESETS
 from memory.service import MemoryService
 from memory.stores import open_store
@@ -69,6 +68,10 @@ def _close_cached():
 
 @pytest.fixture
 def desk(tmp_path, monkeypatch):
+    yield from seeded_desk(tmp_path, monkeypatch)
+
+
+def seeded_desk(tmp_path, monkeypatch):
     """A seeded store the desk opens through MEMDESK_STORE, as `streamlit run` would."""
     db = tmp_path / "desk.db"
     ids = seed(db)
@@ -100,7 +103,7 @@ def test_users_page_lists_users_with_counts(desk):
     assert list(table["user"]) == ["ana", "bob"]
     ana = table.set_index("user").loc["ana"]
     assert (ana["episodes"], ana["active"], ana["superseded"], ana["candidate"]) == (2, 2, 1, 1)
-    at.selectbox(key="users_detail").select("bob").run()
+    at.selectbox(key="user").select("bob").run()
     texts = " ".join(map(str, at.dataframe[1].value["text"]))
     assert "jazz" in texts and "Bristol" not in texts
     assert "write_fact" in set(at.dataframe[2].value["action"])
@@ -132,149 +135,8 @@ def test_store_unavailable_is_one_clear_error(name, tmp_path, monkeypatch):
         _close_cached()
 
 
-# facts ------------------------------------------------------------------------------------------
-def test_facts_page_filters_and_shows_chain_and_timeline(desk):
-    at = page("pages/facts.py")
-    assert not at.exception and not at.error
-    assert set(at.dataframe[0].value["state"]) == {"active", "candidate"}
-    # the first fact with a supersession link is inspected by default, walked backwards
-    assert at.selectbox(key="facts_chosen").value == desk["edinburgh"]
-    assert list(at.dataframe[1].value["text"]) == ["Lives in Bristol", "Lives in Edinburgh"]
-    at.multiselect[0].set_value(["superseded"]).run()
-    assert list(at.dataframe[0].value["text"]) == ["Lives in Bristol"]
-    chain = at.dataframe[1].value
-    assert list(chain["text"]) == ["Lives in Bristol", "Lives in Edinburgh"]  # walks forward
-    assert list(chain["state"]) == ["superseded", "active"]
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    names = [t.get("name") for t in spec["data"]]
-    assert {"superseded", "active", "recorded_at", "superseded_at"} <= set(names)
-    at.multiselect[0].set_value(["active", "superseded"]).run()
-    at.radio(key="facts_timeline_scope").set_value(at.radio(key="facts_timeline_scope")
-                                                  .options[1]).run()
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    rows = {y for t in spec["data"] if t["type"] == "bar" for y in t["y"]}
-    assert len(rows) == 3 and any(r.startswith("Prefers email") for r in rows)
-    at.selectbox(key="facts_type").select("preference").run()
-    at.multiselect[0].set_value(["active"]).run()
-    assert list(at.dataframe[0].value["text"]) == ["Prefers email over phone calls"]
-
-
-def test_facts_page_as_of_valid_and_record_time(desk):
-    """Invariants 13 and 14 seen through the desk: both as-of pickers."""
-    at = page("pages/facts.py")
-    at.toggle(key="asof_valid_on").set_value(True).run()
-    at.datetime_input(key="asof_valid").set_value(datetime(2024, 6, 1)).run()
-    assert not at.error
-    assert set(at.dataframe[0].value["text"]) == {"Lives in Bristol",
-                                                   "Prefers email over phone calls"}
-    at.toggle(key="asof_valid_on").set_value(False).run()
-    at.toggle(key="asof_rec_on").set_value(True).run()
-    at.datetime_input(key="asof_rec").set_value(datetime(2025, 4, 1)).run()
-    assert set(at.dataframe[0].value["text"]) == {"Lives in Edinburgh",
-                                                   "Prefers email over phone calls"}
-    at.datetime_input(key="asof_rec").set_value(datetime(2023, 1, 1)).run()
-    assert "No facts match" in at.info[0].value
-
-
-def test_facts_page_scope_follows_user_picker(desk):
-    at = page("pages/facts.py")
-    at.selectbox(key="user").select("bob").run()
-    assert list(at.dataframe[0].value["text"]) == ["Lives in Lisbon"]
-
-
-def test_unknown_user_in_url_is_a_clear_error(desk):
-    at = AppTest.from_file(str(ROOT / "pages/facts.py"), default_timeout=60)
-    at.query_params["user"] = "zed"
-    at.run()
-    assert "Unknown user 'zed'" in at.error[0].value
-    assert at.selectbox(key="user").value == "ana"  # nothing guessed, the page still works
-    at2 = AppTest.from_file(str(ROOT / "pages/facts.py"), default_timeout=60)
-    at2.query_params["user"] = "bob"
-    at2.run()
-    assert not at2.error and at2.selectbox(key="user").value == "bob"
-
-
-def test_retract_needs_operator_and_confirmation_and_is_audited(desk):
-    at = page("pages/facts.py")
-    at.selectbox(key="facts_chosen").select(desk["email"]).run()
-    assert at.button(key="facts_apply").disabled  # no confirmation yet
-    at.checkbox(key="facts_confirm").check().run()
-    at.button(key="facts_apply").click().run()
-    assert "operator name" in at.error[0].value  # nothing changed without an actor
-    assert store_service().get_fact("ana", desk["email"]).state == FactState.ACTIVE
-
-    at = page("pages/facts.py", operator_name="maria")
-    at.selectbox(key="facts_chosen").select(desk["email"]).run()
-    at.text_input(key="facts_reason").input("user denied it").run()
-    at.checkbox(key="facts_confirm").check().run()
-    at.button(key="facts_apply").click().run()
-    assert not at.error and "Retracted" in at.success[0].value
-    assert store_service().get_fact("ana", desk["email"]).state == FactState.RETRACTED
-    event = store_service().audit("ana", action="retract")[0]
-    assert event.actor == "operator:maria" and event.reason == "user denied it"
-    assert desk["email"] not in set(at.dataframe[0].value["id"])
-
-
-def test_forget_from_the_desk_hard_deletes(desk):
-    at = page("pages/facts.py", operator_name="maria")
-    at.selectbox(key="facts_chosen").select(desk["cat"]).run()
-    at.radio(key="facts_action").set_value("forget").run()
-    at.checkbox(key="facts_confirm").check().run()
-    at.button(key="facts_apply").click().run()
-    assert "Forgot" in at.success[0].value
-    svc = store_service()
-    assert svc.store.get(MemoryKind.SEMANTIC, "ana", desk["cat"]) is None
-    assert svc.audit("ana", action="forget")[0].actor == "operator:maria"
-
-
-# recall -----------------------------------------------------------------------------------------
-def recall(at: AppTest, query: str, preset: str = "default", **toggles) -> AppTest:
-    at.text_input(key="recall_query").input(query)
-    at.selectbox(key="recall_preset").select(preset)
-    for key, value in toggles.items():
-        at.toggle(key=f"recall_{key}").set_value(value)
-    return at.button[0].click().run()  # the form's submit button
-
-
-def test_recall_debugger_explains_each_hit(desk):
-    at = page("pages/recall.py")
-    assert "Type a query" in at.info[0].value
-    recall(at, "where does ana live Edinburgh")
-    assert not at.error and not at.exception
-    hits = at.dataframe[0].value
-    for col in ["rank", "kind", "text", "bm25 rank", "bm25 raw", "dense rank", "dense raw",
-                "decay", "use boost", "prior", "fused"]:
-        assert col in hits.columns
-    assert hits.iloc[0]["text"] == "Lives in Edinburgh"
-    assert "Lives in Bristol" not in set(hits["text"])  # superseded: not in default recall
-    assert "Lisbon" not in " ".join(hits["text"])  # another user's memories never appear
-    filters = at.dataframe[1].value.set_index("filter")
-    assert filters.loc["state:superseded", "removed"] == 1
-    assert filters.loc["state:candidate", "removed"] == 1
-    assert "Path:" in at.caption[0].value and "bm25" in at.caption[0].value
-    # Purpose.EXPLAIN is read-only (invariant 15): no usage was bumped by the debugger.
-    assert store_service().get_fact("ana", desk["edinburgh"]).use_count == 0
-
-
-def test_recall_debugger_presets_and_toggles(desk):
-    at = page("pages/recall.py")
-    recall(at, "Lumio hub wifi", preset="bm25_only", catalog=True)
-    hits = at.dataframe[0].value
-    assert "catalog" in set(hits["kind"]) and hits["dense rank"].isna().all()
-    recall(at, "Bristol", preset="history", catalog=False)
-    hits = at.dataframe[0].value
-    assert "Lives in Bristol" in set(hits["text"])
-
-
-@pytest.mark.parametrize("query, message", [("", "query is empty"),
-                                            ("x" * 40_000, "the limit is 32768")])
-def test_recall_debugger_bad_query_is_one_clear_error(desk, query, message):
-    at = page("pages/recall.py")
-    recall(at, query)
-    assert len(at.error) == 1 and message in at.error[0].value
-    assert not at.exception
-
-
+# facts: tests/test_page_facts.py ------------------------------------------------------------
+# recall: tests/test_page_recall.py ----------------------------------------------------------
 def test_preset_config_is_a_named_preset_with_overrides():
     cfg = preset_config("no_decay", k=5, include_catalog=True)
     assert cfg.k == 5 and cfg.include_catalog and not cfg.ranking.use_decay
@@ -285,10 +147,7 @@ def test_preset_config_is_a_named_preset_with_overrides():
         preset_config("default", k=0)
 
 
-# chat: tests/test_page_chat.py (issue 12)
-
-
-# app shell and pure views -----------------------------------------------------------------------
+# chat -------------------------------------------------------------------------------------------
 def test_app_sidebar_shows_store_embedder_and_llm_mode(desk):
     at = page("app.py")
     assert not at.exception
@@ -308,10 +167,11 @@ def test_timeline_figure_has_a_bar_per_version_and_record_markers():
                valid_from=T0 + timedelta(days=390))
     fig = timeline_figure([old, new], now=T0 + timedelta(days=500))
     bars = {t.name: t for t in fig.data if t.type == "bar"}
-    assert set(bars) == {"superseded", "active"}
-    assert bars["active"].x[0] == pytest.approx(110 * 86_400_000)  # open end: drawn to now
+    assert set(bars) == {"superseded (valid time)", "active (valid time)"}
+    # open end: drawn to now
+    assert bars["active (valid time)"].x[0] == pytest.approx(110 * 86_400_000)
     markers = {t.name: len(t.x) for t in fig.data if t.type == "scatter"}
-    assert markers == {"recorded_at": 2, "superseded_at": 1}
+    assert markers == {"recorded (record time)": 2, "no longer believed (record time)": 1}
 
 
 def test_hit_rows_empty_legs_are_none(desk):

@@ -250,6 +250,10 @@ class Store(Protocol):
     def compact(self) -> list[str]:
         """Make deleted text unrecoverable from the storage files; where some may linger."""
         ...
+    def data_version(self) -> int | None:
+        """A number that changes whenever any process commits a write (caches key on it), or
+        None where the backend has none (caches then expire by time)."""
+        ...
     def refresh(self) -> None:
         """Make every write visible to searches (a no-op where writes are visible at once)."""
         ...

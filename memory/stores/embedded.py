@@ -272,6 +272,12 @@ class EmbeddedStore:
     def _pragma_data_version(self) -> int:
         return self._db.execute("PRAGMA data_version").fetchone()[0]
 
+    def data_version(self) -> int:
+        """Changes when another connection (e.g. the CLI) commits; the desk keys its short-lived
+        caches on it (issue 13). Writes through this connection do not change it."""
+        with self._lock:
+            return self._pragma_data_version()
+
     def _sync_external(self) -> None:
         # Another process (the CLI beside the desk) may have committed: drop cached matrices.
         version = self._pragma_data_version()

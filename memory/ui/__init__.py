@@ -1,19 +1,30 @@
-"""Helpers shared by the desk's pages: the service for this session and error translation."""
+"""Helpers shared by the desk's pages: the service, who is operating, the user in the URL, cached
+sidebar counts, safe text and error translation. Pages stay thin by calling these."""
 
 from __future__ import annotations
 
+import json
+import threading
 from contextlib import contextmanager
+from urllib.parse import quote, unquote
 
 import streamlit as st
 
 from ..errors import MemdeskError, ValidationError
 from ..models import check_actor
 from ..runtime import Runtime, build_runtime
-from ..service import MemoryService
+from ..service import MemoryService, UserSummary
+from .safe import esc, md  # noqa: F401 - esc is re-exported for the pages
 
 OPERATOR_KEY = "operator_name"  # the sidebar's operator name (app.py renders the input)
+OPERATOR_COOKIE = "memdesk_operator"  # a session cookie: the name survives a reload
+CACHE_TTL_S = 30.0  # sidebar counts: the longest they stay stale after an unsignalled write
+
+_desk_writes = 0  # bumped by mark_changed(): this process's writes (not seen by data_version)
+_lock = threading.Lock()
 
 
+# service and data version ------------------------------------------------------------------------
 def ensure_app_shell() -> None:
     """Run every page inside app.py's navigation (sidebar status, operator name, page list).
 
@@ -42,15 +53,61 @@ def service() -> MemoryService:
     except (MemdeskError, OSError) as exc:
         # OSError: the store's directory cannot be created (a file in the way, no permission);
         # the operator gets the same one message as for any other unreachable store.
-        st.error(f"Cannot open the store: {exc}")
+        st.error(f"Cannot open the store: {md(exc)}")
         st.stop()
         raise
     return svc
 
 
+def mark_changed() -> None:
+    """Call after every desk mutation: the cached sidebar counts are re-read on the next run."""
+    global _desk_writes
+    with _lock:
+        _desk_writes += 1
+
+
+def data_version(svc: MemoryService) -> tuple:
+    """What the desk's caches are keyed on: the store, this process's writes, and the store's
+    own change counter where it has one (the embedded store sees other processes' commits)."""
+    return (svc.store.url, _desk_writes, svc.store.data_version())
+
+
+@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+def _summaries(_svc: MemoryService, version: tuple) -> list[dict]:
+    return [u.model_dump() for u in _svc.users()]
+
+
+def user_summaries(svc: MemoryService) -> list[UserSummary]:
+    """Every user with counts (svc.users), cached briefly on the data version: the sidebar and
+    user picker do not re-count every user's documents on every rerun (issue 13, point 7)."""
+    return [UserSummary.model_validate(u) for u in _summaries(svc, data_version(svc))]
+
+
+@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+def _pending(_svc: MemoryService, version: tuple) -> int | None:
+    try:
+        from review.queue import pending_count
+    except ImportError:
+        return None
+    try:
+        return pending_count(_svc, None)
+    except MemdeskError:  # a badge must never break the page it decorates
+        return None
+
+
+def review_badge(svc: MemoryService) -> int | None:
+    """Items waiting in the review queue over every user, or None without review/."""
+    return _pending(svc, data_version(svc))
+
+
+# errors ------------------------------------------------------------------------------------------
 def describe(exc: MemdeskError) -> str:
     """The one line an operator reads for a product error, e.g. "Validation: query is empty"."""
     return f"{type(exc).__name__.removesuffix('Error')}: {exc}"
+
+
+def show_error(exc: MemdeskError) -> None:
+    st.error(md(describe(exc)))  # messages quote stored text: never Markdown
 
 
 @contextmanager
@@ -59,36 +116,65 @@ def clear_errors():
     try:
         yield
     except MemdeskError as exc:
-        st.error(describe(exc))
+        show_error(exc)
 
 
+# the user in the URL --------------------------------------------------------------------------
 def pick_user(key: str = "user") -> str:
     """Sidebar user picker; the chosen user is the scope of everything on the page.
 
-    `?user=NAME` in the URL preselects a user; an unknown one is reported, never guessed at.
-    The choice is mirrored in `KEY__last` so it survives visits to pages without the picker."""
+    `?user=NAME` in the URL selects a user on a reload or a link (a changed URL wins); an unknown
+    one is reported, never guessed at. The choice is written back to the URL on every page, and
+    mirrored in `KEY__last` so it survives visits to pages without the picker."""
+    svc = service()
     try:
-        users = [u.user_id for u in service().users()]
+        users = [u.user_id for u in user_summaries(svc)]
     except MemdeskError as exc:  # e.g. the store went away after opening
-        st.error(describe(exc))
+        show_error(exc)
         st.stop()
     if not users:
         st.info("No users yet. Run `memdesk seed` (or `make demo`) to load the demo personas.")
         st.stop()
     wanted = st.query_params.get("user")
-    if wanted and wanted not in users:
-        st.error(f"Unknown user {wanted!r}: pick one of the {len(users)} users in the sidebar.")
-        wanted = None
-    current = st.session_state.get(key) or wanted or st.session_state.get(f"{key}__last")
-    index = users.index(current) if current in users else 0
-    chosen = st.sidebar.selectbox("User", users, index=index, key=key)
+    seen = f"{key}__url"
+    if wanted and wanted != st.session_state.get(seen):  # a reload or a link names the user
+        st.session_state[seen] = wanted
+        if wanted in users:
+            st.session_state[key] = wanted
+        else:
+            st.error(f"Unknown user {md(repr(wanted))}: pick one of the {len(users)} users in "
+                     "the sidebar.")
+    current = st.session_state.get(key) or st.session_state.get(f"{key}__last")
+    if current not in users:
+        current = users[0]
+    st.session_state[key] = current
+    chosen = st.sidebar.selectbox("User", users, key=key)
     st.session_state[f"{key}__last"] = chosen
+    if st.query_params.get("user") != chosen:
+        st.query_params["user"] = chosen
+    st.session_state[seen] = chosen
     return chosen
 
 
+# who is operating ---------------------------------------------------------------------------------
+def current_operator() -> str | None:
+    """Who is operating the desk: the sidebar's name, else the name this browser session kept
+    (a session cookie), else None. The only place the desk learns its operator (issue 14
+    replaces it with a login)."""
+    name = st.session_state.get(OPERATOR_KEY)
+    if name is None:
+        try:
+            raw = st.context.cookies.get(OPERATOR_COOKIE, "")
+        except Exception:  # noqa: BLE001 - no browser context (bare script run): no cookie
+            raw = ""
+        name = unquote(raw) if isinstance(raw, str) else ""
+    name = str(name or "").strip()
+    return name or None
+
+
 def operator_actor() -> str:
-    """The audit actor for a desk mutation: `operator:NAME` from the sidebar's operator name."""
-    name = str(st.session_state.get(OPERATOR_KEY) or "").strip()
+    """The audit actor for a desk mutation: `operator:NAME` (see current_operator)."""
+    name = current_operator()
     if not name:
         raise ValidationError("enter your operator name in the sidebar first; "
                               "every desk change is audited under it")
@@ -98,6 +184,19 @@ def operator_actor() -> str:
         raise ValidationError(str(exc)) from None
 
 
+def _keep_operator_cookie(name: str | None) -> None:
+    """Write the operator's name into a session cookie (gone when the browser closes) once per
+    change, so a reload prefills it. The name is JSON-quoted and URL-encoded: never markup."""
+    if st.session_state.get("_operator_cookie") == name:
+        return
+    st.session_state["_operator_cookie"] = name
+    value = json.dumps(quote(name or ""))
+    expiry = "" if name else "; max-age=0"
+    st.html(f"<script>document.cookie = '{OPERATOR_COOKIE}=' + {value} + "
+            f"'; path=/; SameSite=Strict{expiry}';</script>", unsafe_allow_javascript=True)
+
+
+# sidebar ------------------------------------------------------------------------------------------
 def llm_mode() -> str:
     """The language model in use (offline or anthropic:MODEL), for the sidebar and chat."""
     try:
@@ -106,30 +205,58 @@ def llm_mode() -> str:
         return f"unavailable ({exc})"
 
 
-def review_badge(svc: MemoryService, user_id: str | None = None) -> int | None:
-    """Items waiting in the review queue (review.queue.pending_count), or None without it."""
-    try:
-        from review.queue import pending_count
-    except ImportError:
-        return None
-    try:
-        return pending_count(svc, user_id)
-    except MemdeskError:  # a badge must never break the page it decorates
-        return None
-
-
 def sidebar_status() -> None:
-    """Store URL, embedder, LLM mode, review badge and the operator name (app.py, every page)."""
+    """Operator name, store URL, embedder, LLM mode and review badge (app.py, every page)."""
     sb = st.sidebar
+    if OPERATOR_KEY not in st.session_state:
+        st.session_state[OPERATOR_KEY] = current_operator() or ""
     sb.text_input("Operator", key=OPERATOR_KEY, placeholder="your name (audited)",
-                  help="Desk changes are audited as operator:NAME")
+                  help="Desk changes are audited as operator:NAME; kept for this browser session")
+    with sb:
+        _keep_operator_cookie(current_operator())
     try:
         svc = runtime().service
     except (MemdeskError, OSError) as exc:  # see service(): one message for any open failure
-        sb.error(f"Store unavailable: {exc}")
+        sb.error(f"Store unavailable: {md(exc)}")
         return
     sb.caption(f"Store: `{svc.store.url}`")
     sb.caption(f"Embedder: `{svc.embedder.name}` · LLM: `{llm_mode()}`")
     pending = review_badge(svc)
     if pending is not None:
         sb.caption(f"Review queue: **{pending}** waiting" if pending else "Review queue: empty")
+
+
+def warm_up() -> None:
+    """Open the store and load the embedder in the background the first time app.py runs in a
+    server process, so the first page paints while the model loads instead of after."""
+    def work():
+        try:
+            svc = runtime().service
+            svc.embedder.embed(["warm up"])
+        except (MemdeskError, OSError):
+            pass  # the page that needs the store reports it
+
+    with _lock:
+        if getattr(warm_up, "started", False):
+            return
+        warm_up.started = True  # type: ignore[attr-defined]
+    threading.Thread(target=work, name="memdesk-warm-up", daemon=True).start()
+
+
+# links between pages ---------------------------------------------------------------------------
+PAGES = {"users": "pages/users.py", "chat": "pages/chat.py", "facts": "pages/facts.py",
+         "review": "pages/review.py", "consolidate": "pages/consolidate.py",
+         "recall": "pages/recall.py", "evals": "pages/evals.py"}
+
+
+def page_link(page: str, label: str, *, container=None, **params: str) -> None:
+    """A link to another desk page carrying `?user=` and the given query parameters. `label`
+    is desk text (callers pass stored text through md())."""
+    where = container or st
+    try:
+        where.page_link(PAGES[page], label=label, query_params={k: v for k, v in params.items()
+                                                                if v is not None})
+    except st.errors.StreamlitAPIException:
+        # The page runs outside app.py's navigation (a bare `streamlit run pages/x.py`): say where
+        # to go instead of failing the page.
+        where.caption(f"{label} → {page} page")

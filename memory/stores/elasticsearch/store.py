@@ -253,6 +253,9 @@ class ElasticsearchStore:
             if es is not self.es:
                 es.close()
 
+    def data_version(self) -> int | None:
+        return None  # no cheap cluster-wide write counter: desk caches expire by time
+
     def refresh(self, names: tuple[str, ...] = ALL_INDICES) -> None:
         self._call(self.es.indices.refresh, index=",".join(self.names.alias(n) for n in names))
         with self._lock:

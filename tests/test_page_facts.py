@@ -1,0 +1,202 @@
+"""The Facts page runs for real (AppTest): search, both clocks as of any moment, the chain in
+version order, a timeline true to both clocks, links, and retract/forget (invariants 83, 13, 14)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from memory.models import Fact, FactState, MemoryKind
+from memory.ui.views import chains_in_order, state_at_record_time, timeline_figure
+from tests.desk_support import html_bodies, plain
+from tests.test_pages import T0, seeded_desk, store_service
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def desk(tmp_path, monkeypatch):
+    yield from seeded_desk(tmp_path, monkeypatch)
+
+
+def page(**state) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "pages" / "facts.py"), default_timeout=60)
+    query = state.pop("query", {})
+    for key, value in state.items():
+        at.session_state[key] = value
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def listing(at: AppTest):
+    return at.dataframe[0].value
+
+
+def chain_table(at: AppTest):
+    return next(d.value for d in at.dataframe if "version" in d.value.columns)
+
+
+def inspect(at: AppTest, fact_id: str) -> AppTest:
+    """Click the fact's row in the listing (the table's selection)."""
+    key = next(k for k in at.session_state if k.startswith("facts_table_"))
+    row = list(listing(at)["id"]).index(fact_id)
+    at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
+    return at.run()
+
+
+def inspected(at: AppTest) -> str:
+    return next(b for b in html_bodies(at, "class='fx'")).split("<b>")[1].split("</b>")[0]
+
+
+def test_filters_search_and_chain_in_version_order(desk):
+    at = page()
+    assert not at.exception and not at.error
+    assert set(listing(at)["state"]) == {"active", "candidate"}
+    # the first fact with a supersession link is inspected by default, its chain walked back
+    assert inspected(at) == "Lives in Edinburgh" and at.query_params["fact"] == desk["edinburgh"]
+    chain = chain_table(at)
+    assert list(chain["version"]) == [1, 2]
+    assert list(chain["text"]) == ["Lives in Bristol", "Lives in Edinburgh"]
+    assert list(chain["state now"]) == ["superseded", "active"]
+    at.text_input(key="facts_search").input("EMAIL").run()
+    assert list(listing(at)["text"]) == ["Prefers email over phone calls"]
+    assert inspected(at) == "Lives in Edinburgh"  # still inspected, though not listed
+    assert "not in the list above" in html_bodies(at, "class='fx'")[0]
+    at = inspect(at, desk["email"])
+    assert inspected(at) == "Prefers email over phone calls"
+    at.text_input(key="facts_search").input("").run()
+    at.multiselect(key="facts_states").set_value(["superseded"]).run()
+    assert list(listing(at)["text"]) == ["Lives in Bristol"]
+    at.selectbox(key="facts_type").select("preference").run()
+    assert "No facts match" in plain(at.info[0].value)
+
+
+def test_as_of_lists_and_each_versions_state_then(desk):
+    """Invariants 13 and 14 through the desk, and the chain table as of that moment."""
+    at = page()
+    at.toggle(key="asof_valid_on").set_value(True).run()
+    at.datetime_input(key="asof_valid").set_value(datetime(2024, 6, 1)).run()
+    assert not at.error
+    assert set(listing(at)["text"]) == {"Lives in Bristol", "Prefers email over phone calls"}
+    chain = chain_table(at).set_index("text")
+    assert chain.loc["Lives in Bristol", "true at 2024-06-01 00:00"] == "true"
+    assert chain.loc["Lives in Edinburgh", "true at 2024-06-01 00:00"] == "not yet true"
+    assert inspected(at) == "Lives in Edinburgh"  # the inspected fact survives the as-of change
+    at.toggle(key="asof_valid_on").set_value(False).run()
+    at.toggle(key="asof_rec_on").set_value(True).run()
+    at.datetime_input(key="asof_rec").set_value(datetime(2024, 6, 1)).run()
+    chain = chain_table(at).set_index("text")
+    # What the store believed on 2024-06-01: Bristol, although it is superseded today.
+    assert chain.loc["Lives in Bristol", "believed at 2024-06-01 00:00"] == "active"
+    assert chain.loc["Lives in Edinburgh", "believed at 2024-06-01 00:00"] == "not yet recorded"
+    assert set(listing(at)["text"]) == {"Lives in Bristol", "Prefers email over phone calls"}
+    at.datetime_input(key="asof_rec").set_value(datetime(2025, 4, 1)).run()
+    assert set(listing(at)["text"]) == {"Lives in Edinburgh", "Prefers email over phone calls"}
+    assert chain_table(at).set_index("text").loc[
+        "Lives in Bristol", "believed at 2025-04-01 00:00"] == "superseded"
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert [s["line"]["dash"] for s in spec["layout"]["shapes"]] == ["dash"]  # the as-of line
+    at.datetime_input(key="asof_rec").set_value(datetime(2023, 1, 1)).run()
+    assert "No facts match" in plain(at.info[0].value)
+    assert inspected(at) == "Lives in Edinburgh"
+
+
+def test_timeline_orders_versions_and_marks_never_true_values(desk):
+    svc = store_service()
+    glasgow = svc.write_fact("ana", "Lives in Glasgow", fact_type="identity",
+                             supersedes_id=desk["edinburgh"], contradiction="harsh",
+                             actor="cli").fact
+    at = page(query={"fact": glasgow.id})
+    assert inspected(at) == "Lives in Glasgow"
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    order = spec["layout"]["yaxis"]["categoryarray"]
+    assert [o.split(" · ")[0] for o in order] == ["v1", "v2", "v3"]
+    assert order[1].endswith("Lives in Edinburgh")
+    bars = {t["name"]: t["y"] for t in spec["data"] if t["type"] == "bar"}
+    assert bars == {"active (valid time)": [order[2]], "superseded (valid time)": [order[0]]}
+    never = next(t for t in spec["data"] if t.get("name") == "retracted/rejected (never true)")
+    assert never["y"] == [order[1]] and never["marker"]["symbol"] == "x"
+    assert list(chain_table(at)["state now"]) == ["superseded", "retracted", "active"]
+    at.radio(key="facts_timeline_scope").set_value(
+        at.radio(key="facts_timeline_scope").options[1]).run()
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    cand = next(t for t in spec["data"] if t.get("name") == "candidate (not yet believed)")
+    assert cand["marker"]["symbol"] == "diamond-open" and "Owns a cat" in cand["y"][0]
+
+
+def test_timeline_figure_and_chain_grouping_are_pure():
+    old = Fact(user_id="u", text="Lives in <b>Bristol</b>", state=FactState.SUPERSEDED,
+               recorded_at=T0, superseded_at=datetime(2025, 2, 1, tzinfo=UTC),
+               valid_from=datetime(2020, 1, 1, tzinfo=UTC), valid_to=datetime(2025, 1, 1, tzinfo=UTC))
+    new = Fact(user_id="u", text="Lives in Edinburgh", recorded_at=datetime(2025, 2, 1, tzinfo=UTC),
+               valid_from=datetime(2025, 1, 1, tzinfo=UTC), supersedes=old.id)
+    old = old.model_copy(update={"superseded_by": new.id})
+    other = Fact(user_id="u", text="Likes tea", recorded_at=T0)
+    assert [[f.text for f in c] for c in chains_in_order([new, other, old])] == [
+        ["Lives in <b>Bristol</b>", "Lives in Edinburgh"], ["Likes tea"]]
+    fig = timeline_figure([new, other, old], now=datetime(2025, 6, 1, tzinfo=UTC), versions=False)
+    order = list(fig.layout.yaxis.categoryarray)
+    assert order[0] == "v1 · Lives in &lt;b&gt;Bristol&lt;/b&gt;"  # escaped: never markup
+    assert order[1:] == ["v2 · Lives in Edinburgh", "v1 · Likes tea"]
+    ended = next(t for t in fig.data if t.name == "no longer believed (record time)")
+    assert list(ended.y) == [order[0]]
+    assert state_at_record_time(old, datetime(2025, 1, 15, tzinfo=UTC)) == "active"
+    assert state_at_record_time(old, datetime(2025, 3, 1, tzinfo=UTC)) == "superseded"
+
+
+def test_links_to_review_sources_and_audit(desk):
+    at = page(query={"fact": desk["cat"]})
+    assert inspected(at) == "Owns a cat called Miso"
+    assert any("Open its review item" in plain(c.value) for c in at.caption)
+    at = page(query={"fact": desk["bristol"]})
+    sources = next(d.value for d in at.dataframe if "said" in d.value.columns)
+    assert list(sources["text"]) == ["I live in Bristol with my partner"]
+    assert not [d for d in at.dataframe if "outcome" in d.value.columns]  # read on demand
+    at.toggle(key="facts_show_audit").set_value(True).run()
+    audit = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
+    assert set(audit["action"]) == {"write_fact", "supersede"}
+
+
+def test_scope_follows_user_picker_and_unknown_user_is_an_error(desk):
+    at = page()
+    at.selectbox(key="user").select("bob").run()
+    assert list(listing(at)["text"]) == ["Lives in Lisbon"] and at.query_params["user"] == "bob"
+    at = page(query={"user": "zed"})
+    assert "Unknown user 'zed'" in plain(at.error[0].value)
+    assert at.selectbox(key="user").value == "ana"  # nothing guessed, the page still works
+    at = page(query={"user": "bob"})
+    assert not at.error and at.selectbox(key="user").value == "bob"
+
+
+def test_retract_needs_operator_and_confirmation_and_is_audited(desk):
+    at = inspect(page(), desk["email"])
+    assert at.button(key="facts_apply").disabled  # no confirmation yet
+    at.checkbox(key="facts_confirm").check().run()
+    at.button(key="facts_apply").click().run()
+    assert "operator name" in plain(at.error[0].value)  # nothing changed without an actor
+    assert store_service().get_fact("ana", desk["email"]).state == FactState.ACTIVE
+    at.session_state["operator_name"] = "maria"
+    at.text_input(key="facts_reason").input("user denied it").run()
+    at.button(key="facts_apply").click().run()
+    assert not at.error and "Retracted" in plain(at.toast[0].value)
+    assert store_service().get_fact("ana", desk["email"]).state == FactState.RETRACTED
+    event = store_service().audit("ana", action="retract")[0]
+    assert event.actor == "operator:maria" and event.reason == "user denied it"
+    assert desk["email"] not in set(listing(at)["id"])
+    assert inspected(at) == "Prefers email over phone calls"  # still inspected: now retracted
+
+
+def test_forget_from_the_desk_hard_deletes(desk):
+    at = inspect(page(operator_name="maria"), desk["cat"])
+    at.radio(key="facts_action").set_value("forget").run()
+    at.checkbox(key="facts_confirm").check().run()
+    at.button(key="facts_apply").click().run()
+    assert "Forgot" in plain(at.toast[0].value)
+    svc = store_service()
+    assert svc.store.get(MemoryKind.SEMANTIC, "ana", desk["cat"]) is None
+    assert svc.audit("ana", action="forget")[0].actor == "operator:maria"

@@ -1,0 +1,167 @@
+"""The Recall debugger runs for real (AppTest): toggles beside presets, pictures of the ranking,
+state on every hit, "why not?", and a recall shared by URL (invariant 85)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from memory.search_config import PRESETS
+from memory.ui.recall_views import (
+    RecallToggles,
+    build_config,
+    from_query_params,
+    to_query_params,
+    toggles_of,
+)
+from memory.ui.why_not import why_not
+from tests.desk_support import plain
+from tests.test_pages import seeded_desk, store_service
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def desk(tmp_path, monkeypatch):
+    yield from seeded_desk(tmp_path, monkeypatch)
+
+
+def page(**query) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "pages" / "recall.py"), default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def table(at: AppTest, name: str):
+    """A dataframe by a column only it has: hits (state), filters (removed), why-not (note)."""
+    col = {"recall_hits": "state", "recall_filters": "removed", "recall_whynot_legs": "note"}[name]
+    return next(d for d in at.dataframe if col in d.value.columns).value
+
+
+def recall(at: AppTest, query: str, preset: str | None = None, **toggles) -> AppTest:
+    at.text_input(key="recall_query").input(query)
+    if preset:
+        at.selectbox(key="recall_preset").select(preset).run()
+    for name, value in toggles.items():
+        at.toggle(key=f"recall_t_{name}").set_value(value)
+    return at.button(key="recall_run").click().run()
+
+
+def test_hits_carry_state_and_the_two_pictures(desk):
+    at = page()
+    assert "Type a query" in at.info[0].value
+    recall(at, "where does ana live Edinburgh")
+    assert not at.error and not at.exception
+    hits = table(at, "recall_hits")
+    assert list(hits.columns[:6]) == ["rank", "state", "text", "bm25", "dense", "fused"]
+    assert hits.iloc[0]["text"] == "Lives in Edinburgh" and hits.iloc[0]["state"] == "active"
+    assert set(hits["state"]) <= {"active", "episodic", "procedural"}
+    assert "Lives in Bristol" not in set(hits["text"])  # superseded: not in default recall
+    assert "Lisbon" not in " ".join(hits["text"])  # another user's memories never appear
+    charts = {c.proto.id: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+    contrib, shift = charts.values()
+    names = {t.get("name") for t in contrib["data"]}
+    assert {"bm25 share", "dense share", "decay", "use boost", "catalog prior"} <= names
+    top = next(t for t in contrib["data"] if t["name"] == "bm25 share")
+    # The stacked shares are the RRF terms: 1 / (k + leg rank); the fused score is their sum.
+    first_fused = hits.iloc[0]["fused"]
+    dense = next(t for t in contrib["data"] if t["name"] == "dense share")
+    assert top["x"][0] + dense["x"][0] == pytest.approx(first_fused, abs=1e-5)
+    assert shift["data"][0]["x"] == ["BM25 rank", "dense rank", "fused", "final"]
+    assert shift["data"][0]["y"][3] == 1
+    filters = table(at, "recall_filters").set_index("filter")
+    assert filters.loc["state:superseded", "removed"] == 1
+    # Purpose.EXPLAIN is read-only (invariant 15): no usage was bumped by the debugger.
+    assert store_service().get_fact("ana", desk["edinburgh"]).use_count == 0
+
+
+def test_toggles_beside_presets(desk):
+    at = page()
+    recall(at, "Lumio hub wifi", preset="bm25_only", catalog=True)
+    assert at.toggle(key="recall_t_dense").value is False  # the preset set it
+    hits = table(at, "recall_hits")
+    assert "catalog" in set(hits["state"]) and hits["dense"].isna().all()
+    recall(at, "Bristol", preset="history", catalog=False)
+    assert at.toggle(key="recall_t_superseded").value is True
+    hits = table(at, "recall_hits")
+    bristol = hits.set_index("text").loc["Lives in Bristol"]
+    assert bristol["state"] == "superseded"
+    recall(at, "Bristol", superseded=False)
+    assert "Lives in Bristol" not in set(table(at, "recall_hits")["text"])
+    recall(at, "Bristol", bm25=False, dense=False)
+    assert "at least one leg" in plain(at.error[0].value)
+
+
+@pytest.mark.parametrize("query, message", [("", "query is empty"),
+                                            ("x" * 40_000, "the limit is 32768")])
+def test_bad_query_is_one_clear_error(desk, query, message):
+    at = page()
+    recall(at, query)
+    assert len(at.error) == 1 and message in plain(at.error[0].value)
+    assert not at.exception
+
+
+def test_recall_is_shared_by_url(desk):
+    at = page()
+    recall(at, "Lumio hub wifi", preset="default", catalog=True, decay=False)
+    url = dict(at.query_params)
+    assert url["q"] == "Lumio hub wifi" and url["on"] == "catalog"
+    assert url["off"] == "decay" and url["user"] == "ana"
+    opened = page(**url)  # a new session opens the link
+    assert not opened.exception and not opened.error
+    assert opened.text_input(key="recall_query").value == "Lumio hub wifi"
+    assert opened.toggle(key="recall_t_catalog").value is True
+    assert opened.toggle(key="recall_t_decay").value is False
+    assert list(table(opened, "recall_hits")["text"]) == list(
+        table(at, "recall_hits")["text"])
+    bob = page(user="bob", q="jazz vinyl")
+    assert bob.selectbox(key="user").value == "bob"
+    assert "I like jazz on vinyl" in set(table(bob, "recall_hits")["text"])
+
+
+def test_why_not_names_the_filter_or_the_ranks(desk):
+    at = page()
+    recall(at, "cat Miso pet")
+    at.text_input(key="recall_whynot_find").input("Miso").run()
+    assert plain(at.selectbox(key="recall_whynot_pick").options[0]).startswith("[candidate]")
+    verdict = plain(at.warning[0].value)
+    assert "state:candidate filter" in verdict and "wait in review" in verdict
+    at.text_input(key="recall_whynot_find").input("Bristol").run()
+    at.selectbox(key="recall_whynot_pick").set_value(desk["bristol"]).run()
+    assert "state:superseded filter" in plain(at.warning[0].value)
+    at.toggle(key="recall_t_superseded").set_value(True).run()
+    legs = table(at, "recall_whynot_legs").set_index("leg")
+    assert legs.loc["dense", "rank"] >= 1 and "candidates" in legs.loc["dense", "note"]
+    assert legs.loc["bm25", "note"] == "no query term matches it"  # "Bristol" is not in the query
+
+
+def test_why_not_below_the_cut_and_in_results(desk):
+    svc = store_service()
+    for n in range(12):
+        svc.write_fact("ana", f"Visited Lumio store number {n}", actor="cli")
+    cfg = build_config("default", RecallToggles(k=3))
+    hits = svc.recall("ana", "Lumio store", config=cfg).hits
+    inside = why_not(svc, "ana", hits[0].id, "Lumio store", cfg)
+    assert inside.final_rank == 1 and "in the results at rank 1" in inside.verdict
+    below = next(f for f in svc.facts("ana") if f.text.startswith("Visited")
+                 and f.id not in {h.id for h in hits})
+    answer = why_not(svc, "ana", below.id, "Lumio store", cfg)
+    assert answer.final_rank > 3 and "below the cut at k = 3" in answer.verdict
+    assert {s.leg for s in answer.legs} == {"bm25", "dense"} and answer.multipliers is not None
+
+
+def test_toggles_and_url_round_trip_are_pure():
+    for name in PRESETS:
+        t = toggles_of(name)
+        assert build_config(name, t) == PRESETS[name].model_copy(update={"k": t.k})
+        q, preset, back = from_query_params(to_query_params("q", name, t))
+        assert (q, preset, back) == ("q", name, t)
+    assert from_query_params({"q": " "}) is None
+    assert from_query_params({"q": "x", "preset": "nope", "k": "lots"})[1:] == (
+        "default", RecallToggles())
+    no_prior = build_config("with_catalog", RecallToggles(prior=False, catalog=True))
+    assert no_prior.ranking.catalog_prior == 1.0 and no_prior.include_catalog
