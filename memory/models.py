@@ -290,14 +290,18 @@ class Tombstone(BaseModel):
         return out
 
 
-_ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|operator:[^\s:][^:]{0,63})$")
+# Who acts: a system component, a local CLI user (cli:NAME), a desk operator (operator:NAME or
+# operator:EMAIL when login is on) or an MCP token (mcp:TOKEN_ID).
+_ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|cli:[^\s:][^:]{0,63}|"
+                    r"operator:[^\s:][^:]{0,127}|mcp:[A-Za-z0-9_-]{1,64})$")
 
 
 def check_actor(actor: str) -> str:
     # Issue 11 (invariant 68): an operator name is shown in audit views; nothing invisible.
     if not _ACTOR.match(actor or "") or first_invisible(actor):
         raise ValueError(
-            f"invalid actor {actor!r}: expected agent | consolidation | cli | seed | operator:NAME"
+            f"invalid actor {actor!r}: expected agent | consolidation | cli[:NAME] | seed | "
+            "migrate | operator:NAME | mcp:TOKEN_ID"
         )
     return actor
 
