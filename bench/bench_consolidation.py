@@ -26,11 +26,9 @@ from memory.consolidation.apply import apply_plan, undo_plan
 from memory.consolidation.planner import make_plan
 from memory.embeddings import get_embedder
 from memory.llm.offline import OfflineLLM
-from memory.models import AuditEvent
+from memory.policy import ReviewPolicy
 from memory.service import MemoryService
 from memory.stores import open_store
-from memory.stores.base import AppendAudit, PutMemory
-from memory.policy import ReviewPolicy
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 CITIES = ["Bristol", "Leeds", "Porto", "Lisbon", "Berlin", "Oslo", "Dublin", "Austin", "Kyoto", "Accra", "Galway", "Krakow"]
@@ -51,15 +49,12 @@ FACTS = ["Visited {c} in 20{n}", "Owns a {t} model {n}", "Likes {h} on weekends"
 
 
 def seed(svc: MemoryService, user: str, n_facts: int, n_eps: int, rng: random.Random) -> None:
-    ops = []
-    for i in range(n_facts):
-        text = rng.choice(FACTS).format(c=rng.choice(CITIES), t=rng.choice(THINGS), n=i,
-                                        h=rng.choice(HOBBIES), f=rng.choice(FOODS))
-        f = svc.build_fact(user, text, origin="seed")
-        ops += [PutMemory(doc=f), AppendAudit(event=audit_event("seed", user, "write_fact",
-                                                                targets=[f.id], after=f))]
-    ops.append(PutMemory(doc=svc.build_fact(user, "Lives in Bristol", fact_type="identity")))
-    svc.store.apply(ops)
+    with svc.batch("seed", user) as b:
+        for i in range(n_facts):
+            text = rng.choice(FACTS).format(c=rng.choice(CITIES), t=rng.choice(THINGS), n=i,
+                                            h=rng.choice(HOBBIES), f=rng.choice(FOODS))
+            b.add(svc.build_fact(user, text, origin="seed"), on_dead="allow")
+        b.add(svc.build_fact(user, "Lives in Bristol", fact_type="identity"), on_dead="allow")
     svc.write_playbook(user, "Reset the router", "router keeps dropping", ["Unplug", "Re-pair"],
                        actor="seed")
     items = []

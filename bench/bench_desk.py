@@ -34,10 +34,9 @@ sys.path.insert(0, str(ROOT))
 import review.queue  # noqa: F401 - pin the package before AppTest puts pages/ on sys.path
 from memory.embeddings import get_embedder
 from memory.models import Contradiction, Fact, FactState, FactType
-from memory.ui import runtime as desk_runtime
-from memory.service import audit_event
-from memory.stores.base import AppendAudit, PutMemory
 from memory.stores.embedded import EmbeddedStore
+from memory.ui import runtime as desk_runtime
+from memory.unit_of_work import Batch
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 TYPES = list(FactType)
@@ -46,10 +45,11 @@ TOPICS = ["coffee", "cycling", "Lisbon", "the Lumio hub", "jazz", "allergies", "
 
 
 def _fact_ops(facts: list[Fact]) -> list:
-    ops = []
+    ops: list = []
     for f in facts:
-        ops += [PutMemory(doc=f), AppendAudit(event=audit_event(
-            "seed", f.user_id, "write_fact", targets=[f.id], after=f, at=f.recorded_at))]
+        b = Batch(None, "seed", f.user_id, now=f.recorded_at)
+        b.add(f, on_dead="allow", at=f.recorded_at)
+        ops += b.ops
     return ops
 
 

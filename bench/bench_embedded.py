@@ -41,10 +41,10 @@ from memory.embeddings import get_embedder
 from memory.models import Episode, Fact, Playbook
 from memory.ranking import fuse
 from memory.search_config import DEFAULT, Purpose
-from memory.models import AuditEvent
 from memory.service import MemoryService
-from memory.stores.base import AppendAudit, PutMemory, RecallFilter
+from memory.stores.base import RecallFilter
 from memory.stores.embedded import EmbeddedStore
+from memory.unit_of_work import Batch
 
 BATCH = 500
 
@@ -96,7 +96,7 @@ def pool_vectors(pool: corpus.Pool, embedder, cache_dir: Path) -> dict[str, np.n
         np.save(path, mat)
         for part in path.parent.glob(path.stem + ".part*.npy"):
             part.unlink()
-    return dict(zip(texts, mat))
+    return dict(zip(texts, mat, strict=False))
 
 
 def doc_vector(spec: corpus.DocSpec, vecs: dict[str, np.ndarray]) -> np.ndarray:
@@ -113,12 +113,10 @@ def to_model(spec: corpus.DocSpec, user_id: str):
 
 
 def ops_for(docs, user_id: str) -> list:
-    ops = []
+    b = Batch(None, "seed", user_id, now=corpus.NOW)  # the unit of work, store-less: its ops
     for doc in docs:
-        ops += [PutMemory(doc=doc), AppendAudit(event=audit_event(
-            "seed", user_id, f"write_{doc.kind.value}", targets=[doc.id], after=doc,
-            at=corpus.NOW))]
-    return ops
+        b.add(doc, on_dead="allow")
+    return b.ops
 
 
 def db_size(path: Path) -> int:
@@ -153,7 +151,7 @@ def build(args, path: Path) -> None:
         for s in range(0, len(specs), BATCH):
             chunk = specs[s:s + BATCH]
             docs = [to_model(sp, user) for sp in chunk]
-            emb.primed = {d.search_text(): doc_vector(sp, vecs) for d, sp in zip(docs, chunk)}
+            emb.primed = {d.search_text(): doc_vector(sp, vecs) for d, sp in zip(docs, chunk, strict=False)}
             store.apply(ops_for(docs, user))
         if (u + 1) % 10 == 0:
             print(f"  build: {u + 1}/{args.users} users, {time.perf_counter() - t0:.0f} s", flush=True)

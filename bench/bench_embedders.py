@@ -49,7 +49,7 @@ class VectorCache:
         else:
             mat = np.concatenate([base.embed(texts[s:s + 512]) for s in range(0, len(texts), 512)])
             np.save(path, mat)
-        self.known = dict(zip(texts, mat))
+        self.known = dict(zip(texts, mat, strict=False))
 
     def embed(self, texts):
         out = np.zeros((len(texts), self.dims), np.float32)
@@ -82,7 +82,7 @@ def measure(name: str, args) -> dict:
     emb = get_embedder(name)  # for static: distils on first use (timed separately below)
     load_s = time.perf_counter() - t0
     pool = corpus.make_pool(4000, seed=21)
-    texts = [a + ". " + b for a, b in zip(pool.episodes[::2], pool.episodes[1::2])][: args.batch_texts.get(name, 2000)]
+    texts = [a + ". " + b for a, b in zip(pool.episodes[::2], pool.episodes[1::2], strict=False)][: args.batch_texts.get(name, 2000)]
     texts = [t if i % 2 else t.split(". ")[0] for i, t in enumerate(texts)]  # 8-40 words
     emb.embed(texts[:8])
     # Wall clock and CPU time (all threads): on shared cores the CPU figure is the steadier.

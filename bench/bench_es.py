@@ -119,7 +119,7 @@ def live_mode(args) -> None:
             for s in range(0, len(specs), 500):
                 chunk = specs[s:s + 500]
                 docs = [to_model(sp, user) for sp in chunk]
-                emb.primed = {d.search_text(): doc_vector(sp, vecs) for d, sp in zip(docs, chunk)}
+                emb.primed = {d.search_text(): doc_vector(sp, vecs) for d, sp in zip(docs, chunk, strict=False)}
                 store.apply(ops_for(docs, user))
         store.refresh()
         print(f"build: {want} documents in {time.perf_counter() - t0:.0f} s")

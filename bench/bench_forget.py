@@ -26,11 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from memory.clock import utcnow
 from memory.embeddings import get_embedder
 from memory.redaction import Erasure, texts_of
 from memory.service import MemoryService
-from memory.stores.base import DeleteMemory
 from memory.stores.embedded import EmbeddedStore
+from memory.unit_of_work import Batch
 
 
 def build(svc: MemoryService, users: int, per_user: int, facts: int) -> None:
@@ -75,11 +76,12 @@ def main() -> None:
             erasure = Erasure(user_id=user, ids=frozenset({ep.id}), texts=tuple(texts_of(ep)))
             store.redact(user, erasure)
             t1 = time.perf_counter()
-            store.apply([DeleteMemory(kind=ep.kind, user_id=user, id=ep.id)])
+            with Batch(store, "cli", user, now=utcnow()) as b:  # the unit of work's forget
+                b.forget(ep)
             t2 = time.perf_counter()
             store.compact()
             t3 = time.perf_counter()
-            for name, value in zip(phases, (t1 - t, t2 - t1, t3 - t2, t3 - t)):
+            for name, value in zip(phases, (t1 - t, t2 - t1, t3 - t2, t3 - t), strict=False):
                 phases[name].append(value * 1000)
         source = svc.facts(user)[0].source_episode_ids[0]  # an episode with a derived fact
         t = time.perf_counter()

@@ -33,10 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from memory.clock import fixed_clock
 from memory.embeddings import get_embedder
 from memory.models import Contradiction, Fact, FactState, FactType
-from memory.models import AuditEvent
 from memory.service import MemoryService
-from memory.stores.base import AppendAudit, PutMemory
 from memory.stores.embedded import EmbeddedStore
+from memory.unit_of_work import Batch
 from review.models import ItemKind, QueueFilter
 from review.queue import list_queue, select, summaries_from_facts
 
@@ -49,14 +48,13 @@ def build(path: Path, users: int, pending: int, background: int) -> EmbeddedStor
     store = EmbeddedStore(path, get_embedder("hash"))
     for u in range(users):
         user = f"user{u:03d}"
-        ops = []
+        b = Batch(store, "seed", user, now=NOW)
         actives = []
         for i in range(background):
             f = Fact(user_id=user, text=f"{user} background fact {i} about topic {i % 17}",
                      fact_type=TYPES[i % 4], recorded_at=NOW - timedelta(days=200 - i % 100))
             actives.append(f)
-            ops += [PutMemory(doc=f), AppendAudit(event=audit_event(
-                "seed", user, "write_fact", targets=[f.id], after=f, at=f.recorded_at))]
+            b.add(f, on_dead="allow", at=f.recorded_at)
         for i in range(pending):
             extra: dict = {}
             if i % 5 == 1 and actives:
@@ -69,10 +67,8 @@ def build(path: Path, users: int, pending: int, background: int) -> EmbeddedStor
                      confidence=round(0.3 + (i % 7) * 0.1, 2), origin="consolidation",
                      plan_id=f"plan_{user}_{i // 10}",
                      recorded_at=NOW - timedelta(days=(i * 37) % 60, minutes=i), **extra)
-            ops += [PutMemory(doc=f), AppendAudit(event=audit_event(
-                "consolidation", user, "propose_fact", targets=[f.id], after=f,
-                plan_id=f.plan_id, at=f.recorded_at))]
-        store.apply(ops)
+            b.add(f, on_dead="allow", action="propose_fact", at=f.recorded_at)
+        b.commit()
     return store
 
 

@@ -39,5 +39,5 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     candidates = list(store.tombstone_candidates(user_id, probe(text), query_vector, NEAREST))
     if pending:
         vectors = embedder.embed([t.text for t in pending])
-        candidates += [(t, float(v @ query_vector())) for t, v in zip(pending, vectors)]
+        candidates += [(t, float(v @ query_vector())) for t, v in zip(pending, vectors, strict=False)]
     return assess(text, candidates, threshold, judge=judge)

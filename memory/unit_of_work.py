@@ -246,7 +246,7 @@ class Batch:
         self._check(action)
         if isinstance(memory, Fact):
             memory = self._guard(memory, on_dead, action, dying)
-        if self.get(memory.kind, memory.id) is not None:
+        if self._docs.get((memory.kind, memory.id)) is not None:  # the store checks its own
             raise ValidationError(f"{memory.kind.value} {memory.id} already exists")
         self.ops.append(PutMemory(doc=memory))
         self._docs[(memory.kind, memory.id)] = memory

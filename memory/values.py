@@ -613,7 +613,7 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
     if not extra_a or not extra_b:  # whole parts: one value is the other plus parts
         more = extra_a or extra_b
         raws = dead.raw_value if extra_a else new.raw_value
-        extra_raw = [r for p, r in zip(a if extra_a else b, raws) if p in more]
+        extra_raw = [r for p, r in zip(a if extra_a else b, raws, strict=False) if p in more]
         if all(r in _COUNTRIES for r in extra_raw):
             return "same", "the same place, with its country"
         return "similar", "one value is the other with more parts"
@@ -640,7 +640,7 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
         return "similar", "an initialism of the other"
     wa, wb = ra.split(), rb.split()
     if len(wa) == len(wb):
-        diff = [(x, y) for x, y in zip(wa, wb) if x != y]
+        diff = [(x, y) for x, y in zip(wa, wb, strict=False) if x != y]
         if len(diff) == 1:
             x, y = diff[0]
             if not (_numbers_of([x]) or _numbers_of([y])) and (

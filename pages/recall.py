@@ -67,7 +67,7 @@ preset = q2.selectbox("Preset", list(PRESETS), key="recall_preset", on_change=on
 k = q3.number_input("k", min_value=1, max_value=200, key="recall_k")
 legs, extras = st.columns([6, 4])
 legs.caption("Legs and multipliers")
-for col, name in zip(legs.columns(5), ("bm25", "dense", "decay", "boost", "prior")):
+for col, name in zip(legs.columns(5), ("bm25", "dense", "decay", "boost", "prior"), strict=False):
     col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
 extras.caption("Include, rerank")
 e1, e2, e3 = extras.columns([3, 3, 2])

@@ -224,7 +224,7 @@ def focus_view() -> None:
                 (Decision.EDIT, "Edit", "E", "secondary"),
                 (Decision.MERGE, "Merge", "M", "secondary")]
     cols = st.columns(len(buttons) + 2)
-    for col, (decision, label, key, kind) in zip(cols, buttons):
+    for col, (decision, label, key, kind) in zip(cols, buttons, strict=False):
         col.button(label, key=f"review_{decision.value}", type=kind, shortcut=key,
                    on_click=on_decide, args=(*args, decision, f.next_id), width="stretch")
     cols[-2].button("Skip", key="review_skip", shortcut="S", on_click=on_skip,

@@ -44,7 +44,7 @@ def test_minilm_is_deterministic_and_batching_does_not_change_vectors(minilm):
     batch = minilm.embed(texts)
     assert np.array_equal(batch, minilm.embed(texts))
     # Each text alone (no padding) against the same text padded inside a mixed-length batch.
-    for text, row in zip(texts, batch):
+    for text, row in zip(texts, batch, strict=False):
         assert cos(minilm.embed([text])[0], row) > 0.99999
 
 

@@ -86,7 +86,7 @@ class OfflineAgent:
         tools.begin_step()
         started = time.perf_counter()
         said = []
-        for st, hits in zip(u.statements, found):
+        for st, hits in zip(u.statements, found, strict=False):
             if st.act == "forget":
                 said.append(self._forget(st, hits, tools))
             elif st.act == "deny":

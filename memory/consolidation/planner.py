@@ -142,7 +142,7 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
         vectors = np.zeros((0, svc.embedder.dims), np.float32)
     flt = RecallFilter(user_id=user, kinds=frozenset({MemoryKind.SEMANTIC}), fact_states=ALL_STATES)
     neighbours, matches = {}, {}
-    for key, vec in zip(keys, vectors):
+    for key, vec in zip(keys, vectors, strict=False):
         hits = store.search_dense(flt, vec, NEIGHBOURS)
         # Scores are (1 + cos) / 2 on every backend; the gates reason in cosine.
         neighbours[key] = [(h.doc, 2.0 * h.score - 1.0) for h in hits]

@@ -134,7 +134,7 @@ def ingest(store, convs: Sequence[Conversation], *, with_captions: bool = True) 
         items = [(t.episode_text(with_captions), t.timestamp, f"{conv.sample_id}:{t.dia_id.split(':')[0]}")
                  for t in conv.turns]
         episodes = service.write_episodes(conv.user_id, items, actor="migrate")
-        mapping[conv.user_id] = {ep.id: t.dia_id for ep, t in zip(episodes, conv.turns)}
+        mapping[conv.user_id] = {ep.id: t.dia_id for ep, t in zip(episodes, conv.turns, strict=False)}
     return Corpus(store_url=store.url, episode_to_turn=mapping)
 
 
@@ -149,7 +149,7 @@ class CachedEmbedder:
     def warm(self, texts: Sequence[str]) -> None:
         todo = [t for t in dict.fromkeys(texts) if t not in self._memo]
         if todo:
-            self._memo.update(zip(todo, self.inner.embed(todo)))
+            self._memo.update(zip(todo, self.inner.embed(todo), strict=False))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if len(texts) != 1 or texts[0] not in self._memo:

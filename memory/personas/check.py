@@ -86,7 +86,7 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
             p.append(f"{rec.id} belongs to {rec.user_id}, not {user}")
 
     # dates only move forward (invariant 50)
-    for a, b in zip(d.episodes, d.episodes[1:]):
+    for a, b in zip(d.episodes, d.episodes[1:], strict=False):
         if b.timestamp <= a.timestamp:
             p.append(f"episode {b.id} is not after {a.id}")
     for e in d.episodes:

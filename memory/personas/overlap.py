@@ -59,7 +59,7 @@ def gold_texts(data_dir: Path = DATA_DIR) -> dict[str, str]:
 def measure(questions: list[dict], texts: dict[str, str]) -> OverlapReport:
     scores = [overlap(q["question"], texts[q["gold_id"]]) for q in questions]
     kinds: dict[str, list[float]] = defaultdict(list)
-    for q, s in zip(questions, scores):
+    for q, s in zip(questions, scores, strict=False):
         kinds[q["gold_kind"]].append(s)
     hist = {f"{lo / 10:.1f}-{(lo + 1) / 10:.1f}": 0 for lo in range(10)}
     for s in scores:

@@ -693,7 +693,7 @@ class EmbeddedStore:
                     vectors[doc_id] = np.frombuffer(vec, np.float32)
         keys = [k for k in texts if k not in vectors]
         if keys:
-            vectors.update(zip(keys, self.embedder.embed([texts[k] for k in keys])))
+            vectors.update(zip(keys, self.embedder.embed([texts[k] for k in keys]), strict=False))
         return vectors
 
     def apply(self, ops: list[Op]) -> None:

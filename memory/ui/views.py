@@ -183,7 +183,7 @@ def timeline_figure(facts: list[Fact], now: datetime, *, versions: bool = True,
             label = esc(f"v{version[f.id]} · {_short(f.text, 34)} ·{f.id[-4:]}")
         used.add(label)
         labels.append(label)
-    rows = list(zip(labels, ordered))
+    rows = list(zip(labels, ordered, strict=False))
     fig = go.Figure()
     for state in TRUE_STATES:
         mine = [(lab, f) for lab, f in rows if f.state == state]

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 
 from ..text import STOP_WORDS, stem, term_set, words
+from . import lexicon as lx
+from .statements import Statement
 
 # Words that say who holds a value or hedge it, not what the value is.
 _FILLER = frozenset(["user", "users", "person", "customer", "has", "have", "having", "is", "am",
@@ -34,8 +36,6 @@ def identifiers(text: str) -> frozenset[str]:
         if token and (any(c.isdigit() for c in token) or (i > 0 and token[0].isupper())):
             out.update(stem(w) for w in words(token))
     return frozenset(out)
-from . import lexicon as lx
-from .statements import Statement
 
 # Words of canonical templates: they say nothing about which value is meant.
 TEMPLATE = frozenset(stem(w) for w in ["lives", "live", "lived", "living", "owns", "own", "owned", "has", "have", "works", "work", "prefers", "prefer", "likes", "like", "dislikes", "uses", "use", "is", "are", "was", "trip", "moving", "moved", "away", "no", "longer", "not", "does", "eat", "eats", "allergic", "called", "name", "user", "them", "their", "they"])

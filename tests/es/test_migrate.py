@@ -78,7 +78,7 @@ def test_inv28_migrate_sends_everything_with_source_ids_and_verifies(cluster, es
     rows = migrate(source, es_store)
     sent = [(a, s) for r in cluster.find("PUT", "/_bulk") for a, s in r.bulk_pairs]
     by_index: dict[str, list[str]] = {}
-    for action, src in sent:
+    for action, _src in sent:
         meta = next(iter(action.values()))
         by_index.setdefault(meta["_index"], []).append(meta["_id"])
     assert sorted(by_index["memdesk-semantic"]) == sorted(f.id for f in source.list_facts("ana"))

@@ -103,7 +103,7 @@ def rrf_hit(doc, embedder, ranks: list[int], leg_scores: list[float], k: int = 3
     """An rrf-retriever hit with the `_explanation` shape Elasticsearch 8.16+ writes."""
     score = rrf([r for r in ranks if r], k)
     details = []
-    for i, (r, s) in enumerate(zip(ranks, leg_scores)):
+    for i, (r, s) in enumerate(zip(ranks, leg_scores, strict=False)):
         if r:
             details.append({"value": 1.0 / (r + k),
                             "description": f"rrf score: [{1.0 / (r + k)}], for rank [{r}] in query "
@@ -220,14 +220,14 @@ def test_inv98_tombstone_similarity_is_the_exact_cosine_the_embedded_store_compu
         {"_index": "memdesk-tombstones-v1", "_id": t.id, "_score": q,
          "_source": {**t.model_dump(mode="json"), "seq": i,
                      "vector": [float(x) for x in hash_embedder.embed([t.text])[0]]}}
-        for i, (t, q) in enumerate(zip(tombs, quantised))])))
+        for i, (t, q) in enumerate(zip(tombs, quantised, strict=False))])))
     got = es_store.nearest_tombstones("u", query, 2)
     ref = EmbeddedStore(tmp_path / "ref.db", hash_embedder)
     ref.apply([PutTombstone(tombstone=t) for t in tombs])
     want = ref.nearest_tombstones("u", query, 2)
     ref.close()
     assert [t.id for t, _ in got] == [t.id for t, _ in want]
-    for (_, g), (_, w) in zip(got, want):
+    for (_, g), (_, w) in zip(got, want, strict=False):
         assert g == pytest.approx(w, abs=1e-6)
     (req,) = cluster.find("POST", "/memdesk-tombstones/_search")
     assert req.body["knn"]["filter"] == {"term": {"user_id": "u"}}
@@ -317,7 +317,7 @@ def test_inv21_rrf_path_and_client_side_fuse_give_the_same_ranking(hash_embedder
     want = fuse({leg: [LegHit(doc=by_id[i], score=s) for i, s in hits] for leg, hits in legs.items()},
                 NOW, params)
     assert [(h.id, h.rank) for h in got] == [(h.id, h.rank) for h in want]
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=False):
         assert g.fused_score == pytest.approx(w.fused_score)
         assert {k: v.rank for k, v in g.legs.items()} == {k: v.rank for k, v in w.legs.items()}
         for leg in w.legs:

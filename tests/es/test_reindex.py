@@ -45,7 +45,7 @@ class ReindexCluster:
             {"completed": False, "task": {"status": {"total": 3, "created": 2}}},
             {"completed": True, "task": {"status": {"total": 3, "created": 3}},
              "response": {"total": 3, "created": 3, "failures": []}}])
-        self.counts = dict(zip((OLD, NEW), counts))
+        self.counts = dict(zip((OLD, NEW), counts, strict=False))
         for name in ALL_INDICES:
             if name != "semantic":
                 c.on("GET", f"/_alias/memdesk-{name}", (200, {

@@ -60,7 +60,7 @@ class BatchWriter:
         modes = writes.refresh_modes(planned)
         applied: list[Step] = []
         try:
-            for phase_steps, mode in zip(planned, modes):
+            for phase_steps, mode in zip(planned, modes, strict=False):
                 self._phase(phase_steps, mode, applied)
         except BaseException as exc:
             self._undo(applied, exc)
@@ -87,7 +87,7 @@ class BatchWriter:
                 lost += 1  # the answer was lost, not necessarily the writes: send them again
                 continue
             check, failures = [], []
-            for step, item in zip(pending, resp["items"]):
+            for step, item in zip(pending, resp["items"], strict=False):
                 result = next(iter(item.values()))
                 status = result.get("status", 500)
                 if status < 300:
@@ -169,7 +169,7 @@ class BatchWriter:
                 raise self._partial(todo, cause, f"the undo got no answer or was refused ({exc})") \
                     from cause
             check, stuck = [], []
-            for step, item in zip(todo, resp["items"]):
+            for step, item in zip(todo, resp["items"], strict=False):
                 status = next(iter(item.values())).get("status", 500)
                 if status < 300 or (status == 404 and step.op == "delete"):
                     continue

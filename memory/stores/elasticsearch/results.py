@@ -91,7 +91,7 @@ def ranked_hits(hits: list[dict], now: datetime, params: RankingParams) -> list[
         m = multipliers(doc, now, params)
         legs: dict[str, LegRank] = {}
         parsed = leg_ranks(hit.get("_explanation"))
-        for name, (rank, score) in zip(LEG_NAMES, parsed or []):
+        for name, (rank, score) in zip(LEG_NAMES, parsed or [], strict=False):
             if rank > 0:
                 adjusted = score if score is not None else float("nan")
                 raw = adjusted / m.total if score is not None and m.total else adjusted

@@ -624,7 +624,7 @@ class ElasticsearchStore:
         if not texts:
             return {}
         keys = list(texts)
-        return dict(zip(keys, self.embedder.embed([texts[k] for k in keys])))
+        return dict(zip(keys, self.embedder.embed([texts[k] for k in keys]), strict=False))
 
     def apply(self, ops: list[Op]) -> None:
         """Validate every op against what is stored, then write in phases, all or nothing.
@@ -663,7 +663,7 @@ class ElasticsearchStore:
             return {}
         resp = self._call(self.es.mget, docs=[{"_index": a, "_id": i} for a, i in keys],
                           source_excludes=queries.SOURCE_EXCLUDES)
-        return {key: writes.found(d) for key, d in zip(keys, resp["docs"])}
+        return {key: writes.found(d) for key, d in zip(keys, resp["docs"], strict=False)}
 
     def _restore(self, step: Step, src: dict) -> dict:
         """A stored source to write back in an undo: vectors are never read back, so a memory

@@ -98,7 +98,7 @@ def found(doc: dict) -> dict | None:
 
 
 def current_from_mget(wanted: list[tuple[str, str]], docs: list[dict]) -> dict:
-    return {key: found(d) for key, d in zip(wanted, docs)}
+    return {key: found(d) for key, d in zip(wanted, docs, strict=False)}
 
 
 class Planner:
