@@ -9,7 +9,7 @@ import streamlit as st
 from memory.agent import new_session_id, run_turn
 from memory.errors import MemdeskError
 from memory.trace import TurnTrace, core_rows, diff_line, hit_rows, step_rows, write_links
-from memory.ui import describe, llm_mode, pick_user, runtime, service
+from memory.ui import describe, llm_mode, md, pick_user, runtime, service
 
 PAGES = {"facts": "pages/facts.py", "review": "pages/review.py"}
 
@@ -84,7 +84,7 @@ for n, msg in enumerate(state["messages"]):
     with st.chat_message(msg["role"]):
         st.text(msg["content"])
         if msg.get("error"):
-            st.error(msg["error"])
+            st.error(md(msg["error"]))  # error text can quote stored text: shown as text
         if msg.get("trace"):
             show_trace(TurnTrace.model_validate(msg["trace"]), n)
 
