@@ -219,7 +219,8 @@ def test_walk_every_page_in_a_real_browser(desk_server):
             walk.open("/chat?user=bob", "Chatting as")
             page.get_by_placeholder("Message as bob").fill("What music do I like?")
             page.get_by_placeholder("Message as bob").press("Enter")
-            page.get_by_text("jazz", exact=False).last.wait_for()
+            # The reply (a visible chat message), not the trace's folded tool-call JSON.
+            page.locator('[data-testid="stChatMessage"]').filter(has_text="jazz").last.wait_for()
             walk.settle()
             walk.check("chat")
 

@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-# Imported here, as the desk's app.py would: AppTest runs a lone page with pages/ first on
-# sys.path, where pages/review.py would shadow the review package memory.agent imports.
 from memory.agent import run_turn
 from memory.agents.offline import OfflineAgent
 from memory.embeddings import get_embedder
@@ -19,6 +17,10 @@ from memory.errors import MemdeskError
 from memory.service import MemoryService
 from memory.stores import open_store
 from memory.ui import runtime as desk_runtime
+
+# Imported here, as the desk's app.py would: AppTest runs a lone page with pages/ first on
+# sys.path, where pages/review.py would shadow the review package memory.agent imports.
+from tests.desk_support import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)
@@ -154,7 +156,7 @@ def test_model_unavailable_keeps_the_message(desk, monkeypatch):
     monkeypatch.setenv("MEMDESK_LLM", "anthropic")
     at = say(chat_page(), "My hub is offline again")
     assert not at.exception
-    assert "ANTHROPIC_API_KEY" in at.chat_message[0].error[0].value
+    assert "ANTHROPIC_API_KEY" in plain(at.chat_message[0].error[0].value)
     assert [m.name for m in at.chat_message] == ["user"]
     assert [e.text for e in svc().episodes("ana")] == ["My hub is offline again"]
 
