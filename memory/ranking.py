@@ -1,21 +1,31 @@
-"""Pure ranking functions shared by every backend: decay, use-count boost, catalog prior, RRF.
+"""Pure ranking functions shared by every backend: decay, use-count boost, catalog prior, fusion.
 
 Each retrieval leg's raw score is multiplied by the document's multipliers, the leg is re-ranked
-by that adjusted score, and the legs are fused with reciprocal rank fusion. The Elasticsearch
-store computes the same multipliers in Painless (function_score) and must agree with this file
-(invariant 17).
+by that adjusted score, and the legs are fused (weighted reciprocal rank fusion, or a weighted sum
+of min-max-normalised scores). The Elasticsearch store computes the same per-leg multipliers in
+Painless (function_score) and must agree with this file (invariant 17).
+
+After fusion, `adjust` applies what only the question and the candidate set can tell (issue 17):
+the user's own earlier questions are not answers, superseded facts are history (wanted when the
+question asks about the past), memories dated inside a time the question names are boosted, and a
+turn adjacent to a higher-ranked turn of the same session is demoted so the top k is not one
+snippet repeated. It runs on any backend's fused hits.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
+import re
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .clock import as_utc
-from .models import MemoryKind
+from .models import FactState, MemoryKind
 from .stores.base import AnyMemory, LegHit
+from .temporal import TimeIntent, fact_interval, overlaps
 
 DAY_MS = 86_400_000.0
 
@@ -23,6 +33,18 @@ DAY_MS = 86_400_000.0
 class RankingParams(BaseModel):
     model_config = ConfigDict(frozen=True)
     rrf_k: int = Field(30, description="RRF rank constant")
+    fusion: Literal["rrf", "score"] = Field(
+        "rrf", description="rrf: sum of weight/(k + rank); score: sum of weight x min-max score")
+    bm25_weight: float = Field(1.0, ge=0.0, description="weight of the BM25 leg in fusion")
+    dense_weight: float = Field(1.0, ge=0.0, description="weight of the dense leg in fusion")
+    # Post-fusion multipliers (issue 17; `adjust`). 1.0 switches each off.
+    question_weight: float = Field(1.0, ge=0.0, le=1.0,
+                                   description="the user's own earlier questions (episodes)")
+    superseded_weight: float = Field(1.0, ge=0.0, description="superseded facts, history questions")
+    past_weight: float = Field(1.0, ge=0.0, description="superseded facts, 'before/used to' questions")
+    window_boost: float = Field(1.0, ge=1.0, description="memories dated inside a named time")
+    adjacent_weight: float = Field(1.0, ge=0.0, le=1.0,
+                                   description="a turn next to a higher-ranked turn of its session")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
@@ -36,10 +58,19 @@ class Multipliers(BaseModel):
     decay: float = 1.0
     use_boost: float = 1.0
     prior: float = 1.0
+    # issue 17, applied after fusion by `adjust` (1.0 when not applied)
+    question: float = 1.0
+    time: float = 1.0
+    adjacency: float = 1.0
 
     @property
     def total(self) -> float:
+        """The per-leg multipliers (what Elasticsearch's script computes, invariant 17)."""
         return self.decay * self.use_boost * self.prior
+
+    @property
+    def post(self) -> float:
+        return self.question * self.time * self.adjacency
 
 
 def gauss_decay(age_days: float, params: RankingParams) -> float:
@@ -98,6 +129,7 @@ class RankedHit(BaseModel):
     legs: dict[str, LegRank]
     multipliers: Multipliers
     rerank_score: float | None = None
+    session_pos: tuple[str, int] | None = Field(None, description="(session, turn position)")
 
     @property
     def id(self) -> str:
@@ -118,6 +150,7 @@ def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
     docs: dict[str, AnyMemory] = {}
     mults: dict[str, tuple[float, float, float]] = {}
     ranks: dict[str, dict[str, tuple[int, float, float]]] = {}
+    where: dict[str, tuple[str, int] | None] = {}
     for name, hits in legs.items():
         scored = []
         for order, hit in enumerate(hits):
@@ -126,13 +159,19 @@ def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
             if m is None:
                 m = mults[i] = _multiplier_values(hit.doc, now_s, params)
                 docs[i] = hit.doc
+                where[i] = getattr(hit, "session_pos", None)
             scored.append((-(hit.score * m[0] * m[1] * m[2]), order, hit.score, i))
         # Higher adjusted score first; ties keep the leg's own order.
         scored.sort()
         for rank, (neg, _, raw, i) in enumerate(scored, 1):
             ranks.setdefault(i, {})[name] = (rank, raw, -neg)
-    k = params.rrf_k
-    fused = {i: rrf([r[0] for r in leg.values()], k) for i, leg in ranks.items()}
+    weights = {"bm25": params.bm25_weight, "dense": params.dense_weight}
+    if params.fusion == "score":
+        fused = _score_fusion(ranks, weights)
+    else:
+        k = params.rrf_k
+        fused = {i: sum(weights.get(name, 1.0) / (k + r[0]) for name, r in leg.items())
+                 for i, leg in ranks.items()}
     # Ties (common with RRF) break on the best single-leg rank, then id, so order is stable.
     order = sorted(fused, key=lambda i: (-fused[i], min(r[0] for r in ranks[i].values()), i))
     if limit is not None:
@@ -141,8 +180,108 @@ def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
     for n, i in enumerate(order, 1):
         d, b, p = mults[i]
         out.append(RankedHit.model_construct(
-            doc=docs[i], rank=n, fused_score=fused[i], rerank_score=None,
+            doc=docs[i], rank=n, fused_score=fused[i], rerank_score=None, session_pos=where[i],
             legs={name: LegRank.model_construct(rank=r, raw_score=raw, score=adj)
                   for name, (r, raw, adj) in ranks[i].items()},
             multipliers=Multipliers.model_construct(decay=d, use_boost=b, prior=p)))
     return out
+
+
+def _score_fusion(ranks: dict[str, dict[str, tuple[int, float, float]]],
+                  weights: dict[str, float]) -> dict[str, float]:
+    """Weighted sum of each leg's adjusted score, min-max normalised over that leg's candidates
+    (1 = the leg's best, 0 = its worst or absent): a leg's strong single hit keeps its weight
+    instead of being outvoted by documents that are mediocre in both legs."""
+    span: dict[str, tuple[float, float]] = {}
+    for leg in ranks.values():
+        for name, (_, _, adj) in leg.items():
+            lo, hi = span.get(name, (adj, adj))
+            span[name] = (min(lo, adj), max(hi, adj))
+    out = {}
+    for i, leg in ranks.items():
+        total = 0.0
+        for name, (_, _, adj) in leg.items():
+            lo, hi = span[name]
+            total += weights.get(name, 1.0) * ((adj - lo) / (hi - lo) if hi > lo else 1.0)
+        out[i] = total
+    return out
+
+
+_QUESTION_START = re.compile(
+    r"^(how|what|what's|whats|why|when|where|which|who|whom|whose|is|are|am|was|were|can|could|"
+    r"should|shall|do|does|did|any|will|would|has|have|had|may|might)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+
+
+def is_question(text: str) -> bool:
+    """Is this message mainly a question (the user asking, not telling)? Its first or last
+    sentence ends with a question mark, or it is one sentence that opens like a question."""
+    sentences = [s.strip() for s in _SENTENCE.findall(text.strip()) if s.strip()]
+    if not sentences:
+        return False
+    if sentences[0].endswith("?") or sentences[-1].endswith("?"):
+        # "Had a great day. Any tips?" is a question; a long story with a trailing "right?" is not
+        asked = sum(len(s) for s in sentences if s.endswith("?"))
+        return asked * 3 >= sum(len(s) for s in sentences)
+    return len(sentences) == 1 and bool(_QUESTION_START.match(sentences[0]))
+
+
+def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
+    m = 1.0
+    kind = doc.kind
+    if kind == MemoryKind.SEMANTIC and doc.state == FactState.SUPERSEDED:  # type: ignore[union-attr]
+        m *= params.past_weight if intent.past else params.superseded_weight
+    if intent.window is not None and params.window_boost != 1.0:
+        if kind == MemoryKind.EPISODIC:
+            t = doc.timestamp  # type: ignore[union-attr]
+            inside = intent.window[0] <= t < intent.window[1]
+        elif kind == MemoryKind.SEMANTIC:
+            inside = overlaps(fact_interval(doc), intent.window)  # type: ignore[arg-type]
+        else:
+            inside = False
+        if inside:
+            m *= params.window_boost
+    return m
+
+
+def adjust(hits: list[RankedHit], intent: TimeIntent, params: RankingParams,
+           limit: int | None = None) -> list[RankedHit]:
+    """Post-fusion multipliers and session diversification (see the module doc), re-ranked.
+
+    Greedy: the best remaining hit is taken next; a hit whose session neighbour (one position
+    away) is already taken has its score multiplied by `adjacent_weight` when it comes up."""
+    scored: list[tuple[float, int, RankedHit, float, float]] = []
+    for n, h in enumerate(hits):
+        q = params.question_weight if (h.doc.kind == MemoryKind.EPISODIC and params.question_weight
+                                       != 1.0 and is_question(h.doc.text)) else 1.0  # type: ignore[union-attr]
+        t = _time_multiplier(h.doc, intent, params)
+        scored.append((-(h.fused_score * q * t), n, h, q, t))
+    heap = list(scored)
+    heapq.heapify(heap)
+    taken: set[tuple[str, int]] = set()
+    out: list[RankedHit] = []
+    want = len(hits) if limit is None else min(limit, len(hits))
+    demoted: set[int] = set()
+    while heap and len(out) < want:
+        neg, n, h, q, t = heapq.heappop(heap)
+        sp = _session_pos(h)
+        if (params.adjacent_weight != 1.0 and sp is not None and n not in demoted
+                and ((sp[0], sp[1] - 1) in taken or (sp[0], sp[1] + 1) in taken)):
+            demoted.add(n)
+            heapq.heappush(heap, (neg * params.adjacent_weight, n, h, q, t))
+            continue
+        if sp is not None:
+            taken.add(sp)
+        a = params.adjacent_weight if n in demoted else 1.0
+        m = h.multipliers
+        out.append(RankedHit.model_construct(
+            doc=h.doc, rank=len(out) + 1, fused_score=-neg, legs=h.legs,
+            rerank_score=h.rerank_score, session_pos=sp,
+            multipliers=Multipliers.model_construct(decay=m.decay, use_boost=m.use_boost,
+                                                    prior=m.prior, question=q, time=t,
+                                                    adjacency=a)))
+    return out
+
+
+def _session_pos(h: RankedHit) -> tuple[str, int] | None:
+    return getattr(h, "session_pos", None)

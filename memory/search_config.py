@@ -26,6 +26,8 @@ class RecallConfig(BaseModel):
     rerank: str = Field("none", description="reranker name; see memory.rerank.RERANKERS")
     include_catalog: bool = False
     include_superseded: bool = False
+    use_time: bool = Field(True, description="read time in the question (memory.temporal): "
+                           "history questions see superseded facts; named dates boost")
     kinds: frozenset[MemoryKind] = frozenset(
         {MemoryKind.EPISODIC, MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL}
     )

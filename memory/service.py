@@ -31,8 +31,9 @@ from .models import (
     coerce_fact_type,
     snapshot,
 )
-from .ranking import RankedHit, fuse
+from .ranking import RankedHit
 from .rerank import get_reranker
+from .retrieval import retrieve
 from .search_config import DEFAULT, Purpose, RecallConfig
 from .stores.base import (
     AnyMemory,
@@ -41,7 +42,6 @@ from .stores.base import (
     Op,
     PutMemory,
     PutTombstone,
-    RecallFilter,
     Store,
     UpdateMemory,
 )
@@ -431,31 +431,11 @@ class MemoryService:
         """Hybrid recall scoped to one user (plus catalog when asked); see memory.ranking."""
         user_id = require_user(user_id)
         query = clean_text(query, field="query")
-        flt = RecallFilter(user_id=user_id, kinds=config.kinds, fact_states=config.fact_states(),
-                           include_catalog=config.include_catalog)
         reranker = get_reranker(config.rerank)  # an unknown name fails before any work
-        legs = {}
         now = self.clock()
-        hits = None
-        # Issue 3: a store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks
-        # with the same multipliers and RRF; it returns None when its licence lacks the feature.
-        hybrid = getattr(self.store, "hybrid_search", None)
-        if hybrid is not None and config.use_bm25 and config.use_dense:
-            vec = self.embedder.embed([query])[0]
-            hits = hybrid(flt, query, vec, config.candidates, now, config.ranking)
-            if hits is not None:
-                legs = {n: [h for h in hits if n in h.legs] for n in ("bm25", "dense")}
-        if hits is None:
-            if config.use_bm25:
-                legs["bm25"] = self.store.search_bm25(flt, query, config.candidates)
-            if config.use_dense:
-                vec = self.embedder.embed([query])[0]
-                legs["dense"] = self.store.search_dense(flt, vec, config.candidates)
-            # Without a reranker only the top k need explain objects built.
-            hits = fuse(legs, now, config.ranking, limit=None if reranker else config.k)
-        if reranker is not None:
-            hits = reranker.rerank(query, hits)
-        hits = hits[: config.k]
+        # Issue 17: the pipeline (time in the question, legs, fusion, adjust) is memory.retrieval.
+        got = retrieve(self.store, self.embedder, user_id, query, config, now, reranker)
+        hits, legs = got.hits, got.legs
         if purpose == Purpose.AGENT:  # invariant 15: explain and eval never bump
             used = [(h.doc.kind, h.id) for h in hits
                     if h.doc.kind in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]

@@ -100,6 +100,9 @@ class LegHit(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
     doc: AnyMemory
     score: float
+    # Issue 17 (optional, additive): (session, position of the turn in it) when the store knows
+    # it, so fusion can tell adjacent turns of one conversation apart from separate evidence.
+    session_pos: tuple[str, int] | None = None
 
 
 class FactSummary(NamedTuple):

@@ -1,0 +1,69 @@
+"""The recall pipeline behind `MemoryService.recall` (issue 17): plan, legs, fusion, adjust.
+
+1. Plan: what the question says about time (memory.temporal) widens the fact states — superseded
+   versions become eligible for "before ...", "when ...", "back in June" questions.
+2. Legs: BM25 and dense, each pre-filtered to the user (invariant 2), or the store's one-request
+   hybrid path when it has one and the fusion is plain RRF (it ranks the same way, invariant 17).
+3. Fusion (memory.ranking.fuse), then `adjust`: question episodes, history, named times, session
+   diversification. Then an optional reranker; the caller cuts the top k.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from .embeddings import Embedder
+from .models import FactState
+from .ranking import RankedHit, adjust, fuse
+from .rerank import Reranker
+from .search_config import RecallConfig
+from .stores.base import LegHit, RecallFilter
+from .temporal import TimeIntent, time_intent
+
+
+class Retrieved(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    hits: list[RankedHit]
+    legs: dict[str, list]
+    intent: TimeIntent
+    filter: RecallFilter
+
+
+def plan_filter(user_id: str, config: RecallConfig, intent: TimeIntent) -> RecallFilter:
+    states = set(config.fact_states())
+    if config.use_time and intent.history:
+        states.add(FactState.SUPERSEDED)  # history, never the never-true states (invariant 6)
+    return RecallFilter(user_id=user_id, kinds=config.kinds, fact_states=frozenset(states),
+                        include_catalog=config.include_catalog)
+
+
+def retrieve(store, embedder: Embedder, user_id: str, query: str, config: RecallConfig,
+             now: datetime, reranker: Reranker | None = None) -> Retrieved:
+    intent = time_intent(query, now) if config.use_time else TimeIntent()
+    flt = plan_filter(user_id, config, intent)
+    params = config.ranking
+    legs: dict[str, list] = {}
+    hits: list[RankedHit] | None = None
+    hybrid = getattr(store, "hybrid_search", None)
+    plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
+    if hybrid is not None and config.use_bm25 and config.use_dense and plain_rrf:
+        vec = embedder.embed([query])[0]
+        hits = hybrid(flt, query, vec, config.candidates, now, params)
+        if hits is not None:
+            legs = {n: [h for h in hits if n in h.legs] for n in ("bm25", "dense")}
+    if hits is None:
+        leg_hits: dict[str, list[LegHit]] = {}
+        if config.use_bm25:
+            leg_hits["bm25"] = store.search_bm25(flt, query, config.candidates)
+        if config.use_dense:
+            vec = embedder.embed([query])[0]
+            leg_hits["dense"] = store.search_dense(flt, vec, config.candidates)
+        legs = dict(leg_hits)
+        hits = fuse(leg_hits, now, params)
+    # Without a reranker only the top k need their final order.
+    hits = adjust(hits, intent, params, limit=None if reranker else config.k)
+    if reranker is not None:
+        hits = reranker.rerank(query, hits)
+    return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt)
