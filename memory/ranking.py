@@ -33,23 +33,25 @@ DAY_MS = 86_400_000.0
 class RankingParams(BaseModel):
     model_config = ConfigDict(frozen=True)
     rrf_k: int = Field(30, description="RRF rank constant")
+    # Defaults chosen on the tuning sets only (LoCoMo conversations 1-5, persona questions.json +
+    # questions_tuning.json); docs/benchmarks.md "Recall quality (issue 17)" has the sweeps.
     fusion: Literal["rrf", "score"] = Field(
-        "rrf", description="rrf: sum of weight/(k + rank); score: sum of weight x min-max score")
+        "score", description="rrf: sum of weight/(k + rank); score: sum of weight x min-max score")
     bm25_weight: float = Field(1.0, ge=0.0, description="weight of the BM25 leg in fusion")
-    dense_weight: float = Field(1.0, ge=0.0, description="weight of the dense leg in fusion")
+    dense_weight: float = Field(0.7, ge=0.0, description="weight of the dense leg in fusion")
     # Post-fusion multipliers (issue 17; `adjust`). 1.0 switches each off.
-    question_weight: float = Field(1.0, ge=0.0, le=1.0,
+    question_weight: float = Field(0.5, ge=0.0, le=1.0,
                                    description="the user's own earlier questions (episodes)")
     superseded_weight: float = Field(1.0, ge=0.0, description="superseded facts, history questions")
-    past_weight: float = Field(1.0, ge=0.0, description="superseded facts, 'before/used to' questions")
-    window_boost: float = Field(1.0, ge=1.0, description="memories dated inside a named time")
+    past_weight: float = Field(1.3, ge=0.0, description="superseded facts, 'before/used to' questions")
+    window_boost: float = Field(1.3, ge=1.0, description="memories dated inside a named time")
     adjacent_weight: float = Field(1.0, ge=0.0, le=1.0,
                                    description="a turn next to a higher-ranked turn of its session")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
     use_boost_weight: float = 0.2
-    catalog_prior: float = 0.85
+    catalog_prior: float = Field(0.9, description="catalog documents (measured: issue 17)")
     use_decay: bool = True
     use_boost: bool = True
 

@@ -98,7 +98,7 @@ def _season_span(name: str, year: int) -> tuple[datetime, datetime]:
     return datetime(year, first, 1, tzinfo=UTC), _month_span(year, last)[1]
 
 
-def _window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
+def _window(query: str, now: datetime) -> tuple[tuple[datetime, datetime], int] | None:
     m = _DAY_MONTH.search(query)
     if m:
         day, month_name, year = ((m.group(1), m.group(2), m.group(3)) if m.group(1)
@@ -109,58 +109,76 @@ def _window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
             if 1 <= d <= calendar.monthrange(now.year, month)[1]:
                 y = int(year) if year else _latest_year(month, now, d)
                 start = datetime(y, month, min(d, calendar.monthrange(y, month)[1]), tzinfo=UTC)
-                return start - timedelta(days=1), start + timedelta(days=2)
+                return (start - timedelta(days=1), start + timedelta(days=2)), m.start()
     for m in _MONTH_YEAR.finditer(query):
         name = m.group(2).lower()
         if name == "may" and not _MAY_CUE.search(query):
             continue
         month = _MONTHS.get(name, 5)
         y = int(m.group(3)) if m.group(3) else _latest_year(month, now)
-        return _part_of_month(_month_span(y, month), m.group(1))
+        return _part_of_month(_month_span(y, month), m.group(1)), m.start()
     m = _RELATIVE.search(query)
     if m:
         if m.group(3):
             day = datetime(now.year, now.month, now.day, tzinfo=UTC)
             day -= timedelta(days=1 if m.group(3).lower() == "yesterday" else 0)
-            return day, day + timedelta(days=1)
+            return (day, day + timedelta(days=1)), m.start()
         if m.group(4):
             n = _NUMBER.get(m.group(4).lower()) or int(m.group(4))
             unit = {"day": 1, "week": 7, "month": 30, "year": 365}[m.group(5).lower()]
             centre = now - timedelta(days=n * unit)
             half = timedelta(days=max(1.0, unit * 0.5))
-            return centre - half, centre + half
+            return (centre - half, centre + half), m.start()
         which, unit = m.group(1).lower(), m.group(2).lower()
         back = which != "this"
         if unit == "year":
             y = now.year - back
-            return datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)
+            return (datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)), m.start()
         if unit == "month":
             y, mo = (now.year, now.month - back) if now.month - back >= 1 else (now.year - 1, 12)
-            return _month_span(y, mo)
+            return _month_span(y, mo), m.start()
         if unit == "week":
             start = now - timedelta(days=now.weekday() + 7 * back)
             start = datetime(start.year, start.month, start.day, tzinfo=UTC)
-            return start, start + timedelta(days=7)
+            return (start, start + timedelta(days=7)), m.start()
         y = now.year if not back else now.year - 1
         span = _season_span(unit, y)
         if back and _season_span(unit, now.year)[1] <= now:  # "last summer" in November
             span = _season_span(unit, now.year)
-        return span
+        return span, m.start()
     m = _SEASON.search(query)
     if m:
         name = m.group(1).lower()
         span = _season_span(name, now.year)
-        return span if span[0] <= now else _season_span(name, now.year - 1)
+        return (span if span[0] <= now else _season_span(name, now.year - 1)), m.start()
     m = _YEAR.search(query)
     if m:
         y = int(m.group(1))
-        return datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)
+        return (datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)), m.start(1)
     return None
+
+
+_BEFORE = re.compile(r"\b(before|until|till|prior to|by)\s+(the\s+)?$", re.I)
+_AFTER = re.compile(r"\b(after|from)\s+(the\s+)?$", re.I)
+_SINCE = re.compile(r"\bsince\s+(the\s+)?$", re.I)
+SIDE = timedelta(days=120)  # "before June": the months leading up to it, not all of history
 
 
 def time_intent(query: str, now: datetime) -> TimeIntent:
     now = as_utc(now)
-    window = _window(query, now)
+    found = _window(query, now)
+    window = None
+    if found is not None:
+        (start, end), pos = found
+        prefix = query[:pos]
+        if _BEFORE.search(prefix):
+            window = (start - SIDE, start)
+        elif _SINCE.search(prefix):
+            window = (start, max(end, now))
+        elif _AFTER.search(prefix):
+            window = (end, max(end, min(end + SIDE, now)))
+        else:
+            window = (start, end)
     past = bool(_PAST.search(query))
     history = past or bool(_HISTORY.search(query)) or (window is not None and window[1] <= now)
     return TimeIntent(past=past, history=history, window=window)

@@ -25,6 +25,8 @@ from .metrics import RankSummary, count_leaks, rank_of, summarise_ranks
 from .reports import REPORTS_DIR, write_reports  # noqa: F401  (re-exported for callers)
 
 QUESTIONS_PATH = Path(__file__).resolve().parent.parent / "personas" / "data" / "questions.json"
+FROZEN_PATH = QUESTIONS_PATH.with_name("questions_frozen.json")  # issue 17: held out, frozen
+TUNING_PATH = QUESTIONS_PATH.with_name("questions_tuning.json")  # issue 17: tuning additions
 GATE_R10 = 0.90
 GATE_R5 = 0.80
 SWEEP_K = 200  # the sweep inspects every fused candidate of both legs, not just a top 10
@@ -36,8 +38,12 @@ class Question(BaseModel):
     user_id: str
     question: str
     gold_id: str
-    gold_kind: Literal["episodic", "semantic", "procedural"]
+    gold_kind: Literal["episodic", "semantic", "procedural", "catalog"]
     variant: int = 1
+    # Issue 17 (questions_frozen.json, questions_tuning.json): other documents that also answer
+    # (a fact's source episodes); scored separately as "any gold", never in the headline figures.
+    also_ids: list[str] = Field(default_factory=list)
+    tag: str | None = None
 
 
 class QuestionResult(BaseModel):

@@ -26,7 +26,7 @@ class IndexParams(BaseModel):
     model_config = ConfigDict(frozen=True)
     window: int = Field(2, ge=0, le=10, description="BM25: neighbouring turns on each side")
     context_weight: float = Field(0.5, ge=0.0, le=1.0, description="BM25: weight of a neighbour's word")
-    dense_window: int = Field(1, ge=0, le=10, description="dense: neighbouring turns on each side")
+    dense_window: int = Field(2, ge=0, le=10, description="dense: neighbouring turns on each side")
     dense_context_weight: float = Field(0.3, ge=0.0, le=1.0,
                                         description="dense: weight of a neighbour's vector")
     k1: float = 1.2
