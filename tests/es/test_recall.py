@@ -45,6 +45,10 @@ USER_SCOPE = {"bool": {"filter": [
     {"terms": {"kind": ["episodic", "procedural", "semantic"]}},
     {"bool": {"should": [{"bool": {"must_not": [{"term": {"kind": "semantic"}}]}},
                          {"terms": {"state": ["active"]}}], "minimum_should_match": 1}}]}}
+# Issue 17: the default fusion is score-normalised (client-side); the one-request rrf retriever
+# serves plain-RRF configs, so its tests ask for one.
+RRF_PARAMS = RankingParams(fusion="rrf", dense_weight=1.0, catalog_prior=0.85)
+RRF_CATALOG = DEFAULT.model_copy(update={"include_catalog": True, "ranking": RRF_PARAMS})
 CATALOG_SCOPE = {"bool": {"filter": [{"term": {"kind": "catalog"}}],
                           "must_not": [{"exists": {"field": "user_id"}}]}}
 
@@ -122,7 +126,7 @@ def rrf_hit(doc, embedder, ranks: list[int], leg_scores: list[float], k: int = 3
 def test_inv21_rrf_retriever_request_shape(hash_embedder):
     cluster, store = store_with("trial", hash_embedder)
     svc = MemoryService(store, clock=fixed_clock(NOW))
-    svc.recall("u", "green tea", config=DEFAULT.model_copy(update={"include_catalog": True}),
+    svc.recall("u", "green tea", config=RRF_CATALOG,
                purpose=Purpose.EVAL)
     (req,) = cluster.find("POST", r"/[^_].*/_search")
     rrf_body = req.body["retriever"]["rrf"]
@@ -151,8 +155,7 @@ def test_inv21_rrf_hits_become_ranked_hits_with_legs_and_multipliers(hash_embedd
         rrf_hit(CAT, hash_embedder, [0, 3], [0.0, 0.7]),
     ])))
     svc = MemoryService(store, clock=fixed_clock(NOW))
-    res = svc.recall("u", "tea", config=DEFAULT.model_copy(update={"include_catalog": True}),
-                     purpose=Purpose.EXPLAIN, explain=True)
+    res = svc.recall("u", "tea", config=RRF_CATALOG, purpose=Purpose.EXPLAIN, explain=True)
     assert [h.id for h in res.hits] == ["ep_tea", "fact_tea", "cat_tea"]
     ep, fact, cat = res.hits
     assert ep.fused_score == pytest.approx(1 / 32 + 1 / 31)
@@ -178,10 +181,10 @@ def test_inv21_a_403_for_rrf_switches_to_client_side_once(hash_embedder):
                else (200, search_answer(req, [source_hit("memdesk-semantic-v1",
                                                          src(FACT, hash_embedder), 1.0)])))
     svc = MemoryService(store, clock=fixed_clock(NOW))
-    res = svc.recall("u", "tea", purpose=Purpose.EVAL, explain=True)
+    res = svc.recall("u", "tea", config=RRF_CATALOG, purpose=Purpose.EVAL, explain=True)
     assert [h.id for h in res.hits] == ["fact_tea"]
     assert res.explain.path == "elasticsearch: client-side RRF"
-    svc.recall("u", "tea again", purpose=Purpose.EVAL)
+    svc.recall("u", "tea again", config=RRF_CATALOG, purpose=Purpose.EVAL)
     assert len([r for r in cluster.requests if r.body and "retriever" in r.body]) == 1
 
 
@@ -259,7 +262,7 @@ def test_inv21_rrf_path_and_client_side_fuse_give_the_same_ranking(hash_embedder
     from memory.stores.elasticsearch.results import ranked_hits
     from tests.es.test_painless import doc_values, run_script
 
-    params = RankingParams()
+    params = RRF_PARAMS
     docs = [
         Fact(id="fact_fresh", user_id="u", text="a", recorded_at=NOW, last_used_at=NOW, use_count=40),
         Fact(id="fact_stale", user_id="u", text="b", recorded_at=NOW,
