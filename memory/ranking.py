@@ -39,6 +39,8 @@ class RankingParams(BaseModel):
         "score", description="rrf: sum of weight/(k + rank); score: sum of weight x min-max score")
     bm25_weight: float = Field(1.0, ge=0.0, description="weight of the BM25 leg in fusion")
     dense_weight: float = Field(0.7, ge=0.0, description="weight of the dense leg in fusion")
+    bm25_floor: Literal["min", "zero"] = Field(
+        "zero", description="score fusion: BM25 normalised from the leg's worst candidate or from 0")
     # Post-fusion multipliers (issue 17; `adjust`). 1.0 switches each off.
     question_weight: float = Field(0.5, ge=0.0, le=1.0,
                                    description="the user's own earlier questions (episodes)")
@@ -169,7 +171,8 @@ def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
             ranks.setdefault(i, {})[name] = (rank, raw, -neg)
     weights = {"bm25": params.bm25_weight, "dense": params.dense_weight}
     if params.fusion == "score":
-        fused = _score_fusion(ranks, weights)
+        fused = _score_fusion(ranks, weights, zero_floor={"bm25"} if params.bm25_floor == "zero"
+                              else set())
     else:
         k = params.rrf_k
         fused = {i: sum(weights.get(name, 1.0) / (k + r[0]) for name, r in leg.items())
@@ -190,7 +193,7 @@ def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
 
 
 def _score_fusion(ranks: dict[str, dict[str, tuple[int, float, float]]],
-                  weights: dict[str, float]) -> dict[str, float]:
+                  weights: dict[str, float], zero_floor: set[str] = frozenset()) -> dict[str, float]:
     """Weighted sum of each leg's adjusted score, min-max normalised over that leg's candidates
     (1 = the leg's best, 0 = its worst or absent): a leg's strong single hit keeps its weight
     instead of being outvoted by documents that are mediocre in both legs."""
@@ -199,6 +202,8 @@ def _score_fusion(ranks: dict[str, dict[str, tuple[int, float, float]]],
         for name, (_, _, adj) in leg.items():
             lo, hi = span.get(name, (adj, adj))
             span[name] = (min(lo, adj), max(hi, adj))
+    for name in zero_floor & set(span):
+        span[name] = (0.0, span[name][1])
     out = {}
     for i, leg in ranks.items():
         total = 0.0
@@ -210,8 +215,8 @@ def _score_fusion(ranks: dict[str, dict[str, tuple[int, float, float]]],
 
 
 _QUESTION_START = re.compile(
-    r"^(how|what|what's|whats|why|when|where|which|who|whom|whose|is|are|am|was|were|can|could|"
-    r"should|shall|do|does|did|any|will|would|has|have|had|may|might)\b", re.IGNORECASE)
+    r"^(how|what|what's|whats|why|when|where|which|who|whom|whose|is|are|can|could|should|shall|"
+    r"do|does|did|any|will|would)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 

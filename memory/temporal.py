@@ -158,9 +158,9 @@ def _window(query: str, now: datetime) -> tuple[tuple[datetime, datetime], int] 
     return None
 
 
-_BEFORE = re.compile(r"\b(before|until|till|prior to|by)\s+(the\s+)?$", re.I)
-_AFTER = re.compile(r"\b(after|from)\s+(the\s+)?$", re.I)
-_SINCE = re.compile(r"\bsince\s+(the\s+)?$", re.I)
+_BEFORE = re.compile(r"\b(before|until|till|prior to|by)\s+(the\s+)?$", re.IGNORECASE)
+_AFTER = re.compile(r"\b(after|from)\s+(the\s+)?$", re.IGNORECASE)
+_SINCE = re.compile(r"\bsince\s+(the\s+)?$", re.IGNORECASE)
 SIDE = timedelta(days=120)  # "before June": the months leading up to it, not all of history
 
 

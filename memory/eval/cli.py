@@ -110,10 +110,9 @@ def _embedder(args):
 
 
 def cmd_locomo(args) -> int:
+    from .embed_cache import DiskCachedEmbedder
     from .locomo import render_markdown, run_locomo
     from .reports import write_reports
-
-    from .embed_cache import DiskCachedEmbedder
 
     label, variants = _variants(args)
     embedder = _embedder(args)
