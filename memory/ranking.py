@@ -221,7 +221,7 @@ _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 
 def is_question(text: str) -> bool:
-    """Is this message mainly a question (the user asking, not telling)? Its first or last
+    """Is this message mainly a question (the user asking, not telling; invariant 103)? First or last
     sentence ends with a question mark, or it is one sentence that opens like a question."""
     sentences = [s.strip() for s in _SENTENCE.findall(text.strip()) if s.strip()]
     if not sentences:

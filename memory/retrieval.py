@@ -34,7 +34,7 @@ class Retrieved(BaseModel):
 def plan_filter(user_id: str, config: RecallConfig, intent: TimeIntent) -> RecallFilter:
     states = set(config.fact_states())
     if config.use_time and intent.history:
-        states.add(FactState.SUPERSEDED)  # history, never the never-true states (invariant 6)
+        states.add(FactState.SUPERSEDED)  # history, never the never-true states (invariants 6, 102)
     return RecallFilter(user_id=user_id, kinds=config.kinds, fact_states=frozenset(states),
                         include_catalog=config.include_catalog)
 

@@ -139,7 +139,7 @@ def test_time_intent(query, past, window):
     assert intent.window == want
 
 
-def test_history_questions_see_superseded_facts_never_retracted_ones(store):
+def test_inv102_history_questions_see_superseded_facts_never_retracted_ones(store):
     """Invariant 102: a question about the past makes superseded facts eligible (preferred when it
     says "before"); retracted, rejected and candidate facts never are."""
     svc = MemoryService(store, clock=fixed_clock(NOW))
@@ -182,7 +182,7 @@ def test_is_question(text, want):
     assert is_question(text) is want
 
 
-def test_the_users_own_question_ranks_below_the_catalog_page_that_answers_it(store):
+def test_inv103_the_users_own_question_ranks_below_the_catalog_page_that_answers_it(store):
     """Invariant 103: question episodes are down-weighted, not removed; the catalog is eligible
     by default (behind its prior)."""
     svc = MemoryService(store, clock=fixed_clock(NOW))

@@ -11,7 +11,7 @@ from ...models import MODEL_BY_KIND, MemoryKind
 from ...ranking import LegRank, RankedHit, RankingParams, multipliers, rrf
 from ..base import AnyMemory
 
-DERIVED_FIELDS = ("kind", "search_text", "vector")
+DERIVED_FIELDS = ("kind", "search_text", "vector", "context")  # context: issue 17
 LEG_NAMES = ("bm25", "dense")  # the order of the rrf retriever's children (queries.rrf_search)
 
 
