@@ -14,6 +14,7 @@ snippet repeated. It runs on any backend's fused hits.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 import re
@@ -144,12 +145,43 @@ def rrf(ranks: list[int], k: int) -> float:
     return sum(1.0 / (k + r) for r in ranks)
 
 
-def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
-         limit: int | None = None) -> list[RankedHit]:
-    """Adjust each leg by the multipliers, re-rank it, and fuse the legs with RRF.
+class Candidate:
+    """A fused candidate as plain values (a recall fuses ~160 to keep 10): explain objects are
+    built only for the hits returned (`Candidate.hit`)."""
 
-    Plain floats throughout; explain objects are built only for the `limit` hits returned
-    (a recall fuses ~160 candidates to keep 10)."""
+    __slots__ = ("best", "doc", "fused", "legs", "mults", "ranked", "session_pos")
+
+    def __init__(self, doc, fused: float, legs: dict, mults: tuple[float, float, float],
+                 session_pos, ranked: RankedHit | None = None, best: int = 0):
+        self.doc, self.fused, self.legs, self.mults = doc, fused, legs, mults
+        self.session_pos, self.ranked, self.best = session_pos, ranked, best
+
+    @classmethod
+    def of(cls, hit: RankedHit) -> Candidate:
+        m = hit.multipliers
+        return cls(hit.doc, hit.fused_score, hit.legs, (m.decay, m.use_boost, m.prior),
+                   getattr(hit, "session_pos", None), ranked=hit,
+                   best=min((v.rank for v in hit.legs.values()), default=0))
+
+    def hit(self, rank: int, fused: float | None = None, post: tuple[float, float, float]
+            = (1.0, 1.0, 1.0)) -> RankedHit:
+        d, b, p = self.mults
+        legs = {name: v if isinstance(v, LegRank) else
+                LegRank.model_construct(rank=v[0], raw_score=v[1], score=v[2])
+                for name, v in self.legs.items()}
+        return RankedHit.model_construct(
+            doc=self.doc, rank=rank, fused_score=self.fused if fused is None else fused,
+            rerank_score=self.ranked.rerank_score if self.ranked is not None else None,
+            session_pos=self.session_pos, legs=legs,
+            multipliers=Multipliers.model_construct(decay=d, use_boost=b, prior=p,
+                                                    question=post[0], time=post[1],
+                                                    adjacency=post[2]))
+
+
+def fuse_candidates(legs: dict[str, list[LegHit]], now: datetime,
+                    params: RankingParams) -> list[Candidate]:
+    """Adjust each leg by the multipliers, re-rank it, and fuse the legs (RRF or score), best
+    first. Plain floats throughout."""
     now_s = as_utc(now).timestamp()
     docs: dict[str, AnyMemory] = {}
     mults: dict[str, tuple[float, float, float]] = {}
@@ -177,19 +209,18 @@ def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
         k = params.rrf_k
         fused = {i: sum(weights.get(name, 1.0) / (k + r[0]) for name, r in leg.items())
                  for i, leg in ranks.items()}
+    out = [Candidate(docs[i], f, ranks[i], mults[i], where[i],
+                     best=min(r[0] for r in ranks[i].values())) for i, f in fused.items()]
     # Ties (common with RRF) break on the best single-leg rank, then id, so order is stable.
-    order = sorted(fused, key=lambda i: (-fused[i], min(r[0] for r in ranks[i].values()), i))
-    if limit is not None:
-        order = order[:limit]
-    out = []
-    for n, i in enumerate(order, 1):
-        d, b, p = mults[i]
-        out.append(RankedHit.model_construct(
-            doc=docs[i], rank=n, fused_score=fused[i], rerank_score=None, session_pos=where[i],
-            legs={name: LegRank.model_construct(rank=r, raw_score=raw, score=adj)
-                  for name, (r, raw, adj) in ranks[i].items()},
-            multipliers=Multipliers.model_construct(decay=d, use_boost=b, prior=p)))
+    out.sort(key=lambda c: (-c.fused, c.best, c.doc.id))
     return out
+
+
+def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
+         limit: int | None = None) -> list[RankedHit]:
+    """`fuse_candidates`, as explain objects for the top `limit` (all when None)."""
+    cands = fuse_candidates(legs, now, params)
+    return [c.hit(n) for n, c in enumerate(cands[:limit] if limit is not None else cands, 1)]
 
 
 def _score_fusion(ranks: dict[str, dict[str, tuple[int, float, float]]],
@@ -220,6 +251,7 @@ _QUESTION_START = re.compile(
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 
+@functools.lru_cache(maxsize=65_536)  # pure; recall asks it of the same episodes again and again
 def is_question(text: str) -> bool:
     """Is this message mainly a question (the user asking, not telling; invariant 103)? First or last
     sentence ends with a question mark, or it is one sentence that opens like a question."""
@@ -251,44 +283,36 @@ def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) 
     return m
 
 
-def adjust(hits: list[RankedHit], intent: TimeIntent, params: RankingParams,
+def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: RankingParams,
            limit: int | None = None) -> list[RankedHit]:
     """Post-fusion multipliers and session diversification (see the module doc), re-ranked.
 
     Greedy: the best remaining hit is taken next; a hit whose session neighbour (one position
     away) is already taken has its score multiplied by `adjacent_weight` when it comes up."""
-    scored: list[tuple[float, int, RankedHit, float, float]] = []
-    for n, h in enumerate(hits):
-        q = params.question_weight if (h.doc.kind == MemoryKind.EPISODIC and params.question_weight
-                                       != 1.0 and is_question(h.doc.text)) else 1.0  # type: ignore[union-attr]
-        t = _time_multiplier(h.doc, intent, params)
-        scored.append((-(h.fused_score * q * t), n, h, q, t))
-    heap = list(scored)
+    cands = [h if isinstance(h, Candidate) else Candidate.of(h) for h in hits]
+    heap: list[tuple[float, int, float, float]] = []
+    qw = params.question_weight
+    for n, c in enumerate(cands):
+        doc = c.doc
+        q = qw if (qw != 1.0 and doc.kind == MemoryKind.EPISODIC
+                   and is_question(doc.text)) else 1.0  # type: ignore[union-attr]
+        t = _time_multiplier(doc, intent, params) if intent.any else 1.0
+        heap.append((-(c.fused * q * t), n, q, t))
     heapq.heapify(heap)
     taken: set[tuple[str, int]] = set()
     out: list[RankedHit] = []
-    want = len(hits) if limit is None else min(limit, len(hits))
+    want = len(cands) if limit is None else min(limit, len(cands))
     demoted: set[int] = set()
+    adjacent = params.adjacent_weight
     while heap and len(out) < want:
-        neg, n, h, q, t = heapq.heappop(heap)
-        sp = _session_pos(h)
-        if (params.adjacent_weight != 1.0 and sp is not None and n not in demoted
+        neg, n, q, t = heapq.heappop(heap)
+        sp = cands[n].session_pos
+        if (adjacent != 1.0 and sp is not None and n not in demoted
                 and ((sp[0], sp[1] - 1) in taken or (sp[0], sp[1] + 1) in taken)):
             demoted.add(n)
-            heapq.heappush(heap, (neg * params.adjacent_weight, n, h, q, t))
+            heapq.heappush(heap, (neg * adjacent, n, q, t))
             continue
         if sp is not None:
             taken.add(sp)
-        a = params.adjacent_weight if n in demoted else 1.0
-        m = h.multipliers
-        out.append(RankedHit.model_construct(
-            doc=h.doc, rank=len(out) + 1, fused_score=-neg, legs=h.legs,
-            rerank_score=h.rerank_score, session_pos=sp,
-            multipliers=Multipliers.model_construct(decay=m.decay, use_boost=m.use_boost,
-                                                    prior=m.prior, question=q, time=t,
-                                                    adjacency=a)))
+        out.append(cands[n].hit(len(out) + 1, -neg, (q, t, adjacent if n in demoted else 1.0)))
     return out
-
-
-def _session_pos(h: RankedHit) -> tuple[str, int] | None:
-    return getattr(h, "session_pos", None)

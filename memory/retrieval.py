@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .embeddings import Embedder
 from .models import FactState
-from .ranking import RankedHit, adjust, fuse
+from .ranking import Candidate, RankedHit, adjust, fuse_candidates
 from .rerank import Reranker
 from .search_config import RecallConfig
 from .stores.base import LegHit, RecallFilter
@@ -45,7 +45,7 @@ def retrieve(store, embedder: Embedder, user_id: str, query: str, config: Recall
     flt = plan_filter(user_id, config, intent)
     params = config.ranking
     legs: dict[str, list] = {}
-    hits: list[RankedHit] | None = None
+    hits: list[RankedHit] | list[Candidate] | None = None
     hybrid = getattr(store, "hybrid_search", None)
     plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
     if hybrid is not None and config.use_bm25 and config.use_dense and plain_rrf:
@@ -61,7 +61,7 @@ def retrieve(store, embedder: Embedder, user_id: str, query: str, config: Recall
             vec = embedder.embed([query])[0]
             leg_hits["dense"] = store.search_dense(flt, vec, config.candidates)
         legs = dict(leg_hits)
-        hits = fuse(leg_hits, now, params)
+        hits = fuse_candidates(leg_hits, now, params)
     # Without a reranker only the top k need their final order.
     hits = adjust(hits, intent, params, limit=None if reranker else config.k)
     if reranker is not None:

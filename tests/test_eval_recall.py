@@ -118,7 +118,10 @@ def test_inv56_isolation_sweep_catches_a_planted_leak(tmp_path, hash_embedder):
     for name in ("rids", "revs", "kinds", "states", "catalog", "position", "matrix", "dense"):
         setattr(ana, name, np.concatenate([getattr(ana, name), getattr(ben, name)[:1]]))
     ana.session = [*ana.session, ben.session[0]]
+    ana.index_of[int(ben.rids[0])] = ana.n
+    ana.n += 1
     ana.lexical.n_docs += 1
+    ana.masks.clear()
     report = run_recall_eval(service, questions)
     assert report.sweep.leaks > 0
     assert report.sweep.examples[0].asked_as == "ana" and report.sweep.examples[0].hit_owner == "ben"

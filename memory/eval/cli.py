@@ -89,9 +89,8 @@ def cmd_recall(args) -> int:
     report = run_recall_eval(service, questions, label=label, config=config, ablations=variants,
                              questions_name=args.questions or "tuning")
     md = render_markdown(report)
-    from pathlib import Path
-
-    name = f"recall-{label}" if not args.questions else f"recall-{Path(args.questions).stem}-{label}"
+    named = args.questions in ("frozen", "tuning-extra")  # a named set keeps its own report
+    name = f"recall-{args.questions}-{label}" if named else f"recall-{label}"
     paths = write_reports(report, md, name, args.out)
     emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},
          lambda _: md + f"\nreports: {paths[0]} {paths[1]}")

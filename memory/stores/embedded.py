@@ -465,7 +465,16 @@ class EmbeddedStore:
     @staticmethod
     def _mask(view: UserView, flt: RecallFilter) -> np.ndarray:
         """Which of the view's documents this filter may see (invariant 2: the view holds only
-        this user's documents and the catalog; the mask narrows kinds, states and catalog)."""
+        this user's documents and the catalog; the mask narrows kinds, states and catalog).
+        Kept per filter shape in the view (a view never outlives a write to its user)."""
+        key = (flt.kinds, flt.fact_states, flt.include_catalog)
+        mask = view.masks.get(key)
+        if mask is None:
+            mask = view.masks[key] = EmbeddedStore._build_mask(view, flt)
+        return mask
+
+    @staticmethod
+    def _build_mask(view: UserView, flt: RecallFilter) -> np.ndarray:
         kind_codes = [_KIND_CODE[k] for k in flt.kinds if k != MemoryKind.CATALOG]
         state_codes = [_STATE_CODE[s] for s in flt.fact_states]
         mask = ~view.catalog & np.isin(view.kinds, kind_codes) & (
@@ -475,19 +484,29 @@ class EmbeddedStore:
         return mask
 
     def _hits(self, view: UserView, idx: np.ndarray, scores: np.ndarray) -> list[LegHit]:
+        """Leg hits for view rows. Decoded records are kept in the view (dropped with it on any
+        write to the user, and per record on a usage bump): fetching and decoding bodies was
+        most of a leg's time (issue 17). Records are shared between recalls: read-only."""
         if idx.size == 0:
             return []
-        chosen = [int(r) for r in view.rids[idx]]
-        rows = self._conn().execute(
-            f"SELECT rid, kind, body FROM docs WHERE rid IN ({','.join('?' * len(chosen))})",
-            chosen).fetchall()
-        by_rid = {r[0]: (r[1], r[2]) for r in rows}
+        docs = view.docs
+        missing = [int(view.rids[i]) for i in idx.tolist() if i not in docs]
+        if missing:
+            rows = self._conn().execute(
+                f"SELECT rid, kind, body FROM docs WHERE rid IN ({','.join('?' * len(missing))})",
+                missing).fetchall()
+            where = view.index_of
+            for rid, kind, body in rows:
+                docs[where[rid]] = self._decode(kind, body)
         out = []
-        for r, i, sc in zip(chosen, idx.tolist(), scores.tolist()):
-            if r in by_rid:
+        for i, sc in zip(idx.tolist(), scores.tolist()):
+            doc = docs.get(i)
+            if doc is not None:
                 pos = int(view.position[i])
-                out.append(LegHit(doc=self._decode(*by_rid[r]), score=float(sc),
-                                  session_pos=(view.session[i], pos) if pos >= 0 else None))
+                # model_construct: the record was validated when it was decoded
+                out.append(LegHit.model_construct(
+                    doc=doc, score=float(sc),
+                    session_pos=(view.session[i], pos) if pos >= 0 else None))
         return out
 
     def _view(self, user_id: str) -> UserView:
@@ -671,3 +690,8 @@ class EmbeddedStore:
                 [stamp, user_id, *ids],
             )
             self._data_version = self._pragma_data_version()
+            view = self._views.get(user_id)
+            if view is not None:  # their bodies changed (use_count): decode again next time
+                gone = set(ids)
+                for i in [i for i, d in view.docs.items() if d.id in gone]:
+                    del view.docs[i]

@@ -34,8 +34,9 @@ class IndexParams(BaseModel):
 
 
 class UserView:
-    __slots__ = ("catalog", "dense", "kinds", "lexical", "matrix", "n", "neighbours", "position",
-                 "revs", "rids", "session", "states", "tok_docs", "tok_terms")
+    __slots__ = ("catalog", "dense", "docs", "index_of", "kinds", "lexical", "masks", "matrix", "n",
+                 "neighbours", "position", "revs", "rids", "session", "states", "tok_docs",
+                 "tok_terms")
 
     def __init__(self, rows: Sequence[tuple], vectors: np.ndarray, *, vocab: Vocabulary,
                  params: IndexParams, stale: UserView | None = None):
@@ -47,6 +48,9 @@ class UserView:
         self.kinds = np.fromiter((r[2] for r in rows), np.int8, n)
         self.states = np.fromiter((r[3] for r in rows), np.int8, n)
         self.catalog = np.fromiter((bool(r[4]) for r in rows), bool, n)
+        self.index_of = {int(r): i for i, r in enumerate(self.rids.tolist())}
+        self.docs: dict[int, object] = {}  # row -> decoded record, filled by searches
+        self.masks: dict[tuple, np.ndarray] = {}  # filter shape -> visible rows
         self.session = [r[6] for r in rows]
         times = [r[7] for r in rows]
         self.matrix = vectors
@@ -99,6 +103,7 @@ class UserView:
     def release(self) -> None:
         """Drop everything but the tokens (a stale view only lends them to its successor)."""
         self.matrix = self.dense = self.lexical = None  # type: ignore[assignment]
+        self.docs = {}
 
     def top(self, scores: np.ndarray, mask: np.ndarray, limit: int,
             positive: bool = False) -> tuple[np.ndarray, np.ndarray]:
