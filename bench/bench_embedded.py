@@ -204,7 +204,7 @@ def recall_phase(args, path: Path) -> dict:
         c, parts["bm25"] = time.thread_time(), parts["bm25"] + [(time.thread_time() - c) * 1000]
         dense = store.search_dense(flt, vec, DEFAULT.candidates)
         c, parts["dense"] = time.thread_time(), parts["dense"] + [(time.thread_time() - c) * 1000]
-        fuse({"bm25": bm25, "dense": dense}, corpus.NOW, DEFAULT.ranking)
+        fuse({"bm25": bm25, "dense": dense}, corpus.NOW, DEFAULT.ranking, limit=DEFAULT.k)
         parts["fuse"].append((time.thread_time() - c) * 1000)
         # Issue 17 target: the whole pipeline without the query embedding (time intent, both
         # legs, fusion, adjust), given the vector already computed.
