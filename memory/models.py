@@ -334,6 +334,9 @@ class LegHit(BaseModel):
     doc: AnyMemory
     score: float
     cosine: float | None = None
+    # Issue 17: (session, position of the turn in it) when the store knows it, so fusion can tell
+    # adjacent turns of one conversation apart from separate evidence.
+    session_pos: tuple[str, int] | None = None
 
 
 def snapshot(record: BaseModel | None) -> dict[str, Any] | None:

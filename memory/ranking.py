@@ -1,20 +1,31 @@
-"""Pure ranking functions shared by every backend: decay, use-count boost, catalog prior, RRF.
+"""Pure ranking functions shared by every backend: decay, use-count boost, catalog prior, fusion.
 
 Each retrieval leg's raw score is multiplied by the document's multipliers, the leg is re-ranked
-by that adjusted score, and the legs are fused with reciprocal rank fusion. The Elasticsearch
-store computes the same multipliers in Painless (function_score) and must agree with this file
-(invariant 17).
+by that adjusted score, and the legs are fused (weighted reciprocal rank fusion, or a weighted sum
+of min-max-normalised scores). The Elasticsearch store computes the same per-leg multipliers in
+Painless (function_score) and must agree with this file (invariant 17).
+
+After fusion, `adjust` applies what only the question and the candidate set can tell (issue 17):
+the user's own earlier questions are not answers, superseded facts are history (wanted when the
+question asks about the past), memories dated inside a time the question names are boosted, and a
+turn adjacent to a higher-ranked turn of the same session is demoted so the top k is not one
+snippet repeated. It runs on any backend's fused hits.
 """
 
 from __future__ import annotations
 
+import functools
+import heapq
 import math
+import re
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .clock import as_utc
-from .models import AnyMemory, LegHit, MemoryKind
+from .models import AnyMemory, FactState, LegHit, MemoryKind
+from .temporal import TimeIntent, fact_interval, overlaps
 
 DAY_MS = 86_400_000.0
 
@@ -22,11 +33,27 @@ DAY_MS = 86_400_000.0
 class RankingParams(BaseModel):
     model_config = ConfigDict(frozen=True)
     rrf_k: int = Field(30, description="RRF rank constant")
+    # Defaults chosen on the tuning sets only (LoCoMo conversations 1-5, persona questions.json +
+    # questions_tuning.json); docs/benchmarks.md "Recall quality (issue 17)" has the sweeps.
+    fusion: Literal["rrf", "score"] = Field(
+        "score", description="rrf: sum of weight/(k + rank); score: sum of weight x min-max score")
+    bm25_weight: float = Field(1.0, ge=0.0, description="weight of the BM25 leg in fusion")
+    dense_weight: float = Field(0.7, ge=0.0, description="weight of the dense leg in fusion")
+    bm25_floor: Literal["min", "zero"] = Field(
+        "zero", description="score fusion: BM25 normalised from the leg's worst candidate or from 0")
+    # Post-fusion multipliers (issue 17; `adjust`). 1.0 switches each off.
+    question_weight: float = Field(0.5, ge=0.0, le=1.0,
+                                   description="the user's own earlier questions (episodes)")
+    superseded_weight: float = Field(1.0, ge=0.0, description="superseded facts, history questions")
+    past_weight: float = Field(1.3, ge=0.0, description="superseded facts, 'before/used to' questions")
+    window_boost: float = Field(1.3, ge=1.0, description="memories dated inside a named time")
+    adjacent_weight: float = Field(1.0, ge=0.0, le=1.0,
+                                   description="a turn next to a higher-ranked turn of its session")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
     use_boost_weight: float = 0.2
-    catalog_prior: float = 0.85
+    catalog_prior: float = Field(0.9, description="catalog documents (measured: issue 17)")
     use_decay: bool = True
     use_boost: bool = True
 
@@ -35,10 +62,19 @@ class Multipliers(BaseModel):
     decay: float = 1.0
     use_boost: float = 1.0
     prior: float = 1.0
+    # issue 17, applied after fusion by `adjust` (1.0 when not applied)
+    question: float = 1.0
+    time: float = 1.0
+    adjacency: float = 1.0
 
     @property
     def total(self) -> float:
+        """The per-leg multipliers (what Elasticsearch's script computes, invariant 17)."""
         return self.decay * self.use_boost * self.prior
+
+    @property
+    def post(self) -> float:
+        return self.question * self.time * self.adjacency
 
 
 def gauss_decay(age_days: float, params: RankingParams) -> float:
@@ -76,6 +112,10 @@ class LegRank(BaseModel):
     rank: int
     raw_score: float
     score: float = Field(description="raw score times the multipliers")
+    contribution: float = Field(0.0, description="this leg's part of the fused score (before "
+                                                  "the post-fusion multipliers): weight/(k + rank) "
+                                                  "under RRF, weight x normalised score under "
+                                                  "score fusion")
 
 
 class RankedHit(BaseModel):
@@ -88,6 +128,7 @@ class RankedHit(BaseModel):
     legs: dict[str, LegRank]
     multipliers: Multipliers
     rerank_score: float | None = None
+    session_pos: tuple[str, int] | None = Field(None, description="(session, turn position)")
 
     @property
     def id(self) -> str:
@@ -98,16 +139,49 @@ def rrf(ranks: list[int], k: int) -> float:
     return sum(1.0 / (k + r) for r in ranks)
 
 
-def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
-         limit: int | None = None) -> list[RankedHit]:
-    """Adjust each leg by the multipliers, re-rank it, and fuse the legs with RRF.
+class Candidate:
+    """A fused candidate as plain values (a recall fuses ~160 to keep 10): explain objects are
+    built only for the hits returned (`Candidate.hit`)."""
 
-    Plain floats throughout; explain objects are built only for the `limit` hits returned
-    (a recall fuses ~160 candidates to keep 10)."""
+    __slots__ = ("best", "doc", "fused", "legs", "mults", "ranked", "session_pos")
+
+    def __init__(self, doc, fused: float, legs: dict, mults: tuple[float, float, float],
+                 session_pos, ranked: RankedHit | None = None, best: int = 0):
+        self.doc, self.fused, self.legs, self.mults = doc, fused, legs, mults
+        self.session_pos, self.ranked, self.best = session_pos, ranked, best
+
+    @classmethod
+    def of(cls, hit: RankedHit) -> Candidate:
+        m = hit.multipliers
+        return cls(hit.doc, hit.fused_score, hit.legs, (m.decay, m.use_boost, m.prior),
+                   getattr(hit, "session_pos", None), ranked=hit,
+                   best=min((v.rank for v in hit.legs.values()), default=0))
+
+    def hit(self, rank: int, fused: float | None = None, post: tuple[float, float, float]
+            = (1.0, 1.0, 1.0)) -> RankedHit:
+        d, b, p = self.mults
+        legs = {name: v if isinstance(v, LegRank) else
+                LegRank.model_construct(rank=v[0], raw_score=v[1], score=v[2],
+                                        contribution=v[3] if len(v) > 3 else 0.0)
+                for name, v in self.legs.items()}
+        return RankedHit.model_construct(
+            doc=self.doc, rank=rank, fused_score=self.fused if fused is None else fused,
+            rerank_score=self.ranked.rerank_score if self.ranked is not None else None,
+            session_pos=self.session_pos, legs=legs,
+            multipliers=Multipliers.model_construct(decay=d, use_boost=b, prior=p,
+                                                    question=post[0], time=post[1],
+                                                    adjacency=post[2]))
+
+
+def fuse_candidates(legs: dict[str, list[LegHit]], now: datetime,
+                    params: RankingParams) -> list[Candidate]:
+    """Adjust each leg by the multipliers, re-rank it, and fuse the legs (RRF or score), best
+    first. Plain floats throughout."""
     now_s = as_utc(now).timestamp()
     docs: dict[str, AnyMemory] = {}
     mults: dict[str, tuple[float, float, float]] = {}
     ranks: dict[str, dict[str, tuple[int, float, float]]] = {}
+    where: dict[str, tuple[str, int] | None] = {}
     for name, hits in legs.items():
         scored = []
         for order, hit in enumerate(hits):
@@ -116,23 +190,128 @@ def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
             if m is None:
                 m = mults[i] = _multiplier_values(hit.doc, now_s, params)
                 docs[i] = hit.doc
+                where[i] = getattr(hit, "session_pos", None)
             scored.append((-(hit.score * m[0] * m[1] * m[2]), order, hit.score, i))
         # Higher adjusted score first; ties keep the leg's own order.
         scored.sort()
         for rank, (neg, _, raw, i) in enumerate(scored, 1):
             ranks.setdefault(i, {})[name] = (rank, raw, -neg)
-    k = params.rrf_k
-    fused = {i: rrf([r[0] for r in leg.values()], k) for i, leg in ranks.items()}
+    weights = {"bm25": params.bm25_weight, "dense": params.dense_weight}
+    if params.fusion == "score":
+        parts = _score_fusion(ranks, weights, zero_floor={"bm25"} if params.bm25_floor == "zero"
+                              else set())
+    else:
+        k = params.rrf_k
+        parts = {i: {name: weights.get(name, 1.0) / (k + r[0]) for name, r in leg.items()}
+                 for i, leg in ranks.items()}
+    fused = {i: sum(p.values()) for i, p in parts.items()}
+    for i, leg in ranks.items():  # each leg's share rides along for explain (the debugger)
+        for name, r in leg.items():
+            leg[name] = (*r, parts[i][name])  # type: ignore[assignment]
+    out = [Candidate(docs[i], f, ranks[i], mults[i], where[i],
+                     best=min(r[0] for r in ranks[i].values())) for i, f in fused.items()]
     # Ties (common with RRF) break on the best single-leg rank, then id, so order is stable.
-    order = sorted(fused, key=lambda i: (-fused[i], min(r[0] for r in ranks[i].values()), i))
-    if limit is not None:
-        order = order[:limit]
-    out = []
-    for n, i in enumerate(order, 1):
-        d, b, p = mults[i]
-        out.append(RankedHit.model_construct(
-            doc=docs[i], rank=n, fused_score=fused[i], rerank_score=None,
-            legs={name: LegRank.model_construct(rank=r, raw_score=raw, score=adj)
-                  for name, (r, raw, adj) in ranks[i].items()},
-            multipliers=Multipliers.model_construct(decay=d, use_boost=b, prior=p)))
+    out.sort(key=lambda c: (-c.fused, c.best, c.doc.id))
+    return out
+
+
+def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
+         limit: int | None = None) -> list[RankedHit]:
+    """`fuse_candidates`, as explain objects for the top `limit` (all when None)."""
+    cands = fuse_candidates(legs, now, params)
+    return [c.hit(n) for n, c in enumerate(cands[:limit] if limit is not None else cands, 1)]
+
+
+def _score_fusion(ranks: dict[str, dict[str, tuple[int, float, float]]],
+                  weights: dict[str, float],
+                  zero_floor: set[str] = frozenset()) -> dict[str, dict[str, float]]:
+    """Weighted sum of each leg's adjusted score, min-max normalised over that leg's candidates
+    (1 = the leg's best, 0 = its worst or absent): a leg's strong single hit keeps its weight
+    instead of being outvoted by documents that are mediocre in both legs."""
+    span: dict[str, tuple[float, float]] = {}
+    for leg in ranks.values():
+        for name, (_, _, adj) in leg.items():
+            lo, hi = span.get(name, (adj, adj))
+            span[name] = (min(lo, adj), max(hi, adj))
+    for name in zero_floor & set(span):
+        span[name] = (0.0, span[name][1])
+    out: dict[str, dict[str, float]] = {}
+    for i, leg in ranks.items():
+        out[i] = {}
+        for name, (_, _, adj) in leg.items():
+            lo, hi = span[name]
+            out[i][name] = weights.get(name, 1.0) * ((adj - lo) / (hi - lo) if hi > lo else 1.0)
+    return out
+
+
+_QUESTION_START = re.compile(
+    r"^(how|what|what's|whats|why|when|where|which|who|whom|whose|is|are|can|could|should|shall|"
+    r"do|does|did|any|will|would)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+
+
+@functools.lru_cache(maxsize=65_536)  # pure; recall asks it of the same episodes again and again
+def is_question(text: str) -> bool:
+    """Is this message mainly a question (the user asking, not telling; invariant 103)? First or last
+    sentence ends with a question mark, or it is one sentence that opens like a question."""
+    sentences = [s.strip() for s in _SENTENCE.findall(text.strip()) if s.strip()]
+    if not sentences:
+        return False
+    if sentences[0].endswith("?") or sentences[-1].endswith("?"):
+        # "Had a great day. Any tips?" is a question; a long story with a trailing "right?" is not
+        asked = sum(len(s) for s in sentences if s.endswith("?"))
+        return asked * 3 >= sum(len(s) for s in sentences)
+    return len(sentences) == 1 and bool(_QUESTION_START.match(sentences[0]))
+
+
+def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
+    m = 1.0
+    kind = doc.kind
+    if kind == MemoryKind.SEMANTIC and doc.state == FactState.SUPERSEDED:  # type: ignore[union-attr]
+        m *= params.past_weight if intent.past else params.superseded_weight
+    if intent.window is not None and params.window_boost != 1.0:
+        if kind == MemoryKind.EPISODIC:
+            t = doc.timestamp  # type: ignore[union-attr]
+            inside = intent.window[0] <= t < intent.window[1]
+        elif kind == MemoryKind.SEMANTIC:
+            inside = overlaps(fact_interval(doc), intent.window)  # type: ignore[arg-type]
+        else:
+            inside = False
+        if inside:
+            m *= params.window_boost
+    return m
+
+
+def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: RankingParams,
+           limit: int | None = None) -> list[RankedHit]:
+    """Post-fusion multipliers and session diversification (see the module doc), re-ranked.
+
+    Greedy: the best remaining hit is taken next; a hit whose session neighbour (one position
+    away) is already taken has its score multiplied by `adjacent_weight` when it comes up."""
+    cands = [h if isinstance(h, Candidate) else Candidate.of(h) for h in hits]
+    heap: list[tuple[float, int, float, float]] = []
+    qw = params.question_weight
+    for n, c in enumerate(cands):
+        doc = c.doc
+        q = qw if (qw != 1.0 and doc.kind == MemoryKind.EPISODIC
+                   and is_question(doc.text)) else 1.0  # type: ignore[union-attr]
+        t = _time_multiplier(doc, intent, params) if intent.any else 1.0
+        heap.append((-(c.fused * q * t), n, q, t))
+    heapq.heapify(heap)
+    taken: set[tuple[str, int]] = set()
+    out: list[RankedHit] = []
+    want = len(cands) if limit is None else min(limit, len(cands))
+    demoted: set[int] = set()
+    adjacent = params.adjacent_weight
+    while heap and len(out) < want:
+        neg, n, q, t = heapq.heappop(heap)
+        sp = cands[n].session_pos
+        if (adjacent != 1.0 and sp is not None and n not in demoted
+                and ((sp[0], sp[1] - 1) in taken or (sp[0], sp[1] + 1) in taken)):
+            demoted.add(n)
+            heapq.heappush(heap, (neg * adjacent, n, q, t))
+            continue
+        if sp is not None:
+            taken.add(sp)
+        out.append(cands[n].hit(len(out) + 1, -neg, (q, t, adjacent if n in demoted else 1.0)))
     return out

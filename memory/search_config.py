@@ -24,8 +24,11 @@ class RecallConfig(BaseModel):
     use_dense: bool = True
     ranking: RankingParams = RankingParams()
     rerank: str = Field("none", description="reranker name; see memory.rerank.RERANKERS")
-    include_catalog: bool = False
+    # Issue 17: the shared catalog is eligible by default, behind `ranking.catalog_prior`.
+    include_catalog: bool = True
     include_superseded: bool = False
+    use_time: bool = Field(True, description="read time in the question (memory.temporal): "
+                           "history questions see superseded facts; named dates boost")
     kinds: frozenset[MemoryKind] = frozenset(
         {MemoryKind.EPISODIC, MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL}
     )
@@ -46,7 +49,15 @@ DENSE_ONLY = RecallConfig(use_bm25=False)  # ablation: dense leg alone
 HISTORY = RecallConfig(include_superseded=True)  # superseded facts too, as history
 # RRF k=10 instead of 30: rewards agreement near the top of each leg. Measured by issue 7 (LoCoMo
 # R@10 54.4 -> 62.1, persona questions unchanged; docs/benchmarks.md "Evaluation").
-SHARP_RRF = RecallConfig(ranking=RankingParams(rrf_k=10))
+SHARP_RRF = RecallConfig(ranking=RankingParams(fusion="rrf", dense_weight=1.0, rrf_k=10))
+# Issue 17: the ranking before it (equal-weight RRF k=30, no post-fusion multipliers, no catalog),
+# kept for comparison and for stores whose one-request path only does plain RRF.
+LEGACY_RRF = RecallConfig(include_catalog=False, use_time=False, ranking=RankingParams(
+    fusion="rrf", dense_weight=1.0, question_weight=1.0, past_weight=1.0, window_boost=1.0))
+# Demote a turn whose session neighbour already ranks higher (measured: LoCoMo tune R@10 -0.5,
+# persona tuning R@5 +0.02, so it is not the default).
+DIVERSE = RecallConfig(ranking=RankingParams(adjacent_weight=0.9))
+NO_CATALOG = RecallConfig(include_catalog=False)
 
 PRESETS: dict[str, RecallConfig] = {
     "default": DEFAULT,
@@ -57,4 +68,7 @@ PRESETS: dict[str, RecallConfig] = {
     "dense_only": DENSE_ONLY,
     "history": HISTORY,
     "sharp_rrf": SHARP_RRF,
+    "legacy_rrf": LEGACY_RRF,
+    "diverse": DIVERSE,
+    "no_catalog": NO_CATALOG,
 }

@@ -31,10 +31,11 @@ from .models import (
     coerce_fact_type,
 )
 from .policy import ReviewPolicy
-from .ranking import RankedHit, fuse
+from .ranking import RankedHit
 from .rerank import get_reranker
+from .retrieval import retrieve
 from .search_config import DEFAULT, Purpose, RecallConfig
-from .stores.base import AnyMemory, Capability, FactPage, FactQuery, RecallFilter, Store
+from .stores.base import AnyMemory, FactPage, FactQuery, Store
 from .text import clean_text, require_user
 from .unit_of_work import Authorize, Batch, EventIds, as_actor
 from .values import Decision, Verdict
@@ -360,36 +361,13 @@ class MemoryService:
         """Hybrid recall scoped to one user (plus catalog when asked); see memory.ranking."""
         user_id = require_user(user_id)
         query = clean_text(query, field="query")
-        flt = RecallFilter(user_id=user_id, kinds=config.kinds, fact_states=config.fact_states(),
-                           include_catalog=config.include_catalog)
         reranker = get_reranker(config.rerank)  # an unknown name fails before any work
-        legs = {}
         now = self.clock()
-        hits = None
-        # Issue 3: a store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks
-        # with the same multipliers and RRF; it returns None when its licence lacks the feature.
-        if Capability.HYBRID_SEARCH in self.store.capabilities and config.use_bm25 \
-                and config.use_dense:
-            vec = self.embedder.embed([query])[0]
-            hits = self.store.hybrid_search(flt, query, vec, config.candidates, now,
-                                            config.ranking, explain=explain)
-            if hits is not None:
-                legs = {n: [h for h in hits if n in h.legs] for n in ("bm25", "dense")}
-        if hits is None:
-            if config.use_bm25:
-                legs["bm25"] = self.store.search_bm25(flt, query, config.candidates)
-            if config.use_dense:
-                vec = self.embedder.embed([query])[0]
-                legs["dense"] = self.store.search_dense(flt, vec, config.candidates)
-        # Issue 11 (invariant 65): episodes behind a retracted or rejected value never reach
-        # the agent; explain recall keeps them, marked.
-        legs, hits, contra = contradicted.screen(self.store, user_id, purpose, legs, hits)
-        if hits is None:
-            # Without a reranker only the top k need explain objects built.
-            hits = fuse(legs, now, config.ranking, limit=None if reranker else config.k)
-        if reranker is not None:
-            hits = reranker.rerank(query, hits)
-        hits = hits[: config.k]
+        # Issue 17: the pipeline (time in the question, legs, fusion, adjust) is memory.retrieval;
+        # it also screens out contradicted episodes for the agent (issue 11, invariant 65).
+        got = retrieve(self.store, self.embedder, user_id, query, config, now, reranker,
+                       purpose=purpose, explain=explain)
+        hits, legs, contra = got.hits, got.legs, got.contradicted
         if purpose == Purpose.AGENT:  # invariant 15: explain and eval never bump
             used = [(h.doc.kind, h.id) for h in hits
                     if h.doc.TRACKS_USE]

@@ -113,12 +113,15 @@ def test_inv56_isolation_sweep_catches_a_planted_leak(tmp_path, hash_embedder):
     questions = [Question.model_validate(q) for q in build_personas(service)]
     clean = isolation_sweep(service, questions, PRESETS["default"])
     assert clean.leaks == 0
-    ana = store._user_matrix("ana")
-    ben = store._user_matrix("ben")
-    ana.rids = np.concatenate([ana.rids, ben.rids[:1]])
-    ana.kinds = np.concatenate([ana.kinds, ben.kinds[:1]])
-    ana.states = np.concatenate([ana.states, ben.states[:1]])
-    ana.matrix = np.concatenate([ana.matrix, ben.matrix[:1]])
+    ana = store._view("ana")  # issue 17: the per-user view holds the dense matrix now
+    ben = store._view("ben")
+    for name in ("rids", "revs", "kinds", "states", "catalog", "position", "matrix", "dense"):
+        setattr(ana, name, np.concatenate([getattr(ana, name), getattr(ben, name)[:1]]))
+    ana.session = [*ana.session, ben.session[0]]
+    ana.index_of[int(ben.rids[0])] = ana.n
+    ana.n += 1
+    ana.lexical.n_docs += 1
+    ana.masks.clear()
     report = run_recall_eval(service, questions)
     assert report.sweep.leaks > 0
     assert report.sweep.examples[0].asked_as == "ana" and report.sweep.examples[0].hit_owner == "ben"

@@ -12,7 +12,7 @@ from memory.ranking import RankingParams, fuse, gauss_decay, multipliers, rrf, u
 from memory.stores.base import LegHit
 from tests.conftest import NOW
 
-P = RankingParams()
+P = RankingParams(fusion="rrf", dense_weight=1.0)  # the RRF path; score fusion: test_fusion.py
 
 
 @pytest.mark.parametrize("age, expected", [
@@ -40,7 +40,7 @@ def test_multipliers_per_kind_and_missing_fields():
     assert multipliers(used, NOW, P).total == pytest.approx(0.5 * 1.2)
     pb = Playbook(user_id="u", name="n", trigger="t", steps=["s"], use_count=99)
     assert multipliers(pb, NOW, P).total == 1.0  # procedural: no decay, no boost
-    assert multipliers(CatalogDoc(title="t", text="x"), NOW, P).prior == pytest.approx(0.85)
+    assert multipliers(CatalogDoc(title="t", text="x"), NOW, P).prior == pytest.approx(P.catalog_prior)
     assert multipliers(old_ep, NOW, RankingParams(use_decay=False)).decay == 1.0
 
 

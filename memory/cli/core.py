@@ -53,6 +53,8 @@ def register(sub, common) -> None:
     p.add_argument("--include-superseded", action="store_true")
     p.add_argument("--include-catalog", action="store_true")
     p.add_argument("--explain", action="store_true", help="per-hit legs, multipliers, filters")
+    p.add_argument("--no-bump", action="store_true",
+                   help="read-only: do not count this recall as a use of the facts it returns")
     p.set_defaults(func=cmd_recall)
 
     p = sub.add_parser("facts", parents=[common], help="list facts, optionally as of a time")
@@ -148,7 +150,8 @@ def cmd_recall(args) -> int:
         "include_superseded": args.include_superseded or PRESETS[args.preset].include_superseded,
         "include_catalog": args.include_catalog or PRESETS[args.preset].include_catalog,
     })
-    purpose = Purpose.EXPLAIN if args.explain else Purpose.AGENT
+    # invariant 15: explain and --no-bump recalls are read-only (issue 17: repeatable evaluation)
+    purpose = Purpose.EXPLAIN if args.explain else Purpose.EVAL if args.no_bump else Purpose.AGENT
     res = args.runtime.service.recall(args.user, args.query, config=config, purpose=purpose,
                                 explain=args.explain)
     payload = {
@@ -167,12 +170,13 @@ def cmd_recall(args) -> int:
         for h in p["hits"]:
             kind = h["kind"] + (", contradicted" if h["contradicted"] else "")
             lines.append(f"{h['rank']:>2}. [{kind}] {h['text'][:100]}  ({h['id']}, "
-                         f"rrf {h['fused_score']:.4f})")
+                         f"score {h['fused_score']:.4f})")
             if args.explain:
                 legs = ", ".join(f"{k} #{v['rank']} raw {v['raw_score']:.3f}" for k, v in h["legs"].items())
                 m = h["multipliers"]
                 lines.append(f"      legs: {legs}; decay {m['decay']:.3f} boost {m['use_boost']:.3f} "
-                             f"prior {m['prior']:.2f}")
+                             f"prior {m['prior']:.2f}; question {m.get('question', 1):.2f} "
+                             f"time {m.get('time', 1):.2f} adjacency {m.get('adjacency', 1):.2f}")
         if p["explain"]:
             e = p["explain"]
             lines.append(f"path: {e['path']}; candidates {e['candidates']}")

@@ -34,7 +34,10 @@ def register(sub, common) -> None:
     esub = ev.add_subparsers(dest="eval_command", required=True)
 
     p = esub.add_parser("recall", parents=[common], help="persona recall eval + isolation sweep")
-    p.add_argument("--questions", default=None, type=t.TEXT_FILE, help="questions JSON (default: the personas')")
+    p.add_argument("--questions", default=None, type=t.TEXT_FILE,
+                   help="questions JSON, or a set: tuning (default), tuning-extra, frozen")
+    p.add_argument("--real-clock", action="store_true",
+                   help="ask at the real time (default: the day after the newest episode)")
     _ablation_flags(p)
     p.set_defaults(func=cmd_recall)
 
@@ -45,6 +48,10 @@ def register(sub, common) -> None:
     p.add_argument("--limit-conversations", type=t.count(1, 10_000, "limit"))
     p.add_argument("--limit-questions", type=t.count(1, 10**6, "limit"), help="per conversation")
     p.add_argument("--embedder", choices=EMBEDDERS, help="override MEMDESK_EMBEDDER for this run")
+    p.add_argument("--split", default="all", choices=["all", "tune", "test"],
+                   help="conversations 1-5 (tune), 6-10 (test) or all; reports show both")
+    p.add_argument("--no-embed-cache", action="store_true",
+                   help="embed every turn again instead of reusing .cache/memdesk-eval")
     _ablation_flags(p)
     p.set_defaults(func=cmd_locomo)
 
@@ -70,16 +77,27 @@ def _variants(args) -> tuple[str, dict]:
 
 
 def cmd_recall(args) -> int:
-    from .recall_eval import QUESTIONS_PATH, load_questions, render_markdown, run_recall_eval
+    from .recall_eval import (
+        QUESTIONS_PATH,
+        data_clock,
+        load_questions,
+        render_markdown,
+        run_recall_eval,
+    )
     from .reports import write_reports
 
     questions = load_questions(args.questions or QUESTIONS_PATH)
     label, variants = _variants(args)
     config = variants.pop(label)
     service = args.runtime.service
-    report = run_recall_eval(service, questions, label=label, config=config, ablations=variants)
+    if not args.real_clock:
+        service.clock = data_clock(service, questions)
+    report = run_recall_eval(service, questions, label=label, config=config, ablations=variants,
+                             questions_name=args.questions or "tuning")
     md = render_markdown(report)
-    paths = write_reports(report, md, f"recall-{label}", args.out)
+    named = args.questions in ("frozen", "tuning-extra")  # a named set keeps its own report
+    name = f"recall-{args.questions}-{label}" if named else f"recall-{label}"
+    paths = write_reports(report, md, name, args.out)
     emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},
          lambda _: md + f"\nreports: {paths[0]} {paths[1]}")
     if not report.passed:
@@ -96,11 +114,15 @@ def _embedder(args):
 
 
 def cmd_locomo(args) -> int:
+    from .embed_cache import DiskCachedEmbedder
     from .locomo import render_markdown, run_locomo
     from .reports import write_reports
 
     label, variants = _variants(args)
-    report = run_locomo(args.data, _embedder(args), variants, store_path=args.store_path,
+    embedder = _embedder(args)
+    if not args.no_embed_cache:
+        embedder = DiskCachedEmbedder(embedder)
+    report = run_locomo(args.data, embedder, variants, store_path=args.store_path, split=args.split,
                         with_captions=not args.no_captions,
                         limit_conversations=args.limit_conversations,
                         limit_questions=args.limit_questions)

@@ -23,13 +23,22 @@ from ..embeddings import Embedder
 from ..errors import ValidationError
 from ..search_config import Purpose, RecallConfig
 from ..service import MemoryService
-from ..stores import open_store
+from ..stores.embedded import EmbeddedStore
+from ..stores.user_view import IndexParams
 from .metrics import fractional_recall, mean
 
 KS = (5, 10, 25, 50)
 # Map by numeric id (the README beside the data: the paper's order differs from the file's).
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 DRAGON = {5: 0.567, 10: 0.662, 25: 0.767, 50: 0.827}  # paper, Table 3, dialog turns
+# Issue 17: ranking choices are made on conversations 1-5 (file order) and reported on 6-10.
+TUNE_CONVERSATIONS = 5
+SPLITS = ("tune", "test")
+
+
+def split_of(index: int) -> str:
+    """Split of the conversation at 0-based file position `index`."""
+    return "tune" if index < TUNE_CONVERSATIONS else "test"
 _SESSION = re.compile(r"^session_(\d+)$")
 
 
@@ -56,6 +65,7 @@ class QA(BaseModel):
 
 class Conversation(BaseModel):
     sample_id: str
+    split: str = "tune"
     turns: list[Turn]
     qa: list[QA]
 
@@ -115,7 +125,8 @@ def load_locomo(path: str | Path, *, limit_conversations: int | None = None,
         qa = [QA(question=q["question"], category=int(q["category"]),
                  evidence=[e for e in normalise_evidence(q.get("evidence", [])) if e in known])
               for q in item["qa"]]
-        convs.append(Conversation(sample_id=item["sample_id"], turns=turns, qa=qa[:limit_questions]))
+        convs.append(Conversation(sample_id=item["sample_id"], split=split_of(len(convs)),
+                                  turns=turns, qa=qa[:limit_questions]))
     return convs
 
 
@@ -163,6 +174,10 @@ class VariantResult(BaseModel):
     without_adversarial: dict[int, float]
     per_category: dict[str, dict[int, float]]
     n: int
+    per_split: dict[str, dict[int, float]] = Field(
+        default_factory=dict, description="conversations 1-5 (tune) and 6-10 (test)")
+    per_split_category: dict[str, dict[str, dict[int, float]]] = Field(default_factory=dict)
+    n_split: dict[str, int] = Field(default_factory=dict)
 
 
 class LocomoReport(BaseModel):
@@ -185,12 +200,14 @@ def evaluate(service_for, convs: Sequence[Conversation], corpus: Corpus, config:
     """Ask every question as its conversation's user; score fractional recall at each k."""
     config = config.model_copy(update={"k": max(KS)})
     scores: dict[int, list[tuple[int, float]]] = {k: [] for k in KS}
+    splits: list[str] = []
     for conv in convs:
         service = service_for(conv)
         ep_to_turn = corpus.episode_to_turn[conv.user_id]
         for qa in conv.qa:
             hits = service.recall(conv.user_id, qa.question, config=config, purpose=Purpose.EVAL).hits
             turns = [ep_to_turn.get(h.id, "") for h in hits]
+            splits.append(conv.split)
             for k in KS:
                 scores[k].append((qa.category, fractional_recall(turns, qa.evidence, k)))
     by_cat: dict[str, dict[int, float]] = defaultdict(dict)
@@ -199,7 +216,19 @@ def evaluate(service_for, convs: Sequence[Conversation], corpus: Corpus, config:
             vals = [s for c, s in scores[k] if c == cat]
             if vals:
                 by_cat[name][k] = round(mean(vals), 4)
+    per_split: dict[str, dict[int, float]] = {}
+    per_split_cat: dict[str, dict[str, dict[int, float]]] = {}
+    for sp in SPLITS:
+        rows = {k: [(c, x) for (c, x), s_ in zip(scores[k], splits, strict=False) if s_ == sp] for k in KS}
+        if rows[KS[0]]:
+            per_split[sp] = {k: round(mean([x for _, x in rows[k]]), 4) for k in KS}
+            per_split_cat[sp] = {name: {k: round(mean([x for c, x in rows[k] if c == cat]), 4)
+                                        for k in KS}
+                                 for cat, name in CATEGORIES.items()
+                                 if any(c == cat for c, _ in rows[KS[0]])}
     return VariantResult(
+        per_split=per_split, per_split_category=per_split_cat,
+        n_split={sp: splits.count(sp) for sp in SPLITS if sp in splits},
         label=label, n=len(scores[KS[0]]),
         overall={k: round(mean([s for _, s in scores[k]]), 4) for k in KS},
         without_adversarial={k: round(mean([s for c, s in scores[k] if c != 5]), 4) for k in KS},
@@ -209,15 +238,24 @@ def evaluate(service_for, convs: Sequence[Conversation], corpus: Corpus, config:
 def run_locomo(data: str | Path, embedder: Embedder, variants: dict[str, RecallConfig], *,
                store_path: str | Path | None = None, with_captions: bool = True,
                limit_conversations: int | None = None, limit_questions: int | None = None,
+               split: str = "all", index_params: dict[str, IndexParams] | None = None,
                ) -> LocomoReport:
-    """Ingest into a throwaway store (or store_path, reused when its mapping exists), ask all."""
+    """Ingest into a throwaway store (or store_path, reused when its mapping exists), ask all.
+
+    `split` keeps only the tuning ("tune": conversations 1-5) or held-out ("test": 6-10)
+    conversations. `index_params` maps a variant label to the store's context-window choices
+    for that variant (default: the store's defaults)."""
+    if split not in ("all", *SPLITS):
+        raise ValidationError(f"unknown split {split!r}; choose all, tune or test")
     convs = load_locomo(data, limit_conversations=limit_conversations,
                         limit_questions=limit_questions)
+    if split != "all":
+        convs = [c for c in convs if c.split == split]
     cached = CachedEmbedder(embedder)
     with tempfile.TemporaryDirectory(prefix="memdesk-locomo-") as tmp:
         path = Path(store_path) if store_path else Path(tmp) / "locomo.db"
         sidecar = path.with_suffix(".turns.json")
-        store = open_store(f"embedded:{path}", cached)
+        store = EmbeddedStore(path, cached)  # the eval sweeps the embedded index's own knobs
         try:
             started, reused = utcnow(), sidecar.exists()
             if reused:
@@ -234,8 +272,10 @@ def run_locomo(data: str | Path, embedder: Embedder, variants: dict[str, RecallC
             # "Now" is the day after each conversation ends: questions are asked after it.
             services = {c.user_id: MemoryService(store, clock=fixed_clock(c.last_time + timedelta(days=1)))
                         for c in convs}
-            results = [evaluate(lambda c: services[c.user_id], convs, corpus, cfg, name)
-                       for name, cfg in variants.items()]
+            results = []
+            for name, cfg in variants.items():
+                store.set_index_params((index_params or {}).get(name, IndexParams()))
+                results.append(evaluate(lambda c: services[c.user_id], convs, corpus, cfg, name))
         finally:
             store.close()
     return LocomoReport(
@@ -263,6 +303,12 @@ def render_markdown(report: LocomoReport) -> str:
     lines += ["", "## Without category 5 (adversarial)", "", f"| variant | {ks} |", sep]
     lines += [f"| {v.label} | " + " | ".join(f"{v.without_adversarial[k] * 100:.1f}" for k in KS) + " |"
               for v in report.variants]
+    if any(v.per_split for v in report.variants):
+        lines += ["", "## By split (tune: conversations 1-5, test: 6-10)", "",
+                  f"| variant | split | n | {ks} |", "|---|---|---" + "|---" * len(KS) + "|"]
+        lines += [f"| {v.label} | {sp} | {v.n_split.get(sp, 0)} | "
+                  + " | ".join(f"{vals[k] * 100:.1f}" for k in KS) + " |"
+                  for v in report.variants for sp, vals in v.per_split.items()]
     for v in report.variants:
         lines += ["", f"## Per category: {v.label}", "", f"| category | {ks} |", sep]
         lines += [f"| {cat} | " + " | ".join(f"{vals[k] * 100:.1f}" for k in KS) + " |"

@@ -25,6 +25,10 @@ from .metrics import RankSummary, count_leaks, rank_of, summarise_ranks
 from .reports import REPORTS_DIR, write_reports  # noqa: F401  (re-exported for callers)
 
 QUESTIONS_PATH = Path(__file__).resolve().parent.parent / "personas" / "data" / "questions.json"
+# Issue 17: written before any ranking was run and never edited (invariant 100).
+FROZEN_PATH = QUESTIONS_PATH.with_name("questions_frozen.json")
+TUNING_PATH = QUESTIONS_PATH.with_name("questions_tuning.json")  # issue 17: tuning additions
+QUESTION_SETS = {"tuning": QUESTIONS_PATH, "tuning-extra": TUNING_PATH, "frozen": FROZEN_PATH}
 GATE_R10 = 0.90
 GATE_R5 = 0.80
 SWEEP_K = 200  # the sweep inspects every fused candidate of both legs, not just a top 10
@@ -36,8 +40,12 @@ class Question(BaseModel):
     user_id: str
     question: str
     gold_id: str
-    gold_kind: Literal["episodic", "semantic", "procedural"]
+    gold_kind: Literal["episodic", "semantic", "procedural", "catalog"]
     variant: int = 1
+    # Issue 17 (questions_frozen.json, questions_tuning.json): other documents that also answer
+    # (a fact's source episodes); scored separately as "any gold", never in the headline figures.
+    also_ids: list[str] = Field(default_factory=list)
+    tag: str | None = None
 
 
 class QuestionResult(BaseModel):
@@ -47,6 +55,8 @@ class QuestionResult(BaseModel):
     gold_kind: str
     question: str
     rank: int | None
+    any_rank: int | None = Field(None, description="best rank of the gold or an also-answering id")
+    tag: str | None = None
     top: list[str] = Field(description="ids of the top 10 hits")
 
 
@@ -86,6 +96,10 @@ class RecallReport(BaseModel):
     overall: RankSummary
     per_persona: dict[str, RankSummary]
     per_kind: dict[str, RankSummary]
+    per_tag: dict[str, RankSummary] = Field(default_factory=dict)
+    any_gold: RankSummary | None = Field(None, description="a hit on any also-answering id counts")
+    questions: str = ""
+    now: datetime | None = None
     sweep: SweepResult
     gates: list[Gate]
     passed: bool
@@ -94,8 +108,9 @@ class RecallReport(BaseModel):
 
 
 def load_questions(path: str | Path = QUESTIONS_PATH) -> list[Question]:
-    """Read the persona questions; a missing or malformed file is one clear error."""
-    path = Path(path)
+    """Read the persona questions (a path, or a set name: tuning, tuning-extra, frozen); a missing
+    or malformed file is one clear error."""
+    path = QUESTION_SETS.get(str(path), Path(path))
     if not path.exists():
         raise ValidationError(f"no questions at {path}: run the personas generator "
                               "(memory/personas) or pass --questions PATH")
@@ -146,9 +161,11 @@ def ask_all(service: MemoryService, questions: list[Question], config: RecallCon
     for q in questions:
         hits = service.recall(q.user_id, q.question, config=config, purpose=Purpose.EVAL).hits
         ids = [h.id for h in hits]
+        ranks = [r for r in (rank_of(ids, g) for g in [q.gold_id, *q.also_ids]) if r is not None]
         out.append(QuestionResult(id=q.id, user_id=q.user_id, gold_id=q.gold_id,
-                                  gold_kind=q.gold_kind, question=q.question,
-                                  rank=rank_of(ids, q.gold_id), top=ids[:10]))
+                                  gold_kind=q.gold_kind, question=q.question, tag=q.tag,
+                                  rank=rank_of(ids, q.gold_id), any_rank=min(ranks, default=None),
+                                  top=ids[:10]))
     return out
 
 
@@ -195,9 +212,21 @@ def _grouped(results: list[QuestionResult], key: str) -> dict[str, RankSummary]:
     return {k: summarise_ranks(v) for k, v in sorted(groups.items())}
 
 
+def data_clock(service: MemoryService, questions: list[Question]):
+    """Evaluation time = the day after the newest episode of the asked users (as LoCoMo): "in
+    June" and decay then mean the same thing whenever the eval runs (issue 17)."""
+    from datetime import timedelta
+
+    from ..clock import fixed_clock
+
+    times = [e.timestamp for u in sorted({q.user_id for q in questions})
+             for e in service.store.list_episodes(u)[-1:]]
+    return fixed_clock(max(times) + timedelta(days=1)) if times else service.clock
+
+
 def run_recall_eval(service: MemoryService, questions: list[Question], *, label: str = "default",
                     config: RecallConfig = DEFAULT, ablations: dict[str, RecallConfig] | None = None,
-                    ) -> RecallReport:
+                    questions_name: str = "") -> RecallReport:
     results = ask_all(service, questions, config)
     overall = summarise_ranks([r.rank for r in results])
     sweep = isolation_sweep(service, questions, config)
@@ -206,7 +235,9 @@ def run_recall_eval(service: MemoryService, questions: list[Question], *, label:
             for name, cfg in (ablations or {}).items()]
     return RecallReport(
         label=label, created_at=utcnow(), store=service.store.url, embedder=service.embedder.name,
-        config=config.model_dump(mode="json"), overall=overall,
+        config=config.model_dump(mode="json"), overall=overall, questions=questions_name,
+        now=service.clock(), any_gold=summarise_ranks([r.any_rank for r in results]),
+        per_tag=_grouped([r for r in results if r.tag], "tag"),
         per_persona=_grouped(results, "user_id"), per_kind=_grouped(results, "gold_kind"),
         sweep=sweep, gates=gate_list, passed=all(g.passed for g in gate_list), ablations=rows,
         misses=[r for r in results if r.rank is None or r.rank > 10])
@@ -232,13 +263,17 @@ def render_markdown(report: RecallReport) -> str:
     head = "| group | n | R@1 | R@5 | R@10 | MRR |\n|---|---|---|---|---|---|"
     lines = [f"# Recall eval: {report.label}", "",
              (f"{report.created_at:%Y-%m-%d %H:%M} UTC · store `{report.store}` · embedder "
-              f"`{report.embedder}` · **{'PASSED' if report.passed else 'FAILED'}**"), "",
+              f"`{report.embedder}` · questions `{report.questions or 'default'}` · "
+              f"**{'PASSED' if report.passed else 'FAILED'}**"), "",
              "## Gates", "", "| gate | value | threshold | result |", "|---|---|---|---|"]
     lines += [f"| {g.name} | {g.value:g} | {g.threshold} | {'pass' if g.passed else 'FAIL'} |"
               for g in report.gates]
     lines += ["", "## Recall", "", head, _row("overall", report.overall)]
     lines += [_row(f"persona {k}", s) for k, s in report.per_persona.items()]
     lines += [_row(f"type {k}", s) for k, s in report.per_kind.items()]
+    lines += [_row(f"tag {k}", s) for k, s in report.per_tag.items()]
+    if report.any_gold is not None:
+        lines.append(_row("any answering id", report.any_gold))
     if report.ablations:
         lines += ["", "## Ablations", "", head.replace("group", "variant"),
                   _row(report.label, report.overall)]

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..embeddings import Embedder, _blas_threads
 from ..errors import ConflictError, MemdeskError, StoreUnavailableError
+from ..lexical import Vocabulary
 from ..models import (
     MODEL_BY_KIND,
     TRACKS_USE,
@@ -50,6 +51,7 @@ from .base import (
     SetWatermark,
     UpdateMemory,
 )
+from .user_view import IndexParams, UserView, parse_time
 
 SCHEMA_VERSION = "1"
 MAX_PENDING_BUMPS = 10_000  # usage bumps kept while the file is locked (oldest dropped first)
@@ -118,13 +120,6 @@ def fts_query(text: str, max_terms: int = 32) -> str | None:
     return " OR ".join(f'"{t}"' for t in terms)
 
 
-class _UserMatrix:
-    __slots__ = ("kinds", "matrix", "rids", "states")
-
-    def __init__(self, rids: np.ndarray, kinds: np.ndarray, states: np.ndarray, matrix: np.ndarray):
-        self.rids, self.kinds, self.states, self.matrix = rids, kinds, states, matrix
-
-
 class EmbeddedStore:
     """SQLite-backed store. Safe to share between threads (one connection behind a lock)."""
 
@@ -138,8 +133,13 @@ class EmbeddedStore:
         self.url = f"embedded:{self.path}"
         self.embedder = embedder
         self._lock = threading.RLock()
-        self._matrices: dict[str, _UserMatrix] = {}
         self._tomb_matrices: dict[str, tuple[list[str], dict[str, int], np.ndarray]] = {}
+        # Issue 17: one searchable view per user (dense matrix + per-user BM25 + session
+        # context), built on first search, dropped on a write to that user or to the catalog.
+        self._views: dict[str, UserView] = {}
+        self._stale: dict[str, UserView] = {}  # the dropped view: its tokens are reused
+        self._vocab = Vocabulary()
+        self.index_params = IndexParams()
         self._closed = False
         for parent in self.path.parents:  # a parent that is a file: say so (invariant 69)
             if parent.exists():
@@ -283,8 +283,8 @@ class EmbeddedStore:
         version = self._pragma_data_version()
         if version != self._data_version:
             self._data_version = version
-            self._matrices.clear()
             self._tomb_matrices.clear()
+            self._drop_views(None)
 
     def _locked(self, exc: Exception) -> str:
         return (f"the embedded store {self.path} is locked by another writer: waited "
@@ -602,72 +602,107 @@ class EmbeddedStore:
         return clause, args
 
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]:
-        match = fts_query(query)
-        if match is None:
-            return []
-        scope = f'utok:"{user_token(flt.user_id)}"'
-        if flt.include_catalog:
-            scope = f'(utok:"{user_token(flt.user_id)}" OR utok:"{CATALOG_TOKEN}")'
-        clause, args = self._filter_sql(flt)
-        # The scope token is matched inside FTS (a pre-filter); its column has weight 0 so it
-        # never adds to the score (invariant 2).
-        sql = (f"SELECT d.kind, d.body, -bm25(docs_fts, 0.0, 1.0) AS s FROM docs_fts "
-               f"JOIN docs d ON d.rid = docs_fts.rowid WHERE docs_fts MATCH ? AND {clause} "
-               f"ORDER BY s DESC LIMIT ?")
+        """BM25 with this user's own statistics (invariant 101), episodes indexed with their
+        session neighbours (memory.stores.user_view). Scores are comparable within one call."""
         with self._lock:
-            rows = self._conn().execute(sql, [f"{scope} AND body:({match})", *args, limit]).fetchall()
-        return [LegHit(doc=self._decode(kind, body), score=float(s)) for kind, body, s in rows]
-
-    def _user_matrix(self, key: str | None) -> _UserMatrix:
-        cache_key = key if key is not None else "\x00catalog"
-        m = self._matrices.get(cache_key)
-        if m is None:
-            rows = self._conn().execute(
-                "SELECT rid, kind, state, vec FROM docs WHERE user_id IS ?", (key,)
-            ).fetchall()
-            dims = self.embedder.dims
-            m = _UserMatrix(
-                np.array([r[0] for r in rows], np.int64),
-                np.array([_KIND_CODE[MemoryKind(r[1])] for r in rows], np.int8),
-                np.array([_STATE_CODE.get(r[2], 0) if r[2] else 0 for r in rows], np.int8),
-                (np.frombuffer(b"".join(r[3] for r in rows), np.float32).reshape(-1, dims)
-                 if rows else np.zeros((0, dims), np.float32)),
-            )
-            self._matrices[cache_key] = m
-        return m
+            self._sync_external()
+            view = self._view(flt.user_id)
+            idx, scores = view.bm25(query, self._vocab, self._mask(view, flt), limit)
+            return self._hits(view, idx, scores)
 
     def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
         vector = np.asarray(vector, np.float32)
-        kind_codes = [_KIND_CODE[k] for k in flt.kinds if k != MemoryKind.CATALOG]
-        state_codes = [_STATE_CODE[s] for s in flt.fact_states]
         with self._lock:
             self._sync_external()
-            parts: list[tuple[np.ndarray, np.ndarray]] = []
-            um = self._user_matrix(flt.user_id)
-            mask = np.isin(um.kinds, kind_codes) & (
-                (um.kinds != _KIND_CODE[MemoryKind.SEMANTIC]) | np.isin(um.states, state_codes)
-            )
-            parts.append((um.rids[mask], um.matrix[mask]))
-            if flt.include_catalog:
-                cm = self._user_matrix(None)
-                parts.append((cm.rids, cm.matrix))
-            rids = np.concatenate([p[0] for p in parts])
-            if rids.size == 0:
-                return []
-            sims = np.concatenate([p[1] @ vector for p in parts])
-            top = min(limit, sims.size)
-            idx = np.argpartition(-sims, top - 1)[:top]
-            idx = idx[np.argsort(-sims[idx], kind="stable")]
-            chosen = [int(r) for r in rids[idx]]
+            view = self._view(flt.user_id)
+            idx, sims = view.knn(vector, self._mask(view, flt), limit)
+            # Score like Elasticsearch's cosine similarity: (1 + cos) / 2, always positive; the
+            # cosine itself rides along (invariant 19).
+            return self._hits(view, idx, (1.0 + sims) / 2.0, cosines=sims)
+
+    @staticmethod
+    def _mask(view: UserView, flt: RecallFilter) -> np.ndarray:
+        """Which of the view's documents this filter may see (invariant 2: the view holds only
+        this user's documents and the catalog; the mask narrows kinds, states and catalog).
+        Kept per filter shape in the view (a view never outlives a write to its user)."""
+        key = (flt.kinds, flt.fact_states, flt.include_catalog)
+        mask = view.masks.get(key)
+        if mask is None:
+            mask = view.masks[key] = EmbeddedStore._build_mask(view, flt)
+        return mask
+
+    @staticmethod
+    def _build_mask(view: UserView, flt: RecallFilter) -> np.ndarray:
+        kind_codes = [_KIND_CODE[k] for k in flt.kinds if k != MemoryKind.CATALOG]
+        state_codes = [_STATE_CODE[s] for s in flt.fact_states]
+        mask = ~view.catalog & np.isin(view.kinds, kind_codes) & (
+            (view.kinds != _KIND_CODE[MemoryKind.SEMANTIC]) | np.isin(view.states, state_codes))
+        if flt.include_catalog:
+            mask |= view.catalog
+        return mask
+
+    def _hits(self, view: UserView, idx: np.ndarray, scores: np.ndarray,
+              cosines: np.ndarray | None = None) -> list[LegHit]:
+        """Leg hits for view rows. Decoded records are kept in the view (dropped with it on any
+        write to the user, and per record on a usage bump): fetching and decoding bodies was
+        most of a leg's time (issue 17). Records are shared between recalls: read-only."""
+        if idx.size == 0:
+            return []
+        docs = view.docs
+        missing = [int(view.rids[i]) for i in idx.tolist() if i not in docs]
+        if missing:
             rows = self._conn().execute(
-                f"SELECT rid, kind, body FROM docs WHERE rid IN ({','.join('?' * len(chosen))})",
-                chosen,
-            ).fetchall()
-        by_rid = {r[0]: (r[1], r[2]) for r in rows}
-        # Score like Elasticsearch's cosine similarity: (1 + cos) / 2, always positive.
-        return [LegHit(doc=self._decode(*by_rid[r]), score=float((1.0 + sims[i]) / 2.0),
-                       cosine=float(sims[i]))
-                for r, i in zip(chosen, idx, strict=True) if r in by_rid]
+                f"SELECT rid, kind, body FROM docs WHERE rid IN ({','.join('?' * len(missing))})",
+                missing).fetchall()
+            where = view.index_of
+            for rid, kind, body in rows:
+                docs[where[rid]] = self._decode(kind, body)
+        out = []
+        cos = cosines.tolist() if cosines is not None else [None] * len(idx)
+        for i, sc, c in zip(idx.tolist(), scores.tolist(), cos, strict=True):
+            doc = docs.get(i)
+            if doc is not None:
+                pos = int(view.position[i])
+                # model_construct: the record was validated when it was decoded
+                out.append(LegHit.model_construct(
+                    doc=doc, score=float(sc), cosine=None if c is None else float(c),
+                    session_pos=(view.session[i], pos) if pos >= 0 else None))
+        return out
+
+    def _view(self, user_id: str) -> UserView:
+        view = self._views.get(user_id)
+        if view is None:
+            db = self._conn()
+            cols = ("SELECT d.rid, d.rev, d.kind, d.state, d.user_id IS NULL, f.body, "
+                    "json_extract(d.body, '$.session_id'), json_extract(d.body, '$.timestamp'), "
+                    "d.vec FROM docs d JOIN docs_fts f ON f.rowid = d.rid ")
+            rows = (db.execute(cols + "WHERE d.user_id = ? ORDER BY d.rid", (user_id,)).fetchall()
+                    + db.execute(cols + "WHERE d.user_id IS NULL AND d.kind = 'catalog' "
+                                 "ORDER BY d.rid").fetchall())
+            dims = self.embedder.dims
+            vectors = (np.frombuffer(b"".join(r[8] for r in rows), np.float32).reshape(-1, dims)
+                       if rows else np.zeros((0, dims), np.float32))
+            meta = [(r[0], r[1], _KIND_CODE[MemoryKind(r[2])], _STATE_CODE.get(r[3], 0) if r[3] else 0,
+                     r[4], r[5], r[6], parse_time(r[7])) for r in rows]
+            view = UserView(meta, vectors, vocab=self._vocab, params=self.index_params,
+                            stale=self._stale.pop(user_id, None))
+            self._views[user_id] = view
+        return view
+
+    def _drop_views(self, user_id: str | None) -> None:
+        """A write to a user drops their view; a catalog write (user None) drops every view."""
+        users = list(self._views) if user_id is None else [user_id]
+        for u in users:
+            view = self._views.pop(u, None)
+            if view is not None:
+                view.release()  # keep only its tokens, for reuse by the next build
+                self._stale[u] = view
+
+    def set_index_params(self, params: IndexParams) -> None:
+        """Change the context-window choices (evaluation sweeps); every view is rebuilt."""
+        with self._lock:
+            self.index_params = params
+            self._views.clear()
 
     # writes -----------------------------------------------------------------------------------
     def _vectors_for(self, ops: list[Op]) -> dict[str, np.ndarray]:
@@ -733,8 +768,9 @@ class EmbeddedStore:
                 else:  # pragma: no cover - the Op union is closed
                     raise TypeError(f"unknown op {op!r}")
             self._data_version = self._pragma_data_version()
-        for user in touched:
-            self._matrices.pop(user if user is not None else "\x00catalog", None)
+        with self._lock:
+            for user in touched:
+                self._drop_views(user)
 
     def _put(self, db: sqlite3.Connection, doc: AnyMemory, vec: np.ndarray) -> None:
         body = doc.model_dump_json()
@@ -869,7 +905,7 @@ class EmbeddedStore:
                        "(?, ?, ?, ?, ?, ?)", (event.id, event.user_id, event.at.isoformat(),
                                               event.action, event.plan_id, event.model_dump_json()))
             self._data_version = self._pragma_data_version()
-        self._matrices.pop(user_id, None)
+        self._drop_views(user_id)
         return {"memories": memories, "tombstones": len(tombs), "events": events}
 
     def compact(self) -> list[str]:
@@ -933,5 +969,11 @@ class EmbeddedStore:
                     raise
                 self._pending_usage = []
                 self._data_version = self._pragma_data_version()
+                for user, bump_ids, _ in pending:  # bodies changed (use_count): decode again
+                    view = self._views.get(user)
+                    if view is not None:
+                        gone = set(bump_ids)
+                        for i in [i for i, d in view.docs.items() if d.id in gone]:
+                            del view.docs[i]
             finally:
                 db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")

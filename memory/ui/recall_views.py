@@ -141,22 +141,25 @@ def _label(h: RankedHit, width: int = 48) -> str:
 
 
 def contribution_figure(hits: list[RankedHit], rrf_k: int) -> go.Figure:
-    """Left: each hit's fused score as the sum of its legs' RRF shares 1/(k + leg rank), where
-    the leg rank already reflects the multipliers. Right: those multipliers (1 = no effect)."""
+    """Left: each hit's fused score as the sum of its legs' shares — weight/(k + leg rank) under
+    RRF, weight x normalised score under score fusion — scaled by the post-fusion multipliers
+    (question, time, adjacency), so the bars sum to the fused score. Right: the multipliers."""
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, column_widths=[0.62, 0.38],
                         horizontal_spacing=0.03,
-                        subplot_titles=("RRF share by leg (sums to the fused score)",
+                        subplot_titles=("share by leg (sums to the fused score)",
                                         "multipliers (1 = no effect)"))
     labels = [_label(h) for h in hits]
     for leg in ("bm25", "dense"):
-        share = [1.0 / (rrf_k + h.legs[leg].rank) if leg in h.legs else 0.0 for h in hits]
+        share = [h.legs[leg].contribution * h.multipliers.post if leg in h.legs else 0.0
+                 for h in hits]
         fig.add_bar(orientation="h", y=labels, x=share, name=f"{leg} share",
                     marker_color=LEG_COLOURS[leg], row=1, col=1,
                     customdata=[h.legs[leg].rank if leg in h.legs else None for h in hits],
                     hovertemplate=f"{leg} rank %{{customdata}}<br>share %{{x:.5f}}<extra></extra>")
     for name, colour, get in (("decay", "#6d4c41", lambda m: m.decay),
                               ("use boost", "#2e7d32", lambda m: m.use_boost),
-                              ("catalog prior", "#8e24aa", lambda m: m.prior)):
+                              ("catalog prior", "#8e24aa", lambda m: m.prior),
+                              ("question / time / adjacency", "#f57c00", lambda m: m.post)):
         fig.add_scatter(y=labels, x=[get(h.multipliers) for h in hits], mode="markers",
                         name=name, marker={"color": colour, "size": 10}, row=1, col=2,
                         hovertemplate=f"{name} ×%{{x:.3f}}<extra></extra>")

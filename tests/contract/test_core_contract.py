@@ -263,6 +263,8 @@ def test_playbook_outcomes_and_catalog(service):
     kinds = {h.doc.kind for h in with_cat.hits}
     assert MemoryKind.CATALOG in kinds and MemoryKind.PROCEDURAL in kinds
     catalog_hit = next(h for h in with_cat.hits if h.doc.kind == MemoryKind.CATALOG)
-    assert catalog_hit.multipliers.prior == pytest.approx(0.85)
-    without = service.recall("u", "reset the Lumio hub", purpose=Purpose.EVAL)
+    assert catalog_hit.multipliers.prior == pytest.approx(DEFAULT.ranking.catalog_prior)
+    # Issue 17: catalog is eligible by default; a config can still leave it out.
+    without = service.recall("u", "reset the Lumio hub", purpose=Purpose.EVAL,
+                             config=DEFAULT.model_copy(update={"include_catalog": False}))
     assert MemoryKind.CATALOG not in {h.doc.kind for h in without.hits}

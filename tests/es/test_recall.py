@@ -14,7 +14,7 @@ from memory.clock import fixed_clock
 from memory.corrections import tombstone_of
 from memory.models import CatalogDoc, Episode, Fact, FactState, MemoryKind
 from memory.ranking import RankingParams, fuse, rrf
-from memory.search_config import DEFAULT, HISTORY, Purpose
+from memory.search_config import DEFAULT, HISTORY, LEGACY_RRF, Purpose
 from memory.service import MemoryService
 from memory.stores.base import LegHit, RecallFilter
 from memory.stores.elasticsearch import ElasticsearchStore
@@ -48,6 +48,10 @@ USER_SCOPE = {"bool": {"filter": [
     {"terms": {"kind": ["episodic", "procedural", "semantic"]}},
     {"bool": {"should": [{"bool": {"must_not": [{"term": {"kind": "semantic"}}]}},
                          {"terms": {"state": ["active"]}}], "minimum_should_match": 1}}]}}
+# Issue 17: the default fusion is score-normalised (client-side); the one-request rrf retriever
+# serves plain-RRF configs, so its tests ask for one.
+RRF_PARAMS = RankingParams(fusion="rrf", dense_weight=1.0, catalog_prior=0.85)
+RRF_CATALOG = DEFAULT.model_copy(update={"include_catalog": True, "ranking": RRF_PARAMS})
 CATALOG_SCOPE = {"bool": {"filter": [{"term": {"kind": "catalog"}}],
                           "must_not": [{"exists": {"field": "user_id"}}]}}
 
@@ -126,7 +130,7 @@ def rrf_hit(doc, embedder, ranks: list[int], leg_scores: list[float], k: int = 3
 def test_inv21_rrf_retriever_request_shape(hash_embedder):
     cluster, store = store_with("trial", hash_embedder)
     svc = MemoryService(store, clock=fixed_clock(NOW))
-    svc.recall("u", "green tea", config=DEFAULT.model_copy(update={"include_catalog": True}),
+    svc.recall("u", "green tea", config=RRF_CATALOG,
                purpose=Purpose.EVAL)
     (req,) = cluster.find("POST", r"/[^_].*/_search")
     rrf_body = req.body["retriever"]["rrf"]
@@ -155,8 +159,7 @@ def test_inv21_rrf_hits_become_ranked_hits_with_legs_and_multipliers(hash_embedd
         rrf_hit(CAT, hash_embedder, [0, 3], [0.0, 0.7]),
     ])))
     svc = MemoryService(store, clock=fixed_clock(NOW))
-    res = svc.recall("u", "tea", config=DEFAULT.model_copy(update={"include_catalog": True}),
-                     purpose=Purpose.EXPLAIN, explain=True)
+    res = svc.recall("u", "tea", config=RRF_CATALOG, purpose=Purpose.EXPLAIN, explain=True)
     assert [h.id for h in res.hits] == ["ep_tea", "fact_tea", "cat_tea"]
     ep, fact, cat = res.hits
     assert ep.fused_score == pytest.approx(1 / 32 + 1 / 31)
@@ -182,10 +185,10 @@ def test_inv21_a_403_for_rrf_switches_to_client_side_once(hash_embedder):
                else (200, search_answer(req, [source_hit("memdesk-semantic-v1",
                                                          src(FACT, hash_embedder), 1.0)])))
     svc = MemoryService(store, clock=fixed_clock(NOW))
-    res = svc.recall("u", "tea", purpose=Purpose.EVAL, explain=True)
+    res = svc.recall("u", "tea", config=RRF_CATALOG, purpose=Purpose.EVAL, explain=True)
     assert [h.id for h in res.hits] == ["fact_tea"]
     assert res.explain.path == "elasticsearch: client-side RRF"
-    svc.recall("u", "tea again", purpose=Purpose.EVAL)
+    svc.recall("u", "tea again", config=RRF_CATALOG, purpose=Purpose.EVAL)
     assert len([r for r in cluster.requests if r.body and "retriever" in r.body]) == 1
 
 
@@ -285,7 +288,7 @@ def test_inv21_rrf_path_and_client_side_fuse_give_the_same_ranking(hash_embedder
     from memory.stores.elasticsearch.results import ranked_hits
     from tests.es.test_painless import doc_values, run_script
 
-    params = RankingParams()
+    params = RRF_PARAMS
     docs = [
         Fact(id="fact_fresh", user_id="u", text="a", recorded_at=NOW, last_used_at=NOW, use_count=40),
         Fact(id="fact_stale", user_id="u", text="b", recorded_at=NOW,
@@ -339,11 +342,12 @@ def test_inv93_explain_is_sent_only_when_explain_is_asked(hash_embedder):
         return 200, search_answer(req, [hit])
     cluster.on("POST", r"/.*/_search", search)
     svc = MemoryService(store, clock=fixed_clock(NOW))
-    agent = svc.recall("u", "tea")  # Purpose.AGENT
-    svc.recall("u", "tea", purpose=Purpose.EVAL)
+    rrf = LEGACY_RRF  # plain RRF: the fusion the one-request rrf retriever computes
+    agent = svc.recall("u", "tea", config=rrf)  # Purpose.AGENT
+    svc.recall("u", "tea", config=rrf, purpose=Purpose.EVAL)
     store.hybrid_search(RecallFilter(user_id="u"), "tea", hash_embedder.embed(["tea"])[0], 80,
                         NOW, RankingParams())  # the positional call of before: no explain
-    debug = svc.recall("u", "tea", purpose=Purpose.EXPLAIN, explain=True)
+    debug = svc.recall("u", "tea", config=rrf, purpose=Purpose.EXPLAIN, explain=True)
     sent = [r.body for r in cluster.find("POST", r"/memdesk-.*/_search") if "retriever" in r.body]
     assert ["explain" in b for b in sent] == [False, False, False, True]
     assert agent.hits[0].id == "fact_tea" and agent.hits[0].legs == {}
@@ -369,7 +373,7 @@ def test_inv97_both_hybrid_paths_take_the_same_dense_candidates(hash_embedder):
     similarity, filter), so its window is num_candidates; the client-side leg's top-level knn
     asks k = num_candidates = the same window: one graph search, one candidate set."""
     for window in (10, 80, 300):
-        cfg = DEFAULT.model_copy(update={"candidates": window})
+        cfg = LEGACY_RRF.model_copy(update={"candidates": window})  # plain RRF: both paths
         rrf_cluster, rrf_store = store_with("trial", hash_embedder)
         MemoryService(rrf_store, clock=fixed_clock(NOW)).recall("u", "tea", config=cfg,
                                                                  purpose=Purpose.EVAL)
@@ -429,13 +433,13 @@ def test_inv96_a_passing_licence_failure_is_read_again_a_403_is_final(hash_embed
     store = ElasticsearchStore(URL, hash_embedder, client=make_client(cluster), clock=lambda: now[0])
     svc = MemoryService(store, clock=fixed_clock(NOW))
     assert store.licence == "basic" and store.recall_path == "elasticsearch: client-side RRF"
-    svc.recall("u", "tea", purpose=Purpose.EVAL)
+    svc.recall("u", "tea", config=LEGACY_RRF, purpose=Purpose.EVAL)
     assert len(cluster.find("GET", "/_license")) == 1  # not re-read on every call
     now[0] += 61
-    svc.recall("u", "tea", purpose=Purpose.EVAL)  # 503 this time: still Basic, due again later
+    svc.recall("u", "tea", config=LEGACY_RRF, purpose=Purpose.EVAL)  # 503 this time: still Basic, due again later
     assert len(cluster.find("GET", "/_license")) == 2 and store.licence == "basic"
     now[0] += 61
-    svc.recall("u", "tea", purpose=Purpose.EVAL)
+    svc.recall("u", "tea", config=LEGACY_RRF, purpose=Purpose.EVAL)
     assert store.licence == "trial" and store.recall_path == "elasticsearch: rrf retriever"
     assert any("retriever" in (r.body or {}) for r in cluster.find("POST", r"/memdesk-.*/_search"))
 
@@ -445,7 +449,7 @@ def test_inv96_a_passing_licence_failure_is_read_again_a_403_is_final(hash_embed
     denied.on("GET", "/_license", (403, {"error": {"root_cause": [err], **err}, "status": 403}))
     store = ElasticsearchStore(URL, hash_embedder, client=make_client(denied), clock=lambda: now[0])
     now[0] += 3600
-    MemoryService(store, clock=fixed_clock(NOW)).recall("u", "tea", purpose=Purpose.EVAL)
+    MemoryService(store, clock=fixed_clock(NOW)).recall("u", "tea", config=LEGACY_RRF, purpose=Purpose.EVAL)
     assert store.licence == "basic" and len(denied.find("GET", "/_license")) == 1
 def test_inv63_tombstone_candidates_are_keyword_lookups_plus_knn(cluster, es_store, hash_embedder):
     """Issue 11: the key / slot-term lookup is a filtered keyword query (never a scan of the

@@ -49,9 +49,17 @@ def scope_filter(flt: RecallFilter) -> dict:
     return {"bool": {"should": should, "minimum_should_match": 1}}
 
 
-def bm25_query(flt: RecallFilter, text: str) -> dict:
-    return {"bool": {"must": [{"match": {"search_text": {"query": text, "operator": "or"}}}],
-                     "filter": [scope_filter(flt)]}}
+def bm25_query(flt: RecallFilter, text: str, context_boost: float = 0.0) -> dict:
+    """BM25 over `search_text`; with `context_boost` > 0 (issue 17) an episode also matches on
+    its `context` field (the neighbouring turns of its session) at that weight, as the embedded
+    store's context window does. Scoring note (docs/benchmarks.md, "Elasticsearch scoring"):
+    the user scope is a filter, so it never scores, but term statistics stay per shard, i.e.
+    shared by every user whose documents live on it."""
+    match = [{"match": {"search_text": {"query": text, "operator": "or"}}}]
+    if context_boost <= 0:
+        return {"bool": {"must": match, "filter": [scope_filter(flt)]}}
+    match.append({"match": {"context": {"query": text, "operator": "or", "boost": context_boost}}})
+    return {"bool": {"should": match, "minimum_should_match": 1, "filter": [scope_filter(flt)]}}
 
 
 def num_candidates(k: int) -> int:

@@ -11,7 +11,7 @@ from ...models import MODEL_BY_KIND, MemoryKind
 from ...ranking import LegRank, RankedHit, RankingParams, multipliers, rrf
 from ..base import AnyMemory
 
-DERIVED_FIELDS = ("kind", "search_text", "vector")
+DERIVED_FIELDS = ("kind", "search_text", "vector", "context")  # context: issue 17
 LEG_NAMES = ("bm25", "dense")  # the order of the rrf retriever's children (queries.rrf_search)
 
 
@@ -95,7 +95,8 @@ def ranked_hits(hits: list[dict], now: datetime, params: RankingParams) -> list[
             if rank > 0:
                 adjusted = score if score is not None else float("nan")
                 raw = adjusted / m.total if score is not None and m.total else adjusted
-                legs[name] = LegRank(rank=rank, raw_score=raw, score=adjusted)
+                legs[name] = LegRank(rank=rank, raw_score=raw, score=adjusted,
+                                     contribution=1.0 / (params.rrf_k + rank))
         fused = rrf([lr.rank for lr in legs.values()], params.rrf_k) if legs else float(hit["_score"])
         best = min((lr.rank for lr in legs.values()), default=n + 1)
         rows.append((fused, best, doc.id, doc, legs, m))

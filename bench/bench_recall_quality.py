@@ -1,0 +1,127 @@
+"""Recall-quality sweeps and the held-out report (issue 17): LoCoMo by split and category,
+persona questions by set (tuning, tuning-extra, frozen), one preset or ablation per row.
+
+Ranking choices were made with `--locomo-split tune --persona-sets tuning,tuning-extra` only;
+the held-out figures (`--locomo-split test`, `--persona-sets frozen`) are reported, never tuned.
+Embeddings are cached on disk (.cache/memdesk-eval), so only the first run calls the model.
+
+    nice -n 10 .venv/bin/python bench/bench_recall_quality.py --grid final \\
+        --locomo ../shared/benchmarks/locomo/locomo10.json --locomo-split all \\
+        --persona-sets tuning,tuning-extra,frozen
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from memory.embeddings import get_embedder
+from memory.eval.embed_cache import DiskCachedEmbedder
+from memory.eval.locomo import KS, run_locomo
+from memory.eval.metrics import summarise_ranks
+from memory.eval.recall_eval import ask_all, data_clock, load_questions
+from memory.personas.loader import seed
+from memory.ranking import RankingParams
+from memory.search_config import PRESETS, RecallConfig
+from memory.service import MemoryService
+from memory.stores import open_store
+from memory.stores.user_view import IndexParams
+
+D = PRESETS["default"]
+
+
+def _r(**kw) -> RecallConfig:
+    return D.model_copy(update={"ranking": RankingParams(**kw)})
+
+
+# label -> (config, index params). "final" is what docs/benchmarks.md reports.
+GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
+    "final": {
+        "default": (D, IndexParams()),
+        "legacy_rrf (issue 7 default, per-user BM25)": (PRESETS["legacy_rrf"], IndexParams()),
+        "no context window": (D, IndexParams(window=0, dense_window=0)),
+        "rrf k=10, dense 0.5 (weighted RRF)": (_r(fusion="rrf", rrf_k=10, dense_weight=0.5),
+                                               IndexParams()),
+        "no question down-weight": (_r(question_weight=1.0), IndexParams()),
+        "no time in questions": (D.model_copy(update={"use_time": False}), IndexParams()),
+        "diverse (adjacent turn x0.9)": (PRESETS["diverse"], IndexParams()),
+        "bm25_only": (PRESETS["bm25_only"], IndexParams()),
+        "dense_only": (PRESETS["dense_only"], IndexParams()),
+    },
+    "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
+               for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},
+    "context": {f"w{w} cw{cw} dw{dw}": (D, IndexParams(window=w, context_weight=cw, dense_window=dw))
+                for w in (0, 1, 2, 3) for cw in (0.3, 0.5, 0.8) for dw in (0, 2)},
+    "post": {f"qw{q} win{b} past{p} cat{c}": (_r(question_weight=q, window_boost=b, past_weight=p,
+                                                 catalog_prior=c), IndexParams())
+             for q in (1.0, 0.5) for b in (1.0, 1.3) for p in (1.0, 1.3) for c in (0.85, 0.9)},
+}
+
+
+def locomo_rows(data: str, emb, grid, split: str) -> None:
+    print(f"\n## LoCoMo ({split}): R@5 / R@10 / R@25 / R@50, then R@10 per category", flush=True)
+    store_path = Path(tempfile.mkdtemp(prefix="memdesk-rq-")) / f"locomo-{split}.db"
+    for label, (cfg, ip) in grid.items():
+        t = time.perf_counter()
+        rep = run_locomo(data, emb, {label: cfg}, split=split, index_params={label: ip},
+                         store_path=store_path)
+        v = rep.variants[0]
+        line = f"| {label} | all | {v.n} | " + " | ".join(f"{v.overall[k] * 100:.1f}" for k in KS)
+        line += " | " + " ".join(f"{c}:{x[10] * 100:.1f}" for c, x in v.per_category.items())
+        print(line + f" | {time.perf_counter() - t:.0f} s", flush=True)
+        for sp, vals in v.per_split.items():
+            cats = v.per_split_category.get(sp, {})
+            print(f"| {label} | {sp} | {v.n_split[sp]} | "
+                  + " | ".join(f"{vals[k] * 100:.1f}" for k in KS) + " | "
+                  + " ".join(f"{c}:{x[10] * 100:.1f}" for c, x in cats.items()), flush=True)
+
+
+def persona_rows(emb, grid, sets: list[str]) -> None:
+    print("\n## Persona questions: R@1 / R@5 / R@10 / MRR (any answering id: R@10)", flush=True)
+    store = open_store(f"embedded:{Path(tempfile.mkdtemp(prefix='memdesk-rq-')) / 'p.db'}", emb)
+    seed(store)
+    questions = {s: load_questions(s) for s in sets}
+    svc = MemoryService(store)
+    svc.clock = data_clock(svc, [q for qs in questions.values() for q in qs])
+    for label, (cfg, ip) in grid.items():
+        store.set_index_params(ip)
+        for name, qs in questions.items():
+            res = ask_all(svc, qs, cfg)
+            s = summarise_ranks([r.rank for r in res])
+            a = summarise_ranks([r.any_rank for r in res])
+            tags: dict[str, list] = {}
+            for r in res:
+                tags.setdefault(r.tag or "-", []).append(r.rank)
+            print(f"| {label} | {name} | {s.n} | {s.r1:.3f} | {s.r5:.3f} | {s.r10:.3f} | "
+                  f"{s.mrr:.3f} | {a.r10:.3f} | "
+                  + " ".join(f"{t}:{summarise_ranks(v).r10:.2f}" for t, v in tags.items()),
+                  flush=True)
+    store.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--grid", default="final", choices=sorted(GRIDS))
+    ap.add_argument("--locomo", help="path to locomo10.json (omit to skip LoCoMo)")
+    ap.add_argument("--locomo-split", default="tune", choices=["tune", "test", "all"])
+    ap.add_argument("--persona-sets", default="", help="comma list: tuning,tuning-extra,frozen")
+    ap.add_argument("--embedder", default="minilm")
+    args = ap.parse_args()
+    emb = DiskCachedEmbedder(get_embedder(args.embedder))
+    grid = GRIDS[args.grid]
+    if args.locomo:
+        locomo_rows(args.locomo, emb, grid, args.locomo_split)
+    if args.persona_sets:
+        persona_rows(emb, grid, [s for s in args.persona_sets.split(",") if s])
+    print(f"\nmodel calls for {emb.misses} texts (the rest came from the on-disk cache)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,166 @@
+"""BM25 over one user's documents, in numpy: analysis, context windows, scoring (issue 17).
+
+Why not FTS5's bm25(): its statistics (IDF, average length) come from the whole table, so one
+user's scores depend on every other user's data, and a name that is common inside one user's
+memories but rare across the table gets a large weight. Here each user's visible corpus (their
+memories plus the shared catalog) is its own collection: statistics never cross users
+(invariant 101), and the index is kept beside the user's dense matrix.
+
+Context windows: an episode is indexed as its own words plus its neighbouring turns of the same
+session at a lower weight, so a turn that answers "what did she do after the vet visit?" is found
+through its neighbours' words; the hit is still the turn itself.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import Stemmer
+
+from .text import STOPWORDS
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_STEMMER = Stemmer.Stemmer("english")
+_STEM_CACHE: dict[str, str] = {}
+_STEM_CACHE_MAX = 200_000
+
+
+def analyse(text: str) -> list[str]:
+    """Lower-cased, NFKC-folded Unicode words, stop words dropped, Snowball-stemmed.
+
+    Not ASCII-only: "Görlitzer", "Alcântara" and "東京" are words too."""
+    out = []
+    for w in _WORD.findall(unicodedata.normalize("NFKC", text).casefold()):
+        w = w.replace("’", "'")
+        w = w.removesuffix("'s")
+        w = w.replace("'", "")
+        if not w or w in STOPWORDS:
+            continue
+        s = _STEM_CACHE.get(w)
+        if s is None:
+            s = _STEMMER.stemWord(w)
+            if len(_STEM_CACHE) < _STEM_CACHE_MAX:
+                _STEM_CACHE[w] = s
+        out.append(s)
+    return out
+
+
+@dataclass(frozen=True)
+class BM25Params:
+    k1: float = 1.2
+    b: float = 0.75
+
+
+def neighbour_pairs(groups: Sequence[str | None], order: Sequence[float], window: int,
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(doc, neighbour, distance) for every pair of documents in the same group (session) at most
+    `window` places apart when sorted by `order` (time). Documents without a group have none."""
+    if window <= 0:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, empty
+    by_group: dict[str, list[int]] = {}
+    for i, g in enumerate(groups):
+        if g is not None:
+            by_group.setdefault(g, []).append(i)
+    src, dst, dist = [], [], []
+    for members in by_group.values():
+        if len(members) < 2:
+            continue
+        members.sort(key=lambda i: (order[i], i))
+        n = len(members)
+        for p, i in enumerate(members):
+            for d in range(1, window + 1):
+                for q in (p - d, p + d):
+                    if 0 <= q < n:
+                        src.append(i)
+                        dst.append(members[q])
+                        dist.append(d)
+    return (np.asarray(src, np.int64), np.asarray(dst, np.int64), np.asarray(dist, np.int64))
+
+
+class Vocabulary:
+    """Term -> integer id, shared by every index of one store (ids are never reused)."""
+
+    __slots__ = ("ids",)
+
+    def __init__(self):
+        self.ids: dict[str, int] = {}
+
+    def encode(self, terms: Sequence[str]) -> np.ndarray:
+        ids = self.ids
+        return np.fromiter((ids.get(t) if t in ids else ids.setdefault(t, len(ids)) for t in terms),
+                           np.int64, len(terms))
+
+    def lookup(self, terms: Sequence[str]) -> list[int]:
+        """Ids of known terms, each once, in query order (unknown terms match nothing)."""
+        out: list[int] = []
+        for t in terms:
+            i = self.ids.get(t)
+            if i is not None and i not in out:
+                out.append(i)
+        return out
+
+
+class LexicalIndex:
+    """BM25 term weights of one corpus, precomputed per (term, document) like bm25s does.
+
+    Input is flat: `docs[i]` is the document of the i-th token, `terms[i]` its vocabulary id.
+    Query time is a binary search per query term and one `np.bincount`: well under a millisecond
+    for a few thousand documents. Build time is linear in the number of tokens."""
+
+    __slots__ = ("doc_ids", "indptr", "n_docs", "terms", "weights")
+
+    def __init__(self, n_docs: int, docs: np.ndarray, terms: np.ndarray, *,
+                 params: BM25Params = BM25Params(),
+                 context: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                 context_weight: float = 0.0):
+        n = self.n_docs = n_docs
+        docs = np.asarray(docs, np.int64)
+        terms = np.asarray(terms, np.int64)
+        wts = np.ones(docs.size, np.float64)
+        if context is not None and context_weight > 0 and context[0].size and docs.size:
+            # A neighbour's tokens count `context_weight` each in the turn's own document.
+            src, dst, _ = context
+            order = np.argsort(docs, kind="stable")
+            docs, terms = docs[order], terms[order]
+            starts = np.zeros(n + 1, np.int64)
+            np.cumsum(np.bincount(docs, minlength=n), out=starts[1:])
+            lens = starts[dst + 1] - starts[dst]
+            total = int(lens.sum())
+            offs = np.arange(total) - np.repeat(np.cumsum(lens) - lens, lens)
+            pos = np.repeat(starts[dst], lens) + offs
+            docs = np.concatenate([docs, np.repeat(src, lens)])
+            terms = np.concatenate([terms, terms[pos]])
+            wts = np.concatenate([wts, np.full(total, context_weight)])
+        width = max(1, n)
+        uniq, inv = np.unique(terms * width + docs, return_inverse=True)
+        tf = np.bincount(inv, weights=wts)
+        u_term, u_doc = uniq // width, uniq % width
+        dl = np.bincount(docs, weights=wts, minlength=n)
+        avgdl = float(dl.mean()) if n and dl.sum() > 0 else 1.0
+        self.terms, first = np.unique(u_term, return_index=True)
+        df = np.diff(np.append(first, u_term.size)).astype(np.float64)
+        idf = np.log1p((n - df + 0.5) / (df + 0.5))  # Lucene's BM25 IDF: never negative
+        idf_tok = np.repeat(idf, np.diff(np.append(first, u_term.size)))
+        k1, b = params.k1, params.b
+        norm = k1 * (1.0 - b + b * dl[u_doc] / avgdl)
+        self.weights = (idf_tok * tf * (k1 + 1.0) / (tf + norm)).astype(np.float32)
+        self.doc_ids = u_doc.astype(np.int32)  # sorted by term, then document
+        self.indptr = np.append(first, u_term.size).astype(np.int64)
+
+    def scores(self, term_ids: Sequence[int]) -> np.ndarray:
+        """BM25 score of every document for the (distinct) query terms; 0 where none matches."""
+        out_idx, out_w = [], []
+        for t in term_ids:
+            j = int(np.searchsorted(self.terms, t))
+            if j < self.terms.size and self.terms[j] == t:
+                out_idx.append(self.doc_ids[self.indptr[j]:self.indptr[j + 1]])
+                out_w.append(self.weights[self.indptr[j]:self.indptr[j + 1]])
+        if not out_idx:
+            return np.zeros(self.n_docs, np.float32)
+        return np.bincount(np.concatenate(out_idx), weights=np.concatenate(out_w),
+                           minlength=self.n_docs).astype(np.float32)

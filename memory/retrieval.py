@@ -1,0 +1,80 @@
+"""The recall pipeline behind `MemoryService.recall` (issue 17): plan, legs, fusion, adjust.
+
+1. Plan: what the question says about time (memory.temporal) widens the fact states — superseded
+   versions become eligible for "before ...", "when ...", "back in June" questions.
+2. Legs: BM25 and dense, each pre-filtered to the user (invariant 2), or the store's one-request
+   hybrid path when it has one and the fusion is plain RRF (it ranks the same way, invariant 17).
+3. Fusion (memory.ranking.fuse), then `adjust`: question episodes, history, named times, session
+   diversification. Then an optional reranker; the caller cuts the top k.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from . import contradicted
+from .embeddings import Embedder
+from .models import FactState
+from .ranking import Candidate, RankedHit, adjust, fuse_candidates
+from .rerank import Reranker
+from .search_config import Purpose, RecallConfig
+from .stores.base import Capability, LegHit, RecallFilter, Store
+from .temporal import TimeIntent, time_intent
+
+
+class Retrieved(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    hits: list[RankedHit]
+    legs: dict[str, list]
+    intent: TimeIntent
+    filter: RecallFilter
+    contradicted: set[str] = set()  # episodes behind never-true values (invariant 65)
+
+
+def plan_filter(user_id: str, config: RecallConfig, intent: TimeIntent) -> RecallFilter:
+    states = set(config.fact_states())
+    if config.use_time and intent.history:
+        states.add(FactState.SUPERSEDED)  # history, never the never-true states (invariants 6, 102)
+    return RecallFilter(user_id=user_id, kinds=config.kinds, fact_states=frozenset(states),
+                        include_catalog=config.include_catalog)
+
+
+def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config: RecallConfig,
+             now: datetime, reranker: Reranker | None = None, *,
+             purpose: Purpose = Purpose.AGENT, explain: bool = False) -> Retrieved:
+    intent = time_intent(query, now) if config.use_time else TimeIntent()
+    flt = plan_filter(user_id, config, intent)
+    params = config.ranking
+    legs: dict[str, list] = {}
+    hits: list[RankedHit] | list[Candidate] | None = None
+    plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
+    # A store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks like
+    # memory/ranking.py (invariant 21); it answers None when its licence lacks the feature.
+    if Capability.HYBRID_SEARCH in store.capabilities and config.use_bm25 \
+            and config.use_dense and plain_rrf:
+        vec = embedder.embed([query])[0]
+        fused = store.hybrid_search(flt, query, vec, config.candidates, now, params,
+                                    explain=explain)
+        if fused is not None:
+            legs = {n: [h for h in fused if n in h.legs] for n in ("bm25", "dense")}
+            # invariant 65: episodes behind a never-true value never reach the agent
+            legs, fused, contra = contradicted.screen(store, user_id, purpose, legs, fused)
+            hits = fused
+    if hits is None:
+        leg_hits: dict[str, list[LegHit]] = {}
+        if config.use_bm25:
+            leg_hits["bm25"] = store.search_bm25(flt, query, config.candidates)
+        if config.use_dense:
+            vec = embedder.embed([query])[0]
+            leg_hits["dense"] = store.search_dense(flt, vec, config.candidates)
+        leg_hits, _, contra = contradicted.screen(store, user_id, purpose, leg_hits, None)
+        legs = dict(leg_hits)
+        hits = fuse_candidates(leg_hits, now, params)
+    # Without a reranker only the top k need their final order.
+    hits = adjust(hits, intent, params, limit=None if reranker else config.k)
+    if reranker is not None:
+        hits = reranker.rerank(query, hits)
+    return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt,
+                     contradicted=contra)

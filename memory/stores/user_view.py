@@ -1,0 +1,136 @@
+"""One user's searchable view in the embedded store: dense matrix, BM25 index, session context.
+
+A view covers exactly what that user's recall may ever see — their own memories (every kind and
+state; masks pick per query) plus the owner-less catalog — so its BM25 statistics are that
+user's alone (invariant 101). It is built on the first search after a write to the user (or to
+the catalog) and kept until the next one; tokens of unchanged documents are reused from the
+previous view, so a rebuild re-analyses only what changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..lexical import BM25Params, LexicalIndex, Vocabulary, analyse, neighbour_pairs
+
+
+class IndexParams(BaseModel):
+    """Index-time choices (a store setting, not a per-query one): how much of a turn's session
+    neighbourhood is indexed with it. Chosen on LoCoMo conversations 1-5 and the persona tuning
+    questions (docs/benchmarks.md, "Recall quality")."""
+
+    model_config = ConfigDict(frozen=True)
+    window: int = Field(2, ge=0, le=10, description="BM25: neighbouring turns on each side")
+    context_weight: float = Field(0.5, ge=0.0, le=1.0, description="BM25: weight of a neighbour's word")
+    dense_window: int = Field(2, ge=0, le=10, description="dense: neighbouring turns on each side")
+    dense_context_weight: float = Field(0.3, ge=0.0, le=1.0,
+                                        description="dense: weight of a neighbour's vector")
+    k1: float = 1.2
+    b: float = 0.75
+
+
+class UserView:
+    __slots__ = ("catalog", "dense", "docs", "index_of", "kinds", "lexical", "masks", "matrix", "n",
+                 "neighbours", "position", "revs", "rids", "session", "states", "tok_docs",
+                 "tok_terms")
+
+    def __init__(self, rows: Sequence[tuple], vectors: np.ndarray, *, vocab: Vocabulary,
+                 params: IndexParams, stale: UserView | None = None):
+        """rows: (rid, rev, kind code, state code, is_catalog, text, session, time) per document,
+        aligned with `vectors` (float32, unit length)."""
+        n = self.n = len(rows)
+        self.rids = np.fromiter((r[0] for r in rows), np.int64, n)
+        self.revs = np.fromiter((r[1] for r in rows), np.int64, n)
+        self.kinds = np.fromiter((r[2] for r in rows), np.int8, n)
+        self.states = np.fromiter((r[3] for r in rows), np.int8, n)
+        self.catalog = np.fromiter((bool(r[4]) for r in rows), bool, n)
+        self.index_of = {int(r): i for i, r in enumerate(self.rids.tolist())}
+        self.docs: dict[int, object] = {}  # row -> decoded record, filled by searches
+        self.masks: dict[tuple, np.ndarray] = {}  # filter shape -> visible rows
+        self.session = [r[6] for r in rows]
+        times = [r[7] for r in rows]
+        self.matrix = vectors
+        # Session order: a turn's position among its session's turns (diversification uses it).
+        self.position = np.full(n, -1, np.int64)
+        groups: dict[str, list[int]] = {}
+        for i, s in enumerate(self.session):
+            if s is not None:
+                groups.setdefault(s, []).append(i)
+        for members in groups.values():
+            members.sort(key=lambda i: (times[i], i))
+            for p, i in enumerate(members):
+                self.position[i] = p
+        self.tok_docs, self.tok_terms = self._tokens(rows, vocab, stale)
+        self.neighbours = neighbour_pairs(self.session, times, max(params.window, params.dense_window))
+        src, dst, dist = self.neighbours
+        lex_ctx = (src[dist <= params.window], dst[dist <= params.window], dist[dist <= params.window])
+        self.lexical = LexicalIndex(n, self.tok_docs, self.tok_terms,
+                                    params=BM25Params(k1=params.k1, b=params.b),
+                                    context=lex_ctx, context_weight=params.context_weight)
+        self.dense = self.matrix
+        if params.dense_window > 0 and params.dense_context_weight > 0 and src.size:
+            keep = dist <= params.dense_window
+            ctx = self.matrix.copy()
+            np.add.at(ctx, src[keep], params.dense_context_weight * self.matrix[dst[keep]])
+            norms = np.linalg.norm(ctx, axis=1, keepdims=True)
+            self.dense = (ctx / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def _tokens(self, rows: Sequence[tuple], vocab: Vocabulary,
+                stale: UserView | None) -> tuple[np.ndarray, np.ndarray]:
+        reuse: dict[int, tuple[int, int, int]] = {}
+        if stale is not None and stale.n:
+            starts = np.searchsorted(stale.tok_docs, np.arange(stale.n + 1))
+            for j, (rid, rev) in enumerate(zip(stale.rids.tolist(), stale.revs.tolist(), strict=False)):
+                reuse[rid] = (rev, int(starts[j]), int(starts[j + 1]))
+        docs: list[np.ndarray] = []
+        terms: list[np.ndarray] = []
+        for i, r in enumerate(rows):
+            old = reuse.get(r[0])
+            if old is not None and old[0] == r[1]:
+                ids = stale.tok_terms[old[1]:old[2]]  # type: ignore[union-attr]
+            else:
+                ids = vocab.encode(analyse(r[5]))
+            docs.append(np.full(ids.size, i, np.int64))
+            terms.append(ids)
+        if not docs:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(docs), np.concatenate(terms)
+
+    def release(self) -> None:
+        """Drop everything but the tokens (a stale view only lends them to its successor)."""
+        self.matrix = self.dense = self.lexical = None  # type: ignore[assignment]
+        self.docs = {}
+
+    def top(self, scores: np.ndarray, mask: np.ndarray, limit: int,
+            positive: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Indices and scores of the best `limit` documents allowed by `mask`, best first."""
+        ok = mask & (scores > 0) if positive else mask
+        idx = np.flatnonzero(ok)
+        if idx.size == 0 or limit <= 0:
+            return idx[:0], scores[:0]
+        s = scores[idx]
+        if idx.size > limit:
+            part = np.argpartition(-s, limit - 1)[:limit]
+            idx, s = idx[part], s[part]
+        order = np.lexsort((idx, -s))  # ties: the older row first, as the SQL order did
+        return idx[order], s[order]
+
+    def bm25(self, query: str, vocab: Vocabulary, mask: np.ndarray, limit: int):
+        scores = self.lexical.scores(vocab.lookup(analyse(query)))
+        return self.top(scores, mask, limit, positive=True)
+
+    def knn(self, vector: np.ndarray, mask: np.ndarray, limit: int):
+        return self.top(self.dense @ vector, mask, limit)
+
+
+def parse_time(value: str | None) -> float:
+    if not value:
+        return 0.0
+    try:
+        return datetime.fromisoformat(value).timestamp()
+    except ValueError:
+        return 0.0

@@ -1,0 +1,196 @@
+"""Time in recall questions: "before", "used to", "when", "in June", "last year" (issue 17).
+
+Pure functions. `time_intent(query, now)` reads what a question says about time:
+
+- `past`: it asks about an earlier state ("before Lisbon", "used to", "previously", "old") —
+  superseded facts become eligible and are preferred over the current version;
+- `history`: it may be answered by an earlier state ("when", "back in June", "at the time") —
+  superseded facts become eligible, without preference;
+- `window`: a calendar span it names ("in June", "last year", "in 2023", "mid-July",
+  "on 8 May", "last week", "yesterday") — memories dated inside it (an episode's time, a fact's
+  valid-time interval) are boosted, using the product's bitemporal model (invariants 13-14).
+
+Month names resolve to the latest such month not after `now`; a bare day and month likewise.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, datetime, timedelta
+
+from pydantic import BaseModel, ConfigDict
+
+from .clock import as_utc
+from .models import Fact, FactState
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTHS.pop("may", None)  # re-added below: "may" is also a verb, so it needs a cue
+_MONTH_RE = "|".join(sorted((m for m in _MONTHS if len(m) > 3), key=len, reverse=True))
+_SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11),
+            "winter": (12, 2)}
+
+_PAST = re.compile(
+    r"\b(before|previous(ly)?|used to|formerly|former|earlier|originally|at first|"
+    r"old|older|no longer|any more|anymore|until|prior to|back then|in the past|once had|"
+    r"had been|switch(ed)? (from|away)|replaced|changed from|moved from|left)\b", re.IGNORECASE)
+_HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
+                      r"week|summer|winter|spring|autumn|time)|history|timeline)\b",
+                      re.IGNORECASE)
+
+
+class TimeIntent(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    past: bool = False
+    history: bool = False
+    window: tuple[datetime, datetime] | None = None
+
+    @property
+    def any(self) -> bool:
+        return self.past or self.history or self.window is not None
+
+
+def _month_span(year: int, month: int) -> tuple[datetime, datetime]:
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
+    return start, end
+
+
+def _latest_year(month: int, now: datetime, day: int = 1) -> int:
+    """The year of the latest `month` (and day) not after now."""
+    return now.year if (month, day) <= (now.month, now.day) else now.year - 1
+
+
+def _part_of_month(span: tuple[datetime, datetime], part: str | None) -> tuple[datetime, datetime]:
+    start, end = span
+    if not part:
+        return span
+    part = part.lower()
+    if part in ("early", "start of", "beginning of", "the start of", "the beginning of"):
+        return start, start + timedelta(days=11)
+    if part in ("mid", "mid-", "middle of", "the middle of"):
+        return start + timedelta(days=9), start + timedelta(days=21)
+    return end - timedelta(days=11), end  # late, end of
+
+
+_PART = r"(?:(early|mid-?|late|(?:the )?(?:start|beginning|middle|end) of)\s*)?"
+_MONTH_YEAR = re.compile(rf"\b{_PART}({_MONTH_RE}|may)\b(?:\s*,?\s*((?:19|20)\d\d))?", re.IGNORECASE)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE}|may)\b"
+                        rf"(?:\s*,?\s*((?:19|20)\d\d))?|\b({_MONTH_RE}|may)\s+(\d{{1,2}})"
+                        rf"(?:st|nd|rd|th)?\b(?:\s*,?\s*((?:19|20)\d\d))?", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:in|during|of|since|from)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
+_RELATIVE = re.compile(r"\b(last|this|past|previous)\s+(year|month|week|summer|winter|spring|"
+                       r"autumn|fall)\b|\b(yesterday|today)\b|\b(\d+|a|one|two|three|four|five|"
+                       r"six)\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
+_SEASON = re.compile(r"\b(?:in|over|during|this|last)\s+(?:the\s+)?(spring|summer|autumn|fall|"
+                     r"winter)\b", re.IGNORECASE)
+_NUMBER = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_MAY_CUE = re.compile(r"\b(in|of|early|mid-?|late|since|until|during|back in|last|this)\s+may\b|"
+                      r"\bmay\s+((?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)?)\b|\b\d{1,2}(?:st|nd|rd|th)?"
+                      r"\s+(?:of\s+)?may\b", re.IGNORECASE)
+
+
+def _season_span(name: str, year: int) -> tuple[datetime, datetime]:
+    first, last = _SEASONS[name]
+    if first > last:  # winter spans the new year: December of `year` to February
+        return (datetime(year, 12, 1, tzinfo=UTC), _month_span(year + 1, 2)[1])
+    return datetime(year, first, 1, tzinfo=UTC), _month_span(year, last)[1]
+
+
+def _window(query: str, now: datetime) -> tuple[tuple[datetime, datetime], int] | None:
+    m = _DAY_MONTH.search(query)
+    if m:
+        day, month_name, year = ((m.group(1), m.group(2), m.group(3)) if m.group(1)
+                                  else (m.group(5), m.group(4), m.group(6)))
+        month = _MONTHS.get(month_name.lower(), 5)
+        if month_name.lower() != "may" or _MAY_CUE.search(query):
+            d = int(day)
+            if 1 <= d <= calendar.monthrange(now.year, month)[1]:
+                y = int(year) if year else _latest_year(month, now, d)
+                start = datetime(y, month, min(d, calendar.monthrange(y, month)[1]), tzinfo=UTC)
+                return (start - timedelta(days=1), start + timedelta(days=2)), m.start()
+    for m in _MONTH_YEAR.finditer(query):
+        name = m.group(2).lower()
+        if name == "may" and not _MAY_CUE.search(query):
+            continue
+        month = _MONTHS.get(name, 5)
+        y = int(m.group(3)) if m.group(3) else _latest_year(month, now)
+        return _part_of_month(_month_span(y, month), m.group(1)), m.start()
+    m = _RELATIVE.search(query)
+    if m:
+        if m.group(3):
+            day = datetime(now.year, now.month, now.day, tzinfo=UTC)
+            day -= timedelta(days=1 if m.group(3).lower() == "yesterday" else 0)
+            return (day, day + timedelta(days=1)), m.start()
+        if m.group(4):
+            n = _NUMBER.get(m.group(4).lower()) or int(m.group(4))
+            unit = {"day": 1, "week": 7, "month": 30, "year": 365}[m.group(5).lower()]
+            centre = now - timedelta(days=n * unit)
+            half = timedelta(days=max(1.0, unit * 0.5))
+            return (centre - half, centre + half), m.start()
+        which, unit = m.group(1).lower(), m.group(2).lower()
+        back = which != "this"
+        if unit == "year":
+            y = now.year - back
+            return (datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)), m.start()
+        if unit == "month":
+            y, mo = (now.year, now.month - back) if now.month - back >= 1 else (now.year - 1, 12)
+            return _month_span(y, mo), m.start()
+        if unit == "week":
+            start = now - timedelta(days=now.weekday() + 7 * back)
+            start = datetime(start.year, start.month, start.day, tzinfo=UTC)
+            return (start, start + timedelta(days=7)), m.start()
+        y = now.year if not back else now.year - 1
+        span = _season_span(unit, y)
+        if back and _season_span(unit, now.year)[1] <= now:  # "last summer" in November
+            span = _season_span(unit, now.year)
+        return span, m.start()
+    m = _SEASON.search(query)
+    if m:
+        name = m.group(1).lower()
+        span = _season_span(name, now.year)
+        return (span if span[0] <= now else _season_span(name, now.year - 1)), m.start()
+    m = _YEAR.search(query)
+    if m:
+        y = int(m.group(1))
+        return (datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)), m.start(1)
+    return None
+
+
+_BEFORE = re.compile(r"\b(before|until|till|prior to|by)\s+(the\s+)?$", re.IGNORECASE)
+_AFTER = re.compile(r"\b(after|from)\s+(the\s+)?$", re.IGNORECASE)
+_SINCE = re.compile(r"\bsince\s+(the\s+)?$", re.IGNORECASE)
+SIDE = timedelta(days=120)  # "before June": the months leading up to it, not all of history
+
+
+def time_intent(query: str, now: datetime) -> TimeIntent:
+    now = as_utc(now)
+    found = _window(query, now)
+    window = None
+    if found is not None:
+        (start, end), pos = found
+        prefix = query[:pos]
+        if _BEFORE.search(prefix):
+            window = (start - SIDE, start)
+        elif _SINCE.search(prefix):
+            window = (start, max(end, now))
+        elif _AFTER.search(prefix):
+            window = (end, max(end, min(end + SIDE, now)))
+        else:
+            window = (start, end)
+    past = bool(_PAST.search(query))
+    history = past or bool(_HISTORY.search(query)) or (window is not None and window[1] <= now)
+    return TimeIntent(past=past, history=history, window=window)
+
+
+def fact_interval(fact: Fact) -> tuple[datetime, datetime | None]:
+    """Valid time of a fact as the product models it (as memory.service.valid_covers)."""
+    start = fact.valid_from or fact.recorded_at
+    end = fact.valid_to or (fact.superseded_at if fact.state == FactState.SUPERSEDED else None)
+    return start, end
+
+
+def overlaps(span: tuple[datetime, datetime | None], window: tuple[datetime, datetime]) -> bool:
+    start, end = span
+    return start < window[1] and (end is None or end > window[0])
