@@ -19,18 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import Stemmer
 
-from .text import STOPWORDS
+from .text import STOPWORDS, stem
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_STEMMER = Stemmer.Stemmer("english")
-_STEM_CACHE: dict[str, str] = {}
-_STEM_CACHE_MAX = 200_000
 
 
 def analyse(text: str) -> list[str]:
-    """Lower-cased, NFKC-folded Unicode words, stop words dropped, Snowball-stemmed.
+    """Lower-cased, NFKC-folded Unicode words, stop words dropped, stemmed by the one stemmer
+    of memory/text.py (Porter, as FTS5's porter tokenizer; Snowball for Cyrillic, Greek, Arabic).
 
     Not ASCII-only: "Görlitzer", "Alcântara" and "東京" are words too."""
     out = []
@@ -40,12 +37,7 @@ def analyse(text: str) -> list[str]:
         w = w.replace("'", "")
         if not w or w in STOPWORDS:
             continue
-        s = _STEM_CACHE.get(w)
-        if s is None:
-            s = _STEMMER.stemWord(w)
-            if len(_STEM_CACHE) < _STEM_CACHE_MAX:
-                _STEM_CACHE[w] = s
-        out.append(s)
+        out.append(stem(w))
     return out
 
 
