@@ -6,7 +6,7 @@ import argparse
 import sys
 from datetime import timedelta
 
-from .. import tokens
+from .. import inputs, tokens
 from ..credentials import TOKEN_ID
 from ..errors import ValidationError
 from . import _Parser, emit, out
@@ -18,6 +18,13 @@ DEFAULT_EXPIRY = "90d"
 def _lifetime(raw: str) -> timedelta | None:
     try:
         return tokens.parse_lifetime(raw)
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _label(raw: str) -> str | None:
+    try:
+        return inputs.optional_label(raw, "label", limit=200)
     except ValidationError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -50,7 +57,7 @@ def register(sub, common) -> None:
     p.add_argument("--read-only", action="store_true", help="recall and read only")
     p.add_argument("--expires", type=_lifetime, default=_lifetime(DEFAULT_EXPIRY),
                    help=f"lifetime: 30d, 12h, 90m, 2w or never (default {DEFAULT_EXPIRY})")
-    p.add_argument("--label", type=t.label("label"), help="what the token is for")
+    p.add_argument("--label", type=_label, help="what the token is for")
     p.set_defaults(func=cmd_token_create)
 
     p = tsub.add_parser("list", parents=[common], help="tokens (never their secrets)")

@@ -791,7 +791,7 @@ class ElasticsearchStore:
                             refresh=True, conflicts="proceed")
         self._call(self.es.delete_by_query, index=self.names.alias("state"), refresh=True,
                    conflicts="proceed", query={"bool": {"filter": [
-                       mine, {"terms": {"type": ["watermark", "credential"]}}]}})  # issue 15
+                       mine, {"terms": {"type": ["watermark", "credential"]}}]}})  # invariant 135
         self.apply([AppendAudit(event=event)])
         self.refresh(("audit",))
         return {"memories": int(gone.get("deleted", 0)), "events": int(events.get("deleted", 0))}
