@@ -192,6 +192,6 @@ def test_cli_token_create_list_revoke(tmp_path, capsys, monkeypatch):
 def test_cli_bad_token_and_serve_input_is_one_clear_line(tmp_path, capsys, monkeypatch, argv,
                                                          code, message):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    got, out, err = _cli(capsys, "--store", f"embedded:{tmp_path / 'cli.db'}", *argv)
+    got, _, err = _cli(capsys, "--store", f"embedded:{tmp_path / 'cli.db'}", *argv)
     assert got == code and message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1

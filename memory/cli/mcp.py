@@ -125,8 +125,8 @@ def cmd_token_list(args) -> int:
     def render(rs):
         if not rs:
             return "no tokens"
-        lines = [f"{'id':<21} {'user':<16} {'status':<8} {'mode':<10} {'created':<19} "
-                 f"{'expires':<19} label"]
+        lines = [(f"{'id':<21} {'user':<16} {'status':<8} {'mode':<10} {'created':<19} "
+                  f"{'expires':<19} label")]
         for r in rs:
             lines.append(f"{r['id']:<21} {r['user_id']:<16} {r['status']:<8} "
                          f"{'read-only' if r['read_only'] else 'read-write':<10} "

@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, Self
 
 import anyio
 import uvicorn
@@ -192,7 +192,7 @@ class LoopbackServer:
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
 
-    def __enter__(self) -> LoopbackServer:
+    def __enter__(self) -> Self:
         self.thread.start()
         for _ in range(500):
             if self.server.started:
