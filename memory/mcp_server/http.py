@@ -150,6 +150,10 @@ def bind(host: str, port: int) -> socket.socket:
     family, _, _, _, addr = infos[0]
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Answers go out as soon as they are written: without this a JSON answer's headers and
+    # body meet Nagle's algorithm and the client's delayed ACK, ~40 ms per call on loopback
+    # (bench/bench_mcp.py). Accepted connections inherit it on Linux.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind(addr)
     except OSError as exc:
