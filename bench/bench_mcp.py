@@ -70,7 +70,7 @@ def build(path: Path, embedder, users: int, per_user: int) -> None:
 
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
 def summary(name: str, xs: list[float]) -> str:
