@@ -95,9 +95,13 @@ def cmd_serve(args) -> int:
 
     svc.store  # noqa: B018 - open the store now: a bad store fails before we announce a URL
     serve_http(svc, host=args.host, port=args.port, recall_window=_window(args),
-               announce=lambda url: (out(f"memdesk mcp: listening on {url}", err=True),
-                                     sys.stderr.flush()))
+               announce=_announce)
     return 0
+
+
+def _announce(url: str) -> None:
+    out(f"memdesk mcp: listening on {url}", err=True)
+    sys.stderr.flush()  # a launcher (or test) reads the URL from this line
 
 
 def cmd_token_create(args) -> int:

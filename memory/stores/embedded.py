@@ -537,11 +537,9 @@ class EmbeddedStore:
         return None if row is None else Credential.model_validate_json(row[0])
 
     def list_credentials(self, user_id: str | None = None) -> list[Credential]:
-        sql, args = "SELECT body FROM credentials", ()
-        if user_id is not None:
-            sql, args = sql + " WHERE user_id = ?", (user_id,)
+        where, args = ("", []) if user_id is None else (" WHERE user_id = ?", [user_id])
         with self._lock:
-            rows = self._conn().execute(sql, args).fetchall()
+            rows = self._conn().execute("SELECT body FROM credentials" + where, args).fetchall()
         return sorted((Credential.model_validate_json(r[0]) for r in rows),
                       key=attrgetter("created_at", "id"))
 
