@@ -24,7 +24,13 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 from memory.clock import fixed_clock
-from memory.mcp_server.http import LoopbackServer, bearer, http_principal, is_loopback
+from memory.mcp_server.http import (
+    BearerGate,
+    LoopbackServer,
+    bearer,
+    http_principal,
+    is_loopback,
+)
 from memory.mcp_server.principal import RecallLedger
 from memory.models import FactState
 from memory.service import MemoryService
@@ -337,6 +343,24 @@ def test_inv130_the_gate_reads_one_bearer_header_and_handlers_fail_closed():
                 SimpleNamespace(request=SimpleNamespace(scope={"memdesk.principal": "bob"}))):
         with pytest.raises(MCPError):
             http_principal(ctx)
+
+
+def test_inv132_the_gate_lets_only_lifespan_through_without_a_token():
+    seen, sent = [], []
+
+    async def app(scope, receive, send):
+        seen.append(scope["type"])
+
+    async def send(message):
+        sent.append(message)
+
+    gate = BearerGate(app, service=None)  # never consulted: no token reaches the store
+    asyncio.run(gate({"type": "lifespan"}, None, send))
+    asyncio.run(gate({"type": "websocket", "headers": []}, None, send))
+    asyncio.run(gate({"type": "http", "headers": [(b"x-user-id", b"bob")]}, None, send))
+    assert seen == ["lifespan"]
+    assert sent[0] == {"type": "websocket.close", "code": 1008}
+    assert sent[1]["type"] == "http.response.start" and sent[1]["status"] == 401
 
 
 def test_inv136_loopback_hosts():

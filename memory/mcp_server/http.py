@@ -73,8 +73,11 @@ class BearerGate:
         self._lock = threading.Lock()
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":  # lifespan: start and stop the session manager
+        if scope["type"] == "lifespan":  # start and stop the session manager
             await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":  # a websocket: nothing here speaks it, and it has no token
+            await send({"type": "websocket.close", "code": 1008})
             return
         token = bearer(scope.get("headers") or [])
         try:
