@@ -9,6 +9,7 @@ from datetime import timedelta
 from .. import inputs, tokens
 from ..credentials import TOKEN_ID
 from ..errors import ValidationError
+from ..text import require_user
 from . import _Parser, emit, out
 from . import types as t
 
@@ -77,9 +78,10 @@ def _window(args) -> timedelta:
 def cmd_serve(args) -> int:
     svc = args.runtime.service
     if args.transport == "stdio":
-        if not args.user:
+        if args.user is None:
             raise ValidationError("mcp serve --transport stdio needs --user: the one user this "
                                   "server acts for")
+        require_user(args.user)  # a bad user fails here, before the protocol starts
         import anyio
 
         from ..mcp_server.stdio import serve_stdio
