@@ -24,6 +24,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 from memory.clock import fixed_clock
+from memory.credentials import parse_token
 from memory.mcp_server.http import (
     BearerGate,
     LoopbackServer,
@@ -442,6 +443,10 @@ def test_inv136_cli_serves_http_on_loopback_with_tokens(svc, tmp_path):
                 return await call(c, "write_memory", {"text": "Likes tea"})
 
         assert asyncio.run(run())["ok"]
+        # revoked in this process, refused by that one at once: no cache in between
+        revoke_token(svc, parse_token(token)[0], actor="cli")
+        r = post(served, INIT, Authorization=f"Bearer {token}")
+        assert r.status_code == 401 and "revoked" in r.json()["error_description"]
     finally:
         proc.terminate()
         proc.wait(10)
