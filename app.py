@@ -19,6 +19,7 @@ PAGES = [
     ("pages/consolidate.py", "Consolidate", ":material/merge:"),
     ("pages/recall.py", "Recall debugger", ":material/troubleshoot:"),
     ("pages/evals.py", "Evals", ":material/monitoring:"),
+    ("pages/tokens.py", "MCP tokens", ":material/key:"),
 ]
 pages = [st.Page(str(HERE / f), title=t, icon=icon, default=(i == 0))
          for i, (f, t, icon) in enumerate(PAGES) if (HERE / f).exists()]

@@ -1,7 +1,7 @@
 """Moving up: copy an embedded store into Elasticsearch, then verify counts per user and index.
 
 Every memory (all kinds and fact states, revisions kept), tombstone, audit event (oldest first,
-so the order survives) and watermark goes through the target's ordinary `apply`, so ids are the
+so the order survives), watermark and credential (issue 15: hashed tokens) goes through the target's ordinary `apply`, so ids are the
 source's ids: re-running converges (identical re-puts and re-appends are no-ops) (invariant 28).
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pydantic import BaseModel
 
 from .clock import utcnow
+from .credentials import Credential
 from .errors import MemdeskError
 from .models import CATALOG, AuditEvent, Tombstone
 from .stores.base import AnyMemory, Store
@@ -39,7 +40,8 @@ def scopes(src: Store) -> list[str]:
     return sorted(users) + [CATALOG]
 
 
-def user_records(src: Store, user: str) -> Iterator[AnyMemory | Tombstone | AuditEvent | tuple[str, str]]:
+def user_records(src: Store, user: str) -> Iterator[AnyMemory | Tombstone | AuditEvent | Credential
+                                                   | tuple[str, str]]:
     """Everything one scope holds: memories, tombstones, watermarks (name, value) and audit
     events, oldest event first so the order survives."""
     if user == CATALOG:
@@ -50,6 +52,7 @@ def user_records(src: Store, user: str) -> Iterator[AnyMemory | Tombstone | Audi
         yield from src.list_playbooks(user)
         yield from src.list_tombstones(user)
         yield from src.watermarks(user).items()
+        yield from src.list_credentials(user)  # invariant 135: tokens keep working after a move
     yield from reversed(src.audit(user, limit=ALL))
 
 
@@ -73,6 +76,7 @@ def count_table(store: Store, user: str) -> dict[str, int]:
     out["tombstones"] = len(store.list_tombstones(user))
     out["audit"] = _audit_count(store, user)
     out["watermarks"] = len(store.watermarks(user))
+    out["credentials"] = len(store.list_credentials(user))
     return out
 
 

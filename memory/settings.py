@@ -74,6 +74,11 @@ class Settings(BaseModel):
     busy_timeout: float = Field(5.0, ge=0.0, le=3600.0, allow_inf_nan=False,
                                 description="seconds a write waits for another process's lock "
                                             "on the embedded store before failing (exit 6)")
+    # issue 15: how long an id recalled over MCP may be named by the same token's write/forget
+    mcp_recall_window: int = Field(
+        3600, ge=60, le=86_400,
+        description="seconds an id recalled over MCP stays usable by the same token's "
+                    "write_memory (supersedes_id) and forget_memory (60 to 86400)")
     # Not a MEMDESK_ setting: the Anthropic SDK's own variable, read at the same moment.
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
 

@@ -25,6 +25,7 @@ from typing import Any, Literal, Self, TypeVar
 from pydantic import BaseModel
 
 from .corrections import bumped, linked, retire, retracted, tombstone_of
+from .credentials import Credential
 from .errors import ChainError, NotFoundError, TombstoneError, ValidationError
 from .models import (
     CATALOG,
@@ -44,6 +45,7 @@ from .stores.base import (
     AppendAudit,
     DeleteMemory,
     Op,
+    PutCredential,
     PutMemory,
     PutTombstone,
     SetWatermark,
@@ -368,8 +370,22 @@ class Batch:
         self.ops.append(SetWatermark(user_id=self.user_id, name=name, value=value,
                                      expected=expected))
 
+    def put_credential(self, cred: Credential, *, action: str, before: Credential | None = None,
+                       reason: str | None = None) -> Credential:
+        """Issue 15: store a bearer credential of this batch's user, new (`before` None) or
+        replacing `before` at its revision; audited without its hash (invariant 131)."""
+        if cred.user_id != self.user_id or (before is not None and before.user_id != self.user_id):
+            raise ValidationError(f"credential {cred.id} belongs to {cred.user_id!r}, not to "
+                                  f"this batch's scope {self.user_id!r}")
+        self._check(action)
+        self.ops.append(PutCredential(credential=cred,
+                                      expected_rev=None if before is None else before.rev))
+        self.note(action, [cred.id], before=None if before is None else before.public(),
+                  after=cred.public(), reason=reason)
+        return cred
+
     # loading history as it was (seeding, migration, import) ---------------------------------
-    def restore(self, item: AnyMemory | Tombstone | AuditEvent) -> None:
+    def restore(self, item: AnyMemory | Tombstone | AuditEvent | Credential) -> None:
         """Copy a record of an existing history unchanged: a memory, a tombstone or an audit
         event (its own event, already written once). Nothing new is audited: the history is
         the audit. Used by seeding, migration and import, whose ids make re-runs converge."""
@@ -379,6 +395,8 @@ class Batch:
         elif isinstance(item, Tombstone):
             self.ops.append(PutTombstone(tombstone=item))
             self.tombstones.append(item)
+        elif isinstance(item, Credential):  # issue 15: a migrated token keeps working
+            self.ops.append(PutCredential(credential=item))
         else:
             self.ops.append(PutMemory(doc=item))
             self._docs[(item.kind, item.id)] = item

@@ -89,6 +89,9 @@ def test_inv69_the_table_covers_every_command():
     covered = {" ".join(a for a in c["argv"][:2] if not a.startswith("-") and "{" not in a)
                for c in CASES}
     covered |= {c["argv"][0] for c in CASES if c["argv"]}
+    # issue 15: three-level commands (mcp token create|list|revoke)
+    covered |= {" ".join(a for a in c["argv"][:3] if not a.startswith("-") and "{" not in a)
+                for c in CASES}
     missing = {cmd for cmd in commands if cmd not in covered}
     assert not missing, f"no bad-input case for: {sorted(missing)}"
     codes = Counter(c["code"] for c in CASES)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple, Protocol, runt
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..credentials import Credential
 from ..embeddings import Embedder
 from ..models import (
     AnyMemory,
@@ -85,8 +86,20 @@ class SetWatermark(BaseModel):
     expected: str | None = None
 
 
+class PutCredential(BaseModel):
+    """Issue 15: store a bearer credential (hashed; memory/credentials.py). `expected_rev` None
+    inserts a new one (an identical re-put converges); otherwise it replaces the stored record
+    at that revision (revocation), like UpdateMemory."""
+
+    model_config = ConfigDict(extra="forbid")
+    op: Literal["credential"] = "credential"
+    credential: Credential
+    expected_rev: int | None = None
+
+
 Op = Annotated[
-    PutMemory | UpdateMemory | DeleteMemory | PutTombstone | AppendAudit | SetWatermark,
+    PutMemory | UpdateMemory | DeleteMemory | PutTombstone | AppendAudit | SetWatermark
+    | PutCredential,
     Field(discriminator="op"),
 ]
 
@@ -208,6 +221,10 @@ class Store(Protocol):
     def audit_users(self) -> list[str]: ...
     def watermark_users(self) -> list[str]: ...
     def audit_count(self, user_id: str) -> int: ...
+    # issue 15: bearer credentials (hashed). Not memories: looked up by token id when a token
+    # is presented, listed for one user or (user_id None, the admins' list) for all.
+    def get_credential(self, credential_id: str) -> Credential | None: ...
+    def list_credentials(self, user_id: str | None = None) -> list[Credential]: ...
 
     # search ----------------------------------------------------------------------------
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]: ...
@@ -245,7 +262,8 @@ class Store(Protocol):
         """Replace the erased texts in audit snapshots and tombstones of the user; counts."""
         ...
     def erase_user(self, user_id: str, event: AuditEvent) -> dict[str, int]:
-        """Delete everything the user owns and its history, leaving `event`; counts."""
+        """Delete everything the user owns and its history (and its credentials, issue 15),
+        leaving `event`; counts."""
         ...
     def compact(self) -> list[str]:
         """Make deleted text unrecoverable from the storage files; where some may linger."""

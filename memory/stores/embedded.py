@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..credentials import Credential
 from ..embeddings import Embedder, _blas_threads
 from ..errors import ConflictError, MemdeskError, StoreUnavailableError
 from ..lexical import Vocabulary
@@ -45,6 +46,7 @@ from .base import (
     FactQuery,
     FactSummary,
     Op,
+    PutCredential,
     PutMemory,
     PutTombstone,
     RecallFilter,
@@ -88,6 +90,10 @@ CREATE INDEX IF NOT EXISTS audit_plan ON audit(plan_id);
 CREATE TABLE IF NOT EXISTS watermarks (
   user_id TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (user_id, name)
 );
+CREATE TABLE IF NOT EXISTS credentials (
+  id TEXT PRIMARY KEY, user_id TEXT NOT NULL, rev INTEGER NOT NULL, body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS credentials_user ON credentials(user_id);
 """
 
 
@@ -523,6 +529,38 @@ class EmbeddedStore:
                 "SELECT DISTINCT user_id FROM watermarks ORDER BY user_id").fetchall()
         return [r[0] for r in rows]
 
+    # issue 15: bearer credentials, hashed (memory/credentials.py) ------------------------------
+    def get_credential(self, credential_id: str) -> Credential | None:
+        with self._lock:
+            row = self._conn().execute("SELECT body FROM credentials WHERE id = ?",
+                                       (credential_id,)).fetchone()
+        return None if row is None else Credential.model_validate_json(row[0])
+
+    def list_credentials(self, user_id: str | None = None) -> list[Credential]:
+        where, args = ("", []) if user_id is None else (" WHERE user_id = ?", [user_id])
+        with self._lock:
+            rows = self._conn().execute("SELECT body FROM credentials" + where, args).fetchall()
+        return sorted((Credential.model_validate_json(r[0]) for r in rows),
+                      key=attrgetter("created_at", "id"))
+
+    def _credential(self, db: sqlite3.Connection, op: PutCredential) -> None:
+        cred, body = op.credential, op.credential.model_dump_json()
+        row = db.execute("SELECT rev, body FROM credentials WHERE id = ?", (cred.id,)).fetchone()
+        if row is not None and row[1] == body:
+            return  # this very record: a retried batch converges
+        if op.expected_rev is None:
+            if row is not None:
+                raise ConflictError(f"credential {cred.id} already exists", target_id=cred.id)
+            db.execute("INSERT INTO credentials (id, user_id, rev, body) VALUES (?, ?, ?, ?)",
+                       (cred.id, cred.user_id, cred.rev, body))
+            return
+        if row is None or row[0] != op.expected_rev or cred.rev != op.expected_rev + 1 \
+                or Credential.model_validate_json(row[1]).user_id != cred.user_id:
+            raise ConflictError(f"credential {cred.id} changed since it was read: reload and "
+                                "try again", target_id=cred.id)
+        db.execute("UPDATE credentials SET rev = ?, body = ? WHERE id = ?",
+                   (cred.rev, body, cred.id))
+
     def fact_summaries(self, query: FactQuery) -> FactPage:
         """Filtered, counted and paged in SQLite; for candidates (the review queue) over a
         covering partial index, so no row or JSON body is read (bench/bench_review.py)."""
@@ -765,6 +803,8 @@ class EmbeddedStore:
                     )
                 elif isinstance(op, SetWatermark):
                     self._watermark(db, op)
+                elif isinstance(op, PutCredential):
+                    self._credential(db, op)
                 else:  # pragma: no cover - the Op union is closed
                     raise TypeError(f"unknown op {op!r}")
             self._data_version = self._pragma_data_version()
@@ -901,6 +941,7 @@ class EmbeddedStore:
             tombs = self._hash_tombstones(db, user_id, None, key)
             events = db.execute("DELETE FROM audit WHERE user_id = ?", (user_id,)).rowcount
             db.execute("DELETE FROM watermarks WHERE user_id = ?", (user_id,))
+            db.execute("DELETE FROM credentials WHERE user_id = ?", (user_id,))  # invariant 135
             db.execute("INSERT INTO audit (id, user_id, at, action, plan_id, body) VALUES "
                        "(?, ?, ?, ?, ?, ?)", (event.id, event.user_id, event.at.isoformat(),
                                               event.action, event.plan_id, event.model_dump_json()))

@@ -99,7 +99,9 @@ def test_inv67_erase_deletes_by_query_and_leaves_one_event(cluster, es_store):
         "/memdesk-audit/_delete_by_query", "/memdesk-state/_delete_by_query"]
     assert all(r.params == {"refresh": "true", "conflicts": "proceed"} for r in deletes)
     assert deletes[0].body == {"query": {"term": {"user_id": "u"}}}
-    assert deletes[2].body["query"]["bool"]["filter"][1] == {"term": {"type": "watermark"}}
+    # issue 15: the user's credentials go with the watermarks
+    assert deletes[2].body["query"]["bool"]["filter"][1] == {
+        "terms": {"type": ["watermark", "credential"]}}
     ((action, event),) = cluster.find("PUT", "/_bulk")[-1].bulk_pairs
     assert action["create"]["_index"] == "memdesk-audit" and event["action"] == "erase_user"
     assert event["after"] == {"memories": 5, "tombstones": 0} and event["reason"] is None

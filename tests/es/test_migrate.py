@@ -14,6 +14,7 @@ from memory.models import CATALOG, CatalogDoc
 from memory.service import MemoryService
 from memory.stores.base import SetWatermark
 from memory.stores.embedded import EmbeddedStore
+from memory.tokens import create_token
 from tests.conftest import NOW
 from tests.es.conftest import hits_response
 
@@ -30,6 +31,7 @@ def source(tmp_path, hash_embedder):
     svc.write_playbook("ana", "Reset hub", "hub offline", ["unplug", "replug"])
     svc.add_catalog([CatalogDoc(title="Hub guide", text="Hold the button")])
     store.apply([SetWatermark(user_id="ana", name="consolidation", value=ep.id)])
+    create_token(svc, "ana", actor="cli")  # issue 15: a hashed token moves with its user
     with pytest.raises(NotFoundError):  # audited under a user who has no memories at all
         svc.retract("mallory", old.id)
     yield store
@@ -52,6 +54,12 @@ def answering(cluster, src, *, audit_off_by: int = 0):
             return 200, hits_response([{"_index": "memdesk-tombstones-v1", "_id": t.id, "_score": None,
                                         "_source": t.model_dump(mode="json"), "sort": [1, t.id]}
                                        for t in src.list_tombstones(user)])
+        if index == "memdesk-state" and '"credential"' in filters:  # issue 15: tokens
+            return 200, hits_response([{"_index": "memdesk-state-v1", "_id": f"cred_{c.id}",
+                                        "_score": None, "sort": [c.id], "_source": {
+                                            "type": "credential", "user_id": user, "name": c.id,
+                                            "body": c.model_dump(mode="json")}}
+                                       for c in src.list_credentials(user)])
         if index == "memdesk-state":
             return 200, hits_response([{"_index": "memdesk-state-v1", "_id": n, "_score": None,
                                         "_source": {"type": "watermark", "user_id": user, "name": n,
@@ -92,6 +100,12 @@ def test_inv28_migrate_sends_everything_with_source_ids_and_verifies(cluster, es
     facts = {s["id"]: s for a, s in sent if s and s.get("kind") == "semantic"}
     assert {f["state"] for f in facts.values()} == {"superseded", "active", "retracted"}
     assert any(next(iter(a.values()))["_id"].startswith("wm_") for a, _ in sent)
+    # invariant 135: the token goes too, as its hash, under its own id
+    ((cred_action, cred_src),) = [(a, s) for a, s in sent
+                                  if next(iter(a.values()))["_id"].startswith("cred_")]
+    (token,) = source.list_credentials("ana")
+    assert cred_action == {"create": {"_index": "memdesk-state", "_id": f"cred_{token.id}"}}
+    assert cred_src["body"] == token.model_dump(mode="json")
     assert cluster.find("POST", r"/.*/_refresh")  # verification reads what was just written
     assert rows and all(r.ok for r in rows)
     assert {(r.scope, r.index) for r in rows} >= {("ana", "semantic:retracted"), ("ana", "audit"),

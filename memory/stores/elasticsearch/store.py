@@ -21,6 +21,7 @@ from elastic_transport import TlsError, TransportError
 from elasticsearch import ApiError, Elasticsearch
 from elasticsearch import NotFoundError as EsNotFound
 
+from ...credentials import Credential
 from ...embeddings import Embedder
 from ...errors import MemdeskError, StoreUnavailableError
 from ...models import (
@@ -515,6 +516,22 @@ class ElasticsearchStore:
         src = self._get_source(None, "state", watermark_id(user_id, name))
         return None if src is None else src.get("value")
 
+    # issue 15: bearer credentials in the state index (never granted to per-user keys) --------
+    def get_credential(self, credential_id: str) -> Credential | None:
+        src = self._get_source(None, "state", writes.credential_id(credential_id))
+        if src is None or src.get("type") != "credential":
+            return None
+        return Credential.model_validate(src["body"])
+
+    def list_credentials(self, user_id: str | None = None) -> list[Credential]:
+        flt: list[dict] = [{"term": {"type": "credential"}}]
+        if user_id is not None:
+            flt.append({"term": {"user_id": user_id}})
+        hits = self._scan(None, self.names.alias("state"), {"bool": {"filter": flt}},
+                          [{"name": "asc"}])  # name is the token id: unique
+        creds = [Credential.model_validate(h["_source"]["body"]) for h in hits]
+        return sorted(creds, key=lambda c: (c.created_at, c.id))
+
     def fact_summaries(self, query: FactQuery) -> FactPage:
         """Listing fields only (`_source` filtering) of the users' facts in the asked states;
         the other filters, counts and paging are applied here, over that scope."""
@@ -774,7 +791,7 @@ class ElasticsearchStore:
                             refresh=True, conflicts="proceed")
         self._call(self.es.delete_by_query, index=self.names.alias("state"), refresh=True,
                    conflicts="proceed", query={"bool": {"filter": [
-                       mine, {"term": {"type": "watermark"}}]}})
+                       mine, {"terms": {"type": ["watermark", "credential"]}}]}})  # invariant 135
         self.apply([AppendAudit(event=event)])
         self.refresh(("audit",))
         return {"memories": int(gone.get("deleted", 0)), "events": int(events.get("deleted", 0))}

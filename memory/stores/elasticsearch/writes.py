@@ -25,6 +25,7 @@ from ..base import (
     AppendAudit,
     DeleteMemory,
     Op,
+    PutCredential,
     PutMemory,
     PutTombstone,
     SetWatermark,
@@ -77,6 +78,19 @@ def watermark_id(user_id: str, name: str) -> str:
     return "wm_" + hashlib.sha1(f"{user_id}\x1f{name}".encode()).hexdigest()
 
 
+def credential_id(token_id: str) -> str:
+    """The state document of a bearer credential (issue 15)."""
+    return f"cred_{token_id}"
+
+
+def credential_source(op: PutCredential) -> dict:
+    """`type`, `user_id` and `name` are the state index's mapped fields (listing by user);
+    the record itself rides unindexed in `body` (the mapping is dynamic: false)."""
+    c = op.credential
+    return {"type": "credential", "user_id": c.user_id, "name": c.id,
+            "body": c.model_dump(mode="json")}
+
+
 def documents_read(ops: list[Op]) -> list[tuple[str, str]]:
     """(index name, id) of every stored document an op must be checked against."""
     wanted: list[tuple[str, str]] = []
@@ -87,6 +101,8 @@ def documents_read(ops: list[Op]) -> list[tuple[str, str]]:
             wanted.append((op.kind.value, op.id))
         elif isinstance(op, SetWatermark):
             wanted.append(("state", watermark_id(op.user_id, op.name)))
+        elif isinstance(op, PutCredential):
+            wanted.append(("state", credential_id(op.credential.id)))
     return list(dict.fromkeys(wanted))
 
 
@@ -137,6 +153,8 @@ class Planner:
                                {**e.model_dump(mode="json"), "seq": self.next_seq()}, "audit"))
             elif isinstance(op, SetWatermark):
                 self._plan_watermark(op)
+            elif isinstance(op, PutCredential):
+                self._plan_credential(op)
             else:  # pragma: no cover - the Op union is closed
                 raise TypeError(f"unknown op {op!r}")
         return [s for s in self.steps if s.op != "skip"]
@@ -232,6 +250,30 @@ class Planner:
         self._add(self._conditional(step, have))
 
 
+    def _plan_credential(self, op: PutCredential) -> None:
+        """A new credential is created (a 409 then means the id exists); a revocation replaces
+        the stored one only at the seq_no and revision read (invariant 23)."""
+        key = ("state", credential_id(op.credential.id))
+        have = self.current.get(key)
+        src = credential_source(op)
+        stored = None if have is None else have["src"].get("body")
+        if stored == src["body"]:
+            return  # this very record (a retried batch): converge
+        cred = op.credential
+        if op.expected_rev is None and have is not None:
+            raise ConflictError(f"credential {cred.id} already exists", target_id=cred.id)
+        if op.expected_rev is not None and (
+                stored is None or stored.get("rev") != op.expected_rev
+                or cred.rev != op.expected_rev + 1 or stored.get("user_id") != cred.user_id):
+            raise ConflictError(f"credential {cred.id} changed since it was read: reload and "
+                                "try again", target_id=cred.id)
+        alias = self.names.alias("state")
+        self.current[key] = {**(have or {"seq_no": None, "term": None}), "src": src}
+        step = Step(CONDITIONAL, "create" if have is None else "index", alias, key[1], src,
+                    "credential")
+        self._add(self._conditional(step, have))
+
+
 def phases(steps: list[Step]) -> list[list[Step]]:
     """The non-empty phases in order: conditional writes, inserts, audit events."""
     out = [[s for s in steps if s.phase == p] for p in (CONDITIONAL, INSERT, AUDIT)]
@@ -268,7 +310,8 @@ def needs_read(ops: list[Op]) -> bool:
     """Only batches with a conditional op pay for the up-front mget. A batch of inserts (an
     episode and its audit event: most turns) goes straight to the bulk; a 409 on an insert is
     then checked for an identical earlier copy."""
-    return any(isinstance(op, (UpdateMemory, DeleteMemory, SetWatermark)) for op in ops)
+    return any(isinstance(op, (UpdateMemory, DeleteMemory, SetWatermark, PutCredential))
+               for op in ops)
 
 
 def same_record(stored: dict, sent: dict) -> bool:
