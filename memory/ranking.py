@@ -184,7 +184,7 @@ def fuse_candidates(legs: dict[str, list[LegHit]], now: datetime,
     where: dict[str, tuple[str, int] | None] = {}
     for name, hits in legs.items():
         scored = []
-        for order, hit in enumerate(hits):
+        for pos, hit in enumerate(hits):
             i = hit.doc.id
             m = mults.get(i)
             if m is None:

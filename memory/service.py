@@ -5,7 +5,9 @@ Pages, the CLI, consolidation and review call this layer; only stores do I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
@@ -43,6 +45,7 @@ from .values import Decision, Verdict
 __all__ = ["MemoryService", "believed_at", "valid_covers"]
 
 USER_KINDS = (MemoryKind.SEMANTIC, MemoryKind.EPISODIC, MemoryKind.PROCEDURAL)
+When = str | datetime | date | None  # a time from a caller: ISO text or a date (parse_when)
 
 
 class WriteResult(BaseModel):
@@ -166,11 +169,11 @@ class MemoryService:
                                  vector=vector)
 
     # episodes ---------------------------------------------------------------------------------
-    def write_episode(self, user_id: str, text: str, *, timestamp=None, session_id: str | None = None,
-                      actor: str = "agent") -> Episode:
+    def write_episode(self, user_id: str, text: str, *, timestamp: When = None,
+                      session_id: str | None = None, actor: str = "agent") -> Episode:
         return self.write_episodes(user_id, [(text, timestamp, session_id)], actor=actor)[0]
 
-    def write_episodes(self, user_id: str, items: list[tuple[str, object, str | None]], *,
+    def write_episodes(self, user_id: str, items: Sequence[tuple[str, When, str | None]], *,
                        actor: str = "agent") -> list[Episode]:
         """The user's own messages, in one transaction. Assistant text never comes here (inv. 9)."""
         with self.batch(actor, user_id) as b:
@@ -339,8 +342,8 @@ class MemoryService:
                                    action="record_outcome")
             field = "success_count" if success else "failure_count"
             count = pb.success_count if success else pb.failure_count
-            return b.change(pb, action="playbook_outcome", **{field: count + 1,
-                                                              "updated_at": b.now})
+            changes: dict[str, Any] = {field: count + 1, "updated_at": b.now}
+            return b.change(pb, action="playbook_outcome", **changes)
 
     def playbooks(self, user_id: str) -> list[Playbook]:
         return self.store.list_playbooks(require_user(user_id))

@@ -283,7 +283,8 @@ def _scope_key(key: str) -> bool:
 
 def split_scope(args: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(arguments without scope keys, the scope keys the model tried to set). Pure."""
-    kept, stripped = {}, {}
+    kept: dict[str, Any] = {}
+    stripped: dict[str, Any] = {}
     for key, value in args.items():
         (stripped if _scope_key(key) else kept)[key] = value
     return kept, stripped

@@ -142,7 +142,7 @@ class Batch:
             before=snapshot(before) if isinstance(before, BaseModel) else before,
             after=snapshot(after) if isinstance(after, BaseModel) else after,
             reason=reason if reason is not None else self.reason, plan_id=self.plan_id,
-            outcome=outcome, comment=self.comment, at=at or self.now)  # type: ignore[arg-type]
+            outcome=outcome, comment=self.comment, at=at or self.now)
         if self._event_ids is not None:
             event = event.model_copy(update={"id": self._event_ids(event, key)})
         return event

@@ -141,7 +141,7 @@ def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: 
     replaces = None
     chain: list[Fact] = []
     if fact.supersedes:
-        replaces = store.get(MemoryKind.SEMANTIC, user_id, fact.supersedes)  # type: ignore[assignment]
+        replaces = store.get(MemoryKind.SEMANTIC, user_id, fact.supersedes)
         if replaces is not None:
             chain = [*service.chain(user_id, replaces.id), fact]
     vec = service.embedder.embed([fact.text])[0]

@@ -240,7 +240,8 @@ def _preferences(s: str) -> list[_Found]:
     if m:
         prev = re.search(r"\b(?:over|instead\s+of|rather\s+than|to)\s+(?P<p>[\w'’-]+(?:\s+[\w'’-]+){0,2})", s[m.end("v"):], re.IGNORECASE)
         sw = re.search(r"\bswitched\s+from\s+(?P<p>[\w'’-]+(?:\s+[\w'’-]+){0,2}?)\s+to\b", s, re.IGNORECASE)
-        previous = (prev or sw).group("p") if (prev or sw) else None
+        said = prev or sw
+        previous = said.group("p") if said else None
         out.append(_Found(f"Prefers {_clean(m.group('v'))}", FactType.PREFERENCE,
                           previous=previous, change=previous is not None))
         return out

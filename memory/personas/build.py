@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from ..clock import parse_when
 from ..errors import ChainError
@@ -32,6 +33,7 @@ from ..models import (
     Episode,
     Fact,
     FactState,
+    Memory,
     MemoryKind,
     Playbook,
     Tombstone,
@@ -62,8 +64,10 @@ class Built:
     def ops(self) -> list[Op]:
         """The data file: every record in its final state, then the history, oldest first."""
         out = Batch(None, ACTOR, self.user_id, now=CATALOG_RECORDED)
-        for item in [*self.episodes, *self.facts, *self.playbooks, *self.tombstones,
-                     *sorted(self.audit, key=lambda e: (e.at, e.id))]:
+        items: list[Memory | Tombstone | AuditEvent] = [
+            *self.episodes, *self.facts, *self.playbooks, *self.tombstones,
+            *sorted(self.audit, key=lambda e: (e.at, e.id))]
+        for item in items:
             out.restore(item)
         return out.ops
 
@@ -164,7 +168,7 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
             ok = feedback_of(text)
             if ok is None:
                 raise ValueError(f"{user}: outcome episode {oid} reports neither success nor failure")
-            counts = ({"success_count": pb.success_count + 1} if ok
+            counts: dict[str, Any] = ({"success_count": pb.success_count + 1} if ok
                       else {"failure_count": pb.failure_count + 1})
             pb = b.change(pb, action="playbook_outcome", at=when_of[oid],
                           reason=f"feedback in {oid}", updated_at=when_of[oid],
@@ -211,8 +215,10 @@ def render(seed: int = DEFAULT_SEED) -> dict[str, str]:
     files: dict[str, str] = {}
     docs, events = build_catalog(CATALOG_DOCS)
     catalog = Batch(None, ACTOR, CATALOG, now=CATALOG_RECORDED)
-    for item in [*docs, *events]:
-        catalog.restore(item)
+    for doc in docs:
+        catalog.restore(doc)
+    for event in events:
+        catalog.restore(event)
     files["catalog.jsonl"] = _jsonl(catalog.ops)
     questions: list[dict] = []
     for spec in PERSONAS:

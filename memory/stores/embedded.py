@@ -11,6 +11,7 @@ import json
 import secrets
 import sqlite3
 import threading
+from collections.abc import Callable
 from datetime import datetime
 from operator import attrgetter
 from pathlib import Path
@@ -332,7 +333,8 @@ class EmbeddedStore:
             ).fetchone()
         return None if row is None else row[0]
 
-    def list_facts(self, user_id: str, *, states=None, ids=None) -> list[Fact]:
+    def list_facts(self, user_id: str, *, states: set[FactState] | None = None,
+                   ids: list[str] | None = None) -> list[Fact]:
         sql = "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'semantic'"
         args: list = [user_id]
         if states:
@@ -345,8 +347,8 @@ class EmbeddedStore:
             args += list(ids)
         with self._lock:
             rows = self._conn().execute(sql + " ORDER BY rid", args).fetchall()
-        facts = [self._decode(*r) for r in rows]
-        return sorted(facts, key=lambda f: (f.recorded_at, f.id))  # type: ignore[attr-defined]
+        facts = [Fact.model_validate_json(body) for _kind, body in rows]  # kind is 'semantic'
+        return sorted(facts, key=lambda f: (f.recorded_at, f.id))
 
     def list_episodes(self, user_id: str, *, after: datetime | None = None,
                       limit: int | None = None) -> list[Episode]:
@@ -408,8 +410,10 @@ class EmbeddedStore:
             self._tomb_matrices[user_id] = cached
         return cached
 
-    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector,
-                             k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float]]:
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe,
+                             vector: np.ndarray | Callable[[], np.ndarray],
+                             k: int = 5, *, limit: int = 20
+                             ) -> list[tuple[Tombstone, float | None]]:
         """Tombstones that may concern a text (invariant 63): an equal canonical key or
         normalised text, a shared slot term (index lookups), and the k nearest by vector
         (one matrix product). Each with its cosine to `vector`."""
@@ -448,19 +452,20 @@ class EmbeddedStore:
             chosen = list(ids)
             rows = db.execute(f"SELECT id, body, mclaim FROM tombstones WHERE id IN "
                               f"({','.join('?' * len(chosen))})", chosen).fetchall()
-        out = []
+        out: list[tuple[Tombstone, float | None]] = []
         for tid, body, claim in rows:
             if tid in row_of:
                 tomb = Tombstone.model_validate_json(body)
                 if claim:  # the stored reading: matching does not parse the text again
                     remember(tomb.text, claim)
                 out.append((tomb, float(sims[row_of[tid]])))
-        out.sort(key=lambda p: -p[1])
+        out.sort(key=lambda p: -float(sims[row_of[p[0].id]]))  # every one has its cosine
         return out
 
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
-        sql, args = "SELECT body FROM audit WHERE user_id = ?", [user_id]
+        sql = "SELECT body FROM audit WHERE user_id = ?"
+        args: list[str | int] = [user_id]
         if action:
             sql += " AND action = ?"
             args.append(action)
@@ -533,13 +538,14 @@ class EmbeddedStore:
         only_candidates = states == [FactState.CANDIDATE.value]
         scope = (f"FROM docs {'INDEXED BY docs_candidates ' if only_candidates else ''}"
                  f"WHERE kind = 'semantic' AND user_id IN ({','.join('?' * len(users))})")
-        args: list = list(users)
+        args: list[str] = list(users)
         if only_candidates:  # a literal: the partial index's condition must be provable
             scope += " AND state = 'candidate'"
         elif states:
             scope += f" AND state IN ({','.join('?' * len(states))})"
             args += states
-        where, wargs = "", []
+        where = ""
+        wargs: list[str | float] = []
         if query.fact_types:
             where += f" AND f_type IN ({','.join('?' * len(query.fact_types))})"
             wargs += sorted(query.fact_types)
@@ -554,7 +560,7 @@ class EmbeddedStore:
             where += " AND instr(lower(f_text), ?) > 0"
             wargs.append(query.text.lower())
         # `state` is a literal for candidates: reading the column would visit the row.
-        cols = f"id, user_id, rev, {repr(states[0]) if only_candidates else 'state'}, " \
+        cols = f"id, user_id, rev, {repr(FactState.CANDIDATE.value) if only_candidates else 'state'}, " \
                f"{', '.join(_SUMMARY_COLUMNS)}"
         order = "DESC" if query.newest_first else "ASC"
         page = (f"SELECT {cols} {scope}{where} ORDER BY f_recorded {order}, id {order} "
@@ -562,7 +568,7 @@ class EmbeddedStore:
         with self._lock:
             db = self._conn()
             grouped = db.execute(
-                f"SELECT user_id, {'state' if not only_candidates else repr(states[0])}, "
+                f"SELECT user_id, {'state' if not only_candidates else repr(FactState.CANDIDATE.value)}, "
                 f"COUNT(*), SUM(CASE WHEN 1{where} THEN 1 ELSE 0 END) {scope} GROUP BY 1, 2",
                 [*wargs, *args]).fetchall()
             rows = db.execute(page, [*args, *wargs, -1 if query.limit is None else query.limit,
