@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .clock import as_utc
-from .models import AnyMemory, FactState, LegHit, MemoryKind
+from .models import AnyMemory, Fact, FactState, LegHit, MemoryKind
 from .temporal import TimeIntent, fact_interval, overlaps
 
 DAY_MS = 86_400_000.0
@@ -95,8 +95,8 @@ def _multiplier_values(doc: AnyMemory, now_s: float, params: RankingParams) -> t
         t = doc.decay_time()
         if t is not None:
             decay = gauss_decay((now_s - t.timestamp()) * 1000.0 / DAY_MS, params)
-    if params.use_boost and kind == MemoryKind.SEMANTIC:
-        boost = use_boost(doc.use_count, params)  # type: ignore[union-attr]
+    if params.use_boost and isinstance(doc, Fact):  # facts only (semantic)
+        boost = use_boost(doc.use_count, params)
     if kind == MemoryKind.CATALOG:
         prior = params.catalog_prior
     return decay, boost, prior

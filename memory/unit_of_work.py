@@ -131,7 +131,9 @@ class Batch:
                             target_id=memory_id)
 
     def owned_fact(self, fact_id: str, *, action: str) -> Fact:
-        return self.owned(MemoryKind.SEMANTIC, fact_id, action=action)  # type: ignore[return-value]
+        fact = self.owned(MemoryKind.SEMANTIC, fact_id, action=action)
+        assert isinstance(fact, Fact)  # a semantic id reads as a Fact
+        return fact
 
     # audit ------------------------------------------------------------------------------------
     def _event(self, action: str, targets: Iterable[str], *, before: Any = None,
@@ -240,7 +242,7 @@ class Batch:
             at: datetime | None = None, key: str | None = None, reason: str | None = None,
             dying: Iterable[Tombstone] = ()) -> M:
         """Insert a new memory of this scope, audited with its full record."""
-        memory: AnyMemory = doc  # type: ignore[assignment]
+        memory: AnyMemory = doc  # type: ignore[assignment]  # M is always one memory kind
         self._owner_ok(memory)
         action = action or _WRITE_ACTION[memory.kind]
         self._check(action)
@@ -265,7 +267,7 @@ class Batch:
                 key: str | None = None, reason: str | None = None, targets: Iterable[str] = (),
                 on_dead: OnDead = "allow", dying: Iterable[Tombstone] = ()) -> M:
         """Replace `old` by `new` (new.rev = old.rev + 1), audited with both."""
-        cur: AnyMemory = old  # type: ignore[assignment]
+        cur: AnyMemory = old  # type: ignore[assignment]  # M is always one memory kind
         nxt: AnyMemory = new  # type: ignore[assignment]
         self._owner_ok(cur)
         self._check(action)

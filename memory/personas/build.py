@@ -128,11 +128,13 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
             events.append((when_of[rid], n, "retract", (fs, fid, rid)))
 
     def current(fact_id: str) -> Fact:
-        return b.get(MemoryKind.SEMANTIC, fact_id)  # type: ignore[return-value]
+        fact = b.get(MemoryKind.SEMANTIC, fact_id)
+        assert isinstance(fact, Fact), fact_id  # written earlier in this history
+        return fact
 
     for at, _, what, payload in sorted(events, key=lambda e: (e[0], e[1], e[2] == "retract")):
         if what == "write":
-            fs, fid, sources = payload  # type: ignore[misc]
+            fs, fid, sources = payload  # type: ignore[misc]  # "write" events carry this shape
             supersedes = out.ids.get(f"fact:{fs.supersedes}") if fs.supersedes else None
             if fs.supersedes and (supersedes is None or b.get(MemoryKind.SEMANTIC, supersedes) is None):
                 raise ValueError(f"{user}: fact {fs.key} supersedes {fs.supersedes}, not yet written")
@@ -150,7 +152,7 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
                 except ChainError:
                     raise ValueError(f"{user}: {fs.key} supersedes {supersedes}, not a chain head") from None
         else:
-            fs, fid, rid = payload  # type: ignore[misc]
+            fs, fid, rid = payload  # type: ignore[misc]  # "retract" events carry this shape
             b.retract(current(fid), reason=f"the user said it was never true ({rid})", at=at,
                       tombstone_id=f"tomb_{slug}_{fs.key}")
     out.facts = [current(out.ids[f"fact:{fs.key}"]) for fs in spec.facts]

@@ -315,6 +315,7 @@ class EmbeddedStore:
     # decoding -------------------------------------------------------------------------------
     @staticmethod
     def _decode(kind: str, body: str) -> AnyMemory:
+        # the class of the kind: which union member it is, mypy cannot tell from a dict lookup
         return MODEL_BY_KIND[MemoryKind(kind)].model_validate_json(body)  # type: ignore[return-value]
 
     # reads ------------------------------------------------------------------------------------
@@ -356,7 +357,7 @@ class EmbeddedStore:
             rows = self._conn().execute(
                 "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'episodic'", (user_id,)
             ).fetchall()
-        eps: list[Episode] = [self._decode(*r) for r in rows]  # type: ignore[misc]
+        eps = [Episode.model_validate_json(body) for _kind, body in rows]  # kind: 'episodic'
         eps.sort(key=lambda e: (e.timestamp, e.recorded_at, e.id))
         if after is not None:
             eps = [e for e in eps if e.timestamp > after]
@@ -368,14 +369,14 @@ class EmbeddedStore:
                 "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'procedural' ORDER BY rid",
                 (user_id,),
             ).fetchall()
-        return [self._decode(*r) for r in rows]  # type: ignore[misc]
+        return [Playbook.model_validate_json(body) for _kind, body in rows]
 
     def list_catalog(self) -> list[CatalogDoc]:
         with self._lock:
             rows = self._conn().execute(
                 "SELECT kind, body FROM docs WHERE kind = 'catalog' ORDER BY rid"
             ).fetchall()
-        return [self._decode(*r) for r in rows]  # type: ignore[misc]
+        return [CatalogDoc.model_validate_json(body) for _kind, body in rows]
 
     def list_tombstones(self, user_id: str) -> list[Tombstone]:
         with self._lock:
@@ -811,6 +812,7 @@ class EmbeddedStore:
         # Usage stats belong to the store (bumped atomically by recall), not to the caller's copy.
         old = json.loads(old_body)
         if doc.TRACKS_USE and "use_count" in old:
+            # TRACKS_USE marks the kinds with usage fields; mypy cannot narrow on a ClassVar
             stats = {"use_count": max(old["use_count"], doc.use_count)}  # type: ignore[union-attr]
             if old.get("last_used_at") and (doc.last_used_at is None  # type: ignore[union-attr]
                                              or old["last_used_at"] > doc.last_used_at.isoformat()):  # type: ignore[union-attr]

@@ -40,6 +40,7 @@ def model_fields(src: dict) -> dict:
 
 def from_source(src: dict) -> AnyMemory:
     kind = MemoryKind(src["kind"])
+    # the class of the kind: which union member it is, mypy cannot tell from a dict lookup
     return MODEL_BY_KIND[kind].model_validate(model_fields(src))  # type: ignore[return-value]
 
 

@@ -298,9 +298,9 @@ class ElasticsearchStore:
         try:
             return self._call(getattr(es, method), **kwargs)
         except CredentialsRejected:
-            if not keyed:
+            if not keyed or user_id is None:  # keyed reads are a user's
                 raise
-            self._user_keys.forget(user_id)  # type: ignore[arg-type]
+            self._user_keys.forget(user_id)
             es, _ = self._reader(user_id)
             return self._call(getattr(es, method), **kwargs)
 

@@ -260,7 +260,8 @@ def bulk_lines(steps: list[Step]) -> list[dict]:
     for step in steps:
         lines.append(step.action())
         if step.op != "delete":
-            lines.append(step.src)  # type: ignore[arg-type]
+            assert step.src is not None  # every write but a delete carries its document
+            lines.append(step.src)
     return lines
 
 
