@@ -25,7 +25,7 @@ COMMAND_MODULES = [
     "memory.cli.core",
     "memory.cli.seed",  # issue 4: demo personas
     "memory.cli.consolidate",  # issue 5
-    "review.cli",  # issue 6
+    "memory.cli.review",  # issue 6 (the CLI layer; review/ holds the workflow)
     "memory.cli.es",  # issue 3: es bootstrap-users, migrate
     "memory.eval.cli",  # issue 7
     "memory.cli.erase",  # issue 11: erase a whole user
