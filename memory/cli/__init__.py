@@ -61,13 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     common = common_options()
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and (name + ".").startswith(exc.name + "."):  # feature not in this build
-                continue
-            raise
-        module.register(sub, common)
+        importlib.import_module(name).register(sub, common)
     return parser
 
 

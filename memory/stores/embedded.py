@@ -35,7 +35,6 @@ from ..models import (
     Tombstone,
 )
 from ..redaction import Erasure, hash_tombstone, redact_event, redact_tombstone
-from ..text import fts_terms
 from ..values import KEY_VERSION, TombstoneProbe, claim_json, index_entry, remember
 from .base import (
     AnyMemory,
@@ -110,15 +109,6 @@ def _summary(r) -> FactSummary:
 def user_token(user_id: str) -> str:
     """FTS column value for the owner: a hash, so any user id is a safe single token."""
     return "u" + hashlib.sha1(user_id.encode()).hexdigest()[:20]
-
-
-def fts_query(text: str, max_terms: int = 32) -> str | None:
-    """OR of the query's distinct content words, each quoted (user text is never FTS syntax).
-    Terms are split as FTS5's unicode61 splits them (memory/text.py), so "dog's" asks for "dog"."""
-    terms = fts_terms(text, max_terms)
-    if not terms:
-        return None
-    return " OR ".join(f'"{t}"' for t in terms)
 
 
 class EmbeddedStore:
@@ -597,17 +587,6 @@ class EmbeddedStore:
         return {r[0] for r in rows}
 
     # search -----------------------------------------------------------------------------------
-    @staticmethod
-    def _filter_sql(flt: RecallFilter) -> tuple[str, list]:
-        kinds = [k.value for k in flt.kinds if k != MemoryKind.CATALOG]
-        states = [s.value for s in flt.fact_states]
-        clause = (f"(d.user_id = ? AND d.kind IN ({','.join('?' * len(kinds)) or 'NULL'}) "
-                  f"AND (d.kind != 'semantic' OR d.state IN ({','.join('?' * len(states)) or 'NULL'})))")
-        args: list = [flt.user_id, *kinds, *states]
-        if flt.include_catalog:
-            clause = f"({clause} OR (d.kind = 'catalog' AND d.user_id IS NULL))"
-        return clause, args
-
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]:
         """BM25 with this user's own statistics (invariant 101), episodes indexed with their
         session neighbours (memory.stores.user_view). Scores are comparable within one call."""

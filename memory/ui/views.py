@@ -67,20 +67,6 @@ def filter_rows(filters: list[FilterCount]) -> list[dict]:
     return [{"filter": f.name, "removed": f.removed, "why": f.detail} for f in filters]
 
 
-def fact_rows(facts: list[Fact]) -> list[dict]:
-    return [{"id": f.id, "state": f.state.value, "type": f.fact_type.value, "text": f.text,
-             "confidence": f.confidence, "valid_from": f.valid_from, "valid_to": f.valid_to,
-             "recorded_at": f.recorded_at, "superseded_at": f.superseded_at,
-             "use_count": f.use_count, "origin": f.origin} for f in facts]
-
-
-def chain_rows(chain: list[Fact], selected: str) -> list[dict]:
-    return [{"": "▶" if f.id == selected else "", "version": n + 1, "state": f.state.value,
-             "text": f.text, "contradiction": f.contradiction.value if f.contradiction else "",
-             "valid_from": f.valid_from, "valid_to": f.valid_to, "recorded_at": f.recorded_at,
-             "superseded_at": f.superseded_at, "id": f.id} for n, f in enumerate(chain)]
-
-
 def episode_rows(episodes: list[Episode]) -> list[dict]:
     return [{"timestamp": e.timestamp, "text": e.text, "id": e.id} for e in episodes]
 

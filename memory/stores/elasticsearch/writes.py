@@ -97,10 +97,6 @@ def found(doc: dict) -> dict | None:
     return {"src": doc["_source"], "seq_no": doc.get("_seq_no"), "term": doc.get("_primary_term")}
 
 
-def current_from_mget(wanted: list[tuple[str, str]], docs: list[dict]) -> dict:
-    return {key: found(d) for key, d in zip(wanted, docs, strict=False)}
-
-
 class Planner:
     """Turns ops into steps against `current` (what the mget saw), in op order within a phase.
 
