@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-model.txt | cksum | cut -d' ' -f1)
 STORE ?= embedded:.memdesk/memdesk.db
 
-.PHONY: install demo test test-es bench eval lint
+.PHONY: install demo test test-fast typecheck layers test-es bench eval lint
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +20,28 @@ demo: install
 	MEMDESK_STORE=$(STORE) $(PY) -m memory seed --if-empty
 	MEMDESK_STORE=$(STORE) $(VENV)/bin/streamlit run app.py
 
+# ruff, the type checker and the import layers (pyproject.toml), then every test.
 test: install
 	$(VENV)/bin/ruff check memory review tests bench pages app.py
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q
+
+# The inner loop (under a minute): ruff and the unit tests on the hash embedder; no browser,
+# no MiniLM, and none of the suites that start processes (CLI) or render pages (AppTest),
+# which `make test` runs.
+FAST_SKIP := tests/test_cli.py tests/test_cli_chat.py tests/test_bad_input.py \
+	tests/test_consolidation_cli.py tests/test_personas.py tests/test_eval_stress.py \
+	$(wildcard tests/test_page*.py)
+test-fast: install
+	$(VENV)/bin/ruff check memory review tests bench pages app.py
+	$(PY) -m pytest -q -x -m "not slow and not browser" $(addprefix --ignore=,$(FAST_SKIP))
+
+typecheck: install
+	$(VENV)/bin/mypy
+
+layers: install
+	$(VENV)/bin/lint-imports --no-cache
 
 test-es: install
 	@test -n "$$MEMDESK_ES_URL" || (echo "set MEMDESK_ES_URL (see README: Running Elasticsearch)"; exit 2)

@@ -56,7 +56,7 @@ def core_memory(facts: list[Fact], *, limit: int = CORE_LIMIT,
                 break
             if f.id not in chosen:
                 chosen[f.id] = CoreItem(id=f.id, text=f.text, fact_type=f.fact_type.value,
-                                        why=why)  # type: ignore[arg-type]
+                                        why=why)
                 n -= 1
     for f in orders["recent"]:
         if len(chosen) >= limit:
@@ -123,7 +123,9 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
                                   note=f"{len(pre.hits)} hits"))
 
     try:
-        agent = agent or get_agent(llm)  # type: ignore[arg-type]
+        if agent is None:
+            assert llm is not None  # refused above without one or the other
+            agent = get_agent(llm)
         trace.mode = agent.mode
         out = agent.run(AgentInput(message=text, history=_history(history),
                                    core_memory=trace.core_memory, pre_recall=pre,

@@ -52,7 +52,3 @@ def parse_when(value: str | datetime | date | None, *, field: str = "date") -> d
         raise ValidationError(
             f"invalid {field} {text!r}: use ISO format, e.g. 2025-03-01 or 2025-03-01T09:30:00Z"
         ) from None
-
-
-def epoch_ms(value: datetime) -> int:
-    return int(as_utc(value).timestamp() * 1000)

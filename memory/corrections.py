@@ -21,6 +21,7 @@ HARSH_REASON = "harsh contradiction"
 
 def bumped(doc: R, **changes: object) -> R:
     """A validated copy with `changes` applied and the revision advanced by one."""
+    # R is a memory record (every one has `rev`); the callers' TypeVar is bound to BaseModel
     return doc.model_validate({**doc.model_dump(), **changes, "rev": doc.rev + 1})  # type: ignore[attr-defined]
 
 

@@ -224,6 +224,8 @@ def distill_static(model: MiniLMEmbedder, *, dims: int = 256, token_ids: Sequenc
     vocab = model.w["embeddings.word_embeddings.weight"].shape[0]
     ids = np.arange(vocab) if token_ids is None else np.asarray(sorted(set(token_ids)), np.int64)
     cls_id, sep_id = model.tokenizer.token_to_id("[CLS]"), model.tokenizer.token_to_id("[SEP]")
+    if cls_id is None or sep_id is None:
+        raise ValueError("the tokenizer has no [CLS]/[SEP] token: not a BERT WordPiece model")
     out = np.zeros((len(ids), model.dims), np.float32)
     for start in range(0, len(ids), batch_size):
         chunk = ids[start:start + batch_size]

@@ -79,7 +79,7 @@ class Vocabulary:
 
     __slots__ = ("ids",)
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.ids: dict[str, int] = {}
 
     def encode(self, terms: Sequence[str]) -> np.ndarray:

@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .clock import as_utc
-from .models import AnyMemory, FactState, LegHit, MemoryKind
+from .models import AnyMemory, Episode, Fact, FactState, LegHit, MemoryKind
 from .temporal import TimeIntent, fact_interval, overlaps
 
 DAY_MS = 86_400_000.0
@@ -95,8 +95,8 @@ def _multiplier_values(doc: AnyMemory, now_s: float, params: RankingParams) -> t
         t = doc.decay_time()
         if t is not None:
             decay = gauss_decay((now_s - t.timestamp()) * 1000.0 / DAY_MS, params)
-    if params.use_boost and kind == MemoryKind.SEMANTIC:
-        boost = use_boost(doc.use_count, params)  # type: ignore[union-attr]
+    if params.use_boost and isinstance(doc, Fact):  # facts only (semantic)
+        boost = use_boost(doc.use_count, params)
     if kind == MemoryKind.CATALOG:
         prior = params.catalog_prior
     return decay, boost, prior
@@ -207,7 +207,7 @@ def fuse_candidates(legs: dict[str, list[LegHit]], now: datetime,
     fused = {i: sum(p.values()) for i, p in parts.items()}
     for i, leg in ranks.items():  # each leg's share rides along for explain (the debugger)
         for name, r in leg.items():
-            leg[name] = (*r, parts[i][name])  # type: ignore[assignment]
+            leg[name] = (*r, parts[i][name])  # type: ignore[assignment]  # + the leg's share
     out = [Candidate(docs[i], f, ranks[i], mults[i], where[i],
                      best=min(r[0] for r in ranks[i].values())) for i, f in fused.items()]
     # Ties (common with RRF) break on the best single-leg rank, then id, so order is stable.
@@ -224,7 +224,8 @@ def fuse(legs: dict[str, list[LegHit]], now: datetime, params: RankingParams,
 
 def _score_fusion(ranks: dict[str, dict[str, tuple[int, float, float]]],
                   weights: dict[str, float],
-                  zero_floor: set[str] = frozenset()) -> dict[str, dict[str, float]]:
+                  zero_floor: frozenset[str] | set[str] = frozenset()
+                  ) -> dict[str, dict[str, float]]:
     """Weighted sum of each leg's adjusted score, min-max normalised over that leg's candidates
     (1 = the leg's best, 0 = its worst or absent): a leg's strong single hit keeps its weight
     instead of being outvoted by documents that are mediocre in both legs."""
@@ -266,15 +267,14 @@ def is_question(text: str) -> bool:
 
 def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
     m = 1.0
-    kind = doc.kind
-    if kind == MemoryKind.SEMANTIC and doc.state == FactState.SUPERSEDED:  # type: ignore[union-attr]
+    if isinstance(doc, Fact) and doc.state == FactState.SUPERSEDED:
         m *= params.past_weight if intent.past else params.superseded_weight
     if intent.window is not None and params.window_boost != 1.0:
-        if kind == MemoryKind.EPISODIC:
-            t = doc.timestamp  # type: ignore[union-attr]
+        if isinstance(doc, Episode):
+            t = doc.timestamp
             inside = intent.window[0] <= t < intent.window[1]
-        elif kind == MemoryKind.SEMANTIC:
-            inside = overlaps(fact_interval(doc), intent.window)  # type: ignore[arg-type]
+        elif isinstance(doc, Fact):
+            inside = overlaps(fact_interval(doc), intent.window)
         else:
             inside = False
         if inside:
@@ -294,7 +294,7 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     for n, c in enumerate(cands):
         doc = c.doc
         q = qw if (qw != 1.0 and doc.kind == MemoryKind.EPISODIC
-                   and is_question(doc.text)) else 1.0  # type: ignore[union-attr]
+                   and is_question(doc.text)) else 1.0
         t = _time_multiplier(doc, intent, params) if intent.any else 1.0
         heap.append((-(c.fused * q * t), n, q, t))
     heapq.heapify(heap)

@@ -5,7 +5,9 @@ Pages, the CLI, consolidation and review call this layer; only stores do I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
@@ -43,6 +45,7 @@ from .values import Decision, Verdict
 __all__ = ["MemoryService", "believed_at", "valid_covers"]
 
 USER_KINDS = (MemoryKind.SEMANTIC, MemoryKind.EPISODIC, MemoryKind.PROCEDURAL)
+When = str | datetime | date | None  # a time from a caller: ISO text or a date (parse_when)
 
 
 class WriteResult(BaseModel):
@@ -166,11 +169,11 @@ class MemoryService:
                                  vector=vector)
 
     # episodes ---------------------------------------------------------------------------------
-    def write_episode(self, user_id: str, text: str, *, timestamp=None, session_id: str | None = None,
-                      actor: str = "agent") -> Episode:
+    def write_episode(self, user_id: str, text: str, *, timestamp: When = None,
+                      session_id: str | None = None, actor: str = "agent") -> Episode:
         return self.write_episodes(user_id, [(text, timestamp, session_id)], actor=actor)[0]
 
-    def write_episodes(self, user_id: str, items: list[tuple[str, object, str | None]], *,
+    def write_episodes(self, user_id: str, items: Sequence[tuple[str, When, str | None]], *,
                        actor: str = "agent") -> list[Episode]:
         """The user's own messages, in one transaction. Assistant text never comes here (inv. 9)."""
         with self.batch(actor, user_id) as b:
@@ -249,9 +252,9 @@ class MemoryService:
     def get_fact(self, user_id: str, fact_id: str) -> Fact:
         user_id = require_user(user_id)
         fact = self.store.get(MemoryKind.SEMANTIC, user_id, fact_id)
-        if fact is None:
+        if not isinstance(fact, Fact):  # a semantic id: a Fact, or missing
             raise NotFoundError(f"no fact {fact_id} for user {user_id}", target_id=fact_id)
-        return fact  # type: ignore[return-value]
+        return fact
 
     def fact_summaries(self, user_id: str, *, states: Iterable[FactState | str] | None = None,
                        fact_type: FactType | str | None = None, text: str | None = None,
@@ -271,20 +274,20 @@ class MemoryService:
         cur, seen = start, {start.id}
         while cur.supersedes and cur.supersedes not in seen:
             prev = self.store.get(MemoryKind.SEMANTIC, user_id, cur.supersedes)
-            if prev is None:  # forgotten link: the chain ends here
+            if not isinstance(prev, Fact):  # forgotten link: the chain ends here
                 break
-            back.append(prev)  # type: ignore[arg-type]
+            back.append(prev)
             seen.add(prev.id)
-            cur = prev  # type: ignore[assignment]
+            cur = prev
         forward: list[Fact] = []
         cur = start
         while cur.superseded_by and cur.superseded_by not in seen:
             nxt = self.store.get(MemoryKind.SEMANTIC, user_id, cur.superseded_by)
-            if nxt is None:
+            if not isinstance(nxt, Fact):
                 break
-            forward.append(nxt)  # type: ignore[arg-type]
+            forward.append(nxt)
             seen.add(nxt.id)
-            cur = nxt  # type: ignore[assignment]
+            cur = nxt
         return [*reversed(back), start, *forward]
 
     def facts(self, user_id: str, *, states: Iterable[FactState | str] | None = None,
@@ -335,12 +338,12 @@ class MemoryService:
     def record_outcome(self, user_id: str, playbook_id: str, *, success: bool,
                        actor: str = "agent", reason: str | None = None) -> Playbook:
         with self.batch(actor, user_id, reason=reason) as b:
-            pb: Playbook = b.owned(MemoryKind.PROCEDURAL, playbook_id,  # type: ignore[assignment]
-                                   action="record_outcome")
+            pb = b.owned(MemoryKind.PROCEDURAL, playbook_id, action="record_outcome")
+            assert isinstance(pb, Playbook)  # a procedural id reads as a Playbook
             field = "success_count" if success else "failure_count"
             count = pb.success_count if success else pb.failure_count
-            return b.change(pb, action="playbook_outcome", **{field: count + 1,
-                                                              "updated_at": b.now})
+            changes: dict[str, Any] = {field: count + 1, "updated_at": b.now}
+            return b.change(pb, action="playbook_outcome", **changes)
 
     def playbooks(self, user_id: str) -> list[Playbook]:
         return self.store.list_playbooks(require_user(user_id))

@@ -125,9 +125,9 @@ def _window(query: str, now: datetime) -> tuple[tuple[datetime, datetime], int] 
             return (day, day + timedelta(days=1)), m.start()
         if m.group(4):
             n = _NUMBER.get(m.group(4).lower()) or int(m.group(4))
-            unit = {"day": 1, "week": 7, "month": 30, "year": 365}[m.group(5).lower()]
-            centre = now - timedelta(days=n * unit)
-            half = timedelta(days=max(1.0, unit * 0.5))
+            days = {"day": 1, "week": 7, "month": 30, "year": 365}[m.group(5).lower()]
+            centre = now - timedelta(days=n * days)
+            half = timedelta(days=max(1.0, days * 0.5))
             return (centre - half, centre + half), m.start()
         which, unit = m.group(1).lower(), m.group(2).lower()
         back = which != "this"

@@ -283,7 +283,8 @@ def _scope_key(key: str) -> bool:
 
 def split_scope(args: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(arguments without scope keys, the scope keys the model tried to set). Pure."""
-    kept, stripped = {}, {}
+    kept: dict[str, Any] = {}
+    stripped: dict[str, Any] = {}
     for key, value in args.items():
         (stripped if _scope_key(key) else kept)[key] = value
     return kept, stripped
@@ -317,7 +318,8 @@ def execute(ctx: ToolContext, name: str, args: Any) -> ToolResult:
         elif isinstance(parsed, WriteArgs):
             _write(ctx, parsed, result)
         else:
-            _forget(ctx, parsed, result)  # type: ignore[arg-type]
+            assert isinstance(parsed, ForgetArgs)  # the third and last tool
+            _forget(ctx, parsed, result)
     except MemdeskError as exc:
         result.ok, result.error = False, f"{type(exc).__name__.removesuffix('Error')}: {exc}"
     return result
@@ -339,8 +341,9 @@ def _recall(ctx: ToolContext, args: RecallArgs, result: ToolResult) -> None:
 def _recalled_fact(ctx: ToolContext, fact_id: str, action: str) -> Fact:
     """A fact the model may replace: this user's (another user's id is audited as denied,
     invariant 3) and recalled in this turn (invariant 71)."""
-    fact: Fact = ctx.service.owned(ctx.user_id, MemoryKind.SEMANTIC, fact_id, actor=ctx.actor,
-                                   action=action)  # type: ignore[assignment]
+    fact = ctx.service.owned(ctx.user_id, MemoryKind.SEMANTIC, fact_id, actor=ctx.actor,
+                             action=action)
+    assert isinstance(fact, Fact)  # a semantic id reads as a Fact
     if fact_id not in ctx.recalled_ids:
         raise ToolRefused(f"{fact_id} was not recalled in this turn: recall it first, then "
                           f"{action} it")

@@ -133,7 +133,9 @@ class Batch:
                             target_id=memory_id)
 
     def owned_fact(self, fact_id: str, *, action: str) -> Fact:
-        return self.owned(MemoryKind.SEMANTIC, fact_id, action=action)  # type: ignore[return-value]
+        fact = self.owned(MemoryKind.SEMANTIC, fact_id, action=action)
+        assert isinstance(fact, Fact)  # a semantic id reads as a Fact
+        return fact
 
     # audit ------------------------------------------------------------------------------------
     def _event(self, action: str, targets: Iterable[str], *, before: Any = None,
@@ -144,7 +146,7 @@ class Batch:
             before=snapshot(before) if isinstance(before, BaseModel) else before,
             after=snapshot(after) if isinstance(after, BaseModel) else after,
             reason=reason if reason is not None else self.reason, plan_id=self.plan_id,
-            outcome=outcome, comment=self.comment, at=at or self.now)  # type: ignore[arg-type]
+            outcome=outcome, comment=self.comment, at=at or self.now)
         if self._event_ids is not None:
             event = event.model_copy(update={"id": self._event_ids(event, key)})
         return event
@@ -242,7 +244,7 @@ class Batch:
             at: datetime | None = None, key: str | None = None, reason: str | None = None,
             dying: Iterable[Tombstone] = ()) -> M:
         """Insert a new memory of this scope, audited with its full record."""
-        memory: AnyMemory = doc  # type: ignore[assignment]
+        memory: AnyMemory = doc  # type: ignore[assignment]  # M is always one memory kind
         self._owner_ok(memory)
         action = action or _WRITE_ACTION[memory.kind]
         self._check(action)
@@ -267,7 +269,7 @@ class Batch:
                 key: str | None = None, reason: str | None = None, targets: Iterable[str] = (),
                 on_dead: OnDead = "allow", dying: Iterable[Tombstone] = ()) -> M:
         """Replace `old` by `new` (new.rev = old.rev + 1), audited with both."""
-        cur: AnyMemory = old  # type: ignore[assignment]
+        cur: AnyMemory = old  # type: ignore[assignment]  # M is always one memory kind
         nxt: AnyMemory = new  # type: ignore[assignment]
         self._owner_ok(cur)
         self._check(action)

@@ -732,14 +732,3 @@ def assess(text: str, candidates: Iterable[tuple[Tombstone, float | None]], thre
             return best.model_copy(update={"decision": ruled[0], "judged_by": "llm",
                                            "reason": f"{ruled[1]} (rules: {best.reason})"})
     return best
-
-
-def match_tombstone(text: str, tombstones: list[Tombstone],
-                    near: list[tuple[Tombstone, float]], threshold: float
-                    ) -> tuple[Tombstone, float, str] | None:
-    """Compatibility: the tombstone `text` restates or may restate, with cosine and reason."""
-    cos = {t.id: c for t, c in near}
-    v = assess(text, [(t, cos.get(t.id)) for t in tombstones], threshold)
-    if v.tombstone is None:
-        return None
-    return v.tombstone, v.similarity if v.similarity is not None else 1.0, v.reason

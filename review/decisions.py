@@ -68,22 +68,23 @@ def _activate(ctx: _Ctx, action: str, **changes) -> tuple[Fact, list[Fact], Tomb
     fact, b = ctx.fact, ctx.b
     touched: list[Fact] = []
     tomb = None
-    old = None
+    old: Fact | None = None
     if fact.supersedes and changes.get("supersedes", fact.supersedes):
-        old = b.get(MemoryKind.SEMANTIC, fact.supersedes)
-        if old is None:
+        got = b.get(MemoryKind.SEMANTIC, fact.supersedes)
+        if not isinstance(got, Fact):  # a semantic id: a Fact, or gone
             raise ChainError(f"the fact {fact.supersedes} this item would replace no longer "
                              "exists: keep both or reject", target_id=fact.id)
+        old = got
         if fact.contradiction == Contradiction.HARSH:  # the penalty lands with the retraction
             changes["confidence"] = max(0.0, fact.confidence - ctx.service.harsh_confidence_penalty)
     # A harsh contradiction is matched against the value it retracts, too (invariant 62).
-    dying = ([tombstone_of(old, TombstoneKind.RETRACTED, b.actor, b.reason, b.now)]  # type: ignore[arg-type]
+    dying = ([tombstone_of(old, TombstoneKind.RETRACTED, b.actor, b.reason, b.now)]
              if old is not None and fact.contradiction == Contradiction.HARSH else [])
     new = b.change(fact, action=f"review_{action.replace('-', '_')}", on_dead="decide",
                    dying=dying, targets=[old.id] if old is not None else [],
                    state=FactState.ACTIVE, recorded_at=b.now, **changes)
     if old is not None:
-        replaced, tomb = b.supersede(old, new,  # type: ignore[arg-type]
+        replaced, tomb = b.supersede(old, new,
                                      Contradiction(fact.contradiction or Contradiction.NATURAL),
                                      reason=b.reason or f"review: {action}")
         touched.append(replaced)
@@ -143,10 +144,11 @@ _PATHS = {Decision.APPROVE: _approve, Decision.ACCEPT: _approve, Decision.EDIT: 
 
 
 def _stale(service: MemoryService, user_id: str, fact_id: str, why: str) -> StaleItemError:
-    fresh = service.store.get(MemoryKind.SEMANTIC, user_id, fact_id)
-    state = f"now {fresh.state.value}, revision {fresh.rev}" if fresh else "now gone"  # type: ignore[union-attr]
+    got = service.store.get(MemoryKind.SEMANTIC, user_id, fact_id)
+    fresh = got if isinstance(got, Fact) else None  # a semantic id: a Fact, or gone
+    state = f"now {fresh.state.value}, revision {fresh.rev}" if fresh else "now gone"
     return StaleItemError(f"review item {fact_id} changed since it was loaded ({why}; {state}): "
-                          "reload it and decide again", fresh=fresh, target_id=fact_id)  # type: ignore[arg-type]
+                          "reload it and decide again", fresh=fresh, target_id=fact_id)
 
 
 def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decision | str, *,

@@ -121,9 +121,9 @@ def load_item(service: MemoryService, user_id: str, fact_id: str) -> Fact:
     """A queue item's fact, fetched by (user, id): another user's id is just missing (inv. 40)."""
     user_id = require_user(user_id)
     fact = service.store.get(MemoryKind.SEMANTIC, user_id, fact_id)
-    if fact is None:
+    if not isinstance(fact, Fact):  # a semantic id: a Fact, or missing
         raise NotFoundError(f"no review item {fact_id} for user {user_id}", target_id=fact_id)
-    return fact  # type: ignore[return-value]
+    return fact
 
 
 def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: float | None = None,
@@ -141,7 +141,7 @@ def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: 
     replaces = None
     chain: list[Fact] = []
     if fact.supersedes:
-        replaces = store.get(MemoryKind.SEMANTIC, user_id, fact.supersedes)  # type: ignore[assignment]
+        replaces = store.get(MemoryKind.SEMANTIC, user_id, fact.supersedes)
         if replaces is not None:
             chain = [*service.chain(user_id, replaces.id), fact]
     vec = service.embedder.embed([fact.text])[0]

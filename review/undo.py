@@ -75,7 +75,7 @@ def _companions(events: list[AuditEvent], decision: AuditEvent) -> list[AuditEve
 def _restore(service: MemoryService, user: str, snap_before: dict, snap_after: dict,
              what: str) -> tuple[Fact, Fact]:
     cur = service.store.get(MemoryKind.SEMANTIC, user, snap_after["id"])
-    if cur is None:
+    if not isinstance(cur, Fact):  # a semantic id: a Fact, or gone
         raise ConflictError(f"cannot undo: {what} {snap_after['id']} no longer exists")
     if cur.rev != snap_after["rev"]:
         raise ConflictError(f"cannot undo: {what} {cur.id} changed since the decision "
@@ -83,7 +83,7 @@ def _restore(service: MemoryService, user: str, snap_before: dict, snap_after: d
     restored = Fact.model_validate({**snap_before, "rev": cur.rev + 1,
                                     "use_count": cur.use_count,  # usage is not the decision's
                                     "last_used_at": cur.last_used_at})
-    return cur, restored  # type: ignore[return-value]
+    return cur, restored
 
 
 def undo_last(service: MemoryService, users: Iterable[str] | str, *,

@@ -12,7 +12,7 @@ from memory.embeddings import HashEmbedder
 from memory.errors import MemdeskError
 from memory.search_config import Purpose
 from memory.service import MemoryService
-from memory.stores.embedded import EmbeddedStore, fts_query
+from memory.stores.embedded import EmbeddedStore
 from tests.conftest import NOW
 
 
@@ -27,11 +27,6 @@ def test_inv16_store_refuses_a_different_embedder(tmp_path, hash_embedder):
 def test_user_text_is_never_fts_syntax(service, query):
     service.write_episode("u", "a note about the hotel discount value")
     service.recall("u", query, purpose=Purpose.EVAL)  # must not raise an FTS5 syntax error
-
-
-def test_fts_query_drops_stopwords_and_quotes_terms():
-    assert fts_query("What did I say about my dog's cable?") == '"say" OR "dog" OR "cable"'
-    assert fts_query("the and of") is None
 
 
 def test_a_second_connection_sees_writes_immediately(tmp_path, hash_embedder):

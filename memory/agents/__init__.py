@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import ValidationError
 from ..llm import LLM, UnavailableLLM
 from .base import MAX_STEPS, Agent, AgentInput, AgentOutput, StepLimitError, ToolRunner
 
@@ -15,8 +16,11 @@ def get_agent(llm: LLM) -> Agent:
         from .offline import OfflineAgent
 
         return OfflineAgent()
+    from ..llm.claude import AnthropicLLM
     from .claude import ClaudeAgent
 
+    if not isinstance(llm, AnthropicLLM):  # tool use is Claude's protocol
+        raise ValidationError(f"no agent drives the model {llm.mode!r}")
     return ClaudeAgent(llm)
 
 

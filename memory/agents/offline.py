@@ -251,7 +251,7 @@ def _query(st: Statement) -> str:
     """What to recall to find the memory a statement is about."""
     if st.act in ("deny", "forget"):
         words = st.target or ""
-        extra = []
+        extra: list[str] = []
         for w in re.findall(r"[\w'-]+", words.lower()):
             extra += lx.SYNONYMS.get(w, ())
         return " ".join([words, *extra]).strip() or (st.clause or "")
@@ -278,7 +278,7 @@ def _question_terms(q: str) -> set[str]:
 
 
 def _question_query(q: str) -> str:
-    extra = []
+    extra: list[str] = []
     for w in re.findall(r"[\w'-]+", q.lower()):
         extra += lx.SYNONYMS.get(w, ())
     return " ".join([q.rstrip("?"), *extra])

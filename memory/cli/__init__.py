@@ -25,7 +25,7 @@ COMMAND_MODULES = [
     "memory.cli.core",
     "memory.cli.seed",  # issue 4: demo personas
     "memory.cli.consolidate",  # issue 5
-    "review.cli",  # issue 6
+    "memory.cli.review",  # issue 6 (the CLI layer; review/ holds the workflow)
     "memory.cli.es",  # issue 3: es bootstrap-users, migrate
     "memory.eval.cli",  # issue 7
     "memory.cli.erase",  # issue 11: erase a whole user
@@ -62,13 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     common = common_options()
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and (name + ".").startswith(exc.name + "."):  # feature not in this build
-                continue
-            raise
-        module.register(sub, common)
+        importlib.import_module(name).register(sub, common)
     return parser
 
 

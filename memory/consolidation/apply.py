@@ -63,15 +63,15 @@ def _is_applied(svc: MemoryService, user: str, op: PlanOp) -> bool:
             # On a store without transactions the put may have landed without the retirement:
             # only both together count as applied, so a retry finishes the job (invariant 38).
             old = svc.store.get(MemoryKind.SEMANTIC, user, op.old.id)
-            return old is not None and old.superseded_by == op.fact.id  # type: ignore[union-attr]
+            return isinstance(old, Fact) and old.superseded_by == op.fact.id
         return True
     if op.kind == OpKind.ADD_PLAYBOOK and op.playbook:
         return svc.store.get(MemoryKind.PROCEDURAL, user, op.playbook.id) is not None
     if op.kind == OpKind.UPDATE_PLAYBOOK and op.playbook and op.old_playbook:
         cur = svc.store.get(MemoryKind.PROCEDURAL, user, op.playbook.id)
-        return cur is not None and cur.rev == op.playbook.rev and \
+        return isinstance(cur, Playbook) and cur.rev == op.playbook.rev and \
             cur.success_count == op.playbook.success_count and \
-            cur.failure_count == op.playbook.failure_count  # type: ignore[union-attr]
+            cur.failure_count == op.playbook.failure_count
     return False
 
 
@@ -80,18 +80,19 @@ def _write_op(b: Batch, plan: Plan, op: PlanOp) -> None:
     checks again (tombstones, chain head, revisions) at apply time (invariants 31, 33)."""
     if op.kind in (OpKind.ADD_FACT, OpKind.SUPERSEDE) and op.fact:
         landed = b.get(MemoryKind.SEMANTIC, op.fact.id)
-        new = landed or b.add(op.fact.model_copy(update={"recorded_at": b.now}), key=op.id,
-                              reason=op.reason, on_dead="refuse")
+        new = landed if isinstance(landed, Fact) else b.add(
+            op.fact.model_copy(update={"recorded_at": b.now}), key=op.id, reason=op.reason,
+            on_dead="refuse")
         if op.old is not None:
             cur = b.get(MemoryKind.SEMANTIC, op.old.id)
-            if cur is None:
+            if not isinstance(cur, Fact):  # a semantic id: a Fact, or gone
                 raise _stale(plan, f"fact {op.old.id} ({op.old.text!r}) no longer exists")
             if op.kind == OpKind.SUPERSEDE:
-                if cur.rev != op.old.rev or cur.state != FactState.ACTIVE:  # type: ignore[union-attr]
+                if cur.rev != op.old.rev or cur.state != FactState.ACTIVE:
                     raise _stale(plan, f"fact {op.old.id} ({op.old.text!r}) moved on since planning "
-                                       f"(revision {op.old.rev} → {cur.rev}, now {cur.state.value})")  # type: ignore[union-attr]
+                                       f"(revision {op.old.rev} → {cur.rev}, now {cur.state.value})")
                 try:
-                    b.supersede(cur, new, Contradiction.NATURAL, key=op.id,  # type: ignore[arg-type]
+                    b.supersede(cur, new, Contradiction.NATURAL, key=op.id,
                                 reason=op.reason)
                 except ChainError as exc:
                     raise _stale(plan, str(exc)) from None
@@ -185,7 +186,8 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     if not applies:
         raise NotFoundError(f"plan {plan_id} was never applied for user {user}", target_id=plan_id)
     first = min(applies, key=lambda e: e.at)
-    wm_before, wm_after = first.after["watermark_before"], first.after["watermark_after"]  # type: ignore[index]
+    assert first.after is not None  # a consolidate event records both watermarks
+    wm_before, wm_after = first.after["watermark_before"], first.after["watermark_after"]
     raw = svc.store.get_watermark(user, WATERMARK)
     current = raw or None
     if current != wm_after:
@@ -196,12 +198,12 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
 
     def changed(kind: MemoryKind, snap: dict) -> Fact | Playbook:
         cur = b.get(kind, snap["id"])
-        if cur is None:
+        if not isinstance(cur, Fact | Playbook):  # the plan's kinds: a record, or gone
             raise ConflictError(f"cannot undo plan {plan_id}: {snap['id']} no longer exists")
         if cur.rev != snap["rev"]:
             raise ConflictError(f"cannot undo plan {plan_id}: {snap['id']} changed since it was "
                                 f"applied (revision {snap['rev']} → {cur.rev}); undo would lose that")
-        return cur  # type: ignore[return-value]
+        return cur
 
     for e in events:  # newest first: reverse order of application
         if e.action in ("write_fact", "write_playbook") and e.after:

@@ -289,9 +289,9 @@ class _Builder:
             if g.decision == "pass":
                 old = self.inputs.owned[f.supersedes_id]
         if old is None and not flags:
-            g, old = gates.attach(text, neighbours)
-            if g:
-                self.record(g)
+            attached, old = gates.attach(text, neighbours)
+            if attached:
+                self.record(attached)
                 contradiction = f.contradiction or Contradiction.NATURAL
         if old is not None and old.id in self.claimed:
             state, review = FactState.CANDIDATE, f"{old.id} is already replaced by another op in this run"

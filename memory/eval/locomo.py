@@ -109,7 +109,7 @@ def load_locomo(path: str | Path, *, limit_conversations: int | None = None,
         raw = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ValidationError(f"malformed LoCoMo file {path}: {exc}") from None
-    convs = []
+    convs: list[Conversation] = []
     for item in raw[:limit_conversations]:
         conv = item["conversation"]
         turns: list[Turn] = []

@@ -70,16 +70,16 @@ class OfflineLLM:
         scored = sorted(((len(query & _content(m)), label != "episodic", -i, label, m)
                          for i, (label, m) in enumerate(memories)), reverse=True)
         relevant = [_say(label, m) for s, _, _, label, m in scored if s > 0][:_MAX_CITED]
-        memories = [_say(label, m) for label, m in memories]
+        lines = [_say(label, m) for label, m in memories]
         asking = last.strip().endswith("?") or (words(last)[:1] or [""])[0] in {
             "what", "where", "which", "who", "when", "how", "do", "does", "did", "can",
             "could", "is", "are", "should", "would", "will", "tell", "remind"}
         if asking:
             if relevant:
                 return "From what I have on record: " + "; ".join(relevant) + "."
-            if memories:
+            if lines:
                 return ("I have nothing on record that answers that directly. What I do have: "
-                        + "; ".join(memories[:_MAX_CITED]) + ".")
+                        + "; ".join(lines[:_MAX_CITED]) + ".")
             return "I have nothing on record about that yet. Could you tell me more?"
         ack = "Thanks, noted."
         if relevant:

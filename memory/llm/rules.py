@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from calendar import monthrange
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 from ..consolidation.canon import STOP, _clean, content_tokens, slot_of  # noqa: F401
 from ..consolidation.extract import (
@@ -240,7 +240,8 @@ def _preferences(s: str) -> list[_Found]:
     if m:
         prev = re.search(r"\b(?:over|instead\s+of|rather\s+than|to)\s+(?P<p>[\w'’-]+(?:\s+[\w'’-]+){0,2})", s[m.end("v"):], re.IGNORECASE)
         sw = re.search(r"\bswitched\s+from\s+(?P<p>[\w'’-]+(?:\s+[\w'’-]+){0,2}?)\s+to\b", s, re.IGNORECASE)
-        previous = (prev or sw).group("p") if (prev or sw) else None
+        said = prev or sw
+        previous = said.group("p") if said else None
         out.append(_Found(f"Prefers {_clean(m.group('v'))}", FactType.PREFERENCE,
                           previous=previous, change=previous is not None))
         return out
@@ -460,7 +461,3 @@ def _playbook(s: str, fix: re.Match, ep: EpisodeView, history: list[EpisodeView]
     out.playbooks.append(ExtractedPlaybook(
         name=name, trigger=trigger[:500], steps=[_cap(x) for x in steps], confidence=conf,
         evidence=[ep.id], reason="the user says these steps fixed it" + (" (hedged)" if conf < 0.8 else "")))
-
-
-def today_of(episodes: list[EpisodeView], fallback: datetime) -> date:
-    return max((e.timestamp for e in episodes), default=fallback).date()

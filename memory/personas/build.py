@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from ..clock import parse_when
 from ..errors import ChainError
@@ -32,6 +33,7 @@ from ..models import (
     Episode,
     Fact,
     FactState,
+    Memory,
     MemoryKind,
     Playbook,
     Tombstone,
@@ -62,8 +64,10 @@ class Built:
     def ops(self) -> list[Op]:
         """The data file: every record in its final state, then the history, oldest first."""
         out = Batch(None, ACTOR, self.user_id, now=CATALOG_RECORDED)
-        for item in [*self.episodes, *self.facts, *self.playbooks, *self.tombstones,
-                     *sorted(self.audit, key=lambda e: (e.at, e.id))]:
+        items: list[Memory | Tombstone | AuditEvent] = [
+            *self.episodes, *self.facts, *self.playbooks, *self.tombstones,
+            *sorted(self.audit, key=lambda e: (e.at, e.id))]
+        for item in items:
             out.restore(item)
         return out.ops
 
@@ -124,11 +128,13 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
             events.append((when_of[rid], n, "retract", (fs, fid, rid)))
 
     def current(fact_id: str) -> Fact:
-        return b.get(MemoryKind.SEMANTIC, fact_id)  # type: ignore[return-value]
+        fact = b.get(MemoryKind.SEMANTIC, fact_id)
+        assert isinstance(fact, Fact), fact_id  # written earlier in this history
+        return fact
 
     for at, _, what, payload in sorted(events, key=lambda e: (e[0], e[1], e[2] == "retract")):
         if what == "write":
-            fs, fid, sources = payload  # type: ignore[misc]
+            fs, fid, sources = payload  # type: ignore[misc]  # "write" events carry this shape
             supersedes = out.ids.get(f"fact:{fs.supersedes}") if fs.supersedes else None
             if fs.supersedes and (supersedes is None or b.get(MemoryKind.SEMANTIC, supersedes) is None):
                 raise ValueError(f"{user}: fact {fs.key} supersedes {fs.supersedes}, not yet written")
@@ -146,7 +152,7 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
                 except ChainError:
                     raise ValueError(f"{user}: {fs.key} supersedes {supersedes}, not a chain head") from None
         else:
-            fs, fid, rid = payload  # type: ignore[misc]
+            fs, fid, rid = payload  # type: ignore[misc]  # "retract" events carry this shape
             b.retract(current(fid), reason=f"the user said it was never true ({rid})", at=at,
                       tombstone_id=f"tomb_{slug}_{fs.key}")
     out.facts = [current(out.ids[f"fact:{fs.key}"]) for fs in spec.facts]
@@ -164,7 +170,7 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
             ok = feedback_of(text)
             if ok is None:
                 raise ValueError(f"{user}: outcome episode {oid} reports neither success nor failure")
-            counts = ({"success_count": pb.success_count + 1} if ok
+            counts: dict[str, Any] = ({"success_count": pb.success_count + 1} if ok
                       else {"failure_count": pb.failure_count + 1})
             pb = b.change(pb, action="playbook_outcome", at=when_of[oid],
                           reason=f"feedback in {oid}", updated_at=when_of[oid],
@@ -211,8 +217,10 @@ def render(seed: int = DEFAULT_SEED) -> dict[str, str]:
     files: dict[str, str] = {}
     docs, events = build_catalog(CATALOG_DOCS)
     catalog = Batch(None, ACTOR, CATALOG, now=CATALOG_RECORDED)
-    for item in [*docs, *events]:
-        catalog.restore(item)
+    for doc in docs:
+        catalog.restore(doc)
+    for event in events:
+        catalog.restore(event)
     files["catalog.jsonl"] = _jsonl(catalog.ops)
     questions: list[dict] = []
     for spec in PERSONAS:

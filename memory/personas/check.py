@@ -12,7 +12,7 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
-from ..models import CatalogDoc, Episode, Fact, FactState, FactType, Playbook, Tombstone
+from ..models import AuditEvent, CatalogDoc, Episode, Fact, FactState, FactType, Playbook, Tombstone
 from ..stores.base import AppendAudit, PutMemory, PutTombstone
 from ..text import normalise
 from .build import DATA_DIR
@@ -44,11 +44,18 @@ class PersonaData:
         self.facts: list[Fact] = []
         self.playbooks: list[Playbook] = []
         self.tombstones: list[Tombstone] = []
-        self.audit = []
+        self.audit: list[AuditEvent] = []
         for op in read_ops(path):
             if isinstance(op, PutMemory):
-                {Episode: self.episodes, Fact: self.facts,
-                 Playbook: self.playbooks}[type(op.doc)].append(op.doc)  # type: ignore[index]
+                if isinstance(op.doc, Episode):
+                    self.episodes.append(op.doc)
+                elif isinstance(op.doc, Fact):
+                    self.facts.append(op.doc)
+                elif isinstance(op.doc, Playbook):
+                    self.playbooks.append(op.doc)
+                else:
+                    raise ValueError(f"{path.name}: {op.doc.kind.value} {op.doc.id} in a "
+                                     "persona file")
             elif isinstance(op, PutTombstone):
                 self.tombstones.append(op.tombstone)
             elif isinstance(op, AppendAudit):
@@ -81,7 +88,9 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
     facts = {f.id: f for f in d.facts}
 
     # ownership: every record belongs to this persona
-    for rec in [*d.episodes, *d.facts, *d.playbooks, *d.tombstones, *d.audit]:
+    records: list[Episode | Fact | Playbook | Tombstone | AuditEvent] = [
+        *d.episodes, *d.facts, *d.playbooks, *d.tombstones, *d.audit]
+    for rec in records:
         if rec.user_id != user:
             p.append(f"{rec.id} belongs to {rec.user_id}, not {user}")
 
@@ -98,12 +107,12 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
     # evidence: sources exist, say the key words, date the validity (invariant 50)
     keys = {f"fact_{spec.slug}_{fs.key}": fs.keys for fs in spec.facts}
     for f in d.facts:
-        srcs = [eps.get(s) for s in f.source_episode_ids]
-        if not srcs or None in srcs:
+        srcs = [eps[s] for s in f.source_episode_ids if s in eps]
+        if not srcs or len(srcs) < len(f.source_episode_ids):
             p.append(f"fact {f.id}: missing source episode(s)")
             continue
-        said = " ".join(e.text for e in srcs)  # type: ignore[union-attr]
-        if f.recorded_at != max(e.timestamp for e in srcs):  # type: ignore[union-attr]
+        said = " ".join(e.text for e in srcs)
+        if f.recorded_at != max(e.timestamp for e in srcs):
             p.append(f"fact {f.id}: recorded_at is not when its last source was said")
         for word in keys.get(f.id, ()):
             if not _mentions(f.text, word) or not _mentions(said, word):
@@ -186,9 +195,9 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
 
     # every record has its audit trail (invariant 8)
     audited = {t for e in d.audit for t in e.target_ids}
-    for rec in [*d.episodes, *d.facts, *d.playbooks]:
-        if rec.id not in audited:
-            p.append(f"{rec.id} has no audit event")
+    for mem in [*d.episodes, *d.facts, *d.playbooks]:
+        if mem.id not in audited:
+            p.append(f"{mem.id} has no audit event")
     if len({e.id for e in d.audit}) != len(d.audit):
         p.append("duplicate audit event ids")
     return p

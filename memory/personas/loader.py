@@ -131,8 +131,10 @@ def _consolidated_watermarks(store: Store, ops: list[Op]) -> dict[str, str]:
     for op in ops:
         if isinstance(op, PutMemory) and isinstance(op.doc, Episode):
             by_user.setdefault(op.doc.user_id, []).append(op.doc)
-    return {user: next_watermark(None, episodes) for user, episodes in by_user.items()
-            if store.get_watermark(user, WATERMARK) is None}
+    # next_watermark is None only for no episodes, and every list here has one
+    return {user: wm for user, episodes in by_user.items()
+            if store.get_watermark(user, WATERMARK) is None
+            and (wm := next_watermark(None, episodes)) is not None}
 
 
 def seed(store: Store, *, if_empty: bool = False, data_dir: Path = DATA_DIR,

@@ -35,10 +35,7 @@ def open_store(url: str, embedder: Embedder | None = None,
 
         return EmbeddedStore(rest, embedder, busy_timeout=settings.busy_timeout)
     if scheme == "elasticsearch" and rest:
-        try:
-            from .elasticsearch import ElasticsearchStore
-        except ImportError as exc:  # the backend lands with its own issue
-            raise ValidationError(f"the Elasticsearch store is not available: {exc}") from None
+        from .elasticsearch import ElasticsearchStore  # loaded only when asked for
         from .elasticsearch.connection import ConnectionSettings
 
         rest = check_es_url(rest)

@@ -174,8 +174,14 @@ class Store(Protocol):
 
     url: str
     embedder: Embedder
-    capabilities: frozenset[Capability]
-    recall_path: str  # how recall runs on this backend, for explain
+
+    # read-only: a class attribute on one backend, a property (licence-dependent) on another
+    @property
+    def capabilities(self) -> frozenset[Capability]: ...
+    @property
+    def recall_path(self) -> str:
+        """How recall runs on this backend, for explain."""
+        ...
 
     # reads -----------------------------------------------------------------------------
     def get(self, kind: MemoryKind, user_id: str | None, memory_id: str) -> AnyMemory | None: ...

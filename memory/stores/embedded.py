@@ -11,6 +11,7 @@ import json
 import secrets
 import sqlite3
 import threading
+from collections.abc import Callable
 from datetime import datetime
 from operator import attrgetter
 from pathlib import Path
@@ -35,7 +36,6 @@ from ..models import (
     Tombstone,
 )
 from ..redaction import Erasure, hash_tombstone, redact_event, redact_tombstone
-from ..text import fts_terms
 from ..values import KEY_VERSION, TombstoneProbe, claim_json, index_entry, remember
 from .base import (
     AnyMemory,
@@ -115,15 +115,6 @@ def _summary(r) -> FactSummary:
 def user_token(user_id: str) -> str:
     """FTS column value for the owner: a hash, so any user id is a safe single token."""
     return "u" + hashlib.sha1(user_id.encode()).hexdigest()[:20]
-
-
-def fts_query(text: str, max_terms: int = 32) -> str | None:
-    """OR of the query's distinct content words, each quoted (user text is never FTS syntax).
-    Terms are split as FTS5's unicode61 splits them (memory/text.py), so "dog's" asks for "dog"."""
-    terms = fts_terms(text, max_terms)
-    if not terms:
-        return None
-    return " OR ".join(f'"{t}"' for t in terms)
 
 
 class EmbeddedStore:
@@ -320,6 +311,7 @@ class EmbeddedStore:
     # decoding -------------------------------------------------------------------------------
     @staticmethod
     def _decode(kind: str, body: str) -> AnyMemory:
+        # the class of the kind: which union member it is, mypy cannot tell from a dict lookup
         return MODEL_BY_KIND[MemoryKind(kind)].model_validate_json(body)  # type: ignore[return-value]
 
     # reads ------------------------------------------------------------------------------------
@@ -338,7 +330,8 @@ class EmbeddedStore:
             ).fetchone()
         return None if row is None else row[0]
 
-    def list_facts(self, user_id: str, *, states=None, ids=None) -> list[Fact]:
+    def list_facts(self, user_id: str, *, states: set[FactState] | None = None,
+                   ids: list[str] | None = None) -> list[Fact]:
         sql = "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'semantic'"
         args: list = [user_id]
         if states:
@@ -351,8 +344,8 @@ class EmbeddedStore:
             args += list(ids)
         with self._lock:
             rows = self._conn().execute(sql + " ORDER BY rid", args).fetchall()
-        facts = [self._decode(*r) for r in rows]
-        return sorted(facts, key=lambda f: (f.recorded_at, f.id))  # type: ignore[attr-defined]
+        facts = [Fact.model_validate_json(body) for _kind, body in rows]  # kind is 'semantic'
+        return sorted(facts, key=lambda f: (f.recorded_at, f.id))
 
     def list_episodes(self, user_id: str, *, after: datetime | None = None,
                       limit: int | None = None) -> list[Episode]:
@@ -360,7 +353,7 @@ class EmbeddedStore:
             rows = self._conn().execute(
                 "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'episodic'", (user_id,)
             ).fetchall()
-        eps: list[Episode] = [self._decode(*r) for r in rows]  # type: ignore[misc]
+        eps = [Episode.model_validate_json(body) for _kind, body in rows]  # kind: 'episodic'
         eps.sort(key=lambda e: (e.timestamp, e.recorded_at, e.id))
         if after is not None:
             eps = [e for e in eps if e.timestamp > after]
@@ -372,14 +365,14 @@ class EmbeddedStore:
                 "SELECT kind, body FROM docs WHERE user_id = ? AND kind = 'procedural' ORDER BY rid",
                 (user_id,),
             ).fetchall()
-        return [self._decode(*r) for r in rows]  # type: ignore[misc]
+        return [Playbook.model_validate_json(body) for _kind, body in rows]
 
     def list_catalog(self) -> list[CatalogDoc]:
         with self._lock:
             rows = self._conn().execute(
                 "SELECT kind, body FROM docs WHERE kind = 'catalog' ORDER BY rid"
             ).fetchall()
-        return [self._decode(*r) for r in rows]  # type: ignore[misc]
+        return [CatalogDoc.model_validate_json(body) for _kind, body in rows]
 
     def list_tombstones(self, user_id: str) -> list[Tombstone]:
         with self._lock:
@@ -414,8 +407,10 @@ class EmbeddedStore:
             self._tomb_matrices[user_id] = cached
         return cached
 
-    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector,
-                             k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float]]:
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe,
+                             vector: np.ndarray | Callable[[], np.ndarray],
+                             k: int = 5, *, limit: int = 20
+                             ) -> list[tuple[Tombstone, float | None]]:
         """Tombstones that may concern a text (invariant 63): an equal canonical key or
         normalised text, a shared slot term (index lookups), and the k nearest by vector
         (one matrix product). Each with its cosine to `vector`."""
@@ -454,19 +449,20 @@ class EmbeddedStore:
             chosen = list(ids)
             rows = db.execute(f"SELECT id, body, mclaim FROM tombstones WHERE id IN "
                               f"({','.join('?' * len(chosen))})", chosen).fetchall()
-        out = []
+        out: list[tuple[Tombstone, float | None]] = []
         for tid, body, claim in rows:
             if tid in row_of:
                 tomb = Tombstone.model_validate_json(body)
                 if claim:  # the stored reading: matching does not parse the text again
                     remember(tomb.text, claim)
                 out.append((tomb, float(sims[row_of[tid]])))
-        out.sort(key=lambda p: -p[1])
+        out.sort(key=lambda p: -float(sims[row_of[p[0].id]]))  # every one has its cosine
         return out
 
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
-        sql, args = "SELECT body FROM audit WHERE user_id = ?", [user_id]
+        sql = "SELECT body FROM audit WHERE user_id = ?"
+        args: list[str | int] = [user_id]
         if action:
             sql += " AND action = ?"
             args.append(action)
@@ -571,13 +567,14 @@ class EmbeddedStore:
         only_candidates = states == [FactState.CANDIDATE.value]
         scope = (f"FROM docs {'INDEXED BY docs_candidates ' if only_candidates else ''}"
                  f"WHERE kind = 'semantic' AND user_id IN ({','.join('?' * len(users))})")
-        args: list = list(users)
+        args: list[str] = list(users)
         if only_candidates:  # a literal: the partial index's condition must be provable
             scope += " AND state = 'candidate'"
         elif states:
             scope += f" AND state IN ({','.join('?' * len(states))})"
             args += states
-        where, wargs = "", []
+        where = ""
+        wargs: list[str | float] = []
         if query.fact_types:
             where += f" AND f_type IN ({','.join('?' * len(query.fact_types))})"
             wargs += sorted(query.fact_types)
@@ -592,7 +589,7 @@ class EmbeddedStore:
             where += " AND instr(lower(f_text), ?) > 0"
             wargs.append(query.text.lower())
         # `state` is a literal for candidates: reading the column would visit the row.
-        cols = f"id, user_id, rev, {repr(states[0]) if only_candidates else 'state'}, " \
+        cols = f"id, user_id, rev, {repr(FactState.CANDIDATE.value) if only_candidates else 'state'}, " \
                f"{', '.join(_SUMMARY_COLUMNS)}"
         order = "DESC" if query.newest_first else "ASC"
         page = (f"SELECT {cols} {scope}{where} ORDER BY f_recorded {order}, id {order} "
@@ -600,7 +597,7 @@ class EmbeddedStore:
         with self._lock:
             db = self._conn()
             grouped = db.execute(
-                f"SELECT user_id, {'state' if not only_candidates else repr(states[0])}, "
+                f"SELECT user_id, {'state' if not only_candidates else repr(FactState.CANDIDATE.value)}, "
                 f"COUNT(*), SUM(CASE WHEN 1{where} THEN 1 ELSE 0 END) {scope} GROUP BY 1, 2",
                 [*wargs, *args]).fetchall()
             rows = db.execute(page, [*args, *wargs, -1 if query.limit is None else query.limit,
@@ -628,17 +625,6 @@ class EmbeddedStore:
         return {r[0] for r in rows}
 
     # search -----------------------------------------------------------------------------------
-    @staticmethod
-    def _filter_sql(flt: RecallFilter) -> tuple[str, list]:
-        kinds = [k.value for k in flt.kinds if k != MemoryKind.CATALOG]
-        states = [s.value for s in flt.fact_states]
-        clause = (f"(d.user_id = ? AND d.kind IN ({','.join('?' * len(kinds)) or 'NULL'}) "
-                  f"AND (d.kind != 'semantic' OR d.state IN ({','.join('?' * len(states)) or 'NULL'})))")
-        args: list = [flt.user_id, *kinds, *states]
-        if flt.include_catalog:
-            clause = f"({clause} OR (d.kind = 'catalog' AND d.user_id IS NULL))"
-        return clause, args
-
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]:
         """BM25 with this user's own statistics (invariant 101), episodes indexed with their
         session neighbours (memory.stores.user_view). Scores are comparable within one call."""
@@ -845,6 +831,7 @@ class EmbeddedStore:
         # Usage stats belong to the store (bumped atomically by recall), not to the caller's copy.
         old = json.loads(old_body)
         if doc.TRACKS_USE and "use_count" in old:
+            # TRACKS_USE marks the kinds with usage fields; mypy cannot narrow on a ClassVar
             stats = {"use_count": max(old["use_count"], doc.use_count)}  # type: ignore[union-attr]
             if old.get("last_used_at") and (doc.last_used_at is None  # type: ignore[union-attr]
                                              or old["last_used_at"] > doc.last_used_at.isoformat()):  # type: ignore[union-attr]

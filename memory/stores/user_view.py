@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..lexical import BM25Params, LexicalIndex, Vocabulary, analyse, neighbour_pairs
+from ..models import AnyMemory
 
 
 class IndexParams(BaseModel):
@@ -49,7 +50,7 @@ class UserView:
         self.states = np.fromiter((r[3] for r in rows), np.int8, n)
         self.catalog = np.fromiter((bool(r[4]) for r in rows), bool, n)
         self.index_of = {int(r): i for i, r in enumerate(self.rids.tolist())}
-        self.docs: dict[int, object] = {}  # row -> decoded record, filled by searches
+        self.docs: dict[int, AnyMemory] = {}  # row -> decoded record, filled by searches
         self.masks: dict[tuple, np.ndarray] = {}  # filter shape -> visible rows
         self.session = [r[6] for r in rows]
         times = [r[7] for r in rows]
@@ -90,8 +91,8 @@ class UserView:
         terms: list[np.ndarray] = []
         for i, r in enumerate(rows):
             old = reuse.get(r[0])
-            if old is not None and old[0] == r[1]:
-                ids = stale.tok_terms[old[1]:old[2]]  # type: ignore[union-attr]
+            if old is not None and stale is not None and old[0] == r[1]:  # reuse: from stale
+                ids = stale.tok_terms[old[1]:old[2]]
             else:
                 ids = vocab.encode(analyse(r[5]))
             docs.append(np.full(ids.size, i, np.int64))
@@ -102,6 +103,7 @@ class UserView:
 
     def release(self) -> None:
         """Drop everything but the tokens (a stale view only lends them to its successor)."""
+        # a released view is never searched again: None frees the arrays without Optional types
         self.matrix = self.dense = self.lexical = None  # type: ignore[assignment]
         self.docs = {}
 

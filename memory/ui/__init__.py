@@ -85,10 +85,8 @@ def user_summaries(svc: MemoryService) -> list[UserSummary]:
 
 @st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
 def _pending(_svc: MemoryService, version: tuple) -> int | None:
-    try:
-        from review.queue import pending_count
-    except ImportError:
-        return None
+    from review.queue import pending_count
+
     try:
         return pending_count(_svc, None)
     except MemdeskError:  # a badge must never break the page it decorates

@@ -47,7 +47,8 @@ def hit_rows(hits: list[RankedHit]) -> list[dict]:
     """One row per hit: final rank, kind, text, each leg's rank and raw score, multipliers."""
     rows = []
     for h in hits:
-        row = {"rank": h.rank, "kind": h.doc.kind.value, "id": h.id, "text": memory_text(h.doc)}
+        row: dict[str, object] = {"rank": h.rank, "kind": h.doc.kind.value, "id": h.id,
+                                  "text": memory_text(h.doc)}
         for leg in ("bm25", "dense"):
             lr = h.legs.get(leg)
             row[f"{leg} rank"] = lr.rank if lr else None
@@ -64,20 +65,6 @@ def hit_rows(hits: list[RankedHit]) -> list[dict]:
 
 def filter_rows(filters: list[FilterCount]) -> list[dict]:
     return [{"filter": f.name, "removed": f.removed, "why": f.detail} for f in filters]
-
-
-def fact_rows(facts: list[Fact]) -> list[dict]:
-    return [{"id": f.id, "state": f.state.value, "type": f.fact_type.value, "text": f.text,
-             "confidence": f.confidence, "valid_from": f.valid_from, "valid_to": f.valid_to,
-             "recorded_at": f.recorded_at, "superseded_at": f.superseded_at,
-             "use_count": f.use_count, "origin": f.origin} for f in facts]
-
-
-def chain_rows(chain: list[Fact], selected: str) -> list[dict]:
-    return [{"": "▶" if f.id == selected else "", "version": n + 1, "state": f.state.value,
-             "text": f.text, "contradiction": f.contradiction.value if f.contradiction else "",
-             "valid_from": f.valid_from, "valid_to": f.valid_to, "recorded_at": f.recorded_at,
-             "superseded_at": f.superseded_at, "id": f.id} for n, f in enumerate(chain)]
 
 
 def episode_rows(episodes: list[Episode]) -> list[dict]:
@@ -126,7 +113,8 @@ def asof_chain_rows(chain: list[Fact], selected: str, *, valid_at: datetime | No
     (invariant 83)."""
     rows = []
     for n, f in enumerate(chain):
-        row = {"": "▶" if f.id == selected else "", "version": n + 1, "state now": f.state.value}
+        row: dict[str, object] = {"": "▶" if f.id == selected else "", "version": n + 1,
+                                  "state now": f.state.value}
         if recorded_at is not None:
             row[f"believed at {recorded_at:%Y-%m-%d %H:%M}"] = state_at_record_time(f, recorded_at)
         if valid_at is not None:
@@ -150,7 +138,8 @@ def chains_in_order(facts: list[Fact]) -> list[list[Fact]]:
         head = f
         while head.supersedes in by_id and head.supersedes not in seen and head.supersedes != f.id:
             head = by_id[head.supersedes]
-        chain, cur = [], head
+        chain: list[Fact] = []
+        cur: Fact | None = head
         while cur is not None and cur.id not in seen:
             chain.append(cur)
             seen.add(cur.id)

@@ -73,11 +73,11 @@ def relation(c: str) -> list[Statement] | None:
     mm = re.match(r"^(?:is|'s)\s+(?P<now>now\s+)?" + NAME.replace("?P<name>", "?P<n>") +
                   r"\s*(?:,|$)", rest)
     if mm and rel in lx.SLOT_NOUNS | {"manager", "lead", "boss"}:
-        prev = re.search(r",\s*" + NAME.replace("?P<name>", "?P<o>") + r"\s+(?:left|quit|moved)",
+        left = re.search(r",\s*" + NAME.replace("?P<name>", "?P<o>") + r"\s+(?:left|quit|moved)",
                          c)
-        return [Statement(act="change" if (mm.group("now") or prev) else "assert",
+        return [Statement(act="change" if (mm.group("now") or left) else "assert",
                           text=f"{cap(rel)} is {mm.group('n')}", fact_type="identity",
-                          slot=f"noun:{rel}", previous=prev.group("o") if prev else None,
+                          slot=f"noun:{rel}", previous=left.group("o") if left else None,
                           clause=c, rule="relation:is-name")]
     mm = re.match(r"^(?:is|was)\s+(?:(?:severely|very|also)\s+)?allergic\s+to\s+(?P<v>.+)$", rest, I)
     if mm:
@@ -253,9 +253,9 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         food = obj_phrase(m.group("v")).lower()
         changed = bool(re.search(r"\b(?:now|again|started|began|begun|these\s+days)\b", c, I))
-        diet = food in {"meat", "fish", "seafood", "dairy", "eggs", "chicken", "pork", "beef"}
+        is_diet = food in {"meat", "fish", "seafood", "dairy", "eggs", "chicken", "pork", "beef"}
         return [Statement(act="change" if changed else "assert", text=f"Eats {food}",
-                          fact_type="constraint", slot="diet" if diet else None,
+                          fact_type="constraint", slot="diet" if is_diet else None,
                           valid_from=dates.valid_from, clause=c, rule="health:eats")]
     m = re.search(r"\bi\s+(?:have|'ve\s+got|have\s+got|live\s+with|was\s+diagnosed\s+with|"
                   r"got\s+diagnosed\s+with)\s+(?P<v>" + _COND + r")\b", t, I)

@@ -188,10 +188,10 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
             continue
         if not names and not expand and len(shared) * 2 < len(want):
             continue
-        key = (len(shared) + (2 if slot and slot in slots_of(h.text, h.fact_type) else 0),
+        fit = (len(shared) + (2 if slot and slot in slots_of(h.text, h.fact_type) else 0),
                h.state == "active", -h.rank)
-        if best_key is None or key > best_key:
-            best, best_key = h, key
+        if best_key is None or fit > best_key:
+            best, best_key = h, fit
     return best
 
 

@@ -76,7 +76,7 @@ def place(value: str) -> str | None:
                             "bed", "work", "together", "with", "it", "them", "london's",
                             "new", "another", "this", "that", "his", "her", "their"}:
         return None
-    out = []
+    out: list[str] = []
     for p in parts[:4]:
         if out and not p[:1].isupper() and p.lower() not in {"de", "do", "da", "del", "la",
                                                              "le", "am", "upon", "on"}:

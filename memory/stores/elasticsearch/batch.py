@@ -125,7 +125,8 @@ class BatchWriter:
                 if after_lost:
                     applied.append(s)
                 continue
-            if s.op != "delete" and have is not None and without_usage(have["src"]) == without_usage(s.src):
+            if (s.op != "delete" and have is not None and s.src is not None  # only deletes lack one
+                    and without_usage(have["src"]) == without_usage(s.src)):
                 s.seq_no, s.term = have["seq_no"], have["term"]  # an identical record: ours
                 applied.append(s)
             elif (s.phase == CONDITIONAL and have is not None and s.before is not None
@@ -152,7 +153,8 @@ class BatchWriter:
                     if_seq_no=s.seq_no, if_term=s.term, extra={"undoing": s.src})
         if s.op == "create":
             return undo
-        before = self.restore(s, dict(s.before["src"]))  # type: ignore[index]
+        assert s.before is not None  # an index or delete step replaced a stored document
+        before = self.restore(s, dict(s.before["src"]))
         if s.op == "index":
             undo.op, undo.src = "index", before
             return undo
@@ -168,7 +170,8 @@ class BatchWriter:
             except (ApiError, StoreUnavailableError) as exc:
                 raise self._partial(todo, cause, f"the undo got no answer or was refused ({exc})") \
                     from cause
-            check, stuck = [], []
+            check: list[Step] = []
+            stuck: list[Step] = []
             for step, item in zip(todo, resp["items"], strict=False):
                 status = next(iter(item.values())).get("status", 500)
                 if status < 300 or (status == 404 and step.op == "delete"):
@@ -179,7 +182,8 @@ class BatchWriter:
             for s in check:
                 have = stored.get(s.key)
                 written = s.extra.get("undoing")
-                if s.op == "create" and have is not None and without_usage(have["src"]) == without_usage(s.src):
+                if (s.op == "create" and have is not None and s.src is not None
+                        and without_usage(have["src"]) == without_usage(s.src)):
                     continue  # already restored
                 if (have is not None and written is not None
                         and without_usage(have["src"]) == without_usage(written)):

@@ -55,7 +55,7 @@ def bm25_query(flt: RecallFilter, text: str, context_boost: float = 0.0) -> dict
     store's context window does. Scoring note (docs/benchmarks.md, "Elasticsearch scoring"):
     the user scope is a filter, so it never scores, but term statistics stay per shard, i.e.
     shared by every user whose documents live on it."""
-    match = [{"match": {"search_text": {"query": text, "operator": "or"}}}]
+    match: list[dict] = [{"match": {"search_text": {"query": text, "operator": "or"}}}]
     if context_boost <= 0:
         return {"bool": {"must": match, "filter": [scope_filter(flt)]}}
     match.append({"match": {"context": {"query": text, "operator": "or", "boost": context_boost}}})

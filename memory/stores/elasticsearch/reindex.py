@@ -107,7 +107,7 @@ class Reindexer:
             task = self._task_of(new)
             status = self._read(lambda: self._task_status(task), f"reading task {task}") \
                 if task else None
-            if status is None or status.get("failed"):
+            if task is None or status is None or status.get("failed"):
                 task = self._start_copy(old, new, body)
             else:
                 self.progress(Progress(index=name, step="resuming"))

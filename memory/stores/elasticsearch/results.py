@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import TypeVar
 
 import numpy as np
 
-from ...models import MODEL_BY_KIND, MemoryKind
+from ...models import MODEL_BY_KIND, MemoryKind, Record
 from ...ranking import LegRank, RankedHit, RankingParams, multipliers, rrf
 from ..base import AnyMemory
 
 DERIVED_FIELDS = ("kind", "search_text", "vector", "context")  # context: issue 17
+R = TypeVar("R", bound=Record)
 LEG_NAMES = ("bm25", "dense")  # the order of the rrf retriever's children (queries.rrf_search)
 
 
@@ -38,7 +40,13 @@ def model_fields(src: dict) -> dict:
 
 def from_source(src: dict) -> AnyMemory:
     kind = MemoryKind(src["kind"])
+    # the class of the kind: which union member it is, mypy cannot tell from a dict lookup
     return MODEL_BY_KIND[kind].model_validate(model_fields(src))  # type: ignore[return-value]
+
+
+def source_as(model: type[R], src: dict) -> R:
+    """A source read from one kind's index (the alias holds that kind only) as its record."""
+    return model.model_validate(model_fields(src))
 
 
 _INITIAL = re.compile(r"computed for initial ranks \[([0-9,\s]*)\]")
@@ -67,7 +75,10 @@ def leg_ranks(explanation: dict | None) -> list[tuple[int, float | None]] | None
     node = _find_rrf_node(explanation)
     if node is None:
         return None
-    ranks = [int(x) for x in _INITIAL.search(node["description"]).group(1).replace(" ", "").split(",") if x]
+    found = _INITIAL.search(node["description"])
+    if found is None:  # not reached: the node was chosen for matching
+        return None
+    ranks = [int(x) for x in found.group(1).replace(" ", "").split(",") if x]
     details = node.get("details", []) or []
     out = []
     for i, rank in enumerate(ranks):

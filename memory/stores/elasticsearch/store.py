@@ -12,6 +12,7 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
@@ -56,7 +57,7 @@ from . import queries, security, writes
 from .batch import AnswerLost, BatchWriter
 from .connection import TLS_HINT, ConnectionSettings, new_client, writer
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
-from .results import from_source, has_direction, ranked_hits
+from .results import from_source, has_direction, ranked_hits, source_as
 from .userkeys import UserKeys, expiration
 from .writes import Step, watermark_id
 
@@ -298,9 +299,9 @@ class ElasticsearchStore:
         try:
             return self._call(getattr(es, method), **kwargs)
         except CredentialsRejected:
-            if not keyed:
+            if not keyed or user_id is None:  # keyed reads are a user's
                 raise
-            self._user_keys.forget(user_id)  # type: ignore[arg-type]
+            self._user_keys.forget(user_id)
             es, _ = self._reader(user_id)
             return self._call(getattr(es, method), **kwargs)
 
@@ -376,7 +377,8 @@ class ElasticsearchStore:
                 return out
             after = hits[-1]["sort"]
 
-    def list_facts(self, user_id: str, *, states=None, ids=None) -> list[Fact]:
+    def list_facts(self, user_id: str, *, states: set[FactState] | None = None,
+                   ids: list[str] | None = None) -> list[Fact]:
         if ids is not None and not ids:
             return []
         flt: list[dict] = [{"term": {"user_id": user_id}}]
@@ -387,8 +389,8 @@ class ElasticsearchStore:
         self._fresh("semantic")
         hits = self._scan(user_id, self.names.alias("semantic"),
                           {"bool": {"filter": flt}}, [{"recorded_at": "asc"}, {"id": "asc"}])
-        facts = [from_source(h["_source"]) for h in hits]
-        return sorted(facts, key=lambda f: (f.recorded_at, f.id))  # type: ignore[attr-defined,return-value]
+        facts = [source_as(Fact, h["_source"]) for h in hits]
+        return sorted(facts, key=lambda f: (f.recorded_at, f.id))
 
     def list_episodes(self, user_id: str, *, after: datetime | None = None,
                       limit: int | None = None) -> list[Episode]:
@@ -401,7 +403,7 @@ class ElasticsearchStore:
         hits = self._scan(user_id, self.names.alias("episodic"),
                           {"bool": {"filter": flt}},
                           [{"timestamp": "asc"}, {"recorded_at": "asc"}, {"id": "asc"}])
-        eps: list[Episode] = [from_source(h["_source"]) for h in hits]  # type: ignore[misc]
+        eps = [source_as(Episode, h["_source"]) for h in hits]
         eps.sort(key=lambda e: (e.timestamp, e.recorded_at, e.id))
         if after is not None:
             eps = [e for e in eps if e.timestamp > after]
@@ -412,12 +414,12 @@ class ElasticsearchStore:
         hits = self._scan(user_id, self.names.alias("procedural"),
                           {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
                           [{"recorded_at": "asc"}, {"id": "asc"}])
-        return [from_source(h["_source"]) for h in hits]  # type: ignore[misc]
+        return [source_as(Playbook, h["_source"]) for h in hits]
 
     def list_catalog(self) -> list[CatalogDoc]:
         hits = self._scan(None, self.names.alias("catalog"), {"match_all": {}},
                           [{"recorded_at": "asc"}, {"id": "asc"}])
-        return [from_source(h["_source"]) for h in hits]  # type: ignore[misc]
+        return [source_as(CatalogDoc, h["_source"]) for h in hits]
 
     def list_tombstones(self, user_id: str) -> list[Tombstone]:
         hits = self._scan(user_id, self.names.alias("tombstones"),
@@ -425,7 +427,8 @@ class ElasticsearchStore:
                           [{"seq": "asc"}, {"id": "asc"}])
         return [Tombstone.model_validate(_strip(h["_source"])) for h in hits]
 
-    def nearest_tombstones(self, user_id: str, vector: np.ndarray, k: int = 3):
+    def nearest_tombstones(self, user_id: str, vector: np.ndarray,
+                           k: int = 3) -> list[tuple[Tombstone, float]]:
         if not has_direction(vector):
             return []
         body = queries.tombstone_knn(self.names, user_id, vector, k)
@@ -433,7 +436,7 @@ class ElasticsearchStore:
         # Exact cosine from the stored float vectors, the embedded store's arithmetic (float32
         # dot of unit vectors), not the int8-quantised `_score` (invariant 98).
         query = np.asarray(vector, np.float32)
-        scored = []
+        scored: list[tuple[Tombstone, float]] = []
         for h in resp["hits"]["hits"]:
             src = h["_source"]
             if src.get("user_id") != user_id or not src.get("vector"):
@@ -443,12 +446,15 @@ class ElasticsearchStore:
         scored.sort(key=lambda pair: -pair[1])
         return scored[:k]
 
-    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe, vector,
-                             k: int = 5, *, limit: int = 20) -> list[tuple[Tombstone, float | None]]:
+    def tombstone_candidates(self, user_id: str, probe: TombstoneProbe,
+                             vector: np.ndarray | Callable[[], np.ndarray],
+                             k: int = 5, *, limit: int = 20
+                             ) -> list[tuple[Tombstone, float | None]]:
         """Key and slot-term lookups plus the k nearest by vector (invariant 63); a key hit
         outside the nearest carries no cosine (vectors never travel back)."""
         query = vector() if callable(vector) else vector
-        out = {t.id: (t, c) for t, c in self.nearest_tombstones(user_id, query, k)}
+        out: dict[str, tuple[Tombstone, float | None]] = {
+            t.id: (t, c) for t, c in self.nearest_tombstones(user_id, query, k)}
         body = queries.tombstone_keys(self.names, user_id, list(probe.keys), probe.normalized,
                                       list(probe.terms), limit)
         resp = self._as_user(user_id, "search", **body)

@@ -113,10 +113,6 @@ def found(doc: dict) -> dict | None:
     return {"src": doc["_source"], "seq_no": doc.get("_seq_no"), "term": doc.get("_primary_term")}
 
 
-def current_from_mget(wanted: list[tuple[str, str]], docs: list[dict]) -> dict:
-    return {key: found(d) for key, d in zip(wanted, docs, strict=False)}
-
-
 class Planner:
     """Turns ops into steps against `current` (what the mget saw), in op order within a phase.
 
@@ -302,7 +298,8 @@ def bulk_lines(steps: list[Step]) -> list[dict]:
     for step in steps:
         lines.append(step.action())
         if step.op != "delete":
-            lines.append(step.src)  # type: ignore[arg-type]
+            assert step.src is not None  # every write but a delete carries its document
+            lines.append(step.src)
     return lines
 
 

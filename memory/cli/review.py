@@ -9,15 +9,15 @@ from __future__ import annotations
 import argparse
 from datetime import timedelta
 
-from memory.cli import emit
-from memory.cli import out as out_line
-from memory.cli import types as t
-from memory.errors import ScopeError
-from memory.models import FactType
+from review.decisions import decide, decide_many
+from review.models import Decision, ItemKind, QueueFilter
+from review.queue import history, list_queue, show_item
 
-from .decisions import decide, decide_many
-from .models import Decision, ItemKind, QueueFilter
-from .queue import history, list_queue, show_item
+from ..errors import ScopeError
+from ..models import FactType
+from . import emit
+from . import out as out_line
+from . import types as t
 
 
 def _scope(p: argparse.ArgumentParser) -> None:
