@@ -112,9 +112,38 @@ def list_queue(service: MemoryService, flt: QueueFilter, *,
         raise ValidationError("min confidence is above max confidence")
     flt = flt.model_copy(update={"users": users})
     threshold = service.policy.min_confidence if threshold is None else threshold
-    # The store lists every pending candidate of the scope; classification into review kinds
-    # is review's own rule (invariant 48), so counts and kinds are computed here.
-    return select(candidate_summaries(service.store, users), flt, service.clock(), threshold)
+    # The store filters, counts and pages by generic traits (a flag, a proposed supersession,
+    # confidence below the threshold); which trait code is which review kind is review's own
+    # rule (invariant 48, `kind_of_code`), so the categories never live in the store.
+    now = service.clock()
+    codes = None if not flt.kinds else frozenset(
+        c for c in range(8) if kind_of_code(c) in flt.kinds)
+    page = service.store.fact_summaries(FactQuery(
+        user_ids=users, states=frozenset({FactState.CANDIDATE}),
+        fact_types=frozenset(t.value for t in flt.fact_types) if flt.fact_types else None,
+        min_confidence=flt.min_confidence, max_confidence=flt.max_confidence,
+        recorded_after=now - flt.max_age if flt.max_age is not None else None,
+        recorded_before=now - flt.min_age if flt.min_age is not None else None,
+        newest_first=flt.newest_first, limit=flt.limit or None, offset=flt.offset,
+        trait_flag=PREVIOUSLY_REJECTED, trait_below=threshold, traits=codes))
+    counts: dict[str, dict[str, int]] = {u: {k.value: 0 for k in ItemKind} for u in users}
+    for user, by_code in page.trait_counts.items():
+        for code, n in by_code.items():
+            counts[user][kind_of_code(code).value] += n
+    return QueueListing(items=[to_item(s, classify(s, threshold)) for s in page.rows],
+                        total=page.total, counts=counts)
+
+
+def kind_of_code(code: int) -> ItemKind:
+    """The review kind of a trait code (memory.stores.base.trait_code), by the precedence of
+    `classify`: a dead value first, then a proposed supersession, then low confidence. Pure."""
+    if code & 4:
+        return ItemKind.PREVIOUSLY_REJECTED
+    if code & 2:
+        return ItemKind.CONTRADICTION
+    if code & 1:
+        return ItemKind.LOW_CONFIDENCE
+    return ItemKind.CANDIDATE
 
 
 def load_item(service: MemoryService, user_id: str, fact_id: str) -> Fact:

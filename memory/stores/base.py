@@ -151,6 +151,19 @@ class FactQuery(BaseModel):
     newest_first: bool = False
     limit: int | None = Field(None, ge=0)
     offset: int = Field(0, ge=0)
+    # Generic traits (`trait_code`): a caller that sorts facts into its own categories (the
+    # review queue's kinds) asks for counts per trait code and a page of some codes only, so the
+    # store filters and counts in place without knowing the categories.
+    trait_flag: str | None = Field(None, description="trait 4: this flag is present")
+    trait_below: float | None = Field(None, description="trait 1: confidence below this")
+    traits: frozenset[int] | None = Field(None, description="only rows with these trait codes")
+
+
+def trait_code(s: FactSummary, flag: str | None, below: float | None) -> int:
+    """4 if `flag` is among the flags, + 2 if the fact proposes to supersede another, + 1 if its
+    confidence is below `below`. Pure; the embedded store computes the same in SQL."""
+    return ((4 if flag is not None and flag in s.flags else 0) + (2 if s.supersedes else 0)
+            + (1 if below is not None and s.confidence < below else 0))
 
 
 class FactPage(NamedTuple):
@@ -158,6 +171,7 @@ class FactPage(NamedTuple):
     total: int  # rows matching before limit/offset
     counts: dict[str, dict[str, int]]  # user -> state -> facts in the users/states scope,
     #                                    ignoring the other filters (badges)
+    trait_counts: dict[str, dict[int, int]] = {}  # user -> trait code -> facts, likewise
 
 
 class Capability(StrEnum):
@@ -288,12 +302,17 @@ def page_summaries(scope: list[FactSummary], query: FactQuery) -> FactPage:
     """Filter, count and page summaries already limited to the query's users and states: for
     a backend that cannot do it in place. Pure; the embedded store's SQL must agree with it."""
     counts: dict[str, dict[str, int]] = {}
+    traits: dict[str, dict[int, int]] = {}
     text = query.text.lower() if query.text else None
     rows = []
     for s in scope:
         counts.setdefault(s.user_id, {}).setdefault(s.state, 0)
         counts[s.user_id][s.state] += 1
-        if (query.fact_types and s.fact_type not in query.fact_types) \
+        code = trait_code(s, query.trait_flag, query.trait_below)
+        traits.setdefault(s.user_id, {}).setdefault(code, 0)
+        traits[s.user_id][code] += 1
+        if (query.traits is not None and code not in query.traits) \
+                or (query.fact_types and s.fact_type not in query.fact_types) \
                 or (query.min_confidence is not None and s.confidence < query.min_confidence) \
                 or (query.max_confidence is not None and s.confidence > query.max_confidence) \
                 or (query.recorded_after and s.recorded_at < query.recorded_after) \
@@ -303,4 +322,4 @@ def page_summaries(scope: list[FactSummary], query: FactQuery) -> FactPage:
         rows.append(s)
     rows.sort(key=lambda f: (f.recorded_at, f.id), reverse=query.newest_first)
     end = None if query.limit is None else query.offset + query.limit
-    return FactPage(rows[query.offset:end], len(rows), counts)
+    return FactPage(rows[query.offset:end], len(rows), counts, traits)

@@ -588,6 +588,13 @@ class EmbeddedStore:
         if query.text:
             where += " AND instr(lower(f_text), ?) > 0"
             wargs.append(query.text.lower())
+        # Generic traits (base.trait_code), computed from the index's columns.
+        code = "((instr(COALESCE(f_flags, ''), ?) > 0) * 4 + (f_supersedes IS NOT NULL) * 2 + (f_conf < ?))"
+        cargs: list[str | float] = [json.dumps(query.trait_flag or "\x00"),
+                                    query.trait_below if query.trait_below is not None else -1.0]
+        if query.traits is not None:
+            where += f" AND {code} IN ({','.join('?' * len(query.traits)) or 'NULL'})"
+            wargs += [*cargs, *sorted(query.traits)]
         # `state` is a literal for candidates: reading the column would visit the row.
         cols = f"id, user_id, rev, {repr(FactState.CANDIDATE.value) if only_candidates else 'state'}, " \
                f"{', '.join(_SUMMARY_COLUMNS)}"
@@ -598,17 +605,20 @@ class EmbeddedStore:
             db = self._conn()
             grouped = db.execute(
                 f"SELECT user_id, {'state' if not only_candidates else repr(FactState.CANDIDATE.value)}, "
-                f"COUNT(*), SUM(CASE WHEN 1{where} THEN 1 ELSE 0 END) {scope} GROUP BY 1, 2",
-                [*wargs, *args]).fetchall()
+                f"{code}, COUNT(*), SUM(CASE WHEN 1{where} THEN 1 ELSE 0 END) {scope} "
+                "GROUP BY 1, 2, 3", [*cargs, *wargs, *args]).fetchall()
             rows = db.execute(page, [*args, *wargs, -1 if query.limit is None else query.limit,
                                      query.offset]).fetchall()
         counts: dict[str, dict[str, int]] = {}
-        for user, state, n, _ in grouped:
-            counts.setdefault(user, {})[state] = n
+        traits: dict[str, dict[int, int]] = {}
+        for user, state, trait, n, _ in grouped:
+            by_state = counts.setdefault(user, {})
+            by_state[state] = by_state.get(state, 0) + n
+            traits.setdefault(user, {})[int(trait)] = traits.get(user, {}).get(int(trait), 0) + n
         out = [_summary(r) for r in rows]
         # SQL orders by ISO text; the exact order (offsets differ) is by parsed time.
         out.sort(key=attrgetter("recorded_at", "id"), reverse=query.newest_first)
-        return FactPage(out, sum(m for *_, m in grouped), counts)
+        return FactPage(out, sum(m for *_, m in grouped), counts, traits)
 
     def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
         """Which of these episodes are the source of a retracted or rejected fact that was not
