@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "memory.eval.cli",  # issue 7
     "memory.cli.erase",  # issue 11: erase a whole user
     "memory.cli.chat",  # issue 12: one agent turn
+    "memory.cli.export",  # issue 14: data-subject export and import
 ]
 
 
