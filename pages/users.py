@@ -4,9 +4,10 @@ user's latest episodes and audit log, and links to their facts and review queue.
 import pandas as pd
 import streamlit as st
 
-from memory.ui import clear_errors, md, page_link, pick_user, service, user_summaries
+from memory.ui import clear_errors, md, page_guard, page_link, pick_user, service, user_summaries
 from memory.ui.views import episode_rows
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Memdesk")
 svc = service()
 st.caption(md(f"Store: {svc.store.url} · embedder: {svc.embedder.name}"))
