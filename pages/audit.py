@@ -32,6 +32,17 @@ with clear_errors():
     st.caption(md(f"{len(shown)} of the latest {len(events)} events of {scope} · "
                   f"{len(people)} actors · {denied} denied"))
     if shown:
+        # Who did what, in words: one line per actor with their actions and outcomes.
+        tally: dict[str, dict[str, int]] = {}
+        for e in shown:
+            what_done = e.action if e.outcome == "ok" else \
+                f"{(e.after or {}).get('attempted', e.action)} ({e.outcome})"
+            tally.setdefault(e.actor, {}).setdefault(what_done, 0)
+            tally[e.actor][what_done] += 1
+        with st.expander(f"By who ({len(tally)})", expanded=True):
+            for actor, acts in sorted(tally.items(), key=lambda kv: -sum(kv[1].values())):
+                st.text(f"{actor}: " + ", ".join(f"{a} ×{n}" for a, n in
+                                                  sorted(acts.items(), key=lambda kv: -kv[1])))
         st.dataframe(pd.DataFrame([{
             "at": e.at, "who": e.actor, "action": e.action, "outcome": e.outcome,
             "attempted": (e.after or {}).get("attempted", "") if e.outcome == "denied" else "",

@@ -84,6 +84,16 @@ def _no_role_screen(email: str) -> None:
     st.button("Log out", key="auth_log_out_norole", on_click=st.logout)
 
 
+def _halt(render, at_start: bool) -> None:
+    """Show only `render` and stop. From app.py the page list is replaced by this one hidden
+    page, so no other page is listed (or reachable) before access is granted."""
+    if at_start:
+        st.navigation([st.Page(render, title="Memdesk", default=True)], position="hidden").run()
+    else:
+        render()
+    st.stop()
+
+
 def require_access(*, at_start: bool = False) -> None:
     """Stop the run unless someone may see the desk.
 
@@ -97,21 +107,19 @@ def require_access(*, at_start: bool = False) -> None:
     try:
         rt = runtime()
     except MemdeskError as exc:  # settings or the roles file are invalid: one message
-        st.error(f"The desk cannot start: {md(exc)}")
-        st.stop()
+        why = f"The desk cannot start: {md(exc)}"
+        _halt(lambda: st.error(why), at_start)
         raise
     if rt.operators == "login":
         if rt.settings.roles_file == "":
-            st.error("Login is on (secrets.toml has [auth]) but MEMDESK_ROLES_FILE names no "
-                     "roles file, so no one has a role: set it and restart the desk.")
-            st.stop()
+            _halt(lambda: st.error("Login is on (secrets.toml has [auth]) but "
+                                   "MEMDESK_ROLES_FILE names no roles file, so no one has a "
+                                   "role: set it and restart the desk."), at_start)
         email = signed_in_email()
         if email is None:
-            _sign_in_screen()
-            st.stop()
+            _halt(_sign_in_screen, at_start)
         elif rt.access.role_of(f"operator:{email}") is None:
-            _no_role_screen(email)
-            st.stop()
+            _halt(lambda: _no_role_screen(email), at_start)
         return
     if not at_start:
         return
@@ -119,11 +127,11 @@ def require_access(*, at_start: bool = False) -> None:
     if not is_loopback(address) and not rt.settings.allow_anonymous:
         where = address or "every interface"
         log.error("refusing to serve the desk without login on %s", where)
-        st.error(f"The desk is bound to {md(where)} without login: anyone who reaches it "
-                 "could read and change every user's memory. Configure login ([auth] in "
-                 ".streamlit/secrets.toml), bind to 127.0.0.1 (server.address), or set "
-                 "MEMDESK_ALLOW_ANONYMOUS=true to accept that.")
-        st.stop()
+        _halt(lambda: st.error(
+            f"The desk is bound to {md(where)} without login: anyone who reaches it could read "
+            "and change every user's memory. Configure login ([auth] in .streamlit/secrets.toml),"
+            " bind to 127.0.0.1 (server.address), or set MEMDESK_ALLOW_ANONYMOUS=true to accept "
+            "that."), at_start)
     bound = "bound to 127.0.0.1" if is_loopback(address) else \
         f"bound to {address or 'every interface'} (MEMDESK_ALLOW_ANONYMOUS)"
     st.html(f"<div class='md-local'>Local mode — no login, {esc(bound)}. Every operator is "
