@@ -158,7 +158,8 @@ def test_walk_every_page_in_a_real_browser(desk_server):
             nav = [a.inner_text().split("\n")[-1].strip() for a in  # after the icon
                    page.locator("[data-testid='stSidebarNav'] a").all()]
             assert nav == ["Users", "Chat", "Facts", "Review queue", "Consolidate",
-                           "Recall debugger", "Evals"]  # app.py's pages, not a file list
+                           "Recall debugger", "Evals", "Audit log"]  # app.py's, not a file list
+            assert "Local mode — no login, bound to 127.0.0.1" in page.inner_text("body")
             page.get_by_role("textbox", name="Operator", exact=True).fill("rita")
             page.get_by_role("textbox", name="Operator", exact=True).press("Enter")
             walk.settle()
@@ -219,7 +220,8 @@ def test_walk_every_page_in_a_real_browser(desk_server):
             walk.open("/chat?user=bob", "Chatting as")
             page.get_by_placeholder("Message as bob").fill("What music do I like?")
             page.get_by_placeholder("Message as bob").press("Enter")
-            page.get_by_text("jazz", exact=False).last.wait_for()
+            # The reply (a second chat message); "jazz" itself is only in the collapsed trace.
+            page.locator("[data-testid='stChatMessage']").nth(1).wait_for()
             walk.settle()
             walk.check("chat")
 
