@@ -238,3 +238,17 @@ def test_error_details_never_reach_the_browser():
 
     cfg = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert cfg["client"]["showErrorDetails"] == "type"
+
+
+def test_an_admin_erases_a_user_from_the_desk_and_a_reviewer_cannot(desk):
+    at = run("pages/users.py", user=signed_in("rita@example.com"))
+    assert "users_erase" not in {b.key for b in at.button}  # a reviewer: no export, no erase
+    at = run("pages/users.py", user=signed_in("ada@example.com"))
+    assert at.button(key="users_erase").disabled  # until the user id is typed
+    at.text_input(key="users_erase_confirm").set_value("ana").run()
+    at.button(key="users_erase").click().run()
+    assert not at.exception and not at.error
+    svc = desk_runtime().service
+    assert not svc.store.list_facts("ana")
+    event = svc.audit("ana", limit=1)[0]
+    assert (event.action, event.actor) == ("erase_user", "operator:ada@example.com")

@@ -87,7 +87,6 @@ def test_eval_runs_read_only_project_files_and_need_admin(desk, tmp_path):
     anything runs; a viewer's run is denied and audited."""
     from memory.access import Access, RoleMap
     from memory.service import MemoryService
-    from memory.stores import open_store
 
     svc = desk_runtime().service
     with pytest.raises(ValidationError, match="outside the project's data folders"):

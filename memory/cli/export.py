@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..access import cli_actor
+from ..errors import ValidationError
 from ..export import export_user, import_user, parse, render_markdown, to_json
 from . import emit, out
 
@@ -28,16 +29,30 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_import)
 
 
+def _check_out(path: Path) -> None:
+    """Refuse an unusable --out before anything is read (or the export audited)."""
+    if path.is_dir():
+        raise ValidationError(f"--out {path} is a directory: name a file")
+    if not path.parent.is_dir():
+        raise ValidationError(f"--out {path}: the folder {path.parent} does not exist")
+
+
 def _write_private(path: Path, text: str) -> None:
     """A personal-data file readable by its owner only, written whole or not at all."""
     tmp = path.with_name(f".{path.name}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def cmd_export(args) -> int:
+    if args.out:
+        _check_out(Path(args.out))
     export = export_user(args.runtime.service, args.user, actor=cli_actor())
     text = to_json(export) if args.format == "json" else render_markdown(export)
     if args.out:
