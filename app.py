@@ -4,9 +4,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from memory.ui import sidebar_status, warm_up
+from memory.ui import require_access, sidebar_status, warm_up
 
 st.set_page_config(page_title="Memdesk", page_icon="🗂️", layout="wide")
+# Issue 14: with login configured nothing below runs before the identity provider says who this
+# is; without it, the desk serves only 127.0.0.1 (or MEMDESK_ALLOW_ANONYMOUS) under a banner.
+require_access(at_start=True)
 warm_up()  # first run in this server process: open the store and load the embedder meanwhile
 
 HERE = Path(__file__).parent
@@ -20,6 +23,7 @@ PAGES = [
     ("pages/recall.py", "Recall debugger", ":material/troubleshoot:"),
     ("pages/evals.py", "Evals", ":material/monitoring:"),
     ("pages/tokens.py", "MCP tokens", ":material/key:"),
+    ("pages/audit.py", "Audit log", ":material/history:"),
 ]
 pages = [st.Page(str(HERE / f), title=t, icon=icon, default=(i == 0))
          for i, (f, t, icon) in enumerate(PAGES) if (HERE / f).exists()]

@@ -87,12 +87,16 @@ def _ms(started: float) -> float:
 
 def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: str, *,
              llm: LLM | None = None, history: list[dict[str, str]] | None = None, agent=None,
-             policy: ReviewPolicy | None = None, consolidation: str = "manual") -> TurnTrace:
+             policy: ReviewPolicy | None = None, consolidation: str = "manual",
+             operator: str | None = None) -> TurnTrace:
     """One chat turn for one user. Bad input raises before anything is written; a model failure
     is returned on the trace (`error`), with the user's episode and any writes already made
-    kept (each one atomic and audited)."""
+    kept (each one atomic and audited). `operator` (the desk's `operator:NAME`) is who speaks
+    as the persona: their role must allow chat, and the episode is audited as theirs."""
     user = require_user(user_id)
     text = clean_text(message, field="message")
+    if operator is not None:  # issue 14 (invariant 121): a viewer's turn writes nothing
+        svc.require(operator, "chat", user)
     if agent is None and llm is None:
         raise ValidationError("a chat turn needs the runtime's model (llm) or an agent")
     every = consolidation_every(consolidation)  # MEMDESK_AGENT_CONSOLIDATION, via the runtime
@@ -102,7 +106,8 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
                       started_at=now, today=now.date())
 
     started = time.perf_counter()
-    episode = svc.write_episode(user, text, session_id=session, actor="agent")  # invariant 72
+    episode = svc.write_episode(user, text, session_id=session,  # invariant 72
+                                actor=operator or "agent")
     trace.episode_id = episode.id
     trace.steps.append(StepRecord(step=0, kind="episode", ms=_ms(started)))
 

@@ -29,6 +29,13 @@ class NotFoundError(MemdeskError):
     exit_code = 3
 
 
+class AccessDenied(MemdeskError):
+    """The actor's role does not allow the action (issue 14, invariant 121). Exit 3, as for a
+    missing id: "not found or denied". The attempt is audited as `denied`."""
+
+    exit_code = 3
+
+
 class TombstoneError(MemdeskError):
     """A write matched a rejected or retracted value of this user (invariant 7)."""
 

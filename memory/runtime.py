@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .access import Access, OperatorMode, load_roles
 from .clock import Clock, utcnow
 from .embeddings import Embedder, get_embedder
 from .errors import MemdeskError
@@ -27,6 +28,13 @@ class Runtime:
     store_url: str
     clock: Clock = utcnow
     _store: Store | None = field(default=None, repr=False)
+    # How operators are known (memory/access.py): the CLI, the desk without login, or login.
+    operators: OperatorMode = "cli"
+
+    @cached_property
+    def access(self) -> Access:
+        """Roles: every batch of this runtime's service is checked against them (issue 14)."""
+        return Access(load_roles(self.settings.roles_file), self.operators)
 
     @cached_property
     def embedder(self) -> Embedder:
@@ -46,7 +54,8 @@ class Runtime:
     def service(self) -> MemoryService:
         return MemoryService(self.store, clock=self.clock, policy=self.policy,
                              tombstone_similarity=self.settings.tombstone_similarity,
-                             harsh_confidence_penalty=self.settings.harsh_confidence_penalty)
+                             harsh_confidence_penalty=self.settings.harsh_confidence_penalty,
+                             authorize=self.access.authorize)
 
     @cached_property
     def llm(self) -> LLM:
@@ -64,8 +73,12 @@ class Runtime:
 
 
 def build_runtime(settings: Settings | None = None, *, store_url: str | None = None,
-                  clock: Clock = utcnow, store: Store | None = None) -> Runtime:
-    """Settings are validated here, at start-up: a bad one fails before anything opens."""
+                  clock: Clock = utcnow, store: Store | None = None,
+                  operators: OperatorMode = "cli") -> Runtime:
+    """Settings (and the roles file) are validated here, at start-up: a bad one fails before
+    anything opens."""
     settings = settings or Settings.from_env()
-    return Runtime(settings=settings, store_url=store_url or settings.store, clock=clock,
-                   _store=store)
+    rt = Runtime(settings=settings, store_url=store_url or settings.store, clock=clock,
+                 _store=store, operators=operators)
+    rt.access  # noqa: B018 - read the roles file now, not at the first write
+    return rt

@@ -124,6 +124,13 @@ class MemoryService:
                      comment=comment, gate=lambda user, text, pending: self.tombstone_verdict(user, text, pending=pending), authorize=self.authorize,
                      event_ids=event_ids, harsh_penalty=self.harsh_confidence_penalty)
 
+    def require(self, actor: str, action: str, user_id: str | None = None) -> None:
+        """Check a role for what is no batch (a read the layers guard: an export, an eval run,
+        a chat turn, a dry run); a refusal is audited `denied` like any other (invariant 121).
+        No user: the check is recorded under the shared scope "catalog"."""
+        scope = require_user(user_id) if user_id is not None else CATALOG
+        self._batch(actor, scope).require(action)
+
     # scope and ownership --------------------------------------------------------------------
     def owned(self, user_id: str, kind: MemoryKind, memory_id: str, *, actor: str,
               action: str) -> AnyMemory:

@@ -79,10 +79,18 @@ class Settings(BaseModel):
         3600, ge=60, le=86_400,
         description="seconds an id recalled over MCP stays usable by the same token's "
                     "write_memory (supersedes_id) and forget_memory (60 to 86400)")
+    # issue 14: who may do what on the desk (memory/access.py), and a desk without login
+    roles_file: str = Field("", description="TOML or JSON file mapping operators' emails and "
+                            "@domains to viewer, reviewer or admin, with the role of an "
+                            "unlisted signed-in operator and of a desk without login "
+                            "(memory/access.py)")
+    allow_anonymous: bool = Field(False, description="let the desk run without login on an "
+                                  "address other than 127.0.0.1 (everyone who reaches it "
+                                  "operates it): true or false")
     # Not a MEMDESK_ setting: the Anthropic SDK's own variable, read at the same moment.
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
 
-    @field_validator("es_verify_certs", mode="before")
+    @field_validator("es_verify_certs", "allow_anonymous", mode="before")
     @classmethod
     def _true_or_false(cls, value: object) -> object:
         """Only an explicit true/false: a typo can never switch a safety check off (issue 16)."""

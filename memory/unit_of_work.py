@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from .corrections import bumped, linked, retire, retracted, tombstone_of
 from .credentials import Credential
-from .errors import ChainError, NotFoundError, TombstoneError, ValidationError
+from .errors import AccessDenied, ChainError, NotFoundError, TombstoneError, ValidationError
 from .models import (
     CATALOG,
     PREVIOUSLY_REJECTED,
@@ -154,7 +154,8 @@ class Batch:
     def event_for(self, action: str, targets: Iterable[str], *, after: Any = None) -> AuditEvent:
         """An event for a store-level operation that writes its own event atomically with the
         change (erasing a user); checked against the actor's role like any other."""
-        self._check(action)
+        targets = list(targets)
+        self._check(action, targets)
         return self._event(action, targets, after=after)
 
     def note(self, action: str, targets: Iterable[str], *, before: Any = None,
@@ -162,7 +163,8 @@ class Batch:
              key: str | None = None) -> AuditEvent:
         """An audit event for something the other operations do not describe by themselves
         (a consolidation run, a merge of evidence). Applied with the batch."""
-        self._check(action)
+        targets = list(targets)
+        self._check(action, targets)
         event = self._event(action, targets, before=before, after=after, reason=reason, at=at,
                             key=key)
         self.ops.append(AppendAudit(event=event))
@@ -177,9 +179,21 @@ class Batch:
             event = self._event(action, targets, after=after, reason=reason, outcome=outcome)
             self.store.apply([AppendAudit(event=event)])
 
-    def _check(self, action: str) -> None:
-        if self._authorize is not None:
+    def _check(self, action: str, targets: Iterable[str] = ()) -> None:
+        """The actor's role must allow `action` (memory/access.py). A refusal is audited as
+        `denied` at once, naming the action attempted, and raised (invariant 121)."""
+        if self._authorize is None:
+            return
+        try:
             self._authorize(self.actor, action, self.user_id)
+        except AccessDenied as exc:
+            self.record_now("denied", targets, outcome="denied", reason=str(exc),
+                            after={"attempted": action})
+            raise
+
+    def require(self, action: str, targets: Iterable[str] = ()) -> None:
+        """Check the role up front, before anything is read or planned (e.g. a decision)."""
+        self._check(action, targets)
 
     def _owner_ok(self, doc: AnyMemory) -> None:
         owner = doc.user_id if doc.OWNED else CATALOG
@@ -247,7 +261,7 @@ class Batch:
         memory: AnyMemory = doc  # type: ignore[assignment]  # M is always one memory kind
         self._owner_ok(memory)
         action = action or _WRITE_ACTION[memory.kind]
-        self._check(action)
+        self._check(action, [memory.id])
         if isinstance(memory, Fact):
             memory = self._guard(memory, on_dead, action, dying)
         if self._docs.get((memory.kind, memory.id)) is not None:  # the store checks its own
@@ -272,7 +286,7 @@ class Batch:
         cur: AnyMemory = old  # type: ignore[assignment]  # M is always one memory kind
         nxt: AnyMemory = new  # type: ignore[assignment]
         self._owner_ok(cur)
-        self._check(action)
+        self._check(action, [cur.id, *targets])
         if nxt.id != cur.id or nxt.rev != cur.rev + 1:
             raise ValidationError(f"an update of {cur.id} must keep its id and advance its "
                                   f"revision by one ({cur.rev} → {cur.rev + 1})")
@@ -349,7 +363,7 @@ class Batch:
         """Hard delete. The audit keeps the id and a hash, never the text (invariants 8, 66);
         memory/forgetting.py redacts the text from history first."""
         self._owner_ok(doc)
-        self._check("forget")
+        self._check("forget", [doc.id])
         self.ops.append(DeleteMemory(kind=doc.kind, user_id=doc.user_id, id=doc.id,
                                      expected_rev=doc.rev))
         self._docs[(doc.kind, doc.id)] = None
@@ -361,7 +375,7 @@ class Batch:
                key: str | None = None) -> None:
         """Delete a record something else wrote (an undo), audited with what it held."""
         self._owner_ok(doc)
-        self._check(action)
+        self._check(action, [doc.id])
         self.ops.append(DeleteMemory(kind=doc.kind, user_id=doc.user_id, id=doc.id,
                                      expected_rev=doc.rev))
         self._docs[(doc.kind, doc.id)] = None
@@ -390,7 +404,9 @@ class Batch:
     def restore(self, item: AnyMemory | Tombstone | AuditEvent | Credential) -> None:
         """Copy a record of an existing history unchanged: a memory, a tombstone or an audit
         event (its own event, already written once). Nothing new is audited: the history is
-        the audit. Used by seeding, migration and import, whose ids make re-runs converge."""
+        the audit. Used by seeding, migration and import, whose ids make re-runs converge.
+        Restoring is an admin's (or a system actor's) act (invariant 120)."""
+        self._check("restore")
         if isinstance(item, AuditEvent):
             self.ops.append(AppendAudit(event=item))
             self.events.append(item)

@@ -9,10 +9,21 @@ import streamlit as st
 from memory.agent import new_session_id, run_turn
 from memory.errors import MemdeskError
 from memory.trace import TurnTrace, core_rows, diff_line, hit_rows, step_rows, write_links
-from memory.ui import describe, llm_mode, md, pick_user, runtime, service
+from memory.ui import (
+    acting_operator,
+    can,
+    describe,
+    llm_mode,
+    md,
+    page_guard,
+    pick_user,
+    runtime,
+    service,
+)
 
 PAGES = {"facts": "pages/facts.py", "review": "pages/review.py"}
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Chat")
 user = pick_user()
 svc = service()
@@ -88,6 +99,9 @@ for n, msg in enumerate(state["messages"]):
         if msg.get("trace"):
             show_trace(TurnTrace.model_validate(msg["trace"]), n)
 
+if not can("chat"):  # issue 14: chatting as a persona writes its memory: reviewers and admins
+    st.caption("Chatting as a persona needs the reviewer role.")
+    st.stop()
 if prompt := st.chat_input(f"Message as {user}", key="chat_input"):
     earlier = [m for m in state["messages"] if not m.get("error")]
     entry = {"role": "user", "content": prompt}
@@ -95,7 +109,8 @@ if prompt := st.chat_input(f"Message as {user}", key="chat_input"):
     try:
         rt = runtime()
         trace = run_turn(svc, user, state["id"], prompt, history=earlier, llm=rt.llm,
-                         consolidation=rt.settings.agent_consolidation)
+                         consolidation=rt.settings.agent_consolidation,
+                         operator=acting_operator())  # issue 14: who speaks as the persona
     except MemdeskError as exc:  # bad input: nothing was written
         entry["error"] = describe(exc)
     else:

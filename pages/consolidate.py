@@ -9,12 +9,15 @@ from memory.consolidation.apply import apply_plan, undo_plan
 from memory.consolidation.planner import make_plan
 from memory.errors import MemdeskError
 from memory.ui import (
+    can,
     clear_errors,
     describe,
     mark_changed,
     md,
     operator_actor,
+    page_guard,
     pick_user,
+    require,
     runtime,
     service,
     show_error,
@@ -25,6 +28,7 @@ ss = st.session_state
 PLANS, CHOSEN = "consolidate_plans", "consolidate_chosen"  # per user; not widget state, so
 UNDO = "consolidate_undo"                                   # they survive navigation
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Consolidate")
 user = pick_user()
 svc = service()
@@ -38,7 +42,9 @@ with clear_errors():
     llm, policy = rt.llm, rt.policy
     st.caption(md(f"LLM: {llm.mode} · policy: {policy.describe()}"))
     if st.button("Plan (dry run)", type="primary", key="consolidate_plan_btn",
-                 help="one extraction call; nothing is written"):
+                 help="one extraction call; nothing is written",
+                 disabled=not can("consolidate_dry_run")):  # issue 14: reviewers and admins
+        require("consolidate_dry_run", user)
         plans[user] = make_plan(svc, user, llm, policy=policy)
         chosen_by.pop(user, None)
 
@@ -80,8 +86,9 @@ def history_section() -> None:
         c1, c2 = st.columns([4, 1])
         c1.caption(md(f"{p.plan_id} · applied {p.applied_at:%Y-%m-%d %H:%M} by {p.actor} · "
                       f"{p.operations} operations"))
-        c2.button("Undo…", key=f"consolidate_undo_{p.plan_id}", width="stretch",
-                  on_click=lambda pid=p.plan_id: ss.__setitem__(UNDO, pid))
+        if can("consolidate_undo"):  # issue 14: undoing a plan is an admin's
+            c2.button("Undo…", key=f"consolidate_undo_{p.plan_id}", width="stretch",
+                      on_click=lambda pid=p.plan_id: ss.__setitem__(UNDO, pid))
     if live:
         st.caption("Only the newest applied plan can be undone while a later one stands.")
 
@@ -123,7 +130,9 @@ else:
             "Operations to apply (partial approval)", list(labels), format_func=labels.get,
             key=key, on_change=lambda: chosen_by.__setitem__(user, {plan.id: ss[key]}))
         chosen_by[user] = {plan.id: chosen}
-        if st.button("Apply selected", type="primary", key="consolidate_apply_btn"):
+        if not can("consolidate"):
+            st.caption("Applying a plan needs the reviewer role.")
+        elif st.button("Apply selected", type="primary", key="consolidate_apply_btn"):
             try:
                 if not chosen:
                     st.error("Choose at least one operation to apply.")

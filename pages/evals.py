@@ -3,41 +3,48 @@
 import pandas as pd
 import streamlit as st
 
-from memory.eval.recall_eval import QUESTIONS_PATH, load_questions, run_recall_eval
-from memory.eval.recall_eval import render_markdown as recall_markdown
-from memory.eval.reports import latest, write_reports
-from memory.eval.stress import SCENARIOS, run_stress
-from memory.eval.stress import render_markdown as stress_markdown
-from memory.ui import clear_errors, page_link, pick_user, service
+from memory.eval.desk_runs import question_files, run_recall, run_stress_scenarios
+from memory.eval.reports import latest
+from memory.eval.stress import SCENARIOS
+from memory.ui import acting_operator, can, clear_errors, page_guard, page_link, pick_user, service
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Evals")
 st.caption("The same reports `memdesk eval recall | locomo | stress` write under `reports/`. "
            "Eval recalls are read-only: running one never changes what it measures.")
 svc = service()
 pick_user()  # keeps ?user= in the URL; the reports span every user
 
-left, right = st.columns(2)
-with left.form("evals_recall_form"):
-    questions = st.text_input("Questions file", value=str(QUESTIONS_PATH), key="evals_questions")
-    run_recall = st.form_submit_button("Run recall eval", type="primary")
-with right.form("evals_stress_form"):
-    chosen = st.multiselect("Scenarios", list(SCENARIOS), default=list(SCENARIOS),
-                            key="evals_scenarios")
-    run_stress_now = st.form_submit_button("Run stress scenarios")
-    st.caption("Each on a throwaway store. The concurrency scenario embeds ~2,000 texts: "
-               "minutes with MiniLM.")
-
-if run_recall:
-    with clear_errors(), st.spinner("Asking every question, then the isolation sweep…"):
-        report = run_recall_eval(svc, load_questions(questions))
-        write_reports(report, recall_markdown(report), "recall-default")
-if run_stress_now:
-    with clear_errors(), st.spinner("Running scenarios on throwaway stores…"):
-        if not chosen:
-            st.warning("Pick at least one scenario.")
-        else:
-            report = run_stress(svc.embedder, only=chosen)
-            write_reports(report, stress_markdown(report), "stress")
+if can("run_eval"):  # issue 14: eval runs are an admin's (the layer checks and audits it too)
+    left, right = st.columns(2)
+    with left.form("evals_recall_form"):
+        # Only the project's own question sets: the desk never reads a path typed into it.
+        files = question_files()
+        questions = st.selectbox("Questions file", files, key="evals_questions",
+                                 format_func=lambda p: p.name,
+                                 help="question sets in the project's data folders")
+        run_recall_now = st.form_submit_button("Run recall eval", type="primary")
+    with right.form("evals_stress_form"):
+        chosen = st.multiselect("Scenarios", list(SCENARIOS), default=list(SCENARIOS),
+                                key="evals_scenarios")
+        run_stress_now = st.form_submit_button("Run stress scenarios")
+        st.caption("Each on a throwaway store. The concurrency scenario embeds ~2,000 texts: "
+                   "minutes with MiniLM.")
+    actor = acting_operator() or "operator:local"  # local mode: every name has the same role
+    if run_recall_now:
+        with clear_errors(), st.spinner("Asking every question, then the isolation sweep…"):
+            if questions is None:
+                st.warning("No question set in the project's data folders.")
+            else:
+                run_recall(svc, actor, questions)
+    if run_stress_now:
+        with clear_errors(), st.spinner("Running scenarios on throwaway stores…"):
+            if not chosen:
+                st.warning("Pick at least one scenario.")
+            else:
+                run_stress_scenarios(svc, actor, chosen)
+else:
+    st.caption("Running evals needs the admin role; the latest reports are below.")
 
 for kind, title, how in [("recall", "Recall eval", "memdesk eval recall"),
                          ("stress", "Stress scenarios", "memdesk eval stress"),

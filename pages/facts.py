@@ -10,11 +10,13 @@ from memory.clock import as_utc
 from memory.errors import MemdeskError, NotFoundError
 from memory.models import FactState, FactType
 from memory.ui import (
+    can,
     clear_errors,
     esc,
     mark_changed,
     md,
     operator_actor,
+    page_guard,
     page_link,
     pick_user,
     service,
@@ -34,6 +36,7 @@ AUDIT_SCAN = 5000  # audit events searched for the inspected fact
 INSPECT = "facts_inspect"  # {user: fact id}: not a widget, so it survives as-of and filters
 ss = st.session_state
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Facts")
 user = pick_user()
 svc = service()
@@ -154,10 +157,15 @@ with audit_tab:
         else:
             st.caption(f"No audit event among this user's last {AUDIT_SCAN} names this fact.")
 
-with st.expander("Retract or forget this fact"):
+actions = [a for a in ("retract", "forget") if can(a)]  # issue 14: retract reviewer, forget admin
+if not actions:
+    st.caption("Retracting or forgetting a fact needs the reviewer or admin role.")
+    st.stop()
+with st.expander("Retract or forget this fact" if len(actions) == 2 else f"{actions[0].title()} "
+                 "this fact"):
     st.caption("Retract: it was never true; the value is tombstoned and cannot return. "
                "Forget: hard delete; the audit keeps only the id and a hash.")
-    action = st.radio("Action", ["retract", "forget"], horizontal=True, key="facts_action")
+    action = st.radio("Action", actions, horizontal=True, key="facts_action")
     reason = st.text_input("Reason", key="facts_reason")
     sure = st.checkbox(f"I confirm: {action} “{md(fact.text)}”", key="facts_confirm")
     if st.button("Apply", type="primary", disabled=not sure, key="facts_apply"):

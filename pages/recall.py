@@ -9,7 +9,7 @@ import streamlit as st
 from memory.errors import MemdeskError
 from memory.rerank import RERANKERS
 from memory.search_config import PRESETS, Purpose
-from memory.ui import md, pick_user, service, show_error
+from memory.ui import md, page_guard, pick_user, service, show_error
 from memory.ui.recall_views import (
     RecallToggles,
     build_config,
@@ -32,6 +32,7 @@ HELP = {"bm25": "the lexical leg (FTS5 / BM25)", "dense": "the embedding leg",
         "catalog": "include the shared catalog documents"}
 ss = st.session_state
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Recall debugger")
 user = pick_user()
 svc = service()

@@ -10,13 +10,17 @@ import streamlit as st
 from memory.errors import MemdeskError
 from memory.models import FactState, FactType
 from memory.ui import (
+    can,
     describe,
     esc,
     mark_changed,
     md,
     operator_actor,
+    operator_role,
+    page_guard,
     page_link,
     pick_user,
+    role_label,
     service,
     show_error,
     user_summaries,
@@ -41,6 +45,7 @@ NOTICE, TOAST = "review_notice", "review_toast"  # shown once on the next run
 CURSOR, SKIPPED, CONFIRM = "review_cursor", "review_skipped", "review_confirm"
 PAGE = 200  # list rows per page
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Review queue")
 user = pick_user()
 svc = service()
@@ -191,8 +196,9 @@ def focus_view() -> None:
     f = focus(listing.items, ss.get(CURSOR), skipped)
     if f is None:
         st.success(f"Nothing waiting for {', '.join(users)} with these filters.")
-        st.button("Undo my last decision", key="review_undo", on_click=on_undo,
-                  icon=":material/undo:", shortcut="U")
+        if deciding:
+            st.button("Undo my last decision", key="review_undo", on_click=on_undo,
+                      icon=":material/undo:", shortcut="U")
         return
     item = f.item
     ss[CURSOR] = item.id  # what is on screen stays on screen while it waits
@@ -207,6 +213,13 @@ def focus_view() -> None:
          f"{item.origin} · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
 
     keys = item_keys(item.id)
+    if not deciding:  # issue 14: a viewer reads the item and its evidence, nothing to press
+        st.caption(f"Your role ({role_label(operator_role())}) reads the queue; deciding needs "
+                   "the reviewer role.")
+        st.button("Next", key="review_skip", shortcut="S", on_click=on_skip,
+                  args=(item.id, f.next_id))
+        evidence(item, ev)
+        return
     r1, r2 = st.columns(2)
     r1.text_input("Reason (required to reject)", key=keys.reason)
     r2.text_input("Comment (optional, audited)", key=keys.comment)
@@ -233,7 +246,11 @@ def focus_view() -> None:
                     help="undo your own last decision in this scope", width="stretch")
     st.caption("Keys: A approve/accept · K keep both · X reject · E edit · M merge · S skip · "
                "U undo. A decision applies to the item shown, at the revision shown.")
+    evidence(item, ev)
 
+
+def evidence(item, ev) -> None:
+    """What the operator judges by: the fact it replaces, the chain, tombstones, sources."""
     if ev.replaces is not None:
         old, new = st.columns(2)
         with old:
@@ -292,6 +309,9 @@ def list_view() -> None:
     everything = st.checkbox(f"Select all {len(rows)} shown", key="review_select_all")
     chosen = rows if everything else [rows[n] for n in event.selection.rows if n < len(rows)]
     picks = [(i.user_id, i.id, i.rev) for i in chosen]
+    if not deciding:  # issue 14: bulk decisions are a reviewer's
+        st.caption("Bulk decisions need the reviewer role.")
+        return
     c1, c2 = st.columns(2)
     c1.text_input("Reason (required to reject)", key="review_bulk_reason")
     c2.text_input("Comment (optional, audited)", key="review_bulk_comment")
@@ -314,10 +334,12 @@ def decided_view() -> None:
     else:
         st.dataframe(pd.DataFrame([h.model_dump() for h in past]), hide_index=True,
                      width="stretch")
-    st.button("Undo my last decision", key="review_undo_hist", on_click=on_undo,
-              icon=":material/undo:")
+    if deciding:
+        st.button("Undo my last decision", key="review_undo_hist", on_click=on_undo,
+                  icon=":material/undo:")
 
 
+deciding = can("review_approve")  # issue 14: viewers see no decide buttons (the layer refuses)
 view = st.radio("View", ["Focus", "List", "Decided"], horizontal=True, key="review_view",
                 label_visibility="collapsed")
 {"Focus": focus_view, "List": list_view, "Decided": decided_view}[view]()

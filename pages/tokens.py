@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from memory import tokens
-from memory.ui import clear_errors, mark_changed, md, operator_actor, service
+from memory.ui import can, clear_errors, mark_changed, md, operator_actor, service
 
 ALL = "(every user)"
 
@@ -15,6 +15,9 @@ st.caption(md("A token acts for one user over `memdesk mcp serve --transport htt
               "with `memdesk mcp token create --user U [--read-only] [--expires 30d]`; it is "
               "printed once and stored only as a hash."))
 svc = service()
+if not can("token_revoke"):  # tokens are an admin's business (invariant 121; the layer refuses too)
+    st.info("Only an admin sees and revokes MCP tokens.")
+    st.stop()
 with clear_errors():
     now = svc.clock()
     creds = tokens.list_tokens(svc)

@@ -1,12 +1,27 @@
 """Users: every user the store knows, with counts per memory type and fact state; the chosen
-user's latest episodes and audit log, and links to their facts and review queue."""
+user's latest episodes and audit log, and links to their facts and review queue; for admins,
+the user's data-subject export and erasure (issue 14)."""
 
 import pandas as pd
 import streamlit as st
 
-from memory.ui import clear_errors, md, page_link, pick_user, service, user_summaries
+from memory.export import export_user, render_markdown, to_json
+from memory.forgetting import erase_user
+from memory.ui import (
+    can,
+    clear_errors,
+    mark_changed,
+    md,
+    operator_actor,
+    page_guard,
+    page_link,
+    pick_user,
+    service,
+    user_summaries,
+)
 from memory.ui.views import episode_rows
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Memdesk")
 svc = service()
 st.caption(md(f"Store: {svc.store.url} · embedder: {svc.embedder.name}"))
@@ -33,3 +48,37 @@ with clear_errors():
                "targets": ", ".join(e.target_ids), "reason": e.reason or ""}
               for e in svc.audit(user, limit=25)]
     audit.dataframe(pd.DataFrame(events), hide_index=True, width="stretch")
+    page_link("audit", "Whole audit log", container=audit, user=user)
+
+# Issue 14: a data subject's copy of their memory, and erasure; admins only (the layer checks).
+if can("export_user"):
+    ss = st.session_state
+    with st.expander(f"Export or erase {md(user)}'s memory (admin)"):
+        st.caption("The export holds facts with their chains and both clocks, episodes, "
+                   "playbooks, tombstones (as SHA-256 hashes) and the audit log; `memdesk import` "
+                   "loads it into a store without this user. Preparing it is audited.")
+        e1, e2 = st.columns([2, 1])
+        fmt = e1.radio("Format", ["JSON", "Markdown"], horizontal=True, key="users_export_fmt")
+        if e2.button("Prepare export", key="users_export_prepare", width="stretch"):
+            with clear_errors():
+                exp = export_user(svc, user, actor=operator_actor())
+                ss["users_export"] = (user, fmt, to_json(exp) if fmt == "JSON"
+                                      else render_markdown(exp))
+        ready = ss.get("users_export")
+        if ready and ready[0] == user:
+            ext, mime = ("json", "application/json") if ready[1] == "JSON" else \
+                ("md", "text/markdown")
+            st.download_button(f"Download {ready[1]}", ready[2], key="users_export_download",
+                               file_name=f"memdesk-{user}.{ext}", mime=mime,
+                               icon=":material/download:", on_click="ignore")
+        if can("erase_user"):
+            st.divider()
+            confirm = st.text_input(f"Type {md(user)} to erase everything this user owns (cannot "
+                                    "be undone; one audit event remains)", key="users_erase_confirm")
+            if st.button("Erase user", key="users_erase", disabled=confirm != user):
+                with clear_errors():
+                    res = erase_user(svc, user, actor=operator_actor())
+                    mark_changed()
+                    ss.pop("users_export", None)
+                    st.success(f"Erased {md(res.user_id)}: {res.memories} memories deleted, "
+                               f"{res.tombstones} tombstones kept as keyed hashes.")

@@ -161,6 +161,9 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
     decision = _decision(decision)
     reason, comment = _optional(reason, "reason"), _optional(comment, "comment")
     b = service.batch(actor, user_id, reason=reason, comment=comment)
+    # Issue 14 (invariant 121): the role first, so a viewer's attempt is denied and audited
+    # whatever state the item is in.
+    b.require(f"review_{decision.value.replace('-', '_')}", [fact_id])
     fact = b.owned_fact(fact_id, action=f"review_{decision.value}")
     if fact.state != FactState.CANDIDATE:  # invariant 43: already decided by someone
         raise _stale(service, user_id, fact_id, f"it is already {fact.state.value}")

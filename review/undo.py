@@ -90,6 +90,8 @@ def undo_last(service: MemoryService, users: Iterable[str] | str, *,
               operator: str) -> UndoResult:
     """Undo the operator's own last decision in the scope (see the module docstring)."""
     actor = operator_actor(operator)
+    for user in scope(users):  # issue 14 (invariant 121): the role before the search
+        service.require(actor, UNDO_ACTION, user)
     decision = last_decision(service, users, operator=operator)
     if decision is None:
         raise NotFoundError(f"no decision by {actor} to undo for "

@@ -158,7 +158,8 @@ def test_walk_every_page_in_a_real_browser(desk_server):
             nav = [a.inner_text().split("\n")[-1].strip() for a in  # after the icon
                    page.locator("[data-testid='stSidebarNav'] a").all()]
             assert nav == ["Users", "Chat", "Facts", "Review queue", "Consolidate",
-                           "Recall debugger", "Evals", "MCP tokens"]  # app.py's pages, not a file list
+                           "Recall debugger", "Evals", "MCP tokens", "Audit log"]  # app.py's
+            assert "Local mode — no login, bound to 127.0.0.1" in page.inner_text("body")
             page.get_by_role("textbox", name="Operator", exact=True).fill("rita")
             page.get_by_role("textbox", name="Operator", exact=True).press("Enter")
             walk.settle()

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from memory.access import cli_actor
+
 
 @pytest.fixture
 def cli(tmp_path):
@@ -43,7 +45,9 @@ def test_write_recall_chain_facts_audit_roundtrip(cli):
     users = json.loads(cli("users", "--json").stdout)
     assert users[0]["user_id"] == "ana" and users[0]["facts"]["superseded"] == 1
     audit = json.loads(cli("audit", "--user", "ana", "--json").stdout)
-    assert {e["actor"] for e in audit} == {"cli"} and len(audit) == 4
+    # Issue 14: the CLI acts as the OS user who ran it (cli:<os user>), a local admin.
+    assert {e["actor"] for e in audit} == {cli_actor()} and len(audit) == 4
+    assert cli_actor().startswith("cli:") or cli_actor() == "cli"
     human = cli("recall", "--user", "ana", "Edinburgh", "--explain")
     assert "legs:" in human.stdout and "filters removed" in human.stdout
 

@@ -127,6 +127,13 @@ def test_recall_page(desk):
     safe(at, expect=2)
 
 
+def test_audit_page(desk):
+    """Issue 14: the audit page quotes operators' names and reasons (payloads here) as text."""
+    at = page("audit.py")
+    safe(at)
+    assert any(TAG in t.value for t in at.text)  # the payload operator, by name, as text
+
+
 def test_evals_page(desk, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     safe(page("evals.py"), expect=0)

@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "memory.cli.erase",  # issue 11: erase a whole user
     "memory.cli.chat",  # issue 12: one agent turn
     "memory.cli.mcp",  # issue 15: MCP server and its tokens
+    "memory.cli.export",  # issue 14: data-subject export and import
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..access import cli_actor  # issue 14: cli:<os user>
 from ..models import Contradiction, FactState, FactType
 from ..search_config import PRESETS, Purpose
 from . import emit
@@ -111,7 +112,7 @@ def cmd_users(args) -> int:
 
 def cmd_write_episode(args) -> int:
     ep = args.runtime.service.write_episode(args.user, args.text, timestamp=args.timestamp,
-                                      session_id=args.session, actor="cli")
+                                      session_id=args.session, actor=cli_actor())
     emit(args, ep.model_dump(mode="json"), lambda e: f"episode {e['id']} stored")
     return 0
 
@@ -121,7 +122,7 @@ def cmd_write_fact(args) -> int:
         args.user, args.text, fact_type=args.fact_type, confidence=args.confidence,
         state=args.state, source_episode_ids=args.source, supersedes_id=args.supersedes,
         contradiction=args.contradiction, valid_from=args.valid_from, valid_to=args.valid_to,
-        actor="cli", reason=args.reason)
+        actor=cli_actor(), reason=args.reason)
     payload = res.model_dump(mode="json")
 
     def render(p):
@@ -139,7 +140,7 @@ def cmd_write_fact(args) -> int:
 
 
 def cmd_retract(args) -> int:
-    tomb = args.runtime.service.retract(args.user, args.fact_id, actor="cli", reason=args.reason)
+    tomb = args.runtime.service.retract(args.user, args.fact_id, actor=cli_actor(), reason=args.reason)
     emit(args, tomb.model_dump(mode="json"), lambda t: f"{args.fact_id} retracted; tombstone {t['id']}")
     return 0
 
@@ -202,7 +203,7 @@ def cmd_chain(args) -> int:
 
 
 def cmd_forget(args) -> int:
-    res = args.runtime.service.forget(args.user, args.memory_id, actor="cli", reason=args.reason,
+    res = args.runtime.service.forget(args.user, args.memory_id, actor=cli_actor(), reason=args.reason,
                                 cascade=args.cascade)
 
     def render(p):

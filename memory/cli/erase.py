@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..access import cli_actor  # issue 14: cli:<os user>
 from ..errors import ValidationError
 from ..forgetting import erase_user
 from . import emit
@@ -19,7 +20,7 @@ def cmd_erase(args) -> int:
     if not args.yes:
         raise ValidationError(f"erase deletes everything user {args.user!r} owns and cannot be "
                               "undone: pass --yes to confirm")
-    res = erase_user(args.runtime.service, args.user, actor="cli")
+    res = erase_user(args.runtime.service, args.user, actor=cli_actor())
 
     def render(p):
         out = [(f"user {p['user_id']} erased: {p['memories']} memories deleted, "

@@ -10,10 +10,12 @@ from urllib.parse import quote, unquote
 
 import streamlit as st
 
+from ..access import Role
 from ..errors import MemdeskError, ValidationError
 from ..models import check_actor
 from ..runtime import Runtime, build_runtime
 from ..service import MemoryService, UserSummary
+from .auth import operator_mode, require_access, role_label, signed_in_email
 from .safe import esc, md  # noqa: F401 - esc is re-exported for the pages
 
 OPERATOR_KEY = "operator_name"  # the sidebar's operator name (app.py renders the input)
@@ -41,13 +43,20 @@ def ensure_app_shell() -> None:
 
 @st.cache_resource(show_spinner="Opening the store and loading the embedder…")
 def runtime() -> Runtime:
-    """The desk's runtime: settings read once per server, shared by every session."""
-    return build_runtime()
+    """The desk's runtime: settings read once per server, shared by every session. Operators
+    are known by login when secrets.toml configures it, else by a typed name (issue 14)."""
+    return build_runtime(operators=operator_mode())
+
+
+def page_guard() -> None:
+    """First line of every page: inside app.py's navigation, and nothing before login."""
+    ensure_app_shell()
+    require_access()
 
 
 def service() -> MemoryService:
     """The desk's service (cached per store URL across reruns and sessions)."""
-    ensure_app_shell()  # every page calls service(): one place for the whole desk
+    page_guard()  # every page calls service(): one place for the whole desk
     try:
         svc = runtime().service
     except (MemdeskError, OSError) as exc:
@@ -155,10 +164,16 @@ def pick_user(key: str = "user") -> str:
 
 
 # who is operating ---------------------------------------------------------------------------------
+def login_on() -> bool:
+    return runtime().operators == "login"
+
+
 def current_operator() -> str | None:
-    """Who is operating the desk: the sidebar's name, else the name this browser session kept
-    (a session cookie), else None. The only place the desk learns its operator (issue 14
-    replaces it with a login)."""
+    """Who is operating the desk, the only place the desk learns it. With login: the identity
+    provider's email (st.user), never a typed name (invariant 122). Without: the sidebar's
+    name, else the name this browser session kept (a session cookie), else None."""
+    if login_on():
+        return signed_in_email()
     name = st.session_state.get(OPERATOR_KEY)
     if name is None:
         try:
@@ -173,6 +188,8 @@ def current_operator() -> str | None:
 def operator_actor() -> str:
     """The audit actor for a desk mutation: `operator:NAME` (see current_operator)."""
     name = current_operator()
+    if not name and login_on():
+        raise ValidationError("sign in first: every desk change is audited under your address")
     if not name:
         raise ValidationError("enter your operator name in the sidebar first; "
                               "every desk change is audited under it")
@@ -194,6 +211,32 @@ def _keep_operator_cookie(name: str | None) -> None:
             f"'; path=/; SameSite=Strict{expiry}';</script>", unsafe_allow_javascript=True)
 
 
+def acting_operator() -> str | None:
+    """`operator:NAME` when the desk knows who operates it (always, with login), else None:
+    a local desk without a typed name lets the agent act alone, as before issue 14."""
+    if not login_on() and not current_operator():
+        return None
+    return operator_actor()
+
+
+def require(action: str, user_id: str | None = None) -> None:
+    """The layer's role check for what is no batch (a dry run, an eval run, an export):
+    refused and audited as denied like any mutation (invariant 121)."""
+    actor = acting_operator() or "operator:local"  # local: every name has the same role
+    runtime().service.require(actor, action, user_id)
+
+
+def operator_role() -> Role | None:
+    """The operator's role (memory/access.py). Without login every name has the same role."""
+    return runtime().access.role_of(f"operator:{current_operator() or 'local'}")
+
+
+def can(action: str) -> bool:
+    """Whether the operator's role allows `action`: pages hide what it does not; the unit of
+    work refuses it anyway (invariant 121)."""
+    return runtime().access.allows(f"operator:{current_operator() or 'local'}", action)
+
+
 # sidebar ------------------------------------------------------------------------------------------
 def llm_mode() -> str:
     """The language model in use (offline or anthropic:MODEL), for the sidebar and chat."""
@@ -206,12 +249,18 @@ def llm_mode() -> str:
 def sidebar_status() -> None:
     """Operator name, store URL, embedder, LLM mode and review badge (app.py, every page)."""
     sb = st.sidebar
-    if OPERATOR_KEY not in st.session_state:
-        st.session_state[OPERATOR_KEY] = current_operator() or ""
-    sb.text_input("Operator", key=OPERATOR_KEY, placeholder="your name (audited)",
-                  help="Desk changes are audited as operator:NAME; kept for this browser session")
-    with sb:
-        _keep_operator_cookie(current_operator())
+    if login_on():  # issue 14: the identity provider says who this is
+        sb.caption(f"Signed in as **{md(current_operator() or '?')}** · "
+                   f"{role_label(operator_role())}")
+        sb.button("Log out", key="auth_log_out", on_click=st.logout, icon=":material/logout:")
+    else:
+        if OPERATOR_KEY not in st.session_state:
+            st.session_state[OPERATOR_KEY] = current_operator() or ""
+        sb.text_input("Operator", key=OPERATOR_KEY, placeholder="your name (audited)",
+                      help="Desk changes are audited as operator:NAME; kept for this browser "
+                           "session")
+        with sb:
+            _keep_operator_cookie(current_operator())
     try:
         svc = runtime().service
     except (MemdeskError, OSError) as exc:  # see service(): one message for any open failure
@@ -244,7 +293,7 @@ def warm_up() -> None:
 # links between pages ---------------------------------------------------------------------------
 PAGES = {"users": "pages/users.py", "chat": "pages/chat.py", "facts": "pages/facts.py",
          "review": "pages/review.py", "consolidate": "pages/consolidate.py",
-         "recall": "pages/recall.py", "evals": "pages/evals.py"}
+         "recall": "pages/recall.py", "evals": "pages/evals.py", "audit": "pages/audit.py"}
 
 
 def page_link(page: str, label: str, *, container=None, **params: str) -> None:

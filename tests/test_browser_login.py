@@ -1,0 +1,199 @@
+"""A real OpenID Connect login in headless Chromium (issue 14): `streamlit run app.py` with
+`[auth]` secrets pointing at an identity provider this test starts on 127.0.0.1
+(oidc-provider-mock: Authlib's authorization server with a registered client, nonces, signed ID
+tokens and JWKS), Streamlit's own st.login/st.user on the desk's side. Nothing is mocked: the
+browser follows every redirect.
+
+A reviewer signs in, approves a review item and finds their address in the audit log; a viewer
+signs in (another browser), finds no decide buttons, and a decision in their name is refused by
+the layer and shows in the audit log as denied (invariants 121, 122)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.test_browser_smoke import ARTIFACTS, CHROMIUM, FLAGS, free_port, wait_healthy
+from tests.test_pages import seed
+
+ROOT = Path(__file__).resolve().parent.parent
+playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (dev extra)")
+oidc = pytest.importorskip("oidc_provider_mock", reason="pip install oidc-provider-mock (dev extra)")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
+                       "(`apt-get install chromium`; .ci/run installs it)"),
+]
+ROLES = '[operators]\n"rita@example.com" = "reviewer"\n"vic@example.com" = "viewer"\n'
+
+
+@pytest.fixture
+def identity_provider():
+    """The provider on 127.0.0.1, in a thread of this test; stopped after it."""
+    import werkzeug.serving
+
+    app = oidc.app(require_client_registration=True, require_nonce=True)
+    server = werkzeug.serving.make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
+                              daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+def register_client(idp: str, redirect_uri: str) -> dict:
+    body = json.dumps({"redirect_uris": [redirect_uri]}).encode()
+    req = urllib.request.Request(f"{idp}/oauth2/clients", data=body,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+@pytest.fixture
+def login_desk(tmp_path, identity_provider):
+    db = tmp_path / "desk.db"
+    seed(db)  # ana has one candidate waiting: "Owns a cat called Miso"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    client = register_client(identity_provider, f"{url}/oauth2callback")
+    secrets_file = tmp_path / "secrets.toml"
+    secrets_file.write_text(
+        "[auth]\n"
+        f'redirect_uri = "{url}/oauth2callback"\n'
+        f'cookie_secret = "{secrets.token_hex(24)}"\n'
+        f'client_id = "{client["client_id"]}"\n'
+        f'client_secret = "{client["client_secret"]}"\n'
+        f'server_metadata_url = "{identity_provider}/.well-known/openid-configuration"\n')
+    roles = tmp_path / "roles.toml"
+    roles.write_text(ROLES)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
+    env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline",
+               MEMDESK_ROLES_FILE=str(roles))
+    env.pop("ANTHROPIC_API_KEY", None)
+    log = tmp_path / "streamlit.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.headless", "true",
+             "--secrets.files", str(secrets_file)],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_healthy(url, proc)
+        yield url, identity_provider, db, roles, log
+    finally:
+        proc.terminate()  # only the server this fixture started
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def settle(page) -> None:
+    page.wait_for_timeout(300)
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')",
+                           timeout=60_000)
+    page.wait_for_timeout(400)
+
+
+def sign_in(browser, url: str, idp: str, email: str):
+    """A fresh browser context: the desk's sign-in screen, the provider's form, back."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{idp}/oauth2/authorize**")
+    page.fill("input[name=sub]", email)
+    page.get_by_role("button", name="Authorize").click()
+    page.wait_for_url(f"{url}/**")
+    page.get_by_text(f"Signed in as {email}").wait_for()
+    settle(page)
+    return context, page
+
+
+def test_oidc_login_reviewer_decides_viewer_is_refused(login_desk):
+    from memory.errors import AccessDenied
+    from memory.runtime import build_runtime
+    from memory.settings import Settings
+    from review import decide
+
+    url, idp, db, roles, log = login_desk
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with playwright.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            # Before login: the sign-in screen and nothing else.
+            anon = browser.new_page()
+            anon.goto(f"{url}/facts?user=ana")
+            anon.get_by_role("button", name="Sign in").wait_for()
+            settle(anon)
+            body = anon.inner_text("body")
+            assert "Bristol" not in body and "Edinburgh" not in body and "ana" not in body
+            anon.screenshot(path=str(ARTIFACTS / "login-0-sign-in.png"))
+
+            # The reviewer: approve the waiting item; their address is in the audit log.
+            ctx, page = sign_in(browser, url, idp, "rita@example.com")
+            assert "· reviewer" in page.inner_text("[data-testid=stSidebar]")
+            page.goto(f"{url}/review?user=ana")
+            settle(page)
+            page.get_by_text("Owns a cat called Miso").first.wait_for()
+            page.get_by_role("button", name="Approve").click()
+            settle(page)
+            page.goto(f"{url}/audit?user=ana")
+            settle(page)
+            page.get_by_text("operator:rita@example.com: review_approve ×1").wait_for()
+            page.screenshot(path=str(ARTIFACTS / "login-1-reviewer-audit.png"))
+            assert page.get_by_role("button", name="Log out").count() == 1
+            ctx.close()
+
+            # The viewer, in another browser: no decide buttons on the review queue.
+            ctx, page = sign_in(browser, url, idp, "vic@example.com")
+            assert "· viewer" in page.inner_text("[data-testid=stSidebar]")
+            page.goto(f"{url}/review?user=ana")
+            settle(page)
+            assert page.get_by_role("button", name="Approve").count() == 0
+            assert page.get_by_role("button", name="Reject").count() == 0
+            page.goto(f"{url}/facts?user=ana")
+            settle(page)
+            assert page.get_by_text("Retract or forget this fact").count() == 0
+
+            # ... and a decision in the viewer's name is refused at the layer, with this desk's
+            # own settings, and audited as denied; the viewer's audit page shows it.
+            settings = Settings.from_env({"MEMDESK_ROLES_FILE": str(roles),
+                                          "MEMDESK_EMBEDDER": "hash"})
+            rt = build_runtime(settings, store_url=f"embedded:{db}", operators="login")
+            try:
+                cat = next(f for f in rt.service.facts("ana") if "Miso" in f.text)
+                email = next(f for f in rt.service.facts("ana") if "email" in f.text)
+                assert cat.state.value == "active"  # rita's approval landed
+                with pytest.raises(AccessDenied):
+                    rt.service.retract("ana", email.id, actor="operator:vic@example.com")
+                pending = rt.service.write_fact("ana", "Owns a bike", state="candidate",
+                                                actor="cli").fact
+                with pytest.raises(AccessDenied):
+                    decide(rt.service, "ana", pending.id, "approve",
+                           operator="vic@example.com", expected_rev=1)
+            finally:
+                rt.close()
+            page.goto(f"{url}/audit?user=ana")
+            settle(page)
+            page.get_by_text("operator:vic@example.com: ").wait_for()
+            line = page.get_by_text("operator:vic@example.com: ").inner_text()
+            assert "retract (denied) ×1" in line and "review_approve (denied) ×1" in line
+            page.screenshot(path=str(ARTIFACTS / "login-2-viewer-denied.png"))
+            ctx.close()
+        finally:
+            browser.close()
+    assert "Traceback" not in log.read_text(errors="replace")
