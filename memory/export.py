@@ -65,7 +65,7 @@ class TombstoneRecord(BaseModel):
 
 class UserExport(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    format: Literal["memdesk-export/1"] = FORMAT
+    format: Literal["memdesk-export/1"] = "memdesk-export/1"
     user_id: str
     exported_at: datetime
     exported_by: str
@@ -111,7 +111,8 @@ def chains(facts: list[Fact]) -> list[list[str]]:
         while cur is not None and cur.id not in seen:
             chain.append(cur.id)
             seen.add(cur.id)
-            cur = by_id.get(cur.superseded_by) if cur.superseded_by else None  # type: ignore[arg-type]
+            nxt = by_id.get(cur.superseded_by) if cur.superseded_by else None
+            cur = nxt  # type: ignore[assignment]  # a chain ends where a link is missing
         out.append(chain)
     return out
 
@@ -168,7 +169,9 @@ def parse(raw: str | bytes) -> UserExport:
 def _check_scope(export: UserExport) -> None:
     """Every record names the export's user: a file cannot write into another scope."""
     user = export.user_id
-    for rec in [*export.facts, *export.episodes, *export.playbooks, *export.audit]:
+    records: list[Fact | Episode | Playbook | AuditEvent] = [
+        *export.facts, *export.episodes, *export.playbooks, *export.audit]
+    for rec in records:
         if rec.user_id != user:
             raise ValidationError(f"export of {user!r} holds a record of {rec.user_id!r} "
                                   f"({rec.id}): refused whole")
@@ -200,8 +203,9 @@ def import_user(svc: MemoryService, export: UserExport, *, actor: str) -> Import
         raise ConflictError(f"user {user} already has {have} memories in this store: an export "
                             "loads only where the user has none (erase first, or use another "
                             "store)", target_id=user)
-    kinds = [(MemoryKind.SEMANTIC, export.facts), (MemoryKind.EPISODIC, export.episodes),
-             (MemoryKind.PROCEDURAL, export.playbooks)]
+    kinds: list[tuple[MemoryKind, list[Fact] | list[Episode] | list[Playbook]]] = [
+        (MemoryKind.SEMANTIC, export.facts), (MemoryKind.EPISODIC, export.episodes),
+        (MemoryKind.PROCEDURAL, export.playbooks)]
     for kind, docs in kinds:
         for d in docs:
             owner = store.owner_of(kind, d.id)
