@@ -96,3 +96,26 @@ def believed_at(fact: Fact, at: datetime) -> bool:
     if fact.state in (FactState.CANDIDATE, FactState.REJECTED):
         return False
     return fact.recorded_at <= at and (fact.superseded_at is None or fact.superseded_at > at)
+
+
+def chains_in_order(facts: list[Fact]) -> list[list[Fact]]:
+    """Group facts into supersession chains (links among these facts), each oldest version
+    first; chains in the order their first member appears. A chain ends where a link leaves
+    the given facts (a forgotten version). Pure."""
+    by_id = {f.id: f for f in facts}
+    seen: set[str] = set()
+    out: list[list[Fact]] = []
+    for f in facts:
+        if f.id in seen:
+            continue
+        head = f
+        while head.supersedes in by_id and head.supersedes not in seen and head.supersedes != f.id:
+            head = by_id[head.supersedes]
+        chain: list[Fact] = []
+        cur: Fact | None = head
+        while cur is not None and cur.id not in seen:
+            chain.append(cur)
+            seen.add(cur.id)
+            cur = by_id.get(cur.superseded_by) if cur.superseded_by else None
+        out.append(chain)
+    return out

@@ -28,6 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticError
 
+from .corrections import chains_in_order
 from .errors import ConflictError, NotFoundError, ValidationError
 from .models import (
     AuditEvent,
@@ -97,24 +98,8 @@ class ImportResult(BaseModel):
 
 
 def chains(facts: list[Fact]) -> list[list[str]]:
-    """Facts grouped by supersession links, each chain oldest first. Pure."""
-    by_id = {f.id: f for f in facts}
-    seen: set[str] = set()
-    out = []
-    for f in facts:
-        if f.id in seen:
-            continue
-        head = f
-        while head.supersedes in by_id and head.supersedes not in seen and head.supersedes != f.id:
-            head = by_id[head.supersedes]
-        chain, cur = [], head
-        while cur is not None and cur.id not in seen:
-            chain.append(cur.id)
-            seen.add(cur.id)
-            nxt = by_id.get(cur.superseded_by) if cur.superseded_by else None
-            cur = nxt  # type: ignore[assignment]  # a chain ends where a link is missing
-        out.append(chain)
-    return out
+    """Facts grouped by supersession links, each chain oldest first, as ids. Pure."""
+    return [[f.id for f in chain] for chain in chains_in_order(facts)]
 
 
 def _record(t: Tombstone) -> TombstoneRecord:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from memory.corrections import chains_in_order
 from memory.models import Fact, FactState, MemoryKind
-from memory.ui.views import chains_in_order, state_at_record_time, timeline_figure
+from memory.ui.views import state_at_record_time, timeline_figure
 from tests.desk_support import html_bodies, plain
 from tests.test_pages import T0, seeded_desk, store_service
 

@@ -7,7 +7,7 @@ from datetime import datetime
 import plotly.graph_objects as go
 from pydantic import ValidationError as PydanticError
 
-from ..corrections import valid_covers
+from ..corrections import chains_in_order, valid_covers
 from ..errors import ValidationError
 from ..models import Episode, Fact, FactState
 from ..ranking import RankedHit
@@ -124,28 +124,6 @@ def asof_chain_rows(chain: list[Fact], selected: str, *, valid_at: datetime | No
                     "recorded_at": f.recorded_at, "superseded_at": f.superseded_at, "id": f.id})
         rows.append(row)
     return rows
-
-
-def chains_in_order(facts: list[Fact]) -> list[list[Fact]]:
-    """Group facts into supersession chains (links among these facts), each oldest version
-    first; chains in the order their first member appears. Pure."""
-    by_id = {f.id: f for f in facts}
-    seen: set[str] = set()
-    out = []
-    for f in facts:
-        if f.id in seen:
-            continue
-        head = f
-        while head.supersedes in by_id and head.supersedes not in seen and head.supersedes != f.id:
-            head = by_id[head.supersedes]
-        chain: list[Fact] = []
-        cur: Fact | None = head
-        while cur is not None and cur.id not in seen:
-            chain.append(cur)
-            seen.add(cur.id)
-            cur = by_id.get(cur.superseded_by) if cur.superseded_by else None
-        out.append(chain)
-    return out
 
 
 def _short(text: str, width: int = 42) -> str:
