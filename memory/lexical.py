@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 
@@ -72,6 +73,20 @@ def neighbour_pairs(groups: Sequence[str | None], order: Sequence[float], window
                         dst.append(members[q])
                         dist.append(d)
     return (np.asarray(src, np.int64), np.asarray(dst, np.int64), np.asarray(dist, np.int64))
+
+
+def session_contexts(turns: Sequence[tuple[str, str, datetime]], window: int) -> dict[str, str]:
+    """Each turn's context, as an index stores it beside the turn (issue 17, invariant 101): the
+    texts of its neighbours at most `window` places before and after it, in time order, joined by
+    newlines, the turn itself excluded. `turns` are one session's (id, text, timestamp), each id
+    once; time ties are ordered by id. A session of one turn, or window 0, gives "" to every
+    turn."""
+    ordered = sorted(turns, key=lambda t: (t[2], t[0]))
+    out: dict[str, str] = {}
+    for p, (turn_id, _text, _at) in enumerate(ordered):
+        near = ordered[max(0, p - window):p] + ordered[p + 1:p + 1 + window] if window > 0 else []
+        out[turn_id] = "\n".join(t[1] for t in near if t[1])
+    return out
 
 
 class Vocabulary:

@@ -66,9 +66,11 @@ def test_inv20_client_side_legs_prefilter_inside_knn(hash_embedder):
     index = "/memdesk-episodic,memdesk-semantic,memdesk-procedural,memdesk-catalog/_search"
     assert bm25.path == index and dense.path == index
     scope = {"bool": {"should": [USER_SCOPE, CATALOG_SCOPE], "minimum_should_match": 1}}
+    # issue 17: episodes also match on their session context, at IndexParams().context_weight
     assert bm25.body["query"] == {"bool": {
-        "must": [{"match": {"search_text": {"query": "green tea", "operator": "or"}}}],
-        "filter": [scope]}}
+        "should": [{"match": {"search_text": {"query": "green tea", "operator": "or"}}},
+                   {"match": {"context": {"query": "green tea", "operator": "or", "boost": 0.5}}}],
+        "minimum_should_match": 1, "filter": [scope]}}
     knn = dense.body["knn"]
     assert knn["filter"] == scope  # pre-filter: applied during the graph search
     # invariant 97: k = num_candidates = window, the same graph search as the rrf dense leg
@@ -139,7 +141,10 @@ def test_inv21_rrf_retriever_request_shape(hash_embedder):
     assert "query" not in req.body and "knn" not in req.body  # retriever replaces both
     bm25_leg, dense_leg = (r["standard"]["query"]["function_score"] for r in rrf_body["retrievers"])
     scope = {"bool": {"should": [USER_SCOPE, CATALOG_SCOPE], "minimum_should_match": 1}}
-    assert bm25_leg["query"]["bool"]["filter"] == [scope]
+    assert bm25_leg["query"] == {"bool": {
+        "should": [{"match": {"search_text": {"query": "green tea", "operator": "or"}}},
+                   {"match": {"context": {"query": "green tea", "operator": "or", "boost": 0.5}}}],
+        "minimum_should_match": 1, "filter": [scope]}}  # the same context clause (issue 17)
     knn = dense_leg["query"]["knn"]
     assert knn["filter"] == scope and knn["num_candidates"] == 80  # pre-filter inside knn
     for leg in (bm25_leg, dense_leg):

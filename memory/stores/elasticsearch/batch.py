@@ -28,7 +28,7 @@ from elasticsearch import ApiError
 
 from ...errors import ConflictError, MemdeskError, StoreUnavailableError
 from . import writes
-from .writes import CONDITIONAL, PHASE_NAMES, Step, merge_usage, without_usage
+from .writes import CONDITIONAL, PHASE_NAMES, Step, keep_context, merge_usage, without_usage
 
 log = logging.getLogger(__name__)
 USAGE_ROUNDS = 3  # re-sends of a conditional write whose target only had its usage bumped
@@ -134,6 +134,7 @@ class BatchWriter:
                 s.before, s.if_seq_no, s.if_term = have, have["seq_no"], have["term"]
                 if s.src is not None:
                     merge_usage(s.src, have["src"])
+                    keep_context(s.src, have["src"])
                 again.append(s)
             else:
                 conflicts.append(s)
@@ -190,6 +191,7 @@ class BatchWriter:
                     s.if_seq_no, s.if_term = have["seq_no"], have["term"]  # only usage moved on
                     if s.src is not None:
                         merge_usage(s.src, have["src"])
+                        keep_context(s.src, have["src"])
                     again.append(s)
                 else:
                     stuck.append(s)

@@ -52,7 +52,9 @@ def scope_filter(flt: RecallFilter) -> dict:
 def bm25_query(flt: RecallFilter, text: str, context_boost: float = 0.0) -> dict:
     """BM25 over `search_text`; with `context_boost` > 0 (issue 17) an episode also matches on
     its `context` field (the neighbouring turns of its session) at that weight, as the embedded
-    store's context window does. Scoring note (docs/benchmarks.md, "Elasticsearch scoring"):
+    store's context window does. Only the episodic index maps `context`: over the others the
+    clause is a match on an unmapped field, which matches nothing and leaves their scores as
+    they were (a document must still match `search_text` or `context`). Scoring note (docs/benchmarks.md, "Elasticsearch scoring"):
     the user scope is a filter, so it never scores, but term statistics stay per shard, i.e.
     shared by every user whose documents live on it."""
     match: list[dict] = [{"match": {"search_text": {"query": text, "operator": "or"}}}]
@@ -98,9 +100,12 @@ def with_multipliers(query: dict, script: dict) -> dict:
                                "score_mode": "multiply", "boost_mode": "multiply"}}
 
 
-def bm25_search(names: IndexNames, flt: RecallFilter, text: str, limit: int) -> dict:
-    """Client-side path, BM25 leg: raw scores (memory.ranking.fuse applies the multipliers)."""
-    return {"index": ",".join(leg_indices(names, flt)), "query": bm25_query(flt, text),
+def bm25_search(names: IndexNames, flt: RecallFilter, text: str, limit: int,
+                context_boost: float = 0.0) -> dict:
+    """Client-side path, BM25 leg: raw scores (memory.ranking.fuse applies the multipliers).
+    `context_boost`: the episodes' session-context clause (bm25_query)."""
+    return {"index": ",".join(leg_indices(names, flt)),
+            "query": bm25_query(flt, text, context_boost),
             "size": limit, "source_excludes": SOURCE_EXCLUDES, "track_total_hits": False}
 
 
@@ -111,7 +116,8 @@ def dense_search(names: IndexNames, flt: RecallFilter, vector: np.ndarray, limit
 
 
 def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarray, window: int,
-               now: datetime, params: RankingParams, explain: bool = False) -> dict:
+               now: datetime, params: RankingParams, explain: bool = False,
+               context_boost: float = 0.0) -> dict:
     """One request: the rrf retriever over a standard BM25 leg and a standard leg holding a
     knn query, each wrapped in the multiplier function_score so every leg is re-ranked by the
     adjusted score before fusion, exactly as memory.ranking.fuse does.
@@ -121,13 +127,15 @@ def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarr
     explanation per hit (invariant 93). Candidate sets: the dense leg matches the client-side
     path exactly (leg_candidates); the BM25 leg keeps the `window` best by *adjusted* score
     among all matches, where the client-side path keeps the `window` best by raw BM25 — the same
-    set whenever BM25 matches at most `window` documents (README: Running Elasticsearch)."""
+    set whenever BM25 matches at most `window` documents (README: Running Elasticsearch).
+    `context_boost`: the BM25 leg's session-context clause, as on the client-side path."""
     script = painless.script(names, now, params)
     body = {
         "index": ",".join(leg_indices(names, flt)),
         "retriever": {"rrf": {
             "retrievers": [
-                {"standard": {"query": with_multipliers(bm25_query(flt, text), script)}},
+                {"standard": {"query": with_multipliers(bm25_query(flt, text, context_boost),
+                                                        script)}},
                 {"standard": {"query": with_multipliers(knn_query(flt, vector, window), script)}},
             ],
             "rank_constant": params.rrf_k,

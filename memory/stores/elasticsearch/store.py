@@ -53,7 +53,8 @@ from ..base import (
     UpdateMemory,
     page_summaries,
 )
-from . import queries, security, writes
+from ..user_view import IndexParams
+from . import context, queries, security, writes
 from .batch import AnswerLost, BatchWriter
 from .connection import TLS_HINT, ConnectionSettings, new_client, writer
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
@@ -117,6 +118,10 @@ class ElasticsearchStore:
         self._lock = threading.RLock()
         self._closed = False
         self._dirty: set[str] = set()  # aliases written without a refresh (episodes, usage)
+        # Issue 17: the session window indexed with each episode (its `context` field) and the
+        # weight recall gives it, as the embedded store holds its own.
+        self.index_params = IndexParams()
+        self._context_lock = threading.Lock()  # one session-context follow-up at a time
         self._value_key: bytes | None = None
         self._seq = 0
         self._rrf_refused = False
@@ -587,10 +592,17 @@ class ElasticsearchStore:
             out.append(LegHit(doc=doc, score=float(h["_score"])))
         return out
 
+    def _context_boost(self) -> float:
+        """The weight of an episode's session context in the BM25 leg (issue 17): the embedded
+        store's neighbour-word weight, or 0 (no clause) when no window is indexed."""
+        p = self.index_params
+        return p.context_weight if p.window > 0 else 0.0
+
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]:
         if not queries.leg_indices(self.names, flt):  # no kind asked: nothing, not every index
             return []
-        body = queries.bm25_search(self.names, flt, query, limit)
+        body = queries.bm25_search(self.names, flt, query, limit,
+                                   context_boost=self._context_boost())
         return self._leg_hits(flt, self._as_user(flt.user_id, "search", **body))
 
     def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
@@ -618,7 +630,7 @@ class ElasticsearchStore:
         if not queries.leg_indices(self.names, flt):
             return []
         body = queries.rrf_search(self.names, flt, query, vector, limit, now, params,
-                                  explain=explain)
+                                  explain=explain, context_boost=self._context_boost())
         try:
             resp = self._as_user(flt.user_id, "search", **body)
         except security.LicenceError as exc:  # e.g. Basic: detected once, then remembered
@@ -666,16 +678,67 @@ class ElasticsearchStore:
         wanted = writes.documents_read(ops) if writes.needs_read(ops) else []
         current = self._read_docs([(self.names.alias(n), i) for n, i in wanted])
         current = {(n, i): current[(self.names.alias(n), i)] for n, i in wanted}
+        sessions = context.touched_sessions(ops, current)  # before planning: it moves `current`
         steps = writes.Planner(self.names, current, vectors, self._next_seq).plan(ops)
-        if not steps:
-            return
         batch = BatchWriter(self._bulk, self._read_docs, self._restore)
         try:
             batch.run(steps)
-        finally:
-            if batch.lazy_touched:
-                with self._lock:
-                    self._dirty |= batch.lazy_touched
+        except BaseException:
+            self._mark_dirty(batch.lazy_touched)
+            raise
+        # The batch landed. Its sessions' contexts follow (a converged retry recomputes them
+        # too, so a follow-up lost earlier is made up); the alias the batch wrote without a
+        # refresh is marked after, so the session read refreshes only for earlier writes.
+        if sessions:
+            self._follow_contexts(sessions, ops)
+        self._mark_dirty(batch.lazy_touched)
+
+    def _mark_dirty(self, aliases: set[str]) -> None:
+        if aliases:
+            with self._lock:
+                self._dirty |= aliases
+
+    # session context (issue 17, invariants 101 and 104) ---------------------------------------
+    def _follow_contexts(self, sessions: set[context.Session], ops: list[Op]) -> None:
+        """Recompute the contexts of the sessions a landed batch touched. Context is derived
+        index data (like the vector): a failure here leaves the batch applied and is logged,
+        never raised; the next write to the session, or `memdesk es reindex`, makes it up."""
+        final = context.final_episodes(ops)
+        by_user: dict[str, set[str]] = {}
+        for user_id, session_id in sorted(sessions):
+            by_user.setdefault(user_id, set()).add(session_id)
+        for user_id, session_ids in by_user.items():
+            try:
+                self._write_contexts(user_id, session_ids, final, refresh="false")
+            except (MemdeskError, ApiError) as exc:  # the batch stands; only context is late
+                log.warning("session context of user %r, session(s) %s not updated (%s): the "
+                            "batch is applied; the next write to the session or `memdesk es "
+                            "reindex` recomputes it", user_id, ", ".join(sorted(session_ids)), exc)
+
+    def _write_contexts(self, user_id: str, session_ids: set[str],
+                        final: dict[str, Episode | None], *, refresh: str) -> int:
+        """Read these sessions' turns (one paged search, sorted by time then id), merge in
+        `final` (the batch's own episodes; None: a turn leaving), and send one bulk of partial
+        updates for the turns whose stored context differs. Returns how many were sent."""
+        window = self.index_params.window
+        alias = self.names.alias("episodic")
+        with self._context_lock:
+            self._fresh("episodic")  # earlier writes of this process (recall never refreshes)
+            hits = self._scan(None, alias, context.session_query(user_id, session_ids),
+                              context.SESSION_SORT, includes=context.SESSION_FIELDS)
+            changed = context.changed_contexts(user_id, session_ids, [h["_source"] for h in hits],
+                                               final, window)
+            if not changed:
+                return 0
+            resp = self._call(self._writer.bulk, operations=context.update_lines(alias, changed),
+                              refresh=refresh)
+            if refresh == "false":
+                self._mark_dirty({alias})
+        bad = context.failed_items(resp)
+        if bad:
+            raise MemdeskError(f"context update of episode {bad[0].get('_id')} failed: "
+                               f"{bad[0].get('error')}")
+        return len(changed)
 
     def _bulk(self, lines: list[dict], refresh: str) -> dict:
         return dict(self._call(self._writer.bulk, operations=lines, refresh=refresh))
@@ -770,6 +833,7 @@ class ElasticsearchStore:
     def redact(self, user_id: str, erasure: Erasure) -> dict[str, int]:
         """Forgotten text out of this user's tombstones and audit snapshots (memory/redaction.py);
         the documents stay, overwritten in place. Idempotent."""
+        self._drop_from_contexts(user_id, erasure.ids)
         key = self.value_key(create=True)
         assert key is not None
         tombs = self._hashed_tombstones(user_id, erasure, key)
@@ -782,6 +846,22 @@ class ElasticsearchStore:
         self._rewrite("tombstones", tombs)
         self._rewrite("audit", events)
         return {"events": len(events), "tombstones": len(tombs)}
+
+    def _drop_from_contexts(self, user_id: str, ids: frozenset[str]) -> int:
+        """Invariant 104: before forgotten episodes are deleted, their sessions' contexts are
+        recomputed without them and made visible (refresh=wait_for, like the rest of
+        redaction), so their text is left in no neighbour; the compaction after the forget
+        expunges the old versions. A failure raises: the forget stops before deleting anything
+        and a re-run converges. Which ids are episodes, and of which session: one realtime mget
+        (it sees episodes written without a refresh)."""
+        alias = self.names.alias("episodic")
+        found = self._read_docs([(alias, i) for i in sorted(ids)])
+        sessions = {have["src"]["session_id"] for have in found.values()
+                    if have and have["src"].get("user_id") == user_id
+                    and have["src"].get("session_id")}
+        if not sessions:
+            return 0
+        return self._write_contexts(user_id, sessions, dict.fromkeys(ids), refresh="wait_for")
 
     def erase_user(self, user_id: str, event: AuditEvent) -> dict[str, int]:
         """Everything the user owns (invariant 67): memories, audit events and watermarks

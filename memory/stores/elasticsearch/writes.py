@@ -192,8 +192,10 @@ class Planner:
             raise ConflictError(
                 f"{doc.kind.value} {doc.id} changed since it was read (revision {old.get('rev')}, "
                 f"expected {op.expected_rev}): reload and decide again", target_id=doc.id)
-        # Usage stats belong to the store (bumped atomically by recall), not the caller's copy.
+        # Usage stats belong to the store (bumped atomically by recall), not the caller's copy;
+        # so does an episode's session context (issue 17).
         merge_usage(new_src, old)
+        keep_context(new_src, old)
         alias = self.names.alias(doc.kind.value)
         self.current[key] = {**have, "src": new_src}
         earlier = self.by_key.get((alias, doc.id))
@@ -328,6 +330,19 @@ def merge_usage(new_src: dict, stored: dict) -> None:
     if stored.get("last_used_at") and (new_src.get("last_used_at") is None
                                        or _ts(stored["last_used_at"]) > _ts(new_src["last_used_at"])):
         new_src["last_used_at"] = stored["last_used_at"]
+
+
+CONTEXT_PLACE = ("kind", "user_id", "session_id", "timestamp")
+
+
+def keep_context(new_src: dict, stored: dict) -> None:
+    """Carry an episode's stored session context (issue 17: its neighbours' words, derived like
+    the vector) into a whole-document write that leaves it at the same place of the same
+    session; a move leaves it out, and the store's follow-up recomputes it (context.py)."""
+    ctx = stored.get("context")
+    if ctx and new_src.get("kind") == "episodic" and all(
+            new_src.get(k) == stored.get(k) for k in CONTEXT_PLACE):
+        new_src["context"] = ctx
 
 
 def _ts(value: str) -> datetime:
