@@ -84,6 +84,8 @@ class _Bar:
                 return  # one line per index when nobody watches the bar
         elif p.step == "copying":
             line = f"{p.index:<11} copying"
+        elif p.step == "contexts":
+            line = f"{p.index:<11} session contexts: {p.done} of {p.total} turns rewritten"
         else:
             line = f"{p.index:<11} {p.step}"
         print(("\n" if self.tty and self.last and self.last[1] == "copying" else "") + line,
@@ -94,18 +96,23 @@ class _Bar:
 def cmd_reindex(args) -> int:
     from ..stores.elasticsearch.connection import ConnectionSettings, new_client
     from ..stores.elasticsearch.indices import IndexNames
-    from ..stores.elasticsearch.reindex import reindex
+    from ..stores.elasticsearch.reindex import recompute_contexts, reindex
     from ..stores.elasticsearch.store import redact
+    from ..stores.user_view import IndexParams
 
     url = _es_url(args, getattr(args, "store", None), "es reindex")
     settings = args.runtime.settings
     embedder = args.runtime.embedder
     # Short requests: the copy runs as a server task that is polled, so no request waits long.
     es = new_client(ConnectionSettings.from_settings(url, settings, request_timeout=30.0))
+    bar = _Bar(getattr(args, "json", False))
     try:
-        moved = reindex(es, IndexNames(settings.es_prefix), embedder.name, embedder.dims,
-                        progress=_Bar(getattr(args, "json", False)), where=redact(url),
+        names = IndexNames(settings.es_prefix)
+        moved = reindex(es, names, embedder.name, embedder.dims, progress=bar, where=redact(url),
                         delete_old=args.delete_old)
+        # Issue 17: episodes' session contexts from the turns stored now (a store moved from
+        # mapping version 1 has none; only turns whose context differs are written).
+        recompute_contexts(es, names, IndexParams().window, progress=bar, where=redact(url))
     finally:
         es.close()
     emit(args, moved, lambda m: "\n".join(m + ([] if args.delete_old else [

@@ -10,7 +10,7 @@ import pytest
 from memory.errors import MemdeskError, StoreUnavailableError
 from memory.stores import open_store
 from memory.stores.elasticsearch import ElasticsearchStore
-from memory.stores.elasticsearch.indices import ALL_INDICES, index_body
+from memory.stores.elasticsearch.indices import ALL_INDICES, MAPPING_VERSION, index_body
 from tests.es.conftest import URL, Cluster, make_client
 
 
@@ -22,9 +22,9 @@ def test_inv22_creates_every_index_behind_a_versioned_alias(cluster, hash_embedd
     store = open_on(cluster, hash_embedder, prefix="acme")
     assert [r.path for r in cluster.requests[:2]] == ["/", "/_license"]
     created = {r.path: r.body for r in cluster.requests if r.method == "PUT"}
-    assert set(created) == {f"/acme-{n}-v1" for n in ALL_INDICES}
+    assert set(created) == {f"/acme-{n}-v{MAPPING_VERSION}" for n in ALL_INDICES}
     for name in ALL_INDICES:
-        body = created[f"/acme-{name}-v1"]
+        body = created[f"/acme-{name}-v{MAPPING_VERSION}"]
         assert body["aliases"] == {f"acme-{name}": {"is_write_index": True}}
         props = body["mappings"]["properties"]
         assert body["mappings"]["dynamic"] is False
@@ -33,20 +33,20 @@ def test_inv22_creates_every_index_behind_a_versioned_alias(cluster, hash_embedd
             assert "user_id" not in props  # the catalog has no owner (DLS tests its absence)
         elif name != "state":
             assert props["user_id"] == {"type": "keyword"}
-    sem = created["/acme-semantic-v1"]["mappings"]["properties"]
+    sem = created[f"/acme-semantic-v{MAPPING_VERSION}"]["mappings"]["properties"]
     assert sem["vector"] == {"type": "dense_vector", "dims": hash_embedder.dims, "index": True,
                              "similarity": "cosine", "index_options": {"type": "int8_hnsw"}}
     assert sem["text"]["type"] == "text" and sem["text"]["analyzer"] == "english"
     assert sem["text"]["fields"]["raw"]["type"] == "keyword"
     assert sem["state"] == {"type": "keyword"} and sem["last_used_at"] == {"type": "date"}
-    audit = created["/acme-audit-v1"]["mappings"]["properties"]
+    audit = created[f"/acme-audit-v{MAPPING_VERSION}"]["mappings"]["properties"]
     assert audit["before"] == {"type": "object", "enabled": False}
     assert store.recall_path == "elasticsearch: rrf retriever"
 
 
 def test_existing_matching_indices_are_reused(cluster, hash_embedder):
     for name in ALL_INDICES:
-        live = {f"memdesk-{name}-v1": {"mappings": index_body(name, "hash", hash_embedder.dims)["mappings"]}}
+        live = {f"memdesk-{name}-v{MAPPING_VERSION}": {"mappings": index_body(name, "hash", hash_embedder.dims)["mappings"]}}
         cluster.on("GET", f"/memdesk-{name}/_mapping", (200, live))
     open_on(cluster, hash_embedder)
     assert not [r for r in cluster.requests if r.method == "PUT"]
@@ -55,16 +55,16 @@ def test_existing_matching_indices_are_reused(cluster, hash_embedder):
 def test_inv26_a_differing_mapping_is_a_clear_error(cluster, hash_embedder):
     body = index_body("semantic", "hash", hash_embedder.dims)
     body["mappings"]["properties"]["state"] = {"type": "text"}
-    cluster.on("GET", "/memdesk-semantic/_mapping", (200, {"memdesk-semantic-v1": {"mappings": body["mappings"]}}))
+    cluster.on("GET", "/memdesk-semantic/_mapping", (200, {f"memdesk-semantic-v{MAPPING_VERSION}": {"mappings": body["mappings"]}}))
     with pytest.raises(MemdeskError) as err:
         open_on(cluster, hash_embedder)
     msg = str(err.value)
-    assert "memdesk-semantic-v1" in msg and "state.type" in msg and "mappings/semantic.json" in msg
+    assert f"memdesk-semantic-v{MAPPING_VERSION}" in msg and "state.type" in msg and "mappings/semantic.json" in msg
 
 
 def test_inv26_another_embedder_is_a_mapping_difference(cluster, hash_embedder):
     body = index_body("episodic", "minilm", 384)
-    cluster.on("GET", "/memdesk-episodic/_mapping", (200, {"memdesk-episodic-v1": {"mappings": body["mappings"]}}))
+    cluster.on("GET", "/memdesk-episodic/_mapping", (200, {f"memdesk-episodic-v{MAPPING_VERSION}": {"mappings": body["mappings"]}}))
     with pytest.raises(MemdeskError, match="embedder.*'minilm'.*'hash'"):
         open_on(cluster, hash_embedder)
 
@@ -124,7 +124,7 @@ def test_drop_indices_deletes_exactly_this_prefix(cluster, hash_embedder):
     cluster.on("DELETE", r"/.*", (200, {"acknowledged": True}))
     store.drop_indices()
     (req,) = cluster.find("DELETE", r"/.*")
-    assert req.path == "/" + ",".join(f"memdesk-test-1-{n}-v1" for n in ALL_INDICES)
+    assert req.path == "/" + ",".join(f"memdesk-test-1-{n}-v{MAPPING_VERSION}" for n in ALL_INDICES)
     assert req.params == {"ignore_unavailable": "true"}  # no wildcard: destructive_requires_name
 
 
@@ -132,9 +132,9 @@ def test_inv26_object_fields_reported_without_a_type_still_match(cluster, hash_e
     body = index_body("audit", "hash", hash_embedder.dims)
     live = {**body["mappings"], "dynamic": "false", "properties": {
         **body["mappings"]["properties"], "before": {"enabled": False}}}
-    cluster.on("GET", "/memdesk-audit/_mapping", (200, {"memdesk-audit-v1": {"mappings": live}}))
+    cluster.on("GET", "/memdesk-audit/_mapping", (200, {f"memdesk-audit-v{MAPPING_VERSION}": {"mappings": live}}))
     open_on(cluster, hash_embedder)
-    assert not cluster.find("PUT", "/memdesk-audit-v1")
+    assert not cluster.find("PUT", f"/memdesk-audit-v{MAPPING_VERSION}")
 
 
 def test_wrong_credentials_are_a_clear_unavailable_error(hash_embedder):

@@ -22,10 +22,12 @@ from memory.cli import main
 from memory.errors import MemdeskError, StoreUnavailableError
 from memory.stores.elasticsearch import connection
 from memory.stores.elasticsearch import reindex as reindex_module
-from memory.stores.elasticsearch.indices import ALL_INDICES, IndexNames, index_body
+from memory.stores.elasticsearch.indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body
 from tests.es.conftest import Cluster, make_client
 
-OLD, NEW, ALIAS = "memdesk-semantic-v0", "memdesk-semantic-v1", "memdesk-semantic"
+NAMES = IndexNames("memdesk")
+OLD, NEW, ALIAS = (NAMES.concrete("semantic", MAPPING_VERSION - 1), NAMES.concrete("semantic"),
+                   "memdesk-semantic")
 TASK = "nodeA:42"
 
 
@@ -49,7 +51,7 @@ class ReindexCluster:
         for name in ALL_INDICES:
             if name != "semantic":
                 c.on("GET", f"/_alias/memdesk-{name}", (200, {
-                    f"memdesk-{name}-v1": {"aliases": {f"memdesk-{name}": {}}}}))
+                    NAMES.concrete(name): {"aliases": {f"memdesk-{name}": {}}}}))
         c.on("GET", f"/_alias/{ALIAS}", (200, {OLD: {"aliases": {ALIAS: {"is_write_index": True}}}}))
         c.on("GET", f"/{OLD}/_settings/index.blocks.write", lambda req: (200, {OLD: {"settings": (
             {"index": {"blocks": {"write": "true"}}} if self.blocked else {})}}))

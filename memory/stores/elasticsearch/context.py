@@ -53,20 +53,21 @@ def touched_sessions(ops: list[Op], current: Mapping[tuple[str, str], dict | Non
         if isinstance(op, PutMemory) and isinstance(op.doc, Episode):
             if op.doc.session_id is not None:
                 out.add((op.doc.user_id, op.doc.session_id))
-        elif isinstance(op, UpdateMemory) and isinstance(op.doc, Episode):
-            have = current.get((EPISODIC, op.doc.id))
+        elif isinstance(op, UpdateMemory) and isinstance(ep := op.doc, Episode):
+            have = current.get((EPISODIC, ep.id))
             old = have["src"] if have else None
-            new = op.doc.model_dump(mode="json")
+            new = ep.model_dump(mode="json")
             if old is not None and _place(old) == _place(new):
                 continue  # same text at the same place: every context stays (writes.keep_context)
             for src in (old, new):
                 if src is not None and src.get("session_id") is not None \
-                        and src.get("user_id") == op.doc.user_id:
-                    out.add((op.doc.user_id, src["session_id"]))
+                        and src.get("user_id") == ep.user_id:
+                    out.add((ep.user_id, src["session_id"]))
         elif isinstance(op, DeleteMemory) and MemoryKind(op.kind) == MemoryKind.EPISODIC:
             have = current.get((EPISODIC, op.id))
             src = have["src"] if have else None
-            if src is not None and src.get("user_id") == op.user_id and src.get("session_id"):
+            if (op.user_id is not None and src is not None and src.get("user_id") == op.user_id
+                    and src.get("session_id")):
                 out.add((op.user_id, src["session_id"]))
     return out
 

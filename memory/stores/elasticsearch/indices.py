@@ -15,7 +15,9 @@ from pathlib import Path
 
 from ...models import MemoryKind
 
-MAPPING_VERSION = 1
+# 2 (issue 17): the episodic `context` field, filled on write; `memdesk es reindex` moves a
+# version-1 store and computes every session's contexts.
+MAPPING_VERSION = 2
 MAPPINGS_DIR = Path(__file__).with_name("mappings")
 MEMORY_INDICES = ("episodic", "semantic", "procedural", "catalog")
 OTHER_INDICES = ("audit", "tombstones", "state")

@@ -22,6 +22,10 @@ escapes: it is retried while polling, then reported with how to resume.
 
 Only for mapping changes with the same embedder: vectors of another model (other dims) cannot
 be copied and need a fresh store filled with `memdesk migrate`.
+
+Then (issue 17) every session's episode contexts are recomputed from the turns stored now
+(`recompute_contexts`): a store reindexed from mapping version 1 has none, and a context whose
+write failed after its batch landed is made up. Only turns whose context differs are written.
 """
 
 from __future__ import annotations
@@ -37,11 +41,14 @@ from elasticsearch.exceptions import GeneralAvailabilityWarning
 from pydantic import BaseModel
 
 from ...errors import MemdeskError, StoreUnavailableError
+from . import context
 from .connection import writer
 from .indices import ALL_INDICES, IndexNames, index_body, reindex_actions
 
 POLL_S = 1.0
 MAX_LOST_POLLS = 10  # consecutive polls that got no answer before giving up (the task runs on)
+PAGE = 1000  # episodes per page of the context scan
+CONTEXT_BULK = 500  # context updates per bulk
 
 
 class Progress(BaseModel):
@@ -223,19 +230,88 @@ class Reindexer:
         return self._change(fn, what)
 
     def _change(self, fn, what: str):
-        """One request; a lost answer is `Interrupted` (resume by re-running), a refusal a
-        MemdeskError naming the step."""
-        try:
-            return fn()
-        except ApiError as exc:
-            raise MemdeskError(f"Elasticsearch at {self.where} refused {what} "
-                               f"({exc.meta.status}: {_reason(exc)})") from exc
-        except TransportError as exc:
-            raise Interrupted(f"no answer from Elasticsearch at {self.where} while {what} "
-                              f"({exc}): re-run `memdesk es reindex` to resume") from exc
+        return _request(fn, what, self.where)
+
+
+def _request(fn, what: str, where: str):
+    """One request; a lost answer is `Interrupted` (resume by re-running), a refusal a
+    MemdeskError naming the step."""
+    try:
+        return fn()
+    except ApiError as exc:
+        raise MemdeskError(f"Elasticsearch at {where} refused {what} "
+                           f"({exc.meta.status}: {_reason(exc)})") from exc
+    except TransportError as exc:
+        raise Interrupted(f"no answer from Elasticsearch at {where} while {what} "
+                          f"({exc}): re-run `memdesk es reindex` to resume") from exc
 
 
 def reindex(es: Elasticsearch, names: IndexNames, embedder_name: str, dims: int,
             **kwargs) -> list[str]:
     """Bring every alias to the current mapping version; returns what moved (old -> new)."""
     return Reindexer(es, names, embedder_name, dims, **kwargs).run()
+
+
+def recompute_contexts(es: Elasticsearch, names: IndexNames, window: int, *,
+                       progress: Callable[[Progress], None] = lambda p: None,
+                       where: str = "the cluster") -> int:
+    """Recompute every session's episode contexts (issue 17; `memdesk es reindex` runs it after
+    the aliases moved). One scan of the episodes that have a session, sorted by user, session,
+    time and id, so a session is complete when the next one starts; partial updates of only the
+    turns whose context differs, in bulks of CONTEXT_BULK. Returns how many were written.
+
+    Runs beside a live application: a turn written during the scan is handled by its own
+    batch's follow-up; the last writer of a context wins, and every later write to that
+    session recomputes it again."""
+    alias, w = names.alias("episodic"), writer(es)
+    _request(lambda: es.indices.refresh(index=alias), f"refreshing {alias}", where)
+    fields = ["user_id", *context.SESSION_FIELDS]
+    pending: list[dict] = []
+    seen = written = 0
+    current: tuple[str, str] | None = None
+    group: list[dict] = []
+
+    def flush(force: bool = False) -> None:
+        nonlocal pending, written
+        if pending and (force or len(pending) >= 2 * CONTEXT_BULK):
+            lines = pending
+            resp = _request(lambda: dict(w.bulk(operations=lines, refresh="false")),
+                            f"updating the contexts of {alias}", where)
+            bad = context.failed_items(resp)
+            if bad:
+                raise MemdeskError(f"context update of episode {bad[0].get('_id')} failed at "
+                                   f"{where}: {bad[0].get('error')}")
+            written += len(lines) // 2
+            pending = []
+
+    def close_group() -> None:
+        if current is not None and group:
+            changed = context.changed_contexts(current[0], [current[1]], group, {}, window)
+            pending.extend(context.update_lines(alias, changed))
+            flush()
+
+    after = None
+    while True:
+        extra: dict = {"search_after": after} if after is not None else {}
+        resp = _request(lambda extra=extra: dict(es.search(
+            index=alias, query=context.all_sessions_query(), sort=context.ALL_SORT, size=PAGE,
+            source_includes=fields, track_total_hits=False,
+            **extra)), f"reading the sessions of {alias}", where)
+        hits = resp["hits"]["hits"]
+        for h in hits:
+            src = h["_source"]
+            key = (src.get("user_id"), src.get("session_id"))
+            if key != current:
+                close_group()
+                current, group = key, []
+            group.append(src)
+            seen += 1
+        if len(hits) < PAGE:
+            break
+        after = hits[-1]["sort"]
+    close_group()
+    flush(force=True)
+    if written:
+        _request(lambda: es.indices.refresh(index=alias), f"refreshing {alias}", where)
+    progress(Progress(index="episodic", step="contexts", done=written, total=seen))
+    return written
