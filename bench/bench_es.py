@@ -22,6 +22,7 @@ import platform
 import sys
 import time
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import _corpus as corpus
 from memory.clock import fixed_clock
 from memory.embeddings import get_embedder
-from memory.models import CatalogDoc, Fact
+from memory.models import CatalogDoc, Episode, Fact
 from memory.search_config import DEFAULT, WITH_CATALOG, Purpose
 from memory.service import MemoryService
 from memory.stores.elasticsearch import ElasticsearchStore
@@ -45,6 +46,14 @@ def _count_for(licence: str) -> tuple[int, list]:
     cluster = Cluster(licence=licence)
     cluster.on("POST", r"/memdesk-(episodic|semantic).*/_search", lambda req: (200, search_answer(
         req, [source_hit("memdesk-semantic-v1", fsrc, 1.0)])))
+    # Issue 17: the session read after an episode lands answers two earlier turns of its
+    # session, so the context bulk (only turns whose context changes) is counted too.
+    earlier = [Episode(id=f"ep_{i}", user_id="u", text=t, session_id="s1", recorded_at=corpus.NOW,
+                       timestamp=corpus.NOW - timedelta(minutes=5 - i))
+               for i, t in enumerate(("The hub dropped off the wifi", "I rebooted the router"))]
+    turns = [{**e.model_dump(mode="json"), "context": o.text} for e, o in zip(earlier, earlier[::-1])]
+    cluster.on("POST", "/memdesk-episodic/_search", lambda req: (200, search_answer(
+        req, [source_hit("memdesk-episodic-v2", t, 1.0) for t in turns])))
     cluster.on("GET", "/memdesk-semantic/_doc/fact_b", (200, {
         "_index": "memdesk-semantic-v1", "_id": "fact_b", "_seq_no": 3, "_primary_term": 1,
         "found": True, "_source": fsrc}))
@@ -58,7 +67,10 @@ def _count_for(licence: str) -> tuple[int, list]:
     operations = [
         ("chat turn: recall (agent, catalog) + write episode",
          lambda: (svc.recall("u", "my hub is offline", config=WITH_CATALOG),
-                  svc.write_episode("u", "My hub is offline again"))),
+                  svc.write_episode("u", "My hub is offline again", session_id="s1"))),
+        ("next chat turn (the previous episode unrefreshed)",
+         lambda: (svc.recall("u", "my hub is offline", config=WITH_CATALOG),
+                  svc.write_episode("u", "It is back now", session_id="s1"))),
         ("write fact (tombstone check + insert)", lambda: svc.write_fact("u", "Owns a kettle")),
         ("supersede a fact", lambda: svc.write_fact("u", "Owns a Lumio Hub v3",
                                                     supersedes_id="fact_b")),

@@ -16,9 +16,9 @@ from memory.corrections import bumped as bump
 from memory.errors import ConflictError, StoreUnavailableError
 from memory.models import Episode, FactState, Tombstone, TombstoneKind
 from memory.service import MemoryService
-from memory.stores.base import PutMemory, PutTombstone, UpdateMemory
+from memory.stores.base import PutMemory, PutTombstone, RecallFilter, UpdateMemory
 from memory.stores.elasticsearch.indices import index_body
-from memory.stores.elasticsearch.reindex import reindex
+from memory.stores.elasticsearch.reindex import recompute_contexts, reindex
 from memory.stores.elasticsearch.store import api_key_doc_id
 from memory.stores.embedded import EmbeddedStore
 from tests.conftest import ES_SKIP_REASON, NOW, make_store
@@ -150,3 +150,27 @@ def test_live_inv95_per_user_keys_are_minted_not_stored(live):
     marker = live.es.get(index=live.names.alias("state"), id=api_key_doc_id("ana"))
     assert set(marker["_source"]) == {"type", "user_id"} and row["api_key_id"]  # no secret
     assert svc.get_fact("ana", fact.id).text == "Likes tea"  # read through the minted key
+
+
+def test_live_inv101_inv104_a_turn_is_found_by_its_neighbours_words_until_they_are_forgotten(live):
+    """Issue 17: the middle turn of a session is found by a word only its neighbour says
+    (through its `context` field); once that neighbour is forgotten, the word finds nothing."""
+    svc = MemoryService(live, clock=fixed_clock(NOW))
+    first, middle, last = svc.write_episodes("u", [
+        ("We took the beagle to the vet on Monday", NOW, "vet-day"),
+        ("She said he needs a second jab", NOW + timedelta(minutes=1), "vet-day"),
+        ("Then we went for pizza in Görlitz", NOW + timedelta(minutes=2), "vet-day")], actor="cli")
+    live.refresh()
+    flt = RecallFilter(user_id="u")
+    assert middle.id in [h.doc.id for h in live.search_bm25(flt, "beagle", 10)]
+    assert middle.id in [h.doc.id for h in live.search_bm25(flt, "Görlitz", 10)]
+    alias = live.names.alias("episodic")
+    assert live.es.get(index=alias, id=middle.id)["_source"]["context"] == (
+        f"{first.text}\n{last.text}")
+    svc.forget("u", first.id, actor="cli")
+    live.refresh()
+    assert live.search_bm25(flt, "beagle", 10) == []  # in no neighbour's context either
+    # `memdesk es reindex` recomputes a context lost meanwhile, and only that one
+    live.es.update(index=alias, id=last.id, doc={"context": ""}, refresh=True)
+    assert recompute_contexts(live.es, live.names, live.index_params.window) == 1
+    assert live.es.get(index=alias, id=last.id)["_source"]["context"] == middle.text
