@@ -51,7 +51,8 @@ def _count_for(licence: str) -> tuple[int, list]:
     earlier = [Episode(id=f"ep_{i}", user_id="u", text=t, session_id="s1", recorded_at=corpus.NOW,
                        timestamp=corpus.NOW - timedelta(minutes=5 - i))
                for i, t in enumerate(("The hub dropped off the wifi", "I rebooted the router"))]
-    turns = [{**e.model_dump(mode="json"), "context": o.text} for e, o in zip(earlier, earlier[::-1])]
+    turns = [{**e.model_dump(mode="json"), "context": o.text}
+             for e, o in zip(earlier, earlier[::-1], strict=True)]
     cluster.on("POST", "/memdesk-episodic/_search", lambda req: (200, search_answer(
         req, [source_hit("memdesk-episodic-v2", t, 1.0) for t in turns])))
     cluster.on("GET", "/memdesk-semantic/_doc/fact_b", (200, {
