@@ -11,15 +11,21 @@ import sqlite3
 import subprocess
 import sys
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from memory.cli import main
+from memory.clock import fixed_clock
 from memory.errors import NotFoundError, TombstoneError
 from memory.models import FactState, MemoryKind
 from memory.redaction import KEYED_PREFIX
 from memory.search_config import Purpose
+from memory.service import MemoryService
+from memory.stores import open_store
+from memory.stores.base import RecallFilter
+from tests.conftest import NOW
 
 
 @pytest.fixture
@@ -272,3 +278,22 @@ def test_inv66_consolidation_never_plans_a_forgotten_value_active(service):
     plan = make_plan(service, "ana", get_llm(Settings(), "offline"))
     (op,) = [o for o in plan.ops if o.fact and o.fact.text == "Lives in Bristol"]
     assert op.fact.state == FactState.CANDIDATE and "previously_rejected" in op.fact.flags
+
+
+def test_inv104_a_forgotten_turn_leaves_its_neighbours_context(tmp_path, hash_embedder):
+    """The embedded store keeps no context of its own: its per-user view is rebuilt from the
+    remaining turns, so a neighbour found by the forgotten turn's word is found no more (the
+    Elasticsearch side: tests/es/test_session_context.py)."""
+    store = open_store(f"embedded:{tmp_path / 'ctx.db'}", hash_embedder)
+    try:
+        svc = MemoryService(store, clock=fixed_clock(NOW))
+        first, middle, _ = svc.write_episodes("u", [
+            ("We took the beagle to the vet in Görlitz", NOW, "vet-day"),
+            ("She said he needs a second jab", NOW + timedelta(minutes=1), "vet-day"),
+            ("Then we went for pizza", NOW + timedelta(minutes=2), "vet-day")], actor="cli")
+        flt = RecallFilter(user_id="u")
+        assert middle.id in [h.doc.id for h in store.search_bm25(flt, "Görlitz", 10)]
+        svc.forget("u", first.id, actor="cli")
+        assert store.search_bm25(flt, "Görlitz", 10) == []
+    finally:
+        store.close()
