@@ -831,7 +831,8 @@ class ElasticsearchStore:
         return out
 
     def redact(self, user_id: str, erasure: Erasure) -> dict[str, int]:
-        """Forgotten text out of this user's tombstones and audit snapshots (memory/redaction.py);
+        """Forgotten text out of this user's tombstones and audit snapshots (memory/redaction.py)
+        and, for forgotten episodes, out of their neighbours' session contexts (invariant 104);
         the documents stay, overwritten in place. Idempotent."""
         self._drop_from_contexts(user_id, erasure.ids)
         key = self.value_key(create=True)
