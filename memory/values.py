@@ -116,6 +116,7 @@ _PLACES = {"munchen": "munich", "koln": "cologne", "wien": "vienna", "praha": "p
            "calcutta": "kolkata", "madras": "chennai", "nyc": "new york city",
            "uk": "united kingdom", "gb": "united kingdom", "usa": "united states",
            "u.s.a": "united states", "capetown": "cape town"}
+_PLACE_NAMES = frozenset(_PLACES.values())
 # A comma part naming the country or region of the place before it adds nothing.
 _COUNTRIES = frozenset(["united kingdom", "england", "scotland", "wales", "britain",
                         "great britain", "united states", "america", "germany", "france",
@@ -568,11 +569,16 @@ def canonical_key(text: str) -> str:
 
 
 def slot_terms(text: str) -> list[str]:
-    """`slot:token` for every value token: the store's lookup for same-slot, similar values."""
+    """`slot:token` for every value token (and for the Latin reading of a name written in
+    another script): the store's lookup for same-slot, similar values."""
     c = read(text)
     if not c.slot:
         return []
-    return sorted({f"{c.slot}:{t}" for part in c.value for t in part if not t.startswith("n=")})
+    out = {f"{c.slot}:{t}" for part in c.value for t in part if not t.startswith("n=")}
+    for raw in c.raw_value:  # a name in another script is also found by its Latin reading
+        out |= {f"{c.slot}:{_stem_value(w)}" for name in _latin_names(raw)
+                if not raw.isascii() or name in _PLACE_NAMES for w in name.split()}
+    return sorted(out)
 
 
 def index_entry(text: str) -> tuple[str, list[str]]:
@@ -640,9 +646,10 @@ def _initials(raw: str) -> str:
     return "".join(w[0] for w in raw.split() if w)
 
 
+@lru_cache(maxsize=65536)
 def _root(token: str) -> str:
     """A stem's root, to compare word forms: an agent noun as its verb or instrument
-    ("smoker" -> "smok", "guitarist" -> "guitar", "swimmer" -> "swim") and a final vowel
+    ("smoker" -> "smok", "guitarist" -> "guitar", "swimmer" -> "swim"), a final e or o
     dropped ("smoke" -> "smok", "piano" -> "pian"). Equal roots only ever send a write to
     review: "Peter" and "Pete" share one too."""
     if len(token) < 4 or not token.isascii() or not token.isalpha():
@@ -653,13 +660,17 @@ def _root(token: str) -> str:
             if len(token) >= 4 and token[-1] == token[-2] and token[-1] not in "aeiouslfz":
                 token = token[:-1]  # swimm -> swim, runn -> run
             break
-    bare = token.rstrip("aeiouy")
-    return bare if len(bare) >= 3 else token
+    return token[:-1] if token[-1] in "eo" and len(token) >= 4 else token
+
+
+# How keen someone is adds nothing to what they do: "a keen hiker" hikes.
+_ZEAL = frozenset(stem(w) for w in ["keen", "avid", "passionate", "enthusiastic", "devoted",
+                                     "dedicated", "lifelong", "committed"])
 
 
 def _roots(tokens: Iterable[str]) -> frozenset[str]:
-    """Roots of value or text tokens; counts ("n=1") are left out."""
-    return frozenset(_root(t) for t in tokens if not t.startswith("n="))
+    """Roots of value or text tokens; counts ("n=1") and zeal ("keen") are left out."""
+    return frozenset(_root(t) for t in tokens if not t.startswith("n=") and t not in _ZEAL)
 
 
 # Latin letters that `text.fold` may have read from Cyrillic look-alikes ("Москва" in Latin
@@ -668,17 +679,21 @@ _UNCONFUSE = str.maketrans("abekmhopctyx", "авекмнорстух")
 _LOOKALIKE_LATIN = frozenset("abekmhopctyx")
 
 
-def _latin_name(raw: str) -> str:
-    """A value as a Latin name: other scripts transliterated, then the exonym table; a Latin
-    word made only of look-alike letters read back as Cyrillic when that names a known place."""
-    out = []
+def _latin_names(raw: str) -> tuple[str, ...]:
+    """A value's readings as a Latin name, other than itself: other scripts transliterated, then
+    the exonym table ("αθηνα" -> athina -> athens); and words made only of look-alike letters
+    read back as the Cyrillic they may have been folded from ("mockba" -> москва -> moscow)."""
+    plain, back = [], []
     for tok in raw.split():
         if not tok.isascii():
-            tok = _translit(tok)
-        elif set(tok) <= _LOOKALIKE_LATIN and _translit(tok.translate(_UNCONFUSE)) in _PLACES:
-            tok = _translit(tok.translate(_UNCONFUSE))
-        out.append(_PLACES.get(tok, tok))
-    return " ".join(t for t in out if t)
+            plain.append(_translit(tok))
+            back.append(plain[-1])
+        else:
+            plain.append(tok)
+            back.append(_translit(tok.translate(_UNCONFUSE)) if set(tok) <= _LOOKALIKE_LATIN
+                        else tok)
+    names = dict.fromkeys(" ".join(_PLACES.get(t, t) for t in seq if t) for seq in (plain, back))
+    return tuple(n for n in names if n and n != raw)
 
 
 def _sound(name: str) -> str:
@@ -692,14 +707,16 @@ def _sound(name: str) -> str:
 
 
 def _cross_script(ra: str, rb: str) -> bool:
-    """The same name, one side written in another script (transliterated, an exonym, or spelled
-    nearly the same once transliterated)."""
-    la, lb = _latin_name(ra), _latin_name(rb)
-    if not la or not lb or (la == ra and lb == rb):
-        return False
-    ka, kb = _sound(la), _sound(lb)
-    return la == lb or (min(len(ka), len(kb)) >= 4
-                        and difflib.SequenceMatcher(None, ka, kb).ratio() >= 0.8)
+    """The same name, one side written in another script: transliterated, an exonym, or spelled
+    nearly the same once transliterated ("yandeks" / "yandex")."""
+    na, nb = _latin_names(ra), _latin_names(rb)
+    pairs = [(x, y) for x in (ra, *na) for y in (rb, *nb) if (x, y) != (ra, rb)]
+    for x, y in pairs:
+        kx, ky = _sound(x), _sound(y)
+        if x == y or (min(len(kx), len(ky)) >= 4
+                      and difflib.SequenceMatcher(None, kx, ky).ratio() >= 0.9):
+            return True
+    return False
 
 
 def _countless(claim: Claim) -> Claim:
