@@ -2,26 +2,35 @@
 
 A fact is read as a canonical CLAIM (`read`): the SLOT it fills ("lives in", "based in",
 "resides in", "home is" -> residence; "works at/for", "employed by" -> employer; "allergic to",
-"X allergy" -> allergy; "has N X" -> has; ...), the VALUE filling it, and its polarity
-("not", "never", "doesn't") and whether it says the state ended ("no longer", "used to",
-"sold"). Values are canonical: Unicode folded (memory/text.py: NFKC, accents, look-alike
-letters), numbers as numbers ("three", "03", "3rd" -> 3), common abbreviations and spellings
-("St", "km", "colour"), corporate suffixes dropped in organisation slots (Corp, Inc, Ltd, GmbH),
-a few city exonyms ("München" -> munich), emoji read by their Unicode names, and stems.
+"X allergy" -> allergy; "has N X" -> has; "owns/has a dog called Rex", "Rex is my dog" ->
+named:dog; "Tom is my husband" -> spouse; ...), the VALUE filling it, and its polarity
+("not", "never", "doesn't", "a non-smoker") and whether it says the state ended ("no longer",
+"used to", "sold"). Values are canonical: Unicode folded (memory/text.py: NFKC, accents,
+look-alike letters), numbers as numbers ("three", "03", "3rd", "thirty-four", "nineteen
+ninety"), common abbreviations and spellings ("St", "km", "colour"), corporate suffixes dropped
+in organisation slots (Corp, Inc, Ltd, GmbH), a few Latin-script city exonyms ("München" ->
+munich), emoji read by their Unicode names, and stems.
 
 `assess` compares a new text with candidate tombstones and returns a `Verdict`:
 - REFUSE: a confident restatement (same slot and same value; the same canonical words without
   a slot) -- the writer refuses it, naming the tombstone.
 - REVIEW: a doubtful one (same slot and a similar value: one contains the other, a typo, an
-  initialism, a transliteration, an emoji for a word; a related slot with the same value; no
-  slot and one text's words inside the other's or embedding cosine >= the threshold). The
-  writer stores a candidate flagged `possibly_restates:<tombstone id>` for a person (or a
-  judge, see `assess(judge=...)`).
+  initialism, a name in another script, an emoji for a word, the same words in another form
+  -- "smoker"/"smoke", "guitarist"/"guitar"; a related slot with the same value; a generic
+  "is a X" reading restating another slot's value -- "Is a coffee drinker" after "Prefers
+  coffee"; a negation restating a state that is itself a negation -- "Does not eat meat"
+  after "Is vegetarian"; no slot and one text's word roots inside the other's, or embedding
+  cosine >= the threshold). The writer stores a candidate flagged
+  `possibly_restates:<tombstone id>` for a person (or a judge, see `assess(judge=...)`).
+  Word roots and other scripts only ever lead here, never to a refusal.
 - ACCEPT: a different value ("Grew up in Bristol" is another slot; "Has 3 grandchildren" another
-  value; "Not allergic to peanuts" the opposite polarity, i.e. the correction itself).
+  value; "Not allergic to peanuts" the opposite polarity, i.e. the correction itself; "Is not
+  vegetarian" too).
 
 Everything here is pure. The store finds the candidates through `index_entry` (a canonical key
-and slot terms, stored beside each tombstone) plus the nearest tombstones by vector.
+and slot terms -- with the Latin reading of a name in another script -- stored beside each
+tombstone) plus the nearest tombstones by vector (the only way to a cross-slot or no-slot
+paraphrase).
 """
 
 from __future__ import annotations
