@@ -203,8 +203,8 @@ def _numbers(tokens: list[str]) -> list[str]:
     while i < len(tokens):
         t = tokens[i]
         m = re.fullmatch(r"0*(\d+)(?:st|nd|rd|th)?", t)
-        century = (_UNITS.get(t, 0) if 10 <= _UNITS.get(t, 0) <= 19 else 20 if t == "twenty"
-                   else 0)
+        # Only eighteen, nineteen, twenty: "eleven thirty" is a time, not the year 1130.
+        century = {"eighteen": 18, "nineteen": 19, "twenty": 20}.get(t, 0)
         year = _tens_value(tokens, i + 1) if century else None
         if m:
             out.append(m.group(1))
@@ -402,7 +402,7 @@ _ROLE_SLOTS = {f"named:{' '.join(stem(w) for w in role.split())}": slot for slot
     ("spouse", ["husband", "wife", "spouse", "hubby"]),
     ("partner", ["partner", "boyfriend", "girlfriend"]),
     ("fiance", ["fiance", "fiancee"]),
-    ("employer", ["employer", "company", "workplace"]),
+    ("employer", ["employer", "workplace"]),  # "her company" may be one she owns
     ("manager", ["manager", "boss", "line manager", "supervisor"]),
     ("hometown", ["hometown", "home town"]),
 ] for role in roles}

@@ -171,6 +171,11 @@ def test_inv61_paraphrased_slots_keep_different_values_apart(dead, new):
     assert judge_pair(dead, new, 0.8, 0.85)[0] == Decision.ACCEPT
 
 
+def test_inv61_years_in_words_but_not_times():
+    assert read("Was born in nineteen eighty-five").value == read("Born in 1985").value
+    assert "1130" not in read("Meets at eleven thirty").terms  # a time, not a year
+
+
 def test_inv61_related_slots_compare_without_the_count():
     # "Owns a X" counts one; "Drives a X" holds no count: the value still compares.
     assert judge_pair("Drives a Volvo XC60", "Owns a Volvo XC60 car", 0.8, 0.85)[0] == \
