@@ -2,26 +2,35 @@
 
 A fact is read as a canonical CLAIM (`read`): the SLOT it fills ("lives in", "based in",
 "resides in", "home is" -> residence; "works at/for", "employed by" -> employer; "allergic to",
-"X allergy" -> allergy; "has N X" -> has; ...), the VALUE filling it, and its polarity
-("not", "never", "doesn't") and whether it says the state ended ("no longer", "used to",
-"sold"). Values are canonical: Unicode folded (memory/text.py: NFKC, accents, look-alike
-letters), numbers as numbers ("three", "03", "3rd" -> 3), common abbreviations and spellings
-("St", "km", "colour"), corporate suffixes dropped in organisation slots (Corp, Inc, Ltd, GmbH),
-a few city exonyms ("München" -> munich), emoji read by their Unicode names, and stems.
+"X allergy" -> allergy; "has N X" -> has; "owns/has a dog called Rex", "Rex is my dog" ->
+named:dog; "Tom is my husband" -> spouse; ...), the VALUE filling it, and its polarity
+("not", "never", "doesn't", "a non-smoker") and whether it says the state ended ("no longer",
+"used to", "sold"). Values are canonical: Unicode folded (memory/text.py: NFKC, accents,
+look-alike letters), numbers as numbers ("three", "03", "3rd", "thirty-four", "nineteen
+ninety"), common abbreviations and spellings ("St", "km", "colour"), corporate suffixes dropped
+in organisation slots (Corp, Inc, Ltd, GmbH), a few Latin-script city exonyms ("München" ->
+munich), emoji read by their Unicode names, and stems.
 
 `assess` compares a new text with candidate tombstones and returns a `Verdict`:
 - REFUSE: a confident restatement (same slot and same value; the same canonical words without
   a slot) -- the writer refuses it, naming the tombstone.
 - REVIEW: a doubtful one (same slot and a similar value: one contains the other, a typo, an
-  initialism, a transliteration, an emoji for a word; a related slot with the same value; no
-  slot and one text's words inside the other's or embedding cosine >= the threshold). The
-  writer stores a candidate flagged `possibly_restates:<tombstone id>` for a person (or a
-  judge, see `assess(judge=...)`).
+  initialism, a name in another script, an emoji for a word, the same words in another form
+  -- "smoker"/"smoke", "guitarist"/"guitar"; a related slot with the same value; a generic
+  "is a X" reading restating another slot's value -- "Is a coffee drinker" after "Prefers
+  coffee"; a negation restating a state that is itself a negation -- "Does not eat meat"
+  after "Is vegetarian"; no slot and one text's word roots inside the other's, or embedding
+  cosine >= the threshold). The writer stores a candidate flagged
+  `possibly_restates:<tombstone id>` for a person (or a judge, see `assess(judge=...)`).
+  Word roots and other scripts only ever lead here, never to a refusal.
 - ACCEPT: a different value ("Grew up in Bristol" is another slot; "Has 3 grandchildren" another
-  value; "Not allergic to peanuts" the opposite polarity, i.e. the correction itself).
+  value; "Not allergic to peanuts" the opposite polarity, i.e. the correction itself; "Is not
+  vegetarian" too).
 
 Everything here is pure. The store finds the candidates through `index_entry` (a canonical key
-and slot terms, stored beside each tombstone) plus the nearest tombstones by vector.
+and slot terms -- with the Latin reading of a name in another script -- stored beside each
+tombstone) plus the nearest tombstones by vector (the only way to a cross-slot or no-slot
+paraphrase).
 """
 
 from __future__ import annotations
@@ -31,7 +40,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
@@ -40,7 +49,7 @@ from pydantic import BaseModel, ConfigDict
 from .models import Tombstone
 from .text import STOP_WORDS, fold, normalise, split_cjk, stem
 
-KEY_VERSION = "4"  # bump when canonical keys change: stores recompute theirs on open
+KEY_VERSION = "5"  # bump when canonical keys change: stores recompute theirs on open
 POSSIBLY_RESTATES = "possibly_restates"  # flag prefix: possibly_restates:<tombstone id>
 
 # Words that hedge or say who holds a value, not what it is.
@@ -101,18 +110,22 @@ _SAME = {"colour": "color", "favourite": "favorite", "favour": "favor", "centre"
          "kids": "children", "kid": "child", "grandkids": "grandchildren",
          "grandkid": "grandchild", "email": "email", "bday": "birthday",
          "fav": "favorite", "fave": "favorite", "&": "and"}
-# City exonyms and common place abbreviations: the English name is the canonical one.
+# City exonyms and common place abbreviations, in Latin script: the English name is the
+# canonical one. A name in another script is transliterated and, found here or spelled
+# nearly the same, held for review (`_cross_script`), never refused.
 _PLACES = {"munchen": "munich", "koln": "cologne", "wien": "vienna", "praha": "prague",
-           "warszawa": "warsaw", "cracow": "krakow", "moskva": "moscow", "москва": "moscow",
-           "москве": "moscow", "lisboa": "lisbon", "roma": "rome", "firenze": "florence",
+           "warszawa": "warsaw", "cracow": "krakow", "moskva": "moscow", "moskve": "moscow",
+           "lisboa": "lisbon", "roma": "rome", "firenze": "florence",
            "venezia": "venice", "milano": "milan", "napoli": "naples", "torino": "turin",
            "geneve": "geneva", "genf": "geneva", "zuerich": "zurich", "bruxelles": "brussels",
            "brussel": "brussels", "antwerpen": "antwerp", "kobenhavn": "copenhagen",
-           "goteborg": "gothenburg", "athina": "athens", "bucuresti": "bucharest",
-           "beograd": "belgrade", "kiev": "kyiv", "peking": "beijing", "bombay": "mumbai",
+           "goteborg": "gothenburg", "athina": "athens", "athinai": "athens",
+           "bucuresti": "bucharest", "sankt": "saint", "sofiya": "sofia", "kiyev": "kyiv",
+           "kiev": "kyiv", "beograd": "belgrade", "peking": "beijing", "bombay": "mumbai",
            "calcutta": "kolkata", "madras": "chennai", "nyc": "new york city",
            "uk": "united kingdom", "gb": "united kingdom", "usa": "united states",
            "u.s.a": "united states", "capetown": "cape town"}
+_PLACE_NAMES = frozenset(_PLACES.values())
 # A comma part naming the country or region of the place before it adds nothing.
 _COUNTRIES = frozenset(["united kingdom", "england", "scotland", "wales", "britain",
                         "great britain", "united states", "america", "germany", "france",
@@ -173,21 +186,34 @@ def _with_emoji_names(text: str) -> tuple[str, bool]:
     return "".join(out), found
 
 
+def _tens_value(tokens: list[str], i: int) -> tuple[int, int] | None:
+    """'forty' or 'forty two' at tokens[i]: (value, tokens used)."""
+    if i >= len(tokens) or tokens[i] not in _TENS:
+        return None
+    if i + 1 < len(tokens) and tokens[i + 1] in _UNITS and 0 < _UNITS[tokens[i + 1]] < 10:
+        return _TENS[tokens[i]] + _UNITS[tokens[i + 1]], 2
+    return _TENS[tokens[i]], 1
+
+
 def _numbers(tokens: list[str]) -> list[str]:
-    """Number words, ordinals and zero-padded numbers as digits ("forty two" -> 42)."""
+    """Number words, ordinals and zero-padded numbers as digits ("forty two" -> 42); a year
+    said as two numbers ("nineteen ninety", "twenty twenty one") -> 1990, 2021."""
     out: list[str] = []
     i = 0
     while i < len(tokens):
         t = tokens[i]
         m = re.fullmatch(r"0*(\d+)(?:st|nd|rd|th)?", t)
+        # Only eighteen, nineteen, twenty: "eleven thirty" is a time, not the year 1130.
+        century = {"eighteen": 18, "nineteen": 19, "twenty": 20}.get(t, 0)
+        year = _tens_value(tokens, i + 1) if century else None
         if m:
             out.append(m.group(1))
-        elif t in _TENS:
-            value = _TENS[t]
-            if i + 1 < len(tokens) and tokens[i + 1] in _UNITS and 0 < _UNITS[tokens[i + 1]] < 10:
-                value += _UNITS[tokens[i + 1]]
-                i += 1
-            out.append(str(value))
+        elif year is not None:
+            out.append(str(century * 100 + year[0]))
+            i += year[1]
+        elif (tens := _tens_value(tokens, i)) is not None:
+            out.append(str(tens[0]))
+            i += tens[1] - 1
         elif t in _UNITS:
             out.append(str(_UNITS[t]))
         elif t in _ORDINALS:
@@ -350,17 +376,17 @@ _SLOTS: list[tuple[str, re.Pattern]] = [
     ("manager", _p(r"{PRE}(?:manager|boss|line manager|supervisor) is (?P<v>.+)$")),
     ("reports_to", _p(r"{PRE}reports? to (?P<v>.+)$")),
     ("favorite:", _p(r"{PRE}favorite (?P<k>[a-z ]+?) is (?P<v>.+)$")),
-    ("named:", _p(r"{PRE}(?:an? |one |1 )?(?P<k>[^\d|]+?) (?:named|called) (?P<v>.+)$")),
+    ("named:", _p(r"{PRE}(?:(?:owns?|got|has got|have got|keeps?|possess(?:es)?) )?(?:an? |one |1 )?(?P<k>[^\d|]+?) (?:named|called) (?P<v>.+)$")),
     ("named:", _p(r"{PRE}(?P<k>sister|brother|son|daughter|mother|father|mom|dad|dog|cat|pet|best friend|cousin|aunt|uncle|niece|nephew|grandmother|grandfather|child)(?: s name)? is (?:called |named )?(?P<v>.+)$")),
     ("named:", re.compile(r"^(?P<v>[^\s|]+) is (?:her|his|my|their|our) (?P<k>[a-z ]+)$")),
-    ("age", _p(r"{PRE}(?:aged |age |turned |turns |turning )?(?P<v>\d+)(?: years? old| yrs? old| years of age)?$")),
+    ("age", _p(r"{PRE}(?:aged |age is |age of |age |turned |turns |turning )?(?P<v>\d+)(?: years? old| yrs? old| years of age)?$")),
     ("job", _p(r"{PRE}(?:works|working) as (?:an? |the )?(?P<v>.+)$")),
     ("job", _p(r"{PRE}(?:job|occupation|profession) is (?:an? )?(?P<v>.+)$")),
     ("job", _p(r"^{WHO}(?:is|am|are|was) (?:an? )(?P<v>.+)$")),
     ("learning", _p(r"{PRE}(?:learning|learns?|is learning|studying|studies) (?P<v>.+)$")),
     ("likes", _p(r"{PRE}(?:prefers?|likes?|loves?|enjoys?|adores?|is fond of|fond of|into|favors?|is a fan of|a fan of) (?P<v>.+)$")),
     ("has", _p(r"{PRE}(?:owns?|has|have|uses?|using|possess(?:es)?|got|has got) (?P<v>.+)$")),
-    ("drives", _p(r"{PRE}(?:drives?|driving|is driving) (?P<v>.+)$")),
+    ("drives", _p(r"{PRE}(?:drives?|driving|is driving|rides?|riding|is riding) (?P<v>.+)$")),
     ("bought", _p(r"{PRE}(?:bought|purchased|just bought|has bought) (?P<v>.+)$")),
     ("wants", _p(r"{PRE}(?:wants?|would like|wishes for|is saving for|plans to buy) (?P<v>.+)$")),
 ]
@@ -370,6 +396,27 @@ _RELATED = {frozenset(p) for p in [("residence", "moved_to"), ("employer", "role
                                     ("allergy", "cannot_eat"), ("allergy", "intolerance"),
                                     ("spouse", "partner"), ("manager", "reports_to"),
                                     ("likes", "favorite:")]}
+# "X is my husband", "Anna is his wife", "Acme is her employer" (the `named:` reading of a role
+# word) fill the role's own slot.
+_ROLE_SLOTS = {f"named:{' '.join(stem(w) for w in role.split())}": slot for slot, roles in [
+    ("spouse", ["husband", "wife", "spouse", "hubby"]),
+    ("partner", ["partner", "boyfriend", "girlfriend"]),
+    ("fiance", ["fiance", "fiancee"]),
+    ("employer", ["employer", "workplace"]),  # "her company" may be one she owns
+    ("manager", ["manager", "boss", "line manager", "supervisor"]),
+    ("hometown", ["hometown", "home town"]),
+] for role in roles}
+# Readings of a generic frame ("is a coffee drinker" -> job, "is the father of ..." -> role_at)
+# rather than of a predicate: another slot's value restated in one is doubtful, not different.
+_LOOSE_SLOTS = frozenset(["job", "role_at"])
+# States that are themselves a negation, and the stems of what each excludes: "does not eat
+# meat" restates "is vegetarian" (review), "eats meat" contradicts it (accept).
+_EXCLUDES = {stem(word): frozenset(stem(x) for x in excluded.split()) for word, excluded in [
+    ("vegetarian", "meat"), ("pescatarian", "meat"), ("pescetarian", "meat"),
+    ("vegan", "meat animal animals dairy eggs milk cheese honey"),
+    ("teetotal", "alcohol booze"), ("teetotaller", "alcohol booze"),
+    ("teetotaler", "alcohol booze"), ("abstinent", "alcohol"),
+]}
 _ORG_SLOTS = frozenset(["employer", "role_at", "joined", "bank", "school", "of:"])
 _ENDED = re.compile(r"\b(?:no longer|not anymore|any more|anymore|used to|formerly|former|ex|"
                     r"outgrew|outgrown|has outgrown|sold|quit|stopped|gave up|has given up|left)\b")
@@ -396,6 +443,7 @@ def _polarity(s: str) -> tuple[str, bool, bool]:
     ended = bool(_ENDED.search(s))
     s = _ENDED.sub(" ", s)
     s = re.sub(r"\b(has|have|had) no\b", r"\1 0", s)  # "has no children" is a count
+    s = re.sub(r"\bnon (?=\w+(?:ers?|ists?)\b)", "not ", s)  # "a non-smoker" is "not a smoker"
     s, n = _CONTRACTION.subn(lambda m: {"ca": "can", "wo": "will"}.get(m.group(1), m.group(1)), s)
     negated = n % 2 == 1
     found = _NEGATION.findall(s)
@@ -451,6 +499,7 @@ def _read_surface(s: str, emoji: bool) -> Claim:
                 slot, value = name, m.group("v")
                 if name.endswith(":"):
                     slot = name + " ".join(stem(w) for w in m.group("k").split())
+                    slot = _ROLE_SLOTS.get(slot, slot)
                 break
     else:
         negated ^= neg2
@@ -529,11 +578,16 @@ def canonical_key(text: str) -> str:
 
 
 def slot_terms(text: str) -> list[str]:
-    """`slot:token` for every value token: the store's lookup for same-slot, similar values."""
+    """`slot:token` for every value token (and for the Latin reading of a name written in
+    another script): the store's lookup for same-slot, similar values."""
     c = read(text)
     if not c.slot:
         return []
-    return sorted({f"{c.slot}:{t}" for part in c.value for t in part if not t.startswith("n=")})
+    out = {f"{c.slot}:{t}" for part in c.value for t in part if not t.startswith("n=")}
+    for raw in c.raw_value:  # a name in another script is also found by its Latin reading
+        out |= {f"{c.slot}:{_stem_value(w)}" for name in _latin_names(raw)
+                if not raw.isascii() or name in _PLACE_NAMES for w in name.split()}
+    return sorted(out)
 
 
 def index_entry(text: str) -> tuple[str, list[str]]:
@@ -586,12 +640,99 @@ def _counts(tokens: Iterable[str]) -> set[str]:
     return {t for t in tokens if t.startswith("n=")}
 
 
+def _numbers_said(claim: Claim) -> set[str]:
+    """The numbers a claim states, a count included ("has 2 daughters" says 2, "has a dog"
+    none): slots that hold counts and slots that hold numbers compare."""
+    flat = frozenset().union(*claim.value)
+    return _numbers_of(flat) | {t[2:] for t in _counts(flat) if t != "n=1"}
+
+
 def _translit(raw: str) -> str:
     return re.sub(r"[^a-z0-9 ]", "", raw.translate(_TRANSLIT))
 
 
 def _initials(raw: str) -> str:
     return "".join(w[0] for w in raw.split() if w)
+
+
+@lru_cache(maxsize=65536)
+def _root(token: str) -> str:
+    """A stem's root, to compare word forms: an agent noun as its verb or instrument
+    ("smoker" -> "smok", "guitarist" -> "guitar", "swimmer" -> "swim"), a final e or o
+    dropped ("smoke" -> "smok", "piano" -> "pian"). Equal roots only ever send a write to
+    review: "Peter" and "Pete" share one too."""
+    if len(token) < 4 or not token.isascii() or not token.isalpha():
+        return token
+    for suffix in ("ist", "er"):
+        if token.endswith(suffix) and len(token) - len(suffix) >= 3:
+            token = token[:-len(suffix)]
+            if len(token) >= 4 and token[-1] == token[-2] and token[-1] not in "aeiouslfz":
+                token = token[:-1]  # swimm -> swim, runn -> run
+            break
+    return token[:-1] if token[-1] in "eo" and len(token) >= 4 else token
+
+
+# How keen someone is adds nothing to what they do: "a keen hiker" hikes.
+_ZEAL = frozenset(stem(w) for w in ["keen", "avid", "passionate", "enthusiastic", "devoted",
+                                     "dedicated", "lifelong", "committed"])
+
+
+def _roots(tokens: Iterable[str]) -> frozenset[str]:
+    """Roots of value or text tokens; counts ("n=1") and zeal ("keen") are left out."""
+    return frozenset(_root(t) for t in tokens if not t.startswith("n=") and t not in _ZEAL)
+
+
+# Latin letters that `text.fold` may have read from Cyrillic look-alikes ("Москва" in Latin
+# text folds to "mockba"), and the Cyrillic letter each came from.
+_UNCONFUSE = str.maketrans("abekmhopctyx", "авекмнорстух")
+_LOOKALIKE_LATIN = frozenset("abekmhopctyx")
+
+
+def _latin_names(raw: str) -> tuple[str, ...]:
+    """A value's readings as a Latin name, other than itself: other scripts transliterated, then
+    the exonym table ("αθηνα" -> athina -> athens); and words made only of look-alike letters
+    read back as the Cyrillic they may have been folded from ("mockba" -> москва -> moscow)."""
+    plain, back = [], []
+    for tok in raw.split():
+        if not tok.isascii():
+            plain.append(_translit(tok))
+            back.append(plain[-1])
+        else:
+            plain.append(tok)
+            back.append(_translit(tok.translate(_UNCONFUSE)) if set(tok) <= _LOOKALIKE_LATIN
+                        else tok)
+    names = dict.fromkeys(" ".join(_PLACES.get(t, t) for t in seq if t) for seq in (plain, back))
+    return tuple(n for n in names if n and n != raw)
+
+
+def _sound(name: str) -> str:
+    """A rough spelling key, so transliterations compare: "yandeks" ~ "yandex", "sofiya" ~
+    "sofia"."""
+    s = name.replace(" ", "")
+    for a, b in (("ks", "x"), ("kh", "h"), ("ph", "f"), ("w", "v"), ("y", "i"), ("j", "i"),
+                 ("c", "k"), ("q", "k")):
+        s = s.replace(a, b)
+    return re.sub(r"(.)\1+", r"\1", s)
+
+
+def _cross_script(ra: str, rb: str) -> bool:
+    """The same name, one side written in another script: transliterated, an exonym, or spelled
+    nearly the same once transliterated ("yandeks" / "yandex")."""
+    na, nb = _latin_names(ra), _latin_names(rb)
+    pairs = [(x, y) for x in (ra, *na) for y in (rb, *nb) if (x, y) != (ra, rb)]
+    for x, y in pairs:
+        kx, ky = _sound(x), _sound(y)
+        if x == y or (min(len(kx), len(ky)) >= 4
+                      and difflib.SequenceMatcher(None, kx, ky).ratio() >= 0.9):
+            return True
+    return False
+
+
+def _countless(claim: Claim) -> Claim:
+    """The claim without its count: "Owns a Tesla" (has, n=1) beside "Drives a Tesla"."""
+    parts = tuple(p for p in (frozenset(t for t in part if not t.startswith("n="))
+                              for part in claim.value) if p)
+    return replace(claim, value=parts)
 
 
 def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
@@ -633,7 +774,7 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
         return "similar", "one value contains the other"
     ra, rb = " ".join(dead.raw_value), " ".join(new.raw_value)
     if ra and rb and (_translit(ra) == rb or _translit(rb) == ra
-                      or _translit(ra) == _translit(rb) != ""):
+                      or _translit(ra) == _translit(rb) != "" or _cross_script(ra, rb)):
         return "similar", "the same name in another script"
     if (len(ra.split()) == 1 and len(rb.split()) > 1 and _initials(rb) == ra) or \
             (len(rb.split()) == 1 and len(ra.split()) > 1 and _initials(ra) == rb):
@@ -648,27 +789,49 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
                     or (min(len(x), len(y)) >= 4
                         and difflib.SequenceMatcher(None, x, y).ratio() >= 0.85)):
                 return "similar", f"{y!r} is close to {x!r}"
+    if _roots(flat_a) == _roots(flat_b):
+        return "similar", "the same words in another form"
     if dead.emoji != new.emoji:
         return "similar", "an emoji for a word"
     return "different", "a different value"
 
 
-def _no_slot(dead: Claim, new: Claim, cosine: float | None, threshold: float) -> tuple[Decision, str]:
+def _no_slot(dead: Claim, new: Claim, cosine: float | None, threshold: float,
+             close_cosine: float) -> tuple[Decision, str]:
     a, b = dead.terms, new.terms
     if a and a == b:
         return Decision.REFUSE, "the same words"
     nums_a, nums_b = _numbers_of(a), _numbers_of(b)
     if nums_a and nums_b and nums_a != nums_b:
         return Decision.ACCEPT, "different numbers or dates"
-    if a and b and (a < b or b < a) and len(a ^ b) <= 3:
+    ra, rb = _roots(a), _roots(b)
+    if ra and ra == rb:
+        return Decision.REVIEW, "the same words in another form"
+    if ra and rb and (ra < rb or rb < ra) and len(ra ^ rb) <= 3:
         return Decision.REVIEW, "one text's words inside the other's"
     if cosine is not None and cosine >= threshold:
         return Decision.REVIEW, f"similar meaning (cosine {cosine:.2f})"
+    if cosine is not None and cosine >= close_cosine and ra and rb and (ra <= rb or rb <= ra):
+        return Decision.REVIEW, f"one text's words inside the other's (cosine {cosine:.2f})"
     return Decision.ACCEPT, "different words"
 
 
+def _negated_by_meaning(a: Claim, b: Claim) -> str | None:
+    """Why two texts of opposite polarity say the same thing, if they do: one names a state
+    that is itself a negation ("is vegetarian": eats no meat) and the other negates what it
+    excludes ("does not eat meat"), or the other way round ("is not vegetarian" / "eats
+    meat"). "Is not vegetarian" after "Is vegetarian" is a correction and excludes nothing."""
+    pos, neg = (a, b) if b.negated else (b, a)
+    for word, excluded in _EXCLUDES.items():
+        if word in pos.terms and neg.terms & excluded:
+            return f"a negation restating {word!r} ({', '.join(sorted(neg.terms & excluded))})"
+        if word in neg.terms and pos.terms & excluded:
+            return f"restates 'not {word}' ({', '.join(sorted(pos.terms & excluded))})"
+    return None
+
+
 def judge_pair(dead_text: str, new_text: str, cosine: float | None,
-               threshold: float, *, close_cosine: float = 0.7,
+               threshold: float, *, close_cosine: float = 0.7, moderate_cosine: float = 0.55,
                dead_normalized: str | None = None) -> tuple[Decision, str]:
     """The rules for one (dead, new) pair."""
     if (dead_normalized if dead_normalized is not None else normalise(dead_text)) == \
@@ -676,6 +839,9 @@ def judge_pair(dead_text: str, new_text: str, cosine: float | None,
         return Decision.REFUSE, "the same text"
     dead, new = read(dead_text), read(new_text)
     if dead.negated != new.negated:
+        meaning = _negated_by_meaning(dead, new)
+        if meaning:
+            return Decision.REVIEW, meaning
         return Decision.ACCEPT, "the opposite polarity (a correction, not the dead value)"
     if dead.ended != new.ended:
         return Decision.ACCEPT, "says the state ended (a correction, not the dead value)"
@@ -693,11 +859,17 @@ def judge_pair(dead_text: str, new_text: str, cosine: float | None,
                 return Decision.REVIEW, f"same {new.slot}, overlapping value{cos}"
             return Decision.ACCEPT, f"same {new.slot}, {why}"
         if _related(dead.slot, new.slot):
-            same, why = compare_values(dead, new)
+            same, why = compare_values(_countless(dead), _countless(new))
             if same in ("same", "similar"):
                 return Decision.REVIEW, f"{new.slot} is close to {dead.slot}: {why}"
+        if {_slot_family(dead.slot), _slot_family(new.slot)} & _LOOSE_SLOTS and \
+                (cosine is None or cosine >= moderate_cosine):
+            a, b = _roots(frozenset().union(*dead.value)), _roots(frozenset().union(*new.value))
+            if a and b and (a <= b or b <= a) and _numbers_said(dead) == _numbers_said(new):
+                cos = "" if cosine is None else f" (cosine {cosine:.2f})"
+                return Decision.REVIEW, f"{new.slot} restates the {dead.slot} value{cos}"
         return Decision.ACCEPT, f"another slot ({new.slot}, not {dead.slot})"
-    return _no_slot(dead, new, cosine, threshold)
+    return _no_slot(dead, new, cosine, threshold, close_cosine)
 
 
 Judge = Callable[[str, Tombstone, str], tuple[Decision, str] | None]

@@ -141,3 +141,127 @@ def test_inv63_index_entry_finds_restatements_by_key_and_slot_terms():
     assert set(probe("Moved to Leeds").terms) & set(slot_terms)  # related slot
     assert read("Lives in Leeds").slot == "residence"
     assert probe("Not allergic to walnuts").keys[1] == canonical_key("Allergic to walnuts")
+
+
+# --- invariant 61: paraphrase classes (issue: tombstones let paraphrases back in) -------------
+@pytest.mark.parametrize("dead, new", [
+    # possession and naming verbs land in one slot
+    ("Has a hamster named Biscuit", "Keeps a hamster called Biscuit"),
+    ("Has got a goldfish called Nemo", "Owns a goldfish named Nemo"),
+    # "X is my husband/wife/employer" fills the role's slot
+    ("Married to Priya", "Priya is my wife"),
+    ("Works for Initech", "Initech is his employer"),
+    ("Her boss is Dana", "Dana is her manager"),
+    # number words and ages said another way
+    ("Is 29 years old", "Age is twenty-nine"),
+    ("Born in 1985", "Was born in nineteen eighty-five"),
+])
+def test_inv61_paraphrased_slots_are_refused(dead, new):
+    assert judge_pair(dead, new, 0.7, 0.85)[0] == Decision.REFUSE
+
+
+@pytest.mark.parametrize("dead, new", [
+    ("Has a hamster named Biscuit", "Keeps a hamster called Pickle"),
+    ("Married to Priya", "Priya is my sister"),
+    ("Is 29 years old", "Age is ninety-two"),
+    ("Born in 1985", "Was born in nineteen eighty-six"),
+    ("Drives a Volvo XC60", "Owns a Volvo XC90"),
+])
+def test_inv61_paraphrased_slots_keep_different_values_apart(dead, new):
+    assert judge_pair(dead, new, 0.8, 0.85)[0] == Decision.ACCEPT
+
+
+def test_inv61_years_in_words_but_not_times():
+    assert read("Was born in nineteen eighty-five").value == read("Born in 1985").value
+    assert "1130" not in read("Meets at eleven thirty").terms  # a time, not a year
+
+
+def test_inv61_related_slots_compare_without_the_count():
+    # "Owns a X" counts one; "Drives a X" holds no count: the value still compares.
+    assert judge_pair("Drives a Volvo XC60", "Owns a Volvo XC60 car", 0.8, 0.85)[0] == \
+        Decision.REVIEW
+    assert judge_pair("Rides a Brompton bike", "Owns a Brompton", 0.6, 0.85)[0] == Decision.REVIEW
+
+
+def test_inv61_a_generic_reading_restating_another_slot_goes_to_review():
+    # "is a X" (job) and "is the X of" (role_at) are frames, not predicates.
+    decision, why = judge_pair("Prefers green tea", "Is a green tea drinker", 0.62, 0.85)
+    assert decision == Decision.REVIEW and "restates" in why
+    assert judge_pair("Works at Initech", "Is an Initech engineer", 0.6, 0.85)[0] == Decision.REVIEW
+    assert judge_pair("Has 3 kids", "Is the mother of 3 kids", 0.7, 0.85)[0] == Decision.REVIEW
+    # ... only at a moderate cosine, with the numbers agreeing, and never between two
+    # predicate slots ("another slot" stays an accept there).
+    assert judge_pair("Prefers green tea", "Is a green tea drinker", 0.4, 0.85)[0] == Decision.ACCEPT
+    assert judge_pair("Has 3 kids", "Is the mother of 4 kids", 0.7, 0.85)[0] == Decision.ACCEPT
+    assert judge_pair("Lives in Leeds", "Works in Leeds", 0.8, 0.85)[0] == Decision.ACCEPT
+
+
+@pytest.mark.parametrize("dead, new", [
+    ("Is a cyclist", "Cycles to work"),
+    ("Plays the cello", "Is a cellist"),
+    ("Is a drummer", "Plays the drums"),
+    ("Bakes sourdough every weekend", "Is a keen sourdough baker"),
+    ("Is not a gambler", "Never gambles"),  # both negated: the same negative fact
+])
+def test_inv61_word_forms_go_to_review(dead, new):
+    assert judge_pair(dead, new, 0.7, 0.85)[0] == Decision.REVIEW
+
+
+@pytest.mark.parametrize("dead, new", [
+    ("Is a cyclist", "Is a climber"),
+    ("Is a teacher", "Is a preacher"),
+    ("Plays chess on Fridays", "Plays bridge on Fridays"),
+    ("Has a sister named Anna", "Has a sister named Anne"),
+])
+def test_inv61_word_forms_do_not_merge_different_words(dead, new):
+    assert judge_pair(dead, new, 0.75, 0.85)[0] == Decision.ACCEPT
+
+
+@pytest.mark.parametrize("dead, new", [
+    ("Is pescatarian", "Never eats meat"),
+    ("Is teetotal", "Does not drink alcohol"),
+    ("Never eats meat", "Is a vegetarian"),
+    ("Is not vegan", "Eats cheese"),  # "not vegan" restated by what a vegan excludes
+    ("Is a non-drinker", "Does not drink"),  # "non-" negates an agent noun
+])
+def test_inv61_negation_by_meaning_goes_to_review(dead, new):
+    decision, why = judge_pair(dead, new, 0.55, 0.85)
+    assert decision == Decision.REVIEW, why
+
+
+@pytest.mark.parametrize("dead, new", [
+    ("Is pescatarian", "Is not pescatarian"),  # the correction itself
+    ("Is pescatarian", "Eats meat"),
+    ("Is vegetarian", "Does not eat fish"),  # not what a vegetarian excludes here
+    ("Is a non-drinker", "Is a drinker"),
+])
+def test_inv61_negation_by_meaning_keeps_corrections(dead, new):
+    assert judge_pair(dead, new, 0.8, 0.85)[0] == Decision.ACCEPT
+
+
+def test_inv61_non_before_an_agent_noun_is_a_negation():
+    assert read("Is a non-drinker").negated and read("Is a non-drinker").slot == "job"
+    assert not read("Works at a non-profit").negated  # not an agent noun
+
+
+@pytest.mark.parametrize("dead, new", [
+    ("Lives in Kazan", "Lives in Казань"),  # transliterated
+    ("Works at Lukoil", "Works at Лукойл"),  # spelled nearly the same once transliterated
+    ("Lives in Athens", "Lives in Αθήναι"),  # transliterated, then the exonym table
+    ("Lives in Omsk", "Lives in Омск"),  # every letter a Latin look-alike: read back
+])
+def test_inv61_names_in_another_script_go_to_review_not_refusal(dead, new):
+    assert judge_pair(dead, new, 0.5, 0.85)[0] == Decision.REVIEW
+    assert judge_pair(new, dead, 0.5, 0.85)[0] == Decision.REVIEW
+
+
+def test_inv61_names_in_another_script_stay_apart_from_other_names():
+    assert judge_pair("Lives in Kazan", "Lives in Казахстан", 0.5, 0.85)[0] == Decision.ACCEPT
+    assert judge_pair("Lives in Omsk", "Lives in Томск", 0.5, 0.85)[0] == Decision.ACCEPT
+
+
+def test_inv63_a_name_in_another_script_is_indexed_by_its_latin_reading():
+    # The store finds the candidate by a slot term, not only among the nearest vectors.
+    assert "residence:moscow" in index_entry("Lives in Москва")[1]
+    assert "residence:moscow" in probe("Lives in Москва").terms
+    assert index_entry("Lives in Bath")[1] == ["residence:bath"]  # Latin values add nothing
