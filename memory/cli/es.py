@@ -86,6 +86,10 @@ class _Bar:
             line = f"{p.index:<11} copying"
         elif p.step == "contexts":
             line = f"{p.index:<11} session contexts: {p.done} of {p.total} turns rewritten"
+        elif p.step == "keys":
+            line = f"{p.index:<11} match keys: {p.done} of {p.total} tombstones rewritten"
+        elif p.step == "keys current":
+            line = f"{p.index:<11} match keys: current"
         else:
             line = f"{p.index:<11} {p.step}"
         print(("\n" if self.tty and self.last and self.last[1] == "copying" else "") + line,
@@ -94,10 +98,11 @@ class _Bar:
 
 
 def cmd_reindex(args) -> int:
-    from ..stores.elasticsearch.connection import ConnectionSettings, new_client
+    from ..stores.elasticsearch.connection import ConnectionSettings, new_client, writer
     from ..stores.elasticsearch.indices import IndexNames
-    from ..stores.elasticsearch.reindex import recompute_contexts, reindex
+    from ..stores.elasticsearch.reindex import Progress, recompute_contexts, reindex, request
     from ..stores.elasticsearch.store import redact
+    from ..stores.elasticsearch.tombkeys import ensure_tombstone_keys
     from ..stores.user_view import IndexParams
 
     url = _es_url(args, getattr(args, "store", None), "es reindex")
@@ -113,6 +118,11 @@ def cmd_reindex(args) -> int:
         # Issue 17: episodes' session contexts from the turns stored now (a store moved from
         # mapping version 1 has none; only turns whose context differs are written).
         recompute_contexts(es, names, IndexParams().window, progress=bar, where=redact(url))
+        # Invariant 147: tombstone match keys under the current key rules (KEY_VERSION).
+        keys = ensure_tombstone_keys(es, writer(es), names,
+                                     lambda fn, what: request(fn, what, redact(url)))
+        bar(Progress(index="tombstones", step="keys" if keys.recomputed else "keys current",
+                     done=keys.written, total=keys.seen))
     finally:
         es.close()
     emit(args, moved, lambda m: "\n".join(m + ([] if args.delete_old else [

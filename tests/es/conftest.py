@@ -113,6 +113,12 @@ class Cluster:
             return 200, search_answer(req, [])
         if req.method == "POST" and req.path.endswith("/_refresh"):
             return 200, {"_shards": {"total": 1, "successful": 1, "failed": 0}}
+        if req.method in ("PUT", "POST") and re.match(r"^/[^/_][^/]*/_(create|doc)/[^/]+$",
+                                                      req.path):
+            index, doc_id = req.path[1:].split("/")[0], req.path.rsplit("/", 1)[1]
+            return 201, {"_index": index + "-v2", "_id": doc_id, "_version": 1,
+                         "result": "created", "_seq_no": 0, "_primary_term": 1,
+                         "_shards": {"total": 1, "successful": 1, "failed": 0}}
         if req.method == "GET" and "/_doc/" in req.path:
             index, _, doc_id = req.path[1:].partition("/_doc/")
             return 404, {"_index": index, "_id": doc_id, "found": False}

@@ -126,15 +126,16 @@ def test_inv92_transport_retries_reads_but_never_writes(hash_embedder):
     go through `writer()`, max_retries=0). The batch's own single re-send (invariant 92,
     tests/es/test_batches.py) is the only second copy of a bulk."""
     cluster = Cluster(licence="platinum")
+    cfg = ConnectionSettings(url="http://127.0.0.1:9200")
+    store = ElasticsearchStore(cfg.url, hash_embedder, connection=cfg,
+                               client=make_client(cluster, **client_kwargs(cfg)))
+    cluster.requests.clear()  # start-up requests are checked in test_indices.py
     search_fails = [ConnectionTimeout("t"), ConnectionTimeout("t")]
     cluster.on("POST", r"/memdesk-.*/_search", lambda req: search_fails.pop(0) if search_fails
                else (200, {"hits": {"hits": []}}))
     cluster.on("PUT", "/_bulk", lambda req: ConnectionTimeout("t"))
     cluster.on("POST", "/_security/api_key", lambda req: ConnectionTimeout("t"))
     cluster.on("PUT", "/_security/api_key", lambda req: ConnectionTimeout("t"))
-    cfg = ConnectionSettings(url="http://127.0.0.1:9200")
-    store = ElasticsearchStore(cfg.url, hash_embedder, connection=cfg,
-                               client=make_client(cluster, **client_kwargs(cfg)))
     store.search_bm25(RecallFilter(user_id="u"), "tea", 5)
     assert len(cluster.find("POST", r"/memdesk-.*/_search")) == 3
     with pytest.raises(StoreUnavailableError):

@@ -11,7 +11,8 @@ from memory.errors import MemdeskError, StoreUnavailableError
 from memory.stores import open_store
 from memory.stores.elasticsearch import ElasticsearchStore
 from memory.stores.elasticsearch.indices import ALL_INDICES, MAPPING_VERSION, index_body
-from tests.es.conftest import URL, Cluster, make_client
+from memory.values import KEY_VERSION
+from tests.es.conftest import URL, Cluster, doc_answer, make_client
 
 
 def open_on(cluster: Cluster, embedder, **kw) -> ElasticsearchStore:
@@ -22,7 +23,11 @@ def test_inv22_creates_every_index_behind_a_versioned_alias(cluster, hash_embedd
     store = open_on(cluster, hash_embedder, prefix="acme")
     assert [r.path for r in cluster.requests[:2]] == ["/", "/_license"]
     created = {r.path: r.body for r in cluster.requests if r.method == "PUT"}
-    assert set(created) == {f"/acme-{n}-v{MAPPING_VERSION}" for n in ALL_INDICES}
+    # every index, then the tombstone key version of a store with no tombstones (invariant 147)
+    assert set(created) == {f"/acme-{n}-v{MAPPING_VERSION}" for n in ALL_INDICES} | {
+        "/acme-state/_create/tombstone_keys"}
+    assert created["/acme-state/_create/tombstone_keys"] == {
+        "type": "key_version", "name": "tombstone_keys", "value": KEY_VERSION}
     for name in ALL_INDICES:
         body = created[f"/acme-{name}-v{MAPPING_VERSION}"]
         assert body["aliases"] == {f"acme-{name}": {"is_write_index": True}}
@@ -48,8 +53,14 @@ def test_existing_matching_indices_are_reused(cluster, hash_embedder):
     for name in ALL_INDICES:
         live = {f"memdesk-{name}-v{MAPPING_VERSION}": {"mappings": index_body(name, "hash", hash_embedder.dims)["mappings"]}}
         cluster.on("GET", f"/memdesk-{name}/_mapping", (200, live))
+    cluster.on("GET", "/memdesk-state/_doc/tombstone_keys", (200, doc_answer(
+        "memdesk-state", {"type": "key_version", "name": "tombstone_keys", "value": KEY_VERSION},
+        "tombstone_keys")))
     open_on(cluster, hash_embedder)
     assert not [r for r in cluster.requests if r.method == "PUT"]
+    # keys already current (invariant 147): one realtime GET, no scan of the tombstones
+    assert [r.path for r in cluster.requests if "tomb" in r.path] == [
+        "/memdesk-tombstones/_mapping", "/memdesk-state/_doc/tombstone_keys"]
 
 
 def test_inv26_a_differing_mapping_is_a_clear_error(cluster, hash_embedder):

@@ -230,10 +230,10 @@ class Reindexer:
         return self._change(fn, what)
 
     def _change(self, fn, what: str):
-        return _request(fn, what, self.where)
+        return request(fn, what, self.where)
 
 
-def _request(fn, what: str, where: str):
+def request(fn, what: str, where: str):
     """One request; a lost answer is `Interrupted` (resume by re-running), a refusal a
     MemdeskError naming the step."""
     try:
@@ -264,7 +264,7 @@ def recompute_contexts(es: Elasticsearch, names: IndexNames, window: int, *,
     batch's follow-up; the last writer of a context wins, and every later write to that
     session recomputes it again."""
     alias, w = names.alias("episodic"), writer(es)
-    _request(lambda: es.indices.refresh(index=alias), f"refreshing {alias}", where)
+    request(lambda: es.indices.refresh(index=alias), f"refreshing {alias}", where)
     fields = ["user_id", *context.SESSION_FIELDS]
     pending: list[dict] = []
     seen = written = 0
@@ -275,7 +275,7 @@ def recompute_contexts(es: Elasticsearch, names: IndexNames, window: int, *,
         nonlocal pending, written
         if pending and (force or len(pending) >= 2 * CONTEXT_BULK):
             lines = pending
-            resp = _request(lambda: dict(w.bulk(operations=lines, refresh="false")),
+            resp = request(lambda: dict(w.bulk(operations=lines, refresh="false")),
                             f"updating the contexts of {alias}", where)
             bad = context.failed_items(resp)
             if bad:
@@ -293,7 +293,7 @@ def recompute_contexts(es: Elasticsearch, names: IndexNames, window: int, *,
     after = None
     while True:
         extra: dict = {"search_after": after} if after is not None else {}
-        resp = _request(lambda extra=extra: dict(es.search(
+        resp = request(lambda extra=extra: dict(es.search(
             index=alias, query=context.all_sessions_query(), sort=context.ALL_SORT, size=PAGE,
             source_includes=fields, track_total_hits=False,
             **extra)), f"reading the sessions of {alias}", where)
@@ -312,6 +312,6 @@ def recompute_contexts(es: Elasticsearch, names: IndexNames, window: int, *,
     close_group()
     flush(force=True)
     if written:
-        _request(lambda: es.indices.refresh(index=alias), f"refreshing {alias}", where)
+        request(lambda: es.indices.refresh(index=alias), f"refreshing {alias}", where)
     progress(Progress(index="episodic", step="contexts", done=written, total=seen))
     return written

@@ -54,7 +54,7 @@ from ..base import (
     page_summaries,
 )
 from ..user_view import IndexParams
-from . import context, queries, security, writes
+from . import context, queries, security, tombkeys, writes
 from .batch import AnswerLost, BatchWriter
 from .connection import TLS_HINT, ConnectionSettings, new_client, writer
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
@@ -134,6 +134,9 @@ class ElasticsearchStore:
         self.server_version = security.check_version(dict(info), self._where)
         self._read_licence()
         self._ensure_indices()
+        # Invariant 147: keys written under older key rules are recomputed before any check.
+        tombkeys.ensure_tombstone_keys(self.es, self._writer, self.names,
+                                       lambda fn, what: self._call(fn))
         log.info("elasticsearch %s at %s, licence %s: recall uses %s", self.server_version,
                  self._where, self.licence, self.recall_path)
 
