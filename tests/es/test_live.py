@@ -7,20 +7,24 @@ Not run on the machine this was written on (no cluster can run there): see the R
 from __future__ import annotations
 
 import os
+import threading
 from datetime import timedelta
 
 import pytest
 
 from memory.clock import fixed_clock
 from memory.corrections import bumped as bump
-from memory.errors import ConflictError, StoreUnavailableError
+from memory.errors import ConflictError, StoreUnavailableError, TombstoneError
 from memory.models import Episode, FactState, Tombstone, TombstoneKind
 from memory.service import MemoryService
 from memory.stores.base import PutMemory, PutTombstone, RecallFilter, UpdateMemory
+from memory.stores.elasticsearch import ElasticsearchStore, queries, tombkeys
 from memory.stores.elasticsearch.indices import index_body
 from memory.stores.elasticsearch.reindex import recompute_contexts, reindex
 from memory.stores.elasticsearch.store import api_key_doc_id
 from memory.stores.embedded import EmbeddedStore
+from memory.text import normalise
+from memory.values import KEY_VERSION, index_entry, probe
 from tests.conftest import ES_SKIP_REASON, NOW, make_store
 
 
@@ -174,3 +178,80 @@ def test_live_inv101_inv104_a_turn_is_found_by_its_neighbours_words_until_they_a
     live.es.update(index=alias, id=last.id, doc={"context": ""}, refresh=True)
     assert recompute_contexts(live.es, live.names, live.index_params.window) == 1
     assert live.es.get(index=alias, id=last.id)["_source"]["context"] == middle.text
+
+
+def _stale_keys(live, tomb_id: str, version: str) -> None:
+    """What an older matcher left: other keys beside the value, and its version recorded."""
+    live.es.update(index=live.names.alias("tombstones"), id=tomb_id, refresh=True,
+                   doc={"match_key": "employer=acme corp",
+                        "match_terms": ["employer:acme", "employer:corp"]})
+    live.es.index(index=live.names.alias("state"), id=tombkeys.STATE_ID,
+                  document=tombkeys.state_doc(version), refresh=True)
+
+
+def _key_hits(live, text: str) -> list[str]:
+    p = probe(text)
+    body = queries.tombstone_keys(live.names, "u", p.keys, p.normalized, p.terms, 10)
+    return [h["_id"] for h in live.es.search(**body)["hits"]["hits"]]
+
+
+def test_live_inv147_a_key_rule_change_is_followed_on_open_and_a_forgotten_value_stays_keyless(
+        live, hash_embedder):
+    svc = MemoryService(live, clock=fixed_clock(NOW))
+    acme = svc.write_fact("u", "Works at Acme Corp", actor="cli").fact
+    dead = svc.retract("u", acme.id, actor="cli")
+    zurich = svc.write_fact("u", "Lives in Zürich", actor="cli").fact
+    gone = svc.retract("u", zurich.id, actor="cli")
+    svc.forget("u", zurich.id, actor="cli")
+    _stale_keys(live, dead.id, str(int(KEY_VERSION) - 1))
+    assert dead.id not in _key_hits(live, "Employed by ACME Inc.")  # the old keys miss it
+    again = ElasticsearchStore(live.es_url, hash_embedder, prefix=live.names.prefix)
+    try:
+        state = live.es.get(index=live.names.alias("state"), id=tombkeys.STATE_ID)
+        assert state["_source"]["value"] == KEY_VERSION
+        assert live.es.get(index=live.names.alias("tombstones"), id=dead.id)["_source"][
+            "match_key"] == "employer=acm"
+        assert _key_hits(live, "Employed by ACME Inc.") == [dead.id]
+        hashed = live.es.get(index=live.names.alias("tombstones"), id=gone.id)["_source"]
+        assert hashed["forgotten"] and hashed["text"] == ""
+        assert "match_key" not in hashed and "match_terms" not in hashed
+        with pytest.raises(TombstoneError):  # still dead by its keyed hash (invariant 66)
+            MemoryService(again, clock=fixed_clock(NOW)).write_fact("u", "Lives in Zürich")
+        ElasticsearchStore(live.es_url, hash_embedder, prefix=live.names.prefix).close()
+        assert live.es.get(index=live.names.alias("state"), id=tombkeys.STATE_ID)[
+            "_seq_no"] == state["_seq_no"]  # current: nothing recomputed or recorded again
+    finally:
+        again.close()
+
+
+def test_live_inv147_two_processes_opening_at_once_agree(live, hash_embedder):
+    texts = ["Works at Acme Corp", "Lives in Zürich", "Живёт в Москве", "Allergic to peanuts",
+             *(f"Has {n} cats" for n in range(2, 40))]
+    tombs = [Tombstone(user_id="u", text=t, normalized=normalise(t), kind=TombstoneKind.RETRACTED,
+                       actor="cli") for t in texts]
+    live.apply([PutTombstone(tombstone=t) for t in tombs])
+    for t in tombs:
+        live.es.update(index=live.names.alias("tombstones"), id=t.id, doc={"match_key": "stale"})
+    _stale_keys(live, tombs[0].id, str(int(KEY_VERSION) - 1))
+    opened: list[ElasticsearchStore] = []
+    errors: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            opened.append(ElasticsearchStore(live.es_url, hash_embedder, prefix=live.names.prefix))
+        except BaseException as exc:  # reported below: a thread's error is the test's
+            errors.append(exc)
+    threads = [threading.Thread(target=open_one) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for s in opened:
+        s.close()
+    assert not errors and len(opened) == 2
+    live.es.indices.refresh(index=live.names.alias("tombstones"))
+    for t in tombs:
+        src = live.es.get(index=live.names.alias("tombstones"), id=t.id)["_source"]
+        assert (src["match_key"], src["match_terms"]) == index_entry(t.text)
+    assert live.es.get(index=live.names.alias("state"), id=tombkeys.STATE_ID)["_source"][
+        "value"] == KEY_VERSION

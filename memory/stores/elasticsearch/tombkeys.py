@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, TypeVar
 
 from elasticsearch import ConflictError, Elasticsearch
@@ -127,11 +128,8 @@ class TombstoneKeys:
         retry: list[str] = []
         after = None
         while True:
-            extra: dict = {"search_after": after} if after is not None else {}
-            resp = self.request(lambda extra=extra: self.es.search(
-                index=self.alias, query={"match_all": {}}, sort=[{"id": "asc"}], size=PAGE,
-                source_includes=list(FIELDS), seq_no_primary_term=True, track_total_hits=False,
-                **extra), f"reading the tombstones of {self.alias}")
+            resp = self.request(partial(self._page, after),
+                                f"reading the tombstones of {self.alias}")
             hits = resp["hits"]["hits"]
             self.seen += len(hits)
             retry += self._update([(h["_id"], h["_seq_no"], h["_primary_term"], h["_source"])
@@ -150,6 +148,12 @@ class TombstoneKeys:
         if self.written:
             self.request(lambda: self.es.indices.refresh(index=self.alias),
                          f"refreshing {self.alias}")
+
+    def _page(self, after: list | None) -> Any:
+        extra: dict = {"search_after": after} if after is not None else {}
+        return self.es.search(index=self.alias, query={"match_all": {}}, sort=[{"id": "asc"}],
+                              size=PAGE, source_includes=list(FIELDS), seq_no_primary_term=True,
+                              track_total_hits=False, **extra)
 
     def _reread(self, ids: list[str]) -> list[tuple[str, int, int, dict]]:
         resp = self.request(lambda: self.es.mget(
