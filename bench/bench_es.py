@@ -94,7 +94,8 @@ def count_mode() -> None:
     for licence in ("trial", "basic"):
         opened, more = _count_for(licence)
         rows += more
-    print(f"start-up: {opened} requests (info, licence, one mapping check or create per index)")
+    print(f"start-up: {opened} requests (info, licence, one mapping check or create per index, "
+          "the tombstone key version: get, then refresh, scan and create on a new store)")
     print(f"{'licence':<8}{'operation':<55}{'requests':>9}  bulk refresh  breakdown")
     for licence, label, n, kinds, refresh in rows:
         print(f"{licence:<8}{label:<55}{n:>9}  {','.join(refresh) or '-':<12}  {kinds}")
