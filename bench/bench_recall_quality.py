@@ -1,13 +1,15 @@
 """Recall-quality sweeps and the held-out report (issue 17): LoCoMo by split and category,
-persona questions by set (tuning, tuning-extra, frozen), one preset or ablation per row.
+persona questions by set (tuning, tuning-extra, frozen, frozen2), one preset or ablation per
+row.
 
 Ranking choices were made with `--locomo-split tune --persona-sets tuning,tuning-extra` only;
-the held-out figures (`--locomo-split test`, `--persona-sets frozen`) are reported, never tuned.
+the held-out figures (`--locomo-split test`, `--persona-sets frozen,frozen2`) are reported,
+never tuned; frozen2 was written by someone who had seen no ranking (invariant 151).
 Embeddings are cached on disk (.cache/memdesk-eval), so only the first run calls the model.
 
     nice -n 10 .venv/bin/python bench/bench_recall_quality.py --grid final \\
         --locomo ../shared/benchmarks/locomo/locomo10.json --locomo-split all \\
-        --persona-sets tuning,tuning-extra,frozen
+        --persona-sets tuning,tuning-extra,frozen,frozen2
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ def main() -> int:
     ap.add_argument("--grid", default="final", choices=sorted(GRIDS))
     ap.add_argument("--locomo", help="path to locomo10.json (omit to skip LoCoMo)")
     ap.add_argument("--locomo-split", default="tune", choices=["tune", "test", "all"])
-    ap.add_argument("--persona-sets", default="", help="comma list: tuning,tuning-extra,frozen")
+    ap.add_argument("--persona-sets", default="", help="comma list: tuning,tuning-extra,frozen,frozen2")
     ap.add_argument("--embedder", default="minilm")
     args = ap.parse_args()
     emb = DiskCachedEmbedder(get_embedder(args.embedder))

@@ -28,7 +28,10 @@ QUESTIONS_PATH = Path(__file__).resolve().parent.parent / "personas" / "data" / 
 # Issue 17: written before any ranking was run and never edited (invariant 100).
 FROZEN_PATH = QUESTIONS_PATH.with_name("questions_frozen.json")
 TUNING_PATH = QUESTIONS_PATH.with_name("questions_tuning.json")  # issue 17: tuning additions
-QUESTION_SETS = {"tuning": QUESTIONS_PATH, "tuning-extra": TUNING_PATH, "frozen": FROZEN_PATH}
+# Issue 17: a second frozen set, written by someone who had seen no ranking (invariant 151).
+FROZEN2_PATH = QUESTIONS_PATH.with_name("questions_frozen2.json")
+QUESTION_SETS = {"tuning": QUESTIONS_PATH, "tuning-extra": TUNING_PATH, "frozen": FROZEN_PATH,
+                 "frozen2": FROZEN2_PATH}
 GATE_R10 = 0.90
 GATE_R5 = 0.80
 SWEEP_K = 200  # the sweep inspects every fused candidate of both legs, not just a top 10
@@ -108,8 +111,8 @@ class RecallReport(BaseModel):
 
 
 def load_questions(path: str | Path = QUESTIONS_PATH) -> list[Question]:
-    """Read the persona questions (a path, or a set name: tuning, tuning-extra, frozen); a missing
-    or malformed file is one clear error."""
+    """Read the persona questions (a path, or a set name: tuning, tuning-extra, frozen,
+    frozen2); a missing or malformed file is one clear error."""
     path = QUESTION_SETS.get(str(path), Path(path))
     if not path.exists():
         raise ValidationError(f"no questions at {path}: run the personas generator "

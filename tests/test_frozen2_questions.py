@@ -1,0 +1,89 @@
+"""The second frozen persona question set (invariants 100 and 151): written before any ranking
+was seen, unchanged, and every id it names is a document agent recall may return from a store
+seeded with the personas."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+
+import pytest
+
+from memory.embeddings import get_embedder
+from memory.eval.recall_eval import QUESTION_SETS, load_questions
+from memory.personas import DATA_DIR
+from memory.personas.loader import seed
+from memory.stores import open_store
+
+FROZEN2 = DATA_DIR / "questions_frozen2.json"
+# Pinned when the set was committed, before any ranking was run on it (invariant 151).
+# Never update this: a changed question is a new set with a new name.
+FROZEN2_SHA256 = "6052462f218d2f4571123010e83ec6fbb6114b1541dbc9c6e1c2e6803a10b2d8"
+TAGS = {"current", "history", "dated", "event", "playbook", "catalog"}
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory):
+    """A real embedded store after `seed` (what `python -m memory seed` loads): id -> (kind,
+    owner, fact state), and the episodes agent recall screens out (invariant 65)."""
+    store = open_store(f"embedded:{tmp_path_factory.mktemp('frozen2') / 'p.db'}", get_embedder("hash"))
+    try:
+        seed(store)
+        docs: dict[str, tuple[str, str | None, str | None]] = {}
+        for user in store.users():
+            docs |= {e.id: ("episodic", user, None) for e in store.list_episodes(user)}
+            docs |= {f.id: ("semantic", user, f.state.value) for f in store.list_facts(user)}
+            docs |= {p.id: ("procedural", user, None) for p in store.list_playbooks(user)}
+        docs |= {c.id: ("catalog", None, None) for c in store.list_catalog()}
+        contradicted = {user: set(store.contradicted_sources(
+            user, [i for i, (k, u, _) in docs.items() if k == "episodic" and u == user]))
+            for user in store.users()}
+    finally:
+        store.close()
+    return docs, contradicted
+
+
+def _questions() -> list[dict]:
+    return json.loads(FROZEN2.read_text(encoding="utf-8"))
+
+
+def test_inv151_frozen2_file_is_unchanged():
+    assert hashlib.sha256(FROZEN2.read_bytes()).hexdigest() == FROZEN2_SHA256
+
+
+def test_inv151_frozen2_is_a_named_set_the_eval_loads():
+    assert QUESTION_SETS["frozen2"] == FROZEN2
+    assert len(load_questions("frozen2")) == len(_questions())
+
+
+def test_inv100_inv151_every_id_is_a_document_agent_recall_may_return(seeded):
+    docs, contradicted = seeded
+    questions = _questions()
+    assert len({q["id"] for q in questions}) == len(questions)
+    for q in questions:
+        ids = [q["gold_id"], *q["also_ids"]]
+        assert len(set(ids)) == len(ids), q["id"]
+        for doc_id in ids:
+            assert doc_id in docs, (q["id"], doc_id)
+            kind, owner, state = docs[doc_id]
+            assert owner in (None, q["user_id"]), (q["id"], doc_id)
+            # Never a candidate or a value declared never true, nor an episode that stated one.
+            assert state in (None, "active", "superseded"), (q["id"], doc_id, state)
+            assert doc_id not in contradicted.get(q["user_id"], set()), (q["id"], doc_id)
+        assert q["gold_kind"] == docs[q["gold_id"]][0], q["id"]
+
+
+def test_inv151_frozen2_is_large_and_spread_over_personas_tags_and_kinds(seeded):
+    docs, _ = seeded
+    questions = _questions()
+    assert len(questions) >= 180
+    assert {q["gold_kind"] for q in questions} == {"episodic", "semantic", "procedural", "catalog"}
+    per_user = Counter(q["user_id"] for q in questions)
+    assert set(per_user) == {"maya-smart-home", "lena-travels", "dev-ravi"}
+    assert min(per_user.values()) >= 60
+    assert {q["tag"] for q in questions} == TAGS
+    # History questions ask about the past: most golds are a superseded version.
+    history = [q for q in questions if q["tag"] == "history"]
+    assert sum(docs[q["gold_id"]][2] == "superseded" for q in history) >= 0.8 * len(history)
+    assert any(any(ord(c) > 127 for c in q["question"]) for q in questions)  # text is Unicode
