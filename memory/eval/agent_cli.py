@@ -1,4 +1,6 @@
-"""`memdesk eval agent [--split tune|heldout|all] [--agent offline|anthropic] [--misses]`."""
+"""`memdesk eval agent [--data F] [--split tune|heldout|blind|all] [--agent offline|anthropic]
+[--misses]`. `all` is the tuning splits (tune and held out) of the file, or its blind split when
+it holds nothing else; a blind split is never pooled with them (invariant 150)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,11 @@ from ..cli import emit
 def register(esub, common) -> None:
     p = esub.add_parser("agent", parents=[common],
                         help="the chat agent's precision and recall on labelled statements")
-    p.add_argument("--data", default=None, help="statements JSONL (default: tests/data/statements.jsonl)")
-    p.add_argument("--split", choices=["tune", "heldout", "all"], default="all")
+    p.add_argument("--data", default=None,
+                   help="statements JSONL (default: tests/data/statements.jsonl, or "
+                        "tests/data/statements_blind.jsonl with --split blind)")
+    p.add_argument("--split", choices=["tune", "heldout", "blind", "all"], default="all",
+                   help="blind: tests/data/statements_blind.jsonl, frozen, reported apart")
     p.add_argument("--agent", choices=["offline", "anthropic"], default="offline",
                    help="anthropic needs ANTHROPIC_API_KEY (costs money; never in CI)")
     p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run (default minilm)")
@@ -22,11 +27,26 @@ def register(esub, common) -> None:
 
 def cmd_agent(args) -> int:
     from ..embeddings import get_embedder
-    from .agent_eval import DATA_PATH, load_cases, render_markdown, run_agent_eval
+    from ..errors import ValidationError
+    from .agent_eval import (
+        BLIND,
+        BLIND_PATH,
+        DATA_PATH,
+        choose_splits,
+        load_cases,
+        render_markdown,
+        run_agent_eval,
+    )
     from .cli import GateFailed
     from .reports import write_reports
 
-    cases = load_cases(args.data or DATA_PATH)
+    data = args.data or (BLIND_PATH if args.split == BLIND else DATA_PATH)
+    cases = load_cases(data)
+    present = {c.split for c in cases}
+    splits = choose_splits(present, args.split)  # blind is never pooled (invariant 150)
+    if not splits:
+        raise ValidationError(f"no statements of split {args.split!r} in {data} "
+                              f"(it has {sorted(present)})")
     embedder = get_embedder(args.embedder or args.runtime.settings.embedder)
 
     def factory():
@@ -35,9 +55,8 @@ def cmd_agent(args) -> int:
 
         return get_agent(get_llm(args.runtime.settings, args.agent))
 
-    splits = ("tune", "heldout") if args.split == "all" else (args.split,)
     report = run_agent_eval(cases, embedder, factory, splits=splits,
-                            data=str(args.data or DATA_PATH),
+                            data=str(data),
                             progress=None if getattr(args, "json", False) else
                             (lambda cid: print(f"  {cid}", end="\r", file=sys.stderr)))
     md = render_markdown(report, misses=args.misses)

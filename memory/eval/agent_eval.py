@@ -5,11 +5,15 @@ store, real recall) against a fresh copy of its persona's seeded history, or aga
 holding only the statement's `given` facts. The trace's writes are the predicted operations;
 a prediction is right when its operation, value words, replaced fact, start date and review flag
 all match a label. Precision = right / predicted, recall = right / labelled (invariant 77).
-The held-out split is scored the same way and is never used to tune the rules.
+The held-out split is scored the same way and is never used to tune the rules. A blind set
+(`tests/data/statements_blind.jsonl`, split "blind") was written by someone who never saw the
+rules; it is frozen: its sha256 is pinned here, a blind file whose hash is not pinned does not
+load, and it is always reported apart from the tuning splits (invariant 150).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -32,6 +36,13 @@ from ..text import normalise
 from ..tools import TIME_WORDS
 
 DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "statements.jsonl"
+BLIND_PATH = DATA_PATH.with_name("statements_blind.jsonl")
+# Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
+# set is added here, never an old hash changed.
+FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
+                "statements_blind.jsonl: b001-b152, written without seeing the rules"}
+TUNING_SPLITS = ("tune", "heldout")
+BLIND = "blind"
 # The personas' history ends in November 2026; every statement is said the day after.
 EVAL_NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 FRESH = "fresh"
@@ -55,7 +66,7 @@ class Expected(BaseModel):
 
 class Case(BaseModel):
     id: str
-    split: Literal["tune", "heldout"]
+    split: Literal["tune", "heldout", "blind"]
     user: str
     given: list[Given] = Field(default_factory=list)
     history: list[str] = Field(default_factory=list)
@@ -111,17 +122,34 @@ class AgentEvalReport(BaseModel):
 
 
 def load_cases(path: str | Path = DATA_PATH) -> list[Case]:
+    """The labelled statements of a JSONL file. A file holding blind cases loads only when its
+    sha256 is pinned in FROZEN_BLIND: an edited blind set is refused (invariant 150)."""
     p = Path(path)
     if not p.exists():
         raise ValidationError(f"no statements file at {p}")
+    raw = p.read_bytes()
     out = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(raw.decode("utf-8").splitlines(), 1):
         if line.strip():
             try:
                 out.append(Case.model_validate_json(line))
             except ValueError as exc:
                 raise ValidationError(f"{p.name} line {n}: {str(exc).splitlines()[0]}") from None
+    digest = hashlib.sha256(raw).hexdigest()
+    if any(c.split == BLIND for c in out) and digest not in FROZEN_BLIND:
+        raise ValidationError(f"{p.name} holds blind statements but its sha256 {digest} is not "
+                              "pinned: a blind set is frozen and never edited (invariant 150)")
     return out
+
+
+def choose_splits(present: Iterable[str], requested: str) -> tuple[str, ...]:
+    """The splits one run scores. "all" is the tuning splits the file holds, or its blind split
+    when it holds nothing else: a blind split is never run or pooled with tuning data
+    (invariant 150). An empty answer means the file has no statement of the split. Pure."""
+    have = set(present)
+    if requested != "all":
+        return (requested,) if requested in have else ()
+    return tuple(s for s in TUNING_SPLITS if s in have) or tuple(sorted(have & {BLIND}))
 
 
 def _term_in(term: str, text: str) -> bool:
@@ -190,7 +218,7 @@ def _copy_db(src: Path, dst: Path) -> None:
 
 
 def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callable[[], object], *,
-                   splits: Iterable[str] = ("tune", "heldout"), data: str = str(DATA_PATH),
+                   splits: Iterable[str] = TUNING_SPLITS, data: str = str(DATA_PATH),
                    workdir: str | Path | None = None,
                    progress: Callable[[str], None] | None = None) -> AgentEvalReport:
     """Run every case of the chosen splits as one real turn; score the writes."""
@@ -241,8 +269,9 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
             shutil.rmtree(tmp, ignore_errors=True)
     by_split = {s: _score([r for r in results if r.split == s]) for s in sorted(wanted)
                 if any(r.split == s for r in results)}
-    if len(by_split) > 1:
-        by_split["all"] = _score(results)
+    tuned = [r for r in results if r.split != BLIND]  # blind is never pooled (invariant 150)
+    if len({r.split for r in tuned}) > 1:
+        by_split["all"] = _score(tuned)
     return AgentEvalReport(mode=getattr(agent, "mode", "?"), embedder=embedder.name, data=data,
                            said_at=EVAL_NOW, seconds=round(time.perf_counter() - started, 1),
                            splits=by_split, cases=results,

@@ -1,0 +1,96 @@
+"""The blind statements set is frozen (invariant 150): its sha256 is pinned, it parses, an edited
+copy does not load, and a run never pools it with the tuning splits."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from memory.errors import ValidationError
+from memory.eval.agent_eval import (
+    BLIND_PATH,
+    DATA_PATH,
+    FROZEN_BLIND,
+    Case,
+    choose_splits,
+    load_cases,
+    run_agent_eval,
+)
+from memory.personas.build import DATA_DIR
+
+# Written 2026-12-01 before any run, by a helper who never saw the agent's rules. Never edit the
+# file, and never change this hash: a new blind set gets a new file and a new pinned hash.
+BLIND_SHA256 = "71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857"
+
+
+def test_inv150_the_blind_set_is_pinned_by_sha256():
+    assert hashlib.sha256(BLIND_PATH.read_bytes()).hexdigest() == BLIND_SHA256
+    assert BLIND_SHA256 in FROZEN_BLIND
+    readme = (BLIND_PATH.parent / "README-statements-blind.md").read_text(encoding="utf-8")
+    assert BLIND_SHA256 in readme
+
+
+def test_inv150_the_blind_set_parses_and_its_labels_name_live_facts():
+    cases = load_cases(BLIND_PATH)
+    assert len(cases) >= 110
+    assert {c.split for c in cases} == {"blind"}
+    assert [c.id for c in cases] == [f"b{n:03d}" for n in range(1, len(cases) + 1)]
+    users = Counter(c.user for c in cases)
+    assert {"maya-smart-home", "dev-ravi", "lena-travels", "fresh"} <= set(users)
+    ops = Counter(e.op for c in cases for e in c.expect)
+    assert min(ops[o] for o in ("write", "supersede", "retract", "forget")) >= 5
+    assert sum(1 for c in cases if not c.expect) >= 0.25 * len(cases)  # must write nothing
+    active = {}
+    for path in DATA_DIR.glob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            doc = json.loads(line).get("doc") or {}
+            if doc.get("id", "").startswith("fact_"):
+                active[doc["id"]] = (doc["user_id"], doc["state"])
+    for c in cases:
+        for e in c.expect:
+            if e.op in ("supersede", "retract", "forget"):
+                assert e.old, c.id
+            if e.old and re.fullmatch(r"g\d+", e.old):
+                assert int(e.old[1:]) < len(c.given), c.id
+            elif e.old:  # a persona fact the user still holds
+                assert active.get(e.old) == (c.user, "active"), c.id
+
+
+def test_inv150_an_edited_blind_file_does_not_load(tmp_path):
+    lines = BLIND_PATH.read_text(encoding="utf-8").splitlines()
+    case = Case.model_validate_json(lines[0])
+    case.expect = []  # "fixing" one label after a run
+    edited = tmp_path / "statements_blind.jsonl"
+    edited.write_text("\n".join([case.model_dump_json(), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(ValidationError, match="invariant 150"):
+        load_cases(edited)
+    # files without blind cases are not pinned
+    tune = tmp_path / "mine.jsonl"
+    tune.write_text(case.model_copy(update={"split": "tune"}).model_dump_json() + "\n",
+                    encoding="utf-8")
+    assert len(load_cases(tune)) == 1
+    assert {c.split for c in load_cases(DATA_PATH)} == {"tune", "heldout"}
+
+
+def test_inv150_blind_is_never_pooled_with_tuning_splits(tmp_path, hash_embedder):
+    assert choose_splits({"tune", "heldout"}, "all") == ("tune", "heldout")  # default unchanged
+    assert choose_splits({"blind"}, "all") == ("blind",)
+    assert choose_splits({"tune", "heldout", "blind"}, "all") == ("tune", "heldout")
+    assert choose_splits({"blind"}, "blind") == ("blind",)
+    assert choose_splits({"tune", "heldout"}, "blind") == ()
+
+    from memory.agents.offline import OfflineAgent
+
+    # synthetic statements, not the blind set: only how the splits are reported is checked
+    cases = [Case(id=f"x{n}", split=split, user="fresh", text=text) for n, (split, text) in
+             enumerate([("tune", "hello there"), ("heldout", "thanks a lot"),
+                        ("blind", "how are you today?")])]
+    report = run_agent_eval(cases, hash_embedder, OfflineAgent,
+                            splits=("tune", "heldout", "blind"), workdir=tmp_path)
+    assert set(report.splits) == {"tune", "heldout", "blind", "all"}
+    assert report.splits["all"].statements == 2  # tune + heldout, without blind
+    assert report.splits["blind"].statements == 1
