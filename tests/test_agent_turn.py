@@ -153,6 +153,19 @@ def test_replies_speak_to_the_user(service):
     assert t.reply == "Noted: you're allergic to penicillin."
 
 
+@pytest.mark.parametrize("fact,said", [
+    ("Sister Amara lives in Manchester and got her into smart homes",
+     "your sister Amara lives in Manchester and got you into smart homes"),
+    ("Sister calls her every Sunday.", "your sister calls you every Sunday"),
+    ("Her partner Tom drives her to work", "your partner Tom drives you to work"),
+    ("Likes her coffee black", "you like your coffee black"),
+])
+def test_her_as_object_is_you_and_before_a_noun_is_your(fact, said):
+    from memory.understand.speak import second_person
+
+    assert second_person(fact) == said
+
+
 def test_inv72_the_episode_is_written_first_and_kept_when_the_model_fails(service):
     """invariant 72: the user's words are stored before any model call; a failed model keeps
     them, returns the error on the trace, and stores no reply."""

@@ -39,6 +39,11 @@ def _pronouns(text: str) -> str:
                                    not in {"always", "does"} else m.group(1)), t,
                flags=re.IGNORECASE)
     t = re.sub(r"\b(?:she|he)\b", "you", t, flags=re.IGNORECASE)
+    # "her" as an object ("got her into", "told her.") is "you"; before a noun it is "your".
+    t = re.sub(r"\b(?:her|him)\b(?=\s+(?:into|to|in|on|up|out|about|for|with|at|from|off|over|"
+               r"a|an|the|some|that|this|and|or|again|too|every|each|when|if|because|once|twice|"
+               r"daily|weekly|often|sometimes|now|then)\b|\s*[.,;:!?)]|\s*$)", "you", t,
+               flags=re.IGNORECASE)
     t = re.sub(r"\b(?:her|his)\b", "your", t, flags=re.IGNORECASE)
     t = re.sub(r"\bthem\b", "you", t, flags=re.IGNORECASE)
     return re.sub(r"\btheir\b", "your", t, flags=re.IGNORECASE)
