@@ -160,6 +160,8 @@ class HitView(BaseModel):
     valid_from: date | None = None
     valid_to: date | None = None
     recorded_at: datetime | None = None
+    supersedes: str | None = None  # chain links, so an answer can tell a history in order
+    superseded_by: str | None = None
     rank: int
     fused: float
     bm25_rank: int | None = None
@@ -185,6 +187,8 @@ class HitView(BaseModel):
                    valid_from=fact.valid_from.date() if fact and fact.valid_from else None,
                    valid_to=fact.valid_to.date() if fact and fact.valid_to else None,
                    recorded_at=getattr(doc, "recorded_at", None) or getattr(doc, "timestamp", None),
+                   supersedes=fact.supersedes if fact else None,
+                   superseded_by=fact.superseded_by if fact else None,
                    rank=hit.rank, fused=round(hit.fused_score, 6),
                    bm25_rank=legs["bm25"].rank if "bm25" in legs else None,
                    dense_rank=legs["dense"].rank if "dense" in legs else None,
@@ -194,7 +198,7 @@ class HitView(BaseModel):
 
     def for_model(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "kind": self.kind, "text": self.text}
-        for key in ("fact_type", "state", "valid_from", "valid_to"):
+        for key in ("fact_type", "state", "valid_from", "valid_to", "supersedes", "superseded_by"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value.isoformat() if isinstance(value, date) else value

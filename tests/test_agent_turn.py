@@ -42,6 +42,25 @@ def test_a_move_supersedes_and_where_have_i_lived_answers_both_in_order(service)
     assert "you lived in Bristol" in answer
 
 
+def test_a_history_answer_tells_the_chain_that_changed_and_nothing_else(service):
+    service.write_fact("ana", "Smart home hub is a Homey Pro", fact_type="world")
+    service.write_fact("ana", "Sister Amara lives in Manchester", fact_type="world")
+    service.write_fact("ana", "Partner Tom works from home", fact_type="identity")
+    service.write_fact("ana", "Lives in Bristol", fact_type="identity")
+    turn(service, "We left Bristol, in Edinburgh now")
+    answer = turn(service, "Where did I live before?").reply
+    assert answer.index("you lived in Bristol") < answer.index("you live in Edinburgh")
+    # Other facts sharing a word ("lives", or "home" through a synonym) never changed.
+    assert "Homey" not in answer and "Manchester" not in answer and "Tom" not in answer
+
+
+def test_a_superseded_fact_about_a_thing_is_told_in_the_past():
+    from memory.agents.offline import _past
+
+    assert _past("your smart home hub is a Homey Pro") == "your smart home hub was a Homey Pro"
+    assert _past("you're vegetarian") == "you were vegetarian"
+
+
 def test_a_denial_retracts_and_the_value_never_returns(service):
     fact = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
     t = turn(service, "I never lived in Bristol, that was my sister")

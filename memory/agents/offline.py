@@ -31,6 +31,9 @@ def _past(said: str) -> str:
         return "you were " + said[len("you're "):]
     if m and said.startswith("you ") and m.group(1) in _PAST:
         return f"you {_PAST[m.group(1)]}" + said[len("you ") + len(m.group(1)):]
+    if said.startswith("your "):  # "your hub is a Homey Pro" -> "your hub was a Homey Pro"
+        return re.sub(r"\b(is|are|has)\b", lambda v: {"is": "was", "are": "were", "has": "had"}[v.group(1)],
+                      said, count=1)
     return said
 
 
@@ -192,6 +195,7 @@ class OfflineAgent:
 
     def _answer(self, q: str, hits, history: bool) -> str:
         want = _question_terms(q)
+        direct = _question_terms(q, synonyms=False)
         seen, facts, books, docs = set(), [], [], []
         for h in hits:
             if h.id in seen:
@@ -205,17 +209,9 @@ class OfflineAgent:
             elif h.kind == "catalog" and len(overlap) >= 2 and _HOWTO.search(q):
                 docs.append(h)
         if history:
-            # What stopped being true came first; then by when it started.
-            facts.sort(key=lambda h: (h.state == "active", str(h.valid_from or h.recorded_at or "")))
-            parts = []
-            for h in facts[:6]:
-                said = second_person(h.text)
-                if h.state == "superseded":
-                    parts.append(_past(said) + (f" (until {h.valid_to})" if h.valid_to else ""))
-                else:
-                    parts.append(said + (" now" if not h.valid_from else f" (since {h.valid_from})"))
-            if parts:
-                return sentence("From what you've told me, in order: " + "; then ".join(parts))
+            told = _history(facts, direct)
+            if told:
+                return told
         else:
             listing = [second_person(h.text) for h in facts[:6]]
             if listing:
@@ -237,6 +233,53 @@ class OfflineAgent:
         return ("I didn't understand anything in that to remember or answer, so I haven't "
                 "recorded anything. If you told me something about yourself, try saying it "
                 "plainly, e.g. “I live in Leeds” or “I switched from Zed to Helix”.")
+
+
+def _chains(facts: list) -> list[list]:
+    """Recalled facts grouped by supersession chain (linked through supersedes/superseded_by),
+    chains in the order of their best-ranked member."""
+    by_id = {h.id: h for h in facts}
+    root: dict[str, str] = {}
+
+    def find(i: str) -> str:
+        while root.get(i, i) != i:
+            i = root[i]
+        return i
+
+    for h in facts:
+        for other in (h.supersedes, h.superseded_by):
+            if other in by_id:
+                root[find(h.id)] = find(other)
+    groups: dict[str, list] = {}
+    for h in facts:  # facts are in rank order, so dict order is best member first
+        groups.setdefault(find(h.id), []).append(h)
+    return list(groups.values())
+
+
+def _history(facts: list, direct: set[str]) -> str | None:
+    """A history answer: the chains that changed, each told oldest first. A history question is
+    about one attribute ("where did I live before?"), so chains that never changed are left out
+    when one did, and chains sharing the question's own words beat those reached through a
+    synonym ("home" in "smart home hub")."""
+    chains = _chains(facts)
+    changed = [c for c in chains if len(c) > 1 or any(h.supersedes or h.superseded_by for h in c)]
+    chains = changed or chains
+    worded = [c for c in chains if any(direct & terms(h.text) for h in c)]
+    chains = (worded or chains)[:2]
+    told = []
+    for chain in chains:
+        # What stopped being true came first; then by when it started.
+        chain.sort(key=lambda h: (h.state == "active", str(h.valid_from or h.recorded_at or "")))
+        parts = []
+        for h in chain[:6]:
+            said = second_person(h.text)
+            if h.state == "superseded":
+                parts.append(_past(said) + (f" (until {h.valid_to})" if h.valid_to else ""))
+            else:
+                parts.append(said + (" now" if not h.valid_from else f" (since {h.valid_from})"))
+        told.append(sentence(("From what you've told me, in order: " if not told else "Also: ")
+                             + "; then ".join(parts)))
+    return " ".join(told) or None
 
 
 def _hypothetical(clause: str) -> bool:
@@ -269,8 +312,10 @@ def _query(st: Statement) -> str:
     return " ".join(p for p in parts if p).strip() or st.clause
 
 
-def _question_terms(q: str) -> set[str]:
+def _question_terms(q: str, *, synonyms: bool = True) -> set[str]:
     base = {t for t in terms(q) if t not in _QSTOP}
+    if not synonyms:
+        return base
     for w in re.findall(r"[\w'-]+", q.lower()):
         for alt in lx.SYNONYMS.get(w, ()):
             base.add(stem(alt))
