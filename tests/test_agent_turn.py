@@ -42,6 +42,16 @@ def test_a_move_supersedes_and_where_have_i_lived_answers_both_in_order(service)
     assert "you lived in Bristol" in answer
 
 
+def test_a_denial_names_its_target_whole_and_never_tombstones_a_neighbour(service):
+    """invariant 4: "a Hue bridge" is not "Hue bulbs"; a denial that names nothing on record
+    retracts nothing and says so."""
+    bulbs = service.write_fact("ana", "Has twelve Philips Hue bulbs and two Hue Go lamps").fact
+    t = turn(service, "I never had a Hue bridge, that was my neighbour's")
+    assert t.writes() == []
+    assert service.get_fact("ana", bulbs.id).state == FactState.ACTIVE
+    assert "nothing on record saying you had a Hue bridge" in t.reply
+
+
 def test_a_history_answer_tells_the_chain_that_changed_and_nothing_else(service):
     service.write_fact("ana", "Smart home hub is a Homey Pro", fact_type="world")
     service.write_fact("ana", "Sister Amara lives in Manchester", fact_type="world")

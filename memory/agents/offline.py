@@ -48,7 +48,12 @@ def _when(w) -> str:
 
 
 def _yours(words: str) -> str:
-    return re.sub(r"\bmy\b", "your", re.sub(r"\bI\b", "you", words), flags=re.IGNORECASE)
+    said = re.sub(r"\bmy\b", "your", re.sub(r"\bI\b", "you", words), flags=re.IGNORECASE)
+    # A denial's target keeps its verb without the subject: "had a Hue bridge" -> "you had ...".
+    if re.match(r"(?:had|lived|owned|worked|been|used|bought|liked|eaten|said|was|were)\b", said,
+                re.IGNORECASE):
+        return "you " + said
+    return said
 
 
 class OfflineAgent:

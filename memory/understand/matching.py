@@ -161,6 +161,13 @@ def _single(slot: str) -> bool:
         slot.startswith("noun:") and slot.removeprefix("noun:").split()[-1] in lx.SLOT_NOUNS)
 
 
+def _near(want: frozenset[str] | set[str], have: frozenset[str]) -> int:
+    """How many wanted stems a text holds, counting word forms the stemmer keeps apart
+    ("allergic"/"allergy": one stem a prefix of the other, five letters or more)."""
+    return sum(1 for w in want if w in have or any(
+        min(len(w), len(h)) >= 5 and (w.startswith(h) or h.startswith(w)) for h in have))
+
+
 def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("active", "superseded"),
                 slot: str | None = None, expand: bool = False):
     """The recalled memory a denial or a forget request names, or None when none is named
@@ -187,6 +194,10 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
         if not shared:
             continue
         if not names and not expand and len(shared) * 2 < len(want):
+            continue
+        if not expand and len(want) - _near(want, have) > len(want) // 4:
+            # A denial tombstones what it names (invariant 4): "a Hue bridge" is not "Hue bulbs",
+            # so every word of a short target (all but one in four of a long one) must be there.
             continue
         fit = (len(shared) + (2 if slot and slot in slots_of(h.text, h.fact_type) else 0),
                h.state == "active", -h.rank)
