@@ -52,6 +52,19 @@ def test_a_denial_names_its_target_whole_and_never_tombstones_a_neighbour(servic
     assert "nothing on record saying you had a Hue bridge" in t.reply
 
 
+def test_a_how_to_question_cites_the_help_page_and_a_fact_question_does_not(service):
+    from memory.models import CatalogDoc
+
+    service.add_catalog([CatalogDoc(title="Resetting a Zigbee sensor",
+                                    text="Hold the reset button for five seconds until the LED blinks, "
+                                         "then pair it again from the hub.")])
+    service.write_fact("ana", "Has four Aqara door sensors on Zigbee")
+    answer = turn(service, "How do I reset a Zigbee sensor?").reply
+    assert "“Resetting a Zigbee sensor” covers this" in answer
+    answer = turn(service, "Which Zigbee sensors do I have?").reply
+    assert "four Aqara door sensors" in answer and "help page" not in answer
+
+
 def test_a_history_answer_tells_the_chain_that_changed_and_nothing_else(service):
     service.write_fact("ana", "Smart home hub is a Homey Pro", fact_type="world")
     service.write_fact("ana", "Sister Amara lives in Manchester", fact_type="world")

@@ -217,7 +217,9 @@ class OfflineAgent:
             told = _history(facts, direct)
             if told:
                 return told
-        else:
+        elif not (_HOWTO.search(q) and (books or docs)):
+            # A how-to question is answered by what worked before and the help page that covers
+            # it; the user's facts answer it only when neither exists.
             listing = [second_person(h.text) for h in facts[:6]]
             if listing:
                 return sentence("From what you've told me: " + join(listing))
