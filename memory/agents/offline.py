@@ -137,6 +137,12 @@ class OfflineAgent:
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         old = pick_old(st, hits)
+        if old is None and st.act == "change" and re.match(
+                r"^(?:no\s+longer|is\s+no\s+longer|has\s+given\s+up|moved\s+away\s+from)\b",
+                st.text or "", re.IGNORECASE):
+            # Something that stopped, with nothing on record it ends: no fact to keep
+            # ("binned the hub ages ago"); a wrong write is worse than a miss (invariant 141).
+            return "That ends something I have nothing on record about, so I haven't noted it."
         if old is None and st.rule.startswith("third:"):
             # News about someone or something else is kept only as a change of what is on
             # record about them ("Jan lives in Lisbon now"), never as a new fact.

@@ -75,6 +75,12 @@ def _day_month(day: int, mon: int, year: int | None, today: date, *, past: bool)
     return _day_of(mon, day, today.year + 1)
 
 
+def weekday_before(name: str, today: date) -> date:
+    """The most recent day of that name before today ("on Sunday" said on a Tuesday). Pure."""
+    back = (today.weekday() - WEEKDAYS.index(name.lower())) % 7
+    return today - timedelta(days=back or 7)
+
+
 def _add_months(d: date, n: int) -> date:
     y, m = divmod(d.year * 12 + d.month - 1 + n, 12)
     return _day_of(m + 1, d.day, y)
@@ -216,11 +222,14 @@ def find_dates(clause: str, today: date) -> Dates:
             text = _cut(text, m)
 
     # "since X": the start of validity, always removed from the value.
-    m = re.search(r"\bsince\s+(?:(?P<rel>" + _REL + r")|(?P<d>" + DAY + r")\s+(?P<m>" + MON +
+    m = re.search(r"\bsince\s+(?:(?P<wd>" + _WD + r")\b(?:\s+(?:night|morning|evening|afternoon))?|"
+                  r"(?P<rel>" + _REL + r")|(?P<d>" + DAY + r")\s+(?P<m>" + MON +
                   r")|(?P<m2>" + MON + r")(?:\s+(?P<y2>" + _YEAR + r"))?|(?P<y>" + _YEAR + r"))\b",
                   text, re.IGNORECASE)
     if m:
-        if m.group("rel"):
+        if m.group("wd"):
+            start = weekday_before(m.group("wd"), today)
+        elif m.group("rel"):
             start = relative(m.group("rel"), today)
         elif m.group("m"):
             start = _day_month(int(re.sub(r"\D", "", m.group("d"))), month_number(m.group("m")),
@@ -246,6 +255,18 @@ def find_dates(clause: str, today: date) -> Dates:
             found.append(m2.group(0))
             text = _cut(text, m2)
         return Dates(start, end, _strip_vague(text), tuple(found))
+
+    # A bare weekday ("on Sunday", "Friday night"): the last one for a past event, the next one
+    # for a plan; a habit ("usually Tuesday", "on Mondays") names no date (invariant 139).
+    m = re.search(r"\b(?:on\s+|last\s+)?(?P<wd>" + _WD + r")\b(?:\s+(?:night|morning|evening|"
+                  r"afternoon))?", text, re.IGNORECASE)
+    if m and (past or future) and not re.search(r"\b(?:every|usually|each|always|often|normally|"
+                                                r"most)\b", clause, re.IGNORECASE):
+        start = (weekday_before(m.group("wd"), today) if past
+                 else today + timedelta(days=(WEEKDAYS.index(m.group("wd").lower())
+                                              - today.weekday()) % 7 or 7))
+        found.append(m.group(0))
+        return Dates(start, end, _strip_vague(_cut(text, m)), tuple(found))
 
     # ISO, "12 January", "January 12th": a day, kept in the text.
     m = re.search(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b", text)

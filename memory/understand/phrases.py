@@ -108,9 +108,11 @@ HEDGE_RE = re.compile(lx.HEDGES, I)
 HYPO_RE = re.compile(lx.HYPOTHETICAL, I)
 HARSH_RE = re.compile(lx.HARSH_CUES, I)
 CHANGE_RE = re.compile(lx.CHANGE_CUES, I)
+# Any capital letter, in every script ("Łódź", "Ōsaka", "Škoda"), as a regex class.
+UPPER = "(?-i:[" + "".join(re.escape(chr(c)) for c in range(0x41, 0x2000) if chr(c).isupper()) + "])"
 REL = "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend"}, key=len, reverse=True))
-NAME = r"(?P<name>[A-Z\u00C0-\u00DE][\w'’-]+(?:\s+[A-Z\u00C0-\u00DE][\w'’-]+)?)"
+NAME = r"(?P<name>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’-]+)?)"
 PLACE = r"(?P<p>[^\W\d_][\w'’.-]*(?:\s+(?:de|do|da|del|la|le|am|upon|on\s+)?[^\W\d_][\w'’.-]*){0,3})"
-CAP_PLACE = r"(?P<p>(?-i:[A-Z\u00C0-\u00DE][\w'’.-]*(?:\s+[A-Z\u00C0-\u00DE][\w'’.-]*){0,3}))"
+CAP_PLACE = r"(?P<p>(?-i:" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,3}))"
 SUBJ_I = r"(?:i|we)"
 IM = r"(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|i\s+have\s+been|we'?ve\s+been)"

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import date
 
 from .about_me import health, identity, location, plans, preferences, relation, work
+from .canon import canonical, is_lowercase_message
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
@@ -45,6 +46,20 @@ _OTHER_USER = re.compile(
     r"pretend(?:ing)?(?:\s+to\s+be)?|speak(?:ing)?|switch(?:ing)?)\s+as\s+(?!a\b|an\b)\w+|"
     r"\bon\s+behalf\s+of\b|\b[\w.-]+'s\s+(?:memor(?:y|ies)|facts|profile|account|records?|data|"
     r"history|store|index)\b|\b(?:user[_ ]?id|index|scope|tenant)\s*[=:]", I)
+
+
+# Where one sentence holds several first-person clauses: "..., I ...", "... and I ...",
+# "..., so we ...", "..., now I'm ...", "... and bought ..." (the subject carries over: the
+# canonical form puts it back, invariant 138).
+_CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|"
+          r"replaced|swapped|became|retired|married|divorced|separated|stopped|traded|"
+          r"gave\s+up|got\s+rid\s+of|retrained|now\s+(?:live|work|use)|live|work)\b")
+_PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\s+so)\s+"
+                    r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
+                    r",\s*(?=now\s+(?:i|we|in)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
+                    r"living|working|driving|riding|playing)\b)|"
+                    r",?\s+(?:and|then|and\s+then)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")",
+                    re.IGNORECASE)
 
 
 def split_clauses(message: str) -> list[str]:
@@ -146,8 +161,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     if m := _OTHER_USER.search(message):
         out.other_user = m.group(0)
         return out
+    lowercase = is_lowercase_message(message)
     for raw in split_clauses(message):
-        c = _PREFIX.sub("", raw).strip()
+        c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
         if not c:
             continue
         forget = forget_request(c.rstrip("?"))
@@ -162,16 +178,27 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             continue
         hedged = bool(HEDGE_RE.search(c))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause.
-        parts = [p for p in re.split(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also)\s+"
-                                     r"(?=(?:i|we)(?:\s|'))", c, flags=I) if p.strip()]
+        parts = [p for p in _PARTS.split(c) if p and p.strip()]
         kept = []
+        spare: list[Dates] = []  # dates said in a part that holds no statement
         for part in parts:
+            part = canonical(part.strip(" ,"), lowercase=lowercase)
             part = re.sub(r"\b(i|we|you|they)'ve\b", r"\1 have", part.replace("’", "'"), flags=I)
             found = denial(part, message, history) or read_clause(part, message, today, history)
             for st in found or []:
                 if hedged:
                     st.confidence = min(st.confidence, 0.55)
+            if not found:
+                d = find_dates(part, today)
+                if d.valid_from:
+                    spare.append(d)
             kept += found or []
+        if spare:
+            # "I'm a charge nurse now, got promoted last week": the date in the other part of
+            # the sentence dates the statement (invariant 139).
+            for st in kept:
+                if st.valid_from is None and st.act in ("assert", "change") and st.text:
+                    st.valid_from = spare[0].valid_from
         if not kept:
             out.ignored.append(raw)
             continue
@@ -193,7 +220,8 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             d.valid_from, d.valid_to = v.valid_from, v.valid_to
             d.rule += "+replacement"
             return [s for s in statements if s is not v]
-    gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer"))]
+    gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
+                                                               "Moved away from"))]
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])
         other.act = "change"
