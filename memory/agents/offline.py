@@ -138,7 +138,7 @@ class OfflineAgent:
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         old = pick_old(st, hits)
         if old is None and st.act == "change" and re.match(
-                r"^(?:no\s+longer|is\s+no\s+longer|has\s+given\s+up|moved\s+away\s+from)\b",
+                r"^(?:no\s+longer\s+(?:owns|has|likes|uses)|has\s+given\s+up|moved\s+away\s+from)\b",
                 st.text or "", re.IGNORECASE):
             # Something that stopped, with nothing on record it ends: no fact to keep
             # ("binned the hub ages ago"); a wrong write is worse than a miss (invariant 141).

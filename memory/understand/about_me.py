@@ -106,7 +106,7 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
     t = dates.text
     left = None
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|moved\s+"
-                  r"(?:away\s+)?from|moved\s+out\s+of)\s+" + PLACE, t, I)
+                  r"(?:away\s+)?from|moved\s+out\s+of|no\s+longer\s+live\s+in)\s+" + PLACE, t, I)
     if m and m.group(0).lower().split()[-2:-1] != ["from"] and _WORK_CUE.search(t):
         m = None  # "I left Deloitte and joined KPMG": an employer, not a place
     if m:
@@ -115,7 +115,8 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
     if m_from:
         left = place(m_from.group("f"))
     patterns = [
-        r"(?:^|\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+|recently\s+|all\s+)*)"
+        r"(?:^|\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+|recently\s+|all\s+)*|\b"
+        + IM + r"\s+(?:just\s+|now\s+|finally\s+|soon\s+)?)"
         r"(?:moved|relocated|moving|relocating)\s+(?:from\s+\S+(?:\s+\S+)?\s+)?(?:back\s+)?"
         r"(?:over\s+)?(?:to|into)\s+" + PLACE,
         r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|have\s+"
@@ -123,6 +124,11 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing)\s+"
         r"(?:in|out\s+of)\s+" + PLACE,
         r"\bhome\s+is\s+(?:now\s+)?" + PLACE,
+        r"\b" + SUBJ_I + r"\s+(?:now\s+)?call\s+" + PLACE.replace("{0,3}", "{0,2}") + r"\s+home\b",
+        # "we've been in Bristol since March": only with a since/for (not "been in Paris once")
+        (r"\b" + SUBJ_I + r"(?:'ve|\s+have)\s+been\s+(?:living\s+|based\s+)?in\s+" + PLACE
+         if re.search(r"\bsince\b|\bfor\s+(?:\d+|a|two|three|four|five|six|many|several|ten)\s+"
+                      r"(?:years?|months?)\b", c, I) else r"(?!x)x"),
         (r"(?:^|,\s*)(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:now\s+)?in\s+(?P<p>" + UPPER +
          r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\s+now\b"),
         # "now in Neukölln", "now I'm in Lisbon", "we're in Philly now"
@@ -192,6 +198,12 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       r"became)\s+(?:now\s+)?(?:(?P<art>a|an|the)\s+)?(?P<role>[\w -]+?)"
                       r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+?))?(?=\s*(?:[,.;!?]|$|\s+now\b))",
                       t, I)
+         or re.search(r"\b(?:i'?ve\s+been|i\s+have\s+been|i\s+(?:\w+\s+)?(?:started|got|took|landed|"
+                      r"accepted)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:job|role|position|post)\s+as|"
+                      r"(?:they|we|the\s+company|my\s+\w+)\s+(?:have\s+|has\s+|just\s+)*(?:made|appointed|"
+                      r"named)\s+me)\s+(?:(?P<art>a|an|the)\s+)?(?P<role>[\w -]+?)"
+                      r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+?))?(?=\s*(?:[,.;!?]|$|\s+now\b|\s+for\s+"
+                      r"(?:\d+|a|two|three|four|five|ten|many|several)\b|\s+since\b))", t, I)
          or re.search(r"\bmy\s+(?:new\s+)?(?:job|role|title|position|job\s+title)\s+is\s+(?:now\s+)?"
                       r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?:\s+(?:at|for)\s+(?P<at>[^,.;!?]+))?"
                       r"(?=\s*(?:[,.;!?]|$))", t, I))
@@ -199,6 +211,9 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                                                        m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
         at = m.groupdict().get("at")
+        if at and re.match(r"^(?:\d+|a|an|one|two|three|four|five|six|ten|many|several|the\s+past)\s+"
+                           r"(?:\w+\s+)?(?:years?|months?|weeks?|days?)\b", at, I):
+            at = None  # "a teacher for ten years": how long, not where
         at = tidy(re.sub(r"^(?:the\s+)", "the ", at)) if at else None
         text = f"Works as {article(role)}{role}" + (f" at {at}" if at else "")
         changed = bool(re.search(r"\b(?:now|became|become|promoted|new|started|from)\b", c, I))
@@ -214,6 +229,10 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
         "?P<org>", "?P<left>"), t)
     m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)|(?:i'?m|i\s+am)\s+"
                    r"(?:now\s+|currently\s+)?working\s+(?:at|for|with))\s+" + org, t)
+         or re.search(r"(?i:\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:been\s+|got\s+)?(?:hired|taken\s+on|"
+                      r"employed|recruited)\s+by)\s+" + org, t)
+         or (re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?at)\s+" + org + r"(?i:\s+now\b|\s*$)", t)
+             if _WORK_CUE.search(c) else None)
          or re.search(r"(?i:\b(?:i\s+(?:have\s+|'ve\s+|just\s+)*|and\s+|^)(?:joined|started\s+(?:a\s+"
                       r"new\s+job\s+)?at|started\s+working\s+(?:at|for)|got\s+a\s+job\s+(?:at|with)"
                       r"|went\s+to\s+work\s+(?:at|for)))\s+" + org, t))
@@ -256,7 +275,8 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                           fact_type="constraint", previous=f"allergic {allergen}",
                           valid_from=dates.valid_from, clause=c, rule="health:allergy-gone")]
     m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|i\s+have\s+been|i'?ve\s+become|"
-                  r"i\s+became|i\s+went|i\s+think\s+i'?m|i'?ve\s+gone)\s+(?P<no>no\s+longer\s+|"
+                  r"i\s+became|i\s+went|i\s+think\s+i'?m|i'?ve\s+gone|i\s+have\s+gone|"
+                  r"(?:i|we)\s+(?:have\s+)?(?:just\s+)?(?:turned|gone|went))\s+(?P<no>no\s+longer\s+|"
                   r"not\s+)?(?:now\s+|fully\s+|also\s+|again\s+|back\s+to\s+being\s+)?(?:a\s+)?(?P<d>" + _DIET +
                   r")\b", t, I)
     if m and not (m.group("no") or "").lower().startswith("not"):

@@ -31,7 +31,8 @@ _PAST = re.compile(
     r"adopted|ordered|installed|set up|signed|landed|arrived)\b", re.IGNORECASE)
 _FUTURE = re.compile(
     r"\b(?:will|'ll|going to|gonna|next|tomorrow|upcoming|starts?|starting|from now|booked|"
-    r"plan(?:ning)? to|flying|fly|travell?ing|off to|heading|leaving for|back on|due)\b",
+    r"plan(?:ning)? to|flying|fly|travell?ing|off to|heading|leaving for|back on|due|moving|"
+    r"relocating)\b",
     re.IGNORECASE)
 
 
@@ -255,6 +256,19 @@ def find_dates(clause: str, today: date) -> Dates:
             found.append(m2.group(0))
             text = _cut(text, m2)
         return Dates(start, end, _strip_vague(text), tuple(found))
+
+    # "on the 3rd": a day of this month, or of the next (a plan) or the last (a past event).
+    m = re.search(r"\b(?:on\s+)?the\s+(?P<d>[012]?\d|3[01])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?" + MON + r")",
+                  text, re.IGNORECASE)
+    if m:
+        day = int(m.group("d"))
+        this = _day_of(today.month, day, today.year) if day >= 1 else today
+        if past and this >= today:
+            this = _day_of((today.month - 2) % 12 + 1, day, today.year - (today.month == 1))
+        elif not past and this < today:
+            this = _day_of(today.month % 12 + 1, day, today.year + (today.month == 12))
+        found.append(m.group(0))
+        return Dates(this, end, _strip_vague(_cut(text, m)), tuple(found))
 
     # A bare weekday ("on Sunday", "Friday night"): the last one for a past event, the next one
     # for a plan; a habit ("usually Tuesday", "on Mondays") names no date (invariant 139).

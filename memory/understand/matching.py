@@ -153,6 +153,18 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                  and terms(h.text) != new_terms]
         if found:
             return max(found, key=lambda h: (len(topic & terms(h.text)), -h.rank))
+        # "I prefer the window now": no word in common with "Always wants an aisle seat", but
+        # window and aisle are values of one kind (lexicon.CONTRASTS).
+        words = {w.lower() for w in re.findall(r"[\w'-]+", st.text)}
+        for group in lx.CONTRASTS:
+            mine = words & group
+            if not mine:
+                continue
+            rivals = [h for h in facts if h.fact_type == st.fact_type and (
+                {w.lower() for w in re.findall(r"[\w'-]+", h.text)} & (group - mine))
+                and not ({w.lower() for w in re.findall(r"[\w'-]+", h.text)} & mine)]
+            if len(rivals) == 1:  # only an unambiguous rival (invariant 140)
+                return rivals[0]
     return None
 
 

@@ -201,14 +201,23 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
     # same verb ("Drinks tea") when there is one.
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:started|began|begun|"
-                  r"took\s+up|taken\s+up|got\s+into)\s+(?P<verb>[a-z]+)ing\s+(?P<v>[^,.;!?]+)", t, I)
+                  r"took\s+up|taken\s+up|got\s+into)\s+(?P<verb>[a-z]+)ing\b\s*(?P<v>[^,.;!?]*)", t, I)
     if m and _gerund_base(m.group("verb")) in _VERBS.split("|"):
         verb = _gerund_base(m.group("verb"))
         thing = tidy(m.group("v"))
-        if thing and not re.match(r"^(?:to|it|that|this|again)\b", thing, I):
-            text = f"Uses {thing}" if verb == "use" else f"{cap(third_singular(verb))} {third_person(thing)}"
+        if not re.match(r"^(?:to|it|that|this|again)\b", thing, I):
+            text = (f"Uses {thing}" if verb == "use" else
+                    f"{cap(third_singular(verb))} {third_person(thing)}".strip())
             return [Statement(act="change", text=text, fact_type="preference", slot=f"verb:{verb}",
                               valid_from=dates.valid_from, clause=c, rule="act:started")]
+    # "I'm really into bouldering these days": a liking.
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:really\s+|totally\s+|big\s+|well\s+|so\s+|now\s+|very\s+much\s+)*"
+                  r"into\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and not re.match(r"^(?:it|that|this|you|him|her|them|the\s+idea)\b", m.group("v"), I):
+        thing = obj_phrase(m.group("v"), keep_article=True)
+        if thing:
+            return [Statement(act="assert", text=f"Likes {third_person(thing)}", fact_type="preference",
+                              clause=c, rule="act:into")]
     # "I'm on a Galaxy S24 now": the thing they use now.
     m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?on\s+(?:a|an|the)\s+(?P<v>[^,.;!?]+?)"
                   r"\s+(?:now|these\s+days|nowadays)\b", t, I)
@@ -272,7 +281,7 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     noun, value = tidy(m.group("n")), tidy(m.group("v"))
     if not value or re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
                              r"terrible|awful|great|fine|ok|okay|good|bad|weird|acting|playing|"
-                             r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit|\w+ing)\b"
+                             r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit|(?-i:[a-z]\w*ing))\b"
                              r"(?!\s+(?:\d|the\s+\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
                              value, I):
         return None
