@@ -272,6 +272,10 @@ def _query(st: Statement) -> str:
         parts.append("prefers contact phone email")
     elif st.slot and st.slot.startswith("noun:"):
         parts.append(st.slot.removeprefix("noun:"))
+    words = {w.lower() for w in re.findall(r"[\w'-]+", st.text or "")}
+    for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
+        if words & group:
+            parts.append(" ".join(sorted(group - words)))
     return " ".join(p for p in parts if p).strip() or st.clause
 
 

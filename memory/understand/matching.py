@@ -163,7 +163,7 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             rivals = [h for h in facts if h.fact_type == st.fact_type and (
                 {w.lower() for w in re.findall(r"[\w'-]+", h.text)} & (group - mine))
                 and not ({w.lower() for w in re.findall(r"[\w'-]+", h.text)} & mine)]
-            if len(rivals) == 1:  # only an unambiguous rival (invariant 140)
+            if len({h.id for h in rivals}) == 1:  # only an unambiguous rival (invariant 140)
                 return rivals[0]
     return None
 
