@@ -8,12 +8,12 @@ from datetime import date
 
 import pytest
 
+from memory.tools import HitView
 from memory.understand.canon import canonical, is_lowercase_message, strip_symbols
 from memory.understand.dates import find_dates, weekday_before
 from memory.understand.matching import pick_old
 from memory.understand.model import Statement
 from memory.understand.statements import understand
-from memory.tools import HitView
 
 TODAY = date(2026, 12, 1)  # a Tuesday
 
