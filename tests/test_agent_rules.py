@@ -76,3 +76,12 @@ def test_inv141_an_ending_with_nothing_on_record_writes_nothing(service):
         t = turn(service, text)
         assert t.writes() == [], text
     assert active(service) == ["Lives in Leeds"]
+
+
+def test_inv140_a_move_away_from_a_thing_they_use_is_a_switch(service):
+    old = service.write_fact("ana", "Uses Spotify", fact_type="preference").fact
+    home = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    t = turn(service, "I've moved from Spotify to Apple Music")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Apple Music")
+    assert service.get_fact("ana", home.id).state == FactState.ACTIVE

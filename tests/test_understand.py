@@ -151,3 +151,20 @@ def test_inv140_a_never_denial_with_the_true_value():
 ])
 def test_inv141_nothing_to_keep(text):
     assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Did I tell you I moved to Leeds?", [("change", "Lives in Leeds")]),
+    ("Can you remember that I live in Bath now?", [("change", "Lives in Bath")]),
+    ("My car's a Skoda Octavia", [("assert", "Car is a Skoda Octavia")]),
+    ("I'm now the proud owner of a Fiat 500", [("assert", "Owns a Fiat 500")]),
+    ("I'm not a fan of cilantro", [("assert", "Dislikes cilantro")]),
+    ("I'm on a keto diet", [("assert", "Is keto")]),
+    ("I've cut out dairy", [("change", "No longer eats dairy")]),
+    ("Started a new role as head of product at Wise",
+     [("change", "Works as a head of product at Wise")]),
+    ("I live with my girlfriend in Camden", [("assert", "Lives in Camden")]),
+    ("My partner works at the BBC", [("assert", "Partner works at the BBC")]),
+])
+def test_inv137_more_voices_of_the_same_statements(text, expected):
+    assert said(text) == expected

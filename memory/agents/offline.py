@@ -10,7 +10,7 @@ import time
 
 from ..text import stem
 from ..understand import lexicon as lx
-from ..understand.matching import already_known, pick_old, pick_target, terms
+from ..understand.matching import already_known, pick_old, pick_target, slots_of, terms
 from ..understand.speak import join, second_person, sentence
 from ..understand.statements import Statement, Understanding, understand
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -136,6 +136,7 @@ class OfflineAgent:
         return out
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
+        st = _reslot(st, hits)
         old = pick_old(st, hits)
         if old is None and st.act == "change" and re.match(
                 r"^(?:no\s+longer\s+(?:owns|has|likes|uses)|has\s+given\s+up|moved\s+away\s+from)\b",
@@ -243,6 +244,21 @@ class OfflineAgent:
         return ("I didn't understand anything in that to remember or answer, so I haven't "
                 "recorded anything. If you told me something about yourself, try saying it "
                 "plainly, e.g. “I live in Leeds” or “I switched from Zed to Helix”.")
+
+
+def _reslot(st: Statement, hits) -> Statement:
+    """"I moved from Spotify to Apple Music": a move away from something the user's facts hold
+    as a thing they use, not as a home, is a switch (the slot comes from their facts, inv. 140)."""
+    if st.slot != "home" or not st.previous or not (st.text or "").startswith("Lives in "):
+        return st
+    want = terms(st.previous)
+    named = [h for h in hits if h.kind == "semantic" and h.state == "active"
+             and want and want <= terms(h.text)]
+    if named and not any("home" in slots_of(h.text, h.fact_type) for h in named):
+        value = (st.text or "").removeprefix("Lives in ")
+        return st.model_copy(update={"text": f"Uses {value}", "slot": None,
+                                     "fact_type": "preference", "rule": st.rule + "+reslot"})
+    return st
 
 
 def _hypothetical(clause: str) -> bool:

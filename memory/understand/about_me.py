@@ -89,10 +89,13 @@ def relation(c: str) -> list[Statement] | None:
                 r"out|off|home|late|back|on\s+holiday|coming|visiting|staying)\b", rest, I):
         return []  # passing news about someone, nothing durable
     mm = re.match(r"^(?P<verb>[a-z]+s|is|has|started|joined|became|graduated)\s+(?P<v>.+)$", rest)
+    unique = rel in {"partner", "wife", "husband", "girlfriend", "boyfriend", "fiance", "fiancee",
+                     "mum", "mom", "mother", "dad", "father", "parents"}
     if mm and mm.group("verb") == "is" and not (re.match(r"(?:a|an|the|now\s+a|now\s+an)\s", mm.group("v"), I)
                                                 or is_role(mm.group("v"))):
         return []  # "Dave is obsessed with triathlons": a passing remark about someone
-    if mm and name:
+    if mm and (name or (unique and re.match(r"(?:lives|works|is|teaches|studies|runs|owns)$",
+                                             mm.group("verb")))):
         return [Statement(act="assert", text=f"{who} {mm.group('verb')} {third_person(tidy(mm.group('v')))}",
                           fact_type="identity", slot=slot, clause=c, rule="relation:verb")]
     return []
@@ -120,8 +123,8 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         r"(?:moved|relocated|moving|relocating)\s+(?:from\s+\S+(?:\s+\S+)?\s+)?(?:back\s+)?"
         r"(?:over\s+)?(?:to|into)\s+" + PLACE,
         r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|have\s+"
-        r"lived|'ve\s+lived|have\s+been\s+living)\s+in\s+" + PLACE,
-        r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing)\s+"
+        r"lived|'ve\s+lived|have\s+been\s+living)\s+(?:with\s+(?:my|our)\s+[\w-]+\s+)?in\s+" + PLACE,
+        r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing|renting)\s+"
         r"(?:in|out\s+of)\s+" + PLACE,
         r"\bhome\s+is\s+(?:now\s+)?" + PLACE,
         r"\b" + SUBJ_I + r"\s+(?:now\s+)?call\s+" + PLACE.replace("{0,3}", "{0,2}") + r"\s+home\b",
@@ -292,6 +295,24 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if changed else "assert", text=f"Is {diet}",
                           fact_type="constraint", slot="diet", valid_from=dates.valid_from,
                           confidence=0.9, clause=c, rule="health:diet")]
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re)\s+(?:now\s+)?on\s+(?:a\s+|the\s+)?(?P<d>" + _DIET +
+                  r")\s+diet\b", t, I)
+    if m:
+        diet = m.group("d").lower()
+        return [Statement(act="change" if re.search(r"\bnow\b", c, I) else "assert",
+                          text=f"Is {diet}", fact_type="constraint", slot="diet",
+                          valid_from=dates.valid_from, clause=c, rule="health:on-diet")]
+    if re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?pregnant\b", t, I):
+        return [Statement(act="assert", text="Is pregnant", fact_type="constraint",
+                          valid_from=dates.valid_from, clause=c, rule="health:pregnant")]
+    m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|gave\s+up|given\s+up|cut\s+out|stopped)\s+"
+                  r"(?P<v>meat|fish|seafood|dairy|eggs|gluten|sugar|pork|beef|chicken|red\s+meat)\b"
+                  r"(?![^,.;!?]*\bfor\s+(?:lent|january|a\s+(?:week|month|bit|while)))", t, I)
+    if m:
+        food = m.group("v").lower()
+        return [Statement(act="change", text=f"No longer eats {food}", fact_type="constraint",
+                          slot="diet", previous=food, valid_from=dates.valid_from, clause=c,
+                          rule="health:gave-up-food")]
     m = re.search(r"\bi\s+(?:no\s+longer|stopped)\s+eat(?:ing)?\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         # A stopped habit: it replaces what they ate before (merged with a new diet, if any).
@@ -372,6 +393,11 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                       r"(?P<v>[^,.;!?]+?)(?:\s+any\s*more)?(?=\s*(?:[,.;!?]|$))", t, I))
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
+        if re.search(r"\b(?:i'?m|i\s+am)\s+not\s+(?:into|a\s+fan\s+of|keen\s+on)\b", m.group(0), I) \
+                and not re.search(r"\bany\s*more\b", t, I):
+            # "I'm not a fan of cilantro": a dislike, not a change
+            return [Statement(act="assert", text=f"Dislikes {third_person(thing)}",
+                              fact_type="preference", clause=c, rule="pref:not-a-fan")]
         return [Statement(act="change", text=f"No longer likes {thing}", fact_type="preference",
                           previous=thing, clause=c, rule="pref:no-longer")]
     m = re.search(r"\bi(?:'d|\s+would)?\s+(?:really\s+|now\s+|much\s+|actually\s+|definitely\s+)?"

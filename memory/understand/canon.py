@@ -119,6 +119,12 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
         c = "I " + c
     elif _SUBJECTLESS_BE.match(c):
         c = "I'm " + c
+    # "My car's a Skoda": is (only before a value, never a possessive "my car's engine").
+    c = re.sub(r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:a|an|the|now|still)\s|(?-i:[A-Z0-9]))", r"\1 is ", c,
+               flags=I)
+    # "I'm now the proud owner of a Fiat 500": I own.
+    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
+               "I now own", c, flags=I)
     # Non-restrictive relative clauses say nothing new about the user ("my parents, who have
     # lived in Kochi their whole lives, have moved to Bangalore").
     c = re.sub(r",\s*(?:who|which|whose)\s+[^,]+,\s*", " ", c, flags=I)

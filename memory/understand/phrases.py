@@ -102,6 +102,9 @@ def third_singular(verb: str) -> str:
 
 def is_role(phrase: str) -> bool:
     words = [w for w in re.findall(r"[\w-]+", phrase.lower())]
+    if re.match(r"^(?:(?:senior|junior|deputy|assistant|acting|interim)\s+)?(?:head|director|vp|chief|"
+                r"manager|lead|professor|lecturer)\s+of\s+\w", phrase, re.IGNORECASE):
+        return True  # "head of product"
     return bool(words) and (words[-1] in lx.ROLE_WORDS or words[-1].rstrip("s") in lx.ROLE_WORDS)
 
 

@@ -35,6 +35,11 @@ _PREFIX = re.compile(
     r"right|anyway|ah|um|uh|hmm|heads up|nope|sorry|actually no|no wait|wait|"
     r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake))"
     r"\b[,:!.]?\s*)+", I)
+_TELL = re.compile(
+    r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|have\s+i\s+told\s+you|i\s+forgot\s+to\s+"
+    r"(?:tell|mention)(?:\s+you)?|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:remember|note|"
+    r"keep\s+in\s+mind|make\s+a\s+note)|please\s+(?:remember|note|keep\s+in\s+mind))"
+    r"(?:\s+that)?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)
 _QUESTION = re.compile(
     r"^(?:what|where|which|who|whom|whose|when|why|how|tell me|remind me|show me|list|"
     r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
@@ -164,6 +169,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     lowercase = is_lowercase_message(message)
     for raw in split_clauses(message):
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
+        if _TELL.match(c):
+            # "Did I tell you I moved to Leeds?", "Can you remember that I'm vegan?": a statement
+            c = _TELL.sub("", c).rstrip("?").strip()
         if not c:
             continue
         forget = forget_request(c.rstrip("?"))
