@@ -168,3 +168,33 @@ def test_inv141_nothing_to_keep(text):
 ])
 def test_inv137_more_voices_of_the_same_statements(text, expected):
     assert said(text) == expected
+
+
+def test_inv138_an_employer_that_ended_and_the_next_one():
+    (st,) = understand("I don't work at Asda anymore, I'm at Morrisons now", TODAY).statements
+    assert (st.act, st.text, st.previous, st.slot) == (
+        "change", "Works at Morrisons", "Asda", "employer")
+    (st,) = understand("Since 1 November I work by Bosch.", TODAY).statements
+    assert (st.text, st.valid_from) == ("Works at Bosch", date(2026, 11, 1))
+
+
+def test_inv139_a_pronoun_clause_dates_the_named_one():
+    (st,) = understand("Bruno is not more with us, he died in October", TODAY).statements
+    assert (st.text, st.previous, st.valid_from) == ("Bruno has died", "Bruno", date(2026, 10, 1))
+    assert said("tigger died last night") == [("change", "Tigger has died")]
+
+
+def test_inv137_there_is_the_place_just_named():
+    assert ("change", "Lives in Harrogate") in said(
+        "we bought a place in Harrogate and moved there in October")
+
+
+def test_inv140_vs_code_is_one_value_of_the_editor_kind():
+    st = Statement(act="change", text="Uses VS Code", fact_type="preference", slot="verb:use")
+    hits = [_hit(1, "Drinks tea"), _hit(2, "Main editor is Vim")]
+    assert pick_old(st, hits).id == "f2"
+
+
+def test_inv137_an_imperative_names_the_channel():
+    (st,) = understand("text me instead of emailing please", TODAY).statements
+    assert (st.act, st.text, st.slot) == ("change", "Prefers texts", "contact")

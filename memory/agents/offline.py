@@ -10,7 +10,14 @@ import time
 
 from ..text import stem
 from ..understand import lexicon as lx
-from ..understand.matching import already_known, pick_old, pick_target, slots_of, terms
+from ..understand.matching import (
+    already_known,
+    contrast_words,
+    pick_old,
+    pick_target,
+    slots_of,
+    terms,
+)
 from ..understand.speak import join, second_person, sentence
 from ..understand.statements import Statement, Understanding, understand
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -288,7 +295,7 @@ def _query(st: Statement) -> str:
         parts.append("prefers contact phone email")
     elif st.slot and st.slot.startswith("noun:"):
         parts.append(st.slot.removeprefix("noun:"))
-    words = {w.lower() for w in re.findall(r"[\w'-]+", st.text or "")}
+    words = contrast_words(st.text or "")
     for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
         if words & group:
             parts.append(" ".join(sorted(group - words)))

@@ -95,7 +95,9 @@ def relation(c: str) -> list[Statement] | None:
                                                 or is_role(mm.group("v"))):
         return []  # "Dave is obsessed with triathlons": a passing remark about someone
     if mm and (name or (unique and re.match(r"(?:lives|works|is|teaches|studies|runs|owns)$",
-                                             mm.group("verb")))):
+                                             mm.group("verb")))
+               or (mm.group("verb") == "is" and is_role(re.split(r"\s+(?:in|at|for)\s+",
+                                                                mm.group("v"))[0]))):
         return [Statement(act="assert", text=f"{who} {mm.group('verb')} {third_person(tidy(mm.group('v')))}",
                           fact_type="identity", slot=slot, clause=c, rule="relation:verb")]
     return []
@@ -199,7 +201,8 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                    r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+))?(?=\s*(?:[,.;!?]|$))", t, I)
          or re.search(r"\b(?:i'?m|i\s+am|i'?ve\s+become|i\s+became|i\s+have\s+become|i'?m\s+now|"
                       r"became)\s+(?:now\s+)?(?:(?P<art>a|an|the)\s+)?(?P<role>[\w -]+?)"
-                      r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+?))?(?=\s*(?:[,.;!?]|$|\s+now\b))",
+                      r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+?))?(?=\s*(?:[,.;!?]|$|\s+now\b|"
+                      r"\s+(?:from|since|originally)\b))",
                       t, I)
          or re.search(r"\b(?:i'?ve\s+been|i\s+have\s+been|i\s+(?:\w+\s+)?(?:started|got|took|landed|"
                       r"accepted)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:job|role|position|post)\s+as|"
@@ -237,12 +240,19 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
          or (re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?at)\s+" + org + r"(?i:\s+now\b|\s*$)", t)
              if _WORK_CUE.search(c) else None)
          or re.search(r"(?i:\b(?:i\s+(?:have\s+|'ve\s+|just\s+)*|and\s+|^)(?:joined|started\s+(?:a\s+"
-                      r"new\s+job\s+)?at|started\s+working\s+(?:at|for)|got\s+a\s+job\s+(?:at|with)"
+                      r"new\s+job\s+)?at|started\s+working\s+(?:at|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)"
                       r"|went\s+to\s+work\s+(?:at|for)))\s+" + org, t))
     if not m and left:
         # "I left Deloitte, joined KPMG": what they joined after leaving
-        m = re.search(r"(?i:(?:joined|started\s+(?:a\s+new\s+job\s+)?at|got\s+a\s+job\s+(?:at|with)|"
+        m = re.search(r"(?i:(?:joined|started\s+(?:a\s+new\s+job\s+)?at|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|"
                       r"went\s+to\s+work\s+(?:at|for)|moved\s+to))\s+" + org, t[left.end():])
+    gone = re.search(r"\b(?i:i\s+no\s+longer\s+work\s+(?:at|for|with))\s+" + org.replace("?P<org>", "?P<g>"), t)
+    if not m and gone:
+        # "I don't work at Asda anymore": the employer ended (merged with a new one, if said)
+        who = tidy(gone.group("g"))
+        return [Statement(act="change", text=f"No longer works at {who}", fact_type="identity",
+                          slot="employer", previous=who, valid_from=dates.valid_from, clause=c,
+                          rule="work:gone")]
     if m and m.group("org").lower() not in {"i", "the", "a"}:
         employer = tidy(m.group("org"))
         changed = bool(left) or bool(re.search(r"\b(?:now|joined|started|new|moved)\b", c, I))
@@ -363,10 +373,16 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\bi(?:'d|\s+would)?\s+(?:now\s+|really\s+)?(?:prefer|rather)\s+(?:to\s+be\s+"
                       r"contacted\s+(?:by|via|on)\s+|be\s+contacted\s+(?:by|via|on)\s+)?"
                       + _CHANNEL + r"\b", t, I))
+    if not m:
+        # "text me instead of emailing", "please email me from now on": the channel is the verb
+        m = re.search(r"^(?:please\s+)?(?:just\s+)?(?P<ch>text|email|e-mail|call|ring|phone|whatsapp|"
+                      r"message)\s+me\b(?=.*\b(?:instead|from\s+now\s+on|rather\s+than|not\s+|"
+                      r"in\s+future|going\s+forward|only)\b)", t, I)
     if m:
         ch = m.group("ch").lower().replace("e-mail", "email")
-        ch = {"calls": "phone calls", "call": "phone calls", "text": "texts", "letter": "post",
-              "letters": "post"}.get(ch, ch)
+        ch = {"calls": "phone calls", "call": "phone calls", "ring": "phone calls",
+              "phone": "phone calls", "text": "texts", "letter": "post", "letters": "post",
+              "message": "messages"}.get(ch, ch)
         if ch == "whatsapp":
             ch = "WhatsApp"
         changed = bool(re.search(r"\b(?:now|instead|rather\s+than|any\s*more|no\s+longer|"

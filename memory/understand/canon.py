@@ -46,6 +46,7 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
     (r"\bhanded\s+in\s+my\s+notice\s+at\b", "left"),
     (r"\bteaching\s+myself(?:\s+how)?\s+to\b", "learning to"),
     (r"\bpassed\s+away\b", "died"),
+    (r"\b(?:is|are)\s+(?:no\s+longer|not\s+more|not)\s+with\s+us\b", "died"),
     (r"\b(?:is|are|was)\s+dead\b", "died"),
 )
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
@@ -65,7 +66,7 @@ _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|recently|also|now|then|already)\s+)*(?:moved|relocated|switched|changed|"
     r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
     r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|"
-    r"hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
+    r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
     r"picked\s+up|ordered)\b", I)
 _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
@@ -115,7 +116,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     for pat, rep in _IDIOMS_RE:
         c = pat.sub(rep, c)
     # The subject a texter leaves out.
-    if _SUBJECTLESS.match(c) and not re.match(r"^(?:like|love|have)\s+(?:you|to|a\s+look)\b", c, I):
+    if re.match(r"^been\s", c, I):
+        c = "I've " + c
+    elif _SUBJECTLESS.match(c) and not re.match(r"^(?:like|love|have)\s+(?:you|to|a\s+look)\b", c, I):
         c = "I " + c
     elif _SUBJECTLESS_BE.match(c):
         c = "I'm " + c
@@ -125,6 +128,10 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "I'm now the proud owner of a Fiat 500": I own.
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
                "I now own", c, flags=I)
+    # "bought a place in Harrogate and moved there": there is the place just named.
+    named = re.search(r"\bin\s+((?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b(?=.*\bmoved\s+there\b)", c)
+    if named:
+        c = re.sub(r"\bmoved\s+there\b", f"moved to {named.group(1)}", c)
     # Non-restrictive relative clauses say nothing new about the user ("my parents, who have
     # lived in Kochi their whole lives, have moved to Bangalore").
     c = re.sub(r",\s*(?:who|which|whose)\s+[^,]+,\s*", " ", c, flags=I)
@@ -155,6 +162,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"^(?:please\s+)?you\s+(forget|delete|remove|erase)\b", r"please \1", c, flags=I)
     c = re.sub(r"\bplease\s+you\s+", "please ", c, flags=I)
     c = re.sub(r"\bworking\s+like\s+(?:an?\s+)?", "working as a ", c, flags=I)
+    c = re.sub(r"\b(work(?:ing)?)\s+(?:by|in|by\s+the)\s+(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(eat|drink|use|play|live|work)\s+again\s+", r"\1 \2 ", c, flags=I)
     c = re.sub(r"\b(i'm|i\s+am)\s+again\s+", r"\1 again ", c, flags=I)
     # "X is where I grew up": I grew up in X.
@@ -189,4 +197,5 @@ def _capitalise_names(c: str) -> str:
     c = re.sub(r"\bfrom\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)
     c = re.sub(r"\bin\s+(?P<w>[^\W\d_][\w'-]*)(?=\s+now\b)", up, c, flags=I)
     c = re.sub(r"\bnow\s+in\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)
+    c = re.sub(r"^(?P<w>[^\W\d_][\w'-]*)(?=\s+(?:has\s+)?(?:died|passed\s+away)\b)", up, c, flags=I)
     return c

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from .about_me import health, identity, location, plans, preferences, relation, work
+from .about_me import _WORK_CUE, health, identity, location, plans, preferences, relation, work
 from .canon import canonical, is_lowercase_message
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
@@ -169,6 +169,10 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     lowercase = is_lowercase_message(message)
     for raw in split_clauses(message):
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
+        if _WORK_CUE.search(message):
+            # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
+            c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
+                       flags=I)
         if _TELL.match(c):
             # "Did I tell you I moved to Leeds?", "Can you remember that I'm vegan?": a statement
             c = _TELL.sub("", c).rstrip("?").strip()

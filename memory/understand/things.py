@@ -29,7 +29,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     # "we replaced the Hue bridge with a Zigbee2MQTT stick"; "traded in the Golf for a Tesla"
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:the|my|our|"
                    r"a|an)\s+(?P<p>[\w'’ .+-]+?)\s+with\s+(?:(?:a|an|the|two|some)\s+)?" + _THING, t, I)
-         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*traded\s+(?:in\s+)?(?:the|my|our)\s+"
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:traded|swapped|exchanged|"
+                      r"part-exchanged)\s+(?:in\s+)?(?:the|my|our)\s+"
                       r"(?P<p>[\w'’ .+-]+?)\s+(?:in\s+)?for\s+(?:(?:a|an|the)\s+)?" + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*sold\s+(?:the|my|our)\s+"
                       r"(?P<p>[\w'’ .+-]+?)\s+and\s+(?:\w+\s+){0,3}?(?:on|use|got|bought|have|own|"
