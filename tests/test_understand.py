@@ -198,3 +198,39 @@ def test_inv140_vs_code_is_one_value_of_the_editor_kind():
 def test_inv137_an_imperative_names_the_channel():
     (st,) = understand("text me instead of emailing please", TODAY).statements
     assert (st.act, st.text, st.slot) == ("change", "Prefers texts", "contact")
+
+
+def test_inv138_two_dates_two_clauses():
+    """Each clause keeps its own date ("moved in March and started in April")."""
+    got = [(s.text, s.valid_from) for s in understand(
+        "I moved to Bath in March and started at the RUH in April", TODAY).statements]
+    assert got == [("Lives in Bath", date(2026, 3, 1)), ("Works at RUH", date(2026, 4, 1))]
+    got = [(s.text, s.valid_from) for s in understand(
+        "My partner and I split up in the summer and I moved into a flat in Clifton on my own",
+        TODAY).statements]
+    assert got == [("Is separated", date(2026, 6, 1)), ("Lives in Clifton", None)]
+
+
+def test_inv138_an_employer_quit_and_the_one_joined():
+    (st,) = understand("I quit my job at Google and joined a startup called Tiny Co two weeks ago",
+                       TODAY).statements
+    assert (st.text, st.previous, st.valid_from) == ("Works at Tiny Co", "Google",
+                                                     date(2026, 11, 17))
+
+
+def test_inv139_past_this_season_and_a_plan_there():
+    (st,) = understand("I finally got an allotment this spring", TODAY).statements
+    assert st.valid_from == date(2026, 3, 1)
+    (st,) = understand("My husband got a new job in Glasgow, so we're relocating there in January",
+                       TODAY).statements
+    assert (st.act, st.text, st.valid_from) == ("assert", "Moving to Glasgow", date(2027, 1, 1))
+
+
+@pytest.mark.parametrize("text", [
+    "I'm never going to be a teacher",
+    "I'm playing football tonight",
+    "I run late a lot",
+    "We'd been thinking about it for ages, and last weekend we finally adopted two kittens",
+])
+def test_inv141_more_nothing_to_keep(text):
+    assert said(text) == []

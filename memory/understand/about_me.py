@@ -123,7 +123,9 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         r"(?:^|\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+|recently\s+|all\s+)*|\b"
         + IM + r"\s+(?:just\s+|now\s+|finally\s+|soon\s+)?)"
         r"(?:moved|relocated|moving|relocating)\s+(?:from\s+\S+(?:\s+\S+)?\s+)?(?:back\s+)?"
-        r"(?:over\s+)?(?:to|into)\s+" + PLACE,
+        r"(?:over\s+|down\s+|up\s+|out\s+)?(?:to|into)\s+(?:(?:a|an|the|our|my)\s+(?:new\s+|little\s+|"
+        r"small\s+|tiny\s+|big\s+)*(?:flat|house|place|home|apartment|cottage|bungalow|studio)\s+"
+        r"(?:of\s+(?:my|our)\s+own\s+)?in\s+)?" + PLACE,
         r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|have\s+"
         r"lived|'ve\s+lived|have\s+been\s+living)\s+(?:with\s+(?:my|our)\s+[\w-]+\s+)?in\s+" + PLACE,
         r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing|renting)\s+"
@@ -214,7 +216,9 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?:\s+(?:at|for)\s+(?P<at>[^,.;!?]+))?"
                       r"(?=\s*(?:[,.;!?]|$))", t, I))
     if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
-                                                       m.group("role"), I):
+                                                       m.group("role"), I) and not re.search(
+            r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|"
+            r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
         at = m.groupdict().get("at")
         if at and re.match(r"^(?:\d+|a|an|one|two|three|four|five|six|ten|many|several|the\s+past)\s+"
@@ -231,8 +235,8 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         return [Statement(act="change", text="Is retired", fact_type="identity", slot="job",
                           valid_from=dates.valid_from, clause=c, rule="work:retired")]
-    left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+)*(?:left|quit))\s+" + org.replace(
-        "?P<org>", "?P<left>"), t)
+    left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
+                     r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
     m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)|(?:i'?m|i\s+am)\s+"
                    r"(?:now\s+|currently\s+)?working\s+(?:at|for|with))\s+" + org, t)
          or re.search(r"(?i:\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:been\s+|got\s+)?(?:hired|taken\s+on|"
@@ -241,12 +245,18 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
              if _WORK_CUE.search(c) else None)
          or re.search(r"(?i:\b(?:i\s+(?:have\s+|'ve\s+|just\s+)*|and\s+|^)(?:joined|started\s+(?:a\s+"
                       r"new\s+job\s+)?at|started\s+working\s+(?:at|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)"
-                      r"|went\s+to\s+work\s+(?:at|for)))\s+" + org, t))
+                      r"|went\s+to\s+work\s+(?:at|for))(?:\s+(?:a|an)\s+(?:\w+\s+)?(?:startup|start-up|company|"
+                      r"firm|charity|agency|business|school|hospital|bank)\s+(?:called|named))?(?:\s+the)?)\s+"
+                      + org, t))
     if not m and left:
         # "I left Deloitte, joined KPMG": what they joined after leaving
         m = re.search(r"(?i:(?:joined|started\s+(?:a\s+new\s+job\s+)?at|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|"
-                      r"went\s+to\s+work\s+(?:at|for)|moved\s+to))\s+" + org, t[left.end():])
+                      r"went\s+to\s+work\s+(?:at|for)|moved\s+to)(?:\s+(?:a|an)\s+(?:\w+\s+)?(?:startup|"
+                      r"start-up|company|firm|charity|agency|business)\s+(?:called|named))?(?:\s+the)?)\s+"
+                      + org, t[left.end():])
     gone = re.search(r"\b(?i:i\s+no\s+longer\s+work\s+(?:at|for|with))\s+" + org.replace("?P<org>", "?P<g>"), t)
+    if not gone and left and re.search(r"\b(?:quit|job|role|position|notice)\b", left.group(0), I):
+        gone = re.search(r"(?P<g>.+)", left.group("left"))
     if not m and gone:
         # "I don't work at Asda anymore": the employer ended (merged with a new one, if said)
         who = tidy(gone.group("g"))

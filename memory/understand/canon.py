@@ -43,6 +43,8 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
      "broke"),
     (r"\b(?:ditched|binned|dumped|scrapped|chucked\s+out|got\s+shot\s+of)\b", "got rid of"),
     (r"\bretrained\s+as\b", "became"),
+    (r"\b(?:split\s+up|broke\s+up)\b", "separated"),
+    (r"\b(i|we|you|they|he|she)'d\s+(been|gone|had|done|lived|moved|seen|already)\b", r"\1 had \2"),
     (r"\bhanded\s+in\s+my\s+notice\s+at\b", "left"),
     (r"\bteaching\s+myself(?:\s+how)?\s+to\b", "learning to"),
     (r"\bpassed\s+away\b", "died"),
@@ -129,14 +131,15 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
                "I now own", c, flags=I)
     # "bought a place in Harrogate and moved there": there is the place just named.
-    named = re.search(r"\bin\s+((?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b(?=.*\bmoved\s+there\b)", c)
+    named = re.search(r"\bin\s+((?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b(?=.*\b(?:moved|moving|"
+                      r"relocated|relocating)\s+there\b)", c)
     if named:
-        c = re.sub(r"\bmoved\s+there\b", f"moved to {named.group(1)}", c)
+        c = re.sub(r"\b(moved|moving|relocated|relocating)\s+there\b", rf"\1 to {named.group(1)}", c)
     # Non-restrictive relative clauses say nothing new about the user ("my parents, who have
     # lived in Kochi their whole lives, have moved to Bangalore").
     c = re.sub(r",\s*(?:who|which|whose)\s+[^,]+,\s*", " ", c, flags=I)
     # "my wife and I", "me and the missus", "Tom and I": we.
-    c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+|me|[A-Z][\w'-]+)\s+and\s+(?:i|me)\b(?!')", "we", c,
+    c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+|me|(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)\b(?!')", "we", c,
                flags=I)
     c = re.sub(r"^me\s+and\s+(?:my|the|our)\s+[\w-]+\b", "we", c, flags=I)
     # Non-native forms.

@@ -156,7 +156,8 @@ _REL = (r"(?:yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evenin
         r"(?:day|week|month|year)s?\s+ago|in\s+(?:\d+|a|an|one|two|three|four|five|six|couple\s+of|"
         r"few)\s+(?:day|week|month|year)s?)")
 _VAGUE = (r"(?:the\s+other\s+day|recently|lately|at\s+some\s+point|a\s+while\s+(?:ago|back)|"
-          r"some\s+time\s+ago)")
+          r"some\s+time\s+ago|(?:years|ages|months|weeks|decades|donkey'?s\s+years)\s+(?:ago|back)|"
+          r"long\s+ago|for\s+(?:years|ages|donkey'?s\s+years)|in\s+the\s+end)")
 _YEAR = r"(?:19|20)\d\d"
 
 
@@ -249,6 +250,8 @@ def find_dates(clause: str, today: date) -> Dates:
     m = re.search(r"\b(?:from\s+|on\s+|as\s+of\s+)?(?P<rel>" + _REL + r")\b", text, re.IGNORECASE)
     if m:
         start = relative(m.group("rel"), today)
+        if start and past and start > today and m.group("rel").lower().startswith("this"):
+            start = _day_of(start.month, start.day, start.year - 1)  # "got it this spring"
         found.append(m.group(0))
         text = _cut(text, m)
         # A second one ("left last week, back next week") is only removed.

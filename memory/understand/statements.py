@@ -35,6 +35,10 @@ _PREFIX = re.compile(
     r"right|anyway|ah|um|uh|hmm|heads up|nope|sorry|actually no|no wait|wait|"
     r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake))"
     r"\b[,:!.]?\s*)+", I)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|what\s+if|suppose|supposing|imagine|in\s+theory|hypothetically|wish|"
+    r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
+    r"we\s+should)\b", re.IGNORECASE)
 _TELL = re.compile(
     r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|have\s+i\s+told\s+you|i\s+forgot\s+to\s+"
     r"(?:tell|mention)(?:\s+you)?|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:remember|note|"
@@ -185,7 +189,10 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if is_question(c):
             out.questions.append(c)
             continue
-        if HYPO_RE.search(c) and not re.search(r"\b(?:allergic|intolerant)\b", c, I):
+        allergy = re.search(r"\b(?:allergic|intolerant)\b", c, I)
+        if (_CONDITIONAL.search(c) or HYPO_RE.search(c)) and not allergy:
+            # A condition, a wish or a plan only considered makes the whole sentence
+            # hypothetical: a wrong write is worse than a miss (invariant 141).
             out.ignored.append(raw)
             continue
         hedged = bool(HEDGE_RE.search(c))

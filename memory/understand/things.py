@@ -195,7 +195,8 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                   r"do)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
-        if thing and thing.lower() not in {"it", "that", "this", "my job", "work"}:
+        if thing and thing.lower() not in {"it", "that", "this", "my job", "work"} and not re.match(
+                r"^(?:my|the|our)\s+(?:job|role|position|work)\b", thing, I):
             return [Statement(act="change", text=f"Has given up {third_person(thing)}",
                               fact_type="preference", previous=thing,
                               valid_from=dates.valid_from, clause=c, rule="act:quit")]
@@ -244,6 +245,10 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
             pass  # "I'm learning to play the piano"
         elif re.match(r"^(?:to|a\s+break|it|that|this|about)\b", thing, I):
             thing = ""
+        if thing and re.search(r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|"
+                               r"weekend)|monday|tuesday|wednesday|thursday|friday|saturday|"
+                               r"sunday)\b", " ".join(dates.found), I):
+            return []  # "I'm playing football tonight": a one-off, not a habit (invariant 141)
         if thing:
             return [Statement(act="assert", text=f"Is {m.group('verb').lower()} {third_person(thing)}",
                               fact_type="world", clause=c, rule="act:ing")]
@@ -255,7 +260,8 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
         thing = tidy(m.group("v"))
         if not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit|most|every|"
                                  r"each|daily|weekly|twice|once|sometimes|often|always|a\s+lot|"
-                                 r"lots|when|whenever|after|before)\b", thing, I):
+                                 r"lots|when|whenever|after|before|late|early|fast|slow|too\s+"
+                                 r"late)\b", thing, I):
             return None  # no object: "I practise most evenings" says nothing durable
         if verb == "use":
             text = f"Uses {thing}"
