@@ -234,3 +234,18 @@ def test_inv139_past_this_season_and_a_plan_there():
 ])
 def test_inv141_more_nothing_to_keep(text):
     assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I have shifted to Bangalore last month", [("change", "Lives in Bangalore")]),
+    ("Mimi is passed away last week", [("change", "Mimi has died")]),
+    ("We're Dallas-based now 🤠", [("change", "Lives in Dallas")]),
+    ("me n my bf live in shoreditch", [("assert", "Lives in Shoreditch")]),
+    ("divorce went through last month 😮‍💨", [("change", "Is divorced")]),
+    ("Did you know I'm left-handed?", [("assert", "Is left-handed")]),
+    ("I live at 14 Queen Street, Edinburgh", [("assert", "Lives at 14 Queen Street, Edinburgh")]),
+    ("pls email me dont call", [("assert", "Prefers email")]),
+    ("got a puppy!!! her name is Luna 🐶🐶", [("assert", "Has a puppy called Luna")]),
+])
+def test_inv137_non_native_texter_and_cross_sentence_names(text, expected):
+    assert said(text) == expected

@@ -126,7 +126,7 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         r"(?:over\s+|down\s+|up\s+|out\s+)?(?:to|into)\s+(?:(?:a|an|the|our|my)\s+(?:new\s+|little\s+|"
         r"small\s+|tiny\s+|big\s+)*(?:flat|house|place|home|apartment|cottage|bungalow|studio)\s+"
         r"(?:of\s+(?:my|our)\s+own\s+)?in\s+)?" + PLACE,
-        r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|have\s+"
+        r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|stay|have\s+"
         r"lived|'ve\s+lived|have\s+been\s+living)\s+(?:with\s+(?:my|our)\s+[\w-]+\s+)?in\s+" + PLACE,
         r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing|renting)\s+"
         r"(?:in|out\s+of)\s+" + PLACE,
@@ -142,6 +142,11 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         (r"^(?:now\s+(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?in|(?:i'?m|we'?re|i\s+am|we\s+are)\s+"
          r"now\s+in)\s+(?P<p>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\b"),
     ]
+    m = re.search(r"\b" + SUBJ_I + r"\s+(?:now\s+)?live\s+at\s+(?P<a>\d+\w?\s+[^.;!?]+)", t, I)
+    if m:
+        return [Statement(act="change" if re.search(r"\bnow\b|\bmoved\b", t, I) else "assert",
+                          text=f"Lives at {tidy(m.group('a'))}", fact_type="identity", slot="home",
+                          valid_from=dates.valid_from, clause=c, rule="location:address")]
     if re.search(r"\b(?:for\s+(?:work|a|the|business|two|three|\d+)|on\s+holiday|visiting|"
                  r"trip|conference|this\s+week|for\s+the\s+weekend|until|till)\b", t, I):
         # A visit, not a home ("I'm in Paris for work"); a move stays a move ("moved to Zürich
@@ -387,7 +392,7 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
         # "text me instead of emailing", "please email me from now on": the channel is the verb
         m = re.search(r"^(?:please\s+)?(?:just\s+)?(?P<ch>text|email|e-mail|call|ring|phone|whatsapp|"
                       r"message)\s+me\b(?=.*\b(?:instead|from\s+now\s+on|rather\s+than|not\s+|"
-                      r"in\s+future|going\s+forward|only)\b)", t, I)
+                      r"in\s+future|going\s+forward|only|don'?t|do\s+not|never)\b)", t, I)
     if m:
         ch = m.group("ch").lower().replace("e-mail", "email")
         ch = {"calls": "phone calls", "call": "phone calls", "ring": "phone calls",
@@ -495,7 +500,7 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?(?:really\s+)?(?P<v>(?:a|an)\s+"
                   r"(?:[\w'-]+\s+){0,3}?(?:person|people\s+person|fan|supporter|lefty|left-hander|"
                   r"right-hander|smoker|non-smoker|night\s+owl|early\s+bird|early\s+riser|"
-                  r"introvert|extrovert|member|season\s+ticket\s+holder))\b", t, I)
+                  r"dog\s+person|cat\s+person|introvert|extrovert|member|season\s+ticket\s+holder))\b", t, I)
     if m and not re.match(r"^(?:a|an)\s+(?:bit|little|big|huge|total|massive)\s+(?:of\s+)?(?:a\s+)?"
                           r"(?:person|people)\b", m.group("v"), I):
         neg = (m.group("neg") or "").strip().lower()
@@ -504,6 +509,12 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
                           text=f"{verb} {tidy(m.group('v'))}", fact_type="identity",
                           previous=tidy(m.group("v")) if neg == "no longer" else None,
                           clause=c, rule="id:kind")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?P<v>left-handed|right-handed|ambidextrous|colou?r-?blind|"
+                  r"deaf|hard\s+of\s+hearing|short-sighted|long-sighted|partially\s+sighted|"
+                  r"neurodivergent|autistic|dyslexic|asthmatic|epileptic)\b", t, I)
+    if m:
+        return [Statement(act="assert", text=f"Is {m.group('v').lower()}", fact_type="identity",
+                          clause=c, rule="id:trait")]
     m = re.search(r"\bmy\s+pronouns\s+are\s+(?P<v>\w+/\w+(?:/\w+)?)", t, I)
     if m:
         return [Statement(act="assert", text=f"Pronouns are {m.group('v').lower()}",

@@ -48,6 +48,12 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
     (r"\bhanded\s+in\s+my\s+notice\s+at\b", "left"),
     (r"\bteaching\s+myself(?:\s+how)?\s+to\b", "learning to"),
     (r"\bpassed\s+away\b", "died"),
+    (r"\b(?:is|are|has|have)\s+died\b", "died"),
+    (r"\bshifted\s+(?=to\b|from\b|house\b)", "moved "),
+    (r"\b(?:my\s+|the\s+|our\s+)?divorce\s+(?:went\s+through|came\s+through|was\s+finali[sz]ed|"
+     r"is\s+final)\b", "we got divorced"),
+    (r"\bmy\s+native\s+place\s+is\b", "I'm from"),
+    (r"^me\s+n\s+", "me and "),
     (r"\b(?:is|are)\s+(?:no\s+longer|not\s+more|not)\s+with\s+us\b", "died"),
     (r"\b(?:is|are|was)\s+dead\b", "died"),
 )
@@ -165,6 +171,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"^(?:please\s+)?you\s+(forget|delete|remove|erase)\b", r"please \1", c, flags=I)
     c = re.sub(r"\bplease\s+you\s+", "please ", c, flags=I)
     c = re.sub(r"\bworking\s+like\s+(?:an?\s+)?", "working as a ", c, flags=I)
+    c = re.sub(r"\b(i|we)\s+(?:am|are)\s+having\s+", r"\1 have ", c, flags=I)
+    c = re.sub(r"\b((?-i:[A-Z])[\w'-]+)-based\b", r"based in \1", c, flags=I)
     c = re.sub(r"\b(work(?:ing)?)\s+(?:by|in|by\s+the)\s+(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(eat|drink|use|play|live|work)\s+again\s+", r"\1 \2 ", c, flags=I)
     c = re.sub(r"\b(i'm|i\s+am)\s+again\s+", r"\1 again ", c, flags=I)

@@ -16,12 +16,13 @@ import re
 from collections.abc import Callable
 from datetime import date
 
+from . import lexicon as lx
 from .about_me import _WORK_CUE, health, identity, location, plans, preferences, relation, work
 from .canon import canonical, is_lowercase_message
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
-from .phrases import HARSH_RE, HEDGE_RE, HYPO_RE, I, cap, third_person, tidy
+from .phrases import HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .things import activities, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
@@ -40,7 +41,8 @@ _CONDITIONAL = re.compile(
     r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
     r"we\s+should)\b", re.IGNORECASE)
 _TELL = re.compile(
-    r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|have\s+i\s+told\s+you|i\s+forgot\s+to\s+"
+    r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|did\s+you\s+know|have\s+i\s+told\s+you|"
+    r"i\s+forgot\s+to\s+"
     r"(?:tell|mention)(?:\s+you)?|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:remember|note|"
     r"keep\s+in\s+mind|make\s+a\s+note)|please\s+(?:remember|note|keep\s+in\s+mind))"
     r"(?:\s+that)?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)
@@ -182,6 +184,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             c = _TELL.sub("", c).rstrip("?").strip()
         if not c:
             continue
+        named = _NAMED.match(c)
+        if named and out.statements and _name_it(out.statements[-1], named.group("n")):
+            continue  # "got a puppy! her name is Luna": the name of what was just said
         forget = forget_request(c.rstrip("?"))
         if forget:
             out.statements += forget
@@ -224,6 +229,25 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         out.statements += kept
     out.statements = _merge(out.statements)
     return out
+
+
+_NAMED = re.compile(r"^(?:and\s+)?(?:her|his|its|their|the\s+\w+'s)\s+name(?:'s|\s+is)\s+"
+                    r"(?P<n>(?-i:[^\W\d_a-z])[\w'-]*)\W*$", re.IGNORECASE)
+
+
+def _name_it(st: Statement, name: str) -> bool:
+    """Name a pet or person the previous statement introduced ("Has a puppy" -> "Has a puppy
+    called Luna"); False when it introduced no one."""
+    text = st.text or ""
+    m = re.match(r"^(Has|Owns)\s+(?:a|an)\s+([\w -]+)$", text)
+    if not m or " called " in text:
+        return False
+    head = m.group(2).split()[-1].lower()
+    if head not in lx.PETS | lx.RELATIONS:
+        return False
+    st.text = f"Has {article(m.group(2))}{m.group(2)} called {name}"
+    st.rule += "+named"
+    return True
 
 
 def _merge(statements: list[Statement]) -> list[Statement]:
