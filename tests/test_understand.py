@@ -249,3 +249,10 @@ def test_inv141_more_nothing_to_keep(text):
 ])
 def test_inv137_non_native_texter_and_cross_sentence_names(text, expected):
     assert said(text) == expected
+
+
+def test_inv138_a_statement_then_a_request_about_it():
+    u = understand("I moved to Bath, can you update that?", TODAY)
+    assert [(s.act, s.text) for s in u.statements] == [("change", "Lives in Bath")]
+    assert said("I've moved. New address is 3 Hill Road, York") == [
+        ("change", "Address is 3 Hill Road")]

@@ -141,6 +141,10 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                       r"relocated|relocating)\s+there\b)", c)
     if named:
         c = re.sub(r"\b(moved|moving|relocated|relocating)\s+there\b", rf"\1 to {named.group(1)}", c)
+    # "New address is 3 Hill Road": my new address.
+    c = re.sub(r"^(?:my\s+)?new\s+(address|number|phone\s+number|email|mobile|job|role|job\s+title|"
+               r"employer|bank|car|phone|laptop|doctor|gp|dentist)\s*(?:is|:)\s*", r"My new \1 is ", c,
+               flags=I)
     # Non-restrictive relative clauses say nothing new about the user ("my parents, who have
     # lived in Kochi their whole lives, have moved to Bangalore").
     c = re.sub(r",\s*(?:who|which|whose)\s+[^,]+,\s*", " ", c, flags=I)

@@ -75,6 +75,9 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
 
 def split_clauses(message: str) -> list[str]:
     out = []
+    # "I moved to Bath, can you update that?": a statement, then a request about it.
+    message = re.sub(r",\s*(?=(?:can|could|would|will)\s+you\b[^,]*\?\s*$)", ". ", message.strip(),
+                     flags=re.IGNORECASE)
     for part in re.split(r"(?<=[.!?;])\s+|\n+", message.strip()):
         part = part.strip()
         if part:
