@@ -256,3 +256,8 @@ def test_inv138_a_statement_then_a_request_about_it():
     assert [(s.act, s.text) for s in u.statements] == [("change", "Lives in Bath")]
     assert said("I've moved. New address is 3 Hill Road, York") == [
         ("change", "Address is 3 Hill Road")]
+
+
+def test_inv141_a_spell_that_ended_is_not_the_diet_now():
+    assert said("I went vegan for a month last year") == []
+    assert said("I've gone vegan") == [("change", "Is vegan")]

@@ -307,6 +307,10 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                   r"(?:i|we)\s+(?:have\s+)?(?:just\s+)?(?:turned|gone|went))\s+(?P<no>no\s+longer\s+|"
                   r"not\s+)?(?:now\s+|fully\s+|also\s+|again\s+|back\s+to\s+being\s+)?(?:a\s+)?(?P<d>" + _DIET +
                   r")\b", t, I)
+    if m and re.search(r"\bfor\s+(?:a|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
+                       r"(?:days?|weeks?|months?|while|bit)\b|\bfor\s+(?:lent|january|veganuary)\b",
+                       t, I) and re.search(r"\b(?:went|was|were|did|tried)\b", t, I):
+        return []  # "I went vegan for a month last year": a spell that ended, not the diet now
     if m and not (m.group("no") or "").lower().startswith("not"):
         diet = " ".join(m.group("d").lower().replace("-", " ").split())
         diet = {"gluten free": "gluten-free", "dairy free": "dairy-free",
