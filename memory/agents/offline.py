@@ -295,10 +295,10 @@ def _query(st: Statement) -> str:
         parts.append("prefers contact phone email")
     elif st.slot and st.slot.startswith("noun:"):
         parts.append(st.slot.removeprefix("noun:"))
-    words = contrast_words(st.text or "")
+    said = contrast_words(st.text or "")
     for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
-        if words & group:
-            parts.append(" ".join(sorted(group - words)))
+        if said & group:
+            parts.append(" ".join(sorted(group - said)))
     return " ".join(p for p in parts if p).strip() or st.clause
 
 
