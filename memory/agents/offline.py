@@ -10,7 +10,14 @@ import time
 
 from ..text import stem
 from ..understand import lexicon as lx
-from ..understand.matching import already_known, pick_old, pick_target, terms
+from ..understand.matching import (
+    already_known,
+    contrast_words,
+    pick_old,
+    pick_target,
+    slots_of,
+    terms,
+)
 from ..understand.speak import join, second_person, sentence
 from ..understand.statements import Statement, Understanding, understand
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -144,7 +151,14 @@ class OfflineAgent:
         return out
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
+        st = _reslot(st, hits)
         old = pick_old(st, hits)
+        if old is None and st.act == "change" and re.match(
+                r"^(?:no\s+longer\s+(?:owns|has|likes|uses)|has\s+given\s+up|moved\s+away\s+from)\b",
+                st.text or "", re.IGNORECASE):
+            # Something that stopped, with nothing on record it ends: no fact to keep
+            # ("binned the hub ages ago"); a wrong write is worse than a miss (invariant 141).
+            return "That ends something I have nothing on record about, so I haven't noted it."
         if old is None and st.rule.startswith("third:"):
             # News about someone or something else is kept only as a change of what is on
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
@@ -289,6 +303,21 @@ def _history(facts: list, direct: set[str]) -> str | None:
     return " ".join(told) or None
 
 
+def _reslot(st: Statement, hits) -> Statement:
+    """"I moved from Spotify to Apple Music": a move away from something the user's facts hold
+    as a thing they use, not as a home, is a switch (the slot comes from their facts, inv. 140)."""
+    if st.slot != "home" or not st.previous or not (st.text or "").startswith("Lives in "):
+        return st
+    want = terms(st.previous)
+    named = [h for h in hits if h.kind == "semantic" and h.state == "active"
+             and want and want <= terms(h.text)]
+    if named and not any("home" in slots_of(h.text, h.fact_type) for h in named):
+        value = (st.text or "").removeprefix("Lives in ")
+        return st.model_copy(update={"text": f"Uses {value}", "slot": None,
+                                     "fact_type": "preference", "rule": st.rule + "+reslot"})
+    return st
+
+
 def _hypothetical(clause: str) -> bool:
     return bool(re.search(lx.HYPOTHETICAL, clause, re.IGNORECASE))
 
@@ -316,6 +345,10 @@ def _query(st: Statement) -> str:
         parts.append("prefers contact phone email")
     elif st.slot and st.slot.startswith("noun:"):
         parts.append(st.slot.removeprefix("noun:"))
+    said = contrast_words(st.text or "")
+    for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
+        if said & group:
+            parts.append(" ".join(sorted(group - said)))
     return " ".join(p for p in parts if p).strip() or st.clause
 
 

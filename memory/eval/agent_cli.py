@@ -1,5 +1,5 @@
 """`memdesk eval agent [--data F] [--split tune|heldout|blind|all] [--agent offline|anthropic]
-[--misses]`. `all` is the tuning splits (tune and held out) of the file, or its blind split when
+[--misses] [--ids a,b] [--workdir D]`. `all` is the tuning splits (tune and held out) of the file, or its blind split when
 it holds nothing else; a blind split is never pooled with them (invariant 150)."""
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ def register(esub, common) -> None:
                    help="anthropic needs ANTHROPIC_API_KEY (costs money; never in CI)")
     p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run (default minilm)")
     p.add_argument("--misses", action="store_true", help="list the statements scored wrong")
+    p.add_argument("--ids", default=None,
+                   help="comma-separated statement ids: score only these (fast iteration)")
+    p.add_argument("--workdir", default=None,
+                   help="keep seeded persona templates here and reuse them across runs")
     p.add_argument("--out", default="reports", help="directory for the JSON and Markdown reports")
     p.set_defaults(func=cmd_agent)
 
@@ -42,6 +46,9 @@ def cmd_agent(args) -> int:
 
     data = args.data or (BLIND_PATH if args.split == BLIND else DATA_PATH)
     cases = load_cases(data)
+    if args.ids:
+        wanted = {i.strip() for i in args.ids.split(",") if i.strip()}
+        cases = [c for c in cases if c.id in wanted]
     present = {c.split for c in cases}
     splits = choose_splits(present, args.split)  # blind is never pooled (invariant 150)
     if not splits:
@@ -56,7 +63,7 @@ def cmd_agent(args) -> int:
         return get_agent(get_llm(args.runtime.settings, args.agent))
 
     report = run_agent_eval(cases, embedder, factory, splits=splits,
-                            data=str(data),
+                            data=str(data), workdir=args.workdir,
                             progress=None if getattr(args, "json", False) else
                             (lambda cid: print(f"  {cid}", end="\r", file=sys.stderr)))
     md = render_markdown(report, misses=args.misses)

@@ -17,6 +17,7 @@ from .phrases import (
     PLACE,
     REL,
     SUBJ_I,
+    UPPER,
     I,
     article,
     cap,
@@ -54,8 +55,9 @@ def relation(c: str) -> list[Statement] | None:
         return [Statement(act="assert", text=f"{cap(rel)}'s {mm.group('n')} is {tidy(mm.group('v'))}",
                           fact_type="identity", slot=f"rel:{rel}:{mm.group('n').lower()}",
                           clause=c, rule="relation:poss")]
-    mm = re.match(r"^(?:has\s+)?(?:just\s+)?(?:moved|relocated)\s+(?:from\s+(?P<from>" +
-                  PLACE.replace("?P<p>", "?P<f>") + r")\s+)?(?:back\s+)?to\s+" + PLACE, rest, I)
+    mm = re.match(r"^(?:has\s+|have\s+)?(?:just\s+|finally\s+|recently\s+)*(?:moved|relocated)\s+"
+                  r"(?:from\s+(?P<from>" + PLACE.replace("?P<p>", "?P<f>") + r")\s+)?"
+                  r"(?:back\s+|down\s+|up\s+|over\s+|out\s+)?to\s+" + PLACE, rest, I)
     if mm and place(mm.group("p")):
         prev = " ".join(filter(None, [name or rel, place(mm.group("f")) if mm.group("f") else None]))
         return [Statement(act="change", text=f"{who} {lives} in {place(mm.group('p'))}",
@@ -86,38 +88,72 @@ def relation(c: str) -> list[Statement] | None:
     if re.match(r"^(?:is|was|has|had|'s)\s+(?:been\s+)?(?:away|busy|ill|sick|tired|here|there|"
                 r"out|off|home|late|back|on\s+holiday|coming|visiting|staying)\b", rest, I):
         return []  # passing news about someone, nothing durable
-    mm = re.match(r"^(?P<verb>[a-z]+s|is|has)\s+(?P<v>.+)$", rest)
-    if mm and name:
+    mm = re.match(r"^(?P<verb>[a-z]+s|is|has|started|joined|became|graduated)\s+(?P<v>.+)$", rest)
+    unique = rel in {"partner", "wife", "husband", "girlfriend", "boyfriend", "fiance", "fiancee",
+                     "mum", "mom", "mother", "dad", "father", "parents"}
+    if mm and mm.group("verb") == "is" and not (re.match(r"(?:a|an|the|now\s+a|now\s+an)\s", mm.group("v"), I)
+                                                or is_role(mm.group("v"))):
+        return []  # "Dave is obsessed with triathlons": a passing remark about someone
+    if mm and (name or (unique and re.match(r"(?:lives|works|is|teaches|studies|runs|owns)$",
+                                             mm.group("verb")))
+               or (mm.group("verb") == "is" and is_role(re.split(r"\s+(?:in|at|for)\s+",
+                                                                mm.group("v"))[0]))):
         return [Statement(act="assert", text=f"{who} {mm.group('verb')} {third_person(tidy(mm.group('v')))}",
                           fact_type="identity", slot=slot, clause=c, rule="relation:verb")]
     return []
+
+
+_WORK_CUE = re.compile(r"\b(?:joined|job|jobs|work|working|works|company|employer|notice|"
+                       r"promoted|hired|role|team|redundant|start(?:ed|ing)\s+at)\b", I)
 
 
 def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
     t = dates.text
     left = None
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|moved\s+"
-                  r"(?:away\s+)?from|moved\s+out\s+of)\s+" + PLACE, t, I)
+                  r"(?:away\s+)?from|moved\s+out\s+of|no\s+longer\s+live\s+in)\s+" + PLACE, t, I)
+    if m and m.group(0).lower().split()[-2:-1] != ["from"] and _WORK_CUE.search(t):
+        m = None  # "I left Deloitte and joined KPMG": an employer, not a place
     if m:
         left = place(m.group("p"))
     m_from = re.search(r"\bmoved\s+from\s+" + PLACE.replace("?P<p>", "?P<f>") + r"\s+to\b", t, I)
     if m_from:
         left = place(m_from.group("f"))
     patterns = [
-        r"(?:^|\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+|recently\s+|all\s+)*)"
+        r"(?:^|\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+|recently\s+|all\s+)*|\b"
+        + IM + r"\s+(?:just\s+|now\s+|finally\s+|soon\s+)?)"
         r"(?:moved|relocated|moving|relocating)\s+(?:from\s+\S+(?:\s+\S+)?\s+)?(?:back\s+)?"
-        r"(?:over\s+)?(?:to|into)\s+" + PLACE,
-        r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside)\s+in\s+"
-        + PLACE,
-        r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing)\s+"
+        r"(?:over\s+|down\s+|up\s+|out\s+)?(?:to|into)\s+(?:(?:a|an|the|our|my)\s+(?:new\s+|little\s+|"
+        r"small\s+|tiny\s+|big\s+)*(?:flat|house|place|home|apartment|cottage|bungalow|studio)\s+"
+        r"(?:of\s+(?:my|our)\s+own\s+)?in\s+)?" + PLACE,
+        r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|stay|have\s+"
+        r"lived|'ve\s+lived|have\s+been\s+living)\s+(?:with\s+(?:my|our)\s+[\w-]+\s+)?in\s+" + PLACE,
+        r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing|renting)\s+"
         r"(?:in|out\s+of)\s+" + PLACE,
         r"\bhome\s+is\s+(?:now\s+)?" + PLACE,
-        (r"(?:^|,\s*)(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:now\s+)?in\s+(?P<p>[A-Z\u00C0-\u00DE]"
-        r"[\w'’.-]*(?:\s+[A-Z\u00C0-\u00DE][\w'’.-]*){0,2})\s+now\b"),
+        r"\b" + SUBJ_I + r"\s+(?:now\s+)?call\s+" + PLACE.replace("{0,3}", "{0,2}") + r"\s+home\b",
+        # "we've been in Bristol since March": only with a since/for (not "been in Paris once")
+        (r"\b" + SUBJ_I + r"(?:'ve|\s+have)\s+been\s+(?:living\s+|based\s+)?in\s+" + PLACE
+         if re.search(r"\bsince\b|\bfor\s+(?:\d+|a|two|three|four|five|six|many|several|ten)\s+"
+                      r"(?:years?|months?)\b", c, I) else r"(?!x)x"),
+        (r"(?:^|,\s*)(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:now\s+)?in\s+(?P<p>" + UPPER +
+         r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\s+now\b"),
+        # "now in Neukölln", "now I'm in Lisbon", "we're in Philly now"
+        (r"^(?:now\s+(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?in|(?:i'?m|we'?re|i\s+am|we\s+are)\s+"
+         r"now\s+in)\s+(?P<p>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\b"),
     ]
+    m = re.search(r"\b" + SUBJ_I + r"\s+(?:now\s+)?live\s+at\s+(?P<a>\d+\w?\s+[^.;!?]+)", t, I)
+    if m:
+        return [Statement(act="change" if re.search(r"\bnow\b|\bmoved\b", t, I) else "assert",
+                          text=f"Lives at {tidy(m.group('a'))}", fact_type="identity", slot="home",
+                          valid_from=dates.valid_from, clause=c, rule="location:address")]
     if re.search(r"\b(?:for\s+(?:work|a|the|business|two|three|\d+)|on\s+holiday|visiting|"
                  r"trip|conference|this\s+week|for\s+the\s+weekend|until|till)\b", t, I):
-        patterns = patterns[:1] if left else []  # a visit, not a home ("I'm in Paris for work")
+        # A visit, not a home ("I'm in Paris for work"); a move stays a move ("moved to Zürich
+        # for the new job").
+        moving = re.search(r"\b(?:moved|relocated)\b", t, I) and not re.search(
+            r"\b(?:for\s+(?:a|two|three|\d+)\s+(?:days?|weeks?|months?)|until|till)\b", t, I)
+        patterns = patterns[:1] if (left or moving) else []
     for p in patterns:
         m = re.search(p, t, 0 if "[A-Z" in p[-80:] else I)
         if not m:
@@ -141,6 +177,10 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         if where:
             return [Statement(act="assert", text=f"Is originally from {where}", fact_type="identity",
                               slot="origin", clause=c, rule="location:origin")]
+    m = re.search(r"\bi\s+(?:was\s+born|grew\s+up)\s+in\s+" + PLACE, t, I)
+    if m and not left and place(m.group("p")):
+        return [Statement(act="assert", text=f"Is originally from {place(m.group('p'))}",
+                          fact_type="identity", slot="origin", clause=c, rule="location:origin")]
     if left:
         return [Statement(act="change", text=f"Moved away from {left}", fact_type="identity",
                           slot="home", previous=left, valid_from=dates.valid_from, clause=c,
@@ -151,7 +191,8 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
 def work(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     org = r"(?P<org>[A-Z][\w&.'’-]*(?:\s+(?:[A-Z][\w&.'’-]*|&|of|and))*)"
-    m = (re.search(r"\b" + org + r"\s+(?:has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s+to\s+"
+    m = (re.search(r"\b(?:" + org + r"|(?i:they|we|the\s+company|my\s+(?:boss|manager|company)))"
+                   r"\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s+to\s+"
                    r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\b))", t)
          or re.search(r"\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got|got|just\s+got)\s+(?:just\s+)?"
                       r"(?:been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
@@ -159,6 +200,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         role = tidy(m.group("role"))
         at = m.groupdict().get("org")
+        at = None if at and at.lower() in {"they", "we"} else at
         text = f"Works as {article(role)}{role}" + (f" at {at}" if at else "")
         return [Statement(act="change", text=text, fact_type="identity", slot="job",
                           previous=None, valid_from=dates.valid_from, clause=c, rule="work:promoted")]
@@ -166,15 +208,27 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                    r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+))?(?=\s*(?:[,.;!?]|$))", t, I)
          or re.search(r"\b(?:i'?m|i\s+am|i'?ve\s+become|i\s+became|i\s+have\s+become|i'?m\s+now|"
                       r"became)\s+(?:now\s+)?(?:(?P<art>a|an|the)\s+)?(?P<role>[\w -]+?)"
-                      r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+?))?(?=\s*(?:[,.;!?]|$|\s+now\b))",
+                      r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+?))?(?=\s*(?:[,.;!?]|$|\s+now\b|"
+                      r"\s+(?:from|since|originally)\b))",
                       t, I)
+         or re.search(r"\b(?:i'?ve\s+been|i\s+have\s+been|i\s+(?:\w+\s+)?(?:started|got|took|landed|"
+                      r"accepted)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:job|role|position|post)\s+as|"
+                      r"(?:they|we|the\s+company|my\s+\w+)\s+(?:have\s+|has\s+|just\s+)*(?:made|appointed|"
+                      r"named)\s+me)\s+(?:(?P<art>a|an|the)\s+)?(?P<role>[\w -]+?)"
+                      r"(?:\s+(?:at|for|in)\s+(?P<at>[^,.;!?]+?))?(?=\s*(?:[,.;!?]|$|\s+now\b|\s+for\s+"
+                      r"(?:\d+|a|two|three|four|five|ten|many|several)\b|\s+since\b))", t, I)
          or re.search(r"\bmy\s+(?:new\s+)?(?:job|role|title|position|job\s+title)\s+is\s+(?:now\s+)?"
                       r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?:\s+(?:at|for)\s+(?P<at>[^,.;!?]+))?"
                       r"(?=\s*(?:[,.;!?]|$))", t, I))
     if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
-                                                       m.group("role"), I):
+                                                       m.group("role"), I) and not re.search(
+            r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|"
+            r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
         at = m.groupdict().get("at")
+        if at and re.match(r"^(?:\d+|a|an|one|two|three|four|five|six|ten|many|several|the\s+past)\s+"
+                           r"(?:\w+\s+)?(?:years?|months?|weeks?|days?)\b", at, I):
+            at = None  # "a teacher for ten years": how long, not where
         at = tidy(re.sub(r"^(?:the\s+)", "the ", at)) if at else None
         text = f"Works as {article(role)}{role}" + (f" at {at}" if at else "")
         changed = bool(re.search(r"\b(?:now|became|become|promoted|new|started|from)\b", c, I))
@@ -186,12 +240,34 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         return [Statement(act="change", text="Is retired", fact_type="identity", slot="job",
                           valid_from=dates.valid_from, clause=c, rule="work:retired")]
-    left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+)*(?:left|quit))\s+" + org.replace(
-        "?P<org>", "?P<left>"), t)
-    m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with))\s+" + org, t)
+    left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
+                     r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
+    m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)|(?:i'?m|i\s+am)\s+"
+                   r"(?:now\s+|currently\s+)?working\s+(?:at|for|with))\s+" + org, t)
+         or re.search(r"(?i:\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:been\s+|got\s+)?(?:hired|taken\s+on|"
+                      r"employed|recruited)\s+by)\s+" + org, t)
+         or (re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?at)\s+" + org + r"(?i:\s+now\b|\s*$)", t)
+             if _WORK_CUE.search(c) else None)
          or re.search(r"(?i:\b(?:i\s+(?:have\s+|'ve\s+|just\s+)*|and\s+|^)(?:joined|started\s+(?:a\s+"
-                      r"new\s+job\s+)?at|started\s+working\s+(?:at|for)|got\s+a\s+job\s+(?:at|with)"
-                      r"|went\s+to\s+work\s+(?:at|for)))\s+" + org, t))
+                      r"new\s+job\s+)?at|started\s+working\s+(?:at|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with)"
+                      r"|went\s+to\s+work\s+(?:at|for))(?:\s+(?:a|an)\s+(?:\w+\s+)?(?:startup|start-up|company|"
+                      r"firm|charity|agency|business|school|hospital|bank)\s+(?:called|named))?(?:\s+the)?)\s+"
+                      + org, t))
+    if not m and left:
+        # "I left Deloitte, joined KPMG": what they joined after leaving
+        m = re.search(r"(?i:(?:joined|started\s+(?:a\s+new\s+job\s+)?at|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|"
+                      r"went\s+to\s+work\s+(?:at|for)|moved\s+to)(?:\s+(?:a|an)\s+(?:\w+\s+)?(?:startup|"
+                      r"start-up|company|firm|charity|agency|business)\s+(?:called|named))?(?:\s+the)?)\s+"
+                      + org, t[left.end():])
+    gone = re.search(r"\b(?i:i\s+no\s+longer\s+work\s+(?:at|for|with))\s+" + org.replace("?P<org>", "?P<g>"), t)
+    if not gone and left and re.search(r"\b(?:quit|job|role|position|notice)\b", left.group(0), I):
+        gone = re.search(r"(?P<g>.+)", left.group("left"))
+    if not m and gone:
+        # "I don't work at Asda anymore": the employer ended (merged with a new one, if said)
+        who = tidy(gone.group("g"))
+        return [Statement(act="change", text=f"No longer works at {who}", fact_type="identity",
+                          slot="employer", previous=who, valid_from=dates.valid_from, clause=c,
+                          rule="work:gone")]
     if m and m.group("org").lower() not in {"i", "the", "a"}:
         employer = tidy(m.group("org"))
         changed = bool(left) or bool(re.search(r"\b(?:now|joined|started|new|moved)\b", c, I))
@@ -227,8 +303,14 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                           fact_type="constraint", previous=f"allergic {allergen}",
                           valid_from=dates.valid_from, clause=c, rule="health:allergy-gone")]
     m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|i\s+have\s+been|i'?ve\s+become|"
-                  r"i\s+became|i\s+went|i\s+think\s+i'?m|i'?ve\s+gone)\s+(?P<no>no\s+longer\s+|"
-                  r"not\s+)?(?:now\s+|fully\s+|also\s+)?(?:a\s+)?(?P<d>" + _DIET + r")\b", t, I)
+                  r"i\s+became|i\s+went|i\s+think\s+i'?m|i'?ve\s+gone|i\s+have\s+gone|"
+                  r"(?:i|we)\s+(?:have\s+)?(?:just\s+)?(?:turned|gone|went))\s+(?P<no>no\s+longer\s+|"
+                  r"not\s+)?(?:now\s+|fully\s+|also\s+|again\s+|back\s+to\s+being\s+)?(?:a\s+)?(?P<d>" + _DIET +
+                  r")\b", t, I)
+    if m and re.search(r"\bfor\s+(?:a|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
+                       r"(?:days?|weeks?|months?|while|bit)\b|\bfor\s+(?:lent|january|veganuary)\b",
+                       t, I) and re.search(r"\b(?:went|was|were|did|tried)\b", t, I):
+        return []  # "I went vegan for a month last year": a spell that ended, not the diet now
     if m and not (m.group("no") or "").lower().startswith("not"):
         diet = " ".join(m.group("d").lower().replace("-", " ").split())
         diet = {"gluten free": "gluten-free", "dairy free": "dairy-free",
@@ -242,26 +324,61 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if changed else "assert", text=f"Is {diet}",
                           fact_type="constraint", slot="diet", valid_from=dates.valid_from,
                           confidence=0.9, clause=c, rule="health:diet")]
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re)\s+(?:now\s+)?on\s+(?:a\s+|the\s+)?(?P<d>" + _DIET +
+                  r")\s+diet\b", t, I)
+    if m:
+        diet = m.group("d").lower()
+        return [Statement(act="change" if re.search(r"\bnow\b", c, I) else "assert",
+                          text=f"Is {diet}", fact_type="constraint", slot="diet",
+                          valid_from=dates.valid_from, clause=c, rule="health:on-diet")]
+    if re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?pregnant\b", t, I):
+        return [Statement(act="assert", text="Is pregnant", fact_type="constraint",
+                          valid_from=dates.valid_from, clause=c, rule="health:pregnant")]
+    m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|gave\s+up|given\s+up|cut\s+out|stopped)\s+"
+                  r"(?P<v>meat|fish|seafood|dairy|eggs|gluten|sugar|pork|beef|chicken|red\s+meat)\b"
+                  r"(?![^,.;!?]*\bfor\s+(?:lent|january|a\s+(?:week|month|bit|while)))", t, I)
+    if m:
+        food = m.group("v").lower()
+        return [Statement(act="change", text=f"No longer eats {food}", fact_type="constraint",
+                          slot="diet", previous=food, valid_from=dates.valid_from, clause=c,
+                          rule="health:gave-up-food")]
+    m = re.search(r"\bi\s+(?:no\s+longer|stopped)\s+eat(?:ing)?\s+(?P<v>[^,.;!?]+)", t, I)
+    if m:
+        # A stopped habit: it replaces what they ate before (merged with a new diet, if any).
+        food = obj_phrase(m.group("v")).lower()
+        return [Statement(act="change", text=f"No longer eats {food}", fact_type="constraint",
+                          slot="diet", previous=food, valid_from=dates.valid_from, clause=c,
+                          rule="health:no-longer-eat")]
     m = re.search(r"\bi\s+(?:can'?t|cannot|don'?t|do\s+not|never|no\s+longer)\s+eat\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         food = obj_phrase(m.group("v")).lower()
         return [Statement(act="assert", text=f"Does not eat {food}", fact_type="constraint",
                           slot=f"food:{food}", confidence=0.9, clause=c, rule="health:no-eat")]
     m = (re.search(r"\bi\s+(?:have\s+|'ve\s+)?(?:started|began|begun)\s+eating\s+(?P<v>[^,.;!?]+)", t, I)
-         or re.search(r"\bi\s+(?:do\s+)?eat\s+(?P<v>meat|fish|seafood|dairy|eggs|chicken|pork|beef)"
+         or re.search(r"\b(?:i\s+(?:do\s+)?eat|i'?m\s+eating|i\s+am\s+eating)\s+(?:again\s+)?"
+                      r"(?P<v>meat|fish|seafood|dairy|eggs|chicken|pork|beef|cheese)"
                       r"\b(?P<rest>[^,.;!?]*)", t, I))
     if m:
         food = obj_phrase(m.group("v")).lower()
         changed = bool(re.search(r"\b(?:now|again|started|began|begun|these\s+days)\b", c, I))
-        is_diet = food in {"meat", "fish", "seafood", "dairy", "eggs", "chicken", "pork", "beef"}
+        is_diet = food in {"meat", "fish", "seafood", "dairy", "eggs", "chicken", "pork", "beef",
+                           "cheese"}
         return [Statement(act="change" if changed else "assert", text=f"Eats {food}",
                           fact_type="constraint", slot="diet" if is_diet else None,
                           valid_from=dates.valid_from, clause=c, rule="health:eats")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:a\s+)?(?:(?P<t1>type\s+[12])\s+)?diabetic(?:\s+(?P<t2>type\s+[12]))?",
+                  t, I)
+    if m:
+        kind = (m.group("t1") or m.group("t2") or "").lower()
+        return [Statement(act="assert", text=f"Has {kind + ' ' if kind else ''}diabetes",
+                          fact_type="constraint", confidence=0.9, valid_from=dates.valid_from,
+                          clause=c, rule="health:diabetic")]
     m = re.search(r"\bi\s+(?:have|'ve\s+got|have\s+got|live\s+with|was\s+diagnosed\s+with|"
                   r"got\s+diagnosed\s+with)\s+(?P<v>" + _COND + r")\b", t, I)
     if m:
         return [Statement(act="assert", text=f"Has {m.group('v').lower()}", fact_type="constraint",
-                          confidence=0.9, clause=c, rule="health:condition")]
+                          confidence=0.9, valid_from=dates.valid_from, clause=c,
+                          rule="health:condition")]
     return None
 
 
@@ -275,10 +392,16 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\bi(?:'d|\s+would)?\s+(?:now\s+|really\s+)?(?:prefer|rather)\s+(?:to\s+be\s+"
                       r"contacted\s+(?:by|via|on)\s+|be\s+contacted\s+(?:by|via|on)\s+)?"
                       + _CHANNEL + r"\b", t, I))
+    if not m:
+        # "text me instead of emailing", "please email me from now on": the channel is the verb
+        m = re.search(r"^(?:please\s+)?(?:just\s+)?(?P<ch>text|email|e-mail|call|ring|phone|whatsapp|"
+                      r"message)\s+me\b(?=.*\b(?:instead|from\s+now\s+on|rather\s+than|not\s+|"
+                      r"in\s+future|going\s+forward|only|don'?t|do\s+not|never)\b)", t, I)
     if m:
         ch = m.group("ch").lower().replace("e-mail", "email")
-        ch = {"calls": "phone calls", "call": "phone calls", "text": "texts", "letter": "post",
-              "letters": "post"}.get(ch, ch)
+        ch = {"calls": "phone calls", "call": "phone calls", "ring": "phone calls",
+              "phone": "phone calls", "text": "texts", "letter": "post", "letters": "post",
+              "message": "messages"}.get(ch, ch)
         if ch == "whatsapp":
             ch = "WhatsApp"
         changed = bool(re.search(r"\b(?:now|instead|rather\s+than|any\s*more|no\s+longer|"
@@ -305,6 +428,11 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                       r"(?P<v>[^,.;!?]+?)(?:\s+any\s*more)?(?=\s*(?:[,.;!?]|$))", t, I))
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
+        if re.search(r"\b(?:i'?m|i\s+am)\s+not\s+(?:into|a\s+fan\s+of|keen\s+on)\b", m.group(0), I) \
+                and not re.search(r"\bany\s*more\b", t, I):
+            # "I'm not a fan of cilantro": a dislike, not a change
+            return [Statement(act="assert", text=f"Dislikes {third_person(thing)}",
+                              fact_type="preference", clause=c, rule="pref:not-a-fan")]
         return [Statement(act="change", text=f"No longer likes {thing}", fact_type="preference",
                           previous=thing, clause=c, rule="pref:no-longer")]
     m = re.search(r"\bi(?:'d|\s+would)?\s+(?:really\s+|now\s+|much\s+|actually\s+|definitely\s+)?"
@@ -358,10 +486,12 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
                           valid_from=dates.valid_from, clause=c, rule="id:age")]
     m = (re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+|happily\s+|newly\s+)?"
                    r"(?P<s>married|divorced|single|widowed|engaged|separated)\b", t, I)
-         or re.search(r"\b(?:we|i)\s+(?:just\s+|finally\s+)?(?:got|are\s+getting)\s+(?P<s>married|"
-                      r"divorced|engaged|separated)\b", t, I))
+         or re.search(r"\b(?:we|i)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|recently\s+)?"
+                      r"(?:got\s+|are\s+getting\s+)?(?P<s>married|divorced|engaged|separated)\b"
+                      r"(?!\s+(?:to|with|in\s+(?:a|the)\s+\w+\s+way))", t, I))
     if m:
-        changed = bool(re.search(r"\bgot\b|\bnow\b", t, I))
+        changed = bool(re.search(r"\bgot\b|\bnow\b|\b(?:we|i)\s+(?:\w+\s+)?(?:married|divorced|"
+                                 r"separated|engaged)\b", t, I))
         return [Statement(act="change" if changed else "assert", text=f"Is {m.group('s').lower()}",
                           fact_type="identity", slot="marital", valid_from=dates.valid_from,
                           clause=c, rule="id:marital")]
@@ -370,6 +500,25 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         return [Statement(act="assert", text=f"Is {m.group('a').lower()} of {tidy(m.group('v'))}",
                           fact_type="identity", clause=c, rule="id:afraid")]
+    # "I'm not a morning person", "I'm a huge Cowboys fan", "I'm a lefty": what kind of person.
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?P<neg>not\s+|no\s+longer\s+)?(?:really\s+)?(?P<v>(?:a|an)\s+"
+                  r"(?:[\w'-]+\s+){0,3}?(?:person|people\s+person|fan|supporter|lefty|left-hander|"
+                  r"right-hander|smoker|non-smoker|night\s+owl|early\s+bird|early\s+riser|"
+                  r"dog\s+person|cat\s+person|introvert|extrovert|member|season\s+ticket\s+holder))\b", t, I)
+    if m and not re.match(r"^(?:a|an)\s+(?:bit|little|big|huge|total|massive)\s+(?:of\s+)?(?:a\s+)?"
+                          r"(?:person|people)\b", m.group("v"), I):
+        neg = (m.group("neg") or "").strip().lower()
+        verb = {"not": "Is not", "no longer": "Is no longer"}.get(neg, "Is")
+        return [Statement(act="change" if neg == "no longer" else "assert",
+                          text=f"{verb} {tidy(m.group('v'))}", fact_type="identity",
+                          previous=tidy(m.group("v")) if neg == "no longer" else None,
+                          clause=c, rule="id:kind")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?P<v>left-handed|right-handed|ambidextrous|colou?r-?blind|"
+                  r"deaf|hard\s+of\s+hearing|short-sighted|long-sighted|partially\s+sighted|"
+                  r"neurodivergent|autistic|dyslexic|asthmatic|epileptic)\b", t, I)
+    if m:
+        return [Statement(act="assert", text=f"Is {m.group('v').lower()}", fact_type="identity",
+                          clause=c, rule="id:trait")]
     m = re.search(r"\bmy\s+pronouns\s+are\s+(?P<v>\w+/\w+(?:/\w+)?)", t, I)
     if m:
         return [Statement(act="assert", text=f"Pronouns are {m.group('v').lower()}",

@@ -31,7 +31,8 @@ _PAST = re.compile(
     r"adopted|ordered|installed|set up|signed|landed|arrived)\b", re.IGNORECASE)
 _FUTURE = re.compile(
     r"\b(?:will|'ll|going to|gonna|next|tomorrow|upcoming|starts?|starting|from now|booked|"
-    r"plan(?:ning)? to|flying|fly|travell?ing|off to|heading|leaving for|back on|due)\b",
+    r"plan(?:ning)? to|flying|fly|travell?ing|off to|heading|leaving for|back on|due|moving|"
+    r"relocating)\b",
     re.IGNORECASE)
 
 
@@ -73,6 +74,12 @@ def _day_month(day: int, mon: int, year: int | None, today: date, *, past: bool)
     if past and (today - this).days <= 180:
         return this
     return _day_of(mon, day, today.year + 1)
+
+
+def weekday_before(name: str, today: date) -> date:
+    """The most recent day of that name before today ("on Sunday" said on a Tuesday). Pure."""
+    back = (today.weekday() - WEEKDAYS.index(name.lower())) % 7
+    return today - timedelta(days=back or 7)
 
 
 def _add_months(d: date, n: int) -> date:
@@ -149,7 +156,8 @@ _REL = (r"(?:yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evenin
         r"(?:day|week|month|year)s?\s+ago|in\s+(?:\d+|a|an|one|two|three|four|five|six|couple\s+of|"
         r"few)\s+(?:day|week|month|year)s?)")
 _VAGUE = (r"(?:the\s+other\s+day|recently|lately|at\s+some\s+point|a\s+while\s+(?:ago|back)|"
-          r"some\s+time\s+ago)")
+          r"some\s+time\s+ago|(?:years|ages|months|weeks|decades|donkey'?s\s+years)\s+(?:ago|back)|"
+          r"long\s+ago|for\s+(?:years|ages|donkey'?s\s+years)|in\s+the\s+end)")
 _YEAR = r"(?:19|20)\d\d"
 
 
@@ -216,11 +224,14 @@ def find_dates(clause: str, today: date) -> Dates:
             text = _cut(text, m)
 
     # "since X": the start of validity, always removed from the value.
-    m = re.search(r"\bsince\s+(?:(?P<rel>" + _REL + r")|(?P<d>" + DAY + r")\s+(?P<m>" + MON +
+    m = re.search(r"\bsince\s+(?:(?P<wd>" + _WD + r")\b(?:\s+(?:night|morning|evening|afternoon))?|"
+                  r"(?P<rel>" + _REL + r")|(?P<d>" + DAY + r")\s+(?P<m>" + MON +
                   r")|(?P<m2>" + MON + r")(?:\s+(?P<y2>" + _YEAR + r"))?|(?P<y>" + _YEAR + r"))\b",
                   text, re.IGNORECASE)
     if m:
-        if m.group("rel"):
+        if m.group("wd"):
+            start = weekday_before(m.group("wd"), today)
+        elif m.group("rel"):
             start = relative(m.group("rel"), today)
         elif m.group("m"):
             start = _day_month(int(re.sub(r"\D", "", m.group("d"))), month_number(m.group("m")),
@@ -239,6 +250,8 @@ def find_dates(clause: str, today: date) -> Dates:
     m = re.search(r"\b(?:from\s+|on\s+|as\s+of\s+)?(?P<rel>" + _REL + r")\b", text, re.IGNORECASE)
     if m:
         start = relative(m.group("rel"), today)
+        if start and past and start > today and m.group("rel").lower().startswith("this"):
+            start = _day_of(start.month, start.day, start.year - 1)  # "got it this spring"
         found.append(m.group(0))
         text = _cut(text, m)
         # A second one ("left last week, back next week") is only removed.
@@ -246,6 +259,31 @@ def find_dates(clause: str, today: date) -> Dates:
             found.append(m2.group(0))
             text = _cut(text, m2)
         return Dates(start, end, _strip_vague(text), tuple(found))
+
+    # "on the 3rd": a day of this month, or of the next (a plan) or the last (a past event).
+    m = re.search(r"\b(?:on\s+)?the\s+(?P<d>[012]?\d|3[01])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?" + MON + r")",
+                  text, re.IGNORECASE)
+    if m:
+        day = int(m.group("d"))
+        this = _day_of(today.month, day, today.year) if day >= 1 else today
+        if past and this >= today:
+            this = _day_of((today.month - 2) % 12 + 1, day, today.year - (today.month == 1))
+        elif not past and this < today:
+            this = _day_of(today.month % 12 + 1, day, today.year + (today.month == 12))
+        found.append(m.group(0))
+        return Dates(this, end, _strip_vague(_cut(text, m)), tuple(found))
+
+    # A bare weekday ("on Sunday", "Friday night"): the last one for a past event, the next one
+    # for a plan; a habit ("usually Tuesday", "on Mondays") names no date (invariant 139).
+    m = re.search(r"\b(?:on\s+|last\s+)?(?P<wd>" + _WD + r")\b(?:\s+(?:night|morning|evening|"
+                  r"afternoon))?", text, re.IGNORECASE)
+    if m and (past or future) and not re.search(r"\b(?:every|usually|each|always|often|normally|"
+                                                r"most)\b", clause, re.IGNORECASE):
+        start = (weekday_before(m.group("wd"), today) if past
+                 else today + timedelta(days=(WEEKDAYS.index(m.group("wd").lower())
+                                              - today.weekday()) % 7 or 7))
+        found.append(m.group(0))
+        return Dates(start, end, _strip_vague(_cut(text, m)), tuple(found))
 
     # ISO, "12 January", "January 12th": a day, kept in the text.
     m = re.search(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b", text)

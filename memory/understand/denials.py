@@ -10,6 +10,7 @@ from .phrases import (
     HARSH_RE,
     NAME,
     SUBJ_I,
+    UPPER,
     I,
     cap,
     tidy,
@@ -41,8 +42,17 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
     if m and m.group("rest").strip():
         verb = m.group("verb").lower()
         slot = {"lived": "home", "worked": "employer"}.get(verb)
-        return [Statement(act="deny", target=f"{verb} {tidy(m.group('rest'))}", slot=slot,
-                          harsh=True, clause=c, rule="deny:never")]
+        st = Statement(act="deny", target=f"{verb} {tidy(m.group('rest'))}", slot=slot,
+                       harsh=True, clause=c, rule="deny:never")
+        # "..., it was Ōsaka": the value that was true all along (invariant 140).
+        new = re.search(r"^\s*,?\s*(?:it\s+was|it'?s|it\s+is|that\s+was|but|only)\s+(?:actually\s+|always\s+)?"
+                        r"(?:in\s+|at\s+|for\s+)?(?P<v>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER +
+                        r"[\w'’.-]*){0,2})\s*(?:[.!?]|$)", c[m.end():])
+        if new and slot:
+            st.text = (f"Lives in {new.group('v')}" if slot == "home"
+                       else f"Works at {new.group('v')}")
+            st.fact_type = "identity"
+        return [st]
     # "Sofia was never my manager, it's Marta"; "The Eufy camera was never ours"
     m = re.search(r"^(?P<subj>[\w'’ -]{1,50}?)\s+(?:was|were|is|are)\s+never\s+"
                   r"(?P<what>mine|ours|(?:my|our)\s+[\w ]+?|[A-Z][\w'’-]+)"

@@ -49,7 +49,8 @@ HYPOTHETICAL = (r"\b(?:thinking (?:about|of)|considering|might (?!be\b)\w+|may (
                 r"maybe (?:i'?ll|we'?ll|i should|we should)|want to|wanna|would like to|"
                 r"planning to|should (?:i|we)|if (?:i|we)|wondering|hoping to|tempted to|"
                 r"could (?:i|we)|i'?d love to|we'?d love to|we should|i should|someday|"
-                r"one day|at some point)\b")
+                r"one day|at some point|i wish|we wish|if only|what if|suppose|imagine|in theory|"
+                r"hypothetically|i'?d (?:like|want|rather|probably|maybe)|dreaming of|i dream of)\b")
 # The user says a stored value was never true.
 HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) wrong|"
               r"(?:that'?s|that is|this is|it'?s) (?:wrong|not right|not true|incorrect)|"
@@ -80,3 +81,13 @@ SYNONYMS = {
 }
 # Words that say nothing about which memory is meant ("forget the note about ...").
 GENERIC = frozenset(["info", "information", "note", "notes", "details", "detail", "stuff", "thing", "things", "everything", "anything", "data", "record", "records", "what", "know", "about", "memory", "memories", "fact", "facts", "bit", "part"])
+
+# Values of one kind, one at a time: a new one replaces a stored one of the same set ("I prefer
+# the window now" replaces "Always wants an aisle seat"), with no word in common.
+CONTRASTS: tuple[frozenset[str], ...] = tuple(frozenset(s.split()) for s in (
+    "window aisle", "tea coffee", "email phone texts calls whatsapp signal telegram post",
+    "dark light", "mac windows linux", "iphone android pixel galaxy", "morning evening",
+    "bus train tube tram car bike cycling walking driving", "vim emacs vscode helix zed neovim",
+    "bash zsh fish", "spotify tidal deezer", "netflix disney", "chrome firefox safari edge brave",
+    "cats dogs", "gas electric", "sweet savoury savory", "beach mountains", "summer winter",
+    "early late", "hot cold", "red white rose", "beer wine", "paper kindle ebooks audiobooks"))

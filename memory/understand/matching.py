@@ -153,6 +153,31 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                  and terms(h.text) != new_terms]
         if found:
             return max(found, key=lambda h: (len(topic & terms(h.text)), -h.rank))
+
+    if st.act == "change":
+        return _rival(st, facts)
+    return None
+
+
+def contrast_words(text: str) -> set[str]:
+    """Lower-case words of a text, with multi-word names of one value joined ("VS Code")."""
+    t = re.sub(r"\b(?:vs|visual\s+studio)\s+code\b", "vscode", text.lower())
+    return set(re.findall(r"[\w'-]+", t))
+
+
+def _rival(st: Statement, facts: list):
+    """"I prefer the window now": no word in common with "Always wants an aisle seat", but
+    window and aisle are values of one kind (lexicon.CONTRASTS). Only an unambiguous rival of
+    the same fact type (invariant 140)."""
+    words = contrast_words(st.text or "")
+    for group in lx.CONTRASTS:
+        mine = words & group
+        if not mine:
+            continue
+        rivals = {h.id: h for h in facts if h.fact_type == st.fact_type
+                  and contrast_words(h.text) & (group - mine) and not contrast_words(h.text) & mine}
+        if len(rivals) == 1:
+            return next(iter(rivals.values()))
     return None
 
 

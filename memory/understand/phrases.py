@@ -12,7 +12,8 @@ I = re.IGNORECASE
 # --- small helpers ------------------------------------------------------------------------------
 _TRAIL = re.compile(r"(?:[\s,]+(?:now|too|as well|also|again|any ?more|these days|nowadays|"
                     r"instead|from now on|for now|already|please|though|lol|haha|for good|"
-                    r"full stop|really|honestly|mate|thanks|at the moment|currently|anyway))+$", I)
+                    r"full stop|really|honestly|mate|thanks|at the moment|currently|anyway|after all|"
+                    r"lol|haha|tbh|btw))+$", I)
 _LEAD_ART = re.compile(r"^(?:a|an|the|my|our|some|one)\s+", I)
 STOP_AT = re.compile(
     r"\s+(?:(?:that|which|who)\s+(?:i|we)\b|i\s+(?:never|haven'?t|have\s+not|still|just)\b|"
@@ -101,6 +102,9 @@ def third_singular(verb: str) -> str:
 
 def is_role(phrase: str) -> bool:
     words = [w for w in re.findall(r"[\w-]+", phrase.lower())]
+    if re.match(r"^(?:(?:senior|junior|deputy|assistant|acting|interim)\s+)?(?:head|director|vp|chief|"
+                r"manager|lead|professor|lecturer)\s+of\s+\w", phrase, re.IGNORECASE):
+        return True  # "head of product"
     return bool(words) and (words[-1] in lx.ROLE_WORDS or words[-1].rstrip("s") in lx.ROLE_WORDS)
 
 
@@ -108,9 +112,11 @@ HEDGE_RE = re.compile(lx.HEDGES, I)
 HYPO_RE = re.compile(lx.HYPOTHETICAL, I)
 HARSH_RE = re.compile(lx.HARSH_CUES, I)
 CHANGE_RE = re.compile(lx.CHANGE_CUES, I)
+# Any capital letter, in every script ("Łódź", "Ōsaka", "Škoda"), as a regex class.
+UPPER = "(?-i:[" + "".join(re.escape(chr(c)) for c in range(0x41, 0x2000) if chr(c).isupper()) + "])"
 REL = "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend"}, key=len, reverse=True))
-NAME = r"(?P<name>[A-Z\u00C0-\u00DE][\w'’-]+(?:\s+[A-Z\u00C0-\u00DE][\w'’-]+)?)"
+NAME = r"(?P<name>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’-]+)?)"
 PLACE = r"(?P<p>[^\W\d_][\w'’.-]*(?:\s+(?:de|do|da|del|la|le|am|upon|on\s+)?[^\W\d_][\w'’.-]*){0,3})"
-CAP_PLACE = r"(?P<p>(?-i:[A-Z\u00C0-\u00DE][\w'’.-]*(?:\s+[A-Z\u00C0-\u00DE][\w'’.-]*){0,3}))"
+CAP_PLACE = r"(?P<p>(?-i:" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,3}))"
 SUBJ_I = r"(?:i|we)"
 IM = r"(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|i\s+have\s+been|we'?ve\s+been)"

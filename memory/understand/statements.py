@@ -16,11 +16,13 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from .about_me import health, identity, location, plans, preferences, relation, work
+from . import lexicon as lx
+from .about_me import _WORK_CUE, health, identity, location, plans, preferences, relation, work
+from .canon import canonical, is_lowercase_message
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
-from .phrases import HARSH_RE, HEDGE_RE, HYPO_RE, I, cap, third_person, tidy
+from .phrases import HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .things import activities, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
@@ -34,6 +36,16 @@ _PREFIX = re.compile(
     r"right|anyway|ah|um|uh|hmm|heads up|nope|sorry|actually no|no wait|wait|"
     r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake))"
     r"\b[,:!.]?\s*)+", I)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|what\s+if|suppose|supposing|imagine|in\s+theory|hypothetically|wish|"
+    r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
+    r"we\s+should)\b", re.IGNORECASE)
+_TELL = re.compile(
+    r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|did\s+you\s+know|have\s+i\s+told\s+you|"
+    r"i\s+forgot\s+to\s+"
+    r"(?:tell|mention)(?:\s+you)?|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:remember|note|"
+    r"keep\s+in\s+mind|make\s+a\s+note)|please\s+(?:remember|note|keep\s+in\s+mind))"
+    r"(?:\s+that)?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)
 _QUESTION = re.compile(
     r"^(?:what|where|which|who|whom|whose|when|why|how|tell me|remind me|show me|list|"
     r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
@@ -47,8 +59,25 @@ _OTHER_USER = re.compile(
     r"history|store|index)\b|\b(?:user[_ ]?id|index|scope|tenant)\s*[=:]", I)
 
 
+# Where one sentence holds several first-person clauses: "..., I ...", "... and I ...",
+# "..., so we ...", "..., now I'm ...", "... and bought ..." (the subject carries over: the
+# canonical form puts it back, invariant 138).
+_CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|"
+          r"replaced|swapped|became|retired|married|divorced|separated|stopped|traded|"
+          r"gave\s+up|got\s+rid\s+of|retrained|now\s+(?:live|work|use)|live|work)\b")
+_PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\s+so)\s+"
+                    r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
+                    r",\s*(?=now\s+(?:i|we|in)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
+                    r"living|working|driving|riding|playing)\b)|"
+                    r",?\s+(?:and|then|and\s+then)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")",
+                    re.IGNORECASE)
+
+
 def split_clauses(message: str) -> list[str]:
     out = []
+    # "I moved to Bath, can you update that?": a statement, then a request about it.
+    message = re.sub(r",\s*(?=(?:can|could|would|will)\s+you\b[^,]*\?\s*$)", ". ", message.strip(),
+                     flags=re.IGNORECASE)
     for part in re.split(r"(?<=[.!?;])\s+|\n+", message.strip()):
         part = part.strip()
         if part:
@@ -146,10 +175,21 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     if m := _OTHER_USER.search(message):
         out.other_user = m.group(0)
         return out
+    lowercase = is_lowercase_message(message)
     for raw in split_clauses(message):
-        c = _PREFIX.sub("", raw).strip()
+        c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
+        if _WORK_CUE.search(message):
+            # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
+            c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
+                       flags=I)
+        if _TELL.match(c):
+            # "Did I tell you I moved to Leeds?", "Can you remember that I'm vegan?": a statement
+            c = _TELL.sub("", c).rstrip("?").strip()
         if not c:
             continue
+        named = _NAMED.match(c)
+        if named and out.statements and _name_it(out.statements[-1], named.group("n")):
+            continue  # "got a puppy! her name is Luna": the name of what was just said
         forget = forget_request(c.rstrip("?"))
         if forget:
             out.statements += forget
@@ -157,27 +197,60 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if is_question(c):
             out.questions.append(c)
             continue
-        if HYPO_RE.search(c) and not re.search(r"\b(?:allergic|intolerant)\b", c, I):
+        allergy = re.search(r"\b(?:allergic|intolerant)\b", c, I)
+        if (_CONDITIONAL.search(c) or HYPO_RE.search(c)) and not allergy:
+            # A condition, a wish or a plan only considered makes the whole sentence
+            # hypothetical: a wrong write is worse than a miss (invariant 141).
             out.ignored.append(raw)
             continue
         hedged = bool(HEDGE_RE.search(c))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause.
-        parts = [p for p in re.split(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also)\s+"
-                                     r"(?=(?:i|we)(?:\s|'))", c, flags=I) if p.strip()]
+        parts = [p for p in _PARTS.split(c) if p and p.strip()]
         kept = []
+        spare: list[Dates] = []  # dates said in a part that holds no statement
         for part in parts:
+            part = canonical(part.strip(" ,"), lowercase=lowercase)
             part = re.sub(r"\b(i|we|you|they)'ve\b", r"\1 have", part.replace("’", "'"), flags=I)
             found = denial(part, message, history) or read_clause(part, message, today, history)
             for st in found or []:
                 if hedged:
                     st.confidence = min(st.confidence, 0.55)
+            if not found:
+                d = find_dates(part, today)
+                if d.valid_from:
+                    spare.append(d)
             kept += found or []
+        if spare:
+            # "I'm a charge nurse now, got promoted last week": the date in the other part of
+            # the sentence dates the statement (invariant 139).
+            for st in kept:
+                if st.valid_from is None and st.act in ("assert", "change") and st.text:
+                    st.valid_from = spare[0].valid_from
         if not kept:
             out.ignored.append(raw)
             continue
         out.statements += kept
     out.statements = _merge(out.statements)
     return out
+
+
+_NAMED = re.compile(r"^(?:and\s+)?(?:her|his|its|their|the\s+\w+'s)\s+name(?:'s|\s+is)\s+"
+                    r"(?P<n>(?-i:[^\W\d_a-z])[\w'-]*)\W*$", re.IGNORECASE)
+
+
+def _name_it(st: Statement, name: str) -> bool:
+    """Name a pet or person the previous statement introduced ("Has a puppy" -> "Has a puppy
+    called Luna"); False when it introduced no one."""
+    text = st.text or ""
+    m = re.match(r"^(Has|Owns)\s+(?:a|an)\s+([\w -]+)$", text)
+    if not m or " called " in text:
+        return False
+    head = m.group(2).split()[-1].lower()
+    if head not in lx.PETS | lx.RELATIONS:
+        return False
+    st.text = f"Has {article(m.group(2))}{m.group(2)} called {name}"
+    st.rule += "+named"
+    return True
 
 
 def _merge(statements: list[Statement]) -> list[Statement]:
@@ -193,7 +266,8 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             d.valid_from, d.valid_to = v.valid_from, v.valid_to
             d.rule += "+replacement"
             return [s for s in statements if s is not v]
-    gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer"))]
+    gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
+                                                               "Moved away from"))]
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])
         other.act = "change"

@@ -11,6 +11,7 @@ from .model import FactTypeName, Statement
 from .phrases import (
     STOP_AT,
     SUBJ_I,
+    UPPER,
     I,
     article,
     cap,
@@ -28,7 +29,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     # "we replaced the Hue bridge with a Zigbee2MQTT stick"; "traded in the Golf for a Tesla"
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:the|my|our|"
                    r"a|an)\s+(?P<p>[\w'’ .+-]+?)\s+with\s+(?:(?:a|an|the|two|some)\s+)?" + _THING, t, I)
-         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*traded\s+(?:in\s+)?(?:the|my|our)\s+"
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:traded|swapped|exchanged|"
+                      r"part-exchanged)\s+(?:in\s+)?(?:the|my|our)\s+"
                       r"(?P<p>[\w'’ .+-]+?)\s+(?:in\s+)?for\s+(?:(?:a|an|the)\s+)?" + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*sold\s+(?:the|my|our)\s+"
                       r"(?P<p>[\w'’ .+-]+?)\s+and\s+(?:\w+\s+){0,3}?(?:on|use|got|bought|have|own|"
@@ -86,6 +88,12 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="change", text=f"No longer owns {article(thing)}{thing}",
                               fact_type="world", previous=thing, valid_from=dates.valid_from,
                               clause=c, rule="own:gone")]
+    # "We named the puppy Zoë", "we called our new kitten Miso"
+    m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:named|called)\s+(?:the|our|my)\s+"
+                  r"(?:new\s+)?(?P<pet>[a-z]+)\s+(?P<n>" + UPPER + r"[\w'-]*)", t, I)
+    if m and m.group("pet").lower() in lx.PETS:
+        return [Statement(act="assert", text=f"Has a {m.group('pet').lower()} called {m.group('n')}",
+                          fact_type="world", clause=c, rule="own:named")]
     # "I got HON Circle status"
     m = re.search(r"\b(?:i|we)\s+(?:have\s+|just\s+|finally\s+)*(?P<verb>got|reached|earned|made|"
                   r"hit|have|achieved|kept|lost)\s+(?P<v>(?-i:[A-Z][\w&'’+-]*(?:\s+[A-Z][\w&'’+-]*)*))"
@@ -119,6 +127,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         elif det[:1].isdigit() or det in {"two", "three", "four", "five"}:
             cut = STOP_AT.search(" " + tidy(raw))  # "two cats, Miso and Tofu" keeps its names
             thing = f"{det} " + ((" " + tidy(raw))[:cut.start()].strip() if cut else tidy(raw))
+            if "," in thing and not re.search(r",\s*" + UPPER, thing):
+                thing = thing.split(",")[0]  # "two children, one boy and one girl"
         else:
             thing = obj_phrase(head)
         words = set(re.findall(r"[a-z]+", thing.lower()))
@@ -132,6 +142,14 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                               clause=c, rule="own:relation")]
         pet = bool(words & lx.PETS)
         verb = "Has" if pet else "Owns"
+        instead = re.search(r"\b(?:to\s+replace|replacing|instead\s+of|in\s+place\s+of)\s+(?:the|my|our|"
+                            r"a|an)?\s*(?P<p>[^,.;!?]+)", raw, I)
+        if instead and obj_phrase(instead.group("p")):
+            thing = obj_phrase(re.split(r"\s+(?:to\s+replace|replacing|instead\s+of|in\s+place\s+of)\b",
+                                        head, flags=I)[0])
+            return [Statement(act="change", text=f"{verb} {article(thing)}{thing}", fact_type="world",
+                              previous=obj_phrase(instead.group("p")), valid_from=dates.valid_from,
+                              clause=c, rule="own:instead")]
         return [Statement(act="assert", text=f"{verb} {article(thing)}{thing}".replace("  ", " "),
                           fact_type="world", valid_from=dates.valid_from if dates.found else None,
                           clause=c, rule="own:has")]
@@ -163,16 +181,52 @@ _VERBS = ("drink|run|take|play|speak|grow|cycle|swim|walk|practise|practice|stud
           "collect|write|brew|fly|support|follow|own|manage|lead|mentor|sleep")
 
 
+def _gerund_base(stem: str) -> str:
+    """The verb of a gerund stem: "drink" (drinking), "run" (running), "cycl" -> "cycle"."""
+    s = stem.lower()
+    if len(s) > 2 and s[-1] == s[-2] and s[-1] not in "aeiouls":
+        s = s[:-1]
+    return s if s in _VERBS.split("|") else s + "e"
+
+
 def activities(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|give\s+up|no\s+longer\s+"
                   r"do)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
-        if thing and thing.lower() not in {"it", "that", "this", "my job", "work"}:
+        if thing and thing.lower() not in {"it", "that", "this", "my job", "work"} and not re.match(
+                r"^(?:my|the|our)\s+(?:job|role|position|work)\b", thing, I):
             return [Statement(act="change", text=f"Has given up {third_person(thing)}",
                               fact_type="preference", previous=thing,
                               valid_from=dates.valid_from, clause=c, rule="act:quit")]
+    # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
+    # same verb ("Drinks tea") when there is one.
+    m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:started|began|begun|"
+                  r"took\s+up|taken\s+up|got\s+into)\s+(?P<verb>[a-z]+)ing\b\s*(?P<v>[^,.;!?]*)", t, I)
+    if m and _gerund_base(m.group("verb")) in _VERBS.split("|"):
+        verb = _gerund_base(m.group("verb"))
+        thing = tidy(m.group("v"))
+        if not re.match(r"^(?:to|it|that|this|again)\b", thing, I):
+            text = (f"Uses {thing}" if verb == "use" else
+                    f"{cap(third_singular(verb))} {third_person(thing)}".strip())
+            return [Statement(act="change", text=text, fact_type="preference", slot=f"verb:{verb}",
+                              valid_from=dates.valid_from, clause=c, rule="act:started")]
+    # "I'm really into bouldering these days": a liking.
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:really\s+|totally\s+|big\s+|well\s+|so\s+|now\s+|very\s+much\s+)*"
+                  r"into\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and not re.match(r"^(?:it|that|this|you|him|her|them|the\s+idea)\b", m.group("v"), I):
+        thing = obj_phrase(m.group("v"), keep_article=True)
+        if thing:
+            return [Statement(act="assert", text=f"Likes {third_person(thing)}", fact_type="preference",
+                              clause=c, rule="act:into")]
+    # "I'm on a Galaxy S24 now": the thing they use now.
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?on\s+(?:a|an|the)\s+(?P<v>[^,.;!?]+?)"
+                  r"\s+(?:now|these\s+days|nowadays)\b", t, I)
+    if m and looks_like_a_thing(m.group("v")) and not re.search(r"\b(?:call|train|bus|plane|flight|"
+                                                                 r"way|phone\s+call|diet)\b", m.group("v"), I):
+        return [Statement(act="change", text=f"Uses {article(tidy(m.group('v')))}{tidy(m.group('v'))}",
+                          fact_type="preference", clause=c, rule="act:on-now")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|back\s+to\s+)?using\s+(?P<v>[^,.;!?]+?)"
                   r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?(?=\s*(?:[,.;!?]|$))", t, I)
     if m:
@@ -187,7 +241,15 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                   r"writing|building|reading|running|coaching|mentoring)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = tidy(m.group("v"))
-        if thing and not re.match(r"^(?:to|a\s+break|it|that|this|about)\b", thing, I):
+        if m.group("verb").lower() == "learning" and re.match(r"^to\s+\w", thing, I):
+            pass  # "I'm learning to play the piano"
+        elif re.match(r"^(?:to|a\s+break|it|that|this|about)\b", thing, I):
+            thing = ""
+        if thing and re.search(r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|"
+                               r"weekend)|monday|tuesday|wednesday|thursday|friday|saturday|"
+                               r"sunday)\b", " ".join(dates.found), I):
+            return []  # "I'm playing football tonight": a one-off, not a habit (invariant 141)
+        if thing:
             return [Statement(act="assert", text=f"Is {m.group('verb').lower()} {third_person(thing)}",
                               fact_type="world", clause=c, rule="act:ing")]
     m = re.search(r"\bi\s+(?P<adv>now\s+|usually\s+|always\s+|also\s+|still\s+|do\s+|mostly\s+|"
@@ -196,8 +258,11 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         verb = m.group("verb").lower()
         thing = tidy(m.group("v"))
-        if not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit)\b", thing, I):
-            return None
+        if not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit|most|every|"
+                                 r"each|daily|weekly|twice|once|sometimes|often|always|a\s+lot|"
+                                 r"lots|when|whenever|after|before|late|early|fast|slow|too\s+"
+                                 r"late)\b", thing, I):
+            return None  # no object: "I practise most evenings" says nothing durable
         if verb == "use":
             text = f"Uses {thing}"
         else:
@@ -223,7 +288,7 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     noun, value = tidy(m.group("n")), tidy(m.group("v"))
     if not value or re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
                              r"terrible|awful|great|fine|ok|okay|good|bad|weird|acting|playing|"
-                             r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit|\w+ing)\b"
+                             r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit|(?-i:[a-z]\w*ing))\b"
                              r"(?!\s+(?:\d|the\s+\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
                              value, I):
         return None
@@ -256,7 +321,10 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
 def third_party(c: str, dates: Dates) -> list[Statement] | None:
     """Named things and pets that changed: "Pi-hole runs on a Pi 5 now", "Max died"."""
     t = dates.text
-    subj = r"(?P<s>(?:the\s+)?[A-Z\u00C0-\u00DE][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*){0,2})"
+    subj = r"(?P<s>(?:the\s+)?" + UPPER + r"[\w'’-]*(?:\s+[A-Z0-9][\w'’-]*){0,2})"
+    pet = "|".join(sorted(lx.PETS, key=len, reverse=True))
+    t = re.sub(r"^(?i:(?:my|our)\s+(?:old\s+|late\s+|beloved\s+|dear\s+|sweet\s+)*(?:" + pet +
+               r"))\s+(?=" + UPPER + r")", "", t)  # "our old cat Luna died": Luna
     m = re.match(subj + r"\s+(?:has\s+)?(?:died|passed\s+away|was\s+put\s+down)\b", t)
     if m:
         who = tidy(m.group("s"))

@@ -1,0 +1,216 @@
+"""Plain-English canonical form of a chat clause, before the rules read it (issue 12).
+
+People write the same statement in many voices: a texter drops the subject and the
+punctuation ("sold the fiesta", "im vegan now"), a non-native speaker says "I am not more
+vegan" or "my sister she is moved to Leeds", others use idioms ("upped sticks to Seattle",
+"tied the knot") or emoji. Each rewrite here maps one such general form to the plain first-person
+grammar the rules read ("I sold the fiesta", "I'm no longer vegan", "my sister has moved to
+Leeds", "we moved to Seattle", "we got married"), so the rules stay few and general. Pure,
+deterministic, no I/O; text is never assumed ASCII (non-Latin letters are kept, only symbols
+such as emoji are dropped). Invariant 137.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .phrases import I
+
+# Texting shorthand and slang, whole words only (the spelling people mean).
+_SHORT = {
+    "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't",
+    "doesnt": "doesn't", "isnt": "isn't", "wasnt": "wasn't", "havent": "haven't",
+    "u": "you", "ur": "your", "cos": "because", "coz": "because", "cuz": "because",
+    "bc": "because", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",
+    "tmrw": "tomorrow", "tmr": "tomorrow", "yday": "yesterday", "sis": "sister",
+    "bro": "brother", "gf": "girlfriend", "bf": "boyfriend", "hubby": "husband",
+    "missus": "wife", "gonna": "going to", "gotta": "have to", "outta": "out of",
+    "ya": "you", "childs": "children", "w/": "with", "pls": "please", "plz": "please",
+}
+_SHORT_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in _SHORT) + r")(?![\w'])", I)
+
+# Idioms, as the plain words the rules read.
+_IDIOMS: tuple[tuple[str, str], ...] = (
+    (r"\btied\s+the\s+knot\b", "got married"),
+    (r"\bupped\s+sticks\b", "moved"),
+    (r"\b(?:hightailed|high-tailed|legged)\s+it\s+out\s+of\b", "left"),
+    (r"\bpacked\s+up\s+and\s+", ""),
+    (r"\b(?:jacked|packed|chucked)\s+in\b", "quit"),
+    (r"\b(?:jacked|packed|chucked)\s+(?:it|the\s+job|my\s+job)\s+in\b", "quit my job"),
+    (r"\bkicked\s+the\s+(?:fags|habit|cigs|cigarettes|ciggies|smokes)\b", "quit smoking"),
+    (r"\b(?:gave\s+up\s+the\s+ghost|conked\s+out|kicked\s+the\s+bucket|bit\s+the\s+dust)\b",
+     "broke"),
+    (r"\b(?:ditched|binned|dumped|scrapped|chucked\s+out|got\s+shot\s+of)\b", "got rid of"),
+    (r"\bretrained\s+as\b", "became"),
+    (r"\b(?:split\s+up|broke\s+up)\b", "separated"),
+    (r"\b(i|we|you|they|he|she)'d\s+(been|gone|had|done|lived|moved|seen|already)\b", r"\1 had \2"),
+    (r"\bhanded\s+in\s+my\s+notice\s+at\b", "left"),
+    (r"\bteaching\s+myself(?:\s+how)?\s+to\b", "learning to"),
+    (r"\bpassed\s+away\b", "died"),
+    (r"\b(?:is|are|has|have)\s+died\b", "died"),
+    (r"\bshifted\s+(?=to\b|from\b|house\b)", "moved "),
+    (r"\b(?:my\s+|the\s+|our\s+)?divorce\s+(?:went\s+through|came\s+through|was\s+finali[sz]ed|"
+     r"is\s+final)\b", "we got divorced"),
+    (r"\bmy\s+native\s+place\s+is\b", "I'm from"),
+    (r"^me\s+n\s+", "me and "),
+    (r"\b(?:is|are)\s+(?:no\s+longer|not\s+more|not)\s+with\s+us\b", "died"),
+    (r"\b(?:is|are|was)\s+dead\b", "died"),
+)
+_IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
+
+# Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").
+_FRAME = re.compile(
+    r"^(?:(?:funnily|oddly|weirdly|sadly|luckily|happily|unfortunately|fortunately)\s+enough|"
+    r"long\s+story\s+short|long\s+story|to\s+be\s+honest|honestly|tbh|ngl|not\s+gonna\s+lie|"
+    r"not\s+going\s+to\s+lie|just\s+so\s+(?:you|ya)\s+know|fun\s+fact|basically|so\s+basically|"
+    r"y'all|guys|mate|sadly|unfortunately|luckily|in\s+the\s+end|as\s+it\s+turns\s+out|"
+    r"it\s+turns\s+out)\b[,:!]?\s*", I)
+_TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|for\s+what\s+it'?s\s+worth|"
+                   r"rain\s+or\s+shine|bless\s+(?:him|her|them)|doctor'?s\s+orders))+\s*([.!?]*)$", I)
+
+# Verbs a texter starts a first-person clause with, the subject left out ("sold the fiesta").
+_SUBJECTLESS = re.compile(
+    r"^(?:(?:just|finally|recently|also|now|then|already)\s+)*(?:moved|relocated|switched|changed|"
+    r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
+    r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|"
+    r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
+    r"picked\s+up|ordered)\b", I)
+_SUBJECTLESS_BE = re.compile(
+    r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
+    r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic)|no\s+longer|"
+    r"living|working|using|eating|drinking|learning|training|studying|based|married|engaged|"
+    r"divorced|single|retired|pregnant)\b", I)
+
+_BASE_VERBS = "work|live|study|use|drive|speak|eat|play|have|teach|own|ride|run"
+_PERFECT_ING = {"living": "lived", "working": "worked", "owning": "owned", "using": "used",
+                "having": "had", "eating": "eaten", "driving": "driven", "studying": "studied"}
+
+
+def strip_symbols(text: str) -> str:
+    """Text without emoji, pictographs, flags and their joiners; letters of every script stay."""
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat == "So" or (cat == "Sk" and ord(ch) > 0x2000) or ch in "\u200d\ufe0f\ufe0e\u20e3":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return re.sub(r"[ \t]+", " ", "".join(out)).strip()
+
+
+def is_lowercase_message(message: str) -> bool:
+    """Typed without any capital letter: names are in lower case too (a texter)."""
+    letters = [c for c in message if c.isalpha()]
+    return len(letters) >= 3 and not any(c.isupper() for c in letters)
+
+
+def _short(m: re.Match) -> str:
+    word = m.group(1)
+    if word.lower() == "u" and m.start() > 0 and m.string[m.start() - 1:m.start()] == "-":
+        return word
+    return _SHORT[word.lower()]
+
+
+def canonical(clause: str, *, lowercase: bool = False) -> str:
+    """The clause in the plain first-person grammar the rules read. Pure (invariant 137)."""
+    c = strip_symbols(clause.replace("’", "'").replace("‘", "'"))
+    c = _SHORT_RE.sub(_short, c)
+    prev = None
+    while prev != c:
+        prev = c
+        c = _FRAME.sub("", c)
+    c = _TAIL.sub(r"\1", c).strip()
+    for pat, rep in _IDIOMS_RE:
+        c = pat.sub(rep, c)
+    # The subject a texter leaves out.
+    if re.match(r"^been\s", c, I):
+        c = "I've " + c
+    elif _SUBJECTLESS.match(c) and not re.match(r"^(?:like|love|have)\s+(?:you|to|a\s+look)\b", c, I):
+        c = "I " + c
+    elif _SUBJECTLESS_BE.match(c):
+        c = "I'm " + c
+    # "My car's a Skoda": is (only before a value, never a possessive "my car's engine").
+    c = re.sub(r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:a|an|the|now|still)\s|(?-i:[A-Z0-9]))", r"\1 is ", c,
+               flags=I)
+    # "I'm now the proud owner of a Fiat 500": I own.
+    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
+               "I now own", c, flags=I)
+    # "bought a place in Harrogate and moved there": there is the place just named.
+    named = re.search(r"\bin\s+((?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b(?=.*\b(?:moved|moving|"
+                      r"relocated|relocating)\s+there\b)", c)
+    if named:
+        c = re.sub(r"\b(moved|moving|relocated|relocating)\s+there\b", rf"\1 to {named.group(1)}", c)
+    # "New address is 3 Hill Road": my new address.
+    c = re.sub(r"^(?:my\s+)?new\s+(address|number|phone\s+number|email|mobile|job|role|job\s+title|"
+               r"employer|bank|car|phone|laptop|doctor|gp|dentist)\s*(?:is|:)\s*", r"My new \1 is ", c,
+               flags=I)
+    # Non-restrictive relative clauses say nothing new about the user ("my parents, who have
+    # lived in Kochi their whole lives, have moved to Bangalore").
+    c = re.sub(r",\s*(?:who|which|whose)\s+[^,]+,\s*", " ", c, flags=I)
+    # "my wife and I", "me and the missus", "Tom and I": we.
+    c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+|me|(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)\b(?!')", "we", c,
+               flags=I)
+    c = re.sub(r"^me\s+and\s+(?:my|the|our)\s+[\w-]+\b", "we", c, flags=I)
+    # Non-native forms.
+    c = re.sub(r"\b(am|is|are|'m|'re)\s+not\s+(?:more|anymore|any\s+more)\b", r"\1 no longer",
+               c, flags=I)
+    c = re.sub(r"\b(i'm|i\s+am|we're|we\s+are)\s+not\s+((?:a\s+|an\s+)?[\w-]+(?:\s+[\w-]+)?)\s+"
+               r"any\s*more\b(?P<more>\s+\w)?",
+               lambda m: f"{m.group(1)} no longer {m.group(2)}" + (f",{m.group('more')}" if
+                                                                  m.group("more") else ""),
+               c, flags=I)
+    c = re.sub(r"\b(i|we)\s+(?:don't|do\s+not)\s+(\w+)\s+([^,.;!?]+?)\s+any\s*more\b",
+               r"\1 no longer \2 \3", c, flags=I)
+    c = re.sub(r",\s*not\s+(?:more|anymore|any\s+more)\s+([^,.;!?]+)", r", not \1 any more", c,
+               flags=I)
+    c = re.sub(r"\b(i)\s+am\s+(" + _BASE_VERBS + r")\b(?!ing)", r"\1 \2", c, flags=I)
+    c = re.sub(r"^((?:my|our)\s+[\w-]+(?:\s+[^\W\d_][\w'-]*)?)\s+(?:she|he|they|it)\s+", r"\1 ",
+               c, flags=I)
+    c = re.sub(r"\b(?:is|are)\s+(moved|relocated|gone|left)\b", r"has \1", c, flags=I)
+    c = re.sub(r"\bi\s+have\s+(?:an?\s+)?allerg(?:y|ies)\s+(?:of|to|for|on|against)\s+",
+               "I'm allergic to ", c, flags=I)
+    c = re.sub(r"\b(i|we)\s+(?:was|were)\s+never\s+(" + "|".join(_PERFECT_ING) + r")\b",
+               lambda m: f"{m.group(1)} never {_PERFECT_ING[m.group(2).lower()]}", c, flags=I)
+    c = re.sub(r"^(?:please\s+)?you\s+(forget|delete|remove|erase)\b", r"please \1", c, flags=I)
+    c = re.sub(r"\bplease\s+you\s+", "please ", c, flags=I)
+    c = re.sub(r"\bworking\s+like\s+(?:an?\s+)?", "working as a ", c, flags=I)
+    c = re.sub(r"\b(i|we)\s+(?:am|are)\s+having\s+", r"\1 have ", c, flags=I)
+    c = re.sub(r"\b((?-i:[A-Z])[\w'-]+)-based\b", r"based in \1", c, flags=I)
+    c = re.sub(r"\b(work(?:ing)?)\s+(?:by|in|by\s+the)\s+(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
+    c = re.sub(r"\b(i|we)\s+(eat|drink|use|play|live|work)\s+again\s+", r"\1 \2 ", c, flags=I)
+    c = re.sub(r"\b(i'm|i\s+am)\s+again\s+", r"\1 again ", c, flags=I)
+    # "X is where I grew up": I grew up in X.
+    c = re.sub(r"^(?P<p>[^,]+?)\s+is\s+where\s+(?P<s>i|we)\s+(?P<v>grew\s+up|was\s+born|live)\b",
+               lambda m: f"{m.group('s')} {m.group('v')} in {m.group('p')}", c, flags=I)
+    # Aspect: "I've been working for" reads as "I'm working for".
+    c = re.sub(r"\bi\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"I'm \1", c, flags=I)
+    c = re.sub(r"\bwe\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"we're \1", c, flags=I)
+    if lowercase:
+        c = _capitalise_names(c)
+    return " ".join(c.split())
+
+
+_NOT_NAMES = frozenset("""a an the my our your his her their this that it home work town bed
+school uni university hospital love trouble pain charge time general fact case touch debt shape
+luck public private advance order line place front mind doubt bits tears office me you them us
+him there here now then again all some any no one two three""".split())
+
+
+def _capitalise_names(c: str) -> str:
+    """In an all-lowercase message, the word after "joined", "left", "at", "in ... now" is a
+    name ("left deloitte joined kpmg" -> Deloitte, Kpmg)."""
+    def up(m: re.Match) -> str:
+        word = m.group("w")
+        if word.lower() in _NOT_NAMES:
+            return m.group(0)
+        return m.group(0)[:m.start("w") - m.start()] + word[:1].upper() + word[1:]
+    c = re.sub(r"\b(?:joined|left|quit|started\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
+               r"employed\s+by)\s+(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
+    c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+)?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
+               up, c, flags=I)
+    c = re.sub(r"\bfrom\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)
+    c = re.sub(r"\bin\s+(?P<w>[^\W\d_][\w'-]*)(?=\s+now\b)", up, c, flags=I)
+    c = re.sub(r"\bnow\s+in\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)
+    c = re.sub(r"^(?P<w>[^\W\d_][\w'-]*)(?=\s+(?:has\s+)?(?:died|passed\s+away)\b)", up, c, flags=I)
+    return c

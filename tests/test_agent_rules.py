@@ -1,0 +1,87 @@
+"""The offline agent's general reading mechanisms end to end: one real turn on a real store per
+mechanism (issue 12, invariants 137-141)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memory.agent import run_turn
+from memory.agents.offline import OfflineAgent
+from memory.models import FactState
+
+from .conftest import NOW
+
+
+def turn(svc, text, user="ana"):
+    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
+
+
+def active(svc, user="ana"):
+    return sorted(f.text for f in svc.facts(user, states=["active"]))
+
+
+def test_inv137_a_texter_without_capitals_or_subject(service):
+    old = service.write_fact("ana", "Works at Deloitte", fact_type="identity").fact
+    t = turn(service, "left deloitte joined kpmg")
+    (w,) = t.writes()
+    assert (w.op, w.status, w.old_id, w.text) == ("supersede", "applied", old.id, "Works at Kpmg")
+    assert t.reply.startswith("Updated: you work at Kpmg")
+
+
+def test_inv137_a_non_native_speaker(service):
+    old = service.write_fact("ana", "Is vegan", fact_type="constraint").fact
+    t = turn(service, "I am not more vegan, I eat again cheese and eggs.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "cheese" in (w.text or "")
+    assert service.get_fact("ana", old.id).state == FactState.SUPERSEDED
+
+
+def test_inv138_two_clauses_one_change(service):
+    old = service.write_fact("ana", "Uses an iPhone 12").fact
+    t = turn(service, "Ditched the iPhone, I'm on a Galaxy S24 now.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses a Galaxy S24")
+    assert active(service) == ["Uses a Galaxy S24"]
+
+
+def test_inv139_a_bare_weekday_is_a_date_not_a_word_of_the_value(service):
+    old = service.write_fact("ana", "Has a dog called Rex").fact
+    t = turn(service, "Our dog Rex is dead since Friday, we are very sad.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Rex has died")
+    assert w.valid_from == (NOW - timedelta(days=2)).date()  # NOW is a Sunday
+
+
+def test_inv140_a_preference_switch_replaces_the_one_value_of_its_kind(service):
+    service.write_fact("ana", "Drinks tea, never coffee", fact_type="preference")
+    aisle = service.write_fact("ana", "Always wants an aisle seat", fact_type="preference").fact
+    t = turn(service, "I prefer the window now")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", aisle.id, "Prefers the window")
+
+
+def test_inv140_never_there_it_was_elsewhere(service):
+    old = service.write_fact("ana", "Lives in Tōkyō", fact_type="identity").fact
+    t = turn(service, "I never lived in Tōkyō, it was Ōsaka 🙏")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", old.id, "Lives in Ōsaka")
+    assert service.get_fact("ana", old.id).state == FactState.RETRACTED
+
+
+def test_inv141_an_ending_with_nothing_on_record_writes_nothing(service):
+    service.write_fact("ana", "Lives in Leeds", fact_type="identity")
+    for text in ("Binned the SmartThings hub ages ago, mate", "sold the fiesta",
+                 "My colleague Dave, who sits next to me, is obsessed with triathlons.",
+                 "I wish I had a dog"):
+        t = turn(service, text)
+        assert t.writes() == [], text
+    assert active(service) == ["Lives in Leeds"]
+
+
+def test_inv140_a_move_away_from_a_thing_they_use_is_a_switch(service):
+    old = service.write_fact("ana", "Uses Spotify", fact_type="preference").fact
+    home = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    t = turn(service, "I've moved from Spotify to Apple Music")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Apple Music")
+    assert service.get_fact("ana", home.id).state == FactState.ACTIVE

@@ -1,0 +1,263 @@
+"""Pure tests of the rule-based understander's general mechanisms (issue 12, invariants
+137-141): the canonical clause form, clause splitting, date words, replacement by slot and the
+precision guards. No store; `understand` is a pure function."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from memory.tools import HitView
+from memory.understand.canon import canonical, is_lowercase_message, strip_symbols
+from memory.understand.dates import find_dates, weekday_before
+from memory.understand.matching import pick_old
+from memory.understand.model import Statement
+from memory.understand.statements import understand
+
+TODAY = date(2026, 12, 1)  # a Tuesday
+
+
+def said(text: str) -> list[tuple[str, str | None]]:
+    return [(s.act, s.text) for s in understand(text, TODAY).statements]
+
+
+# --- invariant 137: the canonical form ---------------------------------------------------------
+@pytest.mark.parametrize("raw,plain", [
+    ("sold the fiesta", "I sold the fiesta"),
+    ("allergic to penicillin btw", "I'm allergic to penicillin"),
+    ("im vegan now", "I'm vegan now"),
+    ("I am not more vegan", "I am no longer vegan"),
+    ("Now I am work for Zalando, not more Helio.", "Now I work for Zalando, not Helio any more."),
+    ("My sister Amara she is moved to Leeds", "My sister Amara has moved to Leeds"),
+    ("I have allergy of peanuts.", "I'm allergic to peanuts."),
+    ("I was never living in Paris", "I never lived in Paris"),
+    ("Please you forget my phone number.", "please forget my phone number."),
+    ("We upped sticks to Seattle in June.", "We moved to Seattle in June."),
+    ("My partner and I finally tied the knot", "we finally got married"),
+    ("Ditched the iPhone", "I got rid of the iPhone"),
+    ("My parents, who have lived in Kochi all their lives, have moved to Bangalore",
+     "My parents have moved to Bangalore"),
+    ("Funnily enough, I've started drinking coffee, lol", "I've started drinking coffee"),
+    ("São Paulo is where I grew up", "I grew up in São Paulo"),
+])
+def test_inv137_canonical_form(raw, plain):
+    assert canonical(raw, lowercase=is_lowercase_message(raw)) == plain
+
+
+def test_inv137_symbols_go_letters_of_every_script_stay():
+    assert strip_symbols("Umzug done ✅ we're in Köln now 🇩🇪") == "Umzug done we're in Köln now"
+    assert strip_symbols("Łódź, Ōsaka, Αθήνα, 東京 👩‍⚕️") == "Łódź, Ōsaka, Αθήνα, 東京"
+
+
+def test_inv137_a_texter_names_in_lower_case():
+    assert is_lowercase_message("left deloitte joined kpmg")
+    assert not is_lowercase_message("I left Deloitte")
+    assert said("left deloitte joined kpmg") == [("change", "Works at Kpmg")]
+    assert said("in york now") == [("change", "Lives in York")]
+    assert said("live in leeds") == [("assert", "Lives in Leeds")]
+
+
+def test_inv137_non_ascii_names_and_places():
+    assert said("Just moved to Zürich 🇨🇭 for the new job!") == [("change", "Lives in Zürich")]
+    assert said("My grandmother Małgorzata lives in Łódź ❤️") == [
+        ("assert", "Grandmother Małgorzata lives in Łódź")]
+    assert said("We named the puppy Zoë 🐶") == [("assert", "Has a puppy called Zoë")]
+
+
+# --- invariant 138: clauses and the carried subject ---------------------------------------------
+def test_inv138_a_sentence_of_several_clauses():
+    assert said("I'm from Glasgow originally but I've lived in London for donkey's years.") == [
+        ("assert", "Is originally from Glasgow"), ("assert", "Lives in London")]
+    assert said("São Paulo is where I grew up, now I'm in Lisbon") == [
+        ("assert", "Is originally from São Paulo"), ("change", "Lives in Lisbon")]
+    # the subject carries over to "bought"
+    assert said("I finally gave in and bought a Framework 13 for my personal stuff") == [
+        ("assert", "Owns a Framework 13")]
+
+
+def test_inv138_what_stopped_and_what_replaced_it_are_one_change():
+    (st,) = understand("not vegetarian anymore eating meat again", TODAY).statements
+    assert (st.act, st.text, st.previous, st.slot) == ("change", "Eats meat", "vegetarian", "diet")
+    (st,) = understand("Ditched the iPhone, I'm on a Galaxy S24 now.", TODAY).statements
+    assert (st.text, st.previous) == ("Uses a Galaxy S24", "iPhone")
+    (st,) = understand("Packed up and hightailed it outta Brooklyn, we're in Philly now.",
+                       TODAY).statements
+    assert (st.text, st.previous) == ("Lives in Philly", "Brooklyn")
+
+
+def test_inv138_habits_and_aspect():
+    assert said("I've started drinking coffee every morning") == [
+        ("change", "Drinks coffee every morning")]
+    assert said("I've taken up running") == [("change", "Runs")]
+    assert said("I've been working for Sainsbury's since November") == [
+        ("assert", "Works at Sainsbury's")]
+    assert said("I'm really into bouldering these days") == [("assert", "Likes bouldering")]
+
+
+# --- invariant 139: date words ---------------------------------------------------------------------
+def test_inv139_bare_weekdays_are_the_last_one_or_the_next_one():
+    assert weekday_before("sunday", TODAY) == date(2026, 11, 29)
+    assert weekday_before("tuesday", TODAY) == date(2026, 11, 24)  # never today
+    assert find_dates("Rex died since Friday", TODAY).valid_from == date(2026, 11, 27)
+    assert find_dates("I turned 34 on sunday", TODAY).valid_from == date(2026, 11, 29)
+    assert find_dates("Flying to Rome on Friday", TODAY).valid_from == date(2026, 12, 4)
+    assert find_dates("I boulder, usually Tuesday and Saturday", TODAY).valid_from is None
+
+
+def test_inv139_a_day_of_the_month_and_a_plan_in_a_month():
+    assert find_dates("Heading to Lisbon on the 3rd", TODAY).valid_from == date(2026, 12, 3)
+    assert find_dates("I moved on the 3rd", TODAY).valid_from == date(2026, 11, 3)
+    (st,) = understand("I'm moving to Berlin in March", TODAY).statements
+    assert (st.act, st.text, st.valid_from) == ("assert", "Moving to Berlin", date(2027, 3, 1))
+
+
+def test_inv139_a_date_in_another_clause_dates_the_statement():
+    (st,) = understand("I'm a charge nurse now, got promoted last week", TODAY).statements
+    assert (st.text, st.valid_from) == ("Works as a charge nurse", date(2026, 11, 24))
+
+
+# --- invariant 140: what a change replaces -----------------------------------------------------------
+def _hit(i: int, text: str, fact_type: str = "preference") -> HitView:
+    return HitView(id=f"f{i}", kind="semantic", text=text, fact_type=fact_type, state="active",
+                   rank=i, fused=1.0 / i)
+
+
+def test_inv140_a_switch_replaces_the_one_value_of_its_kind():
+    st = Statement(act="change", text="Prefers the window", fact_type="preference")
+    hits = [_hit(1, "Drinks tea, never coffee"), _hit(2, "Always wants an aisle seat")]
+    assert pick_old(st, hits).id == "f2"
+    # two rivals of the same kind: unsure, so nothing is replaced
+    hits.append(_hit(3, "Wants an aisle seat on trains"))
+    assert pick_old(st, hits) is None
+
+
+def test_inv140_a_never_denial_with_the_true_value():
+    (st,) = understand("I never lived in Tōkyō, it was Ōsaka 🙏", TODAY).statements
+    assert (st.act, st.target, st.text) == ("deny", "lived in Tōkyō", "Lives in Ōsaka")
+
+
+# --- invariant 141: precision guards ---------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "I wish I had a dog",
+    "What if I moved to Spain?",
+    "My colleague Dave, who sits next to me, is obsessed with triathlons.",
+    "I'd love to visit Kyōto someday 🌸",
+    "If I win the lottery im buying a boat",
+    "My friend thinks I should become a teacher",
+    "I used to live in Paris",
+    "😂😂😂",
+    "I practise most evenings after dinner",
+])
+def test_inv141_nothing_to_keep(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Did I tell you I moved to Leeds?", [("change", "Lives in Leeds")]),
+    ("Can you remember that I live in Bath now?", [("change", "Lives in Bath")]),
+    ("My car's a Skoda Octavia", [("assert", "Car is a Skoda Octavia")]),
+    ("I'm now the proud owner of a Fiat 500", [("assert", "Owns a Fiat 500")]),
+    ("I'm not a fan of cilantro", [("assert", "Dislikes cilantro")]),
+    ("I'm on a keto diet", [("assert", "Is keto")]),
+    ("I've cut out dairy", [("change", "No longer eats dairy")]),
+    ("Started a new role as head of product at Wise",
+     [("change", "Works as a head of product at Wise")]),
+    ("I live with my girlfriend in Camden", [("assert", "Lives in Camden")]),
+    ("My partner works at the BBC", [("assert", "Partner works at the BBC")]),
+])
+def test_inv137_more_voices_of_the_same_statements(text, expected):
+    assert said(text) == expected
+
+
+def test_inv138_an_employer_that_ended_and_the_next_one():
+    (st,) = understand("I don't work at Asda anymore, I'm at Morrisons now", TODAY).statements
+    assert (st.act, st.text, st.previous, st.slot) == (
+        "change", "Works at Morrisons", "Asda", "employer")
+    (st,) = understand("Since 1 November I work by Bosch.", TODAY).statements
+    assert (st.text, st.valid_from) == ("Works at Bosch", date(2026, 11, 1))
+
+
+def test_inv139_a_pronoun_clause_dates_the_named_one():
+    (st,) = understand("Bruno is not more with us, he died in October", TODAY).statements
+    assert (st.text, st.previous, st.valid_from) == ("Bruno has died", "Bruno", date(2026, 10, 1))
+    assert said("tigger died last night") == [("change", "Tigger has died")]
+
+
+def test_inv137_there_is_the_place_just_named():
+    assert ("change", "Lives in Harrogate") in said(
+        "we bought a place in Harrogate and moved there in October")
+
+
+def test_inv140_vs_code_is_one_value_of_the_editor_kind():
+    st = Statement(act="change", text="Uses VS Code", fact_type="preference", slot="verb:use")
+    hits = [_hit(1, "Drinks tea"), _hit(2, "Main editor is Vim")]
+    assert pick_old(st, hits).id == "f2"
+
+
+def test_inv137_an_imperative_names_the_channel():
+    (st,) = understand("text me instead of emailing please", TODAY).statements
+    assert (st.act, st.text, st.slot) == ("change", "Prefers texts", "contact")
+
+
+def test_inv138_two_dates_two_clauses():
+    """Each clause keeps its own date ("moved in March and started in April")."""
+    got = [(s.text, s.valid_from) for s in understand(
+        "I moved to Bath in March and started at the RUH in April", TODAY).statements]
+    assert got == [("Lives in Bath", date(2026, 3, 1)), ("Works at RUH", date(2026, 4, 1))]
+    got = [(s.text, s.valid_from) for s in understand(
+        "My partner and I split up in the summer and I moved into a flat in Clifton on my own",
+        TODAY).statements]
+    assert got == [("Is separated", date(2026, 6, 1)), ("Lives in Clifton", None)]
+
+
+def test_inv138_an_employer_quit_and_the_one_joined():
+    (st,) = understand("I quit my job at Google and joined a startup called Tiny Co two weeks ago",
+                       TODAY).statements
+    assert (st.text, st.previous, st.valid_from) == ("Works at Tiny Co", "Google",
+                                                     date(2026, 11, 17))
+
+
+def test_inv139_past_this_season_and_a_plan_there():
+    (st,) = understand("I finally got an allotment this spring", TODAY).statements
+    assert st.valid_from == date(2026, 3, 1)
+    (st,) = understand("My husband got a new job in Glasgow, so we're relocating there in January",
+                       TODAY).statements
+    assert (st.act, st.text, st.valid_from) == ("assert", "Moving to Glasgow", date(2027, 1, 1))
+
+
+@pytest.mark.parametrize("text", [
+    "I'm never going to be a teacher",
+    "I'm playing football tonight",
+    "I run late a lot",
+    "We'd been thinking about it for ages, and last weekend we finally adopted two kittens",
+])
+def test_inv141_more_nothing_to_keep(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I have shifted to Bangalore last month", [("change", "Lives in Bangalore")]),
+    ("Mimi is passed away last week", [("change", "Mimi has died")]),
+    ("We're Dallas-based now 🤠", [("change", "Lives in Dallas")]),
+    ("me n my bf live in shoreditch", [("assert", "Lives in Shoreditch")]),
+    ("divorce went through last month 😮‍💨", [("change", "Is divorced")]),
+    ("Did you know I'm left-handed?", [("assert", "Is left-handed")]),
+    ("I live at 14 Queen Street, Edinburgh", [("assert", "Lives at 14 Queen Street, Edinburgh")]),
+    ("pls email me dont call", [("assert", "Prefers email")]),
+    ("got a puppy!!! her name is Luna 🐶🐶", [("assert", "Has a puppy called Luna")]),
+])
+def test_inv137_non_native_texter_and_cross_sentence_names(text, expected):
+    assert said(text) == expected
+
+
+def test_inv138_a_statement_then_a_request_about_it():
+    u = understand("I moved to Bath, can you update that?", TODAY)
+    assert [(s.act, s.text) for s in u.statements] == [("change", "Lives in Bath")]
+    assert said("I've moved. New address is 3 Hill Road, York") == [
+        ("change", "Address is 3 Hill Road")]
+
+
+def test_inv141_a_spell_that_ended_is_not_the_diet_now():
+    assert said("I went vegan for a month last year") == []
+    assert said("I've gone vegan") == [("change", "Is vegan")]
