@@ -70,6 +70,11 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         **{f"tail {f} k{k} mix{m}": (_r(**{**OFF, "tail_from": f, "tail_rrf_k": k, "tail_mix": m}),
                                      IndexParams())
            for f in (25,) for k in (10, 30) for m in (0.3, 0.5, 0.7)},
+        **{f"dense centring {c}": (D, IndexParams(dense_centre=c)) for c in (0.0, 0.3, 0.5, 0.7, 1.0)},
+        **{f"now: tail 25 k{k} mix{m}": (_r(tail_from=25, tail_rrf_k=k, tail_mix=m), IndexParams())
+           for k in (10, 30) for m in (0.5, 1.0)},
+        **{f"now: candidates {n}": (D.model_copy(update={"candidates": n}), IndexParams())
+           for n in (60, 120, 160)},
         "default": (D, IndexParams()),
     },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())

@@ -145,3 +145,27 @@ def test_inv143_recall_lifts_the_chain_on_history_questions_only(store):
     assert before[new.id].multipliers.lift == pytest.approx(DEFAULT.ranking.chain_lift)
     now = {h.id: h for h in svc.recall("ana", "Where does she live?", purpose=Purpose.EVAL).hits}
     assert now[new.id].multipliers.lift == 1.0  # the old version is not eligible: no chain
+
+
+# --- invariant 145: dense centring is per user -----------------------------------------------------
+def test_inv145_dense_centring_uses_the_users_own_view(store, hash_embedder):
+    """Invariant 145: the mean subtracted from a user's vectors is their own view's, so another
+    user's writes never move their dense scores; centring changes scores but not the candidates'
+    owner, and a centred query against a centred matrix is still a cosine (at most 1)."""
+    from memory.stores.base import RecallFilter
+    from memory.stores.user_view import IndexParams
+
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.write_episodes("ana", [("Maya bought a Homey hub", NOW, "a1"),
+                               ("The weather was nice", NOW, "a1"),
+                               ("Lunch with Tom at noon", NOW, "a1")], actor="cli")
+    flt = RecallFilter(user_id="ana")
+    vec = hash_embedder.embed(["Homey hub"])[0]
+    before = [(h.doc.id, h.score) for h in store.search_dense(flt, vec, 10)]
+    svc.write_episodes("ben", [(f"Homey hub note {i}", NOW, "b1") for i in range(50)], actor="cli")
+    after = [(h.doc.id, h.score) for h in store.search_dense(flt, vec, 10)]
+    assert after == before and len(before) == 3
+    store.set_index_params(IndexParams(dense_centre=0.0))
+    plain = [(h.doc.id, h.score) for h in store.search_dense(flt, vec, 10)]
+    assert plain != before  # centring is on by default and changes the scores
+    assert all(0.0 <= s <= 1.0 for _, s in before + plain)
