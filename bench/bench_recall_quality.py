@@ -75,6 +75,10 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
            for k in (10, 30) for m in (0.5, 1.0)},
         **{f"now: candidates {n}": (D.model_copy(update={"candidates": n}), IndexParams())
            for n in (60, 120, 160)},
+        **{f"bm25 k1={k} b={b}": (D, IndexParams(k1=k, b=b)) for k in (0.9, 1.2, 1.6)
+           for b in (0.5, 0.75, 0.9) if (k, b) != (1.2, 0.75)},
+        **{f"sourced x{w} src x{s}": (_r(sourced_weight=w, source_lift=s), IndexParams())
+           for w in (0.9, 0.8, 0.7, 0.6) for s in (1.0, 1.1, 1.15)},
         "default": (D, IndexParams()),
     },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())

@@ -54,6 +54,9 @@ class RankingParams(BaseModel):
                                "candidate (invariant 142)")
     chain_lift: float = Field(1.1, ge=1.0, description="history questions: a fact in the same "
                               "supersession chain as another candidate (invariant 143)")
+    sourced_weight: float = Field(0.8, ge=0.0, le=1.0, description="an episode one of whose "
+                                  "facts is also a candidate: the fact says it, distilled "
+                                  "(invariant 146)")
     tail_from: int = Field(0, ge=0, description="beyond this rank the rest is ordered by RRF of "
                            "the legs, not score fusion (invariant 144); 0 = never")
     tail_rrf_k: int = Field(30, ge=1, description="RRF rank constant of the tail order")
@@ -302,17 +305,25 @@ def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams) -> 
 
     - source (invariant 142): a fact whose source episode is also a candidate is corroborated by
       what the user said, so it is lifted by `source_lift`;
+    - sourced (invariant 146): an episode that is the source of a fact among the candidates is
+      multiplied by `sourced_weight` (< 1): the fact is its distilled form, and the place it
+      frees in the top k goes to other evidence;
     - chain (invariant 143): on a history question, a fact whose predecessor or successor in its
       supersession chain is also a candidate is lifted by `chain_lift` (the question is about the
       chain, and the current value's match pulls its earlier versions up)."""
     src, chain = params.source_lift, params.chain_lift if intent.history else 1.0
-    if src == 1.0 and chain == 1.0:
+    sw = params.sourced_weight
+    if src == 1.0 and chain == 1.0 and sw == 1.0:
         return [1.0] * len(cands)
     ids = {c.doc.id for c in cands}
+    sourced = {e for c in cands if isinstance(c.doc, Fact) for e in c.doc.source_episode_ids} \
+        if sw != 1.0 else set()
     out = []
     for c in cands:
         m = 1.0
         doc = c.doc
+        if doc.id in sourced:
+            m *= sw
         if isinstance(doc, Fact):
             if src != 1.0 and any(e in ids for e in doc.source_episode_ids):
                 m *= src

@@ -18,7 +18,7 @@ from memory.temporal import TimeIntent
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 P = RankingParams(tail_from=25)
-OFF = RankingParams(source_lift=1.0, chain_lift=1.0, tail_from=0)
+OFF = RankingParams(source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0)
 HISTORY = TimeIntent(history=True)
 
 
@@ -44,7 +44,7 @@ def test_inv142_a_fact_whose_source_episode_is_a_candidate_is_lifted():
     cands = _cands([(orphan, 5.0), (sourced, 4.9), (ep, 4.0)],
                    [(orphan, 0.80), (sourced, 0.79), (ep, 0.5)])
     assert lifts(cands, TimeIntent(), P) == [
-        1.0 if c.doc.id != "f1" else P.source_lift for c in cands]
+        {"f1": P.source_lift, "ep1": P.sourced_weight}.get(c.doc.id, 1.0) for c in cands]
     # without the lift the orphan fact ranks first; with it, the corroborated one does
     assert [h.id for h in adjust(cands, TimeIntent(), OFF)][:2] == ["f2", "f1"]
     hits = adjust(cands, TimeIntent(), P)
@@ -57,6 +57,23 @@ def test_inv142_no_lift_when_the_source_episode_is_not_a_candidate():
     sourced = _fact("Has a beagle", "f1", source_episode_ids=["ep1"])
     cands = _cands([(sourced, 3.0)], [(sourced, 0.7)])
     assert lifts(cands, TimeIntent(), P) == [1.0]
+
+
+# --- invariant 146: the source episode yields to its fact ----------------------------------------
+def test_inv146_an_episode_whose_fact_is_a_candidate_is_demoted_not_dropped():
+    ep = _ep("Moved to Bristol, Bishopston, at last", "ep1")
+    other = _ep("Bristol traffic was awful", "ep2")
+    fact = _fact("Lives in Bishopston, Bristol", "f1", source_episode_ids=["ep1"])
+    cands = _cands([(ep, 5.0), (other, 4.5), (fact, 4.0)], [(ep, 0.9), (other, 0.85), (fact, 0.7)])
+    params = RankingParams(source_lift=1.0, sourced_weight=0.8)
+    by_id = {c.doc.id: m for c, m in zip(cands, lifts(cands, TimeIntent(), params), strict=True)}
+    assert by_id == {"ep1": 0.8, "ep2": 1.0, "f1": 1.0}
+    ids = [h.id for h in adjust(cands, TimeIntent(), params)]
+    assert ids[0] == "ep2" and set(ids) == {"ep1", "ep2", "f1"}  # demoted, still there
+    assert [h.id for h in adjust(cands, TimeIntent(), OFF)][0] == "ep1"
+    # without the fact among the candidates, nothing happens to the episode
+    alone = _cands([(ep, 5.0), (other, 4.5)], [(ep, 0.9), (other, 0.85)])
+    assert lifts(alone, TimeIntent(), params) == [1.0, 1.0]
 
 
 # --- invariant 143: history-chain lift --------------------------------------------------------------
@@ -132,6 +149,8 @@ def test_inv142_recall_lifts_a_fact_found_with_its_source_episode(store):
     by_id = {h.id: h for h in hits}
     assert by_id[sourced.id].multipliers.lift == pytest.approx(DEFAULT.ranking.source_lift)
     assert by_id[other.id].multipliers.lift == 1.0
+    # invariant 146: the episode behind the candidate fact yields to it
+    assert by_id[ep.id].multipliers.lift == pytest.approx(DEFAULT.ranking.sourced_weight)
 
 
 def test_inv143_recall_lifts_the_chain_on_history_questions_only(store):
