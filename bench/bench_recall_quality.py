@@ -79,6 +79,8 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
            for b in (0.5, 0.75, 0.9) if (k, b) != (1.2, 0.75)},
         **{f"sourced x{w} src x{s}": (_r(sourced_weight=w, source_lift=s), IndexParams())
            for w in (0.9, 0.8, 0.7, 0.6) for s in (1.0, 1.1, 1.15)},
+        **{f"dense weight {w}": (_r(dense_weight=w), IndexParams()) for w in (0.5, 0.6, 0.7, 0.9, 1.0)},
+        **{f"dense ctx {c}": (D, IndexParams(dense_context_weight=c)) for c in (0.2, 0.4)},
         "default": (D, IndexParams()),
     },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())

@@ -38,7 +38,7 @@ class RankingParams(BaseModel):
     fusion: Literal["rrf", "score"] = Field(
         "score", description="rrf: sum of weight/(k + rank); score: sum of weight x min-max score")
     bm25_weight: float = Field(1.0, ge=0.0, description="weight of the BM25 leg in fusion")
-    dense_weight: float = Field(0.7, ge=0.0, description="weight of the dense leg in fusion")
+    dense_weight: float = Field(0.8, ge=0.0, description="weight of the dense leg in fusion")
     bm25_floor: Literal["min", "zero"] = Field(
         "zero", description="score fusion: BM25 normalised from the leg's worst candidate or from 0")
     # Post-fusion multipliers (issue 17; `adjust`). 1.0 switches each off.
