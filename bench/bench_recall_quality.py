@@ -81,6 +81,12 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
            for w in (0.9, 0.8, 0.7, 0.6) for s in (1.0, 1.1, 1.15)},
         **{f"dense weight {w}": (_r(dense_weight=w), IndexParams()) for w in (0.5, 0.6, 0.7, 0.9, 1.0)},
         **{f"dense ctx {c}": (D, IndexParams(dense_context_weight=c)) for c in (0.2, 0.4)},
+        **{f"retune catalog {c}": (_r(catalog_prior=c), IndexParams()) for c in (0.85, 0.95)},
+        **{f"retune2 catalog {c} source x{v}": (_r(catalog_prior=c, source_lift=v), IndexParams())
+           for c in (0.95, 1.0) for v in (1.15, 1.2, 1.25) if (c, v) != (0.95, 1.15)},
+        **{f"retune question {q}": (_r(question_weight=q), IndexParams()) for q in (0.4, 0.6)},
+        **{f"retune source x{v}": (_r(source_lift=v), IndexParams()) for v in (1.1, 1.2)},
+        **{f"retune sourced x{v}": (_r(sourced_weight=v), IndexParams()) for v in (0.7, 0.9)},
         "default": (D, IndexParams()),
     },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())

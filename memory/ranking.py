@@ -50,7 +50,7 @@ class RankingParams(BaseModel):
     adjacent_weight: float = Field(1.0, ge=0.0, le=1.0,
                                    description="a turn next to a higher-ranked turn of its session")
     # Second pass (docs/benchmarks.md "Recall quality, second pass"); 1.0 / 0 switch each off.
-    source_lift: float = Field(1.15, ge=1.0, description="a fact whose source episode is also a "
+    source_lift: float = Field(1.25, ge=1.0, description="a fact whose source episode is also a "
                                "candidate (invariant 142)")
     chain_lift: float = Field(1.1, ge=1.0, description="history questions: a fact in the same "
                               "supersession chain as another candidate (invariant 143)")
@@ -66,7 +66,8 @@ class RankingParams(BaseModel):
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
     use_boost_weight: float = 0.2
-    catalog_prior: float = Field(0.9, description="catalog documents (measured: issue 17)")
+    catalog_prior: float = Field(0.95, description="catalog documents (measured: issue 17; 0.9 -> 0.95 "
+                                 "with the source lift, second pass)")
     use_decay: bool = True
     use_boost: bool = True
 
