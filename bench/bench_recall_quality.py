@@ -89,6 +89,19 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         **{f"retune sourced x{v}": (_r(sourced_weight=v), IndexParams()) for v in (0.7, 0.9)},
         "default": (D, IndexParams()),
     },
+    # The table of docs/benchmarks.md "Recall quality, second pass": before, after, ablations.
+    "second_final": {
+        "before (issue 17 ranking)": (_r(dense_weight=0.7, catalog_prior=0.9, **OFF,
+                                         sourced_weight=1.0), IndexParams(dense_centre=0.0)),
+        "after (default)": (D, IndexParams()),
+        "no source lift": (_r(source_lift=1.0), IndexParams()),
+        "no sourced-episode demotion": (_r(sourced_weight=1.0), IndexParams()),
+        "no chain lift": (_r(chain_lift=1.0), IndexParams()),
+        "no dense centring": (D, IndexParams(dense_centre=0.0)),
+        "dense weight 0.7": (_r(dense_weight=0.7), IndexParams()),
+        "catalog prior 0.9": (_r(catalog_prior=0.9), IndexParams()),
+        "RRF tail from 25 (k=30)": (_r(tail_from=25, tail_rrf_k=30), IndexParams()),
+    },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
                for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},
     "context": {f"w{w} cw{cw} dw{dw}": (D, IndexParams(window=w, context_weight=cw, dense_window=dw))
