@@ -42,6 +42,8 @@ def _r(**kw) -> RecallConfig:
     return D.model_copy(update={"ranking": RankingParams(**kw)})
 
 
+OFF = {"source_lift": 1.0, "chain_lift": 1.0, "tail_from": 0}
+
 # label -> (config, index params). "final" is what docs/benchmarks.md reports.
 GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
     "final": {
@@ -56,6 +58,50 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         "bm25_only": (PRESETS["bm25_only"], IndexParams()),
         "dense_only": (PRESETS["dense_only"], IndexParams()),
     },
+    # Second pass: lifts and the RRF tail, each against the issue-17 ranking (OFF) and together.
+    "second": {
+        "issue 17 (lifts and tail off)": (_r(**OFF), IndexParams()),
+        **{f"source x{v}": (_r(**{**OFF, "source_lift": v}), IndexParams()) for v in (1.05, 1.1, 1.2)},
+        **{f"source x{v} chain x1.1": (_r(**{**OFF, "source_lift": v, "chain_lift": 1.1}),
+                                       IndexParams()) for v in (1.1, 1.15, 1.2, 1.3)},
+        **{f"chain x{v}": (_r(**{**OFF, "chain_lift": v}), IndexParams()) for v in (1.05, 1.1, 1.2)},
+        **{f"tail {f} k{k}": (_r(**{**OFF, "tail_from": f, "tail_rrf_k": k}), IndexParams())
+           for f in (15, 25) for k in (10, 30, 60)},
+        **{f"tail {f} k{k} mix{m}": (_r(**{**OFF, "tail_from": f, "tail_rrf_k": k, "tail_mix": m}),
+                                     IndexParams())
+           for f in (25,) for k in (10, 30) for m in (0.3, 0.5, 0.7)},
+        **{f"dense centring {c}": (D, IndexParams(dense_centre=c)) for c in (0.0, 0.3, 0.5, 0.7, 1.0)},
+        **{f"now: tail 25 k{k} mix{m}": (_r(tail_from=25, tail_rrf_k=k, tail_mix=m), IndexParams())
+           for k in (10, 30) for m in (0.5, 1.0)},
+        **{f"now: candidates {n}": (D.model_copy(update={"candidates": n}), IndexParams())
+           for n in (60, 120, 160)},
+        **{f"bm25 k1={k} b={b}": (D, IndexParams(k1=k, b=b)) for k in (0.9, 1.2, 1.6)
+           for b in (0.5, 0.75, 0.9) if (k, b) != (1.2, 0.75)},
+        **{f"sourced x{w} src x{s}": (_r(sourced_weight=w, source_lift=s), IndexParams())
+           for w in (0.9, 0.8, 0.7, 0.6) for s in (1.0, 1.1, 1.15)},
+        **{f"dense weight {w}": (_r(dense_weight=w), IndexParams()) for w in (0.5, 0.6, 0.7, 0.9, 1.0)},
+        **{f"dense ctx {c}": (D, IndexParams(dense_context_weight=c)) for c in (0.2, 0.4)},
+        **{f"retune catalog {c}": (_r(catalog_prior=c), IndexParams()) for c in (0.85, 0.95)},
+        **{f"retune2 catalog {c} source x{v}": (_r(catalog_prior=c, source_lift=v), IndexParams())
+           for c in (0.95, 1.0) for v in (1.15, 1.2, 1.25) if (c, v) != (0.95, 1.15)},
+        **{f"retune question {q}": (_r(question_weight=q), IndexParams()) for q in (0.4, 0.6)},
+        **{f"retune source x{v}": (_r(source_lift=v), IndexParams()) for v in (1.1, 1.2)},
+        **{f"retune sourced x{v}": (_r(sourced_weight=v), IndexParams()) for v in (0.7, 0.9)},
+        "default": (D, IndexParams()),
+    },
+    # The table of docs/benchmarks.md "Recall quality, second pass": before, after, ablations.
+    "second_final": {
+        "before (issue 17 ranking)": (_r(dense_weight=0.7, catalog_prior=0.9, **OFF,
+                                         sourced_weight=1.0), IndexParams(dense_centre=0.0)),
+        "after (default)": (D, IndexParams()),
+        "no source lift": (_r(source_lift=1.0), IndexParams()),
+        "no sourced-episode demotion": (_r(sourced_weight=1.0), IndexParams()),
+        "no chain lift": (_r(chain_lift=1.0), IndexParams()),
+        "no dense centring": (D, IndexParams(dense_centre=0.0)),
+        "dense weight 0.7": (_r(dense_weight=0.7), IndexParams()),
+        "catalog prior 0.9": (_r(catalog_prior=0.9), IndexParams()),
+        "RRF tail from 25 (k=30)": (_r(tail_from=25, tail_rrf_k=30), IndexParams()),
+    },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
                for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},
     "context": {f"w{w} cw{cw} dw{dw}": (D, IndexParams(window=w, context_weight=cw, dense_window=dw))
@@ -67,7 +113,8 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
 
 
 def locomo_rows(data: str, emb, grid, split: str) -> None:
-    print(f"\n## LoCoMo ({split}): R@5 / R@10 / R@25 / R@50, then R@10 per category", flush=True)
+    print(f"\n## LoCoMo ({split}): R@5 / R@10 / R@25 / R@50, then R@10/R@50 per category",
+          flush=True)
     store_path = Path(tempfile.mkdtemp(prefix="memdesk-rq-")) / f"locomo-{split}.db"
     for label, (cfg, ip) in grid.items():
         t = time.perf_counter()
@@ -75,13 +122,15 @@ def locomo_rows(data: str, emb, grid, split: str) -> None:
                          store_path=store_path)
         v = rep.variants[0]
         line = f"| {label} | all | {v.n} | " + " | ".join(f"{v.overall[k] * 100:.1f}" for k in KS)
-        line += " | " + " ".join(f"{c}:{x[10] * 100:.1f}" for c, x in v.per_category.items())
+        line += " | " + " ".join(f"{c}:{x[10] * 100:.1f}/{x[50] * 100:.1f}"
+                                 for c, x in v.per_category.items())
         print(line + f" | {time.perf_counter() - t:.0f} s", flush=True)
         for sp, vals in v.per_split.items():
             cats = v.per_split_category.get(sp, {})
             print(f"| {label} | {sp} | {v.n_split[sp]} | "
                   + " | ".join(f"{vals[k] * 100:.1f}" for k in KS) + " | "
-                  + " ".join(f"{c}:{x[10] * 100:.1f}" for c, x in cats.items()), flush=True)
+                  + " ".join(f"{c}:{x[10] * 100:.1f}/{x[50] * 100:.1f}" for c, x in cats.items()),
+                  flush=True)
 
 
 def persona_rows(emb, grid, sets: list[str]) -> None:
@@ -114,9 +163,12 @@ def main() -> int:
     ap.add_argument("--locomo-split", default="tune", choices=["tune", "test", "all"])
     ap.add_argument("--persona-sets", default="", help="comma list: tuning,tuning-extra,frozen,frozen2")
     ap.add_argument("--embedder", default="minilm")
+    ap.add_argument("--only", default="", help="comma list: keep rows whose label contains one")
     args = ap.parse_args()
     emb = DiskCachedEmbedder(get_embedder(args.embedder))
     grid = GRIDS[args.grid]
+    if args.only:
+        grid = {k: v for k, v in grid.items() if any(w in k for w in args.only.split(","))}
     if args.locomo:
         locomo_rows(args.locomo, emb, grid, args.locomo_split)
     if args.persona_sets:

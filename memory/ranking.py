@@ -38,7 +38,7 @@ class RankingParams(BaseModel):
     fusion: Literal["rrf", "score"] = Field(
         "score", description="rrf: sum of weight/(k + rank); score: sum of weight x min-max score")
     bm25_weight: float = Field(1.0, ge=0.0, description="weight of the BM25 leg in fusion")
-    dense_weight: float = Field(0.7, ge=0.0, description="weight of the dense leg in fusion")
+    dense_weight: float = Field(0.8, ge=0.0, description="weight of the dense leg in fusion")
     bm25_floor: Literal["min", "zero"] = Field(
         "zero", description="score fusion: BM25 normalised from the leg's worst candidate or from 0")
     # Post-fusion multipliers (issue 17; `adjust`). 1.0 switches each off.
@@ -49,11 +49,25 @@ class RankingParams(BaseModel):
     window_boost: float = Field(1.3, ge=1.0, description="memories dated inside a named time")
     adjacent_weight: float = Field(1.0, ge=0.0, le=1.0,
                                    description="a turn next to a higher-ranked turn of its session")
+    # Second pass (docs/benchmarks.md "Recall quality, second pass"); 1.0 / 0 switch each off.
+    source_lift: float = Field(1.25, ge=1.0, description="a fact whose source episode is also a "
+                               "candidate (invariant 142)")
+    chain_lift: float = Field(1.1, ge=1.0, description="history questions: a fact in the same "
+                              "supersession chain as another candidate (invariant 143)")
+    sourced_weight: float = Field(0.8, ge=0.0, le=1.0, description="an episode one of whose "
+                                  "facts is also a candidate: the fact says it, distilled "
+                                  "(invariant 146)")
+    tail_from: int = Field(0, ge=0, description="beyond this rank the rest is ordered by RRF of "
+                           "the legs, not score fusion (invariant 144); 0 = never")
+    tail_rrf_k: int = Field(30, ge=1, description="RRF rank constant of the tail order")
+    tail_mix: float = Field(1.0, ge=0.0, le=1.0, description="tail order: share of RRF (each "
+                            "of RRF and fused score relative to its best in the tail)")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
     use_boost_weight: float = 0.2
-    catalog_prior: float = Field(0.9, description="catalog documents (measured: issue 17)")
+    catalog_prior: float = Field(0.95, description="catalog documents (measured: issue 17; 0.9 -> 0.95 "
+                                 "with the source lift, second pass)")
     use_decay: bool = True
     use_boost: bool = True
 
@@ -66,6 +80,7 @@ class Multipliers(BaseModel):
     question: float = 1.0
     time: float = 1.0
     adjacency: float = 1.0
+    lift: float = Field(1.0, description="source and history-chain lifts (invariants 142, 143)")
 
     @property
     def total(self) -> float:
@@ -74,7 +89,7 @@ class Multipliers(BaseModel):
 
     @property
     def post(self) -> float:
-        return self.question * self.time * self.adjacency
+        return self.question * self.time * self.adjacency * self.lift
 
 
 def gauss_decay(age_days: float, params: RankingParams) -> float:
@@ -157,8 +172,11 @@ class Candidate:
                    getattr(hit, "session_pos", None), ranked=hit,
                    best=min((v.rank for v in hit.legs.values()), default=0))
 
-    def hit(self, rank: int, fused: float | None = None, post: tuple[float, float, float]
-            = (1.0, 1.0, 1.0)) -> RankedHit:
+    def leg_ranks(self) -> dict[str, int]:
+        return {name: v.rank if isinstance(v, LegRank) else v[0] for name, v in self.legs.items()}
+
+    def hit(self, rank: int, fused: float | None = None,
+            post: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)) -> RankedHit:
         d, b, p = self.mults
         legs = {name: v if isinstance(v, LegRank) else
                 LegRank.model_construct(rank=v[0], raw_score=v[1], score=v[2],
@@ -170,7 +188,8 @@ class Candidate:
             session_pos=self.session_pos, legs=legs,
             multipliers=Multipliers.model_construct(decay=d, use_boost=b, prior=p,
                                                     question=post[0], time=post[1],
-                                                    adjacency=post[2]))
+                                                    adjacency=post[2],
+                                                    lift=post[3] if len(post) > 3 else 1.0))
 
 
 def fuse_candidates(legs: dict[str, list[LegHit]], now: datetime,
@@ -282,36 +301,93 @@ def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) 
     return m
 
 
+def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams) -> list[float]:
+    """Per-candidate lift from the rest of the candidate set (pure):
+
+    - source (invariant 142): a fact whose source episode is also a candidate is corroborated by
+      what the user said, so it is lifted by `source_lift`;
+    - sourced (invariant 146): an episode that is the source of a fact among the candidates is
+      multiplied by `sourced_weight` (< 1): the fact is its distilled form, and the place it
+      frees in the top k goes to other evidence;
+    - chain (invariant 143): on a history question, a fact whose predecessor or successor in its
+      supersession chain is also a candidate is lifted by `chain_lift` (the question is about the
+      chain, and the current value's match pulls its earlier versions up)."""
+    src, chain = params.source_lift, params.chain_lift if intent.history else 1.0
+    sw = params.sourced_weight
+    if src == 1.0 and chain == 1.0 and sw == 1.0:
+        return [1.0] * len(cands)
+    ids = {c.doc.id for c in cands}
+    sourced = {e for c in cands if isinstance(c.doc, Fact) for e in c.doc.source_episode_ids} \
+        if sw != 1.0 else set()
+    out = []
+    for c in cands:
+        m = 1.0
+        doc = c.doc
+        if doc.id in sourced:
+            m *= sw
+        if isinstance(doc, Fact):
+            if src != 1.0 and any(e in ids for e in doc.source_episode_ids):
+                m *= src
+            if chain != 1.0 and ((doc.supersedes is not None and doc.supersedes in ids)
+                                 or (doc.superseded_by is not None and doc.superseded_by in ids)):
+                m *= chain
+        out.append(m)
+    return out
+
+
+def tail_rrf(c: Candidate, params: RankingParams) -> float:
+    """The tail's order (invariant 144): weighted RRF of the candidate's leg ranks."""
+    w = {"bm25": params.bm25_weight, "dense": params.dense_weight}
+    k = params.tail_rrf_k
+    return sum(w.get(name, 1.0) / (k + r) for name, r in c.leg_ranks().items())
+
+
 def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: RankingParams,
            limit: int | None = None) -> list[RankedHit]:
-    """Post-fusion multipliers and session diversification (see the module doc), re-ranked.
+    """Post-fusion multipliers, lifts and session diversification (see the module doc), re-ranked.
 
     Greedy: the best remaining hit is taken next; a hit whose session neighbour (one position
-    away) is already taken has its score multiplied by `adjacent_weight` when it comes up."""
+    away) is already taken has its score multiplied by `adjacent_weight` when it comes up.
+    Beyond `tail_from` the rest is ordered by RRF of the legs times the same multipliers
+    (invariant 144): deep in the list a score gap says little, agreement of the legs more."""
     cands = [h if isinstance(h, Candidate) else Candidate.of(h) for h in hits]
-    heap: list[tuple[float, int, float, float]] = []
+    heap: list[tuple[float, int, float, float, float]] = []
     qw = params.question_weight
+    lift = lifts(cands, intent, params)
     for n, c in enumerate(cands):
         doc = c.doc
         q = qw if (qw != 1.0 and doc.kind == MemoryKind.EPISODIC
                    and is_question(doc.text)) else 1.0
         t = _time_multiplier(doc, intent, params) if intent.any else 1.0
-        heap.append((-(c.fused * q * t), n, q, t))
+        heap.append((-(c.fused * q * t * lift[n]), n, q, t, lift[n]))
     heapq.heapify(heap)
     taken: set[tuple[str, int]] = set()
     out: list[RankedHit] = []
     want = len(cands) if limit is None else min(limit, len(cands))
+    head = want if params.tail_from <= 0 else min(want, params.tail_from)
     demoted: set[int] = set()
+    used: set[int] = set()
     adjacent = params.adjacent_weight
-    while heap and len(out) < want:
-        neg, n, q, t = heapq.heappop(heap)
+    while heap and len(out) < head:
+        neg, n, q, t, lf = heapq.heappop(heap)
         sp = cands[n].session_pos
         if (adjacent != 1.0 and sp is not None and n not in demoted
                 and ((sp[0], sp[1] - 1) in taken or (sp[0], sp[1] + 1) in taken)):
             demoted.add(n)
-            heapq.heappush(heap, (neg * adjacent, n, q, t))
+            heapq.heappush(heap, (neg * adjacent, n, q, t, lf))
             continue
         if sp is not None:
             taken.add(sp)
-        out.append(cands[n].hit(len(out) + 1, -neg, (q, t, adjacent if n in demoted else 1.0)))
+        used.add(n)
+        out.append(cands[n].hit(len(out) + 1, -neg, (q, t, adjacent if n in demoted else 1.0, lf)))
+    if len(out) < want:
+        left = [(neg, n, q, t, lf) for neg, n, q, t, lf in heap if n not in used]
+        r = [tail_rrf(cands[n], params) * q * t * lf for _, n, q, t, lf in left]
+        f = [-neg for neg, *_ in left]
+        rt, ft, mix = max(r, default=0.0) or 1.0, max(f, default=0.0) or 1.0, params.tail_mix
+        rest = sorted((-(mix * r[j] / rt + (1.0 - mix) * f[j] / ft), cands[n].best,
+                       cands[n].doc.id, n, q, t, lf, neg)
+                      for j, (neg, n, q, t, lf) in enumerate(left))
+        for _, _, _, n, q, t, lf, neg in rest[:want - len(out)]:
+            out.append(cands[n].hit(len(out) + 1, -neg, (q, t, 1.0, lf)))
     return out

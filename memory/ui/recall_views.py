@@ -143,7 +143,8 @@ def _label(h: RankedHit, width: int = 48) -> str:
 def contribution_figure(hits: list[RankedHit], rrf_k: int) -> go.Figure:
     """Left: each hit's fused score as the sum of its legs' shares — weight/(k + leg rank) under
     RRF, weight x normalised score under score fusion — scaled by the post-fusion multipliers
-    (question, time, adjacency), so the bars sum to the fused score. Right: the multipliers."""
+    (question, time, adjacency, lift), so the bars sum to the fused score; a hit beyond
+    `tail_from` keeps its fused score though the tail is ordered by RRF (invariant 144). Right: the multipliers."""
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, column_widths=[0.62, 0.38],
                         horizontal_spacing=0.03,
                         subplot_titles=("share by leg (sums to the fused score)",
@@ -159,7 +160,7 @@ def contribution_figure(hits: list[RankedHit], rrf_k: int) -> go.Figure:
     for name, colour, get in (("decay", "#6d4c41", lambda m: m.decay),
                               ("use boost", "#2e7d32", lambda m: m.use_boost),
                               ("catalog prior", "#8e24aa", lambda m: m.prior),
-                              ("question / time / adjacency", "#f57c00", lambda m: m.post)):
+                              ("question / time / adjacency / lift", "#f57c00", lambda m: m.post)):
         fig.add_scatter(y=labels, x=[get(h.multipliers) for h in hits], mode="markers",
                         name=name, marker={"color": colour, "size": 10}, row=1, col=2,
                         hovertemplate=f"{name} ×%{{x:.3f}}<extra></extra>")
