@@ -287,7 +287,7 @@ def _history(facts: list, direct: set[str]) -> str | None:
     chains = changed or chains
     worded = [c for c in chains if any(direct & terms(h.text) for h in c)]
     chains = (worded or chains)[:2]
-    told = []
+    told: list[str] = []
     for chain in chains:
         # What stopped being true came first; then by when it started.
         chain.sort(key=lambda h: (h.state == "active", str(h.valid_from or h.recorded_at or "")))
