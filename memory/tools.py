@@ -384,7 +384,12 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
         result.message = (f"already on record as {same.id} ({same.state.value}); nothing "
                           "written")
         return None
-    if old is not None and same is not None and same.id == old.id:
+    dated = old is not None and (
+        (args.valid_from and args.valid_from != (old.valid_from.date() if old.valid_from else None))
+        or (args.valid_to and args.valid_to != (old.valid_to.date() if old.valid_to else None)))
+    if old is not None and same is not None and same.id == old.id and not dated:
+        # The same words with a new valid time ("vegetarian since 2019") are a new version;
+        # the same words alone are nothing new.
         record.status, record.memory_id = "duplicate", same.id
         result.writes.append(record)
         result.message = "the new value is the recalled fact itself; nothing written"

@@ -106,6 +106,8 @@ def diff_line(w: WriteRecord) -> str:
     mark = {"review": "⚑ review ", "refused": "✗ refused ", "duplicate": "= already known "}.get(
         w.status, "")
     ident = f" ({w.memory_id})" if w.memory_id else ""
+    if w.status == "duplicate":
+        return f"= already known {w.text!r}{ident}: nothing written"
     if w.op == "forget":
         return f"- {mark}forgot {w.kind or 'memory'} {w.old_id} (audit keeps its id and a hash)"
     if w.op == "playbook":

@@ -65,6 +65,20 @@ def test_a_how_to_question_cites_the_help_page_and_a_fact_question_does_not(serv
     assert "four Aqara door sensors" in answer and "help page" not in answer
 
 
+def test_restating_a_fact_with_a_date_dates_it_and_keeps_its_wording(service):
+    old = service.write_fact("ana", "Is vegetarian; team lunches must suit that",
+                             fact_type="constraint").fact
+    t = turn(service, "I've been vegetarian since 2019")
+    (w,) = t.writes()
+    assert (w.op, w.status, w.old_id, w.text) == ("supersede", "applied", old.id, old.text)
+    assert str(w.valid_from) == "2019-01-01"
+    assert t.reply.startswith("Noted when: you're vegetarian; team lunches must suit that")
+    # Said again, undated or with the same date: nothing new is written.
+    assert turn(service, "I'm vegetarian").writes() == []
+    assert all(w.status == "duplicate" for w in turn(service, "I've been vegetarian since 2019").writes())
+    assert active(service) == ["Is vegetarian; team lunches must suit that"]
+
+
 def test_a_history_answer_tells_the_chain_that_changed_and_nothing_else(service):
     service.write_fact("ana", "Smart home hub is a Homey Pro", fact_type="world")
     service.write_fact("ana", "Sister Amara lives in Manchester", fact_type="world")

@@ -164,9 +164,15 @@ class OfflineAgent:
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
-        if known is not None and (old is None or known.id != old.id):
+        if known is not None and (old is None or known.id != old.id
+                                  or not (st.valid_from or st.valid_to)):
             return sentence(f"I already have that: {second_person(known.text)}")
-        args = {"kind": "fact", "text": st.text, "fact_type": st.fact_type,
+        text = st.text
+        if known is not None and old is not None:
+            # The fact on record already says it and the user only dated it ("vegetarian since
+            # 2019"): the new version keeps the recorded wording, details included.
+            text = old.text
+        args = {"kind": "fact", "text": text, "fact_type": st.fact_type,
                 "confidence": st.confidence, "valid_from": _iso(st.valid_from),
                 "valid_to": _iso(st.valid_to), "reason": st.clause}
         if old is not None:
@@ -191,6 +197,8 @@ class OfflineAgent:
             why = res.message.removeprefix("sent to the review queue (").split(")")[0]
             return (f"I've put “{w.text}” in the review queue for an operator to confirm "
                     f"({why}); until then I won't rely on it.")
+        if w.op == "supersede" and w.text == w.old_text:
+            return sentence(f"Noted when: {new}{_when(w)}")
         if w.op == "supersede":
             return sentence(f"Updated: {new}{_when(w)}, instead of: {_past(second_person(w.old_text or ''))}")
         if w.op == "retract":
