@@ -79,6 +79,21 @@ def test_restating_a_fact_with_a_date_dates_it_and_keeps_its_wording(service):
     assert active(service) == ["Is vegetarian; team lunches must suit that"]
 
 
+def test_an_answer_needs_the_questions_subject_not_a_generic_word(service):
+    service.write_fact("ana", "Her name is Ana", fact_type="identity")
+    assert "Ana" not in turn(service, "What's my partner's name?").reply
+    assert "your name is Ana" in turn(service, "What's my name?").reply
+
+
+def test_a_dietary_constraint_sits_beside_the_diet_and_a_diet_replaces_a_diet(service):
+    diet = service.write_fact("ana", "Is pescatarian", fact_type="constraint").fact
+    t = turn(service, "i'm lactose intolerant btw")
+    assert [(w.op, w.text) for w in t.writes()] == [("write", "Is lactose intolerant")]
+    assert service.get_fact("ana", diet.id).state == FactState.ACTIVE
+    (w,) = turn(service, "I'm vegan now").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", diet.id, "Is vegan")
+
+
 def test_a_history_answer_tells_the_chain_that_changed_and_nothing_else(service):
     service.write_fact("ana", "Smart home hub is a Homey Pro", fact_type="world")
     service.write_fact("ana", "Sister Amara lives in Manchester", fact_type="world")

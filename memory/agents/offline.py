@@ -23,6 +23,9 @@ from ..understand.statements import Statement, Understanding, understand
 from .base import AgentInput, AgentOutput, ToolRunner
 
 _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
+_GENERIC_Q = frozenset(stem(w) for w in ["name", "names", "called", "kind", "type", "sort", "much",
+                                          "many", "long", "old", "often", "number", "detail",
+                                          "details", "info", "favourite", "favorite"])
 _HISTORY_Q = re.compile(r"\b(?:have\s+i|did\s+i|used\s+to|before|previous(?:ly)?|history|"
                         r"over\s+the\s+years|all\s+the|ever|in\s+the\s+past|earlier)\b", re.IGNORECASE)
 _HOWTO = re.compile(r"^(?:how|can\s+i|how\s+do|what'?s\s+the\s+best\s+way|is\s+there\s+a\s+way|"
@@ -223,13 +226,16 @@ class OfflineAgent:
     def _answer(self, q: str, hits, history: bool) -> str:
         want = _question_terms(q)
         direct = _question_terms(q, synonyms=False)
+        # "What's my partner's name?" is about the partner: a fact sharing only a generic word
+        # ("name") does not answer it.
+        focus = want - _GENERIC_Q if want - _GENERIC_Q else want
         seen, facts, books, docs = set(), [], [], []
         for h in hits:
             if h.id in seen:
                 continue
             seen.add(h.id)
             overlap = want & terms(h.text)
-            if h.kind == "semantic" and overlap and (history or h.state == "active"):
+            if h.kind == "semantic" and overlap & focus and (history or h.state == "active"):
                 facts.append(h)
             elif h.kind == "procedural" and len(overlap) >= 2:
                 books.append(h)

@@ -321,6 +321,12 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                               rule="health:diet-gone")]
         changed = bool(re.search(r"\b(?:now|again|since|became|become|went|gone|these\s+days)\b",
                                  c, I)) or dates.valid_from is not None
+        if diet not in lx.MEAT_DIETS:
+            # Lactose intolerant, gluten-free, halal...: a constraint beside the diet, never a
+            # replacement for "pescatarian" (a wrong supersession loses a true fact).
+            return [Statement(act="assert", text=f"Is {diet}", fact_type="constraint",
+                              valid_from=dates.valid_from, confidence=0.9, clause=c,
+                              rule="health:diet-constraint")]
         return [Statement(act="change" if changed else "assert", text=f"Is {diet}",
                           fact_type="constraint", slot="diet", valid_from=dates.valid_from,
                           confidence=0.9, clause=c, rule="health:diet")]
@@ -328,8 +334,9 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                   r")\s+diet\b", t, I)
     if m:
         diet = m.group("d").lower()
-        return [Statement(act="change" if re.search(r"\bnow\b", c, I) else "assert",
-                          text=f"Is {diet}", fact_type="constraint", slot="diet",
+        meat = diet in lx.MEAT_DIETS
+        return [Statement(act="change" if meat and re.search(r"\bnow\b", c, I) else "assert",
+                          text=f"Is {diet}", fact_type="constraint", slot="diet" if meat else None,
                           valid_from=dates.valid_from, clause=c, rule="health:on-diet")]
     if re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?pregnant\b", t, I):
         return [Statement(act="assert", text="Is pregnant", fact_type="constraint",

@@ -32,6 +32,9 @@ SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss"
 DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "coeliac",
          "celiac", "lactose intolerant", "lactose-intolerant", "halal", "kosher", "keto",
          "dairy-free", "dairy free", "teetotal", "sober", "paleo")
+# The one diet a person has at a time (how much meat, fish and dairy); the rest of DIETS are
+# constraints beside it.
+MEAT_DIETS = frozenset(["vegetarian", "vegan", "pescatarian"])
 CONDITIONS = ("diabetes", "type 1 diabetes", "type 2 diabetes", "asthma", "epilepsy",
               "adhd", "autism", "dyslexia", "migraines", "arthritis", "high blood pressure",
               "hypertension", "coeliac disease", "celiac disease", "crohn's", "ibs",
