@@ -230,6 +230,10 @@ def test_replies_speak_to_the_user(service):
     ("Sister calls her every Sunday.", "your sister calls you every Sunday"),
     ("Her partner Tom drives her to work", "your partner Tom drives you to work"),
     ("Likes her coffee black", "you like your coffee black"),
+    ("Has a severe peanut allergy and always carries two EpiPens",
+     "you have a severe peanut allergy and always carry two EpiPens"),
+    ("Is vegan and runs 5k most mornings", "you're vegan and run 5k most mornings"),
+    ("Has two dogs and cats", "you have two dogs and cats"),
 ])
 def test_her_as_object_is_you_and_before_a_noun_is_your(fact, said):
     from memory.understand.speak import second_person

@@ -49,8 +49,30 @@ def _pronouns(text: str) -> str:
     return re.sub(r"\btheir\b", "your", t, flags=re.IGNORECASE)
 
 
+def _and_verbs(said: str) -> str:
+    """The second verb of "you have ... and always carries two EpiPens" agrees with "you"."""
+    if not said.startswith(("you ", "you're ")):
+        return said
+
+    def agree(m: re.Match) -> str:
+        verb = m.group(2)
+        if verb.lower() not in _VERBS or verb.lower() in {"was", "joined", "passed", "stayed",
+                                                          "needed", "merged", "wrote", "moved",
+                                                          "started", "stopped", "quit", "left",
+                                                          "bought", "sold", "got", "became"}:
+            return m.group(0)
+        base = {"is": "are", "has": "have", "does": "do", "goes": "go"}.get(verb.lower(), _base(verb))
+        return f"and {m.group(1) or ''}{base}"
+    return re.sub(r"\band\s+((?:always|also|usually|often|never|still|sometimes|now)\s+)?([a-z]+s)\b",
+                  agree, said)
+
+
 def second_person(text: str) -> str:
     """A stored fact as said to the user: "Lives in Bath" -> "you live in Bath"."""
+    return _and_verbs(_second_person(text))
+
+
+def _second_person(text: str) -> str:
     t = " ".join(text.split()).rstrip(".")
     if not t:
         return t
@@ -58,7 +80,7 @@ def second_person(text: str) -> str:
     first = words[0].lower()
     if first in {"always", "usually", "never", "often", "sometimes", "only", "mostly", "still",
                  "now", "also", "rarely"} and len(words) > 1:
-        said = second_person(" ".join(words[1:]))
+        said = _second_person(" ".join(words[1:]))
         if said.startswith("you're "):
             return f"you're {first} " + said[len("you're "):]
         if said.startswith("you "):
