@@ -352,3 +352,18 @@ def test_passing_news_questions_and_other_peoples_changes_write_nothing(service,
     """Precision first: a wrong write is worse than a missed one (issue 12)."""
     t = turn(service, text)
     assert t.writes() == [] and "Noted" not in t.reply
+
+
+@pytest.mark.parametrize("message,statement", [
+    ("Not sure if I told you but I'm left-handed", ("assert", "Is left-handed")),
+    ("I don't know if I ever told you, my sister is a nurse", ("assert", "Sister is a nurse")),
+    ("In case I didn't tell you, I'm vegan", ("assert", "Is vegan")),
+    ("As I said, I live in Leeds", ("assert", "Lives in Leeds")),
+])
+def test_a_lead_in_about_telling_is_not_a_condition(message, statement):
+    """invariant 141 guards conditions ("if I move..."); "not sure if I told you" only leads in."""
+    from memory.understand.statements import understand
+
+    u = understand(message, NOW.date())
+    assert [(s.act, s.text) for s in u.statements] == [statement] and not u.ignored
+    assert understand("If I move to Berlin I'll tell you", NOW.date()).statements == []

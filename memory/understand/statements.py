@@ -44,8 +44,14 @@ _TELL = re.compile(
     r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|did\s+you\s+know|have\s+i\s+told\s+you|"
     r"i\s+forgot\s+to\s+"
     r"(?:tell|mention)(?:\s+you)?|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:remember|note|"
-    r"keep\s+in\s+mind|make\s+a\s+note)|please\s+(?:remember|note|keep\s+in\s+mind))"
-    r"(?:\s+that)?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)
+    r"keep\s+in\s+mind|make\s+a\s+note)|please\s+(?:remember|note|keep\s+in\s+mind)|"
+    # "Not sure if I told you, but I'm left-handed": a lead-in, not a condition.
+    r"(?:i'?m\s+)?not\s+sure\s+(?:if|whether)\s+i\s+(?:ever\s+)?(?:told|mentioned)(?:\s+(?:you|it|this))?"
+    r"(?:\s+(?:before|already))?|i\s+(?:don'?t|do\s+not)\s+(?:know|remember)\s+(?:if|whether)\s+i\s+"
+    r"(?:ever\s+)?(?:told|mentioned)(?:\s+(?:you|it|this))?(?:\s+(?:before|already))?|"
+    r"in\s+case\s+i\s+(?:didn'?t|did\s+not|never)\s+(?:tell\s+you|mention\s+it|say)|"
+    r"i\s+think\s+i\s+(?:told|mentioned\s+to)\s+you|as\s+i\s+(?:said|mentioned)(?:\s+before)?)"
+    r"(?:\s*,)?(?:\s+but)?(?:\s+that)?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)
 _QUESTION = re.compile(
     r"^(?:what|where|which|who|whom|whose|when|why|how|tell me|remind me|show me|list|"
     r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
