@@ -102,6 +102,17 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         "catalog prior 0.9": (_r(catalog_prior=0.9), IndexParams()),
         "RRF tail from 25 (k=30)": (_r(tail_from=25, tail_rrf_k=30), IndexParams()),
     },
+    # Third pass: paraphrase robustness (docs/benchmarks.md "Recall quality, third pass").
+    "third": {
+        "default": (D, IndexParams()),
+        **{f"source words {w}": (D, IndexParams(source_weight=w)) for w in (0.3, 0.5, 0.8, 1.0)},
+        **{f"source vectors {w}": (D, IndexParams(dense_source_weight=w)) for w in (0.3, 0.5, 0.8, 1.0)},
+        **{f"source both {w}/{v}": (D, IndexParams(source_weight=w, dense_source_weight=v))
+           for w in (0.3, 0.5) for v in (0.3, 0.5)},
+        **{f"src words {w} dense {v} lift x{x}": (_r(source_lift=x), IndexParams(
+            source_weight=w, dense_source_weight=v)) for w in (0.5,) for v in (0.0, 0.3)
+           for x in (1.0, 1.1, 1.15)},
+    },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
                for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},
     "context": {f"w{w} cw{cw} dw{dw}": (D, IndexParams(window=w, context_weight=cw, dense_window=dw))

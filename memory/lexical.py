@@ -124,14 +124,19 @@ class LexicalIndex:
     def __init__(self, n_docs: int, docs: np.ndarray, terms: np.ndarray, *,
                  params: BM25Params = BM25Params(),
                  context: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                 context_weight: float = 0.0):
+                 context_weight: float | np.ndarray = 0.0):
         n = self.n_docs = n_docs
         docs = np.asarray(docs, np.int64)
         terms = np.asarray(terms, np.int64)
         wts = np.ones(docs.size, np.float64)
-        if context is not None and context_weight > 0 and context[0].size and docs.size:
-            # A neighbour's tokens count `context_weight` each in the turn's own document.
-            src, dst, _ = context
+        pair_w = np.broadcast_to(np.asarray(context_weight, np.float64),
+                                 context[0].shape if context is not None else (0,))
+        if context is not None and context[0].size and docs.size and (pair_w > 0).any():
+            # A neighbour's tokens count `context_weight` each in the turn's own document (one
+            # weight, or one per pair: a fact's source episodes have their own, invariant 152).
+            keep = pair_w > 0
+            src, dst = context[0][keep], context[1][keep]
+            pair_w = pair_w[keep]
             order = np.argsort(docs, kind="stable")
             docs, terms = docs[order], terms[order]
             starts = np.zeros(n + 1, np.int64)
@@ -142,7 +147,7 @@ class LexicalIndex:
             pos = np.repeat(starts[dst], lens) + offs
             docs = np.concatenate([docs, np.repeat(src, lens)])
             terms = np.concatenate([terms, terms[pos]])
-            wts = np.concatenate([wts, np.full(total, context_weight)])
+            wts = np.concatenate([wts, np.repeat(pair_w, lens)])
         width = max(1, n)
         uniq, inv = np.unique(terms * width + docs, return_inverse=True)
         tf = np.bincount(inv, weights=wts)
