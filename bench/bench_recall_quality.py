@@ -105,6 +105,8 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
     # Third pass: paraphrase robustness (docs/benchmarks.md "Recall quality, third pass").
     "third": {
         "default": (D, IndexParams()),
+        **{f"names {m}": (D.model_copy(update={"drop_names": m}), IndexParams())
+           for m in ("off", "bm25", "both")},
         **{f"source words {w}": (D, IndexParams(source_weight=w)) for w in (0.3, 0.5, 0.8, 1.0)},
         **{f"source vectors {w}": (D, IndexParams(dense_source_weight=w)) for w in (0.3, 0.5, 0.8, 1.0)},
         **{f"source both {w}/{v}": (D, IndexParams(source_weight=w, dense_source_weight=v))

@@ -176,3 +176,44 @@ class LexicalIndex:
             return np.zeros(self.n_docs, np.float32)
         return np.bincount(np.concatenate(out_idx), weights=np.concatenate(out_w),
                            minlength=self.n_docs).astype(np.float32)
+
+
+# The user's own name (issue 17, third pass, invariant 153). A person says "I", so their name is
+# rare in their own memories: high IDF, and in a short identity fact ("Her name is Maya") a top
+# BM25 hit for any question that names them. In a question the name is a reference to the user,
+# not evidence of what is asked, so it is dropped from the query when anything else is left.
+_NAME_FACT = re.compile(r"^(?:her|his|my|their)\s+(?:full\s+)?name\s+is\s+([^\W\d_][^\W_]*"
+                        r"(?:[-'’][^\W\d_]+)*)", re.IGNORECASE)
+
+
+def name_of(fact_text: str) -> str | None:
+    """The name an identity fact gives the user ("Her name is Lena and ..." -> "Lena"), else
+    None. Only a fact that opens with "<possessive> name is" names the user: "Her dog's name is
+    Biscuit" does not."""
+    m = _NAME_FACT.match(fact_text.strip())
+    return m.group(1) if m else None
+
+
+def without_names(query: str, names: frozenset[str] | set[str]) -> str:
+    """The query with the user's own names (and their possessives) taken out, when at least one
+    other content word (an `analyse` term) remains; otherwise the query as it was ("What's my
+    name?", "Who is Maya?"). Matching is by the analysed term, so case, NFKC and "Maya's" fold."""
+    if not names:
+        return query
+    drop = {t for n in names for t in analyse(n)}
+    if not drop:
+        return query
+    kept, removed = [], False
+    for m in _TOKEN.finditer(query):
+        piece = m.group(0)
+        if _WORD.fullmatch(piece) and set(analyse(piece)) & drop:
+            removed = True
+            continue
+        kept.append(piece)
+    if not removed:
+        return query
+    out = re.sub(r"\s+", " ", "".join(kept)).strip()
+    return out if analyse(out) else query
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[\W_]+")

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from . import contradicted
 from .embeddings import Embedder
+from .lexical import without_names
 from .models import FactState
 from .ranking import Candidate, RankedHit, adjust, fuse_candidates
 from .rerank import Reranker
@@ -47,6 +48,11 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     intent = time_intent(query, now) if config.use_time else TimeIntent()
     flt = plan_filter(user_id, config, intent)
     params = config.ranking
+    lex_query = dense_query = query
+    if config.drop_names != "off":  # invariant 153: the user's name is a reference
+        lex_query = without_names(query, store.user_names(user_id))
+        if config.drop_names == "both":
+            dense_query = lex_query
     legs: dict[str, list] = {}
     hits: list[RankedHit] | list[Candidate] | None = None
     plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
@@ -54,8 +60,8 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     # memory/ranking.py (invariant 21); it answers None when its licence lacks the feature.
     if Capability.HYBRID_SEARCH in store.capabilities and config.use_bm25 \
             and config.use_dense and plain_rrf:
-        vec = embedder.embed([query])[0]
-        fused = store.hybrid_search(flt, query, vec, config.candidates, now, params,
+        vec = embedder.embed([dense_query])[0]
+        fused = store.hybrid_search(flt, lex_query, vec, config.candidates, now, params,
                                     explain=explain)
         if fused is not None:
             legs = {n: [h for h in fused if n in h.legs] for n in ("bm25", "dense")}
@@ -65,9 +71,9 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     if hits is None:
         leg_hits: dict[str, list[LegHit]] = {}
         if config.use_bm25:
-            leg_hits["bm25"] = store.search_bm25(flt, query, config.candidates)
+            leg_hits["bm25"] = store.search_bm25(flt, lex_query, config.candidates)
         if config.use_dense:
-            vec = embedder.embed([query])[0]
+            vec = embedder.embed([dense_query])[0]
             leg_hits["dense"] = store.search_dense(flt, vec, config.candidates)
         leg_hits, _, contra = contradicted.screen(store, user_id, purpose, leg_hits, None)
         legs = dict(leg_hits)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,6 +30,10 @@ class RecallConfig(BaseModel):
     include_superseded: bool = False
     use_time: bool = Field(True, description="read time in the question (memory.temporal): "
                            "history questions see superseded facts; named dates boost")
+    # Third pass (invariant 153): the user's own name in a question is a reference, not evidence.
+    drop_names: Literal["off", "bm25", "both"] = Field(
+        "bm25", description="drop the user's own names from the BM25 query / and the embedded "
+        "query text, when other content words remain")
     kinds: frozenset[MemoryKind] = frozenset(
         {MemoryKind.EPISODIC, MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL}
     )

@@ -656,6 +656,13 @@ class EmbeddedStore:
             idx, scores = view.bm25(query, self._vocab, self._mask(view, flt), limit)
             return self._hits(view, idx, scores)
 
+    def user_names(self, user_id: str) -> frozenset[str]:
+        """The user's own names, from their active facts that name them (invariant 153); kept in
+        the user's view, so free on every recall after the first."""
+        with self._lock:
+            self._sync_external()
+            return self._view(user_id).names
+
     def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
         vector = np.asarray(vector, np.float32)
         with self._lock:

@@ -15,8 +15,8 @@ from datetime import datetime
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..lexical import BM25Params, LexicalIndex, Vocabulary, analyse, neighbour_pairs
-from ..models import AnyMemory
+from ..lexical import BM25Params, LexicalIndex, Vocabulary, analyse, name_of, neighbour_pairs
+from ..models import AnyMemory, FactState, MemoryKind
 
 
 class IndexParams(BaseModel):
@@ -42,9 +42,13 @@ class IndexParams(BaseModel):
     b: float = 0.75
 
 
+_SEMANTIC = list(MemoryKind).index(MemoryKind.SEMANTIC)  # the store's kind and state codes
+_ACTIVE = list(FactState).index(FactState.ACTIVE) + 1
+
+
 class UserView:
     __slots__ = ("catalog", "centre", "dense", "docs", "index_of", "kinds", "lexical", "masks", "matrix", "n",
-                 "neighbours", "position", "revs", "rids", "session", "states", "tok_docs",
+                 "names", "neighbours", "position", "revs", "rids", "session", "states", "tok_docs",
                  "tok_terms")
 
     def __init__(self, rows: Sequence[tuple], vectors: np.ndarray, *, vocab: Vocabulary,
@@ -63,6 +67,10 @@ class UserView:
         self.docs: dict[int, AnyMemory] = {}  # row -> decoded record, filled by searches
         self.masks: dict[tuple, np.ndarray] = {}  # filter shape -> visible rows
         self.session = [r[6] for r in rows]
+        # invariant 153: the user's own names, from their active facts that name them
+        self.names = frozenset(
+            nm for r in rows if not r[4] and r[2] == _SEMANTIC and r[3] == _ACTIVE
+            for nm in [name_of(r[5] or "")] if nm)
         times = [r[7] for r in rows]
         self.matrix = vectors
         # Session order: a turn's position among its session's turns (diversification uses it).
