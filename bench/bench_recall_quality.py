@@ -107,6 +107,20 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         "default": (D, IndexParams()),
         **{f"names {m}": (D.model_copy(update={"drop_names": m}), IndexParams())
            for m in ("off", "bm25", "both")},
+        **{f"adaptive weak {w} full {c}": (_r(weak_dense_weight=w, coverage_full=c), IndexParams())
+           for w in (1.2, 1.6, 2.4) for c in (0.34, 0.5, 0.75)},
+        **{f"combo adaptive {w}/{c} src {sw}/{dv} lift x{x}": (
+            _r(weak_dense_weight=w, coverage_full=c, source_lift=x),
+            IndexParams(source_weight=sw, dense_source_weight=dv))
+           for w, c in ((1.2, 0.34), (1.6, 0.5)) for sw, dv in ((0.3, 0.3), (0.5, 0.3), (0.5, 0.0))
+           for x in (1.1, 1.25)},
+        **{f"adaptive top{n} {w}/{c}": (_r(weak_dense_weight=w, coverage_full=c, coverage_hits=n),
+                                        IndexParams())
+           for n in (3, 5) for w, c in ((1.2, 0.34), (1.6, 0.5), (1.6, 0.75))},
+        **{f"combo top3 {w}/{c} src {sw}/{dv} lift x{x}": (
+            _r(weak_dense_weight=w, coverage_full=c, coverage_hits=3, source_lift=x),
+            IndexParams(source_weight=sw, dense_source_weight=dv))
+           for w, c in ((1.6, 0.75), (2.0, 0.75)) for sw, dv in ((0.3, 0.3),) for x in (1.1, 1.25)},
         **{f"source words {w}": (D, IndexParams(source_weight=w)) for w in (0.3, 0.5, 0.8, 1.0)},
         **{f"source vectors {w}": (D, IndexParams(dense_source_weight=w)) for w in (0.3, 0.5, 0.8, 1.0)},
         **{f"source both {w}/{v}": (D, IndexParams(source_weight=w, dense_source_weight=v))
@@ -114,6 +128,25 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         **{f"src words {w} dense {v} lift x{x}": (_r(source_lift=x), IndexParams(
             source_weight=w, dense_source_weight=v)) for w in (0.5,) for v in (0.0, 0.3)
            for x in (1.0, 1.1, 1.15)},
+    },
+    # The table of docs/benchmarks.md "Recall quality, third pass": before, after, ablations.
+    "third_final": {
+        "before (second pass)": (D.model_copy(update={"drop_names": "off", "ranking": RankingParams(
+            source_lift=1.25, weak_dense_weight=None)}), IndexParams(source_weight=0.0,
+                                                                      dense_source_weight=0.0)),
+        "after (default)": (D, IndexParams()),
+        "no source words in facts": (D, IndexParams(source_weight=0.0)),
+        "no source vectors in facts": (D, IndexParams(dense_source_weight=0.0)),
+        "no source words or vectors (lift x1.25)": (_r(source_lift=1.25), IndexParams(
+            source_weight=0.0, dense_source_weight=0.0)),
+        "names kept in the query": (D.model_copy(update={"drop_names": "off"}), IndexParams()),
+        "names dropped from the embedded text too": (D.model_copy(update={"drop_names": "both"}),
+                                                     IndexParams()),
+        "no adaptive fusion": (_r(weak_dense_weight=None), IndexParams()),
+        "adaptive fusion on the best hit only": (_r(coverage_hits=1), IndexParams()),
+        "source lift x1.25": (_r(source_lift=1.25), IndexParams()),
+        "bm25_only": (PRESETS["bm25_only"], IndexParams()),
+        "dense_only": (PRESETS["dense_only"], IndexParams()),
     },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
                for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},

@@ -16,9 +16,16 @@ from pydantic import BaseModel, ConfigDict
 
 from . import contradicted
 from .embeddings import Embedder
-from .lexical import without_names
+from .lexical import analyse, without_names
 from .models import FactState
-from .ranking import Candidate, RankedHit, adjust, fuse_candidates
+from .ranking import (
+    Candidate,
+    RankedHit,
+    adaptive_dense_weight,
+    adjust,
+    fuse_candidates,
+    term_coverage,
+)
 from .rerank import Reranker
 from .search_config import Purpose, RecallConfig
 from .stores.base import Capability, LegHit, RecallFilter, Store
@@ -77,6 +84,12 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
             leg_hits["dense"] = store.search_dense(flt, vec, config.candidates)
         leg_hits, _, contra = contradicted.screen(store, user_id, purpose, leg_hits, None)
         legs = dict(leg_hits)
+        if params.weak_dense_weight is not None and leg_hits.get("bm25") and "dense" in leg_hits:
+            # invariant 154: how much of the question the best lexical hit holds
+            top = leg_hits["bm25"][:params.coverage_hits]
+            cov = term_coverage(analyse(lex_query),
+                                [t for h in top for t in analyse(h.doc.search_text())])
+            params = params.model_copy(update={"dense_weight": adaptive_dense_weight(cov, params)})
         hits = fuse_candidates(leg_hits, now, params)
     # Without a reranker only the top k need their final order.
     hits = adjust(hits, intent, params, limit=None if reranker else config.k)

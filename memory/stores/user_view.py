@@ -34,9 +34,9 @@ class IndexParams(BaseModel):
     dense_centre: float = Field(0.5, ge=0.0, le=1.0, description="dense: share of the view's "
                                 "mean vector subtracted from documents and query")
     # invariant 152: a fact is indexed with the words (and vector) of what the user said
-    source_weight: float = Field(0.0, ge=0.0, le=1.0, description="BM25: weight of a word of a "
+    source_weight: float = Field(0.3, ge=0.0, le=1.0, description="BM25: weight of a word of a "
                                  "fact's source episodes in the fact's document")
-    dense_source_weight: float = Field(0.0, ge=0.0, le=1.0, description="dense: weight of a "
+    dense_source_weight: float = Field(0.3, ge=0.0, le=1.0, description="dense: weight of a "
                                        "fact's source episodes' vectors in the fact's vector")
     k1: float = 1.2
     b: float = 0.75
