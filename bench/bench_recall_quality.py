@@ -29,6 +29,7 @@ from memory.eval.locomo import KS, run_locomo
 from memory.eval.metrics import summarise_ranks
 from memory.eval.recall_eval import ask_all, data_clock, load_questions
 from memory.personas.loader import seed
+from memory.personas.overlap import gold_texts, overlap
 from memory.ranking import RankingParams
 from memory.search_config import PRESETS, RecallConfig
 from memory.service import MemoryService
@@ -36,6 +37,7 @@ from memory.stores import open_store
 from memory.stores.user_view import IndexParams
 
 D = PRESETS["default"]
+LOW_OVERLAP = 0.2
 
 
 def _r(**kw) -> RecallConfig:
@@ -129,6 +131,17 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
             source_weight=w, dense_source_weight=v)) for w in (0.5,) for v in (0.0, 0.3)
            for x in (1.0, 1.1, 1.15)},
     },
+    "third_adaptive": {
+        "default": (D, IndexParams()),
+        **{f"weak {w} full {c} top{n}": (_r(weak_dense_weight=w, coverage_full=c, coverage_hits=n,
+                                            coverage_context=False),
+                                         IndexParams())
+           for w in (2.4, 4.0, 8.0) for c in (0.75, 1.0) for n in (1, 3)},
+        **{f"ctx weak {w} full {c} top{n}": (_r(weak_dense_weight=w, coverage_full=c,
+                                                coverage_hits=n, coverage_context=True),
+                                             IndexParams())
+           for w in (1.6, 2.4, 4.0) for c in (0.75, 1.0) for n in (1, 3)},
+    },
     # The table of docs/benchmarks.md "Recall quality, third pass": before, after, ablations.
     "third_final": {
         "before (second pass)": (D.model_copy(update={"drop_names": "off", "ranking": RankingParams(
@@ -186,10 +199,17 @@ def persona_rows(emb, grid, sets: list[str]) -> None:
     questions = {s: load_questions(s) for s in sets}
     svc = MemoryService(store)
     svc.clock = data_clock(svc, [q for qs in questions.values() for q in qs])
+    texts = gold_texts()
+    # A paraphrase proxy on the tuning sets: questions sharing at most a fifth of their content
+    # words with their gold document (memory.personas.overlap), pooled over the sets asked.
+    low = {q.id for qs in questions.values() for q in qs
+           if overlap(q.question, texts.get(q.gold_id, "")) <= LOW_OVERLAP}
     for label, (cfg, ip) in grid.items():
         store.set_index_params(ip)
+        pooled: list = []
         for name, qs in questions.items():
             res = ask_all(svc, qs, cfg)
+            pooled += [r.rank for r in res if r.id in low]
             s = summarise_ranks([r.rank for r in res])
             a = summarise_ranks([r.any_rank for r in res])
             tags: dict[str, list] = {}
@@ -199,6 +219,10 @@ def persona_rows(emb, grid, sets: list[str]) -> None:
                   f"{s.mrr:.3f} | {a.r10:.3f} | "
                   + " ".join(f"{t}:{summarise_ranks(v).r10:.2f}" for t, v in tags.items()),
                   flush=True)
+        if pooled and "frozen2" not in questions:
+            s = summarise_ranks(pooled)
+            print(f"| {label} | overlap <= {LOW_OVERLAP} (pooled) | {s.n} | {s.r1:.3f} | "
+                  f"{s.r5:.3f} | {s.r10:.3f} | {s.mrr:.3f} | |", flush=True)
     store.close()
 
 

@@ -164,6 +164,15 @@ class LexicalIndex:
         self.doc_ids = u_doc.astype(np.int32)  # sorted by term, then document
         self.indptr = np.append(first, u_term.size).astype(np.int64)
 
+    def holds(self, term_id: int, doc: int) -> bool:
+        """Does the document's indexed text (its context included) hold this term?"""
+        j = int(np.searchsorted(self.terms, term_id))
+        if j >= self.terms.size or self.terms[j] != term_id:
+            return False
+        lo, hi = int(self.indptr[j]), int(self.indptr[j + 1])
+        k = lo + int(np.searchsorted(self.doc_ids[lo:hi], doc))
+        return k < hi and int(self.doc_ids[k]) == doc
+
     def scores(self, term_ids: Sequence[int]) -> np.ndarray:
         """BM25 score of every document for the (distinct) query terms; 0 where none matches."""
         out_idx, out_w = [], []

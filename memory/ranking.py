@@ -70,6 +70,8 @@ class RankingParams(BaseModel):
                                  "the best BM25 hit must hold for the plain dense weight")
     coverage_hits: int = Field(3, ge=1, description="the BM25 leg's best n hits whose words "
                                "together make the coverage")
+    coverage_context: bool = Field(True, description="coverage counts the words a hit holds "
+                                   "through its context (when the store tells), not only its own")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")

@@ -87,8 +87,11 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
         if params.weak_dense_weight is not None and leg_hits.get("bm25") and "dense" in leg_hits:
             # invariant 154: how much of the question the best lexical hit holds
             top = leg_hits["bm25"][:params.coverage_hits]
-            cov = term_coverage(analyse(lex_query),
-                                [t for h in top for t in analyse(h.doc.search_text())])
+            # the store's own account of each document's indexed words when it gives one (the
+            # embedded store: context and source words too), else the hit's own text
+            cov = term_coverage(analyse(lex_query), [
+                t for h in top for t in (h.matched if h.matched is not None and
+                                         params.coverage_context else analyse(h.doc.search_text()))])
             params = params.model_copy(update={"dense_weight": adaptive_dense_weight(cov, params)})
         hits = fuse_candidates(leg_hits, now, params)
     # Without a reranker only the top k need their final order.

@@ -112,6 +112,9 @@ def _summary(r) -> FactSummary:
                        tuple(json.loads(flags)) if flags and flags != "[]" else (), plan, origin)
 
 
+MATCHED_HITS = 5  # BM25 hits that carry the query terms they hold (invariant 154)
+
+
 def _source_pairs(rows) -> tuple[np.ndarray, np.ndarray]:
     """(fact row, source episode row) of a view's rows (..., d.vec, d.id, source ids JSON):
     only sources inside the same view count (invariant 152: the user's own episodes)."""
@@ -654,7 +657,12 @@ class EmbeddedStore:
             self._sync_external()
             view = self._view(flt.user_id)
             idx, scores = view.bm25(query, self._vocab, self._mask(view, flt), limit)
-            return self._hits(view, idx, scores)
+            hits = self._hits(view, idx, scores)
+            # invariant 154: what the best few hits hold of the query, context words included
+            for h, m in zip(hits, view.matched(query, self._vocab, idx[:MATCHED_HITS].tolist()),
+                            strict=False):
+                h.matched = m
+            return hits
 
     def user_names(self, user_id: str) -> frozenset[str]:
         """The user's own names, from their active facts that name them (invariant 153); kept in

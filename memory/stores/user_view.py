@@ -161,6 +161,12 @@ class UserView:
         scores = self.lexical.scores(vocab.lookup(analyse(query)))
         return self.top(scores, mask, limit, positive=True)
 
+    def matched(self, query: str, vocab: Vocabulary, rows: Sequence[int]) -> list[frozenset[str]]:
+        """Per row, the query terms its BM25 document holds (context and source words included;
+        invariant 154)."""
+        terms = [(t, vocab.ids[t]) for t in dict.fromkeys(analyse(query)) if t in vocab.ids]
+        return [frozenset(t for t, i in terms if self.lexical.holds(i, int(r))) for r in rows]
+
     def knn(self, vector: np.ndarray, mask: np.ndarray, limit: int):
         if self.centre is not None:
             v = vector - self.centre
