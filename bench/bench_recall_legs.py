@@ -67,7 +67,7 @@ def main() -> None:
             for e in rng.sample(eps, 300):
                 b.add(Fact(user_id=user, text=e.text[:60], source_episode_ids=[e.id]))
             b.add(Fact(user_id=user, text=f"Her name is Name{u}"))  # invariant 153 has work
-    queries = [(f"user{u}", f"What {'did Name%d ' % u if rng.random() < 0.3 else ''}"
+    queries = [(f"user{u}", f"What {f'did Name{u} ' if rng.random() < 0.3 else ''}"
                 + " ".join(rng.choices(WORDS, k=5)) + "?")
                for u in (rng.randrange(10) for _ in range(300))]
     vecs = {q: emb.embed([q])[0] for _, q in queries}
