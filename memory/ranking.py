@@ -68,7 +68,7 @@ class RankingParams(BaseModel):
                                             "best BM25 hit holds none of the query's words")
     coverage_full: float = Field(0.75, gt=0.0, le=1.0, description="share of the query's words "
                                  "the best BM25 hit must hold for the plain dense weight")
-    coverage_hits: int = Field(3, ge=1, description="the BM25 leg's best n hits whose words "
+    coverage_hits: int = Field(1, ge=1, description="the BM25 leg's best n hits whose words "
                                "together make the coverage")
     coverage_context: bool = Field(True, description="coverage counts the words a hit holds "
                                    "through its context (when the store tells), not only its own")

@@ -166,3 +166,17 @@ def test_inv154_recall_uses_the_coverage_of_the_best_lexical_hits(store):
     plain = svc.recall("ana", "hoover bot cleaning schedule problems", purpose=Purpose.EVAL,
                        config=off, explain=True).hits
     assert _dense_weight_used(plain) == pytest.approx(p.dense_weight)
+
+
+def test_inv154_the_embedded_store_tells_which_query_words_a_hit_holds_through_context(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.write_episodes("ana", [("We took the ferry to Bergen", NOW - timedelta(minutes=2), "s1"),
+                               ("It rained the whole weekend", NOW - timedelta(minutes=1), "s1"),
+                               ("Lunch was fine", NOW, "s2")], actor="cli")
+    hits = store.search_bm25(RecallFilter(user_id="ana"), "ferry weekend Oslo", 10)
+    by_text = {h.doc.text: h.matched for h in hits}
+    # each turn holds its own word and, through the session context, its neighbour's; "oslo"
+    # is in no document
+    assert by_text["It rained the whole weekend"] == frozenset(analyse("ferry weekend"))
+    assert by_text["We took the ferry to Bergen"] == frozenset(analyse("ferry weekend"))
+    assert "Lunch was fine" not in by_text
