@@ -29,6 +29,7 @@ from memory.eval.locomo import KS, run_locomo
 from memory.eval.metrics import summarise_ranks
 from memory.eval.recall_eval import ask_all, data_clock, load_questions
 from memory.personas.loader import seed
+from memory.personas.overlap import gold_texts, overlap
 from memory.ranking import RankingParams
 from memory.search_config import PRESETS, RecallConfig
 from memory.service import MemoryService
@@ -36,6 +37,7 @@ from memory.stores import open_store
 from memory.stores.user_view import IndexParams
 
 D = PRESETS["default"]
+LOW_OVERLAP = 0.2
 
 
 def _r(**kw) -> RecallConfig:
@@ -102,6 +104,66 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         "catalog prior 0.9": (_r(catalog_prior=0.9), IndexParams()),
         "RRF tail from 25 (k=30)": (_r(tail_from=25, tail_rrf_k=30), IndexParams()),
     },
+    # Third pass: paraphrase robustness (docs/benchmarks.md "Recall quality, third pass").
+    "third": {
+        "default": (D, IndexParams()),
+        **{f"names {m}": (D.model_copy(update={"drop_names": m}), IndexParams())
+           for m in ("off", "bm25", "both")},
+        **{f"adaptive weak {w} full {c}": (_r(weak_dense_weight=w, coverage_full=c), IndexParams())
+           for w in (1.2, 1.6, 2.4) for c in (0.34, 0.5, 0.75)},
+        **{f"combo adaptive {w}/{c} src {sw}/{dv} lift x{x}": (
+            _r(weak_dense_weight=w, coverage_full=c, source_lift=x),
+            IndexParams(source_weight=sw, dense_source_weight=dv))
+           for w, c in ((1.2, 0.34), (1.6, 0.5)) for sw, dv in ((0.3, 0.3), (0.5, 0.3), (0.5, 0.0))
+           for x in (1.1, 1.25)},
+        **{f"adaptive top{n} {w}/{c}": (_r(weak_dense_weight=w, coverage_full=c, coverage_hits=n),
+                                        IndexParams())
+           for n in (3, 5) for w, c in ((1.2, 0.34), (1.6, 0.5), (1.6, 0.75))},
+        **{f"combo top3 {w}/{c} src {sw}/{dv} lift x{x}": (
+            _r(weak_dense_weight=w, coverage_full=c, coverage_hits=3, source_lift=x),
+            IndexParams(source_weight=sw, dense_source_weight=dv))
+           for w, c in ((1.6, 0.75), (2.0, 0.75)) for sw, dv in ((0.3, 0.3),) for x in (1.1, 1.25)},
+        **{f"source words {w}": (D, IndexParams(source_weight=w)) for w in (0.3, 0.5, 0.8, 1.0)},
+        **{f"source vectors {w}": (D, IndexParams(dense_source_weight=w)) for w in (0.3, 0.5, 0.8, 1.0)},
+        **{f"source both {w}/{v}": (D, IndexParams(source_weight=w, dense_source_weight=v))
+           for w in (0.3, 0.5) for v in (0.3, 0.5)},
+        **{f"src words {w} dense {v} lift x{x}": (_r(source_lift=x), IndexParams(
+            source_weight=w, dense_source_weight=v)) for w in (0.5,) for v in (0.0, 0.3)
+           for x in (1.0, 1.1, 1.15)},
+    },
+    "third_adaptive": {
+        "default": (D, IndexParams()),
+        **{f"weak {w} full {c} top{n}": (_r(weak_dense_weight=w, coverage_full=c, coverage_hits=n,
+                                            coverage_context=False),
+                                         IndexParams())
+           for w in (2.4, 4.0, 8.0) for c in (0.75, 1.0) for n in (1, 3)},
+        **{f"ctx weak {w} full {c} top{n}": (_r(weak_dense_weight=w, coverage_full=c,
+                                                coverage_hits=n, coverage_context=True),
+                                             IndexParams())
+           for w in (1.6, 2.4, 4.0) for c in (0.75, 1.0) for n in (1, 3)},
+    },
+    # The table of docs/benchmarks.md "Recall quality, third pass": before, after, ablations.
+    "third_final": {
+        "before (second pass)": (D.model_copy(update={"drop_names": "off", "ranking": RankingParams(
+            source_lift=1.25, weak_dense_weight=None)}), IndexParams(source_weight=0.0,
+                                                                      dense_source_weight=0.0)),
+        "after (default)": (D, IndexParams()),
+        "no source words in facts": (D, IndexParams(source_weight=0.0)),
+        "no source vectors in facts": (D, IndexParams(dense_source_weight=0.0)),
+        "no source words or vectors (lift x1.25)": (_r(source_lift=1.25), IndexParams(
+            source_weight=0.0, dense_source_weight=0.0)),
+        "names kept in the query": (D.model_copy(update={"drop_names": "off"}), IndexParams()),
+        "names dropped from the embedded text too": (D.model_copy(update={"drop_names": "both"}),
+                                                     IndexParams()),
+        "no adaptive fusion": (_r(weak_dense_weight=None), IndexParams()),
+        "coverage of the best 3 hits": (_r(coverage_hits=3), IndexParams()),
+        "coverage of the hit's own text (no context)": (_r(coverage_context=False), IndexParams()),
+        "weak dense weight 2.4": (_r(weak_dense_weight=2.4), IndexParams()),
+        "weak dense weight 4.0": (_r(weak_dense_weight=4.0), IndexParams()),
+        "source lift x1.25": (_r(source_lift=1.25), IndexParams()),
+        "bm25_only": (PRESETS["bm25_only"], IndexParams()),
+        "dense_only": (PRESETS["dense_only"], IndexParams()),
+    },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
                for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},
     "context": {f"w{w} cw{cw} dw{dw}": (D, IndexParams(window=w, context_weight=cw, dense_window=dw))
@@ -140,10 +202,17 @@ def persona_rows(emb, grid, sets: list[str]) -> None:
     questions = {s: load_questions(s) for s in sets}
     svc = MemoryService(store)
     svc.clock = data_clock(svc, [q for qs in questions.values() for q in qs])
+    texts = gold_texts()
+    # A paraphrase proxy on the tuning sets: questions sharing at most a fifth of their content
+    # words with their gold document (memory.personas.overlap), pooled over the sets asked.
+    low = {q.id for qs in questions.values() for q in qs
+           if overlap(q.question, texts.get(q.gold_id, "")) <= LOW_OVERLAP}
     for label, (cfg, ip) in grid.items():
         store.set_index_params(ip)
+        pooled: list = []
         for name, qs in questions.items():
             res = ask_all(svc, qs, cfg)
+            pooled += [r.rank for r in res if r.id in low]
             s = summarise_ranks([r.rank for r in res])
             a = summarise_ranks([r.any_rank for r in res])
             tags: dict[str, list] = {}
@@ -153,6 +222,10 @@ def persona_rows(emb, grid, sets: list[str]) -> None:
                   f"{s.mrr:.3f} | {a.r10:.3f} | "
                   + " ".join(f"{t}:{summarise_ranks(v).r10:.2f}" for t, v in tags.items()),
                   flush=True)
+        if pooled and "frozen2" not in questions:
+            s = summarise_ranks(pooled)
+            print(f"| {label} | overlap <= {LOW_OVERLAP} (pooled) | {s.n} | {s.r1:.3f} | "
+                  f"{s.r5:.3f} | {s.r10:.3f} | {s.mrr:.3f} | |", flush=True)
     store.close()
 
 

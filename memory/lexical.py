@@ -124,14 +124,19 @@ class LexicalIndex:
     def __init__(self, n_docs: int, docs: np.ndarray, terms: np.ndarray, *,
                  params: BM25Params = BM25Params(),
                  context: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                 context_weight: float = 0.0):
+                 context_weight: float | np.ndarray = 0.0):
         n = self.n_docs = n_docs
         docs = np.asarray(docs, np.int64)
         terms = np.asarray(terms, np.int64)
         wts = np.ones(docs.size, np.float64)
-        if context is not None and context_weight > 0 and context[0].size and docs.size:
-            # A neighbour's tokens count `context_weight` each in the turn's own document.
-            src, dst, _ = context
+        pair_w = np.broadcast_to(np.asarray(context_weight, np.float64),
+                                 context[0].shape if context is not None else (0,))
+        if context is not None and context[0].size and docs.size and (pair_w > 0).any():
+            # A neighbour's tokens count `context_weight` each in the turn's own document (one
+            # weight, or one per pair: a fact's source episodes have their own, invariant 152).
+            keep = pair_w > 0
+            src, dst = context[0][keep], context[1][keep]
+            pair_w = pair_w[keep]
             order = np.argsort(docs, kind="stable")
             docs, terms = docs[order], terms[order]
             starts = np.zeros(n + 1, np.int64)
@@ -142,7 +147,7 @@ class LexicalIndex:
             pos = np.repeat(starts[dst], lens) + offs
             docs = np.concatenate([docs, np.repeat(src, lens)])
             terms = np.concatenate([terms, terms[pos]])
-            wts = np.concatenate([wts, np.full(total, context_weight)])
+            wts = np.concatenate([wts, np.repeat(pair_w, lens)])
         width = max(1, n)
         uniq, inv = np.unique(terms * width + docs, return_inverse=True)
         tf = np.bincount(inv, weights=wts)
@@ -159,6 +164,15 @@ class LexicalIndex:
         self.doc_ids = u_doc.astype(np.int32)  # sorted by term, then document
         self.indptr = np.append(first, u_term.size).astype(np.int64)
 
+    def holds(self, term_id: int, doc: int) -> bool:
+        """Does the document's indexed text (its context included) hold this term?"""
+        j = int(np.searchsorted(self.terms, term_id))
+        if j >= self.terms.size or self.terms[j] != term_id:
+            return False
+        lo, hi = int(self.indptr[j]), int(self.indptr[j + 1])
+        k = lo + int(np.searchsorted(self.doc_ids[lo:hi], doc))
+        return k < hi and int(self.doc_ids[k]) == doc
+
     def scores(self, term_ids: Sequence[int]) -> np.ndarray:
         """BM25 score of every document for the (distinct) query terms; 0 where none matches."""
         out_idx, out_w = [], []
@@ -171,3 +185,44 @@ class LexicalIndex:
             return np.zeros(self.n_docs, np.float32)
         return np.bincount(np.concatenate(out_idx), weights=np.concatenate(out_w),
                            minlength=self.n_docs).astype(np.float32)
+
+
+# The user's own name (issue 17, third pass, invariant 153). A person says "I", so their name is
+# rare in their own memories: high IDF, and in a short identity fact ("Her name is Maya") a top
+# BM25 hit for any question that names them. In a question the name is a reference to the user,
+# not evidence of what is asked, so it is dropped from the query when anything else is left.
+_NAME_FACT = re.compile(r"^(?:her|his|my|their)\s+(?:full\s+)?name\s+is\s+([^\W\d_][^\W_]*"
+                        r"(?:[-'’][^\W\d_]+)*)", re.IGNORECASE)
+
+
+def name_of(fact_text: str) -> str | None:
+    """The name an identity fact gives the user ("Her name is Lena and ..." -> "Lena"), else
+    None. Only a fact that opens with "<possessive> name is" names the user: "Her dog's name is
+    Biscuit" does not."""
+    m = _NAME_FACT.match(fact_text.strip())
+    return m.group(1) if m else None
+
+
+def without_names(query: str, names: frozenset[str] | set[str]) -> str:
+    """The query with the user's own names (and their possessives) taken out, when at least one
+    other content word (an `analyse` term) remains; otherwise the query as it was ("What's my
+    name?", "Who is Maya?"). Matching is by the analysed term, so case, NFKC and "Maya's" fold."""
+    if not names:
+        return query
+    drop = {t for n in names for t in analyse(n)}
+    if not drop:
+        return query
+    kept, removed = [], False
+    for m in _TOKEN.finditer(query):
+        piece = m.group(0)
+        if _WORD.fullmatch(piece) and set(analyse(piece)) & drop:
+            removed = True
+            continue
+        kept.append(piece)
+    if not removed:
+        return query
+    out = re.sub(r"\s+", " ", "".join(kept)).strip()
+    return out if analyse(out) else query
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[\W_]+")

@@ -337,6 +337,9 @@ class LegHit(BaseModel):
     # Issue 17: (session, position of the turn in it) when the store knows it, so fusion can tell
     # adjacent turns of one conversation apart from separate evidence.
     session_pos: tuple[str, int] | None = None
+    # Third pass (invariant 154): the query terms this document's BM25 text holds, its session
+    # context and source words included, when the store can tell (the best few hits only).
+    matched: frozenset[str] | None = None
 
 
 def snapshot(record: BaseModel | None) -> dict[str, Any] | None:

@@ -50,8 +50,9 @@ class RankingParams(BaseModel):
     adjacent_weight: float = Field(1.0, ge=0.0, le=1.0,
                                    description="a turn next to a higher-ranked turn of its session")
     # Second pass (docs/benchmarks.md "Recall quality, second pass"); 1.0 / 0 switch each off.
-    source_lift: float = Field(1.25, ge=1.0, description="a fact whose source episode is also a "
-                               "candidate (invariant 142)")
+    source_lift: float = Field(1.1, ge=1.0, description="a fact whose source episode is also a "
+                               "candidate (invariant 142; 1.25 -> 1.1 in the third pass, where "
+                               "the fact also holds its source's words)")
     chain_lift: float = Field(1.1, ge=1.0, description="history questions: a fact in the same "
                               "supersession chain as another candidate (invariant 143)")
     sourced_weight: float = Field(0.8, ge=0.0, le=1.0, description="an episode one of whose "
@@ -62,6 +63,15 @@ class RankingParams(BaseModel):
     tail_rrf_k: int = Field(30, ge=1, description="RRF rank constant of the tail order")
     tail_mix: float = Field(1.0, ge=0.0, le=1.0, description="tail order: share of RRF (each "
                             "of RRF and fused score relative to its best in the tail)")
+    # Third pass (invariant 154): a weak lexical match leans on the dense leg. None = off.
+    weak_dense_weight: float | None = Field(1.6, ge=0.0, description="dense weight when the "
+                                            "best BM25 hit holds none of the query's words")
+    coverage_full: float = Field(0.75, gt=0.0, le=1.0, description="share of the query's words "
+                                 "the best BM25 hit must hold for the plain dense weight")
+    coverage_hits: int = Field(1, ge=1, description="the BM25 leg's best n hits whose words "
+                               "together make the coverage")
+    coverage_context: bool = Field(True, description="coverage counts the words a hit holds "
+                                   "through its context (when the store tells), not only its own")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
@@ -148,6 +158,24 @@ class RankedHit(BaseModel):
     @property
     def id(self) -> str:
         return self.doc.id
+
+
+def term_coverage(query_terms: list[str], doc_terms: list[str]) -> float:
+    """Share of the query's distinct terms that the document holds (0 for an empty query)."""
+    q = set(query_terms)
+    return len(q & set(doc_terms)) / len(q) if q else 0.0
+
+
+def adaptive_dense_weight(coverage: float, params: RankingParams) -> float:
+    """Dense weight for one query (invariant 154): `weak_dense_weight` when the best lexical
+    hit holds none of the query's words, the plain `dense_weight` from `coverage_full` up,
+    linear between. A paraphrased question matches the stored words weakly, and then the BM25
+    leg's best hit is luck, not evidence; with the feature off (None), always `dense_weight`."""
+    weak = params.weak_dense_weight
+    if weak is None:
+        return params.dense_weight
+    share = min(1.0, max(0.0, coverage) / params.coverage_full)
+    return weak + (params.dense_weight - weak) * share
 
 
 def rrf(ranks: list[int], k: int) -> float:

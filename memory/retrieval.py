@@ -16,8 +16,16 @@ from pydantic import BaseModel, ConfigDict
 
 from . import contradicted
 from .embeddings import Embedder
+from .lexical import analyse, without_names
 from .models import FactState
-from .ranking import Candidate, RankedHit, adjust, fuse_candidates
+from .ranking import (
+    Candidate,
+    RankedHit,
+    adaptive_dense_weight,
+    adjust,
+    fuse_candidates,
+    term_coverage,
+)
 from .rerank import Reranker
 from .search_config import Purpose, RecallConfig
 from .stores.base import Capability, LegHit, RecallFilter, Store
@@ -47,6 +55,11 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     intent = time_intent(query, now) if config.use_time else TimeIntent()
     flt = plan_filter(user_id, config, intent)
     params = config.ranking
+    lex_query = dense_query = query
+    if config.drop_names != "off":  # invariant 153: the user's name is a reference
+        lex_query = without_names(query, store.user_names(user_id))
+        if config.drop_names == "both":
+            dense_query = lex_query
     legs: dict[str, list] = {}
     hits: list[RankedHit] | list[Candidate] | None = None
     plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
@@ -54,8 +67,8 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     # memory/ranking.py (invariant 21); it answers None when its licence lacks the feature.
     if Capability.HYBRID_SEARCH in store.capabilities and config.use_bm25 \
             and config.use_dense and plain_rrf:
-        vec = embedder.embed([query])[0]
-        fused = store.hybrid_search(flt, query, vec, config.candidates, now, params,
+        vec = embedder.embed([dense_query])[0]
+        fused = store.hybrid_search(flt, lex_query, vec, config.candidates, now, params,
                                     explain=explain)
         if fused is not None:
             legs = {n: [h for h in fused if n in h.legs] for n in ("bm25", "dense")}
@@ -65,12 +78,21 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     if hits is None:
         leg_hits: dict[str, list[LegHit]] = {}
         if config.use_bm25:
-            leg_hits["bm25"] = store.search_bm25(flt, query, config.candidates)
+            leg_hits["bm25"] = store.search_bm25(flt, lex_query, config.candidates)
         if config.use_dense:
-            vec = embedder.embed([query])[0]
+            vec = embedder.embed([dense_query])[0]
             leg_hits["dense"] = store.search_dense(flt, vec, config.candidates)
         leg_hits, _, contra = contradicted.screen(store, user_id, purpose, leg_hits, None)
         legs = dict(leg_hits)
+        if params.weak_dense_weight is not None and leg_hits.get("bm25") and "dense" in leg_hits:
+            # invariant 154: how much of the question the best lexical hit holds
+            top = leg_hits["bm25"][:params.coverage_hits]
+            # the store's own account of each document's indexed words when it gives one (the
+            # embedded store: context and source words too), else the hit's own text
+            cov = term_coverage(analyse(lex_query), [
+                t for h in top for t in (h.matched if h.matched is not None and
+                                         params.coverage_context else analyse(h.doc.search_text()))])
+            params = params.model_copy(update={"dense_weight": adaptive_dense_weight(cov, params)})
         hits = fuse_candidates(leg_hits, now, params)
     # Without a reranker only the top k need their final order.
     hits = adjust(hits, intent, params, limit=None if reranker else config.k)

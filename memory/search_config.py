@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,6 +30,10 @@ class RecallConfig(BaseModel):
     include_superseded: bool = False
     use_time: bool = Field(True, description="read time in the question (memory.temporal): "
                            "history questions see superseded facts; named dates boost")
+    # Third pass (invariant 153): the user's own name in a question is a reference, not evidence.
+    drop_names: Literal["off", "bm25", "both"] = Field(
+        "bm25", description="drop the user's own names from the BM25 query / and the embedded "
+        "query text, when other content words remain")
     kinds: frozenset[MemoryKind] = frozenset(
         {MemoryKind.EPISODIC, MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL}
     )
@@ -52,9 +57,9 @@ HISTORY = RecallConfig(include_superseded=True)  # superseded facts too, as hist
 SHARP_RRF = RecallConfig(ranking=RankingParams(fusion="rrf", dense_weight=1.0, rrf_k=10))
 # Issue 17: the ranking before it (equal-weight RRF k=30, no post-fusion multipliers, no catalog),
 # kept for comparison and for stores whose one-request path only does plain RRF.
-LEGACY_RRF = RecallConfig(include_catalog=False, use_time=False, ranking=RankingParams(
+LEGACY_RRF = RecallConfig(include_catalog=False, use_time=False, drop_names="off", ranking=RankingParams(
     fusion="rrf", dense_weight=1.0, question_weight=1.0, past_weight=1.0, window_boost=1.0,
-    source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0))
+    source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0, weak_dense_weight=None))
 # Demote a turn whose session neighbour already ranks higher (measured: LoCoMo tune R@10 -0.5,
 # persona tuning R@5 +0.02, so it is not the default).
 DIVERSE = RecallConfig(ranking=RankingParams(adjacent_weight=0.9))

@@ -248,6 +248,10 @@ class Store(Protocol):
 
     # search ----------------------------------------------------------------------------
     def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]: ...
+    def user_names(self, user_id: str) -> frozenset[str]:
+        """The user's own names, from their active facts that name them ("Her name is Maya"),
+        dropped from recall queries as references (invariant 153); empty where not kept."""
+        ...
     def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
         """Dense hits; `LegHit.score` is (1 + cosine) / 2 and `LegHit.cosine` the cosine."""
         ...

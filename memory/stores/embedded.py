@@ -112,6 +112,21 @@ def _summary(r) -> FactSummary:
                        tuple(json.loads(flags)) if flags and flags != "[]" else (), plan, origin)
 
 
+MATCHED_HITS = 5  # BM25 hits that carry the query terms they hold (invariant 154)
+
+
+def _source_pairs(rows) -> tuple[np.ndarray, np.ndarray]:
+    """(fact row, source episode row) of a view's rows (..., d.vec, d.id, source ids JSON):
+    only sources inside the same view count (invariant 152: the user's own episodes)."""
+    where = {r[9]: i for i, r in enumerate(rows)}
+    pairs = [(i, where[e]) for i, r in enumerate(rows) if r[10]
+             for e in json.loads(r[10]) if e in where and where[e] != i]
+    if not pairs:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    a = np.asarray(pairs, np.int64)
+    return a[:, 0], a[:, 1]
+
+
 def user_token(user_id: str) -> str:
     """FTS column value for the owner: a hash, so any user id is a safe single token."""
     return "u" + hashlib.sha1(user_id.encode()).hexdigest()[:20]
@@ -642,7 +657,19 @@ class EmbeddedStore:
             self._sync_external()
             view = self._view(flt.user_id)
             idx, scores = view.bm25(query, self._vocab, self._mask(view, flt), limit)
-            return self._hits(view, idx, scores)
+            hits = self._hits(view, idx, scores)
+            # invariant 154: what the best few hits hold of the query, context words included
+            for h, m in zip(hits, view.matched(query, self._vocab, idx[:MATCHED_HITS].tolist()),
+                            strict=False):
+                h.matched = m
+            return hits
+
+    def user_names(self, user_id: str) -> frozenset[str]:
+        """The user's own names, from their active facts that name them (invariant 153); kept in
+        the user's view, so free on every recall after the first."""
+        with self._lock:
+            self._sync_external()
+            return self._view(user_id).names
 
     def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
         vector = np.asarray(vector, np.float32)
@@ -709,7 +736,8 @@ class EmbeddedStore:
             db = self._conn()
             cols = ("SELECT d.rid, d.rev, d.kind, d.state, d.user_id IS NULL, f.body, "
                     "json_extract(d.body, '$.session_id'), json_extract(d.body, '$.timestamp'), "
-                    "d.vec FROM docs d JOIN docs_fts f ON f.rowid = d.rid ")
+                    "d.vec, d.id, json_extract(d.body, '$.source_episode_ids') "
+                    "FROM docs d JOIN docs_fts f ON f.rowid = d.rid ")
             rows = (db.execute(cols + "WHERE d.user_id = ? ORDER BY d.rid", (user_id,)).fetchall()
                     + db.execute(cols + "WHERE d.user_id IS NULL AND d.kind = 'catalog' "
                                  "ORDER BY d.rid").fetchall())
@@ -719,7 +747,7 @@ class EmbeddedStore:
             meta = [(r[0], r[1], _KIND_CODE[MemoryKind(r[2])], _STATE_CODE.get(r[3], 0) if r[3] else 0,
                      r[4], r[5], r[6], parse_time(r[7])) for r in rows]
             view = UserView(meta, vectors, vocab=self._vocab, params=self.index_params,
-                            stale=self._stale.pop(user_id, None))
+                            stale=self._stale.pop(user_id, None), sources=_source_pairs(rows))
             self._views[user_id] = view
         return view
 

@@ -15,8 +15,8 @@ from datetime import datetime
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..lexical import BM25Params, LexicalIndex, Vocabulary, analyse, neighbour_pairs
-from ..models import AnyMemory
+from ..lexical import BM25Params, LexicalIndex, Vocabulary, analyse, name_of, neighbour_pairs
+from ..models import AnyMemory, FactState, MemoryKind
 
 
 class IndexParams(BaseModel):
@@ -33,19 +33,30 @@ class IndexParams(BaseModel):
     # invariant 145: the mean is the user's own view's (measured: "Recall quality, second pass")
     dense_centre: float = Field(0.5, ge=0.0, le=1.0, description="dense: share of the view's "
                                 "mean vector subtracted from documents and query")
+    # invariant 152: a fact is indexed with the words (and vector) of what the user said
+    source_weight: float = Field(0.3, ge=0.0, le=1.0, description="BM25: weight of a word of a "
+                                 "fact's source episodes in the fact's document")
+    dense_source_weight: float = Field(0.3, ge=0.0, le=1.0, description="dense: weight of a "
+                                       "fact's source episodes' vectors in the fact's vector")
     k1: float = 1.2
     b: float = 0.75
 
 
+_SEMANTIC = list(MemoryKind).index(MemoryKind.SEMANTIC)  # the store's kind and state codes
+_ACTIVE = list(FactState).index(FactState.ACTIVE) + 1
+
+
 class UserView:
     __slots__ = ("catalog", "centre", "dense", "docs", "index_of", "kinds", "lexical", "masks", "matrix", "n",
-                 "neighbours", "position", "revs", "rids", "session", "states", "tok_docs",
+                 "names", "neighbours", "position", "revs", "rids", "session", "states", "tok_docs",
                  "tok_terms")
 
     def __init__(self, rows: Sequence[tuple], vectors: np.ndarray, *, vocab: Vocabulary,
-                 params: IndexParams, stale: UserView | None = None):
+                 params: IndexParams, stale: UserView | None = None,
+                 sources: tuple[np.ndarray, np.ndarray] | None = None):
         """rows: (rid, rev, kind code, state code, is_catalog, text, session, time) per document,
-        aligned with `vectors` (float32, unit length)."""
+        aligned with `vectors` (float32, unit length). sources: (fact row, source episode row)
+        pairs, both rows of this view (invariant 152)."""
         n = self.n = len(rows)
         self.rids = np.fromiter((r[0] for r in rows), np.int64, n)
         self.revs = np.fromiter((r[1] for r in rows), np.int64, n)
@@ -56,6 +67,10 @@ class UserView:
         self.docs: dict[int, AnyMemory] = {}  # row -> decoded record, filled by searches
         self.masks: dict[tuple, np.ndarray] = {}  # filter shape -> visible rows
         self.session = [r[6] for r in rows]
+        # invariant 153: the user's own names, from their active facts that name them
+        self.names = frozenset(
+            nm for r in rows if not r[4] and r[2] == _SEMANTIC and r[3] == _ACTIVE
+            for nm in [name_of(r[5] or "")] if nm)
         times = [r[7] for r in rows]
         self.matrix = vectors
         # Session order: a turn's position among its session's turns (diversification uses it).
@@ -71,15 +86,27 @@ class UserView:
         self.tok_docs, self.tok_terms = self._tokens(rows, vocab, stale)
         self.neighbours = neighbour_pairs(self.session, times, max(params.window, params.dense_window))
         src, dst, dist = self.neighbours
-        lex_ctx = (src[dist <= params.window], dst[dist <= params.window], dist[dist <= params.window])
+        near = dist <= params.window
+        f_row, e_row = sources if sources is not None else (np.zeros(0, np.int64),) * 2
+        # Session neighbours and a fact's source episodes share one mechanism: the other
+        # document's words count at a weight inside this document (invariants 101, 152).
+        lex_ctx = (np.concatenate([src[near], f_row]), np.concatenate([dst[near], e_row]),
+                   np.concatenate([dist[near], np.zeros(f_row.size, np.int64)]))
+        lex_w = np.concatenate([np.full(int(near.sum()), params.context_weight),
+                                np.full(f_row.size, params.source_weight)])
         self.lexical = LexicalIndex(n, self.tok_docs, self.tok_terms,
                                     params=BM25Params(k1=params.k1, b=params.b),
-                                    context=lex_ctx, context_weight=params.context_weight)
+                                    context=lex_ctx, context_weight=lex_w)
         self.dense = self.matrix
-        if params.dense_window > 0 and params.dense_context_weight > 0 and src.size:
-            keep = dist <= params.dense_window
+        add_ctx = params.dense_window > 0 and params.dense_context_weight > 0 and src.size > 0
+        add_src = params.dense_source_weight > 0 and f_row.size > 0
+        if add_ctx or add_src:
             ctx = self.matrix.copy()
-            np.add.at(ctx, src[keep], params.dense_context_weight * self.matrix[dst[keep]])
+            if add_ctx:
+                keep = dist <= params.dense_window
+                np.add.at(ctx, src[keep], params.dense_context_weight * self.matrix[dst[keep]])
+            if add_src:
+                np.add.at(ctx, f_row, params.dense_source_weight * self.matrix[e_row])
             norms = np.linalg.norm(ctx, axis=1, keepdims=True)
             self.dense = (ctx / np.maximum(norms, 1e-12)).astype(np.float32)
         self.centre = None
@@ -133,6 +160,12 @@ class UserView:
     def bm25(self, query: str, vocab: Vocabulary, mask: np.ndarray, limit: int):
         scores = self.lexical.scores(vocab.lookup(analyse(query)))
         return self.top(scores, mask, limit, positive=True)
+
+    def matched(self, query: str, vocab: Vocabulary, rows: Sequence[int]) -> list[frozenset[str]]:
+        """Per row, the query terms its BM25 document holds (context and source words included;
+        invariant 154)."""
+        terms = [(t, vocab.ids[t]) for t in dict.fromkeys(analyse(query)) if t in vocab.ids]
+        return [frozenset(t for t, i in terms if self.lexical.holds(i, int(r))) for r in rows]
 
     def knn(self, vector: np.ndarray, mask: np.ndarray, limit: int):
         if self.centre is not None:

@@ -608,6 +608,11 @@ class ElasticsearchStore:
                                    context_boost=self._context_boost())
         return self._leg_hits(flt, self._as_user(flt.user_id, "search", **body))
 
+    def user_names(self, user_id: str) -> frozenset[str]:
+        """Not kept here (invariant 153 is embedded-store only): finding them would cost a
+        request per recall. Queries reach Elasticsearch with the user's name in them."""
+        return frozenset()
+
     def search_dense(self, flt: RecallFilter, vector: np.ndarray, limit: int) -> list[LegHit]:
         if not has_direction(vector):  # a query with no tokens has no direction to compare
             return []
