@@ -39,6 +39,11 @@ class Retrieved(BaseModel):
     intent: TimeIntent
     filter: RecallFilter
     contradicted: set[str] = set()  # episodes behind never-true values (invariant 65)
+    # What the explain view shows of the query side: the BM25 query after dropping the user's
+    # own name (invariant 153) and the dense weight this query got (invariant 154).
+    lexical_query: str = ""
+    dense_weight: float | None = None
+    lexical_coverage: float | None = None
 
 
 def plan_filter(user_id: str, config: RecallConfig, intent: TimeIntent) -> RecallFilter:
@@ -61,6 +66,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
         if config.drop_names == "both":
             dense_query = lex_query
     legs: dict[str, list] = {}
+    cov: float | None = None
     hits: list[RankedHit] | list[Candidate] | None = None
     plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
     # A store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks like
@@ -99,4 +105,6 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     if reranker is not None:
         hits = reranker.rerank(query, hits)
     return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt,
-                     contradicted=contra)
+                     contradicted=contra, lexical_query=lex_query,
+                     dense_weight=params.dense_weight if config.use_dense else None,
+                     lexical_coverage=cov)

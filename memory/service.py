@@ -69,6 +69,9 @@ class RecallExplain(BaseModel):
     candidates: dict[str, int]
     filters: list[FilterCount]
     config: dict
+    lexical_query: str | None = None  # the BM25 query, the user's own name dropped (inv. 153)
+    dense_weight: float | None = None  # this query's dense weight in fusion (invariant 154)
+    lexical_coverage: float | None = None  # share of the query's words the best BM25 hits hold
 
 
 class RecallResult(BaseModel):
@@ -389,7 +392,8 @@ class MemoryService:
                 candidates={name: len(v) for name, v in legs.items()},
                 filters=filter_breakdown(self.store.counts(user_id), config)
                 + contradicted.filter_counts(contra, purpose),
-                config=config.model_dump(mode="json"))
+                config=config.model_dump(mode="json"), lexical_query=got.lexical_query,
+                dense_weight=got.dense_weight, lexical_coverage=got.lexical_coverage)
         return result
 
     # overview and audit ------------------------------------------------------------------------

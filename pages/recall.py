@@ -99,7 +99,12 @@ ss["recall_url_seen"] = params
 ex = result.explain
 st.caption(md(f"Path: {ex.path} · candidates per leg: "
               + (", ".join(f"{leg} {n}" for leg, n in ex.candidates.items()) or "none")
-              + f" · preset {preset} · RRF k {config.ranking.rrf_k}"))
+              + f" · preset {preset} · RRF k {config.ranking.rrf_k}"
+              + (f" · dense weight {ex.dense_weight:.2f}" if ex.dense_weight is not None else "")
+              + (f" (the best BM25 hits hold {ex.lexical_coverage:.0%} of the query's words)"
+                 if ex.lexical_coverage is not None else "")))
+if ex.lexical_query and ex.lexical_query != ex.query:
+    st.caption(md(f"BM25 query, the user's own name dropped: “{ex.lexical_query}”"))
 here = st.context.url if isinstance(st.context.url, str) else ""  # None outside a browser
 share = f"{here.split('?')[0]}?{urlencode(params)}"
 st.code(share, language=None, wrap_lines=True)

@@ -72,6 +72,8 @@ def test_hits_carry_state_and_the_two_pictures(desk):
     first_fused = hits.iloc[0]["fused"]
     dense = next(t for t in contrib["data"] if t["name"] == "dense share")
     assert top["x"][0] + dense["x"][0] == pytest.approx(first_fused, abs=1e-5)
+    # The query side is explained too: this query's dense weight (invariant 154).
+    assert any("dense weight" in c.value for c in at.caption)
     assert shift["data"][0]["x"] == ["BM25 rank", "dense rank", "fused", "final"]
     assert shift["data"][0]["y"][3] == 1
     filters = table(at, "recall_filters").set_index("filter")

@@ -125,6 +125,12 @@ def test_inv153_recall_drops_the_users_name_from_the_lexical_query(store):
     assert "bm25" in next(h for h in kept if h.id == name.id).legs
     # a question about the name itself still finds it
     assert svc.recall("ana", "What's my name?", purpose=Purpose.EVAL).hits[0].id == name.id
+    # explain shows the query each leg got and this query's dense weight
+    ex = svc.recall("ana", "Where does Maya live these days?", purpose=Purpose.EXPLAIN,
+                    explain=True).explain
+    assert ex.query == "Where does Maya live these days?"
+    assert "Maya" not in ex.lexical_query and "live" in ex.lexical_query
+    assert ex.dense_weight is not None and 0 <= ex.lexical_coverage <= 1
 
 
 # --- invariant 154: a weak lexical match leans on the dense leg ------------------------------------

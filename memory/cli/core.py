@@ -177,10 +177,18 @@ def cmd_recall(args) -> int:
                 m = h["multipliers"]
                 lines.append(f"      legs: {legs}; decay {m['decay']:.3f} boost {m['use_boost']:.3f} "
                              f"prior {m['prior']:.2f}; question {m.get('question', 1):.2f} "
-                             f"time {m.get('time', 1):.2f} adjacency {m.get('adjacency', 1):.2f}")
+                             f"time {m.get('time', 1):.2f} adjacency {m.get('adjacency', 1):.2f} "
+                             f"lift {m.get('lift', 1):.2f}")
         if p["explain"]:
             e = p["explain"]
             lines.append(f"path: {e['path']}; candidates {e['candidates']}")
+            if e.get("lexical_query") and e["lexical_query"] != e["query"]:
+                lines.append(f"BM25 query (the user's own name dropped): {e['lexical_query']}")
+            if e.get("dense_weight") is not None:
+                cov = e.get("lexical_coverage")
+                lines.append(f"dense weight {e['dense_weight']:.2f}" + (
+                    f" (the best BM25 hits hold {cov:.0%} of the query's words)" if cov is not None
+                    else ""))
             lines.append("filters removed: " + ", ".join(f"{f['name']}={f['removed']}" for f in e["filters"]))
         return "\n".join(lines) or "no hits"
 
