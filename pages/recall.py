@@ -99,7 +99,9 @@ ss["recall_url_seen"] = params
 ex = result.explain
 st.caption(md(f"Path: {ex.path} · candidates per leg: "
               + (", ".join(f"{leg} {n}" for leg, n in ex.candidates.items()) or "none")
-              + f" · preset {preset} · RRF k {config.ranking.rrf_k}"
+              + f" · preset {preset} · "
+              + (f"RRF k {config.ranking.rrf_k}" if config.ranking.fusion == "rrf"
+                 else "score fusion")
               + (f" · dense weight {ex.dense_weight:.2f}" if ex.dense_weight is not None else "")
               + (f" (the best BM25 hits hold {ex.lexical_coverage:.0%} of the query's words)"
                  if ex.lexical_coverage is not None else "")))

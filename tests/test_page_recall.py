@@ -110,14 +110,15 @@ def test_bad_query_is_one_clear_error(desk, query, message):
 
 def test_recall_is_shared_by_url(desk):
     at = page()
-    recall(at, "Lumio hub wifi", preset="default", catalog=True, decay=False)
+    recall(at, "Lumio hub wifi", preset="default", superseded=True, decay=False)
     url = dict(at.query_params)
-    assert url["q"] == "Lumio hub wifi" and url["on"] == "catalog"
-    assert url["off"] == "decay" and url["user"] == "ana"
+    assert url["q"] == "Lumio hub wifi" and url["on"] == "superseded"
+    assert url["off"] == "decay" and url["user"] == "ana"  # differences from the preset only
     opened = page(**url)  # a new session opens the link
     assert not opened.exception and not opened.error
     assert opened.text_input(key="recall_query").value == "Lumio hub wifi"
-    assert opened.toggle(key="recall_t_catalog").value is True
+    assert opened.toggle(key="recall_t_catalog").value is True  # the preset's own
+    assert opened.toggle(key="recall_t_superseded").value is True
     assert opened.toggle(key="recall_t_decay").value is False
     assert list(table(opened, "recall_hits")["text"]) == list(
         table(at, "recall_hits")["text"])
@@ -165,6 +166,14 @@ def test_toggles_and_url_round_trip_are_pure():
         assert (q, preset, back) == ("q", name, t)
     assert from_query_params({"q": " "}) is None
     assert from_query_params({"q": "x", "preset": "nope", "k": "lots"})[1:] == (
-        "default", RecallToggles())
+        "default", toggles_of("default"))
+    # A link with only a question (the Evals page's misses) runs the preset as it is: the
+    # default recall includes the catalog, so the debugger does too.
+    _, _, plain_link = from_query_params({"q": "x"})
+    assert plain_link.catalog and build_config("default", plain_link) == PRESETS["default"]
+    # Switching something off against the preset survives the round trip.
+    t = toggles_of("default").model_copy(update={"catalog": False, "decay": False})
+    assert to_query_params("x", "default", t)["off"] == "decay,catalog"
+    assert from_query_params(to_query_params("x", "default", t))[2] == t
     no_prior = build_config("with_catalog", RecallToggles(prior=False, catalog=True))
     assert no_prior.ranking.catalog_prior == 1.0 and no_prior.include_catalog

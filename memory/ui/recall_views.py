@@ -71,10 +71,12 @@ def build_config(preset: str, t: RecallToggles) -> RecallConfig:
 
 
 def to_query_params(query: str, preset: str, t: RecallToggles) -> dict[str, str]:
-    """A recall as URL parameters: query, preset, and how the toggles differ from all-on."""
+    """A recall as URL parameters: query, preset, and how the toggles differ from the preset."""
     out = {"q": query, "preset": preset, "k": str(t.k)}
-    off = [n for n in LEGS_AND_MULTIPLIERS if not getattr(t, n)]
-    on = [n for n in EXTRAS if getattr(t, n)]
+    base = toggles_of(preset) if preset in PRESETS else RecallToggles()
+    names = LEGS_AND_MULTIPLIERS + EXTRAS
+    off = [n for n in names if getattr(base, n) and not getattr(t, n)]
+    on = [n for n in names if getattr(t, n) and not getattr(base, n)]
     if off:
         out["off"] = ",".join(off)
     if on:
@@ -85,8 +87,10 @@ def to_query_params(query: str, preset: str, t: RecallToggles) -> dict[str, str]
 
 
 def from_query_params(params: Mapping[str, str]) -> tuple[str, str, RecallToggles] | None:
-    """Read a shared recall back (None when the URL names no query). Unknown parts are ignored;
-    an unknown preset falls back to default rather than failing the page."""
+    """Read a shared recall back (None when the URL names no query). Toggles start from the
+    preset, so a link with only a question (the Evals page's misses) reproduces the recall the
+    preset runs, catalog included. Unknown parts are ignored; an unknown preset falls back to
+    default rather than failing the page."""
     query = (params.get("q") or "").strip()
     if not query:
         return None
@@ -95,13 +99,14 @@ def from_query_params(params: Mapping[str, str]) -> tuple[str, str, RecallToggle
         preset = "default"
     off = set((params.get("off") or "").split(","))
     on = set((params.get("on") or "").split(","))
+    base = toggles_of(preset)
     try:
-        k = min(200, max(1, int(params.get("k") or 10)))
+        k = min(200, max(1, int(params.get("k") or base.k)))
     except ValueError:
-        k = 10
-    toggles = RecallToggles(**{n: n not in off for n in LEGS_AND_MULTIPLIERS},
-                            **{n: n in on for n in EXTRAS},
-                            rerank=params.get("rerank") or "none", k=k)
+        k = base.k
+    toggles = base.model_copy(update={
+        **{n: (getattr(base, n) or n in on) and n not in off for n in LEGS_AND_MULTIPLIERS + EXTRAS},
+        "rerank": params.get("rerank") or "none", "k": k})
     return query, preset, toggles
 
 
