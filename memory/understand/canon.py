@@ -177,7 +177,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\bworking\s+like\s+(?:an?\s+)?", "working as a ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(?:am|are)\s+having\s+", r"\1 have ", c, flags=I)
     c = re.sub(r"\b((?-i:[A-Z])[\w'-]+)-based\b", r"based in \1", c, flags=I)
-    c = re.sub(r"\b(work(?:ing)?)\s+(?:by|in|by\s+the)\s+(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
+    c = re.sub(r"\b(work(?:ing)?)\s+by\s+(?:the\s+)?(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(eat|drink|use|play|live|work)\s+again\s+", r"\1 \2 ", c, flags=I)
     c = re.sub(r"\b(i'm|i\s+am)\s+again\s+", r"\1 again ", c, flags=I)
     # "X is where I grew up": I grew up in X.

@@ -37,7 +37,8 @@ _PREFIX = re.compile(
     r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake))"
     r"\b[,:!.]?\s*)+", I)
 _CONDITIONAL = re.compile(
-    r"\b(?:if|unless|what\s+if|suppose|supposing|imagine|in\s+theory|hypothetically|wish|"
+    r"\b(?:if\s+(?:i|we|you|they|he|she|it|my|our|the|that|this|there)|unless|what\s+if|suppose|"
+    r"supposing|imagine|in\s+theory|hypothetically|wish|"
     r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
     r"we\s+should)\b", re.IGNORECASE)
 _TELL = re.compile(
