@@ -261,3 +261,17 @@ def test_inv138_a_statement_then_a_request_about_it():
 def test_inv141_a_spell_that_ended_is_not_the_diet_now():
     assert said("I went vegan for a month last year") == []
     assert said("I've gone vegan") == [("change", "Is vegan")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("moved to manchester last month new job at the bbc",
+     [("change", "Lives in Manchester"), ("change", "Works at Bbc")]),
+    ("got a dog called rolo hes a cockapoo", [("assert", "Has a dog called Rolo")]),
+    ("no longer vegan eating fish again", [("change", "Eats fish")]),
+    ("quit smoking 3 months ago", [("change", "Has given up smoking")]),
+    ("sold my car got an ebike instead", [("change", "Owns an ebike")]),
+    ("cant eat dairy", [("assert", "Does not eat dairy")]),
+    ("just bought a house in hove", [("assert", "Owns a house in hove")]),
+])
+def test_inv138_a_texters_run_on_sentences(text, expected):
+    assert said(text) == expected

@@ -244,6 +244,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                      r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
     m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)|(?:i'?m|i\s+am)\s+"
                    r"(?:now\s+|currently\s+)?working\s+(?:at|for|with))\s+" + org, t)
+         or re.search(r"(?i:^(?:and\s+)?(?:a\s+|my\s+)?new\s+job\s+(?:at|with)(?:\s+the)?)\s+" + org, t)
          or re.search(r"(?i:\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:been\s+|got\s+)?(?:hired|taken\s+on|"
                       r"employed|recruited)\s+by)\s+" + org, t)
          or (re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?at)\s+" + org + r"(?i:\s+now\b|\s*$)", t)
@@ -260,7 +261,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       r"start-up|company|firm|charity|agency|business)\s+(?:called|named))?(?:\s+the)?)\s+"
                       + org, t[left.end():])
     gone = re.search(r"\b(?i:i\s+no\s+longer\s+work\s+(?:at|for|with))\s+" + org.replace("?P<org>", "?P<g>"), t)
-    if not gone and left and re.search(r"\b(?:quit|job|role|position|notice)\b", left.group(0), I):
+    if not gone and left and re.search(r"\b(?:job|role|position|notice)\b", left.group(0), I):
         gone = re.search(r"(?P<g>.+)", left.group("left"))
     if not m and gone:
         # "I don't work at Asda anymore": the employer ended (merged with a new one, if said)

@@ -27,6 +27,7 @@ _SHORT = {
     "bro": "brother", "gf": "girlfriend", "bf": "boyfriend", "hubby": "husband",
     "missus": "wife", "gonna": "going to", "gotta": "have to", "outta": "out of",
     "ya": "you", "childs": "children", "w/": "with", "pls": "please", "plz": "please",
+    "hes": "he's", "shes": "she's", "thats": "that's", "theyre": "they're", "youre": "you're",
 }
 _SHORT_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in _SHORT) + r")(?![\w'])", I)
 
@@ -75,7 +76,7 @@ _SUBJECTLESS = re.compile(
     r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
     r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
-    r"picked\s+up|ordered)\b", I)
+    r"picked\s+up|ordered|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive))\b", I)
 _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
     r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic)|no\s+longer|"
@@ -186,8 +187,10 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # Aspect: "I've been working for" reads as "I'm working for".
     c = re.sub(r"\bi\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"I'm \1", c, flags=I)
     c = re.sub(r"\bwe\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"we're \1", c, flags=I)
+    # "no longer vegan eating fish again": two clauses
+    c = re.sub(r"\b(vegan|vegetarian|pescatarian|veggie)\s+(eating|drinking)\b", r"\1, \2", c, flags=I)
     if lowercase:
-        c = _capitalise_names(c)
+        c = _run_on(_capitalise_names(c))
     return " ".join(c.split())
 
 
@@ -197,16 +200,32 @@ luck public private advance order line place front mind doubt bits tears office 
 him there here now then again all some any no one two three""".split())
 
 
+_RUN_ON_KEEP = frozenset("""i we just finally and then have had 've also recently never already
+they he she you it who that which so but or not""".split())
+
+
+def _run_on(c: str) -> str:
+    """A texter's run-on ("sold my car got an ebike instead", "moved to leeds new job at
+    asda"): a comma before a verb or "new job" that starts a new clause."""
+    def cut(m: re.Match) -> str:
+        before = c[:m.start()].split()
+        if not before or before[-1].lower().strip(",") in _RUN_ON_KEEP:
+            return m.group(0)
+        return "," + m.group(0)
+    return re.sub(r"\s+(?=(?:got|bought|moved|joined|started|switched|sold|quit|left)\s+(?:a|an|the|my|to|"
+                  r"at|into|from)\b|new\s+job\b)", cut, c, flags=I)
+
+
 def _capitalise_names(c: str) -> str:
     """In an all-lowercase message, the word after "joined", "left", "at", "in ... now" is a
     name ("left deloitte joined kpmg" -> Deloitte, Kpmg)."""
     def up(m: re.Match) -> str:
         word = m.group("w")
-        if word.lower() in _NOT_NAMES:
+        if word.lower() in _NOT_NAMES or word.lower().endswith("ing"):
             return m.group(0)
         return m.group(0)[:m.start("w") - m.start()] + word[:1].upper() + word[1:]
     c = re.sub(r"\b(?:joined|left|quit|started\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
-               r"employed\s+by)\s+(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
+               r"employed\s+by)\s+(?:the\s+)?(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
     c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+)?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
                up, c, flags=I)
     c = re.sub(r"\bfrom\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)

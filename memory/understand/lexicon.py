@@ -18,7 +18,8 @@ phone smartphone laptop computer pc desktop tablet ipad kindle e-reader watch sm
 television monitor screen keyboard mouse headphones earbuds speaker speakers soundbar router
 modem extender hub bridge stick dongle sensor sensors camera doorbell thermostat plug plugs bulb
 bulbs lamp lamps light lights printer scanner console drone car van truck bike bicycle scooter
-motorbike motorcycle moped boat caravan campervan house flat apartment cottage cabin garage
+motorbike motorcycle moped boat caravan campervan ebike e-bike escooter e-scooter kayak
+paddleboard surfboard skateboard snowboard skis house flat apartment cottage cabin garage
 garden allotment desk chair sofa couch bed mattress table wardrobe fridge freezer oven cooker
 hob microwave kettle toaster dishwasher washer dryer vacuum hoover robot mower heater boiler
 fan purifier dehumidifier humidifier piano guitar violin cello drum drums keyboard ukulele

@@ -32,7 +32,8 @@ __all__ = ["Statement", "Understanding", "read_clause", "understand"]
 _PREFIX = re.compile(
     r"^(?:(?:please|pls|just|also|oh|and|so|ok|okay|well|hey|hi|hello|btw|by the way|fyi|"
     r"just so you know|for the record|for your records|actually|note that|remember that|"
-    r"remember|please note|quick update|update|news|good news|guess what|so yeah|yeah|yes|no|"
+    r"remember|please note|quick update|update|news|good news|guess what|so yeah|yeah|yes|"
+    r"no(?!\s+(?:longer|more)\b)|"
     r"right|anyway|ah|um|uh|hmm|heads up|nope|sorry|actually no|no wait|wait|"
     r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake))"
     r"\b[,:!.]?\s*)+", I)
@@ -69,7 +70,7 @@ _CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|u
 _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\s+so)\s+"
                     r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
                     r",\s*(?=now\s+(?:i|we|in)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
-                    r"living|working|driving|riding|playing)\b)|"
+                    r"living|working|driving|riding|playing|new\s+job)\b)|"
                     r",?\s+(?:and|then|and\s+then)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")",
                     re.IGNORECASE)
 

@@ -131,10 +131,14 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                 thing = thing.split(",")[0]  # "two children, one boy and one girl"
         else:
             thing = obj_phrase(head)
+        named = re.match(r"^(?P<k>.+?)\s+(?:called|named)\s+(?P<n>[^\W\d_][\w'-]*)", thing, I)
+        if named:  # "a dog called rolo he's a cockapoo": the name ends the thing
+            thing = f"{named.group('k')} called {cap(named.group('n'))}"
         words = set(re.findall(r"[a-z]+", thing.lower()))
         if not thing or words & lx.NOT_THINGS or re.match(r"^(?:to|been|feeling|go)\b", thing, I):
             return None
-        if not looks_like_a_thing(thing):
+        if not (looks_like_a_thing(thing) or looks_like_a_thing(
+                re.split(r"\s+(?:in|at|near|from|called|named)\s+", thing, flags=I)[0])):
             return None  # "a parking ticket", "a bad back", "a promotion": not possessions
         people = lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "kids", "children"}
         if words & people:
