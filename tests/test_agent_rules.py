@@ -85,3 +85,11 @@ def test_inv140_a_move_away_from_a_thing_they_use_is_a_switch(service):
     (w,) = t.writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Apple Music")
     assert service.get_fact("ana", home.id).state == FactState.ACTIVE
+
+
+def test_inv140_a_new_home_is_not_already_known_from_a_visit(service):
+    service.write_fact("ana", "Back in Leeds for Christmas, staying with friends")
+    home = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
+    t = turn(service, "I've moved back to Leeds")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in Leeds")

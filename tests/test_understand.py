@@ -275,3 +275,27 @@ def test_inv141_a_spell_that_ended_is_not_the_diet_now():
 ])
 def test_inv138_a_texters_run_on_sentences(text, expected):
     assert said(text) == expected
+
+
+def test_inv140_that_was_someone_is_not_a_place():
+    (st,) = understand("I never lived in Leeds, that was Amara", TODAY).statements
+    assert (st.act, st.target, st.text) == ("deny", "lived in Leeds", None)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I'm back on Neovim, Zed wasn't for me", [("change", "Uses Neovim")]),
+    ("I've gone back to eating meat", [("change", "Eats meat")]),
+    ("I don't run anymore, bad knee", [("change", "No longer runs")]),
+    ("Gave the Roborock to my sister", [("change", "No longer owns a Roborock")]),
+    ("we swapped zen for bt", [("change", "Owns a bt")]),
+    ("window seat from now on please", [("change", "Prefers window seat")]),
+])
+def test_inv138_habits_that_ended_or_came_back(text, expected):
+    assert said(text) == expected
+
+
+def test_inv140_a_habit_that_ended_names_its_verb():
+    (st,) = understand("Stopped bouldering, my shoulder's wrecked", TODAY).statements
+    assert (st.text, st.slot) == ("Has given up bouldering", "verb:boulder")
+    (st,) = understand("My peanut allergy was a misdiagnosis", TODAY).statements
+    assert (st.act, st.target) == ("deny", "peanut allergy")

@@ -156,6 +156,9 @@ class OfflineAgent:
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
+        if known is not None and st.slot in ("home", "job", "employer", "diet") and \
+                st.slot not in slots_of(known.text, known.fact_type):
+            known = None  # "Lives in Leeds" is not "Back in Leeds for Christmas" (invariant 140)
         if known is not None and (old is None or known.id != old.id):
             return sentence(f"I already have that: {second_person(known.text)}")
         args = {"kind": "fact", "text": st.text, "fact_type": st.fact_type,

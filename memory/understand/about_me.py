@@ -356,12 +356,13 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="assert", text=f"Does not eat {food}", fact_type="constraint",
                           slot=f"food:{food}", confidence=0.9, clause=c, rule="health:no-eat")]
     m = (re.search(r"\bi\s+(?:have\s+|'ve\s+)?(?:started|began|begun)\s+eating\s+(?P<v>[^,.;!?]+)", t, I)
-         or re.search(r"\b(?:i\s+(?:do\s+)?eat|i'?m\s+eating|i\s+am\s+eating)\s+(?:again\s+)?"
+         or re.search(r"\b(?:i\s+(?:do\s+)?eat|i'?m\s+eating|i\s+am\s+eating|(?:gone|went|going|i'?m)\s+back\s+"
+                      r"to\s+eating)\s+(?:again\s+)?"
                       r"(?P<v>meat|fish|seafood|dairy|eggs|chicken|pork|beef|cheese)"
                       r"\b(?P<rest>[^,.;!?]*)", t, I))
     if m:
         food = obj_phrase(m.group("v")).lower()
-        changed = bool(re.search(r"\b(?:now|again|started|began|begun|these\s+days)\b", c, I))
+        changed = bool(re.search(r"\b(?:now|again|started|began|begun|these\s+days|back)\b", c, I))
         is_diet = food in {"meat", "fish", "seafood", "dairy", "eggs", "chicken", "pork", "beef",
                            "cheese"}
         return [Statement(act="change" if changed else "assert", text=f"Eats {food}",
@@ -436,6 +437,12 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                               fact_type="preference", clause=c, rule="pref:not-a-fan")]
         return [Statement(act="change", text=f"No longer likes {thing}", fact_type="preference",
                           previous=thing, clause=c, rule="pref:no-longer")]
+    m = re.match(r"^(?:(?:a|an|the)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:from\s+now\s+on|going\s+"
+                 r"forward|only\s+from\s+now)\b(?:\s+please)?\W*$", t, I)
+    if m and not re.match(r"^(?:i|we|you|it|that|this|same|me|no|not)\b", m.group("v"), I):
+        # "window seat from now on please": what they want from now on
+        return [Statement(act="change", text=f"Prefers {tidy(m.group('v'))}", fact_type="preference",
+                          clause=c, rule="pref:from-now-on")]
     m = re.search(r"\bi(?:'d|\s+would)?\s+(?:really\s+|now\s+|much\s+|actually\s+|definitely\s+)?"
                   r"(?:prefer|rather\s+have)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:

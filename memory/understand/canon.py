@@ -74,7 +74,7 @@ _TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|for\s+wha
 _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|recently|also|now|then|already)\s+)*(?:moved|relocated|switched|changed|"
     r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
-    r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|"
+    r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|gave|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
     r"picked\s+up|ordered|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive))\b", I)
 _SUBJECTLESS_BE = re.compile(
@@ -161,8 +161,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                lambda m: f"{m.group(1)} no longer {m.group(2)}" + (f",{m.group('more')}" if
                                                                   m.group("more") else ""),
                c, flags=I)
-    c = re.sub(r"\b(i|we)\s+(?:don't|do\s+not)\s+(\w+)\s+([^,.;!?]+?)\s+any\s*more\b",
-               r"\1 no longer \2 \3", c, flags=I)
+    c = re.sub(r"\b(i|we)\s+(?:don't|do\s+not)\s+(\w+)(\s+[^,.;!?]+?)?\s+any\s*more\b",
+               lambda m: f"{m.group(1)} no longer {m.group(2)}{m.group(3) or ''}", c, flags=I)
     c = re.sub(r",\s*not\s+(?:more|anymore|any\s+more)\s+([^,.;!?]+)", r", not \1 any more", c,
                flags=I)
     c = re.sub(r"\b(i)\s+am\s+(" + _BASE_VERBS + r")\b(?!ing)", r"\1 \2", c, flags=I)

@@ -45,7 +45,7 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         st = Statement(act="deny", target=f"{verb} {tidy(m.group('rest'))}", slot=slot,
                        harsh=True, clause=c, rule="deny:never")
         # "..., it was Ōsaka": the value that was true all along (invariant 140).
-        new = re.search(r"^\s*,?\s*(?:it\s+was|it'?s|it\s+is|that\s+was|but|only)\s+(?:actually\s+|always\s+)?"
+        new = re.search(r"^\s*,?\s*(?:it\s+was|it'?s|it\s+is)\s+(?:actually\s+|always\s+)?"
                         r"(?:in\s+|at\s+|for\s+)?(?P<v>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER +
                         r"[\w'’.-]*){0,2})\s*(?:[.!?]|$)", c[m.end():])
         if new and slot:
@@ -97,6 +97,13 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         subj = re.sub(r"^(?:the|my|our)\s+", "", tidy(m.group("subj")), flags=I)
         return [Statement(act="deny", target=f"{subj} {m.group('noun')}", harsh=True, clause=c,
                           rule="deny:isnt-mine")]
+    # "My peanut allergy was a misdiagnosis", "the Tesla thing was a mix-up"
+    m = re.search(r"^(?:my|our|the)\s+(?P<subj>[\w'’ -]{1,40}?)\s+(?:thing\s+)?(?:was|is)\s+(?:all\s+)?(?:a\s+|an\s+)?"
+                  r"(?:misdiagnosis|mistake|error|typo|false\s+positive|mix-?up|misunderstanding|"
+                  r"wrong|never\s+real)\b", c, I)
+    if m:
+        return [Statement(act="deny", target=tidy(m.group("subj")), harsh=True, clause=c,
+                          rule="deny:was-a-mistake")]
     # "Mochi has never had a pet passport"
     m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:has|have)\s+never\s+(?:had|been|owned|used|"
                   r"had\s+an?)\s+(?P<rest>[^,.;!?]+)", c, I)

@@ -30,7 +30,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:the|my|our|"
                    r"a|an)\s+(?P<p>[\w'’ .+-]+?)\s+with\s+(?:(?:a|an|the|two|some)\s+)?" + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:traded|swapped|exchanged|"
-                      r"part-exchanged)\s+(?:in\s+)?(?:the|my|our)\s+"
+                      r"part-exchanged)\s+(?:in\s+)?(?:(?:the|my|our)\s+)?"
                       r"(?P<p>[\w'’ .+-]+?)\s+(?:in\s+)?for\s+(?:(?:a|an|the)\s+)?" + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*sold\s+(?:the|my|our)\s+"
                       r"(?P<p>[\w'’ .+-]+?)\s+and\s+(?:\w+\s+){0,3}?(?:on|use|got|bought|have|own|"
@@ -76,6 +76,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     # "we don't have the Roborock any more"; "someone stole my Brompton"; "I got rid of the UPS"
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not)\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                    r"(?P<v>[\w'’ .+-]+?)\s+any\s*more\b", t, I)
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*gave\s+(?:the|my|our)\s+"
+                      r"(?P<v>[\w'’ .+-]+?)\s+(?:to|away)\b", t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+no\s+longer\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                       + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
@@ -201,9 +203,20 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
         thing = obj_phrase(m.group("v"), keep_article=True)
         if thing and thing.lower() not in {"it", "that", "this", "my job", "work"} and not re.match(
                 r"^(?:my|the|our)\s+(?:job|role|position|work)\b", thing, I):
+            gerund = re.fullmatch(r"([a-z]+)ing", thing.lower())
+            base = _gerund_base(gerund.group(1)) if gerund else None
             return [Statement(act="change", text=f"Has given up {third_person(thing)}",
                               fact_type="preference", previous=thing,
+                              slot=f"verb:{base}" if base in _VERBS.split("|") else None,
                               valid_from=dates.valid_from, clause=c, rule="act:quit")]
+    # "I don't run anymore" (read as "I no longer run"): a habit that ended
+    m = re.search(r"\bi\s+no\s+longer\s+(?P<verb>" + _VERBS + r")\b(?P<v>[^,.;!?]*)", t, I)
+    if m and m.group("verb").lower() not in {"use", "own", "support", "follow", "visit"}:
+        verb = m.group("verb").lower()
+        rest = tidy(m.group("v"))
+        return [Statement(act="change", text=f"No longer {third_singular(verb)} {third_person(rest)}".strip(),
+                          fact_type="preference", slot=f"verb:{verb}", previous=verb,
+                          valid_from=dates.valid_from, clause=c, rule="act:no-longer")]
     # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
     # same verb ("Drinks tea") when there is one.
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:started|began|begun|"
@@ -225,11 +238,15 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Likes {third_person(thing)}", fact_type="preference",
                               clause=c, rule="act:into")]
     # "I'm on a Galaxy S24 now": the thing they use now.
-    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?on\s+(?:a|an|the)\s+(?P<v>[^,.;!?]+?)"
-                  r"\s+(?:now|these\s+days|nowadays)\b", t, I)
+    m = (re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?on\s+(?:a|an|the)\s+(?P<v>[^,.;!?]+?)"
+                   r"\s+(?:now|these\s+days|nowadays)\b", t, I)
+         or re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?back\s+(?:on|to)\s+(?:(?:a|an|the)\s+)?"
+                      r"(?P<v>(?-i:[A-Z0-9])[^,.;!?]*?)(?:\s+(?:now|again))?(?=\s*(?:[,.;!?]|$))", t, I))
     if m and looks_like_a_thing(m.group("v")) and not re.search(r"\b(?:call|train|bus|plane|flight|"
                                                                  r"way|phone\s+call|diet)\b", m.group("v"), I):
-        return [Statement(act="change", text=f"Uses {article(tidy(m.group('v')))}{tidy(m.group('v'))}",
+        thing = tidy(m.group("v"))
+        det = article(thing) if re.search(r"\bon\s+(?:a|an)\s", m.group(0), I) else ""
+        return [Statement(act="change", text=f"Uses {det}{thing}",
                           fact_type="preference", clause=c, rule="act:on-now")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|back\s+to\s+)?using\s+(?P<v>[^,.;!?]+?)"
                   r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?(?=\s*(?:[,.;!?]|$))", t, I)
