@@ -299,3 +299,9 @@ def test_inv140_a_habit_that_ended_names_its_verb():
     assert (st.text, st.slot) == ("Has given up bouldering", "verb:boulder")
     (st,) = understand("My peanut allergy was a misdiagnosis", TODAY).statements
     assert (st.act, st.target) == ("deny", "peanut allergy")
+
+
+def test_inv138_a_dash_separates_clauses_and_scots_flit():
+    assert said("Mój pies ma na imię Burek — my dog is called Burek 🐕") == [
+        ("assert", "Dog is called Burek")]
+    assert said("Flitted to Edinburgh last month") == [("change", "Lives in Edinburgh")]

@@ -35,6 +35,7 @@ _SHORT_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in _SHORT) +
 _IDIOMS: tuple[tuple[str, str], ...] = (
     (r"\btied\s+the\s+knot\b", "got married"),
     (r"\bupped\s+sticks\b", "moved"),
+    (r"\b(?:flitted|decamped|relocated\s+ourselves)\b", "moved"),
     (r"\b(?:hightailed|high-tailed|legged)\s+it\s+out\s+of\b", "left"),
     (r"\bpacked\s+up\s+and\s+", ""),
     (r"\b(?:jacked|packed|chucked)\s+in\b", "quit"),

@@ -80,7 +80,7 @@ def split_clauses(message: str) -> list[str]:
     # "I moved to Bath, can you update that?": a statement, then a request about it.
     message = re.sub(r",\s*(?=(?:can|could|would|will)\s+you\b[^,]*\?\s*$)", ". ", message.strip(),
                      flags=re.IGNORECASE)
-    for part in re.split(r"(?<=[.!?;])\s+|\n+", message.strip()):
+    for part in re.split(r"(?<=[.!?;])\s+|\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
         part = part.strip()
         if part:
             out.append(part)
