@@ -305,3 +305,11 @@ def test_inv138_a_dash_separates_clauses_and_scots_flit():
     assert said("Mój pies ma na imię Burek — my dog is called Burek 🐕") == [
         ("assert", "Dog is called Burek")]
     assert said("Flitted to Edinburgh last month") == [("change", "Lives in Edinburgh")]
+
+
+@pytest.mark.parametrize("text", [
+    "I got a B in my exam", "I live in hope", "I live in fear of my boss",
+    "My car is in the garage", "I bought a ticket to see Taylor Swift",
+])
+def test_inv141_idioms_grades_and_whereabouts_are_not_facts(text):
+    assert said(text) == []

@@ -41,7 +41,7 @@ CONDITIONS = ("diabetes", "type 1 diabetes", "type 2 diabetes", "asthma", "epile
 MARITAL = ("married", "divorced", "single", "widowed", "engaged", "separated")
 
 # Nouns that are not possessions when someone "has" or "got" them.
-NOT_THINGS = frozenset(["question", "problem", "issue", "idea", "moment", "minute", "second", "meeting", "week", "day", "deadline", "job", "plan", "lot", "flight", "trip", "headache", "cold", "break", "holiday", "party", "date", "talk", "chat", "word", "call", "feeling", "doubt", "bit", "few", "look", "go", "chance", "clue", "appointment", "sec", "quick", "good", "great", "nice", "lovely", "bad", "rough", "busy", "long", "hard", "fun", "time", "shower", "nap", "rest", "drink", "coffee", "tea", "lunch", "dinner", "breakfast", "meal", "snack", "look", "feeling", "point", "sense", "interview", "exam", "test", "cough", "fever", "baby", "feeling"])
+NOT_THINGS = frozenset(["ticket", "tickets", "voucher", "refund", "receipt", "grade", "mark", "question", "problem", "issue", "idea", "moment", "minute", "second", "meeting", "week", "day", "deadline", "job", "plan", "lot", "flight", "trip", "headache", "cold", "break", "holiday", "party", "date", "talk", "chat", "word", "call", "feeling", "doubt", "bit", "few", "look", "go", "chance", "clue", "appointment", "sec", "quick", "good", "great", "nice", "lovely", "bad", "rough", "busy", "long", "hard", "fun", "time", "shower", "nap", "rest", "drink", "coffee", "tea", "lunch", "dinner", "breakfast", "meal", "snack", "look", "feeling", "point", "sense", "interview", "exam", "test", "cough", "fever", "baby", "feeling"])
 
 HEDGES = (r"\b(?:i think|i believe|maybe|perhaps|might be|probably|not sure|i guess|possibly|"
           r"pretty sure|could be|i suspect|apparently|kind of|sort of)\b")

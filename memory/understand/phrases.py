@@ -75,7 +75,15 @@ def place(value: str) -> str | None:
         return None
     if parts[0].lower() in {"a", "an", "the", "my", "our", "here", "there", "town", "home",
                             "bed", "work", "together", "with", "it", "them", "london's",
-                            "new", "another", "this", "that", "his", "her", "their"}:
+                            "new", "another", "this", "that", "his", "her", "their", "hope",
+                            "fear", "denial", "sin", "luxury", "poverty", "comfort", "peace",
+                            "harmony", "style", "squalor", "terror", "dread", "limbo", "love",
+                            "trouble", "pain", "debt", "shock", "hospital", "jeans", "pyjamas",
+                            "pajamas", "misery", "silence", "secret", "reality", "fantasy",
+                            "charge", "touch", "shape", "time", "case", "fact", "general",
+                            "public", "private", "person", "advance", "bits", "tears", "awe",
+                            "hiding", "isolation", "quarantine", "lockdown", "paradise", "heaven",
+                            "hell", "chaos", "sync", "line", "order", "progress"}:
         return None
     out: list[str] = []
     for p in parts[:4]:

@@ -168,7 +168,7 @@ def looks_like_a_thing(phrase: str) -> bool:
     words = re.findall(r"[\w'’-]+", phrase)
     if not words:
         return False
-    if any(w[:1].isupper() or any(ch.isdigit() for ch in w) for w in words):
+    if any((w[:1].isupper() and len(w) > 1) or any(ch.isdigit() for ch in w) for w in words):
         return True
     head = words[-1].lower()  # "a flat tyre" is a tyre, not a flat
     return bool({head, head.rstrip("s")} & (lx.THINGS | lx.PETS | lx.RELATIONS))
@@ -316,6 +316,9 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     if noun.split()[0].lower() in lx.RELATIONS:
         return None
     head_noun = noun.split()[-1].lower()
+    if re.match(r"^(?:in|at|with|under|behind|outside|inside|away|out|over|upstairs|downstairs|"
+                r"back|round|around|still\s+in|at\s+home|in\s+the\s+(?:garage|shop|car|bin|loft))\b", value, I):
+        return None  # "my car is in the garage": where it is now, not what it is
     if re.fullmatch(r"[a-z]+", value) and head_noun not in lx.SLOT_NOUNS and not re.search(
             r"\bfavou?rite\b", noun, I):
         return None  # "my flight is delayed": a passing state, not an attribute
