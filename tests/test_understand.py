@@ -313,3 +313,18 @@ def test_inv138_a_dash_separates_clauses_and_scots_flit():
 ])
 def test_inv141_idioms_grades_and_whereabouts_are_not_facts(text):
     assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I have new car, it is Skoda Octavia", [("assert", "Owns a Skoda Octavia")]),
+    ("My wife name is Anna", [("assert", "Wife's name is Anna")]),
+    ("I have one daughter, her name is Mia", [("assert", "Has a daughter called Mia")]),
+    ("Me I work as driver for Uber", [("assert", "Works as a driver at Uber")]),
+    ("I am allergic on penicillin", [("assert", "Allergic to penicillin")]),
+    ("I am working as nurse since 2015", [("assert", "Works as a nurse")]),
+    ("I moved here to Canada two years ago", [("change", "Lives in Canada")]),
+    ("I like too much football", [("assert", "Likes football")]),
+    ("I have 35 years", [("assert", "Is 35 years old")]),
+])
+def test_inv137_a_non_native_speakers_grammar(text, expected):
+    assert said(text) == expected

@@ -178,6 +178,23 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\bplease\s+you\s+", "please ", c, flags=I)
     c = re.sub(r"\bworking\s+like\s+(?:an?\s+)?", "working as a ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(?:am|are)\s+having\s+", r"\1 have ", c, flags=I)
+    c = re.sub(r"\b(have|bought|got|own|drive|ordered)\s+new\s+(?=[\w-]+(?<!s)\b)", r"\1 a new ", c, flags=I)
+    c = re.sub(r"(\b(?:have|got|bought|own|drive|ordered)\s+(?:a|an)\s+(?:new\s+)?[\w-]+),\s*it(?:'s|\s+is|"
+               r"\s+was)\s+(?:an?\s+)?(?=(?-i:[A-Z0-9]))", r"\1, a ", c, flags=I)
+    c = re.sub(r"\b(my|our)\s+(wife|husband|partner|son|daughter|mum|mom|mother|dad|father|sister|"
+               r"brother|dog|cat|boss|girlfriend|boyfriend|baby)\s+name\b", r"\1 \2's name", c, flags=I)
+    c = re.sub(r",\s*(?:her|his|its|their)\s+names?\s+(?:is|are)\s+(?=(?-i:[^\W\d_a-z]))", " called ", c,
+               flags=I)
+    c = re.sub(r"^me\s+i\b", "I", c, flags=I)
+    c = re.sub(r"\b(i'm|i\s+am)\s+not\s+(smoking|drinking)\b(?=.*\b(?:since|any\s*more)\b)",
+               r"I quit \2", c, flags=I)
+    c = re.sub(r"\ballergic\s+(?:on|of|for|against|with)\s+", "allergic to ", c, flags=I)
+    c = re.sub(r"\b(?:i'm|i\s+am)\s+working\s+as\s+(?:an?\s+)?", "I work as a ", c, flags=I)
+    c = re.sub(r"\bwork\s+as\s+(?!an?\s|the\s)(?=[a-z])", "work as a ", c, flags=I)
+    c = re.sub(r"\b(moved|moving|relocated)\s+(?:here|there|over)\s+(?=to\b)", r"\1 ", c, flags=I)
+    c = re.sub(r"\b(like|love|enjoy)\s+(?:too|very)\s+much\s+", r"\1 ", c, flags=I)
+    c = re.sub(r"\bi\s+have\s+(\d{1,3})\s+years\b(?!\s+(?:of|experience|left|in|at|with))",
+               r"I'm \1 years old", c, flags=I)
     c = re.sub(r"\b((?-i:[A-Z])[\w'-]+)-based\b", r"based in \1", c, flags=I)
     c = re.sub(r"\b(work(?:ing)?)\s+by\s+(?:the\s+)?(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(eat|drink|use|play|live|work)\s+again\s+", r"\1 \2 ", c, flags=I)
