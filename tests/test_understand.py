@@ -328,3 +328,18 @@ def test_inv141_idioms_grades_and_whereabouts_are_not_facts(text):
 ])
 def test_inv137_a_non_native_speakers_grammar(text, expected):
     assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("We're flying to New York on the 14th of March",
+     [("assert", "Trip to New York on the 14th of March", date(2027, 3, 14))]),
+    ("I've booked a week in Crete for June", [("assert", "Trip to Crete", date(2027, 6, 1))]),
+    ("We're going skiing in Val d'Isère in February",
+     [("assert", "Trip to Val d'Isère", date(2027, 2, 1))]),
+    ("I'll be in Tokyo from 2 to 9 April", [("assert", "Trip to Tokyo", date(2027, 4, 2))]),
+    ("The doctor says I'm no longer diabetic", [("change", "No longer has diabetes", None)]),
+    ("My asthma's gone", [("change", "No longer has asthma", None)]),
+    ("I bank with Monzo", [("assert", "Banks with Monzo", None)]),
+])
+def test_inv139_trips_with_dates_and_conditions_that_ended(text, expected):
+    assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected

@@ -368,6 +368,17 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if changed else "assert", text=f"Eats {food}",
                           fact_type="constraint", slot="diet" if is_diet else None,
                           valid_from=dates.valid_from, clause=c, rule="health:eats")]
+    m = (re.search(r"\b(?:i'?m|i\s+am)\s+no\s+longer\s+(?P<c>diabetic|asthmatic|anaemic|anemic|epileptic|"
+                   r"pre-?diabetic)\b", t, I)
+         or re.search(r"\bmy\s+(?P<c>" + _COND + r")(?:'s|\s+is|\s+has)\s+(?:(?:completely|totally|finally)\s+)?"
+                      r"(?:gone|cured|cleared\s+up|in\s+remission|resolved)\b", t, I))
+    if m:
+        cond = {"diabetic": "diabetes", "pre-diabetic": "diabetes", "prediabetic": "diabetes",
+                "asthmatic": "asthma", "anaemic": "anaemia", "anemic": "anemia",
+                "epileptic": "epilepsy"}.get(m.group("c").lower(), m.group("c").lower())
+        return [Statement(act="change", text=f"No longer has {cond}", fact_type="constraint",
+                          previous=cond, valid_from=dates.valid_from, clause=c,
+                          rule="health:condition-gone")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:a\s+)?(?:(?P<t1>type\s+[12])\s+)?diabetic(?:\s+(?P<t2>type\s+[12]))?",
                   t, I)
     if m:
@@ -376,6 +387,7 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                           fact_type="constraint", confidence=0.9, valid_from=dates.valid_from,
                           clause=c, rule="health:diabetic")]
     m = re.search(r"\bi\s+(?:have|'ve\s+got|have\s+got|live\s+with|was\s+diagnosed\s+with|"
+                  r"have\s+been\s+diagnosed\s+with|'ve\s+been\s+diagnosed\s+with|"
                   r"got\s+diagnosed\s+with)\s+(?P<v>" + _COND + r")\b", t, I)
     if m:
         return [Statement(act="assert", text=f"Has {m.group('v').lower()}", fact_type="constraint",
@@ -552,6 +564,18 @@ def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Trip to {where}" + (f" {rest}" if rest else ""),
                               fact_type="world", valid_from=dates.valid_from,
                               valid_to=dates.valid_to, clause=c, rule="plan:trip")]
+    # "I've booked a week in Crete for June", "going skiing in Val d'Isère in February",
+    # "I'll be in Tokyo from 2 to 9 April": a trip with a date to come
+    m = (re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)*booked\s+(?:a|an|our|my)\s+(?:\w+\s+){0,2}?"
+                   r"(?:week|weekend|fortnight|holiday|trip|break|flight|flights|city\s+break|"
+                   r"cruise)\s+(?:in|to|for)\s+" + CAP_PLACE, t, I)
+         or re.search(r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+going\s+[a-z]+ing\s+(?:in|to|around)\s+"
+                      + CAP_PLACE, t, I)
+         or re.search(r"\b(?:i'?ll|we'?ll|i\s+will|we\s+will)\s+be\s+(?:in|visiting)\s+" + CAP_PLACE, t, I))
+    if m and dates.valid_from and dates.valid_from >= today and place(m.group("p")):
+        return [Statement(act="assert", text=f"Trip to {place(m.group('p'))}", fact_type="world",
+                          valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
+                          rule="plan:booked")]
     # "The CKA exam moved to 20 January"
     m = re.search(r"^(?:the|my|our)\s+(?P<n>[\w' -]+?)\s+(?:has\s+|have\s+)?(?:been\s+|was\s+|got\s+|"
                   r"is\s+)?(?:moved|rescheduled|postponed|pushed|brought\s+forward|changed)\s+"

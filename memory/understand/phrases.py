@@ -73,7 +73,9 @@ def place(value: str) -> str | None:
     parts = tidy(value).split()
     if not parts:
         return None
-    if parts[0].lower() in {"a", "an", "the", "my", "our", "here", "there", "town", "home",
+    if len(parts) > 1 and parts[0] in {"New", "The"} and parts[1][:1].isupper():
+        parts = parts[:1] + parts[1:]  # "New York", "The Hague": a name, not "a new flat"
+    elif parts[0].lower() in {"a", "an", "the", "my", "our", "here", "there", "town", "home",
                             "bed", "work", "together", "with", "it", "them", "london's",
                             "new", "another", "this", "that", "his", "her", "their", "hope",
                             "fear", "denial", "sin", "luxury", "poverty", "comfort", "peace",
@@ -88,9 +90,10 @@ def place(value: str) -> str | None:
     out: list[str] = []
     for p in parts[:4]:
         if out and not p[:1].isupper() and p.lower() not in {"de", "do", "da", "del", "la",
-                                                             "le", "am", "upon", "on"}:
+                                                             "le", "am", "upon", "on"} and not (
+                re.match(r"^[dl]['’]", p, I) and p[2:3].isupper()):
             break
-        out.append(p if p[:1].isupper() else p.capitalize())
+        out.append(p if p[:1].isupper() or re.match(r"^[dl]['’]\S", p, I) else p.capitalize())
     while out and out[-1].lower() in {"de", "do", "da", "del", "la", "le", "am", "upon", "on"}:
         out.pop()
     return " ".join(out).rstrip(".,") or None
@@ -125,6 +128,7 @@ UPPER = "(?-i:[" + "".join(re.escape(chr(c)) for c in range(0x41, 0x2000) if chr
 REL = "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend"}, key=len, reverse=True))
 NAME = r"(?P<name>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’-]+)?)"
 PLACE = r"(?P<p>[^\W\d_][\w'’.-]*(?:\s+(?:de|do|da|del|la|le|am|upon|on\s+)?[^\W\d_][\w'’.-]*){0,3})"
-CAP_PLACE = r"(?P<p>(?-i:" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,3}))"
+CAP_PLACE = (r"(?P<p>(?-i:" + UPPER + r"[\w'’.-]*(?:\s+(?:(?:de|da|do|del|di|du|la|le|von|van|der|"
+             r"upon|on|sur|am|y)\s+)?(?:d'|l'|d’|l’)?" + UPPER + r"[\w'’.-]*){0,3}))")
 SUBJ_I = r"(?:i|we)"
 IM = r"(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|i\s+have\s+been|we'?ve\s+been)"

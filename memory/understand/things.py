@@ -184,7 +184,7 @@ def _base(thing: str) -> str | None:
 _VERBS = ("drink|run|take|play|speak|grow|cycle|swim|walk|practise|practice|study|train|read|"
           "watch|listen|attend|volunteer|teach|type|ride|drive|commute|wear|meditate|bake|cook|"
           "knit|paint|sing|climb|boulder|surf|ski|hike|garden|use|carry|visit|coach|"
-          "collect|write|brew|fly|support|follow|own|manage|lead|mentor|sleep")
+          "collect|write|brew|fly|support|follow|own|manage|lead|mentor|sleep|bank")
 
 
 def _gerund_base(stem: str) -> str:
