@@ -343,3 +343,16 @@ def test_inv137_a_non_native_speakers_grammar(text, expected):
 ])
 def test_inv139_trips_with_dates_and_conditions_that_ended(text, expected):
     assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I go to the gym every day", [("assert", "Goes to the gym every day")]),
+    ("We do yoga on Sundays", [("assert", "Does yoga on Sundays")]),
+    ("I swim twice a week", [("assert", "Swims twice a week")]),
+    ("I usually take the bus to work", [("assert", "Takes the bus to work")]),
+    ("I feel tired every day", []),
+    ("I need coffee every morning", []),
+    ("I call my mum every Sunday", []),
+])
+def test_inv138_a_habit_is_a_verb_with_a_habitual_cue(text, expected):
+    assert said(text) == expected

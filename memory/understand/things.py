@@ -279,10 +279,16 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         verb = m.group("verb").lower()
         thing = tidy(m.group("v"))
-        if not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit|most|every|"
-                                 r"each|daily|weekly|twice|once|sometimes|often|always|a\s+lot|"
-                                 r"lots|when|whenever|after|before|late|early|fast|slow|too\s+"
-                                 r"late)\b", thing, I):
+        intransitive = verb in {"run", "cycle", "swim", "walk", "climb", "boulder", "surf", "ski",
+                                "hike", "meditate", "bake", "cook", "paint", "sing", "knit", "train"}
+        if intransitive and _HABIT.search(thing) and re.match(r"^(?:every|each|daily|weekly|twice|"
+                                                              r"once|most|on|at|\w+\s+times)\b",
+                                                              thing, I):
+            pass  # "I swim twice a week": the habit is the frequency
+        elif not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit|most|every|"
+                                   r"each|daily|weekly|twice|once|sometimes|often|always|a\s+lot|"
+                                   r"lots|when|whenever|after|before|late|early|fast|slow|too\s+"
+                                   r"late)\b", thing, I):
             return None  # no object: "I practise most evenings" says nothing durable
         if verb == "use":
             text = f"Uses {thing}"
@@ -295,7 +301,29 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                           previous=obj_phrase(m.group("p"), keep_article=True) if m.group("p") else None,
                           slot=f"verb:{verb}" if changed else None, valid_from=dates.valid_from,
                           clause=c, rule="act:verb")]
+    # Any other verb said as a habit ("I go to the gym every day", "we do yoga on Sundays"):
+    # the habitual cue is what makes it durable (invariant 138).
+    m = re.search(r"^(?:i|we)\s+(?P<adv>(?:usually|always|often|normally|regularly|still)\s+)?"
+                  r"(?P<verb>[a-z]+)\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and (m.group("adv") or _HABIT.search(t)) and m.group("verb").lower() not in _NOT_HABITS \
+            and not re.search(r"(?:ed|n't)$", m.group("verb").lower()):
+        verb, thing = m.group("verb").lower(), tidy(m.group("v"))
+        if thing and not re.match(r"^(?:to\s+(?:be|do|have|get|go\s+home)|it|that|this|so|not|you)\b",
+                                   thing, I):
+            return [Statement(act="assert", text=f"{cap(third_singular(verb))} {third_person(thing)}",
+                              fact_type="preference", clause=c, rule="act:habit")]
     return None
+
+
+_HABIT = re.compile(r"\b(?:every\s+(?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|"
+                    r"wednesday|thursday|friday|saturday|sunday)|each\s+(?:day|week|morning)|twice\s+a|"
+                    r"once\s+a|(?:three|four|five|two)\s+times\s+a|daily|weekly|on\s+(?:mondays|tuesdays|"
+                    r"wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays)|at\s+weekends|"
+                    r"most\s+(?:days|mornings|evenings|weekends))\b", I)
+_NOT_HABITS = frozenset("""think guess hope mean know need want wonder feel believe suppose reckon bet
+say tell agree understand see hear wish doubt forget remember am was were can could will would
+should must might may did do does get go have has had make take come try wake cry worry miss
+check call text email message ring ask pay spend waste lose eat sleep""".split()) - {"go", "do"}
 
 
 def my_noun(c: str, dates: Dates) -> list[Statement] | None:
