@@ -93,3 +93,19 @@ def test_inv140_a_new_home_is_not_already_known_from_a_visit(service):
     t = turn(service, "I've moved back to Leeds")
     (w,) = t.writes()
     assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in Leeds")
+
+
+def test_inv139_a_move_planned_for_march_is_a_plan_not_a_move(service):
+    home = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
+    t = turn(service, "I'm moving to Berlin in March")
+    (w,) = t.writes()
+    assert (w.op, w.text, w.old_id) == ("write", "Moving to Berlin", None)
+    assert w.valid_from is not None and w.valid_from > NOW.date()
+    assert service.get_fact("ana", home.id).state == FactState.ACTIVE
+    assert t.reply.startswith("Noted: you're moving to Berlin")
+
+
+def test_inv138_two_clauses_two_dates_one_turn(service):
+    t = turn(service, "I moved to Bath in March and started at the RUH in April")
+    got = sorted((w.text, w.valid_from.month if w.valid_from else None) for w in t.writes())
+    assert got == [("Lives in Bath", 3), ("Works at RUH", 4)]
