@@ -356,3 +356,16 @@ def test_inv139_trips_with_dates_and_conditions_that_ended(text, expected):
 ])
 def test_inv138_a_habit_is_a_verb_with_a_habitual_cue(text, expected):
     assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Our apartment is in Brooklyn", [("assert", "Lives in Brooklyn", None)]),
+    ("When we moved to Glasgow last spring, I also switched jobs",
+     [("change", "Lives in Glasgow", None)]),
+    ("My girlfriend and I moved in together in Islington", [("change", "Lives in Islington", None)]),
+    ("Having lived in Rome for years, I'm now back in Milan", [("change", "Lives in Milan", None)]),
+    ("Used to drive a Golf, now I've got a Tesla", [("change", "Owns a Tesla", "Golf")]),
+    ("I used to live in Paris, now I live in Berlin", [("change", "Lives in Berlin", "Paris")]),
+])
+def test_inv138_what_used_to_be_and_what_is_now(text, expected):
+    assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == expected

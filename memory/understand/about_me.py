@@ -139,8 +139,12 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         (r"(?:^|,\s*)(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:now\s+)?in\s+(?P<p>" + UPPER +
          r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\s+now\b"),
         # "now in Neukölln", "now I'm in Lisbon", "we're in Philly now"
-        (r"^(?:now\s+(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?in|(?:i'?m|we'?re|i\s+am|we\s+are)\s+"
-         r"now\s+in)\s+(?P<p>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\b"),
+        (r"^(?:now\s+(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:back\s+)?in|(?:i'?m|we'?re|i\s+am|we\s+are)\s+"
+         r"now\s+(?:back\s+)?in)\s+(?P<p>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\b"),
+        # "Our apartment is in Brooklyn", "we moved in together in Islington"
+        r"^(?:my|our)\s+(?:new\s+)?(?:flat|apartment|house|home|place|condo)\s+is\s+(?:now\s+)?in\s+" + PLACE,
+        r"\b" + SUBJ_I + r"\s+(?:just\s+|finally\s+)?moved\s+in\s+together\s+in\s+" + PLACE,
+        r"\b" + IM + r"\s+(?:now\s+)?back\s+in\s+" + PLACE + r"(?=\s*(?:now\b|for\s+good|permanently|[,.;!?]|$))",
     ]
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:now\s+)?live\s+at\s+(?P<a>\d+\w?\s+[^.;!?]+)", t, I)
     if m:

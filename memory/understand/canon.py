@@ -202,6 +202,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "X is where I grew up": I grew up in X.
     c = re.sub(r"^(?P<p>[^,]+?)\s+is\s+where\s+(?P<s>i|we)\s+(?P<v>grew\s+up|was\s+born|live)\b",
                lambda m: f"{m.group('s')} {m.group('v')} in {m.group('p')}", c, flags=I)
+    # "Used to drive a Golf, now I've got a Tesla": what stopped, then what is true now.
+    c = re.sub(r"^(?:i\s+|we\s+)?used\s+to\s+(?!be\b)(\w+)\s+([^,]+?),?\s+(?:but\s+|and\s+)?(?=now\b)",
+               r"I no longer \1 \2, ", c, flags=I)
     # Aspect: "I've been working for" reads as "I'm working for".
     c = re.sub(r"\bi\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"I'm \1", c, flags=I)
     c = re.sub(r"\bwe\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"we're \1", c, flags=I)

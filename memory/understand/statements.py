@@ -91,6 +91,9 @@ def is_question(clause: str) -> bool:
     c = clause.strip()
     if re.match(r"^(?:do|does)\s*(?:n'?t|\s+not)\b", c, I):
         return False
+    if not c.endswith("?") and re.match(r"^(?:when|where|while|once|since|after|before|because|as)\s+"
+                                        r"(?:i|we|my|our)\b[^,]*,\s*(?:i|we|my|our|now)\b", c, I):
+        return False  # "When we moved to Glasgow, I switched jobs": a statement
     return c.endswith("?") or bool(_QUESTION.match(c))
 
 

@@ -215,7 +215,8 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
         verb = m.group("verb").lower()
         rest = tidy(m.group("v"))
         return [Statement(act="change", text=f"No longer {third_singular(verb)} {third_person(rest)}".strip(),
-                          fact_type="preference", slot=f"verb:{verb}", previous=verb,
+                          fact_type="preference", slot=f"verb:{verb}",
+                          previous=obj_phrase(rest) or verb if rest else verb,
                           valid_from=dates.valid_from, clause=c, rule="act:no-longer")]
     # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
     # same verb ("Drinks tea") when there is one.
