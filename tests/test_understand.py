@@ -369,3 +369,10 @@ def test_inv138_a_habit_is_a_verb_with_a_habitual_cue(text, expected):
 ])
 def test_inv138_what_used_to_be_and_what_is_now(text, expected):
     assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == expected
+
+
+def test_inv140_a_thing_that_went_replaces_having_it_not_a_rule_about_it():
+    st = Statement(act="change", text="No longer owns a Roborock", previous="Roborock")
+    hits = [_hit(1, "The Roborock only runs when nobody is home", "constraint"),
+            _hit(2, "Has a Roborock S8 robot vacuum", "world")]
+    assert pick_old(st, hits).id == "f2"

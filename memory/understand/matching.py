@@ -132,8 +132,13 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                 found = [h for h in found if (st.slot and _strength(st.slot, h.text, h.fact_type))
                          or topic & (terms(h.text) - want)]
             if found:
+                owned = bool(re.match(r"^(?:no\s+longer\s+)?(?:owns|has|drives|rides|uses)\b", st.text,
+                                      re.IGNORECASE))
                 return max(found, key=lambda h: (
                     _strength(st.slot, h.text, h.fact_type) if st.slot else 0,
+                    # a thing that went replaces the fact of having it, not a rule about it
+                    owned and bool(re.match(r"^(?:has|owns|drives|rides|uses)\b", h.text,
+                                            re.IGNORECASE)),
                     len(topic & terms(h.text)), -h.rank))
             if st.harsh:
                 return None
