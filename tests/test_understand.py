@@ -376,3 +376,13 @@ def test_inv140_a_thing_that_went_replaces_having_it_not_a_rule_about_it():
     hits = [_hit(1, "The Roborock only runs when nobody is home", "constraint"),
             _hit(2, "Has a Roborock S8 robot vacuum", "world")]
     assert pick_old(st, hits).id == "f2"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I'm vegan and allergic to nuts", [("assert", "Is vegan"), ("assert", "Allergic to nuts")]),
+    ("I'm married and have two kids", [("assert", "Is married"), ("assert", "Has two kids")]),
+    ("I'm 34 and live in Cardiff", [("assert", "Is 34 years old"), ("assert", "Lives in Cardiff")]),
+    ("I'm tired and hungry", []),
+])
+def test_inv138_two_predicates_of_one_subject(text, expected):
+    assert said(text) == expected

@@ -205,6 +205,10 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "Used to drive a Golf, now I've got a Tesla": what stopped, then what is true now.
     c = re.sub(r"^(?:i\s+|we\s+)?used\s+to\s+(?!be\b)(\w+)\s+([^,]+?),?\s+(?:but\s+|and\s+)?(?=now\b)",
                r"I no longer \1 \2, ", c, flags=I)
+    # "I'm vegan and allergic to nuts": two predicates of one "I'm".
+    c = re.sub(r"\b(i'm|i\s+am)\s+([^,]+?)\s+and\s+(?:also\s+)?(?=(?:allergic|vegan|vegetarian|pescatarian|"
+               r"coeliac|celiac|lactose|married|divorced|engaged|retired|pregnant|diabetic|left-handed|"
+               r"a|an)\s)", r"\1 \2, I'm ", c, flags=I)
     # Aspect: "I've been working for" reads as "I'm working for".
     c = re.sub(r"\bi\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"I'm \1", c, flags=I)
     c = re.sub(r"\bwe\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"we're \1", c, flags=I)
