@@ -386,3 +386,13 @@ def test_inv140_a_thing_that_went_replaces_having_it_not_a_rule_about_it():
 ])
 def test_inv138_two_predicates_of_one_subject(text, expected):
     assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I ❤️ sushi", [("assert", "Likes sushi")]),
+    ("I'm thirty-four", [("assert", "Is 34 years old")]),
+    ("just turned forty 🎉", [("change", "Is 40 years old")]),
+    ("I'm forty something lol", []),
+])
+def test_inv137_emoji_verbs_and_ages_in_words(text, expected):
+    assert said(text) == expected

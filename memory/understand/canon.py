@@ -114,9 +114,26 @@ def _short(m: re.Match) -> str:
     return _SHORT[word.lower()]
 
 
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+          "nine": 9}
+
+
+def _age_words(m: re.Match) -> str:
+    n = _TENS[m.group("t").lower()] + (_UNITS[m.group("u").lower()] if m.group("u") else 0)
+    return f"{m.group('pre')}{n}"
+
+
 def canonical(clause: str, *, lowercase: bool = False) -> str:
     """The clause in the plain first-person grammar the rules read. Pure (invariant 137)."""
-    c = strip_symbols(clause.replace("’", "'").replace("‘", "'"))
+    c = clause.replace("’", "'").replace("‘", "'")
+    # "I ❤️ sushi": the heart is the verb
+    c = re.sub(r"\b(i|we)\s+(?:❤️|❤|♥️|♥|😍|🥰)\s*", r"\1 love ", c, flags=I)
+    c = strip_symbols(c)
+    # "I'm thirty-four", "just turned forty": the number
+    c = re.sub(r"(?P<pre>\b(?:i'm|i\s+am|turned|i\s+turn)\s+)(?P<t>" + "|".join(_TENS) + r")(?:[- ](?P<u>"
+               + "|".join(_UNITS) + r"))?\b", _age_words, c, flags=I)
     c = _SHORT_RE.sub(_short, c)
     prev = None
     while prev != c:
