@@ -109,3 +109,11 @@ def test_inv138_two_clauses_two_dates_one_turn(service):
     t = turn(service, "I moved to Bath in March and started at the RUH in April")
     got = sorted((w.text, w.valid_from.month if w.valid_from else None) for w in t.writes())
     assert got == [("Lives in Bath", 3), ("Works at RUH", 4)]
+
+
+def test_inv140_you_got_it_wrong_is_a_harsh_replacement(service):
+    old = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    t = turn(service, "You've got it wrong, I live in York")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", old.id, "Lives in York")
+    assert service.get_fact("ana", old.id).state == FactState.RETRACTED

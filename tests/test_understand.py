@@ -396,3 +396,15 @@ def test_inv138_two_predicates_of_one_subject(text, expected):
 ])
 def test_inv137_emoji_verbs_and_ages_in_words(text, expected):
     assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,act,target,text_", [
+    ("the tesla is my brother's not mine", "deny", "tesla", None),
+    ("Leeds? Never lived there mate", "deny", "lived in Leeds", None),
+    ("I don't have a daughter, you've confused me with someone", "deny", "daughter", None),
+    ("I never drank coffee in my life", "deny", "drank coffee", None),
+    ("You've got it wrong, I live in York", "change", None, "Lives in York"),
+])
+def test_inv140_corrections_in_many_voices(text, act, target, text_):
+    (st,) = understand(text, TODAY).statements
+    assert (st.act, st.target, st.text, st.harsh) == (act, target, text_, True)

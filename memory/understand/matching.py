@@ -195,7 +195,8 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
                 slot: str | None = None, expand: bool = False):
     """The recalled memory a denial or a forget request names, or None when none is named
     clearly: every name and number in the words must appear, and enough of the rest."""
-    cleaned = re.sub(r"^(?:lived|been|owned|had|worked|liked|said|eaten|used|bought)\s+(?:in|at|"
+    cleaned = re.sub(r"^(?:lived|been|owned|had|worked|liked|said|eaten|used|bought|drank|drunk|ate|"
+                     r"drove|smoked|kept|rode)\s+(?:in|at|"
                      r"a|an|the|with|for)?\s*", "", words.strip(), flags=re.IGNORECASE)
     want = terms(cleaned) - {stem(w) for w in lx.GENERIC}
     if expand:

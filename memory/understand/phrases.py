@@ -13,7 +13,7 @@ I = re.IGNORECASE
 _TRAIL = re.compile(r"(?:[\s,]+(?:now|too|as well|also|again|any ?more|these days|nowadays|"
                     r"instead|from now on|for now|already|please|though|lol|haha|for good|"
                     r"full stop|really|honestly|mate|thanks|at the moment|currently|anyway|after all|"
-                    r"lol|haha|tbh|btw))+$", I)
+                    r"lol|haha|tbh|btw|in\s+my\s+life|ever|at\s+all|mate))+$", I)
 _LEAD_ART = re.compile(r"^(?:a|an|the|my|our|some|one)\s+", I)
 STOP_AT = re.compile(
     r"\s+(?:(?:that|which|who)\s+(?:i|we)\b|i\s+(?:never|haven'?t|have\s+not|still|just)\b|"

@@ -22,7 +22,7 @@ from .canon import canonical, is_lowercase_message
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
-from .phrases import HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
+from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .things import activities, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
@@ -35,13 +35,18 @@ _PREFIX = re.compile(
     r"remember|please note|quick update|update|news|good news|guess what|so yeah|yeah|yes|"
     r"no(?!\s+(?:longer|more)\b)|"
     r"right|anyway|ah|um|uh|hmm|heads up|nope|sorry|actually no|no wait|wait|"
-    r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake))"
+    r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake)|"
+    r"you'?ve\s+got\s+(?:it|that)\s+wrong|you\s+got\s+(?:it|that)\s+wrong|wrong)"
     r"\b[,:!.]?\s*)+", I)
 _CONDITIONAL = re.compile(
     r"\b(?:if\s+(?:i|we|you|they|he|she|it|my|our|the|that|this|there)|unless|what\s+if|suppose|"
     r"supposing|imagine|in\s+theory|hypothetically|wish|"
     r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
     r"we\s+should)\b", re.IGNORECASE)
+_CORRECTION_LEAD = re.compile(
+    r"^(?:no[,!]|nope\b|wrong\b|that'?s\s+(?:wrong|not\s+right|incorrect|not\s+true)|"
+    r"you'?ve\s+got\s+(?:it|that)\s+wrong|you\s+got\s+(?:it|that)\s+wrong|incorrect\b|"
+    r"not\s+true\b|correction\b)", re.IGNORECASE)
 _TELL = re.compile(
     r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|did\s+you\s+know|have\s+i\s+told\s+you|"
     r"i\s+forgot\s+to\s+"
@@ -237,6 +242,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             continue
         out.statements += kept
     out.statements = _merge(out.statements)
+    if _CORRECTION_LEAD.match(message.strip()):
+        # "You've got it wrong, I live in York": the stored value was never true (invariant 140)
+        for st in out.statements:
+            if st.act in ("assert", "change") and st.slot and not CHANGE_RE.search(st.clause):
+                st.act, st.harsh = "change", True
+                st.rule += "+correction"
     return out
 
 
