@@ -408,3 +408,14 @@ def test_inv137_emoji_verbs_and_ages_in_words(text, expected):
 def test_inv140_corrections_in_many_voices(text, act, target, text_):
     (st,) = understand(text, TODAY).statements
     assert (st.act, st.target, st.text, st.harsh) == (act, target, text_, True)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I (finally!) moved to Bath", [("change", "Lives in Bath", None)]),
+    ("We moved to Bath (the one in Somerset) in May", [("change", "Lives in Bath", date(2026, 5, 1))]),
+    ("We both work at the NHS", [("assert", "Works at NHS", None)]),
+    ("I, too, am vegan now", [("change", "Is vegan", None)]),
+    ("I may move to Leeds", []),
+])
+def test_inv137_asides_and_may_the_month(text, expected):
+    assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected

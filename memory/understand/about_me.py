@@ -246,7 +246,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                           valid_from=dates.valid_from, clause=c, rule="work:retired")]
     left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
                      r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
-    m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)|(?:i'?m|i\s+am)\s+"
+    m = (re.search(r"\b(?i:(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)(?:\s+the)?|(?:i'?m|i\s+am)\s+"
                    r"(?:now\s+|currently\s+)?working\s+(?:at|for|with))\s+" + org, t)
          or re.search(r"(?i:^(?:and\s+)?(?:a\s+|my\s+)?new\s+job\s+(?:at|with)(?:\s+the)?)\s+" + org, t)
          or re.search(r"(?i:\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:been\s+|got\s+)?(?:hired|taken\s+on|"

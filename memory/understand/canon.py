@@ -132,6 +132,11 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "I ❤️ sushi": the heart is the verb
     c = re.sub(r"\b(i|we)\s+(?:❤️|❤|♥️|♥|😍|🥰)\s*", r"\1 love ", c, flags=I)
     c = strip_symbols(c)
+    # "I (finally!) moved", "I, too, am vegan": asides that only colour the statement
+    c = re.sub(r"\s*\((?:\s*(?:finally|yes|again|at\s+last|lol|haha|i\s+know|seriously|really|[!?]+))+"
+               r"\s*[!?.]*\)\s*", " ", c, flags=I)
+    c = re.sub(r"\b(i|we),\s*(?:too|also|as\s+well|though),\s*", r"\1 ", c, flags=I)
+    c = re.sub(r"\b(we|they)\s+(?:both|all)\s+(?=[a-z])", r"\1 ", c, flags=I)
     # "I'm thirty-four", "just turned forty": the number
     c = re.sub(r"(?P<pre>\b(?:i'm|i\s+am|turned|i\s+turn)\s+)(?P<t>" + "|".join(_TENS) + r")(?:[- ](?P<u>"
                + "|".join(_UNITS) + r"))?\b", _age_words, c, flags=I)

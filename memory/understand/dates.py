@@ -308,7 +308,8 @@ def find_dates(clause: str, today: date) -> Dates:
     # A month or year alone: "in March", "from January", "in 2019" -- removed from the value.
     m = re.search(r"\b(?:in|from|back\s+in|since|as\s+of|starting|for)\s+(?:the\s+)?(?P<m>" + MON +
                   r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
-    if m and not re.fullmatch(r"may", m.group("m"), re.IGNORECASE):
+    if m and (not re.fullmatch(r"may", m.group("m"), re.IGNORECASE) or m.group("m") == "May"
+              or m.group("y")):  # "in May" (a capital or a year), never the verb "may"
         y = int(m.group("y")) if m.group("y") else None
         start = _month_start(month_number(m.group("m")), y, today, future=future or (
             m.group(0).lower().startswith(("from", "starting")) and not past))
