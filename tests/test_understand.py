@@ -419,3 +419,13 @@ def test_inv140_corrections_in_many_voices(text, act, target, text_):
 ])
 def test_inv137_asides_and_may_the_month(text, expected):
     assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I have a girlfriend now, her name is Mia", [("assert", "Has a girlfriend called Mia", None)]),
+    ("I am doing job as software tester in Wipro",
+     [("assert", "Works as a software tester at Wipro", None)]),
+    ("My bday is 3 March", [("assert", "Birthday is 3 March", None)]),
+])
+def test_inv137_shorthand_and_job_phrasing(text, expected):
+    assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected

@@ -226,7 +226,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       r"(?=\s*(?:[,.;!?]|$))", t, I))
     if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
                                                        m.group("role"), I) and not re.search(
-            r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|"
+            r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|doing|job|as|"
             r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
         at = m.groupdict().get("at")

@@ -27,7 +27,7 @@ _SHORT = {
     "bro": "brother", "gf": "girlfriend", "bf": "boyfriend", "hubby": "husband",
     "missus": "wife", "gonna": "going to", "gotta": "have to", "outta": "out of",
     "ya": "you", "childs": "children", "w/": "with", "pls": "please", "plz": "please",
-    "hes": "he's", "shes": "she's", "thats": "that's", "theyre": "they're", "youre": "you're",
+    "bday": "birthday", "b-day": "birthday", "hes": "he's", "shes": "she's", "thats": "that's", "theyre": "they're", "youre": "you're",
 }
 _SHORT_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in _SHORT) + r")(?![\w'])", I)
 
@@ -199,7 +199,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                lambda m: f"{m.group(1)} never {_PERFECT_ING[m.group(2).lower()]}", c, flags=I)
     c = re.sub(r"^(?:please\s+)?you\s+(forget|delete|remove|erase)\b", r"please \1", c, flags=I)
     c = re.sub(r"\bplease\s+you\s+", "please ", c, flags=I)
-    c = re.sub(r"\bworking\s+like\s+(?:an?\s+)?", "working as a ", c, flags=I)
+    c = re.sub(r"\b(?:working|doing\s+(?:a\s+)?job)\s+(?:like|as)\s+(?:an?\s+)?", "working as a ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(?:am|are)\s+having\s+", r"\1 have ", c, flags=I)
     c = re.sub(r"\b(have|bought|got|own|drive|ordered)\s+new\s+(?=[\w-]+(?<!s)\b)", r"\1 a new ", c, flags=I)
     c = re.sub(r"(\b(?:have|got|bought|own|drive|ordered)\s+(?:a|an)\s+(?:new\s+)?[\w-]+),\s*it(?:'s|\s+is|"

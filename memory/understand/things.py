@@ -135,7 +135,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             thing = obj_phrase(head)
         named = re.match(r"^(?P<k>.+?)\s+(?:called|named)\s+(?P<n>[^\W\d_][\w'-]*)", thing, I)
         if named:  # "a dog called rolo he's a cockapoo": the name ends the thing
-            thing = f"{named.group('k')} called {cap(named.group('n'))}"
+            thing = f"{tidy(named.group('k'))} called {cap(named.group('n'))}"
         words = set(re.findall(r"[a-z]+", thing.lower()))
         if not thing or words & lx.NOT_THINGS or re.match(r"^(?:to|been|feeling|go)\b", thing, I):
             return None
