@@ -117,3 +117,12 @@ def test_inv140_you_got_it_wrong_is_a_harsh_replacement(service):
     (w,) = t.writes()
     assert (w.op, w.old_id, w.text) == ("retract", old.id, "Lives in York")
     assert service.get_fact("ana", old.id).state == FactState.RETRACTED
+
+
+def test_inv140_our_dog_died_ends_the_one_dog_on_record(service):
+    service.write_fact("ana", "Prefers email")
+    dog = service.write_fact("ana", "Has a beagle called Biscuit who chews cables").fact
+    t = turn(service, "our dog died on Friday 😢")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", dog.id, "Their dog has died")
+    assert t.reply.startswith("Updated: your dog has died")

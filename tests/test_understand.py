@@ -429,3 +429,13 @@ def test_inv137_asides_and_may_the_month(text, expected):
 ])
 def test_inv137_shorthand_and_job_phrasing(text, expected):
     assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected
+
+
+def test_inv140_our_dog_is_the_one_dog_on_record():
+    (st,) = understand("our dog died last week", TODAY).statements
+    assert (st.text, st.previous, st.valid_from) == ("Their dog has died", "dog", date(2026, 11, 24))
+    hits = [_hit(1, "Has a beagle called Biscuit who chews cables", "world"),
+            _hit(2, "Biscuit sleeps in his crate", "world")]
+    assert pick_old(st, hits).id == "f1"
+    hits.append(_hit(3, "Has a whippet called Pickle", "world"))
+    assert pick_old(st, hits) is None  # two dogs: which one is not said

@@ -298,6 +298,9 @@ def _query(st: Statement) -> str:
         parts.append("prefers contact phone email")
     elif st.slot and st.slot.startswith("noun:"):
         parts.append(st.slot.removeprefix("noun:"))
+    for kind in lx.PET_KINDS:  # "our dog died": recall the beagle too
+        if (st.previous or "").lower() in kind:
+            parts.append(" ".join(sorted(kind)))
     said = contrast_words(st.text or "")
     for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
         if said & group:

@@ -92,3 +92,10 @@ CONTRASTS: tuple[frozenset[str], ...] = tuple(frozenset(s.split()) for s in (
     "bash zsh fish", "spotify tidal deezer", "netflix disney", "chrome firefox safari edge brave",
     "cats dogs", "gas electric", "sweet savoury savory", "beach mountains", "summer winter",
     "early late", "hot cold", "red white rose", "beer wine", "paper kindle ebooks audiobooks"))
+
+# Kinds of pet: "our dog died" names the one fact about a beagle, a whippet, ...
+PET_KINDS: tuple[frozenset[str], ...] = (
+    frozenset("dog dogs puppy beagle labrador whippet spaniel terrier poodle collie retriever "
+              "dachshund greyhound pug husky cockapoo cockerpoo lurcher springer".split()),
+    frozenset("cat cats kitten tabby siamese".split()),
+)

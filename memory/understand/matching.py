@@ -142,6 +142,11 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                     len(topic & terms(h.text)), -h.rank))
             if st.harsh:
                 return None
+            kind = next((k for k in lx.PET_KINDS if st.previous.lower() in k), None)
+            if kind:  # "our dog died": the one fact about a dog of any breed (invariant 140)
+                pets = {h.id: h for h in facts
+                        if {w.lower() for w in re.findall(r"[\w'-]+", h.text)} & kind}
+                return next(iter(pets.values())) if len(pets) == 1 else None
     if st.slot and (st.act == "change" or _single(st.slot)):
         found = [(s, h) for h in facts
                  if (s := _strength(st.slot, h.text, h.fact_type)) and terms(h.text) != new_terms]

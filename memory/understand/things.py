@@ -378,6 +378,12 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
     pet = "|".join(sorted(lx.PETS, key=len, reverse=True))
     t = re.sub(r"^(?i:(?:my|our)\s+(?:old\s+|late\s+|beloved\s+|dear\s+|sweet\s+)*(?:" + pet +
                r"))\s+(?=" + UPPER + r")", "", t)  # "our old cat Luna died": Luna
+    m = re.match(r"^(?i:(?:my|our)\s+(?:old\s+|late\s+|beloved\s+|dear\s+|sweet\s+)*(?P<pet>" + pet +
+                 r"))\s+(?:has\s+)?(?:died|was\s+put\s+down|was\s+put\s+to\s+sleep)\b", t)
+    if m:  # "our dog died": the one pet of that kind on record (matching.pick_old)
+        kind = m.group("pet").lower()
+        return [Statement(act="change", text=f"Their {kind} has died", fact_type="world",
+                          previous=kind, valid_from=dates.valid_from, clause=c, rule="third:pet-died")]
     m = re.match(subj + r"\s+(?:has\s+)?(?:died|passed\s+away|was\s+put\s+down)\b", t)
     if m:
         who = tidy(m.group("s"))
