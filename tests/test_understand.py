@@ -439,3 +439,14 @@ def test_inv140_our_dog_is_the_one_dog_on_record():
     assert pick_old(st, hits).id == "f1"
     hits.append(_hit(3, "Has a whippet called Pickle", "world"))
     assert pick_old(st, hits) is None  # two dogs: which one is not said
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("My mum thinks I'm vegan", []),
+    ("Everyone assumes I live in London", []),
+    ("People think I'm from Spain but I'm from Portugal",
+     [("assert", "Is originally from Portugal")]),
+    ("My doctor says I'm allergic to latex", [("assert", "Allergic to latex")]),
+])
+def test_inv141_what_others_believe_is_not_a_fact(text, expected):
+    assert said(text) == expected

@@ -43,6 +43,10 @@ _CONDITIONAL = re.compile(
     r"supposing|imagine|in\s+theory|hypothetically|wish|"
     r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
     r"we\s+should)\b", re.IGNORECASE)
+_THEY_THINK = re.compile(
+    r"\b(?!i\b|we\b)[\w'’]+\s+(?:thinks?|believes?|assumes?|reckons?|is\s+convinced|are\s+convinced|"
+    r"wants?\s+me\s+to|wish(?:es)?|hopes?|keeps?\s+saying|insists?|claims?)\s+(?:that\s+)?"
+    r"(?:i|we|i'm|we're)\b", re.IGNORECASE)
 _CORRECTION_LEAD = re.compile(
     r"^(?:no[,!]|nope\b|wrong\b|that'?s\s+(?:wrong|not\s+right|incorrect|not\s+true)|"
     r"you'?ve\s+got\s+(?:it|that)\s+wrong|you\s+got\s+(?:it|that)\s+wrong|incorrect\b|"
@@ -215,8 +219,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             out.ignored.append(raw)
             continue
         hedged = bool(HEDGE_RE.search(c))
-        # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause.
-        parts = [p for p in _PARTS.split(c) if p and p.strip()]
+        # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
+        # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
+        parts = [p for p in _PARTS.split(c) if p and p.strip() and not _THEY_THINK.search(p)]
         kept = []
         spare: list[Dates] = []  # dates said in a part that holds no statement
         for part in parts:
