@@ -450,3 +450,12 @@ def test_inv140_our_dog_is_the_one_dog_on_record():
 ])
 def test_inv141_what_others_believe_is_not_a_fact(text, expected):
     assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I got laid off last week", [("change", "Is unemployed", "job")]),
+    ("I'm self-employed", [("assert", "Is self-employed", "job")]),
+    ("I'm on maternity leave until May", [("assert", "Is on maternity leave", None)]),
+])
+def test_inv140_work_states_fill_the_job_slot(text, expected):
+    assert [(s.act, s.text, s.slot) for s in understand(text, TODAY).statements] == expected

@@ -244,6 +244,17 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         return [Statement(act="change", text="Is retired", fact_type="identity", slot="job",
                           valid_from=dates.valid_from, clause=c, rule="work:retired")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+)?(?P<s>unemployed|between\s+jobs|out\s+of\s+work|"
+                  r"self-employed|freelance|a\s+freelancer|a\s+stay-at-home\s+(?:mum|mom|dad|parent)|"
+                  r"on\s+(?:maternity|paternity|parental)\s+leave|a\s+full-time\s+(?:student|carer|parent))\b", t, I)
+    if m:
+        state = re.sub(r"^a\s+", "", m.group("s").lower())
+        art = "a " if m.group("s").lower().startswith("a ") else ""
+        return [Statement(act="change" if re.search(r"\bnow\b|made\s+redundant|lost\s+my\s+job", c, I)
+                          else "assert", text=f"Is {art}{state}", fact_type="identity",
+                          slot=None if "leave" in state else "job",  # a leave keeps the job
+                          valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
+                          rule="work:state")]
     left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
                      r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
     m = (re.search(r"\b(?i:(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)(?:\s+the)?|(?:i'?m|i\s+am)\s+"

@@ -45,6 +45,8 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
      "broke"),
     (r"\b(?:ditched|binned|dumped|scrapped|chucked\s+out|got\s+shot\s+of)\b", "got rid of"),
     (r"\bretrained\s+as\b", "became"),
+    (r"\b(?:i've|i\s+have|i)\s+(?:been\s+|got\s+)?(?:made\s+redundant|laid\s+off|let\s+go|sacked|fired)\b",
+     "I'm now unemployed"),
     (r"\b(?:split\s+up|broke\s+up)\b", "separated"),
     (r"\b(i|we|you|they|he|she)'d\s+(been|gone|had|done|lived|moved|seen|already)\b", r"\1 had \2"),
     (r"\bhanded\s+in\s+my\s+notice\s+at\b", "left"),
