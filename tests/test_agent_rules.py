@@ -85,3 +85,44 @@ def test_inv140_a_move_away_from_a_thing_they_use_is_a_switch(service):
     (w,) = t.writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Apple Music")
     assert service.get_fact("ana", home.id).state == FactState.ACTIVE
+
+
+def test_inv140_a_new_home_is_not_already_known_from_a_visit(service):
+    service.write_fact("ana", "Back in Leeds for Christmas, staying with friends")
+    home = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
+    t = turn(service, "I've moved back to Leeds")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in Leeds")
+
+
+def test_inv139_a_move_planned_for_march_is_a_plan_not_a_move(service):
+    home = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
+    t = turn(service, "I'm moving to Berlin in March")
+    (w,) = t.writes()
+    assert (w.op, w.text, w.old_id) == ("write", "Moving to Berlin", None)
+    assert w.valid_from is not None and w.valid_from > NOW.date()
+    assert service.get_fact("ana", home.id).state == FactState.ACTIVE
+    assert t.reply.startswith("Noted: you're moving to Berlin")
+
+
+def test_inv138_two_clauses_two_dates_one_turn(service):
+    t = turn(service, "I moved to Bath in March and started at the RUH in April")
+    got = sorted((w.text, w.valid_from.month if w.valid_from else None) for w in t.writes())
+    assert got == [("Lives in Bath", 3), ("Works at RUH", 4)]
+
+
+def test_inv140_you_got_it_wrong_is_a_harsh_replacement(service):
+    old = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    t = turn(service, "You've got it wrong, I live in York")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", old.id, "Lives in York")
+    assert service.get_fact("ana", old.id).state == FactState.RETRACTED
+
+
+def test_inv140_our_dog_died_ends_the_one_dog_on_record(service):
+    service.write_fact("ana", "Prefers email")
+    dog = service.write_fact("ana", "Has a beagle called Biscuit who chews cables").fact
+    t = turn(service, "our dog died on Friday 😢")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", dog.id, "Their dog has died")
+    assert t.reply.startswith("Updated: your dog has died")

@@ -261,3 +261,201 @@ def test_inv138_a_statement_then_a_request_about_it():
 def test_inv141_a_spell_that_ended_is_not_the_diet_now():
     assert said("I went vegan for a month last year") == []
     assert said("I've gone vegan") == [("change", "Is vegan")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("moved to manchester last month new job at the bbc",
+     [("change", "Lives in Manchester"), ("change", "Works at Bbc")]),
+    ("got a dog called rolo hes a cockapoo", [("assert", "Has a dog called Rolo")]),
+    ("no longer vegan eating fish again", [("change", "Eats fish")]),
+    ("quit smoking 3 months ago", [("change", "Has given up smoking")]),
+    ("sold my car got an ebike instead", [("change", "Owns an ebike")]),
+    ("cant eat dairy", [("assert", "Does not eat dairy")]),
+    ("just bought a house in hove", [("assert", "Owns a house in hove")]),
+])
+def test_inv138_a_texters_run_on_sentences(text, expected):
+    assert said(text) == expected
+
+
+def test_inv140_that_was_someone_is_not_a_place():
+    (st,) = understand("I never lived in Leeds, that was Amara", TODAY).statements
+    assert (st.act, st.target, st.text) == ("deny", "lived in Leeds", None)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I'm back on Neovim, Zed wasn't for me", [("change", "Uses Neovim")]),
+    ("I've gone back to eating meat", [("change", "Eats meat")]),
+    ("I don't run anymore, bad knee", [("change", "No longer runs")]),
+    ("Gave the Roborock to my sister", [("change", "No longer owns a Roborock")]),
+    ("we swapped zen for bt", [("change", "Owns a bt")]),
+    ("window seat from now on please", [("change", "Prefers window seat")]),
+])
+def test_inv138_habits_that_ended_or_came_back(text, expected):
+    assert said(text) == expected
+
+
+def test_inv140_a_habit_that_ended_names_its_verb():
+    (st,) = understand("Stopped bouldering, my shoulder's wrecked", TODAY).statements
+    assert (st.text, st.slot) == ("Has given up bouldering", "verb:boulder")
+    (st,) = understand("My peanut allergy was a misdiagnosis", TODAY).statements
+    assert (st.act, st.target) == ("deny", "peanut allergy")
+
+
+def test_inv138_a_dash_separates_clauses_and_scots_flit():
+    assert said("Mój pies ma na imię Burek — my dog is called Burek 🐕") == [
+        ("assert", "Dog is called Burek")]
+    assert said("Flitted to Edinburgh last month") == [("change", "Lives in Edinburgh")]
+
+
+@pytest.mark.parametrize("text", [
+    "I got a B in my exam", "I live in hope", "I live in fear of my boss",
+    "My car is in the garage", "I bought a ticket to see Taylor Swift",
+])
+def test_inv141_idioms_grades_and_whereabouts_are_not_facts(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I have new car, it is Skoda Octavia", [("assert", "Owns a Skoda Octavia")]),
+    ("My wife name is Anna", [("assert", "Wife's name is Anna")]),
+    ("I have one daughter, her name is Mia", [("assert", "Has a daughter called Mia")]),
+    ("Me I work as driver for Uber", [("assert", "Works as a driver at Uber")]),
+    ("I am allergic on penicillin", [("assert", "Allergic to penicillin")]),
+    ("I am working as nurse since 2015", [("assert", "Works as a nurse")]),
+    ("I moved here to Canada two years ago", [("change", "Lives in Canada")]),
+    ("I like too much football", [("assert", "Likes football")]),
+    ("I have 35 years", [("assert", "Is 35 years old")]),
+])
+def test_inv137_a_non_native_speakers_grammar(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("We're flying to New York on the 14th of March",
+     [("assert", "Trip to New York on the 14th of March", date(2027, 3, 14))]),
+    ("I've booked a week in Crete for June", [("assert", "Trip to Crete", date(2027, 6, 1))]),
+    ("We're going skiing in Val d'Isère in February",
+     [("assert", "Trip to Val d'Isère", date(2027, 2, 1))]),
+    ("I'll be in Tokyo from 2 to 9 April", [("assert", "Trip to Tokyo", date(2027, 4, 2))]),
+    ("The doctor says I'm no longer diabetic", [("change", "No longer has diabetes", None)]),
+    ("My asthma's gone", [("change", "No longer has asthma", None)]),
+    ("I bank with Monzo", [("assert", "Banks with Monzo", None)]),
+])
+def test_inv139_trips_with_dates_and_conditions_that_ended(text, expected):
+    assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I go to the gym every day", [("assert", "Goes to the gym every day")]),
+    ("We do yoga on Sundays", [("assert", "Does yoga on Sundays")]),
+    ("I swim twice a week", [("assert", "Swims twice a week")]),
+    ("I usually take the bus to work", [("assert", "Takes the bus to work")]),
+    ("I feel tired every day", []),
+    ("I need coffee every morning", []),
+    ("I call my mum every Sunday", []),
+])
+def test_inv138_a_habit_is_a_verb_with_a_habitual_cue(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Our apartment is in Brooklyn", [("assert", "Lives in Brooklyn", None)]),
+    ("When we moved to Glasgow last spring, I also switched jobs",
+     [("change", "Lives in Glasgow", None)]),
+    ("My girlfriend and I moved in together in Islington", [("change", "Lives in Islington", None)]),
+    ("Having lived in Rome for years, I'm now back in Milan", [("change", "Lives in Milan", None)]),
+    ("Used to drive a Golf, now I've got a Tesla", [("change", "Owns a Tesla", "Golf")]),
+    ("I used to live in Paris, now I live in Berlin", [("change", "Lives in Berlin", "Paris")]),
+])
+def test_inv138_what_used_to_be_and_what_is_now(text, expected):
+    assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == expected
+
+
+def test_inv140_a_thing_that_went_replaces_having_it_not_a_rule_about_it():
+    st = Statement(act="change", text="No longer owns a Roborock", previous="Roborock")
+    hits = [_hit(1, "The Roborock only runs when nobody is home", "constraint"),
+            _hit(2, "Has a Roborock S8 robot vacuum", "world")]
+    assert pick_old(st, hits).id == "f2"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I'm vegan and allergic to nuts", [("assert", "Is vegan"), ("assert", "Allergic to nuts")]),
+    ("I'm married and have two kids", [("assert", "Is married"), ("assert", "Has two kids")]),
+    ("I'm 34 and live in Cardiff", [("assert", "Is 34 years old"), ("assert", "Lives in Cardiff")]),
+    ("I'm tired and hungry", []),
+])
+def test_inv138_two_predicates_of_one_subject(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I ❤️ sushi", [("assert", "Likes sushi")]),
+    ("I'm thirty-four", [("assert", "Is 34 years old")]),
+    ("just turned forty 🎉", [("change", "Is 40 years old")]),
+    ("I'm forty something lol", []),
+])
+def test_inv137_emoji_verbs_and_ages_in_words(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,act,target,text_", [
+    ("the tesla is my brother's not mine", "deny", "tesla", None),
+    ("Leeds? Never lived there mate", "deny", "lived in Leeds", None),
+    ("I don't have a daughter, you've confused me with someone", "deny", "daughter", None),
+    ("I never drank coffee in my life", "deny", "drank coffee", None),
+    ("You've got it wrong, I live in York", "change", None, "Lives in York"),
+])
+def test_inv140_corrections_in_many_voices(text, act, target, text_):
+    (st,) = understand(text, TODAY).statements
+    assert (st.act, st.target, st.text, st.harsh) == (act, target, text_, True)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I (finally!) moved to Bath", [("change", "Lives in Bath", None)]),
+    ("We moved to Bath (the one in Somerset) in May", [("change", "Lives in Bath", date(2026, 5, 1))]),
+    ("We both work at the NHS", [("assert", "Works at NHS", None)]),
+    ("I, too, am vegan now", [("change", "Is vegan", None)]),
+    ("I may move to Leeds", []),
+])
+def test_inv137_asides_and_may_the_month(text, expected):
+    assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I have a girlfriend now, her name is Mia", [("assert", "Has a girlfriend called Mia", None)]),
+    ("I am doing job as software tester in Wipro",
+     [("assert", "Works as a software tester at Wipro", None)]),
+    ("My bday is 3 March", [("assert", "Birthday is 3 March", None)]),
+])
+def test_inv137_shorthand_and_job_phrasing(text, expected):
+    assert [(s.act, s.text, s.valid_from) for s in understand(text, TODAY).statements] == expected
+
+
+def test_inv140_our_dog_is_the_one_dog_on_record():
+    (st,) = understand("our dog died last week", TODAY).statements
+    assert (st.text, st.previous, st.valid_from) == ("Their dog has died", "dog", date(2026, 11, 24))
+    hits = [_hit(1, "Has a beagle called Biscuit who chews cables", "world"),
+            _hit(2, "Biscuit sleeps in his crate", "world")]
+    assert pick_old(st, hits).id == "f1"
+    hits.append(_hit(3, "Has a whippet called Pickle", "world"))
+    assert pick_old(st, hits) is None  # two dogs: which one is not said
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("My mum thinks I'm vegan", []),
+    ("Everyone assumes I live in London", []),
+    ("People think I'm from Spain but I'm from Portugal",
+     [("assert", "Is originally from Portugal")]),
+    ("My doctor says I'm allergic to latex", [("assert", "Allergic to latex")]),
+])
+def test_inv141_what_others_believe_is_not_a_fact(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I got laid off last week", [("change", "Is unemployed", "job")]),
+    ("I'm self-employed", [("assert", "Is self-employed", "job")]),
+    ("I'm on maternity leave until May", [("assert", "Is on maternity leave", None)]),
+])
+def test_inv140_work_states_fill_the_job_slot(text, expected):
+    assert [(s.act, s.text, s.slot) for s in understand(text, TODAY).statements] == expected

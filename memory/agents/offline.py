@@ -167,6 +167,9 @@ class OfflineAgent:
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
+        if known is not None and st.slot in ("home", "job", "employer", "diet") and \
+                st.slot not in slots_of(known.text, known.fact_type):
+            known = None  # "Lives in Leeds" is not "Back in Leeds for Christmas" (invariant 140)
         if known is not None and (old is None or known.id != old.id
                                   or not (st.valid_from or st.valid_to)):
             return sentence(f"I already have that: {second_person(known.text)}")
@@ -359,6 +362,9 @@ def _query(st: Statement) -> str:
         parts.append("prefers contact phone email")
     elif st.slot and st.slot.startswith("noun:"):
         parts.append(st.slot.removeprefix("noun:"))
+    for kind in lx.PET_KINDS:  # "our dog died": recall the beagle too
+        if (st.previous or "").lower() in kind:
+            parts.append(" ".join(sorted(kind)))
     said = contrast_words(st.text or "")
     for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
         if said & group:

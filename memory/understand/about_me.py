@@ -139,8 +139,12 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         (r"(?:^|,\s*)(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:now\s+)?in\s+(?P<p>" + UPPER +
          r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\s+now\b"),
         # "now in Neukölln", "now I'm in Lisbon", "we're in Philly now"
-        (r"^(?:now\s+(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?in|(?:i'?m|we'?re|i\s+am|we\s+are)\s+"
-         r"now\s+in)\s+(?P<p>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\b"),
+        (r"^(?:now\s+(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:back\s+)?in|(?:i'?m|we'?re|i\s+am|we\s+are)\s+"
+         r"now\s+(?:back\s+)?in)\s+(?P<p>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,2})\b"),
+        # "Our apartment is in Brooklyn", "we moved in together in Islington"
+        r"^(?:my|our)\s+(?:new\s+)?(?:flat|apartment|house|home|place|condo)\s+is\s+(?:now\s+)?in\s+" + PLACE,
+        r"\b" + SUBJ_I + r"\s+(?:just\s+|finally\s+)?moved\s+in\s+together\s+in\s+" + PLACE,
+        r"\b" + IM + r"\s+(?:now\s+)?back\s+in\s+" + PLACE + r"(?=\s*(?:now\b|for\s+good|permanently|[,.;!?]|$))",
     ]
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:now\s+)?live\s+at\s+(?P<a>\d+\w?\s+[^.;!?]+)", t, I)
     if m:
@@ -222,7 +226,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       r"(?=\s*(?:[,.;!?]|$))", t, I))
     if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
                                                        m.group("role"), I) and not re.search(
-            r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|"
+            r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|doing|job|as|"
             r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
         at = m.groupdict().get("at")
@@ -240,10 +244,22 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         return [Statement(act="change", text="Is retired", fact_type="identity", slot="job",
                           valid_from=dates.valid_from, clause=c, rule="work:retired")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+)?(?P<s>unemployed|between\s+jobs|out\s+of\s+work|"
+                  r"self-employed|freelance|a\s+freelancer|a\s+stay-at-home\s+(?:mum|mom|dad|parent)|"
+                  r"on\s+(?:maternity|paternity|parental)\s+leave|a\s+full-time\s+(?:student|carer|parent))\b", t, I)
+    if m:
+        state = re.sub(r"^a\s+", "", m.group("s").lower())
+        art = "a " if m.group("s").lower().startswith("a ") else ""
+        return [Statement(act="change" if re.search(r"\bnow\b|made\s+redundant|lost\s+my\s+job", c, I)
+                          else "assert", text=f"Is {art}{state}", fact_type="identity",
+                          slot=None if "leave" in state else "job",  # a leave keeps the job
+                          valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
+                          rule="work:state")]
     left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
                      r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
-    m = (re.search(r"\b(?i:i\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)|(?:i'?m|i\s+am)\s+"
+    m = (re.search(r"\b(?i:(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)(?:\s+the)?|(?:i'?m|i\s+am)\s+"
                    r"(?:now\s+|currently\s+)?working\s+(?:at|for|with))\s+" + org, t)
+         or re.search(r"(?i:^(?:and\s+)?(?:a\s+|my\s+)?new\s+job\s+(?:at|with)(?:\s+the)?)\s+" + org, t)
          or re.search(r"(?i:\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:been\s+|got\s+)?(?:hired|taken\s+on|"
                       r"employed|recruited)\s+by)\s+" + org, t)
          or (re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?at)\s+" + org + r"(?i:\s+now\b|\s*$)", t)
@@ -260,7 +276,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       r"start-up|company|firm|charity|agency|business)\s+(?:called|named))?(?:\s+the)?)\s+"
                       + org, t[left.end():])
     gone = re.search(r"\b(?i:i\s+no\s+longer\s+work\s+(?:at|for|with))\s+" + org.replace("?P<org>", "?P<g>"), t)
-    if not gone and left and re.search(r"\b(?:quit|job|role|position|notice)\b", left.group(0), I):
+    if not gone and left and re.search(r"\b(?:job|role|position|notice)\b", left.group(0), I):
         gone = re.search(r"(?P<g>.+)", left.group("left"))
     if not m and gone:
         # "I don't work at Asda anymore": the employer ended (merged with a new one, if said)
@@ -362,17 +378,29 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="assert", text=f"Does not eat {food}", fact_type="constraint",
                           slot=f"food:{food}", confidence=0.9, clause=c, rule="health:no-eat")]
     m = (re.search(r"\bi\s+(?:have\s+|'ve\s+)?(?:started|began|begun)\s+eating\s+(?P<v>[^,.;!?]+)", t, I)
-         or re.search(r"\b(?:i\s+(?:do\s+)?eat|i'?m\s+eating|i\s+am\s+eating)\s+(?:again\s+)?"
+         or re.search(r"\b(?:i\s+(?:do\s+)?eat|i'?m\s+eating|i\s+am\s+eating|(?:gone|went|going|i'?m)\s+back\s+"
+                      r"to\s+eating)\s+(?:again\s+)?"
                       r"(?P<v>meat|fish|seafood|dairy|eggs|chicken|pork|beef|cheese)"
                       r"\b(?P<rest>[^,.;!?]*)", t, I))
     if m:
         food = obj_phrase(m.group("v")).lower()
-        changed = bool(re.search(r"\b(?:now|again|started|began|begun|these\s+days)\b", c, I))
+        changed = bool(re.search(r"\b(?:now|again|started|began|begun|these\s+days|back)\b", c, I))
         is_diet = food in {"meat", "fish", "seafood", "dairy", "eggs", "chicken", "pork", "beef",
                            "cheese"}
         return [Statement(act="change" if changed else "assert", text=f"Eats {food}",
                           fact_type="constraint", slot="diet" if is_diet else None,
                           valid_from=dates.valid_from, clause=c, rule="health:eats")]
+    m = (re.search(r"\b(?:i'?m|i\s+am)\s+no\s+longer\s+(?P<c>diabetic|asthmatic|anaemic|anemic|epileptic|"
+                   r"pre-?diabetic)\b", t, I)
+         or re.search(r"\bmy\s+(?P<c>" + _COND + r")(?:'s|\s+is|\s+has)\s+(?:(?:completely|totally|finally)\s+)?"
+                      r"(?:gone|cured|cleared\s+up|in\s+remission|resolved)\b", t, I))
+    if m:
+        cond = {"diabetic": "diabetes", "pre-diabetic": "diabetes", "prediabetic": "diabetes",
+                "asthmatic": "asthma", "anaemic": "anaemia", "anemic": "anemia",
+                "epileptic": "epilepsy"}.get(m.group("c").lower(), m.group("c").lower())
+        return [Statement(act="change", text=f"No longer has {cond}", fact_type="constraint",
+                          previous=cond, valid_from=dates.valid_from, clause=c,
+                          rule="health:condition-gone")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:a\s+)?(?:(?P<t1>type\s+[12])\s+)?diabetic(?:\s+(?P<t2>type\s+[12]))?",
                   t, I)
     if m:
@@ -381,6 +409,7 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                           fact_type="constraint", confidence=0.9, valid_from=dates.valid_from,
                           clause=c, rule="health:diabetic")]
     m = re.search(r"\bi\s+(?:have|'ve\s+got|have\s+got|live\s+with|was\s+diagnosed\s+with|"
+                  r"have\s+been\s+diagnosed\s+with|'ve\s+been\s+diagnosed\s+with|"
                   r"got\s+diagnosed\s+with)\s+(?P<v>" + _COND + r")\b", t, I)
     if m:
         return [Statement(act="assert", text=f"Has {m.group('v').lower()}", fact_type="constraint",
@@ -442,6 +471,12 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                               fact_type="preference", clause=c, rule="pref:not-a-fan")]
         return [Statement(act="change", text=f"No longer likes {thing}", fact_type="preference",
                           previous=thing, clause=c, rule="pref:no-longer")]
+    m = re.match(r"^(?:(?:a|an|the)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:from\s+now\s+on|going\s+"
+                 r"forward|only\s+from\s+now)\b(?:\s+please)?\W*$", t, I)
+    if m and not re.match(r"^(?:i|we|you|it|that|this|same|me|no|not)\b", m.group("v"), I):
+        # "window seat from now on please": what they want from now on
+        return [Statement(act="change", text=f"Prefers {tidy(m.group('v'))}", fact_type="preference",
+                          clause=c, rule="pref:from-now-on")]
     m = re.search(r"\bi(?:'d|\s+would)?\s+(?:really\s+|now\s+|much\s+|actually\s+|definitely\s+)?"
                   r"(?:prefer|rather\s+have)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
@@ -551,6 +586,18 @@ def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Trip to {where}" + (f" {rest}" if rest else ""),
                               fact_type="world", valid_from=dates.valid_from,
                               valid_to=dates.valid_to, clause=c, rule="plan:trip")]
+    # "I've booked a week in Crete for June", "going skiing in Val d'Isère in February",
+    # "I'll be in Tokyo from 2 to 9 April": a trip with a date to come
+    m = (re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)*booked\s+(?:a|an|our|my)\s+(?:\w+\s+){0,2}?"
+                   r"(?:week|weekend|fortnight|holiday|trip|break|flight|flights|city\s+break|"
+                   r"cruise)\s+(?:in|to|for)\s+" + CAP_PLACE, t, I)
+         or re.search(r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+going\s+[a-z]+ing\s+(?:in|to|around)\s+"
+                      + CAP_PLACE, t, I)
+         or re.search(r"\b(?:i'?ll|we'?ll|i\s+will|we\s+will)\s+be\s+(?:in|visiting)\s+" + CAP_PLACE, t, I))
+    if m and dates.valid_from and dates.valid_from >= today and place(m.group("p")):
+        return [Statement(act="assert", text=f"Trip to {place(m.group('p'))}", fact_type="world",
+                          valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
+                          rule="plan:booked")]
     # "The CKA exam moved to 20 January"
     m = re.search(r"^(?:the|my|our)\s+(?P<n>[\w' -]+?)\s+(?:has\s+|have\s+)?(?:been\s+|was\s+|got\s+|"
                   r"is\s+)?(?:moved|rescheduled|postponed|pushed|brought\s+forward|changed)\s+"

@@ -27,6 +27,7 @@ _SHORT = {
     "bro": "brother", "gf": "girlfriend", "bf": "boyfriend", "hubby": "husband",
     "missus": "wife", "gonna": "going to", "gotta": "have to", "outta": "out of",
     "ya": "you", "childs": "children", "w/": "with", "pls": "please", "plz": "please",
+    "bday": "birthday", "b-day": "birthday", "hes": "he's", "shes": "she's", "thats": "that's", "theyre": "they're", "youre": "you're",
 }
 _SHORT_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in _SHORT) + r")(?![\w'])", I)
 
@@ -34,6 +35,7 @@ _SHORT_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in _SHORT) +
 _IDIOMS: tuple[tuple[str, str], ...] = (
     (r"\btied\s+the\s+knot\b", "got married"),
     (r"\bupped\s+sticks\b", "moved"),
+    (r"\b(?:flitted|decamped|relocated\s+ourselves)\b", "moved"),
     (r"\b(?:hightailed|high-tailed|legged)\s+it\s+out\s+of\b", "left"),
     (r"\bpacked\s+up\s+and\s+", ""),
     (r"\b(?:jacked|packed|chucked)\s+in\b", "quit"),
@@ -43,6 +45,8 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
      "broke"),
     (r"\b(?:ditched|binned|dumped|scrapped|chucked\s+out|got\s+shot\s+of)\b", "got rid of"),
     (r"\bretrained\s+as\b", "became"),
+    (r"\b(?:i've|i\s+have|i)\s+(?:been\s+|got\s+)?(?:made\s+redundant|laid\s+off|let\s+go|sacked|fired)\b",
+     "I'm now unemployed"),
     (r"\b(?:split\s+up|broke\s+up)\b", "separated"),
     (r"\b(i|we|you|they|he|she)'d\s+(been|gone|had|done|lived|moved|seen|already)\b", r"\1 had \2"),
     (r"\bhanded\s+in\s+my\s+notice\s+at\b", "left"),
@@ -73,9 +77,10 @@ _TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|for\s+wha
 _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|recently|also|now|then|already)\s+)*(?:moved|relocated|switched|changed|"
     r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
-    r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|"
+    r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|gave|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
-    r"picked\s+up|ordered)\b", I)
+    r"picked\s+up|ordered|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
+    r"never\s+(?:lived|worked|had|owned|been|drank|ate|used|liked|smoked))\b", I)
 _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
     r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic)|no\s+longer|"
@@ -112,9 +117,31 @@ def _short(m: re.Match) -> str:
     return _SHORT[word.lower()]
 
 
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+          "nine": 9}
+
+
+def _age_words(m: re.Match) -> str:
+    n = _TENS[m.group("t").lower()] + (_UNITS[m.group("u").lower()] if m.group("u") else 0)
+    return f"{m.group('pre')}{n}"
+
+
 def canonical(clause: str, *, lowercase: bool = False) -> str:
     """The clause in the plain first-person grammar the rules read. Pure (invariant 137)."""
-    c = strip_symbols(clause.replace("’", "'").replace("‘", "'"))
+    c = clause.replace("’", "'").replace("‘", "'")
+    # "I ❤️ sushi": the heart is the verb
+    c = re.sub(r"\b(i|we)\s+(?:❤️|❤|♥️|♥|😍|🥰)\s*", r"\1 love ", c, flags=I)
+    c = strip_symbols(c)
+    # "I (finally!) moved", "I, too, am vegan": asides that only colour the statement
+    c = re.sub(r"\s*\((?:\s*(?:finally|yes|again|at\s+last|lol|haha|i\s+know|seriously|really|[!?]+))+"
+               r"\s*[!?.]*\)\s*", " ", c, flags=I)
+    c = re.sub(r"\b(i|we),\s*(?:too|also|as\s+well|though),\s*", r"\1 ", c, flags=I)
+    c = re.sub(r"\b(we|they)\s+(?:both|all)\s+(?=[a-z])", r"\1 ", c, flags=I)
+    # "I'm thirty-four", "just turned forty": the number
+    c = re.sub(r"(?P<pre>\b(?:i'm|i\s+am|turned|i\s+turn)\s+)(?P<t>" + "|".join(_TENS) + r")(?:[- ](?P<u>"
+               + "|".join(_UNITS) + r"))?\b", _age_words, c, flags=I)
     c = _SHORT_RE.sub(_short, c)
     prev = None
     while prev != c:
@@ -160,8 +187,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                lambda m: f"{m.group(1)} no longer {m.group(2)}" + (f",{m.group('more')}" if
                                                                   m.group("more") else ""),
                c, flags=I)
-    c = re.sub(r"\b(i|we)\s+(?:don't|do\s+not)\s+(\w+)\s+([^,.;!?]+?)\s+any\s*more\b",
-               r"\1 no longer \2 \3", c, flags=I)
+    c = re.sub(r"\b(i|we)\s+(?:don't|do\s+not)\s+(\w+)(\s+[^,.;!?]+?)?\s+any\s*more\b",
+               lambda m: f"{m.group(1)} no longer {m.group(2)}{m.group(3) or ''}", c, flags=I)
     c = re.sub(r",\s*not\s+(?:more|anymore|any\s+more)\s+([^,.;!?]+)", r", not \1 any more", c,
                flags=I)
     c = re.sub(r"\b(i)\s+am\s+(" + _BASE_VERBS + r")\b(?!ing)", r"\1 \2", c, flags=I)
@@ -174,20 +201,46 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                lambda m: f"{m.group(1)} never {_PERFECT_ING[m.group(2).lower()]}", c, flags=I)
     c = re.sub(r"^(?:please\s+)?you\s+(forget|delete|remove|erase)\b", r"please \1", c, flags=I)
     c = re.sub(r"\bplease\s+you\s+", "please ", c, flags=I)
-    c = re.sub(r"\bworking\s+like\s+(?:an?\s+)?", "working as a ", c, flags=I)
+    c = re.sub(r"\b(?:working|doing\s+(?:a\s+)?job)\s+(?:like|as)\s+(?:an?\s+)?", "working as a ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(?:am|are)\s+having\s+", r"\1 have ", c, flags=I)
+    c = re.sub(r"\b(have|bought|got|own|drive|ordered)\s+new\s+(?=[\w-]+(?<!s)\b)", r"\1 a new ", c, flags=I)
+    c = re.sub(r"(\b(?:have|got|bought|own|drive|ordered)\s+(?:a|an)\s+(?:new\s+)?[\w-]+),\s*it(?:'s|\s+is|"
+               r"\s+was)\s+(?:an?\s+)?(?=(?-i:[A-Z0-9]))", r"\1, a ", c, flags=I)
+    c = re.sub(r"\b(my|our)\s+(wife|husband|partner|son|daughter|mum|mom|mother|dad|father|sister|"
+               r"brother|dog|cat|boss|girlfriend|boyfriend|baby)\s+name\b", r"\1 \2's name", c, flags=I)
+    c = re.sub(r",\s*(?:her|his|its|their)\s+names?\s+(?:is|are)\s+(?=(?-i:[^\W\d_a-z]))", " called ", c,
+               flags=I)
+    c = re.sub(r"^me\s+i\b", "I", c, flags=I)
+    c = re.sub(r"\b(i'm|i\s+am)\s+not\s+(smoking|drinking)\b(?=.*\b(?:since|any\s*more)\b)",
+               r"I quit \2", c, flags=I)
+    c = re.sub(r"\ballergic\s+(?:on|of|for|against|with)\s+", "allergic to ", c, flags=I)
+    c = re.sub(r"\b(?:i'm|i\s+am)\s+working\s+as\s+(?:an?\s+)?", "I work as a ", c, flags=I)
+    c = re.sub(r"\bwork\s+as\s+(?!an?\s|the\s)(?=[a-z])", "work as a ", c, flags=I)
+    c = re.sub(r"\b(moved|moving|relocated)\s+(?:here|there|over)\s+(?=to\b)", r"\1 ", c, flags=I)
+    c = re.sub(r"\b(like|love|enjoy)\s+(?:too|very)\s+much\s+", r"\1 ", c, flags=I)
+    c = re.sub(r"\bi\s+have\s+(\d{1,3})\s+years\b(?!\s+(?:of|experience|left|in|at|with))",
+               r"I'm \1 years old", c, flags=I)
     c = re.sub(r"\b((?-i:[A-Z])[\w'-]+)-based\b", r"based in \1", c, flags=I)
-    c = re.sub(r"\b(work(?:ing)?)\s+(?:by|in|by\s+the)\s+(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
+    c = re.sub(r"\b(work(?:ing)?)\s+by\s+(?:the\s+)?(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(eat|drink|use|play|live|work)\s+again\s+", r"\1 \2 ", c, flags=I)
     c = re.sub(r"\b(i'm|i\s+am)\s+again\s+", r"\1 again ", c, flags=I)
     # "X is where I grew up": I grew up in X.
     c = re.sub(r"^(?P<p>[^,]+?)\s+is\s+where\s+(?P<s>i|we)\s+(?P<v>grew\s+up|was\s+born|live)\b",
                lambda m: f"{m.group('s')} {m.group('v')} in {m.group('p')}", c, flags=I)
+    # "Used to drive a Golf, now I've got a Tesla": what stopped, then what is true now.
+    c = re.sub(r"^(?:i\s+|we\s+)?used\s+to\s+(?!be\b)(\w+)\s+([^,]+?),?\s+(?:but\s+|and\s+)?(?=now\b)",
+               r"I no longer \1 \2, ", c, flags=I)
+    # "I'm vegan and allergic to nuts": two predicates of one "I'm".
+    c = re.sub(r"\b(i'm|i\s+am)\s+([^,]+?)\s+and\s+(?:also\s+)?(?=(?:allergic|vegan|vegetarian|pescatarian|"
+               r"coeliac|celiac|lactose|married|divorced|engaged|retired|pregnant|diabetic|left-handed|"
+               r"a|an)\s)", r"\1 \2, I'm ", c, flags=I)
     # Aspect: "I've been working for" reads as "I'm working for".
     c = re.sub(r"\bi\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"I'm \1", c, flags=I)
     c = re.sub(r"\bwe\s*(?:'ve|\s+have)\s+been\s+(\w+ing)\b", r"we're \1", c, flags=I)
+    # "no longer vegan eating fish again": two clauses
+    c = re.sub(r"\b(vegan|vegetarian|pescatarian|veggie)\s+(eating|drinking)\b", r"\1, \2", c, flags=I)
     if lowercase:
-        c = _capitalise_names(c)
+        c = _run_on(_capitalise_names(c))
     return " ".join(c.split())
 
 
@@ -197,16 +250,32 @@ luck public private advance order line place front mind doubt bits tears office 
 him there here now then again all some any no one two three""".split())
 
 
+_RUN_ON_KEEP = frozenset("""i we just finally and then have had 've also recently never already
+they he she you it who that which so but or not""".split())
+
+
+def _run_on(c: str) -> str:
+    """A texter's run-on ("sold my car got an ebike instead", "moved to leeds new job at
+    asda"): a comma before a verb or "new job" that starts a new clause."""
+    def cut(m: re.Match) -> str:
+        before = c[:m.start()].split()
+        if not before or before[-1].lower().strip(",") in _RUN_ON_KEEP:
+            return m.group(0)
+        return "," + m.group(0)
+    return re.sub(r"\s+(?=(?:got|bought|moved|joined|started|switched|sold|quit|left)\s+(?:a|an|the|my|to|"
+                  r"at|into|from)\b|new\s+job\b)", cut, c, flags=I)
+
+
 def _capitalise_names(c: str) -> str:
     """In an all-lowercase message, the word after "joined", "left", "at", "in ... now" is a
     name ("left deloitte joined kpmg" -> Deloitte, Kpmg)."""
     def up(m: re.Match) -> str:
         word = m.group("w")
-        if word.lower() in _NOT_NAMES:
+        if word.lower() in _NOT_NAMES or word.lower().endswith("ing"):
             return m.group(0)
         return m.group(0)[:m.start("w") - m.start()] + word[:1].upper() + word[1:]
     c = re.sub(r"\b(?:joined|left|quit|started\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
-               r"employed\s+by)\s+(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
+               r"employed\s+by)\s+(?:the\s+)?(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
     c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+)?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
                up, c, flags=I)
     c = re.sub(r"\bfrom\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)

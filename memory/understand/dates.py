@@ -32,7 +32,7 @@ _PAST = re.compile(
 _FUTURE = re.compile(
     r"\b(?:will|'ll|going to|gonna|next|tomorrow|upcoming|starts?|starting|from now|booked|"
     r"plan(?:ning)? to|flying|fly|travell?ing|off to|heading|leaving for|back on|due|moving|"
-    r"relocating)\b",
+    r"relocating|(?:i'?m|we'?re|i\s+am|we\s+are)\s+going|booked|i'?ll|we'?ll)\b",
     re.IGNORECASE)
 
 
@@ -306,9 +306,10 @@ def find_dates(clause: str, today: date) -> Dates:
         return Dates(start, end, _strip_vague(text), tuple(found))
 
     # A month or year alone: "in March", "from January", "in 2019" -- removed from the value.
-    m = re.search(r"\b(?:in|from|back\s+in|since|as\s+of|starting)\s+(?:the\s+)?(?P<m>" + MON +
+    m = re.search(r"\b(?:in|from|back\s+in|since|as\s+of|starting|for)\s+(?:the\s+)?(?P<m>" + MON +
                   r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
-    if m and not re.fullmatch(r"may", m.group("m"), re.IGNORECASE):
+    if m and (not re.fullmatch(r"may", m.group("m"), re.IGNORECASE) or m.group("m") == "May"
+              or m.group("y")):  # "in May" (a capital or a year), never the verb "may"
         y = int(m.group("y")) if m.group("y") else None
         start = _month_start(month_number(m.group("m")), y, today, future=future or (
             m.group(0).lower().startswith(("from", "starting")) and not past))

@@ -37,15 +37,25 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
     # "I never lived in Bristol", "we never had a cat"
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+)?(?P<verb>"
                   r"lived|been|owned|had|worked|liked|said|eaten|used|bought|driven|studied|"
-                  r"played|gone|visited|dated|married|run|done|taken)\b\s*(?P<rest>[^,.;!?]*)",
+                  r"played|gone|visited|dated|married|run|done|taken|drank|drunk|ate|drove|smoked|"
+                  r"kept|rode)\b\s*(?P<rest>[^,.;!?]*)",
                   c, I)
+    if m and re.match(r"^there\b", m.group("rest").strip(), I):
+        # "Leeds? Never lived there": there is the place the message named
+        named = re.findall(r"\b((?-i:[A-Z])[\w'’-]+)\b", message[:message.find(c)] if c in message
+                           else message)
+        named = [n for n in named if n.lower() not in {"i", "never", "no", "nope", "what", "where"}]
+        if named:
+            c = c[:m.start("rest")] + "in " + named[-1] + c[m.start("rest") + len("there"):]
+            m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+)?(?P<verb>lived|"
+                          r"been|worked)\b\s*(?P<rest>[^,.;!?]*)", c, I)
     if m and m.group("rest").strip():
         verb = m.group("verb").lower()
         slot = {"lived": "home", "worked": "employer"}.get(verb)
         st = Statement(act="deny", target=f"{verb} {tidy(m.group('rest'))}", slot=slot,
                        harsh=True, clause=c, rule="deny:never")
         # "..., it was Ōsaka": the value that was true all along (invariant 140).
-        new = re.search(r"^\s*,?\s*(?:it\s+was|it'?s|it\s+is|that\s+was|but|only)\s+(?:actually\s+|always\s+)?"
+        new = re.search(r"^\s*,?\s*(?:it\s+was|it'?s|it\s+is)\s+(?:actually\s+|always\s+)?"
                         r"(?:in\s+|at\s+|for\s+)?(?P<v>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER +
                         r"[\w'’.-]*){0,2})\s*(?:[.!?]|$)", c[m.end():])
         if new and slot:
@@ -75,8 +85,8 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         return [st]
     # "The Tesla was my sister's, not mine"; "That was my sister's car"; "Max was my neighbour's dog"
     m = re.search(r"^(?P<subj>[\w'’ -]{1,50}?)\s+(?:was|were|is|are)\s+(?:actually\s+|really\s+|"
-                  r"only\s+)?(?:my|our)\s+(?P<who>\w+)['’]s?(?:\s+(?P<noun>[a-z][\w-]*))?"
-                  r"(?=\s*(?:[,.;!?]|$))", c, I)
+                  r"only\s+)?(?:my|our)\s+(?P<who>\w+)['’]s?(?:\s+(?P<noun>(?!not\b)[a-z][\w-]*))?"
+                  r"(?=\s*(?:[,.;!?]|$)|\s+not\s+(?:mine|ours)\b)", c, I)
     if m and (re.search(r"\bnot\s+(?:mine|ours)\b|\bnever\b", message, I)
               or m.group("who").lower() in lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend"}):
         subj = tidy(m.group("subj"))
@@ -97,6 +107,20 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         subj = re.sub(r"^(?:the|my|our)\s+", "", tidy(m.group("subj")), flags=I)
         return [Statement(act="deny", target=f"{subj} {m.group('noun')}", harsh=True, clause=c,
                           rule="deny:isnt-mine")]
+    # "I don't have a daughter, you've confused me with someone": a denial when the user says
+    # the record is wrong
+    m = re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not|never)\s+(?:have|had|own|owned)\s+(?:a|an|any)\s+"
+                  r"(?P<n>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
+    if m and HARSH_RE.search(message):
+        return [Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c,
+                          rule="deny:dont-have")]
+    # "My peanut allergy was a misdiagnosis", "the Tesla thing was a mix-up"
+    m = re.search(r"^(?:my|our|the)\s+(?P<subj>[\w'’ -]{1,40}?)\s+(?:thing\s+)?(?:was|is)\s+(?:all\s+)?(?:a\s+|an\s+)?"
+                  r"(?:misdiagnosis|mistake|error|typo|false\s+positive|mix-?up|misunderstanding|"
+                  r"wrong|never\s+real)\b", c, I)
+    if m:
+        return [Statement(act="deny", target=tidy(m.group("subj")), harsh=True, clause=c,
+                          rule="deny:was-a-mistake")]
     # "Mochi has never had a pet passport"
     m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:has|have)\s+never\s+(?:had|been|owned|used|"
                   r"had\s+an?)\s+(?P<rest>[^,.;!?]+)", c, I)

@@ -18,7 +18,8 @@ phone smartphone laptop computer pc desktop tablet ipad kindle e-reader watch sm
 television monitor screen keyboard mouse headphones earbuds speaker speakers soundbar router
 modem extender hub bridge stick dongle sensor sensors camera doorbell thermostat plug plugs bulb
 bulbs lamp lamps light lights printer scanner console drone car van truck bike bicycle scooter
-motorbike motorcycle moped boat caravan campervan house flat apartment cottage cabin garage
+motorbike motorcycle moped boat caravan campervan ebike e-bike escooter e-scooter kayak
+paddleboard surfboard skateboard snowboard skis house flat apartment cottage cabin garage
 garden allotment desk chair sofa couch bed mattress table wardrobe fridge freezer oven cooker
 hob microwave kettle toaster dishwasher washer dryer vacuum hoover robot mower heater boiler
 fan purifier dehumidifier humidifier piano guitar violin cello drum drums keyboard ukulele
@@ -43,7 +44,7 @@ CONDITIONS = ("diabetes", "type 1 diabetes", "type 2 diabetes", "asthma", "epile
 MARITAL = ("married", "divorced", "single", "widowed", "engaged", "separated")
 
 # Nouns that are not possessions when someone "has" or "got" them.
-NOT_THINGS = frozenset(["question", "problem", "issue", "idea", "moment", "minute", "second", "meeting", "week", "day", "deadline", "job", "plan", "lot", "flight", "trip", "headache", "cold", "break", "holiday", "party", "date", "talk", "chat", "word", "call", "feeling", "doubt", "bit", "few", "look", "go", "chance", "clue", "appointment", "sec", "quick", "good", "great", "nice", "lovely", "bad", "rough", "busy", "long", "hard", "fun", "time", "shower", "nap", "rest", "drink", "coffee", "tea", "lunch", "dinner", "breakfast", "meal", "snack", "look", "feeling", "point", "sense", "interview", "exam", "test", "cough", "fever", "baby", "feeling"])
+NOT_THINGS = frozenset(["ticket", "tickets", "voucher", "refund", "receipt", "grade", "mark", "question", "problem", "issue", "idea", "moment", "minute", "second", "meeting", "week", "day", "deadline", "job", "plan", "lot", "flight", "trip", "headache", "cold", "break", "holiday", "party", "date", "talk", "chat", "word", "call", "feeling", "doubt", "bit", "few", "look", "go", "chance", "clue", "appointment", "sec", "quick", "good", "great", "nice", "lovely", "bad", "rough", "busy", "long", "hard", "fun", "time", "shower", "nap", "rest", "drink", "coffee", "tea", "lunch", "dinner", "breakfast", "meal", "snack", "look", "feeling", "point", "sense", "interview", "exam", "test", "cough", "fever", "baby", "feeling"])
 
 HEDGES = (r"\b(?:i think|i believe|maybe|perhaps|might be|probably|not sure|i guess|possibly|"
           r"pretty sure|could be|i suspect|apparently|kind of|sort of)\b")
@@ -94,3 +95,10 @@ CONTRASTS: tuple[frozenset[str], ...] = tuple(frozenset(s.split()) for s in (
     "bash zsh fish", "spotify tidal deezer", "netflix disney", "chrome firefox safari edge brave",
     "cats dogs", "gas electric", "sweet savoury savory", "beach mountains", "summer winter",
     "early late", "hot cold", "red white rose", "beer wine", "paper kindle ebooks audiobooks"))
+
+# Kinds of pet: "our dog died" names the one fact about a beagle, a whippet, ...
+PET_KINDS: tuple[frozenset[str], ...] = (
+    frozenset("dog dogs puppy beagle labrador whippet spaniel terrier poodle collie retriever "
+              "dachshund greyhound pug husky cockapoo cockerpoo lurcher springer".split()),
+    frozenset("cat cats kitten tabby siamese".split()),
+)

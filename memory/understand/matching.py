@@ -132,11 +132,21 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                 found = [h for h in found if (st.slot and _strength(st.slot, h.text, h.fact_type))
                          or topic & (terms(h.text) - want)]
             if found:
+                owned = bool(re.match(r"^(?:no\s+longer\s+)?(?:owns|has|drives|rides|uses)\b", st.text,
+                                      re.IGNORECASE))
                 return max(found, key=lambda h: (
                     _strength(st.slot, h.text, h.fact_type) if st.slot else 0,
+                    # a thing that went replaces the fact of having it, not a rule about it
+                    owned and bool(re.match(r"^(?:has|owns|drives|rides|uses)\b", h.text,
+                                            re.IGNORECASE)),
                     len(topic & terms(h.text)), -h.rank))
             if st.harsh:
                 return None
+            kind = next((k for k in lx.PET_KINDS if st.previous.lower() in k), None)
+            if kind:  # "our dog died": the one fact about a dog of any breed (invariant 140)
+                pets = {h.id: h for h in facts
+                        if {w.lower() for w in re.findall(r"[\w'-]+", h.text)} & kind}
+                return next(iter(pets.values())) if len(pets) == 1 else None
     if st.slot and (st.act == "change" or _single(st.slot)):
         found = [(s, h) for h in facts
                  if (s := _strength(st.slot, h.text, h.fact_type)) and terms(h.text) != new_terms]
@@ -197,7 +207,8 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
                 slot: str | None = None, expand: bool = False):
     """The recalled memory a denial or a forget request names, or None when none is named
     clearly: every name and number in the words must appear, and enough of the rest."""
-    cleaned = re.sub(r"^(?:lived|been|owned|had|worked|liked|said|eaten|used|bought)\s+(?:in|at|"
+    cleaned = re.sub(r"^(?:lived|been|owned|had|worked|liked|said|eaten|used|bought|drank|drunk|ate|"
+                     r"drove|smoked|kept|rode)\s+(?:in|at|"
                      r"a|an|the|with|for)?\s*", "", words.strip(), flags=re.IGNORECASE)
     want = terms(cleaned) - {stem(w) for w in lx.GENERIC}
     if expand:

@@ -13,7 +13,7 @@ I = re.IGNORECASE
 _TRAIL = re.compile(r"(?:[\s,]+(?:now|too|as well|also|again|any ?more|these days|nowadays|"
                     r"instead|from now on|for now|already|please|though|lol|haha|for good|"
                     r"full stop|really|honestly|mate|thanks|at the moment|currently|anyway|after all|"
-                    r"lol|haha|tbh|btw))+$", I)
+                    r"lol|haha|tbh|btw|in\s+my\s+life|ever|at\s+all|mate))+$", I)
 _LEAD_ART = re.compile(r"^(?:a|an|the|my|our|some|one)\s+", I)
 STOP_AT = re.compile(
     r"\s+(?:(?:that|which|who)\s+(?:i|we)\b|i\s+(?:never|haven'?t|have\s+not|still|just)\b|"
@@ -73,16 +73,27 @@ def place(value: str) -> str | None:
     parts = tidy(value).split()
     if not parts:
         return None
-    if parts[0].lower() in {"a", "an", "the", "my", "our", "here", "there", "town", "home",
+    if len(parts) > 1 and parts[0] in {"New", "The"} and parts[1][:1].isupper():
+        parts = parts[:1] + parts[1:]  # "New York", "The Hague": a name, not "a new flat"
+    elif parts[0].lower() in {"a", "an", "the", "my", "our", "here", "there", "town", "home",
                             "bed", "work", "together", "with", "it", "them", "london's",
-                            "new", "another", "this", "that", "his", "her", "their"}:
+                            "new", "another", "this", "that", "his", "her", "their", "hope",
+                            "fear", "denial", "sin", "luxury", "poverty", "comfort", "peace",
+                            "harmony", "style", "squalor", "terror", "dread", "limbo", "love",
+                            "trouble", "pain", "debt", "shock", "hospital", "jeans", "pyjamas",
+                            "pajamas", "misery", "silence", "secret", "reality", "fantasy",
+                            "charge", "touch", "shape", "time", "case", "fact", "general",
+                            "public", "private", "person", "advance", "bits", "tears", "awe",
+                            "hiding", "isolation", "quarantine", "lockdown", "paradise", "heaven",
+                            "hell", "chaos", "sync", "line", "order", "progress"}:
         return None
     out: list[str] = []
     for p in parts[:4]:
         if out and not p[:1].isupper() and p.lower() not in {"de", "do", "da", "del", "la",
-                                                             "le", "am", "upon", "on"}:
+                                                             "le", "am", "upon", "on"} and not (
+                re.match(r"^[dl]['’]", p, I) and p[2:3].isupper()):
             break
-        out.append(p if p[:1].isupper() else p.capitalize())
+        out.append(p if p[:1].isupper() or re.match(r"^[dl]['’]\S", p, I) else p.capitalize())
     while out and out[-1].lower() in {"de", "do", "da", "del", "la", "le", "am", "upon", "on"}:
         out.pop()
     return " ".join(out).rstrip(".,") or None
@@ -117,6 +128,7 @@ UPPER = "(?-i:[" + "".join(re.escape(chr(c)) for c in range(0x41, 0x2000) if chr
 REL = "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend"}, key=len, reverse=True))
 NAME = r"(?P<name>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’-]+)?)"
 PLACE = r"(?P<p>[^\W\d_][\w'’.-]*(?:\s+(?:de|do|da|del|la|le|am|upon|on\s+)?[^\W\d_][\w'’.-]*){0,3})"
-CAP_PLACE = r"(?P<p>(?-i:" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER + r"[\w'’.-]*){0,3}))"
+CAP_PLACE = (r"(?P<p>(?-i:" + UPPER + r"[\w'’.-]*(?:\s+(?:(?:de|da|do|del|di|du|la|le|von|van|der|"
+             r"upon|on|sur|am|y)\s+)?(?:d'|l'|d’|l’)?" + UPPER + r"[\w'’.-]*){0,3}))")
 SUBJ_I = r"(?:i|we)"
 IM = r"(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|i\s+have\s+been|we'?ve\s+been)"

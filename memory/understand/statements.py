@@ -22,7 +22,7 @@ from .canon import canonical, is_lowercase_message
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
-from .phrases import HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
+from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .things import activities, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
@@ -32,14 +32,25 @@ __all__ = ["Statement", "Understanding", "read_clause", "understand"]
 _PREFIX = re.compile(
     r"^(?:(?:please|pls|just|also|oh|and|so|ok|okay|well|hey|hi|hello|btw|by the way|fyi|"
     r"just so you know|for the record|for your records|actually|note that|remember that|"
-    r"remember|please note|quick update|update|news|good news|guess what|so yeah|yeah|yes|no|"
+    r"remember|please note|quick update|update|news|good news|guess what|so yeah|yeah|yes|"
+    r"no(?!\s+(?:longer|more)\b)|"
     r"right|anyway|ah|um|uh|hmm|heads up|nope|sorry|actually no|no wait|wait|"
-    r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake))"
+    r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake)|"
+    r"you'?ve\s+got\s+(?:it|that)\s+wrong|you\s+got\s+(?:it|that)\s+wrong|wrong)"
     r"\b[,:!.]?\s*)+", I)
 _CONDITIONAL = re.compile(
-    r"\b(?:if|unless|what\s+if|suppose|supposing|imagine|in\s+theory|hypothetically|wish|"
+    r"\b(?:if\s+(?:i|we|you|they|he|she|it|my|our|the|that|this|there)|unless|what\s+if|suppose|"
+    r"supposing|imagine|in\s+theory|hypothetically|wish|"
     r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
     r"we\s+should)\b", re.IGNORECASE)
+_THEY_THINK = re.compile(
+    r"\b(?!i\b|we\b)[\w'’]+\s+(?:thinks?|believes?|assumes?|reckons?|is\s+convinced|are\s+convinced|"
+    r"wants?\s+me\s+to|wish(?:es)?|hopes?|keeps?\s+saying|insists?|claims?)\s+(?:that\s+)?"
+    r"(?:i|we|i'm|we're)\b", re.IGNORECASE)
+_CORRECTION_LEAD = re.compile(
+    r"^(?:no[,!]|nope\b|wrong\b|that'?s\s+(?:wrong|not\s+right|incorrect|not\s+true)|"
+    r"you'?ve\s+got\s+(?:it|that)\s+wrong|you\s+got\s+(?:it|that)\s+wrong|incorrect\b|"
+    r"not\s+true\b|correction\b)", re.IGNORECASE)
 _TELL = re.compile(
     r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|did\s+you\s+know|have\s+i\s+told\s+you|"
     r"i\s+forgot\s+to\s+"
@@ -74,8 +85,9 @@ _CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|u
 _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\s+so)\s+"
                     r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
                     r",\s*(?=now\s+(?:i|we|in)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
-                    r"living|working|driving|riding|playing)\b)|"
-                    r",?\s+(?:and|then|and\s+then)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")",
+                    r"living|working|driving|riding|playing|new\s+job)\b)|"
+                    r",?\s+(?:and|then|and\s+then)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
+                    r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)",
                     re.IGNORECASE)
 
 
@@ -84,7 +96,7 @@ def split_clauses(message: str) -> list[str]:
     # "I moved to Bath, can you update that?": a statement, then a request about it.
     message = re.sub(r",\s*(?=(?:can|could|would|will)\s+you\b[^,]*\?\s*$)", ". ", message.strip(),
                      flags=re.IGNORECASE)
-    for part in re.split(r"(?<=[.!?;])\s+|\n+", message.strip()):
+    for part in re.split(r"(?<=[.!?;])\s+|\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
         part = part.strip()
         if part:
             out.append(part)
@@ -95,6 +107,9 @@ def is_question(clause: str) -> bool:
     c = clause.strip()
     if re.match(r"^(?:do|does)\s*(?:n'?t|\s+not)\b", c, I):
         return False
+    if not c.endswith("?") and re.match(r"^(?:when|where|while|once|since|after|before|because|as)\s+"
+                                        r"(?:i|we|my|our)\b[^,]*,\s*(?:i|we|my|our|now)\b", c, I):
+        return False  # "When we moved to Glasgow, I switched jobs": a statement
     return c.endswith("?") or bool(_QUESTION.match(c))
 
 
@@ -210,8 +225,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             out.ignored.append(raw)
             continue
         hedged = bool(HEDGE_RE.search(c))
-        # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause.
-        parts = [p for p in _PARTS.split(c) if p and p.strip()]
+        # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
+        # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
+        parts = [p for p in _PARTS.split(c) if p and p.strip() and not _THEY_THINK.search(p)]
         kept = []
         spare: list[Dates] = []  # dates said in a part that holds no statement
         for part in parts:
@@ -237,6 +253,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             continue
         out.statements += kept
     out.statements = _merge(out.statements)
+    if _CORRECTION_LEAD.match(message.strip()):
+        # "You've got it wrong, I live in York": the stored value was never true (invariant 140)
+        for st in out.statements:
+            if st.act in ("assert", "change") and st.slot and not CHANGE_RE.search(st.clause):
+                st.act, st.harsh = "change", True
+                st.rule += "+correction"
     return out
 
 

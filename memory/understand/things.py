@@ -30,7 +30,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:the|my|our|"
                    r"a|an)\s+(?P<p>[\w'’ .+-]+?)\s+with\s+(?:(?:a|an|the|two|some)\s+)?" + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:traded|swapped|exchanged|"
-                      r"part-exchanged)\s+(?:in\s+)?(?:the|my|our)\s+"
+                      r"part-exchanged)\s+(?:in\s+)?(?:(?:the|my|our)\s+)?"
                       r"(?P<p>[\w'’ .+-]+?)\s+(?:in\s+)?for\s+(?:(?:a|an|the)\s+)?" + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*sold\s+(?:the|my|our)\s+"
                       r"(?P<p>[\w'’ .+-]+?)\s+and\s+(?:\w+\s+){0,3}?(?:on|use|got|bought|have|own|"
@@ -76,6 +76,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     # "we don't have the Roborock any more"; "someone stole my Brompton"; "I got rid of the UPS"
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not)\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                    r"(?P<v>[\w'’ .+-]+?)\s+any\s*more\b", t, I)
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*gave\s+(?:the|my|our)\s+"
+                      r"(?P<v>[\w'’ .+-]+?)\s+(?:to|away)\b", t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+no\s+longer\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                       + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
@@ -131,10 +133,14 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                 thing = thing.split(",")[0]  # "two children, one boy and one girl"
         else:
             thing = obj_phrase(head)
+        named = re.match(r"^(?P<k>.+?)\s+(?:called|named)\s+(?P<n>[^\W\d_][\w'-]*)", thing, I)
+        if named:  # "a dog called rolo he's a cockapoo": the name ends the thing
+            thing = f"{tidy(named.group('k'))} called {cap(named.group('n'))}"
         words = set(re.findall(r"[a-z]+", thing.lower()))
         if not thing or words & lx.NOT_THINGS or re.match(r"^(?:to|been|feeling|go)\b", thing, I):
             return None
-        if not looks_like_a_thing(thing):
+        if not (looks_like_a_thing(thing) or looks_like_a_thing(
+                re.split(r"\s+(?:in|at|near|from|called|named)\s+", thing, flags=I)[0])):
             return None  # "a parking ticket", "a bad back", "a promotion": not possessions
         people = lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "kids", "children"}
         if words & people:
@@ -162,7 +168,7 @@ def looks_like_a_thing(phrase: str) -> bool:
     words = re.findall(r"[\w'’-]+", phrase)
     if not words:
         return False
-    if any(w[:1].isupper() or any(ch.isdigit() for ch in w) for w in words):
+    if any((w[:1].isupper() and len(w) > 1) or any(ch.isdigit() for ch in w) for w in words):
         return True
     head = words[-1].lower()  # "a flat tyre" is a tyre, not a flat
     return bool({head, head.rstrip("s")} & (lx.THINGS | lx.PETS | lx.RELATIONS))
@@ -178,7 +184,7 @@ def _base(thing: str) -> str | None:
 _VERBS = ("drink|run|take|play|speak|grow|cycle|swim|walk|practise|practice|study|train|read|"
           "watch|listen|attend|volunteer|teach|type|ride|drive|commute|wear|meditate|bake|cook|"
           "knit|paint|sing|climb|boulder|surf|ski|hike|garden|use|carry|visit|coach|"
-          "collect|write|brew|fly|support|follow|own|manage|lead|mentor|sleep")
+          "collect|write|brew|fly|support|follow|own|manage|lead|mentor|sleep|bank")
 
 
 def _gerund_base(stem: str) -> str:
@@ -197,9 +203,21 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
         thing = obj_phrase(m.group("v"), keep_article=True)
         if thing and thing.lower() not in {"it", "that", "this", "my job", "work"} and not re.match(
                 r"^(?:my|the|our)\s+(?:job|role|position|work)\b", thing, I):
+            gerund = re.fullmatch(r"([a-z]+)ing", thing.lower())
+            base = _gerund_base(gerund.group(1)) if gerund else None
             return [Statement(act="change", text=f"Has given up {third_person(thing)}",
                               fact_type="preference", previous=thing,
+                              slot=f"verb:{base}" if base in _VERBS.split("|") else None,
                               valid_from=dates.valid_from, clause=c, rule="act:quit")]
+    # "I don't run anymore" (read as "I no longer run"): a habit that ended
+    m = re.search(r"\bi\s+no\s+longer\s+(?P<verb>" + _VERBS + r")\b(?P<v>[^,.;!?]*)", t, I)
+    if m and m.group("verb").lower() not in {"use", "own", "support", "follow", "visit"}:
+        verb = m.group("verb").lower()
+        rest = tidy(m.group("v"))
+        return [Statement(act="change", text=f"No longer {third_singular(verb)} {third_person(rest)}".strip(),
+                          fact_type="preference", slot=f"verb:{verb}",
+                          previous=obj_phrase(rest) or verb if rest else verb,
+                          valid_from=dates.valid_from, clause=c, rule="act:no-longer")]
     # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
     # same verb ("Drinks tea") when there is one.
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:started|began|begun|"
@@ -221,11 +239,15 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Likes {third_person(thing)}", fact_type="preference",
                               clause=c, rule="act:into")]
     # "I'm on a Galaxy S24 now": the thing they use now.
-    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?on\s+(?:a|an|the)\s+(?P<v>[^,.;!?]+?)"
-                  r"\s+(?:now|these\s+days|nowadays)\b", t, I)
+    m = (re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?on\s+(?:a|an|the)\s+(?P<v>[^,.;!?]+?)"
+                   r"\s+(?:now|these\s+days|nowadays)\b", t, I)
+         or re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?back\s+(?:on|to)\s+(?:(?:a|an|the)\s+)?"
+                      r"(?P<v>(?-i:[A-Z0-9])[^,.;!?]*?)(?:\s+(?:now|again))?(?=\s*(?:[,.;!?]|$))", t, I))
     if m and looks_like_a_thing(m.group("v")) and not re.search(r"\b(?:call|train|bus|plane|flight|"
                                                                  r"way|phone\s+call|diet)\b", m.group("v"), I):
-        return [Statement(act="change", text=f"Uses {article(tidy(m.group('v')))}{tidy(m.group('v'))}",
+        thing = tidy(m.group("v"))
+        det = article(thing) if re.search(r"\bon\s+(?:a|an)\s", m.group(0), I) else ""
+        return [Statement(act="change", text=f"Uses {det}{thing}",
                           fact_type="preference", clause=c, rule="act:on-now")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|back\s+to\s+)?using\s+(?P<v>[^,.;!?]+?)"
                   r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?(?=\s*(?:[,.;!?]|$))", t, I)
@@ -258,10 +280,16 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         verb = m.group("verb").lower()
         thing = tidy(m.group("v"))
-        if not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit|most|every|"
-                                 r"each|daily|weekly|twice|once|sometimes|often|always|a\s+lot|"
-                                 r"lots|when|whenever|after|before|late|early|fast|slow|too\s+"
-                                 r"late)\b", thing, I):
+        intransitive = verb in {"run", "cycle", "swim", "walk", "climb", "boulder", "surf", "ski",
+                                "hike", "meditate", "bake", "cook", "paint", "sing", "knit", "train"}
+        if intransitive and _HABIT.search(thing) and re.match(r"^(?:every|each|daily|weekly|twice|"
+                                                              r"once|most|on|at|\w+\s+times)\b",
+                                                              thing, I):
+            pass  # "I swim twice a week": the habit is the frequency
+        elif not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit|most|every|"
+                                   r"each|daily|weekly|twice|once|sometimes|often|always|a\s+lot|"
+                                   r"lots|when|whenever|after|before|late|early|fast|slow|too\s+"
+                                   r"late)\b", thing, I):
             return None  # no object: "I practise most evenings" says nothing durable
         if verb == "use":
             text = f"Uses {thing}"
@@ -274,7 +302,29 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                           previous=obj_phrase(m.group("p"), keep_article=True) if m.group("p") else None,
                           slot=f"verb:{verb}" if changed else None, valid_from=dates.valid_from,
                           clause=c, rule="act:verb")]
+    # Any other verb said as a habit ("I go to the gym every day", "we do yoga on Sundays"):
+    # the habitual cue is what makes it durable (invariant 138).
+    m = re.search(r"^(?:i|we)\s+(?P<adv>(?:usually|always|often|normally|regularly|still)\s+)?"
+                  r"(?P<verb>[a-z]+)\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and (m.group("adv") or _HABIT.search(t)) and m.group("verb").lower() not in _NOT_HABITS \
+            and not re.search(r"(?:ed|n't)$", m.group("verb").lower()):
+        verb, thing = m.group("verb").lower(), tidy(m.group("v"))
+        if thing and not re.match(r"^(?:to\s+(?:be|do|have|get|go\s+home)|it|that|this|so|not|you)\b",
+                                   thing, I):
+            return [Statement(act="assert", text=f"{cap(third_singular(verb))} {third_person(thing)}",
+                              fact_type="preference", clause=c, rule="act:habit")]
     return None
+
+
+_HABIT = re.compile(r"\b(?:every\s+(?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|"
+                    r"wednesday|thursday|friday|saturday|sunday)|each\s+(?:day|week|morning)|twice\s+a|"
+                    r"once\s+a|(?:three|four|five|two)\s+times\s+a|daily|weekly|on\s+(?:mondays|tuesdays|"
+                    r"wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays)|at\s+weekends|"
+                    r"most\s+(?:days|mornings|evenings|weekends))\b", I)
+_NOT_HABITS = frozenset("""think guess hope mean know need want wonder feel believe suppose reckon bet
+say tell agree understand see hear wish doubt forget remember am was were can could will would
+should must might may did do does get go have has had make take come try wake cry worry miss
+check call text email message ring ask pay spend waste lose eat sleep""".split()) - {"go", "do"}
 
 
 def my_noun(c: str, dates: Dates) -> list[Statement] | None:
@@ -295,6 +345,9 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     if noun.split()[0].lower() in lx.RELATIONS:
         return None
     head_noun = noun.split()[-1].lower()
+    if re.match(r"^(?:in|at|with|under|behind|outside|inside|away|out|over|upstairs|downstairs|"
+                r"back|round|around|still\s+in|at\s+home|in\s+the\s+(?:garage|shop|car|bin|loft))\b", value, I):
+        return None  # "my car is in the garage": where it is now, not what it is
     if re.fullmatch(r"[a-z]+", value) and head_noun not in lx.SLOT_NOUNS and not re.search(
             r"\bfavou?rite\b", noun, I):
         return None  # "my flight is delayed": a passing state, not an attribute
@@ -325,6 +378,12 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
     pet = "|".join(sorted(lx.PETS, key=len, reverse=True))
     t = re.sub(r"^(?i:(?:my|our)\s+(?:old\s+|late\s+|beloved\s+|dear\s+|sweet\s+)*(?:" + pet +
                r"))\s+(?=" + UPPER + r")", "", t)  # "our old cat Luna died": Luna
+    m = re.match(r"^(?i:(?:my|our)\s+(?:old\s+|late\s+|beloved\s+|dear\s+|sweet\s+)*(?P<pet>" + pet +
+                 r"))\s+(?:has\s+)?(?:died|was\s+put\s+down|was\s+put\s+to\s+sleep)\b", t)
+    if m:  # "our dog died": the one pet of that kind on record (matching.pick_old)
+        kind = m.group("pet").lower()
+        return [Statement(act="change", text=f"Their {kind} has died", fact_type="world",
+                          previous=kind, valid_from=dates.valid_from, clause=c, rule="third:pet-died")]
     m = re.match(subj + r"\s+(?:has\s+)?(?:died|passed\s+away|was\s+put\s+down)\b", t)
     if m:
         who = tidy(m.group("s"))
