@@ -25,7 +25,10 @@ def cli(tmp_path):
 
 
 def test_chat_prints_the_reply_and_the_trace(cli):
+    # Rule 7: an unknown user is an error (a typo never starts a user); --new-user starts one.
     res = cli("chat", "--user", "ana", "--session", "s1", "I live in Lisbon")
+    assert res.returncode == 3 and "unknown user 'ana'" in res.stderr and "--new-user" not in res.stdout
+    res = cli("chat", "--user", "ana", "--new-user", "--session", "s1", "I live in Lisbon")
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("Noted: you live in Lisbon.")
     assert "+ 'Lives in Lisbon'" in res.stdout and "session s1" in res.stdout
@@ -43,10 +46,14 @@ def test_chat_prints_the_reply_and_the_trace(cli):
 def test_chat_errors_have_exit_codes(cli):
     res = cli("chat", "I live in Lisbon")
     assert res.returncode == 2 and "user is required" in res.stderr
-    res = cli("chat", "--user", "ana", "hello", MEMDESK_LLM="anthropic")
+    res = cli("chat", "--user", "ana", "--new-user", "hello", MEMDESK_LLM="anthropic")
     assert res.returncode == 2 and "ANTHROPIC_API_KEY" in res.stderr
     assert "your message was kept" in res.stderr
     episodes = json.loads(cli("audit", "--user", "ana", "--json").stdout)
     assert [e["action"] for e in episodes] == ["write_episode"]
-    res = cli("chat", "--user", "ana", "x" * 40_000)
+    res = cli("chat", "--user", "ana", "x" * 40_000)  # ana exists now
     assert res.returncode == 2 and "32768" in res.stderr
+    res = cli("chat", "--user", "anna", "hi")
+    assert res.returncode == 3 and "did you mean ana?" in res.stderr
+    res = cli("recall", "--user", "anna", "Lisbon")
+    assert res.returncode == 3 and "unknown user 'anna'" in res.stderr

@@ -9,6 +9,7 @@ from ..errors import MemdeskError
 from ..text import require_user
 from ..trace import render_text
 from . import emit
+from .types import known_user
 
 
 class TurnFailed(MemdeskError):
@@ -21,6 +22,9 @@ def register(sub, common) -> None:
                             "correct or forget, and print the reply (--json: the whole trace)")
     p.add_argument("--user", help="the user you are chatting as (required)")
     p.add_argument("--session", help="session id to continue (default: a new session)")
+    p.add_argument("--new-user", action="store_true",
+                   help="start a user the store does not know yet (without it, an unknown user "
+                        "is an error, so a typo never starts a new user)")
     p.add_argument("message")
     p.set_defaults(func=cmd_chat)
 
@@ -28,6 +32,8 @@ def register(sub, common) -> None:
 def cmd_chat(args) -> int:
     user = require_user(args.user)  # invariant 1: a missing scope is exit 2
     rt = args.runtime
+    if not args.new_user:
+        known_user(rt.service.store, user)
     trace = run_turn(rt.service, user, args.session, args.message, llm=rt.llm,
                      consolidation=rt.settings.agent_consolidation)
     emit(args, trace.model_dump(mode="json"), lambda _: render_text(trace))

@@ -153,6 +153,7 @@ def cmd_recall(args) -> int:
     })
     # invariant 15: explain and --no-bump recalls are read-only (issue 17: repeatable evaluation)
     purpose = Purpose.EXPLAIN if args.explain else Purpose.EVAL if args.no_bump else Purpose.AGENT
+    t.known_user(args.runtime.service.store, args.user)
     res = args.runtime.service.recall(args.user, args.query, config=config, purpose=purpose,
                                 explain=args.explain)
     payload = {
@@ -197,6 +198,7 @@ def cmd_recall(args) -> int:
 
 
 def cmd_facts(args) -> int:
+    t.known_user(args.runtime.service.store, args.user)
     facts = args.runtime.service.facts(args.user, states=args.state, fact_type=args.fact_type,
                                  as_of_valid=args.as_of_valid, as_of_recorded=args.as_of_recorded)
     rows = [f.model_dump(mode="json") for f in facts]

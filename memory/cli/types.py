@@ -74,3 +74,31 @@ def _writable_dir(raw: str) -> str:
 
 
 OUTPUT_DIR = _wrap(_writable_dir)
+
+
+def known_user(store, user_id: str) -> str:
+    """A user the store holds memories for (rule 7: an unknown user is a clear error, never an
+    empty answer that looks like "nothing on record", and never a typo that starts a new user)."""
+    from ..errors import NotFoundError
+    from ..text import require_user
+
+    user_id = require_user(user_id)  # invariant 1: a missing scope is its own error
+    users = store.users()
+    if user_id in users:
+        return user_id
+    near = sorted((u for u in users if _distance(u, user_id) <= max(2, len(user_id) // 3)),
+                  key=lambda u: _distance(u, user_id))[:3]
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
+    raise NotFoundError(f"unknown user {user_id!r}: no memories are stored under that id{hint} "
+                        "(`memdesk users` lists them)")
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance, for the did-you-mean hint."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
