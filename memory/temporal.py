@@ -45,7 +45,8 @@ _PAST_IF_TENSE = re.compile(
 _TENSE = re.compile(r"\b(was|were|did|had|used|went|got|became|'d)\b|\b\w{3,}ed\b", re.IGNORECASE)
 # "my old laptop" is history; "how old is Biscuit", "ten years old", "her older brother" are not
 _OLD = re.compile(r"\b(?<!how )(?<!years )(?<!year )old(?! (?:is|are|was|were)\b)(?!-)\b(?!\s*[?.!]?$)", re.IGNORECASE)
-_LEFT = re.compile(r"\b(I|you|he|she|we|they|had|have|has)\s+left\b", re.IGNORECASE)
+# "which job had he left" is history; "since she left Leeds" asks about the state after it
+_LEFT = re.compile(r"(?<!since )\b(I|you|he|she|we|they|had|have|has)\s+left\b", re.IGNORECASE)
 # "the first hub she had", "her original diet": the earliest version (past tense required: "my
 # first language is" is a current fact)
 _FIRST = re.compile(r"\b(?:the|my|her|his|their|our|your)\s+(?:very\s+)?(?:first|original)\b"
@@ -211,7 +212,7 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
     if _COUNT.search(query):
         order = "all"
     elif tense and _FIRST.search(query):
-        order, past = "first", True
+        order = "first"  # eligible and resolved to the oldest version, no general preference
     anchor = between = None
     if past:
         m = _ANCHOR.search(query)
