@@ -71,6 +71,8 @@ class RankingParams(BaseModel):
                                  "the best BM25 hit must hold for the plain dense weight")
     coverage_hits: int = Field(1, ge=1, description="the BM25 leg's best n hits whose words "
                                "together make the coverage")
+    coverage_idf: bool = Field(False, description="coverage weighs each query word by its IDF "
+                               "in the user's corpus, when the store tells (invariant 159)")
     coverage_context: bool = Field(True, description="coverage counts the words a hit holds "
                                    "through its context (when the store tells), not only its own")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
@@ -170,10 +172,19 @@ class RankedHit(BaseModel):
         return self.doc.id
 
 
-def term_coverage(query_terms: list[str], doc_terms: list[str]) -> float:
-    """Share of the query's distinct terms that the document holds (0 for an empty query)."""
+def term_coverage(query_terms: list[str], doc_terms: list[str],
+                  weights: dict[str, float] | None = None) -> float:
+    """Share of the query's distinct terms that the document holds (0 for an empty query);
+    with `weights` (a term's IDF, invariant 159) each term counts by its weight, so holding only
+    the common words of a question is a weak match. A term without a weight counts 1."""
     q = set(query_terms)
-    return len(q & set(doc_terms)) / len(q) if q else 0.0
+    if not q:
+        return 0.0
+    held = q & set(doc_terms)
+    if weights is None:
+        return len(held) / len(q)
+    total = sum(weights.get(t, 1.0) for t in q)
+    return sum(weights.get(t, 1.0) for t in held) / total if total > 0 else 0.0
 
 
 def adaptive_dense_weight(coverage: float, params: RankingParams) -> float:

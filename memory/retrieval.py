@@ -124,7 +124,8 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
             # embedded store: context and source words too), else the hit's own text
             cov = term_coverage(analyse(lex_query), [
                 t for h in top for t in (h.matched if h.matched is not None and
-                                         params.coverage_context else analyse(h.doc.search_text()))])
+                                         params.coverage_context else analyse(h.doc.search_text()))],
+                weights=top[0].term_idf if params.coverage_idf else None)  # invariant 159
             params = params.model_copy(update={"dense_weight": adaptive_dense_weight(cov, params)})
         hits = fuse_candidates(leg_hits, now, params)
         if intent.history and params.chain_resolve > 0 and params.chain_top > 0:
