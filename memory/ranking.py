@@ -24,8 +24,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .clock import as_utc
-from .models import AnyMemory, Episode, Fact, FactState, LegHit, MemoryKind
 from .lexical import analyse
+from .models import AnyMemory, Episode, Fact, FactState, LegHit, MemoryKind
 from .temporal import TimeIntent, fact_interval, overlaps
 
 DAY_MS = 86_400_000.0
@@ -414,7 +414,7 @@ def chain_order(facts: list[Fact]) -> list[list[Fact]]:
         chain = [head]
         seen.add(head.id)
         while chain[-1].superseded_by in by_id and chain[-1].superseded_by not in seen:
-            nxt = by_id[chain[-1].superseded_by]  # type: ignore[index]
+            nxt = by_id[chain[-1].superseded_by]
             chain.append(nxt)
             seen.add(nxt.id)
         if len(chain) > 1:
@@ -509,10 +509,11 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
         heap.append((-(c.fused * q * t * lift[n]), n, q, t, lift[n]))
     floor = chain_floor(cands, [c.fused * lf for c, lf in zip(cands, lift, strict=True)],
                         intent, params)
-    for n, f in enumerate(floor):
+    for n, lend in enumerate(floor):
         neg, _, q, t, lf = heap[n]
-        if f * q * t > -neg:  # invariant 158: the member asked for; the rise counts as a lift
-            heap[n] = (-(f * q * t), n, q, t, f / cands[n].fused if cands[n].fused > 0 else lf)
+        if lend * q * t > -neg:  # invariant 158: the member asked for; the rise counts as a lift
+            heap[n] = (-(lend * q * t), n, q, t,
+                       lend / cands[n].fused if cands[n].fused > 0 else lf)
     heapq.heapify(heap)
     taken: set[tuple[str, int]] = set()
     out: list[RankedHit] = []

@@ -15,9 +15,9 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from . import contradicted
+from .clock import as_utc
 from .embeddings import Embedder
 from .lexical import analyse, without_names
-from .clock import as_utc
 from .models import Fact, FactState, MemoryKind
 from .ranking import (
     Candidate,

@@ -18,7 +18,6 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, datetime, timedelta
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
