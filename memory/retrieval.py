@@ -62,6 +62,8 @@ def chain_members(store: Store, flt: RecallFilter, cands: list[Candidate], now: 
     """The versions of the best candidates' facts that the legs missed (invariant 158): a
     history question names one version ("before Helio Health") and asks for another, which may
     share none of its words. Only the user's own facts in an eligible state (invariant 6)."""
+    if MemoryKind.SEMANTIC not in flt.kinds:
+        return []
     have = {c.doc.id for c in cands}
     todo = [link for c in cands[:params.chain_top] if isinstance(c.doc, Fact)
             for link in (c.doc.supersedes, c.doc.superseded_by) if link is not None]

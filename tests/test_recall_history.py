@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memory.clock import fixed_clock
-from memory.models import Fact, FactState
+from memory.models import Fact, FactState, MemoryKind
 from memory.ranking import (
     Candidate,
     RankingParams,
@@ -150,6 +150,8 @@ def test_inv158_chain_members_fetches_only_the_users_eligible_versions():
     assert [c.doc.id for c in got] == ["homey"]
     got = chain_members(Stub([retracted, homey]), flt, cands, NOW, P)  # type: ignore[arg-type]
     assert [c.doc.id for c in got] == ["homey"]
+    episodes_only = flt.model_copy(update={"kinds": frozenset({MemoryKind.EPISODIC})})
+    assert chain_members(Stub([st, homey]), episodes_only, cands, NOW, P) == []  # type: ignore[arg-type]
 
 
 # --- invariant 159: IDF-weighted coverage --------------------------------------------------------------
