@@ -171,6 +171,7 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         **{f"idf coverage, weak {w} full {c}": (_r(coverage_idf=True, weak_dense_weight=w,
                                                    coverage_full=c), IndexParams())
            for w in (1.6, 2.4) for c in (0.4, 0.5, 0.6)},
+        "plain coverage, weak 2.4": (_r(weak_dense_weight=2.4), IndexParams()),
     },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
                for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},
