@@ -164,6 +164,15 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
         "bm25_only": (PRESETS["bm25_only"], IndexParams()),
         "dense_only": (PRESETS["dense_only"], IndexParams()),
     },
+    # docs/benchmarks.md "Recall quality, fourth pass": history chains, IDF coverage.
+    "fourth": {
+        "default": (D, IndexParams()),
+        "no chain resolution": (_r(chain_resolve=0.0), IndexParams()),
+        **{f"idf coverage, weak {w} full {c}": (_r(coverage_idf=True, weak_dense_weight=w,
+                                                   coverage_full=c), IndexParams())
+           for w in (1.6, 2.4) for c in (0.4, 0.5, 0.6)},
+        "plain coverage, weak 2.4": (_r(weak_dense_weight=2.4), IndexParams()),
+    },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
                for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},
     "context": {f"w{w} cw{cw} dw{dw}": (D, IndexParams(window=w, context_weight=cw, dense_window=dw))

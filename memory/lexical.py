@@ -119,7 +119,7 @@ class LexicalIndex:
     Query time is a binary search per query term and one `np.bincount`: well under a millisecond
     for a few thousand documents. Build time is linear in the number of tokens."""
 
-    __slots__ = ("doc_ids", "indptr", "n_docs", "terms", "weights")
+    __slots__ = ("doc_ids", "idf", "indptr", "n_docs", "terms", "weights")
 
     def __init__(self, n_docs: int, docs: np.ndarray, terms: np.ndarray, *,
                  params: BM25Params = BM25Params(),
@@ -157,12 +157,22 @@ class LexicalIndex:
         self.terms, first = np.unique(u_term, return_index=True)
         df = np.diff(np.append(first, u_term.size)).astype(np.float64)
         idf = np.log1p((n - df + 0.5) / (df + 0.5))  # Lucene's BM25 IDF: never negative
+        self.idf = idf.astype(np.float32)  # per term of self.terms (invariant 159)
         idf_tok = np.repeat(idf, np.diff(np.append(first, u_term.size)))
         k1, b = params.k1, params.b
         norm = k1 * (1.0 - b + b * dl[u_doc] / avgdl)
         self.weights = (idf_tok * tf * (k1 + 1.0) / (tf + norm)).astype(np.float32)
         self.doc_ids = u_doc.astype(np.int32)  # sorted by term, then document
         self.indptr = np.append(first, u_term.size).astype(np.int64)
+
+    def term_idf(self, term_id: int | None) -> float:
+        """The term's BM25 IDF in this corpus; a term no document holds gets the rarest
+        possible (document frequency 0)."""
+        if term_id is not None:
+            j = int(np.searchsorted(self.terms, term_id))
+            if j < self.terms.size and self.terms[j] == term_id:
+                return float(self.idf[j])
+        return float(np.log1p((self.n_docs + 0.5) / 0.5))
 
     def holds(self, term_id: int, doc: int) -> bool:
         """Does the document's indexed text (its context included) hold this term?"""

@@ -24,6 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .clock import as_utc
+from .lexical import analyse
 from .models import AnyMemory, Episode, Fact, FactState, LegHit, MemoryKind
 from .temporal import TimeIntent, fact_interval, overlaps
 
@@ -70,8 +71,16 @@ class RankingParams(BaseModel):
                                  "the best BM25 hit must hold for the plain dense weight")
     coverage_hits: int = Field(1, ge=1, description="the BM25 leg's best n hits whose words "
                                "together make the coverage")
+    coverage_idf: bool = Field(False, description="coverage weighs each query word by its IDF "
+                               "in the user's corpus, when the store tells (invariant 159)")
     coverage_context: bool = Field(True, description="coverage counts the words a hit holds "
                                    "through its context (when the store tells), not only its own")
+    # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
+    chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
+                                 "member the question asks for takes its chain's best fused "
+                                 "score times this; 0 = off")
+    chain_top: int = Field(20, ge=0, description="chains of the best n fused candidates are "
+                           "completed from the store (members the legs missed)")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
@@ -127,6 +136,9 @@ def _multiplier_values(doc: AnyMemory, now_s: float, params: RankingParams) -> t
     return decay, boost, prior
 
 
+multiplier_values = _multiplier_values  # public name for the retrieval pipeline
+
+
 def multipliers(doc: AnyMemory, now: datetime, params: RankingParams) -> Multipliers:
     """Missing fields give 1.0, exactly as the Painless script does."""
     decay, boost, prior = _multiplier_values(doc, as_utc(now).timestamp(), params)
@@ -160,10 +172,19 @@ class RankedHit(BaseModel):
         return self.doc.id
 
 
-def term_coverage(query_terms: list[str], doc_terms: list[str]) -> float:
-    """Share of the query's distinct terms that the document holds (0 for an empty query)."""
+def term_coverage(query_terms: list[str], doc_terms: list[str],
+                  weights: dict[str, float] | None = None) -> float:
+    """Share of the query's distinct terms that the document holds (0 for an empty query);
+    with `weights` (a term's IDF, invariant 159) each term counts by its weight, so holding only
+    the common words of a question is a weak match. A term without a weight counts 1."""
     q = set(query_terms)
-    return len(q & set(doc_terms)) / len(q) if q else 0.0
+    if not q:
+        return 0.0
+    held = q & set(doc_terms)
+    if weights is None:
+        return len(held) / len(q)
+    total = sum(weights.get(t, 1.0) for t in q)
+    return sum(weights.get(t, 1.0) for t in held) / total if total > 0 else 0.0
 
 
 def adaptive_dense_weight(coverage: float, params: RankingParams) -> float:
@@ -363,6 +384,104 @@ def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams) -> 
     return out
 
 
+def _matches(terms: list[str], doc: Fact) -> float:
+    """Share of a named value's words (an anchor: "the Homey") the fact's text holds."""
+    return term_coverage(terms, analyse(doc.text)) if terms else 0.0
+
+
+def _named(chain: list[Fact], text: str) -> int | None:
+    """The chain member a phrase names (most of its words in the fact's text; ties: earliest,
+    where the named value began), or None."""
+    terms = analyse(text)
+    scores = [_matches(terms, f) for f in chain]
+    best = max(scores, default=0.0)
+    return scores.index(best) if best >= 0.5 else None
+
+
+def chain_order(facts: list[Fact]) -> list[list[Fact]]:
+    """Group facts into supersession chains (linked by `supersedes` / `superseded_by` among
+    them), each oldest first; chains of one are left out."""
+    by_id = {f.id: f for f in facts}
+    seen: set[str] = set()
+    out = []
+    for f in facts:
+        if f.id in seen:
+            continue
+        head = f
+        guard = 0
+        while head.supersedes in by_id and guard < len(by_id):
+            head, guard = by_id[head.supersedes], guard + 1
+        chain = [head]
+        seen.add(head.id)
+        while chain[-1].superseded_by in by_id and chain[-1].superseded_by not in seen:
+            nxt = by_id[chain[-1].superseded_by]
+            chain.append(nxt)
+            seen.add(nxt.id)
+        if len(chain) > 1:
+            out.append(chain)
+    return out
+
+
+def chain_targets(chain: list[Fact], intent: TimeIntent) -> list[int]:
+    """Which members of one chain (oldest first) a history question asks for (invariant 158):
+
+    - "how many times ... changed": all of them;
+    - "before X" / "until X" naming a member: the member before it;
+    - "between A and B": the member after A;
+    - "the first / original ...", "at first", "started with": the oldest;
+    - a named time: the member valid at its end for "before June", else the one overlapping it
+      most;
+    - another past cue ("before she moved", "her old ..."): the member before the newest;
+    - otherwise (only "when", "back in"): none, the ranking decides."""
+    if intent.order == "all":
+        return list(range(len(chain)))
+    if intent.anchor:
+        i = _named(chain, intent.anchor)
+        if i is not None:
+            return [i - 1] if i > 0 else []
+    if intent.between:
+        i = _named(chain, intent.between[0])
+        if i is not None and i + 1 < len(chain):
+            return [i + 1]
+    if intent.order == "first":
+        return [0]
+    if intent.window is not None:
+        start, end = intent.window
+        spans = [fact_interval(f) for f in chain]
+        if intent.anchor:  # "before August": the state just before the named time
+            at = [n for n, (s, e) in enumerate(spans) if s < end and (e is None or e >= end)]
+            if at:
+                return at[-1:]
+        cover = [(min(end, e or end) - max(start, s)).total_seconds() for s, e in spans]
+        best = max(cover)
+        if best > 0:
+            return [cover.index(best)]
+    if intent.past:
+        return [len(chain) - 2]
+    return []
+
+
+def chain_floor(cands: list[Candidate], scores: list[float], intent: TimeIntent,
+                params: RankingParams) -> list[float]:
+    """Per candidate, the score its chain lends it (0 = none; invariant 158, pure): on a history
+    question the member the question asks for takes the best score (`scores`: fused, times the
+    lifts) of its chain times `chain_resolve`, and keeps its own question and time multipliers. The question's words match whichever version says them ("hub", "Homey"),
+    and the version asked for is often another one."""
+    if not intent.history or params.chain_resolve <= 0:
+        return [0.0] * len(cands)
+    facts = [c.doc for c in cands if isinstance(c.doc, Fact)
+             and (c.doc.supersedes is not None or c.doc.superseded_by is not None)]
+    floor = [0.0] * len(cands)
+    if len(facts) < 2:
+        return floor
+    at = {c.doc.id: n for n, c in enumerate(cands)}
+    for chain in chain_order(facts):
+        best = max(scores[at[f.id]] for f in chain)
+        for t in chain_targets(chain, intent):
+            floor[at[chain[t].id]] = best * params.chain_resolve
+    return floor
+
+
 def tail_rrf(c: Candidate, params: RankingParams) -> float:
     """The tail's order (invariant 144): weighted RRF of the candidate's leg ranks."""
     w = {"bm25": params.bm25_weight, "dense": params.dense_weight}
@@ -388,6 +507,13 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
                    and is_question(doc.text)) else 1.0
         t = _time_multiplier(doc, intent, params) if intent.any else 1.0
         heap.append((-(c.fused * q * t * lift[n]), n, q, t, lift[n]))
+    floor = chain_floor(cands, [c.fused * lf for c, lf in zip(cands, lift, strict=True)],
+                        intent, params)
+    for n, lend in enumerate(floor):
+        neg, _, q, t, lf = heap[n]
+        if lend * q * t > -neg:  # invariant 158: the member asked for; the rise counts as a lift
+            heap[n] = (-(lend * q * t), n, q, t,
+                       lend / cands[n].fused if cands[n].fused > 0 else lf)
     heapq.heapify(heap)
     taken: set[tuple[str, int]] = set()
     out: list[RankedHit] = []

@@ -15,15 +15,18 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from . import contradicted
+from .clock import as_utc
 from .embeddings import Embedder
 from .lexical import analyse, without_names
-from .models import FactState
+from .models import Fact, FactState, MemoryKind
 from .ranking import (
     Candidate,
     RankedHit,
+    RankingParams,
     adaptive_dense_weight,
     adjust,
     fuse_candidates,
+    multiplier_values,
     term_coverage,
 )
 from .rerank import Reranker
@@ -52,6 +55,32 @@ def plan_filter(user_id: str, config: RecallConfig, intent: TimeIntent) -> Recal
         states.add(FactState.SUPERSEDED)  # history, never the never-true states (invariants 6, 102)
     return RecallFilter(user_id=user_id, kinds=config.kinds, fact_states=frozenset(states),
                         include_catalog=config.include_catalog)
+
+
+def chain_members(store: Store, flt: RecallFilter, cands: list[Candidate], now: datetime,
+                  params: RankingParams) -> list[Candidate]:
+    """The versions of the best candidates' facts that the legs missed (invariant 158): a
+    history question names one version ("before Helio Health") and asks for another, which may
+    share none of its words. Only the user's own facts in an eligible state (invariant 6)."""
+    if MemoryKind.SEMANTIC not in flt.kinds:
+        return []
+    have = {c.doc.id for c in cands}
+    todo = [link for c in cands[:params.chain_top] if isinstance(c.doc, Fact)
+            for link in (c.doc.supersedes, c.doc.superseded_by) if link is not None]
+    out: list[Candidate] = []
+    now_s = as_utc(now).timestamp()
+    while todo and len(out) < 4 * params.chain_top:
+        fid = todo.pop()
+        if fid in have:
+            continue
+        have.add(fid)
+        doc = store.get(MemoryKind.SEMANTIC, flt.user_id, fid)
+        if not isinstance(doc, Fact) or doc.user_id != flt.user_id \
+                or doc.state not in flt.fact_states:
+            continue
+        out.append(Candidate(doc, 0.0, {}, multiplier_values(doc, now_s, params), None))
+        todo += [link for link in (doc.supersedes, doc.superseded_by) if link is not None]
+    return out
 
 
 def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config: RecallConfig,
@@ -97,9 +126,12 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
             # embedded store: context and source words too), else the hit's own text
             cov = term_coverage(analyse(lex_query), [
                 t for h in top for t in (h.matched if h.matched is not None and
-                                         params.coverage_context else analyse(h.doc.search_text()))])
+                                         params.coverage_context else analyse(h.doc.search_text()))],
+                weights=top[0].term_idf if params.coverage_idf else None)  # invariant 159
             params = params.model_copy(update={"dense_weight": adaptive_dense_weight(cov, params)})
         hits = fuse_candidates(leg_hits, now, params)
+        if intent.history and params.chain_resolve > 0 and params.chain_top > 0:
+            hits = hits + chain_members(store, flt, hits, now, params)
     # Without a reranker only the top k need their final order.
     hits = adjust(hits, intent, params, limit=None if reranker else config.k)
     if reranker is not None:

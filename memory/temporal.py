@@ -18,6 +18,7 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -32,9 +33,29 @@ _SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 1
             "winter": (12, 2)}
 
 _PAST = re.compile(
-    r"\b(before|previous(ly)?|used to|formerly|former|earlier|originally|at first|"
-    r"old|older|no longer|any more|anymore|until|prior to|back then|in the past|once had|"
-    r"had been|switch(ed)? (from|away)|replaced|changed from|moved from|left)\b", re.IGNORECASE)
+    r"\b(previous(ly)?|used to|formerly|former|earlier|originally|at first|initially|"
+    r"no longer|any more|anymore|back then|in the past|once had|had been|"
+    r"switch(ed)? (from|away)|replaced|changed from|moved from)\b", re.IGNORECASE)
+# Cues that also say "when" or describe a routine: history only in a past-tense question
+# (invariant 158): "what did she use before the Homey" is, "what do I make before work" is not.
+_PAST_IF_TENSE = re.compile(
+    r"\b(before|until|till|prior to|start(ed)? (out )?with|began with|to begin with)\b",
+    re.IGNORECASE)
+_TENSE = re.compile(r"\b(was|were|did|had|used|went|got|became|'d)\b|\b\w{3,}ed\b", re.IGNORECASE)
+# "my old laptop" is history; "how old is Biscuit", "ten years old", "her older brother" are not
+_OLD = re.compile(r"\b(?<!how )(?<!years )(?<!year )old(?! (?:is|are|was|were)\b)(?!-)\b(?!\s*[?.!]?$)", re.IGNORECASE)
+# "which job had he left" is history; "since she left Leeds" asks about the state after it
+_LEFT = re.compile(r"(?<!since )\b(I|you|he|she|we|they|had|have|has)\s+left\b", re.IGNORECASE)
+# "the first hub she had", "her original diet": the earliest version (past tense required: "my
+# first language is" is a current fact)
+_FIRST = re.compile(r"\b(?:the|my|her|his|their|our|your)\s+(?:very\s+)?(?:first|original)\b"
+                    r"(?!\s+(?:name|aid|thing|time|floor|class|language)\b)|\b(?:at first|originally|"
+                    r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b",
+                    re.IGNORECASE)
+_ANCHOR = re.compile(r"\b(?:before|until|till|prior to)\s+(?!(?:that|then|now|this)\b)"
+                     r"(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s+(.+?)\s+and\s+(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
+_COUNT = re.compile(r"\bhow (?:many times|often)\b.*\b(chang|switch|mov|replac)\w*", re.IGNORECASE)
 _HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
                       r"week|summer|winter|spring|autumn|time)|history|timeline)\b",
                       re.IGNORECASE)
@@ -45,6 +66,10 @@ class TimeIntent(BaseModel):
     past: bool = False
     history: bool = False
     window: tuple[datetime, datetime] | None = None
+    # invariant 158: which version of a fact's history the question asks for
+    anchor: str | None = None  # "before the Homey": the named later value
+    between: tuple[str, str] | None = None  # "between SmartThings and Home Assistant"
+    order: Literal["first", "all"] | None = None  # "the first/original ...", "how many times changed"
 
     @property
     def any(self) -> bool:
@@ -179,9 +204,25 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
             window = (end, max(end, min(end + SIDE, now)))
         else:
             window = (start, end)
-    past = bool(_PAST.search(query))
-    history = past or bool(_HISTORY.search(query)) or (window is not None and window[1] <= now)
-    return TimeIntent(past=past, history=history, window=window)
+    tense = bool(_TENSE.search(query))
+    past = bool(_PAST.search(query) or _OLD.search(query) or _LEFT.search(query)
+                or (tense and _PAST_IF_TENSE.search(query)))
+    order: Literal["first", "all"] | None = None
+    if _COUNT.search(query):
+        order = "all"
+    elif tense and _FIRST.search(query):
+        order = "first"  # eligible and resolved to the oldest version, no general preference
+    anchor = between = None
+    if past:
+        m = _ANCHOR.search(query)
+        anchor = m.group(1).strip() if m else None
+    m = _BETWEEN.search(query) if tense else None
+    if m:
+        between = (m.group(1).strip(), m.group(2).strip())
+    history = (past or order is not None or between is not None or bool(_HISTORY.search(query))
+               or (window is not None and window[1] <= now))
+    return TimeIntent(past=past, history=history, window=window, anchor=anchor,
+                      between=between, order=order)
 
 
 def fact_interval(fact: Fact) -> tuple[datetime, datetime | None]:

@@ -158,10 +158,16 @@ def test_inv143_recall_lifts_the_chain_on_history_questions_only(store):
     old = svc.write_fact("ana", "Lives in Hamburg, Ottensen", fact_type="identity").fact
     new = svc.write_fact("ana", "Lives in Lisbon, Alcântara", fact_type="identity",
                          supersedes_id=old.id).fact
-    before = {h.id: h for h in svc.recall("ana", "Where did she live before Lisbon?",
+    # chain resolution (invariant 158) off, so the chain lift alone shows
+    cfg = DEFAULT.model_copy(update={"ranking": DEFAULT.ranking.model_copy(
+        update={"chain_resolve": 0.0})})
+    before = {h.id: h for h in svc.recall("ana", "Where did she live before Lisbon?", config=cfg,
                                           purpose=Purpose.EVAL).hits}
     assert before[old.id].multipliers.lift == pytest.approx(DEFAULT.ranking.chain_lift)
     assert before[new.id].multipliers.lift == pytest.approx(DEFAULT.ranking.chain_lift)
+    # with it, the version before the named one ranks first (invariant 158)
+    hits = svc.recall("ana", "Where did she live before Lisbon?", purpose=Purpose.EVAL).hits
+    assert hits[0].id == old.id
     now = {h.id: h for h in svc.recall("ana", "Where does she live?", purpose=Purpose.EVAL).hits}
     assert now[new.id].multipliers.lift == 1.0  # the old version is not eligible: no chain
 

@@ -167,6 +167,10 @@ class UserView:
         terms = [(t, vocab.ids[t]) for t in dict.fromkeys(analyse(query)) if t in vocab.ids]
         return [frozenset(t for t, i in terms if self.lexical.holds(i, int(r))) for r in rows]
 
+    def idf(self, query: str, vocab: Vocabulary) -> dict[str, float]:
+        """Each query term's IDF in this user's corpus (invariant 159)."""
+        return {t: self.lexical.term_idf(vocab.ids.get(t)) for t in dict.fromkeys(analyse(query))}
+
     def knn(self, vector: np.ndarray, mask: np.ndarray, limit: int):
         if self.centre is not None:
             v = vector - self.centre
