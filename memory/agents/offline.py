@@ -13,6 +13,7 @@ from ..understand import lexicon as lx
 from ..understand.matching import (
     already_known,
     contrast_words,
+    kind_of,
     pick_old,
     pick_target,
     slots_of,
@@ -365,6 +366,9 @@ def _query(st: Statement) -> str:
     for kind in lx.PET_KINDS:  # "our dog died": recall the beagle too
         if (st.previous or "").lower() in kind:
             parts.append(" ".join(sorted(kind)))
+    kind = st.kind or kind_of(st.text or "")
+    if kind:  # "now I have a Peugeot": recall the car on record too (invariant 155)
+        parts.append(kind)
     said = contrast_words(st.text or "")
     for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
         if said & group:

@@ -28,6 +28,50 @@ from .phrases import (
     tidy,
 )
 
+_ADV = r"(?:(?:just|finally|recently|officially|sadly|only|also)\s+)*"
+_EVENTS = (
+    # (pattern over what is said about the relative, template, rule)
+    (r"^(?:has\s+|have\s+)?" + _ADV + r"(?:got|gotten)\s+(?P<e>married|engaged|divorced)"
+     r"(?:\s+to\s+(?P<to>(?-i:[^\W\d_a-z])[\w'-]+))?\b", "{who} got {e}{to}", "married"),
+    (r"^(?:is|are|'s)\s+" + _ADV + r"getting\s+(?P<e>married|divorced)"
+     r"(?:\s+to\s+(?P<to>(?-i:[^\W\d_a-z])[\w'-]+))?\b", "{who} is getting {e}{to}", "married"),
+    (r"^(?:is|are|'s)\s+" + _ADV + r"(?P<e>engaged|married|divorced|separated)\b(?!\s+to\s+(?-i:[a-z]))",
+     "{who} is {e}", "married"),
+    (r"^(?:is|'s)\s+" + _ADV + r"(?:now\s+)?pregnant\b", "{who} is pregnant", "pregnant"),
+    (r"^(?:has\s+|have\s+)?" + _ADV + r"retired\b", "{who} retired", "retired"),
+    (r"^(?:has\s+|have\s+)?" + _ADV + r"died\b", "{who} died", "died"),
+    (r"^(?:and\s+(?:his|her|their)\s+[\w-]+\s+)?(?:has\s+|have\s+)?" + _ADV +
+     r"(?:had|welcomed)\s+(?:a\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
+     r"(?:\s+(?P<g>boy|girl))?\b", "{who} had a baby{g}", "baby"),
+    (r"^(?P<e>starts?|started|is\s+starting|begins?|began)\s+(?P<s>school|nursery|primary\s+school|"
+     r"secondary\s+school|reception|kindergarten|university|uni|college)\b"
+     r"(?P<x>(?:\s+(?:in|at)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)", "{who} {e} {s}{x}", "school"),
+)
+
+
+def family_event(who: str, rest: str) -> Statement | None:
+    """A life event of a relative, dated by the words around it ("my brother Jonas got married
+    last weekend", "my wife Priya is pregnant", "my daughter starts school in September").
+    Invariant 156: a fact about the relation, never about the user."""
+    for pat, template, rule in _EVENTS:
+        m = re.match(pat, rest, I)
+        if not m:
+            continue
+        g = m.groupdict()
+        verb = (g.get("e") or "").lower()
+        if rule == "school":
+            verb = {"start": "starts", "begin": "starts", "begins": "starts", "began": "started",
+                    "is starting": "starts"}.get(re.sub(r"\s+", " ", verb), verb)
+        text = template.format(who=who, e=verb if rule != "baby" else "",
+                               to=f" to {g['to']}" if g.get("to") else "",
+                               g=f" {g['g'].lower()}" if g.get("g") else
+                               (f" {verb}" if rule == "baby" and verb not in ("baby",) else ""),
+                               s=(g.get("s") or "").lower(), x=tidy(g.get("x") or "") and
+                               " " + tidy(g.get("x") or ""))
+        return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
+                         clause=rest, rule=f"relation:event:{rule}")
+    return None
+
 
 def relation(c: str) -> list[Statement] | None:
     m = re.match(r"^(?i:my|our)\s+(?P<rel>(?i:" + REL + r"))(?P<poss>['’]s)?(?:,?\s+" + NAME +
@@ -63,6 +107,10 @@ def relation(c: str) -> list[Statement] | None:
         return [Statement(act="change", text=f"{who} {lives} in {place(mm.group('p'))}",
                           fact_type="identity", slot=slot, previous=prev, clause=c,
                           rule="relation:moved")]
+    event = family_event(who, rest)
+    if event is not None:
+        event.slot, event.clause = f"{slot}:{event.rule.split(':')[-1]}", c
+        return [event]
     mm = re.match(r"^(?:now\s+|still\s+)?(?:lives?|is\s+living|is\s+based)\s+in\s+" + PLACE, rest, I)
     if mm and place(mm.group("p")):
         return [Statement(act="assert", text=f"{who} {lives} in {place(mm.group('p'))}",
@@ -573,8 +621,73 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
     return None
 
 
+_TRIP_BACK = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:have|has|am|are|'m|'re|just|finally|only)\s+)*(?:got\s+back|came\s+back|"
+    r"back|returned|home)\s+from\s+(?:(?:a|an|the|our|my|two|three|\w+)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:in|to|at|around|across)\s+)?" + CAP_PLACE + r"(?P<rest>.*)$", I)
+_TRIP_WENT = re.compile(
+    r"^(?:i|we)\s+(?:just\s+)?(?:(?P<went>went|travelled|traveled|flew|drove)\s+to|(?:had|spent)\s+"
+    r"(?:a|an|the|two|three|four|five|\d+|our|my)\s+(?:[\w-]+\s+){0,2}?(?:days?|weeks?|weekend|"
+    r"fortnight|nights?|holiday|months?|break|trip)\s+(?:in|at|on|around))\s+" + CAP_PLACE
+    + r"(?P<rest>.*)$", I)
+
+
+def trips(c: str, today: date, dates: Dates) -> list[Statement] | None:
+    """A trip that happened ("just got back from Porto", "we spent a week in Bruges in
+    September"): "Visited Porto", dated when the user dated it. A place a plain "went to" names
+    counts only with a trip's length or a date at least three days back (not an errand: "went to
+    Tesco yesterday"), and a date to come is a plan, not a visit (invariant 157)."""
+    t = dates.text
+    if dates.valid_from and dates.valid_from > today:
+        return None
+    m = _TRIP_BACK.match(t) or _TRIP_WENT.match(t)
+    if not m:
+        return None
+    where = place(m.group("p"))
+    if not where or where.split()[0].lower() in {"work", "school", "uni", "church", "the"}:
+        return None
+    went = m.groupdict().get("went")
+    if went and not (re.match(r"^\s+for\s+(?:a|an|the|two|three|\d+)\s+(?:\w+\s+)?(?:days?|weeks?|"
+                              r"weekend|fortnight|nights?|holiday|months?)\b", m.group("rest"), I)
+                     or (dates.valid_from and (today - dates.valid_from).days >= 3)):
+        return None
+    return [Statement(act="assert", text=f"Visited {where}", fact_type="world",
+                      valid_from=dates.valid_from, clause=c, rule="trip:visited")]
+
+
+_SCHEDULE = re.compile(
+    r"^(?:i'?m|i\s+am|we'?re|we\s+are|i|we)\s+(?:(?:now|also|currently|mostly|officially)\s+)*"
+    r"(?:(?:have\s+|'ve\s+)?(?:gone|went|switched\s+to|moved\s+to)\s+|(?:working|work|going)\s+)?"
+    r"(?P<how>(?:fully\s+|mostly\s+|completely\s+|partly\s+)?remote(?:ly)?|from\s+home|hybrid|"
+    r"part[- ]time|full[- ]time|(?:a\s+)?four[- ]day\s+week|compressed\s+hours|nights|night\s+shifts?)"
+    r"\b(?P<rest>[^.;!?]*)$", I)
+
+
+def schedule(c: str, dates: Dates) -> list[Statement] | None:
+    """How the user works ("I'm now working remotely on Fridays", "I've gone part-time,
+    Mondays to Wednesdays"). One day of it ("working from home today") is not a fact."""
+    m = _SCHEDULE.match(dates.text.strip())
+    if not m:
+        return None
+    if dates.found and dates.valid_from:
+        return []  # "working from home today": one day, nothing durable
+    how = re.sub(r"\s+", " ", m.group("how").lower())
+    how = re.sub(r"^(fully|mostly|completely|partly)\s+remote$", r"\1 remote", how)
+    how = "remotely" if how == "remote" else how
+    rest = tidy(re.sub(r"\s+(?:now|these\s+days|nowadays)\b", "", m.group("rest"), flags=I))
+    if re.match(r"^(?:for|with|at|because|since|while|until|but)\b", rest, I):
+        rest = ""
+    text = f"Works {how}" + (f"{'' if rest.startswith(',') else ' '}{rest}" if rest else "")
+    changed = bool(re.search(r"\b(?:now|gone|switched|moved|from\s+now\s+on|these\s+days)\b", c, I))
+    return [Statement(act="change" if changed else "assert", text=text, fact_type="identity",
+                      clause=c, rule="work:schedule")]
+
+
 def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
     t = dates.text
+    found = trips(c, today, dates)
+    if found is not None:
+        return found
     m = re.search(r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+will\s+be|"
                   r"we\s+will\s+be)\s+)?(?P<how>flying|going|travell?ing|heading|off|driving|"
                   r"taking\s+the\s+train|off\s+on\s+holiday)\s+(?:back\s+|home\s+)?to\s+"

@@ -133,6 +133,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = clause.replace("’", "'").replace("‘", "'")
     # "I ❤️ sushi": the heart is the verb
     c = re.sub(r"\b(i|we)\s+(?:❤️|❤|♥️|♥|😍|🥰)\s*", r"\1 love ", c, flags=I)
+    # "📍 Gdańsk now!": the pin says where the user is now (invariant 137)
+    c = re.sub(r"^\s*📍\s*([^,.!?📍]+?)(?:\s+now)?\s*([!.]*)\s*$", r"now in \1\2", c)
     c = strip_symbols(c)
     # "I (finally!) moved", "I, too, am vegan": asides that only colour the statement
     c = re.sub(r"\s*\((?:\s*(?:finally|yes|again|at\s+last|lol|haha|i\s+know|seriously|really|[!?]+))+"
@@ -276,7 +278,7 @@ def _capitalise_names(c: str) -> str:
         return m.group(0)[:m.start("w") - m.start()] + word[:1].upper() + word[1:]
     c = re.sub(r"\b(?:joined|left|quit|started\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
                r"employed\s+by)\s+(?:the\s+)?(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
-    c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+)?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
+    c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+){0,2}?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
                up, c, flags=I)
     c = re.sub(r"\bfrom\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)
     c = re.sub(r"\bin\s+(?P<w>[^\W\d_][\w'-]*)(?=\s+now\b)", up, c, flags=I)

@@ -102,3 +102,31 @@ PET_KINDS: tuple[frozenset[str], ...] = (
               "dachshund greyhound pug husky cockapoo cockerpoo lurcher springer".split()),
     frozenset("cat cats kitten tabby siamese".split()),
 )
+
+# Kinds of thing a person has one of at a time, named by a noun or by a brand or model ("a Kia
+# Niro" is a car, "a ThinkPad" a laptop): a new one replaces the stored one of the same kind even
+# when no word is shared (invariant 155).
+_KIND_WORDS = {
+    "car": """car cars tesla peugeot polestar volvo kia niro skoda octavia fabia golf polo
+        volkswagen vw ford fiesta toyota prius yaris corolla honda nissan
+        qashqai renault clio zoe bmw audi mercedes vauxhall corsa astra citroen fiat hyundai
+        ioniq kona mazda subaru lexus dacia sandero jeep lotus porsche jaguar landrover
+        byd mg cupra suv hatchback estate saloon""",
+    "bike": "bike bikes bicycle e-bike ebike brompton trek",
+    "motorbike": "motorbike motorcycle moped vespa ducati",
+    "phone": """phone phones smartphone mobile iphone pixel galaxy fairphone oneplus nokia
+        xperia motorola xiaomi""",
+    "laptop": "laptop laptops macbook thinkpad chromebook xps notebook",
+    "tablet": "tablet ipad",
+    "e-reader": "e-reader ereader kindle kobo",
+    "watch": "watch smartwatch garmin fitbit",
+    "bank": """bank banks monzo starling barclays hsbc lloyds natwest santander revolut
+        nationwide halifax n26 chase""",
+    "editor": "editor vim neovim nvim helix emacs vscode zed sublime",
+    "console": "console playstation ps5 xbox",
+}
+KIND_NAMES = frozenset(_KIND_WORDS)
+KINDS: dict[str, str] = {w: kind for kind, ws in _KIND_WORDS.items() for w in ws.split()}
+# Words after a brand that stay part of its model name ("Pixel 9 pro", "MacBook Air").
+MODEL_WORDS = frozenset("""pro max plus mini air ultra lite carbon model se s x xl gt sport
+    estate hybrid electric ev one note fold flip edge""".split())

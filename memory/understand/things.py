@@ -24,6 +24,9 @@ from .phrases import (
 _THING = r"(?P<v>[^,.;!?]+)"
 
 
+_MONEY = frozenset(["money", "banking", "account", "current account", "bank account"])
+
+
 def possessions(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     # "we replaced the Hue bridge with a Zigbee2MQTT stick"; "traded in the Golf for a Tesla"
@@ -53,11 +56,14 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
                   r"\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
-    if m and (m.group("p") or m.group("verb").lower() in {"switched", "upgraded", "swapped",
-                                                          "migrated"}):
+    money = bool(m and (m.group("noun") or "").lower() in _MONEY)
+    if m and (m.group("p") or money or m.group("verb").lower() in {"switched", "upgraded", "swapped",
+                                                                   "migrated"}):
         thing = obj_phrase(m.group("v"), keep_article=False)
         if thing and (m.group("noun") or m.group("noun2") or m.group("verb").lower() != "moved"):
             role = m.group("role") or m.group("noun") or m.group("noun2")
+            if money:
+                role = "bank"  # "moved my money to Monzo": a bank switch (invariant 155)
             if role:
                 role = tidy(role)
                 role = re.sub(r"s$", "", role) if m.group("noun2") else role
@@ -156,9 +162,16 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="change", text=f"{verb} {article(thing)}{thing}", fact_type="world",
                               previous=obj_phrase(instead.group("p")), valid_from=dates.valid_from,
                               clause=c, rule="own:instead")]
-        return [Statement(act="assert", text=f"{verb} {article(thing)}{thing}".replace("  ", " "),
+        from .matching import kind_of  # matching imports this package's model; late import
+
+        new = det.endswith("new") or bool(re.match(r"^new\s", raw, I))
+        renewed = new and kind_of(f"{verb} {thing}") is not None
+        # "I got a new phone, a Galaxy S24": a new one of a kind replaces the one on record
+        # (invariant 155); a new plant or rug is only one more thing.
+        return [Statement(act="change" if renewed else "assert",
+                          text=f"{verb} {article(thing)}{thing}".replace("  ", " "),
                           fact_type="world", valid_from=dates.valid_from if dates.found else None,
-                          clause=c, rule="own:has")]
+                          clause=c, rule="own:new" if renewed else "own:has")]
     return None
 
 
