@@ -42,7 +42,7 @@ _EVENTS = (
     (r"^(?:has\s+|have\s+)?" + _ADV + r"died\b", "{who} died", "died"),
     (r"^(?:and\s+(?:his|her|their)\s+[\w-]+\s+)?(?:has\s+|have\s+)?" + _ADV +
      r"(?:had|welcomed)\s+(?:a\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
-     r"(?:\s+(?P<g>boy|girl))?\b", "{who} had a baby{g}", "baby"),
+     r"(?:\s+(?P<g>boy|girl))?\b", "{who} had {g}", "baby"),
     (r"^(?P<e>starts?|started|is\s+starting|begins?|began)\s+(?P<s>school|nursery|primary\s+school|"
      r"secondary\s+school|reception|kindergarten|university|uni|college)\b"
      r"(?P<x>(?:\s+(?:in|at)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)", "{who} {e} {s}{x}", "school"),
@@ -64,8 +64,9 @@ def family_event(who: str, rest: str) -> Statement | None:
                     "is starting": "starts"}.get(re.sub(r"\s+", " ", verb), verb)
         text = template.format(who=who, e=verb if rule != "baby" else "",
                                to=f" to {g['to']}" if g.get("to") else "",
-                               g=f" {g['g'].lower()}" if g.get("g") else
-                               (f" {verb}" if rule == "baby" and verb not in ("baby",) else ""),
+                               g={"twins": "twins", "son": "a son", "daughter": "a daughter",
+                                  "boy": "a baby boy", "girl": "a baby girl"}.get(
+                                   (g.get("g") or verb).lower(), "a baby"),
                                s=(g.get("s") or "").lower(), x=tidy(g.get("x") or "") and
                                " " + tidy(g.get("x") or ""))
         return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
@@ -632,6 +633,11 @@ _TRIP_WENT = re.compile(
     + r"(?P<rest>.*)$", I)
 
 
+_TRIP_CONTEXT = re.compile(r"\b(?:trip|holiday|vacation|honeymoon|week|weekend|fortnight|days|flight|"
+                           r"flew|jet\s*lag|loved|amazing|beautiful|lovely|gorgeous|incredible|"
+                           r"stunning|break|visit|visiting|sightseeing|beach)\b", I)
+
+
 def trips(c: str, today: date, dates: Dates) -> list[Statement] | None:
     """A trip that happened ("just got back from Porto", "we spent a week in Bruges in
     September"): "Visited Porto", dated when the user dated it. A place a plain "went to" names
@@ -646,6 +652,9 @@ def trips(c: str, today: date, dates: Dates) -> list[Statement] | None:
     where = place(m.group("p"))
     if not where or where.split()[0].lower() in {"work", "school", "uni", "church", "the"}:
         return None
+    if m.re is _TRIP_BACK and not (re.search(r"\s(?:in|to|at|around|across)\s", m.group(0)[:m.start("p")])
+                                   or _TRIP_CONTEXT.search(c)):
+        return None  # "just back from Lidl": an errand, unless something says it was a trip
     went = m.groupdict().get("went")
     if went and not (re.match(r"^\s+for\s+(?:a|an|the|two|three|\d+)\s+(?:\w+\s+)?(?:days?|weeks?|"
                               r"weekend|fortnight|nights?|holiday|months?)\b", m.group("rest"), I)
@@ -660,7 +669,8 @@ _SCHEDULE = re.compile(
     r"(?:(?:have\s+|'ve\s+)?(?:gone|went|switched\s+to|moved\s+to)\s+|(?:working|work|going)\s+)?"
     r"(?P<how>(?:fully\s+|mostly\s+|completely\s+|partly\s+)?remote(?:ly)?|from\s+home|hybrid|"
     r"part[- ]time|full[- ]time|(?:a\s+)?four[- ]day\s+week|compressed\s+hours|nights|night\s+shifts?)"
-    r"\b(?P<rest>[^.;!?]*)$", I)
+    r"\b(?P<rest>[^,.;!?]*(?:,\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|"
+    r"\d|one|two|three|four)[^,.;!?]*)?)", I)
 
 
 def schedule(c: str, dates: Dates) -> list[Statement] | None:

@@ -155,7 +155,7 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             found = [(s, h) for s, h in found if topic & terms(h.text)]
         if found:
             return max(found, key=lambda p: (p[0], -p[1].rank))[1]
-    if st.act == "change" and not st.slot and not st.previous:
+    if st.act == "change" and not st.slot and not st.previous and not st.kind:
         # "I now prefer window seats": a stated change of a fact of the same kind about the
         # same thing ("Always wants an aisle seat" shares "seat").
         topic = new_terms - TEMPLATE
@@ -181,6 +181,9 @@ def kind_of(text: str) -> str | None:
     kind = None
     raw = re.sub(r"^(?:owns|has|drives|rides|uses|banks\s+with|no\s+longer\s+(?:owns|has|drives|"
                  r"uses))\s+", "", text.strip(), flags=re.IGNORECASE)
+    # Only the thing itself: "an eSIM ... on a Pixel 8" is an eSIM, not a phone.
+    raw = re.split(r"\s+(?:on|in|for|with|from|at|outside|inside|of|by|via|to|under|near)\s+", raw,
+                   maxsplit=1, flags=re.IGNORECASE)[0]
     for token in re.findall(r"[\w'-]+", raw):
         low = token.lower()
         if low in _KIND_SKIP:

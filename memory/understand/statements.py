@@ -270,7 +270,8 @@ _BACK = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:am|'m|are|'re|have|has|went|gone|swi
 _DRINKS = frozenset("tea coffee beer wine cider decaf".split())
 
 
-def switch_back(part: str, earlier: list[Statement]) -> tuple[str, str | None]:
+def switch_back(part: str, earlier: list[Statement], before: list[str] | None = None
+                ) -> tuple[str, str | None]:
     """"..., back to Neovim": the user uses the value again (a change); the verb is the one of what
     stopped earlier in the sentence ("don't use Helix anymore"). Returns the clause to read and
     the old value said after it ("after a year of Tidal"; "" for none), or None when it is not a
@@ -286,6 +287,11 @@ def switch_back(part: str, earlier: list[Statement]) -> tuple[str, str | None]:
     contrast = any(words & g for g in lx.CONTRASTS) or low in lx.KINDS
     diet = low in lx.MEAT_DIETS
     old = tidy(m.group("old")) if m.group("old") else ""
+    for said in before or []:  # "I don't use Helix anymore, back to Neovim": Helix stopped
+        gone = re.search(r"\b(?:no\s+longer|stopped|quit)\s+(?:use|using|drink|drinking|eat|eating|"
+                         r"play|playing)\s+(?P<o>[^,;.!?]+)", said, I)
+        if gone and not old:
+            old = tidy(re.sub(r"\s+any\s*more$", "", gone.group("o"), flags=I))
     stopped = any(re.match(r"^(?:has\s+given\s+up|no\s+longer)\b", st.text or "", I) for st in earlier)
     # A name alone may be a place ("went back to Leeds for the weekend"): it is a value used
     # again only beside what it replaces, or "back on" it.
@@ -407,10 +413,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         kept = []
         spare: list[Dates] = []  # dates said in a part that holds no statement
         hint = _Hint()  # "I changed my car, ...": the kind of thing the next part replaces
+        said: list[str] = []  # the parts read so far
         for part in parts:
             part = canonical(part.strip(" ,"), lowercase=lowercase)
             part = re.sub(r"\b(i|we|you|they)'ve\b", r"\1 have", part.replace("’", "'"), flags=I)
-            part, back_from = switch_back(part, kept)
+            part, back_from = switch_back(part, kept, said)
+            said.append(part)
             if hint.read(part):
                 continue
             found = denial(part, message, history) or read_clause(part, message, today, history)
@@ -420,8 +428,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 # "gave up on VS Code and went back to Vim": one change naming what stopped
                 stopped = [k for k in kept if re.match(r"^(?:has\s+given\s+up|no\s+longer|is\s+no\s+longer)\b",
                                                        k.text or "", I)]
-                if len(stopped) == 1 and not back_from:
-                    back_from = re.sub(r"^(?:on|using|with)\s+", "", stopped[0].previous or "", flags=I)
+                if len(stopped) == 1:
+                    back_from = back_from or re.sub(r"^(?:on|using|with|drinking|eating)\s+", "",
+                                                    stopped[0].previous or "", flags=I)
                     kept.remove(stopped[0])
                 for st in found:  # "..., back to Neovim": a change (invariant 155)
                     st.act, st.previous = "change", st.previous or back_from or None

@@ -165,13 +165,14 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         from .matching import kind_of  # matching imports this package's model; late import
 
         new = det.endswith("new") or bool(re.match(r"^new\s", raw, I))
-        renewed = new and kind_of(f"{verb} {thing}") is not None
+        kind = kind_of(f"{verb} {thing}") if new else None
+        renewed = kind is not None
         # "I got a new phone, a Galaxy S24": a new one of a kind replaces the one on record
         # (invariant 155); a new plant or rug is only one more thing.
         return [Statement(act="change" if renewed else "assert",
                           text=f"{verb} {article(thing)}{thing}".replace("  ", " "),
                           fact_type="world", valid_from=dates.valid_from if dates.found else None,
-                          clause=c, rule="own:new" if renewed else "own:has")]
+                          kind=kind, clause=c, rule="own:new" if renewed else "own:has")]
     return None
 
 
