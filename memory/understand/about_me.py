@@ -403,9 +403,18 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if meat and re.search(r"\bnow\b", c, I) else "assert",
                           text=f"Is {diet}", fact_type="constraint", slot="diet" if meat else None,
                           valid_from=dates.valid_from, clause=c, rule="health:on-diet")]
-    if re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?pregnant\b", t, I):
-        return [Statement(act="assert", text="Is pregnant", fact_type="constraint",
-                          valid_from=dates.valid_from, clause=c, rule="health:pregnant")]
+    m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:(?:\d+|a\s+few|\w+)\s+(?:months?|weeks?)\s+)?"
+                   r"(?P<p>pregnant)\b", t, I)
+         or re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?expecting\s+(?:a\s+baby|our\s+"
+                      r"(?P<n>first|second|third|fourth)\s+(?:child|baby|kid)|twins|a\s+(?:boy|girl))\b", t, I))
+    if m:
+        text = "Is pregnant" if m.group(0).lower().endswith("pregnant") else (
+            f"Is expecting {'their ' + m.group('n') + ' child' if m.group('n') else 'a baby'}")
+        due = dates.valid_from if dates.valid_from and not re.search(r"\bsince\b", c, I) else None
+        # "expecting a baby in April": the due date, not when it began (invariant 156)
+        return [Statement(act="assert", text=text + (f", due in {due:%B %Y}" if due else ""),
+                          fact_type="constraint" if text == "Is pregnant" else "identity",
+                          valid_from=None if due else dates.valid_from, clause=c, rule="health:pregnant")]
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|gave\s+up|given\s+up|cut\s+out|stopped)\s+"
                   r"(?P<v>meat|fish|seafood|dairy|eggs|gluten|sugar|pork|beef|chicken|red\s+meat)\b"
                   r"(?![^,.;!?]*\bfor\s+(?:lent|january|a\s+(?:week|month|bit|while)))", t, I)

@@ -61,6 +61,22 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:is|are)\s+(?:no\s+longer|not\s+more|not)\s+with\s+us\b", "died"),
     (r"\b(?:is|are|was)\s+dead\b", "died"),
 )
+_IDIOMS += (
+    # invariant 137: more idioms of work, diet, pets and family news
+    (r"\b(?:landed|bagged|scored|snagged|nabbed)\s+(?:myself\s+)?(?:a|an)\s+(?:new\s+)?(?:job|gig|role|position)\b",
+     "got a new job"),
+    (r"\bnew\s+gig\b", "new job"),
+    (r"\b(?:full\s+|fully\s+|totally\s+)?veggie\b", "vegetarian"),
+    (r"\bcut\s+out\s+(meat|fish|dairy|gluten|sugar)\b", r"stopped eating \1"),
+    (r"\b(i'?m|i\s+am)\s+off\s+the\s+(?:booze|drink|sauce|alcohol)\b", "I quit drinking"),
+    (r"\b(?:had\s+to\s+be\s+|was\s+|were\s+|got\s+)?(?:put\s+down|put\s+to\s+sleep)\b", "died"),
+    (r"\b(have|has|'ve)\s+taken\s+up\b", "took up"),
+    (r"\btaken\s+up\b", "took up"),
+    (r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:just\s+|finally\s+|recently\s+)*(?:moved|relocated|gone|got|"
+     r"retired|died|started|had|been|become|left|graduated)\b)", r"\1 has "),
+    (r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:getting|having|starting|moving|pregnant|engaged|expecting|"
+     r"retiring)\b)", r"\1 is "),
+)
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
 # Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").
@@ -163,7 +179,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:a|an|the|now|still)\s|(?-i:[A-Z0-9]))", r"\1 is ", c,
                flags=I)
     # "I'm now the proud owner of a Fiat 500": I own.
-    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
+    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+|a\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
                "I now own", c, flags=I)
     # "bought a place in Harrogate and moved there": there is the place just named.
     named = re.search(r"\bin\s+((?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b(?=.*\b(?:moved|moving|"
@@ -178,7 +194,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # lived in Kochi their whole lives, have moved to Bangalore").
     c = re.sub(r",\s*(?:who|which|whose)\s+[^,]+,\s*", " ", c, flags=I)
     # "my wife and I", "me and the missus", "Tom and I": we.
-    c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+|me|(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)\b(?!')", "we", c,
+    c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?|me|(?-i:[A-Z])[\w'-]+)\s+and\s+"
+               r"(?:i|me)\b(?!')", "we", c,
                flags=I)
     c = re.sub(r"^me\s+and\s+(?:my|the|our)\s+[\w-]+\b", "we", c, flags=I)
     # Non-native forms.
