@@ -67,11 +67,8 @@ _IDIOMS += (
      "got a new job"),
     (r"\bnew\s+gig\b", "new job"),
     (r"\b(?:full\s+|fully\s+|totally\s+)?veggie\b", "vegetarian"),
-    (r"\bcut\s+out\s+(meat|fish|dairy|gluten|sugar)\b", r"stopped eating \1"),
     (r"\b(i'?m|i\s+am)\s+off\s+the\s+(?:booze|drink|sauce|alcohol)\b", "I quit drinking"),
     (r"\b(?:had\s+to\s+be\s+|was\s+|were\s+|got\s+)?(?:put\s+down|put\s+to\s+sleep)\b", "died"),
-    (r"\b(have|has|'ve)\s+taken\s+up\b", "took up"),
-    (r"\btaken\s+up\b", "took up"),
     (r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:just\s+|finally\s+|recently\s+)*(?:moved|relocated|gone|got|"
      r"retired|died|started|had|been|become|left|graduated)\b)", r"\1 has "),
     (r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:getting|having|starting|moving|pregnant|engaged|expecting|"
