@@ -179,3 +179,15 @@ def test_inv157_a_trip_and_a_work_pattern_but_not_one_day(service):
     assert (w.op, w.text) == ("write", "Works remotely on Fridays")
     assert turn(service, "working from home today, the trains are on strike").writes() == []
     assert turn(service, "Just back from Lidl").writes() == []
+
+
+def test_inv140_leaving_an_employer_on_record_is_not_leaving_a_home(service):
+    job = service.write_fact("ana", "Works at Acme", fact_type="identity").fact
+    (w,) = turn(service, "I left Acme").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", job.id, "No longer works at Acme")
+
+
+def test_inv155_instead_of_names_the_old_value(service):
+    old = service.write_fact("ana", "Uses Notion for notes", fact_type="preference").fact
+    (w,) = turn(service, "I started using Obsidian instead of Notion").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Obsidian")

@@ -324,11 +324,19 @@ def _history(facts: list, direct: set[str]) -> str | None:
 def _reslot(st: Statement, hits) -> Statement:
     """"I moved from Spotify to Apple Music": a move away from something the user's facts hold
     as a thing they use, not as a home, is a switch (the slot comes from their facts, inv. 140)."""
-    if st.slot != "home" or not st.previous or not (st.text or "").startswith("Lives in "):
+    if st.slot != "home" or not st.previous or not (st.text or "").startswith(("Lives in ",
+                                                                              "Moved away from ")):
         return st
     want = terms(st.previous)
     named = [h for h in hits if h.kind == "semantic" and h.state == "active"
              and want and want <= terms(h.text)]
+    if (st.text or "").startswith("Moved away from "):
+        # "I left Acme" with "Works at Acme" on record: an employer left, not a home (inv. 140)
+        if named and all("employer" in slots_of(h.text, h.fact_type) and "home" not in
+                         slots_of(h.text, h.fact_type) for h in named):
+            return st.model_copy(update={"text": f"No longer works at {st.previous}",
+                                         "slot": "employer", "rule": st.rule + "+reslot"})
+        return st
     if named and not any("home" in slots_of(h.text, h.fact_type) for h in named):
         value = (st.text or "").removeprefix("Lives in ")
         return st.model_copy(update={"text": f"Uses {value}", "slot": None,

@@ -49,7 +49,7 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
      "I'm now unemployed"),
     (r"\b(?:split\s+up|broke\s+up)\b", "separated"),
     (r"\b(i|we|you|they|he|she)'d\s+(been|gone|had|done|lived|moved|seen|already)\b", r"\1 had \2"),
-    (r"\bhanded\s+in\s+my\s+notice\s+at\b", "left"),
+    (r"\bhanded\s+in\s+my\s+notice\s+at\b", "quit my job at"),
     (r"\bteaching\s+myself(?:\s+how)?\s+to\b", "learning to"),
     (r"\bpassed\s+away\b", "died"),
     (r"\b(?:is|are|has|have)\s+died\b", "died"),

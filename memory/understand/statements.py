@@ -435,6 +435,13 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 for st in found:  # "..., back to Neovim": a change (invariant 155)
                     st.act, st.previous = "change", st.previous or back_from or None
                     st.rule += "+back"
+            for st in found or []:
+                # "Uses Obsidian instead of Notion": Notion is the old value, not part of this one
+                inst = re.match(r"^(?P<v>.+?)\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+"
+                                r"(?:(?:my|the|our|a|an)\s+)?(?P<o>[^,;.!?]+)$", st.text or "", I)
+                if inst and st.act in ("assert", "change") and not st.previous:
+                    st.text, st.previous, st.act = inst.group("v"), tidy(inst.group("o")), "change"
+                    st.rule += "+instead"
             if found and (hint.kind or hint.previous):
                 found = [hint.apply(st) for st in found]
             for st in found or []:
