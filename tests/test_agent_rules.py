@@ -191,3 +191,9 @@ def test_inv155_instead_of_names_the_old_value(service):
     old = service.write_fact("ana", "Uses Notion for notes", fact_type="preference").fact
     (w,) = turn(service, "I started using Obsidian instead of Notion").writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Obsidian")
+
+
+def test_inv156_a_relatives_new_job_replaces_their_job_on_record(service):
+    old = service.write_fact("ana", "Partner Zoë works at Acme", fact_type="identity").fact
+    (w,) = turn(service, "My partner Zoë got a job at Ørsted").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Partner Zoë works at Ørsted")

@@ -601,3 +601,22 @@ def test_inv157_errands_plans_and_one_day_are_not_facts(text):
 ])
 def test_inv157_how_the_user_works(text, expected):
     assert said(text) == [expected]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my old man retired last week, finally", "Dad retired"),
+
+    ("My grandmother Chiyo turned 90 last week 🎉", "Grandmother Chiyo turned 90"),
+    ("Don't remember if I said, but my sister Nadia had twins in August", "Sister Nadia had twins"),
+    ("we've just had a little boy!! 💙", "Had a baby boy"),
+])
+def test_inv156_more_voices_of_family_news(text, expected):
+    assert said(text) == [("assert", expected)]
+
+
+@pytest.mark.parametrize("text", [
+    "I told my boss I'm moving to Leeds, but I'm not",
+    "I'm moving to Leeds, just kidding",
+])
+def test_inv141_reported_or_taken_back_writes_nothing(text):
+    assert said(text) == []

@@ -43,6 +43,10 @@ _EVENTS = (
     (r"^(?:and\s+(?:his|her|their)\s+[\w-]+\s+)?(?:has\s+|have\s+)?" + _ADV +
      r"(?:had|welcomed)\s+(?:a\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
      r"(?:\s+(?P<g>boy|girl))?\b", "{who} had {g}", "baby"),
+    (r"^(?:has\s+)?" + _ADV + r"(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?(?:job|role|position)\s+"
+     r"(?:at|with)\s+(?P<x>(?-i:[^\W\d_a-z])[\w&'’.-]*(?:\s+(?-i:[^\W\d_a-z])[\w&'’.-]*){0,2})",
+     "{who} works at{x}", "job"),
+    (r"^(?:has\s+)?" + _ADV + r"turned\s+(?P<n>\d{1,3})\b", "{who} turned {n}", "age"),
     (r"^(?P<e>starts?|started|is\s+starting|begins?|began)\s+(?P<s>school|nursery|primary\s+school|"
      r"secondary\s+school|reception|kindergarten|university|uni|college)\b"
      r"(?P<x>(?:\s+(?:in|at)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)", "{who} {e} {s}{x}", "school"),
@@ -67,7 +71,7 @@ def family_event(who: str, rest: str) -> Statement | None:
                                g={"twins": "twins", "son": "a son", "daughter": "a daughter",
                                   "boy": "a baby boy", "girl": "a baby girl"}.get(
                                    (g.get("g") or verb).lower(), "a baby"),
-                               s=(g.get("s") or "").lower(), x=tidy(g.get("x") or "") and
+                               n=g.get("n") or "", s=(g.get("s") or "").lower(), x=tidy(g.get("x") or "") and
                                " " + tidy(g.get("x") or ""))
         return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
                          clause=rest, rule=f"relation:event:{rule}")
@@ -111,6 +115,9 @@ def relation(c: str) -> list[Statement] | None:
     event = family_event(who, rest)
     if event is not None:
         event.slot, event.clause = f"{slot}:{event.rule.split(':')[-1]}", c
+        if event.rule.endswith(":job"):
+            # a relative's new job replaces the job on record about them, like a move
+            event.act, event.slot, event.previous = "change", slot, name or rel
         return [event]
     mm = re.match(r"^(?:now\s+|still\s+)?(?:lives?|is\s+living|is\s+based)\s+in\s+" + PLACE, rest, I)
     if mm and place(mm.group("p")):
@@ -403,6 +410,14 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if meat and re.search(r"\bnow\b", c, I) else "assert",
                           text=f"Is {diet}", fact_type="constraint", slot="diet" if meat else None,
                           valid_from=dates.valid_from, clause=c, rule="health:on-diet")]
+    m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)*had\s+(?:a\s+|our\s+)?(?:little\s+|"
+                  r"baby\s+|beautiful\s+|healthy\s+)*(?P<b>boy|girl|baby|twins|son|daughter)\b", t, I)
+    if m:
+        b = m.group("b").lower()
+        what = {"twins": "twins", "son": "a son", "daughter": "a daughter", "baby": "a baby"}.get(
+            b, f"a baby {b}")
+        return [Statement(act="assert", text=f"Had {what}", fact_type="identity",
+                          valid_from=dates.valid_from, clause=c, rule="health:baby")]
     m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:(?:\d+|a\s+few|\w+)\s+(?:months?|weeks?)\s+)?"
                    r"(?P<p>pregnant)\b", t, I)
          or re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?expecting\s+(?:a\s+baby|our\s+"

@@ -67,12 +67,19 @@ _TELL = re.compile(
     r"(?:tell|mention)(?:\s+you)?|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:remember|note|"
     r"keep\s+in\s+mind|make\s+a\s+note)|please\s+(?:remember|note|keep\s+in\s+mind)|"
     # "Not sure if I told you, but I'm left-handed": a lead-in, not a condition.
+    r"(?:i\s+)?(?:don'?t|do\s+not|can'?t|cannot)\s+(?:know|remember|recall)\s+(?:if|whether)\s+i\s+"
+    r"(?:ever\s+)?(?:told\s+you|mentioned\s+(?:it|this)|said(?:\s+(?:so|it))?)(?:\s+(?:before|already))?|"
     r"(?:i'?m\s+)?not\s+sure\s+(?:if|whether)\s+i\s+(?:ever\s+)?(?:told|mentioned)(?:\s+(?:you|it|this))?"
     r"(?:\s+(?:before|already))?|i\s+(?:don'?t|do\s+not)\s+(?:know|remember)\s+(?:if|whether)\s+i\s+"
     r"(?:ever\s+)?(?:told|mentioned)(?:\s+(?:you|it|this))?(?:\s+(?:before|already))?|"
     r"in\s+case\s+i\s+(?:didn'?t|did\s+not|never)\s+(?:tell\s+you|mention\s+it|say)|"
     r"i\s+think\s+i\s+(?:told|mentioned\s+to)\s+you|as\s+i\s+(?:said|mentioned)(?:\s+before)?)"
     r"(?:\s*,)?(?:\s+but)?(?:\s+that)?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)
+_REPORTED = re.compile(
+    r"^(?:i|we)\s+(?:told|said\s+to|promised|lied\s+to)\s+(?!you\b)(?:my\s+|the\s+|our\s+)?[\w'-]+"
+    r"(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:that\s+)?(?:i|we)\b|"
+    r",?\s+(?:but|though)\s+(?:i'?m|i\s+am|we'?re|i'?m\s+really|i\s+(?:didn'?t|haven'?t|won'?t|don'?t))"
+    r"(?:\s+not)?\s*(?:really|actually)?\s*[.!]*$|\b(?:just\s+)?(?:kidding|joking|jk)\b", I)
 _QUESTION = re.compile(
     r"^(?:what|where|which|who|whom|whose|when|why|how|tell me|remind me|show me|list|"
     r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
@@ -377,6 +384,11 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
                        flags=I)
+        if _REPORTED.search(c):
+            # "I told my boss I'm moving to Leeds, but I'm not": what the user told someone else
+            # or took back in the same breath is not a statement (invariant 141).
+            out.ignored.append(raw)
+            continue
         if _TELL.match(c):
             # "Did I tell you I moved to Leeds?", "Can you remember that I'm vegan?": a statement
             c = _TELL.sub("", c).rstrip("?").strip()

@@ -35,9 +35,9 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:traded|swapped|exchanged|"
                       r"part-exchanged)\s+(?:in\s+)?(?:(?:the|my|our)\s+)?"
                       r"(?P<p>[\w'’ .+-]+?)\s+(?:in\s+)?for\s+(?:(?:a|an|the)\s+)?" + _THING, t, I)
-         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*sold\s+(?:the|my|our)\s+"
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*sold\s+(?:the|my|our)\s+"
                       r"(?P<p>[\w'’ .+-]+?)\s+and\s+(?:\w+\s+){0,3}?(?:on|use|got|bought|have|own|"
-                      r"drive|ride)\s+(?:a|an|the)\s+" + _THING, t, I)
+                      r"drive|ride)\s+(?:ourselves\s+|myself\s+|me\s+)?(?:a|an|the)\s+" + _THING, t, I)
          or re.search(r"\b(?:my|our|the)\s+(?P<p>[\w'’ .+-]+?)\s+(?:broke|died|stopped\s+working|"
                       r"was\s+stolen|got\s+stolen|packed\s+in|gave\s+up)\s*,?\s*(?:so\s+)?(?:i|we)\s+"
                       r"(?:have\s+|'ve\s+)?(?:switched|moved|upgraded|changed|went)\s+to\s+(?:a|an|"
@@ -86,12 +86,14 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                       r"(?P<v>[\w'’ .+-]+?)\s+(?:to|away)\b", t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+no\s+longer\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                       + _THING, t, I)
-         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
                       r"returned|donated|traded\s+in)\s+(?:the|my|our)\s+" + _THING, t, I)
          or re.search(r"\b(?:someone|somebody|they|thieves)\s+stole\s+(?:the|my|our)\s+" + _THING, t, I)
          or re.search(r"\b(?:my|our)\s+(?P<v>[\w'’ .+-]+?)\s+(?:was|got)\s+stolen\b", t, I))
     if m:
-        thing = obj_phrase(m.group("v"))
+        # "sold the old Passat": the Passat on record is not called old
+        thing = re.sub(r"^(?:old|trusty|beloved|ancient|battered)\s+(?=\S)", "", obj_phrase(m.group("v")),
+                       flags=I)
         if thing and thing.lower() not in lx.NOT_THINGS:
             return [Statement(act="change", text=f"No longer owns {article(thing)}{thing}",
                               fact_type="world", previous=thing, valid_from=dates.valid_from,
