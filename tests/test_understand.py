@@ -620,3 +620,23 @@ def test_inv156_more_voices_of_family_news(text, expected):
 ])
 def test_inv141_reported_or_taken_back_writes_nothing(text):
     assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I am having new car, is Toyota Corolla.", ("change", "Owns a Toyota Corolla")),
+    ("I stopped to smoke last month.", ("change", "Has given up smoking")),
+    ("Me and my wife we are living now in Kraków since two months.", ("change", "Lives in Kraków")),
+    ("We are having a baby girl in March!", ("assert", "Is expecting a baby, due in March 2027")),
+    ("my wife is expecting", ("assert", "Wife is expecting a baby")),
+    ("started @ deliveroo today lol", ("change", "Works at Deliveroo")),
+])
+def test_inv137_more_non_native_and_texting_forms(text, expected):
+    assert said(text) == [expected]
+
+
+def test_inv155_sold_one_kind_got_another_replaces_the_one_sold():
+    bike = _hit(1, "Owns a Trek bike", "world")
+    car = _hit(2, "Drives a Ford Focus", "world")
+    (st,) = understand("sold my bike, got a car", TODAY).statements
+    assert (st.act, st.text, st.previous) == ("change", "Owns a car", "bike")
+    assert pick_old(st, [car, bike]) is bike

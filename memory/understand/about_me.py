@@ -38,10 +38,12 @@ _EVENTS = (
     (r"^(?:is|are|'s)\s+" + _ADV + r"(?P<e>engaged|married|divorced|separated)\b(?!\s+to\s+(?-i:[a-z]))",
      "{who} is {e}", "married"),
     (r"^(?:is|'s)\s+" + _ADV + r"(?:now\s+)?pregnant\b", "{who} is pregnant", "pregnant"),
+    (r"^(?:is|'s)\s+" + _ADV + r"expecting(?:\s+(?:a\s+baby|twins|(?:their|her|our)\s+\w+\s+(?:child|baby)))?"
+     r"\s*$", "{who} is expecting a baby", "pregnant"),
     (r"^(?:has\s+|have\s+)?" + _ADV + r"retired\b", "{who} retired", "retired"),
     (r"^(?:has\s+|have\s+)?" + _ADV + r"died\b", "{who} died", "died"),
     (r"^(?:and\s+(?:his|her|their)\s+[\w-]+\s+)?(?:has\s+|have\s+)?" + _ADV +
-     r"(?:had|welcomed)\s+(?:a\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
+     r"(?:had|welcomed)\s+(?:a\s+|(?:her|his|their)\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
      r"(?:\s+(?P<g>boy|girl))?\b", "{who} had {g}", "baby"),
     (r"^(?:has\s+)?" + _ADV + r"(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?(?:job|role|position)\s+"
      r"(?:at|with)\s+(?P<x>(?-i:[^\W\d_a-z])[\w&'’.-]*(?:\s+(?-i:[^\W\d_a-z])[\w&'’.-]*){0,2})",
@@ -421,10 +423,12 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
     m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:(?:\d+|a\s+few|\w+)\s+(?:months?|weeks?)\s+)?"
                    r"(?P<p>pregnant)\b", t, I)
          or re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?expecting\s+(?:a\s+baby|our\s+"
-                      r"(?P<n>first|second|third|fourth)\s+(?:child|baby|kid)|twins|a\s+(?:boy|girl))\b", t, I))
+                      r"(?P<n>first|second|third|fourth)\s+(?:child|baby|kid)|twins|a\s+(?:baby\s+)?(?P<g>boy|girl))\b", t, I))
     if m:
+        gd = m.groupdict()
         text = "Is pregnant" if m.group(0).lower().endswith("pregnant") else (
-            f"Is expecting {'their ' + m.group('n') + ' child' if m.group('n') else 'a baby'}")
+            f"Is expecting {'their ' + gd['n'] + ' child' if gd.get('n') else 'a baby'}"
+            + (f" {gd['g'].lower()}" if gd.get("g") else ""))
         due = dates.valid_from if dates.valid_from and not re.search(r"\bsince\b", c, I) else None
         # "expecting a baby in April": the due date, not when it began (invariant 156)
         return [Statement(act="assert", text=text + (f", due in {due:%B %Y}" if due else ""),

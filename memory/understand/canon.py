@@ -71,6 +71,13 @@ _IDIOMS += (
     (r"\bgot\s+hitched\b", "got married"),
     (r"\b(have|has|'ve)\s+split\b(?!\s+(?:the|a|an|my|our|it|this|that)\b)", r"\1 separated"),
     (r"\bquit\s+the\s+(?:fags|cigs|ciggies|smokes|cigarettes)\b", "quit smoking"),
+    (r"\bstopped\s+to\s+smoke\b", "quit smoking"),
+    (r"\bstopped\s+to\s+(drink|eat)\b", r"stopped \1ing"),
+    (r"\s@\s*(?=\w)", " at "),
+    (r"^we\s+we\b", "we"),
+    (r"\b(living|working)\s+now\s+(in|at|for)\b", r"now \1 \2"),
+    (r"\b(i)\s+(?:am|'m)\s+having\s+(?=(?:a\s+)?(?:baby|twins)\b)", "I'm expecting "),
+    (r"\b(we)\s+(?:are|'re)\s+having\s+(?=(?:a\s+)?(?:baby|twins)\b)", "we're expecting "),
     (r"\b(?:full\s+|fully\s+|totally\s+)?veggie\b", "vegetarian"),
     (r"\b(i'?m|i\s+am)\s+off\s+the\s+(?:booze|drink|sauce|alcohol)\b", "I quit drinking"),
     (r"\b(?:had\s+to\s+be\s+|was\s+|were\s+|got\s+)?(?:put\s+down|put\s+to\s+sleep)\b", "died"),
@@ -225,8 +232,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\b(?:working|doing\s+(?:a\s+)?job)\s+(?:like|as)\s+(?:an?\s+)?", "working as a ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(?:am|are)\s+having\s+", r"\1 have ", c, flags=I)
     c = re.sub(r"\b(have|bought|got|own|drive|ordered)\s+new\s+(?=[\w-]+(?<!s)\b)", r"\1 a new ", c, flags=I)
-    c = re.sub(r"(\b(?:have|got|bought|own|drive|ordered)\s+(?:a|an)\s+(?:new\s+)?[\w-]+),\s*it(?:'s|\s+is|"
-               r"\s+was)\s+(?:an?\s+)?(?=(?-i:[A-Z0-9]))", r"\1, a ", c, flags=I)
+    c = re.sub(r"(\b(?:have|got|bought|own|drive|ordered)\s+(?:a|an)\s+(?:new\s+)?[\w-]+),\s*(?:it(?:'s|\s+is|"
+               r"\s+was)|is|was)\s+(?:an?\s+)?(?=(?-i:[A-Z0-9]))", r"\1, a ", c, flags=I)
     c = re.sub(r"\b(my|our)\s+(wife|husband|partner|son|daughter|mum|mom|mother|dad|father|sister|"
                r"brother|dog|cat|boss|girlfriend|boyfriend|baby)\s+name\b", r"\1 \2's name", c, flags=I)
     c = re.sub(r",\s*(?:her|his|its|their)\s+names?\s+(?:is|are)\s+(?=(?-i:[^\W\d_a-z]))", " called ", c,

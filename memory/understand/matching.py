@@ -204,9 +204,12 @@ def _same_kind(st: Statement, facts: list):
     if st.previous and re.sub(r"s$", "", st.previous.lower()) not in lx.KIND_NAMES:
         return None  # a named old value that is not on record: nothing else is replaced
     new_kind = kind_of(st.text or "")
-    kind = st.kind or new_kind
-    if kind is None or (new_kind and new_kind != kind):
-        return None
+    if st.previous:  # "sold my bike, got a car": the one bike goes, whatever replaced it
+        kind = re.sub(r"s$", "", st.previous.lower())
+    else:
+        kind = st.kind or new_kind
+        if kind is None or (new_kind and new_kind != kind):
+            return None
     mine = terms(st.text or "")
     same = {h.id: h for h in facts if _HOLDS.match(h.text) and kind_of(h.text) == kind
             and terms(h.text) != mine}

@@ -342,7 +342,10 @@ class _Hint:
         """True when the part only says what was replaced (it holds no statement of its own)."""
         m = _KIND_PART.match(part.strip(" .!"))
         if m and m.group("n").lower() in lx.KIND_NAMES:
-            self.kind = m.group("n").lower()
+            if re.search(r"\b(?:sold|got\s+rid\s+of|ditched)\b", part, I):
+                self.previous = m.group("n").lower()  # "sold my bike, got a car": the bike went
+            else:
+                self.kind = m.group("n").lower()  # "changed my car": a car replaces the car
             return True
         m = _ENDED_PART.match(part.strip(" .!"))
         if m:
