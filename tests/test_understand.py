@@ -640,3 +640,21 @@ def test_inv155_sold_one_kind_got_another_replaces_the_one_sold():
     (st,) = understand("sold my bike, got a car", TODAY).statements
     assert (st.act, st.text, st.previous) == ("change", "Owns a car", "bike")
     assert pick_old(st, [car, bike]) is bike
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I passed my driving test!", "Passed their driving test"),
+    ("I finished my PhD in May", "Finished their PhD"),
+    ("I've joined a choir", "Is a member of a choir"),
+    ("We bought our first house in March", "Owns a house"),
+])
+def test_inv156_milestones_of_the_user(text, expected):
+    assert said(text) == [("assert", expected)]
+
+
+@pytest.mark.parametrize("text", [
+    "my brother's girlfriend is pregnant", "My daughter's friend is starting school",
+    "I joined a Zoom call late", "My son passed his driving test? No idea",
+])
+def test_inv156_news_of_people_further_away_writes_nothing(text):
+    assert said(text) == []

@@ -103,6 +103,9 @@ def relation(c: str) -> list[Statement] | None:
         mm = re.match(r"^(?P<n>[\w ]+?)\s+(?:is|are)\s+(?P<v>.+)$", rest, I)
         if not mm:
             return None
+        if mm.group("n").split()[-1].lower() in lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {
+                "friend", "friends", "mate", "mates"}:
+            return []  # "my brother's girlfriend is pregnant": news of someone further away
         return [Statement(act="assert", text=f"{cap(rel)}'s {mm.group('n')} is {tidy(mm.group('v'))}",
                           fact_type="identity", slot=f"rel:{rel}:{mm.group('n').lower()}",
                           clause=c, rule="relation:poss")]
@@ -690,6 +693,40 @@ def trips(c: str, today: date, dates: Dates) -> list[Statement] | None:
         return None
     return [Statement(act="assert", text=f"Visited {where}", fact_type="world",
                       valid_from=dates.valid_from, clause=c, rule="trip:visited")]
+
+
+_MILESTONE = re.compile(
+    r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|officially\s+|recently\s+)*(?:"
+    r"(?P<v1>passed|finished|completed|failed)\s+(?:my|our|the)\s+(?P<o1>(?:[\w-]+\s+){0,2}?(?:test|exam|exams|"
+    r"phd|masters|master's|degree|course|apprenticeship|training|dissertation|thesis|qualification|"
+    r"a-levels|gcses|bar|boards))|"
+    r"(?P<v2>joined)\s+(?:a|an|the)\s+(?P<o2>(?:[\w-]+\s+){0,2}?(?:club|choir|band|team|gym|orchestra|"
+    r"society|league|group|union))|"
+    r"(?P<v3>paid\s+off)\s+(?:my|our|the)\s+(?P<o3>mortgage|loan|student\s+loan|debt|car|overdraft|credit\s+card)|"
+    r"(?P<v4>bought|got)\s+(?:my|our)\s+first\s+(?P<o4>house|home|flat|place|apartment|car))"
+    r"(?P<rest>(?:\s+(?:in|at|with|from)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)\s*[.!]*$", I)
+
+
+def milestones(c: str, dates: Dates) -> list[Statement] | None:
+    """Something the user did that stays true ("I passed my driving test", "finished my PhD in
+    May", "joined a choir", "paid off the mortgage", "bought our first house in March"), dated
+    when said. Invariant 156."""
+    m = _MILESTONE.match(dates.text.strip())
+    if not m:
+        return None
+    g = m.groupdict()
+    verb = next(g[k] for k in ("v1", "v2", "v3", "v4") if g.get(k)).lower()
+    obj = next(g[k] for k in ("o1", "o2", "o3", "o4") if g.get(k))
+    rest = tidy(g.get("rest") or "")
+    tail = f" {rest}" if rest else ""
+    if verb == "joined":
+        text = f"Is a member of {article(obj)}{obj}{tail}"
+    elif verb in ("bought", "got"):
+        text = f"Owns {article(obj)}{obj}{tail}"
+    else:
+        text = f"{cap(' '.join(verb.split()))} their {obj}{tail}"
+    return [Statement(act="assert", text=text, fact_type="identity" if verb != "bought" else "world",
+                      valid_from=dates.valid_from, clause=c, rule="milestone")]
 
 
 _SCHEDULE = re.compile(

@@ -213,7 +213,7 @@ def _gerund_base(stem: str) -> str:
 
 def activities(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
-    m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|give\s+up|no\s+longer\s+"
+    m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|given\s+up|give\s+up|no\s+longer\s+"
                   r"do)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
