@@ -658,3 +658,8 @@ def test_inv156_milestones_of_the_user(text, expected):
 ])
 def test_inv156_news_of_people_further_away_writes_nothing(text):
     assert said(text) == []
+
+
+def test_inv138_but_carries_the_subject_to_a_second_clause():
+    assert said("I'm from Leeds originally but live in York") == [
+        ("assert", "Is originally from Leeds"), ("assert", "Lives in York")]

@@ -75,6 +75,7 @@ _IDIOMS += (
     (r"\bstopped\s+to\s+(drink|eat)\b", r"stopped \1ing"),
     (r"\s@\s*(?=\w)", " at "),
     (r"^we\s+we\b", "we"),
+    (r"\b(i'm|i\s+am|we're|we\s+are)\s+back\s+(living|working|based)\b", r"\1 \2"),
     (r"\b(living|working)\s+now\s+(in|at|for)\b", r"now \1 \2"),
     (r"\b(i)\s+(?:am|'m)\s+having\s+(?=(?:a\s+)?(?:baby|twins)\b)", "I'm expecting "),
     (r"\b(we)\s+(?:are|'re)\s+having\s+(?=(?:a\s+)?(?:baby|twins)\b)", "we're expecting "),

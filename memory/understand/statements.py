@@ -105,7 +105,7 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
                     r",\s*(?=now\s+(?:i|we|in)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
                     r"living|working|driving|riding|playing|new\s+job)\b)|"
-                    r",?\s+(?:and|then|and\s+then)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
+                    r",?\s+(?:and|then|and\s+then|but)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
                     r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)",
                     re.IGNORECASE)
 
