@@ -663,3 +663,16 @@ def test_inv156_news_of_people_further_away_writes_nothing(text):
 def test_inv138_but_carries_the_subject_to_a_second_clause():
     assert said("I'm from Leeds originally but live in York") == [
         ("assert", "Is originally from Leeds"), ("assert", "Lives in York")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("got a second cat", ("assert", "Has a cat")),
+    ("ditched Spotify for Apple Music", ("change", "Uses Apple Music")),
+    ("I've gone over to Android", ("change", "Uses Android")),
+])
+def test_inv155_more_switches_in_other_words(text, expected):
+    assert said(text) == [expected]
+
+
+def test_inv141_a_person_is_never_a_possession():
+    assert said("I dumped my boyfriend for his brother") == []

@@ -75,6 +75,9 @@ _IDIOMS += (
     (r"\bstopped\s+to\s+(drink|eat)\b", r"stopped \1ing"),
     (r"\s@\s*(?=\w)", " at "),
     (r"^we\s+we\b", "we"),
+    (r"\bgot\s+rid\s+of\s+(?:the\s+|my\s+)?((?-i:[A-Z0-9])[^,;.!?]*?)\s+for\s+(?:the\s+|an?\s+)?"
+     r"(?=(?-i:[A-Z0-9]))", r"switched from \1 to "),
+    (r"\b(?:gone|went|moved)\s+over\s+to\b", "switched to"),
     (r"\b(i'm|i\s+am|we're|we\s+are)\s+back\s+(living|working|based)\b", r"\1 \2"),
     (r"\b(living|working)\s+now\s+(in|at|for)\b", r"now \1 \2"),
     (r"\b(i)\s+(?:am|'m)\s+having\s+(?=(?:a\s+)?(?:baby|twins)\b)", "I'm expecting "),

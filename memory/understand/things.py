@@ -94,6 +94,9 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         # "sold the old Passat": the Passat on record is not called old
         thing = re.sub(r"^(?:old|trusty|beloved|ancient|battered)\s+(?=\S)", "", obj_phrase(m.group("v")),
                        flags=I)
+        people = lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "ex"}
+        if thing and thing.split()[-1].lower() in people:
+            return None  # "dumped my boyfriend": a person is never a possession
         if thing and thing.lower() not in lx.NOT_THINGS:
             return [Statement(act="change", text=f"No longer owns {article(thing)}{thing}",
                               fact_type="world", previous=thing, valid_from=dates.valid_from,
@@ -122,8 +125,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:now\s+|also\s+|finally\s+|just\s+|recently\s+)*"
                   r"(?P<verb>have|own|bought|got|'ve\s+got|have\s+got|'ve\s+just\s+got|"
                   r"picked\s+up|ordered|adopted|rescued|'ve\s+bought)\s+(?:me\s+|myself\s+|"
-                  r"ourselves\s+)?(?P<det>a|an|the|two|three|four|five|\d+|another|one|a\s+new|"
-                  r"a\s+second|some)\s+(?P<v>[^.;!?]+)", t, I)
+                  r"ourselves\s+)?(?P<det>a\s+second|a\s+third|a|an|the|two|three|four|five|\d+|another|one|"
+                  r"a\s+new|some)\s+(?P<v>[^.;!?]+)", t, I)
     if m:
         raw = m.group("v")
         det = m.group("det").lower()
