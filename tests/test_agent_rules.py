@@ -126,3 +126,74 @@ def test_inv140_our_dog_died_ends_the_one_dog_on_record(service):
     (w,) = t.writes()
     assert (w.op, w.old_id, w.text) == ("supersede", dog.id, "Their dog has died")
     assert t.reply.startswith("Updated: your dog has died")
+
+
+# --- invariants 155-157 ------------------------------------------------------------------------
+def test_inv155_a_change_of_car_replaces_the_car_on_record_by_kind(service):
+    car = service.write_fact("ana", "Drives a Volkswagen Golf").fact
+    phone = service.write_fact("ana", "Has an iPhone 12").fact
+    t = turn(service, "I changed my car, now I have a Peugeot")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", car.id, "Owns a Peugeot")
+    assert service.get_fact("ana", phone.id).state == FactState.ACTIVE
+    t = turn(service, "switched banks, I'm with Starling now")
+    (w,) = t.writes()
+    assert (w.op, w.text) == ("write", "Bank is Starling")  # no bank on record: a new fact
+
+
+def test_inv155_sold_x_bought_y_keeps_the_new_thing_even_when_x_is_unknown(service):
+    bike = service.write_fact("ana", "Owns a Trek bike").fact
+    t = turn(service, "We sold the Tesla and bought an e-bike")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("write", None, "Owns an e-bike")
+    assert service.get_fact("ana", bike.id).state == FactState.ACTIVE  # never the other bike
+
+
+def test_inv155_the_hypothetical_clause_only_and_a_switch_back(service):
+    job = service.write_fact("ana", "Works at Initech", fact_type="identity").fact
+    editor = service.write_fact("ana", "Main editor is Helix", fact_type="preference").fact
+    t = turn(service, "I got a new job at Acme, might move to Leeds later")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", job.id, "Works at Acme")
+    t = turn(service, "Actually I don't use Helix anymore, back to Neovim")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", editor.id, "Uses Neovim")
+    assert turn(service, "If I get the job at Acme I might move to Leeds").writes() == []
+
+
+def test_inv156_a_relatives_wedding_is_a_dated_fact_about_them(service):
+    t = turn(service, "my brother Jonas got married last month")
+    (w,) = t.writes()
+    assert (w.op, w.text, w.valid_from) == ("write", "Brother Jonas got married",
+                                            NOW.date().replace(month=5, day=1))
+    t = turn(service, "My sister Amara lives in Leeds. She just got engaged!")
+    assert sorted(w.text for w in t.writes()) == ["Sister Amara got engaged",
+                                                  "Sister Amara lives in Leeds"]
+    assert turn(service, "my sister's friend got married last weekend").writes() == []
+
+
+def test_inv157_a_trip_and_a_work_pattern_but_not_one_day(service):
+    (w,) = turn(service, "just got back from Porto, loved it").writes()
+    assert (w.op, w.text) == ("write", "Visited Porto")
+    (w,) = turn(service, "Oh and I'm now working remotely on Fridays").writes()
+    assert (w.op, w.text) == ("write", "Works remotely on Fridays")
+    assert turn(service, "working from home today, the trains are on strike").writes() == []
+    assert turn(service, "Just back from Lidl").writes() == []
+
+
+def test_inv140_leaving_an_employer_on_record_is_not_leaving_a_home(service):
+    job = service.write_fact("ana", "Works at Acme", fact_type="identity").fact
+    (w,) = turn(service, "I left Acme").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", job.id, "No longer works at Acme")
+
+
+def test_inv155_instead_of_names_the_old_value(service):
+    old = service.write_fact("ana", "Uses Notion for notes", fact_type="preference").fact
+    (w,) = turn(service, "I started using Obsidian instead of Notion").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Obsidian")
+
+
+def test_inv156_a_relatives_new_job_replaces_their_job_on_record(service):
+    old = service.write_fact("ana", "Partner Zoë works at Acme", fact_type="identity").fact
+    (w,) = turn(service, "My partner Zoë got a job at Ørsted").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Partner Zoë works at Ørsted")

@@ -316,7 +316,8 @@ def test_inv141_idioms_grades_and_whereabouts_are_not_facts(text):
 
 
 @pytest.mark.parametrize("text,expected", [
-    ("I have new car, it is Skoda Octavia", [("assert", "Owns a Skoda Octavia")]),
+    # a new one of a kind replaces the car on record (invariant 155)
+    ("I have new car, it is Skoda Octavia", [("change", "Owns a Skoda Octavia")]),
     ("My wife name is Anna", [("assert", "Wife's name is Anna")]),
     ("I have one daughter, her name is Mia", [("assert", "Has a daughter called Mia")]),
     ("Me I work as driver for Uber", [("assert", "Works as a driver at Uber")]),
@@ -459,3 +460,219 @@ def test_inv141_what_others_believe_is_not_a_fact(text, expected):
 ])
 def test_inv140_work_states_fill_the_job_slot(text, expected):
     assert [(s.act, s.text, s.slot) for s in understand(text, TODAY).statements] == expected
+
+
+# --- invariant 155: a clause is hypothetical, not its sentence; replacement by kind -------------
+@pytest.mark.parametrize("text,expected", [
+    ("I got a new job at Acme, might move to Leeds later", [("change", "Works at Acme")]),
+    ("Adopted a cat last week, thinking about getting a second one", [("assert", "Has a cat")]),
+    ("I'm vegan now, maybe I'll try keto at some point", [("change", "Is vegan")]),
+    ("started at google last month, if it goes well i'll stay for years",
+     [("change", "Works at Google")]),
+    ("I moved to Leeds, though I might not stay", [("change", "Lives in Leeds")]),
+])
+def test_inv155_the_hypothetical_clause_is_skipped_not_the_sentence(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "If I get the job at Acme I might move to Leeds",
+    "We could move to Leeds, or maybe stay in York",
+    "I'm moving to Leeds, if the job comes through",
+    "If we sold the Tesla we would buy an e-bike",
+    "I'm thinking of moving my money to Monzo",
+    "My brother sold his Tesla and bought an e-bike",
+    "my mum moved her money to Monzo",
+    "back to square one with the job hunt",
+    "back from the gym, knackered",
+    "went back to Leeds for the weekend",
+    "I changed my car insurance to Admiral",
+])
+def test_inv155_traps_write_nothing(text):
+    assert said(text) == []
+
+
+def test_inv155_kind_of_a_thing_comes_from_the_thing_itself():
+    from memory.understand.matching import kind_of
+    assert kind_of("Drives a Volkswagen Golf") == "car"
+    assert kind_of("Has a MacBook Air for work") == "laptop"
+    assert kind_of("Main bank is Barclays") == "bank"
+    assert kind_of("Owns a Pixel 9 pro") == "phone"
+    # an accessory, another thing, or a thing named after a preposition is not the kind
+    assert kind_of("Owns a phone case") is None
+    assert kind_of("Owns a new golf bag") is None
+    assert kind_of("Uses an Airalo eSIM outside the EU on a Pixel 8") is None
+
+
+def test_inv155_a_change_replaces_the_one_thing_of_its_kind():
+    car = _hit(1, "Drives a Volkswagen Golf", "world")
+    hits = [car, _hit(2, "Has an iPhone 12", "world"), _hit(3, "Plays golf on Sundays")]
+    u = understand("I changed my car, now I have a Peugeot", TODAY)
+    (st,) = u.statements
+    assert (st.act, st.text, st.kind) == ("change", "Owns a Peugeot", "car")
+    assert pick_old(st, hits) is car
+    # two cars on record: not sure which, so nothing is replaced
+    assert pick_old(st, [car, _hit(4, "Owns a Tesla Model 3", "world")]) is None
+    # a named old value that is not on record never replaces another of the kind
+    (sold,) = understand("We sold the Tesla and bought an e-bike", TODAY).statements
+    assert pick_old(sold, [_hit(5, "Owns a Trek bike", "world")]) is None
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("switched banks, I'm with Starling now", ("change", "Bank is Starling", None)),
+    ("moved my money to Monzo", ("change", "Bank is Monzo", None)),
+    ("changed phones, got a Fairphone 5 now", ("change", "Owns a Fairphone 5", None)),
+    ("Our old Volvo finally died so we bought a Kia Niro", ("change", "Owns a Kia Niro", "Volvo")),
+    ("Actually I don't use Helix anymore, back to Neovim", ("change", "Uses Neovim", "Helix")),
+    ("back on Spotify after a year of Tidal", ("change", "Uses Spotify", "Tidal")),
+    ("I stopped drinking coffee, back to tea", ("change", "Drinks tea", "coffee")),
+    ("gave up on VS Code and went back to Vim", ("change", "Uses Vim", "VS Code")),
+])
+def test_inv155_switches_and_switches_back(text, expected):
+    (st,) = understand(text, TODAY).statements
+    assert (st.act, st.text, st.previous) == expected
+
+
+# --- invariant 156: life events of relatives, dated; pronouns across sentences ------------------
+@pytest.mark.parametrize("text,expected,when", [
+    ("my brother Jonas got married last weekend", "Brother Jonas got married", date(2026, 11, 24)),
+    ("my sister Lena got engaged last month", "Sister Lena got engaged", date(2026, 11, 1)),
+    ("my wife Priya is pregnant, due in March", "Wife Priya is pregnant, due in March 2027", None),
+    ("My daughter starts school in September", "Daughter starts school", date(2027, 9, 1)),
+    ("My dad retired last month", "Dad retired", date(2026, 11, 1)),
+    ("My grandmother passed away last week", "Grandmother died", date(2026, 11, 24)),
+    ("Big news: my brother Sam and his girlfriend had a baby girl yesterday",
+     "Brother Sam had a baby girl", date(2026, 11, 30)),
+    ("My mum is getting married to Clive in May", "Mum is getting married to Clive", date(2027, 5, 1)),
+    ("I'm expecting a baby in April", "Is expecting a baby, due in April 2027", None),
+])
+def test_inv156_family_events_are_dated_facts_about_the_relative(text, expected, when):
+    (st,) = understand(text, TODAY).statements
+    assert (st.act, st.text, st.valid_from) == ("assert", expected, when)
+
+
+@pytest.mark.parametrize("text", [
+    "my sister's friend got married last weekend",
+    "my brother Jonas might get married next year",
+    "my colleague got engaged",
+    "My brother thinks I should get married",
+])
+def test_inv156_traps_write_nothing(text):
+    assert said(text) == []
+
+
+def test_inv156_a_pronoun_is_the_relative_named_in_the_sentence_before():
+    assert said("My sister Amara lives in Leeds. She just got engaged!") == [
+        ("assert", "Sister Amara lives in Leeds"), ("assert", "Sister Amara got engaged")]
+    assert said("My brother Tom is a nurse. He lives in Cork.") == [
+        ("assert", "Brother Tom is a nurse"), ("assert", "Brother Tom lives in Cork")]
+    # "he" after a sister is not her
+    assert said("My sister Amara lives in Leeds. He just got engaged!") == [
+        ("assert", "Sister Amara lives in Leeds")]
+
+
+# --- invariant 157: trips that happened, how the user works -------------------------------------
+@pytest.mark.parametrize("text,expected,when", [
+    ("just got back from Porto, loved it", "Visited Porto", None),
+    ("Back from a week in Kyoto, amazing trip", "Visited Kyoto", None),
+    ("I went to Lisbon in October", "Visited Lisbon", date(2026, 10, 1)),
+    ("We went to Paris for a week in August", "Visited Paris", date(2026, 8, 1)),
+])
+def test_inv157_a_trip_that_happened_is_a_visit(text, expected, when):
+    (st,) = understand(text, TODAY).statements
+    assert (st.text, st.valid_from) == (expected, when)
+
+
+@pytest.mark.parametrize("text", [
+    "Just back from Lidl", "went to Greggs on the way home", "I went to Tesco yesterday",
+    "My boss just got back from Porto", "I'd love to go to Porto someday",
+    "back from the dentist, all fine", "I'm working from home this week",
+    "working from home today, the trains are on strike",
+])
+def test_inv157_errands_plans_and_one_day_are_not_facts(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Oh and I'm now working remotely on Fridays", ("change", "Works remotely on Fridays")),
+    ("I work from home two days a week now", ("change", "Works from home two days a week")),
+    ("i'm fully remote now", ("change", "Works fully remote")),
+    ("I work remotely, my manager is in Berlin", ("assert", "Works remotely")),
+])
+def test_inv157_how_the_user_works(text, expected):
+    assert said(text) == [expected]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my old man retired last week, finally", "Dad retired"),
+
+    ("My grandmother Chiyo turned 90 last week 🎉", "Grandmother Chiyo turned 90"),
+    ("Don't remember if I said, but my sister Nadia had twins in August", "Sister Nadia had twins"),
+    ("we've just had a little boy!! 💙", "Had a baby boy"),
+])
+def test_inv156_more_voices_of_family_news(text, expected):
+    assert said(text) == [("assert", expected)]
+
+
+@pytest.mark.parametrize("text", [
+    "I told my boss I'm moving to Leeds, but I'm not",
+    "I'm moving to Leeds, just kidding",
+])
+def test_inv141_reported_or_taken_back_writes_nothing(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I am having new car, is Toyota Corolla.", ("change", "Owns a Toyota Corolla")),
+    ("I stopped to smoke last month.", ("change", "Has given up smoking")),
+    ("Me and my wife we are living now in Kraków since two months.", ("change", "Lives in Kraków")),
+    ("We are having a baby girl in March!", ("assert", "Is expecting a baby, due in March 2027")),
+    ("my wife is expecting", ("assert", "Wife is expecting a baby")),
+    ("started @ deliveroo today lol", ("change", "Works at Deliveroo")),
+])
+def test_inv137_more_non_native_and_texting_forms(text, expected):
+    assert said(text) == [expected]
+
+
+def test_inv155_sold_one_kind_got_another_replaces_the_one_sold():
+    bike = _hit(1, "Owns a Trek bike", "world")
+    car = _hit(2, "Drives a Ford Focus", "world")
+    (st,) = understand("sold my bike, got a car", TODAY).statements
+    assert (st.act, st.text, st.previous) == ("change", "Owns a car", "bike")
+    assert pick_old(st, [car, bike]) is bike
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I passed my driving test!", "Passed their driving test"),
+    ("I finished my PhD in May", "Finished their PhD"),
+    ("I've joined a choir", "Is a member of a choir"),
+    ("We bought our first house in March", "Owns a house"),
+])
+def test_inv156_milestones_of_the_user(text, expected):
+    assert said(text) == [("assert", expected)]
+
+
+@pytest.mark.parametrize("text", [
+    "my brother's girlfriend is pregnant", "My daughter's friend is starting school",
+    "I joined a Zoom call late", "My son passed his driving test? No idea",
+])
+def test_inv156_news_of_people_further_away_writes_nothing(text):
+    assert said(text) == []
+
+
+def test_inv138_but_carries_the_subject_to_a_second_clause():
+    assert said("I'm from Leeds originally but live in York") == [
+        ("assert", "Is originally from Leeds"), ("assert", "Lives in York")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("got a second cat", ("assert", "Has a cat")),
+    ("ditched Spotify for Apple Music", ("change", "Uses Apple Music")),
+    ("I've gone over to Android", ("change", "Uses Android")),
+])
+def test_inv155_more_switches_in_other_words(text, expected):
+    assert said(text) == [expected]
+
+
+def test_inv141_a_person_is_never_a_possession():
+    assert said("I dumped my boyfriend for his brother") == []

@@ -13,6 +13,7 @@ from ..understand import lexicon as lx
 from ..understand.matching import (
     already_known,
     contrast_words,
+    kind_of,
     pick_old,
     pick_target,
     slots_of,
@@ -323,11 +324,19 @@ def _history(facts: list, direct: set[str]) -> str | None:
 def _reslot(st: Statement, hits) -> Statement:
     """"I moved from Spotify to Apple Music": a move away from something the user's facts hold
     as a thing they use, not as a home, is a switch (the slot comes from their facts, inv. 140)."""
-    if st.slot != "home" or not st.previous or not (st.text or "").startswith("Lives in "):
+    if st.slot != "home" or not st.previous or not (st.text or "").startswith(("Lives in ",
+                                                                              "Moved away from ")):
         return st
     want = terms(st.previous)
     named = [h for h in hits if h.kind == "semantic" and h.state == "active"
              and want and want <= terms(h.text)]
+    if (st.text or "").startswith("Moved away from "):
+        # "I left Acme" with "Works at Acme" on record: an employer left, not a home (inv. 140)
+        if named and all("employer" in slots_of(h.text, h.fact_type) and "home" not in
+                         slots_of(h.text, h.fact_type) for h in named):
+            return st.model_copy(update={"text": f"No longer works at {st.previous}",
+                                         "slot": "employer", "rule": st.rule + "+reslot"})
+        return st
     if named and not any("home" in slots_of(h.text, h.fact_type) for h in named):
         value = (st.text or "").removeprefix("Lives in ")
         return st.model_copy(update={"text": f"Uses {value}", "slot": None,
@@ -365,6 +374,9 @@ def _query(st: Statement) -> str:
     for kind in lx.PET_KINDS:  # "our dog died": recall the beagle too
         if (st.previous or "").lower() in kind:
             parts.append(" ".join(sorted(kind)))
+    kind = st.kind or kind_of(st.text or "")
+    if kind:  # "now I have a Peugeot": recall the car on record too (invariant 155)
+        parts.append(kind)
     said = contrast_words(st.text or "")
     for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
         if said & group:

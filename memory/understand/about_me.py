@@ -28,6 +28,57 @@ from .phrases import (
     tidy,
 )
 
+_ADV = r"(?:(?:just|finally|recently|officially|sadly|only|also)\s+)*"
+_EVENTS = (
+    # (pattern over what is said about the relative, template, rule)
+    (r"^(?:has\s+|have\s+)?" + _ADV + r"(?:got|gotten)\s+(?P<e>married|engaged|divorced)"
+     r"(?:\s+to\s+(?P<to>(?-i:[^\W\d_a-z])[\w'-]+))?\b", "{who} got {e}{to}", "married"),
+    (r"^(?:is|are|'s)\s+" + _ADV + r"getting\s+(?P<e>married|divorced)"
+     r"(?:\s+to\s+(?P<to>(?-i:[^\W\d_a-z])[\w'-]+))?\b", "{who} is getting {e}{to}", "married"),
+    (r"^(?:is|are|'s)\s+" + _ADV + r"(?P<e>engaged|married|divorced|separated)\b(?!\s+to\s+(?-i:[a-z]))",
+     "{who} is {e}", "married"),
+    (r"^(?:is|'s)\s+" + _ADV + r"(?:now\s+)?pregnant\b", "{who} is pregnant", "pregnant"),
+    (r"^(?:is|'s)\s+" + _ADV + r"expecting(?:\s+(?:a\s+baby|twins|(?:their|her|our)\s+\w+\s+(?:child|baby)))?"
+     r"\s*$", "{who} is expecting a baby", "pregnant"),
+    (r"^(?:has\s+|have\s+)?" + _ADV + r"retired\b", "{who} retired", "retired"),
+    (r"^(?:has\s+|have\s+)?" + _ADV + r"died\b", "{who} died", "died"),
+    (r"^(?:and\s+(?:his|her|their)\s+[\w-]+\s+)?(?:has\s+|have\s+)?" + _ADV +
+     r"(?:had|welcomed)\s+(?:a\s+|(?:her|his|their)\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
+     r"(?:\s+(?P<g>boy|girl))?\b", "{who} had {g}", "baby"),
+    (r"^(?:has\s+)?" + _ADV + r"(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?(?:job|role|position)\s+"
+     r"(?:at|with)\s+(?P<x>(?-i:[^\W\d_a-z])[\w&'’.-]*(?:\s+(?-i:[^\W\d_a-z])[\w&'’.-]*){0,2})",
+     "{who} works at{x}", "job"),
+    (r"^(?:has\s+)?" + _ADV + r"turned\s+(?P<n>\d{1,3})\b", "{who} turned {n}", "age"),
+    (r"^(?P<e>starts?|started|is\s+starting|begins?|began)\s+(?P<s>school|nursery|primary\s+school|"
+     r"secondary\s+school|reception|kindergarten|university|uni|college)\b"
+     r"(?P<x>(?:\s+(?:in|at)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)", "{who} {e} {s}{x}", "school"),
+)
+
+
+def family_event(who: str, rest: str) -> Statement | None:
+    """A life event of a relative, dated by the words around it ("my brother Jonas got married
+    last weekend", "my wife Priya is pregnant", "my daughter starts school in September").
+    Invariant 156: a fact about the relation, never about the user."""
+    for pat, template, rule in _EVENTS:
+        m = re.match(pat, rest, I)
+        if not m:
+            continue
+        g = m.groupdict()
+        verb = (g.get("e") or "").lower()
+        if rule == "school":
+            verb = {"start": "starts", "begin": "starts", "begins": "starts", "began": "started",
+                    "is starting": "starts"}.get(re.sub(r"\s+", " ", verb), verb)
+        text = template.format(who=who, e=verb if rule != "baby" else "",
+                               to=f" to {g['to']}" if g.get("to") else "",
+                               g={"twins": "twins", "son": "a son", "daughter": "a daughter",
+                                  "boy": "a baby boy", "girl": "a baby girl"}.get(
+                                   (g.get("g") or verb).lower(), "a baby"),
+                               n=g.get("n") or "", s=(g.get("s") or "").lower(), x=tidy(g.get("x") or "") and
+                               " " + tidy(g.get("x") or ""))
+        return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
+                         clause=rest, rule=f"relation:event:{rule}")
+    return None
+
 
 def relation(c: str) -> list[Statement] | None:
     m = re.match(r"^(?i:my|our)\s+(?P<rel>(?i:" + REL + r"))(?P<poss>['’]s)?(?:,?\s+" + NAME +
@@ -52,6 +103,9 @@ def relation(c: str) -> list[Statement] | None:
         mm = re.match(r"^(?P<n>[\w ]+?)\s+(?:is|are)\s+(?P<v>.+)$", rest, I)
         if not mm:
             return None
+        if mm.group("n").split()[-1].lower() in lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {
+                "friend", "friends", "mate", "mates"}:
+            return []  # "my brother's girlfriend is pregnant": news of someone further away
         return [Statement(act="assert", text=f"{cap(rel)}'s {mm.group('n')} is {tidy(mm.group('v'))}",
                           fact_type="identity", slot=f"rel:{rel}:{mm.group('n').lower()}",
                           clause=c, rule="relation:poss")]
@@ -63,6 +117,13 @@ def relation(c: str) -> list[Statement] | None:
         return [Statement(act="change", text=f"{who} {lives} in {place(mm.group('p'))}",
                           fact_type="identity", slot=slot, previous=prev, clause=c,
                           rule="relation:moved")]
+    event = family_event(who, rest)
+    if event is not None:
+        event.slot, event.clause = f"{slot}:{event.rule.split(':')[-1]}", c
+        if event.rule.endswith(":job"):
+            # a relative's new job replaces the job on record about them, like a move
+            event.act, event.slot, event.previous = "change", slot, name or rel
+        return [event]
     mm = re.match(r"^(?:now\s+|still\s+)?(?:lives?|is\s+living|is\s+based)\s+in\s+" + PLACE, rest, I)
     if mm and place(mm.group("p")):
         return [Statement(act="assert", text=f"{who} {lives} in {place(mm.group('p'))}",
@@ -354,9 +415,28 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if meat and re.search(r"\bnow\b", c, I) else "assert",
                           text=f"Is {diet}", fact_type="constraint", slot="diet" if meat else None,
                           valid_from=dates.valid_from, clause=c, rule="health:on-diet")]
-    if re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?pregnant\b", t, I):
-        return [Statement(act="assert", text="Is pregnant", fact_type="constraint",
-                          valid_from=dates.valid_from, clause=c, rule="health:pregnant")]
+    m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)*had\s+(?:a\s+|our\s+)?(?:little\s+|"
+                  r"baby\s+|beautiful\s+|healthy\s+)*(?P<b>boy|girl|baby|twins|son|daughter)\b", t, I)
+    if m:
+        b = m.group("b").lower()
+        what = {"twins": "twins", "son": "a son", "daughter": "a daughter", "baby": "a baby"}.get(
+            b, f"a baby {b}")
+        return [Statement(act="assert", text=f"Had {what}", fact_type="identity",
+                          valid_from=dates.valid_from, clause=c, rule="health:baby")]
+    m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:(?:\d+|a\s+few|\w+)\s+(?:months?|weeks?)\s+)?"
+                   r"(?P<p>pregnant)\b", t, I)
+         or re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?expecting\s+(?:a\s+baby|our\s+"
+                      r"(?P<n>first|second|third|fourth)\s+(?:child|baby|kid)|twins|a\s+(?:baby\s+)?(?P<g>boy|girl))\b", t, I))
+    if m:
+        gd = m.groupdict()
+        text = "Is pregnant" if m.group(0).lower().endswith("pregnant") else (
+            f"Is expecting {'their ' + gd['n'] + ' child' if gd.get('n') else 'a baby'}"
+            + (f" {gd['g'].lower()}" if gd.get("g") else ""))
+        due = dates.valid_from if dates.valid_from and not re.search(r"\bsince\b", c, I) else None
+        # "expecting a baby in April": the due date, not when it began (invariant 156)
+        return [Statement(act="assert", text=text + (f", due in {due:%B %Y}" if due else ""),
+                          fact_type="constraint" if text == "Is pregnant" else "identity",
+                          valid_from=None if due else dates.valid_from, clause=c, rule="health:pregnant")]
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|gave\s+up|given\s+up|cut\s+out|stopped)\s+"
                   r"(?P<v>meat|fish|seafood|dairy|eggs|gluten|sugar|pork|beef|chicken|red\s+meat)\b"
                   r"(?![^,.;!?]*\bfor\s+(?:lent|january|a\s+(?:week|month|bit|while)))", t, I)
@@ -573,8 +653,116 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
     return None
 
 
+_TRIP_BACK = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:have|has|am|are|'m|'re|just|finally|only)\s+)*(?:got\s+back|came\s+back|"
+    r"back|returned|home)\s+from\s+(?:(?:a|an|the|our|my|two|three|\w+)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:in|to|at|around|across)\s+)?" + CAP_PLACE + r"(?P<rest>.*)$", I)
+_TRIP_WENT = re.compile(
+    r"^(?:i|we)\s+(?:just\s+)?(?:(?P<went>went|travelled|traveled|flew|drove)\s+to|(?:had|spent)\s+"
+    r"(?:a|an|the|two|three|four|five|\d+|our|my)\s+(?:[\w-]+\s+){0,2}?(?:days?|weeks?|weekend|"
+    r"fortnight|nights?|holiday|months?|break|trip)\s+(?:in|at|on|around))\s+" + CAP_PLACE
+    + r"(?P<rest>.*)$", I)
+
+
+_TRIP_CONTEXT = re.compile(r"\b(?:trip|holiday|vacation|honeymoon|week|weekend|fortnight|days|flight|"
+                           r"flew|jet\s*lag|loved|amazing|beautiful|lovely|gorgeous|incredible|"
+                           r"stunning|break|visit|visiting|sightseeing|beach)\b", I)
+
+
+def trips(c: str, today: date, dates: Dates) -> list[Statement] | None:
+    """A trip that happened ("just got back from Porto", "we spent a week in Bruges in
+    September"): "Visited Porto", dated when the user dated it. A place a plain "went to" names
+    counts only with a trip's length or a date at least three days back (not an errand: "went to
+    Tesco yesterday"), and a date to come is a plan, not a visit (invariant 157)."""
+    t = dates.text
+    if dates.valid_from and dates.valid_from > today:
+        return None
+    m = _TRIP_BACK.match(t) or _TRIP_WENT.match(t)
+    if not m:
+        return None
+    where = place(m.group("p"))
+    if not where or where.split()[0].lower() in {"work", "school", "uni", "church", "the"}:
+        return None
+    if m.re is _TRIP_BACK and not (re.search(r"\s(?:in|to|at|around|across)\s", m.group(0)[:m.start("p")])
+                                   or _TRIP_CONTEXT.search(c)):
+        return None  # "just back from Lidl": an errand, unless something says it was a trip
+    went = m.groupdict().get("went")
+    if went and not (re.match(r"^\s+for\s+(?:a|an|the|two|three|\d+)\s+(?:\w+\s+)?(?:days?|weeks?|"
+                              r"weekend|fortnight|nights?|holiday|months?)\b", m.group("rest"), I)
+                     or (dates.valid_from and (today - dates.valid_from).days >= 3)):
+        return None
+    return [Statement(act="assert", text=f"Visited {where}", fact_type="world",
+                      valid_from=dates.valid_from, clause=c, rule="trip:visited")]
+
+
+_MILESTONE = re.compile(
+    r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|officially\s+|recently\s+)*(?:"
+    r"(?P<v1>passed|finished|completed|failed)\s+(?:my|our|the)\s+(?P<o1>(?:[\w-]+\s+){0,2}?(?:test|exam|exams|"
+    r"phd|masters|master's|degree|course|apprenticeship|training|dissertation|thesis|qualification|"
+    r"a-levels|gcses|bar|boards))|"
+    r"(?P<v2>joined)\s+(?:a|an|the)\s+(?P<o2>(?:[\w-]+\s+){0,2}?(?:club|choir|band|team|gym|orchestra|"
+    r"society|league|group|union))|"
+    r"(?P<v3>paid\s+off)\s+(?:my|our|the)\s+(?P<o3>mortgage|loan|student\s+loan|debt|car|overdraft|credit\s+card)|"
+    r"(?P<v4>bought|got)\s+(?:my|our)\s+first\s+(?P<o4>house|home|flat|place|apartment|car))"
+    r"(?P<rest>(?:\s+(?:in|at|with|from)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)\s*[.!]*$", I)
+
+
+def milestones(c: str, dates: Dates) -> list[Statement] | None:
+    """Something the user did that stays true ("I passed my driving test", "finished my PhD in
+    May", "joined a choir", "paid off the mortgage", "bought our first house in March"), dated
+    when said. Invariant 156."""
+    m = _MILESTONE.match(dates.text.strip())
+    if not m:
+        return None
+    g = m.groupdict()
+    verb = next(g[k] for k in ("v1", "v2", "v3", "v4") if g.get(k)).lower()
+    obj = next(g[k] for k in ("o1", "o2", "o3", "o4") if g.get(k))
+    rest = tidy(g.get("rest") or "")
+    tail = f" {rest}" if rest else ""
+    if verb == "joined":
+        text = f"Is a member of {article(obj)}{obj}{tail}"
+    elif verb in ("bought", "got"):
+        text = f"Owns {article(obj)}{obj}{tail}"
+    else:
+        text = f"{cap(' '.join(verb.split()))} their {obj}{tail}"
+    return [Statement(act="assert", text=text, fact_type="identity" if verb != "bought" else "world",
+                      valid_from=dates.valid_from, clause=c, rule="milestone")]
+
+
+_SCHEDULE = re.compile(
+    r"^(?:i'?m|i\s+am|we'?re|we\s+are|i|we)\s+(?:(?:now|also|currently|mostly|officially)\s+)*"
+    r"(?:(?:have\s+|'ve\s+)?(?:gone|went|switched\s+to|moved\s+to)\s+|(?:working|work|going)\s+)?"
+    r"(?P<how>(?:fully\s+|mostly\s+|completely\s+|partly\s+)?remote(?:ly)?|from\s+home|hybrid|"
+    r"part[- ]time|full[- ]time|(?:a\s+)?four[- ]day\s+week|compressed\s+hours|nights|night\s+shifts?)"
+    r"\b(?P<rest>[^,.;!?]*(?:,\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|"
+    r"\d|one|two|three|four)[^,.;!?]*)?)", I)
+
+
+def schedule(c: str, dates: Dates) -> list[Statement] | None:
+    """How the user works ("I'm now working remotely on Fridays", "I've gone part-time,
+    Mondays to Wednesdays"). One day of it ("working from home today") is not a fact."""
+    m = _SCHEDULE.match(dates.text.strip())
+    if not m:
+        return None
+    if dates.found and dates.valid_from:
+        return []  # "working from home today": one day, nothing durable
+    how = re.sub(r"\s+", " ", m.group("how").lower())
+    how = re.sub(r"^(fully|mostly|completely|partly)\s+remote$", r"\1 remote", how)
+    how = "remotely" if how == "remote" else how
+    rest = tidy(re.sub(r"\s+(?:now|these\s+days|nowadays)\b", "", m.group("rest"), flags=I))
+    if re.match(r"^(?:for|with|at|because|since|while|until|but)\b", rest, I):
+        rest = ""
+    text = f"Works {how}" + (f"{'' if rest.startswith(',') else ' '}{rest}" if rest else "")
+    changed = bool(re.search(r"\b(?:now|gone|switched|moved|from\s+now\s+on|these\s+days)\b", c, I))
+    return [Statement(act="change" if changed else "assert", text=text, fact_type="identity",
+                      clause=c, rule="work:schedule")]
+
+
 def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
     t = dates.text
+    found = trips(c, today, dates)
+    if found is not None:
+        return found
     m = re.search(r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+will\s+be|"
                   r"we\s+will\s+be)\s+)?(?P<how>flying|going|travell?ing|heading|off|driving|"
                   r"taking\s+the\s+train|off\s+on\s+holiday)\s+(?:back\s+|home\s+)?to\s+"

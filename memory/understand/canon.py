@@ -49,7 +49,7 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
      "I'm now unemployed"),
     (r"\b(?:split\s+up|broke\s+up)\b", "separated"),
     (r"\b(i|we|you|they|he|she)'d\s+(been|gone|had|done|lived|moved|seen|already)\b", r"\1 had \2"),
-    (r"\bhanded\s+in\s+my\s+notice\s+at\b", "left"),
+    (r"\bhanded\s+in\s+my\s+notice\s+at\b", "quit my job at"),
     (r"\bteaching\s+myself(?:\s+how)?\s+to\b", "learning to"),
     (r"\bpassed\s+away\b", "died"),
     (r"\b(?:is|are|has|have)\s+died\b", "died"),
@@ -60,6 +60,35 @@ _IDIOMS: tuple[tuple[str, str], ...] = (
     (r"^me\s+n\s+", "me and "),
     (r"\b(?:is|are)\s+(?:no\s+longer|not\s+more|not)\s+with\s+us\b", "died"),
     (r"\b(?:is|are|was)\s+dead\b", "died"),
+)
+_IDIOMS += (
+    # invariant 137: more idioms of work, diet, pets and family news
+    (r"\b(?:landed|bagged|scored|snagged|nabbed)\s+(?:myself\s+)?(?:a|an)\s+(?:new\s+)?(?:job|gig|role|position)\b",
+     "got a new job"),
+    (r"\bnew\s+gig\b", "new job"),
+    (r"\b(?:the|my)\s+missus\b", "my wife"),
+    (r"\b(?:the|my)\s+old\s+man\b", "my dad"),
+    (r"\bgot\s+hitched\b", "got married"),
+    (r"\b(have|has|'ve)\s+split\b(?!\s+(?:the|a|an|my|our|it|this|that)\b)", r"\1 separated"),
+    (r"\bquit\s+the\s+(?:fags|cigs|ciggies|smokes|cigarettes)\b", "quit smoking"),
+    (r"\bstopped\s+to\s+smoke\b", "quit smoking"),
+    (r"\bstopped\s+to\s+(drink|eat)\b", r"stopped \1ing"),
+    (r"\s@\s*(?=\w)", " at "),
+    (r"^we\s+we\b", "we"),
+    (r"\bgot\s+rid\s+of\s+(?:the\s+|my\s+)?((?-i:[A-Z0-9])[^,;.!?]*?)\s+for\s+(?:the\s+|an?\s+)?"
+     r"(?=(?-i:[A-Z0-9]))", r"switched from \1 to "),
+    (r"\b(?:gone|went|moved)\s+over\s+to\b", "switched to"),
+    (r"\b(i'm|i\s+am|we're|we\s+are)\s+back\s+(living|working|based)\b", r"\1 \2"),
+    (r"\b(living|working)\s+now\s+(in|at|for)\b", r"now \1 \2"),
+    (r"\b(i)\s+(?:am|'m)\s+having\s+(?=(?:a\s+)?(?:baby|twins)\b)", "I'm expecting "),
+    (r"\b(we)\s+(?:are|'re)\s+having\s+(?=(?:a\s+)?(?:baby|twins)\b)", "we're expecting "),
+    (r"\b(?:full\s+|fully\s+|totally\s+)?veggie\b", "vegetarian"),
+    (r"\b(i'?m|i\s+am)\s+off\s+the\s+(?:booze|drink|sauce|alcohol)\b", "I quit drinking"),
+    (r"\b(?:had\s+to\s+be\s+|was\s+|were\s+|got\s+)?(?:put\s+down|put\s+to\s+sleep)\b", "died"),
+    (r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:just\s+|finally\s+|recently\s+)*(?:moved|relocated|gone|got|"
+     r"retired|died|started|had|been|become|left|graduated)\b)", r"\1 has "),
+    (r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:getting|having|starting|moving|pregnant|engaged|expecting|"
+     r"retiring)\b)", r"\1 is "),
 )
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
@@ -133,6 +162,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = clause.replace("’", "'").replace("‘", "'")
     # "I ❤️ sushi": the heart is the verb
     c = re.sub(r"\b(i|we)\s+(?:❤️|❤|♥️|♥|😍|🥰)\s*", r"\1 love ", c, flags=I)
+    # "📍 Gdańsk now!": the pin says where the user is now (invariant 137)
+    c = re.sub(r"^\s*📍\s*([^,.!?📍]+?)(?:\s+now)?\s*([!.]*)\s*$", r"now in \1\2", c)
     c = strip_symbols(c)
     # "I (finally!) moved", "I, too, am vegan": asides that only colour the statement
     c = re.sub(r"\s*\((?:\s*(?:finally|yes|again|at\s+last|lol|haha|i\s+know|seriously|really|[!?]+))+"
@@ -161,7 +192,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:a|an|the|now|still)\s|(?-i:[A-Z0-9]))", r"\1 is ", c,
                flags=I)
     # "I'm now the proud owner of a Fiat 500": I own.
-    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
+    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+|a\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
                "I now own", c, flags=I)
     # "bought a place in Harrogate and moved there": there is the place just named.
     named = re.search(r"\bin\s+((?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b(?=.*\b(?:moved|moving|"
@@ -176,7 +207,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # lived in Kochi their whole lives, have moved to Bangalore").
     c = re.sub(r",\s*(?:who|which|whose)\s+[^,]+,\s*", " ", c, flags=I)
     # "my wife and I", "me and the missus", "Tom and I": we.
-    c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+|me|(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)\b(?!')", "we", c,
+    c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?|me|(?-i:[A-Z])[\w'-]+)\s+and\s+"
+               r"(?:i|me)\b(?!')", "we", c,
                flags=I)
     c = re.sub(r"^me\s+and\s+(?:my|the|our)\s+[\w-]+\b", "we", c, flags=I)
     # Non-native forms.
@@ -204,8 +236,8 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\b(?:working|doing\s+(?:a\s+)?job)\s+(?:like|as)\s+(?:an?\s+)?", "working as a ", c, flags=I)
     c = re.sub(r"\b(i|we)\s+(?:am|are)\s+having\s+", r"\1 have ", c, flags=I)
     c = re.sub(r"\b(have|bought|got|own|drive|ordered)\s+new\s+(?=[\w-]+(?<!s)\b)", r"\1 a new ", c, flags=I)
-    c = re.sub(r"(\b(?:have|got|bought|own|drive|ordered)\s+(?:a|an)\s+(?:new\s+)?[\w-]+),\s*it(?:'s|\s+is|"
-               r"\s+was)\s+(?:an?\s+)?(?=(?-i:[A-Z0-9]))", r"\1, a ", c, flags=I)
+    c = re.sub(r"(\b(?:have|got|bought|own|drive|ordered)\s+(?:a|an)\s+(?:new\s+)?[\w-]+),\s*(?:it(?:'s|\s+is|"
+               r"\s+was)|is|was)\s+(?:an?\s+)?(?=(?-i:[A-Z0-9]))", r"\1, a ", c, flags=I)
     c = re.sub(r"\b(my|our)\s+(wife|husband|partner|son|daughter|mum|mom|mother|dad|father|sister|"
                r"brother|dog|cat|boss|girlfriend|boyfriend|baby)\s+name\b", r"\1 \2's name", c, flags=I)
     c = re.sub(r",\s*(?:her|his|its|their)\s+names?\s+(?:is|are)\s+(?=(?-i:[^\W\d_a-z]))", " called ", c,
@@ -276,7 +308,7 @@ def _capitalise_names(c: str) -> str:
         return m.group(0)[:m.start("w") - m.start()] + word[:1].upper() + word[1:]
     c = re.sub(r"\b(?:joined|left|quit|started\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
                r"employed\s+by)\s+(?:the\s+)?(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
-    c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+)?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
+    c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+){0,2}?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
                up, c, flags=I)
     c = re.sub(r"\bfrom\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)
     c = re.sub(r"\bin\s+(?P<w>[^\W\d_][\w'-]*)(?=\s+now\b)", up, c, flags=I)

@@ -32,7 +32,8 @@ _PAST = re.compile(
 _FUTURE = re.compile(
     r"\b(?:will|'ll|going to|gonna|next|tomorrow|upcoming|starts?|starting|from now|booked|"
     r"plan(?:ning)? to|flying|fly|travell?ing|off to|heading|leaving for|back on|due|moving|"
-    r"relocating|(?:i'?m|we'?re|i\s+am|we\s+are)\s+going|booked|i'?ll|we'?ll)\b",
+    r"relocating|(?:i'?m|we'?re|i\s+am|we\s+are)\s+going|booked|i'?ll|we'?ll|"
+    r"getting\s+(?:married|engaged|divorced)|expecting|pregnant)\b",
     re.IGNORECASE)
 
 

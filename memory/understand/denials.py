@@ -21,8 +21,8 @@ def forget_request(c: str) -> list[Statement] | None:
     m = re.match(r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:please\s+)?"
                  r"(?:forget|delete|erase|remove|wipe|scrub|purge|unlearn|drop|get\s+rid\s+of|"
                  r"stop\s+remembering|don'?t\s+(?:remember|keep|store))\s+(?P<rest>.+)$", c, I)
-    if not m:
-        return None
+    if not m or re.match(r"(?:if|whether)\b", m.group("rest"), I):
+        return None  # "Don't remember if I said, but ...": not a request to forget
     rest = re.sub(r"^(?:about|all\s+about|everything\s+(?:about|on)|anything\s+about|what\s+you\s+"
                   r"(?:know|have)\s+(?:about|on)|the\s+(?:note|notes|info|information|memory|bit|"
                   r"part|fact|details?)\s+(?:about|on|that)|the\s+fact\s+that|that)\s+", "",

@@ -44,7 +44,7 @@ CONDITIONS = ("diabetes", "type 1 diabetes", "type 2 diabetes", "asthma", "epile
 MARITAL = ("married", "divorced", "single", "widowed", "engaged", "separated")
 
 # Nouns that are not possessions when someone "has" or "got" them.
-NOT_THINGS = frozenset(["ticket", "tickets", "voucher", "refund", "receipt", "grade", "mark", "question", "problem", "issue", "idea", "moment", "minute", "second", "meeting", "week", "day", "deadline", "job", "plan", "lot", "flight", "trip", "headache", "cold", "break", "holiday", "party", "date", "talk", "chat", "word", "call", "feeling", "doubt", "bit", "few", "look", "go", "chance", "clue", "appointment", "sec", "quick", "good", "great", "nice", "lovely", "bad", "rough", "busy", "long", "hard", "fun", "time", "shower", "nap", "rest", "drink", "coffee", "tea", "lunch", "dinner", "breakfast", "meal", "snack", "look", "feeling", "point", "sense", "interview", "exam", "test", "cough", "fever", "baby", "feeling"])
+NOT_THINGS = frozenset(["ticket", "tickets", "voucher", "refund", "receipt", "grade", "mark", "question", "problem", "issue", "idea", "moment", "minute", "second", "meeting", "week", "day", "deadline", "job", "plan", "lot", "flight", "trip", "headache", "cold", "break", "holiday", "party", "date", "talk", "chat", "word", "call", "feeling", "doubt", "bit", "few", "look", "go", "chance", "clue", "appointment", "sec", "quick", "good", "great", "nice", "lovely", "bad", "rough", "busy", "long", "hard", "fun", "time", "shower", "nap", "rest", "drink", "coffee", "tea", "lunch", "dinner", "breakfast", "meal", "snack", "look", "feeling", "point", "sense", "interview", "exam", "test", "cough", "fever", "baby", "feeling", "keys", "key", "results", "news"])
 
 HEDGES = (r"\b(?:i think|i believe|maybe|perhaps|might be|probably|not sure|i guess|possibly|"
           r"pretty sure|could be|i suspect|apparently|kind of|sort of)\b")
@@ -102,3 +102,31 @@ PET_KINDS: tuple[frozenset[str], ...] = (
               "dachshund greyhound pug husky cockapoo cockerpoo lurcher springer".split()),
     frozenset("cat cats kitten tabby siamese".split()),
 )
+
+# Kinds of thing a person has one of at a time, named by a noun or by a brand or model ("a Kia
+# Niro" is a car, "a ThinkPad" a laptop): a new one replaces the stored one of the same kind even
+# when no word is shared (invariant 155).
+_KIND_WORDS = {
+    "car": """car cars tesla peugeot polestar volvo kia niro skoda octavia fabia golf polo
+        volkswagen vw ford fiesta toyota prius yaris corolla honda nissan
+        qashqai renault clio zoe bmw audi mercedes vauxhall corsa astra citroen fiat hyundai
+        ioniq kona mazda subaru lexus dacia sandero jeep lotus porsche jaguar landrover
+        byd mg cupra suv hatchback estate saloon""",
+    "bike": "bike bikes bicycle e-bike ebike brompton trek",
+    "motorbike": "motorbike motorcycle moped vespa ducati",
+    "phone": """phone phones smartphone mobile iphone pixel galaxy fairphone oneplus nokia
+        xperia motorola xiaomi""",
+    "laptop": "laptop laptops macbook thinkpad chromebook xps notebook",
+    "tablet": "tablet ipad",
+    "e-reader": "e-reader ereader kindle kobo",
+    "watch": "watch smartwatch garmin fitbit",
+    "bank": """bank banks monzo starling barclays hsbc lloyds natwest santander revolut
+        nationwide halifax n26 chase""",
+    "editor": "editor vim neovim nvim helix emacs vscode zed sublime",
+    "console": "console playstation ps5 xbox",
+}
+KIND_NAMES = frozenset(_KIND_WORDS)
+KINDS: dict[str, str] = {w: kind for kind, ws in _KIND_WORDS.items() for w in ws.split()}
+# Words after a brand that stay part of its model name ("Pixel 9 pro", "MacBook Air").
+MODEL_WORDS = frozenset("""pro max plus mini air ultra lite carbon model se s x xl gt sport
+    estate hybrid electric ev one note fold flip edge""".split())

@@ -155,7 +155,7 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             found = [(s, h) for s, h in found if topic & terms(h.text)]
         if found:
             return max(found, key=lambda p: (p[0], -p[1].rank))[1]
-    if st.act == "change" and not st.slot and not st.previous:
+    if st.act == "change" and not st.slot and not st.previous and not st.kind:
         # "I now prefer window seats": a stated change of a fact of the same kind about the
         # same thing ("Always wants an aisle seat" shares "seat").
         topic = new_terms - TEMPLATE
@@ -165,8 +165,55 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             return max(found, key=lambda h: (len(topic & terms(h.text)), -h.rank))
 
     if st.act == "change":
-        return _rival(st, facts)
+        return _rival(st, facts) or _same_kind(st, facts)
     return None
+
+
+_HOLDS = re.compile(r"^(?:owns|has|drives|rides|uses|banks|no\s+longer\s+\w+|(?:main\s+|new\s+)?"
+                    r"[\w-]+\s+is)\b", re.IGNORECASE)
+_KIND_SKIP = frozenset("a an the my our their is main new old second another its".split())
+
+
+def kind_of(text: str) -> str | None:
+    """The kind of thing a value names (lexicon.KINDS), or None. A brand or kind noun followed
+    by another plain noun is something else ("phone case", "golf bag", "car tyres"); model words
+    and names after it keep it ("Pixel 9 pro", "MacBook Air", "Kia Niro")."""
+    kind = None
+    raw = re.sub(r"^(?:owns|has|drives|rides|uses|banks\s+with|no\s+longer\s+(?:owns|has|drives|"
+                 r"uses))\s+", "", text.strip(), flags=re.IGNORECASE)
+    # Only the thing itself: "an eSIM ... on a Pixel 8" is an eSIM, not a phone.
+    raw = re.split(r"\s+(?:on|in|for|with|from|at|outside|inside|of|by|via|to|under|near)\s+", raw,
+                   maxsplit=1, flags=re.IGNORECASE)[0]
+    for token in re.findall(r"[\w'-]+", raw):
+        low = token.lower()
+        if low in _KIND_SKIP:
+            continue
+        if low in lx.KINDS:
+            kind = lx.KINDS[low]
+        elif kind and (any(c.isdigit() for c in token) or token[:1].isupper() or low in lx.MODEL_WORDS):
+            continue
+        else:
+            kind = None
+    return kind
+
+
+def _same_kind(st: Statement, facts: list):
+    """"I changed my car, now I have a Peugeot": no word in common with "Drives a Volkswagen
+    Golf", but both name a car. Only a fact of holding one thing of that kind, only when exactly
+    one does, and never when the user named another old value (invariant 155)."""
+    if st.previous and re.sub(r"s$", "", st.previous.lower()) not in lx.KIND_NAMES:
+        return None  # a named old value that is not on record: nothing else is replaced
+    new_kind = kind_of(st.text or "")
+    if st.previous:  # "sold my bike, got a car": the one bike goes, whatever replaced it
+        kind = re.sub(r"s$", "", st.previous.lower())
+    else:
+        kind = st.kind or new_kind
+        if kind is None or (new_kind and new_kind != kind):
+            return None
+    mine = terms(st.text or "")
+    same = {h.id: h for h in facts if _HOLDS.match(h.text) and kind_of(h.text) == kind
+            and terms(h.text) != mine}
+    return next(iter(same.values())) if len(same) == 1 else None
 
 
 def contrast_words(text: str) -> set[str]:

@@ -17,6 +17,7 @@ class Statement(BaseModel):
     previous: str | None = Field(None, description="words naming the value this replaces")
     slot: str | None = Field(None, description="the single-valued attribute it fills")
     target: str | None = Field(None, description="deny/forget: words naming the memory")
+    kind: str | None = Field(None, description="kind of thing it replaces (lexicon.KINDS)")
     harsh: bool = Field(False, description="the replaced value was never true")
     valid_from: date | None = None
     valid_to: date | None = None

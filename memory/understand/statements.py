@@ -17,7 +17,18 @@ from collections.abc import Callable
 from datetime import date
 
 from . import lexicon as lx
-from .about_me import _WORK_CUE, health, identity, location, plans, preferences, relation, work
+from .about_me import (
+    _WORK_CUE,
+    health,
+    identity,
+    location,
+    milestones,
+    plans,
+    preferences,
+    relation,
+    schedule,
+    work,
+)
 from .canon import canonical, is_lowercase_message
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
@@ -32,7 +43,7 @@ __all__ = ["Statement", "Understanding", "read_clause", "understand"]
 _PREFIX = re.compile(
     r"^(?:(?:please|pls|just|also|oh|and|so|ok|okay|well|hey|hi|hello|btw|by the way|fyi|"
     r"just so you know|for the record|for your records|actually|note that|remember that|"
-    r"remember|please note|quick update|update|news|good news|guess what|so yeah|yeah|yes|"
+    r"remember|please note|quick update|update|news|good news|big news|great news|exciting news|guess what|so yeah|yeah|yes|"
     r"no(?!\s+(?:longer|more)\b)|"
     r"right|anyway|ah|um|uh|hmm|heads up|nope|sorry|actually no|no wait|wait|"
     r"(?:that'?s|that\s+is|this\s+is)\s+(?:wrong|not\s+right|not\s+true|incorrect|a\s+mistake)|"
@@ -42,7 +53,7 @@ _CONDITIONAL = re.compile(
     r"\b(?:if\s+(?:i|we|you|they|he|she|it|my|our|the|that|this|there)|unless|what\s+if|suppose|"
     r"supposing|imagine|in\s+theory|hypothetically|wish|"
     r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
-    r"we\s+should)\b", re.IGNORECASE)
+    r"we\s+should|(?:i|we)\s+could|would|or\s+maybe)\b", re.IGNORECASE)
 _THEY_THINK = re.compile(
     r"\b(?!i\b|we\b)[\w'’]+\s+(?:thinks?|believes?|assumes?|reckons?|is\s+convinced|are\s+convinced|"
     r"wants?\s+me\s+to|wish(?:es)?|hopes?|keeps?\s+saying|insists?|claims?)\s+(?:that\s+)?"
@@ -57,12 +68,19 @@ _TELL = re.compile(
     r"(?:tell|mention)(?:\s+you)?|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:remember|note|"
     r"keep\s+in\s+mind|make\s+a\s+note)|please\s+(?:remember|note|keep\s+in\s+mind)|"
     # "Not sure if I told you, but I'm left-handed": a lead-in, not a condition.
+    r"(?:i\s+)?(?:don'?t|do\s+not|can'?t|cannot)\s+(?:know|remember|recall)\s+(?:if|whether)\s+i\s+"
+    r"(?:ever\s+)?(?:told\s+you|mentioned\s+(?:it|this)|said(?:\s+(?:so|it))?)(?:\s+(?:before|already))?|"
     r"(?:i'?m\s+)?not\s+sure\s+(?:if|whether)\s+i\s+(?:ever\s+)?(?:told|mentioned)(?:\s+(?:you|it|this))?"
     r"(?:\s+(?:before|already))?|i\s+(?:don'?t|do\s+not)\s+(?:know|remember)\s+(?:if|whether)\s+i\s+"
     r"(?:ever\s+)?(?:told|mentioned)(?:\s+(?:you|it|this))?(?:\s+(?:before|already))?|"
     r"in\s+case\s+i\s+(?:didn'?t|did\s+not|never)\s+(?:tell\s+you|mention\s+it|say)|"
     r"i\s+think\s+i\s+(?:told|mentioned\s+to)\s+you|as\s+i\s+(?:said|mentioned)(?:\s+before)?)"
     r"(?:\s*,)?(?:\s+but)?(?:\s+that)?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)
+_REPORTED = re.compile(
+    r"^(?:i|we)\s+(?:told|said\s+to|promised|lied\s+to)\s+(?!you\b)(?:my\s+|the\s+|our\s+)?[\w'-]+"
+    r"(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:that\s+)?(?:i|we)\b|"
+    r",?\s+(?:but|though)\s+(?:i'?m|i\s+am|we'?re|i'?m\s+really|i\s+(?:didn'?t|haven'?t|won'?t|don'?t))"
+    r"(?:\s+not)?\s*(?:really|actually)?\s*[.!]*$|\b(?:just\s+)?(?:kidding|joking|jk)\b", I)
 _QUESTION = re.compile(
     r"^(?:what|where|which|who|whom|whose|when|why|how|tell me|remind me|show me|list|"
     r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
@@ -81,12 +99,13 @@ _OTHER_USER = re.compile(
 # canonical form puts it back, invariant 138).
 _CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|"
           r"replaced|swapped|became|retired|married|divorced|separated|stopped|traded|"
-          r"gave\s+up|got\s+rid\s+of|retrained|now\s+(?:live|work|use)|live|work)\b")
+          r"gave\s+up|got\s+rid\s+of|retrained|now\s+(?:live|work|use)|live|work|went\s+back|"
+          r"(?:now\s+)?back\s+(?:to|on)(?=\s))\b")
 _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\s+so)\s+"
                     r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
                     r",\s*(?=now\s+(?:i|we|in)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
                     r"living|working|driving|riding|playing|new\s+job)\b)|"
-                    r",?\s+(?:and|then|and\s+then)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
+                    r",?\s+(?:and|then|and\s+then|but)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
                     r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)",
                     re.IGNORECASE)
 
@@ -156,10 +175,12 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
 # In order: the first handler that reads a clause wins. Each takes (clause, today, dates).
 HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
     location,
+    lambda c, today, d: schedule(c, d),
     lambda c, today, d: work(c, d),
     lambda c, today, d: health(c, d),
     lambda c, today, d: preferences(c, d),
     lambda c, today, d: identity(c, d),
+    lambda c, today, d: milestones(c, d),
     plans,
     lambda c, today, d: possessions(c, d),
     lambda c, today, d: my_noun(c, d),
@@ -179,7 +200,11 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     found = relation(dates.text)
     if found is not None:
         for st in found:
-            st.valid_from = st.valid_from or dates.valid_from
+            if st.rule.endswith(":pregnant") and dates.valid_from and dates.valid_from > today:
+                # "is pregnant, due in March": the due date, not when it started (invariant 156)
+                st.text = f"{st.text}, due in {dates.valid_from:%B %Y}"
+            else:
+                st.valid_from = st.valid_from or dates.valid_from
             st.clause = c
         return found
     for handler in HANDLERS:
@@ -187,6 +212,165 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         if found is not None:
             return found
     return None
+
+
+# --- clause-scoped hypotheticals, carried subjects, switches back, kinds (invariant 155) --------
+_BOUNDARY = re.compile(r",\s*|;\s*|\s+(?:and|but|so|though|although|plus)\s+", I)
+_CONDITION_TAIL = re.compile(r"^(?:(?:but\s+)?only\s+|at\s+least\s+)?(?:if|unless|provided|as\s+long\s+as|"
+                             r"assuming|depending|in\s+case|once)\b", I)
+_CONSEQUENT = re.compile(r"\b(?:i|we)(?:'ll|\s+will|'d|\s+would|\s+might|\s+may|\s+could)\b|,\s*\w", I)
+
+
+def scope_hypothetical(c: str) -> str | None:
+    """The part of a sentence said before its hypothetical clause ("I got a new job at Acme" of
+    "..., might move to Leeds later"), or None when the whole sentence is hypothetical: the cue
+    comes first ("If I get the job I'll move"), or a trailing condition governs what came before
+    ("I'm moving to Leeds, if the job comes through"). Pure."""
+    cues = [m.start() for m in (_CONDITIONAL.search(c), HYPO_RE.search(c)) if m]
+    if not cues:
+        return c
+    start = min(cues)
+    cuts = [b for b in _BOUNDARY.finditer(c) if b.end() <= start]
+    if not cuts:
+        return None
+    head, tail = c[:cuts[-1].start()].strip(" ,;"), c[cuts[-1].end():].strip()
+    if not head or _CONDITIONAL.search(head) or HYPO_RE.search(head):
+        return None
+    if _CONDITION_TAIL.match(tail) and not _CONSEQUENT.search(tail):
+        return None
+    return head
+
+
+_SHE = {"sister", "wife", "mum", "mom", "mother", "daughter", "girlfriend", "fiancee", "grandma",
+        "grandmother", "gran", "nan", "aunt", "niece", "stepmother", "stepdaughter"}
+_HE = {"brother", "husband", "dad", "father", "son", "boyfriend", "fiance", "grandpa",
+       "grandfather", "uncle", "nephew", "stepfather", "stepson"}
+_REL_NAMED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE | {"partner", "friend"},
+                                                                    key=len, reverse=True))
+                        + r")\s+(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\b", I)
+
+
+def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple[str, str] | None]:
+    """"My sister Amara lives in Leeds. She just got engaged": she is the sister named in the
+    sentence before, when the pronoun fits the relation. Returns the clause and who it is about."""
+    m = _REL_NAMED.match(c)
+    if m:
+        return c, (m.group("rel").lower(), m.group("name"))
+    p = re.match(r"^(?P<pro>she|he)(?P<be>'s|\s+is)?\s+", c, I)
+    if p and person:
+        rel, name = person
+        fits = _SHE if p.group("pro").lower() == "she" else _HE
+        if rel in fits or rel in {"partner", "friend"}:
+            be = " is" if p.group("be") else ""
+            return f"my {rel} {name}{be} " + c[p.end():], person
+    return c, None
+
+
+_THIRD_SUBJECT = re.compile(r"^(?:(?:my|our)\s+(?:" + "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS
+                                                                        | {"friend"}, key=len, reverse=True))
+                            + r")\b(?!\s+and\s+(?:i|me)\b)|(?:he|she|they|his|her|their)\b)", I)
+_CARRY_START = re.compile(r"^(?:then\s+|and\s+)?" + _CARRY, I)
+
+_BACK = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:am|'m|are|'re|have|has|went|gone|switched|changed|"
+                   r"got|finally|now|just)\s+)*back\s+(?P<on>to|on|onto)\s+(?:using\s+|drinking\s+|being\s+|"
+                   r"(?:a|an|my|the)\s+)?(?P<v>[^,;.!?]+?)(?:\s+(?:after|following)\s+(?:a|an|two|three|"
+                   r"several|\d+|some)?\s*(?:\w+\s+)?(?:of|on|with)\s+(?P<old>[^,;.!?]+?))?"
+                   r"(?:\s+(?:now|again|for\s+good))?\s*(?:[,;.!?].*)?$", I)
+_DRINKS = frozenset("tea coffee beer wine cider decaf".split())
+
+
+def switch_back(part: str, earlier: list[Statement], before: list[str] | None = None
+                ) -> tuple[str, str | None]:
+    """"..., back to Neovim": the user uses the value again (a change); the verb is the one of what
+    stopped earlier in the sentence ("don't use Helix anymore"). Returns the clause to read and
+    the old value said after it ("after a year of Tidal"; "" for none), or None when it is not a
+    switch back. Only a name, a value of a known set or a diet is a value: "back to work" and "back
+    to the drawing board" are not (invariant 155)."""
+    m = _BACK.match(part.strip())
+    if not m:
+        return part, None
+    value = tidy(m.group("v"))
+    low = value.lower()
+    words = set(re.findall(r"[\w'-]+", low))
+    named = bool(re.match(r"(?-i:[^\W\d_a-z])", value)) and len(value.split()) <= 3
+    contrast = any(words & g for g in lx.CONTRASTS) or low in lx.KINDS
+    diet = low in lx.MEAT_DIETS
+    old = tidy(m.group("old")) if m.group("old") else ""
+    for said in before or []:  # "I don't use Helix anymore, back to Neovim": Helix stopped
+        gone = re.search(r"\b(?:no\s+longer|stopped|quit)\s+(?:use|using|drink|drinking|eat|eating|"
+                         r"play|playing)\s+(?P<o>[^,;.!?]+)", said, I)
+        if gone and not old:
+            old = tidy(re.sub(r"\s+any\s*more$", "", gone.group("o"), flags=I))
+    stopped = any(re.match(r"^(?:has\s+given\s+up|no\s+longer)\b", st.text or "", I) for st in earlier)
+    # A name alone may be a place ("went back to Leeds for the weekend"): it is a value used
+    # again only beside what it replaces, or "back on" it.
+    named = named and (bool(old) or stopped or m.group("on").lower() != "to")
+    if not (named or contrast or diet) or low in {"work", "school", "normal", "square one"}:
+        return part, None
+    if low in _DRINKS or diet:
+        value = low  # a plain word a lower-case message's name rule capitalised ("went back to Tea")
+    if diet:
+        return f"I'm {value} now", old
+    verb = "drink" if words & _DRINKS else "use"
+    for st in earlier:
+        stopped = re.match(r"^(?:no\s+longer|has\s+given\s+up|stopped)\s+(?P<v>\w+)", st.text or "", I)
+        if stopped and stopped.group("v").lower() in {"drinks", "eats", "plays", "drives", "rides",
+                                                      "uses"}:
+            verb = stopped.group("v").lower()[:-1]
+    return f"I now {verb} {value}", old
+
+
+_KIND_PART = re.compile(r"^(?:i|we)\s+(?:have\s+)?(?:finally\s+|just\s+)*(?:changed|switched|swapped|"
+                        r"replaced|upgraded|got\s+rid\s+of|sold|ditched)\s+(?:(?:my|our|the)\s+)?"
+                        r"(?:old\s+)?(?P<n>[a-z-]+?)s?$", I)
+_ENDED_PART = re.compile(r"^(?:my|our|the)\s+(?:old\s+)?(?P<p>[\w'’ .+-]+?)\s+(?:finally\s+|just\s+)*"
+                         r"(?:died|broke(?:\s+down)?|was\s+stolen|got\s+stolen|was\s+written\s+off|"
+                         r"got\s+written\s+off|packed\s+in|gave\s+up|stopped\s+working)$", I)
+_WITH_NOW = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:with|on|using|at)\s+"
+                       r"(?P<v>(?-i:[^\W\d_a-z])[\w'’&.+-]*(?:\s+(?-i:[^\W\d_a-z0-9])[\w'’&.+-]*){0,2})"
+                       r"(?:\s+now)?\s*[.!]*$", I)
+
+
+class _Hint:
+    """What an earlier part of the sentence said was replaced, for the part that names the new
+    one: "I changed my car, now I have a Peugeot" (a car), "Our old Volvo died so we bought a
+    Kia Niro" (the Volvo), "switched banks, I'm with Starling now" (a bank). Invariant 155."""
+
+    def __init__(self) -> None:
+        self.kind: str | None = None
+        self.previous: str | None = None
+
+    def read(self, part: str) -> bool:
+        """True when the part only says what was replaced (it holds no statement of its own)."""
+        m = _KIND_PART.match(part.strip(" .!"))
+        if m and m.group("n").lower() in lx.KIND_NAMES:
+            if re.search(r"\b(?:sold|got\s+rid\s+of|ditched)\b", part, I):
+                self.previous = m.group("n").lower()  # "sold my bike, got a car": the bike went
+            else:
+                self.kind = m.group("n").lower()  # "changed my car": a car replaces the car
+            return True
+        m = _ENDED_PART.match(part.strip(" .!"))
+        if m:
+            self.previous = tidy(re.sub(r"^(?:old|trusty|beloved)\s+", "", m.group("p"), flags=I))
+            return True
+        return False
+
+    def held(self, part: str) -> list[Statement] | None:
+        m = _WITH_NOW.match(part.strip())
+        if not m or not self.kind:
+            return None
+        return [Statement(act="change", text=f"{cap(self.kind)} is {m.group('v')}", fact_type="world",
+                          slot=f"noun:{self.kind}", clause=part, rule="kind:with")]
+
+    def apply(self, st: Statement) -> Statement:
+        if st.act not in ("assert", "change") or not re.match(
+                r"^(?:owns|has|drives|rides|uses|[\w-]+\s+is)\b", st.text or "", I):
+            return st
+        st.act = "change"
+        st.kind = st.kind or self.kind
+        st.previous = st.previous or self.previous
+        st.rule += "+kind"
+        return st
 
 
 def understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
@@ -197,12 +381,19 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         out.other_user = m.group(0)
         return out
     lowercase = is_lowercase_message(message)
+    person: tuple[str, str] | None = None  # the named relative the last sentence was about
     for raw in split_clauses(message):
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
+        c, person = _resolve_pronoun(c, person)
         if _WORK_CUE.search(message):
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
                        flags=I)
+        if _REPORTED.search(c):
+            # "I told my boss I'm moving to Leeds, but I'm not": what the user told someone else
+            # or took back in the same breath is not a statement (invariant 141).
+            out.ignored.append(raw)
+            continue
         if _TELL.match(c):
             # "Did I tell you I moved to Leeds?", "Can you remember that I'm vegan?": a statement
             c = _TELL.sub("", c).rstrip("?").strip()
@@ -220,20 +411,56 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             continue
         allergy = re.search(r"\b(?:allergic|intolerant)\b", c, I)
         if (_CONDITIONAL.search(c) or HYPO_RE.search(c)) and not allergy:
-            # A condition, a wish or a plan only considered makes the whole sentence
-            # hypothetical: a wrong write is worse than a miss (invariant 141).
-            out.ignored.append(raw)
-            continue
+            # A condition, a wish or a plan only considered is not a statement; what was said
+            # before it in the sentence still is ("Got a new job at Acme, might move to Leeds
+            # later"). A wrong write is worse than a miss (invariants 141, 155).
+            head = scope_hypothetical(c)
+            if head is None:
+                out.ignored.append(raw)
+                continue
+            c = head
         hedged = bool(HEDGE_RE.search(c))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
         parts = [p for p in _PARTS.split(c) if p and p.strip() and not _THEY_THINK.search(p)]
+        if parts and _THIRD_SUBJECT.match(parts[0].strip()):
+            # "My brother sold his Tesla and bought an e-bike": the carried subject is the
+            # brother, not the user (invariant 141).
+            parts = parts[:1] + [p for p in parts[1:] if not _CARRY_START.match(p.strip(" ,"))]
         kept = []
         spare: list[Dates] = []  # dates said in a part that holds no statement
+        hint = _Hint()  # "I changed my car, ...": the kind of thing the next part replaces
+        said: list[str] = []  # the parts read so far
         for part in parts:
             part = canonical(part.strip(" ,"), lowercase=lowercase)
             part = re.sub(r"\b(i|we|you|they)'ve\b", r"\1 have", part.replace("’", "'"), flags=I)
+            part, back_from = switch_back(part, kept, said)
+            said.append(part)
+            if hint.read(part):
+                continue
             found = denial(part, message, history) or read_clause(part, message, today, history)
+            if not found and hint.kind:
+                found = hint.held(part)
+            if found and back_from is not None:
+                # "gave up on VS Code and went back to Vim": one change naming what stopped
+                stopped = [k for k in kept if re.match(r"^(?:has\s+given\s+up|no\s+longer|is\s+no\s+longer)\b",
+                                                       k.text or "", I)]
+                if len(stopped) == 1:
+                    back_from = back_from or re.sub(r"^(?:on|using|with|drinking|eating)\s+", "",
+                                                    stopped[0].previous or "", flags=I)
+                    kept.remove(stopped[0])
+                for st in found:  # "..., back to Neovim": a change (invariant 155)
+                    st.act, st.previous = "change", st.previous or back_from or None
+                    st.rule += "+back"
+            for st in found or []:
+                # "Uses Obsidian instead of Notion": Notion is the old value, not part of this one
+                inst = re.match(r"^(?P<v>.+?)\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+"
+                                r"(?:(?:my|the|our|a|an)\s+)?(?P<o>[^,;.!?]+)$", st.text or "", I)
+                if inst and st.act in ("assert", "change") and not st.previous:
+                    st.text, st.previous, st.act = inst.group("v"), tidy(inst.group("o")), "change"
+                    st.rule += "+instead"
+            if found and (hint.kind or hint.previous):
+                found = [hint.apply(st) for st in found]
             for st in found or []:
                 if hedged:
                     st.confidence = min(st.confidence, 0.55)

@@ -24,6 +24,9 @@ from .phrases import (
 _THING = r"(?P<v>[^,.;!?]+)"
 
 
+_MONEY = frozenset(["money", "banking", "account", "current account", "bank account"])
+
+
 def possessions(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     # "we replaced the Hue bridge with a Zigbee2MQTT stick"; "traded in the Golf for a Tesla"
@@ -32,9 +35,9 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:traded|swapped|exchanged|"
                       r"part-exchanged)\s+(?:in\s+)?(?:(?:the|my|our)\s+)?"
                       r"(?P<p>[\w'’ .+-]+?)\s+(?:in\s+)?for\s+(?:(?:a|an|the)\s+)?" + _THING, t, I)
-         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*sold\s+(?:the|my|our)\s+"
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*sold\s+(?:the|my|our)\s+"
                       r"(?P<p>[\w'’ .+-]+?)\s+and\s+(?:\w+\s+){0,3}?(?:on|use|got|bought|have|own|"
-                      r"drive|ride)\s+(?:a|an|the)\s+" + _THING, t, I)
+                      r"drive|ride)\s+(?:ourselves\s+|myself\s+|me\s+)?(?:a|an|the)\s+" + _THING, t, I)
          or re.search(r"\b(?:my|our|the)\s+(?P<p>[\w'’ .+-]+?)\s+(?:broke|died|stopped\s+working|"
                       r"was\s+stolen|got\s+stolen|packed\s+in|gave\s+up)\s*,?\s*(?:so\s+)?(?:i|we)\s+"
                       r"(?:have\s+|'ve\s+)?(?:switched|moved|upgraded|changed|went)\s+to\s+(?:a|an|"
@@ -53,11 +56,14 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
                   r"\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
-    if m and (m.group("p") or m.group("verb").lower() in {"switched", "upgraded", "swapped",
-                                                          "migrated"}):
+    money = bool(m and (m.group("noun") or "").lower() in _MONEY)
+    if m and (m.group("p") or money or m.group("verb").lower() in {"switched", "upgraded", "swapped",
+                                                                   "migrated"}):
         thing = obj_phrase(m.group("v"), keep_article=False)
         if thing and (m.group("noun") or m.group("noun2") or m.group("verb").lower() != "moved"):
             role = m.group("role") or m.group("noun") or m.group("noun2")
+            if money:
+                role = "bank"  # "moved my money to Monzo": a bank switch (invariant 155)
             if role:
                 role = tidy(role)
                 role = re.sub(r"s$", "", role) if m.group("noun2") else role
@@ -80,12 +86,17 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                       r"(?P<v>[\w'’ .+-]+?)\s+(?:to|away)\b", t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+no\s+longer\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                       + _THING, t, I)
-         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
                       r"returned|donated|traded\s+in)\s+(?:the|my|our)\s+" + _THING, t, I)
          or re.search(r"\b(?:someone|somebody|they|thieves)\s+stole\s+(?:the|my|our)\s+" + _THING, t, I)
          or re.search(r"\b(?:my|our)\s+(?P<v>[\w'’ .+-]+?)\s+(?:was|got)\s+stolen\b", t, I))
     if m:
-        thing = obj_phrase(m.group("v"))
+        # "sold the old Passat": the Passat on record is not called old
+        thing = re.sub(r"^(?:old|trusty|beloved|ancient|battered)\s+(?=\S)", "", obj_phrase(m.group("v")),
+                       flags=I)
+        people = lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "ex"}
+        if thing and thing.split()[-1].lower() in people:
+            return None  # "dumped my boyfriend": a person is never a possession
         if thing and thing.lower() not in lx.NOT_THINGS:
             return [Statement(act="change", text=f"No longer owns {article(thing)}{thing}",
                               fact_type="world", previous=thing, valid_from=dates.valid_from,
@@ -114,8 +125,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:now\s+|also\s+|finally\s+|just\s+|recently\s+)*"
                   r"(?P<verb>have|own|bought|got|'ve\s+got|have\s+got|'ve\s+just\s+got|"
                   r"picked\s+up|ordered|adopted|rescued|'ve\s+bought)\s+(?:me\s+|myself\s+|"
-                  r"ourselves\s+)?(?P<det>a|an|the|two|three|four|five|\d+|another|one|a\s+new|"
-                  r"a\s+second|some)\s+(?P<v>[^.;!?]+)", t, I)
+                  r"ourselves\s+)?(?P<det>a\s+second|a\s+third|a|an|the|two|three|four|five|\d+|another|one|"
+                  r"a\s+new|some)\s+(?P<v>[^.;!?]+)", t, I)
     if m:
         raw = m.group("v")
         det = m.group("det").lower()
@@ -156,9 +167,17 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="change", text=f"{verb} {article(thing)}{thing}", fact_type="world",
                               previous=obj_phrase(instead.group("p")), valid_from=dates.valid_from,
                               clause=c, rule="own:instead")]
-        return [Statement(act="assert", text=f"{verb} {article(thing)}{thing}".replace("  ", " "),
+        from .matching import kind_of  # matching imports this package's model; late import
+
+        new = det.endswith("new") or bool(re.match(r"^new\s", raw, I))
+        kind = kind_of(f"{verb} {thing}") if new else None
+        renewed = kind is not None
+        # "I got a new phone, a Galaxy S24": a new one of a kind replaces the one on record
+        # (invariant 155); a new plant or rug is only one more thing.
+        return [Statement(act="change" if renewed else "assert",
+                          text=f"{verb} {article(thing)}{thing}".replace("  ", " "),
                           fact_type="world", valid_from=dates.valid_from if dates.found else None,
-                          clause=c, rule="own:has")]
+                          kind=kind, clause=c, rule="own:new" if renewed else "own:has")]
     return None
 
 
@@ -197,7 +216,7 @@ def _gerund_base(stem: str) -> str:
 
 def activities(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
-    m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|give\s+up|no\s+longer\s+"
+    m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|given\s+up|give\s+up|no\s+longer\s+"
                   r"do)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
