@@ -371,9 +371,9 @@ def _query(st: Statement) -> str:
         parts.append("prefers contact phone email")
     elif st.slot and st.slot.startswith("noun:"):
         parts.append(st.slot.removeprefix("noun:"))
-    for kind in lx.PET_KINDS:  # "our dog died": recall the beagle too
-        if (st.previous or "").lower() in kind:
-            parts.append(" ".join(sorted(kind)))
+    for pets in lx.PET_KINDS:  # "our dog died": recall the beagle too
+        if (st.previous or "").lower() in pets:
+            parts.append(" ".join(sorted(pets)))
     kind = st.kind or kind_of(st.text or "")
     if kind:  # "now I have a Peugeot": recall the car on record too (invariant 155)
         parts.append(kind)
