@@ -234,6 +234,11 @@ def test_replies_speak_to_the_user(service):
      "you have a severe peanut allergy and always carry two EpiPens"),
     ("Is vegan and runs 5k most mornings", "you're vegan and run 5k most mornings"),
     ("Has two dogs and cats", "you have two dogs and cats"),
+    ("Visited Porto", "you visited Porto"),
+    ("Went to Japan in May", "you went to Japan in May"),
+    ("Interested in pottery", "you're interested in pottery"),
+    ("Tired of winter", "you're tired of winter"),
+    ("Retired", "you're retired"),
 ])
 def test_her_as_object_is_you_and_before_a_noun_is_your(fact, said):
     from memory.understand.speak import second_person

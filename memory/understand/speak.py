@@ -9,6 +9,14 @@ from .lexicon import RELATIONS
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "were"}
 # Words that start a canonical fact as its verb (the subject, the user, is left out).
 _VERBS = frozenset(["lives", "owns", "has", "is", "works", "prefers", "likes", "dislikes", "loves", "enjoys", "hates", "uses", "drinks", "eats", "runs", "takes", "travels", "carries", "keeps", "wants", "speaks", "plays", "grows", "types", "cycles", "boulders", "avoids", "checks", "joined", "holds", "sits", "mentors", "passed", "stayed", "plans", "needed", "merged", "wrote", "flies", "drives", "rides", "reads", "watches", "writes", "teaches", "studies", "wears", "needs", "sleeps", "cooks", "bakes", "swims", "walks", "climbs", "volunteers", "attends", "supports", "follows", "collects", "brews", "goes", "does", "was", "moved", "started", "stopped", "quit", "left", "bought", "sold", "got", "became"])
+_STATE_WORDS = frozenset(["interested", "tired", "bored", "excited", "worried", "obsessed",
+                          "involved", "based", "qualified", "pregnant", "vaccinated",
+                          "certified", "registered", "employed", "unemployed", "self-employed",
+                          "separated", "widowed", "left-handed", "right-handed", "colour-blind"])
+_PAST_VERBS = frozenset(["went", "saw", "met", "took", "had", "made", "ran", "flew", "drove", "found",
+                        "lost", "won", "began", "came", "gave", "spent", "sent", "built", "paid",
+                        "sat", "read", "heard", "felt", "kept", "threw", "caught", "taught", "ate",
+                        "drank", "swam", "rode", "broke", "chose", "forgot", "grew", "knew", "led"])
 _ADJ_START = re.compile(r"^(?:allergic|afraid|scared|terrified|vegan|vegetarian|pescatarian|"
                         r"married|divorced|single|engaged)\b", re.IGNORECASE)
 
@@ -106,6 +114,12 @@ def _second_person(text: str) -> str:
         return "you're " + _pronouns(rest)
     if first in _VERBS:
         return f"you {_base(first)} {_pronouns(rest)}".strip()
+    if first in _STATE_WORDS or (first.endswith("ed") and not rest) or (first.endswith("ed") and rest and re.match(
+            r"(?:of|about|with)\b", rest, re.IGNORECASE)):
+        return "you're " + _pronouns(t[:1].lower() + t[1:])  # "Tired of winter": a state
+    if first in _PAST_VERBS or (first.endswith("ed") and len(first) > 4 and rest
+                                and not _ADJ_START.match(t)):
+        return f"you {first} {_pronouns(rest)}".strip()  # "Visited Porto" -> "you visited Porto"
     if _ADJ_START.match(t):
         return "you're " + _pronouns(t[:1].lower() + t[1:])
     if re.match(r"^[A-Z][a-z]+(?:\s+[a-z][\w'-]*){0,3}\s+(?:is|are|:)\b", t) and not re.match(
