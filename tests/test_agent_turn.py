@@ -94,6 +94,14 @@ def test_a_dietary_constraint_sits_beside_the_diet_and_a_diet_replaces_a_diet(se
     assert (w.op, w.old_id, w.text) == ("supersede", diet.id, "Is vegan")
 
 
+def test_a_switch_back_to_a_value_the_old_fact_also_names_replaces_it(service):
+    old = service.write_fact("ana", "Main editor is Zed; Neovim only on servers",
+                             fact_type="preference").fact
+    (w,) = turn(service, "Actually I don't use Zed anymore, back to Neovim").writes()
+    assert (w.op, w.status, w.old_id) == ("supersede", "applied", old.id)
+    assert "Neovim" in w.text and "Zed" not in w.text
+
+
 def test_a_history_answer_tells_the_chain_that_changed_and_nothing_else(service):
     service.write_fact("ana", "Smart home hub is a Homey Pro", fact_type="world")
     service.write_fact("ana", "Sister Amara lives in Manchester", fact_type="world")

@@ -171,11 +171,15 @@ class OfflineAgent:
         if known is not None and st.slot in ("home", "job", "employer", "diet") and \
                 st.slot not in slots_of(known.text, known.fact_type):
             known = None  # "Lives in Leeds" is not "Back in Leeds for Christmas" (invariant 140)
-        if known is not None and (old is None or known.id != old.id
-                                  or not (st.valid_from or st.valid_to)):
+        # The fact on record already says it — unless the user is moving away from a value that
+        # fact also holds ("Zed; Neovim only on servers" and "no more Zed, back to Neovim").
+        away = bool(st.previous) and old is not None and known is not None and \
+            known.id == old.id and bool(terms(st.previous or "") & terms(old.text))
+        if known is not None and not away and (old is None or known.id != old.id
+                                               or not (st.valid_from or st.valid_to)):
             return sentence(f"I already have that: {second_person(known.text)}")
         text = st.text
-        if known is not None and old is not None:
+        if known is not None and old is not None and not away:
             # The fact on record already says it and the user only dated it ("vegetarian since
             # 2019"): the new version keeps the recorded wording, details included.
             text = old.text
