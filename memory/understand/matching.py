@@ -204,6 +204,7 @@ def _same_kind(st: Statement, facts: list):
     if st.previous and re.sub(r"s$", "", st.previous.lower()) not in lx.KIND_NAMES:
         return None  # a named old value that is not on record: nothing else is replaced
     new_kind = kind_of(st.text or "")
+    kind: str | None
     if st.previous:  # "sold my bike, got a car": the one bike goes, whatever replaced it
         kind = re.sub(r"s$", "", st.previous.lower())
     else:

@@ -313,10 +313,9 @@ def switch_back(part: str, earlier: list[Statement], before: list[str] | None = 
         return f"I'm {value} now", old
     verb = "drink" if words & _DRINKS else "use"
     for st in earlier:
-        stopped = re.match(r"^(?:no\s+longer|has\s+given\s+up|stopped)\s+(?P<v>\w+)", st.text or "", I)
-        if stopped and stopped.group("v").lower() in {"drinks", "eats", "plays", "drives", "rides",
-                                                      "uses"}:
-            verb = stopped.group("v").lower()[:-1]
+        ended = re.match(r"^(?:no\s+longer|has\s+given\s+up|stopped)\s+(?P<v>\w+)", st.text or "", I)
+        if ended and ended.group("v").lower() in {"drinks", "eats", "plays", "drives", "rides", "uses"}:
+            verb = ended.group("v").lower()[:-1]
     return f"I now {verb} {value}", old
 
 
@@ -427,7 +426,7 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             # "My brother sold his Tesla and bought an e-bike": the carried subject is the
             # brother, not the user (invariant 141).
             parts = parts[:1] + [p for p in parts[1:] if not _CARRY_START.match(p.strip(" ,"))]
-        kept = []
+        kept: list[Statement] = []
         spare: list[Dates] = []  # dates said in a part that holds no statement
         hint = _Hint()  # "I changed my car, ...": the kind of thing the next part replaces
         said: list[str] = []  # the parts read so far
