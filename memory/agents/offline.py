@@ -375,12 +375,12 @@ def _query(st: Statement) -> str:
         parts.append("prefers contact phone email")
     elif st.slot and st.slot.startswith("noun:"):
         parts.append(st.slot.removeprefix("noun:"))
-    for pets in lx.PET_KINDS:  # "our dog died": recall the beagle too
-        if (st.previous or "").lower() in pets:
-            parts.append(" ".join(sorted(pets)))
-    kind = st.kind or kind_of(st.text or "")
-    if kind:  # "now I have a Peugeot": recall the car on record too (invariant 155)
-        parts.append(kind)
+    for kind in lx.PET_KINDS:  # "our dog died": recall the beagle too
+        if (st.previous or "").lower() in kind:
+            parts.append(" ".join(sorted(kind)))
+    of_kind = st.kind or kind_of(st.text or "")
+    if of_kind:  # "now I have a Peugeot": recall the car on record too (invariant 155)
+        parts.append(of_kind)
     said = contrast_words(st.text or "")
     for group in lx.CONTRASTS:  # recall the rival values of the same kind too (invariant 140)
         if said & group:

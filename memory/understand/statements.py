@@ -314,8 +314,7 @@ def switch_back(part: str, earlier: list[Statement], before: list[str] | None = 
     verb = "drink" if words & _DRINKS else "use"
     for st in earlier:
         ended = re.match(r"^(?:no\s+longer|has\s+given\s+up|stopped)\s+(?P<v>\w+)", st.text or "", I)
-        if ended and ended.group("v").lower() in {"drinks", "eats", "plays", "drives", "rides",
-                                                      "uses"}:
+        if ended and ended.group("v").lower() in {"drinks", "eats", "plays", "drives", "rides", "uses"}:
             verb = ended.group("v").lower()[:-1]
     return f"I now {verb} {value}", old
 
