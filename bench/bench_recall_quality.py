@@ -176,12 +176,13 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
     # docs/benchmarks.md "Recall quality, fifth pass": LoCoMo multi-hop (session, speaker).
     "fifth": {
         "default": (D, IndexParams()),
-        **{f"session x{w} top{t} turns{n}": (_r(session_lift=w, session_top=t, session_turns=n),
-                                             IndexParams())
-           for w in (0.1, 0.2, 0.4) for t in (30,) for n in (1, 3)},
-        **{f"speaker x{w}": (_r(speaker_lift=w), IndexParams()) for w in (1.1, 1.2, 1.4)},
-        **{f"speaker x{w} from {f}": (_r(speaker_lift=w, speaker_from=f), IndexParams())
+        "no speaker lift (before)": (_r(speaker_lift=()), IndexParams()),
+        **{f"speaker x{w}": (_r(speaker_lift=((0, w),)), IndexParams()) for w in (1.1, 1.2, 1.4)},
+        **{f"speaker x{w} from {f}": (_r(speaker_lift=((f, w),)), IndexParams())
            for w in (1.2, 1.3, 1.4, 2.0) for f in (3, 5, 10)},
+        **{f"speaker tiers {t}": (_r(speaker_lift=t), IndexParams())
+           for t in (((5, 1.2), (10, 2.0)), ((5, 1.2), (10, 1.4), (25, 2.0)),
+                     ((5, 1.1), (10, 1.4)), ((5, 1.2), (15, 1.4)))},
         **{f"dense window {w} ctx {c}": (D, IndexParams(dense_window=w, dense_context_weight=c))
            for w in (3, 4) for c in (0.3, 0.2)},
     },

@@ -81,16 +81,11 @@ class RankingParams(BaseModel):
                                  "score times this; 0 = off")
     chain_top: int = Field(20, ge=0, description="chains of the best n fused candidates are "
                            "completed from the store (members the legs missed)")
-    # Fifth pass (invariants 160, 161): evidence gathered across a session, the speaker named.
-    session_lift: float = Field(0.0, ge=0.0, description="a turn of a session whose best "
-                                "candidates score high is lifted by 1 + this x the session's "
-                                "share of the best session's score (invariant 160); 0 = off")
-    session_top: int = Field(30, ge=1, description="the best n candidates make the session scores")
-    session_turns: int = Field(3, ge=1, description="a session's score sums its best n turns")
-    speaker_lift: float = Field(1.0, ge=1.0, description="a turn said by a speaker the question "
-                                "names ('Name: ...') is lifted by this (invariant 161); 1 = off")
-    speaker_from: int = Field(0, ge=0, description="the speaker lift leaves the best n "
-                              "candidates where they are (lifts only below them, up to them)")
+    # Fifth pass (invariant 160): the speaker a question names; chosen on LoCoMo tune.
+    speaker_lift: tuple[tuple[int, float], ...] = Field(
+        ((5, 1.2), (10, 1.4)), description="(rank, lift) tiers: a turn said by the one speaker the question names "
+        "('Name: ...') and ranked below `rank` is lifted by `lift`, but not above the turn at "
+        "`rank` (invariant 160); the largest tier applies; () = off")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
@@ -495,72 +490,61 @@ def chain_floor(cands: list[Candidate], scores: list[float], intent: TimeIntent,
 _SPEAKER = re.compile(r"^\s*([^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*){0,2})\s*:\s", re.UNICODE)
 
 
+@functools.lru_cache(maxsize=65_536)  # pure; asked of the same episodes again and again
 def speaker_of(text: str) -> str | None:
     """The speaker of a "Name: what was said" turn (up to three words before the colon, each
-    opening with a letter), lower-cased; None for text without that prefix."""
+    written as a name: opening with a letter, not a lower-case one), lower-cased; None for text
+    without that prefix ("I said: come home" has none)."""
     m = _SPEAKER.match(text)
-    return m.group(1).casefold() if m else None
+    if m is None or any(w[0].islower() for w in m.group(1).split()):
+        return None
+    return m.group(1).casefold()
+
+
+_WORD = re.compile(r"[^\W_][\w'’.-]*")
 
 
 def named_speakers(query: str) -> frozenset[str]:
-    """The question's words and word runs (up to three) that could name a speaker, lower-cased."""
-    words = re.findall(r"[^\W_][\w'’.-]*", query.casefold())
-    words = [w[:-2] if w.endswith(("'s", "’s")) else w for w in words]
-    return frozenset(" ".join(words[i:i + n]) for n in (1, 2, 3)
-                     for i in range(len(words) - n + 1))
+    """The runs of up to three words of the question that could name someone, lower-cased: each
+    word written as a name is (not opening lower-case: "Caroline", "Jon's"; a caseless script
+    counts), so "what was the update" does not name the "Update: ..." turns."""
+    words = [w.rstrip(".'’-") for w in _WORD.findall(query)]
+    words = [w[:-2] if w.endswith(("'s", "’s")) else w for w in words if w]
+    out: set[str] = set()
+    for i in range(len(words)):
+        for n in (1, 2, 3):
+            run = words[i:i + n]
+            if len(run) < n or any(w[0].islower() for w in run):
+                break
+            out.add(" ".join(run).casefold())
+    return frozenset(out)
 
 
 def speaker_lifts(cands: list[Candidate], query: str, params: RankingParams,
-                  scores: list[float] | None = None) -> list[float]:
-    """Invariant 161 (pure): a turn whose speaker the question names ("What did Caroline paint?")
-    is lifted by `speaker_lift` — the answer is in what that person said, while the turns of the
-    other person name them too ("Caroline, that's lovely"). Only when the question names exactly
-    one of the candidates' speakers: naming both, or none, says nothing about who said it."""
-    if params.speaker_lift == 1.0 or not query:
+                  scores: list[float]) -> list[float]:
+    """Invariant 160 (pure): a turn whose speaker the question names ("What did Caroline paint?")
+    is lifted — the answer is in what that person said, while the other person's turns name
+    them too ("Caroline, that's lovely"). Only when the question names exactly one of the
+    candidates' speakers: naming both, or none, says nothing about who said it. Each tier
+    (rank, lift) lifts the turns ranked below `rank` (by `scores`) by up to `lift`, never past
+    the turn at `rank`: the head is decided by what was said, and a question that names the
+    wrong person (LoCoMo's adversarial questions) keeps its best matches; deeper, where the
+    words match weakly, who said it is good evidence."""
+    if not params.speaker_lift or not query:
         return [1.0] * len(cands)
     who = [speaker_of(c.doc.text) if c.doc.kind == MemoryKind.EPISODIC else None for c in cands]
     asked = named_speakers(query) & {w for w in who if w}
     if len(asked) != 1:
         return [1.0] * len(cands)
-    out = [params.speaker_lift if w in asked else 1.0 for w in who]
-    head = params.speaker_from
-    if head > 0 and scores is not None and len(scores) > head:
-        # the head keeps its order; a lifted turn below it may rise to just under its last
-        order = sorted(range(len(cands)), key=lambda n: -scores[n])
-        cap = scores[order[head - 1]]
-        for n in order[:head]:
-            out[n] = 1.0
-        for n in order[head:]:
-            if out[n] != 1.0 and scores[n] > 0:
-                out[n] = min(out[n], cap * 0.999999 / scores[n]) if scores[n] * out[n] >= cap \
-                    else out[n]
-                out[n] = max(out[n], 1.0)
+    out = [1.0] * len(cands)
+    order = sorted(range(len(cands)), key=lambda n: -scores[n])
+    place = {n: r for r, n in enumerate(order, 1)}
+    for head, lift in params.speaker_lift:
+        cap = scores[order[head - 1]] if 0 < head <= len(order) else math.inf
+        for n, w in enumerate(who):
+            if w in asked and place[n] > head and scores[n] > 0:
+                out[n] = max(out[n], min(lift, cap * (1 - 1e-9) / scores[n]))
     return out
-
-
-def session_lifts(cands: list[Candidate], scores: list[float],
-                  params: RankingParams) -> list[float]:
-    """Invariant 160 (pure): per candidate, 1 + `session_lift` x its session's score over the
-    best session's, where a session's score is the sum of its best `session_turns` scores among
-    the best `session_top` candidates. Evidence that spans turns ("what did she do and where")
-    sits in the sessions where several turns match; a turn of such a session that matches the
-    question weakly on its own rises over a lone match elsewhere."""
-    if params.session_lift <= 0:
-        return [1.0] * len(cands)
-    top = sorted(range(len(cands)), key=lambda n: -scores[n])[:params.session_top]
-    per: dict[str, list[float]] = {}
-    for n in top:
-        sp = cands[n].session_pos
-        if sp is not None:
-            per.setdefault(sp[0], []).append(scores[n])
-    if not per:
-        return [1.0] * len(cands)
-    sess = {s: sum(sorted(v, reverse=True)[:params.session_turns]) for s, v in per.items()}
-    best = max(sess.values())
-    if best <= 0:
-        return [1.0] * len(cands)
-    return [1.0 + params.session_lift * sess.get(c.session_pos[0], 0.0) / best
-            if c.session_pos is not None else 1.0 for c in cands]
 
 
 def tail_rrf(c: Candidate, params: RankingParams) -> float:
@@ -582,26 +566,15 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     heap: list[tuple[float, int, float, float, float]] = []
     qw = params.question_weight
     lift = lifts(cands, intent, params)
-    if params.speaker_lift != 1.0 or params.session_lift > 0:
-        def base() -> list[float]:  # the scores with every other multiplier
-            out = []
-            for n, c in enumerate(cands):
-                q = qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC
-                           and is_question(c.doc.text)) else 1.0
-                t = _time_multiplier(c.doc, intent, params) if intent.any else 1.0
-                out.append(c.fused * q * t * lift[n])
-            return out
-        if params.speaker_lift != 1.0:  # invariant 161
-            sl = speaker_lifts(cands, query, params, base() if params.speaker_from else None)
-            lift = [a * b for a, b in zip(lift, sl, strict=True)]
-        if params.session_lift > 0:  # invariant 160
-            lift = [a * b for a, b in zip(lift, session_lifts(cands, base(), params), strict=True)]
+    qs = [qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC and is_question(c.doc.text))
+          else 1.0 for c in cands]
+    ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]
+    if params.speaker_lift and query:  # invariant 160, over the scores with every other multiplier
+        sl = speaker_lifts(cands, query, params,
+                           [c.fused * q * t * lf for c, q, t, lf in zip(cands, qs, ts, lift, strict=True)])
+        lift = [a * b for a, b in zip(lift, sl, strict=True)]
     for n, c in enumerate(cands):
-        doc = c.doc
-        q = qw if (qw != 1.0 and doc.kind == MemoryKind.EPISODIC
-                   and is_question(doc.text)) else 1.0
-        t = _time_multiplier(doc, intent, params) if intent.any else 1.0
-        heap.append((-(c.fused * q * t * lift[n]), n, q, t, lift[n]))
+        heap.append((-(c.fused * qs[n] * ts[n] * lift[n]), n, qs[n], ts[n], lift[n]))
     floor = chain_floor(cands, [c.fused * lf for c, lf in zip(cands, lift, strict=True)],
                         intent, params)
     for n, lend in enumerate(floor):
