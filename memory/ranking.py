@@ -9,7 +9,8 @@ After fusion, `adjust` applies what only the question and the candidate set can 
 the user's own earlier questions are not answers, superseded facts are history (wanted when the
 question asks about the past), memories dated inside a time the question names are boosted, and a
 turn adjacent to a higher-ranked turn of the same session is demoted so the top k is not one
-snippet repeated. It runs on any backend's fused hits.
+snippet repeated; a turn said by the one person the question names rises below the head
+(invariant 160). It runs on any backend's fused hits.
 """
 
 from __future__ import annotations
