@@ -173,6 +173,19 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
            for w in (1.6, 2.4) for c in (0.4, 0.5, 0.6)},
         "plain coverage, weak 2.4": (_r(weak_dense_weight=2.4), IndexParams()),
     },
+    # docs/benchmarks.md "Recall quality, fifth pass": LoCoMo multi-hop (session, speaker).
+    "fifth": {
+        "default": (D, IndexParams()),
+        "no speaker lift (before)": (_r(speaker_lift=()), IndexParams()),
+        **{f"speaker x{w}": (_r(speaker_lift=((0, w),)), IndexParams()) for w in (1.1, 1.2, 1.4)},
+        **{f"speaker x{w} from {f}": (_r(speaker_lift=((f, w),)), IndexParams())
+           for w in (1.2, 1.3, 1.4, 2.0) for f in (3, 5, 10)},
+        **{f"speaker tiers {t}": (_r(speaker_lift=t), IndexParams())
+           for t in (((5, 1.2), (10, 2.0)), ((5, 1.2), (10, 1.4), (25, 2.0)),
+                     ((5, 1.1), (10, 1.4)), ((5, 1.2), (15, 1.4)))},
+        **{f"dense window {w} ctx {c}": (D, IndexParams(dense_window=w, dense_context_weight=c))
+           for w in (3, 4) for c in (0.3, 0.2)},
+    },
     "fusion": {f"{f} d{w}": (_r(fusion=f, dense_weight=w, rrf_k=10), IndexParams())
                for f in ("rrf", "score") for w in (0.3, 0.5, 0.7, 1.0)},
     "context": {f"w{w} cw{cw} dw{dw}": (D, IndexParams(window=w, context_weight=cw, dense_window=dw))
@@ -184,7 +197,7 @@ GRIDS: dict[str, dict[str, tuple[RecallConfig, IndexParams]]] = {
 
 
 def locomo_rows(data: str, emb, grid, split: str) -> None:
-    print(f"\n## LoCoMo ({split}): R@5 / R@10 / R@25 / R@50, then R@10/R@50 per category",
+    print(f"\n## LoCoMo ({split}): R@5 / R@10 / R@25 / R@50, then R@5/10/25/50 per category",
           flush=True)
     store_path = Path(tempfile.mkdtemp(prefix="memdesk-rq-")) / f"locomo-{split}.db"
     for label, (cfg, ip) in grid.items():
@@ -193,14 +206,15 @@ def locomo_rows(data: str, emb, grid, split: str) -> None:
                          store_path=store_path)
         v = rep.variants[0]
         line = f"| {label} | all | {v.n} | " + " | ".join(f"{v.overall[k] * 100:.1f}" for k in KS)
-        line += " | " + " ".join(f"{c}:{x[10] * 100:.1f}/{x[50] * 100:.1f}"
+        line += " | " + " ".join(f"{c}:" + "/".join(f"{x[k] * 100:.1f}" for k in KS)
                                  for c, x in v.per_category.items())
         print(line + f" | {time.perf_counter() - t:.0f} s", flush=True)
         for sp, vals in v.per_split.items():
             cats = v.per_split_category.get(sp, {})
             print(f"| {label} | {sp} | {v.n_split[sp]} | "
                   + " | ".join(f"{vals[k] * 100:.1f}" for k in KS) + " | "
-                  + " ".join(f"{c}:{x[10] * 100:.1f}/{x[50] * 100:.1f}" for c, x in cats.items()),
+                  + " ".join(f"{c}:" + "/".join(f"{x[k] * 100:.1f}" for k in KS)
+                             for c, x in cats.items()),
                   flush=True)
 
 

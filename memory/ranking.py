@@ -9,7 +9,8 @@ After fusion, `adjust` applies what only the question and the candidate set can 
 the user's own earlier questions are not answers, superseded facts are history (wanted when the
 question asks about the past), memories dated inside a time the question names are boosted, and a
 turn adjacent to a higher-ranked turn of the same session is demoted so the top k is not one
-snippet repeated. It runs on any backend's fused hits.
+snippet repeated; a turn said by the one person the question names rises below the head
+(invariant 160). It runs on any backend's fused hits.
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ class RankingParams(BaseModel):
                                  "score times this; 0 = off")
     chain_top: int = Field(20, ge=0, description="chains of the best n fused candidates are "
                            "completed from the store (members the legs missed)")
+    # Fifth pass (invariant 160): the speaker a question names; chosen on LoCoMo tune.
+    speaker_lift: tuple[tuple[int, float], ...] = Field(
+        ((5, 1.2), (10, 1.4)), description="(rank, lift) tiers: a turn said by the one speaker the question names "
+        "('Name: ...') and ranked below `rank` is lifted by `lift`, but not above the turn at "
+        "`rank` (invariant 160); the largest tier applies; () = off")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
@@ -482,6 +488,66 @@ def chain_floor(cands: list[Candidate], scores: list[float], intent: TimeIntent,
     return floor
 
 
+_SPEAKER = re.compile(r"^\s*([^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*){0,2})\s*:\s", re.UNICODE)
+
+
+@functools.lru_cache(maxsize=65_536)  # pure; asked of the same episodes again and again
+def speaker_of(text: str) -> str | None:
+    """The speaker of a "Name: what was said" turn (up to three words before the colon, each
+    written as a name: opening with a letter, not a lower-case one), lower-cased; None for text
+    without that prefix ("I said: come home" has none)."""
+    m = _SPEAKER.match(text)
+    if m is None or any(w[0].islower() for w in m.group(1).split()):
+        return None
+    return m.group(1).casefold()
+
+
+_WORD = re.compile(r"[^\W_][\w'’.-]*")
+
+
+def named_speakers(query: str) -> frozenset[str]:
+    """The runs of up to three words of the question that could name someone, lower-cased: each
+    word written as a name is (not opening lower-case: "Caroline", "Jon's"; a caseless script
+    counts), so "what was the update" does not name the "Update: ..." turns."""
+    words = [w.rstrip(".'’-") for w in _WORD.findall(query)]
+    words = [w[:-2] if w.endswith(("'s", "’s")) else w for w in words if w]
+    out: set[str] = set()
+    for i in range(len(words)):
+        for n in (1, 2, 3):
+            run = words[i:i + n]
+            if len(run) < n or any(w[0].islower() for w in run):
+                break
+            out.add(" ".join(run).casefold())
+    return frozenset(out)
+
+
+def speaker_lifts(cands: list[Candidate], query: str, params: RankingParams,
+                  scores: list[float]) -> list[float]:
+    """Invariant 160 (pure): a turn whose speaker the question names ("What did Caroline paint?")
+    is lifted — the answer is in what that person said, while the other person's turns name
+    them too ("Caroline, that's lovely"). Only when the question names exactly one of the
+    candidates' speakers: naming both, or none, says nothing about who said it. Each tier
+    (rank, lift) lifts the turns ranked below `rank` (by `scores`) by up to `lift`, never past
+    the turn at `rank`: the head is decided by what was said, and a question that names the
+    wrong person (LoCoMo's adversarial questions) keeps its best matches; deeper, where the
+    words match weakly, who said it is good evidence."""
+    if not params.speaker_lift or not query:
+        return [1.0] * len(cands)
+    who = [speaker_of(c.doc.text) if c.doc.kind == MemoryKind.EPISODIC else None for c in cands]
+    asked = named_speakers(query) & {w for w in who if w}
+    if len(asked) != 1:
+        return [1.0] * len(cands)
+    out = [1.0] * len(cands)
+    order = sorted(range(len(cands)), key=lambda n: -scores[n])
+    place = {n: r for r, n in enumerate(order, 1)}
+    for head, lift in params.speaker_lift:
+        cap = scores[order[head - 1]] if 0 < head <= len(order) else math.inf
+        for n, w in enumerate(who):
+            if w in asked and place[n] > head and scores[n] > 0:
+                out[n] = max(out[n], min(lift, cap * (1 - 1e-9) / scores[n]))
+    return out
+
+
 def tail_rrf(c: Candidate, params: RankingParams) -> float:
     """The tail's order (invariant 144): weighted RRF of the candidate's leg ranks."""
     w = {"bm25": params.bm25_weight, "dense": params.dense_weight}
@@ -490,7 +556,7 @@ def tail_rrf(c: Candidate, params: RankingParams) -> float:
 
 
 def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: RankingParams,
-           limit: int | None = None) -> list[RankedHit]:
+           limit: int | None = None, query: str = "") -> list[RankedHit]:
     """Post-fusion multipliers, lifts and session diversification (see the module doc), re-ranked.
 
     Greedy: the best remaining hit is taken next; a hit whose session neighbour (one position
@@ -501,12 +567,15 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     heap: list[tuple[float, int, float, float, float]] = []
     qw = params.question_weight
     lift = lifts(cands, intent, params)
+    qs = [qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC and is_question(c.doc.text))
+          else 1.0 for c in cands]
+    ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]
+    if params.speaker_lift and query:  # invariant 160, over the scores with every other multiplier
+        sl = speaker_lifts(cands, query, params,
+                           [c.fused * q * t * lf for c, q, t, lf in zip(cands, qs, ts, lift, strict=True)])
+        lift = [a * b for a, b in zip(lift, sl, strict=True)]
     for n, c in enumerate(cands):
-        doc = c.doc
-        q = qw if (qw != 1.0 and doc.kind == MemoryKind.EPISODIC
-                   and is_question(doc.text)) else 1.0
-        t = _time_multiplier(doc, intent, params) if intent.any else 1.0
-        heap.append((-(c.fused * q * t * lift[n]), n, q, t, lift[n]))
+        heap.append((-(c.fused * qs[n] * ts[n] * lift[n]), n, qs[n], ts[n], lift[n]))
     floor = chain_floor(cands, [c.fused * lf for c, lf in zip(cands, lift, strict=True)],
                         intent, params)
     for n, lend in enumerate(floor):

@@ -133,7 +133,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
         if intent.history and params.chain_resolve > 0 and params.chain_top > 0:
             hits = hits + chain_members(store, flt, hits, now, params)
     # Without a reranker only the top k need their final order.
-    hits = adjust(hits, intent, params, limit=None if reranker else config.k)
+    hits = adjust(hits, intent, params, limit=None if reranker else config.k, query=query)
     if reranker is not None:
         hits = reranker.rerank(query, hits)
     return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt,
