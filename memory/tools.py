@@ -337,8 +337,34 @@ def _recall(ctx: ToolContext, args: RecallArgs, result: ToolResult) -> None:
     res = ctx.service.recall(ctx.user_id, args.query, config=config, purpose=Purpose.AGENT,
                              explain=True)
     hits = [HitView.of(h) for h in res.hits if h.id not in hidden][:args.k]
+    if args.include_superseded:
+        hits += _chain_versions(ctx, hits)
     ctx.recalled_ids.update(h.id for h in hits)
     result.hits, result.explain = hits, res.explain
+
+
+def _chain_versions(ctx: ToolContext, hits: list[HitView], *, heads: int = 5,
+                    most: int = 6) -> list[HitView]:
+    """History asked for: the other versions of the best facts' chains, which the search may
+    miss ("Where have I worked?" finds the current job; the one before shares no word). Only the
+    user's own chains, only versions that were once true (a retracted or rejected one never
+    comes back, invariant 6); appended after the ranked hits, with no score of their own."""
+    have = {h.id for h in hits}
+    extra: list[HitView] = []
+    for h in [h for h in hits if h.kind == "semantic"][:heads]:
+        for f in ctx.service.chain(ctx.user_id, h.id):
+            if f.id in have or f.state not in (FactState.ACTIVE, FactState.SUPERSEDED):
+                continue
+            have.add(f.id)
+            extra.append(HitView(
+                id=f.id, kind="semantic", text=f.text, fact_type=f.fact_type.value,
+                state=f.state.value, valid_from=f.valid_from.date() if f.valid_from else None,
+                valid_to=f.valid_to.date() if f.valid_to else None, recorded_at=f.recorded_at,
+                supersedes=f.supersedes, superseded_by=f.superseded_by,
+                rank=len(hits) + len(extra) + 1, fused=0.0))
+            if len(extra) >= most:
+                return extra
+    return extra
 
 
 # --- write -------------------------------------------------------------------------------------

@@ -114,6 +114,24 @@ def test_a_history_answer_tells_the_chain_that_changed_and_nothing_else(service)
     assert "Homey" not in answer and "Manchester" not in answer and "Tom" not in answer
 
 
+def test_where_have_i_worked_tells_the_whole_job_chain_and_not_the_laptops(service):
+    """The recall tool completes the chains of what it found when history is asked for (only
+    versions that were once true, invariant 6); the answer keeps the chain the question names."""
+    first = service.write_fact("ana", "Works at Parcelbird on the routing team", fact_type="identity").fact
+    mid = service.write_fact("ana", "Senior backend engineer on the platform team at Helio Health",
+                             fact_type="identity", supersedes_id=first.id).fact
+    service.write_fact("ana", "Works as a staff engineer at Helio", fact_type="identity",
+                       supersedes_id=mid.id)
+    laptop = service.write_fact("ana", "Work laptop is a ThinkPad", fact_type="world").fact
+    service.write_fact("ana", "Work laptop is a MacBook Pro", fact_type="world", supersedes_id=laptop.id)
+    dead = service.write_fact("ana", "Works at Globex", fact_type="identity").fact
+    service.retract("ana", dead.id, reason="never true")
+    answer = turn(service, "Where have I worked?").reply
+    assert answer.index("Parcelbird") < answer.index("you were a senior backend engineer") \
+        < answer.index("you work as a staff engineer at Helio")
+    assert "laptop" not in answer and "Globex" not in answer
+
+
 def test_a_superseded_fact_about_a_thing_is_told_in_the_past():
     from memory.agents.offline import _past
 

@@ -183,3 +183,25 @@ def test_playbooks_need_confirmed_steps(service):
 def test_argument_validation(service, name, args):
     res = execute(ctx(service), name, args)
     assert not res.ok and res.error.startswith("invalid")
+
+
+def test_inv6_recall_with_history_completes_the_chains_it_found_with_once_true_versions(service):
+    """include_superseded: the other versions of a found fact's chain come along, even when the
+    search alone would miss them; a retracted version never does (invariant 6); another user's
+    chain never does (invariant 3)."""
+    first = service.write_fact("ana", "Works at Parcelbird", fact_type="identity").fact
+    mid = service.write_fact("ana", "Backend engineer at Helio", fact_type="identity",
+                             supersedes_id=first.id).fact
+    head = service.write_fact("ana", "Staff engineer at Helio", fact_type="identity",
+                              supersedes_id=mid.id).fact
+    wrong = service.write_fact("ana", "Works at Globex", fact_type="identity").fact
+    service.retract("ana", wrong.id, reason="never true")
+    service.write_fact("bob", "Works at Parcelbird", fact_type="identity")
+    c = ctx(service)
+    res = execute(c, "recall_memory", {"query": "Staff engineer at Helio", "k": 1,
+                                       "include_superseded": True})
+    ids = [h.id for h in res.hits]
+    assert ids[0] == head.id and set(ids) == {head.id, mid.id, first.id}
+    assert {h.state for h in res.hits[1:]} == {"superseded"} and c.recalled_ids >= set(ids)
+    plain = execute(c, "recall_memory", {"query": "Staff engineer at Helio", "k": 1})
+    assert [h.id for h in plain.hits] == [head.id]  # no history asked, no versions added

@@ -238,6 +238,14 @@ class OfflineAgent:
         # ("name") does not answer it.
         focus = want - _GENERIC_Q if want - _GENERIC_Q else want
         seen, facts, books, docs = set(), [], [], []
+        if history:
+            # A version of a chain answers with its chain: "Senior backend engineer at Helio"
+            # shares no word with "where have I worked?", its successor "Works as ..." does.
+            facts_in = [h for h in hits if h.kind == "semantic"]
+            chained = {h.id for c in _chains(_unique(facts_in))
+                       if any(want & focus & terms(m.text) for m in c) for h in c}
+            facts = [h for h in _unique(facts_in) if h.id in chained]
+            seen = {h.id for h in facts_in}
         for h in hits:
             if h.id in seen:
                 continue
@@ -278,6 +286,29 @@ class OfflineAgent:
                 "plainly, e.g. “I live in Leeds” or “I switched from Zed to Helix”.")
 
 
+# Question words that name a single-valued attribute (matching.slots_of's slots).
+_SLOT_WORDS = [(frozenset(stem(w) for w in ws), slot) for ws, slot in [
+    (("live", "lived", "living", "home", "moved", "move", "city", "town", "address"), "home"),
+    (("work", "worked", "working", "job", "jobs", "role", "roles", "position", "career"), "job"),
+    (("work", "worked", "employer", "employers", "company", "companies"), "employer"),
+    (("diet", "eat", "ate", "eaten", "vegetarian", "vegan"), "diet"),
+]]
+
+
+_ROLE_START = re.compile(r"^(?:(?:senior|junior|lead|principal|staff|head|chief|assistant|"
+                         r"deputy|trainee|freelance)\s+)*(?:\w+\s+){0,2}?(?:"
+                         + "|".join(sorted(lx.ROLE_WORDS, key=len, reverse=True)) + r")\b",
+                         re.IGNORECASE)
+
+
+def _article(said: str) -> str:
+    return "an" if said[:1].lower() in "aeiou" else "a"
+
+
+def _unique(hits: list) -> list:
+    return list({h.id: h for h in reversed(hits)}.values())[::-1]  # first of each id, in order
+
+
 def _chains(facts: list) -> list[list]:
     """Recalled facts grouped by supersession chain (linked through supersedes/superseded_by),
     chains in the order of their best-ranked member."""
@@ -307,8 +338,11 @@ def _history(facts: list, direct: set[str]) -> str | None:
     chains = _chains(facts)
     changed = [c for c in chains if len(c) > 1 or any(h.supersedes or h.superseded_by for h in c)]
     chains = changed or chains
+    asked = {slot for words, slot in _SLOT_WORDS if direct & words}
+    slotted = [c for c in chains if any(asked & slots_of(h.text, h.fact_type) for h in c)]
     worded = [c for c in chains if any(direct & terms(h.text) for h in c)]
-    chains = (worded or chains)[:2]
+    # "Where have I worked?" asks about the job: the work laptop's chain shares a word only.
+    chains = (slotted or worded or chains)[:2]
     told: list[str] = []
     for chain in chains:
         # What stopped being true came first; then by when it started.
@@ -316,6 +350,8 @@ def _history(facts: list, direct: set[str]) -> str | None:
         parts = []
         for h in chain[:6]:
             said = second_person(h.text)
+            if not said.startswith("you") and _ROLE_START.match(said):
+                said = f"you're {_article(said)} {said[:1].lower()}{said[1:]}"  # a role, no verb
             if h.state == "superseded":
                 parts.append(_past(said) + (f" (until {h.valid_to})" if h.valid_to else ""))
             else:
