@@ -85,6 +85,19 @@ def test_an_answer_needs_the_questions_subject_not_a_generic_word(service):
     assert "your name is Ana" in turn(service, "What's my name?").reply
 
 
+def test_an_answer_about_an_attribute_says_that_attribute_and_names_match_names(service):
+    service.write_fact("ana", "Lives in Bishopston, Bristol", fact_type="identity")
+    service.write_fact("ana", "Sister Amara lives in Manchester")
+    service.write_fact("ana", "Home Assistant backs up nightly to Google Drive")
+    service.write_fact("ana", "Partner Tom works from home most days", fact_type="identity")
+    assert turn(service, "Where do I live?").reply == \
+        "From what you've told me: you live in Bishopston, Bristol."
+    # "drive" the verb is not "Google Drive" the name
+    assert "Google" not in turn(service, "What do I drive?").reply
+    tom = turn(service, "Where does Tom work?").reply
+    assert "Tom works from home" in tom and "Bristol" not in tom
+
+
 def test_a_dietary_constraint_sits_beside_the_diet_and_a_diet_replaces_a_diet(service):
     diet = service.write_fact("ana", "Is pescatarian", fact_type="constraint").fact
     t = turn(service, "i'm lactose intolerant btw")

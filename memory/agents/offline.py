@@ -13,6 +13,7 @@ from ..understand import lexicon as lx
 from ..understand.matching import (
     already_known,
     contrast_words,
+    identifiers,
     kind_of,
     pick_old,
     pick_target,
@@ -246,12 +247,18 @@ class OfflineAgent:
                        if any(want & focus & terms(m.text) for m in c) for h in c}
             facts = [h for h in _unique(facts_in) if h.id in chained]
             seen = {h.id for h in facts_in}
+        asked_names = identifiers(q)
+        # "Where do I work?" is answered by "... is a field service manager at Nordwind".
+        asked_slots = {slot for words, slot in _SLOT_WORDS if direct & words}
         for h in hits:
             if h.id in seen:
                 continue
             seen.add(h.id)
-            overlap = want & terms(h.text)
-            if h.kind == "semantic" and overlap & focus and (history or h.state == "active"):
+            # A name in the memory matches only a name in the question: "what do I drive?" is
+            # not answered by "... backs up to Google Drive".
+            overlap = want & (terms(h.text) - (identifiers(h.text) - asked_names))
+            if h.kind == "semantic" and (history or h.state == "active") and (
+                    overlap & focus or asked_slots & slots_of(h.text, h.fact_type)):
                 facts.append(h)
             elif h.kind == "procedural" and len(overlap) >= 2:
                 books.append(h)
@@ -264,6 +271,16 @@ class OfflineAgent:
         elif not (_HOWTO.search(q) and (books or docs)):
             # A how-to question is answered by what worked before and the help page that covers
             # it; the user's facts answer it only when neither exists.
+            named = [h for h in facts if asked_names & identifiers(" x " + h.text)]
+            if named:  # "where does Tom work?": the memories about Tom, not every job
+                facts = named
+            # Most of the question's words first; recall's order among equals.
+            asked = asked_slots
+            slotted = [h for h in facts if asked & slots_of(h.text, h.fact_type)]
+            if slotted:  # "where do I live?" is answered by where you live, nothing else
+                facts = slotted
+            facts = sorted(facts, key=lambda h: (-len(asked & slots_of(h.text, h.fact_type)),
+                                                 -len(want & terms(h.text))))
             listing = [second_person(h.text) for h in facts[:6]]
             if listing:
                 return sentence("From what you've told me: " + join(listing))
