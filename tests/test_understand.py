@@ -535,7 +535,7 @@ def test_inv155_switches_and_switches_back(text, expected):
 
 # --- invariant 156: life events of relatives, dated; pronouns across sentences ------------------
 @pytest.mark.parametrize("text,expected,when", [
-    ("my brother Jonas got married last weekend", "Brother Jonas got married", date(2026, 11, 24)),
+    ("my brother Jonas got married last weekend", "Brother Jonas got married", date(2026, 11, 28)),
     ("my sister Lena got engaged last month", "Sister Lena got engaged", date(2026, 11, 1)),
     ("my wife Priya is pregnant, due in March", "Wife Priya is pregnant, due in March 2027", None),
     ("My daughter starts school in September", "Daughter starts school", date(2027, 9, 1)),

@@ -268,7 +268,12 @@ def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple
 
 _THIRD_SUBJECT = re.compile(r"^(?:(?:my|our)\s+(?:" + "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS
                                                                         | {"friend"}, key=len, reverse=True))
-                            + r")\b(?!\s+and\s+(?:i|me)\b)|(?:he|she|they|his|her|their)\b)", I)
+                            + r")\b(?!\s+and\s+(?:i|me)\b)|(?:he|she|they|his|her|their)\b|"
+                            # "Tom sold his car and bought a bike": a named person (invariant 162)
+                            r"(?!(?:We|You|They|It|There|This|That|Then|Just|Also|Finally|Today|Yesterday)\b)"
+                            r"(?-i:[A-Z][a-z]+)(?:\s+and\s+(?-i:[A-Z][a-z]+))?\s+(?:just\s+|finally\s+)?"
+                            r"(?:sold|bought|got|went|left|took|moved|quit|joined|switched|swapped|"
+                            r"traded|ditched|started|gave)\b)", I)
 _CARRY_START = re.compile(r"^(?:then\s+|and\s+)?" + _CARRY, I)
 
 _BACK = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:am|'m|are|'re|have|has|went|gone|switched|changed|"
@@ -379,6 +384,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     if m := _OTHER_USER.search(message):
         out.other_user = m.group(0)
         return out
+    # Invariant 162: words in quotation marks that speak in the first person are someone
+    # else's ('She told me "I'm vegan now"'), never the user's statement.
+    message = _QUOTED.sub(" ", message)
     lowercase = is_lowercase_message(message)
     person: tuple[str, str] | None = None  # the named relative the last sentence was about
     for raw in split_clauses(message):
@@ -487,6 +495,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 st.rule += "+correction"
     return out
 
+
+_QUOTED = re.compile(r"[\"“”„«»][^\"“”„«»]*\b(?:i|i'm|i’m|im|my|me|we|we're|our)\b[^\"“”„«»]*[\"“”„«»]",
+                     re.IGNORECASE)
 
 _NAMED = re.compile(r"^(?:and\s+)?(?:her|his|its|their|the\s+\w+'s)\s+name(?:'s|\s+is)\s+"
                     r"(?P<n>(?-i:[^\W\d_a-z])[\w'-]*)\W*$", re.IGNORECASE)
