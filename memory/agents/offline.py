@@ -163,6 +163,9 @@ class OfflineAgent:
             # Something that stopped, with nothing on record it ends: no fact to keep
             # ("binned the hub ages ago"); a wrong write is worse than a miss (invariant 141).
             return "That ends something I have nothing on record about, so I haven't noted it."
+        if old is None and st.rule.endswith("+bare"):
+            # "Leeds now" alone is a home only beside the one it replaces (invariant 163)
+            return "I'm not sure what that place is to you, so I haven't noted it."
         if old is None and st.rule.startswith("third:"):
             # News about someone or something else is kept only as a change of what is on
             # record about them ("Jan lives in Lisbon now"), never as a new fact.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from . import lexicon as lx
 from .phrases import I
 
 # Texting shorthand and slang, whole words only (the spelling people mean).
@@ -254,6 +255,17 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                r"I'm \1 years old", c, flags=I)
     c = re.sub(r"\b((?-i:[A-Z])[\w'-]+)-based\b", r"based in \1", c, flags=I)
     c = re.sub(r"\b(work(?:ing)?)\s+by\s+(?:the\s+)?(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
+    c = re.sub(r"\b(work(?:s|ing)?)\s+in\s+(?:the\s+)?(?P<o>[^\W\d_][\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)",
+               _work_in, c, flags=I)
+    # "back living with my parents in Cardiff", "moved back in with my parents in Cardiff",
+    # "renting in Leeds now": where the user lives (invariant 163).
+    c = re.sub(r"^(?:i'?m\s+|i\s+am\s+)?back\s+(living|staying)\b", r"I'm \1", c, flags=I)
+    c = re.sub(r"\b(live|lives|living|staying)\s+with\s+(?:my|our)\s+(?:[\w'-]+\s+and\s+)?[\w'-]+\s+"
+               r"(?=in\s+(?-i:[^\W\d_a-z]))", r"\1 ", c, flags=I)
+    c = re.sub(r"\bmoved\s+(back\s+)?in\s+with\s+(?:my|our)\s+(?:[\w'-]+\s+and\s+)?[\w'-]+\s+in\s+"
+               r"(?=(?-i:[^\W\d_a-z]))", r"moved \1to ", c, flags=I)
+    c = re.sub(r"(?:\b(?:i'?m|i\s+am)\s+|^|(?<=,)\s*)renting\s+(?:a\s+(?:flat|place|house|room)\s+)?"
+               r"in\s+(?=(?-i:[^\W\d_a-z]))", " I'm living in ", c, flags=I).strip()
     c = re.sub(r"\b(i|we)\s+(eat|drink|use|play|live|work)\s+again\s+", r"\1 \2 ", c, flags=I)
     c = re.sub(r"\b(i'm|i\s+am)\s+again\s+", r"\1 again ", c, flags=I)
     # "X is where I grew up": I grew up in X.
@@ -296,6 +308,18 @@ def _run_on(c: str) -> str:
         return "," + m.group(0)
     return re.sub(r"\s+(?=(?:got|bought|moved|joined|started|switched|sold|quit|left)\s+(?:a|an|the|my|to|"
                   r"at|into|from)\b|new\s+job\b)", cut, c, flags=I)
+
+
+def _work_in(m: re.Match) -> str:
+    """ "work in Siemens" is "work at Siemens" when the name is an employer's; "work in London"
+    and "work in IT" stay (invariant 163)."""
+    words = m.group("o").split()
+    low = [w.lower() for w in words]
+    if " ".join(low) in lx.EMPLOYERS or (low[0] in lx.EMPLOYERS and len(words) == 1) or (
+            len(words) > 1 and low[-1] in lx.ORG_WORDS and words[0][:1].isupper()):
+        name = " ".join(w if w[:1].isupper() else w.capitalize() for w in words)
+        return f"{m.group(1)} at {name}"
+    return m.group(0)
 
 
 def _capitalise_names(c: str) -> str:

@@ -29,7 +29,7 @@ from .about_me import (
     schedule,
     work,
 )
-from .canon import canonical, is_lowercase_message
+from .canon import canonical, is_lowercase_message, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
@@ -388,6 +388,11 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     # else's ('She told me "I'm vegan now"'), never the user's statement.
     message = _QUOTED.sub(" ", message)
     lowercase = is_lowercase_message(message)
+    bare = _bare_place(message, lowercase)
+    if bare:
+        # "Leeds now", "Lisbon now 🇵🇹": a name alone, read as a home; the agent writes it only
+        # as the replacement of a home on record (invariant 163).
+        message = f"now in {bare}"
     person: tuple[str, str] | None = None  # the named relative the last sentence was about
     for raw in split_clauses(message):
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
@@ -487,6 +492,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             continue
         out.statements += kept
     out.statements = _merge(out.statements)
+    if bare:
+        for st in out.statements:
+            st.rule += "+bare"
     if _CORRECTION_LEAD.match(message.strip()):
         # "You've got it wrong, I live in York": the stored value was never true (invariant 140)
         for st in out.statements:
@@ -494,6 +502,35 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 st.act, st.harsh = "change", True
                 st.rule += "+correction"
     return out
+
+
+_BARE = re.compile(r"^(?P<p>(?-i:[^\W\d_a-z])[\w'-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?)\s+now\s*[!.]*"
+                   r"(?:\s*(?:lol|haha|x+|yay|finally))?\s*[!.]*$", re.IGNORECASE)
+# Words a sentence may open with before "now" that say how the user is, not where ("Retired
+# now", "Home now", "Better now").
+_NOT_PLACES = frozenset("""home here there back done better fine good ok okay free busy sober
+single married engaged divorced retired unemployed pregnant vegan vegetarian pescatarian ill
+sick well tired awake asleep online offline ready gone off out in up over alone bald blonde
+happy sad fixed sorted settled employed hired redundant freelance remote finished working
+sorted safe late early open closed full broke rich poor healthy clean blocked stuck lost
+everyone everything nothing someone something all both and but so yes no not only really
+actually currently finally literally totally mostly usually exactly definitely officially
+early""".split())
+
+
+def _bare_place(message: str, lowercase: bool) -> str | None:
+    """The name in a message that is only a capitalised name and "now" ("Leeds now", "Lisbon
+    now 🇵🇹"), or None. Not in an all-lowercase message, where a name is not told from a word."""
+    m = _BARE.match(" ".join(strip_symbols(message).split()))
+    if not m or lowercase:
+        return None
+    words = m.group("p").split()
+    if any(w.lower() in _NOT_PLACES | lx.ROLE_WORDS | lx.RELATIONS | lx.THINGS | lx.PETS
+           or w.lower() in lx.KINDS or w.lower() in lx.MARITAL or w.lower() in lx.DIETS
+           or re.search(r"(?:ed|ing|ful|less|ive|ous|able|ible)$", w.lower())
+           for w in words):
+        return None
+    return m.group("p")
 
 
 _QUOTED = re.compile(r"[\"“”„«»][^\"“”„«»]*\b(?:i|i'm|i’m|im|my|me|we|we're|our)\b[^\"“”„«»]*[\"“”„«»]",
