@@ -14,6 +14,7 @@ from ..understand.matching import (
     already_known,
     contrast_words,
     kind_of,
+    names_as_rival,
     pick_old,
     pick_target,
     slots_of,
@@ -171,6 +172,10 @@ class OfflineAgent:
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
+        if known is not None and st.act == "change" and names_as_rival(st.text or "", known.text):
+            # "switched to Zigbee2MQTT" over "Uses ZHA rather than Zigbee2MQTT": the fact is
+            # replaced, not already known (invariant 163).
+            old, known = old or known, None
         if known is not None and st.slot in ("home", "job", "employer", "diet") and \
                 st.slot not in slots_of(known.text, known.fact_type):
             known = None  # "Lives in Leeds" is not "Back in Leeds for Christmas" (invariant 140)

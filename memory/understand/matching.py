@@ -304,3 +304,18 @@ def already_known(text: str, hits: Iterable):
         if mine <= theirs and negative == other_negative:
             return h
     return None
+
+
+_RIVAL_CUE = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+place\s+of|over|than|not)\b", re.IGNORECASE)
+
+
+def names_as_rival(text: str, fact_text: str) -> bool:
+    """True when a recorded fact names this value only as the one not chosen ("Uses ZHA rather
+    than Zigbee2MQTT" for "Uses Zigbee2MQTT"): a switch to it replaces the fact rather than
+    being already known (invariant 163). Pure."""
+    mine = terms(text) - TEMPLATE
+    cue = _RIVAL_CUE.search(fact_text)
+    if not mine or cue is None:
+        return False
+    before, after = terms(fact_text[:cue.start()]), terms(fact_text[cue.end():])
+    return mine <= after and not mine & before and bool(before - TEMPLATE)
