@@ -257,6 +257,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\b(work(?:ing)?)\s+by\s+(?:the\s+)?(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
     c = re.sub(r"\b(work(?:s|ing)?)\s+in\s+(?:the\s+)?(?P<o>[^\W\d_][\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)",
                _work_in, c, flags=I)
+    # "I'm drinking coffee now": what the user drinks these days, not the cup in hand
+    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(drink|eat)ing\s+(?!(?:a|an|the|my|some|this|that)\s)(?=[^,.;!?]*\bnow\b)",
+               r"I \1 ", c, flags=I)
     # "back living with my parents in Cardiff", "moved back in with my parents in Cardiff",
     # "renting in Leeds now": where the user lives (invariant 163).
     c = re.sub(r"^(?:i'?m\s+|i\s+am\s+)?back\s+(living|staying)\b", r"I'm \1", c, flags=I)

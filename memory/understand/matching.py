@@ -153,6 +153,10 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
         if st.slot.startswith(("rel:", "verb:")):  # a person or a habit: also share a topic word
             topic = new_terms - TEMPLATE
             found = [(s, h) for s, h in found if topic & terms(h.text)]
+        if not found and st.slot == "job" and st.act == "change" and "employer" in slots_of(st.text):
+            # "new job: data analyst at Monzo" replaces "Works at Barclays" (invariant 163)
+            found = [(s, h) for h in facts
+                     if (s := _strength("employer", h.text, h.fact_type)) and terms(h.text) != new_terms]
         if found:
             return max(found, key=lambda p: (p[0], -p[1].rank))[1]
     if st.act == "change" and not st.slot and not st.previous and not st.kind:
