@@ -308,6 +308,10 @@ def _run_on(c: str) -> str:
         before = c[:m.start()].split()
         if not before or before[-1].lower().strip(",") in _RUN_ON_KEEP:
             return m.group(0)
+        if re.match(r"^(?:my|our|the|his|her|their|a|an|this|that|some|every\w*|some\w+|he|she|they|"
+                    r"it)\b", c[:m.start()].rsplit(",", 1)[-1].strip(), I):
+            # "our landlord sold the house": the verb has its subject, someone else (invariant 162)
+            return m.group(0)
         return "," + m.group(0)
     return re.sub(r"\s+(?=(?:got|bought|moved|joined|started|switched|sold|quit|left)\s+(?:a|an|the|my|to|"
                   r"at|into|from)\b|new\s+job\b)", cut, c, flags=I)

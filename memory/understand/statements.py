@@ -79,6 +79,7 @@ _TELL = re.compile(
 _REPORTED = re.compile(
     r"^(?:i|we)\s+(?:told|said\s+to|promised|lied\s+to)\s+(?!you\b)(?:my\s+|the\s+|our\s+)?[\w'-]+"
     r"(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:that\s+)?(?:i|we)\b|"
+    r"^not\s+that\b|\bor\s+anything\s*[.!]*$|\bin\s+my\s+dreams\b|"
     r",?\s+(?:but|though)\s+(?:i'?m|i\s+am|we'?re|i'?m\s+really|i\s+(?:didn'?t|haven'?t|won'?t|don'?t))"
     r"(?:\s+not)?\s*(?:really|actually)?\s*[.!]*$|\b(?:just\s+)?(?:kidding|joking|jk)\b", I)
 _QUESTION = re.compile(
@@ -453,6 +454,10 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             found = denial(part, message, history) or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)
+            if found and _TEMPORARY.search(part):
+                # "Switched to decaf for the evening", "Quit Twitter for a week": one spell of
+                # it, not how the user is (invariant 162); trips keep their length (157).
+                found = [st for st in found if st.rule.startswith(("trip:", "plan:", "deny:"))]
             if found and back_from is not None:
                 # "gave up on VS Code and went back to Vim": one change naming what stopped
                 stopped = [k for k in kept if re.match(r"^(?:has\s+given\s+up|no\s+longer|is\s+no\s+longer)\b",
@@ -532,6 +537,10 @@ def _bare_place(message: str, lowercase: bool) -> str | None:
         return None
     return m.group("p")
 
+
+_TEMPORARY = re.compile(r"\bfor\s+(?:(?:the|this)\s+(?:evening|night|day|afternoon|morning|weekend|week|"
+                        r"month)|today|tonight|(?:a|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+"
+                        r"(?:days?|weeks?|nights?|hours?|evenings?))\b", re.IGNORECASE)
 
 _QUOTED = re.compile(r"[\"“”„«»][^\"“”„«»]*\b(?:i|i'm|i’m|im|my|me|we|we're|our)\b[^\"“”„«»]*[\"“”„«»]",
                      re.IGNORECASE)
