@@ -140,6 +140,11 @@ def is_lowercase_message(message: str) -> bool:
     return len(letters) >= 3 and not any(c.isupper() for c in letters)
 
 
+_KIN = ("sister|brother|mum|mom|mother|dad|father|wife|husband|girlfriend|boyfriend|partner|son|"
+        "daughter|grandma|grandmother|grandpa|grandfather|gran|nan|aunt|uncle|cousin|niece|nephew|"
+        "fiance|fiancee|fiancé|fiancée")
+
+
 def _short(m: re.Match) -> str:
     word = m.group(1)
     if word.lower() == "u" and m.start() > 0 and m.string[m.start() - 1:m.start()] == "-":
@@ -175,6 +180,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"(?P<pre>\b(?:i'm|i\s+am|turned|i\s+turn)\s+)(?P<t>" + "|".join(_TENS) + r")(?:[- ](?P<u>"
                + "|".join(_UNITS) + r"))?\b", _age_words, c, flags=I)
     c = _SHORT_RE.sub(_short, c)
+    # "sis moved to leeds", "Mum got a new car": a texter's relative without "my" is still
+    # the relative, never the user (invariant 162)
+    c = re.sub(r"^(" + _KIN + r")(?=\s+(?!and\b|or\b|i\b)[a-z])", r"my \1", c, flags=I)
     prev = None
     while prev != c:
         prev = c
