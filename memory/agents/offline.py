@@ -164,7 +164,8 @@ class OfflineAgent:
             # Something that stopped, with nothing on record it ends: no fact to keep
             # ("binned the hub ages ago"); a wrong write is worse than a miss (invariant 141).
             return "That ends something I have nothing on record about, so I haven't noted it."
-        if old is None and st.rule.endswith("+bare"):
+        if st.rule.endswith("+bare") and (old is None or "home" not in slots_of(old.text, old.fact_type)
+                                          or _named_elsewhere(st.text or "", hits)):
             # "Leeds now" alone is a home only beside the one it replaces (invariant 163)
             return "I'm not sure what that place is to you, so I haven't noted it."
         if old is None and st.rule.startswith("third:"):
@@ -305,6 +306,14 @@ def _chains(facts: list) -> list[list]:
     for h in facts:  # facts are in rank order, so dict order is best member first
         groups.setdefault(find(h.id), []).append(h)
     return list(groups.values())
+
+
+def _named_elsewhere(text: str, hits) -> bool:
+    """A bare name ("Spotify now") that an active fact other than a home already mentions is
+    that fact's thing, not a place (invariant 163)."""
+    name = terms(text) - terms("Lives in")
+    return any(h.kind == "semantic" and h.state == "active" and name & terms(h.text)
+               and "home" not in slots_of(h.text, h.fact_type) for h in hits)
 
 
 def _history(facts: list, direct: set[str]) -> str | None:

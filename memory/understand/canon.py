@@ -265,6 +265,13 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"\b(work(?:ing)?)\s+by\s+(?:the\s+)?(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
     c = re.sub(r"\b(work(?:s|ing)?)\s+in\s+(?:the\s+)?(?P<o>[^\W\d_][\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)",
                _work_in, c, flags=I)
+    # "I have a new work in Amazon", "My new job is at Bosch": the user works there now
+    # (invariant 163); "work" as a countable noun is a non-native "job"
+    c = re.sub(r"\b(?:(?:i|we)\s+(?:have|'ve)\s+(?:got\s+)?|i'?ve\s+got\s+|(?:i\s+)?got\s+|^)(?:a\s+)?new\s+"
+               r"(?:job|work|position|role)\s+(?:is\s+)?(?:at|in|with|by)\s+(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
+               "I now work at ", c, flags=I)
+    c = re.sub(r"^my\s+new\s+(?:job|work|employer)\s+is\s+(?:at|in|with|by)?\s*(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
+               "I now work at ", c, flags=I)
     # "I'm drinking coffee now": what the user drinks these days, not the cup in hand
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(drink|eat)ing\s+(?!(?:a|an|the|my|some|this|that)\s)(?=[^,.;!?]*\bnow\b)",
                r"I \1 ", c, flags=I)

@@ -143,3 +143,8 @@ EMPLOYERS = frozenset("""siemens bosch tesco asda sainsbury's sainsburys morriso
 ORG_WORDS = frozenset("""bank group ltd limited inc plc gmbh ag sa llc co corp corporation
     company labs systems technologies solutions consulting insurance airlines airways motors
     pharma university hospital council ministry agency studio studios""".split())
+# Apps and services people name alone ("Spotify now"): never read as a place.
+SERVICES = frozenset("""spotify netflix tidal deezer youtube instagram tiktok twitter x bluesky
+    mastodon threads facebook whatsapp signal telegram slack teams zoom notion obsidian evernote
+    linux windows mac macos android ios chrome firefox safari brave edge duolingo strava peloton
+    uber bolt lyft disney prime hulu audible kindle github gitlab""".split())

@@ -531,7 +531,8 @@ def _bare_place(message: str, lowercase: bool) -> str | None:
         return None
     words = m.group("p").split()
     if any(w.lower() in _NOT_PLACES | lx.ROLE_WORDS | lx.RELATIONS | lx.THINGS | lx.PETS
-           or w.lower() in lx.KINDS or w.lower() in lx.MARITAL or w.lower() in lx.DIETS
+           or w.lower() in lx.KINDS or w.lower() in lx.SERVICES or w.lower() in lx.EMPLOYERS
+           or w.lower() in lx.MARITAL or w.lower() in lx.DIETS
            or re.search(r"(?:ed|ing|ful|less|ive|ous|able|ible)$", w.lower())
            for w in words):
         return None
