@@ -109,7 +109,7 @@ _SUBJECTLESS = re.compile(
     r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
     r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|gave|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
-    r"picked\s+up|ordered|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
+    r"picked\s+up|ordered|went\s+to|flew\s+to|spent\s+(?:a|an|the|two|three|four|five|\d+)|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
     r"never\s+(?:lived|worked|had|owned|been|drank|ate|used|liked|smoked))\b", I)
 _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
