@@ -710,6 +710,9 @@ def test_inv139_last_weekend_dates_the_statement_saturday():
     "Switched to decaf for the evening",
     "Quit Twitter for a week",
     "Got married in my dreams lol",
+    "Living in London is expensive",
+    "Working at Acme is exhausting",
+    "As a vegan I can't eat that",
 ])
 def test_inv162_other_peoples_words_and_one_spells_are_not_the_users(text):
     assert understand(text, TODAY).statements == [], text

@@ -460,6 +460,8 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                           slot="diet", previous=food, valid_from=dates.valid_from, clause=c,
                           rule="health:no-longer-eat")]
     m = re.search(r"\bi\s+(?:can'?t|cannot|don'?t|do\s+not|never|no\s+longer)\s+eat\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and re.match(r"(?:that|this|it|those|these|them|any|anything|much|here)\b", m.group("v").strip(), I):
+        return []  # "As a vegan I can't eat that": this dish, not a rule (invariant 162)
     if m:
         food = obj_phrase(m.group("v")).lower()
         return [Statement(act="assert", text=f"Does not eat {food}", fact_type="constraint",

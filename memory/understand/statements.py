@@ -402,7 +402,7 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
                        flags=I)
-        if _REPORTED.search(c):
+        if _REPORTED.search(c) or _GERUND_REMARK.match(raw.strip()):
             # "I told my boss I'm moving to Leeds, but I'm not": what the user told someone else
             # or took back in the same breath is not a statement (invariant 141).
             out.ignored.append(raw)
@@ -538,6 +538,12 @@ def _bare_place(message: str, lowercase: bool) -> str | None:
         return None
     return m.group("p")
 
+
+# "Living in London is expensive", "Working at Acme is exhausting": a remark about a way of
+# life, said by anyone, not a statement that the user lives or works there (invariant 162).
+_GERUND_REMARK = re.compile(r"^(?:living|working|owning|having|being|driving|renting|studying)\s+[^,.;!?]+?\s+"
+                            r"(?:is|was|isn't|wasn't|can\s+be|gets|seems|feels|sounds|must\s+be)\b",
+                            re.IGNORECASE)
 
 _TEMPORARY = re.compile(r"\bfor\s+(?:(?:the|this)\s+(?:evening|night|day|afternoon|morning|weekend|week|"
                         r"month)|today|tonight|(?:a|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+"
