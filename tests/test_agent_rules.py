@@ -231,3 +231,10 @@ def test_inv163_work_in_an_employer_and_a_new_job_replace_the_employer(service):
     (w,) = turn(service, "new job: data analyst at Monzo").writes()
     assert (w.op, w.text) == ("supersede", "Works as a data analyst at Monzo")
     assert active(service) == ["Works as a data analyst at Monzo"]
+
+
+def test_inv163_sold_the_car_alone_ends_the_one_car_on_record(service):
+    assert turn(service, "Sold the car.").writes() == []  # no car on record (invariant 141)
+    old = service.write_fact("ana", "Drives a Ford Fiesta", fact_type="world").fact
+    (w,) = turn(service, "Sold the car. Bought a bike.").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Owns a bike")

@@ -486,6 +486,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 if d.valid_from:
                     spare.append(d)
             kept += found or []
+        if hint.previous in lx.KIND_NAMES and not any(k.rule.endswith("+kind") for k in kept):
+            # "Sold the car." alone: the one car on record ended, whatever comes next
+            # (invariants 155, 163); with no car on record the agent writes nothing (141)
+            kept.append(Statement(act="change", text=f"No longer owns {article(hint.previous)}{hint.previous}",
+                                  fact_type="world", previous=hint.previous, kind=hint.previous,
+                                  clause=c, rule="own:gone+kind"))
         if spare:
             # "I'm a charge nurse now, got promoted last week": the date in the other part of
             # the sentence dates the statement (invariant 139).
