@@ -197,3 +197,44 @@ def test_inv156_a_relatives_new_job_replaces_their_job_on_record(service):
     old = service.write_fact("ana", "Partner Zoë works at Acme", fact_type="identity").fact
     (w,) = turn(service, "My partner Zoë got a job at Ørsted").writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Partner Zoë works at Ørsted")
+
+
+def test_inv162_someone_elses_words_and_moves_write_nothing(service):
+    service.write_fact("ana", "Lives in London", fact_type="identity")
+    service.write_fact("ana", "Eats meat", fact_type="preference")
+    for text in ('She told me "I\'m vegan now" and I nearly choked', "my boss moved to Berlin",
+                 "Tom sold his car and bought a bike", "sis moved to leeds"):
+        t = turn(service, text)
+        assert [w for w in t.writes() if not (w.text or "").startswith("Sister")] == [], text
+    assert active(service) == ["Eats meat", "Lives in London", "Sister lives in Leeds"]
+
+
+def test_inv163_a_bare_place_replaces_only_a_home_on_record(service):
+    assert turn(service, "Leeds now").writes() == []  # no home on record: nothing to replace
+    old = service.write_fact("ana", "Lives in York", fact_type="identity").fact
+    service.write_fact("ana", "Uses Spotify", fact_type="preference")
+    assert turn(service, "Spotify now").writes() == []
+    (w,) = turn(service, "Lisbon now 🇵🇹").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Lives in Lisbon")
+
+
+def test_inv163_a_switch_to_the_value_named_as_the_rival_replaces_it(service):
+    old = service.write_fact("ana", "Uses ZHA rather than Zigbee2MQTT", fact_type="preference").fact
+    (w,) = turn(service, "switched to Zigbee2MQTT").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Zigbee2MQTT")
+
+
+def test_inv163_work_in_an_employer_and_a_new_job_replace_the_employer(service):
+    old = service.write_fact("ana", "Works at Bosch", fact_type="identity").fact
+    (w,) = turn(service, "I work in Siemens").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Works at Siemens")
+    (w,) = turn(service, "new job: data analyst at Monzo").writes()
+    assert (w.op, w.text) == ("supersede", "Works as a data analyst at Monzo")
+    assert active(service) == ["Works as a data analyst at Monzo"]
+
+
+def test_inv163_sold_the_car_alone_ends_the_one_car_on_record(service):
+    assert turn(service, "Sold the car.").writes() == []  # no car on record (invariant 141)
+    old = service.write_fact("ana", "Drives a Ford Fiesta", fact_type="world").fact
+    (w,) = turn(service, "Sold the car. Bought a bike.").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Owns a bike")

@@ -15,6 +15,7 @@ from ..understand.matching import (
     contrast_words,
     identifiers,
     kind_of,
+    names_as_rival,
     pick_old,
     pick_target,
     slots_of,
@@ -164,11 +165,19 @@ class OfflineAgent:
             # Something that stopped, with nothing on record it ends: no fact to keep
             # ("binned the hub ages ago"); a wrong write is worse than a miss (invariant 141).
             return "That ends something I have nothing on record about, so I haven't noted it."
+        if st.rule.endswith("+bare") and (old is None or "home" not in slots_of(old.text, old.fact_type)
+                                          or _named_elsewhere(st.text or "", hits)):
+            # "Leeds now" alone is a home only beside the one it replaces (invariant 163)
+            return "I'm not sure what that place is to you, so I haven't noted it."
         if old is None and st.rule.startswith("third:"):
             # News about someone or something else is kept only as a change of what is on
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
+        if known is not None and st.act == "change" and names_as_rival(st.text or "", known.text):
+            # "switched to Zigbee2MQTT" over "Uses ZHA rather than Zigbee2MQTT": the fact is
+            # replaced, not already known (invariant 163).
+            old, known = old or known, None
         if known is not None and st.slot in ("home", "job", "employer", "diet") and \
                 st.slot not in slots_of(known.text, known.fact_type):
             known = None  # "Lives in Leeds" is not "Back in Leeds for Christmas" (invariant 140)
@@ -345,6 +354,14 @@ def _chains(facts: list) -> list[list]:
     for h in facts:  # facts are in rank order, so dict order is best member first
         groups.setdefault(find(h.id), []).append(h)
     return list(groups.values())
+
+
+def _named_elsewhere(text: str, hits) -> bool:
+    """A bare name ("Spotify now") that an active fact other than a home already mentions is
+    that fact's thing, not a place (invariant 163)."""
+    name = terms(text) - terms("Lives in")
+    return any(h.kind == "semantic" and h.state == "active" and name & terms(h.text)
+               and "home" not in slots_of(h.text, h.fact_type) for h in hits)
 
 
 def _history(facts: list, direct: set[str]) -> str | None:

@@ -99,6 +99,9 @@ def relation(c: str) -> list[Statement] | None:
         return []  # "my friend lives in Bristol": no one to remember it about
     who = f"{cap(rel)} {name}" if name else cap(rel)
     slot = f"rel:{(name or rel).lower()}"
+    # Invariant 162: where an unnamed workmate lives or moved is passing news ("my boss moved
+    # to Berlin"); a relative's home is kept (invariant 156).
+    workmate = rel in {"boss", "manager", "lead"} and not name
     if m.group("poss"):  # "my mum's birthday is 3 May"
         mm = re.match(r"^(?P<n>[\w ]+?)\s+(?:is|are)\s+(?P<v>.+)$", rest, I)
         if not mm:
@@ -112,6 +115,8 @@ def relation(c: str) -> list[Statement] | None:
     mm = re.match(r"^(?:has\s+|have\s+)?(?:just\s+|finally\s+|recently\s+)*(?:moved|relocated)\s+"
                   r"(?:from\s+(?P<from>" + PLACE.replace("?P<p>", "?P<f>") + r")\s+)?"
                   r"(?:back\s+|down\s+|up\s+|over\s+|out\s+)?to\s+" + PLACE, rest, I)
+    if mm and place(mm.group("p")) and workmate:
+        return []
     if mm and place(mm.group("p")):
         prev = " ".join(filter(None, [name or rel, place(mm.group("f")) if mm.group("f") else None]))
         return [Statement(act="change", text=f"{who} {lives} in {place(mm.group('p'))}",
@@ -125,6 +130,8 @@ def relation(c: str) -> list[Statement] | None:
             event.act, event.slot, event.previous = "change", slot, name or rel
         return [event]
     mm = re.match(r"^(?:now\s+|still\s+)?(?:lives?|is\s+living|is\s+based)\s+in\s+" + PLACE, rest, I)
+    if mm and place(mm.group("p")) and workmate:
+        return []
     if mm and place(mm.group("p")):
         return [Statement(act="assert", text=f"{who} {lives} in {place(mm.group('p'))}",
                           fact_type="identity", slot=slot, clause=c, rule="relation:lives")]
@@ -453,6 +460,8 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                           slot="diet", previous=food, valid_from=dates.valid_from, clause=c,
                           rule="health:no-longer-eat")]
     m = re.search(r"\bi\s+(?:can'?t|cannot|don'?t|do\s+not|never|no\s+longer)\s+eat\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and re.match(r"(?:that|this|it|those|these|them|any|anything|much|here)\b", m.group("v").strip(), I):
+        return []  # "As a vegan I can't eat that": this dish, not a rule (invariant 162)
     if m:
         food = obj_phrase(m.group("v")).lower()
         return [Statement(act="assert", text=f"Does not eat {food}", fact_type="constraint",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from . import lexicon as lx
 from .phrases import I
 
 # Texting shorthand and slang, whole words only (the spelling people mean).
@@ -108,7 +109,7 @@ _SUBJECTLESS = re.compile(
     r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
     r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|gave|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
-    r"picked\s+up|ordered|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
+    r"picked\s+up|ordered|went\s+to|flew\s+to|spent\s+(?:a|an|the|two|three|four|five|\d+)|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
     r"never\s+(?:lived|worked|had|owned|been|drank|ate|used|liked|smoked))\b", I)
 _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
@@ -137,6 +138,11 @@ def is_lowercase_message(message: str) -> bool:
     """Typed without any capital letter: names are in lower case too (a texter)."""
     letters = [c for c in message if c.isalpha()]
     return len(letters) >= 3 and not any(c.isupper() for c in letters)
+
+
+_KIN = ("sister|brother|mum|mom|mother|dad|father|wife|husband|girlfriend|boyfriend|partner|son|"
+        "daughter|grandma|grandmother|grandpa|grandfather|gran|nan|aunt|uncle|cousin|niece|nephew|"
+        "fiance|fiancee|fiancé|fiancée")
 
 
 def _short(m: re.Match) -> str:
@@ -174,6 +180,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"(?P<pre>\b(?:i'm|i\s+am|turned|i\s+turn)\s+)(?P<t>" + "|".join(_TENS) + r")(?:[- ](?P<u>"
                + "|".join(_UNITS) + r"))?\b", _age_words, c, flags=I)
     c = _SHORT_RE.sub(_short, c)
+    # "sis moved to leeds", "Mum got a new car": a texter's relative without "my" is still
+    # the relative, never the user (invariant 162)
+    c = re.sub(r"^(" + _KIN + r")(?=\s+(?!and\b|or\b|i\b)[a-z])", r"my \1", c, flags=I)
     prev = None
     while prev != c:
         prev = c
@@ -254,6 +263,27 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                r"I'm \1 years old", c, flags=I)
     c = re.sub(r"\b((?-i:[A-Z])[\w'-]+)-based\b", r"based in \1", c, flags=I)
     c = re.sub(r"\b(work(?:ing)?)\s+by\s+(?:the\s+)?(?=(?-i:[A-Z]))", r"\1 at ", c, flags=I)
+    c = re.sub(r"\b(work(?:s|ing)?)\s+in\s+(?:the\s+)?(?P<o>[^\W\d_][\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)",
+               _work_in, c, flags=I)
+    # "I have a new work in Amazon", "My new job is at Bosch": the user works there now
+    # (invariant 163); "work" as a countable noun is a non-native "job"
+    c = re.sub(r"\b(?:(?:i|we)\s+(?:have|'ve)\s+(?:got\s+)?|i'?ve\s+got\s+|(?:i\s+)?got\s+|^)(?:a\s+)?new\s+"
+               r"(?:job|work|position|role)\s+(?:is\s+)?(?:at|in|with|by)\s+(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
+               "I now work at ", c, flags=I)
+    c = re.sub(r"^my\s+new\s+(?:job|work|employer)\s+is\s+(?:at|in|with|by)?\s*(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
+               "I now work at ", c, flags=I)
+    # "I'm drinking coffee now": what the user drinks these days, not the cup in hand
+    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(drink|eat)ing\s+(?!(?:a|an|the|my|some|this|that)\s)(?=[^,.;!?]*\bnow\b)",
+               r"I \1 ", c, flags=I)
+    # "back living with my parents in Cardiff", "moved back in with my parents in Cardiff",
+    # "renting in Leeds now": where the user lives (invariant 163).
+    c = re.sub(r"^(?:i'?m\s+|i\s+am\s+)?back\s+(living|staying)\b", r"I'm \1", c, flags=I)
+    c = re.sub(r"\b(live|lives|living|staying)\s+with\s+(?:my|our)\s+(?:[\w'-]+\s+and\s+)?[\w'-]+\s+"
+               r"(?=in\s+(?-i:[^\W\d_a-z]))", r"\1 ", c, flags=I)
+    c = re.sub(r"\bmoved\s+(back\s+)?in\s+with\s+(?:my|our)\s+(?:[\w'-]+\s+and\s+)?[\w'-]+\s+in\s+"
+               r"(?=(?-i:[^\W\d_a-z]))", r"moved \1to ", c, flags=I)
+    c = re.sub(r"(?:\b(?:i'?m|i\s+am)\s+|^|(?<=,)\s*)renting\s+(?:a\s+(?:flat|place|house|room)\s+)?"
+               r"in\s+(?=(?-i:[^\W\d_a-z]))", " I'm living in ", c, flags=I).strip()
     c = re.sub(r"\b(i|we)\s+(eat|drink|use|play|live|work)\s+again\s+", r"\1 \2 ", c, flags=I)
     c = re.sub(r"\b(i'm|i\s+am)\s+again\s+", r"\1 again ", c, flags=I)
     # "X is where I grew up": I grew up in X.
@@ -293,9 +323,25 @@ def _run_on(c: str) -> str:
         before = c[:m.start()].split()
         if not before or before[-1].lower().strip(",") in _RUN_ON_KEEP:
             return m.group(0)
+        if re.match(r"^(?:my|our|the|his|her|their|a|an|this|that|some|every\w*|some\w+|he|she|they|"
+                    r"it)\b", c[:m.start()].rsplit(",", 1)[-1].strip(), I):
+            # "our landlord sold the house": the verb has its subject, someone else (invariant 162)
+            return m.group(0)
         return "," + m.group(0)
     return re.sub(r"\s+(?=(?:got|bought|moved|joined|started|switched|sold|quit|left)\s+(?:a|an|the|my|to|"
                   r"at|into|from)\b|new\s+job\b)", cut, c, flags=I)
+
+
+def _work_in(m: re.Match) -> str:
+    """ "work in Siemens" is "work at Siemens" when the name is an employer's; "work in London"
+    and "work in IT" stay (invariant 163)."""
+    words = m.group("o").split()
+    low = [w.lower() for w in words]
+    if " ".join(low) in lx.EMPLOYERS or (low[0] in lx.EMPLOYERS and len(words) == 1) or (
+            len(words) > 1 and low[-1] in lx.ORG_WORDS and words[0][:1].isupper()):
+        name = " ".join(w if w[:1].isupper() else w.capitalize() for w in words)
+        return f"{m.group(1)} at {name}"
+    return m.group(0)
 
 
 def _capitalise_names(c: str) -> str:

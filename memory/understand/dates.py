@@ -83,6 +83,20 @@ def weekday_before(name: str, today: date) -> date:
     return today - timedelta(days=back or 7)
 
 
+def _weekend(which: str, today: date) -> date:
+    """The Saturday of the weekend meant (invariant 139): "last weekend" is the last one wholly
+    before today (said on a Sunday, the one a week before), "this weekend" the coming one or the
+    one under way, "next weekend" the one after this one when said on a weekday. Pure."""
+    sat = today + timedelta(days=(5 - today.weekday()) % 7)  # this weekend's Saturday
+    if today.weekday() == 6:
+        sat = today - timedelta(days=1)
+    if which == "last":
+        return sat - timedelta(days=7)
+    if which == "next" and today.weekday() >= 5:
+        return sat + timedelta(days=7)
+    return sat
+
+
 def _add_months(d: date, n: int) -> date:
     y, m = divmod(d.year * 12 + d.month - 1 + n, 12)
     return _day_of(m + 1, d.day, y)
@@ -102,7 +116,9 @@ def relative(expr: str, today: date) -> date | None:
     if m:
         which, unit = m.groups()
         step = -1 if which == "last" else 1
-        if unit in {"week", "weekend"}:
+        if unit == "weekend":
+            return _weekend(which, today)
+        if unit == "week":
             return today + timedelta(days=7 * step) if which != "this" else today
         if unit == "month":
             first = today.replace(day=1)

@@ -130,3 +130,21 @@ KINDS: dict[str, str] = {w: kind for kind, ws in _KIND_WORDS.items() for w in ws
 # Words after a brand that stay part of its model name ("Pixel 9 pro", "MacBook Air").
 MODEL_WORDS = frozenset("""pro max plus mini air ultra lite carbon model se s x xl gt sport
     estate hybrid electric ev one note fold flip edge""".split())
+
+# Employers a non-native speaker may say one "works in" ("I work in Siemens"); a place after
+# "work in" stays a place ("I work in London"). Besides these, a name ending in an
+# organisation word is an employer (invariant 163).
+EMPLOYERS = frozenset("""siemens bosch tesco asda sainsbury's sainsburys morrisons aldi lidl
+    waitrose amazon google microsoft apple meta ibm oracle sap accenture deloitte kpmg pwc ey
+    capgemini infosys wipro tcs samsung philips unilever nestle nestlé shell bp ikea zara
+    mckinsey airbus boeing volkswagen bmw mercedes audi toyota ericsson nokia spotify netflix
+    uber deliveroo ocado primark argos boots nhs""".split()) | frozenset(
+    w for w, k in KINDS.items() if k == "bank" and w not in {"bank", "banks", "chase"})
+ORG_WORDS = frozenset("""bank group ltd limited inc plc gmbh ag sa llc co corp corporation
+    company labs systems technologies solutions consulting insurance airlines airways motors
+    pharma university hospital council ministry agency studio studios""".split())
+# Apps and services people name alone ("Spotify now"): never read as a place.
+SERVICES = frozenset("""spotify netflix tidal deezer youtube instagram tiktok twitter x bluesky
+    mastodon threads facebook whatsapp signal telegram slack teams zoom notion obsidian evernote
+    linux windows mac macos android ios chrome firefox safari brave edge duolingo strava peloton
+    uber bolt lyft disney prime hulu audible kindle github gitlab""".split())

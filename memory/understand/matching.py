@@ -153,6 +153,10 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
         if st.slot.startswith(("rel:", "verb:")):  # a person or a habit: also share a topic word
             topic = new_terms - TEMPLATE
             found = [(s, h) for s, h in found if topic & terms(h.text)]
+        if not found and st.slot == "job" and st.act == "change" and "employer" in slots_of(st.text):
+            # "new job: data analyst at Monzo" replaces "Works at Barclays" (invariant 163)
+            found = [(s, h) for h in facts
+                     if (s := _strength("employer", h.text, h.fact_type)) and terms(h.text) != new_terms]
         if found:
             return max(found, key=lambda p: (p[0], -p[1].rank))[1]
     if st.act == "change" and not st.slot and not st.previous and not st.kind:
@@ -304,3 +308,18 @@ def already_known(text: str, hits: Iterable):
         if mine <= theirs and negative == other_negative:
             return h
     return None
+
+
+_RIVAL_CUE = re.compile(r"\b(?:rather\s+than|instead\s+of|in\s+place\s+of|over|than|not)\b", re.IGNORECASE)
+
+
+def names_as_rival(text: str, fact_text: str) -> bool:
+    """True when a recorded fact names this value only as the one not chosen ("Uses ZHA rather
+    than Zigbee2MQTT" for "Uses Zigbee2MQTT"): a switch to it replaces the fact rather than
+    being already known (invariant 163). Pure."""
+    mine = terms(text) - TEMPLATE
+    cue = _RIVAL_CUE.search(fact_text)
+    if not mine or cue is None:
+        return False
+    before, after = terms(fact_text[:cue.start()]), terms(fact_text[cue.end():])
+    return mine <= after and not mine & before and bool(before - TEMPLATE)

@@ -29,7 +29,7 @@ from .about_me import (
     schedule,
     work,
 )
-from .canon import canonical, is_lowercase_message
+from .canon import canonical, is_lowercase_message, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
@@ -79,6 +79,7 @@ _TELL = re.compile(
 _REPORTED = re.compile(
     r"^(?:i|we)\s+(?:told|said\s+to|promised|lied\s+to)\s+(?!you\b)(?:my\s+|the\s+|our\s+)?[\w'-]+"
     r"(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:that\s+)?(?:i|we)\b|"
+    r"^not\s+that\b|\bor\s+anything\s*[.!]*$|\bin\s+my\s+dreams\b|"
     r",?\s+(?:but|though)\s+(?:i'?m|i\s+am|we'?re|i'?m\s+really|i\s+(?:didn'?t|haven'?t|won'?t|don'?t))"
     r"(?:\s+not)?\s*(?:really|actually)?\s*[.!]*$|\b(?:just\s+)?(?:kidding|joking|jk)\b", I)
 _QUESTION = re.compile(
@@ -268,7 +269,12 @@ def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple
 
 _THIRD_SUBJECT = re.compile(r"^(?:(?:my|our)\s+(?:" + "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS
                                                                         | {"friend"}, key=len, reverse=True))
-                            + r")\b(?!\s+and\s+(?:i|me)\b)|(?:he|she|they|his|her|their)\b)", I)
+                            + r")\b(?!\s+and\s+(?:i|me)\b)|(?:he|she|they|his|her|their)\b|"
+                            # "Tom sold his car and bought a bike": a named person (invariant 162)
+                            r"(?!(?:We|You|They|It|There|This|That|Then|Just|Also|Finally|Today|Yesterday)\b)"
+                            r"(?-i:[A-Z][a-z]+)(?:\s+and\s+(?-i:[A-Z][a-z]+))?\s+(?:just\s+|finally\s+)?"
+                            r"(?:sold|bought|got|went|left|took|moved|quit|joined|switched|swapped|"
+                            r"traded|ditched|started|gave)\b)", I)
 _CARRY_START = re.compile(r"^(?:then\s+|and\s+)?" + _CARRY, I)
 
 _BACK = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:am|'m|are|'re|have|has|went|gone|switched|changed|"
@@ -379,7 +385,15 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     if m := _OTHER_USER.search(message):
         out.other_user = m.group(0)
         return out
+    # Invariant 162: words in quotation marks that speak in the first person are someone
+    # else's ('She told me "I'm vegan now"'), never the user's statement.
+    message = _QUOTED.sub(" ", message)
     lowercase = is_lowercase_message(message)
+    bare = _bare_place(message, lowercase)
+    if bare:
+        # "Leeds now", "Lisbon now 🇵🇹": a name alone, read as a home; the agent writes it only
+        # as the replacement of a home on record (invariant 163).
+        message = f"now in {bare}"
     person: tuple[str, str] | None = None  # the named relative the last sentence was about
     for raw in split_clauses(message):
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
@@ -388,7 +402,7 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
                        flags=I)
-        if _REPORTED.search(c):
+        if _REPORTED.search(c) or _GERUND_REMARK.match(raw.strip()):
             # "I told my boss I'm moving to Leeds, but I'm not": what the user told someone else
             # or took back in the same breath is not a statement (invariant 141).
             out.ignored.append(raw)
@@ -440,6 +454,10 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             found = denial(part, message, history) or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)
+            if found and _TEMPORARY.search(part):
+                # "Switched to decaf for the evening", "Quit Twitter for a week": one spell of
+                # it, not how the user is (invariant 162); trips keep their length (157).
+                found = [st for st in found if st.rule.startswith(("trip:", "plan:", "deny:"))]
             if found and back_from is not None:
                 # "gave up on VS Code and went back to Vim": one change naming what stopped
                 stopped = [k for k in kept if re.match(r"^(?:has\s+given\s+up|no\s+longer|is\s+no\s+longer)\b",
@@ -468,6 +486,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 if d.valid_from:
                     spare.append(d)
             kept += found or []
+        if hint.previous in lx.KIND_NAMES and not any(k.rule.endswith("+kind") for k in kept):
+            # "Sold the car." alone: the one car on record ended, whatever comes next
+            # (invariants 155, 163); with no car on record the agent writes nothing (141)
+            kept.append(Statement(act="change", text=f"No longer owns {article(hint.previous)}{hint.previous}",
+                                  fact_type="world", previous=hint.previous, kind=hint.previous,
+                                  clause=c, rule="own:gone+kind"))
         if spare:
             # "I'm a charge nurse now, got promoted last week": the date in the other part of
             # the sentence dates the statement (invariant 139).
@@ -479,6 +503,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             continue
         out.statements += kept
     out.statements = _merge(out.statements)
+    if bare:
+        for st in out.statements:
+            st.rule += "+bare"
     if _CORRECTION_LEAD.match(message.strip()):
         # "You've got it wrong, I live in York": the stored value was never true (invariant 140)
         for st in out.statements:
@@ -487,6 +514,49 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 st.rule += "+correction"
     return out
 
+
+_BARE = re.compile(r"^(?P<p>(?-i:[^\W\d_a-z])[\w'-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?)\s+now\s*[!.]*"
+                   r"(?:\s*(?:lol|haha|x+|yay|finally))?\s*[!.]*$", re.IGNORECASE)
+# Words a sentence may open with before "now" that say how the user is, not where ("Retired
+# now", "Home now", "Better now").
+_NOT_PLACES = frozenset("""home here there back done better fine good ok okay free busy sober
+single married engaged divorced retired unemployed pregnant vegan vegetarian pescatarian ill
+sick well tired awake asleep online offline ready gone off out in up over alone bald blonde
+happy sad fixed sorted settled employed hired redundant freelance remote finished working
+sorted safe late early open closed full broke rich poor healthy clean blocked stuck lost
+everyone everything nothing someone something all both and but so yes no not only really
+actually currently finally literally totally mostly usually exactly definitely officially
+early""".split())
+
+
+def _bare_place(message: str, lowercase: bool) -> str | None:
+    """The name in a message that is only a capitalised name and "now" ("Leeds now", "Lisbon
+    now 🇵🇹"), or None. Not in an all-lowercase message, where a name is not told from a word."""
+    m = _BARE.match(" ".join(strip_symbols(message).split()))
+    if not m or lowercase:
+        return None
+    words = m.group("p").split()
+    if any(w.lower() in _NOT_PLACES | lx.ROLE_WORDS | lx.RELATIONS | lx.THINGS | lx.PETS
+           or w.lower() in lx.KINDS or w.lower() in lx.SERVICES or w.lower() in lx.EMPLOYERS
+           or w.lower() in lx.MARITAL or w.lower() in lx.DIETS
+           or re.search(r"(?:ed|ing|ful|less|ive|ous|able|ible)$", w.lower())
+           for w in words):
+        return None
+    return m.group("p")
+
+
+# "Living in London is expensive", "Working at Acme is exhausting": a remark about a way of
+# life, said by anyone, not a statement that the user lives or works there (invariant 162).
+_GERUND_REMARK = re.compile(r"^(?:living|working|owning|having|being|driving|renting|studying)\s+[^,.;!?]+?\s+"
+                            r"(?:is|was|isn't|wasn't|can\s+be|gets|seems|feels|sounds|must\s+be)\b",
+                            re.IGNORECASE)
+
+_TEMPORARY = re.compile(r"\bfor\s+(?:(?:the|this)\s+(?:evening|night|day|afternoon|morning|weekend|week|"
+                        r"month)|today|tonight|(?:a|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+"
+                        r"(?:days?|weeks?|nights?|hours?|evenings?))\b", re.IGNORECASE)
+
+_QUOTED = re.compile(r"[\"“”„«»][^\"“”„«»]*\b(?:i|i'm|i’m|im|my|me|we|we're|our)\b[^\"“”„«»]*[\"“”„«»]",
+                     re.IGNORECASE)
 
 _NAMED = re.compile(r"^(?:and\s+)?(?:her|his|its|their|the\s+\w+'s)\s+name(?:'s|\s+is)\s+"
                     r"(?P<n>(?-i:[^\W\d_a-z])[\w'-]*)\W*$", re.IGNORECASE)
@@ -521,7 +591,13 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             d.rule += "+replacement"
             return [s for s in statements if s is not v]
     gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
-                                                               "Moved away from"))]
+                                                               "Moved away from", "Has given up"))]
+    if len(gone) == 1 and len(values) == 2 and gone[0].text.startswith("Has given up"):
+        # "gave up tea, drinking coffee now" is one switch; "gave up smoking, I run every day now"
+        # is two facts (invariant 163)
+        other = next(s for s in values if s is not gone[0])
+        if not re.match(r"^(?:Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is)\b", other.text or ""):
+            return statements
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])
         other.act = "change"

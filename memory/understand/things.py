@@ -42,6 +42,19 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                       r"was\s+stolen|got\s+stolen|packed\s+in|gave\s+up)\s*,?\s*(?:so\s+)?(?:i|we)\s+"
                       r"(?:have\s+|'ve\s+)?(?:switched|moved|upgraded|changed|went)\s+to\s+(?:a|an|"
                       r"the)?\s*" + _THING, t, I))
+    if m and re.search(r"\b(?:traded|swapped)\b", m.group(0), I) and (
+            all(re.fullmatch(r"(?-i:[^\W\d_a-z])[\w'-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?", m.group(g).strip())
+                and m.group(g).strip().split()[0].lower() not in lx.KINDS for g in ("p", "v"))
+            or re.fullmatch(r"(?:the\s+)?(?:city|countryside|country|coast|seaside|suburbs|sea|mountains|"
+                            r"north|south|big\s+smoke)", m.group("v").strip(), I)):
+        # "Swapped London for Brighton", "traded the city for the countryside": places, not
+        # things owned (invariant 162); two names may be a move, kept only as the replacement
+        # of the home on record that names the first (invariant 163)
+        if m.group("v").strip()[:1].isupper():
+            return [Statement(act="change", text=f"Lives in {m.group('v').strip()}", fact_type="identity",
+                              slot="home", previous=m.group("p").strip(), valid_from=dates.valid_from,
+                              clause=c, rule="location:swapped+bare")]
+        return None
     if m:
         thing = obj_phrase(m.group("v"))
         if thing:
