@@ -610,7 +610,7 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             return [s for s in statements if s is not v]
     gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
                                                                "Moved away from", "Has given up"))]
-    if len(gone) == 1 and len(values) == 2 and gone[0].text.startswith("Has given up"):
+    if len(gone) == 1 and len(values) == 2 and (gone[0].text or "").startswith("Has given up"):
         # "gave up tea, drinking coffee now" is one switch; "gave up smoking, I run every day now"
         # is two facts (invariant 163)
         other = next(s for s in values if s is not gone[0])
