@@ -116,7 +116,9 @@ def split_clauses(message: str) -> list[str]:
     # "I moved to Bath, can you update that?": a statement, then a request about it.
     message = re.sub(r",\s*(?=(?:can|could|would|will)\s+you\b[^,]*\?\s*$)", ". ", message.strip(),
                      flags=re.IGNORECASE)
-    for part in re.split(r"(?<=[.!?;])\s+|\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
+    # "my doctor is Dr. Patel": a title's full stop ends no sentence
+    for part in re.split(r"(?<!\b[DdMm]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<=[.!?;])\s+|"
+                         r"\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
         part = part.strip()
         if part:
             out.append(part)
