@@ -713,6 +713,8 @@ def test_inv139_last_weekend_dates_the_statement_saturday():
     "Living in London is expensive",
     "Working at Acme is exhausting",
     "As a vegan I can't eat that",
+    "Apparently I'm moving to Leeds, news to me",
+    "I look like I work at Google apparently",
 ])
 def test_inv162_other_peoples_words_and_one_spells_are_not_the_users(text):
     assert understand(text, TODAY).statements == [], text

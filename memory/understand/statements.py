@@ -79,7 +79,7 @@ _TELL = re.compile(
 _REPORTED = re.compile(
     r"^(?:i|we)\s+(?:told|said\s+to|promised|lied\s+to)\s+(?!you\b)(?:my\s+|the\s+|our\s+)?[\w'-]+"
     r"(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:that\s+)?(?:i|we)\b|"
-    r"^not\s+that\b|\bor\s+anything\s*[.!]*$|\bin\s+my\s+dreams\b|"
+    r"^not\s+that\b|\bnews\s+to\s+me\b|\b(?:look|looks|sound|sounds|seem|seems)\s+(?:like|as\s+if)\s+(?:i|i'm)\b|\bor\s+anything\s*[.!]*$|\bin\s+my\s+dreams\b|"
     r",?\s+(?:but|though)\s+(?:i'?m|i\s+am|we'?re|i'?m\s+really|i\s+(?:didn'?t|haven'?t|won'?t|don'?t))"
     r"(?:\s+not)?\s*(?:really|actually)?\s*[.!]*$|\b(?:just\s+)?(?:kidding|joking|jk)\b", I)
 _QUESTION = re.compile(
