@@ -238,3 +238,11 @@ def test_inv163_sold_the_car_alone_ends_the_one_car_on_record(service):
     old = service.write_fact("ana", "Drives a Ford Fiesta", fact_type="world").fact
     (w,) = turn(service, "Sold the car. Bought a bike.").writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Owns a bike")
+
+
+def test_inv163_now_at_after_leaving_is_a_new_employer_only(service):
+    old = service.write_fact("ana", "Works at Acme", fact_type="identity").fact
+    (w,) = turn(service, "Left Acme last month. Now at Globex.").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Works at Globex")
+    service.write_fact("ana", "Lives in London", fact_type="identity")
+    assert turn(service, "Left London. Now at Bristol Uni.").writes() == []

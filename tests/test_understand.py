@@ -713,6 +713,8 @@ def test_inv139_last_weekend_dates_the_statement_saturday():
     "Living in London is expensive",
     "Working at Acme is exhausting",
     "As a vegan I can't eat that",
+    "Apparently I'm moving to Leeds, news to me",
+    "I look like I work at Google apparently",
 ])
 def test_inv162_other_peoples_words_and_one_spells_are_not_the_users(text):
     assert understand(text, TODAY).statements == [], text
@@ -777,3 +779,13 @@ def test_inv163_a_fact_naming_the_value_as_the_rival():
     assert names_as_rival("Uses Zigbee2MQTT", "Uses ZHA rather than Zigbee2MQTT")
     assert not names_as_rival("Uses ZHA", "Uses ZHA rather than Zigbee2MQTT")
     assert not names_as_rival("Uses Zigbee2MQTT", "Uses Zigbee2MQTT")
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I'm a big fan of jazz", [("assert", "Likes jazz")]),
+    ("My email is now anna@example.com", [("change", "Email is anna@example.com")]),
+    ("My favourite band is Blur. Love them.", [("assert", "Favourite band is Blur")]),
+    ("my doctor is Dr. Patel", [("assert", "Doctor is Dr. Patel")]),
+])
+def test_inv162_the_value_is_whole_and_never_a_pronoun(text, expected):
+    assert said(text) == expected

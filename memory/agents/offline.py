@@ -158,6 +158,9 @@ class OfflineAgent:
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         st = _reslot(st, hits)
+        if "location:now-at" in st.rule and not (st.text or "").startswith("Works at "):
+            # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
+            return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
         if old is None and st.act == "change" and re.match(
                 r"^(?:no\s+longer\s+(?:owns|has|likes|uses)|has\s+given\s+up|moved\s+away\s+from)\b",
@@ -411,6 +414,12 @@ def _reslot(st: Statement, hits) -> Statement:
             return st.model_copy(update={"text": f"No longer works at {st.previous}",
                                          "slot": "employer", "rule": st.rule + "+reslot"})
         return st
+    if named and all("employer" in slots_of(h.text, h.fact_type) and "home" not in
+                     slots_of(h.text, h.fact_type) for h in named):
+        # "Left Acme. Now at Globex." with "Works at Acme" on record: a new employer (inv. 163)
+        value = (st.text or "").removeprefix("Lives in ")
+        return st.model_copy(update={"text": f"Works at {value}", "slot": "employer",
+                                     "rule": st.rule + "+reslot"})
     if named and not any("home" in slots_of(h.text, h.fact_type) for h in named):
         value = (st.text or "").removeprefix("Lives in ")
         return st.model_copy(update={"text": f"Uses {value}", "slot": None,

@@ -587,7 +587,7 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                   r"hate|dislike|can'?t\s+stand|detest|loathe)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
-        if thing and not re.match(r"^(?:it|that|this|when|how|to|being|having)\b", thing, I):
+        if thing and not re.match(r"^(?:it|that|this|these|those|them|him|her|when|how|to|being|having)\b", thing, I):
             return [Statement(act="assert", text=f"Dislikes {third_person(thing)}",
                               fact_type="preference", clause=c, rule="pref:dislike")]
         return None
@@ -595,7 +595,7 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                   r"enjoy|adore)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = obj_phrase(m.group("v"), keep_article=True)
-        if thing and not re.match(r"^(?:it|that|this|you|your|to|the\s+idea|how|when|what)\b",
+        if thing and not re.match(r"^(?:it|that|this|these|those|them|him|her|you|your|to|the\s+idea|how|when|what)\b",
                                   thing, I):
             return [Statement(act="assert", text=f"Likes {third_person(thing)}",
                               fact_type="preference", clause=c, rule="pref:like")]

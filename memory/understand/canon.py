@@ -272,6 +272,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                "I now work at ", c, flags=I)
     c = re.sub(r"^my\s+new\s+(?:job|work|employer)\s+is\s+(?:at|in|with|by)?\s*(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
                "I now work at ", c, flags=I)
+    # "I'm a big fan of jazz": what the user likes, not "a big fan" (invariant 162)
+    c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:a\s+)?(?:(?:big|huge|massive|great|real|total)\s+)?fan\s+of\s+",
+               "I like ", c, flags=I)
     # "I'm drinking coffee now": what the user drinks these days, not the cup in hand
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(drink|eat)ing\s+(?!(?:a|an|the|my|some|this|that)\s)(?=[^,.;!?]*\bnow\b)",
                r"I \1 ", c, flags=I)

@@ -79,7 +79,7 @@ _TELL = re.compile(
 _REPORTED = re.compile(
     r"^(?:i|we)\s+(?:told|said\s+to|promised|lied\s+to)\s+(?!you\b)(?:my\s+|the\s+|our\s+)?[\w'-]+"
     r"(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:that\s+)?(?:i|we)\b|"
-    r"^not\s+that\b|\bor\s+anything\s*[.!]*$|\bin\s+my\s+dreams\b|"
+    r"^not\s+that\b|\bnews\s+to\s+me\b|\b(?:look|looks|sound|sounds|seem|seems)\s+(?:like|as\s+if)\s+(?:i|i'm)\b|\bor\s+anything\s*[.!]*$|\bin\s+my\s+dreams\b|"
     r",?\s+(?:but|though)\s+(?:i'?m|i\s+am|we'?re|i'?m\s+really|i\s+(?:didn'?t|haven'?t|won'?t|don'?t))"
     r"(?:\s+not)?\s*(?:really|actually)?\s*[.!]*$|\b(?:just\s+)?(?:kidding|joking|jk)\b", I)
 _QUESTION = re.compile(
@@ -104,7 +104,7 @@ _CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|u
           r"(?:now\s+)?back\s+(?:to|on)(?=\s))\b")
 _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\s+so)\s+"
                     r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
-                    r",\s*(?=now\s+(?:i|we|in)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
+                    r",\s*(?=now\s+(?:i|we|in|at)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
                     r"living|working|driving|riding|playing|new\s+job)\b)|"
                     r",?\s+(?:and|then|and\s+then|but)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
                     r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)",
@@ -116,7 +116,9 @@ def split_clauses(message: str) -> list[str]:
     # "I moved to Bath, can you update that?": a statement, then a request about it.
     message = re.sub(r",\s*(?=(?:can|could|would|will)\s+you\b[^,]*\?\s*$)", ". ", message.strip(),
                      flags=re.IGNORECASE)
-    for part in re.split(r"(?<=[.!?;])\s+|\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
+    # "my doctor is Dr. Patel": a title's full stop ends no sentence
+    for part in re.split(r"(?<!\b[DdMm]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<=[.!?;])\s+|"
+                         r"\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
         part = part.strip()
         if part:
             out.append(part)
@@ -454,6 +456,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             found = denial(part, message, history) or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)
+            if not found:
+                found = _now_at(part, out.statements + kept, today)
             if found and _TEMPORARY.search(part):
                 # "Switched to decaf for the evening", "Quit Twitter for a week": one spell of
                 # it, not how the user is (invariant 162); trips keep their length (157).
@@ -543,6 +547,22 @@ def _bare_place(message: str, lowercase: bool) -> str | None:
            for w in words):
         return None
     return m.group("p")
+
+
+_NOW_AT = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?now\s+at\s+(?P<v>(?-i:[^\W\d_a-z])[\w'’&-]*"
+                     r"(?:\s+(?-i:[^\W\d_a-z])[\w'’&-]*){0,2})\s*[.!]*$", re.IGNORECASE)
+
+
+def _now_at(part: str, said: list[Statement], today: date) -> list[Statement] | None:
+    """ "Left Acme last month. Now at Globex.": where the user is now, after leaving the place
+    just named, replaces it; the agent reads from the user's facts whether it was a home or an
+    employer (invariant 163)."""
+    m = _NOW_AT.match(part.strip())
+    left = [st for st in said if (st.text or "").startswith("Moved away from ") and st.previous]
+    if not m or len(left) != 1:
+        return None
+    return [Statement(act="change", text=f"Lives in {m.group('v')}", fact_type="identity", slot="home",
+                      previous=left[0].previous, clause=part, rule="location:now-at")]
 
 
 # "Living in London is expensive", "Working at Acme is exhausting": a remark about a way of

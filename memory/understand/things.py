@@ -364,7 +364,7 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     m = re.match(r"^(?:my|our)\s+(?P<new>new\s+|current\s+|main\s+(?=\w+\s+(?:is|are)))?"
                  r"(?P<n>[\w'’ -]+?)\s+(?:is|are|'s)\s+(?:now\s+|actually\s+|still\s+)?"
-                 r"(?P<v>[^,;!?]+?)(?P<now>\s+(?:now|these\s+days|nowadays))?\s*(?:[,.;!?].*)?$", t, I)
+                 r"(?P<v>[^,;!?]+?)(?P<now>\s+(?:now|these\s+days|nowadays))?\s*(?:[,;!?].*|(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)\.(?:\s.*)?)?$", t, I)
     if not m:
         return None
     noun, value = tidy(m.group("n")), tidy(m.group("v"))
