@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -86,19 +87,8 @@ def known_user(store, user_id: str) -> str:
     users = store.users()
     if user_id in users:
         return user_id
-    near = sorted((u for u in users if _distance(u, user_id) <= max(2, len(user_id) // 3)),
-                  key=lambda u: _distance(u, user_id))[:3]
+    near = difflib.get_close_matches(user_id, users, n=3, cutoff=0.7)
     hint = f"; did you mean {', '.join(near)}?" if near else ""
     raise NotFoundError(f"unknown user {user_id!r}: no memories are stored under that id{hint} "
                         "(`memdesk users` lists them)")
 
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance, for the did-you-mean hint."""
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
