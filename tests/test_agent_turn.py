@@ -190,6 +190,25 @@ def test_forget_my_address_deletes_one_memory_and_audits_no_text(service):
     assert t.writes() == [] and "nothing to forget" in t.reply
 
 
+def test_inv148_forget_means_the_current_version_when_both_fit(service):
+    # Invariant 148: "forget my diet" after vegetarian → pescatarian → vegetarian deletes the
+    # diet on record now, not the older version that shares more words with the request.
+    v1 = service.write_fact("ana", "Is vegetarian: eats cheese and eggs, no meat or fish",
+                            fact_type="constraint").fact
+    v2 = service.write_fact("ana", "Is pescatarian: fish is back, still no meat",
+                            fact_type="constraint", supersedes_id=v1.id).fact
+    v3 = service.write_fact("ana", "Is vegetarian", fact_type="constraint", supersedes_id=v2.id).fact
+    t = turn(service, "forget my diet")
+    assert [(w.op, w.old_id) for w in t.writes()] == [("forget", v3.id)]
+    assert not any(f.state == FactState.ACTIVE for f in service.facts("ana"))
+    # A request naming the past keeps to the past: Bristol is forgotten, Leeds stays.
+    old = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
+    service.write_fact("ana", "Lives in Leeds", fact_type="identity", supersedes_id=old.id)
+    t = turn(service, "Forget that I lived in Bristol")
+    assert [(w.op, w.old_id) for w in t.writes()] == [("forget", old.id)]
+    assert active(service) == ["Lives in Leeds"]
+
+
 def test_another_users_memory_is_never_read_or_written(service):
     bob = service.write_fact("bob", "Lives in Lisbon", fact_type="identity").fact
     bob_audit = len(service.audit("bob", limit=1000))

@@ -118,8 +118,20 @@ class OfflineAgent:
         return [s for s in said if s]
 
     def _forget(self, st: Statement, hits, tools: ToolRunner) -> str:
-        target = pick_target(st.target or "", hits, states=("active", "superseded", "candidate"),
-                             expand=True)
+        states = ("active", "superseded", "candidate")
+        target = pick_target(st.target or "", hits, states=states, expand=True)
+        # Invariant 148: when a past version and the current one both fit the request ("forget
+        # my diet"), the user means what is on record now: follow the chain to its head while the
+        # newer version fits too. "Forget that I lived in Bristol" stays on Bristol.
+        by_id = {h.id: h for h in hits}
+        seen: set[str] = set()
+        while (target is not None and target.state == "superseded" and target.superseded_by
+               and target.superseded_by in by_id and target.id not in seen):
+            seen.add(target.id)
+            newer = by_id[target.superseded_by]
+            if pick_target(st.target or "", [newer], states=states, expand=True) is None:
+                break
+            target = newer
         what = _yours(st.target or "that")
         if target is None:
             return f"I don't have anything about {what} on record, so there was nothing to forget."
