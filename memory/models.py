@@ -298,7 +298,7 @@ _ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|cli:[^\s:][^:]{0,63
 
 def check_actor(actor: str) -> str:
     # Issue 11 (invariant 68): an operator name is shown in audit views; nothing invisible.
-    if not _ACTOR.match(actor or "") or first_invisible(actor):
+    if not isinstance(actor, str) or not _ACTOR.match(actor) or first_invisible(actor):
         raise ValueError(
             f"invalid actor {actor!r}: expected agent | consolidation | cli[:NAME] | seed | "
             "migrate | operator:NAME | mcp:TOKEN_ID"

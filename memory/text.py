@@ -80,7 +80,8 @@ def clean_text(text: str | None, *, field: str = "text") -> str:
     """Strip, refuse empty, oversized (> 32 KB) and control-character text (invariant 11)."""
     if text is None:
         raise ValidationError(f"{field} is required")
-    value = unicodedata.normalize("NFC", str(text)).strip()
+    # Invariant 175: text is a str of valid Unicode (no bytes, numbers, lone surrogates).
+    value = unicodedata.normalize("NFC", inputs.as_text(text, field)).strip()
     if not value:
         raise ValidationError(f"{field} is empty")
     size = len(value.encode("utf-8"))
