@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memory.corrections import tombstone_of
 from memory import inputs
+from memory.corrections import tombstone_of
 from memory.errors import ChainError, ConflictError, MemdeskError, ValidationError
 from memory.models import (
     Contradiction,
