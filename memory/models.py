@@ -279,6 +279,8 @@ class Tombstone(BaseModel):
     created_at: UTC = Field(default_factory=utcnow)
     forgotten: bool = Field(False, description="text erased; `normalized` holds a keyed hash "
                             "that still refuses the exact value (memory/redaction.py)")
+    claim_key: str | None = Field(None, description="forgotten only: a keyed hash of the "
+                                  "value's canonical claim, refusing its paraphrases (inv. 176)")
 
     @model_serializer(mode="wrap")
     def _dump(self, handler):
@@ -287,6 +289,8 @@ class Tombstone(BaseModel):
         out = handler(self)
         if not self.forgotten:
             out.pop("forgotten", None)
+        if self.claim_key is None:
+            out.pop("claim_key", None)
         return out
 
 

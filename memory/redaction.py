@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import unicodedata
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -55,6 +56,28 @@ def sha256(text: str) -> str:
 def keyed_value(key: bytes, text: str) -> str:
     """The match key a forgotten tombstone keeps: HMAC-SHA256 of the normalised value."""
     return KEYED_PREFIX + hmac.new(key, normalise(text).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _visible(text: str) -> str:
+    """The text without format characters (zero-width space and joiners, soft hyphen, word
+    joiner, bidi marks): "Bri\u200bstol" is "Bristol" to a reader, so it is to a keyed hash."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
+def keyed_claim(key: bytes, text: str) -> str:
+    """The second key a forgotten tombstone keeps (invariant 176): HMAC-SHA256 of the value's
+    canonical claim (slot, value, polarity: memory/values.py `canonical_key`, under its
+    KEY_VERSION), so "I live in Bristol", "Based in Bristol" and "Peanut allergy" are refused
+    after "Lives in Bristol" / "Allergic to peanuts" was retracted and then forgotten."""
+    from .values import KEY_VERSION, canonical_key  # values imports models; keep this pure
+
+    claim = f"{KEY_VERSION}:{canonical_key(_visible(text))}"
+    return KEYED_PREFIX + hmac.new(key, claim.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def forgotten_keys(key: bytes, text: str) -> tuple[set[str], str]:
+    """(exact-value keys, claim key) a new text is compared with (invariants 66 and 176)."""
+    return {keyed_value(key, text), keyed_value(key, _visible(text))}, keyed_claim(key, text)
 
 
 def is_stub(snapshot: Any) -> bool:
@@ -136,8 +159,9 @@ def hash_tombstone(tomb: dict, key: bytes) -> dict:
     """A tombstone reduced to its keyed hash (erasing a whole user: its reason goes too)."""
     if tomb.get("forgotten"):
         return tomb
-    return {**tomb, "text": "", "normalized": keyed_value(key, tomb.get("text", "")),
-            "forgotten": True}
+    text = tomb.get("text", "")
+    return {**tomb, "text": "", "normalized": keyed_value(key, text),
+            "claim_key": keyed_claim(key, text) if text else None, "forgotten": True}
 
 
 def texts_of(doc) -> list[str]:

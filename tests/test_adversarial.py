@@ -4,7 +4,7 @@ offline model; only the paid LLM is ever replaced."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -148,4 +148,104 @@ def _clock(start: datetime):
     return now, advance
 
 
-_ = UTC  # (kept for the probes below that build aware datetimes)
+
+# --- invariant 176: a forgotten dead value stays dead in other words -----------------------------
+PARAPHRASES = [("Lives in Bristol", ["Lives in Bristol", "lives in BRISTOL!", "Lives in Bristól",
+                                     "Lives in Bri\u200bstol", "Lives in Bri\u00adstol",
+                                     "I live in Bristol", "Based in Bristol"], ["Lives in Leeds"]),
+               ("Allergic to peanuts", ["Peanut allergy", "Allergic to peanut"],
+                ["Allergic to shellfish", "Not allergic to peanuts"])]
+
+
+@pytest.mark.parametrize(("dead", "same", "different"), PARAPHRASES)
+def test_inv176_a_forgotten_retracted_value_refuses_its_paraphrases(service, dead, same,
+                                                                   different):
+    """Forgetting a retracted fact used to leave only a hash of the exact normalised value:
+    "I live in Bristol" or "Peanut allergy" then came back as active facts."""
+    from memory.errors import TombstoneError
+
+    fact = service.write_fact("ana", dead).fact
+    service.retract("ana", fact.id, reason="never true")
+    service.forget("ana", fact.id, actor="cli")
+    (tomb,) = service.store.list_tombstones("ana")
+    assert tomb.forgotten and tomb.text == "" and tomb.claim_key.startswith("hmac-sha256:")
+    for text in same:
+        with pytest.raises(TombstoneError, match="a forgotten value"):
+            service.write_fact("ana", text)
+        cand = propose(service, "ana", text, actor="cli")  # review holds it, flagged
+        assert cand.state == FactState.CANDIDATE and "previously_rejected" in cand.flags
+        with pytest.raises(TombstoneError):
+            decide(service, "ana", cand.id, "approve", operator="rita", expected_rev=cand.rev)
+    for text in different:  # a different value is never refused
+        assert service.write_fact("ana", text).fact.state == FactState.ACTIVE
+    assert not [f for f in service.facts("ana", states=[FactState.ACTIVE]) if f.text in same]
+
+
+def test_inv176_an_erased_users_values_stay_dead_in_other_words(service):
+    from memory.errors import TombstoneError
+    from memory.forgetting import erase_user
+
+    fact = service.write_fact("ana", "Works at Acme").fact
+    service.retract("ana", fact.id)
+    erase_user(service, "ana", actor="cli")
+    with pytest.raises(TombstoneError):
+        service.write_fact("ana", "Employed by Acme")
+    assert service.write_fact("ana", "Works at Globex").fact.state == FactState.ACTIVE
+
+
+# --- invariant 177: a forgotten value is not planned again from what was said before ------------
+def test_inv177_consolidation_does_not_bring_back_a_value_the_agent_forgot(tmp_path, hash_embedder):
+    """Agent turn "I live in Bristol", then "Please forget that I live in Bristol": the fact was
+    forgotten, and the next consolidation used to plan "Lives in Bristol" active again from the
+    first message. Only a message stored after the forget brings the value back."""
+    from memory.agent import run_turn
+    from memory.consolidation.apply import apply_plan
+    from memory.consolidation.planner import make_plan
+    from memory.llm import get_llm
+    from memory.settings import Settings
+
+    now, advance = _clock(NOW)
+    store = open_store(f"embedded:{tmp_path / 's.db'}", hash_embedder)
+    svc = MemoryService(store, clock=now)
+    llm = get_llm(Settings(), "offline")
+    try:
+        first = run_turn(svc, "ana", "s1", "I live in Bristol", llm=llm)
+        assert [w.text for w in first.writes()] == ["Lives in Bristol"]
+        advance(minutes=5)
+        forget = run_turn(svc, "ana", "s1", "Please forget that I live in Bristol", llm=llm)
+        assert [w.op for w in forget.writes()] == ["forget"] and svc.facts("ana") == []
+        (event,) = svc.audit("ana", action="forget")
+        assert event.after["value_keys"] and "Bristol" not in str(event.after)
+        advance(minutes=5)
+        plan = make_plan(svc, "ana", llm)
+        assert [o for o in plan.ops if o.gate == "forgotten"]
+        apply_plan(svc, plan)
+        assert [f.text for f in svc.facts("ana")] == []  # not resurrected
+        advance(days=1)
+        svc.write_episode("ana", "I live in Bristol", session_id="s2")  # said again
+        advance(minutes=1)
+        apply_plan(svc, make_plan(svc, "ana", llm))
+        assert [f.text for f in svc.facts("ana", states=[FactState.ACTIVE])] == ["Lives in Bristol"]
+    finally:
+        store.close()
+
+
+def test_inv177_a_paraphrase_from_an_old_message_stays_forgotten_too(tmp_path, hash_embedder):
+    from memory.consolidation.apply import apply_plan
+    from memory.consolidation.planner import make_plan
+    from memory.llm import get_llm
+    from memory.settings import Settings
+
+    now, advance = _clock(NOW)
+    store = open_store(f"embedded:{tmp_path / 's.db'}", hash_embedder)
+    svc = MemoryService(store, clock=now)
+    try:
+        ep = svc.write_episode("ana", "I live in Bristol now", timestamp="2025-05-01")
+        fact = svc.write_fact("ana", "Based in Bristol", source_episode_ids=[ep.id]).fact
+        advance(hours=1)
+        svc.forget("ana", fact.id, actor="cli")
+        advance(hours=1)
+        apply_plan(svc, make_plan(svc, "ana", get_llm(Settings(), "offline")))
+        assert svc.facts("ana") == []
+    finally:
+        store.close()
