@@ -421,12 +421,17 @@ class Batch:
         return cred
 
     # loading history as it was (seeding, migration, import) ---------------------------------
-    def restore(self, item: AnyMemory | Tombstone | AuditEvent | Credential) -> None:
+    def restore(self, item: AnyMemory | Tombstone | AuditEvent | Credential, *,
+                on_dead: OnDead = "allow") -> None:
         """Copy a record of an existing history unchanged: a memory, a tombstone or an audit
         event (its own event, already written once). Nothing new is audited: the history is
         the audit. Used by seeding, migration and import, whose ids make re-runs converge.
-        Restoring is an admin's (or a system actor's) act (invariant 120)."""
+        Restoring is an admin's (or a system actor's) act (invariant 120). A history from
+        outside the store (an import file) passes `on_dead="decide"`: a fact it holds active
+        that restates a value this store keeps dead is refused whole (invariant 178)."""
         self._check("restore")
+        if isinstance(item, Fact) and on_dead != "allow" and item.state == FactState.ACTIVE:
+            item = self._guard(item, on_dead, "import_user")
         if isinstance(item, AuditEvent):
             self.ops.append(AppendAudit(event=item))
             self.events.append(item)

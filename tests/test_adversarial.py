@@ -249,3 +249,35 @@ def test_inv177_a_paraphrase_from_an_old_message_stays_forgotten_too(tmp_path, h
         assert svc.facts("ana") == []
     finally:
         store.close()
+
+
+# --- invariant 178: an import file cannot bring back a dead value --------------------------------
+def test_inv178_an_edited_export_cannot_resurrect_an_erased_users_dead_value(service):
+    """Export, erase, edit the file (the retracted fact made active, or a paraphrase added),
+    import: the edited file used to load "Lives in Bristol" as an active fact past the keyed
+    hash the erase kept. It is refused whole and audited; the genuine file still loads."""
+    import json
+
+    from memory.errors import TombstoneError
+    from memory.export import export_user, import_user, parse, to_json
+    from memory.forgetting import erase_user
+
+    keep = service.write_fact("ana", "Likes green tea").fact
+    dead = service.write_fact("ana", "Lives in Bristol").fact
+    service.retract("ana", dead.id, reason="never lived there")
+    genuine = to_json(export_user(service, "ana", actor="cli"))
+    erase_user(service, "ana", actor="cli")
+    for text in ("Lives in Bristol", "Based in Bristol"):
+        data = json.loads(genuine)
+        for f in data["facts"]:
+            if f["id"] == dead.id:
+                f.update(state="active", text=text)
+        data["tombstones"] = []
+        with pytest.raises(TombstoneError):
+            import_user(service, parse(json.dumps(data)), actor="cli")
+        assert service.facts("ana") == []  # refused whole
+    refused = service.audit("ana", action="write_refused")
+    assert len(refused) == 2 and all("Bristol" not in str(e.after) for e in refused)
+    import_user(service, parse(genuine), actor="cli")
+    got = {f.id: f.state for f in service.facts("ana")}
+    assert got == {keep.id: FactState.ACTIVE, dead.id: FactState.RETRACTED}
