@@ -16,17 +16,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .text import normalise
+from .text import TOKEN_RE, normalise, term_set
 
 KEYED_PREFIX = "hmac-sha256:"
 REDACTED = "[forgotten]"
 # A forgotten text shorter than this is matched only as a whole value, never as a substring:
 # forgetting "ok" must not blank every snapshot that contains the letters "ok".
 MIN_SUBSTRING = 8
+MIN_WORD = 3  # words shorter than this ("in", "at") are never scrubbed on their own
 
 
 class Erasure(BaseModel):
@@ -47,6 +49,27 @@ class Erasure(BaseModel):
             if len(t) >= MIN_SUBSTRING:
                 value = value.replace(t, REDACTED)
         return value
+
+    @property
+    def stems(self) -> frozenset[str]:
+        """The content words of the forgotten texts (folded, stemmed, no stop words, 3+
+        characters): what a note about one of them may repeat without quoting it whole."""
+        return _stems(self.texts)
+
+    def scrub_words(self, value: str) -> str:
+        """`value` with every word of a forgotten text replaced (invariant 66): a reason or
+        comment written about the forgotten memory ("no cat named Qzx", "re Qzx") keeps its
+        other words, never the forgotten ones, in whatever case or accents they were typed."""
+        stems = self.stems
+
+        def one(m) -> str:
+            return REDACTED if term_set(m.group(), min_len=MIN_WORD) & stems else m.group()
+        return TOKEN_RE.sub(one, self.scrub(value))
+
+
+@lru_cache(maxsize=64)
+def _stems(texts: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(t for text in texts for t in term_set(text, min_len=MIN_WORD))
 
 
 def sha256(text: str) -> str:
@@ -137,8 +160,12 @@ def redact_event(event: dict, erasure: Erasure, also_ids: frozenset[str] = froze
             changed[side] = stub(snap)
     for field in ("reason", "comment"):
         value = event.get(field)
-        if isinstance(value, str) and erasure.quotes(value):
-            changed[field] = erasure.scrub(value)
+        if not isinstance(value, str):
+            continue
+        # A note in an event aimed at the forgotten memory is about it: its words go too.
+        scrubbed = erasure.scrub_words(value) if aimed else erasure.scrub(value)
+        if scrubbed != value:
+            changed[field] = scrubbed
     return None if changed == event else changed
 
 
@@ -150,8 +177,8 @@ def redact_tombstone(tomb: dict, erasure: Erasure, key: bytes) -> dict | None:
     if tomb.get("source_fact_id") not in erasure.ids and not erasure.quotes(tomb.get("text", "")):
         return None
     out = hash_tombstone(tomb, key)
-    if isinstance(out.get("reason"), str) and erasure.quotes(out["reason"]):
-        out["reason"] = erasure.scrub(out["reason"])
+    if isinstance(out.get("reason"), str):  # the reason is about the forgotten value
+        out["reason"] = erasure.scrub_words(out["reason"])
     return out
 
 

@@ -4,6 +4,7 @@ offline model; only the paid LLM is ever replaced."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -281,3 +282,35 @@ def test_inv178_an_edited_export_cannot_resurrect_an_erased_users_dead_value(ser
     import_user(service, parse(genuine), actor="cli")
     got = {f.id: f.state for f in service.facts("ana")}
     assert got == {keep.id: FactState.ACTIVE, dead.id: FactState.RETRACTED}
+
+
+# --- invariant 66: a note about a forgotten memory loses the forgotten words ---------------------
+def test_inv66_reasons_and_comments_about_a_forgotten_fact_lose_its_words(tmp_path,
+                                                                          hash_embedder):
+    """A rejection's reason "no cat Qzxmarker" and comment "re QZXMARKER" quote a word of the
+    forgotten fact, not its whole text: they used to survive the forget in the audit log and
+    the tombstone (and so in exports and the file). Other words of the note stay."""
+    import sqlite3
+
+    from memory.export import export_user, to_json
+
+    db = tmp_path / "s.db"
+    store = open_store(f"embedded:{db}", hash_embedder)
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    marker = "Qzxmarker"
+    cand = propose(svc, "ana", f"Has a cat named {marker}", actor="cli")
+    decide(svc, "ana", cand.id, "reject", operator="rita", expected_rev=cand.rev,
+           reason=f"no cat {marker}, checked", comment=f"re {marker.upper()}")
+    keep = svc.write_fact("ana", "Likes green tea", reason=f"unrelated {marker} note").fact
+    svc.forget("ana", cand.id, actor="cli")
+    exported = to_json(export_user(svc, "ana", actor="cli"))
+    store.close()
+    con = sqlite3.connect(db)
+    rows = [r for t in ("audit", "tombstones") for r in con.execute(f"SELECT body FROM {t}")]
+    con.close()
+    (reject,) = [json.loads(r[0]) for r in rows if '"review_reject"' in r[0]]
+    assert reject["reason"] == "no [forgotten] [forgotten], checked" and reject["comment"] == "re [forgotten]"
+    # An event about another memory keeps its own words (it is not about the forgotten one).
+    assert any(f"unrelated {marker} note" in r[0] and keep.id in r[0] for r in rows)
+    assert marker.lower() not in exported.replace(f"unrelated {marker} note", "").lower()
+    assert not [r for r in rows if marker.lower() in r[0].lower() and keep.id not in r[0]]
