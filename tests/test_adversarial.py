@@ -314,3 +314,40 @@ def test_inv66_reasons_and_comments_about_a_forgotten_fact_lose_its_words(tmp_pa
     assert any(f"unrelated {marker} note" in r[0] and keep.id in r[0] for r in rows)
     assert marker.lower() not in exported.replace(f"unrelated {marker} note", "").lower()
     assert not [r for r in rows if marker.lower() in r[0].lower() and keep.id not in r[0]]
+
+
+def test_inv66_undo_over_a_forgotten_snapshot_is_a_clear_conflict(tmp_path, hash_embedder):
+    """Forgetting a memory whose text equals a snapshot an undo would restore (an episode
+    "Lives in Bristol" beside the superseded fact) stubs that snapshot; undoing the plan or the
+    review decision used to crash with a pydantic error. It is a conflict; nothing changes."""
+    from memory.consolidation.apply import apply_plan, undo_plan
+    from memory.consolidation.planner import make_plan
+    from memory.errors import ConflictError
+    from memory.llm import get_llm
+    from memory.settings import Settings
+    from review.undo import undo_last
+
+    now, advance = _clock(NOW)
+    store = open_store(f"embedded:{tmp_path / 's.db'}", hash_embedder)
+    svc = MemoryService(store, clock=now)
+    try:
+        svc.write_fact("ana", "Lives in Bristol")
+        advance(minutes=1)
+        svc.write_episode("ana", "I moved to Leeds last month", timestamp="2025-05-30")
+        advance(minutes=1)
+        plan = make_plan(svc, "ana", get_llm(Settings(), "offline"))
+        assert [o.kind.value for o in plan.ops] == ["supersede"]
+        apply_plan(svc, plan)
+        tea = svc.write_fact("ana", "Likes green tea").fact
+        cand = propose(svc, "ana", "Likes black tea", supersedes_id=tea.id, actor="cli")
+        decide(svc, "ana", cand.id, "accept", operator="rita", expected_rev=cand.rev)
+        for text in ("Lives in Bristol", "Likes black tea"):
+            svc.forget("ana", svc.write_episode("ana", text).id, actor="cli")
+        before = {f.id: (f.state, f.rev) for f in svc.facts("ana")}
+        with pytest.raises(ConflictError, match="forgotten"):
+            undo_plan(svc, "ana", plan.id)
+        with pytest.raises(ConflictError, match="forgotten"):
+            undo_last(svc, "ana", operator="rita")
+        assert {f.id: (f.state, f.rev) for f in svc.facts("ana")} == before
+    finally:
+        store.close()
