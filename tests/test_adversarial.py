@@ -351,3 +351,31 @@ def test_inv66_undo_over_a_forgotten_snapshot_is_a_clear_conflict(tmp_path, hash
         assert {f.id: (f.state, f.rev) for f in svc.facts("ana")} == before
     finally:
         store.close()
+
+
+# --- invariant 29: an unreachable MEMDESK_ES_URL --------------------------------------------------
+def test_inv29_an_unreachable_es_url_stops_the_test_run_with_one_clear_line(tmp_path):
+    """Every live Elasticsearch test used to error with a urllib3 traceback; the run now stops
+    at once, exit 6 like the CLI, naming the URL without its password."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "MEMDESK_ES_URL": "http://elastic:hunter2@127.0.0.1:1",
+           "PYTHONPATH": str(root)}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          str(root / "tests" / "test_inputs.py")], capture_output=True,
+                         text=True, env=env, cwd=root, timeout=300, check=False)
+    out = run.stdout + run.stderr
+    assert run.returncode == 6, out
+    assert "cannot reach Elasticsearch" in out and "***@127.0.0.1:1" in out
+    assert "hunter2" not in out and "Traceback" not in out
+    # The CLI says the same in one line, exit 6 (memory/cli, invariant 29).
+    cli = subprocess.run([sys.executable, "-m", "memory", "users", "--store",
+                          "elasticsearch:http://elastic:hunter2@127.0.0.1:1"],
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+                         check=False)
+    assert cli.returncode == 6 and cli.stdout == "" and cli.stderr.count("\n") == 1, cli.stderr
+    assert "cannot reach Elasticsearch" in cli.stderr and "hunter2" not in cli.stderr
