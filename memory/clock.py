@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time
@@ -9,6 +10,9 @@ from datetime import UTC, date, datetime, time
 from .errors import ValidationError
 
 Clock = Callable[[], datetime]
+# ValueError texts that name what is wrong with a well-shaped date ("day is out of range for
+# month", "month must be in 1..12"); anything else is just "not ISO".
+_REAL_DATE_ERROR = re.compile(r"out of range|must be in")
 
 
 def utcnow() -> datetime:
@@ -36,10 +40,17 @@ def parse_when(value: str | datetime | date | None, *, field: str = "date") -> d
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
-        return as_utc(value)
+        try:
+            return as_utc(value)
+        except OverflowError:  # datetime(1, 1, 1, tzinfo=+05:00) is before the first UTC one
+            raise ValidationError(f"invalid {field} {value.isoformat()!r}: out of range once "
+                                  "converted to UTC (years 1 to 9999)") from None
     if isinstance(value, date):
         return datetime.combine(value, time.min, tzinfo=UTC)
-    text = str(value).strip()
+    if not isinstance(value, str) or isinstance(value, bool):
+        raise ValidationError(f"invalid {field}: expected an ISO date or datetime as text, got "
+                              f"{type(value).__name__}")
+    text = value.strip()
     try:
         if len(text) == 10:
             return datetime.combine(date.fromisoformat(text), time.min, tzinfo=UTC)
@@ -48,7 +59,10 @@ def parse_when(value: str | datetime | date | None, *, field: str = "date") -> d
         raise ValidationError(
             f"invalid {field} {text!r}: out of range once converted to UTC (years 1 to 9999)"
         ) from None
-    except ValueError:
+    except (ValueError, UnicodeError) as exc:
+        # "2026-02-30" is ISO in shape: say what is wrong with it (day out of range, ...).
+        why = str(exc) if _REAL_DATE_ERROR.search(str(exc)) else ""
         raise ValidationError(
-            f"invalid {field} {text!r}: use ISO format, e.g. 2025-03-01 or 2025-03-01T09:30:00Z"
+            f"invalid {field} {text[:40]!r}: " + (f"{why}; " if why else "")
+            + "use ISO format, e.g. 2025-03-01 or 2025-03-01T09:30:00Z"
         ) from None

@@ -207,7 +207,9 @@ def import_user(svc: MemoryService, export: UserExport, *, actor: str) -> Import
                                        f"{export.exported_by}") as b:
         for _, docs in kinds:
             for d in docs:
-                b.restore(d)
+                # Invariant 178: a file cannot bring back a value this store keeps dead (the
+                # keyed hashes an erase left, or any tombstone of the user).
+                b.restore(d, on_dead="decide")
         for rec in export.tombstones:
             if rec.id in existing:
                 result.tombstones_kept.append(rec.id)

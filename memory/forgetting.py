@@ -11,15 +11,19 @@ redacted; forgetting it again converges.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import BaseModel, Field
 
 from . import inputs
 from .errors import NotFoundError
-from .models import Episode, Fact, Playbook, Tombstone
-from .redaction import Erasure, keyed_value, texts_of
+from .models import Episode, Fact, FactState, Playbook, Tombstone
+from .redaction import Erasure, forgotten_keys, texts_of
 from .stores.base import Store
 from .text import require_user
 from .unit_of_work import as_actor
+
+DEAD = (FactState.RETRACTED, FactState.REJECTED)
 
 
 class ForgetResult(BaseModel):
@@ -65,10 +69,18 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
     texts = dict.fromkeys(t for m in targets for t in texts_of(m))
     erasure = Erasure(user_id=user_id, ids=frozenset(m.id for m in targets), texts=tuple(texts))
     counts = svc.store.redact(user_id, erasure)
+    key = svc.store.value_key(create=True) if any(isinstance(m, Fact) for m in targets) else None
     with svc.batch(actor, user_id, reason=reason) as b:
         for m in targets:
-            b.forget(m, after=({"derived": [d.id for d in derived], "cascade": cascade}
-                               if m is doc else {"cascade_from": doc.id}))
+            after: dict = ({"derived": [d.id for d in derived], "cascade": cascade}
+                           if m is doc else {"cascade_from": doc.id})
+            if isinstance(m, Fact) and key is not None and m.state not in DEAD:
+                # Invariant 177: keyed hashes of the value (never its text), so consolidation
+                # does not plan it again from words said before this forget. A dead value has
+                # its tombstone for that (invariants 66, 176).
+                exact, claim = forgotten_keys(key, m.text)
+                after[VALUE_KEYS] = sorted([*exact, claim])
+            b.forget(m, after=after)
     return ForgetResult(forgotten=[m.id for m in targets], derived=[d.id for d in derived],
                         kept=[] if cascade else [d.id for d in derived],
                         redacted_events=counts.get("events", 0),
@@ -94,13 +106,47 @@ def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
 
 
 def forgotten_match(store, text: str, tombstones: list[Tombstone]) -> Tombstone | None:
-    """A forgotten tombstone whose keyed hash is this text's (the exact value, normalised)."""
+    """A forgotten tombstone whose keyed hash is this text's: the exact value, normalised
+    (invariant 66), or the same canonical claim in other words (invariant 176)."""
     forgotten = [t for t in tombstones if t.forgotten]
     if not forgotten:
         return None
     key = store.value_key()
     if key is None:
         return None
-    wanted = keyed_value(key, text)
-    return next((t for t in forgotten if t.normalized == wanted), None)
+    exact, claim = forgotten_keys(key, text)
+    return next((t for t in forgotten if t.normalized in exact or t.claim_key == claim), None)
 
+
+
+VALUE_KEYS = "value_keys"
+
+
+class ForgottenValue(BaseModel):
+    """A fact value forgotten at `at`, known only by its keyed hashes (invariant 177)."""
+
+    keys: frozenset[str]
+    at: datetime
+
+
+def forgotten_values(store: Store, user_id: str) -> list[ForgottenValue]:
+    """Every fact value this user had forgotten, from the `forget` events of the audit log."""
+    out = []
+    for event in store.audit(user_id, limit=1_000_000, action="forget"):
+        keys = (event.after or {}).get(VALUE_KEYS) if isinstance(event.after, dict) else None
+        if keys:
+            out.append(ForgottenValue(keys=frozenset(keys), at=event.at))
+    return out
+
+
+def forgotten_since(store: Store, forgotten: list[ForgottenValue], text: str) -> datetime | None:
+    """When `text` (in any wording with the same claim) was last forgotten, or None."""
+    if not forgotten:
+        return None
+    key = store.value_key()
+    if key is None:
+        return None
+    exact, claim = forgotten_keys(key, text)
+    wanted = {*exact, claim}
+    times = [f.at for f in forgotten if f.keys & wanted]
+    return max(times) if times else None

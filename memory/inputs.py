@@ -20,8 +20,12 @@ MAX_USER_ID_CHARS = 128
 RESERVED_USER_IDS = frozenset({"catalog"})
 # Unicode categories nobody can see or that change how the rest of a line is shown:
 # Cc control, Cf format (zero-width, bidi overrides, BOM), Zl/Zp separators, Co private use,
-# Cn unassigned.
-INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cn"})
+# Cn unassigned, Cs lone surrogates (not text at all: invariant 175).
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cn", "Cs"})
+# A lone surrogate (U+D800-U+DFFF) is no character: it cannot be written as UTF-8, so it reaches
+# Python only from a broken JSON escape ("\ud800") or an argv byte that is not UTF-8 (which
+# Python decodes with surrogateescape). Refused as bad input, never a crash at the store.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # Length limits of one-line labels and notes (characters, after trimming).
 LIMITS = {"session": 128, "operator": 64, "reason": 1000, "comment": 2000}
@@ -35,6 +39,36 @@ def first_invisible(value: str) -> str | None:
     return None
 
 
+def as_text(value: object, field: str, *, error: type[ValidationError] | type[ScopeError]
+            = ValidationError) -> str:
+    """`value` as a str that is valid Unicode text (invariant 175): anything else — bytes, a
+    number, a list, a lone surrogate from a broken escape or a non-UTF-8 argv byte — is one
+    clear error of `error`'s kind, never stored as its repr and never a crash at the store."""
+    if not isinstance(value, str):
+        raise error(f"{field} must be text, got {type(value).__name__}")
+    bad = _SURROGATE.search(value)
+    if bad is not None:
+        raise error(f"{field} is not valid Unicode text (a lone surrogate U+{ord(bad.group()):04X}"
+                    " at position " f"{bad.start()}: a broken escape or bytes that are not "
+                    "UTF-8); re-encode it as UTF-8 and retry")
+    return value
+
+
+def memory_id(value: object, field: str = "id") -> str:
+    """A memory, item or plan id given by a caller: text, one line, nothing invisible, at most
+    200 characters (invariant 175). Whether it exists is the store's answer (NotFoundError)."""
+    text = as_text(value, field).strip()
+    if not text:
+        raise ValidationError(f"{field} is empty")
+    if len(text) > 200:
+        raise ValidationError(f"{field} is {len(text)} characters; ids are at most 200")
+    bad = first_invisible(text)
+    if bad is not None:
+        raise ValidationError(f"{field} {_show(text)} contains an invisible or control character "
+                              f"(U+{ord(bad):04X}); ids are plain text")
+    return text
+
+
 def _show(value: str, n: int = 40) -> str:
     """A short rendering of refused input for an error message: repr() shows control and
     invisible characters as escapes."""
@@ -43,9 +77,10 @@ def _show(value: str, n: int = 40) -> str:
 
 def require_user(user_id: object) -> str:
     """The one definition of a valid user id (invariants 1 and 68)."""
-    if user_id is None or not str(user_id).strip():
+    if user_id is None or (isinstance(user_id, str) and not user_id.strip()):
         raise ScopeError("a user is required: pass --user (or user_id); an empty scope never widens")
-    user = unicodedata.normalize("NFC", str(user_id)).strip()
+    # Invariant 175: a user id is text; bytes, numbers and lone surrogates are refused.
+    user = unicodedata.normalize("NFC", as_text(user_id, "user id", error=ScopeError)).strip()
     if len(user) > MAX_USER_ID_CHARS:
         raise ScopeError(f"invalid user id {_show(user)}: at most {MAX_USER_ID_CHARS} characters "
                          f"(got {len(user)})")
@@ -63,7 +98,7 @@ def label(value: object, field: str, *, limit: int | None = None) -> str:
     """A one-line label or note (session id, operator name, reason, comment): NFC, trimmed,
     not empty, at most `limit` characters, no control or invisible characters (invariant 68)."""
     limit = limit or LIMITS[field]
-    text = unicodedata.normalize("NFC", str(value)).strip()
+    text = unicodedata.normalize("NFC", as_text(value, field)).strip()  # invariant 175
     if not text:
         raise ValidationError(f"{field} is empty")
     if len(text) > limit:
@@ -77,7 +112,7 @@ def label(value: object, field: str, *, limit: int | None = None) -> str:
 
 def optional_label(value: object, field: str, *, limit: int | None = None) -> str | None:
     """`label`, with None (or blank) meaning "not given"."""
-    if value is None or not str(value).strip():
+    if value is None or (isinstance(value, str) and not value.strip()):
         return None
     return label(value, field, limit=limit)
 

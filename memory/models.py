@@ -279,6 +279,8 @@ class Tombstone(BaseModel):
     created_at: UTC = Field(default_factory=utcnow)
     forgotten: bool = Field(False, description="text erased; `normalized` holds a keyed hash "
                             "that still refuses the exact value (memory/redaction.py)")
+    claim_key: str | None = Field(None, description="forgotten only: a keyed hash of the "
+                                  "value's canonical claim, refusing its paraphrases (inv. 176)")
 
     @model_serializer(mode="wrap")
     def _dump(self, handler):
@@ -287,6 +289,8 @@ class Tombstone(BaseModel):
         out = handler(self)
         if not self.forgotten:
             out.pop("forgotten", None)
+        if self.claim_key is None:
+            out.pop("claim_key", None)
         return out
 
 
@@ -298,7 +302,7 @@ _ACTOR = re.compile(r"^(agent|consolidation|cli|seed|migrate|cli:[^\s:][^:]{0,63
 
 def check_actor(actor: str) -> str:
     # Issue 11 (invariant 68): an operator name is shown in audit views; nothing invisible.
-    if not _ACTOR.match(actor or "") or first_invisible(actor):
+    if not isinstance(actor, str) or not _ACTOR.match(actor) or first_invisible(actor):
         raise ValueError(
             f"invalid actor {actor!r}: expected agent | consolidation | cli[:NAME] | seed | "
             "migrate | operator:NAME | mcp:TOKEN_ID"

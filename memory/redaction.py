@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .text import normalise
+from .text import TOKEN_RE, normalise, term_set
 
 KEYED_PREFIX = "hmac-sha256:"
 REDACTED = "[forgotten]"
 # A forgotten text shorter than this is matched only as a whole value, never as a substring:
 # forgetting "ok" must not blank every snapshot that contains the letters "ok".
 MIN_SUBSTRING = 8
+MIN_WORD = 3  # words shorter than this ("in", "at") are never scrubbed on their own
 
 
 class Erasure(BaseModel):
@@ -47,6 +50,27 @@ class Erasure(BaseModel):
                 value = value.replace(t, REDACTED)
         return value
 
+    @property
+    def stems(self) -> frozenset[str]:
+        """The content words of the forgotten texts (folded, stemmed, no stop words, 3+
+        characters): what a note about one of them may repeat without quoting it whole."""
+        return _stems(self.texts)
+
+    def scrub_words(self, value: str) -> str:
+        """`value` with every word of a forgotten text replaced (invariant 66): a reason or
+        comment written about the forgotten memory ("no cat named Qzx", "re Qzx") keeps its
+        other words, never the forgotten ones, in whatever case or accents they were typed."""
+        stems = self.stems
+
+        def one(m) -> str:
+            return REDACTED if term_set(m.group(), min_len=MIN_WORD) & stems else m.group()
+        return TOKEN_RE.sub(one, self.scrub(value))
+
+
+@lru_cache(maxsize=64)
+def _stems(texts: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(t for text in texts for t in term_set(text, min_len=MIN_WORD))
+
 
 def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -55,6 +79,28 @@ def sha256(text: str) -> str:
 def keyed_value(key: bytes, text: str) -> str:
     """The match key a forgotten tombstone keeps: HMAC-SHA256 of the normalised value."""
     return KEYED_PREFIX + hmac.new(key, normalise(text).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _visible(text: str) -> str:
+    """The text without format characters (zero-width space and joiners, soft hyphen, word
+    joiner, bidi marks): "Bri\u200bstol" is "Bristol" to a reader, so it is to a keyed hash."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
+def keyed_claim(key: bytes, text: str) -> str:
+    """The second key a forgotten tombstone keeps (invariant 176): HMAC-SHA256 of the value's
+    canonical claim (slot, value, polarity: memory/values.py `canonical_key`, under its
+    KEY_VERSION), so "I live in Bristol", "Based in Bristol" and "Peanut allergy" are refused
+    after "Lives in Bristol" / "Allergic to peanuts" was retracted and then forgotten."""
+    from .values import KEY_VERSION, canonical_key  # values imports models; keep this pure
+
+    claim = f"{KEY_VERSION}:{canonical_key(_visible(text))}"
+    return KEYED_PREFIX + hmac.new(key, claim.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def forgotten_keys(key: bytes, text: str) -> tuple[set[str], str]:
+    """(exact-value keys, claim key) a new text is compared with (invariants 66 and 176)."""
+    return {keyed_value(key, text), keyed_value(key, _visible(text))}, keyed_claim(key, text)
 
 
 def is_stub(snapshot: Any) -> bool:
@@ -114,8 +160,12 @@ def redact_event(event: dict, erasure: Erasure, also_ids: frozenset[str] = froze
             changed[side] = stub(snap)
     for field in ("reason", "comment"):
         value = event.get(field)
-        if isinstance(value, str) and erasure.quotes(value):
-            changed[field] = erasure.scrub(value)
+        if not isinstance(value, str):
+            continue
+        # A note in an event aimed at the forgotten memory is about it: its words go too.
+        scrubbed = erasure.scrub_words(value) if aimed else erasure.scrub(value)
+        if scrubbed != value:
+            changed[field] = scrubbed
     return None if changed == event else changed
 
 
@@ -127,8 +177,8 @@ def redact_tombstone(tomb: dict, erasure: Erasure, key: bytes) -> dict | None:
     if tomb.get("source_fact_id") not in erasure.ids and not erasure.quotes(tomb.get("text", "")):
         return None
     out = hash_tombstone(tomb, key)
-    if isinstance(out.get("reason"), str) and erasure.quotes(out["reason"]):
-        out["reason"] = erasure.scrub(out["reason"])
+    if isinstance(out.get("reason"), str):  # the reason is about the forgotten value
+        out["reason"] = erasure.scrub_words(out["reason"])
     return out
 
 
@@ -136,8 +186,9 @@ def hash_tombstone(tomb: dict, key: bytes) -> dict:
     """A tombstone reduced to its keyed hash (erasing a whole user: its reason goes too)."""
     if tomb.get("forgotten"):
         return tomb
-    return {**tomb, "text": "", "normalized": keyed_value(key, tomb.get("text", "")),
-            "forgotten": True}
+    text = tomb.get("text", "")
+    return {**tomb, "text": "", "normalized": keyed_value(key, text),
+            "claim_key": keyed_claim(key, text) if text else None, "forgotten": True}
 
 
 def texts_of(doc) -> list[str]:

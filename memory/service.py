@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
 
-from . import contradicted, forgetting
+from . import contradicted, forgetting, inputs
 from . import tombstones as _tombstones  # issue 11: the three-way tombstone check
 from .clock import Clock, parse_when, utcnow
 from .corrections import believed_at, valid_covers
@@ -142,7 +142,7 @@ class MemoryService:
         return self.batch(actor, user_id).owned(kind, memory_id, action=action)
 
     def find_memory(self, user_id: str, memory_id: str, *, actor: str, action: str) -> AnyMemory:
-        user_id = require_user(user_id)
+        user_id, memory_id = require_user(user_id), inputs.memory_id(memory_id)  # inv. 175
         for kind in USER_KINDS:
             doc = self.store.get(kind, user_id, memory_id)
             if doc is not None:
@@ -217,6 +217,7 @@ class MemoryService:
 
     def check_sources(self, user_id: str, episode_ids: Iterable[str]) -> None:
         for ep_id in episode_ids:
+            ep_id = inputs.memory_id(ep_id, "source episode id")  # invariant 175
             if self.store.get(MemoryKind.EPISODIC, user_id, ep_id) is None:
                 raise ValidationError(f"source episode {ep_id} not found for user {user_id}")
 
@@ -260,7 +261,7 @@ class MemoryService:
 
     # reading facts ------------------------------------------------------------------------------
     def get_fact(self, user_id: str, fact_id: str) -> Fact:
-        user_id = require_user(user_id)
+        user_id, fact_id = require_user(user_id), inputs.memory_id(fact_id, "fact id")
         fact = self.store.get(MemoryKind.SEMANTIC, user_id, fact_id)
         if not isinstance(fact, Fact):  # a semantic id: a Fact, or missing
             raise NotFoundError(f"no fact {fact_id} for user {user_id}", target_id=fact_id)
@@ -410,6 +411,9 @@ class MemoryService:
 
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
+        # Filters are text too (invariant 175): a non-UTF-8 byte is an error, not a crash.
+        action = inputs.as_text(action, "action") if action is not None else None
+        plan_id = inputs.memory_id(plan_id, "plan id") if plan_id is not None else None
         return self.store.audit(require_user(user_id) if user_id != CATALOG else CATALOG,
                                 limit=limit, action=action, plan_id=plan_id)
 

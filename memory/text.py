@@ -48,6 +48,7 @@ _MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u06
           "\u0f18-\u0fbc\u102b-\u103e\u17b4-\u17d3\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff"
           "\u3099\u309a\ufe20-\ufe2f")
 _TOKEN = re.compile(rf"(?:[^\W_]|[{_MARKS}])+")
+TOKEN_RE = _TOKEN  # a word as FTS5 splits it, for callers that need its position
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]+")
 _LATIN = re.compile(r"[a-z]")
 # Marks folded away for matching: Latin/Greek/Cyrillic accents, Arabic harakat, Hebrew points.
@@ -80,7 +81,8 @@ def clean_text(text: str | None, *, field: str = "text") -> str:
     """Strip, refuse empty, oversized (> 32 KB) and control-character text (invariant 11)."""
     if text is None:
         raise ValidationError(f"{field} is required")
-    value = unicodedata.normalize("NFC", str(text)).strip()
+    # Invariant 175: text is a str of valid Unicode (no bytes, numbers, lone surrogates).
+    value = unicodedata.normalize("NFC", inputs.as_text(text, field)).strip()
     if not value:
         raise ValidationError(f"{field} is empty")
     size = len(value.encode("utf-8"))

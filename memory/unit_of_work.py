@@ -24,6 +24,7 @@ from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel
 
+from . import inputs
 from .corrections import bumped, linked, retire, retracted, tombstone_of
 from .credentials import Credential
 from .errors import AccessDenied, ChainError, NotFoundError, TombstoneError, ValidationError
@@ -35,6 +36,7 @@ from .models import (
     Fact,
     FactState,
     MemoryKind,
+    Playbook,
     Tombstone,
     TombstoneKind,
     check_actor,
@@ -52,6 +54,7 @@ from .stores.base import (
     Store,
     UpdateMemory,
 )
+from .text import MAX_TEXT_BYTES
 from .values import POSSIBLY_RESTATES, Decision, Verdict
 
 M = TypeVar("M", bound=BaseModel)
@@ -72,6 +75,7 @@ EventIds = Callable[[AuditEvent, str | None], str]
 #   allow:  history being restored as it was (seeding, undo).
 OnDead = Literal["refuse", "decide", "flag", "allow"]
 
+MAX_STEPS = 200  # steps of one playbook (invariant 11)
 _WRITE_ACTION = {MemoryKind.EPISODIC: "write_episode", MemoryKind.SEMANTIC: "write_fact",
                  MemoryKind.PROCEDURAL: "write_playbook", MemoryKind.CATALOG: "write_catalog"}
 
@@ -85,6 +89,18 @@ def as_actor(actor: str) -> str:
         return check_actor(actor)
     except ValueError as exc:
         raise ValidationError(str(exc)) from None
+
+
+def _size_ok(doc: AnyMemory) -> None:
+    """Oversized text is refused whole (invariant 11): each text field is checked where it is
+    cleaned, and a playbook's name, trigger and steps together are held to the same 32 KB here,
+    so 10,000 small steps cannot make one record of megabytes."""
+    if isinstance(doc, Playbook):
+        size = len(doc.search_text().encode("utf-8", "surrogatepass"))
+        if size > MAX_TEXT_BYTES or len(doc.steps) > MAX_STEPS:
+            raise ValidationError(
+                f"playbook {doc.name[:40]!r} is {size} bytes in {len(doc.steps)} steps; the "
+                f"limit is {MAX_TEXT_BYTES} bytes (32 KB) and {MAX_STEPS} steps")
 
 
 class Batch:
@@ -120,7 +136,9 @@ class Batch:
 
     def owned(self, kind: MemoryKind, memory_id: str, *, action: str) -> AnyMemory:
         """A memory of this batch's user, for a mutation. Another user's id is exactly a missing
-        id to the caller, and the attempt is audited as denied at once (invariant 3)."""
+        id to the caller, and the attempt is audited as denied at once (invariant 3). An id that
+        is no text at all is refused before any lookup (invariant 175)."""
+        memory_id = inputs.memory_id(memory_id)
         doc = self.get(kind, memory_id)
         if doc is not None:
             return doc
@@ -260,6 +278,7 @@ class Batch:
         """Insert a new memory of this scope, audited with its full record."""
         memory: AnyMemory = doc  # type: ignore[assignment]  # M is always one memory kind
         self._owner_ok(memory)
+        _size_ok(memory)
         action = action or _WRITE_ACTION[memory.kind]
         self._check(action, [memory.id])
         if isinstance(memory, Fact):
@@ -290,6 +309,7 @@ class Batch:
         if nxt.id != cur.id or nxt.rev != cur.rev + 1:
             raise ValidationError(f"an update of {cur.id} must keep its id and advance its "
                                   f"revision by one ({cur.rev} → {cur.rev + 1})")
+        _size_ok(nxt)
         if isinstance(nxt, Fact):
             nxt = self._guard(nxt, on_dead, action, dying)
         self.ops.append(UpdateMemory(doc=nxt, expected_rev=cur.rev))
@@ -401,12 +421,17 @@ class Batch:
         return cred
 
     # loading history as it was (seeding, migration, import) ---------------------------------
-    def restore(self, item: AnyMemory | Tombstone | AuditEvent | Credential) -> None:
+    def restore(self, item: AnyMemory | Tombstone | AuditEvent | Credential, *,
+                on_dead: OnDead = "allow") -> None:
         """Copy a record of an existing history unchanged: a memory, a tombstone or an audit
         event (its own event, already written once). Nothing new is audited: the history is
         the audit. Used by seeding, migration and import, whose ids make re-runs converge.
-        Restoring is an admin's (or a system actor's) act (invariant 120)."""
+        Restoring is an admin's (or a system actor's) act (invariant 120). A history from
+        outside the store (an import file) passes `on_dead="decide"`: a fact it holds active
+        that restates a value this store keeps dead is refused whole (invariant 178)."""
         self._check("restore")
+        if isinstance(item, Fact) and on_dead != "allow" and item.state == FactState.ACTIVE:
+            item = self._guard(item, on_dead, "import_user")
         if isinstance(item, AuditEvent):
             self.ops.append(AppendAudit(event=item))
             self.events.append(item)

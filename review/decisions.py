@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from memory import inputs
 from memory.corrections import tombstone_of
 from memory.errors import ChainError, ConflictError, MemdeskError, ValidationError
 from memory.models import (
@@ -31,8 +32,8 @@ BULK_DECISIONS = (Decision.APPROVE, Decision.REJECT)
 
 def operator_actor(operator: str | None) -> str:
     """`operator:NAME`; a decision always names who made it (invariant 42)."""
-    name = (operator or "").strip()
-    if not name:
+    name = inputs.as_text(operator, "operator").strip() if operator is not None else ""
+    if not name:  # invariant 175: a name is text
         raise ValidationError("an operator name is required: pass --operator NAME")
     try:
         return check_actor(f"operator:{name}")

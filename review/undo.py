@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from memory.errors import ChainError, ConflictError, NotFoundError
 from memory.models import AuditEvent, Fact, MemoryKind
+from memory.redaction import is_stub
 from memory.service import MemoryService
 
 from .decisions import operator_actor
@@ -74,6 +75,10 @@ def _companions(events: list[AuditEvent], decision: AuditEvent) -> list[AuditEve
 
 def _restore(service: MemoryService, user: str, snap_before: dict, snap_after: dict,
              what: str) -> tuple[Fact, Fact]:
+    if is_stub(snap_before) or is_stub(snap_after) or "id" not in snap_after:
+        # Invariant 66: the text to restore was forgotten since; undo never brings it back.
+        raise ConflictError(f"cannot undo: the {what} it would restore was forgotten since; "
+                            "nothing was undone")
     cur = service.store.get(MemoryKind.SEMANTIC, user, snap_after["id"])
     if not isinstance(cur, Fact):  # a semantic id: a Fact, or gone
         raise ConflictError(f"cannot undo: {what} {snap_after['id']} no longer exists")

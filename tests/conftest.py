@@ -30,6 +30,30 @@ ES_SKIP_REASON = ("live Elasticsearch variant: MEMDESK_ES_URL is not set (start 
                   "`make test-es`)")
 
 
+def pytest_sessionstart(session):
+    """Invariant 29 for the test run: with MEMDESK_ES_URL set to a cluster nobody answers at,
+    the run stops at once with one line naming the URL (credentials redacted) and how to start
+    a cluster, exit code 6 like the CLI, instead of a connection traceback in every ES test."""
+    url = os.environ.get("MEMDESK_ES_URL")
+    if not url:
+        return
+    import socket
+    from urllib.parse import urlsplit
+
+    from memory.stores.elasticsearch.store import redact
+
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 9200)
+        if parts.scheme not in ("http", "https") or not host:
+            raise ValueError("expected http(s)://HOST[:PORT]")
+        socket.create_connection((host, port), timeout=5).close()
+    except (OSError, ValueError) as exc:
+        pytest.exit(f"MEMDESK_ES_URL={redact(url)}: cannot reach Elasticsearch ({exc}); start one "
+                    "with `docker compose up -d elasticsearch` (README: Running Elasticsearch) "
+                    "or unset MEMDESK_ES_URL to skip the live variants", returncode=6)
+
+
 def _backends() -> list:
     return ["embedded", pytest.param("elasticsearch", marks=pytest.mark.skipif(
         not os.environ.get("MEMDESK_ES_URL"), reason=ES_SKIP_REASON))]

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from ..errors import ChainError, ConflictError, NotFoundError, ValidationError
 from ..models import AuditEvent, Contradiction, Fact, FactState, MemoryKind, Playbook
+from ..redaction import is_stub
 from ..service import MemoryService
 from ..text import require_user
 from ..unit_of_work import Batch
@@ -213,6 +214,12 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
             reverted.append(cur.id)
         elif e.action in ("supersede", "update_playbook") and e.before and e.after:
             kind = MemoryKind.SEMANTIC if e.action == "supersede" else MemoryKind.PROCEDURAL
+            if is_stub(e.before) or is_stub(e.after):
+                # Invariant 66: the text to restore was forgotten since; undo cannot bring it
+                # back, so it refuses (and writes nothing) instead of failing half-way.
+                raise ConflictError(f"cannot undo plan {plan_id}: what it would restore of "
+                                    f"{e.before.get('id') or e.after.get('id')} was forgotten "
+                                    "since; nothing was undone")
             cur = changed(kind, e.after)
             restored = cur.model_validate({**e.before, "rev": cur.rev + 1,
                                            "use_count": cur.use_count,

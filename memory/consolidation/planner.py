@@ -15,6 +15,7 @@ from datetime import datetime
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from .. import forgetting
 from ..clock import parse_when
 from ..corrections import bumped as bump
 from ..models import (
@@ -68,6 +69,7 @@ class PlanInputs(BaseModel):
     neighbours: dict[str, list[tuple[Fact, float]]] = {}
     tombstones: dict[str, Verdict | None] = {}
     owned: dict[str, Fact | None] = {}
+    forgotten: dict[str, datetime] = {}  # when a value was forgotten (invariant 177)
 
     def request(self) -> ExtractionInput:
         eps = [EpisodeView(id=e.id, text=e.text, timestamp=e.timestamp, session_id=e.session_id,
@@ -142,6 +144,9 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
         vectors = np.zeros((0, svc.embedder.dims), np.float32)
     flt = RecallFilter(user_id=user, kinds=frozenset({MemoryKind.SEMANTIC}), fact_states=ALL_STATES)
     neighbours, matches = {}, {}
+    gone = forgetting.forgotten_values(store, user) if keys else []
+    forgotten = {k: at for k in keys
+                 if (at := forgetting.forgotten_since(store, gone, texts[k])) is not None}
     for key, vec in zip(keys, vectors, strict=False):
         hits = store.search_dense(flt, vec, NEIGHBOURS)
         # Scores are (1 + cos) / 2 on every backend; the gates reason in cosine.
@@ -151,7 +156,7 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
     proposed = sorted({f.supersedes_id for f in extraction.facts if f.supersedes_id})
     owned = {i: store.get(MemoryKind.SEMANTIC, user, i) for i in proposed}
     return inputs.model_copy(update={"neighbours": neighbours, "tombstones": matches,
-                                     "owned": owned})
+                                     "owned": owned, "forgotten": forgotten})
 
 
 def make_plan(svc: MemoryService, user_id: str, llm, *, policy: ReviewPolicy | None = None,
@@ -235,6 +240,8 @@ class _Builder:
         self.said_vocab = gates.vocabulary(inputs.assistant_context)
         self.known = {e.id for e in inputs.new_episodes} | {e.id for e in inputs.context_episodes}
         self.shown = {f.id for f in inputs.shown_facts}
+        self.stored = {e.id: e.recorded_at for e in [*inputs.context_episodes,
+                                                     *inputs.new_episodes]}
 
     def _op_id(self, *parts: object) -> str:
         return stable_id("op", self.plan_id, len(self.ops), *parts, n=12)
@@ -264,6 +271,15 @@ class _Builder:
         if later_in_slot:
             g = self.record(GateDecision(gate="dedup", subject=text, decision="drop",
                                          reason="a later message in this run states a newer value"))
+            return self.drop(text, g.gate, ev, g.reason, f.reason)
+        gone = self.inputs.forgotten.get(key)
+        if gone is not None and all(self.stored.get(e, gone) <= gone for e in ev):
+            # Invariant 177: a forgotten value is not planned again from words the user said
+            # before forgetting it; only a message stored after the forget brings it back.
+            g = self.record(GateDecision(
+                gate="forgotten", subject=text, decision="drop",
+                reason=f"the user had this forgotten on {gone:%Y-%m-%d %H:%M}; every message "
+                       "it comes from was stored before that"))
             return self.drop(text, g.gate, ev, g.reason, f.reason)
         flags: list[str] = []
         state = FactState.ACTIVE
