@@ -209,6 +209,16 @@ def test_inv148_forget_means_the_current_version_when_both_fit(service):
     assert active(service) == ["Lives in Leeds"]
 
 
+def test_inv149_forget_takes_the_fact_with_the_words_said_over_synonyms(service):
+    # Invariant 149: "address" said outright beats two synonym matches ("lived", "streets").
+    service.write_fact("ana", "Her brother Jan lived two streets away from her in Hamburg",
+                       fact_type="identity")
+    addr = service.write_fact("ana", "Address is 14 Calçada da Tapada", fact_type="identity").fact
+    t = turn(service, "forget my address")
+    assert [(w.op, w.old_id) for w in t.writes()] == [("forget", addr.id)]
+    assert active(service) == ["Her brother Jan lived two streets away from her in Hamburg"]
+
+
 def test_another_users_memory_is_never_read_or_written(service):
     bob = service.write_fact("bob", "Lives in Lisbon", fact_type="identity").fact
     bob_audit = len(service.audit("bob", limit=1000))

@@ -263,6 +263,7 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
                      r"drove|smoked|kept|rode)\s+(?:in|at|"
                      r"a|an|the|with|for)?\s*", "", words.strip(), flags=re.IGNORECASE)
     want = terms(cleaned) - {stem(w) for w in lx.GENERIC}
+    said = set(want)  # the user's own words, before synonyms
     if expand:
         for w in list(want):
             for key, alts in lx.SYNONYMS.items():
@@ -287,8 +288,10 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
             # A denial tombstones what it names (invariant 4): "a Hue bridge" is not "Hue bulbs",
             # so every word of a short target (all but one in four of a long one) must be there.
             continue
-        fit = (len(shared) + (2 if slot and slot in slots_of(h.text, h.fact_type) else 0),
-               h.state == "active", -h.rank)
+        # Invariant 149: the words the user said outrank their synonyms ("forget my address"
+        # is the address fact, not "lived two streets away" that shares two synonyms).
+        fit = (len(shared & said) + (2 if slot and slot in slots_of(h.text, h.fact_type) else 0),
+               len(shared), h.state == "active", -h.rank)
         if best_key is None or fit > best_key:
             best, best_key = h, fit
     return best
