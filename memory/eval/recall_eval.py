@@ -30,7 +30,7 @@ FROZEN_PATH = QUESTIONS_PATH.with_name("questions_frozen.json")
 TUNING_PATH = QUESTIONS_PATH.with_name("questions_tuning.json")  # issue 17: tuning additions
 # Issue 17: a second frozen set, written by someone who had seen no ranking (invariant 151).
 FROZEN2_PATH = QUESTIONS_PATH.with_name("questions_frozen2.json")
-# Issue 17 (recall6): paraphrase-heavy questions written before any ranking was run on them;
+# Issue 17 (recall6, invariant 168): paraphrase questions written before any ranking was run on them;
 # pinned (tests/test_frozen_questions.py), then used for tuning.
 TUNING2_PATH = QUESTIONS_PATH.with_name("questions_tuning2.json")
 QUESTION_SETS = {"tuning": QUESTIONS_PATH, "tuning-extra": TUNING_PATH, "frozen": FROZEN_PATH,
