@@ -18,6 +18,7 @@ from . import contradicted
 from .clock import as_utc
 from .embeddings import Embedder
 from .lexical import analyse, without_names
+from .lexicon import expansions
 from .models import Fact, FactState, MemoryKind
 from .ranking import (
     Candidate,
@@ -113,7 +114,10 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     if hits is None:
         leg_hits: dict[str, list[LegHit]] = {}
         if config.use_bm25:
-            leg_hits["bm25"] = store.search_bm25(flt, lex_query, config.candidates)
+            # invariant 169: the lexicon's other words for the question's, at a lower weight
+            extra = expansions(analyse(lex_query), config.lexicon_weight)
+            leg_hits["bm25"] = (store.search_bm25(flt, lex_query, config.candidates, extra=extra)
+                                if extra else store.search_bm25(flt, lex_query, config.candidates))
         if config.use_dense:
             vec = embedder.embed([dense_query])[0]
             leg_hits["dense"] = store.search_dense(flt, vec, config.candidates)
