@@ -105,3 +105,32 @@ def test_inv169_expansion_never_reaches_another_users_memories(store):
                       purpose=Purpose.EVAL).hits
     assert {h.doc.user_id for h in hits} <= {"ana", None}
     assert mine.id in {h.id for h in hits}
+
+
+def test_inv169_explain_lists_the_lexicon_words_and_only_a_capable_store_gets_any(store):
+    from memory.stores.base import Capability
+
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.write_fact("ana", "Has a robot vacuum in the lounge")
+    got = svc.recall("ana", "Where is the hoover?", explain=True, purpose=Purpose.EXPLAIN)
+    assert got.explain is not None
+    assert got.explain.lexical_extra == {analyse("vacuum")[0]: DEFAULT.lexicon_weight}
+    assert Capability.WEIGHTED_TERMS in store.capabilities
+
+    class Plain:  # the same store, minus the capability (Elasticsearch declares none)
+        def __init__(self, inner):
+            self.inner = inner
+            self.capabilities = frozenset()
+            self.asked: list[dict] = []
+
+        def search_bm25(self, flt, query, limit, **kw):
+            self.asked.append(kw)
+            return self.inner.search_bm25(flt, query, limit)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    plain = Plain(store)
+    r = retrieve(plain, svc.embedder, "ana", "Where is the hoover?", DEFAULT, NOW,  # type: ignore[arg-type]
+                 purpose=Purpose.EVAL)
+    assert plain.asked == [{}] and r.lexical_extra == {}

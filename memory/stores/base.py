@@ -180,6 +180,7 @@ class Capability(StrEnum):
     HYBRID_SEARCH = "hybrid_search"  # one-request hybrid ranking on the server (`hybrid_search`)
     TRANSACTIONS = "transactions"  # `apply` is one multi-document transaction (rollback)
     PER_USER_KEYS = "per_user_keys"  # reads can run under a per-user credential (DLS)
+    WEIGHTED_TERMS = "weighted_terms"  # `search_bm25(extra=...)` scores analysed terms (inv. 169)
 
 
 @runtime_checkable
@@ -251,7 +252,8 @@ class Store(Protocol):
                     extra: Mapping[str, float] | None = None) -> list[LegHit]:
         """BM25 over the user's visible corpus; `extra` maps analysed terms (the lexicon's
         expansions of the query, invariant 169) to the weight each scores at. A store may
-        ignore `extra` (Elasticsearch does)."""
+        ignore `extra` (Elasticsearch does); one that uses it declares
+        `Capability.WEIGHTED_TERMS`, and only then does recall send any."""
         ...
     def user_names(self, user_id: str) -> frozenset[str]:
         """The user's own names, from their active facts that name them ("Her name is Maya"),
