@@ -1,6 +1,6 @@
 """CPU time of a recall without the query embedding (time intent, both legs, fusion, adjust),
-before and after the second and third recall-quality passes: one store, the same queries,
-thread CPU time.
+before and after the second and third recall-quality passes and recall6's lexicon: one store,
+the same queries, thread CPU time.
 
     OPENBLAS_NUM_THREADS=1 nice -n 10 .venv/bin/python bench/bench_recall_legs.py
 
@@ -41,7 +41,8 @@ BEFORE = (DEFAULT.model_copy(update={"ranking": RankingParams(
 SECOND = (DEFAULT.model_copy(update={"drop_names": "off", "ranking": RankingParams(
     source_lift=1.25, weak_dense_weight=None)}), IndexParams(source_weight=0.0,
                                                               dense_source_weight=0.0))
-AFTER = (DEFAULT, IndexParams())
+THIRD = (DEFAULT.model_copy(update={"lexicon_weight": 0.0}), IndexParams())  # before recall6
+AFTER = (DEFAULT, IndexParams())  # recall6: the lexicon's expansions (invariant 169)
 
 
 class _Fixed:
@@ -72,7 +73,8 @@ def main() -> None:
                for u in (rng.randrange(10) for _ in range(300))]
     vecs = {q: emb.embed([q])[0] for _, q in queries}
     for label, (cfg, ip) in (("before (issue 17)", BEFORE), ("second pass", SECOND),
-                             ("after (third pass)", AFTER)):
+                             ("third pass (no lexicon)", THIRD),
+                             ("after (recall6: lexicon 0.5)", AFTER)):
         store.set_index_params(ip)
         for u, q in queries[:20]:  # build every view first
             retrieve(store, _Fixed(vecs[q]), u, q, cfg, NOW)

@@ -183,14 +183,20 @@ class LexicalIndex:
         k = lo + int(np.searchsorted(self.doc_ids[lo:hi], doc))
         return k < hi and int(self.doc_ids[k]) == doc
 
-    def scores(self, term_ids: Sequence[int]) -> np.ndarray:
-        """BM25 score of every document for the (distinct) query terms; 0 where none matches."""
+    def scores(self, term_ids: Sequence[int],
+               term_weights: Sequence[float] | None = None) -> np.ndarray:
+        """BM25 score of every document for the (distinct) query terms; 0 where none matches.
+        With `term_weights` (one per term id) each term's contribution is scaled by its weight
+        (the lexicon's expansions, invariant 169)."""
         out_idx, out_w = [], []
-        for t in term_ids:
+        for n, t in enumerate(term_ids):
             j = int(np.searchsorted(self.terms, t))
             if j < self.terms.size and self.terms[j] == t:
                 out_idx.append(self.doc_ids[self.indptr[j]:self.indptr[j + 1]])
-                out_w.append(self.weights[self.indptr[j]:self.indptr[j + 1]])
+                w = self.weights[self.indptr[j]:self.indptr[j + 1]]
+                if term_weights is not None and term_weights[n] != 1.0:
+                    w = w * np.float32(term_weights[n])
+                out_w.append(w)
         if not out_idx:
             return np.zeros(self.n_docs, np.float32)
         return np.bincount(np.concatenate(out_idx), weights=np.concatenate(out_w),

@@ -67,7 +67,9 @@ class RankingParams(BaseModel):
                             "of RRF and fused score relative to its best in the tail)")
     # Third pass (invariant 154): a weak lexical match leans on the dense leg. None = off.
     weak_dense_weight: float | None = Field(1.6, ge=0.0, description="dense weight when the "
-                                            "best BM25 hit holds none of the query's words")
+                                            "best BM25 hit holds none of the query's words "
+                                            "(3.0 measured with the lexicon, recall6: persona "
+                                            "sets up, LoCoMo R@10 -0.7: not adopted)")
     coverage_full: float = Field(0.75, gt=0.0, le=1.0, description="share of the query's words "
                                  "the best BM25 hit must hold for the plain dense weight")
     coverage_hits: int = Field(1, ge=1, description="the BM25 leg's best n hits whose words "

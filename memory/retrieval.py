@@ -18,6 +18,7 @@ from . import contradicted
 from .clock import as_utc
 from .embeddings import Embedder
 from .lexical import analyse, without_names
+from .lexicon import expansions
 from .models import Fact, FactState, MemoryKind
 from .ranking import (
     Candidate,
@@ -47,6 +48,8 @@ class Retrieved(BaseModel):
     lexical_query: str = ""
     dense_weight: float | None = None
     lexical_coverage: float | None = None
+    # invariant 169: the lexicon's words the BM25 leg also scored, with their weight
+    lexical_extra: dict[str, float] = {}
 
 
 def plan_filter(user_id: str, config: RecallConfig, intent: TimeIntent) -> RecallFilter:
@@ -96,6 +99,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
             dense_query = lex_query
     legs: dict[str, list] = {}
     cov: float | None = None
+    extra: dict[str, float] = {}
     hits: list[RankedHit] | list[Candidate] | None = None
     plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
     # A store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks like
@@ -113,7 +117,11 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     if hits is None:
         leg_hits: dict[str, list[LegHit]] = {}
         if config.use_bm25:
-            leg_hits["bm25"] = store.search_bm25(flt, lex_query, config.candidates)
+            # invariant 169: the lexicon's other words for the question's, at a lower weight
+            if Capability.WEIGHTED_TERMS in store.capabilities:
+                extra = expansions(analyse(lex_query), config.lexicon_weight)
+            leg_hits["bm25"] = (store.search_bm25(flt, lex_query, config.candidates, extra=extra)
+                                if extra else store.search_bm25(flt, lex_query, config.candidates))
         if config.use_dense:
             vec = embedder.embed([dense_query])[0]
             leg_hits["dense"] = store.search_dense(flt, vec, config.candidates)
@@ -139,4 +147,4 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt,
                      contradicted=contra, lexical_query=lex_query,
                      dense_weight=params.dense_weight if config.use_dense else None,
-                     lexical_coverage=cov)
+                     lexical_coverage=cov, lexical_extra=extra)

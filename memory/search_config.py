@@ -34,6 +34,10 @@ class RecallConfig(BaseModel):
     drop_names: Literal["off", "bm25", "both"] = Field(
         "bm25", description="drop the user's own names from the BM25 query / and the embedded "
         "query text, when other content words remain")
+    # recall6 (invariant 169): the general-English lexicon's other words for the question's words
+    # join the BM25 query at this weight (memory.lexicon); 0 = off. Embedded store only.
+    lexicon_weight: float = Field(0.5, ge=0.0, le=1.0, description="BM25 weight of the "
+                                  "lexicon's expansions of the question's words; 0 = off")
     kinds: frozenset[MemoryKind] = frozenset(
         {MemoryKind.EPISODIC, MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL}
     )
@@ -57,7 +61,8 @@ HISTORY = RecallConfig(include_superseded=True)  # superseded facts too, as hist
 SHARP_RRF = RecallConfig(ranking=RankingParams(fusion="rrf", dense_weight=1.0, rrf_k=10))
 # Issue 17: the ranking before it (equal-weight RRF k=30, no post-fusion multipliers, no catalog),
 # kept for comparison and for stores whose one-request path only does plain RRF.
-LEGACY_RRF = RecallConfig(include_catalog=False, use_time=False, drop_names="off", ranking=RankingParams(
+LEGACY_RRF = RecallConfig(include_catalog=False, use_time=False, drop_names="off", lexicon_weight=0.0,
+                          ranking=RankingParams(
     fusion="rrf", dense_weight=1.0, question_weight=1.0, past_weight=1.0, window_boost=1.0,
     source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0, weak_dense_weight=None))
 # Demote a turn whose session neighbour already ranks higher (measured: LoCoMo tune R@10 -0.5,

@@ -72,6 +72,7 @@ class RecallExplain(BaseModel):
     lexical_query: str | None = None  # the BM25 query, the user's own name dropped (inv. 153)
     dense_weight: float | None = None  # this query's dense weight in fusion (invariant 154)
     lexical_coverage: float | None = None  # share of the query's words the best BM25 hits hold
+    lexical_extra: dict[str, float] = {}  # the lexicon's words BM25 also scored (invariant 169)
 
 
 class RecallResult(BaseModel):
@@ -394,7 +395,8 @@ class MemoryService:
                 filters=filter_breakdown(self.store.counts(user_id), config)
                 + contradicted.filter_counts(contra, purpose),
                 config=config.model_dump(mode="json"), lexical_query=got.lexical_query,
-                dense_weight=got.dense_weight, lexical_coverage=got.lexical_coverage)
+                dense_weight=got.dense_weight, lexical_coverage=got.lexical_coverage,
+                lexical_extra=got.lexical_extra)
         return result
 
     # overview and audit ------------------------------------------------------------------------

@@ -107,6 +107,9 @@ st.caption(md(f"Path: {ex.path} · candidates per leg: "
                  if ex.lexical_coverage is not None else "")))
 if ex.lexical_query and ex.lexical_query != ex.query:
     st.caption(md(f"BM25 query, the user's own name dropped: “{ex.lexical_query}”"))
+if ex.lexical_extra:  # invariant 169: the general lexicon's other words, below the asked ones
+    st.caption(md("BM25 lexicon words: " + ", ".join(
+        f"{t} ×{w:g}" for t, w in sorted(ex.lexical_extra.items()))))
 here = st.context.url if isinstance(st.context.url, str) else ""  # None outside a browser
 share = f"{here.split('?')[0]}?{urlencode(params)}"
 st.code(share, language=None, wrap_lines=True)

@@ -185,6 +185,9 @@ def cmd_recall(args) -> int:
             lines.append(f"path: {e['path']}; candidates {e['candidates']}")
             if e.get("lexical_query") and e["lexical_query"] != e["query"]:
                 lines.append(f"BM25 query (the user's own name dropped): {e['lexical_query']}")
+            if e.get("lexical_extra"):  # invariant 169
+                lines.append("BM25 lexicon words: " + ", ".join(
+                    f"{t} ×{w:g}" for t, w in sorted(e["lexical_extra"].items())))
             if e.get("dense_weight") is not None:
                 cov = e.get("lexical_coverage")
                 lines.append(f"dense weight {e['dense_weight']:.2f}" + (

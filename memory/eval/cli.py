@@ -35,7 +35,7 @@ def register(sub, common) -> None:
 
     p = esub.add_parser("recall", parents=[common], help="persona recall eval + isolation sweep")
     p.add_argument("--questions", default=None, type=t.TEXT_FILE,
-                   help="questions JSON, or a set: tuning (default), tuning-extra, frozen, frozen2")
+                   help="questions JSON, or a set: tuning (default), tuning-extra, tuning2, frozen, frozen2")
     p.add_argument("--real-clock", action="store_true",
                    help="ask at the real time (default: the day after the newest episode)")
     _ablation_flags(p)

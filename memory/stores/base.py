@@ -6,7 +6,7 @@ Mutations arrive as a list of operations applied all-or-nothing (invariant 10).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple, Protocol, runtime_checkable
@@ -180,6 +180,7 @@ class Capability(StrEnum):
     HYBRID_SEARCH = "hybrid_search"  # one-request hybrid ranking on the server (`hybrid_search`)
     TRANSACTIONS = "transactions"  # `apply` is one multi-document transaction (rollback)
     PER_USER_KEYS = "per_user_keys"  # reads can run under a per-user credential (DLS)
+    WEIGHTED_TERMS = "weighted_terms"  # `search_bm25(extra=...)` scores analysed terms (inv. 169)
 
 
 @runtime_checkable
@@ -247,7 +248,13 @@ class Store(Protocol):
     def list_credentials(self, user_id: str | None = None) -> list[Credential]: ...
 
     # search ----------------------------------------------------------------------------
-    def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]: ...
+    def search_bm25(self, flt: RecallFilter, query: str, limit: int, *,
+                    extra: Mapping[str, float] | None = None) -> list[LegHit]:
+        """BM25 over the user's visible corpus; `extra` maps analysed terms (the lexicon's
+        expansions of the query, invariant 169) to the weight each scores at. A store may
+        ignore `extra` (Elasticsearch does); one that uses it declares
+        `Capability.WEIGHTED_TERMS`, and only then does recall send any."""
+        ...
     def user_names(self, user_id: str) -> frozenset[str]:
         """The user's own names, from their active facts that name them ("Her name is Maya"),
         dropped from recall queries as references (invariant 153); empty where not kept."""

@@ -11,7 +11,7 @@ import json
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from operator import attrgetter
 from pathlib import Path
@@ -135,7 +135,7 @@ def user_token(user_id: str) -> str:
 class EmbeddedStore:
     """SQLite-backed store. Safe to share between threads (one connection behind a lock)."""
 
-    capabilities = frozenset({Capability.TRANSACTIONS})
+    capabilities = frozenset({Capability.TRANSACTIONS, Capability.WEIGHTED_TERMS})
     recall_path = "embedded: FTS5 + exact numpy"
 
     def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float = 5.0):
@@ -650,13 +650,15 @@ class EmbeddedStore:
         return {r[0] for r in rows}
 
     # search -----------------------------------------------------------------------------------
-    def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]:
+    def search_bm25(self, flt: RecallFilter, query: str, limit: int, *,
+                    extra: Mapping[str, float] | None = None) -> list[LegHit]:
         """BM25 with this user's own statistics (invariant 101), episodes indexed with their
-        session neighbours (memory.stores.user_view). Scores are comparable within one call."""
+        session neighbours (memory.stores.user_view). Scores are comparable within one call.
+        `extra`: analysed terms scored at their own weight (the lexicon, invariant 169)."""
         with self._lock:
             self._sync_external()
             view = self._view(flt.user_id)
-            idx, scores = view.bm25(query, self._vocab, self._mask(view, flt), limit)
+            idx, scores = view.bm25(query, self._vocab, self._mask(view, flt), limit, extra)
             hits = self._hits(view, idx, scores)
             # invariant 154: what the best few hits hold of the query, context words included
             for h, m in zip(hits, view.matched(query, self._vocab, idx[:MATCHED_HITS].tolist()),

@@ -9,7 +9,7 @@ previous view, so a rebuild re-analyses only what changed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 import numpy as np
@@ -157,8 +157,18 @@ class UserView:
         order = np.lexsort((idx, -s))  # ties: the older row first, as the SQL order did
         return idx[order], s[order]
 
-    def bm25(self, query: str, vocab: Vocabulary, mask: np.ndarray, limit: int):
-        scores = self.lexical.scores(vocab.lookup(analyse(query)))
+    def bm25(self, query: str, vocab: Vocabulary, mask: np.ndarray, limit: int,
+             extra: Mapping[str, float] | None = None):
+        """BM25 of the query's terms, plus `extra` analysed terms at their own weights (the
+        lexicon's expansions, invariant 169)."""
+        ids = vocab.lookup(analyse(query))
+        weights = [1.0] * len(ids)
+        for term, w in (extra or {}).items():
+            i = vocab.ids.get(term)
+            if i is not None and i not in ids and w > 0:
+                ids.append(i)
+                weights.append(w)
+        scores = self.lexical.scores(ids, weights if any(w != 1.0 for w in weights) else None)
         return self.top(scores, mask, limit, positive=True)
 
     def matched(self, query: str, vocab: Vocabulary, rows: Sequence[int]) -> list[frozenset[str]]:

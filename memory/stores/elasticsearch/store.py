@@ -12,7 +12,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
@@ -601,7 +601,10 @@ class ElasticsearchStore:
         p = self.index_params
         return p.context_weight if p.window > 0 else 0.0
 
-    def search_bm25(self, flt: RecallFilter, query: str, limit: int) -> list[LegHit]:
+    def search_bm25(self, flt: RecallFilter, query: str, limit: int, *,
+                    extra: Mapping[str, float] | None = None) -> list[LegHit]:
+        # `extra` (the lexicon's weighted expansions, invariant 169) is embedded-store only:
+        # Elasticsearch analyses the query itself, so the analysed stems would not match.
         if not queries.leg_indices(self.names, flt):  # no kind asked: nothing, not every index
             return []
         body = queries.bm25_search(self.names, flt, query, limit,
