@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from .agents import AgentInput, ToolRunner, get_agent
 from .clock import new_id
 from .errors import MemdeskError, ValidationError
+from .forgetting import derived_from
 from .llm import LLM
 from .models import Fact, FactState, FactType
 from .policy import ReviewPolicy
@@ -140,9 +141,21 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
         trace.error_code = exc.exit_code
         return trace
     trace.reply, trace.understood = out.reply, out.understood
+    if any(w.op == "forget" and w.status == "applied" for w in trace.writes()):
+        trace.episode_forgotten = _forget_request(svc, user, episode.id)
     if every is not None:
         trace.consolidation = _consolidate(svc, user, every, agent, llm)
     return trace
+
+
+def _forget_request(svc: MemoryService, user: str, episode_id: str) -> bool:
+    """Invariant 161: a message that got something forgotten is not kept either ("please forget
+    that I live at 12 Rose Street" names what it forgets), unless a memory written this turn
+    cites it as its source. The audit keeps the forget event with a hash."""
+    if derived_from(svc, user, episode_id):
+        return False
+    svc.forget(user, episode_id, actor="agent", reason="a request to forget is not kept")
+    return True
 
 
 def _history(history: list[dict[str, str]] | None) -> list[dict[str, str]]:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from . import inputs
 from .errors import NotFoundError
-from .models import Episode, Fact, FactState, Playbook, Tombstone
+from .models import Episode, Fact, FactState, MemoryKind, Playbook, Tombstone
 from .redaction import Erasure, forgotten_keys, texts_of
 from .stores.base import Store
 from .text import require_user
@@ -32,6 +32,8 @@ class ForgetResult(BaseModel):
                                description="facts and playbooks citing a forgotten episode")
     kept: list[str] = Field(default_factory=list,
                             description="derived memories left in place (no cascade)")
+    sources: list[str] = Field(default_factory=list,
+                               description="source episodes forgotten with a fact (invariant 161)")
     redacted_events: int = 0
     redacted_tombstones: int = 0
     residue: list[str] = Field(default_factory=list,
@@ -58,14 +60,26 @@ def _compact(store: Store) -> list[str]:
 
 
 def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: str | None = None,
-           cascade: bool = False) -> ForgetResult:
-    """Hard-delete one memory (and, with `cascade`, what was derived from it) and redact its text
-    from the audit log and tombstones (invariant 66)."""
+           cascade: bool = False, with_sources: bool = False,
+           keep: frozenset[str] = frozenset()) -> ForgetResult:
+    """Hard-delete one memory (and, with `cascade`, what was derived from it; with
+    `with_sources`, the user's own messages a fact or playbook came from, except the ids in
+    `keep`) and redact its text from the audit log and tombstones (invariants 66 and 161)."""
     user_id, actor = require_user(user_id), as_actor(actor)
     reason = inputs.optional_label(reason, "reason")
     doc = svc.find_memory(user_id, memory_id, actor=actor, action="forget")
     derived = derived_from(svc, user_id, doc.id) if isinstance(doc, Episode) else []
     targets = [doc, *derived] if cascade else [doc]
+    sources: list[Episode] = []
+    if with_sources and isinstance(doc, Fact | Playbook):
+        # Invariant 161: the words the user said it in hold the value too; a source that is
+        # gone already (forgotten before) is skipped, never an error.
+        for ep_id in dict.fromkeys(doc.source_episode_ids):
+            ep = svc.store.get(MemoryKind.EPISODIC, user_id, ep_id) if ep_id not in keep else None
+            if isinstance(ep, Episode):
+                sources.append(ep)
+        targets += sources
+    source_ids = {e.id for e in sources}
     texts = dict.fromkeys(t for m in targets for t in texts_of(m))
     erasure = Erasure(user_id=user_id, ids=frozenset(m.id for m in targets), texts=tuple(texts))
     counts = svc.store.redact(user_id, erasure)
@@ -73,7 +87,8 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
     with svc.batch(actor, user_id, reason=reason) as b:
         for m in targets:
             after: dict = ({"derived": [d.id for d in derived], "cascade": cascade}
-                           if m is doc else {"cascade_from": doc.id})
+                           if m is doc else {"source_of": doc.id} if m.id in source_ids
+                           else {"cascade_from": doc.id})
             if isinstance(m, Fact) and key is not None and m.state not in DEAD:
                 # Invariant 177: keyed hashes of the value (never its text), so consolidation
                 # does not plan it again from words said before this forget. A dead value has
@@ -82,6 +97,7 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
                 after[VALUE_KEYS] = sorted([*exact, claim])
             b.forget(m, after=after)
     return ForgetResult(forgotten=[m.id for m in targets], derived=[d.id for d in derived],
+                        sources=[e.id for e in sources],
                         kept=[] if cascade else [d.id for d in derived],
                         redacted_events=counts.get("events", 0),
                         redacted_tombstones=counts.get("tombstones", 0),

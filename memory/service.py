@@ -253,12 +253,13 @@ class MemoryService:
             return b.retract(b.owned_fact(fact_id, action="retract"))
 
     def forget(self, user_id: str, memory_id: str, *, actor: str = "agent",
-               reason: str | None = None, cascade: bool = False) -> forgetting.ForgetResult:
+               reason: str | None = None, cascade: bool = False, with_sources: bool = False,
+               keep: frozenset[str] = frozenset()) -> forgetting.ForgetResult:
         """Hard delete of one memory: its text leaves the record, the search indices, the audit
         snapshots and tombstones; `cascade` also forgets what was derived from an episode
         (invariants 8 and 66; memory/forgetting.py)."""
         return forgetting.forget(self, user_id, memory_id, actor=actor, reason=reason,
-                                 cascade=cascade)
+                                 cascade=cascade, with_sources=with_sources, keep=keep)
 
     # reading facts ------------------------------------------------------------------------------
     def get_fact(self, user_id: str, fact_id: str) -> Fact:

@@ -228,6 +228,8 @@ class WriteRecord(BaseModel):
     tombstone_id: str | None = None
     flags: list[str] = Field(default_factory=list)
     reason: str = ""
+    also_forgotten: list[str] = Field(
+        default_factory=list, description="the user's messages forgotten with it (invariant 161)")
 
 
 class ToolResult(BaseModel):
@@ -509,7 +511,13 @@ def _forget(ctx: ToolContext, args: ForgetArgs, result: ToolResult) -> None:
                           "(invariant 75)")
     if args.memory_id not in ctx.recalled_ids:
         raise ToolRefused(f"{args.memory_id} was not recalled in this turn: recall it first")
-    ctx.service.forget(ctx.user_id, doc.id, actor=ctx.actor, reason=args.reason or None)
+    # Invariant 161: a fact forgotten at the user's request takes the messages it came from
+    # with it (this turn's own message is the turn's business: memory/agent.py).
+    keep = frozenset({ctx.episode_id} if ctx.episode_id else ())
+    res = ctx.service.forget(ctx.user_id, doc.id, actor=ctx.actor, reason=args.reason or None,
+                             with_sources=True, keep=keep)
     ctx.recalled_ids.discard(doc.id)
+    ctx.recalled_ids.difference_update(res.sources)
     result.writes.append(WriteRecord(op="forget", status="applied", memory_id=doc.id,
-                                     kind=doc.kind.value, old_id=doc.id, reason=args.reason))
+                                     kind=doc.kind.value, old_id=doc.id, reason=args.reason,
+                                     also_forgotten=res.sources))

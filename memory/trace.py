@@ -74,6 +74,8 @@ class TurnTrace(BaseModel):
     usage: TokenUsage = Field(default_factory=TokenUsage)
     steps: list[StepRecord] = Field(default_factory=list)
     understood: bool | None = Field(None, description="offline agent: did it read anything")
+    episode_forgotten: bool = Field(False, description="this turn asked to forget and its own "
+                                    "message was forgotten too (invariant 161)")
     error: str | None = None
     error_code: int | None = None
 
@@ -109,7 +111,10 @@ def diff_line(w: WriteRecord) -> str:
     if w.status == "duplicate":
         return f"= already known {w.text!r}{ident}: nothing written"
     if w.op == "forget":
-        return f"- {mark}forgot {w.kind or 'memory'} {w.old_id} (audit keeps its id and a hash)"
+        also = (f"; with the message(s) it came from: {', '.join(w.also_forgotten)}"
+                if w.also_forgotten else "")
+        return (f"- {mark}forgot {w.kind or 'memory'} {w.old_id}{also} "
+                "(audit keeps ids and hashes)")
     if w.op == "playbook":
         return f"+ {mark}playbook {w.text!r}{ident}"
     if w.op == "retract" and not w.text:
@@ -136,6 +141,9 @@ def render_text(trace: TurnTrace) -> str:
         lines += ["  " + diff_line(w).replace("\n", "\n  ") for w in writes]
     else:
         lines.append("writes: none")
+    if trace.episode_forgotten:
+        lines.append(f"this message ({trace.episode_id}) was forgotten too: a request to forget "
+                     "is not kept")
     for attempt in trace.scope_attempts():
         lines.append(f"ignored scope from the model in {attempt['tool']}: {attempt['ignored']}")
     if trace.consolidation:

@@ -83,7 +83,9 @@ def show_trace(trace: TurnTrace, n: int) -> None:
                                ensure_ascii=False, default=str), language="json")
     with st.expander(f"Model {trace.mode} · tokens {trace.usage.input_tokens} in / "
                      f"{trace.usage.output_tokens} out"):
-        st.text(f"episode {trace.episode_id} · turn {trace.turn_id}")
+        st.text(f"episode {trace.episode_id} · turn {trace.turn_id}"
+                + (" · this message was forgotten too (a request to forget is not kept)"
+                   if trace.episode_forgotten else ""))
         st.dataframe(pd.DataFrame(step_rows(trace)), hide_index=True, key=f"steps_{n}")
     if trace.consolidation:
         c = trace.consolidation

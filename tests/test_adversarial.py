@@ -215,8 +215,18 @@ def test_inv177_consolidation_does_not_bring_back_a_value_the_agent_forgot(tmp_p
         advance(minutes=5)
         forget = run_turn(svc, "ana", "s1", "Please forget that I live in Bristol", llm=llm)
         assert [w.op for w in forget.writes()] == ["forget"] and svc.facts("ana") == []
-        (event,) = svc.audit("ana", action="forget")
+        event = next(e for e in svc.audit("ana", action="forget")
+                     if e.target_ids == [first.writes()[0].memory_id])
         assert event.after["value_keys"] and "Bristol" not in str(event.after)
+        # Invariant 161: both messages went with it, so nothing is left to re-extract ...
+        assert svc.episodes("ana") == []
+        # ... and a message that stayed (a forget outside chat keeps its sources) is gated.
+        advance(minutes=5)
+        ep = svc.write_episode("ana", "I live in Bristol", session_id="s0")
+        kept = svc.write_fact("ana", "Lives in Bristol", fact_type="identity",
+                              source_episode_ids=[ep.id]).fact
+        advance(minutes=5)
+        svc.forget("ana", kept.id)
         advance(minutes=5)
         plan = make_plan(svc, "ana", llm)
         assert [o for o in plan.ops if o.gate == "forgotten"]

@@ -297,3 +297,40 @@ def test_inv104_a_forgotten_turn_leaves_its_neighbours_context(tmp_path, hash_em
         assert store.search_bm25(flt, "Görlitz", 10) == []
     finally:
         store.close()
+
+
+def test_inv161_forget_in_chat_takes_the_source_message_and_the_request(cli):
+    # Invariant 161: "forget my address" in chat forgets the fact, the message it came from and
+    # the request itself; no byte of the address is left, the audit keeps ids and hashes.
+    street = "Zq" + uuid.uuid4().hex[:10]
+    said = json.loads(cli("chat", "--user", "ana", "--new-user", "--session", "s1", "--json",
+                          f"My address is 14 {street} Street, Leeds"))
+    (w,) = [w for c in said["tool_calls"] for w in c["result"].get("writes", [])]
+    assert street in w["text"] and said["episode_id"]
+    other = json.loads(cli("write-episode", "--user", "ana", "We adopted a cat", "--json"))
+    asked = json.loads(cli("chat", "--user", "ana", "--session", "s1", "--json",
+                           f"Please forget my address at 14 {street} Street"))
+    (f,) = [w for c in asked["tool_calls"] for w in c["result"].get("writes", [])]
+    assert (f["op"], f["old_id"], f["also_forgotten"]) == ("forget", w["memory_id"],
+                                                           [said["episode_id"]])
+    assert asked["episode_forgotten"] is True
+    assert hits(street, store_bytes(cli.db)) == {}
+    for argv in LISTINGS:
+        assert street not in cli(*argv)
+    listed = json.loads(cli("recall", "--user", "ana", "cat", "--json", "--no-bump"))
+    assert other["id"] in json.dumps(listed)  # an unrelated message stays
+    events = json.loads(cli("audit", "--user", "ana", "--json", "--limit", "1000"))
+    forgets = [e for e in events if e["action"] == "forget"]
+    assert {i for e in forgets for i in e["target_ids"]} == {w["memory_id"], said["episode_id"],
+                                                 asked["episode_id"]}
+
+
+def test_inv161_a_request_that_also_wrote_something_is_kept(service):
+    from memory.agent import run_turn
+    from memory.agents.offline import OfflineAgent
+    service.write_fact("ana", "Prefers email", fact_type="preference")
+    t = run_turn(service, "ana", "s1", "I have a beagle called Rex. Forget that I prefer email",
+                 agent=OfflineAgent())
+    ops = sorted(w.op for w in t.writes())
+    assert ops == ["forget", "write"] and not t.episode_forgotten
+    assert service.store.get(MemoryKind.EPISODIC, "ana", t.episode_id) is not None

@@ -139,7 +139,10 @@ class OfflineAgent:
                                            "reason": "the user asked to forget it"})
         if not res.ok:
             return f"I couldn't forget {what}: {res.error}"
-        return f"Done: I've forgotten {what}. It is deleted for good."
+        said = sum(len(w.also_forgotten) for w in res.writes)
+        also = ("" if not said else " and the message you told me in" if said == 1
+                else f" and the {said} messages you told me in")
+        return f"Done: I've forgotten {what}{also}. It is deleted for good."
 
     def _deny(self, st: Statement, hits, tools: ToolRunner) -> str:
         target = pick_target(st.target or "", hits, slot=st.slot)
