@@ -222,6 +222,30 @@ def test_inv149_forget_takes_the_fact_with_the_words_said_over_synonyms(service)
     assert active(service) == ["Her brother Jan lived two streets away from her in Hamburg"]
 
 
+def test_inv179_a_compound_fact_answers_with_its_second_clause(service):
+    # Invariant 179: the name fact also says the job; "where do I work?" is answered by it.
+    service.write_fact("ana", "Her name is Lena and she is a field service manager at Nordwind "
+                       "Turbines", fact_type="identity")
+    service.write_fact("ana", "Takes Portuguese lessons on Tuesdays", fact_type="identity")
+    for q in ("Where do I work?", "What's my job?"):
+        reply = turn(service, q).reply
+        assert "field service manager at Nordwind" in reply and "Portuguese" not in reply
+
+
+def test_inv180_a_relatives_fact_answers_about_the_relative_only(service):
+    # Invariant 180: "where do I live?" is not answered by where the brother lives, and an
+    # attribute nothing fills is not answered by a synonym ("address" ~ "lives", "home").
+    service.write_fact("ana", "Brother Tom lives in Oslo", fact_type="identity")
+    service.write_fact("ana", "Home airport is Lisbon (LIS)")
+    assert turn(service, "Where do I live?").reply.startswith("I don't have anything")
+    assert turn(service, "What is my address?").reply.startswith("I don't have anything")
+    assert "Tom lives in Oslo" in turn(service, "Where does my brother live?").reply
+    assert "Tom lives in Oslo" in turn(service, "Who is Tom?").reply
+    service.write_fact("ana", "Lives in Alcântara, Lisbon", fact_type="identity")
+    reply = turn(service, "Where do I live?").reply
+    assert "Alcântara" in reply and "Oslo" not in reply
+
+
 def test_another_users_memory_is_never_read_or_written(service):
     bob = service.write_fact("bob", "Lives in Lisbon", fact_type="identity").fact
     bob_audit = len(service.audit("bob", limit=1000))

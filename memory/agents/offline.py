@@ -12,12 +12,14 @@ from ..text import stem
 from ..understand import lexicon as lx
 from ..understand.matching import (
     already_known,
+    answered_slots,
     contrast_words,
     identifiers,
     kind_of,
     names_as_rival,
     pick_old,
     pick_target,
+    relative_of,
     slots_of,
     terms,
 )
@@ -284,8 +286,11 @@ class OfflineAgent:
             # A name in the memory matches only a name in the question: "what do I drive?" is
             # not answered by "... backs up to Google Drive".
             overlap = want & (terms(h.text) - (identifiers(h.text) - asked_names))
+            rel = relative_of(h.text) if h.kind == "semantic" else None
+            if rel and not (terms(rel) & direct or asked_names & identifiers(" x " + h.text)):
+                continue  # invariant 180: about a relative, and the question is not
             if h.kind == "semantic" and (history or h.state == "active") and (
-                    overlap & focus or asked_slots & slots_of(h.text, h.fact_type)):
+                    overlap & focus or asked_slots & answered_slots(h.text, h.fact_type)):
                 facts.append(h)
             elif h.kind == "procedural" and len(overlap) >= 2:
                 books.append(h)
@@ -303,10 +308,15 @@ class OfflineAgent:
                 facts = named
             # Most of the question's words first; recall's order among equals.
             asked = asked_slots
-            slotted = [h for h in facts if asked & slots_of(h.text, h.fact_type)]
+            slotted = [h for h in facts if asked & answered_slots(h.text, h.fact_type)]
             if slotted:  # "where do I live?" is answered by where you live, nothing else
                 facts = slotted
-            facts = sorted(facts, key=lambda h: (-len(asked & slots_of(h.text, h.fact_type)),
+            elif asked:
+                # Invariant 180: nothing on record fills the attribute asked for ("what is my
+                # address?" after it was forgotten): only a memory holding a word the user said
+                # answers; "your brother lives in Oslo" shares only a synonym of "address".
+                facts = [h for h in facts if direct & focus & terms(h.text)]
+            facts = sorted(facts, key=lambda h: (-len(asked & answered_slots(h.text, h.fact_type)),
                                                  -len(want & terms(h.text))))
             listing = [second_person(h.text) for h in facts[:6]]
             if listing:

@@ -46,9 +46,38 @@ _RELATION_HEAD = re.compile(r"^(?:her|his|their|my)\s+(?:name|manager|lead|boss|
                             + "|".join(sorted(lx.RELATIONS, key=len, reverse=True)) + r")\b",
                             re.IGNORECASE)
 
+# "Brother Tom lives in Oslo", "Her brother Jan lived two streets away": about someone else.
+_OTHER_PERSON = re.compile(r"^(?:(?:her|his|their|my)\s+)?(" + "|".join(
+    sorted(lx.RELATIONS, key=len, reverse=True)) + r")\b(?!['’]s)", re.IGNORECASE)
+
+
+def relative_of(text: str) -> str | None:
+    """The relation a stored text is about when it opens with one ("Brother Tom lives in
+    Oslo" -> "brother"), else None: such a fact answers a question about that person, not
+    one about the user (invariant 180). Pure."""
+    m = _OTHER_PERSON.match(text.strip())
+    return m.group(1).lower() if m else None
+
 
 def terms(text: str) -> frozenset[str]:
     return value_terms(text)
+
+
+# "Her name is Lena and she is a field service manager at Nordwind": two statements in one fact.
+_AND_CLAUSE = re.compile(r",?\s+and\s+(?=(?:she|he|they|i)\s+(?:is|are|am|was|were|works|worked|"
+                         r"lives|lived|has|had)\b)", re.IGNORECASE)
+
+
+def answered_slots(text: str, fact_type: str | None = None) -> set[str]:
+    """The attributes a stored text answers, clause by clause (invariant 179): a
+    compound fact answers "where do I work?" with its second clause. For answers only: a write
+    never replaces a compound fact by one of its clauses (it would drop the other). Pure."""
+    parts = [p for p in _AND_CLAUSE.split(text) if p.strip()]
+    out = slots_of(text, fact_type)
+    if len(parts) > 1:
+        for p in parts[1:]:
+            out |= slots_of(p, fact_type)
+    return out
 
 
 def slots_of(text: str, fact_type: str | None = None) -> set[str]:
