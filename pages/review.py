@@ -216,8 +216,8 @@ def focus_view() -> None:
     if not deciding:  # issue 14: a viewer reads the item and its evidence, nothing to press
         st.caption(f"Your role ({role_label(operator_role())}) reads the queue; deciding needs "
                    "the reviewer role.")
-        st.button("Next", key="review_skip", shortcut="S", on_click=on_skip,
-                  args=(item.id, f.next_id))
+        st.button("Next", key=f"review_skip__{item.id}__r{item.rev}", shortcut="S",
+                  on_click=on_skip, args=(item.id, f.next_id))
         evidence(item, ev)
         return
     r1, r2 = st.columns(2)
@@ -236,11 +236,15 @@ def focus_view() -> None:
     buttons += [(Decision.REJECT, "Reject", "X", "secondary"),
                 (Decision.EDIT, "Edit", "E", "secondary"),
                 (Decision.MERGE, "Merge", "M", "secondary")]
+    # Invariant 172: each button's key names the item and revision it was drawn with, so a
+    # second click or key press sent before the next item is drawn (a double click) reaches a
+    # button that no longer exists and decides nothing, instead of the next item's same button.
+    drawn = f"__{item.id}__r{item.rev}"
     cols = st.columns(len(buttons) + 2)
     for col, (decision, label, key, kind) in zip(cols, buttons, strict=False):
-        col.button(label, key=f"review_{decision.value}", type=kind, shortcut=key,
+        col.button(label, key=f"review_{decision.value}{drawn}", type=kind, shortcut=key,
                    on_click=on_decide, args=(*args, decision, f.next_id), width="stretch")
-    cols[-2].button("Skip", key="review_skip", shortcut="S", on_click=on_skip,
+    cols[-2].button("Skip", key=f"review_skip{drawn}", shortcut="S", on_click=on_skip,
                     args=(item.id, f.next_id), width="stretch")
     cols[-1].button("Undo mine", key="review_undo", shortcut="U", on_click=on_undo,
                     help="undo your own last decision in this scope", width="stretch")
