@@ -25,7 +25,13 @@ from memory.ui import (
     show_error,
     user_summaries,
 )
-from memory.ui.review_flow import decided_meanwhile, describe_filter, focus, item_keys
+from memory.ui.review_flow import (
+    button_key,
+    decided_meanwhile,
+    describe_filter,
+    focus,
+    item_keys,
+)
 from review import (
     Decision,
     ItemKind,
@@ -216,7 +222,7 @@ def focus_view() -> None:
     if not deciding:  # issue 14: a viewer reads the item and its evidence, nothing to press
         st.caption(f"Your role ({role_label(operator_role())}) reads the queue; deciding needs "
                    "the reviewer role.")
-        st.button("Next", key=f"review_skip__{item.id}__r{item.rev}", shortcut="S",
+        st.button("Next", key=button_key("skip", item.id, item.rev), shortcut="S",
                   on_click=on_skip, args=(item.id, f.next_id))
         evidence(item, ev)
         return
@@ -236,16 +242,13 @@ def focus_view() -> None:
     buttons += [(Decision.REJECT, "Reject", "X", "secondary"),
                 (Decision.EDIT, "Edit", "E", "secondary"),
                 (Decision.MERGE, "Merge", "M", "secondary")]
-    # Invariant 172: each button's key names the item and revision it was drawn with, so a
-    # second click or key press sent before the next item is drawn (a double click) reaches a
-    # button that no longer exists and decides nothing, instead of the next item's same button.
-    drawn = f"__{item.id}__r{item.rev}"
     cols = st.columns(len(buttons) + 2)
     for col, (decision, label, key, kind) in zip(cols, buttons, strict=False):
-        col.button(label, key=f"review_{decision.value}{drawn}", type=kind, shortcut=key,
-                   on_click=on_decide, args=(*args, decision, f.next_id), width="stretch")
-    cols[-2].button("Skip", key=f"review_skip{drawn}", shortcut="S", on_click=on_skip,
-                    args=(item.id, f.next_id), width="stretch")
+        col.button(label, key=button_key(decision.value, item.id, item.rev), type=kind,
+                   shortcut=key, on_click=on_decide, args=(*args, decision, f.next_id),
+                   width="stretch")
+    cols[-2].button("Skip", key=button_key("skip", item.id, item.rev), shortcut="S",
+                    on_click=on_skip, args=(item.id, f.next_id), width="stretch")
     cols[-1].button("Undo mine", key="review_undo", shortcut="U", on_click=on_undo,
                     help="undo your own last decision in this scope", width="stretch")
     st.caption("Keys: A approve/accept · K keep both · X reject · E edit · M merge · S skip · "

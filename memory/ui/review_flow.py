@@ -54,6 +54,15 @@ def item_keys(item_id: str) -> ItemKeys:
                     text=f"rv_text__{item_id}", into=f"rv_into__{item_id}")
 
 
+def button_key(action: str, item_id: str, rev: int) -> str:
+    """The key of a focus-view button that acts on one item (approve, reject, skip…). It names
+    the item and the revision the button was drawn with (invariant 172): a second click or key
+    press sent before the next item is drawn (a double click) reaches a button that no longer
+    exists, so Streamlit drops it, instead of the next item's same button deciding an item the
+    operator has not seen."""
+    return f"review_{action}__{item_id}__r{rev}"
+
+
 def decided_meanwhile(svc: MemoryService, user_id: str, fact_id: str, fresh_state: str | None,
                       rev: int) -> str:
     """What the operator reads when the item on screen was decided or changed by someone else
