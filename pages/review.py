@@ -63,7 +63,7 @@ if msg := ss.pop(TOAST, None):
     st.toast(md(msg), icon=":material/check_circle:")
 if note := ss.pop(NOTICE, None):
     level, text = note
-    (st.warning if level == "warning" else st.error)(md(text))
+    {"warning": st.warning, "info": st.info}.get(level, st.error)(md(text))
 
 if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != linked:
     ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
@@ -105,8 +105,9 @@ def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id:
                      comment=ss.get(keys.comment))
     except StaleItemError as exc:
         fresh = exc.fresh
-        ss[NOTICE] = ("warning", decided_meanwhile(
-            svc, user_id, item_id, fresh.state.value if fresh else None, fresh.rev if fresh else 0))
+        said = decided_meanwhile(svc, user_id, item_id, fresh.state.value if fresh else None,
+                                 fresh.rev if fresh else 0, operator=operator())
+        ss[NOTICE] = ("info" if said.startswith("You already") else "warning", said)
         if fresh is None or fresh.state != FactState.CANDIDATE:
             ss[CURSOR] = next_id
         return

@@ -180,6 +180,21 @@ def test_a_double_click_decides_only_the_item_that_was_on_screen(desk):
     assert shown(at) == "Might own a kayak"  # still waiting for a decision of its own
 
 
+def test_a_repeated_click_on_a_decided_item_says_it_was_yours(desk):
+    """Invariant 172: when the second click of a double click reaches the decided item's own
+    button (the page had not finished drawing the next one), the operator reads that they
+    already decided it, not that someone else did and their decision was lost."""
+    from memory.ui.review_flow import decided_meanwhile
+
+    rita = page(user="ana", operator_name="rita")
+    decide_button(rita, "approve").click().run()
+    svc = desk_runtime().service
+    own = decided_meanwhile(svc, "ana", desk["contra"], "active", 2, operator="rita")
+    assert own.startswith("You already decided this item: approve") and "ignored" in own
+    other = decided_meanwhile(svc, "ana", desk["contra"], "active", 2, operator="sam")
+    assert "decided meanwhile by rita" in other and "not applied" in other
+
+
 def test_changed_item_is_refused_and_shown_at_its_new_revision(desk):
     at = page(user="ana", operator_name="sam")  # sam loads the item at revision 1
     svc = desk_runtime().service
