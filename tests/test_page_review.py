@@ -190,7 +190,7 @@ def test_a_repeated_click_on_a_decided_item_says_it_was_yours(desk):
     decide_button(rita, "approve").click().run()
     svc = desk_runtime().service
     own = decided_meanwhile(svc, "ana", desk["contra"], "active", 2, operator="rita")
-    assert own.startswith("You already decided this item: approve") and "ignored" in own
+    assert own.startswith("You already decided “Lives in York”: approve") and "ignored" in own
     other = decided_meanwhile(svc, "ana", desk["contra"], "active", 2, operator="sam")
     assert "decided meanwhile by rita" in other and "not applied" in other
 

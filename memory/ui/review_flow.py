@@ -72,7 +72,8 @@ def decided_meanwhile(svc: MemoryService, user_id: str, fact_id: str, fresh_stat
     who = next((h for h in history(svc, user_id, limit=100) if h.fact_id == fact_id), None)
     if who is not None and operator is not None and who.operator == operator \
             and fresh_state not in (None, "candidate"):
-        return (f"You already decided this item: {who.decision} at {who.at:%H:%M:%S} UTC (now "
+        what = f"“{who.text[:60]}”" if who.text else f"item {fact_id}"
+        return (f"You already decided {what}: {who.decision} at {who.at:%H:%M:%S} UTC (now "
                 f"{fresh_state}). The repeated click was ignored; nothing else changed.")
     if fresh_state is None:
         what = "it no longer exists"
