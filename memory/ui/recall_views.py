@@ -21,8 +21,8 @@ LEGS_AND_MULTIPLIERS = ("bm25", "dense", "decay", "boost", "prior")
 EXTRAS = ("superseded", "catalog")
 LEG_COLOURS = {"bm25": "#1565c0", "dense": "#ef6c00"}
 # The multipliers' marks: no colour a leg's bar already uses (one colour, one meaning, one legend).
-MULTIPLIER_COLOURS = {"decay": "#6d4c41", "use boost": "#2e7d32", "catalog prior": "#8e24aa",
-                      "question / time / adjacency / lift": "#00838f"}
+MULTIPLIER_COLOURS = {"decay": "#757575", "use boost": "#2e7d32", "catalog prior": "#8e24aa",
+                      "question / time / adjacency / lift": "#c2185b"}
 # What each column of the hits table means: the header's tooltip.
 HIT_COLUMNS_HELP = {
     "rank": "final rank (1 = top), after fusion, multipliers and any reranker",
