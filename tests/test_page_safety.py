@@ -104,10 +104,11 @@ def test_review_page(desk):
     decide_button(at, "reject").click().run()  # no reason: an error quoting nothing unsafe
     safe(at)
     item = at.session_state["review_cursor"]
-    decide(desk_runtime().service, "eve", item, "reject", operator=TAG, expected_rev=None,
+    other = f"{TAG}2"  # another operator, also a payload
+    decide(desk_runtime().service, "eve", item, "reject", operator=other, expected_rev=None,
            reason=f"no {IMAGE}")
     decide_button(at, "approve").click().run()
-    assert any(f"decided meanwhile by {TAG}: reject" in plain(w.value) for w in at.warning)
+    assert any(f"decided meanwhile by {other}: reject" in plain(w.value) for w in at.warning)
     safe(at)
     at.radio(key="review_view").set_value("List").run()
     safe(at)
