@@ -252,3 +252,22 @@ def test_an_admin_erases_a_user_from_the_desk_and_a_reviewer_cannot(desk):
     assert not svc.store.list_facts("ana")
     event = svc.audit("ana", limit=1)[0]
     assert (event.action, event.actor) == ("erase_user", "operator:ada@example.com")
+
+
+def test_a_deep_link_before_login_reaches_the_sign_in_screen(desk):
+    """Invariant 174: signed out, every address the signed-in desk serves (a bookmark, a link a
+    colleague sent) answers with the sign-in screen; none is Streamlit's "Page not found"."""
+    def addresses(at: AppTest) -> dict[str, str]:
+        return {str(info.get("url_pathname") or ""): page_hash
+                for page_hash, info in at._registered_pages.items()}
+
+    desk_pages = set(addresses(run("app.py", user=signed_in("rita@example.com"))))
+    at = run("app.py", user={"is_logged_in": False})
+    served = addresses(at)
+    assert desk_pages <= set(served), desk_pages - set(served)
+    for path in ("review", "facts", "tokens"):
+        at._page_hash = served[path]  # what the browser asks for at /review
+        at.run()
+        assert not at.exception and not at.error
+        assert [b.label for b in at.button] == ["Sign in"]
+        assert "Bristol" not in everything_shown(at) and not at.dataframe

@@ -347,7 +347,8 @@ def warm_up() -> None:
 # links between pages ---------------------------------------------------------------------------
 PAGES = {"users": "pages/users.py", "chat": "pages/chat.py", "facts": "pages/facts.py",
          "review": "pages/review.py", "consolidate": "pages/consolidate.py",
-         "recall": "pages/recall.py", "evals": "pages/evals.py", "audit": "pages/audit.py"}
+         "recall": "pages/recall.py", "evals": "pages/evals.py", "tokens": "pages/tokens.py",
+         "audit": "pages/audit.py"}
 
 
 def page_link(page: str, label: str, *, container=None, **params: str) -> None:
