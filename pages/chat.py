@@ -14,6 +14,7 @@ from memory.ui import (
     can,
     describe,
     llm_mode,
+    mark_changed,
     md,
     page_guard,
     pick_user,
@@ -25,7 +26,7 @@ PAGES = {"facts": "pages/facts.py", "review": "pages/review.py"}
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Chat")
-user = pick_user()
+user = pick_user(allow_new=True)  # talking is how a new user's memory begins
 svc = service()
 # One session per persona in this browser tab; replies live only here (invariant 9).
 sessions = st.session_state.setdefault("chat_sessions", {})
@@ -116,6 +117,7 @@ if prompt := st.chat_input(f"Message as {user}", key="chat_input"):
     except MemdeskError as exc:  # bad input: nothing was written
         entry["error"] = describe(exc)
     else:
+        mark_changed()  # the turn stored an episode (and maybe more): the sidebar counts move
         if trace.error:  # the model failed: the user's words are stored, nothing else changed
             entry["error"] = trace.error + " · your message was kept"
         else:

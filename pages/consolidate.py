@@ -22,7 +22,7 @@ from memory.ui import (
     service,
     show_error,
 )
-from memory.ui.consolidate_views import diff_html, diff_lines, plan_history
+from memory.ui.consolidate_views import diff_html, diff_lines, plan_history, plan_summary
 
 ss = st.session_state
 PLANS, CHOSEN = "consolidate_plans", "consolidate_chosen"  # per user; not widget state, so
@@ -99,9 +99,7 @@ if plan is None:
             "Nothing is written until you apply.")
 else:
     st.subheader(f"Plan {plan.id}")
-    st.caption(md(f"{len(plan.episode_ids)} new episodes · model {plan.llm_mode} · tokens "
-                  f"in/out {plan.usage.input_tokens}/{plan.usage.output_tokens} · watermark "
-                  f"{plan.watermark_before or '(none)'} → {plan.watermark_after or '(unchanged)'}"))
+    st.caption(md(plan_summary(plan)))
     lines = diff_lines(plan)
     st.html(diff_html(lines))
     episodes = {e.id: e for e in svc.episodes(user)} if any(x.evidence for x in lines) else {}

@@ -68,7 +68,11 @@ rec_at = as_utc(rec_at) if rec_on and rec_at else None
 if valid_at or rec_at:
     # As-of answers span states (a superseded version may be the one true then): the as-of
     # rules choose the states, so the state filter steps aside.
-    st.caption("As-of view: states are chosen by the as-of rules; the state filter is ignored.")
+    # The moments in force, in words: a date the picker refused leaves the last good one applied.
+    moments = " · ".join(f"{what} {when:%Y-%m-%d %H:%M} UTC" for what, when in
+                         (("true at", valid_at), ("believed at", rec_at)) if when)
+    st.caption(f"As-of view ({moments}): states are chosen by the as-of rules; the state filter "
+               "is ignored.")
 
 try:
     rows = listing_rows(svc, user, states=states or None,

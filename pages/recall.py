@@ -11,6 +11,7 @@ from memory.rerank import RERANKERS
 from memory.search_config import PRESETS, Purpose
 from memory.ui import md, page_guard, pick_user, service, show_error
 from memory.ui.recall_views import (
+    HIT_COLUMNS_HELP,
     RecallToggles,
     build_config,
     contribution_figure,
@@ -125,7 +126,9 @@ with hits_tab:
         st.dataframe(pd.DataFrame(debugger_rows(result.hits, config.ranking.rrf_k,
                                                 result.contradicted)),
                      hide_index=True, width="stretch", key="recall_hits",
-                     column_config={"text": st.column_config.TextColumn(width="large")})
+                     column_config={"text": st.column_config.TextColumn(width="large"),
+                                    **{c: st.column_config.Column(help=h)
+                                       for c, h in HIT_COLUMNS_HELP.items() if c != "text"}})
         st.plotly_chart(contribution_figure(result.hits, config.ranking.rrf_k),
                         key="recall_contrib", width="stretch")
         st.plotly_chart(rank_shift_figure(result.hits), key="recall_shift", width="stretch")

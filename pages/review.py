@@ -25,7 +25,13 @@ from memory.ui import (
     show_error,
     user_summaries,
 )
-from memory.ui.review_flow import decided_meanwhile, describe_filter, focus, item_keys
+from memory.ui.review_flow import (
+    button_key,
+    decided_meanwhile,
+    describe_filter,
+    focus,
+    item_keys,
+)
 from review import (
     Decision,
     ItemKind,
@@ -57,7 +63,7 @@ if msg := ss.pop(TOAST, None):
     st.toast(md(msg), icon=":material/check_circle:")
 if note := ss.pop(NOTICE, None):
     level, text = note
-    (st.warning if level == "warning" else st.error)(md(text))
+    {"warning": st.warning, "info": st.info}.get(level, st.error)(md(text))
 
 if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != linked:
     ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
@@ -99,8 +105,9 @@ def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id:
                      comment=ss.get(keys.comment))
     except StaleItemError as exc:
         fresh = exc.fresh
-        ss[NOTICE] = ("warning", decided_meanwhile(
-            svc, user_id, item_id, fresh.state.value if fresh else None, fresh.rev if fresh else 0))
+        said = decided_meanwhile(svc, user_id, item_id, fresh.state.value if fresh else None,
+                                 fresh.rev if fresh else 0, operator=operator())
+        ss[NOTICE] = ("info" if said.startswith("You already") else "warning", said)
         if fresh is None or fresh.state != FactState.CANDIDATE:
             ss[CURSOR] = next_id
         return
@@ -216,8 +223,8 @@ def focus_view() -> None:
     if not deciding:  # issue 14: a viewer reads the item and its evidence, nothing to press
         st.caption(f"Your role ({role_label(operator_role())}) reads the queue; deciding needs "
                    "the reviewer role.")
-        st.button("Next", key="review_skip", shortcut="S", on_click=on_skip,
-                  args=(item.id, f.next_id))
+        st.button("Next", key=button_key("skip", item.id, item.rev), shortcut="S",
+                  on_click=on_skip, args=(item.id, f.next_id))
         evidence(item, ev)
         return
     r1, r2 = st.columns(2)
@@ -238,10 +245,11 @@ def focus_view() -> None:
                 (Decision.MERGE, "Merge", "M", "secondary")]
     cols = st.columns(len(buttons) + 2)
     for col, (decision, label, key, kind) in zip(cols, buttons, strict=False):
-        col.button(label, key=f"review_{decision.value}", type=kind, shortcut=key,
-                   on_click=on_decide, args=(*args, decision, f.next_id), width="stretch")
-    cols[-2].button("Skip", key="review_skip", shortcut="S", on_click=on_skip,
-                    args=(item.id, f.next_id), width="stretch")
+        col.button(label, key=button_key(decision.value, item.id, item.rev), type=kind,
+                   shortcut=key, on_click=on_decide, args=(*args, decision, f.next_id),
+                   width="stretch")
+    cols[-2].button("Skip", key=button_key("skip", item.id, item.rev), shortcut="S",
+                    on_click=on_skip, args=(item.id, f.next_id), width="stretch")
     cols[-1].button("Undo mine", key="review_undo", shortcut="U", on_click=on_undo,
                     help="undo your own last decision in this scope", width="stretch")
     st.caption("Keys: A approve/accept · K keep both · X reject · E edit · M merge · S skip · "

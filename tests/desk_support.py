@@ -145,3 +145,11 @@ def unsafe_output(at: AppTest) -> list[str]:
             if "<img" in s or "<a " in s or "<a>" in s:  # Plotly renders <a href> as a link
                 bad.append(f"plotly: {s[:120]}")
     return bad
+
+
+def decide_button(at: AppTest, name: str):
+    """The review focus view's button for `name` (approve, reject, skip…): its key also names
+    the item and revision it was drawn with (invariant 172), so tests find it by prefix."""
+    found = [b for b in at.button if (b.key or "").split("__")[0] == f"review_{name}"]
+    assert len(found) == 1, [b.key for b in at.button]
+    return found[0]

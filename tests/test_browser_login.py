@@ -142,6 +142,25 @@ def test_oidc_login_reviewer_decides_viewer_is_refused(login_desk):
             body = anon.inner_text("body")
             assert "Bristol" not in body and "Edinburgh" not in body and "ana" not in body
             anon.screenshot(path=str(ARTIFACTS / "login-0-sign-in.png"))
+            # Another deep link in the same browser: the sign-in screen again, never a "Page
+            # not found" dialog over it (invariant 174).
+            anon.goto(f"{url}/review?user=ana")
+            anon.get_by_role("button", name="Sign in").wait_for()
+            settle(anon)
+            assert "Page not found" not in anon.inner_text("body")
+            # Refused at the provider (its "wrong password"): back at the sign-in screen, which
+            # says what that means; nothing of the desk shows.
+            anon.get_by_role("button", name="Sign in").click()
+            anon.wait_for_url(f"{idp}/oauth2/authorize**")
+            anon.fill("input[name=sub]", "rita@example.com")
+            anon.get_by_role("button", name="Deny").click()
+            anon.wait_for_url(f"{url}/**")
+            anon.get_by_role("button", name="Sign in").wait_for()
+            settle(anon)
+            body = anon.inner_text("body")
+            assert "refused or the sign-in was cancelled" in body and "Bristol" not in body
+            assert "Page not found" not in body
+            anon.screenshot(path=str(ARTIFACTS / "login-0-denied.png"))
 
             # The reviewer: approve the waiting item; their address is in the audit log.
             ctx, page = sign_in(browser, url, idp, "rita@example.com")

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from memory.errors import AccessDenied
 from memory.ui import runtime as desk_runtime
 from review import decide, propose
-from tests.desk_support import html_bodies, plain
+from tests.desk_support import decide_button, html_bodies, plain
 from tests.test_pages import _close_cached, seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,7 +99,7 @@ def test_signed_in_operator_is_the_identity_providers_address(desk):
     # a typed name in the session is ignored: the identity is the provider's
     at = run("pages/review.py", user=signed_in("rita@example.com"),
              operator_name="dev-ravi-himself")
-    at.button(key="review_approve").click().run()
+    decide_button(at, "approve").click().run()
     assert not at.exception and not at.error
     svc = desk_runtime().service
     event = svc.audit("ana", action="review_approve", limit=1)[0]
@@ -113,9 +113,9 @@ def test_a_viewer_sees_no_decide_buttons_and_the_layer_refuses_anyway(desk):
     who = signed_in("vic@nowhere.example")
     at = run("pages/review.py", user=who)
     assert not at.exception and not at.error
-    keys = {b.key for b in at.button}
+    keys = {b.key.split("__")[0] for b in at.button}  # decide keys name the item (inv. 172)
     assert not keys & {"review_approve", "review_reject", "review_edit", "review_merge",
-                       "review_keep_both", "review_undo"}
+                       "review_keep-both", "review_undo"}
     assert "review_skip" in keys  # a viewer still walks the queue
     assert any("deciding needs the reviewer role" in plain(c.value) for c in at.caption)
     at.radio(key="review_view").set_value("List").run()
@@ -205,7 +205,7 @@ def test_local_mode_shows_its_banner_and_the_typed_name(desk):
     assert at.sidebar.text_input(key="operator_name") is not None
     at.sidebar.text_input(key="operator_name").set_value("rita").run()
     at.switch_page("pages/review.py").run()
-    at.button(key="review_approve").click().run()
+    decide_button(at, "approve").click().run()
     assert desk_runtime().service.audit("ana", action="review_approve",
                                         limit=1)[0].actor == "operator:rita"
 
@@ -253,3 +253,22 @@ def test_an_admin_erases_a_user_from_the_desk_and_a_reviewer_cannot(desk):
     assert not svc.store.list_facts("ana")
     event = svc.audit("ana", limit=1)[0]
     assert (event.action, event.actor) == ("erase_user", "operator:ada@example.com")
+
+
+def test_a_deep_link_before_login_reaches_the_sign_in_screen(desk):
+    """Invariant 174: signed out, every address the signed-in desk serves (a bookmark, a link a
+    colleague sent) answers with the sign-in screen; none is Streamlit's "Page not found"."""
+    def addresses(at: AppTest) -> dict[str, str]:
+        return {str(info.get("url_pathname") or ""): page_hash
+                for page_hash, info in at._registered_pages.items()}
+
+    desk_pages = set(addresses(run("app.py", user=signed_in("rita@example.com"))))
+    at = run("app.py", user={"is_logged_in": False})
+    served = addresses(at)
+    assert desk_pages <= set(served), desk_pages - set(served)
+    for path in ("review", "facts", "tokens"):
+        at._page_hash = served[path]  # what the browser asks for at /review
+        at.run()
+        assert not at.exception and not at.error
+        assert [b.label for b in at.button] == ["Sign in"]
+        assert "Bristol" not in everything_shown(at) and not at.dataframe

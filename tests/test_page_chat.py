@@ -166,3 +166,56 @@ def test_the_page_alone_still_works_without_the_desk_navigation(desk):
     at = say(at, "I'm allergic to penicillin")
     assert not at.exception
     assert at.chat_message[1].text[0].value == "Noted: you're allergic to penicillin."
+
+
+# A user's memory begins in Chat (invariant 173) ------------------------------------------------
+@pytest.fixture
+def empty_desk(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 'empty.db'}")
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    monkeypatch.setenv("MEMDESK_LLM", "offline")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    desk_runtime.clear()
+    yield
+    _close_cached()
+
+
+def test_an_empty_store_says_how_to_start_and_chat_starts_a_new_user(empty_desk):
+    import memory.ui as desk
+
+    at = chat_page()
+    assert not at.exception and not at.error
+    assert "Start a new user" in plain(at.info[0].value)  # what to do next, not a dead end
+    at.text_input(key="user__new_name").input("Zofia 東京").run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="user").value == "Zofia 東京"
+    assert "(new)" in at.selectbox(key="user").format_func("Zofia 東京")
+    assert any("has no memories yet" in plain(i.value) for i in at.info)
+    writes = desk._desk_writes
+    say(at, "I moved to Kraków 🎉")
+    assert not at.exception and not at.error
+    assert "Kraków" in at.chat_message[1].text[0].value
+    assert desk._desk_writes > writes  # the sidebar counts and review badge are re-read
+    svc = desk_runtime().service
+    assert [u.user_id for u in svc.users()] == ["Zofia 東京"]
+    assert any("Kraków" in f.text for f in svc.facts("Zofia 東京"))
+    at.run()
+    assert not any("has no memories yet" in plain(i.value) for i in at.info)  # now it has
+    assert at.selectbox(key="user").format_func("Zofia 東京") == "Zofia 東京"
+
+
+def test_a_link_to_an_unknown_user_starts_them_in_chat_and_bad_ids_are_refused(desk):
+    at = AppTest.from_file(str(ROOT / "pages" / "chat.py"), default_timeout=60)
+    at.query_params["user"] = "newbie"
+    at.run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="user").value == "newbie"
+    assert set(at.selectbox(key="user").options) == {"ana", "bob", "newbie (new)"}
+    at.text_input(key="user__new_name").input("catalog").run()  # the shared catalog's id
+    assert at.selectbox(key="user").value == "newbie"
+    assert any("reserved" in plain(e.value) for e in at.sidebar.error)
+    # Other pages do not invent users: there an unknown name is still an error.
+    facts = AppTest.from_file(str(ROOT / "pages" / "facts.py"), default_timeout=60)
+    facts.query_params["user"] = "newbie"
+    facts.run()
+    assert "Unknown user" in plain(facts.error[0].value)

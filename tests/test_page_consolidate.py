@@ -125,3 +125,14 @@ def test_apply_needs_an_operator_name_and_reports_stale_plans(desk):
     at.button(key="consolidate_apply_btn").click().run()
     assert "re-plan" in plain(at.error[0].value)
     assert texts(FactState.ACTIVE) == ["Lives in Glasgow"]
+
+
+def test_the_plan_says_how_far_consolidation_has_read_in_words(desk):
+    """The watermark is an internal "SAID|STORED" pair of timestamps: the page says instead up to
+    which episode time consolidation has read, and where applying moves it."""
+    at = page(user="ana")
+    at.button(key="consolidate_plan_btn").click().run()
+    line = plain(next(c.value for c in at.caption if "new episodes" in plain(c.value)))
+    assert "2 new episodes" in line and "|" not in line
+    assert "consolidated so far: nothing yet" in line
+    assert "applying moves it to episodes up to 2025-03-05 10:00 UTC" in line

@@ -84,6 +84,8 @@ def test_as_of_lists_and_each_versions_state_then(desk):
     at.datetime_input(key="asof_valid").set_value(datetime(2024, 6, 1)).run()
     assert not at.error
     assert set(listing(at)["text"]) == {"Lives in Bristol", "Prefers email over phone calls"}
+    # The moment in force is said above the list (a refused date leaves the last good one).
+    assert any("As-of view (true at 2024-06-01 00:00 UTC)" in c.value for c in at.caption)
     chain = chain_table(at).set_index("text")
     assert chain.loc["Lives in Bristol", "true at 2024-06-01 00:00"] == "true"
     assert chain.loc["Lives in Edinburgh", "true at 2024-06-01 00:00"] == "not yet true"
@@ -148,6 +150,21 @@ def test_timeline_figure_and_chain_grouping_are_pure():
     assert list(ended.y) == [order[0]]
     assert state_at_record_time(old, datetime(2025, 1, 15, tzinfo=UTC)) == "active"
     assert state_at_record_time(old, datetime(2025, 3, 1, tzinfo=UTC)) == "superseded"
+
+
+def test_a_fact_said_seconds_ago_gets_a_readable_time_axis():
+    """A fact just said in Chat lives for seconds: its timeline shows at least a day around it,
+    not an axis of milliseconds with overlapping tick labels; a long chain keeps autorange."""
+    from datetime import timedelta
+
+    now = datetime(2026, 12, 2, 9, 41, 20, tzinfo=UTC)
+    fresh = Fact(user_id="u", text="Lives in Kraków", recorded_at=now - timedelta(seconds=2))
+    fig = timeline_figure([fresh], now=now)
+    lo, hi = (datetime.fromisoformat(str(x)) if isinstance(x, str) else x
+              for x in fig.layout.xaxis.range)
+    assert hi - lo >= timedelta(days=1) and lo <= fresh.recorded_at <= now <= hi
+    old = Fact(user_id="u", text="Lives in Leeds", recorded_at=now - timedelta(days=90))
+    assert timeline_figure([old], now=now).layout.xaxis.range is None
 
 
 def test_links_to_review_sources_and_audit(desk):

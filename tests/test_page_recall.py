@@ -177,3 +177,30 @@ def test_toggles_and_url_round_trip_are_pure():
     assert from_query_params(to_query_params("x", "default", t))[2] == t
     no_prior = build_config("with_catalog", RecallToggles(prior=False, catalog=True))
     assert no_prior.ranking.catalog_prior == 1.0 and no_prior.include_catalog
+
+
+def test_hit_columns_explain_themselves_and_colours_mean_one_thing(desk):
+    """An engineer reading the hits table gets each column's meaning as the header's tooltip,
+    sees the multipliers applied after fusion beside the per-leg ones, and the multipliers'
+    picture uses no colour a leg's bar uses."""
+    at = page()
+    recall(at, "where does ana live Edinburgh")
+    hits = table(at, "recall_hits")
+    assert "× after fusion" in hits.columns and "× mult" in hits.columns
+    proto = next(d.proto for d in at.dataframe if "state" in d.value.columns)
+    config = json.loads(proto.columns)
+    helped = {name for name, c in config.items() if c.get("help")}
+    assert {"rank", "state", "bm25", "dense", "fused", "× mult", "× after fusion", "id"} <= helped
+    contrib = json.loads(next(iter(at.get("plotly_chart"))).proto.spec)
+    legs = {t["marker"]["color"] for t in contrib["data"] if t["name"].endswith(" share")}
+    marks = [t["marker"]["color"] for t in contrib["data"] if not t["name"].endswith(" share")]
+    assert len(marks) == len(set(marks)) == 4
+
+    def hue(colour: str) -> float:
+        import colorsys
+
+        r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        return colorsys.rgb_to_hsv(r, g, b)[0] * 360
+
+    for leg in legs:  # a mark never passes for a leg's bar (the lift mark was the dense orange)
+        assert all(min(abs(hue(m) - hue(leg)), 360 - abs(hue(m) - hue(leg))) > 20 for m in marks)

@@ -20,7 +20,7 @@ from memory.stores.base import UpdateMemory
 from memory.ui import runtime as desk_runtime
 from review import decide, propose
 from tests.conftest import NOW
-from tests.desk_support import plain
+from tests.desk_support import decide_button, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,8 +78,8 @@ def test_focus_shows_one_item_with_progress_and_evidence(desk):
     bodies = " ".join(h.proto.body for h in at.get("html"))
     assert "Now believed (active)" in bodies and "Lives in Leeds" in bodies  # side by side
     assert "We moved to York in March" in set(at.dataframe[0].value["text"])  # source episode
-    assert at.button(key="review_approve").label == "Accept"  # a contradiction
-    assert at.button(key="review_keep-both") is not None
+    assert decide_button(at, "approve").label == "Accept"  # a contradiction
+    assert decide_button(at, "keep-both") is not None
     at.multiselect(key="review_kinds").select("low_confidence").run()
     assert shown(at) == "Might own a kayak"
     assert at.get("progress")[0].proto.text == "Item 1 of 2"
@@ -87,13 +87,13 @@ def test_focus_shows_one_item_with_progress_and_evidence(desk):
 
 def test_decision_needs_operator_then_accepts_audits_and_advances(desk):
     at = page(user="ana")
-    at.button(key="review_approve").click().run()
+    decide_button(at, "approve").click().run()
     assert at.error and "operator name" in plain(at.error[0].value)  # nothing decided without a name
     assert states(("ana", desk["contra"])) == ["candidate"]
     assert shown(at) == "Lives in York"  # still on screen
     at.session_state["operator_name"] = "rita"
     at.text_input(key=f"rv_comment__{desk['contra']}").input("moved in March").run()
-    at.button(key="review_approve").click().run()
+    decide_button(at, "approve").click().run()
     assert not at.exception and not at.error
     assert "now active" in plain(at.toast[0].value)
     assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["active", "superseded"]
@@ -107,26 +107,26 @@ def test_decision_needs_operator_then_accepts_audits_and_advances(desk):
 def test_reason_belongs_to_one_item_and_does_not_carry_over(desk):
     at = page(user="ana", operator_name="rita")
     at.text_input(key=f"rv_reason__{desk['contra']}").input("not what she said").run()
-    at.button(key="review_skip").click().run()
+    decide_button(at, "skip").click().run()
     assert shown(at) == "Might own a kayak"
     assert at.text_input(key=f"rv_reason__{desk['low']}").value == ""  # a fresh field
-    at.button(key="review_approve").click().run()
+    decide_button(at, "approve").click().run()
     event = desk_runtime().service.audit("ana", action="review_approve")[0]
     assert event.target_ids == [desk["low"]] and event.reason is None and event.comment is None
     # The skipped item comes round again; what was typed for it cleared when it left the screen.
     assert shown(at) == "Drinks green tea"
-    at.button(key="review_skip").click().run()
+    decide_button(at, "skip").click().run()
     assert shown(at) == "Lives in York"
     assert at.text_input(key=f"rv_reason__{desk['contra']}").value == ""
     at.text_input(key=f"rv_reason__{desk['contra']}").input("not what she said").run()
-    at.button(key="review_reject").click().run()
+    decide_button(at, "reject").click().run()
     event = desk_runtime().service.audit("ana", action="review_reject")[0]
     assert event.target_ids == [desk["contra"]] and event.reason == "not what she said"
 
 
 def test_reject_without_reason_is_one_clear_error(desk):
     at = page(user="ana", operator_name="rita")
-    at.button(key="review_reject").click().run()
+    decide_button(at, "reject").click().run()
     assert len(at.error) == 1 and "reason" in plain(at.error[0].value)
     assert states(("ana", desk["contra"])) == ["candidate"]
     assert shown(at) == "Lives in York"
@@ -139,10 +139,10 @@ def test_two_operators_on_one_item_the_second_is_told_and_nothing_else_changes(d
     svc = desk_runtime().service
     before = {f.id: (f.state, f.rev) for u in ("ana", "bob") for f in svc.facts(u)}
     events_before = len(svc.audit("ana", limit=1000))
-    rita.button(key="review_approve").click().run()
+    decide_button(rita, "approve").click().run()
     assert states(("ana", desk["contra"])) == ["active"]
     sam.text_input(key=f"rv_reason__{desk['contra']}").input("wrong city")
-    sam.button(key="review_reject").click().run()  # sam still sees York: his click is stale
+    decide_button(sam, "reject").click().run()  # sam still sees York: his click is stale
     warning = plain(sam.warning[0].value)
     assert "decided meanwhile by rita" in warning and "approve" in warning
     assert "not applied" in warning
@@ -156,23 +156,62 @@ def test_two_operators_on_one_item_the_second_is_told_and_nothing_else_changes(d
     assert shown(sam) == "Might own a kayak"  # sam moves on to what still waits
 
 
+def test_a_double_click_decides_only_the_item_that_was_on_screen(desk):
+    """Invariant 172: the browser sends a second click (or key press) on the button the operator
+    still sees; by then the page has drawn the next item. That click must not land on it."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    at = page(user="ana", operator_name="rita")
+    assert shown(at) == "Lives in York"
+    approve = decide_button(at, "approve")
+    stale_id = approve.id  # the button on screen, as the browser knows it
+    approve.click().run()
+    assert states(("ana", desk["contra"])) == ["active"]
+    assert shown(at) == "Might own a kayak"  # drawn, but not yet seen by the operator
+    svc = desk_runtime().service
+    events_before = len(svc.audit("ana", limit=1000))
+    # The second click of the double click: a trigger for the button that was clicked.
+    widgets = at._tree.get_widget_states()
+    widgets.widgets.append(WidgetState(id=stale_id, trigger_value=True))
+    at._run(widgets)
+    assert not at.exception
+    assert states(("ana", desk["low"]), ("ana", desk["tea"])) == ["candidate", "candidate"]
+    assert len(svc.audit("ana", limit=1000)) == events_before  # nothing written, nothing denied
+    assert shown(at) == "Might own a kayak"  # still waiting for a decision of its own
+
+
+def test_a_repeated_click_on_a_decided_item_says_it_was_yours(desk):
+    """Invariant 172: when the second click of a double click reaches the decided item's own
+    button (the page had not finished drawing the next one), the operator reads that they
+    already decided it, not that someone else did and their decision was lost."""
+    from memory.ui.review_flow import decided_meanwhile
+
+    rita = page(user="ana", operator_name="rita")
+    decide_button(rita, "approve").click().run()
+    svc = desk_runtime().service
+    own = decided_meanwhile(svc, "ana", desk["contra"], "active", 2, operator="rita")
+    assert own.startswith("You already decided “Lives in York”: approve") and "ignored" in own
+    other = decided_meanwhile(svc, "ana", desk["contra"], "active", 2, operator="sam")
+    assert "decided meanwhile by rita" in other and "not applied" in other
+
+
 def test_changed_item_is_refused_and_shown_at_its_new_revision(desk):
     at = page(user="ana", operator_name="sam")  # sam loads the item at revision 1
     svc = desk_runtime().service
     item = svc.get_fact("ana", desk["contra"])
     svc.store.apply([UpdateMemory(doc=bump(item, confidence=0.5), expected_rev=item.rev)])
-    at.button(key="review_approve").click().run()
+    decide_button(at, "approve").click().run()
     assert "changed since you loaded it (now revision 2)" in plain(at.warning[0].value)
     assert svc.get_fact("ana", desk["contra"]).state == FactState.CANDIDATE
     card = next(h.proto.body for h in at.get("html") if "rv-card" in h.proto.body)
     assert "revision 2" in card and "confidence 0.50" in card
-    at.button(key="review_approve").click().run()  # now it names revision 2
+    decide_button(at, "approve").click().run()  # now it names revision 2
     assert svc.get_fact("ana", desk["contra"]).state == FactState.ACTIVE
 
 
 def test_undo_own_last_decision_restores_item_and_chain(desk):
     at = page(user="ana", operator_name="rita")
-    at.button(key="review_approve").click().run()
+    decide_button(at, "approve").click().run()
     assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["active", "superseded"]
     other = page(user="ana", operator_name="sam")
     other.button(key="review_undo").click().run()  # sam has decided nothing
@@ -186,7 +225,7 @@ def test_undo_own_last_decision_restores_item_and_chain(desk):
     assert [e.actor for e in svc.audit("ana", action="review_undo")] == ["operator:rita"] * 2
     # A rejection tombstoned its value: not undone, said why.
     at.text_input(key=f"rv_reason__{desk['contra']}").input("no").run()
-    at.button(key="review_reject").click().run()
+    decide_button(at, "reject").click().run()
     at.button(key="review_undo").click().run()
     assert "cannot be undone" in plain(at.error[0].value)
     assert states(("ana", desk["contra"])) == ["rejected"]
@@ -256,7 +295,7 @@ def test_scope_all_users_and_decided_history(desk):
     at.radio(key="review_view").set_value("List").run()
     assert "Keeps bees" in list(at.dataframe[0].value["text"])
     at.radio(key="review_view").set_value("Focus").run()
-    at.button(key="review_approve").click().run()
+    decide_button(at, "approve").click().run()
     at.radio(key="review_view").set_value("Decided").run()
     hist = at.dataframe[0].value
     assert set(hist["operator"]) == {"rita"} and len(hist) == 1

@@ -19,6 +19,7 @@ from tests.desk_support import (
     LINK,
     PAYLOADS,
     TAG,
+    decide_button,
     html_bodies,
     markdown_elements,
     plain,
@@ -96,17 +97,18 @@ def test_review_page(desk):
     for _ in range(4):  # every waiting item, including the one restating a retracted value
         seen |= shown_payloads(at)
         reasons += [plain(w.value) for w in at.warning]
-        at.button(key="review_skip").click().run()
+        decide_button(at, "skip").click().run()
         safe(at)
     assert seen == set(PAYLOADS)
     assert any(IMAGE in r and "retracted by cli" in r for r in reasons)  # tombstone, as text
-    at.button(key="review_reject").click().run()  # no reason: an error quoting nothing unsafe
+    decide_button(at, "reject").click().run()  # no reason: an error quoting nothing unsafe
     safe(at)
     item = at.session_state["review_cursor"]
-    decide(desk_runtime().service, "eve", item, "reject", operator=TAG, expected_rev=None,
+    other = f"{TAG}2"  # another operator, also a payload
+    decide(desk_runtime().service, "eve", item, "reject", operator=other, expected_rev=None,
            reason=f"no {IMAGE}")
-    at.button(key="review_approve").click().run()
-    assert any(f"decided meanwhile by {TAG}: reject" in plain(w.value) for w in at.warning)
+    decide_button(at, "approve").click().run()
+    assert any(f"decided meanwhile by {other}: reject" in plain(w.value) for w in at.warning)
     safe(at)
     at.radio(key="review_view").set_value("List").run()
     safe(at)

@@ -127,40 +127,94 @@ def clear_errors():
 
 
 # the user in the URL --------------------------------------------------------------------------
-def pick_user(key: str = "user") -> str:
+def pick_user(key: str = "user", *, allow_new: bool = False) -> str:
     """Sidebar user picker; the chosen user is the scope of everything on the page.
 
     `?user=NAME` in the URL selects a user on a reload or a link (a changed URL wins); an unknown
     one is reported, never guessed at. The choice is written back to the URL on every page, and
-    mirrored in `KEY__last` so it survives visits to pages without the picker."""
+    mirrored in `KEY__last` so it survives visits to pages without the picker.
+
+    With `allow_new` (the Chat page: talking is how a user's memory begins) the operator may
+    also start a user the store does not know yet, by name in the sidebar or by `?user=`; the
+    page then says that this user has no memories and what to do next (invariant 173)."""
     svc = service()
     try:
         users = [u.user_id for u in user_summaries(svc)]
     except MemdeskError as exc:  # e.g. the store went away after opening
         show_error(exc)
         st.stop()
-    if not users:
-        st.info("No users yet. Run `memdesk seed` (or `make demo`) to load the demo personas.")
-        st.stop()
+    fresh_key = f"{key}__new"
+    fresh: list[str] = [u for u in st.session_state.get(fresh_key, []) if u not in users]
+    st.session_state[fresh_key] = fresh
     wanted = st.query_params.get("user")
     seen = f"{key}__url"
     if wanted and wanted != st.session_state.get(seen):  # a reload or a link names the user
         st.session_state[seen] = wanted
-        if wanted in users:
+        if wanted in users or (allow_new and wanted in fresh):
             st.session_state[key] = wanted
+        elif allow_new and _start_user(key, wanted):
+            fresh = st.session_state[fresh_key]
+        elif wanted in fresh:  # started on the Chat page, nothing said yet
+            st.info(f"{md(wanted)} has no memories yet: chat as them on the Chat page first.")
         else:
             st.error(f"Unknown user {md(repr(wanted))}: pick one of the {len(users)} users in "
                      "the sidebar.")
+    if allow_new:
+        st.sidebar.text_input(
+            "Start a new user", key=f"{key}__new_name", placeholder="a user id, e.g. sam",
+            on_change=_on_new_user, args=(key,),
+            help="Chat as someone the store does not know yet: their first message is their "
+                 "first memory")
+        if problem := st.session_state.pop(f"{key}__new_error", None):
+            st.sidebar.error(md(problem))
+    options = users + ([u for u in fresh if u not in users] if allow_new else [])
+    if not options:
+        if allow_new:
+            st.info("No users yet. Type a name under **Start a new user** in the sidebar to chat "
+                    "as someone new, or run `memdesk seed` (or `make demo`) to load the demo "
+                    "personas.")
+        else:
+            st.info("No users yet. Run `memdesk seed` (or `make demo`) to load the demo personas"
+                    ", or start one by chatting: the Chat page can talk as a new user.")
+        st.stop()
     current = st.session_state.get(key) or st.session_state.get(f"{key}__last")
-    if current not in users:
-        current = users[0]
+    if current not in options:
+        current = options[0]
     st.session_state[key] = current
-    chosen = st.sidebar.selectbox("User", users, key=key)
+    chosen = st.sidebar.selectbox("User", options, key=key,
+                                  format_func=lambda u: f"{u} (new)" if u not in users else u)
     st.session_state[f"{key}__last"] = chosen
     if st.query_params.get("user") != chosen:
         st.query_params["user"] = chosen
     st.session_state[seen] = chosen
+    if chosen not in users:
+        st.info(f"{md(chosen)} has no memories yet. Say something below: each message is stored "
+                "as their episode, and what the agent learns shows up in Facts and the Review "
+                "queue.")
     return chosen
+
+
+def _start_user(key: str, name: str) -> bool:
+    """Add `name` to this session's new users and select it; False (with the reason kept for
+    the sidebar) when it is no valid user id."""
+    from ..inputs import require_user
+
+    try:
+        user = require_user(name)
+    except MemdeskError as exc:
+        st.session_state[f"{key}__new_error"] = describe(exc)
+        return False
+    fresh = st.session_state.setdefault(f"{key}__new", [])
+    if user not in fresh:
+        fresh.append(user)
+    st.session_state[key] = user
+    return True
+
+
+def _on_new_user(key: str) -> None:
+    name = str(st.session_state.get(f"{key}__new_name") or "").strip()
+    if name and _start_user(key, name):
+        st.session_state[f"{key}__new_name"] = ""
 
 
 # who is operating ---------------------------------------------------------------------------------
@@ -293,7 +347,8 @@ def warm_up() -> None:
 # links between pages ---------------------------------------------------------------------------
 PAGES = {"users": "pages/users.py", "chat": "pages/chat.py", "facts": "pages/facts.py",
          "review": "pages/review.py", "consolidate": "pages/consolidate.py",
-         "recall": "pages/recall.py", "evals": "pages/evals.py", "audit": "pages/audit.py"}
+         "recall": "pages/recall.py", "evals": "pages/evals.py", "tokens": "pages/tokens.py",
+         "audit": "pages/audit.py"}
 
 
 def page_link(page: str, label: str, *, container=None, **params: str) -> None:

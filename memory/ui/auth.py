@@ -75,6 +75,11 @@ def _sign_in_screen() -> None:
              "every change is recorded under your address.")
     st.button("Sign in", type="primary", key="auth_sign_in", on_click=st.login,
               icon=":material/login:")
+    # Streamlit drops the provider's refusal on its way back here: say what a return to this
+    # screen after signing in means, since the desk cannot tell it apart from a first visit.
+    st.caption("Sent back here after signing in? The identity provider refused or the sign-in "
+               "was cancelled (a wrong password, a denied consent): press Sign in to try again, "
+               "or ask an admin if it keeps happening.")
 
 
 def _no_role_screen(email: str) -> None:
@@ -85,10 +90,24 @@ def _no_role_screen(email: str) -> None:
 
 
 def _halt(render, at_start: bool) -> None:
-    """Show only `render` and stop. From app.py the page list is replaced by this one hidden
-    page, so no other page is listed (or reachable) before access is granted."""
+    """Show only `render` and stop. From app.py the page list is replaced by hidden pages that
+    all render it, so no other page is listed (or reachable) before access is granted. Every
+    desk address answers with it (invariant 174): a bookmarked or shared /review reaches the
+    sign-in screen, not Streamlit's "Page not found" dialog on top of it."""
     if at_start:
-        st.navigation([st.Page(render, title="Memdesk", default=True)], position="hidden").run()
+        from . import PAGES
+
+        # One page object per address; each a distinct function, as Streamlit tells pages apart
+        # by their callable.
+        def screen(path: str):
+            def page() -> None:
+                render()
+            page.__name__ = f"memdesk_{path}"
+            return page
+
+        pages = [st.Page(render, title="Memdesk", default=True)]
+        pages += [st.Page(screen(path), title="Memdesk", url_path=path) for path in PAGES]
+        st.navigation(pages, position="hidden").run()
     else:
         render()
     st.stop()

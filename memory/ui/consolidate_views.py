@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import BaseModel
 
 from ..consolidation.plan import OpKind, Plan, PlanOp
+from ..consolidation.planner import parse_watermark
+from ..errors import MemdeskError
 from ..models import AuditEvent, Fact
 from .safe import esc
 
@@ -42,6 +44,28 @@ def _gate_reason(plan: Plan, op: PlanOp) -> str:
     found = next((g for g in plan.gates if g.gate == op.gate and g.subject == op.subject
                   and g.decision == "drop"), None)
     return f"gate {op.gate}: {found.reason if found else op.reason or 'refused'}"
+
+
+def watermark_words(value: str | None) -> str:
+    """A consolidation watermark ("SAID|STORED") as an operator reads it: up to which episode
+    time consolidation has read. Never the raw pair of timestamps."""
+    if not value:
+        return "nothing yet"
+    try:
+        said, _stored = parse_watermark(value)
+    except MemdeskError:
+        return value
+    return f"episodes up to {said:%Y-%m-%d %H:%M} UTC" if said else "nothing yet"
+
+
+def plan_summary(plan: Plan) -> str:
+    """The line under a plan's title: episodes, model, tokens, and how far it reads."""
+    after = (f"applying moves it to {watermark_words(plan.watermark_after)}"
+             if plan.watermark_after else "applying leaves it there")
+    n = len(plan.episode_ids)
+    return (f"{n} new episode{'s' if n != 1 else ''} · model {plan.llm_mode} · tokens in/out "
+            f"{plan.usage.input_tokens}/{plan.usage.output_tokens} · consolidated so far: "
+            f"{watermark_words(plan.watermark_before)}; {after}")
 
 
 def diff_lines(plan: Plan) -> list[DiffLine]:

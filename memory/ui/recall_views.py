@@ -20,6 +20,21 @@ from .views import memory_text
 LEGS_AND_MULTIPLIERS = ("bm25", "dense", "decay", "boost", "prior")
 EXTRAS = ("superseded", "catalog")
 LEG_COLOURS = {"bm25": "#1565c0", "dense": "#ef6c00"}
+# The multipliers' marks: no colour a leg's bar already uses (one colour, one meaning, one legend).
+MULTIPLIER_COLOURS = {"decay": "#757575", "use boost": "#2e7d32", "catalog prior": "#8e24aa",
+                      "question / time / adjacency / lift": "#c2185b"}
+# What each column of the hits table means: the header's tooltip.
+HIT_COLUMNS_HELP = {
+    "rank": "final rank (1 = top), after fusion, multipliers and any reranker",
+    "state": "a fact's trust state, else the kind of memory (episodic, catalog, playbook)",
+    "bm25": "rank in the BM25 (lexical) leg; empty: not among that leg's candidates",
+    "dense": "rank in the dense (embedding) leg; empty: not among that leg's candidates",
+    "fused": "the fused score both legs give it, after every multiplier: what the rank sorts on",
+    "× mult": "per-leg multipliers: decay × use boost × catalog prior (1 = no effect)",
+    "× after fusion": "multipliers applied after fusion: question × time × adjacency × lift",
+    "rerank": "the reranker's score (final order when a reranker ran)",
+    "id": "the memory's id (paste it into Why not?, or open a fact in Facts)",
+}
 
 
 class RecallToggles(BaseModel):
@@ -134,6 +149,7 @@ def debugger_rows(hits: list[RankedHit], rrf_k: int,
             "dense": legs["dense"].rank if legs["dense"] else None,
             "fused": round(h.fused_score, 5),
             "× mult": round(h.multipliers.total, 3),
+            "× after fusion": round(h.multipliers.post, 3),
             **({"rerank": round(h.rerank_score, 4)} if h.rerank_score is not None else {}),
             "id": h.id})
     return rows
@@ -162,10 +178,10 @@ def contribution_figure(hits: list[RankedHit], rrf_k: int) -> go.Figure:
                     marker_color=LEG_COLOURS[leg], row=1, col=1,
                     customdata=[h.legs[leg].rank if leg in h.legs else None for h in hits],
                     hovertemplate=f"{leg} rank %{{customdata}}<br>share %{{x:.5f}}<extra></extra>")
-    for name, colour, get in (("decay", "#6d4c41", lambda m: m.decay),
-                              ("use boost", "#2e7d32", lambda m: m.use_boost),
-                              ("catalog prior", "#8e24aa", lambda m: m.prior),
-                              ("question / time / adjacency / lift", "#f57c00", lambda m: m.post)):
+    for name, get in (("decay", lambda m: m.decay), ("use boost", lambda m: m.use_boost),
+                      ("catalog prior", lambda m: m.prior),
+                      ("question / time / adjacency / lift", lambda m: m.post)):
+        colour = MULTIPLIER_COLOURS[name]
         fig.add_scatter(y=labels, x=[get(h.multipliers) for h in hits], mode="markers",
                         name=name, marker={"color": colour, "size": 10}, row=1, col=2,
                         hovertemplate=f"{name} ×%{{x:.3f}}<extra></extra>")

@@ -54,11 +54,27 @@ def item_keys(item_id: str) -> ItemKeys:
                     text=f"rv_text__{item_id}", into=f"rv_into__{item_id}")
 
 
+def button_key(action: str, item_id: str, rev: int) -> str:
+    """The key of a focus-view button that acts on one item (approve, reject, skip…). It names
+    the item and the revision the button was drawn with (invariant 172): a second click or key
+    press sent before the next item is drawn (a double click) reaches a button that no longer
+    exists, so Streamlit drops it, instead of the next item's same button deciding an item the
+    operator has not seen."""
+    return f"review_{action}__{item_id}__r{rev}"
+
+
 def decided_meanwhile(svc: MemoryService, user_id: str, fact_id: str, fresh_state: str | None,
-                      rev: int) -> str:
+                      rev: int, operator: str | None = None) -> str:
     """What the operator reads when the item on screen was decided or changed by someone else
-    (invariant 81): who, what and when, and that nothing was written."""
+    (invariant 81): who, what and when, and that nothing was written. When `operator` decided
+    it themselves (the second click of a double click, invariant 172), it says so plainly
+    instead of suggesting that their decision was lost."""
     who = next((h for h in history(svc, user_id, limit=100) if h.fact_id == fact_id), None)
+    if who is not None and operator is not None and who.operator == operator \
+            and fresh_state not in (None, "candidate"):
+        what = f"“{who.text[:60]}”" if who.text else f"item {fact_id}"
+        return (f"You already decided {what}: {who.decision} at {who.at:%H:%M:%S} UTC (now "
+                f"{fresh_state}). The repeated click was ignored; nothing else changed.")
     if fresh_state is None:
         what = "it no longer exists"
     elif fresh_state == "candidate":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import plotly.graph_objects as go
 from pydantic import ValidationError as PydanticError
@@ -130,6 +130,9 @@ def _short(text: str, width: int = 42) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+MIN_TIMELINE_SPAN = timedelta(days=1)  # the narrowest time axis a timeline draws
+
+
 def timeline_figure(facts: list[Fact], now: datetime, *, versions: bool = True,
                     valid_at: datetime | None = None,
                     recorded_at: datetime | None = None) -> go.Figure:
@@ -200,6 +203,15 @@ def timeline_figure(facts: list[Fact], now: datetime, *, versions: bool = True,
                           line={"color": "#d81b60", "dash": dash, "width": 2})
             fig.add_annotation(x=at, y=1, yref="paper", text=name, showarrow=False,
                                yanchor="bottom", font={"color": "#d81b60", "size": 11})
+    # A chain that lives within seconds (a fact just said in Chat) would get an axis of
+    # milliseconds with overlapping tick labels: show at least a day around it.
+    moments = [t for f in ordered for t in (f.recorded_at, f.superseded_at, f.valid_from,
+                                            f.valid_to) if t is not None]
+    moments += [t for f in ordered if f.state in TRUE_STATES for t in valid_interval(f, now)]
+    moments += [t for t in (valid_at, recorded_at) if t is not None]
+    if moments and max(moments) - min(moments) < MIN_TIMELINE_SPAN:
+        pad = (MIN_TIMELINE_SPAN - (max(moments) - min(moments))) / 2
+        fig.update_xaxes(range=[min(moments) - pad, max(moments) + pad])
     fig.update_layout(barmode="overlay", height=140 + 40 * len(ordered), xaxis_type="date",
                       yaxis={"autorange": "reversed", "type": "category",
                              "categoryorder": "array", "categoryarray": labels},
