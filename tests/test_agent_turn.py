@@ -220,6 +220,15 @@ def test_inv149_forget_takes_the_fact_with_the_words_said_over_synonyms(service)
     t = turn(service, "forget my address")
     assert [(w.op, w.old_id) for w in t.writes()] == [("forget", addr.id)]
     assert active(service) == ["Her brother Jan lived two streets away from her in Hamburg"]
+    # invariant 180: a relative's fact is never the target unless the request names them
+    service.write_fact("ana", "My sister Amara lives in Manchester", fact_type="identity")
+    home = service.write_fact("ana", "Lives in Bishopston, Bristol", fact_type="identity").fact
+    t = turn(service, "forget my address")
+    assert [(w.op, w.old_id) for w in t.writes()] == [("forget", home.id)]
+    t = turn(service, "I never lived in Manchester")
+    assert "My sister Amara lives in Manchester" in active(service)
+    t = turn(service, "forget what I told you about my sister")
+    assert "My sister Amara lives in Manchester" not in active(service)
 
 
 def test_inv179_a_compound_fact_answers_with_its_second_clause(service):
@@ -244,6 +253,16 @@ def test_inv180_a_relatives_fact_answers_about_the_relative_only(service):
     service.write_fact("ana", "Lives in Alcântara, Lisbon", fact_type="identity")
     reply = turn(service, "Where do I live?").reply
     assert "Alcântara" in reply and "Oslo" not in reply
+
+
+def test_inv181_what_do_i_own_lists_things_had_not_constraints(service):
+    service.write_fact("ana", "Has a Roborock S8 robot vacuum")
+    service.write_fact("ana", "Owns twelve Philips Hue bulbs")
+    service.write_fact("ana", "Has a severe peanut allergy", fact_type="constraint")
+    service.write_fact("ana", "Likes jazz", fact_type="preference")
+    reply = turn(service, "What do I own?").reply
+    assert "Roborock" in reply and "Hue bulbs" in reply
+    assert "peanut" not in reply and "jazz" not in reply
 
 
 def test_another_users_memory_is_never_read_or_written(service):

@@ -9,6 +9,7 @@ import re
 import time
 
 from ..text import stem
+from ..tools import MAX_HITS
 from ..understand import lexicon as lx
 from ..understand.matching import (
     already_known,
@@ -33,6 +34,9 @@ _GENERIC_Q = frozenset(stem(w) for w in ["name", "names", "called", "kind", "typ
                                           "details", "info", "favourite", "favorite"])
 _HISTORY_Q = re.compile(r"\b(?:have\s+i|did\s+i|used\s+to|before|previous(?:ly)?|history|"
                         r"over\s+the\s+years|all\s+the|ever|in\s+the\s+past|earlier)\b", re.IGNORECASE)
+# "What do I own?", "what have I got?", "which gadgets do I have?": a question about belongings.
+_BELONGINGS_Q = re.compile(r"\b(?:own|owns|have|has|got|possess)\b\W*$", re.IGNORECASE)
+_POSSESSION = frozenset({"verb:have", "verb:own"})
 _HOWTO = re.compile(r"^(?:how|can\s+i|how\s+do|what'?s\s+the\s+best\s+way|is\s+there\s+a\s+way|"
                     r"why\s+(?:does|is|do)|what\s+should)\b", re.IGNORECASE)
 _PAST = {"are": "were", "have": "had", "live": "lived", "own": "owned", "work": "worked",
@@ -254,9 +258,12 @@ class OfflineAgent:
         said = []
         for q in u.questions:
             history = bool(_HISTORY_Q.search(q))
-            res = tools.call("recall_memory", {"query": _question_query(q),
+            query, k = _question_query(q), 12
+            if _BELONGINGS_Q.search(q) and not history:  # invariant 181: recall what is had
+                query, k = query + " has owns", MAX_HITS
+            res = tools.call("recall_memory", {"query": query,
                                                "include_superseded": history,
-                                               "include_catalog": True, "k": 12})
+                                               "include_catalog": True, "k": k})
             said.append(self._answer(q, res.hits + list(inp.pre_recall.hits), history))
         tools.record_tools((time.perf_counter() - started) * 1000, "recall for questions")
         return said
@@ -279,6 +286,9 @@ class OfflineAgent:
         asked_names = identifiers(q)
         # "Where do I work?" is answered by "... is a field service manager at Nordwind".
         asked_slots = {slot for words, slot in _SLOT_WORDS if direct & words}
+        # Invariant 181: what the user has or owns answers a question about belongings; it is
+        # admitted, never a filter (the hub "is a Home Assistant Green" stays in the list).
+        belongings = _POSSESSION if _BELONGINGS_Q.search(q) and not history else frozenset()
         for h in hits:
             if h.id in seen:
                 continue
@@ -290,7 +300,9 @@ class OfflineAgent:
             if rel and not (terms(rel) & direct or asked_names & identifiers(" x " + h.text)):
                 continue  # invariant 180: about a relative, and the question is not
             if h.kind == "semantic" and (history or h.state == "active") and (
-                    overlap & focus or asked_slots & answered_slots(h.text, h.fact_type)):
+                    overlap & focus or asked_slots & answered_slots(h.text, h.fact_type)
+                    or (h.fact_type == "world"  # things, not an allergy or a tax number
+                        and belongings & answered_slots(h.text, h.fact_type))):
                 facts.append(h)
             elif h.kind == "procedural" and len(overlap) >= 2:
                 books.append(h)

@@ -59,6 +59,12 @@ def relative_of(text: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+def _person_named(text: str) -> frozenset[str]:
+    """The name right after a relation ("Brother Tom lives…" -> {"tom"}), as terms."""
+    m = re.match(r"^(?:(?:her|his|their|my)\s+)?\w+\s+([A-Z][\w'’-]+)", text.strip())
+    return terms(m.group(1)) if m else frozenset()
+
+
 def terms(text: str) -> frozenset[str]:
     return value_terms(text)
 
@@ -308,6 +314,9 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
         have = terms(h.text)
         if names and not names <= have:
             continue
+        rel = relative_of(h.text)
+        if rel and not (terms(rel) & said or _person_named(h.text) & said):
+            continue  # invariant 180: "forget my address" is not the sister's Manchester fact
         shared = want & have
         if not shared:
             continue
