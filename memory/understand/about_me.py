@@ -49,6 +49,10 @@ _EVENTS = (
      r"(?:at|with)\s+(?P<x>(?-i:[^\W\d_a-z])[\w&'’.-]*(?:\s+(?-i:[^\W\d_a-z])[\w&'’.-]*){0,2})",
      "{who} works at{x}", "job"),
     (r"^(?:has\s+)?" + _ADV + r"turned\s+(?P<n>\d{1,3})\b", "{who} turned {n}", "age"),
+    # "my daughter Isla got into Edinburgh uni": a place at a school (invariant 165)
+    (r"^(?:has\s+)?" + _ADV + r"(?:got\s+(?:a\s+place\s+)?(?:into|in\s+at|at)|was\s+accepted\s+(?:into|at|to|by)|"
+     r"has\s+been\s+accepted\s+(?:into|at|to|by))\s+(?P<x>(?:the\s+)?(?-i:[^\W\d_a-z])[\w'’.-]*(?:\s+[\w'’.-]+){0,3}?"
+     r"\s+(?:uni|university|college|school|academy|conservatoire))\b", "{who} got into {x}", "school"),
     (r"^(?P<e>starts?|started|is\s+starting|begins?|began)\s+(?P<s>school|nursery|primary\s+school|"
      r"secondary\s+school|reception|kindergarten|university|uni|college)\b"
      r"(?P<x>(?:\s+(?:in|at)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)", "{who} {e} {s}{x}", "school"),
@@ -68,6 +72,10 @@ def family_event(who: str, rest: str) -> Statement | None:
         if rule == "school":
             verb = {"start": "starts", "begin": "starts", "begins": "starts", "began": "started",
                     "is starting": "starts"}.get(re.sub(r"\s+", " ", verb), verb)
+        if "{x}" in template and "{s}" not in template and rule == "school":
+            text = template.format(who=who, x=tidy(g.get("x") or ""))
+            return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
+                             clause=rest, rule=f"relation:event:{rule}")
         text = template.format(who=who, e=verb if rule != "baby" else "",
                                to=f" to {g['to']}" if g.get("to") else "",
                                g={"twins": "twins", "son": "a son", "daughter": "a daughter",
@@ -80,7 +88,17 @@ def family_event(who: str, rest: str) -> Statement | None:
     return None
 
 
+_REL_IS = re.compile(r"^((?i:my|our)\s+(?i:" + REL + r"))['’]s\s+(?=(?i:called|named|moving|studying|working|"
+                     r"living|retired|pregnant|engaged|married|divorced|expecting|allergic|starting|"
+                     r"getting|doing|training|at|in|now|still|a|an)\b)")
+_REL_HAS = re.compile(r"^((?i:my|our)\s+(?i:" + REL + r"))['’]s\s+(?=(?i:got|been|moved|had|just|finally|gone|"
+                      r"left|started|joined|become)\b)")
+
+
 def relation(c: str) -> list[Statement] | None:
+    # "my husband's called Dan", "my son's got a peanut allergy": the "'s" is "is" or "has",
+    # not a possessive (invariant 165)
+    c = _REL_HAS.sub(r"\1 has ", _REL_IS.sub(r"\1 is ", c))
     m = re.match(r"^(?i:my|our)\s+(?P<rel>(?i:" + REL + r"))(?P<poss>['’]s)?(?:,?\s+" + NAME +
                  r"(?=[\s,]))?\s*,?\s*(?P<rest>.+)$", c)
     if not m:
@@ -149,10 +167,26 @@ def relation(c: str) -> list[Statement] | None:
                           text=f"{cap(rel)} is {mm.group('n')}", fact_type="identity",
                           slot=f"noun:{rel}", previous=left.group("o") if left else None,
                           clause=c, rule="relation:is-name")]
-    mm = re.match(r"^(?:is|was)\s+(?:(?:severely|very|also)\s+)?allergic\s+to\s+(?P<v>.+)$", rest, I)
+    mm = (re.match(r"^(?:is|was)\s+(?:(?:severely|very|also)\s+)?allergic\s+to\s+(?P<v>.+)$", rest, I)
+          or re.match(r"^(?:has|have)\s+(?:got\s+)?(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+)?(?P<v>[\w -]+?)\s+"
+                      r"allergy\b", rest, I))
     if mm:
         return [Statement(act="assert", text=f"{who} is allergic to {obj_phrase(mm.group('v'))}",
                           fact_type="world", clause=c, rule="relation:allergy")]
+    # "my daughter is studying in Manchester", "my dad is moving into a care home in January":
+    # what a relative does for a long while, or is about to (invariant 165)
+    mm = re.match(r"^(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?(?P<v>(?:studying|training|working|"
+                  r"living|teaching|moving|doing\s+(?:a|an|her|his|their)\s+(?:degree|phd|masters|"
+                  r"master's|apprenticeship|a-levels|gcses))\b[^,.;!?]*)$", rest, I)
+    if mm and not workmate and rel not in lx.NAMED_ONLY_RELATIONS | {"friend"} and not re.search(
+            r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening|week)|from\s+home\s+today|late|"
+            r"overtime|on\s+it|hard|away)\b", mm.group("v"), I):
+        verb = mm.group("v").split()[0].lower()
+        if len(mm.group("v").split()) > 1 and (verb != "moving" or re.match(
+                r"^moving\s+(?:in)?to\s+", mm.group("v"), I)):
+            return [Statement(act="assert", text=f"{who} {'are' if plural else 'is'} {tidy(mm.group('v'))}",
+                              fact_type="identity", slot=f"{slot}:{verb}", clause=c,
+                              rule="relation:progressive")]
     if re.match(r"^(?:is|was|has|had|'s)\s+(?:been\s+)?(?:away|busy|ill|sick|tired|here|there|"
                 r"out|off|home|late|back|on\s+holiday|coming|visiting|staying)\b", rest, I):
         return []  # passing news about someone, nothing durable
@@ -323,11 +357,20 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                           slot=None if "leave" in state else "job",  # a leave keeps the job
                           valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
                           rule="work:state")]
-    left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
-                     r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
+    left = (re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
+                      r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
+            # "quit my job at acme": after "my job at", a lower-case word is the employer too
+            or re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)\s+my\s+(?:job|role|"
+                         r"position)\s+(?:at|with))\s+(?i:the\s+)?(?P<left>[^\W\d_][\w&'’-]*)(?=\s*(?:[,.;!?]|$))", t)
+            # "handed in my notice at Acme": leaving it (invariant 165)
+            or re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:handed|gave|put)\s+in\s+my\s+"
+                         r"(?:notice|resignation)\s+(?:at|to|with))\s+(?i:the\s+)?"
+                         + org.replace("?P<org>", "?P<left>"), t))
     m = (re.search(r"\b(?i:(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)(?:\s+the)?|(?:i'?m|i\s+am)\s+"
                    r"(?:now\s+|currently\s+)?working\s+(?:at|for|with))\s+" + org, t)
          or re.search(r"(?i:^(?:and\s+)?(?:a\s+|my\s+)?new\s+job\s+(?:at|with)(?:\s+the)?)\s+" + org, t)
+         or re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?starting\s+(?:a\s+new\s+job\s+|work\s+)?(?:at|with))\s+"
+                      + org, t)
          or re.search(r"(?i:\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:been\s+|got\s+)?(?:hired|taken\s+on|"
                       r"employed|recruited)\s+by)\s+" + org, t)
          or (re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?at)\s+" + org + r"(?i:\s+now\b|\s*$)", t)
@@ -344,7 +387,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       r"start-up|company|firm|charity|agency|business)\s+(?:called|named))?(?:\s+the)?)\s+"
                       + org, t[left.end():])
     gone = re.search(r"\b(?i:i\s+no\s+longer\s+work\s+(?:at|for|with))\s+" + org.replace("?P<org>", "?P<g>"), t)
-    if not gone and left and re.search(r"\b(?:job|role|position|notice)\b", left.group(0), I):
+    if not gone and left and re.search(r"\b(?:job|role|position|notice|resignation)\b", left.group(0), I):
         gone = re.search(r"(?P<g>.+)", left.group("left"))
     if not m and gone:
         # "I don't work at Asda anymore": the employer ended (merged with a new one, if said)
@@ -644,7 +687,7 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
                           text=f"{verb} {tidy(m.group('v'))}", fact_type="identity",
                           previous=tidy(m.group("v")) if neg == "no longer" else None,
                           clause=c, rule="id:kind")]
-    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?P<v>left-handed|right-handed|ambidextrous|colou?r-?blind|"
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?P<v>left[- ]handed|right[- ]handed|ambidextrous|colou?r-?blind|"
                   r"deaf|hard\s+of\s+hearing|short-sighted|long-sighted|partially\s+sighted|"
                   r"neurodivergent|autistic|dyslexic|asthmatic|epileptic)\b", t, I)
     if m:

@@ -106,7 +106,7 @@ _TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|for\s+wha
 # Verbs a texter starts a first-person clause with, the subject left out ("sold the fiesta").
 _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|recently|also|now|then|already)\s+)*(?:moved|relocated|switched|changed|"
-    r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
+    r"left|quit|joined|started|took\s+up|taken\s+up|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
     r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|gave|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
     r"picked\s+up|ordered|went\s+to|flew\s+to|spent\s+(?:a|an|the|two|three|four|five|\d+)|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
@@ -115,6 +115,7 @@ _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
     r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic)|no\s+longer|"
     r"living|working|using|eating|drinking|learning|training|studying|based|married|engaged|"
+    r"starting\s+(?:at|with|a\s+new\s+job)|"
     r"divorced|single|retired|pregnant)\b", I)
 
 _BASE_VERBS = "work|live|study|use|drive|speak|eat|play|have|teach|own|ride|run"
@@ -182,7 +183,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = _SHORT_RE.sub(_short, c)
     # "sis moved to leeds", "Mum got a new car": a texter's relative without "my" is still
     # the relative, never the user (invariant 162)
-    c = re.sub(r"^(" + _KIN + r")(?=\s+(?!and\b|or\b|i\b)[a-z])", r"my \1", c, flags=I)
+    c = re.sub(r"^(" + _KIN + r")(?=(?:'s)?\s+(?!and\b|or\b|i\b)[a-z])", r"my \1", c, flags=I)
     prev = None
     while prev != c:
         prev = c
@@ -355,7 +356,7 @@ def _capitalise_names(c: str) -> str:
         if word.lower() in _NOT_NAMES or word.lower().endswith("ing"):
             return m.group(0)
         return m.group(0)[:m.start("w") - m.start()] + word[:1].upper() + word[1:]
-    c = re.sub(r"\b(?:joined|left|quit|started\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
+    c = re.sub(r"\b(?:joined|left|quit|start(?:ed|ing)\s+at|notice\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
                r"employed\s+by)\s+(?:the\s+)?(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
     c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+){0,2}?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
                up, c, flags=I)

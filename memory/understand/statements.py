@@ -105,9 +105,10 @@ _CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|u
 _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\s+so)\s+"
                     r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
                     r",\s*(?=now\s+(?:i|we|in|at)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
-                    r"living|working|driving|riding|playing|new\s+job)\b)|"
+                    r"living|working|driving|riding|playing|new\s+job|starting\s+(?:at|with))\b)|"
                     r",?\s+(?:and|then|and\s+then|but)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
-                    r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)",
+                    r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)|"
+                    r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)",
                     re.IGNORECASE)
 
 
@@ -116,6 +117,19 @@ def split_clauses(message: str) -> list[str]:
     # "I moved to Bath, can you update that?": a statement, then a request about it.
     message = re.sub(r",\s*(?=(?:can|could|would|will)\s+you\b[^,]*\?\s*$)", ". ", message.strip(),
                      flags=re.IGNORECASE)
+    # "I'm a teacher btw, any tips for marking?", "moved to Leeds, any good cafés?": a statement,
+    # then a question of its own; a sentence that opens as a question stays one (invariant 164)
+    head = re.match(r"^(?P<h>[^,?]+),\s*(?P<q>(?:any|anyone|anybody|what|whats|what's|where|which|who|"
+                    r"how|why|when|is|are|do|does|should|thoughts|ideas|recommendations|suggestions)\b"
+                    r"[^,]*\?+)\s*$", message, flags=re.IGNORECASE)
+    if head and not _QUESTION.match(head.group("h").strip()) and re.match(
+            r"^(?:(?:oh|and|so|btw|ok|okay|yeah|well)\s+)*(?:i|i'm|im|i've|we|we're|we've|my|our|"
+            r"(?:just\s+|finally\s+)?(?:moved|started|got|bought|joined|switched|left|quit))\b",
+            head.group("h").strip(), flags=re.IGNORECASE):
+        message = f"{head.group('h')}. {head.group('q')}"
+    # "my husband's called Dan and he's a plumber": two sentences, the pronoun resolved below
+    message = re.sub(r"^((?:my|our)\s+[^,.!?]+?),?\s+and\s+(?=(?:he|she)(?:'s|’s|\s+is|\s+works|"
+                     r"\s+lives)\s)", r"\1. ", message, flags=re.IGNORECASE)
     # "my doctor is Dr. Patel": a title's full stop ends no sentence
     for part in re.split(r"(?<!\b[DdMm]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<=[.!?;])\s+|"
                          r"\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
@@ -201,6 +215,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
             return found
     dates = find_dates(c, today)
     found = relation(dates.text)
+    if found and dates.valid_from and dates.valid_from <= today:
+        # "my partner's working from home today": one day of it, not what they do (invariant 165)
+        found = [st for st in found if st.rule != "relation:progressive"]
     if found is not None:
         for st in found:
             if st.rule.endswith(":pregnant") and dates.valid_from and dates.valid_from > today:
@@ -253,10 +270,16 @@ _REL_NAMED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE |
                         + r")\s+(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\b", I)
 
 
+_REL_CALLED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE | {"partner"}, key=len,
+                                                                      reverse=True))
+                         + r")(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|'s\s+called)\s+"
+                           r"(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\W*$", I)
+
+
 def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple[str, str] | None]:
     """"My sister Amara lives in Leeds. She just got engaged": she is the sister named in the
     sentence before, when the pronoun fits the relation. Returns the clause and who it is about."""
-    m = _REL_NAMED.match(c)
+    m = _REL_NAMED.match(c) or _REL_CALLED.match(c)
     if m:
         return c, (m.group("rel").lower(), m.group("name"))
     p = re.match(r"^(?P<pro>she|he)(?P<be>'s|\s+is)?\s+", c, I)
@@ -404,6 +427,11 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
                        flags=I)
+        c = _ASIDE.sub("", c).strip()
+        if _SARCASM.search(raw):
+            # "oh sure, I LOVE being on hold": irony says the opposite (invariant 164)
+            out.ignored.append(raw)
+            continue
         if _REPORTED.search(c) or _GERUND_REMARK.match(raw.strip()):
             # "I told my boss I'm moving to Leeds, but I'm not": what the user told someone else
             # or took back in the same breath is not a statement (invariant 141).
@@ -567,6 +595,16 @@ def _now_at(part: str, said: list[Statement], today: date) -> list[Statement] | 
 
 # "Living in London is expensive", "Working at Acme is exhausting": a remark about a way of
 # life, said by anyone, not a statement that the user lives or works there (invariant 162).
+# "I'm left-handed, if that matters": a courtesy, never a condition (invariant 164)
+_ASIDE = re.compile(r",?\s*\b(?:if\s+(?:that|it)(?:'s|\s+is)?\s+(?:matters|helps|relevant|useful|important|"
+                    r"makes\s+a\s+difference|counts)|if\s+you\s+(?:need|want|must|have)\s+to\s+know|"
+                    r"in\s+case\s+(?:you(?:'re|\s+are)\s+wondering|(?:it|that)\s+(?:matters|helps)))\b[.!]*",
+                    re.IGNORECASE)
+# An ironic opener before a liking: "oh sure, I LOVE being on hold", "yeah right, I love taxes"
+_SARCASM = re.compile(r"^\W*(?:oh\s+(?:sure|great|joy|yeah|wonderful|brilliant|fantastic|lovely|perfect)|"
+                      r"yeah\s+right|sure\s+sure|because\s+i\s+totally)\b[,!.…]*\s+(?:(?:i|we)\s+"
+                      r"(?:\w+\s+)?(?:love|like|enjoy|adore)\b|(?:just\s+)?what\s+i\s+needed\b)", re.IGNORECASE)
+
 _GERUND_REMARK = re.compile(r"^(?:living|working|owning|having|being|driving|renting|studying)\s+[^,.;!?]+?\s+"
                             r"(?:is|was|isn't|wasn't|can\s+be|gets|seems|feels|sounds|must\s+be)\b",
                             re.IGNORECASE)
@@ -601,6 +639,17 @@ def _merge(statements: list[Statement]) -> list[Statement]:
     """Combine clauses of one message that make one change: a denial and its replacement ("That's
     not right, I live in Grenoble, I never lived in Lyon"), or "no longer X" and what replaced it
     ("I'm no longer vegetarian, I eat fish now")."""
+    diets = [s for s in statements if s.slot == "diet" and s.act in ("assert", "change")]
+    named = [s for s in diets if re.match(r"^Is\s+(?:" + "|".join(lx.MEAT_DIETS) + r")$", s.text or "")]
+    if len(diets) == 2 and len(named) == 1:
+        # "started eating fish again, so pescatarian now": the diet it adds up to is the one
+        # change (invariant 165)
+        other = next(s for s in diets if s is not named[0])
+        named[0].act = "change"
+        named[0].valid_from = named[0].valid_from or other.valid_from
+        named[0].previous = named[0].previous or other.previous
+        named[0].rule += "+sums-up"
+        statements = [s for s in statements if s is not other]
     denials = [s for s in statements if s.act == "deny" and not s.text]
     values = [s for s in statements if s.act in ("assert", "change") and s.text]
     if len(denials) == 1 and len(values) == 1:
@@ -616,7 +665,7 @@ def _merge(statements: list[Statement]) -> list[Statement]:
         # "gave up tea, drinking coffee now" is one switch; "gave up smoking, I run every day now"
         # is two facts (invariant 163)
         other = next(s for s in values if s is not gone[0])
-        if not re.match(r"^(?:Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is)\b", other.text or ""):
+        if not re.match(r"^(?:Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works\s+at)\b", other.text or ""):
             return statements
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])

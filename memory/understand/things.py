@@ -250,6 +250,45 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                           fact_type="preference", slot=f"verb:{verb}",
                           previous=obj_phrase(rest) or verb if rest else verb,
                           valid_from=dates.valid_from, clause=c, rule="act:no-longer")]
+    # "took up pottery", "started the guitar", "started yoga classes on Thursdays": a pastime
+    # (lexicon.PASTIMES) or classes/lessons in something (invariant 166)
+    m = re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:took\s+up|taken\s+up|"
+                  r"started|began|begun|got\s+into)\s+(?:(?:the|a|an|some)\s+)?(?P<v>[a-z][\w -]*?)"
+                  r"(?P<cls>\s+(?:classes|class|lessons|lesson|course))?(?=\s*(?:[,.;!?]|$|\s+(?:on|at|in|with|"
+                  r"at|every|twice|once|this|last|and|because|after|since|again)\b))", t, I)
+    if m:
+        v = m.group("v").lower().strip()
+        head = v.split()[-1] if v else ""
+        took = bool(re.search(r"\b(?:took|taken)\s+up\b", m.group(0), I))
+        gerund = re.fullmatch(r"([a-z]+)ing", v)
+        if gerund and not m.group("cls") and _gerund_base(gerund.group(1)) in _VERBS.split("|"):
+            pass  # "started running": a habit of a verb, read below ("Runs")
+        elif head in lx.PASTIMES or (m.group("cls") and len(v.split()) <= 2 and head not in lx.NOT_THINGS
+                                   and head not in {"new", "evening", "night", "morning"}) or (
+                took and len(v.split()) <= 2 and head not in lx.NOT_THINGS | {"smoking", "drinking",
+                                                                               "space", "room", "offer",
+                                                                               "job", "position", "role"}):
+            if m.group("cls"):
+                text = f"Takes {v} {m.group('cls').strip().lower()}"
+            elif head in lx.INSTRUMENTS:
+                text = f"Plays the {v}"
+            else:
+                text = f"Does {v}"
+            return [Statement(act="assert", text=text, fact_type="preference",
+                              valid_from=dates.valid_from, clause=c, rule="act:pastime")]
+    # "I cycle to work", "we get the train to the office": how the user commutes (invariant 166)
+    m = re.search(r"^(?:i|we)\s+(?P<adv>(?:now|usually|always|mostly|normally|still|also)\s+)?"
+                  r"(?P<how>cycle|bike|walk|drive|run|commute|scoot|(?:get|take|catch|ride)\s+(?:the|a|my)\s+"
+                  r"[\w-]+(?:\s+[\w-]+)?)\s+(?:to|into)\s+(?P<to>work|the\s+office|the\s+lab|school|uni|"
+                  r"college|the\s+hospital)\b(?P<rest>[^,;!?]*)", t, I)
+    if m and not re.search(r"\b(?:today|tonight|tomorrow|this\s+morning)\b", " ".join(dates.found), I):
+        how = m.group("how").lower()
+        words = how.split()
+        verb = third_singular(words[0]) if words[0] != "bike" else "cycles"
+        text = cap(" ".join([verb, *words[1:]]) + f" to {m.group('to').lower()}")
+        changed = bool(re.search(r"\b(?:now|instead|these\s+days|any\s*more)\b", c, I))
+        return [Statement(act="change" if changed else "assert", text=text, fact_type="preference",
+                          slot="commute", valid_from=dates.valid_from, clause=c, rule="act:commute")]
     # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
     # same verb ("Drinks tea") when there is one.
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:started|began|begun|"
