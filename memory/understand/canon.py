@@ -184,11 +184,19 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "sis moved to leeds", "Mum got a new car": a texter's relative without "my" is still
     # the relative, never the user (invariant 162)
     c = re.sub(r"^(" + _KIN + r")(?=(?:'s)?\s+(?!and\b|or\b|i\b)[a-z])", r"my \1", c, flags=I)
+    if lowercase:
+        c = _opening_name(c)
     prev = None
     while prev != c:
         prev = c
         c = _FRAME.sub("", c)
     c = _TAIL.sub(r"\1", c).strip()
+    # "pretty sure my blood type is O negative", "probably coeliac": the hedge leaves the clause
+    # (the reader marks the statement as unsure from the raw words, invariant 167)
+    c = re.sub(r"^(?:i'?m\s+)?(?:pretty|fairly|quite|almost)\s+sure\s+(?:that\s+)?(?=(?:i|i'm|im|my|we|our)\b|"
+               r"(?:allergic|vegan|vegetarian|coeliac|celiac|lactose|diabetic|pregnant)\b)|"
+               r"^(?:probably|possibly|maybe|perhaps)\s+(?=(?:allergic|vegan|vegetarian|pescatarian|coeliac|celiac|"
+               r"lactose|diabetic|asthmatic|dyslexic|autistic|pregnant|anaemic|anemic)\b)", "", c, flags=I)
     for pat, rep in _IDIOMS_RE:
         c = pat.sub(rep, c)
     # The subject a texter leaves out.
@@ -209,6 +217,15 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                       r"relocated|relocating)\s+there\b)", c)
     if named:
         c = re.sub(r"\b(moved|moving|relocated|relocating)\s+there\b", rf"\1 to {named.group(1)}", c)
+    # "Found a flat in Leeds, moving in March": the move is to the place just found; the
+    # sentence is the plan (invariants 139, 166)
+    found_home = re.match(r"^(?:(?:i|we)\s+(?:have\s+|'ve\s+)?)?(?:finally\s+|just\s+)?(?:found|bought|got|rented|"
+                          r"signed\s+for)\s+(?:a|an|our|my)\s+(?:new\s+|little\s+)?(?:flat|house|place|home|"
+                          r"apartment|cottage)\s+in\s+(?P<p>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*,?\s*"
+                          r"(?:and\s+|so\s+)?(?:(?:i'?m|we'?re)\s+)?moving\s+(?P<when>(?:in|next|on|at|this|from)\b[^,.;!?]*)$",
+                          c, flags=I)
+    if found_home:
+        c = f"I'm moving to {found_home.group('p')} {found_home.group('when')}"
     # "New address is 3 Hill Road": my new address.
     c = re.sub(r"^(?:my\s+)?new\s+(address|number|phone\s+number|email|mobile|job|role|job\s+title|"
                r"employer|bank|car|phone|laptop|doctor|gp|dentist)\s*(?:is|:)\s*", r"My new \1 is ", c,
@@ -268,9 +285,10 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                _work_in, c, flags=I)
     # "I have a new work in Amazon", "My new job is at Bosch": the user works there now
     # (invariant 163); "work" as a countable noun is a non-native "job"
-    c = re.sub(r"\b(?:(?:i|we)\s+(?:have|'ve)\s+(?:got\s+)?|i'?ve\s+got\s+|(?:i\s+)?got\s+|^)(?:a\s+)?new\s+"
-               r"(?:job|work|position|role)\s+(?:is\s+)?(?:at|in|with|by)\s+(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
-               "I now work at ", c, flags=I)
+    if not re.match(r"^(?!I\b)(?-i:[A-Z])[\w'-]+(?:\s+(?:just|finally))?\s+got\s", c):  # not "Tom got a new job"
+        c = re.sub(r"\b(?:(?:i|we)\s+(?:have|'ve)\s+(?:got\s+)?|i'?ve\s+got\s+|(?:i\s+)?got\s+|^)(?:a\s+)?new\s+"
+                   r"(?:job|work|position|role)\s+(?:is\s+)?(?:at|in|with|by)\s+(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
+                   "I now work at ", c, flags=I)
     c = re.sub(r"^my\s+new\s+(?:job|work|employer)\s+is\s+(?:at|in|with|by)?\s*(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
                "I now work at ", c, flags=I)
     # "I'm a big fan of jazz": what the user likes, not "a big fan" (invariant 162)
@@ -320,13 +338,25 @@ _RUN_ON_KEEP = frozenset("""i we just finally and then have had 've also recentl
 they he she you it who that which so but or not""".split())
 
 
+# Words a texter opens a message with that are not who it is about ("omg got a new job").
+_FILLERS = frozenset("""lol omg yay ok okay yes yeah yep update news today yesterday guess well anyway btw
+hey hi hello woo wow ugh phew haha hooray sigh welp right so also soo tbh honestly basically
+finally just recently sis bro mum dad hubby wifey""".split())
+
+
 def _run_on(c: str) -> str:
     """A texter's run-on ("sold my car got an ebike instead", "moved to leeds new job at
     asda"): a comma before a verb or "new job" that starts a new clause."""
+    if re.match(r"^(?!I\b)(?-i:[A-Z])[\w'-]+\s+(?:just\s+|finally\s+)?(?:got|moved|sold|bought|left|quit|joined|"
+                r"started|switched)\s", c):
+        return c  # "Tom got a new job at the council": one clause about Tom (invariant 165)
+
     def cut(m: re.Match) -> str:
         before = c[:m.start()].split()
         if not before or before[-1].lower().strip(",") in _RUN_ON_KEEP:
             return m.group(0)
+        if len(before) == 1 and re.fullmatch(r"(?-i:[A-Z])[\w'-]+", before[0]) and before[0] != "I":
+            return m.group(0)  # "Tom got a new job": a name is the verb's subject
         if re.match(r"^(?:my|our|the|his|her|their|a|an|this|that|some|every\w*|some\w+|he|she|they|"
                     r"it)\b", c[:m.start()].rsplit(",", 1)[-1].strip(), I):
             # "our landlord sold the house": the verb has its subject, someone else (invariant 162)
@@ -364,4 +394,21 @@ def _capitalise_names(c: str) -> str:
     c = re.sub(r"\bin\s+(?P<w>[^\W\d_][\w'-]*)(?=\s+now\b)", up, c, flags=I)
     c = re.sub(r"\bnow\s+in\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)
     c = re.sub(r"^(?P<w>[^\W\d_][\w'-]*)(?=\s+(?:has\s+)?(?:died|passed\s+away)\b)", up, c, flags=I)
-    return c
+    # "my sister anjali moved to london": the word between a relation and a verb is a name
+    c = re.sub(r"\b(?:my|our)\s+(?:" + _KIN + r")\s+(?P<w>[^\W\d_][\w'-]*)(?=\s+(?:just\s+|finally\s+)?(?:moved|lives|"
+               r"is|got|works|has|started|joined|left|turned|retired|died)\b)",
+               lambda m: m.group(0) if m.group("w").lower() in _NOT_NAMES | _RUN_ON_KEEP | _FILLERS
+               else up(m), c, flags=I)
+    return _opening_name(c)
+
+
+def _opening_name(c: str) -> str:
+    """ "tom got a new job": one unknown word opening an all-lowercase message before a verb of
+    news is who it is about, not a filler (invariant 165)."""
+    def up(m: re.Match) -> str:
+        w = m.group("w")
+        if w.lower() in _NOT_NAMES | _RUN_ON_KEEP | _FILLERS or w.lower().endswith(("ly", "ed", "ing")):
+            return w
+        return w[:1].upper() + w[1:]
+    return re.sub(r"^(?P<w>[^\W\d_][\w-]*)(?=(?:'s)?\s+(?:just\s+|finally\s+)?(?:got|moved|sold|bought|left|quit|"
+                  r"joined|started|switched)\s)", up, c, flags=I)

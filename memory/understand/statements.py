@@ -462,7 +462,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 out.ignored.append(raw)
                 continue
             c = head
-        hedged = bool(HEDGE_RE.search(c))
+        hedged = bool(HEDGE_RE.search(c)) or bool(re.match(r"^\W*(?:i'?m\s+|im\s+)?(?:pretty|fairly|quite|almost)\s+sure\b|"
+                                                       r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
         parts = [p for p in _PARTS.split(c) if p and p.strip() and not _THEY_THINK.search(p)]

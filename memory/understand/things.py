@@ -460,6 +460,20 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         who = tidy(m.group("s"))
         return [Statement(act="change", text=f"{who} has died", fact_type="world", previous=who,
                           valid_from=dates.valid_from, clause=c, rule="third:died")]
+    # "Amara's moved to London", "Tom got a new job at the council": news of someone named, kept
+    # only as the change of what is on record about them where they live or work (invariant 165)
+    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+"
+                 r"(?P<p>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)\b", t)
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
+        who = re.sub(r"['’]s$", "", tidy(m.group("s")))
+        return [Statement(act="change", text=f"{who} lives in {m.group('p')}", fact_type="identity",
+                          previous=f"{who} lives", clause=c, rule="third:moved")]
+    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?"
+                 r"job\s+(?:at|with)\s+(?P<o>(?:the\s+)?[\w&'’.-]+(?:\s+" + UPPER + r"[\w&'’.-]*){0,2})", t)
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
+        who = re.sub(r"['’]s$", "", tidy(m.group("s")))
+        return [Statement(act="change", text=f"{who} works at {tidy(m.group('o'))}", fact_type="identity",
+                          previous=f"{who} works", clause=c, rule="third:job")]
     m = re.match(subj + r"\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|no\s+longer)\s+(?P<v>[^,.;!?]+?)"
                  r"\s+any\s*more\b", t)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there"}:
