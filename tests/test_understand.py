@@ -789,3 +789,141 @@ def test_inv163_a_fact_naming_the_value_as_the_rival():
 ])
 def test_inv162_the_value_is_whole_and_never_a_pronoun(text, expected):
     assert said(text) == expected
+
+
+# --- invariant 164: what frames a statement ----------------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("I'm dyslexic, if that matters", [("assert", "Is dyslexic")]),
+    ("im left handed if it helps", [("assert", "Is left handed")]),
+    ("I'm a nurse, if you must know", [("assert", "Works as a nurse")]),
+])
+def test_inv164_a_courtesy_is_not_a_condition(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "oh sure, I LOVE being on hold for an hour",
+    "oh great, I love it when the train is cancelled",
+    "yeah right, I really enjoy doing my taxes",
+])
+def test_inv164_irony_before_a_liking_writes_nothing(text):
+    assert said(text) == []
+
+
+def test_inv164_a_genuine_liking_in_capitals_stays():
+    assert said("I LOVE my new Kindle") == [("assert", "Likes their new Kindle")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I'm a plumber btw, any tips for invoicing?", [("assert", "Works as a plumber")]),
+    ("moved to York last month, what's good to do there?", [("change", "Lives in York")]),
+])
+def test_inv164_a_statement_then_its_own_question(text, expected):
+    u = understand(text, TODAY)
+    assert [(s.act, s.text) for s in u.statements] == expected and len(u.questions) == 1
+
+
+@pytest.mark.parametrize("text", ["If I move to York, what should I pack?",
+                                  "Do you think I'm vegan, or what?"])
+def test_inv164_a_question_or_condition_stays_whole(text):
+    assert understand(text, TODAY).statements == []
+
+
+@pytest.mark.parametrize("text,start,end", [
+    ("in Rome 3-7 March", date(2027, 3, 3), date(2027, 3, 7)),
+    ("Paris March 10–14", date(2027, 3, 10), date(2027, 3, 14)),
+])
+def test_inv164_a_dash_between_two_days_is_a_range(text, start, end):
+    d = find_dates(text, TODAY)
+    assert (d.valid_from, d.valid_to) == (start, end)
+    assert find_dates("tested 1-2 times a week", TODAY).valid_from is None
+
+
+# --- invariant 165: relatives and named people -------------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("my wife's called Ana", [("assert", "Wife is called Ana")]),
+    ("my daughter's got a nut allergy", [("assert", "Daughter is allergic to nut")]),
+    ("my son is studying engineering in Leeds", [("assert", "Son is studying engineering in Leeds")]),
+    ("mum's moving into sheltered housing in May", [("assert", "Mum is moving into sheltered housing")]),
+    ("my son Ali got into Bristol uni", [("assert", "Son Ali got into Bristol uni")]),
+    ("my partner's called Jo and she's a vet", [("assert", "Partner is called Jo"),
+                                               ("assert", "Partner Jo is a vet")]),
+])
+def test_inv165_what_lasts_about_a_relative(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text", ["my partner's working from home today",
+                                  "my brother is working late tonight",
+                                  "my friend is studying in Leeds"])
+def test_inv165_one_day_or_a_friend_is_not_kept(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("jonas got a new job at the bank", ("Jonas works at the Bank", "Jonas works", "third:job")),
+    ("priya's moved to cardiff", ("Priya lives in Cardiff", "Priya lives", "third:moved")),
+])
+def test_inv165_a_named_persons_news_is_about_them(text, expected):
+    (st,) = understand(text, TODAY).statements
+    assert (st.text, st.previous, st.rule) == expected
+
+
+def test_inv165_a_lower_case_name_after_a_relation():
+    assert said("my brother jonas moved to york") == [("change", "Brother Jonas lives in York")]
+    assert said("omg got a new job at tesco") == [("change", "Works at Tesco")]
+
+
+# --- invariant 166: pastimes, commutes, plans in passing ---------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("took up ceramics in the spring", "Does ceramics"),
+    ("I've started the violin", "Plays the violin"),
+    ("started salsa classes on fridays", "Takes salsa classes"),
+    ("I started driving lessons", "Takes driving lessons"),
+])
+def test_inv166_a_pastime_taken_up(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text", ["took up the offer", "started a new chapter", "I took up smoking"])
+def test_inv166_not_a_pastime(text):
+    assert not any(s.rule == "act:pastime" for s in understand(text, TODAY).statements)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("i walk to work most days", "Walks to work"),
+    ("I catch the bus to the office", "Catches the bus to the office"),
+    ("we cycle to school", "Cycles to school"),
+])
+def test_inv166_how_the_user_commutes(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]
+    assert said("I drive to work today") == []
+
+
+def test_inv166_a_place_found_then_moved_to_is_a_plan():
+    (st,) = understand("Got a flat in Bristol, moving in April", TODAY).statements
+    assert (st.act, st.text, st.valid_from) == ("assert", "Moving to Bristol", date(2027, 4, 1))
+
+
+def test_inv166_notice_then_a_new_employer_is_one_change():
+    (st,) = understand("handed in my notice at initech, starting at Hooli in February", TODAY).statements
+    assert (st.act, st.text, st.previous, st.valid_from) == ("change", "Works at Hooli", "initech",
+                                                            date(2027, 2, 1))
+    (st,) = understand("quit asda, started at aldi", TODAY).statements
+    assert (st.text, st.previous) == ("Works at Aldi", "Asda")
+
+
+def test_inv166_the_diet_a_sentence_sums_up_to():
+    (st,) = understand("I started eating chicken again, so I'm pescatarian now", TODAY).statements
+    assert (st.act, st.text, st.slot) == ("change", "Is pescatarian", "diet")
+
+
+# --- invariant 167: a hedge that opens a statement ---------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("pretty sure my blood group is A positive", "Blood group is A positive"),
+    ("probably asthmatic tbh", "Is asthmatic"),
+    ("fairly sure I'm allergic to kiwi", "Allergic to kiwi"),
+])
+def test_inv167_a_hedged_statement_is_unsure(text, expected):
+    (st,) = understand(text, TODAY).statements
+    assert st.text == expected and st.confidence < 0.6

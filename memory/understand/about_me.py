@@ -362,7 +362,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
             # "quit my job at acme": after "my job at", a lower-case word is the employer too
             or re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)\s+my\s+(?:job|role|"
                          r"position)\s+(?:at|with))\s+(?i:the\s+)?(?P<left>[^\W\d_][\w&'’-]*)(?=\s*(?:[,.;!?]|$))", t)
-            # "handed in my notice at Acme": leaving it (invariant 165)
+            # "handed in my notice at Acme": leaving it (invariant 166)
             or re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:handed|gave|put)\s+in\s+my\s+"
                          r"(?:notice|resignation)\s+(?:at|to|with))\s+(?i:the\s+)?"
                          + org.replace("?P<org>", "?P<left>"), t))

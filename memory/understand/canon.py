@@ -116,7 +116,7 @@ _SUBJECTLESS_BE = re.compile(
     r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic)|no\s+longer|"
     r"living|working|using|eating|drinking|learning|training|studying|based|married|engaged|"
     r"starting\s+(?:at|with|a\s+new\s+job)|"
-    r"divorced|single|retired|pregnant)\b", I)
+    r"divorced|single|retired|pregnant|diabetic|asthmatic|dyslexic|autistic|epileptic|anaemic|anemic)\b", I)
 
 _BASE_VERBS = "work|live|study|use|drive|speak|eat|play|have|teach|own|ride|run"
 _PERFECT_ING = {"living": "lived", "working": "worked", "owning": "owned", "using": "used",

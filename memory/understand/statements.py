@@ -598,7 +598,7 @@ def _now_at(part: str, said: list[Statement], today: date) -> list[Statement] | 
 # life, said by anyone, not a statement that the user lives or works there (invariant 162).
 # "I'm left-handed, if that matters": a courtesy, never a condition (invariant 164)
 _ASIDE = re.compile(r",?\s*\b(?:if\s+(?:that|it)(?:'s|\s+is)?\s+(?:matters|helps|relevant|useful|important|"
-                    r"makes\s+a\s+difference|counts)|if\s+you\s+(?:need|want|must|have)\s+to\s+know|"
+                    r"makes\s+a\s+difference|counts)|if\s+you\s+(?:must|need\s+to|want\s+to|have\s+to)\s+know|"
                     r"in\s+case\s+(?:you(?:'re|\s+are)\s+wondering|(?:it|that)\s+(?:matters|helps)))\b[.!]*",
                     re.IGNORECASE)
 # An ironic opener before a liking: "oh sure, I LOVE being on hold", "yeah right, I love taxes"
@@ -644,7 +644,7 @@ def _merge(statements: list[Statement]) -> list[Statement]:
     named = [s for s in diets if re.match(r"^Is\s+(?:" + "|".join(lx.MEAT_DIETS) + r")$", s.text or "")]
     if len(diets) == 2 and len(named) == 1:
         # "started eating fish again, so pescatarian now": the diet it adds up to is the one
-        # change (invariant 165)
+        # change (invariant 166)
         other = next(s for s in diets if s is not named[0])
         named[0].act = "change"
         named[0].valid_from = named[0].valid_from or other.valid_from
