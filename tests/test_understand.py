@@ -927,3 +927,33 @@ def test_inv166_the_diet_a_sentence_sums_up_to():
 def test_inv167_a_hedged_statement_is_unsure(text, expected):
     (st,) = understand(text, TODAY).statements
     assert st.text == expected and st.confidence < 0.6
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("we got a kitten!! a ragdoll called Mochi", [("assert", "Has a ragdoll called Mochi")]),
+    ("got a puppy, her name's Nala", [("assert", "Has a puppy called Nala")]),
+    ("we got a dog. a real handful called Max", [("assert", "Has a dog")]),
+])
+def test_inv165_the_pet_just_said_is_named(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I work for the council as a planner", "Works as a planner at the council"),
+    ("We live in a flat in Hackney", "Lives in Hackney"),
+    ("I've lived in Derby for 10 years", "Lives in Derby"),
+    ("I can't have gluten", "Does not eat gluten"),
+    ("I don't drink alcohol", "Does not drink alcohol"),
+    ("i go to the gym 4 times a week", "Goes to the gym 4 times a week"),
+    ("graduated with a first in maths", "Graduated with a first in maths"),
+    ("got my driving licence", "Has their driving licence"),
+    ("I've just been made redundant", "Was made redundant"),
+])
+def test_inv166_more_ways_to_say_a_lasting_fact(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text", ["I'm in Paris for 3 days", "I don't drink coffee today",
+                                  "I don't have a car"])
+def test_inv166_a_stay_or_one_day_is_not_a_lasting_fact(text):
+    assert said(text) == []

@@ -229,7 +229,8 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         r"small\s+|tiny\s+|big\s+)*(?:flat|house|place|home|apartment|cottage|bungalow|studio)\s+"
         r"(?:of\s+(?:my|our)\s+own\s+)?in\s+)?" + PLACE,
         r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|stay|have\s+"
-        r"lived|'ve\s+lived|have\s+been\s+living)\s+(?:with\s+(?:my|our)\s+[\w-]+\s+)?in\s+" + PLACE,
+        r"lived|'ve\s+lived|have\s+been\s+living)\s+(?:with\s+(?:my|our)\s+[\w-]+\s+)?(?:in\s+(?:a|an|the|our|my)\s+"
+        r"(?:\w+\s+)?(?:flat|house|apartment|cottage|bungalow|studio|terrace|semi|houseboat|room)\s+)?in\s+" + PLACE,
         r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing|renting)\s+"
         r"(?:in|out\s+of)\s+" + PLACE,
         r"\bhome\s+is\s+(?:now\s+)?" + PLACE,
@@ -253,7 +254,9 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if re.search(r"\bnow\b|\bmoved\b", t, I) else "assert",
                           text=f"Lives at {tidy(m.group('a'))}", fact_type="identity", slot="home",
                           valid_from=dates.valid_from, clause=c, rule="location:address")]
-    if re.search(r"\b(?:for\s+(?:work|a|the|business|two|three|\d+)|on\s+holiday|visiting|"
+    lived = re.search(r"\b(?:lived|living|been\s+living|been\s+based)\b[^,.;!?]*\bfor\s+(?:a|an|one|two|three|four|"
+                      r"five|six|ten|many|several|\d+)\s+(?:\w+\s+)?(?:years?|months?)\b", t, I)
+    if not lived and re.search(r"\b(?:for\s+(?:work|a|the|business|two|three|\d+)|on\s+holiday|visiting|"
                  r"trip|conference|this\s+week|for\s+the\s+weekend|until|till)\b", t, I):
         # A visit, not a home ("I'm in Paris for work"); a move stays a move ("moved to Zürich
         # for the new job").
@@ -326,6 +329,10 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\bmy\s+(?:new\s+)?(?:job|role|title|position|job\s+title)\s+is\s+(?:now\s+)?"
                       r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?:\s+(?:at|for)\s+(?P<at>[^,.;!?]+))?"
                       r"(?=\s*(?:[,.;!?]|$))", t, I))
+    if not m:
+        # "I work for the NHS as a physio", "work at the uni as a lecturer" (invariant 166)
+        m = re.search(r"\b(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|in)\s+(?P<at>(?:the\s+)?[^,.;!?]+?)"
+                      r"\s+as\s+(?P<art>a|an)\s+(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$))", t, I)
     if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
                                                        m.group("role"), I) and not re.search(
             r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|doing|job|as|"
@@ -346,6 +353,12 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         return [Statement(act="change", text="Is retired", fact_type="identity", slot="job",
                           valid_from=dates.valid_from, clause=c, rule="work:retired")]
+    m = re.search(r"\b(?:i\s+(?:have\s+|'ve\s+)?|i\s+was\s+|i\s+got\s+|^)(?:just\s+)?(?:been\s+|got\s+)?(?:made\s+redundant|"
+                  r"laid\s+off|let\s+go)\b(?!\s+(?:from\s+)?(?:a|my)\s+(?:previous|old|last))", t, I)
+    if m and not re.search(r"\b(?:years?|ages)\s+ago\b", c, I):
+        # "I've just been made redundant": the job on record ended (invariant 166)
+        return [Statement(act="change", text="Was made redundant", fact_type="identity", slot="job",
+                          valid_from=dates.valid_from, clause=c, rule="work:redundant")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+)?(?P<s>unemployed|between\s+jobs|out\s+of\s+work|"
                   r"self-employed|freelance|a\s+freelancer|a\s+stay-at-home\s+(?:mum|mom|dad|parent)|"
                   r"on\s+(?:maternity|paternity|parental)\s+leave|a\s+full-time\s+(?:student|carer|parent))\b", t, I)
@@ -502,7 +515,14 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change", text=f"No longer eats {food}", fact_type="constraint",
                           slot="diet", previous=food, valid_from=dates.valid_from, clause=c,
                           rule="health:no-longer-eat")]
-    m = re.search(r"\bi\s+(?:can'?t|cannot|don'?t|do\s+not|never|no\s+longer)\s+eat\s+(?P<v>[^,.;!?]+)", t, I)
+    m = re.search(r"\bi\s+(?:don'?t|do\s+not|never|can'?t|cannot)\s+drink\s+(?P<v>alcohol|booze|caffeine|coffee|"
+                  r"tea|milk|beer|wine|spirits|fizzy\s+drinks)\b(?!\s+(?:today|tonight|this|at\s+the))", t, I)
+    if m and not dates.found:  # "I don't drink alcohol": a rule of theirs (invariant 166)
+        return [Statement(act="assert", text=f"Does not drink {m.group('v').lower()}", fact_type="constraint",
+                          slot=f"drink:{m.group('v').lower()}", confidence=0.9, clause=c, rule="health:no-drink")]
+    m = re.search(r"\bi\s+(?:can'?t|cannot)\s+have\s+(?P<v>dairy|gluten|nuts|lactose|caffeine|alcohol|sugar|wheat|"
+                  r"soy|soya|shellfish|eggs|meat|fish|garlic|onions?)\b", t, I) or re.search(
+        r"\bi\s+(?:can'?t|cannot|don'?t|do\s+not|never|no\s+longer)\s+eat\s+(?P<v>[^,.;!?]+)", t, I)
     if m and re.match(r"(?:that|this|it|those|these|them|any|anything|much|here)\b", m.group("v").strip(), I):
         return []  # "As a vegan I can't eat that": this dish, not a rule (invariant 162)
     if m:
@@ -755,7 +775,12 @@ _MILESTONE = re.compile(
     r"(?P<v2>joined)\s+(?:a|an|the)\s+(?P<o2>(?:[\w-]+\s+){0,2}?(?:club|choir|band|team|gym|orchestra|"
     r"society|league|group|union))|"
     r"(?P<v3>paid\s+off)\s+(?:my|our|the)\s+(?P<o3>mortgage|loan|student\s+loan|debt|car|overdraft|credit\s+card)|"
-    r"(?P<v4>bought|got)\s+(?:my|our)\s+first\s+(?P<o4>house|home|flat|place|apartment|car))"
+    r"(?P<v4>bought|got)\s+(?:my|our)\s+first\s+(?P<o4>house|home|flat|place|apartment|car)|"
+    # "got my driving licence", "finished uni", "graduated with a 2:1 in history" (invariant 166)
+    r"(?P<v5>got|earned|received)\s+(?:my|our)\s+(?P<o5>(?:[\w-]+\s+){0,2}?(?:licence|license|degree|diploma|"
+    r"black\s+belt|citizenship|visa|green\s+card|phd|masters|certificate))|"
+    r"(?P<v6>finished|graduated\s+from|left)\s+(?P<o6>uni|university|college|school|sixth\s+form)|"
+    r"(?P<v7>graduated)(?P<o7>(?:\s+(?:with|in)\s+[^,.;!?]+)?))"
     r"(?P<rest>(?:\s+(?:in|at|with|from)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)\s*[.!]*$", I)
 
 
@@ -767,8 +792,17 @@ def milestones(c: str, dates: Dates) -> list[Statement] | None:
     if not m:
         return None
     g = m.groupdict()
-    verb = next(g[k] for k in ("v1", "v2", "v3", "v4") if g.get(k)).lower()
-    obj = next(g[k] for k in ("o1", "o2", "o3", "o4") if g.get(k))
+    verb = next(g[k] for k in ("v1", "v2", "v3", "v4", "v5", "v6", "v7") if g.get(k)).lower()
+    obj = next((g[k] for k in ("o1", "o2", "o3", "o4", "o5", "o6", "o7") if g.get(k)), "")
+    if verb == "graduated":
+        return [Statement(act="assert", text=f"Graduated{' ' + tidy(obj) if tidy(obj) else ''}",
+                          fact_type="identity", valid_from=dates.valid_from, clause=c, rule="milestone")]
+    if verb in ("left", "finished", "graduated from") and g.get("v6"):
+        return [Statement(act="assert", text=f"{cap(verb)} {obj.lower()}", fact_type="identity",
+                          valid_from=dates.valid_from, clause=c, rule="milestone")]
+    if g.get("v5"):
+        return [Statement(act="assert", text=f"Has their {obj}", fact_type="identity",
+                          valid_from=dates.valid_from, clause=c, rule="milestone")]
     rest = tidy(g.get("rest") or "")
     tail = f" {rest}" if rest else ""
     if verb == "joined":

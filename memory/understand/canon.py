@@ -107,7 +107,7 @@ _TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|for\s+wha
 _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|recently|also|now|then|already)\s+)*(?:moved|relocated|switched|changed|"
     r"left|quit|joined|started|took\s+up|taken\s+up|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
-    r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|gave|"
+    r"passed|turned|became|retired|married|divorced|separated|graduated|live|work|use|drive|ride|speak|gave|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
     r"picked\s+up|ordered|went\s+to|flew\s+to|spent\s+(?:a|an|the|two|three|four|five|\d+)|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
     r"never\s+(?:lived|worked|had|owned|been|drank|ate|used|liked|smoked))\b", I)
@@ -267,7 +267,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                r"\s+was)|is|was)\s+(?:an?\s+)?(?=(?-i:[A-Z0-9]))", r"\1, a ", c, flags=I)
     c = re.sub(r"\b(my|our)\s+(wife|husband|partner|son|daughter|mum|mom|mother|dad|father|sister|"
                r"brother|dog|cat|boss|girlfriend|boyfriend|baby)\s+name\b", r"\1 \2's name", c, flags=I)
-    c = re.sub(r",\s*(?:her|his|its|their)\s+names?\s+(?:is|are)\s+(?=(?-i:[^\W\d_a-z]))", " called ", c,
+    c = re.sub(r",\s*(?:her|his|its|their)\s+(?:names?\s+(?:is|are)|name's)\s+(?=(?-i:[^\W\d_a-z]))", " called ", c,
                flags=I)
     c = re.sub(r"^me\s+i\b", "I", c, flags=I)
     c = re.sub(r"\b(i'm|i\s+am)\s+not\s+(smoking|drinking)\b(?=.*\b(?:since|any\s*more)\b)",

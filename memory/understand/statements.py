@@ -442,8 +442,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             c = _TELL.sub("", c).rstrip("?").strip()
         if not c:
             continue
-        named = _NAMED.match(c)
-        if named and out.statements and _name_it(out.statements[-1], named.group("n")):
+        named = _NAMED.match(c) or _NAMED_KIND.match(c)
+        if named and out.statements and _name_it(out.statements[-1], named.group("n"),
+                                                 named.groupdict().get("kind")):
             continue  # "got a puppy! her name is Luna": the name of what was just said
         forget = forget_request(c.rstrip("?"))
         if forget:
@@ -621,7 +622,13 @@ _NAMED = re.compile(r"^(?:and\s+)?(?:her|his|its|their|the\s+\w+'s)\s+name(?:'s|
                     r"(?P<n>(?-i:[^\W\d_a-z])[\w'-]*)\W*$", re.IGNORECASE)
 
 
-def _name_it(st: Statement, name: str) -> bool:
+# "we got a puppy!! a cockapoo called Bramble": what the pet just said is, and its name
+# (invariant 165)
+_NAMED_KIND = re.compile(r"^(?:and\s+)?(?:a|an)\s+(?P<kind>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:called|named)\s+"
+                         r"(?P<n>(?-i:[^\W\d_a-z])[\w'-]*)\W*$", re.IGNORECASE)
+
+
+def _name_it(st: Statement, name: str, kind: str | None = None) -> bool:
     """Name a pet or person the previous statement introduced ("Has a puppy" -> "Has a puppy
     called Luna"); False when it introduced no one."""
     text = st.text or ""
@@ -629,9 +636,12 @@ def _name_it(st: Statement, name: str) -> bool:
     if not m or " called " in text:
         return False
     head = m.group(2).split()[-1].lower()
-    if head not in lx.PETS | lx.RELATIONS:
+    if head not in lx.PETS | lx.RELATIONS or (kind and head not in lx.PETS):
         return False
-    st.text = f"Has {article(m.group(2))}{m.group(2)} called {name}"
+    if kind and kind.lower() not in lx.PETS and (" " in kind or re.search(r"(?:ful|y|ish|ous)$", kind, I)):
+        return False  # "a real handful called Max": not what the pet is
+    what = kind.lower() if kind else m.group(2)
+    st.text = f"Has {article(what)}{what} called {name}"
     st.rule += "+named"
     return True
 

@@ -389,7 +389,7 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
 
 _HABIT = re.compile(r"\b(?:every\s+(?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|"
                     r"wednesday|thursday|friday|saturday|sunday)|each\s+(?:day|week|morning)|twice\s+a|"
-                    r"once\s+a|(?:three|four|five|two)\s+times\s+a|daily|weekly|on\s+(?:mondays|tuesdays|"
+                    r"once\s+a|(?:three|four|five|two|\d+)\s+times\s+a|\d+x\s+a|daily|weekly|on\s+(?:mondays|tuesdays|"
                     r"wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays)|at\s+weekends|"
                     r"most\s+(?:days|mornings|evenings|weekends))\b", I)
 _NOT_HABITS = frozenset("""think guess hope mean know need want wonder feel believe suppose reckon bet
