@@ -160,3 +160,8 @@ netball hockey rugby football footy cricket basketball volleyball singing choir 
 fishing hiking sailing skating rollerblading weightlifting powerlifting triathlon spinning zumba
 embroidery quilting origami juggling gymnastics aikido kickboxing muay thai capoeira lacrosse
 ballet tap poetry bridge scrabble crosswords sudoku""".split()) | INSTRUMENTS
+# More job words (invariant 166): trades and services a person says they work as.
+ROLE_WORDS = ROLE_WORDS | frozenset("""planner barrister joiner surveyor courier postman postwoman
+clerk counselor hairdresser barber butcher labourer trader instructor caretaker porter steward
+stewardess bartender sommelier salesman saleswoman inspector supervisor foreman plasterer
+decorator roofer tiler locksmith""".split())
