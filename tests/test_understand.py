@@ -957,3 +957,23 @@ def test_inv166_more_ways_to_say_a_lasting_fact(text, expected):
                                   "I don't have a car"])
 def test_inv166_a_stay_or_one_day_is_not_a_lasting_fact(text):
     assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("My mum has dementia", [("assert", "Mum has dementia")]),
+    ("my friend has cancer", []),
+    ("I'm a vegetarian but I eat fish sometimes", [("assert", "Is vegetarian"), ("assert", "Eats fish")]),
+])
+def test_inv165_166_relatives_conditions_and_a_but_is_not_a_sum(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my email's jo@example.com", "Email is jo@example.com"),
+    ("I have a PhD in chemistry", "Has a PhD in chemistry"),
+    ("I studied law at Durham", "Studied law at Durham"),
+    ("I'm a student at Leeds Uni", "Is a student at Leeds Uni"),
+    ("My hobby is woodworking", "Hobby is woodworking"),
+])
+def test_inv166_qualifications_studies_and_hobbies(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]

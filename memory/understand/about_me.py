@@ -167,6 +167,13 @@ def relation(c: str) -> list[Statement] | None:
                           text=f"{cap(rel)} is {mm.group('n')}", fact_type="identity",
                           slot=f"noun:{rel}", previous=left.group("o") if left else None,
                           clause=c, rule="relation:is-name")]
+    mm = re.match(r"^(?:has|'s\s+got|has\s+got|has\s+been\s+diagnosed\s+with|was\s+diagnosed\s+with|lives\s+with)\s+"
+                  r"(?P<v>dementia|alzheimer'?s|parkinson'?s|cancer|ms|copd|" + "|".join(
+                      re.escape(x) for x in sorted(lx.CONDITIONS, key=len, reverse=True)) + r")\b", rest, I)
+    if mm and not workmate and rel not in lx.NAMED_ONLY_RELATIONS | {"friend"}:
+        # "my mum has dementia": a relative's lasting condition (invariant 165)
+        return [Statement(act="assert", text=f"{who} has {mm.group('v')}", fact_type="identity",
+                          clause=c, rule="relation:condition")]
     mm = (re.match(r"^(?:is|was)\s+(?:(?:severely|very|also)\s+)?allergic\s+to\s+(?P<v>.+)$", rest, I)
           or re.match(r"^(?:has|have)\s+(?:got\s+)?(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+)?(?P<v>[\w -]+?)\s+"
                       r"allergy\b", rest, I))
@@ -339,6 +346,12 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
             r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
         at = m.groupdict().get("at")
+        if role.split()[-1].lower() in {"student", "pupil", "undergrad", "postgrad", "undergraduate",
+                                        "postgraduate", "intern", "trainee", "apprentice", "volunteer"}:
+            # "I'm a student at Leeds Uni": what they are there, not a job title (invariant 166)
+            text = f"Is {article(role)}{role}" + (f" at {tidy(at)}" if at else "")
+            return [Statement(act="assert", text=text, fact_type="identity", slot="job",
+                              valid_from=dates.valid_from, clause=c, rule="work:student")]
         if at and re.match(r"^(?:\d+|a|an|one|two|three|four|five|six|ten|many|several|the\s+past)\s+"
                            r"(?:\w+\s+)?(?:years?|months?|weeks?|days?)\b", at, I):
             at = None  # "a teacher for ten years": how long, not where

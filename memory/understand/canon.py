@@ -207,7 +207,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     elif _SUBJECTLESS_BE.match(c):
         c = "I'm " + c
     # "My car's a Skoda": is (only before a value, never a possessive "my car's engine").
-    c = re.sub(r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:a|an|the|now|still)\s|(?-i:[A-Z0-9]))", r"\1 is ", c,
+    c = re.sub(r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:a|an|the|now|still)\s|(?-i:[A-Z0-9])|[\w.+-]+@)", r"\1 is ", c,
                flags=I)
     # "I'm now the proud owner of a Fiat 500": I own.
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+|a\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",

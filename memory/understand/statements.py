@@ -532,6 +532,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             for st in kept:
                 if st.valid_from is None and st.act in ("assert", "change") and st.text:
                     st.valid_from = spare[0].valid_from
+        if re.search(r",\s*so\s+(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b", c, I):
+            kept = _sums_up(kept)
         if not kept:
             out.ignored.append(raw)
             continue
@@ -646,10 +648,9 @@ def _name_it(st: Statement, name: str, kind: str | None = None) -> bool:
     return True
 
 
-def _merge(statements: list[Statement]) -> list[Statement]:
-    """Combine clauses of one message that make one change: a denial and its replacement ("That's
-    not right, I live in Grenoble, I never lived in Lyon"), or "no longer X" and what replaced it
-    ("I'm no longer vegetarian, I eat fish now")."""
+def _sums_up(statements: list[Statement]) -> list[Statement]:
+    """ "started eating fish again, so pescatarian now": the diet a sentence sums up to is its one
+    change (invariant 166)."""
     diets = [s for s in statements if s.slot == "diet" and s.act in ("assert", "change")]
     named = [s for s in diets if re.match(r"^Is\s+(?:" + "|".join(lx.MEAT_DIETS) + r")$", s.text or "")]
     if len(diets) == 2 and len(named) == 1:
@@ -661,6 +662,13 @@ def _merge(statements: list[Statement]) -> list[Statement]:
         named[0].previous = named[0].previous or other.previous
         named[0].rule += "+sums-up"
         statements = [s for s in statements if s is not other]
+    return statements
+
+
+def _merge(statements: list[Statement]) -> list[Statement]:
+    """Combine clauses of one message that make one change: a denial and its replacement ("That's
+    not right, I live in Grenoble, I never lived in Lyon"), or "no longer X" and what replaced it
+    ("I'm no longer vegetarian, I eat fish now")."""
     denials = [s for s in statements if s.act == "deny" and not s.text]
     values = [s for s in statements if s.act in ("assert", "change") and s.text]
     if len(denials) == 1 and len(values) == 1:

@@ -171,6 +171,11 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
                               clause=c, rule="own:relation")]
         pet = bool(words & lx.PETS)
+        if words & {"phd", "degree", "masters", "diploma", "doctorate", "mba", "bsc", "msc", "ba", "ma",
+                    "certificate", "licence", "license"}:
+            # "I have a PhD in chemistry": a qualification is held, not owned (invariant 166)
+            return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
+                              clause=c, rule="own:qualification")]
         verb = "Has" if pet else "Owns"
         instead = re.search(r"\b(?:to\s+replace|replacing|instead\s+of|in\s+place\s+of)\s+(?:the|my|our|"
                             r"a|an)?\s*(?P<p>[^,.;!?]+)", raw, I)
@@ -301,6 +306,12 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                     f"{cap(third_singular(verb))} {third_person(thing)}".strip())
             return [Statement(act="change", text=text, fact_type="preference", slot=f"verb:{verb}",
                               valid_from=dates.valid_from, clause=c, rule="act:started")]
+    # "I studied law at Durham": what the user studied stays true (invariant 166)
+    m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:studied|read|trained\s+in)\s+(?P<v>[a-z][\w -]*?)\s+"
+                  r"(?:at|in)\s+(?P<at>(?:the\s+)?" + UPPER + r"[\w'’.-]*(?:\s+[\w'’.-]+){0,3}?)\s*(?:[,.;!?]|$)", t, I)
+    if m and m.group("v").lower() not in {"it", "that", "this", "hard", "abroad", "there", "for"}:
+        return [Statement(act="assert", text=f"Studied {m.group('v')} at {tidy(m.group('at'))}",
+                          fact_type="identity", valid_from=dates.valid_from, clause=c, rule="act:studied")]
     # "I'm really into bouldering these days": a liking.
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:really\s+|totally\s+|big\s+|well\s+|so\s+|now\s+|very\s+much\s+)*"
                   r"into\s+(?P<v>[^,.;!?]+)", t, I)
@@ -407,7 +418,8 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     if not m:
         return None
     noun, value = tidy(m.group("n")), tidy(m.group("v"))
-    if not value or re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
+    hobby = noun.split()[-1].lower() in {"hobby", "hobbies", "sport", "passion", "pastime"}
+    if not value or not hobby and re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
                              r"terrible|awful|great|fine|ok|okay|good|bad|weird|acting|playing|"
                              r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit|(?-i:[a-z]\w*ing))\b"
                              r"(?!\s+(?:\d|the\s+\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
@@ -419,7 +431,7 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     if re.match(r"^(?:in|at|with|under|behind|outside|inside|away|out|over|upstairs|downstairs|"
                 r"back|round|around|still\s+in|at\s+home|in\s+the\s+(?:garage|shop|car|bin|loft))\b", value, I):
         return None  # "my car is in the garage": where it is now, not what it is
-    if re.fullmatch(r"[a-z]+", value) and head_noun not in lx.SLOT_NOUNS and not re.search(
+    if re.fullmatch(r"[a-z]+", value) and not hobby and head_noun not in lx.SLOT_NOUNS and not re.search(
             r"\bfavou?rite\b", noun, I):
         return None  # "my flight is delayed": a passing state, not an attribute
     main = (m.group("new") or "").strip().lower() == "main"
