@@ -977,3 +977,26 @@ def test_inv165_166_relatives_conditions_and_a_but_is_not_a_sum(text, expected):
 ])
 def test_inv166_qualifications_studies_and_hobbies(text, expected):
     assert [s.text for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("changed banks to Starling", ("change", "Bank is Starling")),
+    ("I'm off dairy now", ("change", "Does not eat dairy")),
+    ("we're getting married in May", ("assert", "Is getting married")),
+    ("we're having a baby", ("assert", "Is expecting a baby")),
+    ("I'm working 3 days a week now", ("change", "Works 3 days a week")),
+    ("i changed jobs, i'm at the bbc now", ("change", "Works at Bbc")),
+    ("promoted to team lead yesterday", ("change", "Works as a team lead")),
+])
+def test_inv166_changes_said_in_passing(text, expected):
+    assert [(s.act, s.text) for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text", ["we're having a baby shower", "i'm at the pub now"])
+def test_inv166_not_a_change(text):
+    assert said(text) == []
+
+
+def test_inv166_a_wedding_plan_is_dated_not_a_status():
+    (st,) = understand("I'm getting married in June!", TODAY).statements
+    assert (st.slot, st.valid_from) == (None, date(2027, 6, 1))

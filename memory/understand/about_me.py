@@ -501,6 +501,7 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                           valid_from=dates.valid_from, clause=c, rule="health:baby")]
     m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:(?:\d+|a\s+few|\w+)\s+(?:months?|weeks?)\s+)?"
                    r"(?P<p>pregnant)\b", t, I)
+         or re.search(r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?P<h>having)\s+a\s+baby\b(?!\s+shower)", t, I)
          or re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?expecting\s+(?:a\s+baby|our\s+"
                       r"(?P<n>first|second|third|fourth)\s+(?:child|baby|kid)|twins|a\s+(?:baby\s+)?(?P<g>boy|girl))\b", t, I))
     if m:
@@ -528,6 +529,15 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change", text=f"No longer eats {food}", fact_type="constraint",
                           slot="diet", previous=food, valid_from=dates.valid_from, clause=c,
                           rule="health:no-longer-eat")]
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|completely\s+)?off\s+(?P<v>dairy|meat|gluten|sugar|carbs|bread|"
+                  r"alcohol|booze|the\s+booze|caffeine|coffee)\b(?!\s+(?:for|until|till)\b)", t, I)
+    if m and not dates.found:  # "I'm off dairy now": a rule of theirs (invariant 166)
+        v = re.sub(r"^the\s+", "", m.group("v").lower())
+        drink = v in {"alcohol", "booze", "caffeine", "coffee"}
+        return [Statement(act="change" if re.search(r"\bnow\b", c, I) else "assert",
+                          text=f"Does not {'drink' if drink else 'eat'} {v}", fact_type="constraint",
+                          slot=f"{'drink' if drink else 'food'}:{v}", confidence=0.9, clause=c,
+                          rule="health:off")]
     m = re.search(r"\bi\s+(?:don'?t|do\s+not|never|can'?t|cannot)\s+drink\s+(?P<v>alcohol|booze|caffeine|coffee|"
                   r"tea|milk|beer|wine|spirits|fizzy\s+drinks)\b(?!\s+(?:today|tonight|this|at\s+the))", t, I)
     if m and not dates.found:  # "I don't drink alcohol": a rule of theirs (invariant 166)
@@ -702,6 +712,13 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if changed else "assert", text=f"Is {m.group('s').lower()}",
                           fact_type="identity", slot="marital", valid_from=dates.valid_from,
                           clause=c, rule="id:marital")]
+    m = re.search(r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:finally\s+|officially\s+)?getting\s+(?P<s>married|divorced|"
+                  r"hitched)\b", t, I)
+    if m:
+        # "I'm getting married in June": a plan, dated, not yet the status (invariant 166)
+        s = "married" if m.group("s").lower() == "hitched" else m.group("s").lower()
+        return [Statement(act="assert", text=f"Is getting {s}", fact_type="identity",
+                          valid_from=dates.valid_from, clause=c, rule="id:marital-plan")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:really\s+|very\s+|terribly\s+|still\s+)?(?P<a>afraid|"
                   r"scared|terrified|frightened)\s+of\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
@@ -832,7 +849,8 @@ _SCHEDULE = re.compile(
     r"^(?:i'?m|i\s+am|we'?re|we\s+are|i|we)\s+(?:(?:now|also|currently|mostly|officially)\s+)*"
     r"(?:(?:have\s+|'ve\s+)?(?:gone|went|switched\s+to|moved\s+to)\s+|(?:working|work|going)\s+)?"
     r"(?P<how>(?:fully\s+|mostly\s+|completely\s+|partly\s+)?remote(?:ly)?|from\s+home|hybrid|"
-    r"part[- ]time|full[- ]time|(?:a\s+)?four[- ]day\s+week|compressed\s+hours|nights|night\s+shifts?)"
+    r"part[- ]time|full[- ]time|(?:a\s+)?four[- ]day\s+week|(?:\d|one|two|three|four|five)\s+days\s+a\s+week|"
+    r"compressed\s+hours|nights|night\s+shifts?)"
     r"\b(?P<rest>[^,.;!?]*(?:,\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|"
     r"\d|one|two|three|four)[^,.;!?]*)?)", I)
 

@@ -427,6 +427,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
                        flags=I)
+            if lowercase:  # "i changed jobs, i'm at the bbc now": the word after "at" is the name
+                c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?:the\s+)?(?P<w>[a-z][\w&'-]*)(?=\s+now\b)",
+                           lambda m: "I now work at " + m.group("w").capitalize(), c, flags=I)
         c = _ASIDE.sub("", c).strip()
         if _SARCASM.search(raw):
             # "oh sure, I LOVE being on hold": irony says the opposite (invariant 164)

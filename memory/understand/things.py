@@ -70,7 +70,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                   r"\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
     money = bool(m and (m.group("noun") or "").lower() in _MONEY)
-    if m and (m.group("p") or money or m.group("verb").lower() in {"switched", "upgraded", "swapped",
+    if m and (m.group("p") or money or m.group("noun2") or m.group("verb").lower() in {"switched", "upgraded", "swapped",
                                                                    "migrated"}):
         thing = obj_phrase(m.group("v"), keep_article=False)
         if thing and (m.group("noun") or m.group("noun2") or m.group("verb").lower() != "moved"):
