@@ -1000,3 +1000,15 @@ def test_inv166_not_a_change(text):
 def test_inv166_a_wedding_plan_is_dated_not_a_status():
     (st,) = understand("I'm getting married in June!", TODAY).statements
     assert (st.slot, st.valid_from) == (None, date(2027, 6, 1))
+
+
+@pytest.mark.parametrize("text", ["my husband is working from home tomorrow",
+                                  "my mum is staying with us for a week",
+                                  "my daughter is doing her homework"])
+def test_inv165_a_dated_or_passing_doing_is_not_kept(text):
+    assert said(text) == []
+
+
+def test_inv165_since_keeps_what_a_relative_does():
+    (st,) = understand("my son is studying in Leeds since September", TODAY).statements
+    assert (st.text, st.valid_from) == ("Son is studying in Leeds", date(2026, 9, 1))

@@ -215,9 +215,11 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
             return found
     dates = find_dates(c, today)
     found = relation(dates.text)
-    if found and dates.valid_from and dates.valid_from <= today:
-        # "my partner's working from home today": one day of it, not what they do (invariant 165)
-        found = [st for st in found if st.rule != "relation:progressive"]
+    if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):
+        # "my partner's working from home today / tomorrow": one day of it, not what they do;
+        # only a move keeps its date (invariant 165)
+        found = [st for st in found if st.rule != "relation:progressive"
+                 or (" is moving " in f" {st.text} " and dates.valid_from and dates.valid_from > today)]
     if found is not None:
         for st in found:
             if st.rule.endswith(":pregnant") and dates.valid_from and dates.valid_from > today:
