@@ -1012,3 +1012,25 @@ def test_inv165_a_dated_or_passing_doing_is_not_kept(text):
 def test_inv165_since_keeps_what_a_relative_does():
     (st,) = understand("my son is studying in Leeds since September", TODAY).statements
     assert (st.text, st.valid_from) == ("Son is studying in Leeds", date(2026, 9, 1))
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("sold the corsa and bought an ev, a nissan leaf", ("change", "Owns a nissan leaf")),
+    ("i'm down to 3 coffees a day", ("change", "Has 3 coffees a day")),
+    ("email is better than calls for me", ("change", "Prefers email")),
+    ("trains are better than planes for me", ("assert", "Prefers trains to planes")),
+    ("we've just moved!! leeds now", ("change", "Lives in Leeds")),
+])
+def test_inv166_apposed_things_amounts_comparisons_and_a_move_then_its_place(text, expected):
+    assert [(s.act, s.text) for s in understand(text, TODAY).statements] == [expected]
+
+
+def test_inv166_a_later_clause_keeps_its_own_date():
+    (st,) = understand("took up swimming in march, did my first mile last sunday", TODAY).statements
+    assert (st.text, st.valid_from) == ("Swims", date(2026, 3, 1))
+
+
+@pytest.mark.parametrize("text", ["we moved! done now lol", "I bought a car, a bit of a lemon",
+                                  "it is better than nothing for me"])
+def test_inv166_not_a_place_a_thing_or_a_preference(text):
+    assert said(text) == []

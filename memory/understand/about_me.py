@@ -646,6 +646,19 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                               fact_type="preference", clause=c, rule="pref:not-a-fan")]
         return [Statement(act="change", text=f"No longer likes {thing}", fact_type="preference",
                           previous=thing, clause=c, rule="pref:no-longer")]
+    # "texts are better than calls for me": a preference said as a comparison (invariant 166)
+    m = re.match(r"^(?P<v>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:is|are)\s+(?:much\s+|way\s+|far\s+|so\s+much\s+)?better\s+"
+                 r"than\s+(?P<p>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:for\s+me|imo|in\s+my\s+(?:opinion|book))\b", t, I)
+    if m and not re.match(r"^(?:it|that|this|he|she|they|you|we|i)\b", m.group("v"), I):
+        v, p = tidy(m.group("v")).lower(), tidy(m.group("p")).lower()
+        chan = re.fullmatch(_CHANNEL, v, I)
+        if chan:
+            ch = {"calls": "phone calls", "call": "phone calls", "phone": "phone calls", "text": "texts",
+                  "message": "messages"}.get(v, v)
+            return [Statement(act="change", text=f"Prefers {ch}", fact_type="preference", slot="contact",
+                              previous=p, clause=c, rule="pref:contact")]
+        return [Statement(act="assert", text=f"Prefers {v} to {p}", fact_type="preference", clause=c,
+                          rule="pref:better-than")]
     m = re.match(r"^(?:(?:a|an|the)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:from\s+now\s+on|going\s+"
                  r"forward|only\s+from\s+now)\b(?:\s+please)?\W*$", t, I)
     if m and not re.match(r"^(?:i|we|you|it|that|this|same|me|no|not)\b", m.group("v"), I):

@@ -98,7 +98,7 @@ _OTHER_USER = re.compile(
 # Where one sentence holds several first-person clauses: "..., I ...", "... and I ...",
 # "..., so we ...", "..., now I'm ...", "... and bought ..." (the subject carries over: the
 # canonical form puts it back, invariant 138).
-_CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|"
+_CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|did|ran|"
           r"replaced|swapped|became|retired|married|divorced|separated|stopped|traded|"
           r"gave\s+up|got\s+rid\s+of|retrained|now\s+(?:live|work|use)|live|work|went\s+back|"
           r"(?:now\s+)?back\s+(?:to|on)(?=\s))\b")
@@ -422,7 +422,15 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # as the replacement of a home on record (invariant 163).
         message = f"now in {bare}"
     person: tuple[str, str] | None = None  # the named relative the last sentence was about
+    moved_only = False  # "we've moved!!" said without where to
     for raw in split_clauses(message):
+        if lowercase and moved_only and (m := re.match(r"^(?P<p>[a-z][\w'-]+)\s+now\b", raw)) and \
+                _bare_place(f"{m.group('p').capitalize()} now", False):
+            # "we've moved!! bristol now": after a move said without a place, a word and "now" is
+            # where to (invariant 166)
+            raw = f"now in {m.group('p').capitalize()}" + raw[m.end():]
+        moved_only = bool(re.fullmatch(r"\W*(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:moved|"
+                                       r"moved\s+house|moved\s+out)\W*", raw, I))
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
         if _WORK_CUE.search(message):

@@ -143,13 +143,17 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         raw = m.group("v")
         det = m.group("det").lower()
+        apposed = False
         head = re.split(r"\s*,\s*", raw)[0]
         appos = re.match(r"^[^,]+,\s*(?:a|an|the)\s+(?P<x>[^,]+)", raw, I)
         category = obj_phrase(head).lower()
         if appos and (category.split()[-1:] and category.split()[-1] in
                       {"phone", "laptop", "car", "bike", "watch", "tablet", "dog", "cat", "puppy",
-                       "kitten", "pet", "camera", "tv", "console", "hub", "router"}):
+                       "kitten", "pet", "camera", "tv", "console", "hub", "router", "ev", "e-bike",
+                       "ebike", "motorbike", "van", "scooter", "hybrid", "smartphone", "mobile",
+                       "computer", "pc", "speaker", "vacuum", "kindle", "ereader", "e-reader"}):
             thing = obj_phrase(appos.group("x"))
+            apposed = True  # "an ev, a kia niro": what the car is, said after its kind
         elif det[:1].isdigit() or det in {"two", "three", "four", "five"}:
             cut = STOP_AT.search(" " + tidy(raw))  # "two cats, Miso and Tofu" keeps its names
             thing = f"{det} " + ((" " + tidy(raw))[:cut.start()].strip() if cut else tidy(raw))
@@ -163,7 +167,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         words = set(re.findall(r"[a-z]+", thing.lower()))
         if not thing or words & lx.NOT_THINGS or re.match(r"^(?:to|been|feeling|go)\b", thing, I):
             return None
-        if not (looks_like_a_thing(thing) or looks_like_a_thing(
+        if not apposed and not (looks_like_a_thing(thing) or looks_like_a_thing(
                 re.split(r"\s+(?:in|at|near|from|called|named)\s+", thing, flags=I)[0])):
             return None  # "a parking ticket", "a bad back", "a promotion": not possessions
         people = lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "kids", "children"}
@@ -306,6 +310,13 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                     f"{cap(third_singular(verb))} {third_person(thing)}".strip())
             return [Statement(act="change", text=text, fact_type="preference", slot=f"verb:{verb}",
                               valid_from=dates.valid_from, clause=c, rule="act:started")]
+    # "I'm down to 2 espressos a day": how much of a habit now (invariant 166)
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:down|up)\s+to\s+(?P<n>\d+|one|two|three|four|five|six)\s+"
+                  r"(?P<v>[a-z][\w-]*?)s?\s+(?P<per>a|per|each)\s+(?P<unit>day|week|night|month)\b", t, I)
+    if m:
+        return [Statement(act="change", text=f"Has {m.group('n')} {m.group('v')}s a {m.group('unit')}",
+                          fact_type="preference", previous=m.group("v").lower(),
+                          valid_from=dates.valid_from, clause=c, rule="act:down-to")]
     # "I studied law at Durham": what the user studied stays true (invariant 166)
     m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:studied|read|trained\s+in)\s+(?P<v>[a-z][\w -]*?)\s+"
                   r"(?:at|in)\s+(?P<at>(?:the\s+)?" + UPPER + r"[\w'’.-]*(?:\s+[\w'’.-]+){0,3}?)\s*(?:[,.;!?]|$)", t, I)
