@@ -1034,3 +1034,19 @@ def test_inv166_a_later_clause_keeps_its_own_date():
                                   "it is better than nothing for me"])
 def test_inv166_not_a_place_a_thing_or_a_preference(text):
     assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("We have now a cat, her name is Mimi.", [("assert", "Has a cat called Mimi")]),
+    ("My son has 5 years", [("assert", "Son is 5 years old")]),
+    ("It's been a hard year, my mum passed away in May", [("assert", "Mum died")]),
+    ("my daughter was born on Friday", [("assert", "Daughter was born")]),
+    ("We've been married for ten years", [("assert", "Is married")]),
+    ("the Polo is gone and I'm driving a Fiat now", [("change", "Drives a Fiat")]),
+])
+def test_inv165_166_non_native_and_storyteller_voices(text, expected):
+    assert said(text) == expected
+
+
+def test_inv166_a_condition_gone_is_not_a_thing_replaced():
+    assert said("My asthma's gone") == [("change", "No longer has asthma")]

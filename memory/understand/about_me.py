@@ -41,7 +41,8 @@ _EVENTS = (
     (r"^(?:is|'s)\s+" + _ADV + r"expecting(?:\s+(?:a\s+baby|twins|(?:their|her|our)\s+\w+\s+(?:child|baby)))?"
      r"\s*$", "{who} is expecting a baby", "pregnant"),
     (r"^(?:has\s+|have\s+)?" + _ADV + r"retired\b", "{who} retired", "retired"),
-    (r"^(?:has\s+|have\s+)?" + _ADV + r"died\b", "{who} died", "died"),
+    (r"^(?:has\s+|have\s+)?" + _ADV + r"(?:died|passed\s+away)\b", "{who} died", "died"),
+    (r"^(?:was|were)\s+" + _ADV + r"born\b", "{who} was born", "born"),
     (r"^(?:and\s+(?:his|her|their)\s+[\w-]+\s+)?(?:has\s+|have\s+)?" + _ADV +
      r"(?:had|welcomed)\s+(?:a\s+|(?:her|his|their)\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
      r"(?:\s+(?P<g>boy|girl))?\b", "{who} had {g}", "baby"),
@@ -167,6 +168,12 @@ def relation(c: str) -> list[Statement] | None:
                           text=f"{cap(rel)} is {mm.group('n')}", fact_type="identity",
                           slot=f"noun:{rel}", previous=left.group("o") if left else None,
                           clause=c, rule="relation:is-name")]
+    mm = re.match(r"^(?:is|has|'s)\s+(?:now\s+|just\s+)?(?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?(?=\s*(?:[,.;!?]|$|and\b))",
+                  rest, I)
+    if mm and not workmate and rel not in lx.NAMED_ONLY_RELATIONS | {"friend"} and not plural:
+        # "my son has 5 years", "my daughter is 7": a relative's age (invariant 165)
+        return [Statement(act="assert", text=f"{who} is {mm.group('n')} years old", fact_type="identity",
+                          slot=f"{slot}:age", clause=c, rule="relation:age")]
     mm = re.match(r"^(?:has|'s\s+got|has\s+got|has\s+been\s+diagnosed\s+with|was\s+diagnosed\s+with|lives\s+with)\s+"
                   r"(?P<v>dementia|alzheimer'?s|parkinson'?s|cancer|ms|copd|" + "|".join(
                       re.escape(x) for x in sorted(lx.CONDITIONS, key=len, reverse=True)) + r")\b", rest, I)
@@ -716,6 +723,8 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
                           valid_from=dates.valid_from, clause=c, rule="id:age")]
     m = (re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+|happily\s+|newly\s+)?"
                    r"(?P<s>married|divorced|single|widowed|engaged|separated)\b", t, I)
+         or re.search(r"\b(?:we|i)(?:\s+have|'ve)\s+been\s+(?P<s>married|divorced|engaged|separated)\s+"
+                      r"(?:for|since)\b", t, I)
          or re.search(r"\b(?:we|i)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|recently\s+)?"
                       r"(?:got\s+|are\s+getting\s+)?(?P<s>married|divorced|engaged|separated)\b"
                       r"(?!\s+(?:to|with|in\s+(?:a|the)\s+\w+\s+way))", t, I))

@@ -294,6 +294,11 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "I'm a big fan of jazz": what the user likes, not "a big fan" (invariant 162)
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:a\s+)?(?:(?:big|huge|massive|great|real|total)\s+)?fan\s+of\s+",
                "I like ", c, flags=I)
+    # "We have now a dog": the adverb before the verb (invariant 166)
+    c = re.sub(r"\b(i|we)\s+(have|own|live|work|use|drive|eat|drink)\s+now\s+(?=(?:a|an|the|two|in|at|for)\b)",
+               r"\1 now \2 ", c, flags=I)
+    c = re.sub(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(driv|rid)ing\s+(?=(?:a|an)\s+[^,.;!?]*\bnow\b)",
+               lambda m: f"I {m.group(1)}e ", c, flags=I)
     # "I'm drinking coffee now": what the user drinks these days, not the cup in hand
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(drink|eat)ing\s+(?!(?:a|an|the|my|some|this|that)\s)(?=[^,.;!?]*\bnow\b)",
                r"I \1 ", c, flags=I)

@@ -34,7 +34,7 @@ from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
-from .things import activities, my_noun, possessions, third_party
+from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
 
@@ -108,6 +108,9 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     r"living|working|driving|riding|playing|new\s+job|starting\s+(?:at|with))\b)|"
                     r",?\s+(?:and|then|and\s+then|but)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
                     r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)|"
+                    # "It's been a rough year, my dad passed away in March": a relative's clause
+                    r",\s*(?=(?:my|our)\s+(?:sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
+                    r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
                     r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)",
                     re.IGNORECASE)
 
@@ -356,7 +359,7 @@ _KIND_PART = re.compile(r"^(?:i|we)\s+(?:have\s+)?(?:finally\s+|just\s+)*(?:chan
                         r"replaced|upgraded|got\s+rid\s+of|sold|ditched)\s+(?:(?:my|our|the)\s+)?"
                         r"(?:old\s+)?(?P<n>[a-z-]+?)s?$", I)
 _ENDED_PART = re.compile(r"^(?:my|our|the)\s+(?:old\s+)?(?P<p>[\w'’ .+-]+?)\s+(?:finally\s+|just\s+)*"
-                         r"(?:died|broke(?:\s+down)?|was\s+stolen|got\s+stolen|was\s+written\s+off|"
+                         r"(?:died|broke(?:\s+down)?|was\s+stolen|got\s+stolen|was\s+written\s+off|is\s+gone|has\s+gone|"
                          r"got\s+written\s+off|packed\s+in|gave\s+up|stopped\s+working)$", I)
 _WITH_NOW = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:with|on|using|at)\s+"
                        r"(?P<v>(?-i:[^\W\d_a-z])[\w'’&.+-]*(?:\s+(?-i:[^\W\d_a-z0-9])[\w'’&.+-]*){0,2})"
@@ -382,6 +385,8 @@ class _Hint:
                 self.kind = m.group("n").lower()  # "changed my car": a car replaces the car
             return True
         m = _ENDED_PART.match(part.strip(" .!"))
+        if m and re.search(r"\bgone$", part.strip(" .!"), I) and not looks_like_a_thing(m.group("p")):
+            m = None  # "my asthma has gone": a condition that ended, not a thing replaced
         if m:
             self.previous = tidy(re.sub(r"^(?:old|trusty|beloved)\s+", "", m.group("p"), flags=I))
             return True
