@@ -1050,3 +1050,11 @@ def test_inv165_166_non_native_and_storyteller_voices(text, expected):
 
 def test_inv166_a_condition_gone_is_not_a_thing_replaced():
     assert said("My asthma's gone") == [("change", "No longer has asthma")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("not married anymore btw", ("change", "Is no longer married", "married")),
+    ("Im not with Three anymore, switched to EE", ("change", "Uses EE", "Three")),
+])
+def test_inv166_what_ended_and_what_replaced_it(text, expected):
+    assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == [expected]

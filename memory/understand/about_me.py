@@ -734,6 +734,12 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if changed else "assert", text=f"Is {m.group('s').lower()}",
                           fact_type="identity", slot="marital", valid_from=dates.valid_from,
                           clause=c, rule="id:marital")]
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+no\s+longer\s+(?P<s>married|engaged|together|a\s+couple)\b", t, I)
+    if m:
+        # "not married anymore": the marital status on record ended (invariant 166)
+        return [Statement(act="change", text="Is no longer " + m.group("s").lower(), fact_type="identity",
+                          slot="marital", previous=m.group("s").lower(), valid_from=dates.valid_from,
+                          clause=c, rule="id:marital-gone")]
     m = re.search(r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:finally\s+|officially\s+)?getting\s+(?P<s>married|divorced|"
                   r"hitched)\b", t, I)
     if m:

@@ -113,7 +113,7 @@ _SUBJECTLESS = re.compile(
     r"never\s+(?:lived|worked|had|owned|been|drank|ate|used|liked|smoked))\b", I)
 _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
-    r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic)|no\s+longer|"
+    r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic|married|engaged)|no\s+longer|"
     r"living|working|using|eating|drinking|learning|training|studying|based|married|engaged|"
     r"starting\s+(?:at|with|a\s+new\s+job)|"
     r"divorced|single|retired|pregnant|diabetic|asthmatic|dyslexic|autistic|epileptic|anaemic|anemic)\b", I)

@@ -310,6 +310,12 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                     f"{cap(third_singular(verb))} {third_person(thing)}".strip())
             return [Statement(act="change", text=text, fact_type="preference", slot=f"verb:{verb}",
                               valid_from=dates.valid_from, clause=c, rule="act:started")]
+    # "I'm not with Vodafone anymore": a provider that ended (invariant 166)
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+no\s+longer\s+(?:with|on|using)\s+(?P<v>" + UPPER +
+                  r"[\w&'’.+-]*(?:\s+" + UPPER + r"[\w&'’.+-]*){0,2})", t, I)
+    if m:
+        return [Statement(act="change", text=f"No longer uses {m.group('v')}", fact_type="preference",
+                          previous=m.group("v"), valid_from=dates.valid_from, clause=c, rule="act:no-longer-with")]
     # "I'm down to 2 espressos a day": how much of a habit now (invariant 166)
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:down|up)\s+to\s+(?P<n>\d+|one|two|three|four|five|six)\s+"
                   r"(?P<v>[a-z][\w-]*?)s?\s+(?P<per>a|per|each)\s+(?P<unit>day|week|night|month)\b", t, I)
