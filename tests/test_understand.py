@@ -1058,3 +1058,14 @@ def test_inv166_a_condition_gone_is_not_a_thing_replaced():
 ])
 def test_inv166_what_ended_and_what_replaced_it(text, expected):
     assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text", ["i took up the carpet", "I took up the challenge",
+                                  "started the violin but gave up after a week",
+                                  "my dad's 70 next week"])
+def test_inv165_166_not_a_pastime_or_an_age_now(text):
+    assert said(text) == []
+
+
+def test_inv166_giving_up_ends_only_a_habit_just_taken_up():
+    assert said("I moved to Leeds and quit") == [("change", "Lives in Leeds")]

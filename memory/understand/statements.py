@@ -221,7 +221,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):
         # "my partner's working from home today / tomorrow": one day of it, not what they do;
         # only a move keeps its date (invariant 165)
-        found = [st for st in found if st.rule != "relation:progressive"
+        found = [st for st in found if st.rule not in ("relation:progressive", "relation:age")
                  or (" is moving " in f" {st.text} " and dates.valid_from and dates.valid_from > today)]
     if found is not None:
         for st in found:
@@ -500,6 +500,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             part, back_from = switch_back(part, kept, said)
             said.append(part)
             if hint.read(part):
+                continue
+            if kept and kept[-1].rule.startswith("act:") and re.fullmatch(r"(?:i\s+)?(?:soon\s+|quickly\s+)?(?:gave\s+(?:it\s+)?up|quit(?:\s+it)?|stopped|"
+                                     r"dropped\s+(?:it|out)|hated\s+it|didn'?t\s+(?:like|enjoy|stick\s+with)\s+it)"
+                                     r"(?:\s+(?:after|within)\s+(?:a|an|one|two|three|\d+)\s+\w+)?[.!]*", part.strip(), I):
+                # "started the guitar but gave up": what was just taken up did not last (invariant 166)
+                kept.pop()
                 continue
             found = denial(part, message, history) or read_clause(part, message, today, history)
             if not found and hint.kind:

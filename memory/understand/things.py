@@ -268,15 +268,13 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         v = m.group("v").lower().strip()
         head = v.split()[-1] if v else ""
-        took = bool(re.search(r"\b(?:took|taken)\s+up\b", m.group(0), I))
         gerund = re.fullmatch(r"([a-z]+)ing", v)
         if gerund and not m.group("cls") and _gerund_base(gerund.group(1)) in _VERBS.split("|"):
             pass  # "started running": a habit of a verb, read below ("Runs")
         elif head in lx.PASTIMES or (m.group("cls") and len(v.split()) <= 2 and head not in lx.NOT_THINGS
-                                   and head not in {"new", "evening", "night", "morning"}) or (
-                took and len(v.split()) <= 2 and head not in lx.NOT_THINGS | {"smoking", "drinking",
-                                                                               "space", "room", "offer",
-                                                                               "job", "position", "role"}):
+                                   and head not in {"new", "evening", "night", "morning"}):
+            if re.search(r"\bbut\b[^.;!?]*\b(?:gave\s+up|quit|stopped|hated|dropped|didn'?t|never|no\s+longer)\b", t, I):
+                return []  # "started the guitar but gave up": taken up and dropped
             if m.group("cls"):
                 text = f"Takes {v} {m.group('cls').strip().lower()}"
             elif head in lx.INSTRUMENTS:
