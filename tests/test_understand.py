@@ -1069,3 +1069,14 @@ def test_inv165_166_not_a_pastime_or_an_age_now(text):
 
 def test_inv166_giving_up_ends_only_a_habit_just_taken_up():
     assert said("I moved to Leeds and quit") == [("change", "Lives in Leeds")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I've been doing the early shift at the bakery for about six months now and it's killing me",
+     "Is doing the early shift at the bakery"),
+    ("I switched to Linux because my laptop was slow and I got fed up", "Uses Linux"),
+    ("We had our second baby in May", "Had a baby"),
+    ("I moved back to my hometown, Preston, last year", "Lives in Preston"),
+])
+def test_inv164_166_a_remark_or_a_length_leaves_the_value(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]

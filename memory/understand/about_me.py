@@ -498,7 +498,8 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if meat and re.search(r"\bnow\b", c, I) else "assert",
                           text=f"Is {diet}", fact_type="constraint", slot="diet" if meat else None,
                           valid_from=dates.valid_from, clause=c, rule="health:on-diet")]
-    m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)*had\s+(?:a\s+|our\s+)?(?:little\s+|"
+    m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)*had\s+(?:a\s+|our\s+)?(?:(?:first|second|third|"
+                  r"fourth)\s+)?(?:little\s+|"
                   r"baby\s+|beautiful\s+|healthy\s+)*(?P<b>boy|girl|baby|twins|son|daughter)\b", t, I)
     if m:
         b = m.group("b").lower()

@@ -294,6 +294,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "I'm a big fan of jazz": what the user likes, not "a big fan" (invariant 162)
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:a\s+)?(?:(?:big|huge|massive|great|real|total)\s+)?fan\s+of\s+",
                "I like ", c, flags=I)
+    # "moved back to my hometown, Stockport,": the place named beside it (invariant 166)
+    c = re.sub(r"\b(?:my|our)\s+(?:home\s*town|home\s+city|birthplace|home\s+village)\s*,\s*((?-i:[A-Z])[\w'-]+"
+               r"(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*,?", r"\1", c, flags=I)
     # "We have now a dog": the adverb before the verb (invariant 166)
     c = re.sub(r"\b(i|we)\s+(have|own|live|work|use|drive|eat|drink)\s+now\s+(?=(?:a|an|the|two|in|at|for)\b)",
                r"\1 now \2 ", c, flags=I)

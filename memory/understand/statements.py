@@ -528,6 +528,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                     st.act, st.previous = "change", st.previous or back_from or None
                     st.rule += "+back"
             for st in found or []:
+                _trim_value(st)
+            for st in found or []:
                 # "Uses Obsidian instead of Notion": Notion is the old value, not part of this one
                 inst = re.match(r"^(?P<v>.+?)\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+"
                                 r"(?:(?:my|the|our|a|an)\s+)?(?P<o>[^,;.!?]+)$", st.text or "", I)
@@ -573,6 +575,31 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 st.act, st.harsh = "change", True
                 st.rule += "+correction"
     return out
+
+
+# "… and it's wrecking my sleep", "… because my family uses iMessage": a second clause with its
+# own subject is a remark, not part of the value (invariant 164)
+_TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:and|but|because|cos|coz|so|which|though|although)\s+(?:it|it's|its|"
+                           r"that|that's|this|i|i'm|im|we|we're|he|she|they|they're|honestly|tbh)\b.*$", re.IGNORECASE)
+_HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?(?:a|an|one|two|three|four|five|"
+                       r"six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|\d+)\s+(?:days?|weeks?|months?|years?)"
+                       r"(?:\s+now)?$", re.IGNORECASE)
+
+
+def _trim_value(st: Statement) -> None:
+    """Cut a trailing remark or length of time from a value ("Is doing the night shift at the
+    warehouse for about six months now and it's wrecking their sleep" -> "Is doing the night
+    shift at the warehouse"). Trips keep their length (invariant 157). Invariant 164."""
+    text = st.text or ""
+    cut = _TRAIL_CLAUSE.sub("", text).strip(" ,")
+    if len(cut.split()) >= 2:
+        text = cut
+    if st.rule.startswith("act:"):
+        text = re.sub(r"\s+now$", "", text, flags=re.IGNORECASE)
+        cut = _HOW_LONG.sub("", text).strip(" ,")
+        if len(cut.split()) >= 2:
+            text = cut
+    st.text = text or st.text
 
 
 _BARE = re.compile(r"^(?P<p>(?-i:[^\W\d_a-z])[\w'-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?)\s+now\s*[!.]*"
