@@ -1080,3 +1080,12 @@ def test_inv166_giving_up_ends_only_a_habit_just_taken_up():
 ])
 def test_inv164_166_a_remark_or_a_length_leaves_the_value(text, expected):
     assert [s.text for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("the dyson died 😭 got a shark instead", ("change", "Owns a shark", "dyson")),
+    ("the toaster broke so we got a dualit one", ("change", "Owns a dualit toaster", "toaster")),
+    ("I only use firefox now", ("change", "Uses firefox", None)),
+])
+def test_inv166_what_replaced_a_thing_that_ended(text, expected):
+    assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == [expected]

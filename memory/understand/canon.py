@@ -100,7 +100,8 @@ _FRAME = re.compile(
     r"not\s+going\s+to\s+lie|just\s+so\s+(?:you|ya)\s+know|fun\s+fact|basically|so\s+basically|"
     r"y'all|guys|mate|sadly|unfortunately|luckily|in\s+the\s+end|as\s+it\s+turns\s+out|"
     r"it\s+turns\s+out)\b[,:!]?\s*", I)
-_TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|for\s+what\s+it'?s\s+worth|"
+_TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|ugh|meh|sigh|yay|woo+|ffs|smh|omg|"
+                   r"for\s+what\s+it'?s\s+worth|"
                    r"rain\s+or\s+shine|bless\s+(?:him|her|them)|doctor'?s\s+orders))+\s*([.!?]*)$", I)
 
 # Verbs a texter starts a first-person clause with, the subject left out ("sold the fiesta").
@@ -365,6 +366,9 @@ def _run_on(c: str) -> str:
             return m.group(0)
         if len(before) == 1 and re.fullmatch(r"(?-i:[A-Z])[\w'-]+", before[0]) and before[0] != "I":
             return m.group(0)  # "Tom got a new job": a name is the verb's subject
+        if re.search(r"\b(?:died|broke|broke\s+down|packed\s+in|stopped\s+working|was\s+stolen|got\s+stolen)$",
+                     c[:m.start()].strip(), I):
+            return "," + m.group(0)  # "the roborock died got a dreame": the ended thing is a clause
         if re.match(r"^(?:my|our|the|his|her|their|a|an|this|that|some|every\w*|some\w+|he|she|they|"
                     r"it)\b", c[:m.start()].rsplit(",", 1)[-1].strip(), I):
             # "our landlord sold the house": the verb has its subject, someone else (invariant 162)

@@ -510,6 +510,16 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             found = denial(part, message, history) or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)
+            if not found and hint.previous:
+                # "the roborock died, got a dreame instead": after a thing that ended, what was
+                # got is its replacement even when its name is not known (invariant 166)
+                got = re.fullmatch(r"(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:got|bought|ordered)\s+(?:a|an)\s+"
+                                   r"(?:new\s+)?(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s+instead|\s+now)*[.!]*",
+                                   part.strip(), I)
+                if got and got.group("x").lower() not in lx.NOT_THINGS:
+                    thing = re.sub(r"\s+one$", " " + hint.previous.split()[-1], got.group("x"), flags=I)
+                    found = [Statement(act="change", text=f"Owns {article(thing)}{thing}", fact_type="world",
+                                       previous=hint.previous, clause=part, rule="own:after-ended")]
             if not found:
                 found = _now_at(part, out.statements + kept, today)
             if found and _TEMPORARY.search(part):

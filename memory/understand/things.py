@@ -371,7 +371,7 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
         if thing:
             return [Statement(act="assert", text=f"Is {m.group('verb').lower()} {third_person(thing)}",
                               fact_type="world", clause=c, rule="act:ing")]
-    m = re.search(r"\bi\s+(?P<adv>now\s+|usually\s+|always\s+|also\s+|still\s+|do\s+|mostly\s+|"
+    m = re.search(r"\bi\s+(?P<adv>now\s+|usually\s+|always\s+|also\s+|still\s+|do\s+|mostly\s+|only\s+|"
                   r"normally\s+)?(?P<verb>" + _VERBS + r")\s+(?P<v>[^,;!?]+?)(?P<now>\s+now)?"
                   r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?\s*(?=[,.;!?]|$)", t, I)
     if m:
