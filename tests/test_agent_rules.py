@@ -246,3 +246,57 @@ def test_inv163_now_at_after_leaving_is_a_new_employer_only(service):
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Works at Globex")
     service.write_fact("ana", "Lives in London", fact_type="identity")
     assert turn(service, "Left London. Now at Bristol Uni.").writes() == []
+
+
+def test_inv164_irony_and_a_question_tail_in_a_turn(service):
+    assert turn(service, "oh sure, I LOVE sitting in traffic").writes() == []
+    home = service.write_fact("ana", "Lives in York", fact_type="identity").fact
+    t = turn(service, "moved to Hull last month, any good cafés?")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in Hull")
+
+
+def test_inv165_a_named_persons_move_changes_only_their_fact_on_record(service):
+    assert turn(service, "priya's moved to cardiff").writes() == []  # nobody called Priya on record
+    sis = service.write_fact("ana", "Her sister Priya lives in Swansea", fact_type="identity").fact
+    service.write_fact("ana", "Lives in Bath", fact_type="identity")
+    (w,) = turn(service, "priya's moved to cardiff").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", sis.id, "Priya lives in Cardiff")
+    assert "Lives in Bath" in active(service)
+
+
+def test_inv165_a_named_persons_new_job_is_never_the_users(service):
+    mine = service.write_fact("ana", "Works at Acme", fact_type="identity").fact
+    partner = service.write_fact("ana", "Her partner Sam works from home", fact_type="identity").fact
+    (w,) = turn(service, "sam got a new job at the library").writes()
+    assert (w.op, w.old_id) == ("supersede", partner.id) and "Sam" in (w.text or "")
+    assert service.get_fact("ana", mine.id).state == FactState.ACTIVE
+
+
+def test_inv165_relatives_facts_are_about_them(service):
+    t = turn(service, "my son's got a peanut allergy")
+    (w,) = t.writes()
+    assert (w.op, w.text) == ("write", "Son is allergic to peanut")
+    assert turn(service, "my partner's working from home today").writes() == []
+
+
+def test_inv166_pastime_commute_and_a_plan_in_passing(service):
+    texts = [w.text for text in ("took up pottery", "i cycle to work")
+             for w in turn(service, text).writes()]
+    assert texts == ["Does pottery", "Cycles to work"]
+    home = service.write_fact("ana", "Lives in York", fact_type="identity").fact
+    (w,) = turn(service, "Found a flat in Leeds, moving in March").writes()
+    assert (w.op, w.text, w.old_id) == ("write", "Moving to Leeds", None)
+    assert service.get_fact("ana", home.id).state == FactState.ACTIVE
+
+
+def test_inv166_notice_and_a_new_employer_is_one_supersession(service):
+    old = service.write_fact("ana", "Works at Initech", fact_type="identity").fact
+    (w,) = turn(service, "handed in my notice at initech, starting at Hooli in January").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Works at Hooli")
+    assert w.valid_from is not None and w.valid_from.month == 1
+
+
+def test_inv167_a_hedged_lead_goes_to_review(service):
+    (w,) = turn(service, "pretty sure my blood type is O negative").writes()
+    assert (w.op, w.status, w.text) == ("write", "review", "Blood type is O negative")

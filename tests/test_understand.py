@@ -789,3 +789,303 @@ def test_inv163_a_fact_naming_the_value_as_the_rival():
 ])
 def test_inv162_the_value_is_whole_and_never_a_pronoun(text, expected):
     assert said(text) == expected
+
+
+# --- invariant 164: what frames a statement ----------------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("I'm dyslexic, if that matters", [("assert", "Is dyslexic")]),
+    ("im left handed if it helps", [("assert", "Is left handed")]),
+    ("I'm a nurse, if you must know", [("assert", "Works as a nurse")]),
+])
+def test_inv164_a_courtesy_is_not_a_condition(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "oh sure, I LOVE being on hold for an hour",
+    "oh great, I love it when the train is cancelled",
+    "yeah right, I really enjoy doing my taxes",
+])
+def test_inv164_irony_before_a_liking_writes_nothing(text):
+    assert said(text) == []
+
+
+def test_inv164_a_genuine_liking_in_capitals_stays():
+    assert said("I LOVE my new Kindle") == [("assert", "Likes their new Kindle")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I'm a plumber btw, any tips for invoicing?", [("assert", "Works as a plumber")]),
+    ("moved to York last month, what's good to do there?", [("change", "Lives in York")]),
+])
+def test_inv164_a_statement_then_its_own_question(text, expected):
+    u = understand(text, TODAY)
+    assert [(s.act, s.text) for s in u.statements] == expected and len(u.questions) == 1
+
+
+@pytest.mark.parametrize("text", ["If I move to York, what should I pack?",
+                                  "Do you think I'm vegan, or what?"])
+def test_inv164_a_question_or_condition_stays_whole(text):
+    assert understand(text, TODAY).statements == []
+
+
+@pytest.mark.parametrize("text,start,end", [
+    ("in Rome 3-7 March", date(2027, 3, 3), date(2027, 3, 7)),
+    ("Paris March 10–14", date(2027, 3, 10), date(2027, 3, 14)),
+])
+def test_inv164_a_dash_between_two_days_is_a_range(text, start, end):
+    d = find_dates(text, TODAY)
+    assert (d.valid_from, d.valid_to) == (start, end)
+    assert find_dates("tested 1-2 times a week", TODAY).valid_from is None
+
+
+# --- invariant 165: relatives and named people -------------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("my wife's called Ana", [("assert", "Wife is called Ana")]),
+    ("my daughter's got a nut allergy", [("assert", "Daughter is allergic to nut")]),
+    ("my son is studying engineering in Leeds", [("assert", "Son is studying engineering in Leeds")]),
+    ("mum's moving into sheltered housing in May", [("assert", "Mum is moving into sheltered housing")]),
+    ("my son Ali got into Bristol uni", [("assert", "Son Ali got into Bristol uni")]),
+    ("my partner's called Jo and she's a vet", [("assert", "Partner is called Jo"),
+                                               ("assert", "Partner Jo is a vet")]),
+])
+def test_inv165_what_lasts_about_a_relative(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text", ["my partner's working from home today",
+                                  "my brother is working late tonight",
+                                  "my friend is studying in Leeds"])
+def test_inv165_one_day_or_a_friend_is_not_kept(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("jonas got a new job at the bank", ("Jonas works at the Bank", "Jonas works", "third:job")),
+    ("priya's moved to cardiff", ("Priya lives in Cardiff", "Priya lives", "third:moved")),
+])
+def test_inv165_a_named_persons_news_is_about_them(text, expected):
+    (st,) = understand(text, TODAY).statements
+    assert (st.text, st.previous, st.rule) == expected
+
+
+def test_inv165_a_lower_case_name_after_a_relation():
+    assert said("my brother jonas moved to york") == [("change", "Brother Jonas lives in York")]
+    assert said("omg got a new job at tesco") == [("change", "Works at Tesco")]
+
+
+# --- invariant 166: pastimes, commutes, plans in passing ---------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("took up ceramics in the spring", "Does ceramics"),
+    ("I've started the violin", "Plays the violin"),
+    ("started salsa classes on fridays", "Takes salsa classes"),
+    ("I started driving lessons", "Takes driving lessons"),
+])
+def test_inv166_a_pastime_taken_up(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text", ["took up the offer", "started a new chapter", "I took up smoking"])
+def test_inv166_not_a_pastime(text):
+    assert not any(s.rule == "act:pastime" for s in understand(text, TODAY).statements)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("i walk to work most days", "Walks to work"),
+    ("I catch the bus to the office", "Catches the bus to the office"),
+    ("we cycle to school", "Cycles to school"),
+])
+def test_inv166_how_the_user_commutes(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]
+    assert said("I drive to work today") == []
+
+
+def test_inv166_a_place_found_then_moved_to_is_a_plan():
+    (st,) = understand("Got a flat in Bristol, moving in April", TODAY).statements
+    assert (st.act, st.text, st.valid_from) == ("assert", "Moving to Bristol", date(2027, 4, 1))
+
+
+def test_inv166_notice_then_a_new_employer_is_one_change():
+    (st,) = understand("handed in my notice at initech, starting at Hooli in February", TODAY).statements
+    assert (st.act, st.text, st.previous, st.valid_from) == ("change", "Works at Hooli", "initech",
+                                                            date(2027, 2, 1))
+    (st,) = understand("quit asda, started at aldi", TODAY).statements
+    assert (st.text, st.previous) == ("Works at Aldi", "Asda")
+
+
+def test_inv166_the_diet_a_sentence_sums_up_to():
+    (st,) = understand("I started eating chicken again, so I'm pescatarian now", TODAY).statements
+    assert (st.act, st.text, st.slot) == ("change", "Is pescatarian", "diet")
+
+
+# --- invariant 167: a hedge that opens a statement ---------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("pretty sure my blood group is A positive", "Blood group is A positive"),
+    ("probably asthmatic tbh", "Is asthmatic"),
+    ("fairly sure I'm allergic to kiwi", "Allergic to kiwi"),
+])
+def test_inv167_a_hedged_statement_is_unsure(text, expected):
+    (st,) = understand(text, TODAY).statements
+    assert st.text == expected and st.confidence < 0.6
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("we got a kitten!! a ragdoll called Mochi", [("assert", "Has a ragdoll called Mochi")]),
+    ("got a puppy, her name's Nala", [("assert", "Has a puppy called Nala")]),
+    ("we got a dog. a real handful called Max", [("assert", "Has a dog")]),
+])
+def test_inv165_the_pet_just_said_is_named(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I work for the council as a planner", "Works as a planner at the council"),
+    ("We live in a flat in Hackney", "Lives in Hackney"),
+    ("I've lived in Derby for 10 years", "Lives in Derby"),
+    ("I can't have gluten", "Does not eat gluten"),
+    ("I don't drink alcohol", "Does not drink alcohol"),
+    ("i go to the gym 4 times a week", "Goes to the gym 4 times a week"),
+    ("graduated with a first in maths", "Graduated with a first in maths"),
+    ("got my driving licence", "Has their driving licence"),
+    ("I've just been made redundant", "Was made redundant"),
+])
+def test_inv166_more_ways_to_say_a_lasting_fact(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text", ["I'm in Paris for 3 days", "I don't drink coffee today",
+                                  "I don't have a car"])
+def test_inv166_a_stay_or_one_day_is_not_a_lasting_fact(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("My mum has dementia", [("assert", "Mum has dementia")]),
+    ("my friend has cancer", []),
+    ("I'm a vegetarian but I eat fish sometimes", [("assert", "Is vegetarian"), ("assert", "Eats fish")]),
+])
+def test_inv165_166_relatives_conditions_and_a_but_is_not_a_sum(text, expected):
+    assert said(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my email's jo@example.com", "Email is jo@example.com"),
+    ("I have a PhD in chemistry", "Has a PhD in chemistry"),
+    ("I studied law at Durham", "Studied law at Durham"),
+    ("I'm a student at Leeds Uni", "Is a student at Leeds Uni"),
+    ("My hobby is woodworking", "Hobby is woodworking"),
+])
+def test_inv166_qualifications_studies_and_hobbies(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("changed banks to Starling", ("change", "Bank is Starling")),
+    ("I'm off dairy now", ("change", "Does not eat dairy")),
+    ("we're getting married in May", ("assert", "Is getting married")),
+    ("we're having a baby", ("assert", "Is expecting a baby")),
+    ("I'm working 3 days a week now", ("change", "Works 3 days a week")),
+    ("i changed jobs, i'm at the bbc now", ("change", "Works at Bbc")),
+    ("promoted to team lead yesterday", ("change", "Works as a team lead")),
+])
+def test_inv166_changes_said_in_passing(text, expected):
+    assert [(s.act, s.text) for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text", ["we're having a baby shower", "i'm at the pub now"])
+def test_inv166_not_a_change(text):
+    assert said(text) == []
+
+
+def test_inv166_a_wedding_plan_is_dated_not_a_status():
+    (st,) = understand("I'm getting married in June!", TODAY).statements
+    assert (st.slot, st.valid_from) == (None, date(2027, 6, 1))
+
+
+@pytest.mark.parametrize("text", ["my husband is working from home tomorrow",
+                                  "my mum is staying with us for a week",
+                                  "my daughter is doing her homework"])
+def test_inv165_a_dated_or_passing_doing_is_not_kept(text):
+    assert said(text) == []
+
+
+def test_inv165_since_keeps_what_a_relative_does():
+    (st,) = understand("my son is studying in Leeds since September", TODAY).statements
+    assert (st.text, st.valid_from) == ("Son is studying in Leeds", date(2026, 9, 1))
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("sold the corsa and bought an ev, a nissan leaf", ("change", "Owns a nissan leaf")),
+    ("i'm down to 3 coffees a day", ("change", "Has 3 coffees a day")),
+    ("email is better than calls for me", ("change", "Prefers email")),
+    ("trains are better than planes for me", ("assert", "Prefers trains to planes")),
+    ("we've just moved!! leeds now", ("change", "Lives in Leeds")),
+])
+def test_inv166_apposed_things_amounts_comparisons_and_a_move_then_its_place(text, expected):
+    assert [(s.act, s.text) for s in understand(text, TODAY).statements] == [expected]
+
+
+def test_inv166_a_later_clause_keeps_its_own_date():
+    (st,) = understand("took up swimming in march, did my first mile last sunday", TODAY).statements
+    assert (st.text, st.valid_from) == ("Swims", date(2026, 3, 1))
+
+
+@pytest.mark.parametrize("text", ["we moved! done now lol", "I bought a car, a bit of a lemon",
+                                  "it is better than nothing for me"])
+def test_inv166_not_a_place_a_thing_or_a_preference(text):
+    assert said(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("We have now a cat, her name is Mimi.", [("assert", "Has a cat called Mimi")]),
+    ("My son has 5 years", [("assert", "Son is 5 years old")]),
+    ("It's been a hard year, my mum passed away in May", [("assert", "Mum died")]),
+    ("my daughter was born on Friday", [("assert", "Daughter was born")]),
+    ("We've been married for ten years", [("assert", "Is married")]),
+    ("the Polo is gone and I'm driving a Fiat now", [("change", "Drives a Fiat")]),
+])
+def test_inv165_166_non_native_and_storyteller_voices(text, expected):
+    assert said(text) == expected
+
+
+def test_inv166_a_condition_gone_is_not_a_thing_replaced():
+    assert said("My asthma's gone") == [("change", "No longer has asthma")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("not married anymore btw", ("change", "Is no longer married", "married")),
+    ("Im not with Three anymore, switched to EE", ("change", "Uses EE", "Three")),
+])
+def test_inv166_what_ended_and_what_replaced_it(text, expected):
+    assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text", ["i took up the carpet", "I took up the challenge",
+                                  "started the violin but gave up after a week",
+                                  "my dad's 70 next week"])
+def test_inv165_166_not_a_pastime_or_an_age_now(text):
+    assert said(text) == []
+
+
+def test_inv166_giving_up_ends_only_a_habit_just_taken_up():
+    assert said("I moved to Leeds and quit") == [("change", "Lives in Leeds")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I've been doing the early shift at the bakery for about six months now and it's killing me",
+     "Is doing the early shift at the bakery"),
+    ("I switched to Linux because my laptop was slow and I got fed up", "Uses Linux"),
+    ("We had our second baby in May", "Had a baby"),
+    ("I moved back to my hometown, Preston, last year", "Lives in Preston"),
+])
+def test_inv164_166_a_remark_or_a_length_leaves_the_value(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("the dyson died 😭 got a shark instead", ("change", "Owns a shark", "dyson")),
+    ("the toaster broke so we got a dualit one", ("change", "Owns a dualit toaster", "toaster")),
+    ("I only use firefox now", ("change", "Uses firefox", None)),
+])
+def test_inv166_what_replaced_a_thing_that_ended(text, expected):
+    assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == [expected]

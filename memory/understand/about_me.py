@@ -41,7 +41,8 @@ _EVENTS = (
     (r"^(?:is|'s)\s+" + _ADV + r"expecting(?:\s+(?:a\s+baby|twins|(?:their|her|our)\s+\w+\s+(?:child|baby)))?"
      r"\s*$", "{who} is expecting a baby", "pregnant"),
     (r"^(?:has\s+|have\s+)?" + _ADV + r"retired\b", "{who} retired", "retired"),
-    (r"^(?:has\s+|have\s+)?" + _ADV + r"died\b", "{who} died", "died"),
+    (r"^(?:has\s+|have\s+)?" + _ADV + r"(?:died|passed\s+away)\b", "{who} died", "died"),
+    (r"^(?:was|were)\s+" + _ADV + r"born\b", "{who} was born", "born"),
     (r"^(?:and\s+(?:his|her|their)\s+[\w-]+\s+)?(?:has\s+|have\s+)?" + _ADV +
      r"(?:had|welcomed)\s+(?:a\s+|(?:her|his|their)\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
      r"(?:\s+(?P<g>boy|girl))?\b", "{who} had {g}", "baby"),
@@ -49,6 +50,10 @@ _EVENTS = (
      r"(?:at|with)\s+(?P<x>(?-i:[^\W\d_a-z])[\w&'’.-]*(?:\s+(?-i:[^\W\d_a-z])[\w&'’.-]*){0,2})",
      "{who} works at{x}", "job"),
     (r"^(?:has\s+)?" + _ADV + r"turned\s+(?P<n>\d{1,3})\b", "{who} turned {n}", "age"),
+    # "my daughter Isla got into Edinburgh uni": a place at a school (invariant 165)
+    (r"^(?:has\s+)?" + _ADV + r"(?:got\s+(?:a\s+place\s+)?(?:into|in\s+at|at)|was\s+accepted\s+(?:into|at|to|by)|"
+     r"has\s+been\s+accepted\s+(?:into|at|to|by))\s+(?P<x>(?:the\s+)?(?-i:[^\W\d_a-z])[\w'’.-]*(?:\s+[\w'’.-]+){0,3}?"
+     r"\s+(?:uni|university|college|school|academy|conservatoire))\b", "{who} got into {x}", "school"),
     (r"^(?P<e>starts?|started|is\s+starting|begins?|began)\s+(?P<s>school|nursery|primary\s+school|"
      r"secondary\s+school|reception|kindergarten|university|uni|college)\b"
      r"(?P<x>(?:\s+(?:in|at)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)", "{who} {e} {s}{x}", "school"),
@@ -68,6 +73,10 @@ def family_event(who: str, rest: str) -> Statement | None:
         if rule == "school":
             verb = {"start": "starts", "begin": "starts", "begins": "starts", "began": "started",
                     "is starting": "starts"}.get(re.sub(r"\s+", " ", verb), verb)
+        if "{x}" in template and "{s}" not in template and rule == "school":
+            text = template.format(who=who, x=tidy(g.get("x") or ""))
+            return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
+                             clause=rest, rule=f"relation:event:{rule}")
         text = template.format(who=who, e=verb if rule != "baby" else "",
                                to=f" to {g['to']}" if g.get("to") else "",
                                g={"twins": "twins", "son": "a son", "daughter": "a daughter",
@@ -80,7 +89,17 @@ def family_event(who: str, rest: str) -> Statement | None:
     return None
 
 
+_REL_IS = re.compile(r"^((?i:my|our)\s+(?i:" + REL + r"))['’]s\s+(?=(?i:called|named|moving|studying|working|"
+                     r"living|retired|pregnant|engaged|married|divorced|expecting|allergic|starting|"
+                     r"getting|doing|training|at|in|now|still|a|an)\b)")
+_REL_HAS = re.compile(r"^((?i:my|our)\s+(?i:" + REL + r"))['’]s\s+(?=(?i:got|been|moved|had|just|finally|gone|"
+                      r"left|started|joined|become)\b)")
+
+
 def relation(c: str) -> list[Statement] | None:
+    # "my husband's called Dan", "my son's got a peanut allergy": the "'s" is "is" or "has",
+    # not a possessive (invariant 165)
+    c = _REL_HAS.sub(r"\1 has ", _REL_IS.sub(r"\1 is ", c))
     m = re.match(r"^(?i:my|our)\s+(?P<rel>(?i:" + REL + r"))(?P<poss>['’]s)?(?:,?\s+" + NAME +
                  r"(?=[\s,]))?\s*,?\s*(?P<rest>.+)$", c)
     if not m:
@@ -149,10 +168,39 @@ def relation(c: str) -> list[Statement] | None:
                           text=f"{cap(rel)} is {mm.group('n')}", fact_type="identity",
                           slot=f"noun:{rel}", previous=left.group("o") if left else None,
                           clause=c, rule="relation:is-name")]
-    mm = re.match(r"^(?:is|was)\s+(?:(?:severely|very|also)\s+)?allergic\s+to\s+(?P<v>.+)$", rest, I)
+    mm = re.match(r"^(?:is|has|'s)\s+(?:now\s+|just\s+)?(?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?(?=\s*(?:[,.;!?]|$|and\b))",
+                  rest, I)
+    if mm and not workmate and rel not in lx.NAMED_ONLY_RELATIONS | {"friend"} and not plural:
+        # "my son has 5 years", "my daughter is 7": a relative's age (invariant 165)
+        return [Statement(act="assert", text=f"{who} is {mm.group('n')} years old", fact_type="identity",
+                          slot=f"{slot}:age", clause=c, rule="relation:age")]
+    mm = re.match(r"^(?:has|'s\s+got|has\s+got|has\s+been\s+diagnosed\s+with|was\s+diagnosed\s+with|lives\s+with)\s+"
+                  r"(?P<v>dementia|alzheimer'?s|parkinson'?s|cancer|ms|copd|" + "|".join(
+                      re.escape(x) for x in sorted(lx.CONDITIONS, key=len, reverse=True)) + r")\b", rest, I)
+    if mm and not workmate and rel not in lx.NAMED_ONLY_RELATIONS | {"friend"}:
+        # "my mum has dementia": a relative's lasting condition (invariant 165)
+        return [Statement(act="assert", text=f"{who} has {mm.group('v')}", fact_type="identity",
+                          clause=c, rule="relation:condition")]
+    mm = (re.match(r"^(?:is|was)\s+(?:(?:severely|very|also)\s+)?allergic\s+to\s+(?P<v>.+)$", rest, I)
+          or re.match(r"^(?:has|have)\s+(?:got\s+)?(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+)?(?P<v>[\w -]+?)\s+"
+                      r"allergy\b", rest, I))
     if mm:
         return [Statement(act="assert", text=f"{who} is allergic to {obj_phrase(mm.group('v'))}",
                           fact_type="world", clause=c, rule="relation:allergy")]
+    # "my daughter is studying in Manchester", "my dad is moving into a care home in January":
+    # what a relative does for a long while, or is about to (invariant 165)
+    mm = re.match(r"^(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?(?P<v>(?:studying|training|working|"
+                  r"living|teaching|moving|doing\s+(?:a|an|her|his|their)\s+(?:degree|phd|masters|"
+                  r"master's|apprenticeship|a-levels|gcses))\b[^,.;!?]*)$", rest, I)
+    if mm and not workmate and rel not in lx.NAMED_ONLY_RELATIONS | {"friend"} and not re.search(
+            r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening|week)|from\s+home\s+today|late|"
+            r"overtime|on\s+it|hard|away)\b", mm.group("v"), I):
+        verb = mm.group("v").split()[0].lower()
+        if len(mm.group("v").split()) > 1 and (verb != "moving" or re.match(
+                r"^moving\s+(?:in)?to\s+", mm.group("v"), I)):
+            return [Statement(act="assert", text=f"{who} {'are' if plural else 'is'} {tidy(mm.group('v'))}",
+                              fact_type="identity", slot=f"{slot}:{verb}", clause=c,
+                              rule="relation:progressive")]
     if re.match(r"^(?:is|was|has|had|'s)\s+(?:been\s+)?(?:away|busy|ill|sick|tired|here|there|"
                 r"out|off|home|late|back|on\s+holiday|coming|visiting|staying)\b", rest, I):
         return []  # passing news about someone, nothing durable
@@ -195,7 +243,8 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         r"small\s+|tiny\s+|big\s+)*(?:flat|house|place|home|apartment|cottage|bungalow|studio)\s+"
         r"(?:of\s+(?:my|our)\s+own\s+)?in\s+)?" + PLACE,
         r"\b" + SUBJ_I + r"\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|stay|have\s+"
-        r"lived|'ve\s+lived|have\s+been\s+living)\s+(?:with\s+(?:my|our)\s+[\w-]+\s+)?in\s+" + PLACE,
+        r"lived|'ve\s+lived|have\s+been\s+living)\s+(?:with\s+(?:my|our)\s+[\w-]+\s+)?(?:in\s+(?:a|an|the|our|my)\s+"
+        r"(?:\w+\s+)?(?:flat|house|apartment|cottage|bungalow|studio|terrace|semi|houseboat|room)\s+)?in\s+" + PLACE,
         r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing|renting)\s+"
         r"(?:in|out\s+of)\s+" + PLACE,
         r"\bhome\s+is\s+(?:now\s+)?" + PLACE,
@@ -219,7 +268,9 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if re.search(r"\bnow\b|\bmoved\b", t, I) else "assert",
                           text=f"Lives at {tidy(m.group('a'))}", fact_type="identity", slot="home",
                           valid_from=dates.valid_from, clause=c, rule="location:address")]
-    if re.search(r"\b(?:for\s+(?:work|a|the|business|two|three|\d+)|on\s+holiday|visiting|"
+    lived = re.search(r"\b(?:lived|living|been\s+living|been\s+based)\b[^,.;!?]*\bfor\s+(?:a|an|one|two|three|four|"
+                      r"five|six|ten|many|several|\d+)\s+(?:\w+\s+)?(?:years?|months?)\b", t, I)
+    if not lived and re.search(r"\b(?:for\s+(?:work|a|the|business|two|three|\d+)|on\s+holiday|visiting|"
                  r"trip|conference|this\s+week|for\s+the\s+weekend|until|till)\b", t, I):
         # A visit, not a home ("I'm in Paris for work"); a move stays a move ("moved to Zürich
         # for the new job").
@@ -292,12 +343,22 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\bmy\s+(?:new\s+)?(?:job|role|title|position|job\s+title)\s+is\s+(?:now\s+)?"
                       r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?:\s+(?:at|for)\s+(?P<at>[^,.;!?]+))?"
                       r"(?=\s*(?:[,.;!?]|$))", t, I))
+    if not m:
+        # "I work for the NHS as a physio", "work at the uni as a lecturer" (invariant 166)
+        m = re.search(r"\b(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|in)\s+(?P<at>(?:the\s+)?[^,.;!?]+?)"
+                      r"\s+as\s+(?P<art>a|an)\s+(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$))", t, I)
     if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
                                                        m.group("role"), I) and not re.search(
             r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|doing|job|as|"
             r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
         at = m.groupdict().get("at")
+        if role.split()[-1].lower() in {"student", "pupil", "undergrad", "postgrad", "undergraduate",
+                                        "postgraduate", "intern", "trainee", "apprentice", "volunteer"}:
+            # "I'm a student at Leeds Uni": what they are there, not a job title (invariant 166)
+            text = f"Is {article(role)}{role}" + (f" at {tidy(at)}" if at else "")
+            return [Statement(act="assert", text=text, fact_type="identity", slot="job",
+                              valid_from=dates.valid_from, clause=c, rule="work:student")]
         if at and re.match(r"^(?:\d+|a|an|one|two|three|four|five|six|ten|many|several|the\s+past)\s+"
                            r"(?:\w+\s+)?(?:years?|months?|weeks?|days?)\b", at, I):
             at = None  # "a teacher for ten years": how long, not where
@@ -312,6 +373,12 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         return [Statement(act="change", text="Is retired", fact_type="identity", slot="job",
                           valid_from=dates.valid_from, clause=c, rule="work:retired")]
+    m = re.search(r"\b(?:i\s+(?:have\s+|'ve\s+)?|i\s+was\s+|i\s+got\s+|^)(?:just\s+)?(?:been\s+|got\s+)?(?:made\s+redundant|"
+                  r"laid\s+off|let\s+go)\b(?!\s+(?:from\s+)?(?:a|my)\s+(?:previous|old|last))", t, I)
+    if m and not re.search(r"\b(?:years?|ages)\s+ago\b", c, I):
+        # "I've just been made redundant": the job on record ended (invariant 166)
+        return [Statement(act="change", text="Was made redundant", fact_type="identity", slot="job",
+                          valid_from=dates.valid_from, clause=c, rule="work:redundant")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+)?(?P<s>unemployed|between\s+jobs|out\s+of\s+work|"
                   r"self-employed|freelance|a\s+freelancer|a\s+stay-at-home\s+(?:mum|mom|dad|parent)|"
                   r"on\s+(?:maternity|paternity|parental)\s+leave|a\s+full-time\s+(?:student|carer|parent))\b", t, I)
@@ -323,11 +390,20 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                           slot=None if "leave" in state else "job",  # a leave keeps the job
                           valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
                           rule="work:state")]
-    left = re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
-                     r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
+    left = (re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)(?:\s+my\s+(?:job|role|"
+                      r"position)\s+(?:at|with))?)\s+(?i:the\s+)?" + org.replace("?P<org>", "?P<left>"), t)
+            # "quit my job at acme": after "my job at", a lower-case word is the employer too
+            or re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:left|quit)\s+my\s+(?:job|role|"
+                         r"position)\s+(?:at|with))\s+(?i:the\s+)?(?P<left>[^\W\d_][\w&'’-]*)(?=\s*(?:[,.;!?]|$))", t)
+            # "handed in my notice at Acme": leaving it (invariant 166)
+            or re.search(r"\b(?i:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:handed|gave|put)\s+in\s+my\s+"
+                         r"(?:notice|resignation)\s+(?:at|to|with))\s+(?i:the\s+)?"
+                         + org.replace("?P<org>", "?P<left>"), t))
     m = (re.search(r"\b(?i:(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|with)(?:\s+the)?|(?:i'?m|i\s+am)\s+"
                    r"(?:now\s+|currently\s+)?working\s+(?:at|for|with))\s+" + org, t)
          or re.search(r"(?i:^(?:and\s+)?(?:a\s+|my\s+)?new\s+job\s+(?:at|with)(?:\s+the)?)\s+" + org, t)
+         or re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?starting\s+(?:a\s+new\s+job\s+|work\s+)?(?:at|with))\s+"
+                      + org, t)
          or re.search(r"(?i:\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:been\s+|got\s+)?(?:hired|taken\s+on|"
                       r"employed|recruited)\s+by)\s+" + org, t)
          or (re.search(r"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?at)\s+" + org + r"(?i:\s+now\b|\s*$)", t)
@@ -344,7 +420,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       r"start-up|company|firm|charity|agency|business)\s+(?:called|named))?(?:\s+the)?)\s+"
                       + org, t[left.end():])
     gone = re.search(r"\b(?i:i\s+no\s+longer\s+work\s+(?:at|for|with))\s+" + org.replace("?P<org>", "?P<g>"), t)
-    if not gone and left and re.search(r"\b(?:job|role|position|notice)\b", left.group(0), I):
+    if not gone and left and re.search(r"\b(?:job|role|position|notice|resignation)\b", left.group(0), I):
         gone = re.search(r"(?P<g>.+)", left.group("left"))
     if not m and gone:
         # "I don't work at Asda anymore": the employer ended (merged with a new one, if said)
@@ -422,7 +498,8 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if meat and re.search(r"\bnow\b", c, I) else "assert",
                           text=f"Is {diet}", fact_type="constraint", slot="diet" if meat else None,
                           valid_from=dates.valid_from, clause=c, rule="health:on-diet")]
-    m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)*had\s+(?:a\s+|our\s+)?(?:little\s+|"
+    m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)*had\s+(?:a\s+|our\s+)?(?:(?:first|second|third|"
+                  r"fourth)\s+)?(?:little\s+|"
                   r"baby\s+|beautiful\s+|healthy\s+)*(?P<b>boy|girl|baby|twins|son|daughter)\b", t, I)
     if m:
         b = m.group("b").lower()
@@ -432,6 +509,7 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
                           valid_from=dates.valid_from, clause=c, rule="health:baby")]
     m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:(?:\d+|a\s+few|\w+)\s+(?:months?|weeks?)\s+)?"
                    r"(?P<p>pregnant)\b", t, I)
+         or re.search(r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?P<h>having)\s+a\s+baby\b(?!\s+shower)", t, I)
          or re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?expecting\s+(?:a\s+baby|our\s+"
                       r"(?P<n>first|second|third|fourth)\s+(?:child|baby|kid)|twins|a\s+(?:baby\s+)?(?P<g>boy|girl))\b", t, I))
     if m:
@@ -459,7 +537,23 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change", text=f"No longer eats {food}", fact_type="constraint",
                           slot="diet", previous=food, valid_from=dates.valid_from, clause=c,
                           rule="health:no-longer-eat")]
-    m = re.search(r"\bi\s+(?:can'?t|cannot|don'?t|do\s+not|never|no\s+longer)\s+eat\s+(?P<v>[^,.;!?]+)", t, I)
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|completely\s+)?off\s+(?P<v>dairy|meat|gluten|sugar|carbs|bread|"
+                  r"alcohol|booze|the\s+booze|caffeine|coffee)\b(?!\s+(?:for|until|till)\b)", t, I)
+    if m and not dates.found:  # "I'm off dairy now": a rule of theirs (invariant 166)
+        v = re.sub(r"^the\s+", "", m.group("v").lower())
+        drink = v in {"alcohol", "booze", "caffeine", "coffee"}
+        return [Statement(act="change" if re.search(r"\bnow\b", c, I) else "assert",
+                          text=f"Does not {'drink' if drink else 'eat'} {v}", fact_type="constraint",
+                          slot=f"{'drink' if drink else 'food'}:{v}", confidence=0.9, clause=c,
+                          rule="health:off")]
+    m = re.search(r"\bi\s+(?:don'?t|do\s+not|never|can'?t|cannot)\s+drink\s+(?P<v>alcohol|booze|caffeine|coffee|"
+                  r"tea|milk|beer|wine|spirits|fizzy\s+drinks)\b(?!\s+(?:today|tonight|this|at\s+the))", t, I)
+    if m and not dates.found:  # "I don't drink alcohol": a rule of theirs (invariant 166)
+        return [Statement(act="assert", text=f"Does not drink {m.group('v').lower()}", fact_type="constraint",
+                          slot=f"drink:{m.group('v').lower()}", confidence=0.9, clause=c, rule="health:no-drink")]
+    m = re.search(r"\bi\s+(?:can'?t|cannot)\s+have\s+(?P<v>dairy|gluten|nuts|lactose|caffeine|alcohol|sugar|wheat|"
+                  r"soy|soya|shellfish|eggs|meat|fish|garlic|onions?)\b", t, I) or re.search(
+        r"\bi\s+(?:can'?t|cannot|don'?t|do\s+not|never|no\s+longer)\s+eat\s+(?P<v>[^,.;!?]+)", t, I)
     if m and re.match(r"(?:that|this|it|those|these|them|any|anything|much|here)\b", m.group("v").strip(), I):
         return []  # "As a vegan I can't eat that": this dish, not a rule (invariant 162)
     if m:
@@ -560,6 +654,19 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                               fact_type="preference", clause=c, rule="pref:not-a-fan")]
         return [Statement(act="change", text=f"No longer likes {thing}", fact_type="preference",
                           previous=thing, clause=c, rule="pref:no-longer")]
+    # "texts are better than calls for me": a preference said as a comparison (invariant 166)
+    m = re.match(r"^(?P<v>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:is|are)\s+(?:much\s+|way\s+|far\s+|so\s+much\s+)?better\s+"
+                 r"than\s+(?P<p>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:for\s+me|imo|in\s+my\s+(?:opinion|book))\b", t, I)
+    if m and not re.match(r"^(?:it|that|this|he|she|they|you|we|i)\b", m.group("v"), I):
+        v, p = tidy(m.group("v")).lower(), tidy(m.group("p")).lower()
+        chan = re.fullmatch(_CHANNEL, v, I)
+        if chan:
+            ch = {"calls": "phone calls", "call": "phone calls", "phone": "phone calls", "text": "texts",
+                  "message": "messages"}.get(v, v)
+            return [Statement(act="change", text=f"Prefers {ch}", fact_type="preference", slot="contact",
+                              previous=p, clause=c, rule="pref:contact")]
+        return [Statement(act="assert", text=f"Prefers {v} to {p}", fact_type="preference", clause=c,
+                          rule="pref:better-than")]
     m = re.match(r"^(?:(?:a|an|the)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:from\s+now\s+on|going\s+"
                  r"forward|only\s+from\s+now)\b(?:\s+please)?\W*$", t, I)
     if m and not re.match(r"^(?:i|we|you|it|that|this|same|me|no|not)\b", m.group("v"), I):
@@ -617,6 +724,8 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
                           valid_from=dates.valid_from, clause=c, rule="id:age")]
     m = (re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+|happily\s+|newly\s+)?"
                    r"(?P<s>married|divorced|single|widowed|engaged|separated)\b", t, I)
+         or re.search(r"\b(?:we|i)(?:\s+have|'ve)\s+been\s+(?P<s>married|divorced|engaged|separated)\s+"
+                      r"(?:for|since)\b", t, I)
          or re.search(r"\b(?:we|i)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|recently\s+)?"
                       r"(?:got\s+|are\s+getting\s+)?(?P<s>married|divorced|engaged|separated)\b"
                       r"(?!\s+(?:to|with|in\s+(?:a|the)\s+\w+\s+way))", t, I))
@@ -626,6 +735,19 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if changed else "assert", text=f"Is {m.group('s').lower()}",
                           fact_type="identity", slot="marital", valid_from=dates.valid_from,
                           clause=c, rule="id:marital")]
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+no\s+longer\s+(?P<s>married|engaged|together|a\s+couple)\b", t, I)
+    if m:
+        # "not married anymore": the marital status on record ended (invariant 166)
+        return [Statement(act="change", text="Is no longer " + m.group("s").lower(), fact_type="identity",
+                          slot="marital", previous=m.group("s").lower(), valid_from=dates.valid_from,
+                          clause=c, rule="id:marital-gone")]
+    m = re.search(r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:finally\s+|officially\s+)?getting\s+(?P<s>married|divorced|"
+                  r"hitched)\b", t, I)
+    if m:
+        # "I'm getting married in June": a plan, dated, not yet the status (invariant 166)
+        s = "married" if m.group("s").lower() == "hitched" else m.group("s").lower()
+        return [Statement(act="assert", text=f"Is getting {s}", fact_type="identity",
+                          valid_from=dates.valid_from, clause=c, rule="id:marital-plan")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:really\s+|very\s+|terribly\s+|still\s+)?(?P<a>afraid|"
                   r"scared|terrified|frightened)\s+of\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
@@ -644,7 +766,7 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
                           text=f"{verb} {tidy(m.group('v'))}", fact_type="identity",
                           previous=tidy(m.group("v")) if neg == "no longer" else None,
                           clause=c, rule="id:kind")]
-    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?P<v>left-handed|right-handed|ambidextrous|colou?r-?blind|"
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?P<v>left[- ]handed|right[- ]handed|ambidextrous|colou?r-?blind|"
                   r"deaf|hard\s+of\s+hearing|short-sighted|long-sighted|partially\s+sighted|"
                   r"neurodivergent|autistic|dyslexic|asthmatic|epileptic)\b", t, I)
     if m:
@@ -712,7 +834,12 @@ _MILESTONE = re.compile(
     r"(?P<v2>joined)\s+(?:a|an|the)\s+(?P<o2>(?:[\w-]+\s+){0,2}?(?:club|choir|band|team|gym|orchestra|"
     r"society|league|group|union))|"
     r"(?P<v3>paid\s+off)\s+(?:my|our|the)\s+(?P<o3>mortgage|loan|student\s+loan|debt|car|overdraft|credit\s+card)|"
-    r"(?P<v4>bought|got)\s+(?:my|our)\s+first\s+(?P<o4>house|home|flat|place|apartment|car))"
+    r"(?P<v4>bought|got)\s+(?:my|our)\s+first\s+(?P<o4>house|home|flat|place|apartment|car)|"
+    # "got my driving licence", "finished uni", "graduated with a 2:1 in history" (invariant 166)
+    r"(?P<v5>got|earned|received)\s+(?:my|our)\s+(?P<o5>(?:[\w-]+\s+){0,2}?(?:licence|license|degree|diploma|"
+    r"black\s+belt|citizenship|visa|green\s+card|phd|masters|certificate))|"
+    r"(?P<v6>finished|graduated\s+from|left)\s+(?P<o6>uni|university|college|school|sixth\s+form)|"
+    r"(?P<v7>graduated)(?P<o7>(?:\s+(?:with|in)\s+[^,.;!?]+)?))"
     r"(?P<rest>(?:\s+(?:in|at|with|from)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)\s*[.!]*$", I)
 
 
@@ -724,8 +851,17 @@ def milestones(c: str, dates: Dates) -> list[Statement] | None:
     if not m:
         return None
     g = m.groupdict()
-    verb = next(g[k] for k in ("v1", "v2", "v3", "v4") if g.get(k)).lower()
-    obj = next(g[k] for k in ("o1", "o2", "o3", "o4") if g.get(k))
+    verb = next(g[k] for k in ("v1", "v2", "v3", "v4", "v5", "v6", "v7") if g.get(k)).lower()
+    obj = next((g[k] for k in ("o1", "o2", "o3", "o4", "o5", "o6", "o7") if g.get(k)), "")
+    if verb == "graduated":
+        return [Statement(act="assert", text=f"Graduated{' ' + tidy(obj) if tidy(obj) else ''}",
+                          fact_type="identity", valid_from=dates.valid_from, clause=c, rule="milestone")]
+    if verb in ("left", "finished", "graduated from") and g.get("v6"):
+        return [Statement(act="assert", text=f"{cap(verb)} {obj.lower()}", fact_type="identity",
+                          valid_from=dates.valid_from, clause=c, rule="milestone")]
+    if g.get("v5"):
+        return [Statement(act="assert", text=f"Has their {obj}", fact_type="identity",
+                          valid_from=dates.valid_from, clause=c, rule="milestone")]
     rest = tidy(g.get("rest") or "")
     tail = f" {rest}" if rest else ""
     if verb == "joined":
@@ -742,7 +878,8 @@ _SCHEDULE = re.compile(
     r"^(?:i'?m|i\s+am|we'?re|we\s+are|i|we)\s+(?:(?:now|also|currently|mostly|officially)\s+)*"
     r"(?:(?:have\s+|'ve\s+)?(?:gone|went|switched\s+to|moved\s+to)\s+|(?:working|work|going)\s+)?"
     r"(?P<how>(?:fully\s+|mostly\s+|completely\s+|partly\s+)?remote(?:ly)?|from\s+home|hybrid|"
-    r"part[- ]time|full[- ]time|(?:a\s+)?four[- ]day\s+week|compressed\s+hours|nights|night\s+shifts?)"
+    r"part[- ]time|full[- ]time|(?:a\s+)?four[- ]day\s+week|(?:\d|one|two|three|four|five)\s+days\s+a\s+week|"
+    r"compressed\s+hours|nights|night\s+shifts?)"
     r"\b(?P<rest>[^,.;!?]*(?:,\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|"
     r"\d|one|two|three|four)[^,.;!?]*)?)", I)
 

@@ -100,22 +100,24 @@ _FRAME = re.compile(
     r"not\s+going\s+to\s+lie|just\s+so\s+(?:you|ya)\s+know|fun\s+fact|basically|so\s+basically|"
     r"y'all|guys|mate|sadly|unfortunately|luckily|in\s+the\s+end|as\s+it\s+turns\s+out|"
     r"it\s+turns\s+out)\b[,:!]?\s*", I)
-_TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|for\s+what\s+it'?s\s+worth|"
+_TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|ugh|meh|sigh|yay|woo+|ffs|smh|omg|"
+                   r"for\s+what\s+it'?s\s+worth|"
                    r"rain\s+or\s+shine|bless\s+(?:him|her|them)|doctor'?s\s+orders))+\s*([.!?]*)$", I)
 
 # Verbs a texter starts a first-person clause with, the subject left out ("sold the fiesta").
 _SUBJECTLESS = re.compile(
     r"^(?:(?:just|finally|recently|also|now|then|already)\s+)*(?:moved|relocated|switched|changed|"
-    r"left|quit|joined|started|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
-    r"passed|turned|became|retired|married|divorced|separated|live|work|use|drive|ride|speak|gave|"
+    r"left|quit|joined|started|took\s+up|taken\s+up|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
+    r"passed|turned|became|retired|married|divorced|separated|graduated|promoted\s+to|live|work|use|drive|ride|speak|gave|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
     r"picked\s+up|ordered|went\s+to|flew\s+to|spent\s+(?:a|an|the|two|three|four|five|\d+)|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
     r"never\s+(?:lived|worked|had|owned|been|drank|ate|used|liked|smoked))\b", I)
 _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
-    r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic)|no\s+longer|"
+    r"lactose|coeliac|celiac|not\s+(?:vegan|vegetarian|pescatarian|allergic|married|engaged)|no\s+longer|"
     r"living|working|using|eating|drinking|learning|training|studying|based|married|engaged|"
-    r"divorced|single|retired|pregnant)\b", I)
+    r"starting\s+(?:at|with|a\s+new\s+job)|"
+    r"divorced|single|retired|pregnant|diabetic|asthmatic|dyslexic|autistic|epileptic|anaemic|anemic)\b", I)
 
 _BASE_VERBS = "work|live|study|use|drive|speak|eat|play|have|teach|own|ride|run"
 _PERFECT_ING = {"living": "lived", "working": "worked", "owning": "owned", "using": "used",
@@ -182,12 +184,20 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = _SHORT_RE.sub(_short, c)
     # "sis moved to leeds", "Mum got a new car": a texter's relative without "my" is still
     # the relative, never the user (invariant 162)
-    c = re.sub(r"^(" + _KIN + r")(?=\s+(?!and\b|or\b|i\b)[a-z])", r"my \1", c, flags=I)
+    c = re.sub(r"^(" + _KIN + r")(?=(?:'s)?\s+(?!and\b|or\b|i\b)[a-z])", r"my \1", c, flags=I)
+    if lowercase:
+        c = _opening_name(c)
     prev = None
     while prev != c:
         prev = c
         c = _FRAME.sub("", c)
     c = _TAIL.sub(r"\1", c).strip()
+    # "pretty sure my blood type is O negative", "probably coeliac": the hedge leaves the clause
+    # (the reader marks the statement as unsure from the raw words, invariant 167)
+    c = re.sub(r"^(?:i'?m\s+)?(?:pretty|fairly|quite|almost)\s+sure\s+(?:that\s+)?(?=(?:i|i'm|im|my|we|our)\b|"
+               r"(?:allergic|vegan|vegetarian|coeliac|celiac|lactose|diabetic|pregnant)\b)|"
+               r"^(?:probably|possibly|maybe|perhaps)\s+(?=(?:allergic|vegan|vegetarian|pescatarian|coeliac|celiac|"
+               r"lactose|diabetic|asthmatic|dyslexic|autistic|pregnant|anaemic|anemic)\b)", "", c, flags=I)
     for pat, rep in _IDIOMS_RE:
         c = pat.sub(rep, c)
     # The subject a texter leaves out.
@@ -198,7 +208,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     elif _SUBJECTLESS_BE.match(c):
         c = "I'm " + c
     # "My car's a Skoda": is (only before a value, never a possessive "my car's engine").
-    c = re.sub(r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:a|an|the|now|still)\s|(?-i:[A-Z0-9]))", r"\1 is ", c,
+    c = re.sub(r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:a|an|the|now|still)\s|(?-i:[A-Z0-9])|[\w.+-]+@)", r"\1 is ", c,
                flags=I)
     # "I'm now the proud owner of a Fiat 500": I own.
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:the\s+|a\s+)?(?:proud\s+|happy\s+|new\s+)*owner\s+of\b",
@@ -208,6 +218,15 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                       r"relocated|relocating)\s+there\b)", c)
     if named:
         c = re.sub(r"\b(moved|moving|relocated|relocating)\s+there\b", rf"\1 to {named.group(1)}", c)
+    # "Found a flat in Leeds, moving in March": the move is to the place just found; the
+    # sentence is the plan (invariants 139, 166)
+    found_home = re.match(r"^(?:(?:i|we)\s+(?:have\s+|'ve\s+)?)?(?:finally\s+|just\s+)?(?:found|bought|got|rented|"
+                          r"signed\s+for)\s+(?:a|an|our|my)\s+(?:new\s+|little\s+)?(?:flat|house|place|home|"
+                          r"apartment|cottage)\s+in\s+(?P<p>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*,?\s*"
+                          r"(?:and\s+|so\s+)?(?:(?:i'?m|we'?re)\s+)?moving\s+(?P<when>(?:in|next|on|at|this|from)\b[^,.;!?]*)$",
+                          c, flags=I)
+    if found_home:
+        c = f"I'm moving to {found_home.group('p')} {found_home.group('when')}"
     # "New address is 3 Hill Road": my new address.
     c = re.sub(r"^(?:my\s+)?new\s+(address|number|phone\s+number|email|mobile|job|role|job\s+title|"
                r"employer|bank|car|phone|laptop|doctor|gp|dentist)\s*(?:is|:)\s*", r"My new \1 is ", c,
@@ -249,7 +268,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                r"\s+was)|is|was)\s+(?:an?\s+)?(?=(?-i:[A-Z0-9]))", r"\1, a ", c, flags=I)
     c = re.sub(r"\b(my|our)\s+(wife|husband|partner|son|daughter|mum|mom|mother|dad|father|sister|"
                r"brother|dog|cat|boss|girlfriend|boyfriend|baby)\s+name\b", r"\1 \2's name", c, flags=I)
-    c = re.sub(r",\s*(?:her|his|its|their)\s+names?\s+(?:is|are)\s+(?=(?-i:[^\W\d_a-z]))", " called ", c,
+    c = re.sub(r",\s*(?:her|his|its|their)\s+(?:names?\s+(?:is|are)|name's)\s+(?=(?-i:[^\W\d_a-z]))", " called ", c,
                flags=I)
     c = re.sub(r"^me\s+i\b", "I", c, flags=I)
     c = re.sub(r"\b(i'm|i\s+am)\s+not\s+(smoking|drinking)\b(?=.*\b(?:since|any\s*more)\b)",
@@ -267,14 +286,23 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                _work_in, c, flags=I)
     # "I have a new work in Amazon", "My new job is at Bosch": the user works there now
     # (invariant 163); "work" as a countable noun is a non-native "job"
-    c = re.sub(r"\b(?:(?:i|we)\s+(?:have|'ve)\s+(?:got\s+)?|i'?ve\s+got\s+|(?:i\s+)?got\s+|^)(?:a\s+)?new\s+"
-               r"(?:job|work|position|role)\s+(?:is\s+)?(?:at|in|with|by)\s+(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
-               "I now work at ", c, flags=I)
+    if not re.match(r"^(?!I\b)(?-i:[A-Z])[\w'-]+(?:\s+(?:just|finally))?\s+got\s", c):  # not "Tom got a new job"
+        c = re.sub(r"\b(?:(?:i|we)\s+(?:have|'ve)\s+(?:got\s+)?|i'?ve\s+got\s+|(?:i\s+)?got\s+|^)(?:a\s+)?new\s+"
+                   r"(?:job|work|position|role)\s+(?:is\s+)?(?:at|in|with|by)\s+(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
+                   "I now work at ", c, flags=I)
     c = re.sub(r"^my\s+new\s+(?:job|work|employer)\s+is\s+(?:at|in|with|by)?\s*(?=(?:the\s+)?(?-i:[^\W\d_a-z]))",
                "I now work at ", c, flags=I)
     # "I'm a big fan of jazz": what the user likes, not "a big fan" (invariant 162)
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:a\s+)?(?:(?:big|huge|massive|great|real|total)\s+)?fan\s+of\s+",
                "I like ", c, flags=I)
+    # "moved back to my hometown, Stockport,": the place named beside it (invariant 166)
+    c = re.sub(r"\b(?:my|our)\s+(?:home\s*town|home\s+city|birthplace|home\s+village)\s*,\s*((?-i:[A-Z])[\w'-]+"
+               r"(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*,?", r"\1", c, flags=I)
+    # "We have now a dog": the adverb before the verb (invariant 166)
+    c = re.sub(r"\b(i|we)\s+(have|own|live|work|use|drive|eat|drink)\s+now\s+(?=(?:a|an|the|two|in|at|for)\b)",
+               r"\1 now \2 ", c, flags=I)
+    c = re.sub(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(driv|rid)ing\s+(?=(?:a|an)\s+[^,.;!?]*\bnow\b)",
+               lambda m: f"I {m.group(1)}e ", c, flags=I)
     # "I'm drinking coffee now": what the user drinks these days, not the cup in hand
     c = re.sub(r"\b(?:i'?m|i\s+am)\s+(drink|eat)ing\s+(?!(?:a|an|the|my|some|this|that)\s)(?=[^,.;!?]*\bnow\b)",
                r"I \1 ", c, flags=I)
@@ -319,13 +347,28 @@ _RUN_ON_KEEP = frozenset("""i we just finally and then have had 've also recentl
 they he she you it who that which so but or not""".split())
 
 
+# Words a texter opens a message with that are not who it is about ("omg got a new job").
+_FILLERS = frozenset("""lol omg yay ok okay yes yeah yep update news today yesterday guess well anyway btw
+hey hi hello woo wow ugh phew haha hooray sigh welp right so also soo tbh honestly basically
+finally just recently sis bro mum dad hubby wifey""".split())
+
+
 def _run_on(c: str) -> str:
     """A texter's run-on ("sold my car got an ebike instead", "moved to leeds new job at
     asda"): a comma before a verb or "new job" that starts a new clause."""
+    if re.match(r"^(?!I\b)(?-i:[A-Z])[\w'-]+\s+(?:just\s+|finally\s+)?(?:got|moved|sold|bought|left|quit|joined|"
+                r"started|switched)\s", c):
+        return c  # "Tom got a new job at the council": one clause about Tom (invariant 165)
+
     def cut(m: re.Match) -> str:
         before = c[:m.start()].split()
         if not before or before[-1].lower().strip(",") in _RUN_ON_KEEP:
             return m.group(0)
+        if len(before) == 1 and re.fullmatch(r"(?-i:[A-Z])[\w'-]+", before[0]) and before[0] != "I":
+            return m.group(0)  # "Tom got a new job": a name is the verb's subject
+        if re.search(r"\b(?:died|broke|broke\s+down|packed\s+in|stopped\s+working|was\s+stolen|got\s+stolen)$",
+                     c[:m.start()].strip(), I):
+            return "," + m.group(0)  # "the roborock died got a dreame": the ended thing is a clause
         if re.match(r"^(?:my|our|the|his|her|their|a|an|this|that|some|every\w*|some\w+|he|she|they|"
                     r"it)\b", c[:m.start()].rsplit(",", 1)[-1].strip(), I):
             # "our landlord sold the house": the verb has its subject, someone else (invariant 162)
@@ -355,7 +398,7 @@ def _capitalise_names(c: str) -> str:
         if word.lower() in _NOT_NAMES or word.lower().endswith("ing"):
             return m.group(0)
         return m.group(0)[:m.start("w") - m.start()] + word[:1].upper() + word[1:]
-    c = re.sub(r"\b(?:joined|left|quit|started\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
+    c = re.sub(r"\b(?:joined|left|quit|start(?:ed|ing)\s+at|notice\s+at|work(?:ing)?\s+(?:at|for)|job\s+(?:at|with)|"
                r"employed\s+by)\s+(?:the\s+)?(?P<w>[^\W\d_][\w&'-]*)", up, c, flags=I)
     c = re.sub(r"\b(?:switched|moved|changed|went)\s+(?:\w+\s+){0,2}?(?:to|from)\s+(?P<w>[^\W\d_][\w'-]*)",
                up, c, flags=I)
@@ -363,4 +406,21 @@ def _capitalise_names(c: str) -> str:
     c = re.sub(r"\bin\s+(?P<w>[^\W\d_][\w'-]*)(?=\s+now\b)", up, c, flags=I)
     c = re.sub(r"\bnow\s+in\s+(?P<w>[^\W\d_][\w'-]*)", up, c, flags=I)
     c = re.sub(r"^(?P<w>[^\W\d_][\w'-]*)(?=\s+(?:has\s+)?(?:died|passed\s+away)\b)", up, c, flags=I)
-    return c
+    # "my sister anjali moved to london": the word between a relation and a verb is a name
+    c = re.sub(r"\b(?:my|our)\s+(?:" + _KIN + r")\s+(?P<w>[^\W\d_][\w'-]*)(?=\s+(?:just\s+|finally\s+)?(?:moved|lives|"
+               r"is|got|works|has|started|joined|left|turned|retired|died)\b)",
+               lambda m: m.group(0) if m.group("w").lower() in _NOT_NAMES | _RUN_ON_KEEP | _FILLERS
+               else up(m), c, flags=I)
+    return _opening_name(c)
+
+
+def _opening_name(c: str) -> str:
+    """ "tom got a new job": one unknown word opening an all-lowercase message before a verb of
+    news is who it is about, not a filler (invariant 165)."""
+    def up(m: re.Match) -> str:
+        w = m.group("w")
+        if w.lower() in _NOT_NAMES | _RUN_ON_KEEP | _FILLERS or w.lower().endswith(("ly", "ed", "ing")):
+            return w
+        return w[:1].upper() + w[1:]
+    return re.sub(r"^(?P<w>[^\W\d_][\w-]*)(?=(?:'s)?\s+(?:just\s+|finally\s+)?(?:got|moved|sold|bought|left|quit|"
+                  r"joined|started|switched)\s)", up, c, flags=I)

@@ -193,9 +193,13 @@ def find_dates(clause: str, today: date) -> Dates:
     future = bool(_FUTURE.search(clause)) and not past
 
     # Ranges: "from 5 to 9 January", "from 3 March to 17 April", "between May 2 and May 9".
-    m = re.search(r"\b(?:from|between)\s+(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s+"
-                  r"(?:to|until|till|and|-|–)\s+(?P<d2>" + DAY + r")\s+(?P<m2>" + MON + r")"
-                  r"(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
+    m = (re.search(r"\b(?:from|between)\s+(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s+"
+                   r"(?:to|until|till|and|-|–)\s+(?P<d2>" + DAY + r")\s+(?P<m2>" + MON + r")"
+                   r"(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
+         # "12-16 Feb", "3–7 March": a dash between two days is a range without "from"
+         # (invariant 164)
+         or re.search(r"\b(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s*[-–]\s*(?P<d2>" + DAY
+                      + r")\s+(?P<m2>" + MON + r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE))
     if m:
         mon2 = month_number(m.group("m2"))
         mon1 = month_number(m.group("m1")) if m.group("m1") else mon2
@@ -207,9 +211,11 @@ def find_dates(clause: str, today: date) -> Dates:
             end = _day_of(mon2, end.day, end.year + 1)
         found.append(m.group(0))
         return Dates(start, end, text, tuple(found))
-    m = re.search(r"\b(?:from|between)\s+(?P<m1>" + MON + r")\s+(?P<d1>" + DAY + r")\s+"
-                  r"(?:to|until|till|and|-|–)\s+(?:(?P<m2>" + MON + r")\s+)?(?P<d2>" + DAY + r")"
-                  r"(?:,?\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
+    m = (re.search(r"\b(?:from|between)\s+(?P<m1>" + MON + r")\s+(?P<d1>" + DAY + r")\s+"
+                   r"(?:to|until|till|and|-|–)\s+(?:(?P<m2>" + MON + r")\s+)?(?P<d2>" + DAY + r")"
+                   r"(?:,?\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
+         or re.search(r"\b(?P<m1>" + MON + r")\s+(?P<d1>" + DAY + r")\s*[-–]\s*(?:(?P<m2>" + MON
+                      + r")\s+)?(?P<d2>" + DAY + r")\b(?:,?\s+(?P<y>" + _YEAR + r"))?", text, re.IGNORECASE))
     if m:
         mon1 = month_number(m.group("m1"))
         mon2 = month_number(m.group("m2")) if m.group("m2") else mon1

@@ -148,3 +148,20 @@ SERVICES = frozenset("""spotify netflix tidal deezer youtube instagram tiktok tw
     mastodon threads facebook whatsapp signal telegram slack teams zoom notion obsidian evernote
     linux windows mac macos android ios chrome firefox safari brave edge duolingo strava peloton
     uber bolt lyft disney prime hulu audible kindle github gitlab""".split())
+# Pastimes a person takes up (invariant 166): "took up pottery", "started yoga in January".
+# Instruments are played; the rest are done.
+INSTRUMENTS = frozenset("""guitar piano violin cello drums ukulele bass saxophone sax flute clarinet
+trumpet harp banjo mandolin keyboard accordion harmonica trombone viola oboe""".split())
+PASTIMES = frozenset("""pottery ceramics yoga pilates bouldering climbing running swimming knitting
+crochet chess tennis golf boxing karate judo jiu-jitsu taekwondo salsa dance dancing painting
+drawing photography gardening baking cycling rowing kayaking surfing skiing snowboarding archery
+fencing sewing woodwork woodworking calligraphy meditation crossfit parkrun padel squash badminton
+netball hockey rugby football footy cricket basketball volleyball singing choir birdwatching
+fishing hiking sailing skating rollerblading weightlifting powerlifting triathlon spinning zumba
+embroidery quilting origami juggling gymnastics aikido kickboxing muay thai capoeira lacrosse
+ballet tap poetry bridge scrabble crosswords sudoku""".split()) | INSTRUMENTS
+# More job words (invariant 166): trades and services a person says they work as.
+ROLE_WORDS = ROLE_WORDS | frozenset("""planner barrister joiner surveyor courier postman postwoman
+clerk counselor hairdresser barber butcher labourer trader instructor caretaker porter steward
+stewardess bartender sommelier salesman saleswoman inspector supervisor foreman plasterer
+decorator roofer tiler locksmith""".split())

@@ -34,7 +34,7 @@ from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
-from .things import activities, my_noun, possessions, third_party
+from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
 
@@ -98,16 +98,20 @@ _OTHER_USER = re.compile(
 # Where one sentence holds several first-person clauses: "..., I ...", "... and I ...",
 # "..., so we ...", "..., now I'm ...", "... and bought ..." (the subject carries over: the
 # canonical form puts it back, invariant 138).
-_CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|"
+_CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|did|ran|"
           r"replaced|swapped|became|retired|married|divorced|separated|stopped|traded|"
           r"gave\s+up|got\s+rid\s+of|retrained|now\s+(?:live|work|use)|live|work|went\s+back|"
           r"(?:now\s+)?back\s+(?:to|on)(?=\s))\b")
 _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\s+so)\s+"
                     r"(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|so)\s+(?=now\s+(?:i|we)\b)|"
                     r",\s*(?=now\s+(?:i|we|in|at)\b)|(?<=anymore)\s+(?=[a-z])|(?<=any more)\s+(?=[a-z])|,\s*(?=(?:eating|drinking|using|"
-                    r"living|working|driving|riding|playing|new\s+job)\b)|"
+                    r"living|working|driving|riding|playing|new\s+job|starting\s+(?:at|with))\b)|"
                     r",?\s+(?:and|then|and\s+then|but)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
-                    r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)",
+                    r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)|"
+                    # "It's been a rough year, my dad passed away in March": a relative's clause
+                    r",\s*(?=(?:my|our)\s+(?:sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
+                    r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
+                    r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)",
                     re.IGNORECASE)
 
 
@@ -116,6 +120,19 @@ def split_clauses(message: str) -> list[str]:
     # "I moved to Bath, can you update that?": a statement, then a request about it.
     message = re.sub(r",\s*(?=(?:can|could|would|will)\s+you\b[^,]*\?\s*$)", ". ", message.strip(),
                      flags=re.IGNORECASE)
+    # "I'm a teacher btw, any tips for marking?", "moved to Leeds, any good cafés?": a statement,
+    # then a question of its own; a sentence that opens as a question stays one (invariant 164)
+    head = re.match(r"^(?P<h>[^,?]+),\s*(?P<q>(?:any|anyone|anybody|what|whats|what's|where|which|who|"
+                    r"how|why|when|is|are|do|does|should|thoughts|ideas|recommendations|suggestions)\b"
+                    r"[^,]*\?+)\s*$", message, flags=re.IGNORECASE)
+    if head and not _QUESTION.match(head.group("h").strip()) and re.match(
+            r"^(?:(?:oh|and|so|btw|ok|okay|yeah|well)\s+)*(?:i|i'm|im|i've|we|we're|we've|my|our|"
+            r"(?:just\s+|finally\s+)?(?:moved|started|got|bought|joined|switched|left|quit))\b",
+            head.group("h").strip(), flags=re.IGNORECASE):
+        message = f"{head.group('h')}. {head.group('q')}"
+    # "my husband's called Dan and he's a plumber": two sentences, the pronoun resolved below
+    message = re.sub(r"^((?:my|our)\s+[^,.!?]+?),?\s+and\s+(?=(?:he|she)(?:'s|’s|\s+is|\s+works|"
+                     r"\s+lives)\s)", r"\1. ", message, flags=re.IGNORECASE)
     # "my doctor is Dr. Patel": a title's full stop ends no sentence
     for part in re.split(r"(?<!\b[DdMm]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<=[.!?;])\s+|"
                          r"\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
@@ -201,6 +218,11 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
             return found
     dates = find_dates(c, today)
     found = relation(dates.text)
+    if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):
+        # "my partner's working from home today / tomorrow": one day of it, not what they do;
+        # only a move keeps its date (invariant 165)
+        found = [st for st in found if st.rule not in ("relation:progressive", "relation:age")
+                 or (" is moving " in f" {st.text} " and dates.valid_from and dates.valid_from > today)]
     if found is not None:
         for st in found:
             if st.rule.endswith(":pregnant") and dates.valid_from and dates.valid_from > today:
@@ -253,10 +275,16 @@ _REL_NAMED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE |
                         + r")\s+(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\b", I)
 
 
+_REL_CALLED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE | {"partner"}, key=len,
+                                                                      reverse=True))
+                         + r")(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|'s\s+called)\s+"
+                           r"(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\W*$", I)
+
+
 def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple[str, str] | None]:
     """"My sister Amara lives in Leeds. She just got engaged": she is the sister named in the
     sentence before, when the pronoun fits the relation. Returns the clause and who it is about."""
-    m = _REL_NAMED.match(c)
+    m = _REL_NAMED.match(c) or _REL_CALLED.match(c)
     if m:
         return c, (m.group("rel").lower(), m.group("name"))
     p = re.match(r"^(?P<pro>she|he)(?P<be>'s|\s+is)?\s+", c, I)
@@ -331,7 +359,7 @@ _KIND_PART = re.compile(r"^(?:i|we)\s+(?:have\s+)?(?:finally\s+|just\s+)*(?:chan
                         r"replaced|upgraded|got\s+rid\s+of|sold|ditched)\s+(?:(?:my|our|the)\s+)?"
                         r"(?:old\s+)?(?P<n>[a-z-]+?)s?$", I)
 _ENDED_PART = re.compile(r"^(?:my|our|the)\s+(?:old\s+)?(?P<p>[\w'’ .+-]+?)\s+(?:finally\s+|just\s+)*"
-                         r"(?:died|broke(?:\s+down)?|was\s+stolen|got\s+stolen|was\s+written\s+off|"
+                         r"(?:died|broke(?:\s+down)?|was\s+stolen|got\s+stolen|was\s+written\s+off|is\s+gone|has\s+gone|"
                          r"got\s+written\s+off|packed\s+in|gave\s+up|stopped\s+working)$", I)
 _WITH_NOW = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:with|on|using|at)\s+"
                        r"(?P<v>(?-i:[^\W\d_a-z])[\w'’&.+-]*(?:\s+(?-i:[^\W\d_a-z0-9])[\w'’&.+-]*){0,2})"
@@ -357,6 +385,8 @@ class _Hint:
                 self.kind = m.group("n").lower()  # "changed my car": a car replaces the car
             return True
         m = _ENDED_PART.match(part.strip(" .!"))
+        if m and re.search(r"\bgone$", part.strip(" .!"), I) and not looks_like_a_thing(m.group("p")):
+            m = None  # "my asthma has gone": a condition that ended, not a thing replaced
         if m:
             self.previous = tidy(re.sub(r"^(?:old|trusty|beloved)\s+", "", m.group("p"), flags=I))
             return True
@@ -397,13 +427,29 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # as the replacement of a home on record (invariant 163).
         message = f"now in {bare}"
     person: tuple[str, str] | None = None  # the named relative the last sentence was about
+    moved_only = False  # "we've moved!!" said without where to
     for raw in split_clauses(message):
+        if lowercase and moved_only and (m := re.match(r"^(?P<p>[a-z][\w'-]+)\s+now\b", raw)) and \
+                _bare_place(f"{m.group('p').capitalize()} now", False):
+            # "we've moved!! bristol now": after a move said without a place, a word and "now" is
+            # where to (invariant 166)
+            raw = f"now in {m.group('p').capitalize()}" + raw[m.end():]
+        moved_only = bool(re.fullmatch(r"\W*(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:moved|"
+                                       r"moved\s+house|moved\s+out)\W*", raw, I))
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
         if _WORK_CUE.search(message):
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
                        flags=I)
+            if lowercase:  # "i changed jobs, i'm at the bbc now": the word after "at" is the name
+                c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?:the\s+)?(?P<w>[a-z][\w&'-]*)(?=\s+now\b)",
+                           lambda m: "I now work at " + m.group("w").capitalize(), c, flags=I)
+        c = _ASIDE.sub("", c).strip()
+        if _SARCASM.search(raw):
+            # "oh sure, I LOVE being on hold": irony says the opposite (invariant 164)
+            out.ignored.append(raw)
+            continue
         if _REPORTED.search(c) or _GERUND_REMARK.match(raw.strip()):
             # "I told my boss I'm moving to Leeds, but I'm not": what the user told someone else
             # or took back in the same breath is not a statement (invariant 141).
@@ -414,8 +460,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             c = _TELL.sub("", c).rstrip("?").strip()
         if not c:
             continue
-        named = _NAMED.match(c)
-        if named and out.statements and _name_it(out.statements[-1], named.group("n")):
+        named = _NAMED.match(c) or _NAMED_KIND.match(c)
+        if named and out.statements and _name_it(out.statements[-1], named.group("n"),
+                                                 named.groupdict().get("kind")):
             continue  # "got a puppy! her name is Luna": the name of what was just said
         forget = forget_request(c.rstrip("?"))
         if forget:
@@ -434,7 +481,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 out.ignored.append(raw)
                 continue
             c = head
-        hedged = bool(HEDGE_RE.search(c))
+        hedged = bool(HEDGE_RE.search(c)) or bool(re.match(r"^\W*(?:i'?m\s+|im\s+)?(?:pretty|fairly|quite|almost)\s+sure\b|"
+                                                       r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
         parts = [p for p in _PARTS.split(c) if p and p.strip() and not _THEY_THINK.search(p)]
@@ -453,9 +501,25 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             said.append(part)
             if hint.read(part):
                 continue
+            if kept and kept[-1].rule.startswith("act:") and re.fullmatch(r"(?:i\s+)?(?:soon\s+|quickly\s+)?(?:gave\s+(?:it\s+)?up|quit(?:\s+it)?|stopped|"
+                                     r"dropped\s+(?:it|out)|hated\s+it|didn'?t\s+(?:like|enjoy|stick\s+with)\s+it)"
+                                     r"(?:\s+(?:after|within)\s+(?:a|an|one|two|three|\d+)\s+\w+)?[.!]*", part.strip(), I):
+                # "started the guitar but gave up": what was just taken up did not last (invariant 166)
+                kept.pop()
+                continue
             found = denial(part, message, history) or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)
+            if not found and hint.previous:
+                # "the roborock died, got a dreame instead": after a thing that ended, what was
+                # got is its replacement even when its name is not known (invariant 166)
+                got = re.fullmatch(r"(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:got|bought|ordered)\s+(?:a|an)\s+"
+                                   r"(?:new\s+)?(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s+instead|\s+now)*[.!]*",
+                                   part.strip(), I)
+                if got and got.group("x").lower() not in lx.NOT_THINGS:
+                    thing = re.sub(r"\s+one$", " " + hint.previous.split()[-1], got.group("x"), flags=I)
+                    found = [Statement(act="change", text=f"Owns {article(thing)}{thing}", fact_type="world",
+                                       previous=hint.previous, clause=part, rule="own:after-ended")]
             if not found:
                 found = _now_at(part, out.statements + kept, today)
             if found and _TEMPORARY.search(part):
@@ -473,6 +537,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 for st in found:  # "..., back to Neovim": a change (invariant 155)
                     st.act, st.previous = "change", st.previous or back_from or None
                     st.rule += "+back"
+            for st in found or []:
+                _trim_value(st)
             for st in found or []:
                 # "Uses Obsidian instead of Notion": Notion is the old value, not part of this one
                 inst = re.match(r"^(?P<v>.+?)\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+"
@@ -502,6 +568,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             for st in kept:
                 if st.valid_from is None and st.act in ("assert", "change") and st.text:
                     st.valid_from = spare[0].valid_from
+        if re.search(r",\s*so\s+(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b", c, I):
+            kept = _sums_up(kept)
         if not kept:
             out.ignored.append(raw)
             continue
@@ -517,6 +585,31 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 st.act, st.harsh = "change", True
                 st.rule += "+correction"
     return out
+
+
+# "… and it's wrecking my sleep", "… because my family uses iMessage": a second clause with its
+# own subject is a remark, not part of the value (invariant 164)
+_TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:and|but|because|cos|coz|so|which|though|although)\s+(?:it|it's|its|"
+                           r"that|that's|this|i|i'm|im|we|we're|he|she|they|they're|honestly|tbh)\b.*$", re.IGNORECASE)
+_HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?(?:a|an|one|two|three|four|five|"
+                       r"six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|\d+)\s+(?:days?|weeks?|months?|years?)"
+                       r"(?:\s+now)?$", re.IGNORECASE)
+
+
+def _trim_value(st: Statement) -> None:
+    """Cut a trailing remark or length of time from a value ("Is doing the night shift at the
+    warehouse for about six months now and it's wrecking their sleep" -> "Is doing the night
+    shift at the warehouse"). Trips keep their length (invariant 157). Invariant 164."""
+    text = st.text or ""
+    cut = _TRAIL_CLAUSE.sub("", text).strip(" ,")
+    if len(cut.split()) >= 2:
+        text = cut
+    if st.rule.startswith("act:"):
+        text = re.sub(r"\s+now$", "", text, flags=re.IGNORECASE)
+        cut = _HOW_LONG.sub("", text).strip(" ,")
+        if len(cut.split()) >= 2:
+            text = cut
+    st.text = text or st.text
 
 
 _BARE = re.compile(r"^(?P<p>(?-i:[^\W\d_a-z])[\w'-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?)\s+now\s*[!.]*"
@@ -567,6 +660,16 @@ def _now_at(part: str, said: list[Statement], today: date) -> list[Statement] | 
 
 # "Living in London is expensive", "Working at Acme is exhausting": a remark about a way of
 # life, said by anyone, not a statement that the user lives or works there (invariant 162).
+# "I'm left-handed, if that matters": a courtesy, never a condition (invariant 164)
+_ASIDE = re.compile(r",?\s*\b(?:if\s+(?:that|it)(?:'s|\s+is)?\s+(?:matters|helps|relevant|useful|important|"
+                    r"makes\s+a\s+difference|counts)|if\s+you\s+(?:must|need\s+to|want\s+to|have\s+to)\s+know|"
+                    r"in\s+case\s+(?:you(?:'re|\s+are)\s+wondering|(?:it|that)\s+(?:matters|helps)))\b[.!]*",
+                    re.IGNORECASE)
+# An ironic opener before a liking: "oh sure, I LOVE being on hold", "yeah right, I love taxes"
+_SARCASM = re.compile(r"^\W*(?:oh\s+(?:sure|great|joy|yeah|wonderful|brilliant|fantastic|lovely|perfect)|"
+                      r"yeah\s+right|sure\s+sure|because\s+i\s+totally)\b[,!.…]*\s+(?:(?:i|we)\s+"
+                      r"(?:\w+\s+)?(?:love|like|enjoy|adore)\b|(?:just\s+)?what\s+i\s+needed\b)", re.IGNORECASE)
+
 _GERUND_REMARK = re.compile(r"^(?:living|working|owning|having|being|driving|renting|studying)\s+[^,.;!?]+?\s+"
                             r"(?:is|was|isn't|wasn't|can\s+be|gets|seems|feels|sounds|must\s+be)\b",
                             re.IGNORECASE)
@@ -582,7 +685,13 @@ _NAMED = re.compile(r"^(?:and\s+)?(?:her|his|its|their|the\s+\w+'s)\s+name(?:'s|
                     r"(?P<n>(?-i:[^\W\d_a-z])[\w'-]*)\W*$", re.IGNORECASE)
 
 
-def _name_it(st: Statement, name: str) -> bool:
+# "we got a puppy!! a cockapoo called Bramble": what the pet just said is, and its name
+# (invariant 165)
+_NAMED_KIND = re.compile(r"^(?:and\s+)?(?:a|an)\s+(?P<kind>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:called|named)\s+"
+                         r"(?P<n>(?-i:[^\W\d_a-z])[\w'-]*)\W*$", re.IGNORECASE)
+
+
+def _name_it(st: Statement, name: str, kind: str | None = None) -> bool:
     """Name a pet or person the previous statement introduced ("Has a puppy" -> "Has a puppy
     called Luna"); False when it introduced no one."""
     text = st.text or ""
@@ -590,11 +699,31 @@ def _name_it(st: Statement, name: str) -> bool:
     if not m or " called " in text:
         return False
     head = m.group(2).split()[-1].lower()
-    if head not in lx.PETS | lx.RELATIONS:
+    if head not in lx.PETS | lx.RELATIONS or (kind and head not in lx.PETS):
         return False
-    st.text = f"Has {article(m.group(2))}{m.group(2)} called {name}"
+    if kind and kind.lower() not in lx.PETS and (" " in kind or re.search(r"(?:ful|y|ish|ous)$", kind, I)):
+        return False  # "a real handful called Max": not what the pet is
+    what = kind.lower() if kind else m.group(2)
+    st.text = f"Has {article(what)}{what} called {name}"
     st.rule += "+named"
     return True
+
+
+def _sums_up(statements: list[Statement]) -> list[Statement]:
+    """ "started eating fish again, so pescatarian now": the diet a sentence sums up to is its one
+    change (invariant 166)."""
+    diets = [s for s in statements if s.slot == "diet" and s.act in ("assert", "change")]
+    named = [s for s in diets if re.match(r"^Is\s+(?:" + "|".join(lx.MEAT_DIETS) + r")$", s.text or "")]
+    if len(diets) == 2 and len(named) == 1:
+        # "started eating fish again, so pescatarian now": the diet it adds up to is the one
+        # change (invariant 166)
+        other = next(s for s in diets if s is not named[0])
+        named[0].act = "change"
+        named[0].valid_from = named[0].valid_from or other.valid_from
+        named[0].previous = named[0].previous or other.previous
+        named[0].rule += "+sums-up"
+        statements = [s for s in statements if s is not other]
+    return statements
 
 
 def _merge(statements: list[Statement]) -> list[Statement]:
@@ -616,7 +745,7 @@ def _merge(statements: list[Statement]) -> list[Statement]:
         # "gave up tea, drinking coffee now" is one switch; "gave up smoking, I run every day now"
         # is two facts (invariant 163)
         other = next(s for s in values if s is not gone[0])
-        if not re.match(r"^(?:Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is)\b", other.text or ""):
+        if not re.match(r"^(?:Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works\s+at)\b", other.text or ""):
             return statements
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])

@@ -70,7 +70,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                   r"\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
     money = bool(m and (m.group("noun") or "").lower() in _MONEY)
-    if m and (m.group("p") or money or m.group("verb").lower() in {"switched", "upgraded", "swapped",
+    if m and (m.group("p") or money or m.group("noun2") or m.group("verb").lower() in {"switched", "upgraded", "swapped",
                                                                    "migrated"}):
         thing = obj_phrase(m.group("v"), keep_article=False)
         if thing and (m.group("noun") or m.group("noun2") or m.group("verb").lower() != "moved"):
@@ -143,13 +143,17 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         raw = m.group("v")
         det = m.group("det").lower()
+        apposed = False
         head = re.split(r"\s*,\s*", raw)[0]
         appos = re.match(r"^[^,]+,\s*(?:a|an|the)\s+(?P<x>[^,]+)", raw, I)
         category = obj_phrase(head).lower()
         if appos and (category.split()[-1:] and category.split()[-1] in
                       {"phone", "laptop", "car", "bike", "watch", "tablet", "dog", "cat", "puppy",
-                       "kitten", "pet", "camera", "tv", "console", "hub", "router"}):
+                       "kitten", "pet", "camera", "tv", "console", "hub", "router", "ev", "e-bike",
+                       "ebike", "motorbike", "van", "scooter", "hybrid", "smartphone", "mobile",
+                       "computer", "pc", "speaker", "vacuum", "kindle", "ereader", "e-reader"}):
             thing = obj_phrase(appos.group("x"))
+            apposed = True  # "an ev, a kia niro": what the car is, said after its kind
         elif det[:1].isdigit() or det in {"two", "three", "four", "five"}:
             cut = STOP_AT.search(" " + tidy(raw))  # "two cats, Miso and Tofu" keeps its names
             thing = f"{det} " + ((" " + tidy(raw))[:cut.start()].strip() if cut else tidy(raw))
@@ -163,7 +167,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         words = set(re.findall(r"[a-z]+", thing.lower()))
         if not thing or words & lx.NOT_THINGS or re.match(r"^(?:to|been|feeling|go)\b", thing, I):
             return None
-        if not (looks_like_a_thing(thing) or looks_like_a_thing(
+        if not apposed and not (looks_like_a_thing(thing) or looks_like_a_thing(
                 re.split(r"\s+(?:in|at|near|from|called|named)\s+", thing, flags=I)[0])):
             return None  # "a parking ticket", "a bad back", "a promotion": not possessions
         people = lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "kids", "children"}
@@ -171,6 +175,11 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
                               clause=c, rule="own:relation")]
         pet = bool(words & lx.PETS)
+        if words & {"phd", "degree", "masters", "diploma", "doctorate", "mba", "bsc", "msc", "ba", "ma",
+                    "certificate", "licence", "license"}:
+            # "I have a PhD in chemistry": a qualification is held, not owned (invariant 166)
+            return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
+                              clause=c, rule="own:qualification")]
         verb = "Has" if pet else "Owns"
         instead = re.search(r"\b(?:to\s+replace|replacing|instead\s+of|in\s+place\s+of)\s+(?:the|my|our|"
                             r"a|an)?\s*(?P<p>[^,.;!?]+)", raw, I)
@@ -250,6 +259,43 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                           fact_type="preference", slot=f"verb:{verb}",
                           previous=obj_phrase(rest) or verb if rest else verb,
                           valid_from=dates.valid_from, clause=c, rule="act:no-longer")]
+    # "took up pottery", "started the guitar", "started yoga classes on Thursdays": a pastime
+    # (lexicon.PASTIMES) or classes/lessons in something (invariant 166)
+    m = re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:took\s+up|taken\s+up|"
+                  r"started|began|begun|got\s+into)\s+(?:(?:the|a|an|some)\s+)?(?P<v>[a-z][\w -]*?)"
+                  r"(?P<cls>\s+(?:classes|class|lessons|lesson|course))?(?=\s*(?:[,.;!?]|$|\s+(?:on|at|in|with|"
+                  r"at|every|twice|once|this|last|and|because|after|since|again)\b))", t, I)
+    if m:
+        v = m.group("v").lower().strip()
+        head = v.split()[-1] if v else ""
+        gerund = re.fullmatch(r"([a-z]+)ing", v)
+        if gerund and not m.group("cls") and _gerund_base(gerund.group(1)) in _VERBS.split("|"):
+            pass  # "started running": a habit of a verb, read below ("Runs")
+        elif head in lx.PASTIMES or (m.group("cls") and len(v.split()) <= 2 and head not in lx.NOT_THINGS
+                                   and head not in {"new", "evening", "night", "morning"}):
+            if re.search(r"\bbut\b[^.;!?]*\b(?:gave\s+up|quit|stopped|hated|dropped|didn'?t|never|no\s+longer)\b", t, I):
+                return []  # "started the guitar but gave up": taken up and dropped
+            if m.group("cls"):
+                text = f"Takes {v} {m.group('cls').strip().lower()}"
+            elif head in lx.INSTRUMENTS:
+                text = f"Plays the {v}"
+            else:
+                text = f"Does {v}"
+            return [Statement(act="assert", text=text, fact_type="preference",
+                              valid_from=dates.valid_from, clause=c, rule="act:pastime")]
+    # "I cycle to work", "we get the train to the office": how the user commutes (invariant 166)
+    m = re.search(r"^(?:i|we)\s+(?P<adv>(?:now|usually|always|mostly|normally|still|also)\s+)?"
+                  r"(?P<how>cycle|bike|walk|drive|run|commute|scoot|(?:get|take|catch|ride)\s+(?:the|a|my)\s+"
+                  r"[\w-]+(?:\s+[\w-]+)?)\s+(?:to|into)\s+(?P<to>work|the\s+office|the\s+lab|school|uni|"
+                  r"college|the\s+hospital)\b(?P<rest>[^,;!?]*)", t, I)
+    if m and not re.search(r"\b(?:today|tonight|tomorrow|this\s+morning)\b", " ".join(dates.found), I):
+        how = m.group("how").lower()
+        words = how.split()
+        verb = third_singular(words[0]) if words[0] != "bike" else "cycles"
+        text = cap(" ".join([verb, *words[1:]]) + f" to {m.group('to').lower()}")
+        changed = bool(re.search(r"\b(?:now|instead|these\s+days|any\s*more)\b", c, I))
+        return [Statement(act="change" if changed else "assert", text=text, fact_type="preference",
+                          slot="commute", valid_from=dates.valid_from, clause=c, rule="act:commute")]
     # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
     # same verb ("Drinks tea") when there is one.
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:started|began|begun|"
@@ -262,6 +308,25 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                     f"{cap(third_singular(verb))} {third_person(thing)}".strip())
             return [Statement(act="change", text=text, fact_type="preference", slot=f"verb:{verb}",
                               valid_from=dates.valid_from, clause=c, rule="act:started")]
+    # "I'm not with Vodafone anymore": a provider that ended (invariant 166)
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+no\s+longer\s+(?:with|on|using)\s+(?P<v>" + UPPER +
+                  r"[\w&'’.+-]*(?:\s+" + UPPER + r"[\w&'’.+-]*){0,2})", t, I)
+    if m:
+        return [Statement(act="change", text=f"No longer uses {m.group('v')}", fact_type="preference",
+                          previous=m.group("v"), valid_from=dates.valid_from, clause=c, rule="act:no-longer-with")]
+    # "I'm down to 2 espressos a day": how much of a habit now (invariant 166)
+    m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:down|up)\s+to\s+(?P<n>\d+|one|two|three|four|five|six)\s+"
+                  r"(?P<v>[a-z][\w-]*?)s?\s+(?P<per>a|per|each)\s+(?P<unit>day|week|night|month)\b", t, I)
+    if m:
+        return [Statement(act="change", text=f"Has {m.group('n')} {m.group('v')}s a {m.group('unit')}",
+                          fact_type="preference", previous=m.group("v").lower(),
+                          valid_from=dates.valid_from, clause=c, rule="act:down-to")]
+    # "I studied law at Durham": what the user studied stays true (invariant 166)
+    m = re.search(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:studied|read|trained\s+in)\s+(?P<v>[a-z][\w -]*?)\s+"
+                  r"(?:at|in)\s+(?P<at>(?:the\s+)?" + UPPER + r"[\w'’.-]*(?:\s+[\w'’.-]+){0,3}?)\s*(?:[,.;!?]|$)", t, I)
+    if m and m.group("v").lower() not in {"it", "that", "this", "hard", "abroad", "there", "for"}:
+        return [Statement(act="assert", text=f"Studied {m.group('v')} at {tidy(m.group('at'))}",
+                          fact_type="identity", valid_from=dates.valid_from, clause=c, rule="act:studied")]
     # "I'm really into bouldering these days": a liking.
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:really\s+|totally\s+|big\s+|well\s+|so\s+|now\s+|very\s+much\s+)*"
                   r"into\s+(?P<v>[^,.;!?]+)", t, I)
@@ -306,7 +371,7 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
         if thing:
             return [Statement(act="assert", text=f"Is {m.group('verb').lower()} {third_person(thing)}",
                               fact_type="world", clause=c, rule="act:ing")]
-    m = re.search(r"\bi\s+(?P<adv>now\s+|usually\s+|always\s+|also\s+|still\s+|do\s+|mostly\s+|"
+    m = re.search(r"\bi\s+(?P<adv>now\s+|usually\s+|always\s+|also\s+|still\s+|do\s+|mostly\s+|only\s+|"
                   r"normally\s+)?(?P<verb>" + _VERBS + r")\s+(?P<v>[^,;!?]+?)(?P<now>\s+now)?"
                   r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?\s*(?=[,.;!?]|$)", t, I)
     if m:
@@ -350,7 +415,7 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
 
 _HABIT = re.compile(r"\b(?:every\s+(?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|"
                     r"wednesday|thursday|friday|saturday|sunday)|each\s+(?:day|week|morning)|twice\s+a|"
-                    r"once\s+a|(?:three|four|five|two)\s+times\s+a|daily|weekly|on\s+(?:mondays|tuesdays|"
+                    r"once\s+a|(?:three|four|five|two|\d+)\s+times\s+a|\d+x\s+a|daily|weekly|on\s+(?:mondays|tuesdays|"
                     r"wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays)|at\s+weekends|"
                     r"most\s+(?:days|mornings|evenings|weekends))\b", I)
 _NOT_HABITS = frozenset("""think guess hope mean know need want wonder feel believe suppose reckon bet
@@ -368,7 +433,8 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     if not m:
         return None
     noun, value = tidy(m.group("n")), tidy(m.group("v"))
-    if not value or re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
+    hobby = noun.split()[-1].lower() in {"hobby", "hobbies", "sport", "passion", "pastime"}
+    if not value or not hobby and re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
                              r"terrible|awful|great|fine|ok|okay|good|bad|weird|acting|playing|"
                              r"going|doing|being|so|very|too|really|still|a\s+mess|a\s+bit|(?-i:[a-z]\w*ing))\b"
                              r"(?!\s+(?:\d|the\s+\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
@@ -380,7 +446,7 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     if re.match(r"^(?:in|at|with|under|behind|outside|inside|away|out|over|upstairs|downstairs|"
                 r"back|round|around|still\s+in|at\s+home|in\s+the\s+(?:garage|shop|car|bin|loft))\b", value, I):
         return None  # "my car is in the garage": where it is now, not what it is
-    if re.fullmatch(r"[a-z]+", value) and head_noun not in lx.SLOT_NOUNS and not re.search(
+    if re.fullmatch(r"[a-z]+", value) and not hobby and head_noun not in lx.SLOT_NOUNS and not re.search(
             r"\bfavou?rite\b", noun, I):
         return None  # "my flight is delayed": a passing state, not an attribute
     main = (m.group("new") or "").strip().lower() == "main"
@@ -421,6 +487,20 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         who = tidy(m.group("s"))
         return [Statement(act="change", text=f"{who} has died", fact_type="world", previous=who,
                           valid_from=dates.valid_from, clause=c, rule="third:died")]
+    # "Amara's moved to London", "Tom got a new job at the council": news of someone named, kept
+    # only as the change of what is on record about them where they live or work (invariant 165)
+    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+"
+                 r"(?P<p>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)\b", t)
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
+        who = re.sub(r"['’]s$", "", tidy(m.group("s")))
+        return [Statement(act="change", text=f"{who} lives in {m.group('p')}", fact_type="identity",
+                          previous=f"{who} lives", clause=c, rule="third:moved")]
+    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?"
+                 r"job\s+(?:at|with)\s+(?P<o>(?:the\s+)?[\w&'’.-]+(?:\s+" + UPPER + r"[\w&'’.-]*){0,2})", t)
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
+        who = re.sub(r"['’]s$", "", tidy(m.group("s")))
+        return [Statement(act="change", text=f"{who} works at {tidy(m.group('o'))}", fact_type="identity",
+                          previous=f"{who} works", clause=c, rule="third:job")]
     m = re.match(subj + r"\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|no\s+longer)\s+(?P<v>[^,.;!?]+?)"
                  r"\s+any\s*more\b", t)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there"}:
