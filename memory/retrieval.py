@@ -24,9 +24,9 @@ from .ranking import (
     Candidate,
     RankedHit,
     RankingParams,
-    adaptive_dense_weight,
     adjust,
     fuse_candidates,
+    kind_dense_weights,
     multiplier_values,
     term_coverage,
 )
@@ -101,7 +101,8 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     cov: float | None = None
     extra: dict[str, float] = {}
     hits: list[RankedHit] | list[Candidate] | None = None
-    plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
+    plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0
+                 and params.distilled_dense_weight in (None, 1.0))
     # A store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks like
     # memory/ranking.py (invariant 21); it answers None when its licence lacks the feature.
     if Capability.HYBRID_SEARCH in store.capabilities and config.use_bm25 \
@@ -136,7 +137,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
                 t for h in top for t in (h.matched if h.matched is not None and
                                          params.coverage_context else analyse(h.doc.search_text()))],
                 weights=top[0].term_idf if params.coverage_idf else None)  # invariant 159
-            params = params.model_copy(update={"dense_weight": adaptive_dense_weight(cov, params)})
+            params = kind_dense_weights(cov, params)  # invariants 154, 170
         hits = fuse_candidates(leg_hits, now, params)
         if intent.history and params.chain_resolve > 0 and params.chain_top > 0:
             hits = hits + chain_members(store, flt, hits, now, params)
