@@ -85,10 +85,12 @@ class RankingParams(BaseModel):
                                                  "distilled memory (fact, playbook, catalog) "
                                                  "when the lexical match is full; None = "
                                                  "dense_weight")
-    distilled_weak_dense_weight: float | None = Field(None, ge=0.0, description="dense weight "
+    distilled_weak_dense_weight: float | None = Field(2.5, ge=0.0, description="dense weight "
                                                       "of a distilled memory when the best BM25 "
                                                       "hit holds none of the query's words; "
-                                                      "None = weak_dense_weight")
+                                                      "None = weak_dense_weight (chosen on the "
+                                                      "persona tuning sets, seventh pass: "
+                                                      "plateau 2.2-3.0)")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "

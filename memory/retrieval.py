@@ -48,6 +48,8 @@ class Retrieved(BaseModel):
     lexical_query: str = ""
     dense_weight: float | None = None
     lexical_coverage: float | None = None
+    # invariant 170: the dense weight of facts, playbooks and catalog when it differs
+    distilled_dense_weight: float | None = None
     # invariant 169: the lexicon's words the BM25 leg also scored, with their weight
     lexical_extra: dict[str, float] = {}
 
@@ -148,4 +150,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt,
                      contradicted=contra, lexical_query=lex_query,
                      dense_weight=params.dense_weight if config.use_dense else None,
-                     lexical_coverage=cov, lexical_extra=extra)
+                     lexical_coverage=cov, lexical_extra=extra,
+                     distilled_dense_weight=params.distilled_dense_weight
+                     if config.use_dense and params.distilled_dense_weight != params.dense_weight
+                     else None)
