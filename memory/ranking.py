@@ -78,6 +78,19 @@ class RankingParams(BaseModel):
                                "in the user's corpus, when the store tells (invariant 159)")
     coverage_context: bool = Field(True, description="coverage counts the words a hit holds "
                                    "through its context (when the store tells), not only its own")
+    # Seventh pass (invariant 170): a distilled memory (fact, playbook, catalog entry) is a
+    # short text where BM25 has little evidence, so its dense leg may weigh more than an
+    # episode's. None = the episode's weight (off).
+    distilled_dense_weight: float | None = Field(None, ge=0.0, description="dense weight of a "
+                                                 "distilled memory (fact, playbook, catalog) "
+                                                 "when the lexical match is full; None = "
+                                                 "dense_weight")
+    distilled_weak_dense_weight: float | None = Field(2.5, ge=0.0, description="dense weight "
+                                                      "of a distilled memory when the best BM25 "
+                                                      "hit holds none of the query's words; "
+                                                      "None = weak_dense_weight (chosen on the "
+                                                      "persona tuning sets, seventh pass: "
+                                                      "plateau 2.2-3.0)")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -207,6 +220,28 @@ def adaptive_dense_weight(coverage: float, params: RankingParams) -> float:
     return weak + (params.dense_weight - weak) * share
 
 
+DISTILLED = frozenset({MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL, MemoryKind.CATALOG})
+
+
+def kind_dense_weights(coverage: float, params: RankingParams) -> RankingParams:
+    """This query's dense weights (invariants 154, 170), as params for `fuse_candidates`:
+    `dense_weight` (episodes) and `distilled_dense_weight` (facts, playbooks, catalog), each
+    between its weak and its full weight by the coverage (`adaptive_dense_weight`). A distilled
+    memory is a few words where BM25 has little to hold on to, and a paraphrase misses it
+    altogether; an episode is what was said, in the conversation's own words. Without the
+    kind-aware fields set, both kinds get the episode weight, as before."""
+    if params.weak_dense_weight is None:
+        return params
+    episode = adaptive_dense_weight(coverage, params)
+    full_d, weak_d = params.distilled_dense_weight, params.distilled_weak_dense_weight
+    if full_d is None and weak_d is None:
+        return params.model_copy(update={"dense_weight": episode})
+    distilled = adaptive_dense_weight(coverage, params.model_copy(update={
+        "dense_weight": params.dense_weight if full_d is None else full_d,
+        "weak_dense_weight": params.weak_dense_weight if weak_d is None else weak_d}))
+    return params.model_copy(update={"dense_weight": episode, "distilled_dense_weight": distilled})
+
+
 def rrf(ranks: list[int], k: int) -> float:
     return sum(1.0 / (k + r) for r in ranks)
 
@@ -272,14 +307,27 @@ def fuse_candidates(legs: dict[str, list[LegHit]], now: datetime,
         scored.sort()
         for rank, (neg, _, raw, i) in enumerate(scored, 1):
             ranks.setdefault(i, {})[name] = (rank, raw, -neg)
-    weights = {"bm25": params.bm25_weight, "dense": params.dense_weight}
+    # invariant 170: a distilled memory's dense leg may weigh `distilled_dense_weight`
+    dw = (params.dense_weight if params.distilled_dense_weight is None
+          else params.distilled_dense_weight)
+    by_kind = dw != params.dense_weight
+    weights = {"bm25": params.bm25_weight, "dense": 1.0 if by_kind else params.dense_weight}
     if params.fusion == "score":
         parts = _score_fusion(ranks, weights, zero_floor={"bm25"} if params.bm25_floor == "zero"
                               else set())
+        if by_kind:
+            for i, p in parts.items():
+                if "dense" in p:
+                    p["dense"] *= dw if docs[i].kind in DISTILLED else params.dense_weight
     else:
         k = params.rrf_k
         parts = {i: {name: weights.get(name, 1.0) / (k + r[0]) for name, r in leg.items()}
                  for i, leg in ranks.items()}
+        if by_kind:
+            for i, p in parts.items():
+                if "dense" in p:
+                    w = dw if docs[i].kind in DISTILLED else params.dense_weight
+                    p["dense"] = w / (k + ranks[i]["dense"][0])
     fused = {i: sum(p.values()) for i, p in parts.items()}
     for i, leg in ranks.items():  # each leg's share rides along for explain (the debugger)
         for name, r in leg.items():

@@ -24,9 +24,9 @@ from .ranking import (
     Candidate,
     RankedHit,
     RankingParams,
-    adaptive_dense_weight,
     adjust,
     fuse_candidates,
+    kind_dense_weights,
     multiplier_values,
     term_coverage,
 )
@@ -48,6 +48,8 @@ class Retrieved(BaseModel):
     lexical_query: str = ""
     dense_weight: float | None = None
     lexical_coverage: float | None = None
+    # invariant 170: the dense weight of facts, playbooks and catalog when it differs
+    distilled_dense_weight: float | None = None
     # invariant 169: the lexicon's words the BM25 leg also scored, with their weight
     lexical_extra: dict[str, float] = {}
 
@@ -101,7 +103,8 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     cov: float | None = None
     extra: dict[str, float] = {}
     hits: list[RankedHit] | list[Candidate] | None = None
-    plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0)
+    plain_rrf = (params.fusion == "rrf" and params.bm25_weight == params.dense_weight == 1.0
+                 and params.distilled_dense_weight in (None, 1.0))
     # A store with a one-request hybrid path (Elasticsearch's rrf retriever) ranks like
     # memory/ranking.py (invariant 21); it answers None when its licence lacks the feature.
     if Capability.HYBRID_SEARCH in store.capabilities and config.use_bm25 \
@@ -136,7 +139,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
                 t for h in top for t in (h.matched if h.matched is not None and
                                          params.coverage_context else analyse(h.doc.search_text()))],
                 weights=top[0].term_idf if params.coverage_idf else None)  # invariant 159
-            params = params.model_copy(update={"dense_weight": adaptive_dense_weight(cov, params)})
+            params = kind_dense_weights(cov, params)  # invariants 154, 170
         hits = fuse_candidates(leg_hits, now, params)
         if intent.history and params.chain_resolve > 0 and params.chain_top > 0:
             hits = hits + chain_members(store, flt, hits, now, params)
@@ -147,4 +150,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt,
                      contradicted=contra, lexical_query=lex_query,
                      dense_weight=params.dense_weight if config.use_dense else None,
-                     lexical_coverage=cov, lexical_extra=extra)
+                     lexical_coverage=cov, lexical_extra=extra,
+                     distilled_dense_weight=params.distilled_dense_weight
+                     if config.use_dense and params.distilled_dense_weight != params.dense_weight
+                     else None)

@@ -104,6 +104,8 @@ st.caption(md(f"Path: {ex.path} · candidates per leg: "
               + (f"RRF k {config.ranking.rrf_k}" if config.ranking.fusion == "rrf"
                  else "score fusion")
               + (f" · dense weight {ex.dense_weight:.2f}" if ex.dense_weight is not None else "")
+              + (f", facts, playbooks and catalog {ex.distilled_dense_weight:.2f}"
+                 if ex.distilled_dense_weight is not None else "")
               + (f" (the best BM25 hits hold {ex.lexical_coverage:.0%} of the query's words)"
                  if ex.lexical_coverage is not None else "")))
 if ex.lexical_query and ex.lexical_query != ex.query:

@@ -8,7 +8,16 @@ from datetime import timedelta
 import pytest
 
 from memory.models import CatalogDoc, Episode, Fact, Playbook
-from memory.ranking import RankingParams, fuse, gauss_decay, multipliers, rrf, use_boost
+from memory.ranking import (
+    RankingParams,
+    adaptive_dense_weight,
+    fuse,
+    gauss_decay,
+    kind_dense_weights,
+    multipliers,
+    rrf,
+    use_boost,
+)
 from memory.stores.base import LegHit
 from tests.conftest import NOW
 
@@ -72,3 +81,52 @@ def test_multipliers_reorder_a_leg_before_fusion():
     no_decay = fuse({"bm25": [LegHit(doc=stale, score=2.0), LegHit(doc=fresh, score=1.5)]}, NOW,
                     RankingParams(use_decay=False))
     assert [h.id for h in no_decay] == [stale.id, fresh.id]
+
+
+# --- invariant 170: a distilled memory's dense leg may weigh more than an episode's ---------------
+def test_inv170_kind_dense_weights_interpolate_each_kind_by_coverage():
+    p = RankingParams(dense_weight=0.8, weak_dense_weight=1.6, distilled_weak_dense_weight=2.5,
+                      coverage_full=0.75)
+    weak, half, full = (kind_dense_weights(c, p) for c in (0.0, 0.375, 1.0))
+    assert (weak.dense_weight, weak.distilled_dense_weight) == pytest.approx((1.6, 2.5))
+    assert (half.dense_weight, half.distilled_dense_weight) == pytest.approx((1.2, 1.65))
+    assert (full.dense_weight, full.distilled_dense_weight) == pytest.approx((0.8, 0.8))
+    ws = [kind_dense_weights(c / 20, p) for c in range(21)]
+    assert [w.distilled_dense_weight for w in ws] == sorted(
+        (w.distilled_dense_weight for w in ws), reverse=True)
+    assert all(w.distilled_dense_weight >= w.dense_weight for w in ws)
+    # the episode weight is invariant 154's, unchanged
+    assert [w.dense_weight for w in ws] == [adaptive_dense_weight(c / 20, p) for c in range(21)]
+    # its own full weight too
+    own = kind_dense_weights(1.0, p.model_copy(update={"distilled_dense_weight": 1.0}))
+    assert (own.dense_weight, own.distilled_dense_weight) == pytest.approx((0.8, 1.0))
+    # off: both kinds get the episode weight, as before
+    off = kind_dense_weights(0.0, p.model_copy(update={"distilled_weak_dense_weight": None}))
+    assert off.dense_weight == pytest.approx(1.6) and off.distilled_dense_weight is None
+    assert kind_dense_weights(0.0, p.model_copy(update={"weak_dense_weight": None})) \
+        == p.model_copy(update={"weak_dense_weight": None})
+
+
+@pytest.mark.parametrize("fusion", ["score", "rrf"])
+def test_inv170_fusion_weighs_the_dense_leg_by_kind(fusion):
+    ep = Episode(user_id="u", text="went to the vet with Biscuit", timestamp=NOW)
+    fact = Fact(user_id="u", text="Has a beagle called Biscuit")
+    pb = Playbook(user_id="u", name="n", trigger="t", steps=["s"])
+    legs = {"bm25": [LegHit(doc=ep, score=4.0), LegHit(doc=fact, score=1.0)],
+            "dense": [LegHit(doc=ep, score=0.6), LegHit(doc=fact, score=0.6),
+                      LegHit(doc=pb, score=0.2)]}
+    plain = RankingParams(fusion=fusion, dense_weight=0.8)
+    kinded = plain.model_copy(update={"distilled_dense_weight": 2.4})
+    before = {h.id: h for h in fuse(legs, NOW, plain)}
+    after = {h.id: h for h in fuse(legs, NOW, kinded)}
+    # the episode is untouched, bit for bit; a distilled memory's dense share is times 3
+    assert after[ep.id].legs["dense"].contribution == before[ep.id].legs["dense"].contribution
+    assert after[ep.id].fused_score == before[ep.id].fused_score
+    for d in (fact, pb):
+        assert after[d.id].legs["dense"].contribution == pytest.approx(
+            3 * before[d.id].legs["dense"].contribution)
+    assert after[fact.id].legs["bm25"].contribution == before[fact.id].legs["bm25"].contribution
+    # the same weight as the episode's changes nothing
+    same = {h.id: h.fused_score for h in fuse(legs, NOW, plain.model_copy(
+        update={"distilled_dense_weight": 0.8}))}
+    assert same == {i: h.fused_score for i, h in before.items()}

@@ -12,7 +12,8 @@ import pytest
 
 from memory.clock import fixed_clock
 from memory.lexical import LexicalIndex, Vocabulary, analyse, name_of, without_names
-from memory.ranking import RankingParams, adaptive_dense_weight, term_coverage
+from memory.models import MemoryKind
+from memory.ranking import RankingParams, adaptive_dense_weight, kind_dense_weights, term_coverage
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
 from memory.stores import open_store
@@ -186,3 +187,47 @@ def test_inv154_the_embedded_store_tells_which_query_words_a_hit_holds_through_c
     assert by_text["It rained the whole weekend"] == frozenset(analyse("ferry weekend"))
     assert by_text["We took the ferry to Bergen"] == frozenset(analyse("ferry weekend"))
     assert "Lunch was fine" not in by_text
+
+
+# --- invariant 170: a distilled memory's dense leg may weigh more than an episode's --------------
+def test_inv170_recall_weighs_a_facts_dense_leg_by_kind_on_the_real_store(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    eps = svc.write_episodes("ana", [("The hoover robot got stuck under the sofa again", NOW, "s1"),
+                                     ("Booked the ferry to Bergen for June", NOW, "s2"),
+                                     ("The kettle is descaled every month", NOW, "s3")],
+                             actor="cli")
+    svc.write_fact("ana", "Robot vacuum runs on weekday mornings",
+                   source_episode_ids=[eps[0].id])
+    svc.write_fact("ana", "Takes the ferry when visiting family in Norway")
+    svc.write_fact("ben", "Robot vacuum runs at night")  # another user's: never a candidate
+    q = "hoover bot cleaning schedule problems"  # a weak lexical match (invariant 154)
+    p = DEFAULT.ranking
+    assert p.distilled_weak_dense_weight is not None and p.weak_dense_weight is not None
+    assert p.distilled_weak_dense_weight > p.weak_dense_weight
+    got = svc.recall("ana", q, purpose=Purpose.EVAL, explain=True)
+    off = svc.recall("ana", q, purpose=Purpose.EVAL, explain=True, config=RecallConfig(
+        ranking=p.model_copy(update={"distilled_weak_dense_weight": None})))
+    cov = got.explain.lexical_coverage
+    assert cov is not None and cov < p.coverage_full and cov == off.explain.lexical_coverage
+    want = kind_dense_weights(cov, p)
+    assert got.explain.dense_weight == pytest.approx(want.dense_weight)
+    assert got.explain.distilled_dense_weight == pytest.approx(want.distilled_dense_weight)
+    assert off.explain.distilled_dense_weight is None
+    ratio = want.distilled_dense_weight / want.dense_weight
+    before = {h.id: h for h in off.hits}
+    kinds = set()
+    for h in got.hits:
+        assert h.doc.user_id == "ana"
+        if "dense" not in h.legs:
+            continue
+        kinds.add(h.doc.kind)
+        share, was = h.legs["dense"].contribution, before[h.id].legs["dense"].contribution
+        if h.doc.kind == MemoryKind.SEMANTIC:
+            assert share == pytest.approx(ratio * was)  # the fact's dense share, by kind
+        else:
+            assert share == pytest.approx(was)  # an episode's, unchanged
+    assert kinds == {MemoryKind.SEMANTIC, MemoryKind.EPISODIC}
+    # with the whole query held by the best lexical hit, both kinds get the plain weight
+    full = svc.recall("ana", "hoover robot sofa", purpose=Purpose.EVAL, explain=True)
+    assert full.explain.dense_weight == pytest.approx(p.dense_weight)
+    assert full.explain.distilled_dense_weight is None

@@ -191,6 +191,8 @@ def cmd_recall(args) -> int:
             if e.get("dense_weight") is not None:
                 cov = e.get("lexical_coverage")
                 lines.append(f"dense weight {e['dense_weight']:.2f}" + (
+                    f", facts, playbooks and catalog {e['distilled_dense_weight']:.2f}"
+                    if e.get("distilled_dense_weight") is not None else "") + (
                     f" (the best BM25 hits hold {cov:.0%} of the query's words)" if cov is not None
                     else ""))
             lines.append("filters removed: " + ", ".join(f"{f['name']}={f['removed']}" for f in e["filters"]))
