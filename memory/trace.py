@@ -111,10 +111,9 @@ def diff_line(w: WriteRecord) -> str:
     if w.status == "duplicate":
         return f"= already known {w.text!r}{ident}: nothing written"
     if w.op == "forget":
-        also = (f"; with the message(s) it came from: {', '.join(w.also_forgotten)}"
-                if w.also_forgotten else "")
-        return (f"- {mark}forgot {w.kind or 'memory'} {w.old_id}{also} "
-                "(audit keeps ids and hashes)")
+        also = "".join(f"\n  - and the message it was said in: {e}" for e in w.also_forgotten)
+        return (f"- {mark}forgot {w.kind or 'memory'} {w.old_id} (audit keeps its id and a "
+                f"hash){also}")
     if w.op == "playbook":
         return f"+ {mark}playbook {w.text!r}{ident}"
     if w.op == "retract" and not w.text:
