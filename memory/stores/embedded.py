@@ -998,7 +998,8 @@ class EmbeddedStore:
         row = db.execute("SELECT value FROM watermarks WHERE user_id = ? AND name = ?",
                          (op.user_id, op.name)).fetchone()
         current = None if row is None else row[0]
-        if op.expected != current and current != op.value:
+        # A strict move is compare-and-set (invariant 182); a copied history converges.
+        if op.expected != current and (op.strict or current != op.value):
             raise ConflictError(
                 f"watermark {op.name} for {op.user_id} moved to {current} (expected {op.expected})")
         db.execute("INSERT OR REPLACE INTO watermarks VALUES (?, ?, ?)",
