@@ -83,7 +83,8 @@ def valid_covers(fact: Fact, at: datetime) -> bool:
     """Valid-time "as of": was this version true on that day? (invariant 13)
 
     Retracted, rejected and candidate facts were never believed true. An undated start is taken
-    from record time; an undated end of a superseded fact is when it was superseded."""
+    from record time; an undated end of a superseded fact is when it was superseded. The
+    interval is half-open, [start, end) (invariant 184)."""
     if fact.state not in (FactState.ACTIVE, FactState.SUPERSEDED):
         return False
     start = fact.valid_from or fact.recorded_at
@@ -92,7 +93,8 @@ def valid_covers(fact: Fact, at: datetime) -> bool:
 
 
 def believed_at(fact: Fact, at: datetime) -> bool:
-    """Record-time "as of": did the store believe it then? (invariant 14)"""
+    """Record-time "as of": did the store believe it then? (invariant 14) Half-open,
+    [recorded_at, superseded_at) (invariant 184)."""
     if fact.state in (FactState.CANDIDATE, FactState.REJECTED):
         return False
     return fact.recorded_at <= at and (fact.superseded_at is None or fact.superseded_at > at)

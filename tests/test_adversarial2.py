@@ -16,7 +16,7 @@ import pytest
 
 from memory.clock import fixed_clock
 from memory.consolidation.apply import apply_plan, undo_plan
-from memory.consolidation.extract import Extraction, ExtractedFact, Usage
+from memory.consolidation.extract import ExtractedFact, Extraction, Usage
 from memory.consolidation.planner import make_plan
 from memory.errors import (
     ChainError,
@@ -99,7 +99,7 @@ def _seed(svc, advance):
 
 
 # === 1. atomicity and "nothing lost" ==========================================================
-def test_atomic_a_model_that_raises_leaves_everything_as_it_was(env):
+def test_inv37_a_model_that_raises_leaves_everything_as_it_was(env):
     svc, db, advance = env
     _seed(svc, advance)
     before = dump(db)
@@ -145,7 +145,7 @@ def test_inv37_malformed_model_output_writes_nothing_it_should_not(env, bad):
 
 
 @pytest.mark.parametrize("nth", [1, 2, 3])
-def test_atomic_a_store_error_on_the_nth_write_of_an_apply_keeps_everything(env, monkeypatch,
+def test_inv37_a_store_error_on_the_nth_write_of_an_apply_keeps_everything(env, monkeypatch,
                                                                           nth):
     svc, db, advance = env
     _seed(svc, advance)
@@ -173,7 +173,7 @@ def test_atomic_a_store_error_on_the_nth_write_of_an_apply_keeps_everything(env,
     assert dump(db) != before
 
 
-def test_atomic_a_gate_raising_during_apply_keeps_everything(env, monkeypatch):
+def test_inv37_a_gate_raising_during_apply_keeps_everything(env, monkeypatch):
     svc, db, advance = env
     _seed(svc, advance)
     plan = make_plan(svc, "ana", offline())
@@ -187,7 +187,7 @@ def test_atomic_a_gate_raising_during_apply_keeps_everything(env, monkeypatch):
     assert dump(db) == before
 
 
-def test_atomic_undo_after_a_later_write_touched_the_plans_fact_is_refused_whole(env):
+def test_inv39_undo_after_a_later_write_touched_the_plans_fact_is_refused_whole(env):
     svc, db, advance = env
     _seed(svc, advance)
     plan = make_plan(svc, "ana", offline())
@@ -201,7 +201,7 @@ def test_atomic_undo_after_a_later_write_touched_the_plans_fact_is_refused_whole
     assert dump(db) == before
 
 
-def test_atomic_undo_after_an_unrelated_later_write_undoes_exactly(env):
+def test_inv39_undo_after_an_unrelated_later_write_undoes_exactly(env):
     svc, db, advance = env
     _seed(svc, advance)
     start = {f.id: f for f in svc.facts("ana")}
@@ -284,7 +284,7 @@ store.close()
 """
 
 
-def test_atomic_two_processes_writing_one_user_lose_nothing(tmp_path, hash_embedder):
+def test_inv8_inv10_two_processes_writing_one_user_lose_nothing(tmp_path, hash_embedder):
     db = tmp_path / "s.db"
     open_store(f"embedded:{db}", hash_embedder).close()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
@@ -305,7 +305,7 @@ def test_atomic_two_processes_writing_one_user_lose_nothing(tmp_path, hash_embed
         store.close()
 
 
-def test_atomic_approve_and_reject_racing_on_one_revision_one_wins(tmp_path, hash_embedder):
+def test_inv43_approve_and_reject_racing_on_one_revision_one_wins(tmp_path, hash_embedder):
     db = tmp_path / "s.db"
     s1 = open_store(f"embedded:{db}", hash_embedder)
     s2 = open_store(f"embedded:{db}", hash_embedder)
@@ -327,7 +327,7 @@ def test_atomic_approve_and_reject_racing_on_one_revision_one_wins(tmp_path, has
         s2.close()
 
 
-def test_atomic_a_decision_whose_batch_went_stale_after_its_read_writes_nothing(env,
+def test_inv43_a_decision_whose_batch_went_stale_after_its_read_writes_nothing(env,
                                                                                monkeypatch):
     """The other operator commits between this decision's read and its write (the store sees
     a revision mismatch): a StaleItemError, nothing of this decision lands."""
@@ -351,7 +351,7 @@ def test_atomic_a_decision_whose_batch_went_stale_after_its_read_writes_nothing(
 
 
 # === 2. bitemporal correctness ================================================================
-def test_time_valid_interval_is_half_open(env):
+def test_inv13_inv184_valid_interval_is_half_open(env):
     """Invariant 13: covered from valid_from (inclusive) to valid_to (exclusive)."""
     svc, _, _ = env
     f = svc.write_fact("ana", "Works at Acme", valid_from="2024-01-01",
@@ -363,7 +363,7 @@ def test_time_valid_interval_is_half_open(env):
     assert ids("2025-01-01") == []
 
 
-def test_time_record_interval_is_half_open_at_supersession(env):
+def test_inv14_inv184_record_interval_is_half_open_at_supersession(env):
     """Invariant 14: believed from recorded_at (inclusive) until superseded_at (exclusive)."""
     svc, _, advance = env
     old = svc.write_fact("ana", "Lives in Bristol").fact
@@ -376,7 +376,7 @@ def test_time_record_interval_is_half_open_at_supersession(env):
     assert at(new.recorded_at) == ["Lives in Leeds"]
 
 
-def test_time_naive_and_aware_inputs_mean_the_same_instant(env):
+def test_inv184_naive_and_aware_inputs_mean_the_same_instant(env):
     svc, _, _ = env
     f = svc.write_fact("ana", "Works at Acme", valid_from="2024-03-31T01:30:00+01:00").fact
     assert f.valid_from == datetime(2024, 3, 31, 0, 30, tzinfo=UTC)
@@ -387,7 +387,7 @@ def test_time_naive_and_aware_inputs_mean_the_same_instant(env):
     assert svc.facts("ana", as_of_valid=before) == []
 
 
-def test_time_a_retracted_fact_was_believed_but_never_true(env):
+def test_inv184_a_retracted_fact_was_believed_but_never_true(env):
     """Invariants 6, 13, 14: record time before the retraction shows it; valid time never."""
     svc, _, advance = env
     f = svc.write_fact("ana", "Allergic to peanuts", valid_from="2020-01-01").fact
@@ -399,7 +399,7 @@ def test_time_a_retracted_fact_was_believed_but_never_true(env):
         assert svc.facts("ana", as_of_valid=d) == []
 
 
-def test_time_a_harsh_replacement_is_never_true_for_the_old_value(env):
+def test_inv6_inv13_a_harsh_replacement_is_never_true_for_the_old_value(env):
     svc, _, advance = env
     old = svc.write_fact("ana", "Born in Paris", valid_from="1990-01-01").fact
     advance(days=1)
@@ -410,7 +410,7 @@ def test_time_a_harsh_replacement_is_never_true_for_the_old_value(env):
     assert [x.id for x in svc.facts("ana", as_of_recorded=NOW + timedelta(days=1))] == [new.id]
 
 
-def test_time_a_backdated_correction_closes_the_old_interval_at_its_start(env):
+def test_inv4_inv184_a_backdated_correction_closes_the_old_interval_at_its_start(env):
     """'Lives in Leeds since March', recorded in November: valid time says Leeds from March,
     record time says Bristol was believed until November."""
     now, advance = _clock(datetime(2025, 1, 15, tzinfo=UTC))
@@ -437,7 +437,7 @@ def test_time_a_backdated_correction_closes_the_old_interval_at_its_start(env):
 
 @pytest.mark.parametrize("when", ["1901-05-03", "0200-01-01", "1969-12-31T23:59:59Z",
                                   "2999-12-31", "9999-12-30"])
-def test_time_dates_before_1970_and_far_future_are_stored_and_compared(env, when):
+def test_inv184_dates_before_1970_and_far_future_are_stored_and_compared(env, when):
     svc, db, _ = env
     f = svc.write_fact("ana", "Grandfather was born in Turin", valid_from=when).fact
     at = f.valid_from
@@ -450,7 +450,7 @@ def test_time_dates_before_1970_and_far_future_are_stored_and_compared(env, when
     assert exported.facts[0].valid_from == at
 
 
-def test_time_cli_as_of_flags_agree_with_the_service(tmp_path):
+def test_inv184_cli_as_of_flags_agree_with_the_service(tmp_path):
     env_ = {**os.environ, "PYTHONPATH": str(ROOT), "MEMDESK_EMBEDDER": "hash"}
     store = f"embedded:{tmp_path / 's.db'}"
 
@@ -483,7 +483,7 @@ def _rich(svc, advance):
     return a, b, c, cand
 
 
-def test_export_erase_import_gives_back_the_same_memory(env):
+def test_inv124_export_erase_import_gives_back_the_same_memory(env):
     svc, db, advance = env
     _rich(svc, advance)
     svc.write_episode("ana", "I moved to York", timestamp="2025-05-30")
@@ -515,7 +515,7 @@ def valid_texts_of(export, d):
     return sorted(f.text for f in export.facts if valid_covers(f, at))
 
 
-def test_import_into_a_store_that_has_the_user_is_refused_and_writes_nothing(env):
+def test_inv124_import_into_a_store_that_has_the_user_is_refused_and_writes_nothing(env):
     svc, db, advance = env
     _rich(svc, advance)
     raw = to_json(export_user(svc, "ana", actor="cli"))
@@ -561,10 +561,6 @@ def _mutations():
         f = next(f for f in d["facts"] if f["id"] == ids[1].id)
         f.update(supersedes=f["id"])
 
-    def dangling(d, ids):
-        f = next(f for f in d["facts"] if f["id"] == ids[1].id)
-        f.update(superseded_by="fact_nowhere", state="superseded")
-
     def half_link(d, ids):
         f = next(f for f in d["facts"] if f["id"] == ids[0].id)
         f.update(superseded_by=None)  # b still claims to supersede a, a is 'superseded' by none
@@ -579,12 +575,23 @@ def _mutations():
     def chains_lie(d, ids):
         d["chains"] = [[ids[1].id, ids[0].id]]
 
+    def dup_tombstone(d, ids):
+        d["tombstones"].append(dict(d["tombstones"][0]))
+
+    def active_with_successor(d, ids):
+        f = next(f for f in d["facts"] if f["id"] == ids[0].id)
+        f.update(state="active")
+
     return [user_changed, other_owner, dup_fact, dup_identical, dup_across_kinds, cycle,
-            self_loop, dangling, half_link, two_heads, dup_audit, chains_lie]
+            self_loop, half_link, two_heads, dup_audit, chains_lie, dup_tombstone,
+            active_with_successor]
 
 
 @pytest.mark.parametrize("mutate", _mutations(), ids=lambda m: m.__name__)
-def test_import_of_a_tampered_export_is_refused_whole_with_a_clear_message(env, mutate):
+def test_inv183_import_of_a_tampered_export_is_refused_whole_with_a_clear_message(env, mutate):
+    """Duplicate ids used to fail deep in the store ("already exists") or load silently (an
+    identical twin); a loop, a one-sided link, two heads or a chains list that lies loaded as
+    written. Each is now one ValidationError naming the fault, and nothing is written."""
     svc, db, advance = env
     data, ids = _tampered(svc, advance)
     mutate(data, ids)
@@ -595,33 +602,38 @@ def test_import_of_a_tampered_export_is_refused_whole_with_a_clear_message(env, 
     assert dump(db) == before
 
 
-def test_import_cannot_take_over_another_users_tombstone_or_audit_ids(env):
+def test_inv183_import_cannot_take_over_another_users_tombstone_or_audit_ids(env):
     """A file whose tombstone or audit ids are another user's: refused, and that user's rows
-    are untouched (the store ignores a second insert of an id, so it used to look imported)."""
+    are untouched (the store ignored a second insert of an id, so the import reported the
+    tombstone restored and the event kept while neither was written)."""
     svc, db, advance = env
     bobfact = svc.write_fact("bob", "Likes jazz").fact
     svc.retract("bob", bobfact.id)
     (btomb,) = svc.store.list_tombstones("bob")
     bob_event = svc.audit("bob")[0]
-    for field in ("tombstones", "audit"):
-        data, _ = _tampered(svc, advance)
-        if field == "tombstones":
-            data["tombstones"][0]["id"] = btomb.id
-        else:
-            data["audit"][0]["id"] = bob_event.id
+    data, _ = _tampered(svc, advance)
+    for field, other in (("tombstones", btomb.id), ("audit", bob_event.id)):
+        bad = json.loads(json.dumps(data))
+        bad[field][0]["id"] = other
         before = dump(db)
-        with pytest.raises((ValidationError, ConflictError), match="another user"):
-            import_user(svc, parse(json.dumps(data)), actor="cli")
+        with pytest.raises(ConflictError, match="another user"):
+            import_user(svc, parse(json.dumps(bad)), actor="cli")
         assert dump(db) == before
-        import_user(svc, parse(json.dumps(_clean(data, btomb.id, bob_event.id))), actor="cli")
-        erase_user(svc, "ana", actor="cli")
+    res = import_user(svc, parse(json.dumps(data)), actor="cli")  # the genuine file loads
+    assert res.tombstones_kept and svc.store.list_tombstones("bob") == [btomb]
 
 
-def _clean(data, tomb_id, event_id):
-    data = json.loads(json.dumps(data))
-    data["tombstones"] = [t for t in data["tombstones"] if t["id"] != tomb_id]
-    data["audit"] = [e for e in data["audit"] if e["id"] != event_id]
-    return data
+def test_inv183_a_link_to_a_forgotten_version_is_not_tampering(env):
+    """Forgetting one version of a chain leaves its neighbours pointing at it: that export
+    still imports (the check refuses only what no history can produce)."""
+    svc, db, advance = env
+    a, b, c, cand = _rich(svc, advance)
+    svc.forget("ana", a.id, actor="cli")
+    data = to_json(export_user(svc, "ana", actor="cli"))
+    assert json.loads(data)["facts"][0]["supersedes"] == a.id
+    erase_user(svc, "ana", actor="cli")
+    import_user(svc, parse(data), actor="cli")
+    assert svc.get_fact("ana", b.id).supersedes == a.id
 
 
 # === 4. review queue ==========================================================================
@@ -633,7 +645,7 @@ def _contradiction(svc):
 
 @pytest.mark.parametrize("change", ["superseded", "forgotten", "retracted"])
 @pytest.mark.parametrize("decision", ["accept", "approve", "edit"])
-def test_review_an_item_whose_old_fact_moved_on_neither_resurrects_nor_double_applies(
+def test_inv47_an_item_whose_old_fact_moved_on_neither_resurrects_nor_double_applies(
         env, change, decision):
     svc, db, advance = env
     old, cand = _contradiction(svc)
@@ -659,7 +671,7 @@ def test_review_an_item_whose_old_fact_moved_on_neither_resurrects_nor_double_ap
         == (1 if change == "superseded" else 0)
 
 
-def test_review_a_rejected_item_whose_old_fact_was_forgotten_still_rejects(env):
+def test_inv44_a_rejected_item_whose_old_fact_was_forgotten_still_rejects(env):
     svc, db, advance = env
     old, cand = _contradiction(svc)
     svc.forget("ana", old.id, actor="cli")
@@ -669,7 +681,7 @@ def test_review_a_rejected_item_whose_old_fact_was_forgotten_still_rejects(env):
     assert svc.store.get(res.fact.kind, "ana", old.id) is None
 
 
-def test_review_bulk_is_per_item_and_says_which_failed(env):
+def test_inv43_bulk_is_per_item_and_says_which_failed(env):
     """decide_many is documented per item: the stale one fails with its reason, the rest land,
     each in its own batch; a second run changes nothing."""
     svc, db, advance = env
@@ -688,7 +700,7 @@ def test_review_bulk_is_per_item_and_says_which_failed(env):
     assert len([e for e in svc.audit("ana") if e.action == "review_approve"]) == 2
 
 
-def test_review_undo_after_a_later_write_on_the_same_fact_is_refused(env):
+def test_inv84_review_undo_after_a_later_write_on_the_same_fact_is_refused(env):
     from review.undo import undo_last
     svc, db, advance = env
     old, cand = _contradiction(svc)
@@ -699,3 +711,79 @@ def test_review_undo_after_a_later_write_on_the_same_fact_is_refused(env):
     with pytest.raises((ConflictError, ChainError)):
         undo_last(svc, "ana", operator="rita")
     assert dump(db) == before
+
+
+def test_inv183_every_history_the_desk_can_make_still_round_trips(env):
+    """The history check must not refuse what the product itself writes: a pending
+    contradiction (the candidate names the old fact, the old one names no successor yet), a
+    rejected one, keep-both, a harsh accept, an undone decision and an undone plan."""
+    from review.undo import undo_last
+    svc, db, advance = env
+    pending = svc.write_fact("ana", "Lives in Bristol").fact
+    propose(svc, "ana", "Lives in Leeds", supersedes_id=pending.id, actor="cli")
+    tea = svc.write_fact("ana", "Likes green tea").fact
+    rej = propose(svc, "ana", "Likes black tea", supersedes_id=tea.id, actor="cli")
+    decide(svc, "ana", rej.id, "reject", operator="rita", expected_rev=rej.rev, reason="no")
+    job = svc.write_fact("ana", "Works at Acme").fact
+    both = propose(svc, "ana", "Works at Globex", supersedes_id=job.id, actor="cli")
+    decide(svc, "ana", both.id, "keep-both", operator="rita", expected_rev=both.rev)
+    born = svc.write_fact("ana", "Born in Paris").fact
+    harsh = propose(svc, "ana", "Born in Lyon", supersedes_id=born.id, contradiction="harsh",
+                    actor="cli")
+    decide(svc, "ana", harsh.id, "accept", operator="sam", expected_rev=harsh.rev)
+    car = svc.write_fact("ana", "Drives a Fiesta").fact
+    undone = propose(svc, "ana", "Drives a Golf", supersedes_id=car.id, actor="cli")
+    decide(svc, "ana", undone.id, "accept", operator="rita", expected_rev=undone.rev)
+    undo_last(svc, "ana", operator="rita")
+    advance(minutes=1)
+    svc.write_episode("ana", "I moved to York last month", timestamp="2025-05-30")
+    plan = make_plan(svc, "ana", offline())
+    apply_plan(svc, plan)
+    undo_plan(svc, "ana", plan.id)
+    facts = sorted((f.model_dump() for f in svc.facts("ana")), key=lambda d: d["id"])
+    raw = to_json(export_user(svc, "ana", actor="cli"))
+    erase_user(svc, "ana", actor="cli")
+    import_user(svc, parse(raw), actor="cli")
+    assert sorted((f.model_dump() for f in svc.facts("ana")), key=lambda d: d["id"]) == facts
+
+
+def test_inv5_inv10_two_writers_superseding_one_head_never_fork_the_chain(tmp_path,
+                                                                       hash_embedder):
+    """Invariants 5 and 10 across two connections: both read the same head, the second write
+    lands after the first; it is a conflict, and the chain keeps one successor."""
+    db = tmp_path / "s.db"
+    s1 = open_store(f"embedded:{db}", hash_embedder)
+    s2 = open_store(f"embedded:{db}", hash_embedder)
+    try:
+        a = MemoryService(s1, clock=fixed_clock(NOW))
+        b = MemoryService(s2, clock=fixed_clock(NOW))
+        old = a.write_fact("ana", "Lives in Bristol").fact
+        real = s2.apply
+
+        def racing(ops):
+            s2.apply = real
+            a.write_fact("ana", "Lives in Leeds", supersedes_id=old.id)
+            return real(ops)
+        s2.apply = racing
+        with pytest.raises((ConflictError, ChainError)):
+            b.write_fact("ana", "Lives in York", supersedes_id=old.id)
+        chain = a.chain("ana", old.id) if hasattr(a, "chain") else None
+        heads = [f.text for f in a.facts("ana", states=[FactState.ACTIVE])]
+        assert heads == ["Lives in Leeds"], chain
+        assert len([e for e in a.audit("ana") if e.action == "supersede"]) == 1
+    finally:
+        s1.close()
+        s2.close()
+
+
+def test_inv5_inv47_two_contradictions_of_one_fact_only_the_first_accept_lands(env):
+    svc, db, advance = env
+    old = svc.write_fact("ana", "Lives in Bristol").fact
+    c1 = propose(svc, "ana", "Lives in Leeds", supersedes_id=old.id, actor="cli")
+    c2 = propose(svc, "ana", "Lives in York", supersedes_id=old.id, actor="cli")
+    decide(svc, "ana", c1.id, "accept", operator="rita", expected_rev=c1.rev)
+    before = dump(db)
+    with pytest.raises(ChainError, match="not the head"):
+        decide(svc, "ana", c2.id, "accept", operator="sam", expected_rev=c2.rev)
+    assert dump(db) == before
+    assert svc.get_fact("ana", old.id).superseded_by == c1.id

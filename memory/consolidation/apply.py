@@ -121,7 +121,8 @@ def _write_op(b: Batch, plan: Plan, op: PlanOp) -> None:
 
 def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None = None,
                actor: str = ACTOR) -> ApplyResult:
-    """Apply the plan (or the approved `op_ids`) in ONE store batch, watermark last (inv. 37)."""
+    """Apply the plan (or the approved `op_ids`) in ONE store batch, watermark last (inv. 37);
+    episodes another plan already consolidated make it stale (invariant 182)."""
     user = require_user(plan.user_id)
     actionable = plan.actionable()
     if op_ids is None:
