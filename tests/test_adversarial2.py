@@ -787,3 +787,58 @@ def test_inv5_inv47_two_contradictions_of_one_fact_only_the_first_accept_lands(e
         decide(svc, "ana", c2.id, "accept", operator="sam", expected_rev=c2.rev)
     assert dump(db) == before
     assert svc.get_fact("ana", old.id).superseded_by == c1.id
+
+
+def test_inv185_both_clocks_answer_with_the_version_as_believed_then(env):
+    """'What did we believe in March about August?' used to answer nothing: the valid-time
+    check read Bristol's interval as closed by the June correction, which March knew nothing
+    of; and a fact retracted later was 'never true' even as believed before its retraction."""
+    from memory.ui.views import listing_rows
+    now, advance = _clock(datetime(2025, 1, 10, tzinfo=UTC))
+    svc = MemoryService(env[0].store, clock=now)
+    home = svc.write_fact("ana", "Lives in Bristol").fact
+    dated = svc.write_fact("ana", "Works at Acme", valid_from="2024-01-01",
+                           valid_to="2025-12-31").fact
+    advance(days=151)  # 10 June
+    svc.write_fact("ana", "Lives in Leeds", valid_from="2025-06-01", supersedes_id=home.id)
+    svc.write_fact("ana", "Works at Globex", valid_from="2025-06-01", supersedes_id=dated.id)
+    nuts = svc.write_fact("ana", "Allergic to nuts").fact
+    advance(days=30)
+    svc.retract("ana", nuts.id)
+
+    def both(rec, val):
+        return sorted(f.text for f in svc.facts("ana", as_of_recorded=rec, as_of_valid=val))
+    # March's belief about August: Bristol (open-ended then); Acme's own end date stays.
+    assert both("2025-03-01", "2025-08-01") == ["Lives in Bristol", "Works at Acme"]
+    assert both("2025-03-01", "2026-01-01") == ["Lives in Bristol"]
+    # Today's belief about August: the corrections.
+    assert both(NOW + timedelta(days=400), "2025-08-01") == ["Lives in Leeds", "Works at Globex"]
+    # Believed on 20 June, before the retraction: the nut allergy held on 15 June.
+    assert "Allergic to nuts" in both("2025-06-20", "2025-06-15")
+    assert "Allergic to nuts" not in both("2025-07-20", "2025-06-15")
+    # Each clock alone is unchanged (invariants 13, 14).
+    assert sorted(f.text for f in svc.facts("ana", as_of_valid="2025-08-01")) == \
+        ["Lives in Leeds", "Works at Globex"]
+    # The desk's listing asks the same question the same way.
+    rows = listing_rows(svc, "ana", states=None, fact_type=None,
+                        valid_at=datetime(2025, 8, 1, tzinfo=UTC),
+                        recorded_at=datetime(2025, 3, 1, tzinfo=UTC))
+    assert sorted(r["text"] for r in rows) == ["Lives in Bristol", "Works at Acme"]
+
+
+def test_inv4_inv184_a_successor_starting_before_the_old_end_cuts_it(env):
+    """'Works at Acme until end of 2025', then 'Works at Globex since June': both used to be
+    true in August (the old end was kept); the old version now ends where the new starts."""
+    svc, _, advance = env
+    acme = svc.write_fact("ana", "Works at Acme", valid_from="2024-01-01",
+                          valid_to="2025-12-31").fact
+    advance(minutes=1)
+    svc.write_fact("ana", "Works at Globex", valid_from="2025-06-01", supersedes_id=acme.id)
+    assert [f.text for f in svc.facts("ana", as_of_valid="2025-08-01")] == ["Works at Globex"]
+    assert [f.text for f in svc.facts("ana", as_of_valid="2025-05-31")] == ["Works at Acme"]
+    assert svc.get_fact("ana", acme.id).valid_to == datetime(2025, 6, 1, tzinfo=UTC)
+    # An old end before the new start is kept (a gap, not an overlap).
+    gym = svc.write_fact("ana", "Member of Gym A", valid_from="2024-01-01",
+                         valid_to="2024-06-01").fact
+    svc.write_fact("ana", "Member of Gym B", valid_from="2025-01-01", supersedes_id=gym.id)
+    assert svc.get_fact("ana", gym.id).valid_to == datetime(2024, 6, 1, tzinfo=UTC)
