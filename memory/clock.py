@@ -36,7 +36,8 @@ def as_utc(value: datetime) -> datetime:
 
 
 def parse_when(value: str | datetime | date | None, *, field: str = "date") -> datetime | None:
-    """Parse an ISO date or datetime from user input into an aware UTC datetime."""
+    """Parse an ISO date or datetime from user input into an aware UTC datetime: a date is its
+    UTC midnight, a naive datetime is UTC, an aware one is converted (invariant 184)."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):

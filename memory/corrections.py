@@ -34,9 +34,11 @@ def require_head(old: Fact) -> None:
 
 
 def closed_valid_to(old: Fact, new: Fact) -> datetime | None:
-    """Where a naturally superseded fact's valid time ends: its own end, else where the new
-    fact starts, never before its own start (invariant 4)."""
-    valid_to = old.valid_to or new.valid_from
+    """Where a naturally superseded fact's valid time ends: where the new fact starts, or its
+    own end if that comes first (two versions of one chain are never true at once, invariant
+    184); never before its own start (invariant 4)."""
+    ends = [t for t in (old.valid_to, new.valid_from) if t is not None]
+    valid_to = min(ends) if ends else None
     if valid_to and old.valid_from and valid_to < old.valid_from:
         valid_to = old.valid_from
     return valid_to
@@ -83,7 +85,8 @@ def valid_covers(fact: Fact, at: datetime) -> bool:
     """Valid-time "as of": was this version true on that day? (invariant 13)
 
     Retracted, rejected and candidate facts were never believed true. An undated start is taken
-    from record time; an undated end of a superseded fact is when it was superseded."""
+    from record time; an undated end of a superseded fact is when it was superseded. The
+    interval is half-open, [start, end) (invariant 184)."""
     if fact.state not in (FactState.ACTIVE, FactState.SUPERSEDED):
         return False
     start = fact.valid_from or fact.recorded_at
@@ -92,10 +95,32 @@ def valid_covers(fact: Fact, at: datetime) -> bool:
 
 
 def believed_at(fact: Fact, at: datetime) -> bool:
-    """Record-time "as of": did the store believe it then? (invariant 14)"""
+    """Record-time "as of": did the store believe it then? (invariant 14) Half-open,
+    [recorded_at, superseded_at) (invariant 184)."""
     if fact.state in (FactState.CANDIDATE, FactState.REJECTED):
         return False
     return fact.recorded_at <= at and (fact.superseded_at is None or fact.superseded_at > at)
+
+
+def as_believed(fact: Fact, at: datetime, *, valid_to_before: dict[str, datetime | None],
+                successor: Fact | None = None) -> Fact:
+    """The version as the store held it at record time `at` (invariant 185): one superseded or
+    retracted only after `at` was then the believed head, without the successor link and with
+    the valid time it had before the supersession closed it: `valid_to_before[fact.id]` (read
+    from the audited snapshot), else, when unknown, a `valid_to` equal to where `successor`
+    starts is taken as that closure (`closed_valid_to`). Pure."""
+    if fact.superseded_at is None or fact.superseded_at <= at or \
+            fact.state in (FactState.CANDIDATE, FactState.REJECTED):
+        return fact
+    valid_to = fact.valid_to
+    if fact.state == FactState.SUPERSEDED:
+        if fact.id in valid_to_before:
+            valid_to = valid_to_before[fact.id]
+        elif successor is not None and valid_to is not None and valid_to == closed_valid_to(
+                fact.model_copy(update={"valid_to": None}), successor):
+            valid_to = None
+    return fact.model_copy(update={"state": FactState.ACTIVE, "superseded_by": None,
+                                   "superseded_at": None, "valid_to": valid_to})
 
 
 def chains_in_order(facts: list[Fact]) -> list[list[Fact]]:

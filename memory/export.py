@@ -34,6 +34,7 @@ from .models import (
     AuditEvent,
     Episode,
     Fact,
+    FactState,
     MemoryKind,
     Playbook,
     Tombstone,
@@ -162,6 +163,54 @@ def _check_scope(export: UserExport) -> None:
                                   f"({rec.id}): refused whole")
 
 
+def _refuse(export: UserExport, why: str) -> ValidationError:
+    return ValidationError(f"export of {export.user_id!r} is not a consistent history: {why}; "
+                           "refused whole, nothing was written")
+
+
+def _check_history(export: UserExport) -> None:
+    """Invariant 183: the file is checked as a history before anything is written. Every id
+    once (memories share one id space; audit events and tombstones each their own); each link
+    answered by the other end (a successor names what it replaces, and a version replaced by
+    a believed successor names it back); no chain loops; no active fact with a successor; and
+    the chains the file lists are the chains its facts make. A link to a fact not in the file
+    is a forgotten version (invariant 66) and is allowed."""
+    for what, ids in (("memory", [d.id for d in (*export.facts, *export.episodes,
+                                                  *export.playbooks)]),
+                      ("audit event", [e.id for e in export.audit]),
+                      ("tombstone", [t.id for t in export.tombstones])):
+        seen: set[str] = set()
+        for i in ids:
+            if i in seen:
+                raise _refuse(export, f"{what} id {i} appears twice")
+            seen.add(i)
+    facts = {f.id: f for f in export.facts}
+    believed = (FactState.ACTIVE, FactState.SUPERSEDED)
+    for f in export.facts:
+        if f.id in (f.supersedes, f.superseded_by):
+            raise _refuse(export, f"fact {f.id} supersedes itself")
+        if f.state == FactState.ACTIVE and f.superseded_by:
+            raise _refuse(export, f"fact {f.id} is active but superseded by {f.superseded_by}")
+        nxt = facts.get(f.superseded_by or "")
+        if nxt is not None and nxt.supersedes != f.id:
+            raise _refuse(export, f"fact {f.id} is superseded by {nxt.id}, which does not "
+                                  "say it replaces it")
+        prev = facts.get(f.supersedes or "")
+        if prev is not None and f.state in believed and prev.superseded_by != f.id:
+            raise _refuse(export, f"fact {f.id} replaces {prev.id}, which names "
+                                  f"{prev.superseded_by or 'no'} successor")
+    for f in export.facts:  # a loop has no oldest version
+        walked = {f.id}
+        cur = facts.get(f.supersedes or "")
+        while cur is not None:
+            if cur.id in walked:
+                raise _refuse(export, f"the supersession chain through {f.id} loops")
+            walked.add(cur.id)
+            cur = facts.get(cur.supersedes or "")
+    if sorted(map(tuple, export.chains)) != sorted(map(tuple, chains(export.facts))):
+        raise _refuse(export, "its chains do not match the links of its facts")
+
+
 def _tombstone(rec: TombstoneRecord, user: str, facts: dict[str, Fact]) -> Tombstone | None:
     """The whole tombstone, from the fact whose text matches its hash; None if none does."""
     if rec.forgotten or rec.text_sha256 is None:
@@ -182,6 +231,7 @@ def import_user(svc: MemoryService, export: UserExport, *, actor: str) -> Import
     user = require_user(export.user_id)
     svc.require(actor, "import_user", user)
     _check_scope(export)
+    _check_history(export)
     store = svc.store
     have = sum(n for states in store.counts(user).values() for n in states.values())
     if have:

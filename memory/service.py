@@ -15,7 +15,7 @@ from pydantic import ValidationError as PydanticError
 from . import contradicted, forgetting, inputs
 from . import tombstones as _tombstones  # issue 11: the three-way tombstone check
 from .clock import Clock, parse_when, utcnow
-from .corrections import believed_at, valid_covers
+from .corrections import as_believed, believed_at, valid_covers
 from .errors import NotFoundError, ValidationError
 from .inputs import optional_label
 from .models import (
@@ -320,14 +320,44 @@ class MemoryService:
             except ValueError as exc:
                 raise ValidationError(str(exc)) from None
         out = []
-        for f in self.store.list_facts(user_id, states=wanted):
+        listed = self.store.list_facts(user_id, states=wanted)
+        by_id = {f.id: f for f in listed}
+        opened = self._valid_to_before(user_id, listed, recorded_at) if (
+            valid_at and recorded_at) else {}
+        for f in listed:
             if ftype and f.fact_type != ftype:
-                continue
-            if valid_at and not valid_covers(f, valid_at):
                 continue
             if recorded_at and not believed_at(f, recorded_at):
                 continue
+            if valid_at:
+                # Both clocks: what the store believed at `recorded_at` about `valid_at`, on
+                # the version as it stood then (invariant 185), not as later corrected.
+                seen = f
+                if recorded_at:
+                    nxt = by_id.get(f.superseded_by or "") or (
+                        self.store.get(MemoryKind.SEMANTIC, user_id, f.superseded_by)
+                        if f.superseded_by else None)
+                    seen = as_believed(f, recorded_at, valid_to_before=opened,
+                                       successor=nxt if isinstance(nxt, Fact) else None)
+                if not valid_covers(seen, valid_at):
+                    continue
             out.append(f)
+        return out
+
+    def _valid_to_before(self, user_id: str, facts: list[Fact],
+                         at: datetime) -> dict[str, datetime | None]:
+        """The valid_to each fact superseded after `at` had before its supersession, from the
+        audited `supersede` snapshot (invariant 185); a forgotten snapshot says nothing."""
+        later = {f.id for f in facts
+                 if f.state == FactState.SUPERSEDED and f.superseded_at and f.superseded_at > at}
+        if not later:
+            return {}
+        out: dict[str, datetime | None] = {}
+        for e in self.store.audit(user_id, limit=1_000_000, action="supersede"):  # newest first
+            fid = e.target_ids[0] if e.target_ids else None
+            if fid in later and fid not in out and isinstance(e.before, dict) \
+                    and not e.before.get("forgotten") and "valid_to" in e.before:
+                out[fid] = parse_when(e.before["valid_to"], field="valid_to")
         return out
 
     # playbooks and catalog ---------------------------------------------------------------------

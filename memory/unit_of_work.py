@@ -402,9 +402,10 @@ class Batch:
         self.note(action, [doc.id], before=doc, reason=reason, key=key)
 
     def set_watermark(self, name: str, value: str, *, expected: str | None) -> None:
-        """Advance a per-user watermark; `expected` guards against a concurrent run."""
+        """Advance a per-user watermark from the value read (`expected`): compare-and-set, so
+        a concurrent run that moved it first, even to the same value, is a conflict (inv. 182)."""
         self.ops.append(SetWatermark(user_id=self.user_id, name=name, value=value,
-                                     expected=expected))
+                                     expected=expected, strict=True))
 
     def put_credential(self, cred: Credential, *, action: str, before: Credential | None = None,
                        reason: str | None = None) -> Credential:

@@ -56,6 +56,14 @@ def _generation(svc: MemoryService, plan: Plan) -> int:
                                plan_id=plan.id))
 
 
+def _moved_by(svc: MemoryService, plan: Plan) -> bool:
+    """Did this plan move the watermark where it is now? Its newest apply or undo says so: an
+    apply not undone since (invariant 182)."""
+    events = svc.store.audit(plan.user_id, limit=100_000, plan_id=plan.id)
+    last = next((e for e in events if e.action in ("consolidate", "consolidate_undo")), None)
+    return last is not None and last.action == "consolidate"
+
+
 def _is_applied(svc: MemoryService, user: str, op: PlanOp) -> bool:
     if op.kind in (OpKind.ADD_FACT, OpKind.SUPERSEDE) and op.fact:
         if svc.store.get(MemoryKind.SEMANTIC, user, op.fact.id) is None:
@@ -113,7 +121,8 @@ def _write_op(b: Batch, plan: Plan, op: PlanOp) -> None:
 
 def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None = None,
                actor: str = ACTOR) -> ApplyResult:
-    """Apply the plan (or the approved `op_ids`) in ONE store batch, watermark last (inv. 37)."""
+    """Apply the plan (or the approved `op_ids`) in ONE store batch, watermark last (inv. 37);
+    episodes another plan already consolidated make it stale (invariant 182)."""
     user = require_user(plan.user_id)
     actionable = plan.actionable()
     if op_ids is None:
@@ -134,6 +143,11 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
     if current not in (plan.watermark_before, plan.watermark_after):
         raise _stale(plan, f"the consolidation watermark moved to {current} "
                            f"(planned from {plan.watermark_before or 'the start'})")
+    if current == plan.watermark_after != plan.watermark_before and not _moved_by(svc, plan):
+        # Invariant 182: another plan of the same episodes (another process, another model's
+        # wording) already consolidated them; applying this one too would store them twice.
+        raise _stale(plan, f"another plan already consolidated these episodes (the watermark "
+                           f"is at {current})")
     tombs = [t.id for t in svc.store.list_tombstones(user)]
     if set(tombs) - set(plan.tombstone_ids):
         raise _stale(plan, "a value of this user was rejected or retracted since planning")

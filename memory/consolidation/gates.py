@@ -56,6 +56,15 @@ def evidence(subject: str, cited: list[str], known: set[str]) -> GateDecision:
                         reason=f"cites {', '.join(cited)}")
 
 
+def dates(subject: str, valid_from, valid_to) -> GateDecision:
+    """A model's interval must run forwards: `valid_to` before `valid_from` is malformed output,
+    dropped with its reason instead of failing the whole run (invariant 37)."""
+    if valid_from is not None and valid_to is not None and valid_to < valid_from:
+        return GateDecision(gate="dates", subject=subject, decision="drop",
+                            reason=f"valid_to {valid_to} is before valid_from {valid_from}")
+    return GateDecision(gate="dates", subject=subject, decision="pass", reason="dates in order")
+
+
 def tombstone(subject: str, verdict: Verdict | None, policy: ReviewPolicy) -> GateDecision:
     """A restated rejected/retracted value is never planned active (invariants 7, 31, 61): a
     confident restatement is dropped or reviewed (policy); a doubtful one always reviewed."""

@@ -258,7 +258,8 @@ class _Builder:
     def fact(self, f, *, later_in_slot: bool) -> None:
         text, ev = f.text, list(f.evidence)
         for g in (gates.evidence(text, ev, self.known),
-                  gates.grounding(text, self.user_vocab, self.said_vocab)):
+                  gates.grounding(text, self.user_vocab, self.said_vocab),
+                  gates.dates(text, f.valid_from, f.valid_to)):
             if self.record(g).decision == "drop":
                 return self.drop(text, g.gate, ev, g.reason, f.reason)
         key = normalise(text)

@@ -76,7 +76,10 @@ class AppendAudit(BaseModel):
 
 
 class SetWatermark(BaseModel):
-    """Advance a per-user watermark (e.g. consolidation). `expected` guards against a race."""
+    """Advance a per-user watermark (e.g. consolidation). `expected` guards against a race.
+    A copied history (migration, import) converges on a value already there; a `strict` move
+    (a consolidation run, its undo) is compare-and-set: the value it read, or a conflict, even
+    when another run already moved it to the same value (invariant 182)."""
 
     model_config = ConfigDict(extra="forbid")
     op: Literal["watermark"] = "watermark"
@@ -84,6 +87,7 @@ class SetWatermark(BaseModel):
     name: str
     value: str
     expected: str | None = None
+    strict: bool = False
 
 
 class PutCredential(BaseModel):

@@ -813,6 +813,7 @@ class EmbeddedStore:
                     touched.add(op.user_id)
                 elif isinstance(op, PutTombstone):
                     t = op.tombstone
+                    self._not_anothers(db, "tombstones", "tombstone", t.id, t.user_id)
                     cur = db.execute(
                         "INSERT OR IGNORE INTO tombstones (id, user_id, normalized, body, vec) "
                         "VALUES (?, ?, ?, ?, ?)",
@@ -824,6 +825,7 @@ class EmbeddedStore:
                     self._tomb_matrices.pop(t.user_id, None)
                 elif isinstance(op, AppendAudit):
                     e = op.event
+                    self._not_anothers(db, "audit", "audit event", e.id, e.user_id)
                     db.execute(
                         "INSERT OR IGNORE INTO audit (id, user_id, at, action, plan_id, body) "
                         "VALUES (?, ?, ?, ?, ?, ?)",
@@ -839,6 +841,16 @@ class EmbeddedStore:
         with self._lock:
             for user in touched:
                 self._drop_views(user)
+
+    @staticmethod
+    def _not_anothers(db: sqlite3.Connection, table: str, what: str, rid: str,
+                      user_id: str | None) -> None:
+        """An append-only id met again is the same record (a retry) only for the same user: an
+        id another user holds is a conflict, never silently dropped (invariant 183)."""
+        row = db.execute(f"SELECT user_id FROM {table} WHERE id = ?", (rid,)).fetchone()
+        if row is not None and row[0] != user_id:
+            raise ConflictError(f"{what} {rid} already belongs to another user: refused whole",
+                                target_id=rid)
 
     def _put(self, db: sqlite3.Connection, doc: AnyMemory, vec: np.ndarray) -> None:
         body = doc.model_dump_json()
@@ -998,7 +1010,8 @@ class EmbeddedStore:
         row = db.execute("SELECT value FROM watermarks WHERE user_id = ? AND name = ?",
                          (op.user_id, op.name)).fetchone()
         current = None if row is None else row[0]
-        if op.expected != current and current != op.value:
+        # A strict move is compare-and-set (invariant 182); a copied history converges.
+        if op.expected != current and (op.strict or current != op.value):
             raise ConflictError(
                 f"watermark {op.name} for {op.user_id} moved to {current} (expected {op.expected})")
         db.execute("INSERT OR REPLACE INTO watermarks VALUES (?, ?, ?)",
