@@ -54,10 +54,11 @@ states = s2.multiselect("States", [s.value for s in FactState], default=["active
                         key="facts_states")
 ftype = s3.selectbox("Type", ["any", *[t.value for t in FactType]], key="facts_type")
 v_col, r_col = st.columns(2)
-since = datetime(2000, 1, 1)
+since = datetime(2000, 1, 1)  # record time: nothing was recorded before this store
+ever = datetime(1900, 1, 1)  # valid time: what the user says can be dated long ago
 valid_on = v_col.toggle("As of valid time", key="asof_valid_on",
                         help="versions whose validity interval covers this moment (invariant 13)")
-valid_at = v_col.datetime_input("True at (UTC)", key="asof_valid", min_value=since,
+valid_at = v_col.datetime_input("True at (UTC)", key="asof_valid", min_value=ever,
                                 disabled=not valid_on)
 rec_on = r_col.toggle("As of record time", key="asof_rec_on",
                       help="what the store believed at this moment (invariant 14)")
