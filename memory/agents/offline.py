@@ -564,11 +564,30 @@ def _asked_slots(q: str, direct: set[str], names: frozenset[str]) -> set[str]:
 
 def _asked_relations(q: str) -> frozenset[str]:
     """The relatives a question asks about ("my sister", "my boss", "my team lead"), as terms,
-    with the general lexicon's other words for them ("boss" ~ "manager")."""
-    from ..lexicon import expansions
+    with the words for the same person: "boss" ~ "manager", "wife" ~ "partner", "mum" ~
+    "parents" (never a sister for a brother, nor a mum for a dad)."""
+    out: set[str] = set()
+    for m in _RELATION.finditer(q):
+        w = m.group(1).lower()
+        out.add(w)
+        for same in _REL_SAME:
+            if w in same:
+                out |= same
+        for generic, specific in _REL_GENERIC.items():
+            if w == generic:
+                out |= specific
+            elif w in specific:
+                out.add(generic)
+    return _stems(*out) if out else frozenset()
 
-    rels = _stems(*(m.group(1).lower() for m in _RELATION.finditer(q)))
-    return rels | frozenset(expansions(rels, 1.0)) if rels else frozenset()
+
+_REL_SAME = (frozenset({"boss", "manager", "lead", "supervisor"}),
+             frozenset({"kids", "children", "child"}))
+_REL_GENERIC = {"partner": frozenset({"wife", "husband", "girlfriend", "boyfriend", "spouse",
+                                      "fiance", "fiancee"}),
+                "parents": frozenset({"mum", "mom", "mother", "dad", "father"}),
+                "sibling": frozenset({"sister", "brother"}),
+                "kids": frozenset({"son", "daughter"}), "children": frozenset({"son", "daughter"})}
 
 
 def _about(text: str, rels: frozenset[str]) -> bool:
