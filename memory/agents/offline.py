@@ -311,7 +311,7 @@ class OfflineAgent:
             # not answered by "... backs up to Google Drive".
             overlap = want & (terms(h.text) - (identifiers(h.text) - asked_names))
             rel = relative_of(h.text) if h.kind == "semantic" else None
-            if rel and not (terms(rel) & (direct | rels)
+            if rel and not (terms(rel) & rels
                             or asked_names & identifiers(" x " + h.text)):
                 continue  # invariant 180: about a relative, and the question is not
             if h.kind == "semantic" and (history or h.state == "active") and (
@@ -330,13 +330,27 @@ class OfflineAgent:
             return told
         if history:  # no version changed: what is on record now answers
             facts = [h for h in facts if h.state == "active"]
-        if not (_HOWTO.search(q) and (books or docs)):
-            # A how-to question is answered by what worked before and the help page that covers
-            # it; the user's facts answer it only when neither exists.
-            named = [h for h in facts if asked_names & identifiers(" x " + h.text)]
+        people = frozenset(n for n in asked_names & direct if not any(c.isdigit() for c in n))
+        slotted = [h for h in facts if asked_slots & answered_slots(h.text, h.fact_type)]
+        if yesno and asked_slots & _SINGLE and slotted and not rels:
+            # Invariant 189: "do I still work at Parcelbird?" is answered by the employer on
+            # record: a single-valued attribute holding something else is a no.
+            return _yes_no(content, q, slotted[:3], [_said_now(h, q) for h in slotted[:3]],
+                           single=True)
+        if _HOWTO.search(q) and (books or docs):
+            # Invariant 186: a how-to question is answered by what worked before and the help
+            # page; the user's own facts come first only when they hold every asked word
+            # ("how do I back up Home Assistant?": it backs up nightly to Google Drive).
+            mine = [h for h in facts if content and content <= terms(h.text) | identifiers(h.text)]
+            if mine:
+                intro = sentence("From what you've told me: " + join([_said_now(h, q)
+                                                                    for h in mine[:2]]))
+                return intro + " " + self._howto(books, docs)
+        else:
+            named = [h for h in facts if people & identifiers(" x " + h.text)]
             if named:  # "where does Tom work?": the memories about Tom, not every job
                 facts = named
-            elif yesno and (asked_names & direct) - _names_in(facts):
+            elif yesno and not all(_held(n, _names_in(facts)) for n in people):
                 # Invariant 187: "Is Jonas my team lead?" with no Jonas on record: nothing
                 # answers it, whatever else the lead is.
                 facts = []
@@ -357,17 +371,31 @@ class OfflineAgent:
             if facts and not _ABOUT.search(q):
                 # Invariant 186: the memories that answer best, not every one sharing a word:
                 # "what shell do I use?" is the fish shell, not everything else you use.
+                # The user's own name for an asked thing ("the robot vacuum" is "the Roborock"
+                # of "Has a Roborock S8 robot vacuum") counts as asked.
+                sources = {h.id for h in facts if len(direct & terms(h.text) - _LIGHT) >= 2}
+                alias = frozenset().union(*(identifiers(h.text) for h in facts
+                                            if h.id in sources)) - asked_names
                 scores = {h.id: _score(h, q, direct, want, asked_slots, asked_names)
+                          + (h.id not in sources and bool(alias & identifiers(h.text)))
                           for h in facts}
                 best = max(scores.values())
-                facts = [h for h in facts if scores[h.id] >= best]
-            listing = [_said_now(h, q) for h in facts[:6]]
+                # Half a point short still answers when it holds a word the user said; a
+                # synonym alone never does ("shell" ~ "terminal" is not the Gruvbox theme).
+                facts = [h for h in facts if scores[h.id] >= best or (
+                    scores[h.id] >= best - 0.5 and direct & terms(h.text) - _LIGHT)]
+            names = _user_names(hits)
+            listing = [_said_now(h, q, names) for h in facts[:6]]
             if listing:
                 if yesno:
                     return _yes_no(content, q, facts[:6], listing)
                 return sentence("From what you've told me: " + join(listing))
             if yesno:
                 return "I have nothing on record that says so."
+        return self._howto(books, docs)
+
+    @staticmethod
+    def _howto(books: list, docs: list) -> str:
         out = []
         if books:
             b = books[0]
@@ -389,7 +417,8 @@ class OfflineAgent:
 
 # Question words that name a single-valued attribute (matching.slots_of's slots).
 _SLOT_WORDS = [(frozenset(stem(w) for w in ws), slot) for ws, slot in [
-    (("live", "lived", "living", "home", "moved", "move", "city", "town", "address"), "home"),
+    (("live", "lived", "living", "home", "moved", "move", "city", "town", "address", "based"),
+     "home"),
     (("work", "worked", "working", "job", "jobs", "role", "roles", "position", "career"), "job"),
     (("work", "worked", "employer", "employers", "company", "companies"), "employer"),
     (("diet", "eat", "ate", "eaten", "vegetarian", "vegan", "meat"), "diet"),
@@ -487,7 +516,10 @@ def _history(facts: list, direct: set[str], asked: set[str], q: str = "",
 
 def _role(said: str) -> str:
     """A role said without a verb ("Senior backend engineer at Helio") is what you are."""
-    if not said.startswith("you") and _ROLE_START.match(said):
+    m = _ROLE_START.match(said)
+    # "Senior backend engineer on the platform team": a role; "Home Assistant backs up": not
+    if not said.startswith("you") and m and re.match(r"\s*(?:$|[,;]|(?:at|on|in|for|with|of)\b)",
+                                                     said[m.end():]):
         return f"you're {_article(said)} {said[:1].lower()}{said[1:]}"
     return said
 
@@ -505,6 +537,7 @@ _LIGHT = _stems("have", "has", "had", "having", "own", "owns", "owned", "use", "
 _SLOT_VERBS = _stems("live", "lives", "lived", "living", "home", "work", "works", "worked",
                      "working", "job", "jobs", "eat", "eats", "ate", "eaten", "move", "moved",
                      "diet", "diets")
+_SINGLE = frozenset({"home", "job", "employer", "diet"})
 _SLOT_ALL = frozenset().union(*(ws for ws, _ in _SLOT_WORDS))
 _TIMEY = _stems("day", "days", "moment", "nowadays", "lately", "today", "week", "weeks", "year",
                 "years", "time", "times", "these", "those", "before", "after", "ago", "first",
@@ -520,6 +553,9 @@ _YESNO = re.compile(r"^(?:(?:so|and|hey|ok|okay|um|wait|quick\s+question)[,!]?\s
                     r"(?:do|does|did|am|is|are|was|were|have|has|had)\b", re.IGNORECASE)
 _WHEN = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:when|since\s+when|what\s+date)\b",
                    re.IGNORECASE)
+# "when did I get Biscuit?" asks for a date; "when does the vacuum run?" for a habit.
+_WHEN_DATE = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:since\s+when|what\s+date|when(?:'s|"
+                        r"\s+(?:did|was|were|is|am|are|will|have|has)))\b", re.IGNORECASE)
 _ABOUT = re.compile(r"\b(?:tell\s+me\s+(?:about|everything)|what\s+do\s+you\s+know|"
                     r"anything\s+about|everything\s+about)\b", re.IGNORECASE)
 _HAS_DATE = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|"
@@ -538,7 +574,9 @@ _REPHRASE = [
     (re.compile(r"\bdo\s+for\s+(?:a\s+)?(?:living|work)\b", re.IGNORECASE), "do for my job"),
     # "how do I get to work?" asks how the user commutes, not about the job
     (re.compile(r"\b(?:get|go|travel|come)\s+(?:in\s+)?to\s+(?:work|the\s+office)\b",
-                re.IGNORECASE), "commute to the office by bike, car, bus, tram, train or on foot"),
+                re.IGNORECASE), "commute"),
+    (re.compile(r"\bcommute\b", re.IGNORECASE),
+     "commute to the office by bike, car, bus, tram, train or on foot"),
 ]
 
 
@@ -600,6 +638,11 @@ def _about(text: str, rels: frozenset[str]) -> bool:
                                                        text, re.IGNORECASE)))
 
 
+def _user_names(hits) -> frozenset[str]:
+    """Names the user's memories use past their first word ("a beagle called Biscuit")."""
+    return frozenset(w.lower() for h in hits for w in re.findall(r"(?<=\s)[A-Z][a-z]+\b", h.text))
+
+
 def _names_in(facts: list) -> frozenset[str]:
     return frozenset().union(*(identifiers(" x " + h.text) for h in facts))
 
@@ -612,7 +655,7 @@ def _kind_hit(q: str, text: str) -> bool:
     """The question names a kind ("phone", "dog") and the memory names one of that kind
     ("a Pixel 8", "a beagle")."""
     have = set(_words(text))
-    for w in _words(q):
+    for w in _words(re.sub(r"['’]s\b", "", q)):
         kind = w if w in lx.KIND_NAMES else w[:-1] if w.endswith("s") and w[:-1] in lx.KIND_NAMES \
             else None
         if kind and any(lx.KINDS.get(x) == kind for x in have):
@@ -653,15 +696,20 @@ def _score(h, q: str, direct: set[str], want: set[str], slots: set[str],
     return score
 
 
-def _said_now(h, q: str) -> str:
+def _said_now(h, q: str, names: frozenset[str] = frozenset()) -> str:
     """A current fact said to the user; a when-question gets its date (invariant 188): when it
-    started, or when the user said it."""
+    started, or when the user said it. A fact opening with a name the user uses elsewhere
+    ("Biscuit is terrified of fireworks") keeps it: it is not "your biscuit"."""
     said = _role(second_person(h.text))
+    first = h.text.split()[0] if h.text.split() else ""
+    if first.lower() in names and said.lower().startswith("your " + first.lower()):
+        said = first + said[len("your ") + len(first):]
     if re.match(r"^(?:The|A|An)\s", said):  # "the Aqara door sensors take ..." mid-sentence
         said = said[:1].lower() + said[1:]
-    elif re.match(r"^(?:[A-Z][a-z]+ing|On|In|At)\b", said):  # "Flying home to Kochi ..." is what you're doing
+    elif re.match(r"^(?:[A-Z][a-z]+ing\s+(?:to|home|in|at|on|from|with|for|back|out|up|away)|On|In|At)\b",
+                  said):  # "Flying home to Kochi ..." is what you're doing
         said = "you're " + said[:1].lower() + said[1:]
-    if _WHEN.match(q.strip()) and not _HAS_DATE.search(h.text):
+    if _WHEN_DATE.match(q.strip()) and not _HAS_DATE.search(h.text):
         if h.valid_from:
             said += f" (since {h.valid_from})"
         elif h.recorded_at:
@@ -679,7 +727,14 @@ def _dated(h) -> str:
     return said + (f" (you told me on {h.recorded_at.date()})" if h.recorded_at else "")
 
 
-def _verdict(content: set[str] | frozenset[str], q: str, text: str) -> str | None:
+def _held(word: str, held: frozenset[str]) -> bool:
+    """The word, or a word of the same root ("portug" / "portugues", "german" / "germani")."""
+    return word in held or (len(word) >= 5 and any(
+        len(h) >= 5 and (h.startswith(word) or word.startswith(h)) for h in held))
+
+
+def _verdict(content: set[str] | frozenset[str], q: str, text: str,
+             single: bool = False) -> str | None:
     """Yes, no or None (can't tell) for a yes/no question against one memory (invariant 189):
     a negated mention ("never coffee", "rather than Zigbee2MQTT") is a no; every asked word held
     (or a thing of the asked kind) is a yes; a rival value of the same kind ("pescatarian" for
@@ -692,12 +747,14 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str) -> str | Non
         if at is not None and set(toks[max(0, at - 3):at]) & _NEGATORS:
             return "no"
     held = _holds(text)
-    missing = set(content) - held
+    missing = {w for w in content if not _held(w, held)}
     if not missing or (_kind_hit(q, text) and not missing - _stems(*lx.KINDS, "pet", "pets",
                                                                    *(w for g in lx.PET_KINDS for w in g))):
         return "yes"
     # A rival value answers no only where one value excludes the other: a diet, or a state
     # asked with "am I" ("am I a morning person?"); a cat is no answer to "do I have a dog?".
+    if single:  # the one value of the attribute asked holds something else
+        return "no"
     state = bool(re.match(r"^(?:am\s+i|is\s+my|are\s+my)\b", q.strip(), re.IGNORECASE))
     for group in _RIVALS if state else _RIVALS[-1:]:
         if content & group and not content & held and held & (group - content):
@@ -708,8 +765,9 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str) -> str | Non
     return None
 
 
-def _yes_no(content, q: str, facts: list, listing: list[str]) -> str:
-    verdicts = [_verdict(content, q, h.text) for h in facts]
+def _yes_no(content, q: str, facts: list, listing: list[str], single: bool = False) -> str:
+    verdicts = [_verdict(content, q, h.text, single) for h in facts]
+    listing = [re.sub(r"^(No|The|A|An)\b", lambda m: m.group(1).lower(), said) for said in listing]
     for word, v in (("Yes", "yes"), ("No", "no")):
         keep = [said for said, got in zip(listing, verdicts, strict=False) if got == v]
         if keep:
