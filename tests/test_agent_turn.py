@@ -619,3 +619,44 @@ def test_inv189_a_diet_answers_a_diet_question_no(service):
     service.write_fact("bo", "Is vegetarian; team lunches must suit that", fact_type="constraint")
     assert turn(service, "Am I vegetarian?", user="bo").reply.startswith("Yes: you're vegetarian")
     assert turn(service, "Do I eat meat?", user="bo").reply.startswith("No: you're vegetarian")
+
+
+def test_inv189_a_single_valued_attribute_holding_another_value_is_a_no(service):
+    # Invariant 189: "do I still work at Parcelbird?" is answered by the employer on record,
+    # not by another memory that merely names Parcelbird.
+    service.write_fact("ana", "Senior backend engineer on the platform team at Helio Health",
+                       fact_type="identity")
+    service.write_fact("ana", "His lead at Parcelbird was Priya", fact_type="identity")
+    service.write_fact("ana", "Lives in Kreuzberg, Berlin", fact_type="identity")
+    service.write_fact("ana", "Has a Portuguese NIF tax number")
+    assert turn(service, "Do I still work at Parcelbird?").reply == \
+        "No: you're a senior backend engineer on the platform team at Helio Health."
+    assert turn(service, "Do I live in Leeds?").reply.startswith("No: you live in Kreuzberg")
+    assert turn(service, "Do I live in Berlin?").reply.startswith("Yes: you live in Kreuzberg")
+    assert turn(service, "where am I based?").reply == \
+        "From what you've told me: you live in Kreuzberg, Berlin."
+    # "Portugal" and "Portuguese" share a root: the name is on record.
+    assert turn(service, "Do I have a tax number in Portugal?").reply.startswith("Yes: you have")
+
+
+def test_inv186_a_how_to_cites_the_users_own_fact_that_holds_every_asked_word(service):
+    from memory.models import CatalogDoc
+
+    service.add_catalog([CatalogDoc(title="Backing up Home Assistant automatically",
+                                    text="Settings, System, Backups creates full snapshots.")])
+    service.write_fact("ana", "Home Assistant backs up nightly to Google Drive")
+    reply = turn(service, "How do I back up Home Assistant?").reply
+    # Not "you're a home assistant": a role word followed by a verb is not a role.
+    assert reply.startswith("From what you've told me: Home Assistant backs up nightly")
+    assert "covers this" in reply
+
+
+def test_inv186_the_users_name_for_a_thing_counts_as_asked_and_a_name_stays_a_name(service):
+    service.write_fact("ana", "Has a Roborock S8 robot vacuum, a birthday present from Tom")
+    service.write_fact("ana", "The Roborock only runs when nobody is home and never at night",
+                       fact_type="constraint")
+    service.write_fact("ana", "Has a beagle called Biscuit")
+    service.write_fact("ana", "Biscuit is terrified of fireworks", fact_type="constraint")
+    run = turn(service, "When does the robot vacuum run?").reply
+    assert "nobody is home" in run and "told me on" not in run  # a habit, not a date (188)
+    assert "Biscuit is terrified" in turn(service, "What is Biscuit scared of?").reply
