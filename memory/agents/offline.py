@@ -481,9 +481,9 @@ def _history(facts: list, direct: set[str], asked: set[str], q: str = "",
     chains = changed
     slotted = [c for c in chains if any(asked & slots_of(h.text, h.fact_type) for h in c)]
     # "What was my old work laptop?": the chain holding most of the question's own words.
-    said = {id(c): max(len(direct & terms(h.text) - _LIGHT) for h in c) for c in chains}
-    most = max(said.values(), default=0)
-    worded = [c for c in chains if most and said[id(c)] == most]
+    held = {id(c): max(len(direct & terms(h.text) - _LIGHT) for h in c) for c in chains}
+    most = max(held.values(), default=0)
+    worded = [c for c in chains if most and held[id(c)] == most]
     # "Where have I worked?" asks about the job: the work laptop's chain shares a word only.
     chains = (slotted or worded or chains)[:2]
     if content and _WHEN.match(q.strip()):
