@@ -486,3 +486,177 @@ def test_a_lead_in_about_telling_is_not_a_condition(message, statement):
     u = understand(message, NOW.date())
     assert [(s.act, s.text) for s in u.statements] == [statement] and not u.ignored
     assert understand("If I move to Berlin I'll tell you", NOW.date()).statements == []
+
+
+# --- answering rules (issue 12, `memdesk eval answers`) ----------------------------------------
+def _chain(svc, texts, user="ana", fact_type="world", since=None):
+    """Write a supersession chain oldest first; the last version starts at `since`."""
+    old = None
+    for n, text in enumerate(texts):
+        last = n == len(texts) - 1
+        old = svc.write_fact(user, text, fact_type=fact_type, supersedes_id=old.id if old else None,
+                             valid_from=since if last and since else None).fact
+    return old
+
+
+def test_inv186_a_compound_or_a_verb_beside_a_noun_asks_for_no_attribute(service):
+    # Invariant 186: "home" in "smart home hub" / "home airport" and "work" in "work laptop"
+    # are parts of a thing, not where the user lives or works.
+    service.write_fact("ana", "Lives in Bishopston, Bristol", fact_type="identity")
+    service.write_fact("ana", "Works as a nurse at Leeds General", fact_type="identity")
+    service.write_fact("ana", "Home airport is Lisbon (LIS)")
+    service.write_fact("ana", "Works days only: three long days a week", fact_type="constraint")
+    _chain(service, ["Work laptop is a ThinkPad X1 Carbon", "Work laptop is a MacBook Pro M3"])
+    _chain(service, ["Her smart home hub is a Homey Pro", "Her smart home hub is a Home Assistant Green"])
+    airport = turn(service, "What's my home airport?").reply
+    assert "Lisbon (LIS)" in airport and "Bristol" not in airport
+    laptop = turn(service, "What's my work laptop?").reply
+    assert "MacBook Pro" in laptop and "nurse" not in laptop and "ThinkPad" not in laptop
+    old = turn(service, "What was my old work laptop?").reply
+    assert "your work laptop was a ThinkPad" in old and "nurse" not in old
+    hubs = turn(service, "Which smart home hubs have I had?").reply
+    assert hubs.index("Homey") < hubs.index("Home Assistant Green") and "Bristol" not in hubs
+    assert "three long days" in turn(service, "What shifts do I work now?").reply
+
+
+def test_inv186_an_answer_is_the_best_answering_memories_not_every_shared_word(service):
+    # Invariant 186: "what shell do I use?" is the fish shell, not everything else "used".
+    service.write_fact("ana", "Uses the fish shell", fact_type="preference")
+    service.write_fact("ana", "Uses AeroSpace as a tiling window manager", fact_type="preference")
+    service.write_fact("ana", "Main editor is Zed; Neovim only on servers", fact_type="preference")
+    service.write_fact("ana", "Wants Gruvbox dark everywhere: editor, terminal, Slack",
+                       fact_type="preference")
+    service.write_fact("ana", "Has a Roborock S8 robot vacuum")
+    service.write_fact("ana", "Has four Aqara door sensors")
+    service.write_fact("ana", "Uses an Airalo eSIM outside the EU on a Pixel 8")
+    assert turn(service, "What shell do I use?").reply == \
+        "From what you've told me: you use the fish shell."
+    editor = turn(service, "What editor do I use?").reply
+    assert "Zed" in editor and "Gruvbox" not in editor and "fish" not in editor
+    vacuum = turn(service, "What robot vacuum do I have?").reply
+    assert "Roborock" in vacuum and "Aqara" not in vacuum
+    assert "Pixel 8" in turn(service, "What phone do I have?").reply  # a thing of the kind asked
+    # "what do I own?" still lists everything had (invariant 181)
+    owned = turn(service, "What do I own?").reply
+    assert "Roborock" in owned and "Aqara" in owned
+
+
+def test_inv186_a_question_that_is_not_how_to_is_answered_from_facts(service):
+    from memory.models import CatalogDoc
+
+    service.add_catalog([CatalogDoc(title="Miles & More status levels",
+                                    text="Frequent Traveller gives lounge access on flights.")])
+    service.write_fact("ana", "Her 2027 travel budget is capped at 80 flights", fact_type="constraint")
+    service.write_fact("ana", "Cycles to the office along the canal, 20 minutes", fact_type="preference")
+    service.write_fact("ana", "Works as a backend engineer at Helio", fact_type="identity")
+    flights = turn(service, "How many flights can I take next year?").reply
+    assert "80 flights" in flights and "help page" not in flights
+    commute = turn(service, "How do I get to work?").reply
+    assert "canal" in commute and "engineer" not in commute
+    assert "backend engineer" in turn(service, "What do I do for a living?").reply
+
+
+def test_inv187_a_question_about_a_relative_is_answered_by_that_relative_only(service):
+    # Invariant 187: the user's own home never answers "where does my sister live?", and a
+    # relative with nothing on record is said so.
+    service.write_fact("ana", "Lives in Kreuzberg, Berlin", fact_type="identity")
+    service.write_fact("ana", "His sister Anjali is a data scientist in Bangalore", fact_type="identity")
+    service.write_fact("ana", "His manager at Helio is Sofia", fact_type="identity")
+    service.write_fact("ana", "Dotfiles live in a repo managed with chezmoi")
+    sister = turn(service, "Where does my sister live?").reply
+    assert "Bangalore" in sister and "Kreuzberg" not in sister
+    brother = turn(service, "Where does my brother live?").reply
+    assert "Kreuzberg" not in brother and "Bangalore" not in brother and "record" in brother
+    boss = turn(service, "who's my boss").reply  # the lexicon's "boss" ~ "manager"
+    assert "Sofia" in boss and "chezmoi" not in boss
+    jonas = turn(service, "Is Jonas my manager?").reply
+    assert "nothing on record" in jonas and "Yes" not in jonas and "Sofia" not in jonas
+
+
+def test_inv188_a_when_question_is_answered_with_the_versions_date(service):
+    # Invariant 188: the version holding the asked value, with the date it started or the day
+    # the user said it; not the whole history.
+    _chain(service, ["Lives in Headingley, Leeds", "Lives in Bishopston, Bristol"],
+           fact_type="identity", since="2026-09-12")
+    service.write_fact("ana", "Has a beagle called Biscuit")
+    moved = turn(service, "When did I move to Bristol?").reply
+    assert moved == "From what you've told me: you live in Bishopston, Bristol (since 2026-09-12)."
+    left = turn(service, "When did I live in Leeds?").reply
+    assert "you lived in Headingley, Leeds" in left and "Bristol" not in left
+    dog = turn(service, "When did I get Biscuit?").reply
+    assert "Biscuit" in dog and f"you told me on {NOW.date()}" in dog
+
+
+def test_inv189_a_yes_no_question_is_answered_yes_or_no_from_the_facts(service):
+    # Invariant 189: yes when a memory holds what was asked (or a thing of its kind), no when
+    # it says the opposite, and nothing on record said as such; never a yes from a synonym.
+    service.write_fact("ana", "Has a beagle called Biscuit")
+    service.write_fact("ana", "Is not vegan; she eats everything")
+    service.write_fact("ana", "Drinks tea, never coffee", fact_type="preference")
+    service.write_fact("ana", "Uses ZHA rather than Zigbee2MQTT for now", fact_type="preference")
+    _chain(service, ["Lives in Ottensen, Hamburg", "Lives in Alcântara, Lisbon"],
+           fact_type="identity", since="2026-10-01")
+    assert turn(service, "Do I have a dog?").reply.startswith("Yes: you have a beagle")
+    assert turn(service, "Am I vegan?").reply.startswith("No: you're not vegan")
+    assert turn(service, "Do I drink coffee?").reply.startswith("No: you drink tea")
+    assert turn(service, "Do I use Zigbee2MQTT?").reply.startswith("No: you use ZHA")
+    assert turn(service, "Do I live in Alcântara?").reply.startswith("Yes: you live in Alcântara")
+    for q in ("Do I have a car?", "Am I allergic to anything?", "Do I have kids?"):
+        reply = turn(service, q).reply
+        assert reply == "I have nothing on record that says so.", q
+    cat = turn(service, "Do I have a cat?").reply  # a dog is no answer either way
+    assert not cat.startswith(("Yes", "No"))
+    # A version no longer current is said in the past tense: "you lived in", not "you live in".
+    hamburg = turn(service, "Did I use to live in Hamburg?").reply
+    assert hamburg.startswith("Yes.") and "you lived in Ottensen, Hamburg" in hamburg
+    assert "you live in Ottensen" not in hamburg
+
+
+def test_inv189_a_diet_answers_a_diet_question_no(service):
+    service.write_fact("ana", "Is pescatarian: fish is back, still no meat", fact_type="constraint")
+    assert turn(service, "Am I vegetarian?").reply.startswith("No: you're pescatarian")
+    assert turn(service, "Do I eat meat?").reply.startswith("No:")
+    service.write_fact("bo", "Is vegetarian; team lunches must suit that", fact_type="constraint")
+    assert turn(service, "Am I vegetarian?", user="bo").reply.startswith("Yes: you're vegetarian")
+    assert turn(service, "Do I eat meat?", user="bo").reply.startswith("No: you're vegetarian")
+
+
+def test_inv189_a_single_valued_attribute_holding_another_value_is_a_no(service):
+    # Invariant 189: "do I still work at Parcelbird?" is answered by the employer on record,
+    # not by another memory that merely names Parcelbird.
+    service.write_fact("ana", "Senior backend engineer on the platform team at Helio Health",
+                       fact_type="identity")
+    service.write_fact("ana", "His lead at Parcelbird was Priya", fact_type="identity")
+    service.write_fact("ana", "Lives in Kreuzberg, Berlin", fact_type="identity")
+    service.write_fact("ana", "Has a Portuguese NIF tax number")
+    assert turn(service, "Do I still work at Parcelbird?").reply == \
+        "No: you're a senior backend engineer on the platform team at Helio Health."
+    assert turn(service, "Do I live in Leeds?").reply.startswith("No: you live in Kreuzberg")
+    assert turn(service, "Do I live in Berlin?").reply.startswith("Yes: you live in Kreuzberg")
+    assert turn(service, "where am I based?").reply == \
+        "From what you've told me: you live in Kreuzberg, Berlin."
+    # "Portugal" and "Portuguese" share a root: the name is on record.
+    assert turn(service, "Do I have a tax number in Portugal?").reply.startswith("Yes: you have")
+
+
+def test_inv186_a_how_to_cites_the_users_own_fact_that_holds_every_asked_word(service):
+    from memory.models import CatalogDoc
+
+    service.add_catalog([CatalogDoc(title="Backing up Home Assistant automatically",
+                                    text="Settings, System, Backups creates full snapshots.")])
+    service.write_fact("ana", "Home Assistant backs up nightly to Google Drive")
+    reply = turn(service, "How do I back up Home Assistant?").reply
+    # Not "you're a home assistant": a role word followed by a verb is not a role.
+    assert reply.startswith("From what you've told me: Home Assistant backs up nightly")
+    assert "covers this" in reply
+
+
+def test_inv186_the_users_name_for_a_thing_counts_as_asked_and_a_name_stays_a_name(service):
+    service.write_fact("ana", "Has a Roborock S8 robot vacuum, a birthday present from Tom")
+    service.write_fact("ana", "The Roborock only runs when nobody is home and never at night",
+                       fact_type="constraint")
+    service.write_fact("ana", "Has a beagle called Biscuit")
+    service.write_fact("ana", "Biscuit is terrified of fireworks", fact_type="constraint")
+    run = turn(service, "When does the robot vacuum run?").reply
+    assert "nobody is home" in run and "told me on" not in run  # a habit, not a date (188)
+    assert "Biscuit is terrified" in turn(service, "What is Biscuit scared of?").reply

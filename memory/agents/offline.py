@@ -33,11 +33,12 @@ _GENERIC_Q = frozenset(stem(w) for w in ["name", "names", "called", "kind", "typ
                                           "many", "long", "old", "often", "number", "detail",
                                           "details", "info", "favourite", "favorite"])
 _HISTORY_Q = re.compile(r"\b(?:have\s+i|did\s+i|used\s+to|before|previous(?:ly)?|history|"
-                        r"over\s+the\s+years|all\s+the|ever|in\s+the\s+past|earlier)\b", re.IGNORECASE)
+                        r"over\s+the\s+years|all\s+the|ever|in\s+the\s+past|earlier|"
+                        r"(?:my|the|our)\s+(?:old|former)|used\s+to)\b", re.IGNORECASE)
 # "What do I own?", "what have I got?", "which gadgets do I have?": a question about belongings.
 _BELONGINGS_Q = re.compile(r"\b(?:own|owns|have|has|got|possess)\b\W*$", re.IGNORECASE)
 _POSSESSION = frozenset({"verb:have", "verb:own"})
-_HOWTO = re.compile(r"^(?:how|can\s+i|how\s+do|what'?s\s+the\s+best\s+way|is\s+there\s+a\s+way|"
+_HOWTO = re.compile(r"^(?:how(?!\s+(?:many|much|often|long|old|far|big|soon|come)\b)|can\s+i|how\s+do|what'?s\s+the\s+best\s+way|is\s+there\s+a\s+way|"
                     r"why\s+(?:does|is|do)|what\s+should)\b", re.IGNORECASE)
 _PAST = {"are": "were", "have": "had", "live": "lived", "own": "owned", "work": "worked",
          "use": "used", "prefer": "preferred", "like": "liked", "drink": "drank", "run": "ran",
@@ -257,6 +258,7 @@ class OfflineAgent:
         started = time.perf_counter()
         said = []
         for q in u.questions:
+            q = _rephrase(q)  # "what do I do for a living?" asks for the job
             history = bool(_HISTORY_Q.search(q))
             query, k = _question_query(q), 12
             if _BELONGINGS_Q.search(q) and not history:  # invariant 181: recall what is had
@@ -269,26 +271,38 @@ class OfflineAgent:
         return said
 
     def _answer(self, q: str, hits, history: bool) -> str:
-        want = _question_terms(q)
+        from ..lexicon import expansions
+
+        q = _rephrase(q)
         direct = _question_terms(q, synonyms=False)
+        # The general lexicon's other words too ("allergic" ~ "allergy"), scored at half.
+        want = _question_terms(q) | set(expansions(direct, 1.0))
         # "What's my partner's name?" is about the partner: a fact sharing only a generic word
         # ("name") does not answer it.
         focus = want - _GENERIC_Q if want - _GENERIC_Q else want
+        asked_names = identifiers(q)
+        # Invariant 186: the question's own attribute, not a compound's word ("smart home hub",
+        # "home airport", "work laptop") nor a verb beside another asked noun ("what shifts do
+        # I work?"). "Where do I work?" is answered by "... a field service manager at Nordwind".
+        asked_slots = _asked_slots(q, direct, asked_names)
+        rels = _asked_relations(q)
+        yesno = bool(_YESNO.match(q.strip()))
+        content = direct - _LIGHT - _SLOT_VERBS - _GENERIC_Q - _TIMEY
         seen, facts, books, docs = set(), [], [], []
         if history:
             # A version of a chain answers with its chain: "Senior backend engineer at Helio"
             # shares no word with "where have I worked?", its successor "Works as ..." does.
             facts_in = [h for h in hits if h.kind == "semantic"]
             chained = {h.id for c in _chains(_unique(facts_in))
-                       if any(want & focus & terms(m.text) for m in c) for h in c}
+                       if any(want & focus & terms(m.text)
+                              or asked_slots & answered_slots(m.text, m.fact_type) for m in c)
+                       for h in c}
             facts = [h for h in _unique(facts_in) if h.id in chained]
             seen = {h.id for h in facts_in}
-        asked_names = identifiers(q)
-        # "Where do I work?" is answered by "... is a field service manager at Nordwind".
-        asked_slots = {slot for words, slot in _SLOT_WORDS if direct & words}
         # Invariant 181: what the user has or owns answers a question about belongings; it is
         # admitted, never a filter (the hub "is a Home Assistant Green" stays in the list).
         belongings = _POSSESSION if _BELONGINGS_Q.search(q) and not history else frozenset()
+        light = _LIGHT | _GENERIC_Q
         for h in hits:
             if h.id in seen:
                 continue
@@ -297,42 +311,91 @@ class OfflineAgent:
             # not answered by "... backs up to Google Drive".
             overlap = want & (terms(h.text) - (identifiers(h.text) - asked_names))
             rel = relative_of(h.text) if h.kind == "semantic" else None
-            if rel and not (terms(rel) & direct or asked_names & identifiers(" x " + h.text)):
+            if rel and not (terms(rel) & rels
+                            or asked_names & identifiers(" x " + h.text)):
                 continue  # invariant 180: about a relative, and the question is not
             if h.kind == "semantic" and (history or h.state == "active") and (
                     overlap & focus or asked_slots & answered_slots(h.text, h.fact_type)
+                    or _kind_hit(q, h.text) or (rels and _about(h.text, rels))
                     or (h.fact_type == "world"  # things, not an allergy or a tax number
                         and belongings & answered_slots(h.text, h.fact_type))):
                 facts.append(h)
-            elif h.kind == "procedural" and len(overlap) >= 2:
+            elif h.kind == "procedural" and len(overlap - light) >= 2 and overlap & direct - light:
                 books.append(h)
-            elif h.kind == "catalog" and len(overlap) >= 2 and _HOWTO.search(q):
+            elif (h.kind == "catalog" and len(overlap - light) >= 2 and overlap & direct - light
+                  and _HOWTO.search(q)):
                 docs.append(h)
-        if history:
-            told = _history(facts, direct)
-            if told:
-                return told
-        elif not (_HOWTO.search(q) and (books or docs)):
-            # A how-to question is answered by what worked before and the help page that covers
-            # it; the user's facts answer it only when neither exists.
-            named = [h for h in facts if asked_names & identifiers(" x " + h.text)]
+        told = _history(facts, direct, asked_slots, q, content) if history else None
+        if told:
+            return told
+        if history:  # no version changed: what is on record now answers
+            facts = [h for h in facts if h.state == "active"]
+        people = frozenset(n for n in asked_names & direct if not any(c.isdigit() for c in n))
+        slotted = [h for h in facts if asked_slots & answered_slots(h.text, h.fact_type)]
+        if yesno and asked_slots & _SINGLE and slotted and not rels:
+            # Invariant 189: "do I still work at Parcelbird?" is answered by the employer on
+            # record: a single-valued attribute holding something else is a no.
+            return _yes_no(content, q, slotted[:3], [_said_now(h, q) for h in slotted[:3]],
+                           single=True)
+        if _HOWTO.search(q) and (books or docs):
+            # Invariant 186: a how-to question is answered by what worked before and the help
+            # page; the user's own facts come first only when they hold every asked word
+            # ("how do I back up Home Assistant?": it backs up nightly to Google Drive).
+            mine = [h for h in facts if content and content <= terms(h.text) | identifiers(h.text)]
+            if mine:
+                intro = sentence("From what you've told me: " + join([_said_now(h, q)
+                                                                    for h in mine[:2]]))
+                return intro + " " + self._howto(books, docs)
+        else:
+            named = [h for h in facts if people & identifiers(" x " + h.text)]
             if named:  # "where does Tom work?": the memories about Tom, not every job
                 facts = named
-            # Most of the question's words first; recall's order among equals.
-            asked = asked_slots
-            slotted = [h for h in facts if asked & answered_slots(h.text, h.fact_type)]
-            if slotted:  # "where do I live?" is answered by where you live, nothing else
-                facts = slotted
-            elif asked:
-                # Invariant 180: nothing on record fills the attribute asked for ("what is my
-                # address?" after it was forgotten): only a memory holding a word the user said
-                # answers; "your brother lives in Oslo" shares only a synonym of "address".
-                facts = [h for h in facts if direct & focus & terms(h.text)]
-            facts = sorted(facts, key=lambda h: (-len(asked & answered_slots(h.text, h.fact_type)),
-                                                 -len(want & terms(h.text))))
-            listing = [second_person(h.text) for h in facts[:6]]
+            elif yesno and not all(_held(n, _names_in(facts)) for n in people):
+                # Invariant 187: "Is Jonas my team lead?" with no Jonas on record: nothing
+                # answers it, whatever else the lead is.
+                facts = []
+            if rels and not named:
+                # Invariant 187: a question about a relative ("where does my sister live?") is
+                # answered by what is on record about that relative, never by the user's own
+                # facts; with nothing about them, nothing answers.
+                facts = [h for h in facts if _about(h.text, rels)]
+            else:
+                slotted = [h for h in facts if asked_slots & answered_slots(h.text, h.fact_type)]
+                if slotted:  # "where do I live?" is answered by where you live, nothing else
+                    facts = slotted
+                elif asked_slots:
+                    # Invariant 180: nothing on record fills the attribute asked for ("what is
+                    # my address?" after it was forgotten): only a memory holding a word the
+                    # user said answers; "your brother lives in Oslo" shares only a synonym.
+                    facts = [h for h in facts if direct & focus & terms(h.text)]
+            if facts and not _ABOUT.search(q):
+                # Invariant 186: the memories that answer best, not every one sharing a word:
+                # "what shell do I use?" is the fish shell, not everything else you use.
+                # The user's own name for an asked thing ("the robot vacuum" is "the Roborock"
+                # of "Has a Roborock S8 robot vacuum") counts as asked.
+                sources = {h.id for h in facts if len(direct & terms(h.text) - _LIGHT) >= 2}
+                alias = frozenset().union(*(identifiers(h.text) for h in facts
+                                            if h.id in sources)) - asked_names
+                scores = {h.id: _score(h, q, direct, want, asked_slots, asked_names)
+                          + (h.id not in sources and bool(alias & identifiers(h.text)))
+                          for h in facts}
+                best = max(scores.values())
+                # Half a point short still answers when it holds a word the user said; a
+                # synonym alone never does ("shell" ~ "terminal" is not the Gruvbox theme).
+                facts = [h for h in facts if scores[h.id] >= best or (
+                    scores[h.id] >= best - 0.5 and direct & terms(h.text) - _LIGHT)]
+            names = _user_names(hits)
+            listing = [_said_now(h, q, names) for h in facts[:6]]
             if listing:
+                if yesno:
+                    return _yes_no(content, q, facts[:6], listing)
                 return sentence("From what you've told me: " + join(listing))
+            if yesno:
+                return "I have nothing on record that says so."
+        return self._howto(books, docs)
+
+    @staticmethod
+    def _howto(books: list, docs: list) -> str:
         out = []
         if books:
             b = books[0]
@@ -354,10 +417,11 @@ class OfflineAgent:
 
 # Question words that name a single-valued attribute (matching.slots_of's slots).
 _SLOT_WORDS = [(frozenset(stem(w) for w in ws), slot) for ws, slot in [
-    (("live", "lived", "living", "home", "moved", "move", "city", "town", "address"), "home"),
+    (("live", "lived", "living", "home", "moved", "move", "city", "town", "address", "based"),
+     "home"),
     (("work", "worked", "working", "job", "jobs", "role", "roles", "position", "career"), "job"),
     (("work", "worked", "employer", "employers", "company", "companies"), "employer"),
-    (("diet", "eat", "ate", "eaten", "vegetarian", "vegan"), "diet"),
+    (("diet", "eat", "ate", "eaten", "vegetarian", "vegan", "meat"), "diet"),
 ]]
 
 
@@ -404,35 +468,312 @@ def _named_elsewhere(text: str, hits) -> bool:
                and "home" not in slots_of(h.text, h.fact_type) for h in hits)
 
 
-def _history(facts: list, direct: set[str]) -> str | None:
+def _history(facts: list, direct: set[str], asked: set[str], q: str = "",
+             content: set[str] | frozenset[str] = frozenset()) -> str | None:
     """A history answer: the chains that changed, each told oldest first. A history question is
     about one attribute ("where did I live before?"), so chains that never changed are left out
     when one did, and chains sharing the question's own words beat those reached through a
     synonym ("home" in "smart home hub")."""
     chains = _chains(facts)
     changed = [c for c in chains if len(c) > 1 or any(h.supersedes or h.superseded_by for h in c)]
-    chains = changed or chains
-    asked = {slot for words, slot in _SLOT_WORDS if direct & words}
+    if not changed:
+        return None  # nothing changed: the current facts answer ("what headphones have I got?")
+    chains = changed
     slotted = [c for c in chains if any(asked & slots_of(h.text, h.fact_type) for h in c)]
-    worded = [c for c in chains if any(direct & terms(h.text) for h in c)]
+    # "What was my old work laptop?": the chain holding most of the question's own words.
+    held = {id(c): max(len(direct & terms(h.text) - _LIGHT) for h in c) for c in chains}
+    most = max(held.values(), default=0)
+    worded = [c for c in chains if most and held[id(c)] == most]
     # "Where have I worked?" asks about the job: the work laptop's chain shares a word only.
     chains = (slotted or worded or chains)[:2]
+    if content and _WHEN.match(q.strip()):
+        # Invariant 188: "when did I move to Bristol?" is answered by the version that holds
+        # "Bristol", with the date it started (or ended), not by the whole history.
+        members = [h for c in chains for h in c]
+        best = max(len(content & _holds(h.text)) for h in members)
+        dated = [h for h in members if best and len(content & _holds(h.text)) == best]
+        if dated:
+            return sentence("From what you've told me: " + join([_dated(h) for h in dated[:3]]))
     told: list[str] = []
     for chain in chains:
         # What stopped being true came first; then by when it started.
         chain.sort(key=lambda h: (h.state == "active", str(h.valid_from or h.recorded_at or "")))
         parts = []
         for h in chain[:6]:
-            said = second_person(h.text)
-            if not said.startswith("you") and _ROLE_START.match(said):
-                said = f"you're {_article(said)} {said[:1].lower()}{said[1:]}"  # a role, no verb
+            said = _role(second_person(h.text))
             if h.state == "superseded":
                 parts.append(_past(said) + (f" (until {h.valid_to})" if h.valid_to else ""))
             else:
                 parts.append(said + (" now" if not h.valid_from else f" (since {h.valid_from})"))
         told.append(sentence(("From what you've told me, in order: " if not told else "Also: ")
                              + "; then ".join(parts)))
+    if told and _YESNO.match(q.strip()) and content and any(
+            content <= _holds(h.text) for c in chains for h in c):
+        # Invariant 189: "did I use to live in Hamburg?" is a yes when a version holds it.
+        return "Yes. " + " ".join(told)
     return " ".join(told) or None
+
+
+def _role(said: str) -> str:
+    """A role said without a verb ("Senior backend engineer at Helio") is what you are."""
+    m = _ROLE_START.match(said)
+    # "Senior backend engineer on the platform team": a role; "Home Assistant backs up": not
+    if not said.startswith("you") and m and re.match(r"\s*(?:$|[,;]|(?:at|on|in|for|with|of)\b)",
+                                                     said[m.end():]):
+        return f"you're {_article(said)} {said[:1].lower()}{said[1:]}"
+    return said
+
+
+# --- answering rules (invariants 186-189) ---------------------------------------------------
+def _stems(*words: str) -> frozenset[str]:
+    return frozenset().union(*(terms(w) for w in words))
+
+
+_LIGHT = _stems("have", "has", "had", "having", "own", "owns", "owned", "use", "uses", "used",
+                "using", "get", "gets", "got", "take", "takes", "like", "likes", "want", "wants",
+                "go", "goes", "do", "does", "make", "makes", "keep", "keeps", "need", "needs",
+                "start", "started", "begin", "began",
+                "say", "said", "tell", "told", "still", "always")
+_SLOT_VERBS = _stems("live", "lives", "lived", "living", "home", "work", "works", "worked",
+                     "working", "job", "jobs", "eat", "eats", "ate", "eaten", "move", "moved",
+                     "diet", "diets")
+_SINGLE = frozenset({"home", "job", "employer", "diet"})
+_SLOT_ALL = frozenset().union(*(ws for ws, _ in _SLOT_WORDS))
+_TIMEY = _stems("day", "days", "moment", "nowadays", "lately", "today", "week", "weeks", "year",
+                "years", "time", "times", "these", "those", "before", "after", "ago", "first",
+                "previously", "since", "again", "ever", "used", "old", "former", "now")
+_HOME_T, _WORK_T = _stems("home"), _stems("work")
+_AFTER_OK = (r"(?!(?:now|these|nowadays|currently|again|at|in|on|for|and|or|to|from|is|was|are|"
+             r"were|then|right|lately|today|before|since|with|after|anymore|any)\b)")
+# "smart home hub", "home airport", "home office": a compound, not where the user lives.
+_COMPOUND_HOME = re.compile(r"\bsmart\s+home\b|\bhome\s+" + _AFTER_OK + r"[a-z]", re.IGNORECASE)
+# "work laptop", "work email"; "get to work" is a commute (rephrased first).
+_COMPOUND_WORK = re.compile(r"\bwork\s+" + _AFTER_OK + r"[a-z]", re.IGNORECASE)
+_YESNO = re.compile(r"^(?:(?:so|and|hey|ok|okay|um|wait|quick\s+question)[,!]?\s+)?"
+                    r"(?:do|does|did|am|is|are|was|were|have|has|had)\b", re.IGNORECASE)
+_WHEN = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:when|since\s+when|what\s+date)\b",
+                   re.IGNORECASE)
+# "when did I get Biscuit?" asks for a date; "when does the vacuum run?" for a habit.
+_WHEN_DATE = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:since\s+when|what\s+date|when(?:'s|"
+                        r"\s+(?:did|was|were|is|am|are|will|have|has)))\b", re.IGNORECASE)
+_ABOUT = re.compile(r"\b(?:tell\s+me\s+(?:about|everything)|what\s+do\s+you\s+know|"
+                    r"anything\s+about|everything\s+about)\b", re.IGNORECASE)
+_HAS_DATE = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|"
+                       r"october|november|december|\d{4})\b", re.IGNORECASE)
+_NEGATORS = frozenset({"not", "never", "no", "without", "nor", "rather", "instead", "isn't",
+                       "doesn't", "don't", "hasn't", "isn’t", "doesn’t", "don’t", "longer"})
+_RIVALS = tuple(_stems(*g) for g in (
+    *lx.CONTRASTS, frozenset({"vegan", "vegetarian", "pescatarian", "omnivore"})))
+_DIET_EXCLUDES = {next(iter(terms(d))): _stems(*ws.split()) for d, ws in (
+    ("vegan", "meat fish dairy eggs egg cheese milk honey"), ("vegetarian", "meat fish"),
+    ("pescatarian", "meat"))}
+_RELATION = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?(" + "|".join(
+    sorted(lx.RELATIONS, key=len, reverse=True)) + r")(?:['’]s)?\b", re.IGNORECASE)
+_REPHRASE = [
+    # "what do I do for a living?" asks for the job
+    (re.compile(r"\bdo\s+for\s+(?:a\s+)?(?:living|work)\b", re.IGNORECASE), "do for my job"),
+    # "how do I get to work?" asks how the user commutes, not about the job
+    (re.compile(r"\b(?:get|go|travel|come)\s+(?:in\s+)?to\s+(?:work|the\s+office)\b",
+                re.IGNORECASE), "commute"),
+    (re.compile(r"\bcommute\b", re.IGNORECASE),
+     "commute to the office by bike, car, bus, tram, train or on foot"),
+]
+
+
+def _rephrase(q: str) -> str:
+    for pattern, said in _REPHRASE:
+        q = pattern.sub(said, q)
+    return q
+
+
+def _asked_slots(q: str, direct: set[str], names: frozenset[str]) -> set[str]:
+    """The single-valued attributes a question asks for (invariant 186): a slot word inside a
+    compound ("smart home hub", "work laptop") asks for none, and a slot verb beside another
+    asked noun ("what shifts do I work?", "where does my sister live?") asks about that noun."""
+    words = set(direct)
+    if _COMPOUND_HOME.search(q):
+        words -= _HOME_T
+    if _COMPOUND_WORK.search(q):
+        words -= _WORK_T
+    slots = {slot for ws, slot in _SLOT_WORDS if words & ws}
+    other = words - _SLOT_ALL - _GENERIC_Q - _LIGHT - _TIMEY - names
+    return set() if other else slots
+
+
+def _asked_relations(q: str) -> frozenset[str]:
+    """The relatives a question asks about ("my sister", "my boss", "my team lead"), as terms,
+    with the words for the same person: "boss" ~ "manager", "wife" ~ "partner", "mum" ~
+    "parents" (never a sister for a brother, nor a mum for a dad)."""
+    out: set[str] = set()
+    for m in _RELATION.finditer(q):
+        w = m.group(1).lower()
+        out.add(w)
+        for same in _REL_SAME:
+            if w in same:
+                out |= same
+        for generic, specific in _REL_GENERIC.items():
+            if w == generic:
+                out |= specific
+            elif w in specific:
+                out.add(generic)
+    return _stems(*out) if out else frozenset()
+
+
+_REL_SAME = (frozenset({"boss", "manager", "lead", "supervisor"}),
+             frozenset({"kids", "children", "child"}))
+_REL_GENERIC = {"partner": frozenset({"wife", "husband", "girlfriend", "boyfriend", "spouse",
+                                      "fiance", "fiancee"}),
+                "parents": frozenset({"mum", "mom", "mother", "dad", "father"}),
+                "sibling": frozenset({"sister", "brother"}),
+                "kids": frozenset({"son", "daughter"}), "children": frozenset({"son", "daughter"})}
+
+
+def _about(text: str, rels: frozenset[str]) -> bool:
+    """The memory is about the asked relative: it opens with them ("Her sister Amara ...") or
+    names them as someone's ("... stays with her brother Jan"), not a word that stems alike
+    ("a repo managed with chezmoi" is no manager)."""
+    rel = relative_of(text)
+    return bool((rel and terms(rel) & rels) or any(
+        terms(m.group(1)) & rels for m in re.finditer(r"\b(?:her|his|their|my|your)\s+([\w-]+)",
+                                                       text, re.IGNORECASE)))
+
+
+def _user_names(hits) -> frozenset[str]:
+    """Names the user's memories use past their first word ("a beagle called Biscuit")."""
+    return frozenset(w.lower() for h in hits for w in re.findall(r"(?<=\s)[A-Z][a-z]+\b", h.text))
+
+
+def _names_in(facts: list) -> frozenset[str]:
+    return frozenset().union(*(identifiers(" x " + h.text) for h in facts))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w'’-]+", text.lower())
+
+
+def _kind_hit(q: str, text: str) -> bool:
+    """The question names a kind ("phone", "dog") and the memory names one of that kind
+    ("a Pixel 8", "a beagle")."""
+    have = set(_words(text))
+    for w in _words(re.sub(r"['’]s\b", "", q)):
+        kind = w if w in lx.KIND_NAMES else w[:-1] if w.endswith("s") and w[:-1] in lx.KIND_NAMES \
+            else None
+        if kind and any(lx.KINDS.get(x) == kind for x in have):
+            return True
+        if w in ("pet", "pets") and any(have & g for g in lx.PET_KINDS):
+            return True
+        if w in ("dog", "dogs", "puppy", "cat", "cats", "kitten"):
+            if any(w in g and have & g for g in lx.PET_KINDS):
+                return True
+    return False
+
+
+def _holds(text: str) -> frozenset[str]:
+    return terms(text) | identifiers(" x " + text)
+
+
+def _defines(text: str, direct: set[str]) -> bool:
+    """"Main editor is Zed", "Coffee order: flat white": the memory is the asked thing's value."""
+    m = re.match(r"^(?:(?:her|his|their|my|the)\s+)?((?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s*(?:\bis\b|\bare\b|:)",
+                 text.strip(), re.IGNORECASE)
+    return bool(m and terms(m.group(1)) & direct)
+
+
+def _score(h, q: str, direct: set[str], want: set[str], slots: set[str],
+           names: frozenset[str]) -> float:
+    """How well one memory answers (invariant 186): the question's own words (a light verb such
+    as "have" or "use" counts for nothing), its synonyms at half, the attribute asked for, a
+    memory that states the asked thing's value, a thing of the asked kind."""
+    t = terms(h.text) - (identifiers(h.text) - names)
+    score = sum(0.0 if w in _LIGHT else 1.0 for w in direct & t)
+    score += 0.5 * len((want - direct) & t - _LIGHT)
+    if slots & answered_slots(h.text, h.fact_type):
+        score += 2
+    if _defines(h.text, direct):
+        score += 1.5
+    if _kind_hit(q, h.text):
+        score += 1
+    return score
+
+
+def _said_now(h, q: str, names: frozenset[str] = frozenset()) -> str:
+    """A current fact said to the user; a when-question gets its date (invariant 188): when it
+    started, or when the user said it. A fact opening with a name the user uses elsewhere
+    ("Biscuit is terrified of fireworks") keeps it: it is not "your biscuit"."""
+    said = _role(second_person(h.text))
+    first = h.text.split()[0] if h.text.split() else ""
+    if first.lower() in names and said.lower().startswith("your " + first.lower()):
+        said = first + said[len("your ") + len(first):]
+    if re.match(r"^(?:The|A|An)\s", said):  # "the Aqara door sensors take ..." mid-sentence
+        said = said[:1].lower() + said[1:]
+    elif re.match(r"^(?:[A-Z][a-z]+ing\s+(?:to|home|in|at|on|from|with|for|back|out|up|away)|On|In|At)\b",
+                  said):  # "Flying home to Kochi ..." is what you're doing
+        said = "you're " + said[:1].lower() + said[1:]
+    if _WHEN_DATE.match(q.strip()) and not _HAS_DATE.search(h.text):
+        if h.valid_from:
+            said += f" (since {h.valid_from})"
+        elif h.recorded_at:
+            said += f" (you told me on {h.recorded_at.date()})"
+    return said
+
+
+def _dated(h) -> str:
+    said = _role(second_person(h.text))
+    if h.state == "superseded":
+        said = _past(said)
+        return said + (f" (until {h.valid_to})" if h.valid_to else "")
+    if h.valid_from:
+        return said + f" (since {h.valid_from})"
+    return said + (f" (you told me on {h.recorded_at.date()})" if h.recorded_at else "")
+
+
+def _held(word: str, held: frozenset[str]) -> bool:
+    """The word, or a word of the same root ("portug" / "portugues", "german" / "germani")."""
+    return word in held or (len(word) >= 5 and any(
+        len(h) >= 5 and (h.startswith(word) or word.startswith(h)) for h in held))
+
+
+def _verdict(content: set[str] | frozenset[str], q: str, text: str,
+             single: bool = False) -> str | None:
+    """Yes, no or None (can't tell) for a yes/no question against one memory (invariant 189):
+    a negated mention ("never coffee", "rather than Zigbee2MQTT") is a no; every asked word held
+    (or a thing of the asked kind) is a yes; a rival value of the same kind ("pescatarian" for
+    "vegan") is a no."""
+    if not content:
+        return None
+    toks = _words(text)
+    for w in content:
+        at = next((i for i, tok in enumerate(toks) if w in terms(tok)), None)
+        if at is not None and set(toks[max(0, at - 3):at]) & _NEGATORS:
+            return "no"
+    held = _holds(text)
+    missing = {w for w in content if not _held(w, held)}
+    if not missing or (_kind_hit(q, text) and not missing - _stems(*lx.KINDS, "pet", "pets",
+                                                                   *(w for g in lx.PET_KINDS for w in g))):
+        return "yes"
+    # A rival value answers no only where one value excludes the other: a diet, or a state
+    # asked with "am I" ("am I a morning person?"); a cat is no answer to "do I have a dog?".
+    if single:  # the one value of the attribute asked holds something else
+        return "no"
+    state = bool(re.match(r"^(?:am\s+i|is\s+my|are\s+my)\b", q.strip(), re.IGNORECASE))
+    for group in _RIVALS if state else _RIVALS[-1:]:
+        if content & group and not content & held and held & (group - content):
+            return "no"
+    for diet, without in _DIET_EXCLUDES.items():  # "do I eat meat?" -> "you're vegetarian"
+        if diet in held and content & without:
+            return "no"
+    return None
+
+
+def _yes_no(content, q: str, facts: list, listing: list[str], single: bool = False) -> str:
+    verdicts = [_verdict(content, q, h.text, single) for h in facts]
+    listing = [re.sub(r"^(No|The|A|An)\b", lambda m: m.group(1).lower(), said) for said in listing]
+    for word, v in (("Yes", "yes"), ("No", "no")):
+        keep = [said for said, got in zip(listing, verdicts, strict=False) if got == v]
+        if keep:
+            return sentence(f"{word}: " + join(keep))
+    return sentence("I have nothing on record that says exactly that. What I do have: "
+                    + join(listing[:2]))
 
 
 def _reslot(st: Statement, hits) -> Statement:

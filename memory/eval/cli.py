@@ -65,6 +65,10 @@ def register(sub, common) -> None:
 
     register_agent(esub, common)
 
+    from .answers_cli import register as register_answers  # issue 12: `memdesk eval answers`
+
+    register_answers(esub, common)
+
 
 def _variants(args) -> tuple[str, dict]:
     from .recall_eval import eval_config, standard_ablations

@@ -63,15 +63,15 @@ def _and_verbs(said: str) -> str:
         return said
 
     def agree(m: re.Match) -> str:
-        verb = m.group(2)
+        verb = m.group(3)
         if verb.lower() not in _VERBS or verb.lower() in {"was", "joined", "passed", "stayed",
                                                           "needed", "merged", "wrote", "moved",
                                                           "started", "stopped", "quit", "left",
                                                           "bought", "sold", "got", "became"}:
             return m.group(0)
         base = {"is": "are", "has": "have", "does": "do", "goes": "go"}.get(verb.lower(), _base(verb))
-        return f"and {m.group(1) or ''}{base}"
-    return re.sub(r"\band\s+((?:always|also|usually|often|never|still|sometimes|now)\s+)?([a-z]+s)\b",
+        return f"{m.group(1)} {m.group(2) or ''}{base}"
+    return re.sub(r"\b(and|but)\s+((?:always|also|usually|often|never|still|sometimes|now)\s+)?([a-z]+s)\b",
                   agree, said)
 
 

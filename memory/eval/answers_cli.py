@@ -1,0 +1,55 @@
+"""`memdesk eval answers [--data F] [--agent offline|anthropic] [--misses] [--ids a,b]
+[--workdir D]`: the agent's answers to demo questions, as a pass rate (issue 12)."""
+
+from __future__ import annotations
+
+import sys
+
+from ..cli import emit
+
+
+def register(esub, common) -> None:
+    p = esub.add_parser("answers", parents=[common],
+                        help="the chat agent's answers to the user's questions (pass rate)")
+    p.add_argument("--data", default=None,
+                   help="questions JSONL (default: tests/data/answers.jsonl)")
+    p.add_argument("--agent", choices=["offline", "anthropic"], default="offline",
+                   help="anthropic needs ANTHROPIC_API_KEY (costs money; never in CI)")
+    p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run (default minilm)")
+    p.add_argument("--misses", action="store_true", help="list the questions answered wrong")
+    p.add_argument("--ids", default=None, help="comma-separated question ids: ask only these")
+    p.add_argument("--workdir", default=None,
+                   help="keep seeded persona templates here and reuse them across runs")
+    p.add_argument("--out", default="reports", help="directory for the JSON and Markdown reports")
+    p.set_defaults(func=cmd_answers)
+
+
+def cmd_answers(args) -> int:
+    from ..embeddings import get_embedder
+    from ..errors import ValidationError
+    from .answers_eval import DATA_PATH, load_answer_cases, render_markdown, run_answers_eval
+    from .reports import write_reports
+
+    data = args.data or DATA_PATH
+    cases = load_answer_cases(data)
+    if args.ids:
+        wanted = {i.strip() for i in args.ids.split(",") if i.strip()}
+        cases = [c for c in cases if c.id in wanted]
+    if not cases:
+        raise ValidationError(f"no questions to ask in {data}")
+    embedder = get_embedder(args.embedder or args.runtime.settings.embedder)
+
+    def factory():
+        from ..agents import get_agent
+        from ..llm import get_llm
+
+        return get_agent(get_llm(args.runtime.settings, args.agent))
+
+    report = run_answers_eval(cases, embedder, factory, data=str(data), workdir=args.workdir,
+                              progress=None if getattr(args, "json", False) else
+                              (lambda cid: print(f"  {cid}", end="\r", file=sys.stderr)))
+    md = render_markdown(report, misses=args.misses)
+    paths = write_reports(report, render_markdown(report, misses=True), "answers", args.out)
+    emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},
+         lambda _: md + f"\nreports: {paths[0]} {paths[1]}")
+    return 0

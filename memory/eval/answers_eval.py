@@ -1,0 +1,157 @@
+"""`memdesk eval answers`: does the chat agent answer the user's questions right (issue 12)?
+
+Each question in tests/data/answers.jsonl runs as one real turn (run_turn, real embedded store,
+real recall) against a fresh copy of its persona's seeded history, said on the same day as the
+agent eval. A reply passes when it holds every `must` entry (an entry may list alternatives
+separated by "|") and none of the `must_not` entries; entries match whole words, ignoring case.
+The questions were written from the persona data before the agent first answered them.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from ..clock import fixed_clock
+from ..embeddings import Embedder
+from ..errors import ValidationError
+from ..service import MemoryService
+from ..stores import open_store
+from .agent_eval import EVAL_NOW, _copy_db
+
+DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "answers.jsonl"
+
+
+class AnswerCase(BaseModel):
+    id: str
+    user: str
+    question: str
+    must: list[str] = Field(default_factory=list)
+    must_not: list[str] = Field(default_factory=list)
+
+
+class AnswerResult(BaseModel):
+    id: str
+    user: str
+    question: str
+    reply: str
+    missing: list[str]
+    forbidden: list[str]
+    error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return not (self.missing or self.forbidden or self.error)
+
+
+class AnswersReport(BaseModel):
+    mode: str
+    embedder: str
+    data: str
+    seconds: float
+    questions: int
+    passed: int
+    rate: float
+    by_user: dict[str, float]
+    cases: list[AnswerResult]
+
+
+def load_answer_cases(path: str | Path = DATA_PATH) -> list[AnswerCase]:
+    p = Path(path)
+    if not p.exists():
+        raise ValidationError(f"no questions file at {p}")
+    out = []
+    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(AnswerCase.model_validate_json(line))
+            except ValueError as exc:
+                raise ValidationError(f"{p.name} line {n}: {str(exc).splitlines()[0]}") from None
+    return out
+
+
+def holds(reply: str, entry: str) -> bool:
+    """The reply holds one of the entry's "|"-separated alternatives as whole words. Pure."""
+    text = reply.casefold().replace("’", "'")
+    return any(re.search(r"(?<!\w)" + re.escape(alt.strip().casefold()) + r"(?!\w)", text)
+               for alt in entry.split("|") if alt.strip())
+
+
+def judge(case: AnswerCase, reply: str, error: str | None = None) -> AnswerResult:
+    return AnswerResult(id=case.id, user=case.user, question=case.question, reply=reply,
+                        missing=[m for m in case.must if not holds(reply, m)],
+                        forbidden=[m for m in case.must_not if holds(reply, m)], error=error)
+
+
+def run_answers_eval(cases: list[AnswerCase], embedder: Embedder,
+                     agent_factory: Callable[[], object], *, data: str = str(DATA_PATH),
+                     workdir: str | Path | None = None,
+                     progress: Callable[[str], None] | None = None) -> AnswersReport:
+    """Ask every question as one real turn on a fresh copy of the persona's store."""
+    from ..agent import run_turn
+    from ..personas.loader import seed
+
+    started = time.perf_counter()
+    tmp = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memdesk-answers-eval-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    clock = fixed_clock(EVAL_NOW)
+    templates: dict[str, Path] = {}
+    for user in sorted({c.user for c in cases}):
+        path = tmp / f"template-{user}-{embedder.name}.db"
+        if not path.exists():  # a kept workdir reuses its seeded templates
+            store = open_store(f"embedded:{path}", embedder)
+            seed(store, only=["catalog", user])
+            store.close()
+        templates[user] = path
+    agent = agent_factory()
+    results = []
+    try:
+        for case in cases:
+            if progress:
+                progress(case.id)
+            db = tmp / f"case-{case.id}.db"
+            _copy_db(templates[case.user], db)
+            store = open_store(f"embedded:{db}", embedder)
+            try:
+                svc = MemoryService(store, clock=clock)
+                trace = run_turn(svc, case.user, f"answers-{case.id}", case.question,
+                                 agent=agent, consolidation="manual")
+                results.append(judge(case, trace.reply or "", trace.error))
+            finally:
+                store.close()
+                db.unlink(missing_ok=True)
+    finally:
+        if workdir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    passed = sum(1 for r in results if r.passed)
+    by_user = {u: round(sum(1 for r in results if r.user == u and r.passed)
+                        / max(1, sum(1 for r in results if r.user == u)), 4)
+               for u in sorted({r.user for r in results})}
+    return AnswersReport(mode=getattr(agent, "mode", "?"), embedder=embedder.name, data=data,
+                         seconds=round(time.perf_counter() - started, 1), questions=len(results),
+                         passed=passed, rate=round(passed / max(1, len(results)), 4),
+                         by_user=by_user, cases=results)
+
+
+def render_markdown(report: AnswersReport, *, misses: bool = False) -> str:
+    lines = [f"# Answers eval ({report.mode}, embedder {report.embedder})", "",
+             f"{report.passed}/{report.questions} questions answered right "
+             f"(pass rate {report.rate:.3f}); {report.seconds} s", "",
+             "| user | pass rate |", "|---|---|"]
+    lines += [f"| {u} | {r:.3f} |" for u, r in report.by_user.items()]
+    if misses:
+        lines += ["", "## Misses", ""]
+        for r in report.cases:
+            if not r.passed:
+                why = "; ".join(filter(None, [
+                    f"missing {r.missing}" if r.missing else "",
+                    f"must not say {r.forbidden}" if r.forbidden else "",
+                    f"error {r.error}" if r.error else ""]))
+                lines.append(f"- `{r.id}` {r.question!r} → {r.reply!r} ({why})")
+    return "\n".join(lines) + "\n"
