@@ -121,3 +121,28 @@ def expansions(terms: Iterable[str], weight: float) -> dict[str, float]:
     asked = set(terms)
     index = _index()
     return {o: weight for t in asked for o in sorted(index.get(t, ())) if o not in asked}
+
+
+@functools.lru_cache(maxsize=1)
+def _words() -> dict[str, tuple[str, ...]]:
+    """Analysed term -> the plain words of the groups that analyse to it (for a store that
+    analyses text itself, such as Elasticsearch)."""
+    out: dict[str, list[str]] = {}
+    for line in GROUPS:
+        for word in line.split():
+            for t in analyse(word):
+                if word not in out.setdefault(t, []):
+                    out[t].append(word)
+    return {t: tuple(ws) for t, ws in out.items()}
+
+
+def words_of(extra: dict[str, float] | None) -> dict[float, str]:
+    """The `expansions` of a query as plain words grouped by weight, for a store whose own
+    analyser stems them again (Elasticsearch's `english`; invariant 169). Pure."""
+    by_weight: dict[float, list[str]] = {}
+    for term, weight in sorted((extra or {}).items()):
+        for word in _words().get(term, ()):
+            if word not in by_weight.setdefault(weight, []):
+                by_weight[weight].append(word)
+    return {w: " ".join(ws) for w, ws in by_weight.items() if ws}
+

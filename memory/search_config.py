@@ -35,7 +35,7 @@ class RecallConfig(BaseModel):
         "bm25", description="drop the user's own names from the BM25 query / and the embedded "
         "query text, when other content words remain")
     # recall6 (invariant 169): the general-English lexicon's other words for the question's words
-    # join the BM25 query at this weight (memory.lexicon); 0 = off. Embedded store only.
+    # join the BM25 query at this weight (memory.lexicon); 0 = off. Both stores (invariant 169).
     lexicon_weight: float = Field(0.5, ge=0.0, le=1.0, description="BM25 weight of the "
                                   "lexicon's expansions of the question's words; 0 = off")
     kinds: frozenset[MemoryKind] = frozenset(

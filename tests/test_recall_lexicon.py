@@ -117,7 +117,7 @@ def test_inv169_explain_lists_the_lexicon_words_and_only_a_capable_store_gets_an
     assert got.explain.lexical_extra == {analyse("vacuum")[0]: DEFAULT.lexicon_weight}
     assert Capability.WEIGHTED_TERMS in store.capabilities
 
-    class Plain:  # the same store, minus the capability (Elasticsearch declares none)
+    class Plain:  # the same store, minus the capability (a store that declares none)
         def __init__(self, inner):
             self.inner = inner
             self.capabilities = frozenset()

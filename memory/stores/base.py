@@ -255,9 +255,9 @@ class Store(Protocol):
     def search_bm25(self, flt: RecallFilter, query: str, limit: int, *,
                     extra: Mapping[str, float] | None = None) -> list[LegHit]:
         """BM25 over the user's visible corpus; `extra` maps analysed terms (the lexicon's
-        expansions of the query, invariant 169) to the weight each scores at. A store may
-        ignore `extra` (Elasticsearch does); one that uses it declares
-        `Capability.WEIGHTED_TERMS`, and only then does recall send any."""
+        expansions of the query, invariant 169) to the weight each scores at. A store that uses
+        it declares `Capability.WEIGHTED_TERMS`, and only then does recall send any (both do:
+        Elasticsearch as plain words, `lexicon.words_of`)."""
         ...
     def user_names(self, user_id: str) -> frozenset[str]:
         """The user's own names, from their active facts that name them ("Her name is Maya"),

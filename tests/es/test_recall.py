@@ -493,3 +493,13 @@ def test_inv63_tombstone_writes_carry_the_lookup_fields(cluster, es_store):
     (action, src), = cluster.find("PUT", "/_bulk")[-1].bulk_pairs
     assert action == {"create": {"_index": "memdesk-tombstones", "_id": tomb.id}}
     assert (src["match_key"], src["match_terms"]) == index_entry("Works at Acme Corp")
+
+
+def test_inv169_the_bm25_leg_carries_the_lexicon_expansions(hash_embedder):
+    cluster, store = store_with("basic", hash_embedder)
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.recall("u", "which vehicle", purpose=Purpose.EVAL)
+    bm25 = next(r for r in cluster.find("POST", r"/[^_].*/_search") if "query" in r.body)
+    clauses = bm25.body["query"]["bool"]["should"]
+    assert {"match": {"search_text": {"query": "automobile car", "operator": "or",
+                                      "boost": 0.5}}} in clauses

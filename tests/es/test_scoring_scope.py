@@ -38,3 +38,20 @@ def test_episodic_mapping_has_the_context_field_and_results_drop_it():
     props = json.loads((MAPPINGS_DIR / "episodic.json").read_text())["mappings"]["properties"]
     assert props["context"] == {"type": "text", "analyzer": "english"}
     assert "context" in DERIVED_FIELDS  # a stored context never reaches the Episode model
+
+
+def test_inv169_lexicon_expansions_are_plain_words_at_their_weight():
+    # Invariant 169 on Elasticsearch: the analysed expansions come back as the groups' plain
+    # words (Elasticsearch's own analyser stems them), one clause per weight, below the query.
+    from memory.lexical import analyse
+    from memory.lexicon import expansions, words_of
+    extra = words_of(expansions(analyse("what vehicle do I drive"), 0.5))
+    assert extra == {0.5: "automobile car"}
+    body = queries.bm25_query(FLT, "what vehicle do I drive", extra_words=extra)
+    assert body["bool"]["should"] == [
+        {"match": {"search_text": {"query": "what vehicle do I drive", "operator": "or"}}},
+        {"match": {"search_text": {"query": "automobile car", "operator": "or", "boost": 0.5}}}]
+    assert body["bool"]["minimum_should_match"] == 1
+    assert body["bool"]["filter"] == [queries.scope_filter(FLT)]
+    # no expansion: the body is exactly the plain one
+    assert queries.bm25_query(FLT, "green tea", extra_words={}) == queries.bm25_query(FLT, "green tea")

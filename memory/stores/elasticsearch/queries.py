@@ -49,7 +49,8 @@ def scope_filter(flt: RecallFilter) -> dict:
     return {"bool": {"should": should, "minimum_should_match": 1}}
 
 
-def bm25_query(flt: RecallFilter, text: str, context_boost: float = 0.0) -> dict:
+def bm25_query(flt: RecallFilter, text: str, context_boost: float = 0.0,
+               extra_words: dict[float, str] | None = None) -> dict:
     """BM25 over `search_text`; with `context_boost` > 0 (issue 17) an episode also matches on
     its `context` field (the neighbouring turns of its session) at that weight, as the embedded
     store's context window does. Only the episodic index maps `context`: over the others the
@@ -58,9 +59,16 @@ def bm25_query(flt: RecallFilter, text: str, context_boost: float = 0.0) -> dict
     the user scope is a filter, so it never scores, but term statistics stay per shard, i.e.
     shared by every user whose documents live on it."""
     match: list[dict] = [{"match": {"search_text": {"query": text, "operator": "or"}}}]
-    if context_boost <= 0:
+    if context_boost <= 0 and not extra_words:
         return {"bool": {"must": match, "filter": [scope_filter(flt)]}}
-    match.append({"match": {"context": {"query": text, "operator": "or", "boost": context_boost}}})
+    if context_boost > 0:
+        match.append({"match": {"context": {"query": text, "operator": "or",
+                                            "boost": context_boost}}})
+    # Invariant 169: the lexicon's other words for the question's, each weight one clause; a
+    # document holding only such a word is found, below one holding the asked word.
+    for weight, words in sorted((extra_words or {}).items(), reverse=True):
+        match.append({"match": {"search_text": {"query": words, "operator": "or",
+                                                "boost": weight}}})
     return {"bool": {"should": match, "minimum_should_match": 1, "filter": [scope_filter(flt)]}}
 
 
@@ -101,11 +109,12 @@ def with_multipliers(query: dict, script: dict) -> dict:
 
 
 def bm25_search(names: IndexNames, flt: RecallFilter, text: str, limit: int,
-                context_boost: float = 0.0) -> dict:
+                context_boost: float = 0.0, extra_words: dict[float, str] | None = None) -> dict:
     """Client-side path, BM25 leg: raw scores (memory.ranking.fuse applies the multipliers).
-    `context_boost`: the episodes' session-context clause (bm25_query)."""
+    `context_boost`: the episodes' session-context clause; `extra_words`: the lexicon's
+    expansions by weight (bm25_query)."""
     return {"index": ",".join(leg_indices(names, flt)),
-            "query": bm25_query(flt, text, context_boost),
+            "query": bm25_query(flt, text, context_boost, extra_words),
             "size": limit, "source_excludes": SOURCE_EXCLUDES, "track_total_hits": False}
 
 

@@ -25,6 +25,7 @@ from elasticsearch import NotFoundError as EsNotFound
 from ...credentials import Credential
 from ...embeddings import Embedder
 from ...errors import MemdeskError, StoreUnavailableError
+from ...lexicon import words_of
 from ...models import (
     AuditEvent,
     CatalogDoc,
@@ -148,7 +149,7 @@ class ElasticsearchStore:
     def capabilities(self) -> frozenset[Capability]:
         # Always offered: hybrid_search answers None while the licence lacks the rrf retriever
         # (and the licence is re-read, so an upgrade takes effect without a restart).
-        caps = {Capability.HYBRID_SEARCH}
+        caps = {Capability.HYBRID_SEARCH, Capability.WEIGHTED_TERMS}  # weighted: invariant 169
         if self.dls_available:
             caps.add(Capability.PER_USER_KEYS)
         return frozenset(caps)
@@ -603,12 +604,13 @@ class ElasticsearchStore:
 
     def search_bm25(self, flt: RecallFilter, query: str, limit: int, *,
                     extra: Mapping[str, float] | None = None) -> list[LegHit]:
-        # `extra` (the lexicon's weighted expansions, invariant 169) is embedded-store only:
-        # Elasticsearch analyses the query itself, so the analysed stems would not match.
+        # `extra` (the lexicon's weighted expansions, invariant 169) arrives as analysed stems;
+        # Elasticsearch analyses text itself, so it gets the groups' plain words instead.
         if not queries.leg_indices(self.names, flt):  # no kind asked: nothing, not every index
             return []
         body = queries.bm25_search(self.names, flt, query, limit,
-                                   context_boost=self._context_boost())
+                                   context_boost=self._context_boost(),
+                                   extra_words=words_of(dict(extra or {})))
         return self._leg_hits(flt, self._as_user(flt.user_id, "search", **body))
 
     def user_names(self, user_id: str) -> frozenset[str]:
