@@ -91,6 +91,11 @@ class RankingParams(BaseModel):
                                                       "None = weak_dense_weight (chosen on the "
                                                       "persona tuning sets, seventh pass: "
                                                       "plateau 2.2-3.0)")
+    # Eighth pass (invariant 190): an event question's answer is most often an episode.
+    event_plain_dense: bool = Field(True, description="on an event question (a past-tense "
+                                    "narrative, memory.temporal.event_question) distilled "
+                                    "memories take the episode's dense weight: invariant 170 "
+                                    "does not apply (eighth pass)")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -223,17 +228,25 @@ def adaptive_dense_weight(coverage: float, params: RankingParams) -> float:
 DISTILLED = frozenset({MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL, MemoryKind.CATALOG})
 
 
-def kind_dense_weights(coverage: float, params: RankingParams) -> RankingParams:
+def kind_dense_weights(coverage: float, params: RankingParams,
+                       event: bool = False) -> RankingParams:
     """This query's dense weights (invariants 154, 170), as params for `fuse_candidates`:
     `dense_weight` (episodes) and `distilled_dense_weight` (facts, playbooks, catalog), each
     between its weak and its full weight by the coverage (`adaptive_dense_weight`). A distilled
     memory is a few words where BM25 has little to hold on to, and a paraphrase misses it
     altogether; an episode is what was said, in the conversation's own words. Without the
-    kind-aware fields set, both kinds get the episode weight, as before."""
+    kind-aware fields set, both kinds get the episode weight, as before. On an event question
+    (`event`, invariant 190) with `event_plain_dense`, so do distilled memories: what happened
+    is told in an episode, and the fact distilled from it must not take its place by meaning
+    alone."""
     if params.weak_dense_weight is None:
         return params
     episode = adaptive_dense_weight(coverage, params)
     full_d, weak_d = params.distilled_dense_weight, params.distilled_weak_dense_weight
+    if event and params.event_plain_dense:
+        return params.model_copy(update={"dense_weight": episode,
+                                         "distilled_dense_weight": None,
+                                         "distilled_weak_dense_weight": None})
     if full_d is None and weak_d is None:
         return params.model_copy(update={"dense_weight": episode})
     distilled = adaptive_dense_weight(coverage, params.model_copy(update={

@@ -139,7 +139,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
                 t for h in top for t in (h.matched if h.matched is not None and
                                          params.coverage_context else analyse(h.doc.search_text()))],
                 weights=top[0].term_idf if params.coverage_idf else None)  # invariant 159
-            params = kind_dense_weights(cov, params)  # invariants 154, 170
+            params = kind_dense_weights(cov, params, intent.event)  # invariants 154, 170, 190
         hits = fuse_candidates(leg_hits, now, params)
         if intent.history and params.chain_resolve > 0 and params.chain_top > 0:
             hits = hits + chain_members(store, flt, hits, now, params)

@@ -6,6 +6,9 @@ Pure functions. `time_intent(query, now)` reads what a question says about time:
   superseded facts become eligible and are preferred over the current version;
 - `history`: it may be answered by an earlier state ("when", "back in June", "at the time") —
   superseded facts become eligible, without preference;
+- `event`: it asks what happened — a past-tense narrative ("what happened when ...", "how did
+  the move go", "why was the flight such a letdown", "what broke ...") — so the answer is more
+  often an episode, what the user said at the time, than a distilled fact (invariant 190);
 - `window`: a calendar span it names ("in June", "last year", "in 2023", "mid-July",
   "on 8 May", "last week", "yesterday") — memories dated inside it (an episode's time, a fact's
   valid-time interval) are boosted, using the product's bitemporal model (invariants 13-14).
@@ -56,6 +59,16 @@ _ANCHOR = re.compile(r"\b(?:before|until|till|prior to)\s+(?!(?:that|then|now|th
                      r"(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+(.+?)\s+and\s+(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
 _COUNT = re.compile(r"\bhow (?:many times|often)\b.*\b(chang|switch|mov|replac)\w*", re.IGNORECASE)
+# invariant 190: a past-tense narrative question. The past auxiliary or verb comes early ("How
+# did the pay negotiation go", "Why was ...", "What happened to ..."), or a wh-subject takes a
+# past verb ("What broke his language server", "Which sensor turned out to be dead"; not
+# "What breed of pet", "What speed is").
+_EVENT_AUX = re.compile(r"^\W*(?:[\w'’-]+\s+){0,4}?(?:did|didn[’']t|was|wasn[’']t|were|"
+                        r"weren[’']t|happened|went|couldn[’']t|wouldn[’']t)\b", re.IGNORECASE)
+_EVENT_SUBJ = re.compile(r"^\W*(?:what|which|who)(?:\s+[\w-]+)?\s+(?:\w{2,}[^\We]ed|broke|woke|got|"
+                         r"went|came|made|took|gave|left|began|brought|caught|told|said|ran|fell|"
+                         r"turned out)\b(?!\s+(?:is|are|does|do|of)\b)", re.IGNORECASE)
+_CLAUSE = re.compile(r"[.?!;:—–]+")  # each sentence of a question is read from its start
 _HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
                       r"week|summer|winter|spring|autumn|time)|history|timeline)\b",
                       re.IGNORECASE)
@@ -70,6 +83,7 @@ class TimeIntent(BaseModel):
     anchor: str | None = None  # "before the Homey": the named later value
     between: tuple[str, str] | None = None  # "between SmartThings and Home Assistant"
     order: Literal["first", "all"] | None = None  # "the first/original ...", "how many times changed"
+    event: bool = False  # invariant 190: a past-tense narrative question ("how did ... go")
 
     @property
     def any(self) -> bool:
@@ -189,6 +203,15 @@ _SINCE = re.compile(r"\bsince\s+(the\s+)?$", re.IGNORECASE)
 SIDE = timedelta(days=120)  # "before June": the months leading up to it, not all of history
 
 
+def event_question(query: str) -> bool:
+    """Does the question ask what happened (invariant 190)? A past-tense narrative: a past
+    auxiliary or verb among its first words ("How did the pay negotiation go?", "Why was the
+    flight back such a letdown?", "What happened to the lights?") or a wh-subject with a past
+    verb ("What broke his language server?"). Pure; tense only, no topic words."""
+    return any(_EVENT_AUX.search(part) or _EVENT_SUBJ.search(part)
+               for part in _CLAUSE.split(query))
+
+
 def time_intent(query: str, now: datetime) -> TimeIntent:
     now = as_utc(now)
     found = _window(query, now)
@@ -222,7 +245,7 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
     history = (past or order is not None or between is not None or bool(_HISTORY.search(query))
                or (window is not None and window[1] <= now))
     return TimeIntent(past=past, history=history, window=window, anchor=anchor,
-                      between=between, order=order)
+                      between=between, order=order, event=event_question(query))
 
 
 def fact_interval(fact: Fact) -> tuple[datetime, datetime | None]:

@@ -1,0 +1,107 @@
+"""Recall quality, eighth pass: event questions (invariant 190) — a past-tense narrative question
+gives episodes back the dense weight invariant 170 gives distilled memories. Pure detection
+first, then the real store and retrieval."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.clock import fixed_clock
+from memory.models import MemoryKind
+from memory.ranking import RankingParams, kind_dense_weights
+from memory.search_config import DEFAULT, Purpose, RecallConfig
+from memory.service import MemoryService
+from memory.stores import open_store
+from memory.temporal import event_question, time_intent
+
+NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(tmp_path, hash_embedder):
+    s = open_store(f"embedded:{tmp_path / 'e.db'}", hash_embedder)
+    yield s
+    s.close()
+
+
+# --- invariant 190: an event question's answer is told in an episode ----------------------------
+@pytest.mark.parametrize("q", [
+    "How did the pay negotiation go?",
+    "Why was the flight back from Houston such a letdown?",
+    "What happened to the lights the first time the power went out?",
+    "Why didn't the deterrent spray help with the chewing?",
+    "Why couldn't they keep their old internet provider after the move?",
+    "What broke his language server at the end of August?",
+    "Which sensor turned out to be dead after the move?",
+    "Where did they head right after handing back the keys?",
+    "¿Qué pasó? — What did the vet say at the puppy's second jabs?",
+    "Wie lief es? Was Jürgen's talk in Görlitz any good?",
+])
+def test_inv190_event_questions_are_past_tense_narratives(q):
+    assert event_question(q)
+    assert time_intent(q, NOW).event
+
+
+@pytest.mark.parametrize("q", [
+    "What breed is her pet?",
+    "Which code editor does he use day to day?",
+    "Where does she eat on Fridays?",
+    "How do I get a battery sensor that dropped off the mesh back online?",
+    "What is the checked bag weight limit on the Kirkwall flights?",
+    "When is her sister coming to stay with them?",
+    "Who is his boss now?",
+    "What breed of pet does she have?",
+    "",
+])
+def test_inv190_present_questions_are_not_events(q):
+    assert not event_question(q)
+    assert not time_intent(q, NOW).event
+
+
+def test_inv190_kind_weights_on_an_event_question_are_the_episodes():
+    p = RankingParams()
+    assert p.event_plain_dense and p.distilled_weak_dense_weight is not None
+    for cov in (0.0, 0.3, 1.0):
+        plain = kind_dense_weights(cov, p)
+        ev = kind_dense_weights(cov, p, event=True)
+        assert ev.dense_weight == pytest.approx(plain.dense_weight)  # episodes unchanged
+        assert ev.distilled_dense_weight is None  # = the episode's weight
+    weak = kind_dense_weights(0.0, p)
+    assert weak.distilled_dense_weight is not None
+    assert weak.distilled_dense_weight > weak.dense_weight
+    off = p.model_copy(update={"event_plain_dense": False})
+    assert kind_dense_weights(0.0, off, event=True) == kind_dense_weights(0.0, off)
+
+
+def test_inv190_recall_gives_an_event_question_the_episode_weight_on_the_real_store(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    eps = svc.write_episodes("ana", [
+        ("The hoover robot got stuck under the sofa and the dog barked at it for an hour",
+         NOW, "s1"),
+        ("Booked the ferry to Bergen for June", NOW, "s2"),
+        ("The kettle is descaled every month", NOW, "s3")], actor="cli")
+    svc.write_fact("ana", "Robot vacuum runs on weekday mornings", source_episode_ids=[eps[0].id])
+    svc.write_fact("ana", "Takes the ferry when visiting family in Norway")
+    svc.write_fact("ben", "Robot vacuum got stuck at night")  # another user's: never a candidate
+    p = DEFAULT.ranking
+    for q, event in (("How did the robot's first outing go?", True),
+                     ("How does the robot's timetable look?", False)):
+        got = svc.recall("ana", q, purpose=Purpose.EVAL, explain=True)
+        assert time_intent(q, NOW).event is event
+        cov = got.explain.lexical_coverage
+        assert cov is not None and cov < p.coverage_full  # a weak lexical match (invariant 154)
+        want = kind_dense_weights(cov, p, event=event)
+        assert got.explain.dense_weight == pytest.approx(want.dense_weight)
+        if event:  # facts' dense shares weigh as an episode's: no distilled weight shown
+            assert got.explain.distilled_dense_weight is None
+        else:
+            assert got.explain.distilled_dense_weight == pytest.approx(want.distilled_dense_weight)
+        assert all(h.doc.user_id == "ana" for h in got.hits)
+        assert {h.doc.kind for h in got.hits} >= {MemoryKind.EPISODIC, MemoryKind.SEMANTIC}
+    # switched off, an event question ranks as any other (invariant 170 applies)
+    off = RecallConfig(ranking=p.model_copy(update={"event_plain_dense": False}))
+    q = "How did the robot's first outing go?"
+    a = svc.recall("ana", q, purpose=Purpose.EVAL, explain=True, config=off)
+    assert a.explain.distilled_dense_weight is not None
