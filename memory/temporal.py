@@ -122,12 +122,27 @@ _YEAR = re.compile(r"\b(?:in|during|of|since|from)\s+((?:19|20)\d\d)\b", re.IGNO
 _RELATIVE = re.compile(r"\b(last|this|past|previous)\s+(year|month|week|summer|winter|spring|"
                        r"autumn|fall)\b|\b(yesterday|today)\b|\b(\d+|a|one|two|three|four|five|"
                        r"six)\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
-_SEASON = re.compile(r"\b(?:in|over|during|this|last)\s+(?:the\s+)?(spring|summer|autumn|fall|"
+_SEASON = re.compile(r"\b(?:(?:in|over|during|this|last)\s+|(early|mid-?|late|(?:the )?(?:start|"
+                     r"beginning|middle|end) of)\s*)(?:the\s+)?(spring|summer|autumn|fall|"
                      r"winter)\b", re.IGNORECASE)
 _NUMBER = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _MAY_CUE = re.compile(r"\b(in|of|early|mid-?|late|since|until|during|back in|last|this)\s+may\b|"
                       r"\bmay\s+((?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)?)\b|\b\d{1,2}(?:st|nd|rd|th)?"
                       r"\s+(?:of\s+)?may\b", re.IGNORECASE)
+
+
+def _part_of_season(span: tuple[datetime, datetime], part: str | None) -> tuple[datetime, datetime]:
+    """"At the start of the summer": its first month; "mid-summer": the middle one; "late" /
+    "the end of": the last one (eighth pass, invariant 191)."""
+    if not part:
+        return span
+    part = part.lower()
+    months = [(m.year, m.month) for m in (span[0] + timedelta(days=31 * i + 1) for i in range(3))]
+    if part in ("early", "start of", "beginning of", "the start of", "the beginning of"):
+        return _month_span(*months[0])
+    if part in ("mid", "mid-", "middle of", "the middle of"):
+        return _month_span(*months[1])
+    return _month_span(*months[2])  # late, end of
 
 
 def _season_span(name: str, year: int) -> tuple[datetime, datetime]:
@@ -187,9 +202,10 @@ def _window(query: str, now: datetime) -> tuple[tuple[datetime, datetime], int] 
         return span, m.start()
     m = _SEASON.search(query)
     if m:
-        name = m.group(1).lower()
+        name = m.group(2).lower()
         span = _season_span(name, now.year)
-        return (span if span[0] <= now else _season_span(name, now.year - 1)), m.start()
+        span = span if span[0] <= now else _season_span(name, now.year - 1)
+        return _part_of_season(span, m.group(1)), m.start()
     m = _YEAR.search(query)
     if m:
         y = int(m.group(1))

@@ -105,3 +105,45 @@ def test_inv190_recall_gives_an_event_question_the_episode_weight_on_the_real_st
     q = "How did the robot's first outing go?"
     a = svc.recall("ana", q, purpose=Purpose.EVAL, explain=True, config=off)
     assert a.explain.distilled_dense_weight is not None
+
+
+# --- invariant 191: a part of a season names its month ------------------------------------------
+@pytest.mark.parametrize(("q", "month"), [
+    ("What rota did she work at the start of the summer?", 6),
+    ("Which tier did she have at the beginning of summer?", 6),
+    ("Where did he climb in mid-summer?", 7),
+    ("What did she eat at the end of the summer?", 8),
+    ("Was the flat cold in late autumn?", 11),
+])
+def test_inv191_a_part_of_a_season_is_one_month(q, month):
+    start, end = time_intent(q, NOW).window or (None, None)
+    assert start == datetime(2026, month, 1, tzinfo=UTC)
+    assert end == datetime(2026 + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
+    assert time_intent(q, NOW).history == (end <= NOW)  # a span still running is not history
+
+
+def test_inv191_a_whole_season_and_winter_across_the_new_year():
+    assert time_intent("What did he do over the summer?", NOW).window == (
+        datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 9, 1, tzinfo=UTC))
+    assert time_intent("Where was she in mid-winter?", NOW).window == (
+        datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 2, 1, tzinfo=UTC))
+    assert time_intent("What breed is her pet?", NOW).window is None
+
+
+def test_inv191_history_question_with_a_season_part_gets_that_version_on_the_real_store(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    june, july = datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 7, 1, tzinfo=UTC)
+    old = svc.write_fact("ana", "Works night shifts on the ward", valid_from=june).fact
+    svc.clock = fixed_clock(july)
+    new = svc.write_fact("ana", "Works a rotating rota of days and nights on the ward",
+                         valid_from=july, supersedes_id=old.id).fact
+    svc.clock = fixed_clock(NOW)
+    svc.write_fact("ben", "Works night shifts at the depot")  # another user's
+    got = svc.recall("ana", "What shifts did she work at the start of the summer?",
+                     purpose=Purpose.EVAL)
+    ids = [h.id for h in got.hits]
+    assert ids[0] == old.id and new.id in ids
+    assert all(h.doc.user_id == "ana" for h in got.hits)
+    # the current question never sees the superseded version (invariants 6, 102)
+    now_q = svc.recall("ana", "What shifts does she work?", purpose=Purpose.EVAL)
+    assert old.id not in [h.id for h in now_q.hits]
