@@ -96,6 +96,11 @@ class RankingParams(BaseModel):
                                     "narrative, memory.temporal.event_question) distilled "
                                     "memories take the episode's dense weight: invariant 170 "
                                     "does not apply (eighth pass)")
+    tense_superseded_weight: float = Field(1.0, ge=0.0, description="a wh-question in the past "
+                                           "tense with no other time cue ('Who was their "
+                                           "internet provider in Leeds?') makes superseded "
+                                           "versions eligible at this weight, without a chain "
+                                           "lift (invariant 192; eighth pass); 0 = off")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -405,7 +410,8 @@ def is_question(text: str) -> bool:
 def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
     m = 1.0
     if isinstance(doc, Fact) and doc.state == FactState.SUPERSEDED:
-        m *= params.past_weight if intent.past else params.superseded_weight
+        m *= (params.past_weight if intent.past else params.tense_superseded_weight
+              if intent.tense_only else params.superseded_weight)
     if intent.window is not None and params.window_boost != 1.0:
         if isinstance(doc, Episode):
             t = doc.timestamp
@@ -430,7 +436,9 @@ def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams) -> 
     - chain (invariant 143): on a history question, a fact whose predecessor or successor in its
       supersession chain is also a candidate is lifted by `chain_lift` (the question is about the
       chain, and the current value's match pulls its earlier versions up)."""
-    src, chain = params.source_lift, params.chain_lift if intent.history else 1.0
+    # invariant 192: a question made history by its tense alone names no chain to lift
+    src = params.source_lift
+    chain = params.chain_lift if intent.history and not intent.tense_only else 1.0
     sw = params.sourced_weight
     if src == 1.0 and chain == 1.0 and sw == 1.0:
         return [1.0] * len(cands)

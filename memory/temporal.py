@@ -68,6 +68,11 @@ _EVENT_AUX = re.compile(r"^\W*(?:[\w'’-]+\s+){0,4}?(?:did|didn[’']t|was|wasn
 _EVENT_SUBJ = re.compile(r"^\W*(?:what|which|who)(?:\s+[\w-]+)?\s+(?:\w{2,}[^\We]ed|broke|woke|got|"
                          r"went|came|made|took|gave|left|began|brought|caught|told|said|ran|fell|"
                          r"turned out)\b(?!\s+(?:is|are|does|do|of)\b)", re.IGNORECASE)
+# invariant 192: a wh-question about a thing or a place in the past tense ("Who was their
+# internet provider in Leeds?", "Which laptop did Parcelbird give him?"); not a yes/no question
+# ("Did he ever ...?") nor a wh-subject with a past verb ("Which relative introduced ...").
+_SLOT_PAST = re.compile(r"^\W*(?:who|what|which|where)(?:\s+[\w'’-]+){0,3}?\s+(?:was|were|did)\b",
+                        re.IGNORECASE)
 _CLAUSE = re.compile(r"[.?!;:—–]+")  # each sentence of a question is read from its start
 _HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
                       r"week|summer|winter|spring|autumn|time)|history|timeline)\b",
@@ -84,6 +89,10 @@ class TimeIntent(BaseModel):
     between: tuple[str, str] | None = None  # "between SmartThings and Home Assistant"
     order: Literal["first", "all"] | None = None  # "the first/original ...", "how many times changed"
     event: bool = False  # invariant 190: a past-tense narrative question ("how did ... go")
+    # invariant 192: a wh-question in the past tense with no other time cue ("Who was their
+    # internet provider in Leeds?"); `retrieval.retrieve` makes it a history question when
+    # `ranking.tense_superseded_weight` > 0
+    tense_only: bool = False
 
     @property
     def any(self) -> bool:
@@ -260,8 +269,10 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
         between = (m.group(1).strip(), m.group(2).strip())
     history = (past or order is not None or between is not None or bool(_HISTORY.search(query))
                or (window is not None and window[1] <= now))
+    event = event_question(query)
     return TimeIntent(past=past, history=history, window=window, anchor=anchor,
-                      between=between, order=order, event=event_question(query))
+                      between=between, order=order, event=event,
+                      tense_only=not history and any(_SLOT_PAST.search(p) for p in _CLAUSE.split(query)))
 
 
 def fact_interval(fact: Fact) -> tuple[datetime, datetime | None]:

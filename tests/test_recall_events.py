@@ -147,3 +147,49 @@ def test_inv191_history_question_with_a_season_part_gets_that_version_on_the_rea
     # the current question never sees the superseded version (invariants 6, 102)
     now_q = svc.recall("ana", "What shifts does she work?", purpose=Purpose.EVAL)
     assert old.id not in [h.id for h in now_q.hits]
+
+
+# --- invariant 192: a wh-question in the past tense may ask for a superseded version ------------
+@pytest.mark.parametrize(("q", "tense_only"), [
+    ("Who was their internet provider in Leeds?", True),
+    ("Which laptop did Parcelbird give him?", True),
+    ("What was her shift pattern right after the nights ended?", True),
+    ("Did he ever start his Neovim setup over?", False),  # yes/no: an event, not a slot
+    ("Which relative introduced her to home automation?", False),  # wh-subject, past verb
+    ("Who is their internet provider?", False),
+    ("Where did she live before Lisbon?", False),  # history already (invariant 158)
+])
+def test_inv192_tense_only_is_a_past_wh_question_without_other_time_cue(q, tense_only):
+    i = time_intent(q, NOW)
+    assert i.tense_only is tense_only
+    if tense_only:
+        assert not i.history and not i.past and i.window is None  # nothing else said about time
+
+
+def test_inv192_a_past_tense_question_finds_the_superseded_version_on_the_real_store(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    old = svc.write_fact("ana", "Internet provider is Virgin Media at the flat in Leeds").fact
+    new = svc.write_fact("ana", "Internet provider is Zen fibre at the Bristol flat",
+                         supersedes_id=old.id).fact
+    svc.write_fact("ana", "Her sister introduced her to smart homes")
+    svc.write_fact("ana", "Her partner works from home")
+    svc.write_fact("ben", "Internet provider in Leeds is Virgin Media")  # another user's
+    bt = svc.write_fact("ana", "Internet provider in Leeds was BT").fact
+    svc.retract("ana", bt.id)  # never true: stays out (invariant 6)
+    q = "Who was their internet provider in Leeds?"
+    got = svc.recall("ana", q, purpose=Purpose.EVAL)
+    ids = [h.id for h in got.hits]
+    assert ids[0] == old.id and new.id in ids
+    assert all(h.doc.user_id == "ana" for h in got.hits)
+    assert bt.id not in ids
+    assert all(h.doc.state.value in ("active", "superseded") for h in got.hits
+               if h.doc.kind == MemoryKind.SEMANTIC)  # never retracted or rejected (invariant 6)
+    top = got.hits[0]
+    assert DEFAULT.ranking.chain_lift > 1.0
+    assert top.multipliers.lift == pytest.approx(1.0)  # no sources, and no chain lift on tense alone
+    # the present question and the switch turned off keep superseded versions out
+    assert old.id not in [h.id for h in svc.recall("ana", "Who is their internet provider?",
+                                                   purpose=Purpose.EVAL).hits]
+    off = RecallConfig(ranking=DEFAULT.ranking.model_copy(update={"tense_superseded_weight": 0.0}))
+    assert old.id not in [h.id for h in svc.recall("ana", q, purpose=Purpose.EVAL,
+                                                   config=off).hits]
