@@ -38,13 +38,16 @@ _SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 1
 _PAST = re.compile(
     r"\b(previous(ly)?|used to|formerly|former|earlier|originally|at first|initially|"
     r"no longer|any more|anymore|back then|in the past|once had|had been|"
-    r"switch(ed)? (from|away)|replaced|changed from|moved from)\b", re.IGNORECASE)
+    r"switch(ed)? (from|away)|replaced|changed from|moved from|"
+    r"did\b[^?.!]*\buse to)\b", re.IGNORECASE)  # "what hub did she use to have" (eighth pass)
 # Cues that also say "when" or describe a routine: history only in a past-tense question
 # (invariant 158): "what did she use before the Homey" is, "what do I make before work" is not.
 _PAST_IF_TENSE = re.compile(
-    r"\b(before|until|till|prior to|start(ed)? (out )?with|began with|to begin with)\b",
+    r"\b(before|until|till|prior to|start(ed)? (out )?with|began with|to begin with|back when|"
+    r"prior(?=\s*[?.!]*\s*$))\b",
     re.IGNORECASE)
-_TENSE = re.compile(r"\b(was|were|did|had|used|went|got|became|'d)\b|\b\w{3,}ed\b", re.IGNORECASE)
+_TENSE = re.compile(r"\b(was|were|did|had|used|went|got|became|'d|came|began|bought|drove|ate|"
+                    r"wore|ran|took|gave|wrote|kept|held)\b|\b\w{3,}ed\b", re.IGNORECASE)
 # "my old laptop" is history; "how old is Biscuit", "ten years old", "her older brother" are not
 _OLD = re.compile(r"\b(?<!how )(?<!years )(?<!year )old(?! (?:is|are|was|were)\b)(?!-)\b(?!\s*[?.!]?$)", re.IGNORECASE)
 # "which job had he left" is history; "since she left Leeds" asks about the state after it
@@ -53,7 +56,8 @@ _LEFT = re.compile(r"(?<!since )\b(I|you|he|she|we|they|had|have|has)\s+left\b",
 # first language is" is a current fact)
 _FIRST = re.compile(r"\b(?:the|my|her|his|their|our|your)\s+(?:very\s+)?(?:first|original)\b"
                     r"(?!\s+(?:name|aid|thing|time|floor|class|language)\b)|\b(?:at first|originally|"
-                    r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b",
+                    r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b|"
+                    r"\bfirst(?=\s*[?.!]*\s*$)",  # "which phone did I have first?" (eighth pass)
                     re.IGNORECASE)
 _ANCHOR = re.compile(r"\b(?:before|until|till|prior to)\s+(?!(?:that|then|now|this)\b)"
                      r"(.+?)(?:[?.!,;]|$)", re.IGNORECASE)

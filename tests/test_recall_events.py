@@ -193,3 +193,18 @@ def test_inv192_a_past_tense_question_finds_the_superseded_version_on_the_real_s
     off = RecallConfig(ranking=DEFAULT.ranking.model_copy(update={"tense_superseded_weight": 0.0}))
     assert old.id not in [h.id for h in svc.recall("ana", q, purpose=Purpose.EVAL,
                                                    config=off).hits]
+
+
+# --- invariant 158 (eighth pass): more past wordings, still only in the past tense --------------
+def test_inv158_more_history_wordings_in_the_past_tense():
+    for q in ("Which phone did I have first?", "What editor did I use first?",
+              "Which employer came first?"):
+        i = time_intent(q, NOW)
+        assert i.history and i.order == "first", q
+    for q in ("What hub did she use to have?", "Back when she lived in Leeds, who was her provider?",
+              "What city did she live in prior?", "Did she use to eat meat?"):
+        assert time_intent(q, NOW).past, q
+    for q in ("What should I do first?", "Who is first in the queue?", "What do I need to do prior?",
+              "What do I eat before a run?", "When I come back, when should I call?"):
+        i = time_intent(q, NOW)
+        assert not i.past and i.order is None, q
