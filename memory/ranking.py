@@ -91,6 +91,16 @@ class RankingParams(BaseModel):
                                                       "None = weak_dense_weight (chosen on the "
                                                       "persona tuning sets, seventh pass: "
                                                       "plateau 2.2-3.0)")
+    # Eighth pass (invariant 190): an event question's answer is most often an episode.
+    event_plain_dense: bool = Field(True, description="on an event question (a past-tense "
+                                    "narrative, memory.temporal.event_question) distilled "
+                                    "memories take the episode's dense weight: invariant 170 "
+                                    "does not apply (eighth pass)")
+    tense_superseded_weight: float = Field(1.0, ge=0.0, description="a wh-question in the past "
+                                           "tense with no other time cue ('Who was their "
+                                           "internet provider in Leeds?') makes superseded "
+                                           "versions eligible at this weight, without a chain "
+                                           "lift (invariant 192; eighth pass); 0 = off")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -223,17 +233,25 @@ def adaptive_dense_weight(coverage: float, params: RankingParams) -> float:
 DISTILLED = frozenset({MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL, MemoryKind.CATALOG})
 
 
-def kind_dense_weights(coverage: float, params: RankingParams) -> RankingParams:
+def kind_dense_weights(coverage: float, params: RankingParams,
+                       event: bool = False) -> RankingParams:
     """This query's dense weights (invariants 154, 170), as params for `fuse_candidates`:
     `dense_weight` (episodes) and `distilled_dense_weight` (facts, playbooks, catalog), each
     between its weak and its full weight by the coverage (`adaptive_dense_weight`). A distilled
     memory is a few words where BM25 has little to hold on to, and a paraphrase misses it
     altogether; an episode is what was said, in the conversation's own words. Without the
-    kind-aware fields set, both kinds get the episode weight, as before."""
+    kind-aware fields set, both kinds get the episode weight, as before. On an event question
+    (`event`, invariant 190) with `event_plain_dense`, so do distilled memories: what happened
+    is told in an episode, and the fact distilled from it must not take its place by meaning
+    alone."""
     if params.weak_dense_weight is None:
         return params
     episode = adaptive_dense_weight(coverage, params)
     full_d, weak_d = params.distilled_dense_weight, params.distilled_weak_dense_weight
+    if event and params.event_plain_dense:
+        return params.model_copy(update={"dense_weight": episode,
+                                         "distilled_dense_weight": None,
+                                         "distilled_weak_dense_weight": None})
     if full_d is None and weak_d is None:
         return params.model_copy(update={"dense_weight": episode})
     distilled = adaptive_dense_weight(coverage, params.model_copy(update={
@@ -392,7 +410,8 @@ def is_question(text: str) -> bool:
 def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
     m = 1.0
     if isinstance(doc, Fact) and doc.state == FactState.SUPERSEDED:
-        m *= params.past_weight if intent.past else params.superseded_weight
+        m *= (params.past_weight if intent.past else params.tense_superseded_weight
+              if intent.tense_only else params.superseded_weight)
     if intent.window is not None and params.window_boost != 1.0:
         if isinstance(doc, Episode):
             t = doc.timestamp
@@ -417,7 +436,9 @@ def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams) -> 
     - chain (invariant 143): on a history question, a fact whose predecessor or successor in its
       supersession chain is also a candidate is lifted by `chain_lift` (the question is about the
       chain, and the current value's match pulls its earlier versions up)."""
-    src, chain = params.source_lift, params.chain_lift if intent.history else 1.0
+    # invariant 192: a question made history by its tense alone names no chain to lift
+    src = params.source_lift
+    chain = params.chain_lift if intent.history and not intent.tense_only else 1.0
     sw = params.sourced_weight
     if src == 1.0 and chain == 1.0 and sw == 1.0:
         return [1.0] * len(cands)

@@ -92,6 +92,9 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
              now: datetime, reranker: Reranker | None = None, *,
              purpose: Purpose = Purpose.AGENT, explain: bool = False) -> Retrieved:
     intent = time_intent(query, now) if config.use_time else TimeIntent()
+    if intent.tense_only and config.ranking.tense_superseded_weight > 0:
+        # invariant 192: a past-tense question may ask for a superseded version
+        intent = intent.model_copy(update={"history": True})
     flt = plan_filter(user_id, config, intent)
     params = config.ranking
     lex_query = dense_query = query
@@ -139,9 +142,10 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
                 t for h in top for t in (h.matched if h.matched is not None and
                                          params.coverage_context else analyse(h.doc.search_text()))],
                 weights=top[0].term_idf if params.coverage_idf else None)  # invariant 159
-            params = kind_dense_weights(cov, params)  # invariants 154, 170
+            params = kind_dense_weights(cov, params, intent.event)  # invariants 154, 170, 190
         hits = fuse_candidates(leg_hits, now, params)
-        if intent.history and params.chain_resolve > 0 and params.chain_top > 0:
+        if intent.history and not intent.tense_only and params.chain_resolve > 0 \
+                and params.chain_top > 0:  # invariant 192: tense alone names no version
             hits = hits + chain_members(store, flt, hits, now, params)
     # Without a reranker only the top k need their final order.
     hits = adjust(hits, intent, params, limit=None if reranker else config.k, query=query)

@@ -6,6 +6,9 @@ Pure functions. `time_intent(query, now)` reads what a question says about time:
   superseded facts become eligible and are preferred over the current version;
 - `history`: it may be answered by an earlier state ("when", "back in June", "at the time") —
   superseded facts become eligible, without preference;
+- `event`: it asks what happened — a past-tense narrative ("what happened when ...", "how did
+  the move go", "why was the flight such a letdown", "what broke ...") — so the answer is more
+  often an episode, what the user said at the time, than a distilled fact (invariant 190);
 - `window`: a calendar span it names ("in June", "last year", "in 2023", "mid-July",
   "on 8 May", "last week", "yesterday") — memories dated inside it (an episode's time, a fact's
   valid-time interval) are boosted, using the product's bitemporal model (invariants 13-14).
@@ -35,13 +38,16 @@ _SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 1
 _PAST = re.compile(
     r"\b(previous(ly)?|used to|formerly|former|earlier|originally|at first|initially|"
     r"no longer|any more|anymore|back then|in the past|once had|had been|"
-    r"switch(ed)? (from|away)|replaced|changed from|moved from)\b", re.IGNORECASE)
+    r"switch(ed)? (from|away)|replaced|changed from|moved from|"
+    r"did\b[^?.!]*\buse to)\b", re.IGNORECASE)  # "what hub did she use to have" (eighth pass)
 # Cues that also say "when" or describe a routine: history only in a past-tense question
 # (invariant 158): "what did she use before the Homey" is, "what do I make before work" is not.
 _PAST_IF_TENSE = re.compile(
-    r"\b(before|until|till|prior to|start(ed)? (out )?with|began with|to begin with)\b",
+    r"\b(before|until|till|prior to|start(ed)? (out )?with|began with|to begin with|back when|"
+    r"prior(?=\s*[?.!]*\s*$))\b",
     re.IGNORECASE)
-_TENSE = re.compile(r"\b(was|were|did|had|used|went|got|became|'d)\b|\b\w{3,}ed\b", re.IGNORECASE)
+_TENSE = re.compile(r"\b(was|were|did|had|used|went|got|became|'d|came|began|bought|drove|ate|"
+                    r"wore|ran|took|gave|wrote|kept|held)\b|\b\w{3,}ed\b", re.IGNORECASE)
 # "my old laptop" is history; "how old is Biscuit", "ten years old", "her older brother" are not
 _OLD = re.compile(r"\b(?<!how )(?<!years )(?<!year )old(?! (?:is|are|was|were)\b)(?!-)\b(?!\s*[?.!]?$)", re.IGNORECASE)
 # "which job had he left" is history; "since she left Leeds" asks about the state after it
@@ -50,12 +56,28 @@ _LEFT = re.compile(r"(?<!since )\b(I|you|he|she|we|they|had|have|has)\s+left\b",
 # first language is" is a current fact)
 _FIRST = re.compile(r"\b(?:the|my|her|his|their|our|your)\s+(?:very\s+)?(?:first|original)\b"
                     r"(?!\s+(?:name|aid|thing|time|floor|class|language)\b)|\b(?:at first|originally|"
-                    r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b",
+                    r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b|"
+                    r"\bfirst(?=\s*[?.!]*\s*$)",  # "which phone did I have first?" (eighth pass)
                     re.IGNORECASE)
 _ANCHOR = re.compile(r"\b(?:before|until|till|prior to)\s+(?!(?:that|then|now|this)\b)"
                      r"(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+(.+?)\s+and\s+(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
 _COUNT = re.compile(r"\bhow (?:many times|often)\b.*\b(chang|switch|mov|replac)\w*", re.IGNORECASE)
+# invariant 190: a past-tense narrative question. The past auxiliary or verb comes early ("How
+# did the pay negotiation go", "Why was ...", "What happened to ..."), or a wh-subject takes a
+# past verb ("What broke his language server", "Which sensor turned out to be dead"; not
+# "What breed of pet", "What speed is").
+_EVENT_AUX = re.compile(r"^\W*(?:[\w'’-]+\s+){0,4}?(?:did|didn[’']t|was|wasn[’']t|were|"
+                        r"weren[’']t|happened|went|couldn[’']t|wouldn[’']t)\b", re.IGNORECASE)
+_EVENT_SUBJ = re.compile(r"^\W*(?:what|which|who)(?:\s+[\w-]+)?\s+(?:\w{2,}[^\We]ed|broke|woke|got|"
+                         r"went|came|made|took|gave|left|began|brought|caught|told|said|ran|fell|"
+                         r"turned out)\b(?!\s+(?:is|are|does|do|of)\b)", re.IGNORECASE)
+# invariant 192: a wh-question about a thing or a place in the past tense ("Who was their
+# internet provider in Leeds?", "Which laptop did Parcelbird give him?"); not a yes/no question
+# ("Did he ever ...?") nor a wh-subject with a past verb ("Which relative introduced ...").
+_SLOT_PAST = re.compile(r"^\W*(?:who|what|which|where)(?:\s+[\w'’-]+){0,3}?\s+(?:was|were|did)\b",
+                        re.IGNORECASE)
+_CLAUSE = re.compile(r"[.?!;:—–]+")  # each sentence of a question is read from its start
 _HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
                       r"week|summer|winter|spring|autumn|time)|history|timeline)\b",
                       re.IGNORECASE)
@@ -70,6 +92,11 @@ class TimeIntent(BaseModel):
     anchor: str | None = None  # "before the Homey": the named later value
     between: tuple[str, str] | None = None  # "between SmartThings and Home Assistant"
     order: Literal["first", "all"] | None = None  # "the first/original ...", "how many times changed"
+    event: bool = False  # invariant 190: a past-tense narrative question ("how did ... go")
+    # invariant 192: a wh-question in the past tense with no other time cue ("Who was their
+    # internet provider in Leeds?"); `retrieval.retrieve` makes it a history question when
+    # `ranking.tense_superseded_weight` > 0
+    tense_only: bool = False
 
     @property
     def any(self) -> bool:
@@ -108,12 +135,27 @@ _YEAR = re.compile(r"\b(?:in|during|of|since|from)\s+((?:19|20)\d\d)\b", re.IGNO
 _RELATIVE = re.compile(r"\b(last|this|past|previous)\s+(year|month|week|summer|winter|spring|"
                        r"autumn|fall)\b|\b(yesterday|today)\b|\b(\d+|a|one|two|three|four|five|"
                        r"six)\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
-_SEASON = re.compile(r"\b(?:in|over|during|this|last)\s+(?:the\s+)?(spring|summer|autumn|fall|"
+_SEASON = re.compile(r"\b(?:(?:in|over|during|this|last)\s+|(early|mid-?|late|(?:the )?(?:start|"
+                     r"beginning|middle|end) of)\s*)(?:the\s+)?(spring|summer|autumn|fall|"
                      r"winter)\b", re.IGNORECASE)
 _NUMBER = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _MAY_CUE = re.compile(r"\b(in|of|early|mid-?|late|since|until|during|back in|last|this)\s+may\b|"
                       r"\bmay\s+((?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)?)\b|\b\d{1,2}(?:st|nd|rd|th)?"
                       r"\s+(?:of\s+)?may\b", re.IGNORECASE)
+
+
+def _part_of_season(span: tuple[datetime, datetime], part: str | None) -> tuple[datetime, datetime]:
+    """"At the start of the summer": its first month; "mid-summer": the middle one; "late" /
+    "the end of": the last one (eighth pass, invariant 191)."""
+    if not part:
+        return span
+    part = part.lower()
+    months = [(m.year, m.month) for m in (span[0] + timedelta(days=31 * i + 1) for i in range(3))]
+    if part in ("early", "start of", "beginning of", "the start of", "the beginning of"):
+        return _month_span(*months[0])
+    if part in ("mid", "mid-", "middle of", "the middle of"):
+        return _month_span(*months[1])
+    return _month_span(*months[2])  # late, end of
 
 
 def _season_span(name: str, year: int) -> tuple[datetime, datetime]:
@@ -173,9 +215,10 @@ def _window(query: str, now: datetime) -> tuple[tuple[datetime, datetime], int] 
         return span, m.start()
     m = _SEASON.search(query)
     if m:
-        name = m.group(1).lower()
+        name = m.group(2).lower()
         span = _season_span(name, now.year)
-        return (span if span[0] <= now else _season_span(name, now.year - 1)), m.start()
+        span = span if span[0] <= now else _season_span(name, now.year - 1)
+        return _part_of_season(span, m.group(1)), m.start()
     m = _YEAR.search(query)
     if m:
         y = int(m.group(1))
@@ -187,6 +230,15 @@ _BEFORE = re.compile(r"\b(before|until|till|prior to|by)\s+(the\s+)?$", re.IGNOR
 _AFTER = re.compile(r"\b(after|from)\s+(the\s+)?$", re.IGNORECASE)
 _SINCE = re.compile(r"\bsince\s+(the\s+)?$", re.IGNORECASE)
 SIDE = timedelta(days=120)  # "before June": the months leading up to it, not all of history
+
+
+def event_question(query: str) -> bool:
+    """Does the question ask what happened (invariant 190)? A past-tense narrative: a past
+    auxiliary or verb among its first words ("How did the pay negotiation go?", "Why was the
+    flight back such a letdown?", "What happened to the lights?") or a wh-subject with a past
+    verb ("What broke his language server?"). Pure; tense only, no topic words."""
+    return any(_EVENT_AUX.search(part) or _EVENT_SUBJ.search(part)
+               for part in _CLAUSE.split(query))
 
 
 def time_intent(query: str, now: datetime) -> TimeIntent:
@@ -221,8 +273,10 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
         between = (m.group(1).strip(), m.group(2).strip())
     history = (past or order is not None or between is not None or bool(_HISTORY.search(query))
                or (window is not None and window[1] <= now))
+    event = event_question(query)
     return TimeIntent(past=past, history=history, window=window, anchor=anchor,
-                      between=between, order=order)
+                      between=between, order=order, event=event,
+                      tense_only=not history and any(_SLOT_PAST.search(p) for p in _CLAUSE.split(query)))
 
 
 def fact_interval(fact: Fact) -> tuple[datetime, datetime | None]:
