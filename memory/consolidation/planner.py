@@ -213,10 +213,11 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
         b.fact(f, later_in_slot=slot is not None and last_in_slot.get(slot, i) > i)
     for d in extraction.denials:
         # Consolidation never retracts (invariant 34): a denial is shown, not acted on.
-        target = f" of {d.target_id}" if d.target_id else ""
+        # The extractor's target is its closest match, not a certainty: said as such.
+        target = f" (closest fact on record: {d.target_id})" if d.target_id else ""
         b.drop(d.text, "never_retract", d.evidence,
-               f"consolidation never retracts: the user denied this{target}; retract it "
-               "in-turn or from the facts page", d.reason)
+               f"consolidation never retracts: the user denied something{target}; retract "
+               "it in-turn or from the facts page", d.reason)
     for p in extraction.playbooks:
         b.playbook(p)
     b.feedback(extraction.feedback)
