@@ -33,6 +33,9 @@ def test_consolidate_dry_run_apply_and_undo(cli):
     assert dry.returncode == 0, dry.stderr
     assert "LLM: offline" in dry.stdout and "dry run: nothing written" in dry.stdout
     assert "→ 'Lives in Edinburgh'" in dry.stdout
+    # the watermark in words, never the raw "SAID|STORED" pair
+    assert "consolidated so far: nothing yet; applying moves it to episodes up to 2025-05-01" \
+        in dry.stdout and "|" not in dry.stdout.split("consolidated so far:")[1].splitlines()[0]
     res = cli("consolidate", "--user", "ana", "--json")
     payload = json.loads(res.stdout)
     plan_id = payload["plan"]["id"]

@@ -12,6 +12,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..clock import parse_when
+from ..errors import MemdeskError
 from ..models import Fact, Playbook
 from .extract import Usage
 
@@ -97,7 +99,9 @@ class Plan(BaseModel):
                 f"{len(self.episode_ids)} new episodes · tokens in/out "
                 f"{self.usage.input_tokens}/{self.usage.output_tokens}")
         lines = [head, f"policy: {self.policy_text}",
-                 f"watermark: {self.watermark_before or '(none)'} → {self.watermark_after or '(unchanged)'}"]
+                 f"consolidated so far: {watermark_words(self.watermark_before)}; applying "
+                 + (f"moves it to {watermark_words(self.watermark_after)}"
+                    if self.watermark_after else "leaves it there")]
         if not self.ops:
             lines.append("nothing to do")
         for op in self.ops:
@@ -135,3 +139,25 @@ def render_op(op: PlanOp) -> list[str]:
         return [(f"~ [{op.id}] playbook {a.name!r}: success {a.success_count}→{b.success_count}, "
                 f"failure {a.failure_count}→{b.failure_count}, version {a.version}→{b.version}{ev}{why}")]
     return [f"- [{op.id}] drop {op.subject!r} (gate {op.gate}){why}{ev}"]
+
+
+def parse_watermark(value: str | None) -> tuple[datetime | None, datetime | None]:
+    """"SAID|STORED": the latest episode timestamp and record time consolidated so far."""
+    if not value:
+        return None, None
+    said, _, stored = value.partition("|")
+    return (parse_when(said, field="watermark"),
+            parse_when(stored, field="watermark") if stored else None)
+
+
+def watermark_words(value: str | None) -> str:
+    """A consolidation watermark ("SAID|STORED") as an operator reads it: up to which episode
+    time consolidation has read. Never the raw pair of timestamps (desk and CLI alike)."""
+    if not value:
+        return "nothing yet"
+    try:
+        said, _stored = parse_watermark(value)
+    except MemdeskError:
+        return value
+    return f"episodes up to {said:%Y-%m-%d %H:%M} UTC" if said else "nothing yet"
+

@@ -16,7 +16,6 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from .. import forgetting
-from ..clock import parse_when
 from ..corrections import bumped as bump
 from ..models import (
     Contradiction,
@@ -41,7 +40,15 @@ from .extract import (
     PlaybookView,
     Usage,
 )
-from .plan import WATERMARK, GateDecision, OpKind, Plan, PlanOp, stable_id
+from .plan import (
+    WATERMARK,
+    GateDecision,
+    OpKind,
+    Plan,
+    PlanOp,
+    parse_watermark,
+    stable_id,
+)
 
 CONTEXT_EPISODES = 5  # earlier episodes shown as context (not evidence for new facts)
 NEIGHBOURS = 5  # nearest existing facts (every state) per extracted fact
@@ -168,15 +175,6 @@ def make_plan(svc: MemoryService, user_id: str, llm, *, policy: ReviewPolicy | N
         return decide(inputs, Extraction(), Usage(mode=llm.mode), policy)
     extraction, usage = llm.extract(inputs.request())  # the one model call
     return decide(lookups(svc, inputs, extraction), extraction, usage, policy)
-
-
-def parse_watermark(value: str | None) -> tuple[datetime | None, datetime | None]:
-    """"SAID|STORED": the latest episode timestamp and record time consolidated so far."""
-    if not value:
-        return None, None
-    said, _, stored = value.partition("|")
-    return (parse_when(said, field="watermark"),
-            parse_when(stored, field="watermark") if stored else None)
 
 
 def next_watermark(before: str | None, new: list[Episode]) -> str | None:

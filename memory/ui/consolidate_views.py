@@ -8,9 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ..consolidation.plan import OpKind, Plan, PlanOp
-from ..consolidation.planner import parse_watermark
-from ..errors import MemdeskError
+from ..consolidation.plan import OpKind, Plan, PlanOp, watermark_words
 from ..models import AuditEvent, Fact
 from .safe import esc
 
@@ -44,18 +42,6 @@ def _gate_reason(plan: Plan, op: PlanOp) -> str:
     found = next((g for g in plan.gates if g.gate == op.gate and g.subject == op.subject
                   and g.decision == "drop"), None)
     return f"gate {op.gate}: {found.reason if found else op.reason or 'refused'}"
-
-
-def watermark_words(value: str | None) -> str:
-    """A consolidation watermark ("SAID|STORED") as an operator reads it: up to which episode
-    time consolidation has read. Never the raw pair of timestamps."""
-    if not value:
-        return "nothing yet"
-    try:
-        said, _stored = parse_watermark(value)
-    except MemdeskError:
-        return value
-    return f"episodes up to {said:%Y-%m-%d %H:%M} UTC" if said else "nothing yet"
 
 
 def plan_summary(plan: Plan) -> str:
