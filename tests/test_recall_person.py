@@ -1,0 +1,91 @@
+"""Recall quality, ninth pass: a question about him or her (invariant 193) asks for that
+person's memories, so a catalog entry (general knowledge, no one's memory) weighs less. Pure
+detection and weights first, then the real store and retrieval."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.clock import fixed_clock
+from memory.models import CatalogDoc, MemoryKind
+from memory.ranking import Candidate, RankingParams, asks_about_person, person_weights
+from memory.search_config import DEFAULT, Purpose, RecallConfig
+from memory.service import MemoryService
+from memory.stores import open_store
+
+NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(tmp_path, hash_embedder):
+    s = open_store(f"embedded:{tmp_path / 'p.db'}", hash_embedder)
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize("q", [
+    "Where do her home server's snapshots go every night?",
+    "Which code editor does he use day to day?",
+    "What battery backup keeps HIS network up in a blackout?",
+    "Can I book him into a 9am call?",
+    "¿Dónde vive? Where does she live now?",
+    "Was hat er gesagt — what did he tell the landlord?",
+])
+def test_inv193_third_person_questions_ask_about_a_person(q):
+    assert asks_about_person(q)
+
+
+@pytest.mark.parametrize("q", [
+    "How do I wipe Philips bulbs before relocating?",
+    "Which is better for a beginner, ZHA or Z2M?",
+    "What should I do with my smart gadgets when I relocate?",
+    "Where should water alarms go in a kitchen?",
+    "Can they fly with a cat in the cabin?",
+    "What's the theme of the show?",  # "the", "show" are not pronouns
+    "",
+])
+def test_inv193_general_and_first_person_questions_do_not(q):
+    assert not asks_about_person(q)
+
+
+def test_inv193_person_weights_touch_only_catalog_entries(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.add_catalog([CatalogDoc(title="Backups", text="Schedule snapshots nightly")])
+    fact = svc.write_fact("ana", "Home Assistant backs up nightly to Google Drive").fact
+    cat = next(h.doc for h in svc.recall("ana", "snapshots nightly", purpose=Purpose.EVAL).hits
+               if h.doc.kind == MemoryKind.CATALOG)
+    cands = [Candidate(cat, 1.0, {}, (1.0, 1.0, 1.0), None),
+             Candidate(fact, 1.0, {}, (1.0, 1.0, 1.0), None)]
+    p = RankingParams()
+    assert p.person_catalog_weight < 1.0
+    assert person_weights(cands, "Where do her backups go?", p) == [p.person_catalog_weight, 1.0]
+    assert person_weights(cands, "Where do backups go?", p) == [1.0, 1.0]
+    off = p.model_copy(update={"person_catalog_weight": 1.0})
+    assert person_weights(cands, "Where do her backups go?", off) == [1.0, 1.0]
+
+
+def test_inv193_recall_puts_her_fact_above_the_catalog_on_the_real_store(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.add_catalog([CatalogDoc(title="Snapshots",
+                                text="Where do nightly snapshots go? To Google Drive")])
+    fact = svc.write_fact("ana", "Nightly snapshots go to a NAS in the hallway").fact
+    for t in ("Has a beagle called Biscuit", "Lives in Bristol", "Drinks tea in the morning"):
+        svc.write_fact("ana", t)
+    svc.write_fact("ben", "Nightly snapshots go to a NAS")  # another user's: never a candidate
+    off = RecallConfig(ranking=DEFAULT.ranking.model_copy(update={"person_catalog_weight": 1.0}))
+    q = "Where do her nightly snapshots go?"
+    before = svc.recall("ana", q, purpose=Purpose.EVAL, config=off).hits
+    after = svc.recall("ana", q, purpose=Purpose.EVAL).hits
+    assert before[0].doc.kind == MemoryKind.CATALOG and before[1].doc.id == fact.id
+    assert after[0].doc.id == fact.id  # her own memory first
+    # reorders, never adds or drops: the same candidates, the catalog entry still there
+    assert {h.id for h in after} == {h.id for h in before}
+    cat = next(h for h in after if h.doc.kind == MemoryKind.CATALOG)
+    assert cat.multipliers.lift == pytest.approx(DEFAULT.ranking.person_catalog_weight)
+    assert all(h.doc.user_id in ("ana", None) for h in after)
+    # the same words asked in general keep the catalog where fusion put it
+    general = "Where do nightly snapshots go?"
+    assert [h.id for h in svc.recall("ana", general, purpose=Purpose.EVAL, config=off).hits] == \
+        [h.id for h in svc.recall("ana", general, purpose=Purpose.EVAL).hits]
