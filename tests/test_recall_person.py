@@ -1,6 +1,7 @@
 """Recall quality, ninth pass: a question about him or her (invariant 193) asks for that
-person's memories, so a catalog entry (general knowledge, no one's memory) weighs less. Pure
-detection and weights first, then the real store and retrieval."""
+person's memories, so a catalog entry (general knowledge, no one's memory) weighs less; a
+question about the state now (invariant 194) is answered by the active fact before an episode.
+Pure detection and weights first, then the real store and retrieval."""
 
 from __future__ import annotations
 
@@ -10,10 +11,18 @@ import pytest
 
 from memory.clock import fixed_clock
 from memory.models import CatalogDoc, MemoryKind
-from memory.ranking import Candidate, RankingParams, asks_about_person, person_weights
+from memory.ranking import (
+    Candidate,
+    RankingParams,
+    asks_about_person,
+    asks_present,
+    person_weights,
+    present_weights,
+)
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
 from memory.stores import open_store
+from memory.temporal import time_intent
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
@@ -89,3 +98,66 @@ def test_inv193_recall_puts_her_fact_above_the_catalog_on_the_real_store(store):
     general = "Where do nightly snapshots go?"
     assert [h.id for h in svc.recall("ana", general, purpose=Purpose.EVAL, config=off).hits] == \
         [h.id for h in svc.recall("ana", general, purpose=Purpose.EVAL).hits]
+
+
+# --- invariant 194: a question about the state now prefers the active fact to an episode --------
+@pytest.mark.parametrize("q", [
+    "Which internet company is she with now?",
+    "What's his main code editor right now?",
+    "Which editor does he write code in these days?",
+    "Which neighbourhood is her place in at the moment?",
+    "Does he still cycle to work?",
+    "Is Jürgen currently in Görlitz?",
+    "Doesn't she eat meat any more?",
+])
+def test_inv194_present_questions(q):
+    assert asks_present(q)
+
+
+@pytest.mark.parametrize("q", [
+    "What is the plan for the Homey now that it's retired?",  # a clause, not a cue
+    "The electricity went off and every bulb is blazing, what now?",  # a request
+    "Where does she live?",
+    "Which editor did he use before Zed?",
+    "",
+])
+def test_inv194_other_questions_are_not(q):
+    assert not asks_present(q)
+
+
+def test_inv194_present_weights_touch_only_episodes_and_not_history_or_a_named_time(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    ep = svc.write_episodes("ana", [("Neovim is my editor", NOW, "s1")], actor="cli")[0]
+    fact = svc.write_fact("ana", "Main editor is Zed").fact
+    cands = [Candidate(ep, 1.0, {}, (1.0, 1.0, 1.0), None),
+             Candidate(fact, 1.0, {}, (1.0, 1.0, 1.0), None)]
+    p = RankingParams()
+    assert p.present_episode_weight < 1.0
+    q = "Which editor does he use now?"
+    assert present_weights(cands, q, time_intent(q, NOW), p) == [p.present_episode_weight, 1.0]
+    for other in ("Which editor does he use?", "Which editor did he use before Zed, still Vim?",
+                  "Which editor was he still using in June?"):
+        assert present_weights(cands, other, time_intent(other, NOW), p) == [1.0, 1.0]
+    off = p.model_copy(update={"present_episode_weight": 1.0})
+    assert present_weights(cands, q, time_intent(q, NOW), off) == [1.0, 1.0]
+
+
+def test_inv194_recall_puts_the_active_fact_above_what_was_said_on_the_real_store(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    svc.write_episodes("ana", [
+        ("Okay, Neovim is my main code editor now, main editor", datetime(2026, 3, 1, tzinfo=UTC),
+         "s1"),
+        ("Tea in the morning", NOW, "s2"), ("Lives near the canal", NOW, "s3")], actor="cli")
+    fact = svc.write_fact("ana", "Main code editor is Zed; Neovim only on servers").fact
+    svc.write_fact("ana", "Has a beagle called Biscuit")
+    svc.write_fact("ben", "Main code editor is Neovim")  # another user's: never a candidate
+    off = RecallConfig(ranking=DEFAULT.ranking.model_copy(update={"present_episode_weight": 1.0}))
+    q = "What is his main code editor now?"
+    before = svc.recall("ana", q, purpose=Purpose.EVAL, config=off).hits
+    after = svc.recall("ana", q, purpose=Purpose.EVAL).hits
+    assert before[0].doc.kind == MemoryKind.EPISODIC and before[1].doc.id == fact.id
+    assert after[0].doc.id == fact.id
+    assert {h.id for h in after} == {h.id for h in before}  # reorders, never adds or drops
+    assert all(h.multipliers.lift == pytest.approx(DEFAULT.ranking.present_episode_weight)
+               for h in after if h.doc.kind == MemoryKind.EPISODIC)
+    assert all(h.doc.user_id in ("ana", None) for h in after)
