@@ -10,7 +10,9 @@ the user's own earlier questions are not answers, superseded facts are history (
 question asks about the past), memories dated inside a time the question names are boosted, and a
 turn adjacent to a higher-ranked turn of the same session is demoted so the top k is not one
 snippet repeated; a turn said by the one person the question names rises below the head
-(invariant 160). It runs on any backend's fused hits.
+(invariant 160); a question about him or her weighs the catalog less (invariant 193), and one
+about the state now weighs episodes less than facts (invariant 194). It runs on any backend's
+fused hits.
 """
 
 from __future__ import annotations
