@@ -10,7 +10,9 @@ the user's own earlier questions are not answers, superseded facts are history (
 question asks about the past), memories dated inside a time the question names are boosted, and a
 turn adjacent to a higher-ranked turn of the same session is demoted so the top k is not one
 snippet repeated; a turn said by the one person the question names rises below the head
-(invariant 160). It runs on any backend's fused hits.
+(invariant 160); a question about him or her weighs the catalog less (invariant 193), and one
+about the state now weighs episodes less than facts (invariant 194). It runs on any backend's
+fused hits.
 """
 
 from __future__ import annotations
@@ -101,6 +103,19 @@ class RankingParams(BaseModel):
                                            "internet provider in Leeds?') makes superseded "
                                            "versions eligible at this weight, without a chain "
                                            "lift (invariant 192; eighth pass); 0 = off")
+    # Ninth pass (invariant 193): a question about him or her asks for that person's memories.
+    person_catalog_weight: float = Field(0.7, ge=0.0, le=1.0, description="catalog entries on "
+                                         "a question that refers to a person in the third "
+                                         "person ('Where do her backups go?', "
+                                         "memory.ranking.asks_about_person): the catalog holds "
+                                         "no one's memories (invariant 193; ninth pass: plateau "
+                                         "0.4-0.8); 1.0 = off")
+    present_episode_weight: float = Field(0.8, ge=0.0, le=1.0, description="episodes on a "
+                                          "question about the present state ('Which editor "
+                                          "does he use now?', memory.ranking.asks_present) "
+                                          "with no history cue or named time: the active fact "
+                                          "is the state now, an episode what was said once "
+                                          "(invariant 194; ninth pass); 1.0 = off")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -407,6 +422,50 @@ def is_question(text: str) -> bool:
     return len(sentences) == 1 and bool(_QUESTION_START.match(sentences[0]))
 
 
+# Third-person personal pronouns: the question is about a person (the user, asked about by an
+# operator or an agent), not about how things work in general (invariant 193).
+_PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself)\b", re.IGNORECASE)
+
+
+def asks_about_person(query: str) -> bool:
+    """Does the question refer to a person in the third person ("Where do her backups go?",
+    "Which editor does he use?")? Pure; "How do I ...?" and "What is ...?" do not."""
+    return bool(_PERSON.search(query))
+
+
+def person_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:
+    """Invariant 193: on a question about him or her, a catalog entry (general knowledge, no
+    one's memory) is multiplied by `person_catalog_weight`; every other candidate by 1. Pure."""
+    w = params.person_catalog_weight
+    if w == 1.0 or not query or not asks_about_person(query):
+        return [1.0] * len(cands)
+    return [w if c.doc.kind == MemoryKind.CATALOG else 1.0 for c in cands]
+
+
+# A cue that the question asks about the state now (invariant 194); "now that ..." and "what
+# now?" are a clause and a request, not a cue.
+_PRESENT = re.compile(r"\b(?:currently|nowadays|these\s+days|at\s+the\s+moment|at\s+present|"
+                      r"still|any\s?more|(?<!what\s)now(?!\s+that\b))\b", re.IGNORECASE)
+
+
+def asks_present(query: str) -> bool:
+    """Does the question ask about the state now ("Which editor does he use these days?",
+    "Does he still cycle?", "What's her tier now?")? Pure."""
+    return bool(_PRESENT.search(query))
+
+
+def present_weights(cands: list[Candidate], query: str, intent: TimeIntent,
+                    params: RankingParams) -> list[float]:
+    """Invariant 194: on a question about the present state that names no time and asks for no
+    history, an episode (what was said at one time, maybe since changed) is multiplied by
+    `present_episode_weight`; facts, playbooks and catalog by 1. Pure."""
+    w = params.present_episode_weight
+    if w == 1.0 or not query or intent.history or intent.window is not None \
+            or not asks_present(query):
+        return [1.0] * len(cands)
+    return [w if c.doc.kind == MemoryKind.EPISODIC else 1.0 for c in cands]
+
+
 def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
     m = 1.0
     if isinstance(doc, Fact) and doc.state == FactState.SUPERSEDED:
@@ -638,6 +697,11 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     heap: list[tuple[float, int, float, float, float]] = []
     qw = params.question_weight
     lift = lifts(cands, intent, params)
+    if params.person_catalog_weight != 1.0 and query:  # invariant 193
+        lift = [a * b for a, b in zip(lift, person_weights(cands, query, params), strict=True)]
+    if params.present_episode_weight != 1.0 and query:  # invariant 194
+        lift = [a * b for a, b in zip(lift, present_weights(cands, query, intent, params),
+                                      strict=True)]
     qs = [qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC and is_question(c.doc.text))
           else 1.0 for c in cands]
     ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]
