@@ -427,10 +427,18 @@ def is_question(text: str) -> bool:
 _PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself)\b", re.IGNORECASE)
 
 
+# A question asking how to do something wants a procedure whoever it is about ("How should she
+# reset her bulbs?"); "how did", "how often / many / long" ask about what happened or how much.
+_HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|what\s+should\b|"
+                     r"what'?s\s+the\s+(?:best\s+)?way\b|is\s+there\s+a\s+way\b|"
+                     r"why\s+(?:does|do|is|won'?t|doesn'?t|isn'?t|can'?t)\b)", re.IGNORECASE)
+
+
 def asks_about_person(query: str) -> bool:
     """Does the question refer to a person in the third person ("Where do her backups go?",
-    "Which editor does he use?")? Pure; "How do I ...?" and "What is ...?" do not."""
-    return bool(_PERSON.search(query))
+    "Which editor does he use?") without asking how to do something? Pure; "How do I ...?",
+    "What is ...?" and "How should she reset her bulbs?" do not."""
+    return bool(_PERSON.search(query)) and not _HOW_TO.search(query)
 
 
 def person_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:

@@ -41,8 +41,11 @@ def store(tmp_path, hash_embedder):
     "Can I book him into a 9am call?",
     "¿Dónde vive? Where does she live now?",
     "Was hat er gesagt — what did he tell the landlord?",
+    "How did she get to Porto in the end?",
+    "How often does he cycle to work?",
 ])
 def test_inv193_third_person_questions_ask_about_a_person(q):
+    # "How did she get there?" asks what happened, not how to do it: still about her
     assert asks_about_person(q)
 
 
@@ -53,6 +56,8 @@ def test_inv193_third_person_questions_ask_about_a_person(q):
     "Where should water alarms go in a kitchen?",
     "Can they fly with a cat in the cabin?",
     "What's the theme of the show?",  # "the", "show" are not pronouns
+    "How should she reset her Hue bulbs before the move?",  # how-to: a procedure, whoever asks
+    "Why does his Zigbee sensor keep dropping off?",
     "",
 ])
 def test_inv193_general_and_first_person_questions_do_not(q):
