@@ -11,8 +11,9 @@ question asks about the past), memories dated inside a time the question names a
 turn adjacent to a higher-ranked turn of the same session is demoted so the top k is not one
 snippet repeated; a turn said by the one person the question names rises below the head
 (invariant 160); a question about him or her weighs the catalog less (invariant 193), and one
-about the state now weighs episodes less than facts (invariant 194). It runs on any backend's
-fused hits.
+about the state now weighs episodes less than facts (invariant 194), and so does one in the
+simple present (invariant 196); on a question asking when, a memory that says a date or a time
+rises (invariant 195). It runs on any backend's fused hits.
 """
 
 from __future__ import annotations
@@ -116,6 +117,18 @@ class RankingParams(BaseModel):
                                           "with no history cue or named time: the active fact "
                                           "is the state now, an episode what was said once "
                                           "(invariant 194; ninth pass); 1.0 = off")
+    # Tenth pass (invariants 195, 196): a "when" question is answered by a memory that says a
+    # date or a time; a question in the simple present asks about the state now.
+    when_dated_lift: float = Field(1.2, ge=1.0, description="a memory whose text says a date, "
+                                   "a clock time or a day of the week, on a question asking "
+                                   "when ('When is he flying home?', memory.ranking.asks_when): "
+                                   "invariant 195; tenth pass: plateau 1.1-1.3; 1.0 = off")
+    simple_present_episode_weight: float = Field(0.8, ge=0.0, le=1.0, description="episodes on "
+                                                 "a question in the simple present with no "
+                                                 "past word, no 'now' cue and no progressive "
+                                                 "('Which editor does he use day to day?', "
+                                                 "memory.ranking.asks_simple_present): "
+                                                 "invariant 196; tenth pass; 1.0 = off")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -462,16 +475,76 @@ def asks_present(query: str) -> bool:
     return bool(_PRESENT.search(query))
 
 
+# Invariant 196: the simple present ("does he use", "is her hub", "do they keep") with no past
+# word and no progressive ("is he using": an activity under way, often just told in an episode).
+_SIMPLE_PRESENT = re.compile(r"\b(?:do|does|is|are|has|have|'s|don't|doesn't|isn't|aren't)\b",
+                             re.IGNORECASE)
+_ANY_PAST = re.compile(r"\b(?:was|were|did|had|used|didn't|wasn't|weren't|ago|before|"
+                       r"previously|first|old|originally)\b|\b\w{3,}ed\b", re.IGNORECASE)
+_PROGRESSIVE = re.compile(r"\b(?:is|are|am|'s|'re)\s+(?:\w+\s+){0,2}?\w{2,}ing\b", re.IGNORECASE)
+
+
+def asks_simple_present(query: str) -> bool:
+    """Is the question in the simple present with no past word, no progressive and no "now"
+    cue of its own (invariant 194 reads those): "Which code editor does he use day to day?",
+    "What coin cells do the sensors need?"; not "What library is he using ...?", "What did he
+    use before ...?". Pure; tense only, no topic words."""
+    return (bool(_SIMPLE_PRESENT.search(query)) and not _ANY_PAST.search(query)
+            and not _PROGRESSIVE.search(query) and not asks_present(query))
+
+
 def present_weights(cands: list[Candidate], query: str, intent: TimeIntent,
                     params: RankingParams) -> list[float]:
     """Invariant 194: on a question about the present state that names no time and asks for no
     history, an episode (what was said at one time, maybe since changed) is multiplied by
-    `present_episode_weight`; facts, playbooks and catalog by 1. Pure."""
-    w = params.present_episode_weight
-    if w == 1.0 or not query or intent.history or intent.window is not None \
-            or not asks_present(query):
+    `present_episode_weight`; facts, playbooks and catalog by 1. Invariant 196: a question in
+    the simple present that is no event question (invariant 190) likewise, by
+    `simple_present_episode_weight`. Pure."""
+    if not query or intent.history or intent.window is not None:
+        return [1.0] * len(cands)
+    if asks_present(query):
+        w = params.present_episode_weight
+    elif not intent.event and asks_simple_present(query):
+        w = params.simple_present_episode_weight
+    else:
+        return [1.0] * len(cands)
+    if w == 1.0:
         return [1.0] * len(cands)
     return [w if c.doc.kind == MemoryKind.EPISODIC else 1.0 for c in cands]
+
+
+# Invariant 195: a question asking when; a memory whose text says a date or a time.
+_WHEN = re.compile(r"(?:^|[.?!;]\s*)\W*(?:when|what\s+(?:time|date|day)|how\s+long|until\s+when)\b",
+                   re.IGNORECASE)
+_MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+        r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DATED = re.compile(rf"\b(?:{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                    rf"{_MON})\b|\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|\b\d{{1,2}}:\d\d\b|"
+                    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|"
+                    r"weekdays?)s?\b", re.IGNORECASE)
+
+
+def asks_when(query: str) -> bool:
+    """Does one of the question's sentences open by asking when ("When is he flying home?",
+    "What time do the blinds open?", "How long is her status valid?")? Pure."""
+    return bool(_WHEN.search(query))
+
+
+@functools.lru_cache(maxsize=65_536)
+def says_date(text: str) -> bool:
+    """Does the text say a date ("December 18", "19th of August"), a clock time ("6:45",
+    "3pm") or a day of the week? Pure. A bare year is not enough (measured: worse)."""
+    return bool(_DATED.search(text))
+
+
+def when_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:
+    """Invariant 195: on a question asking when, each candidate whose text says a date, a clock
+    time or a day of the week is multiplied by `when_dated_lift` (≥ 1); every other by 1.
+    Any kind, any store; nothing added or dropped. Pure."""
+    w = params.when_dated_lift
+    if w == 1.0 or not query or not asks_when(query):
+        return [1.0] * len(cands)
+    return [w if says_date(c.doc.search_text()) else 1.0 for c in cands]
 
 
 def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
@@ -707,9 +780,11 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     lift = lifts(cands, intent, params)
     if params.person_catalog_weight != 1.0 and query:  # invariant 193
         lift = [a * b for a, b in zip(lift, person_weights(cands, query, params), strict=True)]
-    if params.present_episode_weight != 1.0 and query:  # invariant 194
+    if query:  # invariants 194 and 196
         lift = [a * b for a, b in zip(lift, present_weights(cands, query, intent, params),
                                       strict=True)]
+    if params.when_dated_lift != 1.0 and query:  # invariant 195
+        lift = [a * b for a, b in zip(lift, when_weights(cands, query, params), strict=True)]
     qs = [qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC and is_question(c.doc.text))
           else 1.0 for c in cands]
     ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]
