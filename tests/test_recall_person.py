@@ -140,9 +140,13 @@ def test_inv194_present_weights_touch_only_episodes_and_not_history_or_a_named_t
     assert p.present_episode_weight < 1.0
     q = "Which editor does he use now?"
     assert present_weights(cands, q, time_intent(q, NOW), p) == [p.present_episode_weight, 1.0]
-    for other in ("Which editor does he use?", "Which editor did he use before Zed, still Vim?",
+    for other in ("Which editor did he use before Zed, still Vim?",
                   "Which editor was he still using in June?"):
         assert present_weights(cands, other, time_intent(other, NOW), p) == [1.0, 1.0]
+    # the simple present is invariant 196's cue, with its own weight
+    plain = "Which editor does he use?"
+    no196 = p.model_copy(update={"simple_present_episode_weight": 1.0})
+    assert present_weights(cands, plain, time_intent(plain, NOW), no196) == [1.0, 1.0]
     off = p.model_copy(update={"present_episode_weight": 1.0})
     assert present_weights(cands, q, time_intent(q, NOW), off) == [1.0, 1.0]
 
