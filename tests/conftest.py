@@ -94,6 +94,14 @@ def store(request, tmp_path, hash_embedder):
 
 
 @pytest.fixture
+def embedded_store(tmp_path, hash_embedder):
+    """One embedded store on the hashing embedder, for tests of what only it does."""
+    s = open_store(f"embedded:{tmp_path / 'embedded.db'}", hash_embedder)
+    yield s
+    s.close()
+
+
+@pytest.fixture
 def service(store):
     return MemoryService(store, clock=fixed_clock(NOW))
 

@@ -13,17 +13,14 @@ from memory.models import MemoryKind
 from memory.ranking import RankingParams, kind_dense_weights
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
-from memory.stores import open_store
 from memory.temporal import event_question, time_intent
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path, hash_embedder):
-    s = open_store(f"embedded:{tmp_path / 'e.db'}", hash_embedder)
-    yield s
-    s.close()
+def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
+    return embedded_store
 
 
 # --- invariant 190: an event question's answer is told in an episode ----------------------------

@@ -15,17 +15,14 @@ from memory.lexicon import GROUPS, expansions
 from memory.retrieval import retrieve
 from memory.search_config import DEFAULT, LEGACY_RRF, Purpose
 from memory.service import MemoryService
-from memory.stores import open_store
 from memory.stores.base import RecallFilter
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path, hash_embedder):
-    s = open_store(f"embedded:{tmp_path / 'p.db'}", hash_embedder)
-    yield s
-    s.close()
+def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
+    return embedded_store
 
 
 # --- pure ---------------------------------------------------------------------------------------

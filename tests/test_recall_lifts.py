@@ -12,7 +12,6 @@ from memory.models import Episode, Fact, FactState
 from memory.ranking import RankingParams, adjust, fuse_candidates, lifts, tail_rrf
 from memory.search_config import DEFAULT, Purpose
 from memory.service import MemoryService
-from memory.stores import open_store
 from memory.stores.base import LegHit
 from memory.temporal import TimeIntent
 
@@ -132,10 +131,8 @@ def test_inv144_tail_off_or_short_lists_are_plain_score_order():
 
 # --- on the real embedded store ---------------------------------------------------------------------
 @pytest.fixture
-def store(tmp_path, hash_embedder):
-    s = open_store(f"embedded:{tmp_path / 'l.db'}", hash_embedder)
-    yield s
-    s.close()
+def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
+    return embedded_store
 
 
 def test_inv142_recall_lifts_a_fact_found_with_its_source_episode(store):

@@ -16,7 +16,6 @@ from memory.models import MemoryKind
 from memory.ranking import RankingParams, adaptive_dense_weight, kind_dense_weights, term_coverage
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
-from memory.stores import open_store
 from memory.stores.base import RecallFilter
 from memory.stores.user_view import IndexParams
 
@@ -24,10 +23,8 @@ NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path, hash_embedder):
-    s = open_store(f"embedded:{tmp_path / 'p.db'}", hash_embedder)
-    yield s
-    s.close()
+def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
+    return embedded_store
 
 
 # --- invariant 152: a fact holds the words of what the user said ---------------------------------

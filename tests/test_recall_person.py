@@ -21,17 +21,14 @@ from memory.ranking import (
 )
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
-from memory.stores import open_store
 from memory.temporal import time_intent
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path, hash_embedder):
-    s = open_store(f"embedded:{tmp_path / 'p.db'}", hash_embedder)
-    yield s
-    s.close()
+def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
+    return embedded_store
 
 
 @pytest.mark.parametrize("q", [

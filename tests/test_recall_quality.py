@@ -25,10 +25,8 @@ T0 = datetime(2026, 6, 1, 9, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path, hash_embedder):
-    s = open_store(f"embedded:{tmp_path / 'q.db'}", hash_embedder)
-    yield s
-    s.close()
+def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
+    return embedded_store
 
 
 def _episodes(svc: MemoryService, user: str, texts: list[str], session: str, start: datetime):

@@ -19,7 +19,6 @@ from memory.ranking import (
 )
 from memory.search_config import DEFAULT, Purpose
 from memory.service import MemoryService
-from memory.stores import open_store
 from memory.stores.base import LegHit
 from memory.temporal import TimeIntent
 
@@ -103,10 +102,8 @@ def test_inv160_default_is_on():
 
 # --- on the real embedded store ---------------------------------------------------------------------
 @pytest.fixture
-def store(tmp_path, hash_embedder):
-    s = open_store(f"embedded:{tmp_path / 's.db'}", hash_embedder)
-    yield s
-    s.close()
+def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
+    return embedded_store
 
 
 def test_inv160_recall_lifts_the_named_speakers_turns(store):
