@@ -217,13 +217,28 @@ def _copy_db(src: Path, dst: Path) -> None:
         b.close()
 
 
+def seeded_templates(tmp: Path, users: Iterable[str], embedder: Embedder) -> dict[str, Path]:
+    """One seeded store per persona (the catalog and the persona; FRESH: the catalog only),
+    copied per case by `_copy_db`; a kept workdir reuses them."""
+    from ..personas.loader import seed
+
+    templates: dict[str, Path] = {}
+    for user in sorted(set(users)):
+        path = tmp / f"template-{user}-{embedder.name}.db"
+        if not path.exists():
+            store = open_store(f"embedded:{path}", embedder)
+            seed(store, only=["catalog"] + ([] if user == FRESH else [user]))
+            store.close()
+        templates[user] = path
+    return templates
+
+
 def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callable[[], object], *,
                    splits: Iterable[str] = TUNING_SPLITS, data: str = str(DATA_PATH),
                    workdir: str | Path | None = None,
                    progress: Callable[[str], None] | None = None) -> AgentEvalReport:
     """Run every case of the chosen splits as one real turn; score the writes."""
     from ..agent import run_turn
-    from ..personas.loader import seed
 
     wanted = set(splits)
     chosen = [c for c in cases if c.split in wanted]
@@ -231,14 +246,7 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
     tmp = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memdesk-agent-eval-"))
     tmp.mkdir(parents=True, exist_ok=True)
     clock = fixed_clock(EVAL_NOW)
-    templates: dict[str, Path] = {}
-    for user in sorted({c.user for c in chosen}):
-        path = tmp / f"template-{user}-{embedder.name}.db"
-        if not path.exists():  # a kept workdir reuses its seeded templates
-            store = open_store(f"embedded:{path}", embedder)
-            seed(store, only=["catalog"] + ([] if user == FRESH else [user]))
-            store.close()
-        templates[user] = path
+    templates = seeded_templates(tmp, {c.user for c in chosen}, embedder)
     agent = agent_factory()
     results = []
     try:

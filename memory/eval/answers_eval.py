@@ -23,7 +23,7 @@ from ..embeddings import Embedder
 from ..errors import ValidationError
 from ..service import MemoryService
 from ..stores import open_store
-from .agent_eval import EVAL_NOW, _copy_db
+from .agent_eval import EVAL_NOW, _copy_db, seeded_templates
 
 DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "answers.jsonl"
 
@@ -95,20 +95,12 @@ def run_answers_eval(cases: list[AnswerCase], embedder: Embedder,
                      progress: Callable[[str], None] | None = None) -> AnswersReport:
     """Ask every question as one real turn on a fresh copy of the persona's store."""
     from ..agent import run_turn
-    from ..personas.loader import seed
 
     started = time.perf_counter()
     tmp = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memdesk-answers-eval-"))
     tmp.mkdir(parents=True, exist_ok=True)
     clock = fixed_clock(EVAL_NOW)
-    templates: dict[str, Path] = {}
-    for user in sorted({c.user for c in cases}):
-        path = tmp / f"template-{user}-{embedder.name}.db"
-        if not path.exists():  # a kept workdir reuses its seeded templates
-            store = open_store(f"embedded:{path}", embedder)
-            seed(store, only=["catalog", user])
-            store.close()
-        templates[user] = path
+    templates = seeded_templates(tmp, {c.user for c in cases}, embedder)
     agent = agent_factory()
     results = []
     try:
