@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .clock import as_utc
 from .lexical import analyse
 from .models import AnyMemory, Episode, Fact, FactState, LegHit, MemoryKind
-from .temporal import TimeIntent, fact_interval, overlaps
+from .temporal import TimeIntent, asks_present, asks_simple_present, fact_interval, overlaps
 
 DAY_MS = 86_400_000.0
 
@@ -463,34 +463,8 @@ def person_weights(cands: list[Candidate], query: str, params: RankingParams) ->
     return [w if c.doc.kind == MemoryKind.CATALOG else 1.0 for c in cands]
 
 
-# A cue that the question asks about the state now (invariant 194); "now that ..." and "what
-# now?" are a clause and a request, not a cue.
-_PRESENT = re.compile(r"\b(?:currently|nowadays|these\s+days|at\s+the\s+moment|at\s+present|"
-                      r"still|any\s?more|(?<!what\s)now(?!\s+that\b))\b", re.IGNORECASE)
-
-
-def asks_present(query: str) -> bool:
-    """Does the question ask about the state now ("Which editor does he use these days?",
-    "Does he still cycle?", "What's her tier now?")? Pure."""
-    return bool(_PRESENT.search(query))
-
-
-# Invariant 196: the simple present ("does he use", "is her hub", "do they keep") with no past
-# word and no progressive ("is he using": an activity under way, often just told in an episode).
-_SIMPLE_PRESENT = re.compile(r"\b(?:do|does|is|are|has|have|'s|don't|doesn't|isn't|aren't)\b",
-                             re.IGNORECASE)
-_ANY_PAST = re.compile(r"\b(?:was|were|did|had|used|didn't|wasn't|weren't|ago|before|"
-                       r"previously|first|old|originally)\b|\b\w{3,}ed\b", re.IGNORECASE)
-_PROGRESSIVE = re.compile(r"\b(?:is|are|am|'s|'re)\s+(?:\w+\s+){0,2}?\w{2,}ing\b", re.IGNORECASE)
-
-
-def asks_simple_present(query: str) -> bool:
-    """Is the question in the simple present with no past word, no progressive and no "now"
-    cue of its own (invariant 194 reads those): "Which code editor does he use day to day?",
-    "What coin cells do the sensors need?"; not "What library is he using ...?", "What did he
-    use before ...?". Pure; tense only, no topic words."""
-    return (bool(_SIMPLE_PRESENT.search(query)) and not _ANY_PAST.search(query)
-            and not _PROGRESSIVE.search(query) and not asks_present(query))
+# asks_present (invariant 194) and asks_simple_present (invariant 196) live in memory.temporal,
+# which also reads them (invariant 197); imported above.
 
 
 def present_weights(cands: list[Candidate], query: str, intent: TimeIntent,

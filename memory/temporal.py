@@ -241,6 +241,53 @@ def event_question(query: str) -> bool:
                for part in _CLAUSE.split(query))
 
 
+# A cue that the question asks about the state now (invariant 194); "now that ..." and "what
+# now?" are a clause and a request, not a cue.
+_PRESENT = re.compile(r"\b(?:currently|nowadays|these\s+days|at\s+the\s+moment|at\s+present|"
+                      r"still|any\s?more|(?<!what\s)now(?!\s+that\b))\b", re.IGNORECASE)
+
+
+def asks_present(query: str) -> bool:
+    """Does the question ask about the state now ("Which editor does he use these days?",
+    "Does he still cycle?", "What's her tier now?")? Pure."""
+    return bool(_PRESENT.search(query))
+
+
+# Invariant 196: the simple present ("does he use", "is her hub", "do they keep") with no past
+# word and no progressive ("is he using": an activity under way, often just told in an episode).
+_SIMPLE_PRESENT = re.compile(r"\b(?:do|does|is|are|has|have|'s|don't|doesn't|isn't|aren't)\b",
+                             re.IGNORECASE)
+_ANY_PAST = re.compile(r"\b(?:was|were|did|had|used|didn't|wasn't|weren't|ago|before|"
+                       r"previously|first|old|originally)\b|\b\w{3,}ed\b", re.IGNORECASE)
+_PROGRESSIVE = re.compile(r"\b(?:is|are|am|'s|'re)\s+(?:\w+\s+){0,2}?\w{2,}ing\b", re.IGNORECASE)
+
+
+def asks_simple_present(query: str) -> bool:
+    """Is the question in the simple present with no past word, no progressive and no "now"
+    cue of its own (invariant 194 reads those): "Which code editor does he use day to day?",
+    "What coin cells do the sensors need?"; not "What library is he using ...?", "What did he
+    use before ...?". Pure; tense only, no topic words."""
+    return (bool(_SIMPLE_PRESENT.search(query)) and not _ANY_PAST.search(query)
+            and not _PROGRESSIVE.search(query) and not asks_present(query))
+
+
+# Invariant 197: "when" / "while" opening a clause and "old" naming a thing ("the old flat") ask
+# for no earlier version in a question that is otherwise in the simple present ("When does she
+# have to be out of the old flat?", "What should I do when I relocate?").
+_OLD_WORD = re.compile(r"\bold\b", re.IGNORECASE)
+_CLAUSE_HISTORY = re.compile(r"\b(?:when|while)\b", re.IGNORECASE)
+
+
+def present_not_history(query: str) -> bool:
+    """Is the question in the simple present once "old" is read as a description (invariant
+    196's test), with no history cue but "when" / "while" and no past cue but "old"? Then it
+    asks about the state now, not an earlier version (invariant 197). Pure; tense only."""
+    plain = _OLD_WORD.sub("", query)
+    return (asks_simple_present(plain)
+            and not _HISTORY.search(_CLAUSE_HISTORY.sub("", plain))
+            and not (_PAST.search(plain) or _LEFT.search(plain)))
+
+
 def time_intent(query: str, now: datetime) -> TimeIntent:
     now = as_utc(now)
     found = _window(query, now)
@@ -271,8 +318,13 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
     m = _BETWEEN.search(query) if tense else None
     if m:
         between = (m.group(1).strip(), m.group(2).strip())
-    history = (past or order is not None or between is not None or bool(_HISTORY.search(query))
-               or (window is not None and window[1] <= now))
+    if window is None and order is None and between is None and present_not_history(query):
+        past = False  # invariant 197: "when" and "the old flat" in the simple present
+        anchor = None
+        history = False
+    else:
+        history = (past or order is not None or between is not None
+                   or bool(_HISTORY.search(query)) or (window is not None and window[1] <= now))
     event = event_question(query)
     return TimeIntent(past=past, history=history, window=window, anchor=anchor,
                       between=between, order=order, event=event,
