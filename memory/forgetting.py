@@ -121,18 +121,22 @@ def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
                        audit_events=done.get("events", 0), residue=_compact(svc.store))
 
 
+def _value_keys(store, text: str):
+    """The keyed hashes of a value (exact forms, canonical claim) under the store's secret, or
+    None while the store has none (nothing was ever forgotten there)."""
+    key = store.value_key()
+    return None if key is None else forgotten_keys(key, text)
+
+
 def forgotten_match(store, text: str, tombstones: list[Tombstone]) -> Tombstone | None:
     """A forgotten tombstone whose keyed hash is this text's: the exact value, normalised
     (invariant 66), or the same canonical claim in other words (invariant 176)."""
     forgotten = [t for t in tombstones if t.forgotten]
-    if not forgotten:
+    keys = _value_keys(store, text) if forgotten else None
+    if keys is None:
         return None
-    key = store.value_key()
-    if key is None:
-        return None
-    exact, claim = forgotten_keys(key, text)
+    exact, claim = keys
     return next((t for t in forgotten if t.normalized in exact or t.claim_key == claim), None)
-
 
 
 VALUE_KEYS = "value_keys"
@@ -157,12 +161,10 @@ def forgotten_values(store: Store, user_id: str) -> list[ForgottenValue]:
 
 def forgotten_since(store: Store, forgotten: list[ForgottenValue], text: str) -> datetime | None:
     """When `text` (in any wording with the same claim) was last forgotten, or None."""
-    if not forgotten:
+    keys = _value_keys(store, text) if forgotten else None
+    if keys is None:
         return None
-    key = store.value_key()
-    if key is None:
-        return None
-    exact, claim = forgotten_keys(key, text)
+    exact, claim = keys
     wanted = {*exact, claim}
     times = [f.at for f in forgotten if f.keys & wanted]
     return max(times) if times else None

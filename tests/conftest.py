@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -91,6 +91,19 @@ def store(request, tmp_path, hash_embedder):
     s = make_store(request.param, tmp_path, hash_embedder, request)
     yield s
     s.close()
+
+
+def advancing_clock(start: datetime):
+    """(now, advance): a service clock that stands still until a test moves it
+    (`advance(minutes=5)`), for orderings that depend on record time."""
+    state = {"now": start}
+
+    def now() -> datetime:
+        return state["now"]
+
+    def advance(**kw) -> None:
+        state["now"] = state["now"] + timedelta(**kw)
+    return now, advance
 
 
 @pytest.fixture

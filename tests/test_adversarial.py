@@ -17,7 +17,7 @@ from memory.stores import open_store
 from memory.tools import ToolContext, execute
 from review.decisions import decide
 from review.propose import propose
-from tests.conftest import NOW
+from tests.conftest import NOW, advancing_clock
 
 SURROGATE = "\udcff"  # what Python makes of a non-UTF-8 argv byte; also a broken "\ud800" escape
 
@@ -138,15 +138,6 @@ def test_inv69_extreme_but_valid_dates_run_through_recall_and_consolidation(tmp_
             store.close()
 
 
-def _clock(start: datetime):
-    state = {"now": start}
-
-    def now() -> datetime:
-        return state["now"]
-
-    def advance(**kw) -> None:
-        state["now"] = state["now"] + timedelta(**kw)
-    return now, advance
 
 
 
@@ -205,7 +196,7 @@ def test_inv177_consolidation_does_not_bring_back_a_value_the_agent_forgot(tmp_p
     from memory.llm import get_llm
     from memory.settings import Settings
 
-    now, advance = _clock(NOW)
+    now, advance = advancing_clock(NOW)
     store = open_store(f"embedded:{tmp_path / 's.db'}", hash_embedder)
     svc = MemoryService(store, clock=now)
     llm = get_llm(Settings(), "offline")
@@ -247,7 +238,7 @@ def test_inv177_a_paraphrase_from_an_old_message_stays_forgotten_too(tmp_path, h
     from memory.llm import get_llm
     from memory.settings import Settings
 
-    now, advance = _clock(NOW)
+    now, advance = advancing_clock(NOW)
     store = open_store(f"embedded:{tmp_path / 's.db'}", hash_embedder)
     svc = MemoryService(store, clock=now)
     try:
@@ -337,7 +328,7 @@ def test_inv66_undo_over_a_forgotten_snapshot_is_a_clear_conflict(tmp_path, hash
     from memory.settings import Settings
     from review.undo import undo_last
 
-    now, advance = _clock(NOW)
+    now, advance = advancing_clock(NOW)
     store = open_store(f"embedded:{tmp_path / 's.db'}", hash_embedder)
     svc = MemoryService(store, clock=now)
     try:

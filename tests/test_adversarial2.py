@@ -35,20 +35,11 @@ from memory.stores import open_store
 from review.decisions import decide, decide_many
 from review.models import StaleItemError
 from review.propose import propose
-from tests.conftest import NOW
+from tests.conftest import NOW, advancing_clock
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _clock(start: datetime):
-    state = {"now": start}
-
-    def now() -> datetime:
-        return state["now"]
-
-    def advance(**kw) -> None:
-        state["now"] = state["now"] + timedelta(**kw)
-    return now, advance
 
 
 def dump(db: Path) -> dict:
@@ -65,7 +56,7 @@ def dump(db: Path) -> dict:
 def env(tmp_path, hash_embedder):
     db = tmp_path / "s.db"
     store = open_store(f"embedded:{db}", hash_embedder)
-    now, advance = _clock(NOW)
+    now, advance = advancing_clock(NOW)
     svc = MemoryService(store, clock=now)
     yield svc, db, advance
     store.close()
@@ -413,7 +404,7 @@ def test_inv6_inv13_a_harsh_replacement_is_never_true_for_the_old_value(env):
 def test_inv4_inv184_a_backdated_correction_closes_the_old_interval_at_its_start(env):
     """'Lives in Leeds since March', recorded in November: valid time says Leeds from March,
     record time says Bristol was believed until November."""
-    now, advance = _clock(datetime(2025, 1, 15, tzinfo=UTC))
+    now, advance = advancing_clock(datetime(2025, 1, 15, tzinfo=UTC))
     svc = MemoryService(env[0].store, clock=now)
     old = svc.write_fact("ana", "Lives in Bristol", valid_from="2024-06-01").fact
     advance(days=300)  # November
@@ -794,7 +785,7 @@ def test_inv185_both_clocks_answer_with_the_version_as_believed_then(env):
     check read Bristol's interval as closed by the June correction, which March knew nothing
     of; and a fact retracted later was 'never true' even as believed before its retraction."""
     from memory.ui.views import listing_rows
-    now, advance = _clock(datetime(2025, 1, 10, tzinfo=UTC))
+    now, advance = advancing_clock(datetime(2025, 1, 10, tzinfo=UTC))
     svc = MemoryService(env[0].store, clock=now)
     home = svc.write_fact("ana", "Lives in Bristol").fact
     dated = svc.write_fact("ana", "Works at Acme", valid_from="2024-01-01",
