@@ -29,6 +29,23 @@ def register(esub, common) -> None:
     p.set_defaults(func=cmd_agent)
 
 
+def agent_factory(args):
+    """The agent the eval runs each turn with (`--agent`: offline or claude)."""
+    def factory():
+        from ..agents import get_agent
+        from ..llm import get_llm
+
+        return get_agent(get_llm(args.runtime.settings, args.agent))
+    return factory
+
+
+def progress_line(args):
+    """A case id on stderr as each turn runs; nothing with --json."""
+    if getattr(args, "json", False):
+        return None
+    return lambda cid: print(f"  {cid}", end="\r", file=sys.stderr)
+
+
 def cmd_agent(args) -> int:
     from ..embeddings import get_embedder
     from ..errors import ValidationError
@@ -56,16 +73,8 @@ def cmd_agent(args) -> int:
                               f"(it has {sorted(present)})")
     embedder = get_embedder(args.embedder or args.runtime.settings.embedder)
 
-    def factory():
-        from ..agents import get_agent
-        from ..llm import get_llm
-
-        return get_agent(get_llm(args.runtime.settings, args.agent))
-
-    report = run_agent_eval(cases, embedder, factory, splits=splits,
-                            data=str(data), workdir=args.workdir,
-                            progress=None if getattr(args, "json", False) else
-                            (lambda cid: print(f"  {cid}", end="\r", file=sys.stderr)))
+    report = run_agent_eval(cases, embedder, agent_factory(args), splits=splits,
+                            data=str(data), workdir=args.workdir, progress=progress_line(args))
     md = render_markdown(report, misses=args.misses)
     paths = write_reports(report, render_markdown(report, misses=True), "agent", args.out)
     emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},

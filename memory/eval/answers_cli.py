@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import sys
-
 from ..cli import emit
+from .agent_cli import agent_factory, progress_line
 
 
 def register(esub, common) -> None:
@@ -39,15 +38,8 @@ def cmd_answers(args) -> int:
         raise ValidationError(f"no questions to ask in {data}")
     embedder = get_embedder(args.embedder or args.runtime.settings.embedder)
 
-    def factory():
-        from ..agents import get_agent
-        from ..llm import get_llm
-
-        return get_agent(get_llm(args.runtime.settings, args.agent))
-
-    report = run_answers_eval(cases, embedder, factory, data=str(data), workdir=args.workdir,
-                              progress=None if getattr(args, "json", False) else
-                              (lambda cid: print(f"  {cid}", end="\r", file=sys.stderr)))
+    report = run_answers_eval(cases, embedder, agent_factory(args), data=str(data),
+                              workdir=args.workdir, progress=progress_line(args))
     md = render_markdown(report, misses=args.misses)
     paths = write_reports(report, render_markdown(report, misses=True), "answers", args.out)
     emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},
