@@ -32,11 +32,18 @@ _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "
 _GENERIC_Q = frozenset(stem(w) for w in ["name", "names", "called", "kind", "type", "sort", "much",
                                           "many", "long", "old", "often", "number", "detail",
                                           "details", "info", "favourite", "favorite"])
-_HISTORY_Q = re.compile(r"\b(?:have\s+i|did\s+i|used\s+to|before|previous(?:ly)?|history|"
+_HISTORY_Q = re.compile(r"\b(?:have\s+i(?!\s+got\b)|did\s+i|used\s+to|before|previous(?:ly)?|history|"
                         r"over\s+the\s+years|all\s+the|ever|in\s+the\s+past|earlier|"
                         r"(?:my|the|our)\s+(?:old|former)|used\s+to)\b", re.IGNORECASE)
 # "What do I own?", "what have I got?", "which gadgets do I have?": a question about belongings.
 _BELONGINGS_Q = re.compile(r"\b(?:own|owns|have|has|got|possess)\b\W*$", re.IGNORECASE)
+# Invariant 171: a broad category of belongings ("what devices do I have?", "list my gadgets") is
+# answered by the things the user has, not by whatever memory happens to say "device".
+_CATEGORY = (r"(?:devices?|gadgets?|gizmos?|tech|electronics|equipment|hardware|appliances?|kit|"
+             r"gear|stuff|things|belongings|possessions)")
+_CATEGORY_Q = re.compile(r"\b" + _CATEGORY + r"\b", re.IGNORECASE)
+_MY_CATEGORY = re.compile(r"\bmy\s+(?:[\w-]+\s+){0,2}" + _CATEGORY + r"\b", re.IGNORECASE)
+_LIVING = re.compile(r"\b(?:stuff|things|belongings|possessions)\b", re.IGNORECASE)
 _POSSESSION = frozenset({"verb:have", "verb:own"})
 _HOWTO = re.compile(r"^(?:how(?!\s+(?:many|much|often|long|old|far|big|soon|come)\b)|can\s+i|how\s+do|what'?s\s+the\s+best\s+way|is\s+there\s+a\s+way|"
                     r"why\s+(?:does|is|do)|what\s+should)\b", re.IGNORECASE)
@@ -261,7 +268,7 @@ class OfflineAgent:
             q = _rephrase(q)  # "what do I do for a living?" asks for the job
             history = bool(_HISTORY_Q.search(q))
             query, k = _question_query(q), 12
-            if _BELONGINGS_Q.search(q) and not history:  # invariant 181: recall what is had
+            if _belongings_q(q) and not history:  # invariants 171, 181: recall what is had
                 query, k = query + " has owns", MAX_HITS
             res = tools.call("recall_memory", {"query": query,
                                                "include_superseded": history,
@@ -301,7 +308,7 @@ class OfflineAgent:
             seen = {h.id for h in facts_in}
         # Invariant 181: what the user has or owns answers a question about belongings; it is
         # admitted, never a filter (the hub "is a Home Assistant Green" stays in the list).
-        belongings = _POSSESSION if _BELONGINGS_Q.search(q) and not history else frozenset()
+        belongings = _POSSESSION if _belongings_q(q) and not history else frozenset()
         light = _LIGHT | _GENERIC_Q
         for h in hits:
             if h.id in seen:
@@ -368,7 +375,10 @@ class OfflineAgent:
                     # my address?" after it was forgotten): only a memory holding a word the
                     # user said answers; "your brother lives in Oslo" shares only a synonym.
                     facts = [h for h in facts if direct & focus & terms(h.text)]
-            if facts and not _ABOUT.search(q):
+            had = _category_listing(q, facts) if belongings else []
+            if had:
+                facts = had
+            elif facts and not _ABOUT.search(q):
                 # Invariant 186: the memories that answer best, not every one sharing a word:
                 # "what shell do I use?" is the fish shell, not everything else you use.
                 # The user's own name for an asked thing ("the robot vacuum" is "the Roborock"
@@ -645,6 +655,25 @@ def _user_names(hits) -> frozenset[str]:
 
 def _names_in(facts: list) -> frozenset[str]:
     return frozenset().union(*(identifiers(" x " + h.text) for h in facts))
+
+
+def _belongings_q(q: str) -> bool:
+    """"What do I own?", "which gadgets have I got?", "list my devices" (invariants 171, 181)."""
+    return bool(_BELONGINGS_Q.search(q) or _MY_CATEGORY.search(q))
+
+
+def _category_listing(q: str, facts: list) -> list:
+    """Invariant 171: a question about a broad category of belongings ("what devices do I
+    have?") is answered by every active thing the user has or owns, in recall order; a pet is
+    a belonging only for "stuff" / "things", never a device. Empty when the question names no
+    broad category or nothing is owned: the best-answer rule (invariant 186) then applies."""
+    if not _CATEGORY_Q.search(q):
+        return []
+    living = bool(_LIVING.search(q))
+    return [h for h in facts
+            if h.kind == "semantic" and h.state == "active" and h.fact_type == "world"
+            and _POSSESSION & answered_slots(h.text, h.fact_type)
+            and (living or not any(set(_words(h.text)) & g for g in lx.PET_KINDS))]
 
 
 def _words(text: str) -> list[str]:

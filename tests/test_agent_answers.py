@@ -1,0 +1,44 @@
+"""Offline answers to questions about the user's belongings (invariant 171)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.agents.offline import _belongings_q
+
+from .test_agent_turn import turn
+
+
+@pytest.fixture
+def owner(service):
+    service.write_fact("ana", "Has a Roborock S8 robot vacuum")
+    service.write_fact("ana", "Has twelve Philips Hue bulbs")
+    service.write_fact("ana", "Owns a Eufy indoor camera")
+    service.write_fact("ana", "Has a whippet called Juno")
+    service.write_fact("ana", "Prefers to buy Matter devices so she is never tied to one app",
+                       fact_type="preference")
+    service.write_fact("ana", "The smart meter's display device feeds usage into the dashboard")
+    service.write_fact("ana", "Her sister Ola got her into gardening", fact_type="identity")
+    return service
+
+
+@pytest.mark.parametrize("q", ["What devices do I have?", "which gadgets have I got?",
+                               "list my devices", "what tech do I own?"])
+def test_inv171_a_category_question_lists_the_things_had(owner, q):
+    reply = turn(owner, q).reply
+    assert "Roborock" in reply and "Hue bulbs" in reply and "Eufy" in reply
+    # A preference or a sentence that merely says "device" is not a device the user has; a pet
+    # is not a gadget; "got" in a relative's fact is not possession.
+    assert "Matter" not in reply and "smart meter" not in reply
+    assert "whippet" not in reply and "Ola" not in reply
+
+
+def test_inv171_stuff_includes_pets_and_a_named_kind_keeps_the_best_answer(owner):
+    assert "whippet" in turn(owner, "what stuff do I have?").reply
+    reply = turn(owner, "What camera do I have?").reply
+    assert "Eufy" in reply and "Roborock" not in reply  # invariant 186 still picks the best
+
+
+def test_inv171_have_i_got_is_the_present_not_history():
+    assert _belongings_q("what have I got?") and _belongings_q("show me my smart home gear")
+    assert not _belongings_q("where did I work?")
