@@ -1,15 +1,16 @@
 """Recall-quality sweeps and the held-out report (issue 17): LoCoMo by split and category,
-persona questions by set (tuning, tuning-extra, frozen, frozen2), one preset or ablation per
-row.
+persona questions by set (tuning, tuning-extra, frozen, frozen2, frozen3), one preset or
+ablation per row.
 
 Ranking choices were made with `--locomo-split tune --persona-sets tuning,tuning-extra` only;
-the held-out figures (`--locomo-split test`, `--persona-sets frozen,frozen2`) are reported,
-never tuned; frozen2 was written by someone who had seen no ranking (invariant 151).
+the held-out figures (`--locomo-split test`, `--persona-sets frozen,frozen2,frozen3`) are
+reported, never tuned; frozen2 and frozen3 were written by people who had seen no ranking
+(invariant 151).
 Embeddings are cached on disk (.cache/memdesk-eval), so only the first run calls the model.
 
     nice -n 10 .venv/bin/python bench/bench_recall_quality.py --grid final \\
         --locomo ../shared/benchmarks/locomo/locomo10.json --locomo-split all \\
-        --persona-sets tuning,tuning-extra,frozen,frozen2
+        --persona-sets tuning,tuning-extra,frozen,frozen2,frozen3
 """
 
 from __future__ import annotations
@@ -245,7 +246,7 @@ def persona_rows(emb, grid, sets: list[str]) -> None:
                   f"{s.mrr:.3f} | {a.r10:.3f} | "
                   + " ".join(f"{t}:{summarise_ranks(v).r10:.2f}" for t, v in tags.items()),
                   flush=True)
-        if pooled and "frozen2" not in questions:
+        if pooled and not {"frozen2", "frozen3"} & set(questions):  # held-out sets: no proxy
             s = summarise_ranks(pooled)
             print(f"| {label} | overlap <= {LOW_OVERLAP} (pooled) | {s.n} | {s.r1:.3f} | "
                   f"{s.r5:.3f} | {s.r10:.3f} | {s.mrr:.3f} | |", flush=True)
@@ -257,7 +258,7 @@ def main() -> int:
     ap.add_argument("--grid", default="final", choices=sorted(GRIDS))
     ap.add_argument("--locomo", help="path to locomo10.json (omit to skip LoCoMo)")
     ap.add_argument("--locomo-split", default="tune", choices=["tune", "test", "all"])
-    ap.add_argument("--persona-sets", default="", help="comma list: tuning,tuning-extra,frozen,frozen2")
+    ap.add_argument("--persona-sets", default="", help="comma list: tuning,tuning-extra,frozen,frozen2,frozen3")
     ap.add_argument("--embedder", default="minilm")
     ap.add_argument("--only", default="", help="comma list: keep rows whose label contains one")
     args = ap.parse_args()

@@ -35,7 +35,7 @@ def register(sub, common) -> None:
 
     p = esub.add_parser("recall", parents=[common], help="persona recall eval + isolation sweep")
     p.add_argument("--questions", default=None, type=t.TEXT_FILE,
-                   help="questions JSON, or a set: tuning (default), tuning-extra, tuning2, frozen, frozen2")
+                   help="questions JSON, or a set: tuning (default), tuning-extra, tuning2, frozen, frozen2, frozen3")
     p.add_argument("--real-clock", action="store_true",
                    help="ask at the real time (default: the day after the newest episode)")
     _ablation_flags(p)
@@ -100,7 +100,7 @@ def cmd_recall(args) -> int:
     report = run_recall_eval(service, questions, label=label, config=config, ablations=variants,
                              questions_name=args.questions or "tuning")
     md = render_markdown(report)
-    # A named set other than the default keeps its own report (frozen2: invariant 151).
+    # A named set other than the default keeps its own report (frozen2, frozen3: invariant 151).
     named = args.questions in set(QUESTION_SETS) - {"tuning"}
     name = f"recall-{args.questions}-{label}" if named else f"recall-{label}"
     paths = write_reports(report, md, name, args.out)

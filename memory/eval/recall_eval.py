@@ -33,8 +33,10 @@ FROZEN2_PATH = QUESTIONS_PATH.with_name("questions_frozen2.json")
 # Issue 17 (recall6, invariant 168): paraphrase questions written before any ranking was run on them;
 # pinned (tests/test_frozen_questions.py), then used for tuning.
 TUNING2_PATH = QUESTIONS_PATH.with_name("questions_tuning2.json")
+# Issue 17: a third frozen set, written by someone who had seen no ranking (invariant 151).
+FROZEN3_PATH = QUESTIONS_PATH.with_name("questions_frozen3.json")
 QUESTION_SETS = {"tuning": QUESTIONS_PATH, "tuning-extra": TUNING_PATH, "frozen": FROZEN_PATH,
-                 "frozen2": FROZEN2_PATH, "tuning2": TUNING2_PATH}
+                 "frozen2": FROZEN2_PATH, "tuning2": TUNING2_PATH, "frozen3": FROZEN3_PATH}
 GATE_R10 = 0.90
 GATE_R5 = 0.80
 SWEEP_K = 200  # the sweep inspects every fused candidate of both legs, not just a top 10
@@ -115,7 +117,7 @@ class RecallReport(BaseModel):
 
 def load_questions(path: str | Path = QUESTIONS_PATH) -> list[Question]:
     """Read the persona questions (a path, or a set name: tuning, tuning-extra, tuning2, frozen,
-    frozen2); a missing or malformed file is one clear error."""
+    frozen2, frozen3); a missing or malformed file is one clear error."""
     path = QUESTION_SETS.get(str(path), Path(path))
     if not path.exists():
         raise ValidationError(f"no questions at {path}: run the personas generator "

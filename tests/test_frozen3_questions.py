@@ -1,0 +1,100 @@
+"""The third frozen persona question set (invariants 54, 65, 100 and 151): written before any
+ranking was run on it by someone who had seen no ranking, unchanged, paraphrased, and every id
+it names is a document agent recall may return from a store seeded with the personas."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+from collections import Counter
+
+import pytest
+
+from memory.embeddings import get_embedder
+from memory.eval.recall_eval import QUESTION_SETS, load_questions
+from memory.personas import DATA_DIR
+from memory.personas.loader import seed
+from memory.personas.overlap import gold_texts, overlap
+from memory.stores import open_store
+
+FROZEN3 = DATA_DIR / "questions_frozen3.json"
+# Pinned when the set was committed, before any ranking was run on it (invariant 151).
+# Never update this: a changed question is a new set with a new name.
+FROZEN3_SHA256 = "fbcb69ce0c6cc2914961b79fdbc2465969a788ce2362c7923c2ef4a442ebdd3a"
+TAGS = {"current", "history", "dated", "event", "playbook", "catalog"}
+PERSONAS = {"maya-smart-home", "lena-travels", "dev-ravi"}
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory):
+    """A real embedded store after `seed` (what `python -m memory seed` loads): id -> (kind,
+    owner, fact state), and the episodes agent recall screens out (invariant 65)."""
+    store = open_store(f"embedded:{tmp_path_factory.mktemp('frozen3') / 'p.db'}", get_embedder("hash"))
+    try:
+        seed(store)
+        docs: dict[str, tuple[str, str | None, str | None]] = {}
+        for user in store.users():
+            docs |= {e.id: ("episodic", user, None) for e in store.list_episodes(user)}
+            docs |= {f.id: ("semantic", user, f.state.value) for f in store.list_facts(user)}
+            docs |= {p.id: ("procedural", user, None) for p in store.list_playbooks(user)}
+        docs |= {c.id: ("catalog", None, None) for c in store.list_catalog()}
+        contradicted = {user: set(store.contradicted_sources(
+            user, [i for i, (k, u, _) in docs.items() if k == "episodic" and u == user]))
+            for user in store.users()}
+    finally:
+        store.close()
+    return docs, contradicted
+
+
+def _questions() -> list[dict]:
+    return json.loads(FROZEN3.read_text(encoding="utf-8"))
+
+
+def test_inv151_frozen3_file_is_unchanged():
+    assert hashlib.sha256(FROZEN3.read_bytes()).hexdigest() == FROZEN3_SHA256
+
+
+def test_inv151_frozen3_is_a_named_set_the_eval_loads():
+    assert QUESTION_SETS["frozen3"] == FROZEN3
+    assert len(load_questions("frozen3")) == len(_questions())
+
+
+def test_inv100_inv151_every_id_is_a_document_agent_recall_may_return(seeded):
+    docs, contradicted = seeded
+    questions = _questions()
+    assert len({q["id"] for q in questions}) == len(questions)
+    for q in questions:
+        assert q["id"].startswith(f"f3_{q['user_id']}_"), q["id"]
+        ids = [q["gold_id"], *q["also_ids"]]
+        assert len(set(ids)) == len(ids), q["id"]
+        for doc_id in ids:
+            assert doc_id in docs, (q["id"], doc_id)
+            kind, owner, state = docs[doc_id]
+            assert owner in (None, q["user_id"]), (q["id"], doc_id)
+            # Never a candidate or a value declared never true, nor an episode that stated one.
+            assert state in (None, "active", "superseded"), (q["id"], doc_id, state)
+            assert doc_id not in contradicted.get(q["user_id"], set()), (q["id"], doc_id)
+        assert q["gold_kind"] == docs[q["gold_id"]][0], q["id"]
+
+
+def test_inv54_frozen3_questions_paraphrase_their_gold():
+    texts = gold_texts()
+    scores = {q["id"]: overlap(q["question"], texts[q["gold_id"]]) for q in _questions()}
+    assert statistics.fmean(scores.values()) <= 0.30
+    assert max(scores.values()) < 1.0  # no question made only of its gold's words
+
+
+def test_inv151_frozen3_is_large_and_spread_over_personas_tags_and_kinds(seeded):
+    docs, _ = seeded
+    questions = _questions()
+    assert len(questions) >= 200
+    assert {q["gold_kind"] for q in questions} == {"episodic", "semantic", "procedural", "catalog"}
+    per_user = Counter(q["user_id"] for q in questions)
+    assert set(per_user) == PERSONAS
+    assert min(per_user.values()) >= 60
+    assert {q["tag"] for q in questions} == TAGS
+    # History questions ask about the past: their golds are superseded versions.
+    history = [q for q in questions if q["tag"] == "history"]
+    assert all(docs[q["gold_id"]][2] == "superseded" for q in history)
+    assert sum(any(ord(c) > 127 for c in q["question"]) for q in questions) >= 15  # Unicode text
