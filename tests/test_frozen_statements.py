@@ -12,6 +12,7 @@ import pytest
 
 from memory.errors import ValidationError
 from memory.eval.agent_eval import (
+    BLIND2_PATH,
     BLIND_PATH,
     DATA_PATH,
     FROZEN_BLIND,
@@ -25,6 +26,8 @@ from memory.personas.build import DATA_DIR
 # Written 2026-12-01 before any run, by a helper who never saw the agent's rules. Never edit the
 # file, and never change this hash: a new blind set gets a new file and a new pinned hash.
 BLIND_SHA256 = "71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857"
+# The second blind set, written 2026-12-02 the same way by another helper who never saw the rules.
+BLIND2_SHA256 = "0217a0dd39a2b5a445d0e397e6ec0623f42875908ee43f006dfb6d24486ac408"
 
 
 def test_inv150_the_blind_set_is_pinned_by_sha256():
@@ -34,11 +37,27 @@ def test_inv150_the_blind_set_is_pinned_by_sha256():
     assert BLIND_SHA256 in readme
 
 
+def test_inv150_the_second_blind_set_is_pinned_by_sha256():
+    assert hashlib.sha256(BLIND2_PATH.read_bytes()).hexdigest() == BLIND2_SHA256
+    assert BLIND2_SHA256 in FROZEN_BLIND and BLIND_SHA256 in FROZEN_BLIND
+    readme = (BLIND2_PATH.parent / "README-statements-blind2.md").read_text(encoding="utf-8")
+    assert BLIND2_SHA256 in readme
+
+
 def test_inv150_the_blind_set_parses_and_its_labels_name_live_facts():
-    cases = load_cases(BLIND_PATH)
-    assert len(cases) >= 110
+    _assert_blind_labels(load_cases(BLIND_PATH), "b", 110)
+
+
+def test_inv150_the_second_blind_set_parses_and_its_labels_name_live_facts():
+    cases = load_cases(BLIND2_PATH)
+    _assert_blind_labels(cases, "c", 160)
+    assert not {c.text for c in cases} & {c.text for c in load_cases(BLIND_PATH)}
+
+
+def _assert_blind_labels(cases: list[Case], prefix: str, at_least: int) -> None:
+    assert len(cases) >= at_least
     assert {c.split for c in cases} == {"blind"}
-    assert [c.id for c in cases] == [f"b{n:03d}" for n in range(1, len(cases) + 1)]
+    assert [c.id for c in cases] == [f"{prefix}{n:03d}" for n in range(1, len(cases) + 1)]
     users = Counter(c.user for c in cases)
     assert {"maya-smart-home", "dev-ravi", "lena-travels", "fresh"} <= set(users)
     ops = Counter(e.op for c in cases for e in c.expect)
@@ -61,13 +80,14 @@ def test_inv150_the_blind_set_parses_and_its_labels_name_live_facts():
 
 
 def test_inv150_an_edited_blind_file_does_not_load(tmp_path):
-    lines = BLIND_PATH.read_text(encoding="utf-8").splitlines()
-    case = Case.model_validate_json(lines[0])
-    case.expect = []  # "fixing" one label after a run
-    edited = tmp_path / "statements_blind.jsonl"
-    edited.write_text("\n".join([case.model_dump_json(), *lines[1:]]) + "\n", encoding="utf-8")
-    with pytest.raises(ValidationError, match="invariant 150"):
-        load_cases(edited)
+    for path in (BLIND_PATH, BLIND2_PATH):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        case = Case.model_validate_json(lines[0])
+        case.expect = []  # "fixing" one label after a run
+        edited = tmp_path / path.name
+        edited.write_text("\n".join([case.model_dump_json(), *lines[1:]]) + "\n", encoding="utf-8")
+        with pytest.raises(ValidationError, match="invariant 150"):
+            load_cases(edited)
     # files without blind cases are not pinned
     tune = tmp_path / "mine.jsonl"
     tune.write_text(case.model_copy(update={"split": "tune"}).model_dump_json() + "\n",

@@ -5,10 +5,11 @@ store, real recall) against a fresh copy of its persona's seeded history, or aga
 holding only the statement's `given` facts. The trace's writes are the predicted operations;
 a prediction is right when its operation, value words, replaced fact, start date and review flag
 all match a label. Precision = right / predicted, recall = right / labelled (invariant 77).
-The held-out split is scored the same way and is never used to tune the rules. A blind set
-(`tests/data/statements_blind.jsonl`, split "blind") was written by someone who never saw the
-rules; it is frozen: its sha256 is pinned here, a blind file whose hash is not pinned does not
-load, and it is always reported apart from the tuning splits (invariant 150).
+The held-out split is scored the same way and is never used to tune the rules. Blind sets
+(`tests/data/statements_blind.jsonl` and `statements_blind2.jsonl`, split "blind") were written
+by someone who never saw the rules; they are frozen: their sha256 is pinned here, a blind file
+whose hash is not pinned does not load, and a blind set is always reported apart from the tuning
+splits (invariant 150).
 """
 
 from __future__ import annotations
@@ -37,10 +38,13 @@ from ..tools import TIME_WORDS
 
 DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "statements.jsonl"
 BLIND_PATH = DATA_PATH.with_name("statements_blind.jsonl")
+BLIND2_PATH = DATA_PATH.with_name("statements_blind2.jsonl")
 # Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
-                "statements_blind.jsonl: b001-b152, written without seeing the rules"}
+                "statements_blind.jsonl: b001-b152, written without seeing the rules",
+                "0217a0dd39a2b5a445d0e397e6ec0623f42875908ee43f006dfb6d24486ac408":
+                "statements_blind2.jsonl: c001-c209, written without seeing the rules"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
 # The personas' history ends in November 2026; every statement is said the day after.
