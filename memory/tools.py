@@ -408,6 +408,10 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
     same = _same_value(svc, ctx.user_id, text)
     if same is not None and (old is None or same.id != old.id):
         record.status, record.memory_id = "duplicate", same.id
+        if same.state == FactState.CANDIDATE:
+            # Invariant 214: the same value already waits for an operator; the reply says so
+            # and never claims it as something on record.
+            record.flags.append("awaiting_review")
         result.writes.append(record)
         result.message = (f"already on record as {same.id} ({same.state.value}); nothing "
                           "written")

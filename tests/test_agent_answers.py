@@ -42,3 +42,19 @@ def test_inv171_stuff_includes_pets_and_a_named_kind_keeps_the_best_answer(owner
 def test_inv171_have_i_got_is_the_present_not_history():
     assert _belongings_q("what have I got?") and _belongings_q("show me my smart home gear")
     assert not _belongings_q("where did I work?")
+
+
+def test_inv214_a_value_waiting_for_review_is_never_claimed_as_on_record(service):
+    turn(service, "I live in Bristol")
+    turn(service, "I never lived in Bristol, that was my sister")
+    first = turn(service, "I live in Bristol")
+    assert [w.status for w in first.writes()] == ["review"]
+    again = turn(service, "I moved to Bristol last week")
+    assert [w.status for w in again.writes()] == ["duplicate"]
+    assert "waiting in the review queue" in again.reply and "already have" not in again.reply
+    assert "Bristol" not in turn(service, "where do I live?").reply
+
+
+def test_home_is_in_a_place_is_where_the_user_lives(service):
+    t = turn(service, "my home is in Bristol, BS7")
+    assert [w.text for w in t.writes()] == ["Lives in Bristol"]

@@ -244,6 +244,9 @@ class OfflineAgent:
         if w is None:
             return ""
         new = second_person(w.text or "")
+        if w.status == "duplicate" and "awaiting_review" in w.flags:  # invariant 214
+            return (f"“{w.text}” is already waiting in the review queue for an operator to "
+                    "confirm; until then I won't rely on it.")
         if w.status == "duplicate":
             return sentence(f"I already have that: {new}")
         if w.status == "review":

@@ -247,7 +247,7 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         r"(?:\w+\s+)?(?:flat|house|apartment|cottage|bungalow|studio|terrace|semi|houseboat|room)\s+)?in\s+" + PLACE,
         r"\b" + IM + r"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|settled|residing|renting)\s+"
         r"(?:in|out\s+of)\s+" + PLACE,
-        r"\bhome\s+is\s+(?:now\s+)?" + PLACE,
+        r"\bhome\s+is\s+(?:now\s+)?(?:(?:in|at)\s+)?" + PLACE,
         r"\b" + SUBJ_I + r"\s+(?:now\s+)?call\s+" + PLACE.replace("{0,3}", "{0,2}") + r"\s+home\b",
         # "we've been in Bristol since March": only with a since/for (not "been in Paris once")
         (r"\b" + SUBJ_I + r"(?:'ve|\s+have)\s+been\s+(?:living\s+|based\s+)?in\s+" + PLACE
