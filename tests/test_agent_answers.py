@@ -58,3 +58,14 @@ def test_inv214_a_value_waiting_for_review_is_never_claimed_as_on_record(service
 def test_home_is_in_a_place_is_where_the_user_lives(service):
     t = turn(service, "my home is in Bristol, BS7")
     assert [w.text for w in t.writes()] == ["Lives in Bristol"]
+
+
+def test_inv215_switching_back_to_a_value_the_fact_names_beside_a_rival_replaces_it(service):
+    service.write_fact("ana", "Main editor is Zed; Neovim only on servers", fact_type="preference")
+    t = turn(service, "I switched from Helix back to Neovim this week")
+    [w] = t.writes()
+    assert w.op == "supersede" and w.text == "Main editor is Neovim" and "back" not in w.text
+    assert "Neovim" in turn(service, "what editor do I use?").reply
+    # The same value alone is still already known.
+    again = turn(service, "I switched to Neovim")
+    assert again.writes() == [] and "already have" in again.reply

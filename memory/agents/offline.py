@@ -210,6 +210,10 @@ class OfflineAgent:
             # "switched to Zigbee2MQTT" over "Uses ZHA rather than Zigbee2MQTT": the fact is
             # replaced, not already known (invariant 163).
             old, known = old or known, None
+        if known is not None and st.act == "change" and _rival_of_kind(st.text or "", known.text):
+            # "switched back to Neovim" over "Main editor is Zed; Neovim only on servers": the
+            # fact names another editor, so it is replaced, not already known (invariant 215).
+            old, known = old or known, None
         if known is not None and st.slot in ("home", "job", "employer", "diet") and \
                 st.slot not in slots_of(known.text, known.fact_type):
             known = None  # "Lives in Leeds" is not "Back in Leeds for Christmas" (invariant 140)
@@ -658,6 +662,14 @@ def _user_names(hits) -> frozenset[str]:
 
 def _names_in(facts: list) -> frozenset[str]:
     return frozenset().union(*(identifiers(" x " + h.text) for h in facts))
+
+
+def _rival_of_kind(new: str, known: str) -> bool:
+    """The fact on record names another thing of the new value's kind (another editor, another
+    phone): it holds the new value only beside a rival, so a switch replaces it (invariant 215)."""
+    mine = {lx.KINDS[w] for w in _words(new) if w in lx.KINDS}
+    have = set(_words(new))
+    return any(lx.KINDS.get(w) in mine and w not in have for w in _words(known))
 
 
 def _belongings_q(q: str) -> bool:

@@ -67,7 +67,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                   r"upgraded|swapped|migrated|went)\s+(?:(?:my|our)\s+(?P<noun>[\w ]+?)\s+|"
                   r"(?P<noun2>banks|jobs|editors|browsers|phones|providers|energy\s+suppliers?|"
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
-                  r"\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
+                  r"\s+)?(?:back\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
     money = bool(m and (m.group("noun") or "").lower() in _MONEY)
     if m and (m.group("p") or money or m.group("noun2") or m.group("verb").lower() in {"switched", "upgraded", "swapped",
@@ -84,6 +84,13 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                 slot = "noun:" + role.split()[-1].lower()
             elif m.group("verb").lower() == "upgraded":
                 text, slot = f"Owns {article(thing)}{thing}", None
+            elif {lx.KINDS.get(w.lower()) for w in thing.split()} & {"editor", "bank"}:
+                # "switched back to Neovim": the kind names the role, so "what editor do I
+                # use?" finds it (invariant 215)
+                kind = "editor" if "editor" in {lx.KINDS.get(w.lower()) for w in thing.split()} \
+                    else "bank"
+                text, slot = ("Main editor is " if kind == "editor" else "Bank is ") + thing, \
+                    "noun:" + kind
             else:
                 text, slot = f"Uses {thing}", None
             previous = obj_phrase(m.group("p")) if m.group("p") else None
