@@ -69,3 +69,10 @@ def test_inv215_switching_back_to_a_value_the_fact_names_beside_a_rival_replaces
     # The same value alone is still already known.
     again = turn(service, "I switched to Neovim")
     assert again.writes() == [] and "already have" in again.reply
+
+
+def test_a_labelled_fact_is_said_as_a_sentence_to_the_user(service):
+    service.write_fact("ana", "Coffee order: flat white with oat milk", fact_type="preference")
+    service.write_fact("ana", "Banks with Revolut", fact_type="preference")
+    assert "your coffee order is flat white" in turn(service, "what's my coffee order?").reply
+    assert "you bank with Revolut" in turn(service, "which bank do I bank with?").reply

@@ -8,7 +8,7 @@ from .lexicon import RELATIONS
 
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "were"}
 # Words that start a canonical fact as its verb (the subject, the user, is left out).
-_VERBS = frozenset(["lives", "owns", "has", "is", "works", "prefers", "likes", "dislikes", "loves", "enjoys", "hates", "uses", "drinks", "eats", "runs", "takes", "travels", "carries", "keeps", "wants", "speaks", "plays", "grows", "types", "cycles", "boulders", "avoids", "checks", "joined", "holds", "sits", "mentors", "passed", "stayed", "plans", "needed", "merged", "wrote", "flies", "drives", "rides", "reads", "watches", "writes", "teaches", "studies", "wears", "needs", "sleeps", "cooks", "bakes", "swims", "walks", "climbs", "volunteers", "attends", "supports", "follows", "collects", "brews", "goes", "does", "was", "moved", "started", "stopped", "quit", "left", "bought", "sold", "got", "became"])
+_VERBS = frozenset(["lives", "owns", "has", "is", "works", "prefers", "likes", "dislikes", "loves", "enjoys", "hates", "uses", "drinks", "eats", "runs", "takes", "travels", "carries", "keeps", "wants", "speaks", "plays", "grows", "types", "cycles", "boulders", "avoids", "checks", "joined", "holds", "sits", "mentors", "passed", "stayed", "plans", "needed", "merged", "wrote", "flies", "drives", "rides", "reads", "watches", "writes", "teaches", "studies", "wears", "needs", "sleeps", "cooks", "bakes", "swims", "walks", "climbs", "volunteers", "attends", "supports", "follows", "collects", "brews", "goes", "does", "was", "moved", "started", "stopped", "quit", "left", "bought", "sold", "got", "became", "banks", "commutes", "rents", "learns", "practises", "practices", "trains", "visits", "shops", "codes", "hikes", "skis", "surfs", "paints", "sings", "dances", "knits", "meditates", "manages", "leads", "coaches", "lifts", "bouldered", "gardens", "fasts", "orders", "books", "flew", "pays", "saves", "invests", "donates"])
 _STATE_WORDS = frozenset(["interested", "tired", "bored", "excited", "worried", "obsessed",
                           "involved", "based", "qualified", "pregnant", "vaccinated",
                           "certified", "registered", "employed", "unemployed", "self-employed",
@@ -122,8 +122,10 @@ def _second_person(text: str) -> str:
         return f"you {first} {_pronouns(rest)}".strip()  # "Visited Porto" -> "you visited Porto"
     if _ADJ_START.match(t):
         return "you're " + _pronouns(t[:1].lower() + t[1:])
-    if re.match(r"^[A-Z][a-z]+(?:\s+[a-z][\w'-]*){0,3}\s+(?:is|are|:)\b", t) and not re.match(
+    if re.match(r"^[A-Z][a-z]+(?:\s+[a-z][\w'-]*){0,3}(?:\s+(?:is|are)\b|\s*:)", t) and not re.match(
             r"^(?:The|A|An)\b", t):
+        # "Coffee order: flat white" is said as "your coffee order is flat white"
+        t = re.sub(r"^([^:]+?)\s*:\s*", r"\1 is ", t, count=1)
         return "your " + _pronouns(t[:1].lower() + t[1:])
     return _pronouns(t)
 
