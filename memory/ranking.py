@@ -129,6 +129,14 @@ class RankingParams(BaseModel):
                                                  "('Which editor does he use day to day?', "
                                                  "memory.ranking.asks_simple_present): "
                                                  "invariant 196; tenth pass; 1.0 = off")
+    # Twelfth pass (invariant 206): a window of a day or a week ("on the 22nd of June", "the
+    # last day of August") holds few memories, each much likelier the answer.
+    narrow_window_days: int = Field(7, ge=0, description="a named window of at most this many "
+                                    "days is narrow (invariant 206)")
+    narrow_window_boost: float = Field(3.0, ge=1.0, description="window_boost for a narrow "
+                                       "window (invariant 206)")
+    narrow_fact_edge: bool = Field(True, description="in a narrow window a fact counts as "
+                                   "inside only when it began or ended there (invariant 206)")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -527,15 +535,22 @@ def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) 
         m *= (params.past_weight if intent.past else params.tense_superseded_weight
               if intent.tense_only else params.superseded_weight)
     if intent.window is not None and params.window_boost != 1.0:
+        start, end = intent.window
+        # invariant 206: a named day or week is a sharper cue than a month or a season
+        narrow = (end - start).days <= params.narrow_window_days
         if isinstance(doc, Episode):
             t = doc.timestamp
-            inside = intent.window[0] <= t < intent.window[1]
+            inside = start <= t < end
         elif isinstance(doc, Fact):
-            inside = overlaps(fact_interval(doc), intent.window)
+            span = fact_interval(doc)
+            inside = overlaps(span, intent.window)
+            if inside and narrow and params.narrow_fact_edge:
+                # a fact that merely holds across the day says nothing happened then
+                inside = start <= span[0] < end or (span[1] is not None and start <= span[1] < end)
         else:
             inside = False
         if inside:
-            m *= params.window_boost
+            m *= params.narrow_window_boost if narrow else params.window_boost
     return m
 
 

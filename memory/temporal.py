@@ -118,7 +118,15 @@ def _part_of_month(span: tuple[datetime, datetime], part: str | None) -> tuple[d
     start, end = span
     if not part:
         return span
-    part = part.lower()
+    part = " ".join(part.lower().split())
+    # invariant 205: "the last day of August" is one day, "the first week of May" seven, not the
+    # whole month (a day as `_DAY_MONTH` reads it: the day before to the day after)
+    edge = _EDGE.fullmatch(part)
+    if edge:
+        days = 7 if edge.group(2) == "week" else 1
+        first = start if edge.group(1) == "first" else end - timedelta(days=days)
+        pad = timedelta(days=1 if days == 1 else 0)
+        return first - pad, first + timedelta(days=days) + pad
     if part in ("early", "start of", "beginning of", "the start of", "the beginning of"):
         return start, start + timedelta(days=11)
     if part in ("mid", "mid-", "middle of", "the middle of"):
@@ -126,7 +134,9 @@ def _part_of_month(span: tuple[datetime, datetime], part: str | None) -> tuple[d
     return end - timedelta(days=11), end  # late, end of
 
 
-_PART = r"(?:(early|mid-?|late|(?:the )?(?:start|beginning|middle|end) of)\s*)?"
+_EDGE = re.compile(r"(?:the )?(?:very )?(first|last) (day|week) of")
+_PART = (r"(?:(early|mid-?|late|(?:the )?(?:start|beginning|middle|end) of|"
+         r"(?:the\s+)?(?:very\s+)?(?:first|last)\s+(?:day|week)\s+of)\s*)?")
 _MONTH_YEAR = re.compile(rf"\b{_PART}({_MONTH_RE}|may)\b(?:\s*,?\s*((?:19|20)\d\d))?", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE}|may)\b"
                         rf"(?:\s*,?\s*((?:19|20)\d\d))?|\b({_MONTH_RE}|may)\s+(\d{{1,2}})"
