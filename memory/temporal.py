@@ -57,7 +57,9 @@ _LEFT = re.compile(r"(?<!since )\b(I|you|he|she|we|they|had|have|has)\s+left\b",
 _FIRST = re.compile(r"\b(?:the|my|her|his|their|our|your)\s+(?:very\s+)?(?:first|original)\b"
                     r"(?!\s+(?:name|aid|thing|time|floor|class|language)\b)|\b(?:at first|originally|"
                     r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b|"
-                    r"\bfirst(?=\s*[?.!]*\s*$)",  # "which phone did I have first?" (eighth pass)
+                    r"\bfirst(?=\s*[?.!]*\s*$)|"  # "which phone did I have first?" (eighth pass)
+                    # invariant 207: "back when we first spoke": the state at the start
+                    r"\bwhen\s+(?:we|i|you|he|she|they)\s+first\b",
                     re.IGNORECASE)
 _ANCHOR = re.compile(r"\b(?:before|until|till|prior to)\s+(?!(?:that|then|now|this)\b)"
                      r"(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
