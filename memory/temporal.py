@@ -77,9 +77,13 @@ _EVENT_SUBJ = re.compile(r"^\W*(?:what|which|who)(?:\s+[\w-]+)?\s+(?:\w{2,}[^\We
 # invariant 192: a wh-question about a thing or a place in the past tense ("Who was their
 # internet provider in Leeds?", "Which laptop did Parcelbird give him?"); not a yes/no question
 # ("Did he ever ...?") nor a wh-subject with a past verb ("Which relative introduced ...").
-_SLOT_PAST = re.compile(r"^\W*(?:who|what|which|where)(?:\s+[\w'’-]+){0,3}?\s+(?:was|were|did)\b",
-                        re.IGNORECASE)
+# Invariant 208: "how often / many / much / long ... did" asks for a past quantity the same way.
+_SLOT_PAST = re.compile(r"^\W*(?:who|what|which|where|how (?:often|many|much|long))"
+                        r"(?:\s+[\w'’-]+){0,3}?\s+(?:was|were|did)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.?!;:—–]+")  # each sentence of a question is read from its start
+# invariant 208: a wh-question may follow a clause set off by a comma ("Once the team grew, how
+# often did ...?"); the slot test reads each comma-separated part from its start too
+_SLOT_CLAUSE = re.compile(r"[.?!;:—–,]+")
 _HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
                       r"week|summer|winter|spring|autumn|time)|history|timeline)\b",
                       re.IGNORECASE)
@@ -340,7 +344,8 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
     event = event_question(query)
     return TimeIntent(past=past, history=history, window=window, anchor=anchor,
                       between=between, order=order, event=event,
-                      tense_only=not history and any(_SLOT_PAST.search(p) for p in _CLAUSE.split(query)))
+                      tense_only=not history and any(_SLOT_PAST.search(p)
+                                                     for p in _SLOT_CLAUSE.split(query)))
 
 
 def fact_interval(fact: Fact) -> tuple[datetime, datetime | None]:
