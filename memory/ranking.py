@@ -444,8 +444,10 @@ def is_question(text: str) -> bool:
 
 
 # Third-person personal pronouns: the question is about a person (the user, asked about by an
-# operator or an agent), not about how things work in general (invariant 193).
-_PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself)\b", re.IGNORECASE)
+# operator or an agent), not about how things work in general (invariant 193). "we" / "our" ask
+# about the household's own things ("What breed is our puppy?") the same way (invariant 209);
+# not "us", which is also the United States ("my US travel authorisation").
+_PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself|we|our)\b", re.IGNORECASE)
 
 
 # A question asking how to do something wants a procedure whoever it is about ("How should she
@@ -457,8 +459,9 @@ _HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|what
 
 def asks_about_person(query: str) -> bool:
     """Does the question refer to a person in the third person ("Where do her backups go?",
-    "Which editor does he use?") without asking how to do something? Pure; "How do I ...?",
-    "What is ...?" and "How should she reset her bulbs?" do not."""
+    "Which editor does he use?") or to the household ("What breed is our puppy?", invariant
+    209) without asking how to do something? Pure; "How do I ...?", "What is ...?", "How should
+    she reset her bulbs?" and "How do we recover the lights?" do not."""
     return bool(_PERSON.search(query)) and not _HOW_TO.search(query)
 
 
