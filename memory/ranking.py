@@ -465,11 +465,15 @@ def asks_about_person(query: str) -> bool:
     return bool(_PERSON.search(query)) and not _HOW_TO.search(query)
 
 
-def person_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:
+def person_weights(cands: list[Candidate], query: str, params: RankingParams,
+                   names_user: bool = False) -> list[float]:
     """Invariant 193: on a question about him or her, a catalog entry (general knowledge, no
-    one's memory) is multiplied by `person_catalog_weight`; every other candidate by 1. Pure."""
+    one's memory) is multiplied by `person_catalog_weight`; every other candidate by 1. Pure.
+    `names_user`: the question names the user ("Was there ever a cat living with Maya?"), which
+    refers to a person as "she" does (invariant 210)."""
     w = params.person_catalog_weight
-    if w == 1.0 or not query or not asks_about_person(query):
+    if w == 1.0 or not query or not (asks_about_person(query) or
+                                     (names_user and not _HOW_TO.search(query))):
         return [1.0] * len(cands)
     return [w if c.doc.kind == MemoryKind.CATALOG else 1.0 for c in cands]
 
@@ -759,7 +763,7 @@ def tail_rrf(c: Candidate, params: RankingParams) -> float:
 
 
 def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: RankingParams,
-           limit: int | None = None, query: str = "") -> list[RankedHit]:
+           limit: int | None = None, query: str = "", names_user: bool = False) -> list[RankedHit]:
     """Post-fusion multipliers, lifts and session diversification (see the module doc), re-ranked.
 
     Greedy: the best remaining hit is taken next; a hit whose session neighbour (one position
@@ -771,7 +775,8 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     qw = params.question_weight
     lift = lifts(cands, intent, params)
     if params.person_catalog_weight != 1.0 and query:  # invariant 193
-        lift = [a * b for a, b in zip(lift, person_weights(cands, query, params), strict=True)]
+        lift = [a * b for a, b in zip(lift, person_weights(cands, query, params, names_user),
+                                      strict=True)]
     if query:  # invariants 194 and 196
         lift = [a * b for a, b in zip(lift, present_weights(cands, query, intent, params),
                                       strict=True)]

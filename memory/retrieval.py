@@ -148,7 +148,9 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
                 and params.chain_top > 0:  # invariant 192: tense alone names no version
             hits = hits + chain_members(store, flt, hits, now, params)
     # Without a reranker only the top k need their final order.
-    hits = adjust(hits, intent, params, limit=None if reranker else config.k, query=query)
+    # invariant 210: a question naming the user (the name dropped above) is about a person
+    hits = adjust(hits, intent, params, limit=None if reranker else config.k, query=query,
+                  names_user=lex_query != query)
     if reranker is not None:
         hits = reranker.rerank(query, hits)
     return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt,
