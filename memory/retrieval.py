@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from . import contradicted
 from .clock import as_utc
 from .embeddings import Embedder
-from .lexical import analyse, without_names
+from .lexical import analyse, without_names, without_pronouns
 from .lexicon import expansions
 from .models import Fact, FactState, MemoryKind
 from .ranking import (
@@ -102,6 +102,8 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
         lex_query = without_names(query, store.user_names(user_id))
         if config.drop_names == "both":
             dense_query = lex_query
+    if config.dense_drop_pronouns:  # invariant 211: "he" / "her" are no evidence for the dense leg
+        dense_query = without_pronouns(dense_query)
     legs: dict[str, list] = {}
     cov: float | None = None
     extra: dict[str, float] = {}
