@@ -242,3 +242,16 @@ def without_names(query: str, names: frozenset[str] | set[str]) -> str:
 
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[\W_]+")
+
+
+# Invariant 211: facts are written in the third person ("His sister Anjali is ...", "Her name is
+# Lena and she is ..."), so a question's "he" / "her" pulls the dense leg towards whichever short
+# fact holds most pronouns, the identity fact first. The pronoun names no content.
+_PRONOUN = re.compile(r"\b(?:he|his|him|himself|she|her|hers|herself)\b", re.IGNORECASE)
+
+
+def without_pronouns(query: str) -> str:
+    """The query with third-person singular pronouns taken out, when at least one content word
+    (an `analyse` term) remains; otherwise the query as it was. Pure."""
+    out = re.sub(r"\s+", " ", _PRONOUN.sub("", query)).strip()
+    return out if out != query.strip() and analyse(out) else query

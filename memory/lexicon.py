@@ -37,6 +37,8 @@ GROUPS: tuple[str, ...] = (
     "allergy allergic intolerance",
     "vaccine vaccination vaccinated jab shot inoculation immunisation",
     "diet eat eats",
+    "diet vegetarian vegan pescatarian",
+    "meat steak beef pork chicken",
     "meal meals food dinner lunch breakfast",
     "coffee espresso latte cappuccino",
     "drink beverage brew",
@@ -56,6 +58,7 @@ GROUPS: tuple[str, ...] = (
     "camera cam webcam cctv",
     "vacuum hoover",
     "thermostat heating heater radiator boiler",
+    "hub controller bridge gateway",
     "sensor sensors detector",
     "electricity electric power energy",
     "outage blackout",
@@ -75,6 +78,7 @@ GROUPS: tuple[str, ...] = (
     "schedule rota roster shift shifts timetable",
     "meeting meetings appointment",
     "gift present",
+    "goodbye farewell leaving",
     "price cost costs paid expensive cheap",
     "rent lease tenancy landlord rental",
     "bin rubbish trash garbage",
@@ -87,7 +91,7 @@ GROUPS: tuple[str, ...] = (
     "loyalty programme program scheme",
     "cancel cancelled canceled cancellation scrapped",
     "compensation refund payout",
-    "hot heat temperature",
+    "hot heat temperature degrees",
     "cold chilly freezing",
     "pager paged on-call oncall",
     "database db",
@@ -98,7 +102,7 @@ GROUPS: tuple[str, ...] = (
     "ad ads adverts advertising",
     "weekend saturday sunday",
     "speak speaks fluent language",
-    "nut nuts peanut peanuts",
+    "nut nuts peanut peanuts cashew cashews almond almonds walnut walnuts hazelnut hazelnuts",
 )
 
 

@@ -129,6 +129,14 @@ class RankingParams(BaseModel):
                                                  "('Which editor does he use day to day?', "
                                                  "memory.ranking.asks_simple_present): "
                                                  "invariant 196; tenth pass; 1.0 = off")
+    # Twelfth pass (invariant 206): a window of a day or a week ("on the 22nd of June", "the
+    # last day of August") holds few memories, each much likelier the answer.
+    narrow_window_days: int = Field(7, ge=0, description="a named window of at most this many "
+                                    "days is narrow (invariant 206)")
+    narrow_window_boost: float = Field(3.0, ge=1.0, description="window_boost for a narrow "
+                                       "window (invariant 206)")
+    narrow_fact_edge: bool = Field(True, description="in a narrow window a fact counts as "
+                                   "inside only when it began or ended there (invariant 206)")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -436,8 +444,10 @@ def is_question(text: str) -> bool:
 
 
 # Third-person personal pronouns: the question is about a person (the user, asked about by an
-# operator or an agent), not about how things work in general (invariant 193).
-_PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself)\b", re.IGNORECASE)
+# operator or an agent), not about how things work in general (invariant 193). "we" / "our" ask
+# about the household's own things ("What breed is our puppy?") the same way (invariant 209);
+# not "us", which is also the United States ("my US travel authorisation").
+_PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself|we|our)\b", re.IGNORECASE)
 
 
 # A question asking how to do something wants a procedure whoever it is about ("How should she
@@ -449,16 +459,21 @@ _HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|what
 
 def asks_about_person(query: str) -> bool:
     """Does the question refer to a person in the third person ("Where do her backups go?",
-    "Which editor does he use?") without asking how to do something? Pure; "How do I ...?",
-    "What is ...?" and "How should she reset her bulbs?" do not."""
+    "Which editor does he use?") or to the household ("What breed is our puppy?", invariant
+    209) without asking how to do something? Pure; "How do I ...?", "What is ...?", "How should
+    she reset her bulbs?" and "How do we recover the lights?" do not."""
     return bool(_PERSON.search(query)) and not _HOW_TO.search(query)
 
 
-def person_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:
+def person_weights(cands: list[Candidate], query: str, params: RankingParams,
+                   names_user: bool = False) -> list[float]:
     """Invariant 193: on a question about him or her, a catalog entry (general knowledge, no
-    one's memory) is multiplied by `person_catalog_weight`; every other candidate by 1. Pure."""
+    one's memory) is multiplied by `person_catalog_weight`; every other candidate by 1. Pure.
+    `names_user`: the question names the user ("Was there ever a cat living with Maya?"), which
+    refers to a person as "she" does (invariant 210)."""
     w = params.person_catalog_weight
-    if w == 1.0 or not query or not asks_about_person(query):
+    if w == 1.0 or not query or not (asks_about_person(query) or
+                                     (names_user and not _HOW_TO.search(query))):
         return [1.0] * len(cands)
     return [w if c.doc.kind == MemoryKind.CATALOG else 1.0 for c in cands]
 
@@ -527,15 +542,22 @@ def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) 
         m *= (params.past_weight if intent.past else params.tense_superseded_weight
               if intent.tense_only else params.superseded_weight)
     if intent.window is not None and params.window_boost != 1.0:
+        start, end = intent.window
+        # invariant 206: a named day or week is a sharper cue than a month or a season
+        narrow = (end - start).days <= params.narrow_window_days
         if isinstance(doc, Episode):
             t = doc.timestamp
-            inside = intent.window[0] <= t < intent.window[1]
+            inside = start <= t < end
         elif isinstance(doc, Fact):
-            inside = overlaps(fact_interval(doc), intent.window)
+            span = fact_interval(doc)
+            inside = overlaps(span, intent.window)
+            if inside and narrow and params.narrow_fact_edge:
+                # a fact that merely holds across the day says nothing happened then
+                inside = start <= span[0] < end or (span[1] is not None and start <= span[1] < end)
         else:
             inside = False
         if inside:
-            m *= params.window_boost
+            m *= params.narrow_window_boost if narrow else params.window_boost
     return m
 
 
@@ -741,7 +763,7 @@ def tail_rrf(c: Candidate, params: RankingParams) -> float:
 
 
 def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: RankingParams,
-           limit: int | None = None, query: str = "") -> list[RankedHit]:
+           limit: int | None = None, query: str = "", names_user: bool = False) -> list[RankedHit]:
     """Post-fusion multipliers, lifts and session diversification (see the module doc), re-ranked.
 
     Greedy: the best remaining hit is taken next; a hit whose session neighbour (one position
@@ -753,7 +775,8 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     qw = params.question_weight
     lift = lifts(cands, intent, params)
     if params.person_catalog_weight != 1.0 and query:  # invariant 193
-        lift = [a * b for a, b in zip(lift, person_weights(cands, query, params), strict=True)]
+        lift = [a * b for a, b in zip(lift, person_weights(cands, query, params, names_user),
+                                      strict=True)]
     if query:  # invariants 194 and 196
         lift = [a * b for a, b in zip(lift, present_weights(cands, query, intent, params),
                                       strict=True)]

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from . import contradicted
 from .clock import as_utc
 from .embeddings import Embedder
-from .lexical import analyse, without_names
+from .lexical import analyse, without_names, without_pronouns
 from .lexicon import expansions
 from .models import Fact, FactState, MemoryKind
 from .ranking import (
@@ -102,6 +102,8 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
         lex_query = without_names(query, store.user_names(user_id))
         if config.drop_names == "both":
             dense_query = lex_query
+    if config.dense_drop_pronouns:  # invariant 211: "he" / "her" are no evidence for the dense leg
+        dense_query = without_pronouns(dense_query)
     legs: dict[str, list] = {}
     cov: float | None = None
     extra: dict[str, float] = {}
@@ -148,7 +150,9 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
                 and params.chain_top > 0:  # invariant 192: tense alone names no version
             hits = hits + chain_members(store, flt, hits, now, params)
     # Without a reranker only the top k need their final order.
-    hits = adjust(hits, intent, params, limit=None if reranker else config.k, query=query)
+    # invariant 210: a question naming the user (the name dropped above) is about a person
+    hits = adjust(hits, intent, params, limit=None if reranker else config.k, query=query,
+                  names_user=lex_query != query)
     if reranker is not None:
         hits = reranker.rerank(query, hits)
     return Retrieved(hits=hits[: config.k], legs=legs, intent=intent, filter=flt,

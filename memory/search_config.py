@@ -34,6 +34,10 @@ class RecallConfig(BaseModel):
     drop_names: Literal["off", "bm25", "both"] = Field(
         "bm25", description="drop the user's own names from the BM25 query / and the embedded "
         "query text, when other content words remain")
+    # Twelfth pass (invariant 211): facts are in the third person, so the question's "he" / "her"
+    # pulls the dense leg to pronoun-heavy short facts; the embedded query text goes without them.
+    dense_drop_pronouns: bool = Field(True, description="drop he/his/him/she/her/hers from the "
+                                      "embedded query text when other content words remain")
     # recall6 (invariant 169): the general-English lexicon's other words for the question's words
     # join the BM25 query at this weight (memory.lexicon); 0 = off. Both stores (invariant 169).
     lexicon_weight: float = Field(0.5, ge=0.0, le=1.0, description="BM25 weight of the "
@@ -62,6 +66,7 @@ SHARP_RRF = RecallConfig(ranking=RankingParams(fusion="rrf", dense_weight=1.0, r
 # Issue 17: the ranking before it (equal-weight RRF k=30, no post-fusion multipliers, no catalog),
 # kept for comparison and for stores whose one-request path only does plain RRF.
 LEGACY_RRF = RecallConfig(include_catalog=False, use_time=False, drop_names="off", lexicon_weight=0.0,
+                          dense_drop_pronouns=False,
                           ranking=RankingParams(
     fusion="rrf", dense_weight=1.0, question_weight=1.0, past_weight=1.0, window_boost=1.0,
     source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0, weak_dense_weight=None))

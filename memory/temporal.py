@@ -57,7 +57,9 @@ _LEFT = re.compile(r"(?<!since )\b(I|you|he|she|we|they|had|have|has)\s+left\b",
 _FIRST = re.compile(r"\b(?:the|my|her|his|their|our|your)\s+(?:very\s+)?(?:first|original)\b"
                     r"(?!\s+(?:name|aid|thing|time|floor|class|language)\b)|\b(?:at first|originally|"
                     r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b|"
-                    r"\bfirst(?=\s*[?.!]*\s*$)",  # "which phone did I have first?" (eighth pass)
+                    r"\bfirst(?=\s*[?.!]*\s*$)|"  # "which phone did I have first?" (eighth pass)
+                    # invariant 207: "back when we first spoke": the state at the start
+                    r"\bwhen\s+(?:we|i|you|he|she|they)\s+first\b",
                     re.IGNORECASE)
 _ANCHOR = re.compile(r"\b(?:before|until|till|prior to)\s+(?!(?:that|then|now|this)\b)"
                      r"(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
@@ -75,9 +77,13 @@ _EVENT_SUBJ = re.compile(r"^\W*(?:what|which|who)(?:\s+[\w-]+)?\s+(?:\w{2,}[^\We
 # invariant 192: a wh-question about a thing or a place in the past tense ("Who was their
 # internet provider in Leeds?", "Which laptop did Parcelbird give him?"); not a yes/no question
 # ("Did he ever ...?") nor a wh-subject with a past verb ("Which relative introduced ...").
-_SLOT_PAST = re.compile(r"^\W*(?:who|what|which|where)(?:\s+[\w'’-]+){0,3}?\s+(?:was|were|did)\b",
-                        re.IGNORECASE)
+# Invariant 208: "how often / many / much / long ... did" asks for a past quantity the same way.
+_SLOT_PAST = re.compile(r"^\W*(?:who|what|which|where|how (?:often|many|much|long))"
+                        r"(?:\s+[\w'’-]+){0,3}?\s+(?:was|were|did)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.?!;:—–]+")  # each sentence of a question is read from its start
+# invariant 208: a wh-question may follow a clause set off by a comma ("Once the team grew, how
+# often did ...?"); the slot test reads each comma-separated part from its start too
+_SLOT_CLAUSE = re.compile(r"[.?!;:—–,]+")
 _HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
                       r"week|summer|winter|spring|autumn|time)|history|timeline)\b",
                       re.IGNORECASE)
@@ -118,7 +124,15 @@ def _part_of_month(span: tuple[datetime, datetime], part: str | None) -> tuple[d
     start, end = span
     if not part:
         return span
-    part = part.lower()
+    part = " ".join(part.lower().split())
+    # invariant 205: "the last day of August" is one day, "the first week of May" seven, not the
+    # whole month (a day as `_DAY_MONTH` reads it: the day before to the day after)
+    edge = _EDGE.fullmatch(part)
+    if edge:
+        days = 7 if edge.group(2) == "week" else 1
+        first = start if edge.group(1) == "first" else end - timedelta(days=days)
+        pad = timedelta(days=1 if days == 1 else 0)
+        return first - pad, first + timedelta(days=days) + pad
     if part in ("early", "start of", "beginning of", "the start of", "the beginning of"):
         return start, start + timedelta(days=11)
     if part in ("mid", "mid-", "middle of", "the middle of"):
@@ -126,7 +140,9 @@ def _part_of_month(span: tuple[datetime, datetime], part: str | None) -> tuple[d
     return end - timedelta(days=11), end  # late, end of
 
 
-_PART = r"(?:(early|mid-?|late|(?:the )?(?:start|beginning|middle|end) of)\s*)?"
+_EDGE = re.compile(r"(?:the )?(?:very )?(first|last) (day|week) of")
+_PART = (r"(?:(early|mid-?|late|(?:the )?(?:start|beginning|middle|end) of|"
+         r"(?:the\s+)?(?:very\s+)?(?:first|last)\s+(?:day|week)\s+of)\s*)?")
 _MONTH_YEAR = re.compile(rf"\b{_PART}({_MONTH_RE}|may)\b(?:\s*,?\s*((?:19|20)\d\d))?", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE}|may)\b"
                         rf"(?:\s*,?\s*((?:19|20)\d\d))?|\b({_MONTH_RE}|may)\s+(\d{{1,2}})"
@@ -328,7 +344,8 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
     event = event_question(query)
     return TimeIntent(past=past, history=history, window=window, anchor=anchor,
                       between=between, order=order, event=event,
-                      tense_only=not history and any(_SLOT_PAST.search(p) for p in _CLAUSE.split(query)))
+                      tense_only=not history and any(_SLOT_PAST.search(p)
+                                                     for p in _SLOT_CLAUSE.split(query)))
 
 
 def fact_interval(fact: Fact) -> tuple[datetime, datetime | None]:
