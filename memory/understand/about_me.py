@@ -204,6 +204,11 @@ def relation(c: str) -> list[Statement] | None:
     if re.match(r"^(?:is|was|has|had|'s)\s+(?:been\s+)?(?:away|busy|ill|sick|tired|here|there|"
                 r"out|off|home|late|back|on\s+holiday|coming|visiting|staying)\b", rest, I):
         return []  # passing news about someone, nothing durable
+    if _OPINION.match(rest):
+        # Invariant 198: what someone else says, believes, recommends or wants ("my colleague
+        # keeps saying rents will double", "my friend swears by Helix") is their view, not a
+        # fact about them or the user.
+        return []
     mm = re.match(r"^(?P<verb>[a-z]+s|is|has|started|joined|became|graduated)\s+(?P<v>.+)$", rest)
     unique = rel in {"partner", "wife", "husband", "girlfriend", "boyfriend", "fiance", "fiancee",
                      "mum", "mom", "mother", "dad", "father", "parents"}
@@ -221,6 +226,15 @@ def relation(c: str) -> list[Statement] | None:
 
 _WORK_CUE = re.compile(r"\b(?:joined|job|jobs|work|working|works|company|employer|notice|"
                        r"promoted|hired|role|team|redundant|start(?:ed|ing)\s+at)\b", I)
+
+
+# A relative's speech, opinion or wish (invariant 198): reported, never a fact.
+_OPINION = re.compile(r"^(?:(?:always|still|really|just|now|also|constantly)\s+)?(?:keeps?\s+(?:on\s+)?"
+                      r"(?:saying|telling|going\s+on|asking|talking|insisting|banging\s+on)|says|said|"
+                      r"swears?\s+by|thinks|thought|reckons|believes|claims|insists|argues|wants|"
+                      r"wanted|hopes|wishes|recommends|recommended|suggests|suggested|told\s+me|tells\s+me|"
+                      r"warns|warned|raves?\s+about|is\s+convinced|is\s+sure|is\s+always\s+(?:saying|"
+                      r"telling|on\s+about))\b", I)
 
 
 def location(c: str, today: date, dates: Dates) -> list[Statement] | None:

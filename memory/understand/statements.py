@@ -182,7 +182,11 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
     subject = re.match(r"^(?:the|my|our)\s+(?P<n>[\w -]+?)\s+(?:is|are|take|takes|runs?|uses?|"
                        r"has|have|was|were)\b", value_clause, I)
     words = old if not subject else f"{subject.group('n')} {old}"
-    if changed and not HARSH_RE.search(message):
+    # Invariant 202: a correction the user hedges ("I think it's X, not Y — not 100% sure") is
+    # not a first-hand "never true": it supersedes the old value (and waits for review at its
+    # low confidence), leaving no tombstone on a value that may have been right.
+    hedged = bool(HEDGE_RE.search(message)) and not HARSH_RE.search(message)
+    if (changed or hedged) and not HARSH_RE.search(message):
         st.act, st.previous = "change", " ".join(filter(None, [st.previous, old]))
         st.rule += "+not-z:natural"
     else:
@@ -468,6 +472,14 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if forget:
             out.statements += forget
             continue
+        if _THINK_LEAD.match(c) and not re.match(r"^(?:i\s+think|i\s+believe)\s+(?:i|we)\s+(?:should|could|"
+                                                 r"might|may|will|'ll|need)\b", c, I):
+            # "I think my ESTA runs out in April, not May? would need to look": a hedged
+            # statement, its question mark is doubt (invariant 202); the hedge is read below
+            hedged_lead = True
+            c = _THINK_LEAD.sub("", c).rstrip("?").strip()
+        else:
+            hedged_lead = False
         if is_question(c):
             out.questions.append(c)
             continue
@@ -481,7 +493,7 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 out.ignored.append(raw)
                 continue
             c = head
-        hedged = bool(HEDGE_RE.search(c)) or bool(re.match(r"^\W*(?:i'?m\s+|im\s+)?(?:pretty|fairly|quite|almost)\s+sure\b|"
+        hedged = hedged_lead or bool(HEDGE_RE.search(c)) or bool(re.match(r"^\W*(?:i'?m\s+|im\s+)?(?:pretty|fairly|quite|almost)\s+sure\b|"
                                                        r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
@@ -589,8 +601,11 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
 
 # "… and it's wrecking my sleep", "… because my family uses iMessage": a second clause with its
 # own subject is a remark, not part of the value (invariant 164)
-_TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:and|but|because|cos|coz|so|which|though|although)\s+(?:it|it's|its|"
-                           r"that|that's|this|i|i'm|im|we|we're|he|she|they|they're|honestly|tbh)\b.*$", re.IGNORECASE)
+_TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:(?:and|but|because|cos|coz|so|which|though|although)\s+(?:it|it's|its|"
+                           r"that|that's|this|i|i'm|im|we|we're|he|she|they|they're|honestly|tbh)|"
+                           # "... since they're rebuilding the tram line": a reason (invariant 164)
+                           r"(?:since|as|'cause|cause)\s+(?:it|it's|they|they're|the|he|she|there|i|i'm|we|"
+                           r"we're|my|our|his|her|their))\b.*$", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?(?:a|an|one|two|three|four|five|"
                        r"six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|\d+)\s+(?:days?|weeks?|months?|years?)"
                        r"(?:\s+now)?$", re.IGNORECASE)
@@ -678,6 +693,10 @@ _TEMPORARY = re.compile(r"\bfor\s+(?:(?:the|this)\s+(?:evening|night|day|afterno
                         r"month)|today|tonight|(?:a|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+"
                         r"(?:days?|weeks?|nights?|hours?|evenings?))\b", re.IGNORECASE)
 
+# "I think (that) ...", "I believe ...": the user's hedge before a statement (invariant 202)
+_THINK_LEAD = re.compile(r"^(?:i\s+(?:think|believe|reckon|suspect)|i'?m\s+(?:pretty|fairly|quite)\s+sure)"
+                         r"\s+(?:that\s+)?(?=(?:i|i'm|we|my|our|the)\b)", re.IGNORECASE)
+
 _QUOTED = re.compile(r"[\"“”„«»][^\"“”„«»]*\b(?:i|i'm|i’m|im|my|me|we|we're|our)\b[^\"“”„«»]*[\"“”„«»]",
                      re.IGNORECASE)
 
@@ -741,11 +760,16 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             return [s for s in statements if s is not v]
     gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
                                                                "Moved away from", "Has given up"))]
-    if len(gone) == 1 and len(values) == 2 and (gone[0].text or "").startswith("Has given up"):
+    if len(gone) == 1 and len(values) == 2:
         # "gave up tea, drinking coffee now" is one switch; "gave up smoking, I run every day now"
-        # is two facts (invariant 163)
+        # is two facts (invariant 163); "sold the Golf, I cycle everywhere now" and "left Siemens,
+        # moving to Graz in February" too: a plan or a new habit replaces nothing (invariant 200)
         other = next(s for s in values if s is not gone[0])
-        if not re.match(r"^(?:Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works\s+at)\b", other.text or ""):
+        shapes = r"Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works\s+(?:at|as|for)|Has\s+(?:a|an)"
+        if (gone[0].text or "").startswith("Moved away from"):
+            shapes += r"|Lives\s+in|Works"
+        if not re.match(r"^(?:" + shapes + r")\b", other.text or "") or other.rule.startswith(
+                ("location:plan", "plan:", "trip:")):
             return statements
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])
