@@ -300,3 +300,17 @@ def test_inv166_notice_and_a_new_employer_is_one_supersession(service):
 def test_inv167_a_hedged_lead_goes_to_review(service):
     (w,) = turn(service, "pretty sure my blood type is O negative").writes()
     assert (w.op, w.status, w.text) == ("write", "review", "Blood type is O negative")
+
+
+def test_inv202_a_hedged_correction_waits_for_review_and_retracts_nothing(service):
+    old = service.write_fact("ana", "Gate code is 4521").fact
+    (w,) = turn(service, "I think the gate code is 4512, not 4521? not 100% sure").writes()
+    assert (w.op, w.status, w.old_id) == ("supersede", "review", old.id)
+    assert "4512" in (w.text or "")
+    # nothing is marked never true: the old value stays on record until an operator decides
+    assert service.get_fact("ana", old.id).state == FactState.ACTIVE
+    assert service.tombstone_match("ana", "Gate code is 4521") is None
+    # said plainly, the same correction retracts at once (invariant 73)
+    old = service.write_fact("bo", "The smoke alarms take CR1632 batteries").fact
+    (w,) = turn(service, "The smoke alarms take CR2032 batteries, not CR1632", user="bo").writes()
+    assert (w.op, w.status, w.old_id) == ("retract", "applied", old.id)

@@ -1089,3 +1089,94 @@ def test_inv164_166_a_remark_or_a_length_leaves_the_value(text, expected):
 ])
 def test_inv166_what_replaced_a_thing_that_ended(text, expected):
     assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == [expected]
+
+
+# --- blind set 1 retired to tuning (2026-12-02): general classes, pinned by new phrasings -------
+@pytest.mark.parametrize("text", [
+    "My brother Karl reckons electric cars are a fad",
+    "My manager Olu wants the whole team in on Fridays",
+    "My friend Sanjay swears by his air fryer",
+    "My colleague Bea keeps telling everyone the office is moving",
+])
+def test_inv198_someone_elses_opinion_is_no_fact(text):
+    assert said(text) == []
+
+
+def test_inv198_a_relatives_lasting_fact_is_still_kept():
+    assert said("My sister Amara works at the BBC") == [("assert", "Sister Amara works at the BBC")]
+
+
+def test_inv199_a_weekday_is_neither_a_place_nor_a_date_when_it_names_a_habit():
+    assert said("the salsa class moved to thursdays") == []
+    assert find_dates("I cancelled the Friday pottery sessions", TODAY).valid_from is None
+    assert find_dates("no more sunday choir practice", TODAY).valid_from is None
+    assert find_dates("I left Acme on Friday", TODAY).valid_from == date(2026, 11, 27)
+
+
+def test_inv200_a_plan_or_a_new_habit_replaces_nothing_that_ended():
+    st = understand("sold the van in March, I walk to work now", TODAY).statements
+    assert [(s.text, s.previous) for s in st] == [("No longer owns a van", "van"),
+                                                  ("Walks to work", None)]
+    st = understand("quit Acme last week and we're moving to Porto in May", TODAY).statements
+    assert [(s.text, s.valid_from) for s in st][-1] == ("Moving to Porto", date(2027, 5, 1))
+    assert all(s.previous is None for s in st if s.text == "Moving to Porto")
+    # a habit that ended and the one that took its place stay one switch
+    (sw,) = understand("I don't run anymore, I cycle along the canal instead", TODAY).statements
+    assert (sw.act, sw.text, sw.previous) == ("change", "Cycles along the canal", "run")
+
+
+def test_inv201_a_recent_day_and_a_holiday_are_when_not_the_value():
+    (st,) = understand("picked up a Kindle Paperwhite on Cyber Monday (30 Nov)", TODAY).statements
+    assert (st.text, st.valid_from) == ("Owns a Kindle Paperwhite", date(2026, 11, 30))
+    assert find_dates("I returned the drill on 18 November", TODAY).valid_from == date(2026, 11, 18)
+    assert find_dates("the parcel: 25 Nov", TODAY).valid_from == date(2026, 11, 25)
+    assert find_dates("my flight is on 12 January", TODAY).valid_from == date(2027, 1, 12)
+
+
+def test_inv202_a_hedged_correction_supersedes_and_a_plain_one_retracts():
+    (st,) = understand("I think the garage code is 4512, not 4521, would have to double-check",
+                       TODAY).statements
+    assert (st.act, st.harsh, st.text) == ("change", False, "Garage code is 4512")
+    assert st.confidence < 0.6
+    (st,) = understand("I believe my passport runs until 2031, not 2030?", TODAY).statements
+    assert (st.act, st.harsh) == ("change", False) and "2031" in (st.text or "")
+    (st,) = understand("The garage code is 4512, not 4521", TODAY).statements
+    assert (st.act, st.harsh) == ("change", True)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Priya and I got married on 3 October", ("Is married to Priya", date(2026, 10, 3))),
+    ("got engaged to Sam last weekend!", ("Is engaged to Sam", date(2026, 11, 28))),
+    ("I married Jonas in the summer", ("Is married to Jonas", date(2026, 6, 1))),
+])
+def test_inv203_the_partner_is_part_of_a_marriage_or_engagement(text, expected):
+    assert [(s.text, s.valid_from) for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my car is a Polo and my bike is a Brompton", ["Car is a Polo", "Bike is a Brompton"]),
+    ("I take the ferry since the bridge is closed", ["Takes the ferry"]),
+    ("Cancelled Netflix", ["Has given up Netflix"]),
+    ("dropped out of my evening course in September", ["Has given up their evening course"]),
+    ("I dropped my mum off at the station", []),
+])
+def test_inv164_two_values_a_reason_and_an_ending_verb(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I left Initech in June and now I'm a junior dev at a studio called Lumen",
+     ("change", "Works as a junior dev at Lumen", "Initech")),
+    ("don't play squash anymore, switched to badminton", ("change", "Uses Badminton", "squash")),
+])
+def test_inv164_200_what_ended_and_the_new_role_or_habit(text, expected):
+    assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == [expected]
+
+
+@pytest.mark.parametrize("text,target", [
+    ("Forget my gym schedule, I don't need it kept", "my gym schedule"),
+    ("please delete my old phone number because it changed", "my old phone number"),
+    ("forget where I work", "where I work"),
+])
+def test_inv164_a_forget_requests_reason_is_not_its_target(text, target):
+    assert [s.target for s in understand(text, TODAY).statements] == [target]

@@ -736,6 +736,18 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if changed else "assert",
                           text=f"Is {m.group('n')} years old", fact_type="identity", slot="age",
                           valid_from=dates.valid_from, clause=c, rule="id:age")]
+    m = re.search(r"\b(?:i'?m|i\s+am|i\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|recently\s+)?got)\s+"
+                  r"(?:now\s+|happily\s+|newly\s+|officially\s+)?(?P<s>married|engaged)\s+to\s+"
+                  + NAME + r"(?=\s*(?:[,.;!?]|$|\d|on\b|in\b|last\b|this\b|at\b))|"
+                  r"\bi\s+(?:just\s+|finally\s+)?(?P<s2>married)\s+" + NAME.replace("?P<name>", "?P<n2>")
+                  + r"(?=\s*(?:[,.;!?]|$|\d|on\b|in\b|last\b|this\b|at\b))", t, I)
+    if m:
+        # "Got married to Aiyana", "Tom and I got engaged" (read as "I got engaged to Tom"): the
+        # partner is part of the status (invariant 203)
+        return [Statement(act="change", text=f"Is {(m.group('s') or m.group('s2')).lower()} to "
+                                              f"{m.group('name') or m.group('n2')}",
+                          fact_type="identity", slot="marital", valid_from=dates.valid_from,
+                          clause=c, rule="id:marital-to")]
     m = (re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+|happily\s+|newly\s+)?"
                    r"(?P<s>married|divorced|single|widowed|engaged|separated)\b", t, I)
          or re.search(r"\b(?:we|i)(?:\s+have|'ve)\s+been\s+(?P<s>married|divorced|engaged|separated)\s+"

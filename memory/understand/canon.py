@@ -110,7 +110,7 @@ _SUBJECTLESS = re.compile(
     r"left|quit|joined|started|took\s+up|taken\s+up|bought|got|sold|adopted|upgraded|replaced|swapped|finished|"
     r"passed|turned|became|retired|married|divorced|separated|graduated|promoted\s+to|live|work|use|drive|ride|speak|gave|"
     r"been|hate|love|like|prefer|own|have|got\s+rid\s+of|gave\s+up|stopped|traded|rescued|"
-    r"picked\s+up|ordered|went\s+to|flew\s+to|spent\s+(?:a|an|the|two|three|four|five|\d+)|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive)|"
+    r"picked\s+up|ordered|dropped|cancell?ed|went\s+to|flew\s+to|spent\s+(?:a|an|the|two|three|four|five|\d+)|(?:can't|cannot|don't|never)\s+(?:eat|drink|have|use|own|drive|play|smoke|swim|run|cycle|ride|wear|watch)|"
     r"never\s+(?:lived|worked|had|owned|been|drank|ate|used|liked|smoked))\b", I)
 _SUBJECTLESS_BE = re.compile(
     r"^(?:(?:just|finally|now|also)\s+)*(?:allergic|vegan|vegetarian|pescatarian|gluten-free|"
@@ -234,6 +234,13 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # Non-restrictive relative clauses say nothing new about the user ("my parents, who have
     # lived in Kochi their whole lives, have moved to Bangalore").
     c = re.sub(r",\s*(?:who|which|whose)\s+[^,]+,\s*", " ", c, flags=I)
+    # "at a startup called Kōan": the name is the employer (invariant 164)
+    c = re.sub(r"\b(at|for|with|joined)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:startup|start-up|company|firm|agency|"
+               r"consultancy|studio|charity|bank|school|hospital|shop|café|cafe|restaurant|bakery|clinic|practice)\s+"
+               r"(?:called|named)\s+(?=(?-i:[^\W\d_a-z]))", r"\1 ", c, flags=I)
+    # "Tom and I got engaged": the user got engaged to Tom (invariant 203)
+    c = re.sub(r"^(?P<n>(?-i:[^\W\d_a-z])[\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)?"
+               r"got\s+(?P<s>engaged|married)\b", r"I got \g<s> to \g<n>", c, flags=I)
     # "my wife and I", "me and the missus", "Tom and I": we.
     c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?|me|(?-i:[A-Z])[\w'-]+)\s+and\s+"
                r"(?:i|me)\b(?!')", "we", c,

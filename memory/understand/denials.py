@@ -27,6 +27,9 @@ def forget_request(c: str) -> list[Statement] | None:
                   r"(?:know|have)\s+(?:about|on)|the\s+(?:note|notes|info|information|memory|bit|"
                   r"part|fact|details?)\s+(?:about|on|that)|the\s+fact\s+that|that)\s+", "",
                   tidy(m.group("rest").rstrip("?")), flags=I)
+    # "Forget my commute details, I don't want that stored": the reason is no part of the target
+    rest = re.sub(r"(?:,?\s+(?:because|cos|since)\b|,\s*(?:i|i'm|i'd|we|it's|that's|it|that|this)\s+)[^,]*$",
+                  "", rest, flags=I) or rest
     rest = re.sub(r"\s+(?:please|for me|from (?:your|the) (?:memory|records))$", "", rest, flags=I)
     if not rest or rest.lower() in {"it", "that", "this", "everything", "me"}:
         return None

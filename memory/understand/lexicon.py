@@ -164,4 +164,4 @@ ballet tap poetry bridge scrabble crosswords sudoku""".split()) | INSTRUMENTS
 ROLE_WORDS = ROLE_WORDS | frozenset("""planner barrister joiner surveyor courier postman postwoman
 clerk counselor hairdresser barber butcher labourer trader instructor caretaker porter steward
 stewardess bartender sommelier salesman saleswoman inspector supervisor foreman plasterer
-decorator roofer tiler locksmith""".split())
+decorator roofer tiler locksmith dev""".split())

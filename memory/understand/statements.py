@@ -108,6 +108,8 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     r"living|working|driving|riding|playing|new\s+job|starting\s+(?:at|with))\b)|"
                     r",?\s+(?:and|then|and\s+then|but)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
                     r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)|"
+                    # "my phone is a Pixel 9 and my tablet is an iPad Air": two values (inv. 164)
+                    r",?\s+and\s+(?=(?:my|our)\s+[\w-]+\s+(?:is|are)\s)|"
                     # "It's been a rough year, my dad passed away in March": a relative's clause
                     r",\s*(?=(?:my|our)\s+(?:sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
                     r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
@@ -765,9 +767,10 @@ def _merge(statements: list[Statement]) -> list[Statement]:
         # is two facts (invariant 163); "sold the Golf, I cycle everywhere now" and "left Siemens,
         # moving to Graz in February" too: a plan or a new habit replaces nothing (invariant 200)
         other = next(s for s in values if s is not gone[0])
-        shapes = r"Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works\s+(?:at|as|for)|Has\s+(?:a|an)"
-        if (gone[0].text or "").startswith("Moved away from"):
-            shapes += r"|Lives\s+in|Works"
+        ended = gone[0].text or ""
+        shapes = (r"Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works" if ended.startswith("Has given up")
+                  else r"Owns|Has|Drives|Rides|Uses|[\w-]+\s+is" if re.match(r"^No\s+longer\s+(?:owns|has)\b", ended)
+                  else r"Lives\s+in|Works|Is" if ended.startswith("Moved away from") else r"\w+")
         if not re.match(r"^(?:" + shapes + r")\b", other.text or "") or other.rule.startswith(
                 ("location:plan", "plan:", "trip:")):
             return statements
