@@ -314,3 +314,15 @@ def test_inv202_a_hedged_correction_waits_for_review_and_retracts_nothing(servic
     old = service.write_fact("bo", "The smoke alarms take CR1632 batteries").fact
     (w,) = turn(service, "The smoke alarms take CR2032 batteries, not CR1632", user="bo").writes()
     assert (w.op, w.status, w.old_id) == ("retract", "applied", old.id)
+
+
+def test_inv204_a_value_cut_short_is_never_written(service):
+    from memory.agents.offline import _incomplete
+
+    assert _incomplete("Bruno is") and _incomplete("Owns a") and _incomplete("Works at")
+    assert not _incomplete("Runs") and not _incomplete("Lives in Porto")
+    old = service.write_fact("ana", "Her dog Bruno stays with her sister Rita when she travels").fact
+    t = turn(service, "My dog Bruno is now living with me in Porto, not anymore with Rita.")
+    assert t.writes() == []
+    assert service.get_fact("ana", old.id).state == FactState.ACTIVE
+    assert "haven't noted" in t.reply

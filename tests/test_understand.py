@@ -1180,3 +1180,16 @@ def test_inv164_200_what_ended_and_the_new_role_or_habit(text, expected):
 ])
 def test_inv164_a_forget_requests_reason_is_not_its_target(text, target):
     assert [s.target for s in understand(text, TODAY).statements] == [target]
+
+
+def test_inv140_the_head_of_what_is_had_names_its_kind():
+    # the kind word comes after a model name, beyond the first words of the stored text
+    st = Statement(act="change", text="Router is a Fritzbox 7590", fact_type="world",
+                   slot="noun:router")
+    hits = [_hit(1, "Prefers Ethernet to wifi for the desk"),
+            _hit(2, "Has a Virgin Media Hub 5 router that the ISP supplied", "world")]
+    assert pick_old(st, hits).id == "f2"
+    st = Statement(act="change", text="Doorbell is a Nest", fact_type="world", slot="noun:doorbell",
+                   harsh=True, previous="doorbell Arlo", target="doorbell Arlo")
+    hits = [_hit(1, "Has an Arlo wireless video doorbell with a plug-in chime", "world")]
+    assert pick_old(st, hits).id == "f1"

@@ -112,6 +112,12 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
     if re.search(r"\b(?:married|divorced|single|widowed|engaged|separated)\b", low):
         out.add("marital")
     head_words = re.findall(r"[a-z]+", low)[:5]
+    # "Has Sony WH-1000XM5 noise-cancelling headphones", "Has a Reolink PoE video doorbell whose
+    # chime ...": the head of what is had, however many words name its model (invariant 140)
+    had = re.match(r"^(?:has|owns|uses|drives|rides)\s+(?P<o>[^,;:(]+?)(?=\s+(?:whose|which|that|with|for|in|on|"
+                   r"at|from|to|and|but|rather|instead)\b|[,;:(]|$)", low)
+    if had:
+        head_words = head_words + re.findall(r"[a-z]+", had.group("o"))[-1:]
     for noun in lx.SLOT_NOUNS:
         if noun in head_words or (noun + "s") in head_words:
             out.add(f"noun:{noun}")
