@@ -11,7 +11,7 @@ import pytest
 from memory.tools import HitView
 from memory.understand.canon import canonical, is_lowercase_message, strip_symbols
 from memory.understand.dates import find_dates, weekday_before
-from memory.understand.matching import pick_old
+from memory.understand.matching import pick_old, pick_target
 from memory.understand.model import Statement
 from memory.understand.statements import understand
 
@@ -1193,3 +1193,68 @@ def test_inv140_the_head_of_what_is_had_names_its_kind():
                    harsh=True, previous="doorbell Arlo", target="doorbell Arlo")
     hits = [_hit(1, "Has an Arlo wireless video doorbell with a plug-in chime", "world")]
     assert pick_old(st, hits).id == "f1"
+
+
+@pytest.mark.parametrize("text,expected", [
+    # "<New> replaced <Old>": a switch between two named things
+    ("Firefox replaced Chrome for me last year", ("change", "Uses Firefox", "Chrome")),
+    # "replaced it with" after a thing that ended
+    ("the Nespresso machine broke so we replaced it with a Sage Bambino",
+     ("change", "Owns a Sage Bambino", "Nespresso machine")),
+    # "going back to" a diet
+    ("I'm going back to vegan, cheese was a phase", ("change", "Is vegan", None)),
+    # "<Employer> made me <role>": a promotion
+    ("Acme made me head of design last month", ("change", "Works as a head of design", None)),
+    # "we had to put <pet> down": the pet died
+    ("We had to put Biscuit down yesterday", ("change", "Biscuit has died", "Biscuit")),
+    # "I'm now also allergic": "also" is no part of the statement
+    ("I'm now also allergic to latex", ("assert", "Allergic to latex", None)),
+])
+def test_inv137_constructions_other_writers_use(text, expected):
+    assert [(s.act, s.text, s.previous) for s in understand(text, TODAY).statements] == [expected]
+
+
+def test_inv137_a_new_manager_after_the_old_one_left():
+    (st,) = understand("Marta left Acme last month, my new manager is Kofi Boateng", TODAY).statements
+    assert (st.act, st.text, st.valid_from) == ("change", "Manager is Kofi Boateng", date(2026, 11, 1))
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Hello! I'm Ingrid", ["Name is Ingrid"]),
+    ("I'm Tobias btw, I teach maths at a primary school", ["Name is Tobias",
+                                                          "Teaches maths at a primary school"]),
+    ("Hallo! Ich heiße Jörg, ich wohne in Köln", ["Name is Jörg", "Lives in Köln"]),
+    ("Hi! I'm Danish", []),
+    ("hey I'm Exhausted", []),
+    ("I'm Frank", []),  # no greeting, no "btw": "frank" may be how the user is
+])
+def test_inv137_a_self_introduction_names_the_user(text, expected):
+    assert [s.text for s in understand(text, TODAY).statements][:len(expected) or None] == expected
+
+
+def test_inv139_a_participle_sentence_dates_what_was_just_said():
+    (st,) = understand("I'm allergic to penicillin. Diagnosed on 20 November.", TODAY).statements
+    assert (st.text, st.valid_from) == ("Allergic to penicillin", date(2026, 11, 20))
+
+
+def test_inv165_a_babys_name_is_kept():
+    (st,) = understand("Our first baby, Maëlle, was born on 2 November", TODAY).statements
+    assert (st.text, st.valid_from) == ("Had a baby called Maëlle", date(2026, 11, 2))
+
+
+def test_inv140_whose_job_a_stored_text_holds():
+    from memory.understand.matching import slots_of
+
+    # the user's own role said after their name is their job
+    assert "job" in slots_of("Her name is Priya and she is a staff nurse at St Mary's", "identity")
+    # a role word after "with a" is someone else's: lessons with a tutor are no job
+    assert "job" not in slots_of("Has piano lessons on Mondays with a teacher from the conservatoire",
+                                 "identity")
+    assert "job" in slots_of("Works as a piano teacher", "identity")
+
+
+def test_inv140_a_denial_of_ownership_names_the_fact_of_having_it():
+    hits = [_hit(1, "The Dyson only runs on weekdays", "constraint"),
+            _hit(2, "Has a Dyson V15 cordless vacuum", "world")]
+    (st,) = understand("The Dyson was never ours, it's my neighbour's", TODAY).statements
+    assert pick_target(st.target or "", hits, slot=st.slot).id == "f2"

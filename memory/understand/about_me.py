@@ -519,6 +519,10 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         b = m.group("b").lower()
         what = {"twins": "twins", "son": "a son", "daughter": "a daughter", "baby": "a baby"}.get(
             b, f"a baby {b}")
+        # "we had a baby boy, Tomás", "... a baby called Tomás": the child's name is kept
+        named = re.match(r"^\s*(?:,\s*|\s+(?:called|named)\s+)(?P<n>(?-i:[^\W\d_a-z])[\w'’-]+)\b", t[m.end():])
+        if named and b != "twins":
+            what += f" called {named.group('n')}"
         return [Statement(act="assert", text=f"Had {what}", fact_type="identity",
                           valid_from=dates.valid_from, clause=c, rule="health:baby")]
     m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:(?:\d+|a\s+few|\w+)\s+(?:months?|weeks?)\s+)?"

@@ -91,6 +91,35 @@ _IDIOMS += (
     (r"\b((?:my|our)\s+[\w-]+)'s\s+(?=(?:getting|having|starting|moving|pregnant|engaged|expecting|"
      r"retiring)\b)", r"\1 is "),
 )
+_IDIOMS += (
+    # blind set 1 retired to tuning: constructions other writers use for the same statements
+    # "We had to put Rex down": Rex died
+    (r"^(?:we|i)\s+(?:had\s+to\s+|have\s+had\s+to\s+)?put\s+((?-i:[A-Z])[\w'-]+|(?:our|my)\s+[\w-]+)\s+down\b",
+     r"\1 died"),
+    # "Ghostty replaced WezTerm for me": the user switched from one named thing to the other
+    (r"^(?!(?:the|my|our|it|this|that|he|she|they|we|i)\b)((?-i:[A-Z])[\w'.+-]*(?:\s+(?-i:[A-Z0-9])[\w'.+-]*)?)\s+"
+     r"(?:has\s+)?replaced\s+(?:my\s+|the\s+)?((?-i:[A-Z])[\w'.+-]*(?:\s+(?-i:[A-Z0-9])[\w'.+-]*)?)(?:\s+for\s+(?:me|us))?\b",
+     r"I switched from \2 to \1"),
+    # "Nordwind made me regional lead": a promotion
+    (r"^(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)?\s+(?:just\s+|finally\s+)?made\s+me\s+(?:a\s+|an\s+|the\s+)?"
+     r"(?=(?:[\w-]+\s+){0,3}?(?:head|partner|" + "|".join(sorted(lx.ROLE_WORDS, key=len, reverse=True)) + r")\b)",
+     "I was promoted to "),
+    # A self-introduction or a home said in another language (text is never assumed English)
+    (r"(^|,\s*)(?:меня\s+зовут|je\s+m'appelle|ich\s+hei(?:ß|ss)e|me\s+llamo|mi\s+chiamo|eu\s+me\s+chamo|"
+     r"mam\s+na\s+imi[eę])\s+", r"\1my name is "),
+    (r"(^|,\s*)(?:я\s+живу\s+в|j'habite\s+[àa]|ich\s+wohne\s+in|vivo\s+en|vivo\s+a|eu\s+moro\s+em|"
+     r"mieszkam\s+w)\s+", r"\1I live in "),
+    # "Our second baby, Tomás, was born on 20 November": the user had a baby called Tomás
+    (r"^(?:our|my)\s+(?:(?:first|second|third|new|little)\s+)?(?:baby|baby\s+boy|baby\s+girl),\s+"
+     r"((?-i:[^\W\d_a-z])[\w'’-]+),\s+was\s+born\b", r"we had a baby called \1"),
+    # "was never ours actually, it's Amara's": a trailing "actually" adds nothing
+    (r"\s+actually(?=\s*(?:[,;.!?]|$))", ""),
+    # "I'm now also allergic": "also" adds nothing to a statement
+    (r"\b(am|'m|are|'re)\s+(now\s+)?also\s+", r"\1 \2"),
+    # "my new manager is Dariusz": the manager is now Dariusz
+    (r"^((?:my|our)\s+)new\s+(manager|boss|lead|team\s+lead|line\s+manager|gp|doctor|dentist|landlord)\s+is\s+",
+     r"\1\2 is now "),
+)
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
 # Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").
@@ -100,7 +129,7 @@ _FRAME = re.compile(
     r"not\s+going\s+to\s+lie|just\s+so\s+(?:you|ya)\s+know|fun\s+fact|basically|so\s+basically|"
     r"y'all|guys|mate|sadly|unfortunately|luckily|in\s+the\s+end|as\s+it\s+turns\s+out|"
     r"it\s+turns\s+out)\b[,:!]?\s*", I)
-_TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|ugh|meh|sigh|yay|woo+|ffs|smh|omg|"
+_TAIL = re.compile(r"(?:[\s,]+(?:lol|lmao|haha+|btw|tbh|ngl|mate|innit|ugh|meh|sigh|yay|woo+|ffs|smh|omg|actually|"
                    r"for\s+what\s+it'?s\s+worth|"
                    r"rain\s+or\s+shine|bless\s+(?:him|her|them)|doctor'?s\s+orders))+\s*([.!?]*)$", I)
 

@@ -75,6 +75,9 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         target = subj if what.lower() in {"mine", "ours"} else f"{subj} {what}"
         st = Statement(act="deny", target=re.sub(r"^(?:the|my|our)\s+", "", target, flags=I),
                        harsh=True, clause=c, rule="deny:was-never")
+        if what.lower() in {"mine", "ours"}:
+            # "The Roborock was never ours": the fact of having it, not a rule about it
+            st.slot = "verb:have"
         new = re.search(r"\b(?:it'?s|it\s+is|it\s+was)\s+(?:actually\s+)?" + NAME, m.group("tail"))
         role = re.match(r"^(?:my|our)\s+(?P<role>[\w ]+)$", what, I)
         if new and role:

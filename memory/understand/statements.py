@@ -111,7 +111,7 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     # "my phone is a Pixel 9 and my tablet is an iPad Air": two values (inv. 164)
                     r",?\s+and\s+(?=(?:my|our)\s+[\w-]+\s+(?:is|are)\s)|"
                     # "It's been a rough year, my dad passed away in March": a relative's clause
-                    r",\s*(?=(?:my|our)\s+(?:sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
+                    r",\s*(?=(?:my|our)\s+(?:new\s+)?(?:manager|boss|team\s+lead|landlord|sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
                     r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
                     r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)",
                     re.IGNORECASE)
@@ -313,7 +313,7 @@ _THIRD_SUBJECT = re.compile(r"^(?:(?:my|our)\s+(?:" + "|".join(sorted(lx.RELATIO
                             r"traded|ditched|started|gave)\b)", I)
 _CARRY_START = re.compile(r"^(?:then\s+|and\s+)?" + _CARRY, I)
 
-_BACK = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:am|'m|are|'re|have|has|went|gone|switched|changed|"
+_BACK = re.compile(r"^(?:(?:i|we)(?:\s+|(?=')))?(?:(?:am|'m|are|'re|have|has|went|gone|going|switched|changed|"
                    r"got|finally|now|just)\s+)*back\s+(?P<on>to|on|onto)\s+(?:using\s+|drinking\s+|being\s+|"
                    r"(?:a|an|my|the)\s+)?(?P<v>[^,;.!?]+?)(?:\s+(?:after|following)\s+(?:a|an|two|three|"
                    r"several|\d+|some)?\s*(?:\w+\s+)?(?:of|on|with)\s+(?P<old>[^,;.!?]+?))?"
@@ -433,6 +433,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # as the replacement of a home on record (invariant 163).
         message = f"now in {bare}"
     person: tuple[str, str] | None = None  # the named relative the last sentence was about
+    greeted = bool(re.match(r"^\W*(?:hi|hello|hey|hiya|howdy|good\s+(?:morning|afternoon|evening)|привет|"
+                            r"hallo|hola|salut|bonjour|ciao|olá|ola|cześć)\b", message, I))
     moved_only = False  # "we've moved!!" said without where to
     for raw in split_clauses(message):
         if lowercase and moved_only and (m := re.match(r"^(?P<p>[a-z][\w'-]+)\s+now\b", raw)) and \
@@ -444,6 +446,15 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                                        r"moved\s+house|moved\s+out)\W*", raw, I))
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
+        intro = _INTRO.match(raw.strip())
+        if intro and (greeted or intro.group("cue")) and intro.group("n").lower() not in _NOT_PLACES \
+                and not re.search(r"(?:ish|ian|ese|ic|ist|an|ed|ing|ful|ous|y)$", intro.group("n"), I) \
+                and intro.group("n").lower() not in (lx.ROLE_WORDS | lx.RELATIONS | lx.THINGS | lx.PETS
+                                                     | set(lx.KINDS) | set(lx.DIETS) | set(lx.MARITAL)):
+            # "Hi! I'm Zoë", "I'm Ngozi btw, I work ...": a self-introduction names the user
+            # (invariant 137); a state or a nationality is no name ("Hi, I'm British")
+            rest = re.sub(r"^(?:,|and)\s*", "", (intro.group("rest") or "").strip())
+            c = f"my name is {intro.group('n')}" + (f", {rest}" if rest else "")
         if _WORK_CUE.search(message):
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
@@ -527,7 +538,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             if not found and hint.previous:
                 # "the roborock died, got a dreame instead": after a thing that ended, what was
                 # got is its replacement even when its name is not known (invariant 166)
-                got = re.fullmatch(r"(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:got|bought|ordered)\s+(?:a|an)\s+"
+                got = re.fullmatch(r"(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:got|bought|ordered|"
+                                   r"replaced\s+(?:it|them|him|her)\s+with)\s+(?:a|an)\s+"
                                    r"(?:new\s+)?(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s+instead|\s+now)*[.!]*",
                                    part.strip(), I)
                 if got and got.group("x").lower() not in lx.NOT_THINGS:
@@ -585,6 +597,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if re.search(r",\s*so\s+(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b", c, I):
             kept = _sums_up(kept)
         if not kept:
+            prev = out.statements[-1] if out.statements else None
+            if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \
+                    and re.match(r"^(?:[a-z]+ed|bought|got|done|seen|sold)\s+(?:on|in|last|yesterday|this)\b", raw.strip(), I):
+                # "I'm allergic to sesame. Diagnosed on 12 November": a subject-less participle
+                # dates what was just said (invariant 139)
+                prev.valid_from = spare[0].valid_from
             out.ignored.append(raw)
             continue
         out.statements += kept
@@ -695,6 +713,9 @@ _TEMPORARY = re.compile(r"\bfor\s+(?:(?:the|this)\s+(?:evening|night|day|afterno
                         r"month)|today|tonight|(?:a|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+"
                         r"(?:days?|weeks?|nights?|hours?|evenings?))\b", re.IGNORECASE)
 
+_INTRO = re.compile(r"^(?:(?:hi|hello|hey|hiya)\W+)?(?:i'?m|i\s+am|this\s+is)\s+(?P<n>(?-i:[^\W\d_a-z])[\w'’-]+)"
+                    r"(?P<cue>\s+(?:btw|by\s+the\s+way|here))?(?:(?P<rest>(?:\s*,|\s+and)\s+(?:i|i'm|i've|we)\b.*)|\W*)$",
+                    re.IGNORECASE)
 # "I think (that) ...", "I believe ...": the user's hedge before a statement (invariant 202)
 _THINK_LEAD = re.compile(r"^(?:i\s+(?:think|believe|reckon|suspect)|i'?m\s+(?:pretty|fairly|quite)\s+sure)"
                          r"\s+(?:that\s+)?(?=(?:i|i'm|we|my|our|the)\b)", re.IGNORECASE)
