@@ -1258,3 +1258,29 @@ def test_inv140_a_denial_of_ownership_names_the_fact_of_having_it():
             _hit(2, "Has a Dyson V15 cordless vacuum", "world")]
     (st,) = understand("The Dyson was never ours, it's my neighbour's", TODAY).statements
     assert pick_target(st.target or "", hits, slot=st.slot).id == "f2"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("moved all my photos from Google Photos to Ente during the spring",
+     ("change", "Uses Ente", "Google Photos", date(2026, 3, 1))),
+    ("we've added three Aqara leak sensors, one in each bathroom",
+     ("assert", "Owns three Aqara leak sensors", None, None)),
+    ("I think I might be allergic to mango?", ("assert", "Allergic to mango", None, None)),
+])
+def test_inv137_moving_data_adding_things_and_a_doubtful_allergy(text, expected):
+    assert [(s.act, s.text, s.previous, s.valid_from)
+            for s in understand(text, TODAY).statements] == [expected]
+    assert all(s.confidence < 0.6 for s in understand(text, TODAY).statements) == ("think" in text)
+
+
+def test_inv200_a_plan_beside_an_employer_change_stays_a_plan():
+    st = understand("I left Acme on Friday. Starting at Globex in Leeds on 11 January, and moving "
+                    "there in March", TODAY).statements
+    assert [(s.act, s.text, s.previous, s.valid_from) for s in st] == [
+        ("change", "Works at Globex", "Acme", date(2027, 1, 11)),
+        ("assert", "Moving to Leeds", None, date(2027, 3, 1))]
+
+
+def test_inv140_an_ordinal_names_the_number_on_record():
+    (st,) = understand("My anniversary is the 3rd of May, not the 13th", TODAY).statements
+    assert (st.act, st.harsh, st.target) == ("change", True, "anniversary 13")

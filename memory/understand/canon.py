@@ -114,6 +114,15 @@ _IDIOMS += (
      r"((?-i:[^\W\d_a-z])[\w'’-]+),\s+was\s+born\b", r"we had a baby called \1"),
     # "was never ours actually, it's Amara's": a trailing "actually" adds nothing
     (r"\s+actually(?=\s*(?:[,;.!?]|$))", ""),
+    # "moved all my notes from Notion to Obsidian", "moved everything over to Starling": a switch
+    (r"\bmoved\s+(?:all\s+(?:of\s+)?)?(?:my|our|the)\s+(?:[\w-]+\s+)?(?:notes|files|photos|music|playlists|data|"
+     r"money|savings|accounts?|emails?|documents|backups|passwords|code|repos)\s+(?:over\s+)?(?=from\b|to\b)",
+     "switched "),
+    (r"\bmoved\s+(?:everything|it\s+all|all\s+of\s+it)\s+(?:over\s+)?(?=to\b|from\b)", "switched "),
+    # "we've added two IKEA plugs": the user got them
+    (r"\b(i|we)(?:\s+have|'ve)?\s+(?:just\s+)?added\s+(?=(?:a|an|two|three|four|five|another|\d+)\s)", r"\1 got "),
+    # "two plugs, one for the tree and one for the dehumidifier": what each is for is no value
+    (r",\s*(?:one|both|each)\s+(?:for|in|on)\b[^.;!?]*$", ""),
     # "I'm now also allergic": "also" adds nothing to a statement
     (r"\b(am|'m|are|'re)\s+(now\s+)?also\s+", r"\1 \2"),
     # "my new manager is Dariusz": the manager is now Dariusz

@@ -352,7 +352,7 @@ def find_dates(clause: str, today: date) -> Dates:
             m.group(0).lower().startswith(("from", "starting")) and not past))
         found.append(m.group(0))
         return Dates(start, end, _strip_vague(_cut(text, m)), tuple(found))
-    m = re.search(r"\b(?:in|from|back\s+in)\s+(?:the\s+)?(?P<s>" + _SEASON + r")\b", text,
+    m = re.search(r"\b(?:in|from|back\s+in|over|during)\s+(?:the\s+)?(?P<s>" + _SEASON + r")\b", text,
                   re.IGNORECASE)
     if m:
         mon = SEASONS[m.group("s").lower()]

@@ -98,7 +98,7 @@ _OTHER_USER = re.compile(
 # Where one sentence holds several first-person clauses: "..., I ...", "... and I ...",
 # "..., so we ...", "..., now I'm ...", "... and bought ..." (the subject carries over: the
 # canonical form puts it back, invariant 138).
-_CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|did|ran|"
+_CARRY = (r"(?:moved|moving|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|did|ran|"
           r"replaced|swapped|became|retired|married|divorced|separated|stopped|traded|"
           r"gave\s+up|got\s+rid\s+of|retrained|now\s+(?:live|work|use)|live|work|went\s+back|"
           r"(?:now\s+)?back\s+(?:to|on)(?=\s))\b")
@@ -164,7 +164,8 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
     m = _NOT_Z.match(c)
     if not m or re.match(r"^(?:i'?m|i\s+am|it'?s|that'?s)\s+not\b", c, I):
         return None
-    value_clause, old = m.group("value"), tidy(m.group("old"))
+    # "not the 19th" names the 19 on record ("Her birthday is August 19")
+    value_clause, old = m.group("value"), re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", tidy(m.group("old")))
     if not old or old.lower() in {"sure", "really", "yet", "much", "me", "now", "anymore"}:
         return None
     inner = read_clause(value_clause, message, today, history, allow_correction=False)
@@ -486,7 +487,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             out.statements += forget
             continue
         if _THINK_LEAD.match(c) and not re.match(r"^(?:i\s+think|i\s+believe)\s+(?:i|we)\s+(?:should|could|"
-                                                 r"might|may|will|'ll|need)\b", c, I):
+                                                 r"might(?!\s+be\s+(?:allergic|intolerant)\b)|may|will|'ll|need)\b",
+                                                 c, I):
             # "I think my ESTA runs out in April, not May? would need to look": a hedged
             # statement, its question mark is doubt (invariant 202); the hedge is read below
             hedged_lead = True
@@ -781,6 +783,8 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             d.valid_from, d.valid_to = v.valid_from, v.valid_to
             d.rule += "+replacement"
             return [s for s in statements if s is not v]
+    # a plan said beside them is no part of what ended and what replaced it (invariant 200)
+    values = [s for s in values if not s.rule.startswith(("location:plan", "plan:", "trip:"))]
     gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
                                                                "Moved away from", "Has given up"))]
     if len(gone) == 1 and len(values) == 2:
