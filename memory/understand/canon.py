@@ -116,7 +116,7 @@ _IDIOMS += (
     (r"\s+actually(?=\s*(?:[,;.!?]|$))", ""),
     # "moved all my notes from Notion to Obsidian", "moved everything over to Starling": a switch
     (r"\bmoved\s+(?:all\s+(?:of\s+)?)?(?:my|our|the)\s+(?:[\w-]+\s+)?(?:notes|files|photos|music|playlists|data|"
-     r"money|savings|accounts?|emails?|documents|backups|passwords|code|repos)\s+(?:over\s+)?(?=from\b|to\b)",
+     r"emails?|documents|backups|passwords|code|repos)\s+(?:over\s+)?(?=from\b|to\b)",
      "switched "),
     (r"\bmoved\s+(?:everything|it\s+all|all\s+of\s+it)\s+(?:over\s+)?(?=to\b|from\b)", "switched "),
     # "we've added two IKEA plugs": the user got them
