@@ -326,3 +326,11 @@ def test_inv204_a_value_cut_short_is_never_written(service):
     assert t.writes() == []
     assert service.get_fact("ana", old.id).state == FactState.ACTIVE
     assert "haven't noted" in t.reply
+
+
+def test_inv149_forget_my_commute_names_how_the_user_gets_to_work(service):
+    job = service.write_fact("ana", "Works at Acme as a data analyst", fact_type="identity").fact
+    ride = service.write_fact("ana", "Takes the 8:05 bus to the office").fact
+    (w,) = turn(service, "Forget my commute info, I'd rather you didn't keep it").writes()
+    assert (w.op, w.memory_id) == ("forget", ride.id)
+    assert service.get_fact("ana", job.id).state == FactState.ACTIVE

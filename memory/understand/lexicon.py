@@ -80,6 +80,8 @@ SYNONYMS = {
     "pets": ("dog", "cat", "pet", "beagle"),
     "pet": ("dog", "cat", "pet", "beagle"),
     "work": ("works", "job", "engineer", "team", "employer"),
+    # "forget my commute" names how the user gets to work, never the job itself
+    "commute": ("commute", "train", "bus", "tram", "tube", "bike", "cycles", "walks", "drives", "ferry"),
     "lived": ("lives", "lived", "home"),
     "live": ("lives", "lived", "home"),
 }
