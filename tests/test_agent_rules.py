@@ -300,3 +300,37 @@ def test_inv166_notice_and_a_new_employer_is_one_supersession(service):
 def test_inv167_a_hedged_lead_goes_to_review(service):
     (w,) = turn(service, "pretty sure my blood type is O negative").writes()
     assert (w.op, w.status, w.text) == ("write", "review", "Blood type is O negative")
+
+
+def test_inv202_a_hedged_correction_waits_for_review_and_retracts_nothing(service):
+    old = service.write_fact("ana", "Gate code is 4521").fact
+    (w,) = turn(service, "I think the gate code is 4512, not 4521? not 100% sure").writes()
+    assert (w.op, w.status, w.old_id) == ("supersede", "review", old.id)
+    assert "4512" in (w.text or "")
+    # nothing is marked never true: the old value stays on record until an operator decides
+    assert service.get_fact("ana", old.id).state == FactState.ACTIVE
+    assert service.tombstone_match("ana", "Gate code is 4521") is None
+    # said plainly, the same correction retracts at once (invariant 73)
+    old = service.write_fact("bo", "The smoke alarms take CR1632 batteries").fact
+    (w,) = turn(service, "The smoke alarms take CR2032 batteries, not CR1632", user="bo").writes()
+    assert (w.op, w.status, w.old_id) == ("retract", "applied", old.id)
+
+
+def test_inv204_a_value_cut_short_is_never_written(service):
+    from memory.agents.offline import _incomplete
+
+    assert _incomplete("Bruno is") and _incomplete("Owns a") and _incomplete("Works at")
+    assert not _incomplete("Runs") and not _incomplete("Lives in Porto")
+    old = service.write_fact("ana", "Her dog Bruno stays with her sister Rita when she travels").fact
+    t = turn(service, "My dog Bruno is now living with me in Porto, not anymore with Rita.")
+    assert t.writes() == []
+    assert service.get_fact("ana", old.id).state == FactState.ACTIVE
+    assert "haven't noted" in t.reply
+
+
+def test_inv149_forget_my_commute_names_how_the_user_gets_to_work(service):
+    job = service.write_fact("ana", "Works at Acme as a data analyst", fact_type="identity").fact
+    ride = service.write_fact("ana", "Takes the 8:05 bus to the office").fact
+    (w,) = turn(service, "Forget my commute info, I'd rather you didn't keep it").writes()
+    assert (w.op, w.memory_id) == ("forget", ride.id)
+    assert service.get_fact("ana", job.id).state == FactState.ACTIVE

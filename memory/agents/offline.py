@@ -167,7 +167,7 @@ class OfflineAgent:
             return ("I have nothing on record saying " + _yours(st.target or "that")
                     + ", so there is nothing to take back.")
         old = second_person(target.text)
-        if st.text and target.state == "active":
+        if st.text and target.state == "active" and not _incomplete(st.text):
             res = tools.call("write_memory", {
                 "kind": "fact", "text": st.text, "fact_type": st.fact_type,
                 "confidence": st.confidence, "supersedes_id": target.id, "contradiction": "harsh",
@@ -187,6 +187,10 @@ class OfflineAgent:
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         st = _reslot(st, hits)
+        if _incomplete(st.text or ""):
+            # Invariant 204: a value cut short ("Mochi is", "Owns a") is a parse that lost its
+            # words; a wrong write is worse than a missed one.
+            return "I'm not sure I understood that fully, so I haven't noted it."
         if "location:now-at" in st.rule and not (st.text or "").startswith("Works at "):
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
@@ -847,6 +851,17 @@ def _reslot(st: Statement, hits) -> Statement:
         return st.model_copy(update={"text": f"Uses {value}", "slot": None,
                                      "fact_type": "preference", "rule": st.rule + "+reslot"})
     return st
+
+
+_DANGLING = frozenset("""is are was were be been am has have had a an the to of with and or but in
+at on for from by as than their his her my our your its that which who whose not no""".split())
+
+
+def _incomplete(text: str) -> bool:
+    """A value that ends on a word that needs one after it ("Mochi is", "Owns a", "Works at"):
+    a parse that lost the value (invariant 204); "Runs" alone is whole. Pure."""
+    words = re.findall(r"[^\W_][\w'’.-]*", text)
+    return not words or words[-1].lower() in _DANGLING
 
 
 def _hypothetical(clause: str) -> bool:

@@ -204,6 +204,11 @@ def relation(c: str) -> list[Statement] | None:
     if re.match(r"^(?:is|was|has|had|'s)\s+(?:been\s+)?(?:away|busy|ill|sick|tired|here|there|"
                 r"out|off|home|late|back|on\s+holiday|coming|visiting|staying)\b", rest, I):
         return []  # passing news about someone, nothing durable
+    if _OPINION.match(rest):
+        # Invariant 198: what someone else says, believes, recommends or wants ("my colleague
+        # keeps saying rents will double", "my friend swears by Helix") is their view, not a
+        # fact about them or the user.
+        return []
     mm = re.match(r"^(?P<verb>[a-z]+s|is|has|started|joined|became|graduated)\s+(?P<v>.+)$", rest)
     unique = rel in {"partner", "wife", "husband", "girlfriend", "boyfriend", "fiance", "fiancee",
                      "mum", "mom", "mother", "dad", "father", "parents"}
@@ -221,6 +226,15 @@ def relation(c: str) -> list[Statement] | None:
 
 _WORK_CUE = re.compile(r"\b(?:joined|job|jobs|work|working|works|company|employer|notice|"
                        r"promoted|hired|role|team|redundant|start(?:ed|ing)\s+at)\b", I)
+
+
+# A relative's speech, opinion or wish (invariant 198): reported, never a fact.
+_OPINION = re.compile(r"^(?:(?:always|still|really|just|now|also|constantly)\s+)?(?:keeps?\s+(?:on\s+)?"
+                      r"(?:saying|telling|going\s+on|asking|talking|insisting|banging\s+on)|says|said|"
+                      r"swears?\s+by|thinks|thought|reckons|believes|claims|insists|argues|wants|"
+                      r"wanted|hopes|wishes|recommends|recommended|suggests|suggested|told\s+me|tells\s+me|"
+                      r"warns|warned|raves?\s+about|is\s+convinced|is\s+sure|is\s+always\s+(?:saying|"
+                      r"telling|on\s+about))\b", I)
 
 
 def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
@@ -505,6 +519,10 @@ def health(c: str, dates: Dates) -> list[Statement] | None:
         b = m.group("b").lower()
         what = {"twins": "twins", "son": "a son", "daughter": "a daughter", "baby": "a baby"}.get(
             b, f"a baby {b}")
+        # "we had a baby boy, Tomás", "... a baby called Tomás": the child's name is kept
+        named = re.match(r"^\s*(?:,\s*|\s+(?:called|named)\s+)(?P<n>(?-i:[^\W\d_a-z])[\w'’-]+)\b", t[m.end():])
+        if named and b != "twins":
+            what += f" called {named.group('n')}"
         return [Statement(act="assert", text=f"Had {what}", fact_type="identity",
                           valid_from=dates.valid_from, clause=c, rule="health:baby")]
     m = (re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:(?:\d+|a\s+few|\w+)\s+(?:months?|weeks?)\s+)?"
@@ -722,6 +740,18 @@ def identity(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change" if changed else "assert",
                           text=f"Is {m.group('n')} years old", fact_type="identity", slot="age",
                           valid_from=dates.valid_from, clause=c, rule="id:age")]
+    m = re.search(r"\b(?:i'?m|i\s+am|i\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|recently\s+)?got)\s+"
+                  r"(?:now\s+|happily\s+|newly\s+|officially\s+)?(?P<s>married|engaged)\s+to\s+"
+                  + NAME + r"(?=\s*(?:[,.;!?]|$|\d|on\b|in\b|last\b|this\b|at\b))|"
+                  r"\bi\s+(?:just\s+|finally\s+)?(?P<s2>married)\s+" + NAME.replace("?P<name>", "?P<n2>")
+                  + r"(?=\s*(?:[,.;!?]|$|\d|on\b|in\b|last\b|this\b|at\b))", t, I)
+    if m:
+        # "Got married to Aiyana", "Tom and I got engaged" (read as "I got engaged to Tom"): the
+        # partner is part of the status (invariant 203)
+        return [Statement(act="change", text=f"Is {(m.group('s') or m.group('s2')).lower()} to "
+                                              f"{m.group('name') or m.group('n2')}",
+                          fact_type="identity", slot="marital", valid_from=dates.valid_from,
+                          clause=c, rule="id:marital-to")]
     m = (re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+|happily\s+|newly\s+)?"
                    r"(?P<s>married|divorced|single|widowed|engaged|separated)\b", t, I)
          or re.search(r"\b(?:we|i)(?:\s+have|'ve)\s+been\s+(?P<s>married|divorced|engaged|separated)\s+"

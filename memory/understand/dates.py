@@ -28,7 +28,11 @@ _PAST = re.compile(
     r"\b(?:was|were|had|did|moved|left|became|got|bought|sold|switched|started|joined|quit|"
     r"turned|died|went|came|made|took|began|changed|replaced|upgraded|traded|promoted|stole|"
     r"broke|found|lost|met|divorced|retired|graduated|passed|finished|stopped|gave|relocated|"
-    r"adopted|ordered|installed|set up|signed|landed|arrived)\b", re.IGNORECASE)
+    r"adopted|ordered|installed|set up|signed|landed|arrived|swapped|dropped|cancell?ed|sat|ran|"
+    r"flew|saw|paid|sent|spent|won|drove|rode|wore|ate|drank|told|said|brought|built|fell|"
+    r"diagnosed)\b|"
+    # any regular past tense right after the subject or opening a subject-less clause (inv. 201)
+    r"(?:^|\b(?:i|we)\s+)(?:just\s+|finally\s+|already\s+)?[a-z]{2,}(?<!e)ed\b", re.IGNORECASE)
 _FUTURE = re.compile(
     r"\b(?:will|'ll|going to|gonna|next|tomorrow|upcoming|starts?|starting|from now|booked|"
     r"plan(?:ning)? to|flying|fly|travell?ing|off to|heading|leaving for|back on|due|moving|"
@@ -73,6 +77,10 @@ def _day_month(day: int, mon: int, year: int | None, today: date, *, past: bool)
     if this >= today:
         return this
     if past and (today - this).days <= 180:
+        return this
+    if (today - this).days <= 14:
+        # Invariant 201: a day of the last fortnight with no tense to say otherwise ("on Black
+        # Friday (27 Nov)") is that day, not the same day next year.
         return this
     return _day_of(mon, day, today.year + 1)
 
@@ -191,6 +199,10 @@ def find_dates(clause: str, today: date) -> Dates:
     start = end = None
     past = bool(_PAST.search(clause))
     future = bool(_FUTURE.search(clause)) and not past
+    # "on Black Friday", "on Boxing Day": when, never part of the value (invariant 201)
+    if (hol := _ON_HOLIDAY.search(text)):
+        found.append(hol.group(0))
+        text = _cut(text, hol)
 
     # Ranges: "from 5 to 9 January", "from 3 March to 17 April", "between May 2 and May 9".
     m = (re.search(r"\b(?:from|between)\s+(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s+"
@@ -300,6 +312,8 @@ def find_dates(clause: str, today: date) -> Dates:
     # for a plan; a habit ("usually Tuesday", "on Mondays") names no date (invariant 139).
     m = re.search(r"\b(?:on\s+|last\s+)?(?P<wd>" + _WD + r")\b(?:\s+(?:night|morning|evening|"
                   r"afternoon))?", text, re.IGNORECASE)
+    if m and _WEEKDAY_NOUN.search(text[max(0, m.start() - 12):m.end() + 40]):
+        m = None  # "the Monday German classes": a weekday naming a habit, not a date (inv. 199)
     if m and (past or future) and not re.search(r"\b(?:every|usually|each|always|often|normally|"
                                                 r"most)\b", clause, re.IGNORECASE):
         start = (weekday_before(m.group("wd"), today) if past
@@ -338,7 +352,7 @@ def find_dates(clause: str, today: date) -> Dates:
             m.group(0).lower().startswith(("from", "starting")) and not past))
         found.append(m.group(0))
         return Dates(start, end, _strip_vague(_cut(text, m)), tuple(found))
-    m = re.search(r"\b(?:in|from|back\s+in)\s+(?:the\s+)?(?P<s>" + _SEASON + r")\b", text,
+    m = re.search(r"\b(?:in|from|back\s+in|over|during)\s+(?:the\s+)?(?P<s>" + _SEASON + r")\b", text,
                   re.IGNORECASE)
     if m:
         mon = SEASONS[m.group("s").lower()]
@@ -351,6 +365,18 @@ def find_dates(clause: str, today: date) -> Dates:
         found.append(m.group(0))
         return Dates(start, end, _strip_vague(_cut(text, m)), tuple(found))
     return Dates(start, end, _strip_vague(text), tuple(found))
+
+
+_ON_HOLIDAY = re.compile(r"\bon\s+(?:black\s+friday|cyber\s+monday|boxing\s+day|christmas\s+(?:day|eve)|"
+                         r"new\s+year'?s\s+(?:day|eve)|easter\s+(?:sunday|monday)|good\s+friday|"
+                         r"valentine'?s(?:\s+day)?|thanksgiving|halloween|bonfire\s+night)\b", re.IGNORECASE)
+# A weekday used as an adjective: after a determiner ("the Monday classes", "my Tuesday
+# lessons") or before a noun of a routine ("Monday German classes", "tuesday portuguese lessons").
+_WEEKDAY_NOUN = re.compile(r"\b(?:(?:the|my|our|his|her|their|these|those|no\s+more)\s+(?:" + _WD
+                           + r")\b(?!\s+(?:night|morning|evening|afternoon)\b)|(?:" + _WD
+                           + r")\s+(?:[\w'-]+\s+)?(?:class|lesson|shift|session|meeting|practice|"
+                           r"club|rota|training|routine|run|swim|call|standup|stand-up|appointment)s?"
+                           r"(?:es)?\b)", re.IGNORECASE)
 
 
 def _strip_vague(text: str) -> str:

@@ -27,6 +27,9 @@ def forget_request(c: str) -> list[Statement] | None:
                   r"(?:know|have)\s+(?:about|on)|the\s+(?:note|notes|info|information|memory|bit|"
                   r"part|fact|details?)\s+(?:about|on|that)|the\s+fact\s+that|that)\s+", "",
                   tidy(m.group("rest").rstrip("?")), flags=I)
+    # "Forget my commute details, I don't want that stored": the reason is no part of the target
+    rest = re.sub(r"(?:,?\s+(?:because|cos|since)\b|,\s*(?:i|i'm|i'd|we|it's|that's|it|that|this)\s+)[^,]*$",
+                  "", rest, flags=I) or rest
     rest = re.sub(r"\s+(?:please|for me|from (?:your|the) (?:memory|records))$", "", rest, flags=I)
     if not rest or rest.lower() in {"it", "that", "this", "everything", "me"}:
         return None
@@ -72,6 +75,9 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         target = subj if what.lower() in {"mine", "ours"} else f"{subj} {what}"
         st = Statement(act="deny", target=re.sub(r"^(?:the|my|our)\s+", "", target, flags=I),
                        harsh=True, clause=c, rule="deny:was-never")
+        if what.lower() in {"mine", "ours"}:
+            # "The Roborock was never ours": the fact of having it, not a rule about it
+            st.slot = "verb:have"
         new = re.search(r"\b(?:it'?s|it\s+is|it\s+was)\s+(?:actually\s+)?" + NAME, m.group("tail"))
         role = re.match(r"^(?:my|our)\s+(?P<role>[\w ]+)$", what, I)
         if new and role:

@@ -28,7 +28,7 @@ watch ring necklace tent backpack suitcase case pram stroller cot treadmill rowe
 """))
 
 # Attributes one person has one of at a time: a new value replaces the old.
-SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss", "partner", "wife", "husband", "girlfriend", "boyfriend", "airport", "bank", "broadband", "internet", "isp", "phone", "car", "laptop", "hub", "coffee", "status", "headphones", "keyboard", "browser", "doctor", "dentist", "gp", "landlord", "employer", "address", "postcode", "band", "colour", "color", "team", "school", "university", "gym", "rota", "shift", "name", "age", "pronouns", "diet", "tariff", "provider", "insurer", "mortgage", "router", "watch", "tablet", "console", "os", "order", "distro", "theme", "font", "religion", "nationality"])
+SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss", "partner", "wife", "husband", "girlfriend", "boyfriend", "airport", "bank", "broadband", "internet", "isp", "phone", "car", "laptop", "hub", "coffee", "status", "headphones", "keyboard", "browser", "doctor", "dentist", "gp", "landlord", "employer", "address", "postcode", "band", "colour", "color", "team", "school", "university", "gym", "rota", "shift", "name", "age", "pronouns", "diet", "tariff", "provider", "insurer", "mortgage", "router", "watch", "tablet", "console", "os", "order", "distro", "theme", "font", "religion", "nationality", "doorbell", "thermostat"])
 
 DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "coeliac",
          "celiac", "lactose intolerant", "lactose-intolerant", "halal", "kosher", "keto",
@@ -80,6 +80,8 @@ SYNONYMS = {
     "pets": ("dog", "cat", "pet", "beagle"),
     "pet": ("dog", "cat", "pet", "beagle"),
     "work": ("works", "job", "engineer", "team", "employer"),
+    # "forget my commute" names how the user gets to work, never the job itself
+    "commute": ("commute", "train", "bus", "tram", "tube", "bike", "cycles", "walks", "drives", "ferry"),
     "lived": ("lives", "lived", "home"),
     "live": ("lives", "lived", "home"),
 }
@@ -164,4 +166,4 @@ ballet tap poetry bridge scrabble crosswords sudoku""".split()) | INSTRUMENTS
 ROLE_WORDS = ROLE_WORDS | frozenset("""planner barrister joiner surveyor courier postman postwoman
 clerk counselor hairdresser barber butcher labourer trader instructor caretaker porter steward
 stewardess bartender sommelier salesman saleswoman inspector supervisor foreman plasterer
-decorator roofer tiler locksmith""".split())
+decorator roofer tiler locksmith dev""".split())

@@ -94,8 +94,20 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
     if re.match(r"^(?:lives|lived|living|resides|based|moved\s+(?:to|away))\b|^home\s+is\b", low):
         out.add("home")
     relation = bool(_RELATION_HEAD.match(low))
-    if not relation and (re.match(r"^works\s+as\b", low) or (
-            fact_type in (None, "identity") and _ROLE.search(low)
+    # "Her name is Lena and she is a field service manager at Nordwind": the user's own job,
+    # said after their name (invariant 140)
+    own_role = re.match(r"^(?:her|his|their|my)\s+name\s+is\s+[^,;]+?\s+and\s+(?:she|he|they)\s+(?:is|are)\s+"
+                        r"(?:a|an|the)\s+(?P<r>[^,;]+)", low)
+    # a role word after "with a" / "from the" is someone else's ("lessons with a tutor")
+    roles = [m for m in _ROLE.finditer(low)
+             if not re.search(r"\b(?:with|from|by|to|for|and)\s+(?:a|an|the|her|his|their|my)\s+(?:[\w-]+\s+)?$",
+                              low[:m.start()])]
+    if own_role and _ROLE.search(own_role.group("r")):
+        out.add("job")
+        if re.search(r"\bat\s+[A-Z]", t):
+            out.add("employer")
+    elif not relation and (re.match(r"^works\s+as\b", low) or (
+            fact_type in (None, "identity") and roles
             and not re.match(r"^(?:has|owns|uses|likes|prefers|is\s+learning)\b", low))):
         out.add("job")
     if re.match(r"^works?\s+(?:at|for)\b", low) or ("job" in out and re.search(r"\bat\s+[A-Z]", t)):
@@ -112,6 +124,12 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
     if re.search(r"\b(?:married|divorced|single|widowed|engaged|separated)\b", low):
         out.add("marital")
     head_words = re.findall(r"[a-z]+", low)[:5]
+    # "Has Sony WH-1000XM5 noise-cancelling headphones", "Has a Reolink PoE video doorbell whose
+    # chime ...": the head of what is had, however many words name its model (invariant 140)
+    had = re.match(r"^(?:has|owns|uses|drives|rides)\s+(?P<o>[^,;:(]+?)(?=\s+(?:whose|which|that|with|for|in|on|"
+                   r"at|from|to|and|but|rather|instead)\b|[,;:(]|$)", low)
+    if had:
+        head_words = head_words + re.findall(r"[a-z]+", had.group("o"))[-1:]
     for noun in lx.SLOT_NOUNS:
         if noun in head_words or (noun + "s") in head_words:
             out.add(f"noun:{noun}")

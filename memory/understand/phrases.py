@@ -87,6 +87,9 @@ def place(value: str) -> str | None:
                             "hiding", "isolation", "quarantine", "lockdown", "paradise", "heaven",
                             "hell", "chaos", "sync", "line", "order", "progress"}:
         return None
+    if re.fullmatch(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|evenings?|"
+                    r"mornings?|nights?", parts[0], I):
+        return None  # "bouldering moved to Wednesdays": a day is when, never where (inv. 199)
     out: list[str] = []
     for p in parts[:4]:
         if out and not p[:1].isupper() and p.lower() not in {"de", "do", "da", "del", "la",

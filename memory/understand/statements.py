@@ -98,7 +98,7 @@ _OTHER_USER = re.compile(
 # Where one sentence holds several first-person clauses: "..., I ...", "... and I ...",
 # "..., so we ...", "..., now I'm ...", "... and bought ..." (the subject carries over: the
 # canonical form puts it back, invariant 138).
-_CARRY = (r"(?:moved|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|did|ran|"
+_CARRY = (r"(?:moved|moving|switched|left|quit|joined|started|bought|got|sold|adopted|upgraded|did|ran|"
           r"replaced|swapped|became|retired|married|divorced|separated|stopped|traded|"
           r"gave\s+up|got\s+rid\s+of|retrained|now\s+(?:live|work|use)|live|work|went\s+back|"
           r"(?:now\s+)?back\s+(?:to|on)(?=\s))\b")
@@ -108,8 +108,10 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     r"living|working|driving|riding|playing|new\s+job|starting\s+(?:at|with))\b)|"
                     r",?\s+(?:and|then|and\s+then|but)\s+(?=" + _CARRY + r")|,\s*(?=" + _CARRY + r")|"
                     r",?\s+and\s+(?=(?:have|own)\s+(?:a|an|two|three|four|\d+|some)\b)|"
+                    # "my phone is a Pixel 9 and my tablet is an iPad Air": two values (inv. 164)
+                    r",?\s+and\s+(?=(?:my|our)\s+[\w-]+\s+(?:is|are)\s)|"
                     # "It's been a rough year, my dad passed away in March": a relative's clause
-                    r",\s*(?=(?:my|our)\s+(?:sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
+                    r",\s*(?=(?:my|our)\s+(?:new\s+)?(?:manager|boss|team\s+lead|landlord|sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
                     r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
                     r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)",
                     re.IGNORECASE)
@@ -162,7 +164,8 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
     m = _NOT_Z.match(c)
     if not m or re.match(r"^(?:i'?m|i\s+am|it'?s|that'?s)\s+not\b", c, I):
         return None
-    value_clause, old = m.group("value"), tidy(m.group("old"))
+    # "not the 19th" names the 19 on record ("Her birthday is August 19")
+    value_clause, old = m.group("value"), re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", tidy(m.group("old")))
     if not old or old.lower() in {"sure", "really", "yet", "much", "me", "now", "anymore"}:
         return None
     inner = read_clause(value_clause, message, today, history, allow_correction=False)
@@ -182,7 +185,11 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
     subject = re.match(r"^(?:the|my|our)\s+(?P<n>[\w -]+?)\s+(?:is|are|take|takes|runs?|uses?|"
                        r"has|have|was|were)\b", value_clause, I)
     words = old if not subject else f"{subject.group('n')} {old}"
-    if changed and not HARSH_RE.search(message):
+    # Invariant 202: a correction the user hedges ("I think it's X, not Y — not 100% sure") is
+    # not a first-hand "never true": it supersedes the old value (and waits for review at its
+    # low confidence), leaving no tombstone on a value that may have been right.
+    hedged = bool(HEDGE_RE.search(message)) and not HARSH_RE.search(message)
+    if (changed or hedged) and not HARSH_RE.search(message):
         st.act, st.previous = "change", " ".join(filter(None, [st.previous, old]))
         st.rule += "+not-z:natural"
     else:
@@ -307,7 +314,7 @@ _THIRD_SUBJECT = re.compile(r"^(?:(?:my|our)\s+(?:" + "|".join(sorted(lx.RELATIO
                             r"traded|ditched|started|gave)\b)", I)
 _CARRY_START = re.compile(r"^(?:then\s+|and\s+)?" + _CARRY, I)
 
-_BACK = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:am|'m|are|'re|have|has|went|gone|switched|changed|"
+_BACK = re.compile(r"^(?:(?:i|we)(?:\s+|(?=')))?(?:(?:am|'m|are|'re|have|has|went|gone|going|switched|changed|"
                    r"got|finally|now|just)\s+)*back\s+(?P<on>to|on|onto)\s+(?:using\s+|drinking\s+|being\s+|"
                    r"(?:a|an|my|the)\s+)?(?P<v>[^,;.!?]+?)(?:\s+(?:after|following)\s+(?:a|an|two|three|"
                    r"several|\d+|some)?\s*(?:\w+\s+)?(?:of|on|with)\s+(?P<old>[^,;.!?]+?))?"
@@ -427,6 +434,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # as the replacement of a home on record (invariant 163).
         message = f"now in {bare}"
     person: tuple[str, str] | None = None  # the named relative the last sentence was about
+    greeted = bool(re.match(r"^\W*(?:hi|hello|hey|hiya|howdy|good\s+(?:morning|afternoon|evening)|привет|"
+                            r"hallo|hola|salut|bonjour|ciao|olá|ola|cześć)\b", message, I))
     moved_only = False  # "we've moved!!" said without where to
     for raw in split_clauses(message):
         if lowercase and moved_only and (m := re.match(r"^(?P<p>[a-z][\w'-]+)\s+now\b", raw)) and \
@@ -438,6 +447,15 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                                        r"moved\s+house|moved\s+out)\W*", raw, I))
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
+        intro = _INTRO.match(raw.strip())
+        if intro and (greeted or intro.group("cue")) and intro.group("n").lower() not in _NOT_PLACES \
+                and not re.search(r"(?:ish|ian|ese|ic|ist|an|ed|ing|ful|ous|y)$", intro.group("n"), I) \
+                and intro.group("n").lower() not in (lx.ROLE_WORDS | lx.RELATIONS | lx.THINGS | lx.PETS
+                                                     | set(lx.KINDS) | set(lx.DIETS) | set(lx.MARITAL)):
+            # "Hi! I'm Zoë", "I'm Ngozi btw, I work ...": a self-introduction names the user
+            # (invariant 137); a state or a nationality is no name ("Hi, I'm British")
+            rest = re.sub(r"^(?:,|and)\s*", "", (intro.group("rest") or "").strip())
+            c = f"my name is {intro.group('n')}" + (f", {rest}" if rest else "")
         if _WORK_CUE.search(message):
             # "I don't work at Asda anymore, I'm at Morrisons now": at an employer
             c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))", "I now work at ", c,
@@ -468,6 +486,15 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if forget:
             out.statements += forget
             continue
+        if _THINK_LEAD.match(c) and not re.match(r"^(?:i\s+think|i\s+believe)\s+(?:i|we)\s+(?:should|could|"
+                                                 r"might(?!\s+be\s+(?:allergic|intolerant)\b)|may|will|'ll|need)\b",
+                                                 c, I):
+            # "I think my ESTA runs out in April, not May? would need to look": a hedged
+            # statement, its question mark is doubt (invariant 202); the hedge is read below
+            hedged_lead = True
+            c = _THINK_LEAD.sub("", c).rstrip("?").strip()
+        else:
+            hedged_lead = False
         if is_question(c):
             out.questions.append(c)
             continue
@@ -481,7 +508,7 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 out.ignored.append(raw)
                 continue
             c = head
-        hedged = bool(HEDGE_RE.search(c)) or bool(re.match(r"^\W*(?:i'?m\s+|im\s+)?(?:pretty|fairly|quite|almost)\s+sure\b|"
+        hedged = hedged_lead or bool(HEDGE_RE.search(c)) or bool(re.match(r"^\W*(?:i'?m\s+|im\s+)?(?:pretty|fairly|quite|almost)\s+sure\b|"
                                                        r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
@@ -513,7 +540,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             if not found and hint.previous:
                 # "the roborock died, got a dreame instead": after a thing that ended, what was
                 # got is its replacement even when its name is not known (invariant 166)
-                got = re.fullmatch(r"(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:got|bought|ordered)\s+(?:a|an)\s+"
+                got = re.fullmatch(r"(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+)?(?:got|bought|ordered|"
+                                   r"replaced\s+(?:it|them|him|her)\s+with)\s+(?:a|an)\s+"
                                    r"(?:new\s+)?(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s+instead|\s+now)*[.!]*",
                                    part.strip(), I)
                 if got and got.group("x").lower() not in lx.NOT_THINGS:
@@ -571,6 +599,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if re.search(r",\s*so\s+(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b", c, I):
             kept = _sums_up(kept)
         if not kept:
+            prev = out.statements[-1] if out.statements else None
+            if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \
+                    and re.match(r"^(?:[a-z]+ed|bought|got|done|seen|sold)\s+(?:on|in|last|yesterday|this)\b", raw.strip(), I):
+                # "I'm allergic to sesame. Diagnosed on 12 November": a subject-less participle
+                # dates what was just said (invariant 139)
+                prev.valid_from = spare[0].valid_from
             out.ignored.append(raw)
             continue
         out.statements += kept
@@ -589,8 +623,11 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
 
 # "… and it's wrecking my sleep", "… because my family uses iMessage": a second clause with its
 # own subject is a remark, not part of the value (invariant 164)
-_TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:and|but|because|cos|coz|so|which|though|although)\s+(?:it|it's|its|"
-                           r"that|that's|this|i|i'm|im|we|we're|he|she|they|they're|honestly|tbh)\b.*$", re.IGNORECASE)
+_TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:(?:and|but|because|cos|coz|so|which|though|although)\s+(?:it|it's|its|"
+                           r"that|that's|this|i|i'm|im|we|we're|he|she|they|they're|honestly|tbh)|"
+                           # "... since they're rebuilding the tram line": a reason (invariant 164)
+                           r"(?:since|as|'cause|cause)\s+(?:it|it's|they|they're|the|he|she|there|i|i'm|we|"
+                           r"we're|my|our|his|her|their))\b.*$", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?(?:a|an|one|two|three|four|five|"
                        r"six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|\d+)\s+(?:days?|weeks?|months?|years?)"
                        r"(?:\s+now)?$", re.IGNORECASE)
@@ -678,6 +715,13 @@ _TEMPORARY = re.compile(r"\bfor\s+(?:(?:the|this)\s+(?:evening|night|day|afterno
                         r"month)|today|tonight|(?:a|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+"
                         r"(?:days?|weeks?|nights?|hours?|evenings?))\b", re.IGNORECASE)
 
+_INTRO = re.compile(r"^(?:(?:hi|hello|hey|hiya)\W+)?(?:i'?m|i\s+am|this\s+is)\s+(?P<n>(?-i:[^\W\d_a-z])[\w'’-]+)"
+                    r"(?P<cue>\s+(?:btw|by\s+the\s+way|here))?(?:(?P<rest>(?:\s*,|\s+and)\s+(?:i|i'm|i've|we)\b.*)|\W*)$",
+                    re.IGNORECASE)
+# "I think (that) ...", "I believe ...": the user's hedge before a statement (invariant 202)
+_THINK_LEAD = re.compile(r"^(?:i\s+(?:think|believe|reckon|suspect)|i'?m\s+(?:pretty|fairly|quite)\s+sure)"
+                         r"\s+(?:that\s+)?(?=(?:i|i'm|we|my|our|the)\b)", re.IGNORECASE)
+
 _QUOTED = re.compile(r"[\"“”„«»][^\"“”„«»]*\b(?:i|i'm|i’m|im|my|me|we|we're|our)\b[^\"“”„«»]*[\"“”„«»]",
                      re.IGNORECASE)
 
@@ -739,13 +783,21 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             d.valid_from, d.valid_to = v.valid_from, v.valid_to
             d.rule += "+replacement"
             return [s for s in statements if s is not v]
+    # a plan said beside them is no part of what ended and what replaced it (invariant 200)
+    values = [s for s in values if not s.rule.startswith(("location:plan", "plan:", "trip:"))]
     gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
                                                                "Moved away from", "Has given up"))]
-    if len(gone) == 1 and len(values) == 2 and (gone[0].text or "").startswith("Has given up"):
+    if len(gone) == 1 and len(values) == 2:
         # "gave up tea, drinking coffee now" is one switch; "gave up smoking, I run every day now"
-        # is two facts (invariant 163)
+        # is two facts (invariant 163); "sold the Golf, I cycle everywhere now" and "left Siemens,
+        # moving to Graz in February" too: a plan or a new habit replaces nothing (invariant 200)
         other = next(s for s in values if s is not gone[0])
-        if not re.match(r"^(?:Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works\s+at)\b", other.text or ""):
+        ended = gone[0].text or ""
+        shapes = (r"Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works" if ended.startswith("Has given up")
+                  else r"Owns|Has|Drives|Rides|Uses|[\w-]+\s+is" if re.match(r"^No\s+longer\s+(?:owns|has)\b", ended)
+                  else r"Lives\s+in|Works|Is" if ended.startswith("Moved away from") else r"\w+")
+        if not re.match(r"^(?:" + shapes + r")\b", other.text or "") or other.rule.startswith(
+                ("location:plan", "plan:", "trip:")):
             return statements
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])

@@ -246,9 +246,10 @@ def _gerund_base(stem: str) -> str:
 def activities(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|given\s+up|give\s+up|no\s+longer\s+"
-                  r"do)\s+(?P<v>[^,.;!?]+)", t, I)
+                  r"do|dropped\s+out\s+of|dropped|cancell?ed)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
-        thing = obj_phrase(m.group("v"), keep_article=True)
+        # "dropped my sister off": a lift, nothing that ended
+        thing = "" if re.search(r"\boff\b", m.group("v"), I) else obj_phrase(m.group("v"), keep_article=True)
         if thing and thing.lower() not in {"it", "that", "this", "my job", "work"} and not re.match(
                 r"^(?:my|the|our)\s+(?:job|role|position|work)\b", thing, I):
             gerund = re.fullmatch(r"([a-z]+)ing", thing.lower())
