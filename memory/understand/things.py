@@ -87,10 +87,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             elif {lx.KINDS.get(w.lower()) for w in thing.split()} & {"editor", "bank"}:
                 # "switched back to Neovim": the kind names the role, so "what editor do I
                 # use?" finds it (invariant 215)
-                kind = "editor" if "editor" in {lx.KINDS.get(w.lower()) for w in thing.split()} \
+                named = "editor" if "editor" in {lx.KINDS.get(w.lower()) for w in thing.split()} \
                     else "bank"
-                text, slot = ("Main editor is " if kind == "editor" else "Bank is ") + thing, \
-                    "noun:" + kind
+                text, slot = ("Main editor is " if named == "editor" else "Bank is ") + thing, \
+                    "noun:" + named
             else:
                 text, slot = f"Uses {thing}", None
             previous = obj_phrase(m.group("p")) if m.group("p") else None
