@@ -1,5 +1,6 @@
-"""`memdesk eval answers [--data F] [--agent offline|anthropic] [--misses] [--ids a,b]
-[--workdir D]`: the agent's answers to demo questions, as a pass rate (issue 12)."""
+"""`memdesk eval answers [--data F] [--split tune|heldout|all] [--agent offline|anthropic]
+[--misses] [--ids a,b] [--workdir D]`: the agent's answers to demo questions, as a pass rate
+(issue 12), with the rate of each split apart (tests/data/answers_blind.jsonl has two)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ def register(esub, common) -> None:
     p = esub.add_parser("answers", parents=[common],
                         help="the chat agent's answers to the user's questions (pass rate)")
     p.add_argument("--data", default=None,
-                   help="questions JSONL (default: tests/data/answers.jsonl)")
+                   help="questions JSONL (default: tests/data/answers.jsonl; the blind set is "
+                        "tests/data/answers_blind.jsonl)")
+    p.add_argument("--split", choices=["tune", "heldout", "all"], default="all",
+                   help="ask only this split's questions (default all; each split's rate is "
+                        "printed apart)")
     p.add_argument("--agent", choices=["offline", "anthropic"], default="offline",
                    help="anthropic needs ANTHROPIC_API_KEY (costs money; never in CI)")
     p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run (default minilm)")
@@ -26,20 +31,27 @@ def register(esub, common) -> None:
 def cmd_answers(args) -> int:
     from ..embeddings import get_embedder
     from ..errors import ValidationError
-    from .answers_eval import DATA_PATH, load_answer_cases, render_markdown, run_answers_eval
+    from .answers_eval import (
+        DATA_PATH,
+        load_answer_cases,
+        render_markdown,
+        run_answers_eval,
+        select_split,
+    )
     from .reports import write_reports
 
     data = args.data or DATA_PATH
-    cases = load_answer_cases(data)
+    cases = select_split(load_answer_cases(data), args.split)
     if args.ids:
         wanted = {i.strip() for i in args.ids.split(",") if i.strip()}
         cases = [c for c in cases if c.id in wanted]
     if not cases:
-        raise ValidationError(f"no questions to ask in {data}")
+        raise ValidationError(f"no questions to ask in {data}"
+                              + (f" (split {args.split})" if args.split != "all" else ""))
     embedder = get_embedder(args.embedder or args.runtime.settings.embedder)
 
     report = run_answers_eval(cases, embedder, agent_factory(args), data=str(data),
-                              workdir=args.workdir, progress=progress_line(args))
+                              workdir=args.workdir, split=args.split, progress=progress_line(args))
     md = render_markdown(report, misses=args.misses)
     paths = write_reports(report, render_markdown(report, misses=True), "answers", args.out)
     emit(args, {**report.model_dump(mode="json"), "paths": [str(p) for p in paths]},

@@ -5,6 +5,9 @@ real recall) against a fresh copy of its persona's seeded history, said on the s
 agent eval. A reply passes when it holds every `must` entry (an entry may list alternatives
 separated by "|") and none of the `must_not` entries; entries match whole words, ignoring case.
 The questions were written from the persona data before the agent first answered them.
+tests/data/answers_blind.jsonl is a second set written blind (tests/data/README-answers-blind.md):
+each case carries a split (tune or heldout, fixed by its id's sha256), and the rate of each split
+is reported apart.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -26,6 +30,8 @@ from ..stores import open_store
 from .agent_eval import EVAL_NOW, _copy_db, seeded_templates
 
 DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "answers.jsonl"
+BLIND_PATH = DATA_PATH.with_name("answers_blind.jsonl")
+SPLITS = ("tune", "heldout")
 
 
 class AnswerCase(BaseModel):
@@ -34,6 +40,8 @@ class AnswerCase(BaseModel):
     question: str
     must: list[str] = Field(default_factory=list)
     must_not: list[str] = Field(default_factory=list)
+    # answers.jsonl has no splits: every case is "tune" there.
+    split: Literal["tune", "heldout"] = "tune"
 
 
 class AnswerResult(BaseModel):
@@ -44,6 +52,7 @@ class AnswerResult(BaseModel):
     missing: list[str]
     forbidden: list[str]
     error: str | None = None
+    split: Literal["tune", "heldout"] = "tune"
 
     @property
     def passed(self) -> bool:
@@ -54,11 +63,14 @@ class AnswersReport(BaseModel):
     mode: str
     embedder: str
     data: str
+    split: str = "all"  # the split asked for: tune, heldout or all
     seconds: float
     questions: int
     passed: int
     rate: float
     by_user: dict[str, float]
+    # pass rate of each split present; the held-out rate is read apart from the tuned one
+    by_split: dict[str, float] = Field(default_factory=dict)
     cases: list[AnswerResult]
 
 
@@ -86,12 +98,13 @@ def holds(reply: str, entry: str) -> bool:
 def judge(case: AnswerCase, reply: str, error: str | None = None) -> AnswerResult:
     return AnswerResult(id=case.id, user=case.user, question=case.question, reply=reply,
                         missing=[m for m in case.must if not holds(reply, m)],
-                        forbidden=[m for m in case.must_not if holds(reply, m)], error=error)
+                        forbidden=[m for m in case.must_not if holds(reply, m)], error=error,
+                        split=case.split)
 
 
 def run_answers_eval(cases: list[AnswerCase], embedder: Embedder,
                      agent_factory: Callable[[], object], *, data: str = str(DATA_PATH),
-                     workdir: str | Path | None = None,
+                     workdir: str | Path | None = None, split: str = "all",
                      progress: Callable[[str], None] | None = None) -> AnswersReport:
     """Ask every question as one real turn on a fresh copy of the persona's store."""
     from ..agent import run_turn
@@ -122,21 +135,43 @@ def run_answers_eval(cases: list[AnswerCase], embedder: Embedder,
         if workdir is None:
             shutil.rmtree(tmp, ignore_errors=True)
     passed = sum(1 for r in results if r.passed)
-    by_user = {u: round(sum(1 for r in results if r.user == u and r.passed)
-                        / max(1, sum(1 for r in results if r.user == u)), 4)
-               for u in sorted({r.user for r in results})}
+    by_user = pass_rates(results, lambda r: r.user)
+    by_split = pass_rates(results, lambda r: r.split)
     return AnswersReport(mode=getattr(agent, "mode", "?"), embedder=embedder.name, data=data,
+                         split=split,
                          seconds=round(time.perf_counter() - started, 1), questions=len(results),
                          passed=passed, rate=round(passed / max(1, len(results)), 4),
-                         by_user=by_user, cases=results)
+                         by_user=by_user, by_split=by_split, cases=results)
+
+
+def pass_rates(results: list[AnswerResult],
+               key: Callable[[AnswerResult], str]) -> dict[str, float]:
+    """Pass rate per group, groups sorted by name. Pure."""
+    return {g: round(sum(1 for r in results if key(r) == g and r.passed)
+                     / max(1, sum(1 for r in results if key(r) == g)), 4)
+            for g in sorted({key(r) for r in results})}
+
+
+def select_split(cases: list[AnswerCase], split: str) -> list[AnswerCase]:
+    """The cases of one split, or every case for "all". Pure."""
+    if split == "all":
+        return list(cases)
+    if split not in SPLITS:
+        raise ValidationError(f"unknown split {split!r}: tune, heldout or all")
+    return [c for c in cases if c.split == split]
 
 
 def render_markdown(report: AnswersReport, *, misses: bool = False) -> str:
     lines = [f"# Answers eval ({report.mode}, embedder {report.embedder})", "",
              f"{report.passed}/{report.questions} questions answered right "
-             f"(pass rate {report.rate:.3f}); {report.seconds} s", "",
+             f"(pass rate {report.rate:.3f}); {report.seconds} s"
+             + (f"; split {report.split} only" if report.split != "all" else ""), "",
              "| user | pass rate |", "|---|---|"]
     lines += [f"| {u} | {r:.3f} |" for u, r in report.by_user.items()]
+    if len(report.by_split) > 1:
+        counts = {s: sum(1 for r in report.cases if r.split == s) for s in report.by_split}
+        lines += ["", "| split | questions | pass rate |", "|---|---|---|"]
+        lines += [f"| {s} | {counts[s]} | {r:.3f} |" for s, r in report.by_split.items()]
     if misses:
         lines += ["", "## Misses", ""]
         for r in report.cases:
