@@ -87,10 +87,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             elif {lx.KINDS.get(w.lower()) for w in thing.split()} & {"editor", "bank"}:
                 # "switched back to Neovim": the kind names the role, so "what editor do I
                 # use?" finds it (invariant 215)
-                named = "editor" if "editor" in {lx.KINDS.get(w.lower()) for w in thing.split()} \
+                role_kind = "editor" if "editor" in {lx.KINDS.get(w.lower()) for w in thing.split()} \
                     else "bank"
-                text, slot = ("Main editor is " if named == "editor" else "Bank is ") + thing, \
-                    "noun:" + named
+                text, slot = ("Main editor is " if role_kind == "editor" else "Bank is ") + thing, \
+                    "noun:" + role_kind
             else:
                 text, slot = f"Uses {thing}", None
             previous = obj_phrase(m.group("p")) if m.group("p") else None
