@@ -89,3 +89,23 @@ def test_cli_lists_the_command_and_refuses_a_missing_file(tmp_path):
                          cwd=ROOT, check=False, timeout=120)
     assert out.returncode == 2 and "no statements file" in out.stderr
     assert Path(DATA_PATH).exists()
+
+
+def test_inv213_wrong_writes_are_counted_by_kind_without_reading_a_case():
+    from memory.eval.agent_eval import Expected, Predicted, wrong_kinds
+
+    sup = Expected(op="supersede", value=["Leeds"], old="f1", valid_from=date(2026, 11, 30))
+    right = Predicted(op="supersede", text="Lives in Leeds", old_id="f1",
+                      valid_from=date(2026, 11, 30))
+    assert wrong_kinds([sup], [right], []) == {}
+    assert wrong_kinds([], [right], []) == {"spurious": 1}
+    assert wrong_kinds([sup], [right, right], []) == {"extra": 1}
+    for field, wrong in [("operation", {"op": "write"}), ("value", {"text": "Lives in Leeds yesterday"}),
+                         ("target", {"old_id": "f2"}), ("date", {"valid_from": date(2026, 11, 1)}),
+                         ("review", {"review": True})]:
+        assert wrong_kinds([sup], [right.model_copy(update=wrong)], []) == {field: 1}
+    # A given fact's label names it by position; the closest unmet label decides the kind.
+    g = Expected(op="retract", value=["cat"], old="g0")
+    got = Predicted(op="retract", text="Has a cat", old_id="other")
+    assert wrong_kinds([g, sup], [got], ["given-0"]) == {"target": 1}
+    assert score_case([g], [got.model_copy(update={"old_id": "given-0"})], ["given-0"]) == (1, 0, 0)

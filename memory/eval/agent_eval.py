@@ -98,6 +98,7 @@ class CaseResult(BaseModel):
     fn: int
     reply: str = ""
     error: str | None = None
+    wrong: dict[str, int] = Field(default_factory=dict, description="wrong writes by kind")
 
 
 class SplitScore(BaseModel):
@@ -111,6 +112,8 @@ class SplitScore(BaseModel):
     recall: float
     exact: float = Field(description="statements whose predicted operations are exactly right")
     passed: bool
+    wrong: dict[str, int] = Field(default_factory=dict,
+                                  description="wrong writes by kind (invariant 213)")
 
 
 class AgentEvalReport(BaseModel):
@@ -173,20 +176,63 @@ def matches(exp: Expected, pred: Predicted, old_id: str | None) -> bool:
     return not (exp.valid_from and pred.valid_from != exp.valid_from)
 
 
+def _label_old(exp: Expected, given_ids: list[str]) -> str | None:
+    old = exp.old
+    if old and re.fullmatch(r"g\d+", old):
+        return given_ids[int(old[1:])] if int(old[1:]) < len(given_ids) else None
+    return old
+
+
 def score_case(expected: list[Expected], predicted: list[Predicted],
                given_ids: list[str]) -> tuple[int, int, int]:
     """(true positives, false positives, false negatives), matching greedily one to one. Pure."""
     left = list(predicted)
     tp = 0
     for exp in expected:
-        old = exp.old
-        if old and re.fullmatch(r"g\d+", old):
-            old = given_ids[int(old[1:])] if int(old[1:]) < len(given_ids) else None
+        old = _label_old(exp, given_ids)
         hit = next((p for p in left if matches(exp, p, old)), None)
         if hit is not None:
             left.remove(hit)
             tp += 1
     return tp, len(left), len(expected) - tp
+
+
+def _differs(exp: Expected, old: str | None, p: Predicted) -> list[str]:
+    """The fields of one label a prediction gets wrong, in the order they are reported."""
+    value_ok = not exp.value or bool(p.text and all(_term_in(t, p.text) for t in exp.value))
+    value_ok = value_ok and not (p.text and TIME_WORDS.search(p.text))
+    checks = [("operation", exp.op == p.op), ("value", value_ok),
+              ("target", not exp.old or p.old_id == old),
+              ("date", not exp.valid_from or p.valid_from == exp.valid_from),
+              ("review", exp.review == p.review)]
+    return [name for name, ok in checks if not ok]
+
+
+def wrong_kinds(expected: list[Expected], predicted: list[Predicted],
+                given_ids: list[str]) -> dict[str, int]:
+    """Why each wrong write is wrong (invariant 213), by the label left unmatched that it comes
+    closest to: `spurious` (the statement should write nothing), `extra` (every label was
+    already met), or the first field that differs — `operation`, `value`, `target`, `date`,
+    `review`. Aggregates only: a blind set's kinds can be read without reading its cases. Pure."""
+    left = list(predicted)
+    unmet = []
+    for exp in expected:
+        old = _label_old(exp, given_ids)
+        hit = next((p for p in left if matches(exp, p, old)), None)
+        if hit is None:
+            unmet.append((exp, old))
+        else:
+            left.remove(hit)
+    out: dict[str, int] = {}
+    for p in left:
+        if not expected:
+            kind = "spurious"
+        elif not unmet:
+            kind = "extra"
+        else:
+            kind = min((_differs(exp, old, p) for exp, old in unmet), key=len)[0]
+        out[kind] = out.get(kind, 0) + 1
+    return out
 
 
 def predicted_ops(trace) -> list[Predicted]:
@@ -205,7 +251,12 @@ def _score(results: list[CaseResult]) -> SplitScore:
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
     exact = sum(1 for r in results if r.fp == 0 and r.fn == 0 and not r.error) / max(1, len(results))
+    wrong: dict[str, int] = {}
+    for r in results:
+        for k, n in r.wrong.items():
+            wrong[k] = wrong.get(k, 0) + n
     return SplitScore(statements=len(results), labelled_ops=tp + fn, predicted_ops=tp + fp,
+                      wrong=dict(sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))),
                       tp=tp, fp=fp, fn=fn, precision=round(precision, 4), recall=round(recall, 4),
                       exact=round(exact, 4),
                       passed=precision >= PRECISION_GATE and recall >= RECALL_GATE)
@@ -273,7 +324,8 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
             tp, fp, fn = score_case(case.expect, preds, given_ids)
             results.append(CaseResult(id=case.id, split=case.split, user=case.user,
                                       text=case.text, expected=case.expect, predicted=preds,
-                                      tp=tp, fp=fp, fn=fn, reply=trace.reply, error=trace.error))
+                                      tp=tp, fp=fp, fn=fn, reply=trace.reply, error=trace.error,
+                                      wrong=wrong_kinds(case.expect, preds, given_ids)))
             store.close()
             db.unlink(missing_ok=True)
     finally:
@@ -301,6 +353,10 @@ def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
         lines.append(f"| {name} | {s.statements} | {s.labelled_ops} | {s.predicted_ops} | "
                      f"{s.precision:.3f} | {s.recall:.3f} | {s.exact:.3f} | "
                      f"{'pass' if s.passed else 'FAIL'} |")
+    lines += ["", "Wrong writes by kind (invariant 213):", ""]
+    for name, s in report.splits.items():
+        kinds = ", ".join(f"{k} {n}" for k, n in s.wrong.items()) or "none"
+        lines.append(f"- {name}: {kinds}")
     if misses:
         lines += ["", "## Misses", ""]
         for r in report.cases:
