@@ -76,3 +76,27 @@ def test_a_labelled_fact_is_said_as_a_sentence_to_the_user(service):
     service.write_fact("ana", "Banks with Revolut", fact_type="preference")
     assert "your coffee order is flat white" in turn(service, "what's my coffee order?").reply
     assert "you bank with Revolut" in turn(service, "which bank do I bank with?").reply
+
+
+@pytest.mark.parametrize("said", ["Actually I don't have the Roborock, that was my neighbour's",
+                                  "I don't have that Roborock, it belongs to my sister"])
+def test_inv230_not_having_something_that_is_someone_elses_retracts_having_it(service, said):
+    had = service.write_fact("ana", "Has a Roborock S8 robot vacuum").fact
+    rule = service.write_fact("ana", "The Roborock only runs when nobody is home",
+                              fact_type="constraint").fact
+    [w] = turn(service, said).writes()
+    assert w.op == "retract" and w.old_id == had.id
+    assert [f.id for f in service.facts("ana", states=["active"])] == [rule.id]
+
+
+def test_inv230_x_is_not_my_role_it_is_y_retracts_and_writes_the_true_value(service):
+    priya = service.write_fact("ana", "Manager is Priya", fact_type="identity").fact
+    t = turn(service, "Actually Priya isn't my manager, I misspoke, it's Preeti")
+    [w] = t.writes()
+    assert w.op == "retract" and w.old_id == priya.id and w.text == "Manager is Preeti"
+    assert "Preeti" in turn(service, "who's my manager?").reply
+
+
+def test_inv230_not_having_something_without_a_cue_is_not_a_denial(service):
+    service.write_fact("ana", "Has a Roborock S8 robot vacuum")
+    assert turn(service, "I don't have the Roborock with me today").writes() == []

@@ -36,6 +36,13 @@ def forget_request(c: str) -> list[Statement] | None:
     return [Statement(act="forget", target=rest, clause=c, rule="forget")]
 
 
+# "…, that was my neighbour's", "it belongs to my sister", "not mine": someone else's, so never
+# the user's (invariant 230)
+_THEIRS = re.compile(r"\b(?:was|is|were|are)\s+(?:actually\s+|really\s+)?(?:my|our)\s+\w+['’]s?(?=\W*$|\W+"
+                     r"(?:not|and|but)\b)|\bbelongs?\s+to\s+(?:my|our)\s+\w+|\bnot\s+(?:mine|ours)\b",
+                     re.IGNORECASE)
+
+
 def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
     # "I never lived in Bristol", "we never had a cat"
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+)?(?P<verb>"
@@ -109,17 +116,30 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
                   r"weren'?t)\s+(?:my|our)\s+(?P<noun>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
     if m and not re.search(r"\bany\s*more\b|\bno\s+longer\b", c, I) and (
             HARSH_RE.search(message) or re.search(r"\b(?:my|our|his|her|their)\s+\w+['’]s\b|"
-                                                r"\b[A-Z]\w+['’]s\b", message)):
-        subj = re.sub(r"^(?:the|my|our)\s+", "", tidy(m.group("subj")), flags=I)
-        return [Statement(act="deny", target=f"{subj} {m.group('noun')}", harsh=True, clause=c,
-                          rule="deny:isnt-mine")]
+                                                r"\b[A-Z]\w+['’]s\b", message)
+            or re.search(r",\s*(?:it'?s|it\s+is|(?:she|he)'?s|(?:she|he)\s+is)\s+(?:actually\s+)?"
+                         + UPPER, message)):
+        subj = re.sub(r"^(?:actually|no|oh|sorry|wait|oops)\W+", "", tidy(m.group("subj")), flags=I)
+        subj = re.sub(r"^(?:the|my|our)\s+", "", subj, flags=I)
+        st = Statement(act="deny", target=f"{subj} {m.group('noun')}", harsh=True, clause=c,
+                       rule="deny:isnt-mine")
+        # "Priya isn't my manager, it's Preeti": the value that was true all along (invariant 230)
+        after = c[m.end():] + " " + (message[message.find(c) + len(c):] if c in message else "")
+        new = re.search(r"\b(?:it'?s|it\s+is|it\s+was|(?:she|he)'?s|(?:she|he)\s+is)\s+(?:actually\s+)?"
+                        + NAME + r"\s*(?:[.!?]|$)", after)
+        if new and lx.KINDS.get(m.group("noun").split()[-1].lower()) is None:
+            st.text = f"{cap(m.group('noun'))} is {new.group('name')}"
+            st.fact_type = "identity"
+            st.slot = "noun:" + m.group("noun").split()[-1].lower()
+        return [st]
     # "I don't have a daughter, you've confused me with someone": a denial when the user says
     # the record is wrong
-    m = re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not|never)\s+(?:have|had|own|owned)\s+(?:a|an|any)\s+"
+    m = re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not|never)\s+(?:have|had|own|owned)\s+(?:a|an|any|the|that)\s+"
                   r"(?P<n>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
-    if m and HARSH_RE.search(message):
+    if m and (HARSH_RE.search(message) or _THEIRS.search(message)):
+        # the fact of having it, not a rule about it (invariant 230)
         return [Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c,
-                          rule="deny:dont-have")]
+                          slot="verb:have", rule="deny:dont-have")]
     # "My peanut allergy was a misdiagnosis", "the Tesla thing was a mix-up"
     m = re.search(r"^(?:my|our|the)\s+(?P<subj>[\w'’ -]{1,40}?)\s+(?:thing\s+)?(?:was|is)\s+(?:all\s+)?(?:a\s+|an\s+)?"
                   r"(?:misdiagnosis|mistake|error|typo|false\s+positive|mix-?up|misunderstanding|"

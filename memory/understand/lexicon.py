@@ -60,7 +60,8 @@ HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) w
               r"(?:that'?s|that is|this is|it'?s) (?:wrong|not right|not true|incorrect)|"
               r"not right|incorrect|false positive|misread|misheard|typo|wrong(?:ly)?|"
               r"never (?:true|mine|ours|was|were|had|lived|owned|worked|been)|not mine|"
-              r"not ours|confused|misunderstood|i never said|wasn'?t (?:mine|ours|me))\b")
+              r"not ours|confused|misunderstood|i never said|wasn'?t (?:mine|ours|me)|misspoke|"
+              r"mis-?spoke|slip of the tongue|meant to say|i meant)\b")
 # Words that make a statement a change of something stored.
 CHANGE_CUES = (r"\b(?:now|these days|nowadays|no longer|any ?more|instead|switched|changed|"
                r"moved|again|from now on|since|new|became|become|promoted|started|quit|stopped|"
