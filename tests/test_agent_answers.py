@@ -100,3 +100,34 @@ def test_inv230_x_is_not_my_role_it_is_y_retracts_and_writes_the_true_value(serv
 def test_inv230_not_having_something_without_a_cue_is_not_a_denial(service):
     service.write_fact("ana", "Has a Roborock S8 robot vacuum")
     assert turn(service, "I don't have the Roborock with me today").writes() == []
+
+
+@pytest.mark.parametrize("said, value", [
+    ("I got my new passport today, it's valid until 2036", "Passport expires in 2036"),
+    ("my passport now expires on 4 may 2036", "Passport expires on 4 May 2036"),
+    ("I renewed my passport. It expires in June 2036", "Passport expires in June 2036")])
+def test_inv232_a_renewed_document_replaces_the_one_on_record(service, said, value):
+    old = service.write_fact("ana", "Her passport expires on March 3, 2027").fact
+    service.write_fact("ana", "Passport renewal appointment at the embassy on December 2")
+    [w] = turn(service, said).writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, value)
+    assert "your passport expires" in turn(service, "when does my passport expire?").reply
+
+
+@pytest.mark.parametrize("said", ["my passport expires soon", "my visa runs out next year"])
+def test_inv232_a_document_with_no_date_to_keep_writes_nothing(service, said):
+    service.write_fact("ana", "Her passport expires on March 3, 2027")
+    assert turn(service, said).writes() == []
+
+
+def test_inv232_a_corrected_expiry_is_a_retraction_not_a_renewal(service):
+    esta = service.write_fact("ana", "Her ESTA is valid until May 20, 2027").fact
+    [w] = turn(service, "My ESTA is valid until 2028, not 2027, I misread it").writes()
+    assert (w.op, w.old_id) == ("retract", esta.id) and "2028" in w.text
+
+
+@pytest.mark.parametrize("said", ["My ESTA expires in May 2028", "I moved to Leeds in May",
+                                  "Started at Acme on 3 May"])
+def test_inv231_may_the_month_is_not_may_the_modal(service, said):
+    assert turn(service, said).writes(), said
+    assert turn(service, "We may get a dog next year").writes() == []

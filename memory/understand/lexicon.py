@@ -49,7 +49,13 @@ NOT_THINGS = frozenset(["ticket", "tickets", "voucher", "refund", "receipt", "gr
 HEDGES = (r"\b(?:i think|i believe|maybe|perhaps|might be|probably|not sure|i guess|possibly|"
           r"pretty sure|could be|i suspect|apparently|kind of|sort of)\b")
 # Actions that have not happened: nothing durable to remember yet.
-HYPOTHETICAL = (r"\b(?:thinking (?:about|of)|considering|might (?!be\b)\w+|may (?!be\b)\w+|"
+# "may" the modal, never the month: "expires in May", "since May", "3 May 2027", "last May"
+# (invariant 231)
+MAY_MODAL = (r"(?<!\bin\s)(?<!\bon\s)(?<!\bof\s)(?<!\bby\s)(?<!\bsince\s)(?<!\buntil\s)(?<!\btill\s)"
+             r"(?<!\bfrom\s)(?<!\bearly\s)(?<!\blate\s)(?<!\blast\s)(?<!\bthis\s)(?<!\bnext\s)(?<!\bmid\s)"
+             r"(?<!mid-)(?<!\d\s)(?<!\bto\s)(?<!\buntil\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\bduring\s)"
+             r"(?<!\bend\s)may\s+(?!be\b)(?!\d)")
+HYPOTHETICAL = (r"\b(?:thinking (?:about|of)|considering|might (?!be\b)\w+|" + MAY_MODAL + r"\w+|"
                 r"maybe (?:i'?ll|we'?ll|i should|we should)|want to|wanna|would like to|"
                 r"planning to|should (?:i|we)|if (?:i|we)|wondering|hoping to|tempted to|"
                 r"could (?:i|we)|i'?d love to|we'?d love to|we should|i should|someday|"

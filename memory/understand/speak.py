@@ -122,11 +122,13 @@ def _second_person(text: str) -> str:
         return f"you {first} {_pronouns(rest)}".strip()  # "Visited Porto" -> "you visited Porto"
     if _ADJ_START.match(t):
         return "you're " + _pronouns(t[:1].lower() + t[1:])
-    if re.match(r"^[A-Z][a-z]+(?:\s+[a-z][\w'-]*){0,3}(?:\s+(?:is|are)\b|\s*:)", t) and not re.match(
+    if re.match(r"^(?:[A-Z][a-z]+|[A-Z]{2,5})(?:\s+[a-z][\w'-]*){0,3}(?:\s+(?:is|are|expires|runs\s+out|ends)\b|\s*:)",
+                t) and not re.match(
             r"^(?:The|A|An)\b", t):
         # "Coffee order: flat white" is said as "your coffee order is flat white"
         t = re.sub(r"^([^:]+?)\s*:\s*", r"\1 is ", t, count=1)
-        return "your " + _pronouns(t[:1].lower() + t[1:])
+        acronym = t.split()[0].isupper()  # "ESTA expires ..." stays "your ESTA"
+        return "your " + _pronouns(t if acronym else t[:1].lower() + t[1:])
     return _pronouns(t)
 
 

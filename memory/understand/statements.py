@@ -32,6 +32,7 @@ from .about_me import (
 from .canon import canonical, is_lowercase_message, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
+from .documents import documents
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
@@ -52,7 +53,7 @@ _PREFIX = re.compile(
 _CONDITIONAL = re.compile(
     r"\b(?:if\s+(?:i|we|you|they|he|she|it|my|our|the|that|this|there)|unless|what\s+if|suppose|"
     r"supposing|imagine|in\s+theory|hypothetically|wish|"
-    r"if\s+only|as\s+if|might|may\s+(?!be\b)|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
+    r"if\s+only|as\s+if|might|" + lx.MAY_MODAL + r"|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
     r"we\s+should|(?:i|we)\s+could|would|or\s+maybe)\b", re.IGNORECASE)
 _THEY_THINK = re.compile(
     r"\b(?!i\b|we\b)[\w'’]+\s+(?:thinks?|believes?|assumes?|reckons?|is\s+convinced|are\s+convinced|"
@@ -223,6 +224,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         found = _correction(c, message, today, history)
         if found:
             return found
+    found = documents(c, message, today)
+    if found is not None:  # read before dates: the expiry date is the value (invariant 232)
+        return found
     dates = find_dates(c, today)
     found = relation(dates.text)
     if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):

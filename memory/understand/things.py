@@ -365,7 +365,9 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                               slot="verb:use" if changed else None, clause=c, rule="act:using")]
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|also\s+)?(?P<verb>learning|training|"
                   r"studying|taking|doing|playing|volunteering|working\s+on|practising|practicing|"
-                  r"writing|building|reading|running|coaching|mentoring)\s+(?P<v>[^,.;!?]+)", t, I)
+                  r"writing|building|reading|running|coaching|mentoring)\s+(?P<v>[^,.;!?]+)", t, I) or \
+        re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|recently\s+|finally\s+)?(?:started|began|"
+                  r"begun|been)\s+(?P<verb>learning|studying)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
         thing = tidy(m.group("v"))
         if m.group("verb").lower() == "learning" and re.match(r"^to\s+\w", thing, I):
@@ -378,7 +380,7 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
             return []  # "I'm playing football tonight": a one-off, not a habit (invariant 141)
         if thing:
             return [Statement(act="assert", text=f"Is {m.group('verb').lower()} {third_person(thing)}",
-                              fact_type="world", clause=c, rule="act:ing")]
+                              fact_type="world", valid_from=dates.valid_from, clause=c, rule="act:ing")]
     m = re.search(r"\bi\s+(?P<adv>now\s+|usually\s+|always\s+|also\s+|still\s+|do\s+|mostly\s+|only\s+|"
                   r"normally\s+)?(?P<verb>" + _VERBS + r")\s+(?P<v>[^,;!?]+?)(?P<now>\s+now)?"
                   r"(?:\s+instead\s+of\s+(?P<p>[^,.;!?]+))?\s*(?=[,.;!?]|$)", t, I)

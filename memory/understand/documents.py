@@ -1,0 +1,63 @@
+"""Documents and when they run out ("my new passport is valid until May 2036", "the ESTA expires
+on 20 May"): a renewed document replaces the one on record (invariant 232)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from .dates import find_dates
+from .model import Statement
+from .phrases import HARSH_RE, I, tidy
+
+# The document's words as said, and its name in the fact. Longest first, so "pet passport" is
+# not read as "passport".
+_DOCS = {"pet passport": "Pet passport", "passport": "Passport", "visa": "Visa", "esta": "ESTA",
+         "driving licence": "Driving licence", "driving license": "Driving licence",
+         "driver's license": "Driving licence", "drivers license": "Driving licence",
+         "id card": "ID card", "identity card": "ID card", "residence permit": "Residence permit",
+         "work permit": "Work permit", "green card": "Green card", "railcard": "Railcard",
+         "travel insurance": "Travel insurance", "ehic": "EHIC", "ghic": "GHIC",
+         "gym membership": "Gym membership", "lease": "Lease", "warranty": "Warranty"}
+_DOC = "|".join(re.escape(d) for d in sorted(_DOCS, key=len, reverse=True))
+_RUNS_OUT = (r"(?:(?:is|'s)\s+)?(?:now\s+)?(?:valid|good)\s+(?:until|till|til|to|through)|"
+             r"(?:now\s+)?(?:expires?|expiring|runs?\s+out|ends?)(?:\s+(?:on|in|at\s+the\s+end\s+of))?")
+_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_WHEN = re.compile(r"^(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + _MONTH + r")\.?(?:,?\s+\d{4})?|"
+                   r"(?:" + _MONTH + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|"
+                   r"(?:" + _MONTH + r")\.?(?:\s+\d{4})?|\d{4}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})$", I)
+
+
+def documents(c: str, message: str, today: date) -> list[Statement] | None:
+    """"My new passport is valid until 2036" (or "got my new passport, it's valid until 2036"):
+    the document's expiry, said with a date that needs no today to read (never "next year")."""
+    if HARSH_RE.search(message) or re.search(r",\s*not\s+(?:in\s+|on\s+)?\d", message, I):
+        return None  # "valid until 2028, not 2027, I misread it": a correction, read elsewhere
+    m = re.search(r"\b(?:my|our|the|her|his|their)\s+(?:new\s+|renewed\s+|current\s+)?(?P<doc>" + _DOC +
+                  r")\s+(?P<verb>" + _RUNS_OUT + r")\s+(?P<when>[^,;!?]+?)\s*(?:[,;.!?]|$)", c, I)
+    if m is None:
+        # "I renewed my driving licence, it expires on 3 June 2036": named, then "it"
+        m = re.search(r"\b(?:my|our|the)\s+(?:new\s+|renewed\s+)?(?P<doc>" + _DOC + r")\b[^.;!?]*?,\s*"
+                      r"(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is)\s*(?P<verb>" + _RUNS_OUT +
+                      r")\s+(?P<when>[^,;!?]+?)\s*(?:[,;.!?]|$)", c, I)
+    if m is None:
+        # "..., it's valid until 2036" after the document was named in the same message
+        m = re.search(r"^(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is)\s*(?P<verb>" + _RUNS_OUT +
+                      r")\s+(?P<when>[^,;!?]+?)\s*(?:[,;.!?]|$)", c.strip(), I)
+        named = re.search(r"\b(?:my|our|the)\s+(?:new\s+|renewed\s+)?(?P<doc>" + _DOC + r")\b", message, I)
+        if m is None or named is None:
+            return None
+        doc = named.group("doc")
+    else:
+        doc = m.group("doc")
+    when = re.sub(r"\b(?:" + _MONTH + r")\b", lambda w: w.group(0).capitalize(), tidy(m.group("when")),
+                  flags=I)
+    if not _WHEN.match(when):
+        return None  # "expires soon", "runs out next year": no date to keep (invariant 232)
+    name = _DOCS[doc.lower()]
+    prep = "on" if re.search(r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]|[a-z]\.?\s+\d{1,2}\b(?!\d)|/", when, I) \
+        else "in"
+    end = find_dates("until " + when, today).valid_to
+    return [Statement(act="change", text=f"{name} expires {prep} {when}", fact_type="world",
+                      previous=doc.lower(), valid_to=end, clause=c, rule="document:expiry")]
