@@ -131,3 +131,21 @@ def test_inv232_a_corrected_expiry_is_a_retraction_not_a_renewal(service):
 def test_inv231_may_the_month_is_not_may_the_modal(service, said):
     assert turn(service, said).writes(), said
     assert turn(service, "We may get a dog next year").writes() == []
+
+
+def test_inv171_devices_are_things_held_named_or_used_not_statuses_or_vaccines(service):
+    service.write_fact("ana", "Has had the yellow fever vaccine; the certificate is in her folder")
+    service.write_fact("ana", "Has Senator status with Miles & More")
+    service.write_fact("ana", "Uses an Airalo eSIM outside the EU on a Pixel 8")
+    service.write_fact("ana", "Her work laptop is a MacBook Pro M3")
+    service.write_fact("ana", "The camera must only record when the flat is empty",
+                       fact_type="constraint")
+    reply = turn(service, "what devices do I have?").reply
+    assert "Pixel 8" in reply and "MacBook" in reply
+    assert "vaccine" not in reply and "Senator" not in reply and "record when" not in reply
+
+
+def test_inv171_nothing_had_is_no_answer_not_the_nearest_fact(service):
+    service.write_fact("ana", "Prefers to buy Matter devices so she is never tied to one app",
+                       fact_type="preference")
+    assert "Matter" not in turn(service, "what gadgets do I own?").reply

@@ -43,6 +43,12 @@ _CATEGORY = (r"(?:devices?|gadgets?|gizmos?|tech|electronics|equipment|hardware|
              r"gear|stuff|things|belongings|possessions)")
 _CATEGORY_Q = re.compile(r"\b" + _CATEGORY + r"\b", re.IGNORECASE)
 _MY_CATEGORY = re.compile(r"\bmy\s+(?:[\w-]+\s+){0,2}" + _CATEGORY + r"\b", re.IGNORECASE)
+_NOT_HAD = re.compile(r"^(?:has|have|owns)\s+(?:had|been|never|given|got\s+to|done|made|taken|lost|"
+                      r"no|not)\b", re.IGNORECASE)
+_THING_IS = re.compile(r"^(?:(?:her|his|my|their)\s+)?(?:[\w-]+\s+){0,2}(?P<w>[\w-]+)\s+(?:is|are)\s+"
+                       r"(?:a|an|the|two|three|four|\d+)\s", re.IGNORECASE)
+_USES = re.compile(r"^(?:uses|runs|carries|keeps)\b", re.IGNORECASE)  # "Uses ... on a Pixel 8"
+_DEVICE_KINDS = frozenset({"phone", "laptop", "tablet", "e-reader", "watch", "console"})
 _LIVING = re.compile(r"\b(?:stuff|things|belongings|possessions)\b", re.IGNORECASE)
 _POSSESSION = frozenset({"verb:have", "verb:own"})
 _HOWTO = re.compile(r"^(?:how(?!\s+(?:many|much|often|long|old|far|big|soon|come)\b)|can\s+i|how\s+do|what'?s\s+the\s+best\s+way|is\s+there\s+a\s+way|"
@@ -278,13 +284,21 @@ class OfflineAgent:
         for q in u.questions:
             q = _rephrase(q)  # "what do I do for a living?" asks for the job
             history = bool(_HISTORY_Q.search(q))
-            query, k = _question_query(q), 12
+            query, k, catalog = _question_query(q), 12, True
             if _belongings_q(q) and not history:  # invariants 171, 181: recall what is had
-                query, k = query + " has owns", MAX_HITS
+                # what the user has is never a help page: the whole window for their facts
+                query, k, catalog = query + " has owns", MAX_HITS, False
             res = tools.call("recall_memory", {"query": query,
                                                "include_superseded": history,
-                                               "include_catalog": True, "k": k})
-            said.append(self._answer(q, res.hits + list(inp.pre_recall.hits), history))
+                                               "include_catalog": catalog, "k": k})
+            more: list = []
+            if _belongings_q(q) and _CATEGORY_Q.search(q) and not history:
+                # invariant 171: a listing of everything had, not only what shares the
+                # category's words ("a Roborock" is a device without saying so)
+                more = tools.call("recall_memory", {"query": "has owns bought got",
+                                                    "include_superseded": False,
+                                                    "include_catalog": False, "k": MAX_HITS}).hits
+            said.append(self._answer(q, res.hits + more + list(inp.pre_recall.hits), history))
         tools.record_tools((time.perf_counter() - started) * 1000, "recall for questions")
         return said
 
@@ -386,9 +400,9 @@ class OfflineAgent:
                     # my address?" after it was forgotten): only a memory holding a word the
                     # user said answers; "your brother lives in Oslo" shares only a synonym.
                     facts = [h for h in facts if direct & focus & terms(h.text)]
-            had = _category_listing(q, facts) if belongings else []
-            if had:
-                facts = had
+            if belongings and _CATEGORY_Q.search(q):
+                # invariant 171: every thing had, from all that was recalled; none: no answer
+                facts = _category_listing(q, _unique(hits))
             elif facts and not _ABOUT.search(q):
                 # Invariant 186: the memories that answer best, not every one sharing a word:
                 # "what shell do I use?" is the fish shell, not everything else you use.
@@ -681,17 +695,30 @@ def _belongings_q(q: str) -> bool:
     return bool(_BELONGINGS_Q.search(q) or _MY_CATEGORY.search(q))
 
 
-def _category_listing(q: str, facts: list) -> list:
+def _category_listing(q: str, hits: list) -> list:
     """Invariant 171: a question about a broad category of belongings ("what devices do I
-    have?") is answered by every active thing the user has or owns, in recall order; a pet is
-    a belonging only for "stuff" / "things", never a device. Empty when the question names no
-    broad category or nothing is owned: the best-answer rule (invariant 186) then applies."""
-    if not _CATEGORY_Q.search(q):
-        return []
+    have?") is answered by every active thing the user has or owns, in recall order, and for
+    devices by what names a device ("... on a Pixel 8"); a pet is a belonging only for "stuff" /
+    "things", never a device; "has had the vaccine" is no belonging."""
     living = bool(_LIVING.search(q))
-    return [h for h in facts
+
+    def had(h) -> bool:
+        return not _NOT_HAD.match(h.text) and bool(_POSSESSION & answered_slots(h.text, h.fact_type))
+
+    def named(h) -> bool:  # "Her work laptop is a MacBook Pro", "Her hub is a Home Assistant Green"
+        m = _THING_IS.match(h.text)
+        return bool(m and (m.group("w").lower() in lx.THINGS
+                           or lx.KINDS.get(m.group("w").lower()) in _DEVICE_KINDS))
+
+    def device(h) -> bool:  # a thing one can hold: "twelve Hue bulbs", not "Senator status"
+        words = set(_words(h.text))
+        return bool(words & lx.THINGS) or any(lx.KINDS.get(w) in _DEVICE_KINDS for w in words)
+
+    return [h for h in hits
             if h.kind == "semantic" and h.state == "active" and h.fact_type == "world"
-            and _POSSESSION & answered_slots(h.text, h.fact_type)
+            and ((had(h) and (living or device(h))) or (not living and device(h)
+                                                         and not _NOT_HAD.match(h.text)
+                                                         and (_USES.match(h.text) or named(h))))
             and (living or not any(set(_words(h.text)) & g for g in lx.PET_KINDS))]
 
 
