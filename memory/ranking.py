@@ -13,7 +13,9 @@ snippet repeated; a turn said by the one person the question names rises below t
 (invariant 160); a question about him or her weighs the catalog less (invariant 193), and one
 about the state now weighs episodes less than facts (invariant 194), and so does one in the
 simple present (invariant 196); on a question asking when, a memory that says a date or a time
-rises (invariant 195). It runs on any backend's fused hits.
+rises (invariant 195); a narrative event question takes no source lifts (invariant 216), and one
+asking for an outcome lifts the episode told after the first report (invariant 217). It runs on
+any backend's fused hits.
 """
 
 from __future__ import annotations
