@@ -13,7 +13,9 @@ snippet repeated; a turn said by the one person the question names rises below t
 (invariant 160); a question about him or her weighs the catalog less (invariant 193), and one
 about the state now weighs episodes less than facts (invariant 194), and so does one in the
 simple present (invariant 196); on a question asking when, a memory that says a date or a time
-rises (invariant 195). It runs on any backend's fused hits.
+rises (invariant 195); a narrative event question takes no source lifts (invariant 216), and one
+asking for an outcome lifts the episode told after the first report (invariant 217). It runs on
+any backend's fused hits.
 """
 
 from __future__ import annotations
@@ -30,7 +32,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from .clock import as_utc
 from .lexical import analyse
 from .models import AnyMemory, Episode, Fact, FactState, LegHit, MemoryKind
-from .temporal import TimeIntent, asks_present, asks_simple_present, fact_interval, overlaps
+from .temporal import (
+    TimeIntent,
+    asks_outcome,
+    asks_present,
+    asks_simple_present,
+    fact_interval,
+    narrative_question,
+    overlaps,
+)
 
 DAY_MS = 86_400_000.0
 
@@ -137,6 +147,22 @@ class RankingParams(BaseModel):
                                        "window (invariant 206)")
     narrow_fact_edge: bool = Field(True, description="in a narrow window a fact counts as "
                                    "inside only when it began or ended there (invariant 206)")
+    # Thirteenth pass (invariants 216, 217): event questions, the right episode first.
+    narrative_plain_source: bool = Field(True, description="on a narrative event question "
+                                         "('How did the dinner go?', 'Why ...', 'When did "
+                                         "...', memory.temporal.narrative_question) neither "
+                                         "source_lift nor sourced_weight applies: the episode "
+                                         "tells what happened, its fact a state (invariant 216)")
+    outcome_follow_lift: float = Field(1.3, ge=1.0, description="on an event question asking "
+                                       "for an outcome or a cause (memory.temporal.asks_outcome)"
+                                       " an episode told within `outcome_follow_days` after a "
+                                       "higher-ranked head episode that shares a word with it "
+                                       "(invariant 217; thirteenth pass: 1.2-1.5 measured); "
+                                       "1.0 = off")
+    outcome_follow_days: float = Field(7.0, gt=0.0, description="how long after the report an "
+                                       "episode still follows it (invariant 217)")
+    outcome_follow_top: int = Field(5, ge=1, description="the best n episodes are the reports "
+                                    "a later episode may follow (invariant 217)")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -561,7 +587,8 @@ def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) 
     return m
 
 
-def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams) -> list[float]:
+def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams,
+          query: str = "") -> list[float]:
     """Per-candidate lift from the rest of the candidate set (pure):
 
     - source (invariant 142): a fact whose source episode is also a candidate is corroborated by
@@ -571,11 +598,16 @@ def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams) -> 
       frees in the top k goes to other evidence;
     - chain (invariant 143): on a history question, a fact whose predecessor or successor in its
       supersession chain is also a candidate is lifted by `chain_lift` (the question is about the
-      chain, and the current value's match pulls its earlier versions up)."""
+      chain, and the current value's match pulls its earlier versions up).
+
+    On a narrative event question (`query`, invariant 216) neither source nor sourced applies:
+    what happened is told in the episode, and the fact distilled from it says a state."""
     # invariant 192: a question made history by its tense alone names no chain to lift
     src = params.source_lift
     chain = params.chain_lift if intent.history and not intent.tense_only else 1.0
     sw = params.sourced_weight
+    if params.narrative_plain_source and intent.event and query and narrative_question(query):
+        src = sw = 1.0  # invariant 216
     if src == 1.0 and chain == 1.0 and sw == 1.0:
         return [1.0] * len(cands)
     ids = {c.doc.id for c in cands}
@@ -755,6 +787,42 @@ def speaker_lifts(cands: list[Candidate], query: str, params: RankingParams,
     return out
 
 
+def follow_lifts(cands: list[Candidate], query: str, intent: TimeIntent, params: RankingParams,
+                 scores: list[float]) -> list[float]:
+    """Invariant 217 (pure): on an event question asking for an outcome or a cause
+    (`memory.temporal.asks_outcome`), an episode told after one of the best
+    `outcome_follow_top` episodes (by `scores`), within `outcome_follow_days`, ranked below it
+    and sharing an analysed word with it, is multiplied by `outcome_follow_lift`. The first
+    report of a problem or a plan matches the question best ("CI timing out again ... still
+    broken"), and what came of it is told after ("Turned out it was a deadlock"). Nothing is
+    demoted, added or dropped; facts, playbooks and catalog are never lifted."""
+    w = params.outcome_follow_lift
+    if w == 1.0 or not query or not intent.event or not asks_outcome(query):
+        return [1.0] * len(cands)
+    eps = sorted((n for n, c in enumerate(cands) if isinstance(c.doc, Episode)),
+                 key=lambda n: -scores[n])
+    head = eps[:params.outcome_follow_top]
+    if not head:
+        return [1.0] * len(cands)
+    span = params.outcome_follow_days * 86_400.0
+    words = {n: set(analyse(cands[n].doc.text)) for n in head}
+    out = [1.0] * len(cands)
+    for n in eps:
+        t = cands[n].doc.timestamp
+        mine: set[str] | None = None
+        for h in head:
+            ht = cands[h].doc.timestamp
+            if h == n or scores[h] <= scores[n] or not ht < t \
+                    or (t - ht).total_seconds() > span:
+                continue
+            if mine is None:
+                mine = set(analyse(cands[n].doc.text))
+            if mine & words[h]:
+                out[n] = w
+                break
+    return out
+
+
 def tail_rrf(c: Candidate, params: RankingParams) -> float:
     """The tail's order (invariant 144): weighted RRF of the candidate's leg ranks."""
     w = {"bm25": params.bm25_weight, "dense": params.dense_weight}
@@ -773,7 +841,7 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     cands = [h if isinstance(h, Candidate) else Candidate.of(h) for h in hits]
     heap: list[tuple[float, int, float, float, float]] = []
     qw = params.question_weight
-    lift = lifts(cands, intent, params)
+    lift = lifts(cands, intent, params, query)
     if params.person_catalog_weight != 1.0 and query:  # invariant 193
         lift = [a * b for a, b in zip(lift, person_weights(cands, query, params, names_user),
                                       strict=True)]
@@ -785,6 +853,10 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     qs = [qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC and is_question(c.doc.text))
           else 1.0 for c in cands]
     ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]
+    if params.outcome_follow_lift != 1.0 and query and intent.event:  # invariant 217
+        fl = follow_lifts(cands, query, intent, params,
+                          [c.fused * q * t * lf for c, q, t, lf in zip(cands, qs, ts, lift, strict=True)])
+        lift = [a * b for a, b in zip(lift, fl, strict=True)]
     if params.speaker_lift and query:  # invariant 160, over the scores with every other multiplier
         sl = speaker_lifts(cands, query, params,
                            [c.fused * q * t * lf for c, q, t, lf in zip(cands, qs, ts, lift, strict=True)])

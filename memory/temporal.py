@@ -257,6 +257,37 @@ def event_question(query: str) -> bool:
                for part in _CLAUSE.split(query))
 
 
+# Invariant 216: an event question asking how something went, why, or what happened ("How
+# did the dinner go?", "How hot was it ...?", "Why was the flight back a letdown?", "What went
+# wrong ...?", "When did he resign?"); not a quantity ("how many / much / often / long") nor a
+# how-to ("how do / can / should"), and not a slot question ("Which laptop did ...?").
+_NARRATIVE = re.compile(r"^\W*(?:how\s+(?!(?:many|much|often|long|far|old|do|does|can|could|"
+                        r"should|would|to|is|are)\b)[\w'’-]+|why\b|what\s+(?:happened|went)\b|"
+                        r"when\s+did\b)", re.IGNORECASE)
+
+
+def narrative_question(query: str) -> bool:
+    """Is this an event question (invariant 190) that asks how something went, why, or what
+    happened (invariant 216)? Then the answer is the episode that tells it; the fact distilled
+    from that episode says a state, not what happened. Pure; question words and tense only."""
+    return event_question(query) and any(_NARRATIVE.search(p) for p in _CLAUSE.split(query))
+
+
+# Invariant 217: an event question asking for an outcome or a cause ("How did the junior's
+# first pull request turn out?", "What was really behind the CI hangs?", "How was the disk
+# page finally fixed?", "Did they ever figure out ...?", "How did the dinner go?").
+_OUTCOME = re.compile(r"\b(?:turn(?:ed|s)?\s+out|behind|root\s+cause|caused?|finally|fix(?:ed)?|"
+                      r"resolved?|sorted|ever|end(?:ed)?\s+up|in\s+the\s+end|eventually|go|went|"
+                      r"react(?:ed)?|result(?:ed)?|work(?:ed)?\s+out|why|really)\b", re.IGNORECASE)
+
+
+def asks_outcome(query: str) -> bool:
+    """Is this an event question (invariant 190) asking how something ended, what caused it or
+    whether it ever happened (invariant 217)? The answer is then told after the first report of
+    it: the problem is reported, the fix comes later. Pure; no topic words."""
+    return event_question(query) and bool(_OUTCOME.search(query))
+
+
 # A cue that the question asks about the state now (invariant 194); "now that ..." and "what
 # now?" are a clause and a request, not a cue.
 _PRESENT = re.compile(r"\b(?:currently|nowadays|these\s+days|at\s+the\s+moment|at\s+present|"
