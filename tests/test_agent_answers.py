@@ -149,3 +149,23 @@ def test_inv171_nothing_had_is_no_answer_not_the_nearest_fact(service):
     service.write_fact("ana", "Prefers to buy Matter devices so she is never tied to one app",
                        fact_type="preference")
     assert "Matter" not in turn(service, "what gadgets do I own?").reply
+
+
+@pytest.mark.parametrize("q", ["What do you know about me?", "tell me about myself", "who am I?",
+                               "what have I told you so far?"])
+def test_inv239_what_do_you_know_about_me_is_answered_from_core_memory(service, q):
+    service.write_fact("ana", "Her name is Ana", fact_type="identity")
+    service.write_fact("ana", "Lives in Porto", fact_type="identity")
+    service.write_fact("ana", "Has a severe peanut allergy", fact_type="constraint")
+    reply = turn(service, q).reply
+    assert reply.startswith("Here's what I know about you: your name is Ana")
+    assert "you live in Porto" in reply and "peanut allergy" in reply
+
+
+def test_inv239_a_new_user_is_told_nothing_is_on_record_and_a_relative_is_not_me(service):
+    assert turn(service, "what do you know about me?").reply == \
+        "I don't have anything on record about you yet."
+    service.write_fact("ana", "Her sister Ola lives in Gdańsk", fact_type="identity")
+    service.write_fact("ana", "Lives in Porto", fact_type="identity")
+    reply = turn(service, "What do you know about my sister?").reply
+    assert "Gdańsk" in reply and "Porto" not in reply

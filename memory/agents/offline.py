@@ -282,6 +282,9 @@ class OfflineAgent:
         started = time.perf_counter()
         said = []
         for q in u.questions:
+            if _ABOUT_ME.search(q):  # invariant 239: "what do you know about me?"
+                said.append(_about_me(inp))
+                continue
             q = _rephrase(q)  # "what do I do for a living?" asks for the job
             history = bool(_HISTORY_Q.search(q))
             query, k, catalog = _question_query(q), 12, True
@@ -591,6 +594,12 @@ _WHEN = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:when|since\s+when|wh
 # "when did I get Biscuit?" asks for a date; "when does the vacuum run?" for a habit.
 _WHEN_DATE = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:since\s+when|what\s+date|when(?:'s|"
                         r"\s+(?:did|was|were|is|am|are|will|have|has)))\b", re.IGNORECASE)
+# Invariant 239: a question about the user as a whole is answered from core memory.
+_ABOUT_ME = re.compile(r"^\W*(?:so\W+|ok\W+|okay\W+|hey\W+)?(?:what\s+(?:do|did)\s+you\s+(?:know|remember|have)"
+                       r"(?:\s+(?:on\s+record\s+)?(?:about|on)\s+me)?|tell\s+me\s+(?:about\s+(?:me|myself)|what\s+you\s+"
+                       r"know(?:\s+about\s+me)?|everything\s+(?:you\s+know|about\s+me))|what\s+have\s+i\s+told\s+you"
+                       r"(?:\s+about\s+(?:me|myself))?|who\s+am\s+i|what\s+do\s+you\s+know\s+about\s+myself)"
+                       r"(?:\s+so\s+far)?\W*$", re.IGNORECASE)
 _ABOUT = re.compile(r"\b(?:tell\s+me\s+(?:about|everything)|what\s+do\s+you\s+know|"
                     r"anything\s+about|everything\s+about)\b", re.IGNORECASE)
 _HAS_DATE = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|"
@@ -688,6 +697,18 @@ def _rival_of_kind(new: str, known: str) -> bool:
     mine = {lx.KINDS[w] for w in _words(new) if w in lx.KINDS}
     have = set(_words(new))
     return any(lx.KINDS.get(w) in mine and w not in have for w in _words(known))
+
+
+def _about_me(inp: AgentInput) -> str:
+    """Invariant 239: the user as a whole — who they are and what must hold (the core memory
+    chosen for the turn: identity first, then constraints), said to them, at most six."""
+    order = {"identity": 0, "constraint": 1}
+    items = sorted(inp.core_memory, key=lambda c: (order.get(c.fact_type, 2),
+                                                   not re.search(r"\bname\s+is\b", c.text, re.I)))[:6]
+    if not items:
+        return "I don't have anything on record about you yet."
+    return sentence("Here's what I know about you: " + join([_role(second_person(c.text))
+                                                              for c in items]))
 
 
 def _belongings_q(q: str) -> bool:
