@@ -169,3 +169,13 @@ def test_inv239_a_new_user_is_told_nothing_is_on_record_and_a_relative_is_not_me
     service.write_fact("ana", "Lives in Porto", fact_type="identity")
     reply = turn(service, "What do you know about my sister?").reply
     assert "Gdańsk" in reply and "Porto" not in reply
+
+
+@pytest.mark.parametrize("said, value", [
+    ("I just got a job at Lloyds as a data analyst", "Works as a data analyst at Lloyds"),
+    ("I joined Monzo as a backend engineer", "Works as a backend engineer at Monzo"),
+    ("I joined Acme as a result of the merger", "Works at Acme")])
+def test_inv240_a_new_job_keeps_the_role_said_after_the_employer(service, said, value):
+    old = service.write_fact("ana", "Works as a pharmacist at Boots in Leeds", fact_type="identity").fact
+    [w] = turn(service, said).writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, value)
