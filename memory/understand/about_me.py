@@ -447,17 +447,17 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
         changed = bool(left) or bool(re.search(r"\b(?:now|joined|started|new|moved|got\s+a\s+job)\b",
                                                c, I))
         # "joined Monzo as a backend engineer": the role said after the employer stays (inv. 240)
-        role = re.match(r"^\s+as\s+(?P<a>an?|the)\s+(?P<r>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+        as_role = re.match(r"^\s+as\s+(?P<a>an?|the)\s+(?P<r>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
                         r"(?=\s*(?:[,.;!?]|$|\s+(?:since|from|in|on|at|starting|last|this|next|and|but)\b))",
                         t[m.end():], I)
-        head = role.group("r").split()[-1].lower() if role else ""
-        if role and not (head in lx.ROLE_WORDS or re.search(r"(?:er|or|ist|ian|ant|ent|eer|ee|ive|"
+        head = as_role.group("r").split()[-1].lower() if as_role else ""
+        if as_role and not (head in lx.ROLE_WORDS or re.search(r"(?:er|or|ist|ian|ant|ent|eer|ee|ive|"
                                                            r"ess|man|woman|person|lead|head)$", head)):
-            role = None  # "as a rule": no role
-        if role and role.group("r").split()[0].lower() in {"result", "rule", "matter", "whole", "favour",
+            as_role = None  # "as a rule": no role
+        if as_role and as_role.group("r").split()[0].lower() in {"result", "rule", "matter", "whole", "favour",
                                                             "favor", "treat", "bonus", "joke", "gift", "way"}:
-            role = None  # "as a result of the merger": no role
-        text = f"Works as {role.group('a').lower()} {role.group('r')} at {employer}" if role \
+            as_role = None  # "as a result of the merger": no role
+        text = f"Works as {as_role.group('a').lower()} {as_role.group('r')} at {employer}" if as_role \
             else f"Works at {employer}"
         return [Statement(act="change" if changed else "assert", text=text,
                           fact_type="identity", slot="employer",
