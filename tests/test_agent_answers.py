@@ -179,3 +179,20 @@ def test_inv240_a_new_job_keeps_the_role_said_after_the_employer(service, said, 
     old = service.write_fact("ana", "Works as a pharmacist at Boots in Leeds", fact_type="identity").fact
     [w] = turn(service, said).writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, value)
+
+
+def test_inv241_a_kind_asked_is_answered_by_that_kind_held_or_nothing(service):
+    service.write_fact("ana", "A Flow turns the kettle plug on when her phone alarm goes off")
+    service.write_fact("ana", "Has a Roborock S8 robot vacuum")
+    assert turn(service, "what phone have I got?").reply == \
+        "I don't have anything on record about that yet."
+    assert "Roborock" not in turn(service, "what pets do I have?").reply
+    service.write_fact("ana", "Uses an Airalo eSIM on a Pixel 8")
+    assert "Pixel 8" in turn(service, "what phone do I have?").reply
+
+
+def test_inv241_one_common_word_in_a_long_fact_is_not_already_known(service):
+    service.write_fact("ana", "Biscuit sleeps in his crate in the hallway, so the hallway light at "
+                              "night must be dim")
+    t = turn(service, "I'm doing nights again from January")
+    assert "already have" not in t.reply and [w.status for w in t.writes()] == ["applied"]

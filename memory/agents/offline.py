@@ -406,7 +406,15 @@ class OfflineAgent:
             if belongings and _CATEGORY_Q.search(q):
                 # invariant 171: every thing had, from all that was recalled; none: no answer
                 facts = _category_listing(q, _unique(hits))
-            elif facts and not _ABOUT.search(q):
+            elif belongings and _names_a_kind(q):
+                # invariant 241: "what pets do I have?" is answered by pets, never by whatever
+                # else is had; with no pet on record, nothing answers
+                facts = [h for h in facts
+                         if (_kind_hit(q, h.text) or (direct - _LIGHT - _GENERIC_Q) & terms(h.text))
+                         and (_POSSESSION & answered_slots(h.text, h.fact_type)
+                              or _USES.match(h.text) or _THING_IS.match(h.text))
+                         and not _NOT_HAD.match(h.text)]
+            if facts and not _ABOUT.search(q) and not (belongings and _CATEGORY_Q.search(q)):
                 # Invariant 186: the memories that answer best, not every one sharing a word:
                 # "what shell do I use?" is the fish shell, not everything else you use.
                 # The user's own name for an asked thing ("the robot vacuum" is "the Roborock"
@@ -745,6 +753,15 @@ def _category_listing(q: str, hits: list) -> list:
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[\w'’-]+", text.lower())
+
+
+def _names_a_kind(q: str) -> bool:
+    """The question names a kind of thing ("pets", "car", "phones")."""
+    for w in _words(re.sub(r"['’]s\b", "", q)):
+        if w in lx.KIND_NAMES or (w.endswith("s") and w[:-1] in lx.KIND_NAMES) or \
+                w in ("pet", "pets", "dog", "dogs", "puppy", "cat", "cats", "kitten"):
+            return True
+    return False
 
 
 def _kind_hit(q: str, text: str) -> bool:

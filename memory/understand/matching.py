@@ -359,12 +359,17 @@ def already_known(text: str, hits: Iterable):
     if not mine:
         return None
     negative = bool(re.match(r"^(?:no\s+longer|is\s+no\s+longer|does\s+not|not\b|dislikes)", text, re.IGNORECASE))
+    named = bool(mine & identifiers(" x " + text))
     for h in hits:
         if h.kind != "semantic" or h.state not in ("active", "candidate"):
             continue
         theirs = terms(h.text)
         other_negative = bool(re.search(r"\b(?:no\s+longer|not|never|dislikes|doesn'?t)\b", h.text, re.IGNORECASE))
-        if mine <= theirs and negative == other_negative:
+        # One common word said again inside a long, unrelated fact is no restatement ("doing
+        # nights" is not "... hallway light at night must be dim"); a name is ("the CKA in
+        # January" is the exam on record) (invariant 241).
+        if mine <= theirs and negative == other_negative and (
+                len(mine) > 1 or len(theirs - TEMPLATE) <= 4 or named):
             return h
     return None
 
