@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import time
 
+from ..lexicon import expansions
 from ..text import stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
@@ -24,7 +25,7 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
-from ..understand.speak import join, second_person, sentence
+from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
 from .base import AgentInput, AgentOutput, ToolRunner
 
@@ -278,18 +279,25 @@ class OfflineAgent:
         for q in u.questions:
             q = _rephrase(q)  # "what do I do for a living?" asks for the job
             history = bool(_HISTORY_Q.search(q))
+            # "do I still work nights?": the old versions too, to tell what stopped (inv. 224)
+            still = bool(_YESNO.match(q.strip()) and _STILL.search(q))
             query, k = _question_query(q), 12
             if _belongings_q(q) and not history:  # invariants 171, 181: recall what is had
                 query, k = query + " has owns", MAX_HITS
             res = tools.call("recall_memory", {"query": query,
-                                               "include_superseded": history,
+                                               "include_superseded": history or still,
                                                "include_catalog": True, "k": k})
+            fixed = _correct(q, res.hits + list(inp.pre_recall.hits))
+            if fixed != q:  # "keybaord": ask again with the word the memories spell (inv. 223)
+                q = fixed
+                res = tools.call("recall_memory", {"query": _question_query(q),
+                                                   "include_superseded": history or still,
+                                                   "include_catalog": True, "k": k})
             said.append(self._answer(q, res.hits + list(inp.pre_recall.hits), history))
         tools.record_tools((time.perf_counter() - started) * 1000, "recall for questions")
         return said
 
     def _answer(self, q: str, hits, history: bool) -> str:
-        from ..lexicon import expansions
 
         q = _rephrase(q)
         direct = _question_terms(q, synonyms=False)
@@ -306,6 +314,8 @@ class OfflineAgent:
         rels = _asked_relations(q)
         yesno = bool(_YESNO.match(q.strip()))
         content = direct - _LIGHT - _SLOT_VERBS - _GENERIC_Q - _TIMEY
+        # "my flight got cancelled: what do I usually do?" asks for a routine (invariant 223)
+        howto = bool(_HOWTO.search(q) or _ROUTINE.search(q))
         seen, facts, books, docs = set(), [], [], []
         if history:
             # A version of a chain answers with its chain: "Senior backend engineer at Helio"
@@ -341,11 +351,14 @@ class OfflineAgent:
             elif h.kind == "procedural" and len(overlap - light) >= 2 and overlap & direct - light:
                 books.append(h)
             elif (h.kind == "catalog" and len(overlap - light) >= 2 and overlap & direct - light
-                  and _HOWTO.search(q)):
+                  and howto):
                 docs.append(h)
         told = _history(facts, direct, asked_slots, q, content) if history else None
         if told:
             return told
+        stopped = _no_longer(q, direct - _LIGHT - _GENERIC_Q - _FILLER, asked_names, hits) if yesno and _STILL.search(q) else None
+        if stopped:
+            return stopped
         if history:  # no version changed: what is on record now answers
             facts = [h for h in facts if h.state == "active"]
         people = frozenset(n for n in asked_names & direct if not any(c.isdigit() for c in n))
@@ -355,7 +368,7 @@ class OfflineAgent:
             # record: a single-valued attribute holding something else is a no.
             return _yes_no(content, q, slotted[:3], [_said_now(h, q) for h in slotted[:3]],
                            single=True)
-        if _HOWTO.search(q) and (books or docs):
+        if howto and (books or docs):
             # Invariant 186: a how-to question is answered by what worked before and the help
             # page; the user's own facts come first only when they hold every asked word
             # ("how do I back up Home Assistant?": it backs up nightly to Google Drive).
@@ -420,7 +433,8 @@ class OfflineAgent:
         out = []
         if books:
             b = books[0]
-            out.append(sentence(f"What worked for you before: {b.text}"))
+            # said to the user: "when an airline cancels one of her flights" is "your flights"
+            out.append(sentence(f"What worked for you before: {to_you(b.text)}"))
         if docs:
             d = docs[0]
             title, _, body = d.text.partition(": ")
@@ -563,6 +577,9 @@ _SLOT_ALL = frozenset().union(*(ws for ws, _ in _SLOT_WORDS))
 _TIMEY = _stems("day", "days", "moment", "nowadays", "lately", "today", "week", "weeks", "year",
                 "years", "time", "times", "these", "those", "before", "after", "ago", "first",
                 "previously", "since", "again", "ever", "used", "old", "former", "now")
+# Time words that only say "at present" ("late", "early", "days" are values, inv. 224).
+_FILLER = _stems("now", "nowadays", "today", "currently", "these", "moment", "anymore", "more",
+                 "longer", "ever")
 _HOME_T, _WORK_T = _stems("home"), _stems("work")
 _AFTER_OK = (r"(?!(?:now|these|nowadays|currently|again|at|in|on|for|and|or|to|from|is|was|are|"
              r"were|then|right|lately|today|before|since|with|after|anymore|any)\b)")
@@ -572,6 +589,13 @@ _COMPOUND_HOME = re.compile(r"\bsmart\s+home\b|\bhome\s+" + _AFTER_OK + r"[a-z]"
 _COMPOUND_WORK = re.compile(r"\bwork\s+" + _AFTER_OK + r"[a-z]", re.IGNORECASE)
 _YESNO = re.compile(r"^(?:(?:so|and|hey|ok|okay|um|wait|quick\s+question)[,!]?\s+)?"
                     r"(?:do|does|did|am|is|are|was|were|have|has|had)\b", re.IGNORECASE)
+# "do I still ...?", "is X still ...?", "... anymore?": asks whether something stopped (inv. 224)
+_STILL = re.compile(r"\b(?:still|any\s?more|no\s+longer)\b", re.IGNORECASE)
+# What the user does when something happens: a routine, answered like a how-to (inv. 223).
+_ROUTINE = re.compile(r"\b(?:what\s+do\s+i\s+(?:usually\s+|normally\s+|typically\s+|generally\s+)?do\b(?!\s+for\s+(?:a\s+|my\s+)?(?:living|work|job))|"
+                      r"what(?:'s|’s|\s+is)\s+my\s+(?:usual\s+)?(?:routine|fix|process|drill)|"
+                      r"what\s+should\s+i\s+do|how\s+(?:do|can|should)\s+i)\b",
+                      re.IGNORECASE)
 _WHEN = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:when|since\s+when|what\s+date)\b",
                    re.IGNORECASE)
 # "when did I get Biscuit?" asks for a date; "when does the vacuum run?" for a habit.
@@ -585,6 +609,9 @@ _NEGATORS = frozenset({"not", "never", "no", "without", "nor", "rather", "instea
                        "doesn't", "don't", "hasn't", "isn’t", "doesn’t", "don’t", "longer"})
 _RIVALS = tuple(_stems(*g) for g in (
     *lx.CONTRASTS, frozenset({"vegan", "vegetarian", "pescatarian", "omnivore"})))
+# Values that exclude one another (a diet, a pet kind, a kind of thing, a contrast's side).
+_VALUES = frozenset().union(*_RIVALS, _stems(*lx.KINDS, *(w for g in lx.PET_KINDS for w in g),
+                                            *lx.DIETS, "pet", "pets", "animal"))
 _DIET_EXCLUDES = {next(iter(terms(d))): _stems(*ws.split()) for d, ws in (
     ("vegan", "meat fish dairy eggs egg cheese milk honey"), ("vegetarian", "meat fish"),
     ("pescatarian", "meat"))}
@@ -795,7 +822,10 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str,
         if at is not None and set(toks[max(0, at - 3):at]) & _NEGATORS:
             return "no"
     held = _holds(text)
-    missing = {w for w in content if not _held(w, held)}
+    # A word the memory says another way counts as held ("jab" ~ "vaccine", invariant 224).
+    # Never a value of the same kind: "vegetarian" is not "pescatarian", a dog not a cat.
+    missing = {w for w in content if not _held(w, held)
+               and not (set(expansions([w], 1.0)) & held) - _VALUES}
     if not missing or (_kind_hit(q, text) and not missing - _stems(*lx.KINDS, "pet", "pets",
                                                                    *(w for g in lx.PET_KINDS for w in g))):
         return "yes"
@@ -811,6 +841,62 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str,
         if diet in held and content & without:
             return "no"
     return None
+
+
+def _near(a: str, b: str) -> bool:
+    """One letter added, dropped, changed or two swapped ("asistant", "keybaord"). Pure."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def _correct(q: str, hits) -> str:
+    """Invariant 223: a question word no memory spells, one slip from a word a recalled memory
+    uses (same first letter, five letters or more, one candidate only), read as that word:
+    "how is home asistant backed up" asks about Home Assistant. Pure."""
+    vocab = {w for h in hits for w in _words(h.text) if len(w) >= 4}
+    stems = {stem(w) for w in vocab}
+
+    def fix(m: re.Match) -> str:
+        w = m.group(0)
+        low = w.lower()
+        if len(low) < 5 or low in vocab or stem(low) in stems or stem(low) in _QSTOP:
+            return w
+        near = {v for v in vocab if v[0] == low[0] and v.isalpha() and _near(low, v)}
+        return near.pop() if len(near) == 1 else w
+    return re.sub(r"[^\W\d_]+", fix, q)
+
+
+def _no_longer(q: str, content, names: frozenset[str], hits) -> str | None:
+    """Invariant 224: "do I still work nights?", "is the Homey still running the house?": when
+    no current memory holds what is asked (its names, or else every asked word, the verb
+    included: "work" and "nights", not a robot that never runs at night) and a replaced
+    version does, the answer is no, with what holds now. None when a current memory holds it
+    (the yes/no rules answer) or no version ever did."""
+    key = frozenset(w for w in content if w in names) or frozenset(content)
+    if not key:
+        return None
+    facts = [h for h in _unique(hits) if h.kind == "semantic"]
+    if any(h.state == "active" and all(_held(w, _holds(h.text)) for w in key) for h in facts):
+        return None
+    old = [h for h in facts if h.state == "superseded"
+           and all(_held(w, _holds(h.text)) for w in key)]
+    if not old:
+        return None
+    by_id = {h.id: h for h in facts}
+    h, seen = old[0], set()
+    while h.superseded_by in by_id and h.id not in seen:  # follow the chain to what holds now
+        seen.add(h.id)
+        h = by_id[h.superseded_by]
+    was = _past(_role(second_person(old[0].text)))
+    if h.state == "active":
+        return sentence(f"No: {_said_now(h, q)} now; before that, {was}")
+    return sentence(f"No: that has changed; before, {was}")
 
 
 def _yes_no(content, q: str, facts: list, listing: list[str], single: bool = False) -> str:

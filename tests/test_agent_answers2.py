@@ -1,0 +1,116 @@
+"""Offline answers to questions a user asks in their own words (issue 12, answers2):
+question shapes (invariant 223), what stopped being true (224), dates (225), past scope (226),
+the thing asked on record at all (227), relatives and pets (228)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from memory.agents.offline import _correct, _near
+from memory.understand.statements import bare_question, understand
+
+from .test_agent_turn import turn
+
+TODAY = date(2025, 6, 1)
+
+
+# --- invariant 223: question shapes ----------------------------------------------------------
+@pytest.mark.parametrize("message,question", [
+    ("have I had the flu jab?", "have I had the flu jab?"),
+    ("had we booked the ferry?", "had we booked the ferry?"),
+])
+def test_inv223_a_question_turned_round_stays_a_question(message, question):
+    u = understand(message, TODAY)
+    assert u.questions == [question] and u.statements == []
+
+
+@pytest.mark.parametrize("message,question", [
+    ("smart blinds - how many?", "smart blinds: how many?"),
+    ("The boiler lost pressure again, what do I usually do?",
+     "The boiler lost pressure again, what do I usually do?"),
+    ("My boiler lost pressure again, what do I usually do?",
+     "My boiler lost pressure again: what do I usually do?"),
+    ("the printer jammed, what's my fix", "the printer jammed, what's my fix"),
+])
+def test_inv223_a_bare_question_asks_about_the_clause_before_it(message, question):
+    u = understand(message, TODAY)
+    assert u.questions == [question] and not u.ignored and not u.statements
+
+
+def test_inv223_a_question_with_its_own_subject_is_not_bare():
+    assert bare_question("how many?") and bare_question("what's my routine")
+    assert not bare_question("how many bulbs do I have?")
+    assert not bare_question("what do I do for a living?")
+    # a statement before a bare question is kept as a statement, not glued to it
+    u = understand("I moved to Leeds. How many?", TODAY)
+    assert [s.text for s in u.statements] == ["Lives in Leeds"] and u.questions == ["How many?"]
+
+
+def test_inv223_a_routine_question_is_answered_by_the_routine(service):
+    service.write_playbook("ana", "Bleed the radiators", "when the boiler loses pressure",
+                           ["Top the pressure up to 1.5 bar at the filling loop",
+                            "Bleed the radiators upstairs first"])
+    service.write_fact("ana", "Has a Worcester combi boiler in the kitchen")
+    reply = turn(service, "The boiler lost pressure again, what do I usually do?").reply
+    assert "filling loop" in reply and "1.5 bar" in reply
+    # a job question is not a routine question
+    service.write_fact("ana", "Works as a florist at Petal & Stem", fact_type="identity")
+    assert "florist" in turn(service, "what do I do for a living?").reply
+
+
+def test_inv223_a_routine_is_said_to_the_user():
+    from memory.understand.speak import to_you
+    assert to_you("when a courier misses one of her parcels") == \
+        "when a courier misses one of your parcels"
+
+
+def test_inv223_a_misspelt_word_reads_as_the_word_the_memories_spell():
+    class H:
+        def __init__(self, text):
+            self.text = text
+    hits = [H("Types on a Keychron mechanical keyboard"), H("Uses a Logitech trackball")]
+    assert _correct("what keybaord do I use?", hits) == "what keyboard do I use?"
+    assert _correct("which trakball have I got", hits) == "which trackball have I got"
+    # a word the memories spell, a short word, or two candidates: left alone
+    assert _correct("what keyboard do I use?", hits) == "what keyboard do I use?"
+    assert _correct("my mose?", hits) == "my mose?"
+    assert _near("asistant", "assistant") and _near("keybaord", "keyboard")
+    assert not _near("keyboard", "keyboard") and not _near("lamp", "lamps1x")
+
+
+def test_inv223_a_misspelt_question_is_answered(service):
+    service.write_fact("ana", "Types on a Keychron mechanical keyboard")
+    assert "Keychron" in turn(service, "what keybaord do I type on").reply
+
+
+# --- invariant 224: what stopped being true --------------------------------------------------
+@pytest.fixture
+def changed(service):
+    old = service.write_fact("ana", "Works late shifts, 2pm to 11pm", fact_type="constraint").fact
+    service.write_fact("ana", "Works early shifts only, 6am to 2pm", fact_type="constraint",
+                       supersedes_id=old.id)
+    service.write_fact("ana", "The cat is never fed late at night")
+    car = service.write_fact("ana", "Her car is a Renault Zoe").fact
+    service.write_fact("ana", "Her car is a Kia Niro", supersedes_id=car.id)
+    return service
+
+
+def test_inv224_still_asks_whether_it_stopped_and_a_replaced_value_is_a_no(changed):
+    reply = turn(changed, "do I still work late shifts?").reply
+    assert reply.startswith("No:") and "early shifts" in reply and "you worked late" in reply
+    reply = turn(changed, "is the Zoe still my car?").reply
+    assert reply.startswith("No:") and "Kia Niro" in reply
+
+
+def test_inv224_still_holding_is_a_yes(changed):
+    assert turn(changed, "do I still work early shifts?").reply.startswith("Yes")
+    assert turn(changed, "is my car still the Kia?").reply.startswith("Yes")
+
+
+def test_inv224_a_word_said_another_way_is_held_but_never_a_rival_value(service):
+    service.write_fact("ana", "Has had the tetanus vaccine; the card is in her wallet")
+    service.write_fact("ana", "Is pescatarian", fact_type="constraint")
+    assert turn(service, "have I had the tetanus jab?").reply.startswith("Yes")
+    assert not turn(service, "am I vegetarian?").reply.startswith("Yes")
