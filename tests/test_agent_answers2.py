@@ -114,3 +114,51 @@ def test_inv224_a_word_said_another_way_is_held_but_never_a_rival_value(service)
     service.write_fact("ana", "Is pescatarian", fact_type="constraint")
     assert turn(service, "have I had the tetanus jab?").reply.startswith("Yes")
     assert not turn(service, "am I vegetarian?").reply.startswith("Yes")
+
+
+# --- invariant 225: dates -------------------------------------------------------------------
+def test_inv225_the_asked_days():
+    from memory.agents.offline import _window
+    tue = date(2025, 6, 3)  # a Tuesday
+    assert _window("anything on tomorrow?", tue) == (date(2025, 6, 4), date(2025, 6, 4))
+    assert _window("what have I got planned this weekend?", tue) == (date(2025, 6, 7),
+                                                                     date(2025, 6, 8))
+    assert _window("anything next month?", tue) == (date(2025, 7, 1), date(2025, 7, 31))
+    assert _window("list my trips this year", tue) == (date(2025, 1, 1), date(2025, 12, 31))
+    assert _window("any trips coming up?", tue) == (tue, date.max)
+    assert _window("how many flights can I take next year?", tue) is None
+    assert _window("where do I live?", tue) is None
+
+
+@pytest.fixture
+def diary(service):
+    # the service's clock says 2025-06-01
+    service.write_fact("ana", "Dentist appointment in Leith on June 2",
+                       valid_from=date(2025, 6, 2))
+    service.write_fact("ana", "Walking holiday in the Lake District from August 4 to August 9",
+                       valid_from=date(2025, 8, 4), valid_to=date(2025, 8, 9))
+    service.write_fact("ana", "Conference trip to Porto from March 3 to March 6",
+                       valid_from=date(2025, 3, 3), valid_to=date(2025, 3, 6))
+    service.write_fact("ana", "Lives in Leith, Edinburgh", fact_type="identity",
+                       valid_from=date(2025, 5, 1))
+    return service
+
+
+def test_inv225_what_is_on_is_the_dated_facts_meeting_those_days(diary):
+    reply = turn(diary, "anything on tomorrow?").reply
+    assert "dentist appointment" in reply and "Lake District" not in reply
+    reply = turn(diary, "any trips coming up?").reply
+    assert "Lake District" in reply and "Porto" not in reply  # Porto is over
+    reply = turn(diary, "list my trips this year").reply
+    assert "Porto" in reply and "Lake District" in reply
+    assert reply.index("Porto") < reply.index("Lake District")  # by date
+    assert "Lives" not in reply and "you live" not in reply  # a home that started is no event
+
+
+def test_inv225_when_did_it_end_is_the_replaced_versions_end(service):
+    old = service.write_fact("ana", "Works night shifts at the bakery", fact_type="constraint",
+                             valid_to=date(2025, 3, 1)).fact
+    service.write_fact("ana", "Works day shifts at the bakery", fact_type="constraint",
+                       supersedes_id=old.id, valid_from=date(2025, 3, 1))
+    reply = turn(service, "When did my night shifts end?").reply
+    assert "2025-03-01" in reply and "night shifts" in reply

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import date, timedelta
 
 from ..lexicon import expansions
 from ..text import stem
@@ -278,12 +279,16 @@ class OfflineAgent:
         said = []
         for q in u.questions:
             q = _rephrase(q)  # "what do I do for a living?" asks for the job
-            history = bool(_HISTORY_Q.search(q))
+            # "when did my night shifts end?": the version that ended, with its end (inv. 225)
+            history = bool(_HISTORY_Q.search(q) or (_WHEN.match(q.strip()) and _ENDED.search(q)))
+            window = None if history else _window(q, inp.today)
             # "do I still work nights?": the old versions too, to tell what stopped (inv. 224)
             still = bool(_YESNO.match(q.strip()) and _STILL.search(q))
             query, k = _question_query(q), 12
             if _belongings_q(q) and not history:  # invariants 171, 181: recall what is had
                 query, k = query + " has owns", MAX_HITS
+            if window:  # invariant 225: what is planned, whatever it is called, on those days
+                query, k = query + " " + _EVENT_WORDS + _days_said(window), MAX_HITS
             res = tools.call("recall_memory", {"query": query,
                                                "include_superseded": history or still,
                                                "include_catalog": True, "k": k})
@@ -293,7 +298,9 @@ class OfflineAgent:
                 res = tools.call("recall_memory", {"query": _question_query(q),
                                                    "include_superseded": history or still,
                                                    "include_catalog": True, "k": k})
-            said.append(self._answer(q, res.hits + list(inp.pre_recall.hits), history))
+            hits = res.hits + list(inp.pre_recall.hits)
+            said.append((_dated_answer(q, hits, window) if window else None)
+                        or self._answer(q, hits, history))
         tools.record_tools((time.perf_counter() - started) * 1000, "recall for questions")
         return said
 
@@ -596,6 +603,21 @@ _ROUTINE = re.compile(r"\b(?:what\s+do\s+i\s+(?:usually\s+|normally\s+|typically
                       r"what(?:'s|’s|\s+is)\s+my\s+(?:usual\s+)?(?:routine|fix|process|drill)|"
                       r"what\s+should\s+i\s+do|how\s+(?:do|can|should)\s+i)\b",
                       re.IGNORECASE)
+# A question about what is on in some days (invariant 225).
+_DATED_Q = re.compile(r"\b(?:coming\s+up|upcoming|planned|ahead|on\s+(?:today|tomorrow)|tomorrow|"
+                      r"(?:this|next)\s+(?:week|weekend|month|year))\b", re.IGNORECASE)
+# Everyday words an event can open with; anything else opening it is taken for a name.
+_COMMON_START = frozenset("""passport visa dentist doctor hospital appointment meeting exam test
+interview flight trip holiday vacation visit weekend wedding birthday party conference course
+class lessons lesson surgery operation check-up checkup concert match race marathon booking
+dinner lunch move moving annual family work team school""".split())
+_OPEN_WORDS = ("coming", "upcoming", "planned", "ahead")
+_EVENT_WORDS = "trip trips travel flying flight visit visiting appointment exam holiday booked plans"
+_EVENT_T = _stems(*_EVENT_WORDS.split(), "anything", "something", "event", "events", "happening",
+                  "list", "schedule", "calendar", "diary", "on", "coming", "up", "upcoming",
+                  "ahead", "tomorrow", "month", "weekend", "next", "this")
+# "when did my night shifts end?": asks when a replaced version stopped (invariant 225)
+_ENDED = re.compile(r"\b(?:end|ended|stop|stopped|finish|finished)\b", re.IGNORECASE)
 _WHEN = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:when|since\s+when|what\s+date)\b",
                    re.IGNORECASE)
 # "when did I get Biscuit?" asks for a date; "when does the vacuum run?" for a habit.
@@ -781,7 +803,8 @@ def _said_now(h, q: str, names: frozenset[str] = frozenset()) -> str:
         said = first + said[len("your ") + len(first):]
     if re.match(r"^(?:The|A|An)\s", said):  # "the Aqara door sensors take ..." mid-sentence
         said = said[:1].lower() + said[1:]
-    elif re.match(r"^(?:[A-Z][a-z]+ing\s+(?:to|home|in|at|on|from|with|for|back|out|up|away)|On|In|At)\b",
+    elif re.match(r"^(?:[A-Z][a-z]+ing\s+(?:to|home|in|at|on|from|with|for|back|out|up|away)|On|In|At|"
+                  r"Back\s+(?:in|to|home|at))\b",
                   said):  # "Flying home to Kochi ..." is what you're doing
         said = "you're " + said[:1].lower() + said[1:]
     if _WHEN_DATE.match(q.strip()) and not _HAS_DATE.search(h.text):
@@ -841,6 +864,83 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str,
         if diet in held and content & without:
             return "no"
     return None
+
+
+def _window(q: str, today) -> tuple[date, date] | None:
+    """Invariant 225: the days a question about what is on asks for ("anything on tomorrow?",
+    "any trips coming up?", "list my trips this year"), or None. Pure."""
+    if not _DATED_Q.search(q) or re.search(r"\bhow\s+(?:many|much|long|often)\b", q, re.I):
+        return None  # "how many flights can I take next year?" asks for a number
+    # the most exact period said wins: "anything planned this weekend?" is the weekend
+    said = min((re.sub(r"\s+", " ", x.group(0).lower()).removeprefix("on ")
+                for x in _DATED_Q.finditer(q)), key=lambda w: _OPEN_WORDS.count(w.split()[0]))
+    if said == "today":
+        return today, today
+    if said == "tomorrow":
+        return today + timedelta(days=1), today + timedelta(days=1)
+    if said.endswith("weekend"):
+        sat = today + timedelta(days=(5 - today.weekday()) % 7 + (7 if said.startswith("next") else 0))
+        return max(today, sat), sat + timedelta(days=1)
+    if said.endswith("week"):
+        start = today + timedelta(days=7 - today.weekday()) if said.startswith("next") else today
+        return start, start + timedelta(days=6 - start.weekday())
+    if said.endswith("month"):
+        first = today.replace(day=1)
+        if said.startswith("next"):
+            first = (first + timedelta(days=32)).replace(day=1)
+        last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+        return max(today, first), last
+    if said.endswith("year"):
+        year = today.year + (1 if said.startswith("next") else 0)
+        return date(year, 1, 1), date(year, 12, 31)
+    return today, date.max  # coming up, upcoming, planned, ahead, soon, next
+
+
+def _yours_event(said: str) -> str:
+    """An event named as a thing ("Brazil trip to Fortaleza ...") is the user's own."""
+    if re.match(r"^(?!you\b|your\b)[A-Z]", said):
+        first = said.split()[0]
+        # a common word opening it is lowered ("your passport renewal"), a name keeps its
+        # capital ("your Brazil trip")
+        return "your " + (said[:1].lower() + said[1:] if first.lower() in _COMMON_START else said)
+    return said
+
+
+def _days_said(window: tuple[date, date]) -> str:
+    """The asked days as a memory writes them ("December 2"), for a window of a week or less."""
+    start, end = window
+    if (end - start).days > 6:
+        return ""
+    days = [start + timedelta(days=i) for i in range((end - start).days + 1)]
+    return "".join(f" {d.strftime('%B')} {d.day}" for d in days)
+
+
+def _dated_answer(q: str, hits, window: tuple[date, date]) -> str | None:
+    """Invariant 225: what is on in the asked days: the user's active dated facts whose days
+    meet them (a span, or a start still ahead), by start date; the asked words pick among them
+    when some hold them ("any flights next month?"), and a home, job or diet that merely
+    started on a date is no event. None when nothing is on in those days."""
+    start, end = window
+    today = start if end != date.max else None
+    events = []
+    for h in _unique(hits):
+        if h.kind != "semantic" or h.state != "active" or not h.valid_from:
+            continue
+        if answered_slots(h.text, h.fact_type) & _SINGLE:
+            continue
+        last = h.valid_to or h.valid_from
+        if h.valid_to is None and h.valid_from < start:
+            continue  # started and never ends: a state, not something on
+        if h.valid_from <= end and last >= start and (today is None or last >= today):
+            events.append(h)
+    asked = _question_terms(q, synonyms=False) - _LIGHT - _GENERIC_Q - _TIMEY - _EVENT_T
+    named = [h for h in events if asked & _holds(h.text)]
+    events = sorted(named or events, key=lambda h: h.valid_from)
+    if not events:
+        return None  # nothing dated then: the other rules answer, or say nothing is on record
+    told = [_yours_event(_said_now(h, q))
+            + ("" if _HAS_DATE.search(h.text) else f" (on {h.valid_from})") for h in events[:6]]
+    return sentence("From what you've told me: " + join(told))
 
 
 def _near(a: str, b: str) -> bool:
