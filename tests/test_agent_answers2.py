@@ -162,3 +162,36 @@ def test_inv225_when_did_it_end_is_the_replaced_versions_end(service):
                        supersedes_id=old.id, valid_from=date(2025, 3, 1))
     reply = turn(service, "When did my night shifts end?").reply
     assert "2025-03-01" in reply and "night shifts" in reply
+
+
+# --- invariant 226: a question set in the past ----------------------------------------------
+@pytest.fixture
+def career(service):
+    job = service.write_fact("ana", "Works at Brightwater, a water utility, in the billing team",
+                             fact_type="identity").fact
+    service.write_fact("ana", "Works as an analyst at Fernleaf Bank", fact_type="identity",
+                       supersedes_id=job.id)
+    phone = service.write_fact("ana", "Work phone is a Nokia 6310").fact
+    mid = service.write_fact("ana", "Work phone is a Pixel 7", supersedes_id=phone.id).fact
+    service.write_fact("ana", "Work phone is an iPhone 15", supersedes_id=mid.id)
+    rota = service.write_fact("ana", "Weekend rota at Brightwater one weekend in three",
+                              fact_type="constraint").fact
+    service.write_fact("ana", "Weekend rota at Fernleaf one weekend in ten",
+                       fact_type="constraint", supersedes_id=rota.id)
+    return service
+
+
+def test_inv226_a_past_place_picks_the_versions_of_that_time(career):
+    reply = turn(career, "how often was I on the weekend rota at Brightwater?").reply
+    assert "one weekend in three" in reply and "ten" not in reply
+    assert "you were weekend rota at Brightwater" in reply  # said in the past, to the user
+
+
+def test_inv226_the_first_one_is_the_oldest_version(career):
+    reply = turn(career, "what was my very first work phone?").reply
+    assert "Nokia" in reply and "iPhone" not in reply and "Pixel" not in reply
+    assert "was a Nokia" in reply  # said in the past
+
+
+def test_inv226_a_past_yes_no_keeps_the_history_rule(career):
+    assert turn(career, "did I use to work at Brightwater?").reply.startswith("Yes")

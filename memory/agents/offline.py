@@ -284,6 +284,8 @@ class OfflineAgent:
             window = None if history else _window(q, inp.today)
             # "do I still work nights?": the old versions too, to tell what stopped (inv. 224)
             still = bool(_YESNO.match(q.strip()) and _STILL.search(q))
+            # "which laptop did I have at Parcelbird?", "my very first hub?" (invariant 226)
+            still = still or bool(_PAST_Q.search(q))
             query, k = _question_query(q), 12
             if _belongings_q(q) and not history:  # invariants 171, 181: recall what is had
                 query, k = query + " has owns", MAX_HITS
@@ -360,6 +362,11 @@ class OfflineAgent:
             elif (h.kind == "catalog" and len(overlap - light) >= 2 and overlap & direct - light
                   and howto):
                 docs.append(h)
+        # "on call": "call" is the asked thing here, not the generic "called"
+        past = _past_scoped(q, hits, content | (direct & _stems("call")), asked_slots) \
+            if _PAST_Q.search(q) and not yesno else None  # a yes/no: invariant 189
+        if past:
+            return past
         told = _history(facts, direct, asked_slots, q, content) if history else None
         if told:
             return told
@@ -611,6 +618,12 @@ _COMMON_START = frozenset("""passport visa dentist doctor hospital appointment m
 interview flight trip holiday vacation visit weekend wedding birthday party conference course
 class lessons lesson surgery operation check-up checkup concert match race marathon booking
 dinner lunch move moving annual family work team school""".split())
+# A question set in the past: "was I", "did I have", "very first", "back in" (invariant 226).
+_PAST_Q = re.compile(r"\b(?:was\s+(?:i|my)|did\s+i\s+(?:have|use|own|get)|(?:very\s+)?first|"
+                     r"original|earliest|back\s+(?:in|at|when))\b", re.IGNORECASE)
+_PAST_PLACE = re.compile(r"\b(?:at|in|back\s+in|with)\s+((?:[\w'’-]+)(?:\s+(?-i:[A-Z])[\w'’-]+)*)",
+                         re.IGNORECASE)
+_FIRST = re.compile(r"\b(?:first|original|earliest)\b", re.IGNORECASE)
 _OPEN_WORDS = ("coming", "upcoming", "planned", "ahead")
 _EVENT_WORDS = "trip trips travel flying flight visit visiting appointment exam holiday booked plans"
 _EVENT_T = _stems(*_EVENT_WORDS.split(), "anything", "something", "event", "events", "happening",
@@ -864,6 +877,52 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str,
         if diet in held and content & without:
             return "no"
     return None
+
+
+def _past_scoped(q: str, hits, content, slots: set[str] | frozenset[str] = frozenset()
+                 ) -> str | None:
+    """Invariant 226: a question about a past time ("which laptop did I have at Parcelbird?",
+    "how often was I on call at Parcelbird?", "what was the very first hub I had, back in
+    Leeds?") is answered by the replaced versions of the asked thing: those naming the past
+    place, else the first version for "first", else the versions that stopped being true; said
+    in the past tense. None when the question names no past place nor "first", or no version of
+    the asked thing changed."""
+    facts = [h for h in _unique(hits) if h.kind == "semantic"
+             and h.state in ("active", "superseded")]
+    old = [h for h in facts if h.state == "superseded"]
+    quals: set[str] = set()
+    for m in _PAST_PLACE.finditer(q):
+        said = terms(m.group(1))
+        if said and any(said <= _holds(h.text) for h in old):  # a place the user has left
+            quals |= said
+    first = bool(_FIRST.search(q))
+    if not (quals or first):
+        return None
+    asked = set(content) - quals - _stems("first", "very", "back", "original", "earliest")
+    if not (asked or slots):
+        return None
+    chains = [c for c in _chains(facts) if len(c) > 1 and any(
+        (asked and asked <= _holds(h.text)) or _kind_hit(q, h.text)
+        or (not asked and slots & answered_slots(h.text, h.fact_type)) for h in c)]
+    if not chains:
+        return None
+    chain = sorted(chains[0], key=lambda h: (h.state == "active",
+                                             str(h.valid_from or h.recorded_at or "")))
+    then = [h for h in chain if quals and quals <= _holds(h.text)]
+    if not then:
+        then = chain[:1] if first else [h for h in chain if h.state == "superseded"]
+    if not then:
+        return None
+    told = [_was(_past(_role(second_person(h.text))))
+            + (f" (until {h.valid_to})" if h.valid_to else "") for h in then[:3]]
+    return sentence("From what you've told me: " + join(told))
+
+
+def _was(said: str) -> str:
+    """A past state said without a verb ("Primary on-call at Parcelbird ...") is what you were."""
+    if re.match(r"^(?:you|your)\b", said, re.IGNORECASE):
+        return said
+    return "you were " + said[:1].lower() + said[1:]
 
 
 def _window(q: str, today) -> tuple[date, date] | None:
