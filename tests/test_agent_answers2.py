@@ -195,3 +195,34 @@ def test_inv226_the_first_one_is_the_oldest_version(career):
 
 def test_inv226_a_past_yes_no_keeps_the_history_rule(career):
     assert turn(career, "did I use to work at Brightwater?").reply.startswith("Yes")
+
+
+# --- invariant 227: the asked thing on record at all ----------------------------------------
+def test_inv227_a_home_or_work_compound_needs_its_own_thing(service):
+    from memory.agents.offline import _head_noun
+    service.write_fact("ana", "The heating only comes on when someone is home")
+    service.write_fact("ana", "Work laptop is a Dell XPS 13")
+    reply = turn(service, "what's my home gym?").reply
+    assert "heating" not in reply and "don't have anything on record" in reply
+    assert "Dell" in turn(service, "what's my work laptop?").reply
+    assert _head_noun("what's my home gym?") == "gym"
+    assert _head_noun("what smart home hub do I have?") is None
+    assert _head_noun("how do I get to work?") is None
+
+
+# --- invariant 228: relatives and pets ------------------------------------------------------
+def test_inv228_the_relative_now_not_a_past_one(service):
+    service.write_fact("ana", "Her manager at Corvid Labs was Hugo", fact_type="identity")
+    service.write_fact("ana", "Her manager at Tessel is Dana, formerly a product lead",
+                       fact_type="identity")
+    reply = turn(service, "who's my boss?").reply
+    assert "Dana" in reply and "Hugo" not in reply
+
+
+def test_inv228_a_pets_name_in_lower_case_still_names_it(service):
+    service.write_fact("ana", "Her dog Pip stays with her neighbour Rosa when she travels")
+    service.write_fact("ana", "Pip is scared of thunder")
+    assert "Rosa" in turn(service, "who minds pip when I'm away?").reply
+    # an ordinary word that a memory happens to capitalise is no name
+    service.write_fact("ana", "Backs up her photos to Google Drive")
+    assert "Google" not in turn(service, "what do I drive?").reply

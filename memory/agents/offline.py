@@ -315,7 +315,9 @@ class OfflineAgent:
         # "What's my partner's name?" is about the partner: a fact sharing only a generic word
         # ("name") does not answer it.
         focus = want - _GENERIC_Q if want - _GENERIC_Q else want
-        asked_names = identifiers(q)
+        # Invariant 228: the name of one of the user's people or pets said in lower case is
+        # still that name ("who looks after mochi?"), never an ordinary word ("drive").
+        asked_names = identifiers(q) | (_kin_names(hits) & frozenset(_words(q)))
         # Invariant 186: the question's own attribute, not a compound's word ("smart home hub",
         # "home airport", "work laptop") nor a verb beside another asked noun ("what shifts do
         # I work?"). "Where do I work?" is answered by "... a field service manager at Nordwind".
@@ -349,8 +351,11 @@ class OfflineAgent:
             overlap = want & (terms(h.text) - (identifiers(h.text) - asked_names))
             rel = relative_of(h.text) if h.kind == "semantic" else None
             if rel and not (terms(rel) & rels
-                            or asked_names & identifiers(" x " + h.text)):
-                continue  # invariant 180: about a relative, and the question is not
+                            or asked_names & identifiers(" x " + h.text)
+                            or _names_said(q, h.text)):
+                # invariant 180: about a relative, and the question is not; a name of the
+                # memory said in lower case still names it ("who looks after mochi?", inv. 228)
+                continue
             if h.kind == "semantic" and (history or h.state == "active") and (
                     overlap & focus or asked_slots & answered_slots(h.text, h.fact_type)
                     or _kind_hit(q, h.text) or (rels and _about(h.text, rels))
@@ -404,6 +409,9 @@ class OfflineAgent:
                 # answered by what is on record about that relative, never by the user's own
                 # facts; with nothing about them, nothing answers.
                 facts = [h for h in facts if _about(h.text, rels)]
+                now = [h for h in facts if not _WAS.search(h.text)]
+                if now:  # invariant 228: "who's my team lead?" is the lead now, not a past one
+                    facts = now
             else:
                 slotted = [h for h in facts if asked_slots & answered_slots(h.text, h.fact_type)]
                 if slotted:  # "where do I live?" is answered by where you live, nothing else
@@ -413,6 +421,12 @@ class OfflineAgent:
                     # my address?" after it was forgotten): only a memory holding a word the
                     # user said answers; "your brother lives in Oslo" shares only a synonym.
                     facts = [h for h in facts if direct & focus & terms(h.text)]
+                head = _head_noun(q)
+                if head and not asked_slots and not any(_names_head(head, q, h.text)
+                                                        for h in facts):
+                    # Invariant 227: "what's my home airport?" with no airport on record:
+                    # a memory sharing only "home" is no answer; nothing on record is.
+                    facts = []
             had = _category_listing(q, facts) if belongings else []
             if had:
                 facts = had
@@ -426,6 +440,9 @@ class OfflineAgent:
                                             if h.id in sources)) - asked_names
                 scores = {h.id: _score(h, q, direct, want, asked_slots, asked_names)
                           + (h.id not in sources and bool(alias & identifiers(h.text)))
+                          # "who looks after Pip?" asks for a person: a memory naming one of
+                          # the user's people other than the asked ones (invariant 228)
+                          + 2 * bool(_WHO.match(q) and _kin_names([h]) - asked_names)
                           for h in facts}
                 best = max(scores.values())
                 # Half a point short still answers when it holds a word the user said; a
@@ -624,6 +641,9 @@ _PAST_Q = re.compile(r"\b(?:was\s+(?:i|my)|did\s+i\s+(?:have|use|own|get)|(?:ver
 _PAST_PLACE = re.compile(r"\b(?:at|in|back\s+in|with)\s+((?:[\w'’-]+)(?:\s+(?-i:[A-Z])[\w'’-]+)*)",
                          re.IGNORECASE)
 _FIRST = re.compile(r"\b(?:first|original|earliest)\b", re.IGNORECASE)
+# A memory about someone that says what they were ("His lead at Parcelbird was Priya").
+_WAS = re.compile(r"\b(?:was|were|used\s+to\s+be)\b", re.IGNORECASE)
+_WHO = re.compile(r"^\W*who\b", re.IGNORECASE)
 _OPEN_WORDS = ("coming", "upcoming", "planned", "ahead")
 _EVENT_WORDS = "trip trips travel flying flight visit visiting appointment exam holiday booked plans"
 _EVENT_T = _stems(*_EVENT_WORDS.split(), "anything", "something", "event", "events", "happening",
@@ -916,6 +936,47 @@ def _past_scoped(q: str, hits, content, slots: set[str] | frozenset[str] = froze
     told = [_was(_past(_role(second_person(h.text))))
             + (f" (until {h.valid_to})" if h.valid_to else "") for h in then[:3]]
     return sentence("From what you've told me: " + join(told))
+
+
+_KIN = re.compile(r"\b(?:" + "|".join(sorted(lx.RELATIONS | lx.PETS, key=len, reverse=True))
+                  + r")\s+(?:called\s+|named\s+)?((?-i:[A-Z])[a-z]{2,})\b", re.IGNORECASE)
+
+
+def _kin_names(hits) -> frozenset[str]:
+    """Names the user's memories give their people and pets ("her brother Jan", "a beagle
+    called Biscuit"), lower-cased."""
+    return frozenset(m.group(1).lower() for h in hits if h.kind == "semantic"
+                     for m in _KIN.finditer(h.text))
+
+
+def _names_said(q: str, text: str) -> bool:
+    """The question says, in any case, a name the memory writes past its first word ("Her cat
+    Mochi stays with ..." and "who looks after mochi?"), never a pronoun or a light word."""
+    names = {w.lower() for w in re.findall(r"(?<=\s)(?-i:[A-Z])[a-z]{2,}\b", text)}
+    return bool(names & set(_words(q)) - {"her", "his", "their", "the"})
+
+
+def _head_noun(q: str) -> str | None:
+    """The thing a "home ..." / "work ..." compound asks for ("what's my home airport?" ->
+    "airport", "my work phone?" -> "phone"), or None. Pure."""
+    for compound in (_COMPOUND_HOME, _COMPOUND_WORK):
+        for m in compound.finditer(q):
+            after = re.match(r"\s*([^\W\d_][\w'’-]*)", q[m.end() - 1:])
+            if m.group(0).lower().startswith("smart") or not after:
+                continue
+            head = after.group(1).lower()
+            if terms(head) and not terms(head) <= _GENERIC_Q | _LIGHT | _QSTOP:
+                return head
+    return None
+
+
+def _names_head(head: str, q: str, text: str) -> bool:
+    """The memory holds the asked thing: its word, a word the lexicon gives for it, or a thing
+    of its kind ("a Pixel 8" for "phone")."""
+    held = _holds(text)
+    want = terms(head)
+    return bool(want & held or set(expansions(want, 1.0)) & held
+                or any(_held(w, held) for w in want) or _kind_hit(head, text))
 
 
 def _was(said: str) -> str:
