@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from memory.agents.offline import _correct, _near
+from memory.agents.offline import _asks, _correct, _defines, _english, _near
 from memory.understand.statements import bare_question, understand
 
 from .test_agent_turn import turn
@@ -83,6 +83,35 @@ def test_inv223_a_misspelt_word_reads_as_the_word_the_memories_spell():
 def test_inv223_a_misspelt_question_is_answered(service):
     service.write_fact("ana", "Types on a Keychron mechanical keyboard")
     assert "Keychron" in turn(service, "what keybaord do I type on").reply
+
+
+def test_inv223_two_asks_in_one_question_are_two_questions(service):
+    assert _asks("which phone and which tablet do I use?") == [
+        "which phone do I use?", "which tablet do I use?"]
+    assert _asks("so remind me what bank and what broadband I have?") == [
+        "so remind me what bank I have?", "what broadband I have?"]
+    assert _asks("what do I eat and drink?") == ["what do I eat and drink?"]
+    service.write_fact("ana", "Uses the zsh shell", fact_type="preference")
+    service.write_fact("ana", "Main editor is Helix", fact_type="preference")
+    reply = turn(service, "new laptop, remind me which editor and which shell I use?").reply
+    assert "Helix" in reply and "zsh" in reply
+
+
+def test_inv223_a_question_in_another_language_reads_through_the_glossary(service):
+    assert _english("wo wohne ich jetzt?") == "where live I now?"
+    assert _english("quando expira o meu passaporte?") == "when expires my passport?"
+    assert _english("¿dónde trabajo ahora?") == "where work now?"
+    assert _english("what is my coffee order?") == "what is my coffee order?"  # English
+    assert _english("wo ist das Wochenendhaus am See mit dem Boot?") == \
+        "wo ist das Wochenendhaus am See mit dem Boot?"  # mostly unknown words: left alone
+    service.write_fact("ana", "Lives in Gracia, Barcelona", fact_type="identity")
+    assert "Barcelona" in turn(service, "où j'habite maintenant?").reply
+
+
+def test_inv223_a_value_is_the_asked_things_when_its_subject_ends_on_it():
+    assert _defines("Main editor is Zed", {"editor"})
+    assert not _defines("Her 2027 travel budget is capped at 80 flights", {"travel"})
+    assert _defines("Her 2027 travel budget is capped at 80 flights", {"budget"})
 
 
 # --- invariant 224: what stopped being true --------------------------------------------------

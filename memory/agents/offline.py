@@ -277,7 +277,8 @@ class OfflineAgent:
         tools.begin_step()
         started = time.perf_counter()
         said = []
-        for q in u.questions:
+        asks = [a for q in u.questions for a in _asks(_english(q))]
+        for q in asks:
             q = _rephrase(q)  # "what do I do for a living?" asks for the job
             # "when did my night shifts end?": the version that ended, with its end (inv. 225)
             history = bool(_HISTORY_Q.search(q) or (_WHEN.match(q.strip()) and _ENDED.search(q)))
@@ -304,7 +305,9 @@ class OfflineAgent:
             said.append((_dated_answer(q, hits, window) if window else None)
                         or self._answer(q, hits, history))
         tools.record_tools((time.perf_counter() - started) * 1000, "recall for questions")
-        return said
+        intro = "From what you've told me: "
+        return [("Also: " + a[len(intro):] if a.startswith(intro) and i and
+                 said[i - 1].startswith(intro) else a) for i, a in enumerate(said)]
 
     def _answer(self, q: str, hits, history: bool) -> str:
 
@@ -803,10 +806,12 @@ def _holds(text: str) -> frozenset[str]:
 
 
 def _defines(text: str, direct: set[str]) -> bool:
-    """"Main editor is Zed", "Coffee order: flat white": the memory is the asked thing's value."""
+    """"Main editor is Zed", "Coffee order: flat white": the memory is the asked thing's value.
+    The thing is the subject's last word: "Her 2027 travel budget is ..." is a budget, not an
+    answer to "what suitcase do I travel with?" (invariant 223)."""
     m = re.match(r"^(?:(?:her|his|their|my|the)\s+)?((?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s*(?:\bis\b|\bare\b|:)",
                  text.strip(), re.IGNORECASE)
-    return bool(m and terms(m.group(1)) & direct)
+    return bool(m and terms(m.group(1).split()[-1]) & direct)
 
 
 def _score(h, q: str, direct: set[str], want: set[str], slots: set[str],
@@ -947,6 +952,64 @@ def _kin_names(hits) -> frozenset[str]:
     called Biscuit"), lower-cased."""
     return frozenset(m.group(1).lower() for h in hits if h.kind == "semantic"
                      for m in _KIN.finditer(h.text))
+
+
+def _asks(q: str) -> list[str]:
+    """Invariant 223: "which terminal and which shell do I use?" is two questions, each with
+    the shared tail ("which terminal do I use?", "which shell do I use?"). Pure."""
+    m = re.match(r"^(?P<pre>.*?\b)(?P<w>which|what)\s+(?P<a>[\w'’-]+)\s+and\s+(?:which|what)\s+"
+                 r"(?P<b>[\w'’-]+)\s+(?P<tail>(?:do|did|does|am|is|are|have|i)\b.*)$", q, re.IGNORECASE)
+    if not m:
+        return [q]
+    return [f"{m.group('pre')}{m.group('w')} {m.group('a')} {m.group('tail')}",
+            f"{m.group('w')} {m.group('b')} {m.group('tail')}"]
+
+
+# Invariant 223: a question in German, Portuguese, Spanish or French is read word by word
+# through a glossary of question words and everyday words (no model, no network).
+_GLOSSARY = {
+    # German
+    "wo": "where", "wohne": "live", "arbeite": "work", "ich": "I", "jetzt": "now", "mein": "my",
+    "meine": "my", "meinen": "my", "was": "what", "ist": "is", "wann": "when", "wer": "who",
+    "welche": "which", "welcher": "which", "welches": "which", "habe": "have", "bin": "am",
+    "noch": "still", "läuft": "expires", "ab": "", "kaffee": "coffee", "hund": "dog",
+    "katze": "cat", "schwester": "sister", "bruder": "brother", "eltern": "parents",
+    "reisepass": "passport", "pass": "passport", "geburtstag": "birthday", "arbeit": "work",
+    "beruf": "job", "wie": "how", "viele": "many", "esse": "eat", "fleisch": "meat",
+    # Portuguese
+    "onde": "where", "moro": "live", "vivo": "live", "trabalho": "work", "eu": "I",
+    "agora": "now", "qual": "what", "é": "is", "o": "", "a": "", "meu": "my", "minha": "my",
+    "quando": "when", "quem": "who", "expira": "expires", "passaporte": "passport",
+    "café": "coffee", "cão": "dog", "gato": "cat", "irmã": "sister", "irmão": "brother",
+    "pais": "parents", "aniversário": "birthday", "emprego": "job", "tenho": "have",
+    # Spanish
+    "dónde": "where", "donde": "where", "trabajo": "work", "yo": "I", "ahora": "now",
+    "cuál": "what", "es": "is", "mi": "my", "cuándo": "when", "quién": "who", "caduca": "expires",
+    "pasaporte": "passport", "perro": "dog", "hermana": "sister", "hermano": "brother",
+    "padres": "parents", "cumpleaños": "birthday", "el": "", "la": "",
+    # French
+    "où": "where", "j'habite": "I live", "habite": "live", "travaille": "work", "je": "I",
+    "maintenant": "now", "quel": "what", "quelle": "what", "est": "is", "mon": "my", "ma": "my",
+    "quand": "when", "qui": "who", "expire": "expires", "passeport": "passport",
+    "chien": "dog", "chat": "cat", "sœur": "sister", "frère": "brother", "anniversaire": "birthday",
+}
+_FOREIGN_Q = frozenset({"wo", "was", "wann", "wer", "welche", "welcher", "welches", "wie",
+                        "onde", "qual", "quando", "quem", "dónde", "donde", "cuál", "cuándo",
+                        "quién", "où", "quel", "quelle", "quand", "qui"})
+
+
+def _english(q: str) -> str:
+    """The question in English words when it opens with a German, Portuguese, Spanish or French
+    question word and most of its words are in the glossary ("wo arbeite ich jetzt?" -> "where
+    work I now?"); an English question is left as it is. Pure."""
+    words = re.findall(r"[^\W\d_][\w'’-]*", q.lower())
+    if not words or words[0] not in _FOREIGN_Q:
+        return q
+    known = sum(w in _GLOSSARY for w in words)
+    if known * 2 <= len(words):
+        return q
+    said = " ".join(_GLOSSARY.get(w, w) for w in words)
+    return " ".join(said.split()) + "?"
 
 
 def _names_said(q: str, text: str) -> bool:
