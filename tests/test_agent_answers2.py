@@ -255,3 +255,32 @@ def test_inv228_a_pets_name_in_lower_case_still_names_it(service):
     # an ordinary word that a memory happens to capitalise is no name
     service.write_fact("ana", "Backs up her photos to Google Drive")
     assert "Google" not in turn(service, "what do I drive?").reply
+
+
+def test_inv225_nothing_on_then_is_said_so(diary):
+    # the clock says Sunday 2025-06-01: the dentist on Monday is next week, nothing next month
+    assert "dentist" in turn(diary, "anything on next week?").reply
+    assert turn(diary, "anything on next month?").reply == "I have nothing on record for then."
+
+
+def test_inv224_a_name_is_held_as_itself(service):
+    old = service.write_fact("ana", "Her router is a Fritzbox 7590").fact
+    service.write_fact("ana", "Her router is a Fritz-free Eero 6", supersedes_id=old.id)
+    hub = service.write_fact("ana", "Her hub is a SmartThings v3").fact
+    service.write_fact("ana", "Her hub is a Smart Life bridge", supersedes_id=hub.id)
+    reply = turn(service, "do I still have the SmartThings hub?").reply
+    assert reply.startswith("No:") and "Smart Life" in reply
+
+
+def test_inv228_a_named_persons_question_is_not_the_users_attribute(service):
+    service.write_fact("ana", "Lives in Leith, Edinburgh", fact_type="identity")
+    service.write_fact("ana", "Her partner Sam works from home most days", fact_type="identity")
+    reply = turn(service, "is Sam still working from home?").reply
+    assert reply.startswith("Yes") and "Sam" in reply and "Leith" not in reply
+
+
+def test_inv229_a_category_question_recalls_the_everyday_kinds_of_thing(service):
+    for i in range(25):  # more memories saying "gear" than one search returns
+        service.write_fact("ana", f"Wrote gear note {i} for the shed shelves")
+    service.write_fact("ana", "Has Bose QC45 noise-cancelling headphones")
+    assert "Bose" in turn(service, "what gear do I have?").reply

@@ -45,6 +45,7 @@ _CATEGORY = (r"(?:devices?|gadgets?|gizmos?|tech|electronics|equipment|hardware|
              r"gear|stuff|things|belongings|possessions)")
 _CATEGORY_Q = re.compile(r"\b" + _CATEGORY + r"\b", re.IGNORECASE)
 _MY_CATEGORY = re.compile(r"\bmy\s+(?:[\w-]+\s+){0,2}" + _CATEGORY + r"\b", re.IGNORECASE)
+_THING_WORDS = "headphones earbuds laptop phone tablet monitor keyboard camera speaker watch bike car"
 _LIVING = re.compile(r"\b(?:stuff|things|belongings|possessions)\b", re.IGNORECASE)
 _POSSESSION = frozenset({"verb:have", "verb:own"})
 _HOWTO = re.compile(r"^(?:how(?!\s+(?:many|much|often|long|old|far|big|soon|come)\b)|can\s+i|how\s+do|what'?s\s+the\s+best\s+way|is\s+there\s+a\s+way|"
@@ -290,6 +291,8 @@ class OfflineAgent:
             query, k = _question_query(q), 12
             if _belongings_q(q) and not history:  # invariants 171, 181: recall what is had
                 query, k = query + " has owns", MAX_HITS
+                if _CATEGORY_Q.search(q):  # "what gear do I have?": everyday kinds (inv. 229)
+                    query += " " + _THING_WORDS
             if window:  # invariant 225: what is planned, whatever it is called, on those days
                 query, k = query + " " + _EVENT_WORDS + _days_said(window), MAX_HITS
             res = tools.call("recall_memory", {"query": query,
@@ -385,7 +388,8 @@ class OfflineAgent:
             facts = [h for h in facts if h.state == "active"]
         people = frozenset(n for n in asked_names & direct if not any(c.isdigit() for c in n))
         slotted = [h for h in facts if asked_slots & answered_slots(h.text, h.fact_type)]
-        if yesno and asked_slots & _SINGLE and slotted and not rels:
+        if yesno and asked_slots & _SINGLE and slotted and not rels and not (
+                asked_names & _kin_names(hits)):  # "is Tom still working from home?" (inv. 228)
             # Invariant 189: "do I still work at Parcelbird?" is answered by the employer on
             # record: a single-valued attribute holding something else is a no.
             return _yes_no(content, q, slotted[:3], [_said_now(h, q) for h in slotted[:3]],
@@ -647,6 +651,8 @@ _FIRST = re.compile(r"\b(?:first|original|earliest)\b", re.IGNORECASE)
 # A memory about someone that says what they were ("His lead at Parcelbird was Priya").
 _WAS = re.compile(r"\b(?:was|were|used\s+to\s+be)\b", re.IGNORECASE)
 _WHO = re.compile(r"^\W*who\b", re.IGNORECASE)
+_EVENT_Q = re.compile(r"\b(?:anything|something|what'?s\s+on|what\s+is\s+on|plans?|planned|trips?|"
+                      r"events?|appointments?|coming\s+up|upcoming|happening|booked)\b", re.IGNORECASE)
 _OPEN_WORDS = ("coming", "upcoming", "planned", "ahead")
 _EVENT_WORDS = "trip trips travel flying flight visit visiting appointment exam holiday booked plans"
 _EVENT_T = _stems(*_EVENT_WORDS.split(), "anything", "something", "event", "events", "happening",
@@ -1102,7 +1108,8 @@ def _dated_answer(q: str, hits, window: tuple[date, date]) -> str | None:
     """Invariant 225: what is on in the asked days: the user's active dated facts whose days
     meet them (a span, or a start still ahead), by start date; the asked words pick among them
     when some hold them ("any flights next month?"), and a home, job or diet that merely
-    started on a date is no event. None when nothing is on in those days."""
+    started on a date is no event. With nothing on then, a question about what is on is told
+    nothing is on record; None for any other question."""
     start, end = window
     today = start if end != date.max else None
     events = []
@@ -1120,7 +1127,9 @@ def _dated_answer(q: str, hits, window: tuple[date, date]) -> str | None:
     named = [h for h in events if asked & _holds(h.text)]
     events = sorted(named or events, key=lambda h: h.valid_from)
     if not events:
-        return None  # nothing dated then: the other rules answer, or say nothing is on record
+        # "anything on next week?" with nothing dated then: nothing is on record for those
+        # days; another question naming days ("my salary next year?") goes to the other rules
+        return "I have nothing on record for then." if _EVENT_Q.search(q) else None
     told = [_yours_event(_said_now(h, q))
             + ("" if _HAS_DATE.search(h.text) else f" (on {h.valid_from})") for h in events[:6]]
     return sentence("From what you've told me: " + join(told))
@@ -1161,14 +1170,17 @@ def _no_longer(q: str, content, names: frozenset[str], hits) -> str | None:
     included: "work" and "nights", not a robot that never runs at night) and a replaced
     version does, the answer is no, with what holds now. None when a current memory holds it
     (the yes/no rules answer) or no version ever did."""
-    key = frozenset(w for w in content if w in names) or frozenset(content)
+    named = frozenset(w for w in content if w in names)
+    key = named or frozenset(content)
     if not key:
         return None
     facts = [h for h in _unique(hits) if h.kind == "semantic"]
-    if any(h.state == "active" and all(_held(w, _holds(h.text)) for w in key) for h in facts):
+
+    def holds(h) -> bool:  # a name is held as itself ("SmartThings" is not "smart")
+        return all(w in _holds(h.text) if named else _held(w, _holds(h.text)) for w in key)
+    if any(h.state == "active" and holds(h) for h in facts):
         return None
-    old = [h for h in facts if h.state == "superseded"
-           and all(_held(w, _holds(h.text)) for w in key)]
+    old = [h for h in facts if h.state == "superseded" and holds(h)]
     if not old:
         return None
     by_id = {h.id: h for h in facts}
