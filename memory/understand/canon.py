@@ -241,7 +241,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # The subject a texter leaves out.
     if re.match(r"^been\s", c, I):
         c = "I've " + c
-    elif _SUBJECTLESS.match(c) and not re.match(r"^(?:like|love|have)\s+(?:you|to|a\s+look)\b", c, I):
+    elif _SUBJECTLESS.match(c) and not re.match(r"^(?:like|love|have)\s+(?:you|to|a\s+look)\b", c, I) \
+            and not re.match(r"^(?:have|had|been|got)\s+(?:i|we)\b", c, I):
+        # "have I had the jab?" is a question turned round, not "I have I had" (invariant 223)
         c = "I " + c
     elif _SUBJECTLESS_BE.match(c):
         c = "I'm " + c

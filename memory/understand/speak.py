@@ -57,6 +57,12 @@ def _pronouns(text: str) -> str:
     return re.sub(r"\btheir\b", "your", t, flags=re.IGNORECASE)
 
 
+def to_you(text: str) -> str:
+    """Words about the user in the third person said to them ("one of her flights" -> "one of
+    your flights"), the rest left as it is (a routine's steps)."""
+    return _pronouns(text)
+
+
 def _and_verbs(said: str) -> str:
     """The second verb of "you have ... and always carries two EpiPens" agrees with "you"."""
     if not said.startswith(("you ", "you're ")):

@@ -145,6 +145,22 @@ def split_clauses(message: str) -> list[str]:
     return out
 
 
+# A question after a comma at the end of a clause that opens otherwise (invariant 223).
+_SITUATION_Q = re.compile(r",\s*(?P<q>(?:what|what's|whats|how)\b[^,]*)$", I)
+# Words a question can be made of and still say nothing about what it asks.
+_BARE_Q = frozenset("""what what's whats whaat how many much do does did i i'm my me is the a
+usually normally typically generally always routine fix plan again now then there should
+supposed to next say steps step again here so ok okay""".split())
+
+
+def bare_question(clause: str) -> bool:
+    """"how many?", "what do I usually do?", "what's my routine": a question naming no subject
+    of its own, which asks about what was said just before it (invariant 223). Pure."""
+    words = re.findall(r"[^\W\d_][\w'’]*", clause.lower().replace("’", "'"))
+    return bool(words) and words[0] in ("what", "what's", "whats", "how") and \
+        all(w in _BARE_Q for w in words)
+
+
 def is_question(clause: str) -> bool:
     c = clause.strip()
     if re.match(r"^(?:do|does)\s*(?:n'?t|\s+not)\b", c, I):
@@ -441,7 +457,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     greeted = bool(re.match(r"^\W*(?:hi|hello|hey|hiya|howdy|good\s+(?:morning|afternoon|evening)|привет|"
                             r"hallo|hola|salut|bonjour|ciao|olá|ola|cześć)\b", message, I))
     moved_only = False  # "we've moved!!" said without where to
+    mark = (0, 0, 0)
     for raw in split_clauses(message):
+        # Was the clause just before this one set aside, and nothing else read from it?
+        prev_ignored = (len(out.ignored), len(out.statements), len(out.questions)) == (
+            mark[0] + 1, mark[1], mark[2])
+        mark = (len(out.ignored), len(out.statements), len(out.questions))
         if lowercase and moved_only and (m := re.match(r"^(?P<p>[a-z][\w'-]+)\s+now\b", raw)) and \
                 _bare_place(f"{m.group('p').capitalize()} now", False):
             # "we've moved!! bristol now": after a move said without a place, a word and "now" is
@@ -499,7 +520,16 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             c = _THINK_LEAD.sub("", c).rstrip("?").strip()
         else:
             hedged_lead = False
+        if not is_question(c) and (m := _SITUATION_Q.search(c)) and bare_question(m.group("q")):
+            # "a box paged for disk full, what's my routine": a situation, then a question
+            # about it with no subject of its own: one question (invariant 223)
+            out.questions.append(c)
+            continue
         if is_question(c):
+            if prev_ignored and bare_question(c):
+                # "motion sensors — how many?", "My flight got cancelled, what do I usually
+                # do?": the question's subject is the clause set aside before it (inv. 223)
+                c = out.ignored.pop().rstrip(" .!,;:") + ": " + c
             out.questions.append(c)
             continue
         allergy = re.search(r"\b(?:allergic|intolerant)\b", c, I)
