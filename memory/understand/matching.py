@@ -369,7 +369,8 @@ def already_known(text: str, hits: Iterable):
         # nights" is not "... hallway light at night must be dim"); a name is ("the CKA in
         # January" is the exam on record) (invariant 241).
         if mine <= theirs and negative == other_negative and (
-                len(mine) > 1 or len(theirs - TEMPLATE) <= 4 or named):
+                len(mine) > 1 or len(theirs - TEMPLATE) <= 4 or named
+                or mine <= terms(" ".join(h.text.split()[:3]))):  # "Is vegetarian; ..." leads with it
             return h
     return None
 
