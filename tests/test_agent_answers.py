@@ -196,3 +196,9 @@ def test_inv241_one_common_word_in_a_long_fact_is_not_already_known(service):
                               "night must be dim")
     t = turn(service, "I'm doing nights again from January")
     assert "already have" not in t.reply and [w.status for w in t.writes()] == ["applied"]
+
+
+def test_inv230_a_denial_with_a_remark_between_still_writes_the_true_value(service):
+    job = service.write_fact("ana", "Works as a staff engineer at Monzo", fact_type="identity").fact
+    [w] = turn(service, "Actually I never worked at Monzo, that was a typo, it's Mondo").writes()
+    assert (w.op, w.old_id, w.text) == ("retract", job.id, "Works at Mondo")

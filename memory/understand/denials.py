@@ -65,9 +65,12 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         st = Statement(act="deny", target=f"{verb} {tidy(m.group('rest'))}", slot=slot,
                        harsh=True, clause=c, rule="deny:never")
         # "..., it was Ōsaka": the value that was true all along (invariant 140).
-        new = re.search(r"^\s*,?\s*(?:it\s+was|it'?s|it\s+is)\s+(?:actually\s+|always\s+)?"
+        # "..., that was a typo, it's Mondo": a remark may stand between (invariant 230)
+        rest = c[m.end():] + (message[message.find(c) + len(c):] if c in message else "")
+        new = re.search(r"^\s*,?\s*(?:(?:that|this)\s+(?:was|is)\s+(?:a\s+|an\s+|my\s+)?[\w -]{1,25}?,\s*)?"
+                        r"(?:it\s+was|it'?s|it\s+is)\s+(?:actually\s+|always\s+)?"
                         r"(?:in\s+|at\s+|for\s+)?(?P<v>" + UPPER + r"[\w'’.-]*(?:\s+" + UPPER +
-                        r"[\w'’.-]*){0,2})\s*(?:[.!?]|$)", c[m.end():])
+                        r"[\w'’.-]*){0,2})\s*(?:[.!?]|[^\w]*$)", rest)
         if new and slot:
             st.text = (f"Lives in {new.group('v')}" if slot == "home"
                        else f"Works at {new.group('v')}")
