@@ -10,11 +10,10 @@ from collections import Counter
 
 import pytest
 
-from memory.embeddings import get_embedder
 from memory.eval.recall_eval import QUESTION_SETS, load_questions
 from memory.personas import DATA_DIR
-from memory.personas.loader import seed
-from memory.stores import open_store
+
+from .frozen_support import seeded_documents
 
 FROZEN2 = DATA_DIR / "questions_frozen2.json"
 # Pinned when the set was committed, before any ranking was run on it (invariant 151).
@@ -25,23 +24,7 @@ TAGS = {"current", "history", "dated", "event", "playbook", "catalog"}
 
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory):
-    """A real embedded store after `seed` (what `python -m memory seed` loads): id -> (kind,
-    owner, fact state), and the episodes agent recall screens out (invariant 65)."""
-    store = open_store(f"embedded:{tmp_path_factory.mktemp('frozen2') / 'p.db'}", get_embedder("hash"))
-    try:
-        seed(store)
-        docs: dict[str, tuple[str, str | None, str | None]] = {}
-        for user in store.users():
-            docs |= {e.id: ("episodic", user, None) for e in store.list_episodes(user)}
-            docs |= {f.id: ("semantic", user, f.state.value) for f in store.list_facts(user)}
-            docs |= {p.id: ("procedural", user, None) for p in store.list_playbooks(user)}
-        docs |= {c.id: ("catalog", None, None) for c in store.list_catalog()}
-        contradicted = {user: set(store.contradicted_sources(
-            user, [i for i, (k, u, _) in docs.items() if k == "episodic" and u == user]))
-            for user in store.users()}
-    finally:
-        store.close()
-    return docs, contradicted
+    return seeded_documents(tmp_path_factory.mktemp("frozen2") / "p.db")
 
 
 def _questions() -> list[dict]:
