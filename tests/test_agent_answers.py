@@ -202,3 +202,16 @@ def test_inv230_a_denial_with_a_remark_between_still_writes_the_true_value(servi
     job = service.write_fact("ana", "Works as a staff engineer at Monzo", fact_type="identity").fact
     [w] = turn(service, "Actually I never worked at Monzo, that was a typo, it's Mondo").writes()
     assert (w.op, w.old_id, w.text) == ("retract", job.id, "Works at Mondo")
+
+
+def test_inv242_a_prescribers_switch_replaces_the_medication(service):
+    old = service.write_fact("ana", "Takes metformin twice a day", fact_type="constraint").fact
+    [w] = turn(service, "My doctor switched me from metformin to Ozempic").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Takes Ozempic")
+    assert "Ozempic" in turn(service, "what medication do I take?").reply
+
+
+def test_inv242_someone_elses_switch_is_not_the_users_medication(service):
+    old = service.write_fact("ana", "Takes metformin twice a day", fact_type="constraint").fact
+    writes = turn(service, "My sister switched from metformin to insulin").writes()
+    assert all(w.old_id != old.id for w in writes)

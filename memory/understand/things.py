@@ -99,6 +99,17 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="change", text=text, fact_type="preference" if text.startswith(
                 ("Uses", "Main")) else "world", previous=previous, slot=slot,
                 valid_from=dates.valid_from, clause=c, rule="own:switched")]
+    # "My doctor switched me from metformin to Ozempic": a prescriber's switch is the user's
+    # medication (invariant 242)
+    m = re.search(r"\b(?:my|the)\s+(?:doctor|gp|consultant|nurse|specialist|psychiatrist|cardiologist|"
+                  r"dermatologist|endocrinologist|pharmacist|clinic|hospital)\s+(?:has\s+|just\s+)*"
+                  r"(?:switched|moved|changed|put)\s+me\s+(?:over\s+)?from\s+(?P<p>[\w'’ .-]+?)\s+(?:on)?to\s+"
+                  r"(?P<v>[\w'’ .-]+?)\s*(?=[,.;!?]|$)", t, I)
+    if m and obj_phrase(m.group("v"), keep_article=False):
+        thing = obj_phrase(m.group("v"), keep_article=False)
+        return [Statement(act="change", text=f"Takes {thing}", fact_type="constraint",
+                          previous=obj_phrase(m.group("p"), keep_article=False),
+                          valid_from=dates.valid_from, clause=c, rule="own:prescribed")]
     # "we don't have the Roborock any more"; "someone stole my Brompton"; "I got rid of the UPS"
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not)\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                    r"(?P<v>[\w'’ .+-]+?)\s+any\s*more\b", t, I)
