@@ -215,3 +215,15 @@ def test_inv242_someone_elses_switch_is_not_the_users_medication(service):
     old = service.write_fact("ana", "Takes metformin twice a day", fact_type="constraint").fact
     writes = turn(service, "My sister switched from metformin to insulin").writes()
     assert all(w.old_id != old.id for w in writes)
+
+
+def test_inv243_name_first_roles_and_use_as_read_with_the_role_leading(service):
+    old = service.write_fact("ana", "Manager is Oksana", fact_type="identity").fact
+    service.write_fact("ana", "Eats fish", fact_type="preference")
+    [w] = turn(service, "Oksana left, Tomás is my manager now").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Manager is Tomás")
+    t = turn(service, "I use fish as my shell")  # not "already have that: you eat fish"
+    assert [w.text for w in t.writes()] == ["Shell is fish"]
+    assert "your shell is fish" in turn(service, "what shell do I use?").reply
+    assert [w.text for w in turn(service, "I moved to Leeds, Jo is my mentor now").writes()] == \
+        ["Lives in Leeds", "Mentor is Jo"]

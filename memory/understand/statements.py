@@ -233,6 +233,28 @@ HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
 )
 
 
+_ROLE_FIRST = re.compile(r"(?:^|,\s*|\band\s+)(?P<n>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)\s+is\s+(?P<now>now\s+)?"
+                         r"(?:my|our)\s+(?P<role>(?:new\s+)?(?:line\s+|team\s+)?(?:manager|boss|lead|mentor|"
+                         r"supervisor|gp|doctor|dentist|landlord|landlady|therapist|tutor|coach|trainer|"
+                         r"partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?))"
+                         r"(?P<now2>\s+now)?\W*$", I)
+_USE_AS = re.compile(r"^(?:i|we)\s+(?:now\s+)?use\s+(?P<v>[\w'’ .+-]+?)\s+as\s+(?:my|our)\s+"
+                     r"(?P<role>(?:main\s+|default\s+)?[a-z][\w -]*?)(?:\s+now)?\W*$", I)
+
+
+def _role_first(c: str) -> str:
+    """Invariant 243: "Tomás is my manager now" is "my manager is now Tomás"; "I use fish as my
+    shell" is "my shell is fish": the role leads, as the rules read it."""
+    m = _ROLE_FIRST.search(c.strip())
+    if m:
+        now = "now " if (m.group("now") or m.group("now2")) else ""
+        return c.strip()[:m.start("n")] + f"my {m.group('role')} is {now}{m.group('n')}"
+    m = _USE_AS.match(c.strip())
+    if m and m.group("role").split()[-1].lower() not in {"way", "excuse", "reason", "backup", "job"}:
+        return f"my {m.group('role')} is {m.group('v')}"
+    return c
+
+
 def read_clause(c: str, message: str, today: date, history: list[str], *,
                 allow_correction: bool = True) -> list[Statement] | None:
     """Statements in one clause (None: nothing understood; []: understood, nothing to keep)."""
@@ -243,6 +265,16 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     found = documents(c, message, today)
     if found is not None:  # read before dates: the expiry date is the value (invariant 232)
         return found
+    m = _ROLE_FIRST.search(c.strip())
+    if m and m.start("n") > 0:
+        # "Oksana left, Tomás is my manager now": two clauses, each read on its own (inv. 243)
+        head, tail = c.strip()[:m.start()].strip(" ,"), c.strip()[m.start("n"):]
+        found_head = read_clause(head, message, today, history) if head else None
+        found_tail = read_clause(tail, message, today, history)
+        if found_head is None and found_tail is None:
+            return None
+        return (found_head or []) + (found_tail or [])
+    c = _role_first(c)
     dates = find_dates(c, today)
     found = relation(dates.text)
     if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):
