@@ -227,3 +227,16 @@ def test_inv243_name_first_roles_and_use_as_read_with_the_role_leading(service):
     assert "your shell is fish" in turn(service, "what shell do I use?").reply
     assert [w.text for w in turn(service, "I moved to Leeds, Jo is my mentor now").writes()] == \
         ["Lives in Leeds", "Mentor is Jo"]
+
+
+@pytest.mark.parametrize("said, value", [
+    ("I moved to the payments team last week", "Works on the payments team"),
+    ("I'm on the data platform team now", "Works on the data platform team")])
+def test_inv244_a_team_the_user_moved_to_is_written(service, said, value):
+    assert [w.text for w in turn(service, said).writes()] == [value]
+
+
+@pytest.mark.parametrize("said", ["I moved to a new team", "I joined the pub quiz team",
+                                  "our team lunch is on Friday"])
+def test_inv244_no_team_named_or_a_hobby_team_is_not_a_work_team(service, said):
+    assert all(not (w.text or "").startswith("Works on") for w in turn(service, said).writes())

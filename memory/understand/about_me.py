@@ -327,6 +327,19 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
 
 def work(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
+    # "I moved to the payments team", "I'm on the data team now" (invariant 244)
+    m = re.search(r"\b(?:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?P<chg>moved|switched|transferred|joined|"
+                  r"changed)\s+(?:over\s+)?(?:to|into)?\s*|(?:i'?m|i\s+am)\s+(?P<now>now\s+)?(?:on|in)\s+)"
+                  r"(?:the\s+|a\s+|our\s+)?(?P<team>(?!(?:my|new|a|an|the|our|another|different)\b)\w[\w&'’ -]{0,39}?)\s+team\b(?!\s+(?:lunch|"
+                  r"dinner|drinks|meeting|call|event|day|building|offsite|chat))", t, I)
+    if m and not re.search(r"\b(?:football|rugby|cricket|netball|hockey|quiz|pub|sports?|volleyball|"
+                           r"basketball|running|rowing|swim(?:ming)?|to|into|a|an|new|another|"
+                           r"different|my|our|other)\b", m.group("team"), I):
+        team = tidy(m.group("team"))
+        changed = bool(m.group("chg") or m.group("now") or re.search(r"\bnow\b", c, I))
+        return [Statement(act="change" if changed else "assert", text=f"Works on the {team} team",
+                          fact_type="identity", slot="team", valid_from=dates.valid_from, clause=c,
+                          rule="work:team")]
     org = r"(?P<org>[A-Z][\w&.'’-]*(?:\s+(?:[A-Z][\w&.'’-]*|&|of|and))*)"
     m = (re.search(r"\b(?:" + org + r"|(?i:they|we|the\s+company|my\s+(?:boss|manager|company)))"
                    r"\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s+to\s+"
