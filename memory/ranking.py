@@ -94,16 +94,19 @@ class RankingParams(BaseModel):
     # Seventh pass (invariant 170): a distilled memory (fact, playbook, catalog entry) is a
     # short text where BM25 has little evidence, so its dense leg may weigh more than an
     # episode's. None = the episode's weight (off).
-    distilled_dense_weight: float | None = Field(None, ge=0.0, description="dense weight of a "
+    # Fourteenth pass: 1.2 / 3.0 (from None / 2.5) — a sibling fact sharing one word of the
+    # question outranked the fact that means it (docs/benchmarks.md, recall14).
+    distilled_dense_weight: float | None = Field(1.2, ge=0.0, description="dense weight of a "
                                                  "distilled memory (fact, playbook, catalog) "
                                                  "when the lexical match is full; None = "
-                                                 "dense_weight")
-    distilled_weak_dense_weight: float | None = Field(2.5, ge=0.0, description="dense weight "
+                                                 "dense_weight (fourteenth pass: 1.0-1.6 "
+                                                 "measured)")
+    distilled_weak_dense_weight: float | None = Field(3.0, ge=0.0, description="dense weight "
                                                       "of a distilled memory when the best BM25 "
                                                       "hit holds none of the query's words; "
-                                                      "None = weak_dense_weight (chosen on the "
-                                                      "persona tuning sets, seventh pass: "
-                                                      "plateau 2.2-3.0)")
+                                                      "None = weak_dense_weight (seventh pass: "
+                                                      "plateau 2.2-3.0, 2.5; fourteenth pass, "
+                                                      "with the full weight 1.2: 3.0)")
     # Eighth pass (invariant 190): an event question's answer is most often an episode.
     event_plain_dense: bool = Field(True, description="on an event question (a past-tense "
                                     "narrative, memory.temporal.event_question) distilled "
@@ -115,12 +118,13 @@ class RankingParams(BaseModel):
                                            "versions eligible at this weight, without a chain "
                                            "lift (invariant 192; eighth pass); 0 = off")
     # Ninth pass (invariant 193): a question about him or her asks for that person's memories.
-    person_catalog_weight: float = Field(0.7, ge=0.0, le=1.0, description="catalog entries on "
+    person_catalog_weight: float = Field(0.4, ge=0.0, le=1.0, description="catalog entries on "
                                          "a question that refers to a person in the third "
                                          "person ('Where do her backups go?', "
                                          "memory.ranking.asks_about_person): the catalog holds "
                                          "no one's memories (invariant 193; ninth pass: plateau "
-                                         "0.4-0.8); 1.0 = off")
+                                         "0.4-0.8, 0.7; fourteenth pass, with invariant 233 "
+                                         "and the distilled dense weight 1.2: 0.4); 1.0 = off")
     present_episode_weight: float = Field(0.8, ge=0.0, le=1.0, description="episodes on a "
                                           "question about the present state ('Which editor "
                                           "does he use now?', memory.ranking.asks_present) "
@@ -478,7 +482,10 @@ _PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself|we|our)\b", 
 
 # A question asking how to do something wants a procedure whoever it is about ("How should she
 # reset her bulbs?"); "how did", "how often / many / long" ask about what happened or how much.
-_HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|what\s+should\b|"
+# invariant 233: "How does she get to work?" asks what she does (her habit, a fact), not how to
+# do it; "How should she ...?", "How do I / we ...?" still ask for a procedure.
+_HOW_TO = re.compile(r"^\W*(?:how\s+(?:(?:do|does)(?!\s+(?:she|he|they)\b)|can|could|should|would|"
+                     r"to)\b|what\s+should\b|"
                      r"what'?s\s+the\s+(?:best\s+)?way\b|is\s+there\s+a\s+way\b|"
                      r"why\s+(?:does|do|is|won'?t|doesn'?t|isn'?t|can'?t)\b)", re.IGNORECASE)
 
@@ -533,8 +540,9 @@ _WHEN = re.compile(r"(?:^|[.?!;]\s*)\W*(?:when|what\s+(?:time|date|day)|how\s+lo
                    re.IGNORECASE)
 _MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
         r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+# invariant 234: a month with its year ("until February 2028") is a date as much as a day is
 _DATED = re.compile(rf"\b(?:{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-                    rf"{_MON})\b|\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|\b\d{{1,2}}:\d\d\b|"
+                    rf"{_MON}|{_MON}\s+\d{{4}})\b|\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|\b\d{{1,2}}:\d\d\b|"
                     r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|"
                     r"weekdays?)s?\b", re.IGNORECASE)
 
