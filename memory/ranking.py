@@ -14,8 +14,9 @@ snippet repeated; a turn said by the one person the question names rises below t
 about the state now weighs episodes less than facts (invariant 194), and so does one in the
 simple present (invariant 196); on a question asking when, a memory that says a date or a time
 rises (invariant 195); a narrative event question takes no source lifts (invariant 216), and one
-asking for an outcome lifts the episode told after the first report (invariant 217). It runs on
-any backend's fused hits.
+asking for an outcome lifts the episode told after the first report (invariant 217); a fact
+saying a name weighs less on a question asking for none (invariant 235). It runs on any
+backend's fused hits.
 """
 
 from __future__ import annotations
@@ -167,6 +168,12 @@ class RankingParams(BaseModel):
                                        "episode still follows it (invariant 217)")
     outcome_follow_top: int = Field(5, ge=1, description="the best n episodes are the reports "
                                     "a later episode may follow (invariant 217)")
+    # Fourteenth pass (invariant 235): the fact that says the user's name is a near neighbour of
+    # every short question about them in the dense leg, and answers only one.
+    name_fact_weight: float = Field(0.6, ge=0.0, le=1.0, description="a fact saying someone's "
+                                    "name ('Her name is Maya') on a question that asks for no "
+                                    "name (memory.ranking.name_weights, invariant 235; "
+                                    "fourteenth pass: 0.8 and 0.6 measured); 1.0 = off")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -570,6 +577,31 @@ def when_weights(cands: list[Candidate], query: str, params: RankingParams) -> l
     return [w if says_date(c.doc.search_text()) else 1.0 for c in cands]
 
 
+# Invariant 235: a fact saying a name, and a question asking for one.
+_NAME_FACT = re.compile(r"\bname\s+is\b", re.IGNORECASE)
+_ASKS_NAME = re.compile(r"\b(?:names?|named|call|called|who\s+is\s+(?:she|he|this|that))\b",
+                        re.IGNORECASE)
+
+
+def asks_name(query: str) -> bool:
+    """Does the question ask what someone or something is called ("What's her name?", "What is
+    this user called?", "Who is she?")? Pure."""
+    return bool(_ASKS_NAME.search(query))
+
+
+def name_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:
+    """Invariant 235: on a question that asks for no name, a fact saying a name ("Her name is
+    Maya", "His name is Ravi and he is a developer") is multiplied by `name_fact_weight`; every
+    other candidate by 1. The identity fact is short and about the person, so the dense leg puts
+    it near every question about them ("Does Maya have any siblings?"), though it answers only
+    what they are called. Pure; nothing added or dropped."""
+    w = params.name_fact_weight
+    if w == 1.0 or not query or asks_name(query):
+        return [1.0] * len(cands)
+    return [w if isinstance(c.doc, Fact) and _NAME_FACT.search(c.doc.text) else 1.0
+            for c in cands]
+
+
 def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
     m = 1.0
     if isinstance(doc, Fact) and doc.state == FactState.SUPERSEDED:
@@ -858,6 +890,8 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
                                       strict=True)]
     if params.when_dated_lift != 1.0 and query:  # invariant 195
         lift = [a * b for a, b in zip(lift, when_weights(cands, query, params), strict=True)]
+    if params.name_fact_weight != 1.0 and query:  # invariant 235
+        lift = [a * b for a, b in zip(lift, name_weights(cands, query, params), strict=True)]
     qs = [qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC and is_question(c.doc.text))
           else 1.0 for c in cands]
     ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]

@@ -1,6 +1,7 @@
 """Recall quality, fourteenth pass: current questions (an active fact answers). "How does she
 ...?" asks about her, not for a procedure (invariant 233); a month with its year is a date
-(invariant 234). Pure detection first, then the real store and retrieval. Own data only."""
+(invariant 234); a fact saying a name weighs less on a question asking for none (invariant
+235). Pure detection first, then the real store and retrieval. Own data only."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import pytest
 
 from memory.clock import fixed_clock
 from memory.models import CatalogDoc, MemoryKind
-from memory.ranking import Candidate, RankingParams, asks_about_person, says_date, when_weights
+from memory.ranking import (
+    Candidate,
+    RankingParams,
+    asks_about_person,
+    asks_name,
+    name_weights,
+    says_date,
+    when_weights,
+)
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
 
@@ -94,3 +103,56 @@ def test_inv234_when_weights_lift_a_fact_dated_by_month_and_year(store):
     lift = {h.id: h.multipliers.lift for h in got}
     assert lift[month.id] == pytest.approx(lift[plain.id] * p.when_dated_lift)
     assert all(h.doc.user_id == "zoe" for h in got)
+
+
+# --- invariant 235: the name fact answers only a question about the name --------------------------
+@pytest.mark.parametrize("q,asks", [
+    ("What's her name again?", True),
+    ("What is this customer called?", True),
+    ("Who is she?", True),
+    ("Does Zoë have any cousins?", False),
+    ("Where does Zoe swim these days?", False),
+    ("Who is her landlord now?", False),
+])
+def test_inv235_asks_name(q, asks):
+    assert asks_name(q) is asks
+
+
+def test_inv235_name_weights_touch_only_facts_saying_a_name(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    name = svc.write_fact("zoe", "Her name is Zoë", fact_type="identity").fact
+    both = svc.write_fact("zoe", "Her name is Zoë and she is a ferry pilot").fact
+    other = svc.write_fact("zoe", "Her cousin Ilse lives in Graz").fact
+    ep = svc.write_episodes("zoe", [("My name is on the ferry rota again", NOW, "s1")],
+                            actor="cli")[0]
+    cands = [Candidate(d, 1.0, {}, (1.0, 1.0, 1.0), None) for d in (name, both, other, ep)]
+    p = RankingParams()
+    w = p.name_fact_weight
+    assert w < 1.0
+    assert name_weights(cands, "Does Zoë have any cousins?", p) == [w, w, 1.0, 1.0]
+    assert name_weights(cands, "What is her name?", p) == [1.0] * 4
+    off = p.model_copy(update={"name_fact_weight": 1.0})
+    assert name_weights(cands, "Does Zoë have any cousins?", off) == [1.0] * 4
+
+
+def test_inv235_recall_puts_the_fact_asked_for_above_the_name_on_the_real_store(store):
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    name = svc.write_fact("zoe", "Her name is Zoë", fact_type="identity").fact
+    cousin = svc.write_fact("zoe", "Has one cousin, Ilse, in Graz").fact
+    for t in ("Swims at the Lido on Sundays", "Pilots the morning ferry to Grado",
+              "Her bike is a red Bianchi"):
+        svc.write_fact("zoe", t)
+    svc.write_fact("omar", "His cousin lives in Graz")  # another user's: never a candidate
+    q = "Does Zoë have any cousins nearby?"
+    off = RecallConfig(ranking=DEFAULT.ranking.model_copy(update={"name_fact_weight": 1.0}))
+    before = svc.recall("zoe", q, purpose=Purpose.EVAL, config=off).hits
+    after = svc.recall("zoe", q, purpose=Purpose.EVAL).hits
+    assert before[0].doc.id == name.id and before[1].doc.id == cousin.id
+    assert after[0].doc.id == cousin.id
+    assert {h.id for h in after} == {h.id for h in before}  # reorders, never adds or drops
+    lift = {h.id: h.multipliers.lift for h in before}
+    got = next(h for h in after if h.id == name.id)
+    assert got.multipliers.lift == pytest.approx(lift[name.id] * DEFAULT.ranking.name_fact_weight)
+    assert all(h.doc.user_id == "zoe" for h in after)
+    # asked for the name, it keeps its place
+    assert svc.recall("zoe", "What's her name?", purpose=Purpose.EVAL).hits[0].id == name.id
