@@ -14,8 +14,9 @@ snippet repeated; a turn said by the one person the question names rises below t
 about the state now weighs episodes less than facts (invariant 194), and so does one in the
 simple present (invariant 196); on a question asking when, a memory that says a date or a time
 rises (invariant 195); a narrative event question takes no source lifts (invariant 216), and one
-asking for an outcome lifts the episode told after the first report (invariant 217). It runs on
-any backend's fused hits.
+asking for an outcome lifts the episode told after the first report (invariant 217); a fact
+saying a name weighs less on a question asking for none (invariant 235). It runs on any
+backend's fused hits.
 """
 
 from __future__ import annotations
@@ -94,16 +95,19 @@ class RankingParams(BaseModel):
     # Seventh pass (invariant 170): a distilled memory (fact, playbook, catalog entry) is a
     # short text where BM25 has little evidence, so its dense leg may weigh more than an
     # episode's. None = the episode's weight (off).
-    distilled_dense_weight: float | None = Field(None, ge=0.0, description="dense weight of a "
+    # Fourteenth pass: 1.2 / 3.0 (from None / 2.5) — a sibling fact sharing one word of the
+    # question outranked the fact that means it (docs/benchmarks.md, recall14).
+    distilled_dense_weight: float | None = Field(1.2, ge=0.0, description="dense weight of a "
                                                  "distilled memory (fact, playbook, catalog) "
                                                  "when the lexical match is full; None = "
-                                                 "dense_weight")
-    distilled_weak_dense_weight: float | None = Field(2.5, ge=0.0, description="dense weight "
+                                                 "dense_weight (fourteenth pass: 1.0-1.6 "
+                                                 "measured)")
+    distilled_weak_dense_weight: float | None = Field(3.0, ge=0.0, description="dense weight "
                                                       "of a distilled memory when the best BM25 "
                                                       "hit holds none of the query's words; "
-                                                      "None = weak_dense_weight (chosen on the "
-                                                      "persona tuning sets, seventh pass: "
-                                                      "plateau 2.2-3.0)")
+                                                      "None = weak_dense_weight (seventh pass: "
+                                                      "plateau 2.2-3.0, 2.5; fourteenth pass, "
+                                                      "with the full weight 1.2: 3.0)")
     # Eighth pass (invariant 190): an event question's answer is most often an episode.
     event_plain_dense: bool = Field(True, description="on an event question (a past-tense "
                                     "narrative, memory.temporal.event_question) distilled "
@@ -115,12 +119,13 @@ class RankingParams(BaseModel):
                                            "versions eligible at this weight, without a chain "
                                            "lift (invariant 192; eighth pass); 0 = off")
     # Ninth pass (invariant 193): a question about him or her asks for that person's memories.
-    person_catalog_weight: float = Field(0.7, ge=0.0, le=1.0, description="catalog entries on "
+    person_catalog_weight: float = Field(0.4, ge=0.0, le=1.0, description="catalog entries on "
                                          "a question that refers to a person in the third "
                                          "person ('Where do her backups go?', "
                                          "memory.ranking.asks_about_person): the catalog holds "
                                          "no one's memories (invariant 193; ninth pass: plateau "
-                                         "0.4-0.8); 1.0 = off")
+                                         "0.4-0.8, 0.7; fourteenth pass, with invariant 233 "
+                                         "and the distilled dense weight 1.2: 0.4); 1.0 = off")
     present_episode_weight: float = Field(0.8, ge=0.0, le=1.0, description="episodes on a "
                                           "question about the present state ('Which editor "
                                           "does he use now?', memory.ranking.asks_present) "
@@ -163,6 +168,12 @@ class RankingParams(BaseModel):
                                        "episode still follows it (invariant 217)")
     outcome_follow_top: int = Field(5, ge=1, description="the best n episodes are the reports "
                                     "a later episode may follow (invariant 217)")
+    # Fourteenth pass (invariant 235): the fact that says the user's name is a near neighbour of
+    # every short question about them in the dense leg, and answers only one.
+    name_fact_weight: float = Field(0.6, ge=0.0, le=1.0, description="a fact saying someone's "
+                                    "name ('Her name is Maya') on a question that asks for no "
+                                    "name (memory.ranking.name_weights, invariant 235; "
+                                    "fourteenth pass: 0.8 and 0.6 measured); 1.0 = off")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
                                  "member the question asks for takes its chain's best fused "
@@ -478,7 +489,10 @@ _PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself|we|our)\b", 
 
 # A question asking how to do something wants a procedure whoever it is about ("How should she
 # reset her bulbs?"); "how did", "how often / many / long" ask about what happened or how much.
-_HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|does|can|could|should|would|to)\b|what\s+should\b|"
+# invariant 233: "How does she get to work?" asks what she does (her habit, a fact), not how to
+# do it; "How should she ...?", "How do I / we ...?" still ask for a procedure.
+_HOW_TO = re.compile(r"^\W*(?:how\s+(?:(?:do|does)(?!\s+(?:she|he|they)\b)|can|could|should|would|"
+                     r"to)\b|what\s+should\b|"
                      r"what'?s\s+the\s+(?:best\s+)?way\b|is\s+there\s+a\s+way\b|"
                      r"why\s+(?:does|do|is|won'?t|doesn'?t|isn'?t|can'?t)\b)", re.IGNORECASE)
 
@@ -533,8 +547,9 @@ _WHEN = re.compile(r"(?:^|[.?!;]\s*)\W*(?:when|what\s+(?:time|date|day)|how\s+lo
                    re.IGNORECASE)
 _MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
         r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+# invariant 234: a month with its year ("until February 2028") is a date as much as a day is
 _DATED = re.compile(rf"\b(?:{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-                    rf"{_MON})\b|\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|\b\d{{1,2}}:\d\d\b|"
+                    rf"{_MON}|{_MON}\s+\d{{4}})\b|\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|\b\d{{1,2}}:\d\d\b|"
                     r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|"
                     r"weekdays?)s?\b", re.IGNORECASE)
 
@@ -560,6 +575,31 @@ def when_weights(cands: list[Candidate], query: str, params: RankingParams) -> l
     if w == 1.0 or not query or not asks_when(query):
         return [1.0] * len(cands)
     return [w if says_date(c.doc.search_text()) else 1.0 for c in cands]
+
+
+# Invariant 235: a fact saying a name, and a question asking for one.
+_NAME_FACT = re.compile(r"\bname\s+is\b", re.IGNORECASE)
+_ASKS_NAME = re.compile(r"\b(?:names?|named|call|called|who\s+is\s+(?:she|he|this|that))\b",
+                        re.IGNORECASE)
+
+
+def asks_name(query: str) -> bool:
+    """Does the question ask what someone or something is called ("What's her name?", "What is
+    this user called?", "Who is she?")? Pure."""
+    return bool(_ASKS_NAME.search(query))
+
+
+def name_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:
+    """Invariant 235: on a question that asks for no name, a fact saying a name ("Her name is
+    Maya", "His name is Ravi and he is a developer") is multiplied by `name_fact_weight`; every
+    other candidate by 1. The identity fact is short and about the person, so the dense leg puts
+    it near every question about them ("Does Maya have any siblings?"), though it answers only
+    what they are called. Pure; nothing added or dropped."""
+    w = params.name_fact_weight
+    if w == 1.0 or not query or asks_name(query):
+        return [1.0] * len(cands)
+    return [w if isinstance(c.doc, Fact) and _NAME_FACT.search(c.doc.text) else 1.0
+            for c in cands]
 
 
 def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) -> float:
@@ -850,6 +890,8 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
                                       strict=True)]
     if params.when_dated_lift != 1.0 and query:  # invariant 195
         lift = [a * b for a, b in zip(lift, when_weights(cands, query, params), strict=True)]
+    if params.name_fact_weight != 1.0 and query:  # invariant 235
+        lift = [a * b for a, b in zip(lift, name_weights(cands, query, params), strict=True)]
     qs = [qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC and is_question(c.doc.text))
           else 1.0 for c in cands]
     ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]

@@ -62,13 +62,17 @@ DENSE_ONLY = RecallConfig(use_bm25=False)  # ablation: dense leg alone
 HISTORY = RecallConfig(include_superseded=True)  # superseded facts too, as history
 # RRF k=10 instead of 30: rewards agreement near the top of each leg. Measured by issue 7 (LoCoMo
 # R@10 54.4 -> 62.1, persona questions unchanged; docs/benchmarks.md "Evaluation").
-SHARP_RRF = RecallConfig(ranking=RankingParams(fusion="rrf", dense_weight=1.0, rrf_k=10))
+# Every kind's dense leg alike (distilled_dense_weight None, as before the fourteenth pass): plain
+# RRF, which a store's one-request hybrid path serves.
+SHARP_RRF = RecallConfig(ranking=RankingParams(fusion="rrf", dense_weight=1.0, rrf_k=10,
+                                               distilled_dense_weight=None))
 # Issue 17: the ranking before it (equal-weight RRF k=30, no post-fusion multipliers, no catalog),
 # kept for comparison and for stores whose one-request path only does plain RRF.
 LEGACY_RRF = RecallConfig(include_catalog=False, use_time=False, drop_names="off", lexicon_weight=0.0,
                           dense_drop_pronouns=False,
                           ranking=RankingParams(
-    fusion="rrf", dense_weight=1.0, question_weight=1.0, past_weight=1.0, window_boost=1.0,
+    fusion="rrf", dense_weight=1.0, distilled_dense_weight=None, question_weight=1.0,
+    past_weight=1.0, window_boost=1.0,
     source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0, weak_dense_weight=None))
 # Demote a turn whose session neighbour already ranks higher (measured: LoCoMo tune R@10 -0.5,
 # persona tuning R@5 +0.02, so it is not the default).

@@ -21,7 +21,8 @@ from memory.ranking import (
 from memory.stores.base import LegHit
 from tests.conftest import NOW
 
-P = RankingParams(fusion="rrf", dense_weight=1.0)  # the RRF path; score fusion: test_fusion.py
+# the RRF path, every kind's dense leg alike (invariant 170 off); score fusion: test_fusion.py
+P = RankingParams(fusion="rrf", dense_weight=1.0, distilled_dense_weight=None)
 
 
 @pytest.mark.parametrize("age, expected", [
@@ -86,7 +87,7 @@ def test_multipliers_reorder_a_leg_before_fusion():
 # --- invariant 170: a distilled memory's dense leg may weigh more than an episode's ---------------
 def test_inv170_kind_dense_weights_interpolate_each_kind_by_coverage():
     p = RankingParams(dense_weight=0.8, weak_dense_weight=1.6, distilled_weak_dense_weight=2.5,
-                      coverage_full=0.75)
+                      distilled_dense_weight=None, coverage_full=0.75)
     weak, half, full = (kind_dense_weights(c, p) for c in (0.0, 0.375, 1.0))
     assert (weak.dense_weight, weak.distilled_dense_weight) == pytest.approx((1.6, 2.5))
     assert (half.dense_weight, half.distilled_dense_weight) == pytest.approx((1.2, 1.65))
@@ -115,7 +116,7 @@ def test_inv170_fusion_weighs_the_dense_leg_by_kind(fusion):
     legs = {"bm25": [LegHit(doc=ep, score=4.0), LegHit(doc=fact, score=1.0)],
             "dense": [LegHit(doc=ep, score=0.6), LegHit(doc=fact, score=0.6),
                       LegHit(doc=pb, score=0.2)]}
-    plain = RankingParams(fusion=fusion, dense_weight=0.8)
+    plain = RankingParams(fusion=fusion, dense_weight=0.8, distilled_dense_weight=None)
     kinded = plain.model_copy(update={"distilled_dense_weight": 2.4})
     before = {h.id: h for h in fuse(legs, NOW, plain)}
     after = {h.id: h for h in fuse(legs, NOW, kinded)}

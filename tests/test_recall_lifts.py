@@ -16,7 +16,8 @@ from memory.stores.base import LegHit
 from memory.temporal import TimeIntent
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
-P = RankingParams(tail_from=25)
+# the dense leg weighs every kind alike here (invariant 170 off): these tests are about the lifts
+P = RankingParams(tail_from=25, distilled_dense_weight=None)
 OFF = RankingParams(source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0)
 HISTORY = TimeIntent(history=True)
 

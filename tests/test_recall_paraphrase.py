@@ -121,8 +121,12 @@ def test_inv153_recall_drops_the_users_name_from_the_lexical_query(store):
     kept = svc.recall("ana", "Where does Maya live these days?", purpose=Purpose.EVAL,
                       config=DEFAULT.model_copy(update={"drop_names": "off"})).hits
     assert "bm25" in next(h for h in kept if h.id == name.id).legs
-    # a question about the name itself still finds it
-    assert svc.recall("ana", "What's my name?", purpose=Purpose.EVAL).hits[0].id == name.id
+    # a question about the name itself still finds it (three facts: min-max makes the dense
+    # leg's best 1 and its worst 0, so the dense leg is weighed as an episode's here)
+    alike = DEFAULT.model_copy(update={"ranking": DEFAULT.ranking.model_copy(update={
+        "distilled_dense_weight": None})})
+    assert svc.recall("ana", "What's my name?", purpose=Purpose.EVAL,
+                      config=alike).hits[0].id == name.id
     # explain shows the query each leg got and this query's dense weight
     ex = svc.recall("ana", "Where does Maya live these days?", purpose=Purpose.EXPLAIN,
                     explain=True).explain
@@ -203,7 +207,8 @@ def test_inv170_recall_weighs_a_facts_dense_leg_by_kind_on_the_real_store(store)
     assert p.distilled_weak_dense_weight > p.weak_dense_weight
     got = svc.recall("ana", q, purpose=Purpose.EVAL, explain=True)
     off = svc.recall("ana", q, purpose=Purpose.EVAL, explain=True, config=RecallConfig(
-        ranking=p.model_copy(update={"distilled_weak_dense_weight": None})))
+        ranking=p.model_copy(update={"distilled_weak_dense_weight": None,
+                                     "distilled_dense_weight": None})))
     cov = got.explain.lexical_coverage
     assert cov is not None and cov < p.coverage_full and cov == off.explain.lexical_coverage
     want = kind_dense_weights(cov, p)
@@ -227,4 +232,6 @@ def test_inv170_recall_weighs_a_facts_dense_leg_by_kind_on_the_real_store(store)
     # with the whole query held by the best lexical hit, both kinds get the plain weight
     full = svc.recall("ana", "hoover robot sofa", purpose=Purpose.EVAL, explain=True)
     assert full.explain.dense_weight == pytest.approx(p.dense_weight)
-    assert full.explain.distilled_dense_weight is None
+    # ... and a distilled memory its own full weight (fourteenth pass: 1.2, above the episode's)
+    assert p.distilled_dense_weight is not None and p.distilled_dense_weight > p.dense_weight
+    assert full.explain.distilled_dense_weight == pytest.approx(p.distilled_dense_weight)

@@ -50,7 +50,9 @@ USER_SCOPE = {"bool": {"filter": [
                          {"terms": {"state": ["active"]}}], "minimum_should_match": 1}}]}}
 # Issue 17: the default fusion is score-normalised (client-side); the one-request rrf retriever
 # serves plain-RRF configs, so its tests ask for one.
-RRF_PARAMS = RankingParams(fusion="rrf", dense_weight=1.0, catalog_prior=0.85)
+# plain RRF (every kind's dense leg alike): the one-request hybrid path (invariant 21)
+RRF_PARAMS = RankingParams(fusion="rrf", dense_weight=1.0, catalog_prior=0.85,
+                           distilled_dense_weight=None)
 RRF_CATALOG = DEFAULT.model_copy(update={"include_catalog": True, "ranking": RRF_PARAMS})
 CATALOG_SCOPE = {"bool": {"filter": [{"term": {"kind": "catalog"}}],
                           "must_not": [{"exists": {"field": "user_id"}}]}}
