@@ -452,6 +452,11 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
     record.memory_id = res.fact.id
     record.confidence = res.fact.confidence
     record.tombstone_id = res.tombstone.id if res.tombstone else None
+    if res.fact.state == FactState.CANDIDATE:
+        # Held by the write path (a near-restatement of the value it retracts, invariant 62):
+        # waiting for an operator, never reported as applied (invariant 245)
+        record.status, record.flags = "review", list(res.fact.flags)
+        result.message = "held for review by the write path; not active until approved"
     result.writes.append(record)
     return None
 

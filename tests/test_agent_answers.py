@@ -6,7 +6,7 @@ import pytest
 
 from memory.agents.offline import _belongings_q
 
-from .test_agent_turn import turn
+from .test_agent_turn import active, turn
 
 
 @pytest.fixture
@@ -240,3 +240,45 @@ def test_inv244_a_team_the_user_moved_to_is_written(service, said, value):
                                   "our team lunch is on Friday"])
 def test_inv244_no_team_named_or_a_hobby_team_is_not_a_work_team(service, said):
     assert all(not (w.text or "").startswith("Works on") for w in turn(service, said).writes())
+
+
+def test_inv245_denying_one_item_of_a_list_keeps_the_rest_in_force(service):
+    both = service.write_fact("ana", "Is allergic to peanuts and shellfish", fact_type="constraint").fact
+    t = turn(service, "I'm not allergic to shellfish, the test was a false positive")
+    [w] = t.writes()
+    assert (w.op, w.status, w.old_id, w.text) == ("supersede", "applied", both.id,
+                                                  "Is allergic to peanuts")
+    assert active(service) == ["Is allergic to peanuts"]
+    assert "peanuts" in turn(service, "what am I allergic to?").reply
+
+
+def test_inv245_a_sentence_with_and_is_not_a_list_of_items():
+    from memory.agents.offline import _without_item
+
+    assert _without_item("Has a severe peanut allergy and always carries two EpiPens", "peanut") is None
+    assert _without_item("Has a cat and a dog", "cat") == "Has a dog"
+    assert _without_item("Speaks English, German and Portuguese", "German") == \
+        "Speaks English and Portuguese"
+
+
+def test_inv245_a_write_the_write_path_holds_is_reported_as_waiting(service):
+    from datetime import UTC, datetime
+
+    from memory.agents import ToolRunner
+    from memory.tools import ToolContext
+    from memory.trace import TurnTrace
+
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    ep = service.write_episode("ana", "x")
+    old = service.write_fact("ana", "Is allergic to peanuts and shellfish", fact_type="constraint").fact
+    runner = ToolRunner(ToolContext(service=service, user_id="ana", episode_id=ep.id),
+                        TurnTrace(turn_id="t", user_id="ana", session_id="s", message="x",
+                                  started_at=now, today=now.date()))
+    runner.begin_step()
+    runner.call("recall_memory", {"query": "allergic peanuts shellfish"})
+    # A harsh correction that nearly restates the value it retracts is held (invariant 62):
+    res = runner.call("write_memory", {"kind": "fact", "text": "Is allergic to peanuts",
+                                       "fact_type": "constraint", "supersedes_id": old.id,
+                                       "contradiction": "harsh"})
+    assert [w.status for w in res.writes] == ["review"]
+    assert active(service) == ["Is allergic to peanuts and shellfish"]

@@ -176,6 +176,20 @@ class OfflineAgent:
             return ("I have nothing on record saying " + _yours(st.target or "that")
                     + ", so there is nothing to take back.")
         old = second_person(target.text)
+        rest = _without_item(target.text, st.target or "")
+        if rest and not st.text and target.state == "active":
+            # Invariant 245: "I'm not allergic to shellfish" over "allergic to peanuts and
+            # shellfish" denies one item: the rest stays true and in force at once (a natural
+            # supersession; a harsh one would hold it back as a restatement, invariant 62)
+            res = tools.call("write_memory", {
+                "kind": "fact", "text": rest, "fact_type": target.fact_type,
+                "confidence": st.confidence, "supersedes_id": target.id,
+                "contradiction": "natural",
+                "reason": f"the user says part of this was never true: {st.clause}"})
+            if res.ok and res.writes and res.writes[0].status == "applied":
+                return sentence(f"Corrected: {second_person(rest)}, and nothing more; I've taken "
+                                f"{_yours(st.target or 'that')} off your record")
+            return self._said(res, st) or ""
         if st.text and target.state == "active" and not _incomplete(st.text):
             res = tools.call("write_memory", {
                 "kind": "fact", "text": st.text, "fact_type": st.fact_type,
@@ -808,6 +822,34 @@ def _about_me(inp: AgentInput) -> str:
         return "I don't have anything on record about you yet."
     return sentence("Here's what I know about you: " + join([_role(second_person(c.text))
                                                               for c in items]))
+
+
+_NOT_ITEM = re.compile(r"^(?:always|never|often|usually|also|then|still|now|sometimes|is|are|was|"
+                       r"were|has|have|had|got|gets|lives|works|uses|takes|carries|keeps|goes|"
+                       r"she|he|they|it|her|his|their|so|but)\b", re.IGNORECASE)
+_LIST_SPLIT = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", re.IGNORECASE)
+_ITEM_HEAD = re.compile(r"^(.*\b(?:to|of|with|for|has|have|owns|uses|likes|loves|avoids|hates|"
+                        r"dislikes|eats|takes|speaks|plays|a|an|the)\s+)(\S.*)$", re.IGNORECASE)
+
+
+def _without_item(text: str, denied: str) -> str | None:
+    """Invariant 245: a list fact without the one item a denial names ("Is allergic to peanuts
+    and shellfish" less "shellfish" is "Is allergic to peanuts"); None when the fact lists
+    nothing, or the denial names no single item of it. Pure."""
+    parts = [p.strip() for p in _LIST_SPLIT.split(text.strip().rstrip(".")) if p.strip()]
+    head = _ITEM_HEAD.match(parts[0]) if len(parts) >= 2 else None
+    items = [head.group(2)] + parts[1:] if head else []
+    if head is None or any(len(p.split()) > 3 or _NOT_ITEM.match(p) for p in items):
+        return None  # not a short list of things ("... and always carries two EpiPens")
+    want = terms(denied) - terms(head.group(1))
+    hit = [i for i, item in enumerate(items) if want & terms(item)]
+    if len(hit) != 1:
+        return None
+    kept = [item for i, item in enumerate(items) if i != hit[0]]
+    lead = head.group(1)
+    if re.match(r"^(?:a|an|the)\s", kept[0], re.IGNORECASE):
+        lead = re.sub(r"\b(?:a|an|the)\s+$", "", lead, flags=re.IGNORECASE)  # "Has a cat and a dog"
+    return lead + join(kept)
 
 
 def _belongings_q(q: str) -> bool:
