@@ -282,3 +282,9 @@ def test_inv245_a_write_the_write_path_holds_is_reported_as_waiting(service):
                                        "contradiction": "harsh"})
     assert [w.status for w in res.writes] == ["review"]
     assert active(service) == ["Is allergic to peanuts and shellfish"]
+
+
+def test_inv232_a_value_that_says_its_date_is_not_dated_again_in_the_reply(service):
+    service.write_fact("ana", "Her ESTA is valid until May 20, 2027")
+    t = turn(service, "My ESTA now runs out on 20 May 2028")
+    assert "ESTA expires on 20 May 2028" in t.reply and "(until" not in t.reply

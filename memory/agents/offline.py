@@ -74,6 +74,9 @@ def _past(said: str) -> str:
 
 
 def _when(w) -> str:
+    if (w.valid_from or w.valid_to) and all(str(d.year) in (w.text or "")
+                                            for d in (w.valid_from, w.valid_to) if d):
+        return ""  # "ESTA expires on 20 May 2028" says its date already
     if w.valid_from and w.valid_to:
         return f" (from {w.valid_from} to {w.valid_to})"
     if w.valid_from:
