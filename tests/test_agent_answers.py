@@ -288,3 +288,24 @@ def test_inv232_a_value_that_says_its_date_is_not_dated_again_in_the_reply(servi
     service.write_fact("ana", "Her ESTA is valid until May 20, 2027")
     t = turn(service, "My ESTA now runs out on 20 May 2028")
     assert "ESTA expires on 20 May 2028" in t.reply and "(until" not in t.reply
+
+
+def test_inv245_a_false_alarm_on_one_item_keeps_the_others(service):
+    service.write_fact("ana", "Is allergic to peanuts and shellfish", fact_type="constraint")
+    t = turn(service, "my shellfish allergy turned out to be a false alarm")
+    assert [w.text for w in t.writes()] == ["Is allergic to peanuts"]
+    assert "the shellfish allergy off your record" in t.reply
+
+
+@pytest.mark.parametrize("said, value", [
+    ("I got gold status with BA this year", "Has Gold status with BA"),
+    ("I made Senator status on Miles & More", "Has Senator status with Miles & More")])
+def test_inv246_a_loyalty_status_is_written(service, said, value):
+    assert [w.text for w in turn(service, said).writes()] == [value]
+
+
+def test_inv246_a_status_that_changed_replaces_the_tier_on_record(service):
+    old = service.write_fact("ana", "Has Senator status with Miles & More").fact
+    [w] = turn(service, "my Miles & More status dropped to Frequent Traveller").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id,
+                                        "Has Frequent Traveller status with Miles & More")

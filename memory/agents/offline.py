@@ -190,8 +190,10 @@ class OfflineAgent:
                 "contradiction": "natural",
                 "reason": f"the user says part of this was never true: {st.clause}"})
             if res.ok and res.writes and res.writes[0].status == "applied":
+                gone = _yours(st.target or "that")
+                gone = gone if re.match(r"^(?:your|the|that|allergic)\b", gone) else "the " + gone
                 return sentence(f"Corrected: {second_person(rest)}, and nothing more; I've taken "
-                                f"{_yours(st.target or 'that')} off your record")
+                                f"{gone} off your record")
             return self._said(res, st) or ""
         if st.text and target.state == "active" and not _incomplete(st.text):
             res = tools.call("write_memory", {

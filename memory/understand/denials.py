@@ -144,8 +144,9 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         return [Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c,
                           slot="verb:have", rule="deny:dont-have")]
     # "My peanut allergy was a misdiagnosis", "the Tesla thing was a mix-up"
-    m = re.search(r"^(?:my|our|the)\s+(?P<subj>[\w'’ -]{1,40}?)\s+(?:thing\s+)?(?:was|is)\s+(?:all\s+)?(?:a\s+|an\s+)?"
-                  r"(?:misdiagnosis|mistake|error|typo|false\s+positive|mix-?up|misunderstanding|"
+    m = re.search(r"^(?:my|our|the)\s+(?P<subj>[\w'’ -]{1,40}?)\s+(?:thing\s+)?(?:was|is|turned\s+out\s+to\s+be|"
+                  r"proved\s+to\s+be|was\s+just|was\s+only)\s+(?:all\s+)?(?:a\s+|an\s+)?"
+                  r"(?:misdiagnosis|mistake|error|typo|false\s+positive|false\s+alarm|mix-?up|misunderstanding|"
                   r"wrong|never\s+real)\b", c, I)
     if m:
         return [Statement(act="deny", target=tidy(m.group("subj")), harsh=True, clause=c,

@@ -61,3 +61,31 @@ def documents(c: str, message: str, today: date) -> list[Statement] | None:
     end = find_dates("until " + when, today).valid_to
     return [Statement(act="change", text=f"{name} expires {prep} {when}", fact_type="world",
                       previous=doc.lower(), valid_to=end, clause=c, rule="document:expiry")]
+
+
+_TIER = r"(?P<tier>(?!my\b|the\b|a\b|your\b|his\b|her\b)(?:(?-i:[A-Z])[\w-]*\s+(?=(?-i:[A-Z])))?[\w-]+)"
+_WITH = r"(?:\s+(?:with|on|at)\s+(?P<who>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?:&\s+)?(?-i:[A-Z])[\w&'’.-]*){0,2}))?"
+
+
+def statuses(c: str) -> list[Statement] | None:
+    """A loyalty status and its changes (invariant 246): "I got gold status with BA", "my BA
+    status dropped to silver", "made Senator on Miles & More": the tier on record replaced."""
+    m = re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:got|reached|earned|hit|made|"
+                  r"achieved|qualified\s+for|kept|now\s+have)\s+(?:to\s+)?" + _TIER + r"(?:\s+tier)?\s+status" + _WITH,
+                  c, I)
+    if m is None:
+        m = re.search(r"\bmy\s+(?P<who>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?:&\s+)?(?-i:[A-Z])[\w&'’.-]*){0,2}\s+)?(?:tier\s+|"
+                      r"loyalty\s+|frequent\s+flyer\s+)?status\s+(?:has\s+|just\s+)*(?:dropped|went\s+(?:down|up)|"
+                      r"fell|was\s+(?:downgraded|upgraded|cut|bumped(?:\s+up)?)|got\s+(?:downgraded|upgraded|"
+                      r"bumped(?:\s+up)?)|moved|changed)\s+(?:back\s+)?to\s+" + _TIER + _WITH.replace("?P<who>", "?P<who2>"),
+                      c, I)
+    if m is None:
+        return None
+    tier = m.group("tier")
+    if tier.lower() in {"status", "the", "some", "new"}:
+        return None
+    who = m.groupdict().get("who") or m.groupdict().get("who2")
+    tier = tier if tier[:1].isupper() else tier.capitalize()
+    text = f"Has {tier} status" + (f" with {tidy(who)}" if who else "")
+    return [Statement(act="change", text=text, fact_type="world", previous="status", clause=c,
+                      rule="status")]

@@ -32,7 +32,7 @@ from .about_me import (
 from .canon import canonical, is_lowercase_message, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
-from .documents import documents
+from .documents import documents, statuses
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
@@ -264,6 +264,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
             return found
     found = documents(c, message, today)
     if found is not None:  # read before dates: the expiry date is the value (invariant 232)
+        return found
+    found = statuses(c)
+    if found is not None:  # invariant 246
         return found
     m = _ROLE_FIRST.search(c.strip())
     if m and m.start("n") > 0:
