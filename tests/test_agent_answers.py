@@ -309,3 +309,27 @@ def test_inv246_a_status_that_changed_replaces_the_tier_on_record(service):
     [w] = turn(service, "my Miles & More status dropped to Frequent Traveller").writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id,
                                         "Has Frequent Traveller status with Miles & More")
+
+
+@pytest.mark.parametrize("said", ["the Japan trip is off, we postponed it to October",
+                                  "we postponed the Japan trip to October"])
+def test_inv247_a_postponed_plan_keeps_its_words_with_the_new_date(service, said):
+    old = service.write_fact("ana", "Going to Japan from 3 to 17 April").fact
+    [w] = turn(service, said).writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Going to Japan in October 2025")
+    assert str(w.valid_from) == "2025-10-01"  # the tests' clock: 1 June 2025
+
+
+def test_inv247_a_plan_moved_without_a_date_or_a_thing_moved_is_no_reschedule(service):
+    service.write_fact("ana", "Going to Japan from 3 to 17 April")
+    assert turn(service, "I postponed the Japan trip indefinitely").writes() == []
+    assert turn(service, "we moved the sofa to the bedroom").writes() == []
+
+
+def test_inv247_redating_replaces_only_the_date_phrase():
+    from memory.agents.offline import _redated
+
+    assert _redated("Passport renewal appointment at the German embassy in Lisbon on December 2",
+                    "Passport appointment on 9 December 2026") == \
+        "Passport renewal appointment at the German embassy in Lisbon on 9 December 2026"
+    assert _redated("Likes jazz", "Jazz on 3 May") is None

@@ -261,6 +261,10 @@ class OfflineAgent:
             # The fact on record already says it and the user only dated it ("vegetarian since
             # 2019"): the new version keeps the recorded wording, details included.
             text = old.text
+        if old is not None and st.rule in ("plan:rescheduled", "plan:moved"):
+            # invariant 247: the plan on record keeps its words with the new date ("... at the
+            # German embassy on 9 December 2026", not "Passport appointment on ...")
+            text = _redated(old.text, text or "") or text
         args = {"kind": "fact", "text": text, "fact_type": st.fact_type,
                 "confidence": st.confidence, "valid_from": _iso(st.valid_from),
                 "valid_to": _iso(st.valid_to), "reason": st.clause}
@@ -855,6 +859,25 @@ def _without_item(text: str, denied: str) -> str | None:
     if re.match(r"^(?:a|an|the)\s", kept[0], re.IGNORECASE):
         lead = re.sub(r"\b(?:a|an|the)\s+$", "", lead, flags=re.IGNORECASE)  # "Has a cat and a dog"
     return lead + join(kept)
+
+
+_MONTHS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+           r"December)")
+_NO_PREP = r"(?:(?!\b(?:on|in|from|between|for|at)\b)[^,;])*?"
+_DATE_PHRASE = re.compile(r"\b(?:on|in|from|between|for)\s+" + _NO_PREP + r"\b" + _MONTHS +
+                          r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?(?:\s+to\s+" + _NO_PREP +
+                          r"\b" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?)?")
+
+
+def _redated(old: str, new: str) -> str | None:
+    """Invariant 247: a rescheduled plan's words on record with the new date put in place of the
+    old one ("Going to Japan from 3 to 17 April" → "Going to Japan in October 2027"); None when
+    either says no date. Pure."""
+    when = re.search(r"\b(?:on|in)\s+(?:\d{1,2}\s+)?" + _MONTHS + r"(?:\s+\d{4})?\s*$", new)
+    said = _DATE_PHRASE.search(old)
+    if when is None or said is None:
+        return None
+    return old[:said.start()] + when.group(0).strip() + old[said.end():]
 
 
 def _belongings_q(q: str) -> bool:

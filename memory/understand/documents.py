@@ -8,7 +8,7 @@ from datetime import date
 
 from .dates import find_dates
 from .model import Statement
-from .phrases import HARSH_RE, I, tidy
+from .phrases import HARSH_RE, I, cap, tidy
 
 # The document's words as said, and its name in the fact. Longest first, so "pet passport" is
 # not read as "passport".
@@ -89,3 +89,45 @@ def statuses(c: str) -> list[Statement] | None:
     text = f"Has {tier} status" + (f" with {tidy(who)}" if who else "")
     return [Statement(act="change", text=text, fact_type="world", previous="status", clause=c,
                       rule="status")]
+
+
+_EVENT = (r"trip|flight|holiday|vacation|appointment|visit|wedding|interview|surgery|operation|"
+          r"party|concert|exam|move|conference|retreat")
+_RESCHEDULE = (r"(?:postponed|rescheduled|pushed(?:\s+back)?|delayed|brought\s+forward|moved|put\s+off|"
+               r"shifted|bumped)")
+
+
+def rescheduled(c: str, message: str, today: date) -> list[Statement] | None:
+    """A plan moved to another date (invariant 247): "we postponed the Japan trip to October",
+    "the Japan trip is off, we postponed it to October", "my dentist appointment got moved to 9
+    December": the plan on record replaced, dated by the new date (never with "next week" in
+    its words)."""
+    m = re.search(r"\b" + _RESCHEDULE + r"\s+(?:the\s+|my\s+|our\s+)?(?P<thing>[\w'’ -]{0,30}?)\s*"
+                  r"(?P<kind>" + _EVENT + r")\s+(?:to|until|till|for)\s+(?P<when>[^,;!?]+)", c, I) or \
+        re.search(r"\b(?:the\s+|my\s+|our\s+)(?P<thing>[\w'’ -]{0,30}?)\s*(?P<kind>" + _EVENT + r")\s+"
+                  r"(?:has\s+been\s+|was\s+|got\s+|is\s+)?" + _RESCHEDULE + r"\s+(?:to|until|till)\s+"
+                  r"(?P<when>[^,;!?]+)", c, I)
+    if m is None:
+        it = re.search(r"\b" + _RESCHEDULE + r"\s+it\s+(?:to|until|till)\s+(?P<when>[^,;!?]+)", c, I)
+        named = re.search(r"\b(?:the|my|our)\s+(?P<thing>[\w'’ -]{0,30}?)\s*(?P<kind>" + _EVENT + r")\b",
+                          message, I)
+        if it is None or named is None:
+            return None
+        thing, kind, when = named.group("thing"), named.group("kind"), it.group("when")
+    else:
+        thing, kind, when = m.group("thing"), m.group("kind"), m.group("when")
+    dates = find_dates("on " + when.strip() if re.match(r"^\d", when.strip()) else "in " + when.strip(),
+                       today)
+    start = dates.valid_from or dates.valid_to
+    if start is None:
+        return None  # "postponed it indefinitely": no new date, nothing to keep
+    if start < today:
+        start = start.replace(year=start.year + 1)  # a plan moved is a plan ahead
+    name = tidy(f"{thing} {kind}")
+    words = [w for w in name.split() if w]
+    where = next((w for w in words if w[:1].isupper()), None)
+    on = f"on {start.day} {start:%B %Y}" if re.match(r"^\d|^\w+\s+\d", when.strip()) else f"in {start:%B %Y}"
+    text = (f"Trip to {where} {on}" if where and kind.lower() in ("trip", "holiday", "vacation", "visit")
+            else f"{cap(name)} {on}")
+    return [Statement(act="change", text=text, fact_type="world", valid_from=start,
+                      previous=where or kind.lower(), clause=c, rule="plan:rescheduled")]
