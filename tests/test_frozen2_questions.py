@@ -13,7 +13,7 @@ import pytest
 from memory.eval.recall_eval import QUESTION_SETS, load_questions
 from memory.personas import DATA_DIR
 
-from .frozen_support import seeded_documents
+from .frozen_support import assert_answerable, seeded_documents
 
 FROZEN2 = DATA_DIR / "questions_frozen2.json"
 # Pinned when the set was committed, before any ranking was run on it (invariant 151).
@@ -42,19 +42,7 @@ def test_inv151_frozen2_is_a_named_set_the_eval_loads():
 
 def test_inv100_inv151_every_id_is_a_document_agent_recall_may_return(seeded):
     docs, contradicted = seeded
-    questions = _questions()
-    assert len({q["id"] for q in questions}) == len(questions)
-    for q in questions:
-        ids = [q["gold_id"], *q["also_ids"]]
-        assert len(set(ids)) == len(ids), q["id"]
-        for doc_id in ids:
-            assert doc_id in docs, (q["id"], doc_id)
-            kind, owner, state = docs[doc_id]
-            assert owner in (None, q["user_id"]), (q["id"], doc_id)
-            # Never a candidate or a value declared never true, nor an episode that stated one.
-            assert state in (None, "active", "superseded"), (q["id"], doc_id, state)
-            assert doc_id not in contradicted.get(q["user_id"], set()), (q["id"], doc_id)
-        assert q["gold_kind"] == docs[q["gold_id"]][0], q["id"]
+    assert_answerable(_questions(), docs, contradicted)
 
 
 def test_inv151_frozen2_is_large_and_spread_over_personas_tags_and_kinds(seeded):

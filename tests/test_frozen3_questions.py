@@ -15,7 +15,7 @@ from memory.eval.recall_eval import QUESTION_SETS, load_questions
 from memory.personas import DATA_DIR
 from memory.personas.overlap import gold_texts, overlap
 
-from .frozen_support import seeded_documents
+from .frozen_support import assert_answerable, seeded_documents
 
 FROZEN3 = DATA_DIR / "questions_frozen3.json"
 # Pinned when the set was committed, before any ranking was run on it (invariant 151).
@@ -45,20 +45,7 @@ def test_inv151_frozen3_is_a_named_set_the_eval_loads():
 
 def test_inv100_inv151_every_id_is_a_document_agent_recall_may_return(seeded):
     docs, contradicted = seeded
-    questions = _questions()
-    assert len({q["id"] for q in questions}) == len(questions)
-    for q in questions:
-        assert q["id"].startswith(f"f3_{q['user_id']}_"), q["id"]
-        ids = [q["gold_id"], *q["also_ids"]]
-        assert len(set(ids)) == len(ids), q["id"]
-        for doc_id in ids:
-            assert doc_id in docs, (q["id"], doc_id)
-            kind, owner, state = docs[doc_id]
-            assert owner in (None, q["user_id"]), (q["id"], doc_id)
-            # Never a candidate or a value declared never true, nor an episode that stated one.
-            assert state in (None, "active", "superseded"), (q["id"], doc_id, state)
-            assert doc_id not in contradicted.get(q["user_id"], set()), (q["id"], doc_id)
-        assert q["gold_kind"] == docs[q["gold_id"]][0], q["id"]
+    assert_answerable(_questions(), docs, contradicted, id_prefix="f3")
 
 
 def test_inv54_frozen3_questions_paraphrase_their_gold():
