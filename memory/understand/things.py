@@ -454,6 +454,13 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     if not m:
         return None
     noun, value = tidy(m.group("n")), tidy(m.group("v"))
+    if noun.split()[-1].lower() == "address":
+        # Invariant 212: an address holds its commas ("12 Elm Road, Edinburgh EH6 5AA"); only a
+        # new clause ("…, and I …", "…, we …") or a sentence end closes it.
+        whole = re.match(r"^(?:my|our)\s+[\w'’ -]*?address\s+(?:is|'s)\s+(?:now\s+)?(?P<v>[^;!?]+?)"
+                         r"(?:,?\s+(?:and|but|so)\b.*|,\s*(?:i|we)\b.*|\.(?:\s.*)?)?$", t, I)
+        if whole:
+            value = tidy(whole.group("v"))
     hobby = noun.split()[-1].lower() in {"hobby", "hobbies", "sport", "passion", "pastime"}
     if not value or not hobby and re.match(r"^(?:not|no|broken|jammed|down|off|on|dead|offline|slow|"
                              r"terrible|awful|great|fine|ok|okay|good|bad|weird|acting|playing|"
