@@ -23,3 +23,20 @@ def test_inv212_a_new_clause_still_closes_the_address(service):
     t = turn(service, "My address is 10 Main St, we moved there in May")
     (w,) = t.writes()
     assert w.text == "Address is 10 Main St"
+
+
+def test_inv218_a_plan_named_by_its_noun_is_said_as_yours():
+    from memory.understand.speak import second_person
+
+    assert second_person("Dentist appointment on 9 December") == \
+        "your dentist appointment on 9 December"
+    assert second_person("Flight to Lisbon on 3 March") == "your flight to Lisbon on 3 March"
+    assert second_person("Lives in Bath") == "you live in Bath"  # a verb keeps its own form
+    assert second_person("Team offsite in Porto") == "Team offsite in Porto"  # no plan noun
+
+
+def test_inv218_the_reply_to_a_new_plan_speaks_to_the_user(service):
+    t = turn(service, "My dentist appointment moved to 9 December")
+    (w,) = t.writes()
+    assert w.text == "Dentist appointment on 9 December"
+    assert t.reply.startswith("Noted: your dentist appointment on 9 December")

@@ -254,8 +254,9 @@ def test_inv137_non_native_texter_and_cross_sentence_names(text, expected):
 def test_inv138_a_statement_then_a_request_about_it():
     u = understand("I moved to Bath, can you update that?", TODAY)
     assert [(s.act, s.text) for s in u.statements] == [("change", "Lives in Bath")]
+    # the address keeps its town (invariant 212)
     assert said("I've moved. New address is 3 Hill Road, York") == [
-        ("change", "Address is 3 Hill Road")]
+        ("change", "Address is 3 Hill Road, York")]
 
 
 def test_inv141_a_spell_that_ended_is_not_the_diet_now():

@@ -135,7 +135,19 @@ def _second_person(text: str) -> str:
         t = re.sub(r"^([^:]+?)\s*:\s*", r"\1 is ", t, count=1)
         acronym = t.split()[0].isupper()  # "ESTA expires ..." stays "your ESTA"
         return "your " + _pronouns(t if acronym else t[:1].lower() + t[1:])
+    if t[:1].isupper() and _EVENT_NOUN.match(t[:1].lower() + t[1:]):
+        # Invariant 218: "Dentist appointment on 9 December" is said "your dentist appointment on
+        # 9 December", never as a bare label.
+        return "your " + _pronouns(t[:1].lower() + t[1:])
     return _pronouns(t)
+
+
+# A plan named by its noun, then when or where it is ("Dentist appointment on 9 December").
+_EVENT_NOUN = re.compile(
+    r"^(?!the\b|a\b|an\b)(?:[a-z][a-z'’-]*(?:\s+[a-z][\w'’-]*){0,3}?\s+)?(?:appointment|booking|flight|meeting|interview|"
+    r"exam|surgery|operation|check-?up|deadline|wedding|party|holiday|vacation|concert|match|race|"
+    r"marathon|lesson|class|course|visit|scan|procedure|hearing|viewing|move)s?\s+"
+    r"(?:on|at|in|with|to|from|for|next|this|booked)\b")
 
 
 def sentence(text: str) -> str:
