@@ -228,11 +228,19 @@ class MemoryService:
                    confidence: float = 0.8, state: FactState | str = FactState.ACTIVE,
                    source_episode_ids: Iterable[str] = (), supersedes_id: str | None = None,
                    contradiction: Contradiction | str = Contradiction.NATURAL, valid_from=None,
-                   valid_to=None, actor: str = "agent", reason: str | None = None) -> WriteResult:
-        """Write a fact, optionally superseding (natural) or retracting (harsh) another."""
+                   valid_to=None, actor: str = "agent", reason: str | None = None,
+                   never_true: str | None = None) -> WriteResult:
+        """Write a fact, optionally superseding (natural) or retracting (harsh) another.
+        `never_true`: with a natural supersession, the part of the old fact the user says was
+        never true ("Allergic to shellfish"); its value is tombstoned (invariant 219)."""
         user_id, actor = require_user(user_id), as_actor(actor)
         reason = optional_label(reason, "reason")  # invariant 68
         contradiction = Contradiction(contradiction)
+        if never_true is not None:
+            if not supersedes_id or contradiction != Contradiction.NATURAL:
+                raise ValidationError("`never_true` names a part of the fact this one replaces "
+                                      "(a natural supersession)")
+            never_true = clean_text(never_true)
         fact = self.build_fact(user_id, text, fact_type=fact_type, confidence=confidence,
                                state=state, source_episode_ids=source_episode_ids,
                                valid_from=valid_from, valid_to=valid_to, origin=actor)
@@ -245,6 +253,8 @@ class MemoryService:
                 return WriteResult(fact=new, held=b.held.get(new.id))
             old = b.owned_fact(supersedes_id, action="supersede")
             new, replaced, tomb = b.add_successor(old, fact, contradiction)
+            if never_true is not None and new.state == FactState.ACTIVE:
+                tomb = b.retract_part(old, never_true, reason=reason)
             return WriteResult(fact=new, replaced=None if new.state == FactState.CANDIDATE
                                else replaced, tombstone=tomb, held=b.held.get(new.id))
 

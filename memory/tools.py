@@ -83,6 +83,12 @@ class WriteArgs(_Args):
     contradiction: Literal["natural", "harsh"] | None = Field(
         None, description="natural: the old fact was true and stopped being true (a move, a "
                           "switch); harsh: it was never true (the user denies it)")
+    never_true: str | None = Field(
+        None, max_length=500,
+        description="with contradiction natural: the part of the replaced fact the user says "
+                    "was never true, as a fact of its own ('Allergic to shellfish' when "
+                    "'Allergic to peanuts and shellfish' becomes 'Allergic to peanuts'); it is "
+                    "marked never true so it cannot come back")
     valid_from: date | None = Field(None, description="when it became true, if the user's "
                                                       "words date it (ISO date)")
     valid_to: date | None = Field(None, description="when it stops being true, if stated")
@@ -102,6 +108,10 @@ class WriteArgs(_Args):
             raise ValueError("a retraction names the denied fact in `supersedes_id`")
         if self.contradiction and not self.supersedes_id:
             raise ValueError("`contradiction` needs `supersedes_id`")
+        if self.never_true and (not self.supersedes_id or self.contradiction == "harsh"
+                                or self.kind != "fact"):
+            raise ValueError("`never_true` names a part of the fact a natural supersession "
+                             "replaces (supersedes_id)")
         return self
 
 
@@ -448,7 +458,8 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
                          confidence=args.confidence, source_episode_ids=sources,
                          supersedes_id=old.id if old else None,
                          contradiction=contradiction or "natural", valid_from=args.valid_from,
-                         valid_to=args.valid_to, actor=ctx.actor, reason=args.reason or None)
+                         valid_to=args.valid_to, actor=ctx.actor, reason=args.reason or None,
+                         never_true=args.never_true or None)
     record.memory_id = res.fact.id
     record.confidence = res.fact.confidence
     record.tombstone_id = res.tombstone.id if res.tombstone else None

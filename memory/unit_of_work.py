@@ -378,6 +378,22 @@ class Batch:
         self.replace(fact, new, action=action or "retract", reason=reason, at=at)
         return self.tombstone(fact, kind, reason=reason, at=at, tombstone_id=tombstone_id)
 
+    def retract_part(self, source: Fact, text: str, *, reason: str | None = None) -> Tombstone:
+        """One item of `source` was never true ("not allergic to shellfish" over "Allergic to
+        peanuts and shellfish"): its value is tombstoned like a whole retracted fact, so the
+        write path refuses or holds it later (invariants 4, 7, 219). Audited as a retraction of
+        the source, the value in the event (forgetting the source redacts both)."""
+        self._owner_ok(source)
+        self._check("retract", [source.id])
+        value = " ".join(text.split())  # cleaned by the caller (MemoryService.write_fact)
+        tomb = tombstone_of(source.model_copy(update={"text": value}), TombstoneKind.RETRACTED,
+                            self.actor, reason if reason is not None else self.reason, self.now)
+        self.ops.append(PutTombstone(tombstone=tomb))
+        self.tombstones.append(tomb)
+        self.note("retract", [source.id], after={"tombstone_id": tomb.id, "never_true": value},
+                  reason=reason)
+        return tomb
+
     def forget(self, doc: AnyMemory, *, reason: str | None = None,
                after: dict[str, Any] | None = None) -> None:
         """Hard delete. The audit keeps the id and a hash, never the text (invariants 8, 66);

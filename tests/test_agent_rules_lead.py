@@ -40,3 +40,48 @@ def test_inv218_the_reply_to_a_new_plan_speaks_to_the_user(service):
     (w,) = t.writes()
     assert w.text == "Dentist appointment on 9 December"
     assert t.reply.startswith("Noted: your dentist appointment on 9 December")
+
+
+def test_inv219_a_denied_item_of_a_list_stays_dead(service):
+    from memory.models import FactState
+
+    turn(service, "I'm allergic to peanuts and shellfish")
+    t = turn(service, "I'm not allergic to shellfish, never was")
+    (w,) = t.writes()
+    assert (w.op, w.status, w.text) == ("supersede", "applied", "Allergic to peanuts")
+    assert w.tombstone_id and "won't bring it back" in t.reply
+    (tomb,) = service.store.list_tombstones("ana")
+    assert tomb.text == "Allergic to shellfish" and tomb.source_fact_id == w.old_id
+    events = [e for e in service.store.audit("ana", limit=50) if e.action == "retract"]
+    assert events and events[0].after["never_true"] == "Allergic to shellfish"
+    # restated later, the dead item waits for an operator; another allergy is written at once
+    again = turn(service, "I'm allergic to shellfish")
+    (w2,) = again.writes()
+    assert w2.status == "review"
+    assert [f.text for f in service.facts("ana", states=[FactState.ACTIVE])] == [
+        "Allergic to peanuts"]
+    (w3,) = turn(service, "I'm allergic to kiwi").writes()
+    assert (w3.status, w3.text) == ("applied", "Allergic to kiwi")
+
+
+def test_inv219_forgetting_the_list_erases_the_dead_items_text(service):
+    turn(service, "I have a cat and a dog")
+    (w,) = turn(service, "I don't have a cat, that was my sister's").writes()
+    assert w.text == "Has a dog" and w.tombstone_id
+    service.forget("ana", w.old_id, actor="cli")
+    (tomb,) = service.store.list_tombstones("ana")
+    assert tomb.forgotten and "cat" not in tomb.text.lower()
+
+
+def test_inv219_never_true_needs_a_natural_supersession(service):
+    import pytest
+
+    from memory.errors import ValidationError
+
+    old = service.write_fact("ana", "Allergic to peanuts and shellfish").fact
+    with pytest.raises(ValidationError):
+        service.write_fact("ana", "Allergic to peanuts", never_true="Allergic to shellfish")
+    with pytest.raises(ValidationError):
+        service.write_fact("ana", "Allergic to peanuts", supersedes_id=old.id,
+                           contradiction="harsh", never_true="Allergic to shellfish")
+    assert service.store.list_tombstones("ana") == []

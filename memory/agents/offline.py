@@ -179,7 +179,8 @@ class OfflineAgent:
             return ("I have nothing on record saying " + _yours(st.target or "that")
                     + ", so there is nothing to take back.")
         old = second_person(target.text)
-        rest = _without_item(target.text, st.target or "")
+        split = _split_item(target.text, st.target or "")
+        rest, gone_value = split if split else (None, None)
         if rest and not st.text and target.state == "active":
             # Invariant 245: "I'm not allergic to shellfish" over "allergic to peanuts and
             # shellfish" denies one item: the rest stays true and in force at once (a natural
@@ -187,13 +188,14 @@ class OfflineAgent:
             res = tools.call("write_memory", {
                 "kind": "fact", "text": rest, "fact_type": target.fact_type,
                 "confidence": st.confidence, "supersedes_id": target.id,
-                "contradiction": "natural",
+                "contradiction": "natural", "never_true": gone_value,
                 "reason": f"the user says part of this was never true: {st.clause}"})
             if res.ok and res.writes and res.writes[0].status == "applied":
                 gone = _yours(st.target or "that")
                 gone = gone if re.match(r"^(?:your|the|that|allergic)\b", gone) else "the " + gone
+                dead = " and won't bring it back" if res.writes[0].tombstone_id else ""
                 return sentence(f"Corrected: {second_person(rest)}, and nothing more; I've taken "
-                                f"{gone} off your record")
+                                f"{gone} off your record{dead}")
             return self._said(res, st) or ""
         if st.text and target.state == "active" and not _incomplete(st.text):
             res = tools.call("write_memory", {
@@ -845,6 +847,13 @@ def _without_item(text: str, denied: str) -> str | None:
     """Invariant 245: a list fact without the one item a denial names ("Is allergic to peanuts
     and shellfish" less "shellfish" is "Is allergic to peanuts"); None when the fact lists
     nothing, or the denial names no single item of it. Pure."""
+    split = _split_item(text, denied)
+    return split[0] if split else None
+
+
+def _split_item(text: str, denied: str) -> tuple[str, str] | None:
+    """(the list fact without the denied item, the denied item said as a fact of its own:
+    "Is allergic to shellfish", invariant 219), or None. Pure."""
     parts = [p.strip() for p in _LIST_SPLIT.split(text.strip().rstrip(".")) if p.strip()]
     head = _ITEM_HEAD.match(parts[0]) if len(parts) >= 2 else None
     items = [head.group(2)] + parts[1:] if head else []
@@ -858,7 +867,10 @@ def _without_item(text: str, denied: str) -> str | None:
     lead = head.group(1)
     if re.match(r"^(?:a|an|the)\s", kept[0], re.IGNORECASE):
         lead = re.sub(r"\b(?:a|an|the)\s+$", "", lead, flags=re.IGNORECASE)  # "Has a cat and a dog"
-    return lead + join(kept)
+    gone = items[hit[0]]
+    gone_lead = (re.sub(r"\b(?:a|an|the)\s+$", "", head.group(1), flags=re.IGNORECASE)
+                 if re.match(r"^(?:a|an|the)\s", gone, re.IGNORECASE) else head.group(1))
+    return lead + join(kept), gone_lead + gone
 
 
 _MONTHS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|"
