@@ -85,3 +85,38 @@ def test_inv219_never_true_needs_a_natural_supersession(service):
         service.write_fact("ana", "Allergic to peanuts", supersedes_id=old.id,
                            contradiction="harsh", never_true="Allergic to shellfish")
     assert service.store.list_tombstones("ana") == []
+
+
+def test_inv220_a_team_move_replaces_the_team_inside_the_job(service):
+    old = service.write_fact("ana", "Senior backend engineer on the platform team at Helio Health",
+                             fact_type="identity").fact
+    t = turn(service, "I moved to the payments team last week")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == (
+        "supersede", old.id, "Senior backend engineer on the payments team at Helio Health")
+    assert w.valid_from is not None
+    assert t.reply.startswith("Updated: you're a senior backend engineer on the payments team")
+
+
+def test_inv220_no_job_with_a_team_means_a_team_fact_of_its_own(service):
+    service.write_fact("ana", "Plays on the pub quiz team", fact_type="preference")
+    (w,) = turn(service, "I'm on the data team now").writes()
+    assert (w.op, w.text) == ("write", "Works on the data team")
+
+
+def test_inv220_reteamed_is_pure_and_careful():
+    from memory.agents.offline import _reteamed
+
+    said = "Works on the payments team"
+    assert _reteamed("Works at Parcelbird, on the routing team", said) == \
+        "Works at Parcelbird, on the payments team"
+    assert _reteamed("His lead at Parcelbird was Priya, who runs the routing team", said) is None
+    assert _reteamed("Works on the payments team at Helio", said) is None  # already there
+
+
+def test_inv220_a_role_is_said_as_what_you_are():
+    from memory.understand.speak import second_person
+
+    assert second_person("Charge nurse at the BRI") == "you're a charge nurse at the BRI"
+    assert second_person("SRE at Monzo") == "you're an SRE at Monzo"
+    assert second_person("Sister Amara is a teacher") == "your sister Amara is a teacher"

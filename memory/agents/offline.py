@@ -10,7 +10,7 @@ import time
 from datetime import date, timedelta
 
 from ..lexicon import expansions
-from ..text import stem
+from ..text import normalise, stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
 from ..understand.matching import (
@@ -225,6 +225,15 @@ class OfflineAgent:
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
+        if old is None and st.slot == "team":
+            # Invariant 220: the job on record names the old team ("Senior backend engineer on
+            # the platform team at Helio"): the move replaces that team inside it.
+            for h in hits:
+                moved = _reteamed(h.text, st.text or "") if (
+                    h.kind == "semantic" and h.state == "active") else None
+                if moved:
+                    old, st = h, st.model_copy(update={"text": moved, "act": "change"})
+                    break
         if old is None and st.act == "change" and re.match(
                 r"^(?:no\s+longer\s+(?:owns|has|likes|uses)|has\s+given\s+up|moved\s+away\s+from)\b",
                 st.text or "", re.IGNORECASE):
@@ -871,6 +880,30 @@ def _split_item(text: str, denied: str) -> tuple[str, str] | None:
     gone_lead = (re.sub(r"\b(?:a|an|the)\s+$", "", head.group(1), flags=re.IGNORECASE)
                  if re.match(r"^(?:a|an|the)\s", gone, re.IGNORECASE) else head.group(1))
     return lead + join(kept), gone_lead + gone
+
+
+_TEAM_IN = re.compile(r"\b(?P<prep>on|in|with)\s+the\s+(?P<team>[\w&'’-]+(?:\s+[\w&'’-]+){0,2}?)"
+                      r"\s+team\b", re.IGNORECASE)
+
+
+def _reteamed(known: str, said: str) -> str | None:
+    """Invariant 220: a job fact naming one work team, with the team the user moved to put in
+    its place ("... on the platform team at Helio" + "Works on the payments team" → "... on the
+    payments team at Helio"); None when the fact is no job naming one team, or names this one.
+    Pure."""
+    new = re.search(r"\bon\s+the\s+(?P<team>.+?)\s+team\b", said, re.IGNORECASE)
+    olds = list(_TEAM_IN.finditer(known))
+    if new is None or len(olds) != 1 or not re.search(
+            r"\b(?:works?|engineer|developer|manager|lead|analyst|designer|nurse|scientist|"
+            r"consultant|at)\b", known[:olds[0].start()] + known[olds[0].end():], re.IGNORECASE):
+        return None
+    if re.match(r"^(?:his|her|their|my)\b|\bwas\b", known, re.IGNORECASE):
+        return None  # someone else's team, or a past one ("His lead ... runs the routing team")
+    team = new.group("team").strip()
+    if normalise(team) == normalise(olds[0].group("team")):
+        return None
+    m = olds[0]
+    return known[:m.start("team")] + team + known[m.end("team"):]
 
 
 _MONTHS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|"

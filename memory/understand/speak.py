@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import RELATIONS
+from .lexicon import RELATIONS, ROLE_WORDS
 
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "were"}
 # Words that start a canonical fact as its verb (the subject, the user, is left out).
@@ -135,11 +135,24 @@ def _second_person(text: str) -> str:
         t = re.sub(r"^([^:]+?)\s*:\s*", r"\1 is ", t, count=1)
         acronym = t.split()[0].isupper()  # "ESTA expires ..." stays "your ESTA"
         return "your " + _pronouns(t if acronym else t[:1].lower() + t[1:])
+    role = _ROLE_FIRST.match(t)
+    if role and role.group("role").lower() in ROLE_WORDS and first not in RELATIONS:
+        # Invariant 220: a job said by its role ("Senior backend engineer on the payments team
+        # at Helio") is what you are: "you're a senior backend engineer on ..."
+        acronym = t.split()[0].isupper()  # "SRE at Monzo": "an SRE"
+        low = t if acronym else t[:1].lower() + t[1:]
+        an = low[:1] in ("AEFHILMNORSX" if acronym else "aeiou")
+        return f"you're {'an' if an else 'a'} " + _pronouns(low)
     if t[:1].isupper() and _EVENT_NOUN.match(t[:1].lower() + t[1:]):
         # Invariant 218: "Dentist appointment on 9 December" is said "your dentist appointment on
         # 9 December", never as a bare label.
         return "your " + _pronouns(t[:1].lower() + t[1:])
     return _pronouns(t)
+
+
+# A role and its place: up to three words before a role noun, then on / at / for / with / in.
+_ROLE_FIRST = re.compile(r"^(?:[A-Za-z][\w-]*\s+){0,3}?(?P<role>[A-Za-z][\w-]*)\s+"
+                         r"(?:on|at|for|with|in)\s+\S")
 
 
 # A plan named by its noun, then when or where it is ("Dentist appointment on 9 December").
