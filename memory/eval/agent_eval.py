@@ -6,10 +6,10 @@ holding only the statement's `given` facts. The trace's writes are the predicted
 a prediction is right when its operation, value words, replaced fact, start date and review flag
 all match a label. Precision = right / predicted, recall = right / labelled (invariant 77).
 The held-out split is scored the same way and is never used to tune the rules. Blind sets
-(`tests/data/statements_blind.jsonl` and `statements_blind2.jsonl`, split "blind") were written
-by someone who never saw the rules; they are frozen: their sha256 is pinned here, a blind file
-whose hash is not pinned does not load, and a blind set is always reported apart from the tuning
-splits (invariant 150).
+(`tests/data/statements_blind.jsonl`, `statements_blind2.jsonl` and `statements_blind3.jsonl`,
+split "blind") were written by someone who never saw the rules; they are frozen: their sha256 is
+pinned here, a blind file whose hash is not pinned does not load, and a blind set is always
+reported apart from the tuning splits (invariant 150).
 """
 
 from __future__ import annotations
@@ -39,12 +39,15 @@ from ..tools import TIME_WORDS
 DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "statements.jsonl"
 BLIND_PATH = DATA_PATH.with_name("statements_blind.jsonl")
 BLIND2_PATH = DATA_PATH.with_name("statements_blind2.jsonl")
+BLIND3_PATH = DATA_PATH.with_name("statements_blind3.jsonl")
 # Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
                 "statements_blind.jsonl: b001-b152, written without seeing the rules",
                 "0217a0dd39a2b5a445d0e397e6ec0623f42875908ee43f006dfb6d24486ac408":
-                "statements_blind2.jsonl: c001-c209, written without seeing the rules"}
+                "statements_blind2.jsonl: c001-c209, written without seeing the rules",
+                "6bbba1c526a0ba499778263888f83fdba2a2a620139153b7453807865d1b8e74":
+                "statements_blind3.jsonl: e001-e261, written without seeing the rules"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
 # The personas' history ends in November 2026; every statement is said the day after.
