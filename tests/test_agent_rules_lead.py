@@ -120,3 +120,39 @@ def test_inv220_a_role_is_said_as_what_you_are():
     assert second_person("Charge nurse at the BRI") == "you're a charge nurse at the BRI"
     assert second_person("SRE at Monzo") == "you're an SRE at Monzo"
     assert second_person("Sister Amara is a teacher") == "your sister Amara is a teacher"
+
+
+def test_inv221_leaving_what_is_not_on_record_ends_nothing_else(service):
+    home = service.write_fact("ana", "Lives in Brighton", fact_type="identity").fact
+    t = turn(service, "I left Google in August")
+    assert t.writes() == []
+    assert service.get_fact("ana", home.id).state.value == "active"
+    # a fact that names it is ended
+    job = service.write_fact("ana", "Works at Monzo", fact_type="identity").fact
+    (w,) = turn(service, "I left Monzo last month").writes()
+    assert (w.op, w.old_id) == ("supersede", job.id)
+
+
+def test_inv221_a_promotion_keeps_the_employer(service):
+    old = service.write_fact("ana", "Works as a data engineer at Spotify",
+                             fact_type="identity").fact
+    (w,) = turn(service, "I got promoted to team lead in October").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Works as a team lead at Spotify")
+    # a new employer said with the role is kept as said
+    (w2,) = turn(service, "Helio promoted me to staff engineer", user="bo").writes()
+    assert w2.text == "Works as a staff engineer at Helio"
+
+
+def test_inv222_giving_up_eating_or_drinking_is_a_constraint(service):
+    (w,) = turn(service, "I've stopped eating meat").writes()
+    assert (w.op, w.text) == ("write", "Does not eat meat")
+    t = turn(service, "I gave up smoking in June", user="bo")
+    (w2,) = t.writes()
+    assert w2.text == "Does not smoke" and w2.valid_from is not None
+    assert t.reply.startswith("Noted: you don't smoke")
+    assert [w.text for w in turn(service, "I stopped eating out", user="cy").writes()] != [
+        "Does not eat out"]
+    # with the habit on record, giving it up replaces it
+    old = service.write_fact("dee", "Drinks coffee every morning", fact_type="preference").fact
+    (w3,) = turn(service, "I've given up drinking coffee", user="dee").writes()
+    assert (w3.op, w3.old_id) == ("supersede", old.id)

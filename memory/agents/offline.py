@@ -234,7 +234,16 @@ class OfflineAgent:
                 if moved:
                     old, st = h, st.model_copy(update={"text": moved, "act": "change"})
                     break
-        if old is None and st.act == "change" and re.match(
+        abstain = _ABSTAINS.match(st.text or "") if old is None else None
+        if abstain:
+            # Invariant 222: giving up eating, drinking or smoking something is what the user
+            # does not do now, a constraint worth keeping even with no habit on record.
+            verb, what = abstain.group("v").lower(), (abstain.group("x") or "").strip()
+            text = {"eating": f"Does not eat {what}", "drinking": f"Does not drink {what}",
+                    "smoking": "Does not smoke", "vaping": "Does not vape"}[verb]
+            st = st.model_copy(update={"text": text.strip(), "fact_type": "constraint",
+                                       "act": "assert"})
+        elif old is None and st.act == "change" and re.match(
                 r"^(?:no\s+longer\s+(?:owns|has|likes|uses)|has\s+given\s+up|moved\s+away\s+from)\b",
                 st.text or "", re.IGNORECASE):
             # Something that stopped, with nothing on record it ends: no fact to keep
@@ -268,6 +277,13 @@ class OfflineAgent:
                                                or not (st.valid_from or st.valid_to)):
             return sentence(f"I already have that: {second_person(known.text)}")
         text = st.text
+        if old is not None and st.rule == "work:promoted" and text and not re.search(
+                r"\bat\s", text) and "employer" in slots_of(old.text, old.fact_type):
+            # Invariant 221: a promotion keeps the employer on record ("Works as a data engineer
+            # at Spotify" + "promoted to team lead" → "Works as a team lead at Spotify").
+            at = re.search(r"\bat\s+(?P<e>[^,;()]+)", old.text)
+            if at:
+                text = f"{text} at {at.group('e').strip()}"
         if known is not None and old is not None and not away:
             # The fact on record already says it and the user only dated it ("vegetarian since
             # 2019"): the new version keeps the recorded wording, details included.
@@ -884,6 +900,13 @@ def _split_item(text: str, denied: str) -> tuple[str, str] | None:
 
 _TEAM_IN = re.compile(r"\b(?P<prep>on|in|with)\s+the\s+(?P<team>[\w&'’-]+(?:\s+[\w&'’-]+){0,2}?)"
                       r"\s+team\b", re.IGNORECASE)
+
+
+# "Has given up eating meat", "... drinking alcohol", "... smoking" (invariant 222); a thing that
+# is not eaten or drunk ("eating out", "drinking with friends") is no abstinence.
+_ABSTAINS = re.compile(r"^has\s+given\s+up\s+(?P<v>eating|drinking|smoking|vaping)"
+                       r"(?:\s+(?P<x>(?!out\b|in\b|with\b|at\b|late\b|alone\b|before\b|after\b)"
+                       r"[\w'’ -]{2,40}?))?\s*$", re.IGNORECASE)
 
 
 def _reteamed(known: str, said: str) -> str | None:

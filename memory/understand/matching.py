@@ -195,6 +195,10 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                     len(topic & terms(h.text)), -h.rank))
             if st.harsh:
                 return None
+            if re.match(r"^(?:moved\s+away\s+from|no\s+longer)\b", st.text, re.IGNORECASE):
+                # Invariant 221: "I left Google" ends only a fact that names Google; with none
+                # on record it replaces nothing (never the home fact by its slot).
+                return None
             kind = next((k for k in lx.PET_KINDS if st.previous.lower() in k), None)
             if kind:  # "our dog died": the one fact about a dog of any breed (invariant 140)
                 pets = {h.id: h for h in facts
