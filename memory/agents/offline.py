@@ -239,9 +239,9 @@ class OfflineAgent:
             # Invariant 222: giving up eating, drinking or smoking something is what the user
             # does not do now, a constraint worth keeping even with no habit on record.
             verb, what = abstain.group("v").lower(), (abstain.group("x") or "").strip()
-            text = {"eating": f"Does not eat {what}", "drinking": f"Does not drink {what}",
+            said = {"eating": f"Does not eat {what}", "drinking": f"Does not drink {what}",
                     "smoking": "Does not smoke", "vaping": "Does not vape"}[verb]
-            st = st.model_copy(update={"text": text.strip(), "fact_type": "constraint",
+            st = st.model_copy(update={"text": said.strip(), "fact_type": "constraint",
                                        "act": "assert"})
         elif old is None and st.act == "change" and re.match(
                 r"^(?:no\s+longer\s+(?:owns|has|likes|uses)|has\s+given\s+up|moved\s+away\s+from)\b",

@@ -195,7 +195,7 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                     len(topic & terms(h.text)), -h.rank))
             if st.harsh:
                 return None
-            if re.match(r"^(?:moved\s+away\s+from|no\s+longer)\b", st.text, re.IGNORECASE):
+            if re.match(r"^moved\s+away\s+from\b", st.text, re.IGNORECASE):
                 # Invariant 221: "I left Google" ends only a fact that names Google; with none
                 # on record it replaces nothing (never the home fact by its slot).
                 return None
