@@ -156,3 +156,29 @@ def test_inv222_giving_up_eating_or_drinking_is_a_constraint(service):
     old = service.write_fact("dee", "Drinks coffee every morning", fact_type="preference").fact
     (w3,) = turn(service, "I've given up drinking coffee", user="dee").writes()
     assert (w3.op, w3.old_id) == ("supersede", old.id)
+
+
+def test_inv236_a_thing_that_is_not_mine_is_retracted(service):
+    ring = service.write_fact("ana", "Owns a Ring doorbell").fact
+    t = turn(service, "The Ring doorbell isn't mine, it's my landlord's")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", ring.id)
+    bike = service.write_fact("bo", "Owns a Trek bike").fact
+    (w2,) = turn(service, "the trek doesn't belong to us", user="bo").writes()
+    assert (w2.op, w2.old_id) == ("retract", bike.id)
+
+
+def test_inv236_not_mine_any_more_or_not_mine_to_decide_is_no_denial(service):
+    service.write_fact("ana", "Owns a Brompton")
+    assert all(w.op != "retract" for w in turn(service, "The Brompton isn't mine any more, "
+                                                          "I sold it").writes())
+    assert turn(service, "That isn't mine to decide").writes() == []
+
+
+def test_inv236_a_counted_list_keeps_its_names_and_loses_one(service):
+    (w,) = turn(service, "I have two bikes, a Brompton and a Trek").writes()
+    assert w.text == "Owns two bikes, a Brompton and a Trek"
+    (w2,) = turn(service, "the Trek doesn't belong to me").writes()
+    assert (w2.op, w2.text) == ("supersede", "Owns a Brompton")
+    (tomb,) = service.store.list_tombstones("ana")
+    assert tomb.text == "Owns a Trek"

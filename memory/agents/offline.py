@@ -879,6 +879,11 @@ def _without_item(text: str, denied: str) -> str | None:
 def _split_item(text: str, denied: str) -> tuple[str, str] | None:
     """(the list fact without the denied item, the denied item said as a fact of its own:
     "Is allergic to shellfish", invariant 219), or None. Pure."""
+    counted = re.match(r"^(?P<lead>(?:owns|has)\s+)(?:two|three|four|five|\d+)\s+[\w-]+,\s*(?P<rest>.+)$",
+                       text.strip().rstrip("."), re.IGNORECASE)
+    if counted:
+        # "Owns two bikes, a Brompton and a Trek": the count goes with the item (inv. 219, 236)
+        text = counted.group("lead") + counted.group("rest")
     parts = [p.strip() for p in _LIST_SPLIT.split(text.strip().rstrip(".")) if p.strip()]
     head = _ITEM_HEAD.match(parts[0]) if len(parts) >= 2 else None
     items = [head.group(2)] + parts[1:] if head else []

@@ -114,6 +114,18 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         subj = re.sub(r"^(?:the|my|our)\s+", "", subj, flags=I)
         if subj:
             return [Statement(act="deny", target=subj, harsh=True, clause=c, rule="deny:theirs")]
+    # "The Ring doorbell isn't mine, it's my landlord's"; "the bike doesn't belong to us"
+    # (invariant 236): the fact of having it, never true. "... isn't mine any more" is a change.
+    m = re.search(r"^(?P<subj>[\w'’ -]{1,50}?)\s+(?:isn'?t|is\s+not|wasn'?t|was\s+not|aren'?t|"
+                  r"are\s+not|weren'?t|were\s+not|(?:does|did)(?:n'?t|\s+not)\s+belong\s+to)\s+"
+                  r"(?:actually\s+|even\s+|really\s+)?(?:mine|ours|me|us)\b(?!\s+to\b)", c, I)
+    if m and not re.search(r"\bany\s*more\b|\bno\s+longer\b|\banymore\b", c, I):
+        subj = re.sub(r"^(?:actually|no|oh|sorry|wait|oops|btw)\W+", "", tidy(m.group("subj")), flags=I)
+        subj = re.sub(r"^(?:the|that|this|those|these)\s+", "", subj, flags=I)
+        if subj and subj.lower() not in {"it", "that", "this", "they", "those", "these", "which",
+                                         "what", "he", "she", "one"}:
+            return [Statement(act="deny", target=subj, harsh=True, clause=c, slot="verb:have",
+                              rule="deny:not-mine")]
     # "Luna isn't my cat, she's my neighbour's"
     m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:isn'?t|is\s+not|wasn'?t|was\s+not|aren'?t|are\s+not|"
                   r"weren'?t)\s+(?:my|our)\s+(?P<noun>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)

@@ -175,7 +175,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         elif det[:1].isdigit() or det in {"two", "three", "four", "five"}:
             cut = STOP_AT.search(" " + tidy(raw))  # "two cats, Miso and Tofu" keeps its names
             thing = f"{det} " + ((" " + tidy(raw))[:cut.start()].strip() if cut else tidy(raw))
-            if "," in thing and not re.search(r",\s*" + UPPER, thing):
+            # "two bikes, a Brompton and a Trek" keeps its names too (invariant 236)
+            if "," in thing and not re.search(r",\s*(?:(?i:a|an|the|one|both)\s+)?" + UPPER, thing):
                 thing = thing.split(",")[0]  # "two children, one boy and one girl"
         else:
             thing = obj_phrase(head)
