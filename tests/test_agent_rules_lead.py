@@ -182,3 +182,22 @@ def test_inv236_a_counted_list_keeps_its_names_and_loses_one(service):
     assert (w2.op, w2.text) == ("supersede", "Owns a Brompton")
     (tomb,) = service.store.list_tombstones("ana")
     assert tomb.text == "Owns a Trek"
+
+
+def test_inv237_a_plan_called_off_replaces_the_plan(service):
+    plan = service.write_fact("ana", "Going to Japan in April 2027").fact
+    t = turn(service, "We cancelled the Japan trip")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", plan.id, "Trip to Japan cancelled")
+    assert t.reply.startswith("Noted: your trip to Japan is cancelled")
+    appt = service.write_fact("bo", "Dentist appointment on 9 December").fact
+    (w2,) = turn(service, "the dentist appointment got called off", user="bo").writes()
+    assert (w2.op, w2.old_id) == ("supersede", appt.id)
+
+
+def test_inv237_nothing_on_record_or_no_plan_cancels_nothing(service):
+    service.write_fact("ana", "Lives in Leeds", fact_type="identity")
+    assert turn(service, "The party is off").writes() == []
+    assert turn(service, "we had to call off the wedding").writes() == []
+    assert turn(service, "Should I cancel the trip?").writes() == []
+    assert turn(service, "We might cancel the wedding").writes() == []

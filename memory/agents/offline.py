@@ -225,6 +225,14 @@ class OfflineAgent:
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
+        if st.rule == "plan:cancelled":
+            # Invariant 237: only a plan on record that names it is called off; nothing else
+            want = terms(st.previous or "")
+            old = next((h for h in hits if h.kind == "semantic" and h.state == "active" and want
+                        and want <= terms(h.text)), None)
+            if old is None:
+                return ("I don't have that plan on record, so there was nothing to cancel; "
+                        "I haven't noted anything.")
         if old is None and st.slot == "team":
             # Invariant 220: the job on record names the old team ("Senior backend engineer on
             # the platform team at Helio"): the move replaces that team inside it.
@@ -299,6 +307,10 @@ class OfflineAgent:
             args["supersedes_id"] = old.id
             args["contradiction"] = "harsh" if st.harsh else "natural"
         res = tools.call("write_memory", args)
+        if st.rule == "plan:cancelled" and old is not None and res.ok and res.writes and \
+                res.writes[0].status == "applied":
+            return sentence(f"Noted: {second_person(text or '')}, so I won't count on it any "
+                            f"more (it was: {second_person(old.text)}; kept as history)")
         return self._said(res, st)
 
     def _said(self, res, st: Statement) -> str:

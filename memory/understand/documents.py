@@ -131,3 +131,31 @@ def rescheduled(c: str, message: str, today: date) -> list[Statement] | None:
             else f"{cap(name)} {on}")
     return [Statement(act="change", text=text, fact_type="world", valid_from=start,
                       previous=where or kind.lower(), clause=c, rule="plan:rescheduled")]
+
+
+_CANCEL = r"(?:cancell?ed|called\s+off|scrapped|off)"
+
+
+def cancelled(c: str, message: str, today: date) -> list[Statement] | None:
+    """A plan called off (invariant 237): "we cancelled the Japan trip", "our trip to Japan is
+    cancelled", "the dentist appointment got called off". The plan on record is replaced by its
+    cancellation; nothing is written when no plan of that name is on record (the agent checks).
+    "Cancel my trip?" (a question) and "might cancel" (a hedge) never reach here."""
+    place = r"(?P<to>\s+to\s+(?P<where>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?))?"
+    m = re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)*(?:cancell?ed|called\s+off|scrapped|"
+                  r"had\s+to\s+(?:cancel|call\s+off|scrap))\s+(?:the\s+|my\s+|our\s+)(?P<thing>[\w'’ -]{0,30}?)\s*(?P<kind>" + _EVENT +
+                  r")" + place + r"\b", c, I) or \
+        re.search(r"\b(?:the|my|our)\s+(?P<thing>[\w'’ -]{0,30}?)\s*(?P<kind>" + _EVENT + r")"
+                  + place + r"\s+"
+                  r"(?:has\s+been\s+|have\s+been\s+|was\s+|got\s+|is\s+|'s\s+)(?:been\s+)?" + _CANCEL +
+                  r"(?=\s*(?:[,.;!?]|$|\s+(?:now|sadly|unfortunately|because|due|so|after)\b))", c, I)
+    if m is None or re.search(r"\bset\s+off\b|\btook\s+off\b|\bday\s+off\b", c, I) or \
+            re.search(r"\b" + _RESCHEDULE + r"\s+(?:it|them|the|my|our)\b", message, I):
+        return None  # "the Japan trip is off, we postponed it to October": moved, not called off
+    thing, kind = tidy(m.group("thing") or ""), m.group("kind").lower()
+    where = m.group("where") or next((w for w in thing.split() if w[:1].isupper()), None)
+    name = (f"{cap(kind)} to {where}" if where and kind in ("trip", "holiday", "vacation", "visit",
+                                                            "flight", "move")
+            else cap(tidy(f"{thing} {kind}")))
+    return [Statement(act="change", text=f"{name} cancelled", fact_type="world",
+                      previous=where or tidy(f"{thing} {kind}"), clause=c, rule="plan:cancelled")]

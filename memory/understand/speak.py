@@ -101,6 +101,11 @@ def _second_person(text: str) -> str:
             return f"you {first} " + said[len("you "):]
         return said
     rest = " ".join(words[1:])
+    off = re.match(r"^(?P<plan>.+?)\s+cancell?ed$", t)
+    if off and first not in _VERBS and first not in {"has", "was", "is", "had"}:
+        # "Trip to Japan cancelled" (invariant 237): "your trip to Japan is cancelled"
+        plan = off.group("plan")
+        return f"your {plan[:1].lower() + plan[1:]} is cancelled"
     if first == "trip" and rest.lower().startswith("to "):
         return "you're going " + _pronouns(rest)
     if first == "moving" and rest.lower().startswith("to "):

@@ -32,7 +32,7 @@ from .about_me import (
 from .canon import canonical, is_lowercase_message, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
-from .documents import documents, rescheduled, statuses
+from .documents import cancelled, documents, rescheduled, statuses
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
@@ -298,7 +298,8 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         found = handler(c, today, dates)
         if found is not None:
             return found
-    return rescheduled(c, message, today)  # a plan moved, when nothing else read it (inv. 247)
+    # a plan moved or called off, when nothing else read it (invariants 247, 237)
+    return rescheduled(c, message, today) or cancelled(c, message, today)
 
 
 # --- clause-scoped hypotheticals, carried subjects, switches back, kinds (invariant 155) --------
