@@ -201,3 +201,17 @@ def test_inv237_nothing_on_record_or_no_plan_cancels_nothing(service):
     assert turn(service, "we had to call off the wedding").writes() == []
     assert turn(service, "Should I cancel the trip?").writes() == []
     assert turn(service, "We might cancel the wedding").writes() == []
+
+
+def test_inv238_on_a_named_service_now_is_what_you_use(service):
+    old = service.write_fact("ana", "Uses Spotify for music", fact_type="preference").fact
+    (w,) = turn(service, "I don't use Spotify anymore, I'm on Apple Music now").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses Apple Music")
+    (w2,) = turn(service, "we're with Octopus for energy", user="bo").writes()
+    assert w2.text == "Uses Octopus for energy"
+
+
+def test_inv238_holidays_days_and_people_are_no_service(service):
+    for said in ("I'm on holiday", "I'm on Monday shifts now", "I'm with Tom now",
+                 "I'm on Discord"):
+        assert turn(service, said).writes() == [], said

@@ -255,8 +255,48 @@ def _gerund_base(stem: str) -> str:
     return s if s in _VERBS.split("|") else s + "e"
 
 
+_WEEKDAYS_MONTHS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january
+february march april may june july august september october november december""".split())
+
+
+def on_now(c: str, dates: Dates) -> list[Statement] | None:
+    """"I'm on Apple Music now", "we're on Octopus Energy these days", "I'm with Vodafone for my
+    phone" (invariant 238): a named service, plan or provider the user switched to is what they
+    use. "On" needs a cue of change ("now", "these days", "instead"), "with" a provider's word
+    (bank, broadband, phone ...); "I'm on holiday", "on Monday", "I'm with Tom now" are not."""
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+|finally\s+|also\s+)?(?P<on>on|with)\s+(?P<v>" + UPPER +
+                  r"[\w'’&+.-]*(?:\s+" + UPPER + r"[\w'’&+.-]*|\s+\d[\w.]*){0,3})\s*(?P<cue>now|these\s+days|"
+                  r"nowadays|instead)?\b", dates.text, I)
+    if not m:
+        return None
+    name = tidy(m.group("v"))
+    provider = re.search(r"\b(?:bank|banking|energy|electricity|gas|broadband|internet|wifi|phone|mobile|"
+                         r"sim|network|provider|supplier|insurer|insurance|contract|tariff|plan|"
+                         r"account|mortgage|pension|isp)\b", c, I)
+    if m.group("on").lower() == "with" and not provider:
+        return None  # "I'm with Tom now" is a person, not a provider
+    if not (m.group("cue") or provider and m.group("on").lower() == "with" or re.search(r"\b(?:now|these\s+days|instead|switched|moved|any\s*more|"
+                                        r"no\s+longer)\b", c, I)) or name.lower().split()[0] in _WEEKDAYS_MONTHS:
+        return None
+    # "I don't use Spotify any more, I'm on Apple Music now": what it replaces
+    was = re.search(r"\b(?:don'?t|do\s+not|no\s+longer)\s+(?:use|have)\s+(?P<p>" + UPPER +
+                    r"[\w'’&+.-]*(?:\s+" + UPPER + r"[\w'’&+.-]*){0,2})|\b(?:from|instead\s+of|left|"
+                    r"ditched|dropped|cancell?ed)\s+(?P<q>" + UPPER + r"[\w'’&+.-]*(?:\s+" + UPPER +
+                    r"[\w'’&+.-]*){0,2})", c, I)
+    previous = tidy(was.group("p") or was.group("q")) if was else None
+    tail = re.match(r"\s*(?:now\s+|these\s+days\s+)?for\s+(?:my\s+|our\s+|the\s+)?(?P<f>[a-z][\w -]{1,25}?)"
+                    r"(?=\s*(?:[,.;!?]|$|\s+now\b))", dates.text[m.end():], I)
+    if tail:
+        name += f" for {tidy(tail.group('f'))}"  # "Uses Octopus for energy"
+    return [Statement(act="change", text=f"Uses {name}", fact_type="preference", clause=c,
+                      previous=previous, valid_from=dates.valid_from, rule="act:on-now")]
+
+
 def activities(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
+    found = on_now(c, dates)
+    if found:
+        return found
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|given\s+up|give\s+up|no\s+longer\s+"
                   r"do|dropped\s+out\s+of|dropped|cancell?ed)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
