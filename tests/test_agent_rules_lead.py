@@ -215,3 +215,59 @@ def test_inv238_holidays_days_and_people_are_no_service(service):
     for said in ("I'm on holiday", "I'm on Monday shifts now", "I'm with Tom now",
                  "I'm on Discord"):
         assert turn(service, said).writes() == [], said
+
+
+def test_inv239_a_corrected_value_of_the_same_noun_is_retracted(service):
+    old = service.write_fact("ana", "Birthday is 4 March", fact_type="identity").fact
+    t = turn(service, "Actually my birthday is 3 March, not 4 March")
+    ops = {(w.op, w.old_id) for w in t.writes()}
+    assert ("retract", old.id) in ops or ("supersede", old.id) in ops
+    assert [f.text for f in service.facts("ana", states=["active"])] == ["Birthday is 3 March"]
+
+
+def test_inv239_boss_and_manager_are_one_role(service):
+    old = service.write_fact("ana", "Manager is Dan", fact_type="identity").fact
+    (w,) = turn(service, "My boss is now Priya Shah").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id)
+
+
+def test_inv239_a_relatives_move_never_replaces_who_they_are(service):
+    sister = service.write_fact("ana", "Sister is called Jess", fact_type="identity").fact
+    t = turn(service, "Jess moved to Glasgow last month")
+    (w,) = t.writes()
+    assert (w.op, w.text) == ("write", "Sister Jess lives in Glasgow") and w.valid_from
+    assert service.get_fact("ana", sister.id).state.value == "active"
+    (w2,) = turn(service, "Jess moved to Leeds").writes()
+    assert (w2.op, w2.old_id, w2.text) == ("supersede", w.memory_id, "Sister Jess lives in Leeds")
+    assert turn(service, "Bob moved to Paris").writes() == []
+
+
+def test_inv239_a_break_up_ends_the_partner_not_the_status(service):
+    status = service.write_fact("ana", "Is divorced", fact_type="identity").fact
+    mate = service.write_fact("ana", "Partner is Alex", fact_type="identity").fact
+    (w,) = turn(service, "We broke up in September").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", mate.id, "Separated from Alex")
+    assert service.get_fact("ana", status.id).state.value == "active"
+
+
+def test_inv239_a_relatives_baby_keeps_its_name(service):
+    (w,) = turn(service, "My sister Jess just had a baby boy called Leo").writes()
+    assert w.text == "Sister Jess had a baby boy called Leo"
+
+
+def test_inv237_not_going_after_all_calls_the_trip_off(service):
+    plan = service.write_fact("ana", "Going to Berlin in March 2027").fact
+    (w,) = turn(service, "I'm not going to Berlin after all").writes()
+    assert (w.op, w.old_id) == ("supersede", plan.id)
+    assert turn(service, "I'm not going to Berlin", user="bo").writes() == []
+
+
+def test_inv238_a_provider_said_as_my_noun(service):
+    (w,) = turn(service, "Our broadband is now with BT").writes()
+    assert w.text == "Broadband is with BT"
+    assert turn(service, "my car is with the mechanic", user="bo").writes() == []
+
+
+def test_inv237_not_going_again_is_about_a_past_trip(service):
+    service.write_fact("ana", "Went bouldering in Fontainebleau in October")
+    assert turn(service, "I'm not going to Fontainebleau again this year, too cold").writes() == []

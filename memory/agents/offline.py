@@ -26,6 +26,7 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
+from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -225,6 +226,36 @@ class OfflineAgent:
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
+        if st.rule == "third:moved":
+            # Invariant 239: a relative's move replaces only where they live on record, never
+            # the fact of who they are ("Sister is called Jess"); beside that fact it is written
+            # as news about them ("Sister Jess lives in Glasgow").
+            who = (st.previous or "").removesuffix(" lives")
+            if old is not None and not ({"live", "lives", "based"} & set(_words(old.text))
+                                        or "home" in slots_of(old.text, old.fact_type)):
+                old = None
+            kin = _relation_word(old.text) if old is not None else next(
+                (r for h in hits if h.kind == "semantic" and h.state == "active"
+                 and who and re.search(r"\b" + re.escape(who) + r"\b", h.text)
+                 and (r := _relation_word(h.text))), None)
+            if kin and old is not None:
+                st = st.model_copy(update={"text": f"{cap(kin)} {st.text}"})
+            elif kin:
+                st = st.model_copy(update={"text": f"{cap(kin)} {st.text}", "act": "assert",
+                                           "rule": "relation:moved"})
+        if st.slot == "marital" and st.text == "Is separated":
+            # Invariant 239: a break-up ("we broke up", read as "we separated") ends the partner
+            # on record ("Partner is Alex"), not a marital status; it says who it was with.
+            mate = next((h for h in hits if h.kind == "semantic" and h.state == "active"
+                         and _relation_word(h.text) in _PARTNERS), None)
+            if mate is not None:
+                name = re.search(r"\b(?:is|called|named)\s+(?P<n>[A-Z][\w'’-]+)|"
+                                 r"\b(?:partner|boyfriend|girlfriend|fianc[ée]e?)\s+(?P<m>[A-Z][\w'’-]+)",
+                                 mate.text)
+                mate_name = (name.group("n") or name.group("m")) if name else None
+                old = mate
+                st = st.model_copy(update={"text": f"Separated from {mate_name}" if mate_name
+                                           else "Separated from partner", "act": "change"})
         if st.rule == "plan:cancelled":
             # Invariant 237: only a plan on record that names it is called off; nothing else
             want = terms(st.previous or "")
@@ -924,6 +955,20 @@ _TEAM_IN = re.compile(r"\b(?P<prep>on|in|with)\s+the\s+(?P<team>[\w&'’-]+(?:\s
 _ABSTAINS = re.compile(r"^has\s+given\s+up\s+(?P<v>eating|drinking|smoking|vaping)"
                        r"(?:\s+(?P<x>(?!out\b|in\b|with\b|at\b|late\b|alone\b|before\b|after\b)"
                        r"[\w'’ -]{2,40}?))?\s*$", re.IGNORECASE)
+
+
+_PARTNERS = frozenset({"partner", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé",
+                       "fiancée"})
+
+
+def _relation_word(text: str) -> str | None:
+    """The user's relation a fact names first ("Sister is called Jess" → "sister"), or None.
+    Another person's relation ("Tom's sister") is not the user's. Pure."""
+    for m in re.finditer(r"[\w'’-]+", text):
+        w = m.group(0).lower()
+        if w in lx.RELATIONS and not re.search(r"['’]s\s*$", text[:m.start()]):
+            return w
+    return None
 
 
 def _reteamed(known: str, said: str) -> str | None:

@@ -45,7 +45,8 @@ _EVENTS = (
     (r"^(?:was|were)\s+" + _ADV + r"born\b", "{who} was born", "born"),
     (r"^(?:and\s+(?:his|her|their)\s+[\w-]+\s+)?(?:has\s+|have\s+)?" + _ADV +
      r"(?:had|welcomed)\s+(?:a\s+|(?:her|his|their)\s+)?(?:(?:baby|little|new)\s+)?(?P<e>baby|boy|girl|son|daughter|twins)"
-     r"(?:\s+(?P<g>boy|girl))?\b", "{who} had {g}", "baby"),
+     r"(?:\s+(?P<g>boy|girl))?\b(?:,?\s+(?:called|named)\s+(?P<n>(?-i:[^\W\d_a-z])[\w'’-]*))?",
+     "{who} had {g}{n}", "baby"),
     (r"^(?:has\s+)?" + _ADV + r"(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?(?:job|role|position)\s+"
      r"(?:at|with)\s+(?P<x>(?-i:[^\W\d_a-z])[\w&'’.-]*(?:\s+(?-i:[^\W\d_a-z])[\w&'’.-]*){0,2})",
      "{who} works at{x}", "job"),
@@ -82,7 +83,8 @@ def family_event(who: str, rest: str) -> Statement | None:
                                g={"twins": "twins", "son": "a son", "daughter": "a daughter",
                                   "boy": "a baby boy", "girl": "a baby girl"}.get(
                                    (g.get("g") or verb).lower(), "a baby"),
-                               n=g.get("n") or "", s=(g.get("s") or "").lower(), x=tidy(g.get("x") or "") and
+                               n=(" called " + g["n"] if rule == "baby" and g.get("n") else g.get("n") or ""),
+                               s=(g.get("s") or "").lower(), x=tidy(g.get("x") or "") and
                                " " + tidy(g.get("x") or ""))
         return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
                          clause=rest, rule=f"relation:event:{rule}")

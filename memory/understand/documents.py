@@ -8,7 +8,7 @@ from datetime import date
 
 from .dates import find_dates
 from .model import Statement
-from .phrases import HARSH_RE, I, cap, tidy
+from .phrases import HARSH_RE, UPPER, I, cap, tidy
 
 # The document's words as said, and its name in the fact. Longest first, so "pet passport" is
 # not read as "passport".
@@ -149,6 +149,20 @@ def cancelled(c: str, message: str, today: date) -> list[Statement] | None:
                   + place + r"\s+"
                   r"(?:has\s+been\s+|have\s+been\s+|was\s+|got\s+|is\s+|'s\s+)(?:been\s+)?" + _CANCEL +
                   r"(?=\s*(?:[,.;!?]|$|\s+(?:now|sadly|unfortunately|because|due|so|after)\b))", c, I)
+    trip = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:not|no\s+longer)\s+(?:going|flying|travell?ing|"
+                     r"heading)\s+to\s+(?P<where>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)"
+                     r"(?=.*\b(?:after\s+all|any\s*more|any\s+longer|now|cancell?ed)\b)",
+                     c, I)
+    if trip is None:  # "we're no longer going to Japan": the cue is "no longer" itself
+        trip = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+no\s+longer\s+(?:going|flying|travell?ing|"
+                         r"heading)\s+to\s+(?P<where>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER +
+                         r"[\w'’-]*)?)", c, I)
+    if trip and re.search(r"\bagain\b", c, I):
+        trip = None  # "not going to Fontainebleau again": about a trip that happened
+    if m is None and trip:
+        where = trip.group("where")
+        return [Statement(act="change", text=f"Trip to {where} cancelled", fact_type="world",
+                          previous=where, clause=c, rule="plan:cancelled")]
     if m is None or re.search(r"\bset\s+off\b|\btook\s+off\b|\bday\s+off\b", c, I) or \
             re.search(r"\b" + _RESCHEDULE + r"\s+(?:it|them|the|my|our)\b", message, I):
         return None  # "the Japan trip is off, we postponed it to October": moved, not called off

@@ -512,7 +512,12 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     if noun.split()[0].lower() in lx.RELATIONS:
         return None
     head_noun = noun.split()[-1].lower()
-    if re.match(r"^(?:in|at|with|under|behind|outside|inside|away|out|over|upstairs|downstairs|"
+    provider = head_noun in {"broadband", "energy", "electricity", "gas", "bank", "phone", "mobile",
+                             "insurance", "mortgage", "pension", "internet", "wifi", "contract",
+                             "isp", "network", "provider", "supplier", "account", "plan"}
+    if provider and re.match(r"^(?:now\s+)?with\s+" + UPPER, value):
+        pass  # "our broadband is now with BT": who provides it (invariant 238)
+    elif re.match(r"^(?:in|at|with|under|behind|outside|inside|away|out|over|upstairs|downstairs|"
                 r"back|round|around|still\s+in|at\s+home|in\s+the\s+(?:garage|shop|car|bin|loft))\b", value, I):
         return None  # "my car is in the garage": where it is now, not what it is
     if re.fullmatch(r"[a-z]+", value) and not hobby and head_noun not in lx.SLOT_NOUNS and not re.search(
@@ -563,7 +568,8 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
         who = re.sub(r"['’]s$", "", tidy(m.group("s")))
         return [Statement(act="change", text=f"{who} lives in {m.group('p')}", fact_type="identity",
-                          previous=f"{who} lives", clause=c, rule="third:moved")]
+                          previous=f"{who} lives", valid_from=dates.valid_from, clause=c,
+                          rule="third:moved")]
     m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?"
                  r"job\s+(?:at|with)\s+(?P<o>(?:the\s+)?[\w&'’.-]+(?:\s+" + UPPER + r"[\w&'’.-]*){0,2})", t)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
