@@ -261,7 +261,7 @@ def test_inv165_a_named_persons_move_changes_only_their_fact_on_record(service):
     sis = service.write_fact("ana", "Her sister Priya lives in Swansea", fact_type="identity").fact
     service.write_fact("ana", "Lives in Bath", fact_type="identity")
     (w,) = turn(service, "priya's moved to cardiff").writes()
-    # the relation on record stays with the new value (invariant 239)
+    # the relation on record stays with the new value (invariant 272)
     assert (w.op, w.old_id, w.text) == ("supersede", sis.id, "Sister Priya lives in Cardiff")
     assert "Lives in Bath" in active(service)
 

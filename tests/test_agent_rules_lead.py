@@ -217,7 +217,7 @@ def test_inv238_holidays_days_and_people_are_no_service(service):
         assert turn(service, said).writes() == [], said
 
 
-def test_inv239_a_corrected_value_of_the_same_noun_is_retracted(service):
+def test_inv272_a_corrected_value_of_the_same_noun_is_retracted(service):
     old = service.write_fact("ana", "Birthday is 4 March", fact_type="identity").fact
     t = turn(service, "Actually my birthday is 3 March, not 4 March")
     ops = {(w.op, w.old_id) for w in t.writes()}
@@ -225,13 +225,13 @@ def test_inv239_a_corrected_value_of_the_same_noun_is_retracted(service):
     assert [f.text for f in service.facts("ana", states=["active"])] == ["Birthday is 3 March"]
 
 
-def test_inv239_boss_and_manager_are_one_role(service):
+def test_inv272_boss_and_manager_are_one_role(service):
     old = service.write_fact("ana", "Manager is Dan", fact_type="identity").fact
     (w,) = turn(service, "My boss is now Priya Shah").writes()
     assert (w.op, w.old_id) == ("supersede", old.id)
 
 
-def test_inv239_a_relatives_move_never_replaces_who_they_are(service):
+def test_inv272_a_relatives_move_never_replaces_who_they_are(service):
     sister = service.write_fact("ana", "Sister is called Jess", fact_type="identity").fact
     t = turn(service, "Jess moved to Glasgow last month")
     (w,) = t.writes()
@@ -242,7 +242,7 @@ def test_inv239_a_relatives_move_never_replaces_who_they_are(service):
     assert turn(service, "Bob moved to Paris").writes() == []
 
 
-def test_inv239_a_break_up_ends_the_partner_not_the_status(service):
+def test_inv272_a_break_up_ends_the_partner_not_the_status(service):
     status = service.write_fact("ana", "Is divorced", fact_type="identity").fact
     mate = service.write_fact("ana", "Partner is Alex", fact_type="identity").fact
     (w,) = turn(service, "We broke up in September").writes()
@@ -250,7 +250,7 @@ def test_inv239_a_break_up_ends_the_partner_not_the_status(service):
     assert service.get_fact("ana", status.id).state.value == "active"
 
 
-def test_inv239_a_relatives_baby_keeps_its_name(service):
+def test_inv272_a_relatives_baby_keeps_its_name(service):
     (w,) = turn(service, "My sister Jess just had a baby boy called Leo").writes()
     assert w.text == "Sister Jess had a baby boy called Leo"
 

@@ -227,7 +227,7 @@ class OfflineAgent:
             return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
         if st.rule == "third:moved":
-            # Invariant 239: a relative's move replaces only where they live on record, never
+            # Invariant 272: a relative's move replaces only where they live on record, never
             # the fact of who they are ("Sister is called Jess"); beside that fact it is written
             # as news about them ("Sister Jess lives in Glasgow").
             who = (st.previous or "").removesuffix(" lives")
@@ -244,7 +244,7 @@ class OfflineAgent:
                 st = st.model_copy(update={"text": f"{cap(kin)} {st.text}", "act": "assert",
                                            "rule": "relation:moved"})
         if st.slot == "marital" and st.text == "Is separated":
-            # Invariant 239: a break-up ("we broke up", read as "we separated") ends the partner
+            # Invariant 272: a break-up ("we broke up", read as "we separated") ends the partner
             # on record ("Partner is Alex"), not a marital status; it says who it was with.
             mate = next((h for h in hits if h.kind == "semantic" and h.state == "active"
                          and _relation_word(h.text) in _PARTNERS), None)

@@ -157,7 +157,7 @@ def _base_verb(word: str) -> str:
     return w[:-1] if w.endswith("s") and not w.endswith("ss") else w
 
 
-# One role, several words: "my boss is now Priya" replaces "Manager is Dan" (invariant 239).
+# One role, several words: "my boss is now Priya" replaces "Manager is Dan" (invariant 272).
 _SLOT_ALIASES = {"noun:boss": "noun:manager", "noun:line manager": "noun:manager",
                  "noun:gp": "noun:doctor", "noun:hubby": "noun:husband",
                  "noun:other half": "noun:partner"}
@@ -170,7 +170,7 @@ def _strength(slot: str, text: str, fact_type: str | None) -> int:
     if slot.startswith("noun:") and slot not in slots and re.search(
             r"^(?:\w+\s+){0,2}" + re.escape(slot.removeprefix("noun:")) + r"\s+(?:is|are|was)\b",
             text, re.IGNORECASE):
-        # Invariant 239: "Birthday is 4 March" is the birthday's fact, whatever slots_of reads
+        # Invariant 272: "Birthday is 4 March" is the birthday's fact, whatever slots_of reads
         return 2
     if slot not in slots:
         return 0
