@@ -42,6 +42,7 @@ from .models import (
     check_actor,
     snapshot,
 )
+from .sensitive import refusal, secret_in
 from .stores.base import (
     AnyMemory,
     AppendAudit,
@@ -101,6 +102,15 @@ def _size_ok(doc: AnyMemory) -> None:
             raise ValidationError(
                 f"playbook {doc.name[:40]!r} is {size} bytes in {len(doc.steps)} steps; the "
                 f"limit is {MAX_TEXT_BYTES} bytes (32 KB) and {MAX_STEPS} steps")
+
+
+def _no_secret(doc: AnyMemory) -> None:
+    """A fact or playbook holding a password, PIN, card number or key is refused whole
+    (invariant 273, memory/sensitive.py); the user's own message stays as they said it."""
+    if isinstance(doc, Fact | Playbook):
+        kind = secret_in(doc.search_text())
+        if kind:
+            raise ValidationError(refusal(kind))
 
 
 class Batch:
@@ -279,6 +289,7 @@ class Batch:
         memory: AnyMemory = doc  # type: ignore[assignment]  # M is always one memory kind
         self._owner_ok(memory)
         _size_ok(memory)
+        _no_secret(memory)
         action = action or _WRITE_ACTION[memory.kind]
         self._check(action, [memory.id])
         if isinstance(memory, Fact):
@@ -310,6 +321,9 @@ class Batch:
             raise ValidationError(f"an update of {cur.id} must keep its id and advance its "
                                   f"revision by one ({cur.rev} → {cur.rev + 1})")
         _size_ok(nxt)
+        if isinstance(nxt, Fact | Playbook) and secret_in(nxt.search_text()) and \
+                not secret_in(cur.search_text()):
+            _no_secret(nxt)  # an edit may not bring one in; retiring an old record still works
         if isinstance(nxt, Fact):
             nxt = self._guard(nxt, on_dead, action, dying)
         self.ops.append(UpdateMemory(doc=nxt, expected_rev=cur.rev))

@@ -345,6 +345,9 @@ class OfflineAgent:
         return self._said(res, st)
 
     def _said(self, res, st: Statement) -> str:
+        if not res.ok and "memory never keeps" in (res.error or ""):  # invariant 273
+            return sentence("I haven't saved that: " + (res.error or "")[
+                (res.error or "").index("memory never keeps"):])
         if not res.ok:
             if "Tombstone" in (res.error or ""):
                 return ("You told me before that this was never true, so I haven't recorded "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..models import Fact, FactState
 from ..policy import ReviewPolicy
+from ..sensitive import secret_in
 from ..text import normalise, stem
 from ..values import Decision, Verdict
 from .canon import content_tokens, slot_of
@@ -54,6 +55,16 @@ def evidence(subject: str, cited: list[str], known: set[str]) -> GateDecision:
                             reason=f"cites episodes not shown for this user: {', '.join(unknown) or 'none'}")
     return GateDecision(gate="evidence", subject=subject, decision="pass",
                         reason=f"cites {', '.join(cited)}")
+
+
+def secret(subject: str) -> GateDecision:
+    """A password, PIN, card number or key never becomes a memory (invariant 273): dropped with
+    its reason, so the rest of the run applies; the write door would refuse it anyway."""
+    kind = secret_in(subject)
+    if kind:
+        return GateDecision(gate="secret", subject=subject, decision="drop",
+                            reason=f"holds {kind}; memory never keeps one")
+    return GateDecision(gate="secret", subject=subject, decision="pass", reason="no secret")
 
 
 def dates(subject: str, valid_from, valid_to) -> GateDecision:

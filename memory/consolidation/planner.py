@@ -258,7 +258,7 @@ class _Builder:
         text, ev = f.text, list(f.evidence)
         for g in (gates.evidence(text, ev, self.known),
                   gates.grounding(text, self.user_vocab, self.said_vocab),
-                  gates.dates(text, f.valid_from, f.valid_to)):
+                  gates.dates(text, f.valid_from, f.valid_to), gates.secret(text)):
             if self.record(g).decision == "drop":
                 return self.drop(text, g.gate, ev, g.reason, f.reason)
         key = normalise(text)
@@ -353,7 +353,8 @@ class _Builder:
         for g in (gates.evidence(subject, p.evidence, self.known),
                   gates.grounding(" ".join([p.trigger, *p.steps]), self.user_vocab,
                                   self.said_vocab),
-                  gates.playbook_confidence(subject, p.confidence, self.policy)):
+                  gates.playbook_confidence(subject, p.confidence, self.policy),
+                  gates.secret(" ".join([p.name, p.trigger, *p.steps]))):
             if self.record(g).decision == "drop":
                 return self.drop(subject, g.gate, p.evidence, g.reason, p.reason)
         for existing in self.inputs.playbooks:
