@@ -304,13 +304,14 @@ def test_inv167_a_hedged_lead_goes_to_review(service):
 
 
 def test_inv202_a_hedged_correction_waits_for_review_and_retracts_nothing(service):
-    old = service.write_fact("ana", "Gate code is 4521").fact
-    (w,) = turn(service, "I think the gate code is 4512, not 4521? not 100% sure").writes()
+    # (a locker number: a gate code is a secret memory never keeps, invariant 273)
+    old = service.write_fact("ana", "Locker number is 4521").fact
+    (w,) = turn(service, "I think the locker number is 4512, not 4521? not 100% sure").writes()
     assert (w.op, w.status, w.old_id) == ("supersede", "review", old.id)
     assert "4512" in (w.text or "")
     # nothing is marked never true: the old value stays on record until an operator decides
     assert service.get_fact("ana", old.id).state == FactState.ACTIVE
-    assert service.tombstone_match("ana", "Gate code is 4521") is None
+    assert service.tombstone_match("ana", "Locker number is 4521") is None
     # said plainly, the same correction retracts at once (invariant 73)
     old = service.write_fact("bo", "The smoke alarms take CR1632 batteries").fact
     (w,) = turn(service, "The smoke alarms take CR2032 batteries, not CR1632", user="bo").writes()

@@ -271,3 +271,39 @@ def test_inv238_a_provider_said_as_my_noun(service):
 def test_inv237_not_going_again_is_about_a_past_trip(service):
     service.write_fact("ana", "Went bouldering in Fontainebleau in October")
     assert turn(service, "I'm not going to Fontainebleau again this year, too cold").writes() == []
+
+
+def test_inv274_what_stopped_about_someone_changes_the_fact_that_says_it(service):
+    cabin = service.write_fact("ana", "Mochi flies with her in the cabin").fact
+    passport = service.write_fact("ana", "Mochi has an EU pet passport").fact
+    (w,) = turn(service, "Mochi doesn't fly with me anymore, she stays with Jan").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", cabin.id, "Mochi no longer flies with them")
+    assert service.get_fact("ana", passport.id).state.value == "active"
+    service.write_fact("bo", "Partner Tom works from home", fact_type="identity")
+    assert turn(service, "Tom isn't vegan anymore", user="bo").writes() == []
+
+
+def test_inv274_a_role_changes_inside_the_fact_that_holds_it(service):
+    old = service.write_fact("ana", "Her name is Lena and she is a field service manager at "
+                                    "Nordwind Turbines", fact_type="identity").fact
+    (w,) = turn(service, "I'm now a senior field service manager").writes()
+    assert (w.op, w.old_id, w.text) == (
+        "supersede", old.id,
+        "Her name is Lena and she is a senior field service manager at Nordwind Turbines")
+
+
+def test_inv274_values_lose_instead_and_statuses_drop(service):
+    old = service.write_fact("ana", "Runs 5k most mornings", fact_type="preference").fact
+    (w,) = turn(service, "I don't run in the mornings anymore, I swim instead").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Swims")
+    tier = service.write_fact("bo", "Has Senator status with Miles & More").fact
+    (w2,) = turn(service, "I dropped to Frequent Traveller status", user="bo").writes()
+    assert (w2.old_id, w2.text) == (tier.id, "Has Frequent Traveller status")
+    assert turn(service, "I dropped to 60 kilos", user="cy").writes() == []
+
+
+def test_inv274_a_name_with_an_inner_capital_keeps_it():
+    from memory.understand.phrases import cap
+
+    assert cap("eSIM provider is Holafly") == "eSIM provider is Holafly"
+    assert cap("iPhone 15") == "iPhone 15" and cap("lives in Leeds") == "Lives in Leeds"

@@ -226,6 +226,10 @@ class OfflineAgent:
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
+        if st.rule == "third:not-any-more" and old is not None and not (
+                terms(st.text or "") - terms(st.previous or "") - terms("no longer is")) & terms(old.text):
+            # Invariant 274: a fact about them that shares what stopped, never just their name
+            old = None
         if st.rule == "third:moved":
             # Invariant 272: a relative's move replaces only where they live on record, never
             # the fact of who they are ("Sister is called Jess"); beside that fact it is written
@@ -316,7 +320,13 @@ class OfflineAgent:
                                                or not (st.valid_from or st.valid_to)):
             return sentence(f"I already have that: {second_person(known.text)}")
         text = st.text
-        if old is not None and st.rule == "work:promoted" and text and not re.search(
+        rerole = _reroled(old.text, text or "") if old is not None and st.slot == "job" else None
+        if rerole:
+            # Invariant 274: "I'm now a senior field service manager" over "Her name is Lena and
+            # she is a field service manager at Nordwind": the role changes inside the fact,
+            # the name and employer stay.
+            text = rerole
+        elif old is not None and st.rule == "work:promoted" and text and not re.search(
                 r"\bat\s", text) and "employer" in slots_of(old.text, old.fact_type):
             # Invariant 221: a promotion keeps the employer on record ("Works as a data engineer
             # at Spotify" + "promoted to team lead" → "Works as a team lead at Spotify").
@@ -962,6 +972,29 @@ _ABSTAINS = re.compile(r"^has\s+given\s+up\s+(?P<v>eating|drinking|smoking|vapin
 
 _PARTNERS = frozenset({"partner", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé",
                        "fiancée"})
+
+
+def _reroled(known: str, said: str) -> str | None:
+    """The job fact on record with its role replaced by the one said, when both roles end in the
+    same noun ("field service manager" → "senior field service manager", "data engineer" →
+    "senior data engineer"); None otherwise, or when the new role names its own employer. Pure."""
+    new = re.match(r"^Works\s+as\s+(?:a|an)\s+(?P<r>[\w -]+?)$", said, re.IGNORECASE)
+    if new is None:
+        return None
+    role = new.group("r").strip()
+    head = role.split()[-1]
+    old = re.search(r"\b(?P<art>a|an)\s+(?P<r>(?:[\w-]+\s+){0,4}?" + re.escape(head) + r")\b", known,
+                    re.IGNORECASE)
+    if old is None:
+        lead = re.match(r"^(?P<r>(?:[\w-]+\s+){0,4}?" + re.escape(head) + r")\b(?=\s+(?:on|at|in|for|with)\b)",
+                        known, re.IGNORECASE)  # "Senior backend engineer on the platform team ..."
+        if lead is None or normalise(lead.group("r")) == normalise(role):
+            return None
+        return cap(role) + known[lead.end():]
+    if normalise(old.group("r")) == normalise(role):
+        return None
+    art = "an" if role[:1].lower() in "aeiou" else "a"
+    return known[:old.start()] + f"{art} {role}" + known[old.end():]
 
 
 def _relation_word(text: str) -> str | None:

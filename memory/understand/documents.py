@@ -80,6 +80,14 @@ def statuses(c: str) -> list[Statement] | None:
                       r"bumped(?:\s+up)?)|moved|changed)\s+(?:back\s+)?to\s+" + _TIER + _WITH.replace("?P<who>", "?P<who2>"),
                       c, I)
     if m is None:
+        # "I dropped to Frequent Traveller status", "we got bumped up to Gold on BA" (inv. 274)
+        m = re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)*(?:dropped|fell|went\s+(?:down|up)|moved\s+up|"
+                      r"was\s+(?:downgraded|upgraded|bumped(?:\s+up)?)|got\s+(?:downgraded|upgraded|"
+                      r"bumped(?:\s+up)?))\s+(?:back\s+)?to\s+" + _TIER + r"(?:\s+tier)?(?P<st>\s+status)?" + _WITH,
+                      c, I)
+        if m is not None and not (m.group("st") or m.group("who")):
+            m = None  # "I dropped to 60 kilos": no status said
+    if m is None:
         return None
     tier = m.group("tier")
     if tier.lower() in {"status", "the", "some", "new"}:

@@ -56,6 +56,11 @@ def article(noun: str) -> str:
 
 
 def cap(text: str) -> str:
+    """The first letter upper case, unless the first word is a name written with a capital
+    inside it ("eSIM", "iPhone", "iOS", "eBay" stay as they are)."""
+    first = text.split(" ", 1)[0]
+    if first[:1].islower() and any(ch.isupper() for ch in first[1:]):
+        return text
     return text[:1].upper() + text[1:]
 
 

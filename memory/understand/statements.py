@@ -712,7 +712,10 @@ def _trim_value(st: Statement) -> None:
     if len(cut.split()) >= 2:
         text = cut
     if st.rule.startswith("act:"):
-        text = re.sub(r"\s+now$", "", text, flags=re.IGNORECASE)
+        # "Swims instead", "Cycles now", "Runs these days": the change is in the statement's
+        # act, not its value (invariant 274)
+        text = re.sub(r"(?:\s+(?:now|instead|these\s+days|nowadays|as\s+well|too))+$", "", text,
+                      flags=re.IGNORECASE) if len(text.split()) > 1 else text
         cut = _HOW_LONG.sub("", text).strip(" ,")
         if len(cut.split()) >= 2:
             text = cut

@@ -298,7 +298,8 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     if found:
         return found
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+)*(?:quit|stopped|gave\s+up|given\s+up|give\s+up|no\s+longer\s+"
-                  r"do|dropped\s+out\s+of|dropped|cancell?ed)\s+(?P<v>[^,.;!?]+)", t, I)
+                  r"do|dropped\s+out\s+of|dropped(?!\s+(?:to|by|in|into|off|round|down|back)\b)|cancell?ed)\s+"
+                  r"(?P<v>[^,.;!?]+)", t, I)
     if m:
         # "dropped my sister off": a lift, nothing that ended
         thing = "" if re.search(r"\boff\b", m.group("v"), I) else obj_phrase(m.group("v"), keep_article=True)
@@ -581,9 +582,13 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there"}:
         who, rest = tidy(m.group("s")), tidy(m.group("v"))
         verb = "is no longer" if re.search(r"isn'?t|is\s+not", m.group(0), I) else "no longer"
+        if verb == "no longer" and re.match(r"^[a-z]+\b", rest):
+            # "Mochi doesn't fly with me any more": "Mochi no longer flies with them", and the
+            # fact it changes is the one about Mochi that shares the verb (invariant 274)
+            first, _, tail = rest.partition(" ")
+            rest = f"{third_singular(first)} {tail}".strip()
         return [Statement(act="change", text=f"{who} {verb} {third_person(rest)}", fact_type="world",
-                          previous=" ".join([who, rest.split()[-1]]), clause=c,
-                          rule="third:not-any-more")]
+                          previous=who, clause=c, rule="third:not-any-more")]
     m = re.match(subj + r"\s+(?P<verb>(?:is|are|lives|runs|stays|sleeps|uses|has|works|goes|"
                  r"belongs)\b[^,;!?]*?)\s+(?:now|these\s+days|nowadays)\b(?P<tail>.*)$", t)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
