@@ -344,7 +344,9 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     m = (re.search(r"\b(?:" + org + r"|(?i:they|we|the\s+company|my\s+(?:boss|manager|company)))"
                    r"\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s+to\s+"
                    r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\b))", t)
-         or re.search(r"\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got|got|just\s+got)\s+(?:just\s+)?"
+         # "Gemma got promoted to director": a bare "got" only with the subject left out
+         # (invariant 261: someone named opening the clause keeps their own promotion)
+         or re.search(r"(?:\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got)|^(?:just\s+)?got)\s+(?:just\s+)?"
                       r"(?:been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
                       r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I))
     if m:

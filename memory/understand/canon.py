@@ -129,6 +129,11 @@ _IDIOMS += (
     (r"^((?:my|our)\s+)new\s+(manager|boss|lead|team\s+lead|line\s+manager|gp|doctor|dentist|landlord)\s+is\s+",
      r"\1\2 is now "),
 )
+_IDIOMS += (
+    # invariant 261: "I report to Priyanka now" names the manager; a name, never "the board"
+    (r"\b(?:i|we)\s+(?:now\s+)?report\s+(?:directly\s+)?(?:in\s+)?to\s+((?-i:[^\W\d_a-z])[\w'’-]+"
+     r"(?:\s+(?-i:[^\W\d_a-z])[\w'’-]+)?)(?:\s+now)?(?=\s*(?:[,.;!?]|$))", r"my manager is now \1"),
+)
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
 # Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").

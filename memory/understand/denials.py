@@ -161,8 +161,8 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
     # peanuts, that was a misdiagnosis" (no longer + a never-true cue is a denial, not a change)
     m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i\s+was|we\s+were)\s+(?P<neg>not|no\s+longer|never|"
                   r"not\s+ever)\s+(?:actually\s+|"
-                  r"really\s+)?(?P<what>allergic\s+to\s+[^,.;!?]+|afraid\s+of\s+[^,.;!?]+|"
-                  r"scared\s+of\s+[^,.;!?]+|intolerant\s+to\s+[^,.;!?]+|vegan|vegetarian|"
+                  r"really\s+)?(?P<what>allergic\s+to\s+[^,.;:!?—–]+|afraid\s+of\s+[^,.;:!?—–]+|"
+                  r"scared\s+of\s+[^,.;:!?—–]+|intolerant\s+to\s+[^,.;:!?—–]+|vegan|vegetarian|"
                   r"pescatarian|married|diabetic|lactose\s+intolerant|coeliac|celiac)", c, I)
     if m and (m.group("neg").lower() != "no longer" or HARSH_RE.search(message)):
         if m.group("neg").lower() == "not" and not HARSH_RE.search(message) and \

@@ -133,6 +133,8 @@ _KIND_WORDS = {
         nationwide halifax n26 chase""",
     "editor": "editor vim neovim nvim helix emacs vscode zed sublime",
     "console": "console playstation ps5 xbox",
+    # invariant 265: one password manager at a time ("moved everything to Bitwarden")
+    "password manager": "1password bitwarden lastpass dashlane keepass keepassxc",
 }
 KIND_NAMES = frozenset(_KIND_WORDS)
 KINDS: dict[str, str] = {w: kind for kind, ws in _KIND_WORDS.items() for w in ws.split()}

@@ -114,7 +114,9 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     # "It's been a rough year, my dad passed away in March": a relative's clause
                     r",\s*(?=(?:my|our)\s+(?:new\s+)?(?:manager|boss|team\s+lead|landlord|sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
                     r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
-                    r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)",
+                    r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)|"
+                    # "Gemma got promoted so I report to Priyanka now" (invariant 261)
+                    r",?\s+(?:and|but|so)\s+(?=(?:my|our)\s+(?:manager|boss|team\s+lead|line\s+manager)\s+is\s+now\b)",
                     re.IGNORECASE)
 
 
@@ -171,7 +173,8 @@ def is_question(clause: str) -> bool:
     return c.endswith("?") or bool(_QUESTION.match(c))
 
 
-_NOT_Z = re.compile(r"^(?P<value>.+?),?\s+(?:and\s+)?not\s+(?:with\s+|by\s+|on\s+|a\s+|an\s+|"
+# "…, not because I'm intolerant": a reason denied, never an old value (invariant 262)
+_NOT_Z = re.compile(r"^(?P<value>.+?),?\s+(?:and\s+)?not\s+(?!because\b|cos\b|since\b|that\b)(?:with\s+|by\s+|on\s+|a\s+|an\s+|"
                     r"the\s+|my\s+|in\s+)?(?P<old>[\w'’ .-]+?)(?=\s*(?:[,;!?]|$|\.\s|\.$))"
                     r"(?P<tail>.*)$", I)
 
@@ -524,6 +527,12 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?:the\s+)?(?P<w>[a-z][\w&'-]*)(?=\s+now\b)",
                            lambda m: "I now work at " + m.group("w").capitalize(), c, flags=I)
         c = _ASIDE.sub("", c).strip()
+        if _CANCEL.fullmatch(c):
+            # "forget the kindle thing? no actually keep it. nvm": the user took back what they
+            # asked or said before it in this message; nothing of it is done (invariant 260)
+            out.ignored += [st.clause for st in out.statements] + [raw]
+            out.statements = []
+            continue
         if _SARCASM.search(raw):
             # "oh sure, I LOVE being on hold": irony says the opposite (invariant 164)
             out.ignored.append(raw)
@@ -696,7 +705,9 @@ _TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:(?:and|but|because|cos|coz|so|which|
                            r"that|that's|this|i|i'm|im|we|we're|he|she|they|they're|honestly|tbh)|"
                            # "... since they're rebuilding the tram line": a reason (invariant 164)
                            r"(?:since|as|'cause|cause)\s+(?:it|it's|they|they're|the|he|she|there|i|i'm|we|"
-                           r"we're|my|our|his|her|their))\b.*$", re.IGNORECASE)
+                           r"we're|my|our|his|her|their)|"
+                           # "... because of the climate stuff": a reason (invariant 262)
+                           r"(?:because|cos|coz)\s+of)\b.*$", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?(?:a|an|one|two|three|four|five|"
                        r"six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|\d+)\s+(?:days?|weeks?|months?|years?)"
                        r"(?:\s+now)?$", re.IGNORECASE)
@@ -772,6 +783,13 @@ _ASIDE = re.compile(r",?\s*\b(?:if\s+(?:that|it)(?:'s|\s+is)?\s+(?:matters|helps
                     r"in\s+case\s+(?:you(?:'re|\s+are)\s+wondering|(?:it|that)\s+(?:matters|helps)))\b[.!]*",
                     re.IGNORECASE)
 # An ironic opener before a liking: "oh sure, I LOVE being on hold", "yeah right, I love taxes"
+# A clause that only takes back what came before it in the message (invariant 260)
+_CANCEL = re.compile(r"(?:(?:no|nah|wait|oh|hmm|ok|okay|sorry|actually|on\s+second\s+thoughts?)\W+)*"
+                     r"(?:keep\s+(?:it|that|them|this)(?:\s+(?:then|after\s+all|actually))?|never\s*mind|nvm|"
+                     r"nevermind|scratch\s+that|ignore\s+(?:that|this|me|my\s+last\s+(?:message|bit))|"
+                     r"cancel\s+that|don'?t\s+(?:forget|delete|remove|change)\s+(?:it|that|anything)(?:\s+then)?|"
+                     r"forget\s+(?:i\s+said\s+(?:that|anything)|what\s+i\s+(?:just\s+)?said)|"
+                     r"(?:i\s+)?take\s+(?:it|that)\s+back|leave\s+it(?:\s+as\s+it\s+is)?)\W*", I)
 _SARCASM = re.compile(r"^\W*(?:oh\s+(?:sure|great|joy|yeah|wonderful|brilliant|fantastic|lovely|perfect)|"
                       r"yeah\s+right|sure\s+sure|because\s+i\s+totally)\b[,!.…]*\s+(?:(?:i|we)\s+"
                       r"(?:\w+\s+)?(?:love|like|enjoy|adore)\b|(?:just\s+)?what\s+i\s+needed\b)", re.IGNORECASE)

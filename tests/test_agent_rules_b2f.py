@@ -1,0 +1,102 @@
+"""Blind set 2 retired to tuning, its new users (issue 12, invariants 260-271): each class of
+miss is pinned by new phrasings, never the blind sentences, with one that must write nothing."""
+
+from __future__ import annotations
+
+from memory.agent import run_turn
+from memory.agents.offline import OfflineAgent
+from memory.models import FactState
+
+
+def turn(svc, text, user="ana"):
+    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
+
+
+def active(svc, user="ana"):
+    return sorted(f.text for f in svc.facts(user, states=["active"]))
+
+
+# --- invariant 260: a request or statement taken back in the same message -------------------
+def test_inv260_a_forget_request_taken_back_forgets_nothing(service):
+    service.write_fact("ana", "Has a Kobo Clara e-reader")
+    for text in ("forget my kobo. wait, never mind", "please delete the kobo thing. no, keep it",
+                 "forget about my e-reader? actually leave it"):
+        t = turn(service, text)
+        assert t.writes() == [], text
+    assert active(service) == ["Has a Kobo Clara e-reader"]
+
+
+def test_inv260_a_statement_taken_back_writes_nothing(service):
+    for text in ("I sold the van. Scratch that.", "moved to Hull. ignore that"):
+        assert turn(service, text).writes() == [], text
+    assert active(service) == []
+
+
+def test_inv260_never_mind_inside_a_statement_is_no_cancel(service):
+    t = turn(service, "I never mind the rain, I cycle to work every day")
+    assert [w.text for w in t.writes()] == ["Cycles to work"]
+
+
+# --- invariant 261: someone else's promotion; "I report to X" names the manager --------------
+def test_inv261_a_named_colleagues_promotion_is_not_the_users(service):
+    service.write_fact("ana", "Works as a nurse", fact_type="identity")
+    for text in ("Marta got promoted to head of department", "Joe just got promoted to partner"):
+        assert turn(service, text).writes() == [], text
+    assert active(service) == ["Works as a nurse"]
+
+
+def test_inv261_i_report_to_names_the_new_manager(service):
+    old = service.write_fact("ana", "Her manager is Olu", fact_type="identity").fact
+    t = turn(service, "Olu moved to the Dubai office and I report to Beatriz now")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Manager is Beatriz")
+
+
+def test_inv261_reporting_to_no_name_writes_nothing(service):
+    service.write_fact("ana", "Her manager is Olu", fact_type="identity")
+    assert turn(service, "these days I report to the board").writes() == []
+
+
+def test_inv261_own_promotion_with_the_subject_left_out_is_still_read(service):
+    t = turn(service, "got promoted to ward sister last week")
+    assert [w.text for w in t.writes()] == ["Works as a ward sister"]
+
+
+# --- invariant 262: a reason is neither a correction nor part of the value --------------------
+def test_inv262_a_reason_denied_is_no_old_value(service):
+    service.write_fact("ana", "Avoids dairy", fact_type="constraint")
+    t = turn(service, "I avoid dairy for my skin, not because I'm vegan")
+    assert [w.op for w in t.writes()] in ([], ["write"])
+    assert not [w for w in t.writes() if w.op in ("retract", "supersede")]
+    assert service.facts("ana", states=["retracted"]) == []
+
+
+def test_inv262_a_reason_after_because_of_is_cut_and_a_restatement_is_known(service):
+    service.write_fact("ana", "Cycles to work", fact_type="world")
+    t = turn(service, "I cycle to work because of the parking costs, not because I'm sporty")
+    assert t.writes() == []
+    t = turn(service, "I swim at the lido because of my back")
+    assert [w.text for w in t.writes()] == ["Swims at the lido"]
+
+
+# --- invariant 263: denials said other ways ----------------------------------------------------
+def test_inv263_a_denial_stops_at_a_colon_or_a_dash(service):
+    old = service.write_fact("ana", "Is allergic to latex", fact_type="constraint").fact
+    t = turn(service, "Turns out I'm not allergic to latex: the patch test was clear")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+    assert service.get_fact("ana", old.id).state == FactState.RETRACTED
+
+
+# --- invariant 265: a password manager is a kind of thing one uses one of ---------------------
+def test_inv265_a_move_to_another_password_manager_replaces_the_one_on_record(service):
+    old = service.write_fact("ana", "Uses LastPass", fact_type="preference").fact
+    t = turn(service, "moved everything over to 1Password last month")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "1Password" in (w.text or "")
+
+
+def test_inv265_a_password_manager_replaces_nothing_of_another_kind(service):
+    service.write_fact("ana", "Uses Obsidian for notes", fact_type="preference")
+    t = turn(service, "I switched to Dashlane")
+    assert [(w.op, w.old_id) for w in t.writes()] == [("write", None)]
