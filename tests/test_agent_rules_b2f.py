@@ -100,3 +100,44 @@ def test_inv265_a_password_manager_replaces_nothing_of_another_kind(service):
     service.write_fact("ana", "Uses Obsidian for notes", fact_type="preference")
     t = turn(service, "I switched to Dashlane")
     assert [(w.op, w.old_id) for w in t.writes()] == [("write", None)]
+
+
+def test_inv263_not_x_but_y_swaps_the_true_value_into_the_fact(service):
+    car = service.write_fact("ana", "Drives a Skoda Octavia Estate").fact
+    t = turn(service, "Not a Skoda, a Hyundai Ioniq. Everyone assumes that")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", car.id, "Drives a Hyundai Ioniq")
+    job = service.write_fact("ana", "Is a paramedic at Leeds General", fact_type="identity").fact
+    t = turn(service, "I'm not a paramedic, a physio.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", job.id, "Is a physio")
+
+
+def test_inv263_not_x_but_y_with_nothing_on_record_writes_nothing(service):
+    service.write_fact("ana", "Lives in York", fact_type="identity")
+    for text in ("Not a chance, a joke really", "not a Renault, a Dacia."):
+        assert turn(service, text).writes() == [], text
+    assert active(service) == ["Lives in York"]
+
+
+def test_inv263_i_have_no_x_with_a_cue_that_it_was_wrong(service):
+    kids = service.write_fact("ana", "Has two children", fact_type="identity").fact
+    t = turn(service, "I have no kids at all, no idea where that came from")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", kids.id)
+    assert service.get_fact("ana", kids.id).state == FactState.RETRACTED
+
+
+def test_inv263_i_have_no_x_without_a_cue_is_no_denial(service):
+    service.write_fact("ana", "Owns a garden shed")
+    assert turn(service, "I have no garden shed these days").writes() == []
+    assert active(service) == ["Owns a garden shed"]
+
+
+def test_inv263_it_was_theirs_all_along_retracts_having_it(service):
+    drone = service.write_fact("ana", "Has a DJI Mini drone").fact
+    t = turn(service, "The drone went back with my brother, it was his all along")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", drone.id)
+    service.write_fact("ana", "Has a rowing machine")
+    assert turn(service, "My sister moved out, it was hers all along").writes() == []

@@ -172,7 +172,19 @@ class OfflineAgent:
 
     def _deny(self, st: Statement, hits, tools: ToolRunner) -> str:
         target = pick_target(st.target or "", hits, slot=st.slot)
-        if target is None:
+        if target is None and st.slot == "verb:have" and len((st.target or "").split()) == 1:
+            # "I have no kids" over "Has three children": one word, said another way (inv. 263)
+            target = pick_target(st.target or "", hits, slot=st.slot, expand=True)
+        if st.rule == "deny:not-x-y":
+            # "Not a Tesla, a BYD Seal" (invariant 263): the true value takes the denied one's
+            # place in the fact on record ("Drives a BYD Seal"); with no such fact, or a fact
+            # that does not say the denied words, nothing is written.
+            swapped = _swapped(target.text, st.target or "", st.text or "") if target else None
+            if target is None or swapped is None:
+                return ("I have nothing on record saying " + _yours(st.target or "that")
+                        + ", so there is nothing to correct.")
+            st = st.model_copy(update={"text": swapped, "fact_type": target.fact_type})
+        elif target is None:
             if st.text:
                 return self._write(st.model_copy(update={"act": "assert", "harsh": False}), hits,
                                    tools)
@@ -867,6 +879,20 @@ _NO_PREP = r"(?:(?!\b(?:on|in|from|between|for|at)\b)[^,;])*?"
 _DATE_PHRASE = re.compile(r"\b(?:on|in|from|between|for)\s+" + _NO_PREP + r"\b" + _MONTHS +
                           r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?(?:\s+to\s+" + _NO_PREP +
                           r"\b" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?)?")
+
+
+def _swapped(old: str, denied: str, new: str) -> str | None:
+    """The fact on record with the denied value replaced by the true one, its model words
+    going with it ("Drives a Tesla Model 3", "Tesla", "BYD Seal" -> "Drives a BYD Seal");
+    what followed it is dropped ("Is a nurse at St Thomas'" -> "Is a midwife"): kept, the
+    new text would nearly restate the one it retracts and meet its tombstone (invariant 62).
+    None when the fact does not say the denied words. Invariant 263. Pure."""
+    m = re.search(r"(?P<art>\b(?:a|an)\s+)?\b" + re.escape(denied) + r"\b(?:\s+(?:(?-i:[A-Z0-9])[\w.+-]*|"
+                  + "|".join(sorted(lx.MODEL_WORDS, key=len, reverse=True)) + r")\b)*", old, re.IGNORECASE)
+    if m is None or not new.strip():
+        return None
+    art = "" if not m.group("art") else ("an " if re.match(r"[aeiou]", new, re.IGNORECASE) else "a ")
+    return old[:m.start()] + art + new
 
 
 def _redated(old: str, new: str) -> str | None:

@@ -67,7 +67,11 @@ HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) w
               r"not right|incorrect|false positive|misread|misheard|typo|wrong(?:ly)?|"
               r"never (?:true|mine|ours|was|were|had|lived|owned|worked|been)|not mine|"
               r"not ours|confused|misunderstood|i never said|wasn'?t (?:mine|ours|me)|misspoke|"
-              r"mis-?spoke|slip of the tongue|meant to say|i meant)\b")
+              r"mis-?spoke|slip of the tongue|meant to say|i meant|"
+              # invariant 263: "where did three come from??", "people always assume"
+              r"where\s+did\s+(?:that|this|it|[\w'’-]+(?:\s+[\w'’-]+)?)\s+come\s+from|"
+              r"no\s+idea\s+where\s+(?:that|this|it|[\w'’-]+(?:\s+[\w'’-]+)?)\s+came\s+from|"
+              r"(?:people|everyone|everybody)\s+(?:always\s+)?assumes?)\b")
 # Words that make a statement a change of something stored.
 CHANGE_CUES = (r"\b(?:now|these days|nowadays|no longer|any ?more|instead|switched|changed|"
                r"moved|again|from now on|since|new|became|become|promoted|started|quit|stopped|"
@@ -89,6 +93,10 @@ SYNONYMS = {
     "work": ("works", "job", "engineer", "team", "employer"),
     # "forget my commute" names how the user gets to work, never the job itself
     "commute": ("commute", "train", "bus", "tram", "tube", "bike", "cycles", "walks", "drives", "ferry"),
+    # invariant 263: "I have no kids" names "Has three children"
+    "kids": ("kids", "children", "child"),
+    "kid": ("kid", "children", "child"),
+    "children": ("children", "kids", "child"),
     "lived": ("lives", "lived", "home"),
     "live": ("lives", "lived", "home"),
 }
