@@ -141,3 +141,49 @@ def test_inv263_it_was_theirs_all_along_retracts_having_it(service):
     assert (w.op, w.old_id) == ("retract", drone.id)
     service.write_fact("ana", "Has a rowing machine")
     assert turn(service, "My sister moved out, it was hers all along").writes() == []
+
+
+# --- invariant 264: a thing lost, stolen, written off or no longer needed ---------------------
+def test_inv264_stolen_said_other_ways_ends_the_thing_on_record(service):
+    bike = service.write_fact("ana", "Rides a Cannondale to work").fact
+    t = turn(service, "some idiot pinched my Cannondale from the station on Friday, walking now")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", bike.id)
+    car = service.write_fact("ana", "Drives a Vauxhall Corsa").fact
+    t = turn(service, "The insurers have written off my Corsa")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", car.id)
+
+
+def test_inv264_it_is_the_kind_said_in_the_message_before(service):
+    car = service.write_fact("ana", "Drives a Ford Focus").fact
+    said = "the car hit a deer on the A38"
+    t = run_turn(service, "ana", "s1", "they wrote it off this morning, gutted", agent=OfflineAgent(),
+                 history=[{"role": "user", "content": said}])
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", car.id)
+
+
+def test_inv264_we_lost_a_pet_by_name_is_its_death(service):
+    cat = service.write_fact("ana", "Has a tabby cat called Pudding").fact
+    t = turn(service, "We sadly lost Pudding on Tuesday, she was 19")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", cat.id, "Pudding has died")
+
+
+def test_inv264_lost_a_match_or_keys_ends_nothing(service):
+    service.write_fact("ana", "Has a season ticket for Bristol Rovers")
+    for text in ("we lost the match on Saturday", "I lost my keys again", "someone nicked my parking spot"):
+        assert turn(service, text).writes() == [], text
+    assert active(service) == ["Has a season ticket for Bristol Rovers"]
+
+
+def test_inv264_no_longer_needing_to_do_it_and_a_hope_for_later(service):
+    pen = service.write_fact("ana", "Carries an inhaler for asthma", fact_type="constraint").fact
+    t = turn(service, "my lungs have recovered and I don't have to carry the inhaler any more")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", pen.id)
+    choir = service.write_fact("ana", "Sings in the Bristol Community Choir").fact
+    t = turn(service, "I'm not doing the choir anymore, too busy. Maybe next year")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.valid_from, w.status) == ("supersede", choir.id, None, "applied")

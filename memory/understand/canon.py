@@ -134,6 +134,29 @@ _IDIOMS += (
     (r"\b(?:i|we)\s+(?:now\s+)?report\s+(?:directly\s+)?(?:in\s+)?to\s+((?-i:[^\W\d_a-z])[\w'’-]+"
      r"(?:\s+(?-i:[^\W\d_a-z])[\w'’-]+)?)(?:\s+now)?(?=\s*(?:[,.;!?]|$))", r"my manager is now \1"),
 )
+_IDIOMS += (
+    # invariant 264: other words for a thing that was lost, stolen or stopped
+    (r"\b(someone|somebody|they|thieves|some\s+\w+)\s+(?:just\s+)?(?:nicked|pinched|swiped|nabbed|"
+     r"half-inched|robbed|stole)\b", "someone stole"),
+    (r"\b(?:got|was|were|has\s+been|have\s+been)\s+(?:nicked|pinched|swiped|nabbed|half-inched)\b",
+     "was stolen"),
+    (r"\b(?:got|was|were|has\s+been|have\s+been)\s+(?:written\s+off|totalled|totaled)\b", "was stolen"),
+    (r"^(?:they|the\s+insurers?|the\s+insurance(?:\s+company)?)\s+(?:have\s+|'ve\s+|just\s+)*"
+     r"(?:wrote|written|totalled|totaled)\s+((?:my|our|the)\s+[\w-]+(?:\s+[\w-]+)?)\s+off\b", r"\1 was stolen"),
+    (r"^(?:they|the\s+insurers?|the\s+insurance(?:\s+company)?)\s+(?:have\s+|'ve\s+|just\s+)*"
+     r"(?:wrote|written)\s+off\s+((?:my|our|the)\s+[\w-]+(?:\s+[\w-]+)?)\b", r"\1 was stolen"),
+    # "We lost Max last week": Max died ("lost my keys" is no pet and no name)
+    (r"^(?:we|i)\s+(?:just\s+|sadly\s+|finally\s+)*lost\s+((?-i:[A-Z])[\w'’-]+|(?:our|my)\s+(?:old\s+)?"
+     r"(?:dog|cat|puppy|kitten|rabbit|hamster|horse|pony|budgie|parrot|tortoise|guinea\s+pig))\b"
+     r"(?!\s+(?:match|game|race|final|case|job|contract|bet|signal|connection|weight))", r"\1 died"),
+    # "I don't need to carry the EpiPen any more": the user doesn't carry it any more
+    (r"\b(don'?t|do\s+not|no\s+longer)\s+(?:need|have)\s+to\s+(?=[a-z]+\s)", r"\1 "),
+    # "I'm not doing Berlin any more": the user gave it up
+    (r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+doing\s+(?=[^,.;!?]+?\s+any\s*more\b)", "I don't do "),
+    # "my Corsa was stolen / written off": someone took it, whatever its name
+    (r"^((?:my|our|the)\s+[\w'’.+-]+(?:\s+[\w'’.+-]+){0,2}?)\s+(?:was|got|has\s+been)\s+stolen\b",
+     r"someone stole \1"),
+)
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
 # Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").

@@ -527,6 +527,18 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?:the\s+)?(?P<w>[a-z][\w&'-]*)(?=\s+now\b)",
                            lambda m: "I now work at " + m.group("w").capitalize(), c, flags=I)
         c = _ASIDE.sub("", c).strip()
+        if re.search(r"\b(?:any\s*more|no\s+longer|gave\s+up|given\s+up|quit|stopped|dropped)\b", c, I):
+            # "not doing Berlin any more, ... maybe next year": a hope to take up again what
+            # ended neither hedges nor dates the ending; a plan keeps its "maybe" (inv. 264)
+            c = _HOPE_TAIL.sub("", c).strip() or c
+        if _ENDED_IT.search(c):
+            # "my car's been at the garage all week" then "they wrote it off": "it" is the
+            # kind of thing said just before, in this message or the last one (invariant 264)
+            before = " ".join(history[-1:] + [message[:message.find(raw)] if raw in message else ""])
+            kinds = [w for w in re.findall(r"[\w-]+", before.lower()) if w in lx.KIND_NAMES]
+            if kinds:
+                c = _ENDED_IT.sub(lambda m: m.group(0)[:-2] + "my " + kinds[-1], c, count=1)
+                c = canonical(c, lowercase=lowercase)
         if _CANCEL.fullmatch(c):
             # "forget the kindle thing? no actually keep it. nvm": the user took back what they
             # asked or said before it in this message; nothing of it is done (invariant 260)
@@ -783,6 +795,11 @@ _ASIDE = re.compile(r",?\s*\b(?:if\s+(?:that|it)(?:'s|\s+is)?\s+(?:matters|helps
                     r"in\s+case\s+(?:you(?:'re|\s+are)\s+wondering|(?:it|that)\s+(?:matters|helps)))\b[.!]*",
                     re.IGNORECASE)
 # An ironic opener before a liking: "oh sure, I LOVE being on hold", "yeah right, I love taxes"
+# "they wrote it off", "someone stole it": what ended is named by "it" (invariant 264)
+_ENDED_IT = re.compile(r"\b(?:wrote|written|stole|nicked|pinched|totalled|totaled)\s+it\b", I)
+# "..., maybe next year": a hope for later is no part of the statement and no date of it
+_HOPE_TAIL = re.compile(r",?\s*\b(?:maybe|perhaps|hopefully)\s+(?:next\s+(?:year|month|time|season|summer|spring|"
+                        r"autumn|winter)|later|one\s+day|some\s+day|someday|again\s+(?:next\s+year|later))\W*$", I)
 # A clause that only takes back what came before it in the message (invariant 260)
 _CANCEL = re.compile(r"(?:(?:no|nah|wait|oh|hmm|ok|okay|sorry|actually|on\s+second\s+thoughts?)\W+)*"
                      r"(?:keep\s+(?:it|that|them|this)(?:\s+(?:then|after\s+all|actually))?|never\s*mind|nvm|"
