@@ -187,3 +187,32 @@ def test_inv264_no_longer_needing_to_do_it_and_a_hope_for_later(service):
     t = turn(service, "I'm not doing the choir anymore, too busy. Maybe next year")
     (w,) = t.writes()
     assert (w.op, w.old_id, w.valid_from, w.status) == ("supersede", choir.id, None, "applied")
+
+
+# --- invariant 266: medicines the user is on, started, or takes at a new dose -----------------
+def test_inv266_on_a_medicine_or_started_one_is_taking_it(service):
+    t = turn(service, "I'm on 20mg citalopram each night since March, in case it matters")
+    (w,) = t.writes()
+    assert "citalopram" in (w.text or "") and w.valid_from is not None
+    t = turn(service, "started on Mounjaro 2.5 mg on 2 May, feeling queasy")
+    (w,) = t.writes()
+    assert (w.text, str(w.valid_from)) == ("Takes Mounjaro 2.5 mg", "2025-05-02")
+
+
+def test_inv266_a_new_dose_keeps_the_medicine_on_record(service):
+    old = service.write_fact("ana", "Takes 5mg ramipril every morning", fact_type="constraint").fact
+    t = turn(service, "my consultant increased my ramipril to 10mg")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Takes 10mg ramipril every morning")
+    old = service.write_fact("ana", "Takes 25mcg levothyroxine", fact_type="constraint").fact
+    t = turn(service, "GP bumped up my thyroxine to 50mcg")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Takes 50mcg levothyroxine")
+
+
+def test_inv266_on_a_train_or_someone_elses_dose_is_no_medicine(service):
+    service.write_fact("ana", "Takes 5mg ramipril every morning", fact_type="constraint")
+    for text in ("I'm on a train to Leeds", "I'm on holiday till Monday",
+                 "my dad's GP upped his ramipril to 10mg"):
+        assert turn(service, text).writes() == [], text
+    assert active(service) == ["Takes 5mg ramipril every morning"]

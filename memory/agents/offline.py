@@ -235,6 +235,9 @@ class OfflineAgent:
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
+        if st.rule == "med:dose":
+            old, text = _dosed(st, hits)
+            st = st.model_copy(update={"text": text})
         if old is None and st.act == "change" and re.match(
                 r"^(?:no\s+longer\s+(?:owns|has|likes|uses)|has\s+given\s+up|moved\s+away\s+from)\b",
                 st.text or "", re.IGNORECASE):
@@ -879,6 +882,25 @@ _NO_PREP = r"(?:(?!\b(?:on|in|from|between|for|at)\b)[^,;])*?"
 _DATE_PHRASE = re.compile(r"\b(?:on|in|from|between|for)\s+" + _NO_PREP + r"\b" + _MONTHS +
                           r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?(?:\s+to\s+" + _NO_PREP +
                           r"\b" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?)?")
+
+
+def _dosed(st: Statement, hits) -> tuple:
+    """The one medicine fact a new dose changes and its new text: "statin" names "Takes 20mg
+    atorvastatin at night" (a name ending in the word said), which becomes "Takes 40mg
+    atorvastatin at night". With none or several, no fact and the words said. Invariant 266."""
+    med = (st.previous or "").lower()
+    dose = (st.text or "").split()[1] if len((st.text or "").split()) > 1 else ""
+    found = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+             and re.match(r"^(?:takes|is\s+on)\b", h.text, re.IGNORECASE)
+             and any(w.lower().endswith(med) for w in re.findall(r"[\w-]+", h.text))}
+    if len(found) != 1 or not med:
+        return None, st.text
+    old = next(iter(found.values()))
+    text, n = re.subn(lx.DOSE, dose, old.text, count=1, flags=re.IGNORECASE)
+    if not n:
+        word = next(w for w in re.findall(r"[\w-]+", old.text) if w.lower().endswith(med))
+        text = re.sub(r"\b" + re.escape(word) + r"\b", f"{dose} {word}", old.text, count=1)
+    return old, text
 
 
 def _swapped(old: str, denied: str, new: str) -> str | None:

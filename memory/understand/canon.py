@@ -157,6 +157,13 @@ _IDIOMS += (
     (r"^((?:my|our|the)\s+[\w'’.+-]+(?:\s+[\w'’.+-]+){0,2}?)\s+(?:was|got|has\s+been)\s+stolen\b",
      r"someone stole \1"),
 )
+_IDIOMS += (
+    # invariant 266: a medicine the user is on or started is one they take
+    (r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?=(?:" + lx.DOSE + r"\s+(?:of\s+)?)?"
+     + lx.MEDICINE + r"|[\w-]+\s+" + lx.DOSE + r")", "I take "),
+    (r"\b(started|starting|began|begun)\s+(?:on\s+)?(?=(?:" + lx.DOSE + r"\s+(?:of\s+)?)?" + lx.MEDICINE + r")",
+     r"\1 taking "),
+)
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
 # Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").

@@ -184,3 +184,13 @@ ROLE_WORDS = ROLE_WORDS | frozenset("""planner barrister joiner surveyor courier
 clerk counselor hairdresser barber butcher labourer trader instructor caretaker porter steward
 stewardess bartender sommelier salesman saleswoman inspector supervisor foreman plasterer
 decorator roofer tiler locksmith dev""".split())
+
+# Medicines by the endings of their generic names or a few brands, and a dose (invariant 266):
+# "I'm on 50mg sertraline", "started Ozempic 0.25 mg weekly", "GP upped my statin to 40mg".
+DOSE = r"\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|ug|ml|iu|units?)\b"
+MEDICINE = (r"(?:[a-z][\w-]*(?:statin|pril|sartan|olol|dipine|prazole|cillin|mycin|cycline|oxetine|traline|"
+            r"talopram|zepam|triptan|formin|gliptin|glutide|tirzepatide|thyroxine|xetine|lukast|tadine|"
+            r"ipramine|azepine|fenac|profen|pentin|gabalin)|ozempic|wegovy|mounjaro|saxenda|prozac|zoloft|"
+            r"lexapro|ventolin|ritalin|elvanse|concerta|adderall|insulin|melatonin|hrt|warfarin|"
+            r"apixaban|rivaroxaban|lithium|propranolol|antidepressants)\b")
+

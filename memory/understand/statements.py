@@ -725,6 +725,11 @@ _HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over
                        r"(?:\s+now)?$", re.IGNORECASE)
 
 
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY_SAID = re.compile(r"\s+(?:on|from|since)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+" + _MONTH +
+                       r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+\d{4})?$", re.IGNORECASE)
+
+
 def _trim_value(st: Statement) -> None:
     """Cut a trailing remark or length of time from a value ("Is doing the night shift at the
     warehouse for about six months now and it's wrecking their sleep" -> "Is doing the night
@@ -735,6 +740,8 @@ def _trim_value(st: Statement) -> None:
         text = cut
     if st.rule.startswith("act:"):
         text = re.sub(r"\s+now$", "", text, flags=re.IGNORECASE)
+        if st.valid_from:  # "... weekly on the 20th of November": the date is when (inv. 266)
+            text = _DAY_SAID.sub("", text).strip() or text
         cut = _HOW_LONG.sub("", text).strip(" ,")
         if len(cut.split()) >= 2:
             text = cut

@@ -110,6 +110,20 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change", text=f"Takes {thing}", fact_type="constraint",
                           previous=obj_phrase(m.group("p"), keep_article=False),
                           valid_from=dates.valid_from, clause=c, rule="own:prescribed")]
+    # "GP upped my statin to 40mg", "my sertraline dose went down to 50mg": a new dose of the
+    # medicine on record; the agent keeps its name and timing from that fact (invariant 266)
+    m = (re.search(r"\b(?:(?:my|the)\s+)?(?:doctor|doc|gp|consultant|nurse|specialist|psychiatrist|prescriber|"
+                   r"clinic|they)\s+(?:has\s+|have\s+|just\s+)*(?:upped|increased|raised|bumped\s+up|lowered|"
+                   r"reduced|cut|dropped|halved|doubled|changed)\s+(?:my|the)\s+(?P<med>[\w-]+)(?:\s+dose)?\s+"
+                   r"(?:up\s+|down\s+)?to\s+(?P<dose>" + lx.DOSE + r")", t, I)
+         or re.search(r"\b(?:i\s+(?:have\s+|'ve\s+)?(?:upped|increased|raised|lowered|reduced|cut|halved|"
+                      r"doubled)\s+my|my)\s+(?P<med>[\w-]+)(?:\s+dose)?\s+(?:(?:went|was|got|has\s+been|is)\s+)?"
+                      r"(?:(?:up|down|upped|increased|raised|lowered|reduced|cut)\s+)?(?:up\s+|down\s+)?to\s+"
+                      r"(?P<dose>" + lx.DOSE + r")", t, I))
+    if m and m.group("med").lower() not in {"dose", "it", "meds", "medication", "tablets", "pills"} | lx.RELATIONS:
+        dose = re.sub(r"\s+", "", m.group("dose"))
+        return [Statement(act="change", text=f"Takes {dose} {m.group('med')}", fact_type="constraint",
+                          previous=m.group("med"), valid_from=dates.valid_from, clause=c, rule="med:dose")]
     # "we don't have the Roborock any more"; "someone stole my Brompton"; "I got rid of the UPS"
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not)\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                    r"(?P<v>[\w'’ .+-]+?)\s+any\s*more\b", t, I)
@@ -318,7 +332,8 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
     # same verb ("Drinks tea") when there is one.
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:started|began|begun|"
-                  r"took\s+up|taken\s+up|got\s+into)\s+(?P<verb>[a-z]+)ing\b\s*(?P<v>[^,.;!?]*)", t, I)
+                  r"took\s+up|taken\s+up|got\s+into)\s+(?P<verb>[a-z]+)ing\b\s*(?P<v>(?:[^,.;!?]|(?<=\d)\.(?=\d))*)",
+                  t, I)  # "0.25 mg": a decimal point ends no value (invariant 266)
     if m and _gerund_base(m.group("verb")) in _VERBS.split("|"):
         verb = _gerund_base(m.group("verb"))
         thing = tidy(m.group("v"))
