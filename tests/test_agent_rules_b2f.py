@@ -216,3 +216,32 @@ def test_inv266_on_a_train_or_someone_elses_dose_is_no_medicine(service):
                  "my dad's GP upped his ramipril to 10mg"):
         assert turn(service, text).writes() == [], text
     assert active(service) == ["Takes 5mg ramipril every morning"]
+
+
+# --- invariant 267: a model named in brackets after a thing is part of the value ----------------
+def test_inv267_the_model_in_brackets_names_the_thing(service):
+    t = turn(service, "just bought a robot mower (Husqvarna 405X) for the garden")
+    assert [w.text for w in t.writes()] == ["Owns a Husqvarna 405X robot mower"]
+    t = turn(service, "got an e-reader (Kobo Libra 2) for the commute")
+    assert [w.text for w in t.writes()] == ["Owns a Kobo Libra 2 e-reader"]
+
+
+def test_inv267_a_remark_in_brackets_stays_out(service):
+    t = turn(service, "I bought a kayak (finally) last weekend")
+    assert [w.text for w in t.writes()] == ["Owns a kayak"]
+    assert turn(service, "my mate bought a boat (a Fairline 33)").writes() == []
+
+
+# --- invariant 268: how long a state has lasted dates its start -------------------------------
+def test_inv268_a_state_held_for_a_while_starts_that_long_ago(service):
+    t = turn(service, "I've been teetotal three years as of today")
+    (w,) = t.writes()
+    assert (w.text, str(w.valid_from)) == ("Is teetotal", "2022-06-01")
+    t = turn(service, "we've been married for 12 years")
+    (w,) = t.writes()
+    assert str(w.valid_from) == "2013-06-01"
+
+
+def test_inv268_a_place_been_to_for_a_while_is_no_state(service):
+    for text in ("I've been to Rome for two weeks", "I've been away for a month"):
+        assert turn(service, text).writes() == [], text

@@ -164,6 +164,13 @@ _IDIOMS += (
     (r"\b(started|starting|began|begun)\s+(?:on\s+)?(?=(?:" + lx.DOSE + r"\s+(?:of\s+)?)?" + lx.MEDICINE + r")",
      r"\1 taking "),
 )
+_IDIOMS += (
+    # invariant 268: "I've been sober two years as of today": since two years ago
+    (r"\b((?:i'?ve|i\s+have|we'?ve|we\s+have)\s+been\s+(?!to\b|in\b|on\b|at\b|here\b|there\b|away\b)"
+     r"[\w-]+(?:\s+(?!for\b)[\w-]+)?)\s+(?:for\s+)?((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+     r"eleven|twelve|\d+)\s+(?:years?|months?|weeks?))(?:\s+(?:now|today|as\s+of\s+today|this\s+week))?\b",
+     r"\1 since \2 ago"),
+)
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
 # Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").
@@ -238,6 +245,20 @@ def _age_words(m: re.Match) -> str:
     return f"{m.group('pre')}{n}"
 
 
+# "a 3D printer (Bambu A1 mini)", "a new phone (Pixel 9)": the model in brackets names the thing
+# (invariant 267); a bracket that is a remark ("(finally)", "(sorry)") starts lower case
+_MODEL_AFTER = re.compile(r"\b(?P<art>a|an|the|my|our)\s+(?P<new>(?:new|second-hand|used|refurbished)\s+)?"
+                          r"(?P<n>[\w-]+(?:\s+[\w-]+){0,2}?)\s*\((?P<m>(?-i:[A-Z0-9])[^()]{0,30}?)\)", re.IGNORECASE)
+
+
+def _model_first(m: re.Match) -> str:
+    art = m.group("art")
+    lead = (m.group("new") or "") + m.group("m").strip()
+    if art.lower() in ("a", "an"):
+        art = "an" if re.match(r"[aeiou]", lead, re.IGNORECASE) else "a"
+    return f"{art} {lead} {m.group('n')}"
+
+
 def canonical(clause: str, *, lowercase: bool = False) -> str:
     """The clause in the plain first-person grammar the rules read. Pure (invariant 137)."""
     c = clause.replace("’", "'").replace("‘", "'")
@@ -249,6 +270,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "I (finally!) moved", "I, too, am vegan": asides that only colour the statement
     c = re.sub(r"\s*\((?:\s*(?:finally|yes|again|at\s+last|lol|haha|i\s+know|seriously|really|[!?]+))+"
                r"\s*[!?.]*\)\s*", " ", c, flags=I)
+    c = _MODEL_AFTER.sub(_model_first, c)
     c = re.sub(r"\b(i|we),\s*(?:too|also|as\s+well|though),\s*", r"\1 ", c, flags=I)
     c = re.sub(r"\b(we|they)\s+(?:both|all)\s+(?=[a-z])", r"\1 ", c, flags=I)
     # "I'm thirty-four", "just turned forty": the number
