@@ -245,3 +245,24 @@ def test_inv268_a_state_held_for_a_while_starts_that_long_ago(service):
 def test_inv268_a_place_been_to_for_a_while_is_no_state(service):
     for text in ("I've been to Rome for two weeks", "I've been away for a month"):
         assert turn(service, text).writes() == [], text
+
+
+# --- invariant 269: a child's school, said with "at" or by the child's name -------------------
+def test_inv269_a_childs_school_named_after_at(service):
+    t = turn(service, "our twins start at the Montessori nursery on Elm Road on 7 September")
+    (w,) = t.writes()
+    assert (w.text, str(w.valid_from)) == ("Twins start at the Montessori nursery on Elm Road", "2025-09-07")
+    t = turn(service, "my stepson started at Hollyfield Academy this term")
+    assert [w.text for w in t.writes()] == ["Stepson started at Hollyfield Academy"]
+
+
+def test_inv269_a_named_childs_school_only_when_they_are_the_users(service):
+    service.write_fact("ana", "Has a daughter, Maya, and a son, Kofi", fact_type="identity")
+    t = turn(service, "Kofi started secondary school in Leeds in September")
+    assert [w.text for w in t.writes()] == ["Kofi started secondary school in Leeds"]
+    # someone never mentioned as one of theirs: nothing
+    assert turn(service, "Priya started university in Glasgow in September").writes() == []
+
+
+def test_inv269_a_partner_starting_at_a_workplace_is_no_school(service):
+    assert turn(service, "my wife starts at the Royal Marsden in May").writes() == []

@@ -248,7 +248,9 @@ class OfflineAgent:
                                           or _named_elsewhere(st.text or "", hits)):
             # "Leeds now" alone is a home only beside the one it replaces (invariant 163)
             return "I'm not sure what that place is to you, so I haven't noted it."
-        if old is None and st.rule.startswith("third:"):
+        if old is None and st.rule == "third:school" and _one_of_theirs(st.text or "", hits):
+            pass  # "Aiko started university" beside "Has two kids, Aiko and Ren" (invariant 269)
+        elif old is None and st.rule.startswith("third:"):
             # News about someone or something else is kept only as a change of what is on
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
@@ -882,6 +884,17 @@ _NO_PREP = r"(?:(?!\b(?:on|in|from|between|for|at)\b)[^,;])*?"
 _DATE_PHRASE = re.compile(r"\b(?:on|in|from|between|for)\s+" + _NO_PREP + r"\b" + _MONTHS +
                           r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?(?:\s+to\s+" + _NO_PREP +
                           r"\b" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?)?")
+
+
+def _one_of_theirs(text: str, hits) -> bool:
+    """The person a statement opens with is named in an active fact about the user's people
+    ("Has two kids, Aiko and Ren", "Her son Leo ..."). Invariant 269."""
+    name = (text.split() or [""])[0]
+    if not name[:1].isupper():
+        return False
+    people = lx.RELATIONS | {"twins", "kids"}
+    return any(h.kind == "semantic" and h.state == "active" and name in re.findall(r"[\w'’-]+", h.text)
+               and {w.lower() for w in re.findall(r"[\w'’-]+", h.text)} & people for h in hits)
 
 
 def _dosed(st: Statement, hits) -> tuple:

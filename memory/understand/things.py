@@ -523,6 +523,15 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         who = tidy(m.group("s"))
         return [Statement(act="change", text=f"{who} has died", fact_type="world", previous=who,
                           valid_from=dates.valid_from, clause=c, rule="third:died")]
+    # "Aiko started university in Osaka": a named person's school, kept only when a fact on
+    # record names them among the user's people (the agent checks; invariant 269)
+    m = re.match(subj + r"\s+(?:has\s+)?(?:just\s+)?(?P<rest>(?:starts?|started|is\s+starting|began|begins?)\s+.+)$", t)
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we", "she", "he", "they"}:
+        from .about_me import family_event  # about_me reads things; late import
+        ev = family_event(tidy(m.group("s")), tidy(m.group("rest")))
+        if ev is not None and ev.rule == "relation:event:school":
+            ev.rule, ev.clause, ev.valid_from = "third:school", c, dates.valid_from
+            return [ev]
     # "Amara's moved to London", "Tom got a new job at the council": news of someone named, kept
     # only as the change of what is on record about them where they live or work (invariant 165)
     m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+"
