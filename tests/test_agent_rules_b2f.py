@@ -266,3 +266,29 @@ def test_inv269_a_named_childs_school_only_when_they_are_the_users(service):
 
 def test_inv269_a_partner_starting_at_a_workplace_is_no_school(service):
     assert turn(service, "my wife starts at the Royal Marsden in May").writes() == []
+
+
+# --- invariant 270: other languages beside English, and a choice said without a verb -----------
+def test_inv270_a_gloss_in_brackets_is_read(service):
+    old = service.write_fact("ana", "Lives in Porto", fact_type="identity").fact
+    t = turn(service, "Mudei-me para Braga! (moved to Braga last month, sorry for the portuguese)")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Lives in Braga")
+
+
+def test_inv270_he_or_she_after_a_name_said_in_another_language(service):
+    old = service.write_fact("ana", "Her cousin Inés lives in Sevilla", fact_type="identity").fact
+    t = turn(service, "Inés se fue — she moved to Bilbao for work")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Inés lives in Bilbao")
+    # a name with nothing on record about where they live: nothing
+    assert turn(service, "Kasia jest super. She moved to Gdańsk").writes() == []
+
+
+def test_inv270_a_choice_from_now_on_with_a_remark_after_it(service):
+    old = service.write_fact("ana", "Prefers window seats on trains", fact_type="preference").fact
+    t = turn(service, "aisle seats from now on, my knees can't take it")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "aisle" in (w.text or "")
+    assert turn(service, "window seats from now on, can you book them?").writes()[0].op == "supersede"
+    assert turn(service, "from now on, my knees can't take it").writes() == []

@@ -740,7 +740,9 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="assert", text=f"Prefers {v} to {p}", fact_type="preference", clause=c,
                           rule="pref:better-than")]
     m = re.match(r"^(?:(?:a|an|the)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:from\s+now\s+on|going\s+"
-                 r"forward|only\s+from\s+now)\b(?:\s+please)?\W*$", t, I)
+                 r"forward|only\s+from\s+now)\b(?:\s+please)?(?:\W*$|\s*[,;:]\s*(?:my|the|it'?s|that'?s|this|"
+                 # "aisle seats from now on, my bladder has spoken": a remark after it (inv. 270)
+                 r"because|since|as|cos)\b[^?]*$)", t, I)
     if m and not re.match(r"^(?:i|we|you|it|that|this|same|me|no|not)\b", m.group("v"), I):
         # "window seat from now on please": what they want from now on
         return [Statement(act="change", text=f"Prefers {tidy(m.group('v'))}", fact_type="preference",

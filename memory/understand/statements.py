@@ -346,6 +346,12 @@ _REL_CALLED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE 
                            r"(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\W*$", I)
 
 
+_NOT_NAMES = frozenset("""the a an my our your his her their this that these those it its there here
+    so and but or just finally today yesterday tomorrow now then also still only new old last next
+    what when where why how who which hey hi hello ok okay yes no not never please thanks sorry
+    got moved quit left sold bought started joined switched lost""".split())
+
+
 def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple[str, str] | None]:
     """"My sister Amara lives in Leeds. She just got engaged": she is the sister named in the
     sentence before, when the pronoun fits the relation. Returns the clause and who it is about."""
@@ -353,6 +359,15 @@ def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple
     if m:
         return c, (m.group("rel").lower(), m.group("name"))
     p = re.match(r"^(?P<pro>she|he)(?P<be>'s|\s+is)?\s+", c, I)
+    if p and person and not person[0]:
+        # "Mateo se mudó — he moved to Valparaíso": a name opening the sentence before, said
+        # in any language, is who "he"/"she" is; news of them is kept only as the change of
+        # a fact on record about them (invariants 165, 270)
+        return person[1] + (" is" if p.group("be") else "") + " " + c[p.end():], person
+    n = re.match(r"^(?P<name>(?-i:[^\W\d_a-z])[\w'’-]+)\s+(?-i:[^\W\d_A-Z])", c)
+    if n and not p and n.group("name").lower() not in _NOT_NAMES and not re.search(
+            r"(?:ed|ing|ly)$", n.group("name"), I) and not re.search(r"\b(?:i|i'm|we|my|our)\b", c, I):
+        return c, ("", n.group("name"))
     if p and person:
         rel, name = person
         fits = _SHE if p.group("pro").lower() == "she" else _HE
@@ -527,6 +542,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?:the\s+)?(?P<w>[a-z][\w&'-]*)(?=\s+now\b)",
                            lambda m: "I now work at " + m.group("w").capitalize(), c, flags=I)
         c = _ASIDE.sub("", c).strip()
+        # "(moved to Malmö in the autumn, sorry for the swedish)": a gloss in brackets is what
+        # was said (invariant 270)
+        c = re.sub(r"^\((?P<in>[^()]+)\)\W*$", r"\g<in>", c).strip()
         if re.search(r"\b(?:any\s*more|no\s+longer|gave\s+up|given\s+up|quit|stopped|dropped)\b", c, I):
             # "not doing Berlin any more, ... maybe next year": a hope to take up again what
             # ended neither hedges nor dates the ending; a plan keeps its "maybe" (inv. 264)
