@@ -292,3 +292,25 @@ def test_inv270_a_choice_from_now_on_with_a_remark_after_it(service):
     assert (w.op, w.old_id) == ("supersede", old.id) and "aisle" in (w.text or "")
     assert turn(service, "window seats from now on, can you book them?").writes()[0].op == "supersede"
     assert turn(service, "from now on, my knees can't take it").writes() == []
+
+
+# --- invariant 271: other words for a new job and for a switch ---------------------------------
+def test_inv271_starting_as_a_role_at_an_employer_is_the_new_job(service):
+    old = service.write_fact("ana", "Works as a waiter at Bella Italia", fact_type="identity").fact
+    t = turn(service, "handed in my apron! starting as a trainee surveyor at Savills in January")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Works as a trainee surveyor at Savills")
+
+
+def test_inv271_crossed_over_is_a_switch(service):
+    old = service.write_fact("ana", "Uses an iPhone 13").fact
+    t = turn(service, "finally jumped over to the other side: Pixel 9 Pro")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Pixel 9 Pro" in (w.text or "")
+
+
+def test_inv271_starting_as_no_role_at_a_place_is_no_job(service):
+    service.write_fact("ana", "Works as a waiter at Bella Italia", fact_type="identity")
+    for text in ("my sister is starting as a nurse at Guy's", "the match is starting at Wembley at 3"):
+        assert turn(service, text).writes() == [], text
+    assert active(service) == ["Works as a waiter at Bella Italia"]

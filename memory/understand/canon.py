@@ -171,6 +171,16 @@ _IDIOMS += (
      r"eleven|twelve|\d+)\s+(?:years?|months?|weeks?))(?:\s+(?:now|today|as\s+of\s+today|this\s+week))?\b",
      r"\1 since \2 ago"),
 )
+_IDIOMS += (
+    # invariant 271: other words for a new job and for a switch
+    # "starting as a junior UX designer at Spotify on Monday": a new job with its role (inv. 240)
+    (r"\b(?:(?:i'?m|i\s+am|i)\s+)?(?:just\s+)?(?:starting|start|started|beginning|began)\s+(?:work\s+|a\s+new\s+job\s+)?"
+     r"as\s+(a|an)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+at\s+((?:the\s+)?(?-i:[^\W\d_a-z])[\w&'’.-]*(?:\s+(?-i:[^\W\d_a-z])[\w&'’.-]*)*)",
+     r"I got a new job at \3 as \1 \2"),
+    # "crossed over to the dark side, iPhone 16", "went over to Android": a switch
+    (r"\b(?:crossed|came|jumped|defected)\s+over\s+to\s+(?:the\s+(?:dark|other)\s+side\s*[,:—–-]\s*)?", "switched to "),
+    (r"\b(?:switched|moved)\s+to\s+the\s+(?:dark|other)\s+side\s*[,:—–-]\s*", "switched to "),
+)
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
 # Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").

@@ -63,7 +63,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                               clause=c, rule="own:replaced")]
     # "I switched from Zed to Helix as my main editor"; "switched my terminal from X to Y";
     # "I switched banks from N26 to Revolut"; "I moved my current account from A to B"
-    m = re.search(r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|also\s+)*(?P<verb>switched|changed|moved|"
+    m = re.search(r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|also\s+|finally\s+|recently\s+|eventually\s+)*"
+                  r"(?P<verb>switched|changed|moved|"
                   r"upgraded|swapped|migrated|went)\s+(?:(?:my|our)\s+(?P<noun>[\w ]+?)\s+|"
                   r"(?P<noun2>banks|jobs|editors|browsers|phones|providers|energy\s+suppliers?|"
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
