@@ -314,3 +314,16 @@ def test_inv271_starting_as_no_role_at_a_place_is_no_job(service):
     for text in ("my sister is starting as a nurse at Guy's", "the match is starting at Wembley at 3"):
         assert turn(service, text).writes() == [], text
     assert active(service) == ["Works as a waiter at Bella Italia"]
+
+
+def test_inv263_a_person_mixed_up_with_someone_else_is_retracted(service):
+    old = service.write_fact("ana", "Her son Tomás plays for Rovers Under-10s", fact_type="identity").fact
+    t = turn(service, "Tomás isn't with Rovers, that's his best friend Jake")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+
+
+def test_inv263_not_at_a_place_for_a_day_is_no_mix_up(service):
+    service.write_fact("ana", "Her son Tomás works at Greggs", fact_type="identity")
+    assert turn(service, "Tomás isn't at Greggs, that's his day off").writes() == []
+    assert active(service) == ["Her son Tomás works at Greggs"]

@@ -129,6 +129,15 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         subj = re.sub(r"^(?:the|my|our)\s+", "", subj, flags=I)
         if subj:
             return [Statement(act="deny", target=subj, harsh=True, clause=c, rule="deny:theirs")]
+    # "Sofía isn't at Hillside, that's her friend Lucía": the record mixed the user's person up
+    # with someone else (invariant 263)
+    m = re.search(r"^(?P<subj>" + UPPER + r"[\w'’-]+)\s+(?:isn'?t|is\s+not|wasn'?t|was\s+not|never\s+was)\s+"
+                  r"(?:at|in|with|on)\s+(?P<x>[^,.;!?]+?)\s*,\s*(?:that'?s|that\s+(?:is|was)|it'?s|it\s+(?:is|was))\s+"
+                  r"(?:her|his|their|my|our)\s+(?:best\s+|old\s+)?(?P<who>\w+)", c)
+    if m and m.group("subj").lower() not in {"it", "that", "this", "he", "she", "they", "i"} and \
+            m.group("who").lower() in lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "classmate", "mate"}:
+        return [Statement(act="deny", target=f"{m.group('subj')} {tidy(m.group('x'))}", harsh=True, clause=c,
+                          rule="deny:mixed-up")]
     # "Luna isn't my cat, she's my neighbour's"
     m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:isn'?t|is\s+not|wasn'?t|was\s+not|aren'?t|are\s+not|"
                   r"weren'?t)\s+(?:my|our)\s+(?P<noun>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
