@@ -549,13 +549,13 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
             # "not doing Berlin any more, ... maybe next year": a hope to take up again what
             # ended neither hedges nor dates the ending; a plan keeps its "maybe" (inv. 264)
             c = _HOPE_TAIL.sub("", c).strip() or c
-        if _ENDED_IT.search(c):
+        if it := _ENDED_IT.search(c):
             # "my car's been at the garage all week" then "they wrote it off": "it" is the
             # kind of thing said just before, in this message or the last one (invariant 264)
             before = " ".join(history[-1:] + [message[:message.find(raw)] if raw in message else ""])
             kinds = [w for w in re.findall(r"[\w-]+", before.lower()) if w in lx.KIND_NAMES]
             if kinds:
-                c = _ENDED_IT.sub(lambda m: m.group(0)[:-2] + "my " + kinds[-1], c, count=1)
+                c = c[:it.end() - 2] + "my " + kinds[-1] + c[it.end():]
                 c = canonical(c, lowercase=lowercase)
         if _CANCEL.fullmatch(c):
             # "forget the kindle thing? no actually keep it. nvm": the user took back what they
