@@ -173,7 +173,19 @@ class OfflineAgent:
 
     def _deny(self, st: Statement, hits, tools: ToolRunner) -> str:
         target = pick_target(st.target or "", hits, slot=st.slot)
-        if target is None:
+        if target is None and st.slot == "verb:have" and len((st.target or "").split()) == 1:
+            # "I have no kids" over "Has three children": one word, said another way (inv. 263)
+            target = pick_target(st.target or "", hits, slot=st.slot, expand=True)
+        if st.rule == "deny:not-x-y":
+            # "Not a Tesla, a BYD Seal" (invariant 263): the true value takes the denied one's
+            # place in the fact on record ("Drives a BYD Seal"); with no such fact, or a fact
+            # that does not say the denied words, nothing is written.
+            swapped = _swapped(target.text, st.target or "", st.text or "") if target else None
+            if target is None or swapped is None:
+                return ("I have nothing on record saying " + _yours(st.target or "that")
+                        + ", so there is nothing to correct.")
+            st = st.model_copy(update={"text": swapped, "fact_type": target.fact_type})
+        elif target is None:
             if st.text:
                 return self._write(st.model_copy(update={"act": "assert", "harsh": False}), hits,
                                    tools)
@@ -277,6 +289,9 @@ class OfflineAgent:
                 if moved:
                     old, st = h, st.model_copy(update={"text": moved, "act": "change"})
                     break
+        if st.rule == "med:dose":
+            old, text = _dosed(st, hits)
+            st = st.model_copy(update={"text": text})
         abstain = _ABSTAINS.match(st.text or "") if old is None else None
         if abstain:
             # Invariant 222: giving up eating, drinking or smoking something is what the user
@@ -296,7 +311,9 @@ class OfflineAgent:
                                           or _named_elsewhere(st.text or "", hits)):
             # "Leeds now" alone is a home only beside the one it replaces (invariant 163)
             return "I'm not sure what that place is to you, so I haven't noted it."
-        if old is None and st.rule.startswith("third:"):
+        if old is None and st.rule == "third:school" and _one_of_theirs(st.text or "", hits):
+            pass  # "Aiko started university" beside "Has two kids, Aiko and Ren" (invariant 269)
+        elif old is None and st.rule.startswith("third:"):
             # News about someone or something else is kept only as a change of what is on
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
@@ -1033,6 +1050,50 @@ _NO_PREP = r"(?:(?!\b(?:on|in|from|between|for|at)\b)[^,;])*?"
 _DATE_PHRASE = re.compile(r"\b(?:on|in|from|between|for)\s+" + _NO_PREP + r"\b" + _MONTHS +
                           r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?(?:\s+to\s+" + _NO_PREP +
                           r"\b" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?)?")
+
+
+def _one_of_theirs(text: str, hits) -> bool:
+    """The person a statement opens with is named in an active fact about the user's people
+    ("Has two kids, Aiko and Ren", "Her son Leo ..."). Invariant 269."""
+    name = (text.split() or [""])[0]
+    if not name[:1].isupper():
+        return False
+    people = lx.RELATIONS | {"twins", "kids"}
+    return any(h.kind == "semantic" and h.state == "active" and name in re.findall(r"[\w'’-]+", h.text)
+               and {w.lower() for w in re.findall(r"[\w'’-]+", h.text)} & people for h in hits)
+
+
+def _dosed(st: Statement, hits) -> tuple:
+    """The one medicine fact a new dose changes and its new text: "statin" names "Takes 20mg
+    atorvastatin at night" (a name ending in the word said), which becomes "Takes 40mg
+    atorvastatin at night". With none or several, no fact and the words said. Invariant 266."""
+    med = (st.previous or "").lower()
+    dose = (st.text or "").split()[1] if len((st.text or "").split()) > 1 else ""
+    found = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+             and re.match(r"^(?:takes|is\s+on)\b", h.text, re.IGNORECASE)
+             and any(w.lower().endswith(med) for w in re.findall(r"[\w-]+", h.text))}
+    if len(found) != 1 or not med:
+        return None, st.text
+    old = next(iter(found.values()))
+    text, n = re.subn(lx.DOSE, dose, old.text, count=1, flags=re.IGNORECASE)
+    if not n:
+        word = next(w for w in re.findall(r"[\w-]+", old.text) if w.lower().endswith(med))
+        text = re.sub(r"\b" + re.escape(word) + r"\b", f"{dose} {word}", old.text, count=1)
+    return old, text
+
+
+def _swapped(old: str, denied: str, new: str) -> str | None:
+    """The fact on record with the denied value replaced by the true one, its model words
+    going with it ("Drives a Tesla Model 3", "Tesla", "BYD Seal" -> "Drives a BYD Seal");
+    what followed it is dropped ("Is a nurse at St Thomas'" -> "Is a midwife"): kept, the
+    new text would nearly restate the one it retracts and meet its tombstone (invariant 62).
+    None when the fact does not say the denied words. Invariant 263. Pure."""
+    m = re.search(r"(?P<art>\b(?:a|an)\s+)?\b" + re.escape(denied) + r"\b(?:\s+(?:(?-i:[A-Z0-9])[\w.+-]*|"
+                  + "|".join(sorted(lx.MODEL_WORDS, key=len, reverse=True)) + r")\b)*", old, re.IGNORECASE)
+    if m is None or not new.strip():
+        return None
+    art = "" if not m.group("art") else ("an " if re.match(r"[aeiou]", new, re.IGNORECASE) else "a ")
+    return old[:m.start()] + art + new
 
 
 def _redated(old: str, new: str) -> str | None:

@@ -58,7 +58,22 @@ _EVENTS = (
     (r"^(?P<e>starts?|started|is\s+starting|begins?|began)\s+(?P<s>school|nursery|primary\s+school|"
      r"secondary\s+school|reception|kindergarten|university|uni|college)\b"
      r"(?P<x>(?:\s+(?:in|at)\s+(?-i:[^\W\d_a-z])[^,.;!?]*)?)", "{who} {e} {s}{x}", "school"),
+    # "our twins start at the Kita in Prenzlauer Berg", "my son starts at Oakwood Primary":
+    # a school named after "at" (invariant 269)
+    (r"^(?P<e>starts?|started|is\s+starting|are\s+starting|begins?|began)\s+at\s+(?P<x>(?:the\s+|a\s+)?"
+     r"(?:(?-i:[^\W\d_a-z])[\w'’.-]*|kita|nursery|daycare|day\s+care|preschool|pre-school|playgroup|creche|"
+     r"crèche|school|primary|secondary|sixth\s+form)(?:\s+[^,.;!?]*?)?)(?=\s*(?:[,.;!?]|$))",
+     "{who} {e} at {x}", "school-at"),
 )
+
+
+_CHILDREN = frozenset("son daughter kids children child twins stepson stepdaughter".split())
+_SCHOOL_WORD = re.compile(r"\b(?:school|primary|secondary|academy|kita|nursery|college|uni|university|"
+                          r"kindergarten|daycare|preschool|pre-school|playgroup|sixth\s+form|reception|gymnasium)\b", I)
+# "... on 4 January": when, never where (invariant 269)
+_DATE_TAIL = re.compile(r"\s+(?:on|from)\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:jan|feb|mar|apr|may|jun|"
+                        r"jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{4})?$|\s+(?:this|last|next)\s+(?:term|semester|"
+                        r"year|month|week)$", I)
 
 
 def family_event(who: str, rest: str) -> Statement | None:
@@ -71,13 +86,23 @@ def family_event(who: str, rest: str) -> Statement | None:
             continue
         g = m.groupdict()
         verb = (g.get("e") or "").lower()
-        if rule == "school":
+        if rule in ("school", "school-at"):
             verb = {"start": "starts", "begin": "starts", "begins": "starts", "began": "started",
                     "is starting": "starts"}.get(re.sub(r"\s+", " ", verb), verb)
         if "{x}" in template and "{s}" not in template and rule == "school":
             text = template.format(who=who, x=tidy(g.get("x") or ""))
             return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
                              clause=rest, rule=f"relation:event:{rule}")
+        if rule == "school-at":
+            x = _DATE_TAIL.sub("", tidy(g.get("x") or "")).strip()
+            child = who.split()[0].lower() in _CHILDREN
+            if not x or not (child or _SCHOOL_WORD.search(x)):
+                continue  # "my wife starts at the Royal Free": a job, not a school
+            if who.split()[0].lower() in {"twins", "kids", "children"}:
+                verb = {"starts": "start"}.get(verb, verb)
+            text = template.format(who=who, e=verb, x=x)
+            return Statement(act="assert", text=" ".join(text.split()), fact_type="identity",
+                             clause=rest, rule="relation:event:school")
         text = template.format(who=who, e=verb if rule != "baby" else "",
                                to=f" to {g['to']}" if g.get("to") else "",
                                g={"twins": "twins", "son": "a son", "daughter": "a daughter",
@@ -346,7 +371,9 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     m = (re.search(r"\b(?:" + org + r"|(?i:they|we|the\s+company|my\s+(?:boss|manager|company)))"
                    r"\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s+to\s+"
                    r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\b))", t)
-         or re.search(r"\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got|got|just\s+got)\s+(?:just\s+)?"
+         # "Gemma got promoted to director": a bare "got" only with the subject left out
+         # (invariant 261: someone named opening the clause keeps their own promotion)
+         or re.search(r"(?:\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got)|^(?:just\s+)?got)\s+(?:just\s+)?"
                       r"(?:been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
                       r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I))
     if m:
@@ -715,7 +742,9 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="assert", text=f"Prefers {v} to {p}", fact_type="preference", clause=c,
                           rule="pref:better-than")]
     m = re.match(r"^(?:(?:a|an|the)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:from\s+now\s+on|going\s+"
-                 r"forward|only\s+from\s+now)\b(?:\s+please)?\W*$", t, I)
+                 r"forward|only\s+from\s+now)\b(?:\s+please)?(?:\W*$|\s*[,;:]\s*(?:my|the|it'?s|that'?s|this|"
+                 # "aisle seats from now on, my bladder has spoken": a remark after it (inv. 270)
+                 r"because|since|as|cos)\b[^?]*$)", t, I)
     if m and not re.match(r"^(?:i|we|you|it|that|this|same|me|no|not)\b", m.group("v"), I):
         # "window seat from now on please": what they want from now on
         return [Statement(act="change", text=f"Prefers {tidy(m.group('v'))}", fact_type="preference",

@@ -129,6 +129,58 @@ _IDIOMS += (
     (r"^((?:my|our)\s+)new\s+(manager|boss|lead|team\s+lead|line\s+manager|gp|doctor|dentist|landlord)\s+is\s+",
      r"\1\2 is now "),
 )
+_IDIOMS += (
+    # invariant 261: "I report to Priyanka now" names the manager; a name, never "the board"
+    (r"\b(?:i|we)\s+(?:now\s+)?report\s+(?:directly\s+)?(?:in\s+)?to\s+((?-i:[^\W\d_a-z])[\w'’-]+"
+     r"(?:\s+(?-i:[^\W\d_a-z])[\w'’-]+)?)(?:\s+now)?(?=\s*(?:[,.;!?]|$))", r"my manager is now \1"),
+)
+_IDIOMS += (
+    # invariant 264: other words for a thing that was lost, stolen or stopped
+    (r"\b(someone|somebody|they|thieves|some\s+\w+)\s+(?:just\s+)?(?:nicked|pinched|swiped|nabbed|"
+     r"half-inched|robbed|stole)\b", "someone stole"),
+    (r"\b(?:got|was|were|has\s+been|have\s+been)\s+(?:nicked|pinched|swiped|nabbed|half-inched)\b",
+     "was stolen"),
+    (r"\b(?:got|was|were|has\s+been|have\s+been)\s+(?:written\s+off|totalled|totaled)\b", "was stolen"),
+    (r"^(?:they|the\s+insurers?|the\s+insurance(?:\s+company)?)\s+(?:have\s+|'ve\s+|just\s+)*"
+     r"(?:wrote|written|totalled|totaled)\s+((?:my|our|the)\s+[\w-]+(?:\s+[\w-]+)?)\s+off\b", r"\1 was stolen"),
+    (r"^(?:they|the\s+insurers?|the\s+insurance(?:\s+company)?)\s+(?:have\s+|'ve\s+|just\s+)*"
+     r"(?:wrote|written)\s+off\s+((?:my|our|the)\s+[\w-]+(?:\s+[\w-]+)?)\b", r"\1 was stolen"),
+    # "We lost Max last week": Max died ("lost my keys" is no pet and no name)
+    (r"^(?:we|i)\s+(?:just\s+|sadly\s+|finally\s+)*lost\s+((?-i:[A-Z])[\w'’-]+|(?:our|my)\s+(?:old\s+)?"
+     r"(?:dog|cat|puppy|kitten|rabbit|hamster|horse|pony|budgie|parrot|tortoise|guinea\s+pig))\b"
+     r"(?!\s+(?:match|game|race|final|case|job|contract|bet|signal|connection|weight))", r"\1 died"),
+    # "I don't need to carry the EpiPen any more": the user doesn't carry it any more
+    (r"\b(don'?t|do\s+not|no\s+longer)\s+(?:need|have)\s+to\s+(?=[a-z]+\s)", r"\1 "),
+    # "I'm not doing Berlin any more": the user gave it up
+    (r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+doing\s+(?=[^,.;!?]+?\s+any\s*more\b)", "I don't do "),
+    # "my Corsa was stolen / written off": someone took it, whatever its name
+    (r"^((?:my|our|the)\s+[\w'’.+-]+(?:\s+[\w'’.+-]+){0,2}?)\s+(?:was|got|has\s+been)\s+stolen\b",
+     r"someone stole \1"),
+)
+_IDIOMS += (
+    # invariant 266: a medicine the user is on or started is one they take
+    (r"\b(?:i'?m|i\s+am)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?=(?:" + lx.DOSE + r"\s+(?:of\s+)?)?"
+     + lx.MEDICINE + r"|[\w-]+\s+" + lx.DOSE + r")", "I take "),
+    (r"\b(started|starting|began|begun)\s+(?:on\s+)?(?=(?:" + lx.DOSE + r"\s+(?:of\s+)?)?" + lx.MEDICINE + r")",
+     r"\1 taking "),
+)
+_IDIOMS += (
+    # invariant 268: "I've been sober two years as of today": since two years ago
+    (r"\b((?:i'?ve|i\s+have|we'?ve|we\s+have)\s+been\s+(?!to\b|in\b|on\b|at\b|here\b|there\b|away\b)"
+     r"[\w-]+(?:\s+(?!for\b)[\w-]+)?)\s+(?:for\s+)?((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+     r"eleven|twelve|\d+)\s+(?:years?|months?|weeks?))(?:\s+(?:now|today|as\s+of\s+today|this\s+week))?\b",
+     r"\1 since \2 ago"),
+)
+_IDIOMS += (
+    # invariant 271: other words for a new job and for a switch
+    # "starting as a junior UX designer at Spotify on Monday": a new job with its role (inv. 240)
+    (r"\b(?:(?:i'?m|i\s+am|i)\s+)?(?:just\s+)?(?:starting|start|started|beginning|began)\s+(?:work\s+|a\s+new\s+job\s+)?"
+     r"as\s+(a|an)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+at\s+((?:the\s+)?(?-i:[^\W\d_a-z])[\w&'’.-]*(?:\s+(?-i:[^\W\d_a-z])[\w&'’.-]*)*)",
+     r"I got a new job at \3 as \1 \2"),
+    # "crossed over to the dark side, iPhone 16", "went over to Android": a switch
+    (r"\b(?:crossed|came|jumped|defected)\s+over\s+to\s+(?:the\s+(?:dark|other)\s+side\s*[,:—–-]\s*)?", "switched to "),
+    (r"\b(?:switched|moved)\s+to\s+the\s+(?:dark|other)\s+side\s*[,:—–-]\s*", "switched to "),
+)
 _IDIOMS_RE = tuple((re.compile(p, I), r) for p, r in _IDIOMS)
 
 # Fillers that frame a clause and carry nothing ("Long story short, ...", "..., lol").
@@ -203,6 +255,20 @@ def _age_words(m: re.Match) -> str:
     return f"{m.group('pre')}{n}"
 
 
+# "a 3D printer (Bambu A1 mini)", "a new phone (Pixel 9)": the model in brackets names the thing
+# (invariant 267); a bracket that is a remark ("(finally)", "(sorry)") starts lower case
+_MODEL_AFTER = re.compile(r"\b(?P<art>a|an|the|my|our)\s+(?P<new>(?:new|second-hand|used|refurbished)\s+)?"
+                          r"(?P<n>[\w-]+(?:\s+[\w-]+){0,2}?)\s*\((?P<m>(?-i:[A-Z0-9])[^()]{0,30}?)\)", re.IGNORECASE)
+
+
+def _model_first(m: re.Match) -> str:
+    art = m.group("art")
+    lead = (m.group("new") or "") + m.group("m").strip()
+    if art.lower() in ("a", "an"):
+        art = "an" if re.match(r"[aeiou]", lead, re.IGNORECASE) else "a"
+    return f"{art} {lead} {m.group('n')}"
+
+
 def canonical(clause: str, *, lowercase: bool = False) -> str:
     """The clause in the plain first-person grammar the rules read. Pure (invariant 137)."""
     c = clause.replace("’", "'").replace("‘", "'")
@@ -214,6 +280,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     # "I (finally!) moved", "I, too, am vegan": asides that only colour the statement
     c = re.sub(r"\s*\((?:\s*(?:finally|yes|again|at\s+last|lol|haha|i\s+know|seriously|really|[!?]+))+"
                r"\s*[!?.]*\)\s*", " ", c, flags=I)
+    c = _MODEL_AFTER.sub(_model_first, c)
     c = re.sub(r"\b(i|we),\s*(?:too|also|as\s+well|though),\s*", r"\1 ", c, flags=I)
     c = re.sub(r"\b(we|they)\s+(?:both|all)\s+(?=[a-z])", r"\1 ", c, flags=I)
     # "I'm thirty-four", "just turned forty": the number

@@ -44,6 +44,21 @@ _THEIRS = re.compile(r"\b(?:was|is|were|are)\s+(?:actually\s+|really\s+)?(?:my|o
 
 
 def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
+    # "Not a Tesla, a BYD Seal", "I'm not a nurse, a midwife": the value denied first and the
+    # one true all along after it; the agent swaps it into the fact on record (invariant 263)
+    m = re.match(r"^(?:(?:it'?s|it\s+is|that'?s|i'?m|i\s+am)\s+)?not\s+(?:a|an|the|my)\s+(?P<old>[^,;]+?),\s*"
+                 r"(?:(?:it'?s|it\s+is|i'?m|i\s+am|but)\s+)?(?:a|an|the)\s+(?P<new>[^,.;!?]+?)\s*[.!]*$", c, I)
+    if m:
+        return [Statement(act="deny", target=tidy(m.group("old")), text=tidy(m.group("new")),
+                          harsh=True, clause=c, rule="deny:not-x-y")]
+    # "The Peloton left with my ex, it was hers all along": the thing the sentence opened with
+    # was someone else's, so never the user's (invariants 230, 263)
+    m = re.search(r"^(?:the|my|our)\s+(?P<subj>[\w'’-]+(?:\s+(?-i:[A-Z0-9])[\w'’-]*)*)\b[^,]*,\s*"
+                  r"(?:it|that|they)\s+(?:was|is|were|are)\s+(?:always\s+|actually\s+|really\s+)?"
+                  r"(?:hers|his|theirs|(?:my|our)\s+\w+['’]s)(?:\s+all\s+along)?\W*$", c, I)
+    if m and m.group("subj").lower() not in lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "ex"}:
+        return [Statement(act="deny", target=tidy(m.group("subj")), harsh=True, clause=c,
+                          slot="verb:have", rule="deny:theirs-all-along")]
     # "I never lived in Bristol", "we never had a cat"
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+)?(?P<verb>"
                   r"lived|been|owned|had|worked|liked|said|eaten|used|bought|driven|studied|"
@@ -126,6 +141,15 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
                                          "what", "he", "she", "one"}:
             return [Statement(act="deny", target=subj, harsh=True, clause=c, slot="verb:have",
                               rule="deny:not-mine")]
+    # "Sofía isn't at Hillside, that's her friend Lucía": the record mixed the user's person up
+    # with someone else (invariant 263)
+    m = re.search(r"^(?P<subj>" + UPPER + r"[\w'’-]+)\s+(?:isn'?t|is\s+not|wasn'?t|was\s+not|never\s+was)\s+"
+                  r"(?:at|in|with|on)\s+(?P<x>[^,.;!?]+?)\s*,\s*(?:that'?s|that\s+(?:is|was)|it'?s|it\s+(?:is|was))\s+"
+                  r"(?:her|his|their|my|our)\s+(?:best\s+|old\s+)?(?P<who>\w+)", c)
+    if m and m.group("subj").lower() not in {"it", "that", "this", "he", "she", "they", "i"} and \
+            m.group("who").lower() in lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | {"friend", "classmate", "mate"}:
+        return [Statement(act="deny", target=f"{m.group('subj')} {tidy(m.group('x'))}", harsh=True, clause=c,
+                          rule="deny:mixed-up")]
     # "Luna isn't my cat, she's my neighbour's"
     m = re.search(r"^(?P<subj>[\w'’ -]{1,40}?)\s+(?:isn'?t|is\s+not|wasn'?t|was\s+not|aren'?t|are\s+not|"
                   r"weren'?t)\s+(?:my|our)\s+(?P<noun>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
@@ -149,8 +173,11 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         return [st]
     # "I don't have a daughter, you've confused me with someone": a denial when the user says
     # the record is wrong
-    m = re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not|never)\s+(?:have|had|own|owned)\s+(?:a|an|any|the|that)\s+"
-                  r"(?P<n>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
+    m = (re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not|never)\s+(?:have|had|own|owned)\s+(?:a|an|any|the|that)\s+"
+                   r"(?P<n>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
+         # "I have no kids. zero. where did three come from??" (invariant 263)
+         or re.search(r"\b" + SUBJ_I + r"\s+(?:have|'ve\s+got|have\s+got|own)\s+no\s+"
+                      r"(?P<n>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I))
     if m and (HARSH_RE.search(message) or _THEIRS.search(message)):
         # the fact of having it, not a rule about it (invariant 230)
         return [Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c,
@@ -173,8 +200,8 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
     # peanuts, that was a misdiagnosis" (no longer + a never-true cue is a denial, not a change)
     m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i\s+was|we\s+were)\s+(?P<neg>not|no\s+longer|never|"
                   r"not\s+ever)\s+(?:actually\s+|"
-                  r"really\s+)?(?P<what>allergic\s+to\s+[^,.;!?]+|afraid\s+of\s+[^,.;!?]+|"
-                  r"scared\s+of\s+[^,.;!?]+|intolerant\s+to\s+[^,.;!?]+|vegan|vegetarian|"
+                  r"really\s+)?(?P<what>allergic\s+to\s+[^,.;:!?—–]+|afraid\s+of\s+[^,.;:!?—–]+|"
+                  r"scared\s+of\s+[^,.;:!?—–]+|intolerant\s+to\s+[^,.;:!?—–]+|vegan|vegetarian|"
                   r"pescatarian|married|diabetic|lactose\s+intolerant|coeliac|celiac)", c, I)
     if m and (m.group("neg").lower() != "no longer" or HARSH_RE.search(message)):
         if m.group("neg").lower() == "not" and not HARSH_RE.search(message) and \

@@ -6,7 +6,7 @@ import re
 
 ROLE_WORDS = frozenset(["nurse", "teacher", "engineer", "developer", "manager", "midwife", "doctor", "designer", "scientist", "analyst", "consultant", "lawyer", "solicitor", "accountant", "architect", "student", "chef", "cook", "pilot", "programmer", "researcher", "professor", "lecturer", "paramedic", "pharmacist", "dentist", "surgeon", "therapist", "writer", "journalist", "photographer", "electrician", "plumber", "carpenter", "mechanic", "technician", "administrator", "director", "officer", "assistant", "coordinator", "specialist", "founder", "ceo", "cto", "cfo", "intern", "apprentice", "cleaner", "driver", "librarian", "vet", "veterinarian", "firefighter", "soldier", "farmer", "baker", "barista", "waiter", "waitress", "cashier", "receptionist", "secretary", "translator", "interpreter", "tutor", "coach", "trainer", "physio", "physiotherapist", "counsellor", "psychologist", "psychiatrist", "carer", "caregiver", "freelancer", "contractor", "sre", "devops", "tester", "recruiter", "banker", "economist", "statistician", "mathematician", "physicist", "chemist", "biologist", "artist", "musician", "actor", "actress", "dancer", "singer", "composer", "producer", "headteacher", "principal", "radiographer", "optician", "hygienist", "sonographer", "clinician", "gp", "consultant", "lead", "engineer", "copywriter", "illustrator", "animator", "editor", "underwriter", "auditor", "actuary", "broker", "estate-agent", "landscaper", "gardener", "builder", "welder"])
 
-RELATIONS = frozenset(["sister", "brother", "partner", "wife", "husband", "girlfriend", "boyfriend", "fiance", "fiancee", "mum", "mom", "mother", "dad", "father", "parents", "son", "daughter", "kids", "children", "child", "grandma", "grandmother", "grandpa", "grandfather", "gran", "nan", "aunt", "uncle", "cousin", "niece", "nephew", "boss", "manager", "lead", "colleague", "flatmate", "roommate", "housemate", "neighbour", "neighbor", "stepmother", "stepfather", "stepson", "stepdaughter", "twin", "in-laws"])
+RELATIONS = frozenset(["sister", "brother", "partner", "wife", "husband", "girlfriend", "boyfriend", "fiance", "fiancee", "mum", "mom", "mother", "dad", "father", "parents", "son", "daughter", "kids", "children", "child", "grandma", "grandmother", "grandpa", "grandfather", "gran", "nan", "aunt", "uncle", "cousin", "niece", "nephew", "boss", "manager", "lead", "colleague", "flatmate", "roommate", "housemate", "neighbour", "neighbor", "stepmother", "stepfather", "stepson", "stepdaughter", "twin", "twins", "in-laws"])
 NAMED_ONLY_RELATIONS = frozenset({"friend", "colleague", "neighbour", "neighbor", "flatmate",
                                   "roommate", "housemate"})
 
@@ -67,7 +67,11 @@ HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) w
               r"not right|incorrect|false positive|misread|misheard|typo|wrong(?:ly)?|"
               r"never (?:true|mine|ours|was|were|had|lived|owned|worked|been)|not mine|"
               r"not ours|confused|misunderstood|i never said|wasn'?t (?:mine|ours|me)|misspoke|"
-              r"mis-?spoke|slip of the tongue|meant to say|i meant)\b")
+              r"mis-?spoke|slip of the tongue|meant to say|i meant|"
+              # invariant 263: "where did three come from??", "people always assume"
+              r"where\s+did\s+(?:that|this|it|[\w'’-]+(?:\s+[\w'’-]+)?)\s+come\s+from|"
+              r"no\s+idea\s+where\s+(?:that|this|it|[\w'’-]+(?:\s+[\w'’-]+)?)\s+came\s+from|"
+              r"(?:people|everyone|everybody)\s+(?:always\s+)?assumes?)\b")
 # Words that make a statement a change of something stored.
 CHANGE_CUES = (r"\b(?:now|these days|nowadays|no longer|any ?more|instead|switched|changed|"
                r"moved|again|from now on|since|new|became|become|promoted|started|quit|stopped|"
@@ -89,6 +93,10 @@ SYNONYMS = {
     "work": ("works", "job", "engineer", "team", "employer"),
     # "forget my commute" names how the user gets to work, never the job itself
     "commute": ("commute", "train", "bus", "tram", "tube", "bike", "cycles", "walks", "drives", "ferry"),
+    # invariant 263: "I have no kids" names "Has three children"
+    "kids": ("kids", "children", "child"),
+    "kid": ("kid", "children", "child"),
+    "children": ("children", "kids", "child"),
     "lived": ("lives", "lived", "home"),
     "live": ("lives", "lived", "home"),
 }
@@ -133,6 +141,8 @@ _KIND_WORDS = {
         nationwide halifax n26 chase""",
     "editor": "editor vim neovim nvim helix emacs vscode zed sublime",
     "console": "console playstation ps5 xbox",
+    # invariant 265: one password manager at a time ("moved everything to Bitwarden")
+    "password manager": "1password bitwarden lastpass dashlane keepass keepassxc",
 }
 KIND_NAMES = frozenset(_KIND_WORDS)
 KINDS: dict[str, str] = {w: kind for kind, ws in _KIND_WORDS.items() for w in ws.split()}
@@ -174,3 +184,13 @@ ROLE_WORDS = ROLE_WORDS | frozenset("""planner barrister joiner surveyor courier
 clerk counselor hairdresser barber butcher labourer trader instructor caretaker porter steward
 stewardess bartender sommelier salesman saleswoman inspector supervisor foreman plasterer
 decorator roofer tiler locksmith dev""".split())
+
+# Medicines by the endings of their generic names or a few brands, and a dose (invariant 266):
+# "I'm on 50mg sertraline", "started Ozempic 0.25 mg weekly", "GP upped my statin to 40mg".
+DOSE = r"\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|ug|ml|iu|units?)\b"
+MEDICINE = (r"(?:[a-z][\w-]*(?:statin|pril|sartan|olol|dipine|prazole|cillin|mycin|cycline|oxetine|traline|"
+            r"talopram|zepam|triptan|formin|gliptin|glutide|tirzepatide|thyroxine|xetine|lukast|tadine|"
+            r"ipramine|azepine|fenac|profen|pentin|gabalin)|ozempic|wegovy|mounjaro|saxenda|prozac|zoloft|"
+            r"lexapro|ventolin|ritalin|elvanse|concerta|adderall|insulin|melatonin|hrt|warfarin|"
+            r"apixaban|rivaroxaban|lithium|propranolol|antidepressants)\b")
+

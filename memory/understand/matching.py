@@ -61,7 +61,7 @@ def relative_of(text: str) -> str | None:
 
 def _person_named(text: str) -> frozenset[str]:
     """The name right after a relation ("Brother Tom lives…" -> {"tom"}), as terms."""
-    m = re.match(r"^(?:(?:her|his|their|my)\s+)?\w+\s+([A-Z][\w'’-]+)", text.strip())
+    m = re.match(r"^(?:(?i:her|his|their|my)\s+)?\w+\s+([A-Z][\w'’-]+)", text.strip())
     return terms(m.group(1)) if m else frozenset()
 
 
@@ -338,7 +338,8 @@ def pick_target(words: str, hits: Iterable, *, states: tuple[str, ...] = ("activ
             for key, alts in lx.SYNONYMS.items():
                 if stem(key) == w:
                     want |= {stem(a) for a in alts}
-    names = {stem(w) for w in identifiers(" x " + cleaned)} & want
+    # a name is folded as its fact's words are ("Sofía" is held as "sofia"; invariant 263)
+    names = ({stem(w) for w in identifiers(" x " + cleaned)} | terms(" ".join(identifiers(" x " + cleaned)))) & want
     if not want:
         return None
     best, best_key = None, None

@@ -114,7 +114,9 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     # "It's been a rough year, my dad passed away in March": a relative's clause
                     r",\s*(?=(?:my|our)\s+(?:new\s+)?(?:manager|boss|team\s+lead|landlord|sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
                     r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
-                    r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)",
+                    r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)|"
+                    # "Gemma got promoted so I report to Priyanka now" (invariant 261)
+                    r",?\s+(?:and|but|so)\s+(?=(?:my|our)\s+(?:manager|boss|team\s+lead|line\s+manager)\s+is\s+now\b)",
                     re.IGNORECASE)
 
 
@@ -171,7 +173,8 @@ def is_question(clause: str) -> bool:
     return c.endswith("?") or bool(_QUESTION.match(c))
 
 
-_NOT_Z = re.compile(r"^(?P<value>.+?),?\s+(?:and\s+)?not\s+(?:with\s+|by\s+|on\s+|a\s+|an\s+|"
+# "…, not because I'm intolerant": a reason denied, never an old value (invariant 262)
+_NOT_Z = re.compile(r"^(?P<value>.+?),?\s+(?:and\s+)?not\s+(?!because\b|cos\b|since\b|that\b)(?:with\s+|by\s+|on\s+|a\s+|an\s+|"
                     r"the\s+|my\s+|in\s+)?(?P<old>[\w'’ .-]+?)(?=\s*(?:[,;!?]|$|\.\s|\.$))"
                     r"(?P<tail>.*)$", I)
 
@@ -344,6 +347,12 @@ _REL_CALLED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE 
                            r"(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\W*$", I)
 
 
+_NOT_NAMES = frozenset("""the a an my our your his her their this that these those it its there here
+    so and but or just finally today yesterday tomorrow now then also still only new old last next
+    what when where why how who which hey hi hello ok okay yes no not never please thanks sorry
+    got moved quit left sold bought started joined switched lost""".split())
+
+
 def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple[str, str] | None]:
     """"My sister Amara lives in Leeds. She just got engaged": she is the sister named in the
     sentence before, when the pronoun fits the relation. Returns the clause and who it is about."""
@@ -351,6 +360,15 @@ def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple
     if m:
         return c, (m.group("rel").lower(), m.group("name"))
     p = re.match(r"^(?P<pro>she|he)(?P<be>'s|\s+is)?\s+", c, I)
+    if p and person and not person[0]:
+        # "Mateo se mudó — he moved to Valparaíso": a name opening the sentence before, said
+        # in any language, is who "he"/"she" is; news of them is kept only as the change of
+        # a fact on record about them (invariants 165, 270)
+        return person[1] + (" is" if p.group("be") else "") + " " + c[p.end():], person
+    n = re.match(r"^(?P<name>(?-i:[^\W\d_a-z])[\w'’-]+)\s+(?-i:[^\W\d_A-Z])", c)
+    if n and not p and n.group("name").lower() not in _NOT_NAMES and not re.search(
+            r"(?:ed|ing|ly)$", n.group("name"), I) and not re.search(r"\b(?:i|i'm|we|my|our)\b", c, I):
+        return c, ("", n.group("name"))
     if p and person:
         rel, name = person
         fits = _SHE if p.group("pro").lower() == "she" else _HE
@@ -525,6 +543,27 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 c = re.sub(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+(?:the\s+)?(?P<w>[a-z][\w&'-]*)(?=\s+now\b)",
                            lambda m: "I now work at " + m.group("w").capitalize(), c, flags=I)
         c = _ASIDE.sub("", c).strip()
+        # "(moved to Malmö in the autumn, sorry for the swedish)": a gloss in brackets is what
+        # was said (invariant 270)
+        c = re.sub(r"^\((?P<in>[^()]+)\)\W*$", r"\g<in>", c).strip()
+        if re.search(r"\b(?:any\s*more|no\s+longer|gave\s+up|given\s+up|quit|stopped|dropped)\b", c, I):
+            # "not doing Berlin any more, ... maybe next year": a hope to take up again what
+            # ended neither hedges nor dates the ending; a plan keeps its "maybe" (inv. 264)
+            c = _HOPE_TAIL.sub("", c).strip() or c
+        if it := _ENDED_IT.search(c):
+            # "my car's been at the garage all week" then "they wrote it off": "it" is the
+            # kind of thing said just before, in this message or the last one (invariant 264)
+            before = " ".join(history[-1:] + [message[:message.find(raw)] if raw in message else ""])
+            kinds = [w for w in re.findall(r"[\w-]+", before.lower()) if w in lx.KIND_NAMES]
+            if kinds:
+                c = c[:it.end() - 2] + "my " + kinds[-1] + c[it.end():]
+                c = canonical(c, lowercase=lowercase)
+        if _CANCEL.fullmatch(c):
+            # "forget the kindle thing? no actually keep it. nvm": the user took back what they
+            # asked or said before it in this message; nothing of it is done (invariant 260)
+            out.ignored += [st.clause for st in out.statements] + [raw]
+            out.statements = []
+            continue
         if _SARCASM.search(raw):
             # "oh sure, I LOVE being on hold": irony says the opposite (invariant 164)
             out.ignored.append(raw)
@@ -697,10 +736,17 @@ _TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:(?:and|but|because|cos|coz|so|which|
                            r"that|that's|this|i|i'm|im|we|we're|he|she|they|they're|honestly|tbh)|"
                            # "... since they're rebuilding the tram line": a reason (invariant 164)
                            r"(?:since|as|'cause|cause)\s+(?:it|it's|they|they're|the|he|she|there|i|i'm|we|"
-                           r"we're|my|our|his|her|their))\b.*$", re.IGNORECASE)
+                           r"we're|my|our|his|her|their)|"
+                           # "... because of the climate stuff": a reason (invariant 262)
+                           r"(?:because|cos|coz)\s+of)\b.*$", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?(?:a|an|one|two|three|four|five|"
                        r"six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|\d+)\s+(?:days?|weeks?|months?|years?)"
                        r"(?:\s+now)?$", re.IGNORECASE)
+
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY_SAID = re.compile(r"\s+(?:on|from|since)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+" + _MONTH +
+                       r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+\d{4})?$", re.IGNORECASE)
 
 
 def _trim_value(st: Statement) -> None:
@@ -716,6 +762,8 @@ def _trim_value(st: Statement) -> None:
         # act, not its value (invariant 274)
         text = re.sub(r"(?:\s+(?:now|instead|these\s+days|nowadays|as\s+well|too))+$", "", text,
                       flags=re.IGNORECASE) if len(text.split()) > 1 else text
+        if st.valid_from:  # "... weekly on the 20th of November": the date is when (inv. 266)
+            text = _DAY_SAID.sub("", text).strip() or text
         cut = _HOW_LONG.sub("", text).strip(" ,")
         if len(cut.split()) >= 2:
             text = cut
@@ -776,6 +824,18 @@ _ASIDE = re.compile(r",?\s*\b(?:if\s+(?:that|it)(?:'s|\s+is)?\s+(?:matters|helps
                     r"in\s+case\s+(?:you(?:'re|\s+are)\s+wondering|(?:it|that)\s+(?:matters|helps)))\b[.!]*",
                     re.IGNORECASE)
 # An ironic opener before a liking: "oh sure, I LOVE being on hold", "yeah right, I love taxes"
+# "they wrote it off", "someone stole it": what ended is named by "it" (invariant 264)
+_ENDED_IT = re.compile(r"\b(?:wrote|written|stole|nicked|pinched|totalled|totaled)\s+it\b", I)
+# "..., maybe next year": a hope for later is no part of the statement and no date of it
+_HOPE_TAIL = re.compile(r",?\s*\b(?:maybe|perhaps|hopefully)\s+(?:next\s+(?:year|month|time|season|summer|spring|"
+                        r"autumn|winter)|later|one\s+day|some\s+day|someday|again\s+(?:next\s+year|later))\W*$", I)
+# A clause that only takes back what came before it in the message (invariant 260)
+_CANCEL = re.compile(r"(?:(?:no|nah|wait|oh|hmm|ok|okay|sorry|actually|on\s+second\s+thoughts?)\W+)*"
+                     r"(?:keep\s+(?:it|that|them|this)(?:\s+(?:then|after\s+all|actually))?|never\s*mind|nvm|"
+                     r"nevermind|scratch\s+that|ignore\s+(?:that|this|me|my\s+last\s+(?:message|bit))|"
+                     r"cancel\s+that|don'?t\s+(?:forget|delete|remove|change)\s+(?:it|that|anything)(?:\s+then)?|"
+                     r"forget\s+(?:i\s+said\s+(?:that|anything)|what\s+i\s+(?:just\s+)?said)|"
+                     r"(?:i\s+)?take\s+(?:it|that)\s+back|leave\s+it(?:\s+as\s+it\s+is)?)\W*", I)
 _SARCASM = re.compile(r"^\W*(?:oh\s+(?:sure|great|joy|yeah|wonderful|brilliant|fantastic|lovely|perfect)|"
                       r"yeah\s+right|sure\s+sure|because\s+i\s+totally)\b[,!.…]*\s+(?:(?:i|we)\s+"
                       r"(?:\w+\s+)?(?:love|like|enjoy|adore)\b|(?:just\s+)?what\s+i\s+needed\b)", re.IGNORECASE)

@@ -63,7 +63,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                               clause=c, rule="own:replaced")]
     # "I switched from Zed to Helix as my main editor"; "switched my terminal from X to Y";
     # "I switched banks from N26 to Revolut"; "I moved my current account from A to B"
-    m = re.search(r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|also\s+)*(?P<verb>switched|changed|moved|"
+    m = re.search(r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|also\s+|finally\s+|recently\s+|eventually\s+)*"
+                  r"(?P<verb>switched|changed|moved|"
                   r"upgraded|swapped|migrated|went)\s+(?:(?:my|our)\s+(?P<noun>[\w ]+?)\s+|"
                   r"(?P<noun2>banks|jobs|editors|browsers|phones|providers|energy\s+suppliers?|"
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
@@ -110,6 +111,20 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change", text=f"Takes {thing}", fact_type="constraint",
                           previous=obj_phrase(m.group("p"), keep_article=False),
                           valid_from=dates.valid_from, clause=c, rule="own:prescribed")]
+    # "GP upped my statin to 40mg", "my sertraline dose went down to 50mg": a new dose of the
+    # medicine on record; the agent keeps its name and timing from that fact (invariant 266)
+    m = (re.search(r"\b(?:(?:my|the)\s+)?(?:doctor|doc|gp|consultant|nurse|specialist|psychiatrist|prescriber|"
+                   r"clinic|they)\s+(?:has\s+|have\s+|just\s+)*(?:upped|increased|raised|bumped\s+up|lowered|"
+                   r"reduced|cut|dropped|halved|doubled|changed)\s+(?:my|the)\s+(?P<med>[\w-]+)(?:\s+dose)?\s+"
+                   r"(?:up\s+|down\s+)?to\s+(?P<dose>" + lx.DOSE + r")", t, I)
+         or re.search(r"\b(?:i\s+(?:have\s+|'ve\s+)?(?:upped|increased|raised|lowered|reduced|cut|halved|"
+                      r"doubled)\s+my|my)\s+(?P<med>[\w-]+)(?:\s+dose)?\s+(?:(?:went|was|got|has\s+been|is)\s+)?"
+                      r"(?:(?:up|down|upped|increased|raised|lowered|reduced|cut)\s+)?(?:up\s+|down\s+)?to\s+"
+                      r"(?P<dose>" + lx.DOSE + r")", t, I))
+    if m and m.group("med").lower() not in {"dose", "it", "meds", "medication", "tablets", "pills"} | lx.RELATIONS:
+        dose = re.sub(r"\s+", "", m.group("dose"))
+        return [Statement(act="change", text=f"Takes {dose} {m.group('med')}", fact_type="constraint",
+                          previous=m.group("med"), valid_from=dates.valid_from, clause=c, rule="med:dose")]
     # "we don't have the Roborock any more"; "someone stole my Brompton"; "I got rid of the UPS"
     m = (re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not)\s+(?:have|own)\s+(?:(?:the|a|an|my|our)\s+)?"
                    r"(?P<v>[\w'’ .+-]+?)\s+any\s*more\b", t, I)
@@ -360,7 +375,8 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     # "I've started drinking coffee", "I took up climbing": a new habit, replacing one of the
     # same verb ("Drinks tea") when there is one.
     m = re.search(r"\bi\s+(?:have\s+|'ve\s+|just\s+|recently\s+|finally\s+)*(?:started|began|begun|"
-                  r"took\s+up|taken\s+up|got\s+into)\s+(?P<verb>[a-z]+)ing\b\s*(?P<v>[^,.;!?]*)", t, I)
+                  r"took\s+up|taken\s+up|got\s+into)\s+(?P<verb>[a-z]+)ing\b\s*(?P<v>(?:[^,.;!?]|(?<=\d)\.(?=\d))*)",
+                  t, I)  # "0.25 mg": a decimal point ends no value (invariant 266)
     if m and _gerund_base(m.group("verb")) in _VERBS.split("|"):
         verb = _gerund_base(m.group("verb"))
         thing = tidy(m.group("v"))
@@ -562,6 +578,15 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         who = tidy(m.group("s"))
         return [Statement(act="change", text=f"{who} has died", fact_type="world", previous=who,
                           valid_from=dates.valid_from, clause=c, rule="third:died")]
+    # "Aiko started university in Osaka": a named person's school, kept only when a fact on
+    # record names them among the user's people (the agent checks; invariant 269)
+    m = re.match(subj + r"\s+(?:has\s+)?(?:just\s+)?(?P<rest>(?:starts?|started|is\s+starting|began|begins?)\s+.+)$", t)
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we", "she", "he", "they"}:
+        from .about_me import family_event  # about_me reads things; late import
+        ev = family_event(tidy(m.group("s")), tidy(m.group("rest")))
+        if ev is not None and ev.rule == "relation:event:school":
+            ev.rule, ev.clause, ev.valid_from = "third:school", c, dates.valid_from
+            return [ev]
     # "Amara's moved to London", "Tom got a new job at the council": news of someone named, kept
     # only as the change of what is on record about them where they live or work (invariant 165)
     m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+"
