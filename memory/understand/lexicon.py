@@ -67,7 +67,12 @@ HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) w
               r"not right|incorrect|false positive|misread|misheard|typo|wrong(?:ly)?|"
               r"never (?:true|mine|ours|was|were|had|lived|owned|worked|been)|not mine|"
               r"not ours|confused|misunderstood|i never said|wasn'?t (?:mine|ours|me)|misspoke|"
-              r"mis-?spoke|slip of the tongue|meant to say|i meant)\b")
+              r"mis-?spoke|slip of the tongue|meant to say|i meant|"
+              # invariant 249: other ways to say the record was never right ("never said that",
+              # "no idea where X came from", "always has been", "no no, ...")
+              r"never said|never did|no idea where|not sure where (?:the idea|that|this|it)|"
+              r"where did (?:you|that|this) (?:get|come)|always (?:has|have) been|always was|"
+              r"^\W*no,? no)\b")
 # Words that make a statement a change of something stored.
 CHANGE_CUES = (r"\b(?:now|these days|nowadays|no longer|any ?more|instead|switched|changed|"
                r"moved|again|from now on|since|new|became|become|promoted|started|quit|stopped|"

@@ -35,6 +35,7 @@ from .denials import denial, forget_request
 from .documents import documents, rescheduled, statuses
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
+from .switches import switches
 from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
@@ -474,6 +475,29 @@ class _Hint:
 
 def understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
     """Read a chat message into statements, questions and clauses with nothing to keep."""
+    out = _understand(message, today, history)
+    said = switches(message)
+    if said != message and not any(_names_old(st) for st in out.statements):
+        # "ditched X for Y", "X died. Replaced it with Y": a switch said in another shape is
+        # read as "I switched from X to Y", unless another rule already read what it replaces
+        # (invariant 248)
+        again = _understand(said, today, history)
+        if any(_names_old(st) for st in again.statements):
+            out = again
+    return out
+
+
+def _names_old(st: Statement) -> bool:
+    """A change that names the value it replaces, or a denial: what a switch would read."""
+    if st.act == "deny":
+        return True
+    prev = (st.previous or "").lower()
+    if st.act == "change" and st.rule == "own:switched" and (st.slot or "").startswith("noun:"):
+        return True  # "switched my laptop to an M4 Max": the role names what it replaces
+    return st.act == "change" and bool(prev) and prev not in (st.text or "").lower()
+
+
+def _understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
     history = list(history or [])
     out = Understanding()
     if m := _OTHER_USER.search(message):

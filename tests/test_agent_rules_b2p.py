@@ -1,0 +1,155 @@
+"""General rules learned from the persona users' misses of blind set 2 (issue 12, agent14):
+switches said in other shapes (invariant 248) and more ways to deny (invariant 249). Every
+phrasing here is new; none is a blind-set sentence."""
+
+from __future__ import annotations
+
+from memory.agent import run_turn
+from memory.agents.offline import OfflineAgent
+from memory.models import FactState
+from memory.understand.switches import switches
+
+
+def turn(svc, text, user="ana"):
+    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
+
+
+def one_supersede(svc, text, old_text, *words, fact_type="world"):
+    old = svc.write_fact("ana", old_text, fact_type=fact_type).fact
+    t = turn(svc, text)
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id), (text, w)
+    for word in words:
+        assert word in (w.text or ""), (text, w.text)
+    assert svc.get_fact("ana", old.id).state == FactState.SUPERSEDED
+    return w
+
+
+# --- invariant 248: a switch said in another shape ----------------------------------------------
+
+def test_inv248_the_shapes_are_rewritten_into_one():
+    assert switches("finally binned Todoist for Things 3 on Sunday") == \
+        "I switched from Todoist to Things 3 on Sunday"
+    assert switches("ok fine. bash → zsh. the plugins won me over") == \
+        "ok fine. I switched from bash to zsh. the plugins won me over"
+    assert switches("migrated my notes off Evernote onto Obsidian last month") == \
+        "I switched my notes from Evernote to Obsidian last month"
+    assert switches("Testing Proton Mail instead of Gmail from now on") == \
+        "I switched from Gmail to Proton Mail from now on"
+    # an ending and its replacement in two clauses, in either order
+    assert switches("The Kindle died on holiday. Replaced it with a Kobo Libra") == \
+        "I switched from Kindle to Kobo Libra"
+    assert switches("we're with Octopus now, Bulb kept failing every month") == \
+        "I switched from Bulb to Octopus"
+    assert switches("picked Firefox. bye Chrome, you were too hungry") == \
+        "I switched from Chrome to Firefox. you were too hungry"
+
+
+def test_inv248_nothing_to_pair_is_left_alone():
+    for text in ["My Kindle died on holiday.",              # an ending, no replacement
+                 "I'm on holiday now, back on Monday",     # no ending
+                 "Sold the car and the bike.",             # two things, no new one
+                 "dropped the kids at school for the trip",  # not a thing switched
+                 "it's raining now, the bus kept failing",
+                 "swapped the suburbs for the coast, we're in Cornwall now"]:  # a move (inv. 162)
+        assert switches(text) == text, text
+
+
+def test_inv248_ditched_for_replaces_the_fact_naming_the_old(service):
+    one_supersede(service, "finally binned Todoist for Things 3 on Sunday",
+                  "Keeps her to-do list in Todoist", "Things 3")
+
+
+def test_inv248_an_arrow_replaces(service):
+    one_supersede(service, "ok fine. bash → zsh. the plugins won me over",
+                  "Uses the bash shell", "zsh", fact_type="preference")
+
+
+def test_inv248_off_onto_replaces(service):
+    one_supersede(service, "migrated the photo library off iCloud onto Immich",
+                  "Photos are backed up to iCloud", "Immich")
+
+
+def test_inv248_ended_then_replaced_in_another_sentence(service):
+    one_supersede(service, "The Kindle died on holiday. Replaced it with a Kobo Libra, so far so good",
+                  "Reads on a Kindle Paperwhite", "Kobo")
+
+
+def test_inv248_now_on_new_while_the_old_kept_failing(service):
+    one_supersede(service, "we're with Octopus now, Bulb kept failing every month",
+                  "Energy supplier is Bulb", "Octopus")
+
+
+def test_inv248_a_farewell_names_the_old(service):
+    one_supersede(service, "picked Firefox. bye Chrome, you were too hungry",
+                  "Browser is Chrome", "Firefox", fact_type="preference")
+
+
+def test_inv248_sold_the_old_its_the_new_now(service):
+    one_supersede(service, "Sold the scooter, it's the tram every day now",
+                  "Rides an electric scooter to work", "tram")
+
+
+def test_inv248_a_switch_never_wins_over_a_change_already_read(service):
+    # the older rule reads the old thing itself (invariant 138): the rewrite stays out of it
+    old = service.write_fact("ana", "Uses an iPhone 12").fact
+    t = turn(service, "Ditched the iPhone, I'm on a Galaxy S24 now.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Uses a Galaxy S24")
+
+
+def test_inv248_an_ending_without_a_replacement_writes_nothing_new(service):
+    service.write_fact("ana", "Reads on a Kindle Paperwhite")
+    t = turn(service, "My Kindle died on holiday, so sad")
+    assert all("Kobo" not in (w.text or "") and w.op != "write" for w in t.writes())
+
+
+def test_inv248_a_letter_before_a_hyphen_is_no_you():
+    from memory.understand.canon import canonical
+    assert "U-Bahn" in canonical("it's the U-Bahn now")
+    assert "you" in canonical("u ok?")
+
+
+# --- invariant 249: more ways to deny -----------------------------------------------------------
+
+def test_inv249_i_dont_run_it_with_someone_elses(service):
+    old = service.write_fact("ana", "Runs a Nextcloud server at home").fact
+    t = turn(service, "I don't run a Nextcloud server. That box belonged to Pieter")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+
+
+def test_inv249_not_doing_it_never_said_so(service):
+    old = service.write_fact("ana", "Is learning the cello").fact
+    t = turn(service, "I'm not learning the cello, never said that")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+
+
+def test_inv249_never_wanted_it_that_was_someone_else(service):
+    old = service.write_fact("ana", "Wants a standing desk for the study").fact
+    t = turn(service, "I never wanted a standing desk, that was Marek going on about it")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+
+
+def test_inv249_no_no_i_dont_have_it(service):
+    old = service.write_fact("ana", "Has a Dutch BSN number").fact
+    t = turn(service, "No no, I don't have a Dutch BSN. Still waiting on the town hall")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+
+
+def test_inv249_not_doing_it_any_more_is_no_denial(service):
+    # a change, not a "never true": nothing is retracted and no tombstone is left
+    old = service.write_fact("ana", "Is learning the cello").fact
+    t = turn(service, "I'm not learning the cello any more, never said I'd stick with it")
+    assert all(w.op != "retract" for w in t.writes())
+    assert service.get_fact("ana", old.id).state != FactState.RETRACTED
+
+
+def test_inv249_without_a_cue_i_dont_use_it_is_no_denial(service):
+    old = service.write_fact("ana", "Runs a Nextcloud server at home").fact
+    t = turn(service, "I don't run a Nextcloud server at the office")
+    assert all(w.op != "retract" for w in t.writes())
+    assert service.get_fact("ana", old.id).state == FactState.ACTIVE
