@@ -153,3 +153,55 @@ def test_inv249_without_a_cue_i_dont_use_it_is_no_denial(service):
     t = turn(service, "I don't run a Nextcloud server at the office")
     assert all(w.op != "retract" for w in t.writes())
     assert service.get_fact("ana", old.id).state == FactState.ACTIVE
+
+
+# --- invariant 250: diagnoses said without "I", about a pet, or only suspected ------------------
+
+def only_write(svc, text):
+    t = turn(svc, text)
+    (w,) = t.writes()
+    assert w.op == "write", (text, w)
+    return w
+
+
+def test_inv250_a_diagnosis_without_a_subject(service):
+    w = only_write(service, "Got diagnosed with a latex allergy last week, gloves are a nightmare")
+    assert (w.status, w.text) == ("applied", "Allergic to latex")
+
+
+def test_inv250_a_condition_diagnosed(service):
+    w = only_write(service, "was diagnosed with sleep apnoea in the spring")
+    assert (w.status, w.text) == ("applied", "Has sleep apnoea")
+
+
+def test_inv250_a_pet_named_turns_out_allergic(service):
+    w = only_write(service, "Pepper turned out to be allergic to salmon, the vet is sure")
+    assert (w.status, w.text) == ("applied", "Pepper is allergic to salmon")
+
+
+def test_inv250_a_pet_named_diagnosed(service):
+    w = only_write(service, "Luna has been diagnosed with hip dysplasia, poor thing")
+    assert (w.status, w.text) == ("applied", "Luna has hip dysplasia")
+
+
+def test_inv250_suspected_by_the_user_waits_for_review(service):
+    w = only_write(service, "I might be allergic to ibuprofen? my face swelled up once")
+    assert (w.status, w.text) == ("review", "Allergic to ibuprofen")
+
+
+def test_inv250_suspected_by_a_doctor_waits_for_review(service):
+    w = only_write(service, "my GP thinks I might have Lyme disease, bloods next week")
+    assert (w.status, w.text) == ("review", "Has Lyme disease")
+
+
+def test_inv250_an_intolerance_maybe_waits_for_review(service):
+    w = only_write(service, "I think I might be fructose intolerant? fruit wrecks me")
+    assert (w.status, w.text) == ("review", "Is fructose intolerant")
+
+
+def test_inv250_a_joke_a_question_or_someone_elses_doubt_writes_nothing(service):
+    for text in ["Might be allergic to Mondays lol",
+                 "Is Pepper allergic to salmon?",
+                 "The doctor thinks my sister might have flu",
+                 "Everyone is allergic to my cooking apparently"]:
+        assert turn(service, text).writes() == [], text

@@ -483,8 +483,69 @@ _DIET = "|".join(re.escape(d) for d in lx.DIETS)
 _COND = "|".join(re.escape(d) for d in sorted(lx.CONDITIONS, key=len, reverse=True))
 
 
+# Invariant 250: a diagnosis said without "I" ("Got diagnosed with a nickel allergy"), or about
+# a pet or person named ("Biscuit turns out to be allergic to chicken", "Mochi has been diagnosed
+# with kidney disease"); "I might have coeliac disease" is hedged (the caller lowers it to review).
+_DIAGNOSED = (r"(?:(?:i\s+)?(?:(?:have|'ve)\s+)?(?:just\s+)?(?:got|been|was|have\s+been|'ve\s+been|"
+              r"finally\s+got|was\s+finally)\s+)?diagnosed\s+with")
+_WHO = r"(?P<who>(?-i:[^\W\d_a-z])[\w'’-]+)"
+_TRAIL_HEALTH = re.compile(r"\s*(?:,|;|\.|!|\?|\s(?:so|and|but|because|since|which|after|from|by)\s|"
+                           r"\s(?:the|my|our)\s+(?:vet|doctor|gp|allergist|consultant)\b|"
+                           r"[^\w\s'’-]).*$", I)
+
+
+def _ailment(v: str) -> str | None:
+    v = _TRAIL_HEALTH.sub("", v).strip()
+    v = re.sub(r"^(?:a|an|some|mild|severe|early|chronic|stage\s+\w+)\s+", "", v, flags=I).strip()
+    if not v or len(v.split()) > 4 or v.lower() in {"it", "that", "this", "something", "nothing"}:
+        return None
+    return v
+
+
+def _diagnosis(t: str, c: str, dates: Dates) -> list[Statement] | None:
+    m = re.match(r"^" + _DIAGNOSED + r"\s+(?:a\s+|an\s+)?(?:severe\s+|mild\s+)?(?P<v>[\w -]+?)\s+allergy\b", t, I)
+    if m and (v := _ailment(m.group("v"))):
+        return [Statement(act="assert", text=f"Allergic to {v.lower()}", fact_type="constraint",
+                          slot=f"allergy:{v.lower()}", confidence=0.95, valid_from=dates.valid_from,
+                          clause=c, rule="health:allergy+diagnosed")]
+    m = re.match(r"^" + _DIAGNOSED + r"\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and (v := _ailment(m.group("v"))):
+        return [Statement(act="assert", text=f"Has {v}", fact_type="constraint", confidence=0.9,
+                          valid_from=dates.valid_from, clause=c, rule="health:condition+diagnosed")]
+    m = re.match(r"^(?:i\s+)?(?:might|may|could)\s+have\s+(?P<v>[\w -]+?\s+(?:disease|syndrome|deficiency|"
+                 r"intolerance)|" + _COND + r")\b", t, I)
+    if m and (v := _ailment(m.group("v"))):
+        return [Statement(act="assert", text=f"Has {v}", fact_type="constraint", confidence=0.55,
+                          clause=c, rule="health:condition+hedged")]
+    m = re.match(r"^(?:i\s*)?(?P<h>(?:might|may|could)\s+be|am|'m|have\s+become|'ve\s+become|became)\s+"
+                 r"(?:also\s+|now\s+|mildly\s+|slightly\s+)?(?P<v>[\w-]+)\s+intolerant\b", t, I)
+    if m and m.group("v").lower() not in {"very", "so", "quite", "a", "bit", "really", "lactose"}:
+        hedged = m.group("h").lower().split()[0] in {"might", "may", "could"}
+        return [Statement(act="assert", text=f"Is {m.group('v').lower()} intolerant", fact_type="constraint",
+                          confidence=0.55 if hedged else 0.9, valid_from=dates.valid_from, clause=c,
+                          rule="health:intolerant")]
+    m = (re.match(r"^" + _WHO + r"\s+(?:is|'s|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be|has\s+turned\s+out\s+"
+                  r"to\s+be|is\s+now|has\s+become)\s+(?:also\s+|now\s+|severely\s+|very\s+|mildly\s+)*"
+                  r"allergic\s+to\s+(?P<v>[^,.;!?]+)", t)
+         or re.match(r"^" + _WHO + r"\s+(?:has\s+been|was|got|'s\s+been|has\s+just\s+been)\s+diagnosed\s+with\s+"
+                     r"(?P<d>[^,.;!?]+)", t))
+    if m and m.group("who").lower() not in _NOT_WHO and (v := _ailment(m.groupdict().get("v") or m.group("d"))):
+        text = (f"{m.group('who')} is allergic to {v.lower()}" if m.groupdict().get("v")
+                else f"{m.group('who')} has {v}")
+        return [Statement(act="assert", text=text, fact_type="world", confidence=0.9,
+                          valid_from=dates.valid_from, clause=c, rule="health:named")]
+    return None
+
+
+_NOT_WHO = frozenset("""i it he she they we you this that there everyone everybody nobody someone
+    somebody who what which doctor gp vet nurse allergist consultant""".split())
+
+
 def health(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
+    found = _diagnosis(t.strip(), c, dates)
+    if found:
+        return found
     m = (re.search(r"\b(?:i'?m|i\s+am|i'?ve\s+become|i\s+became|i'?ve\s+been|i\s+have\s+been|"
                    r"i\s+(?:might|may|could)\s+be|i\s+think\s+i'?m)\s+(?:maybe\s+|probably\s+|"
                    r"possibly\s+|also\s+|now\s+)?(?:severely\s+|very\s+|badly\s+|slightly\s+|"

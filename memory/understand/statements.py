@@ -570,8 +570,18 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         if forget:
             out.statements += forget
             continue
+        # "my doctor thinks I might have coeliac disease": a diagnosis suspected is the user's
+        # own doubt, for review (invariant 250)
+        c = re.sub(r"^(?:my\s+|the\s+)?(?:doctor|gp|allergist|dermatologist|consultant|specialist|nurse)\s+"
+                   r"(?:thinks|says|reckons|suspects|said)\s+(?:that\s+)?(?=i\s+(?:might|may|could)\s+"
+                   r"(?:be|have)\b)", "I think ", c, flags=I)
+        if re.match(r"^(?:i|we)\s+(?:might|may|could)\s+(?:be\s+(?:[\w-]+\s+)?(?:allergic|intolerant)|"
+                    r"have\s+[\w -]+?(?:disease|syndrome|deficiency|intolerance))\b[^?]*\?\s*$", c, I):
+            c = "I think " + c  # "I might be allergic to penicillin?": doubt, not a question (inv. 250)
         if _THINK_LEAD.match(c) and not re.match(r"^(?:i\s+think|i\s+believe)\s+(?:i|we)\s+(?:should|could|"
-                                                 r"might(?!\s+be\s+(?:allergic|intolerant)\b)|may|will|'ll|need)\b",
+                                                 r"might(?!\s+(?:be\s+(?:[\w-]+\s+)?(?:allergic|intolerant)|"
+                                                 r"have)\b)|may(?!\s+(?:be\s+(?:[\w-]+\s+)?(?:allergic|intolerant)|"
+                                                 r"have)\b)|will|'ll|need)\b",
                                                  c, I):
             # "I think my ESTA runs out in April, not May? would need to look": a hedged
             # statement, its question mark is doubt (invariant 202); the hedge is read below
@@ -591,7 +601,8 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 c = out.ignored.pop().rstrip(" .!,;:") + ": " + c
             out.questions.append(c)
             continue
-        allergy = re.search(r"\b(?:allergic|intolerant)\b", c, I)
+        allergy = re.search(r"\b(?:allergic|intolerant)\b|^(?:i\s+)?(?:might|may|could)\s+have\s+[\w -]+?"
+                            r"(?:disease|syndrome|deficiency|intolerance)\b", c, I)
         if (_CONDITIONAL.search(c) or HYPO_RE.search(c)) and not allergy:
             # A condition, a wish or a plan only considered is not a statement; what was said
             # before it in the sentence still is ("Got a new job at Acme, might move to Leeds
