@@ -205,3 +205,58 @@ def test_inv250_a_joke_a_question_or_someone_elses_doubt_writes_nothing(service)
                  "The doctor thinks my sister might have flu",
                  "Everyone is allergic to my cooking apparently"]:
         assert turn(service, text).writes() == [], text
+
+
+# --- invariant 251: a range said without "from", a weekday said in the plural -------------------
+
+def test_inv251_a_range_without_from():
+    from datetime import date
+
+    from memory.understand.dates import find_dates
+    d = find_dates("Crete with the kids, 3 to 10 July", date(2026, 12, 1))
+    assert (d.valid_from, d.valid_to) == (date(2027, 7, 3), date(2027, 7, 10))
+    d = find_dates("the cabin is ours 27 until 30 December", date(2026, 12, 1))
+    assert (d.valid_from, d.valid_to) == (date(2026, 12, 27), date(2026, 12, 30))
+    # numbers that are no days stay no range
+    assert find_dates("we paid 5 to 10 euros each", date(2026, 12, 1)).valid_from is None
+
+
+def test_inv251_a_weekday_in_the_plural_is_every_week():
+    from datetime import date
+
+    from memory.understand.dates import find_dates
+    d = find_dates("swimming lessons on Tuesday evenings from 12 January", date(2026, 12, 1))
+    assert d.valid_from == date(2027, 1, 12)
+    assert find_dates("I'll do the shop on Fridays", date(2026, 12, 1)).valid_from is None
+    # one weekday is still a day
+    assert find_dates("I'll do the shop on Friday", date(2026, 12, 1)).valid_from == date(2026, 12, 4)
+
+
+# --- invariant 252: a trip or a course booked, said without "I" or as a name and its dates ------
+
+def test_inv252_booked_a_place_for_an_event(service):
+    w = only_write(service, "Booked Porto for the data conference, 3–5 September, TAP both ways")
+    assert "Porto" in w.text and w.valid_from.isoformat() == "2025-09-03"  # NOW is 1 June 2025
+
+
+def test_inv252_a_name_again_with_its_dates(service):
+    w = only_write(service, "Lyon again after all: the choir festival, 12 to 14 June")
+    assert "Lyon" in w.text and "choir" in w.text and w.valid_from.isoformat() == "2025-06-12"
+
+
+def test_inv252_the_trip_is_booked(service):
+    w = only_write(service, "the Kraków trip is booked for 2 April, can't wait")
+    assert w.text == "Trip to Kraków" and w.valid_from.isoformat() == "2026-04-02"
+
+
+def test_inv252_a_pet_booked_into_a_course(service):
+    w = only_write(service, "booked Rex into agility classes, Sunday afternoons starting 7 September")
+    assert "Rex" in w.text and "agility" in w.text and w.valid_from.isoformat() == "2025-09-07"
+
+
+def test_inv252_without_a_date_to_come_nothing_is_planned(service):
+    for text in ["Booked Porto for the conference, 3–5 May",
+                 "Lyon again, ugh",
+                 "booked myself into a yoga class for tonight"]:
+        assert [w for w in turn(service, text).writes() if w.text and "Trip" in w.text] == [], text
+    assert turn(service, "Lyon again, ugh").writes() == []

@@ -1022,6 +1022,43 @@ def schedule(c: str, dates: Dates) -> list[Statement] | None:
                       clause=c, rule="work:schedule")]
 
 
+_BOOKED = r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|already\s+|finally\s+|also\s+)*booked\s+"
+_AFTER = re.compile(r"\s*,\s*(?:already|and|but|so|i|we|i'm|we're|can't|cannot|really)\b.*$|[!?]+.*$", I)
+
+
+def _booked(t: str, c: str, today: date, dates: Dates) -> list[Statement] | None:
+    """Invariant 252: a trip or a course booked, said without "I" or as a bare name with its
+    dates ("Booked Porto for the conference, 3–5 May", "the Kyoto trip is booked for 2 April",
+    "Lyon again 12 to 14 June with the choir", "booked Rex into agility classes starting
+    6 March"). Only a date to come makes it a plan; the dates stay in a trip's words."""
+    if not (dates.valid_from and dates.valid_from >= today):
+        return None
+    m = re.search(_BOOKED + r"(?P<who>(?:my|our)\s+\w+|(?-i:" + UPPER + r")[\w'’-]+)\s+(?:into|onto|on|in|for)\s+"
+                  r"(?P<what>(?:a\s+|an\s+|the\s+|some\s+)?[\w' -]*?\b(?:training|classes|class|course|lessons?|"
+                  r"camp|club|sessions?|school|nursery|daycare|day\s+care|kennels?|cattery|grooming))\b(?P<rest>.*)$",
+                  t, I)
+    if m and m.group("who").lower() not in {"myself", "me", "us", "ourselves", "it"}:
+        who = re.sub(r"^(?:my|our)\s+", "", m.group("who"), flags=I)
+        who = who if who[:1].isupper() else f"Their {who}"
+        rest = _AFTER.sub("", m.group("rest")).strip(" ,")
+        return [Statement(act="assert", text=f"{who} is booked into {tidy(m.group('what'))}"
+                          + (f", {rest}" if rest else ""), fact_type="world",
+                          valid_from=dates.valid_from, clause=c, rule="plan:booked-into")]
+    m = (re.search(_BOOKED + r"(?:(?:(?:a|an|our|my)\s+)?(?:trip|flights?|week|weekend|holiday|break)\s+to\s+)?"
+                   + CAP_PLACE + r"(?P<rest>\s+for\s+(?:the|a|an|our|my)\s+[^,.;!?]+|[^,.;!?]*)", t, I)
+         or re.search(r"(?:^|\band\s+|[,;]\s*)(?:the|our|my)\s+(?P<p>[^\s,]+(?:\s+[^\s,]+)?)\s+(?:trip|holiday|visit)\s+(?:is|'s|got|"
+                      r"has\s+been)\s+(?:all\s+|now\s+)?booked\b(?P<rest>)", t, I)
+         or re.search(r"^" + CAP_PLACE + r"\s+again\b(?:\s+after\s+all)?(?P<rest>.*)$", t))
+    if m:
+        where = place(m.group("p")) if m.group("p")[:1].isascii() else m.group("p")
+        if where and where.lower() not in lx.RELATIONS | lx.PETS | {"i", "we"}:
+            rest = _AFTER.sub("", m.group("rest") or "").strip(" ,:")
+            return [Statement(act="assert", text=f"Trip to {where}" + (f" {rest}" if rest else ""),
+                              fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to,
+                              clause=c, rule="plan:booked-trip")]
+    return None
+
+
 def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
     t = dates.text
     found = trips(c, today, dates)
@@ -1038,6 +1075,9 @@ def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Trip to {where}" + (f" {rest}" if rest else ""),
                               fact_type="world", valid_from=dates.valid_from,
                               valid_to=dates.valid_to, clause=c, rule="plan:trip")]
+    found = _booked(t, c, today, dates)
+    if found is not None:
+        return found
     # "I've booked a week in Crete for June", "going skiing in Val d'Isère in February",
     # "I'll be in Tokyo from 2 to 9 April": a trip with a date to come
     m = (re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)*booked\s+(?:a|an|our|my)\s+(?:\w+\s+){0,2}?"

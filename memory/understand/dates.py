@@ -211,7 +211,10 @@ def find_dates(clause: str, today: date) -> Dates:
          # "12-16 Feb", "3–7 March": a dash between two days is a range without "from"
          # (invariant 164)
          or re.search(r"\b(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s*[-–]\s*(?P<d2>" + DAY
-                      + r")\s+(?P<m2>" + MON + r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE))
+                      + r")\s+(?P<m2>" + MON + r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
+         # "8 to 15 February", "24 until 26 April": a range said without "from" (invariant 251)
+         or re.search(r"\b(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s+(?:to|until|till)\s+(?P<d2>"
+                      + DAY + r")\s+(?P<m2>" + MON + r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE))
     if m:
         mon2 = month_number(m.group("m2"))
         mon1 = month_number(m.group("m1")) if m.group("m1") else mon2
@@ -314,6 +317,8 @@ def find_dates(clause: str, today: date) -> Dates:
                   r"afternoon))?", text, re.IGNORECASE)
     if m and _WEEKDAY_NOUN.search(text[max(0, m.start() - 12):m.end() + 40]):
         m = None  # "the Monday German classes": a weekday naming a habit, not a date (inv. 199)
+    if m and re.match(r"(?:s|\s+(?:night|morning|evening|afternoon)s)\b", text[m.end("wd"):], re.IGNORECASE):
+        m = None  # "Saturday mornings", "Fridays": every week, no date (invariant 251)
     if m and (past or future) and not re.search(r"\b(?:every|usually|each|always|often|normally|"
                                                 r"most)\b", clause, re.IGNORECASE):
         start = (weekday_before(m.group("wd"), today) if past
