@@ -9,6 +9,8 @@ from memory.agents.offline import OfflineAgent
 from memory.models import FactState
 from memory.understand.switches import switches
 
+from .conftest import NOW
+
 
 def turn(svc, text, user="ana"):
     return run_turn(svc, user, "s1", text, agent=OfflineAgent())
@@ -260,3 +262,41 @@ def test_inv252_without_a_date_to_come_nothing_is_planned(service):
                  "booked myself into a yoga class for tonight"]:
         assert [w for w in turn(service, text).writes() if w.text and "Trip" in w.text] == [], text
     assert turn(service, "Lyon again, ugh").writes() == []
+
+
+# --- invariant 253: promotions said with "made" or a colon; news of people with whole values ----
+
+def test_inv253_an_employer_promoted_me_with_a_colon(service):
+    old = service.write_fact("ana", "Works as a sales engineer at Vestas", fact_type="identity").fact
+    t = turn(service, "Vestas promoted me: regional lead for the Nordics from 1 September")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "regional lead" in w.text
+
+
+def test_inv253_made_a_role(service):
+    old = service.write_fact("ana", "Works as a junior designer at Figma", fact_type="identity").fact
+    t = turn(service, "Made senior designer yesterday!! same squad though")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "senior designer" in w.text
+
+
+def test_inv253_made_something_else_is_no_job(service):
+    service.write_fact("ana", "Works as a junior designer at Figma", fact_type="identity")
+    for text in ["Made a birthday cake for my manager", "made friends with the head of design",
+                 "made the team lead laugh today"]:
+        assert turn(service, text).writes() == [], text
+
+
+def test_inv253_a_move_from_one_place_to_another_keeps_the_new_place(service):
+    old = service.write_fact("ana", "Her mum lives in Cork", fact_type="identity").fact
+    t = turn(service, "My mum moved from Cork to Galway to be by the sea")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Galway" in w.text
+
+
+def test_inv253_someone_took_a_job_at_an_employer_said_with_an_article(service):
+    old = service.write_fact("ana", "Her brother Piotr works at a bakery in Gdańsk", fact_type="identity").fact
+    t = turn(service, "Piotr took a job at an architecture studio in Warsaw, he starts in March")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "architecture studio" in w.text
+    assert (w.valid_from.month, w.valid_from > NOW.date()) == (3, True)

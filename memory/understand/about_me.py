@@ -132,7 +132,9 @@ def relation(c: str) -> list[Statement] | None:
                           fact_type="identity", slot=f"rel:{rel}:{mm.group('n').lower()}",
                           clause=c, rule="relation:poss")]
     mm = re.match(r"^(?:has\s+|have\s+)?(?:just\s+|finally\s+|recently\s+)*(?:moved|relocated)\s+"
-                  r"(?:from\s+(?P<from>" + PLACE.replace("?P<p>", "?P<f>") + r")\s+)?"
+                  # the place moved from never runs over "to" ("from Kochi to Bangalore to be
+                  # closer ..." is Kochi, then Bangalore: invariant 253)
+                  r"(?:from\s+(?P<from>(?P<f>[^\W\d_][\w'’.-]*(?:\s+(?!to\b)[^\W\d_][\w'’.-]*){0,3}?))\s+)?"
                   r"(?:back\s+|down\s+|up\s+|over\s+|out\s+)?to\s+" + PLACE, rest, I)
     if mm and place(mm.group("p")) and workmate:
         return []
@@ -342,11 +344,19 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                           rule="work:team")]
     org = r"(?P<org>[A-Z][\w&.'’-]*(?:\s+(?:[A-Z][\w&.'’-]*|&|of|and))*)"
     m = (re.search(r"\b(?:" + org + r"|(?i:they|we|the\s+company|my\s+(?:boss|manager|company)))"
-                   r"\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s+to\s+"
-                   r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\b))", t)
+                   r"\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s*(?:to\s+|[:,–-]\s*)"
+                   r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\b|\s+for\b|"
+                   r"\s+from\b))", t)
          or re.search(r"\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got|got|just\s+got)\s+(?:just\s+)?"
                       r"(?:been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
-                      r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I))
+                      r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I)
+         # "Made staff engineer today", "got made head of field service": a promotion said with
+         # "made", only to a role (invariant 253; "made dinner" is none)
+         or re.search(r"^(?:i\s+)?(?:was\s+|got\s+|have\s+been\s+|'ve\s+been\s+|just\s+|finally\s+|officially\s+)*"
+                      r"made\s+(?:a\s+|an\s+|the\s+)?(?P<role>(?:(?!(?:for|with|my|the|to|of|and|a|an|our|his|her|their|"
+                      r"some|friends?)\b)[\w-]+\s+){0,3}?(?:" + _ROLE_NOUN + r")"
+                      r"(?:\s+of\s+[\w -]+?)?)(?=\s*(?:[,.;!?]|$|\s+(?:at|in|on|today|yesterday|this|last)\b))",
+                      t, I))
     if m:
         role = tidy(m.group("role"))
         at = m.groupdict().get("org")
@@ -1057,6 +1067,10 @@ def _booked(t: str, c: str, today: date, dates: Dates) -> list[Statement] | None
                               fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to,
                               clause=c, rule="plan:booked-trip")]
     return None
+
+
+_ROLE_NOUN = "|".join(sorted({w for w in lx.ROLE_WORDS if re.fullmatch(r"[a-z-]+", w)}
+                             | {"head", "partner", "vp", "cto", "ceo", "cfo", "coo"}, key=len, reverse=True))
 
 
 def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:

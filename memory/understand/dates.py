@@ -353,7 +353,11 @@ def find_dates(clause: str, today: date) -> Dates:
     if m and (not re.fullmatch(r"may", m.group("m"), re.IGNORECASE) or m.group("m") == "May"
               or m.group("y")):  # "in May" (a capital or a year), never the verb "may"
         y = int(m.group("y")) if m.group("y") else None
-        start = _month_start(month_number(m.group("m")), y, today, future=future or (
+        # "took a job in London, she moves in January": a present verb right before the month
+        # speaks of what is to come, whatever the sentence said before (invariant 253)
+        ahead = bool(re.search(r"\b(?:moves?|starts?|begins?|leaves?|arrives?|finishes|ends|(?:is|are|'s|'re)\s+"
+                               r"\w+ing|will\s+\w+|due)\s+$", text[:m.start()], re.IGNORECASE))
+        start = _month_start(month_number(m.group("m")), y, today, future=future or ahead or (
             m.group(0).lower().startswith(("from", "starting")) and not past))
         found.append(m.group(0))
         return Dates(start, end, _strip_vague(_cut(text, m)), tuple(found))

@@ -516,12 +516,17 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         who = re.sub(r"['’]s$", "", tidy(m.group("s")))
         return [Statement(act="change", text=f"{who} lives in {m.group('p')}", fact_type="identity",
                           previous=f"{who} lives", clause=c, rule="third:moved")]
-    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?"
-                 r"job\s+(?:at|with)\s+(?P<o>(?:the\s+)?[\w&'’.-]+(?:\s+" + UPPER + r"[\w&'’.-]*){0,2})", t)
+    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:got|landed|started|took|accepted)\s+"
+                 r"(?:a\s+)?(?:new\s+)?job\s+(?:at|with)\s+"
+                 # "at a design agency", "at DeepMind in London": an employer said with an article,
+                 # and where it is (invariant 253)
+                 r"(?P<o>(?:an?\s+(?:[\w-]+\s+){0,2}?[\w-]+(?=\s+(?:in|at|near|so|and|but|which|because)\b|"
+                 r"\s*[,.;!?]|\s*$)|(?:the\s+)?[\w&'’.-]+(?:\s+" + UPPER + r"[\w&'’.-]*){0,2})"
+                 r"(?:\s+in\s+" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)?)", t)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
         who = re.sub(r"['’]s$", "", tidy(m.group("s")))
         return [Statement(act="change", text=f"{who} works at {tidy(m.group('o'))}", fact_type="identity",
-                          previous=f"{who} works", clause=c, rule="third:job")]
+                          previous=f"{who} works", valid_from=dates.valid_from, clause=c, rule="third:job")]
     m = re.match(subj + r"\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|no\s+longer)\s+(?P<v>[^,.;!?]+?)"
                  r"\s+any\s*more\b", t)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there"}:
