@@ -300,3 +300,36 @@ def test_inv253_someone_took_a_job_at_an_employer_said_with_an_article(service):
     (w,) = t.writes()
     assert (w.op, w.old_id) == ("supersede", old.id) and "architecture studio" in w.text
     assert (w.valid_from.month, w.valid_from > NOW.date()) == (3, True)
+
+
+# --- invariant 254: a weekly thing moved to another day; a plan's new date said later; a role's
+# next holder said in the future ------------------------------------------------------------------
+
+def test_inv254_a_weekly_thing_moved_to_another_day_keeps_its_words(service):
+    old = service.write_fact("ana", "Takes cello lessons on Tuesdays with Marta").fact
+    t = turn(service, "Marta moved my cello lessons to Wednesdays, same studio")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Takes cello lessons on Wednesdays with Marta")
+
+
+def test_inv254_the_new_date_said_in_a_later_clause(service):
+    old = service.write_fact("ana", "Car MOT is on 20 June").fact
+    t = turn(service, "MOT got moved, the garage phoned: it's 2 July now")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "July" in w.text
+    assert w.valid_from.isoformat() == "2025-07-02"
+
+
+def test_inv254_a_role_said_in_the_future(service):
+    old = service.write_fact("ana", "Her team lead is Jonas", fact_type="identity").fact
+    t = turn(service, "Jonas is off to Zurich in spring, and my new team lead will be Priya from payments")
+    writes = [w for w in t.writes() if w.old_id == old.id]
+    assert len(writes) == 1 and "Priya" in writes[0].text
+
+
+def test_inv254_moved_without_a_day_or_a_date_is_nothing(service):
+    service.write_fact("ana", "Takes cello lessons on Tuesdays with Marta")
+    for text in ["I moved the cello to the spare room",
+                 "my flight got moved, now I'm sad",
+                 "my new flat will be Great"]:
+        assert turn(service, text).writes() == [], text

@@ -261,6 +261,9 @@ class OfflineAgent:
             # The fact on record already says it and the user only dated it ("vegetarian since
             # 2019"): the new version keeps the recorded wording, details included.
             text = old.text
+        if old is not None and st.rule == "plan:moved-day":
+            # invariant 254: the weekly thing on record keeps its words with the new day
+            text = _redayed(old.text, text or "") or text
         if old is not None and st.rule in ("plan:rescheduled", "plan:moved"):
             # invariant 247: the plan on record keeps its words with the new date ("... at the
             # German embassy on 9 December 2026", not "Passport appointment on ...")
@@ -867,6 +870,20 @@ _NO_PREP = r"(?:(?!\b(?:on|in|from|between|for|at)\b)[^,;])*?"
 _DATE_PHRASE = re.compile(r"\b(?:on|in|from|between|for)\s+" + _NO_PREP + r"\b" + _MONTHS +
                           r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?(?:\s+to\s+" + _NO_PREP +
                           r"\b" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?)?")
+
+
+_WEEKDAYS_RE = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+
+
+def _redayed(old: str, new: str) -> str | None:
+    """Invariant 254: "Takes cello lessons on Tuesdays with Ana" and "Cello lessons on Wednesdays"
+    → "Takes cello lessons on Wednesdays with Ana": the weekday said on record replaced by the new
+    one; None when the record names no weekday. Pure."""
+    day = re.search(r"\b" + _WEEKDAYS_RE + r"\b", new, re.IGNORECASE)
+    said = list(re.finditer(r"\b" + _WEEKDAYS_RE + r"\b", old, re.IGNORECASE))
+    if day is None or len(said) != 1:
+        return None
+    return old[:said[0].start()] + day.group(0) + old[said[0].end():]
 
 
 def _redated(old: str, new: str) -> str | None:

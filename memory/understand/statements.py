@@ -32,7 +32,7 @@ from .about_me import (
 from .canon import canonical, is_lowercase_message, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
-from .documents import documents, rescheduled, statuses
+from .documents import documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
@@ -269,6 +269,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     found = statuses(c)
     if found is not None:  # invariant 246
         return found
+    found = moved_day(c)
+    if found is not None:  # invariant 254
+        return found
     m = _ROLE_FIRST.search(c.strip())
     if m and m.start("n") > 0:
         # "Oksana left, Tomás is my manager now": two clauses, each read on its own (inv. 243)
@@ -492,8 +495,11 @@ def _names_old(st: Statement) -> bool:
     if st.act == "deny":
         return True
     prev = (st.previous or "").lower()
-    if st.act == "change" and st.rule == "own:switched" and (st.slot or "").startswith("noun:"):
-        return True  # "switched my laptop to an M4 Max": the role names what it replaces
+    if st.act == "change" and (st.slot or "").startswith("noun:") and st.rule in (
+            "own:switched", "relation:is-name", "my-noun"):
+        return True  # "switched my laptop to an M4 Max", "my new manager is Kwame": the role
+    if st.act == "change" and st.rule in ("plan:moved", "plan:rescheduled", "plan:moved-day"):
+        return bool(prev)  # "the MOT got moved to 3 March": the plan names itself
     return st.act == "change" and bool(prev) and prev not in (st.text or "").lower()
 
 

@@ -131,8 +131,30 @@ def _direct(clause: str) -> str:
     return clause
 
 
+# Invariant 254: a plan moved, its new date said in a later clause ("the MOT got moved, the
+# garage rang: it's 3 March now"), and a role's next holder said in the future ("my new
+# landlord will be Mr Ito"): rewritten into the shapes the readers know.
+_MOVED_LATER = re.compile(
+    r"^(?P<x>(?:the\s+|my\s+|our\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s+(?:got|has\s+been|was|have\s+been|"
+    r"were)\s+(?P<v>moved|rescheduled|postponed|pushed(?:\s+back)?|brought\s+forward)\b[^.!?]*?"
+    r"\b(?:it'?s|it\s+is|it'?ll\s+be|now)\s+(?:now\s+)?(?:on\s+)?(?P<d>\d{1,2}(?:st|nd|rd|th)?\s+(?-i:[A-Z])[a-z]+|"
+    r"(?-i:[A-Z])[a-z]+\s+\d{1,2}(?:st|nd|rd|th)?)\b(?:\s+now)?", I)
+_WILL_BE = re.compile(r"\b(?P<my>my|our)\s+new\s+(?P<role>[\w-]+(?:\s+[\w-]+)?)\s+(?:will\s+be|'ll\s+be|is\s+going\s+to\s+be)"
+                      r"\s+(?P<n>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)(?:\s+(?:from|at|in|on|of)\s+[^,.;!?]*)?", I)
+
+
+def _reshape(message: str) -> str:
+    m = _MOVED_LATER.match(message.strip())
+    if m and m.group("x").split()[-1].lower() not in _NOT_THING:
+        x = m.group("x") if re.match(r"^(?:the|my|our)\s", m.group("x"), I) else "the " + m.group("x")
+        message = f"{x} got moved to {m.group('d')}." + message.strip()[m.end():]
+    return _WILL_BE.sub(lambda w: f". {w.group('my')} new {w.group('role')} is {w.group('n')}", message)
+
+
 def switches(message: str) -> str:
-    """Rewrite switches said in other shapes into "I switched from X to Y" (invariant 248)."""
+    """Rewrite switches said in other shapes into "I switched from X to Y" (invariant 248), and
+    plans and roles said in other shapes (invariant 254)."""
+    message = _reshape(message)
     parts = _CLAUSES.split(message)  # clauses at even places, their separators between
     pieces = [_direct(p) for p in parts[0::2]]
     ended = [(i, m) for i, p in enumerate(pieces)
