@@ -333,3 +333,38 @@ def test_inv254_moved_without_a_day_or_a_date_is_nothing(service):
                  "my flight got moved, now I'm sad",
                  "my new flat will be Great"]:
         assert turn(service, text).writes() == [], text
+
+
+# --- invariant 255: "instead" joins a habit to the one given up; "a new one"; "since the start of"
+
+def test_inv255_instead_makes_a_new_habit_replace_the_one_given_up(service):
+    old = service.write_fact("ana", "Plays squash twice a week").fact
+    t = turn(service, "Quit squash because of my back, I row on the canal on Sundays instead")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Rows" in w.text
+
+
+def test_inv255_without_instead_a_new_habit_is_its_own_fact():
+    from memory.understand.statements import understand
+    st = understand("quit squash, I cycle every day now", NOW.date()).statements
+    assert [s.previous for s in st] == ["squash", None]
+
+
+def test_inv255_a_new_one_names_the_thing_swapped(service):
+    old = service.write_fact("ana", "Has a Polish ID card").fact
+    t = turn(service, "swapped my Polish ID card for a Dutch one at the gemeente")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Dutch" in w.text and "card" in w.text
+    assert "gemeente" not in w.text
+
+
+def test_inv255_since_the_start_of_a_month_is_its_first_day():
+    from datetime import date
+
+    from memory.understand.dates import find_dates
+    assert find_dates("pescatarian since the start of October", date(2026, 12, 1)).valid_from == \
+        date(2026, 10, 1)
+    assert find_dates("vegan since March", date(2026, 12, 1)).valid_from == date(2026, 3, 1)
+    # "since" never looks ahead, even beside a word of the future
+    assert find_dates("moving house, on the waiting list since the beginning of May",
+                      date(2026, 12, 1)).valid_from == date(2026, 5, 1)

@@ -348,7 +348,9 @@ def find_dates(clause: str, today: date) -> Dates:
         return Dates(start, end, _strip_vague(text), tuple(found))
 
     # A month or year alone: "in March", "from January", "in 2019" -- removed from the value.
-    m = re.search(r"\b(?:in|from|back\s+in|since|as\s+of|starting|for)\s+(?:the\s+)?(?P<m>" + MON +
+    # "since the start of November", "from the beginning of March": the month's first day (inv. 255)
+    m = re.search(r"\b(?:in|from|back\s+in|since|as\s+of|starting|for|at)\s+(?:the\s+)?(?:(?:very\s+)?(?:start|"
+                  r"beginning)\s+of\s+)?(?P<m>" + MON +
                   r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
     if m and (not re.fullmatch(r"may", m.group("m"), re.IGNORECASE) or m.group("m") == "May"
               or m.group("y")):  # "in May" (a capital or a year), never the verb "may"
@@ -357,8 +359,9 @@ def find_dates(clause: str, today: date) -> Dates:
         # speaks of what is to come, whatever the sentence said before (invariant 253)
         ahead = bool(re.search(r"\b(?:moves?|starts?|begins?|leaves?|arrives?|finishes|ends|(?:is|are|'s|'re)\s+"
                                r"\w+ing|will\s+\w+|due)\s+$", text[:m.start()], re.IGNORECASE))
-        start = _month_start(month_number(m.group("m")), y, today, future=future or ahead or (
-            m.group(0).lower().startswith(("from", "starting")) and not past))
+        since = m.group(0).lower().startswith(("since", "back"))  # "since November" is behind us
+        start = _month_start(month_number(m.group("m")), y, today, future=not since and (future or ahead or (
+            m.group(0).lower().startswith(("from", "starting")) and not past)))
         found.append(m.group(0))
         return Dates(start, end, _strip_vague(_cut(text, m)), tuple(found))
     m = re.search(r"\b(?:in|from|back\s+in|over|during)\s+(?:the\s+)?(?P<s>" + _SEASON + r")\b", text,

@@ -906,8 +906,11 @@ def _merge(statements: list[Statement]) -> list[Statement]:
         shapes = (r"Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works" if ended.startswith("Has given up")
                   else r"Owns|Has|Drives|Rides|Uses|[\w-]+\s+is" if re.match(r"^No\s+longer\s+(?:owns|has)\b", ended)
                   else r"Lives\s+in|Works|Is" if ended.startswith("Moved away from") else r"\w+")
-        if not re.match(r"^(?:" + shapes + r")\b", other.text or "") or other.rule.startswith(
+        instead = ended.startswith("Has given up") and bool(re.search(r"\binstead\b", other.clause, I))
+        if (not re.match(r"^(?:" + shapes + r")\b", other.text or "") and not instead) or other.rule.startswith(
                 ("location:plan", "plan:", "trip:")):
+            # "stopped running, I swim three times a week instead": "instead" says the new
+            # habit replaces the one given up, whatever its shape (invariant 255)
             return statements
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])
