@@ -368,3 +368,35 @@ def test_inv255_since_the_start_of_a_month_is_its_first_day():
     # "since" never looks ahead, even beside a word of the future
     assert find_dates("moving house, on the waiting list since the beginning of May",
                       date(2026, 12, 1)).valid_from == date(2026, 5, 1)
+
+
+# --- invariant 256: where someone close lives, never true -------------------------------------
+
+def test_inv256_a_relative_was_never_there_keeps_the_rest_of_the_record(service):
+    old = service.write_fact("ana", "Her brother Olek is a vet in Poznań", fact_type="identity").fact
+    t = turn(service, "my brother isn't in Poznań, he's in Wrocław, always has been")
+    (w,) = t.writes()
+    assert w.old_id == old.id and w.text == "Her brother Olek is a vet in Wrocław"
+    # a harsh correction that nearly restates what it retracts waits for review (invariant 62)
+    assert w.status == "review"
+
+
+def test_inv256_with_a_mistake_said(service):
+    old = service.write_fact("ana", "Her mum lives in Porto", fact_type="identity").fact
+    t = turn(service, "my mum wasn't in Porto, that's wrong, she's in Braga")
+    (w,) = t.writes()
+    assert w.old_id == old.id and "Braga" in w.text
+
+
+def test_inv256_not_there_any_more_or_this_week_is_no_denial(service):
+    old = service.write_fact("ana", "Her brother Olek is a vet in Poznań", fact_type="identity").fact
+    for text in ["my brother isn't in Poznań this week", "my brother isn't in Poznań any more, he's in Wrocław"]:
+        assert all(w.op != "retract" for w in turn(service, text).writes()), text
+    assert service.get_fact("ana", old.id).state != FactState.RETRACTED
+
+
+def test_inv256_a_thing_swapped_never_replaces_a_fact_that_does_not_name_it(service):
+    commute = service.write_fact("ana", "Takes the 40 bus to the office, about half an hour").fact
+    t = turn(service, "Swapped my Spanish driving licence for a Dutch one last week")
+    assert all(w.old_id != commute.id for w in t.writes())
+    assert service.get_fact("ana", commute.id).state == FactState.ACTIVE

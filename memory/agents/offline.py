@@ -195,6 +195,12 @@ class OfflineAgent:
                 return sentence(f"Corrected: {second_person(rest)}, and nothing more; I've taken "
                                 f"{gone} off your record")
             return self._said(res, st) or ""
+        if st.text and st.rule == "deny:not-there" and " lives in " in st.text:
+            # invariant 256: "my sister isn't in Bangalore, she's in Hyderabad" keeps what the
+            # record says of her (name, job) with the place put right
+            was, now = (st.target or "").split(None, 1)[-1], st.text.split(" lives in ", 1)[1]
+            if was and was in target.text:
+                st = st.model_copy(update={"text": target.text.replace(was, now)})
         if st.text and target.state == "active" and not _incomplete(st.text):
             res = tools.call("write_memory", {
                 "kind": "fact", "text": st.text, "fact_type": st.fact_type,

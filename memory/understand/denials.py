@@ -7,8 +7,10 @@ import re
 from . import lexicon as lx
 from .model import Statement
 from .phrases import (
+    CAP_PLACE,
     HARSH_RE,
     NAME,
+    REL,
     SUBJ_I,
     UPPER,
     I,
@@ -154,6 +156,20 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         had = bool(re.search(r"\b(?:have|had|own|owned)\s", m.group(0), I))
         return [Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c,
                           slot="verb:have" if had else None, rule="deny:dont-have")]
+    # "my brother isn't in Leeds, he's in York, always has been": where someone close lives,
+    # never true (invariant 256); "isn't in Leeds any more" is a move, read elsewhere
+    m = re.search(r"^(?:my|our)\s+(?P<rel>" + REL + r")(?:\s+(?-i:[A-Z])[\w'’-]+)?\s+(?:isn'?t|is\s+not|wasn'?t|"
+                  r"was\s+not|never\s+lived|has\s+never\s+been|was\s+never)\s+(?:in|at)\s+" + CAP_PLACE, c, I)
+    if m and HARSH_RE.search(message) and not re.search(r"\b(?:any\s*more|no\s+longer)\b", c, I):
+        rel = m.group("rel").lower()
+        st = Statement(act="deny", target=f"{rel} {m.group('p')}", harsh=True, clause=c,
+                       rule="deny:not-there")
+        after = c[m.end():] + " " + (message[message.find(c) + len(c):] if c in message else "")
+        new = re.search(r"\b(?:she|he|they)(?:'s|\s+is|'re|\s+are|\s+was)\s+(?:actually\s+|really\s+)?in\s+"
+                        + CAP_PLACE.replace("?P<p>", "?P<q>"), after, I)
+        if new:
+            st.text, st.fact_type = f"{cap(rel)} lives in {new.group('q')}", "identity"
+        return [st]
     # "I'm not learning Go, never said that": something the user is doing that never was
     # (invariant 249), only with a never-true cue ("I'm not learning Go any more" is a change)
     m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+(?:actually\s+|really\s+)?(?P<what>(?:learning|"

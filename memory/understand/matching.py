@@ -222,8 +222,23 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             return max(found, key=lambda h: (len(topic & terms(h.text)), -h.rank))
 
     if st.act == "change":
-        return _rival(st, facts) or _same_kind(st, facts)
+        found = _rival(st, facts) or _same_kind(st, facts)
+        if found is not None and st.previous and st.rule == "own:replaced" and not _names_it(st.previous, found.text):
+            # invariant 256: "swapped my German driving licence for a Portuguese one" names
+            # what it replaces; a fact that does not name it (the commute, "drives") is not it
+            return None
+        return found
     return None
+
+
+def _names_it(previous: str, text: str) -> bool:
+    """The fact shares a word of the thing named, or a word the lexicon gives for it ("bike" and
+    "Cycles"). Pure."""
+    from ..lexicon import expansions
+
+    want = set(terms(previous) - TEMPLATE)
+    have = set(terms(text))
+    return bool(want & have or set(expansions(want, 1.0)) & have)
 
 
 _HOLDS = re.compile(r"^(?:owns|has|drives|rides|uses|banks|no\s+longer\s+\w+|(?:main\s+|new\s+)?"
