@@ -400,3 +400,19 @@ def test_inv256_a_thing_swapped_never_replaces_a_fact_that_does_not_name_it(serv
     t = turn(service, "Swapped my Spanish driving licence for a Dutch one last week")
     assert all(w.old_id != commute.id for w in t.writes())
     assert service.get_fact("ana", commute.id).state == FactState.ACTIVE
+
+
+# --- invariant 257: the thing switched from, found by a word the lexicon gives for it ---------
+
+def test_inv257_a_thing_named_finds_the_habit_said_in_other_words(service):
+    old = service.write_fact("ana", "Cycles to work along the river, 25 minutes").fact
+    t = turn(service, "Sold my bicycle, it's the S-Bahn every day now")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "S-Bahn" in w.text
+
+
+def test_inv257_two_facts_in_those_words_pick_none(service):
+    a = service.write_fact("ana", "Cycles to work along the river").fact
+    b = service.write_fact("ana", "Goes cycling with the club on Sundays").fact
+    t = turn(service, "Sold my bicycle, it's the S-Bahn every day now")
+    assert all(w.old_id not in (a.id, b.id) for w in t.writes())

@@ -180,6 +180,12 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
         topic = new_terms - TEMPLATE - want
         if want:
             found = [h for h in facts if want <= terms(h.text) and terms(h.text) != new_terms]
+            if not found and len(want) == 1 and not st.harsh and st.rule.startswith("own:"):
+                # "sold the bike, it's the U-Bahn now" over "Cycles to the office": the one word
+                # named, or a word the lexicon gives for it, in the fact (invariant 257)
+                named = list({h.id: h for h in facts
+                              if _names_it(st.previous, h.text) and terms(h.text) != new_terms}.values())
+                found = named if len(named) == 1 else []  # one fact, seen in either recall
             if st.harsh:
                 # "X, not Z" retracts only a fact about the same thing, not any fact naming Z.
                 found = [h for h in found if (st.slot and _strength(st.slot, h.text, h.fact_type))
