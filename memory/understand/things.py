@@ -57,18 +57,18 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         return None
     if m:
         thing = obj_phrase(m.group("v"))
-        old = obj_phrase(m.group("p")) or ""
+        was = obj_phrase(m.group("p")) or ""
         one = re.match(r"^(?P<adj>(?:[\w'’-]+\s+){0,2}?)one\b(?P<rest>.*)$", thing or "", I)
-        if one and old:
+        if one and was:
             # "swapped my German driving licence for a Portuguese one": "one" is the thing
             # swapped, its describing word replaced (invariant 255); where is no part of it
-            words = old.split()
+            parts = was.split()
             adj = one.group("adj").strip()
-            head = words[-2:] if len(words) >= 3 else words[-1:]
-            thing = " ".join(filter(None, [adj, *head]))
+            noun = parts[-2:] if len(parts) >= 3 else parts[-1:]
+            thing = " ".join(filter(None, [adj, *noun]))
         if thing:
             return [Statement(act="change", text=f"Owns {article(thing)}{thing}", fact_type="world",
-                              previous=old or None, valid_from=dates.valid_from,
+                              previous=was or None, valid_from=dates.valid_from,
                               clause=c, rule="own:replaced")]
     # "I switched from Zed to Helix as my main editor"; "switched my terminal from X to Y";
     # "I switched banks from N26 to Revolut"; "I moved my current account from A to B"
