@@ -210,6 +210,12 @@ class OfflineAgent:
                 return sentence(f"Corrected: {second_person(rest)}, and nothing more; I've taken "
                                 f"{gone} off your record{dead}")
             return self._said(res, st) or ""
+        if st.text and st.rule == "deny:not-there" and " lives in " in st.text:
+            # invariant 256: "my sister isn't in Bangalore, she's in Hyderabad" keeps what the
+            # record says of her (name, job) with the place put right
+            was, now = (st.target or "").split(None, 1)[-1], st.text.split(" lives in ", 1)[1]
+            if was and was in target.text:
+                st = st.model_copy(update={"text": target.text.replace(was, now)})
         if st.text and target.state == "active" and not _incomplete(st.text):
             res = tools.call("write_memory", {
                 "kind": "fact", "text": st.text, "fact_type": st.fact_type,
@@ -354,6 +360,9 @@ class OfflineAgent:
             # The fact on record already says it and the user only dated it ("vegetarian since
             # 2019"): the new version keeps the recorded wording, details included.
             text = old.text
+        if old is not None and st.rule == "plan:moved-day":
+            # invariant 254: the weekly thing on record keeps its words with the new day
+            text = _redayed(old.text, text or "") or text
         if old is not None and st.rule in ("plan:rescheduled", "plan:moved"):
             # invariant 247: the plan on record keeps its words with the new date ("... at the
             # German embassy on 9 December 2026", not "Passport appointment on ...")
@@ -1094,6 +1103,18 @@ def _swapped(old: str, denied: str, new: str) -> str | None:
         return None
     art = "" if not m.group("art") else ("an " if re.match(r"[aeiou]", new, re.IGNORECASE) else "a ")
     return old[:m.start()] + art + new
+_WEEKDAYS_RE = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+
+
+def _redayed(old: str, new: str) -> str | None:
+    """Invariant 254: "Takes cello lessons on Tuesdays with Ana" and "Cello lessons on Wednesdays"
+    → "Takes cello lessons on Wednesdays with Ana": the weekday said on record replaced by the new
+    one; None when the record names no weekday. Pure."""
+    day = re.search(r"\b" + _WEEKDAYS_RE + r"\b", new, re.IGNORECASE)
+    said = list(re.finditer(r"\b" + _WEEKDAYS_RE + r"\b", old, re.IGNORECASE))
+    if day is None or len(said) != 1:
+        return None
+    return old[:said[0].start()] + day.group(0) + old[said[0].end():]
 
 
 def _redated(old: str, new: str) -> str | None:

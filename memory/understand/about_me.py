@@ -159,7 +159,9 @@ def relation(c: str) -> list[Statement] | None:
                           fact_type="identity", slot=f"rel:{rel}:{mm.group('n').lower()}",
                           clause=c, rule="relation:poss")]
     mm = re.match(r"^(?:has\s+|have\s+)?(?:just\s+|finally\s+|recently\s+)*(?:moved|relocated)\s+"
-                  r"(?:from\s+(?P<from>" + PLACE.replace("?P<p>", "?P<f>") + r")\s+)?"
+                  # the place moved from never runs over "to" ("from Kochi to Bangalore to be
+                  # closer ..." is Kochi, then Bangalore: invariant 253)
+                  r"(?:from\s+(?P<from>(?P<f>[^\W\d_][\w'’.-]*(?:\s+(?!to\b)[^\W\d_][\w'’.-]*){0,3}?))\s+)?"
                   r"(?:back\s+|down\s+|up\s+|over\s+|out\s+)?to\s+" + PLACE, rest, I)
     if mm and place(mm.group("p")) and workmate:
         return []
@@ -369,13 +371,21 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                           rule="work:team")]
     org = r"(?P<org>[A-Z][\w&.'’-]*(?:\s+(?:[A-Z][\w&.'’-]*|&|of|and))*)"
     m = (re.search(r"\b(?:" + org + r"|(?i:they|we|the\s+company|my\s+(?:boss|manager|company)))"
-                   r"\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s+to\s+"
-                   r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\b))", t)
+                   r"\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?promoted\s+me\s*(?:to\s+|[:,–-]\s*)"
+                   r"(?:a\s+|an\s+)?(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\b|\s+for\b|"
+                   r"\s+from\b))", t)
          # "Gemma got promoted to director": a bare "got" only with the subject left out
          # (invariant 261: someone named opening the clause keeps their own promotion)
          or re.search(r"(?:\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got)|^(?:just\s+)?got)\s+(?:just\s+)?"
                       r"(?:been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
-                      r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I))
+                      r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I)
+         # "Made staff engineer today", "got made head of field service": a promotion said with
+         # "made", only to a role (invariant 253; "made dinner" is none)
+         or re.search(r"^(?:i\s+)?(?:was\s+|got\s+|have\s+been\s+|'ve\s+been\s+|just\s+|finally\s+|officially\s+)*"
+                      r"made\s+(?:a\s+|an\s+|the\s+)?(?P<role>(?:(?!(?:for|with|my|the|to|of|and|a|an|our|his|her|their|"
+                      r"some|friends?)\b)[\w-]+\s+){0,3}?(?:" + _ROLE_NOUN + r")"
+                      r"(?:\s+of\s+[\w -]+?)?)(?=\s*(?:[,.;!?]|$|\s+(?:at|in|on|today|yesterday|this|last)\b))",
+                      t, I))
     if m:
         role = tidy(m.group("role"))
         at = m.groupdict().get("org")
@@ -512,8 +522,69 @@ _DIET = "|".join(re.escape(d) for d in lx.DIETS)
 _COND = "|".join(re.escape(d) for d in sorted(lx.CONDITIONS, key=len, reverse=True))
 
 
+# Invariant 250: a diagnosis said without "I" ("Got diagnosed with a nickel allergy"), or about
+# a pet or person named ("Biscuit turns out to be allergic to chicken", "Mochi has been diagnosed
+# with kidney disease"); "I might have coeliac disease" is hedged (the caller lowers it to review).
+_DIAGNOSED = (r"(?:(?:i\s+)?(?:(?:have|'ve)\s+)?(?:just\s+)?(?:got|been|was|have\s+been|'ve\s+been|"
+              r"finally\s+got|was\s+finally)\s+)?diagnosed\s+with")
+_WHO = r"(?P<who>(?-i:[^\W\d_a-z])[\w'’-]+)"
+_TRAIL_HEALTH = re.compile(r"\s*(?:,|;|\.|!|\?|\s(?:so|and|but|because|since|which|after|from|by)\s|"
+                           r"\s(?:the|my|our)\s+(?:vet|doctor|gp|allergist|consultant)\b|"
+                           r"[^\w\s'’-]).*$", I)
+
+
+def _ailment(v: str) -> str | None:
+    v = _TRAIL_HEALTH.sub("", v).strip()
+    v = re.sub(r"^(?:a|an|some|mild|severe|early|chronic|stage\s+\w+)\s+", "", v, flags=I).strip()
+    if not v or len(v.split()) > 4 or v.lower() in {"it", "that", "this", "something", "nothing"}:
+        return None
+    return v
+
+
+def _diagnosis(t: str, c: str, dates: Dates) -> list[Statement] | None:
+    m = re.match(r"^" + _DIAGNOSED + r"\s+(?:a\s+|an\s+)?(?:severe\s+|mild\s+)?(?P<v>[\w -]+?)\s+allergy\b", t, I)
+    if m and (v := _ailment(m.group("v"))):
+        return [Statement(act="assert", text=f"Allergic to {v.lower()}", fact_type="constraint",
+                          slot=f"allergy:{v.lower()}", confidence=0.95, valid_from=dates.valid_from,
+                          clause=c, rule="health:allergy+diagnosed")]
+    m = re.match(r"^" + _DIAGNOSED + r"\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and (v := _ailment(m.group("v"))):
+        return [Statement(act="assert", text=f"Has {v}", fact_type="constraint", confidence=0.9,
+                          valid_from=dates.valid_from, clause=c, rule="health:condition+diagnosed")]
+    m = re.match(r"^(?:i\s+)?(?:might|may|could)\s+have\s+(?P<v>[\w -]+?\s+(?:disease|syndrome|deficiency|"
+                 r"intolerance)|" + _COND + r")\b", t, I)
+    if m and (v := _ailment(m.group("v"))):
+        return [Statement(act="assert", text=f"Has {v}", fact_type="constraint", confidence=0.55,
+                          clause=c, rule="health:condition+hedged")]
+    m = re.match(r"^(?:i\s*)?(?P<h>(?:might|may|could)\s+be|am|'m|have\s+become|'ve\s+become|became)\s+"
+                 r"(?:also\s+|now\s+|mildly\s+|slightly\s+)?(?P<v>[\w-]+)\s+intolerant\b", t, I)
+    if m and m.group("v").lower() not in {"very", "so", "quite", "a", "bit", "really", "lactose"}:
+        hedged = m.group("h").lower().split()[0] in {"might", "may", "could"}
+        return [Statement(act="assert", text=f"Is {m.group('v').lower()} intolerant", fact_type="constraint",
+                          confidence=0.55 if hedged else 0.9, valid_from=dates.valid_from, clause=c,
+                          rule="health:intolerant")]
+    m = (re.match(r"^" + _WHO + r"\s+(?:is|'s|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be|has\s+turned\s+out\s+"
+                  r"to\s+be|is\s+now|has\s+become)\s+(?:also\s+|now\s+|severely\s+|very\s+|mildly\s+)*"
+                  r"allergic\s+to\s+(?P<v>[^,.;!?]+)", t)
+         or re.match(r"^" + _WHO + r"\s+(?:has\s+been|was|got|'s\s+been|has\s+just\s+been)\s+diagnosed\s+with\s+"
+                     r"(?P<d>[^,.;!?]+)", t))
+    if m and m.group("who").lower() not in _NOT_WHO and (v := _ailment(m.groupdict().get("v") or m.group("d"))):
+        text = (f"{m.group('who')} is allergic to {v.lower()}" if m.groupdict().get("v")
+                else f"{m.group('who')} has {v}")
+        return [Statement(act="assert", text=text, fact_type="world", confidence=0.9,
+                          valid_from=dates.valid_from, clause=c, rule="health:named")]
+    return None
+
+
+_NOT_WHO = frozenset("""i it he she they we you this that there everyone everybody nobody someone
+    somebody who what which doctor gp vet nurse allergist consultant""".split())
+
+
 def health(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
+    found = _diagnosis(t.strip(), c, dates)
+    if found:
+        return found
     m = (re.search(r"\b(?:i'?m|i\s+am|i'?ve\s+become|i\s+became|i'?ve\s+been|i\s+have\s+been|"
                    r"i\s+(?:might|may|could)\s+be|i\s+think\s+i'?m)\s+(?:maybe\s+|probably\s+|"
                    r"possibly\s+|also\s+|now\s+)?(?:severely\s+|very\s+|badly\s+|slightly\s+|"
@@ -992,6 +1063,47 @@ def schedule(c: str, dates: Dates) -> list[Statement] | None:
                       clause=c, rule="work:schedule")]
 
 
+_BOOKED = r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|already\s+|finally\s+|also\s+)*booked\s+"
+_AFTER = re.compile(r"\s*,\s*(?:already|and|but|so|i|we|i'm|we're|can't|cannot|really)\b.*$|[!?]+.*$", I)
+
+
+def _booked(t: str, c: str, today: date, dates: Dates) -> list[Statement] | None:
+    """Invariant 252: a trip or a course booked, said without "I" or as a bare name with its
+    dates ("Booked Porto for the conference, 3–5 May", "the Kyoto trip is booked for 2 April",
+    "Lyon again 12 to 14 June with the choir", "booked Rex into agility classes starting
+    6 March"). Only a date to come makes it a plan; the dates stay in a trip's words."""
+    if not (dates.valid_from and dates.valid_from >= today):
+        return None
+    m = re.search(_BOOKED + r"(?P<who>(?:my|our)\s+\w+|(?-i:" + UPPER + r")[\w'’-]+)\s+(?:into|onto|on|in|for)\s+"
+                  r"(?P<what>(?:a\s+|an\s+|the\s+|some\s+)?[\w' -]*?\b(?:training|classes|class|course|lessons?|"
+                  r"camp|club|sessions?|school|nursery|daycare|day\s+care|kennels?|cattery|grooming))\b(?P<rest>.*)$",
+                  t, I)
+    if m and m.group("who").lower() not in {"myself", "me", "us", "ourselves", "it"}:
+        who = re.sub(r"^(?:my|our)\s+", "", m.group("who"), flags=I)
+        who = who if who[:1].isupper() else f"Their {who}"
+        rest = _AFTER.sub("", m.group("rest")).strip(" ,")
+        return [Statement(act="assert", text=f"{who} is booked into {tidy(m.group('what'))}"
+                          + (f", {rest}" if rest else ""), fact_type="world",
+                          valid_from=dates.valid_from, clause=c, rule="plan:booked-into")]
+    m = (re.search(_BOOKED + r"(?:(?:(?:a|an|our|my)\s+)?(?:trip|flights?|week|weekend|holiday|break)\s+to\s+)?"
+                   + CAP_PLACE + r"(?P<rest>\s+for\s+(?:the|a|an|our|my)\s+[^,.;!?]+|[^,.;!?]*)", t, I)
+         or re.search(r"(?:^|\band\s+|[,;]\s*)(?:the|our|my)\s+(?P<p>[^\s,]+(?:\s+[^\s,]+)?)\s+(?:trip|holiday|visit)\s+(?:is|'s|got|"
+                      r"has\s+been)\s+(?:all\s+|now\s+)?booked\b(?P<rest>)", t, I)
+         or re.search(r"^" + CAP_PLACE + r"\s+again\b(?:\s+after\s+all)?(?P<rest>.*)$", t))
+    if m:
+        where = place(m.group("p")) if m.group("p")[:1].isascii() else m.group("p")
+        if where and where.lower() not in lx.RELATIONS | lx.PETS | {"i", "we"}:
+            rest = _AFTER.sub("", m.group("rest") or "").strip(" ,:")
+            return [Statement(act="assert", text=f"Trip to {where}" + (f" {rest}" if rest else ""),
+                              fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to,
+                              clause=c, rule="plan:booked-trip")]
+    return None
+
+
+_ROLE_NOUN = "|".join(sorted({w for w in lx.ROLE_WORDS if re.fullmatch(r"[a-z-]+", w)}
+                             | {"head", "partner", "vp", "cto", "ceo", "cfo", "coo"}, key=len, reverse=True))
+
+
 def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
     t = dates.text
     found = trips(c, today, dates)
@@ -1008,6 +1120,9 @@ def plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Trip to {where}" + (f" {rest}" if rest else ""),
                               fact_type="world", valid_from=dates.valid_from,
                               valid_to=dates.valid_to, clause=c, rule="plan:trip")]
+    found = _booked(t, c, today, dates)
+    if found is not None:
+        return found
     # "I've booked a week in Crete for June", "going skiing in Val d'Isère in February",
     # "I'll be in Tokyo from 2 to 9 April": a trip with a date to come
     m = (re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)*booked\s+(?:a|an|our|my)\s+(?:\w+\s+){0,2}?"

@@ -239,7 +239,9 @@ _KIN = ("sister|brother|mum|mom|mother|dad|father|wife|husband|girlfriend|boyfri
 
 def _short(m: re.Match) -> str:
     word = m.group(1)
-    if word.lower() == "u" and m.start() > 0 and m.string[m.start() - 1:m.start()] == "-":
+    if word.lower() == "u" and (m.string[m.start() - 1:m.start()] == "-" and m.start() > 0
+                                or m.string[m.end():m.end() + 1] == "-"):
+        # "U-Bahn", "u-turn": a letter of a compound, not "you" (invariant 248)
         return word
     return _SHORT[word.lower()]
 

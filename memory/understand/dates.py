@@ -211,7 +211,10 @@ def find_dates(clause: str, today: date) -> Dates:
          # "12-16 Feb", "3–7 March": a dash between two days is a range without "from"
          # (invariant 164)
          or re.search(r"\b(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s*[-–]\s*(?P<d2>" + DAY
-                      + r")\s+(?P<m2>" + MON + r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE))
+                      + r")\s+(?P<m2>" + MON + r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
+         # "8 to 15 February", "24 until 26 April": a range said without "from" (invariant 251)
+         or re.search(r"\b(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s+(?:to|until|till)\s+(?P<d2>"
+                      + DAY + r")\s+(?P<m2>" + MON + r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE))
     if m:
         mon2 = month_number(m.group("m2"))
         mon1 = month_number(m.group("m1")) if m.group("m1") else mon2
@@ -314,6 +317,8 @@ def find_dates(clause: str, today: date) -> Dates:
                   r"afternoon))?", text, re.IGNORECASE)
     if m and _WEEKDAY_NOUN.search(text[max(0, m.start() - 12):m.end() + 40]):
         m = None  # "the Monday German classes": a weekday naming a habit, not a date (inv. 199)
+    if m and re.match(r"(?:s|\s+(?:night|morning|evening|afternoon)s)\b", text[m.end("wd"):], re.IGNORECASE):
+        m = None  # "Saturday mornings", "Fridays": every week, no date (invariant 251)
     if m and (past or future) and not re.search(r"\b(?:every|usually|each|always|often|normally|"
                                                 r"most)\b", clause, re.IGNORECASE):
         start = (weekday_before(m.group("wd"), today) if past
@@ -343,13 +348,20 @@ def find_dates(clause: str, today: date) -> Dates:
         return Dates(start, end, _strip_vague(text), tuple(found))
 
     # A month or year alone: "in March", "from January", "in 2019" -- removed from the value.
-    m = re.search(r"\b(?:in|from|back\s+in|since|as\s+of|starting|for)\s+(?:the\s+)?(?P<m>" + MON +
+    # "since the start of November", "from the beginning of March": the month's first day (inv. 255)
+    m = re.search(r"\b(?:in|from|back\s+in|since|as\s+of|starting|for|at)\s+(?:the\s+)?(?:(?:very\s+)?(?:start|"
+                  r"beginning)\s+of\s+)?(?P<m>" + MON +
                   r")(?:\s+(?P<y>" + _YEAR + r"))?\b", text, re.IGNORECASE)
     if m and (not re.fullmatch(r"may", m.group("m"), re.IGNORECASE) or m.group("m") == "May"
               or m.group("y")):  # "in May" (a capital or a year), never the verb "may"
         y = int(m.group("y")) if m.group("y") else None
-        start = _month_start(month_number(m.group("m")), y, today, future=future or (
-            m.group(0).lower().startswith(("from", "starting")) and not past))
+        # "took a job in London, she moves in January": a present verb right before the month
+        # speaks of what is to come, whatever the sentence said before (invariant 253)
+        ahead = bool(re.search(r"\b(?:moves?|starts?|begins?|leaves?|arrives?|finishes|ends|(?:is|are|'s|'re)\s+"
+                               r"\w+ing|will\s+\w+|due)\s+$", text[:m.start()], re.IGNORECASE))
+        since = m.group(0).lower().startswith(("since", "back"))  # "since November" is behind us
+        start = _month_start(month_number(m.group("m")), y, today, future=not since and (future or ahead or (
+            m.group(0).lower().startswith(("from", "starting")) and not past)))
         found.append(m.group(0))
         return Dates(start, end, _strip_vague(_cut(text, m)), tuple(found))
     m = re.search(r"\b(?:in|from|back\s+in|over|during)\s+(?:the\s+)?(?P<s>" + _SEASON + r")\b", text,

@@ -7,8 +7,10 @@ import re
 from . import lexicon as lx
 from .model import Statement
 from .phrases import (
+    CAP_PLACE,
     HARSH_RE,
     NAME,
+    REL,
     SUBJ_I,
     UPPER,
     I,
@@ -39,7 +41,10 @@ def forget_request(c: str) -> list[Statement] | None:
 # "…, that was my neighbour's", "it belongs to my sister", "not mine": someone else's, so never
 # the user's (invariant 230)
 _THEIRS = re.compile(r"\b(?:was|is|were|are)\s+(?:actually\s+|really\s+)?(?:my|our)\s+\w+['’]s?(?=\W*$|\W+"
-                     r"(?:not|and|but)\b)|\bbelongs?\s+to\s+(?:my|our)\s+\w+|\bnot\s+(?:mine|ours)\b",
+                     r"(?:not|and|but)\b)|\bbelong(?:s|ed)?\s+to\s+(?:(?:my|our)\s+\w+|(?-i:[A-Z])\w+)|"
+                     r"\bnot\s+(?:mine|ours)\b|"
+                     # "that was Tom going on about it", "the book is a present for Emre" (inv. 249)
+                     r"\bthat\s+was\s+(?-i:[A-Z])\w+\b(?!['’])|\b(?:is|was)\s+a\s+(?:present|gift)\s+for\b",
                      re.IGNORECASE)
 
 
@@ -63,7 +68,7 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
     m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+)?(?P<verb>"
                   r"lived|been|owned|had|worked|liked|said|eaten|used|bought|driven|studied|"
                   r"played|gone|visited|dated|married|run|done|taken|drank|drunk|ate|drove|smoked|"
-                  r"kept|rode)\b\s*(?P<rest>[^,.;!?]*)",
+                  r"kept|rode|wanted|needed|asked\s+for|planned|ran|learned|learnt|studied)\b\s*(?P<rest>[^,.;!?]*)",
                   c, I)
     if m and re.match(r"^there\b", m.group("rest").strip(), I):
         # "Leeds? Never lived there": there is the place the message named
@@ -178,10 +183,41 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
          # "I have no kids. zero. where did three come from??" (invariant 263)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have|'ve\s+got|have\s+got|own)\s+no\s+"
                       r"(?P<n>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I))
+    if not m:
+        # "I don't run a Pi-hole", "we don't use Tailscale" said as a correction: a thing kept
+        # or used that never was (invariant 249); the cue below keeps "I don't use X any more" out
+        m = re.search(r"\b" + SUBJ_I + r"\s+(?:don'?t|do\s+not)\s+(?:run|use|keep|drive|ride)\s+(?:a|an|any|"
+                      r"the|that)?\s*(?P<n>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
+        if m and re.search(r"\b(?:any\s*more|no\s+longer)\b", c, I):
+            m = None
     if m and (HARSH_RE.search(message) or _THEIRS.search(message)):
         # the fact of having it, not a rule about it (invariant 230)
+        had = bool(re.search(r"\b(?:have|had|own|owned)\s", m.group(0), I))
         return [Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c,
-                          slot="verb:have", rule="deny:dont-have")]
+                          slot="verb:have" if had else None, rule="deny:dont-have")]
+    # "my brother isn't in Leeds, he's in York, always has been": where someone close lives,
+    # never true (invariant 256); "isn't in Leeds any more" is a move, read elsewhere
+    m = re.search(r"^(?:my|our)\s+(?P<rel>" + REL + r")(?:\s+(?-i:[A-Z])[\w'’-]+)?\s+(?:isn'?t|is\s+not|wasn'?t|"
+                  r"was\s+not|never\s+lived|has\s+never\s+been|was\s+never)\s+(?:in|at)\s+" + CAP_PLACE, c, I)
+    if m and HARSH_RE.search(message) and not re.search(r"\b(?:any\s*more|no\s+longer)\b", c, I):
+        rel = m.group("rel").lower()
+        st = Statement(act="deny", target=f"{rel} {m.group('p')}", harsh=True, clause=c,
+                       rule="deny:not-there")
+        after = c[m.end():] + " " + (message[message.find(c) + len(c):] if c in message else "")
+        new = re.search(r"\b(?:she|he|they)(?:'s|\s+is|'re|\s+are|\s+was)\s+(?:actually\s+|really\s+)?in\s+"
+                        + CAP_PLACE.replace("?P<p>", "?P<q>"), after, I)
+        if new:
+            st.text, st.fact_type = f"{cap(rel)} lives in {new.group('q')}", "identity"
+        return [st]
+    # "I'm not learning Go, never said that": something the user is doing that never was
+    # (invariant 249), only with a never-true cue ("I'm not learning Go any more" is a change)
+    m = re.search(r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+(?:actually\s+|really\s+)?(?P<what>(?:learning|"
+                  r"studying|training|doing|taking|building|writing|running|planning|teaching|playing|"
+                  r"practising|practicing)\s+[^,.;!?]+)", c, I)
+    if m and not re.search(r"\b(?:any\s*more|no\s+longer|yet|today|tonight|this\s+\w+)\b", c, I) and \
+            (HARSH_RE.search(message) or _THEIRS.search(message)):
+        return [Statement(act="deny", target=tidy(m.group("what")), harsh=True, clause=c,
+                          rule="deny:not-doing")]
     # "My peanut allergy was a misdiagnosis", "the Tesla thing was a mix-up"
     m = re.search(r"^(?:my|our|the)\s+(?P<subj>[\w'’ -]{1,40}?)\s+(?:thing\s+)?(?:was|is|turned\s+out\s+to\s+be|"
                   r"proved\s+to\s+be|was\s+just|was\s+only)\s+(?:all\s+)?(?:a\s+|an\s+)?"

@@ -105,6 +105,28 @@ _RESCHEDULE = (r"(?:postponed|rescheduled|pushed(?:\s+back)?|delayed|brought\s+f
                r"shifted|bumped)")
 
 
+_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_HABIT = r"lessons?|class(?:es)?|sessions?|training|practice|rehearsals?|shifts?|meetings?|standups?|club|course"
+
+
+def moved_day(c: str) -> list[Statement] | None:
+    """Invariant 254: a weekly thing moved to another weekday ("my cello lessons moved to
+    Wednesdays", "the coach moved our training to Mondays"): the habit on record replaced, its
+    words kept with the new day (`OfflineAgent._redayed`). A single day ("to Thursday") is a
+    date, read elsewhere."""
+    m = re.search(r"\b" + _RESCHEDULE + r"\s+(?:the\s+|my\s+|our\s+)?(?P<thing>[\w'’ -]{0,30}?)\s*(?P<kind>"
+                  + _HABIT + r")\s+(?:to|over\s+to)\s+(?P<day>" + _DAYS + r")s\b", c, I) or \
+        re.search(r"\b(?:the\s+|my\s+|our\s+)(?P<thing>[\w'’ -]{0,30}?)\s*(?P<kind>" + _HABIT + r")\s+"
+                  r"(?:have\s+|has\s+)?(?:been\s+|got\s+|are\s+|is\s+)?" + _RESCHEDULE + r"\s+(?:to|over\s+to)\s+"
+                  r"(?P<day>" + _DAYS + r")s\b", c, I)
+    if m is None:
+        return None
+    name = tidy(f"{m.group('thing')} {m.group('kind')}")
+    day = m.group("day").capitalize() + "s"
+    return [Statement(act="change", text=f"{cap(name)} on {day}", fact_type="world",
+                      previous=name, clause=c, rule="plan:moved-day")]
+
+
 def rescheduled(c: str, message: str, today: date) -> list[Statement] | None:
     """A plan moved to another date (invariant 247): "we postponed the Japan trip to October",
     "the Japan trip is off, we postponed it to October", "my dentist appointment got moved to 9

@@ -71,7 +71,12 @@ HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) w
               # invariant 263: "where did three come from??", "people always assume"
               r"where\s+did\s+(?:that|this|it|[\w'’-]+(?:\s+[\w'’-]+)?)\s+come\s+from|"
               r"no\s+idea\s+where\s+(?:that|this|it|[\w'’-]+(?:\s+[\w'’-]+)?)\s+came\s+from|"
-              r"(?:people|everyone|everybody)\s+(?:always\s+)?assumes?)\b")
+              r"(?:people|everyone|everybody)\s+(?:always\s+)?assumes?|"
+              # invariant 249: other ways to say the record was never right ("never said that",
+              # "no idea where X came from", "always has been", "no no, ...")
+              r"never said|never did|no idea where|not sure where (?:the idea|that|this|it)|"
+              r"where did (?:you|that|this) (?:get|come)|always (?:has|have) been|always was|"
+              r"^\W*no,? no)\b")
 # Words that make a statement a change of something stored.
 CHANGE_CUES = (r"\b(?:now|these days|nowadays|no longer|any ?more|instead|switched|changed|"
                r"moved|again|from now on|since|new|became|become|promoted|started|quit|stopped|"

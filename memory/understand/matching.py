@@ -192,6 +192,12 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
         topic = new_terms - TEMPLATE - want
         if want:
             found = [h for h in facts if want <= terms(h.text) and terms(h.text) != new_terms]
+            if not found and len(want) == 1 and not st.harsh and st.rule.startswith("own:"):
+                # "sold the bike, it's the U-Bahn now" over "Cycles to the office": the one word
+                # named, or a word the lexicon gives for it, in the fact (invariant 257)
+                named = list({h.id: h for h in facts
+                              if _names_it(st.previous, h.text) and terms(h.text) != new_terms}.values())
+                found = named if len(named) == 1 else []  # one fact, seen in either recall
             if st.harsh:
                 # "X, not Z" retracts only a fact about the same thing, not any fact naming Z.
                 found = [h for h in found if (st.slot and _strength(st.slot, h.text, h.fact_type))
@@ -238,8 +244,23 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             return max(found, key=lambda h: (len(topic & terms(h.text)), -h.rank))
 
     if st.act == "change":
-        return _rival(st, facts) or _same_kind(st, facts)
+        found = _rival(st, facts) or _same_kind(st, facts)
+        if found is not None and st.previous and st.rule == "own:replaced" and not _names_it(st.previous, found.text):
+            # invariant 256: "swapped my German driving licence for a Portuguese one" names
+            # what it replaces; a fact that does not name it (the commute, "drives") is not it
+            return None
+        return found
     return None
+
+
+def _names_it(previous: str, text: str) -> bool:
+    """The fact shares a word of the thing named, or a word the lexicon gives for it ("bike" and
+    "Cycles"). Pure."""
+    from ..lexicon import expansions
+
+    want = set(terms(previous) - TEMPLATE)
+    have = set(terms(text))
+    return bool(want & have or set(expansions(want, 1.0)) & have)
 
 
 _HOLDS = re.compile(r"^(?:owns|has|drives|rides|uses|banks|no\s+longer\s+\w+|(?:main\s+|new\s+)?"

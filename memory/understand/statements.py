@@ -32,9 +32,10 @@ from .about_me import (
 from .canon import canonical, is_lowercase_message, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
-from .documents import cancelled, documents, rescheduled, statuses
+from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
+from .switches import switches
 from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
@@ -271,6 +272,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     found = statuses(c)
     if found is not None:  # invariant 246
         return found
+    found = moved_day(c)
+    if found is not None:  # invariant 254
+        return found
     m = _ROLE_FIRST.search(c.strip())
     if m and m.start("n") > 0:
         # "Oksana left, Tomás is my manager now": two clauses, each read on its own (inv. 243)
@@ -493,6 +497,32 @@ class _Hint:
 
 def understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
     """Read a chat message into statements, questions and clauses with nothing to keep."""
+    out = _understand(message, today, history)
+    said = switches(message)
+    if said != message and not any(_names_old(st) for st in out.statements):
+        # "ditched X for Y", "X died. Replaced it with Y": a switch said in another shape is
+        # read as "I switched from X to Y", unless another rule already read what it replaces
+        # (invariant 248)
+        again = _understand(said, today, history)
+        if any(_names_old(st) for st in again.statements):
+            out = again
+    return out
+
+
+def _names_old(st: Statement) -> bool:
+    """A change that names the value it replaces, or a denial: what a switch would read."""
+    if st.act == "deny":
+        return True
+    prev = (st.previous or "").lower()
+    if st.act == "change" and (st.slot or "").startswith("noun:") and st.rule in (
+            "own:switched", "relation:is-name", "my-noun"):
+        return True  # "switched my laptop to an M4 Max", "my new manager is Kwame": the role
+    if st.act == "change" and st.rule in ("plan:moved", "plan:rescheduled", "plan:moved-day"):
+        return bool(prev)  # "the MOT got moved to 3 March": the plan names itself
+    return st.act == "change" and bool(prev) and prev not in (st.text or "").lower()
+
+
+def _understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
     history = list(history or [])
     out = Understanding()
     if m := _OTHER_USER.search(message):
@@ -586,8 +616,18 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if forget:
             out.statements += forget
             continue
+        # "my doctor thinks I might have coeliac disease": a diagnosis suspected is the user's
+        # own doubt, for review (invariant 250)
+        c = re.sub(r"^(?:my\s+|the\s+)?(?:doctor|gp|allergist|dermatologist|consultant|specialist|nurse)\s+"
+                   r"(?:thinks|says|reckons|suspects|said)\s+(?:that\s+)?(?=i\s+(?:might|may|could)\s+"
+                   r"(?:be|have)\b)", "I think ", c, flags=I)
+        if re.match(r"^(?:i|we)\s+(?:might|may|could)\s+(?:be\s+(?:[\w-]+\s+)?(?:allergic|intolerant)|"
+                    r"have\s+[\w -]+?(?:disease|syndrome|deficiency|intolerance))\b[^?]*\?\s*$", c, I):
+            c = "I think " + c  # "I might be allergic to penicillin?": doubt, not a question (inv. 250)
         if _THINK_LEAD.match(c) and not re.match(r"^(?:i\s+think|i\s+believe)\s+(?:i|we)\s+(?:should|could|"
-                                                 r"might(?!\s+be\s+(?:allergic|intolerant)\b)|may|will|'ll|need)\b",
+                                                 r"might(?!\s+(?:be\s+(?:[\w-]+\s+)?(?:allergic|intolerant)|"
+                                                 r"have)\b)|may(?!\s+(?:be\s+(?:[\w-]+\s+)?(?:allergic|intolerant)|"
+                                                 r"have)\b)|will|'ll|need)\b",
                                                  c, I):
             # "I think my ESTA runs out in April, not May? would need to look": a hedged
             # statement, its question mark is doubt (invariant 202); the hedge is read below
@@ -607,7 +647,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
                 c = out.ignored.pop().rstrip(" .!,;:") + ": " + c
             out.questions.append(c)
             continue
-        allergy = re.search(r"\b(?:allergic|intolerant)\b", c, I)
+        allergy = re.search(r"\b(?:allergic|intolerant)\b|^(?:i\s+)?(?:might|may|could)\s+have\s+[\w -]+?"
+                            r"(?:disease|syndrome|deficiency|intolerance)\b", c, I)
         if (_CONDITIONAL.search(c) or HYPO_RE.search(c)) and not allergy:
             # A condition, a wish or a plan only considered is not a statement; what was said
             # before it in the sentence still is ("Got a new job at Acme, might move to Leeds
@@ -929,8 +970,11 @@ def _merge(statements: list[Statement]) -> list[Statement]:
         shapes = (r"Prefers|Uses|Drinks|Eats|Owns|Drives|Rides|Is|Works" if ended.startswith("Has given up")
                   else r"Owns|Has|Drives|Rides|Uses|[\w-]+\s+is" if re.match(r"^No\s+longer\s+(?:owns|has)\b", ended)
                   else r"Lives\s+in|Works|Is" if ended.startswith("Moved away from") else r"\w+")
-        if not re.match(r"^(?:" + shapes + r")\b", other.text or "") or other.rule.startswith(
+        instead = ended.startswith("Has given up") and bool(re.search(r"\binstead\b", other.clause, I))
+        if (not re.match(r"^(?:" + shapes + r")\b", other.text or "") and not instead) or other.rule.startswith(
                 ("location:plan", "plan:", "trip:")):
+            # "stopped running, I swim three times a week instead": "instead" says the new
+            # habit replaces the one given up, whatever its shape (invariant 255)
             return statements
     if len(gone) == 1 and len(values) == 2:
         other = next(s for s in values if s is not gone[0])

@@ -57,9 +57,18 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         return None
     if m:
         thing = obj_phrase(m.group("v"))
+        was = obj_phrase(m.group("p")) or ""
+        one = re.match(r"^(?P<adj>(?:[\w'’-]+\s+){0,2}?)one\b(?P<rest>.*)$", thing or "", I)
+        if one and was:
+            # "swapped my German driving licence for a Portuguese one": "one" is the thing
+            # swapped, its describing word replaced (invariant 255); where is no part of it
+            parts = was.split()
+            adj = one.group("adj").strip()
+            noun = parts[-2:] if len(parts) >= 3 else parts[-1:]
+            thing = " ".join(filter(None, [adj, *noun]))
         if thing:
             return [Statement(act="change", text=f"Owns {article(thing)}{thing}", fact_type="world",
-                              previous=obj_phrase(m.group("p")), valid_from=dates.valid_from,
+                              previous=was or None, valid_from=dates.valid_from,
                               clause=c, rule="own:replaced")]
     # "I switched from Zed to Helix as my main editor"; "switched my terminal from X to Y";
     # "I switched banks from N26 to Revolut"; "I moved my current account from A to B"
@@ -596,12 +605,17 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change", text=f"{who} lives in {m.group('p')}", fact_type="identity",
                           previous=f"{who} lives", valid_from=dates.valid_from, clause=c,
                           rule="third:moved")]
-    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:got|landed|started)\s+(?:a\s+)?(?:new\s+)?"
-                 r"job\s+(?:at|with)\s+(?P<o>(?:the\s+)?[\w&'’.-]+(?:\s+" + UPPER + r"[\w&'’.-]*){0,2})", t)
+    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:got|landed|started|took|accepted)\s+"
+                 r"(?:a\s+)?(?:new\s+)?job\s+(?:at|with)\s+"
+                 # "at a design agency", "at DeepMind in London": an employer said with an article,
+                 # and where it is (invariant 253)
+                 r"(?P<o>(?:an?\s+(?:[\w-]+\s+){0,2}?[\w-]+(?=\s+(?:in|at|near|so|and|but|which|because)\b|"
+                 r"\s*[,.;!?]|\s*$)|(?:the\s+)?[\w&'’.-]+(?:\s+" + UPPER + r"[\w&'’.-]*){0,2})"
+                 r"(?:\s+in\s+" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)?)", t)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
         who = re.sub(r"['’]s$", "", tidy(m.group("s")))
         return [Statement(act="change", text=f"{who} works at {tidy(m.group('o'))}", fact_type="identity",
-                          previous=f"{who} works", clause=c, rule="third:job")]
+                          previous=f"{who} works", valid_from=dates.valid_from, clause=c, rule="third:job")]
     m = re.match(subj + r"\s+(?:isn'?t|is\s+not|doesn'?t|does\s+not|no\s+longer)\s+(?P<v>[^,.;!?]+?)"
                  r"\s+any\s*more\b", t)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there"}:
