@@ -307,3 +307,59 @@ def test_inv274_a_name_with_an_inner_capital_keeps_it():
 
     assert cap("eSIM provider is Holafly") == "eSIM provider is Holafly"
     assert cap("iPhone 15") == "iPhone 15" and cap("lives in Leeds") == "Lives in Leeds"
+
+
+def test_inv305_a_job_question_is_answered_by_the_employer(service):
+    service.write_fact("ana", "Works at Monzo", fact_type="identity")
+    for q in ("what's my job?", "what do you remember about my job?"):
+        t = turn(service, q)
+        assert t.writes() == [] and "you work at Monzo" in t.reply, q
+
+
+def session(svc, user, *messages):
+    """Turns of one session, each with the user's earlier messages as history (as the desk and
+    `memdesk chat --session` pass them)."""
+    said, out = [], []
+    for m in messages:
+        out.append(run_turn(svc, user, "s-follow", m, agent=OfflineAgent(),
+                            history=[{"role": "user", "content": h} for h in said]))
+        said.append(m)
+    return out
+
+
+def test_inv306_i_meant_x_not_y_corrects_the_value_just_said(service):
+    leeds = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    first, fix = session(service, "ana", "I just moved to Bristol", "sorry, I meant Bath, not Bristol")
+    (moved,) = first.writes()
+    (w,) = fix.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", moved.memory_id, "Lives in Bath")
+    assert service.tombstone_match("ana", "Lives in Bristol") is not None
+    assert service.get_fact("ana", leeds.id).state.value == "superseded"  # the move stands
+
+
+def test_inv306_a_refinement_and_a_new_date(service):
+    _, fix = session(service, "ana", "My new phone is a Pixel 9", "oops, it's a Pixel 9 Pro actually")
+    (w,) = fix.writes()
+    assert (w.op, w.text) == ("supersede", "Phone is a Pixel 9 Pro")  # refined: no tombstone
+    assert service.store.list_tombstones("ana") == []
+    _, fix2 = session(service, "bo", "My dentist appointment is on 9 December",
+                      "make that 10 December")
+    (w2,) = fix2.writes()
+    assert w2.op == "retract" and "10 December" in (w2.text or "")
+
+
+def test_inv306_no_correction_without_a_cue_or_a_previous_message(service):
+    assert session(service, "ana", "it's raining here")[0].writes() == []
+    _, t = session(service, "bo", "My new phone is a Pixel 9", "It is what it is")
+    assert t.writes() == []
+    assert session(service, "cy", "sorry, I meant Bath, not Bristol")[0].writes() == []
+
+
+def test_inv306_the_cli_brings_the_sessions_earlier_messages(tmp_path, capsys):
+    from memory.cli import main
+
+    db = f"embedded:{tmp_path / 'm.db'}"
+    args = ["--store", db, "chat", "--user", "ana", "--session", "s1"]
+    assert main([*args, "--new-user", "I just moved to Bristol"]) == 0
+    assert main([*args, "sorry, I meant Bath, not Bristol"]) == 0
+    assert "Corrected: you live in Bath" in capsys.readouterr().out

@@ -34,8 +34,13 @@ def cmd_chat(args) -> int:
     rt = args.runtime
     if not args.new_user:
         known_user(rt.service.store, user)
+    # Invariant 306: a continued session brings the user's earlier messages of it, so "sorry,
+    # I meant Bath" reads against what was said before (replies are never kept, invariant 70)
+    earlier = ([{"role": "user", "content": e.text}
+                for e in sorted(rt.service.episodes(user), key=lambda e: e.timestamp)
+                if e.session_id == args.session][-20:] if args.session else None)
     trace = run_turn(rt.service, user, args.session, args.message, llm=rt.llm,
-                     consolidation=rt.settings.agent_consolidation)
+                     history=earlier, consolidation=rt.settings.agent_consolidation)
     emit(args, trace.model_dump(mode="json"), lambda _: render_text(trace))
     if trace.error:
         print(f"memdesk: error: {trace.error} (your message was kept as episode "

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
+from . import followups
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -497,6 +498,11 @@ class _Hint:
 
 def understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
     """Read a chat message into statements, questions and clauses with nothing to keep."""
+    fixed = followups.rewrite(message, history or [])
+    if fixed is not None:
+        again = _corrected(message, fixed, today, history or [])
+        if again is not None:
+            return again
     out = _understand(message, today, history)
     said = switches(message)
     if said != message and not any(_names_old(st) for st in out.statements):
@@ -507,6 +513,24 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if any(_names_old(st) for st in again.statements):
             out = again
     return out
+
+
+def _corrected(message: str, fixed: tuple[str, str, bool], today: date,
+               history: list[str]) -> Understanding | None:
+    """Invariant 306: "sorry, I meant Bath, not Bristol" after "I just moved to Bristol" is
+    read as "I just moved to Bath", replacing the value just said: a slip, never true (harsh),
+    unless the new value only refines it (natural). None when that reads no statement."""
+    said, old, refines = fixed
+    out = _understand(said, today, history[:-1])
+    keep = [st for st in out.statements if st.act in ("assert", "change") and st.text]
+    if not keep:
+        return None
+    for st in keep:
+        st.act, st.previous, st.clause = "change", old, message
+        st.harsh = not refines
+        st.target = None if refines else old
+        st.rule += "+followup"
+    return Understanding(statements=keep, questions=[], ignored=[])
 
 
 def _names_old(st: Statement) -> bool:
