@@ -363,3 +363,12 @@ def test_inv306_the_cli_brings_the_sessions_earlier_messages(tmp_path, capsys):
     assert main([*args, "--new-user", "I just moved to Bristol"]) == 0
     assert main([*args, "sorry, I meant Bath, not Bristol"]) == 0
     assert "Corrected: you live in Bath" in capsys.readouterr().out
+
+
+def test_inv306_scratch_that_takes_one_item_back(service):
+    _, fix = session(service, "ana", "I'm allergic to penicillin and also to latex",
+                     "Scratch that, not latex, it's just penicillin")
+    (w,) = fix.writes()
+    assert (w.op, w.text) == ("supersede", "Allergic to penicillin") and w.tombstone_id
+    (tomb,) = service.store.list_tombstones("ana")
+    assert tomb.text == "Allergic to latex"

@@ -970,6 +970,10 @@ def _split_item(text: str, denied: str) -> tuple[str, str] | None:
         text = counted.group("lead") + counted.group("rest")
     parts = [p.strip() for p in _LIST_SPLIT.split(text.strip().rstrip(".")) if p.strip()]
     head = _ITEM_HEAD.match(parts[0]) if len(parts) >= 2 else None
+    if head and re.search(r"\b(?:to|with|of)\s+$", head.group(1)):
+        # "Allergic to penicillin and also to latex": the list's preposition said again
+        parts = [parts[0]] + [re.sub(r"^(?:also\s+|too\s+)?(?:to|with|of)\s+", "", p, flags=re.IGNORECASE)
+                              for p in parts[1:]]
     items = [head.group(2)] + parts[1:] if head else []
     if head is None or any(len(p.split()) > 3 or _NOT_ITEM.match(p) for p in items):
         return None  # not a short list of things ("... and always carries two EpiPens")

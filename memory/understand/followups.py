@@ -37,6 +37,22 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[\w'’+.-]+", text)
 
 
+def narrowed(message: str, history: list[str]) -> str | None:
+    """"Scratch that, not latex, it's just penicillin" after a message naming both: the value
+    the user takes back (latex), or None. Pure."""
+    prev = next((h for h in reversed(history) if h.strip()), None)
+    m = _NOT_FIRST.match(message.strip()) or _SAID.match(message.strip()) or \
+        _BARE.match(message.strip())
+    if prev is None or m is None or not m.group("y"):
+        return None
+    y, x = m.group("y").strip(), m.group("x").strip()
+    if not re.match(r"^(?:just|only)\s+", x, _I):
+        return None
+    if re.search(r"(?<![\w'’])" + re.escape(y) + r"(?![\w'’])", prev, _I) is None:
+        return None
+    return y
+
+
 def rewrite(message: str, history: list[str]) -> tuple[str, str, bool] | None:
     """(the previous message with the corrected value in place, the value it replaces, whether
     the new value only refines it), or None when `message` is no bare correction of the
@@ -47,6 +63,8 @@ def rewrite(message: str, history: list[str]) -> tuple[str, str, bool] | None:
     if prev is None or m is None:
         return None
     x, y = m.group("x").strip(), (m.group("y") or "").strip()
+    if re.match(r"^(?:just|only)\s+", x, _I):
+        return None  # a narrowing takes a value back (`narrowed`), it replaces none
     if not x or len(_words(x)) > 6 or (y and len(_words(y)) > 6) or re.match(
             r"^(?:i|i'?m|we|we'?re|my|our|you|he|she|they|it)\b", x, _I) or re.search(
             r"\b(?:is|are|was|were|have|has|live|work|moved)\b", x, _I):

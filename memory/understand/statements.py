@@ -498,6 +498,11 @@ class _Hint:
 
 def understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
     """Read a chat message into statements, questions and clauses with nothing to keep."""
+    taken_back = followups.narrowed(message, history or [])
+    if taken_back:
+        # "scratch that, not latex, it's just penicillin": one item taken back (invariant 306)
+        return Understanding(statements=[Statement(act="deny", target=taken_back, harsh=True,
+                                                   clause=message, rule="deny:followup")])
     fixed = followups.rewrite(message, history or [])
     if fixed is not None:
         again = _corrected(message, fixed, today, history or [])
