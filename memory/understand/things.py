@@ -19,6 +19,7 @@ from .phrases import (
     third_person,
     third_singular,
     tidy,
+    with_list,
 )
 
 _THING = r"(?P<v>[^,.;!?]+)"
@@ -447,7 +448,7 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
         re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|recently\s+|finally\s+)?(?:started|began|"
                   r"begun|been)\s+(?P<verb>learning|studying)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
-        thing = tidy(m.group("v"))
+        thing = tidy(with_list(m.group("v"), t[m.end():]))  # a list keeps its items (invariant 276)
         if m.group("verb").lower() == "learning" and re.match(r"^to\s+\w", thing, I):
             pass  # "I'm learning to play the piano"
         elif re.match(r"^(?:to|a\s+break|it|that|this|about)\b", thing, I):
