@@ -374,20 +374,20 @@ def test_inv306_scratch_that_takes_one_item_back(service):
     assert tomb.text == "Allergic to latex"
 
 
-def test_inv307_a_place_and_i_is_no_we(service):
+def test_inv317_a_place_and_i_is_no_we(service):
     t = turn(service, "I live in Leeds and I drink coffee")
     assert sorted(w.text for w in t.writes()) == ["Drinks coffee", "Lives in Leeds"]
     (w,) = turn(service, "My wife and I moved to York", user="bo").writes()
     assert w.text == "Lives in York"
 
 
-def test_inv307_make_believe_writes_nothing(service):
+def test_inv317_make_believe_writes_nothing(service):
     for said in ("Pretend I live in Tokyo", "In my novel the hero lives in Oslo",
                  "let's say I work at Google", "I sold my car, just kidding"):
         assert turn(service, said).writes() == [], said
 
 
-def test_inv307_someone_named_is_not_yours():
+def test_inv317_someone_named_is_not_yours():
     from memory.understand.speak import second_person
 
     assert second_person("Tom is allergic to nuts") == "Tom is allergic to nuts"

@@ -355,7 +355,7 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                r"got\s+(?P<s>engaged|married)\b", r"I got \g<s> to \g<n>", c, flags=I)
     # "my wife and I", "me and the missus", "Tom and I": we.
     # Only as a subject: "I live in Leeds and I drink coffee" keeps Leeds (a place after a
-    # preposition is never one of the people; invariant 307).
+    # preposition is never one of the people; invariant 317).
     def _we(m: re.Match) -> str:
         pre = (m.group("pre") or "").strip().lower()
         return m.group(0) if pre in _PREPS else (m.group("pre") or "") + "we"

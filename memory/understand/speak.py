@@ -157,7 +157,7 @@ def _second_person(text: str) -> str:
     return _pronouns(t)
 
 
-# Invariant 307: a name and what is said of a person ("Tom is allergic to nuts", "Jess is a
+# Invariant 317: a name and what is said of a person ("Tom is allergic to nuts", "Jess is a
 # teacher", "Amara is pregnant") is no attribute of the user's.
 _PERSON_SAID = re.compile(
     r"^(?-i:[A-Z])[a-z'’-]+\s+(?:is|was)\s+(?:(?:now|still|also)\s+)?(?:allergic|afraid|scared|"
