@@ -395,3 +395,18 @@ def test_inv317_someone_named_is_not_yours():
     assert second_person("Mochi is a cat") == "Mochi is a cat"
     assert second_person("Phone is a Pixel 9") == "your phone is a Pixel 9"
     assert second_person("Birthday is 4 March") == "your birthday is 4 March"
+
+
+def test_inv317_a_birthday_month_and_a_corrected_one(service):
+    (w,) = turn(service, "my birthday is in June").writes()
+    assert w.text == "Birthday is in June" and w.valid_from is None
+    old = service.write_fact("bo", "Birthday is in May", fact_type="identity").fact
+    (w2,) = turn(service, "You've got it wrong, my birthday is in June not May", user="bo").writes()
+    assert (w2.op, w2.old_id, w2.text) == ("retract", old.id, "Birthday is in June")
+
+
+def test_inv317_a_forget_reply_says_you_are():
+    from memory.agents.offline import _yours
+
+    assert _yours("that I'm vegetarian") == "that you're vegetarian"
+    assert _yours("said I was vegetarian") == "you said you were vegetarian"
