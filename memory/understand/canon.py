@@ -164,6 +164,20 @@ _IDIOMS += (
     (r"\b(started|starting|began|begun)\s+(?:on\s+)?(?=(?:" + lx.DOSE + r"\s+(?:of\s+)?)?" + lx.MEDICINE + r")",
      r"\1 taking "),
 )
+_MED_FORM = (r"(?:(?:a|an|some)\s+)?(?:[\w-]+\s+){0,3}?(?:tablets?|pills?|capsules?|inhalers?|patch(?:es)?|"
+             r"injections?|jabs?|cream|drops|spray|supplements?|medication|meds|tonic|" + lx.MEDICINE + r")\b")
+_IDIOMS += (
+    # invariant 302: "the GP started me on iron tablets", "my consultant put me on
+    # levothyroxine", "the asthma nurse prescribed a preventer inhaler": what a clinician
+    # started the user on is what the user takes; "put me on the waiting list" is no medicine
+    (r"\b(?:my|the|our)\s+(?:[\w-]+\s+)?(?:doctor|doc|gp|consultant|nurse|specialist|psychiatrist|"
+     r"cardiologist|dermatologist|endocrinologist|rheumatologist|neurologist|prescriber|clinic|hospital|"
+     r"dietitian|midwife|dentist|vet)\s+(?:has\s+|have\s+|just\s+|now\s+)*(?:started|put)\s+me\s+on\s+"
+     r"(?=" + _MED_FORM + ")", "I started taking "),
+    (r"\b(?:my|the|our)\s+(?:[\w-]+\s+)?(?:doctor|doc|gp|consultant|nurse|specialist|psychiatrist|"
+     r"cardiologist|dermatologist|endocrinologist|rheumatologist|neurologist|prescriber|clinic|hospital)\s+"
+     r"(?:has\s+|have\s+|just\s+)*(?:prescribed|added)\s+(?:me\s+)?(?=" + _MED_FORM + ")", "I started taking "),
+)
 _IDIOMS += (
     # invariant 268: "I've been sober two years as of today": since two years ago
     (r"\b((?:i'?ve|i\s+have|we'?ve|we\s+have)\s+been\s+(?!to\b|in\b|on\b|at\b|here\b|there\b|away\b)"

@@ -905,7 +905,11 @@ _CANCEL = re.compile(r"(?:(?:no|nah|wait|oh|hmm|ok|okay|sorry|actually|on\s+seco
                      r"nevermind|scratch\s+that|ignore\s+(?:that|this|me|my\s+last\s+(?:message|bit))|"
                      r"cancel\s+that|don'?t\s+(?:forget|delete|remove|change)\s+(?:it|that|anything)(?:\s+then)?|"
                      r"forget\s+(?:i\s+said\s+(?:that|anything)|what\s+i\s+(?:just\s+)?said)|"
-                     r"(?:i\s+)?take\s+(?:it|that)\s+back|leave\s+it(?:\s+as\s+it\s+is)?)\W*", I)
+                     r"(?:i\s+)?take\s+(?:it|that)\s+back|leave\s+it(?:\s+as\s+it\s+is)?)\W*"
+                     # "leave it, it's fine", "keep it, that's still right": the reason it stays
+                     # takes nothing more back (invariant 295)
+                     r"(?:(?:it|that)(?:'?s|\s+is)\s+(?:still\s+)?(?:fine|ok(?:ay)?|right|correct|true|good|"
+                     r"accurate)(?:\s+(?:as\s+it\s+is|actually|after\s+all))?\W*)?", I)
 _SARCASM = re.compile(r"^\W*(?:oh\s+(?:sure|great|joy|yeah|wonderful|brilliant|fantastic|lovely|perfect)|"
                       r"yeah\s+right|sure\s+sure|because\s+i\s+totally)\b[,!.…]*\s+(?:(?:i|we)\s+"
                       r"(?:\w+\s+)?(?:love|like|enjoy|adore)\b|(?:just\s+)?what\s+i\s+needed\b)", re.IGNORECASE)

@@ -70,21 +70,37 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="change", text=f"Owns {article(thing)}{thing}", fact_type="world",
                               previous=was or None, valid_from=dates.valid_from,
                               clause=c, rule="own:replaced")]
+    # Invariant 299: "switch me to kilometres", "can you put me over to Celsius": the user's
+    # own setting asked for by name is what they prefer now; "switch me to a human" is no value.
+    m = re.match(r"^(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:switch|change|set|put|move)\s+me\s+"
+                 r"(?:over\s+|back\s+)?to\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ +/-]+?)(?:\s+please)?"
+                 r"(?=\s*(?:[,.;!?]|$))", t, I)
+    if m and not re.search(r"\b(?:human|person|agent|someone|somebody|operator|manager|english|"
+                           r"another|different|new)\b", m.group("v"), I):
+        thing = obj_phrase(m.group("v"), keep_article=False)
+        if thing:
+            return [Statement(act="change", text=f"Prefers {thing}", fact_type="preference",
+                              valid_from=dates.valid_from, clause=c, rule="own:switched")]
     # "I switched from Zed to Helix as my main editor"; "switched my terminal from X to Y";
     # "I switched banks from N26 to Revolut"; "I moved my current account from A to B"
     m = re.search(r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|also\s+|finally\s+|recently\s+|eventually\s+)*"
                   r"(?P<verb>switched|changed|moved|"
                   r"upgraded|swapped|migrated|went)\s+(?:(?:my|our)\s+(?P<noun>[\w ]+?)\s+|"
+                  # "switched the energy to Octopus", "the kids' phones to Lebara" (inv. 301)
+                  r"the\s+(?P<whose>(?:kids|children|family)['’]?s?\s+)?(?P<noun3>" + "|".join(sorted(lx.SERVICE_NOUNS)) + r")\s+|"
                   r"(?P<noun2>banks|jobs|editors|browsers|phones|providers|energy\s+suppliers?|"
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
                   r"\s+)?(?:back\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
     money = bool(m and (m.group("noun") or "").lower() in _MONEY)
-    if m and (m.group("p") or money or m.group("noun2") or m.group("verb").lower() in {"switched", "upgraded", "swapped",
-                                                                   "migrated"}):
+    if m and (m.group("p") or money or m.group("noun2") or m.group("noun3") or m.group("verb").lower() in {
+            "switched", "upgraded", "swapped", "migrated"}):
         thing = obj_phrase(m.group("v"), keep_article=False)
-        if thing and (m.group("noun") or m.group("noun2") or m.group("verb").lower() != "moved"):
-            role = m.group("role") or m.group("noun") or m.group("noun2")
+        # "switched to vaping completely": how wholly is no part of what is used (inv. 299)
+        thing = re.sub(r"\s+(?:completely|entirely|fully|totally|for\s+good|full[- ]time)$", "", thing or "", flags=I)
+        if thing and (m.group("noun") or m.group("noun2") or m.group("noun3") or m.group("verb").lower() != "moved"):
+            role = m.group("role") or m.group("noun") or m.group("noun2") or (
+                (m.group("whose") or "") + re.sub(r"s$", "", m.group("noun3")) if m.group("noun3") else None)
             if money:
                 role = "bank"  # "moved my money to Monzo": a bank switch (invariant 155)
             if role:
