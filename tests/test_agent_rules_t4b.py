@@ -167,12 +167,53 @@ def test_inv301_the_switch_replaces_the_provider_on_record(service):
 
 # --- invariant 302: what a clinician started the user on ---------------------------------------
 def test_inv302_a_clinician_started_me_on_a_medicine():
-    assert read("The GP started me on vitamin D tablets.") == [("change", "Takes vitamin D tablets")]
-    assert read("My consultant put me on sertraline 50mg.") == [("change", "Takes sertraline 50mg")]
-    assert read("The practice nurse prescribed me a steroid cream.") == [
-        ("change", "Takes a steroid cream")]
+    assert read("The GP started me on vitamin D tablets.") == [("assert", "Takes vitamin D tablets")]
+    assert read("My consultant put me on sertraline 50mg.") == [("assert", "Takes sertraline 50mg")]
+    assert read("The practice nurse prescribed me a steroid cream, Betnovate, twice a day.") == [
+        ("assert", "Takes a steroid cream called Betnovate")]
+
+
+def test_inv302_a_new_medicine_replaces_nothing_else_taken(service):
+    service.write_fact("ana", "Takes the 8:10 train to Leeds", fact_type="world")
+    t = turn(service, "The GP started me on folic acid tablets.")
+    (w,) = t.writes()
+    assert (w.op, w.text) == ("write", "Takes folic acid tablets")
+    assert "Takes the 8:10 train to Leeds" in active(service)
 
 
 def test_inv302_a_clinician_putting_me_on_a_list_is_no_medicine():
     assert read("The hospital put me on the waiting list.") == []
     assert read("The doctor started me on a couch-to-5k plan.") == []
+
+
+# --- invariant 303: how the user asks to be spoken to is a preference --------------------------
+def test_inv303_a_standing_request_is_a_preference():
+    assert read("Please show me distances in kilometres, I think in metric.") == [
+        ("assert", "Prefers distances in kilometres")]
+    assert read("Always email me rather than phoning, I'm on the ward all day.")[0] == (
+        "change", "Prefers emails")
+    assert read("I always ask for an aisle seat on long flights.")[0][1] == \
+        "Prefers an aisle seat on long flights"
+
+
+def test_inv303_a_one_off_request_is_no_preference(service):
+    for text in ("Give me a second to think.", "Please give me the summary in bullet points"):
+        assert turn(service, text, user="eve").writes() == [], text
+
+
+# --- invariant 304: money held with a provider; an injury --------------------------------------
+def test_inv304_accounts_and_subscriptions():
+    assert read("We've opened a joint account with Starling.") == [
+        ("assert", "Has a joint account with Starling")]
+    assert read("Took out home insurance with Admiral last week.")[0][1] == "Has home insurance with Admiral"
+    assert read("I've signed up for Apple Music.") == [("assert", "Subscribes to Apple Music")]
+    assert read("My brother opened a current account.") == []
+    assert read("I pay for the coffees on Mondays.") == []
+
+
+def test_inv304_an_injury_is_kept(service):
+    assert read("I sprained my left ankle at netball.") == [("assert", "Has a sprained left ankle")]
+    assert read("Tore my hamstring sprinting for the bus.") == [("assert", "Has a torn hamstring")]
+    assert read("You really hurt my feelings there.") == []
+    t = turn(service, "I fractured my wrist skiing.", user="fay")
+    assert [w.text for w in t.writes()] == ["Has a fractured wrist"]

@@ -173,10 +173,28 @@ _IDIOMS += (
     (r"\b(?:my|the|our)\s+(?:[\w-]+\s+)?(?:doctor|doc|gp|consultant|nurse|specialist|psychiatrist|"
      r"cardiologist|dermatologist|endocrinologist|rheumatologist|neurologist|prescriber|clinic|hospital|"
      r"dietitian|midwife|dentist|vet)\s+(?:has\s+|have\s+|just\s+|now\s+)*(?:started|put)\s+me\s+on\s+"
-     r"(?=" + _MED_FORM + ")", "I started taking "),
+     r"(?=" + _MED_FORM + ")", "I take "),
     (r"\b(?:my|the|our)\s+(?:[\w-]+\s+)?(?:doctor|doc|gp|consultant|nurse|specialist|psychiatrist|"
      r"cardiologist|dermatologist|endocrinologist|rheumatologist|neurologist|prescriber|clinic|hospital)\s+"
-     r"(?:has\s+|have\s+|just\s+)*(?:prescribed|added)\s+(?:me\s+)?(?=" + _MED_FORM + ")", "I started taking "),
+     r"(?:has\s+|have\s+|just\s+)*(?:prescribed|added)\s+(?:me\s+)?(?=" + _MED_FORM + ")", "I take "),
+    # "a preventer inhaler, Clenil, two puffs": the brand named beside the form is its name
+    (r"\b(?P<f>inhaler|capsules|cream|spray|patch|injection)\s*,\s*(?P<n>(?-i:[A-Z])[\w-]+)\s*(?=,)",
+     r"\g<f> called \g<n>"),
+)
+_IDIOMS += (
+    # invariant 303: a standing way the user asks the assistant to speak is their preference:
+    # "give me temperatures in Celsius", "for recipes, show me grams not cups", "always text me
+    # rather than email", "I always want an aisle seat"; "give me a minute" asks for nothing kept
+    (r"^(?:for\s+[\w -]+?,\s*)?(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:always\s+)?(?:give|show|tell|quote|send)\s+me\s+"
+     r"(?=[\w -]+?\s+(?:in|not|rather\s+than|instead\s+of)\s+[\w-]+)(?!(?:a|an|one|the|this|that|it)\s)",
+     "I prefer "),
+    (r"^(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:always\s+|just\s+)?(?P<how>text|email|e-mail|call|ring|phone|"
+     r"message|whatsapp)\s+me\s+(?=(?:rather\s+than|instead\s+of|not)\b)",
+     lambda m: "I prefer " + {"text": "texts", "email": "emails", "e-mail": "emails", "call": "calls",
+                              "ring": "calls", "phone": "calls", "message": "messages",
+                              "whatsapp": "WhatsApp"}[m.group("how").lower()] + " "),
+    (r"\bi\s+(?:always|usually)\s+(?:want|ask\s+for|go\s+for|choose|pick)\s+(?=(?:a|an|the)\s+[\w-]+\s+seat\b)",
+     "I prefer "),
 )
 _IDIOMS += (
     # invariant 268: "I've been sober two years as of today": since two years ago

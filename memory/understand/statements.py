@@ -37,7 +37,7 @@ from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
-from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
+from .things import accounts, activities, injuries, looks_like_a_thing, my_noun, possessions, third_party
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
 
@@ -231,6 +231,8 @@ HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
     lambda c, today, d: identity(c, d),
     lambda c, today, d: milestones(c, d),
     plans,
+    lambda c, today, d: accounts(c, d),  # invariant 304
+    lambda c, today, d: injuries(c, d),
     lambda c, today, d: possessions(c, d),
     lambda c, today, d: my_noun(c, d),
     lambda c, today, d: activities(c, d),
