@@ -1,4 +1,4 @@
-"""Tuning set 4b's classes of miss (issue 12, invariants 295-302): each class is pinned by new
+"""Tuning set 4b's classes of miss (issue 12, invariants 295-304): each class is pinned by new
 phrasings, never the tuning sentences, with one that must write nothing."""
 
 from __future__ import annotations
@@ -186,8 +186,8 @@ def test_inv302_a_clinician_putting_me_on_a_list_is_no_medicine():
     assert read("The doctor started me on a couch-to-5k plan.") == []
 
 
-# --- invariant 303: how the user asks to be spoken to is a preference --------------------------
-def test_inv303_a_standing_request_is_a_preference():
+# --- invariant 299 (cont.): how the user asks to be spoken to is a preference ------------------
+def test_inv299_a_standing_request_is_a_preference():
     assert read("Please show me distances in kilometres, I think in metric.") == [
         ("assert", "Prefers distances in kilometres")]
     assert read("Always email me rather than phoning, I'm on the ward all day.")[0] == (
@@ -196,7 +196,7 @@ def test_inv303_a_standing_request_is_a_preference():
         "Prefers an aisle seat on long flights"
 
 
-def test_inv303_a_one_off_request_is_no_preference(service):
+def test_inv299_a_one_off_request_is_no_preference(service):
     for text in ("Give me a second to think.", "Please give me the summary in bullet points"):
         assert turn(service, text, user="eve").writes() == [], text
 
@@ -217,3 +217,28 @@ def test_inv304_an_injury_is_kept(service):
     assert read("You really hurt my feelings there.") == []
     t = turn(service, "I fractured my wrist skiing.", user="fay")
     assert [w.text for w in t.writes()] == ["Has a fractured wrist"]
+
+
+# --- invariant 303: denials said other ways ----------------------------------------------------
+def test_inv303_a_negative_then_never_have_retracts(service):
+    service.write_fact("ana", "Drinks green tea after lunch", fact_type="preference")
+    t = turn(service, "I don't drink green tea. Never have.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id is not None) == ("retract", True)
+    assert active(service) == []
+
+
+def test_inv303_never_without_a_subject_and_not_born_in(service):
+    service.write_fact("bo", "Supports Leeds United", fact_type="preference")
+    t = turn(service, "Never supported Leeds United in my life.", user="bo")
+    assert [w.op for w in t.writes()] == ["retract"]
+    service.write_fact("cy", "Was born in Cork")
+    t = turn(service, "I wasn't born in Cork.", user="cy")
+    assert [w.op for w in t.writes()] == ["retract"]
+
+
+def test_inv303_a_plain_negative_is_no_denial(service):
+    service.write_fact("dee", "Drinks green tea after lunch", fact_type="preference")
+    t = turn(service, "I don't drink green tea these days.", user="dee")
+    assert all(w.op != "retract" for w in t.writes())
+    assert turn(service, "Never been to Spain, sadly.", user="eve").writes() == []

@@ -182,7 +182,7 @@ _IDIOMS += (
      r"\g<f> called \g<n>"),
 )
 _IDIOMS += (
-    # invariant 303: a standing way the user asks the assistant to speak is their preference:
+    # invariant 299: a standing way the user asks the assistant to speak is their preference:
     # "give me temperatures in Celsius", "for recipes, show me grams not cups", "always text me
     # rather than email", "I always want an aisle seat"; "give me a minute" asks for nothing kept
     (r"^(?:for\s+[\w -]+?,\s*)?(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:always\s+)?(?:give|show|tell|quote|send)\s+me\s+"
@@ -195,6 +195,10 @@ _IDIOMS += (
                               "whatsapp": "WhatsApp"}[m.group("how").lower()] + " "),
     (r"\bi\s+(?:always|usually)\s+(?:want|ask\s+for|go\s+for|choose|pick)\s+(?=(?:a|an|the)\s+[\w-]+\s+seat\b)",
      "I prefer "),
+)
+_IDIOMS += (
+    # invariant 303: "I wasn't born in Leeds" denies the birthplace on record
+    (r"\b(i|we)\s+(?:was|were)(?:n'?t|\s+not)\s+born\b", r"\1 was never born"),
 )
 _IDIOMS += (
     # invariant 268: "I've been sober two years as of today": since two years ago

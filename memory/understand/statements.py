@@ -562,6 +562,9 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     # Invariant 162: words in quotation marks that speak in the first person are someone
     # else's ('She told me "I'm vegan now"'), never the user's statement.
     message = _QUOTED.sub(" ", message)
+    # Invariant 303: "I don't drink coffee. Never have." says it was never true: the user
+    # never drank it (a denial of what is on record, not a new habit)
+    message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)
     lowercase = is_lowercase_message(message)
     bare = _bare_place(message, lowercase)
     if bare:
@@ -901,6 +904,12 @@ _ENDED_IT = re.compile(r"\b(?:wrote|written|stole|nicked|pinched|totalled|totale
 # "..., maybe next year": a hope for later is no part of the statement and no date of it
 _HOPE_TAIL = re.compile(r",?\s*\b(?:maybe|perhaps|hopefully)\s+(?:next\s+(?:year|month|time|season|summer|spring|"
                         r"autumn|winter)|later|one\s+day|some\s+day|someday|again\s+(?:next\s+year|later))\W*$", I)
+_NEVER_PAST = {"drink": "drank", "eat": "ate", "smoke": "smoked", "own": "owned", "have": "had",
+               "like": "liked", "use": "used", "play": "played", "drive": "drove", "support": "supported",
+               "work": "worked", "live": "lived", "take": "taken", "keep": "kept", "ride": "rode"}
+_NEVER_HAVE = re.compile(r"\b(?:i|we)\s+(?:don'?t|do\s+not)\s+(?P<v>" + "|".join(_NEVER_PAST) +
+                         r")\s+(?P<o>[^,.;!?]+?)\s*[,.;!]\s*(?:and\s+)?(?:(?:i|we)\s+)?(?:have\s+|'ve\s+)?"
+                         r"never\s+(?:have|had|did|done)?\s*(?:in\s+my\s+life\s*)?[.!,]*(?=\s|$)", I)
 # A clause that only takes back what came before it in the message (invariant 260)
 _CANCEL = re.compile(r"(?:(?:no|nah|wait|oh|hmm|ok|okay|sorry|actually|on\s+second\s+thoughts?)\W+)*"
                      r"(?:keep\s+(?:it|that|them|this)(?:\s+(?:then|after\s+all|actually))?|never\s*mind|nvm|"
