@@ -242,3 +242,11 @@ def test_inv303_a_plain_negative_is_no_denial(service):
     t = turn(service, "I don't drink green tea these days.", user="dee")
     assert all(w.op != "retract" for w in t.writes())
     assert turn(service, "Never been to Spain, sadly.", user="eve").writes() == []
+
+
+def test_inv304_registered_with_a_provider_is_no_job():
+    assert read("We're registered with the surgery, Dr Okoye at Elm Lane.") == [
+        ("assert", "Surgery is Dr Okoye at Elm Lane")]
+    assert read("I'm registered with a vet now.") == []
+    assert read("I'm a registered midwife at the Rotunda.") == [
+        ("assert", "Works as a registered midwife at the Rotunda")]

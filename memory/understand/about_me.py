@@ -425,7 +425,10 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
         m = re.search(r"\b(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|in)\s+(?P<at>(?:the\s+)?[^,.;!?]+?)"
                       r"\s+as\s+(?P<art>a|an)\s+(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$))", t, I)
     if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
-                                                       m.group("role"), I) and not re.search(
+                                                       m.group("role"), I) and not (
+            # "I'm registered with a GP": with a provider, no job; "a registered nurse" is one (inv. 304)
+            re.match(r"^(?:registered|signed|enrolled|booked|covered|insured)\s+(?:with|at|on|for|up)\b",
+                     m.group("role"), I)) and not re.search(
             r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|doing|job|as|"
             r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))

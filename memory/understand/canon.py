@@ -197,6 +197,11 @@ _IDIOMS += (
      "I prefer "),
 )
 _IDIOMS += (
+    # invariant 304: "I'm registered with a new GP, Dr Adeyemi": the provider the user is with
+    (r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?registered\s+(?:with|at)\s+(?:a\s+new\s+|a\s+|the\s+|my\s+)?"
+     r"(?P<r>gp|doctor|dentist|practice|surgery|vet)\s*,\s*(?=(?-i:[A-Z]))", r"my \g<r> is "),
+)
+_IDIOMS += (
     # invariant 303: "I wasn't born in Leeds" denies the birthplace on record
     (r"\b(i|we)\s+(?:was|were)(?:n'?t|\s+not)\s+born\b", r"\1 was never born"),
 )
