@@ -21,12 +21,12 @@ _NAMED = re.compile(
     r"(?P<value>[^\s,;]{3,})", re.IGNORECASE)
 # Invariant 296: a government identity number ("my SIN is 046 454 286", "NI number: QQ 12 34
 # 56 C", "SSN 123-45-6789") opens accounts in the user's name; its value holds five digits or
-# more, so "my SIN expired" or "I got my PPS number" hold none.
+# more, so "my SIN expired" or "I got my PPS number" hold none. A passport number stays an
+# ordinary fact (invariant 273: travel forms ask for it).
 _ID_NUMBER = re.compile(
     r"\b(?:sin|ssn|social\s+(?:security|insurance)\s+(?:number|no\.?)|national\s+insurance\s+"
     r"(?:number|no\.?)|ni\s+(?:number|no\.?)|nino|tax\s+file\s+number|tfn|pps\s+(?:number|no\.?)|ppsn|"
-    r"aadhaa?r(?:\s+(?:number|no\.?))?|pan\s+(?:number|card\s+number)|bvn|nin|tax\s+id(?:\s+number)?|"
-    r"passport\s+(?:number|no\.?)|(?:driving|driver'?s)\s+licen[cs]e\s+(?:number|no\.?))"
+    r"aadhaa?r(?:\s+(?:number|no\.?))?|pan\s+(?:number|card\s+number)|bvn|nin|tax\s+id(?:\s+number)?)"
     r"\s*(?:is|was|=|:|->)?\s*(?P<value>[A-Z]{0,3}[\s-]?(?:\d[\s-]?){5,}[A-Z]?)\b", re.IGNORECASE)
 # Values shaped like a key or token whatever is said around them.
 _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{16,}|"

@@ -188,11 +188,10 @@ _IDIOMS += (
     (r"^(?:for\s+[\w -]+?,\s*)?(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:always\s+)?(?:give|show|tell|quote|send)\s+me\s+"
      r"(?=[\w -]+?\s+(?:in|not|rather\s+than|instead\s+of)\s+[\w-]+)(?!(?:a|an|one|the|this|that|it)\s)",
      "I prefer "),
-    (r"^(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:always\s+|just\s+)?(?P<how>text|email|e-mail|call|ring|phone|"
-     r"message|whatsapp)\s+me\s+(?=(?:rather\s+than|instead\s+of|not)\b)",
-     lambda m: "I prefer " + {"text": "texts", "email": "emails", "e-mail": "emails", "call": "calls",
-                              "ring": "calls", "phone": "calls", "message": "messages",
-                              "whatsapp": "WhatsApp"}[m.group("how").lower()] + " "),
+    *((r"^(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:always\s+|just\s+)?(?:" + how + r")\s+me\s+"
+       r"(?=(?:rather\s+than|instead\s+of|not)\b)", "I prefer " + said + " ")
+      for how, said in (("text", "texts"), ("e-?mail", "emails"), ("call|ring|phone", "calls"),
+                        ("message", "messages"), ("whatsapp", "WhatsApp"))),
     (r"\bi\s+(?:always|usually)\s+(?:want|ask\s+for|go\s+for|choose|pick)\s+(?=(?:a|an|the)\s+[\w-]+\s+seat\b)",
      "I prefer "),
 )

@@ -37,7 +37,15 @@ from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
-from .things import accounts, activities, injuries, looks_like_a_thing, my_noun, possessions, third_party
+from .things import (
+    accounts,
+    activities,
+    injuries,
+    looks_like_a_thing,
+    my_noun,
+    possessions,
+    third_party,
+)
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
 
