@@ -215,6 +215,8 @@ def test_inv304_an_injury_is_kept(service):
     assert read("I sprained my left ankle at netball.") == [("assert", "Has a sprained left ankle")]
     assert read("Tore my hamstring sprinting for the bus.") == [("assert", "Has a torn hamstring")]
     assert read("You really hurt my feelings there.") == []
+    assert read("I broke my arm as a kid.") == []
+    assert read("Missed the wedding, I sprained my ankle the day before.") == []
     t = turn(service, "I fractured my wrist skiing.", user="fay")
     assert [w.text for w in t.writes()] == ["Has a fractured wrist"]
 

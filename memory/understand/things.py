@@ -703,8 +703,9 @@ _HURT = {"broke": "a broken", "broken": "a broken", "fractured": "a fractured", 
 def injuries(c: str, dates: Dates) -> list[Statement] | None:
     m = re.search(r"^(?:(?:i|i'?ve|i\s+have)\s+)?(?:just\s+|badly\s+|also\s+)*(?P<v>" + "|".join(_HURT) +
                   r")\s+my\s+(?P<side>(?:left|right)\s+)?(?P<part>" + _BODY + r")\b", c.strip(), I)
-    if not m:
-        return None
+    if not m or re.search(r"\b(?:the\s+(?:day|week|month|year|night)\s+before|before\s+that|back\s+then|"
+                          r"years?\s+ago|as\s+a\s+(?:kid|child|teenager|boy|girl)|when\s+i\s+was|once)\b", c, I):
+        return None  # "I hurt my finger the week before" (a past trip): long healed, no limit now
     part = (m.group("side") or "").lower() + m.group("part").lower()
     return [Statement(act="assert", text=f"Has {_HURT[m.group('v').lower()]} {part}", fact_type="constraint",
                       valid_from=dates.valid_from, clause=c, rule="health:injury")]
