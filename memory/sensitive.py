@@ -19,6 +19,15 @@ _NAMED = re.compile(
     r"access\s+token|secret\s+key|auth\s+token))"
     r"(?:\s+(?:for|to|on|of)\s+[\w .'’-]{1,40}?)?\s*(?:is|was|=|:|are|->)\s*"
     r"(?P<value>[^\s,;]{2,}[^\s,;.!?])", re.IGNORECASE)
+# Invariant 296: a government identity number ("my SIN is 046 454 286", "NI number: QQ 12 34
+# 56 C", "SSN 123-45-6789") opens accounts in the user's name; its value holds five digits or
+# more, so "my SIN expired" or "I got my PPS number" hold none. A passport number stays an
+# ordinary fact (invariant 273: travel forms ask for it).
+_ID_NUMBER = re.compile(
+    r"\b(?:sin|ssn|social\s+(?:security|insurance)\s+(?:number|no\.?)|national\s+insurance\s+"
+    r"(?:number|no\.?)|ni\s+(?:number|no\.?)|nino|tax\s+file\s+number|tfn|pps\s+(?:number|no\.?)|ppsn|"
+    r"aadhaa?r(?:\s+(?:number|no\.?))?|pan\s+(?:number|card\s+number)|bvn|nin|tax\s+id(?:\s+number)?)"
+    r"\s*(?:is|was|=|:|->)?\s*(?P<value>[A-Z]{0,3}[\s-]?(?:\d[\s-]?){5,}[A-Z]?)\b", re.IGNORECASE)
 # Values shaped like a key or token whatever is said around them.
 _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{16,}|"
                     r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
@@ -58,6 +67,8 @@ def secret_in(text: str) -> str | None:
         return "a password"
     if _TOKEN.search(text):
         return "a key or token"
+    if _ID_NUMBER.search(text):
+        return "an identity number"
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
@@ -76,6 +87,8 @@ def masked(text: str) -> str:
     for m in reversed(list(_NAMED.finditer(out))):
         if secret_in(m.group(0)):
             out = out[:m.start("value")] + WITHHELD + out[m.end("value"):]
+    for m in reversed(list(_ID_NUMBER.finditer(out))):
+        out = out[:m.start("value")] + WITHHELD + out[m.end("value"):]
     out = _TOKEN.sub(WITHHELD, out)
     for m in reversed(list(_CARD.finditer(out))):
         digits = re.sub(r"\D", "", m.group(0))

@@ -246,6 +246,13 @@ class OfflineAgent:
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
+        quit_one = re.match(r"^(?:has\s+given\s+up|no\s+longer\s+(?:owns|has|uses|takes|subscribes\s+to|"
+                            r"plays|does))\s+(?:the\s+|my\s+)?(?P<x>.+)$", st.text or "", re.IGNORECASE)
+        rest = _split_item(old.text, quit_one.group("x")) if old is not None and quit_one else None
+        if rest is not None and old is not None and old.state == "active":
+            # Invariant 298: one item of a list on record stopped ("cancelled Disney+" over
+            # "Subscribes to Netflix and Disney+"): the rest is what holds now.
+            st = st.model_copy(update={"text": rest[0]})
         if st.rule == "third:not-any-more" and old is not None and not (
                 terms(st.text or "") - terms(st.previous or "") - terms("no longer is")) & terms(old.text):
             # Invariant 274: a fact about them that shares what stopped, never just their name

@@ -379,6 +379,17 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"(?:\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got)|^(?:just\s+)?got)\s+(?:just\s+)?"
                       r"(?:been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
                       r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I)
+         # Invariant 300: "got the staff engineer promotion at Helio", "landed a senior nurse
+         # promotion": the promotion named by its role; "Nordwind made me head of service for
+         # Iberia": an employer that made the user a role (only a role noun: "made me dinner" is none)
+         or re.search(r"^(?:i\s+)?(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:got|landed|was\s+given|earned|won)\s+"
+                      r"(?:the|a|an|my|that)\s+(?P<role>(?:(?!(?:for|with|my|the|to|of|and|a|an)\b)[\w-]+\s+){0,3}?"
+                      r"(?:" + _ROLE_NOUN + r"))\s+promotion\b(?:\s+at\s+" + org + r")?", t, I)
+         or re.search(r"\b(?:" + org + r"|(?i:they|the\s+company|my\s+(?:boss|manager|company)))\s+"
+                      r"(?:have\s+|has\s+)?(?:just\s+|finally\s+|officially\s+)?made\s+me\s+(?:a\s+|an\s+|the\s+)?"
+                      r"(?P<role>(?:(?!(?:for|with|my|the|to|of|and|a|an|dinner|lunch|breakfast|tea|coffee|cry|"
+                      r"laugh|feel|wait|redundant)\b)[\w-]+\s+){0,3}?(?:" + _ROLE_NOUN + r")(?:\s+(?:of|for)\s+"
+                      r"[\w -]+?)?)(?=\s*(?:[,.;!?]|$|\s+(?:at|in|on|today|yesterday|this|last|from)\b))", t)
          # "Made staff engineer today", "got made head of field service": a promotion said with
          # "made", only to a role (invariant 253; "made dinner" is none)
          or re.search(r"^(?:i\s+)?(?:was\s+|got\s+|have\s+been\s+|'ve\s+been\s+|just\s+|finally\s+|officially\s+)*"
@@ -388,7 +399,7 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                       t, I))
     if m:
         role = tidy(m.group("role"))
-        at = m.groupdict().get("org")
+        at = (m.groupdict().get("org") or "").rstrip(".") or None  # the sentence's full stop
         at = None if at and at.lower() in {"they", "we"} else at
         text = f"Works as {article(role)}{role}" + (f" at {at}" if at else "")
         return [Statement(act="change", text=text, fact_type="identity", slot="job",
@@ -414,7 +425,10 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
         m = re.search(r"\b(?:i|we)\s+(?:now\s+|currently\s+)?work\s+(?:at|for|in)\s+(?P<at>(?:the\s+)?[^,.;!?]+?)"
                       r"\s+as\s+(?P<art>a|an)\s+(?P<role>[\w -]+?)(?=\s*(?:[,.;!?]|$))", t, I)
     if m and is_role(m.group("role")) and not re.match(r"^(?:bit|little|big|huge|fan)\b",
-                                                       m.group("role"), I) and not re.search(
+                                                       m.group("role"), I) and not (
+            # "I'm registered with a GP": with a provider, no job; "a registered nurse" is one (inv. 304)
+            re.match(r"^(?:registered|signed|enrolled|booked|covered|insured)\s+(?:with|at|on|for|up)\b",
+                     m.group("role"), I)) and not re.search(
             r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|doing|job|as|"
             r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))

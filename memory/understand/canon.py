@@ -164,6 +164,46 @@ _IDIOMS += (
     (r"\b(started|starting|began|begun)\s+(?:on\s+)?(?=(?:" + lx.DOSE + r"\s+(?:of\s+)?)?" + lx.MEDICINE + r")",
      r"\1 taking "),
 )
+_MED_FORM = (r"(?:(?:a|an|some)\s+)?(?:[\w-]+\s+){0,3}?(?:tablets?|pills?|capsules?|inhalers?|patch(?:es)?|"
+             r"injections?|jabs?|cream|drops|spray|supplements?|medication|meds|tonic|" + lx.MEDICINE + r")\b")
+_IDIOMS += (
+    # invariant 302: "the GP started me on iron tablets", "my consultant put me on
+    # levothyroxine", "the asthma nurse prescribed a preventer inhaler": what a clinician
+    # started the user on is what the user takes; "put me on the waiting list" is no medicine
+    (r"\b(?:my|the|our)\s+(?:[\w-]+\s+)?(?:doctor|doc|gp|consultant|nurse|specialist|psychiatrist|"
+     r"cardiologist|dermatologist|endocrinologist|rheumatologist|neurologist|prescriber|clinic|hospital|"
+     r"dietitian|midwife|dentist|vet)\s+(?:has\s+|have\s+|just\s+|now\s+)*(?:started|put)\s+me\s+on\s+"
+     r"(?=" + _MED_FORM + ")", "I take "),
+    (r"\b(?:my|the|our)\s+(?:[\w-]+\s+)?(?:doctor|doc|gp|consultant|nurse|specialist|psychiatrist|"
+     r"cardiologist|dermatologist|endocrinologist|rheumatologist|neurologist|prescriber|clinic|hospital)\s+"
+     r"(?:has\s+|have\s+|just\s+)*(?:prescribed|added)\s+(?:me\s+)?(?=" + _MED_FORM + ")", "I take "),
+    # "a preventer inhaler, Clenil, two puffs": the brand named beside the form is its name
+    (r"\b(?P<f>inhaler|capsules|cream|spray|patch|injection)\s*,\s*(?P<n>(?-i:[A-Z])[\w-]+)\s*(?=,)",
+     r"\g<f> called \g<n>"),
+)
+_IDIOMS += (
+    # invariant 299: a standing way the user asks the assistant to speak is their preference:
+    # "give me temperatures in Celsius", "for recipes, show me grams not cups", "always text me
+    # rather than email", "I always want an aisle seat"; "give me a minute" asks for nothing kept
+    (r"^(?:for\s+[\w -]+?,\s*)?(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:always\s+)?(?:give|show|tell|quote|send)\s+me\s+"
+     r"(?=[\w -]+?\s+(?:in|not|rather\s+than|instead\s+of)\s+[\w-]+)(?!(?:a|an|one|the|this|that|it)\s)",
+     "I prefer "),
+    *((r"^(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:always\s+|just\s+)?(?:" + how + r")\s+me\s+"
+       r"(?=(?:rather\s+than|instead\s+of|not)\b)", "I prefer " + said + " ")
+      for how, said in (("text", "texts"), ("e-?mail", "emails"), ("call|ring|phone", "calls"),
+                        ("message", "messages"), ("whatsapp", "WhatsApp"))),
+    (r"\bi\s+(?:always|usually)\s+(?:want|ask\s+for|go\s+for|choose|pick)\s+(?=(?:a|an|the)\s+[\w-]+\s+seat\b)",
+     "I prefer "),
+)
+_IDIOMS += (
+    # invariant 304: "I'm registered with a new GP, Dr Adeyemi": the provider the user is with
+    (r"\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?registered\s+(?:with|at)\s+(?:a\s+new\s+|a\s+|the\s+|my\s+)?"
+     r"(?P<r>gp|doctor|dentist|practice|surgery|vet)\s*,\s*(?=(?-i:[A-Z]))", r"my \g<r> is "),
+)
+_IDIOMS += (
+    # invariant 303: "I wasn't born in Leeds" denies the birthplace on record
+    (r"\b(i|we)\s+(?:was|were)(?:n'?t|\s+not)\s+born\b", r"\1 was never born"),
+)
 _IDIOMS += (
     # invariant 268: "I've been sober two years as of today": since two years ago
     (r"\b((?:i'?ve|i\s+have|we'?ve|we\s+have)\s+been\s+(?!to\b|in\b|on\b|at\b|here\b|there\b|away\b)"

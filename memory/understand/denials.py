@@ -65,10 +65,14 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
         return [Statement(act="deny", target=tidy(m.group("subj")), harsh=True, clause=c,
                           slot="verb:have", rule="deny:theirs-all-along")]
     # "I never lived in Bristol", "we never had a cat"
-    m = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+)?(?P<verb>"
+    # invariant 303: "Never supported Arsenal in my life" (the subject left out), "I was never
+    # born in Leeds" (canonical for "I wasn't born in Leeds")
+    m = re.search(r"(?:\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|was\s+|were\s+)?|^)never\s+(?:actually\s+|ever\s+)?(?P<verb>"
                   r"lived|been|owned|had|worked|liked|said|eaten|used|bought|driven|studied|"
                   r"played|gone|visited|dated|married|run|done|taken|drank|drunk|ate|drove|smoked|"
-                  r"kept|rode|wanted|needed|asked\s+for|planned|ran|learned|learnt|studied)\b\s*(?P<rest>[^,.;!?]*)",
+                  r"kept|rode|wanted|needed|asked\s+for|planned|ran|learned|learnt|studied|supported|"
+                  r"followed|born|rented|banked|attended|belonged\s+to)\b\s*(?P<rest>[^,.;!?]*?)"
+                  r"(?:\s+in\s+my\s+(?:life|whole\s+life|entire\s+life))?(?=\s*(?:[,.;!?]|$))",
                   c, I)
     if m and re.match(r"^there\b", m.group("rest").strip(), I):
         # "Leeds? Never lived there": there is the place the message named

@@ -120,7 +120,10 @@ CONTRASTS: tuple[frozenset[str], ...] = tuple(frozenset(s.split()) for s in (
     "bus train tube tram car bike cycling walking driving", "vim emacs vscode helix zed neovim",
     "bash zsh fish", "spotify tidal deezer", "netflix disney", "chrome firefox safari edge brave",
     "cats dogs", "gas electric", "sweet savoury savory", "beach mountains", "summer winter",
-    "early late", "hot cold", "red white rose", "beer wine", "paper kindle ebooks audiobooks"))
+    "early late", "hot cold", "red white rose", "beer wine", "paper kindle ebooks audiobooks",
+    # invariant 299: units and habits a switch trades one for another
+    "miles kilometres kilometers km", "celsius fahrenheit", "metric imperial",
+    "smokes smoking cigarettes cigarette vaping vapes vape"))
 
 # Kinds of pet: "our dog died" names the one fact about a beagle, a whippet, ...
 PET_KINDS: tuple[frozenset[str], ...] = (
@@ -203,3 +206,8 @@ MEDICINE = (r"(?:[a-z][\w-]*(?:statin|pril|sartan|olol|dipine|prazole|cillin|myc
             r"lexapro|ventolin|ritalin|elvanse|concerta|adderall|insulin|melatonin|hrt|warfarin|"
             r"apixaban|rivaroxaban|lithium|propranolol|antidepressants)\b")
 
+# Invariant 301: what a household buys from one provider at a time, so "switched the energy to
+# Octopus" names the provider as surely as "switched my energy to Octopus" does.
+SERVICE_NOUNS = frozenset("""energy electricity gas broadband internet wifi wi-fi fibre fiber
+    phone phones mobile mobiles sim sims contract bank banking mortgage insurance pension
+    savings tariff provider supplier water""".split())

@@ -198,6 +198,15 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                 named = list({h.id: h for h in facts
                               if _names_it(st.previous, h.text) and terms(h.text) != new_terms}.values())
                 found = named if len(named) == 1 else []  # one fact, seen in either recall
+            if not found and not st.harsh and len(want) >= 2 and st.rule.endswith(
+                    ("+instead", "+replaces-no-longer")):
+                # Invariant 297: what is given up is named with words of its own ("nursing at
+                # DCU", "the LG monitor on Kleinanzeigen"): the one fact holding at least half of
+                # them, never just one word of a long name, is what the new thing replaces.
+                fit = {h.id: (len(want & terms(h.text)), h) for h in facts if terms(h.text) != new_terms}
+                best = max((n for n, _ in fit.values()), default=0)
+                top = [h for n, h in fit.values() if n == best]
+                found = top if best * 2 >= len(want) and len(top) == 1 else []
             if st.harsh:
                 # "X, not Z" retracts only a fact about the same thing, not any fact naming Z.
                 found = [h for h in found if (st.slot and _strength(st.slot, h.text, h.fact_type))
@@ -326,7 +335,10 @@ def _rival(st: Statement, facts: list):
         mine = words & group
         if not mine:
             continue
-        rivals = {h.id: h for h in facts if h.fact_type == st.fact_type
+        # a switch said outright ("switched to X", "X instead of Y") replaces its rival
+        # whatever type the record gave it (invariant 299)
+        said = st.rule.startswith("own:switched") or "+instead" in st.rule
+        rivals = {h.id: h for h in facts if (h.fact_type == st.fact_type or said)
                   and contrast_words(h.text) & (group - mine) and not contrast_words(h.text) & mine}
         if len(rivals) == 1:
             return next(iter(rivals.values()))

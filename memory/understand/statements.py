@@ -37,7 +37,15 @@ from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
-from .things import activities, looks_like_a_thing, my_noun, possessions, third_party
+from .things import (
+    accounts,
+    activities,
+    injuries,
+    looks_like_a_thing,
+    my_noun,
+    possessions,
+    third_party,
+)
 
 __all__ = ["Statement", "Understanding", "read_clause", "understand"]
 
@@ -232,6 +240,8 @@ HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
     lambda c, today, d: identity(c, d),
     lambda c, today, d: milestones(c, d),
     plans,
+    lambda c, today, d: accounts(c, d),  # invariant 304
+    lambda c, today, d: injuries(c, d),
     lambda c, today, d: possessions(c, d),
     lambda c, today, d: my_noun(c, d),
     lambda c, today, d: activities(c, d),
@@ -610,6 +620,9 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     # Invariant 162: words in quotation marks that speak in the first person are someone
     # else's ('She told me "I'm vegan now"'), never the user's statement.
     message = _QUOTED.sub(" ", message)
+    # Invariant 303: "I don't drink coffee. Never have." says it was never true: the user
+    # never drank it (a denial of what is on record, not a new habit)
+    message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)
     lowercase = is_lowercase_message(message)
     bare = _bare_place(message, lowercase)
     if bare:
@@ -954,13 +967,23 @@ _ENDED_IT = re.compile(r"\b(?:wrote|written|stole|nicked|pinched|totalled|totale
 # "..., maybe next year": a hope for later is no part of the statement and no date of it
 _HOPE_TAIL = re.compile(r",?\s*\b(?:maybe|perhaps|hopefully)\s+(?:next\s+(?:year|month|time|season|summer|spring|"
                         r"autumn|winter)|later|one\s+day|some\s+day|someday|again\s+(?:next\s+year|later))\W*$", I)
+_NEVER_PAST = {"drink": "drank", "eat": "ate", "smoke": "smoked", "own": "owned", "have": "had",
+               "like": "liked", "use": "used", "play": "played", "drive": "drove", "support": "supported",
+               "work": "worked", "live": "lived", "take": "taken", "keep": "kept", "ride": "rode"}
+_NEVER_HAVE = re.compile(r"\b(?:i|we)\s+(?:don'?t|do\s+not)\s+(?P<v>" + "|".join(_NEVER_PAST) +
+                         r")\s+(?P<o>[^,.;!?]+?)\s*[,.;!]\s*(?:and\s+)?(?:(?:i|we)\s+)?(?:have\s+|'ve\s+)?"
+                         r"never\s+(?:have|had|did|done)?\s*(?:in\s+my\s+life\s*)?[.!,]*(?=\s|$)", I)
 # A clause that only takes back what came before it in the message (invariant 260)
 _CANCEL = re.compile(r"(?:(?:no|nah|wait|oh|hmm|ok|okay|sorry|actually|on\s+second\s+thoughts?)\W+)*"
                      r"(?:keep\s+(?:it|that|them|this)(?:\s+(?:then|after\s+all|actually))?|never\s*mind|nvm|"
                      r"nevermind|scratch\s+that|ignore\s+(?:that|this|me|my\s+last\s+(?:message|bit))|"
                      r"cancel\s+that|don'?t\s+(?:forget|delete|remove|change)\s+(?:it|that|anything)(?:\s+then)?|"
                      r"forget\s+(?:i\s+said\s+(?:that|anything)|what\s+i\s+(?:just\s+)?said)|"
-                     r"(?:i\s+)?take\s+(?:it|that)\s+back|leave\s+it(?:\s+as\s+it\s+is)?)\W*", I)
+                     r"(?:i\s+)?take\s+(?:it|that)\s+back|leave\s+it(?:\s+as\s+it\s+is)?)\W*"
+                     # "leave it, it's fine", "keep it, that's still right": the reason it stays
+                     # takes nothing more back (invariant 295)
+                     r"(?:(?:it|that)(?:'?s|\s+is)\s+(?:still\s+)?(?:fine|ok(?:ay)?|right|correct|true|good|"
+                     r"accurate)(?:\s+(?:as\s+it\s+is|actually|after\s+all))?\W*)?", I)
 _SARCASM = re.compile(r"^\W*(?:oh\s+(?:sure|great|joy|yeah|wonderful|brilliant|fantastic|lovely|perfect)|"
                       r"yeah\s+right|sure\s+sure|because\s+i\s+totally)\b[,!.…]*\s+(?:(?:i|we)\s+"
                       r"(?:\w+\s+)?(?:love|like|enjoy|adore)\b|(?:just\s+)?what\s+i\s+needed\b)", re.IGNORECASE)

@@ -71,21 +71,37 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="change", text=f"Owns {article(thing)}{thing}", fact_type="world",
                               previous=was or None, valid_from=dates.valid_from,
                               clause=c, rule="own:replaced")]
+    # Invariant 299: "switch me to kilometres", "can you put me over to Celsius": the user's
+    # own setting asked for by name is what they prefer now; "switch me to a human" is no value.
+    m = re.match(r"^(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:switch|change|set|put|move)\s+me\s+"
+                 r"(?:over\s+|back\s+)?to\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ +/-]+?)(?:\s+please)?"
+                 r"(?=\s*(?:[,.;!?]|$))", t, I)
+    if m and not re.search(r"\b(?:human|person|agent|someone|somebody|operator|manager|english|"
+                           r"another|different|new)\b", m.group("v"), I):
+        thing = obj_phrase(m.group("v"), keep_article=False)
+        if thing:
+            return [Statement(act="change", text=f"Prefers {thing}", fact_type="preference",
+                              valid_from=dates.valid_from, clause=c, rule="own:switched")]
     # "I switched from Zed to Helix as my main editor"; "switched my terminal from X to Y";
     # "I switched banks from N26 to Revolut"; "I moved my current account from A to B"
     m = re.search(r"(?:^|\b(?:i|we)\s+)(?:have\s+|'ve\s+|just\s+|also\s+|finally\s+|recently\s+|eventually\s+)*"
                   r"(?P<verb>switched|changed|moved|"
                   r"upgraded|swapped|migrated|went)\s+(?:(?:my|our)\s+(?P<noun>[\w ]+?)\s+|"
+                  # "switched the energy to Octopus", "the kids' phones to Lebara" (inv. 301)
+                  r"the\s+(?P<whose>(?:kids|children|family)['’]?s?\s+)?(?P<noun3>" + "|".join(sorted(lx.SERVICE_NOUNS)) + r")\s+|"
                   r"(?P<noun2>banks|jobs|editors|browsers|phones|providers|energy\s+suppliers?|"
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
                   r"\s+)?(?:back\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
     money = bool(m and (m.group("noun") or "").lower() in _MONEY)
-    if m and (m.group("p") or money or m.group("noun2") or m.group("verb").lower() in {"switched", "upgraded", "swapped",
-                                                                   "migrated"}):
+    if m and (m.group("p") or money or m.group("noun2") or m.group("noun3") or m.group("verb").lower() in {
+            "switched", "upgraded", "swapped", "migrated"}):
         thing = obj_phrase(m.group("v"), keep_article=False)
-        if thing and (m.group("noun") or m.group("noun2") or m.group("verb").lower() != "moved"):
-            role = m.group("role") or m.group("noun") or m.group("noun2")
+        # "switched to vaping completely": how wholly is no part of what is used (inv. 299)
+        thing = re.sub(r"\s+(?:completely|entirely|fully|totally|for\s+good|full[- ]time)$", "", thing or "", flags=I)
+        if thing and (m.group("noun") or m.group("noun2") or m.group("noun3") or m.group("verb").lower() != "moved"):
+            role = m.group("role") or m.group("noun") or m.group("noun2") or (
+                (m.group("whose") or "") + re.sub(r"s$", "", m.group("noun3")) if m.group("noun3") else None)
             if money:
                 role = "bank"  # "moved my money to Monzo": a bank switch (invariant 155)
             if role:
@@ -645,3 +661,58 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         return [Statement(act="change", text=third_person(f"{who} {tidy(m.group('verb'))}"),
                           fact_type="world", previous=prev, clause=c, rule="third:now")]
     return None
+
+
+# Invariant 304: money held with a provider ("opened a savings account with Kuda", "took out
+# life insurance with Aviva", "pay into a SIPP with Vanguard", "started paying for YouTube
+# Premium"): what the user has, with whom. A thing bought on finance or a card lost is no account.
+_ACCOUNT = (r"(?:(?:current|savings?|joint|business|student|easy\s+access|isa|bank)\s+)?account|"
+            r"(?:lifetime\s+|stocks\s+and\s+shares\s+|cash\s+|junior\s+)?isa|sipp|pension|"
+            r"(?:life|health|home|car|travel|pet|contents|buildings|income\s+protection)\s+(?:insurance|cover|policy)|"
+            r"insurance\s+policy|mortgage|credit\s+card|savings\s+pot|premium\s+bonds")
+_MONEY_ORG = r"(?P<org>" + UPPER + r"[\w&'’.-]*(?:\s+" + UPPER + r"[\w&'’.-]*){0,2})"
+
+
+def accounts(c: str, dates: Dates) -> list[Statement] | None:
+    t = c.strip()
+    m = re.search(r"^(?:(?:i|we)\s+)?(?:have\s+|'ve\s+|just\s+|finally\s+|also\s+|now\s+)*"
+                  r"(?:opened|took\s+out|taken\s+out|set\s+up|started|pay\s+into|paying\s+into|"
+                  r"started\s+(?:putting|paying|saving)\s+[^,;]*?\s+into|put\s+[^,;]*?\s+into|switched\s+to)\s+"
+                  r"(?:(?:a|an|my|our)\s+)?(?:new\s+)?(?:(?P<brand>" + UPPER + r"[\w&'’.-]*(?:\s+" + UPPER +
+                  r"[\w&'’.-]*)?)\s+)?(?P<x>" + _ACCOUNT + r")\b(?:\s+(?:with|at|from|through|via)\s+" +
+                  _MONEY_ORG + r")?", t, I)
+    if m and (m.group("brand") or m.group("org") or not re.match(r"(?i)^(?:mortgage|pension)$", m.group("x"))):
+        x = re.sub(r"\s+", " ", m.group("x"))
+        x = x if x.isupper() or len(x) > 4 else x.upper() if x.lower() in {"isa", "sipp"} else x
+        what = f"{m.group('brand')} {x}" if m.group("brand") else x
+        org = f" with {m.group('org').rstrip('.')}" if m.group("org") else ""
+        a = "" if re.search(r"(?:insurance|cover|bonds)$", what, I) and not m.group("brand") else article(what)
+        return [Statement(act="assert", text=f"Has {a}{what}{org}", fact_type="world",
+                          valid_from=dates.valid_from, clause=c, rule="money:account")]
+    m = re.search(r"^(?:(?:i|we)\s+)?(?:have\s+|'ve\s+|just\s+|now\s+)*(?:started\s+paying\s+for|signed\s+up\s+(?:for|to)|"
+                  r"subscribed\s+to|subscribe\s+to|pay\s+for)\s+(?P<v>" + UPPER + r"[\w&'’.+-]*(?:\s+" + UPPER +
+                  r"[\w&'’.+-]*){0,2})", t, I)
+    if m:
+        return [Statement(act="assert", text=f"Subscribes to {m.group('v').rstrip('.')}", fact_type="world",
+                          valid_from=dates.valid_from, clause=c, rule="money:subscribes")]
+    return None
+
+
+# Invariant 304 (health): an injury to a part of the body is a limit worth keeping ("broke my
+# wrist", "hurt my knee", "tore my hamstring"); "hurt my feelings" names no part of the body.
+_BODY = (r"knee|knees|ankle|ankles|wrist|wrists|arm|leg|back|lower\s+back|shoulder|hip|elbow|finger|"
+         r"thumb|toe|foot|hand|neck|hamstring|calf|achilles|acl|rib|ribs|collarbone|shin|groin")
+_HURT = {"broke": "a broken", "broken": "a broken", "fractured": "a fractured", "sprained": "a sprained",
+         "twisted": "a twisted", "tore": "a torn", "torn": "a torn", "pulled": "a pulled",
+         "dislocated": "a dislocated", "hurt": "an injured", "injured": "an injured", "damaged": "an injured"}
+
+
+def injuries(c: str, dates: Dates) -> list[Statement] | None:
+    m = re.search(r"^(?:(?:i|i'?ve|i\s+have)\s+)?(?:just\s+|badly\s+|also\s+)*(?P<v>" + "|".join(_HURT) +
+                  r")\s+my\s+(?P<side>(?:left|right)\s+)?(?P<part>" + _BODY + r")\b", c.strip(), I)
+    if not m or re.search(r"\b(?:the\s+(?:day|week|month|year|night)\s+before|before\s+that|back\s+then|"
+                          r"years?\s+ago|as\s+a\s+(?:kid|child|teenager|boy|girl)|when\s+i\s+was|once)\b", c, I):
+        return None  # "I hurt my finger the week before" (a past trip): long healed, no limit now
+    part = (m.group("side") or "").lower() + m.group("part").lower()
+    return [Statement(act="assert", text=f"Has {_HURT[m.group('v').lower()]} {part}", fact_type="constraint",
+                      valid_from=dates.valid_from, clause=c, rule="health:injury")]
