@@ -88,7 +88,8 @@ def masked(text: str) -> str:
         if secret_in(m.group(0)):
             out = out[:m.start("value")] + WITHHELD + out[m.end("value"):]
     for m in reversed(list(_ID_NUMBER.finditer(out))):
-        out = out[:m.start("value")] + WITHHELD + out[m.end("value"):]
+        end = m.start("value") + len(m.group("value").rstrip(" -"))
+        out = out[:m.start("value")] + WITHHELD + out[end:]
     out = _TOKEN.sub(WITHHELD, out)
     for m in reversed(list(_CARD.finditer(out))):
         digits = re.sub(r"\D", "", m.group(0))
