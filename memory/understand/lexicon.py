@@ -28,7 +28,7 @@ watch ring necklace tent backpack suitcase case pram stroller cot treadmill rowe
 """))
 
 # Attributes one person has one of at a time: a new value replaces the old.
-SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss", "partner", "wife", "husband", "girlfriend", "boyfriend", "airport", "bank", "broadband", "internet", "isp", "phone", "car", "laptop", "hub", "coffee", "status", "headphones", "keyboard", "browser", "doctor", "dentist", "gp", "landlord", "employer", "address", "postcode", "band", "colour", "color", "team", "school", "university", "gym", "rota", "shift", "name", "age", "pronouns", "diet", "tariff", "provider", "insurer", "mortgage", "router", "watch", "tablet", "console", "os", "order", "distro", "theme", "font", "religion", "nationality", "doorbell", "thermostat"])
+SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss", "partner", "wife", "husband", "girlfriend", "boyfriend", "airport", "bank", "broadband", "internet", "isp", "phone", "car", "laptop", "hub", "coffee", "status", "headphones", "keyboard", "browser", "doctor", "dentist", "gp", "landlord", "employer", "address", "postcode", "band", "colour", "color", "team", "school", "university", "gym", "rota", "shift", "on-call", "standup", "name", "age", "pronouns", "diet", "tariff", "provider", "insurer", "mortgage", "router", "watch", "tablet", "console", "os", "order", "distro", "theme", "font", "religion", "nationality", "doorbell", "thermostat"])
 
 DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "coeliac",
          "celiac", "lactose intolerant", "lactose-intolerant", "halal", "kosher", "keto",

@@ -98,6 +98,7 @@ _OTHER_USER = re.compile(
     r"history|store|index)\b|\b(?:user[_ ]?id|index|scope|tenant)\s*[=:]", I)
 
 
+_SLOT_NOUN_P = r"(?:" + "|".join(sorted((re.escape(n) for n in lx.SLOT_NOUNS), key=len, reverse=True)) + r")"
 # Where one sentence holds several first-person clauses: "..., I ...", "... and I ...",
 # "..., so we ...", "..., now I'm ...", "... and bought ..." (the subject carries over: the
 # canonical form puts it back, invariant 138).
@@ -117,9 +118,17 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     r",\s*(?=(?:my|our)\s+(?:new\s+)?(?:manager|boss|team\s+lead|landlord|sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
                     r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
                     r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)|"
+                    # "the building got sold, the new landlord is Grainger" (invariant 308)
+                    r",\s*(?=(?:the\s+new\s+)?(?:(?!(?:his|her|their|its|the|a|an|your|my|our|this|that)\s)[\w-]+\s+)?" + _SLOT_NOUN_P + r"\s+(?:is|are)\s)|"
                     # "Gemma got promoted so I report to Priyanka now" (invariant 261)
                     r",?\s+(?:and|but|so)\s+(?=(?:my|our)\s+(?:manager|boss|team\s+lead|line\s+manager)\s+is\s+now\b)",
                     re.IGNORECASE)
+
+
+# Invariant 307: a lead-in of one to four words before ": " (never a time, "7:15").
+_COLON_LEAD = re.compile(r"^(?P<h>[^\W\d][^:,.!?;\d]{0,40}?):\s+(?=\S)")
+_COLON_KEEP = re.compile(r"(?:^|\s)(?:i|me|my|we|us|our|new|current|main|favou?rite|the\s+new)(?:\s|$)|"
+                         r"^(?:\S+\s+){4}", re.IGNORECASE)
 
 
 def split_clauses(message: str) -> list[str]:
@@ -140,6 +149,13 @@ def split_clauses(message: str) -> list[str]:
     # "my husband's called Dan and he's a plumber": two sentences, the pronoun resolved below
     message = re.sub(r"^((?:my|our)\s+[^,.!?]+?),?\s+and\s+(?=(?:he|she)(?:'s|’s|\s+is|\s+works|"
                      r"\s+lives)\s)", r"\1. ", message, flags=re.IGNORECASE)
+    # "Small correction: my birthday's ...", "Saw the allergist: the peanut allergy is ...": a
+    # short lead-in before a colon is a label, and what follows is a sentence of its own; a head
+    # that names what the value is ("new laptop: a ThinkPad", "promoted me: regional lead") or
+    # speaks of the user keeps its colon (invariant 307)
+    lead = _COLON_LEAD.match(message.strip())
+    if lead and not _COLON_KEEP.search(lead.group("h")):
+        message = f"{lead.group('h')}. {message.strip()[lead.end():]}"
     # "my doctor is Dr. Patel": a title's full stop ends no sentence
     for part in re.split(r"(?<!\b[DdMm]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<=[.!?;])\s+|"
                          r"\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
@@ -260,6 +276,29 @@ def _role_first(c: str) -> str:
     return c
 
 
+# Invariant 308: a noun the user has one of at a time, said without "my": "the new landlord is
+# Grainger", "on-call is 1 week in 6 now" (a bare noun only with "now": a change of it).
+_SLOT_NOUN = _SLOT_NOUN_P
+_NEW_NOUN = re.compile(r"^the\s+new\s+(?P<n>(?:[\w-]+\s+)?" + _SLOT_NOUN + r")\s+(?=(?:is|are)\s)", I)
+_BARE_NOUN = re.compile(r"^(?P<n>(?:[\w-]+\s+)?" + _SLOT_NOUN + r")\s+(?P<v>(?:is|are)\s+(?!now\b)[^,;!?]+?)"
+                        r"\s+now\b", I)
+
+
+def _own_noun(c: str) -> str:
+    """"the new landlord is Grainger" -> "my new landlord is Grainger"; "on-call is 1 week in 6
+    now" -> "my on-call is now 1 week in 6": the user's own noun said as it changed, read by
+    `things.my_noun` (invariant 308). A name or a determiner other than "the new" is left."""
+    c = c.strip()
+    if m := _NEW_NOUN.match(c):
+        return f"my new {m.group('n')} " + c[m.end():]
+    m = _BARE_NOUN.match(c)
+    if m and not re.match(r"(?-i:[A-Z])\S*\s+(?-i:[A-Z])", c) and m.group("n").split()[0].lower() not in {
+            "the", "a", "an", "this", "that", "his", "her", "their", "its", "your", "my", "our"}:
+        verb, _, value = m.group("v").partition(" ")
+        return f"my {m.group('n')} {verb} now {value}" + c[m.end():]
+    return c
+
+
 def read_clause(c: str, message: str, today: date, history: list[str], *,
                 allow_correction: bool = True) -> list[Statement] | None:
     """Statements in one clause (None: nothing understood; []: understood, nothing to keep)."""
@@ -285,7 +324,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         if found_head is None and found_tail is None:
             return None
         return (found_head or []) + (found_tail or [])
-    c = _role_first(c)
+    c = _role_first(_own_noun(c))
     dates = find_dates(c, today)
     found = relation(dates.text)
     if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):

@@ -1,0 +1,71 @@
+"""Recall classes of blind sets 1 and 2 (agent19, issue 12): general rules pinned with new
+phrasings, never the blind sentences (invariants 307-308)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from memory.agent import run_turn
+from memory.agents.offline import OfflineAgent
+from memory.understand.statements import split_clauses, understand
+
+TODAY = date(2026, 12, 1)
+
+
+def said(message: str) -> list[tuple[str, str | None]]:
+    return [(st.act, st.text) for st in understand(message, TODAY, []).statements]
+
+
+def turn(svc, text, user="ana"):
+    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
+
+
+# --- invariant 307: a short lead-in before a colon is a label ----------------------------------
+
+def test_inv307_a_label_before_a_colon_is_cut_from_the_sentence():
+    assert split_clauses("Quick fix: my shoe size is 43, not 42") == ["Quick fix.", "my shoe size is 43, not 42"]
+    (st,) = understand("Tiny correction: my shoe size is 43, not 42", TODAY, []).statements
+    assert st.act == "change" and st.text == "Shoe size is 43" and st.harsh
+
+
+def test_inv307_the_statement_after_the_label_is_read_as_said():
+    assert said("Heads-up from the dentist: my dentist is now Dr Okafor") == [
+        ("change", "Dentist is Dr Okafor")]
+
+
+def test_inv307_a_head_that_names_the_value_or_the_user_keeps_its_colon():
+    assert split_clauses("new tablet: a Galaxy Tab S9") == ["new tablet: a Galaxy Tab S9"]
+    assert split_clauses("Lidl made me: shift supervisor") == ["Lidl made me: shift supervisor"]
+    assert split_clauses("alarm at 6:45 please") == ["alarm at 6:45 please"]
+
+
+def test_inv307_a_label_before_nothing_known_writes_nothing(service):
+    t = turn(service, "Weekend recap: rain, rain and more rain")
+    assert t.writes() == []
+
+
+# --- invariant 308: one's own noun said without "my" -------------------------------------------
+
+def test_inv308_the_new_holder_of_a_role_is_a_change():
+    assert said("The flat changed hands, the new landlord is Harbour Lettings") == [
+        ("change", "Landlord is Harbour Lettings")]
+
+
+def test_inv308_a_bare_noun_with_now_is_a_change_of_it():
+    assert said("rota is four nights a fortnight now") == [("change", "Rota is four nights a fortnight")]
+    assert said("two people joined, on-call is one week in 12 now") == [
+        ("change", "On-call is one week in 12")]
+
+
+def test_inv308_replaces_the_record_it_names(service):
+    old = service.write_fact("ana", "Landlord is Mr Doyle").fact
+    t = turn(service, "The house was sold, the new landlord is Keystone Homes")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Keystone" in w.text
+
+
+def test_inv308_without_now_a_name_or_a_determiner_nothing_is_read():
+    assert said("the team is brilliant now") == []
+    assert said("Rota is four nights a fortnight") == []
+    assert said("Ana's landlord is Keystone Homes now") == []
+    assert said("the new car is amazing") == []
