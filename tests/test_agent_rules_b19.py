@@ -69,3 +69,24 @@ def test_inv308_without_now_a_name_or_a_determiner_nothing_is_read():
     assert said("Rota is four nights a fortnight") == []
     assert said("Ana's landlord is Keystone Homes now") == []
     assert said("the new car is amazing") == []
+
+
+def test_inv308_of_two_facts_holding_the_noun_the_one_sharing_words_is_replaced():
+    from types import SimpleNamespace
+
+    from memory.understand.matching import pick_old
+    spell = SimpleNamespace(id="a", kind="semantic", state="active", fact_type="world", rank=1,
+                            text="Rota from 6 March to 12 March")
+    standing = SimpleNamespace(id="b", kind="semantic", state="active", fact_type="world", rank=2,
+                               text="Rota at the depot is four nights a fortnight")
+    (st,) = understand("rota is 6 nights a fortnight now", TODAY, []).statements
+    # the better-ranked spell shares only a number, which is what changed
+    assert pick_old(st, [spell, standing]).id == "b"
+    (st,) = understand("rota is early shifts now", TODAY, []).statements
+    assert pick_old(st, [spell, standing]).id == "a"  # no word shared: the better rank
+
+
+def test_inv308_a_hyphenated_noun_is_found_in_the_fact():
+    from memory.understand.matching import slots_of
+    assert "noun:on-call" in slots_of("Primary on-call at Parcelbird one week in six")
+    assert "noun:on-call" not in slots_of("Calls on Sundays")
