@@ -90,3 +90,23 @@ def test_inv308_a_hyphenated_noun_is_found_in_the_fact():
     from memory.understand.matching import slots_of
     assert "noun:on-call" in slots_of("Primary on-call at Parcelbird one week in six")
     assert "noun:on-call" not in slots_of("Calls on Sundays")
+
+
+# --- invariant 309: a verb of change with two letters swapped is still read ----------------
+
+def test_inv309_a_swapped_pair_of_letters_in_a_verb_of_change_is_put_right():
+    from memory.understand.canon import respell
+    assert respell("I swtiched to Firefox") == "I switched to Firefox"
+    assert respell("Satrted at Lidl") == "Started at Lidl"
+
+
+def test_inv309_the_statement_is_read_as_if_spelt_right():
+    assert said("we cahnged from Vodafone to Three last week") == said("we changed from Vodafone to Three last week")
+    assert said("we cahnged from Vodafone to Three last week") != []
+
+
+def test_inv309_other_slips_and_other_words_are_left_as_written():
+    from memory.understand.canon import respell
+    # a letter dropped is another word ("stared"), and short or unknown words are never guessed
+    assert respell("she stared at me, we mvoed, teh cat") == "she stared at me, we mvoed, teh cat"
+    assert said("she stared at the new Kindle for ages") == []

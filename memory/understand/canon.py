@@ -271,6 +271,35 @@ def _model_first(m: re.Match) -> str:
     return f"{art} {lead} {m.group('n')}"
 
 
+# Invariant 309: the verbs of change the rules read, so that one with two adjacent letters
+# swapped ("swtiched", "strated") is still read; only a swap, never a letter dropped or added
+# ("stared" stays "stared"), and only for words of six letters or more.
+_CHANGE_VERBS = frozenset("""switched switching started starting stopped stopping changed changing
+cancelled canceled cancelling replaced replacing upgraded upgrading finished finishing married
+divorced retired promoted adopted bought ordered joined quitting moving relocated""".split())
+
+
+def _swaps(word: str) -> set[str]:
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)
+            if word[i] != word[i + 1]}
+
+
+_RESPELL = {typo: verb for verb in _CHANGE_VERBS if len(verb) >= 6 for typo in _swaps(verb)
+            if typo not in _CHANGE_VERBS}
+
+
+def respell(text: str) -> str:
+    """The text with a verb of change that has two adjacent letters swapped put right
+    (invariant 309); every other word as written. Pure."""
+    def fix(m: re.Match[str]) -> str:
+        w = m.group(0)
+        right = _RESPELL.get(w.lower())
+        if right is None:
+            return w
+        return right.capitalize() if w[0].isupper() else right
+    return re.sub(r"[A-Za-z]{6,}", fix, text)
+
+
 def canonical(clause: str, *, lowercase: bool = False) -> str:
     """The clause in the plain first-person grammar the rules read. Pure (invariant 137)."""
     c = clause.replace("’", "'").replace("‘", "'")

@@ -30,7 +30,7 @@ from .about_me import (
     schedule,
     work,
 )
-from .canon import canonical, is_lowercase_message, strip_symbols
+from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
@@ -647,7 +647,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         return out
     # Invariant 162: words in quotation marks that speak in the first person are someone
     # else's ('She told me "I'm vegan now"'), never the user's statement.
-    message = _QUOTED.sub(" ", message)
+    message = respell(_QUOTED.sub(" ", message))  # "swtiched" is "switched" (invariant 309)
     lowercase = is_lowercase_message(message)
     bare = _bare_place(message, lowercase)
     if bare:
