@@ -110,3 +110,20 @@ def test_inv309_other_slips_and_other_words_are_left_as_written():
     # a letter dropped is another word ("stared"), and short or unknown words are never guessed
     assert respell("she stared at me, we mvoed, teh cat") == "she stared at me, we mvoed, teh cat"
     assert said("she stared at the new Kindle for ages") == []
+
+
+# --- invariant 310: "me and <name>" is "we"; "both" after the verb says nothing more ----------
+
+def test_inv310_me_and_a_named_person_is_we():
+    assert said("Me and Ines are flying to Oslo on 3 March") == said("We are flying to Oslo on 3 March")
+    assert said("Me and Ines moved to Bergen") == [("change", "Lives in Bergen")]
+
+
+def test_inv310_both_or_all_after_the_verb_is_dropped():
+    assert said("My husband Karl and I are both pescatarian") == [("assert", "Is pescatarian")]
+    assert said("we're all teetotal these days") == said("we're teetotal these days") != []
+
+
+def test_inv310_a_remark_about_the_two_of_them_writes_nothing(service):
+    t = turn(service, "Me and Ines are exhausted")
+    assert t.writes() == []

@@ -384,6 +384,11 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
                r"(?:i|me)\b(?!')", "we", c,
                flags=I)
     c = re.sub(r"^me\s+and\s+(?:my|the|our)\s+[\w-]+\b", "we", c, flags=I)
+    # "Me and Tom are off to Rome", "we are both vegan": the user among others is "we", and
+    # "both" or "all" after the verb says nothing more (invariant 310)
+    c = re.sub(r"^me\s+and\s+(?-i:[^\W\d_a-z])[\w'-]+(?=\s+(?:are|were|have|had|'re|'ve|[a-z]+ed)\b)", "we", c,
+               flags=I)
+    c = re.sub(r"\b(we|they)(\s+are|'re|\s+were|\s+have|'ve)\s+(?:both|all)\s+(?=[a-z])", r"\1\2 ", c, flags=I)
     # Non-native forms.
     c = re.sub(r"\b(am|is|are|'m|'re)\s+not\s+(?:more|anymore|any\s+more)\b", r"\1 no longer",
                c, flags=I)
