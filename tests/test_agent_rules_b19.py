@@ -127,3 +127,36 @@ def test_inv310_both_or_all_after_the_verb_is_dropped():
 def test_inv310_a_remark_about_the_two_of_them_writes_nothing(service):
     t = turn(service, "Me and Ines are exhausted")
     assert t.writes() == []
+
+
+# --- invariant 311: a team moved from and to ------------------------------------------------
+
+def test_inv311_the_team_moved_to_is_the_value_not_the_one_left():
+    assert said("I transferred from the billing team to the search team") == [
+        ("change", "Works on the search team")]
+
+
+def test_inv311_replaces_the_team_inside_the_job(service):
+    old = service.write_fact("ana", "Data engineer on the billing team at Korva", fact_type="identity").fact
+    t = turn(service, "I switched from the billing team to the growth team last week")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id)
+    assert w.text == "Data engineer on the growth team at Korva"
+
+
+def test_inv311_a_team_only_left_or_a_sports_team_is_no_move():
+    assert said("I moved from the billing team") == []
+    assert said("I moved from the hockey team to the netball team") == []
+
+
+# --- invariant 312: "out doing X" is doing X ---------------------------------------------------
+
+def test_inv312_out_doing_is_doing():
+    assert said("I'm out doing landscape painting most weekends now") == [
+        ("assert", "Is doing landscape painting most weekends")]
+    assert said("and we're off doing parkrun every Saturday") == said("and we're doing parkrun every Saturday")
+
+
+def test_inv312_out_or_away_for_now_writes_nothing(service):
+    assert turn(service, "I'm out shopping").writes() == []
+    assert turn(service, "I'm away doing a course until March").writes() == []

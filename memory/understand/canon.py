@@ -389,6 +389,9 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"^me\s+and\s+(?-i:[^\W\d_a-z])[\w'-]+(?=\s+(?:are|were|have|had|'re|'ve|[a-z]+ed)\b)", "we", c,
                flags=I)
     c = re.sub(r"\b(we|they)(\s+are|'re|\s+were|\s+have|'ve)\s+(?:both|all)\s+(?=[a-z])", r"\1\2 ", c, flags=I)
+    # "I'm out doing street photography every weekend", "we're off bouldering on Sundays": where
+    # the user goes to do it is no part of what they do (invariant 312)
+    c = re.sub(r"\b(i'm|i\s+am|we're|we\s+are)\s+(?:out|off)\s+(?=[a-z]{2,}ing\b)", r"\1 ", c, flags=I)
     # Non-native forms.
     c = re.sub(r"\b(am|is|are|'m|'re)\s+not\s+(?:more|anymore|any\s+more)\b", r"\1 no longer",
                c, flags=I)
