@@ -90,6 +90,12 @@ _QUESTION = re.compile(
     r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
     r"(?:is|are|am|do|does|did|have|has|can|could|should|would|will|was|were)\s+"
     r"(?:i|you|we|my|it|there|the|this|that|they|he|she|our|a|an|any)\b)", I)
+# Invariant 314: "I'm moving to Mars, that was a joke": said in jest and taken back in the same
+# breath; after a negation ("I don't have a boat, that was a joke") the cue says the record was
+# never true instead (lexicon.HARSH_CUES), so a clause that denies is left to the denials.
+_JEST = re.compile(r"^(?!.*\b(?:not|never|no|don'?t|doesn'?t|didn'?t|isn'?t|wasn'?t|aren'?t|haven'?t|"
+                   r"hasn'?t)\b)[^,]+,\s*(?:(?:that|it|this)\s+was\s+(?:(?:just|only)\s+)?(?:a\s+joke|joking|"
+                   r"banter|a\s+wind-?up))\W*$", I)
 _OTHER_USER = re.compile(
     r"\b(?:as|for|of|about|to|into|from|in)\s+(?:the\s+)?user\s+[\w.@-]+|\buser\s+[\w.@-]+'?s\b|"
     r"\b(?:another|other|different|every|all)\s+users?\b|\b(?:log(?:ged)?\s+in|act|acting|"
@@ -715,7 +721,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             # "oh sure, I LOVE being on hold": irony says the opposite (invariant 164)
             out.ignored.append(raw)
             continue
-        if _REPORTED.search(c) or _GERUND_REMARK.match(raw.strip()):
+        if _REPORTED.search(c) or _GERUND_REMARK.match(raw.strip()) or _JEST.search(c):
             # "I told my boss I'm moving to Leeds, but I'm not": what the user told someone else
             # or took back in the same breath is not a statement (invariant 141).
             out.ignored.append(raw)
