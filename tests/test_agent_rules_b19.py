@@ -179,3 +179,15 @@ def test_inv314_after_a_statement_it_takes_the_statement_back(service):
 def test_inv314_a_joke_said_as_part_of_a_value_is_no_cue():
     assert said("I got a new car, it was a joke present from my dad") != []
     assert said("I don't own a racehorse") == []
+
+
+def test_inv308_a_noun_changed_to_a_value_is_what_it_is_now(service):
+    old = service.write_fact("ana", "Energy tariff is Octopus Flexible").fact
+    t = turn(service, "Our energy tariff got switched to Octopus Agile yesterday")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Agile" in w.text
+
+
+def test_inv308_a_thing_moved_somewhere_is_no_value():
+    assert said("my car got moved to the visitors' car park") == []
+    assert said("the meeting got changed to Friday") == []

@@ -286,15 +286,22 @@ def _role_first(c: str) -> str:
 # Grainger", "on-call is 1 week in 6 now" (a bare noun only with "now": a change of it).
 _SLOT_NOUN = _SLOT_NOUN_P
 _NEW_NOUN = re.compile(r"^the\s+new\s+(?P<n>(?:[\w-]+\s+)?" + _SLOT_NOUN + r")\s+(?=(?:is|are)\s)", I)
+_CHANGED_TO = re.compile(r"^(?:my|our|the)\s+(?P<n>(?:[\w-]+\s+){0,2}?" + _SLOT_NOUN + r")\s+(?:has\s+|'s\s+|have\s+)?"
+                         r"(?:got|been|was|were|just\s+got)\s+(?:upgraded|downgraded|changed|switched|bumped\s+up|"
+                         r"moved\s+over)\s+to\s+(?=\S)", I)
 _BARE_NOUN = re.compile(r"^(?P<n>(?:[\w-]+\s+)?" + _SLOT_NOUN + r")\s+(?P<v>(?:is|are)\s+(?!now\b)[^,;!?]+?)"
                         r"\s+now\b", I)
 
 
 def _own_noun(c: str) -> str:
     """"the new landlord is Grainger" -> "my new landlord is Grainger"; "on-call is 1 week in 6
-    now" -> "my on-call is now 1 week in 6": the user's own noun said as it changed, read by
+    now" -> "my on-call is now 1 week in 6"; "our broadband got upgraded to 1.6 Gb" -> "my
+    broadband is now 1.6 Gb": the user's own noun said as it changed, read by
     `things.my_noun` (invariant 308). A name or a determiner other than "the new" is left."""
     c = c.strip()
+    if m := _CHANGED_TO.match(c):
+        # "our broadband got upgraded to 1.6 Gb": what it is now
+        return f"my {m.group('n')} is now " + c[m.end():]
     if m := _NEW_NOUN.match(c):
         return f"my new {m.group('n')} " + c[m.end():]
     m = _BARE_NOUN.match(c)
