@@ -162,21 +162,21 @@ def test_inv312_out_or_away_for_now_writes_nothing(service):
     assert turn(service, "I'm away doing a course until March").writes() == []
 
 
-# --- invariant 314: "that was a joke" --------------------------------------------------------
+# --- invariant 313: "that was a joke" --------------------------------------------------------
 
-def test_inv314_a_joke_cue_after_a_negation_denies_the_record(service):
+def test_inv313_a_joke_cue_after_a_negation_denies_the_record(service):
     old = service.write_fact("ana", "Owns a racehorse called Biscuit").fact
     t = turn(service, "lol I don't own a racehorse, that was just a joke")
     (w,) = t.writes()
     assert (w.op, w.old_id) == ("retract", old.id)
 
 
-def test_inv314_after_a_statement_it_takes_the_statement_back(service):
+def test_inv313_after_a_statement_it_takes_the_statement_back(service):
     assert said("I'm moving to Reykjavik, that was a joke") == []
     assert turn(service, "I bought a castle, it was only banter").writes() == []
 
 
-def test_inv314_a_joke_said_as_part_of_a_value_is_no_cue():
+def test_inv313_a_joke_said_as_part_of_a_value_is_no_cue():
     assert said("I got a new car, it was a joke present from my dad") != []
     assert said("I don't own a racehorse") == []
 

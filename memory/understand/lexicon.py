@@ -76,7 +76,7 @@ HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) w
               # "no idea where X came from", "always has been", "no no, ...")
               r"never said|never did|no idea where|not sure where (?:the idea|that|this|it)|"
               r"where did (?:you|that|this) (?:get|come)|always (?:has|have) been|always was|"
-              # invariant 314: what is on record was said in jest ("that was a joke")
+              # invariant 313: what is on record was said in jest ("that was a joke")
               r"(?:that|it|this) was (?:(?:just|only) )?(?:a joke|joking|banter|a wind-?up)|"
               r"^\W*no,? no)\b")
 # Words that make a statement a change of something stored.

@@ -90,7 +90,7 @@ _QUESTION = re.compile(
     r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
     r"(?:is|are|am|do|does|did|have|has|can|could|should|would|will|was|were)\s+"
     r"(?:i|you|we|my|it|there|the|this|that|they|he|she|our|a|an|any)\b)", I)
-# Invariant 314: "I'm moving to Mars, that was a joke": said in jest and taken back in the same
+# Invariant 313: "I'm moving to Mars, that was a joke": said in jest and taken back in the same
 # breath; after a negation ("I don't have a boat, that was a joke") the cue says the record was
 # never true instead (lexicon.HARSH_CUES), so a clause that denies is left to the denials.
 _JEST = re.compile(r"^(?!.*\b(?:not|never|no|don'?t|doesn'?t|didn'?t|isn'?t|wasn'?t|aren'?t|haven'?t|"
