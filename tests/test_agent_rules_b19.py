@@ -40,8 +40,9 @@ def test_inv307_a_head_that_names_the_value_or_the_user_keeps_its_colon():
 
 
 def test_inv307_a_label_before_nothing_known_writes_nothing(service):
-    t = turn(service, "Weekend recap: rain, rain and more rain")
-    assert t.writes() == []
+    assert turn(service, "Quick update: rain, rain and more rain").writes() == []
+    # a head that is no label keeps its colon: "Lyon again after all: ..." (invariant 252)
+    assert split_clauses("Lyon again: the choir festival") == ["Lyon again: the choir festival"]
 
 
 # --- invariant 308: one's own noun said without "my" -------------------------------------------

@@ -131,10 +131,12 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     re.IGNORECASE)
 
 
-# Invariant 307: a lead-in of one to four words before ": " (never a time, "7:15").
-_COLON_LEAD = re.compile(r"^(?P<h>[^\W\d][^:,.!?;\d]{0,40}?):\s+(?=\S)")
-_COLON_KEEP = re.compile(r"(?:^|\s)(?:i|me|my|we|us|our|new|current|main|favou?rite|the\s+new)(?:\s|$)|"
-                         r"^(?:\S+\s+){4}", re.IGNORECASE)
+# Invariant 307: a lead-in that labels the message ("Small correction:", "Quick update on the
+# car:", "Heads-up from the dentist:"): at most two words, a label word, and what it is about.
+_LABELS = (r"(?:correction|update|change|fix|news|note|heads-?up|reminder|confession|fyi|psa|"
+           r"announcement|clarification|amendment|tweak)")
+_COLON_LEAD = re.compile(r"^(?P<h>(?:[\w'-]+\s+){0,2}" + _LABELS + r"(?:\s+(?:for|on|about|from|re|to)\s+"
+                         r"[^:,.!?;\d]{1,30}?)?):\s+(?=\S)", re.IGNORECASE)
 
 
 def split_clauses(message: str) -> list[str]:
@@ -155,12 +157,11 @@ def split_clauses(message: str) -> list[str]:
     # "my husband's called Dan and he's a plumber": two sentences, the pronoun resolved below
     message = re.sub(r"^((?:my|our)\s+[^,.!?]+?),?\s+and\s+(?=(?:he|she)(?:'s|’s|\s+is|\s+works|"
                      r"\s+lives)\s)", r"\1. ", message, flags=re.IGNORECASE)
-    # "Small correction: my birthday's ...", "Saw the allergist: the peanut allergy is ...": a
-    # short lead-in before a colon is a label, and what follows is a sentence of its own; a head
-    # that names what the value is ("new laptop: a ThinkPad", "promoted me: regional lead") or
-    # speaks of the user keeps its colon (invariant 307)
+    # "Small correction: my birthday's ...": a label before a colon is a sentence of its own and
+    # what follows is read as said; any other head ("new laptop: a ThinkPad", "promoted me:
+    # regional lead", "Lyon again after all: ...") keeps its colon (invariant 307)
     lead = _COLON_LEAD.match(message.strip())
-    if lead and not _COLON_KEEP.search(lead.group("h")):
+    if lead:
         message = f"{lead.group('h')}. {message.strip()[lead.end():]}"
     # "my doctor is Dr. Patel": a title's full stop ends no sentence
     for part in re.split(r"(?<!\b[DdMm]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<=[.!?;])\s+|"
