@@ -220,7 +220,8 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
     if not inner and re.match(r"^(?:the\s+)?[\w'’ -]+?\s+(?:is|are|takes?|runs?|uses?|has|have)\s+",
                               value_clause, I):
         # A plain statement corrected in place ("The sensors take CR2032 batteries, not CR1632").
-        text = cap(third_person(re.sub(r"^the\s+", "", tidy(value_clause), flags=I)))
+        # "my birthday is in June" is "Birthday is in June", never "Their birthday ..." (inv. 317)
+        text = cap(third_person(re.sub(r"^(?:the|my|our)\s+", "", tidy(value_clause), flags=I)))
         inner = [Statement(act="assert", text=text, fact_type="world", clause=c, rule="statement")]
     if not inner or inner[0].act not in ("assert", "change"):
         return None

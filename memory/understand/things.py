@@ -516,6 +516,8 @@ check call text email message ring ask pay spend waste lose eat sleep""".split()
 def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     """"My new phone is a Pixel 9", "Our broadband is now Community Fibre", "my favourite band is"."""
     t = dates.text
+    if re.match(r"^(?:my|our)\s+(?:[\w-]+\s+)?(?:birthday|anniversary)\s+is\s+(?:in|on)\s", c, I):
+        t = c  # "my birthday is in June": the date is the value, not when it was said (inv. 317)
     m = re.match(r"^(?:my|our)\s+(?P<new>new\s+|current\s+|main\s+(?=\w+\s+(?:is|are)))?"
                  r"(?P<n>[\w'’ -]+?)\s+(?:is|are|'s)\s+(?:now\s+|actually\s+|still\s+)?"
                  r"(?P<v>[^,;!?]+?)(?P<now>\s+(?:now|these\s+days|nowadays))?\s*(?:[,;!?].*|(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)\.(?:\s.*)?)?$", t, I)
@@ -542,8 +544,12 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     provider = head_noun in {"broadband", "energy", "electricity", "gas", "bank", "phone", "mobile",
                              "insurance", "mortgage", "pension", "internet", "wifi", "contract",
                              "isp", "network", "provider", "supplier", "account", "plan"}
-    if provider and re.match(r"^(?:now\s+)?with\s+" + UPPER, value):
-        pass  # "our broadband is now with BT": who provides it (invariant 238)
+    dated = head_noun in {"birthday", "anniversary", "due", "wedding", "graduation"} and re.match(
+        r"^(?:in|on)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?:jan|feb|mar|apr|may|jun|jul|"
+        r"aug|sep|oct|nov|dec)", value, I)
+    if provider and re.match(r"^(?:now\s+)?with\s+" + UPPER, value) or dated:
+        pass  # "our broadband is now with BT": who provides it (invariant 238); "my birthday is
+        # in June": when (invariant 317)
     elif re.match(r"^(?:in|at|with|under|behind|outside|inside|away|out|over|upstairs|downstairs|"
                 r"back|round|around|still\s+in|at\s+home|in\s+the\s+(?:garage|shop|car|bin|loft))\b", value, I):
         return None  # "my car is in the garage": where it is now, not what it is
