@@ -358,8 +358,10 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     # "I moved to the payments team", "I'm on the data team now" (invariant 244)
     m = re.search(r"\b(?:i\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?P<chg>moved|switched|transferred|joined|"
-                  r"changed)\s+(?:over\s+)?(?:to|into)?\s*|(?:i'?m|i\s+am)\s+(?P<now>now\s+)?(?:on|in)\s+)"
-                  r"(?:the\s+|a\s+|our\s+)?(?P<team>(?!(?:my|new|a|an|the|our|another|different)\b)\w[\w&'’ -]{0,39}?)\s+team\b(?!\s+(?:lunch|"
+                  r"changed)\s+(?:over\s+)?(?:from\s+(?:the\s+|a\s+|our\s+)?(?:\w[\w&'’ -]{0,39}?)\s+team\s+)?"
+                  # "moved from the platform team to the data team": the team moved to (inv. 311)
+                  r"(?:to|into)?\s*|(?:i'?m|i\s+am)\s+(?P<now>now\s+)?(?:on|in)\s+)"
+                  r"(?:the\s+|a\s+|our\s+)?(?P<team>(?!(?:my|new|a|an|the|our|another|different|from)\b)\w[\w&'’ -]{0,39}?)\s+team\b(?!\s+(?:lunch|"
                   r"dinner|drinks|meeting|call|event|day|building|offsite|chat))", t, I)
     if m and not re.search(r"\b(?:football|rugby|cricket|netball|hockey|quiz|pub|sports?|volleyball|"
                            r"basketball|running|rowing|swim(?:ming)?|to|into|a|an|new|another|"

@@ -314,6 +314,35 @@ def _model_first(m: re.Match) -> str:
     return f"{art} {lead} {m.group('n')}"
 
 
+# Invariant 309: the verbs of change the rules read, so that one with two adjacent letters
+# swapped ("swtiched", "strated") is still read; only a swap, never a letter dropped or added
+# ("stared" stays "stared"), and only for words of six letters or more.
+_CHANGE_VERBS = frozenset("""switched switching started starting stopped stopping changed changing
+cancelled canceled cancelling replaced replacing upgraded upgrading finished finishing married
+divorced retired promoted adopted bought ordered joined quitting moving relocated""".split())
+
+
+def _swaps(word: str) -> set[str]:
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)
+            if word[i] != word[i + 1]}
+
+
+_RESPELL = {typo: verb for verb in _CHANGE_VERBS if len(verb) >= 6 for typo in _swaps(verb)
+            if typo not in _CHANGE_VERBS}
+
+
+def respell(text: str) -> str:
+    """The text with a verb of change that has two adjacent letters swapped put right
+    (invariant 309); every other word as written. Pure."""
+    def fix(m: re.Match[str]) -> str:
+        w = m.group(0)
+        right = _RESPELL.get(w.lower())
+        if right is None:
+            return w
+        return right.capitalize() if w[0].isupper() else right
+    return re.sub(r"[A-Za-z]{6,}", fix, text)
+
+
 def canonical(clause: str, *, lowercase: bool = False) -> str:
     """The clause in the plain first-person grammar the rules read. Pure (invariant 137)."""
     c = clause.replace("’", "'").replace("‘", "'")
@@ -402,6 +431,14 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"(?P<pre>\b[\w'’]+\s+)?\b(?:(?:my|our)\s+[\w-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?|me|"
                r"(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)\b(?!')", _we, c, flags=I)
     c = re.sub(r"^me\s+and\s+(?:my|the|our)\s+[\w-]+\b", "we", c, flags=I)
+    # "Me and Tom are off to Rome", "we are both vegan": the user among others is "we", and
+    # "both" or "all" after the verb says nothing more (invariant 310)
+    c = re.sub(r"^me\s+and\s+(?-i:[^\W\d_a-z])[\w'-]+(?=\s+(?:are|were|have|had|'re|'ve|[a-z]+ed)\b)", "we", c,
+               flags=I)
+    c = re.sub(r"\b(we|they)(\s+are|'re|\s+were|\s+have|'ve)\s+(?:both|all)\s+(?=[a-z])", r"\1\2 ", c, flags=I)
+    # "I'm out doing street photography every weekend", "we're off bouldering on Sundays": where
+    # the user goes to do it is no part of what they do (invariant 312)
+    c = re.sub(r"\b(i'm|i\s+am|we're|we\s+are)\s+(?:out|off)\s+(?=[a-z]{2,}ing\b)", r"\1 ", c, flags=I)
     # Non-native forms.
     c = re.sub(r"\b(am|is|are|'m|'re)\s+not\s+(?:more|anymore|any\s+more)\b", r"\1 no longer",
                c, flags=I)

@@ -28,7 +28,7 @@ watch ring necklace tent backpack suitcase case pram stroller cot treadmill rowe
 """))
 
 # Attributes one person has one of at a time: a new value replaces the old.
-SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss", "partner", "wife", "husband", "girlfriend", "boyfriend", "airport", "bank", "broadband", "internet", "isp", "phone", "car", "laptop", "hub", "coffee", "status", "headphones", "keyboard", "browser", "doctor", "dentist", "gp", "landlord", "employer", "address", "postcode", "band", "colour", "color", "team", "school", "university", "gym", "rota", "shift", "name", "age", "pronouns", "diet", "tariff", "provider", "insurer", "mortgage", "router", "watch", "tablet", "console", "os", "order", "distro", "theme", "font", "religion", "nationality", "doorbell", "thermostat"])
+SLOT_NOUNS = frozenset(["editor", "terminal", "shell", "manager", "lead", "boss", "partner", "wife", "husband", "girlfriend", "boyfriend", "airport", "bank", "broadband", "internet", "isp", "phone", "car", "laptop", "hub", "coffee", "status", "headphones", "keyboard", "browser", "doctor", "dentist", "gp", "landlord", "employer", "address", "postcode", "band", "colour", "color", "team", "school", "university", "gym", "rota", "shift", "on-call", "standup", "name", "age", "pronouns", "diet", "tariff", "provider", "insurer", "mortgage", "router", "watch", "tablet", "console", "os", "order", "distro", "theme", "font", "religion", "nationality", "doorbell", "thermostat"])
 
 DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "coeliac",
          "celiac", "lactose intolerant", "lactose-intolerant", "halal", "kosher", "keto",
@@ -80,6 +80,8 @@ HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) w
               # "no idea where X came from", "always has been", "no no, ...")
               r"never said|never did|no idea where|not sure where (?:the idea|that|this|it)|"
               r"where did (?:you|that|this) (?:get|come)|always (?:has|have) been|always was|"
+              # invariant 313: what is on record was said in jest ("that was a joke")
+              r"(?:that|it|this) was (?:(?:just|only) )?(?:a joke|joking|banter|a wind-?up)|"
               r"^\W*no,? no)\b")
 # Words that make a statement a change of something stored.
 CHANGE_CUES = (r"\b(?:now|these days|nowadays|no longer|any ?more|instead|switched|changed|"

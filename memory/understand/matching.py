@@ -133,6 +133,8 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
     for noun in lx.SLOT_NOUNS:
         if noun in head_words or (noun + "s") in head_words:
             out.add(f"noun:{noun}")
+        elif "-" in noun and re.search(r"(?<![\w-])" + re.escape(noun) + r"(?![\w-])", low[:60]):
+            out.add(f"noun:{noun}")  # "Primary on-call at ...": a hyphenated noun (invariant 308)
     m = re.match(r"^(\w+)\s", low)
     if m:
         out.add(f"verb:{_base_verb(m.group(1))}")
@@ -242,7 +244,11 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             found = [(s, h) for h in facts
                      if (s := _strength("employer", h.text, h.fact_type)) and terms(h.text) != new_terms]
         if found:
-            return max(found, key=lambda p: (p[0], -p[1].rank))[1]
+            # Two facts hold the slot ("Primary on-call one week in six", "On-call from August
+            # 10 to August 17"): the one sharing words with the new value, never its numbers,
+            # which are what changed (invariant 308)
+            shared = {w for w in new_terms - TEMPLATE if not w.isdigit()}
+            return max(found, key=lambda p: (p[0], len(shared & terms(p[1].text)), -p[1].rank))[1]
     if st.act == "change" and not st.slot and not st.previous and not st.kind:
         # "I now prefer window seats": a stated change of a fact of the same kind about the
         # same thing ("Always wants an aisle seat" shares "seat").

@@ -30,7 +30,7 @@ from .about_me import (
     schedule,
     work,
 )
-from .canon import canonical, is_lowercase_message, strip_symbols
+from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
@@ -98,6 +98,12 @@ _QUESTION = re.compile(
     r"give me|any idea|do you|did you|can you|could you|would you|will you|have you|"
     r"(?:is|are|am|do|does|did|have|has|can|could|should|would|will|was|were)\s+"
     r"(?:i|you|we|my|it|there|the|this|that|they|he|she|our|a|an|any)\b)", I)
+# Invariant 313: "I'm moving to Mars, that was a joke": said in jest and taken back in the same
+# breath; after a negation ("I don't have a boat, that was a joke") the cue says the record was
+# never true instead (lexicon.HARSH_CUES), so a clause that denies is left to the denials.
+_JEST = re.compile(r"^(?!.*\b(?:not|never|no|don'?t|doesn'?t|didn'?t|isn'?t|wasn'?t|aren'?t|haven'?t|"
+                   r"hasn'?t)\b)[^,]+,\s*(?:(?:that|it|this)\s+was\s+(?:(?:just|only)\s+)?(?:a\s+joke|joking|"
+                   r"banter|a\s+wind-?up))\W*$", I)
 _OTHER_USER = re.compile(
     r"\b(?:as|for|of|about|to|into|from|in)\s+(?:the\s+)?user\s+[\w.@-]+|\buser\s+[\w.@-]+'?s\b|"
     r"\b(?:another|other|different|every|all)\s+users?\b|\b(?:log(?:ged)?\s+in|act|acting|"
@@ -106,6 +112,7 @@ _OTHER_USER = re.compile(
     r"history|store|index)\b|\b(?:user[_ ]?id|index|scope|tenant)\s*[=:]", I)
 
 
+_SLOT_NOUN_P = r"(?:" + "|".join(sorted((re.escape(n) for n in lx.SLOT_NOUNS), key=len, reverse=True)) + r")"
 # Where one sentence holds several first-person clauses: "..., I ...", "... and I ...",
 # "..., so we ...", "..., now I'm ...", "... and bought ..." (the subject carries over: the
 # canonical form puts it back, invariant 138).
@@ -125,9 +132,19 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     r",\s*(?=(?:my|our)\s+(?:new\s+)?(?:manager|boss|team\s+lead|landlord|sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
                     r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
                     r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)|"
+                    # "the building got sold, the new landlord is Grainger" (invariant 308)
+                    r",\s*(?=(?:the\s+new\s+)?(?:(?!(?:his|her|their|its|the|a|an|your|my|our|this|that)\s)[\w-]+\s+)?" + _SLOT_NOUN_P + r"\s+(?:is|are)\s)|"
                     # "Gemma got promoted so I report to Priyanka now" (invariant 261)
                     r",?\s+(?:and|but|so)\s+(?=(?:my|our)\s+(?:manager|boss|team\s+lead|line\s+manager)\s+is\s+now\b)",
                     re.IGNORECASE)
+
+
+# Invariant 307: a lead-in that labels the message ("Small correction:", "Quick update on the
+# car:", "Heads-up from the dentist:"): at most two words, a label word, and what it is about.
+_LABELS = (r"(?:correction|update|change|fix|news|note|heads-?up|reminder|confession|fyi|psa|"
+           r"announcement|clarification|amendment|tweak)")
+_COLON_LEAD = re.compile(r"^(?P<h>(?:[\w'-]+\s+){0,2}" + _LABELS + r"(?:\s+(?:for|on|about|from|re|to)\s+"
+                         r"[^:,.!?;\d]{1,30}?)?):\s+(?=\S)", re.IGNORECASE)
 
 
 def split_clauses(message: str) -> list[str]:
@@ -148,6 +165,12 @@ def split_clauses(message: str) -> list[str]:
     # "my husband's called Dan and he's a plumber": two sentences, the pronoun resolved below
     message = re.sub(r"^((?:my|our)\s+[^,.!?]+?),?\s+and\s+(?=(?:he|she)(?:'s|’s|\s+is|\s+works|"
                      r"\s+lives)\s)", r"\1. ", message, flags=re.IGNORECASE)
+    # "Small correction: my birthday's ...": a label before a colon is a sentence of its own and
+    # what follows is read as said; any other head ("new laptop: a ThinkPad", "promoted me:
+    # regional lead", "Lyon again after all: ...") keeps its colon (invariant 307)
+    lead = _COLON_LEAD.match(message.strip())
+    if lead:
+        message = f"{lead.group('h')}. {message.strip()[lead.end():]}"
     # "my doctor is Dr. Patel": a title's full stop ends no sentence
     for part in re.split(r"(?<!\b[DdMm]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<=[.!?;])\s+|"
                          r"\n+|\s+[—–]\s+|\s+-\s+(?=\w)", message.strip()):
@@ -271,6 +294,36 @@ def _role_first(c: str) -> str:
     return c
 
 
+# Invariant 308: a noun the user has one of at a time, said without "my": "the new landlord is
+# Grainger", "on-call is 1 week in 6 now" (a bare noun only with "now": a change of it).
+_SLOT_NOUN = _SLOT_NOUN_P
+_NEW_NOUN = re.compile(r"^the\s+new\s+(?P<n>(?:[\w-]+\s+)?" + _SLOT_NOUN + r")\s+(?=(?:is|are)\s)", I)
+_CHANGED_TO = re.compile(r"^(?:my|our|the)\s+(?P<n>(?:[\w-]+\s+){0,2}?" + _SLOT_NOUN + r")\s+(?:has\s+|'s\s+|have\s+)?"
+                         r"(?:got|been|was|were|just\s+got)\s+(?:upgraded|downgraded|changed|switched|bumped\s+up|"
+                         r"moved\s+over)\s+to\s+(?=\S)", I)
+_BARE_NOUN = re.compile(r"^(?P<n>(?:[\w-]+\s+)?" + _SLOT_NOUN + r")\s+(?P<v>(?:is|are)\s+(?!now\b)[^,;!?]+?)"
+                        r"\s+now\b", I)
+
+
+def _own_noun(c: str) -> str:
+    """"the new landlord is Grainger" -> "my new landlord is Grainger"; "on-call is 1 week in 6
+    now" -> "my on-call is now 1 week in 6"; "our broadband got upgraded to 1.6 Gb" -> "my
+    broadband is now 1.6 Gb": the user's own noun said as it changed, read by
+    `things.my_noun` (invariant 308). A name or a determiner other than "the new" is left."""
+    c = c.strip()
+    if m := _CHANGED_TO.match(c):
+        # "our broadband got upgraded to 1.6 Gb": what it is now
+        return f"my {m.group('n')} is now " + c[m.end():]
+    if m := _NEW_NOUN.match(c):
+        return f"my new {m.group('n')} " + c[m.end():]
+    m = _BARE_NOUN.match(c)
+    if m and not re.match(r"(?-i:[A-Z])\S*\s+(?-i:[A-Z])", c) and m.group("n").split()[0].lower() not in {
+            "the", "a", "an", "this", "that", "his", "her", "their", "its", "your", "my", "our"}:
+        verb, _, value = m.group("v").partition(" ")
+        return f"my {m.group('n')} {verb} now {value}" + c[m.end():]
+    return c
+
+
 def read_clause(c: str, message: str, today: date, history: list[str], *,
                 allow_correction: bool = True) -> list[Statement] | None:
     """Statements in one clause (None: nothing understood; []: understood, nothing to keep)."""
@@ -296,7 +349,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         if found_head is None and found_tail is None:
             return None
         return (found_head or []) + (found_tail or [])
-    c = _role_first(c)
+    c = _role_first(_own_noun(c))
     dates = find_dates(c, today)
     found = relation(dates.text)
     if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):
@@ -619,7 +672,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         return out
     # Invariant 162: words in quotation marks that speak in the first person are someone
     # else's ('She told me "I'm vegan now"'), never the user's statement.
-    message = _QUOTED.sub(" ", message)
+    message = respell(_QUOTED.sub(" ", message))  # "swtiched" is "switched" (invariant 309)
     # Invariant 303: "I don't drink coffee. Never have." says it was never true: the user
     # never drank it (a denial of what is on record, not a new habit)
     message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)
@@ -690,7 +743,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             # "oh sure, I LOVE being on hold": irony says the opposite (invariant 164)
             out.ignored.append(raw)
             continue
-        if _REPORTED.search(c) or _GERUND_REMARK.match(raw.strip()):
+        if _REPORTED.search(c) or _GERUND_REMARK.match(raw.strip()) or _JEST.search(c):
             # "I told my boss I'm moving to Leeds, but I'm not": what the user told someone else
             # or took back in the same breath is not a statement (invariant 141).
             out.ignored.append(raw)
