@@ -351,7 +351,10 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"^(?P<n>(?-i:[^\W\d_a-z])[\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)?"
                r"got\s+(?P<s>engaged|married)\b", r"I got \g<s> to \g<n>", c, flags=I)
     # "my wife and I", "me and the missus", "Tom and I": we.
-    c = re.sub(r"\b(?:(?:my|our)\s+[\w-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?|me|(?-i:[A-Z])[\w'-]+)\s+and\s+"
+    # a name after "in", "to", "from" is a place: "my mum lives in Gdańsk and I visit her" keeps
+    # both (invariant 288)
+    c = re.sub(r"(?<!\bin\s)(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bnear\s)"
+               r"\b(?:(?:my|our)\s+[\w-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?|me|(?-i:[A-Z])[\w'-]+)\s+and\s+"
                r"(?:i|me)\b(?!')", "we", c,
                flags=I)
     c = re.sub(r"^me\s+and\s+(?:my|the|our)\s+[\w-]+\b", "we", c, flags=I)

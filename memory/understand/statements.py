@@ -777,6 +777,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                     st.valid_from = spare[0].valid_from
         if re.search(r",\s*so\s+(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b", c, I):
             kept = _sums_up(kept)
+        kept = _glossed(kept)
         if not kept:
             prev = out.statements[-1] if out.statements else None
             if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \
@@ -970,6 +971,16 @@ def _sums_up(statements: list[Statement]) -> list[Statement]:
         named[0].previous = named[0].previous or other.previous
         named[0].rule += "+sums-up"
         statements = [s for s in statements if s is not other]
+    return statements
+
+
+def _glossed(statements: list[Statement]) -> list[Statement]:
+    """ "I'm pescatarian, I eat fish but no meat": what the user eats, said beside the diet it
+    names, explains that diet; it is no second fact of the same slot (invariant 289)."""
+    diets = [s for s in statements if s.slot == "diet" and s.act == "assert"]
+    named = [s for s in diets if re.match(r"^Is\s+(?:" + "|".join(lx.MEAT_DIETS) + r")$", s.text or "")]
+    if len(diets) == 2 and len(named) == 1 and not any(s.act == "change" for s in statements):
+        return [s for s in statements if s is named[0] or s not in diets]
     return statements
 
 

@@ -472,6 +472,9 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                                                               thing, I):
             pass  # "I swim twice a week": the habit is the frequency
         elif not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit|most|every|"
+                                   # "I visit her every summer": who "her" is lives in another
+                                   # clause; alone it says nothing (invariant 288)
+                                   r"her|him|them|us|"
                                    r"each|daily|weekly|twice|once|sometimes|often|always|a\s+lot|"
                                    r"lots|when|whenever|after|before|late|early|fast|slow|too\s+"
                                    r"late)\b", thing, I):
