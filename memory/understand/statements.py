@@ -117,6 +117,10 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     r",\s*(?=(?:my|our)\s+(?:new\s+)?(?:manager|boss|team\s+lead|landlord|sister|brother|wife|husband|partner|mum|mom|mother|dad|father|son|"
                     r"daughter|parents|grandma|grandmother|grandpa|grandfather|gran|nan|kids|children)\b)|"
                     r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)|"
+                    # "..., the LG went to Lukas", "..., the old one died": a thing that ended
+                    # is a clause of its own (invariant 292)
+                    r",\s*(?=(?:the|my|our)\s+(?:old\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:went\s+(?:back\s+)?to|"
+                    r"died|broke|is\s+gone|was\s+stolen|got\s+(?:nicked|stolen))\b)|"
                     # "Gemma got promoted so I report to Priyanka now" (invariant 261)
                     r",?\s+(?:and|but|so)\s+(?=(?:my|our)\s+(?:manager|boss|team\s+lead|line\s+manager)\s+is\s+now\b)",
                     re.IGNORECASE)
@@ -1011,6 +1015,11 @@ def _merge(statements: list[Statement]) -> list[Statement]:
                   else r"Owns|Has|Drives|Rides|Uses|[\w-]+\s+is" if re.match(r"^No\s+longer\s+(?:owns|has)\b", ended)
                   else r"Lives\s+in|Works|Is" if ended.startswith("Moved away from") else r"\w+")
         instead = ended.startswith("Has given up") and bool(re.search(r"\binstead\b", other.clause, I))
+        # "sold the Moonlander, I type on a Keychron Q1 now": a thing owned that went, and a named
+        # thing in use now, is one switch; "I cycle everywhere now" names none (invariant 292)
+        instead = instead or (ended.startswith("No longer") and bool(re.search(
+            r"\b(?:a|an|the|my|their)\s+(?:[\w-]+\s+)?(?-i:[A-Z])[\w-]*", other.text or ""))
+            and bool(re.search(r"\b(?:now|these\s+days|nowadays|instead)\b", other.clause, I)))
         if (not re.match(r"^(?:" + shapes + r")\b", other.text or "") and not instead) or other.rule.startswith(
                 ("location:plan", "plan:", "trip:")):
             # "stopped running, I swim three times a week instead": "instead" says the new

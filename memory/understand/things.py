@@ -144,7 +144,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
                       r"returned|donated|traded\s+in)\s+(?:the|my|our)\s+" + _THING, t, I)
          or re.search(r"\b(?:someone|somebody|they|thieves)\s+stole\s+(?:the|my|our)\s+" + _THING, t, I)
-         or re.search(r"\b(?:my|our)\s+(?P<v>[\w'’ .+-]+?)\s+(?:was|got)\s+stolen\b", t, I))
+         or re.search(r"\b(?:my|our)\s+(?P<v>[\w'’ .+-]+?)\s+(?:was|got)\s+stolen\b", t, I)
+         # "the LG went to Lukas", "gran's lamp went back to her": given away (invariant 292)
+         or re.search(r"^(?:the|my|our)\s+(?:old\s+)?(?P<v>[\w'’ .+-]+?)\s+(?:went|has\s+gone|is\s+going)\s+"
+                      r"(?:back\s+)?to\s+(?:(?-i:[A-Z])[\w'’-]+|(?:my|our)\s+[\w-]+|her|him|them)\b", t, I))
     if m:
         # "sold the old Passat": the Passat on record is not called old
         thing = re.sub(r"^(?:old|trusty|beloved|ancient|battered)\s+(?=\S)", "", obj_phrase(m.group("v")),
@@ -518,6 +521,10 @@ check call text email message ring ask pay spend waste lose eat sleep""".split()
 def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     """"My new phone is a Pixel 9", "Our broadband is now Community Fibre", "my favourite band is"."""
     t = dates.text
+    the = re.match(r"^the\s+(?P<n>[\w-]+)\s+(?:is|are)\s+(?!not\b).*\b(?:now|these\s+days|nowadays)\b", t, I)
+    if the and (the.group("n").lower() in lx.SLOT_NOUNS or the.group("n").lower() in lx.KIND_NAMES):
+        # "The hub is a Home Assistant Yellow now": the one hub the user has, changed (inv. 292)
+        t = "my" + t[3:]
     m = re.match(r"^(?:my|our)\s+(?P<new>new\s+|current\s+|main\s+(?=\w+\s+(?:is|are)))?"
                  r"(?P<n>[\w'’ -]+?)\s+(?:is|are|'s)\s+(?:now\s+|actually\s+|still\s+)?"
                  r"(?P<v>[^,;!?]+?)(?P<now>\s+(?:now|these\s+days|nowadays))?\s*(?:[,;!?].*|(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)\.(?:\s.*)?)?$", t, I)
