@@ -202,6 +202,12 @@ _KIN = {stem(w): stem(head) for head, ws in (
 ) for w in ws.split()}
 
 
+def _named_object(text: str) -> bool:
+    """The word after a habit's verb is a name ("Runs Fedora", "Drinks Guinness"). Pure."""
+    parts = text.split()
+    return len(parts) > 1 and parts[1][:1].isupper()
+
+
 def _kin(ts: frozenset[str]) -> frozenset[str]:
     return frozenset(_KIN.get(t, t) for t in ts)
 
@@ -254,6 +260,10 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
         if st.slot.startswith(("rel:", "verb:")):  # a person or a habit: also share a topic word
             topic = new_terms - TEMPLATE
             found = [(s, h) for s, h in found if topic & terms(h.text)]
+            if st.slot.startswith("verb:"):
+                # one verb, two senses: "Runs on Sunday mornings" (a habit) is not "Runs Fedora
+                # on the laptop" (a named thing used): one object named, the other not (inv. 294)
+                found = [(s, h) for s, h in found if _named_object(st.text) == _named_object(h.text)]
         if not found and st.slot == "job" and st.act == "change" and "employer" in slots_of(st.text):
             # "new job: data analyst at Monzo" replaces "Works at Barclays" (invariant 163)
             found = [(s, h) for h in facts

@@ -121,6 +121,9 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     # is a clause of its own (invariant 292)
                     r",\s*(?=(?:the|my|our)\s+(?:old\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:went\s+(?:back\s+)?to|"
                     r"died|broke|is\s+gone|was\s+stolen|got\s+(?:nicked|stolen))\b)|"
+                    # "got a Portuguese licence and handed in my German one": a second act with
+                    # the subject carried over, whatever its verb (invariant 294)
+                    r",?\s+and\s+(?=(?-i:[a-z]+ed)\s+(?:in|over|back|out|off|away|on)\s+(?:my|our|the|it|them|a|an)\b)|"
                     # "Gemma got promoted so I report to Priyanka now" (invariant 261)
                     r",?\s+(?:and|but|so)\s+(?=(?:my|our)\s+(?:manager|boss|team\s+lead|line\s+manager)\s+is\s+now\b)",
                     re.IGNORECASE)
@@ -988,6 +991,9 @@ def _glossed(statements: list[Statement]) -> list[Statement]:
     return statements
 
 
+_ROLE_SAME = {"noun:manager": r"manager|boss|line\s+manager|(?:team\s+)?lead"}
+
+
 def _merge(statements: list[Statement]) -> list[Statement]:
     """Combine clauses of one message that make one change: a denial and its replacement ("That's
     not right, I live in Grenoble, I never lived in Lyon"), or "no longer X" and what replaced it
@@ -1001,6 +1007,17 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             d.valid_from, d.valid_to = v.valid_from, v.valid_to
             d.rule += "+replacement"
             return [s for s in statements if s is not v]
+    # "Laura isn't my manager any more, I report to Chidi": who no longer holds a role, and who
+    # holds it now, is one change of that role naming the old one (invariant 293)
+    ended = [s for s in values if s.rule == "third:not-any-more"]
+    roles = [s for s in values if (s.slot or "").startswith("noun:") and s.act == "change"]
+    if len(ended) == 1 and len(roles) == 1 and len(values) == 2 and re.search(
+            r"\b(?:" + _ROLE_SAME.get(roles[0].slot or "", re.escape((roles[0].slot or "").removeprefix("noun:")))
+            + r")\b", ended[0].text or "", I):
+        roles[0].previous = roles[0].previous or ended[0].previous
+        roles[0].valid_from = roles[0].valid_from or ended[0].valid_from
+        roles[0].rule += "+replaces-not-any-more"
+        return [s for s in statements if s is not ended[0]]
     # a plan said beside them is no part of what ended and what replaced it (invariant 200)
     values = [s for s in values if not s.rule.startswith(("location:plan", "plan:", "trip:"))]
     gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
@@ -1017,6 +1034,8 @@ def _merge(statements: list[Statement]) -> list[Statement]:
         instead = ended.startswith("Has given up") and bool(re.search(r"\binstead\b", other.clause, I))
         # "sold the Moonlander, I type on a Keychron Q1 now": a thing owned that went, and a named
         # thing in use now, is one switch; "I cycle everywhere now" names none (invariant 292)
+        # "stopped taking warfarin, the cardiologist switched me to apixaban" (invariant 293)
+        instead = instead or (ended.startswith("Has given up taking") and other.rule == "own:prescribed")
         instead = instead or (ended.startswith("No longer") and bool(re.search(
             r"\b(?:a|an|the|my|their)\s+(?:[\w-]+\s+)?(?-i:[A-Z])[\w-]*", other.text or ""))
             and bool(re.search(r"\b(?:now|these\s+days|nowadays|instead)\b", other.clause, I)))

@@ -113,12 +113,17 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     # medication (invariant 242)
     m = re.search(r"\b(?:my|the)\s+(?:doctor|gp|consultant|nurse|specialist|psychiatrist|cardiologist|"
                   r"dermatologist|endocrinologist|pharmacist|clinic|hospital)\s+(?:has\s+|just\s+)*"
-                  r"(?:switched|moved|changed|put)\s+me\s+(?:over\s+)?from\s+(?P<p>[\w'’ .-]+?)\s+(?:on)?to\s+"
+                  # "the cardiologist switched me to apixaban": the old one said apart (inv. 293)
+                  r"(?:switched|moved|changed|put)\s+me\s+(?:(?:over\s+)?from\s+(?P<p>[\w'’ .-]+?)\s+)?(?:over\s+)?(?:on)?to\s+"
                   r"(?P<v>[\w'’ .-]+?)\s*(?=[,.;!?]|$)", t, I)
     if m and obj_phrase(m.group("v"), keep_article=False):
         thing = obj_phrase(m.group("v"), keep_article=False)
+        # "I stopped taking warfarin, the cardiologist switched me to apixaban": what stopped
+        stopped = re.search(r"\b(?:stopped|quit|gave\s+up|came\s+off)\s+(?:taking\s+)?(?:my\s+|the\s+)?"
+                            r"(?P<p>[\w-]+)", t[:m.start()], I)
+        before = m.group("p") or (stopped.group("p") if stopped else None)
         return [Statement(act="change", text=f"Takes {thing}", fact_type="constraint",
-                          previous=obj_phrase(m.group("p"), keep_article=False),
+                          previous=obj_phrase(before, keep_article=False) if before else None,
                           valid_from=dates.valid_from, clause=c, rule="own:prescribed")]
     # "GP upped my statin to 40mg", "my sertraline dose went down to 50mg": a new dose of the
     # medicine on record; the agent keeps its name and timing from that fact (invariant 266)
@@ -224,8 +229,9 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         if words & {"phd", "degree", "masters", "diploma", "doctorate", "mba", "bsc", "msc", "ba", "ma",
                     "certificate", "licence", "license"}:
             # "I have a PhD in chemistry": a qualification is held, not owned (invariant 166)
+            # ... since the day it was got (invariant 294)
             return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
-                              clause=c, rule="own:qualification")]
+                              valid_from=dates.valid_from, clause=c, rule="own:qualification")]
         verb = "Has" if pet else "Owns"
         instead = re.search(r"\b(?:to\s+replace|replacing|instead\s+of|in\s+place\s+of)\s+(?:the|my|our|"
                             r"a|an)?\s*(?P<p>[^,.;!?]+)", raw, I)
