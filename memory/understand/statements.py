@@ -987,8 +987,17 @@ def _glossed(statements: list[Statement]) -> list[Statement]:
     diets = [s for s in statements if s.slot == "diet" and s.act == "assert"]
     named = [s for s in diets if re.match(r"^Is\s+(?:" + "|".join(lx.MEAT_DIETS) + r")$", s.text or "")]
     if len(diets) == 2 and len(named) == 1 and not any(s.act == "change" for s in statements):
-        return [s for s in statements if s is named[0] or s not in diets]
+        other = next(s for s in diets if s is not named[0])
+        allowed = _DIET_ALLOWS.get((named[0].text or "").split()[-1].lower(), frozenset())
+        # only what the diet allows: "vegetarian but I eat fish" is an exception, kept (inv. 166)
+        if set(re.findall(r"[a-z]+", (other.text or "").lower())) & allowed:
+            return [s for s in statements if s is not other]
     return statements
+
+
+_DIET_ALLOWS = {"pescatarian": frozenset("fish seafood eggs cheese dairy".split()),
+                "vegetarian": frozenset("eggs egg cheese dairy milk".split()),
+                "vegan": frozenset("tofu lentils beans plants vegetables".split())}
 
 
 _ROLE_SAME = {"noun:manager": r"manager|boss|line\s+manager|(?:team\s+)?lead"}
@@ -1009,15 +1018,15 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             return [s for s in statements if s is not v]
     # "Laura isn't my manager any more, I report to Chidi": who no longer holds a role, and who
     # holds it now, is one change of that role naming the old one (invariant 293)
-    ended = [s for s in values if s.rule == "third:not-any-more"]
-    roles = [s for s in values if (s.slot or "").startswith("noun:") and s.act == "change"]
-    if len(ended) == 1 and len(roles) == 1 and len(values) == 2 and re.search(
-            r"\b(?:" + _ROLE_SAME.get(roles[0].slot or "", re.escape((roles[0].slot or "").removeprefix("noun:")))
-            + r")\b", ended[0].text or "", I):
-        roles[0].previous = roles[0].previous or ended[0].previous
-        roles[0].valid_from = roles[0].valid_from or ended[0].valid_from
-        roles[0].rule += "+replaces-not-any-more"
-        return [s for s in statements if s is not ended[0]]
+    stepped = [s for s in values if s.rule == "third:not-any-more"]
+    holders = [s for s in values if (s.slot or "").startswith("noun:") and s.act == "change"]
+    if len(stepped) == 1 and len(holders) == 1 and len(values) == 2 and re.search(
+            r"\b(?:" + _ROLE_SAME.get(holders[0].slot or "", re.escape((holders[0].slot or "").removeprefix("noun:")))
+            + r")\b", stepped[0].text or "", I):
+        holders[0].previous = holders[0].previous or stepped[0].previous
+        holders[0].valid_from = holders[0].valid_from or stepped[0].valid_from
+        holders[0].rule += "+replaces-not-any-more"
+        return [s for s in statements if s is not stepped[0]]
     # a plan said beside them is no part of what ended and what replaced it (invariant 200)
     values = [s for s in values if not s.rule.startswith(("location:plan", "plan:", "trip:"))]
     gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
