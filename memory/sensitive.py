@@ -21,7 +21,7 @@ _NAMED = re.compile(
     r"(?:[\w-]+\s+)?token|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:number|no\.?)|"
     r"security\s+(?:question\s+)?answer|answer\s+to\s+(?:my|the)\s+security\s+question))"
     r"(?:\s+(?:for|to|on|of)\s+[\w .'’-]{1,40}?)?\s*(?:is|was|=|:|are|->)\s*"
-    r"(?P<value>[^\s,;]{3,})", re.IGNORECASE)
+    r"(?P<value>[^\s,;]{2,}[^\s,;.!?])", re.IGNORECASE)
 # Values shaped like a key or token whatever is said around them.
 _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{16,}|"
                     r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
@@ -70,6 +70,25 @@ def secret_in(text: str) -> str | None:
         if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
             return "a card number"
     return None
+
+
+WITHHELD = "[withheld]"
+
+
+def masked(text: str) -> str:
+    """The text with every secret value replaced by "[withheld]" (invariant 273): how a user's
+    message holding one is kept as their episode ("my wifi password is [withheld]"), so the
+    rest of their words stay evidence and the secret is stored nowhere."""
+    out = text
+    for m in reversed(list(_NAMED.finditer(out))):
+        if secret_in(m.group(0)):
+            out = out[:m.start("value")] + WITHHELD + out[m.end("value"):]
+    out = _TOKEN.sub(WITHHELD, out)
+    for m in reversed(list(_CARD.finditer(out))):
+        digits = re.sub(r"\D", "", m.group(0))
+        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
+            out = out[:m.start()] + WITHHELD + out[m.end():]
+    return out
 
 
 def refusal(kind: str) -> str:

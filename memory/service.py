@@ -37,6 +37,7 @@ from .ranking import RankedHit
 from .rerank import get_reranker
 from .retrieval import retrieve
 from .search_config import DEFAULT, Purpose, RecallConfig
+from .sensitive import masked
 from .stores.base import AnyMemory, FactPage, FactQuery, Store
 from .text import clean_text, require_user
 from .unit_of_work import Authorize, Batch, EventIds, as_actor
@@ -190,7 +191,8 @@ class MemoryService:
                        actor: str = "agent") -> list[Episode]:
         """The user's own messages, in one transaction. Assistant text never comes here (inv. 9)."""
         with self.batch(actor, user_id) as b:
-            return [b.add(Episode(user_id=b.user_id, text=clean_text(text),
+            # a password or card number said in passing is withheld from the record (inv. 273)
+            return [b.add(Episode(user_id=b.user_id, text=masked(clean_text(text)),
                                   timestamp=parse_when(timestamp, field="timestamp") or b.now,
                                   session_id=optional_label(session_id, "session"),  # inv. 68
                                   recorded_at=b.now))

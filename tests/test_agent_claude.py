@@ -146,3 +146,31 @@ def test_history_and_missing_key(service, monkeypatch):
     assert "ANTHROPIC_API_KEY" in t.error and t.episode_id
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     assert isinstance(get_agent(build_runtime(store=service.store).llm), ClaudeAgent)
+
+
+def test_inv219_claude_denies_one_item_of_a_list_with_never_true(service):
+    old = service.write_fact("ana", "Allergic to peanuts and shellfish",
+                             fact_type="constraint").fact
+    seen: list = []
+    step = message([tool_use("t1", "write_memory", {
+        "text": "Allergic to peanuts", "fact_type": "constraint", "supersedes_id": old.id,
+        "contradiction": "natural", "never_true": "Allergic to shellfish"})])
+    agent = claude([step, text("Done: only peanuts now.")], seen)
+    t = run_turn(service, "ana", "s1", "I'm not allergic to shellfish, never was", agent=agent)
+    (w,) = t.writes()
+    assert (w.op, w.status, w.old_id) == ("supersede", "applied", old.id) and w.tombstone_id
+    (tomb,) = service.store.list_tombstones("ana")
+    assert tomb.text == "Allergic to shellfish"
+    schema = next(d for d in seen[0]["tools"] if d["name"] == "write_memory")["input_schema"]
+    assert "never_true" in schema["properties"]
+
+
+def test_inv273_claude_cannot_write_a_secret(service):
+    seen: list = []
+    step = message([tool_use("t1", "write_memory", {"text": "Wifi password is hunter2"})])
+    agent = claude([step, text("I won't store that.")], seen)
+    t = run_turn(service, "ana", "s1", "remember my wifi password is hunter2", agent=agent)
+    assert service.facts("ana") == []
+    result = json.loads(seen[1]["messages"][-1]["content"][0]["content"])
+    assert "never keeps a password" in json.dumps(result)
+    assert t.reply == "I won't store that."

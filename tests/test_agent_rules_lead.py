@@ -372,3 +372,41 @@ def test_inv306_scratch_that_takes_one_item_back(service):
     assert (w.op, w.text) == ("supersede", "Allergic to penicillin") and w.tombstone_id
     (tomb,) = service.store.list_tombstones("ana")
     assert tomb.text == "Allergic to latex"
+
+
+def test_inv317_a_place_and_i_is_no_we(service):
+    t = turn(service, "I live in Leeds and I drink coffee")
+    assert sorted(w.text for w in t.writes()) == ["Drinks coffee", "Lives in Leeds"]
+    (w,) = turn(service, "My wife and I moved to York", user="bo").writes()
+    assert w.text == "Lives in York"
+
+
+def test_inv317_make_believe_writes_nothing(service):
+    for said in ("Pretend I live in Tokyo", "In my novel the hero lives in Oslo",
+                 "let's say I work at Google", "I sold my car, just kidding"):
+        assert turn(service, said).writes() == [], said
+
+
+def test_inv317_someone_named_is_not_yours():
+    from memory.understand.speak import second_person
+
+    assert second_person("Tom is allergic to nuts") == "Tom is allergic to nuts"
+    assert second_person("Jess is a teacher") == "Jess is a teacher"
+    assert second_person("Mochi is a cat") == "Mochi is a cat"
+    assert second_person("Phone is a Pixel 9") == "your phone is a Pixel 9"
+    assert second_person("Birthday is 4 March") == "your birthday is 4 March"
+
+
+def test_inv317_a_birthday_month_and_a_corrected_one(service):
+    (w,) = turn(service, "my birthday is in June").writes()
+    assert w.text == "Birthday is in June" and w.valid_from is None
+    old = service.write_fact("bo", "Birthday is in May", fact_type="identity").fact
+    (w2,) = turn(service, "You've got it wrong, my birthday is in June not May", user="bo").writes()
+    assert (w2.op, w2.old_id, w2.text) == ("retract", old.id, "Birthday is in June")
+
+
+def test_inv317_a_forget_reply_says_you_are():
+    from memory.agents.offline import _yours
+
+    assert _yours("that I'm vegetarian") == "that you're vegetarian"
+    assert _yours("said I was vegetarian") == "you said you were vegetarian"

@@ -59,9 +59,18 @@ def test_inv273_the_agent_says_it_will_not_keep_it(service):
     assert t.writes() == [] or all(w.status != "applied" for w in t.writes())
     assert t.reply.startswith("I haven't saved that: memory never keeps a password")
     assert service.facts("ana") == []
-    # the user's own words stay as they said them (the episode, invariant 70)
+    # the user's own words stay as their episode, the secret withheld from them
     assert [e.text for e in service.episodes("ana")] == [
-        "Can you remember my wifi password is hunter2?"]
+        "Can you remember my wifi password is [withheld]?"]
+
+
+def test_inv273_a_secret_said_in_passing_is_withheld_from_the_episode(service):
+    from memory.sensitive import masked
+
+    ep = service.write_episode("ana", "my PIN is 4821 and I live in Leeds; card 4111 1111 1111 1111")
+    assert ep.text == "my PIN is [withheld] and I live in Leeds; card [withheld]"
+    assert masked("my password manager is Bitwarden") == "my password manager is Bitwarden"
+    assert "4821" not in str([e.model_dump() for e in service.store.audit("ana", limit=5)])
 
 
 def test_inv273_consolidation_drops_a_secret_and_keeps_the_rest():

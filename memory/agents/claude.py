@@ -34,6 +34,13 @@ Memory tools (they always act on this user; you cannot choose another user, inde
     contradiction "natural" when it changed (a move, a switch, a promotion), "harsh" when the
     old fact was never true (a misdiagnosis, "that was my sister's").
   * If they deny a recalled fact without giving a replacement, use kind "retraction".
+  * If they deny only one item of a recalled list ("not allergic to shellfish" over "Allergic
+    to peanuts and shellfish"), replace it by the rest (contradiction "natural") and pass the
+    denied item as its own fact in never_true ("Allergic to shellfish"), so it stays dead.
+  * If they correct what they said a moment ago ("sorry, I meant Bath"), the value just
+    written was never true: replace it with contradiction "harsh".
+  * Never write a password, PIN, card number, key or code: memory refuses them; tell the
+    user to keep it in a password manager.
   * Only replace a fact about the same thing: replacing a Hue bridge does not touch the bulbs.
   * Set confidence below 0.7 when they hedge ("I think", "maybe"); it then waits for review.
   * Do not write questions, plans they are only considering, or things about other people

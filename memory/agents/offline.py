@@ -88,7 +88,9 @@ def _when(w) -> str:
 
 
 def _yours(words: str) -> str:
-    said = re.sub(r"\bmy\b", "your", re.sub(r"\bI\b", "you", words), flags=re.IGNORECASE)
+    said = re.sub(r"\bI(?:'|’)m\b|\bI\s+am\b", "you're", words, flags=re.IGNORECASE)
+    said = re.sub(r"\bI\s+was\b", "you were", said, flags=re.IGNORECASE)
+    said = re.sub(r"\bmy\b", "your", re.sub(r"\bI\b", "you", said), flags=re.IGNORECASE)
     # A denial's target keeps its verb without the subject: "had a Hue bridge" -> "you had ...".
     if re.match(r"(?:had|lived|owned|worked|been|used|bought|liked|eaten|said|was|were)\b", said,
                 re.IGNORECASE):

@@ -217,6 +217,9 @@ _PERFECT_ING = {"living": "lived", "working": "worked", "owning": "owned", "usin
                 "having": "had", "eating": "eaten", "driving": "driven", "studying": "studied"}
 
 
+_PREPS = frozenset("""in at to from with near for of on by into onto via around about over under
+behind beside between across past through""".split())
+
 def strip_symbols(text: str) -> str:
     """Text without emoji, pictographs, flags and their joiners; letters of every script stay."""
     out = []
@@ -354,12 +357,13 @@ def canonical(clause: str, *, lowercase: bool = False) -> str:
     c = re.sub(r"^(?P<n>(?-i:[^\W\d_a-z])[\w'-]+)\s+and\s+(?:i|me)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)?"
                r"got\s+(?P<s>engaged|married)\b", r"I got \g<s> to \g<n>", c, flags=I)
     # "my wife and I", "me and the missus", "Tom and I": we.
-    # a name after "in", "to", "from" is a place: "my mum lives in Gdańsk and I visit her" keeps
-    # both (invariant 288)
-    c = re.sub(r"(?<!\bin\s)(?<!\bto\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bnear\s)"
-               r"\b(?:(?:my|our)\s+[\w-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?|me|(?-i:[A-Z])[\w'-]+)\s+and\s+"
-               r"(?:i|me)\b(?!')", "we", c,
-               flags=I)
+    # Only as a subject: "I live in Leeds and I drink coffee" keeps Leeds (a place after a
+    # preposition is never one of the people; invariant 317).
+    def _we(m: re.Match) -> str:
+        pre = (m.group("pre") or "").strip().lower()
+        return m.group(0) if pre in _PREPS else (m.group("pre") or "") + "we"
+    c = re.sub(r"(?P<pre>\b[\w'’]+\s+)?\b(?:(?:my|our)\s+[\w-]+(?:\s+(?-i:[^\W\d_a-z])[\w'-]+)?|me|"
+               r"(?-i:[A-Z])[\w'-]+)\s+and\s+(?:i|me)\b(?!')", _we, c, flags=I)
     c = re.sub(r"^me\s+and\s+(?:my|the|our)\s+[\w-]+\b", "we", c, flags=I)
     # Non-native forms.
     c = re.sub(r"\b(am|is|are|'m|'re)\s+not\s+(?:more|anymore|any\s+more)\b", r"\1 no longer",

@@ -60,7 +60,11 @@ HYPOTHETICAL = (r"\b(?:thinking (?:about|of)|considering|might (?!be\b)\w+|" + M
                 r"planning to|should (?:i|we)|if (?:i|we)|wondering|hoping to|tempted to|"
                 r"could (?:i|we)|i'?d love to|we'?d love to|we should|i should|someday|"
                 r"one day|at some point|i wish|we wish|if only|what if|suppose|imagine|in theory|"
-                r"hypothetically|i'?d (?:like|want|rather|probably|maybe)|dreaming of|i dream of)\b")
+                r"hypothetically|i'?d (?:like|want|rather|probably|maybe)|dreaming of|i dream of|"
+                # invariant 317: make-believe and fiction are no facts about the user
+                r"pretend(?:ing)?|let'?s say|say (?:i|we) (?:was|were|had|lived|worked)|"
+                r"in (?:my|a|the) (?:novel|story|book|game|dream|script|screenplay|role-?play)|"
+                r"role-?play(?:ing)?|as a joke|just kidding|jk)\b")
 # The user says a stored value was never true.
 HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) wrong|"
               r"(?:that'?s|that is|this is|it'?s) (?:wrong|not right|not true|incorrect)|"

@@ -23,6 +23,19 @@ STOP_AT = re.compile(
     r"(?:present|gift)|for\s+(?:christmas|my\s+birthday|our\s+anniversary))", I)
 
 
+# ", maths and psychology": the rest of a list whose first item was cut at its comma
+_LIST_TAIL = re.compile(r"^(?:,\s*(?!(?:and|but|so|i|we|it|he|she|they|my|our)\b)[\w'’+-]+(?:\s+[\w'’+-]+)?)*"
+                        r",?\s+(?:and|or|&)\s+(?!(?:i|we|it|he|she|they|my|our|then|now)\b)[\w'’+-]+"
+                        r"(?:\s+[\w'’+-]+)?(?=\s*(?:now|too|as\s+well)?\s*[.!?]*$)", I)
+
+
+def with_list(value: str, after: str) -> str:
+    """A value cut at a comma, with the rest of its list when the clause ends on one ("doing
+    biology, maths and psychology now" keeps all three, invariant 276)."""
+    m = _LIST_TAIL.match(after)
+    return value + m.group(0) if m and value.strip() else value
+
+
 def tidy(value: str) -> str:
     """A captured phrase without trailing filler and punctuation."""
     v = " ".join(value.split()).strip(" ,.;:!?\"'’")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import RELATIONS, ROLE_WORDS
+from .lexicon import PETS, RELATIONS, ROLE_WORDS
 
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "were"}
 # Words that start a canonical fact as its verb (the subject, the user, is left out).
@@ -137,6 +137,8 @@ def _second_person(text: str) -> str:
                 t) and not re.match(
             r"^(?:The|A|An)\b", t):
         # "Coffee order: flat white" is said as "your coffee order is flat white"
+        if _PERSON_SAID.match(t) and t.split()[0].lower() not in ROLE_WORDS | RELATIONS:
+            return _pronouns(t)  # "Tom is allergic to nuts": someone named, never "your tom"
         t = re.sub(r"^([^:]+?)\s*:\s*", r"\1 is ", t, count=1)
         acronym = t.split()[0].isupper()  # "ESTA expires ..." stays "your ESTA"
         return "your " + _pronouns(t if acronym else t[:1].lower() + t[1:])
@@ -153,6 +155,18 @@ def _second_person(text: str) -> str:
         # 9 December", never as a bare label.
         return "your " + _pronouns(t[:1].lower() + t[1:])
     return _pronouns(t)
+
+
+# Invariant 317: a name and what is said of a person ("Tom is allergic to nuts", "Jess is a
+# teacher", "Amara is pregnant") is no attribute of the user's.
+_PERSON_SAID = re.compile(
+    r"^(?-i:[A-Z])[a-z'’-]+\s+(?:is|was)\s+(?:(?:now|still|also)\s+)?(?:allergic|afraid|scared|"
+    r"vegan|vegetarian|pescatarian|pregnant|expecting|married|engaged|divorced|separated|retired|"
+    r"ill|sick|unwell|diabetic|coeliac|lactose|intolerant|moving|studying|working|learning|"
+    r"training|based|from|back|away|home|in\s+hospital|off\s+work|"
+    r"(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(ROLE_WORDS | PETS, key=len, reverse=True))
+    + r")\b)",
+    re.IGNORECASE)
 
 
 # A role and its place: up to three words before a role noun, then on / at / for / with / in.

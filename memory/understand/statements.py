@@ -204,7 +204,8 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
     if not inner and re.match(r"^(?:the\s+)?[\w'’ -]+?\s+(?:is|are|takes?|runs?|uses?|has|have)\s+",
                               value_clause, I):
         # A plain statement corrected in place ("The sensors take CR2032 batteries, not CR1632").
-        text = cap(third_person(re.sub(r"^the\s+", "", tidy(value_clause), flags=I)))
+        # "my birthday is in June" is "Birthday is in June", never "Their birthday ..." (inv. 317)
+        text = cap(third_person(re.sub(r"^(?:the|my|our)\s+", "", tidy(value_clause), flags=I)))
         inner = [Statement(act="assert", text=text, fact_type="world", clause=c, rule="statement")]
     if not inner or inner[0].act not in ("assert", "change"):
         return None
@@ -558,6 +559,55 @@ def _names_old(st: Statement) -> bool:
     return st.act == "change" and bool(prev) and prev not in (st.text or "").lower()
 
 
+_ENDED_THEN = re.compile(r"^(?P<end>(?:(?:i|we)\s+)?(?:(?:have|'ve)\s+)?(?:just\s+|finally\s+)*(?:quit|stopped|"
+                         r"dropped|cancell?ed|gave\s+up|given\s+up)\s+(?!(?:it|that|this|them|out|off|by|in|to)\b)"
+                         r"[^,;]+?),\s*(?:so\s+|and\s+)?(?P<rest>(?!(?:and|but|so|because|cos|since|as|which|though|"
+                         r"after|before|for|when|while|it|it's|that|that's|this|they|they're|he|she|who|"
+                         r"not|never|no|too|thanks|lol|haha|sadly|finally|ugh)\b)\w.*)$", I)
+
+
+def _after_ending(part: str) -> list[str]:
+    """A clause that says what ended, split from the clause after its comma (invariant 275)."""
+    m = _ENDED_THEN.match(part.strip())
+    if not m or len(m.group("rest").split()) < 2:
+        return [part]
+    rest = m.group("rest")
+    if re.match(r"^(?:doing|taking|studying|learning|playing|training|practising|practicing)\s", rest, I):
+        rest = "I'm " + rest  # "dropped French, doing Spanish now": the user carries over
+    return [m.group("end"), rest]
+
+
+_MOVED_TO = re.compile(r"\b(?:lives|moved|moving)\s+(?:in|to)\s+(?P<p>(?-i:[^\W\d_a-z])[\w'’.-]*"
+                       r"(?:\s+(?-i:[^\W\d_a-z])[\w'’.-]*)*)", I)
+# "they"/"them" are the user's own words in third person ("Mochi lives with them"), and
+# "he/him" a pronoun said as a value: neither leans on someone unnamed
+_DANGLING = re.compile(r"(?<![/\w])(?:he|she|there)\b(?!\s*/)", I)
+
+
+def _standalone(statements: list[Statement]) -> list[Statement]:
+    """A value is read alone later, so it must say what it is about: "there" is the place a
+    statement just before it moved to ("works at a startup there" -> "... in Porto"); a value
+    still leaning on "she", "he", "they" or "there" ("Cooks low-sugar when she comes") is
+    not kept (invariant 277)."""
+    out: list[Statement] = []
+    place = None
+    for st in statements:
+        text = st.text or ""
+        if place and st.act in ("assert", "change") and re.search(r"\s+there$", text):
+            st.text = text = re.sub(r"\s+there$", f" in {place}", text)
+        if st.act in ("assert", "change") and _DANGLING.search(text):
+            head = re.match(r"^(?P<h>.+?),\s*(?:and\s+|so\s+)?(?:he|she)\b", text, I)
+            if not head or _DANGLING.search(head.group("h")) or len(head.group("h").split()) < 2:
+                continue
+            # "Partner Yusuf is a pharmacist, he does nights at ...": the value ends where
+            # its second clause begins
+            st.text = text = head.group("h").strip()
+        if m := _MOVED_TO.search(text):
+            place = m.group("p")
+        out.append(st)
+    return out
+
+
 def _understand(message: str, today: date, history: list[str] | None = None) -> Understanding:
     history = list(history or [])
     out = Understanding()
@@ -703,6 +753,10 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             # "My brother sold his Tesla and bought an e-bike": the carried subject is the
             # brother, not the user (invariant 141).
             parts = parts[:1] + [p for p in parts[1:] if not _CARRY_START.match(p.strip(" ,"))]
+        # "cancelled the gym card, so my classes are at the pool now", "dropped French, doing
+        # Spanish now": what ended is said up to the comma; the rest is a clause of its own,
+        # read for its own value and its own date (invariant 275)
+        parts = [q for p in parts for q in _after_ending(p)]
         kept: list[Statement] = []
         spare: list[Dates] = []  # dates said in a part that holds no statement
         hint = _Hint()  # "I changed my car, ...": the kind of thing the next part replaces
@@ -795,6 +849,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             out.ignored.append(raw)
             continue
         out.statements += kept
+    out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
     if bare:
         for st in out.statements:
@@ -1048,6 +1103,10 @@ def _merge(statements: list[Statement]) -> list[Statement]:
         instead = instead or (ended.startswith("No longer") and bool(re.search(
             r"\b(?:a|an|the|my|their)\s+(?:[\w-]+\s+)?(?-i:[A-Z])[\w-]*", other.text or ""))
             and bool(re.search(r"\b(?:now|these\s+days|nowadays|instead)\b", other.clause, I)))
+        # "cancelled the credit card, so my travel insurance is an Allianz policy now": what
+        # one's own noun is now replaces what ended with it (invariant 275)
+        instead = instead or (ended.startswith("Has given up") and other.rule == "my-noun"
+                              and other.act == "change")
         if (not re.match(r"^(?:" + shapes + r")\b", other.text or "") and not instead) or other.rule.startswith(
                 ("location:plan", "plan:", "trip:")):
             # "stopped running, I swim three times a week instead": "instead" says the new

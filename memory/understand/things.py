@@ -19,6 +19,7 @@ from .phrases import (
     third_person,
     third_singular,
     tidy,
+    with_list,
 )
 
 _THING = r"(?P<v>[^,.;!?]+)"
@@ -456,7 +457,7 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
         re.search(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|recently\s+|finally\s+)?(?:started|began|"
                   r"begun|been)\s+(?P<verb>learning|studying)\s+(?P<v>[^,.;!?]+)", t, I)
     if m:
-        thing = tidy(m.group("v"))
+        thing = tidy(with_list(m.group("v"), t[m.end():]))  # a list keeps its items (invariant 276)
         if m.group("verb").lower() == "learning" and re.match(r"^to\s+\w", thing, I):
             pass  # "I'm learning to play the piano"
         elif re.match(r"^(?:to|a\s+break|it|that|this|about)\b", thing, I):
@@ -527,6 +528,8 @@ check call text email message ring ask pay spend waste lose eat sleep""".split()
 def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     """"My new phone is a Pixel 9", "Our broadband is now Community Fibre", "my favourite band is"."""
     t = dates.text
+    if re.match(r"^(?:my|our)\s+(?:[\w-]+\s+)?(?:birthday|anniversary)\s+is\s+(?:in|on)\s", c, I):
+        t = c  # "my birthday is in June": the date is the value, not when it was said (inv. 317)
     the = re.match(r"^the\s+(?P<n>[\w-]+)\s+(?:is|are)\s+(?!not\b).*\b(?:now|these\s+days|nowadays)\b", t, I)
     if the and (the.group("n").lower() in lx.SLOT_NOUNS or the.group("n").lower() in lx.KIND_NAMES):
         # "The hub is a Home Assistant Yellow now": the one hub the user has, changed (inv. 292)
@@ -557,8 +560,12 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     provider = head_noun in {"broadband", "energy", "electricity", "gas", "bank", "phone", "mobile",
                              "insurance", "mortgage", "pension", "internet", "wifi", "contract",
                              "isp", "network", "provider", "supplier", "account", "plan"}
-    if provider and re.match(r"^(?:now\s+)?with\s+" + UPPER, value):
-        pass  # "our broadband is now with BT": who provides it (invariant 238)
+    dated = head_noun in {"birthday", "anniversary", "due", "wedding", "graduation"} and re.match(
+        r"^(?:in|on)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?:jan|feb|mar|apr|may|jun|jul|"
+        r"aug|sep|oct|nov|dec)", value, I)
+    if provider and re.match(r"^(?:now\s+)?with\s+" + UPPER, value) or dated:
+        pass  # "our broadband is now with BT": who provides it (invariant 238); "my birthday is
+        # in June": when (invariant 317)
     elif re.match(r"^(?:in|at|with|under|behind|outside|inside|away|out|over|upstairs|downstairs|"
                 r"back|round|around|still\s+in|at\s+home|in\s+the\s+(?:garage|shop|car|bin|loft))\b", value, I):
         return None  # "my car is in the garage": where it is now, not what it is
