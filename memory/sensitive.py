@@ -16,7 +16,10 @@ _NAMED = re.compile(
     r"(?:password|passcode|passphrase|passwd|pin(?:\s+(?:code|number))?|cvv2?|cvc|"
     r"security\s+code|door\s+code|alarm\s+code|gate\s+code|access\s+code|one[- ]time\s+code|"
     r"otp|2fa\s+code|recovery\s+(?:code|phrase)|seed\s+phrase|private\s+key|api\s+key|"
-    r"access\s+token|secret\s+key|auth\s+token))"
+    r"access\s+token|secret\s+key|auth\s+token|"
+    # a token of any service, a card's number, a security question's answer (invariant 285)
+    r"(?:[\w-]+\s+)?token|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:number|no\.?)|"
+    r"security\s+(?:question\s+)?answer|answer\s+to\s+(?:my|the)\s+security\s+question))"
     r"(?:\s+(?:for|to|on|of)\s+[\w .'’-]{1,40}?)?\s*(?:is|was|=|:|are|->)\s*"
     r"(?P<value>[^\s,;]{2,}[^\s,;.!?])", re.IGNORECASE)
 # Invariant 296: a government identity number ("my SIN is 046 454 286", "NI number: QQ 12 34
@@ -36,7 +39,7 @@ _CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
 # Words that say the value after "is" is no secret itself ("my password is in 1Password").
 _NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|managed|"
                           r"handled|synced|same|different|changed|reset|long|short|strong|weak|"
-                          r"new|old|set|expired|locked|wrong|correct|required|needed)\b",
+                          r"new|old|set|expired|locked|wrong|correct|required|needed)(?![\w'’-])",
                           re.IGNORECASE)
 
 
@@ -60,6 +63,10 @@ def secret_in(text: str) -> str | None:
         kind = m.group("kind").lower()
         if "pin" in kind.split() or kind.startswith("pin"):
             return "a PIN"
+        if "card" in kind.split():
+            return "a card number"
+        if "answer" in kind.split():
+            return "a security answer"
         if re.search(r"key|token|phrase", kind):
             return "a key or recovery phrase"
         if re.search(r"code|otp|cvv|cvc", kind):

@@ -266,6 +266,12 @@ _OPINION = re.compile(r"^(?:(?:always|still|really|just|now|also|constantly)\s+)
                       r"telling|on\s+about))\b", I)
 
 
+def _cased(text: str) -> bool:
+    """Typed with capitals beyond the first letter and the pronoun "I": its names are capitalised."""
+    rest = re.sub(r"^\W*\w|\bI(?=\b|')", "", text)
+    return any(ch.isupper() for ch in rest)
+
+
 def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
     t = dates.text
     left = None
@@ -275,7 +281,10 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         m = None  # "I left Deloitte and joined KPMG": an employer, not a place
     if m:
         left = place(m.group("p"))
-    m_from = re.search(r"\bmoved\s+from\s+" + PLACE.replace("?P<p>", "?P<f>") + r"\s+to\b", t, I)
+    # only the user's own move: "Amara moved from Leeds to York" and "my dotfiles moved from
+    # chezmoi to Nix" leave no home of the user's (invariant 286)
+    m_from = re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+|recently\s+|all\s+)*"
+                       r"moved\s+from\s+" + PLACE.replace("?P<p>", "?P<f>") + r"\s+to\b", t, I)
     if m_from:
         left = place(m_from.group("f"))
     patterns = [
@@ -327,6 +336,8 @@ def location(c: str, today: date, dates: Dates) -> list[Statement] | None:
         where = place(m.group("p"))
         if not where or where.lower() == (left or "").lower():
             continue
+        if m.group("p")[:1].islower() and _cased(c):
+            continue  # "moved to day shifts": written with capitals, a place has one (inv. 287)
         future = bool(re.search(r"\b(?:moving|relocating|will|going\s+to|next)\b", t, I)) or (
             dates.valid_from is not None and dates.valid_from > today)
         if future:

@@ -133,6 +133,9 @@ _IDIOMS += (
     # invariant 261: "I report to Priyanka now" names the manager; a name, never "the board"
     (r"\b(?:i|we)\s+(?:now\s+)?report\s+(?:directly\s+)?(?:in\s+)?to\s+((?-i:[^\W\d_a-z])[\w'’-]+"
      r"(?:\s+(?-i:[^\W\d_a-z])[\w'’-]+)?)(?:\s+now)?(?=\s*(?:[,.;!?]|$))", r"my manager is now \1"),
+    # "... since the reorg in October": when it changed, said apart from the name (invariant 293)
+    (r"\b(?:i|we)\s+(?:now\s+)?report\s+(?:directly\s+)?(?:in\s+)?to\s+((?-i:[^\W\d_a-z])[\w'’-]+"
+     r"(?:\s+(?-i:[^\W\d_a-z])[\w'’-]+)?)(?:\s+now)?\s+(?=(?:since|from|as\s+of)\s)", r"my manager is now \1, "),
 )
 _IDIOMS += (
     # invariant 264: other words for a thing that was lost, stolen or stopped

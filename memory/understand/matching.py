@@ -119,6 +119,13 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
                 r"calls|texts?|sms|whatsapp|signal|telegram|post)\b", low) or \
             re.search(r"\bcontact(?:ed)?\s+(?:by|via|on)\b", low):
         out.add("contact")
+    if re.match(r"^(?:takes|gets|catches|rides|uses)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+)?(?:tram|bus|train|metro|"
+                r"tube|subway|u-bahn|s-bahn|underground|ferry)s?\b|^(?:cycles|bikes|walks|drives|commutes|"
+                r"scoots|runs)\s+(?:\w+\s+)?(?:to|into)\s+(?:the\s+|my\s+|their\s+)?(?:[\w-]+\s+)?(?:work|office|"
+                r"job|studio|hospital|school|campus)\b", low):
+        # "Takes tram 15 to the office", "Cycles to work": how the user commutes, one way at a
+        # time (invariant 291)
+        out.add("commute")
     if re.search(r"\b\d{1,3}\s+years?\s+old\b", low):
         out.add("age")
     if re.search(r"\b(?:married|divorced|single|widowed|engaged|separated)\b", low):
@@ -174,12 +181,37 @@ def _strength(slot: str, text: str, fact_type: str | None) -> int:
             text, re.IGNORECASE):
         # Invariant 272: "Birthday is 4 March" is the birthday's fact, whatever slots_of reads
         return 2
+    if slot.startswith("noun:") and slot not in slots and re.match(
+            r"^(?:(?:main|primary|current|usual|regular)\s+)?" + re.escape(slot.removeprefix("noun:"))
+            + r"\s+(?:at|with|for|on|in|from)\b", text, re.IGNORECASE):
+        # "On-call at Helio one week in eight" is the on-call's fact: it opens with the noun
+        # (invariant 291)
+        return 2
     if slot not in slots:
         return 0
     if slot.startswith("noun:"):
         noun = slot.removeprefix("noun:")
         return 2 if re.search(r"^(?:\w+\s+){0,2}" + re.escape(noun) + r"s?\b", text, re.IGNORECASE) else 1
     return 2
+
+
+# One relative, several words: "my mum moved" names "Mother lives in Gdańsk" (invariant 290).
+_KIN = {stem(w): stem(head) for head, ws in (
+    ("mother", "mum mom mam mummy mommy ma mother"), ("father", "dad daddy pa father"),
+    ("grandmother", "gran granny grandma nan nana nanna grandmother"),
+    ("grandfather", "grandpa grandad granddad gramps grandfather"),
+    ("partner", "partner spouse"), ("husband", "husband hubby"),
+) for w in ws.split()}
+
+
+def _named_object(text: str) -> bool:
+    """The word after a habit's verb is a name ("Runs Fedora", "Drinks Guinness"). Pure."""
+    parts = text.split()
+    return len(parts) > 1 and parts[1][:1].isupper()
+
+
+def _kin(ts: frozenset[str]) -> frozenset[str]:
+    return frozenset(_KIN.get(t, t) for t in ts)
 
 
 def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("active",)):
@@ -193,7 +225,7 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
         want = terms(st.previous) - TEMPLATE
         topic = new_terms - TEMPLATE - want
         if want:
-            found = [h for h in facts if want <= terms(h.text) and terms(h.text) != new_terms]
+            found = [h for h in facts if _kin(want) <= _kin(terms(h.text)) and terms(h.text) != new_terms]
             if not found and len(want) == 1 and not st.harsh and st.rule.startswith("own:"):
                 # "sold the bike, it's the U-Bahn now" over "Cycles to the office": the one word
                 # named, or a word the lexicon gives for it, in the fact (invariant 257)
@@ -239,6 +271,10 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
         if st.slot.startswith(("rel:", "verb:")):  # a person or a habit: also share a topic word
             topic = new_terms - TEMPLATE
             found = [(s, h) for s, h in found if topic & terms(h.text)]
+            if st.slot.startswith("verb:"):
+                # one verb, two senses: "Runs on Sunday mornings" (a habit) is not "Runs Fedora
+                # on the laptop" (a named thing used): one object named, the other not (inv. 294)
+                found = [(s, h) for s, h in found if _named_object(st.text) == _named_object(h.text)]
         if not found and st.slot == "job" and st.act == "change" and "employer" in slots_of(st.text):
             # "new job: data analyst at Monzo" replaces "Works at Barclays" (invariant 163)
             found = [(s, h) for h in facts
@@ -275,7 +311,24 @@ def _names_it(previous: str, text: str) -> bool:
 
     want = set(terms(previous) - TEMPLATE)
     have = set(terms(text))
-    return bool(want & have or set(expansions(want, 1.0)) & have)
+    return bool(want & have or set(expansions(want, 1.0)) & have) or _abbreviates(previous, text)
+
+
+def _abbreviates(short: str, text: str) -> bool:
+    """ "PS4" is "PlayStation 4", "HA" is "Home Assistant": a name in capitals and digits is the
+    run of capitalised words (camel-case humps too) and numbers whose initials spell it
+    (invariant 290). Pure."""
+    short = short.strip()
+    if not re.fullmatch(r"(?-i:[A-Z][A-Z0-9]{1,4})", short):
+        return False
+    runs: list[list[str]] = [[]]
+    for token in re.findall(r"[\w'’-]+", text):
+        if token[:1].isupper() or token.isdigit():
+            humps = re.findall(r"[A-Z][a-z]*|\d+", token)
+            runs[-1] += [h if h.isdigit() else h[0] for h in humps]
+        else:
+            runs.append([])
+    return any(short in "".join(r) and len(short) > 1 for r in runs if r)
 
 
 _HOLDS = re.compile(r"^(?:owns|has|drives|rides|uses|banks|no\s+longer\s+\w+|(?:main\s+|new\s+)?"

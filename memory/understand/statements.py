@@ -134,6 +134,13 @@ _PARTS = re.compile(r",\s*(?=(?:i|we)(?:\s|'))|,?\s+(?:and|but|plus|also|so|and\
                     r",\s*so\s+(?=(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b)|"
                     # "the building got sold, the new landlord is Grainger" (invariant 308)
                     r",\s*(?=(?:the\s+new\s+)?(?:(?!(?:his|her|their|its|the|a|an|your|my|our|this|that)\s)[\w-]+\s+)?" + _SLOT_NOUN_P + r"\s+(?:is|are)\s)|"
+                    # "..., the LG went to Lukas", "..., the old one died": a thing that ended
+                    # is a clause of its own (invariant 292)
+                    r",\s*(?=(?:the|my|our)\s+(?:old\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:went\s+(?:back\s+)?to|"
+                    r"died|broke|is\s+gone|was\s+stolen|got\s+(?:nicked|stolen))\b)|"
+                    # "got a Portuguese licence and handed in my German one": a second act with
+                    # the subject carried over, whatever its verb (invariant 294)
+                    r",?\s+and\s+(?=(?-i:[a-z]+ed)\s+(?:in|over|back|out|off|away|on)\s+(?:my|our|the|it|them|a|an)\b)|"
                     # "Gemma got promoted so I report to Priyanka now" (invariant 261)
                     r",?\s+(?:and|but|so)\s+(?=(?:my|our)\s+(?:manager|boss|team\s+lead|line\s+manager)\s+is\s+now\b)",
                     re.IGNORECASE)
@@ -897,6 +904,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                     st.valid_from = spare[0].valid_from
         if re.search(r",\s*so\s+(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b", c, I):
             kept = _sums_up(kept)
+        kept = _glossed(kept)
         if not kept:
             prev = out.statements[-1] if out.statements else None
             if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \
@@ -1104,6 +1112,28 @@ def _sums_up(statements: list[Statement]) -> list[Statement]:
     return statements
 
 
+def _glossed(statements: list[Statement]) -> list[Statement]:
+    """ "I'm pescatarian, I eat fish but no meat": what the user eats, said beside the diet it
+    names, explains that diet; it is no second fact of the same slot (invariant 289)."""
+    diets = [s for s in statements if s.slot == "diet" and s.act == "assert"]
+    named = [s for s in diets if re.match(r"^Is\s+(?:" + "|".join(lx.MEAT_DIETS) + r")$", s.text or "")]
+    if len(diets) == 2 and len(named) == 1 and not any(s.act == "change" for s in statements):
+        other = next(s for s in diets if s is not named[0])
+        allowed = _DIET_ALLOWS.get((named[0].text or "").split()[-1].lower(), frozenset())
+        # only what the diet allows: "vegetarian but I eat fish" is an exception, kept (inv. 166)
+        if set(re.findall(r"[a-z]+", (other.text or "").lower())) & allowed:
+            return [s for s in statements if s is not other]
+    return statements
+
+
+_DIET_ALLOWS = {"pescatarian": frozenset("fish seafood eggs cheese dairy".split()),
+                "vegetarian": frozenset("eggs egg cheese dairy milk".split()),
+                "vegan": frozenset("tofu lentils beans plants vegetables".split())}
+
+
+_ROLE_SAME = {"noun:manager": r"manager|boss|line\s+manager|(?:team\s+)?lead"}
+
+
 def _merge(statements: list[Statement]) -> list[Statement]:
     """Combine clauses of one message that make one change: a denial and its replacement ("That's
     not right, I live in Grenoble, I never lived in Lyon"), or "no longer X" and what replaced it
@@ -1117,6 +1147,17 @@ def _merge(statements: list[Statement]) -> list[Statement]:
             d.valid_from, d.valid_to = v.valid_from, v.valid_to
             d.rule += "+replacement"
             return [s for s in statements if s is not v]
+    # "Laura isn't my manager any more, I report to Chidi": who no longer holds a role, and who
+    # holds it now, is one change of that role naming the old one (invariant 293)
+    stepped = [s for s in values if s.rule == "third:not-any-more"]
+    holders = [s for s in values if (s.slot or "").startswith("noun:") and s.act == "change"]
+    if len(stepped) == 1 and len(holders) == 1 and len(values) == 2 and re.search(
+            r"\b(?:" + _ROLE_SAME.get(holders[0].slot or "", re.escape((holders[0].slot or "").removeprefix("noun:")))
+            + r")\b", stepped[0].text or "", I):
+        holders[0].previous = holders[0].previous or stepped[0].previous
+        holders[0].valid_from = holders[0].valid_from or stepped[0].valid_from
+        holders[0].rule += "+replaces-not-any-more"
+        return [s for s in statements if s is not stepped[0]]
     # a plan said beside them is no part of what ended and what replaced it (invariant 200)
     values = [s for s in values if not s.rule.startswith(("location:plan", "plan:", "trip:"))]
     gone = [s for s in values if s.text and s.text.startswith(("Is no longer", "No longer",
@@ -1131,6 +1172,13 @@ def _merge(statements: list[Statement]) -> list[Statement]:
                   else r"Owns|Has|Drives|Rides|Uses|[\w-]+\s+is" if re.match(r"^No\s+longer\s+(?:owns|has)\b", ended)
                   else r"Lives\s+in|Works|Is" if ended.startswith("Moved away from") else r"\w+")
         instead = ended.startswith("Has given up") and bool(re.search(r"\binstead\b", other.clause, I))
+        # "sold the Moonlander, I type on a Keychron Q1 now": a thing owned that went, and a named
+        # thing in use now, is one switch; "I cycle everywhere now" names none (invariant 292)
+        # "stopped taking warfarin, the cardiologist switched me to apixaban" (invariant 293)
+        instead = instead or (ended.startswith("Has given up taking") and other.rule == "own:prescribed")
+        instead = instead or (ended.startswith("No longer") and bool(re.search(
+            r"\b(?:a|an|the|my|their)\s+(?:[\w-]+\s+)?(?-i:[A-Z])[\w-]*", other.text or ""))
+            and bool(re.search(r"\b(?:now|these\s+days|nowadays|instead)\b", other.clause, I)))
         # "cancelled the credit card, so my travel insurance is an Allianz policy now": what
         # one's own noun is now replaces what ended with it (invariant 275)
         instead = instead or (ended.startswith("Has given up") and other.rule == "my-noun"

@@ -130,12 +130,17 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     # medication (invariant 242)
     m = re.search(r"\b(?:my|the)\s+(?:doctor|gp|consultant|nurse|specialist|psychiatrist|cardiologist|"
                   r"dermatologist|endocrinologist|pharmacist|clinic|hospital)\s+(?:has\s+|just\s+)*"
-                  r"(?:switched|moved|changed|put)\s+me\s+(?:over\s+)?from\s+(?P<p>[\w'’ .-]+?)\s+(?:on)?to\s+"
+                  # "the cardiologist switched me to apixaban": the old one said apart (inv. 293)
+                  r"(?:switched|moved|changed|put)\s+me\s+(?:(?:over\s+)?from\s+(?P<p>[\w'’ .-]+?)\s+)?(?:over\s+)?(?:on)?to\s+"
                   r"(?P<v>[\w'’ .-]+?)\s*(?=[,.;!?]|$)", t, I)
     if m and obj_phrase(m.group("v"), keep_article=False):
         thing = obj_phrase(m.group("v"), keep_article=False)
+        # "I stopped taking warfarin, the cardiologist switched me to apixaban": what stopped
+        stopped = re.search(r"\b(?:stopped|quit|gave\s+up|came\s+off)\s+(?:taking\s+)?(?:my\s+|the\s+)?"
+                            r"(?P<p>[\w-]+)", t[:m.start()], I)
+        before = m.group("p") or (stopped.group("p") if stopped else None)
         return [Statement(act="change", text=f"Takes {thing}", fact_type="constraint",
-                          previous=obj_phrase(m.group("p"), keep_article=False),
+                          previous=obj_phrase(before, keep_article=False) if before else None,
                           valid_from=dates.valid_from, clause=c, rule="own:prescribed")]
     # "GP upped my statin to 40mg", "my sertraline dose went down to 50mg": a new dose of the
     # medicine on record; the agent keeps its name and timing from that fact (invariant 266)
@@ -161,7 +166,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:sold|gave\s+away|got\s+rid\s+of|"
                       r"returned|donated|traded\s+in)\s+(?:the|my|our)\s+" + _THING, t, I)
          or re.search(r"\b(?:someone|somebody|they|thieves)\s+stole\s+(?:the|my|our)\s+" + _THING, t, I)
-         or re.search(r"\b(?:my|our)\s+(?P<v>[\w'’ .+-]+?)\s+(?:was|got)\s+stolen\b", t, I))
+         or re.search(r"\b(?:my|our)\s+(?P<v>[\w'’ .+-]+?)\s+(?:was|got)\s+stolen\b", t, I)
+         # "the LG went to Lukas", "gran's lamp went back to her": given away (invariant 292)
+         or re.search(r"^(?:the|my|our)\s+(?:old\s+)?(?P<v>[\w'’ .+-]+?)\s+(?:went|has\s+gone|is\s+going)\s+"
+                      r"(?:back\s+)?to\s+(?:(?-i:[A-Z])[\w'’-]+|(?:my|our)\s+[\w-]+|her|him|them)\b", t, I))
     if m:
         # "sold the old Passat": the Passat on record is not called old
         thing = re.sub(r"^(?:old|trusty|beloved|ancient|battered)\s+(?=\S)", "", obj_phrase(m.group("v")),
@@ -238,8 +246,9 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         if words & {"phd", "degree", "masters", "diploma", "doctorate", "mba", "bsc", "msc", "ba", "ma",
                     "certificate", "licence", "license"}:
             # "I have a PhD in chemistry": a qualification is held, not owned (invariant 166)
+            # ... since the day it was got (invariant 294)
             return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
-                              clause=c, rule="own:qualification")]
+                              valid_from=dates.valid_from, clause=c, rule="own:qualification")]
         verb = "Has" if pet else "Owns"
         instead = re.search(r"\b(?:to\s+replace|replacing|instead\s+of|in\s+place\s+of)\s+(?:the|my|our|"
                             r"a|an)?\s*(?P<p>[^,.;!?]+)", raw, I)
@@ -489,6 +498,9 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                                                               thing, I):
             pass  # "I swim twice a week": the habit is the frequency
         elif not thing or re.match(r"^(?:to|it|that|this|you|there|home|out|back|a\s+bit|most|every|"
+                                   # "I visit her every summer": who "her" is lives in another
+                                   # clause; alone it says nothing (invariant 288)
+                                   r"her|him|them|us|"
                                    r"each|daily|weekly|twice|once|sometimes|often|always|a\s+lot|"
                                    r"lots|when|whenever|after|before|late|early|fast|slow|too\s+"
                                    r"late)\b", thing, I):
@@ -534,6 +546,12 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     if re.match(r"^(?:my|our)\s+(?:[\w-]+\s+)?(?:birthday|anniversary)\s+is\s+(?:in|on)\s", c, I):
         t = c  # "my birthday is in June": the date is the value, not when it was said (inv. 317)
+    the = re.match(r"^the\s+(?P<n>[\w-]+)\s+(?:is|are)\s+(?!not\b).*\b(?:now|these\s+days|nowadays)\b", t, I)
+    if the and (the.group("n").lower() in lx.SLOT_NOUNS or the.group("n").lower() in lx.KIND_NAMES) \
+            and re.search(r"\s(?:is|are)\s+(?:now\s+)?(?:(?:a|an|the)\s+)?(?:" + UPPER + r"|\d)", t):
+        # a named value only: "the team is brilliant now" is an opinion (invariants 292, 308)
+        # "The hub is a Home Assistant Yellow now": the one hub the user has, changed (inv. 292)
+        t = "my" + t[3:]
     m = re.match(r"^(?:my|our)\s+(?P<new>new\s+|current\s+|main\s+(?=\w+\s+(?:is|are)))?"
                  r"(?P<n>[\w'’ -]+?)\s+(?:is|are|'s)\s+(?:now\s+|actually\s+|still\s+)?"
                  r"(?P<v>[^,;!?]+?)(?P<now>\s+(?:now|these\s+days|nowadays))?\s*(?:[,;!?].*|(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)\.(?:\s.*)?)?$", t, I)
