@@ -410,3 +410,9 @@ def test_inv317_a_forget_reply_says_you_are():
 
     assert _yours("that I'm vegetarian") == "that you're vegetarian"
     assert _yours("said I was vegetarian") == "you said you were vegetarian"
+
+
+def test_inv225_nothing_coming_up_is_said_so(service):
+    service.write_fact("ana", "Lives in Leeds", fact_type="identity")
+    assert turn(service, "what trips do I have planned?").reply == \
+        "I have nothing coming up on record."

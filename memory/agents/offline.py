@@ -1507,7 +1507,8 @@ def _dated_answer(q: str, hits, window: tuple[date, date]) -> str | None:
     meet them (a span, or a start still ahead), by start date; the asked words pick among them
     when some hold them ("any flights next month?"), and a home, job or diet that merely
     started on a date is no event. With nothing on then, a question about what is on is told
-    nothing is on record; None for any other question."""
+    nothing is on record ("nothing coming up" when it asks about anything ahead); None for any
+    other question."""
     start, end = window
     today = start if end != date.max else None
     events = []
@@ -1527,7 +1528,11 @@ def _dated_answer(q: str, hits, window: tuple[date, date]) -> str | None:
     if not events:
         # "anything on next week?" with nothing dated then: nothing is on record for those
         # days; another question naming days ("my salary next year?") goes to the other rules
-        return "I have nothing on record for then." if _EVENT_Q.search(q) else None
+        if not _EVENT_Q.search(q):
+            return None
+        # "what trips do I have planned?" asks about anything ahead, not a day (invariant 225)
+        return ("I have nothing coming up on record." if end == date.max
+                else "I have nothing on record for then.")
     told = [_yours_event(_said_now(h, q))
             + ("" if _HAS_DATE.search(h.text) else f" (on {h.valid_from})") for h in events[:6]]
     return sentence("From what you've told me: " + join(told))
