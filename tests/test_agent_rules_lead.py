@@ -415,4 +415,4 @@ def test_inv317_a_forget_reply_says_you_are():
 def test_inv225_nothing_coming_up_is_said_so(service):
     service.write_fact("ana", "Lives in Leeds", fact_type="identity")
     assert turn(service, "what trips do I have planned?").reply == \
-        "I have nothing coming up on record."
+        "I have nothing on record coming up."

@@ -1531,7 +1531,7 @@ def _dated_answer(q: str, hits, window: tuple[date, date]) -> str | None:
         if not _EVENT_Q.search(q):
             return None
         # "what trips do I have planned?" asks about anything ahead, not a day (invariant 225)
-        return ("I have nothing coming up on record." if end == date.max
+        return ("I have nothing on record coming up." if end == date.max
                 else "I have nothing on record for then.")
     told = [_yours_event(_said_now(h, q))
             + ("" if _HAS_DATE.search(h.text) else f" (on {h.valid_from})") for h in events[:6]]
