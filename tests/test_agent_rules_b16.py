@@ -5,20 +5,16 @@ from __future__ import annotations
 
 from datetime import date
 
-from memory.agent import run_turn
-from memory.agents.offline import OfflineAgent
 from memory.understand.phrases import with_list
 from memory.understand.statements import understand
+
+from .agent_support import turn
 
 TODAY = date(2026, 12, 1)
 
 
 def said(message: str) -> list[tuple[str, str | None, str | None]]:
     return [(st.act, st.text, st.previous) for st in understand(message, TODAY, []).statements]
-
-
-def turn(svc, text, user="ana"):
-    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
 
 
 # --- invariant 275: what ended is read apart from the clause after its comma -------------------

@@ -5,19 +5,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from memory.agent import run_turn
-from memory.agents.offline import OfflineAgent
 from memory.understand.statements import split_clauses, understand
+
+from .agent_support import turn
 
 TODAY = date(2026, 12, 1)
 
 
 def said(message: str) -> list[tuple[str, str | None]]:
     return [(st.act, st.text) for st in understand(message, TODAY, []).statements]
-
-
-def turn(svc, text, user="ana"):
-    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
 
 
 # --- invariant 307: a short lead-in before a colon is a label ----------------------------------

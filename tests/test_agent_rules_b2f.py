@@ -7,13 +7,7 @@ from memory.agent import run_turn
 from memory.agents.offline import OfflineAgent
 from memory.models import FactState
 
-
-def turn(svc, text, user="ana"):
-    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
-
-
-def active(svc, user="ana"):
-    return sorted(f.text for f in svc.facts(user, states=["active"]))
+from .agent_support import active, turn
 
 
 # --- invariant 260: a request or statement taken back in the same message -------------------

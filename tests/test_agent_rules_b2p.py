@@ -4,28 +4,11 @@ phrasing here is new; none is a blind-set sentence."""
 
 from __future__ import annotations
 
-from memory.agent import run_turn
-from memory.agents.offline import OfflineAgent
 from memory.models import FactState
 from memory.understand.switches import switches
 
+from .agent_support import one_supersede, turn
 from .conftest import NOW
-
-
-def turn(svc, text, user="ana"):
-    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
-
-
-def one_supersede(svc, text, old_text, *words, fact_type="world"):
-    old = svc.write_fact("ana", old_text, fact_type=fact_type).fact
-    t = turn(svc, text)
-    (w,) = t.writes()
-    assert (w.op, w.old_id) == ("supersede", old.id), (text, w)
-    for word in words:
-        assert word in (w.text or ""), (text, w.text)
-    assert svc.get_fact("ana", old.id).state == FactState.SUPERSEDED
-    return w
-
 
 # --- invariant 248: a switch said in another shape ----------------------------------------------
 

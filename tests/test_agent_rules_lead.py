@@ -5,9 +5,7 @@ from __future__ import annotations
 from memory.agent import run_turn
 from memory.agents.offline import OfflineAgent
 
-
-def turn(svc, text, user="ana"):
-    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
+from .agent_support import turn
 
 
 def test_inv212_an_address_keeps_its_commas(service):

@@ -7,34 +7,19 @@ from __future__ import annotations
 
 from datetime import date
 
-from memory.agent import run_turn
-from memory.agents.offline import OfflineAgent
 from memory.models import FactState
 from memory.sensitive import secret_in
 from memory.understand.canon import canonical
 from memory.understand.matching import _abbreviates, slots_of
 from memory.understand.statements import understand
 
+from .agent_support import one_supersede, turn
+
 TODAY = date(2026, 12, 1)
-
-
-def turn(svc, text, user="ana"):
-    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
 
 
 def said(text):
     return [s for s in understand(text, TODAY).statements if s.act in ("assert", "change")]
-
-
-def one_supersede(svc, text, old_text, *words, fact_type="world"):
-    old = svc.write_fact("ana", old_text, fact_type=fact_type).fact
-    t = turn(svc, text)
-    (w,) = t.writes()
-    assert (w.op, w.old_id) == ("supersede", old.id), (text, w)
-    for word in words:
-        assert word in (w.text or ""), (text, w.text)
-    assert svc.get_fact("ana", old.id).state == FactState.SUPERSEDED
-    return w
 
 
 def no_write(svc, text, *old_texts):

@@ -5,18 +5,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from memory.agent import run_turn
-from memory.agents.offline import OfflineAgent
 from memory.sensitive import secret_in
 from memory.understand.statements import understand
 
-
-def turn(svc, text, user="ana"):
-    return run_turn(svc, user, "s1", text, agent=OfflineAgent())
-
-
-def active(svc, user="ana"):
-    return sorted(f.text for f in svc.facts(user, states=["active"]))
+from .agent_support import active, turn
 
 
 def read(text):
