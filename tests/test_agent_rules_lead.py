@@ -414,3 +414,28 @@ def test_inv225_nothing_coming_up_is_said_so(service):
     service.write_fact("ana", "Lives in Leeds", fact_type="identity")
     assert turn(service, "what trips do I have planned?").reply == \
         "I have nothing on record coming up."
+
+
+def test_inv318_this_last_and_next_month_date_a_fact():
+    from datetime import date
+
+    from memory.understand.dates import find_dates
+
+    today = date(2026, 12, 1)
+    assert find_dates("my son started at Oakfield Primary this September", today).valid_from == \
+        date(2026, 9, 1)
+    assert find_dates("flying next January", today).valid_from == date(2027, 1, 1)
+    assert find_dates("I started last September", today).valid_from == date(2026, 9, 1)
+    assert find_dates("this may work", today).valid_from is None  # the verb
+
+
+def test_inv318_a_name_asked_for_and_working_from_home(service):
+    old = service.write_fact("ana", "Name is Samantha", fact_type="identity").fact
+    (w,) = turn(service, "please call me Sam from now on").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Name is Sam")
+    (w2,) = turn(service, "I prefer to be called Jo", user="bo").writes()
+    assert w2.text == "Name is Jo"
+    (w3,) = turn(service, "I've started working from home full time", user="cy").writes()
+    assert w3.text == "Works from home full time"
+    assert [w.text for w in turn(service, "call me instead of texting", user="dee").writes()] == [
+        "Prefers phone calls"]

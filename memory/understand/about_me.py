@@ -786,7 +786,8 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
     if not m:
         # "text me instead of emailing", "please email me from now on": the channel is the verb
         m = re.search(r"^(?:please\s+)?(?:just\s+)?(?P<ch>text|email|e-mail|call|ring|phone|whatsapp|"
-                      r"message)\s+me\b(?=.*\b(?:instead|from\s+now\s+on|rather\s+than|not\s+|"
+                      r"message)\s+me\b(?!\s+" + UPPER + r")"  # "call me Sam": a name (inv. 318)
+                      r"(?=.*\b(?:instead|from\s+now\s+on|rather\s+than|not\s+|"
                       r"in\s+future|going\s+forward|only|don'?t|do\s+not|never)\b)", t, I)
     if m:
         ch = m.group("ch").lower().replace("e-mail", "email")
@@ -843,8 +844,9 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
                  r"forward|only\s+from\s+now)\b(?:\s+please)?(?:\W*$|\s*[,;:]\s*(?:my|the|it'?s|that'?s|this|"
                  # "aisle seats from now on, my bladder has spoken": a remark after it (inv. 270)
                  r"because|since|as|cos)\b[^?]*$)", t, I)
-    if m and not re.match(r"^(?:i|we|you|it|that|this|same|me|no|not)\b", m.group("v"), I):
-        # "window seat from now on please": what they want from now on
+    if m and not re.match(r"^(?:i|we|you|it|that|this|same|me|no|not|call\s+me|please)\b", m.group("v"), I):
+        # "window seat from now on please": what they want from now on ("call me Sam from now
+        # on" is a name, invariant 318)
         return [Statement(act="change", text=f"Prefers {tidy(m.group('v'))}", fact_type="preference",
                           clause=c, rule="pref:from-now-on")]
     m = re.search(r"\bi(?:'d|\s+would)?\s+(?:really\s+|now\s+|much\s+|actually\s+|definitely\s+)?"
@@ -885,7 +887,9 @@ def preferences(c: str, dates: Dates) -> list[Statement] | None:
 
 def identity(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
-    m = re.search(r"\b(?i:my\s+name\s+is|call\s+me|i\s+go\s+by|i'?m\s+called)\s+" + NAME, t)
+    m = re.search(r"\b(?i:my\s+name\s+is|(?:please\s+)?call\s+me|i\s+go\s+by|i'?m\s+called|"
+                  # "I prefer to be called Sam" (invariant 318)
+                  r"i(?:'d|\s+would)?\s+(?:prefer|like|rather)\s+(?:to\s+)?be\s+called)\s+" + NAME, t)
     if m:
         return [Statement(act="assert", text=f"Name is {m.group('name')}", fact_type="identity",
                           slot="noun:name", confidence=0.9, clause=c, rule="id:name")]
@@ -1062,7 +1066,9 @@ def milestones(c: str, dates: Dates) -> list[Statement] | None:
 
 _SCHEDULE = re.compile(
     r"^(?:i'?m|i\s+am|we'?re|we\s+are|i|we)\s+(?:(?:now|also|currently|mostly|officially)\s+)*"
-    r"(?:(?:have\s+|'ve\s+)?(?:gone|went|switched\s+to|moved\s+to)\s+|(?:working|work|going)\s+)?"
+    r"(?:(?:have\s+|'ve\s+)?(?:gone|went|switched\s+to|moved\s+to)\s+|(?:working|work|going)\s+|"
+    # "I've started working from home full time" (invariant 318)
+    r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:started|begun|began)\s+(?:working|to\s+work)\s+)?"
     r"(?P<how>(?:fully\s+|mostly\s+|completely\s+|partly\s+)?remote(?:ly)?|from\s+home|hybrid|"
     r"part[- ]time|full[- ]time|(?:a\s+)?four[- ]day\s+week|(?:\d|one|two|three|four|five)\s+days\s+a\s+week|"
     r"compressed\s+hours|nights|night\s+shifts?)"
@@ -1085,7 +1091,8 @@ def schedule(c: str, dates: Dates) -> list[Statement] | None:
     if re.match(r"^(?:for|with|at|because|since|while|until|but)\b", rest, I):
         rest = ""
     text = f"Works {how}" + (f"{'' if rest.startswith(',') else ' '}{rest}" if rest else "")
-    changed = bool(re.search(r"\b(?:now|gone|switched|moved|from\s+now\s+on|these\s+days)\b", c, I))
+    changed = bool(re.search(r"\b(?:now|gone|switched|moved|from\s+now\s+on|these\s+days|started|"
+                             r"begun|began)\b", c, I))
     return [Statement(act="change" if changed else "assert", text=text, fact_type="identity",
                       clause=c, rule="work:schedule")]
 

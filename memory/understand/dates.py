@@ -204,6 +204,22 @@ def find_dates(clause: str, today: date) -> Dates:
         found.append(hol.group(0))
         text = _cut(text, hol)
 
+    # "this September", "last March", "next April": a month named by its place from today
+    # (invariant 318); "last September" is never this year's if September is still to come.
+    rel = re.search(r"\b(?P<w>this|last|next|coming)\s+(?P<m>" + MON + r")\b(?!\s+\d)", text, re.IGNORECASE)
+    if rel and rel.group("m") == "may":
+        rel = None  # "this may work": the verb, not the month
+    if rel:
+        mon, which = month_number(rel.group("m")), rel.group("w").lower()
+        if which == "last":
+            start = date(today.year - (1 if mon >= today.month else 0), mon, 1)
+        elif which in ("next", "coming"):
+            start = date(today.year + (1 if mon <= today.month else 0), mon, 1)
+        else:
+            start = _month_start(mon, None, today, future=future or not past and mon >= today.month)
+        found.append(rel.group(0))
+        return Dates(start, None, _cut(text, rel), tuple(found))
+
     # Ranges: "from 5 to 9 January", "from 3 March to 17 April", "between May 2 and May 9".
     m = (re.search(r"\b(?:from|between)\s+(?P<d1>" + DAY + r")(?:\s+(?P<m1>" + MON + r"))?\s+"
                    r"(?:to|until|till|and|-|–)\s+(?P<d2>" + DAY + r")\s+(?P<m2>" + MON + r")"
