@@ -439,3 +439,11 @@ def test_inv318_a_name_asked_for_and_working_from_home(service):
     assert w3.text == "Works from home full time"
     assert [w.text for w in turn(service, "call me instead of texting", user="dee").writes()] == [
         "Prefers phone calls"]
+
+
+def test_inv318_a_new_name_changes_only_the_name_in_a_compound_fact(service):
+    old = service.write_fact("ana", "His name is Ravi and he is a backend developer",
+                             fact_type="identity").fact
+    (w,) = turn(service, "I prefer to be called Rav from now on").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id,
+                                        "His name is Rav and he is a backend developer")

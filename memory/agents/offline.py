@@ -352,6 +352,14 @@ class OfflineAgent:
                                                or not (st.valid_from or st.valid_to)):
             return sentence(f"I already have that: {second_person(known.text)}")
         text = st.text
+        renamed = re.match(r"^Name is (?P<n>\S.*)$", text or "") if old is not None and \
+            st.slot == "noun:name" else None
+        inner = re.search(r"\bname is (?P<n>[^\W\d_][\w'’-]*)(?=\s+and\b|,)", old.text) if renamed and \
+            old is not None else None
+        if renamed and inner:
+            # Invariant 318: "call me Rav" over "His name is Ravi and he is a backend developer"
+            # changes the name inside it; the rest of the fact stays (invariant 179)
+            text = old.text[:inner.start("n")] + renamed.group("n") + old.text[inner.end("n"):]
         rerole = _reroled(old.text, text or "") if old is not None and st.slot == "job" else None
         if rerole:
             # Invariant 274: "I'm now a senior field service manager" over "Her name is Lena and
