@@ -105,7 +105,24 @@ def test_inv213_wrong_writes_are_counted_by_kind_without_reading_a_case():
                          ("review", {"review": True})]:
         assert wrong_kinds([sup], [right.model_copy(update=wrong)], []) == {field: 1}
     # A given fact's label names it by position; the closest unmet label decides the kind.
-    g = Expected(op="retract", value=["cat"], old="g0")
-    got = Predicted(op="retract", text="Has a cat", old_id="other")
+    g = Expected(op="retract", old="g0")
+    got = Predicted(op="retract", old_id="other")
     assert wrong_kinds([g, sup], [got], ["given-0"]) == {"target": 1}
     assert score_case([g], [got.model_copy(update={"old_id": "given-0"})], ["given-0"]) == (1, 0, 0)
+
+
+def test_inv319_a_correction_with_its_new_value_is_a_retraction_and_a_write():
+    fix = Predicted(op="retract", text="Door sensors take CR2032 batteries", old_id="f1")
+    pair = [Expected(op="retract", old="f1"), Expected(op="write", value=["cr2032"])]
+    assert score_case(pair, [fix], []) == (2, 0, 0)
+    # one label naming the new value is met by the whole correction, never counted twice
+    assert score_case([Expected(op="retract", value=["cr2032"], old="f1")], [fix], []) == (1, 0, 0)
+    # a plain retraction writes nothing, so it cannot meet the write label
+    plain = Predicted(op="retract", old_id="f1")
+    assert score_case(pair, [plain], []) == (1, 0, 1)
+    # a correction where only a retraction was wanted wrote a value nobody said: one wrong write
+    assert score_case([Expected(op="retract", old="f1")], [fix], []) == (1, 1, 0)
+    from memory.eval.agent_eval import wrong_kinds
+    assert wrong_kinds([Expected(op="retract", old="f1")], [fix], []) == {"extra": 1}
+    # on a statement that should write nothing, both changes are wrong
+    assert score_case([], [fix], []) == (0, 2, 0)

@@ -186,17 +186,43 @@ def _label_old(exp: Expected, given_ids: list[str]) -> str | None:
     return old
 
 
+def _parts(predicted: list[Predicted]) -> list[tuple[int, Predicted]]:
+    """Each prediction as the store changes it made, tagged by the prediction they came from.
+    A harsh correction that carries its new value ("it's CR2032, not CR1632") retracts the old
+    fact and writes the new one: two changes, so it may meet a `retract` label and a `write`
+    label (invariant 319). Pure."""
+    out: list[tuple[int, Predicted]] = []
+    for i, p in enumerate(predicted):
+        out.append((i, p))
+        if p.op == "retract" and p.text:
+            out.append((i, p.model_copy(update={"op": "write", "old_id": None})))
+    return out
+
+
+def _assign(expected: list[Expected], predicted: list[Predicted], given_ids: list[str]
+            ) -> tuple[int, list[Predicted], list[tuple[Expected, str | None]]]:
+    """Greedy one-to-one matching: (labels met, store changes left over, labels unmet). A
+    `retract` label that names the new value is met by the whole correction, so its write part
+    is not counted again (invariant 319). Pure."""
+    left = _parts(predicted)
+    tp, unmet = 0, []
+    for exp in expected:
+        old = _label_old(exp, given_ids)
+        hit = next(((i, p) for i, p in left if matches(exp, p, old)), None)
+        if hit is None:
+            unmet.append((exp, old))
+            continue
+        tp += 1
+        left.remove(hit)
+        if exp.op == "retract" and exp.value:
+            left = [(i, p) for i, p in left if not (i == hit[0] and p.op == "write")]
+    return tp, [p for _, p in left], unmet
+
+
 def score_case(expected: list[Expected], predicted: list[Predicted],
                given_ids: list[str]) -> tuple[int, int, int]:
     """(true positives, false positives, false negatives), matching greedily one to one. Pure."""
-    left = list(predicted)
-    tp = 0
-    for exp in expected:
-        old = _label_old(exp, given_ids)
-        hit = next((p for p in left if matches(exp, p, old)), None)
-        if hit is not None:
-            left.remove(hit)
-            tp += 1
+    tp, left, _unmet = _assign(expected, predicted, given_ids)
     return tp, len(left), len(expected) - tp
 
 
@@ -217,15 +243,7 @@ def wrong_kinds(expected: list[Expected], predicted: list[Predicted],
     closest to: `spurious` (the statement should write nothing), `extra` (every label was
     already met), or the first field that differs — `operation`, `value`, `target`, `date`,
     `review`. Aggregates only: a blind set's kinds can be read without reading its cases. Pure."""
-    left = list(predicted)
-    unmet = []
-    for exp in expected:
-        old = _label_old(exp, given_ids)
-        hit = next((p for p in left if matches(exp, p, old)), None)
-        if hit is None:
-            unmet.append((exp, old))
-        else:
-            left.remove(hit)
+    _tp, left, unmet = _assign(expected, predicted, given_ids)
     out: dict[str, int] = {}
     for p in left:
         if not expected:
