@@ -35,6 +35,7 @@ from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
+from .people import manager_news
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
 from .things import (
@@ -346,6 +347,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         return found
     found = moved_day(c)
     if found is not None:  # invariant 254
+        return found
+    found = manager_news(c, today)
+    if found is not None:  # invariant 330
         return found
     m = _ROLE_FIRST.search(c.strip())
     if m and m.start("n") > 0:
