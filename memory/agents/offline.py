@@ -265,6 +265,11 @@ class OfflineAgent:
             if old is not None and not ({"live", "lives", "based"} & set(_words(old.text))
                                         or "home" in slots_of(old.text, old.fact_type)):
                 old = None
+            if old is None:
+                # Invariant 331: the fact naming them beside their relation that says where they
+                # are ("His sister Anjali is a data scientist in Bangalore", "Her brother Jan
+                # lived two streets away from her in Hamburg") is the one the move replaces
+                old = _where_they_live(who, hits)
             kin = _relation_word(old.text) if old is not None else next(
                 (r for h in hits if h.kind == "semantic" and h.state == "active"
                  and who and re.search(r"\b" + re.escape(who) + r"\b", h.text)
@@ -1044,6 +1049,19 @@ def _reroled(known: str, said: str) -> str | None:
         return None
     art = "an" if role[:1].lower() in "aeiou" else "a"
     return known[:old.start()] + f"{art} {role}" + known[old.end():]
+
+
+def _where_they_live(who: str, hits):
+    """The one active fact that names `who` beside one of the user's relations and says where
+    they live or are ("... lived ... in Hamburg", "... is a data scientist in Bangalore"), or
+    None (invariant 331). Pure."""
+    if not who:
+        return None
+    found = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+             and re.search(r"\b" + re.escape(who) + r"\b", h.text) and _relation_word(h.text)
+             and ({"live", "lives", "lived", "living", "based"} & set(_words(h.text))
+                  or re.search(r"\bin\s+(?-i:[A-Z])[\w'’-]+\s*(?:[,;.]|$)", h.text))}
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _relation_word(text: str) -> str | None:

@@ -45,6 +45,7 @@ from .things import (
     looks_like_a_thing,
     my_noun,
     possessions,
+    refine_move,
     third_party,
 )
 
@@ -768,6 +769,8 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         if named and out.statements and _name_it(out.statements[-1], named.group("n"),
                                                  named.groupdict().get("kind")):
             continue  # "got a puppy! her name is Luna": the name of what was just said
+        if out.statements and refine_move(out.statements[-1], c):
+            continue  # "Jan moved to Lisbon. He's renting a place in Campo de Ourique" (inv. 331)
         forget = forget_request(c.rstrip("?"))
         if forget:
             out.statements += forget

@@ -610,6 +610,34 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
                       valid_to=None if recurring else dates.valid_to, clause=c, rule="my-noun")]
 
 
+# Invariant 331: after a move, where they are now said with a pronoun ("…, she's in Brighton
+# now", "he's renting a place in Campo de Ourique"): the most specific place.
+_THERE_NOW = re.compile(r"^[^.;!?]*?(?:,|\band\b|[.;!]\s*)\s*(?:(?i:she|he|they)(?:'s|’s|\s+is|'re|’re|\s+are)\s+"
+                        r"(?:now\s+)?(?:(?:living|based|settled|staying)\s+|renting\s+(?:a|an)\s+"
+                        r"(?:place|flat|house|room|apartment|studio)\s+|(?:in\s+)?(?:a|an)\s+(?:new\s+)?"
+                        r"(?:place|flat|house|apartment)\s+)?in\s+(?P<q>" + UPPER + r"[\w'’-]*"
+                        r"(?:\s+(?:de|do|da|del|la|le|upon|on|am)?\s*" + UPPER + r"[\w'’-]*){0,3}))", re.IGNORECASE)
+
+
+def _within(spot: str, area: str) -> str:
+    return spot if area.lower() in spot.lower() else f"{spot}, {area}"
+
+
+def refine_move(st: Statement, c: str) -> bool:
+    """Invariant 331: the sentence after a move says where they are, more closely ("Jan moved
+    to Lisbon. He's renting a place in Campo de Ourique."): the move keeps that place, within
+    the one it named. False when the sentence says no such thing."""
+    moved = re.match(r"^(?P<who>.+?) lives in (?P<p>.+)$", st.text or "")
+    if st.rule != "third:moved" or not moved:
+        return False
+    said = re.sub(r"^" + re.escape(moved.group("who")) + r"(?=\s|['’])", "she", c.strip())  # "he", read
+    m = _THERE_NOW.match(". " + said)
+    if not m or not re.fullmatch(r"(?:\s+now)?\W*", said[m.end() - 2:]):
+        return False
+    st.text = f"{moved.group('who')} lives in {_within(m.group('q'), moved.group('p'))}"
+    return True
+
+
 def third_party(c: str, dates: Dates) -> list[Statement] | None:
     """Named things and pets that changed: "Pi-hole runs on a Pi 5 now", "Max died"."""
     t = dates.text
@@ -639,11 +667,18 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
             return [ev]
     # "Amara's moved to London", "Tom got a new job at the council": news of someone named, kept
     # only as the change of what is on record about them where they live or work (invariant 165)
-    m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?to\s+"
+    # invariant 331: "Anjali has moved from Bangalore to Hyderabad", "Amara's moving to Leeds"
+    m = re.match(subj + r"(?:'s|\s+has|\s+is)?\s+(?:just\s+|finally\s+)?(?P<mv>moved|relocated|moving|relocating)\s+"
+                 r"(?:back\s+)?(?:from\s+" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?\s+)?to\s+(?:the\s+)?"
                  r"(?P<p>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)\b", t)
+    if m and m.group("mv").endswith("ing") and dates.valid_from is None:
+        m = None  # "Amara's moving to Leeds" with no when: a plan, not where she lives
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
         who = re.sub(r"['’]s$", "", tidy(m.group("s")))
-        return [Statement(act="change", text=f"{who} lives in {m.group('p')}", fact_type="identity",
+        where = m.group("p")
+        if (there := _THERE_NOW.match(t[m.end():])) is not None:
+            where = _within(there.group("q"), where)  # "..., she's in Brighton now" (inv. 331)
+        return [Statement(act="change", text=f"{who} lives in {where}", fact_type="identity",
                           previous=f"{who} lives", valid_from=dates.valid_from, clause=c,
                           rule="third:moved")]
     m = re.match(subj + r"(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:got|landed|started|took|accepted)\s+"
