@@ -26,6 +26,7 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
+from ..understand.people import loose_fit, person_facts
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
@@ -148,7 +149,12 @@ class OfflineAgent:
 
     def _forget(self, st: Statement, hits, tools: ToolRunner) -> str:
         states = ("active", "superseded", "candidate")
+        person = person_facts(st.target or "", st.clause, hits)
+        if person is not None:
+            return self._forget_person(person[0], person[1], tools)  # invariant 332
         target = pick_target(st.target or "", hits, states=states, expand=True)
+        if target is not None and loose_fit(st.target or "", target.text):
+            target = None  # "my frequent flyer number" is not the NIF tax number (invariant 332)
         # Invariant 148: when a past version and the current one both fit the request ("forget
         # my diet"), the user means what is on record now: follow the chain to its head while the
         # newer version fits too. "Forget that I lived in Bristol" stays on Bristol.
@@ -172,6 +178,21 @@ class OfflineAgent:
         also = ("" if not said else " and the message you told me in" if said == 1
                 else f" and the {said} messages you told me in")
         return f"Done: I've forgotten {what}{also}. It is deleted for good."
+
+    def _forget_person(self, who: str, about, tools: ToolRunner) -> str:
+        """Invariant 332: every active fact about the person the request names is forgotten."""
+        what = _yours(who)
+        if not about:
+            return f"I don't have anything about {what} on record, so there was nothing to forget."
+        done = 0
+        for h in about:
+            res = tools.call("forget_memory", {"memory_id": h.id,
+                                               "reason": "the user asked to forget this person"})
+            done += int(res.ok)
+        if not done:
+            return f"I couldn't forget what I had about {what}."
+        return (f"Done: I've forgotten everything I had about {what} "
+                f"({done} {'memory' if done == 1 else 'memories'}). It is deleted for good.")
 
     def _deny(self, st: Statement, hits, tools: ToolRunner) -> str:
         target = pick_target(st.target or "", hits, slot=st.slot)

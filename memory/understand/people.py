@@ -93,3 +93,63 @@ def manager_news(c: str, today: date) -> list[Statement] | None:
             return _manager(m.group("n"), c, changed=True, when=None, rule="people:report-to",
                             previous=old if old and _a_name(old) else None)
     return None
+
+
+# Invariant 332: a forget request that names a person ("delete everything you know about my ex",
+# "forget my ex, Daniel", "forget anything about Priya") forgets every active fact about them:
+# the facts naming the relation, and the facts naming them by the name those facts give.
+_EXES = r"ex(?:-?(?:husband|wife|boyfriend|girlfriend|partner|fianc[eé]e?))?"
+_PERSON_TARGET = re.compile(r"^(?:(?:my|our)\s+)?(?:(?P<rel>" + _EXES + r")(?:\s*,\s*|\s+)?)?"
+                            r"(?P<n>(?-i:" + UPPER + r")[\w'’-]+)?\W*$", I)
+
+
+def person_facts(target: str, clause: str, hits) -> tuple[str, list] | None:
+    """The person a forget request names and the active facts about them, or None when the
+    words name no person ([] when nothing about them is on record). Pure."""
+    target = re.sub(r"^(?:everything|anything|all)\s+(?:(?:(?:that\s+)?you\s+(?:know|have|remember)|that'?s)\s+)?"
+                    r"(?:about|on)\s+", "", target.strip(), flags=I)
+    m = _PERSON_TARGET.match(target)
+    if not m or not (m.group("rel") or m.group("n")):
+        return None
+    name = m.group("n")
+    if name and (not _a_name(name) or name.lower() in lx.KIND_NAMES or name.lower() in lx.PETS):
+        return None
+    if name and not m.group("rel") and not re.search(
+            r"\b(?:everything|anything|all)\s+(?:(?:you\s+(?:know|have)|that'?s)\s+)?(?:about|on)\b", clause, I):
+        return None  # "forget Lisbon": a bare word is left to the usual reading
+    facts = [h for h in hits if h.kind == "semantic" and h.state == "active"]
+    names = {name} if name else set()
+    about = []
+    if m.group("rel"):
+        for h in facts:
+            if re.search(r"\b" + _EXES + r"\b", h.text, I) and not re.search(r"\bex-?(?:colleague|boss|flatmate)", h.text, I):
+                about.append(h)
+                names |= {n for n in re.findall(r"\b(?-i:" + UPPER + r")[\w'’-]+", h.text)[1:]
+                          if _a_name(n)} if not name else set()
+    for h in facts:
+        if any(re.search(r"(?<![\w'’-])" + re.escape(n) + r"(?![\w'-])", h.text) for n in names) and h not in about:
+            about.append(h)
+    return target, about
+
+
+def loose_fit(target: str, fact_text: str) -> bool:
+    """Invariant 332: "forget my frequent flyer number" is not "Has a Portuguese NIF tax number":
+    a target of three words or more that shares fewer than half of its own words with the fact
+    (synonyms aside) names something else. Pure."""
+    from ..text import stem
+    from .matching import terms
+
+    said = terms(re.sub(r"^(?:my|our|the)\s+", "", target.strip(), flags=I)) - {
+        stem(w) for w in lx.GENERIC}
+    return len(said) >= 3 and len(said & terms(fact_text)) * 2 < len(said)
+
+
+# Invariant 332: "ok this is awkward but can you forget my ex, Daniel?": a lead-in before a
+# forget request is no part of it.
+_FORGET_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|so|um+|right|look|sorry|hmm+|erm)\b[^,?.]*?|(?:this|that|it)(?:'s|\s+is|"
+                          r"\s+feels)\s+(?:a\s+bit\s+|kind\s+of\s+|so\s+|really\s+)?\w+),?\s+(?:but|so)\s+"
+                          r"(?=(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:forget|delete|erase|wipe)\b)", I)
+
+
+def forget_lead(c: str) -> str:
+    return _FORGET_LEAD.sub("", c.strip())

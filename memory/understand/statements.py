@@ -35,7 +35,7 @@ from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
-from .people import manager_news
+from .people import forget_lead, manager_news
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
 from .things import (
@@ -771,7 +771,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             continue  # "got a puppy! her name is Luna": the name of what was just said
         if out.statements and refine_move(out.statements[-1], c):
             continue  # "Jan moved to Lisbon. He's renting a place in Campo de Ourique" (inv. 331)
-        forget = forget_request(c.rstrip("?"))
+        forget = forget_request(forget_lead(c).rstrip("?"))
         if forget:
             out.statements += forget
             continue
