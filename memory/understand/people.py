@@ -84,8 +84,10 @@ def manager_news(c: str, today: date) -> list[Statement] | None:
     if m := _MY_ROLE_IS.match(t):
         rest = t[m.end():]
         left = re.match(r"\s*,\s*(?P<o>" + _WHO + r")\s+(?:has\s+)?(?:left|quit|moved|retired|went)\b", rest)
+        dated = re.match(r"\s*,?\s*(?:since|from|as\s+of)\s+[^,;]+", rest, I)
+        when = find_dates(dated.group(0), today).valid_from if dated else None
         if _a_name(m.group("n")) and (m.group("new") or m.group("now") or m.group("now2") or left):
-            return _manager(m.group("n"), c, changed=True, when=None, org=m.group("org"),
+            return _manager(m.group("n"), c, changed=True, when=when, org=m.group("org"),
                             previous=left.group("o") if left else None, rule="people:manager-now")
     for pattern in (_REPORT_TO, _REPORT_CALLED):
         if (m := pattern.search(t)) and not _HEDGE.search(t[:m.start()]) and _a_name(m.group("n")):
