@@ -155,3 +155,117 @@ _FORGET_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|so|um+|right|look|sorry|hmm+|erm)\b
 
 def forget_lead(c: str) -> str:
     return _FORGET_LEAD.sub("", c.strip())
+
+
+# Invariant 333: the names a life event brings stay in its value. A baby, a pet or a partner
+# named anywhere in the message ("a boy called Arjun", "born on 20 November: Isla Grace", "her
+# name is Kaju", "two cats, Salt and Pepper", "my girlfriend Priya and I are getting married")
+# is written with the event; a wedding keeps where it is ("in Seville").
+_NAME2 = r"(?P<n>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’-]+)?)"
+_PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)"
+_BABY_NAME = (re.compile(r"\b(?:boy|girl|baby|son|daughter)\s*,?\s+(?:called|named)\s+" + _NAME2, I),
+              re.compile(r"\bborn\b[^.!?:]*:\s*" + _NAME2, I),
+              re.compile(r"^(?:and\s+)?(?:her|his|their)\s+name(?:'s|\s+is)\s+" + _NAME2, I))
+_ITS_NAME = re.compile(r"(?:^|[,.;!]\s*|\band\s+)(?:her|his|its|their)\s+name(?:'s|\s+is)\s+" + _NAME2 +
+                       r"\s*(?:[,.;!]|and\b|$)", I)
+_OUR_BABY = re.compile(r"^(?:our|my)\s+(?:new\s+|little\s+|beautiful\s+)*(?:baby\s+)?(?P<k>boy|girl|son|daughter)\s+"
+                       + _NAME2 + r"\s+(?:was\s+born|arrived)\b", I)
+_WED_PLACE = re.compile(r"\bmarried\b[^.!?]*?\bin\s+(?P<p>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER +
+                        r")[\w'’-]+)?)", I)
+_MY_PARTNER_AND_I = re.compile(r"\b(?:my|our)\s+(?P<rel>" + _PARTNER + r")\s+" + _NAME2 + r"\s+and\s+i\b", I)
+_PET_NAMES = re.compile(r",\s*(?P<a>(?-i:" + UPPER + r")[\w'’-]+)\s+and\s+(?P<b>(?-i:" + UPPER + r")[\w'’-]+)\W*$")
+
+
+def our_baby(c: str, today: date) -> list[Statement] | None:
+    """ "Our baby boy Leo was born on 20 November": the child, named (invariant 333)."""
+    m = _OUR_BABY.match(c.strip())
+    if not m or not _a_name(m.group("n")):
+        return None
+    kind = m.group("k").lower()
+    what = {"son": "a son", "daughter": "a daughter"}.get(kind, f"a baby {kind}")
+    return [Statement(act="assert", text=f"Had {what} called {m.group('n')}", fact_type="identity",
+                      valid_from=find_dates(c, today).valid_from, clause=c, rule="people:baby-named")]
+
+
+def named_events(statements: list[Statement], message: str) -> list[Statement]:
+    out = list(statements)
+    for st in statements:
+        text = st.text or ""
+        if text == "Is married" and re.search(r"\b(?:are|is|'re)\s+getting\s+married\b", st.clause or "", I):
+            # "My girlfriend Priya and I are getting married on 12 June": a plan, not the status
+            st.text, st.slot, st.act, text = "Is getting married", None, "assert", "Is getting married"
+        if st.rule == "health:baby" and " called " not in text or st.rule == "relation:event:born":
+            name = next((m.group("n") for p in _BABY_NAME for m in [p.search(message)] if m
+                         and _a_name(m.group("n"))), None)
+            if not name:
+                continue
+            if st.rule == "health:baby":
+                st.text = f"{text} called {name}"
+            else:
+                st.text = re.sub(r"^(\w+) was born", rf"\1 {name} was born", text)
+        elif re.match(r"^(?:\w+\s+)?is\s+getting\s+married$", text, I):
+            place = _WED_PLACE.search(message)
+            mate = _MY_PARTNER_AND_I.search(message)
+            if mate and _a_name(mate.group("n")):
+                st.text += f" to {mate.group('n')}"
+            if place and not re.search(r"\b(?:live|lives|living|based|work|works)\s+in\s+" + re.escape(
+                    place.group("p")), message, I):
+                st.text += f" in {place.group('p')}"
+        elif re.match(r"^(?:Marriage|Wedding)\s+is\b", text) and (m := _ITS_NAME.search(message)) and \
+                _a_name(m.group("n")):
+            st.text = re.sub(r"^(Marriage|Wedding)", rf"\1 to {m.group('n')}", text)
+        elif re.match(r"^(?:Has|Owns)\s+(?:a|an)\s+(?:" + "|".join(lx.PETS) + r")$", text) and \
+                (m := _ITS_NAME.search(message)) and _a_name(m.group("n")) and sum(
+                    bool(re.match(r"^(?:Has|Owns)\s", s.text or "")) for s in statements) == 1:
+            st.text = f"{text} called {m.group('n')}"
+        elif re.match(r"^(?:Has|Owns)\s+(?:two|2)\s+(?:" + "|".join(lx.PETS) + r")s?$", text) and \
+                (m := _PET_NAMES.search(st.clause or "")) and _a_name(m.group("a")) and _a_name(m.group("b")):
+            st.text = f"{text}, {m.group('a')} and {m.group('b')}"
+        else:
+            continue
+        st.rule += "+named"
+    mate = _MY_PARTNER_AND_I.search(message)
+    if mate and _a_name(mate.group("n")) and out and not any(
+            mate.group("n") in (s.text or "") for s in out):
+        # "My wife Sunita and I just had our first baby": who the partner is, a fact of its own
+        out.append(Statement(act="assert", text=f"{mate.group('rel').capitalize()} is called {mate.group('n')}",
+                             fact_type="identity", slot=f"noun:{mate.group('rel').lower()}",
+                             clause=mate.group(0), rule="people:partner-named"))
+    return out
+
+
+# Invariant 334: "I've started seeing someone, her name is Amélie", "I've been seeing someone
+# for a few months ... His name is Ollie": a relationship, with who it is with; it replaces a
+# marital status on record ("Is single"). Without a name it is kept nowhere.
+_SEEING = re.compile(r"\b(?:i'?ve|i\s+have|i'?m|i\s+am)\s+(?:been\s+|(?:just\s+|recently\s+)?started\s+|"
+                     r"now\s+)?(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|lass|"
+                     r"bloke|chap))\b", I)
+_CALLED = re.compile(r"\b(?:(?:her|his|their)\s+name(?:'s|\s+is)|(?:called|named))\s+" + _NAME2, I)
+
+
+def seeing_someone(message: str, statements: list[Statement]) -> list[Statement]:
+    m = _SEEING.search(message)
+    if not m or _HEDGE.search(message[:m.start()]) or any(s.slot == "marital" for s in statements):
+        return statements
+    name = _CALLED.search(message, m.end())
+    if not name or not _a_name(name.group("n")):
+        return statements
+    who = name.group("n").split()[0]
+    return statements + [Statement(act="change", text=f"Is in a relationship with {who}",
+                                   fact_type="identity", slot="marital", clause=message.strip(),
+                                   rule="people:seeing")]
+
+
+# Invariant 334: a partner's lasting diet ("my partner Łukasz is vegan"): kept about them.
+_PARTNER_DIET = re.compile(r"^(?:my|our)\s+(?P<rel>" + _PARTNER + r")\s+(?:(?P<n>(?-i:" + UPPER +
+                           r")[\w'’-]+)\s+)?(?:is|'s)\s+(?:(?:a|also|now|strictly)\s+)*(?P<d>vegan|vegetarian|"
+                           r"pescatarian|teetotal|coeliac|celiac|diabetic|lactose\s+intolerant)\b", I)
+
+
+def partner_diet(c: str) -> list[Statement] | None:
+    m = _PARTNER_DIET.match(c.strip())
+    if not m or (m.group("n") and not _a_name(m.group("n"))):
+        return None
+    who = m.group("rel").capitalize() + (f" {m.group('n')}" if m.group("n") else "")
+    return [Statement(act="assert", text=f"{who} is {m.group('d').lower()}", fact_type="world",
+                      clause=c, rule="people:partner-diet")]

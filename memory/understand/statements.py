@@ -35,7 +35,14 @@ from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
-from .people import forget_lead, manager_news
+from .people import (
+    forget_lead,
+    manager_news,
+    named_events,
+    our_baby,
+    partner_diet,
+    seeing_someone,
+)
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
 from .things import (
@@ -349,8 +356,8 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     found = moved_day(c)
     if found is not None:  # invariant 254
         return found
-    found = manager_news(c, today)
-    if found is not None:  # invariant 330
+    found = manager_news(c, today) or our_baby(c, today) or partner_diet(c)
+    if found is not None:  # invariants 330, 333, 334
         return found
     m = _ROLE_FIRST.search(c.strip())
     if m and m.start("n") > 0:
@@ -922,6 +929,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             out.ignored.append(raw)
             continue
         out.statements += kept
+    out.statements = seeing_someone(message, named_events(out.statements, message))  # inv. 333, 334
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
     if bare:
