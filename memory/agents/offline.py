@@ -26,7 +26,7 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
-from ..understand.people import loose_fit, person_facts
+from ..understand.people import loose_fit, person_facts, relative_fact
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
@@ -300,6 +300,10 @@ class OfflineAgent:
             elif kin:
                 st = st.model_copy(update={"text": f"{cap(kin)} {st.text}", "act": "assert",
                                            "rule": "relation:moved"})
+        if old is None and st.rule == "relation:event:died" and st.act == "assert":
+            # Invariant 335: "my nan passed away" over "Her grandmother lives in Cork": the one
+            # fact about that relative (any word for them) is superseded by the death
+            old = relative_fact((st.slot or "rel::").split(":")[1], hits)
         if st.slot == "marital" and st.text == "Is separated":
             # Invariant 272: a break-up ("we broke up", read as "we separated") ends the partner
             # on record ("Partner is Alex"), not a marital status; it says who it was with.

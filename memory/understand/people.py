@@ -269,3 +269,46 @@ def partner_diet(c: str) -> list[Statement] | None:
     who = m.group("rel").capitalize() + (f" {m.group('n')}" if m.group("n") else "")
     return [Statement(act="assert", text=f"{who} is {m.group('d').lower()}", fact_type="world",
                       clause=c, rule="people:partner-diet")]
+
+
+# Invariant 335: a relative or a pet on record who died. "My nan passed away last month" over
+# "Her grandmother lives in Cork", "we had to put Bruno to sleep" over "Has a labrador called
+# Bruno": the fact about them is superseded, never left beside a second fact.
+_KIN = {"mum": "mother", "mom": "mother", "mummy": "mother", "mommy": "mother", "mam": "mother",
+        "ma": "mother", "dad": "father", "daddy": "father", "papa": "father", "da": "father",
+        "nan": "grandmother", "nana": "grandmother", "nanna": "grandmother", "gran": "grandmother",
+        "granny": "grandmother", "grandma": "grandmother", "grandmom": "grandmother",
+        "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather",
+        "gramps": "grandfather"}
+
+
+def kin(word: str) -> str:
+    return _KIN.get(word.lower(), word.lower())
+
+
+def relative_fact(rel: str, hits):
+    """The one active fact about the user's relative `rel` (any word for them), or None. Pure."""
+    want = kin(rel)
+    found = {}
+    for h in hits:
+        if h.kind != "semantic" or h.state != "active":
+            continue
+        first = re.match(r"^(?:(?:her|his|their|my)\s+)?(?P<r>[\w-]+)\b(?!['’]s)", h.text, I)
+        if first and kin(first.group("r")) == want:
+            found[h.id] = h
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+_PUT_DOWN = re.compile(r"^(?:(?:we|i)\s+)?(?:(?:had|have\s+had|'ve\s+had)\s+to\s+|finally\s+|just\s+)*put\s+"
+                       r"(?:(?:our|my)\s+(?:old\s+|dear\s+|beloved\s+)?(?:" + "|".join(sorted(lx.PETS, key=len, reverse=True))
+                       + r")\s+)?(?P<s>(?-i:" + UPPER + r")[\w'’-]+)\s+(?:to\s+sleep|down)\b", I)
+
+
+def put_down(c: str, today: date) -> list[Statement] | None:
+    """ "We had to put Bruno to sleep yesterday": Bruno died (read as a named pet's death)."""
+    m = _PUT_DOWN.match(c.strip())
+    if not m or not _a_name(m.group("s")):
+        return None
+    who = m.group("s")
+    return [Statement(act="change", text=f"{who} has died", fact_type="world", previous=who,
+                      valid_from=find_dates(c, today).valid_from, clause=c, rule="third:died")]

@@ -41,6 +41,7 @@ from .people import (
     named_events,
     our_baby,
     partner_diet,
+    put_down,
     seeing_someone,
 )
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
@@ -356,8 +357,8 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     found = moved_day(c)
     if found is not None:  # invariant 254
         return found
-    found = manager_news(c, today) or our_baby(c, today) or partner_diet(c)
-    if found is not None:  # invariants 330, 333, 334
+    found = manager_news(c, today) or our_baby(c, today) or partner_diet(c) or put_down(c, today)
+    if found is not None:  # invariants 330, 333, 334, 335
         return found
     m = _ROLE_FIRST.search(c.strip())
     if m and m.start("n") > 0:
