@@ -312,3 +312,13 @@ def put_down(c: str, today: date) -> list[Statement] | None:
     who = m.group("s")
     return [Statement(act="change", text=f"{who} has died", fact_type="world", previous=who,
                       valid_from=find_dates(c, today).valid_from, clause=c, rule="third:died")]
+
+
+# Invariant 336: "so we do have a cat called Pepper now": an emphatic "do" asserts the plain
+# statement ("we have a cat called Pepper"); a question or a denial keeps its own reading.
+_EMPHATIC = re.compile(r"^(?P<s>(?:i|we)\s+)(?:really\s+|actually\s+)?(?:do|does|did)\s+(?:actually\s+|really\s+)?"
+                       r"(?=(?:have|own|live|work|use|keep|drive)\b)", I)
+
+
+def plain_do(c: str) -> str:
+    return _EMPHATIC.sub(lambda m: m.group("s"), c.strip(), count=1)

@@ -41,6 +41,7 @@ from .people import (
     named_events,
     our_baby,
     partner_diet,
+    plain_do,
     put_down,
     seeing_someone,
 )
@@ -357,6 +358,8 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     found = moved_day(c)
     if found is not None:  # invariant 254
         return found
+    if (plain := plain_do(c)) != c.strip():  # "we do have a cat now" (invariant 336)
+        return read_clause(plain, message, today, history, allow_correction=allow_correction)
     found = manager_news(c, today) or our_baby(c, today) or partner_diet(c) or put_down(c, today)
     if found is not None:  # invariants 330, 333, 334, 335
         return found
