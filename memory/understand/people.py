@@ -139,10 +139,12 @@ def loose_fit(target: str, fact_text: str) -> bool:
     a target of three words or more that shares fewer than half of its own words with the fact
     (synonyms aside) names something else. Pure."""
     from ..text import stem
-    from .matching import terms
+    from .matching import identifiers, terms
 
-    said = terms(re.sub(r"^(?:my|our|the)\s+", "", target.strip(), flags=I)) - {
-        stem(w) for w in lx.GENERIC}
+    head = re.sub(r"^(?:my|our|the)\s+", "", target.strip().split(",")[0], flags=I)
+    said = terms(head) - {stem(w) for w in lx.GENERIC}
+    if identifiers(" x " + head) & terms(fact_text):
+        return False  # a name or a number it shares ("... from August") names it
     return len(said) >= 3 and len(said & terms(fact_text)) * 2 < len(said)
 
 
