@@ -10,6 +10,7 @@ from datetime import date
 from . import lexicon as lx
 from .dates import Dates
 from .model import Statement
+from .people import a_name
 from .phrases import (
     CAP_PLACE,
     IM,
@@ -190,7 +191,7 @@ def relation(c: str) -> list[Statement] | None:
                           fact_type="identity", slot=f"noun:{rel}", clause=c, rule="relation:name")]
     mm = re.match(r"^(?:is|'s)\s+(?P<now>now\s+)?" + NAME.replace("?P<name>", "?P<n>") +
                   r"\s*(?:,|$)", rest)
-    if mm and rel in lx.SLOT_NOUNS | {"manager", "lead", "boss"}:
+    if mm and rel in lx.SLOT_NOUNS | {"manager", "lead", "boss"} and a_name(mm.group("n")):
         left = re.search(r",\s*" + NAME.replace("?P<name>", "?P<o>") + r"\s+(?:left|quit|moved)",
                          c)
         return [Statement(act="change" if (mm.group("now") or left) else "assert",

@@ -24,6 +24,11 @@ _HEDGE = re.compile(r"\b(?:if|might|may|maybe|perhaps|probably|would|could|shoul
                     r"says|asked|wish|wants?)\b", I)
 
 
+def a_name(n: str) -> bool:
+    """A person's name, not a pronoun, a relation, a role or a nationality (invariant 330)."""
+    return _a_name(n)
+
+
 def _a_name(n: str) -> bool:
     first = n.split()[0]
     if first.lower() in _NOT_A_NAME or first.lower() in lx.RELATIONS | lx.ROLE_WORDS:
@@ -167,7 +172,7 @@ _NAME2 = r"(?P<n>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)"
 _BABY_NAME = (re.compile(r"\b(?:boy|girl|baby|son|daughter)\s*,?\s+(?:called|named)\s+" + _NAME2, I),
               re.compile(r"\bborn\b[^.!?:]*:\s*" + _NAME2, I),
-              re.compile(r"^(?:and\s+)?(?:her|his|their)\s+name(?:'s|\s+is)\s+" + _NAME2, I))
+              re.compile(r"(?:^|[,.;!]\s*|\band\s+)(?:her|his|their)\s+name(?:'s|\s+is)\s+" + _NAME2, I))
 _ITS_NAME = re.compile(r"(?:^|[,.;!]\s*|\band\s+)(?:her|his|its|their)\s+name(?:'s|\s+is)\s+" + _NAME2 +
                        r"\s*(?:[,.;!]|and\b|$)", I)
 _OUR_BABY = re.compile(r"^(?:our|my)\s+(?:new\s+|little\s+|beautiful\s+)*(?:baby\s+)?(?P<k>boy|girl|son|daughter)\s+"

@@ -1,0 +1,163 @@
+"""People and life events in the user's own voice (issue 12, invariants 330-336): managers,
+relatives who moved or died, the names a life event brings, forgetting a person. One real turn
+on a real store each (tests/agent_support.py); every phrasing is new."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from memory.models import FactState
+
+from .agent_support import active, one_supersede, turn
+
+
+# --- invariant 330: the manager, in the shapes people say it ---------------------------------
+def test_inv330_a_manager_from_a_month_on_is_dated(service):
+    w = one_supersede(service, "Starting in March my line manager will be Oluwaseun.",
+                      "Manager is Greta", "Oluwaseun", fact_type="identity")
+    assert w.valid_from == date(2026, 3, 1)
+
+
+def test_inv330_a_new_boss_named_first_and_one_reported_to(service):
+    w = one_supersede(service, "Bartek is my new boss, he started on Monday.",
+                      "Her manager is Pete", "Bartek", fact_type="identity")
+    assert w.text == "Manager is Bartek" and w.valid_from is not None
+    old = service.write_fact("bo", "His manager is Hamid", fact_type="identity").fact
+    t = turn(service, "Long story, but I now report to a woman called Ingrid rather than Hamid.",
+             user="bo")
+    (w2,) = t.writes()
+    assert (w2.op, w2.old_id, w2.text) == ("supersede", old.id, "Manager is Ingrid")
+
+
+def test_inv330_a_hedged_report_or_a_nationality_writes_no_manager(service):
+    service.write_fact("ana", "Her manager is Pete", fact_type="identity")
+    assert turn(service, "I might report to someone called Ingrid instead of Pete next year").writes() == []
+    assert turn(service, "My manager is Irish, funnily enough.").writes() == []
+    assert active(service) == ["Her manager is Pete"]
+
+
+# --- invariant 331: a relative on record who moved -------------------------------------------
+def test_inv331_a_move_from_one_place_to_another_replaces_their_place(service):
+    w = one_supersede(service, "Tomasz has moved from Leeds to York for work.",
+                      "His brother Tomasz is a plumber in Leeds", "York", fact_type="identity")
+    assert w.text == "Brother Tomasz lives in York"
+
+
+def test_inv331_the_closer_place_said_after_the_move_is_kept(service):
+    w = one_supersede(service, "Ines moved to Porto last month. She's renting a flat in Foz do Douro.",
+                      "Her cousin Ines lived near her in Braga", "Foz do Douro", "Porto",
+                      fact_type="identity")
+    assert w.text == "Cousin Ines lives in Foz do Douro, Porto"
+    w2 = one_supersede(service, "Kemi has moved back to the US, he's in Denver now.",
+                       "Her brother Kemi lives in Lagos", "Denver", fact_type="identity")
+    assert w2.text.startswith("Brother Kemi lives in Denver")
+
+
+def test_inv331_a_move_not_yet_dated_or_of_someone_unknown_writes_nothing(service):
+    service.write_fact("ana", "Her cousin Ines lives in Braga", fact_type="identity")
+    assert turn(service, "Ines is moving to Porto, apparently.").writes() == []
+    assert turn(service, "Marta moved from Oslo to Bergen.").writes() == []
+    assert active(service) == ["Her cousin Ines lives in Braga"]
+
+
+# --- invariant 332: forgetting a person ------------------------------------------------------
+def test_inv332_everything_about_the_ex_is_forgotten(service):
+    a = service.write_fact("ana", "Her ex-wife is Carla", fact_type="identity").fact
+    b = service.write_fact("ana", "Carla has the dog on weekends").fact
+    service.write_fact("ana", "Works as a chef in Bath", fact_type="identity")
+    t = turn(service, "Could you wipe everything you know about my ex?")
+    assert sorted(w.old_id for w in t.writes() if w.op == "forget") == sorted([a.id, b.id])
+    assert active(service) == ["Works as a chef in Bath"]
+
+
+def test_inv332_a_person_named_after_a_lead_in_is_forgotten(service):
+    service.write_fact("ana", "Flatmate Rashid plays the cello", fact_type="world")
+    service.write_fact("ana", "Likes jazz", fact_type="preference")
+    t = turn(service, "please forget anything about Rashid, I'd rather not keep him in here")
+    assert [w.op for w in t.writes()] == ["forget"]
+    assert active(service) == ["Likes jazz"]
+    service.write_fact("bo", "His ex-girlfriend is Noor", fact_type="identity")
+    t = turn(service, "sorry this is weird but can you forget my ex, Noor?", user="bo")
+    assert [w.op for w in t.writes()] == ["forget"] and active(service, "bo") == []
+
+
+def test_inv332_a_target_sharing_one_word_forgets_nothing(service):
+    service.write_fact("ana", "Has a Spanish NIE tax number")
+    t = turn(service, "Please forget my library card number.")
+    assert t.writes() == [] and active(service) == ["Has a Spanish NIE tax number"]
+
+
+# --- invariant 333: the names a life event brings --------------------------------------------
+def test_inv333_a_baby_and_the_partner_are_named(service):
+    t = turn(service, "My husband Kofi and I had our second baby, a girl named Efua, on 2 May!")
+    texts = sorted(w.text for w in t.writes())
+    assert texts == ["Had a baby called Efua", "Husband is called Kofi"]
+    (w,) = turn(service, "My son was born on 3 May: Rory James, 3.5 kg.", user="bo").writes()
+    assert w.text == "Son Rory James was born" and w.valid_from == date(2025, 5, 3)
+    (w2,) = turn(service, "Our baby girl Maeve arrived on 12 May!", user="cy").writes()
+    assert w2.text == "Had a baby girl called Maeve"
+
+
+def test_inv333_pets_and_weddings_keep_their_names_and_place(service):
+    (w,) = turn(service, "Got a rabbit from a rescue last week, his name is Biscuit.").writes()
+    assert w.text == "Has a rabbit called Biscuit"
+    (w2,) = turn(service, "We adopted two dogs from a farm, Bonnie and Clyde.", user="bo").writes()
+    assert "Bonnie and Clyde" in w2.text
+    (w3,) = turn(service, "My fiancé Tariq and I are getting married on 9 August in Lahore!",
+                 user="cy").writes()
+    assert w3.text == "Is getting married to Tariq in Lahore"
+    (w4,) = turn(service, "My sister is getting married in Bruges on 2 October.", user="di").writes()
+    assert "Bruges" in w4.text
+
+
+def test_inv333_someone_elses_name_is_not_the_babys(service):
+    t = turn(service, "We had a baby boy last week and the midwife's name is Joan.")
+    (w,) = t.writes()
+    assert "Joan" not in w.text
+
+
+# --- invariant 334: a relationship named; a partner's diet ------------------------------------
+def test_inv334_seeing_someone_named_replaces_single(service):
+    w = one_supersede(service, "I've been dating someone since the summer. His name is Idris.",
+                      "Is single", "Idris", fact_type="identity")
+    assert w.text == "Is in a relationship with Idris"
+    (w2,) = turn(service, "My husband Rui is vegetarian, so no meat at home.", user="bo").writes()
+    assert w2.text == "Husband Rui is vegetarian"
+
+
+def test_inv334_a_hedged_or_nameless_relationship_writes_nothing(service):
+    service.write_fact("ana", "Is single", fact_type="identity")
+    assert turn(service, "I might start seeing someone, her name is Lou.").writes() == []
+    assert turn(service, "I've started seeing someone, early days though.").writes() == []
+    assert active(service) == ["Is single"]
+
+
+# --- invariant 335: a relative or a pet who died ---------------------------------------------
+def test_inv335_a_death_supersedes_the_fact_about_them(service):
+    one_supersede(service, "My grandpa passed away on Friday.", "His grandfather lives in Sligo",
+                  fact_type="identity")
+    old = service.write_fact("bo", "Has a tabby cat called Whiskers").fact
+    (w,) = turn(service, "We had to put Whiskers down last week.", user="bo").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id)
+    assert service.get_fact("bo", old.id).state == FactState.SUPERSEDED
+
+
+def test_inv335_two_facts_about_them_are_left_alone(service):
+    service.write_fact("ana", "Her grandmother lives in Cork", fact_type="identity")
+    service.write_fact("ana", "Her grandmother is 90", fact_type="identity")
+    for w in turn(service, "My nan died in the spring.").writes():
+        assert w.op == "write"
+    assert "Her grandmother lives in Cork" in active(service)
+
+
+# --- invariant 336: an emphatic "do" -------------------------------------------------------
+def test_inv336_do_have_is_have(service):
+    (w,) = turn(service, "We got it sorted, so we really do have a tortoise called Fred now.").writes()
+    assert w.text == "Has a tortoise called Fred"
+
+
+def test_inv336_a_question_or_a_denial_keeps_its_reading(service):
+    service.write_fact("ana", "Has a car")
+    assert turn(service, "Do I have a car on record?").writes() == []
+    assert [w.op for w in turn(service, "I don't have a tortoise, never did.").writes()] in ([], ["retract"])
+    assert active(service) == ["Has a car"]
