@@ -214,10 +214,10 @@ def named_events(statements: list[Statement], message: str) -> list[Statement]:
             place = _WED_PLACE.search(message)
             mate = _MY_PARTNER_AND_I.search(message)
             if mate and _a_name(mate.group("n")):
-                st.text += f" to {mate.group('n')}"
+                st.text = f"{st.text} to {mate.group('n')}"
             if place and not re.search(r"\b(?:live|lives|living|based|work|works)\s+in\s+" + re.escape(
                     place.group("p")), message, I):
-                st.text += f" in {place.group('p')}"
+                st.text = f"{st.text} in {place.group('p')}"
         elif re.match(r"^(?:Marriage|Wedding)\s+is\b", text) and (m := _ITS_NAME.search(message)) and \
                 _a_name(m.group("n")):
             st.text = re.sub(r"^(Marriage|Wedding)", rf"\1 to {m.group('n')}", text)
