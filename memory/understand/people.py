@@ -150,7 +150,9 @@ def loose_fit(target: str, fact_text: str) -> bool:
     said = terms(head) - {stem(w) for w in lx.GENERIC}
     if identifiers(" x " + head) & terms(fact_text):
         return False  # a name or a number it shares ("... from August") names it
-    return len(said) >= 3 and len(said & terms(fact_text)) * 2 < len(said)
+    have = terms(fact_text)
+    near = {w for w in said if w in have or any(len(w) >= 5 and h[:5] == w[:5] for h in have)}
+    return len(said) >= 3 and len(near) * 2 < len(said)  # "expiry" is near "expires"
 
 
 # Invariant 332: "ok this is awkward but can you forget my ex, Daniel?": a lead-in before a
