@@ -161,3 +161,24 @@ def test_inv336_a_question_or_a_denial_keeps_its_reading(service):
     assert turn(service, "Do I have a car on record?").writes() == []
     assert [w.op for w in turn(service, "I don't have a tortoise, never did.").writes()] in ([], ["retract"])
     assert active(service) == ["Has a car"]
+
+
+def test_inv335_one_of_a_pair_died_and_the_other_stays(service):
+    w = one_supersede(service, "Ginger died at the weekend, so it's only Fudge now.",
+                      "Has two hamsters, Ginger and Fudge", "Fudge")
+    assert w.text == "Has a hamster called Fudge"
+
+
+def test_inv335_a_pet_named_only_in_other_facts_is_news_of_its_own(service):
+    service.write_fact("ana", "Luna has a microchip and a rabies jab")
+    service.write_fact("ana", "Her dog Luna stays with her mum when she travels")
+    (w,) = turn(service, "Luna passed away on Tuesday, she was fifteen.").writes()
+    assert (w.op, w.text) == ("write", "Luna has died")
+    assert len(active(service)) == 3
+
+
+def test_inv335_a_new_pet_said_of_an_old_one_changes_nothing_about_it(service):
+    service.write_fact("ana", "Has a collie called Skye")
+    t = turn(service, "Skye has a baby brother now, we adopted a kitten called Miso on Sunday.")
+    (w,) = t.writes()
+    assert (w.op, w.text) == ("write", "Has a kitten called Miso")

@@ -300,6 +300,23 @@ class OfflineAgent:
             elif kin:
                 st = st.model_copy(update={"text": f"{cap(kin)} {st.text}", "act": "assert",
                                            "rule": "relation:moved"})
+        if st.rule == "third:died" and st.previous:
+            # Invariant 335: a named pet or person who died supersedes the one fact of having
+            # them ("Has a labrador called Bruno"); a pair on record keeps the other ("Has two
+            # guinea pigs, Salt and Pepper" -> "Has a guinea pig called Pepper"). Named only in
+            # other facts ("Mochi has an EU pet passport"), the death is news of its own.
+            who = st.previous
+            naming = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+                      and re.search(r"(?<![\w'’-])" + re.escape(who) + r"(?![\w'-])", h.text)}
+            owned = [h for h in naming.values() if re.match(r"^(?:Has|Owns)\b", h.text)]
+            old = owned[0] if len(owned) == 1 else next(iter(naming.values())) if len(naming) == 1 else None
+            pair = re.match(r"^(?:Has|Owns)\s+(?:two|2)\s+(?P<k>[\w -]+?)s?,\s+(?P<a>[\w'’-]+)\s+and\s+"
+                            r"(?P<b>[\w'’-]+)$", old.text) if old is not None else None
+            if pair and who in (pair.group("a"), pair.group("b")):
+                other = pair.group("b") if who == pair.group("a") else pair.group("a")
+                st = st.model_copy(update={"text": f"Has a {pair.group('k')} called {other}"})
+            elif old is None and naming:
+                st = st.model_copy(update={"act": "assert", "rule": "people:died"})
         if old is None and st.rule == "relation:event:died" and st.act == "assert":
             # Invariant 335: "my nan passed away" over "Her grandmother lives in Cork": the one
             # fact about that relative (any word for them) is superseded by the death

@@ -706,6 +706,9 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
                           previous=who, clause=c, rule="third:not-any-more")]
     m = re.match(subj + r"\s+(?P<verb>(?:is|are|lives|runs|stays|sleeps|uses|has|works|goes|"
                  r"belongs)\b[^,;!?]*?)\s+(?:now|these\s+days|nowadays)\b(?P<tail>.*)$", t)
+    if m and re.match(r"^has\s+(?:a|an)\s+(?:little\s+|big\s+|baby\s+|new\s+)*(?:sister|brother|sibling|"
+                      r"friend|companion|playmate|buddy)\b", m.group("verb"), I):
+        m = None  # "Biscuit has a little sister now": a new pet said of an old one (inv. 335)
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
         who = tidy(m.group("s"))
         dead = re.search(r"(?:the\s+)?(?P<o>[\w'’ -]+?)\s+(?:died|broke|is\s+gone|was\s+stolen)",
