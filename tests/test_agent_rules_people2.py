@@ -182,3 +182,27 @@ def test_inv335_a_new_pet_said_of_an_old_one_changes_nothing_about_it(service):
     t = turn(service, "Skye has a baby brother now, we adopted a kitten called Miso on Sunday.")
     (w,) = t.writes()
     assert (w.op, w.text) == ("write", "Has a kitten called Miso")
+
+
+# --- invariant 337: a relative who moved in; a birthday's new age -----------------------------
+def test_inv337_a_relative_moving_in_replaces_where_they_lived(service):
+    w = one_supersede(service, "Dad moved in with us in Dundee in March.", "His father lives in Perth",
+                      "Dundee", fact_type="identity")
+    assert w.valid_from == date(2025, 3, 1)
+    (w2,) = turn(service, "My mother-in-law is moving in with us in August.", user="bo").writes()
+    assert w2.text == "Mother-in-law lives with them" and w2.valid_from == date(2025, 8, 1)
+
+
+def test_inv337_moving_in_with_no_when_writes_nothing(service):
+    assert turn(service, "My mum's moving in with us, she can't manage the stairs.").writes() == []
+
+
+def test_inv337_a_birthday_changes_the_age_inside_the_fact(service):
+    w = one_supersede(service, "Ravi turned seven yesterday!", "Has two sons, Ravi (6) and Dev (3)",
+                      "Ravi (7)", "Dev (3)", fact_type="identity")
+    assert w.text == "Has two sons, Ravi (7) and Dev (3)"
+
+
+def test_inv337_a_birthday_with_no_age_on_record_writes_nothing(service):
+    service.write_fact("ana", "Has a son called Ravi", fact_type="identity")
+    assert turn(service, "Ravi turned seven yesterday!").writes() == []

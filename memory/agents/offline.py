@@ -26,7 +26,7 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
-from ..understand.people import loose_fit, person_facts, relative_fact
+from ..understand.people import aged, loose_fit, person_facts, relative_fact
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
@@ -317,6 +317,19 @@ class OfflineAgent:
                 st = st.model_copy(update={"text": f"Has a {pair.group('k')} called {other}"})
             elif old is None and naming:
                 st = st.model_copy(update={"act": "assert", "rule": "people:died"})
+        if st.rule == "people:moved-in":
+            # Invariant 337: where that relative lived on record is what changes
+            old = relative_fact((st.slot or "rel:").split(":")[1], hits)
+            if old is not None and not re.search(r"\b(?:lives?|lived|living|based)\b", old.text):
+                old = None
+        if st.rule == "people:turned":
+            # Invariant 337: the age inside the one fact naming them with an age
+            fits = list({h.id: (h, t) for h in hits if h.kind == "semantic" and h.state == "active"
+                         and (t := aged(h.text, st.previous or "", (st.text or "").rsplit(" ", 1)[-1]))
+                         }.values())
+            if len(fits) != 1:
+                return "I don't have their age on record, so I haven't noted it."
+            old, st = fits[0][0], st.model_copy(update={"text": fits[0][1]})
         if old is None and st.rule == "relation:event:died" and st.act == "assert":
             # Invariant 335: "my nan passed away" over "Her grandmother lives in Cork": the one
             # fact about that relative (any word for them) is superseded by the death

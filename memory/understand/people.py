@@ -331,3 +331,61 @@ _EMPHATIC = re.compile(r"^(?P<s>(?:i|we)\s+)(?:really\s+|actually\s+)?(?:do|does
 
 def plain_do(c: str) -> str:
     return _EMPHATIC.sub(lambda m: m.group("s"), c.strip(), count=1)
+
+
+# Invariant 337: a relative who moved in with the user ("Mum moved in with us in Galway in
+# September", "my father-in-law is moving in with us in January", "... has been living with us
+# since September"): where they live now, dated; it replaces where they lived on record.
+_FAMILY = sorted((lx.RELATIONS - {"boss", "manager", "lead", "colleague", "flatmate", "roommate",
+                                  "housemate", "neighbour", "neighbor"})
+                 | {"father-in-law", "mother-in-law", "mummy", "daddy", "mam", "nana", "granny",
+                    "grandad", "sister-in-law", "brother-in-law"}, key=len, reverse=True)
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+_MOVED_IN = re.compile(r"^(?:(?:my|our)\s+)?(?P<rel>" + "|".join(_FAMILY) + r")(?:'s|’s|\s+is|\s+has)?\s+"
+                       r"(?:just\s+|finally\s+|now\s+)*(?:(?:moved|moving|coming)\s+in\s+with|"
+                       r"(?:been\s+)?living\s+with|agreed\s+to\s+(?:come\s+and\s+)?(?:live|move\s+in)\s+with)\s+"
+                       r"(?:us|me)\b(?:\s+in\s+(?!" + _MONTHS + r")(?P<p>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER +
+                       r")[\w'’-]+)?))?", I)
+
+
+def moved_in(c: str, today: date) -> list[Statement] | None:
+    m = _MOVED_IN.match(c.strip())
+    if not m:
+        return None
+    dates = find_dates(c, today)
+    if re.search(r"\b(?:moving|coming|agreed)\b", m.group(0), I) and dates.valid_from is None:
+        return None  # "Mum's moving in with us" with no when: a plan, not where she lives
+    rel = m.group("rel").lower()
+    where = f" in {m.group('p')}" if m.group("p") else ""
+    return [Statement(act="assert", text=f"{rel.capitalize()} lives with them{where}", fact_type="identity",
+                      slot=f"rel:{kin(rel)}", valid_from=dates.valid_from, clause=c,
+                      rule="people:moved-in")]
+
+
+# Invariant 337: "Mia turned nine on Sunday" over "Has two children, Mia (8) and Leo (5)": the
+# age inside the fact naming them is the one that changes; with no age on record, nothing.
+_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven "
+                                        "twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+                                        "nineteen twenty".split())}
+_TURNED = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w'’-]+)\s+(?:has\s+)?(?:just\s+)?turned\s+"
+                     r"(?P<a>\d{1,2}|" + "|".join(_NUMBERS) + r")\b", I)
+
+
+def turned(c: str, today: date) -> list[Statement] | None:
+    m = _TURNED.match(c.strip())
+    if not m or not _a_name(m.group("n")):
+        return None
+    age = m.group("a").lower()
+    age = str(_NUMBERS.get(age, age))
+    return [Statement(act="change", text=f"{m.group('n')} is {age}", fact_type="identity",
+                      previous=m.group("n"), valid_from=find_dates(c, today).valid_from, clause=c,
+                      rule="people:turned")]
+
+
+def aged(fact_text: str, who: str, age: str) -> str | None:
+    """The fact with `who`'s age replaced ("Mia (8)" -> "Mia (9)", "Mia is 8" -> "Mia is 9"),
+    or None when it holds no age of theirs. Pure."""
+    m = re.search(r"(?<![\w'’-])" + re.escape(who) + r"(?:\s*\(|,\s*|\s+is\s+|\s+aged\s+)(?P<a>\d{1,2})\b", fact_text)
+    if not m:
+        return None
+    return fact_text[:m.start("a")] + age + fact_text[m.end("a"):]

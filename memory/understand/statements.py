@@ -38,12 +38,14 @@ from .model import Statement, Understanding
 from .people import (
     forget_lead,
     manager_news,
+    moved_in,
     named_events,
     our_baby,
     partner_diet,
     plain_do,
     put_down,
     seeing_someone,
+    turned,
 )
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
@@ -360,8 +362,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         return found
     if (plain := plain_do(c)) != c.strip():  # "we do have a cat now" (invariant 336)
         return read_clause(plain, message, today, history, allow_correction=allow_correction)
-    found = manager_news(c, today) or our_baby(c, today) or partner_diet(c) or put_down(c, today)
-    if found is not None:  # invariants 330, 333, 334, 335
+    found = (manager_news(c, today) or our_baby(c, today) or partner_diet(c) or put_down(c, today)
+             or moved_in(c, today) or turned(c, today))
+    if found is not None:  # invariants 330, 333, 334, 335, 337
         return found
     m = _ROLE_FIRST.search(c.strip())
     if m and m.start("n") > 0:
@@ -782,6 +785,9 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             continue  # "got a puppy! her name is Luna": the name of what was just said
         if out.statements and refine_move(out.statements[-1], c):
             continue  # "Jan moved to Lisbon. He's renting a place in Campo de Ourique" (inv. 331)
+        if found_in := moved_in(c, today):
+            out.statements += found_in  # "Mum agreed to come and live with us" (invariant 337)
+            continue
         forget = forget_request(forget_lead(c).rstrip("?"))
         if forget:
             out.statements += forget
