@@ -206,3 +206,19 @@ def test_inv337_a_birthday_changes_the_age_inside_the_fact(service):
 def test_inv337_a_birthday_with_no_age_on_record_writes_nothing(service):
     service.write_fact("ana", "Has a son called Ravi", fact_type="identity")
     assert turn(service, "Ravi turned seven yesterday!").writes() == []
+
+
+# --- invariant 338: where someone on record works changed ------------------------------------
+def test_inv338_their_work_place_replaces_working_from_home(service):
+    w = one_supersede(service, "Sam's gone back to the office full time since the start of May.",
+                      "Her husband Sam works from home most days", "office", fact_type="identity")
+    assert w.text == "Husband Sam works in the office full time" and w.valid_from == date(2025, 5, 1)
+    old = service.write_fact("bo", "His wife Ana works remotely for a bank", fact_type="identity").fact
+    (w2,) = turn(service, "Ana got a new job in Leeds, so she's on the train a lot.", user="bo").writes()
+    assert (w2.old_id, w2.text) == (old.id, "Wife Ana works in Leeds")
+
+
+def test_inv338_no_work_fact_about_them_writes_nothing(service):
+    service.write_fact("ana", "Her husband Sam plays the drums", fact_type="identity")
+    assert turn(service, "Sam's gone back to the office full time.").writes() == []
+    assert turn(service, "Priya got a new job in Leeds.").writes() == []

@@ -26,7 +26,7 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
-from ..understand.people import aged, loose_fit, person_facts, relative_fact
+from ..understand.people import aged, loose_fit, person_facts, relative_fact, their_work_fact
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
@@ -322,6 +322,15 @@ class OfflineAgent:
             old = relative_fact((st.slot or "rel:").split(":")[1], hits)
             if old is not None and not re.search(r"\b(?:lives?|lived|living|based)\b", old.text):
                 old = None
+        if st.rule == "people:their-work":
+            # Invariant 338: only the fact that says where they work changes, said beside
+            # their relation ("Partner Tom works in the office full time")
+            old = their_work_fact(st.previous or "", hits)
+            if old is None:
+                return "That's about someone else and nothing I have on record, so I haven't noted it."
+            kin_word = _relation_word(old.text)
+            if kin_word:
+                st = st.model_copy(update={"text": f"{cap(kin_word)} {st.text}"})
         if st.rule == "people:turned":
             # Invariant 337: the age inside the one fact naming them with an age
             fits = list({h.id: (h, t) for h in hits if h.kind == "semantic" and h.state == "active"

@@ -389,3 +389,42 @@ def aged(fact_text: str, who: str, age: str) -> str | None:
     if not m:
         return None
     return fact_text[:m.start("a")] + age + fact_text[m.end("a"):]
+
+
+# Invariant 338: where someone on record works changed ("Tom's gone back to the office full
+# time", "Tom started a new job in October and goes into the office four days a week now",
+# "Tom got a new job in Cardiff"): kept only as the change of the fact that says where they
+# work (from home, remotely, in the office); the agent finds it.
+_BACK_TO_OFFICE = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w'’-]+)(?:'s|’s|\s+has|\s+is)?\s+(?:now\s+|just\s+)?"
+                             r"(?:gone|went|going)\s+back\s+(?:in)?to\s+(?:the\s+)?office(?P<ft>\s+full[\s-]time)?", I)
+_INTO_OFFICE = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w'’-]+)\b[^.;!?]*?\b(?:goes|is\s+going|now\s+goes)\s+"
+                          r"(?:in)?to\s+the\s+office\s+(?P<f>(?:\w+|\d)\s+days?\s+a\s+week)", I)
+_JOB_IN = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w'’-]+)(?:'s|’s|\s+has)?\s+(?:just\s+)?(?:got|started|landed)\s+"
+                     r"a\s+new\s+job\s+in\s+(?P<p>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’-]+)?)", I)
+
+
+def their_work(c: str, today: date) -> list[Statement] | None:
+    t = c.strip()
+    said = None
+    if m := _BACK_TO_OFFICE.match(t):
+        said = (m.group("n"), "works in the office" + (" full time" if m.group("ft") else ""))
+    elif m := _INTO_OFFICE.match(t):
+        said = (m.group("n"), f"goes into the office {m.group('f')}")
+    elif m := _JOB_IN.match(t):
+        said = (m.group("n"), f"works in {m.group('p')}")
+    if said is None:
+        return None
+    who = re.sub(r"['’]s$", "", said[0])  # "Tom's gone back"
+    if not _a_name(who):
+        return None
+    return [Statement(act="change", text=f"{who} {said[1]}", fact_type="identity", previous=who,
+                      valid_from=find_dates(t, today).valid_from, clause=c, rule="people:their-work")]
+
+
+def their_work_fact(who: str, hits):
+    """The one active fact naming `who` beside a relation that says where they work ("Her
+    partner Tom works from home most days"), or None (invariant 338). Pure."""
+    found = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+             and re.search(r"(?<![\w'’-])" + re.escape(who) + r"(?![\w'-])", h.text)
+             and re.search(r"\b(?:from\s+home|remote(?:ly)?|in\s+the\s+office|wfh|hybrid)\b", h.text, I)}
+    return next(iter(found.values())) if len(found) == 1 else None
