@@ -222,3 +222,27 @@ def test_inv338_no_work_fact_about_them_writes_nothing(service):
     service.write_fact("ana", "Her husband Sam plays the drums", fact_type="identity")
     assert turn(service, "Sam's gone back to the office full time.").writes() == []
     assert turn(service, "Priya got a new job in Leeds.").writes() == []
+
+
+def test_inv333_a_birth_ends_the_pregnancy_and_a_name_with_the_weight_is_kept(service):
+    w = one_supersede(service, "Baby Rosa arrived on 20 May, 3 kg, all well.", "Is pregnant, due in July",
+                      "Rosa", fact_type="identity")
+    assert w.text == "Had a baby called Rosa"
+    (w2,) = turn(service, "We had a baby girl on Monday! Aoife, 7 lb, and we're all tired.", user="bo").writes()
+    assert w2.text == "Had a baby girl called Aoife"
+
+
+# --- invariant 339: "forget anything about her" after naming her -----------------------------
+def test_inv339_a_pronoun_to_forget_is_the_person_named_before(service):
+    old = service.write_fact("ana", "Boyfriend is called Marco", fact_type="identity").fact
+    t = turn(service, "Marco and I split up last month. Please forget anything about him.")
+    assert [(w.op, w.old_id) for w in t.writes()] == [("forget", old.id)]
+    assert active(service) == []
+
+
+def test_inv339_two_people_named_leave_the_pronoun_unresolved(service):
+    service.write_fact("ana", "Boyfriend is called Marco", fact_type="identity")
+    service.write_fact("ana", "Sister Lucia lives in Rome", fact_type="identity")
+    t = turn(service, "Marco and Lucia fell out. Please forget anything about him.")
+    assert [w.op for w in t.writes() if w.op == "forget"] == []
+    assert len(active(service)) == 2

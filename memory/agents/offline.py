@@ -26,7 +26,14 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
-from ..understand.people import aged, loose_fit, person_facts, relative_fact, their_work_fact
+from ..understand.people import (
+    aged,
+    loose_fit,
+    person_facts,
+    pregnancy_fact,
+    relative_fact,
+    their_work_fact,
+)
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
@@ -322,6 +329,8 @@ class OfflineAgent:
             old = relative_fact((st.slot or "rel:").split(":")[1], hits)
             if old is not None and not re.search(r"\b(?:lives?|lived|living|based)\b", old.text):
                 old = None
+        if old is None and st.rule.startswith(("health:baby", "people:baby-named")):
+            old = pregnancy_fact(hits)  # a birth ends "Is pregnant, due in February" (inv. 333)
         if st.rule == "people:their-work":
             # Invariant 338: only the fact that says where they work changes, said beside
             # their relation ("Partner Tom works in the office full time")

@@ -174,11 +174,13 @@ _NAME2 = r"(?P<n>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)"
 _BABY_NAME = (re.compile(r"\b(?:boy|girl|baby|son|daughter)\s*,?\s+(?:called|named)\s+" + _NAME2, I),
               re.compile(r"\bborn\b[^.!?:]*:\s*" + _NAME2, I),
+              # "We had a baby boy on Thursday! Oisín, 3.4 kg": a name said with the weight
+              re.compile(r"(?:^|[.!]\s+)" + _NAME2 + r",\s*\d+(?:[.,]\d+)?\s*(?:kg|lbs?|pounds)\b", I),
               re.compile(r"(?:^|[,.;!]\s*|\band\s+)(?:her|his|their)\s+name(?:'s|\s+is)\s+" + _NAME2, I))
 _ITS_NAME = re.compile(r"(?:^|[,.;!]\s*|\band\s+)(?:her|his|its|their)\s+name(?:'s|\s+is)\s+" + _NAME2 +
                        r"\s*(?:[,.;!]|and\b|$)", I)
-_OUR_BABY = re.compile(r"^(?:our|my)\s+(?:new\s+|little\s+|beautiful\s+)*(?:baby\s+)?(?P<k>boy|girl|son|daughter)\s+"
-                       + _NAME2 + r"\s+(?:was\s+born|arrived)\b", I)
+_OUR_BABY = re.compile(r"^(?:(?:our|my)\s+(?:new\s+|little\s+|beautiful\s+)*(?:baby\s+)?(?P<k>boy|girl|son|daughter)|"
+                       r"(?:our\s+|my\s+)?baby)\s+" + _NAME2 + r"\s+(?:was\s+born|arrived|came)\b", I)
 _WED_PLACE = re.compile(r"\bmarried\b[^.!?]*?\bin\s+(?P<p>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER +
                         r")[\w'’-]+)?)", I)
 _MY_PARTNER_AND_I = re.compile(r"\b(?:my|our)\s+(?P<rel>" + _PARTNER + r")\s+" + _NAME2 + r"\s+and\s+i\b", I)
@@ -190,8 +192,8 @@ def our_baby(c: str, today: date) -> list[Statement] | None:
     m = _OUR_BABY.match(c.strip())
     if not m or not _a_name(m.group("n")):
         return None
-    kind = m.group("k").lower()
-    what = {"son": "a son", "daughter": "a daughter"}.get(kind, f"a baby {kind}")
+    kind = (m.group("k") or "").lower()
+    what = {"son": "a son", "daughter": "a daughter", "": "a baby"}.get(kind, f"a baby {kind}")
     return [Statement(act="assert", text=f"Had {what} called {m.group('n')}", fact_type="identity",
                       valid_from=find_dates(c, today).valid_from, clause=c, rule="people:baby-named")]
 
@@ -427,4 +429,39 @@ def their_work_fact(who: str, hits):
     found = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
              and re.search(r"(?<![\w'’-])" + re.escape(who) + r"(?![\w'-])", h.text)
              and re.search(r"\b(?:from\s+home|remote(?:ly)?|in\s+the\s+office|wfh|hybrid)\b", h.text, I)}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+# Invariant 339: "Jess and I broke up ... Please forget anything about her": a pronoun in a
+# forget request is the one person the message named before it; nothing else the message says
+# about them is written (the user wants them gone, not updated).
+_PRONOUN_TARGET = re.compile(r"^(?:her|him|them)$", I)
+_LEAD_WORDS = frozenset("""please i i'm i've we we're my our the a an and but so then now also just
+ok okay oh well yes no hi hey sorry thanks""".split())
+
+
+def forget_pronoun(statements: list[Statement], message: str) -> list[Statement]:
+    forgets = [s for s in statements if s.act == "forget" and _PRONOUN_TARGET.match((s.target or "").strip())]
+    if len(forgets) != 1:
+        return statements
+    st = forgets[0]
+    before = message[:message.find(st.clause)] if st.clause and st.clause in message else ""
+    names = {n for n in re.findall(r"(?<![\w'’-])(?-i:" + UPPER + r")[\w'’-]+", before)
+             if n.lower() not in _LEAD_WORDS and _a_name(re.sub(r"['’]s$", "", n))}
+    names = {re.sub(r"['’]s$", "", n) for n in names}
+    if len(names) != 1:
+        return statements
+    (who,) = names
+    st.target, st.clause = who, f"forget everything about {who}"
+    st.rule += "+pronoun"
+    return [s for s in statements if s is st or not (
+        s.act in ("assert", "change") and (who in (s.text or "") or s.slot == "marital"))]
+
+
+def pregnancy_fact(hits):
+    """The one active fact that the user is expecting ("Is pregnant, due in February"), which a
+    birth ends (invariant 333), or None. Pure."""
+    found = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+             and re.match(r"^(?:Is\s+(?:pregnant|expecting)|Expecting\s+(?:a\s+)?baby|Baby\s+(?:is\s+)?due)\b",
+                          h.text, I)}
     return next(iter(found.values())) if len(found) == 1 else None

@@ -37,6 +37,7 @@ from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
 from .people import (
     forget_lead,
+    forget_pronoun,
     manager_news,
     moved_in,
     named_events,
@@ -941,6 +942,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             continue
         out.statements += kept
     out.statements = seeing_someone(message, named_events(out.statements, message))  # inv. 333, 334
+    out.statements = forget_pronoun(out.statements, message)  # invariant 339
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
     if bare:
