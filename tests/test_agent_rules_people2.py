@@ -246,3 +246,16 @@ def test_inv339_two_people_named_leave_the_pronoun_unresolved(service):
     t = turn(service, "Marco and Lucia fell out. Please forget anything about him.")
     assert [w.op for w in t.writes() if w.op == "forget"] == []
     assert len(active(service)) == 2
+
+
+def test_inv330_the_new_holder_said_after_the_old_one_left(service):
+    w = one_supersede(service, "Kasia moved teams, so she isn't my boss any more. It's Femi now.",
+                      "Manager is Kasia", "Femi", fact_type="identity")
+    assert w.text == "Manager is Femi"
+    assert turn(service, "It's Femi now, he's great.", user="bo").writes() == []
+
+
+def test_inv335_the_later_of_two_status_changes_holds(service):
+    w = one_supersede(service, "We separated in the spring and the divorce came through last week.",
+                      "Is married to Owen", "divorced", fact_type="identity")
+    assert w.text == "Is divorced"

@@ -465,3 +465,27 @@ def pregnancy_fact(hits):
              and re.match(r"^(?:Is\s+(?:pregnant|expecting)|Expecting\s+(?:a\s+)?baby|Baby\s+(?:is\s+)?due)\b",
                           h.text, I)}
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+# Invariant 330: "she's not my manager anymore. It's Arjun now": the role's new holder said
+# after the old one left it.
+_NOT_MY_ROLE = re.compile(r"(?:\bnot|n['’]t|\bno\s+longer)\s+my\s+(?:line\s+)?(?:manager|boss)\b", I)
+_ITS_NOW = re.compile(r"(?:^|[.;!,]\s*)(?:it'?s|it\s+is)\s+(?:now\s+)?(?P<n>" + _WHO + r")\s+now\b", I)
+
+
+def role_taken_over(statements: list[Statement], message: str) -> list[Statement]:
+    gone = _NOT_MY_ROLE.search(message)
+    new = _ITS_NOW.search(message, gone.end()) if gone else None
+    if not new or not _a_name(new.group("n")) or any(s.slot == "noun:manager" for s in statements):
+        return statements
+    return statements + _manager(new.group("n"), new.group(0).strip(" .;!,"), changed=True, when=None,
+                                 rule="people:manager-its")
+
+
+# Invariant 335: two changes of marital status in one message ("we separated in the summer and
+# the divorce was finalised last week"): the later one is what holds now.
+def last_status(statements: list[Statement]) -> list[Statement]:
+    status = [s for s in statements if s.slot == "marital" and s.act == "change"]
+    if len(status) < 2:
+        return statements
+    return [s for s in statements if s not in status[:-1]]

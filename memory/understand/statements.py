@@ -38,6 +38,7 @@ from .model import Statement, Understanding
 from .people import (
     forget_lead,
     forget_pronoun,
+    last_status,
     manager_news,
     moved_in,
     named_events,
@@ -45,6 +46,7 @@ from .people import (
     partner_diet,
     plain_do,
     put_down,
+    role_taken_over,
     seeing_someone,
     their_work,
     turned,
@@ -943,6 +945,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         out.statements += kept
     out.statements = seeing_someone(message, named_events(out.statements, message))  # inv. 333, 334
     out.statements = forget_pronoun(out.statements, message)  # invariant 339
+    out.statements = last_status(role_taken_over(out.statements, message))  # invariants 330, 335
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
     if bare:
