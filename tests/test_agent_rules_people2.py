@@ -259,3 +259,10 @@ def test_inv335_the_later_of_two_status_changes_holds(service):
     w = one_supersede(service, "We separated in the spring and the divorce came through last week.",
                       "Is married to Owen", "divorced", fact_type="identity")
     assert w.text == "Is divorced"
+
+
+def test_inv335_a_condition_of_someone_on_record_is_kept_about_them(service):
+    service.write_fact("ana", "Has a greyhound called Pixel")
+    (w,) = turn(service, "Pixel has been diagnosed with arthritis, poor thing.").writes()
+    assert (w.op, w.text) == ("write", "Pixel has arthritis")
+    assert turn(service, "Bramble was diagnosed with arthritis.", user="bo").writes() == []

@@ -489,3 +489,18 @@ def last_status(statements: list[Statement]) -> list[Statement]:
     if len(status) < 2:
         return statements
     return [s for s in statements if s not in status[:-1]]
+
+
+# Invariant 335: "Mochi's been diagnosed with kidney disease": a lasting condition of someone
+# on record (a pet or a person the user's facts name), written as news about them.
+_DIAGNOSED = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w'’-]+?)(?:'s|’s|\s+has|\s+was|\s+is)?\s+(?:just\s+|finally\s+)?"
+                        r"(?:been\s+)?diagnosed\s+with\s+(?P<c>(?:an?\s+)?[a-z][\w'’ -]*?)(?=\s*(?:[,.;!?]|$|\s+(?:and|but|so)\b))", I)
+
+
+def their_condition(c: str, today: date) -> list[Statement] | None:
+    m = _DIAGNOSED.match(c.strip())
+    if not m or not _a_name(m.group("n")) or len(m.group("c").split()) > 5:
+        return None
+    return [Statement(act="assert", text=f"{m.group('n')} has {m.group('c').strip()}", fact_type="world",
+                      previous=m.group("n"), valid_from=find_dates(c, today).valid_from, clause=c,
+                      rule="people:their-condition")]
