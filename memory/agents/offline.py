@@ -331,13 +331,6 @@ class OfflineAgent:
                 old = None
         if old is None and st.rule.startswith(("health:baby", "people:baby-named")):
             old = pregnancy_fact(hits)  # a birth ends "Is pregnant, due in February" (inv. 333)
-        if st.rule == "people:their-condition":
-            # Invariant 335: kept only about someone the user's facts already name
-            who = st.previous or ""
-            if not any(h.kind == "semantic" and h.state == "active"
-                       and re.search(r"(?<![\w'’-])" + re.escape(who) + r"(?![\w'-])", h.text) for h in hits):
-                return "That's about someone else and nothing I have on record, so I haven't noted it."
-            old = None
         if st.rule == "people:their-work":
             # Invariant 338: only the fact that says where they work changes, said beside
             # their relation ("Partner Tom works in the office full time")

@@ -181,7 +181,8 @@ _ITS_NAME = re.compile(r"(?:^|[,.;!]\s*|\band\s+)(?:her|his|its|their)\s+name(?:
                        r"\s*(?:[,.;!]|and\b|$)", I)
 _OUR_BABY = re.compile(r"^(?:(?:our|my)\s+(?:new\s+|little\s+|beautiful\s+)*(?:baby\s+)?(?P<k>boy|girl|son|daughter)|"
                        r"(?:our\s+|my\s+)?baby)\s+" + _NAME2 + r"\s+(?:was\s+born|arrived|came)\b", I)
-_WED_PLACE = re.compile(r"\bmarried\b[^.!?]*?\bin\s+(?P<p>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER +
+_WED_PLACE = re.compile(r"\bmarried\b[^.!?]*?\bin\s+(?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+                        r"(?:spring|summer|autumn|fall|winter)\b)(?P<p>(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER +
                         r")[\w'’-]+)?)", I)
 _MY_PARTNER_AND_I = re.compile(r"\b(?:my|our)\s+(?P<rel>" + _PARTNER + r")\s+" + _NAME2 + r"\s+and\s+i\b", I)
 _PET_NAMES = re.compile(r",\s*(?P<a>(?-i:" + UPPER + r")[\w'’-]+)\s+and\s+(?P<b>(?-i:" + UPPER + r")[\w'’-]+)\W*$")
@@ -236,7 +237,8 @@ def named_events(statements: list[Statement], message: str) -> list[Statement]:
             continue
         st.rule += "+named"
     mate = _MY_PARTNER_AND_I.search(message)
-    if mate and _a_name(mate.group("n")) and out and not any(
+    if mate and _a_name(mate.group("n")) and any(s.rule.startswith(("health:baby", "people:baby"))
+                                                 for s in out) and not any(
             mate.group("n") in (s.text or "") for s in out):
         # "My wife Sunita and I just had our first baby": who the partner is, a fact of its own
         out.append(Statement(act="assert", text=f"{mate.group('rel').capitalize()} is called {mate.group('n')}",
@@ -331,8 +333,13 @@ _EMPHATIC = re.compile(r"^(?P<s>(?:i|we)\s+)(?:really\s+|actually\s+)?(?:do|does
                        r"(?=(?:have|own|live|work|use|keep|drive)\b)", I)
 
 
+# "Mochi's been diagnosed with kidney disease": "'s been" after a name is "has been".
+_NAME_S_BEEN = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w-]+)['’]s\s+been\s+(?=diagnosed\b)", I)
+
+
 def plain_do(c: str) -> str:
-    return _EMPHATIC.sub(lambda m: m.group("s"), c.strip(), count=1)
+    c = _NAME_S_BEEN.sub(lambda m: f"{m.group('n')} has been ", c.strip(), count=1)
+    return _EMPHATIC.sub(lambda m: m.group("s"), c, count=1)
 
 
 # Invariant 337: a relative who moved in with the user ("Mum moved in with us in Galway in
@@ -489,18 +496,3 @@ def last_status(statements: list[Statement]) -> list[Statement]:
     if len(status) < 2:
         return statements
     return [s for s in statements if s not in status[:-1]]
-
-
-# Invariant 335: "Mochi's been diagnosed with kidney disease": a lasting condition of someone
-# on record (a pet or a person the user's facts name), written as news about them.
-_DIAGNOSED = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w'’-]+?)(?:'s|’s|\s+has|\s+was|\s+is)?\s+(?:just\s+|finally\s+)?"
-                        r"(?:been\s+)?diagnosed\s+with\s+(?P<c>(?:an?\s+)?[a-z][\w'’ -]*?)(?=\s*(?:[,.;!?]|$|\s+(?:and|but|so)\b))", I)
-
-
-def their_condition(c: str, today: date) -> list[Statement] | None:
-    m = _DIAGNOSED.match(c.strip())
-    if not m or not _a_name(m.group("n")) or len(m.group("c").split()) > 5:
-        return None
-    return [Statement(act="assert", text=f"{m.group('n')} has {m.group('c').strip()}", fact_type="world",
-                      previous=m.group("n"), valid_from=find_dates(c, today).valid_from, clause=c,
-                      rule="people:their-condition")]

@@ -48,7 +48,6 @@ from .people import (
     put_down,
     role_taken_over,
     seeing_someone,
-    their_condition,
     their_work,
     turned,
 )
@@ -368,7 +367,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     if (plain := plain_do(c)) != c.strip():  # "we do have a cat now" (invariant 336)
         return read_clause(plain, message, today, history, allow_correction=allow_correction)
     found = (manager_news(c, today) or our_baby(c, today) or partner_diet(c) or put_down(c, today)
-             or moved_in(c, today) or turned(c, today) or their_work(c, today) or their_condition(c, today))
+             or moved_in(c, today) or turned(c, today) or their_work(c, today))
     if found is not None:  # invariants 330, 333, 334, 335, 337, 338
         return found
     m = _ROLE_FIRST.search(c.strip())

@@ -671,6 +671,9 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
     m = re.match(subj + r"(?:'s|\s+has|\s+is)?\s+(?:just\s+|finally\s+)?(?P<mv>moved|relocated|moving|relocating)\s+"
                  r"(?:back\s+)?(?:from\s+" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?\s+)?to\s+(?:the\s+)?"
                  r"(?P<p>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)\b", t)
+    if m and re.match(r"\s+(?:office|team|branch|site|campus|hq|department|store|shop|ward|project|"
+                      r"account|side|group|unit)\b", t[m.end():], re.IGNORECASE):
+        m = None  # "Olu moved to the Dubai office": a workplace, not where they live (inv. 331)
     if m and m.group("mv").endswith("ing") and dates.valid_from is None:
         m = None  # "Amara's moving to Leeds" with no when: a plan, not where she lives
     if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
