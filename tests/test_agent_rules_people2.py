@@ -270,3 +270,17 @@ def test_inv336_a_name_s_been_diagnosed_is_has_been(service):
 def test_inv331_moving_to_an_office_is_no_home(service):
     service.write_fact("ana", "Her cousin Ola lives in Kraków", fact_type="identity")
     assert turn(service, "Ola moved to the Warsaw office last month.").writes() == []
+
+
+def test_inv336_a_single_parent_with_children_named_and_aged(service):
+    (w,) = turn(service, "I'm a single mum with three girls, Zoe who's 12, Amy who's 9 and Liv who's 4.").writes()
+    assert w.text == "Has three girls, Zoe (12), Amy (9) and Liv (4)"
+
+
+def test_inv333_a_baby_on_the_way_is_kept_with_when_it_is_due(service):
+    (w,) = turn(service, "We're expecting our third in March, a boy this time!").writes()
+    assert w.text == "Is expecting a baby, due in March 2026"
+
+
+def test_inv333_a_relatives_divorce_in_the_making_is_not_kept(service):
+    assert turn(service, "My brother's getting divorced and it's all very sad.").writes() == []

@@ -203,6 +203,12 @@ def named_events(statements: list[Statement], message: str) -> list[Statement]:
     out = list(statements)
     for st in statements:
         text = st.text or ""
+        if re.match(r"^Owns\s+(?:two|three|four|five|\d)\s+(?:boys|girls|kids|children|sons|daughters)\b", text):
+            st.text = text = "Has" + text[len("Owns"):]  # children are had, not owned
+        if re.match(r"^\w+ is getting divorced$", text) and st.rule.startswith("relation:event"):
+            # "My sister's getting divorced": someone else's news in the making, not kept
+            out.remove(st)
+            continue
         if text == "Is married" and re.search(r"\b(?:are|is|'re)\s+getting\s+married\b", st.clause or "", I):
             # "My girlfriend Priya and I are getting married on 12 June": a plan, not the status
             st.text, st.slot, st.act, text = "Is getting married", None, "assert", "Is getting married"
@@ -337,8 +343,16 @@ _EMPHATIC = re.compile(r"^(?P<s>(?:i|we)\s+)(?:really\s+|actually\s+)?(?:do|does
 _NAME_S_BEEN = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w-]+)['’]s\s+been\s+(?=diagnosed\b)", I)
 
 
+# "I'm a single dad with two boys, Ethan who's 10 and Noah who's 6": "I have two boys, Ethan
+# (10) and Noah (6)".
+_SINGLE_PARENT = re.compile(r"^(?:i'?m|i\s+am)\s+a\s+(?:single\s+|lone\s+)?(?:dad|mum|mom|parent|father|mother)\s+"
+                            r"(?:with|of)\s+(?=(?:two|three|four|five|\d)\s+(?:boys|girls|kids|children|sons|daughters)\b)", I)
+
+
 def plain_do(c: str) -> str:
     c = _NAME_S_BEEN.sub(lambda m: f"{m.group('n')} has been ", c.strip(), count=1)
+    if _SINGLE_PARENT.match(c):
+        c = re.sub(r"(?<=[\w’'-])\s+who['’]?s\s+(\d{1,2})\b", r" (\1)", _SINGLE_PARENT.sub("I have ", c, count=1))
     return _EMPHATIC.sub(lambda m: m.group("s"), c, count=1)
 
 
@@ -496,3 +510,17 @@ def last_status(statements: list[Statement]) -> list[Statement]:
     if len(status) < 2:
         return statements
     return [s for s in statements if s not in status[:-1]]
+
+
+# Invariant 333: "We're expecting our second in May, a girl this time!": a baby on the way,
+# with when it is due.
+_EXPECTING = re.compile(r"^(?:we'?re|we\s+are|i'?m|i\s+am)\s+(?:now\s+)?expecting\s+(?:our|my|a|another)\s+"
+                        r"(?:first|second|third|fourth|fifth|next|baby|child|little\s+one)\b", I)
+
+
+def expecting(c: str, today: date) -> list[Statement] | None:
+    if not _EXPECTING.match(c.strip()):
+        return None
+    due = find_dates(c, today).valid_from
+    text = "Is expecting a baby" + (f", due in {due:%B %Y}" if due and due > today else "")
+    return [Statement(act="assert", text=text, fact_type="identity", clause=c, rule="people:expecting")]

@@ -36,6 +36,7 @@ from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .model import Statement, Understanding
 from .people import (
+    expecting,
     forget_lead,
     forget_pronoun,
     last_status,
@@ -367,7 +368,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
     if (plain := plain_do(c)) != c.strip():  # "we do have a cat now" (invariant 336)
         return read_clause(plain, message, today, history, allow_correction=allow_correction)
     found = (manager_news(c, today) or our_baby(c, today) or partner_diet(c) or put_down(c, today)
-             or moved_in(c, today) or turned(c, today) or their_work(c, today))
+             or moved_in(c, today) or turned(c, today) or their_work(c, today) or expecting(c, today))
     if found is not None:  # invariants 330, 333, 334, 335, 337, 338
         return found
     m = _ROLE_FIRST.search(c.strip())
