@@ -284,3 +284,17 @@ def test_inv333_a_baby_on_the_way_is_kept_with_when_it_is_due(service):
 
 def test_inv333_a_relatives_divorce_in_the_making_is_not_kept(service):
     assert turn(service, "My brother's getting divorced and it's all very sad.").writes() == []
+
+
+def test_inv333_a_pet_named_in_the_next_message(service):
+    from memory.agent import run_turn
+    from memory.agents.offline import OfflineAgent
+
+    said = [{"role": "user", "content": "We rescued a cat on Saturday."}]
+    t = run_turn(service, "ana", "s1", "His name is Tofu, he's a ginger tabby cat.", agent=OfflineAgent(),
+                 history=said)
+    (w,) = t.writes()
+    assert w.text == "Has a ginger tabby cat called Tofu"
+    other = [{"role": "user", "content": "My neighbour came round for tea."}]
+    t2 = run_turn(service, "bo", "s2", "Her name is Tofu.", agent=OfflineAgent(), history=other)
+    assert t2.writes() == []

@@ -524,3 +524,25 @@ def expecting(c: str, today: date) -> list[Statement] | None:
     due = find_dates(c, today).valid_from
     text = "Is expecting a baby" + (f", due in {due:%B %Y}" if due and due > today else "")
     return [Statement(act="assert", text=text, fact_type="identity", clause=c, rule="people:expecting")]
+
+
+# Invariant 333: a pet named in the message after the one that got it ("I adopted a dog last
+# week." then "Her name is Nala, she's a border collie."): the pet, named, with what it is.
+_PET_P = "|".join(sorted(lx.PETS, key=len, reverse=True))
+_GOT_PET = re.compile(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)?(?:adopted|got|rescued|bought|brought\s+home)\s+"
+                      r"(?:a|an)\s+(?:new\s+|rescue\s+|little\s+)*(?P<k>" + _PET_P + r")\b", I)
+_SHE_IS_A = re.compile(r"\b(?:she|he|it)(?:'s|’s|\s+is)\s+(?:a|an)\s+(?P<b>(?:[a-z-]+\s+){0,2}(?:" + _PET_P + r"))\b", I)
+
+
+def named_after(statements: list[Statement], message: str, history: list[str]) -> list[Statement]:
+    m = re.match(r"^\W*(?:her|his|its|their)\s+name(?:'s|\s+is)\s+" + _NAME2, message.strip(), I)
+    if statements or not m or not history or not _a_name(m.group("n")):
+        return statements
+    got = _GOT_PET.search(history[-1])
+    if not got:
+        return statements
+    breed = _SHE_IS_A.search(message)
+    what = (breed.group("b") if breed else got.group("k")).lower()
+    an = "an" if what[0] in "aeiou" else "a"
+    return [Statement(act="assert", text=f"Has {an} {what} called {m.group('n')}", fact_type="world",
+                      clause=message.strip(), rule="people:named-after")]

@@ -42,6 +42,7 @@ from .people import (
     last_status,
     manager_news,
     moved_in,
+    named_after,
     named_events,
     our_baby,
     partner_diet,
@@ -946,6 +947,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         out.statements += kept
     out.statements = seeing_someone(message, named_events(out.statements, message))  # inv. 333, 334
     out.statements = forget_pronoun(out.statements, message)  # invariant 339
+    out.statements = named_after(out.statements, message, history)  # invariant 333
     out.statements = last_status(role_taken_over(out.statements, message))  # invariants 330, 335
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
