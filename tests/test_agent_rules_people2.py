@@ -298,3 +298,9 @@ def test_inv333_a_pet_named_in_the_next_message(service):
     other = [{"role": "user", "content": "My neighbour came round for tea."}]
     t2 = run_turn(service, "bo", "s2", "Her name is Tofu.", agent=OfflineAgent(), history=other)
     assert t2.writes() == []
+
+
+def test_inv337_a_dated_stay_is_kept_and_an_undated_one_is_not(service):
+    (w,) = turn(service, "My in-laws are coming from Cork to stay with us in Leeds from 20 June.").writes()
+    assert w.text == "In-laws are staying with them in Leeds" and w.valid_from == date(2025, 6, 20)
+    assert turn(service, "My sister is staying with us at the moment.", user="bo").writes() == []

@@ -546,3 +546,26 @@ def named_after(statements: list[Statement], message: str, history: list[str]) -
     an = "an" if what[0] in "aeiou" else "a"
     return [Statement(act="assert", text=f"Has {an} {what} called {m.group('n')}", fact_type="world",
                       clause=message.strip(), rule="people:named-after")]
+
+
+# Invariant 337: a relative's stay with the user, dated ("My parents are coming from Lucknow to
+# stay with us in Bengaluru from 15 December till the end of February"): kept with its dates;
+# undated it is passing news.
+_STAYING = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(_FAMILY) + r")(?:'s|’s|'re|’re|\s+is|\s+are)\s+"
+                      r"(?:coming\s+(?:over\s+)?(?:from\s+(?-i:" + UPPER + r")[\w'’-]+\s+)?to\s+stay|staying)\s+with\s+"
+                      r"(?:us|me)\b(?:\s+in\s+(?!" + _MONTHS + r")(?P<p>(?-i:" + UPPER + r")[\w'’-]+))?", I)
+
+
+def staying(c: str, today: date) -> list[Statement] | None:
+    m = _STAYING.match(c.strip())
+    if not m:
+        return None
+    dates = find_dates(c, today)
+    if dates.valid_from is None or dates.valid_from < today:
+        return None
+    rel = m.group("rel").lower()
+    plural = rel in {"parents", "kids", "children", "in-laws", "twins"}
+    where = f" in {m.group('p')}" if m.group("p") else ""
+    return [Statement(act="assert", text=f"{rel.capitalize()} {'are' if plural else 'is'} staying with them{where}",
+                      fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
+                      rule="people:staying")]
