@@ -304,3 +304,17 @@ def test_inv337_a_dated_stay_is_kept_and_an_undated_one_is_not(service):
     (w,) = turn(service, "My in-laws are coming from Cork to stay with us in Leeds from 20 June.").writes()
     assert w.text == "In-laws are staying with them in Leeds" and w.valid_from == date(2025, 6, 20)
     assert turn(service, "My sister is staying with us at the moment.", user="bo").writes() == []
+
+
+def test_inv337_a_visit_coming_in_a_month_is_the_next_one(service):
+    (w2,) = turn(service, "My parents are coming to visit me in Oslo in February.", user="bo").writes()
+    assert w2.text == "Parents are visiting them in Oslo" and w2.valid_from == date(2026, 2, 1)
+    assert turn(service, "My parents came to visit me in Oslo in February.", user="cy").writes() == []
+
+
+def test_inv338_a_promotion_changes_the_role_inside_their_fact(service):
+    w = one_supersede(service, "Chidi has been promoted to senior pharmacist!",
+                      "His brother Chidi is a pharmacist at Boots in Leeds", "senior pharmacist",
+                      fact_type="identity")
+    assert w.text == "His brother Chidi is a senior pharmacist at Boots in Leeds"
+    assert turn(service, "Dara has been promoted to head chef.", user="bo").writes() == []

@@ -32,6 +32,7 @@ from ..understand.people import (
     person_facts,
     pregnancy_fact,
     relative_fact,
+    reroled,
     their_work_fact,
 )
 from ..understand.phrases import cap
@@ -331,6 +332,15 @@ class OfflineAgent:
                 old = None
         if old is None and st.rule.startswith(("health:baby", "people:baby-named")):
             old = pregnancy_fact(hits)  # a birth ends "Is pregnant, due in February" (inv. 333)
+        if st.rule == "people:promoted":
+            # Invariant 338: the role inside the one fact naming them beside their relation
+            role = (st.text or "").split(" is ", 1)[-1]
+            fits = list({h.id: (h, t) for h in hits if h.kind == "semantic" and h.state == "active"
+                         and _relation_word(h.text) and (t := reroled(h.text, st.previous or "", role))
+                         }.values())
+            if len(fits) != 1:
+                return "That's about someone else and nothing I have on record, so I haven't noted it."
+            old, st = fits[0][0], st.model_copy(update={"text": fits[0][1]})
         if st.rule == "people:their-work":
             # Invariant 338: only the fact that says where they work changes, said beside
             # their relation ("Partner Tom works in the office full time")

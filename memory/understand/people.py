@@ -552,8 +552,8 @@ def named_after(statements: list[Statement], message: str, history: list[str]) -
 # stay with us in Bengaluru from 15 December till the end of February"): kept with its dates;
 # undated it is passing news.
 _STAYING = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(_FAMILY) + r")(?:'s|’s|'re|’re|\s+is|\s+are)\s+"
-                      r"(?:coming\s+(?:over\s+)?(?:from\s+(?-i:" + UPPER + r")[\w'’-]+\s+)?to\s+stay|staying)\s+with\s+"
-                      r"(?:us|me)\b(?:\s+in\s+(?!" + _MONTHS + r")(?P<p>(?-i:" + UPPER + r")[\w'’-]+))?", I)
+                      r"(?:coming\s+(?:over\s+)?(?:from\s+(?-i:" + UPPER + r")[\w'’-]+\s+)?to\s+(?P<v>stay\s+with|visit)|"
+                      r"staying\s+with)\s+(?:us|me)\b(?:\s+in\s+(?!" + _MONTHS + r")(?P<p>(?-i:" + UPPER + r")[\w'’-]+))?", I)
 
 
 def staying(c: str, today: date) -> list[Statement] | None:
@@ -561,11 +561,45 @@ def staying(c: str, today: date) -> list[Statement] | None:
     if not m:
         return None
     dates = find_dates(c, today)
-    if dates.valid_from is None or dates.valid_from < today:
+    start = dates.valid_from
+    if start is not None and start < today and re.search(r"\bcoming\b", m.group(0), I):
+        start = start.replace(year=start.year + 1, day=min(start.day, 28))  # "… in April": the next April
+    if start is None or start < today:
         return None
     rel = m.group("rel").lower()
     plural = rel in {"parents", "kids", "children", "in-laws", "twins"}
     where = f" in {m.group('p')}" if m.group("p") else ""
-    return [Statement(act="assert", text=f"{rel.capitalize()} {'are' if plural else 'is'} staying with them{where}",
-                      fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
+    doing = "visiting them" if (m.group("v") or "").lower() == "visit" else "staying with them"
+    return [Statement(act="assert", text=f"{rel.capitalize()} {'are' if plural else 'is'} {doing}{where}",
+                      fact_type="world", valid_from=start,
+                      valid_to=dates.valid_to if dates.valid_to and dates.valid_to >= start else None, clause=c,
                       rule="people:staying")]
+
+
+# Invariant 338: "Anjali has been promoted to lead data scientist": the role inside the one fact
+# naming them beside their relation ("His sister Anjali is a data scientist in Bangalore" ->
+# "... is a lead data scientist in Bangalore"); with no role of theirs on record, nothing.
+_PROMOTED = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w-]+)(?:['’]s|\s+has|\s+was|\s+got)?\s+(?:been\s+|just\s+|finally\s+)*"
+                       r"promoted\s+to\s+(?:a\s+|an\s+)?(?P<r>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s*(?:[,.;!?]|$))", I)
+_ROLE_IN = re.compile(r"\b(?P<v>is|works\s+as)\s+(?P<a>a|an)\s+(?P<r>[a-z][\w -]*?)(?=\s+(?:in|at|for|with)\b|\s*[,.;]|\s*$)")
+
+
+def promoted(c: str, today: date) -> list[Statement] | None:
+    m = _PROMOTED.match(c.strip())
+    if not m or not _a_name(m.group("n")):
+        return None
+    return [Statement(act="change", text=f"{m.group('n')} is {m.group('r')}", fact_type="identity",
+                      previous=m.group("n"), valid_from=find_dates(c, today).valid_from, clause=c,
+                      rule="people:promoted")]
+
+
+def reroled(fact_text: str, who: str, role: str) -> str | None:
+    """The fact naming `who` with their role replaced ("… is a data scientist in Bangalore" ->
+    "… is a lead data scientist in Bangalore"), or None when it holds no role of theirs. Pure."""
+    if not re.search(r"(?<![\w'’-])" + re.escape(who) + r"(?![\w'-])", fact_text):
+        return None
+    m = _ROLE_IN.search(fact_text)
+    if not m:
+        return None
+    an = "an" if role[:1].lower() in "aeiou" else "a"
+    return fact_text[:m.start("a")] + f"{an} {role}" + fact_text[m.end("r"):]

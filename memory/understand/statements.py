@@ -47,6 +47,7 @@ from .people import (
     our_baby,
     partner_diet,
     plain_do,
+    promoted,
     put_down,
     role_taken_over,
     seeing_someone,
@@ -371,7 +372,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         return read_clause(plain, message, today, history, allow_correction=allow_correction)
     found = (manager_news(c, today) or our_baby(c, today) or partner_diet(c) or put_down(c, today)
              or moved_in(c, today) or turned(c, today) or their_work(c, today) or expecting(c, today)
-             or staying(c, today))
+             or staying(c, today) or promoted(c, today))
     if found is not None:  # invariants 330, 333, 334, 335, 337, 338
         return found
     m = _ROLE_FIRST.search(c.strip())
