@@ -29,6 +29,7 @@ from ..understand.matching import (
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
+from ..understand.swaps import swap_into
 from .base import AgentInput, AgentOutput, ToolRunner
 
 _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
@@ -141,6 +142,8 @@ class OfflineAgent:
                 said.append(self._forget(st, hits, tools))
             elif st.act == "deny":
                 said.append(self._deny(st, hits, tools))
+            elif st.rule == "swap:date":
+                said.append(self._swap(st, hits, tools))
             else:
                 said.append(self._write(st, hits, tools))
         tools.record_tools((time.perf_counter() - started) * 1000, "writes")
@@ -235,6 +238,26 @@ class OfflineAgent:
             out += " " + (self._write(st.model_copy(update={"act": "assert", "harsh": False}),
                                       hits, tools) or "")
         return out
+
+    def _swap(self, st: Statement, hits, tools: ToolRunner) -> str:
+        """Invariant 350: the one fact on record that says the wrong date word about what the
+        user names takes the right word in its place: a correction (harsh, never true) unless
+        hedged, when it is a natural change left for review at its low confidence."""
+        wrong, right, about = st.previous or "", st.text or "", terms(st.target or "")
+        fits = [(len(about & terms(h.text)), h) for h in _unique(hits)
+                if h.kind == "semantic" and h.state == "active" and about & terms(h.text)
+                and swap_into(h.text, wrong, right)]
+        best = max((n for n, _ in fits), default=0)
+        top = [h for n, h in fits if n == best]
+        if len(top) != 1:
+            return (f"I have nothing on record saying {wrong} about that, so I haven't changed "
+                    "anything.")
+        target = top[0]
+        res = tools.call("write_memory", {
+            "kind": "fact", "text": swap_into(target.text, wrong, right, cut=st.harsh), "fact_type": target.fact_type,
+            "confidence": st.confidence, "supersedes_id": target.id,
+            "contradiction": "harsh" if st.harsh else "natural", "reason": st.clause})
+        return self._said(res, st)
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         st = _reslot(st, hits)
@@ -1666,6 +1689,8 @@ def _iso(d) -> str | None:
 
 def _query(st: Statement) -> str:
     """What to recall to find the memory a statement is about."""
+    if st.rule == "swap:date":  # invariant 350: what the date word is about, and the word
+        return f"{st.target} {st.previous}"
     if st.act in ("deny", "forget"):
         words = st.target or ""
         extra: list[str] = []

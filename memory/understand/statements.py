@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from . import followups
+from . import followups, swaps
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -787,6 +787,12 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             c = _THINK_LEAD.sub("", c).rstrip("?").strip()
         else:
             hedged_lead = False
+        swap = swaps.swapped_value(c, message, hedged_lead)
+        if swap is not None:
+            # Invariant 350: "my ESTA might run out in April, not May": one date word on record
+            # put right, read before "might" sets the clause aside as a hypothetical
+            out.statements.append(swap)
+            continue
         if not is_question(c) and (m := _SITUATION_Q.search(c)) and bare_question(m.group("q")):
             # "a box paged for disk full, what's my routine": a situation, then a question
             # about it with no subject of its own: one question (invariant 223)
