@@ -260,6 +260,14 @@ class OfflineAgent:
         return self._said(res, st)
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
+        if st.rule.endswith("+followup") and st.harsh and st.previous and not any(
+                h.kind == "semantic" and h.state == "active" and re.search(
+                    r"(?<![\w'’])" + re.escape(st.previous) + r"(?![\w'’])", h.text, re.IGNORECASE)
+                for h in hits):
+            # Invariant 352: the slip ("Priya" for "Preeti") was never on record, so nothing is
+            # retracted: the corrected message is written as if said right the first time
+            st = st.model_copy(update={"act": "assert", "harsh": False, "previous": None,
+                                       "target": None})
         st = _reslot(st, hits)
         if _incomplete(st.text or ""):
             # Invariant 204: a value cut short ("Mochi is", "Owns a") is a parse that lost its
@@ -413,6 +421,7 @@ class OfflineAgent:
         if old is not None:
             args["supersedes_id"] = old.id
             args["contradiction"] = "harsh" if st.harsh else "natural"
+
         res = tools.call("write_memory", args)
         if st.rule == "plan:cancelled" and old is not None and res.ok and res.writes and \
                 res.writes[0].status == "applied":

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from . import followups, swaps
+from . import followups, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -574,7 +574,7 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # "scratch that, not latex, it's just penicillin": one item taken back (invariant 306)
         return Understanding(statements=[Statement(act="deny", target=taken_back, harsh=True,
                                                    clause=message, rule="deny:followup")])
-    fixed = followups.rewrite(message, history or [])
+    fixed = followups.rewrite(message, history or []) or followups.rewrite_head(message, history or [])
     if fixed is not None:
         again = _corrected(message, fixed, today, history or [])
         if again is not None:
@@ -846,7 +846,9 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 # "started the guitar but gave up": what was just taken up did not last (invariant 166)
                 kept.pop()
                 continue
-            found = denial(part, message, history) or read_clause(part, message, today, history)
+            # invariant 353: a denial says the value true all along when the user gives it
+            found = truths.grew_up(part) or truths.amend(denial(part, message, history), part, message) \
+                or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)
             if not found and hint.previous:
