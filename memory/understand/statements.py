@@ -787,6 +787,10 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             c = _THINK_LEAD.sub("", c).rstrip("?").strip()
         else:
             hedged_lead = False
+        doubted = truths.not_after_all(raw, message) or truths.not_after_all(c, message)
+        if doubted:  # invariant 356: "maybe I'm not allergic after all?" is doubt, not a question
+            out.statements += doubted
+            continue
         swap = swaps.swapped_value(c, message, hedged_lead)
         if swap is not None:
             # Invariant 350: "my ESTA might run out in April, not May": one date word on record
@@ -820,6 +824,10 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                                                        r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
+        whole = truths.not_x_but_y(c)
+        if whole:  # invariant 354: "I'm not a nurse, I'm a midwife" is one correction
+            out.statements += whole
+            continue
         parts = [p for p in _PARTS.split(c) if p and p.strip() and not _THEY_THINK.search(p)]
         if parts and _THIRD_SUBJECT.match(parts[0].strip()):
             # "My brother sold his Tesla and bought an e-bike": the carried subject is the
@@ -847,7 +855,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 kept.pop()
                 continue
             # invariant 353: a denial says the value true all along when the user gives it
-            found = truths.grew_up(part) or truths.amend(denial(part, message, history), part, message) \
+            found = truths.grew_up(part) or truths.no_word_of(part, message) or truths.amend(denial(part, message, history), part, message) \
                 or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)

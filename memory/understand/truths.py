@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .model import Statement
-from .phrases import UPPER, I, tidy
+from .phrases import REL, UPPER, I, tidy
 
 _NAME = r"(?P<v>" + UPPER + r"[\w'’.-]*?(?:\s+(?:" + UPPER + r"[\w'’.-]*?|\d[\w.]*?)){0,3})"
 _ALWAYS_HOME = re.compile(r"^\W*(?:(?:but|no|actually)\W+)*(?:i|we)(?:\s+have|'ve)?\s+(?:always|only\s+ever)\s+"
@@ -85,3 +85,76 @@ def grew_up(c: str) -> list[Statement] | None:
     return [Statement(act="deny", target=f"{'born' if born else 'grew up'} in {m.group('x')}",
                       text=f"{verb} {m.group('v')}", fact_type="identity", harsh=True, clause=c,
                       rule="deny:didnt")]
+
+
+# "I'm not a nurse, I'm a midwife!", "it's not a Corsa, it's a Fiesta": the denied value and the
+# true one in one sentence, read whole before its ", I'm ..." is split off as a clause of its own
+_NOT_X_BUT_Y = re.compile(r"^(?P<s>i'?m|i\s+am|it'?s|it\s+is|we'?re|we\s+are)\s+not\s+(?:a|an)\s+(?P<old>[\w'’ -]{2,30}?)"
+                          r"\s*,\s*(?:(?P=s)|i'?m|i\s+am|it'?s|it\s+is)\s+(?:actually\s+)?(?:a|an)\s+"
+                          r"(?P<new>[\w'’ -]{2,30}?)\s*[.!]*$", I)
+
+
+def not_x_but_y(c: str) -> list[Statement] | None:
+    """Invariant 354: "I'm not a nurse, I'm a midwife": the true value replaces the denied one
+    in the fact on record, never true (harsh); "not a nurse any more" is a change. Pure."""
+    m = _NOT_X_BUT_Y.match(c.strip())
+    if m is None or re.search(r"\b(?:any\s*more|anymore|no\s+longer|now|yet|these\s+days)\b", c, I):
+        return None
+    return [Statement(act="deny", target=tidy(m.group("old")), text=tidy(m.group("new")), harsh=True,
+                      clause=c, rule="deny:not-x-y")]
+
+
+# "..., that's my mum", "that was my husband's application", "you've mixed us up": what the
+# record holds is someone else's (invariant 355)
+_SOMEONE_ELSES = re.compile(r"\b(?:that'?s|that\s+(?:is|was)|it'?s|it\s+(?:is|was))\s+(?:actually\s+|really\s+)?"
+                            r"(?:my|our)\s+(?:" + REL + r")(?:['’]s(?:\s+[a-z][\w-]*)?)?\s*(?:[.!,;]|$)|"
+                            r"\byou(?:'ve|\s+have)?\s+(?:mixed|muddled|confused)\s+(?:us|me)\b", I)
+# "I don't speak a word of it", "I can't speak Spanish at all": a language on record never spoken
+_NO_WORD = re.compile(r"^(?:(?:ha|haha|lol|no|nope|sadly)\W+)*(?:i|we)\s+(?:don'?t|do\s+not|can'?t|cannot|"
+                      r"never)\s+(?:actually\s+|really\s+)?(?:speak|spoke)\s+(?P<x>it|" + UPPER + r"[\w'’-]+)"
+                      r"(?P<tail>\s+at\s+all)?\s*[.!]*$|"
+                      r"^(?:(?:ha|haha|lol|no|nope|sadly)\W+)*(?:i|we)\s+(?:don'?t|do\s+not|can'?t|cannot)\s+"
+                      r"speak\s+a\s+(?:single\s+)?word\s+of\s+(?P<y>it|" + UPPER + r"[\w'’-]+)\s*[.!]*$", I)
+# "maybe I'm not allergic after all?": a doubted allergy, for review (invariant 356)
+_NOT_AFTER_ALL = re.compile(r"(?:^|,\s*)(?:(?:so|and|but)\s+)?(?:maybe|perhaps|possibly)\s+(?:i'?m|i\s+am)\s+not\s+"
+                            r"(?P<what>allergic|intolerant)(?:\s+to\s+(?P<x>[\w'’ -]{2,30}?))?\s+after\s+all\W*$", I)
+
+
+def someone_elses(message: str) -> bool:
+    """"I don't have a latex allergy, that's my mum": the record mixed the user up with someone
+    close (invariant 355). Pure."""
+    return bool(_SOMEONE_ELSES.search(message))
+
+
+def no_word_of(c: str, message: str) -> list[Statement] | None:
+    """Invariant 355: "fluent Spanish? I wish. I don't speak a word of it" denies the language
+    on record ("it" is the language the message named before); a plain "I don't speak French"
+    only with "at all" or "a word of". Pure."""
+    m = _NO_WORD.match(c.strip())
+    if m is None or not (m.group("y") or m.group("tail")):
+        return None
+    lang = m.group("x") or m.group("y")
+    if lang.lower() == "it":
+        before = message[:message.find(c)] if c in message else ""
+        said = [w for w in re.findall(r"\b(" + UPPER + r"[a-z]+(?:ish|ese|ian|ic|an|ch|ic))\b", before)]
+        if not said:
+            return None
+        lang = said[-1]
+    return [Statement(act="deny", target=f"speaks {lang}", harsh=True, clause=c, rule="deny:no-word-of")]
+
+
+def not_after_all(c: str, message: str) -> list[Statement] | None:
+    """Invariant 356: "so maybe I'm not allergic after all? I'll ask my GP": the user doubts the
+    allergy on record (named in the clause or as "the ibuprofen thing"): a retraction at low
+    confidence, which waits for review. Pure."""
+    m = _NOT_AFTER_ALL.search(c.strip())
+    if m is None:
+        return None
+    what = m.group("x")
+    if not what:
+        named = re.findall(r"\bthe\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:thing|allergy|bit)\b", message, I)
+        if len(set(named)) != 1:
+            return None
+        what = named[0]
+    return [Statement(act="deny", target=f"{m.group('what').lower()} to {tidy(what)}", harsh=True,
+                      confidence=0.55, clause=c, rule="deny:after-all")]
