@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from . import followups, swaps, truths
+from . import changes, followups, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -372,6 +372,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
             else:
                 st.valid_from = st.valid_from or dates.valid_from
             st.clause = c
+        return found
+    found = changes.team_move(c, dates)  # invariant 357: read before "moved from" is a home
+    if found is not None:
         return found
     for handler in HANDLERS:
         found = handler(c, today, dates)
@@ -921,6 +924,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         if re.search(r",\s*so\s+(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b", c, I):
             kept = _sums_up(kept)
         kept = _glossed(kept)
+        kept = changes.left_for(kept)  # invariant 357
         if not kept:
             prev = out.statements[-1] if out.statements else None
             if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \

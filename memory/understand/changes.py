@@ -1,0 +1,46 @@
+"""Job changes said in one breath (invariant 357): "I've moved from payments to the fraud team"
+is the team moved to, never "Moved away from Payments"; "I've left Skyscanner and moved to
+Edinburgh, starting at Baillie Gifford" replaces the employer on record with the new one, never
+"No longer works at Skyscanner" beside it. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .dates import Dates
+from .model import Statement
+from .phrases import I, tidy
+
+_TEAM_MOVE = re.compile(r"^(?:(?:so|and|but|oh|also)\s+)*(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|now\s+)*"
+                        r"(?:moved|switched|transferred|gone)\s+(?:over\s+)?from\s+(?:the\s+|my\s+)?"
+                        r"(?P<old>[a-z][\w&'’ -]{1,30}?)(?:\s+team)?\s+(?:to|into|onto)\s+(?:the\s+|a\s+)?"
+                        r"(?P<team>[a-z][\w&'’ -]{1,30}?)\s+team\b(?P<rest>[^.;!?]*)", I)
+
+
+def team_move(c: str, dates: Dates) -> list[Statement] | None:
+    """"I've moved from payments to the fraud team, same company": the team moved to, which
+    takes the old team's place in the job on record (invariant 220). Pure."""
+    m = _TEAM_MOVE.match(dates.text.strip())
+    if m is None or re.search(r"\b(?:football|rugby|cricket|netball|hockey|quiz|pub|sports?|"
+                              r"running|rowing|swim\w*|a|an|new|another|my|our)\b", m.group("team"), I):
+        return None
+    return [Statement(act="change", text=f"Works on the {tidy(m.group('team'))} team", fact_type="identity",
+                      slot="team", previous=tidy(m.group("old")), valid_from=dates.valid_from,
+                      clause=c, rule="work:team")]
+
+
+def left_for(kept: list[Statement]) -> list[Statement]:
+    """"I've left X and moved to P, starting at Y": the new employer Y replaces X, and the
+    sentence's move says X is no home; so "left X" is no statement of its own. Pure."""
+    left = [st for st in kept if st.rule == "location:left" and st.previous]
+    new = [st for st in kept if st.act == "assert" and st.slot == "employer"
+           and re.match(r"^Works\s+at\s+\S", st.text or "")]
+    homes = [st for st in kept if st is not (left[0] if left else None) and st.slot == "home"
+             and re.match(r"^Lives\s+in\s+\S", st.text or "")]
+    if len(left) != 1 or len(new) != 1 or not homes:
+        return kept
+    job = new[0]
+    job.act, job.previous = "change", left[0].previous
+    job.rule += "+left"
+    return [st for st in kept if st is not left[0]]
