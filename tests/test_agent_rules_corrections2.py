@@ -219,3 +219,40 @@ def test_inv357_a_sports_team_is_no_job(service):
     service.write_fact("ana", "Works on the billing team at Wise", fact_type="identity")
     t = turn(service, "I've moved from the Tuesday league to the football team at the club.")
     assert all("football" not in (w.text or "") for w in t.writes())
+
+
+# --- invariant 358: a dated move said alone replaces the home on record -------------------------
+def test_inv358_a_dated_move_alone_supersedes_the_home_from_that_date(service):
+    from datetime import date
+
+    home = service.write_fact("ana", "Lives in Bergen", fact_type="identity").fact
+    t = turn(service, "We're moving to Trondheim in September, can't wait.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in Trondheim")
+    assert w.valid_from == date(2025, 9, 1)  # the test clock says 1 June 2025
+
+
+def test_inv358_no_home_on_record_or_another_change_keeps_a_plan(service):
+    (w,) = turn(service, "We're moving to Trondheim in September, can't wait.").writes()
+    assert (w.op, w.text) == ("write", "Moving to Trondheim")
+    service.write_fact("bo", "Lives in Bergen", fact_type="identity")
+    service.write_fact("bo", "Works at Equinor", fact_type="identity")
+    t = turn(service, "Left Equinor yesterday and we're moving to Trondheim in September", user="bo")
+    assert "Lives in Trondheim" not in [w.text for w in t.writes()]
+    assert "Lives in Bergen" in active(service, "bo")
+
+
+# --- invariant 359: a time word typed in a hurry ----------------------------------------------------
+def test_inv359_a_misspelt_time_word_still_dates_the_fact(service):
+    from datetime import date
+
+    home = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    (w,) = turn(service, "moved to York last wek, the flat is small but fine").writes()
+    assert (w.old_id, w.text, w.valid_from) == (home.id, "Lives in York", date(2025, 5, 25))
+
+
+def test_inv359_only_a_time_word_is_respelt():
+    from memory.understand.changes import time_typos
+
+    assert time_typos("got it yesturday, moving next mnth") == "got it yesterday, moving next month"
+    assert time_typos("a weak week, the wek of") == "a weak week, the wek of"

@@ -260,6 +260,17 @@ class OfflineAgent:
         return self._said(res, st)
 
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
+        if st.rule == "location:plan+only" and st.valid_from:
+            homes = [h for h in _unique(hits) if h.kind == "semantic" and h.state == "active"
+                     and "home" in slots_of(h.text, h.fact_type)]
+            if len(homes) == 1:
+                # Invariant 358: a dated move said alone replaces the one home on record from
+                # that date; the home stays true until then (valid time, invariant 4)
+                res = tools.call("write_memory", {
+                    "kind": "fact", "text": "Lives in " + (st.text or "").removeprefix("Moving to "),
+                    "fact_type": "identity", "confidence": st.confidence, "supersedes_id": homes[0].id,
+                    "contradiction": "natural", "valid_from": _iso(st.valid_from), "reason": st.clause})
+                return self._said(res, st)
         if st.rule.endswith("+followup") and st.harsh and st.previous and not any(
                 h.kind == "semantic" and h.state == "active" and re.search(
                     r"(?<![\w'’])" + re.escape(st.previous) + r"(?![\w'’])", h.text, re.IGNORECASE)
@@ -1700,6 +1711,8 @@ def _query(st: Statement) -> str:
     """What to recall to find the memory a statement is about."""
     if st.rule == "swap:date":  # invariant 350: what the date word is about, and the word
         return f"{st.target} {st.previous}"
+    if st.rule == "location:plan+only":  # invariant 358: the home a dated move replaces
+        return f"{st.text} lives home"
     if st.act in ("deny", "forget"):
         words = st.target or ""
         extra: list[str] = []

@@ -44,3 +44,29 @@ def left_for(kept: list[Statement]) -> list[Statement]:
     job.act, job.previous = "change", left[0].previous
     job.rule += "+left"
     return [st for st in kept if st is not left[0]]
+
+
+def dated_move(statements: list[Statement]) -> list[Statement]:
+    """Invariant 358: "We're moving to Denver in March", said alone, is the home on record
+    replaced from that date (the agent writes "Lives in Denver" from 1 March over the home it
+    holds; with no home on record it stays a plan, invariant 139). A move beside another change
+    in the same message ("left Siemens and we're moving to Graz") stays a plan. Pure."""
+    if len(statements) == 1 and statements[0].rule == "location:plan" and statements[0].valid_from \
+            and (statements[0].text or "").startswith("Moving to "):
+        statements[0].rule += "+only"
+    return statements
+
+
+# Invariant 359: a time word typed in a hurry is still a date ("moved to brightn last wek")
+_TIME_TYPOS = ((re.compile(r"\b(last|next|this)\s+(?:wek|weeek|wk|wee|weak)\b", I), r"\1 week"),
+               (re.compile(r"\b(last|next|this)\s+(?:mnth|mth|monht|moth|motnh)\b", I), r"\1 month"),
+               (re.compile(r"\b(last|next|this)\s+(?:yr|yeat|yaer)\b", I), r"\1 year"),
+               (re.compile(r"\b(?:yesterdy|yesturday|yesteday|yestreday|yday|yest)\b", I), "yesterday"))
+
+
+def time_typos(text: str) -> str:
+    """The message with a misspelt time word after last/next/this, or "yesterday" misspelt, put
+    right; every other word as written. Pure."""
+    for pat, right in _TIME_TYPOS:
+        text = pat.sub(right, text)
+    return text
