@@ -6,7 +6,6 @@ import re
 
 from . import lexicon as lx
 from .model import Statement
-from .truths import someone_elses
 from .phrases import (
     CAP_PLACE,
     HARSH_RE,
@@ -18,6 +17,7 @@ from .phrases import (
     cap,
     tidy,
 )
+from .truths import someone_elses
 
 
 def forget_request(c: str) -> list[Statement] | None:
