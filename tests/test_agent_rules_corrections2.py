@@ -256,3 +256,35 @@ def test_inv359_only_a_time_word_is_respelt():
 
     assert time_typos("got it yesturday, moving next mnth") == "got it yesterday, moving next month"
     assert time_typos("a weak week, the wek of") == "a weak week, the wek of"
+
+
+# --- invariants 353 and 356 widened: the words a denial leans on ------------------------------------
+def test_inv353_never_owned_one_is_the_thing_named_before(service):
+    bike = service.write_fact("ana", "Owns a Brompton folding bike").fact
+    service.write_fact("ana", "Prefers trains to planes so she is never tied to one airline")
+    t = turn(service, "No idea where the Brompton came from. We've never owned one.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", bike.id)
+
+
+def test_inv353_never_owned_one_with_nothing_named_retracts_nothing(service):
+    service.write_fact("ana", "Prefers trains to planes so she is never tied to one airline")
+    assert turn(service, "No idea where that came from. We've never owned one.").writes() == []
+    assert len(active(service)) == 1
+
+
+def test_inv353_the_allergen_said_as_what_i_react_to(service):
+    old = service.write_fact("ana", "Has a severe walnut allergy", fact_type="constraint").fact
+    t = turn(service, "The walnut allergy was a misdiagnosis, it's actually sesame I react to.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", old.id, "Allergic to sesame")
+
+
+def test_inv356_never_allergic_names_the_allergy_said_before(service):
+    old = service.write_fact("ana", "Is allergic to penicillin", fact_type="constraint").fact
+    t = turn(service, "The penicillin allergy test came back clear, I was never allergic.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+    service.write_fact("bo", "Is allergic to penicillin", fact_type="constraint")
+    assert turn(service, "The penicillin allergy test is next week, I'm not allergic I hope.",
+                user="bo").writes() == []

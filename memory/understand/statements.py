@@ -859,7 +859,9 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 kept.pop()
                 continue
             # invariant 353: a denial says the value true all along when the user gives it
-            found = truths.grew_up(part) or truths.no_word_of(part, message) or truths.amend(denial(part, message, history), part, message) \
+            denied = truths.named_before(denial(part, message, history), part, message)
+            found = truths.grew_up(part) or truths.no_word_of(part, message) or \
+                truths.never_allergic(part, message) or truths.amend(denied, part, message) \
                 or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)

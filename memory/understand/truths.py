@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .model import Statement
-from .phrases import REL, UPPER, I, tidy
+from .phrases import HARSH_RE, REL, UPPER, I, tidy
 
 _NAME = r"(?P<v>" + UPPER + r"[\w'’.-]*?(?:\s+(?:" + UPPER + r"[\w'’.-]*?|\d[\w.]*?)){0,3})"
 _ALWAYS_HOME = re.compile(r"^\W*(?:(?:but|no|actually)\W+)*(?:i|we)(?:\s+have|'ve)?\s+(?:always|only\s+ever)\s+"
@@ -70,9 +70,60 @@ def _amended(st: Statement, after: str) -> Statement | None:
     if m and (_HEALTH.search(target) or re.search(r"\b(?:gp|doctor|consultant|allergist|specialist)\b",
                                                   after, I)):
         value = tidy(m.group("v"))
-        if not re.match(r"^(?:not|no|nothing|fine|ok|okay|all|wrong|right|gone|just|only)\b", value, I):
+        # "it's actually lupin I react to": the allergen, said as an allergy like the one denied
+        reacts = re.match(r"^(?P<x>.+?)\s+(?:that\s+)?i(?:'m|\s+am)?\s+(?:react|allergic)\s+to$", value, I)
+        if reacts and re.search(r"\ballerg", target, I):
+            return st.model_copy(update={"text": f"Allergic to {reacts.group('x')}", "fact_type": "constraint"})
+        if not re.match(r"^(?:not|no|nothing|fine|ok|okay|all|wrong|right|gone|just|only)\b", value, I) \
+                and not reacts:
             return st.model_copy(update={"text": f"Has {value}", "fact_type": "identity"})
     return None
+
+
+_PRONOUN_OBJECT = re.compile(r"^(?P<verb>\w+)\s+(?:one|it|that|them|those|any)$", I)
+
+
+def named_before(found: list[Statement] | None, c: str, message: str) -> list[Statement] | None:
+    """Invariant 353: "I don't know where you got the APC UPS from. We've never owned one": the
+    pronoun a denial ends on is the thing the message named before it (its last name, or the
+    noun after "the"); when nothing was named, the denial is dropped, never matched to whatever
+    recall brings back. Pure."""
+    out: list[Statement] = []
+    for st in found or []:
+        m = _PRONOUN_OBJECT.match(st.target or "") if st.act == "deny" and st.rule == "deny:never" else None
+        if m is None:
+            out.append(st)
+            continue
+        at = message.find(c) if c in message else message.lower().rfind("never")
+        before = message[:at] if at > 0 else ""
+        names = [n for n in re.findall(UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)*", before)
+                 if n.split()[0].lower() not in {"i", "we", "the", "my", "our", "a", "an", "it", "that"}
+                 or len(n.split()) > 1]
+        names = [re.sub(r"^(?:The|My|Our|A|An|It|That)\s+", "", n) for n in names]
+        names = [n for n in names if n.lower() not in {"i", "we", "the", "my", "our", "a", "an", "it", "that"}
+                 and not re.match(r"^(?:i|we|you|they|he|she|it|that|there)['’]", n, I)]
+        if names:
+            out.append(st.model_copy(update={"target": f"{m.group('verb')} {names[-1]}"}))
+    return out if out or not found else []
+
+
+# "The latex allergy test came back negative, I was never allergic": the allergy named before
+_NEVER_ALLERGIC = re.compile(r"(?:^|,\s*)(?:so\s+|and\s+)?(?:i'?m|i\s+am|i\s+was)\s+(?:never|not)\s+(?:actually\s+|really\s+)?"
+                             r"(?P<what>allergic|intolerant)\s*[.!]*$", I)
+
+
+def never_allergic(c: str, message: str) -> list[Statement] | None:
+    """Invariant 356: "I was never allergic" says no allergen; "the latex allergy test came back
+    negative" before it names it: a denial of that allergy (with "never" or another never-true
+    cue; "maybe ... after all" is doubt, read by `not_after_all`). Pure."""
+    m = _NEVER_ALLERGIC.search(c.strip())
+    if m is None or not (re.search(r"\bnever\b", m.group(0), I) or HARSH_RE.search(message)):
+        return None
+    named = re.findall(r"\bthe\s+(?P<x>[a-z][\w-]*)\s+(?:allergy|intolerance)\b", message, I)
+    if len(set(n.lower() for n in named)) != 1:
+        return None
+    return [Statement(act="deny", target=f"{m.group('what').lower()} to {named[0]}", harsh=True,
+                      clause=c, rule="deny:never-allergic")]
 
 
 def grew_up(c: str) -> list[Statement] | None:
