@@ -270,6 +270,10 @@ class OfflineAgent:
                     "kind": "fact", "text": "Lives in " + (st.text or "").removeprefix("Moving to "),
                     "fact_type": "identity", "confidence": st.confidence, "supersedes_id": homes[0].id,
                     "contradiction": "natural", "valid_from": _iso(st.valid_from), "reason": st.clause})
+                w = res.writes[0] if res.ok and res.writes else None
+                if w is not None and w.status == "applied" and st.valid_from:
+                    return sentence(f"Noted: {second_person(st.text or '')} on {st.valid_from:%-d %B %Y}; "
+                                    f"until then {second_person(homes[0].text)}")
                 return self._said(res, st)
         if st.rule.endswith("+followup") and st.harsh and st.previous and not any(
                 h.kind == "semantic" and h.state == "active" and re.search(

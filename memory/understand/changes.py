@@ -26,7 +26,7 @@ def team_move(c: str, dates: Dates) -> list[Statement] | None:
                               r"running|rowing|swim\w*|a|an|new|another|my|our)\b", m.group("team"), I):
         return None
     return [Statement(act="change", text=f"Works on the {tidy(m.group('team'))} team", fact_type="identity",
-                      slot="team", previous=tidy(m.group("old")), valid_from=dates.valid_from,
+                      slot="team", valid_from=dates.valid_from,
                       clause=c, rule="work:team")]
 
 
