@@ -288,3 +288,26 @@ def test_inv356_never_allergic_names_the_allergy_said_before(service):
     service.write_fact("bo", "Is allergic to penicillin", fact_type="constraint")
     assert turn(service, "The penicillin allergy test is next week, I'm not allergic I hope.",
                 user="bo").writes() == []
+
+
+def test_inv357_retraining_replaces_the_job_and_the_last_day_is_no_fact(service):
+    old = service.write_fact("ana", "Is an accountant at Brightwell & Co", fact_type="identity").fact
+    t = turn(service, "I've resigned from Brightwell. My last day is 9 January, then I'm retraining as a paramedic.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Is retraining as a paramedic")
+
+
+def test_inv357_training_for_a_race_is_no_job(service):
+    service.write_fact("ana", "Is an accountant at Brightwell & Co", fact_type="identity")
+    t = turn(service, "I'm training for a marathon in April.")
+    assert all("retraining" not in (w.text or "").lower() for w in t.writes())
+    assert "Is an accountant at Brightwell & Co" in active(service)
+
+
+def test_inv358_moved_up_to_a_region_with_the(service):
+    home = service.write_fact("ana", "Lives in Manchester", fact_type="identity").fact
+    (w,) = turn(service, "Moved up to the Lake District in the spring, no more commuting.").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in Lake District")
+    from memory.understand.changes import moved_up
+
+    assert moved_up("I moved up to the senior team") == "I moved up to the senior team"

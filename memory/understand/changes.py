@@ -70,3 +70,38 @@ def time_typos(text: str) -> str:
     for pat, right in _TIME_TYPOS:
         text = pat.sub(right, text)
     return text
+
+
+_RETRAIN = re.compile(r"(?:^|,\s*)(?:(?:and\s+)?then\s+|after\s+that\s+)?(?:i'?m|i\s+am|i'?ll\s+be|i\s+will\s+be)\s+"
+                      r"(?:re-?training|training)\s+(?:to\s+be\s+|as\s+)(?:a|an)\s+(?P<r>[a-z][\w -]{2,30}?)"
+                      r"(?:\s+(?:from|in|at)\s+[^,.;!?]+)?\s*[.!]*$", I)
+
+
+def retraining(c: str, dates: Dates) -> list[Statement] | None:
+    """Invariant 357: "my last day is 18 December, then I'm retraining as a nurse": the role the
+    user leaves the job for replaces the job on record. Pure."""
+    m = _RETRAIN.search(dates.text.strip())
+    if m is None:
+        return None
+    role = tidy(m.group("r"))
+    art = "an" if role[:1].lower() in "aeiou" else "a"
+    return [Statement(act="change", text=f"Is retraining as {art} {role}", fact_type="identity",
+                      slot="job", clause=c, rule="work:retraining")]
+
+
+def retrained(statements: list[Statement]) -> list[Statement]:
+    """Beside a retraining, the last day at the old job is when it ends, not a fact replacing
+    the job: one change of job is kept (invariant 357). Pure."""
+    if not any(st.rule == "work:retraining" for st in statements):
+        return statements
+    return [st for st in statements if st.slot != "noun:last day"]
+
+
+_MOVED_UP = re.compile(r"\b(moved|moving|relocated)\s+(?:(?:up|down|over|out|across)\s+)?to\s+the\s+"
+                       r"(?=(?-i:[A-Z])[\w'’-]+\s+(?-i:[A-Z]))", I)
+
+
+def moved_up(text: str) -> str:
+    """Invariant 358: "Moved up to the Sunshine Coast" is a move to the region named by its
+    capitals ("Lives in Sunshine Coast"); "moved to the senior team" is left as said. Pure."""
+    return _MOVED_UP.sub(r"\1 to ", text)

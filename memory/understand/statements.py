@@ -373,7 +373,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
                 st.valid_from = st.valid_from or dates.valid_from
             st.clause = c
         return found
-    found = changes.team_move(c, dates)  # invariant 357: read before "moved from" is a home
+    found = changes.team_move(c, dates) or changes.retraining(c, dates)  # invariant 357
     if found is not None:
         return found
     for handler in HANDLERS:
@@ -683,7 +683,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     # Invariant 162: words in quotation marks that speak in the first person are someone
     # else's ('She told me "I'm vegan now"'), never the user's statement.
     message = respell(_QUOTED.sub(" ", message))  # "swtiched" is "switched" (invariant 309)
-    message = changes.time_typos(message)  # "last wek" is last week (invariant 359)
+    message = changes.moved_up(changes.time_typos(message))  # invariants 359, 358
     # Invariant 303: "I don't drink coffee. Never have." says it was never true: the user
     # never drank it (a denial of what is on record, not a new habit)
     message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)
@@ -940,7 +940,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         out.statements += kept
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
-    out.statements = changes.dated_move(out.statements)  # invariant 358
+    out.statements = changes.dated_move(changes.retrained(out.statements))  # invariants 357, 358
     if bare:
         for st in out.statements:
             st.rule += "+bare"
