@@ -311,3 +311,18 @@ def test_inv358_moved_up_to_a_region_with_the(service):
     from memory.understand.changes import moved_up
 
     assert moved_up("I moved up to the senior team") == "I moved up to the senior team"
+
+
+def test_inv357_separating_ends_the_marriage_on_record(service):
+    wed = service.write_fact("ana", "Is married to Priyanka", fact_type="identity").fact
+    t = turn(service, "Priyanka and I are splitting up. I've moved into a flat in Hove.")
+    by_op = {w.op: w for w in t.writes()}
+    assert by_op["supersede"].old_id == wed.id and by_op["supersede"].text == "Is separated"
+    assert by_op["write"].text == "Lives in Hove"
+
+
+def test_inv357_someone_elses_divorce_ends_nothing(service):
+    service.write_fact("ana", "Is married to Priyanka", fact_type="identity")
+    t = turn(service, "My neighbours are getting divorced, poor kids.")
+    assert all(w.text != "Is separated" for w in t.writes())
+    assert "Is married to Priyanka" in active(service)

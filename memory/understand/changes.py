@@ -105,3 +105,13 @@ def moved_up(text: str) -> str:
     """Invariant 358: "Moved up to the Sunshine Coast" is a move to the region named by its
     capitals ("Lives in Sunshine Coast"); "moved to the senior team" is left as said. Pure."""
     return _MOVED_UP.sub(r"\1 to ", text)
+
+
+_SEPARATING = re.compile(r"\b(we|(?-i:[A-Z])[\w'’-]+\s+and\s+i|i\s+and\s+(?-i:[A-Z])[\w'’-]+)(?:\s+are|'re|’re)\s+"
+                         r"(?:now\s+)?(?:separating|splitting\s+up|getting\s+(?:a\s+)?divorced?|divorcing)\b", I)
+
+
+def separating(text: str) -> str:
+    """Invariant 357: "Claire and I are separating", "we're getting divorced": the marriage on
+    record ends now, read as "Claire and I have separated" (invariant 272). Pure."""
+    return _SEPARATING.sub(r"\1 have separated", text)
