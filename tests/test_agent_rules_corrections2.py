@@ -326,3 +326,17 @@ def test_inv357_someone_elses_divorce_ends_nothing(service):
     t = turn(service, "My neighbours are getting divorced, poor kids.")
     assert all(w.text != "Is separated" for w in t.writes())
     assert "Is married to Priyanka" in active(service)
+
+
+def test_inv357_i_start_at_a_name_with_a_date_is_the_new_employer(service):
+    old = service.write_fact("ana", "Works at Aviva", fact_type="identity").fact
+    t = turn(service, "Handed my notice in at Aviva. I start at Monzo in March as a product manager.")
+    (w,) = [w for w in t.writes() if "Monzo" in (w.text or "")]
+    assert w.old_id == old.id and w.valid_from is not None and w.valid_from.month == 3
+
+
+def test_inv357_we_start_at_a_place_is_no_job(service):
+    service.write_fact("ana", "Works at Aviva", fact_type="identity")
+    for m in ("We start at Heathrow on Monday.", "I start at Heathrow then fly to Doha."):
+        assert all("Heathrow" not in (w.text or "") for w in turn(service, m).writes()), m
+    assert active(service) == ["Works at Aviva"]

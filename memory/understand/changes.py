@@ -115,3 +115,14 @@ def separating(text: str) -> str:
     """Invariant 357: "Claire and I are separating", "we're getting divorced": the marriage on
     record ends now, read as "Claire and I have separated" (invariant 272). Pure."""
     return _SEPARATING.sub(r"\1 have separated", text)
+
+
+_START_AT = re.compile(r"\bi\s+(?:start|begin)\s+(?:work\s+|my\s+new\s+job\s+)?at\s+(?=(?-i:[A-Z])[\w&'’.-]*"
+                       r"(?:\s+(?-i:[A-Z])[\w&'’.-]*)*\s+(?:in|on|next|from|this|as)\s)", I)
+
+
+def start_at(text: str) -> str:
+    """Invariant 357: "I start at KPMG in January" is the new employer said ahead, read as "I'm
+    starting at KPMG in January": a name after "at", then a date or "as a" ("we start at
+    Heathrow then fly to Doha" is no job). Pure."""
+    return _START_AT.sub("I'm starting at ", text)
