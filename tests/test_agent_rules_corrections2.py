@@ -340,3 +340,19 @@ def test_inv357_we_start_at_a_place_is_no_job(service):
     for m in ("We start at Heathrow on Monday.", "I start at Heathrow then fly to Doha."):
         assert all("Heathrow" not in (w.text or "") for w in turn(service, m).writes()), m
     assert active(service) == ["Works at Aviva"]
+
+
+def test_inv355_those_were_someone_elses_and_mine_is_the_true_value(service):
+    old = service.write_fact("ana", "Has Bose QuietComfort headphones").fact
+    t = turn(service, "I don't have Bose headphones, those were my ex's. Mine are Sennheiser Momentum.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", old.id, "Has Sennheiser Momentum")
+    old2 = service.write_fact("bo", "Owns a Trek road bike").fact
+    (w2,) = turn(service, "We don't own a Trek road bike, that was our neighbour's.", user="bo").writes()
+    assert (w2.op, w2.old_id, w2.text) == ("retract", old2.id, None)
+
+
+def test_inv355_not_having_something_today_is_no_denial(service):
+    service.write_fact("ana", "Has Bose QuietComfort headphones")
+    t = turn(service, "I don't have Bose headphones with me, those are at my mum's house.")
+    assert all(w.op != "retract" for w in t.writes())

@@ -828,8 +828,8 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                                                        r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
-        whole = truths.not_x_but_y(c)
-        if whole:  # invariant 354: "I'm not a nurse, I'm a midwife" is one correction
+        whole = truths.not_x_but_y(c) or truths.theirs_not_mine(c, message)
+        if whole:  # invariants 354, 355: one correction, read before its clauses split
             out.statements += whole
             continue
         parts = [p for p in _PARTS.split(c) if p and p.strip() and not _THEY_THINK.search(p)]

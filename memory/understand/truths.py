@@ -209,3 +209,29 @@ def not_after_all(c: str, message: str) -> list[Statement] | None:
         what = named[0]
     return [Statement(act="deny", target=f"{m.group('what').lower()} to {tidy(what)}", harsh=True,
                       confidence=0.55, clause=c, rule="deny:after-all")]
+
+
+# "I don't have Sony headphones, those were my old flatmate's. Mine are AirPods Max."
+_THEIRS_NOT_MINE = re.compile(r"^(?:i|we)\s+(?:don'?t|do\s+not|never)\s+(?:have|had|own|owned)\s+(?:a\s+|an\s+|any\s+|"
+                              r"the\s+)?(?P<n>[\w'’ -]{2,40}?)\s*,\s*(?:those|that|it|they|these)\s*(?:\s+was|\s+were|"
+                              r"\s+is|\s+are|'s|'re)\s+(?:actually\s+|all\s+)?(?:my|our)\s+(?:old\s+|former\s+|ex-?)?"
+                              r"(?:" + REL + r"|flatmate|housemate|roommate|colleague|neighbour|neighbor|friend|"
+                              r"partner|ex)['’]s?\b[^,;]*$", I)
+_MINE_IS = re.compile(r"^\W*(?:mine|ours)\s+(?:is|are|'s)\s+(?:actually\s+)?(?:a\s+|an\s+|the\s+)?" + _NAME
+                      + r"\s*(?:[.!]|[^\w]*$)", I)
+
+
+def theirs_not_mine(c: str, message: str) -> list[Statement] | None:
+    """Invariant 355: the thing on record was someone else's ("those were my old flatmate's"),
+    said with no article; "Mine are AirPods Max" after it is the user's own, the true value.
+    Pure."""
+    m = _THEIRS_NOT_MINE.match(c.strip())
+    if m is None:
+        return None
+    st = Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c, slot="verb:have",
+                   rule="deny:theirs-not-mine")
+    tail = message[message.find(c) + len(c):] if c in message else ""
+    mine = _MINE_IS.match(tail)
+    if mine:
+        st.text = f"Has {mine.group('v').rstrip('.')}"
+    return [st]
