@@ -212,7 +212,7 @@ def not_after_all(c: str, message: str) -> list[Statement] | None:
 
 
 # "I don't have Sony headphones, those were my old flatmate's. Mine are AirPods Max."
-_THEIRS_NOT_MINE = re.compile(r"^(?:i|we)\s+(?:don'?t|do\s+not|never)\s+(?:have|had|own|owned)\s+(?:a\s+|an\s+|any\s+|"
+_THEIRS_NOT_MINE = re.compile(r"^(?:i|we)\s+(?:don'?t|do\s+not)\s+(?:have|own)\s+(?:a\s+|an\s+|any\s+|"
                               r"the\s+)?(?P<n>[\w'’ -]{2,40}?)\s*,\s*(?:those|that|it|they|these)\s*(?:\s+was|\s+were|"
                               r"\s+is|\s+are|'s|'re)\s+(?:actually\s+|all\s+)?(?:my|our)\s+(?:old\s+|former\s+|ex-?)?"
                               r"(?:" + REL + r"|flatmate|housemate|roommate|colleague|neighbour|neighbor|friend|"
