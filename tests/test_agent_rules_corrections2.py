@@ -356,3 +356,10 @@ def test_inv355_not_having_something_today_is_no_denial(service):
     service.write_fact("ana", "Has Bose QuietComfort headphones")
     t = turn(service, "I don't have Bose headphones with me, those are at my mum's house.")
     assert all(w.op != "retract" for w in t.writes())
+
+
+def test_inv358_a_move_naming_its_place_elsewhere_stays_a_plan(service):
+    home = service.write_fact("ana", "Lives in Bergen", fact_type="identity").fact
+    (w,) = turn(service, "Bought a cabin in Tromsø, moving in September").writes()
+    assert (w.op, w.old_id) == ("write", None)
+    assert service.get_fact("ana", home.id).state == FactState.ACTIVE

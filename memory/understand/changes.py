@@ -46,13 +46,19 @@ def left_for(kept: list[Statement]) -> list[Statement]:
     return [st for st in kept if st is not left[0]]
 
 
-def dated_move(statements: list[Statement]) -> list[Statement]:
+# "we're moving to Denver", "I'm finally moving to Leeds": the move said with its place; "found
+# a flat in Leeds, moving in March" says the place elsewhere and stays a plan
+_MOVING_TO = re.compile(r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:\w+\s+)?moving\s+to\b", I)
+
+
+def dated_move(statements: list[Statement], message: str) -> list[Statement]:
     """Invariant 358: "We're moving to Denver in March", said alone, is the home on record
     replaced from that date (the agent writes "Lives in Denver" from 1 March over the home it
     holds; with no home on record it stays a plan, invariant 139). A move beside another change
-    in the same message ("left Siemens and we're moving to Graz") stays a plan. Pure."""
+    in the same message ("left Siemens and we're moving to Graz"), or one that names its place
+    elsewhere ("found a flat in Leeds, moving in March"), stays a plan. Pure."""
     if len(statements) == 1 and statements[0].rule == "location:plan" and statements[0].valid_from \
-            and (statements[0].text or "").startswith("Moving to "):
+            and (statements[0].text or "").startswith("Moving to ") and _MOVING_TO.search(message):
         statements[0].rule += "+only"
     return statements
 

@@ -940,7 +940,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         out.statements += kept
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
-    out.statements = changes.dated_move(changes.retrained(out.statements))  # invariants 357, 358
+    out.statements = changes.dated_move(changes.retrained(out.statements), message)  # invariants 357, 358
     if bare:
         for st in out.statements:
             st.rule += "+bare"
