@@ -363,3 +363,20 @@ def test_inv358_a_move_naming_its_place_elsewhere_stays_a_plan(service):
     (w,) = turn(service, "Bought a cabin in Tromsø, moving in September").writes()
     assert (w.op, w.old_id) == ("write", None)
     assert service.get_fact("ana", home.id).state == FactState.ACTIVE
+
+
+def test_inv354_the_x_wasnt_a_name_it_was_another(service):
+    old = service.write_fact("ana", "Skye walking trip from May 3 to May 9, staying in Portree").fact
+    t = turn(service, "That spring trip wasn't Skye, it was Mull, I always get them confused.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id, w.text) == ("retract", old.id, "Mull walking trip from May 3 to May 9")
+    old2 = service.write_fact("bo", "Has guitar lessons with Marco on Fridays").fact
+    (w2,) = turn(service, "My guitar teacher isn't Marco, it's Matteo.", user="bo").writes()
+    assert (w2.op, w2.old_id) == ("retract", old2.id) and "Matteo" in (w2.text or "")
+
+
+def test_inv354_a_name_that_changed_is_no_denial(service):
+    service.write_fact("ana", "Has guitar lessons with Marco on Fridays")
+    t = turn(service, "My guitar teacher isn't Marco any more, it's Matteo now.")
+    assert all(w.op != "retract" for w in t.writes())
+    assert service.store.list_tombstones("ana") == []

@@ -186,6 +186,14 @@ class OfflineAgent:
             # place in the fact on record ("Drives a BYD Seal"); with no such fact, or a fact
             # that does not say the denied words, nothing is written.
             swapped = _swapped(target.text, st.target or "", st.text or "") if target else None
+            if target is not None and swapped is not None and \
+                    len(swapped.split()) <= len((st.text or "").split()) and re.search(
+                        r"\b" + re.escape(st.target or "") + r"\b", target.text.split(",")[0]):
+                # Invariant 354: the denied name opened the fact ("Orkney wind farm survey from
+                # July 14 ..."): the true one takes its place in the fact's first clause, never
+                # the bare name alone
+                head = re.split(r"[,;]", target.text)[0]
+                swapped = re.sub(r"\b" + re.escape(st.target or "") + r"\b", st.text or "", head, count=1)
             if target is None or swapped is None:
                 return ("I have nothing on record saying " + _yours(st.target or "that")
                         + ", so there is nothing to correct.")

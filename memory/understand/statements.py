@@ -828,7 +828,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                                                        r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
-        whole = truths.not_x_but_y(c) or truths.theirs_not_mine(c, message)
+        whole = truths.not_x_but_y(c) or truths.theirs_not_mine(c, message) or truths.wasnt_name(c)
         if whole:  # invariants 354, 355: one correction, read before its clauses split
             out.statements += whole
             continue

@@ -235,3 +235,22 @@ def theirs_not_mine(c: str, message: str) -> list[Statement] | None:
     if mine:
         st.text = f"Has {mine.group('v').rstrip('.')}"
     return [st]
+
+
+# "That July survey wasn't Orkney, it was Shetland, I always mix them up"
+_WASNT_NAME = re.compile(r"^(?:the|that|this|my|our)\s+(?P<subj>[\w'’ -]{1,40}?)\s+(?:wasn'?t|isn'?t|was\s+not|is\s+not)\s+"
+                         r"(?:in\s+|at\s+|on\s+|with\s+)?(?P<old>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*){0,2})"
+                         r"\s*,\s*(?:it|that|she|he|they)(?:'s|\s+was|\s+is|\s+were)\s+(?:actually\s+|always\s+)?"
+                         r"(?:in\s+|at\s+|on\s+|with\s+)?(?P<new>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*){0,2})"
+                         r"\s*(?:[.!]*$|,\s*(?:i|we|sorry|my\s+bad|you)\b[^,;]*$)", I)
+
+
+def wasnt_name(c: str) -> list[Statement] | None:
+    """Invariant 354: "That July survey wasn't Orkney, it was Shetland (, I always mix them up)":
+    the true name takes the denied one's place in the fact on record, never true; the remark
+    after it is no statement. "… isn't X any more" is a change. Pure."""
+    m = _WASNT_NAME.match(c.strip())
+    if m is None or re.search(r"\b(?:any\s*more|anymore|no\s+longer|now)\b", c, I):
+        return None
+    return [Statement(act="deny", target=m.group("old"), text=m.group("new"), harsh=True, clause=c,
+                      rule="deny:not-x-y")]
