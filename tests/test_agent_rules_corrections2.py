@@ -380,3 +380,10 @@ def test_inv354_a_name_that_changed_is_no_denial(service):
     t = turn(service, "My guitar teacher isn't Marco any more, it's Matteo now.")
     assert all(w.op != "retract" for w in t.writes())
     assert service.store.list_tombstones("ana") == []
+
+
+def test_inv350_a_condition_or_a_question_swaps_nothing(service):
+    service.write_fact("ana", "Her passport is valid until June 3, 2029")
+    for m in ("If my passport ran out in July, not June, I'd be stuck.",
+              "Does my passport expire in July, not June?"):
+        assert turn(service, m).writes() == [], m

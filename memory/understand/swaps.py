@@ -51,6 +51,9 @@ def swapped_value(c: str, message: str, hedged: bool) -> Statement | None:
     `previous` the wrong one and its `target` the words naming what they are about; a hedged one
     is natural (it may have been right, invariant 202), an unhedged one harsh unless it says
     the value changed. Pure."""
+    if re.match(r"^\W*(?:if|unless|suppose|supposing|what\s+if|imagine|when|whether)\b", c.strip(), I) or \
+            re.search(r"\b(?:would|wouldn'?t|i'?d|we'?d)\b", c, I) or c.strip().endswith("?"):
+        return None  # a condition or a question is no correction ("if it ran out in April, not May, …")
     m = _ISNT_X.match(c.strip())
     if m:
         x, y, about = m.group("x"), m.group("y"), m.group("subj")
