@@ -318,3 +318,4 @@ def test_inv338_a_promotion_changes_the_role_inside_their_fact(service):
                       fact_type="identity")
     assert w.text == "His brother Chidi is a senior pharmacist at Boots in Leeds"
     assert turn(service, "Dara has been promoted to head chef.", user="bo").writes() == []
+    assert turn(service, "Chidi has been promoted to the first team.").writes() == []

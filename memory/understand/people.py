@@ -588,6 +588,11 @@ def promoted(c: str, today: date) -> list[Statement] | None:
     m = _PROMOTED.match(c.strip())
     if not m or not _a_name(m.group("n")):
         return None
+    role = m.group("r").lower().split()
+    if role[0] in {"the", "a", "an", "her", "his", "their"} or not (
+            role[-1] in lx.ROLE_WORDS or re.search(r"(?:er|or|ist|ian|ant|ent|head|lead|chief|nurse|sister|"
+                                                   r"officer|partner)$", role[-1])):
+        return None  # "promoted to the A team": a team, not a role
     return [Statement(act="change", text=f"{m.group('n')} is {m.group('r')}", fact_type="identity",
                       previous=m.group("n"), valid_from=find_dates(c, today).valid_from, clause=c,
                       rule="people:promoted")]
