@@ -319,3 +319,10 @@ def test_inv338_a_promotion_changes_the_role_inside_their_fact(service):
     assert w.text == "His brother Chidi is a senior pharmacist at Boots in Leeds"
     assert turn(service, "Dara has been promoted to head chef.", user="bo").writes() == []
     assert turn(service, "Chidi has been promoted to the first team.").writes() == []
+
+
+def test_inv334_seeing_a_doctor_or_a_curious_diet_is_no_relationship(service):
+    service.write_fact("ana", "Is single", fact_type="identity")
+    assert turn(service, "I've been seeing someone called Dr Okoro about my knee.").writes() == []
+    assert turn(service, "My partner Jules is vegan-curious these days.", user="bo").writes() == []
+    assert active(service) == ["Is single"]

@@ -17,7 +17,8 @@ _WHO = r"(?-i:" + UPPER + r")[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’-]+)?"
 _ROLE = r"(?:line\s+|team\s+)?(?:manager|boss)"
 _NOT_A_NAME = frozenset("""i i'm the a an my our your his her their this that these those it its
 there here he she they we you who what when where why how not no never now also still just new
-great fine nice lovely amazing awful terrible good bad ok okay sick ill away off on out""".split())
+great fine nice lovely amazing awful terrible good bad ok okay sick ill away off on out dr mr mrs ms
+miss prof doctor professor sir dame""".split())
 _DEMONYM = re.compile(r"(?:ish|ese|ian|ean|ic|ch|an|i)$", I)
 _HEDGE = re.compile(r"\b(?:if|might|may|maybe|perhaps|probably|would|could|should|whether|hope|"
                     r"hoping|think|thinks|rumou?r|rumou?red|supposedly|not|n't|never|told|said|"
@@ -267,8 +268,10 @@ def seeing_someone(message: str, statements: list[Statement]) -> list[Statement]
     if not m or _HEDGE.search(message[:m.start()]) or any(s.slot == "marital" for s in statements):
         return statements
     name = _CALLED.search(message, m.end())
-    if not name or not _a_name(name.group("n")):
-        return statements
+    if not name or not _a_name(name.group("n")) or re.search(
+            r"\b(?:about|for)\s+(?:my|a|the|our)\b|\b(?:doctor|gp|therapist|counsell?or|physio|specialist|"
+            r"consultant|dentist|psychologist|psychiatrist|coach|tutor)\b", message, I):
+        return statements  # "seeing someone called Dr Patel about my back": a doctor, no partner
     who = name.group("n").split()[0]
     return statements + [Statement(act="change", text=f"Is in a relationship with {who}",
                                    fact_type="identity", slot="marital", clause=message.strip(),
@@ -278,7 +281,7 @@ def seeing_someone(message: str, statements: list[Statement]) -> list[Statement]
 # Invariant 334: a partner's lasting diet ("my partner Łukasz is vegan"): kept about them.
 _PARTNER_DIET = re.compile(r"^(?:my|our)\s+(?P<rel>" + _PARTNER + r")\s+(?:(?P<n>(?-i:" + UPPER +
                            r")[\w'’-]+)\s+)?(?:is|'s)\s+(?:(?:a|also|now|strictly)\s+)*(?P<d>vegan|vegetarian|"
-                           r"pescatarian|teetotal|coeliac|celiac|diabetic|lactose\s+intolerant)\b", I)
+                           r"pescatarian|teetotal|coeliac|celiac|diabetic|lactose\s+intolerant)(?![\w-])", I)
 
 
 def partner_diet(c: str) -> list[Statement] | None:
