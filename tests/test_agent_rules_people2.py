@@ -95,7 +95,7 @@ def test_inv333_a_baby_and_the_partner_are_named(service):
     (w,) = turn(service, "My son was born on 3 May: Rory James, 3.5 kg.", user="bo").writes()
     assert w.text == "Son Rory James was born" and w.valid_from == date(2025, 5, 3)
     (w2,) = turn(service, "Our baby girl Maeve arrived on 12 May!", user="cy").writes()
-    assert w2.text == "Had a baby girl called Maeve"
+    assert w2.text == "Baby girl Maeve was born"
 
 
 def test_inv333_pets_and_weddings_keep_their_names_and_place(service):
@@ -227,7 +227,7 @@ def test_inv338_no_work_fact_about_them_writes_nothing(service):
 def test_inv333_a_birth_ends_the_pregnancy_and_a_name_with_the_weight_is_kept(service):
     w = one_supersede(service, "Baby Rosa arrived on 20 May, 3 kg, all well.", "Is pregnant, due in July",
                       "Rosa", fact_type="identity")
-    assert w.text == "Had a baby called Rosa"
+    assert w.text == "Baby Rosa was born"
     (w2,) = turn(service, "We had a baby girl on Monday! Aoife, 7 lb, and we're all tired.", user="bo").writes()
     assert w2.text == "Had a baby girl called Aoife"
 

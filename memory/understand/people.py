@@ -195,8 +195,8 @@ def our_baby(c: str, today: date) -> list[Statement] | None:
     if not m or not _a_name(m.group("n")):
         return None
     kind = (m.group("k") or "").lower()
-    what = {"son": "a son", "daughter": "a daughter", "": "a baby"}.get(kind, f"a baby {kind}")
-    return [Statement(act="assert", text=f"Had {what} called {m.group('n')}", fact_type="identity",
+    what = {"son": "Son", "daughter": "Daughter", "": "Baby"}.get(kind, f"Baby {kind}")
+    return [Statement(act="assert", text=f"{what} {m.group('n')} was born", fact_type="identity",
                       valid_from=find_dates(c, today).valid_from, clause=c, rule="people:baby-named")]
 
 
