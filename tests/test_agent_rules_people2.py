@@ -326,3 +326,8 @@ def test_inv334_seeing_a_doctor_or_a_curious_diet_is_no_relationship(service):
     assert turn(service, "I've been seeing someone called Dr Okoro about my knee.").writes() == []
     assert turn(service, "My partner Jules is vegan-curious these days.", user="bo").writes() == []
     assert active(service) == ["Is single"]
+
+
+def test_inv330_a_new_manager_after_the_old_one_leaves_in_one_breath(service):
+    one_supersede(service, "Leon is off to another company next month 🙁 my new boss will be Ada from the platform team",
+                  "His manager at Acme is Leon", "Ada", fact_type="identity")

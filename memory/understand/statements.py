@@ -645,8 +645,8 @@ def _names_old(st: Statement) -> bool:
     if st.act == "deny":
         return True
     prev = (st.previous or "").lower()
-    if st.act == "change" and (st.slot or "").startswith("noun:") and st.rule in (
-            "own:switched", "relation:is-name", "my-noun"):
+    if st.act == "change" and (st.slot or "").startswith("noun:") and (st.rule in (
+            "own:switched", "relation:is-name", "my-noun") or st.rule.startswith("people:manager")):
         return True  # "switched my laptop to an M4 Max", "my new manager is Kwame": the role
     if st.act == "change" and st.rule in ("plan:moved", "plan:rescheduled", "plan:moved-day"):
         return bool(prev)  # "the MOT got moved to 3 March": the plan names itself
