@@ -331,3 +331,8 @@ def test_inv334_seeing_a_doctor_or_a_curious_diet_is_no_relationship(service):
 def test_inv330_a_new_manager_after_the_old_one_leaves_in_one_breath(service):
     one_supersede(service, "Leon is off to another company next month 🙁 my new boss will be Ada from the platform team",
                   "His manager at Acme is Leon", "Ada", fact_type="identity")
+
+
+def test_inv334_a_while_of_seeing_someone_is_no_doctor(service):
+    one_supersede(service, "I've been seeing someone for a couple of months now. Her name is Wren.",
+                  "Is single", "Wren", fact_type="identity")

@@ -269,7 +269,7 @@ def seeing_someone(message: str, statements: list[Statement]) -> list[Statement]
         return statements
     name = _CALLED.search(message, m.end())
     if not name or not _a_name(name.group("n")) or re.search(
-            r"\b(?:about|for)\s+(?:my|a|the|our)\b|\b(?:doctor|gp|therapist|counsell?or|physio|specialist|"
+            r"\babout\s+(?:my|a|the|our)\b|\bfor\s+my\b|\b(?:doctor|gp|therapist|counsell?or|physio|specialist|"
             r"consultant|dentist|psychologist|psychiatrist|coach|tutor)\b", message, I):
         return statements  # "seeing someone called Dr Patel about my back": a doctor, no partner
     who = name.group("n").split()[0]
