@@ -336,3 +336,9 @@ def test_inv330_a_new_manager_after_the_old_one_leaves_in_one_breath(service):
 def test_inv334_a_while_of_seeing_someone_is_no_doctor(service):
     one_supersede(service, "I've been seeing someone for a couple of months now. Her name is Wren.",
                   "Is single", "Wren", fact_type="identity")
+
+
+def test_inv338_a_manager_promoted_away_is_the_managers_change(service):
+    w = one_supersede(service, "Ines got promoted to area director, so she's not my boss any more. It's Tariq now.",
+                      "Manager is Ines", "Tariq", fact_type="identity")
+    assert w.text == "Manager is Tariq"

@@ -499,6 +499,8 @@ _ITS_NOW = re.compile(r"(?:^|[.;!,]\s*)(?:it'?s|it\s+is)\s+(?:now\s+)?(?P<n>" + 
 
 def role_taken_over(statements: list[Statement], message: str) -> list[Statement]:
     gone = _NOT_MY_ROLE.search(message)
+    if gone:  # "Deepa got promoted, so she's not my manager any more": the manager's change only
+        statements = [s for s in statements if not s.rule.startswith("people:promoted")]
     new = _ITS_NOW.search(message, gone.end()) if gone else None
     if not new or not _a_name(new.group("n")) or any(s.slot == "noun:manager" for s in statements):
         return statements
