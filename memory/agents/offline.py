@@ -313,7 +313,8 @@ class OfflineAgent:
             # does not do now, a constraint worth keeping even with no habit on record.
             verb, what = abstain.group("v").lower(), (abstain.group("x") or "").strip()
             said = {"eating": f"Does not eat {what}", "drinking": f"Does not drink {what}",
-                    "smoking": "Does not smoke", "vaping": "Does not vape"}[verb]
+                    "smoking": "Does not smoke", "vaping": "Does not vape"}.get(verb, "Does not drink alcohol")
+            # invariant 342: "gave up alcohol / booze / the drink" is not drinking alcohol
             st = st.model_copy(update={"text": said.strip(), "fact_type": "constraint",
                                        "act": "assert"})
         elif old is None and st.act == "change" and re.match(
@@ -1014,7 +1015,7 @@ _TEAM_IN = re.compile(r"\b(?P<prep>on|in|with)\s+the\s+(?P<team>[\w&'’-]+(?:\s
 
 # "Has given up eating meat", "... drinking alcohol", "... smoking" (invariant 222); a thing that
 # is not eaten or drunk ("eating out", "drinking with friends") is no abstinence.
-_ABSTAINS = re.compile(r"^has\s+given\s+up\s+(?P<v>eating|drinking|smoking|vaping)"
+_ABSTAINS = re.compile(r"^has\s+given\s+up\s+(?P<v>eating|drinking|smoking|vaping|alcohol|booze|the\s+booze)"
                        r"(?:\s+(?P<x>(?!out\b|in\b|with\b|at\b|late\b|alone\b|before\b|after\b)"
                        r"[\w'’ -]{2,40}?))?\s*$", re.IGNORECASE)
 

@@ -18,9 +18,13 @@ _DOCS = {"pet passport": "Pet passport", "passport": "Passport", "visa": "Visa",
          "id card": "ID card", "identity card": "ID card", "residence permit": "Residence permit",
          "work permit": "Work permit", "green card": "Green card", "railcard": "Railcard",
          "travel insurance": "Travel insurance", "ehic": "EHIC", "ghic": "GHIC",
-         "gym membership": "Gym membership", "lease": "Lease", "warranty": "Warranty"}
+         "gym membership": "Gym membership", "lease": "Lease", "warranty": "Warranty",
+         "epipens": "EpiPen", "epipen": "EpiPen", "epi-pens": "EpiPen", "epi-pen": "EpiPen"}  # inv. 343
 _DOC = "|".join(re.escape(d) for d in sorted(_DOCS, key=len, reverse=True))
-_RUNS_OUT = (r"(?:(?:is|'s)\s+)?(?:now\s+)?(?:valid|good)\s+(?:until|till|til|to|through)|"
+_RUNS_OUT = (r"(?:(?:is|'s|are)\s+)?(?:now\s+)?(?:valid|good)\s+(?:until|till|til|to|through)|"
+             # invariant 343: "my visa extension was approved until June 2028"
+             r"(?:(?:extension|renewal)\s+)?(?:was|has\s+been|got|is|'s)\s+(?:(?:approved|granted|extended|"
+             r"renewed)\s+)+(?:until|till|til|to|through)|"
              r"(?:now\s+)?(?:expires?|expiring|runs?\s+out|ends?)(?:\s+(?:on|in|at\s+the\s+end\s+of))?")
 _MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
@@ -39,11 +43,13 @@ def documents(c: str, message: str, today: date) -> list[Statement] | None:
     if m is None:
         # "I renewed my driving licence, it expires on 3 June 2036": named, then "it"
         m = re.search(r"\b(?:my|our|the)\s+(?:new\s+|renewed\s+)?(?P<doc>" + _DOC + r")\b[^.;!?]*?,\s*"
-                      r"(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is)\s*(?P<verb>" + _RUNS_OUT +
+                      r"(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is|the\s+new\s+one(?:'s|\s+is)?)\s*(?P<verb>" + _RUNS_OUT +
                       r")\s+(?P<when>[^,;!?]+?)\s*(?:[,;.!?]|$)", c, I)
     if m is None:
         # "..., it's valid until 2036" after the document was named in the same message
-        m = re.search(r"^(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is)\s*(?P<verb>" + _RUNS_OUT +
+        # ("the new one's good until 2036": the renewed one, invariant 343)
+        m = re.search(r"^(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is|(?:the|my)\s+new\s+one(?:'s|\s+is)?)\s*"
+                      r"(?P<verb>" + _RUNS_OUT +
                       r")\s+(?P<when>[^,;!?]+?)\s*(?:[,;.!?]|$)", c.strip(), I)
         named = re.search(r"\b(?:my|our|the)\s+(?:new\s+|renewed\s+)?(?P<doc>" + _DOC + r")\b", message, I)
         if m is None or named is None:

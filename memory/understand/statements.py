@@ -34,6 +34,7 @@ from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
+from .life2 import DUE_NEXT, FEELING_LEAD, FIRST_GO, carried_with_allergy, habits_and_health
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
@@ -62,7 +63,7 @@ _PREFIX = re.compile(
     r"\b[,:!.]?\s*)+", I)
 _CONDITIONAL = re.compile(
     r"\b(?:if\s+(?:i|we|you|they|he|she|it|my|our|the|that|this|there)|unless|what\s+if|suppose|"
-    r"supposing|imagine|in\s+theory|hypothetically|wish|"
+    r"supposing|imagine|in\s+theory|hypothetically|wish|if\s+[\w'’-]+\s+ever|"  # invariant 340
     r"if\s+only|as\s+if|might|" + lx.MAY_MODAL + r"|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
     r"we\s+should|(?:i|we)\s+could|would|or\s+maybe)\b", re.IGNORECASE)
 _THEY_THINK = re.compile(
@@ -268,6 +269,7 @@ HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
     lambda c, today, d: health(c, d),
     lambda c, today, d: preferences(c, d),
     lambda c, today, d: identity(c, d),
+    habits_and_health,  # invariants 345-347: before milestones, which read any exam passed
     lambda c, today, d: milestones(c, d),
     plans,
     lambda c, today, d: accounts(c, d),  # invariant 304
@@ -706,7 +708,10 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             raw = f"now in {m.group('p').capitalize()}" + raw[m.end():]
         moved_only = bool(re.fullmatch(r"\W*(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:moved|"
                                        r"moved\s+house|moved\s+out)\W*", raw, I))
-        c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
+        # Invariant 347: "Over the moon, passed my test, first time!": the feeling said before
+        # the news and how it went after it are no part of what is kept
+        said_raw = FIRST_GO.sub("", FEELING_LEAD.sub("", raw))
+        c = _PREFIX.sub("", canonical(_PREFIX.sub("", said_raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
         intro = _INTRO.match(raw.strip())
         if intro and (greeted or intro.group("cue")) and intro.group("n").lower() not in _NOT_PLACES \
@@ -912,11 +917,17 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 # "I'm allergic to sesame. Diagnosed on 12 November": a subject-less participle
                 # dates what was just said (invariant 139)
                 prev.valid_from = spare[0].valid_from
+            elif spare and prev is not None and prev.rule.endswith(":pregnant") and "due" not in (prev.text or "") \
+                    and DUE_NEXT.match(raw) and spare[0].valid_from and spare[0].valid_from > today:
+                # Invariant 344: "I'm pregnant! Due on 3 June": the due date said next is part
+                # of it, as when said in the same clause (invariant 156)
+                prev.text = f"{prev.text}, due in {spare[0].valid_from:%B %Y}"
             out.ignored.append(raw)
             continue
         out.statements += kept
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
+    out.statements = carried_with_allergy(out.statements)  # invariant 348
     if bare:
         for st in out.statements:
             st.rule += "+bare"

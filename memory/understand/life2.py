@@ -1,0 +1,135 @@
+"""Health, habits, documents and dated plans said plainly (issue 12, invariants 340-349).
+
+Pure, deterministic readers of one clause each: a plan with its dates said without "I'm going to"
+("spending Easter in Crete, 2 to 6 April", "work trip to Ghent on 4 March", "a GP appointment on
+9 May"), "I don't drive", a language exam passed at a level, a due date said after "I'm
+pregnant", a feeling said before the news ("Over the moon, ..."). Each returns None when it does
+not read the clause, so the other readers still do.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from .dates import Dates
+from .model import Statement
+from .phrases import CAP_PLACE, I, cap, place, tidy
+
+# --- invariant 345: "I don't drive" -----------------------------------------------------------
+_NO_DRIVE = re.compile(r"^(?:i|we)\s+(?:don'?t|do\s+not|can'?t|cannot|never)\s+(?:learned\s+to\s+|learnt\s+to\s+)?"
+                       r"drive(?:\s+at\s+all)?\s*[.!]*$", I)
+
+# --- invariant 346: a plan said with its dates ------------------------------------------------
+_OCCASIONS = (r"(?:christmas|xmas|new\s+year(?:'s(?:\s+eve)?)?|hogmanay|easter|the\s+holidays|half[-\s]term|"
+              r"the\s+(?:long\s+)?weekend|(?:a|one|two|three|four|\d+)\s+(?:days?|nights?|weeks?)|"
+              r"a\s+fortnight|the\s+summer|my\s+birthday|our\s+anniversary)")
+_SPENDING = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+will\s+be|we\s+will\s+be)\s+)"
+                       r"(?:going\s+to\s+be\s+)?(?:spending|having)\s+(?P<o>" + _OCCASIONS + r")\s+(?:in|on)\s+"
+                       + CAP_PLACE + r"(?P<rest>[^.;!?]*)", I)
+_TRIP_NOUN = re.compile(r"^(?:(?:a|my|our)\s+)?(?P<kind>(?:business|work|work's|family|school|team|ski|"
+                        r"weekend|study|research|field|short)\s+)?(?:trip|visit)\s+to\s+" + CAP_PLACE +
+                        r"(?P<rest>[^.;!?]*)", I)
+_APPOINTMENT = re.compile(
+    r"^(?:(?:i|we)\s+(?:have\s+|'ve\s+)?(?:got|have|booked|made)\s+|(?:i'?m|we'?re|i\s+am|we\s+are)\s+"
+    r"booked\s+in\s+for\s+)(?P<what>(?:a|an|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:appointment|check-?up|scan|"
+    r"operation|surgery|filling|smear\s+test|blood\s+test|mot|hearing)\b)(?P<rest>[^.;!?]*)", I)
+
+
+def _rest(rest: str) -> str:
+    """What a plan keeps after its head: its dates, a purpose; a trailing remark is no part."""
+    rest = re.sub(r"\s*,\s*(?:already|and|but|so|i|we|i'm|we're|can't|cannot|really|which|it|it's)\b.*$",
+                  "", rest, flags=I)
+    return tidy(rest).strip(" ,:")
+
+
+def dated_plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
+    """Invariant 346: "we're spending Christmas in Porto, 23 to 27 December", "Work trip to
+    Ghent from 4 to 6 March", "I've got a dentist appointment on 15 May at 10am": a plan with a
+    date to come, its dates kept in its words. No date to come, no plan (a past or undated one
+    is read elsewhere or not at all)."""
+    if not (dates.valid_from and dates.valid_from >= today):
+        return None
+    t = dates.text.strip()
+    m = _SPENDING.match(t)
+    if m and (where := place(m.group("p"))):
+        rest = _rest(m.group("rest"))
+        occasion = re.sub(r"^(?:my|our)\s+", "their ", tidy(m.group("o")), flags=I)
+        occasion = re.sub(r"\b(christmas|xmas|easter|new\s+year|hogmanay)", lambda w: w.group(0).title(), occasion,
+                          flags=I)
+        return [Statement(act="assert", text=f"Spending {occasion} in {where}" + (f", {rest}" if rest else ""),
+                          fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to,
+                          clause=c, rule="plan:spending")]
+    m = _TRIP_NOUN.match(t)
+    if m and (where := place(m.group("p"))):
+        rest = _rest(m.group("rest"))
+        kind = tidy(m.group("kind") or "")
+        return [Statement(act="assert", text=f"{cap(kind) + ' trip' if kind else 'Trip'} to {where}"
+                          + (f" {rest}" if rest else ""), fact_type="world", valid_from=dates.valid_from,
+                          valid_to=dates.valid_to, clause=c, rule="plan:trip-noun")]
+    m = _APPOINTMENT.match(t)
+    if m:
+        what = re.sub(r"^(?:a|an|my|our)\s+", "", tidy(m.group("what")), flags=I)
+        rest = _rest(m.group("rest"))
+        return [Statement(act="assert", text=cap(what) + (f" {rest}" if rest else ""), fact_type="world",
+                          valid_from=dates.valid_from, clause=c, rule="plan:appointment")]
+    return None
+
+
+# --- invariant 347: a language exam passed at a level -----------------------------------------
+_LEVEL_EXAM = re.compile(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|officially\s+)*passed\s+(?:my|the)\s+"
+                         r"(?P<lvl>[abc][12])\s+(?P<lang>(?-i:[A-Z])[a-z]+)\s+(?:exam|test)\b", I)
+
+
+def habits_and_health(c: str, today: date, dates: Dates) -> list[Statement] | None:
+    """Invariants 345-347 and 346's plans: one clause, or None when none of them reads it."""
+    t = dates.text.strip()
+    if _NO_DRIVE.match(t):
+        # Invariant 345: "I don't drive", "we can't drive": what the user does not do, kept
+        return [Statement(act="assert", text="Does not drive", fact_type="constraint",
+                          valid_from=dates.valid_from, clause=c, rule="habit:no-drive")]
+    m = _LEVEL_EXAM.match(t)
+    if m:
+        # Invariant 347: "passed my C1 Spanish exam": the level the user now has in the
+        # language, replacing the level on record ("Speaks Spanish at B2 ...")
+        lvl, lang = m.group("lvl").upper(), m.group("lang")
+        return [Statement(act="change", text=f"Speaks {lang} at {lvl} (passed the {lvl} exam)",
+                          fact_type="identity", previous=lang, valid_from=dates.valid_from,
+                          clause=c, rule="milestone:level")]
+    return dated_plans(c, today, dates)
+
+
+# --- invariant 344: a due date said after "I'm pregnant" ---------------------------------------
+DUE_NEXT = re.compile(r"^\W*(?:(?:she'?s|she\s+is|i'?m|i\s+am|we'?re|baby'?s|baby\s+is)\s+)?due\s+(?:on|in|at)\b", I)
+
+# --- invariant 347: a feeling said before the news --------------------------------------------
+FEELING_LEAD = re.compile(r"^\W*(?:(?:so|really|absolutely)\s+)?(?:chuffed(?:\s+to\s+bits)?|over\s+the\s+moon|"
+                          r"thrilled|delighted|stoked|buzzing|relieved|made\s+up|ecstatic|so\s+happy|"
+                          r"happy\s+days|yay|woo+hoo+|wahey|get\s+in)\s*[,!:]+\s*(?=\w)", I)
+# "..., first time!", "..., at last": how the news went is no part of it
+FIRST_GO = re.compile(r",?\s+(?:(?:on\s+)?(?:the\s+)?first\s+(?:time|go|try|attempt)|at\s+(?:long\s+)?last)\s*(?=[.!]*$)", I)
+
+
+# --- invariant 348: what the user carries for an allergy is part of it ----------------------
+_CARRIED = re.compile(r"^carries\s+(?:an?\s+|my\s+|their\s+)?(?P<x>epi-?pens?|auto-?injectors?|inhalers?|"
+                      r"antihistamines?|piriton)\s*$", I)
+
+
+def carried_with_allergy(statements: list[Statement]) -> list[Statement]:
+    """Invariant 348: "I'm allergic to wasp stings, I carry an EpiPen": the pen is said for the
+    allergy just named, one fact ("Allergic to wasp stings, carries an EpiPen"), not a habit of
+    its own. With no allergy said in the message the clause is left as it was read."""
+    allergy = next((s for s in statements if s.rule.startswith("health:allergy") and s.act == "assert"), None)
+    if allergy is None:
+        return statements
+    out = []
+    for st in statements:
+        m = _CARRIED.match(st.text or "") if st is not allergy and st.act == "assert" else None
+        if m:
+            thing = m.group("x")
+            thing = "an EpiPen" if thing.lower().startswith("epi") else f"{'an' if thing[0] in 'aeiouAEIOU' else 'a'} {thing}" \
+                if not thing.lower().endswith("s") else thing
+            allergy.text = f"{allergy.text}, carries {thing}"
+            continue
+        out.append(st)
+    return out
