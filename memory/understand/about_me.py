@@ -1007,10 +1007,12 @@ def trips(c: str, today: date, dates: Dates) -> list[Statement] | None:
     if m.re is _TRIP_BACK and not (re.search(r"\s(?:in|to|at|around|across)\s", m.group(0)[:m.start("p")])
                                    or _TRIP_CONTEXT.search(c)):
         return None  # "just back from Lidl": an errand, unless something says it was a trip
-    if re.match(r"^(?:i|we)\s+(?:just\s+)?(?:had|spent)\s+(?:a|an|the|one|our|my)\s+(?:lovely\s+|nice\s+|long\s+|"
-                r"quick\s+|great\s+)?(?:day|night|evening|afternoon|morning|weekend)\s", m.group(0), I):
-        # Invariant 341: "spent the weekend in Kraków, lovely city": a day or a weekend away is
-        # an outing told, not something to keep about the user
+    if not dates.found and re.match(r"^(?:i|we)\s+(?:just\s+)?(?:had|spent)\s+(?:(?:a|an|the|one)\s+(?:lovely\s+|nice\s+|"
+                                    r"quick\s+|great\s+)?(?:day|night|evening|afternoon|morning)|the\s+weekend)\s",
+                                    m.group(0), I):
+        # Invariant 341: "spent the weekend in Kraków, lovely city": a day or the weekend away,
+        # said with no date, is an outing told, not something to keep about the user ("a long
+        # weekend in Bruges in September" is a trip, dated)
         return []
     went = m.groupdict().get("went")
     if went and not (re.match(r"^\s+for\s+(?:a|an|the|two|three|\d+)\s+(?:\w+\s+)?(?:days?|weeks?|"

@@ -61,6 +61,9 @@ def dated_plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
                           fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to,
                           clause=c, rule="plan:spending")]
     m = _TRIP_NOUN.match(t)
+    if m and re.search(r"\b(?:is|was|has|had|got|moved|postponed|cancell?ed|off|rescheduled|delayed|pushed|"
+                       r"brought|changed|called)\b", m.group("rest"), I):
+        m = None  # "our trip to Canada moved to 3 January": news of a plan, read elsewhere (247)
     if m and (where := place(m.group("p"))):
         rest = _rest(m.group("rest"))
         kind = tidy(m.group("kind") or "")
