@@ -18,7 +18,7 @@ from .phrases import CAP_PLACE, I, cap, place, tidy
 
 # --- invariant 345: "I don't drive" -----------------------------------------------------------
 _NO_DRIVE = re.compile(r"^(?:i|we)\s+(?:don'?t|do\s+not|can'?t|cannot|never)\s+(?:learned\s+to\s+|learnt\s+to\s+)?"
-                       r"drive(?:\s+at\s+all)?\s*[.!]*$", I)
+                       r"drive(?:\s+at\s+all)?(?:\s*,\s*(?:(?:i|we)\s+)?never\s+[\w ]+)?\s*[.!]*$", I)
 
 # --- invariant 346: a plan said with its dates ------------------------------------------------
 _OCCASIONS = (r"(?:christmas|xmas|new\s+year(?:'s(?:\s+eve)?)?|hogmanay|easter|the\s+holidays|half[-\s]term|"
@@ -40,6 +40,9 @@ def _rest(rest: str) -> str:
     """What a plan keeps after its head: its dates, a purpose; a trailing remark is no part."""
     rest = re.sub(r"\s*,\s*(?:already|and|but|so|i|we|i'm|we're|can't|cannot|really|which|it|it's)\b.*$",
                   "", rest, flags=I)
+    # relative words go stale in a text; the dates are valid_from / valid_to (invariant 74)
+    rest = re.sub(r"\s*\b(?:next|this|last)\s+(?:year|month|week|weekend|summer|spring|autumn|winter)\b|"
+                  r"\s*\b(?:tomorrow|tonight|today)\b", "", rest, flags=I)
     return tidy(rest).strip(" ,:")
 
 

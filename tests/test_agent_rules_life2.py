@@ -1,0 +1,165 @@
+"""Health, diet, habits, documents, exams and dated plans said plainly (issue 12, invariants
+340-349): each class is pinned by new phrasings, never the tuning sentences, with a case that
+must write nothing or must not misfire. The service clock stands at 2025-06-01."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from memory.understand.statements import understand
+
+from .agent_support import active, one_supersede, turn
+
+TODAY = date(2025, 6, 1)
+
+
+def read(text):
+    return [(s.act, s.text) for s in understand(text, TODAY, []).statements]
+
+
+def written(t):
+    return [(w.op, w.text) for w in t.writes()]
+
+
+# --- invariant 340: "if <someone> ever ..." is a condition ------------------------------------
+def test_inv340_if_someone_ever_is_a_condition(service):
+    for text in ("If Acme ever posts me to Dubai I'm bringing the cat along.",
+                 "if grandma ever visits we're cooking paella every night",
+                 "If the bank ever calls I'm telling them to close it."):
+        assert turn(service, text).writes() == [], text
+    assert active(service) == []
+
+
+def test_inv340_a_plain_statement_still_writes(service):
+    t = turn(service, "I'm allergic to penicillin.")
+    assert [w.op for w in t.writes()] == ["write"]
+
+
+# --- invariant 341: a day or the weekend somewhere, undated, is an outing ---------------------
+def test_inv341_the_weekend_away_writes_nothing(service):
+    for text in ("Spent the weekend in Ghent, gorgeous place, would go again.",
+                 "We had a lovely day in Bruges, great chocolate.",
+                 "I spent the afternoon in Whitby"):
+        assert turn(service, text).writes() == [], text
+
+
+def test_inv341_a_longer_or_dated_stay_is_still_a_trip():
+    assert read("We spent two weeks in Crete in August.") == [("assert", "Visited Crete")]
+    assert read("We spent a long weekend in Ghent in March, lovely") == [("assert", "Visited Ghent")]
+
+
+# --- invariant 342: giving up alcohol is not drinking it --------------------------------------
+def test_inv342_gave_up_alcohol_is_a_constraint(service):
+    for text, user in (("I've given up alcohol, feeling great.", "ana"), ("Gave up the booze in March.", "bo")):
+        (w,) = turn(service, text, user=user).writes()
+        assert (w.op, w.text) == ("write", "Does not drink alcohol"), text
+    (w,) = turn(service, "Gave up the booze in March.", user="cy").writes()
+    assert w.valid_from is not None and str(w.valid_from).startswith("2025-03")
+
+
+def test_inv342_giving_up_something_else_with_nothing_on_record_writes_nothing(service):
+    assert turn(service, "I gave up the gym in March.").writes() == []
+
+
+# --- invariant 343: a renewed document, an extension, an EpiPen -------------------------------
+def test_inv343_the_new_one_replaces_the_document_on_record(service):
+    w = one_supersede(service, "Renewed my ID card, the new one's valid until 2034.",
+                      "ID card expires on 3 March 2026", "2034")
+    assert w.text == "ID card expires in 2034"
+
+
+def test_inv343_an_extension_approved_until_a_date(service):
+    one_supersede(service, "Great news: my work permit extension was approved until March 2029.",
+                  "Work permit expires on 30 June 2025", "2029")
+
+
+def test_inv343_an_epipen_expiry_is_kept(service):
+    (w,) = turn(service, "My EpiPens expire in August 2026, remind me nearer the time.").writes()
+    assert (w.op, w.text) == ("write", "EpiPen expires in August 2026")
+
+
+def test_inv343_an_extension_with_no_date_writes_no_expiry():
+    assert not any("expires" in (text or "") for _, text in read("My visa extension was approved, finally."))
+
+
+# --- invariant 344: the due date said next ----------------------------------------------------
+def test_inv344_a_due_date_after_pregnant_is_part_of_it():
+    assert read("We're expecting! I'm pregnant!! Due on 12 January.")[-1] == (
+        "assert", "Is pregnant, due in January 2026")
+    assert read("I'm pregnant. Due in February.") == [("assert", "Is pregnant, due in February 2026")]
+
+
+def test_inv344_due_to_do_something_is_no_due_date():
+    assert read("I'm pregnant. Due to see the midwife on 3 July.") == [("assert", "Is pregnant")]
+
+
+# --- invariant 345: "I don't drive" -----------------------------------------------------------
+def test_inv345_not_driving_is_kept(service):
+    for text, user in (("I can't drive, never bothered learning.", "ana"), ("We don't drive.", "bo")):
+        (w,) = turn(service, text, user=user).writes()
+        assert (w.op, w.text, w.fact_type) == ("write", "Does not drive", "constraint"), text
+
+
+def test_inv345_not_driving_somewhere_is_no_constraint():
+    assert ("assert", "Does not drive") not in read("I don't drive to work on Fridays.")
+    assert ("assert", "Does not drive") not in read("I don't drive on motorways at night")
+
+
+# --- invariant 346: a plan said with its dates ------------------------------------------------
+def test_inv346_spending_an_occasion_somewhere(service):
+    (w,) = turn(service, "We're spending Easter in Seville, 3 to 6 April next year.").writes()
+    assert w.op == "write" and "Seville" in w.text and str(w.valid_from).startswith("2026-04-03")
+
+
+def test_inv346_a_trip_said_as_a_noun(service):
+    (w,) = turn(service, "Team trip to Ghent from 4 to 6 March for the offsite.").writes()
+    assert w.text == "Team trip to Ghent from 4 to 6 March for the offsite"
+    assert str(w.valid_from).startswith("2026-03-04")
+
+
+def test_inv346_an_appointment_with_its_date(service):
+    (w,) = turn(service, "I've got an eye test appointment on 9 June at 10am.").writes()
+    assert w.text == "Eye test appointment on 9 June at 10am" and str(w.valid_from).startswith("2025-06-09")
+
+
+def test_inv346_a_relative_year_stays_out_of_a_booked_trip(service):
+    (w,) = turn(service, "Finally booked Annecy for next year, 20 to 24 October.").writes()
+    assert w.text == "Trip to Annecy" and w.valid_from is not None
+
+
+def test_inv346_past_undated_or_news_of_a_plan_is_no_new_plan():
+    assert read("I had a dentist appointment on 3 May.") == []
+    assert read("Business trip to Ghent, so tiring.") == []
+    assert all(text != "Trip to Canada" and "moved" not in (text or "")
+               for _, text in read("Our trip to Canada moved to 3 August because of the fires."))
+
+
+# --- invariant 347: a level passed; the feeling before the news -------------------------------
+def test_inv347_a_language_exam_passed_replaces_the_level(service):
+    w = one_supersede(service, "Passed my C1 Spanish exam last week!", "Speaks Spanish at B2 and has a tutor",
+                      "C1", fact_type="identity")
+    assert w.text == "Speaks Spanish at C1 (passed the C1 exam)"
+
+
+def test_inv347_the_feeling_before_the_news_is_no_part_of_it(service):
+    (w,) = turn(service, "Over the moon, passed my theory test yesterday, first time!").writes()
+    assert (w.op, w.text) == ("write", "Passed their theory test")
+    assert str(w.valid_from).startswith("2025-05-31")
+
+
+def test_inv347_for_the_first_time_stays_and_a_feeling_alone_writes_nothing(service):
+    assert turn(service, "Thrilled, honestly.").writes() == []
+    assert not any("first" in (text or "") for _, text in read("Passed my driving test, first go!"))
+
+
+# --- invariant 348: what is carried for an allergy --------------------------------------------
+def test_inv348_an_epipen_carried_joins_the_allergy(service):
+    (w,) = turn(service, "I'm allergic to wasp stings, I carry an EpiPen").writes()
+    assert (w.op, w.text) == ("write", "Allergic to wasp stings, carries an EpiPen")
+    (w,) = turn(service, "allergic to peanuts btw, i carry an inhaler", user="bo").writes()
+    assert w.text.startswith("Allergic to peanuts") and w.text.endswith("carries an inhaler")
+
+
+def test_inv348_a_pen_said_alone_is_left_as_read():
+    assert ("assert", "Allergic to nothing") not in read("I carry an EpiPen for my son.")
+    assert not any((text or "").startswith("Allergic") for _, text in read("I carry an EpiPen for my son."))
