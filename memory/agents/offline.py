@@ -295,6 +295,15 @@ class OfflineAgent:
             if old is None:
                 return ("I don't have that plan on record, so there was nothing to cancel; "
                         "I haven't noted anything.")
+        if st.rule == "plan:holiday":
+            # Invariant 346: "we're staying in Belfast for Christmas" replaces only the plan on
+            # record for the same holiday ("Back in Leeds for Christmas ..."), never another fact
+            # naming it ("Smart plug for the Christmas tree lights"); with none it is a new plan
+            occ = re.escape(st.previous or "")
+            old = next((h for h in hits if h.kind == "semantic" and h.state == "active" and occ and re.search(
+                r"(?:\b(?:for|over)\s+|^spending\s+)" + occ + r"\b(?!\s+(?:tree|lights?|presents?|part(?:y|ies)|"
+                r"jumpers?|dinner|lunch|market|cards?|shopping|decorations?|bonus|shifts?|food|films?))",
+                h.text, re.IGNORECASE)), None)
         if old is None and st.slot == "team":
             # Invariant 220: the job on record names the old team ("Senior backend engineer on
             # the platform team at Helio"): the move replaces that team inside it.

@@ -8,7 +8,7 @@ from datetime import date
 
 from .dates import find_dates
 from .model import Statement
-from .phrases import HARSH_RE, UPPER, I, cap, tidy
+from .phrases import HARSH_RE, UPPER, I, article, cap, tidy
 
 # The document's words as said, and its name in the fact. Longest first, so "pet passport" is
 # not read as "passport".
@@ -33,6 +33,33 @@ _WHEN = re.compile(r"^(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + _
                    r"(?:" + _MONTH + r")\.?(?:\s+\d{4})?|\d{4}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})$", I)
 
 
+# "My Irish passport arrived yesterday", "got my UK spouse visa approved": a document of a kind
+# named by a word of its own (never "new" or "renewed") that came (invariant 343)
+_ARRIVED = re.compile(r"^(?:(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)*got\s+(?:my|our)\s+(?P<a1>(?:[\w-]+\s+){1,2}?)"
+                      r"(?P<d1>" + _DOC + r")\s+(?:approved|granted|issued|through)|(?:my|our)\s+(?P<a2>(?:[\w-]+\s+){1,2}?)"
+                      r"(?P<d2>" + _DOC + r")\s+(?:has\s+|finally\s+|just\s+)*(?:arrived|came(?:\s+through)?|"
+                      r"was\s+(?:approved|granted|issued)|got\s+(?:approved|granted|issued)|has\s+been\s+(?:approved|"
+                      r"granted|issued)))\b", I)
+
+
+def arrived(c: str, today: date) -> list[Statement] | None:
+    """Invariant 343: "My Irish passport arrived yesterday", "got my UK spouse visa approved
+    last week": the user has that document now, replacing the application on record that names
+    it, dated when it came. A new or renewed one with no expiry said names no kind of its own."""
+    m = _ARRIVED.match(c.strip())
+    if m is None:
+        return None
+    adj = tidy(m.group("a1") or m.group("a2"))
+    doc = m.group("d1") or m.group("d2")
+    if re.search(r"\b(?:new|renewed|current|old|replacement|first)\b", adj, I):
+        return None
+    thing = f"{adj} {_DOCS[doc.lower()].lower() if doc.lower() not in ('esta', 'ehic', 'ghic') else doc.upper()}"
+    came = find_dates(c, today).valid_from
+    return [Statement(act="change", text=f"Has {'a ' if re.match(r'U[A-Z]', thing) else article(thing)}{thing}",
+                      fact_type="world", previous=f"{adj} {doc.lower()}", clause=c, rule="document:arrived",
+                      valid_from=came if came and came <= today else None)]
+
+
 def documents(c: str, message: str, today: date) -> list[Statement] | None:
     """"My new passport is valid until 2036" (or "got my new passport, it's valid until 2036"):
     the document's expiry, said with a date that needs no today to read (never "next year")."""
@@ -43,8 +70,11 @@ def documents(c: str, message: str, today: date) -> list[Statement] | None:
     if m is None:
         # "I renewed my driving licence, it expires on 3 June 2036": named, then "it"
         m = re.search(r"\b(?:my|our|the)\s+(?:new\s+|renewed\s+)?(?P<doc>" + _DOC + r")\b[^.;!?]*?,\s*"
-                      r"(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is|the\s+new\s+one(?:'s|\s+is)?)\s*(?P<verb>" + _RUNS_OUT +
+                      r"(?:and\s+|which\s+)?(?:(?:it|it's|it\s+is|which\s+is|the\s+new\s+one(?:'s|\s+is)?)\s*|"
+                      r"(?=(?:valid|good)\s))(?P<verb>" + _RUNS_OUT +
                       r")\s+(?P<when>[^,;!?]+?)\s*(?:[,;.!?]|$)", c, I)
+    if m is None and (got := arrived(c, today)) is not None:
+        return got
     if m is None:
         # "..., it's valid until 2036" after the document was named in the same message
         # ("the new one's good until 2036": the renewed one, invariant 343)
@@ -65,8 +95,12 @@ def documents(c: str, message: str, today: date) -> list[Statement] | None:
     prep = "on" if re.search(r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]|[a-z]\.?\s+\d{1,2}\b(?!\d)|/", when, I) \
         else "in"
     end = find_dates("until " + when, today).valid_to
+    # Invariant 343: "my renewed passport arrived yesterday, valid until 2036": the day it came,
+    # said before its expiry, dates the new document (a day to come dates nothing)
+    came = find_dates(c[:m.start("verb")], today).valid_from if "verb" in m.groupdict() else None
     return [Statement(act="change", text=f"{name} expires {prep} {when}", fact_type="world",
-                      previous=doc.lower(), valid_to=end, clause=c, rule="document:expiry")]
+                      previous=doc.lower(), valid_to=end, clause=c, rule="document:expiry",
+                      valid_from=came if came and came <= today else None)]
 
 
 _TIER = r"(?P<tier>(?!my\b|the\b|a\b|your\b|his\b|her\b)(?:(?-i:[A-Z])[\w-]*\s+(?=(?-i:[A-Z])))?[\w-]+)"

@@ -27,6 +27,11 @@ _OCCASIONS = (r"(?:christmas|xmas|new\s+year(?:'s(?:\s+eve)?)?|hogmanay|easter|t
 _SPENDING = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+will\s+be|we\s+will\s+be)\s+)"
                        r"(?:going\s+to\s+be\s+)?(?:spending|having)\s+(?P<o>" + _OCCASIONS + r")\s+(?:in|on)\s+"
                        + CAP_PLACE + r"(?P<rest>[^.;!?]*)", I)
+_HOLIDAY = r"(?:christmas|xmas|new\s+year(?:'s)?|easter|hogmanay)"
+_HOLIDAY_STAY = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+will\s+be|we\s+will\s+be)\s+"
+                           r"(?:staying|spending|having|doing)\s+(?:put\s+|at\s+home\s+)?(?:(?P<o1>" + _HOLIDAY + r")\s+)?"
+                           r"(?:in|at)\s+" + CAP_PLACE + r"(?:\s+(?:for|over)\s+(?P<o2>" + _HOLIDAY + r"))?"
+                           r"(?:\s+(?:this\s+year|again|instead))?\s*[.!]*$", I)
 _TRIP_NOUN = re.compile(r"^(?:(?:a|my|our)\s+)?(?P<kind>(?:business|work|work's|family|school|team|ski|"
                         r"weekend|study|research|field|short)\s+)?(?:trip|visit)\s+to\s+" + CAP_PLACE +
                         r"(?P<rest>[^.;!?]*)", I)
@@ -51,9 +56,18 @@ def dated_plans(c: str, today: date, dates: Dates) -> list[Statement] | None:
     Ghent from 4 to 6 March", "I've got a dentist appointment on 15 May at 10am": a plan with a
     date to come, its dates kept in its words. No date to come, no plan (a past or undated one
     is read elsewhere or not at all)."""
+    t = dates.text.strip()
+    m = _HOLIDAY_STAY.match(t)
+    if m and not (m.group("o1") or m.group("o2")):
+        m = None
+    if m and (where := place(m.group("p"))):
+        # "we're staying put in Belfast for Christmas": the holiday is its date
+        occasion = re.sub(r"\s+", " ", (m.group("o1") or m.group("o2"))).title().replace("'S", "'s")
+        occasion = "Christmas" if occasion == "Xmas" else occasion
+        return [Statement(act="assert", text=f"Spending {occasion} in {where}", fact_type="world",
+                          previous=occasion.lower(), clause=c, rule="plan:holiday")]
     if not (dates.valid_from and dates.valid_from >= today):
         return None
-    t = dates.text.strip()
     m = _SPENDING.match(t)
     if m and (where := place(m.group("p"))):
         rest = _rest(m.group("rest"))
@@ -90,6 +104,9 @@ _LEVEL_EXAM = re.compile(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|
 def habits_and_health(c: str, today: date, dates: Dates) -> list[Statement] | None:
     """Invariants 345-347 and 346's plans: one clause, or None when none of them reads it."""
     t = dates.text.strip()
+    found = work_pattern(c, dates)
+    if found is not None:
+        return found
     if _NO_DRIVE.match(t):
         # Invariant 345: "I don't drive", "we can't drive": what the user does not do, kept
         return [Statement(act="assert", text="Does not drive", fact_type="constraint",
@@ -109,9 +126,12 @@ def habits_and_health(c: str, today: date, dates: Dates) -> list[Statement] | No
 DUE_NEXT = re.compile(r"^\W*(?:(?:she'?s|she\s+is|i'?m|i\s+am|we'?re|baby'?s|baby\s+is)\s+)?due\s+(?:on|in|at)\b", I)
 
 # --- invariant 347: a feeling said before the news --------------------------------------------
-FEELING_LEAD = re.compile(r"^\W*(?:(?:so|really|absolutely)\s+)?(?:chuffed(?:\s+to\s+bits)?|over\s+the\s+moon|"
+FEELING_LEAD = re.compile(r"^\W*(?:(?:right|ok|okay|so|well)[,!]?\s+)?(?:(?:so|really|absolutely)\s+)?"
+                          r"(?:chuffed(?:\s+to\s+bits)?|over\s+the\s+moon|"
                           r"thrilled|delighted|stoked|buzzing|relieved|made\s+up|ecstatic|so\s+happy|"
-                          r"happy\s+days|yay|woo+hoo+|wahey|get\s+in)\s*[,!:]+\s*(?=\w)", I)
+                          r"happy\s+days|yay|woo+hoo+|wahey|get\s+in|"
+                          # "Right, decided: ...", "Sorted: ...": the news follows (invariant 346)
+                          r"(?:it'?s\s+)?(?:decided|sorted|settled|official))\s*[,!:]+\s*(?=\w)", I)
 # "..., first time!", "..., at last": how the news went is no part of it
 FIRST_GO = re.compile(r",?\s+(?:(?:on\s+)?(?:the\s+)?first\s+(?:time|go|try|attempt)|at\s+(?:long\s+)?last)\s*(?=[.!]*$)", I)
 
@@ -139,3 +159,44 @@ def carried_with_allergy(statements: list[Statement]) -> list[Statement]:
             continue
         out.append(st)
     return out
+
+
+# --- invariant 349: a work pattern changed ----------------------------------------------------
+_N = r"(?:one|two|three|four|five|six|\d)"
+_OFFICE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:making|forcing|telling|asking|getting|having)\s+"
+                     r"(?:us|me|everyone|everybody|all\s+of\s+us|staff|people)(?:\s+to)?\s+(?:come|go|be|work)\s+"
+                     r"(?:back\s+)?(?:in(?:to)?|at|to)\s+(?:the\s+)?office\s+(?P<n>" + _N + r")\s+days\s+a\s+week\b", I)
+_DAYS = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re)\s+(?:going|dropping|cutting|moving|switching|changing)|"
+                   r"(?:i|we)\s+(?:have\s+|'ve\s+)?(?:dropped|cut|gone|moved|switched|changed))\s+(?:down\s+|back\s+)?"
+                   r"to\s+(?:just\s+|only\s+)?(?P<n>" + _N + r")\s+(?P<long>(?:long|short|full|half)\s+)?days\s+a\s+week"
+                   r"(?P<rest>,\s*(?:with\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+off|"
+                   r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+to\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days?))?"
+                   r"\s*[.!]*$", I)
+_SHIFTS = re.compile(r"\b(?:i'?m|i\s+am|we'?re)\s+(?:going|moving|switching)\s+back\s+(?:on|on\s+to|onto|to)\s+"
+                     r"(?P<s>nights|night\s+shifts|days|day\s+shifts)\b(?P<rest>,\s*" + _N + r"\s+a\s+week)?\s*[.!]*$", I)
+
+
+def work_pattern(c: str, dates: Dates) -> list[Statement] | None:
+    """Invariant 349: "the company is making everyone come into the office two days a week from
+    March", "from April I'm dropping to three days a week, with Mondays off", "I'm going back on
+    night shifts from June, three a week": how the user works now, replacing the work pattern on
+    record ("Works from home full-time", "Works 9 to 5, Monday to Friday"), dated when said."""
+    t = dates.text.strip()
+    text = None
+    if m := _OFFICE.search(t):
+        text = f"Works in the office {m.group('n').lower()} days a week"
+    elif m := _DAYS.match(t):
+        text = f"Works {m.group('n').lower()} {(m.group('long') or '').lower()}days a week{m.group('rest') or ''}"
+    elif m := _SHIFTS.search(t):
+        text = f"Works {tidy(m.group('s')).lower()}{m.group('rest') or ''}"
+    if text is None:
+        return None
+    return [Statement(act="change", text=text, fact_type="constraint", slot="workpattern",
+                      valid_from=dates.valid_from, clause=c, rule="work:pattern")]
+
+
+# "Works from home full-time", "Works days only: ...", "Works 9 to 5, Monday to Friday", "Works
+# nights": how the user works, one pattern at a time (invariant 349)
+WORK_PATTERN = re.compile(r"^works\s+(?:from\s+home|remotely|remote|(?:fully|mostly|partly)\s+remote|hybrid|"
+                          r"in\s+(?:the\s+)?office|on[- ]site|part[- ]time|full[- ]time|days\b|nights\b|"
+                          r"night\s+shifts|day\s+shifts|compressed|\d|one\b|two\b|three\b|four\b|five\b|six\b)", I)
