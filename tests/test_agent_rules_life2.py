@@ -163,3 +163,98 @@ def test_inv348_an_epipen_carried_joins_the_allergy(service):
 def test_inv348_a_pen_said_alone_is_left_as_read():
     assert ("assert", "Allergic to nothing") not in read("I carry an EpiPen for my son.")
     assert not any((text or "").startswith("Allergic") for _, text in read("I carry an EpiPen for my son."))
+
+
+# --- invariant 343 (widened): a document that came -------------------------------------------
+def test_inv343_a_document_that_came_replaces_the_application(service):
+    w = one_supersede(service, "My Canadian passport arrived on Friday!", "Has applied for a Canadian passport",
+                      "Canadian passport")
+    assert w.text == "Has a Canadian passport" and str(w.valid_from) == "2025-05-30"
+
+
+def test_inv343_a_visa_got_approved_is_kept(service):
+    (w,) = turn(service, "Got my US student visa approved this morning, so relieved.").writes()
+    assert (w.op, w.text) == ("write", "Has a US student visa") and str(w.valid_from) == "2025-06-01"
+
+
+def test_inv343_a_renewed_one_that_came_keeps_its_expiry_and_day(service):
+    w = one_supersede(service, "My renewed ID card arrived yesterday, valid until 2035.",
+                      "ID card expires in August 2025", "2035")
+    assert str(w.valid_from) == "2025-05-31"
+
+
+def test_inv343_a_new_one_that_came_with_no_expiry_replaces_nothing(service):
+    service.write_fact("ana", "Passport expires in August 2025", fact_type="world")
+    assert turn(service, "My new passport arrived yesterday.").writes() == []
+    assert active(service) == ["Passport expires in August 2025"]
+
+
+# --- invariant 346 (widened): a holiday's plan ------------------------------------------------
+def test_inv346_a_holiday_plan_replaces_the_one_for_that_holiday(service):
+    service.write_fact("ana", "Bought fairy lights for the Christmas tree", fact_type="world")
+    w = one_supersede(service, "We're staying at home in Cardiff for Christmas this year.",
+                      "Going to Galway for Christmas, 22 to 27 December", "Cardiff")
+    assert w.text == "Spending Christmas in Cardiff"
+    assert "Bought fairy lights for the Christmas tree" in active(service)
+
+
+def test_inv346_a_holiday_plan_with_nothing_on_record_is_written(service):
+    service.write_fact("ana", "Bought fairy lights for the Christmas tree", fact_type="world")
+    (w,) = turn(service, "Okay, decided: we're spending Easter in Kraków.").writes()
+    assert (w.op, w.text) == ("write", "Spending Easter in Kraków")
+
+
+def test_inv346_staying_somewhere_with_no_holiday_is_no_plan(service):
+    assert turn(service, "We're staying in Cardiff.").writes() == []
+
+
+# --- invariant 349: a work pattern changed ----------------------------------------------------
+def test_inv349_an_office_mandate_replaces_working_from_home(service):
+    w = one_supersede(service, "My employer is making everyone go back into the office two days a week from July.",
+                      "Works remotely, full time", "office", fact_type="constraint")
+    assert w.text == "Works in the office two days a week" and str(w.valid_from) == "2025-07-01"
+
+
+def test_inv349_fewer_days_replace_the_hours_on_record(service):
+    w = one_supersede(service, "From September I'm cutting down to three days a week, with Mondays off.",
+                      "Works 8 to 4, Monday to Friday", "three", fact_type="constraint")
+    assert w.text == "Works three days a week, with Mondays off"
+
+
+def test_inv349_back_on_nights_replaces_the_day_shifts(service):
+    service.write_fact("ana", "Has a night light in the hall", fact_type="world")
+    w = one_supersede(service, "Rota's changed again, I'm going back on night shifts, three a week.",
+                      "Works day shifts at the hospital", "night", fact_type="constraint")
+    assert w.text == "Works night shifts, three a week"
+
+
+def test_inv349_days_a_week_of_something_else_is_no_work_pattern(service):
+    service.write_fact("ana", "Works remotely, full time", fact_type="constraint")
+    for text in ("The gym is making us book classes three days a week ahead.",
+                 "I'm going to the pool three days a week."):
+        assert all(w.text is None or not w.text.startswith("Works") for w in turn(service, text).writes()), text
+    assert "Works remotely, full time" in active(service)
+
+
+def test_inv343_an_epipen_expiry_never_replaces_the_allergy(service):
+    service.write_fact("ana", "Allergic to hazelnuts, carries two EpiPens", fact_type="constraint")
+    (w,) = turn(service, "My new EpiPens expire in March 2027.").writes()
+    assert (w.op, w.text) == ("write", "EpiPen expires in March 2027")
+
+
+def test_inv343_an_epipen_expiry_replaces_the_one_on_record(service):
+    one_supersede(service, "My new EpiPens expire in May 2027.", "EpiPens expire in January 2026", "May 2027")
+
+
+# --- invariant 342 (widened): a habit taken up again ------------------------------------------
+def test_inv342_taken_up_again_replaces_what_stopped_it(service):
+    w = one_supersede(service, "The achilles has mended at last and I'm running again.",
+                      "Cannot run until the achilles heals", "running", fact_type="constraint")
+    assert w.text == "Is running again"
+
+
+def test_inv342_taken_up_again_never_replaces_a_fact_sharing_only_the_verb(service):
+    service.write_fact("ana", "Runs the book club at the library on Mondays")
+    t = turn(service, "I'm running again.")
+    assert all(w.op == "write" for w in t.writes())
+    assert "Runs the book club at the library on Mondays" in active(service)

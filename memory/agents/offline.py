@@ -26,6 +26,7 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
+from ..understand.life2 import STOPPED
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
@@ -304,6 +305,12 @@ class OfflineAgent:
                 r"(?:\b(?:for|over)\s+|^spending\s+)" + occ + r"\b(?!\s+(?:tree|lights?|presents?|part(?:y|ies)|"
                 r"jumpers?|dinner|lunch|market|cards?|shopping|decorations?|bonus|shifts?|food|films?))",
                 h.text, re.IGNORECASE)), None)
+        if st.rule == "act:again":
+            # Invariant 342: "I'm running again" replaces only what stopped it ("Can't run
+            # because of a knee injury"), never a fact that only shares the verb
+            old = old if old is not None and STOPPED.search(old.text) else None
+            if old is None:
+                st = st.model_copy(update={"act": "assert", "previous": None})
         if old is None and st.slot == "team":
             # Invariant 220: the job on record names the old team ("Senior backend engineer on
             # the platform team at Helio"): the move replaces that team inside it.

@@ -98,8 +98,11 @@ def documents(c: str, message: str, today: date) -> list[Statement] | None:
     # Invariant 343: "my renewed passport arrived yesterday, valid until 2036": the day it came,
     # said before its expiry, dates the new document (a day to come dates nothing)
     came = find_dates(c[:m.start("verb")], today).valid_from if "verb" in m.groupdict() else None
+    # an EpiPen's expiry replaces only an EpiPen expiry, never the allergy it is carried for
+    # ("Allergic to peanuts, carries two EpiPens", invariant 343)
+    previous = f"{doc.lower()} expires" if name == "EpiPen" else doc.lower()
     return [Statement(act="change", text=f"{name} expires {prep} {when}", fact_type="world",
-                      previous=doc.lower(), valid_to=end, clause=c, rule="document:expiry",
+                      previous=previous, valid_to=end, clause=c, rule="document:expiry",
                       valid_from=came if came and came <= today else None)]
 
 

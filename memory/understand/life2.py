@@ -200,3 +200,21 @@ def work_pattern(c: str, dates: Dates) -> list[Statement] | None:
 WORK_PATTERN = re.compile(r"^works\s+(?:from\s+home|remotely|remote|(?:fully|mostly|partly)\s+remote|hybrid|"
                           r"in\s+(?:the\s+)?office|on[- ]site|part[- ]time|full[- ]time|days\b|nights\b|"
                           r"night\s+shifts|day\s+shifts|compressed|\d|one\b|two\b|three\b|four\b|five\b|six\b)", I)
+
+
+# --- invariant 342 (widened): a habit taken up again ------------------------------------------
+_AGAIN = re.compile(r"^is\s+(?P<v>[a-z]+ing)\s+again$", I)
+# what stopped it: "Can't run because of a knee injury", "Has given up swimming", "Does not drink"
+STOPPED = re.compile(r"\b(?:can'?t|cannot|can\s+not|unable|not|no\s+longer|stopped|given\s+up|gave\s+up|quit|"
+                     r"injur\w*|banned|off)\b", I)
+
+
+def taken_up_again(statements: list[Statement]) -> list[Statement]:
+    """Invariant 342: "the knee's healed and I'm running again": what stopped the habit on
+    record ("Can't run because of a knee injury") is replaced; the agent takes only a fact that
+    says it stopped (`STOPPED`), and with none it is written as said."""
+    for st in statements:
+        m = _AGAIN.match(st.text or "") if st.act == "assert" and st.rule == "act:ing" else None
+        if m:
+            st.act, st.previous, st.rule = "change", m.group("v").lower(), "act:again"
+    return statements

@@ -34,7 +34,7 @@ from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
-from .life2 import DUE_NEXT, FEELING_LEAD, FIRST_GO, carried_with_allergy, habits_and_health
+from .life2 import DUE_NEXT, FEELING_LEAD, FIRST_GO, carried_with_allergy, habits_and_health, taken_up_again
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
@@ -928,6 +928,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
     out.statements = carried_with_allergy(out.statements)  # invariant 348
+    out.statements = taken_up_again(out.statements)  # invariant 342
     if bare:
         for st in out.statements:
             st.rule += "+bare"
