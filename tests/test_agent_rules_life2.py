@@ -258,3 +258,27 @@ def test_inv342_taken_up_again_never_replaces_a_fact_sharing_only_the_verb(servi
     t = turn(service, "I'm running again.")
     assert all(w.op == "write" for w in t.writes())
     assert "Runs the book club at the library on Mondays" in active(service)
+
+
+def test_inv342_back_to_a_diet_fully_keeps_its_date(service):
+    w = one_supersede(service, "I've gone back to being strictly vegan, no dairy since last month.",
+                      "Is vegetarian, eats cheese and eggs", "vegan", fact_type="constraint")
+    assert str(w.valid_from) == "2025-05-01"
+
+
+# --- invariant 348 (widened): a diagnosis of someone the user has ----------------------------
+def test_inv348_a_pets_diagnosis_is_kept_beside_the_pet(service):
+    service.write_fact("ana", "Has a tabby cat called Pickle", fact_type="world")
+    (w,) = turn(service, "Pickle's been diagnosed with diabetes, she's on insulin now.").writes()
+    assert (w.op, w.text) == ("write", "Pickle has diabetes")
+    (w,) = turn(service, "The vets confirmed this morning that Pickle has an egg allergy, so she's on new food.").writes()
+    assert (w.op, w.text) == ("write", "Pickle has an egg allergy") and str(w.valid_from) == "2025-06-01"
+    (w,) = turn(service, "the vet found on Monday that Pickle has a thyroid condition.").writes()
+    assert w.text == "Pickle has a thyroid condition"
+
+
+def test_inv348_a_diagnosis_of_someone_unknown_or_no_diagnosis_writes_nothing(service):
+    service.write_fact("ana", "Has a tabby cat called Pickle", fact_type="world")
+    assert turn(service, "Bramble's been diagnosed with a grass allergy, poor thing.").writes() == []
+    assert turn(service, "The vet says Pickle has a gorgeous coat.").writes() == []
+    assert active(service) == ["Has a tabby cat called Pickle"]

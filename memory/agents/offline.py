@@ -343,7 +343,9 @@ class OfflineAgent:
                                           or _named_elsewhere(st.text or "", hits)):
             # "Leeds now" alone is a home only beside the one it replaces (invariant 163)
             return "I'm not sure what that place is to you, so I haven't noted it."
-        if old is None and st.rule == "third:school" and _one_of_theirs(st.text or "", hits):
+        if old is None and st.rule == "third:diagnosis" and _named_on_record(st.text or "", hits):
+            pass  # "Pickle's been diagnosed with diabetes" beside "Has a cat called Pickle" (inv. 348)
+        elif old is None and st.rule == "third:school" and _one_of_theirs(st.text or "", hits):
             pass  # "Aiko started university" beside "Has two kids, Aiko and Ren" (invariant 269)
         elif old is None and st.rule.startswith("third:"):
             # News about someone or something else is kept only as a change of what is on
@@ -1099,6 +1101,14 @@ _NO_PREP = r"(?:(?!\b(?:on|in|from|between|for|at)\b)[^,;])*?"
 _DATE_PHRASE = re.compile(r"\b(?:on|in|from|between|for)\s+" + _NO_PREP + r"\b" + _MONTHS +
                           r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?(?:\s+to\s+" + _NO_PREP +
                           r"\b" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?)?")
+
+
+def _named_on_record(text: str, hits) -> bool:
+    """The name a statement opens with is a word of an active fact ("Has a cat called Pickle").
+    Invariant 348."""
+    name = (text.split() or [""])[0]
+    return name[:1].isupper() and any(h.kind == "semantic" and h.state == "active"
+                                      and name in re.findall(r"[\w'’-]+", h.text) for h in hits)
 
 
 def _one_of_theirs(text: str, hits) -> bool:

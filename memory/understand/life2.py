@@ -104,7 +104,7 @@ _LEVEL_EXAM = re.compile(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|
 def habits_and_health(c: str, today: date, dates: Dates) -> list[Statement] | None:
     """Invariants 345-347 and 346's plans: one clause, or None when none of them reads it."""
     t = dates.text.strip()
-    found = work_pattern(c, dates)
+    found = work_pattern(c, dates) or diagnosed(c, dates)
     if found is not None:
         return found
     if _NO_DRIVE.match(t):
@@ -218,3 +218,31 @@ def taken_up_again(statements: list[Statement]) -> list[Statement]:
         if m:
             st.act, st.previous, st.rule = "change", m.group("v").lower(), "act:again"
     return statements
+
+
+# --- invariant 348 (widened): a diagnosis of someone the user has -----------------------------
+_PRONOUNS = frozenset("i he she they it we you my our his her their the this that there".split())
+_DIAGNOSED = re.compile(
+    r"^(?:(?:the\s+)?(?:vet|vets|doctor|doctors|specialist|consultant)\s+(?:has\s+|just\s+)*(?:confirmed|says|said|"
+    r"found|thinks|reckons)(?:\s+(?:on\s+|last\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day)?\s+(?:that\s+)?(?P<n1>(?-i:[A-Z])[\w'’-]+)\s+has\s+|"
+    r"(?P<n2>(?-i:[A-Z])[\w'’-]+)(?:'s|’s|\s+has|\s+was)\s+(?:been\s+|just\s+|finally\s+|officially\s+)*"
+    r"diagnosed\s+with\s+)(?P<x>(?:an?\s+)?[\w'’ -]+?)(?:\s*,\s*(?:so|and|but|which|(?:he|she|they|it)(?:'s|’s|\s+is|\s+has))\b[^.!?]*)?\s*[.!]*$", I)
+
+
+def diagnosed(c: str, dates: Dates) -> list[Statement] | None:
+    """Invariant 348: "Pickle's been diagnosed with diabetes", "the vet confirmed that Pickle has
+    an egg allergy": news about someone the user has, kept as "Pickle has diabetes" (the agent
+    keeps it only beside a fact naming them; a doctor's "thinks" is for review). Pure."""
+    m = _DIAGNOSED.match(dates.text.strip())
+    if m is None:
+        return None
+    name = m.group("n1") or m.group("n2")
+    if name.lower() in _PRONOUNS:
+        return None
+    what = tidy(m.group("x"))
+    if not re.search(r"(?:allerg|intoleran|disease|diabet|arthritis|cancer|syndrome|infection|asthma|"
+                     r"epilep|condition|deficien|disorder|failure|itis)\w*", what, I):
+        return None  # "the vet says Pickle has a lovely coat": no diagnosis
+    hedged = bool(re.search(r"\b(?:thinks|reckons)\b", m.group(0), I))
+    return [Statement(act="assert", text=f"{name} has {what}", fact_type="world", valid_from=dates.valid_from,
+                      confidence=0.55 if hedged else 0.85, clause=c, rule="third:diagnosis")]

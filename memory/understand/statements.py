@@ -467,7 +467,8 @@ _THIRD_SUBJECT = re.compile(r"^(?:(?:my|our)\s+(?:" + "|".join(sorted(lx.RELATIO
 _CARRY_START = re.compile(r"^(?:then\s+|and\s+)?" + _CARRY, I)
 
 _BACK = re.compile(r"^(?:(?:i|we)(?:\s+|(?=')))?(?:(?:am|'m|are|'re|have|has|went|gone|going|switched|changed|"
-                   r"got|finally|now|just)\s+)*back\s+(?P<on>to|on|onto)\s+(?:using\s+|drinking\s+|being\s+|"
+                   r"got|finally|now|just)\s+)*back\s+(?P<on>to|on|onto)\s+(?:using\s+|drinking\s+|"
+                   r"being\s+(?:fully\s+|strictly\s+|completely\s+|totally\s+)?|"  # invariant 342
                    r"(?:a|an|my|the)\s+)?(?P<v>[^,;.!?]+?)(?:\s+(?:after|following)\s+(?:a|an|two|three|"
                    r"several|\d+|some)?\s*(?:\w+\s+)?(?:of|on|with)\s+(?P<old>[^,;.!?]+?))?"
                    r"(?:\s+(?:now|again|for\s+good))?\s*(?:[,;.!?].*)?$", I)
@@ -505,7 +506,10 @@ def switch_back(part: str, earlier: list[Statement], before: list[str] | None = 
     if low in _DRINKS or diet:
         value = low  # a plain word a lower-case message's name rule capitalised ("went back to Tea")
     if diet:
-        return f"I'm {value} now", old
+        # "gone back to being vegetarian, no fish since last month": what follows the comma
+        # still dates it (invariant 342)
+        tail = re.search(r"[,;][^.!?]*", part.strip()[m.end("v"):])
+        return f"I'm {value} now" + (tail.group(0) if tail else ""), old
     verb = "drink" if words & _DRINKS else "use"
     for st in earlier:
         ended = re.match(r"^(?:no\s+longer|has\s+given\s+up|stopped)\s+(?P<v>\w+)", st.text or "", I)
