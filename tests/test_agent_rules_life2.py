@@ -282,3 +282,11 @@ def test_inv348_a_diagnosis_of_someone_unknown_or_no_diagnosis_writes_nothing(se
     assert turn(service, "Bramble's been diagnosed with a grass allergy, poor thing.").writes() == []
     assert turn(service, "The vet says Pickle has a gorgeous coat.").writes() == []
     assert active(service) == ["Has a tabby cat called Pickle"]
+
+
+def test_inv346_a_trip_on_other_dates_is_not_already_known(service):
+    service.write_fact("ana", "Climbing trip to Annecy from April 2 to April 5", fact_type="world",
+                       valid_from=date(2025, 4, 2))
+    (w,) = turn(service, "Booked Annecy again for 20 to 24 October.").writes()
+    assert w.op == "write" and "Annecy" in w.text and str(w.valid_from) == "2025-10-20"
+    assert turn(service, "Booked Annecy again for 20 to 24 October.").writes() == []

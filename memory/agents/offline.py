@@ -352,6 +352,11 @@ class OfflineAgent:
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
+        if known is not None and st.rule.startswith("plan:") and st.valid_from and known.valid_from and \
+                known.valid_from != st.valid_from:
+            # Invariant 346: "booked Annecy for 20 to 24 October" beside last spring's "Trip to
+            # Annecy from April 2 to April 5": another trip on other dates, not already known
+            known = None
         if known is not None and st.act == "change" and names_as_rival(st.text or "", known.text):
             # "switched to Zigbee2MQTT" over "Uses ZHA rather than Zigbee2MQTT": the fact is
             # replaced, not already known (invariant 163).
