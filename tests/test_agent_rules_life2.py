@@ -290,3 +290,15 @@ def test_inv346_a_trip_on_other_dates_is_not_already_known(service):
     (w,) = turn(service, "Booked Annecy again for 20 to 24 October.").writes()
     assert w.op == "write" and "Annecy" in w.text and str(w.valid_from) == "2025-10-20"
     assert turn(service, "Booked Annecy again for 20 to 24 October.").writes() == []
+
+
+def test_inv346_relatives_coming_for_a_holiday_is_its_plan(service):
+    (w,) = turn(service, "My in-laws are coming to Dundee for Hogmanay.").writes()
+    assert (w.op, w.text) == ("write", "In-laws are coming to Dundee for Hogmanay")
+    (w,) = turn(service, "Our daughter Isla is coming over for Easter this year.", user="bo").writes()
+    assert w.text == "Daughter Isla is coming for Easter"
+
+
+def test_inv346_relatives_coming_with_no_holiday_is_no_plan(service):
+    assert turn(service, "My parents are coming to Dundee next spring, maybe.").writes() == []
+    assert turn(service, "My brother is coming round for dinner.").writes() == []

@@ -32,6 +32,11 @@ _HOLIDAY_STAY = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s
                            r"(?:staying|spending|having|doing)\s+(?:put\s+|at\s+home\s+)?(?:(?P<o1>" + _HOLIDAY + r")\s+)?"
                            r"(?:in|at)\s+" + CAP_PLACE + r"(?:\s+(?:for|over)\s+(?P<o2>" + _HOLIDAY + r"))?"
                            r"(?:\s+(?:this\s+year|again|instead))?\s*[.!]*$", I)
+_VISITORS = re.compile(r"^(?:my|our)\s+(?P<who>parents|mum|mom|dad|mother|father|in-laws|grandparents|family|"
+                       r"sister|brother|son|daughter|kids|children)(?P<n>\s+(?-i:[A-Z])[\w'’-]+)?\s+(?P<be>is|are|'s|'re)\s+"
+                       r"(?:coming|flying\s+over|coming\s+over|visiting)\s+(?:to\s+(?P<p>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])"
+                       r"[\w'’-]+)?)\s+|to\s+(?:us|ours|stay|stay\s+with\s+us)\s+)?(?:for|over)\s+(?P<o>" + _HOLIDAY + r")"
+                       r"(?:\s+(?:this\s+year|again|instead))?\s*[.!]*$", I)
 _TRIP_NOUN = re.compile(r"^(?:(?:a|my|our)\s+)?(?P<kind>(?:business|work|work's|family|school|team|ski|"
                         r"weekend|study|research|field|short)\s+)?(?:trip|visit)\s+to\s+" + CAP_PLACE +
                         r"(?P<rest>[^.;!?]*)", I)
@@ -49,6 +54,21 @@ def _rest(rest: str) -> str:
     rest = re.sub(r"\s*\b(?:next|this|last)\s+(?:year|month|week|weekend|summer|spring|autumn|winter)\b|"
                   r"\s*\b(?:tomorrow|tonight|today)\b", "", rest, flags=I)
     return tidy(rest).strip(" ,:")
+
+
+def holiday_visit(c: str, dates: Dates) -> list[Statement] | None:
+    """Invariant 346: "My parents are coming to Berlin for Christmas instead": the holiday's plan
+    (read before what is said about relatives, which keeps nothing of a visit)."""
+    m = _VISITORS.match(dates.text.strip())
+    if m is None:
+        return None
+    occasion = re.sub(r"\s+", " ", m.group("o")).title().replace("'S", "'s")
+    occasion = "Christmas" if occasion == "Xmas" else occasion
+    be = "is" if m.group("be").lower() in ("is", "'s") else "are"
+    where = f" to {m.group('p')}" if m.group("p") else ""
+    who = cap(m.group("who").lower()) + (m.group("n") or "")
+    return [Statement(act="assert", text=f"{who} {be} coming{where} for {occasion}",
+                      fact_type="world", previous=occasion.lower(), clause=c, rule="plan:holiday")]
 
 
 def dated_plans(c: str, today: date, dates: Dates) -> list[Statement] | None:

@@ -34,7 +34,15 @@ from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
-from .life2 import DUE_NEXT, FEELING_LEAD, FIRST_GO, carried_with_allergy, habits_and_health, taken_up_again
+from .life2 import (
+    DUE_NEXT,
+    FEELING_LEAD,
+    FIRST_GO,
+    carried_with_allergy,
+    habits_and_health,
+    holiday_visit,
+    taken_up_again,
+)
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
@@ -360,6 +368,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         return (found_head or []) + (found_tail or [])
     c = _role_first(_own_noun(c))
     dates = find_dates(c, today)
+    found = holiday_visit(c, dates)  # invariant 346
+    if found is not None:
+        return found
     found = relation(dates.text)
     if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):
         # "my partner's working from home today / tomorrow": one day of it, not what they do;
