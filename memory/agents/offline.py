@@ -13,6 +13,7 @@ from ..lexicon import expansions
 from ..text import normalise, stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
+from ..understand.life2 import STOPPED
 from ..understand.matching import (
     already_known,
     answered_slots,
@@ -26,7 +27,6 @@ from ..understand.matching import (
     slots_of,
     terms,
 )
-from ..understand.life2 import STOPPED
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
