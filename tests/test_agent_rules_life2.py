@@ -302,3 +302,39 @@ def test_inv346_relatives_coming_for_a_holiday_is_its_plan(service):
 def test_inv346_relatives_coming_with_no_holiday_is_no_plan(service):
     assert turn(service, "My parents are coming to Dundee next spring, maybe.").writes() == []
     assert turn(service, "My brother is coming round for dinner.").writes() == []
+
+
+# --- invariants 346-348 (widened): pulled out, "actually", an allergy cleared -----------------
+def test_inv346_pulled_out_of_a_named_event_replaces_it(service):
+    service.write_fact("ana", "Lives in Bristol", fact_type="identity")
+    w = one_supersede(service, "We've withdrawn from the Bristol 10k, my hamstring's gone.",
+                      "Running the Bristol 10k on 14 September")
+    assert w.text == "Pulled out of the Bristol 10k"
+    assert "Lives in Bristol" in active(service)
+
+
+def test_inv346_pulled_out_with_no_event_on_record_writes_nothing(service):
+    service.write_fact("ana", "Lives in Bristol", fact_type="identity")
+    assert turn(service, "I've pulled out of Bristol.").writes() == []
+    assert "Lives in Bristol" in active(service)
+
+
+def test_inv347_actually_after_the_subject_adds_nothing(service):
+    w = one_supersede(service, "I've actually started drinking green tea in the evenings now.",
+                      "Drinks coffee, never green tea", "green tea", fact_type="preference")
+    assert w.text == "Drinks green tea in the evenings"
+
+
+def test_inv348_an_allergy_cleared_replaces_the_avoidance(service):
+    w = one_supersede(service, "My immunologist says pistachios are fine for me now.",
+                      "Avoids pistachios after a reaction in 2019", "pistachios", fact_type="constraint")
+    assert w.text == "No longer avoids pistachios"
+    one_supersede(service, "I don't need to avoid sesame any more.", "Avoids sesame because of a mild allergy",
+                  "sesame", fact_type="constraint")
+
+
+def test_inv348_an_allergy_cleared_with_nothing_on_record_writes_nothing(service):
+    assert turn(service, "The allergist says almonds are fine for me.").writes() == []
+    assert turn(service, "I can eat almonds again.").writes() == []
+    one_supersede(service, "I can eat prawns again!", "Allergic to prawns since 2020", "prawns again",
+                  fact_type="constraint")

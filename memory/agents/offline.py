@@ -13,7 +13,7 @@ from ..lexicon import expansions
 from ..text import normalise, stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
-from ..understand.life2 import STOPPED
+from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.matching import (
     already_known,
     answered_slots,
@@ -305,6 +305,17 @@ class OfflineAgent:
                 r"(?:\b(?:for|over)\s+|^spending\s+)" + occ + r"\b(?!\s+(?:tree|lights?|presents?|part(?:y|ies)|"
                 r"jumpers?|dinner|lunch|market|cards?|shopping|decorations?|bonus|shifts?|food|films?))",
                 h.text, re.IGNORECASE)), None)
+        if st.rule == "plan:pulled-out":
+            # Invariant 346: only a plan on record naming it, an event or a dated one
+            want = terms(st.previous or "")
+            old = next((h for h in hits if h.kind == "semantic" and h.state == "active" and want
+                        and want <= terms(h.text) and PLAN_EVENT.search(h.text)), None)
+            if old is None:
+                return ("I don't have that plan on record, so there was nothing to call off; "
+                        "I haven't noted anything.")
+        if st.rule == "health:cleared" and old is None:
+            # Invariant 348: an allergy cleared ends the avoidance on record, or nothing
+            return "That ends something I have nothing on record about, so I haven't noted it."
         if st.rule == "act:again":
             # Invariant 342: "I'm running again" replaces only what stopped it ("Can't run
             # because of a knee injury"), never a fact that only shares the verb

@@ -124,7 +124,7 @@ _LEVEL_EXAM = re.compile(r"^(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|
 def habits_and_health(c: str, today: date, dates: Dates) -> list[Statement] | None:
     """Invariants 345-347 and 346's plans: one clause, or None when none of them reads it."""
     t = dates.text.strip()
-    found = work_pattern(c, dates) or diagnosed(c, dates)
+    found = work_pattern(c, dates) or diagnosed(c, dates) or cleared(c, dates)
     if found is not None:
         return found
     if _NO_DRIVE.match(t):
@@ -266,3 +266,58 @@ def diagnosed(c: str, dates: Dates) -> list[Statement] | None:
     hedged = bool(re.search(r"\b(?:thinks|reckons)\b", m.group(0), I))
     return [Statement(act="assert", text=f"{name} has {what}", fact_type="world", valid_from=dates.valid_from,
                       confidence=0.55 if hedged else 0.85, clause=c, rule="third:diagnosis")]
+
+
+# --- invariant 347 (widened): "I've actually started ..." -------------------------------------
+# "actually" after the subject adds nothing to what the user says they do
+ACTUALLY = re.compile(r"\b(?P<s>(?:i|we)(?:'ve|’ve|\s+have|'m|’m|\s+am)?)\s+actually\s+(?=[a-z])", I)
+
+
+# --- invariant 346 (widened): pulled out of a plan --------------------------------------------
+_PULLED_OUT = re.compile(r"\b(?:i|we)\s+(?:have\s+|'ve\s+|had\s+to\s+|just\s+)*(?:pulled\s+out\s+of|withdrawn\s+from|"
+                         r"withdrew\s+from|dropped\s+out\s+of)\s+(?P<thing>(?:the\s+|my\s+|our\s+)?[^,;.!?]+?)\s*(?:[,;.!?]|$)", I)
+# what a plan one pulls out of is: an event, or a thing with its date
+PLAN_EVENT = re.compile(r"\b(?:marathon|race|half|10k|5k|triathlon|ironman|tournament|match|trip|tour|conference|"
+                        r"wedding|event|competition|festival|sportive|ultra|(?:jan|febr)uary|march|april|may|june|"
+                        r"july|august|september|october|november|december)\b", I)
+
+
+def pulled_out(c: str) -> list[Statement] | None:
+    """Invariant 346: "I've pulled out of Valencia, my calf is still torn", "we withdrew from the
+    Leeds 10k": a named plan called off; the agent replaces only a plan on record that names it
+    and is an event or dated (`PLAN_EVENT`), never "Lives in Valencia"."""
+    m = _PULLED_OUT.search(c)
+    if m is None:
+        return None
+    thing = tidy(m.group("thing"))
+    where = next((w for w in thing.split() if w[:1].isupper()), None)
+    if where is None:
+        return None  # "dropped out of uni": no named plan
+    thing = re.sub(r"^(?:my|our)\s+", "the ", thing, flags=I)
+    return [Statement(act="change", text=f"Pulled out of {thing}", fact_type="world", previous=where,
+                      clause=c, rule="plan:pulled-out")]
+
+
+# --- invariant 348 (widened): an allergy cleared ----------------------------------------------
+_CLEARED = re.compile(
+    r"^(?:(?:the\s+|my\s+)?(?:allergist|doctor|gp|specialist|consultant|dietitian|immunologist)\s+(?:says|said|"
+    r"confirmed|thinks)\s+(?:that\s+)?(?P<x1>[a-z][\w -]*?)\s+(?:are|is)\s+(?:fine|ok|okay|safe)(?:\s+for\s+me)?|"
+    r"(?:i|we)\s+(?:(?:don'?t|do\s+not|no\s+longer)\s+(?:need|have)\s+to|no\s+longer)\s+avoid\s+(?P<x2>[a-z][\w -]*?)"
+    r"(?:\s+any\s*more)?|"
+    r"(?:i|we)\s+can\s+(?:eat|have)\s+(?P<x3>[a-z][\w -]*?)\s+again)(?:\s+(?:now|again))?\s*[.!]*$", I)
+
+
+def cleared(c: str, dates: Dates) -> list[Statement] | None:
+    """Invariant 348: "the allergist says pistachios are fine for me", "I don't need to avoid
+    pistachios any more", "I can eat pistachios again": the avoidance or allergy on record that
+    names them is replaced ("No longer avoids pistachios", "Can eat pistachios again"); with none
+    on record nothing is written."""
+    m = _CLEARED.match(dates.text.strip())
+    if m is None:
+        return None
+    what = tidy(m.group("x1") or m.group("x2") or m.group("x3"))
+    if what.lower() in {"them", "it", "that", "those", "this", "these"}:
+        return []
+    text = f"Can eat {what} again" if m.group("x3") else f"No longer avoids {what}"
+    return [Statement(act="change", text=text, fact_type="constraint", previous=what,
+                      clause=c, rule="health:cleared")]

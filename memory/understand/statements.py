@@ -35,12 +35,14 @@ from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .life2 import (
+    ACTUALLY,
     DUE_NEXT,
     FEELING_LEAD,
     FIRST_GO,
     carried_with_allergy,
     habits_and_health,
     holiday_visit,
+    pulled_out,
     taken_up_again,
 )
 from .model import Statement, Understanding
@@ -391,7 +393,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         if found is not None:
             return found
     # a plan moved or called off, when nothing else read it (invariants 247, 237)
-    return rescheduled(c, message, today) or cancelled(c, message, today)
+    return rescheduled(c, message, today) or cancelled(c, message, today) or pulled_out(c)  # inv. 346
 
 
 # --- clause-scoped hypotheticals, carried subjects, switches back, kinds (invariant 155) --------
@@ -725,7 +727,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                                        r"moved\s+house|moved\s+out)\W*", raw, I))
         # Invariant 347: "Over the moon, passed my test, first time!": the feeling said before
         # the news and how it went after it are no part of what is kept
-        said_raw = FIRST_GO.sub("", FEELING_LEAD.sub("", raw))
+        said_raw = ACTUALLY.sub(r"\g<s> ", FIRST_GO.sub("", FEELING_LEAD.sub("", raw)))
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", said_raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
         intro = _INTRO.match(raw.strip())
