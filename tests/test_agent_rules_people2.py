@@ -261,12 +261,6 @@ def test_inv335_the_later_of_two_status_changes_holds(service):
     assert w.text == "Is divorced"
 
 
-def test_inv336_a_name_s_been_diagnosed_is_has_been(service):
-    (w,) = turn(service, "Pixel's been diagnosed with arthritis, poor thing.").writes()
-    assert (w.op, w.text) == ("write", "Pixel has arthritis")
-    assert turn(service, "Pixel's been to the vet twice this week.", user="bo").writes() == []
-
-
 def test_inv331_moving_to_an_office_is_no_home(service):
     service.write_fact("ana", "Her cousin Ola lives in Kraków", fact_type="identity")
     assert turn(service, "Ola moved to the Warsaw office last month.").writes() == []

@@ -342,8 +342,6 @@ _EMPHATIC = re.compile(r"^(?P<s>(?:i|we)\s+)(?:really\s+|actually\s+)?(?:do|does
                        r"(?=(?:have|own|live|work|use|keep|drive)\b)", I)
 
 
-# "Mochi's been diagnosed with kidney disease": "'s been" after a name is "has been".
-_NAME_S_BEEN = re.compile(r"^(?P<n>(?-i:" + UPPER + r")[\w-]+)['’]s\s+been\s+(?=diagnosed\b)", I)
 
 
 # "I'm a single dad with two boys, Ethan who's 10 and Noah who's 6": "I have two boys, Ethan
@@ -353,7 +351,7 @@ _SINGLE_PARENT = re.compile(r"^(?:i'?m|i\s+am)\s+a\s+(?:single\s+|lone\s+)?(?:da
 
 
 def plain_do(c: str) -> str:
-    c = _NAME_S_BEEN.sub(lambda m: f"{m.group('n')} has been ", c.strip(), count=1)
+    c = c.strip()
     if _SINGLE_PARENT.match(c):
         c = re.sub(r"(?<=[\w’'-])\s+who['’]?s\s+(\d{1,2})\b", r" (\1)", _SINGLE_PARENT.sub("I have ", c, count=1))
     return _EMPHATIC.sub(lambda m: m.group("s"), c, count=1)
