@@ -333,6 +333,11 @@ class OfflineAgent:
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
+        if known is not None and old is not None and known.id != old.id and st.rule == "own:gone" \
+                and not re.match(r"^no\s+longer\b", known.text, re.IGNORECASE):
+            # Invariant 320: a thing that ended is never "already known" from another fact
+            # about it ("The Roborock only runs when nobody is home"): the ownership ends
+            known = None
         if known is not None and st.act == "change" and names_as_rival(st.text or "", known.text):
             # "switched to Zigbee2MQTT" over "Uses ZHA rather than Zigbee2MQTT": the fact is
             # replaced, not already known (invariant 163).

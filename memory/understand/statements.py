@@ -30,6 +30,7 @@ from .about_me import (
     schedule,
     work,
 )
+from .belongings import belongings
 from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
@@ -587,6 +588,15 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # (invariant 248)
         again = _understand(said, today, history)
         if any(_names_old(st) for st in again.statements):
+            out = again
+    said = belongings(message)
+    if said != message:
+        # "the Dyson died, so I got a Shark instead", "my Brompton was stolen": a possession
+        # ended or replaced, read as "I replaced X with Y" or "I no longer own X"; it is read
+        # so whenever the rewrite names what ended (invariants 320-321)
+        again = _understand(said, today, history)
+        if any(st.act == "change" and (st.previous or st.kind) and st.rule.startswith("own:")
+               for st in again.statements):
             out = again
     return out
 

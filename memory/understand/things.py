@@ -262,6 +262,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
 
         new = det.endswith("new") or bool(re.match(r"^new\s", raw, I))
         kind = kind_of(f"{verb} {thing}") if new else None
+        if new and apposed and kind is None and category.split():
+            # "got a new phone, a samsung s24": the kind said before the name is what is
+            # replaced, whatever the brand (invariant 322)
+            kind = lx.KINDS.get(category.split()[-1])
         renewed = kind is not None
         # "I got a new phone, a Galaxy S24": a new one of a kind replaces the one on record
         # (invariant 155); a new plant or rug is only one more thing.
