@@ -30,9 +30,12 @@ _NAMED = r"(?P<n>(?-i:[A-Z])[\w'’+.-]*(?:\s+(?-i:[A-Z0-9])[\w'’+.-]*){0,2})"
 # what comes after a thing and is no part of it: where, to whom, when
 _PLACE_TAIL = re.compile(r"\s+(?:in|on|at|outside|inside|near|from|to|off|for|with|under|by|behind|"
                          r"down|away|out|up|over|after|during|while|last|this|yesterday|today)\b.*$", I)
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _WHEN = re.compile(r"\b(?:yesterday|today|this\s+morning|last\s+(?:night|week|weekend|month|year|"
                    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on\s+(?:monday|tuesday|"
-                   r"wednesday|thursday|friday|saturday|sunday)|(?:a|two|three|few)\s+(?:days|weeks)\s+ago)\b", I)
+                   r"wednesday|thursday|friday|saturday|sunday)|(?:a|two|three|few)\s+(?:days|weeks)\s+ago|"
+                   r"(?:at|over)\s+the\s+weekend|in\s+" + _MONTH + r"|on\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+"
+                   r"(?:of\s+)?" + _MONTH + r"|on\s+" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?)\b", I)
 
 # Invariant 320: a thing that ended, said of the thing ("the X died / was stolen")
 _GONE_SUBJ = re.compile(
@@ -131,6 +134,25 @@ def _rest(parts: list[str], drop: set[int]) -> list[str]:
             if i not in drop and not re.search(r"\b(?:it|them|one)\b", parts[i], I)]
 
 
+# Invariant 322: "We've got a new car, a Kia Niro. Picked it up yesterday.": the day it was
+# collected, said in the next sentence, is when the thing became the user's
+_PICKED_UP = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:picked|collected|fetched)\s+(?:it|her|him|them)\s+up|(?:it|she|they)\s+"
+                        r"(?:arrived|came|was\s+delivered|got\s+delivered|were\s+delivered))\s+(?P<w>" + _WHEN.pattern + r")\W*$", I)
+_ACQUIRED = re.compile(r"\b(?:got|bought|ordered|picked\s+up)\s+(?:(?:a|an)\s+)?(?:new\s+)?[\w'’+-]", I)
+
+
+def dated_acquisition(message: str) -> str:
+    """The acquisition with the day it was collected moved into its sentence, or the message."""
+    sentences = re.split(r"(?<=[.!?])\s+", message.strip())
+    for i, sent in enumerate(sentences[1:], 1):
+        m = _PICKED_UP.match(sent.strip())
+        if m and _ACQUIRED.search(sentences[i - 1]) and not _WHEN.search(sentences[i - 1]):
+            when = re.sub(r"^on\s+", "", m.group("w"), flags=I)
+            sentences[i - 1] = sentences[i - 1].rstrip(".!? ") + f", since {when}."
+            return " ".join(sentences[:i] + sentences[i + 1:])
+    return message
+
+
 def belongings(message: str) -> str:
     """Rewrite an ended or replaced possession into "I replaced X with Y", "I switched from X to
     Y" or "I no longer own X" (invariants 320-321); the message unchanged when none is said."""
@@ -189,4 +211,6 @@ def belongings(message: str) -> str:
     if new or not final:
         return message
     old = re.sub(r"^(?:the|my|our)\s+(?:old\s+)?", "", x, flags=I)
-    return ". ".join([f"I no longer own the {old}{when}", *_rest(parts, drop)]) + "."
+    since = re.sub(r"^\s*(?:on|in|at|over)\s+", "", when, flags=I)
+    return ". ".join([f"I no longer own the {old}" + (f", since {since}" if since else ""),
+                      *_rest(parts, drop)]) + "."
