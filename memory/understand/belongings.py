@@ -28,7 +28,7 @@ _OWN = r"(?P<x>(?:the|my|our)\s+(?:old\s+)?" + _W + r"(?:\s+(?!(?:has|have|had|i
 # a named service or brand said bare: "ditched Airalo", "dumped AGL"
 _NAMED = r"(?P<n>(?-i:[A-Z])[\w'’+.-]*(?:\s+(?-i:[A-Z0-9])[\w'’+.-]*){0,2})"
 # what comes after a thing and is no part of it: where, to whom, when
-_PLACE_TAIL = re.compile(r"\s+(?:in|on|at|outside|inside|near|from|to|off|for|with|under|by|behind|"
+_PLACE_TAIL = re.compile(r"\s+(?:in|into|on|onto|at|outside|inside|near|from|to|off|for|with|under|by|behind|"
                          r"down|away|out|up|over|after|during|while|last|this|yesterday|today)\b.*$", I)
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _WHEN = re.compile(r"\b(?:yesterday|today|this\s+morning|last\s+(?:night|week|weekend|month|year|"
@@ -66,7 +66,7 @@ _Y = r"(?P<y>(?:(?:a|an|the|some|two|three|four|new)\s+)*(?-i:[A-Z0-9])" + _W + 
 _Y_END = r"(?=\s*(?:[,.;!?]|$|\s+(?:instead|now|in\s+|on\s+|for\s+|under\s+|from\s+|to\s+|as\s+|last\s+|"
 _Y_END += r"this\s+|since\s+|yesterday|today|which|that|so|and|because)\b))"
 _NEW = [
-    (re.compile(r"^(?:(?:so|and|then|now|anyway)\s+)*(?:(?:last\s+\w+|yesterday|this\s+\w+)\s+)?(?:(?:i|we)(?:\s+|(?=['’])))?"
+    (re.compile(r"^(?:(?:so|and|then|now|anyway)\s+)*(?:(?:last\s+\w+|this\s+\w+|" + _WHEN.pattern + r"),?\s+)?(?:(?:i|we)(?:\s+|(?=['’])))?"
                 r"(?:['’]ve\s+|have\s+|just\s+|finally\s+|then\s+)*(?P<v>got|bought|ordered|picked\s+up|put|fitted|"
                 r"installed|gone\s+for|went\s+for|replaced\s+(?:it|them)\s+with|moved\s+(?:everything|it\s+all|"
                 r"it|them|all\s+of\s+it)\s+(?:over\s+)?(?:onto|on\s+to|to)|upgraded\s+to)\s+(?:(?:ourselves|"
@@ -101,7 +101,8 @@ def _last_np(text: str) -> str | None:
     found = list(re.finditer(r"(?<!\bin\s)(?<!\bon\s)(?<!\bat\s)(?<!\bfrom\s)\b(?:my|our|the)\s+"
                              r"(?:old\s+)?" + _W + r"(?:\s+" + _W + r"){0,3}", text, I))
     for m in reversed(found):
-        if t := _thing(m.group(0)):
+        if (t := _thing(m.group(0))) and not re.search(r"\b(?:bath|pool|river|sea|lake|canal|toilet|sink|floor|"
+                                                         r"park|station|road|street|lounge|kitchen|garden|bin|loo)$", t, I):
             return t
     return None
 
@@ -136,7 +137,7 @@ def _rest(parts: list[str], drop: set[int]) -> list[str]:
 
 # Invariant 322: "We've got a new car, a Kia Niro. Picked it up yesterday.": the day it was
 # collected, said in the next sentence, is when the thing became the user's
-_PICKED_UP = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:picked|collected|fetched)\s+(?:it|her|him|them)\s+up|(?:it|she|they)\s+"
+_PICKED_UP = re.compile(r"^(?:(?:i|we)\s+)?(?:(?:picked|collected|fetched)\s+(?:it|her|him|them)(?:\s+up)?|(?:it|she|they)\s+"
                         r"(?:arrived|came|was\s+delivered|got\s+delivered|were\s+delivered))\s+(?P<w>" + _WHEN.pattern + r")\W*$", I)
 _ACQUIRED = re.compile(r"\b(?:got|bought|ordered|picked\s+up)\s+(?:(?:a|an)\s+)?(?:new\s+)?[\w'’+-]", I)
 
@@ -195,13 +196,17 @@ def belongings(message: str) -> str:
     final = any(f for _, _, f in ended) or bool(_FINAL.search(message))
     new = [(i, m, how) for i, raw in enumerate(parts) if i not in {e for e, _, _ in ended}
            for rx, how in _NEW if (m := rx.match(raw.strip().rstrip(".!?")))]
-    when = " ".join(dict.fromkeys(w.group(0).lower() for w in _WHEN.finditer(message)))
+    said_in = " ".join(parts[i] for i in {e for e, _, _ in ended} | {i for i, _, _ in new})
+    when = " ".join(dict.fromkeys(w.group(0).lower() for w in _WHEN.finditer(said_in)))
     when = f" {when}" if when and len(when.split()) <= 3 else ""
     drop = {e for e, _, _ in ended}
     if len({i for i, _, _ in new}) == 1 and abs(new[0][0] - ei) <= 2:
         ni, nm, how = new[0]
         y = re.sub(r"^(?:(?:a|an|the|some|new)\s+)+", "", nm.group("y").strip(), flags=I)
         old = re.sub(r"^(?:the|my|our)\s+(?:old\s+)?", "", x, flags=I)
+        if how == "switched":  # "cancelled the Admiral policy, went with LV": the provider
+            old = re.sub(r"(?<=\w)\s+(?:renewal|policy|plan|subscription|contract|membership|account|deal|"
+                         r"tariff)$", "", old, flags=I)
         if not y or y.lower() == old.lower():
             return message
         said = (f"I replaced the {old} with {'' if re.search(r's$', y) else 'a '}{y}{when}"
@@ -211,6 +216,6 @@ def belongings(message: str) -> str:
     if new or not final:
         return message
     old = re.sub(r"^(?:the|my|our)\s+(?:old\s+)?", "", x, flags=I)
-    since = re.sub(r"^\s*(?:on|in|at|over)\s+", "", when, flags=I)
+    since = re.sub(r"^(?:on|in|at|over)\s+", "", when.strip(), flags=I)
     return ". ".join([f"I no longer own the {old}" + (f", since {since}" if since else ""),
                       *_rest(parts, drop)]) + "."
