@@ -91,6 +91,13 @@ def _thing(x: str | None) -> str | None:
     return x
 
 
+def _owned_kind(x: str) -> bool:
+    """ "the Dyson", "the Eufy camera", "the dishwasher": a name, or a kind of thing people own."""
+    words = re.sub(r"^(?:the|my|our)\s+(?:old\s+)?", "", x, flags=I).split()
+    return any(w[:1].isupper() or any(ch.isdigit() for ch in w) for w in words) or (
+        words[-1].lower() in lx.THINGS or words[-1].lower().rstrip("s") in lx.THINGS)
+
+
 def _last_np(text: str) -> str | None:
     """The thing of the user's a clause is about: its subject ("the Aqara sensors were rubbish"),
     else the last one named and not a place ("dropped my Kindle in the bath")."""
@@ -164,6 +171,8 @@ def belongings(message: str) -> str:
         p = raw.strip().rstrip(".!?:() ").strip()
         if m := _GONE_SUBJ.match(p):
             x = _thing(m.group("x"))
+            if x and re.match(r"^the\s", x, I) and not _owned_kind(x):
+                x = None  # "the tram broke down": nothing of the user's
             final = bool(re.search(r"stolen|nicked|pinched|written|totall?ed|binned", m.group("how"), I))
             if x:
                 ended.append((i, x, final))
@@ -193,7 +202,7 @@ def belongings(message: str) -> str:
     if len({x.lower() for _, x, _ in ended}) != 1:
         return message
     ei, x, _ = ended[0]
-    final = any(f for _, _, f in ended) or bool(_FINAL.search(message))
+    final = any(f for _, _, f in ended) or any(_FINAL.search(parts[i]) for i, _, _ in ended)
     new = [(i, m, how) for i, raw in enumerate(parts) if i not in {e for e, _, _ in ended}
            for rx, how in _NEW if (m := rx.match(raw.strip().rstrip(".!?")))]
     said_in = " ".join(parts[i] for i in {e for e, _, _ in ended} | {i for i, _, _ in new})

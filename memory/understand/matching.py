@@ -319,10 +319,15 @@ _RELATIVE = re.compile(r"\b(?:whose|which|that|who|where)\b", re.IGNORECASE)
 def _inside(want: frozenset[str], text: str) -> bool:
     """Each wanted word is a word of the text or sits inside one, three letters or more
     ("xm5" in "1000xm5", "gym" in "puregym"), and one at least is not the whole word. Pure."""
-    have = terms(_RELATIVE.split(text, maxsplit=1)[0])
+    head = _RELATIVE.split(text, maxsplit=1)[0]
+    have = terms(head)
+    # only a name made of parts holds a word inside it ("PureGym", "WH-1000XM5"), never a
+    # plain word ("car" is not in "card")
+    names = {t for t in have if any(t in terms(tok) for tok in re.findall(r"[\w'’-]+", head)
+                                    if re.search(r"\d|[a-z][A-Z]|-", tok))}
     inner = [w for w in want if w not in have]
     return bool(want) and bool(inner) and all(
-        len(w) >= 3 and any(w in t and len(t) > len(w) for t in have) for w in inner)
+        len(w) >= 3 and any(w in t and len(t) > len(w) for t in names) for w in inner)
 
 
 def _names_it(previous: str, text: str) -> bool:
