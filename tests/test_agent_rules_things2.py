@@ -54,6 +54,10 @@ def test_inv320_a_thing_that_only_broke_for_a_moment_ends_nothing(service):
     assert service.get_fact("ana", phone.id).state == FactState.ACTIVE
     assert not turn(service, "Gave the car a good wash yesterday.").writes()
     assert belongings("My laptop broke down at work today.") == "My laptop broke down at work today."
+    # a name said bare may be a person: it ends nothing without a replacement
+    assert belongings("I finally dumped Marco, best decision ever.") == "I finally dumped Marco, best decision ever."
+    said = "The lift broke down on Monday, and I've finally booked Rome."
+    assert belongings(said) == said  # not the user's, and "finally" is the booking's
 
 
 def test_inv320_an_ending_with_nothing_on_record_writes_nothing(service):

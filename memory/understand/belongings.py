@@ -222,8 +222,8 @@ def belongings(message: str) -> str:
                 if how == "replaced" else f"I switched from {old} to {y}{when}")
         drop.add(ni)
         return ". ".join([said, *_rest(parts, drop)]) + "."
-    if new or not final:
-        return message
+    if new or not final or not re.match(r"^(?:the|my|our)\s", x, I):
+        return message  # "dumped Jake": a name said bare ends something only beside its replacement
     old = re.sub(r"^(?:the|my|our)\s+(?:old\s+)?", "", x, flags=I)
     since = re.sub(r"^(?:on|in|at|over)\s+", "", when.strip(), flags=I)
     return ". ".join([f"I no longer own the {old}" + (f", since {since}" if since else ""),
