@@ -16,10 +16,12 @@ off", "stolen").
 from __future__ import annotations
 
 import re
+from datetime import date
 from difflib import get_close_matches
 
 from . import lexicon as lx
 from .canon import respell
+from .dates import find_dates
 from .phrases import I, article
 
 _W = r"[\w'’+-]+(?:\.[\w'’+-]+)*"
@@ -173,6 +175,8 @@ def belongings(message: str) -> str:
             x = _thing(m.group("x"))
             if x and re.match(r"^the\s", x, I) and not _owned_kind(x):
                 x = None  # "the tram broke down": nothing of the user's
+            if x and re.match(r"^(?:my|our)\s+(?-i:[A-Z])[\w'’-]*$", x, I) and re.search(r"die|dead", m.group("how"), I):
+                x = None  # "our Max died": a pet or a person, never a thing (invariant 141)
             final = bool(re.search(r"stolen|nicked|pinched|written|totall?ed|binned", m.group("how"), I))
             if x:
                 ended.append((i, x, final))
@@ -225,6 +229,7 @@ def belongings(message: str) -> str:
     if new or not final or not re.match(r"^(?:the|my|our)\s", x, I):
         return message  # "dumped Jake": a name said bare ends something only beside its replacement
     old = re.sub(r"^(?:the|my|our)\s+(?:old\s+)?", "", x, flags=I)
-    since = re.sub(r"^(?:on|in|at|over)\s+", "", when.strip(), flags=I)
-    return ". ".join([f"I no longer own the {old}" + (f", since {since}" if since else ""),
+    # the day as the user said it, read by the date reader, never a phrase guessed here
+    said_when = " ".join(dict.fromkeys(f for i, _, _ in ended for f in find_dates(parts[i], date.today()).found))
+    return ". ".join([f"I got rid of the {old}" + (f" {said_when}" if said_when else ""),
                       *_rest(parts, drop)]) + "."
