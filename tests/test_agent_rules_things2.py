@@ -56,6 +56,9 @@ def test_inv320_a_thing_that_only_broke_for_a_moment_ends_nothing(service):
     assert belongings("My laptop broke down at work today.") == "My laptop broke down at work today."
     # a name said bare may be a person: it ends nothing without a replacement
     assert belongings("I finally dumped Marco, best decision ever.") == "I finally dumped Marco, best decision ever."
+    for said in ("My passport was stolen in Rome yesterday.", "My brother's car got written off.",
+                 "My back finally gave up the ghost."):
+        assert belongings(said) == said  # papers, someone else's things, the body
     said = "The lift broke down on Monday, and I've finally booked Rome."
     assert belongings(said) == said  # not the user's, and "finally" is the booking's
 
@@ -181,5 +184,5 @@ def test_inv324_another_wish_stays(service):
 
 def test_inv320_the_rewrite_is_pure_and_keeps_other_news():
     said = belongings("My bike was stolen outside the station yesterday, and I start at Monzo in May.")
-    assert said.startswith("I no longer own the bike, since yesterday")
+    assert said.startswith("I got rid of the bike yesterday")
     assert "Monzo" in said

@@ -62,6 +62,12 @@ _FINAL = re.compile(r"\b(?:for\s+good|finally|beyond\s+repair|in\s+the\s+bin|bin
                     r"not\s+worth\s+fixing|toast|rip)\b", I)
 _NOT_THING = frozenset("""it this that one ones them they kids children baby family friends day
     week night weekend time plan plans trip flight meeting appointment""".split())
+# Invariant 320: papers, money and the body are lost or hurt, never a possession that ended;
+# people are never things ("our landlord", "my friend's car" is someone else's)
+_NOT_OWNED = frozenset("""passport passports licence license visa card cards wallet purse keys key id
+    permit documents papers cash money ticket tickets handbag bag phone-number number knee knees back
+    wrist ankle arm leg hip shoulder heart neck foot feet hand hands finger toe tooth teeth landlord
+    landlady neighbour neighbor boss manager colleague teacher doctor gp vet dentist nurse""".split())
 
 # Invariant 321: what replaced it, in the clause beside the ending
 _Y = r"(?P<y>(?:(?:a|an|the|some|two|three|four|new)\s+)*(?-i:[A-Z0-9])" + _W + r"(?:\s+" + _W + r"){0,3}?)"
@@ -88,8 +94,10 @@ def _thing(x: str | None) -> str | None:
     x = _PLACE_TAIL.sub("", x.strip()).strip()
     words = re.sub(r"^(?:the|my|our)\s+(?:old\s+)?", "", x, flags=I).split()
     if not words or words[0].lower() in _NOT_THING or {w.lower() for w in words} & (
-            lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | lx.PETS | {"friend", "ex", "job", "notice", "car park"}):
+            lx.RELATIONS | lx.NAMED_ONLY_RELATIONS | lx.PETS | _NOT_OWNED | {"friend", "ex", "job", "notice"}):
         return None
+    if any(re.search(r"['’]s?$", w) for w in words[:-1]):
+        return None  # "my friend's car", "my mum's dog": someone else's
     return x
 
 
