@@ -34,7 +34,7 @@ def test_inv320_given_away_with_a_remark_ends_it(service):
 
 
 def test_inv320_it_is_the_thing_just_named(service):
-    one_supersede(service, "I knocked my Kindle into the pool and it's toast.", "Has a Kindle Oasis",
+    one_supersede(service, "I knocked my Kindle into the pool and it's beyond repair.", "Has a Kindle Oasis",
                   "Kindle")
     one_supersede(service, "A van reversed into my Clio outside work and it's been written off.",
                   "Drives a Renault Clio", "Clio")
@@ -53,6 +53,7 @@ def test_inv320_a_thing_that_only_broke_for_a_moment_ends_nothing(service):
     assert not t.writes()
     assert service.get_fact("ana", phone.id).state == FactState.ACTIVE
     assert not turn(service, "Gave the car a good wash yesterday.").writes()
+    assert not turn(service, "Long day, my phone finally died at six.").writes()  # a flat battery
     assert belongings("My laptop broke down at work today.") == "My laptop broke down at work today."
     # a name said bare may be a person: it ends nothing without a replacement
     assert belongings("I finally dumped Marco, best decision ever.") == "I finally dumped Marco, best decision ever."

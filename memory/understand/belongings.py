@@ -57,9 +57,11 @@ _GONE_IT = re.compile(r"^(?:(?:so|and|but|now)\s+)?(?:it'?s|it\s+is|it\s+has|it|
                       r"(?:now\s+|completely\s+|totally\s+|properly\s+|officially\s+|been\s+)*"
                       r"(?P<how>dead|died|toast|knackered|gone\s+in\s+the\s+bin|in\s+the\s+bin|written\s+off|"
                       r"been\s+written\s+off|beyond\s+repair)\b[^,;]*$", I)
-_FINAL = re.compile(r"\b(?:for\s+good|finally|beyond\s+repair|in\s+the\s+bin|binned|written\s+off|"
-                    r"stolen|nicked|pinched|totall?ed|gave\s+up\s+the\s+ghost|can'?t\s+be\s+fixed|"
-                    r"not\s+worth\s+fixing|toast|rip)\b", I)
+# what makes "died" an ending: the thing is thrown out or past fixing; "finally died", "it's
+# dead" may be a flat battery (invariant 320)
+_FINAL = re.compile(r"\b(?:for\s+good|beyond\s+repair|in\s+the\s+bin|binned|written\s+off|"
+                    r"stolen|nicked|pinched|totall?ed|can'?t\s+be\s+(?:fixed|repaired)|"
+                    r"not\s+worth\s+(?:fixing|repairing))\b", I)
 _NOT_THING = frozenset("""it this that one ones them they kids children baby family friends day
     week night weekend time plan plans trip flight meeting appointment""".split())
 # Invariant 320: papers, money and the body are lost or hurt, never a possession that ended;
@@ -204,9 +206,9 @@ def belongings(message: str) -> str:
         elif (m := _GONE_IT.match(p)) and i > 0:
             # "it" is the thing just said to have ended, else the one named just before
             if ended and ended[-1][0] == i - 1:
-                ended.append((i, ended[-1][1], True))
+                ended.append((i, ended[-1][1], bool(_FINAL.search(p))))
             elif x := _last_np(parts[i - 1]):
-                ended.append((i, x, True))
+                ended.append((i, x, bool(_FINAL.search(p))))
         elif _OLD_ONE.match(p):
             old_one = i
     if old_one is not None and not ended:
