@@ -187,3 +187,29 @@ def test_inv320_the_rewrite_is_pure_and_keeps_other_news():
     said = belongings("My bike was stolen outside the station yesterday, and I start at Monzo in May.")
     assert said.startswith("I got rid of the bike yesterday")
     assert "Monzo" in said
+
+
+def test_inv321_a_provider_changed_at_renewal(service):
+    one_supersede(service, "Renewed the home insurance early with LV instead of Aviva.",
+                  "Home insurance with Aviva renews on March 3", "LV")
+    svc = service
+    old = svc.write_fact("bo", "Pet insurance is with Petplan").fact
+    (w,) = turn(svc, "Renewed the pet insurance but went with ManyPets this time, much cheaper.",
+                user="bo").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "ManyPets" in w.text
+
+
+def test_inv321_the_same_provider_renewed_changes_nothing(service):
+    old = _old(service, "Home insurance is with Aviva")
+    assert not turn(service, "Renewed the home insurance with Aviva again.").writes()
+    assert service.get_fact("ana", old.id).state == FactState.ACTIVE
+
+
+def test_inv321_all_of_them_replaced_with_other_ones(service):
+    one_supersede(service, "I replaced all the Wiz bulbs with Philips Hue ones after the app update.",
+                  "Has eight Wiz bulbs", "Philips Hue bulbs")
+
+
+def test_inv321_took_one_off_and_put_another_on(service):
+    one_supersede(service, "Took Plex off the NAS and put Jellyfin on it instead.",
+                  "The NAS runs Plex for films", "Jellyfin")

@@ -50,7 +50,7 @@ _GONE_VERB = re.compile(
     r"^(?:(?:so|and|but|well|anyway)\s+)?(?:(?:i|we)(?:\s+|(?=['’])))?(?:['’]ve\s+|have\s+|had\s+|just\s+|finally\s+|also\s+)*"
     r"(?P<v>sold|cancell?ed|binned|chucked(?:\s+out|\s+away)?|ditched|dumped|scrapped|sacked\s+off|got\s+rid\s+of|"
     r"gave\s+away|given\s+away|donated|sent\s+back|recycled|gave|given|took|taken)\s+"
-    r"(?:" + _OWN + r"|(?P<p>it|them)|" + _NAMED + r")(?P<tail>(?:\s+(?:down|away|back|off|out))?"
+    r"(?:" + _OWN + r"|(?P<p>it|them)|" + _NAMED + r")(?P<tail>(?:\s+(?:down|away|back|off|out)(?:\s+(?:the|my|our)\s+[^,;]*)?)?"
     r"(?:\s+(?:to|on|at|in|for|outside|via)\s+[^,;]*)?(?:\s+" + _WHEN.pattern + r")?)\W*$", I)
 # ... or of "it" just after the thing was named ("dropped my Kindle in the bath and it's dead")
 _GONE_IT = re.compile(r"^(?:(?:so|and|but|now)\s+)?(?:it'?s|it\s+is|it\s+has|it|they'?re|they\s+are)\s+"
@@ -173,9 +173,34 @@ def dated_acquisition(message: str) -> str:
     return message
 
 
+# Invariant 321: "renewed the car insurance early with Direct Line instead of Admiral",
+# "renewed the home insurance but went with LV this time": a provider changed at renewal
+_RENEWED = re.compile(r"^(?:(?:i|we)(?:\s+|(?=['’])))?(?:['’]ve\s+|have\s+|just\s+)*renewed\s+(?:the|my|our)\s+"
+                      r"(?P<k>[\w-]+(?:\s+[\w-]+)?\s+(?:insurance|cover|breakdown\s+cover|contract|plan|tariff|deal))"
+                      r"\s+(?:early\s+)?(?:,?\s*(?:but|and)\s+(?:(?:i|we)\s+)?(?:went|go|switched)\s+)?(?:with|to)\s+"
+                      r"(?P<y>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z])[\w&'’.-]*){0,2})(?:\s+(?:instead\s+of|rather\s+than)\s+"
+                      r"(?P<x>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z])[\w&'’.-]*){0,2}))?", I)
+
+
+def renewed_with(message: str) -> str:
+    """A provider changed at renewal, said as a switch or as where the cover is now."""
+    m = _RENEWED.match(message.strip())
+    if not m:
+        return message
+    rest = message.strip()[m.end():]
+    x, y = (m.group("x") or "").rstrip("."), m.group("y").rstrip(".")
+    if x:
+        return f"I switched from {x} to {y}{rest}"
+    if this := re.match(r"^\s+(?:this\s+time|this\s+year|instead)\b", rest, I):
+        return f"My {m.group('k')} is now with {y}{rest[this.end():]}"
+    return message
+
+
 def belongings(message: str) -> str:
     """Rewrite an ended or replaced possession into "I replaced X with Y", "I switched from X to
     Y" or "I no longer own X" (invariants 320-321); the message unchanged when none is said."""
+    if (renewed := renewed_with(message)) != message:
+        return renewed
     parts = [p for p in _CLAUSE.split(respell(message.strip())) if p and p.strip()]
     ended: list[tuple[int, str, bool]] = []  # (clause, thing, final)
     old_one: int | None = None
@@ -195,8 +220,8 @@ def belongings(message: str) -> str:
             tail = m.group("tail") or ""
             if v in ("gave", "given") and not re.match(r"\s+(?:away\b|to\s)", tail, I):
                 continue  # "gave the car a wash": nothing given away
-            if v in ("took", "taken") and not re.match(r"\s+down\b", tail, I):
-                continue  # only "took the camera down"
+            if v in ("took", "taken") and not re.match(r"\s+(?:down|off)\b", tail, I):
+                continue  # only "took the camera down", "took Pi-hole off the Pi"
             x = m.group("x") or m.group("n")
             if m.group("p") and i > 0:
                 x = _last_np(parts[i - 1])  # "the sensors were rubbish so I've binned them"

@@ -597,7 +597,7 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # rewrite names what ended (invariants 320-321)
         again = _understand(said, today, history)
         if any(st.act == "change" and (st.previous or st.kind) and st.rule.startswith("own:")
-               for st in again.statements):
+               or _names_old(st) for st in again.statements):
             out = again
     said = dated_acquisition(message)
     if said != message:

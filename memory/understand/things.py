@@ -31,7 +31,7 @@ _MONEY = frozenset(["money", "banking", "account", "current account", "bank acco
 def possessions(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     # "we replaced the Hue bridge with a Zigbee2MQTT stick"; "traded in the Golf for a Tesla"
-    m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:the|my|our|"
+    m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:all\s+(?:of\s+)?)?(?:the|my|our|"
                    r"a|an)\s+(?P<p>[\w'’ .+-]+?)\s+with\s+(?:(?:a|an|the|two|some)\s+)?" + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:traded|swapped|exchanged|"
                       r"part-exchanged)\s+(?:in\s+)?(?:(?:the|my|our)\s+)?"
@@ -59,7 +59,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         thing = obj_phrase(m.group("v"))
         was = obj_phrase(m.group("p")) or ""
-        one = re.match(r"^(?P<adj>(?:[\w'’-]+\s+){0,2}?)one\b(?P<rest>.*)$", thing or "", I)
+        one = re.match(r"^(?P<adj>(?:[\w'’-]+\s+){0,2}?)ones?\b(?P<rest>.*)$", thing or "", I)
         if one and was:
             # "swapped my German driving licence for a Portuguese one": "one" is the thing
             # swapped, its describing word replaced (invariant 255); where is no part of it
