@@ -213,3 +213,8 @@ def test_inv321_all_of_them_replaced_with_other_ones(service):
 def test_inv321_took_one_off_and_put_another_on(service):
     one_supersede(service, "Took Plex off the NAS and put Jellyfin on it instead.",
                   "The NAS runs Plex for films", "Jellyfin")
+
+
+def test_inv320_a_remark_with_never_is_no_denial(service):
+    one_supersede(service, "Gave my Xbox to my cousin, I never played it anyway.", "Has an Xbox Series X",
+                  "Xbox")
