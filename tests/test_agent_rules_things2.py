@@ -185,7 +185,7 @@ def test_inv324_another_wish_stays(service):
 
 def test_inv320_the_rewrite_is_pure_and_keeps_other_news():
     said = belongings("My bike was stolen outside the station yesterday, and I start at Monzo in May.")
-    assert said.startswith("I got rid of the bike yesterday")
+    assert said.startswith("Yesterday I got rid of the bike")
     assert "Monzo" in said
 
 
@@ -218,3 +218,10 @@ def test_inv321_took_one_off_and_put_another_on(service):
 def test_inv320_a_remark_with_never_is_no_denial(service):
     one_supersede(service, "Gave my Xbox to my cousin, I never played it anyway.", "Has an Xbox Series X",
                   "Xbox")
+
+
+def test_inv320_an_account_closed_is_dated_by_the_remark_about_it(service):
+    w = one_supersede(service, "Closed the Barclaycard account, cleared it on 3 October.",
+                      "Has a Barclaycard account", "Barclaycard")
+    assert w.valid_from is not None and (w.valid_from.month, w.valid_from.day) == (10, 3)
+    assert not turn(service, "Closed the window, it was freezing.", user="bo").writes()

@@ -24,7 +24,7 @@ from .canon import respell
 from .dates import find_dates
 from .phrases import I, article
 
-_W = r"[\w'’+-]+(?:\.[\w'’+-]+)*"
+_W = r"[\w'’+&-]+(?:\.[\w'’+&-]+)*"
 # the thing: "the Dyson", "my XM5s", "our old Roborock S8", "the Eufy camera in the lounge"
 _OWN = r"(?P<x>(?:the|my|our)\s+(?:old\s+)?" + _W + r"(?:\s+(?!(?:has|have|had|is|was|were|got|finally|just|died|broke)\b)" + _W + r"){0,5}?)"
 # a named service or brand said bare: "ditched Airalo", "dumped AGL"
@@ -48,7 +48,7 @@ _GONE_SUBJ = re.compile(
 # ... said of what the user did with it ("sold the Ranger", "binned them", "gave my PS5 to ...")
 _GONE_VERB = re.compile(
     r"^(?:(?:so|and|but|well|anyway)\s+)?(?:(?:i|we)(?:\s+|(?=['’])))?(?:['’]ve\s+|have\s+|had\s+|just\s+|finally\s+|also\s+)*"
-    r"(?P<v>sold|cancell?ed|binned|chucked(?:\s+out|\s+away)?|ditched|dumped|scrapped|sacked\s+off|got\s+rid\s+of|"
+    r"(?P<v>sold|closed|cancell?ed|binned|chucked(?:\s+out|\s+away)?|ditched|dumped|scrapped|sacked\s+off|got\s+rid\s+of|"
     r"gave\s+away|given\s+away|donated|sent\s+back|recycled|gave|given|took|taken)\s+"
     r"(?:" + _OWN + r"|(?P<p>it|them)|" + _NAMED + r")(?P<tail>(?:\s+(?:down|away|back|off|out)(?:\s+(?:the|my|our)\s+[^,;]*)?)?"
     r"(?:\s+(?:to|on|at|in|for|outside|via)\s+[^,;]*)?(?:\s+" + _WHEN.pattern + r")?)\W*$", I)
@@ -222,6 +222,9 @@ def belongings(message: str) -> str:
                 continue  # "gave the car a wash": nothing given away
             if v in ("took", "taken") and not re.match(r"\s+(?:down|off)\b", tail, I):
                 continue  # only "took the camera down", "took Pi-hole off the Pi"
+            if v == "closed" and not re.search(r"\b(?:account|card|subscription|membership|policy)$",
+                                                m.group("x") or "", I):
+                continue  # "closed the window": only an account or a card is closed for good
             x = m.group("x") or m.group("n")
             if m.group("p") and i > 0:
                 x = _last_np(parts[i - 1])  # "the sensors were rubbish so I've binned them"
@@ -265,6 +268,13 @@ def belongings(message: str) -> str:
         return message  # "dumped Jake": a name said bare ends something only beside its replacement
     old = re.sub(r"^(?:the|my|our)\s+(?:old\s+)?", "", x, flags=I)
     # the day as the user said it, read by the date reader, never a phrase guessed here
+    # ... or in a remark about it ("closed the account, paid it off on 20 November")
     said_when = " ".join(dict.fromkeys(f for i, _, _ in ended for f in find_dates(parts[i], date.today()).found))
-    return ". ".join([f"I got rid of the {old}" + (f" {said_when}" if said_when else ""),
+    said_when = said_when or " ".join(dict.fromkeys(
+        f for i in range(ei + 1, min(ei + 2, len(parts))) if re.search(r"\b(?:it|them)\b", parts[i], I)
+        for f in find_dates(parts[i], date.today()).found))
+    if re.match(r"^(?:\d|" + _MONTH + r")", said_when, I):
+        said_when = "on " + said_when  # "20 November" said after "on" elsewhere
+    said_when = said_when[:1].upper() + said_when[1:] + " " if said_when else ""
+    return ". ".join([f"{said_when}I got rid of the {old}",
                       *_rest(parts, drop)]) + "."
