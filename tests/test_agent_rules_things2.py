@@ -154,7 +154,7 @@ def test_inv323_a_word_inside_a_word_of_one_fact(service):
     svc = service
     gym = svc.write_fact("bo", "Has a GymBox membership").fact
     (w,) = turn(svc, "I've sacked off the gym membership, never went.", user="bo").writes()
-    assert (w.op, w.old_id) == ("supersede", gym.id)
+    assert (w.op, w.old_id, w.text) == ("supersede", gym.id, "No longer has a gym membership")
 
 
 def test_inv323_a_thing_a_fact_only_mentions_is_not_what_it_holds(service):

@@ -181,7 +181,9 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         if thing and thing.split()[-1].lower() in people:
             return None  # "dumped my boyfriend": a person is never a possession
         if thing and thing.lower() not in lx.NOT_THINGS:
-            return [Statement(act="change", text=f"No longer owns {article(thing)}{thing}",
+            # an account or a membership is had, not owned (invariant 320)
+            held = re.search(r"\b(?:account|membership|subscription|policy|contract|plan|card)$", thing, I)
+            return [Statement(act="change", text=f"No longer {'has' if held else 'owns'} {article(thing)}{thing}",
                               fact_type="world", previous=thing, valid_from=dates.valid_from,
                               clause=c, rule="own:gone")]
     # "We named the puppy Zoë", "we called our new kitten Miso"
