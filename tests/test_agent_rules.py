@@ -95,14 +95,18 @@ def test_inv140_a_new_home_is_not_already_known_from_a_visit(service):
     assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in Leeds")
 
 
-def test_inv139_a_move_planned_for_march_is_a_plan_not_a_move(service):
+def test_inv139_a_move_planned_for_march_replaces_the_home_from_march(service):
+    # invariant 358 (amending 139): said alone, with a home on record, the planned move
+    # supersedes the home from its date; the home stays true until then in valid time
     home = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
     t = turn(service, "I'm moving to Berlin in March")
     (w,) = t.writes()
-    assert (w.op, w.text, w.old_id) == ("write", "Moving to Berlin", None)
+    assert (w.op, w.text, w.old_id) == ("supersede", "Lives in Berlin", home.id)
     assert w.valid_from is not None and w.valid_from > NOW.date()
-    assert service.get_fact("ana", home.id).state == FactState.ACTIVE
+    assert service.get_fact("ana", home.id).valid_to.date() == w.valid_from
     assert t.reply.startswith("Noted: you're moving to Berlin")
+    (p,) = turn(service, "I'm moving to Berlin in March", user="bo").writes()  # no home: a plan
+    assert (p.op, p.text, p.old_id) == ("write", "Moving to Berlin", None)
 
 
 def test_inv138_two_clauses_two_dates_one_turn(service):

@@ -14,6 +14,7 @@ from memory.errors import ValidationError
 from memory.eval.agent_eval import (
     BLIND2_PATH,
     BLIND3_PATH,
+    BLIND4_PATH,
     BLIND_PATH,
     DATA_PATH,
     FROZEN_BLIND,
@@ -31,6 +32,8 @@ BLIND_SHA256 = "71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857
 BLIND2_SHA256 = "0217a0dd39a2b5a445d0e397e6ec0623f42875908ee43f006dfb6d24486ac408"
 # The third, written 2026-12-02 the same way, in the plain voice of the product's users.
 BLIND3_SHA256 = "6bbba1c526a0ba499778263888f83fdba2a2a620139153b7453807865d1b8e74"
+# The fourth, written 2026-12-02 the same way (personas and new users, plain chat voice).
+BLIND4_SHA256 = "fb8f5d00a7a3a253055591d358c00d63b7b5bb93ef2d819ec6960e75663bb840"
 
 
 def test_inv150_the_blind_set_is_pinned_by_sha256():
@@ -54,6 +57,13 @@ def test_inv150_the_third_blind_set_is_pinned_by_sha256():
     assert BLIND3_SHA256 in readme
 
 
+def test_inv150_the_fourth_blind_set_is_pinned_by_sha256():
+    assert hashlib.sha256(BLIND4_PATH.read_bytes()).hexdigest() == BLIND4_SHA256
+    assert {BLIND_SHA256, BLIND2_SHA256, BLIND3_SHA256, BLIND4_SHA256} <= set(FROZEN_BLIND)
+    readme = (BLIND4_PATH.parent / "README-statements-blind4.md").read_text(encoding="utf-8")
+    assert BLIND4_SHA256 in readme
+
+
 def test_inv150_the_blind_set_parses_and_its_labels_name_live_facts():
     _assert_blind_labels(load_cases(BLIND_PATH), "b", 110)
 
@@ -68,6 +78,14 @@ def test_inv150_the_third_blind_set_parses_and_its_labels_name_live_facts():
     cases = load_cases(BLIND3_PATH)
     _assert_blind_labels(cases, "e", 200)
     earlier = {c.text for path in (BLIND_PATH, BLIND2_PATH) for c in load_cases(path)}
+    assert not {c.text for c in cases} & earlier
+    assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
+
+
+def test_inv150_the_fourth_blind_set_parses_and_its_labels_name_live_facts():
+    cases = load_cases(BLIND4_PATH)
+    _assert_blind_labels(cases, "f", 240)
+    earlier = {c.text for path in (BLIND_PATH, BLIND2_PATH, BLIND3_PATH) for c in load_cases(path)}
     assert not {c.text for c in cases} & earlier
     assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
 
@@ -98,7 +116,7 @@ def _assert_blind_labels(cases: list[Case], prefix: str, at_least: int) -> None:
 
 
 def test_inv150_an_edited_blind_file_does_not_load(tmp_path):
-    for path in (BLIND_PATH, BLIND2_PATH, BLIND3_PATH):
+    for path in (BLIND_PATH, BLIND2_PATH, BLIND3_PATH, BLIND4_PATH):
         lines = path.read_text(encoding="utf-8").splitlines()
         case = Case.model_validate_json(lines[0])
         case.expect = []  # "fixing" one label after a run

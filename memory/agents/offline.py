@@ -29,6 +29,7 @@ from ..understand.matching import (
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
+from ..understand.swaps import swap_into
 from .base import AgentInput, AgentOutput, ToolRunner
 
 _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
@@ -141,6 +142,8 @@ class OfflineAgent:
                 said.append(self._forget(st, hits, tools))
             elif st.act == "deny":
                 said.append(self._deny(st, hits, tools))
+            elif st.rule == "swap:date":
+                said.append(self._swap(st, hits, tools))
             else:
                 said.append(self._write(st, hits, tools))
         tools.record_tools((time.perf_counter() - started) * 1000, "writes")
@@ -183,6 +186,14 @@ class OfflineAgent:
             # place in the fact on record ("Drives a BYD Seal"); with no such fact, or a fact
             # that does not say the denied words, nothing is written.
             swapped = _swapped(target.text, st.target or "", st.text or "") if target else None
+            if target is not None and swapped is not None and \
+                    len(swapped.split()) <= len((st.text or "").split()) and re.search(
+                        r"\b" + re.escape(st.target or "") + r"\b", target.text.split(",")[0]):
+                # Invariant 354: the denied name opened the fact ("Orkney wind farm survey from
+                # July 14 ..."): the true one takes its place in the fact's first clause, never
+                # the bare name alone
+                head = re.split(r"[,;]", target.text)[0]
+                swapped = re.sub(r"\b" + re.escape(st.target or "") + r"\b", st.text or "", head, count=1)
             if target is None or swapped is None:
                 return ("I have nothing on record saying " + _yours(st.target or "that")
                         + ", so there is nothing to correct.")
@@ -236,7 +247,50 @@ class OfflineAgent:
                                       hits, tools) or "")
         return out
 
+    def _swap(self, st: Statement, hits, tools: ToolRunner) -> str:
+        """Invariant 350: the one fact on record that says the wrong date word about what the
+        user names takes the right word in its place: a correction (harsh, never true) unless
+        hedged, when it is a natural change left for review at its low confidence."""
+        wrong, right, about = st.previous or "", st.text or "", terms(st.target or "")
+        fits = [(len(about & terms(h.text)), h) for h in _unique(hits)
+                if h.kind == "semantic" and h.state == "active" and about & terms(h.text)
+                and swap_into(h.text, wrong, right)]
+        best = max((n for n, _ in fits), default=0)
+        top = [h for n, h in fits if n == best]
+        if len(top) != 1:
+            return (f"I have nothing on record saying {wrong} about that, so I haven't changed "
+                    "anything.")
+        target = top[0]
+        res = tools.call("write_memory", {
+            "kind": "fact", "text": swap_into(target.text, wrong, right, cut=st.harsh), "fact_type": target.fact_type,
+            "confidence": st.confidence, "supersedes_id": target.id,
+            "contradiction": "harsh" if st.harsh else "natural", "reason": st.clause})
+        return self._said(res, st)
+
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
+        if st.rule == "location:plan+only" and st.valid_from:
+            homes = [h for h in _unique(hits) if h.kind == "semantic" and h.state == "active"
+                     and "home" in slots_of(h.text, h.fact_type)]
+            if len(homes) == 1:
+                # Invariant 358: a dated move said alone replaces the one home on record from
+                # that date; the home stays true until then (valid time, invariant 4)
+                res = tools.call("write_memory", {
+                    "kind": "fact", "text": "Lives in " + (st.text or "").removeprefix("Moving to "),
+                    "fact_type": "identity", "confidence": st.confidence, "supersedes_id": homes[0].id,
+                    "contradiction": "natural", "valid_from": _iso(st.valid_from), "reason": st.clause})
+                w = res.writes[0] if res.ok and res.writes else None
+                if w is not None and w.status == "applied" and st.valid_from:
+                    return sentence(f"Noted: {second_person(st.text or '')} on {st.valid_from:%-d %B %Y}; "
+                                    f"until then {second_person(homes[0].text)}")
+                return self._said(res, st)
+        if st.rule.endswith("+followup") and st.harsh and st.previous and not any(
+                h.kind == "semantic" and h.state == "active" and re.search(
+                    r"(?<![\w'’])" + re.escape(st.previous) + r"(?![\w'’])", h.text, re.IGNORECASE)
+                for h in hits):
+            # Invariant 352: the slip ("Priya" for "Preeti") was never on record, so nothing is
+            # retracted: the corrected message is written as if said right the first time
+            st = st.model_copy(update={"act": "assert", "harsh": False, "previous": None,
+                                       "target": None})
         st = _reslot(st, hits)
         if _incomplete(st.text or ""):
             # Invariant 204: a value cut short ("Mochi is", "Owns a") is a parse that lost its
@@ -404,6 +458,7 @@ class OfflineAgent:
         if old is not None:
             args["supersedes_id"] = old.id
             args["contradiction"] = "harsh" if st.harsh else "natural"
+
         res = tools.call("write_memory", args)
         if st.rule == "plan:cancelled" and old is not None and res.ok and res.writes and \
                 res.writes[0].status == "applied":
@@ -1695,6 +1750,10 @@ def _iso(d) -> str | None:
 
 def _query(st: Statement) -> str:
     """What to recall to find the memory a statement is about."""
+    if st.rule == "swap:date":  # invariant 350: what the date word is about, and the word
+        return f"{st.target} {st.previous}"
+    if st.rule == "location:plan+only":  # invariant 358: the home a dated move replaces
+        return f"{st.text} lives home"
     if st.act in ("deny", "forget"):
         words = st.target or ""
         extra: list[str] = []

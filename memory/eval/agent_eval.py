@@ -6,8 +6,8 @@ holding only the statement's `given` facts. The trace's writes are the predicted
 a prediction is right when its operation, value words, replaced fact, start date and review flag
 all match a label. Precision = right / predicted, recall = right / labelled (invariant 77).
 The held-out split is scored the same way and is never used to tune the rules. Blind sets
-(`tests/data/statements_blind.jsonl`, `statements_blind2.jsonl` and `statements_blind3.jsonl`,
-split "blind") were written by someone who never saw the rules; they are frozen: their sha256 is
+(`tests/data/statements_blind.jsonl`, `statements_blind2.jsonl`, `statements_blind3.jsonl` and
+`statements_blind4.jsonl`, split "blind") were written by someone who never saw the rules; they are frozen: their sha256 is
 pinned here, a blind file whose hash is not pinned does not load, and a blind set is always
 reported apart from the tuning splits (invariant 150).
 """
@@ -40,6 +40,7 @@ DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "statements
 BLIND_PATH = DATA_PATH.with_name("statements_blind.jsonl")
 BLIND2_PATH = DATA_PATH.with_name("statements_blind2.jsonl")
 BLIND3_PATH = DATA_PATH.with_name("statements_blind3.jsonl")
+BLIND4_PATH = DATA_PATH.with_name("statements_blind4.jsonl")
 # Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -47,7 +48,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "0217a0dd39a2b5a445d0e397e6ec0623f42875908ee43f006dfb6d24486ac408":
                 "statements_blind2.jsonl: c001-c209, written without seeing the rules",
                 "6bbba1c526a0ba499778263888f83fdba2a2a620139153b7453807865d1b8e74":
-                "statements_blind3.jsonl: e001-e261, written without seeing the rules"}
+                "statements_blind3.jsonl: e001-e261, written without seeing the rules",
+                "fb8f5d00a7a3a253055591d358c00d63b7b5bb93ef2d819ec6960e75663bb840":
+                "statements_blind4.jsonl: f001-f258, written without seeing the rules"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
 # The personas' history ends in November 2026; every statement is said the day after.

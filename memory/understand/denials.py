@@ -17,6 +17,7 @@ from .phrases import (
     cap,
     tidy,
 )
+from .truths import someone_elses
 
 
 def forget_request(c: str) -> list[Statement] | None:
@@ -194,8 +195,9 @@ def denial(c: str, message: str, history: list[str]) -> list[Statement] | None:
                       r"the|that)?\s*(?P<n>[\w -]+?)(?=\s*(?:[,.;!?]|$))", c, I)
         if m and re.search(r"\b(?:any\s*more|no\s+longer)\b", c, I):
             m = None
-    if m and (HARSH_RE.search(message) or _THEIRS.search(message)):
-        # the fact of having it, not a rule about it (invariant 230)
+    if m and (HARSH_RE.search(message) or _THEIRS.search(message) or someone_elses(message)):
+        # the fact of having it, not a rule about it (invariant 230); "..., that's my mum"
+        # (invariant 355)
         had = bool(re.search(r"\b(?:have|had|own|owned)\s", m.group(0), I))
         return [Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c,
                           slot="verb:have" if had else None, rule="deny:dont-have")]

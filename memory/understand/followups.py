@@ -65,6 +65,22 @@ def rewrite(message: str, history: list[str]) -> tuple[str, str, bool] | None:
     x, y = m.group("x").strip(), (m.group("y") or "").strip()
     if re.match(r"^(?:just|only)\s+", x, _I):
         return None  # a narrowing takes a value back (`narrowed`), it replaces none
+    one = re.fullmatch(r"(?:the|a|an)\s+(?P<w>[\w'’+.-]+)\s+one", x, _I)
+    if one and y:
+        # Invariant 351: "I meant the green one, not black" says the word "green" in place of
+        # "black"; "the Govee one, not Hue" puts the brand in place of the name around "Hue"
+        # ("a Philips Hue Gradient lightstrip" -> "a Govee lightstrip")
+        x = one.group("w")
+        runs = [r for r in re.finditer(r"(?<![\w'’])" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)*", prev)
+                if r.start() > 0 and re.search(r"(?<![\w'’])" + re.escape(y) + r"(?![\w'’])", r.group(0))
+                ] if y[:1].isupper() else []
+        if len(runs) == 1 and prev.count(runs[0].group(0)) == 1:
+            y = runs[0].group(0)
+    elif y and re.search(r"(?<![\w'’])" + re.escape(y) + r"(?![\w'’])", prev, _I) is None and \
+            _ARTICLE.match(y) and _ARTICLE.match(x):
+        # Invariant 351: "it's the Q2, not the Q1" after "a Keychron Q1": the article is the
+        # user's, not part of the value said before
+        x, y = _ARTICLE.sub("", x), _ARTICLE.sub("", y)
     if not x or len(_words(x)) > 6 or (y and len(_words(y)) > 6) or re.match(
             r"^(?:i|i'?m|we|we'?re|my|our|you|he|she|they|it)\b", x, _I) or re.search(
             r"\b(?:is|are|was|were|have|has|live|work|moved)\b", x, _I):
@@ -101,6 +117,8 @@ def rewrite(message: str, history: list[str]) -> tuple[str, str, bool] | None:
         t2 = day.search(prev)
         assert t2 is not None
         return prev[:t2.start()] + x + prev[t2.end():], t2.group(0), False
+    if _ARTICLE.match(x) and re.search(r"\bactually\s*[.!]*$", text, _I):
+        x = _ARTICLE.sub("", x)  # "it's a Civic actually": the name is the value (invariant 351)
     if re.fullmatch(UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*){0,2}", x):
         names = [t for t in re.finditer(UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*){0,2}", prev)
                  if t.start() > 0 and t.group(0).split()[0].lower() not in {"i", "my", "our", "we"}]
@@ -116,3 +134,24 @@ def _refines(new: str, old: str) -> bool:
     n = {w.lower() for w in _words(new)} - _STOP
     o = {w.lower() for w in _words(old)} - _STOP
     return bool(o) and o < n
+
+
+def rewrite_head(message: str, history: list[str]) -> tuple[str, str, bool] | None:
+    """Invariant 351: a bare correction followed by a remark of its own ("Sorry, I mean Preeti,
+    not Priya. Autocorrect.", "It's a Civic actually, I always mix them up"): the correction is
+    read from its first sentence, or from what stands before the comma of a remark that opens
+    with its own subject; the remark is no statement. None as `rewrite`. Pure."""
+    text = message.strip()
+    heads = []
+    first = re.match(r"^(?P<h>.+?[.!?])\s+(?=\S)", text)
+    if first:
+        heads.append(first.group("h"))
+    comma = re.match(r"^(?P<h>[^,]+?(?:\bactually|,\s*not\s+[^,.!?;]+?))\s*,\s*(?=(?:i|we|my|it|that|"
+                     r"they|the|sorry|lol|haha|oops)\b)", text, _I)
+    if comma:
+        heads.append(comma.group("h"))
+    for head in heads:
+        fixed = rewrite(head, history)
+        if fixed is not None:
+            return fixed
+    return None

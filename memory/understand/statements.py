@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from . import followups
+from . import changes, followups, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -374,6 +374,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
                 st.valid_from = st.valid_from or dates.valid_from
             st.clause = c
         return found
+    found = changes.team_move(c, dates) or changes.retraining(c, dates)  # invariant 357
+    if found is not None:
+        return found
     for handler in HANDLERS:
         found = handler(c, today, dates)
         if found is not None:
@@ -575,7 +578,7 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # "scratch that, not latex, it's just penicillin": one item taken back (invariant 306)
         return Understanding(statements=[Statement(act="deny", target=taken_back, harsh=True,
                                                    clause=message, rule="deny:followup")])
-    fixed = followups.rewrite(message, history or [])
+    fixed = followups.rewrite(message, history or []) or followups.rewrite_head(message, history or [])
     if fixed is not None:
         again = _corrected(message, fixed, today, history or [])
         if again is not None:
@@ -701,6 +704,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     # Invariant 162: words in quotation marks that speak in the first person are someone
     # else's ('She told me "I'm vegan now"'), never the user's statement.
     message = respell(_QUOTED.sub(" ", message))  # "swtiched" is "switched" (invariant 309)
+    message = changes.start_at(changes.separating(changes.moved_up(changes.time_typos(message))))  # 357-359
     # Invariant 303: "I don't drink coffee. Never have." says it was never true: the user
     # never drank it (a denial of what is on record, not a new habit)
     message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)
@@ -808,6 +812,16 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             c = _THINK_LEAD.sub("", c).rstrip("?").strip()
         else:
             hedged_lead = False
+        doubted = truths.not_after_all(raw, message) or truths.not_after_all(c, message)
+        if doubted:  # invariant 356: "maybe I'm not allergic after all?" is doubt, not a question
+            out.statements += doubted
+            continue
+        swap = swaps.swapped_value(c, message, hedged_lead)
+        if swap is not None:
+            # Invariant 350: "my ESTA might run out in April, not May": one date word on record
+            # put right, read before "might" sets the clause aside as a hypothetical
+            out.statements.append(swap)
+            continue
         if not is_question(c) and (m := _SITUATION_Q.search(c)) and bare_question(m.group("q")):
             # "a box paged for disk full, what's my routine": a situation, then a question
             # about it with no subject of its own: one question (invariant 223)
@@ -835,6 +849,10 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                                                        r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
+        whole = truths.not_x_but_y(c) or truths.theirs_not_mine(c, message) or truths.wasnt_name(c)
+        if whole:  # invariants 354, 355: one correction, read before its clauses split
+            out.statements += whole
+            continue
         parts = [p for p in _PARTS.split(c) if p and p.strip() and not _THEY_THINK.search(p)]
         if parts and _THIRD_SUBJECT.match(parts[0].strip()):
             # "My brother sold his Tesla and bought an e-bike": the carried subject is the
@@ -861,7 +879,11 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 # "started the guitar but gave up": what was just taken up did not last (invariant 166)
                 kept.pop()
                 continue
-            found = denial(part, message, history) or read_clause(part, message, today, history)
+            # invariant 353: a denial says the value true all along when the user gives it
+            denied = truths.named_before(denial(part, message, history), part, message)
+            found = truths.grew_up(part) or truths.no_word_of(part, message) or \
+                truths.never_allergic(part, message) or truths.amend(denied, part, message) \
+                or read_clause(part, message, today, history)
             if not found and hint.kind:
                 found = hint.held(part)
             if not found and hint.previous:
@@ -926,6 +948,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         if re.search(r",\s*so\s+(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:now\s+)?(?:vegan|vegetarian|pescatarian)\b", c, I):
             kept = _sums_up(kept)
         kept = _glossed(kept)
+        kept = changes.left_for(kept)  # invariant 357
         if not kept:
             prev = out.statements[-1] if out.statements else None
             if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \
@@ -938,6 +961,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         out.statements += kept
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
+    out.statements = changes.dated_move(changes.retrained(out.statements), message)  # invariants 357, 358
     if bare:
         for st in out.statements:
             st.rule += "+bare"
