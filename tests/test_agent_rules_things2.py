@@ -225,3 +225,9 @@ def test_inv320_an_account_closed_is_dated_by_the_remark_about_it(service):
                       "Has a Barclaycard account", "Barclaycard")
     assert w.valid_from is not None and (w.valid_from.month, w.valid_from.day) == (10, 3)
     assert not turn(service, "Closed the window, it was freezing.", user="bo").writes()
+
+
+def test_inv321_a_switch_is_dated_by_the_clause_that_says_it(service):
+    w = one_supersede(service, "Ditched Bulb. We've been with Octopus since the start of October.",
+                      "Energy supplier is Bulb", "Octopus")
+    assert w.valid_from is not None and (w.valid_from.month, w.valid_from.day) == (10, 1)

@@ -247,9 +247,13 @@ def belongings(message: str) -> str:
     final = any(f for _, _, f in ended) or any(_FINAL.search(parts[i]) for i, _, _ in ended)
     new = [(i, m, how) for i, raw in enumerate(parts) if i not in {e for e, _, _ in ended}
            for rx, how in _NEW if (m := rx.match(raw.strip().rstrip(".!?")))]
-    said_in = " ".join(parts[i] for i in {e for e, _, _ in ended} | {i for i, _, _ in new})
-    when = " ".join(dict.fromkeys(w.group(0).lower() for w in _WHEN.finditer(said_in)))
-    when = f" {when}" if when and len(when.split()) <= 3 else ""
+    # the day as the date reader reads it in the clauses of the change ("since the start of
+    # November", "last week"), said after the change
+    when = " ".join(dict.fromkeys(f for i in sorted({e for e, _, _ in ended} | {i for i, _, _ in new})
+                                  for f in find_dates(parts[i], date.today()).found))
+    if re.match(r"^(?:\d|" + _MONTH + r")", when, I):
+        when = "on " + when
+    when = f" {when}" if when and len(when.split()) <= 6 else ""
     drop = {e for e, _, _ in ended}
     if len({i for i, _, _ in new}) == 1 and abs(new[0][0] - ei) <= 2:
         ni, nm, how = new[0]
