@@ -473,6 +473,15 @@ class OfflineAgent:
                 if moved:
                     old, st = h, st.model_copy(update={"text": moved, "act": "change"})
                     break
+        if old is None and st.rule == "own:home":
+            # Invariant 322: a home bought replaces the one rented on record ("Rents a flat in
+            # Shoreditch"), the one such fact
+            rented = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+                      and re.match(r"^rents\s+(?:a|an|the)\s+", h.text, re.IGNORECASE)}
+            old = next(iter(rented.values())) if len(rented) == 1 else None
+        if old is None and st.rule in ("own:has", "own:brought", "own:gift"):
+            # Invariant 324: a thing the user wanted, now got, fulfils the wish on record
+            old = _wish_met(st.text or "", hits)
         if st.rule == "med:dose":
             old, text = _dosed(st, hits)
             st = st.model_copy(update={"text": text})
@@ -505,6 +514,11 @@ class OfflineAgent:
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
+        if known is not None and old is not None and known.id != old.id and st.rule == "own:gone" \
+                and not re.match(r"^no\s+longer\b", known.text, re.IGNORECASE):
+            # Invariant 320: a thing that ended is never "already known" from another fact
+            # about it ("The Roborock only runs when nobody is home"): the ownership ends
+            known = None
         if known is not None and st.rule.startswith("plan:") and st.valid_from and known.valid_from and \
                 known.valid_from != st.valid_from:
             # Invariant 346: "booked Annecy for 20 to 24 October" beside last spring's "Trip to
@@ -1311,6 +1325,21 @@ def _dosed(st: Statement, hits) -> tuple:
         word = next(w for w in re.findall(r"[\w-]+", old.text) if w.lower().endswith(med))
         text = re.sub(r"\b" + re.escape(word) + r"\b", f"{dose} {word}", old.text, count=1)
     return old, text
+
+
+_WISH = re.compile(r"^(?:wants|would\s+like|hopes\s+to\s+(?:get|buy)|plans\s+to\s+(?:get|buy)|is\s+saving\s+for)\s+"
+                   r"(?:(?:a|an|some|to\s+(?:get|buy)\s+(?:a|an))\s+)(?P<x>[\w'’ -]+?)(?=\s+(?:for|in|on|under|at|by|"
+                   r"after|before|so|because|that|which|to)\b|[,;.]|$)", re.IGNORECASE)
+
+
+def _wish_met(text: str, hits) -> object | None:
+    """The one wish on record ("Wants a leak sensor under the fridge") whose thing, its kind
+    among the things people own, the new possession names ("Owns an Aqara leak sensor")."""
+    got = terms(text)
+    wishes = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+              and (m := _WISH.match(h.text)) and terms(m.group("x")) and terms(m.group("x")) <= got
+              and m.group("x").split()[-1].lower() in lx.THINGS | {w + "s" for w in lx.THINGS}}
+    return next(iter(wishes.values())) if len(wishes) == 1 else None
 
 
 def _swapped(old: str, denied: str, new: str) -> str | None:

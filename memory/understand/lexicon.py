@@ -25,6 +25,7 @@ hob microwave kettle toaster dishwasher washer dryer vacuum hoover robot mower h
 fan purifier dehumidifier humidifier piano guitar violin cello drum drums keyboard ukulele
 flute trumpet saxophone synth camera lens tripod server nas ups battery charger powerbank
 watch ring necklace tent backpack suitcase case pram stroller cot treadmill rower
+lock barbie bbq barbecue grill radiator
 """))
 
 # Attributes one person has one of at a time: a new value replaces the old.

@@ -229,6 +229,14 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
         topic = new_terms - TEMPLATE - want
         if want:
             found = [h for h in facts if _kin(want) <= _kin(terms(h.text)) and terms(h.text) != new_terms]
+            if st.rule in _OWN_RULES:
+                # Invariant 323: a thing that went is the one a fact holds, never one the fact
+                # only mentions in a clause about something else ("Has a Reolink doorbell whose
+                # chime plays through the kitchen speaker" does not own the kitchen speaker)
+                found = [h for h in found if _kin(want) <= _kin(terms(_RELATIVE.split(h.text, maxsplit=1)[0]))]
+                if not found:  # "XM5s" in "WH-1000XM5", "gym" in "PureGym": one fact only
+                    inside = {h.id: h for h in facts if terms(h.text) != new_terms and _inside(want, h.text)}
+                    found = list(inside.values()) if len(inside) == 1 else []
             if not found and len(want) == 1 and not st.harsh and st.rule.startswith("own:"):
                 # "sold the bike, it's the U-Bahn now" over "Cycles to the office": the one word
                 # named, or a word the lexicon gives for it, in the fact (invariant 257)
@@ -305,6 +313,24 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             return None
         return found
     return None
+
+
+_OWN_RULES = frozenset({"own:gone", "own:replaced", "own:switched"})
+_RELATIVE = re.compile(r"\b(?:whose|which|that|who|where)\b", re.IGNORECASE)
+
+
+def _inside(want: frozenset[str], text: str) -> bool:
+    """Each wanted word is a word of the text or sits inside one, three letters or more
+    ("xm5" in "1000xm5", "gym" in "puregym"), and one at least is not the whole word. Pure."""
+    head = _RELATIVE.split(text, maxsplit=1)[0]
+    have = terms(head)
+    # only a name made of parts holds a word inside it ("PureGym", "WH-1000XM5"), never a
+    # plain word ("car" is not in "card")
+    names = {t for t in have if any(t in terms(tok) for tok in re.findall(r"[\w'’-]+", head)
+                                    if re.search(r"\d|[a-z][A-Z]|-", tok))}
+    inner = [w for w in want if w not in have]
+    return bool(want) and bool(inner) and all(
+        len(w) >= 3 and any(w in t and len(t) > len(w) for t in names) for w in inner)
 
 
 def _names_it(previous: str, text: str) -> bool:

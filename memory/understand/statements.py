@@ -30,6 +30,7 @@ from .about_me import (
     schedule,
     work,
 )
+from .belongings import belongings, dated_acquisition
 from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
@@ -637,6 +638,26 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         # (invariant 248)
         again = _understand(said, today, history)
         if any(_names_old(st) for st in again.statements):
+            out = again
+    said = belongings(message)
+    if said != message and not any(_names_old(st) and st.rule != "act:quit" and not (
+            st.act == "deny" and (st.text or "").startswith("No longer ")) for st in out.statements):
+        # "the Dyson died, so I got a Shark instead", "my Brompton was stolen": a possession
+        # ended or replaced, read as "I replaced X with Y" or "I no longer own X" when no other
+        # rule read what it replaces ("dropped my Kindle" is no habit given up), and the
+        # rewrite names what ended (invariants 320-321); "gave my PS5 away, I never had time
+        # for it" is no denial: the remark about "it" is left out
+        again = _understand(said, today, history)
+        if any(st.act == "change" and (st.previous or st.kind) and st.rule.startswith("own:")
+               or _names_old(st) for st in again.statements):
+            out = again
+    said = dated_acquisition(message)
+    if said != message:
+        # "got a new car ... Picked it up yesterday": the thing dated by the day it was
+        # collected (invariant 322), when the reading is otherwise the same
+        again = _understand(said, today, history)
+        if [st.text for st in again.statements] == [st.text for st in out.statements] and any(
+                st.rule.startswith("own:") and st.valid_from for st in again.statements):
             out = again
     return out
 

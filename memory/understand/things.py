@@ -31,7 +31,7 @@ _MONEY = frozenset(["money", "banking", "account", "current account", "bank acco
 def possessions(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text
     # "we replaced the Hue bridge with a Zigbee2MQTT stick"; "traded in the Golf for a Tesla"
-    m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:the|my|our|"
+    m = (re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*replaced\s+(?:all\s+(?:of\s+)?)?(?:the|my|our|"
                    r"a|an)\s+(?P<p>[\w'’ .+-]+?)\s+with\s+(?:(?:a|an|the|two|some)\s+)?" + _THING, t, I)
          or re.search(r"\b" + SUBJ_I + r"\s+(?:have\s+|'ve\s+|just\s+)*(?:traded|swapped|exchanged|"
                       r"part-exchanged)\s+(?:in\s+)?(?:(?:the|my|our)\s+)?"
@@ -59,7 +59,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         thing = obj_phrase(m.group("v"))
         was = obj_phrase(m.group("p")) or ""
-        one = re.match(r"^(?P<adj>(?:[\w'’-]+\s+){0,2}?)one\b(?P<rest>.*)$", thing or "", I)
+        one = re.match(r"^(?P<adj>(?:[\w'’-]+\s+){0,2}?)ones?\b(?P<rest>.*)$", thing or "", I)
         if one and was:
             # "swapped my German driving licence for a Portuguese one": "one" is the thing
             # swapped, its describing word replaced (invariant 255); where is no part of it
@@ -68,7 +68,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             noun = parts[-2:] if len(parts) >= 3 else parts[-1:]
             thing = " ".join(filter(None, [adj, *noun]))
         if thing:
-            return [Statement(act="change", text=f"Owns {article(thing)}{thing}", fact_type="world",
+            # "Hue motion sensors": things said in the plural take no article (invariant 321)
+            many = thing.split()[-1].lower()
+            a = "" if many.endswith("s") and many[:-1] in lx.THINGS else article(thing)
+            return [Statement(act="change", text=f"Owns {a}{thing}", fact_type="world",
                               previous=was or None, valid_from=dates.valid_from,
                               clause=c, rule="own:replaced")]
     # Invariant 299: "switch me to kilometres", "can you put me over to Celsius": the user's
@@ -178,7 +181,9 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
         if thing and thing.split()[-1].lower() in people:
             return None  # "dumped my boyfriend": a person is never a possession
         if thing and thing.lower() not in lx.NOT_THINGS:
-            return [Statement(act="change", text=f"No longer owns {article(thing)}{thing}",
+            # an account or a membership is had, not owned (invariant 320)
+            held = re.search(r"\b(?:account|membership|subscription|policy|contract|plan|card)$", thing, I)
+            return [Statement(act="change", text=f"No longer {'has' if held else 'owns'} {article(thing)}{thing}",
                               fact_type="world", previous=thing, valid_from=dates.valid_from,
                               clause=c, rule="own:gone")]
     # "We named the puppy Zoë", "we called our new kitten Miso"
@@ -197,13 +202,40 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                           valid_from=dates.valid_from, clause=c, rule="own:status")]
     # "X got me an Apple Watch"
     m = re.search(r"\b(?:[A-Z][\w'’-]+|my\s+\w+)\s+(?:got|bought|gave)\s+me\s+(?:a|an|the)\s+" + _THING, t)
+    # Invariant 322: "our new neighbour gave us her old Sonos One": a thing given to the user
+    m = m or re.search(r"\b(?:[A-Z][\w'’-]+|(?i:my|our)\s+(?:new\s+|old\s+)?\w+)\s+(?:gave|handed|passed)\s+"
+                       r"(?:me|us)\s+(?:(?:a|an|the|her|his|their)\s+)(?:(?:old|spare|used)\s+)?"
+                       r"(?P<v>(?-i:[A-Z0-9])[^,.;!?]*)", t)
     if m:
         thing = obj_phrase(m.group("v"))
+        appos = re.match(r"^[^,]+,\s*(?:a|an)\s+(?P<x>(?-i:[A-Z0-9])[^,.;!?]*)", t[m.start("v"):])
+        if appos and obj_phrase(appos.group("x")):
+            thing = obj_phrase(appos.group("x"))  # "a company car, a Tesla Model Y" (inv. 322)
         if thing and thing.lower() not in lx.NOT_THINGS:
             return [Statement(act="assert", text=f"Owns {article(thing)}{thing}", fact_type="world",
                               valid_from=dates.valid_from, clause=c, rule="own:gift")]
-    m = re.search(r"\b" + SUBJ_I + r"\s+(?:now\s+|also\s+|finally\s+|just\s+|recently\s+)*"
+    # Invariant 322: "got back from Bunnings with a Weber barbie": a thing brought home
+    m = re.search(r"(?:^|\b(?:i|we)\s+)(?:just\s+|finally\s+)*(?:got|came|come)\s+(?:back|home)\s+from\s+"
+                  r"[^,.;!?]+?\s+with\s+(?:a|an|two|three|some|a\s+new)\s+(?P<v>[^,.;!?]+)", t, I)
+    if m and (thing := obj_phrase(m.group("v"))) and looks_like_a_thing(thing) and not (
+            set(re.findall(r"[a-z]+", thing.lower())) & (lx.NOT_THINGS | lx.RELATIONS)):
+        verb = "Has" if set(re.findall(r"[a-z]+", thing.lower())) & lx.PETS else "Owns"
+        return [Statement(act="assert", text=f"{verb} {article(thing)}{thing}", fact_type="world",
+                          valid_from=dates.valid_from if dates.found else None, clause=c, rule="own:brought")]
+    # ... "closed on the house in Austin", "completed on the flat in Walthamstow": a home bought,
+    # the user's home from now on in place of the one on record
+    m = re.search(r"\b(?:closed|completed|exchanged)\s+on\s+(?:the|a|our|my)\s+(?:new\s+)?(?P<k>house|flat|home|"
+                  r"place|apartment|condo|cottage|bungalow|townhouse)\s+in\s+(?P<p>" + UPPER +
+                  r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)*)", t, I)
+    if m:
+        kind = "home" if m.group("k").lower() in ("place", "home") else m.group("k").lower()
+        return [Statement(act="change", text=f"Owns {article(kind)}{kind} in {m.group('p')}", fact_type="identity",
+                          slot="home", valid_from=dates.valid_from, clause=c, rule="own:home")]
+    # Invariant 322: "Tom and I finally got ...", "we've finally got ...": the user's own too
+    m = re.search(r"\b(?:(?:(?-i:[A-Z])[\w'’-]+|my\s+[\w-]+)\s+and\s+)?" + SUBJ_I +
+                  r"(?:\s+|(?=['’]))(?:now\s+|also\s+|finally\s+|just\s+|recently\s+)*"
                   r"(?P<verb>have|own|bought|got|'ve\s+got|have\s+got|'ve\s+just\s+got|"
+                  r"(?:'ve|’ve|have)\s+(?:finally\s+|just\s+|now\s+|also\s+)+(?:got|bought)|"
                   r"picked\s+up|ordered|adopted|rescued|'ve\s+bought)\s+(?:me\s+|myself\s+|"
                   r"ourselves\s+)?(?P<det>a\s+second|a\s+third|a|an|the|two|three|four|five|\d+|another|one|"
                   r"a\s+new|some)\s+(?P<v>[^.;!?]+)", t, I)
@@ -262,6 +294,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
 
         new = det.endswith("new") or bool(re.match(r"^new\s", raw, I))
         kind = kind_of(f"{verb} {thing}") if new else None
+        if new and apposed and kind is None and category.split():
+            # "got a new phone, a samsung s24": the kind said before the name is what is
+            # replaced, whatever the brand (invariant 322)
+            kind = lx.KINDS.get(category.split()[-1])
         renewed = kind is not None
         # "I got a new phone, a Galaxy S24": a new one of a kind replaces the one on record
         # (invariant 155); a new plant or rug is only one more thing.
