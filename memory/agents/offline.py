@@ -30,6 +30,7 @@ from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
 from ..understand.swaps import swap_into
+from ..understand.value_shape import shape
 from .base import AgentInput, AgentOutput, ToolRunner
 
 _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
@@ -438,6 +439,12 @@ class OfflineAgent:
             # invariant 247: the plan on record keeps its words with the new date ("... at the
             # German embassy on 9 December 2026", not "Passport appointment on ...")
             text = _redated(old.text, text or "") or text
+        shaped, wrong = shape(text or "")
+        if shaped is None:
+            # Invariants 360-362: a garbled value (a dangling last word, a pronoun naming
+            # nothing) is not written; the reply says what could not be recorded.
+            return sentence(f"I haven't noted “{text}”: {wrong}")
+        text = shaped
         args = {"kind": "fact", "text": text, "fact_type": st.fact_type,
                 "confidence": st.confidence, "valid_from": _iso(st.valid_from),
                 "valid_to": _iso(st.valid_to), "reason": st.clause}
@@ -1708,7 +1715,8 @@ def _incomplete(text: str) -> bool:
     """A value that ends on a word that needs one after it ("Mochi is", "Owns a", "Works at"):
     a parse that lost the value (invariant 204); "Runs" alone is whole. Pure."""
     words = re.findall(r"[^\W_][\w'’.-]*", text)
-    return not words or words[-1].lower() in _DANGLING
+    # invariant 361: a capitalised last word is part of a name ("Listens to The The")
+    return not words or words[-1] in _DANGLING
 
 
 def _hypothetical(clause: str) -> bool:

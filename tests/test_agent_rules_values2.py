@@ -1,0 +1,82 @@
+"""Wrong and malformed values (issue 12, invariants 360-363): a garbled value is repaired only
+when the repair is certain, otherwise not written, and a home held as a rented or owned place
+is where the user lives. Real store, real agent."""
+
+from __future__ import annotations
+
+from memory.understand.matching import slots_of
+from memory.understand.value_shape import shape
+
+from .agent_support import active, one_supersede, turn
+
+
+def test_inv360_a_doubled_article_keeps_the_one_by_its_noun():
+    assert shape("Bike is a the red Brompton") == ("Bike is the red Brompton", "")
+    assert shape("Owns the a vintage Leica") == ("Owns a vintage Leica", "")
+    # a capitalised article is part of a name, never a slip
+    assert shape("Listens to The The") == ("Listens to The The", "")
+    assert shape("Favourite film is The A-Team") == ("Favourite film is The A-Team", "")
+
+
+def test_inv361_a_value_that_stops_on_a_function_word_is_not_written():
+    for cut in ("Commutes by bike to", "Volunteers at the food bank and", "Is learning the",
+                "Plays five-a-side because"):
+        assert shape(cut)[0] is None, cut
+    # the same words inside a whole value, or closing a name, are fine
+    for whole in ("Works at Marks and Spencer", "Shops at Fortnum and Mason",
+                  "Favourite band is The The", "Supports Brighton and Hove Albion"):
+        assert shape(whole) == (whole, ""), whole
+
+
+def test_inv361_a_name_ending_on_a_capitalised_article_is_written(service):
+    t = turn(service, "My favourite band is The The")
+    assert [w.text for w in t.writes()] == ["Favourite band is The The"]
+
+
+def test_inv362_a_pronoun_naming_nothing_is_not_written():
+    assert shape("Keeps muddling them up")[0] is None
+    assert shape("Gave it to a neighbour")[0] is None
+    assert shape("Cooks for my dad on Sundays")[0] is None
+    # "their" is the canonical third person for the user and stays; "its" is a possessive
+    assert shape("Renewed their passport") == ("Renewed their passport", "")
+    assert shape("Drives a Mini and loves its colour") == ("Drives a Mini and loves its colour", "")
+    # an upper-case I inside a name or title is a name, not the user
+    assert shape("Drives a BMW Series I") == ("Drives a BMW Series I", "")
+
+
+def test_inv362_a_hedge_leftover_is_dropped_from_the_value():
+    assert shape("They think the gym closes at 10pm") == ("The gym closes at 10pm", "")
+    assert shape("They reckon that the lease ends in June") == ("The lease ends in June", "")
+
+
+def test_inv362_the_reply_says_what_was_not_recorded(service):
+    # the parse leaves a first-person word in the value ("carer at my gran"): nothing is
+    # written, and the reply names the value and why, never "Noted"
+    t = turn(service, "I'm a carer for my gran two days a week")
+    assert t.writes() == [] and active(service) == []
+    assert t.reply.startswith("I haven't noted") and "“my”" in t.reply
+    # the same shape with the user's words made third person is written as usual
+    (w,) = turn(service, "I volunteer at the food bank with my neighbour").writes()
+    assert w.text == "Volunteers at the food bank with their neighbour"
+
+
+def test_inv363_a_rented_or_owned_home_is_where_the_user_lives():
+    assert "home" in slots_of("Rents a flat in Stockbridge", "identity")
+    assert "home" in slots_of("Rents a room in Hackney", "identity")
+    assert "home" in slots_of("Owns a terraced house in Frome", "identity")
+    # a holiday home, a car or a place without a name is not where they live
+    assert "home" not in slots_of("Owns a holiday cottage in Pembrokeshire", "identity")
+    assert "home" not in slots_of("Rents a van in Dover", "identity")
+    assert "home" not in slots_of("Rents a flat in town", "identity")
+
+
+def test_inv363_a_move_supersedes_a_rented_flat(service):
+    w = one_supersede(service, "We've just moved to Falmouth", "Rents a flat in Truro", "Falmouth",
+                      fact_type="identity")
+    assert w.text == "Lives in Falmouth"
+    assert active(service) == ["Lives in Falmouth"]
+
+
+def test_inv363_a_move_supersedes_an_owned_house(service):
+    one_supersede(service, "I moved to Harrogate last month", "Owns a house in Ripon", "Harrogate",
+                  fact_type="identity")
