@@ -36,12 +36,19 @@ def test_inv361_a_name_ending_on_a_capitalised_article_is_written(service):
 def test_inv362_a_pronoun_naming_nothing_is_not_written():
     assert shape("Keeps muddling them up")[0] is None
     assert shape("Gave it to a neighbour")[0] is None
-    assert shape("Cooks for my dad on Sundays")[0] is None
     # "their" is the canonical third person for the user and stays; "its" is a possessive
     assert shape("Renewed their passport") == ("Renewed their passport", "")
     assert shape("Drives a Mini and loves its colour") == ("Drives a Mini and loves its colour", "")
-    # an upper-case I inside a name or title is a name, not the user
+    # a pronoun in an aside after a comma leaves the whole value before it
+    assert shape("Has a tortoise, it is forty years old") == ("Has a tortoise", "")
+
+
+def test_inv362_the_users_own_words_become_the_canonical_third_person():
+    assert shape("Cooks for my dad on Sundays") == ("Cooks for their dad on Sundays", "")
+    assert shape("Keeps all our receipts in Dropbox") == ("Keeps all their receipts in Dropbox", "")
+    # a capitalised word opening a name or a title is not the user
     assert shape("Drives a BMW Series I") == ("Drives a BMW Series I", "")
+    assert shape("Listens to My Bloody Valentine") == ("Listens to My Bloody Valentine", "")
 
 
 def test_inv362_a_hedge_leftover_is_dropped_from_the_value():
@@ -50,12 +57,12 @@ def test_inv362_a_hedge_leftover_is_dropped_from_the_value():
 
 
 def test_inv362_the_reply_says_what_was_not_recorded(service):
-    # the parse leaves a first-person word in the value ("carer at my gran"): nothing is
-    # written, and the reply names the value and why, never "Noted"
-    t = turn(service, "I'm a carer for my gran two days a week")
+    # "them" names no one: nothing is written, and the reply names the value and the word it
+    # could not resolve, never "Noted"
+    t = turn(service, "I always muddle them up")
     assert t.writes() == [] and active(service) == []
-    assert t.reply.startswith("I haven't noted") and "“my”" in t.reply
-    # the same shape with the user's words made third person is written as usual
+    assert t.reply.startswith("I haven't noted") and "“them”" in t.reply
+    # a value with the user's own "my" is written, in the canonical third person
     (w,) = turn(service, "I volunteer at the food bank with my neighbour").writes()
     assert w.text == "Volunteers at the food bank with their neighbour"
 
@@ -80,3 +87,28 @@ def test_inv363_a_move_supersedes_a_rented_flat(service):
 def test_inv363_a_move_supersedes_an_owned_house(service):
     one_supersede(service, "I moved to Harrogate last month", "Owns a house in Ripon", "Harrogate",
                   fact_type="identity")
+
+
+def test_inv364_a_pets_name_said_later_in_the_clause_stays_with_it(service):
+    (w,) = turn(service, "Rescued a kitten from the RSPCA on Sunday, his name is Biscotti.").writes()
+    assert w.text == "Has a kitten called Biscotti"
+    (w,) = turn(service, "I got a puppy last month, she's called Nutmeg", user="bo").writes()
+    assert w.text == "Has a puppy called Nutmeg"
+
+
+def test_inv364_pets_counted_keep_their_names(service):
+    (w,) = turn(service, "We adopted three rabbits from a farm, Fudge, Toffee and Mallow.").writes()
+    assert w.text == "Has three rabbits, Fudge, Toffee and Mallow"
+
+
+def test_inv364_a_place_after_a_comma_is_not_a_pets_name(service):
+    (w,) = turn(service, "I adopted a dog from a shelter in Carlisle, Cumbria.").writes()
+    assert "called" not in w.text and "Cumbria" not in w.text
+
+
+def test_inv365_one_of_a_habit_is_singular(service):
+    service.write_fact("ana", "Has four cans of cola a day", fact_type="preference")
+    t = turn(service, "I'm down to one cola a day")
+    assert [w.text for w in t.writes()] == ["Has one cola a day"]
+    (w,) = turn(service, "I'm up to 3 lattes a day", user="bo").writes()
+    assert w.text == "Has 3 lattes a day"

@@ -19,7 +19,9 @@ your its that which who whose whom""".split())
 # the user said in the first person ("at my mum"), or a thing or people not named
 # ("Mixes them up", "Gave it away"). "their" is the canonical third person for the user
 # (phrases.third_person) and stays.
-_UNNAMED = frozenset("my me myself mine our ours us ourselves i it them they we".split())
+_UNNAMED = frozenset("it them they".split())
+# The user's own first-person words are certain: they become the canonical third person
+# ("Uses Obsidian for all my notes" -> "... all their notes"), never a refusal.
 
 # "They think the CKA is on ..." is the user's hedge ("I think"), already carried as the
 # review flag: the value is what follows it (invariant 362).
@@ -29,7 +31,7 @@ _HEDGE = re.compile(r"^(?:they|i)\s+(?:think|believe|reckon|guess|suppose)\s+(?:
 _WORD = re.compile(r"[^\W_][\w'’.-]*")
 
 
-def shape(text: str) -> tuple[str | None, str]:
+def shape(text: str, _top: bool = False) -> tuple[str | None, str]:
     """(value to write, "") when whole or repaired with certainty; (None, what is wrong) when
     it must not be written. Pure."""
     t = " ".join(text.split())
@@ -46,17 +48,25 @@ def shape(text: str) -> tuple[str | None, str]:
     if words[-1] in _DANGLING:
         return None, f"it stops short after “{words[-1]}”"
     for w in words:
-        if w in _UNNAMED or (w == "I" and len(words) > 1 and not _named_i(t)):
+        if w in _UNNAMED:
+            aside = re.search(r",\s+[^,]*\b" + re.escape(w) + r"\b", t)
+            if aside and aside.start() > 0 and not _top and shape_whole(t[:aside.start()]):
+                # the pronoun sits in a clause of its own after a comma ("CKA exam on 5 February,
+                # the test centre cancelled my slot"): the value is what came before it
+                return shape(t[:aside.start()], _top=True)
             return None, f"I couldn't tell what “{w}” stands for"
-    return cap(t), ""
+    return cap(_third(t)), ""
 
 
-def _named_i(text: str) -> bool:
-    """An upper-case "I" inside a name or a title ("Series I", "World War I", "I Will Survive"
-    after "is"): a capitalised neighbour says it is part of a name."""
-    for m in re.finditer(r"(?<![\w'’])I(?![\w'’])", text):
-        before = text[:m.start()].split()[-1:] or [""]
-        after = text[m.end():].split()[:1] or [""]
-        if not (before[0][:1].isupper() or after[0][:1].isupper()):
-            return False
-    return True
+def _third(text: str) -> str:
+    """The user's own lower-case first-person words as the canonical third person
+    (`phrases.third_person`); a capitalised "I" or "My" may open a name and stays. Pure."""
+    t = re.sub(r"\bmy\b|\bour\b", "their", text)
+    t = re.sub(r"\bmine\b|\bours\b", "theirs", t)
+    return re.sub(r"\bmyself\b|\bourselves\b|\bme\b|\bus\b", "them", t)
+
+
+def shape_whole(text: str) -> bool:
+    """True when `text` is written as it stands by `shape`. Pure."""
+    return shape(text, _top=True)[0] is not None
+
