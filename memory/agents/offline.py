@@ -439,7 +439,7 @@ class OfflineAgent:
             # invariant 247: the plan on record keeps its words with the new date ("... at the
             # German embassy on 9 December 2026", not "Passport appointment on ...")
             text = _redated(old.text, text or "") or text
-        shaped, wrong = shape(text or "")
+        shaped, wrong = shape(text or "", st.clause or None)
         if shaped is None:
             # Invariants 360-362: a garbled value (a dangling last word, a pronoun naming
             # nothing) is not written; the reply says what could not be recorded.

@@ -12,8 +12,8 @@ _ARTICLES = ("a", "an", "the")
 # Invariant 361: words that cannot close a whole value, said in lower case ("... to", "... and",
 # "... the"); a capitalised one is part of a name ("Listens to The The").
 _DANGLING = frozenset("""a an the to of with and or but nor in at on for from by as than into onto
-about via per so because if when while whereas although though unless until their his her my our
-your its that which who whose whom""".split())
+about via per so because if when while whereas although though unless until their my our your
+its whose""".split())  # "his", "her", "that" may close a value as pronouns ("must suit that")
 
 # Invariant 362: a pronoun left in a value stands for something the value does not name:
 # the user said in the first person ("at my mum"), or a thing or people not named
@@ -31,9 +31,10 @@ _HEDGE = re.compile(r"^(?:they|i)\s+(?:think|believe|reckon|guess|suppose)\s+(?:
 _WORD = re.compile(r"[^\W_][\w'’.-]*")
 
 
-def shape(text: str, _top: bool = False) -> tuple[str | None, str]:
+def shape(text: str, said: str | None = None, _top: bool = False) -> tuple[str | None, str]:
     """(value to write, "") when whole or repaired with certainty; (None, what is wrong) when
-    it must not be written. Pure."""
+    it must not be written. `said` is the user's clause: a "them" or "they" it does not hold
+    is the canonical third person for "me" or "I" (`phrases.third_person`), the user. Pure."""
     t = " ".join(text.split())
     hedge = _HEDGE.match(t)
     if hedge:
@@ -48,12 +49,12 @@ def shape(text: str, _top: bool = False) -> tuple[str | None, str]:
     if words[-1] in _DANGLING:
         return None, f"it stops short after “{words[-1]}”"
     for w in words:
-        if w in _UNNAMED:
+        if w in _UNNAMED and (said is None or re.search(r"(?<![\w'’])" + w + r"(?![\w'’])", said, re.I)):
             aside = re.search(r",\s+[^,]*\b" + re.escape(w) + r"\b", t)
-            if aside and aside.start() > 0 and not _top and shape_whole(t[:aside.start()]):
+            if aside and aside.start() > 0 and not _top and shape_whole(t[:aside.start()], said):
                 # the pronoun sits in a clause of its own after a comma ("CKA exam on 5 February,
                 # the test centre cancelled my slot"): the value is what came before it
-                return shape(t[:aside.start()], _top=True)
+                return shape(t[:aside.start()], said, _top=True)
             return None, f"I couldn't tell what “{w}” stands for"
     return cap(_third(t)), ""
 
@@ -66,7 +67,7 @@ def _third(text: str) -> str:
     return re.sub(r"\bmyself\b|\bourselves\b|\bme\b|\bus\b", "them", t)
 
 
-def shape_whole(text: str) -> bool:
-    """True when `text` is written as it stands by `shape`. Pure."""
-    return shape(text, _top=True)[0] is not None
+def shape_whole(text: str, said: str | None = None) -> bool:
+    """True when `shape` writes `text` (as it stands or repaired). Pure."""
+    return shape(text, said, _top=True)[0] is not None
 
