@@ -112,3 +112,22 @@ def test_inv365_one_of_a_habit_is_singular(service):
     assert [w.text for w in t.writes()] == ["Has one cola a day"]
     (w,) = turn(service, "I'm up to 3 lattes a day", user="bo").writes()
     assert w.text == "Has 3 lattes a day"
+
+
+def test_inv366_caring_for_a_relative_is_no_employer(service):
+    (w,) = turn(service, "I'm a carer for my dad two days a week").writes()
+    assert w.text == "Is a carer for their dad two days a week"
+    (w,) = turn(service, "I'm a full-time carer for my son", user="bo").writes()
+    assert w.text == "Is a full-time carer for their son" and "Works" not in w.text
+    # an employer after "for" stays an employer
+    (w,) = turn(service, "I'm a porter for the NHS", user="cy").writes()
+    assert w.text == "Works as a porter at the NHS"
+
+
+def test_inv367_a_stop_said_with_an_intensifier_is_the_stop_itself(service):
+    assert shape("Has given up eating sugar entirely") == ("Has given up eating sugar", "")
+    assert shape("No longer vapes, for good") == ("No longer vapes", "")
+    # an adverb that is part of what holds stays
+    assert shape("Is fully qualified") == ("Is fully qualified", "")
+    t = turn(service, "I've stopped eating red meat completely")
+    assert [w.text for w in t.writes()] == ["Does not eat red meat"]

@@ -43,6 +43,10 @@ def shape(text: str, said: str | None = None, _top: bool = False) -> tuple[str |
     # written in lower case, so "The The" (a band) is a name, not a slip.
     t = re.sub(r"\b(?:a|an|the)\s+(?=(?:a|an|the)\s)", "", t)
     t = re.sub(r"^(?:A|An|The)\s+(?=(?:a|an|the)\s)", "", t)
+    # Invariant 367: a stop said with an intensifier ("Has given up eating meat completely")
+    # is the stop itself; the adverb is how it was said, not part of what stopped.
+    t = re.sub(r"^((?:Has\s+given\s+up|Does\s+not|No\s+longer|Has\s+stopped)\s+\S.*?)\s*,?\s+"
+               r"(?:completely|entirely|altogether|totally|for\s+good|fully)$", r"\1", t)
     words = _WORD.findall(t)
     if not words:
         return None, "it had no words I could keep"
