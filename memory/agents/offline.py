@@ -13,6 +13,7 @@ from ..lexicon import expansions
 from ..text import normalise, stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
+from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.matching import (
     already_known,
     answered_slots,
@@ -350,6 +351,32 @@ class OfflineAgent:
             if old is None:
                 return ("I don't have that plan on record, so there was nothing to cancel; "
                         "I haven't noted anything.")
+        if st.rule == "plan:holiday":
+            # Invariant 346: "we're staying in Belfast for Christmas" replaces only the plan on
+            # record for the same holiday ("Back in Leeds for Christmas ..."), never another fact
+            # naming it ("Smart plug for the Christmas tree lights"); with none it is a new plan
+            occ = re.escape(st.previous or "")
+            old = next((h for h in hits if h.kind == "semantic" and h.state == "active" and occ and re.search(
+                r"(?:\b(?:for|over)\s+|^spending\s+)" + occ + r"\b(?!\s+(?:tree|lights?|presents?|part(?:y|ies)|"
+                r"jumpers?|dinner|lunch|market|cards?|shopping|decorations?|bonus|shifts?|food|films?))",
+                h.text, re.IGNORECASE)), None)
+        if st.rule == "plan:pulled-out":
+            # Invariant 346: only a plan on record naming it, an event or a dated one
+            want = terms(st.previous or "")
+            old = next((h for h in hits if h.kind == "semantic" and h.state == "active" and want
+                        and want <= terms(h.text) and PLAN_EVENT.search(h.text)), None)
+            if old is None:
+                return ("I don't have that plan on record, so there was nothing to call off; "
+                        "I haven't noted anything.")
+        if st.rule == "health:cleared" and old is None:
+            # Invariant 348: an allergy cleared ends the avoidance on record, or nothing
+            return "That ends something I have nothing on record about, so I haven't noted it."
+        if st.rule == "act:again":
+            # Invariant 342: "I'm running again" replaces only what stopped it ("Can't run
+            # because of a knee injury"), never a fact that only shares the verb
+            old = old if old is not None and STOPPED.search(old.text) else None
+            if old is None:
+                st = st.model_copy(update={"act": "assert", "previous": None})
         if old is None and st.slot == "team":
             # Invariant 220: the job on record names the old team ("Senior backend engineer on
             # the platform team at Helio"): the move replaces that team inside it.
@@ -368,7 +395,8 @@ class OfflineAgent:
             # does not do now, a constraint worth keeping even with no habit on record.
             verb, what = abstain.group("v").lower(), (abstain.group("x") or "").strip()
             said = {"eating": f"Does not eat {what}", "drinking": f"Does not drink {what}",
-                    "smoking": "Does not smoke", "vaping": "Does not vape"}[verb]
+                    "smoking": "Does not smoke", "vaping": "Does not vape"}.get(verb, "Does not drink alcohol")
+            # invariant 342: "gave up alcohol / booze / the drink" is not drinking alcohol
             st = st.model_copy(update={"text": said.strip(), "fact_type": "constraint",
                                        "act": "assert"})
         elif old is None and st.act == "change" and re.match(
@@ -381,13 +409,20 @@ class OfflineAgent:
                                           or _named_elsewhere(st.text or "", hits)):
             # "Leeds now" alone is a home only beside the one it replaces (invariant 163)
             return "I'm not sure what that place is to you, so I haven't noted it."
-        if old is None and st.rule == "third:school" and _one_of_theirs(st.text or "", hits):
+        if old is None and st.rule == "third:diagnosis" and _named_on_record(st.text or "", hits):
+            pass  # "Pickle's been diagnosed with diabetes" beside "Has a cat called Pickle" (inv. 348)
+        elif old is None and st.rule == "third:school" and _one_of_theirs(st.text or "", hits):
             pass  # "Aiko started university" beside "Has two kids, Aiko and Ren" (invariant 269)
         elif old is None and st.rule.startswith("third:"):
             # News about someone or something else is kept only as a change of what is on
             # record about them ("Jan lives in Lisbon now"), never as a new fact.
             return "That's about someone else and nothing I have on record, so I haven't noted it."
         known = already_known(st.text or "", hits)
+        if known is not None and st.rule.startswith("plan:") and st.valid_from and known.valid_from and \
+                known.valid_from != st.valid_from:
+            # Invariant 346: "booked Annecy for 20 to 24 October" beside last spring's "Trip to
+            # Annecy from April 2 to April 5": another trip on other dates, not already known
+            known = None
         if known is not None and st.act == "change" and names_as_rival(st.text or "", known.text):
             # "switched to Zigbee2MQTT" over "Uses ZHA rather than Zigbee2MQTT": the fact is
             # replaced, not already known (invariant 163).
@@ -1076,7 +1111,7 @@ _TEAM_IN = re.compile(r"\b(?P<prep>on|in|with)\s+the\s+(?P<team>[\w&'’-]+(?:\s
 
 # "Has given up eating meat", "... drinking alcohol", "... smoking" (invariant 222); a thing that
 # is not eaten or drunk ("eating out", "drinking with friends") is no abstinence.
-_ABSTAINS = re.compile(r"^has\s+given\s+up\s+(?P<v>eating|drinking|smoking|vaping)"
+_ABSTAINS = re.compile(r"^has\s+given\s+up\s+(?P<v>eating|drinking|smoking|vaping|alcohol|booze|the\s+booze)"
                        r"(?:\s+(?P<x>(?!out\b|in\b|with\b|at\b|late\b|alone\b|before\b|after\b)"
                        r"[\w'’ -]{2,40}?))?\s*$", re.IGNORECASE)
 
@@ -1144,6 +1179,14 @@ _NO_PREP = r"(?:(?!\b(?:on|in|from|between|for|at)\b)[^,;])*?"
 _DATE_PHRASE = re.compile(r"\b(?:on|in|from|between|for)\s+" + _NO_PREP + r"\b" + _MONTHS +
                           r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?(?:\s+to\s+" + _NO_PREP +
                           r"\b" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?)?")
+
+
+def _named_on_record(text: str, hits) -> bool:
+    """The name a statement opens with is a word of an active fact ("Has a cat called Pickle").
+    Invariant 348."""
+    name = (text.split() or [""])[0]
+    return name[:1].isupper() and any(h.kind == "semantic" and h.state == "active"
+                                      and name in re.findall(r"[\w'’-]+", h.text) for h in hits)
 
 
 def _one_of_theirs(text: str, hits) -> bool:

@@ -1014,6 +1014,13 @@ def trips(c: str, today: date, dates: Dates) -> list[Statement] | None:
     if m.re is _TRIP_BACK and not (re.search(r"\s(?:in|to|at|around|across)\s", m.group(0)[:m.start("p")])
                                    or _TRIP_CONTEXT.search(c)):
         return None  # "just back from Lidl": an errand, unless something says it was a trip
+    if not dates.found and re.match(r"^(?:i|we)\s+(?:just\s+)?(?:had|spent)\s+(?:(?:a|an|the|one)\s+(?:lovely\s+|nice\s+|"
+                                    r"quick\s+|great\s+)?(?:day|night|evening|afternoon|morning)|the\s+weekend)\s",
+                                    m.group(0), I):
+        # Invariant 341: "spent the weekend in Kraków, lovely city": a day or the weekend away,
+        # said with no date, is an outing told, not something to keep about the user ("a long
+        # weekend in Bruges in September" is a trip, dated)
+        return []
     went = m.groupdict().get("went")
     if went and not (re.match(r"^\s+for\s+(?:a|an|the|two|three|\d+)\s+(?:\w+\s+)?(?:days?|weeks?|"
                               r"weekend|fortnight|nights?|holiday|months?)\b", m.group("rest"), I)
@@ -1135,6 +1142,10 @@ def _booked(t: str, c: str, today: date, dates: Dates) -> list[Statement] | None
         where = place(m.group("p")) if m.group("p")[:1].isascii() else m.group("p")
         if where and where.lower() not in lx.RELATIONS | lx.PETS | {"i", "we"}:
             rest = _AFTER.sub("", m.group("rest") or "").strip(" ,:")
+            # Invariant 346: "for next year, 9 to 12 April": the dates are valid_from / valid_to;
+            # a relative word would go stale in the text (invariant 74)
+            rest = re.sub(r"^(?:for\s+)?(?:next|this)\s+(?:year|month|week|summer|spring|autumn|winter)\b[\s,]*",
+                          "", rest, flags=I).strip(" ,:")
             return [Statement(act="assert", text=f"Trip to {where}" + (f" {rest}" if rest else ""),
                               fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to,
                               clause=c, rule="plan:booked-trip")]

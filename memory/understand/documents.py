@@ -8,7 +8,7 @@ from datetime import date
 
 from .dates import find_dates
 from .model import Statement
-from .phrases import HARSH_RE, UPPER, I, cap, tidy
+from .phrases import HARSH_RE, UPPER, I, article, cap, tidy
 
 # The document's words as said, and its name in the fact. Longest first, so "pet passport" is
 # not read as "passport".
@@ -18,15 +18,46 @@ _DOCS = {"pet passport": "Pet passport", "passport": "Passport", "visa": "Visa",
          "id card": "ID card", "identity card": "ID card", "residence permit": "Residence permit",
          "work permit": "Work permit", "green card": "Green card", "railcard": "Railcard",
          "travel insurance": "Travel insurance", "ehic": "EHIC", "ghic": "GHIC",
-         "gym membership": "Gym membership", "lease": "Lease", "warranty": "Warranty"}
+         "gym membership": "Gym membership", "lease": "Lease", "warranty": "Warranty",
+         "epipens": "EpiPen", "epipen": "EpiPen", "epi-pens": "EpiPen", "epi-pen": "EpiPen"}  # inv. 343
 _DOC = "|".join(re.escape(d) for d in sorted(_DOCS, key=len, reverse=True))
-_RUNS_OUT = (r"(?:(?:is|'s)\s+)?(?:now\s+)?(?:valid|good)\s+(?:until|till|til|to|through)|"
+_RUNS_OUT = (r"(?:(?:is|'s|are)\s+)?(?:now\s+)?(?:valid|good)\s+(?:until|till|til|to|through)|"
+             # invariant 343: "my visa extension was approved until June 2028"
+             r"(?:(?:extension|renewal)\s+)?(?:was|has\s+been|got|is|'s)\s+(?:(?:approved|granted|extended|"
+             r"renewed)\s+)+(?:until|till|til|to|through)|"
              r"(?:now\s+)?(?:expires?|expiring|runs?\s+out|ends?)(?:\s+(?:on|in|at\s+the\s+end\s+of))?")
 _MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _WHEN = re.compile(r"^(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + _MONTH + r")\.?(?:,?\s+\d{4})?|"
                    r"(?:" + _MONTH + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|"
                    r"(?:" + _MONTH + r")\.?(?:\s+\d{4})?|\d{4}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})$", I)
+
+
+# "My Irish passport arrived yesterday", "got my UK spouse visa approved": a document of a kind
+# named by a word of its own (never "new" or "renewed") that came (invariant 343)
+_ARRIVED = re.compile(r"^(?:(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)*got\s+(?:my|our)\s+(?P<a1>(?:[\w-]+\s+){1,2}?)"
+                      r"(?P<d1>" + _DOC + r")\s+(?:approved|granted|issued|through)|(?:my|our)\s+(?P<a2>(?:[\w-]+\s+){1,2}?)"
+                      r"(?P<d2>" + _DOC + r")\s+(?:has\s+|finally\s+|just\s+)*(?:arrived|came(?:\s+through)?|"
+                      r"was\s+(?:approved|granted|issued)|got\s+(?:approved|granted|issued)|has\s+been\s+(?:approved|"
+                      r"granted|issued)))\b", I)
+
+
+def arrived(c: str, today: date) -> list[Statement] | None:
+    """Invariant 343: "My Irish passport arrived yesterday", "got my UK spouse visa approved
+    last week": the user has that document now, replacing the application on record that names
+    it, dated when it came. A new or renewed one with no expiry said names no kind of its own."""
+    m = _ARRIVED.match(c.strip())
+    if m is None:
+        return None
+    adj = tidy(m.group("a1") or m.group("a2"))
+    doc = m.group("d1") or m.group("d2")
+    if re.search(r"\b(?:new|renewed|current|old|replacement|first)\b", adj, I):
+        return None
+    thing = f"{adj} {_DOCS[doc.lower()].lower() if doc.lower() not in ('esta', 'ehic', 'ghic') else doc.upper()}"
+    came = find_dates(c, today).valid_from
+    return [Statement(act="change", text=f"Has {'a ' if re.match(r'U[A-Z]', thing) else article(thing)}{thing}",
+                      fact_type="world", previous=f"{adj} {doc.lower()}", clause=c, rule="document:arrived",
+                      valid_from=came if came and came <= today else None)]
 
 
 def documents(c: str, message: str, today: date) -> list[Statement] | None:
@@ -39,11 +70,16 @@ def documents(c: str, message: str, today: date) -> list[Statement] | None:
     if m is None:
         # "I renewed my driving licence, it expires on 3 June 2036": named, then "it"
         m = re.search(r"\b(?:my|our|the)\s+(?:new\s+|renewed\s+)?(?P<doc>" + _DOC + r")\b[^.;!?]*?,\s*"
-                      r"(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is)\s*(?P<verb>" + _RUNS_OUT +
+                      r"(?:and\s+|which\s+)?(?:(?:it|it's|it\s+is|which\s+is|the\s+new\s+one(?:'s|\s+is)?)\s*|"
+                      r"(?=(?:valid|good)\s))(?P<verb>" + _RUNS_OUT +
                       r")\s+(?P<when>[^,;!?]+?)\s*(?:[,;.!?]|$)", c, I)
+    if m is None and (got := arrived(c, today)) is not None:
+        return got
     if m is None:
         # "..., it's valid until 2036" after the document was named in the same message
-        m = re.search(r"^(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is)\s*(?P<verb>" + _RUNS_OUT +
+        # ("the new one's good until 2036": the renewed one, invariant 343)
+        m = re.search(r"^(?:and\s+|which\s+)?(?:it|it's|it\s+is|which\s+is|(?:the|my)\s+new\s+one(?:'s|\s+is)?)\s*"
+                      r"(?P<verb>" + _RUNS_OUT +
                       r")\s+(?P<when>[^,;!?]+?)\s*(?:[,;.!?]|$)", c.strip(), I)
         named = re.search(r"\b(?:my|our|the)\s+(?:new\s+|renewed\s+)?(?P<doc>" + _DOC + r")\b", message, I)
         if m is None or named is None:
@@ -59,8 +95,15 @@ def documents(c: str, message: str, today: date) -> list[Statement] | None:
     prep = "on" if re.search(r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]|[a-z]\.?\s+\d{1,2}\b(?!\d)|/", when, I) \
         else "in"
     end = find_dates("until " + when, today).valid_to
+    # Invariant 343: "my renewed passport arrived yesterday, valid until 2036": the day it came,
+    # said before its expiry, dates the new document (a day to come dates nothing)
+    came = find_dates(c[:m.start("verb")], today).valid_from if "verb" in m.groupdict() else None
+    # an EpiPen's expiry replaces only an EpiPen expiry, never the allergy it is carried for
+    # ("Allergic to peanuts, carries two EpiPens", invariant 343)
+    previous = f"{doc.lower()} expires" if name == "EpiPen" else doc.lower()
     return [Statement(act="change", text=f"{name} expires {prep} {when}", fact_type="world",
-                      previous=doc.lower(), valid_to=end, clause=c, rule="document:expiry")]
+                      previous=previous, valid_to=end, clause=c, rule="document:expiry",
+                      valid_from=came if came and came <= today else None)]
 
 
 _TIER = r"(?P<tier>(?!my\b|the\b|a\b|your\b|his\b|her\b)(?:(?-i:[A-Z])[\w-]*\s+(?=(?-i:[A-Z])))?[\w-]+)"

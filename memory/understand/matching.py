@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from ..text import STOP_WORDS, stem, term_set, words
 from . import lexicon as lx
+from .life2 import WORK_PATTERN
 from .statements import Statement
 
 # Words that say who holds a value or hedge it, not what the value is.
@@ -137,6 +138,8 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
         # "Takes tram 15 to the office", "Cycles to work": how the user commutes, one way at a
         # time (invariant 291)
         out.add("commute")
+    if WORK_PATTERN.match(low):
+        out.add("workpattern")  # invariant 349: how the user works, one pattern at a time
     if re.search(r"\b\d{1,3}\s+years?\s+old\b", low):
         out.add("age")
     if re.search(r"\b(?:married|divorced|single|widowed|engaged|separated)\b", low):

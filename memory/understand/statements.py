@@ -34,6 +34,17 @@ from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
+from .life2 import (
+    ACTUALLY,
+    DUE_NEXT,
+    FEELING_LEAD,
+    FIRST_GO,
+    carried_with_allergy,
+    habits_and_health,
+    holiday_visit,
+    pulled_out,
+    taken_up_again,
+)
 from .model import Statement, Understanding
 from .phrases import CHANGE_RE, HARSH_RE, HEDGE_RE, HYPO_RE, I, article, cap, third_person, tidy
 from .switches import switches
@@ -62,7 +73,7 @@ _PREFIX = re.compile(
     r"\b[,:!.]?\s*)+", I)
 _CONDITIONAL = re.compile(
     r"\b(?:if\s+(?:i|we|you|they|he|she|it|my|our|the|that|this|there)|unless|what\s+if|suppose|"
-    r"supposing|imagine|in\s+theory|hypothetically|wish|"
+    r"supposing|imagine|in\s+theory|hypothetically|wish|if\s+[\w'’-]+\s+ever|"  # invariant 340
     r"if\s+only|as\s+if|might|" + lx.MAY_MODAL + r"|could\s+(?:i|we)|should\s+(?:i|we)|i\s+should|"
     r"we\s+should|(?:i|we)\s+could|would|or\s+maybe)\b", re.IGNORECASE)
 _THEY_THINK = re.compile(
@@ -268,6 +279,7 @@ HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
     lambda c, today, d: health(c, d),
     lambda c, today, d: preferences(c, d),
     lambda c, today, d: identity(c, d),
+    habits_and_health,  # invariants 345-347: before milestones, which read any exam passed
     lambda c, today, d: milestones(c, d),
     plans,
     lambda c, today, d: accounts(c, d),  # invariant 304
@@ -358,6 +370,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         return (found_head or []) + (found_tail or [])
     c = _role_first(_own_noun(c))
     dates = find_dates(c, today)
+    found = holiday_visit(c, dates)  # invariant 346
+    if found is not None:
+        return found
     found = relation(dates.text)
     if found and dates.found and not all(f.lower().startswith("since") for f in dates.found):
         # "my partner's working from home today / tomorrow": one day of it, not what they do;
@@ -381,7 +396,7 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         if found is not None:
             return found
     # a plan moved or called off, when nothing else read it (invariants 247, 237)
-    return rescheduled(c, message, today) or cancelled(c, message, today)
+    return rescheduled(c, message, today) or cancelled(c, message, today) or pulled_out(c)  # inv. 346
 
 
 # --- clause-scoped hypotheticals, carried subjects, switches back, kinds (invariant 155) --------
@@ -468,7 +483,8 @@ _THIRD_SUBJECT = re.compile(r"^(?:(?:my|our)\s+(?:" + "|".join(sorted(lx.RELATIO
 _CARRY_START = re.compile(r"^(?:then\s+|and\s+)?" + _CARRY, I)
 
 _BACK = re.compile(r"^(?:(?:i|we)(?:\s+|(?=')))?(?:(?:am|'m|are|'re|have|has|went|gone|going|switched|changed|"
-                   r"got|finally|now|just)\s+)*back\s+(?P<on>to|on|onto)\s+(?:using\s+|drinking\s+|being\s+|"
+                   r"got|finally|now|just)\s+)*back\s+(?P<on>to|on|onto)\s+(?:using\s+|drinking\s+|"
+                   r"being\s+(?:fully\s+|strictly\s+|completely\s+|totally\s+)?|"  # invariant 342
                    r"(?:a|an|my|the)\s+)?(?P<v>[^,;.!?]+?)(?:\s+(?:after|following)\s+(?:a|an|two|three|"
                    r"several|\d+|some)?\s*(?:\w+\s+)?(?:of|on|with)\s+(?P<old>[^,;.!?]+?))?"
                    r"(?:\s+(?:now|again|for\s+good))?\s*(?:[,;.!?].*)?$", I)
@@ -506,7 +522,10 @@ def switch_back(part: str, earlier: list[Statement], before: list[str] | None = 
     if low in _DRINKS or diet:
         value = low  # a plain word a lower-case message's name rule capitalised ("went back to Tea")
     if diet:
-        return f"I'm {value} now", old
+        # "gone back to being vegetarian, no fish since last month": what follows the comma
+        # still dates it (invariant 342)
+        tail = re.search(r"[,;][^.!?]*", part.strip()[m.end("v"):])
+        return f"I'm {value} now" + (tail.group(0) if tail else ""), old
     verb = "drink" if words & _DRINKS else "use"
     for st in earlier:
         ended = re.match(r"^(?:no\s+longer|has\s+given\s+up|stopped)\s+(?P<v>\w+)", st.text or "", I)
@@ -710,7 +729,10 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             raw = f"now in {m.group('p').capitalize()}" + raw[m.end():]
         moved_only = bool(re.fullmatch(r"\W*(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:moved|"
                                        r"moved\s+house|moved\s+out)\W*", raw, I))
-        c = _PREFIX.sub("", canonical(_PREFIX.sub("", raw).strip(), lowercase=lowercase)).strip()
+        # Invariant 347: "Over the moon, passed my test, first time!": the feeling said before
+        # the news and how it went after it are no part of what is kept
+        said_raw = ACTUALLY.sub(r"\g<s> ", FIRST_GO.sub("", FEELING_LEAD.sub("", raw)))
+        c = _PREFIX.sub("", canonical(_PREFIX.sub("", said_raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
         intro = _INTRO.match(raw.strip())
         if intro and (greeted or intro.group("cue")) and intro.group("n").lower() not in _NOT_PLACES \
@@ -935,11 +957,18 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 # "I'm allergic to sesame. Diagnosed on 12 November": a subject-less participle
                 # dates what was just said (invariant 139)
                 prev.valid_from = spare[0].valid_from
+            elif spare and prev is not None and prev.rule.endswith(":pregnant") and "due" not in (prev.text or "") \
+                    and DUE_NEXT.match(raw) and spare[0].valid_from and spare[0].valid_from > today:
+                # Invariant 344: "I'm pregnant! Due on 3 June": the due date said next is part
+                # of it, as when said in the same clause (invariant 156)
+                prev.text = f"{prev.text}, due in {spare[0].valid_from:%B %Y}"
             out.ignored.append(raw)
             continue
         out.statements += kept
     out.statements = _standalone(out.statements)
     out.statements = _merge(out.statements)
+    out.statements = carried_with_allergy(out.statements)  # invariant 348
+    out.statements = taken_up_again(out.statements)  # invariant 342
     out.statements = changes.dated_move(changes.retrained(out.statements), message)  # invariants 357, 358
     if bare:
         for st in out.statements:
