@@ -131,3 +131,13 @@ def test_inv367_a_stop_said_with_an_intensifier_is_the_stop_itself(service):
     assert shape("Is fully qualified") == ("Is fully qualified", "")
     t = turn(service, "I've stopped eating red meat completely")
     assert [w.text for w in t.writes()] == ["Does not eat red meat"]
+
+
+def test_inv368_a_verb_said_only_as_an_occasion_is_not_a_fact(service):
+    t = turn(service, "I sneeze whenever I visit my aunt")
+    assert t.writes() == [] and "haven't noted" in t.reply
+    t = turn(service, "My knee aches each time I cycle to the office", user="bo")
+    assert t.writes() == []
+    # the same verb said on its own is kept
+    (w,) = turn(service, "I visit my aunt every Sunday", user="cy").writes()
+    assert "aunt" in w.text

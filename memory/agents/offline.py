@@ -298,6 +298,10 @@ class OfflineAgent:
             # Invariant 204: a value cut short ("Mochi is", "Owns a") is a parse that lost its
             # words; a wrong write is worse than a missed one.
             return "I'm not sure I understood that fully, so I haven't noted it."
+        if st.rule == "act:verb" and _occasion_only(st.clause):
+            # Invariant 368: "my eyes go mad every time I visit my sister": the visit is only
+            # when something else happens, a fragment of another clause, not a fact to keep
+            return "I'm not sure that's something to keep on its own, so I haven't noted it."
         if "location:now-at" in st.rule and not (st.text or "").startswith("Works at "):
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
@@ -1760,6 +1764,13 @@ def _incomplete(text: str) -> bool:
     words = re.findall(r"[^\W_][\w'’.-]*", text)
     # invariant 361: a capitalised last word is part of a name ("Listens to The The")
     return not words or words[-1] in _DANGLING
+
+
+def _occasion_only(clause: str) -> bool:
+    """The user's verb is said only as the occasion of something else ("I sneeze whenever I
+    visit my aunt"): the clause has words before "every time / whenever" (invariant 368). Pure."""
+    return bool(re.search(r"\S\s+(?:every\s+time|each\s+time|any\s+time|whenever)\s+(?:i|we)\b",
+                          clause, re.IGNORECASE))
 
 
 def _hypothetical(clause: str) -> bool:
