@@ -40,6 +40,7 @@ from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
 from ..understand.swaps import swap_into
+from ..understand.value_shape import shape
 from .base import AgentInput, AgentOutput, ToolRunner
 
 _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
@@ -326,6 +327,10 @@ class OfflineAgent:
             # Invariant 204: a value cut short ("Mochi is", "Owns a") is a parse that lost its
             # words; a wrong write is worse than a missed one.
             return "I'm not sure I understood that fully, so I haven't noted it."
+        if st.rule == "act:verb" and _occasion_only(st.clause):
+            # Invariant 368: "my eyes go mad every time I visit my sister": the visit is only
+            # when something else happens, a fragment of another clause, not a fact to keep
+            return "I'm not sure that's something to keep on its own, so I haven't noted it."
         if "location:now-at" in st.rule and not (st.text or "").startswith("Works at "):
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
@@ -575,6 +580,12 @@ class OfflineAgent:
             # invariant 247: the plan on record keeps its words with the new date ("... at the
             # German embassy on 9 December 2026", not "Passport appointment on ...")
             text = _redated(old.text, text or "") or text
+        shaped, wrong = shape(text or "", st.clause or None)
+        if shaped is None:
+            # Invariants 360-362: a garbled value (a dangling last word, a pronoun naming
+            # nothing) is not written; the reply says what could not be recorded.
+            return sentence(f"I haven't noted “{text}”: {wrong}")
+        text = shaped
         args = {"kind": "fact", "text": text, "fact_type": st.fact_type,
                 "confidence": st.confidence, "valid_from": _iso(st.valid_from),
                 "valid_to": _iso(st.valid_to), "reason": st.clause}
@@ -1881,7 +1892,15 @@ def _incomplete(text: str) -> bool:
     """A value that ends on a word that needs one after it ("Mochi is", "Owns a", "Works at"):
     a parse that lost the value (invariant 204); "Runs" alone is whole. Pure."""
     words = re.findall(r"[^\W_][\w'’.-]*", text)
-    return not words or words[-1].lower() in _DANGLING
+    # invariant 361: a capitalised last word is part of a name ("Listens to The The")
+    return not words or words[-1] in _DANGLING
+
+
+def _occasion_only(clause: str) -> bool:
+    """The user's verb is said only as the occasion of something else ("I sneeze whenever I
+    visit my aunt"): the clause has words before "every time / whenever" (invariant 368). Pure."""
+    return bool(re.search(r"\S\s+(?:every\s+time|each\s+time|any\s+time|whenever)\s+(?:i|we)\b",
+                          clause, re.IGNORECASE))
 
 
 def _hypothetical(clause: str) -> bool:

@@ -457,6 +457,13 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
                            r"(?:\w+\s+)?(?:years?|months?|weeks?|days?)\b", at, I):
             at = None  # "a teacher for ten years": how long, not where
         at = tidy(re.sub(r"^(?:the\s+)", "the ", at)) if at else None
+        kin = re.match(r"^(?:my|our)\s+(?P<k>[\w'’-]+)(?P<rest>.*)$", at or "", I)
+        if kin and kin.group("k").lower() in lx.RELATIONS:
+            # Invariant 366: "a carer for my mum" is who they care for, never an employer
+            # ("Works as a carer at my mum"): "Is a carer for their mum"
+            return [Statement(act="assert", text=f"Is {article(role)}{role} for their "
+                              f"{kin.group('k')}{kin.group('rest')}", fact_type="identity",
+                              valid_from=dates.valid_from, clause=c, rule="work:role-for-kin")]
         text = f"Works as {article(role)}{role}" + (f" at {at}" if at else "")
         changed = bool(re.search(r"\b(?:now|became|become|promoted|new|started|from)\b", c, I))
         return [Statement(act="change" if changed else "assert", text=text, fact_type="identity",

@@ -87,12 +87,23 @@ def answered_slots(text: str, fact_type: str | None = None) -> set[str]:
     return out
 
 
+_HOME_HELD = re.compile(
+    r"^(?:rents|owns|shares)\s+(?:a|an|the|their)\s+(?!(?:holiday|second|summer|weekend|rental|"
+    r"buy-to-let|investment)\b)(?:[\w'’-]+\s+){0,2}?(?:flat|room|house|apartment|cottage|bungalow|"
+    r"place|home|studio|maisonette|townhouse|condo|bedsit|terrace|semi)\s+(?:in|near)\s+(?-i:[A-Z])",
+    re.IGNORECASE)
+
+
 def slots_of(text: str, fact_type: str | None = None) -> set[str]:
     """The single-valued attributes a stored text fills (a fact may fill several)."""
     t = text.strip()
     low = t.lower()
     out: set[str] = set()
     if re.match(r"^(?:lives|lived|living|resides|based|moved\s+(?:to|away))\b|^home\s+is\b", low):
+        out.add("home")
+    if _HOME_HELD.match(t):
+        # Invariant 363: "Rents a flat in Leith" / "Owns a house in Bath" is where the user
+        # lives, so a move replaces it; a holiday or second home is not.
         out.add("home")
     relation = bool(_RELATION_HEAD.match(low))
     # "Her name is Lena and she is a field service manager at Nordwind": the user's own job,

@@ -275,6 +275,21 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
                               clause=c, rule="own:relation")]
         pet = bool(words & lx.PETS)
+        many = det[:1].isdigit() or det in {"two", "three", "four", "five"}
+        if not pet and many and {w[:-1] for w in words if w.endswith("s")} & lx.PETS:
+            pet = True  # "two cats": pets, had rather than owned (invariant 364)
+        if pet and not named and not re.search(r"\b(?:called|named)\b", thing, I):
+            # Invariant 364: the pet's name said later in the clause stays with it ("a cat from
+            # the shelter, her name is Kaju" -> "Has a cat called Kaju"; "two cats from the
+            # shelter, Salt and Pepper" -> "Has two cats, Salt and Pepper").
+            nm = re.search(r"(?:\b(?:called|named)\s+|,\s*(?:she|he|it)(?:'s|’s|\s+is)\s+(?:called|named)\s+)"
+                           r"(?P<n>[A-Z][\w'’-]*)\s*[.!]*\s*$", raw)
+            both = re.search(r",\s*(?P<n>[A-Z][\w'’-]*(?:\s*,\s*[A-Z][\w'’-]*)*\s+and\s+[A-Z][\w'’-]*)"
+                             r"\s*[.!]*\s*$", raw) if many else None
+            if both and "," not in thing:
+                thing = f"{thing}, {both.group('n')}"
+            elif nm and not many:
+                thing = f"{thing} called {nm.group('n')}"
         if words & {"phd", "degree", "masters", "diploma", "doctorate", "mba", "bsc", "msc", "ba", "ma",
                     "certificate", "licence", "license"}:
             # "I have a PhD in chemistry": a qualification is held, not owned (invariant 166)
@@ -466,7 +481,10 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
     m = re.search(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:down|up)\s+to\s+(?P<n>\d+|one|two|three|four|five|six)\s+"
                   r"(?P<v>[a-z][\w-]*?)s?\s+(?P<per>a|per|each)\s+(?P<unit>day|week|night|month)\b", t, I)
     if m:
-        return [Statement(act="change", text=f"Has {m.group('n')} {m.group('v')}s a {m.group('unit')}",
+        # invariant 365: one of a thing is said in the singular ("Has one espresso a day")
+        one = m.group("n").lower() in {"one", "1"}
+        return [Statement(act="change", text=f"Has {m.group('n')} {m.group('v')}{'' if one else 's'} "
+                                             f"a {m.group('unit')}",
                           fact_type="preference", previous=m.group("v").lower(),
                           valid_from=dates.valid_from, clause=c, rule="act:down-to")]
     # "I studied law at Durham": what the user studied stays true (invariant 166)
