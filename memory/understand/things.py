@@ -69,8 +69,8 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             thing = " ".join(filter(None, [adj, *noun]))
         if thing:
             # "Hue motion sensors": things said in the plural take no article (invariant 321)
-            many = thing.split()[-1].lower()
-            a = "" if many.endswith("s") and many[:-1] in lx.THINGS else article(thing)
+            last = thing.split()[-1].lower()
+            a = "" if last.endswith("s") and last[:-1] in lx.THINGS else article(thing)
             return [Statement(act="change", text=f"Owns {a}{thing}", fact_type="world",
                               previous=was or None, valid_from=dates.valid_from,
                               clause=c, rule="own:replaced")]
@@ -275,7 +275,7 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
             return [Statement(act="assert", text=f"Has {article(thing)}{thing}", fact_type="identity",
                               clause=c, rule="own:relation")]
         pet = bool(words & lx.PETS)
-        many = det[:1].isdigit() or det in {"two", "three", "four", "five"}
+        many = bool(det[:1].isdigit() or det in {"two", "three", "four", "five"})
         if not pet and many and {w[:-1] for w in words if w.endswith("s")} & lx.PETS:
             pet = True  # "two cats": pets, had rather than owned (invariant 364)
         if pet and not named and not re.search(r"\b(?:called|named)\b", thing, I):
