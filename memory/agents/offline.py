@@ -13,6 +13,7 @@ from ..lexicon import expansions
 from ..text import normalise, stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
+from ..understand.endings import ended_fact
 from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.matching import (
     already_known,
@@ -342,6 +343,12 @@ class OfflineAgent:
             # Invariant 298: one item of a list on record stopped ("cancelled Disney+" over
             # "Subscribes to Netflix and Disney+"): the rest is what holds now.
             st = st.model_copy(update={"text": rest[0]})
+        if st.rule.startswith("end:"):
+            # Invariant 382: a medicine, condition or tool that ended replaces only the one
+            # active fact naming it; with none on record nothing is written (invariant 141)
+            old = ended_fact(st.previous or "", old, hits)
+            if old is None:
+                return "That ends something I have nothing on record about, so I haven't noted it."
         if st.rule == "third:not-any-more" and old is not None and not (
                 terms(st.text or "") - terms(st.previous or "") - terms("no longer is")) & terms(old.text):
             # Invariant 274: a fact about them that shares what stopped, never just their name

@@ -226,7 +226,8 @@ WORK_PATTERN = re.compile(r"^works\s+(?:from\s+home|remotely|remote|(?:fully|mos
 _AGAIN = re.compile(r"^is\s+(?P<v>[a-z]+ing)\s+again$", I)
 # what stopped it: "Can't run because of a knee injury", "Has given up swimming", "Does not drink"
 STOPPED = re.compile(r"\b(?:can'?t|cannot|can\s+not|unable|not|no\s+longer|stopped|given\s+up|gave\s+up|quit|"
-                     r"injur\w*|banned|off)\b", I)
+                     # "Doesn't drink alcohol", "Never smokes": stopped too (invariant 380)
+                     r"injur\w*|banned|off|doesn'?t|don'?t|never)\b", I)
 
 
 def taken_up_again(statements: list[Statement]) -> list[Statement]:

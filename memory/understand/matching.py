@@ -245,6 +245,13 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                 # only mentions in a clause about something else ("Has a Reolink doorbell whose
                 # chime plays through the kitchen speaker" does not own the kitchen speaker)
                 found = [h for h in found if _kin(want) <= _kin(terms(_RELATIVE.split(h.text, maxsplit=1)[0]))]
+                held = want & _HELD
+                if not found and held and want - held and st.rule == "own:gone":
+                    # Invariant 383: "closed my TAP Miles&Go account" over "Joined TAP Miles&Go":
+                    # the name without the word for holding it, in one fact only
+                    named = {h.id: h for h in facts if terms(h.text) != new_terms and _kin(want - held)
+                             <= _kin(terms(_RELATIVE.split(h.text, maxsplit=1)[0]))}
+                    found = list(named.values()) if len(named) == 1 else []
                 if not found:  # "XM5s" in "WH-1000XM5", "gym" in "PureGym": one fact only
                     inside = {h.id: h for h in facts if terms(h.text) != new_terms and _inside(want, h.text)}
                     found = list(inside.values()) if len(inside) == 1 else []
@@ -327,6 +334,8 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
 
 
 _OWN_RULES = frozenset({"own:gone", "own:replaced", "own:switched"})
+# what is held rather than owned: an account, a membership (invariant 383)
+_HELD = terms("account membership subscription card policy contract profile")
 _RELATIVE = re.compile(r"\b(?:whose|which|that|who|where)\b", re.IGNORECASE)
 
 

@@ -31,6 +31,7 @@ from .about_me import (
     work,
 )
 from .belongings import belongings, dated_acquisition
+from .endings import ended
 from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
@@ -295,6 +296,7 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
 
 # In order: the first handler that reads a clause wins. Each takes (clause, today, dates).
 HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
+    lambda c, today, d: ended(c, d),  # invariants 377-381: endings and resumptions
     location,
     lambda c, today, d: schedule(c, d),
     lambda c, today, d: work(c, d),

@@ -403,7 +403,10 @@ def activities(c: str, dates: Dates) -> list[Statement] | None:
                   r"(?P<v>[^,.;!?]+)", t, I)
     if m:
         # "dropped my sister off": a lift, nothing that ended
-        thing = "" if re.search(r"\boff\b", m.group("v"), I) else obj_phrase(m.group("v"), keep_article=True)
+        # "quit football after my knee surgery": why or when it ended is no part of it (inv. 383)
+        v = re.sub(r"\s+(?:after|because|since|due\s+to|following|when|once)\s+(?:my|the|i|it|a|an|we|our|"
+                   r"he|she|they|his|her|their)\b.*$", "", m.group("v"), flags=I)
+        thing = "" if re.search(r"\boff\b", v, I) else obj_phrase(v, keep_article=True)
         if thing and thing.lower() not in {"it", "that", "this", "my job", "work"} and not re.match(
                 r"^(?:my|the|our)\s+(?:job|role|position|work)\b", thing, I):
             gerund = re.fullmatch(r"([a-z]+)ing", thing.lower())

@@ -1,0 +1,187 @@
+"""Endings and resumptions of medicines, conditions, tools and habits (invariants 377-384).
+
+Pure, deterministic readers of one clause each, for the words people use when something on
+record stops or starts again: "I came off sertraline in October", "the GP stopped the
+ramipril", "the eczema has cleared up completely", "uninstalled AeroSpace", "the kettle flow is
+gone", "I'm cycling to the office again this winter", "I started drinking again, just a glass
+of wine with dinner". Each returns None when it does not read the clause, so the other readers
+still do. The agent replaces only the one active fact that names the thing (`names_ended`);
+with none on record an ending writes nothing (invariant 141).
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import lexicon as lx
+from .dates import Dates
+from .model import Statement
+from .phrases import I, UPPER, tidy
+
+# --- invariant 377: a medicine stopped ---------------------------------------------------------
+_MED = r"(?P<x>" + lx.MEDICINE + r"(?:\s+" + lx.DOSE + r")?)"
+_WHO = (r"(?:my|the)\s+(?:doctor|doc|gp|consultant|specialist|psychiatrist|cardiologist|dermatologist|"
+        r"endocrinologist|nurse|prescriber|clinic|hospital)")
+_OFF_MED = re.compile(
+    r"^(?:(?:so|and|but|finally|well)\s+)?(?:i|we)\s+(?:have\s+|'ve\s+|had\s+|just\s+|finally\s+|now\s+|fully\s+|"
+    r"completely\s+|officially\s+)*(?:came|come|got|gotten|went|gone|been|was|am|'m|tapered|weaned\s+(?:myself\s+)?|"
+    r"weaned)\s+(?:fully\s+|completely\s+|right\s+|finally\s+)*off\s+(?:of\s+)?(?:the\s+|my\s+)?" + _MED +
+    r"(?P<tail>[^,;]*)$", I)
+_NO_LONGER_ON = re.compile(
+    r"^(?:i'?m|i\s+am)\s+(?:no\s+longer\s+on|not\s+on\s+(?:the\s+|my\s+)?(?=\S+(?:\s+\S+)?\s+any\s*more))\s*"
+    r"(?:the\s+|my\s+)?" + _MED + r"(?P<tail>[^,;]*)$", I)
+_STOPPED_BY = re.compile(
+    r"(?:^|,\s*|\band\s+|\bso\s+)" + _WHO + r"\s+(?:has\s+|have\s+|just\s+|finally\s+)*(?:stopped|discontinued|"
+    r"took\s+me\s+off|taken\s+me\s+off|has\s+taken\s+me\s+off)\s+(?:the\s+|my\s+)?" + _MED +
+    r"(?P<tail>[^,;]*)$", I)
+
+# --- invariant 378: a condition cleared --------------------------------------------------------
+_CONDITION = (r"(?P<c>" + "|".join(re.escape(c) for c in sorted(
+    (c for c in lx.CONDITIONS if not c.startswith("a ")), key=len, reverse=True)) +
+    r"|psoriasis|acne|rosacea|insomnia|gout|shingles|sciatica|anaemia|[a-z]+itis)")
+_CLEARED_UP = re.compile(
+    r"^(?:(?:so|and|but|finally|good\s+news)\s*,?\s+)?(?:" + _WHO + r"\s+(?:says|said|confirmed|told\s+me)\s+"
+    r"(?:that\s+)?)?(?:the\s+|my\s+)" + _CONDITION + r"\s+(?:has\s+|is\s+|'s\s+|have\s+|are\s+)?"
+    r"(?:now\s+|finally\s+|completely\s+|fully\s+|totally\s+|all\s+)*(?P<how>cleared(?:\s+up)?|gone(?:\s+away)?|"
+    r"went\s+away|healed|resolved|in\s+remission|disappeared|cured)(?:\s+(?:completely|fully|for\s+good|"
+    r"now|totally|at\s+last))*\s*[.!]*$", I)
+_OVER_IT = re.compile(r"^(?:i'?m|i\s+am)\s+(?:now\s+|finally\s+)?(?:free\s+of|clear\s+of|cured\s+of|rid\s+of)\s+"
+                      r"(?:the\s+|my\s+)?" + _CONDITION + r"(?:\s+(?:now|completely|for\s+good|at\s+last))*\s*[.!]*$", I)
+# "my blood pressure is back to normal": high blood pressure, ended
+_BP_NORMAL = re.compile(r"^(?:(?:so|and|but|good\s+news)\s*,?\s+)?(?:my|the)\s+(?P<c>blood\s+pressure)\s+(?:is|'s|has\s+been)"
+                        r"\s+(?:now\s+)?(?:back\s+(?:to\s+)?normal|normal\s+again|back\s+down)\b", I)
+
+# --- invariant 379: a tool, app or automation removed ------------------------------------------
+_TOOL = (r"(?:flow|automation|app|routine|script|rule|scene|shortcut|extension|plugin|add-on|widget|"
+         r"reminder|cron\s+job|integration|skill|account|profile|theme|alias|hook|blueprint)")
+_NAMED = r"(?P<n>" + UPPER + r"[\w&'’+.-]*(?:\s+" + UPPER + r"[\w&'’+.-]*){0,2})"
+_REMOVED = re.compile(
+    r"^(?:(?:so|and|but|finally)\s+)?(?:(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*)?(?:uninstalled|"
+    r"deinstalled|deleted|removed|disabled|turned\s+off|switched\s+off)\s+(?:(?:the|my|our)\s+(?P<t>[\w'’ -]+?\s+"
+    + _TOOL + r")|" + _NAMED + r")(?P<tail>[^,;]*)$", I)
+_TOOL_GONE = re.compile(r"^(?:the|my|our)\s+(?P<t>[\w'’ -]+?\s+" + _TOOL + r")\s+(?:is|'s|has|was)\s+"
+                        r"(?:now\s+|been\s+)?(?:gone|deleted|removed|disabled|uninstalled|switched\s+off|turned\s+off)"
+                        r"(?:\s+(?:now|for\s+good))?\s*[.!]*$", I)
+
+# --- invariant 380: a habit taken up again, said "started X again" -------------------------------
+_HABITS = ("drink|smok|vap|run|cycl|swim|climb|boulder|bak|cook|knit|paint|sing|surf|ski|hik|meditat|"
+           "journal|read|writ|eat|walk|row|lift|danc|play|skat|garden|fish|golf|box")
+_AGAIN = re.compile(
+    r"^(?:(?:so|and|but|finally|well)\s+)?(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|recently\s+)*(?:started|begun|began|"
+    r"took\s+up|taken\s+up)\s+(?P<g>(?:" + _HABITS + r")[a-z]*ing)\s+again\b"
+    r"(?:\s*,?\s*(?:but\s+)?(?:just|only|mostly|though\s+only)\s+(?P<what>[^,.;!?]+))?\s*[.!]*$", I)
+
+# --- invariant 381: a commute taken up again, said in the progressive ---------------------------
+_HOW = {"cycling": "Cycles", "biking": "Cycles", "walking": "Walks", "driving": "Drives", "running": "Runs",
+        "scooting": "Scoots"}
+_COMMUTE_AGAIN = re.compile(
+    r"^(?:(?:so|and|but)\s+)?(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?P<how>cycling|biking|walking|driving|"
+    r"running|scooting)\s+(?:back\s+)?(?:to|into)\s+(?P<to>work|the\s+office|the\s+lab|school|uni|college|the\s+hospital)"
+    r"\s+(?P<cue>again|now|these\s+days)\b(?:\s+(?:this|in\s+the|for\s+the)\s+(?P<season>winter|summer|autumn|spring))?"
+    r"\s*[.!]*$", I)
+
+_NOT_MINE = re.compile(r"\b(?:my|our|his|her|their)\s+(?:" + "|".join(sorted(lx.RELATIONS | {"friend"})) +
+                       r")(?:['’]s)?\b", I)
+
+
+def _clean(x: str) -> str:
+    return tidy(re.sub(r"\s+(?:completely|entirely|altogether|for\s+good|now|again|too)$", "", x.strip(), flags=I))
+
+
+def ended(c: str, dates: Dates) -> list[Statement] | None:
+    """Invariants 377-381: an ending or a resumption said in new words; None when not said.
+    Each comma-part of the clause is read on its own; a remark beside it ("my doctor agreed it
+    was time", "the U-Bahn is too crowded") is no part of it."""
+    whole = dates.text.strip().rstrip(".!")
+    if _NOT_MINE.search(whole.split(",")[0]) and not re.match(r"^(?:my|the)\s+(?:doctor|gp|consultant)", whole, I):
+        return None  # "my son's eczema has cleared up": someone else's
+    if _UNDONE.search(whole):
+        return None  # "came off sertraline but I'm back on it": no ending that holds
+    pieces = [p.strip().rstrip(".!") for p in re.split(r"\s*[,;]\s*|\s+(?:and|so)\s+(?=(?:my|the)\s)", whole) if p.strip()]
+    if (again := _AGAIN.match(whole)) is not None:
+        return _again(again, c, dates)
+    med = next((m for p in pieces if (m := _OFF_MED.match(p) or _NO_LONGER_ON.match(p) or _STOPPED_BY.search(p))),
+               None)
+    for t in pieces:
+        found = _ended(t, c, dates, pieces, med)
+        if found is not None:
+            return found
+    return None
+
+
+def _again(again: re.Match, c: str, dates: Dates) -> list[Statement]:
+    # invariant 380: "started drinking again, just a glass of wine with dinner"
+    g = again.group("g").lower()
+    what = _clean(again.group("what") or "")
+    text = f"Is {g} again" + (f", {what}" if what else "")
+    return [Statement(act="change", text=text, fact_type="preference", previous=g,
+                      valid_from=dates.valid_from, clause=c, rule="act:again")]
+
+
+_UNDONE = re.compile(r"\b(?:back\s+on|restarted|started\s+(?:it|them)\s+again|went\s+back|didn'?t\s+last|"
+                     r"only\s+for\s+a|for\s+(?:a|one|two|three)\s+(?:day|week|month)s?|came\s+back|returned)\b", I)
+
+
+def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None) -> list[Statement] | None:
+    said: list[Statement] = []
+    bp = next((m for p in pieces if (m := _BP_NORMAL.match(p))), None)
+    if med:
+        # invariant 377: "came off sertraline", "the GP stopped the ramipril": no longer taken
+        x = _clean(re.sub(r"\s+" + lx.DOSE + r"$", "", med.group("x"), flags=I))
+        text = f"No longer takes {x}"
+        if bp:  # "my blood pressure is back to normal, the GP stopped the ramipril": one change
+            text = f"Blood pressure is back to normal and no longer takes {x}"
+        said.append(Statement(act="change", text=text, fact_type="constraint", previous=x,
+                              valid_from=dates.valid_from, clause=c, rule="end:medicine"))
+        return said
+    cond = _CLEARED_UP.match(t) or _OVER_IT.match(t)
+    if cond:
+        # invariant 378: "the eczema has cleared up", "I'm free of sciatica now"
+        x = tidy(cond.group("c")).lower()
+        return [Statement(act="change", text=f"No longer has {x}", fact_type="constraint", previous=x,
+                          valid_from=dates.valid_from, clause=c, rule="end:condition")]
+    if bp and _BP_NORMAL.match(t):
+        return [Statement(act="change", text="Blood pressure is back to normal", fact_type="constraint",
+                          previous="blood pressure", valid_from=dates.valid_from, clause=c, rule="end:condition")]
+    tool = _REMOVED.match(t) or _TOOL_GONE.match(t)
+    if tool:
+        # invariant 379: "uninstalled AeroSpace", "the kettle flow is gone": no longer used
+        x = _clean(tool.group("t") or tool.groupdict().get("n") or "")
+        if not x or x.lower() in {"it", "them", "that", "this"}:
+            return None
+        account = bool(re.search(r"\b(?:account|profile)$", x, I))
+        named = tool.groupdict().get("n")
+        return [Statement(act="change", text=f"No longer {'has' if account else 'uses'} "
+                          f"{'' if named else 'the '}{x}", fact_type="preference", previous=x,
+                          valid_from=dates.valid_from, clause=c, rule="end:removed")]
+    m = _COMMUTE_AGAIN.match(t)
+    if m:
+        # invariant 381: "I'm cycling to the office again this winter" replaces how the user
+        # gets there (that season's when said)
+        said_season = re.search(r"\b(?:this|in\s+the|in|for\s+the)\s+(?P<s>winter|summer|autumn|spring)\b", c, I)
+        season = (m.group("season") or (said_season.group("s") if said_season else "")).lower()
+        text = f"{_HOW[m.group('how').lower()]} to {tidy(m.group('to')).lower()}" + (f" in {season}" if season else "")
+        return [Statement(act="change", text=text, fact_type="preference", slot="commute",
+                          previous=season or None, clause=c, rule="act:commute-again")]
+    return None
+
+
+def names_ended(previous: str, text: str) -> bool:
+    """Invariant 382: the fact names what ended: every word of its name, or a word the lexicon
+    gives for it; never a fact that already says it stopped. Pure."""
+    from .matching import _names_it, terms
+
+    want = terms(previous)
+    if re.match(r"^(?:no\s+longer|has\s+given\s+up|does\s+not|doesn'?t|stopped)\b", text, I):
+        return False
+    return bool(want) and (want <= terms(text) or (len(want) == 1 and _names_it(previous, text)))
+
+
+def ended_fact(previous: str, old, hits):
+    """Invariant 382: the one active fact an ending replaces: the fact picked when it names the
+    thing, else the only recalled active fact that does; None when none or several do."""
+    if old is not None and old.state == "active" and names_ended(previous, old.text):
+        return old
+    naming = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+              and names_ended(previous, h.text)}
+    return next(iter(naming.values())) if len(naming) == 1 else None
