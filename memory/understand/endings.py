@@ -16,12 +16,12 @@ import re
 from . import lexicon as lx
 from .dates import Dates
 from .model import Statement
-from .phrases import I, UPPER, tidy
+from .phrases import UPPER, I, article, tidy
 
 # --- invariant 377: a medicine stopped ---------------------------------------------------------
 _MED = r"(?P<x>" + lx.MEDICINE + r"(?:\s+" + lx.DOSE + r")?)"
-_WHO = (r"(?:my|the)\s+(?:doctor|doc|gp|consultant|specialist|psychiatrist|cardiologist|dermatologist|"
-        r"endocrinologist|nurse|prescriber|clinic|hospital)")
+_WHO = (r"(?:my|the)\s+(?:doctor|doc|gp|consultant|specialist|psychiatrist|cardiologist|dermatologist|allergist|"
+        r"immunologist|endocrinologist|nurse|prescriber|clinic|hospital)")
 _OFF_MED = re.compile(
     r"^(?:(?:so|and|but|finally|well)\s+)?(?:i|we)\s+(?:have\s+|'ve\s+|had\s+|just\s+|finally\s+|now\s+|fully\s+|"
     r"completely\s+|officially\s+)*(?:came|come|got|gotten|went|gone|been|was|am|'m|tapered|weaned\s+(?:myself\s+)?|"
@@ -38,13 +38,14 @@ _STOPPED_BY = re.compile(
 # --- invariant 378: a condition cleared --------------------------------------------------------
 _CONDITION = (r"(?P<c>" + "|".join(re.escape(c) for c in sorted(
     (c for c in lx.CONDITIONS if not c.startswith("a ")), key=len, reverse=True)) +
-    r"|psoriasis|acne|rosacea|insomnia|gout|shingles|sciatica|anaemia|[a-z]+itis)")
+    r"|psoriasis|acne|rosacea|insomnia|gout|shingles|sciatica|anaemia|[a-z]+itis|"
+    r"(?:[a-z]+\s+)?(?:allergy|allergies|intolerance))")
 _CLEARED_UP = re.compile(
     r"^(?:(?:so|and|but|finally|good\s+news)\s*,?\s+)?(?:" + _WHO + r"\s+(?:says|said|confirmed|told\s+me)\s+"
     r"(?:that\s+)?)?(?:the\s+|my\s+)" + _CONDITION + r"\s+(?:has\s+|is\s+|'s\s+|have\s+|are\s+)?"
     r"(?:now\s+|finally\s+|completely\s+|fully\s+|totally\s+|all\s+)*(?P<how>cleared(?:\s+up)?|gone(?:\s+away)?|"
     r"went\s+away|healed|resolved|in\s+remission|disappeared|cured)(?:\s+(?:completely|fully|for\s+good|"
-    r"now|totally|at\s+last))*\s*[.!]*$", I)
+    r"now|totally|at\s+last))*(?:\s+(?:after|thanks\s+to|with|since)\s+[^,;]*)?\s*[.!]*$", I)
 _OVER_IT = re.compile(r"^(?:i'?m|i\s+am)\s+(?:now\s+|finally\s+)?(?:free\s+of|clear\s+of|cured\s+of|rid\s+of)\s+"
                       r"(?:the\s+|my\s+)?" + _CONDITION + r"(?:\s+(?:now|completely|for\s+good|at\s+last))*\s*[.!]*$", I)
 # "my blood pressure is back to normal": high blood pressure, ended
@@ -53,15 +54,26 @@ _BP_NORMAL = re.compile(r"^(?:(?:so|and|but|good\s+news)\s*,?\s+)?(?:my|the)\s+(
 
 # --- invariant 379: a tool, app or automation removed ------------------------------------------
 _TOOL = (r"(?:flow|automation|app|routine|script|rule|scene|shortcut|extension|plugin|add-on|widget|"
-         r"reminder|cron\s+job|integration|skill|account|profile|theme|alias|hook|blueprint)")
+         r"reminder|cron\s+job|integration|skill|account|profile|theme|alias|hook|blueprint|"
+         r"shop|store|business|blog|channel|podcast|newsletter|website|site)")
+# what the user runs rather than uses: "shut down the Etsy candle shop" (invariant 379)
+_RUN = re.compile(r"\b(?:shop|store|business|blog|channel|podcast|newsletter|website|site)$", I)
+_TOOL_WORDS = frozenset(re.findall(r"[a-z]+", _TOOL.replace("cron\\s+job", "cron job")))
 _NAMED = r"(?P<n>" + UPPER + r"[\w&'’+.-]*(?:\s+" + UPPER + r"[\w&'’+.-]*){0,2})"
 _REMOVED = re.compile(
     r"^(?:(?:so|and|but|finally)\s+)?(?:(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*)?(?:uninstalled|"
-    r"deinstalled|deleted|removed|disabled|turned\s+off|switched\s+off)\s+(?:(?:the|my|our)\s+(?P<t>[\w'’ -]+?\s+"
+    r"deinstalled|deleted|removed|disabled|turned\s+off|switched\s+off|shut\s+down|closed(?:\s+down)?|"
+    r"wound\s+up)\s+(?:(?:the|my|our)\s+(?P<t>[\w'’ -]+?\s+"
     + _TOOL + r")|" + _NAMED + r")(?P<tail>[^,;]*)$", I)
 _TOOL_GONE = re.compile(r"^(?:the|my|our)\s+(?P<t>[\w'’ -]+?\s+" + _TOOL + r")\s+(?:is|'s|has|was)\s+"
                         r"(?:now\s+|been\s+)?(?:gone|deleted|removed|disabled|uninstalled|switched\s+off|turned\s+off)"
                         r"(?:\s+(?:now|for\s+good))?\s*[.!]*$", I)
+
+# "we've stopped the Gousto boxes", "we cancelled the Ocado deliveries": a named service the
+# household had, ended ("I stopped ..." is read by things.activities)
+_WE_STOPPED = re.compile(r"^(?:(?:so|and|but|finally)\s+)?we\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:stopped|"
+                         r"cancell?ed|ended|paused)\s+(?:the|our)\s+(?P<n>" + UPPER + r"[\w&'’+.-]*(?:\s+[a-z][\w-]*){0,2})"
+                         r"(?:\s+(?:delivery|deliveries|subscription|order|orders))?\s*[.!]*$", I)
 
 # --- invariant 380: a habit taken up again, said "started X again" -------------------------------
 _HABITS = ("drink|smok|vap|run|cycl|swim|climb|boulder|bak|cook|knit|paint|sing|surf|ski|hik|meditat|"
@@ -138,7 +150,8 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
     if cond:
         # invariant 378: "the eczema has cleared up", "I'm free of sciatica now"
         x = tidy(cond.group("c")).lower()
-        return [Statement(act="change", text=f"No longer has {x}", fact_type="constraint", previous=x,
+        a = article(x) if re.search(r"\s(?:allergy|intolerance)$", x) else ""
+        return [Statement(act="change", text=f"No longer has {a}{x}", fact_type="constraint", previous=x,
                           valid_from=dates.valid_from, clause=c, rule="end:condition")]
     if bp and _BP_NORMAL.match(t):
         return [Statement(act="change", text="Blood pressure is back to normal", fact_type="constraint",
@@ -151,9 +164,15 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
             return None
         account = bool(re.search(r"\b(?:account|profile)$", x, I))
         named = tool.groupdict().get("n")
-        return [Statement(act="change", text=f"No longer {'has' if account else 'uses'} "
+        verb = "has" if account else "runs" if _RUN.search(x) else "uses"
+        return [Statement(act="change", text=f"No longer {verb} "
                           f"{'' if named else 'the '}{x}", fact_type="preference", previous=x,
                           valid_from=dates.valid_from, clause=c, rule="end:removed")]
+    we = _WE_STOPPED.match(t)
+    if we:
+        x = tidy(we.group("n"))
+        return [Statement(act="change", text=f"Has stopped the {x}", fact_type="world", previous=x,
+                          valid_from=dates.valid_from, clause=c, rule="end:stopped")]
     m = _COMMUTE_AGAIN.match(t)
     if m:
         # invariant 381: "I'm cycling to the office again this winter" replaces how the user
@@ -171,7 +190,12 @@ def names_ended(previous: str, text: str) -> bool:
     gives for it; never a fact that already says it stopped. Pure."""
     from .matching import _names_it, terms
 
-    want = terms(previous)
+    # the name without the word for its kind ("Etsy candle shop" is "Sells candles on Etsy")
+    want = terms(previous) - (terms(" ".join(_TOOL_WORDS)) - terms(" ".join(previous.split()[:1])))
+    if re.search(r"\ballerg|\bintoleran", previous, I):
+        # "the cat allergy has gone": only a fact of that allergy ("Is allergic to cats")
+        want = terms(re.sub(r"\b(?:allerg\w*|intoleran\w*)", "", previous, flags=I))
+        return bool(want) and want <= terms(text) and bool(re.search(r"allerg|intoleran", text, I))
     if re.match(r"^(?:no\s+longer|has\s+given\s+up|does\s+not|doesn'?t|stopped)\b", text, I):
         return False
     return bool(want) and (want <= terms(text) or (len(want) == 1 and _names_it(previous, text)))
