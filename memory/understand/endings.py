@@ -35,6 +35,13 @@ _STOPPED_BY = re.compile(
     r"took\s+me\s+off|taken\s+me\s+off|has\s+taken\s+me\s+off)\s+(?:the\s+|my\s+)?" + _MED +
     r"(?P<tail>[^,;]*)$", I)
 
+# --- invariant 384: a medicine taken again ---------------------------------------------------
+_BACK_ON = re.compile(
+    r"^(?:(?:so|and|but|well)\s+)?(?:(?:i'?m|i\s+am)\s+(?:now\s+)?back\s+on|(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)*"
+    r"(?:went|gone|been\s+put)\s+back\s+on|(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)*restarted|"
+    + _WHO + r"\s+(?:has\s+|just\s+)*(?:put|started)\s+me\s+back\s+on)\s+(?:the\s+|my\s+)?" + _MED +
+    r"(?:\s+(?:again|now))*(?:\s*,[^.;!?]*)?\s*[.!]*$", I)
+
 # --- invariant 378: a condition cleared --------------------------------------------------------
 _CONDITION = (r"(?P<c>" + "|".join(re.escape(c) for c in sorted(
     (c for c in lx.CONDITIONS if not c.startswith("a ")), key=len, reverse=True)) +
@@ -89,7 +96,7 @@ _HOW = {"cycling": "Cycles", "biking": "Cycles", "walking": "Walks", "driving": 
 _COMMUTE_AGAIN = re.compile(
     r"^(?:(?:so|and|but)\s+)?(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?P<how>cycling|biking|walking|driving|"
     r"running|scooting)\s+(?:back\s+)?(?:to|into)\s+(?P<to>work|the\s+office|the\s+lab|school|uni|college|the\s+hospital)"
-    r"\s+(?P<cue>again|now|these\s+days)\b(?:\s+(?:this|in\s+the|for\s+the)\s+(?P<season>winter|summer|autumn|spring))?"
+    r"\s+(?P<cue>again|now|these\s+days)\b(?:\s+(?:again|now|these\s+days)\b)*(?:\s+(?:this|in\s+the|for\s+the)\s+(?P<season>winter|summer|autumn|spring))?"
     r"\s*[.!]*$", I)
 
 _NOT_MINE = re.compile(r"\b(?:my|our|his|her|their)\s+(?:" + "|".join(sorted(lx.RELATIONS | {"friend"})) +
@@ -107,6 +114,12 @@ def ended(c: str, dates: Dates) -> list[Statement] | None:
     whole = dates.text.strip().rstrip(".!")
     if _NOT_MINE.search(whole.split(",")[0]) and not re.match(r"^(?:my|the)\s+(?:doctor|gp|consultant)", whole, I):
         return None  # "my son's eczema has cleared up": someone else's
+    if (back := _BACK_ON.match(whole)) is not None:
+        # invariant 384: "I'm back on sertraline": the medicine taken again replaces the fact
+        # that says it stopped ("No longer takes sertraline"); with none it is taken now
+        x = _clean(back.group("x"))
+        return [Statement(act="change", text=f"Takes {x} again", fact_type="constraint", previous=x,
+                          valid_from=dates.valid_from, clause=c, rule="act:again")]
     if _UNDONE.search(whole):
         return None  # "came off sertraline but I'm back on it": no ending that holds
     pieces = [p.strip().rstrip(".!") for p in re.split(r"\s*[,;]\s*|\s+(?:and|so)\s+(?=(?:my|the)\s)", whole) if p.strip()]
@@ -171,7 +184,8 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
     we = _WE_STOPPED.match(t)
     if we:
         x = tidy(we.group("n"))
-        return [Statement(act="change", text=f"Has stopped the {x}", fact_type="world", previous=x,
+        name = re.sub(r"\s+(?:delivery|deliveries|subscription|orders?|boxes|box)$", "", x, flags=I)
+        return [Statement(act="change", text=f"Has stopped the {x}", fact_type="world", previous=name,
                           valid_from=dates.valid_from, clause=c, rule="end:stopped")]
     m = _COMMUTE_AGAIN.match(t)
     if m:
@@ -202,10 +216,16 @@ def names_ended(previous: str, text: str) -> bool:
 
 
 def ended_fact(previous: str, old, hits):
-    """Invariant 382: the one active fact an ending replaces: the fact picked when it names the
-    thing, else the only recalled active fact that does; None when none or several do."""
-    if old is not None and old.state == "active" and names_ended(previous, old.text):
-        return old
+    """Invariant 382: the one active fact an ending replaces: the only recalled active fact
+    holding every word of the name, else the only one naming it (`names_ended`); None when
+    none or several do, whatever `pick_old` chose."""
+    from .matching import terms
+
     naming = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
               and names_ended(previous, h.text)}
-    return next(iter(naming.values())) if len(naming) == 1 else None
+    full = [h for h in naming.values() if terms(previous) <= terms(h.text)]
+    if len(full) == 1:
+        return full[0]
+    if not full and len(naming) == 1:
+        return next(iter(naming.values()))
+    return None
