@@ -134,13 +134,25 @@ def ended(c: str, dates: Dates) -> list[Statement] | None:
     return None
 
 
-def _again(again: re.Match, c: str, dates: Dates) -> list[Statement]:
-    # invariant 380: "started drinking again, just a glass of wine with dinner"
-    g = again.group("g").lower()
-    what = _clean(again.group("what") or "")
-    text = f"Is {g} again" + (f", {what}" if what else "")
-    return [Statement(act="change", text=text, fact_type="preference", previous=g,
-                      valid_from=dates.valid_from, clause=c, rule="act:again")]
+# "..., Home Assistant backs up to the Synology NAS now": what does the job now, said with a
+# subject of its own beside the ending, stays with it (invariant 379); "I'm ... now" does not
+_NOW_BESIDE = re.compile(r"^(?!(?:i|i'm|im|we|we're|it|it's|that|this|they|there)\b)(?-i:[A-Z])[\w'’&+.-]*"
+                         r"(?:\s+[\w'’&+.-]+){1,10}?\s+(?:now|instead|these\s+days)$", I)
+
+
+def with_replacement(statements: list[Statement], message: str) -> list[Statement]:
+    """Invariant 379: a stopped service or removed tool keeps what does the job now when the
+    message says it beside the ending with a subject of its own ("We stopped the Google Drive
+    backups, Home Assistant backs up to the Synology NAS now"), and nothing else read it."""
+    ends = [st for st in statements if st.rule in ("end:stopped", "end:removed")]
+    if len(ends) != 1:
+        return statements
+    pieces = [p.strip().rstrip(".!") for p in re.split(r"\s*[,;]\s*|(?<=[.!?])\s+", message) if p.strip()]
+    beside = [p for p in pieces if _NOW_BESIDE.match(p) and (ends[0].previous or "") not in p
+              and not any(p in st.clause for st in statements if st is not ends[0])]
+    if len(beside) == 1:
+        ends[0].text = f"{ends[0].text}; {tidy(beside[0])}"
+    return statements
 
 
 _UNDONE = re.compile(r"\b(?:back\s+on|restarted|started\s+(?:it|them)\s+again|went\s+back|didn'?t\s+last|"

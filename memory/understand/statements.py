@@ -31,7 +31,7 @@ from .about_me import (
     work,
 )
 from .belongings import belongings, dated_acquisition
-from .endings import ended
+from .endings import ended, with_replacement
 from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
@@ -1029,6 +1029,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     out.statements = _merge(out.statements)
     out.statements = carried_with_allergy(out.statements)  # invariant 348
     out.statements = taken_up_again(out.statements)  # invariant 342
+    out.statements = with_replacement(out.statements, message)  # invariant 379
     out.statements = changes.dated_move(changes.retrained(out.statements), message)  # invariants 357, 358
     if bare:
         for st in out.statements:
