@@ -140,6 +140,15 @@ _NOW_BESIDE = re.compile(r"^(?!(?:i|i'm|im|we|we're|it|it's|that|this|they|there
                          r"(?:\s+[\w'’&+.-]+){1,10}?\s+(?:now|instead|these\s+days)$", I)
 
 
+def _again(again: re.Match, c: str, dates: Dates) -> list[Statement]:
+    # invariant 380: "started drinking again, just a glass of wine with dinner"
+    g = again.group("g").lower()
+    what = _clean(again.group("what") or "")
+    text = f"Is {g} again" + (f", {what}" if what else "")
+    return [Statement(act="change", text=text, fact_type="preference", previous=g,
+                      valid_from=dates.valid_from, clause=c, rule="act:again")]
+
+
 def with_replacement(statements: list[Statement], message: str) -> list[Statement]:
     """Invariant 379: a stopped service or removed tool keeps what does the job now when the
     message says it beside the ending with a subject of its own ("We stopped the Google Drive

@@ -249,9 +249,9 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
                 if not found and held and want - held and st.rule == "own:gone":
                     # Invariant 383: "closed my TAP Miles&Go account" over "Joined TAP Miles&Go":
                     # the name without the word for holding it, in one fact only
-                    named = {h.id: h for h in facts if terms(h.text) != new_terms and _kin(want - held)
-                             <= _kin(terms(_RELATIVE.split(h.text, maxsplit=1)[0]))}
-                    found = list(named.values()) if len(named) == 1 else []
+                    by_name = {h.id: h for h in facts if terms(h.text) != new_terms and _kin(want - held)
+                               <= _kin(terms(_RELATIVE.split(h.text, maxsplit=1)[0]))}
+                    found = list(by_name.values()) if len(by_name) == 1 else []
                 if not found:  # "XM5s" in "WH-1000XM5", "gym" in "PureGym": one fact only
                     inside = {h.id: h for h in facts if terms(h.text) != new_terms and _inside(want, h.text)}
                     found = list(inside.values()) if len(inside) == 1 else []

@@ -31,11 +31,11 @@ from .about_me import (
     work,
 )
 from .belongings import belongings, dated_acquisition
-from .endings import ended, with_replacement
 from .canon import canonical, is_lowercase_message, respell, strip_symbols
 from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
+from .endings import ended, with_replacement
 from .life2 import (
     ACTUALLY,
     DUE_NEXT,
