@@ -196,3 +196,12 @@ def test_inv384_back_on_with_nothing_stopped_is_a_medicine_taken(service):
     assert w.op == "write" and "metformin" in w.text
     assert turn(service, "Should I go back on metformin?", user="bo").writes() == []
     assert turn(service, "My mum is back on metformin.", user="cy").writes() == []
+
+
+def test_inv381_a_commute_instead_of_another_replaces_the_one_naming_it(service):
+    service.write_fact("ana", "Drives to the gym on Saturdays", fact_type="preference")
+    old = service.write_fact("ana", "Takes the number 12 bus to work", fact_type="preference").fact
+    (w,) = turn(service, "Ever since the new path opened I've been walking to work along the canal "
+                         "instead of getting the bus.").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id)
+    assert w.text == "Walks to work along the canal"

@@ -94,10 +94,14 @@ _AGAIN = re.compile(
 _HOW = {"cycling": "Cycles", "biking": "Cycles", "walking": "Walks", "driving": "Drives", "running": "Runs",
         "scooting": "Scoots"}
 _COMMUTE_AGAIN = re.compile(
-    r"^(?:(?:so|and|but)\s+)?(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?P<how>cycling|biking|walking|driving|"
-    r"running|scooting)\s+(?:back\s+)?(?:to|into)\s+(?P<to>work|the\s+office|the\s+lab|school|uni|college|the\s+hospital)"
-    r"\s+(?P<cue>again|now|these\s+days)\b(?:\s+(?:again|now|these\s+days)\b)*(?:\s+(?:this|in\s+the|for\s+the)\s+(?P<season>winter|summer|autumn|spring))?"
-    r"\s*[.!]*$", I)
+    r"^(?:(?:so|and|but)\s+)?(?:(?:since|ever\s+since|now\s+that)\s+(?:the\s+)?[\w'’ ]{3,40}?\s+)?"
+    r"(?:i'?m|i\s+am|we'?re|we\s+are|i\s+have\s+been|i'?ve\s+been|we\s+have\s+been|we'?ve\s+been)\s+"
+    r"(?:now\s+|mostly\s+|actually\s+)?(?P<how>cycling|biking|walking|driving|running|scooting)\s+(?:back\s+)?"
+    r"(?:to|into)\s+(?P<to>work|the\s+office|the\s+lab|school|uni|college|the\s+hospital)"
+    r"(?P<route>\s+(?:along|via|through|by|past|over)\s+the\s+[\w-]+(?:\s+[\w-]+)?)?"
+    r"(?:\s+(?P<cue>again|now|these\s+days)\b(?:\s+(?:again|now|these\s+days)\b)*"
+    r"|\s+instead\s+of\s+(?:taking|getting|catching|using|driving|riding)?\s*(?:the\s+|my\s+|a\s+)?(?P<was>[\w-]+))"
+    r"(?:\s+(?:this|in\s+the|for\s+the)\s+(?P<season>winter|summer|autumn|spring))?\s*[.!]*$", I)
 
 _NOT_MINE = re.compile(r"\b(?:my|our|his|her|their)\s+(?:" + "|".join(sorted(lx.RELATIONS | {"friend"})) +
                        r")(?:['’]s)?\b", I)
@@ -120,9 +124,12 @@ def ended(c: str, dates: Dates) -> list[Statement] | None:
         x = _clean(back.group("x"))
         return [Statement(act="change", text=f"Takes {x} again", fact_type="constraint", previous=x,
                           valid_from=dates.valid_from, clause=c, rule="act:again")]
+    pieces = [p.strip().rstrip(".!") for p in re.split(r"\s*[,;]\s*|\s+(?:and|so)\s+(?=(?:my|the)\s)", whole) if p.strip()]
+    commute = _COMMUTE_AGAIN.match(whole) or next((m for p in pieces if (m := _COMMUTE_AGAIN.match(p))), None)
+    if commute is not None:
+        return _commute(commute, c)
     if _UNDONE.search(whole):
         return None  # "came off sertraline but I'm back on it": no ending that holds
-    pieces = [p.strip().rstrip(".!") for p in re.split(r"\s*[,;]\s*|\s+(?:and|so)\s+(?=(?:my|the)\s)", whole) if p.strip()]
     if (again := _AGAIN.match(whole)) is not None:
         return _again(again, c, dates)
     med = next((m for p in pieces if (m := _OFF_MED.match(p) or _NO_LONGER_ON.match(p) or _STOPPED_BY.search(p))),
@@ -208,16 +215,20 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
         name = re.sub(r"\s+(?:delivery|deliveries|subscription|orders?|boxes|box)$", "", x, flags=I)
         return [Statement(act="change", text=f"Has stopped the {x}", fact_type="world", previous=name,
                           valid_from=dates.valid_from, clause=c, rule="end:stopped")]
-    m = _COMMUTE_AGAIN.match(t)
-    if m:
-        # invariant 381: "I'm cycling to the office again this winter" replaces how the user
-        # gets there (that season's when said)
-        said_season = re.search(r"\b(?:this|in\s+the|in|for\s+the)\s+(?P<s>winter|summer|autumn|spring)\b", c, I)
-        season = (m.group("season") or (said_season.group("s") if said_season else "")).lower()
-        text = f"{_HOW[m.group('how').lower()]} to {tidy(m.group('to')).lower()}" + (f" in {season}" if season else "")
-        return [Statement(act="change", text=text, fact_type="preference", slot="commute",
-                          previous=season or None, clause=c, rule="act:commute-again")]
     return None
+
+
+def _commute(m: re.Match, c: str) -> list[Statement]:
+    # invariant 381: "I'm cycling to the office again this winter" replaces how the user
+    # gets there (that season's when said)
+    said_season = re.search(r"\b(?:this|in\s+the|in|for\s+the)\s+(?P<s>winter|summer|autumn|spring)\b", c, I)
+    season = (m.group("season") or (said_season.group("s") if said_season else "")).lower()
+    text = (f"{_HOW[m.group('how').lower()]} to {tidy(m.group('to')).lower()}{m.group('route') or ''}"
+            + (f" in {season}" if season else ""))
+    # "... instead of taking the tram": the commute naming the tram is the one replaced
+    was = (m.group("was") or "").lower() or None
+    return [Statement(act="change", text=text, fact_type="preference", slot="commute",
+                      previous=season or was, clause=c, rule="act:commute-again")]
 
 
 def names_ended(previous: str, text: str) -> bool:
