@@ -15,6 +15,7 @@ import re
 
 from . import lexicon as lx
 from .dates import Dates
+from .life2 import PLAN_EVENT
 from .model import Statement
 from .phrases import UPPER, I, article, tidy
 
@@ -82,6 +83,10 @@ _WE_STOPPED = re.compile(r"^(?:(?:so|and|but|finally)\s+)?we\s+(?:have\s+|'ve\s+
                          r"cancell?ed|ended|paused)\s+(?:the|our)\s+(?P<n>" + UPPER + r"[\w&'’+.-]*(?:\s+[a-z][\w-]*){0,2})"
                          r"(?:\s+(?:delivery|deliveries|subscription|order|orders))?\s*[.!]*$", I)
 
+_PLAN_WORDS = re.compile(r"\b(?:trip|holiday|break|booking|flight|flights|appointment|visit|party|dinner|lunch|"
+                         r"meeting|wedding|plans?|tickets?|reservation|stay|cruise|tour|show|gig|concert|match|"
+                         r"lessons?|classes|course|call|session)\b", I)
+
 # --- invariant 380: a habit taken up again, said "started X again" -------------------------------
 _HABITS = ("drink|smok|vap|run|cycl|swim|climb|boulder|bak|cook|knit|paint|sing|surf|ski|hik|meditat|"
            "journal|read|writ|eat|walk|row|lift|danc|play|skat|garden|fish|golf|box")
@@ -112,7 +117,7 @@ def _clean(x: str) -> str:
 
 
 def ended(c: str, dates: Dates) -> list[Statement] | None:
-    """Invariants 377-381: an ending or a resumption said in new words; None when not said.
+    """Invariants 377-384: an ending or a resumption said in new words; None when not said.
     Each comma-part of the clause is read on its own; a remark beside it ("my doctor agreed it
     was time", "the U-Bahn is too crowded") is no part of it."""
     whole = dates.text.strip().rstrip(".!")
@@ -128,10 +133,12 @@ def ended(c: str, dates: Dates) -> list[Statement] | None:
     commute = _COMMUTE_AGAIN.match(whole) or next((m for p in pieces if (m := _COMMUTE_AGAIN.match(p))), None)
     if commute is not None:
         return _commute(commute, c)
-    if _UNDONE.search(whole):
-        return None  # "came off sertraline but I'm back on it": no ending that holds
     if (again := _AGAIN.match(whole)) is not None:
         return _again(again, c, dates)
+    if _UNDONE.search(whole):
+        return None  # "came off sertraline but I'm back on it": no ending that holds
+    if _SWITCHED.search(whole):
+        return None  # "came off X, the GP switched me to Y": a switch, read by things.possessions
     med = next((m for p in pieces if (m := _OFF_MED.match(p) or _NO_LONGER_ON.match(p) or _STOPPED_BY.search(p))),
                None)
     for t in pieces:
@@ -175,6 +182,10 @@ _UNDONE = re.compile(r"\b(?:back\s+on|restarted|started\s+(?:it|them)\s+again|we
                      r"only\s+for\s+a|for\s+(?:a|one|two|three)\s+(?:day|week|month)s?|came\s+back|returned)\b", I)
 
 
+_SWITCHED = re.compile(r"\b(?:switched|moved|changed|put|started|trying)\s+me\s+(?:over\s+)?(?:from\s+[\w-]+\s+)?"
+                       r"(?:on\s*to|to|on)\b|\binstead\b|\breplaced\b|\bswapped\b", I)
+
+
 def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None) -> list[Statement] | None:
     said: list[Statement] = []
     bp = next((m for p in pieces if (m := _BP_NORMAL.match(p))), None)
@@ -210,7 +221,8 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
                           f"{'' if named else 'the '}{x}", fact_type="preference", previous=x,
                           valid_from=dates.valid_from, clause=c, rule="end:removed")]
     we = _WE_STOPPED.match(t)
-    if we:
+    if we and not (PLAN_EVENT.search(we.group("n")) or _PLAN_WORDS.search(we.group("n"))):
+        # a trip, a booking or a party called off is a plan (invariant 237), never a service
         x = tidy(we.group("n"))
         name = re.sub(r"\s+(?:delivery|deliveries|subscription|orders?|boxes|box)$", "", x, flags=I)
         return [Statement(act="change", text=f"Has stopped the {x}", fact_type="world", previous=name,

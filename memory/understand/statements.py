@@ -296,7 +296,7 @@ def _correction(c: str, message: str, today: date, history: list[str]) -> list[S
 
 # In order: the first handler that reads a clause wins. Each takes (clause, today, dates).
 HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
-    lambda c, today, d: ended(c, d),  # invariants 377-381: endings and resumptions
+    lambda c, today, d: ended(c, d),  # invariants 377-384: endings and resumptions
     location,
     lambda c, today, d: schedule(c, d),
     lambda c, today, d: work(c, d),
