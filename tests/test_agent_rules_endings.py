@@ -205,3 +205,14 @@ def test_inv381_a_commute_instead_of_another_replaces_the_one_naming_it(service)
                          "instead of getting the bus.").writes()
     assert (w.op, w.old_id) == ("supersede", old.id)
     assert w.text == "Walks to work along the canal"
+
+
+def test_inv379_what_does_the_job_now_stays_with_the_ending(service):
+    w = one_supersede(service, "We stopped the Dropbox syncing, Syncthing copies the photos to the NAS now.",
+                      "Photos sync to Dropbox every night", "Syncthing")
+    assert w.text.startswith("Has stopped the Dropbox")
+    # "I'm ... now" beside it is the user's own news, not what does the job
+    old = service.write_fact("bo", "Gets a Riverford veg box every week").fact
+    ws = [w for w in turn(service, "We've cancelled the Riverford boxes, I'm shopping at the market now.",
+                          user="bo").writes() if w.op == "supersede"]
+    assert [(w.old_id, "market" in (w.text or "")) for w in ws] == [(old.id, False)]

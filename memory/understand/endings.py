@@ -224,7 +224,8 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
     if we and not (PLAN_EVENT.search(we.group("n")) or _PLAN_WORDS.search(we.group("n"))):
         # a trip, a booking or a party called off is a plan (invariant 237), never a service
         x = tidy(we.group("n"))
-        name = re.sub(r"\s+(?:delivery|deliveries|subscription|orders?|boxes|box)$", "", x, flags=I)
+        # the service by its name, its capitalised words ("Gousto" of "Gousto boxes")
+        name = " ".join(re.findall(r"(?-i:[A-Z0-9])[\w&'’+.-]*", x)) or x
         return [Statement(act="change", text=f"Has stopped the {x}", fact_type="world", previous=name,
                           valid_from=dates.valid_from, clause=c, rule="end:stopped")]
     return None
