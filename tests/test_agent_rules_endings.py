@@ -216,3 +216,25 @@ def test_inv379_what_does_the_job_now_stays_with_the_ending(service):
     ws = [w for w in turn(service, "We've cancelled the Riverford boxes, I'm shopping at the market now.",
                           user="bo").writes() if w.op == "supersede"]
     assert [(w.old_id, "market" in (w.text or "")) for w in ws] == [(old.id, False)]
+
+
+def test_inv378_a_diet_or_a_treatment_over_replaces_the_fact_of_it(service):
+    one_supersede(service, "Paleo's over, I'm eating normally again.", "Follows a paleo diet",
+                  fact_type="constraint")
+    one_supersede(service, "The chemo is finally finished!", "Has chemo every three weeks at the Royal Marsden",
+                  fact_type="constraint")
+    assert turn(service, "Dinner's done.", user="bo").writes() == []
+    assert turn(service, "The keto diet is over.", user="cy").writes() == []  # nothing on record
+
+
+def test_inv380_a_dislike_ended_replaces_the_dislike_naming_it(service):
+    w = one_supersede(service, "I've come round to olives, my partner's tapenade did it.", "Dislikes olives",
+                      "olives", fact_type="preference")
+    assert w.text == "Likes olives"
+    one_supersede(service, "Coriander has grown on me.", "Can't stand coriander", "coriander",
+                  fact_type="preference")
+    # a fact naming it that is no dislike is never replaced
+    service.write_fact("bo", "Grows olives on the allotment")
+    assert all(w.op != "supersede" for w in turn(service, "I've come round to olives.", user="bo").writes())
+    assert "Grows olives on the allotment" in active(service, "bo")
+    assert turn(service, "Have you come round to olives?", user="cy").writes() == []

@@ -13,7 +13,7 @@ from ..lexicon import expansions
 from ..text import normalise, stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
-from ..understand.endings import ended_fact
+from ..understand.endings import DISLIKE, ended_fact, names_liked
 from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.matching import (
     already_known,
@@ -349,6 +349,12 @@ class OfflineAgent:
             old = ended_fact(st.previous or "", old, hits)
             if old is None:
                 return "That ends something I have nothing on record about, so I haven't noted it."
+        if st.rule == "pref:come-round":
+            # Invariant 380: "I've come round to mushrooms" replaces only a dislike naming them
+            old = old if old is not None and DISLIKE.search(old.text) and names_liked(
+                st.previous or "", old.text) else None
+            if old is None:
+                st = st.model_copy(update={"act": "assert", "previous": None})
         if st.rule == "third:not-any-more" and old is not None and not (
                 terms(st.text or "") - terms(st.previous or "") - terms("no longer is")) & terms(old.text):
             # Invariant 274: a fact about them that shares what stopped, never just their name

@@ -60,6 +60,13 @@ _OVER_IT = re.compile(r"^(?:i'?m|i\s+am)\s+(?:now\s+|finally\s+)?(?:free\s+of|cl
 _BP_NORMAL = re.compile(r"^(?:(?:so|and|but|good\s+news)\s*,?\s+)?(?:my|the)\s+(?P<c>blood\s+pressure)\s+(?:is|'s|has\s+been)"
                         r"\s+(?:now\s+)?(?:back\s+(?:to\s+)?normal|normal\s+again|back\s+down)\b", I)
 
+# "keto's done", "the chemo is finished": a diet or a course of treatment over
+_REGIME_DONE = re.compile(
+    r"^(?:(?:so|and|well)\s*,?\s+)?(?:the\s+|my\s+)?(?P<x>keto|paleo|atkins|whole30|slimming\s+world|weight\s+watchers|"
+    r"intermittent\s+fasting|[a-z]+\s+diet|diet|chemo|chemotherapy|radiotherapy|physio|rehab|antibiotics|steroids|"
+    r"ivf|immunotherapy)(?:'s|\s+is|\s+has\s+been|\s+are|\s+have\s+been)\s+(?:all\s+|finally\s+|officially\s+)*"
+    r"(?:done|over|finished|behind\s+me)(?:\s+(?:now|for\s+good|at\s+last))*\s*[.!]*$", I)
+
 # --- invariant 379: a tool, app or automation removed ------------------------------------------
 _TOOL = (r"(?:flow|automation|app|routine|script|rule|scene|shortcut|extension|plugin|add-on|widget|"
          r"reminder|cron\s+job|integration|skill|account|profile|theme|alias|hook|blueprint|"
@@ -94,6 +101,13 @@ _AGAIN = re.compile(
     r"^(?:(?:so|and|but|finally|well)\s+)?(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|recently\s+)*(?:started|begun|began|"
     r"took\s+up|taken\s+up)\s+(?P<g>(?:" + _HABITS + r")[a-z]*ing)\s+again\b"
     r"(?:\s*,?\s*(?:but\s+)?(?:just|only|mostly|though\s+only)\s+(?P<what>[^,.;!?]+))?\s*[.!]*$", I)
+
+# "I've come round to mushrooms", "olives have grown on me": a dislike ended
+_COME_ROUND = re.compile(
+    r"^(?:(?:so|and|but|well)\s*,?\s+)?(?:(?:i|we)\s+(?:have\s+|'ve\s+|finally\s+|actually\s+)*(?:come|came)\s+(?:a)?round\s+to|"
+    r"(?:i|we)\s+(?:have\s+|'ve\s+|finally\s+|actually\s+)*(?:warmed\s+(?:up\s+)?to|got\s+(?:a\s+)?taste\s+for))\s+"
+    r"(?P<x>[a-z][\w -]{1,30}?)(?:\s+(?:actually|now|after\s+all|at\s+last|finally))*\s*[.!]*$|"
+    r"^(?P<y>[a-z][\w -]{1,30}?)\s+(?:have|has)\s+(?:really\s+|finally\s+)?grown\s+on\s+me(?:\s+(?:now|actually))*\s*[.!]*$", I)
 
 # --- invariant 381: a commute taken up again, said in the progressive ---------------------------
 _HOW = {"cycling": "Cycles", "biking": "Cycles", "walking": "Walks", "driving": "Drives", "running": "Runs",
@@ -135,6 +149,15 @@ def ended(c: str, dates: Dates) -> list[Statement] | None:
         return _commute(commute, c)
     if (again := _AGAIN.match(whole)) is not None:
         return _again(again, c, dates)
+    liked = _COME_ROUND.match(whole) or next((m for p in pieces if (m := _COME_ROUND.match(p))), None)
+    if liked is not None:
+        # invariant 380: a dislike on record ended; "Likes X" replaces only a dislike naming it
+        x = _clean(re.sub(r"^(?:the|my)\s+", "", liked.group("x") or liked.group("y"), flags=I))
+        if liked.group("y") and not re.match(r"^.(?-i:[A-Z])", x):
+            x = x[:1].lower() + x[1:]  # "Olives have grown on me": capitalised only as said first
+        if x.lower() not in {"it", "that", "this", "them", "the idea"}:
+            return [Statement(act="change", text=f"Likes {x}", fact_type="preference", previous=x,
+                              valid_from=dates.valid_from, clause=c, rule="pref:come-round")]
     if _UNDONE.search(whole):
         return None  # "came off sertraline but I'm back on it": no ending that holds
     if _SWITCHED.search(whole):
@@ -205,6 +228,11 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
         a = article(x) if re.search(r"\s(?:allergy|intolerance)$", x) else ""
         return [Statement(act="change", text=f"No longer has {a}{x}", fact_type="constraint", previous=x,
                           valid_from=dates.valid_from, clause=c, rule="end:condition")]
+    regime = _REGIME_DONE.match(t)
+    if regime:
+        x = tidy(regime.group("x")).lower()
+        return [Statement(act="change", text=f"Has finished {x}", fact_type="constraint", previous=x,
+                          valid_from=dates.valid_from, clause=c, rule="end:condition")]
     if bp and _BP_NORMAL.match(t):
         return [Statement(act="change", text="Blood pressure is back to normal", fact_type="constraint",
                           previous="blood pressure", valid_from=dates.valid_from, clause=c, rule="end:condition")]
@@ -244,6 +272,10 @@ def _commute(m: re.Match, c: str) -> list[Statement]:
                       previous=season or was, clause=c, rule="act:commute-again")]
 
 
+DISLIKE = re.compile(r"\b(?:dislikes?|hates?|can'?t\s+stand|doesn'?t\s+like|does\s+not\s+like|not\s+a\s+fan|"
+                     r"avoids|won'?t\s+eat)\b", I)
+
+
 def names_ended(previous: str, text: str) -> bool:
     """Invariant 382: the fact names what ended: every word of its name, or a word the lexicon
     gives for it; never a fact that already says it stopped. Pure."""
@@ -274,3 +306,11 @@ def ended_fact(previous: str, old, hits):
     if not full and len(naming) == 1:
         return next(iter(naming.values()))
     return None
+
+
+def names_liked(previous: str, text: str) -> bool:
+    """Invariant 380: the dislike on record names what is liked now. Pure."""
+    from .matching import terms
+
+    want = terms(previous)
+    return bool(want) and want <= terms(text)
