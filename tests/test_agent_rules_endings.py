@@ -238,3 +238,20 @@ def test_inv380_a_dislike_ended_replaces_the_dislike_naming_it(service):
     assert all(w.op != "supersede" for w in turn(service, "I've come round to olives.", user="bo").writes())
     assert "Grows olives on the allotment" in active(service, "bo")
     assert turn(service, "Have you come round to olives?", user="cy").writes() == []
+
+
+def test_inv377_stopped_taking_and_a_class_of_medicine(service):
+    one_supersede(service, "Stopped taking my levothyroxine in the spring.", "Takes levothyroxine 75mcg",
+                  "levothyroxine", fact_type="constraint")
+    one_supersede(service, "I'm off the steroids now, finally.", "Takes steroids for the flare-up",
+                  fact_type="constraint")
+    # a class word never ends a named medicine it does not name
+    service.write_fact("bo", "Takes atorvastatin 20mg", fact_type="constraint")
+    assert turn(service, "I'm off the statins now.", user="bo").writes() == []
+
+
+def test_inv383_no_more_for_me_gives_up_the_one_named(service):
+    w = one_supersede(service, "No more squash for me, my knees have had it.", "Plays squash on Tuesdays")
+    assert w.text == "Has given up squash"
+    assert turn(service, "No more excuses for me.", user="bo").writes() == []
+    assert turn(service, "No more yoga for me?", user="cy").writes() == []

@@ -20,14 +20,16 @@ from .model import Statement
 from .phrases import UPPER, I, article, tidy
 
 # --- invariant 377: a medicine stopped ---------------------------------------------------------
-_MED = r"(?P<x>" + lx.MEDICINE + r"(?:\s+" + lx.DOSE + r")?)"
+# a medicine by name (`lexicon.MEDICINE`) or by its class ("the statins", "my inhaler")
+_MED = (r"(?P<x>(?:" + lx.MEDICINE + r"|statins|steroids|antibiotics|painkillers|beta[- ]blockers|blood\s+thinners|"
+        r"the\s+pill|inhalers?|hrt|antihistamines|sleeping\s+pills)(?:\s+" + lx.DOSE + r")?)")
 _WHO = (r"(?:my|the)\s+(?:doctor|doc|gp|consultant|specialist|psychiatrist|cardiologist|dermatologist|allergist|"
         r"immunologist|endocrinologist|nurse|prescriber|clinic|hospital)")
 _OFF_MED = re.compile(
-    r"^(?:(?:so|and|but|finally|well)\s+)?(?:i|we)\s+(?:have\s+|'ve\s+|had\s+|just\s+|finally\s+|now\s+|fully\s+|"
-    r"completely\s+|officially\s+)*(?:came|come|got|gotten|went|gone|been|was|am|'m|tapered|weaned\s+(?:myself\s+)?|"
-    r"weaned)\s+(?:fully\s+|completely\s+|right\s+|finally\s+)*off\s+(?:of\s+)?(?:the\s+|my\s+)?" + _MED +
-    r"(?P<tail>[^,;]*)$", I)
+    r"^(?:(?:so|and|but|finally|well)\s+)?(?:i|we)(?:\s+|(?=['’]))(?:have\s+|'ve\s+|had\s+|just\s+|finally\s+|now\s+|"
+    r"fully\s+|completely\s+|officially\s+)*(?:(?:came|come|got|gotten|went|gone|been|was|am|'m|’m|tapered|"
+    r"weaned\s+(?:myself\s+)?|weaned)\s+(?:fully\s+|completely\s+|right\s+|finally\s+)*off\s+(?:of\s+)?|"
+    r"(?:stopped|quit)\s+taking\s+)(?:the\s+|my\s+)?" + _MED + r"(?P<tail>[^,;]*)$", I)
 _NO_LONGER_ON = re.compile(
     r"^(?:i'?m|i\s+am)\s+(?:no\s+longer\s+on|not\s+on\s+(?:the\s+|my\s+)?(?=\S+(?:\s+\S+)?\s+any\s*more))\s*"
     r"(?:the\s+|my\s+)?" + _MED + r"(?P<tail>[^,;]*)$", I)
@@ -52,7 +54,7 @@ _CLEARED_UP = re.compile(
     r"^(?:(?:so|and|but|finally|good\s+news)\s*,?\s+)?(?:" + _WHO + r"\s+(?:says|said|confirmed|told\s+me)\s+"
     r"(?:that\s+)?)?(?:the\s+|my\s+)" + _CONDITION + r"\s+(?:has\s+|is\s+|'s\s+|have\s+|are\s+)?"
     r"(?:now\s+|finally\s+|completely\s+|fully\s+|totally\s+|all\s+)*(?P<how>cleared(?:\s+up)?|gone(?:\s+away)?|"
-    r"went\s+away|healed|resolved|in\s+remission|disappeared|cured)(?:\s+(?:completely|fully|for\s+good|"
+    r"went\s+away|healed|resolved|in\s+remission|disappeared|cured|stopped)(?:\s+(?:completely|fully|for\s+good|"
     r"now|totally|at\s+last))*(?:\s+(?:after|thanks\s+to|with|since)\s+[^,;]*)?\s*[.!]*$", I)
 _OVER_IT = re.compile(r"^(?:i'?m|i\s+am)\s+(?:now\s+|finally\s+)?(?:free\s+of|clear\s+of|cured\s+of|rid\s+of)\s+"
                       r"(?:the\s+|my\s+)?" + _CONDITION + r"(?:\s+(?:now|completely|for\s+good|at\s+last))*\s*[.!]*$", I)
@@ -93,6 +95,11 @@ _WE_STOPPED = re.compile(r"^(?:(?:so|and|but|finally)\s+)?we\s+(?:have\s+|'ve\s+
 _PLAN_WORDS = re.compile(r"\b(?:trip|holiday|break|booking|flight|flights|appointment|visit|party|dinner|lunch|"
                          r"meeting|wedding|plans?|tickets?|reservation|stay|cruise|tour|show|gig|concert|match|"
                          r"lessons?|classes|course|call|session)\b", I)
+
+# "no more Pilates for me": a pastime or a named habit given up
+_NO_MORE = re.compile(r"^(?:(?:so|and|well)\s*,?\s+)?no\s+more\s+(?P<x>(?-i:[A-Z])[\w&'’+.-]*(?:\s+(?-i:[A-Z])[\w&'’+.-]*)?|"
+                      + "|".join(sorted(lx.PASTIMES, key=len, reverse=True)) + r")\s+for\s+(?:me|us)"
+                      r"(?:\s+(?:now|then|any\s*more))*\s*[.!]*$", I)
 
 # --- invariant 380: a habit taken up again, said "started X again" -------------------------------
 _HABITS = ("drink|smok|vap|run|cycl|swim|climb|boulder|bak|cook|knit|paint|sing|surf|ski|hik|meditat|"
@@ -228,6 +235,11 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
         a = article(x) if re.search(r"\s(?:allergy|intolerance)$", x) else ""
         return [Statement(act="change", text=f"No longer has {a}{x}", fact_type="constraint", previous=x,
                           valid_from=dates.valid_from, clause=c, rule="end:condition")]
+    nomore = _NO_MORE.match(t)
+    if nomore:
+        x = tidy(nomore.group("x"))
+        return [Statement(act="change", text=f"Has given up {x}", fact_type="preference", previous=x,
+                          valid_from=dates.valid_from, clause=c, rule="end:habit")]
     regime = _REGIME_DONE.match(t)
     if regime:
         x = tidy(regime.group("x")).lower()
