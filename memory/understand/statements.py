@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from . import changes, followups, swaps, truths
+from . import changes, followups, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -1004,6 +1004,13 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             kept = _sums_up(kept)
         kept = _glossed(kept)
         kept = changes.left_for(kept)  # invariant 357
+        if not kept and (sub := substitution.substitution(c, message, today)) is not None:
+            # Invariants 375, 376: a change said as the part of a fact that changed ("moved the
+            # platform from GKE to EKS", "up to fifteen Hue bulbs now"); the agent writes it only
+            # into the one fact on record that says the old part
+            if hedged:
+                sub.confidence = min(sub.confidence, 0.55)
+            kept = [sub]
         if not kept:
             prev = out.statements[-1] if out.statements else None
             if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \
