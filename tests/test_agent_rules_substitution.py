@@ -109,3 +109,70 @@ def test_inv375_a_team_changed_is_no_move_and_needs_the_team_on_record(service):
     (w,) = turn(service, "I moved from the hockey team to the netball team").writes()
     assert (w.old_id, w.text) == (old.id, "Plays goalkeeper for the netball team")
     assert service.get_fact("ana", home.id).state.value == "active"
+
+
+# --- invariant 393: a switch names what it is of, the fact another word for it ---------------
+
+
+def test_inv393_a_switch_replaces_the_one_fact_holding_another_name_for_that_thing(service):
+    old = service.write_fact("ana", "Phone contract with Vodafone, 30 GB a month").fact
+    (w,) = turn(service, "I switched my mobile provider to Lebara.").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Lebara" in w.text
+
+
+def test_inv393_two_facts_that_could_be_it_are_neither_replaced(service):
+    a = service.write_fact("ana", "Phone contract with Vodafone").fact
+    b = service.write_fact("ana", "Work phone is on EE through the office").fact
+    (w,) = turn(service, "I switched my mobile provider to Lebara.").writes()
+    assert w.op == "write" and w.old_id is None
+    assert {f.id for f in service.facts("ana", states=["active"])} >= {a.id, b.id}
+
+
+def test_inv393_a_fact_about_something_else_is_not_replaced(service):
+    service.write_fact("ana", "Banks with Monzo")
+    (w,) = turn(service, "We switched energy supplier to Octopus.").writes()
+    assert w.op == "write" and w.old_id is None
+
+
+# --- invariant 394: the sentence dating a change -----------------------------------------------
+
+
+def test_inv394_a_sentence_saying_when_the_change_happened_dates_it():
+    from datetime import date
+
+    from memory.understand.statements import understand
+    today = date(2026, 12, 1)
+    (st,) = understand("We moved our mortgage from Nationwide to Halifax. The switch went through "
+                       "on Monday.", today).statements
+    assert st.valid_from == date(2026, 11, 30) and "Monday" not in (st.text or "")
+    (st,) = understand("I've switched the broadband to Plusnet. It all happened last week.", today).statements
+    assert st.valid_from == date(2026, 11, 24)
+    # a sentence with no date, or one about something else, dates nothing
+    (st,) = understand("I moved to Leeds. It happened so fast.", today).statements
+    assert st.valid_from is None
+    (st,) = understand("I've switched the broadband to Plusnet. The party was on Monday.", today).statements
+    assert st.valid_from is None
+
+
+# --- invariant 395: what a thing of the user's does, changed ----------------------------------
+
+
+def test_inv395_a_things_new_object_replaces_the_old_one_in_its_fact(service):
+    from memory.understand.substitution import replace_object
+    assert replace_object("Boiler runs on the Nest schedule, 19 degrees", "the boiler", "runs",
+                          "on a smart timer") == "Boiler runs on a smart timer, 19 degrees"
+    # a preposition that differs, a subject not named, or the same object: no rewrite
+    assert replace_object("Boiler runs on the Nest schedule", "the boiler", "runs", "hot") is None
+    assert replace_object("Boiler runs on the Nest schedule", "the car", "runs", "on diesel") is None
+    assert replace_object("Blog runs on Hugo", "the blog", "runs", "on Hugo") is None
+    old = service.write_fact("ana", "Book club meets at the Red Lion on the first Monday").fact
+    (w,) = turn(service, "The book club meets at the library now.").writes()
+    assert (w.old_id, w.text) == (old.id, "Book club meets at the library")
+
+
+def test_inv395_a_person_or_nothing_on_record_writes_no_substitution(service):
+    service.write_fact("ana", "Book club meets at the Red Lion on the first Monday")
+    for said in ("It rains every day now.", "The choir meets at the library now.",
+                 "Everyone meets at the library now."):
+        assert [w for w in turn(service, said).writes() if w.op == "supersede"] == [], said
+    assert active(service) == ["Book club meets at the Red Lion on the first Monday"]

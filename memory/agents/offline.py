@@ -39,7 +39,7 @@ from ..understand.people import (
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
-from ..understand.substitution import aligned_value, replace_count, replace_value
+from ..understand.substitution import aligned_value, replace_count, replace_object, replace_value
 from ..understand.swaps import swap_into
 from ..understand.value_shape import shape
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -156,7 +156,7 @@ class OfflineAgent:
                 said.append(self._deny(st, hits, tools))
             elif st.rule == "swap:date":
                 said.append(self._swap(st, hits, tools))
-            elif st.rule in ("swap:value", "swap:aligned", "swap:count"):
+            elif st.rule in ("swap:value", "swap:aligned", "swap:count", "swap:verb"):
                 said.append(self._substitute(st, hits, tools))
             else:
                 said.append(self._write(st, hits, tools))
@@ -294,6 +294,8 @@ class OfflineAgent:
                 new = replace_count(h.text, st.text or "", old, st.target or st.clause)
             elif st.rule == "swap:aligned":
                 new = aligned_value(h.text, old, st.target or "")
+            elif st.rule == "swap:verb":
+                new = replace_object(h.text, st.target or "", old, st.text or "")
             else:
                 new = replace_value(h.text, old, st.text or "")
             if new and new != h.text:
@@ -1955,7 +1957,7 @@ def _query(st: Statement) -> str:
     """What to recall to find the memory a statement is about."""
     if st.rule == "swap:date":  # invariant 350: what the date word is about, and the word
         return f"{st.target} {st.previous}"
-    if st.rule in ("swap:value", "swap:aligned", "swap:count"):  # invariants 375, 376
+    if st.rule in ("swap:value", "swap:aligned", "swap:count", "swap:verb"):  # invariants 375, 376, 395
         return f"{st.target or ''} {st.previous or ''}".strip()
     if st.rule == "location:plan+only":  # invariant 358: the home a dated move replaces
         return f"{st.text} lives home"

@@ -1018,6 +1018,11 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 # "I'm allergic to sesame. Diagnosed on 12 November": a subject-less participle
                 # dates what was just said (invariant 139)
                 prev.valid_from = spare[0].valid_from
+            elif spare and prev is not None and prev.valid_from is None and prev.act == "change" and \
+                    _CHANGE_HAPPENED.match(raw.strip()):
+                # Invariant 394: "… moved the broadband to Sky. The switchover happened
+                # yesterday": the sentence dating the change is part of it
+                prev.valid_from = spare[0].valid_from
             elif spare and prev is not None and prev.rule.endswith(":pregnant") and "due" not in (prev.text or "") \
                     and DUE_NEXT.match(raw) and spare[0].valid_from and spare[0].valid_from > today:
                 # Invariant 344: "I'm pregnant! Due on 3 June": the due date said next is part
@@ -1064,6 +1069,12 @@ _HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY_SAID = re.compile(r"\s+(?:on|from|since)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+" + _MONTH +
                        r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+\d{4})?$", re.IGNORECASE)
+
+
+_CHANGE_HAPPENED = re.compile(r"^(?:the\s+|that\s+|it\s+|this\s+)?(?:switch(?:-?over)?|move|change(?:-?over)?|handover|"
+                              r"swap|transfer|migration|cut-?over|upgrade|port(?:ing)?)?\s*(?:all\s+)?(?:happened|"
+                              r"went\s+through|took\s+place|was\s+done|got\s+done|completed|went\s+live|"
+                              r"kicked\s+in)\b", re.IGNORECASE)
 
 
 def _trim_value(st: Statement) -> None:

@@ -43,6 +43,11 @@ _NOT = re.compile(r"^(?P<head>.+?)\s*,?\s+(?:and\s+)?not\s+(?:in|on|at|to|with|b
 # "… doesn't record to the SD card any more, it goes to the NAS"
 _ENDED_THEN = re.compile(r"^(?P<neg>.+?\b(?:doesn'?t|don'?t|isn'?t|aren'?t|won'?t|no\s+longer|not|never)\b.+?)"
                          r"\s+(?:any\s*more|any\s+longer)\s*[,;]\s*(?:but\s+|now\s+|so\s+)?(?P<head>.+)$", I)
+# "tinylog uses SQLite now", "the boiler runs on a timer these days": a thing, its verb, its new object
+_SUBJECT_NOW = re.compile(r"^(?P<s>(?:(?:my|our|the)\s+)?[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)\s+(?P<v>[a-z]{3,}s)\s+"
+                          r"(?P<o>[^,;.!?]+?)\s+(?:now|these\s+days|nowadays)\b(?P<rest>.*)$", I)
+_NOT_SUBJECT = frozenset("""i i'm im we we're you he she they it it's this that there here who what
+    which everyone everybody nobody someone somebody mum mom dad""".split())
 _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|any\s*more|any\s+longer|from\s+now\s+on|since|"
                   r"switched|moved|changed)\b", I)
 # What follows a new value and is not part of it: when, how often, why.
@@ -120,6 +125,14 @@ def substitution(clause: str, message: str, today: date) -> Statement | None:
         if _valid(a, 4) and _valid(b, 5) and term_set(a) != term_set(b):
             return Statement(act="change", text=b, previous=a, target=tidy(c[:m.start()] + " " + m.group("mid")),
                              clause=c, rule="swap:value", valid_from=dates.valid_from, confidence=conf)
+    m = _SUBJECT_NOW.match(c)
+    if m and m.group("s").split()[0].lower() not in _NOT_SUBJECT and \
+            m.group("v").lower() not in ("is", "was", "does", "says", "thinks", "reckons", "seems", "looks") and \
+            _valid(_np(m.group("o"), keep_det=True), 6):
+        # Invariant 395: "tinylog uses SQLite now": what a thing of the user's does, changed
+        return Statement(act="change", text=_np(m.group("o"), keep_det=True), previous=m.group("v"),
+                         target=m.group("s"), clause=c, rule="swap:verb", valid_from=dates.valid_from,
+                         confidence=conf)
     m = _ENDED_THEN.match(c)
     if m:
         # "the camera doesn't record to the SD card any more, it goes to the NAS": the old value
@@ -250,3 +263,30 @@ def replace_count(fact: str, new: str, unit: str, topic: str) -> str | None:
         if not topic_terms & term_set(fact):
             return None
     return fact[:m.start(1)] + n + fact[m.end(1):]
+
+
+def replace_object(fact: str, subject: str, verb: str, new: str) -> str | None:
+    """Invariant 395: "tinylog uses SQLite now" over "Side project tinylog is a terminal log viewer
+    in Rust that uses DuckDB": in the fact that names the subject and says the verb once, what
+    follows the verb up to the end of its clause is the new object. A preposition the new object
+    opens with must open the old one too ("runs on a timer" over "runs on the thermostat"). Pure."""
+    subject_terms = term_set(re.sub(r"^(?:my|our|the)\s+", "", subject, flags=I))
+    if not subject_terms or not subject_terms <= term_set(fact):
+        return None
+    found = list(re.finditer(r"(?<![\w'’-])" + re.escape(verb) + r"(?![\w'’-])", fact, I))
+    if len(found) != 1:
+        return None
+    tail = fact[found[0].end():]
+    end = re.search(r"\s*(?:[,;(]|\s(?:because|but|and|which|so|since|when|while|though)\b)", tail)
+    obj = tail[:end.start()] if end else tail
+    if not obj.strip():
+        return None
+    lead_old = obj.split()[0].lower()
+    lead_new = new.split()[0].lower()
+    preps = {"on", "in", "at", "to", "with", "from", "by", "via", "for", "into", "onto", "through"}
+    if (lead_old in preps or lead_new in preps) and lead_old != lead_new:
+        return None
+    if term_set(new) <= term_set(obj) or term_set(obj) <= term_set(new):
+        return None
+    new = _as_said(new, fact)
+    return fact[:found[0].end()] + " " + new + tail[len(obj):]
