@@ -1004,13 +1004,15 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             kept = _sums_up(kept)
         kept = _glossed(kept)
         kept = changes.left_for(kept)  # invariant 357
-        if not kept and (sub := substitution.substitution(c, message, today)) is not None:
-            # Invariants 375, 376: a change said as the part of a fact that changed ("moved the
-            # platform from GKE to EKS", "up to fifteen Hue bulbs now"); the agent writes it only
-            # into the one fact on record that says the old part
-            if hedged:
-                sub.confidence = min(sub.confidence, 0.55)
-            kept = [sub]
+        for piece in [c] + (parts if len(parts) > 1 and not kept else []):
+            # Invariants 375, 376, 395: a change said as the part of a fact that changed ("moved
+            # the platform from GKE to EKS", "up to fifteen Hue bulbs now"), in the clause or one
+            # of its parts; the agent writes it only into the one fact that says the old part
+            sub = substitution.substitution(piece.strip(" ,"), message, today) if not kept else None
+            if sub is not None:
+                if hedged:
+                    sub.confidence = min(sub.confidence, 0.55)
+                kept = [sub]
         if not kept:
             prev = out.statements[-1] if out.statements else None
             if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \

@@ -253,6 +253,10 @@ def replace_count(fact: str, new: str, unit: str, topic: str) -> str | None:
         after = [stem(w.lower()) for w in re.findall(r"[\w'’-]+", m.group(2))]
         if head in after[:4] or (not after and head in ("%",)):
             found.append(m)
+    if not found and head in {stem(w.lower()) for w in re.findall(r"[\w'’-]+", fact)}:
+        # "down to two espressos a day" over "Drinks a lot of espresso, about four a day": the
+        # fact names the unit and says one number only
+        found = list(re.finditer(r"(?<![\w.])(" + _NUM + r")(?![\w.])", fact, I))
     if len(found) != 1:
         return None
     m = found[0]
@@ -286,6 +290,10 @@ def replace_object(fact: str, subject: str, verb: str, new: str) -> str | None:
     preps = {"on", "in", "at", "to", "with", "from", "by", "via", "for", "into", "onto", "through"}
     if (lead_old in preps or lead_new in preps) and lead_old != lead_new:
         return None
+    if lead_new not in preps:
+        # "runs NixOS" over "Runs Fedora on his laptop": the object ends at its place
+        cut = re.search(r"\s(?:on|in|at|for|with|from|by|via|through|during|every|each)\s", obj)
+        obj = obj[:cut.start()] if cut else obj
     if term_set(new) <= term_set(obj) or term_set(obj) <= term_set(new):
         return None
     new = _as_said(new, fact)
