@@ -176,3 +176,11 @@ def test_inv395_a_person_or_nothing_on_record_writes_no_substitution(service):
                  "Everyone meets at the library now."):
         assert [w for w in turn(service, said).writes() if w.op == "supersede"] == [], said
     assert active(service) == ["Book club meets at the Red Lion on the first Monday"]
+
+
+def test_inv375_a_substitution_said_again_is_already_known(service):
+    service.write_fact("ana", "Keeps six hens in the back garden")
+    assert len(turn(service, "We're up to nine hens now.").writes()) == 1
+    t = turn(service, "We're up to nine hens now.")
+    assert t.writes() == [] and t.reply.startswith("I already have that: you keep nine hens")
+    assert active(service) == ["Keeps nine hens in the back garden"]

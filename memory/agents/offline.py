@@ -308,6 +308,13 @@ class OfflineAgent:
             best = max(fit.values())
             if best and list(fit.values()).count(best) == 1:
                 rewritten = {i: v for i, v in rewritten.items() if fit[i] == best}
+        if not rewritten and st.text:
+            # said again: the fact already holds the new part ("up to fifteen Hue bulbs" twice)
+            have = [h for h in _unique(hits) if h.kind == "semantic" and h.state == "active"
+                    and terms(st.text) and terms(st.text) <= terms(h.text)
+                    and (st.rule == "swap:count" or (terms(st.target or "") - terms(st.text)) & terms(h.text))]
+            if len(have) == 1:
+                return sentence(f"I already have that: {second_person(have[0].text)}")
         if len(rewritten) != 1:
             what = "that" if st.rule == "swap:count" else f"“{old}”"
             return (f"I have nothing on record saying {what}, so I haven't changed anything."
