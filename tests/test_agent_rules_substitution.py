@@ -184,3 +184,18 @@ def test_inv375_a_substitution_said_again_is_already_known(service):
     t = turn(service, "We're up to nine hens now.")
     assert t.writes() == [] and t.reply.startswith("I already have that: you keep nine hens")
     assert active(service) == ["Keeps nine hens in the back garden"]
+
+
+def test_inv376_a_count_closing_its_fact_is_found():
+    assert replace_count("Season ticket covers 38 matches", "19 matches", "matches",
+                         "the club cut the season ticket to 19 matches") == "Season ticket covers 19 matches"
+
+
+def test_inv375_the_rest_of_the_message_says_which_of_two_facts_is_meant(service):
+    service.write_fact("ana", "Lives in Bath")
+    trip = service.write_fact("ana", "Easter with the cousins in Bath, three nights").fact
+    (w,) = turn(service, "Easter plans have changed. We're going to the cousins in Wells instead "
+                         "of Bath this year.").writes()
+    assert (w.old_id, w.text) == (trip.id, "Easter with the cousins in Wells, three nights")
+    assert w.valid_from is None  # "this year" says which Easter, not since when
+    assert "Lives in Bath" in active(service)

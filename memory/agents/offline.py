@@ -157,7 +157,7 @@ class OfflineAgent:
             elif st.rule == "swap:date":
                 said.append(self._swap(st, hits, tools))
             elif st.rule in ("swap:value", "swap:aligned", "swap:count", "swap:verb"):
-                said.append(self._substitute(st, hits, tools))
+                said.append(self._substitute(st, hits, tools, inp.message))
             else:
                 said.append(self._write(st, hits, tools))
         tools.record_tools((time.perf_counter() - started) * 1000, "writes")
@@ -281,7 +281,7 @@ class OfflineAgent:
                                       hits, tools) or "")
         return out
 
-    def _substitute(self, st: Statement, hits, tools: ToolRunner) -> str:
+    def _substitute(self, st: Statement, hits, tools: ToolRunner, message: str = "") -> str:
         """Invariants 375, 376: the one active fact that says the old part ("GKE", "twelve …
         bulbs") takes the new one in its place, a natural change; with no such fact, or more
         than one, nothing is written."""
@@ -303,7 +303,8 @@ class OfflineAgent:
         if len(rewritten) > 1:
             # two facts say the old part ("15 kg hold bags", "pets up to 8 kg"): the one sharing
             # most of the user's other words is meant, when one does
-            topic = terms(st.target or st.clause) - terms(old) - terms(st.text or "")
+            # (the whole message counts: "Christmas plans have changed. We're going to …")
+            topic = terms(f"{st.target or st.clause} {message}") - terms(old) - terms(st.text or "")
             fit = {i: len(topic & terms(h.text)) for i, (h, _) in rewritten.items()}
             best = max(fit.values())
             if best and list(fit.values()).count(best) == 1:

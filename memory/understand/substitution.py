@@ -106,6 +106,9 @@ def substitution(clause: str, message: str, today: date) -> Statement | None:
     if not c or _HYPOTHETICAL.search(c) or _THIRD_PARTY.match(c):
         return None
     dates = find_dates(c, today)
+    if dates.found and all(re.fullmatch(r"(?:this|that)\s+(?:year|month|week|time)", f.strip(), I)
+                           for f in dates.found):
+        dates = find_dates("", today)  # "instead of Leeds this year": which time, not since when
     hedged = bool(HEDGE_RE.search(c))
     conf = 0.55 if hedged else 0.85
     m = _COUNT.search(c)
@@ -217,7 +220,7 @@ def aligned_value(fact: str, old: str, head: str) -> str | None:
     if not hits:
         return None
     new = _np(head[hits[-1].end():], keep_det=True)
-    if not _valid(new, 6) or term_set(new) <= term_set(fact):
+    if not _valid(new, 8) or term_set(new) <= term_set(fact):
         return None
     return replace_value(fact, old, new)
 
@@ -249,7 +252,7 @@ def replace_count(fact: str, new: str, unit: str, topic: str) -> str | None:
     n = new.split()[0]
     head = stem(re.findall(r"[\w'’%£€$-]+", unit)[-1].lower())
     found = []
-    for m in re.finditer(r"(?<![\w.])(" + _NUM + r")\s*((?:[\w'’-]+\s+){0,3})", fact, I):
+    for m in re.finditer(r"(?<![\w.])(" + _NUM + r")\s*((?:[\w'’-]+(?:\s+|$)){0,3})", fact, I):
         after = [stem(w.lower()) for w in re.findall(r"[\w'’-]+", m.group(2))]
         if head in after[:4] or (not after and head in ("%",)):
             found.append(m)
