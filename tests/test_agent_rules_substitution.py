@@ -199,3 +199,42 @@ def test_inv375_the_rest_of_the_message_says_which_of_two_facts_is_meant(service
     assert (w.old_id, w.text) == (trip.id, "Easter with the cousins in Wells, three nights")
     assert w.valid_from is None  # "this year" says which Easter, not since when
     assert "Lives in Bath" in active(service)
+
+
+# --- invariant 396: someone's or something's name is not the user's -----------------------------
+
+
+def test_inv396_a_possessed_name_never_replaces_the_users_own(service):
+    own = service.write_fact("ana", "Her name is Ana Ribeiro", fact_type="identity").fact
+    for said in ("My dog's name is Pepper.", "My line manager's name is Tomasz, note that.",
+                 "Our landlord's name is Mr Adeyemi."):
+        (w,) = turn(service, said).writes()
+        assert w.op == "write" and w.old_id is None, (said, w)
+    assert service.get_fact("ana", own.id).state.value == "active"
+    # the same phrase said again with a new name replaces that name only
+    old = next(f for f in service.facts("ana", states=["active"]) if f.text.startswith("Dog's name"))
+    (w,) = turn(service, "My dog's name is Biscuit now, we renamed him.").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id)
+    assert service.get_fact("ana", own.id).state.value == "active"
+
+
+# --- invariant 397: "the X is Jan's, not mine" ---------------------------------------------------
+
+
+def test_inv397_a_thing_said_to_be_someone_elses_is_taken_back(service):
+    old = service.write_fact("ana", "Owns a Brompton folding bike").fact
+    t = turn(service, "The Brompton is my flatmate's, not mine.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+    assert active(service) == []
+    # with a name, and nothing written as "X is Jan's"
+    old = service.write_fact("bo", "Has a Kindle Paperwhite").fact
+    (w,) = turn(service, "The Kindle is Priya's, not mine.", user="bo").writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+
+
+def test_inv397_nothing_on_record_or_a_question_retracts_nothing(service):
+    service.write_fact("ana", "Owns a Brompton folding bike")
+    assert turn(service, "The Vespa is my brother's, not mine.").writes() == []
+    assert turn(service, "Is the Brompton my flatmate's, not mine?").writes() == []
+    assert active(service) == ["Owns a Brompton folding bike"]

@@ -656,8 +656,10 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
         ftype = "identity"
     text = f"{cap(label)} {'are' if head.endswith('s') and not head.endswith('ss') else 'is'} {value}"
     recurring = re.search(r"\b(?:birthday|anniversary|every|each)\b", t, I)
-    slot = f"noun:{head}" if head in lx.SLOT_NOUNS or re.search(r"\bfavou?rite\b", noun, I) \
-        else f"noun:{noun.lower()}"
+    slot = f"noun:{head}" if (head in lx.SLOT_NOUNS or re.search(r"\bfavou?rite\b", noun, I)) \
+        and not re.search(r"['’]s\s+[\w-]+$", noun) else f"noun:{noun.lower()}"
+    # Invariant 396: "my team lead's name", "my dog's name" is someone's or something's name,
+    # never the user's own: its slot is the whole phrase, so it replaces only a fact saying it
     return [Statement(act="change" if changed else "assert", text=third_person(text),
                       fact_type=ftype, slot=slot, previous=None,
                       valid_from=None if recurring else dates.valid_from,
