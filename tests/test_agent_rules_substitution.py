@@ -238,3 +238,28 @@ def test_inv397_nothing_on_record_or_a_question_retracts_nothing(service):
     assert turn(service, "The Vespa is my brother's, not mine.").writes() == []
     assert turn(service, "Is the Brompton my flatmate's, not mine?").writes() == []
     assert active(service) == ["Owns a Brompton folding bike"]
+
+
+# --- invariant 398: a move for a new job; "at the X Hospital" is an employer ---------------------
+
+
+def test_inv398_a_move_for_a_new_job_is_a_move_and_an_employer():
+    from datetime import date
+
+    from memory.understand.statements import understand
+    today = date(2026, 12, 1)
+    said = [(st.act, st.text) for st in understand(
+        "We're relocating to Glasgow next month for a new role with Baillie Gifford.", today).statements]
+    assert ("change", "Works at Baillie Gifford") in said and all("I'm" not in (t or "") for _, t in said)
+    # the reason alone, or someone else's job, is no employer of the user's
+    for m in ("I'm moving to Cork in March for work.", "We moved to Bath for my husband's job."):
+        assert all("Works" not in (st.text or "") for st in understand(m, today).statements), m
+    # "I'm" is never a person who moved
+    assert all("I'm lives" not in (st.text or "")
+               for st in understand("I'm moving to Lyon in January for the new job at Sanofi.", today).statements)
+
+
+def test_inv398_a_job_at_the_named_hospital_is_replaced_by_the_new_employer(service):
+    old = service.write_fact("ana", "Works as a staff nurse at the Royal Infirmary", fact_type="identity").fact
+    (w,) = turn(service, "I've started at the Western General as a staff nurse.").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Western General" in w.text

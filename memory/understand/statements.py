@@ -752,6 +752,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     # else's ('She told me "I'm vegan now"'), never the user's statement.
     message = respell(_QUOTED.sub(" ", message))  # "swtiched" is "switched" (invariant 309)
     message = changes.start_at(changes.separating(changes.moved_up(changes.time_typos(message))))  # 357-359
+    message = changes.moved_for_job(message)  # invariant 398
     # Invariant 303: "I don't drink coffee. Never have." says it was never true: the user
     # never drank it (a denial of what is on record, not a new habit)
     message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)

@@ -732,7 +732,9 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         m = None  # "Olu moved to the Dubai office": a workplace, not where they live (inv. 331)
     if m and m.group("mv").endswith("ing") and dates.valid_from is None:
         m = None  # "Amara's moving to Leeds" with no when: a plan, not where she lives
-    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"} and not re.fullmatch(
+            r"(?:i|we|you|they|he|she|it)['’](?:m|re|ve|d|ll|s)", m.group("s"), re.IGNORECASE):
+        # invariant 398: "I'm moving to Lyon" is the user, never a person called "I'm"
         who = re.sub(r"['’]s$", "", tidy(m.group("s")))
         where = m.group("p")
         if (there := _THERE_NOW.match(t[m.end():])) is not None:
