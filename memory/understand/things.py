@@ -659,8 +659,10 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
         ftype = "identity"
     text = f"{cap(label)} {'are' if head.endswith('s') and not head.endswith('ss') else 'is'} {value}"
     recurring = re.search(r"\b(?:birthday|anniversary|every|each)\b", t, I)
-    slot = f"noun:{head}" if head in lx.SLOT_NOUNS or re.search(r"\bfavou?rite\b", noun, I) \
-        else f"noun:{noun.lower()}"
+    slot = f"noun:{head}" if (head in lx.SLOT_NOUNS or re.search(r"\bfavou?rite\b", noun, I)) \
+        and not re.search(r"['’]s\s+[\w-]+$", noun) else f"noun:{noun.lower()}"
+    # Invariant 396: "my team lead's name", "my dog's name" is someone's or something's name,
+    # never the user's own: its slot is the whole phrase, so it replaces only a fact saying it
     return [Statement(act="change" if changed else "assert", text=third_person(text),
                       fact_type=ftype, slot=slot, previous=None,
                       valid_from=None if recurring else dates.valid_from,
@@ -733,7 +735,9 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         m = None  # "Olu moved to the Dubai office": a workplace, not where they live (inv. 331)
     if m and m.group("mv").endswith("ing") and dates.valid_from is None:
         m = None  # "Amara's moving to Leeds" with no when: a plan, not where she lives
-    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"} and not re.fullmatch(
+            r"(?:i|we|you|they|he|she|it)['’](?:m|re|ve|d|ll|s)", m.group("s"), re.IGNORECASE):
+        # invariant 398: "I'm moving to Lyon" is the user, never a person called "I'm"
         who = re.sub(r"['’]s$", "", tidy(m.group("s")))
         where = m.group("p")
         if (there := _THERE_NOW.match(t[m.end():])) is not None:
