@@ -255,3 +255,18 @@ def test_inv383_no_more_for_me_gives_up_the_one_named(service):
     assert w.text == "Has given up squash"
     assert turn(service, "No more excuses for me.", user="bo").writes() == []
     assert turn(service, "No more yoga for me?", user="cy").writes() == []
+
+
+def test_inv379_a_person_or_a_pause_is_no_tool_removed(service):
+    service.write_fact("ana", "Partner is Tom")
+    service.write_fact("ana", "Uses Alexa for the shopping list")
+    assert turn(service, "Deleted Tom from my contacts after the row.").writes() == []
+    assert turn(service, "Turned off Alexa for the night.").writes() == []
+    assert turn(service, "No more Tom for me.").writes() == []
+    assert active(service) == ["Partner is Tom", "Uses Alexa for the shopping list"]
+
+
+def test_inv380_coming_round_to_an_idea_is_no_liking(service):
+    service.write_fact("ana", "Dislikes the idea of a smart meter", fact_type="preference")
+    assert turn(service, "I've come round to the idea.").writes() == []
+    assert turn(service, "I've come round to Tom's way of thinking.").writes() == []

@@ -82,6 +82,9 @@ _REMOVED = re.compile(
     r"deinstalled|deleted|removed|disabled|turned\s+off|switched\s+off|shut\s+down|closed(?:\s+down)?|"
     r"wound\s+up)\s+(?:(?:the|my|our)\s+(?P<t>[\w'’ -]+?\s+"
     + _TOOL + r")|" + _NAMED + r")(?P<tail>[^,;]*)$", I)
+_DEVICE_TAIL = re.compile(r"(?:\s+(?:from|off)\s+(?:my|the|our)\s+(?:phone|laptop|mac|macbook|computer|pc|ipad|"
+                          r"tablet|watch|server|desktop|tv|work\s+laptop))?(?:\s+(?:completely|for\s+good|now|too|"
+                          r"as\s+well|altogether))*\s*", I)
 _TOOL_GONE = re.compile(r"^(?:the|my|our)\s+(?P<t>[\w'’ -]+?\s+" + _TOOL + r")\s+(?:is|'s|has|was)\s+"
                         r"(?:now\s+|been\s+)?(?:gone|deleted|removed|disabled|uninstalled|switched\s+off|turned\s+off)"
                         r"(?:\s+(?:now|for\s+good))?\s*[.!]*$", I)
@@ -97,8 +100,8 @@ _PLAN_WORDS = re.compile(r"\b(?:trip|holiday|break|booking|flight|flights|appoin
                          r"lessons?|classes|course|call|session)\b", I)
 
 # "no more Pilates for me": a pastime or a named habit given up
-_NO_MORE = re.compile(r"^(?:(?:so|and|well)\s*,?\s+)?no\s+more\s+(?P<x>(?-i:[A-Z])[\w&'’+.-]*(?:\s+(?-i:[A-Z])[\w&'’+.-]*)?|"
-                      + "|".join(sorted(lx.PASTIMES, key=len, reverse=True)) + r")\s+for\s+(?:me|us)"
+_NO_MORE = re.compile(r"^(?:(?:so|and|well)\s*,?\s+)?no\s+more\s+(?P<x>"
+                      + "|".join(sorted(lx.PASTIMES | lx.SERVICES, key=len, reverse=True)) + r")\s+for\s+(?:me|us)"
                       r"(?:\s+(?:now|then|any\s*more))*\s*[.!]*$", I)
 
 # --- invariant 380: a habit taken up again, said "started X again" -------------------------------
@@ -162,7 +165,8 @@ def ended(c: str, dates: Dates) -> list[Statement] | None:
         x = _clean(re.sub(r"^(?:the|my)\s+", "", liked.group("x") or liked.group("y"), flags=I))
         if liked.group("y") and not re.match(r"^.(?-i:[A-Z])", x):
             x = x[:1].lower() + x[1:]  # "Olives have grown on me": capitalised only as said first
-        if x.lower() not in {"it", "that", "this", "them", "the idea"}:
+        if len(x.split()) <= 2 and not re.search(r"['’]|\b(?:it|that|this|them|idea|way|thought|plan|decision|view|"
+                                                  r"views|opinion|fact|notion|thinking|point|side)\b", x, I):
             return [Statement(act="change", text=f"Likes {x}", fact_type="preference", previous=x,
                               valid_from=dates.valid_from, clause=c, rule="pref:come-round")]
     if _UNDONE.search(whole):
@@ -253,6 +257,14 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
         # invariant 379: "uninstalled AeroSpace", "the kettle flow is gone": no longer used
         x = _clean(tool.group("t") or tool.groupdict().get("n") or "")
         if not x or x.lower() in {"it", "them", "that", "this"}:
+            return None
+        if tool.groupdict().get("n") and (
+                not re.match(r"^(?:uninstalled|deinstalled|deleted|removed)\b", re.sub(
+                    r"^(?:(?:so|and|but|finally)\s+)?(?:(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*)?", "", t,
+                    flags=I), I)
+                or not _DEVICE_TAIL.fullmatch(tool.group("tail") or "")):
+            # a bare name is an app only when uninstalled or deleted, from a device at most:
+            # "deleted Tom from my contacts", "turned off Alexa for the night" end nothing
             return None
         account = bool(re.search(r"\b(?:account|profile)$", x, I))
         named = tool.groupdict().get("n")
