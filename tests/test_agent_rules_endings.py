@@ -270,3 +270,15 @@ def test_inv380_coming_round_to_an_idea_is_no_liking(service):
     service.write_fact("ana", "Dislikes the idea of a smart meter", fact_type="preference")
     assert turn(service, "I've come round to the idea.").writes() == []
     assert turn(service, "I've come round to Tom's way of thinking.").writes() == []
+
+
+def test_inv378_a_condition_gone_and_its_medicine_stopped_are_one_change(service):
+    old = service.write_fact("ana", "Has hay fever every June", fact_type="constraint").fact
+    (w,) = turn(service, "The hay fever has gone since the move, so the GP took me off the antihistamines.").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id)
+    assert "hay fever" in w.text and "antihistamines" in w.text
+    # the condition and the medicine in two facts: neither is guessed
+    service.write_fact("bo", "Has hay fever", fact_type="constraint")
+    service.write_fact("bo", "Takes antihistamines in summer", fact_type="constraint")
+    assert turn(service, "The hay fever has gone, and the GP took me off the antihistamines.",
+                user="bo").writes() == []

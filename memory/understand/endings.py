@@ -226,10 +226,19 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
     if med:
         # invariant 377: "came off sertraline", "the GP stopped the ramipril": no longer taken
         x = _clean(re.sub(r"\s+" + lx.DOSE + r"$", "", med.group("x"), flags=I))
-        text = f"No longer takes {x}"
+        if re.match(r"^(?:inhalers?|statins|steroids|antibiotics|painkillers|beta|blood\s+thinners|antihistamines|"
+                    r"sleeping)\b", x, I):
+            x = f"the {x}"  # a class of medicine keeps its article: "no longer takes the inhaler"
+        text, names = f"No longer takes {x}", x
+        gone = next((m for p in pieces if (m := _CLEARED_UP.match(p) or _OVER_IT.match(p))), None)
         if bp:  # "my blood pressure is back to normal, the GP stopped the ramipril": one change
             text = f"Blood pressure is back to normal and no longer takes {x}"
-        said.append(Statement(act="change", text=text, fact_type="constraint", previous=x,
+        elif gone:
+            # "my asthma has gone, the GP took me off the inhaler": one change, ending the one
+            # fact that names either (`ended_fact`)
+            cond = tidy(gone.group("c")).lower()
+            text, names = f"No longer has {cond} and no longer takes {x}", f"{cond}|{x}"
+        said.append(Statement(act="change", text=text, fact_type="constraint", previous=names,
                               valid_from=dates.valid_from, clause=c, rule="end:medicine"))
         return said
     cond = _CLEARED_UP.match(t) or _OVER_IT.match(t)
@@ -318,13 +327,14 @@ def names_ended(previous: str, text: str) -> bool:
 
 def ended_fact(previous: str, old, hits):
     """Invariant 382: the one active fact an ending replaces: the only recalled active fact
-    holding every word of the name, else the only one naming it (`names_ended`); None when
-    none or several do, whatever `pick_old` chose."""
+    holding every word of a name ("asthma|inhaler": either), else the only one naming it
+    (`names_ended`); None when none or several do, whatever `pick_old` chose."""
     from .matching import terms
 
+    names = [n for n in previous.split("|") if n.strip()]
     naming = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
-              and names_ended(previous, h.text)}
-    full = [h for h in naming.values() if terms(previous) <= terms(h.text)]
+              and any(names_ended(n, h.text) for n in names)}
+    full = [h for h in naming.values() if any(terms(n) <= terms(h.text) for n in names)]
     if len(full) == 1:
         return full[0]
     if not full and len(naming) == 1:
