@@ -236,8 +236,8 @@ def _ended(t: str, c: str, dates: Dates, pieces: list[str], med: re.Match | None
         elif gone:
             # "my asthma has gone, the GP took me off the inhaler": one change, ending the one
             # fact that names either (`ended_fact`)
-            cond = tidy(gone.group("c")).lower()
-            text, names = f"No longer has {cond} and no longer takes {x}", f"{cond}|{x}"
+            ill = tidy(gone.group("c")).lower()
+            text, names = f"No longer has {ill} and no longer takes {x}", f"{ill}|{x}"
         said.append(Statement(act="change", text=text, fact_type="constraint", previous=names,
                               valid_from=dates.valid_from, clause=c, rule="end:medicine"))
         return said
