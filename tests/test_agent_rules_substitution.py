@@ -263,3 +263,30 @@ def test_inv398_a_job_at_the_named_hospital_is_replaced_by_the_new_employer(serv
     old = service.write_fact("ana", "Works as a staff nurse at the Royal Infirmary", fact_type="identity").fact
     (w,) = turn(service, "I've started at the Western General as a staff nurse.").writes()
     assert (w.op, w.old_id) == ("supersede", old.id) and "Western General" in w.text
+
+
+# --- invariant 399: a texter's message with an acronym is still typed in lower case ------------
+
+
+def test_inv399_an_acronym_does_not_make_a_message_capitalised():
+    from memory.understand.canon import is_lowercase_message
+    assert is_lowercase_message("tomas got a job at the NHS, moved to york")
+    assert is_lowercase_message("i think it's the BBC")
+    assert not is_lowercase_message("Tomas got a job at the NHS")
+    assert not is_lowercase_message("NHS BBC ITV")  # no plain word at all: not a texter's
+
+
+def test_inv399_a_relative_named_in_lower_case_beside_an_acronym_is_read(service):
+    old = service.write_fact("ana", "Brother Tomas lives in Leeds", fact_type="identity").fact
+    (w,) = turn(service, "tomas has moved to york, he got a job with the NHS").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "York" in w.text
+
+
+def test_inv399_a_lower_case_name_before_moved_to_is_someone_else(service):
+    home = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    t = turn(service, "tomas has moved to york")
+    assert all(w.old_id != home.id for w in t.writes())
+    assert service.get_fact("ana", home.id).state.value == "active"
+    # the user's own move, said in lower case, is still the user's
+    (w,) = turn(service, "we've moved to york").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in York")
