@@ -290,3 +290,23 @@ def test_inv399_a_lower_case_name_before_moved_to_is_someone_else(service):
     # the user's own move, said in lower case, is still the user's
     (w,) = turn(service, "we've moved to york").writes()
     assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in York")
+
+
+# --- invariant 400: a journey or a change of something else is no move ---------------------------
+
+
+def test_inv400_a_journey_from_a_to_b_is_no_switch_and_no_move(service):
+    home = service.write_fact("ana", "Lives in Glasgow", fact_type="identity").fact
+    for said in ("I went from Glasgow to Inverness by train.", "I changed buses from Glasgow to Stirling.",
+                 "We travelled from Glasgow to Oban on foot, mostly."):
+        assert [w for w in turn(service, said).writes() if w.old_id == home.id] == [], said
+    assert service.get_fact("ana", home.id).state.value == "active"
+
+
+def test_inv400_what_the_change_is_of_must_be_what_the_fact_speaks_of(service):
+    from memory.understand.substitution import about_the_fact
+    assert about_the_fact("Helio the whole platform", "Helio's platform runs on GKE", "GKE")
+    assert about_the_fact("I trains", "Commutes on trains from Leeds", "Leeds")  # trains named
+    assert not about_the_fact("the choir", "Band rehearses at the Half Moon", "Half Moon")
+    assert not about_the_fact("I", "Lives in Leeds", "Leeds")  # nothing named: never the home
+    assert about_the_fact("I", "Plays goalkeeper for the hockey team", "hockey team")
