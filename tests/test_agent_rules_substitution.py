@@ -310,3 +310,20 @@ def test_inv400_what_the_change_is_of_must_be_what_the_fact_speaks_of(service):
     assert not about_the_fact("the choir", "Band rehearses at the Half Moon", "Half Moon")
     assert not about_the_fact("I", "Lives in Leeds", "Leeds")  # nothing named: never the home
     assert about_the_fact("I", "Plays goalkeeper for the hockey team", "hockey team")
+
+
+# --- invariant 401: a dated move that names the home it leaves ----------------------------------
+
+
+def test_inv401_a_move_naming_the_home_it_leaves_replaces_it_from_its_date(service):
+    home = service.write_fact("ana", "Lives in Clifton, Bristol", fact_type="identity").fact
+    t = turn(service, "Got the keys to our new place! Moving from Clifton to Redland on 3 July.")
+    sup = [w for w in t.writes() if w.op == "supersede"]
+    assert [(w.old_id, w.text, str(w.valid_from)) for w in sup] == [(home.id, "Lives in Redland", "2025-07-03")]
+
+
+def test_inv401_a_move_from_a_place_not_on_record_stays_a_plan(service):
+    home = service.write_fact("ana", "Lives in Clifton, Bristol", fact_type="identity").fact
+    t = turn(service, "Got the keys to our new place! Moving from Bath to Redland on 3 July.")
+    assert all(w.op == "write" for w in t.writes())
+    assert service.get_fact("ana", home.id).state.value == "active"
