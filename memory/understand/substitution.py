@@ -1,4 +1,4 @@
-"""A change said as a substitution inside a fact on record (invariants 375, 376).
+"""A change said as a substitution inside a fact on record (invariants 375, 376, 395, 400).
 
 People often tell a change by naming only the part that changed, in words that fit no reader of
 a kind of statement: "Helio moved the platform from GKE to EKS", "my dotfiles moved from chezmoi
