@@ -26,6 +26,11 @@ def test_inv375_the_old_value_is_put_right_inside_the_fact():
     assert replace_value("Uses Todoist for tasks", "Trello", "Notion") is None
 
 
+def test_inv375_a_rival_the_fact_named_goes_when_it_becomes_the_value():
+    assert replace_value("Uses Dropbox rather than iCloud for now", "Dropbox", "iCloud") == "Uses iCloud"
+    assert replace_value("Prefers tea over coffee, mornings", "tea", "coffee") == "Prefers coffee, mornings"
+
+
 def test_inv375_the_new_value_is_found_by_the_word_before_the_old_one():
     assert aligned_value("Photos sync to iCloud overnight", "iCloud",
                          "The photos sync to a Nextcloud box now") == \
