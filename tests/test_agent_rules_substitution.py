@@ -332,3 +332,26 @@ def test_inv401_a_move_from_a_place_not_on_record_stays_a_plan(service):
     t = turn(service, "Got the keys to our new place! Moving from Bath to Redland on 3 July.")
     assert all(w.op == "write" for w in t.writes())
     assert service.get_fact("ana", home.id).state.value == "active"
+
+
+# --- invariant 402: "she" is the one relative the sentence before named -------------------------
+
+
+def test_inv402_a_pronoun_is_the_one_relative_named_just_before():
+    from datetime import date
+
+    from memory.understand.statements import understand
+    today = date(2026, 12, 1)
+    texts = [st.text for st in understand("I drive my gran to the shops on Fridays. She has dementia.",
+                                          today).statements]
+    assert "Gran has dementia" in texts
+    # two relatives named, or a pronoun that fits neither: nobody is guessed
+    assert understand("I drove my gran and my uncle to the shops. She has dementia.", today).statements == []
+    assert all("dementia" not in (st.text or "") for st in
+               understand("I drive my gran to the shops. He has dementia.", today).statements)
+
+
+def test_inv402_the_relatives_condition_is_theirs_not_the_users(service):
+    t = turn(service, "I look after my dad on Sundays. He has Parkinson's.")
+    texts = [w.text for w in t.writes()]
+    assert "Dad has Parkinson's" in texts and "Has Parkinson's" not in texts
