@@ -40,7 +40,13 @@ from ..understand.people import (
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
-from ..understand.substitution import aligned_value, replace_count, replace_object, replace_value
+from ..understand.substitution import (
+    about_the_fact,
+    aligned_value,
+    replace_count,
+    replace_object,
+    replace_value,
+)
 from ..understand.swaps import swap_into
 from ..understand.value_shape import shape
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -299,6 +305,8 @@ class OfflineAgent:
                 new = replace_object(h.text, st.target or "", old, st.text or "")
             else:
                 new = replace_value(h.text, old, st.text or "")
+                if new and not about_the_fact(st.target or "", h.text, old):
+                    new = None  # invariant 400: "changed trains from Leeds to York" is no move
             if new and new != h.text:
                 rewritten[h.id] = (h, new)
         if len(rewritten) > 1:
@@ -352,7 +360,8 @@ class OfflineAgent:
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         if st.rule == "location:plan+only" and st.valid_from:
             homes = [h for h in _unique(hits) if h.kind == "semantic" and h.state == "active"
-                     and "home" in slots_of(h.text, h.fact_type)]
+                     and "home" in slots_of(h.text, h.fact_type)
+                     and (not st.previous or terms(st.previous) <= terms(h.text))]  # invariant 401
             if len(homes) == 1:
                 # Invariant 358: a dated move said alone replaces the one home on record from
                 # that date; the home stays true until then (valid time, invariant 4)

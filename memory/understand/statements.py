@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
+from ..text import STOP_WORDS
 from . import changes, followups, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
@@ -458,9 +459,9 @@ def scope_hypothetical(c: str) -> str | None:
 
 
 _SHE = {"sister", "wife", "mum", "mom", "mother", "daughter", "girlfriend", "fiancee", "grandma",
-        "grandmother", "gran", "nan", "aunt", "niece", "stepmother", "stepdaughter"}
+        "grandmother", "gran", "granny", "nan", "nana", "aunt", "auntie", "niece", "stepmother", "stepdaughter"}
 _HE = {"brother", "husband", "dad", "father", "son", "boyfriend", "fiance", "grandpa",
-       "grandfather", "uncle", "nephew", "stepfather", "stepson"}
+       "grandfather", "grandad", "granddad", "uncle", "nephew", "stepfather", "stepson"}
 _REL_NAMED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE | {"partner", "friend"},
                                                                     key=len, reverse=True))
                         + r")\s+(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\b", I)
@@ -499,7 +500,7 @@ def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple
         fits = _SHE if p.group("pro").lower() == "she" else _HE
         if rel in fits or rel in {"partner", "friend"}:
             be = " is" if p.group("be") else ""
-            return f"my {rel} {name}{be} " + c[p.end():], person
+            return " ".join(w for w in ("my", rel, name) if w) + f"{be} " + c[p.end():], person
     return c, None
 
 
@@ -759,6 +760,15 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     # never drank it (a denial of what is on record, not a new habit)
     message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)
     lowercase = is_lowercase_message(message)
+    if lowercase:
+        # Invariant 399: "tomas has moved to york": in a message typed in lower case a word
+        # before "has moved to" that is no pronoun, relation or common word is a name
+        message = _LOWER_NAME_MOVED.sub(
+            lambda m: m.group(0) if m.group("n") in _NOT_NAMES or m.group("n") in lx.RELATIONS else (
+                # ("has" said as "'s": the texter's reading would split "Tomas has, moved")
+                m.group("lead") + m.group("n").capitalize() + re.sub(r"^\s+has\b", "'s", m.group("mid"))
+                + m.group("p").capitalize()),
+            message)
     bare = _bare_place(message, lowercase)
     if bare:
         # "Leeds now", "Lisbon now 🇵🇹": a name alone, read as a home; the agent writes it only
@@ -786,6 +796,12 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         said_raw = ACTUALLY.sub(r"\g<s> ", FIRST_GO.sub("", FEELING_LEAD.sub("", raw)))
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", said_raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
+        if person is None:
+            # Invariant 402: "I'm a carer for my mum. She has dementia": the one relative the
+            # sentence named, anywhere in it, is who "she"/"he" in the next one is
+            kin = {k.lower() for k in re.findall(r"\bmy\s+(" + "|".join(sorted(_SHE | _HE, key=len, reverse=True))
+                                                 + r")\b(?!['’])", c, I)}
+            person = (kin.pop(), "") if len(kin) == 1 else None
         intro = _INTRO.match(raw.strip())
         if intro and (greeted or intro.group("cue")) and intro.group("n").lower() not in _NOT_PLACES \
                 and not re.search(r"(?:ish|ian|ese|ic|ist|an|ed|ing|ful|ous|y)$", intro.group("n"), I) \
@@ -1081,6 +1097,15 @@ _CHANGE_HAPPENED = re.compile(r"^(?:the\s+|that\s+|it\s+|this\s+)?(?:switch(?:-?
                               r"swap|transfer|migration|cut-?over|upgrade|port(?:ing)?)?\s*(?:all\s+)?(?:happened|"
                               r"went\s+through|took\s+place|was\s+done|got\s+done|completed|went\s+live|"
                               r"kicked\s+in)\b", re.IGNORECASE)
+
+
+_LOWER_NAME_MOVED = re.compile(r"(?P<lead>^|[.!?]\s+|[,;]\s+(?:and\s+)?)(?P<n>[a-z][a-z-]{1,20})(?P<mid>(?:['’]s|\s+has|"
+                               r"\s+had|\s+just|\s+finally)*\s+(?:moved|relocated|moving|relocating)\s+"
+                               r"(?:back\s+)?to\s+)(?P<p>(?!(?:the|a|an|my|our|his|her|their|work|school|uni|"
+                               r"college|town|london\s+road)\b)[a-z][\w-]+)")
+_NOT_NAMES = STOP_WORDS | frozenset("""i we he she they you it who everyone everybody someone somebody
+    nobody one finally just also then so and but we've i've they've lol omg ok okay yes no well
+    oh hey hi guess anyway honestly basically""".split())
 
 
 def _trim_value(st: Statement) -> None:

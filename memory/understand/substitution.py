@@ -1,4 +1,4 @@
-"""A change said as a substitution inside a fact on record (invariants 375, 376).
+"""A change said as a substitution inside a fact on record (invariants 375, 376, 395, 400).
 
 People often tell a change by naming only the part that changed, in words that fit no reader of
 a kind of statement: "Helio moved the platform from GKE to EKS", "my dotfiles moved from chezmoi
@@ -29,8 +29,8 @@ from .phrases import HEDGE_RE, I, tidy
 _DET = r"(?:my|our|the|a|an|his|her|their|its|this|that)"
 _VERB = (r"(?:moved|moving|moves|switched|switching|switches|migrated|migrating|migrates|changed|"
          r"changing|swapped|swapping|converted|converting|ported|porting|upgraded|upgrading|"
-         r"downgraded|downgrading|transferred|transferring|shifted|shifting|went|goes|going|"
-         r"gone|changed\s+over|switched\s+over|moved\s+over)")
+         r"downgraded|downgrading|transferred|transferring|shifted|shifting|"
+         r"changed\s+over|switched\s+over|moved\s+over)")
 # "… from GKE to EKS", "… off chezmoi onto home-manager", "… from WhatsApp over to Signal"
 _FROM_TO = re.compile(r"\b" + _VERB + r"\b(?P<mid>[^,;.!?]{0,60}?)\s+(?:from|off)\s+(?P<a>[^,;.!?]+?)\s+"
                       r"(?:and\s+)?(?:to|onto|over\s+to|into)\s+(?P<b>[^,;.!?]+)", I)
@@ -196,6 +196,11 @@ def replace_value(fact: str, old: str, new: str) -> str | None:
         # "her handbag" -> "her pouch"; a new value's own article wins, a name takes none
         new = det.group(0) + new
     out = fact[:m.start()] + new + fact[m.end():]
+    # "Uses ZHA rather than Zigbee2MQTT for now" with ZHA -> Zigbee2MQTT: the rival it named is
+    # now the value, so the comparison goes ("Uses Zigbee2MQTT")
+    bare = re.sub(r"^" + _DET + r"\s+", "", new, flags=I)
+    out = re.sub(r"\s+(?:rather\s+than|instead\s+of|over|not|and\s+not)\s+(?:" + _DET + r"\s+)?"
+                 + re.escape(bare) + r"(?:\s+for\s+now)?(?=$|[,;.])", "", out, flags=I)
     return out[:1].upper() + out[1:]
 
 
@@ -301,3 +306,22 @@ def replace_object(fact: str, subject: str, verb: str, new: str) -> str | None:
         return None
     new = _as_said(new, fact)
     return fact[:found[0].end()] + " " + new + tail[len(obj):]
+
+
+_PRONOUNS = frozenset(stem(w) for w in """i we you he she they it me us them my our your his her their its
+    everything all stuff things thing lot whole rest over okay ok so""".split())
+
+
+def about_the_fact(said_of: str, fact: str, old: str) -> bool:
+    """Invariant 400: what the user said the change was of ("the platform", "our mortgage",
+    "trains") must be something the fact speaks of, or a word the lexicon gives for it; with
+    nothing said it was of, the fact must not be where the user lives ("I changed from Leeds
+    to York" is no move). Pure."""
+    from ..lexicon import expansions
+    from .matching import TEMPLATE, slots_of
+
+    topic = term_set(said_of) - term_set(old) - TEMPLATE - _PRONOUNS
+    if topic:
+        have = term_set(fact)
+        return bool(topic & have or set(expansions(topic, 1.0)) & have)
+    return "home" not in slots_of(fact)

@@ -96,6 +96,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
                   r"\s+)?(?:back\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
+    if m and (re.search(r"\bby\s+(?:train|car|bus|coach|plane|air|boat|ferry|bike|taxi|uber)\b|\bon\s+foot\b",
+                        m.group("v") or "", I) or (m.group("verb").lower() == "went" and not (
+                            m.group("noun") or m.group("noun2") or m.group("noun3")))):
+        m = None  # invariant 400: "I went from London to Paris by train" is a journey, no switch
     money = bool(m and (m.group("noun") or "").lower() in _MONEY)
     if m and (m.group("p") or money or m.group("noun2") or m.group("noun3") or m.group("verb").lower() in {
             "switched", "upgraded", "swapped", "migrated"}):
