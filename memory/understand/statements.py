@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from . import changes, followups, swaps, truths
+from . import changes, events3, followups, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -630,6 +630,13 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         again = _corrected(message, fixed, today, history or [])
         if again is not None:
             return again
+    if (read3 := events3.read(message)) is not None:
+        # invariants 369-374: an event that never happened, a hedged health suspicion; the
+        # other sentences of the message are read as usual
+        found3, rest3 = read3
+        out = _understand(rest3, today, history) if rest3.strip() else Understanding()
+        out.statements = found3 + out.statements
+        return out
     out = _understand(message, today, history)
     said = switches(message)
     if said != message and not any(_names_old(st) for st in out.statements):
