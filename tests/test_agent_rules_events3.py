@@ -61,6 +61,11 @@ def test_inv369_the_event_asked_then_never_went(service):
              "Holiday in Porto in April")
 
 
+def test_inv369_another_month_on_record_is_not_the_event(service):
+    writes_nothing(service, "The Harrogate retreat in October never happened.",
+                   "Yoga retreat in Harrogate from May 3 to May 5")
+
+
 def test_inv369_questions_and_conditions_write_nothing(service):
     for text in ("Did the Harrogate retreat never happen?",
                  "If the Harrogate retreat never happens I'll ask for a refund.",
@@ -133,10 +138,21 @@ def test_inv373_a_suspected_allergy_is_held_for_review(service):
         assert w.confidence is not None and w.confidence < 0.7
 
 
+def test_inv373_other_hedges_are_held_for_review_too(service):
+    for text, user, word in (("The vet thinks Pepper might be allergic to beef.", "ana", "beef"),
+                             ("I wonder if I'm allergic to latex, my hands itch after work.", "bo", "latex"),
+                             ("I have a feeling my son is lactose intolerant.", "cy", "lactose")):
+        (w,) = kept(turn(service, text, user=user))
+        assert (w.op, w.status) == ("write", "review"), (text, w)
+        assert word in (w.text or ""), (text, w.text)
+
+
 def test_inv373_a_question_a_denial_or_a_condition_writes_nothing(service):
     for text in ("Do you think Pepper is allergic to beef?",
                  "I don't think Pepper is allergic to beef.",
-                 "If Pepper is allergic to beef we'll switch his food."):
+                 "If Pepper is allergic to beef we'll switch his food.",
+                 "If I'm allergic to latex I'll need new gloves.",
+                 "Could Pepper be allergic to beef?"):
         writes_nothing(service, text)
     assert active(service) == []
 
@@ -146,7 +162,8 @@ def test_inv374_a_suspected_trigger_is_held_for_review(service):
     for text, user, word in (("I suspect dairy is giving me headaches, keeping a food diary to check.", "ana",
                               "dairy"),
                              ("I think the new washing powder is giving me a rash.", "bo", "washing powder"),
-                             ("Not 100% sure, but I think onions are making me bloated.", "cy", "onions")):
+                             ("Not 100% sure, but I think onions are making me bloated.", "cy", "onions"),
+                             ("I have a feeling oat milk disagrees with me.", "di", "oat milk")):
         (w,) = kept(turn(service, text, user=user))
         assert (w.op, w.status) == ("write", "review"), (text, w)
         assert word in (w.text or ""), (text, w.text)

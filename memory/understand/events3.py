@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from typing import Protocol
 
 from ..text import STOP_WORDS, term_set
@@ -57,7 +58,7 @@ _IT_NEVER = re.compile(r"^\W*(?:(?:no|nope|well|so|sadly)\W+)*(?:(?:i|we)\s+neve
 # "I never went to Thailand", "we didn't go to Lisbon in March, that trip got called off"
 _NEVER_WENT_TO = re.compile(r"^\W*(?:(?:no|nope|well|actually|oh|sadly)\W+)*(?:i|we)\s+(?P<neg>never|didn'?t|did\s+not)\s+"
                             r"(?:actually\s+|even\s+|end\s+up\s+|get\s+to\s+)*(?:go|went|going|fly|flew|travel(?:led)?)\s+"
-                            r"to\s+(?P<place>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)" + _WHEN +
+                            r"to\s+(?:the\s+)?(?P<place>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)" + _WHEN +
                             r"(?P<tail>.*)$", I)
 _CALLED_OFF = re.compile(r"\b(?:called\s+off|cancell?ed|cancel|never\s+(?:happened|went)|fell\s+through|"
                          r"pulled\s+out|in\s+the\s+end|after\s+all|didn'?t\s+happen)\b", I)
@@ -96,12 +97,17 @@ def _names(subj: str) -> list[str]:
     return out
 
 
+def _full_month(said: str | None) -> str:
+    """"Aug", "sept" and "August" are "august"."""
+    return next((m for m in _MONTHS if said and m.startswith(said.lower()[:3])), "")
+
+
 def _event(subj_m: re.Match[str], clause: str, rule: str) -> Statement | None:
     names = _names(subj_m.group("subj")[:subj_m.start("kind") - subj_m.start("subj")])
     if not names:
         return None  # "the trip never happened": no name, too vague to pick a fact (inv. 369)
     kind = subj_m.group("kind").lower()
-    month = (subj_m.group("month") or "").lower()
+    month = _full_month(subj_m.group("month"))
     target = " ".join(names + [kind] + ([month] if month else []))
     return Statement(act="deny", target=target, previous=" ".join(names), kind=None, harsh=True,
                      clause=clause, rule=rule)
@@ -126,10 +132,10 @@ def _went_nowhere(s: str, message: str) -> Statement | None:
     if m.group("neg").lower() != "never" and not _CALLED_OFF.search(message):
         return None
     if re.search(r"\b(?:i|we)\s+(?:went|go|flew|are\s+going|'re\s+going)\s+(?:in|on|there|instead|later)\b|"
-                 r"\binstead\b", m.group("tail"), I):
+                 r"\b(?:instead|again|since|any\s*more|back)\b", m.group("tail"), I):
         return None  # "..., we went in April instead": moved, not called off
     place = m.group("place")
-    month = (m.group("month") or "").lower()
+    month = _full_month(m.group("month"))
     target = " ".join([place, "trip"] + ([month] if month else []))
     return Statement(act="deny", target=target, previous=place, harsh=True, clause=s,
                      rule="event:never-happened")
@@ -161,21 +167,34 @@ def _and_pulled(s: str) -> list[Statement] | None:
 # --- hedged health suspicions (invariants 373, 374) ----------------------------------------------
 _DOUBT_LEAD = (r"^\W*(?:(?:not\s+(?:(?:100\s*%|a\s+hundred\s+percent|completely|totally|entirely)\s+)?"
                r"(?:sure|certain)(?:\s+yet)?|no\s+idea\s+yet|early\s+days)\s*,?\s*(?:but\s+)?)?")
-_THINK = (r"(?:i\s+(?:(?:kind\s+of\s+|sort\s+of\s+)?(?:think|suspect|reckon|believe|'m\s+starting\s+to\s+think|am\s+starting\s+"
-          r"to\s+think))|i'?m\s+starting\s+to\s+(?:think|suspect)|(?:i'?m\s+)?(?:pretty|fairly|half)\s+sure)"
-          r"\s+(?:that\s+)?")
+_THINK = (r"(?:i\s+(?:kind\s+of\s+|sort\s+of\s+)?(?:think|suspect|reckon|believe)|"
+          r"i(?:'m|\s+am)\s+(?:starting|beginning)\s+to\s+(?:think|suspect)|"
+          r"i\s+(?:have|'ve\s+got|get)\s+(?:a\s+)?(?:feeling|hunch|suspicion)|"
+          r"(?:i(?:'m|\s+am)\s+wondering|i\s+wonder)\s+(?:if|whether)|"
+          r"(?:i'?m\s+)?(?:pretty|fairly|half)\s+sure|maybe|perhaps|possibly|"
+          r"(?:the|my|our)\s+(?:vet|doctor|gp|allergist|consultant|dermatologist|nurse)\s+(?:thinks|suspects|"
+          r"reckons|wonders\s+if))\s+(?:that\s+)?")
+# the user about themselves, with a lead the clause readers do not hedge (invariant 373)
+_SELF_LEAD = (r"(?:i(?:'m|\s+am)\s+(?:starting|beginning)\s+to\s+(?:think|suspect)|"
+              r"i\s+(?:have|'ve\s+got|get)\s+(?:a\s+)?(?:feeling|hunch|suspicion)|"
+              r"(?:i(?:'m|\s+am)\s+wondering|i\s+wonder)\s+(?:if|whether))\s+(?:that\s+)?")
 _WHO = (r"(?P<who>(?:my|our)\s+(?:dog|cat|puppy|kitten|son|daughter|partner|husband|wife|boyfriend|girlfriend|"
         r"kid|little\s+one|baby|rabbit|horse)(?:\s+" + UPPER + r"[\w'’-]*)?|" + UPPER + r"[\w'’-]+)")
-_NAMED_ALLERGY = re.compile(_DOUBT_LEAD + _THINK + _WHO + r"\s+(?:is|'s|might\s+be|may\s+be|could\s+be|"
-                            r"has\s+become|is\s+becoming)\s+(?:a\s+bit\s+|mildly\s+|slightly\s+)?(?P<what>allergic|"
-                            r"intolerant)\s+to\s+(?P<x>[^,.;!?]+?)\s*(?P<rest>(?:[,;]|\s+but\s+|\s+though\b|[.!?]|$).*)$", I)
+_ALLERGIC = (r"(?:a\s+bit\s+|mildly\s+|slightly\s+)?(?:(?P<what>allergic|intolerant)\s+to\s+(?P<x>[^,.;!?]+?)|"
+             r"(?P<y>[\w-]+)\s+intolerant)\s*(?P<rest>(?:[,;]|\s+but\s+|\s+though\b|[.!?]|$).*)$")
+_NAMED_ALLERGY = re.compile(_DOUBT_LEAD + r"(?:" + _THINK + _WHO + r"\s+(?:is|'s|might\s+be|may\s+be|could\s+be|"
+                            r"has\s+become|is\s+becoming)|" + _WHO.replace("?P<who>", "?P<who2>") +
+                            r"\s+(?:might|may|could)\s+be)\s+" + _ALLERGIC, I)
+_SELF_ALLERGY = re.compile(_DOUBT_LEAD + _SELF_LEAD + r"(?:i(?:'m|\s+am)|i\s+(?:might|may|could)\s+be)\s+" + _ALLERGIC, I)
 _SYMPTOM = (r"(?:ill|sick|unwell|poorly|bloated|nauseous|queasy|itchy|wheezy|tired|(?:a\s+)?rash(?:es)?|hives|"
             r"headaches?|migraines?|stomach\s*aches?|(?:a\s+)?(?:bad\s+|upset\s+)?stomach|eczema|reflux|heartburn|"
             r"cramps|bloating|spots|breakouts?)")
-_MAKING_ME = re.compile(_DOUBT_LEAD + _THINK + r"(?P<x>(?:the\s+|my\s+)?[a-z][\w'’ -]{1,30}?)\s+(?P<v>(?:is|are|has\s+been|"
-                        r"have\s+been|'s\s+been)\s+(?:making|giving)|makes?|gives?|might\s+be\s+(?:making|giving)|"
-                        r"could\s+be\s+(?:making|giving)|may\s+be\s+(?:making|giving))\s+me\s+(?P<s>" + _SYMPTOM +
-                        r")\b\s*(?P<rest>(?:[,;]|\s+but\s+|\s+though\b|[.!?]|$).*)$", I)
+_MAKING_ME = re.compile(_DOUBT_LEAD + _THINK + r"(?P<x>(?:the\s+|my\s+)?[a-z][\w'’ -]{1,30}?)\s+(?:(?P<v>(?:is|are|has\s+been|"
+                        r"have\s+been|'s\s+been)\s+(?:making|giving)|makes?|gives?|(?:might|could|may)\s+be\s+"
+                        r"(?:making|giving)|seems?\s+to\s+(?:make|give))\s+me\s+(?P<s>" + _SYMPTOM + r")\b|"
+                        r"(?P<d>(?:is|are|has\s+been|have\s+been|'s\s+been)\s+disagreeing|disagrees?|seems?\s+to\s+"
+                        r"disagree|(?:might|could|may)\s+be\s+disagreeing)\s+with\s+me\b)"
+                        r"\s*(?P<rest>(?:[,;]|\s+but\s+|\s+though\b|[.!?]|$).*)$", I)
 # the remark after a suspicion that says it is not confirmed; anything else is read on its own
 _UNCONFIRMED = re.compile(r"\b(?:sure|certain|tests?|tested|testing|check(?:ing|ed)?|confirm\w*|appointment|vet|"
                           r"doctor|gp|allergist|consultant|specialist|nurse|bloods?|results?|diary|elimination|"
@@ -191,21 +210,31 @@ def _suspicion(s: str) -> tuple[Statement, str] | None:
     them ill"). A question ("Do you think ...?"), "I don't think ..." and a condition never
     reach here. The remark after it that says it is unconfirmed is no part of it; anything else
     said after the comma is handed back."""
-    if _hypothetical(re.sub(r"\b(?:might|may|could)\s+be\b", "is", s)) or re.match(r"^\W*(?:do|does|did|would|could|"
-                                                                                   r"can|is|are)\b", s, I):
+    body = re.sub(_DOUBT_LEAD + r"(?:" + _THINK + r"|" + _SELF_LEAD + r")", "", s, count=1, flags=I)
+    if _hypothetical(re.sub(r"\b(?:might|may|could)\s+be\b", "is", body)) or re.match(
+            r"^\W*(?:do|does|did|would|could|can|is|are)\b", s, I):
         return None
     m = _NAMED_ALLERGY.match(s)
-    if m is not None and m.group("who").split()[-1].lower() not in _NOT_WHO and \
-            m.group("who").lower() not in _NOT_WHO:
-        who = m.group("who")
+    who = (m.group("who") or m.group("who2")) if m is not None else ""
+    if m is not None and who.split()[-1].lower() not in _NOT_WHO and who.lower() not in _NOT_WHO:
         who = re.sub(r"^(?:my|our)\s+", "", who, flags=I)
         who = who if who[:1].isupper() else cap(who)
-        x = re.sub(r"^(?:the|some)\s+", "", tidy(m.group("x")), flags=I)
-        if not x or x.lower() in {"it", "that", "this", "them", "something", "stuff"}:
+        said = _allergen(m)
+        if said is None:
             return None
-        text = f"{who} is {m.group('what').lower()} to {x}"
-        return (Statement(act="assert", text=text, fact_type="world", confidence=0.55, clause=s,
+        return (Statement(act="assert", text=f"{who} is {said}", fact_type="world", confidence=0.55, clause=s,
                           rule="health:named+suspected"), _rest(m.group("rest")))
+    m = _SELF_ALLERGY.match(s)
+    if m is not None:
+        # "I wonder if I'm allergic to latex": the user's own allergy, doubted (invariant 373)
+        said = _allergen(m)
+        if said is None:
+            return None
+        x = said.split(" to ", 1)[-1] if m.group("x") else said
+        text = f"Allergic to {x}" if m.group("what") and m.group("what").lower() == "allergic" else f"Is {said}"
+        return (Statement(act="assert", text=text, fact_type="constraint", confidence=0.55, clause=s,
+                          slot=f"allergy:{x.lower()}" if text.startswith("Allergic") else None,
+                          rule="health:allergy+suspected"), _rest(m.group("rest")))
     m = _MAKING_ME.match(s)
     if m is not None:
         x = tidy(m.group("x"))
@@ -214,15 +243,24 @@ def _suspicion(s: str) -> tuple[Statement, str] | None:
                                "school", "studying"} or len(x.split()) > 4:
             return None  # "I think it's making me ill", "work is making me ill": no food or thing named
         x = re.sub(r"^my\s+", "their ", x, flags=I)
-        verb = tidy(m.group("v")).lower()
-        giving = "giv" in verb
-        symptom = tidy(m.group("s")).lower()
-        how = re.sub(r"^'s\s+been", "has been", re.sub(r"^(?:might|could|may)\s+be", "is", verb))
-        how = how if "ing" in how else ("gives" if giving else "makes")
-        text = f"Suspects {x} {how} them {symptom}"
+        how = re.sub(r"^'s\s+been", "has been", tidy(m.group("v") or m.group("d")).lower())
+        text = (f"Suspects {x} {how} them {tidy(m.group('s')).lower()}" if m.group("v")
+                else f"Suspects {x} {how} with them")
         return (Statement(act="assert", text=text, fact_type="constraint", confidence=0.55, clause=s,
                           rule="health:suspected"), _rest(m.group("rest")))
     return None
+
+
+def _allergen(m: re.Match[str]) -> str | None:
+    """"allergic to chicken", "lactose intolerant": what the suspicion says, or None when it
+    names nothing ("allergic to it")."""
+    if m.group("y"):
+        y = m.group("y").lower()
+        return None if y in {"very", "so", "quite", "a", "bit", "really", "being"} else f"{y} intolerant"
+    x = re.sub(r"^(?:the|some)\s+", "", tidy(m.group("x")), flags=I)
+    if not x or x.lower() in {"it", "that", "this", "them", "something", "stuff", "anything"}:
+        return None
+    return f"{m.group('what').lower()} to {x}"
 
 
 def _rest(rest: str) -> str:
@@ -234,12 +272,19 @@ def _rest(rest: str) -> str:
     return rest
 
 
-def read(message: str) -> tuple[list[Statement], str] | None:
-    """The statements of the sentences this module understands, and the message without them
-    (None: nothing read here). Invariants 369-374."""
+# "If I'm allergic to latex I'll need new gloves": a condition, never an allergy (invariant 373)
+_IF_ALLERGIC = re.compile(r"^\W*(?:if|unless|in\s+case|suppose|what\s+if|assuming)\s+(?:i'?m|i\s+am|i\s+was|i\s+were|"
+                          r"i\s+(?:might|could|may)\s+be|i\s+turn(?:ed)?\s+out\s+to\s+be)\s+(?:\w+\s+)?"
+                          r"(?:allergic|intolerant)\b", I)
+
+
+def read(message: str) -> tuple[list[Statement], str, list[str]] | None:
+    """The statements of the sentences this module understands, the message without them, and
+    the sentences it set aside (None: nothing read here). Invariants 369-374."""
     sentences = _sentences(message)
     found: list[Statement] = []
     rest: list[str] = []
+    ignored: list[str] = []
     i = 0
     while i < len(sentences):
         s = sentences[i]
@@ -271,6 +316,10 @@ def read(message: str) -> tuple[list[Statement], str] | None:
             found += pulled
             i += 1
             continue
+        if _IF_ALLERGIC.match(s):
+            ignored.append(s)
+            i += 1
+            continue
         sus = _suspicion(s)
         if sus is not None:
             found.append(sus[0])
@@ -280,9 +329,9 @@ def read(message: str) -> tuple[list[Statement], str] | None:
             continue
         rest.append(s)
         i += 1
-    if not found:
+    if not found and not ignored:
         return None
-    return found, " ".join(rest)
+    return found, " ".join(rest), ignored
 
 
 def value_terms(text: str) -> frozenset[str]:
@@ -303,25 +352,38 @@ class _Hit(Protocol):
     def valid_to(self) -> object: ...
 
 
+_EVENT_WORD = re.compile(r"\b(?:" + EVENT_KINDS + r"|went|going|visit\w*|stays?|staying|travel\w*|flying|"
+                         r"running|training\s+for|booked)\b", I)
 _EVENTISH = re.compile(r"\b(?:" + EVENT_KINDS + r"|went|going|visit\w*|stays?|staying|travel\w*|flying|"
                        r"running|training\s+for|booked|" + "|".join(_MONTHS) + r")\b", I)
+
+
+def _months_of(h: _Hit) -> set[int]:
+    """The months a fact says, in its words or its valid time."""
+    out = {i + 1 for i, m in enumerate(_MONTHS) if re.search(r"\b" + m + r"\b", h.text, I)}
+    return out | {d.month for d in (h.valid_from, h.valid_to) if isinstance(d, date)}
 
 
 def event_fact(st: Statement, hits: Sequence[_Hit]) -> _Hit | None:
     """Invariants 369-371: the one active fact an event statement is about: it holds every word
     that names the event ("Texas", "Amara") and is an event (dated, or saying a trip, visit,
-    month ...); a month said ("in October") keeps the facts of that month when any has it. None
-    when no fact, or more than one, fits: a wrong retraction is worse than a missed one."""
+    month ...), never of another month than the one said. With more than one, those that say the
+    kind of event said ("visit"), then the month said, then an event word are kept. None when no
+    fact, or more than one, fits: a wrong retraction is worse than a missed one."""
     want = value_terms(st.previous or "")
     if not want:
         return None
-    fits = {h.id: h for h in hits if h.kind == "semantic" and h.state == "active"
+    words = (st.target or "").split()
+    month = next((i + 1 for i, m in enumerate(_MONTHS) if words and words[-1].lower() == m), None)
+    kind = words[-2 if month else -1].lower() if len(words) > (1 if not month else 2) else ""
+    fits = [h for h in {h.id: h for h in hits}.values() if h.kind == "semantic" and h.state == "active"
             and want <= value_terms(h.text)
-            and (h.valid_from is not None or h.valid_to is not None or _EVENTISH.search(h.text))}
-    month = next((m for m in _MONTHS if re.search(r"\b" + m[:3], (st.target or "").split()[-1] if st.target
-                                                  else "", I)), None)
-    if month and len(fits) > 1:
-        said = {k: h for k, h in fits.items() if re.search(r"\b" + month + r"\b", h.text, I)
-                or any(getattr(d, "month", 0) == _MONTHS.index(month) + 1 for d in (h.valid_from, h.valid_to))}
-        fits = said or fits
-    return next(iter(fits.values())) if len(fits) == 1 else None
+            and (h.valid_from is not None or h.valid_to is not None or _EVENTISH.search(h.text))
+            and not (month and _months_of(h) and month not in _months_of(h))]
+    narrowing = [lambda h: bool(kind) and bool(value_terms(kind) & value_terms(h.text)),
+                 lambda h: bool(month) and month in _months_of(h),
+                 lambda h: bool(_EVENT_WORD.search(h.text))]
+    for keep in narrowing:
+        if len(fits) > 1:
+            fits = [h for h in fits if keep(h)] or fits
+    return fits[0] if len(fits) == 1 else None

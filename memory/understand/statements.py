@@ -633,9 +633,9 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
     if (read3 := events3.read(message)) is not None:
         # invariants 369-374: an event that never happened, a hedged health suspicion; the
         # other sentences of the message are read as usual
-        found3, rest3 = read3
+        found3, rest3, ignored3 = read3
         out = _understand(rest3, today, history) if rest3.strip() else Understanding()
-        out.statements = found3 + out.statements
+        out.statements, out.ignored = found3 + out.statements, ignored3 + out.ignored
         return out
     out = _understand(message, today, history)
     said = switches(message)
