@@ -18,6 +18,7 @@ from datetime import date
 from typing import Protocol
 
 from ..text import STOP_WORDS, term_set
+from . import lexicon as lx
 from .life2 import pulled_out
 from .model import Statement
 from .phrases import HYPO_RE, UPPER, I, cap, tidy
@@ -132,7 +133,8 @@ def _went_nowhere(s: str, message: str) -> Statement | None:
     if m.group("neg").lower() != "never" and not _CALLED_OFF.search(message):
         return None
     if re.search(r"\b(?:i|we)\s+(?:went|go|flew|are\s+going|'re\s+going)\s+(?:in|on|there|instead|later)\b|"
-                 r"\b(?:instead|again|since|any\s*more|back)\b", m.group("tail"), I):
+                 r"\b(?:instead|again|since|any\s*more|back)\b|\b(?:went|moved|studied|it\s+was|it'?s)\s+(?:to\s+|in\s+|at\s+)?"
+                 + UPPER, m.group("tail"), I):
         return None  # "..., we went in April instead": moved, not called off
     place = m.group("place")
     month = _full_month(m.group("month"))
@@ -186,7 +188,7 @@ _NAMED_ALLERGY = re.compile(_DOUBT_LEAD + r"(?:" + _THINK + _WHO + r"\s+(?:is|'s
                             r"has\s+become|is\s+becoming)|" + _WHO.replace("?P<who>", "?P<who2>") +
                             r"\s+(?:might|may|could)\s+be)\s+" + _ALLERGIC, I)
 _SELF_ALLERGY = re.compile(_DOUBT_LEAD + _SELF_LEAD + r"(?:i(?:'m|\s+am)|i\s+(?:might|may|could)\s+be)\s+" + _ALLERGIC, I)
-_SYMPTOM = (r"(?:ill|sick|unwell|poorly|bloated|nauseous|queasy|itchy|wheezy|tired|(?:a\s+)?rash(?:es)?|hives|"
+_SYMPTOM = (r"(?:ill|sick|unwell|poorly|bloated|nauseous|queasy|itchy|wheezy|(?:a\s+)?rash(?:es)?|hives|"
             r"headaches?|migraines?|stomach\s*aches?|(?:a\s+)?(?:bad\s+|upset\s+)?stomach|eczema|reflux|heartburn|"
             r"cramps|bloating|spots|breakouts?)")
 _MAKING_ME = re.compile(_DOUBT_LEAD + _THINK + r"(?P<x>(?:the\s+|my\s+)?[a-z][\w'’ -]{1,30}?)\s+(?:(?P<v>(?:is|are|has\s+been|"
@@ -199,6 +201,10 @@ _MAKING_ME = re.compile(_DOUBT_LEAD + _THINK + r"(?P<x>(?:the\s+|my\s+)?[a-z][\w
 _UNCONFIRMED = re.compile(r"\b(?:sure|certain|tests?|tested|testing|check(?:ing|ed)?|confirm\w*|appointment|vet|"
                           r"doctor|gp|allergist|consultant|specialist|nurse|bloods?|results?|diary|elimination|"
                           r"find\s+out|see|seeing|waiting|yet|quote\s+me|maybe|might|could|though|idk)\b", I)
+_NOT_TRIGGERS = frozenset({"work", "job", "jobs", "boss", "stress", "life", "weather", "commute", "kids", "uni",
+                           "school", "studying", "exams", "neighbours", "neighbour", "noise", "news", "politics",
+                           "everything", "everyone", "people", "this", "thing", "situation", "worry", "anxiety",
+                           "colleague", "colleagues", "team", "manager", "flat", "house", "move", "wedding"})
 _NOT_WHO = frozenset({"i", "it", "he", "she", "they", "we", "you", "this", "that", "there", "the", "everyone",
                       "my", "our", "something", "nobody", "someone"})
 
@@ -238,10 +244,12 @@ def _suspicion(s: str) -> tuple[Statement, str] | None:
     m = _MAKING_ME.match(s)
     if m is not None:
         x = tidy(m.group("x"))
-        head = re.sub(r"^(?:the|my)\s+", "", x, flags=I).split()[0].lower()
-        if head in _NOT_WHO | {"work", "job", "boss", "stress", "life", "weather", "commute", "kids", "uni",
-                               "school", "studying"} or len(x.split()) > 4:
-            return None  # "I think it's making me ill", "work is making me ill": no food or thing named
+        bare = re.sub(r"^(?:the|my)\s+", "", x, flags=I)
+        if {w.lower() for w in bare.split()} & (_NOT_WHO | _NOT_TRIGGERS | lx.RELATIONS) or len(x.split()) > 4 \
+                or not bare[:1].islower():
+            # "I think it's making me ill", "work is making me ill", "Tom is giving me a headache":
+            # no food or thing named
+            return None
         x = re.sub(r"^my\s+", "their ", x, flags=I)
         how = re.sub(r"^'s\s+been", "has been", tidy(m.group("v") or m.group("d")).lower())
         text = (f"Suspects {x} {how} them {tidy(m.group('s')).lower()}" if m.group("v")
