@@ -61,6 +61,16 @@ def test_inv369_the_event_asked_then_never_went(service):
              "Holiday in Porto in April")
 
 
+def test_inv369_someone_who_never_came_is_a_visit_that_never_was(service):
+    retracts(service, "Gran never came in the end, her hip was playing up.",
+             "Gran is coming to stay from 4 to 9 April", "Gran lives in Whitby")
+
+
+def test_inv369_someone_who_never_came_is_never_their_other_plans(service):
+    writes_nothing(service, "My brother never came, typical.", "Brother is going to Spain in July")
+    writes_nothing(service, "Tom never came to my party.", "Tom visits in April", user="bo")
+
+
 def test_inv369_another_month_on_record_is_not_the_event(service):
     writes_nothing(service, "The Harrogate retreat in October never happened.",
                    "Yoga retreat in Harrogate from May 3 to May 5")

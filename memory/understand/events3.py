@@ -58,9 +58,18 @@ _IT_NEVER = re.compile(r"^\W*(?:(?:no|nope|well|so|sadly)\W+)*(?:(?:i|we)\s+neve
                        r"it\s+(?:" + _DIDNT_HAPPEN + r"))\s*[.!]*$", I)
 # "I never went to Thailand", "we didn't go to Lisbon in March, that trip got called off"
 _NEVER_WENT_TO = re.compile(r"^\W*(?:(?:no|nope|well|actually|oh|sadly)\W+)*(?:i|we)\s+(?P<neg>never|didn'?t|did\s+not)\s+"
-                            r"(?:actually\s+|even\s+|end\s+up\s+|get\s+to\s+)*(?:go|went|going|fly|flew|travel(?:led)?)\s+"
+                            r"(?:actually\s+|even\s+|end\s+up\s+|ended\s+up\s+|get\s+to\s+)*(?:go|went|going|fly|flew|"
+                            r"flying|travel(?:led)?|made\s+it|make\s+it)\s+"
                             r"to\s+(?:the\s+)?(?P<place>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER + r"[\w'’-]*)?)" + _WHEN +
                             r"(?P<tail>.*)$", I)
+# "Amara never came in the end", "my mum didn't make it over after all": a visit that never was
+_NEVER_CAME = re.compile(r"^\W*(?:(?:no|nope|well|actually|oh|sadly|so)\W+)*(?P<who>(?:my|our)\s+(?:" + "|".join(
+    sorted(lx.RELATIONS | {"friend"}, key=len, reverse=True)) + r")(?:\s+" + UPPER + r"[\w'’-]*)?|" + UPPER +
+                         r"[\w'’-]+)\s+(?P<neg>never|didn'?t|did\s+not)\s+(?:actually\s+|even\s+|end\s+up\s+)*"
+                         r"(?:came|come|visited|visit|made\s+it|make\s+it|turned\s+up|turn\s+up|showed\s+up|show\s+up|"
+                         r"came\s+to\s+stay|come\s+to\s+stay)(?:\s+(?:over|to\s+stay|to\s+visit|down|up))?"
+                         r"(?:\s+(?:in|on|back\s+in)\s+(?P<month>" + _MONTH + r")\b)?(?P<end>\s+in\s+the\s+end|\s+after\s+all)?"
+                         r"\s*(?:[,;.!]|$)", I)
 _CALLED_OFF = re.compile(r"\b(?:called\s+off|cancell?ed|cancel|never\s+(?:happened|went)|fell\s+through|"
                          r"pulled\s+out|in\s+the\s+end|after\s+all|didn'?t\s+happen)\b", I)
 # "The Lisbon conference is online only now", "the Berlin summit has gone virtual"
@@ -141,6 +150,20 @@ def _went_nowhere(s: str, message: str) -> Statement | None:
     target = " ".join([place, "trip"] + ([month] if month else []))
     return Statement(act="deny", target=target, previous=place, harsh=True, clause=s,
                      rule="event:never-happened")
+
+
+def _never_came(s: str) -> Statement | None:
+    """Invariant 369: "Amara never came in the end, her flight was cancelled": the visit on
+    record naming them never happened; "didn't come" only with "in the end" or "after all"."""
+    m = _NEVER_CAME.match(s)
+    if m is None or _hypothetical(s) or m.group("who").split()[-1].lower() in _NOT_WHO | {"it", "nobody", "no"}:
+        return None
+    if m.group("neg").lower() != "never" and not m.group("end"):
+        return None
+    who = re.sub(r"['’]s$", "", re.sub(r"^(?:my|our)\s+", "", m.group("who"), flags=I))
+    month = _full_month(m.group("month"))
+    return Statement(act="deny", target=" ".join([who, "visit"] + ([month] if month else [])), previous=who,
+                     harsh=True, clause=s, rule="event:never-happened")
 
 
 def _online(s: str) -> Statement | None:
@@ -307,7 +330,7 @@ def read(message: str) -> tuple[list[Statement], str, list[str]] | None:
                 found.append(st)
                 i += 2
                 continue
-        st = _never_happened(s) or _went_nowhere(s, message)
+        st = _never_happened(s) or _went_nowhere(s, message) or _never_came(s)
         if st is not None:
             found.append(st)
             i += 1
@@ -360,6 +383,8 @@ class _Hit(Protocol):
     def valid_to(self) -> object: ...
 
 
+_VISIT_WORD = re.compile(r"\b(?:visit\w*|stay\w*|com(?:e|es|ing)\s+(?:over|to\s+stay|to\s+visit|down|up)|"
+                         r"(?:is|are)\s+coming|guest\w*|spare\s+room|over\s+for)\b", I)
 _EVENT_WORD = re.compile(r"\b(?:" + EVENT_KINDS + r"|went|going|visit\w*|stays?|staying|travel\w*|flying|"
                          r"running|training\s+for|booked)\b", I)
 _EVENTISH = re.compile(r"\b(?:" + EVENT_KINDS + r"|went|going|visit\w*|stays?|staying|travel\w*|flying|"
@@ -387,7 +412,9 @@ def event_fact(st: Statement, hits: Sequence[_Hit]) -> _Hit | None:
     fits = [h for h in {h.id: h for h in hits}.values() if h.kind == "semantic" and h.state == "active"
             and want <= value_terms(h.text)
             and (h.valid_from is not None or h.valid_to is not None or _EVENTISH.search(h.text))
-            and not (month and _months_of(h) and month not in _months_of(h))]
+            and not (month and _months_of(h) and month not in _months_of(h))
+            # a visit is a stay: "Mum never came" is never "Mum is going to Spain in July"
+            and not (kind.startswith("visit") and not _VISIT_WORD.search(h.text))]
     narrowing = [lambda h: bool(kind) and bool(value_terms(kind) & value_terms(h.text)),
                  lambda h: bool(month) and month in _months_of(h),
                  lambda h: bool(_EVENT_WORD.search(h.text))]
