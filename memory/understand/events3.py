@@ -227,7 +227,8 @@ _UNCONFIRMED = re.compile(r"\b(?:sure|certain|tests?|tested|testing|check(?:ing|
 _NOT_TRIGGERS = frozenset({"work", "job", "jobs", "boss", "stress", "life", "weather", "commute", "kids", "uni",
                            "school", "studying", "exams", "neighbours", "neighbour", "noise", "news", "politics",
                            "everything", "everyone", "people", "this", "thing", "situation", "worry", "anxiety",
-                           "colleague", "colleagues", "team", "manager", "flat", "house", "move", "wedding"})
+                           "colleague", "colleagues", "team", "manager", "flat", "house", "move", "wedding",
+                           "vet", "doctor", "gp", "dentist", "landlord", "husband", "wife", "partner", "baby"})
 _NOT_WHO = frozenset({"i", "it", "he", "she", "they", "we", "you", "this", "that", "there", "the", "everyone",
                       "my", "our", "something", "nobody", "someone"})
 
@@ -289,7 +290,8 @@ def _allergen(m: re.Match[str]) -> str | None:
         y = m.group("y").lower()
         return None if y in {"very", "so", "quite", "a", "bit", "really", "being"} else f"{y} intolerant"
     x = re.sub(r"^(?:the|some)\s+", "", tidy(m.group("x")), flags=I)
-    if not x or x.lower() in {"it", "that", "this", "them", "something", "stuff", "anything"}:
+    if not x or x.lower() in {"it", "that", "this", "them", "something", "stuff", "anything", "me", "us", "him",
+                              "her", "you", "everything"}:
         return None
     return f"{m.group('what').lower()} to {x}"
 
