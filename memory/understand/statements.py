@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from . import changes, events3, followups, swaps, truths
+from . import changes, events3, followups, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -1011,12 +1011,26 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             kept = _sums_up(kept)
         kept = _glossed(kept)
         kept = changes.left_for(kept)  # invariant 357
+        for piece in [c] + (parts if len(parts) > 1 and not kept else []):
+            # Invariants 375, 376, 395: a change said as the part of a fact that changed ("moved
+            # the platform from GKE to EKS", "up to fifteen Hue bulbs now"), in the clause or one
+            # of its parts; the agent writes it only into the one fact that says the old part
+            sub = substitution.substitution(piece.strip(" ,"), message, today) if not kept else None
+            if sub is not None:
+                if hedged:
+                    sub.confidence = min(sub.confidence, 0.55)
+                kept = [sub]
         if not kept:
             prev = out.statements[-1] if out.statements else None
             if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \
                     and re.match(r"^(?:[a-z]+ed|bought|got|done|seen|sold)\s+(?:on|in|last|yesterday|this)\b", raw.strip(), I):
                 # "I'm allergic to sesame. Diagnosed on 12 November": a subject-less participle
                 # dates what was just said (invariant 139)
+                prev.valid_from = spare[0].valid_from
+            elif spare and prev is not None and prev.valid_from is None and prev.act == "change" and \
+                    _CHANGE_HAPPENED.match(raw.strip()):
+                # Invariant 394: "… moved the broadband to Sky. The switchover happened
+                # yesterday": the sentence dating the change is part of it
                 prev.valid_from = spare[0].valid_from
             elif spare and prev is not None and prev.rule.endswith(":pregnant") and "due" not in (prev.text or "") \
                     and DUE_NEXT.match(raw) and spare[0].valid_from and spare[0].valid_from > today:
@@ -1064,6 +1078,12 @@ _HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY_SAID = re.compile(r"\s+(?:on|from|since)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+" + _MONTH +
                        r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+\d{4})?$", re.IGNORECASE)
+
+
+_CHANGE_HAPPENED = re.compile(r"^(?:the\s+|that\s+|it\s+|this\s+)?(?:switch(?:-?over)?|move|change(?:-?over)?|handover|"
+                              r"swap|transfer|migration|cut-?over|upgrade|port(?:ing)?)?\s*(?:all\s+)?(?:happened|"
+                              r"went\s+through|took\s+place|was\s+done|got\s+done|completed|went\s+live|"
+                              r"kicked\s+in)\b", re.IGNORECASE)
 
 
 def _trim_value(st: Statement) -> None:

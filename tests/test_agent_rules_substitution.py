@@ -1,0 +1,186 @@
+"""A change said as the part of a fact that changed (issue 12, invariants 375, 376): the one fact
+on record that says the old part keeps its own words with the new part in its place; with no such
+fact, or two that fit alike, nothing is written. Real store, real agent; phrasings of their own,
+none from the evaluation sets."""
+
+from __future__ import annotations
+
+from memory.understand.substitution import aligned_value, replace_count, replace_value
+
+from .agent_support import active, one_supersede, turn
+
+# --- pure rewriting --------------------------------------------------------------------------
+
+
+def test_inv375_the_old_value_is_put_right_inside_the_fact():
+    assert replace_value("Newsletter is sent with Mailchimp every Friday", "Mailchimp",
+                         "Buttondown") == "Newsletter is sent with Buttondown every Friday"
+    # the fact's possessive stays; a new value's own article replaces the fact's
+    assert replace_value("Keeps spare keys in her desk drawer", "desk drawer",
+                         "a lockbox by the door") == "Keeps spare keys in a lockbox by the door"
+    # the user's "my" is the fact's voice
+    assert replace_value("Parks his van at the depot", "depot", "my mate's yard") == \
+        "Parks his van at his mate's yard"
+    # a fact that says the old value twice, or not at all, is not rewritten
+    assert replace_value("Trello for work, Trello for home", "Trello", "Notion") is None
+    assert replace_value("Uses Todoist for tasks", "Trello", "Notion") is None
+
+
+def test_inv375_the_new_value_is_found_by_the_word_before_the_old_one():
+    assert aligned_value("Photos sync to iCloud overnight", "iCloud",
+                         "The photos sync to a Nextcloud box now") == \
+        "Photos sync to a Nextcloud box overnight"
+    # the user's words do not hold the fact's word before the old value: no guess
+    assert aligned_value("Photos sync to iCloud overnight", "iCloud", "Nextcloud has them now") is None
+
+
+def test_inv376_the_one_count_of_that_unit_takes_the_new_number():
+    assert replace_count("Keeps six hens in the back garden", "nine hens", "hens", "x") == \
+        "Keeps nine hens in the back garden"
+    assert replace_count("Gym membership costs 30 euros a month at FitX", "35 euros", "euros",
+                         "FitX put the membership up to 35 euros") == \
+        "Gym membership costs 35 euros a month at FitX"
+    # a unit as common as "days" needs a topic word in common
+    assert replace_count("Works from home two days a week", "three days", "days",
+                         "the piano lessons went up to three days") is None
+    # the same number is no change
+    assert replace_count("Keeps six hens", "six hens", "hens", "x") is None
+
+
+# --- turns on the real store ------------------------------------------------------------------
+
+
+def test_inv375_from_x_to_y_said_of_a_thing_replaces_the_fact_naming_x(service):
+    w = one_supersede(service, "Our band switched its rehearsals from the Half Moon to Rockfield Studios.",
+                      "Band rehearses at the Half Moon on Thursdays", "Rockfield")
+    assert w.text == "Band rehearses at Rockfield Studios on Thursdays"
+
+
+def test_inv375_a_dated_substitution_keeps_its_date_out_of_the_value(service):
+    w = one_supersede(service, "The allotment society moved our plot from Bed 4 to Bed 11 last month.",
+                      "Allotment plot is Bed 4 at Hillside", "11")
+    assert "last month" not in w.text and str(w.valid_from) == "2025-05-01"  # the tests' today: 2025-06-01
+
+
+def test_inv375_instead_of_and_not_any_more_find_the_new_value(service):
+    one_supersede(service, "The kids' swimming is at the leisure centre now instead of Clissold.",
+                  "Kids have swimming lessons at Clissold on Saturdays", "leisure")
+    turn(service, "hello", user="bo")
+    old = service.write_fact("bo", "Bins go out on the pavement on Sunday night").fact
+    (w,) = turn(service, "The bins don't go on the pavement any more, they go in the back lane.",
+                user="bo").writes()
+    assert w.old_id == old.id and "back lane" in w.text
+
+
+def test_inv375_nothing_on_record_naming_the_old_value_writes_nothing(service):
+    service.write_fact("ana", "Band rehearses at the Half Moon on Thursdays")
+    t = turn(service, "The choir moved from St Mary's to the town hall.")
+    assert t.writes() == []
+    assert active(service) == ["Band rehearses at the Half Moon on Thursdays"]
+    assert "nothing on record" in t.reply
+
+
+def test_inv375_a_hypothetical_or_someone_elses_switch_writes_nothing(service):
+    service.write_fact("ana", "Newsletter is sent with Mailchimp every Friday")
+    for said in ("We might move the newsletter from Mailchimp to Buttondown.",
+                 "If the newsletter moved from Mailchimp to Buttondown, would it break?",
+                 "My brother switched his newsletter from Mailchimp to Substack."):
+        assert turn(service, said).writes() == [], said
+    assert active(service) == ["Newsletter is sent with Mailchimp every Friday"]
+
+
+def test_inv376_a_count_said_as_up_to_or_raised_to_replaces_the_count(service):
+    w = one_supersede(service, "We're up to nine hens now after the market.",
+                      "Keeps six hens in the back garden", "nine")
+    assert w.text == "Keeps nine hens in the back garden"
+    service.write_fact("bo", "Parking permit at the station costs 40 pounds a month")
+    service.write_fact("bo", "Dog walker charges 12 pounds a walk")
+    (w,) = turn(service, "The council raised the station parking permit to 55 pounds.", user="bo").writes()
+    assert w.text == "Parking permit at the station costs 55 pounds a month"
+    assert sorted(active(service, "bo")) == ["Dog walker charges 12 pounds a walk",
+                                            "Parking permit at the station costs 55 pounds a month"]
+
+
+def test_inv375_a_team_changed_is_no_move_and_needs_the_team_on_record(service):
+    # nothing on record names the hockey team: nothing is written (and no home is touched)
+    home = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    assert turn(service, "I moved from the hockey team to the netball team").writes() == []
+    old = service.write_fact("ana", "Plays goalkeeper for the hockey team").fact
+    (w,) = turn(service, "I moved from the hockey team to the netball team").writes()
+    assert (w.old_id, w.text) == (old.id, "Plays goalkeeper for the netball team")
+    assert service.get_fact("ana", home.id).state.value == "active"
+
+
+# --- invariant 393: a switch names what it is of, the fact another word for it ---------------
+
+
+def test_inv393_a_switch_replaces_the_one_fact_holding_another_name_for_that_thing(service):
+    old = service.write_fact("ana", "Phone contract with Vodafone, 30 GB a month").fact
+    (w,) = turn(service, "I switched my mobile provider to Lebara.").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Lebara" in w.text
+
+
+def test_inv393_two_facts_that_could_be_it_are_neither_replaced(service):
+    a = service.write_fact("ana", "Phone contract with Vodafone").fact
+    b = service.write_fact("ana", "Work phone is on EE through the office").fact
+    (w,) = turn(service, "I switched my mobile provider to Lebara.").writes()
+    assert w.op == "write" and w.old_id is None
+    assert {f.id for f in service.facts("ana", states=["active"])} >= {a.id, b.id}
+
+
+def test_inv393_a_fact_about_something_else_is_not_replaced(service):
+    service.write_fact("ana", "Banks with Monzo")
+    (w,) = turn(service, "We switched energy supplier to Octopus.").writes()
+    assert w.op == "write" and w.old_id is None
+
+
+# --- invariant 394: the sentence dating a change -----------------------------------------------
+
+
+def test_inv394_a_sentence_saying_when_the_change_happened_dates_it():
+    from datetime import date
+
+    from memory.understand.statements import understand
+    today = date(2026, 12, 1)
+    (st,) = understand("We moved our mortgage from Nationwide to Halifax. The switch went through "
+                       "on Monday.", today).statements
+    assert st.valid_from == date(2026, 11, 30) and "Monday" not in (st.text or "")
+    (st,) = understand("I've switched the broadband to Plusnet. It all happened last week.", today).statements
+    assert st.valid_from == date(2026, 11, 24)
+    # a sentence with no date, or one about something else, dates nothing
+    (st,) = understand("I moved to Leeds. It happened so fast.", today).statements
+    assert st.valid_from is None
+    (st,) = understand("I've switched the broadband to Plusnet. The party was on Monday.", today).statements
+    assert st.valid_from is None
+
+
+# --- invariant 395: what a thing of the user's does, changed ----------------------------------
+
+
+def test_inv395_a_things_new_object_replaces_the_old_one_in_its_fact(service):
+    from memory.understand.substitution import replace_object
+    assert replace_object("Boiler runs on the Nest schedule, 19 degrees", "the boiler", "runs",
+                          "on a smart timer") == "Boiler runs on a smart timer, 19 degrees"
+    # a preposition that differs, a subject not named, or the same object: no rewrite
+    assert replace_object("Boiler runs on the Nest schedule", "the boiler", "runs", "hot") is None
+    assert replace_object("Boiler runs on the Nest schedule", "the car", "runs", "on diesel") is None
+    assert replace_object("Blog runs on Hugo", "the blog", "runs", "on Hugo") is None
+    old = service.write_fact("ana", "Book club meets at the Red Lion on the first Monday").fact
+    (w,) = turn(service, "The book club meets at the library now.").writes()
+    assert (w.old_id, w.text) == (old.id, "Book club meets at the library")
+
+
+def test_inv395_a_person_or_nothing_on_record_writes_no_substitution(service):
+    service.write_fact("ana", "Book club meets at the Red Lion on the first Monday")
+    for said in ("It rains every day now.", "The choir meets at the library now.",
+                 "Everyone meets at the library now."):
+        assert [w for w in turn(service, said).writes() if w.op == "supersede"] == [], said
+    assert active(service) == ["Book club meets at the Red Lion on the first Monday"]
+
+
+def test_inv375_a_substitution_said_again_is_already_known(service):
+    service.write_fact("ana", "Keeps six hens in the back garden")
+    assert len(turn(service, "We're up to nine hens now.").writes()) == 1
+    t = turn(service, "We're up to nine hens now.")
+    assert t.writes() == [] and t.reply.startswith("I already have that: you keep nine hens")
+    assert active(service) == ["Keeps nine hens in the back garden"]
