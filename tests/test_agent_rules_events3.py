@@ -104,6 +104,19 @@ def test_inv370_didnt_go_but_went_later_or_a_home_is_no_retraction(service):
     assert read("If I never went to Madeira I'd regret it") == []
 
 
+def test_inv370_a_trip_called_off_by_its_place(service):
+    w = one_supersede(service, "We had to call off Lisbon because of the rail strike.",
+                      "Trip to Lisbon from 3 to 7 October", "Lisbon", "cancelled")
+    assert w.contradiction == "natural"
+
+
+def test_inv370_a_place_called_off_that_is_no_trip_writes_nothing(service):
+    writes_nothing(service, "We've cancelled Amazon Prime.", "Subscribes to Amazon Prime")
+    writes_nothing(service, "Should we cancel Lisbon?", "Trip to Lisbon from 3 to 7 October", user="bo")
+    # a subscription given up is still read as one (invariant 370 reads only what nothing else did)
+    assert read("I cancelled Netflix.") != [("change", "plan:called-off")]
+
+
 # --- invariant 371: an event held online replaces the plan on record ----------------------------
 def test_inv371_an_event_gone_online_replaces_the_plan(service):
     w = one_supersede(service, "The Berlin summit has gone virtual, so no flights for me.",

@@ -506,8 +506,9 @@ class OfflineAgent:
             if old is None:
                 return ("I don't have that plan on record, so there was nothing to cancel; "
                         "I haven't noted anything.")
-        if st.rule == "plan:online":
-            # Invariant 371: the event held online replaces only the plan on record naming it
+        if st.rule in ("plan:online", "plan:called-off"):
+            # Invariants 370, 371: the event held online (or a trip called off by its place)
+            # replaces only the plan on record naming it
             old = event_fact(st, hits)
             if old is None:
                 return ("I don't have that plan on record, so there was nothing to change; "

@@ -166,6 +166,29 @@ def _never_came(s: str) -> Statement | None:
                      harsh=True, clause=s, rule="event:never-happened")
 
 
+# "We've had to cancel Rome", "we called off Lisbon because of the strike": a place, not a plan's name
+_CANCEL_PLACE = re.compile(r"^\W*(?:(?:sadly|so|well|unfortunately|annoyingly|update)\W+)*(?:i|we)(?:\s+have|'ve|’ve)?\s+(?:"
+                           r"had\s+to\s+(?:cancel|call\s+off|scrap)|(?:just\s+)?(?:cancell?ed|"
+                           r"called\s+off|scrapped))\s+(?:the\s+)?(?P<place>" + UPPER + r"[\w'’-]*(?:\s+" + UPPER +
+                           r"[\w'’-]*)?)\s*(?:[,;.!]|$|\s+(?:because|as|since|after|due)\b)", I)
+
+
+def called_off(message: str) -> list[Statement] | None:
+    """Invariant 370: "We've had to cancel Rome, my husband's surgery got moved": a trip named
+    by its place called off, read only when nothing else in the message was (so "I cancelled
+    Netflix" stays a subscription given up); the agent replaces only a trip on record naming
+    the place and saying it is a trip or visit (`event_fact`), else nothing."""
+    out = []
+    for s in _sentences(message):
+        m = _CANCEL_PLACE.match(s)
+        if m is None or s.rstrip().endswith("?") or _hypothetical(s):
+            continue
+        place = m.group("place")
+        out.append(Statement(act="change", text=f"Trip to {place} cancelled", fact_type="world", previous=place,
+                             target=f"{place} trip", clause=s, rule="plan:called-off"))
+    return out or None
+
+
 def _online(s: str) -> Statement | None:
     """Invariant 371: "The Lisbon conference is online only now": the plan on record naming it
     is replaced by the same event held online; nothing when none is on record (the agent)."""
@@ -416,7 +439,9 @@ def event_fact(st: Statement, hits: Sequence[_Hit]) -> _Hit | None:
             and (h.valid_from is not None or h.valid_to is not None or _EVENTISH.search(h.text))
             and not (month and _months_of(h) and month not in _months_of(h))
             # a visit is a stay: "Mum never came" is never "Mum is going to Spain in July"
-            and not (kind.startswith("visit") and not _VISIT_WORD.search(h.text))]
+            and not (kind.startswith("visit") and not _VISIT_WORD.search(h.text))
+            # a place called off is only a trip that says it is one (invariant 370)
+            and not (st.rule == "plan:called-off" and not _EVENT_WORD.search(h.text))]
     narrowing = [lambda h: bool(kind) and bool(value_terms(kind) & value_terms(h.text)),
                  lambda h: bool(month) and month in _months_of(h),
                  lambda h: bool(_EVENT_WORD.search(h.text))]

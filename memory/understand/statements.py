@@ -666,6 +666,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if [st.text for st in again.statements] == [st.text for st in out.statements] and any(
                 st.rule.startswith("own:") and st.valid_from for st in again.statements):
             out = again
+    if not (out.statements or out.questions or out.other_user) and (off := events3.called_off(message)):
+        out.statements, out.ignored = off, []  # "We've had to cancel Rome": nothing else read (inv. 370)
     return out
 
 
