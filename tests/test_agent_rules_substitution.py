@@ -184,3 +184,129 @@ def test_inv375_a_substitution_said_again_is_already_known(service):
     t = turn(service, "We're up to nine hens now.")
     assert t.writes() == [] and t.reply.startswith("I already have that: you keep nine hens")
     assert active(service) == ["Keeps nine hens in the back garden"]
+
+
+def test_inv376_a_count_closing_its_fact_is_found():
+    assert replace_count("Season ticket covers 38 matches", "19 matches", "matches",
+                         "the club cut the season ticket to 19 matches") == "Season ticket covers 19 matches"
+
+
+def test_inv375_the_rest_of_the_message_says_which_of_two_facts_is_meant(service):
+    service.write_fact("ana", "Lives in Bath")
+    trip = service.write_fact("ana", "Easter with the cousins in Bath, three nights").fact
+    (w,) = turn(service, "Easter plans have changed. We're going to the cousins in Wells instead "
+                         "of Bath this year.").writes()
+    assert (w.old_id, w.text) == (trip.id, "Easter with the cousins in Wells, three nights")
+    assert w.valid_from is None  # "this year" says which Easter, not since when
+    assert "Lives in Bath" in active(service)
+
+
+# --- invariant 396: someone's or something's name is not the user's -----------------------------
+
+
+def test_inv396_a_possessed_name_never_replaces_the_users_own(service):
+    own = service.write_fact("ana", "Her name is Ana Ribeiro", fact_type="identity").fact
+    for said in ("My dog's name is Pepper.", "My line manager's name is Tomasz, note that.",
+                 "Our landlord's name is Mr Adeyemi."):
+        (w,) = turn(service, said).writes()
+        assert w.op == "write" and w.old_id is None, (said, w)
+    assert service.get_fact("ana", own.id).state.value == "active"
+    # the same phrase said again with a new name replaces that name only
+    old = next(f for f in service.facts("ana", states=["active"]) if f.text.startswith("Dog's name"))
+    (w,) = turn(service, "My dog's name is Biscuit now, we renamed him.").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id)
+    assert service.get_fact("ana", own.id).state.value == "active"
+
+
+# --- invariant 397: "the X is Jan's, not mine" ---------------------------------------------------
+
+
+def test_inv397_a_thing_said_to_be_someone_elses_is_taken_back(service):
+    old = service.write_fact("ana", "Owns a Brompton folding bike").fact
+    t = turn(service, "The Brompton is my flatmate's, not mine.")
+    (w,) = t.writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+    assert active(service) == []
+    # with a name, and nothing written as "X is Jan's"
+    old = service.write_fact("bo", "Has a Kindle Paperwhite").fact
+    (w,) = turn(service, "The Kindle is Priya's, not mine.", user="bo").writes()
+    assert (w.op, w.old_id) == ("retract", old.id)
+
+
+def test_inv397_nothing_on_record_or_a_question_retracts_nothing(service):
+    service.write_fact("ana", "Owns a Brompton folding bike")
+    assert turn(service, "The Vespa is my brother's, not mine.").writes() == []
+    assert turn(service, "Is the Brompton my flatmate's, not mine?").writes() == []
+    assert active(service) == ["Owns a Brompton folding bike"]
+
+
+# --- invariant 398: a move for a new job; "at the X Hospital" is an employer ---------------------
+
+
+def test_inv398_a_move_for_a_new_job_is_a_move_and_an_employer():
+    from datetime import date
+
+    from memory.understand.statements import understand
+    today = date(2026, 12, 1)
+    said = [(st.act, st.text) for st in understand(
+        "We're relocating to Glasgow next month for a new role with Baillie Gifford.", today).statements]
+    assert ("change", "Works at Baillie Gifford") in said and all("I'm" not in (t or "") for _, t in said)
+    # the reason alone, or someone else's job, is no employer of the user's
+    for m in ("I'm moving to Cork in March for work.", "We moved to Bath for my husband's job."):
+        assert all("Works" not in (st.text or "") for st in understand(m, today).statements), m
+    # "I'm" is never a person who moved
+    assert all("I'm lives" not in (st.text or "")
+               for st in understand("I'm moving to Lyon in January for the new job at Sanofi.", today).statements)
+
+
+def test_inv398_a_job_at_the_named_hospital_is_replaced_by_the_new_employer(service):
+    old = service.write_fact("ana", "Works as a staff nurse at the Royal Infirmary", fact_type="identity").fact
+    (w,) = turn(service, "I've started at the Western General as a staff nurse.").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "Western General" in w.text
+
+
+# --- invariant 399: a texter's message with an acronym is still typed in lower case ------------
+
+
+def test_inv399_an_acronym_does_not_make_a_message_capitalised():
+    from memory.understand.canon import is_lowercase_message
+    assert is_lowercase_message("tomas got a job at the NHS, moved to york")
+    assert is_lowercase_message("i think it's the BBC")
+    assert not is_lowercase_message("Tomas got a job at the NHS")
+    assert not is_lowercase_message("NHS BBC ITV")  # no plain word at all: not a texter's
+
+
+def test_inv399_a_relative_named_in_lower_case_beside_an_acronym_is_read(service):
+    old = service.write_fact("ana", "Brother Tomas lives in Leeds", fact_type="identity").fact
+    (w,) = turn(service, "tomas has moved to york, he got a job with the NHS").writes()
+    assert (w.op, w.old_id) == ("supersede", old.id) and "York" in w.text
+
+
+def test_inv399_a_lower_case_name_before_moved_to_is_someone_else(service):
+    home = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    t = turn(service, "tomas has moved to york")
+    assert all(w.old_id != home.id for w in t.writes())
+    assert service.get_fact("ana", home.id).state.value == "active"
+    # the user's own move, said in lower case, is still the user's
+    (w,) = turn(service, "we've moved to york").writes()
+    assert (w.op, w.old_id, w.text) == ("supersede", home.id, "Lives in York")
+
+
+# --- invariant 400: a journey or a change of something else is no move ---------------------------
+
+
+def test_inv400_a_journey_from_a_to_b_is_no_switch_and_no_move(service):
+    home = service.write_fact("ana", "Lives in Glasgow", fact_type="identity").fact
+    for said in ("I went from Glasgow to Inverness by train.", "I changed buses from Glasgow to Stirling.",
+                 "We travelled from Glasgow to Oban on foot, mostly."):
+        assert [w for w in turn(service, said).writes() if w.old_id == home.id] == [], said
+    assert service.get_fact("ana", home.id).state.value == "active"
+
+
+def test_inv400_what_the_change_is_of_must_be_what_the_fact_speaks_of(service):
+    from memory.understand.substitution import about_the_fact
+    assert about_the_fact("Helio the whole platform", "Helio's platform runs on GKE", "GKE")
+    assert about_the_fact("I trains", "Commutes on trains from Leeds", "Leeds")  # trains named
+    assert not about_the_fact("the choir", "Band rehearses at the Half Moon", "Half Moon")
+    assert not about_the_fact("I", "Lives in Leeds", "Leeds")  # nothing named: never the home
+    assert about_the_fact("I", "Plays goalkeeper for the hockey team", "hockey team")

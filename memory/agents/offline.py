@@ -40,7 +40,13 @@ from ..understand.people import (
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
-from ..understand.substitution import aligned_value, replace_count, replace_object, replace_value
+from ..understand.substitution import (
+    about_the_fact,
+    aligned_value,
+    replace_count,
+    replace_object,
+    replace_value,
+)
 from ..understand.swaps import swap_into
 from ..understand.value_shape import shape
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -158,7 +164,7 @@ class OfflineAgent:
             elif st.rule == "swap:date":
                 said.append(self._swap(st, hits, tools))
             elif st.rule in ("swap:value", "swap:aligned", "swap:count", "swap:verb"):
-                said.append(self._substitute(st, hits, tools))
+                said.append(self._substitute(st, hits, tools, inp.message))
             else:
                 said.append(self._write(st, hits, tools))
         tools.record_tools((time.perf_counter() - started) * 1000, "writes")
@@ -295,7 +301,7 @@ class OfflineAgent:
                                       hits, tools) or "")
         return out
 
-    def _substitute(self, st: Statement, hits, tools: ToolRunner) -> str:
+    def _substitute(self, st: Statement, hits, tools: ToolRunner, message: str = "") -> str:
         """Invariants 375, 376: the one active fact that says the old part ("GKE", "twelve …
         bulbs") takes the new one in its place, a natural change; with no such fact, or more
         than one, nothing is written."""
@@ -312,12 +318,15 @@ class OfflineAgent:
                 new = replace_object(h.text, st.target or "", old, st.text or "")
             else:
                 new = replace_value(h.text, old, st.text or "")
+                if new and not about_the_fact(st.target or "", h.text, old):
+                    new = None  # invariant 400: "changed trains from Leeds to York" is no move
             if new and new != h.text:
                 rewritten[h.id] = (h, new)
         if len(rewritten) > 1:
             # two facts say the old part ("15 kg hold bags", "pets up to 8 kg"): the one sharing
             # most of the user's other words is meant, when one does
-            topic = terms(st.target or st.clause) - terms(old) - terms(st.text or "")
+            # (the whole message counts: "Christmas plans have changed. We're going to …")
+            topic = terms(f"{st.target or st.clause} {message}") - terms(old) - terms(st.text or "")
             fit = {i: len(topic & terms(h.text)) for i, (h, _) in rewritten.items()}
             best = max(fit.values())
             if best and list(fit.values()).count(best) == 1:

@@ -122,7 +122,8 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
             fact_type in (None, "identity") and roles
             and not re.match(r"^(?:has|owns|uses|likes|prefers|is\s+learning)\b", low))):
         out.add("job")
-    if re.match(r"^works?\s+(?:at|for)\b", low) or ("job" in out and re.search(r"\bat\s+[A-Z]", t)):
+    # invariant 398: "… at the Bristol Children's Hospital" names an employer as "at Acme" does
+    if re.match(r"^works?\s+(?:at|for)\b", low) or ("job" in out and re.search(r"\bat\s+(?:the\s+)?[A-Z]", t)):
         out.add("employer")
     if re.search(r"\b(?:vegan|vegetarian|pescatarian|omnivore|eats\s+(?:meat|fish|everything)|"
                  r"no\s+meat|eats\s+\w+)\b", low) and "allerg" not in low:

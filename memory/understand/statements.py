@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
+from ..text import STOP_WORDS
 from . import changes, events3, followups, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
@@ -761,10 +762,20 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     # else's ('She told me "I'm vegan now"'), never the user's statement.
     message = respell(_QUOTED.sub(" ", message))  # "swtiched" is "switched" (invariant 309)
     message = changes.start_at(changes.separating(changes.moved_up(changes.time_typos(message))))  # 357-359
+    message = changes.moved_for_job(message)  # invariant 398
     # Invariant 303: "I don't drink coffee. Never have." says it was never true: the user
     # never drank it (a denial of what is on record, not a new habit)
     message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)
     lowercase = is_lowercase_message(message)
+    if lowercase:
+        # Invariant 399: "tomas has moved to york": in a message typed in lower case a word
+        # before "has moved to" that is no pronoun, relation or common word is a name
+        message = _LOWER_NAME_MOVED.sub(
+            lambda m: m.group(0) if m.group("n") in _NOT_NAMES or m.group("n") in lx.RELATIONS else (
+                # ("has" said as "'s": the texter's reading would split "Tomas has, moved")
+                m.group("lead") + m.group("n").capitalize() + re.sub(r"^\s+has\b", "'s", m.group("mid"))
+                + m.group("p").capitalize()),
+            message)
     bare = _bare_place(message, lowercase)
     if bare:
         # "Leeds now", "Lisbon now 🇵🇹": a name alone, read as a home; the agent writes it only
@@ -1086,6 +1097,15 @@ _CHANGE_HAPPENED = re.compile(r"^(?:the\s+|that\s+|it\s+|this\s+)?(?:switch(?:-?
                               r"swap|transfer|migration|cut-?over|upgrade|port(?:ing)?)?\s*(?:all\s+)?(?:happened|"
                               r"went\s+through|took\s+place|was\s+done|got\s+done|completed|went\s+live|"
                               r"kicked\s+in)\b", re.IGNORECASE)
+
+
+_LOWER_NAME_MOVED = re.compile(r"(?P<lead>^|[.!?]\s+|[,;]\s+(?:and\s+)?)(?P<n>[a-z][a-z-]{1,20})(?P<mid>(?:['’]s|\s+has|"
+                               r"\s+had|\s+just|\s+finally)*\s+(?:moved|relocated|moving|relocating)\s+"
+                               r"(?:back\s+)?to\s+)(?P<p>(?!(?:the|a|an|my|our|his|her|their|work|school|uni|"
+                               r"college|town|london\s+road)\b)[a-z][\w-]+)")
+_NOT_NAMES = STOP_WORDS | frozenset("""i we he she they you it who everyone everybody someone somebody
+    nobody one finally just also then so and but we've i've they've lol omg ok okay yes no well
+    oh hey hi guess anyway honestly basically""".split())
 
 
 def _trim_value(st: Statement) -> None:

@@ -29,8 +29,8 @@ from .phrases import HEDGE_RE, I, tidy
 _DET = r"(?:my|our|the|a|an|his|her|their|its|this|that)"
 _VERB = (r"(?:moved|moving|moves|switched|switching|switches|migrated|migrating|migrates|changed|"
          r"changing|swapped|swapping|converted|converting|ported|porting|upgraded|upgrading|"
-         r"downgraded|downgrading|transferred|transferring|shifted|shifting|went|goes|going|"
-         r"gone|changed\s+over|switched\s+over|moved\s+over)")
+         r"downgraded|downgrading|transferred|transferring|shifted|shifting|"
+         r"changed\s+over|switched\s+over|moved\s+over)")
 # "… from GKE to EKS", "… off chezmoi onto home-manager", "… from WhatsApp over to Signal"
 _FROM_TO = re.compile(r"\b" + _VERB + r"\b(?P<mid>[^,;.!?]{0,60}?)\s+(?:from|off)\s+(?P<a>[^,;.!?]+?)\s+"
                       r"(?:and\s+)?(?:to|onto|over\s+to|into)\s+(?P<b>[^,;.!?]+)", I)
@@ -106,6 +106,9 @@ def substitution(clause: str, message: str, today: date) -> Statement | None:
     if not c or _HYPOTHETICAL.search(c) or _THIRD_PARTY.match(c):
         return None
     dates = find_dates(c, today)
+    if dates.found and all(re.fullmatch(r"(?:this|that)\s+(?:year|month|week|time)", f.strip(), I)
+                           for f in dates.found):
+        dates = find_dates("", today)  # "instead of Leeds this year": which time, not since when
     hedged = bool(HEDGE_RE.search(c))
     conf = 0.55 if hedged else 0.85
     m = _COUNT.search(c)
@@ -217,7 +220,7 @@ def aligned_value(fact: str, old: str, head: str) -> str | None:
     if not hits:
         return None
     new = _np(head[hits[-1].end():], keep_det=True)
-    if not _valid(new, 6) or term_set(new) <= term_set(fact):
+    if not _valid(new, 8) or term_set(new) <= term_set(fact):
         return None
     return replace_value(fact, old, new)
 
@@ -249,7 +252,7 @@ def replace_count(fact: str, new: str, unit: str, topic: str) -> str | None:
     n = new.split()[0]
     head = stem(re.findall(r"[\w'’%£€$-]+", unit)[-1].lower())
     found = []
-    for m in re.finditer(r"(?<![\w.])(" + _NUM + r")\s*((?:[\w'’-]+\s+){0,3})", fact, I):
+    for m in re.finditer(r"(?<![\w.])(" + _NUM + r")\s*((?:[\w'’-]+(?:\s+|$)){0,3})", fact, I):
         after = [stem(w.lower()) for w in re.findall(r"[\w'’-]+", m.group(2))]
         if head in after[:4] or (not after and head in ("%",)):
             found.append(m)
@@ -298,3 +301,21 @@ def replace_object(fact: str, subject: str, verb: str, new: str) -> str | None:
         return None
     new = _as_said(new, fact)
     return fact[:found[0].end()] + " " + new + tail[len(obj):]
+
+
+_PRONOUNS = frozenset(stem(w) for w in "i we you he she they it me us them my our your his her their its".split())
+
+
+def about_the_fact(said_of: str, fact: str, old: str) -> bool:
+    """Invariant 400: what the user said the change was of ("the platform", "our mortgage",
+    "trains") must be something the fact speaks of, or a word the lexicon gives for it; with
+    nothing said it was of, the fact must not be where the user lives ("I changed from Leeds
+    to York" is no move). Pure."""
+    from ..lexicon import expansions
+    from .matching import TEMPLATE, slots_of
+
+    topic = term_set(said_of) - term_set(old) - TEMPLATE - _PRONOUNS
+    if topic:
+        have = term_set(fact)
+        return bool(topic & have or set(expansions(topic, 1.0)) & have)
+    return "home" not in slots_of(fact)
