@@ -26,6 +26,11 @@ def test_inv375_the_old_value_is_put_right_inside_the_fact():
     assert replace_value("Uses Todoist for tasks", "Trello", "Notion") is None
 
 
+def test_inv375_a_rival_the_fact_named_goes_when_it_becomes_the_value():
+    assert replace_value("Uses Dropbox rather than iCloud for now", "Dropbox", "iCloud") == "Uses iCloud"
+    assert replace_value("Prefers tea over coffee, mornings", "tea", "coffee") == "Prefers coffee, mornings"
+
+
 def test_inv375_the_new_value_is_found_by_the_word_before_the_old_one():
     assert aligned_value("Photos sync to iCloud overnight", "iCloud",
                          "The photos sync to a Nextcloud box now") == \
@@ -310,3 +315,43 @@ def test_inv400_what_the_change_is_of_must_be_what_the_fact_speaks_of(service):
     assert not about_the_fact("the choir", "Band rehearses at the Half Moon", "Half Moon")
     assert not about_the_fact("I", "Lives in Leeds", "Leeds")  # nothing named: never the home
     assert about_the_fact("I", "Plays goalkeeper for the hockey team", "hockey team")
+
+
+# --- invariant 401: a dated move that names the home it leaves ----------------------------------
+
+
+def test_inv401_a_move_naming_the_home_it_leaves_replaces_it_from_its_date(service):
+    home = service.write_fact("ana", "Lives in Clifton, Bristol", fact_type="identity").fact
+    t = turn(service, "Got the keys to our new place! Moving from Clifton to Redland on 3 July.")
+    sup = [w for w in t.writes() if w.op == "supersede"]
+    assert [(w.old_id, w.text, str(w.valid_from)) for w in sup] == [(home.id, "Lives in Redland", "2025-07-03")]
+
+
+def test_inv401_a_move_from_a_place_not_on_record_stays_a_plan(service):
+    home = service.write_fact("ana", "Lives in Clifton, Bristol", fact_type="identity").fact
+    t = turn(service, "Got the keys to our new place! Moving from Bath to Redland on 3 July.")
+    assert all(w.op == "write" for w in t.writes())
+    assert service.get_fact("ana", home.id).state.value == "active"
+
+
+# --- invariant 402: "she" is the one relative the sentence before named -------------------------
+
+
+def test_inv402_a_pronoun_is_the_one_relative_named_just_before():
+    from datetime import date
+
+    from memory.understand.statements import understand
+    today = date(2026, 12, 1)
+    texts = [st.text for st in understand("I drive my gran to the shops on Fridays. She has dementia.",
+                                          today).statements]
+    assert "Gran has dementia" in texts
+    # two relatives named, or a pronoun that fits neither: nobody is guessed
+    assert understand("I drove my gran and my uncle to the shops. She has dementia.", today).statements == []
+    assert all("dementia" not in (st.text or "") for st in
+               understand("I drive my gran to the shops. He has dementia.", today).statements)
+
+
+def test_inv402_the_relatives_condition_is_theirs_not_the_users(service):
+    t = turn(service, "I look after my dad on Sundays. He has Parkinson's.")
+    texts = [w.text for w in t.writes()]
+    assert "Dad has Parkinson's" in texts and "Has Parkinson's" not in texts

@@ -373,7 +373,8 @@ class OfflineAgent:
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         if st.rule == "location:plan+only" and st.valid_from:
             homes = [h for h in _unique(hits) if h.kind == "semantic" and h.state == "active"
-                     and "home" in slots_of(h.text, h.fact_type)]
+                     and "home" in slots_of(h.text, h.fact_type)
+                     and (not st.previous or terms(st.previous) <= terms(h.text))]  # invariant 401
             if len(homes) == 1:
                 # Invariant 358: a dated move said alone replaces the one home on record from
                 # that date; the home stays true until then (valid time, invariant 4)

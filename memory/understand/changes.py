@@ -60,7 +60,19 @@ def dated_move(statements: list[Statement], message: str) -> list[Statement]:
     if len(statements) == 1 and statements[0].rule == "location:plan" and statements[0].valid_from \
             and (statements[0].text or "").startswith("Moving to ") and _MOVING_TO.search(message):
         statements[0].rule += "+only"
+        return statements
+    plans = [st for st in statements if st.rule == "location:plan"]
+    frm = _MOVING_FROM.search(message)
+    for st in plans if len(plans) == 1 and frm else []:
+        # Invariant 401: "Moving from Leith to Portobello on 15 January" names the home it
+        # leaves: the move replaces that home from its date, whatever else was said beside it
+        if st.valid_from and (st.text or "").startswith("Moving to ") and frm:
+            st.rule += "+only"
+            st.previous = frm.group("x")
     return statements
+
+
+_MOVING_FROM = re.compile(r"\bmoving\s+(?:house\s+)?from\s+(?P<x>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?)\s+to\b", I)
 
 
 # Invariant 359: a time word typed in a hurry is still a date ("moved to brightn last wek")

@@ -457,9 +457,9 @@ def scope_hypothetical(c: str) -> str | None:
 
 
 _SHE = {"sister", "wife", "mum", "mom", "mother", "daughter", "girlfriend", "fiancee", "grandma",
-        "grandmother", "gran", "nan", "aunt", "niece", "stepmother", "stepdaughter"}
+        "grandmother", "gran", "granny", "nan", "nana", "aunt", "auntie", "niece", "stepmother", "stepdaughter"}
 _HE = {"brother", "husband", "dad", "father", "son", "boyfriend", "fiance", "grandpa",
-       "grandfather", "uncle", "nephew", "stepfather", "stepson"}
+       "grandfather", "grandad", "granddad", "uncle", "nephew", "stepfather", "stepson"}
 _REL_NAMED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE | {"partner", "friend"},
                                                                     key=len, reverse=True))
                         + r")\s+(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\b", I)
@@ -498,7 +498,7 @@ def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple
         fits = _SHE if p.group("pro").lower() == "she" else _HE
         if rel in fits or rel in {"partner", "friend"}:
             be = " is" if p.group("be") else ""
-            return f"my {rel} {name}{be} " + c[p.end():], person
+            return " ".join(w for w in ("my", rel, name) if w) + f"{be} " + c[p.end():], person
     return c, None
 
 
@@ -803,6 +803,12 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         said_raw = ACTUALLY.sub(r"\g<s> ", FIRST_GO.sub("", FEELING_LEAD.sub("", raw)))
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", said_raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
+        if person is None:
+            # Invariant 402: "I'm a carer for my mum. She has dementia": the one relative the
+            # sentence named, anywhere in it, is who "she"/"he" in the next one is
+            kin = {k.lower() for k in re.findall(r"\bmy\s+(" + "|".join(sorted(_SHE | _HE, key=len, reverse=True))
+                                                 + r")\b(?!['’])", c, I)}
+            person = (kin.pop(), "") if len(kin) == 1 else None
         intro = _INTRO.match(raw.strip())
         if intro and (greeted or intro.group("cue")) and intro.group("n").lower() not in _NOT_PLACES \
                 and not re.search(r"(?:ish|ian|ese|ic|ist|an|ed|ing|ful|ous|y)$", intro.group("n"), I) \

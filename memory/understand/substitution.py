@@ -1,4 +1,4 @@
-"""A change said as a substitution inside a fact on record (invariants 375, 376).
+"""A change said as a substitution inside a fact on record (invariants 375, 376, 395, 400).
 
 People often tell a change by naming only the part that changed, in words that fit no reader of
 a kind of statement: "Helio moved the platform from GKE to EKS", "my dotfiles moved from chezmoi
@@ -196,6 +196,11 @@ def replace_value(fact: str, old: str, new: str) -> str | None:
         # "her handbag" -> "her pouch"; a new value's own article wins, a name takes none
         new = det.group(0) + new
     out = fact[:m.start()] + new + fact[m.end():]
+    # "Uses ZHA rather than Zigbee2MQTT for now" with ZHA -> Zigbee2MQTT: the rival it named is
+    # now the value, so the comparison goes ("Uses Zigbee2MQTT")
+    bare = re.sub(r"^" + _DET + r"\s+", "", new, flags=I)
+    out = re.sub(r"\s+(?:rather\s+than|instead\s+of|over|not|and\s+not)\s+(?:" + _DET + r"\s+)?"
+                 + re.escape(bare) + r"(?:\s+for\s+now)?(?=$|[,;.])", "", out, flags=I)
     return out[:1].upper() + out[1:]
 
 
@@ -303,7 +308,8 @@ def replace_object(fact: str, subject: str, verb: str, new: str) -> str | None:
     return fact[:found[0].end()] + " " + new + tail[len(obj):]
 
 
-_PRONOUNS = frozenset(stem(w) for w in "i we you he she they it me us them my our your his her their its".split())
+_PRONOUNS = frozenset(stem(w) for w in """i we you he she they it me us them my our your his her their its
+    everything all stuff things thing lot whole rest over okay ok so""".split())
 
 
 def about_the_fact(said_of: str, fact: str, old: str) -> bool:
