@@ -14,6 +14,7 @@ from ..text import normalise, stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
 from ..understand.endings import DISLIKE, ended_fact, names_liked
+from ..understand.events3 import event_fact
 from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.matching import (
     already_known,
@@ -218,6 +219,19 @@ class OfflineAgent:
                 f"({done} {'memory' if done == 1 else 'memories'}). It is deleted for good.")
 
     def _deny(self, st: Statement, hits, tools: ToolRunner) -> str:
+        if st.rule == "event:never-happened":
+            # Invariants 369, 370: only the one event on record that names it is retracted
+            event = event_fact(st, hits)
+            if event is None:
+                return ("I don't have that on record as a plan or trip, so there was nothing to "
+                        "take back; I haven't noted anything.")
+            res = tools.call("write_memory", {
+                "kind": "retraction", "supersedes_id": event.id, "confidence": st.confidence,
+                "reason": f"the user says this never happened: {st.clause}"})
+            if not res.ok:
+                return f"I couldn't take that back: {res.error}"
+            return sentence(f"Understood: I had on record that {second_person(event.text)}. It never "
+                            "happened, so I've taken it off your record")
         target = pick_target(st.target or "", hits, slot=st.slot)
         if target is None and st.slot == "verb:have" and len((st.target or "").split()) == 1:
             # "I have no kids" over "Has three children": one word, said another way (inv. 263)
@@ -514,6 +528,13 @@ class OfflineAgent:
                         and want <= terms(h.text)), None)
             if old is None:
                 return ("I don't have that plan on record, so there was nothing to cancel; "
+                        "I haven't noted anything.")
+        if st.rule in ("plan:online", "plan:called-off"):
+            # Invariants 370, 371: the event held online (or a trip called off by its place)
+            # replaces only the plan on record naming it
+            old = event_fact(st, hits)
+            if old is None:
+                return ("I don't have that plan on record, so there was nothing to change; "
                         "I haven't noted anything.")
         if st.rule == "plan:holiday":
             # Invariant 346: "we're staying in Belfast for Christmas" replaces only the plan on

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import date
 
 from ..text import STOP_WORDS
-from . import changes, followups, substitution, swaps, truths
+from . import changes, events3, followups, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -633,6 +633,13 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         again = _corrected(message, fixed, today, history or [])
         if again is not None:
             return again
+    if (read3 := events3.read(message)) is not None:
+        # invariants 369-374: an event that never happened, a hedged health suspicion; the
+        # other sentences of the message are read as usual
+        found3, rest3, ignored3 = read3
+        out = _understand(rest3, today, history) if rest3.strip() else Understanding()
+        out.statements, out.ignored = found3 + out.statements, ignored3 + out.ignored
+        return out
     out = _understand(message, today, history)
     said = switches(message)
     if said != message and not any(_names_old(st) for st in out.statements):
@@ -662,6 +669,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         if [st.text for st in again.statements] == [st.text for st in out.statements] and any(
                 st.rule.startswith("own:") and st.valid_from for st in again.statements):
             out = again
+    if not (out.statements or out.questions or out.other_user) and (off := events3.called_off(message)):
+        out.statements, out.ignored = off, []  # "We've had to cancel Rome": nothing else read (inv. 370)
     return out
 
 
