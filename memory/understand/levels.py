@@ -33,7 +33,8 @@ _NOT_NOW = re.compile(r"\?|^\W*(?:if|when|once|unless|hopefully|maybe|did\s+i|ha
                       r"\b(?:hope|hoping|want|wants|wanted|trying|try|going\s+to|gonna|will|'ll|plan|"
                       r"planning|aim|aiming|need\s+to|might|may|wish)\b", I)
 # someone else's news: "my sister passed her B2", "Tom got his black belt"
-_OTHER = re.compile(r"^\W*(?:(?:my|our|his|her|their)\s+\w+|(?-i:[A-Z])[\w'’-]+|he|she|they)\s+"
+_OTHER = re.compile(r"^\W*(?:(?:my|our|his|her|their)\s+\w+|(?!(?:finally|just|also|today|yesterday|then|so|"
+                    r"well|guess|officially|eventually|and|oh|yay|woo)\b)(?-i:[A-Z])[\w'’-]+(?<!ly)|he|she|they)\s+"
                     r"(?:has\s+|have\s+|just\s+|finally\s+)*(?:passed|got|lost|was|is|has|made|"
                     r"earned|reached)\b", I)
 
@@ -55,7 +56,7 @@ def _tier_name(t: str) -> str:
 
 def _prog_of(c: str) -> str | None:
     m = re.search(r"\b(?:with|on|at|in)\s+" + _PROG, c)
-    return m.group("prog").strip() if m else None
+    return m.group("prog").strip().rstrip(".!") if m else None
 
 
 def read(raw: str, today: date) -> list[Statement] | None:
@@ -100,6 +101,10 @@ def _language(c: str, today: date) -> list[Statement] | None:
     if m:
         lang = m.group("l1") or m.group("l2") or m.group("l3") or _lang_in(c)
         lvl = m.group("lvl")
+        if not (m.group("l1") or m.group("l2") or m.group("l3")) and (
+                not m.group(0).lower().startswith("passed") or re.match(r"\s+in\s+(?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+                                                           r"\d|the\s+(?:spring|summer|autumn|winter)\b)", c[m.end():], I)):
+            return None  # "got an A1 in maths": a mark, not a language's level
     elif (n := _AT_NOW.search(c)) is not None:
         lang, lvl = n.group("l1") or n.group("l2"), n.group("lvl") or n.group("lvl2")
     else:
