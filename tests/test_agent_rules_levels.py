@@ -26,6 +26,11 @@ def test_inv385_a_language_level_passed_supersedes_that_languages_level(service)
     assert "Spanish" in (w.text or "")
 
 
+def test_inv385_a_level_said_as_level_now_is_that_languages_level(service):
+    one_supersede(service, "The Greek exam went fine, I'm C1 level now.", "Speaks Greek at B2", "C1",
+                  fact_type="identity")
+
+
 def test_inv385_a_level_reached_keeps_the_rest_of_the_fact(service):
     one_supersede(service, "I'm at B1 in Italian now.",
                   "Speaks Italian at A2 and goes to a Thursday class", "B1", "Thursday", fact_type="identity")
@@ -127,6 +132,20 @@ def test_inv388_a_childs_belt_or_a_planned_grade_is_not_the_users():
     for said in ("Tom got his black belt in taekwondo.", "I'm going to take grade 6 in violin next term.",
                  "Did I pass grade 4?"):
         assert not any(r == "level:grade" for r in _rules(said)), said
+
+
+def test_inv388_an_exam_passed_replaces_the_plan_to_sit_it(service):
+    w = one_supersede(service, "Passed the CFA Level I early! Sat it on 12 November.",
+                      "Sits the CFA Level I exam in February", "CFA")
+    assert w.valid_from is not None and (w.valid_from.month, w.valid_from.day) == (11, 12)
+
+
+def test_inv388_an_exam_with_nothing_on_record_is_written_and_a_test_is_left_to_milestones(service):
+    t = turn(service, "Just passed the ACCA exam today!")
+    (w,) = t.writes()
+    assert w.op == "write" and "ACCA" in (w.text or "")
+    assert "level:exam" not in _rules("I passed my driving test!")
+    assert "level:exam" not in _rules("My brother passed the CKA.")
 
 
 # --- invariant 389: permanent residence replaces the permit ------------------------------------

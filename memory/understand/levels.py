@@ -59,13 +59,25 @@ def _prog_of(c: str) -> str | None:
     return m.group("prog").strip().rstrip(".!") if m else None
 
 
-def read(raw: str, today: date) -> list[Statement] | None:
-    """The level change said in one sentence, or None (invariants 385-391)."""
+def read(raw: str, today: date, message: str = "") -> list[Statement] | None:
+    """The level change said in one sentence, or None (invariants 385-391); an exam passed takes
+    the day it was sat from the sentence after it ("Passed the CKA! sat it on 27 November")."""
     c = raw.strip()
     if not c or _NOT_NOW.search(c) or HYPO_RE.search(c) or not _first_person(c):
         return None
+    found = _read(c, today)
+    after = message[message.find(raw) + len(raw):] if raw and raw in message else ""
+    sat = re.match(r"^\W*(?:i\s+)?(?:sat|took|did|wrote)\s+(?:it|the\s+exam|the\s+test)\s+(?P<d>on\s+[^,.;!?]+?)"
+                   r"(?=\s+(?:instead|rather|because|as|so|and|but)\b|[,.;!?]|$)", after, I)
+    for st in found or []:
+        if st.rule == "level:exam" and st.valid_from is None and sat:
+            st.valid_from = find_dates(sat.group("d"), today).valid_from
+    return found
+
+
+def _read(c: str, today: date) -> list[Statement] | None:
     return (_language(c, today) or _tier(c, today) or _belt(c, today) or _residence(c, today)
-            or _citizen(c, today) or _trusted(c, today))
+            or _citizen(c, today) or _trusted(c, today) or _exam(c, today))
 
 
 # --- invariant 385: a language level passed or reached replaces that language's level ------------
@@ -74,7 +86,7 @@ _PASSED = re.compile(r"\b(?:passed|got|reached|achieved|did)\s+(?:my\s+|the\s+|a
                      r"certificate|level|diploma))?(?:\s+in\s+(?P<l3>" + _LANG + r"))?\b", I)
 _AT_NOW = re.compile(r"\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:at\s+)?(?P<lvl>" + _CEFR + r")\s+(?:in\s+)?(?P<l1>" +
                      _LANG + r")\s+now\b|\bmy\s+(?P<l2>" + _LANG + r")\s+is\s+(?:at\s+)?(?P<lvl2>" + _CEFR +
-                     r")\s+now\b", I)
+                     r")\s+now\b|\b(?:i'?m|i\s+am)\s+(?:now\s+)?(?:at\s+)?(?:a\s+)?(?P<lvl3>" + _CEFR + r")\s+level\b", I)
 # invariant 387: "I don't speak German at B1, I'm still A2": never so, and what holds instead
 _NOT_LEVEL = re.compile(r"\b(?:i\s+(?:don'?t|do\s+not)\s+speak\s+(?P<l1>" + _LANG + r")\s+at\s+|"
                         r"i'?m\s+not\s+(?:at\s+)?|i\s+am\s+not\s+(?:at\s+)?)(?P<old>" + _CEFR + r")"
@@ -106,7 +118,9 @@ def _language(c: str, today: date) -> list[Statement] | None:
                                                            r"\d|the\s+(?:spring|summer|autumn|winter)\b)", c[m.end():], I)):
             return None  # "got an A1 in maths": a mark, not a language's level
     elif (n := _AT_NOW.search(c)) is not None:
-        lang, lvl = n.group("l1") or n.group("l2"), n.group("lvl") or n.group("lvl2")
+        lang, lvl = n.group("l1") or n.group("l2") or _lang_in(c), n.group("lvl") or n.group("lvl2") or n.group("lvl3")
+        if not lang:
+            return None
     else:
         return None
     if not re.fullmatch(_CEFR, lvl, I) or (lvl.islower() and not lang):
@@ -179,6 +193,20 @@ def _belt(c: str, today: date) -> list[Statement] | None:
     lvl = re.sub(r"^grade", "grade", lvl)
     text = f"Has {'a ' if 'belt' in lvl else ''}{lvl}" + (f" in {what}" if what else "")
     return [_st(text, "level:grade", c, today, previous=what or None, fact_type="identity")]
+
+
+# "Passed the CKA early!": an exam named by its letters, passed; it replaces the plan to sit it
+_EXAM = re.compile(r"^\W*(?:i\s*)?(?:have\s+|'ve\s+|just\s+|finally\s+|officially\s+)*passed\s+(?:the\s+|my\s+)?"
+                   r"(?P<x>(?-i:[A-Z][A-Z0-9]{1,7})(?:\s+(?-i:[A-Z][\w-]*)){0,3})(?:\s+(?:exam|test|certification|cert))?"
+                   r"(?=\s*(?:[,.;!]|$|\s+(?:early|today|yesterday|this|last|on|in|at|first)\b))", I)
+
+
+def _exam(c: str, today: date) -> list[Statement] | None:
+    m = _EXAM.match(c)
+    if not m or re.fullmatch(_CEFR, m.group("x")):
+        return None
+    exam = re.search(r"\s+(?:exam|test|certification|cert)$", m.group(0), I)
+    return [_st(f"Passed the {m.group('x')}" + (exam.group(0) if exam else ""), "level:exam", c, today, previous=m.group("x"))]
 
 
 # --- invariant 389: a permit to stay replaced by permanent residence -------------------------------
@@ -302,6 +330,13 @@ def settle(st: Statement, hits) -> tuple[object | None, Statement, bool] | None:
         if len(graded) > 1:
             return None
         return (graded[0] if graded else None), st, False
+    if st.rule == "level:exam":
+        x = re.escape(st.previous or "")
+        plans = [h for h in facts if re.search(r"\b" + x + r"\b", h.text) and re.search(
+            r"\b(?:exam|sits?|sitting|taking|takes|booked|scheduled|studying|revising)\b", h.text, I)]
+        if len(plans) > 1:
+            return None
+        return (plans[0] if plans else None), st, False
     if st.rule == "level:residence":
         permits = [h for h in facts if PERMIT.search(h.text)
                    and re.match(r"^(?:holds|has|is\s+on|on|lives)\b", h.text, I)]

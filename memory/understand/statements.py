@@ -835,7 +835,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             c = _TELL.sub("", c).rstrip("?").strip()
         if not c:
             continue
-        if (levelled := levels.read(said_raw, today)) is not None:
+        if (levelled := levels.read(said_raw, today, message)) is not None:
             out.statements += levelled  # invariants 385-390: a level, status or grade changed
             continue
         named = _NAMED.match(c) or _NAMED_KIND.match(c)
