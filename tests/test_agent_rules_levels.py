@@ -31,9 +31,12 @@ def test_inv385_a_level_said_as_level_now_is_that_languages_level(service):
                   fact_type="identity")
 
 
-def test_inv385_a_level_reached_keeps_the_rest_of_the_fact(service):
-    one_supersede(service, "I'm at B1 in Italian now.",
-                  "Speaks Italian at A2 and goes to a Thursday class", "B1", "Thursday", fact_type="identity")
+def test_inv385_a_level_reached_is_that_languages_level_now(service):
+    w = one_supersede(service, "I'm at B1 in Italian now.",
+                      "Speaks Italian at A2 and goes to a Thursday class", "B1", fact_type="identity")
+    assert w.text == "Speaks Italian at B1"
+    w = one_supersede(service, "Passed the Czech A2 test on Friday!", "Speaks Czech at A1", fact_type="identity")
+    assert w.text == "Speaks Czech at A2 (passed the A2 exam)"
 
 
 def test_inv385_a_level_replaces_only_the_level_of_its_language(service):

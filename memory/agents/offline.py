@@ -13,8 +13,8 @@ from ..lexicon import expansions
 from ..text import normalise, stem
 from ..tools import MAX_HITS
 from ..understand import lexicon as lx
-from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.levels import settle as settle_level
+from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.matching import (
     already_known,
     answered_slots,

@@ -12,6 +12,7 @@ import re
 from datetime import date
 
 from .dates import find_dates
+from .life2 import _LEVEL_EXAM as LEVEL_EXAM
 from .model import Statement
 from .phrases import HYPO_RE, I
 
@@ -45,7 +46,7 @@ def _first_person(c: str) -> bool:
 
 def _st(text: str, rule: str, c: str, today: date, *, previous: str | None = None, harsh: bool = False,
         fact_type: str = "identity", kind: str | None = None) -> Statement:
-    return Statement(act="change", text=text, previous=previous, harsh=harsh, fact_type=fact_type,  # type: ignore[arg-type]
+    return Statement(act="change", text=text, previous=previous, harsh=harsh, fact_type=fact_type,
                      kind=kind, valid_from=find_dates(c, today).valid_from, clause=c, rule=rule)
 
 
@@ -65,6 +66,8 @@ def read(raw: str, today: date, message: str = "") -> list[Statement] | None:
     c = raw.strip()
     if not c or _NOT_NOW.search(c) or HYPO_RE.search(c) or not _first_person(c):
         return None
+    if LEVEL_EXAM.match(c) or LEVEL_EXAM.match("I " + c):
+        return None  # "passed my C1 Spanish exam": invariant 347 reads it
     found = _read(c, today)
     after = message[message.find(raw) + len(raw):] if raw and raw in message else ""
     sat = re.match(r"^\W*(?:i\s+)?(?:sat|took|did|wrote)\s+(?:it|the\s+exam|the\s+test)\s+(?P<d>on\s+[^,.;!?]+?)"
@@ -126,6 +129,8 @@ def _language(c: str, today: date) -> list[Statement] | None:
     if not re.fullmatch(_CEFR, lvl, I) or (lvl.islower() and not lang):
         return None
     text = f"Speaks {lang.capitalize()} at {_level(lvl)}" if lang else f"Speaks at {_level(lvl)}"
+    if m and re.search(r"\b(?:exam|test)\b", m.group(0), I):
+        text += f" (passed the {_level(lvl)} exam)"  # as invariant 347 writes it
     return [_st(text, "level:language", c, today, previous=lang.capitalize() if lang else None)]
 
 
@@ -203,7 +208,7 @@ _EXAM = re.compile(r"^\W*(?:i\s*)?(?:have\s+|'ve\s+|just\s+|finally\s+|officiall
 
 def _exam(c: str, today: date) -> list[Statement] | None:
     m = _EXAM.match(c)
-    if not m or re.fullmatch(_CEFR, m.group("x")):
+    if not m or re.match(_CEFR + r"\b", m.group("x")):
         return None
     exam = re.search(r"\s+(?:exam|test|certification|cert)$", m.group(0), I)
     return [_st(f"Passed the {m.group('x')}" + (exam.group(0) if exam else ""), "level:exam", c, today, previous=m.group("x"))]
@@ -296,12 +301,6 @@ def settle(st: Statement, hits) -> tuple[object | None, Statement, bool] | None:
         old = held[0] if held else None
         if old is None and st.harsh:
             return None
-        lvl = text.rsplit(" ", 1)[-1]
-        if old is not None and not st.harsh:
-            keep = re.match(r"^speaks\s+\w+\s+at\s+" + _CEFR + r"\b(?P<rest>.*)$", old.text, I)
-            stopped = re.search(r"\b(?:stopped|quit|dropped|finished|gave\s+up)\b.*\bclass", st.clause or "", I)
-            if keep and keep.group("rest") and not stopped:
-                text = f"Speaks {lang} at {lvl}{keep.group('rest')}"
         return old, st.model_copy(update={"text": text}), False
     if st.rule == "level:tier":
         tiered = [h for h in facts if re.match(r"^(?:has|holds|is)\b", h.text, I)
