@@ -87,6 +87,14 @@ def test_inv386_a_medal_or_a_relatives_status_is_no_status(service):
     assert "Has Silver status with BA" in active(service)
 
 
+def test_inv386_a_status_said_with_im_now_and_a_golden_thing_lost(service):
+    one_supersede(service, "I'm now Platinum with Hilton!", "Has Gold status with Hilton Honors", "Platinum")
+    old = service.write_fact("ana", "Has Gold status with BA").fact
+    assert not any(r == "level:tier" for r in _rules("I lost my gold ring at the beach."))
+    turn(service, "I lost my gold ring at the beach.")
+    assert service.get_fact("ana", old.id).state == FactState.ACTIVE
+
+
 def test_inv386_a_pet_lost_is_still_a_death():
     u = understand("We lost Pepper last week.", TODAY)
     assert [st.text for st in u.statements] == ["Pepper has died"]

@@ -28,6 +28,9 @@ _TIER_RANK = {"blue": 0, "basic": 0, "explorer": 0, "member": 0, "frequent trave
               "silver": 2, "senator": 3, "gold": 3, "platinum": 4, "diamond": 5, "hon circle": 5,
               "titanium": 6, "ambassador": 6}
 _TIER = r"(?:frequent\s+traveller|hon\s+circle|senator|bronze|silver|gold|platinum|diamond|titanium)"
+# a tier is said alone or as a status, never as the colour of a thing ("lost my gold ring")
+_ALONE = r"(?=\s+(?:status|tier)\b|\s*[,.;!)]|\s*$|\s+(?:this|last|in|with|on|at|after|because|so|and|but|now|"\
+         r"again|for|from|since|back|already|yesterday|today|ages)\b)"
 _BELT = r"(?:white|yellow|orange|green|blue|purple|brown|red|black)\s+belt"
 _PROG = r"(?P<prog>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?:&|(?-i:[A-Z])[\w&'’.-]*))*)"
 _NOT_NOW = re.compile(r"\?|^\W*(?:if|when|once|unless|hopefully|maybe|did\s+i|have\s+i|should|could|would)\b|"
@@ -141,18 +144,18 @@ def _lang_in(c: str) -> str | None:
 
 # --- invariant 386: a programme's status lost, reached or put right -------------------------------
 _TIER_DOWN = re.compile(r"\b(?:lost|dropped|lost\s+my|dropped\s+my|no\s+longer\s+have|don'?t\s+have)\s+(?:my\s+)?"
-                        r"(?P<old>" + _TIER + r")(?:\s+status)?\b(?P<mid>.*?)(?:(?:put|moved|bumped|knocked|"
+                        r"(?P<old>" + _TIER + r")" + _ALONE + r"(?:\s+status)?\b(?P<mid>.*?)(?:(?:put|moved|bumped|knocked|"
                         r"dropped|downgraded)\s+(?:me\s+)?(?:back\s+)?(?:down\s+)?to|(?:i'?m\s+)?(?:back\s+)?"
                         r"(?:down\s+)?to|i'?m\s+(?:back\s+)?(?:on|at)|back\s+(?:down\s+)?to)\s+(?P<new>"
                         + _TIER + r")\b", I)
-_TIER_LOST = re.compile(r"^\W*(?:i\s+)?(?:have\s+|'ve\s+|just\s+)*lost\s+(?:my\s+)?(?P<old>" + _TIER +
-                        r")(?:\s+status)?\b", I)
+_TIER_LOST = re.compile(r"^\W*(?:i\s*)?(?:have\s+|'ve\s+|just\s+)*lost\s+(?:my\s+)?(?P<old>" + _TIER +
+                        r")" + _ALONE + r"(?:\s+status)?\b", I)
 _TIER_UP = re.compile(r"\b(?:(?:i\s+)?(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:got\s+|been\s+)?(?:upgraded|bumped"
                       r"\s+up|moved\s+up|promoted)\s+to|(?:i\s+)?(?:have\s+|'ve\s+|just\s+|finally\s+)*(?:made|"
-                      r"reached|hit|earned|qualified\s+for|requalified\s+for|made\s+it\s+to)|(?:i'?m|i\s+am)\s+"
-                      r"(?:now\s+)?)\s+(?P<new>" + _TIER + r")(?P<st>\s+(?:status|tier|level|member))?\b", I)
+                      r"reached|hit|earned|qualified\s+for|requalified\s+for|made\s+it\s+to)|(?:i'?m|i\s+am)"
+                      r"(?:\s+now)?)\s+(?P<new>" + _TIER + r")" + _ALONE + r"(?P<st>\s+(?:status|tier|level|member))?\b", I)
 _TIER_FIX = re.compile(r"\b(?:i\s+(?:don'?t|do\s+not)\s+have|i'?m\s+not|i\s+am\s+not|i\s+never\s+had)\s+"
-                       r"(?P<old>" + _TIER + r")(?:\s+status)?\b[^,;]*[,;]\s*(?:i\s+(?:have|'ve\s+got|got)|i'?m|"
+                       r"(?P<old>" + _TIER + r")" + _ALONE + r"(?:\s+status)?\b[^,;]*[,;]\s*(?:i\s+(?:have|'ve\s+got|got)|i'?m|"
                        r"i\s+am|it'?s)\s+(?P<still>still\s+|only\s+|actually\s+)?(?P<new>" + _TIER + r")\b", I)
 
 
