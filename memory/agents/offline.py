@@ -40,6 +40,13 @@ from ..understand.people import (
 from ..understand.phrases import cap
 from ..understand.speak import join, second_person, sentence, to_you
 from ..understand.statements import Statement, Understanding, understand
+from ..understand.substitution import (
+    about_the_fact,
+    aligned_value,
+    replace_count,
+    replace_object,
+    replace_value,
+)
 from ..understand.swaps import swap_into
 from ..understand.value_shape import shape
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -156,6 +163,8 @@ class OfflineAgent:
                 said.append(self._deny(st, hits, tools))
             elif st.rule == "swap:date":
                 said.append(self._swap(st, hits, tools))
+            elif st.rule in ("swap:value", "swap:aligned", "swap:count", "swap:verb"):
+                said.append(self._substitute(st, hits, tools, inp.message))
             else:
                 said.append(self._write(st, hits, tools))
         tools.record_tools((time.perf_counter() - started) * 1000, "writes")
@@ -293,6 +302,55 @@ class OfflineAgent:
         return (f"Understood: I had on record that {second_person(old.text)}. That was never true, so I've "
                 f"removed it. {said}").strip()
 
+    def _substitute(self, st: Statement, hits, tools: ToolRunner, message: str = "") -> str:
+        """Invariants 375, 376: the one active fact that says the old part ("GKE", "twelve …
+        bulbs") takes the new one in its place, a natural change; with no such fact, or more
+        than one, nothing is written."""
+        old = st.previous or ""
+        rewritten = {}
+        for h in _unique(hits):
+            if h.kind != "semantic" or h.state != "active":
+                continue
+            if st.rule == "swap:count":
+                new = replace_count(h.text, st.text or "", old, st.target or st.clause)
+            elif st.rule == "swap:aligned":
+                new = aligned_value(h.text, old, st.target or "")
+            elif st.rule == "swap:verb":
+                new = replace_object(h.text, st.target or "", old, st.text or "")
+            else:
+                new = replace_value(h.text, old, st.text or "")
+                if new and not about_the_fact(st.target or "", h.text, old):
+                    new = None  # invariant 400: "changed trains from Leeds to York" is no move
+            if new and new != h.text:
+                rewritten[h.id] = (h, new)
+        if len(rewritten) > 1:
+            # two facts say the old part ("15 kg hold bags", "pets up to 8 kg"): the one sharing
+            # most of the user's other words is meant, when one does
+            # (the whole message counts: "Christmas plans have changed. We're going to …")
+            topic = terms(f"{st.target or st.clause} {message}") - terms(old) - terms(st.text or "")
+            fit = {i: len(topic & terms(h.text)) for i, (h, _) in rewritten.items()}
+            best = max(fit.values())
+            if best and list(fit.values()).count(best) == 1:
+                rewritten = {i: v for i, v in rewritten.items() if fit[i] == best}
+        if not rewritten and st.text:
+            # said again: the fact already holds the new part ("up to fifteen Hue bulbs" twice)
+            have = [h for h in _unique(hits) if h.kind == "semantic" and h.state == "active"
+                    and terms(st.text) and terms(st.text) <= terms(h.text)
+                    and (st.rule == "swap:count" or (terms(st.target or "") - terms(st.text)) & terms(h.text))]
+            if len(have) == 1:
+                return sentence(f"I already have that: {second_person(have[0].text)}")
+        if len(rewritten) != 1:
+            what = "that" if st.rule == "swap:count" else f"“{old}”"
+            return (f"I have nothing on record saying {what}, so I haven't changed anything."
+                    if not rewritten else
+                    f"More than one of your memories mentions {what}, so I haven't changed any of them.")
+        target, text = next(iter(rewritten.values()))
+        res = tools.call("write_memory", {
+            "kind": "fact", "text": text, "fact_type": target.fact_type,
+            "confidence": st.confidence, "supersedes_id": target.id, "contradiction": "natural",
+            "valid_from": _iso(st.valid_from), "reason": st.clause})
+        return self._said(res, st)
+
     def _swap(self, st: Statement, hits, tools: ToolRunner) -> str:
         """Invariant 350: the one fact on record that says the wrong date word about what the
         user names takes the right word in its place: a correction (harsh, never true) unless
@@ -316,7 +374,8 @@ class OfflineAgent:
     def _write(self, st: Statement, hits, tools: ToolRunner) -> str:
         if st.rule == "location:plan+only" and st.valid_from:
             homes = [h for h in _unique(hits) if h.kind == "semantic" and h.state == "active"
-                     and "home" in slots_of(h.text, h.fact_type)]
+                     and "home" in slots_of(h.text, h.fact_type)
+                     and (not st.previous or terms(st.previous) <= terms(h.text))]  # invariant 401
             if len(homes) == 1:
                 # Invariant 358: a dated move said alone replaces the one home on record from
                 # that date; the home stays true until then (valid time, invariant 4)
@@ -1938,6 +1997,8 @@ def _query(st: Statement) -> str:
     """What to recall to find the memory a statement is about."""
     if st.rule == "swap:date":  # invariant 350: what the date word is about, and the word
         return f"{st.target} {st.previous}"
+    if st.rule in ("swap:value", "swap:aligned", "swap:count", "swap:verb"):  # invariants 375, 376, 395
+        return f"{st.target or ''} {st.previous or ''}".strip()
     if st.rule == "location:plan+only":  # invariant 358: the home a dated move replaces
         return f"{st.text} lives home"
     if st.act in ("deny", "forget"):

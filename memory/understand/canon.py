@@ -276,8 +276,11 @@ def strip_symbols(text: str) -> str:
 
 
 def is_lowercase_message(message: str) -> bool:
-    """Typed without any capital letter: names are in lower case too (a texter)."""
-    letters = [c for c in message if c.isalpha()]
+    """Typed without any capital letter: names are in lower case too (a texter). A word written
+    all in capitals ("BBC", "NHS") or "I" does not count: "amara's moved to london, she got a
+    job at the BBC" is typed in lower case all the same (invariant 399)."""
+    plain = [w for w in re.findall(r"[^\W\d_]+", message) if not (len(w) >= 2 and w.isupper())]
+    letters = [c for w in plain for c in w]
     return len(letters) >= 3 and not any(c.isupper() for c in letters)
 
 

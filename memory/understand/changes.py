@@ -60,7 +60,19 @@ def dated_move(statements: list[Statement], message: str) -> list[Statement]:
     if len(statements) == 1 and statements[0].rule == "location:plan" and statements[0].valid_from \
             and (statements[0].text or "").startswith("Moving to ") and _MOVING_TO.search(message):
         statements[0].rule += "+only"
+        return statements
+    plans = [st for st in statements if st.rule == "location:plan"]
+    frm = _MOVING_FROM.search(message)
+    for st in plans if len(plans) == 1 and frm else []:
+        # Invariant 401: "Moving from Leith to Portobello on 15 January" names the home it
+        # leaves: the move replaces that home from its date, whatever else was said beside it
+        if st.valid_from and (st.text or "").startswith("Moving to ") and frm:
+            st.rule += "+only"
+            st.previous = frm.group("x")
     return statements
+
+
+_MOVING_FROM = re.compile(r"\bmoving\s+(?:house\s+)?from\s+(?P<x>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?)\s+to\b", I)
 
 
 # Invariant 359: a time word typed in a hurry is still a date ("moved to brightn last wek")
@@ -132,3 +144,21 @@ def start_at(text: str) -> str:
     starting at KPMG in January": a name after "at", then a date or "as a" ("we start at
     Heathrow then fly to Doha" is no job). Pure."""
     return _START_AT.sub("I'm starting at ", text)
+
+
+_FOR_THE_JOB = re.compile(r"\b(?P<move>(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(?-i:[A-Z])[^,;.!?]*?)"
+                          r"\s+(?:for|because\s+of)\s+(?:the|a|my|our)\s+(?:new\s+)?(?:job|role|post|position)"
+                          r"(?:\s+(?:at|with)\s+(?P<e>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z])[\w&'’.-]*)*))?"
+                          r"(?=\s*(?:[,;.!?]|$))", I)
+_FOR_WORK = re.compile(r"\b(?P<move>(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(?-i:[A-Z])[^,;.!?]*?)"
+                       r"\s+for\s+work(?=\s*(?:[,;.!?]|$))", I)
+
+
+def moved_for_job(text: str) -> str:
+    """Invariant 398: "I'm moving to Lyon in January for the new job at Sanofi" is a move and a
+    new employer, read as two sentences ("… to Lyon in January. I've got a new job at Sanofi");
+    "for work" or "for the new job" with no name is the reason only, dropped. Only the user's
+    own job: "for my husband's job" is left as said. Pure."""
+    text = _FOR_THE_JOB.sub(lambda m: m.group("move") + (f". I've got a new job at {m.group('e')}"
+                                                         if m.group("e") else ""), text)
+    return _FOR_WORK.sub(lambda m: m.group("move"), text)

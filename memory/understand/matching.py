@@ -122,7 +122,8 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
             fact_type in (None, "identity") and roles
             and not re.match(r"^(?:has|owns|uses|likes|prefers|is\s+learning)\b", low))):
         out.add("job")
-    if re.match(r"^works?\s+(?:at|for)\b", low) or ("job" in out and re.search(r"\bat\s+[A-Z]", t)):
+    # invariant 398: "… at the Bristol Children's Hospital" names an employer as "at Acme" does
+    if re.match(r"^works?\s+(?:at|for)\b", low) or ("job" in out and re.search(r"\bat\s+(?:the\s+)?[A-Z]", t)):
         out.add("employer")
     if re.search(r"\b(?:vegan|vegetarian|pescatarian|omnivore|eats\s+(?:meat|fish|everything)|"
                  r"no\s+meat|eats\s+\w+)\b", low) and "allerg" not in low:
@@ -301,6 +302,8 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             # "new job: data analyst at Monzo" replaces "Works at Barclays" (invariant 163)
             found = [(s, h) for h in facts
                      if (s := _strength("employer", h.text, h.fact_type)) and terms(h.text) != new_terms]
+        if not found and st.slot.startswith("noun:") and st.rule.startswith("own:switched"):
+            found = [(1, h) for h in _provider_facts(st, facts)]
         if found:
             # Two facts hold the slot ("Primary on-call one week in six", "On-call from August
             # 10 to August 17"): the one sharing words with the new value, never its numbers,
@@ -324,6 +327,27 @@ def pick_old(st: Statement, hits: Iterable, *, states: tuple[str, ...] = ("activ
             return None
         return found
     return None
+
+
+def _provider_facts(st: Statement, facts: list) -> list:
+    """Invariant 393: "switched energy supplier to Octopus" over "Electricity and gas with British
+    Gas": the switch names what it is of ("energy supplier") and the new name; the one fact that
+    says a word of that thing, or a word the lexicon gives for it, and holds another name than
+    the new one, is the one replaced. None or several: nothing is. Pure."""
+    from ..lexicon import expansions
+
+    m = re.match(r"^(?P<n>.+?)\s+is\s+(?P<v>.+)$", st.text or "")
+    if m is None:
+        return []
+    noun = terms(m.group("n")) - TEMPLATE
+    about = set(noun) | set(expansions(noun, 1.0))
+    new = identifiers("x " + m.group("v"))  # every capitalised word of the value
+    if not about or not new:
+        return []
+    fit = {h.id: h for h in facts
+           if about & terms(h.text) and (identifiers(h.text) - about) and not new & identifiers(h.text)
+           and terms(h.text) != terms(st.text or "")}
+    return list(fit.values()) if len(fit) == 1 else []
 
 
 _OWN_RULES = frozenset({"own:gone", "own:replaced", "own:switched"})

@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from . import changes, followups, levels, swaps, truths
+from ..text import STOP_WORDS
+from . import changes, followups, levels, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -456,9 +457,9 @@ def scope_hypothetical(c: str) -> str | None:
 
 
 _SHE = {"sister", "wife", "mum", "mom", "mother", "daughter", "girlfriend", "fiancee", "grandma",
-        "grandmother", "gran", "nan", "aunt", "niece", "stepmother", "stepdaughter"}
+        "grandmother", "gran", "granny", "nan", "nana", "aunt", "auntie", "niece", "stepmother", "stepdaughter"}
 _HE = {"brother", "husband", "dad", "father", "son", "boyfriend", "fiance", "grandpa",
-       "grandfather", "uncle", "nephew", "stepfather", "stepson"}
+       "grandfather", "grandad", "granddad", "uncle", "nephew", "stepfather", "stepson"}
 _REL_NAMED = re.compile(r"^(?:my|our)\s+(?P<rel>" + "|".join(sorted(_SHE | _HE | {"partner", "friend"},
                                                                     key=len, reverse=True))
                         + r")\s+(?P<name>(?-i:[^\W\d_a-z])[\w'-]+)\b", I)
@@ -497,7 +498,7 @@ def _resolve_pronoun(c: str, person: tuple[str, str] | None) -> tuple[str, tuple
         fits = _SHE if p.group("pro").lower() == "she" else _HE
         if rel in fits or rel in {"partner", "friend"}:
             be = " is" if p.group("be") else ""
-            return f"my {rel} {name}{be} " + c[p.end():], person
+            return " ".join(w for w in ("my", rel, name) if w) + f"{be} " + c[p.end():], person
     return c, None
 
 
@@ -752,10 +753,20 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     # else's ('She told me "I'm vegan now"'), never the user's statement.
     message = respell(_QUOTED.sub(" ", message))  # "swtiched" is "switched" (invariant 309)
     message = changes.start_at(changes.separating(changes.moved_up(changes.time_typos(message))))  # 357-359
+    message = changes.moved_for_job(message)  # invariant 398
     # Invariant 303: "I don't drink coffee. Never have." says it was never true: the user
     # never drank it (a denial of what is on record, not a new habit)
     message = _NEVER_HAVE.sub(lambda m: f"I never {_NEVER_PAST[m.group('v').lower()]} {m.group('o')}.", message)
     lowercase = is_lowercase_message(message)
+    if lowercase:
+        # Invariant 399: "tomas has moved to york": in a message typed in lower case a word
+        # before "has moved to" that is no pronoun, relation or common word is a name
+        message = _LOWER_NAME_MOVED.sub(
+            lambda m: m.group(0) if m.group("n") in _NOT_NAMES or m.group("n") in lx.RELATIONS else (
+                # ("has" said as "'s": the texter's reading would split "Tomas has, moved")
+                m.group("lead") + m.group("n").capitalize() + re.sub(r"^\s+has\b", "'s", m.group("mid"))
+                + m.group("p").capitalize()),
+            message)
     bare = _bare_place(message, lowercase)
     if bare:
         # "Leeds now", "Lisbon now 🇵🇹": a name alone, read as a home; the agent writes it only
@@ -783,6 +794,12 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
         said_raw = ACTUALLY.sub(r"\g<s> ", FIRST_GO.sub("", FEELING_LEAD.sub("", raw)))
         c = _PREFIX.sub("", canonical(_PREFIX.sub("", said_raw).strip(), lowercase=lowercase)).strip()
         c, person = _resolve_pronoun(c, person)
+        if person is None:
+            # Invariant 402: "I'm a carer for my mum. She has dementia": the one relative the
+            # sentence named, anywhere in it, is who "she"/"he" in the next one is
+            kin = {k.lower() for k in re.findall(r"\bmy\s+(" + "|".join(sorted(_SHE | _HE, key=len, reverse=True))
+                                                 + r")\b(?!['’])", c, I)}
+            person = (kin.pop(), "") if len(kin) == 1 else None
         intro = _INTRO.match(raw.strip())
         if intro and (greeted or intro.group("cue")) and intro.group("n").lower() not in _NOT_PLACES \
                 and not re.search(r"(?:ish|ian|ese|ic|ist|an|ed|ing|ful|ous|y)$", intro.group("n"), I) \
@@ -1007,12 +1024,26 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             kept = _sums_up(kept)
         kept = _glossed(kept)
         kept = changes.left_for(kept)  # invariant 357
+        for piece in [c] + (parts if len(parts) > 1 and not kept else []):
+            # Invariants 375, 376, 395: a change said as the part of a fact that changed ("moved
+            # the platform from GKE to EKS", "up to fifteen Hue bulbs now"), in the clause or one
+            # of its parts; the agent writes it only into the one fact that says the old part
+            sub = substitution.substitution(piece.strip(" ,"), message, today) if not kept else None
+            if sub is not None:
+                if hedged:
+                    sub.confidence = min(sub.confidence, 0.55)
+                kept = [sub]
         if not kept:
             prev = out.statements[-1] if out.statements else None
             if spare and prev is not None and prev.valid_from is None and prev.act in ("assert", "change") \
                     and re.match(r"^(?:[a-z]+ed|bought|got|done|seen|sold)\s+(?:on|in|last|yesterday|this)\b", raw.strip(), I):
                 # "I'm allergic to sesame. Diagnosed on 12 November": a subject-less participle
                 # dates what was just said (invariant 139)
+                prev.valid_from = spare[0].valid_from
+            elif spare and prev is not None and prev.valid_from is None and prev.act == "change" and \
+                    _CHANGE_HAPPENED.match(raw.strip()):
+                # Invariant 394: "… moved the broadband to Sky. The switchover happened
+                # yesterday": the sentence dating the change is part of it
                 prev.valid_from = spare[0].valid_from
             elif spare and prev is not None and prev.rule.endswith(":pregnant") and "due" not in (prev.text or "") \
                     and DUE_NEXT.match(raw) and spare[0].valid_from and spare[0].valid_from > today:
@@ -1060,6 +1091,21 @@ _HOW_LONG = re.compile(r"\s+for\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY_SAID = re.compile(r"\s+(?:on|from|since)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+" + _MONTH +
                        r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+\d{4})?$", re.IGNORECASE)
+
+
+_CHANGE_HAPPENED = re.compile(r"^(?:the\s+|that\s+|it\s+|this\s+)?(?:switch(?:-?over)?|move|change(?:-?over)?|handover|"
+                              r"swap|transfer|migration|cut-?over|upgrade|port(?:ing)?)?\s*(?:all\s+)?(?:happened|"
+                              r"went\s+through|took\s+place|was\s+done|got\s+done|completed|went\s+live|"
+                              r"kicked\s+in)\b", re.IGNORECASE)
+
+
+_LOWER_NAME_MOVED = re.compile(r"(?P<lead>^|[.!?]\s+|[,;]\s+(?:and\s+)?)(?P<n>[a-z][a-z-]{1,20})(?P<mid>(?:['’]s|\s+has|"
+                               r"\s+had|\s+just|\s+finally)*\s+(?:moved|relocated|moving|relocating)\s+"
+                               r"(?:back\s+)?to\s+)(?P<p>(?!(?:the|a|an|my|our|his|her|their|work|school|uni|"
+                               r"college|town|london\s+road)\b)[a-z][\w-]+)")
+_NOT_NAMES = STOP_WORDS | frozenset("""i we he she they you it who everyone everybody someone somebody
+    nobody one finally just also then so and but we've i've they've lol omg ok okay yes no well
+    oh hey hi guess anyway honestly basically""".split())
 
 
 def _trim_value(st: Statement) -> None:

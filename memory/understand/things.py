@@ -96,6 +96,10 @@ def possessions(c: str, dates: Dates) -> list[Statement] | None:
                   r"suppliers|shells|terminals)\s+)?(?:from\s+(?:(?:a|an|the|my)\s+)?(?P<p>[\w'’ .+-]+?)"
                   r"\s+)?(?:back\s+)?(?:to|over\s+to|for)\s+(?:(?:a|an|the)\s+)?(?P<v>[\w'’ .+/-]+?)"
                   r"(?:\s+as\s+(?:my|our)\s+(?P<role>[\w ]+?))?(?=\s*(?:[,.;!?]|$))", t, I)
+    if m and (re.search(r"\bby\s+(?:train|car|bus|coach|plane|air|boat|ferry|bike|taxi|uber)\b|\bon\s+foot\b",
+                        m.group("v") or "", I) or (m.group("verb").lower() == "went" and not (
+                            m.group("noun") or m.group("noun2") or m.group("noun3")))):
+        m = None  # invariant 400: "I went from London to Paris by train" is a journey, no switch
     money = bool(m and (m.group("noun") or "").lower() in _MONEY)
     if m and (m.group("p") or money or m.group("noun2") or m.group("noun3") or m.group("verb").lower() in {
             "switched", "upgraded", "swapped", "migrated"}):
@@ -656,8 +660,10 @@ def my_noun(c: str, dates: Dates) -> list[Statement] | None:
         ftype = "identity"
     text = f"{cap(label)} {'are' if head.endswith('s') and not head.endswith('ss') else 'is'} {value}"
     recurring = re.search(r"\b(?:birthday|anniversary|every|each)\b", t, I)
-    slot = f"noun:{head}" if head in lx.SLOT_NOUNS or re.search(r"\bfavou?rite\b", noun, I) \
-        else f"noun:{noun.lower()}"
+    slot = f"noun:{head}" if (head in lx.SLOT_NOUNS or re.search(r"\bfavou?rite\b", noun, I)) \
+        and not re.search(r"['’]s\s+[\w-]+$", noun) else f"noun:{noun.lower()}"
+    # Invariant 396: "my team lead's name", "my dog's name" is someone's or something's name,
+    # never the user's own: its slot is the whole phrase, so it replaces only a fact saying it
     return [Statement(act="change" if changed else "assert", text=third_person(text),
                       fact_type=ftype, slot=slot, previous=None,
                       valid_from=None if recurring else dates.valid_from,
@@ -730,7 +736,9 @@ def third_party(c: str, dates: Dates) -> list[Statement] | None:
         m = None  # "Olu moved to the Dubai office": a workplace, not where they live (inv. 331)
     if m and m.group("mv").endswith("ing") and dates.valid_from is None:
         m = None  # "Amara's moving to Leeds" with no when: a plan, not where she lives
-    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"}:
+    if m and m.group("s").lower() not in {"i", "it", "that", "this", "there", "the", "we"} and not re.fullmatch(
+            r"(?:i|we|you|they|he|she|it)['’](?:m|re|ve|d|ll|s)", m.group("s"), re.IGNORECASE):
+        # invariant 398: "I'm moving to Lyon" is the user, never a person called "I'm"
         who = re.sub(r"['’]s$", "", tidy(m.group("s")))
         where = m.group("p")
         if (there := _THERE_NOW.match(t[m.end():])) is not None:

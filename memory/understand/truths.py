@@ -217,6 +217,11 @@ _THEIRS_NOT_MINE = re.compile(r"^(?:i|we)\s+(?:don'?t|do\s+not)\s+(?:have|own)\s
                               r"\s+is|\s+are|'s|'re)\s+(?:actually\s+|all\s+)?(?:my|our)\s+(?:old\s+|former\s+|ex-?)?"
                               r"(?:" + REL + r"|flatmate|housemate|roommate|colleague|neighbour|neighbor|friend|"
                               r"partner|ex)['’]s?\b[^,;]*$", I)
+# Invariant 397: "The Pixel 8 is Jan's, not mine", "that bike was my brother's, not mine"
+_ITS_THEIRS = re.compile(r"^(?:the|that|this|those|these)\s+(?!.*\b(?:allerg|intoleran|diagnos))(?P<n>[\w'’ -]{2,40}?)\s+(?:is|was|are|were|'s)\s+"
+                         r"(?:actually\s+|really\s+|all\s+)?(?:(?:my|our)\s+(?:old\s+|former\s+|ex-?)?(?:" + REL
+                         + r"|flatmate|housemate|roommate|colleague|neighbour|neighbor|friend|partner|ex)|"
+                         r"(?-i:[A-Z])[\w’-]+)['’]s?\s*,?\s*(?:and\s+)?not\s+(?:mine|ours)\b[^,;]*$", I)
 _MINE_IS = re.compile(r"^\W*(?:mine|ours)\s+(?:is|are|'s)\s+(?:actually\s+)?(?:a\s+|an\s+|the\s+)?" + _NAME
                       + r"\s*(?:[.!]|[^\w]*$)", I)
 
@@ -225,7 +230,7 @@ def theirs_not_mine(c: str, message: str) -> list[Statement] | None:
     """Invariant 355: the thing on record was someone else's ("those were my old flatmate's"),
     said with no article; "Mine are AirPods Max" after it is the user's own, the true value.
     Pure."""
-    m = _THEIRS_NOT_MINE.match(c.strip())
+    m = _THEIRS_NOT_MINE.match(c.strip()) or _ITS_THEIRS.match(c.strip())
     if m is None:
         return None
     st = Statement(act="deny", target=tidy(m.group("n")), harsh=True, clause=c, slot="verb:have",
