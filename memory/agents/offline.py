@@ -15,6 +15,7 @@ from ..tools import MAX_HITS
 from ..understand import lexicon as lx
 from ..understand.endings import DISLIKE, ended_fact, names_liked
 from ..understand.events3 import event_fact
+from ..understand.levels import settle as settle_level
 from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.matching import (
     already_known,
@@ -302,6 +303,20 @@ class OfflineAgent:
                                       hits, tools) or "")
         return out
 
+    def _higher_claim(self, st: Statement, old, tools: ToolRunner) -> str:
+        """Invariant 387: "I don't have Senator, I have HON Circle": the status on record was never
+        true and is retracted; the higher one claimed instead waits for review."""
+        res = tools.call("write_memory", {
+            "kind": "retraction", "supersedes_id": old.id, "confidence": st.confidence,
+            "reason": f"the user says this was never true: {st.clause}"})
+        if not res.ok:
+            return f"Before I remove that {second_person(old.text)} for good, please confirm it was never true."
+        said = self._said(tools.call("write_memory", {
+            "kind": "fact", "text": st.text, "fact_type": st.fact_type, "confidence": min(st.confidence, 0.55),
+            "reason": st.clause}), st)
+        return (f"Understood: I had on record that {second_person(old.text)}. That was never true, so I've "
+                f"removed it. {said}").strip()
+
     def _substitute(self, st: Statement, hits, tools: ToolRunner, message: str = "") -> str:
         """Invariants 375, 376: the one active fact that says the old part ("GKE", "twelve …
         bulbs") takes the new one in its place, a natural change; with no such fact, or more
@@ -409,6 +424,14 @@ class OfflineAgent:
             # "Now at X" after leaving a place is kept only as a new employer (invariant 163)
             return "I'm not sure what that is to you, so I haven't noted it."
         old = pick_old(st, hits)
+        if st.rule.startswith("level:"):
+            # Invariants 385-391: a level replaces only the one fact holding a level of its kind
+            settled = settle_level(st, hits)
+            if settled is None:
+                return "I can't tell which level on record that changes, so I haven't noted it."
+            old, st, claimed_higher = settled
+            if claimed_higher and old is not None:
+                return self._higher_claim(st, old, tools)
         quit_one = re.match(r"^(?:has\s+given\s+up|no\s+longer\s+(?:owns|has|uses|takes|subscribes\s+to|"
                             r"plays|does))\s+(?:the\s+|my\s+)?(?P<x>.+)$", st.text or "", re.IGNORECASE)
         rest = _split_item(old.text, quit_one.group("x")) if old is not None and quit_one else None

@@ -391,8 +391,11 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
          # "Gemma got promoted to director": a bare "got" only with the subject left out
          # (invariant 261: someone named opening the clause keeps their own promotion)
          or re.search(r"(?:\b(?:i|i'?ve|i\s+have|i\s+was|i\s+got)|^(?:just\s+)?got)\s+(?:just\s+)?"
-                      r"(?:been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
-                      r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b))", t, I)
+                      r"(?:been\s+)?(?:promoted|made\s+up)\s+to\s+(?:a\s+|an\s+)?(?P<role>[\w -]+?)"
+                      # "promoted to ward sister on the children's ward", "got made up to team lead
+                      # at the warehouse": the role, before where it is (invariant 392)
+                      r"(?=\s*(?:[,.;!?]|$|\s+at\b|\s+in\b|\s+on\s+(?:the|my|our)\b|\s+this\b|\s+last\b|"
+                      r"\s+today\b|\s+yesterday\b))", t, I)
          # Invariant 300: "got the staff engineer promotion at Helio", "landed a senior nurse
          # promotion": the promotion named by its role; "Nordwind made me head of service for
          # Iberia": an employer that made the user a role (only a role noun: "made me dinner" is none)

@@ -149,7 +149,10 @@ _IDIOMS += (
     (r"^(?:they|the\s+insurers?|the\s+insurance(?:\s+company)?)\s+(?:have\s+|'ve\s+|just\s+)*"
      r"(?:wrote|written)\s+off\s+((?:my|our|the)\s+[\w-]+(?:\s+[\w-]+)?)\b", r"\1 was stolen"),
     # "We lost Max last week": Max died ("lost my keys" is no pet and no name)
-    (r"^(?:we|i)\s+(?:just\s+|sadly\s+|finally\s+)*lost\s+((?-i:[A-Z])[\w'’-]+|(?:our|my)\s+(?:old\s+)?"
+    # (invariant 386: a status is no one who died: "I lost Senator", "lost Gold this year")
+    (r"^(?:we|i)\s+(?:just\s+|sadly\s+|finally\s+)*lost\s+(?!(?:senator|gold|silver|platinum|bronze|diamond|"
+     r"titanium|elite|hon|frequent|premier|executive|status|tier)\b)((?-i:[A-Z])[\w'’-]+(?!\s+(?:status|tier|"
+     r"card|level|membership)\b)|(?:our|my)\s+(?:old\s+)?"
      r"(?:dog|cat|puppy|kitten|rabbit|hamster|horse|pony|budgie|parrot|tortoise|guinea\s+pig))\b"
      r"(?!\s+(?:match|game|race|final|case|job|contract|bet|signal|connection|weight))", r"\1 died"),
     # "I don't need to carry the EpiPen any more": the user doesn't carry it any more

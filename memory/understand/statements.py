@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import date
 
 from ..text import STOP_WORDS
-from . import changes, events3, followups, substitution, swaps, truths
+from . import changes, events3, followups, levels, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -862,6 +862,9 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
             # "Did I tell you I moved to Leeds?", "Can you remember that I'm vegan?": a statement
             c = _TELL.sub("", c).rstrip("?").strip()
         if not c:
+            continue
+        if (levelled := levels.read(said_raw, today, message)) is not None:
+            out.statements += levelled  # invariants 385-390: a level, status or grade changed
             continue
         named = _NAMED.match(c) or _NAMED_KIND.match(c)
         if named and out.statements and _name_it(out.statements[-1], named.group("n"),
