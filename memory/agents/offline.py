@@ -15,6 +15,7 @@ from ..tools import MAX_HITS
 from ..understand import lexicon as lx
 from ..understand.endings import DISLIKE, ended_fact, names_liked
 from ..understand.events3 import event_fact
+from ..understand.kin_news import resolve as kin_resolve
 from ..understand.levels import settle as settle_level
 from ..understand.life2 import PLAN_EVENT, STOPPED
 from ..understand.matching import (
@@ -163,6 +164,8 @@ class OfflineAgent:
                 said.append(self._forget(st, hits, tools))
             elif st.act == "deny":
                 said.append(self._deny(st, hits, tools))
+            elif st.rule.startswith("kin:"):
+                said.append(self._kin(st, hits, tools))
             elif st.rule == "swap:date":
                 said.append(self._swap(st, hits, tools))
             elif st.rule in ("swap:value", "swap:aligned", "swap:count", "swap:verb"):
@@ -171,6 +174,33 @@ class OfflineAgent:
                 said.append(self._write(st, hits, tools))
         tools.record_tools((time.perf_counter() - started) * 1000, "writes")
         return [s for s in said if s]
+
+    def _kin(self, st: Statement, hits, tools: ToolRunner) -> str:
+        """Invariants 403-408: news or a correction about a relative replaces only the one fact
+        about that same relative; the user's own facts are never touched."""
+        found = kin_resolve(st, hits)
+        if found is None:
+            return "That's about someone else and nothing I have on record, so I haven't noted it."
+        old, text = found
+        if old is None and st.act == "change":
+            return "That's about someone else and nothing I have on record, so I haven't noted it."
+        shaped, wrong = shape(text, st.clause or None)
+        if shaped is None:
+            return sentence(f"I haven't noted “{text}”: {wrong}")
+        if st.rule == "kin:name" and old is not None:
+            # Invariant 407: the misspelt name is retracted at once; the new spelling, one the
+            # agent cannot check, waits for review (low confidence) instead of replacing it
+            res = tools.call("write_memory", {"kind": "retraction", "supersedes_id": old.id,
+                                              "confidence": st.confidence, "reason": st.clause})
+            if not res.ok:
+                return f"I couldn't take that back: {res.error}"
+            old, st = None, st.model_copy(update={"confidence": 0.6})
+        args = {"kind": "fact", "text": shaped, "fact_type": old.fact_type if old is not None else st.fact_type,
+                "confidence": st.confidence, "valid_from": _iso(st.valid_from), "reason": st.clause}
+        if old is not None:
+            args["supersedes_id"] = old.id
+            args["contradiction"] = "harsh" if st.harsh else "natural"
+        return self._said(tools.call("write_memory", args), st)
 
     def _forget(self, st: Statement, hits, tools: ToolRunner) -> str:
         states = ("active", "superseded", "candidate")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import date
 
 from ..text import STOP_WORDS
-from . import changes, events3, followups, levels, substitution, swaps, truths
+from . import changes, events3, followups, kin_news, levels, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -640,6 +640,8 @@ def understand(message: str, today: date, history: list[str] | None = None) -> U
         out = _understand(rest3, today, history) if rest3.strip() else Understanding()
         out.statements, out.ignored = found3 + out.statements, ignored3 + out.ignored
         return out
+    if (kin_read := kin_news.read(message, today)) is not None:
+        return Understanding(statements=kin_read)  # invariants 403-407: news of a relative on record
     out = _understand(message, today, history)
     said = switches(message)
     if said != message and not any(_names_old(st) for st in out.statements):
@@ -1074,6 +1076,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     out.statements = taken_up_again(out.statements)  # invariant 342
     out.statements = with_replacement(out.statements, message)  # invariant 379
     out.statements = changes.dated_move(changes.retrained(out.statements), message)  # invariants 357, 358
+    out.statements = kin_news.more(out.statements, message)  # invariant 408
     if bare:
         for st in out.statements:
             st.rule += "+bare"
