@@ -190,3 +190,26 @@ def test_inv410_never_another_persons_activity(service):
     assert turn(service, "My son gave up tennis and he plays cricket now").writes() == []
     _facts(service, "Son Ben does ballet")
     assert turn(service, "Maya quit ballet, she does karate now").writes() == []
+
+
+def test_inv406_always_been_somewhere_else_you_mixed_them_up(service):
+    (old,) = _facts(service, "Her sister Maren lived around the corner from her in Bremen")
+    (w,) = turn(service, "Maren never lived round the corner in Bremen. She's always been in Kassel; "
+                         "you've mixed her up with my aunt.").writes()
+    assert (w.op, w.old_id) == ("retract", old.id) and w.text == "Her sister Maren lives in Kassel"
+    # without saying who it was mixed up with, it is not read as this correction
+    assert read("Maren never lived in Bremen. She's always been in Kassel.", TODAY) is None
+
+
+def test_inv404_a_place_at_a_school_is_written_for_a_clear_relative(service):
+    t = turn(service, "Our son got his place at Hollins Grammar! He starts on 3 September.")
+    (w,) = t.writes()
+    assert (w.op, w.text, w.valid_from) == ("write", "Son has a place at Hollins Grammar", date(2025, 9, 3))
+    _facts(service, "Daughter Esme is 10")
+    (w,) = turn(service, "After a long wait we finally got Esme a place at Queensbury Academy.").writes()
+    assert w.text == "Daughter Esme has a place at Queensbury Academy"
+
+
+def test_inv404_no_place_for_someone_of_no_known_relation(service):
+    assert turn(service, "We finally got Esme a place at Queensbury Academy.").writes() == []
+    assert read("Has our son got a place at Hollins Grammar?", TODAY) is None

@@ -16,7 +16,7 @@ from .people import a_name, kin
 from .phrases import UPPER, I
 
 _NAME = r"(?P<n>(?-i:" + UPPER + r")[\w'’-]+)"
-_CAPS = r"(?-i:" + UPPER + r")[\w&'’.-]*(?:\s+(?:(?-i:" + UPPER + r")[\w&'’.-]*|of|and|&))*"
+_CAPS = r"(?-i:" + UPPER + r")[\w&'’-]*(?:\s+(?:(?-i:" + UPPER + r")[\w&'’-]*|of|and|&))*"
 _FAMILY = sorted(lx.RELATIONS - {"boss", "manager", "lead", "colleague", "flatmate", "roommate", "housemate",
                                  "neighbour", "neighbor", "parents", "kids", "children", "twins", "in-laws"},
                  key=len, reverse=True)
@@ -51,6 +51,14 @@ _MOVED_SCHOOL = re.compile(r"^(?:we|i)(?:'ve|’ve|\s+have|'re|’re|\s+are|'m|�
                            r"(?:moved|moving|changed|switched|transferred|transferring)\s+" + _NAME +
                            r"\s+(?:over\s+)?to\s+(?P<new>(?:the\s+)?" + _CAPS + r"(?:\s+in\s+" + _CAPS + r")?)" + _STOP, I)
 
+# ... or got a place at one ("we finally got Jayden a place at Riverside Academy. He starts on
+# 11 January", "Our daughter got her place at Trinity! She moves to Dublin in September").
+_PLACE_AT = re.compile(r"\b(?:(?:so\s+|and\s+)?(?:we|i)(?:['’]ve|\s+have)?\s+(?:finally\s+|just\s+)*got\s+"
+                       r"(?:(?:my|our)\s+" + _REL + r"|" + _NAME + r")|(?:(?:my|our)\s+" + _REL.replace("<rel>", "<rel2>") + r"|"
+                       + _NAME.replace("<n>", "<n2>") + r")(?:['’]s|\s+has)?\s+(?:finally\s+|just\s+)*got\s+(?:her|his|their))\s+(?:a\s+)?place\s+at\s+"
+                       r"(?P<new>" + _CAPS + r")", re.I)
+_THEN_STARTS = re.compile(r"^(?:she|he)\s+(?:starts|moves|begins|goes)\b[^.!?]*", I)
+
 # Invariant 405: a relative on record as studying graduated ("Tunde graduated in law from Unilag
 # in October"), and the job they start after ("and he starts at a firm in Ikoyi in January").
 _GRADUATED = re.compile(r"^" + _NAME + r"\s+(?:has\s+|just\s+|finally\s+)*graduated\b(?P<what>(?:\s+(?:in|with)\s+"
@@ -77,6 +85,12 @@ _NOT_THEIRS = re.compile(r"^" + _WHO + r"\s+(?P<neg>doesn['’]?t|does\s+not|isn
                          r"[\w'’-]+(?:\s+(?-i:" + UPPER + r")[\w'’-]+)?\s*[.!;,]+\s*"
                          r"(?P<p>she|he)(?P<v>['’]s|\s+is|\s+does|\s+plays|\s+goes\s+to|\s+goes|\s+swims|\s+attends)\s+"
                          r"(?P<y>[^,.;!?]+?)\s*[.!]*\s*$", I)
+
+_ALWAYS_BEEN = re.compile(r"^" + _WHO + r"\s+(?:never|didn['’]?t|did\s+not|doesn['’]?t|does\s+not|isn['’]?t|is\s+not|wasn['’]?t|"
+                          r"was\s+not)\s+(?P<x>[^.;!?]+?)\s*[.;!]+\s*(?P<p>she|he)(?:['’]s|\s+has)\s+always\s+been\s+"
+                          r"(?P<y>(?:in|at)\s+" + _CAPS + r")\s*(?:[.;!,]|$)", I)
+_MIXED_UP = re.compile(r"\bmix(?:ed|ing)\s+(?:him|her|them)\s+up\b|\bconfus(?:ed|ing)\s+(?:him|her|them)\b|"
+                       r"\bthat['’]?s\s+(?:his|her|my|our)\s+\w+|\bthinking\s+of\s+(?:his|her|my|our)\b", I)
 
 # Invariant 407: "Her name is Aoibhe, not Aoife!": a relative's name spelled wrong on record.
 _NOT_NAME = re.compile(r"^(?:(?:her|his|their)\s+name\s+is|(?:it['’]?s|it\s+is))\s+(?P<new>(?-i:" + UPPER +
@@ -113,6 +127,12 @@ def read(message: str, today: date) -> list[Statement] | None:
         verb = {"'s": "is", "’s": "is"}.get(m.group("v").strip(), m.group("v").strip())
         return [_st("change", f"{verb} {m.group('y').strip()}", who, "kin:not-theirs", message.strip(),
                     previous=m.group("x"), harsh=True)]
+    if (m := _ALWAYS_BEEN.match(message.strip())) and _MIXED_UP.search(message) and (
+            m.group("rel") or a_name(m.group("n"))):
+        where = m.group("y")
+        said = ("lives " if where.lower().startswith("in ") else "is ") + where
+        return [_st("change", said, m.group("n") or m.group("rel"), "kin:not-theirs", message.strip(),
+                    previous=m.group("x"), harsh=True)]
     if m := _NOT_NAME.match(first):
         return [_st("change", m.group("new"), m.group("old"), "kin:name", message.strip(), harsh=True)]
     if (m := _SWAPPED_ACT.match(message.strip())) and (m.group("rel") or a_name(m.group("n"))):
@@ -132,6 +152,16 @@ def read(message: str, today: date) -> list[Statement] | None:
     if (m := _MOVED_SCHOOL.match(first)) and a_name(m.group("n")) and len(parts) <= 2:
         return [_st("change", f"attends {m.group('new')}", m.group("n"), "kin:school", first,
                     previous="school", when=find_dates(first, today).valid_from)]
+    if (m := _PLACE_AT.search(message.strip())) and (
+            rel := m.group("rel") or m.group("rel2"), n := m.group("n") or m.group("n2")) and (rel or a_name(n)):
+        after = _sentences(message.strip()[m.end():])[1:]
+        when = None
+        if after and (then := _THEN_STARTS.match(re.sub(r"^\W+", "", after[0]))):
+            when = find_dates(then.group(0), today).valid_from
+            if when is not None and when < today:
+                when = when.replace(year=when.year + 1, day=min(when.day, 28))
+        return [_st("assert", f"has a place at {m.group('new')}", n or rel.lower(), "kin:place",
+                    message.strip(), previous="school", when=when)]
     if (m := _GRADUATED.match(first)) and a_name(m.group("n")) and len(parts) <= 2:
         who, rest = m.group("n"), m.group("rest")
         starts = _STARTS.search(rest)
@@ -243,7 +273,7 @@ def resolve(st: Statement, hits) -> tuple[object | None, str] | None:
     want = {"kin:employer": _WORKS, "kin:school": _SCHOOL, "kin:graduated": _STUDY}.get(st.rule)
     if st.rule in ("kin:not-theirs", "kin:activity"):
         said = {w.lower() for w in re.findall(r"[\w'’-]{4,}", (st.previous or "").removeprefix(who))}
-        said -= {"play", "plays", "does", "goes", "school", "never"}
+        said -= {"play", "plays", "does", "goes", "school", "never", "near", "with", "always", "from"}
         fits = [(h, hd) for h, hd in theirs
                 if said & {w.lower().rstrip("s") for w in re.findall(r"[\w'’-]+", h.text)} | said & {
                     w.lower() for w in re.findall(r"[\w'’-]+", h.text)}]
@@ -264,7 +294,11 @@ def resolve(st: Statement, hits) -> tuple[object | None, str] | None:
         if len(mine) != 1:
             return None
         return None, f"{cap_first(who)} {mine[0].text[0].lower()}{mine[0].text[1:]}"
-    if st.rule in ("kin:starts", "kin:got-job"):
+    if st.rule == "kin:place":
+        schools = [(h, hd) for h, hd in theirs if _SCHOOL.search(h.text)]
+        if len(schools) == 1:
+            return schools[0][0], f"{schools[0][1]} {st.text}"
+    if st.rule in ("kin:starts", "kin:got-job", "kin:place"):
         heads = {hd for _h, hd in theirs}
         if len(heads) == 1:
             return None, f"{heads.pop()} {st.text}"
