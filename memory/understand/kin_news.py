@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Any
 
 from . import lexicon as lx
 from .dates import find_dates
@@ -256,7 +257,7 @@ def _head(who: str, text: str) -> str | None:
     return None
 
 
-def resolve(st: Statement, hits) -> tuple[object | None, str] | None:
+def resolve(st: Statement, hits) -> tuple[Any | None, str] | None:
     """The one active fact the statement replaces (or None for a new fact) and the text to
     write, or None when nothing may be written: a relative's fact is replaced only by news of
     the same relative, named or called by the same relation word. Pure."""
@@ -288,9 +289,9 @@ def resolve(st: Statement, hits) -> tuple[object | None, str] | None:
         h, hd = fits[0]
         return h, f"{hd} {st.text}"
     if st.rule == "kin:theirs":
-        want = {w.lower()[:5] for w in re.findall(r"[\w'’-]{4,}", st.text or "")} - {"never", "have", "had"}
+        stems = {w.lower()[:5] for w in re.findall(r"[\w'’-]{4,}", st.text or "")} - {"never", "have", "had"}
         mine = [h for h in active if _head(who.split()[0], h.text) is None and re.match(r"^(?:Has|Is)\s", h.text)
-                and want and want <= {w.lower()[:5] for w in re.findall(r"[\w'’-]+", h.text)}]
+                and stems and stems <= {w.lower()[:5] for w in re.findall(r"[\w'’-]+", h.text)}]
         if len(mine) != 1:
             return None
         return None, f"{cap_first(who)} {mine[0].text[0].lower()}{mine[0].text[1:]}"
