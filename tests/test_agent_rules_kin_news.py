@@ -213,3 +213,19 @@ def test_inv404_a_place_at_a_school_is_written_for_a_clear_relative(service):
 def test_inv404_no_place_for_someone_of_no_known_relation(service):
     assert turn(service, "We finally got Esme a place at Queensbury Academy.").writes() == []
     assert read("Has our son got a place at Hollins Grammar?", TODAY) is None
+
+
+def test_inv407_a_relatives_date_put_right_is_retracted_and_reviewed(service):
+    (old,) = _facts(service, "Husband's birthday is 3 March")
+    retract, write = turn(service, "It's the 13th of March, not the 3rd! My husband's birthday.").writes()
+    assert (retract.op, retract.old_id) == ("retract", old.id)
+    assert (write.op, write.status, write.text) == ("write", "review", "Husband's birthday is 13 March")
+    (old2,) = _facts(service, "Mum's birthday is 9 July")
+    retract, write = turn(service, "It's the 19th, not the 9th. My mum's birthday").writes()
+    assert retract.old_id == old2.id and write.text == "Mum's birthday is 19 July"
+
+
+def test_inv407_no_date_of_another_relative_nor_a_question(service):
+    _facts(service, "Sister's birthday is 3 March")
+    assert turn(service, "It's the 13th of March, not the 3rd! My husband's birthday.").writes() == []
+    assert read("Is it the 13th of March, not the 3rd? My husband's birthday?", TODAY) is None

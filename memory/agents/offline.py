@@ -187,7 +187,7 @@ class OfflineAgent:
         shaped, wrong = shape(text, st.clause or None)
         if shaped is None:
             return sentence(f"I haven't noted “{text}”: {wrong}")
-        if st.rule == "kin:name" and old is not None:
+        if st.rule in ("kin:name", "kin:date") and old is not None:
             # Invariant 407: the misspelt name is retracted at once; the new spelling, one the
             # agent cannot check, waits for review (low confidence) instead of replacing it
             res = tools.call("write_memory", {"kind": "retraction", "supersedes_id": old.id,

@@ -98,6 +98,14 @@ _NOT_NAME = re.compile(r"^(?:(?:her|his|their)\s+name\s+is|(?:it['’]?s|it\s+is
                        r")[\w'’-]+)\s*,?\s+not\s+(?P<old>(?-i:" + UPPER + r")[\w'’-]+)\b", I)
 
 
+# ... and a relative's date put right the same way ("It's the 21st of May, not the 12th! My
+# wife's birthday." over "Wife's birthday is 12 May").
+_DAY = r"(?:the\s+)?(?P<{g}>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?(?:\s+(?P<{g}m>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*))?"
+_NOT_DAY = re.compile(r"^(?:it['’]?s|it\s+is)\s+" + _DAY.format(g="new") + r"\s*,?\s+not\s+" + _DAY.format(g="old") +
+                      r"\s*[.!]+\s*(?:it['’]?s\s+|that['’]?s\s+)?(?:my|our)\s+" + _REL +
+                      r"['’]s\s+(?P<what>birthday|anniversary|name\s+day)\b", I)
+
+
 def _sentences(message: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", message.strip()) if s.strip()]
 
@@ -112,6 +120,7 @@ def read(message: str, today: date) -> list[Statement] | None:
     """The statements of a message that is news or a correction about a relative, or None
     (the message is read as usual). Pure."""
     if _HEDGE.search(message) and not (_NOT_THEIRS.match(message.strip()) or _NOT_NAME.match(message.strip())
+                                       or _NOT_DAY.match(message.strip())
                                        or _WHERE_FROM.match(message.strip())):
         return None
     parts = _sentences(message)
@@ -134,6 +143,10 @@ def read(message: str, today: date) -> list[Statement] | None:
         said = ("lives " if where.lower().startswith("in ") else "is ") + where
         return [_st("change", said, m.group("n") or m.group("rel"), "kin:not-theirs", message.strip(),
                     previous=m.group("x"), harsh=True)]
+    if m := _NOT_DAY.match(message.strip()):
+        return [_st("change", f"{m.group('new')} {m.group('newm') or ''}".strip(), m.group("rel").lower(), "kin:date",
+                    message.strip(), previous=f"{m.group('what')} {m.group('old')} {m.group('oldm') or ''}".strip(),
+                    harsh=True)]
     if m := _NOT_NAME.match(first):
         return [_st("change", m.group("new"), m.group("old"), "kin:name", message.strip(), harsh=True)]
     if (m := _SWAPPED_ACT.match(message.strip())) and (m.group("rel") or a_name(m.group("n"))):
@@ -271,6 +284,20 @@ def resolve(st: Statement, hits) -> tuple[Any | None, str] | None:
             return None
         h = fits[0]
         return h, re.sub(r"(?<![\w'’-])" + re.escape(who) + r"(?![\w'’-])", st.text or "", h.text, count=1)
+    if st.rule == "kin:date":
+        old_day = re.search(r"\b(\d{1,2})\b", st.previous or "")
+        what = (st.previous or "").split(who, 1)[-1].split()[0]
+        fits = [(h, hd) for h, hd in theirs if what.lower() in h.text.lower() and old_day
+                and re.search(r"(?<!\d)" + old_day.group(1) + r"(?:st|nd|rd|th)?(?!\d)", h.text)]
+        if len(fits) != 1 or not old_day:
+            return None
+        h = fits[0][0]
+        new = (st.text or "").split()
+        text = re.sub(r"(?<!\d)" + old_day.group(1) + r"(?:st|nd|rd|th)?(?!\d)", new[0], h.text, count=1)
+        if len(new) > 1:
+            text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", new[1].capitalize(), text,
+                          count=1, flags=I)
+        return h, text
     want = {"kin:employer": _WORKS, "kin:school": _SCHOOL, "kin:graduated": _STUDY}.get(st.rule)
     if st.rule in ("kin:not-theirs", "kin:activity"):
         said = {w.lower() for w in re.findall(r"[\w'’-]{4,}", (st.previous or "").removeprefix(who))}
