@@ -229,3 +229,16 @@ def test_inv407_no_date_of_another_relative_nor_a_question(service):
     _facts(service, "Sister's birthday is 3 March")
     assert turn(service, "It's the 13th of March, not the 3rd! My husband's birthday.").writes() == []
     assert read("Is it the 13th of March, not the 3rd? My husband's birthday?", TODAY) is None
+
+
+def test_inv408_a_named_relatives_pregnancy_is_written_about_them(service):
+    _facts(service, "Sister Hana lives in Osaka")
+    (w,) = turn(service, "Hana is pregnant!! due in march").writes()
+    assert (w.op, w.text) == ("write", "Sister Hana is pregnant")
+    _facts(service, "Brother Ode lives in Abuja")
+    assert "Brother Ode is engaged" in [w.text for w in turn(service, "Ode's engaged!").writes()]
+
+
+def test_inv408_no_pregnancy_for_someone_of_no_relation_or_a_question(service):
+    assert [w for w in turn(service, "Zoe is pregnant!").writes() if "Zoe" in (w.text or "")] == []
+    assert not any(s.rule.startswith("kin:") for s in understand("Is Hana pregnant?", TODAY).statements)

@@ -199,11 +199,21 @@ _GOT_JOB = re.compile(r"(?:^|[,;.!]\s*|\band\s+|\bso\s+)(?:(?P<p>she|he)|(?:my|o
 _MOVED_NAMED = re.compile(r"^\W*" + _NAME + r"(?:['’]s|\s+has)\s+(?:just\s+)?moved\s+to\b", I)
 
 
+_EXPECTING = re.compile(r"^\W*" + _NAME + r"(?:['’]s|\s+is)\s+(?:now\s+)?(?P<x>pregnant|expecting(?:\s+(?:a\s+baby|twins))?|engaged)\b"
+                        r"(?!\s+(?:to|with)\b)", I)
+
+
 def more(statements: list[Statement], message: str) -> list[Statement]:
     """The statements with a relative's new job said beside other news added (invariant 408)."""
     statements = theirs(statements, message)
     if any(s.rule.startswith("kin:") for s in statements) or _HEDGE.search(message):
         return statements
+    if (e := _EXPECTING.match(message)) and a_name(e.group("n")) and not any(
+            e.group("n") in (s.text or "") for s in statements):
+        # a named relative's news ("Amara is pregnant!! due in june") is theirs, kept beside
+        # the relation a fact on record gives them
+        return statements + [_st("assert", f"is {e.group('x').lower()}", e.group("n"), "kin:got-job",
+                                 e.group(0).strip())]
     m = _GOT_JOB.search(message)
     if not m:
         return statements
