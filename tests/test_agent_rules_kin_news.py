@@ -242,3 +242,9 @@ def test_inv408_a_named_relatives_pregnancy_is_written_about_them(service):
 def test_inv408_no_pregnancy_for_someone_of_no_relation_or_a_question(service):
     assert [w for w in turn(service, "Zoe is pregnant!").writes() if "Zoe" in (w.text or "")] == []
     assert not any(s.rule.startswith("kin:") for s in understand("Is Hana pregnant?", TODAY).statements)
+
+
+def test_inv409_said_in_the_past_nothing_is_written_about_them(service):
+    (old,) = _facts(service, "Has a kiwi allergy")
+    t = turn(service, "The kiwi allergy was my brother's, I eat kiwis every day.")
+    assert [(w.op, w.old_id) for w in t.writes()] == [("retract", old.id)]

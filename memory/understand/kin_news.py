@@ -233,10 +233,11 @@ def more(statements: list[Statement], message: str) -> list[Statement]:
 
 # Invariant 409: what the user denied having is a relative's ("The peanut allergy is my son's,
 # not mine", "I never had a dairy allergy, that's my daughter Chloe", "I'm not diabetic. My
-# husband is."): the denial stands, and the same fact is kept about that relative.
+# husband is."): the denial stands, and the same fact is kept about that relative, said in the
+# present ("was my sister's" is the past, nothing of hers is written).
 _HEALTH = re.compile(r"\b(?:allerg\w*|intoleran\w*|diabet\w*|asthma\w*|coeliac|celiac|epilep\w*|eczema|"
                      r"migraines?|adhd|autis\w*|dyslexi\w*|vegan|vegetarian)\b", I)
-_IS_THEIRS = re.compile(r"(?:\bis|\bwas|\bit['’]?s|\bthat['’]?s|\bthat\s+(?:is|was))\s+(?:actually\s+)?(?:my|our)\s+" + _REL +
+_IS_THEIRS = re.compile(r"(?:\bis|\bit['’]?s|\bthat['’]?s|\bthat\s+is)\s+(?:actually\s+)?(?:my|our)\s+" + _REL +
                         r"(?:['’]s\b|\s+" + _NAME + r"(?:['’]s)?\b|\b)", I)
 _WHOSE_IS = re.compile(r"(?:^|[.!?]\s*)(?:(?:no|nope),?\s+)?(?:my|our)\s+" + _REL + r"(?:\s+" + _NAME + r")?\s+(?:is|does|has)\s*[.!]*\s*$", I)
 _WHERE_FROM = re.compile(r"^(?:where\s+did\s+you\s+get|who\s+told\s+you|why\s+do\s+you\s+think|what\s+makes\s+you\s+think)\s+"
