@@ -283,8 +283,9 @@ def test_inv399_an_acronym_does_not_make_a_message_capitalised():
 
 def test_inv399_a_relative_named_in_lower_case_beside_an_acronym_is_read(service):
     old = service.write_fact("ana", "Brother Tomas lives in Leeds", fact_type="identity").fact
-    (w,) = turn(service, "tomas has moved to york, he got a job with the NHS").writes()
+    w, job = turn(service, "tomas has moved to york, he got a job with the NHS").writes()
     assert (w.op, w.old_id) == ("supersede", old.id) and "York" in w.text
+    assert (job.op, job.text) == ("write", "Brother Tomas got a job with the NHS")  # invariant 408
 
 
 def test_inv399_a_lower_case_name_before_moved_to_is_someone_else(service):

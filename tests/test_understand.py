@@ -221,9 +221,11 @@ def test_inv138_an_employer_quit_and_the_one_joined():
 def test_inv139_past_this_season_and_a_plan_there():
     (st,) = understand("I finally got an allotment this spring", TODAY).statements
     assert st.valid_from == date(2026, 3, 1)
-    (st,) = understand("My husband got a new job in Glasgow, so we're relocating there in January",
-                       TODAY).statements
+    # invariant 408: the husband's new job is kept beside the move
+    st, job = understand("My husband got a new job in Glasgow, so we're relocating there in January",
+                         TODAY).statements
     assert (st.act, st.text, st.valid_from) == ("assert", "Moving to Glasgow", date(2027, 1, 1))
+    assert (job.rule, job.target, job.text) == ("kin:got-job", "husband", "got a job in Glasgow")
 
 
 @pytest.mark.parametrize("text", [
