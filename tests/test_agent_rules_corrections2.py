@@ -154,10 +154,8 @@ def test_inv354_not_x_any_more_is_no_denial(service):
 # --- invariant 355: someone else's, or a language never spoken -------------------------------------
 def test_inv355_thats_my_relatives(service):
     old = service.write_fact("ana", "Is allergic to penicillin", fact_type="constraint").fact
-    # invariant 409: the allergy is kept as the dad's, written before the retraction
-    dads, w = turn(service, "I don't have a penicillin allergy, that's my dad.").writes()
+    (w,) = turn(service, "I don't have a penicillin allergy, that's my dad.").writes()
     assert (w.op, w.old_id) == ("retract", old.id)
-    assert (dads.op, dads.text) == ("write", "Dad is allergic to penicillin")
     old2 = service.write_fact("bo", "Has a Canadian work permit valid until 2027").fact
     (w2,) = turn(service, "I don't have a Canadian work permit, that was my wife's application.",
                  user="bo").writes()

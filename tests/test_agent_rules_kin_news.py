@@ -248,3 +248,9 @@ def test_inv409_said_in_the_past_nothing_is_written_about_them(service):
     (old,) = _facts(service, "Has a kiwi allergy")
     t = turn(service, "The kiwi allergy was my brother's, I eat kiwis every day.")
     assert [(w.op, w.old_id) for w in t.writes()] == [("retract", old.id)]
+
+
+def test_inv409_a_bare_thats_my_mum_is_the_denial_only(service):
+    (old,) = _facts(service, "Has a latex allergy")
+    t = turn(service, "I don't have a latex allergy, that's my mum. You've got us muddled.")
+    assert [(w.op, w.old_id) for w in t.writes()] == [("retract", old.id)]

@@ -234,11 +234,12 @@ def more(statements: list[Statement], message: str) -> list[Statement]:
 # Invariant 409: what the user denied having is a relative's ("The peanut allergy is my son's,
 # not mine", "I never had a dairy allergy, that's my daughter Chloe", "I'm not diabetic. My
 # husband is."): the denial stands, and the same fact is kept about that relative, said in the
-# present ("was my sister's" is the past, nothing of hers is written).
+# present ("was my sister's" is the past, nothing of hers is written). A bare "that's my mum"
+# names whom the record mixed the user up with, not whose the fact is: the denial only.
 _HEALTH = re.compile(r"\b(?:allerg\w*|intoleran\w*|diabet\w*|asthma\w*|coeliac|celiac|epilep\w*|eczema|"
                      r"migraines?|adhd|autis\w*|dyslexi\w*|vegan|vegetarian)\b", I)
 _IS_THEIRS = re.compile(r"(?:\bis|\bit['’]?s|\bthat['’]?s|\bthat\s+is)\s+(?:actually\s+)?(?:my|our)\s+" + _REL +
-                        r"(?:['’]s\b|\s+" + _NAME + r"(?:['’]s)?\b|\b)", I)
+                        r"(?:['’]s\b|\s+" + _NAME + r"(?:['’]s)?\b)", I)
 _WHOSE_IS = re.compile(r"(?:^|[.!?]\s*)(?:(?:no|nope),?\s+)?(?:my|our)\s+" + _REL + r"(?:\s+" + _NAME + r")?\s+(?:is|does|has)\s*[.!]*\s*$", I)
 _WHERE_FROM = re.compile(r"^(?:where\s+did\s+you\s+get|who\s+told\s+you|why\s+do\s+you\s+think|what\s+makes\s+you\s+think)\s+"
                          r"(?:that\s+|the\s+idea\s+that\s+)?i['’]?m\s+(?P<x>[a-z][\w -]*?)\s*\?\s*(?:i['’]?m\s+not|i\s+am\s+not|"
