@@ -174,3 +174,32 @@ def test_inv425_rebooked_replaces_the_plan_on_record(service):
 def test_inv425_no_change_without_one_plan_named():
     _none("I've rebooked it for 9 March.")
     _none("The exam got postponed and the trip got moved. I've rebooked it for 9 March.")
+
+
+def test_inv424_moved_a_week_later_names_the_plan_and_its_new_days():
+    st = _one("We've pushed the Lisbon trip back a few days, now 12 to 15 March.")
+    assert (st.act, st.previous, st.text) == ("change", "Lisbon", "Trip to Lisbon from 12 to 15 March")
+    assert (st.valid_from, st.valid_to) == (date(2027, 3, 12), date(2027, 3, 15))
+    st = _one("I've moved the osteopath a week later, 20 January.")
+    assert (st.previous, st.text, st.valid_from) == ("osteopath", "Osteopath on 20 January", date(2027, 1, 20))
+
+
+def test_inv424_no_shift_without_a_day_or_for_a_thing_moved():
+    _none("We've moved the Crete holiday a week later.")
+    _none("We've moved the sofa back to the lounge.")
+
+
+def test_inv425_its_on_a_new_day_names_the_plan_someone_moved():
+    u = understand("The surgery moved my blood test. It's on 8 January now instead of tomorrow.", TODAY)
+    (st,) = [s for s in u.statements if s.rule.startswith("plan:")]
+    assert (st.act, st.previous, st.text, st.valid_from) == (
+        "change", "blood test", "Blood test on 8 January", date(2027, 1, 8))
+
+
+def test_inv425_no_change_for_another_persons_plan_or_nothing_named():
+    _none("My brother moved his wedding. It's on 3 May now.")
+    _none("It's on 8 January now.")
+
+
+def test_inv425_its_on_a_new_day_replaces_the_plan_on_record(service):
+    one_supersede(service, "The garage moved my MOT. It's on 14 January now.", "MOT on 6 January", "14 January")

@@ -217,7 +217,17 @@ _MOVED_HEAD = re.compile(r"^(?:the\s+|my\s+|our\s+)?(?P<n>(?!it\b|that\b|this\b|
                          r"(?P<rest>.+)$", I)
 _REBOOKED = re.compile(r"^(?:(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|now\s+)?)(?:rebooked|re-booked|rescheduled|"
                        r"moved|booked)\s+(?:it|that|this|them)\s+(?:in\s+)?(?:for|to|on|in)\b", I)
-_ANTECEDENT = re.compile(r"(?:^|[.!?]\s+)(?:the|my|our)\s+(?P<n>[\w'’ -]{2,40}?)\s+" + _MOVED + r"\b[^.!?]*[.!?]", I)
+_SHIFTED = re.compile(r"^(?:(?:i|we)\s+(?:have\s+|'ve\s+)?(?:just\s+|now\s+)?)(?:moved|pushed|postponed|rescheduled|shifted|"
+                      r"brought)\s+(?:the|my|our)\s+(?P<n>[\w'’ -]{2,40}?)\s+(?:(?:by\s+)?(?:a|an|one|two|three|four|a\s+couple\s+of|"
+                      r"a\s+few)\s+(?:days?|weeks?|months?)\s+(?:later|earlier|back|forward)|(?:back|forward)(?:\s+(?:by\s+)?(?:a|an|one|two|"
+                      r"three|four|a\s+couple\s+of|a\s+few)\s+(?:days?|weeks?|months?))?)\s*"
+                      r"(?:[,:;–—-]\s*|\s+to\s+|\s+)(?:(?:it's|it\s+is|now|so\s+it's)\s+)?(?:on\s+|from\s+)?(?P<when>.+)$", I)
+_IT_NOW = re.compile(r"^(?:it'?s|it\s+is|it\s+will\s+be|it'?ll\s+be)\s+(?:now\s+)?(?:on|for)\s+(?P<when>.+?)"
+                     r"(?:\s+now)?(?:\s*,?\s*(?:instead\s+of|not|rather\s+than)\b.*)?[.!]*$", I)
+_ANTECEDENT_BY = re.compile(r"(?:^|[.!?]\s+)(?:the\s+)?[\w'’ ]{2,30}?\s+(?:has\s+|have\s+)?(?:moved|rescheduled|postponed|"
+                            r"changed|pushed\s+back|cancell?ed)\s+(?:the|my|our)\s+(?P<n>[\w'’ -]{2,40}?)\s*[.!]", I)
+_ANTECEDENT = re.compile(r"(?:^|[.!?]\s+)(?:the|my|our)\s+(?P<n>[\w'’ -]{2,40}?)\s+" + _MOVED
+                         + r"\b(?!\s+(?:her|his|their|its|my|our|the|a|an|it|them|me|us|this|that)\b)[^.!?]*[.!?]", I)
 
 
 def _ahead(dates: Dates, today: date) -> Dates:
@@ -255,13 +265,36 @@ def moved(c: str, message: str, today: date, dates: Dates) -> list[Statement] | 
         back = f", back on {end.day} {end:%B}" if end and not dates.valid_to else ""
         return [Statement(act="change", text=f"{cap(noun)}: {rest}{back}", fact_type="world", previous=noun,
                           valid_from=dates.valid_from, valid_to=end, clause=c, rule="plan:moved")]
-    if _REBOOKED.match(t):
-        ante = list(_ANTECEDENT.finditer(message))
+    m = _SHIFTED.match(t)
+    if m and not re.search(r"\b(?:it|that|this|them|everything)$", m.group("n"), I):
+        # "we've moved the Crete holiday a week later, 9 to 16 June" (invariant 424)
+        noun = tidy(m.group("n"))
+        when = _clean(m.group("when"))
+        where = next((w for w in noun.split() if w[:1].isupper()), None)
+        trip = re.search(r"\b(?:trip|holiday|break|getaway|visit|vacation)$", noun, I)
+        if not when or not re.search(r"\d", when):
+            return None
+        when = when if re.match(r"^(?:on|from|in)\b", when, I) else ("from " if dates.valid_to else "on ") + when
+        text = f"Trip to {where} {when}" if where and trip else f"{cap(noun)} {when}"
+        return [Statement(act="change", text=text, fact_type="world", previous=where if where and trip else noun,
+                          valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c, rule="plan:moved")]
+    it_now = _IT_NOW.match(c.strip())
+    if _REBOOKED.match(t) or it_now:
+        # "the embassy moved my passport appointment": the thing moved is the object, never who moved it
+        by = list(_ANTECEDENT_BY.finditer(message))
+        ante = by + [a for a in _ANTECEDENT.finditer(message)
+                     if not any(a.start() < b.end() and b.start() < a.end() for b in by)]
+        if it_now:
+            # "It's on 15 December now instead of tomorrow": the day said, never the one it replaces
+            dates = _ahead(find_dates(it_now.group("when"), today), today)
+            if not _future(dates, today) or dates.valid_to:
+                return None
         if len(ante) == 1 and len(re.findall(_MOVED + r"\b", ante[0].group(0), I)) == 1:
             noun = tidy(ante[0].group("n"))
             if noun.lower() in {"plan", "plans", "thing", "one"}:
                 return None
-            when = t[_REBOOKED.match(t).end():].strip(" .!")
+            when = it_now.group("when") if it_now else t[_REBOOKED.match(t).end():]
+            when = re.sub(r"^(?:on|for)\s+", "", when.strip(" .!"), flags=I)
             return [Statement(act="change", text=f"{cap(noun)} on {_clean(when)}", fact_type="world",
                               previous=noun, valid_from=dates.valid_from, clause=c, rule="plan:moved")]
     return None
