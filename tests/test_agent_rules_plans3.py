@@ -1,4 +1,4 @@
-"""Plans, bookings and starts with their dates (invariants 419-425): written with valid_from (and
+"""Plans, bookings and starts with their dates (invariants 419-426): written with valid_from (and
 valid_to for a range or a return), never with a relative time word in the value; a plan moved
 replaces only the plan fact naming it; a hypothetical, a question or another person's plan
 writes nothing. Real store, real agent; "today" is the day the test runs, so every date is said
@@ -203,3 +203,27 @@ def test_inv425_no_change_for_another_persons_plan_or_nothing_named():
 
 def test_inv425_its_on_a_new_day_replaces_the_plan_on_record(service):
     one_supersede(service, "The garage moved my MOT. It's on 14 January now.", "MOT on 6 January", "14 January")
+
+
+def test_inv423_someone_staying_with_the_user_on_dates_to_come():
+    st = _one("Heads up: Jo's dad is staying in the spare room from 4 to 8 January, and the boiler is fixed.")
+    assert st.text == "Jo's dad staying in the spare room from 4 to 8 January"
+    assert (st.valid_from, st.valid_to) == (date(2027, 1, 4), date(2027, 1, 8))
+    st = _one("Nadia is staying at ours 20–23 December.")
+    assert st.text == "Nadia staying at ours 20–23 December" and st.valid_from == date(2026, 12, 20)
+
+
+def test_inv423_no_stay_elsewhere_or_for_a_hedge():
+    _none("Jo's dad is staying in a hotel from 4 to 8 January.")
+    _none("Jo's dad might be staying with us from 4 to 8 January.")
+
+
+def test_inv426_a_plans_day_without_a_year_is_its_next_occurrence():
+    later = date(2026, 3, 10)
+    st = _one("Goa trip moved: we now fly out on 3 February.", later)
+    assert st.valid_from == date(2027, 2, 3)
+    st = _one("The dentist got pushed back. I've rebooked it for 1 March.", later)
+    assert st.valid_from == date(2027, 3, 1)
+    # a year said is kept, and a past start is no plan at all
+    _none("Goa trip moved: we flew out on 3 February 2026.", later)
+    _none("I started pottery classes on 3 February.", later)

@@ -174,11 +174,14 @@ _PET_BOOKED = re.compile(r"^(?P<who>" + _NAME + r"|(?:my|our)\s+(?:dog|cat|puppy
                          r"(?:'s|’s|\s+is|\s+has\s+been)\s+(?:all\s+)?booked\s+(?:in\s+)?(?:at|with|for|into)\s+"
                          r"(?P<what>(?:the\s+)?(?:vets?|groomers?|kennels|cattery|dog\s+sitter|boarding|"
                          r"surgery|dentist|neuter|spay|jabs?|booster|vaccinations?)\b.*)$", I)
-_STAY = re.compile(r"^(?P<who>" + _NAME + r"(?:\s+and\s+" + _NAME + r")?|(?:my|our)\s+(?:parents|mum|mom|dad|mother|"
+_STAY = re.compile(r"^(?:\w+(?:\s+\w+)?:\s*)?(?P<who>" + _NAME + r"(?:'s|’s)\s+(?:mum|mom|dad|mother|father|parents|sister|"
+                   r"brother|gran|grandma|grandad|nan|aunt|uncle|cousin)|" + _NAME + r"(?:\s+and\s+" + _NAME
+                   + r")?|(?:my|our)\s+(?:parents|mum|mom|dad|mother|"
                    r"father|in-laws|grandparents|sister|brother|son|daughter|cousin|aunt|uncle|niece|nephew|"
-                   r"friends?|best\s+friend)(?:\s+" + _NAME + r")?)(?:'s|’s|\s+is|\s+are|'re)\s+coming\s+"
+                   r"friends?|best\s+friend)(?:\s+" + _NAME + r")?)(?:'s|’s|\s+is|\s+are|'re)\s+(?:coming\s+"
                    r"(?:over\s+|down\s+|up\s+)?(?P<how>to\s+stay(?:\s+with\s+(?:us|me))?|to\s+visit(?:\s+(?:us|me))?|"
-                   r"to\s+see\s+(?:us|me))(?P<rest>.*)$", I)
+                   r"to\s+see\s+(?:us|me))|(?P<how2>staying\s+(?:with\s+(?:us|me)|in\s+(?:the|our)\s+spare\s+room|"
+                   r"at\s+ours|at\s+our\s+(?:place|house|flat))))(?P<rest>.*)$", I)
 
 
 def visits(c: str, today: date, dates: Dates) -> list[Statement] | None:
@@ -200,9 +203,10 @@ def visits(c: str, today: date, dates: Dates) -> list[Statement] | None:
     if m:
         who = m.group("who")
         who = "Their " + re.sub(r"^(?:my|our)\s+", "", who, flags=I) if re.match(r"(?:my|our)\s", who, I) else who
-        how = re.sub(r"\b(?:us|me)\b", "them", tidy(m.group("how")), flags=I)
+        how = re.sub(r"\b(?:us|me)\b", "them", tidy(m.group("how") or m.group("how2")), flags=I)
+        how = re.sub(r"\bour\b", "their", how, flags=I)
         rest = _clean(m.group("rest"))
-        return [Statement(act="assert", text=f"{who} coming {how}" + (f" {rest}" if rest else ""),
+        return [Statement(act="assert", text=f"{who} {'coming ' if m.group('how') else ''}{how}" + (f" {rest}" if rest else ""),
                           fact_type="world", valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c,
                           rule="plan:staying")]
     return None
@@ -301,7 +305,7 @@ def moved(c: str, message: str, today: date, dates: Dates) -> list[Statement] | 
 
 
 def read(c: str, message: str, today: date, dates: Dates) -> list[Statement] | None:
-    """Invariants 419-425: a plan with a date to come that no other reader took."""
+    """Invariants 419-426: a plan with a date to come that no other reader took."""
     for found in (moved(c, message, today, dates), heading(c, message, today, dates), travel(c, message, today, dates),
                   starts(c, today, dates), visits(c, today, dates)):
         if found:
