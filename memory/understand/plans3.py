@@ -282,8 +282,8 @@ def moved(c: str, message: str, today: date, dates: Dates) -> list[Statement] | 
         text = f"Trip to {where} {when}" if where and trip else f"{cap(noun)} {when}"
         return [Statement(act="change", text=text, fact_type="world", previous=where if where and trip else noun,
                           valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c, rule="plan:moved")]
-    it_now = _IT_NOW.match(c.strip())
-    if _REBOOKED.match(t) or it_now:
+    it_now, rebooked = _IT_NOW.match(c.strip()), _REBOOKED.match(t)
+    if rebooked or it_now:
         # "the embassy moved my passport appointment": the thing moved is the object, never who moved it
         by = list(_ANTECEDENT_BY.finditer(message))
         ante = by + [a for a in _ANTECEDENT.finditer(message)
@@ -297,7 +297,7 @@ def moved(c: str, message: str, today: date, dates: Dates) -> list[Statement] | 
             noun = tidy(ante[0].group("n"))
             if noun.lower() in {"plan", "plans", "thing", "one"}:
                 return None
-            when = it_now.group("when") if it_now else t[_REBOOKED.match(t).end():]
+            when = it_now.group("when") if it_now else t[rebooked.end():] if rebooked else ""
             when = re.sub(r"^(?:on|for)\s+", "", when.strip(" .!"), flags=I)
             return [Statement(act="change", text=f"{cap(noun)} on {_clean(when)}", fact_type="world",
                               previous=noun, valid_from=dates.valid_from, clause=c, rule="plan:moved")]
