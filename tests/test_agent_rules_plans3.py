@@ -227,3 +227,13 @@ def test_inv426_a_plans_day_without_a_year_is_its_next_occurrence():
     # a year said is kept, and a past start is no plan at all
     _none("Goa trip moved: we flew out on 3 February 2026.", later)
     _none("I started pottery classes on 3 February.", later)
+
+
+def test_inv419_someone_elses_booking_names_nothing():
+    _none("My friend's booked the cruise! Norwegian fjords with P&O from 4 to 11 June.")
+    st = _one("We've booked the cruise! Norwegian fjords with P&O from 4 to 11 June.")
+    assert st.text == "Cruise: Norwegian fjords with P&O from 4 to 11 June"
+
+
+def test_inv422_a_person_booked_in_is_no_pet_plan():
+    _none("Sarah's booked in at the dentist on 3 January.")

@@ -50,7 +50,8 @@ def _back(text: str, today: date, start: date | None) -> date | None:
 # --- invariant 419: "<occasion> plan: <Place> ...", "Booked the cruise! <what> from 4 to 11 June"
 _HEADING = re.compile(r"^(?P<o>(?:[\w'’-]+\s+){0,3}?)(?:plans?|trip|holiday|getaway|break|escape)\s*[:–—-]\s*"
                       + CAP_PLACE + r"(?P<rest>.*)$", I)
-_BOOKED_KIND = re.compile(r"\b(?:i|we)?\s*(?:have\s+|'ve\s+)?(?:just\s+|finally\s+)?booked\s+(?:the|a|an|our|my)\s+"
+_BOOKED_KIND = re.compile(r"(?:^|[.!?]\s+|\b(?:i|we)(?:\s+have\s+|'ve\s+|\s+))(?:just\s+|finally\s+)?booked\s+"
+                          r"(?:the|a|an|our|my)\s+"
                           r"(?P<k>cruise|safari|tour|trip|holiday|getaway|city\s+break|break|retreat|road\s+trip)\b"
                           r"\s*[!.]", I)
 _VERBISH = re.compile(r"\b(?:i|we|he|she|they|it|is|are|was|were|am|'m|'re|'s|has|have|had|will|did|do|does|"
@@ -128,8 +129,9 @@ _KIDS = (r"(?:kids?|children|child|sons?|daughters?|twins|baby|babies|boys?|girl
 _STARTER = re.compile(r"^(?P<who>i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i|we|i\s+will|we\s+will|"
                       r"(?P<kids>(?:my|our)\s+(?:\w+\s+)?" + _KIDS + r"(?:\s*,?\s*" + _NAME + r"(?:\s*,?\s+and\s+"
                       + _NAME + r")?\s*,?)?))\s+(?P<v>(?:is\s+|are\s+|'s\s+|'re\s+)?(?:starting|beginning)|starts?|"
-                      r"begins?|(?:will|'ll)\s+(?:start|begin))\s+(?P<what>(?!to\b|off\b|out\b|over\b|again\b|"
-                      r"with\s+(?:it|that)\b)[\w'’-].*)$", I)
+                      r"begins?|(?:will|'ll)\s+(?:start|begin))\s+(?P<what>(?!(?:to|off|out|over|again|at|in|on|from|with|by|for|"
+                      r"early|earlier|late|later|back|up|here|there|then|work|working|now|today|tomorrow|next|this|"
+                      r"when|after|before|as|as\s+a|as\s+an)\b)[\w'’-].*)$", I)
 _THING_STARTS = re.compile(r"^(?:my|our)\s+(?P<what>(?:[\w'’-]+\s+){0,2}(?:pension|annuity|allowance|benefits?|"
                            r"maternity\s+leave|paternity\s+leave|parental\s+leave|sabbatical|retirement|apprenticeship|"
                            r"internship|placement|residency|tenancy|lease|degree|course|masters?|phd))\s+"
@@ -173,7 +175,7 @@ def starts(c: str, today: date, dates: Dates) -> list[Statement] | None:
 _PET_BOOKED = re.compile(r"^(?P<who>" + _NAME + r"|(?:my|our)\s+(?:dog|cat|puppy|kitten|pup|rabbit|horse|pony))"
                          r"(?:'s|’s|\s+is|\s+has\s+been)\s+(?:all\s+)?booked\s+(?:in\s+)?(?:at|with|for|into)\s+"
                          r"(?P<what>(?:the\s+)?(?:vets?|groomers?|kennels|cattery|dog\s+sitter|boarding|"
-                         r"surgery|dentist|neuter|spay|jabs?|booster|vaccinations?)\b.*)$", I)
+                         r"neuter|spay|jabs?|booster|vaccinations?)\b.*)$", I)
 _STAY = re.compile(r"^(?:\w+(?:\s+\w+)?:\s*)?(?P<who>" + _NAME + r"(?:'s|’s)\s+(?:mum|mom|dad|mother|father|parents|sister|"
                    r"brother|gran|grandma|grandad|nan|aunt|uncle|cousin)|" + _NAME + r"(?:\s+and\s+" + _NAME
                    + r")?|(?:my|our)\s+(?:parents|mum|mom|dad|mother|"
