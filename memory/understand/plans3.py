@@ -48,7 +48,7 @@ def _back(text: str, today: date, start: date | None) -> date | None:
 
 
 # --- invariant 419: "<occasion> plan: <Place> ...", "Booked the cruise! <what> from 4 to 11 June"
-_HEADING = re.compile(r"^(?P<o>(?:[\w'’-]+\s+){0,3}?)(?:plans?|trip|holiday|getaway|break|escape)\s*[:–—-]\s*"
+_HEADING = re.compile(r"^(?P<o>(?:[\w'’-]+\s+){0,3}?)(?:plans?|trip|holiday|getaway|break|escape|booked|all\s+booked|confirmed)\s*[:–—-]\s*"
                       + CAP_PLACE + r"(?P<rest>.*)$", I)
 _BOOKED_KIND = re.compile(r"(?:^|[.!?]\s+|\b(?:i|we)(?:\s+have\s+|'ve\s+|\s+))(?:just\s+|finally\s+)?booked\s+"
                           r"(?:the|a|an|our|my)\s+"
@@ -70,7 +70,7 @@ def heading(c: str, message: str, today: date, dates: Dates) -> list[Statement] 
             return None
         occasion = re.sub(r"^(?:the|our|my)\s+", "", occasion, flags=I)
         head = f"{cap(occasion)} trip to {where}" if occasion else f"Trip to {where}"
-        rest = _clean(m.group("rest"))
+        rest = _clean(re.sub(r"^\s*,\s*(?=(?:from\s+|on\s+)?\d)", " ", m.group("rest")))
         return [Statement(act="assert", text=head + (f" {rest}" if rest else ""), fact_type="world",
                           valid_from=dates.valid_from, valid_to=dates.valid_to, clause=c, rule="plan:heading")]
     # "Booked the cruise! Norwegian fjords with P&O from 4 to 11 June": the clause after names it
@@ -162,7 +162,7 @@ def starts(c: str, today: date, dates: Dates) -> list[Statement] | None:
         kids = re.sub(r"\s*,\s*", " ", m.group("kids")).strip(" ,")
         names = re.findall(r"(?<=\s)" + _NAME, " " + kids)
         names = [n for n in names if n.lower() not in {"my", "our"}]
-        who = " and ".join(names) if names else "Their " + re.sub(r"^(?:my|our)\s+", "", kids, flags=I)
+        who = " and ".join(names) if names else cap(re.sub(r"^(?:my|our)\s+", "", kids, flags=I))
         text = f"{cap(who)} start{'s' if len(names) == 1 else ''} {what}"
     else:
         text = f"Starting {what}"
@@ -173,8 +173,8 @@ def starts(c: str, today: date, dates: Dates) -> list[Statement] | None:
 # --- invariant 422: "Mochi's booked in at the vet for her booster on 12 January"; invariant
 # 423: "Amara's coming to stay 18-22 December"
 _PET_BOOKED = re.compile(r"^(?P<who>" + _NAME + r"|(?:my|our)\s+(?:dog|cat|puppy|kitten|pup|rabbit|horse|pony))"
-                         r"(?:'s|’s|\s+is|\s+has\s+been)\s+(?:all\s+)?booked\s+(?:in\s+)?(?:at|with|for|into)\s+"
-                         r"(?P<what>(?:the\s+)?(?:vets?|groomers?|kennels|cattery|dog\s+sitter|boarding|"
+                         r"(?:'s|’s|\s+is|\s+has\s+been)\s+(?:all\s+)?booked\s+(?:in\s+)?(?P<prep>at|with|for|into)\s+"
+                         r"(?P<what>(?:the\s+|his\s+|her\s+|its\s+|a\s+)?(?:vets?|groomers?|kennels|cattery|dog\s+sitter|boarding|"
                          r"neuter|spay|jabs?|booster|vaccinations?)\b.*)$", I)
 _STAY = re.compile(r"^(?:\w+(?:\s+\w+)?:\s*)?(?P<who>" + _NAME + r"(?:'s|’s)\s+(?:mum|mom|dad|mother|father|parents|sister|"
                    r"brother|gran|grandma|grandad|nan|aunt|uncle|cousin)|" + _NAME + r"(?:\s+and\s+" + _NAME
@@ -193,18 +193,17 @@ def visits(c: str, today: date, dates: Dates) -> list[Statement] | None:
     m = _PET_BOOKED.match(t)
     if m and m.group("who").lower() not in {"i", "we", "it", "she", "he", "they", "that", "this"}:
         who = m.group("who")
-        who = "Their " + re.sub(r"^(?:my|our)\s+", "", who, flags=I) if re.match(r"(?:my|our)\s", who, I) else who
+        who = cap(re.sub(r"^(?:my|our)\s+", "", who, flags=I)) if re.match(r"(?:my|our)\s", who, I) else who
         what = _clean(m.group("what"))
-        what = re.sub(r"\b(?:her|his)\b", "a", what, flags=I)
-        where = re.sub(r"^(?:at|with)\s+", "", what, flags=I)
-        text = (f"{who} booked in for {what}" if what.lower().startswith(("jab", "booster", "vacc", "neuter", "spay"))
-                else f"{who} booked in at {where}")
+        what = re.sub(r"\b(?:her|his|its)\b", "the", what, flags=I)
+        prep = m.group("prep").lower()
+        text = f"{who} booked in {'for' if prep == 'for' else 'at'} {what}"
         return [Statement(act="assert", text=text, fact_type="world", valid_from=dates.valid_from,
-                          clause=c, rule="plan:pet-booked")]
+                          valid_to=dates.valid_to, clause=c, rule="plan:pet-booked")]
     m = _STAY.match(t)
     if m:
         who = m.group("who")
-        who = "Their " + re.sub(r"^(?:my|our)\s+", "", who, flags=I) if re.match(r"(?:my|our)\s", who, I) else who
+        who = cap(re.sub(r"^(?:my|our)\s+", "", who, flags=I)) if re.match(r"(?:my|our)\s", who, I) else who
         how = re.sub(r"\b(?:us|me)\b", "them", tidy(m.group("how") or m.group("how2")), flags=I)
         how = re.sub(r"\bour\b", "their", how, flags=I)
         rest = _clean(m.group("rest"))
