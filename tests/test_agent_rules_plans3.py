@@ -246,3 +246,18 @@ def test_inv419_someone_elses_booking_names_nothing():
 
 def test_inv422_a_person_booked_in_is_no_pet_plan():
     _none("Sarah's booked in at the dentist on 3 January.")
+
+
+def test_inv421_he_starts_after_a_place_got_names_the_child_and_the_school():
+    u = understand("After a long wait we finally got Noor a place at Hillside Primary. She starts on 7 January.", TODAY)
+    (st,) = [s for s in u.statements if s.rule.startswith("plan:")]
+    assert (st.text, st.valid_from) == ("Noor starts at Hillside Primary on 7 January", date(2027, 1, 7))
+    u = understand("Our son got a place at Kingsway College! He starts in September.", TODAY)
+    (st,) = [s for s in u.statements if s.rule.startswith("plan:")]
+    assert (st.text, st.valid_from) == ("Son starts at Kingsway College", date(2027, 9, 1))
+
+
+def test_inv421_no_child_start_for_a_hedge_two_places_or_no_place():
+    _none("Noor got a place at Hillside Primary. She might start on 7 January.")
+    _none("Noor got a place at Hillside Primary and Sami got a place at Kingsway College. He starts on 7 January.")
+    _none("She starts on 7 January.")

@@ -305,10 +305,34 @@ def moved(c: str, message: str, today: date, dates: Dates) -> list[Statement] | 
     return None
 
 
+# --- invariant 421: "we got Jayden a place at Riverside Academy. He starts on 11 January"
+_PLACE_AT = r"\s+a\s+place\s+at\s+(?P<p>(?:the\s+)?" + UPPER + r"[\w'’-]*(?:\s+(?:of\s+)?" + UPPER + r"[\w'’-]*){0,4})"
+_GOT_PLACE = re.compile(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:finally\s+|just\s+)?got\s+(?P<who>" + _NAME + r"|(?:my|our)\s+"
+                        + _KIDS + r")" + _PLACE_AT + r"|(?:^|[.!?]\s+|,\s*)(?P<who2>" + _NAME + r"|(?:my|our)\s+" + _KIDS
+                        + r")\s+(?:has\s+|'s\s+)?(?:finally\s+|just\s+)?got" + _PLACE_AT.replace("(?P<p>", "(?P<p2>"), I)
+_HE_STARTS = re.compile(r"^(?:he|she|they)\s+(?:starts?|begins?|(?:is|are|'s|'re)\s+starting|will\s+start|'ll\s+start)\s+"
+                        r"(?:there\s+)?(?:on|in|from|after)\b", I)
+
+
+def placed(c: str, message: str, today: date, dates: Dates) -> list[Statement] | None:
+    if not _future(dates, today) or _HEDGE.search(c) or not _HE_STARTS.match(c.strip()):
+        return None
+    got = list(_GOT_PLACE.finditer(message))
+    if len(got) != 1:
+        return None
+    who, where = got[0].group("who") or got[0].group("who2"), got[0].group("p") or got[0].group("p2")
+    if who.lower() in {"i", "we", "he", "she", "they", "it"}:
+        return None
+    who = cap(re.sub(r"^(?:my|our)\s+", "", who, flags=I)) if re.match(r"(?:my|our)\s", who, I) else who
+    day = next((f for f in dates.found if re.match(r"\d", f)), None)
+    return [Statement(act="assert", text=f"{who} starts at {tidy(where)}" + (f" on {day}" if day else ""),
+                      fact_type="world", valid_from=dates.valid_from, clause=c, rule="plan:starts")]
+
+
 def read(c: str, message: str, today: date, dates: Dates) -> list[Statement] | None:
     """Invariants 419-426: a plan with a date to come that no other reader took."""
     for found in (moved(c, message, today, dates), heading(c, message, today, dates), travel(c, message, today, dates),
-                  starts(c, today, dates), visits(c, today, dates)):
+                  starts(c, today, dates), visits(c, today, dates), placed(c, message, today, dates)):
         if found:
             return found
     return None
