@@ -261,3 +261,8 @@ def test_inv421_no_child_start_for_a_hedge_two_places_or_no_place():
     _none("Noor got a place at Hillside Primary. She might start on 7 January.")
     _none("Noor got a place at Hillside Primary and Sami got a place at Kingsway College. He starts on 7 January.")
     _none("She starts on 7 January.")
+
+
+def test_inv421_starting_a_business_or_a_job_is_no_plan_here():
+    _none("I'm starting my own design business in Leeds from January.")
+    _none("I'm starting a new role at Monzo on 5 January.")

@@ -158,6 +158,9 @@ def starts(c: str, today: date, dates: Dates) -> list[Statement] | None:
     if not what or re.match(r"^(?:it|this|that|them|something|work|a\s+new\s+job|my\s+new\s+job|"
                             r"a\s+job|the\s+job)\b", what, I):
         return None  # a job is read by the work readers; a pronoun names nothing here
+    if re.search(r"\b(?:business|company|firm|startup|start-up|practice|job|role|position|post|career|shifts?|"
+                 r"contract|placement|internship|apprenticeship|residency)\b", what, I):
+        return None  # "starting my own logistics business": work, which replaces a job (work readers)
     if m.group("kids"):
         kids = re.sub(r"\s*,\s*", " ", m.group("kids")).strip(" ,")
         names = re.findall(r"(?<=\s)" + _NAME, " " + kids)
