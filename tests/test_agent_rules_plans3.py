@@ -39,6 +39,9 @@ def test_inv419_a_plan_heading_names_the_trip_and_its_range():
     assert (st.valid_from, st.valid_to) == (date(2027, 4, 2), date(2027, 4, 6))
     st = _one("Half-term getaway: Snowdonia, 16 to 20 February")
     assert "Snowdonia" in (st.text or "") and st.valid_from == date(2027, 2, 16)
+    st = _one("Work trip: Ghent from 4 to 6 March.")
+    assert (st.text, st.valid_to) == ("Work trip to Ghent from 4 to 6 March", date(2027, 3, 6))
+    _none("Dream trip: Japan from 3 to 17 April, one day.")
     st = _one("Summer plan: Crete on 14 July, just the two of us")
     assert st.text == "Summer trip to Crete on 14 July" and st.valid_from == date(2027, 7, 14)
 

@@ -48,7 +48,7 @@ def _back(text: str, today: date, start: date | None) -> date | None:
 
 
 # --- invariant 419: "<occasion> plan: <Place> ...", "Booked the cruise! <what> from 4 to 11 June"
-_HEADING = re.compile(r"^(?P<o>(?:[\w'’-]+\s+){0,3}?)(?:plans?|trip|holiday|getaway|break|escape|booked|all\s+booked|confirmed)\s*[:–—-]\s*"
+_HEADING = re.compile(r"^(?:(?-i:I)\s+(?=(?-i:[A-Z])))?(?P<o>(?:[\w'’-]+\s+){0,3}?)(?:plans?|trip|holiday|getaway|break|escape|booked|all\s+booked|confirmed)\s*[:–—-]\s*"
                       + CAP_PLACE + r"(?P<rest>.*)$", I)
 _BOOKED_KIND = re.compile(r"(?:^|[.!?]\s+|\b(?:i|we)(?:\s+have\s+|'ve\s+|\s+))(?:just\s+|finally\s+)?booked\s+"
                           r"(?:the|a|an|our|my)\s+"
