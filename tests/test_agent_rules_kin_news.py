@@ -201,20 +201,6 @@ def test_inv406_always_been_somewhere_else_you_mixed_them_up(service):
     assert read("Maren never lived in Bremen. She's always been in Kassel.", TODAY) is None
 
 
-def test_inv404_a_place_at_a_school_is_written_for_a_clear_relative(service):
-    t = turn(service, "Our son got his place at Hollins Grammar! He starts on 3 September.")
-    (w,) = t.writes()
-    assert (w.op, w.text, w.valid_from) == ("write", "Son has a place at Hollins Grammar", date(2025, 9, 3))
-    _facts(service, "Daughter Esme is 10")
-    (w,) = turn(service, "After a long wait we finally got Esme a place at Queensbury Academy.").writes()
-    assert w.text == "Daughter Esme has a place at Queensbury Academy"
-
-
-def test_inv404_no_place_for_someone_of_no_known_relation(service):
-    assert turn(service, "We finally got Esme a place at Queensbury Academy.").writes() == []
-    assert read("Has our son got a place at Hollins Grammar?", TODAY) is None
-
-
 def test_inv407_a_relatives_date_put_right_is_retracted_and_reviewed(service):
     (old,) = _facts(service, "Husband's birthday is 3 March")
     retract, write = turn(service, "It's the 13th of March, not the 3rd! My husband's birthday.").writes()

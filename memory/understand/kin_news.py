@@ -52,14 +52,6 @@ _MOVED_SCHOOL = re.compile(r"^(?:we|i)(?:'ve|’ve|\s+have|'re|’re|\s+are|'m|�
                            r"(?:moved|moving|changed|switched|transferred|transferring)\s+" + _NAME +
                            r"\s+(?:over\s+)?to\s+(?P<new>(?:the\s+)?" + _CAPS + r"(?:\s+in\s+" + _CAPS + r")?)" + _STOP, I)
 
-# ... or got a place at one ("we finally got Jayden a place at Riverside Academy. He starts on
-# 11 January", "Our daughter got her place at Trinity! She moves to Dublin in September").
-_PLACE_AT = re.compile(r"\b(?:(?:so\s+|and\s+)?(?:we|i)(?:['’]ve|\s+have)?\s+(?:finally\s+|just\s+)*got\s+"
-                       r"(?:(?:my|our)\s+" + _REL + r"|" + _NAME + r")|(?:(?:my|our)\s+" + _REL.replace("<rel>", "<rel2>") + r"|"
-                       + _NAME.replace("<n>", "<n2>") + r")(?:['’]s|\s+has)?\s+(?:finally\s+|just\s+)*got\s+(?:her|his|their))\s+(?:a\s+)?place\s+at\s+"
-                       r"(?P<new>" + _CAPS + r")", re.I)
-_THEN_STARTS = re.compile(r"^(?:she|he)\s+(?:starts|moves|begins|goes)\b[^.!?]*", I)
-
 # Invariant 405: a relative on record as studying graduated ("Tunde graduated in law from Unilag
 # in October"), and the job they start after ("and he starts at a firm in Ikoyi in January").
 _GRADUATED = re.compile(r"^" + _NAME + r"\s+(?:has\s+|just\s+|finally\s+)*graduated\b(?P<what>(?:\s+(?:in|with)\s+"
@@ -166,16 +158,6 @@ def read(message: str, today: date) -> list[Statement] | None:
     if (m := _MOVED_SCHOOL.match(first)) and a_name(m.group("n")) and len(parts) <= 2:
         return [_st("change", f"attends {m.group('new')}", m.group("n"), "kin:school", first,
                     previous="school", when=find_dates(first, today).valid_from)]
-    if (m := _PLACE_AT.search(message.strip())) and (
-            rel := m.group("rel") or m.group("rel2"), n := m.group("n") or m.group("n2")) and (rel or a_name(n)):
-        after = _sentences(message.strip()[m.end():])[1:]
-        when = None
-        if after and (then := _THEN_STARTS.match(re.sub(r"^\W+", "", after[0]))):
-            when = find_dates(then.group(0), today).valid_from
-            if when is not None and when < today:
-                when = when.replace(year=when.year + 1, day=min(when.day, 28))
-        return [_st("assert", f"has a place at {m.group('new')}", n or rel.lower(), "kin:place",
-                    message.strip(), previous="school", when=when)]
     if (m := _GRADUATED.match(first)) and a_name(m.group("n")) and len(parts) <= 2:
         who, rest = m.group("n"), m.group("rest")
         starts = _STARTS.search(rest)
@@ -334,11 +316,7 @@ def resolve(st: Statement, hits) -> tuple[Any | None, str] | None:
         if len(mine) != 1:
             return None
         return None, f"{cap_first(who)} {mine[0].text[0].lower()}{mine[0].text[1:]}"
-    if st.rule == "kin:place":
-        schools = [(h, hd) for h, hd in theirs if _SCHOOL.search(h.text)]
-        if len(schools) == 1:
-            return schools[0][0], f"{schools[0][1]} {st.text}"
-    if st.rule in ("kin:starts", "kin:got-job", "kin:place"):
+    if st.rule in ("kin:starts", "kin:got-job"):
         heads = {hd for _h, hd in theirs}
         if len(heads) == 1:
             return None, f"{heads.pop()} {st.text}"
