@@ -240,3 +240,17 @@ def test_inv409_a_bare_thats_my_mum_is_the_denial_only(service):
     (old,) = _facts(service, "Has a latex allergy")
     t = turn(service, "I don't have a latex allergy, that's my mum. You've got us muddled.")
     assert [(w.op, w.old_id) for w in t.writes()] == [("retract", old.id)]
+
+
+def test_inv404_a_place_at_a_school_is_written_for_a_clear_relative(service):
+    (w,) = turn(service, "Our son got his place at Hollins Grammar! He moves to Bury in September.").writes()
+    assert (w.op, w.text, w.valid_from) == ("write", "Son has a place at Hollins Grammar", date(2025, 9, 1))
+    _facts(service, "Daughter Esme is 10")
+    (w,) = turn(service, "Esme finally got her place at Queensbury Academy!").writes()
+    assert w.text == "Daughter Esme has a place at Queensbury Academy"
+
+
+def test_inv404_no_place_for_someone_of_no_known_relation(service):
+    assert turn(service, "Esme finally got her place at Queensbury Academy!").writes() == []
+    assert not any(s.rule == "kin:place" for s in understand("Has our son got a place at Hollins Grammar?",
+                                                               TODAY).statements)

@@ -52,6 +52,32 @@ _MOVED_SCHOOL = re.compile(r"^(?:we|i)(?:'ve|’ve|\s+have|'re|’re|\s+are|'m|�
                            r"(?:moved|moving|changed|switched|transferred|transferring)\s+" + _NAME +
                            r"\s+(?:over\s+)?to\s+(?P<new>(?:the\s+)?" + _CAPS + r"(?:\s+in\s+" + _CAPS + r")?)" + _STOP, I)
 
+# ... or got a place at one ("Our daughter got her place at Trinity! She moves to Dublin in
+# September"), when no plan reader took it (invariant 421 reads "… He starts on 11 January").
+_PLACE_AT = re.compile(r"\b(?:(?:so\s+|and\s+)?(?:we|i)(?:['’]ve|\s+have)?\s+(?:finally\s+|just\s+)*got\s+"
+                       r"(?:(?:my|our)\s+" + _REL + r"|" + _NAME + r")|(?:(?:my|our)\s+" + _REL.replace("<rel>", "<rel2>") + r"|"
+                       + _NAME.replace("<n>", "<n2>") + r")(?:['’]s|\s+has)?\s+(?:finally\s+|just\s+)*got\s+(?:her|his|their))"
+                       r"\s+(?:a\s+)?place\s+at\s+(?P<new>" + _CAPS + r")", re.I)
+_THEN_STARTS = re.compile(r"^(?:she|he)\s+(?:starts|moves|begins|goes)\b[^.!?]*", I)
+
+
+def _place(message: str, today: date) -> list[Statement]:
+    m = _PLACE_AT.search(message.strip())
+    if not m:
+        return []
+    rel, n = m.group("rel") or m.group("rel2"), m.group("n") or m.group("n2")
+    if not rel and not a_name(n):
+        return []
+    after = _sentences(message.strip()[m.end():])[1:]
+    when = None
+    if after and (then := _THEN_STARTS.match(re.sub(r"^\W+", "", after[0]))):
+        when = find_dates(then.group(0), today).valid_from
+        if when is not None and when < today:
+            when = when.replace(year=when.year + 1, day=min(when.day, 28))
+    return [_st("assert", f"has a place at {m.group('new')}", n or rel.lower(), "kin:place", message.strip(),
+                previous="school", when=when)]
+
+
 # Invariant 405: a relative on record as studying graduated ("Tunde graduated in law from Unilag
 # in October"), and the job they start after ("and he starts at a firm in Ikoyi in January").
 _GRADUATED = re.compile(r"^" + _NAME + r"\s+(?:has\s+|just\s+|finally\s+)*graduated\b(?P<what>(?:\s+(?:in|with)\s+"
@@ -185,9 +211,11 @@ _EXPECTING = re.compile(r"^\W*" + _NAME + r"(?:['’]s|\s+is)\s+(?:now\s+)?(?P<x
                         r"(?!\s+(?:to|with)\b)", I)
 
 
-def more(statements: list[Statement], message: str) -> list[Statement]:
+def more(statements: list[Statement], message: str, today: date | None = None) -> list[Statement]:
     """The statements with a relative's new job said beside other news added (invariant 408)."""
     statements = theirs(statements, message)
+    if today is not None and not statements and not _HEDGE.search(message):
+        statements = _place(message, today)  # invariant 404, when no plan reader took it
     if any(s.rule.startswith("kin:") for s in statements) or _HEDGE.search(message):
         return statements
     if (e := _EXPECTING.match(message)) and a_name(e.group("n")) and not any(
@@ -316,7 +344,11 @@ def resolve(st: Statement, hits) -> tuple[Any | None, str] | None:
         if len(mine) != 1:
             return None
         return None, f"{cap_first(who)} {mine[0].text[0].lower()}{mine[0].text[1:]}"
-    if st.rule in ("kin:starts", "kin:got-job"):
+    if st.rule == "kin:place":
+        schools = [(h, hd) for h, hd in theirs if _SCHOOL.search(h.text)]
+        if len(schools) == 1:
+            return schools[0][0], f"{schools[0][1]} {st.text}"
+    if st.rule in ("kin:starts", "kin:got-job", "kin:place"):
         heads = {hd for _h, hd in theirs}
         if len(heads) == 1:
             return None, f"{heads.pop()} {st.text}"

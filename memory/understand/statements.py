@@ -1081,7 +1081,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
     out.statements = taken_up_again(out.statements)  # invariant 342
     out.statements = with_replacement(out.statements, message)  # invariant 379
     out.statements = changes.dated_move(changes.retrained(out.statements), message)  # invariants 357, 358
-    out.statements = kin_news.more(out.statements, message)  # invariant 408
+    out.statements = kin_news.more(out.statements, message, today)  # invariants 404, 408
     if bare:
         for st in out.statements:
             st.rule += "+bare"
