@@ -37,6 +37,23 @@ _SIDE_BODY = (r"(?:(?:left|right|lower|upper)\s+)?(?:knee|hip|shoulder|ankle|wri
               r"breast|prostate|kidney|liver|lung|lungs)")
 
 
+def _past(d: date | None, today: date) -> date | None:
+    """A day said of what the user already had is in the past: "had my knee surgery on 3
+    March", said in December, is last March (the reader of dates takes a bare day as to come)."""
+    if d is not None and d > today:
+        return d.replace(year=d.year - 1) if not (d.month == 2 and d.day == 29) else d.replace(year=d.year - 1, day=28)
+    return d
+
+
+def _to_come(m: re.Match[str], dates: Dates, today: date) -> bool:
+    """"I've got my booster on Friday", "got knee surgery on 3 March" (said in December): "got"
+    with "have", or with a day to come, is a plan, never what the user had (invariant 411)."""
+    if m.group("verb").lower() != "got":
+        return False
+    return bool(re.match(r"^(?:i\s+)?(?:have|'ve)\b", m.group(0), I)) or bool(
+        dates.valid_from and dates.valid_from > today)
+
+
 def _user_only(c: str) -> bool:
     """The clause is the user's own: no relative, pet or other person said as its subject."""
     return not re.match(r"^\W*(?:my|our|his|her|their|the)\s+(?!(?:[\w-]+\s+)?(?:doctor|doc|gp|consultant|nurse|"
@@ -47,12 +64,15 @@ def _user_only(c: str) -> bool:
 
 
 # --- invariant 411: an operation the user had ---------------------------------------------
+# "on 25 November", "on Monday": the day said in the clause is its date, no part of the value
+_ON_DAY = (r"(?:\s+(?:on|in)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]+\.?(?:\s+\d{4})?|"
+           r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))?")
 _OP_WORD = (r"(?:surgery|operation|op|replacement|reconstruction|transplant|bypass|repair|removal|"
             r"[a-z]+(?:ectomy|plasty|otomy|ostomy|pexy))")
 _PROCEDURE = re.compile(
-    r"^(?:i\s+)?(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|recently\s+)*(?:had|got|underwent|went\s+in\s+for)\s+"
-    r"(?:(?:my|an?|the|some)\s+)?(?P<what>(?:(?!(?:on|for|to|at|in)\b)[\w'-]+\s+){0,4}?" + _OP_WORD + r")"
-    r"(?P<on>\s+(?:on|to|for)\s+(?:my|the)\s+" + _SIDE_BODY + r")?"
+    r"^(?:i\s+)?(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|recently\s+)*(?P<verb>had|got|underwent|went\s+in\s+for)\s+"
+    r"(?:(?P<det>an?)\s+|(?:my|the|some)\s+)?(?P<what>(?:(?!(?:on|for|to|at|in)\b)[\w'-]+\s+){0,4}?" + _OP_WORD + r")"
+    r"(?P<on>\s+(?:on|to|for)\s+(?:my|the)\s+" + _SIDE_BODY + r")?" + _ON_DAY +
     r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because)\b)", I)
 # "had my appendix out", "had my gallbladder removed": the part taken out
 _TAKEN_OUT = re.compile(
@@ -62,7 +82,7 @@ _TAKEN_OUT = re.compile(
     r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because)\b)", I)
 
 
-def procedure(c: str, dates: Dates) -> list[Statement] | None:
+def procedure(c: str, today: date, dates: Dates) -> list[Statement] | None:
     """Invariant 411: "Had ACL reconstruction surgery on my left knee yesterday, so I'm on
     crutches", "I've just had a hip replacement", "had my gallbladder out last week": an
     operation the user had, its day its valid_from ("Had ACL reconstruction surgery on the left
@@ -71,6 +91,8 @@ def procedure(c: str, dates: Dates) -> list[Statement] | None:
     the fact of an operation had."""
     t = dates.text.strip()
     m = _PROCEDURE.match(t)
+    if m and _to_come(m, dates, today):
+        return None
     if m:
         what = tidy(m.group("what"))
         if re.match(r"^(?:new|same|next|another|first|second)\b", what, I) and what.lower().split()[-1] == "op":
@@ -78,14 +100,15 @@ def procedure(c: str, dates: Dates) -> list[Statement] | None:
         if re.search(r"\b(?:date|appointment|letter|consultation|referral|slot|wait|list)\b", what, I):
             return None  # "got my surgery date": a plan, not an operation had
         on = re.sub(r"\s+(?:my|the)\s+", " the ", tidy(m.group("on") or ""), flags=I)
-        text = f"Had {what}" + (f" {on.strip()}" if on else "")
-        return [Statement(act="assert", text=text, fact_type="constraint", valid_from=dates.valid_from,
+        det = f"{m.group('det').lower()} " if m.group("det") else ""
+        text = f"Had {det}{what}" + (f" {on.strip()}" if on else "")
+        return [Statement(act="assert", text=text, fact_type="constraint", valid_from=_past(dates.valid_from, today),
                           confidence=0.9, clause=c, rule="health3:procedure")]
     m = _TAKEN_OUT.match(t)
     if m:
         how = "out" if m.group("how").lower() in ("out", "taken out") else m.group("how").lower()
         return [Statement(act="assert", text=f"Had their {m.group('part').lower()} {how}",
-                          fact_type="constraint", valid_from=dates.valid_from, confidence=0.9,
+                          fact_type="constraint", valid_from=_past(dates.valid_from, today), confidence=0.9,
                           clause=c, rule="health3:procedure")]
     return None
 
@@ -93,22 +116,21 @@ def procedure(c: str, dates: Dates) -> list[Statement] | None:
 # --- invariant 412: a vaccine dose the user had ---------------------------------------------
 _NTH = r"(?:first|second|third|fourth|fifth|final|last|booster|1st|2nd|3rd|4th|5th)"
 _VACCINE = re.compile(
-    r"^(?:i\s+)?(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|also\s+)*(?:got|had|received|been\s+given)\s+"
+    r"^(?:i\s+)?(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|also\s+)*(?P<verb>got|had|received|been\s+given)\s+"
     r"(?:(?:my|the|a|an|our)\s+)?(?:(?P<n>" + _NTH + r")\s+)?"
     r"(?:(?:dose|jab|shot|injection|booster)\s+of\s+(?:the\s+)?(?P<v1>[\w -]+?)\s*(?:vaccine|vaccination|jab|booster)?|"
     r"(?P<v2>[\w-]+(?:\s+[\w-]+)?)\s+(?P<k>vaccine|vaccination|jab|booster|shot))"
-    r"(?:\s+(?:on|at|in)\s+\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[a-z]+\.?(?:\s+\d{4})?)?"
-    r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because|at)\b)", I)
+    + _ON_DAY + r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because|at)\b)", I)
 _NOT_VACCINE = frozenset("""a an the my first second new free some one two other flu-like that this""".split())
 
 
-def vaccine(c: str, dates: Dates) -> list[Statement] | None:
+def vaccine(c: str, today: date, dates: Dates) -> list[Statement] | None:
     """Invariant 412: "Got my second dose of the shingles vaccine on 25 November", "had my flu
     jab yesterday", "I've had the RSV vaccine": the dose the user had, its day its valid_from
     ("Had the second dose of the shingles vaccine"). A jab for a pet or a child ("booked Biscuit
     in for his booster") is never read here."""
     m = _VACCINE.match(dates.text.strip())
-    if m is None:
+    if m is None or _to_come(m, dates, today):
         return None
     what = tidy(m.group("v1") or m.group("v2") or "")
     if not what or what.lower() in _NOT_VACCINE or what.split()[0].lower() in {"pay", "hair", "pep", "vitamin"}:
@@ -127,7 +149,7 @@ def vaccine(c: str, dates: Dates) -> list[Statement] | None:
         if nth == "booster" and kind != "booster":
             text = f"Had the {what} booster"
     return [Statement(act="assert", text=text.replace("vaccine vaccine", "vaccine"), fact_type="constraint",
-                      valid_from=dates.valid_from, confidence=0.9, clause=c, rule="health3:vaccine")]
+                      valid_from=_past(dates.valid_from, today), confidence=0.9, clause=c, rule="health3:vaccine")]
 
 
 # --- invariant 413: a condition the user has had for years ---------------------------------
@@ -217,7 +239,7 @@ def clinician_found(c: str, dates: Dates) -> list[Statement] | None:
 
 # --- invariant 415: a spell sober -------------------------------------------------------------
 _SOBER = re.compile(
-    r"^(?:i'?m|i\s+am|i\s+have\s+been|i'?ve\s+been)\s+(?:now\s+|officially\s+)?(?P<n>(?:a|an|one|two|three|four|five|six|"
+    r"^(?:(?:i'?m|i\s+am|i\s+have\s+been|i'?ve\s+been)\s+)?(?:now\s+|officially\s+)?(?P<n>(?:a|an|one|two|three|four|five|six|"
     r"seven|eight|nine|ten|eleven|twelve|eighteen|\d+)\s+(?:days?|weeks?|months?|years?))\s+"
     r"(?P<v>sober|clean|alcohol[- ]free|smoke[- ]free|off\s+(?:the\s+)?(?:booze|drink|alcohol|cigarettes|smokes|"
     r"fags))(?:\s+(?:as\s+of\s+)?(?:today|now|this\s+week))?\s*[.!]*$", I)
@@ -242,8 +264,9 @@ _MED_CLASS = (r"(?:statin|beta[- ]blocker|blood\s+thinner|anticoagulant|antidepr
               r"painkiller|antihistamine|inhaler|diuretic|ace\s+inhibitor|supplement|water\s+tablet)s?")
 _ADDED = re.compile(
     r"^" + _CLINICIAN + r"\s+(?:has\s+|have\s+|just\s+|now\s+)*(?:added|prescribed|started\s+me\s+on|put\s+me\s+on|"
-    r"prescribed\s+me)\s+(?:me\s+)?(?:a|an|some)\s+(?P<cls>" + _MED_CLASS + r")\s*,\s*"
-    r"(?P<name>(?:[\w-]+\s+)?(?:" + lx.MEDICINE + r"|(?-i:[A-Z])[\w-]+))(?P<dose>\s+" + lx.DOSE + r")?"
+    r"prescribed\s+me)\s+(?:me\s+)?(?P<a>a|an|some)\s+(?P<cls>" + _MED_CLASS + r")"
+    r"(?:\s+on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)?(?:\s*,\s*"
+    r"(?P<name>(?:[\w-]+\s+)?(?:" + lx.MEDICINE + r"|(?-i:[A-Z])[\w-]+))(?P<dose>\s+" + lx.DOSE + r")?)?"
     r"(?P<how>\s+(?:once|twice|three\s+times)\s+(?:a\s+day|daily)|\s+(?:every|each)\s+(?:morning|evening|night|day))?"
     r"\s*[.!]*$", I)
 _TOLD_TAKE = re.compile(
@@ -272,7 +295,7 @@ def regimen(c: str, dates: Dates) -> list[Statement] | None:
     t = dates.text.strip()
     m = _ADDED.match(t)
     if m:
-        name = tidy(m.group("name"))
+        name = tidy(m.group("name") or f"{m.group('a').lower()} {m.group('cls').lower()}")
         text = f"Takes {name}{m.group('dose') or ''}{m.group('how') or ''}"
         return [Statement(act="assert", text=tidy(text), fact_type="constraint", valid_from=dates.valid_from,
                           confidence=0.9, clause=c, rule="health3:regimen")]
@@ -329,10 +352,28 @@ def told_and_started(c: str, today: date) -> list[Statement] | None:
     return regimen(c.strip(), dates)
 
 
+_KIN = re.compile(r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:" + "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS
+                                                                             | {"friend", "dog", "cat", "pet"},
+                                                                             key=len, reverse=True))
+                  + r")\b|^\W*(?:he|she|they)\b", I)
+
+
+def not_after_someone(kept: list[Statement], before: str) -> list[Statement]:
+    """Invariant 418: "My dad fell last week. Had hip surgery on Monday.": a health fact said
+    with no subject right after a sentence about someone else is theirs, not the user's; it is
+    not kept (a wrong write is worse than a miss). Said with "I" or "my" ("Had my flu jab"), it
+    is the user's."""
+    if not before or not _KIN.search(before):
+        return kept
+    return [st for st in kept if not (st.rule.startswith("health3:")
+                                      and not re.match(r"^\W*(?:i\b|i'|the\b)", st.clause or "", I)
+                                      and not re.search(r"\bmy\b", st.clause or "", I))]
+
+
 def said_in_passing(c: str, today: date, dates: Dates) -> list[Statement] | None:
     """Invariants 411-417: one clause, or None when none of them reads it. A clause said of
     someone else ("my dad had a hip replacement") is never read here."""
     if not _user_only(c):
         return None
-    return (procedure(c, dates) or vaccine(c, dates) or had_since(c, dates) or clinician_found(c, dates)
+    return (procedure(c, today, dates) or vaccine(c, today, dates) or had_since(c, dates) or clinician_found(c, dates)
             or sober(c, today) or regimen(c, dates) or aid_needed(c, dates))

@@ -37,7 +37,7 @@ from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .endings import ended, with_replacement
-from .health3 import said_in_passing, told_and_started
+from .health3 import not_after_someone, said_in_passing, told_and_started
 from .life2 import (
     ACTUALLY,
     DUE_NEXT,
@@ -790,7 +790,9 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                             r"hallo|hola|salut|bonjour|ciao|olá|ola|cześć)\b", message, I))
     moved_only = False  # "we've moved!!" said without where to
     mark = (0, 0, 0)
+    last_raw = ""
     for raw in split_clauses(message):
+        before_raw, last_raw = last_raw, raw  # the sentence said just before (invariant 418)
         # Was the clause just before this one set aside, and nothing else read from it?
         prev_ignored = (len(out.ignored), len(out.statements), len(out.questions)) == (
             mark[0] + 1, mark[1], mark[2])
@@ -1066,7 +1068,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 prev.text = f"{prev.text}, due in {spare[0].valid_from:%B %Y}"
             out.ignored.append(raw)
             continue
-        out.statements += kept
+        out.statements += not_after_someone(kept, before_raw)  # invariant 418
     out.statements = seeing_someone(message, named_events(out.statements, message))  # inv. 333, 334
     out.statements = forget_pronoun(out.statements, message)  # invariant 339
     out.statements = named_after(out.statements, message, history)  # invariant 333
