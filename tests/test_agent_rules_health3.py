@@ -51,6 +51,18 @@ def test_inv411_a_relatives_a_question_a_hypothetical_or_a_plan_writes_nothing(s
     assert not any((w.text or "").startswith("Had ") for w in writes), writes
 
 
+def test_inv411_a_health_event_or_a_device_fitted():
+    assert said("I had a heart attack in March.") == [("Had a heart attack", date(2025, 3, 1))]
+    assert said("Had a pacemaker fitted yesterday, feeling tired.") == [("Has a pacemaker", date(2025, 5, 31))]
+    assert said("Got fitted with a cochlear implant last month.") == [("Has a cochlear implant", date(2025, 5, 1))]
+
+
+def test_inv411_a_relatives_event_or_a_device_to_come_writes_nothing(service):
+    for text in ["My dad had a heart attack.", "I've got a stent put in next week.",
+                 "Did I have a stroke?"]:
+        assert turn(service, text).writes() == [], text
+
+
 # --- invariant 412: a vaccine dose ------------------------------------------------------------
 
 def test_inv412_a_vaccine_dose_is_written_with_its_day(service):
@@ -113,6 +125,14 @@ def test_inv414_other_shapes_of_a_finding():
     assert said("The nurse picked up high cholesterol at my health check.") == [("Has high cholesterol", None)]
 
 
+def test_inv414_a_clinician_says_the_user_has_it():
+    assert said("The doctor says I'm prediabetic, so less cake.") == [("Has prediabetes", None)]
+    assert said("The consultant confirmed I'm anaemic.") == [("Has anaemia", None)]
+    # a diagnosis said with its day or the age it came at keeps neither in the value
+    assert said("I was diagnosed with glaucoma on 3 May.") == [("Has glaucoma", date(2025, 5, 3))]
+    assert said("I was diagnosed with dyspraxia at 30.") == [("Has dyspraxia", None)]
+
+
 def test_inv414_a_clinicians_guess_waits_for_review(service):
     w = only_write(service, "The doctor suspects coeliac disease, so I'm having bloods done")
     assert (w.status, w.text) == ("review", "Has coeliac disease")
@@ -136,6 +156,7 @@ def test_inv415_sober_since_that_long_ago(service):
 def test_inv415_other_shapes_of_a_spell():
     assert said("Two years smoke-free now.") == [("Does not smoke", date(2023, 6, 1))]
     assert said("I'm a year clean.") == [("Is sober", date(2024, 6, 1))]
+    assert said("I'm 18 months cancer-free.") == [("Is cancer-free", date(2023, 12, 1))]
 
 
 def test_inv415_someone_elses_spell_or_a_question_writes_nothing(service):
@@ -153,6 +174,7 @@ def test_inv416_a_medicine_a_clinician_added_is_named(service):
 
 def test_inv416_other_shapes_of_a_regimen():
     assert said("My GP prescribed a statin yesterday.") == [("Takes a statin", date(2025, 5, 31))]
+    assert said("I've been prescribed propranolol 40mg for the palpitations.") == [("Takes propranolol 40mg", None)]
     assert said("The nurse told me to take folic acid, 400 mcg a day, so I've started.") == [
         ("Takes folic acid, 400 mcg a day", None)]
     assert said("The osteopath has me doing yoga three times a week for my back, started in May.") == [

@@ -82,6 +82,22 @@ _TAKEN_OUT = re.compile(
     r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because)\b)", I)
 
 
+# "had a heart attack in August": an event of the user's health, kept as one
+_EVENT = re.compile(
+    r"^(?:i\s+)?(?:have\s+|'ve\s+)?(?:just\s+|recently\s+)*(?P<verb>had|suffered)\s+(?P<det>an?)\s+"
+    r"(?P<what>(?:minor\s+|mild\s+|small\s+|massive\s+|major\s+)?(?:heart\s+attack|mini[- ]stroke|stroke|tia|"
+    r"seizure|blood\s+clot|dvt|pulmonary\s+embolism|concussion|slipped\s+disc|hernia))" + _ON_DAY +
+    r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because)\b)", I)
+# "had a pacemaker fitted", "got fitted with a stent": a device the user now has
+_DEVICE = (r"(?:pacemaker|stent|defibrillator|icd|cochlear\s+implant|hearing\s+aids?|insulin\s+pump|"
+           r"(?:[\w-]+\s+)?(?:implant|shunt))")
+_FITTED = re.compile(
+    r"^(?:i\s+)?(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|recently\s+)*(?:(?P<verb>had|got)\s+(?P<d1>an?|my)\s+"
+    r"(?P<x1>" + _DEVICE + r")\s+(?:fitted|put\s+in|implanted|inserted)|(?:got|been|was|were)\s+fitted\s+with\s+"
+    r"(?P<d2>an?)\s+(?P<x2>" + _DEVICE + r"))" + _ON_DAY +
+    r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because)\b)", I)
+
+
 def procedure(c: str, today: date, dates: Dates) -> list[Statement] | None:
     """Invariant 411: "Had ACL reconstruction surgery on my left knee yesterday, so I'm on
     crutches", "I've just had a hip replacement", "had my gallbladder out last week": an
@@ -104,6 +120,20 @@ def procedure(c: str, today: date, dates: Dates) -> list[Statement] | None:
         text = f"Had {det}{what}" + (f" {on.strip()}" if on else "")
         return [Statement(act="assert", text=text, fact_type="constraint", valid_from=_past(dates.valid_from, today),
                           confidence=0.9, clause=c, rule="health3:procedure")]
+    m = _EVENT.match(t)
+    if m:
+        return [Statement(act="assert", text=f"Had {m.group('det').lower()} {tidy(m.group('what'))}",
+                          fact_type="constraint", valid_from=_past(dates.valid_from, today), confidence=0.9,
+                          clause=c, rule="health3:procedure")]
+    m = _FITTED.match(t)
+    if m and not (m.groupdict().get("verb") and _to_come(m, dates, today)):
+        x = tidy(m.group("x1") or m.group("x2"))
+        det = (m.group("d1") or m.group("d2")).lower()
+        det = ("an" if x[:1].lower() in "aeiou" else "a") if det == "my" else det
+        text = f"Has {x}" if x.lower().endswith("aids") else f"Has {det} {x}"
+        return [Statement(act="assert", text=text, fact_type="constraint",
+                          valid_from=_past(dates.valid_from, today), confidence=0.9, clause=c,
+                          rule="health3:procedure")]
     m = _TAKEN_OUT.match(t)
     if m:
         how = "out" if m.group("how").lower() in ("out", "taken out") else m.group("how").lower()
@@ -216,6 +246,18 @@ _FOUND = re.compile(
     r"(?:\s+on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)?(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|because)\b)", I)
 
 
+_SAYS_I = re.compile(
+    r"^" + _CLINICIAN + r"\s+(?:has\s+|just\s+)*(?:says|said|confirmed|told\s+me)\s+(?:that\s+)?"
+    r"(?:i'?m|i\s+am|i\s+have|i'?ve\s+got|i\s+have\s+got)\s+(?:now\s+|officially\s+)?"
+    r"(?:(?P<adj>pre-?diabetic|diabetic|anaemic|anemic|asthmatic|epileptic|coeliac|celiac|hypothyroid|"
+    r"hyperthyroid)|(?P<v>(?:an?\s+)?(?:[\w'-]+\s+){0,3}?[\w'-]+?))"
+    r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|because)\b)", I)
+_ADJ_COND = {"prediabetic": "prediabetes", "pre-diabetic": "prediabetes", "diabetic": "diabetes",
+             "anaemic": "anaemia", "anemic": "anemia", "asthmatic": "asthma", "epileptic": "epilepsy",
+             "coeliac": "coeliac disease", "celiac": "coeliac disease", "hypothyroid": "an underactive thyroid",
+             "hyperthyroid": "an overactive thyroid"}
+
+
 def clinician_found(c: str, dates: Dates) -> list[Statement] | None:
     """Invariant 414: "The cardiologist confirmed atrial fibrillation on Monday", "the doctor
     flagged high blood pressure at my check-up, so ...", "my GP diagnosed me with gout": the
@@ -223,7 +265,11 @@ def clinician_found(c: str, dates: Dates) -> list[Statement] | None:
     is the user's doubt, for review at low confidence (invariant 250). Only an ailment read as
     one (`_AILMENT`, the lexicon) is kept: "the doctor confirmed my appointment" is none, nor is
     anything said of a relative ("the vet confirmed that Pickle has ...", invariant 348)."""
-    m = _FOUND.match(dates.text.strip())
+    m = _SAYS_I.match(dates.text.strip())
+    if m and m.group("adj"):
+        return [Statement(act="assert", text=f"Has {_ADJ_COND[m.group('adj').lower()]}", fact_type="constraint",
+                          confidence=0.9, valid_from=dates.valid_from, clause=c, rule="health3:found")]
+    m = m or _FOUND.match(dates.text.strip())
     if m is None:
         return None
     what = re.sub(r"^(?:an?|some|mild|severe|early|chronic|stage\s+\w+)\s+", "", tidy(m.group("v")), flags=I)
@@ -231,7 +277,7 @@ def clinician_found(c: str, dates: Dates) -> list[Statement] | None:
         return None
     if not (re.fullmatch(_COND, what, I) or _AILMENT.search(what)):
         return None
-    hedged = bool(re.match(r"suspect|thinks|reckons", m.group("verb"), I))
+    hedged = bool(re.match(r"suspect|thinks|reckons", m.groupdict().get("verb") or "", I))
     text = f"Has {what.lower() if not re.search(r'[A-Z]{2}', what) else what}"
     return [Statement(act="assert", text=text, fact_type="constraint", confidence=0.55 if hedged else 0.9,
                       valid_from=dates.valid_from, clause=c, rule="health3:found")]
@@ -241,7 +287,7 @@ def clinician_found(c: str, dates: Dates) -> list[Statement] | None:
 _SOBER = re.compile(
     r"^(?:(?:i'?m|i\s+am|i\s+have\s+been|i'?ve\s+been)\s+)?(?:now\s+|officially\s+)?(?P<n>(?:a|an|one|two|three|four|five|six|"
     r"seven|eight|nine|ten|eleven|twelve|eighteen|\d+)\s+(?:days?|weeks?|months?|years?))\s+"
-    r"(?P<v>sober|clean|alcohol[- ]free|smoke[- ]free|off\s+(?:the\s+)?(?:booze|drink|alcohol|cigarettes|smokes|"
+    r"(?P<v>sober|clean|alcohol[- ]free|smoke[- ]free|cancer[- ]free|off\s+(?:the\s+)?(?:booze|drink|alcohol|cigarettes|smokes|"
     r"fags))(?:\s+(?:as\s+of\s+)?(?:today|now|this\s+week))?\s*[.!]*$", I)
 
 
@@ -253,7 +299,7 @@ def sober(c: str, today: date) -> list[Statement] | None:
         return None
     since = find_dates(f"since {m.group('n')} ago", today).valid_from
     v = m.group("v").lower()
-    text = ("Does not smoke" if re.search(r"smoke|cigarette|smokes|fags", v) else
+    text = ("Is cancer-free" if v.startswith("cancer") else "Does not smoke" if re.search(r"smoke|cigarette|smokes|fags", v) else
             "Is sober" if v in ("sober", "clean") or "alcohol" in v or "booze" in v or "drink" in v else f"Is {v}")
     return [Statement(act="assert", text=text, fact_type="constraint", valid_from=since, confidence=0.9,
                       clause=c, rule="health3:sober")]
@@ -269,6 +315,11 @@ _ADDED = re.compile(
     r"(?P<name>(?:[\w-]+\s+)?(?:" + lx.MEDICINE + r"|(?-i:[A-Z])[\w-]+))(?P<dose>\s+" + lx.DOSE + r")?)?"
     r"(?P<how>\s+(?:once|twice|three\s+times)\s+(?:a\s+day|daily)|\s+(?:every|each)\s+(?:morning|evening|night|day))?"
     r"\s*[.!]*$", I)
+_BEEN_PRESCRIBED = re.compile(
+    r"^(?:i\s+)?(?:have|'ve)\s+(?:just\s+|now\s+)*been\s+(?:prescribed|put\s+on|started\s+on)\s+"
+    r"(?P<name>(?:" + lx.MEDICINE + r"|(?-i:[A-Z])[\w-]+))(?P<dose>\s+" + lx.DOSE + r")?"
+    r"(?P<how>\s+(?:once|twice|three\s+times)\s+(?:a\s+day|daily)|\s+(?:every|each)\s+(?:morning|evening|night|day))?"
+    r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because|for)\b)", I)
 _TOLD_TAKE = re.compile(
     r"^" + _CLINICIAN + r"\s+(?:has\s+)?(?:told|advised|asked|wants|recommended)\s+me\s+to\s+(?:start\s+(?:taking\s+)?)?"
     r"take\s+(?P<x>(?:[\w-]+\s+){0,2}?(?:vitamin\s+[a-z]\d*|iron|folic\s+acid|omega[- ]3|fish\s+oil|magnesium|"
@@ -297,6 +348,11 @@ def regimen(c: str, dates: Dates) -> list[Statement] | None:
     if m:
         name = tidy(m.group("name") or f"{m.group('a').lower()} {m.group('cls').lower()}")
         text = f"Takes {name}{m.group('dose') or ''}{m.group('how') or ''}"
+        return [Statement(act="assert", text=tidy(text), fact_type="constraint", valid_from=dates.valid_from,
+                          confidence=0.9, clause=c, rule="health3:regimen")]
+    m = _BEEN_PRESCRIBED.match(t)
+    if m:
+        text = f"Takes {tidy(m.group('name'))}{m.group('dose') or ''}{m.group('how') or ''}"
         return [Statement(act="assert", text=tidy(text), fact_type="constraint", valid_from=dates.valid_from,
                           confidence=0.9, clause=c, rule="health3:regimen")]
     m = _TOLD_TAKE.match(t)
@@ -355,7 +411,7 @@ def told_and_started(c: str, today: date) -> list[Statement] | None:
 _KIN = re.compile(r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:" + "|".join(sorted(lx.RELATIONS | lx.NAMED_ONLY_RELATIONS
                                                                              | {"friend", "dog", "cat", "pet"},
                                                                              key=len, reverse=True))
-                  + r")\b|^\W*(?:he|she|they)\b", I)
+                  + r")\b|^\W*(?:he|she|they|" + "|".join(sorted(lx.RELATIONS, key=len, reverse=True)) + r")\b", I)
 
 
 def not_after_someone(kept: list[Statement], before: str) -> list[Statement]:
