@@ -97,6 +97,7 @@ def test_inv413_what_is_used_for_it_is_part_of_it_and_how_long_is_not():
     assert said("I've suffered from migraines for twenty years.") == [("Has migraines", None)]
     assert said("I've been an epileptic since my teens.") == [("Has epilepsy", None)]
     assert said("I've been a type 2 diabetic for ten years.") == [("Has type 2 diabetes", None)]
+    assert said("I've had tendonitis for years.") == [("Has tendonitis", None)]
 
 
 def test_inv413_a_spell_a_relatives_condition_a_question_or_no_ailment_writes_nothing(service):
@@ -104,7 +105,9 @@ def test_inv413_a_spell_a_relatives_condition_a_question_or_no_ailment_writes_no
                  "I've had enough since Monday.",
                  "My son has had asthma since he was two.",
                  "Have I had asthma since I was a kid?",
-                 "I've had a rash for a few days."]:
+                 "I've had a rash for a few days.",
+                 "I've had a migraine since lunch.",
+                 "I've had migraines since Monday."]:
         assert turn(service, text).writes() == [], text
 
 
@@ -142,6 +145,7 @@ def test_inv414_no_ailment_a_relative_a_question_or_a_condition_writes_nothing(s
     for text in ["The doctor confirmed my appointment for Tuesday.",
                  "My mum's GP confirmed angina.",
                  "Did the cardiologist confirm atrial fibrillation?",
+                 "The allergist says I'm desensitised to wasp stings now.",
                  "If the doctor confirms diabetes I'll cut out sugar."]:
         assert turn(service, text).writes() == [], text
 

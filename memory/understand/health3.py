@@ -185,8 +185,9 @@ def vaccine(c: str, today: date, dates: Dates) -> list[Statement] | None:
 # --- invariant 413: a condition the user has had for years ---------------------------------
 _COND = "|".join(re.escape(d) for d in sorted(lx.CONDITIONS, key=len, reverse=True))
 # words that make a short ailment a diagnosis, when it is not in the lexicon
-_AILMENT = re.compile(r"(?:allerg|intoleran|disease|diabet|arthritis|cancer|syndrome|fibrillation|asthma|epilep|"
-                      r"deficien|disorder|failure|itis|osis|emia|aemia|pressure|cholesterol|apnoea|apnea|"
+_AILMENT = re.compile(r"\b\w+(?:itis|osis|aemia|emia)\b|"  # a suffix ends its word ("desensitised" is none)
+                      r"\b(?:allerg|intoleran|disease|diabet|arthritis|cancer|syndrome|fibrillation|asthma|epilep|"
+                      r"deficien|disorder|failure|pressure|cholesterol|apnoea|apnea|"
                       r"migraine|psoriasis|eczema|glaucoma|cataract|tinnitus|depression|anxiety|adhd|autism|"
                       r"dyslexia|dyspraxia|fibromyalgia|endometriosis|lupus|gout|sclerosis|hypothyroid|"
                       r"hyperthyroid|thyroid|hernia|angina|ptsd|ocd|ibs|copd|reflux|vertigo|insomnia|"
@@ -210,7 +211,7 @@ def had_since(c: str, dates: Dates) -> list[Statement] | None:
     condition the user has and has had for long ("Has asthma, uses a blue inhaler", "Has type 1
     diabetes"). How long is no part of the value; an ailment neither in the lexicon nor shaped
     like one ("I've had enough since Monday", "had a cold for a week") is not read."""
-    t = dates.text.strip()
+    t = c.strip()  # how long is said in the clause (the reader of dates takes "for years" away)
     m = _BEEN_DIABETIC.match(t)
     if m:
         cond = {"diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy", "coeliac": "coeliac disease",
@@ -221,7 +222,13 @@ def had_since(c: str, dates: Dates) -> list[Statement] | None:
     m = _HAD_SINCE.match(t)
     if m is None:
         return None
-    what = re.sub(r"^(?:a|an|really\s+bad|bad|chronic|severe|mild)\s+", "", tidy(m.group("v")), flags=I)
+    if re.match(r"^(?:a|an)\s", m.group("v"), I) and not re.fullmatch(_COND, m.group("v"), I):
+        return None  # "I've had a migraine since lunch": one bout, not a condition
+    if m.group("how").lower() == "since" and re.match(
+            r"\s*(?:this|last|yesterday|today|tonight|the\s+weekend|lunch|breakfast|(?:mon|tues|wednes|thurs|fri|"
+            r"satur|sun)day)\b", m.group("rest"), I):
+        return None  # "... since yesterday": a spell
+    what = re.sub(r"^(?:really\s+bad|bad|chronic|severe|mild)\s+", "", tidy(m.group("v")), flags=I)
     if not what or len(what.split()) > 4 or not (re.fullmatch(_COND, what, I) or _AILMENT.search(what)):
         return None
     if m.group("how").lower() == "for" and not re.match(
@@ -248,9 +255,9 @@ _FOUND = re.compile(
 
 _SAYS_I = re.compile(
     r"^" + _CLINICIAN + r"\s+(?:has\s+|just\s+)*(?:says|said|confirmed|told\s+me)\s+(?:that\s+)?"
-    r"(?:i'?m|i\s+am|i\s+have|i'?ve\s+got|i\s+have\s+got)\s+(?:now\s+|officially\s+)?"
-    r"(?:(?P<adj>pre-?diabetic|diabetic|anaemic|anemic|asthmatic|epileptic|coeliac|celiac|hypothyroid|"
-    r"hyperthyroid)|(?P<v>(?:an?\s+)?(?:[\w'-]+\s+){0,3}?[\w'-]+?))"
+    r"(?:(?:i'?m|i\s+am)\s+(?:now\s+|officially\s+)?(?P<adj>pre-?diabetic|diabetic|anaemic|anemic|asthmatic|"
+    r"epileptic|coeliac|celiac|hypothyroid|hyperthyroid)|(?:i\s+have|i'?ve\s+got|i\s+have\s+got)\s+(?:now\s+)?"
+    r"(?P<v>(?:an?\s+)?(?:[\w'-]+\s+){0,3}?[\w'-]+?))"
     r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|because)\b)", I)
 _ADJ_COND = {"prediabetic": "prediabetes", "pre-diabetic": "prediabetes", "diabetic": "diabetes",
              "anaemic": "anaemia", "anemic": "anemia", "asthmatic": "asthma", "epileptic": "epilepsy",
