@@ -80,6 +80,8 @@ def test_inv412_a_childs_jab_a_plan_a_booster_seat_or_a_question_writes_nothing(
     for text in ["My daughter had her MMR jab yesterday.",
                  "I've got my flu jab on Friday.",
                  "Got a booster seat for the car.",
+                 "Had a shot of tequila last night.",
+                 "Had a dose of paracetamol this morning.",
                  "Should I get the shingles vaccine?"]:
         assert turn(service, text).writes() == [], text
 
@@ -189,7 +191,9 @@ def test_inv416_advice_not_taken_a_relatives_or_a_question_writes_nothing(servic
     for text in ["My GP told me to take iron tablets but I keep forgetting.",
                  "My dad's doctor added a statin, simvastatin 40mg.",
                  "Should the doctor add a statin?",
-                 "The physio has me on the waiting list."]:
+                 "The physio has me on the waiting list.",
+                 "The nurse has me on a drip.",
+                 "The GP prescribed some antibiotics, amoxicillin 500mg."]:
         assert turn(service, text).writes() == [], text
 
 

@@ -148,7 +148,7 @@ _NTH = r"(?:first|second|third|fourth|fifth|final|last|booster|1st|2nd|3rd|4th|5
 _VACCINE = re.compile(
     r"^(?:i\s+)?(?:have\s+|'ve\s+)?(?:just\s+|finally\s+|also\s+)*(?P<verb>got|had|received|been\s+given)\s+"
     r"(?:(?:my|the|a|an|our)\s+)?(?:(?P<n>" + _NTH + r")\s+)?"
-    r"(?:(?:dose|jab|shot|injection|booster)\s+of\s+(?:the\s+)?(?P<v1>[\w -]+?)\s*(?:vaccine|vaccination|jab|booster)?|"
+    r"(?:(?:dose|jab|shot|injection|booster)\s+of\s+(?:the\s+)?(?P<v1>[\w -]+?)\s*(?P<vk>vaccine|vaccination|jab|booster)?|"
     r"(?P<v2>[\w-]+(?:\s+[\w-]+)?)\s+(?P<k>vaccine|vaccination|jab|booster|shot))"
     + _ON_DAY + r"(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|after|because|at)\b)", I)
 _NOT_VACCINE = frozenset("""a an the my first second new free some one two other flu-like that this""".split())
@@ -165,10 +165,11 @@ def vaccine(c: str, today: date, dates: Dates) -> list[Statement] | None:
     what = tidy(m.group("v1") or m.group("v2") or "")
     if not what or what.lower() in _NOT_VACCINE or what.split()[0].lower() in {"pay", "hair", "pep", "vitamin"}:
         return None
-    if m.group("v2") and m.group("k").lower() in ("shot", "booster") and not re.search(
-            r"\b(?:flu|covid|covid-19|shingles|rsv|hpv|tetanus|mmr|pneumo\w*|hep(?:atitis)?\s*[ab]|typhoid|rabies|"
-            r"yellow\s+fever|polio|measles|whooping\s+cough|meningitis|cholera|mpox|chickenpox)\b", what, I):
-        return None  # "got a booster seat", "had a shot at it": no vaccine named
+    named = re.search(r"\b(?:flu|covid|covid-19|shingles|rsv|hpv|tetanus|mmr|pneumo\w*|hep(?:atitis)?\s*[ab]|typhoid|"
+                      r"rabies|yellow\s+fever|polio|measles|whooping\s+cough|meningitis|cholera|mpox|chickenpox)\b", what, I)
+    if (m.group("v2") and m.group("k").lower() in ("shot", "booster") or m.group("v1") and not m.group("vk")) \
+            and not named:
+        return None  # "got a booster seat", "had a shot of tequila", "a dose of paracetamol": no vaccine
     nth = (m.group("n") or "").lower()
     nth = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth"}.get(nth, nth)
     if m.group("v1"):
@@ -313,7 +314,7 @@ def sober(c: str, today: date) -> list[Statement] | None:
 
 
 # --- invariant 416: what a clinician has the user take or do ---------------------------------
-_MED_CLASS = (r"(?:statin|beta[- ]blocker|blood\s+thinner|anticoagulant|antidepressant|antibiotic|steroid|"
+_MED_CLASS = (r"(?:statin|beta[- ]blocker|blood\s+thinner|anticoagulant|antidepressant|"
               r"painkiller|antihistamine|inhaler|diuretic|ace\s+inhibitor|supplement|water\s+tablet)s?")
 _ADDED = re.compile(
     r"^" + _CLINICIAN + r"\s+(?:has\s+|have\s+|just\s+|now\s+)*(?:added|prescribed|started\s+me\s+on|put\s+me\s+on|"
@@ -336,7 +337,7 @@ _TOLD_TAKE = re.compile(
     r"\s*(?:,\s*)?(?:so|and)\s+(?:i\s*)?(?:have|'ve|am|'m)\s+(?:now\s+)?(?:started|starting|begun|taking\s+it|"
     r"doing\s+(?:it|that|so))\b[^,;]*?\s*[.!]*$", I)
 _HAS_ME_DOING = re.compile(
-    r"^" + _CLINICIAN + r"\s+(?:has|'s\s+got|has\s+got|got|had|put)\s+me\s+(?:doing|on)\s+"
+    r"^" + _CLINICIAN + r"\s+(?:has|'s\s+got|has\s+got|got|had)\s+me\s+doing\s+"
     r"(?P<x>(?!(?:it|that|this|the\s+waiting\s+list)\b)[\w'-]+(?:\s+[\w'-]+)?)"
     r"(?P<how>\s+(?:once|twice|three\s+times|four\s+times|\w+\s+times|every\s+(?:day|morning|evening|night)|daily)"
     r"(?:\s+(?:a|per)\s+(?:day|week))?)?(?P<for>\s+for\s+(?:my|the)\s+" + _SIDE_BODY + r")?"
