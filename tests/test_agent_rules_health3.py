@@ -146,6 +146,7 @@ def test_inv414_a_clinicians_guess_waits_for_review(service):
 def test_inv414_no_ailment_a_relative_a_question_or_a_condition_writes_nothing(service):
     for text in ["The doctor confirmed my appointment for Tuesday.",
                  "My mum's GP confirmed angina.",
+                 "The doctor found high cholesterol in my dad.",
                  "Did the cardiologist confirm atrial fibrillation?",
                  "The allergist says I'm desensitised to wasp stings now.",
                  "If the doctor confirms diabetes I'll cut out sugar."]:

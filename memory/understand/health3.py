@@ -250,7 +250,9 @@ _FOUND = re.compile(
     r"^" + _CLINICIAN + r"\s+(?:has\s+|have\s+|just\s+|finally\s+|now\s+)*(?P<verb>confirmed|diagnosed(?:\s+me\s+with)?|"
     r"found|flagged|picked\s+up(?:\s+on)?|spotted|detected|discovered|suspects?|thinks\s+it'?s|reckons\s+it'?s)\s+"
     r"(?:that\s+(?:i\s+(?:have|'ve\s+got|'ve\s+had)\s+)?)?(?P<v>(?:an?\s+)?(?:[\w'-]+\s+){0,3}?[\w'-]+?)"
-    r"(?:\s+(?:at|during|in|on|from|after)\s+(?:my|the|a)\s+[\w -]+?)?"
+    # "at my check-up": where it was found; "in my dad" is someone else, never read
+    r"(?:\s+(?:at|during|in|on|from|after)\s+(?:my|the|a)\s+(?:[\w-]+\s+)?(?:check-?up|appointment|scan|tests?|"
+    r"screening|review|visit|health\s+check|mot|bloods|results|x-?ray|mri|ecg|echo|ultrasound))?"
     r"(?:\s+on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)?(?=\s*$|\s*[,;.!]|\s+(?:so|and|but|which|because)\b)", I)
 
 
