@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import date
 
 from ..text import STOP_WORDS
-from . import changes, events3, followups, levels, substitution, swaps, truths
+from . import changes, events3, followups, levels, plans3, substitution, swaps, truths
 from . import lexicon as lx
 from .about_me import (
     _WORK_CUE,
@@ -413,6 +413,8 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         # only a move keeps its date (invariant 165)
         found = [st for st in found if st.rule not in ("relation:progressive", "relation:age")
                  or (" is moving " in f" {st.text} " and dates.valid_from and dates.valid_from > today)]
+    if found == []:  # "our twins, Ada and Obi, start nursery on 5 January": a plan (invariant 421)
+        found = plans3.read(c, message, today, dates) or found
     if found is not None:
         for st in found:
             if st.rule.endswith(":pregnant") and dates.valid_from and dates.valid_from > today:
@@ -429,6 +431,9 @@ def read_clause(c: str, message: str, today: date, history: list[str], *,
         found = handler(c, today, dates)
         if found is not None:
             return found
+    found = plans3.read(c, message, today, dates)  # invariants 419-425: plans with their dates
+    if found is not None:
+        return found
     # a plan moved or called off, when nothing else read it (invariants 247, 237)
     return rescheduled(c, message, today) or cancelled(c, message, today) or pulled_out(c)  # inv. 346
 
