@@ -355,3 +355,19 @@ def test_inv402_the_relatives_condition_is_theirs_not_the_users(service):
     t = turn(service, "I look after my dad on Sundays. He has Parkinson's.")
     texts = [w.text for w in t.writes()]
     assert "Dad has Parkinson's" in texts and "Has Parkinson's" not in texts
+
+
+# --- invariant 427: something begun is no job title ----------------------------------------------
+
+
+def test_inv427_starting_a_treatment_or_class_is_no_job():
+    from datetime import date
+
+    from memory.understand.statements import understand
+    today = date(2026, 12, 1)
+    for said in ("I'm starting physio on the 14th.", "I'm beginning chemo next week.",
+                 "I'm taking driving lessons from January."):
+        assert all(not (st.text or "").startswith("Works as") for st in understand(said, today).statements), said
+    # a job title with a gerund in it is still a job
+    (st,) = understand("I'm a managing director at Halden now.", today).statements
+    assert st.text == "Works as a managing director at Halden"

@@ -446,7 +446,9 @@ def work(c: str, dates: Dates) -> list[Statement] | None:
             # "I'm registered with a GP": with a provider, no job; "a registered nurse" is one (inv. 304)
             re.match(r"^(?:registered|signed|enrolled|booked|covered|insured)\s+(?:with|at|on|for|up)\b",
                      m.group("role"), I)) and not re.search(
+            # invariant 427: "I'm starting physio on the 14th" is something begun, no job
             r"\b(?:never|not|going|gonna|want|wanted|to|be|like|such|kind|sort|no|terrible|bad|doing|job|as|"
+            r"starting|beginning|taking|having|getting|trying|learning|seeing|"
             r"awful|rubbish|crap|shit|useless|worst|best)\b", m.group("role"), I):
         role = tidy(re.sub(r"^(?:now|also)\s+", "", m.group("role"), flags=I))
         at = m.groupdict().get("at")
