@@ -569,6 +569,11 @@ _DIAGNOSED = (r"(?:(?:i\s+)?(?:(?:have|'ve)\s+)?(?:just\s+)?(?:got|been|was|have
               r"finally\s+got|was\s+finally)\s+)?diagnosed\s+with")
 _WHO = r"(?P<who>(?-i:[^\W\d_a-z])[\w'’-]+)"
 _TRAIL_HEALTH = re.compile(r"\s*(?:,|;|\.|!|\?|\s(?:so|and|but|because|since|which|after|from|by)\s|"
+                           # "diagnosed with glaucoma on 3 November", "... at 41": the day or the
+                           # age said is its date, no part of the value (invariant 414)
+                           r"\s(?:on|in)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|"
+                           r"jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d|"
+                           r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\d{4}\b)|\sat\s+(?:the\s+age\s+of\s+)?\d{1,3}\b|"
                            r"\s(?:the|my|our)\s+(?:vet|doctor|gp|allergist|consultant)\b|"
                            r"[^\w\s'’-]).*$", I)
 

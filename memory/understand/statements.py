@@ -37,6 +37,7 @@ from .dates import Dates, find_dates
 from .denials import denial, forget_request
 from .documents import cancelled, documents, moved_day, rescheduled, statuses
 from .endings import ended, with_replacement
+from .health3 import not_after_someone, said_in_passing, told_and_started
 from .life2 import (
     ACTUALLY,
     DUE_NEXT,
@@ -302,6 +303,7 @@ HANDLERS: tuple[Callable[[str, date, Dates], list[Statement] | None], ...] = (
     lambda c, today, d: schedule(c, d),
     lambda c, today, d: work(c, d),
     lambda c, today, d: health(c, d),
+    said_in_passing,  # invariants 411-417: health facts said in passing
     lambda c, today, d: preferences(c, d),
     lambda c, today, d: identity(c, d),
     habits_and_health,  # invariants 345-347: before milestones, which read any exam passed
@@ -795,7 +797,9 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                             r"hallo|hola|salut|bonjour|ciao|olá|ola|cześć)\b", message, I))
     moved_only = False  # "we've moved!!" said without where to
     mark = (0, 0, 0)
+    last_raw = ""
     for raw in split_clauses(message):
+        before_raw, last_raw = last_raw, raw  # the sentence said just before (invariant 418)
         # Was the clause just before this one set aside, and nothing else read from it?
         prev_ignored = (len(out.ignored), len(out.statements), len(out.questions)) == (
             mark[0] + 1, mark[1], mark[2])
@@ -942,7 +946,8 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                                                        r"^\W*(?:probably|possibly|maybe|perhaps)\b", raw, I))
         # "I live in Grenoble, I never lived in Lyon": each "I ..." after a comma is a clause;
         # what someone else believes about the user is not a fact ("my mum thinks I'm vegan").
-        whole = truths.not_x_but_y(c) or truths.theirs_not_mine(c, message) or truths.wasnt_name(c)
+        whole = truths.not_x_but_y(c) or truths.theirs_not_mine(c, message) or truths.wasnt_name(c) \
+            or told_and_started(c, today)  # invariant 416: "told me to take X, so I've started"
         if whole:  # invariants 354, 355: one correction, read before its clauses split
             out.statements += whole
             continue
@@ -1070,7 +1075,7 @@ def _understand(message: str, today: date, history: list[str] | None = None) -> 
                 prev.text = f"{prev.text}, due in {spare[0].valid_from:%B %Y}"
             out.ignored.append(raw)
             continue
-        out.statements += kept
+        out.statements += not_after_someone(kept, before_raw)  # invariant 418
     out.statements = seeing_someone(message, named_events(out.statements, message))  # inv. 333, 334
     out.statements = forget_pronoun(out.statements, message)  # invariant 339
     out.statements = named_after(out.statements, message, history)  # invariant 333
