@@ -22,6 +22,7 @@ import re
 from datetime import date
 
 from ..text import STOP_WORDS, stem, term_set
+from . import lexicon as lx
 from .dates import find_dates
 from .model import Statement
 from .phrases import HEDGE_RE, I, tidy
@@ -65,9 +66,11 @@ _NOT_VALUE = frozenset("""it it's its this that these those them they he she him
 _HYPOTHETICAL = re.compile(r"\b(?:if|unless|whether|would|wouldn'?t|could|might|may|maybe|perhaps|"
                            r"should|thinking\s+(?:of|about)|considering|planning|plan\s+to|want\s+to|"
                            r"wants\s+to|hope|hoping|wish)\b|\?\s*$", I)
-_THIRD_PARTY = re.compile(r"^(?:my|our|her|his|their)\s+(?:mum|mom|dad|mother|father|brother|sister|"
-                          r"son|daughter|wife|husband|partner|friend|boss|manager|colleague|neighbour|"
-                          r"neighbor|flatmate|roommate|kids?|children|parents)\b(?!['’]s)", I)
+# Someone else's switch ("my brother switched his newsletter …"): the lexicon's relatives, and
+# the people around the user who are no relatives
+_THIRD_PARTY = re.compile(r"^(?:my|our|her|his|their)\s+(?:" + "|".join(sorted(
+    lx.RELATIONS | {"friend", "boss", "manager", "colleague", "neighbour", "neighbor", "flatmate", "roommate",
+                    "kid", "kids", "children", "parents"}, key=len, reverse=True)) + r")\b(?!['’]s)", I)
 
 
 def _np(text: str, *, keep_det: bool = False) -> str:
