@@ -174,7 +174,7 @@ def starts(c: str, today: date, dates: Dates) -> list[Statement] | None:
 
 
 # --- invariant 422: "Mochi's booked in at the vet for her booster on 12 January"; invariant
-# 423: "Amara's coming to stay 18-22 December"
+# Invariant 423: "Amara's coming to stay 18-22 December"
 _PET_BOOKED = re.compile(r"^(?P<who>" + _NAME + r"|(?:my|our)\s+(?:dog|cat|puppy|kitten|pup|rabbit|horse|pony))"
                          r"(?:'s|’s|\s+is|\s+has\s+been)\s+(?:all\s+)?booked\s+(?:in\s+)?(?P<prep>at|with|for|into)\s+"
                          r"(?P<what>(?:the\s+|his\s+|her\s+|its\s+|a\s+)?(?:vets?|groomers?|kennels|cattery|dog\s+sitter|boarding|"
