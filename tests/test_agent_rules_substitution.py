@@ -170,6 +170,9 @@ def test_inv395_a_things_new_object_replaces_the_old_one_in_its_fact(service):
     assert replace_object("Boiler runs on the Nest schedule", "the boiler", "runs", "hot") is None
     assert replace_object("Boiler runs on the Nest schedule", "the car", "runs", "on diesel") is None
     assert replace_object("Blog runs on Hugo", "the blog", "runs", "on Hugo") is None
+    # a group names no one thing: the platform team's tool is not what "the team uses" now
+    assert replace_object("Platform team uses Terraform, one module per service", "The team", "uses",
+                          "Linear") is None
     old = service.write_fact("ana", "Book club meets at the Red Lion on the first Monday").fact
     (w,) = turn(service, "The book club meets at the library now.").writes()
     assert (w.old_id, w.text) == (old.id, "Book club meets at the library")

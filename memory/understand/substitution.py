@@ -49,6 +49,9 @@ _SUBJECT_NOW = re.compile(r"^(?P<s>(?:(?:my|our|the)\s+)?[\w'’&-]+(?:\s+[\w'�
                           r"(?P<o>[^,;.!?]+?)\s+(?:now|these\s+days|nowadays)\b(?P<rest>.*)$", I)
 _NOT_SUBJECT = frozenset("""i i'm im we we're you he she they it it's this that there here who what
     which everyone everybody nobody someone somebody mum mom dad""".split())
+# A group names no one thing: "the team uses Linear now" is not the platform team's Terraform
+_GROUP_SUBJECT = frozenset(stem(w) for w in """team teams family group company office work job school
+    household kids children people everyone staff department class club""".split())
 _NOW = re.compile(r"\b(?:now|these\s+days|nowadays|any\s*more|any\s+longer|from\s+now\s+on|since|"
                   r"switched|moved|changed)\b", I)
 # What follows a new value and is not part of it: when, how often, why.
@@ -286,7 +289,7 @@ def replace_object(fact: str, subject: str, verb: str, new: str) -> str | None:
     follows the verb up to the end of its clause is the new object. A preposition the new object
     opens with must open the old one too ("runs on a timer" over "runs on the thermostat"). Pure."""
     subject_terms = term_set(re.sub(r"^(?:my|our|the)\s+", "", subject, flags=I))
-    if not subject_terms or not subject_terms <= term_set(fact):
+    if not subject_terms or not subject_terms <= term_set(fact) or subject_terms <= _GROUP_SUBJECT:
         return None
     found = list(re.finditer(r"(?<![\w'’-])" + re.escape(verb) + r"(?![\w'’-])", fact, I))
     if len(found) != 1:
