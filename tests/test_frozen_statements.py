@@ -150,3 +150,25 @@ def test_inv150_blind_is_never_pooled_with_tuning_splits(tmp_path, hash_embedder
     assert set(report.splits) == {"tune", "heldout", "blind", "all"}
     assert report.splits["all"].statements == 2  # tune + heldout, without blind
     assert report.splits["blind"].statements == 1
+
+
+# Issue 28: two fresh sets written blind to the reader before its first run. The dev set is read
+# and used for development (split tune); the final set is run once, at the end, aggregates only.
+UNSEEN_DEV_SHA256 = "db89105c671832252c59516b6cae7ded21e0552b6aeccc5c9fd536a66c7d26f1"
+UNSEEN_FINAL_SHA256 = "93ff629f455ea76b6d2902ac47bb2902eadbbc08406a0a9124d7af69f2eee9db"
+
+
+def test_inv150_the_unseen_sets_are_pinned_and_parse():
+    from memory.eval.agent_eval import UNSEEN_DEV_PATH, UNSEEN_FINAL_PATH
+
+    assert hashlib.sha256(UNSEEN_DEV_PATH.read_bytes()).hexdigest() == UNSEEN_DEV_SHA256
+    assert hashlib.sha256(UNSEEN_FINAL_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL_SHA256
+    assert UNSEEN_FINAL_SHA256 in FROZEN_BLIND
+    for path, sha in ((UNSEEN_DEV_PATH, UNSEEN_DEV_SHA256), (UNSEEN_FINAL_PATH, UNSEEN_FINAL_SHA256)):
+        name = path.name.replace("statements_", "README-statements-").replace("_", "-")
+        assert sha in (path.parent / name.replace(".jsonl", ".md")).read_text(encoding="utf-8")
+    final = load_cases(UNSEEN_FINAL_PATH)
+    _assert_blind_labels(final, "u", 120)
+    dev = load_cases(UNSEEN_DEV_PATH)
+    assert len(dev) >= 120 and {c.split for c in dev} == {"tune"}
+    assert not {c.text for c in dev} & {c.text for c in final}

@@ -41,6 +41,8 @@ BLIND_PATH = DATA_PATH.with_name("statements_blind.jsonl")
 BLIND2_PATH = DATA_PATH.with_name("statements_blind2.jsonl")
 BLIND3_PATH = DATA_PATH.with_name("statements_blind3.jsonl")
 BLIND4_PATH = DATA_PATH.with_name("statements_blind4.jsonl")
+UNSEEN_DEV_PATH = DATA_PATH.with_name("statements_unseen_dev.jsonl")
+UNSEEN_FINAL_PATH = DATA_PATH.with_name("statements_unseen_final.jsonl")
 # Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -50,7 +52,10 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "6bbba1c526a0ba499778263888f83fdba2a2a620139153b7453807865d1b8e74":
                 "statements_blind3.jsonl: e001-e261, written without seeing the rules",
                 "fb8f5d00a7a3a253055591d358c00d63b7b5bb93ef2d819ec6960e75663bb840":
-                "statements_blind4.jsonl: f001-f258, written without seeing the rules"}
+                "statements_blind4.jsonl: f001-f258, written without seeing the rules",
+                "93ff629f455ea76b6d2902ac47bb2902eadbbc08406a0a9124d7af69f2eee9db":
+                "statements_unseen_final.jsonl: u001-u140, written blind to the reader of "
+                "issue 28; run once, at the end"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
 # The personas' history ends in November 2026; every statement is said the day after.
@@ -92,6 +97,33 @@ class Predicted(BaseModel):
     review: bool = False
 
 
+class ReadingCounts(BaseModel):
+    """The reader's figures of issue 28 for one case or split: precision of what became active,
+    recall of all writes (active or sent to review), garbled values, denials handled, and
+    relatives' news applied to the user's own facts (invariant 537)."""
+
+    active: int = 0
+    active_right: int = 0
+    labels: int = 0
+    labels_met_any: int = 0
+    garbled: int = 0
+    denials: int = 0
+    denials_handled: int = 0
+    kin_on_user: int = 0
+
+    def __add__(self, other: ReadingCounts) -> ReadingCounts:
+        return ReadingCounts(**{k: getattr(self, k) + getattr(other, k)
+                                for k in type(self).model_fields})
+
+    @property
+    def active_precision(self) -> float:
+        return round(self.active_right / self.active, 4) if self.active else 1.0
+
+    @property
+    def all_recall(self) -> float:
+        return round(self.labels_met_any / self.labels, 4) if self.labels else 1.0
+
+
 class CaseResult(BaseModel):
     id: str
     split: str
@@ -105,6 +137,7 @@ class CaseResult(BaseModel):
     reply: str = ""
     error: str | None = None
     wrong: dict[str, int] = Field(default_factory=dict, description="wrong writes by kind")
+    reading: ReadingCounts = Field(default_factory=lambda: ReadingCounts())
 
 
 class SplitScore(BaseModel):
@@ -120,6 +153,9 @@ class SplitScore(BaseModel):
     passed: bool
     wrong: dict[str, int] = Field(default_factory=dict,
                                   description="wrong writes by kind (invariant 213)")
+    reading: ReadingCounts = Field(default_factory=ReadingCounts)
+    active_precision: float = 1.0
+    all_recall: float = 1.0
 
 
 class AgentEvalReport(BaseModel):
@@ -259,6 +295,35 @@ def wrong_kinds(expected: list[Expected], predicted: list[Predicted],
     return out
 
 
+_GARBLED = re.compile(r"\b(?:i|me|we|you)\b|\b(a|an|the)\s+(?:a|an|the)\b|"
+                      r"\b(?:and|or|to|of|the|a|an|with|for)\s*$", re.IGNORECASE)
+_KIN = re.compile(r"\b(?:sister|brother|mum|mom|mother|dad|father|parents|son|daughter|wife|"
+                  r"husband|partner|cousin|aunt|uncle|niece|nephew|gran\w*|grand\w*|sis|bro|"
+                  r"in-laws?|boyfriend|girlfriend|fianc\w*)\b", re.IGNORECASE)
+
+
+def reading_counts(case_text: str, expected: list[Expected], predicted: list[Predicted],
+                   given_ids: list[str]) -> ReadingCounts:
+    """Issue 28's figures for one case (invariant 537). Pure."""
+    active = [p for p in predicted if not p.review]
+    tp_active, _, _ = _assign(expected, active, given_ids)
+    loose = [e.model_copy(update={"review": False}) for e in expected]
+    met_any, _, _ = _assign(loose, [p.model_copy(update={"review": False}) for p in predicted],
+                            given_ids)
+    denials = [e for e in expected if e.op == "retract"]
+    handled = sum(1 for e in denials if any(
+        p.op == "retract" and p.old_id == _label_old(e, given_ids) for p in predicted))
+    labelled_old = {_label_old(e, given_ids) for e in expected}
+    kin = 0
+    if _KIN.search(case_text):
+        kin = sum(1 for p in predicted if p.op in ("supersede", "retract") and p.old_id
+                  and p.old_id not in labelled_old and not _KIN.search(p.text or ""))
+    return ReadingCounts(active=len(active), active_right=min(tp_active, len(active)),
+                         labels=len(expected), labels_met_any=met_any,
+                         garbled=sum(1 for p in predicted if p.text and _GARBLED.search(p.text)),
+                         denials=len(denials), denials_handled=handled, kin_on_user=kin)
+
+
 def predicted_ops(trace) -> list[Predicted]:
     out = []
     for w in trace.writes():
@@ -279,7 +344,10 @@ def _score(results: list[CaseResult]) -> SplitScore:
     for r in results:
         for k, n in r.wrong.items():
             wrong[k] = wrong.get(k, 0) + n
+    counts = sum((r.reading for r in results), ReadingCounts())
     return SplitScore(statements=len(results), labelled_ops=tp + fn, predicted_ops=tp + fp,
+                      reading=counts, active_precision=counts.active_precision,
+                      all_recall=counts.all_recall,
                       wrong=dict(sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))),
                       tp=tp, fp=fp, fn=fn, precision=round(precision, 4), recall=round(recall, 4),
                       exact=round(exact, 4),
@@ -349,7 +417,9 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
             results.append(CaseResult(id=case.id, split=case.split, user=case.user,
                                       text=case.text, expected=case.expect, predicted=preds,
                                       tp=tp, fp=fp, fn=fn, reply=trace.reply, error=trace.error,
-                                      wrong=wrong_kinds(case.expect, preds, given_ids)))
+                                      wrong=wrong_kinds(case.expect, preds, given_ids),
+                                      reading=reading_counts(case.text, case.expect, preds,
+                                                             given_ids)))
             store.close()
             db.unlink(missing_ok=True)
     finally:
@@ -377,6 +447,16 @@ def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
         lines.append(f"| {name} | {s.statements} | {s.labelled_ops} | {s.predicted_ops} | "
                      f"{s.precision:.3f} | {s.recall:.3f} | {s.exact:.3f} | "
                      f"{'pass' if s.passed else 'FAIL'} |")
+    lines += ["", "Reading (invariant 537): active-write precision, recall of all writes "
+              "(active or sent to review), garbled values, denials handled, relatives' news "
+              "applied to the user:", "",
+              "| split | active precision | all-writes recall | garbled | denials handled | "
+              "kin on user |", "|---|---|---|---|---|---|"]
+    for name, s in report.splits.items():
+        c = s.reading
+        lines.append(f"| {name} | {s.active_precision:.3f} ({c.active_right}/{c.active}) | "
+                     f"{s.all_recall:.3f} ({c.labels_met_any}/{c.labels}) | {c.garbled} | "
+                     f"{c.denials_handled}/{c.denials} | {c.kin_on_user} |")
     lines += ["", "Wrong writes by kind (invariant 213):", ""]
     for name, s in report.splits.items():
         kinds = ", ".join(f"{k} {n}" for k, n in s.wrong.items()) or "none"
