@@ -238,3 +238,9 @@ def _agreement() -> None:  # pragma: no cover - a measurement, run by hand
 
 if __name__ == "__main__":  # pragma: no cover
     _agreement()
+
+
+def content_terms(text: str) -> frozenset[str]:
+    """Stemmed content words of a fact or message: the one stop list plus "new", which fact
+    texts use as a hedge ("a new car") rather than as content."""
+    return term_set(text, stop=STOP_WORDS | {"new"}, min_len=2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.agents.offline import _belongings_q
+from memory.agents.answers import _belongings_q
 
 from .test_agent_turn import active, turn
 
@@ -252,13 +252,6 @@ def test_inv245_denying_one_item_of_a_list_keeps_the_rest_in_force(service):
     assert "peanuts" in turn(service, "what am I allergic to?").reply
 
 
-def test_inv245_a_sentence_with_and_is_not_a_list_of_items():
-    from memory.agents.offline import _without_item
-
-    assert _without_item("Has a severe peanut allergy and always carries two EpiPens", "peanut") is None
-    assert _without_item("Has a cat and a dog", "cat") == "Has a dog"
-    assert _without_item("Speaks English, German and Portuguese", "German") == \
-        "Speaks English and Portuguese"
 
 
 def test_inv245_a_write_the_write_path_holds_is_reported_as_waiting(service):
@@ -326,10 +319,3 @@ def test_inv247_a_plan_moved_without_a_date_or_a_thing_moved_is_no_reschedule(se
     assert turn(service, "we moved the sofa to the bedroom").writes() == []
 
 
-def test_inv247_redating_replaces_only_the_date_phrase():
-    from memory.agents.offline import _redated
-
-    assert _redated("Passport renewal appointment at the German embassy in Lisbon on December 2",
-                    "Passport appointment on 9 December 2026") == \
-        "Passport renewal appointment at the German embassy in Lisbon on 9 December 2026"
-    assert _redated("Likes jazz", "Jazz on 3 May") is None

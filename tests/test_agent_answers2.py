@@ -8,44 +8,17 @@ from datetime import date
 
 import pytest
 
-from memory.agents.offline import _asks, _correct, _defines, _english, _near
-from memory.understand.statements import bare_question, understand
+from memory.agents.answers import _asks, _correct, _defines, _english, _near
 
 from .test_agent_turn import turn
 
 TODAY = date(2025, 6, 1)
 
 
-# --- invariant 223: question shapes ----------------------------------------------------------
-@pytest.mark.parametrize("message,question", [
-    ("have I had the flu jab?", "have I had the flu jab?"),
-    ("had we booked the ferry?", "had we booked the ferry?"),
-])
-def test_inv223_a_question_turned_round_stays_a_question(message, question):
-    u = understand(message, TODAY)
-    assert u.questions == [question] and u.statements == []
 
 
-@pytest.mark.parametrize("message,question", [
-    ("smart blinds - how many?", "smart blinds: how many?"),
-    ("The boiler lost pressure again, what do I usually do?",
-     "The boiler lost pressure again, what do I usually do?"),
-    ("My boiler lost pressure again, what do I usually do?",
-     "My boiler lost pressure again: what do I usually do?"),
-    ("the printer jammed, what's my fix", "the printer jammed, what's my fix"),
-])
-def test_inv223_a_bare_question_asks_about_the_clause_before_it(message, question):
-    u = understand(message, TODAY)
-    assert u.questions == [question] and not u.ignored and not u.statements
 
 
-def test_inv223_a_question_with_its_own_subject_is_not_bare():
-    assert bare_question("how many?") and bare_question("what's my routine")
-    assert not bare_question("how many bulbs do I have?")
-    assert not bare_question("what do I do for a living?")
-    # a statement before a bare question is kept as a statement, not glued to it
-    u = understand("I moved to Leeds. How many?", TODAY)
-    assert [s.text for s in u.statements] == ["Lives in Leeds"] and u.questions == ["How many?"]
 
 
 def test_inv223_a_routine_question_is_answered_by_the_routine(service):
@@ -61,7 +34,7 @@ def test_inv223_a_routine_question_is_answered_by_the_routine(service):
 
 
 def test_inv223_a_routine_is_said_to_the_user():
-    from memory.understand.speak import to_you
+    from memory.answering.speak import to_you
     assert to_you("when a courier misses one of her parcels") == \
         "when a courier misses one of your parcels"
 
@@ -147,7 +120,7 @@ def test_inv224_a_word_said_another_way_is_held_but_never_a_rival_value(service)
 
 # --- invariant 225: dates -------------------------------------------------------------------
 def test_inv225_the_asked_days():
-    from memory.agents.offline import _window
+    from memory.agents.answers import _window
     tue = date(2025, 6, 3)  # a Tuesday
     assert _window("anything on tomorrow?", tue) == (date(2025, 6, 4), date(2025, 6, 4))
     assert _window("what have I got planned this weekend?", tue) == (date(2025, 6, 7),
@@ -228,7 +201,7 @@ def test_inv226_a_past_yes_no_keeps_the_history_rule(career):
 
 # --- invariant 227: the asked thing on record at all ----------------------------------------
 def test_inv227_a_home_or_work_compound_needs_its_own_thing(service):
-    from memory.agents.offline import _head_noun
+    from memory.agents.answers import _head_noun
     service.write_fact("ana", "The heating only comes on when someone is home")
     service.write_fact("ana", "Work laptop is a Dell XPS 13")
     reply = turn(service, "what's my home gym?").reply

@@ -146,7 +146,7 @@ def test_where_have_i_worked_tells_the_whole_job_chain_and_not_the_laptops(servi
 
 
 def test_a_superseded_fact_about_a_thing_is_told_in_the_past():
-    from memory.agents.offline import _past
+    from memory.agents.answers import _past
 
     assert _past("your smart home hub is a Homey Pro") == "your smart home hub was a Homey Pro"
     assert _past("you're vegetarian") == "you were vegetarian"
@@ -355,7 +355,7 @@ def test_replies_speak_to_the_user(service):
     ("Retired", "you're retired"),
 ])
 def test_her_as_object_is_you_and_before_a_noun_is_your(fact, said):
-    from memory.understand.speak import second_person
+    from memory.answering.speak import second_person
 
     assert second_person(fact) == said
 
@@ -473,19 +473,6 @@ def test_passing_news_questions_and_other_peoples_changes_write_nothing(service,
     assert t.writes() == [] and "Noted" not in t.reply
 
 
-@pytest.mark.parametrize("message,statement", [
-    ("Not sure if I told you but I'm left-handed", ("assert", "Is left-handed")),
-    ("I don't know if I ever told you, my sister is a nurse", ("assert", "Sister is a nurse")),
-    ("In case I didn't tell you, I'm vegan", ("assert", "Is vegan")),
-    ("As I said, I live in Leeds", ("assert", "Lives in Leeds")),
-])
-def test_a_lead_in_about_telling_is_not_a_condition(message, statement):
-    """invariant 141 guards conditions ("if I move..."); "not sure if I told you" only leads in."""
-    from memory.understand.statements import understand
-
-    u = understand(message, NOW.date())
-    assert [(s.act, s.text) for s in u.statements] == [statement] and not u.ignored
-    assert understand("If I move to Berlin I'll tell you", NOW.date()).statements == []
 
 
 # --- answering rules (issue 12, `memdesk eval answers`) ----------------------------------------

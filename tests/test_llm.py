@@ -15,7 +15,6 @@ from memory.errors import ModelOutputError, ValidationError
 from memory.llm import ModelUnavailableError, get_llm, memory_prompt
 from memory.llm.claude import TOOL_NAME, AnthropicLLM
 from memory.llm.offline import OfflineLLM
-from memory.llm.rules import dates_in
 from memory.settings import Settings
 
 TS = datetime(2025, 5, 14, 10, 0, tzinfo=UTC)
@@ -100,20 +99,6 @@ def test_hedged_statements_get_low_confidence():
     assert run("I think I might be allergic to shellfish").facts[0].confidence < 0.7
 
 
-@pytest.mark.parametrize("sentence,expected", [
-    ("since March 2024", (date(2024, 3, 1), None)),
-    ("since last month", (date(2025, 4, 1), None)),
-    ("last week", (date(2025, 5, 7), None)),
-    ("yesterday", (date(2025, 5, 13), None)),
-    ("two weeks ago", (date(2025, 4, 30), None)),
-    ("until June", (None, date(2025, 6, 1))),
-    ("until March", (None, date(2026, 3, 1))),
-    ("on 3 February 2024", (date(2024, 2, 3), None)),
-    ("from 2023-09-01 until 2024-01-31", (date(2023, 9, 1), date(2024, 1, 31))),
-    ("no date here", (None, None)),
-])
-def test_dates_are_relative_to_when_the_user_spoke(sentence, expected):
-    assert dates_in(sentence, TS.date()) == expected
 
 
 def test_offline_reply_summarises_recalled_memories_deterministically():

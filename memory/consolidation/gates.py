@@ -9,9 +9,10 @@ from __future__ import annotations
 from ..models import Fact, FactState
 from ..policy import ReviewPolicy
 from ..sensitive import secret_in
+from ..slots import slot_key
+from ..text import content_terms as content_tokens
 from ..text import normalise, stem
 from ..values import Decision, Verdict
-from .canon import content_tokens, slot_of
 from .plan import GateDecision
 
 # Words of the canonical templates ("Lives in", "Owns a", "Prefers", ...). They carry no
@@ -105,8 +106,8 @@ def is_duplicate(text: str, other: str, similarity: float) -> bool:
         return False
     # One value contains the other: the same fact when it fills the same slot ("Lives in
     # Bristol" / "Lives in Bishopston, Bristol"), or when the vectors agree it is.
-    slot = slot_of(text)
-    return (slot is not None and slot == slot_of(other)) or similarity >= NEAR_IDENTICAL
+    slot = slot_key(text)
+    return (slot is not None and slot == slot_key(other)) or similarity >= NEAR_IDENTICAL
 
 
 def dedup(subject: str, neighbours: list[tuple[Fact, float]]) -> tuple[GateDecision, Fact | None]:
@@ -144,12 +145,12 @@ def supersedes_id(subject: str, proposed: str, shown: set[str], owned: Fact | No
 def attach(subject: str, neighbours: list[tuple[Fact, float]]) -> tuple[GateDecision | None, Fact | None]:
     """A supersession the extractor missed is attached only to a retrieved active neighbour
     filling the same single-valued slot (invariant 33)."""
-    slot = slot_of(subject)
+    slot = slot_key(subject)
     if slot is None:
         return None, None
     for fact, sim in neighbours:
         if (fact.state == FactState.ACTIVE and not fact.superseded_by
-                and slot_of(fact.text) == slot and normalise(fact.text) != normalise(subject)):
+                and slot_key(fact.text) == slot and normalise(fact.text) != normalise(subject)):
             return GateDecision(gate="attach", subject=subject, decision="attach",
                                 reason=f"retrieved neighbour {fact.text!r} ({fact.id}, similarity "
                                        f"{sim:.2f}) fills the same slot {slot!r}"), fact

@@ -27,11 +27,12 @@ from ..models import (
 )
 from ..policy import ReviewPolicy
 from ..service import MemoryService
+from ..slots import slot_key
 from ..stores.base import RecallFilter
+from ..text import content_terms as content_tokens
 from ..text import normalise, require_user
 from ..values import Decision, Verdict, judge_pair
 from . import gates
-from .canon import content_tokens, slot_of
 from .extract import (
     EpisodeView,
     Extraction,
@@ -54,7 +55,7 @@ CONTEXT_EPISODES = 5  # earlier episodes shown as context (not evidence for new 
 NEIGHBOURS = 5  # nearest existing facts (every state) per extracted fact
 SHOWN_PER_EPISODE = 4  # active facts shown to the extractor per new episode
 MAX_SHOWN = 150
-PROFILE_SLOTS = {"home_city", "name", "job", "employer", "diet", "contact_channel", "age",
+PROFILE_SLOTS = {"home", "name", "job", "employer", "diet", "contact", "age",
                  "pronouns"}
 ALL_STATES = frozenset(FactState)
 
@@ -118,7 +119,7 @@ def _shown_facts(svc: MemoryService, user: str, new: list[Episode]) -> list[Fact
     profile slot (home city, job, diet, ...) plus, per new episode, the facts sharing its rarest
     words (IDF-weighted overlap over one read of the user's active facts: no query per episode)."""
     active = svc.store.list_facts(user, states={FactState.ACTIVE})
-    shown: dict[str, Fact] = {f.id: f for f in active if slot_of(f.text) in PROFILE_SLOTS}
+    shown: dict[str, Fact] = {f.id: f for f in active if slot_key(f.text) in PROFILE_SLOTS}
     index: dict[str, list[int]] = {}
     for i, f in enumerate(active):
         for tok in content_tokens(f.text):
@@ -203,11 +204,11 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
     # restates the stored value: earlier in-run values are history, not the current state.
     last_in_slot: dict[str, int] = {}
     for i, f in enumerate(facts):
-        slot = slot_of(f.text)
+        slot = slot_key(f.text)
         if slot:
             last_in_slot[slot] = i
     for i, f in enumerate(facts):
-        slot = slot_of(f.text)
+        slot = slot_key(f.text)
         b.fact(f, later_in_slot=slot is not None and last_in_slot.get(slot, i) > i)
     for d in extraction.denials:
         # Consolidation never retracts (invariant 34): a denial is shown, not acted on.

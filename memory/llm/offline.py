@@ -1,6 +1,7 @@
-"""OfflineLLM: deterministic, rule-based; no network, no key (issue 5).
+"""OfflineLLM: deterministic; no network, no key (issue 5).
 
-Extraction is `memory.llm.rules`; replies summarise the recalled memories the chat page puts in
+Extraction is the one reader (`memory/reading/`, invariant 535): the same readings and the same
+resolution as the chat agent, turned into the extractor's types. Replies summarise the recalled memories the chat page puts in
 the system prompt (see `memory.llm.memory_prompt`), most relevant to the last message first.
 """
 
@@ -8,10 +9,23 @@ from __future__ import annotations
 
 import re
 
-from ..consolidation.extract import Extraction, ExtractionInput, Usage
-from ..text import term_set, words
+from ..consolidation.extract import (
+    EpisodeView,
+    ExtractedDenial,
+    ExtractedFact,
+    ExtractedFeedback,
+    ExtractedPlaybook,
+    Extraction,
+    ExtractionInput,
+    Usage,
+)
+from ..reading import FactRef, read_message
+from ..reading.clauses import clauses, normalise
+from ..reading.procedures import content, fix_in, outcome_in
+from ..text import STOP_WORDS, term_set, words
 from . import MEMORY_HEADER
-from .rules import STOP, extract
+
+STOP = STOP_WORDS | {"new"}
 
 _MAX_CITED = 3
 
@@ -85,3 +99,60 @@ class OfflineLLM:
         if relevant:
             ack += " Related, I have on record: " + "; ".join(relevant) + "."
         return ack
+
+
+def _topic(ep: EpisodeView, history: list[EpisodeView]) -> str:
+    """The problem a fix refers to: the user's previous message in the session, if any."""
+    prior = [e for e in history if e.timestamp <= ep.timestamp and e.id != ep.id
+             and (ep.session_id is None or e.session_id == ep.session_id)]
+    return prior[-1].text if prior else ep.text
+
+
+def extract(req: ExtractionInput) -> Extraction:
+    """The reader's operations for every new episode, as an Extraction. Pure."""
+    out = Extraction()
+    facts = [FactRef(id=f.id, text=f.text, state=f.state, fact_type=f.fact_type.value)
+             for f in req.facts]
+    history = sorted(req.episodes, key=lambda e: (e.timestamp, e.id))
+    for ep in history:
+        if not ep.new:
+            continue
+        rest = []
+        for s in clauses(normalise(ep.text)):
+            _feedback(s, ep, history, req, out)
+            fix = fix_in(s, _topic(ep, history))
+            if fix is None:
+                rest.append(s)
+                continue
+            out.playbooks.append(ExtractedPlaybook(
+                name=fix.name, trigger=fix.trigger, steps=fix.steps, confidence=fix.confidence,
+                evidence=[ep.id], reason="the user says these steps fixed it"))
+        for op in read_message(" ".join(rest), ep.timestamp, facts).operations:
+            if op.op == "retract":
+                out.denials.append(ExtractedDenial(text=op.evidence or op.old_text or "",
+                                                   target_id=op.old_id, evidence=[ep.id],
+                                                   reason=op.reason))
+            elif op.op in ("write", "supersede") and op.text:
+                out.facts.append(ExtractedFact(
+                    text=op.text, fact_type=op.fact_type, slot=op.slot,
+                    confidence=op.confidence, evidence=[ep.id], supersedes_id=op.old_id,
+                    contradiction="natural" if op.old_id else None, valid_from=op.valid_from,
+                    reason=op.reason))
+    return out
+
+
+def _feedback(s: str, ep: EpisodeView, history: list[EpisodeView], req: ExtractionInput,
+              out: Extraction) -> None:
+    outcome = outcome_in(s)
+    if outcome is None or not req.playbooks:
+        return
+    want = content(" ".join([s, _topic(ep, history), *req.assistant_context[-1:]]))
+    scored = [(len(want & content(" ".join([pb.name, pb.trigger, *pb.steps]))), pb)
+              for pb in req.playbooks]
+    score, best = max(scored, key=lambda x: x[0])
+    if score == 0 or any(fb.playbook_id == best.id and ep.id in fb.evidence
+                         for fb in out.feedback):
+        return
+    out.feedback.append(ExtractedFeedback(
+        playbook_id=best.id, outcome=outcome, evidence=[ep.id],
+        reason=f"user reports the advice {'failed' if outcome == 'failure' else 'worked'}: {s!r}"))

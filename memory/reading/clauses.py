@@ -1,0 +1,55 @@
+"""Normalise a message and split it into clauses.
+
+Normalising removes what no reader should see (invisible format characters, bidi controls),
+folds typographic quotes, and expands contractions and texting shorthand from `words.json`
+(`im` -> `I am`), so the cue table reads one spelling. Splitting cuts at sentence ends and at
+a conjunction that starts a new subject ("... and I am a dentist").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .tables import words
+
+MAX_CHARS = 32_000
+_SENTENCE = re.compile(r"(?<=[.!?;\n])\s+|\n+|(?<=[!?])(?=\S)")
+_JOIN = re.compile(r"\s*(?:,\s*)?\b(?:and|but|so|also|plus|then|,)\s+(?=(?:i|we|my|our|i'm|i've|"
+                   r"we're|we've|me and)\b)|\s*,\s*(?=(?:i|we|my|our)\s)|\s+-\s+|\s*\u2014\s*",
+                   re.IGNORECASE)
+
+
+def normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
+        "\u201d", '"')
+    text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    expand = words()["expand"]
+    assert isinstance(expand, dict)
+
+    def fix(m: re.Match[str]) -> str:
+        w = m.group(0)
+        low = w.lower()
+        if low in expand:
+            out = str(expand[low])
+            return out[:1].upper() + out[1:] if w[:1].isupper() or low.startswith("i") and \
+                out.startswith("i ") else out
+        return w
+
+    text = re.sub(r"(?<![\w'])[\w]+(?:'[\w]+)?(?![\w'])|w/|b/c", fix, text)
+    text = re.sub(r"\bi\b", "I", text)
+    return " ".join(text.split(" ")).strip()
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a normalised message, each with its own end punctuation kept."""
+    out: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        s = sentence.strip()
+        if not s:
+            continue
+        parts = [p.strip(" ,") for p in _JOIN.split(s) if p and p.strip(" ,")]
+        out += parts
+    return out

@@ -1,0 +1,88 @@
+"""The one reading of a message, shared by the chat agent and consolidation (invariant 535):
+normalise -> clauses -> read each clause -> resolve against the user's facts -> policy.
+
+Both offline paths call `read_message`; with a model configured, the model produces readings
+and the same `resolve` decides what they change. Pure: the facts and the time are arguments.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from .clauses import MAX_CHARS, clauses, normalise
+from .model import FactRef, Operation, Reading
+from .read import has_phrase, read_clause, tokens
+from .resolve import resolve
+
+
+class MessageReading(BaseModel):
+    text: str
+    readings: list[Reading]
+    operations: list[Operation]
+
+    @property
+    def questions(self) -> list[Reading]:
+        return [r for r in self.readings if r.kind == "question"]
+
+    @property
+    def garbled(self) -> int:
+        return sum(r.garbled for r in self.readings)
+
+
+def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageReading:
+    """Every clause of a message read and resolved. A message too long to read is read as
+    nothing (the caller refuses it with a clear message first)."""
+    text = normalise(message[:MAX_CHARS])
+    readings = _pronouns([read_clause(c, now) for c in clauses(text)])
+    ops: list[Operation] = []
+    touched: set[str] = set()
+    taken_back = any(r.reason == "forget request taken back" for r in readings) or any(
+        has_phrase(tokens(r.clause), "forget_taken_back") for r in readings)
+    for r in readings:
+        for op in resolve(r, facts):
+            if op.op == "forget" and taken_back:
+                continue
+            if op.old_id and op.old_id in touched:
+                continue  # one change per fact per message
+            if op.text and any(o.text == op.text for o in ops):
+                continue
+            if op.old_id:
+                touched.add(op.old_id)
+            ops.append(op)
+    return MessageReading(text=text, readings=readings, operations=_replacements(ops))
+
+
+def _replacements(ops: list[Operation]) -> list[Operation]:
+    """An ending followed by a new value in the same message is one replacement ("sold the
+    Golf and picked up a Škoda", "gave up guitar, switched to ukulele"): the new value
+    supersedes the fact that ended, which keeps its history (invariant 533)."""
+    out: list[Operation] = []
+    for op in ops:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.op == "supersede" and (prev.text or "").startswith(
+                "No longer") and op.op == "write" and op.text and op.status == "active"):
+            out[-1] = op.model_copy(update={"op": "supersede", "old_id": prev.old_id,
+                                            "old_text": prev.old_text,
+                                            "evidence": f"{prev.evidence} {op.evidence}"})
+            continue
+        out.append(op)
+    return out
+
+
+def _pronouns(readings: list[Reading]) -> list[Reading]:
+    """"she/he/they" is the person the message named just before (a relative or a named
+    person), never the user (invariant 533)."""
+    out: list[Reading] = []
+    last: Reading | None = None
+    for r in readings:
+        if r.reason == "a pronoun subject" and last is not None and r.text:
+            who = " ".join(w for w in ((last.relation or "").capitalize(), last.person) if w)
+            r = r.model_copy(update={"person": last.person, "relation": last.relation,
+                                     "subject": last.subject, "reason": "",
+                                     "text": f"{who} {r.text[:1].lower()}{r.text[1:]}"})
+        if r.person or r.relation:
+            last = r
+        out.append(r)
+    return out

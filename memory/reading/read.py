@@ -1,0 +1,490 @@
+"""Read one clause into a `Reading`: who it is about, which slot, which value, when, how sure.
+
+Stages, each a small pure function: `tokens` (words with their spans and stems), `subject`
+(self / a relative / someone else), the clause's kind (question, forget request, hypothetical),
+`match_cue` (the cue table row whose stems occur right after the subject), `value_after` (the
+value span the row's shape allows), and `check_value` (a value must read as English the user
+would sign; anything else is counted as garbled and never written, invariant 532).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..slots import SLOTS, kind_of, render
+from ..text import stem
+from ..when import Tense, dates_in, strip_dates
+from .model import Reading
+from .tables import Cue, cues, phrase_set, word_list, words
+
+_TOKEN = re.compile(r"[\w][\w'.+&/-]*[\w+]|[\w]", re.UNICODE)
+_FUTURE = re.compile(r"\b(?:will|going to|gonna|planning to|plan to|booked|flying|leaving|"
+                     r"next|tomorrow|coming|upcoming|in \w+ (?:days?|weeks?|months?)|"
+                     r"am (?:moving|starting|flying|going|visiting|seeing|getting|off)|"
+                     r"(?:am|is|are|'s|'re) \w+ing (?:to|in|on|from|at)\b|"
+                     r"(?:to|for|until|till|by) (?:the )?\d{1,2}(?:st|nd|rd|th)?\b|"
+                     r"are (?:moving|flying|going|visiting|getting)|from (?:january|february|"
+                     r"march|april|may|june|july|august|september|october|november|december))\b",
+                     re.IGNORECASE)
+_DETERMINERS = {"a", "an", "the", "two", "three", "four", "five", "six", "some", "another",
+                "new", "second", "one", "2", "3", "4", "5", "our", "my"}
+_NAME_JOIN = {"of", "upon", "de", "la", "le", "del", "da", "do", "dos", "das", "am", "an",
+              "der", "den", "on", "sur", "y", "i", "&"}
+
+
+@dataclass(frozen=True)
+class Tok:
+    word: str  # as said
+    low: str
+    stem: str
+    start: int
+    end: int
+
+
+def tokens(text: str) -> list[Tok]:
+    out = []
+    for m in _TOKEN.finditer(text):
+        w = m.group(0).rstrip(".")
+        low = w.lower()
+        out.append(Tok(w, low, stem(low.replace("'", "")), m.start(), m.start() + len(w)))
+    return out
+
+
+# Words that may sit inside a cue without changing it ("I'm really into", "I've also got").
+_SKIP = frozenset(stem(w) for w in "really so very quite totally actually also just now still "
+                  "currently always even been finally officially".split())
+
+
+def _find(stems: list[str], phrase: tuple[str, ...], start: int = 0) -> int:
+    """Where `phrase` starts in `stems` (from `start`), allowing _SKIP words between its
+    words; -1 when it is not there."""
+    return _find_span(stems, phrase, start)[0]
+
+
+def _find_span(stems: list[str], phrase: tuple[str, ...], start: int = 0) -> tuple[int, int]:
+    """(start, end) of `phrase` in `stems`, skipped words included; (-1, -1) when absent."""
+    n = len(phrase)
+    for i in range(start, len(stems) - n + 1):
+        if stems[i] != phrase[0]:
+            continue
+        j, k = i + 1, 1
+        while k < n and j < len(stems):
+            if stems[j] == phrase[k]:
+                k += 1
+            elif stems[j] not in _SKIP:
+                break
+            j += 1
+        if k == n:
+            return i, j
+    return -1, -1
+
+
+def has_phrase(toks: list[Tok], table: str) -> bool:
+    stems = [t.stem for t in toks]
+    return any(_find(stems, p) >= 0 for p in phrase_set(table))
+
+
+def _lead(toks: list[Tok]) -> int:
+    """How many leading tokens are discourse ("oh", "btw", "quick update")."""
+    stems = [t.stem for t in toks]
+    i, moved = 0, True
+    while moved:
+        moved = False
+        for p in sorted(phrase_set("discourse") | phrase_set("hedges") | {("think",)},
+                        key=len, reverse=True):
+            if tuple(stems[i:i + len(p)]) == p and i + len(p) < len(stems):
+                i, moved = i + len(p), True
+                break
+    return i
+
+
+def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
+    """(subject, index after it, relation word, person's name) of the clause from token i."""
+    low = [t.low for t in toks]
+    for p in sorted(word_list("self"), key=lambda s: -len(s.split())):
+        n = len(p.split())
+        if low[i:i + n] == p.split():
+            return "self", i + n, None, ""
+    group = _relation_at(low, i)
+    if group is not None:  # "Papa shifted to Goa", "amma and appa have moved"
+        rel, j = group
+        return "relative", j, rel, ""
+    if i < len(low) and low[i] in ("my", "our", "her", "his"):
+        j = i + 1
+        word = low[j] if j < len(low) else ""
+        found = next((r for r in word_list("relations")
+                      if low[j:j + len(r.split())] == r.split()), None)
+        if found is not None:
+            rel = found
+            j += len(rel.split())
+            name = ""
+            if j < len(toks) and toks[j].word[:1].isupper() and toks[j].low not in ("i",):
+                name, j = toks[j].word, j + 1
+            if j < len(low) and low[j] in ("is", "has", "and") and low[i] == "my" and rel:
+                pass
+            return "relative", j, rel, name
+        if word.rstrip("s") in word_list("others") or word in word_list("others"):
+            nxt = low[j + 1:j + 3]
+            if nxt[:1] == ["is"] or "me" in nxt:  # "my manager is Priya", "my GP put me on"
+                return "self", i, None, ""
+            return "other", j + 1, None, ""
+        if low[i] in ("her", "his"):
+            return "other", j, None, ""  # "his name is Oskar": someone else's attribute
+        return "self", i, None, ""  # "my phone is ...": the user's own attribute
+    if i < len(toks):
+        t = toks[i]
+        if t.low in ("he", "she", "they", "someone", "somebody", "everyone"):
+            return "other", i + 1, None, ""
+        nxt = toks[i + 1].low if i + 1 < len(toks) else ""
+        if t.low.endswith("'s") and nxt.endswith(("ing", "ed")) or (
+                t.low not in word_list("function_words") and t.low not in _NOT_NAMES
+                and nxt in word_list("person_verbs") and kind_of(t.low) is None
+                and (t.word[:1].isupper() or nxt != "is")):
+            name = t.word.removesuffix("'s")
+            return "other", i + 1, None, name[:1].upper() + name[1:]
+    return "self", i, None, ""  # no subject said: texting ("moved to leeds") or a canonical text
+
+
+_NOT_NAMES = frozenset({"it", "that", "this", "there", "everything", "nothing", "something",
+                        "what", "which", "who", "here", "today", "yesterday", "tomorrow", "got",
+                        "just", "finally", "also", "new", "old", "big", "news", "update", "sold",
+                        "bought", "moved", "started", "quit", "left", "switched", "changed"})
+
+
+def _relation_at(low: list[str], i: int) -> tuple[str, int] | None:
+    """A relation said bare at the start ("Papa", "amma and appa", "mum"), canonicalised."""
+    groups = words()["relation_groups"]
+    assert isinstance(groups, dict)
+    names = sorted(((n, canon) for canon, ns in groups.items() for n in ns),
+                   key=lambda x: -len(x[0].split()))
+    for name, canon in names:
+        n = len(name.split())
+        if low[i:i + n] == name.split() and (i + n < len(low)) and low[i + n] in (
+                word_list("person_verbs") + ("have", "are", "just", "finally")):
+            return canon, i + n
+    return None
+
+
+def match_cues(toks: list[Tok], start: int, subj_end: int) -> list[tuple[Cue, int, int]]:
+    """The cue rows whose stems occur near the clause's start, most specific first: longer
+    cues before shorter, then earlier before later: (row, start, end)."""
+    stems = [t.stem for t in toks]
+    found = []
+    for cue in cues():
+        at, end = _find_span(stems, cue.stems, start)
+        while 0 <= at <= subj_end + 6:
+            found.append((cue, at, end))
+            at, end = _find_span(stems, cue.stems, at + 1)
+    generic = {"owns", "uses", "likes", "attribute"}
+    return sorted(found, key=lambda f: (-len(f[0].stems), f[0].slot in generic, f[1]))
+
+
+def _stop_at(toks: list[Tok], i: int, table: str) -> bool:
+    stems = [t.stem for t in toks]
+    return any(tuple(stems[i:i + len(p)]) == p for p in phrase_set(table))
+
+
+def _span(toks: list[Tok], a: int, b: int, clause: str) -> str:
+    return clause[toks[a].start:toks[b - 1].end] if b > a else ""
+
+
+def value_after(toks: list[Tok], at: int, shape: str, clause: str) -> str:
+    """The value a row's shape allows from token `at` on."""
+    n = len(toks)
+    if at >= n:
+        return ""
+    if shape in ("place", "org"):
+        j = at
+        if toks[j].low == "the" and shape == "org":
+            j += 1
+        k = j
+        while k < n and k - j < 6:
+            t = toks[k]
+            capital = t.word[:1].isupper() or t.word[:1].isdigit()
+            if k > j and clause[toks[k - 1].end:t.start].strip() in (",", "(", ")", "-", "!", "?"):
+                if not (shape == "place" and capital and k - j <= 2):
+                    break
+            if t.low in _NAME_JOIN and k > j and k + 1 < n and toks[k + 1].word[:1].isupper():
+                k += 1
+                continue
+            if t.low in ("in", "near", "outside") and toks[j].low in ("a", "an") and \
+                    k + 1 < n and toks[k + 1].word[:1].isupper():
+                k += 1  # "a house in Frome"
+                continue
+            if k > j and t.low in word_list("place_stops") and not capital:
+                break
+            if k == j and t.low in word_list("place_stops") and t.low not in ("a", "an"):
+                return ""
+            if k == j and t.low in ("a", "an") and shape == "org":
+                return ""  # "joined a choir": an organisation is named, not counted
+            if not capital and k > j and toks[j].word[:1].isupper():
+                break  # "Bath now" / "Leeds last month": a lower-case word ends a proper name
+            k += 1
+        return _span(toks, at if shape == "org" and toks[at].low == "the" else j, k, clause)
+    if shape == "name":
+        k = at
+        while k < n and k - at < 3 and toks[k].low not in word_list("stop_value") and (
+                toks[k].word[:1].isupper() or k == at) and toks[k].low not in word_list("pronouns"):
+            k += 1
+        return _span(toks, at, k, clause)
+    if shape == "swap":  # "from X to Y", "X with Y", "X for Y": the value is Y
+        to = next((k for k in range(at, min(n, at + 8)) if toks[k].low in ("to", "with", "for")),
+                  None)
+        return value_after(toks, to + 1, "thing", clause) if to is not None else ""
+    if shape == "attribute":  # "my terminal is Ghostty": "terminal is Ghostty"
+        is_at = next((k for k in range(at, min(n, at + 4)) if toks[k].low == "is"), None)
+        if is_at is None or is_at == at:
+            return ""
+        after = value_after(toks, is_at + 1, "thing", clause)
+        return f"{_span(toks, at, is_at, clause)} is {after}" if after else ""
+    if shape == "name_only":  # "I'm Priyanka": one name and nothing after it but a pause
+        t = toks[at]
+        if (t.word[:1].isupper() and t.low not in word_list("diets") and kind_of(t.low) is None
+                and (at + 1 == n or clause[t.end:toks[at + 1].start].strip() in (",", "!", ".", "-")
+                     or toks[at + 1].low in ("btw", "here", "and"))):
+            return t.word
+        return ""
+    if shape == "years":
+        if toks[at].low.isdigit() and 0 < int(toks[at].low) < 120:
+            return toks[at].low
+        return ""
+    if shape == "diet":
+        for d in sorted(word_list("diets"), key=len, reverse=True):
+            if " ".join(t.low for t in toks[at:at + len(d.split())]) == d:
+                return d
+        return ""
+    while at < n - 1 and toks[at].low in word_list("lead_adverbs"):
+        at += 1
+    k = at
+    limit = 8
+    while k < n and k - at < limit:
+        t = toks[k]
+        gap = clause[toks[k - 1].end:t.start].strip() if k > at else ""
+        appositive = gap == "," and t.word[:1].isupper() and t.low != "i" and shape == "thing"
+        if gap in (",", ";", "(", "-", "!", "?", ":") and not (gap == "," and shape == "fav") \
+                and not appositive:
+            break
+        if k > at and _stop_at(toks, k, "stop_value") and not (
+                shape == "fav" and t.low == "is") and not (
+                t.low in ("and", "&") and k + 1 < n and shape in ("thing", "food", "med")
+                and (toks[k + 1].low in _DETERMINERS or toks[k + 1].word[:1].isupper()
+                     or toks[k + 1].low.isdigit())) and not (
+                t.low == "of" and shape in ("thing", "med")):
+            break
+        k += 1
+    value = _span(toks, at, k, clause)
+    if shape == "role":
+        head = toks[k - 1].low if k > at else ""
+        words_ = {t.low for t in toks[at:k]}
+        if words_ & set(word_list("not_roles")) or not any(
+                head.endswith(s) for s in word_list("role_suffixes")):
+            return ""
+    if shape == "condition" and not any(value.lower().startswith(c)
+                                        for c in word_list("conditions")):
+        return ""
+    if shape == "med" and not any(re.search(r"\b" + re.escape(m) + r"\b|\d\s*mg\b", value.lower())
+                                  for m in word_list("medicines")):
+        return ""
+    if shape == "sport" and not any(value.lower().startswith(s) for s in word_list("sports")):
+        return ""
+    if shape == "club" and not any(re.search(r"\b" + c + r"\b", value.lower())
+                                   for c in word_list("clubs")):
+        return ""
+    if shape == "thing" and toks[at].low.endswith("ed") and not toks[at].word[:1].isupper():
+        return ""  # "got engaged", "got promoted": a participle is no thing one has
+    if shape == "ing" and not toks[at].low.endswith("ing"):
+        return ""
+    if shape == "relation" and toks[at].low not in word_list("relations"):
+        return ""
+    if shape == "service" and not (value.lower() in word_list("services")
+                                   or value[:1].isupper()):
+        return ""
+    if shape == "software" and not value[:1].isupper():
+        return ""
+    return value
+
+
+def attribute_before(toks: list[Tok], at: int, end: int, clause: str) -> str:
+    """"Ghostty is my terminal": "terminal is Ghostty"."""
+    key = value_after(toks, end, "thing", clause)
+    said = value_before(toks, at, clause)
+    return f"{key} is {said}" if key and said and len(key.split()) <= 3 else ""
+
+
+def value_before(toks: list[Tok], at: int, clause: str) -> str:
+    """The words right before a cue that takes its value first ("a bad sesame allergy")."""
+    k = at
+    while k > 0 and at - k < 3 and toks[k - 1].low not in word_list("function_words") and \
+            toks[k - 1].low not in ("bad", "severe", "mild", "slight", "serious", "new", "become",
+                                    "became", "get", "got", "getting", "developing", "develop",
+                                    "developed") and not toks[k - 1].low.endswith(("ing", "ed")):
+        k -= 1
+    return _span(toks, k, at, clause)
+
+
+def check_value(value: str) -> str:
+    """Why a value does not read as English the user would sign, or "" (invariant 532)."""
+    toks = [t.low for t in tokens(value)]
+    if not toks:
+        return "no value"
+    if len(toks) > 10:
+        return "value too long"
+    if set(toks) & set(word_list("pronouns")) - {"i"} or "i" in toks:
+        return "a pronoun in the value"
+    if toks[0] in ("and", "or", "to", "of", "is", "are", "am", "was", "were", "be", "been", "not",
+                   "no", "never", "become", "became", "being", "got", "get", "seen", "done",
+                   "that", "which", "who", "because", "but", "with", "for", "at", "in", "on"):
+        return "starts with a function word"
+    if toks[-1] in word_list("function_words") and toks[-1] not in ("it", "us", "me", "one"):
+        return "ends with a function word"
+    if {"am", "are", "was", "were", "is"} & set(toks[1:]):
+        return "a verb inside the value"
+    dets = [i for i, t in enumerate(toks) if t in ("a", "an", "the")]
+    if any(b - a <= 2 for a, b in zip(dets, dets[1:], strict=False)):
+        return "a doubled article"  # "the learning the cello"
+    return ""
+
+
+def _clean_value(value: str) -> str:
+    value = re.sub(r"^(?:my|our)\s+", "", value.strip(), flags=re.IGNORECASE)
+    value = value.strip(" ,.;:!?\"'")
+    trailing = sorted(word_list("trailing"), key=len, reverse=True)
+    changed = True
+    while changed and value:
+        changed = False
+        for t in trailing:
+            if value.lower().endswith(" " + t):
+                value, changed = value[:-len(t) - 1].rstrip(" ,"), True
+                break
+    return value
+
+
+_PAST = re.compile(r"\b(?:was|were|did|had|ago|last|since|yesterday|\w{3,}ed)\b", re.IGNORECASE)
+
+
+def tense_of(clause: str) -> Tense:
+    """The tense a date without a year is read in: a future or progressive verb, or a date that
+    is a target ("for 3 January"), looks ahead; a past verb looks back; a present statement of
+    something dated ("I have an appointment on 15 December") looks ahead."""
+    if _FUTURE.search(clause):
+        return "future"
+    return "past" if _PAST.search(clause) else "future"
+
+
+def read_clause(clause: str, now: datetime) -> Reading:
+    """One clause, read. Pure."""
+    r = Reading(clause=clause)
+    all_toks = tokens(clause)
+    if not all_toks:
+        return r.model_copy(update={"kind": "nothing", "reason": "no words"})
+    lead = _lead(all_toks)
+    toks = all_toks[lead:]
+    first = toks[0].low if toks else ""
+    asks = first in ("what", "where", "when", "who", "which", "why", "how", "whats",
+                     "remind") or (first in word_list("question_starts") and len(toks) > 1
+                                   and toks[1].low in ("i", "you", "we", "my", "me", "there", "it"))
+    uptalk = clause.rstrip().endswith("?") and not asks and has_phrase(all_toks, "hedges")
+    if (clause.rstrip().endswith("?") or asks) and not uptalk:
+        return r.model_copy(update={"kind": "question"})
+    if has_phrase(toks[:4], "forget") or has_phrase(toks, "forget") and first in (
+            "please", "can", "could", "forget", "delete", "remove", "erase"):
+        if has_phrase(toks, "forget_taken_back"):
+            return r.model_copy(update={"kind": "nothing", "reason": "forget request taken back"})
+        stems = [t.stem for t in toks]
+        at = max(_find(stems, p) + len(p) for p in phrase_set("forget") if _find(stems, p) >= 0)
+        target = clause[toks[at].start:] if at < len(toks) else ""
+        return r.model_copy(update={"kind": "forget", "target": target})
+    subj, after, rel, name = subject(toks, 0)
+    hedged = has_phrase(all_toks, "hedges") or uptalk
+    hypothetical = has_phrase(toks, "hypotheticals")
+    tense = tense_of(clause)
+    when = next((w for w in dates_in(clause, now, tense) if w.kind != "rel_season"), None)
+    plain = strip_dates(clause, now)
+    ptoks = tokens(plain)
+    plead = _lead(ptoks)
+    psubj, pafter, _, _ = subject(ptoks, plead)
+    found = None
+    value = ""
+    fallback: tuple[tuple[Cue, int, int], str] | None = None
+    for cue, at, end in match_cues(ptoks, plead, pafter):
+        if cue.shape == "attribute_before":
+            said = attribute_before(ptoks, at, end, plain)
+        elif cue.before:
+            said = value_before(ptoks, at, plain)
+        else:
+            said = value_after(ptoks, end, cue.shape, plain)
+        said = _clean_value(said)
+        checked = said.split(" is ", 1)[-1] if cue.slot == "attribute" else said
+        if said and not check_value(checked):
+            found, value = (cue, at, end), said
+            break
+        if said and fallback is None:
+            fallback = ((cue, at, end), said)
+    if found is None and fallback is not None:
+        found, value = fallback  # read, but garbled: counted and never written
+    denial = has_phrase(toks, "denials") and not (found and found[0].slot in ("avoids", "dislikes"))
+    ending = has_phrase(toks, "endings")
+    r = r.model_copy(update={"subject": subj, "relation": rel, "hedged": hedged,
+                             "when": when.day if when else None,
+                             "future": bool(when and when.future) or tense == "future"})
+    pronoun = subj == "other" and not name and first in ("she", "he", "they")
+    if subj == "other" and not name and not pronoun:
+        return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
+    if denial and subj == "self":
+        target = " ".join(t.word for t in toks[after:] if t.low not in
+                          word_list("function_words") and t.stem not in
+                          {p[0] for p in phrase_set("denials")})
+        return r.model_copy(update={"act": "deny", "target": target})
+    if found is None:
+        if ending and subj == "self":
+            target = " ".join(t.word for t in toks[after:]
+                              if t.low not in word_list("function_words"))
+            return r.model_copy(update={"act": "end", "target": target})
+        return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read"})
+    cue, at, end = found
+    if hypothetical and not (cue.slot in ("allergy", "condition", "medication") and hedged):
+        return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
+    if cue.slot == "plan" and when is None:
+        return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date"})
+    act = cue.act
+    if ending and cue.act != "change" and cue.slot not in ("avoids",):
+        act = "end"
+    elif act == "state" and has_phrase(toks, "changes"):
+        act = "change"
+    old = ""
+    if ending and act == "change":  # "gave up guitar, switched to ukulele": what ended is old
+        old = " ".join(t.word for t in toks if t.low not in word_list("function_words")
+                       and t.low not in value.lower().split())
+    m = re.search(r"\b(?:from|instead of|rather than|replac\w* (?:the |my |our )?)(?P<old>[\w .+-]{2,40}?)"
+                  r"\s+(?:to|with|for|now|$)", plain, re.IGNORECASE)
+    if m:
+        old = m.group("old").strip()
+    problem = check_value(value.split(" is ", 1)[-1] if cue.slot == "attribute" else value) \
+        if value else "no value"
+    text = ""
+    if not problem:
+        template = cue.template or SLOTS[cue.slot].template
+        text = template.format(v=value)
+        text = text[:1].upper() + text[1:]
+        if subj in ("relative", "other") and (rel or name):
+            said = text[:1].lower() + text[1:]
+            who = f"{rel.capitalize()} {name}" if rel and name else (rel or "").capitalize() or name
+            text = f"{who.strip()} {said}"
+    slot = cue.slot
+    if slot in ("owns", "uses") and kind_of(value) in ("dog", "cat"):
+        slot = "pet"
+    if slot == "home" and cue.shape == "swap" and kind_of(value):
+        slot = "uses"  # "moved from fish to zsh": a tool, not a town
+        text = SLOTS["uses"].template.format(v=value) if text and subj == "self" else text
+    return r.model_copy(update={
+        "slot": slot, "value": value, "text": text, "act": act, "old_value": old,
+        "person": name, "key": value.split(" is ")[0].lower() if cue.slot == "attribute" else "",
+        "garbled": bool(problem and value), "reason": problem,
+        "target": value, "kind": "statement",
+        **({"reason": "a pronoun subject"} if pronoun and not problem else {})})
+
+
+def render_slot(slot: str, value: str) -> str:
+    return render(slot, value)

@@ -1,0 +1,214 @@
+"""Resolve readings against the user's facts: new, supersede, retract, forget, or nothing; then
+the policy decides what may become active (invariant 533).
+
+The same code resolves the offline reader's readings and a model's: it knows nothing of who
+read the message. Rules of the system, not of English:
+- a single-valued slot (home, employer, name; a phone, an editor) holds one active value: a new
+  value supersedes the one on record, the same value writes nothing;
+- an ending or a denial needs a fact on record it points at (shared words, or the same kind of
+  thing: "the dog" points at "a beagle called Biscuit"); without one it writes nothing;
+- news about a relative changes only a fact about that relative, never the user's own;
+- active only when the reading is whole: the user (or a named relative) is the subject, the
+  slot is known, the value reads as English, no hedge. Otherwise a candidate with the reason, or
+  nothing (invariant 534).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..slots import SLOTS, kind_of, single_kind, slot_keys, slot_of
+from ..text import STOP_WORDS, term_set
+from .model import FactRef, Operation, Reading
+from .tables import words
+
+CANDIDATE_CONFIDENCE = 0.6
+_STOP = STOP_WORDS | {"new", "no", "longer", "any", "more", "never", "had", "have", "has", "got",
+                      "wrong", "true", "actually", "really", "sold", "gave", "away", "stopped",
+                      "quit", "left", "anymore", "one", "thing", "i", "we", "my", "our", "it",
+                      "want", "wanting", "like", "use", "said", "stuff", "memory",
+                      "say", "about", "bit", "part", "note", "fact", "info"}
+
+
+def _terms(text: str) -> frozenset[str]:
+    return term_set(text, stop=_STOP, min_len=2)
+
+
+def _about_relative(fact: FactRef, relation: str | None) -> bool:
+    """The fact is about this relation, by any of its names ("Papa" is "Father")."""
+    if not relation:
+        return False
+    groups = words()["relation_groups"]
+    assert isinstance(groups, dict)
+    names = next((g for c, g in groups.items() if relation == c or relation in g), [relation])
+    return any(re.search(r"\b" + re.escape(n) + r"\b", fact.text, re.IGNORECASE)
+               for n in [*names, relation])
+
+
+def _own(fact: FactRef) -> bool:
+    """A fact about the user, not about a relative of theirs."""
+    return not re.match(r"^(?:her|his|their|my)?\s*(?:sister|brother|mum|mom|mother|dad|father|"
+                        r"parents|son|daughter|partner|husband|wife|cousin|aunt|uncle|niece|"
+                        r"nephew|gran\w*|grand\w*)\b", fact.text, re.IGNORECASE)
+
+
+def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True) -> FactRef | None:
+    """The fact a denial, ending or forget request points at: most shared words, else the same
+    kind of thing. None when nothing on record is named."""
+    want = _terms(target)
+    kind = kind_of(target)
+    best, score = None, 0.0
+    need = 0.5 if strong else 1.5
+    for f in facts:
+        shared = len(want & _terms(f.text))
+        s = shared + (0.5 if kind and kind_of(f.text) == kind else 0.0)
+        if s > score:
+            best, score = f, s
+    return best if score >= need else None
+
+
+def about_person(r: Reading, facts: list[FactRef]) -> FactRef | None:
+    """The fact on record about the relative or named person a reading is about, best first:
+    the same slot, else the one that says most of what the reading's slot is about."""
+    named = [f for f in facts if f.state == "active" and not _own(f) or (
+        r.person and re.search(r"\b" + re.escape(r.person) + r"\b", f.text, re.IGNORECASE))]
+    mine = [f for f in named if (r.relation and _about_relative(f, r.relation)) or (
+        r.person and re.search(r"\b" + re.escape(r.person) + r"\b", f.text, re.IGNORECASE))]
+    if not mine:
+        return None
+    for f in mine:
+        if slot_of(_predicate(f.text, r.relation or r.person)) == r.slot:
+            return f
+    want = _terms(SLOTS[r.slot].query) if r.slot in SLOTS else frozenset()
+    scored = sorted(mine, key=lambda f: -len(want & _terms(f.text)))
+    return scored[0] if want & _terms(scored[0].text) else None
+
+
+def _same_slot(r: Reading, facts: list[FactRef]) -> FactRef | None:
+    if r.subject in ("relative", "other"):
+        return about_person(r, facts)
+    if r.slot == "attribute" and r.key:
+        key_terms = _terms(r.key)
+        return next((f for f in facts if f.state == "active" and _own(f)
+                     and key_terms and key_terms <= _terms(f.text)), None)
+    key = _key(r)
+    if key is None:
+        return None
+    for f in facts:
+        if f.state != "active":
+            continue
+        if _own(f) and key in slot_keys(f.text):
+            return f
+        if _own(f) and key == r.slot and slot_of(f.text) == r.slot:
+            return f
+    return None
+
+
+def _predicate(text: str, relation: str | None) -> str:
+    """"Sister Anjali lives in London" -> "lives in London"."""
+    m = re.search(r"\b" + re.escape(relation or "") + r"\b\s*(?:[A-Z][\w'-]+\s+)?(.*)$", text,
+                  re.IGNORECASE)
+    return m.group(1) if m else text
+
+
+def _key(r: Reading) -> str | None:
+    if r.slot is None:
+        return None
+    slot = SLOTS.get(r.slot)
+    if slot is not None and slot.single:
+        return r.slot
+    if r.slot in ("owns", "uses"):
+        kind = kind_of(r.value)
+        return f"thing:{kind}" if single_kind(kind) else None
+    return None
+
+
+def _same_value(r: Reading, fact: FactRef) -> bool:
+    mine = _terms(r.value)
+    return bool(mine) and mine <= _terms(fact.text)
+
+
+def _op(r: Reading, op: str, *, text: str | None = None, old: FactRef | None = None,
+        status: str = "active", reason: str = "") -> Operation:
+    slot = SLOTS.get(r.slot or "")
+    fact_type = slot.fact_type if slot else "world"
+    if r.subject == "relative":
+        fact_type = "world"
+    dated = op in ("write", "supersede")
+    return Operation(op=op, status=status, text=text, slot=r.slot, fact_type=fact_type,
+                     old_id=old.id if old else None, old_text=old.text if old else None,
+                     valid_from=r.when if dated else None,
+                     confidence=CANDIDATE_CONFIDENCE if status == "candidate" else 0.9,
+                     reason=reason, evidence=r.clause)
+
+
+def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
+    """The operations one reading implies against the user's facts. Pure."""
+    active = [f for f in facts if f.state == "active"]
+    if r.kind == "forget":
+        target = pointed_at(r.target, active)
+        return [_op(r, "forget", old=target)] if target else []
+    if r.kind != "statement" or r.reason == "a pronoun subject":
+        return []  # a pronoun nobody in the message names: not the user, no one on record
+    if r.act == "deny":
+        target = pointed_at(r.target, [f for f in active if _own(f)])
+        if target is None:
+            return []
+        return [_op(r, "retract", old=target, status="candidate" if r.hedged else "active",
+                    reason="hedged denial" if r.hedged else "the user says it was never true")]
+    if r.act == "end" and not r.text:
+        # an ending said with no slot needs two shared words (or a word and the kind)
+        target = pointed_at(r.target, [f for f in active if _own(f)], strong=False)
+        if target is None:
+            return []
+        # pointed at by shared words only: an operator confirms (invariant 534)
+        return [_op(r, "supersede", old=target, text=_ended(r.target, target),
+                    status="candidate", reason="an ending read without its slot")]
+    if not r.text:
+        return []
+    if r.act == "end":
+        target = pointed_at(r.value, [f for f in active if _own(f) or r.subject == "relative"])
+        if target is None:
+            return []
+        return [_op(r, "supersede", old=target, text=_ended(r.value, target),
+                    reason="the user says it ended")]
+    status, reason = _policy(r)
+    old = _same_slot(r, active)
+    if r.subject == "other" and old is None:
+        return []  # someone else's news touches nothing on record: nothing to write
+    named_old = old is None and bool(r.old_value)
+    if named_old:
+        old = pointed_at(r.old_value, [f for f in active if _own(f)])
+    if old is None and r.act == "change" and r.slot in ("owns", "uses"):
+        kind = kind_of(r.value)
+        old = next((f for f in active if _own(f) and kind and kind_of(f.text) == kind
+                    and not _same_value(r, f)), None)
+    if old is not None and _same_value(r, old) and not named_old and not (
+            r.when and r.act == "change"):
+        return []  # already on record
+    if any(_same_value(r, f) and r.slot == slot_of(f.text) for f in active if f is not old):
+        return []
+    if old is not None:
+        return [_op(r, "supersede", old=old, text=r.text, status=status, reason=reason)]
+    return [_op(r, "write", text=r.text, status=status, reason=reason)]
+
+
+def _ended(said: str, fact: FactRef) -> str:
+    """The new version of a fact that ended: "No longer has the Roborock"."""
+    text = fact.text
+    first = text.split()[0].lower() if text.split() else ""
+    if first in ("has", "owns", "uses", "is", "works", "lives", "takes", "plays", "drives",
+                 "runs", "drinks", "likes", "does", "speaks"):
+        return "No longer " + text[:1].lower() + text[1:]
+    return f"No longer: {text}"
+
+
+def _policy(r: Reading) -> tuple[str, str]:
+    """(status, reason) of a reading's write (invariant 534)."""
+    if r.hedged:
+        return "candidate", "the user hedged"
+    if r.subject not in ("self", "relative") and not r.person:
+        return "candidate", "not about the user"
+    if r.garbled or not r.slot:
+        return "candidate", "the reader is unsure of the value"
+    return "active", "read as a whole statement"

@@ -1,0 +1,69 @@
+"""The reader's knowledge, loaded from the data files beside it (`tables/`).
+
+`cues.jsonl` holds one row per phrasing of a slot: the cue words (matched on stems, so "live
+in" reads "lives in", "living in", "lived in"), the act it signals (state / change), the value
+shape that follows it, an optional canonical template, and the example sentence with the
+fact it must produce (`tests/test_reading_tables.py` runs every row). `words.json` holds the word
+lists (subjects, relations, hedges, denials, endings, stop words). A new phrasing is a new row.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+from ..text import stem
+
+HERE = Path(__file__).resolve().parent / "tables"
+
+
+@dataclass(frozen=True)
+class Cue:
+    slot: str
+    act: str
+    stems: tuple[str, ...]
+    shape: str
+    before: bool  # the value comes before the cue ("a sesame allergy")
+    template: str | None
+    example: str
+    want: str
+
+
+def stems_of(phrase: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in phrase.lower().split())
+
+
+@lru_cache(maxsize=1)
+def cues() -> tuple[Cue, ...]:
+    rows = []
+    for line in (HERE / "cues.jsonl").read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        phrase = r.get("cue") or r["before"]
+        rows.append(Cue(slot=r["slot"], act=r["act"], stems=stems_of(phrase), shape=r["shape"],
+                        before="before" in r, template=r.get("template"), example=r["ex"],
+                        want=r["want"]))
+    # Longer cues first: "start learn" before "learn", "have got" before "have".
+    return tuple(sorted(rows, key=lambda c: -len(c.stems)))
+
+
+@lru_cache(maxsize=1)
+def words() -> dict[str, object]:
+    data = json.loads((HERE / "words.json").read_text(encoding="utf-8"))
+    data.pop("_doc", None)
+    return data
+
+
+def word_list(name: str) -> tuple[str, ...]:
+    value = words()[name]
+    assert isinstance(value, list)
+    return tuple(value)
+
+
+@cache
+def phrase_set(name: str) -> frozenset[tuple[str, ...]]:
+    """A word list as stemmed phrases, for matching anywhere in a clause."""
+    return frozenset(stems_of(p) for p in word_list(name))

@@ -1,0 +1,171 @@
+"""The one slot vocabulary: which attribute of a person a fact fills, how many values it holds at
+once, and how its canonical text reads (invariant 530).
+
+The reader (`memory/reading/`) writes a fact as its slot's template; consolidation's gates and
+the planner ask `slot_of` of a canonical text; the same table answers both, so chat,
+consolidation and the tombstone gate cannot disagree on what "Is based in Leeds" is about.
+Things a person owns or uses are slotted by their kind ("phone", "editor"): a kind with
+`single=True` holds one value at a time (a new phone replaces the old one), another kind holds
+many (bulbs, sensors). The kinds and their member words are data (`KINDS`). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text import stem
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    single: bool  # one value at a time: a new value supersedes the old one
+    fact_type: str  # identity | preference | constraint | world
+    template: str  # canonical text, {v} is the value
+    query: str  # words a recall for this slot's current value uses
+
+
+SLOTS: dict[str, Slot] = {s.name: s for s in [
+    Slot("home", True, "identity", "Lives in {v}", "lives in home city moved"),
+    Slot("employer", True, "identity", "Works at {v}", "works at employer job company"),
+    Slot("job", True, "identity", "Works as {v}", "works as job role title"),
+    Slot("name", True, "identity", "Name is {v}", "name called"),
+    Slot("age", True, "identity", "Is {v} years old", "age years old"),
+    Slot("diet", True, "constraint", "Is {v}", "diet vegetarian vegan eats"),
+    Slot("pronouns", True, "identity", "Uses {v} pronouns", "pronouns"),
+    Slot("contact", True, "preference", "Prefers to be contacted by {v}", "contact prefers"),
+    Slot("manager", True, "world", "Manager is {v}", "manager boss lead"),
+    Slot("partner", True, "identity", "Partner is {v}", "partner husband wife girlfriend boyfriend"),
+    Slot("bank", True, "world", "Banks with {v}", "bank banks with account"),
+    Slot("allergy", False, "constraint", "Allergic to {v}", "allergic allergy"),
+    Slot("condition", False, "constraint", "Has {v}", "condition diagnosed health"),
+    Slot("medication", False, "constraint", "Takes {v}", "takes medication"),
+    Slot("avoids", False, "constraint", "Does not eat {v}", "eat avoids food"),
+    Slot("likes", False, "preference", "Likes {v}", "likes prefers loves favourite"),
+    Slot("dislikes", False, "preference", "Dislikes {v}", "dislikes hates"),
+    Slot("activity", False, "preference", "{v}", "hobby plays learning"),
+    Slot("language", False, "identity", "Speaks {v}", "speaks language"),
+    Slot("owns", False, "world", "Has {v}", "has owns"),
+    Slot("uses", False, "world", "Uses {v}", "uses"),
+    Slot("pet", False, "world", "Has {v}", "pet dog cat"),
+    Slot("relative", False, "world", "{v}", "family sister brother"),
+    Slot("plan", False, "world", "{v}", "trip plan booked appointment"),
+    # "my terminal is Ghostty": an attribute the user names; one value per attribute
+    Slot("attribute", True, "world", "{v}", ""),
+]}
+
+# Kinds of thing, each with the words that name a member. A kind that is `single` holds one
+# value at a time. A member word is matched at word level, folded and stemmed.
+KINDS: dict[str, tuple[bool, str]] = {
+    "phone": (True, "phone smartphone iphone pixel galaxy oneplus fairphone xperia motorola nokia xiaomi redmi huawei"),
+    "laptop": (True, "laptop macbook thinkpad xps chromebook notebook zenbook"),
+    "car": (True, "car tesla golf polo corsa civic prius yaris fiesta focus octavia skoda volvo bmw audi mercedes kia hyundai toyota honda renault peugeot fiat nissan mini van"),
+    "bike": (False, "bike bicycle ebike e-bike"),
+    "editor": (True, "editor vim neovim emacs vscode helix zed sublime intellij pycharm"),
+    "shell": (True, "shell bash zsh fish nushell"),
+    "terminal": (True, "terminal wezterm iterm alacritty kitty ghostty"),
+    "broadband": (True, "broadband internet fibre fiber isp"),
+    "mobile": (True, "mobile network carrier sim esim vodafone o2 three giffgaff"),
+    "energy": (True, "energy electricity gas supplier octopus"),
+    "streaming": (False, "netflix spotify disney hulu prime"),
+    "music": (True, "spotify tidal deezer"),
+    "hub": (True, "hub homey smartthings hubitat"),
+    "watch": (True, "watch smartwatch garmin fitbit"),
+    "dog": (False, "dog puppy beagle labrador spaniel terrier poodle collie retriever dachshund pug husky whippet greyhound"),
+    "cat": (False, "cat kitten tabby"),
+    "os": (True, "linux fedora ubuntu debian arch windows macos"),
+    "gym": (True, "gym"),
+}
+PET_KINDS = frozenset({"dog", "cat"})
+_KIND_OF: dict[str, str] = {}
+for _kind, (_single, _words) in KINDS.items():
+    for _w in _words.split():
+        _KIND_OF.setdefault(stem(_w), _kind)
+
+# Canonical texts of each slot as stored (the template's verb and the synonyms people and models
+# write). Read on stemmed, lowercased words; the first row that matches decides.
+_CANON: list[tuple[str, re.Pattern[str]]] = [(slot, re.compile(p)) for slot, p in [
+    ("name", r"^(?:(?:her|his|their|my) )?name is\b|^goes by\b|^is called\b"),
+    ("home", r"^(?:(?:she|he|they) )?(?:live|lives|living|resid\w*|is based|based|rent\w* a \w+) (?:in|at)\b|^home is\b|^(?:her|his|my) home is\b"),
+    ("employer", r"^(?:works?|work) (?:at|for)\b|^employed by\b|^employer is\b"),
+    ("job", r"^works? as\b|^(?:her|his|my )?job is\b|^job title is\b"),
+    ("age", r"^is \d+ (?:years? old|yo)\b|^aged? \d+"),
+    ("diet", r"^is (?:not )?(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten.free|keto|halal|kosher)\b"),
+    ("pronouns", r"^uses .* pronouns\b"),
+    ("contact", r"^prefers (?:to be contacted|contact) by\b"),
+    ("manager", r"^(?:(?:her|his|my) )?(?:manager|boss|line manager|lead) is\b"),
+    ("partner", r"^(?:(?:her|his|my) )?(?:partner|husband|wife|boyfriend|girlfriend|fianc\w*) is\b|^married to\b"),
+    ("bank", r"^banks? with\b|^(?:(?:her|his|my) )?(?:main )?bank is\b"),
+    ("allergy", r"^(?:is )?(?:severely )?allergic to\b|^has an? (?:\w+ )?(?:\w+ )?allergy\b"),
+    ("medication", r"^takes \d|^takes (?:\w+ )?(?:mg|tablets?|pills?)\b|^on (?:\w+ )?(?:mg|medication)\b"),
+    ("avoids", r"^(?:does not|doesn t|can t|cannot|never) eats?\b|^avoids\b"),
+    ("dislikes", r"^(?:dislikes|hates|can t stand)\b"),
+    ("likes", r"^(?:likes|loves|prefers|enjoys|favou?rite)\b"),
+    ("language", r"^speaks\b"),
+    ("uses", r"^(?:uses|runs|is on|switched to)\b|^(?:\w+ )?(?:editor|shell|terminal|broadband|bank|phone|laptop|hub|os) is\b"),
+    ("owns", r"^(?:has|owns|bought|got|drives)\b"),
+]]
+
+
+def kind_of(text: str) -> str | None:
+    """The kind of thing a value or fact names ("an iPhone 15" -> "phone"), by its words."""
+    for word in re.findall(r"[\w-]+", text.lower()):
+        kind = _KIND_OF.get(stem(word))
+        if kind:
+            return kind
+    return None
+
+
+def single_kind(kind: str | None) -> bool:
+    return bool(kind and KINDS.get(kind, (False, ""))[0])
+
+
+def slot_of(text: str) -> str | None:
+    """The slot a canonical fact text fills, or None (invariant 530). Pure."""
+    t = " ".join(re.sub(r"[^\w\s]", " ", text.lower().replace("'", " ")).split())
+    for slot, pattern in _CANON:
+        if pattern.search(t):
+            if slot in ("owns", "uses"):
+                kind = kind_of(t)
+                if kind in PET_KINDS:
+                    return "pet"
+            return slot
+    return None
+
+
+def slot_key(text: str) -> str | None:
+    """The slot of a fact narrowed to what one value fills: a single-valued slot, or a
+    possession of a kind that holds one value at a time ("owns:phone"). None when the fact
+    holds one of many values (another allergy, another bulb)."""
+    slot = slot_of(text)
+    if slot is None:
+        return None
+    if SLOTS[slot].single:
+        return slot
+    if slot in ("owns", "uses"):
+        kind = kind_of(text)
+        return f"thing:{kind}" if single_kind(kind) else None
+    return None
+
+
+_ROLE_IN = re.compile(r"\bas an? [\w -]+|^(?:[\w-]+ ){0,3}(?:engineer|developer|nurse|manager|"
+                      r"designer|teacher|doctor|analyst|consultant|scientist|architect|"
+                      r"lawyer|accountant|officer|technician|director|lead|specialist)\b",
+                      re.IGNORECASE)
+
+
+def slot_keys(text: str) -> set[str]:
+    """Every single value a fact holds: "Works at Tesco as a shift manager" holds the employer
+    and the job; "Senior backend engineer on the platform team at Helio" the job."""
+    keys = {k for k in [slot_key(text)] if k}
+    if keys & {"employer"} or _ROLE_IN.search(text) and not keys - {"job"}:
+        if _ROLE_IN.search(text):
+            keys.add("job")
+    return keys
+
+
+def render(slot: str, value: str) -> str:
+    """The canonical text of a value in a slot."""
+    text = SLOTS[slot].template.format(v=value.strip())
+    return text[:1].upper() + text[1:]
