@@ -97,7 +97,8 @@ class OfflineAgent(Answering):
         if op.valid_from:
             args["valid_from"] = op.valid_from.isoformat()
         if op.old_id:
-            args["supersedes_id"], args["contradiction"] = op.old_id, "natural"
+            args["supersedes_id"] = op.old_id
+            args["contradiction"] = "harsh" if op.harsh else "natural"
         return tools.call("write_memory", args)
 
 

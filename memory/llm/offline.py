@@ -136,7 +136,8 @@ def extract(req: ExtractionInput) -> Extraction:
                 out.facts.append(ExtractedFact(
                     text=op.text, fact_type=op.fact_type, slot=op.slot,
                     confidence=op.confidence, evidence=[ep.id], supersedes_id=op.old_id,
-                    contradiction="natural" if op.old_id else None, valid_from=op.valid_from,
+                    contradiction=("harsh" if op.harsh else "natural") if op.old_id else None,
+                    valid_from=op.valid_from,
                     reason=op.reason))
     return out
 

@@ -61,5 +61,6 @@ class Operation(BaseModel):
     old_text: str | None = None
     valid_from: date | None = None
     confidence: float = 0.9
+    harsh: bool = False  # the old value was never true: a correction, not a change
     reason: str = ""
     evidence: str = ""  # the clause that justifies it

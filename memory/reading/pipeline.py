@@ -7,13 +7,14 @@ and the same `resolve` decides what they change. Pure: the facts and the time ar
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from pydantic import BaseModel
 
 from .clauses import MAX_CHARS, clauses, normalise
 from .model import FactRef, Operation, Reading
-from .read import has_phrase, read_clause, tokens
+from .read import check_value, has_phrase, read_clause, tokens
 from .resolve import resolve
 
 
@@ -51,7 +52,40 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
             if op.old_id:
                 touched.add(op.old_id)
             ops.append(op)
-    return MessageReading(text=text, readings=readings, operations=_replacements(ops))
+    return MessageReading(text=text, readings=readings,
+                          operations=_corrections(readings, _replacements(ops)))
+
+
+_IT_IS = re.compile(r"^(?:no,?\s+)?(?:it is|it was|that is|its)\s+(?:actually\s+)?"
+                    r"(?P<v>(?:an?\s+|the\s+)?[\w .+'-]{2,40}?)\s*(?:[,;]|$)"
+                    r"|^(?P<w>[\w .+'-]{2,30}?)\s+is the one\b", re.IGNORECASE)
+
+
+def _corrections(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """A denial and the right value said together are one correction (invariant 533): "that's
+    wrong, I live in Cardiff" replaces the home harshly (it was never true); "the camera's not
+    a Eufy, it's a Tapo" retracts the Eufy and writes the Tapo in the retracted fact's words."""
+    out = list(ops)
+    for i, r in enumerate(readings[:-1]):
+        if r.act != "deny":
+            continue
+        nxt = readings[i + 1]
+        retract = next((o for o in out if o.op == "retract" and o.evidence == r.clause), None)
+        if retract is None and nxt.text:
+            # the denial named nothing itself: the statement after it is its correction
+            out = [o.model_copy(update={"harsh": True, "reason": "the user corrects a value"})
+                   if o.evidence == nxt.clause and o.op == "supersede" else o for o in out]
+            continue
+        m = _IT_IS.match(nxt.clause.strip(" .!"))
+        if retract is None or m is None or not retract.old_text:
+            continue
+        value = (m.group("v") or m.group("w") or "").strip()
+        verb = retract.old_text.split()[0]
+        if value and not check_value(value) and verb[:1].isupper():
+            out.append(Operation(op="write", text=f"{verb} {value}", slot=retract.slot,
+                                 fact_type=retract.fact_type, reason="the right value",
+                                 evidence=nxt.clause))
+    return out
 
 
 def _replacements(ops: list[Operation]) -> list[Operation]:
