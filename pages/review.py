@@ -65,6 +65,9 @@ if note := ss.pop(NOTICE, None):
     level, text = note
     {"warning": st.warning, "info": st.info}.get(level, st.error)(md(text))
 
+if (named := st.query_params.get("decided")) and ss.get("review_decided_seen") != named:
+    ss["review_decided_seen"] = named  # issue 32: the decisions behind an Evals figure
+    ss["review_view"] = "Decided"
 if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != linked:
     ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
     ss[CURSOR], ss["review_view"] = linked, "Focus"
@@ -336,7 +339,13 @@ def list_view() -> None:
 
 
 def decided_view() -> None:
-    past = history(svc, users, limit=100)
+    named = {i for i in (st.query_params.get("decided") or "").split(",") if i}
+    past = history(svc, users, limit=1000 if named else 100)
+    if named:  # invariant 495: only the decisions behind the figure that linked here
+        past = [h for h in past if h.fact_id in named]
+        st.caption(f"The decisions on {len(named)} item(s) linked from Evals.")
+        st.button("Show every decision", key="review_decided_all",
+                  on_click=lambda: st.query_params.pop("decided", None))
     if not past:
         st.info("No decisions yet in this scope.")
     else:
