@@ -31,7 +31,7 @@ from ..tools import TIME_WORDS
 from .agent_eval import FRESH, Case, Expected, Given
 
 # Words never chosen as a value's words: they say nothing about the value.
-_STOP = frozenset("""about after again also been before being from have having into just like
+_STOP = frozenset("""the and for are was not but her his she him its our their about after again also been before being from have having into just like
 more most much only other over same some such than that their them then there these they this
 those through under very were what when where which while with would your yours
 prefers likes loves wants uses owns keeps has""".split())  # a fact's usual verbs
