@@ -120,7 +120,7 @@ def test_inv492_cli_prints_the_same_table(session, capsys):
     code, out, _ = cli(capsys, "eval", "labels")
     assert code == 0 and "By reader version, kind and day" in out
     line = next(x for x in out.splitlines() if x.startswith("seed") and "all" in x.split()[1:3])
-    assert line.split()[:6] == ["seed", "all", "all", "10", "4", "2"]
+    assert line.split()[:7] == ["seed", "all", "all", "10", "0.5", "4", "2"]
     code, out, _ = cli(capsys, "eval", "labels", "--user", MAYA, "--json")
     assert json.loads(out)["labels"] == 3
     code, _, err = cli(capsys, "eval", "labels", "--user", "nobody")

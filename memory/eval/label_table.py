@@ -6,8 +6,9 @@ from __future__ import annotations
 from review.label_source import LabelTables
 from review.labels import MeasureRow
 
-COLUMNS = ("reader", "kind", "day", "decided", "accepted", "edited", "mean edit distance",
-           "merged", "rejected", "rejected by reason", "retracted", "corrected", "precision")
+COLUMNS = ("reader", "kind", "day", "decided", "precision", "accepted", "edited",
+           "mean edit distance", "merged", "rejected", "retracted", "corrected",
+           "rejected by reason")  # the free-text column last: the figures stay aligned
 
 
 def reasons(row: MeasureRow) -> str:
@@ -17,10 +18,10 @@ def reasons(row: MeasureRow) -> str:
 def table_rows(rows: list[MeasureRow]) -> list[dict]:
     """One dict per measure row, keyed by COLUMNS (a DataFrame's records). Pure."""
     return [{"reader": r.reader, "kind": r.kind, "day": r.day.isoformat() if r.day else "all",
-             "decided": r.decided, "accepted": r.accepted, "edited": r.edited,
-             "mean edit distance": r.mean_edit_distance, "merged": r.merged,
-             "rejected": r.rejected, "rejected by reason": reasons(r), "retracted": r.retracted,
-             "corrected": r.corrected, "precision": r.precision} for r in rows]
+             "decided": r.decided, "precision": r.precision, "accepted": r.accepted,
+             "edited": r.edited, "mean edit distance": r.mean_edit_distance, "merged": r.merged,
+             "rejected": r.rejected, "retracted": r.retracted, "corrected": r.corrected,
+             "rejected by reason": reasons(r)} for r in rows]
 
 
 def _text(rows: list[MeasureRow]) -> list[str]:
