@@ -13,6 +13,7 @@ from memory.ui import (
     acting_operator,
     can,
     clear_errors,
+    md,
     page_guard,
     page_link,
     pick_user,
@@ -76,7 +77,7 @@ def labels_section() -> None:
             "reason": lb.reason} for lb in behind]), hide_index=True, width="stretch")
         for u in dict.fromkeys(lb.user_id for lb in behind):
             ids = ",".join(lb.fact_id for lb in behind if lb.user_id == u)
-            page_link("review", f"Open {u}'s decisions in Review → Decided", user=u,
+            page_link("review", f"Open {md(u)}'s decisions in Review → Decided", user=u,
                       decided=ids)
 
 

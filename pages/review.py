@@ -220,7 +220,8 @@ def focus_view() -> None:
     ev = detail.evidence
     card(f"{item.kind.value.replace('_', ' ')} · {item.user_id}", item.text,
          f"{item.fact_type} · confidence {item.confidence:.2f} · revision {item.rev} · from "
-         f"{item.origin} · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
+         f"{item.origin}" + (f" ({detail.fact.reader})" if detail.fact.reader else "")
+         + f" · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
 
     keys = item_keys(item.id)
     if not deciding:  # issue 14: a viewer reads the item and its evidence, nothing to press

@@ -13,7 +13,9 @@ from memory.service import MemoryService
 from .labels import GROUPS, Label, MeasureRow, labels_from_events, measure
 from .queue import scope
 
-_ALL = 10**9  # a label may rest on any event of the log: read it whole
+# A label may rest on any event of the log: read it whole (Elasticsearch answers at most the
+# newest 10,000 events of a user; decisions older than those are not counted there).
+_ALL = 10**9
 
 
 def collect_labels(service: MemoryService, users: Iterable[str] | str, *,

@@ -196,11 +196,13 @@ def measure(labels: Iterable[Label], by: Sequence[str] = GROUPS) -> list[Measure
         raise ValueError(f"group by reader and any of kind, day (got {list(by)})")
     rows: dict[tuple, MeasureRow] = {}
     distances: dict[tuple, list[int]] = {}
+    by_key: dict[tuple, list[Label]] = {}
     for lb in labels:
         key = (lb.reader, lb.kind if "kind" in by else "all", lb.day if "day" in by else None)
         row = rows.setdefault(key, MeasureRow(reader=key[0], kind=key[1], day=key[2]))
         row.decided += 1
         row.labels.append((lb.user_id, lb.fact_id))
+        by_key.setdefault(key, []).append(lb)
         if lb.outcome == Outcome.ACCEPTED:
             row.accepted += 1
         elif lb.outcome == Outcome.EDITED:
@@ -217,7 +219,7 @@ def measure(labels: Iterable[Label], by: Sequence[str] = GROUPS) -> list[Measure
         else:
             row.corrected += 1
     for key, row in rows.items():
-        right = row.accepted + row.merged
+        right = sum(1 for lb in by_key[key] if lb.outcome.right)  # accepted + merged
         row.precision = round(right / row.decided, 4) if row.decided else None
         if key in distances:
             row.mean_edit_distance = round(sum(distances[key]) / len(distances[key]), 2)

@@ -77,13 +77,31 @@ def test_inv495_the_page_shows_the_cli_table_and_the_decisions_behind_a_figure(d
     assert len(at.dataframe[2].value) == 4
 
 
-def test_inv495_only_the_sidebar_user_and_an_empty_store(desk):
+def test_inv495_only_the_sidebar_user(desk):
     at = evals()
     at.selectbox(key="user").set_value(MAYA).run()
     at.toggle(key="evals_labels_mine").set_value(True).run()
     assert not at.exception
     assert list(at.dataframe[0].value["decided"]) == [3]
     assert list(at.dataframe[0].value["merged"]) == [1]
+
+
+def test_inv495_nothing_decided_yet_says_where_decisions_are_made(tmp_path, monkeypatch):
+    url = f"embedded:{tmp_path / 'fresh.db'}"
+    monkeypatch.setenv("MEMDESK_STORE", url)
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    monkeypatch.chdir(tmp_path)
+    seed_demo(url)  # 36 candidates waiting, none decided: pending items are no labels
+    desk_runtime.clear()
+    try:
+        at = evals()
+        assert not at.exception and not at.error
+        assert any("No decided proposals yet" in i.value for i in at.info)
+        assert not at.dataframe
+    finally:
+        with contextlib.suppress(MemdeskError, OSError):
+            desk_runtime().service.store.close()
+        desk_runtime.clear()
 
 
 def test_inv495_review_decided_tab_filtered_to_the_linked_items(desk):

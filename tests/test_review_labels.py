@@ -127,6 +127,16 @@ def test_inv492_cli_prints_the_same_table(session, capsys):
     assert code == 3 and "unknown user" in err and "Traceback" not in err
 
 
+def test_inv492_pending_proposals_are_not_counted(tmp_path, monkeypatch, capsys):
+    url = f"embedded:{tmp_path / 'fresh.db'}"
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    seed_demo(url)  # every demo candidate still waits
+    code, out, _ = cli(capsys, "eval", "labels", "--store", url)
+    assert code == 0 and "no decided proposals for 3 user(s) yet" in out
+    code, out, _ = cli(capsys, "eval", "labels", "--store", url, "--json")
+    assert json.loads(out)["by_reader"] == []
+
+
 def test_inv490_readers_name_their_version_on_active_writes_and_plans(tmp_path):
     store = open_store(f"embedded:{tmp_path / 'r.db'}", get_embedder("hash"))
     svc = MemoryService(store)
@@ -240,6 +250,14 @@ def test_inv494_erased_users_are_refused_and_secrets_left_out(session, tmp_path,
     assert "4111" not in json.dumps([c.model_dump() for c in res.cases])
     with pytest.raises(ValidationError):
         export_labels(session, [], since=date(2026, 1, 1), actor="cli")  # no scope, no export
+
+
+def test_inv494_a_forgotten_source_message_leaves_its_case_out(session):
+    session.forget(RAVI, "ep_ravi_1114_1510", actor="cli")  # the mentor message; fact kept
+    res = export_labels(session, [RAVI], since=date(2026, 1, 1), actor="cli")
+    assert res.labels == 3 and len(res.cases) == 2
+    assert res.left_out == {"source message forgotten": 1}
+    assert "mentor" not in json.dumps([c.model_dump() for c in res.cases]).lower()
 
 
 def test_inv494_value_words_are_the_values_own_longest_words():
