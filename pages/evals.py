@@ -13,6 +13,7 @@ from memory.ui import (
     acting_operator,
     can,
     clear_errors,
+    labels_measure,
     md,
     page_guard,
     page_link,
@@ -21,7 +22,6 @@ from memory.ui import (
     show_error,
     user_summaries,
 )
-from review.label_source import label_tables
 from review.labels import Outcome
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
@@ -43,7 +43,7 @@ def labels_section() -> None:
     mine = st.toggle("Only the user in the sidebar", key="evals_labels_mine")
     users = [user] if mine else [u.user_id for u in user_summaries(svc)]
     try:
-        tables = label_tables(svc, users)
+        tables = labels_measure(svc, users)
     except MemdeskError as exc:
         show_error(exc)
         return
