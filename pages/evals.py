@@ -57,6 +57,8 @@ def labels_section() -> None:
     st.dataframe(pd.DataFrame(table_rows(rows)), hide_index=True, width="stretch")
     # Click-through: a row and one of its figures -> the decisions behind that figure.
     pick, fig = st.columns([3, 1])
+    if st.session_state.get("evals_labels_row") not in range(len(rows)):
+        st.session_state.pop("evals_labels_row", None)  # fewer rows now (another scope)
     n = pick.selectbox("Decisions behind a row", range(len(rows)), key="evals_labels_row",
                        format_func=lambda i: f"{rows[i].reader} · {rows[i].kind} · "
                                              f"{rows[i].day} · {rows[i].decided} decided")

@@ -79,11 +79,14 @@ def test_inv495_the_page_shows_the_cli_table_and_the_decisions_behind_a_figure(d
 
 def test_inv495_only_the_sidebar_user(desk):
     at = evals()
+    at.selectbox(key="evals_labels_row").set_value(4).run()  # the last of five rows
     at.selectbox(key="user").set_value(MAYA).run()
     at.toggle(key="evals_labels_mine").set_value(True).run()
     assert not at.exception
     assert list(at.dataframe[0].value["decided"]) == [3]
     assert list(at.dataframe[0].value["merged"]) == [1]
+    assert len(at.dataframe[1].value) == 2  # Maya's two rows; the picked row fell back to one
+    assert at.selectbox(key="evals_labels_row").value == 0
 
 
 def test_inv495_nothing_decided_yet_says_where_decisions_are_made(tmp_path, monkeypatch):
