@@ -20,6 +20,7 @@ from .forgetting import derived_from
 from .llm import LLM
 from .models import Fact, FactState, FactType
 from .policy import ReviewPolicy
+from .readers import reader_version
 from .service import MemoryService
 from .text import clean_text, require_user
 from .tools import MAX_QUERY_CHARS, ToolContext, execute
@@ -133,6 +134,7 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
             assert llm is not None  # refused above without one or the other
             agent = get_agent(llm)
         trace.mode = agent.mode
+        ctx.reader = reader_version(agent.mode)  # invariant 490: its writes name their reader
         out = agent.run(AgentInput(message=text, history=_history(history),
                                    core_memory=trace.core_memory, pre_recall=pre,
                                    today=trace.today), ToolRunner(ctx, trace))

@@ -175,6 +175,10 @@ class Fact(Record):
     origin: str = Field("agent", description="agent | consolidation | operator:NAME | cli | seed")
     plan_id: str | None = None
     flags: list[str] = Field(default_factory=list, description="e.g. previously_rejected")
+    # Issue 32 (invariant 490): which reader proposed it, with its version; written only when
+    # set, so every earlier record (seed data, content-derived ids) serialises as before.
+    reader: str | None = Field(None, exclude_if=lambda v: v is None,
+                               description="e.g. offline-reader@HASH or anthropic:MODEL")
 
     @field_validator("fact_type", mode="before")
     @classmethod

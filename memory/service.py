@@ -203,7 +203,7 @@ class MemoryService:
                    confidence: float = 0.8, state: FactState | str = FactState.ACTIVE,
                    source_episode_ids: Iterable[str] = (), valid_from=None, valid_to=None,
                    origin: str = "agent", plan_id: str | None = None, fact_id: str | None = None,
-                   flags: Iterable[str] = ()) -> Fact:
+                   flags: Iterable[str] = (), reader: str | None = None) -> Fact:
         """Validate input into a Fact (nothing written): bad types, dates and text are refused."""
         try:
             ftype = coerce_fact_type(fact_type)
@@ -216,7 +216,7 @@ class MemoryService:
                 state=FactState(state), source_episode_ids=list(source_episode_ids),
                 valid_from=parse_when(valid_from, field="valid_from"),
                 valid_to=parse_when(valid_to, field="valid_to"), recorded_at=self.clock(),
-                origin=origin, plan_id=plan_id, flags=list(flags))
+                origin=origin, plan_id=plan_id, flags=list(flags), reader=reader)
         except PydanticError as exc:
             raise _model_error(exc) from None
 
@@ -231,10 +231,11 @@ class MemoryService:
                    source_episode_ids: Iterable[str] = (), supersedes_id: str | None = None,
                    contradiction: Contradiction | str = Contradiction.NATURAL, valid_from=None,
                    valid_to=None, actor: str = "agent", reason: str | None = None,
-                   never_true: str | None = None) -> WriteResult:
+                   never_true: str | None = None, reader: str | None = None) -> WriteResult:
         """Write a fact, optionally superseding (natural) or retracting (harsh) another.
         `never_true`: with a natural supersession, the part of the old fact the user says was
-        never true ("Allergic to shellfish"); its value is tombstoned (invariant 219)."""
+        never true ("Allergic to shellfish"); its value is tombstoned (invariant 219).
+        `reader`: the reader and version that read it from the user's words (invariant 490)."""
         user_id, actor = require_user(user_id), as_actor(actor)
         reason = optional_label(reason, "reason")  # invariant 68
         contradiction = Contradiction(contradiction)
@@ -245,7 +246,8 @@ class MemoryService:
             never_true = clean_text(never_true)
         fact = self.build_fact(user_id, text, fact_type=fact_type, confidence=confidence,
                                state=state, source_episode_ids=source_episode_ids,
-                               valid_from=valid_from, valid_to=valid_to, origin=actor)
+                               valid_from=valid_from, valid_to=valid_to, origin=actor,
+                               reader=reader)
         if fact.state not in (FactState.ACTIVE, FactState.CANDIDATE):
             raise ValidationError("a new fact starts as active or candidate")
         self.check_sources(user_id, fact.source_episode_ids)

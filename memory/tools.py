@@ -284,6 +284,7 @@ class ToolContext:
     episode_id: str | None = None  # this turn's episode: evidence for writes, hidden from recall
     user_message: str | None = None  # this turn's words: forget needs an explicit request
     policy: ReviewPolicy = field(default_factory=ReviewPolicy)
+    reader: str | None = None  # the agent's reader and version, stamped on its writes (inv. 490)
 
 
 class ToolRefused(MemdeskError):
@@ -449,7 +450,7 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
                        confidence=args.confidence, source_episode_ids=sources,
                        supersedes_id=old.id if old else None,
                        contradiction=contradiction, actor=ctx.actor,
-                       reason=f"{review}; {args.reason}".strip("; "))
+                       reason=f"{review}; {args.reason}".strip("; "), reader=ctx.reader)
         record.status, record.memory_id, record.flags = "review", cand.id, list(cand.flags)
         result.writes.append(record)
         result.message = f"sent to the review queue ({review}); not active until approved"
@@ -459,7 +460,7 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
                          supersedes_id=old.id if old else None,
                          contradiction=contradiction or "natural", valid_from=args.valid_from,
                          valid_to=args.valid_to, actor=ctx.actor, reason=args.reason or None,
-                         never_true=args.never_true or None)
+                         never_true=args.never_true or None, reader=ctx.reader)
     record.memory_id = res.fact.id
     record.confidence = res.fact.confidence
     record.tombstone_id = res.tombstone.id if res.tombstone else None

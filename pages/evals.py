@@ -1,19 +1,89 @@
-"""Evals: the latest recall, LoCoMo and stress reports; run the recall eval or stress scenarios."""
+"""Evals: review decisions as labels (precision per reader version), the latest recall, LoCoMo
+and stress reports; run the recall eval or stress scenarios."""
 
 import pandas as pd
 import streamlit as st
 
+from memory.errors import MemdeskError
 from memory.eval.desk_runs import question_files, run_recall, run_stress_scenarios
+from memory.eval.label_table import table_rows
 from memory.eval.reports import latest
 from memory.eval.stress import SCENARIOS
-from memory.ui import acting_operator, can, clear_errors, page_guard, page_link, pick_user, service
+from memory.ui import (
+    acting_operator,
+    can,
+    clear_errors,
+    labels_measure,
+    md,
+    page_guard,
+    page_link,
+    pick_user,
+    service,
+    show_error,
+    user_summaries,
+)
+from review.labels import Outcome
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Evals")
 st.caption("The same reports `memdesk eval recall | locomo | stress` write under `reports/`. "
            "Eval recalls are read-only: running one never changes what it measures.")
 svc = service()
-pick_user()  # keeps ?user= in the URL; the reports span every user
+user = pick_user()  # keeps ?user= in the URL; the reports span every user
+
+
+def labels_section() -> None:
+    """Issue 32: every review decision is a label; the measure per reader version, and the
+    decisions behind any figure of it (invariant 495)."""
+    st.subheader("Review decisions as labels")
+    st.caption("What readers proposed and what operators made of it. Precision = (accepted as "
+               "is + merged) / decided; edits, rejections and an operator's retraction or "
+               "correction of an active write count against the reader. Pending items are not "
+               "counted; an undone decision is no label. Same table: `memdesk eval labels`.")
+    mine = st.toggle("Only the user in the sidebar", key="evals_labels_mine")
+    users = [user] if mine else [u.user_id for u in user_summaries(svc)]
+    try:
+        tables = labels_measure(svc, users)
+    except MemdeskError as exc:
+        show_error(exc)
+        return
+    if not tables.labels:
+        st.info("No decided proposals yet: approve, edit or reject items in the Review queue.")
+        return
+    st.markdown(f"**By reader version** · {len(tables.labels)} labels")
+    st.dataframe(pd.DataFrame(table_rows(tables.by_reader)), hide_index=True, width="stretch")
+    st.markdown("**By reader version, kind and day**")
+    rows = tables.by_reader_kind_day
+    st.dataframe(pd.DataFrame(table_rows(rows)), hide_index=True, width="stretch")
+    # Click-through: a row and one of its figures -> the decisions behind that figure.
+    pick, fig = st.columns([3, 1])
+    if st.session_state.get("evals_labels_row") not in range(len(rows)):
+        st.session_state.pop("evals_labels_row", None)  # fewer rows now (another scope)
+    n = pick.selectbox("Decisions behind a row", range(len(rows)), key="evals_labels_row",
+                       format_func=lambda i: f"{rows[i].reader} · {rows[i].kind} · "
+                                             f"{rows[i].day} · {rows[i].decided} decided")
+    figure = fig.selectbox("Figure", ["decided", *(o.value for o in Outcome)],
+                           key="evals_labels_figure")
+    row = rows[n if n is not None else 0]
+    keys = set(row.labels)
+    behind = [lb for lb in tables.labels if (lb.user_id, lb.fact_id) in keys
+              and (figure == "decided" or lb.outcome.value == figure)]
+    with st.expander(f"{len(behind)} decision(s) behind “{figure}” of this row", expanded=True):
+        if not behind:
+            st.caption("none")
+            return
+        st.dataframe(pd.DataFrame([{
+            "user": lb.user_id, "fact": lb.fact_id, "decision": lb.decision,
+            "outcome": lb.outcome.value, "operator": lb.operator, "at": lb.at,
+            "proposed": lb.proposed, "final": lb.final, "edit distance": lb.edit_distance,
+            "reason": lb.reason} for lb in behind]), hide_index=True, width="stretch")
+        for u in dict.fromkeys(lb.user_id for lb in behind):
+            ids = ",".join(lb.fact_id for lb in behind if lb.user_id == u)
+            page_link("review", f"Open {md(u)}'s decisions in Review → Decided", user=u,
+                      decided=ids)
+
+
+labels_section()
 
 if can("run_eval"):  # issue 14: eval runs are an admin's (the layer checks and audits it too)
     left, right = st.columns(2)

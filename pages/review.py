@@ -65,6 +65,9 @@ if note := ss.pop(NOTICE, None):
     level, text = note
     {"warning": st.warning, "info": st.info}.get(level, st.error)(md(text))
 
+if (named := st.query_params.get("decided")) and ss.get("review_decided_seen") != named:
+    ss["review_decided_seen"] = named  # issue 32: the decisions behind an Evals figure
+    ss["review_view"] = "Decided"
 if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != linked:
     ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
     ss[CURSOR], ss["review_view"] = linked, "Focus"
@@ -217,7 +220,8 @@ def focus_view() -> None:
     ev = detail.evidence
     card(f"{item.kind.value.replace('_', ' ')} · {item.user_id}", item.text,
          f"{item.fact_type} · confidence {item.confidence:.2f} · revision {item.rev} · from "
-         f"{item.origin} · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
+         f"{item.origin}" + (f" ({detail.fact.reader})" if detail.fact.reader else "")
+         + f" · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
 
     keys = item_keys(item.id)
     if not deciding:  # issue 14: a viewer reads the item and its evidence, nothing to press
@@ -336,7 +340,13 @@ def list_view() -> None:
 
 
 def decided_view() -> None:
-    past = history(svc, users, limit=100)
+    named = {i for i in (st.query_params.get("decided") or "").split(",") if i}
+    past = history(svc, users, limit=1000 if named else 100)
+    if named:  # invariant 495: only the decisions behind the figure that linked here
+        past = [h for h in past if h.fact_id in named]
+        st.caption(f"The decisions on {len(named)} item(s) linked from Evals.")
+        st.button("Show every decision", key="review_decided_all",
+                  on_click=lambda: st.query_params.pop("decided", None))
     if not past:
         st.info("No decisions yet in this scope.")
     else:

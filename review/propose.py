@@ -18,12 +18,13 @@ def propose(service: MemoryService, user_id: str, text: str, *,
             fact_type: str | FactType = FactType.WORLD, confidence: float = 0.8,
             source_episode_ids: Iterable[str] = (), supersedes_id: str | None = None,
             contradiction: Contradiction | str | None = None, plan_id: str | None = None,
-            actor: str = "agent", reason: str | None = None) -> Fact:
-    """Write one candidate fact (one batch with its audit event)."""
+            actor: str = "agent", reason: str | None = None, reader: str | None = None) -> Fact:
+    """Write one candidate fact (one batch with its audit event). `reader` names the reader
+    and version that proposed it, so the operator's decision is counted for it (invariant 490)."""
     with service.batch(actor, user_id, reason=reason, plan_id=plan_id) as b:
         fact = service.build_fact(b.user_id, text, fact_type=fact_type, confidence=confidence,
                                   state=FactState.CANDIDATE, source_episode_ids=source_episode_ids,
-                                  origin=b.actor, plan_id=plan_id)
+                                  origin=b.actor, plan_id=plan_id, reader=reader)
         service.check_sources(fact.user_id, fact.source_episode_ids)
         if supersedes_id:
             # Scope: the replaced fact must be this user's (invariant 3).

@@ -26,6 +26,7 @@ from ..models import (
     Playbook,
 )
 from ..policy import ReviewPolicy
+from ..readers import reader_version
 from ..service import MemoryService
 from ..slots import slot_key
 from ..stores.base import RecallFilter
@@ -195,7 +196,7 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
     wm_after = next_watermark(inputs.watermark_before, inputs.new_episodes)
     plan_id = stable_id("plan", user, inputs.watermark_before, ",".join(new_ids),
                         extraction.model_dump_json(), policy.model_dump_json(), n=16)
-    b = _Builder(plan_id, inputs, policy)
+    b = _Builder(plan_id, inputs, policy, reader_version(usage.mode))
     by_time = {e.id: e.timestamp for e in [*inputs.context_episodes, *inputs.new_episodes]}
     facts = sorted(extraction.facts,
                    key=lambda f: max((by_time.get(e, inputs.now) for e in f.evidence),
@@ -228,8 +229,10 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
 
 
 class _Builder:
-    def __init__(self, plan_id: str, inputs: PlanInputs, policy: ReviewPolicy):
+    def __init__(self, plan_id: str, inputs: PlanInputs, policy: ReviewPolicy,
+                 reader: str | None = None):
         self.plan_id, self.inputs, self.policy = plan_id, inputs, policy
+        self.reader = reader  # stamped on every fact it plans (invariant 490)
         self.ops: list[PlanOp] = []
         self.gates: list[GateDecision] = []
         self.seen: dict[str, PlanOp] = {}
@@ -338,7 +341,7 @@ class _Builder:
                     source_episode_ids=ev, supersedes=old.id if old else None,
                     contradiction=contradiction if old else None, recorded_at=self.inputs.now,
                     valid_from=f.valid_from, valid_to=f.valid_to, origin="consolidation",
-                    plan_id=self.plan_id, flags=flags)
+                    plan_id=self.plan_id, flags=flags, reader=self.reader)
         if kind == OpKind.SUPERSEDE:
             self.retired += 1
         if old is not None:

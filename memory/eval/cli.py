@@ -69,6 +69,10 @@ def register(sub, common) -> None:
 
     register_answers(esub, common)
 
+    from .labels_cli import register as register_labels  # issue 32: decisions as labels
+
+    register_labels(esub, common)
+
 
 def _variants(args) -> tuple[str, dict]:
     from .recall_eval import eval_config, standard_ablations

@@ -107,6 +107,21 @@ def review_badge(svc: MemoryService) -> int | None:
     return _pending(svc, data_version(svc))
 
 
+@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+def _label_tables(_svc: MemoryService, users: tuple[str, ...], version: tuple) -> dict:
+    from review.label_source import label_tables
+
+    return label_tables(_svc, users).model_dump()
+
+
+def labels_measure(svc: MemoryService, users: list[str]):
+    """The labels tables (review.label_source.label_tables) for the Evals page, cached on the
+    data version: a decision anywhere on the desk shows on the next run (issue 32)."""
+    from review.label_source import LabelTables
+
+    return LabelTables.model_validate(_label_tables(svc, tuple(users), data_version(svc)))
+
+
 # errors ------------------------------------------------------------------------------------------
 def describe(exc: MemdeskError) -> str:
     """The one line an operator reads for a product error, e.g. "Validation: query is empty"."""
