@@ -12,6 +12,7 @@ many (bulbs, sensors). The kinds and their member words are data (`KINDS`). Pure
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from .text import stem
@@ -27,9 +28,9 @@ class Slot:
 
 
 SLOTS: dict[str, Slot] = {s.name: s for s in [
-    Slot("home", True, "identity", "Lives in {v}", "lives in home city moved"),
-    Slot("employer", True, "identity", "Works at {v}", "works at employer job company"),
-    Slot("job", True, "identity", "Works as {v}", "works as job role title"),
+    Slot("home", True, "identity", "Lives in {v}", "lives in home city moved address based flat house"),
+    Slot("employer", True, "identity", "Works at {v}", "works at employer job company work"),
+    Slot("job", True, "identity", "Works as {v}", "works as job role title position"),
     Slot("name", True, "identity", "Name is {v}", "name called"),
     Slot("age", True, "identity", "Is {v} years old", "age years old"),
     Slot("diet", True, "constraint", "Is {v}", "diet vegetarian vegan eats"),
@@ -110,7 +111,9 @@ _CANON: list[tuple[str, re.Pattern[str]]] = [(slot, re.compile(p)) for slot, p i
 
 def kind_of(text: str) -> str | None:
     """The kind of thing a value or fact names ("an iPhone 15" -> "phone"), by its words."""
-    for word in re.findall(r"[\w-]+", text.lower()):
+    plain = unicodedata.normalize("NFKD", text.lower())
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    for word in re.findall(r"[\w-]+", plain):
         kind = _KIND_OF.get(stem(word))
         if kind:
             return kind

@@ -11,7 +11,8 @@ import time
 from datetime import UTC, datetime
 from datetime import time as clock_time
 
-from ..reading import FactRef, MessageReading, Operation, read_message
+from ..answering.speak import second_person
+from ..reading import FactRef, MessageReading, Operation, Reading, read_message
 from ..reading.clauses import clauses, normalise
 from ..reading.read import read_clause
 from ..slots import SLOTS
@@ -35,16 +36,19 @@ def _facts(hits: list[HitView]) -> list[FactRef]:
     return list(seen.values())
 
 
-def _queries(message: str, now: datetime) -> list[str]:
+def _queries(message: str, now: datetime) -> list[tuple[str, bool]]:
     """Recall queries that find the facts a message may change: the message itself, and per
-    clause its slot's words with its value or target."""
-    out = [message[:2000]]
+    clause its slot's words with its value or target; a forget request also looks at the
+    versions that were replaced ("forget that I lived in Bristol")."""
+    out = [(message[:2000], False)]
     for c in clauses(normalise(message))[:8]:
         r = read_clause(c, now)
-        words = " ".join(w for w in (SLOTS[r.slot].query if r.slot in SLOTS else "",
+        named = " ".join(s.query for s in SLOTS.values() if r.target and set(
+            r.target.lower().split()) & set(s.query.split()))
+        words = " ".join(w for w in (SLOTS[r.slot].query if r.slot in SLOTS else "", named,
                                      r.value, r.target, r.old_value, r.relation or "") if w)
         if words.strip():
-            out.append(words[:2000])
+            out.append((words[:2000], r.kind == "forget"))
     return out
 
 
@@ -61,28 +65,43 @@ class OfflineAgent(Answering):
         tools.begin_step()
         started = time.perf_counter()
         hits = list(inp.pre_recall.hits)
-        for q in _queries(inp.message, now):
-            hits += tools.call("recall_memory", {"query": q, "include_superseded": False,
+        for q, history in _queries(inp.message, now):
+            hits += tools.call("recall_memory", {"query": q, "include_superseded": history,
                                                  "include_catalog": False,
                                                  "k": _RECALL_K}).hits
         tools.record_tools((time.perf_counter() - started) * 1000, "recall for the message")
         reading = read_message(inp.message, now, _facts(hits))
+        if reading.other_user:
+            return AgentOutput(understood=True, reply=(
+                "I can only read and change your own memories, so I haven't looked at or "
+                "touched anyone else's. Ask me about yours any time."))
         said: list[str] = []
+        changed: set[str] = set()
         if reading.operations:
-            said += self._apply(reading, tools)
+            said += self._apply(reading, tools, changed)
+        said += [_not_on_record(r) for r in reading.unresolved]
         questions = [r.clause for r in reading.questions]
         if questions:
-            said += self._questions(questions, inp, tools)
+            # never answer from a fact this turn replaced, retracted or forgot (invariant 536)
+            kept = [h for h in inp.pre_recall.hits if h.id not in changed]
+            said += self._questions(questions, inp.model_copy(update={
+                "pre_recall": inp.pre_recall.model_copy(update={"hits": kept})}), tools)
         if not said:
             return AgentOutput(understood=False, reply=_nothing(reading))
         return AgentOutput(understood=True, reply=" ".join(said))
 
-    def _apply(self, reading: MessageReading, tools: ToolRunner) -> list[str]:
+    def _apply(self, reading: MessageReading, tools: ToolRunner, changed: set[str]) -> list[str]:
         tools.begin_step()
         started = time.perf_counter()
-        results = [self._call(op, tools) for op in reading.operations]
+        said = []
+        for op in reading.operations:
+            res = self._call(op, tools)
+            if res is None:
+                continue
+            changed.update(w.old_id for w in res.writes if w.old_id and w.status == "applied")
+            said.append(_said(res, op))
         tools.record_tools((time.perf_counter() - started) * 1000, "writes")
-        return [_said(res) for res in results if res is not None]
+        return said
 
     @staticmethod
     def _call(op: Operation, tools: ToolRunner) -> ToolResult | None:
@@ -102,45 +121,65 @@ class OfflineAgent(Answering):
         return tools.call("write_memory", args)
 
 
-def _said(res: ToolResult) -> str:
-    """One sentence per tool call, saying exactly what it did (invariant 536)."""
+def _said(res: ToolResult, op: Operation) -> str:
+    """One sentence per tool call, saying exactly what it did: what became active, what waits
+    for review, what was refused (invariant 536)."""
     if not res.ok:
         return f"I couldn't record that: {res.error}."
-    parts = []
-    for w in res.writes:
-        parts.append(_said_write(w))
-    return " ".join(p for p in parts if p)
+    return " ".join(_said_write(w, op) for w in res.writes)
 
 
-def _said_write(w: WriteRecord) -> str:
-    text = f"\u201c{w.text}\u201d" if w.text else ""
-    old = f"\u201c{w.old_text}\u201d" if w.old_text else "that"
+def _when(w: WriteRecord) -> str:
+    if w.valid_from and str(w.valid_from.year) not in (w.text or ""):
+        return f" (from {w.valid_from.isoformat()})"
+    return ""
+
+
+def _said_write(w: WriteRecord, op: Operation) -> str:
+    you = second_person(w.text) if w.text else ""
+    old = second_person(w.old_text) if w.old_text else "that"
     if w.status == "duplicate":
         if "awaiting_review" in w.flags:
-            return f"{text} is already waiting for an operator's review."
-        return f"I already have {text} on record."
+            return f"\u201c{w.text}\u201d is already waiting for an operator's review."
+        return f"I already have that on record: {you}."
     if w.status == "review":
-        return f"I've sent {text or old} to the review queue; it isn't on record until approved."
+        what = f"\u201c{w.text}\u201d" if w.text else f"taking back \u201c{w.old_text}\u201d"
+        return (f"I've sent {what} to the review queue; it isn't on record until an operator "
+                "approves it.")
     if w.status == "refused":
-        return f"I couldn't record {text}: {w.reason}."
+        return f"I couldn't record \u201c{w.text}\u201d: {w.reason}."
     if w.op == "forget":
-        return "Done: I've forgotten that."
+        return f"Done: I've forgotten {_yours(op.said) or 'that'}."
+    if w.op == "retract" and w.text:
+        return f"Understood: {you}{_when(w)}, not that {old}."
     if w.op == "retract":
-        return f"Understood: {old} was never true, so I've taken it back."
+        return f"Understood: I've taken back that {old}; it was never true."
     if w.op == "supersede":
-        return f"Updated: {text} replaces {old}."
-    return f"Noted: {text}."
+        return f"Updated: {you}{_when(w)}."
+    return f"Noted: {you}{_when(w)}."
+
+
+def _yours(words: str) -> str:
+    return " ".join({"my": "your", "i": "you", "me": "you", "our": "your", "we": "you"}.get(
+        w.lower(), w) for w in words.split())
+
+
+def _not_on_record(r: Reading) -> str:
+    target = _yours(r.target) or "that"
+    if r.kind == "forget":
+        return f"I have nothing to forget about {target}."
+    return f"I have nothing on record saying you had {target}, so I haven't changed anything."
 
 
 def _nothing(reading: MessageReading) -> str:
     reasons = {r.reason for r in reading.readings if r.kind == "nothing" or r.reason}
     if reading.garbled:
-        return ("I kept your message, but I couldn't turn it into a fact I'd be sure of, so I "
-                "haven't remembered anything from it.")
+        return ("I didn't understand that well enough to remember it: I kept your message, but "
+                "nothing from it is on record.")
     if "hypothetical or wish" in reasons:
         return ("That sounds like something you're considering rather than something that "
                 "happened, so I haven't recorded anything. Tell me once it's decided.")
     if "about someone else" in reasons:
         return "That's about someone else, so I haven't changed anything about you."
-    return ("I kept your message, but I couldn't tell what to remember from it, so nothing was "
-            "recorded. Saying it plainly helps, e.g. \u201cI live in Leeds\u201d.")
+    return ("I didn't understand anything in that to remember or answer, so nothing was recorded "
+            "(your message is kept). Saying it plainly helps, e.g. \u201cI live in Leeds\u201d.")

@@ -62,5 +62,6 @@ class Operation(BaseModel):
     valid_from: date | None = None
     confidence: float = 0.9
     harsh: bool = False  # the old value was never true: a correction, not a change
+    said: str = ""  # the user's own words for what it is about ("my address")
     reason: str = ""
     evidence: str = ""  # the clause that justifies it

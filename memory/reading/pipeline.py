@@ -16,12 +16,21 @@ from .clauses import MAX_CHARS, clauses, normalise
 from .model import FactRef, Operation, Reading
 from .read import check_value, has_phrase, read_clause, tokens
 from .resolve import resolve
+from .tables import words
 
 
 class MessageReading(BaseModel):
     text: str
     readings: list[Reading]
     operations: list[Operation]
+    other_user: bool = False  # the message asks to read or write someone else's memory
+
+    @property
+    def unresolved(self) -> list[Reading]:
+        """Denials and forget requests that point at nothing on record."""
+        pointed = {o.evidence for o in self.operations}
+        return [r for r in self.readings if (r.kind == "forget" or r.act == "deny")
+                and r.clause not in pointed]
 
     @property
     def questions(self) -> list[Reading]:
@@ -36,6 +45,11 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     """Every clause of a message read and resolved. A message too long to read is read as
     nothing (the caller refuses it with a clear message first)."""
     text = normalise(message[:MAX_CHARS])
+    patterns = words()["other_user"]
+    assert isinstance(patterns, list)
+    if any(re.search(p, text, re.IGNORECASE) for p in patterns):
+        # scope is never the model's or the message's to choose (invariant 3): nothing is read
+        return MessageReading(text=text, readings=[], operations=[], other_user=True)
     readings = _pronouns([read_clause(c, now) for c in clauses(text)])
     ops: list[Operation] = []
     touched: set[str] = set()

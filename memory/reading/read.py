@@ -137,11 +137,11 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
         t = toks[i]
         if t.low in ("he", "she", "they", "someone", "somebody", "everyone"):
             return "other", i + 1, None, ""
-        nxt = toks[i + 1].low if i + 1 < len(toks) else ""
-        if t.low.endswith("'s") and nxt.endswith(("ing", "ed")) or (
+        after = toks[i + 1].low if i + 1 < len(toks) else ""
+        if t.low.endswith("'s") and after.endswith(("ing", "ed")) or (
                 t.low not in word_list("function_words") and t.low not in _NOT_NAMES
-                and nxt in word_list("person_verbs") and kind_of(t.low) is None
-                and (t.word[:1].isupper() or nxt != "is")):
+                and after in word_list("person_verbs") and kind_of(t.low) is None
+                and (t.word[:1].isupper() or after != "is")):
             name = t.word.removesuffix("'s")
             return "other", i + 1, None, name[:1].upper() + name[1:]
     return "self", i, None, ""  # no subject said: texting ("moved to leeds") or a canonical text
@@ -331,8 +331,10 @@ def check_value(value: str) -> str:
         return "no value"
     if len(toks) > 10:
         return "value too long"
-    if set(toks) & set(word_list("pronouns")) - {"i"} or "i" in toks:
+    if set(toks) & (set(word_list("pronouns")) | {"your", "yours"}):
         return "a pronoun in the value"
+    if any(" ".join(toks).endswith(w) for w in word_list("not_things")):
+        return "an event, not something the user has or is"
     if toks[0] in ("and", "or", "to", "of", "is", "are", "am", "was", "were", "be", "been", "not",
                    "no", "never", "become", "became", "being", "got", "get", "seen", "done",
                    "that", "which", "who", "because", "but", "with", "for", "at", "in", "on"):
@@ -362,6 +364,22 @@ def _clean_value(value: str) -> str:
 
 
 _PAST = re.compile(r"\b(?:was|were|did|had|ago|last|since|yesterday|\w{3,}ed)\b", re.IGNORECASE)
+
+
+def _denied(toks: list[Tok], after: int, clause: str) -> str:
+    """What a denial denies: the words after its last denial word ("never had a Hue bridge,
+    that was my neighbour's" -> "a Hue bridge"), else every content word after the subject."""
+    stems = [t.stem for t in toks]
+    ends = [at + len(p) for p in phrase_set("denials") for at in [_find(stems, p)] if at >= 0]
+    start = max([after, *ends])
+    while start < len(toks) and toks[start].low in ("had", "have", "has", "owned", "lived",
+                                                    "worked", "been", "used", "did", "do"):
+        start += 1
+    said = value_after(toks, start, "thing", clause) if start < len(toks) else ""
+    if said and not check_value(said):
+        return said
+    return " ".join(t.word for t in toks[after:] if t.low not in word_list("function_words")
+                    and t.stem not in {p[0] for p in phrase_set("denials")})
 
 
 def tense_of(clause: str) -> Tense:
@@ -432,11 +450,11 @@ def read_clause(clause: str, now: datetime) -> Reading:
     pronoun = subj == "other" and not name and first in ("she", "he", "they")
     if subj == "other" and not name and not pronoun:
         return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
+    if hypothetical and not (found and found[0].slot in ("allergy", "condition", "medication")
+                             and hedged):
+        return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
     if denial and subj == "self":
-        target = " ".join(t.word for t in toks[after:] if t.low not in
-                          word_list("function_words") and t.stem not in
-                          {p[0] for p in phrase_set("denials")})
-        return r.model_copy(update={"act": "deny", "target": target})
+        return r.model_copy(update={"act": "deny", "target": _denied(toks, after, clause)})
     if found is None:
         if ending and subj == "self":
             target = " ".join(t.word for t in toks[after:]
@@ -444,8 +462,6 @@ def read_clause(clause: str, now: datetime) -> Reading:
             return r.model_copy(update={"act": "end", "target": target})
         return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read"})
     cue, at, end = found
-    if hypothetical and not (cue.slot in ("allergy", "condition", "medication") and hedged):
-        return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
     if cue.slot == "plan" and when is None:
         return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date"})
     act = cue.act

@@ -52,19 +52,36 @@ def _own(fact: FactRef) -> bool:
                         r"nephew|gran\w*|grand\w*)\b", fact.text, re.IGNORECASE)
 
 
-def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True) -> FactRef | None:
-    """The fact a denial, ending or forget request points at: most shared words, else the same
-    kind of thing. None when nothing on record is named."""
+def _slots_named(terms: frozenset[str]) -> set[str]:
+    """Slots a request names by their own words ("my address" names the home)."""
+    return {name for name, slot in SLOTS.items() if terms & _terms(slot.query + " " + name)}
+
+
+def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
+               coverage: float = 0.0) -> FactRef | None:
+    """The fact a denial, ending or forget request points at: most shared words, then the slot
+    the request names, then the same kind of thing; the current version before an older one.
+    A relative's fact only when the request names the relative. None when nothing on record
+    is named (or, with `coverage`, when the fact holds less than that share of the words)."""
     want = _terms(target)
     kind = kind_of(target)
+    named = _slots_named(want)
     best, score = None, 0.0
     need = 0.5 if strong else 1.5
     for f in facts:
-        shared = len(want & _terms(f.text))
+        if not _own(f) and not want & _terms(" ".join(f.text.split()[:3])):
+            continue  # a relative's fact is the target only when the request names them
+        have = _terms(f.text)
+        shared = len(want & have)
+        same_kind = bool(kind and kind_of(f.text) == kind)
+        if coverage and want and (shared + same_kind) / len(want) < coverage:
+            continue
         s = shared + (0.5 if kind and kind_of(f.text) == kind else 0.0)
+        s += 1.0 if named and slot_of(f.text) in named else 0.0
+        s += 0.25 if f.state == "active" else 0.0
         if s > score:
             best, score = f, s
-    return best if score >= need else None
+    return best if score >= need + 0.25 * (best is not None and best.state == "active") else None
 
 
 def about_person(r: Reading, facts: list[FactRef]) -> FactRef | None:
@@ -146,16 +163,19 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     """The operations one reading implies against the user's facts. Pure."""
     active = [f for f in facts if f.state == "active"]
     if r.kind == "forget":
-        target = pointed_at(r.target, active)
-        return [_op(r, "forget", old=target)] if target else []
+        # the request may name an older version ("forget that I lived in Bristol")
+        target = pointed_at(r.target, [f for f in facts if f.state in ("active", "superseded")])
+        return [_op(r, "forget", old=target).model_copy(update={"said": r.target})] \
+            if target else []
     if r.kind != "statement" or r.reason == "a pronoun subject":
         return []  # a pronoun nobody in the message names: not the user, no one on record
     if r.act == "deny":
-        target = pointed_at(r.target, [f for f in active if _own(f)])
+        target = pointed_at(r.target, [f for f in active if _own(f)], coverage=0.6)
         if target is None:
             return []
         return [_op(r, "retract", old=target, status="candidate" if r.hedged else "active",
-                    reason="hedged denial" if r.hedged else "the user says it was never true")]
+                    reason="hedged denial" if r.hedged else "the user says it was never true")
+                .model_copy(update={"said": r.target})]
     if r.act == "end" and not r.text:
         # an ending said with no slot needs two shared words (or a word and the kind)
         target = pointed_at(r.target, [f for f in active if _own(f)], strong=False)
@@ -177,20 +197,39 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     if r.subject == "other" and old is None:
         return []  # someone else's news touches nothing on record: nothing to write
     named_old = old is None and bool(r.old_value)
-    if named_old:
-        old = pointed_at(r.old_value, [f for f in active if _own(f)])
+    if named_old:  # "replaced the Hue bridge": a fact that says most of those words
+        old = pointed_at(r.old_value, [f for f in active if _own(f)], coverage=0.6)
     if old is None and r.act == "change" and r.slot in ("owns", "uses"):
         kind = kind_of(r.value)
         old = next((f for f in active if _own(f) and kind and kind_of(f.text) == kind
                     and not _same_value(r, f)), None)
-    if old is not None and _same_value(r, old) and not named_old and not (
-            r.when and r.act == "change"):
+    if old is not None and _same_value(r, old) and not named_old:
+        if r.when:  # "vegetarian since 2019": the same value, now dated, in its own words
+            return [_op(r, "supersede", old=old, text=old.text, status=status,
+                        reason="the user dates a value on record")]
         return []  # already on record
     if any(_same_value(r, f) and r.slot == slot_of(f.text) for f in active if f is not old):
         return []
     if old is not None:
-        return [_op(r, "supersede", old=old, text=r.text, status=status, reason=reason)]
+        return [_op(r, "supersede", old=old, text=_in_its_words(r, old), status=status,
+                    reason=reason)]
     return [_op(r, "write", text=r.text, status=status, reason=reason)]
+
+
+_NAMED = re.compile(r"^(?P<k>(?:[\w-]+ ){0,3}?(?:editor|shell|terminal|browser|phone|laptop|"
+                    r"hub|bank|broadband|car|gym|os|keyboard|monitor|provider|supplier|"
+                    r"network|carrier|router|camera|doorbell|vacuum|watch)) is (?P<v>.+)$",
+                    re.IGNORECASE)
+
+
+def _in_its_words(r: Reading, old: FactRef) -> str:
+    """A new value of a thing the fact names in its own words keeps those words: "Main editor
+    is Zed" becomes "Main editor is Helix", not "Uses Helix" (invariant 533)."""
+    m = _NAMED.match(old.text)
+    if m and r.slot in ("owns", "uses") and r.subject == "self":
+        value = re.sub(r"^(?:an?|the)\s+", "", r.value)
+        return f"{m.group('k')} is {value}"
+    return r.text
 
 
 def _ended(said: str, fact: FactRef) -> str:
