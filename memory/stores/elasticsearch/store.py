@@ -55,8 +55,8 @@ from ..base import (
     page_summaries,
 )
 from ..user_view import IndexParams
-from . import context, queries, security, tombkeys, writes
-from .batch import AnswerLost, BatchWriter
+from . import context, intents, queries, security, tombkeys, writes
+from .batch import AnswerLost, BatchWriter, PartiallyAppliedError, Unresolved
 from .connection import TLS_HINT, ConnectionSettings, new_client, writer
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
 from .results import from_source, has_direction, ranked_hits, source_as
@@ -67,7 +67,8 @@ log = logging.getLogger(__name__)
 PAGE = 1000
 USER_ALIASES = ("episodic", "semantic", "procedural")
 SUMMARY_FIELDS = ("id", "user_id", "rev", "state", "text", "fact_type", "confidence",
-                  "recorded_at", "supersedes", "contradiction", "flags", "plan_id", "origin")
+                  "recorded_at", "supersedes", "contradiction", "flags", "plan_id", "origin",
+                  "batch")
 START_HINT = ("start one with `docker compose up -d elasticsearch` in the project root "
               "(README: Running Elasticsearch), or point --store / MEMDESK_STORE elsewhere")
 LICENCE_RETRY_S = 60.0  # a licence read that failed for a passing reason is tried again after
@@ -103,7 +104,7 @@ class ElasticsearchStore:
     def __init__(self, url: str, embedder: Embedder, prefix: str = "memdesk", *,
                  client: Elasticsearch | None = None, request_timeout: float = 10.0,
                  connection: ConnectionSettings | None = None,
-                 clock=time.monotonic):
+                 clock=time.monotonic, wall: Callable[[], float] = time.time):
         self.es_url = url
         self.url = f"elasticsearch:{url}"
         self.embedder = embedder
@@ -116,6 +117,9 @@ class ElasticsearchStore:
         self._timeout = request_timeout
         self._where = redact(url)
         self._clock = clock
+        self._wall = wall  # dates batch documents: the sweeper's lease (intents.LEASE_S)
+        self._finished: set[str] = set()  # batches known committed (committed is final)
+        self._unsettled: set[str] = set()  # this process's batches whose outcome is unknown
         self._lock = threading.RLock()
         self._closed = False
         self._dirty: set[str] = set()  # aliases written without a refresh (episodes, usage)
@@ -138,6 +142,7 @@ class ElasticsearchStore:
         # Invariant 147: keys written under older key rules are recomputed before any check.
         tombkeys.ensure_tombstone_keys(self.es, self._writer, self.names,
                                        lambda fn, what: self._call(fn))
+        self.swept = self.sweep()  # invariant 472: abandoned batches finished before any read
         log.info("elasticsearch %s at %s, licence %s: recall uses %s", self.server_version,
                  self._where, self.licence, self.recall_path)
 
@@ -352,10 +357,11 @@ class ElasticsearchStore:
     def _get_source(self, user_id: str | None, name: str, doc_id: str) -> dict | None:
         """One document as this user (None: with the store's own client)."""
         try:
-            return dict(self._as_user(user_id, "get", index=self.names.alias(name), id=doc_id,
-                                      source_excludes=queries.SOURCE_EXCLUDES)["_source"])
+            src = dict(self._as_user(user_id, "get", index=self.names.alias(name), id=doc_id,
+                                     source_excludes=queries.SOURCE_EXCLUDES)["_source"])
         except EsNotFound:
             return None
+        return self._visible([src])[0]  # invariant 473: a pending batch's record is not read
 
     def get(self, kind: MemoryKind, user_id: str | None, memory_id: str) -> AnyMemory | None:
         kind = MemoryKind(kind)
@@ -369,7 +375,8 @@ class ElasticsearchStore:
         return None if src is None else src.get("user_id")
 
     def _scan(self, user_id: str | None, index: str, query: dict, sort: list[dict],
-              includes: tuple[str, ...] | None = None) -> list[dict]:
+              includes: tuple[str, ...] | None = None, *,
+              seq_no_primary_term: bool = False) -> list[dict]:
         """Every hit, paged with search_after on a sort that ends in the unique id."""
         out: list[dict] = []
         after = None
@@ -377,6 +384,8 @@ class ElasticsearchStore:
             extra: dict = {"search_after": after} if after is not None else {}
             if includes:
                 extra["source_includes"] = list(includes)
+            if seq_no_primary_term:
+                extra["seq_no_primary_term"] = True
             resp = self._as_user(user_id, "search", index=index, query=query, sort=sort, size=PAGE,
                               source_excludes=queries.SOURCE_EXCLUDES, track_total_hits=False,
                               **extra)
@@ -396,9 +405,14 @@ class ElasticsearchStore:
         if ids is not None:
             flt.append({"ids": {"values": list(ids)}})
         self._fresh("semantic")
-        hits = self._scan(user_id, self.names.alias("semantic"),
-                          {"bool": {"filter": flt}}, [{"recorded_at": "asc"}, {"id": "asc"}])
-        facts = [source_as(Fact, h["_source"]) for h in hits]
+        hits = self._visible_hits(self._scan(user_id, self.names.alias("semantic"),
+                                             {"bool": {"filter": flt}},
+                                             [{"recorded_at": "asc"}, {"id": "asc"}]))
+        if states:  # a before-image read in place of a pending record may be in another state
+            facts = [source_as(Fact, h["_source"]) for h in hits
+                     if h["_source"].get("state") in {FactState(x).value for x in states}]
+        else:
+            facts = [source_as(Fact, h["_source"]) for h in hits]
         return sorted(facts, key=lambda f: (f.recorded_at, f.id))
 
     def list_episodes(self, user_id: str, *, after: datetime | None = None,
@@ -409,9 +423,9 @@ class ElasticsearchStore:
             # compare the microseconds here, so no episode in that millisecond is lost (inv. 98).
             flt.append({"range": {"timestamp": {"gte": queries.ms_floor(after)}}})
         self._fresh("episodic")
-        hits = self._scan(user_id, self.names.alias("episodic"),
-                          {"bool": {"filter": flt}},
-                          [{"timestamp": "asc"}, {"recorded_at": "asc"}, {"id": "asc"}])
+        hits = self._visible_hits(self._scan(
+            user_id, self.names.alias("episodic"), {"bool": {"filter": flt}},
+            [{"timestamp": "asc"}, {"recorded_at": "asc"}, {"id": "asc"}]))
         eps = [source_as(Episode, h["_source"]) for h in hits]
         eps.sort(key=lambda e: (e.timestamp, e.recorded_at, e.id))
         if after is not None:
@@ -420,9 +434,10 @@ class ElasticsearchStore:
 
     def list_playbooks(self, user_id: str) -> list[Playbook]:
         self._fresh("procedural")
-        hits = self._scan(user_id, self.names.alias("procedural"),
-                          {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
-                          [{"recorded_at": "asc"}, {"id": "asc"}])
+        hits = self._visible_hits(self._scan(
+            user_id, self.names.alias("procedural"),
+            {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
+            [{"recorded_at": "asc"}, {"id": "asc"}]))
         return [source_as(Playbook, h["_source"]) for h in hits]
 
     def list_catalog(self) -> list[CatalogDoc]:
@@ -483,7 +498,9 @@ class ElasticsearchStore:
         resp = self._as_user(user_id, "search", index=self.names.alias("audit"),
                           query={"bool": {"filter": flt}}, sort=[{"seq": "desc"}, {"id": "desc"}],
                           size=min(limit, 10_000), track_total_hits=False)
-        return [AuditEvent.model_validate(_strip(h["_source"])) for h in resp["hits"]["hits"]]
+        # invariant 471: the log is the committed batches' events
+        hits = self._visible_hits(resp["hits"]["hits"], before_images=False)
+        return [AuditEvent.model_validate(_strip(h["_source"])) for h in hits]
 
     def audit_count(self, user_id: str) -> int:
         self._fresh("audit")
@@ -556,11 +573,14 @@ class ElasticsearchStore:
         if query.states:
             flt.append({"terms": {"state": sorted(FactState(s).value for s in query.states)}})
         self._fresh("semantic")
-        hits = self._scan(None, self.names.alias("semantic"), {"bool": {"filter": flt}},
-                          [{"recorded_at": "asc"}, {"id": "asc"}], includes=SUMMARY_FIELDS)
+        hits = self._visible_hits(self._scan(
+            None, self.names.alias("semantic"), {"bool": {"filter": flt}},
+            [{"recorded_at": "asc"}, {"id": "asc"}], includes=SUMMARY_FIELDS))
         scope = []
         for h in hits:
             s = h["_source"]
+            if query.states and s.get("state") not in {FactState(x).value for x in query.states}:
+                continue  # a before-image in another state than the one asked
             scope.append(FactSummary(
                 s["id"], s["user_id"], int(s["rev"]), s["state"], s["text"], s["fact_type"],
                 float(s["confidence"]), datetime.fromisoformat(s["recorded_at"]), s.get("supersedes"),
@@ -588,7 +608,8 @@ class ElasticsearchStore:
     # search -------------------------------------------------------------------------------------
     def _leg_hits(self, flt: RecallFilter, resp) -> list[LegHit]:
         out = []
-        for h in resp["hits"]["hits"]:
+        # invariant 473: a record of a batch not yet committed is not recalled
+        for h in self._visible_hits(resp["hits"]["hits"], before_images=False):
             doc = from_source(h["_source"])
             # Belt and braces behind the pre-filter: never hand back another user's memory.
             if doc.user_id not in (flt.user_id, None):
@@ -650,7 +671,7 @@ class ElasticsearchStore:
             self._rrf_refused, self.rrf_enabled = True, False
             log.warning("rrf retriever refused (%s): using %s", exc, self.recall_path)
             return None
-        hits = [h for h in resp["hits"]["hits"]
+        hits = [h for h in self._visible_hits(resp["hits"]["hits"], before_images=False)
                 if h["_source"].get("user_id") in (flt.user_id, None)]
         return ranked_hits(hits, now, params)
 
@@ -675,36 +696,183 @@ class ElasticsearchStore:
         return dict(zip(keys, self.embedder.embed([texts[k] for k in keys]), strict=False))
 
     def apply(self, ops: list[Op]) -> None:
-        """Validate every op against what is stored, then write in phases, all or nothing.
+        """Validate every op against what is stored, then write the batch intent-first.
 
-        Elasticsearch has no multi-document transaction (invariants 23, 90-92): a batch with an
-        update, delete or watermark move is checked whole first (one mget), so a stale batch
-        writes nothing; then conditional writes, inserts and audit events go out in that order
-        (batch.py), each phase only when the previous one landed whole, and a failure undoes
-        what this call wrote. Ids are the records' own, so re-applying converges."""
+        Elasticsearch has no multi-document transaction (invariants 23, 90-92, 470-474): a batch
+        with an update, delete or watermark move is checked whole first (one mget), so a stale
+        batch writes nothing; then the batch document is created, the steps go out stamped with
+        its id (conditional writes, inserts, audit events: batch.py), and one compare-and-set
+        flip commits it. A failure undoes what this call wrote; an unknown outcome leaves the
+        batch to the sweeper. Ids are the records' own, so re-applying converges."""
         ops = list(ops)
         if not ops:
             return
         if self._closed:
             raise MemdeskError("the store is closed")
+        if self._unsettled:  # this process's batches left unknown: settle them first
+            self.sweep(own=True)
         vectors = self._vectors_for(ops)
         wanted = writes.documents_read(ops) if writes.needs_read(ops) else []
         current = self._read_docs([(self.names.alias(n), i) for n, i in wanted])
         current = {(n, i): current[(self.names.alias(n), i)] for n, i in wanted}
         sessions = context.touched_sessions(ops, current)  # before planning: it moves `current`
         steps = writes.Planner(self.names, current, vectors, self._next_seq).plan(ops)
-        batch = BatchWriter(self._bulk, self._read_docs, self._restore)
-        try:
-            batch.run(steps)
-        except BaseException:
-            self._mark_dirty(batch.lazy_touched)
-            raise
+        batch = self._batch_writer()
+        if steps:
+            try:
+                batch.run(steps, writes.users_of(steps))
+            except (Unresolved, PartiallyAppliedError):
+                self._mark_dirty(batch.lazy_touched)
+                if batch.bid is not None:
+                    with self._lock:
+                        self._unsettled.add(batch.bid)
+                raise
+            except BaseException:
+                self._mark_dirty(batch.lazy_touched)
+                raise
+            with self._lock:
+                self._finished.add(batch.bid or "")
         # The batch landed. Its sessions' contexts follow (a converged retry recomputes them
         # too, so a follow-up lost earlier is made up); the alias the batch wrote without a
         # refresh is marked after, so the session read refreshes only for earlier writes.
         if sessions:
             self._follow_contexts(sessions, ops)
         self._mark_dirty(batch.lazy_touched)
+
+    # intent-first batches (issue 31, invariants 470-474) --------------------------------------
+    def _batch_writer(self) -> BatchWriter:
+        return BatchWriter(self._bulk, self._read_docs, self._restore,
+                           state=self.names.alias("state"), put=self._put_state,
+                           finished=self._batches_finished, now=self._wall)
+
+    def _put_state(self, doc_id: str, src: dict, if_seq_no: int | None,
+                   if_term: int | None) -> tuple[int, int]:
+        """Write one state document: `create` when no seq_no is given (op_type=create: a second
+        create of the same id answers 409), else a compare-and-set `index`. No refresh: batch
+        documents are read by id (realtime) and the sweeper refreshes before it searches."""
+        alias = self.names.alias("state")
+        if if_seq_no is None:
+            resp = self._call(self._writer.create, index=alias, id=doc_id, document=src,
+                              refresh="false", require_alias=True)
+        else:
+            resp = self._call(self._writer.index, index=alias, id=doc_id, document=src,
+                              if_seq_no=if_seq_no, if_primary_term=if_term, refresh="false",
+                              require_alias=True)
+        return int(resp["_seq_no"]), int(resp["_primary_term"])
+
+    def _open_batches(self, bids: set[str]) -> dict[str, dict]:
+        """{batch id: its document} of the batches among `bids` not committed yet; the others
+        are remembered as committed (the document says so, or is gone: a batch document is
+        deleted only after its decision, by the sweeper). One mget for unknown batches."""
+        todo = sorted(bids - self._finished)
+        if not todo:
+            return {}
+        alias = self.names.alias("state")
+        found = self._read_docs([(alias, b) for b in todo])
+        out: dict[str, dict] = {}
+        with self._lock:
+            if len(self._finished) > 100_000:
+                self._finished.clear()
+            for b in todo:
+                have = found.get((alias, b))
+                if have is None or have["src"].get("state") == intents.COMMITTED:
+                    self._finished.add(b)
+                else:
+                    out[b] = have["src"]
+        return out
+
+    def _batches_finished(self, bids: set[str]) -> set[str]:
+        return bids - set(self._open_batches(bids))
+
+    def _visible(self, srcs: list[dict], *, before_images: bool = True) -> list[dict | None]:
+        """Invariant 473: a record stamped with a batch that is not committed is not the user's
+        belief yet. With `before_images` it reads as the document the batch replaced (None when
+        the batch created it); recall drops it. Costs one mget the first time a batch is seen."""
+        bids = {str(b) for b in (s.get(intents.STAMP) for s in srcs) if b}
+        open_ = {b: intents.befores(doc) for b, doc in self._open_batches(bids).items()}
+        if not open_:
+            return list(srcs)
+        out: list[dict | None] = []
+        for s in srcs:
+            b = s.get(intents.STAMP)
+            if b in open_:
+                out.append(open_[b].get(str(s.get("id"))) if before_images else None)
+            else:
+                out.append(s)
+        return out
+
+    def _visible_hits(self, hits: list[dict], *, before_images: bool = True) -> list[dict]:
+        srcs = self._visible([h["_source"] for h in hits], before_images=before_images)
+        return [{**h, "_source": s} for h, s in zip(hits, srcs, strict=True) if s is not None]
+
+    def sweep(self, *, own: bool = False) -> dict[str, int]:
+        """Invariant 472: finish or undo abandoned batches from their documents. At open (and
+        before a forget) every batch document is listed; a pending one older than the lease
+        (intents.LEASE_S: its writer is gone) is claimed with a compare-and-set, then rolled
+        forward when every step landed or still applies, else rolled back. `own`: only this
+        process's batches whose outcome it could not learn (no lease: their writer is us).
+        Decided markers older than the lease are deleted. Returns what was done."""
+        alias = self.names.alias("state")
+        out = {"committed": 0, "rolled_back": 0, "left": 0}
+        if own:
+            with self._lock:
+                bids = sorted(self._unsettled)
+            found = self._read_docs([(alias, b) for b in bids])
+            docs = [(b, found.get((alias, b))) for b in bids]
+        else:
+            self._call(self.es.indices.refresh, index=alias)
+            hits = self._scan(None, alias, {"bool": {"filter": [{"term": {"type": "batch"}}]}},
+                              [{"name": "asc"}], seq_no_primary_term=True)
+            docs = [(h["_id"], {"src": h["_source"], "seq_no": h.get("_seq_no"),
+                                "term": h.get("_primary_term")}) for h in hits]
+        now = self._wall()
+        for bid, have in docs:
+            state = None if have is None else have["src"].get("state")
+            if have is None or state in intents.FINISHED:
+                with self._lock:
+                    self._unsettled.discard(bid)
+                if have is not None and intents.age_s(have["src"], now) > intents.LEASE_S:
+                    self._drop_marker(bid, have)
+                continue
+            if not own and intents.age_s(have["src"], now) < intents.LEASE_S:
+                out["left"] += 1  # its writer may still be at work
+                continue
+            result = self._resolve(bid, have, now)
+            out[result or "left"] += 1
+        if any(out.values()):
+            log.info("batch sweep at %s: %d rolled forward, %d rolled back, %d left pending",
+                     self._where, out["committed"], out["rolled_back"], out["left"])
+        return out
+
+    def _resolve(self, bid: str, have: dict, now: float) -> str | None:
+        try:  # claim it: one compare-and-set, so two sweepers never both decide
+            seq, term = self._put_state(bid, intents.claimed(have["src"], now),
+                                        have["seq_no"], have["term"])
+        except ApiError as exc:
+            if exc.meta.status == 409:
+                return None  # another sweeper (or the writer) got there first
+            raise
+        except AnswerLost:
+            return None
+        try:
+            state = self._batch_writer().resume(bid, have["src"], seq, term)
+        except (MemdeskError, ApiError) as exc:
+            log.warning("batch %s could not be finished or undone yet (%s): left pending", bid,
+                        exc)
+            return None
+        with self._lock:
+            self._unsettled.discard(bid)
+            if state == intents.COMMITTED:
+                self._finished.add(bid)
+        log.info("batch %s %s by the sweeper", bid, state.replace("_", " "))
+        return state
+
+    def _drop_marker(self, bid: str, have: dict) -> None:
+        try:
+            self._call(self._writer.delete, index=self.names.alias("state"), id=bid,
+                       if_seq_no=have["seq_no"], if_primary_term=have["term"], refresh="false")
+        except (ApiError, MemdeskError) as exc:  # a marker left is harmless: tried next time
+            log.debug("batch marker %s not deleted (%s)", bid, exc)
 
     def _mark_dirty(self, aliases: set[str]) -> None:
         if aliases:
@@ -933,4 +1101,4 @@ def _reason(exc: ApiError) -> str:
 
 def _strip(src: dict) -> dict:
     return {k: v for k, v in src.items()
-            if k not in ("seq", "vector", "match_key", "match_terms")}
+            if k not in ("seq", "vector", "match_key", "match_terms", "batch")}
