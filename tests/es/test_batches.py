@@ -112,7 +112,7 @@ def test_inv91_a_failed_insert_undoes_the_update_at_the_seq_no_it_got(svc, clust
                                 "if_seq_no": 20, "if_primary_term": 3}}
     assert restored["state"] == "active" and restored["rev"] == 1 and restored["superseded_by"] is None
     assert len(restored["vector"]) == es_store.embedder.dims
-    assert undo.params == {"refresh": "wait_for"}
+    assert undo.params == {"refresh": "wait_for", "require_alias": "true"}
     assert not any("memdesk-audit" in k for b in bulk_kinds(cluster) for k in b)
 
 

@@ -33,7 +33,7 @@ def test_inv66_value_key_is_created_once_in_the_state_index(cluster, es_store):
     assert es_store.value_key(create=True) == bytes.fromhex(KEY)
     assert es_store.value_key(create=True) == bytes.fromhex(KEY)  # cached
     (req,) = created
-    assert req.params == {"refresh": "wait_for"}
+    assert req.params == {"refresh": "wait_for", "require_alias": "true"}
     assert req.body["type"] == "secret" and len(req.body["encoded"]) == 64
 
 
@@ -64,7 +64,7 @@ def test_inv66_redact_overwrites_tombstones_and_events_in_place(cluster, es_stor
     scans = cluster.find("POST", r"/memdesk-(tombstones|audit)/_search")
     assert all(r.body["query"] == {"bool": {"filter": [{"term": {"user_id": "u"}}]}} for r in scans)
     t_bulk, a_bulk = cluster.find("PUT", "/_bulk")
-    assert t_bulk.params == a_bulk.params == {"refresh": "wait_for"}
+    assert t_bulk.params == a_bulk.params == {"refresh": "wait_for", "require_alias": "true"}
     ((action, src),) = t_bulk.bulk_pairs
     assert action == {"index": {"_index": "memdesk-tombstones", "_id": "tomb_1"}}
     assert src["text"] == "" and src["forgotten"] and src["seq"] == 1 and "vector" not in src

@@ -146,7 +146,7 @@ def test_inv101_a_new_session_gets_its_contexts_in_one_bulk_after_the_batch(clus
     assert read.body == SESSION_READ and read.params == READ_PARAMS
     assert not cluster.find("POST", r"/.*/_refresh")  # nothing unrefreshed before this batch
     # the read does not see the unrefreshed batch yet: its own episodes are merged in
-    assert ctx_bulk.params == {"refresh": "false"}
+    assert ctx_bulk.params == {"refresh": "false", "require_alias": "true"}
     assert pairs(ctx_bulk) == [("ep_0", f"{TEXTS[1]}\n{TEXTS[2]}"),
                                ("ep_1", f"{TEXTS[0]}\n{TEXTS[2]}"),
                                ("ep_2", f"{TEXTS[0]}\n{TEXTS[1]}")]
@@ -246,7 +246,7 @@ def test_inv104_a_forgotten_turn_leaves_its_neighbours_context_before_it_is_dele
     steps = [f"{r.method} {r.path}" for r in sent]
     scrub, delete, audit, follow = cluster.find("PUT", "/_bulk")
     # (1) redaction: the neighbours' contexts without the forgotten turn, visible at once
-    assert scrub.params == {"refresh": "wait_for"}
+    assert scrub.params == {"refresh": "wait_for", "require_alias": "true"}
     # the remaining turns close up: ep_0 now reaches ep_3 within ±2
     assert pairs(scrub) == [("ep_0", f"{TEXTS[2]}\n{TEXTS[3]}"),
                             ("ep_2", f"{TEXTS[0]}\n{TEXTS[3]}"),
@@ -259,7 +259,7 @@ def test_inv104_a_forgotten_turn_leaves_its_neighbours_context_before_it_is_dele
     assert sent.index(scrub) < sent.index(delete)
     # (3) the delete's own follow-up computes the same contexts (the canned read still shows
     # the old ones), never from the forgotten turn
-    assert follow.params == {"refresh": "false"} and pairs(follow) == pairs(scrub)
+    assert follow.params == {"refresh": "false", "require_alias": "true"} and pairs(follow) == pairs(scrub)
     # invariant 66: the forgotten text is in no request sent from the forget on
     assert all(secret not in json.dumps([r.body, r.params], ensure_ascii=False) for r in sent)
     assert {a["create"]["_index"] for a, _ in audit.bulk_pairs} == {"memdesk-audit"}

@@ -120,6 +120,8 @@ class ElasticsearchStore:
         self._wall = wall  # dates batch documents: the sweeper's lease (intents.LEASE_S)
         self._finished: set[str] = set()  # batches known committed (committed is final)
         self._unsettled: set[str] = set()  # this process's batches whose outcome is unknown
+        self.key_failures: list[str] = []  # API keys whose invalidation failed (es status)
+        self.licence_note: str | None = None  # why the licence read fell back to Basic
         self._lock = threading.RLock()
         self._closed = False
         self._dirty: set[str] = set()  # aliases written without a refresh (episodes, usage)
@@ -205,7 +207,14 @@ class ElasticsearchStore:
             due = None
         except ApiError as exc:
             kind, due = "basic", None if exc.meta.status == 403 else self._clock() + LICENCE_RETRY_S
-            if due is not None:
+            if due is None:  # invariant 478: say which privilege is missing and what is lost
+                self.licence_note = (
+                    "GET /_license answered 403: the store's credentials lack the `monitor` "
+                    "cluster privilege, so the licence is taken as Basic: the rrf retriever "
+                    "(one-request hybrid recall) and per-user document-level-security keys are "
+                    "off. Grant `monitor` to get them back")
+                log.warning("%s (%s)", self.licence_note, self._where)
+            else:
                 log.warning("GET /_license answered %s at %s: assuming Basic, checking again in "
                             "%.0f s", exc.meta.status, self._where, LICENCE_RETRY_S)
         except TransportError as exc:
@@ -336,7 +345,15 @@ class ElasticsearchStore:
         return dict(self._call(self._writer.security.create_api_key, **body))
 
     def _invalidate_keys(self, ids: list[str]) -> None:
-        self._call(self._writer.security.invalidate_api_key, ids=ids)
+        """`owner: true`: with manage_own_api_key (the privilege the README names) an
+        invalidation must say so, or it answers 403 (security-api-invalidate-api-key). A failure
+        is kept for `memdesk es status` (invariant 477); the key still expires by itself."""
+        try:
+            self._call(self._writer.security.invalidate_api_key, ids=ids, owner=True)
+        except (ApiError, MemdeskError) as exc:
+            with self._lock:
+                self.key_failures.append(f"{', '.join(ids)}: {exc}")
+            raise
 
     def bootstrap_user(self, user_id: str) -> dict:
         """Enable per-user keys for this user: invalidate every key minted for them before
@@ -348,7 +365,8 @@ class ElasticsearchStore:
         resp = self._call(self._writer.security.invalidate_api_key,
                           name=security.key_name(self.names, user_id), owner=True)
         self._call(self._writer.index, index=self.names.alias("state"), id=api_key_doc_id(user_id),
-                   document={"type": "dls_user", "user_id": user_id}, refresh="wait_for")
+                   document={"type": "dls_user", "user_id": user_id}, refresh="wait_for",
+                   require_alias=True)
         key = self._user_keys.mint(user_id)
         return {"user_id": user_id, "api_key_id": key.id,
                 "invalidated": len(resp.get("invalidated_api_keys") or [])}
@@ -912,7 +930,7 @@ class ElasticsearchStore:
             if not changed:
                 return 0
             resp = self._call(self._writer.bulk, operations=context.update_lines(alias, changed),
-                              refresh=refresh)
+                              refresh=refresh, require_alias=True)
             if refresh == "false":
                 self._mark_dirty({alias})
         bad = context.failed_items(resp)
@@ -922,7 +940,10 @@ class ElasticsearchStore:
         return len(changed)
 
     def _bulk(self, lines: list[dict], refresh: str) -> dict:
-        return dict(self._call(self._writer.bulk, operations=lines, refresh=refresh))
+        # require_alias (invariant 479): a lost alias is an error, never a new concrete index
+        # mapped by guesswork (docs-bulk: `require_alias`)
+        return dict(self._call(self._writer.bulk, operations=lines, refresh=refresh,
+                               require_alias=True))
 
     def _read_docs(self, keys: list[tuple[str, str]]) -> dict:
         """{(alias, id): {"src", "seq_no", "term"} or None}, one mget."""
@@ -953,7 +974,8 @@ class ElasticsearchStore:
             try:
                 self._call(self.es.create, index=self.names.alias("state"), id=VALUE_KEY_ID,
                            document={"type": "secret", "name": "value_key",
-                                     "encoded": secrets.token_hex(32)}, refresh="wait_for")
+                                     "encoded": secrets.token_hex(32)}, refresh="wait_for",
+                           require_alias=True)
             except ApiError as exc:
                 if exc.meta.status != 409:  # 409: another process created it first
                     raise
@@ -969,7 +991,7 @@ class ElasticsearchStore:
         try:
             self._call(self.es.create, index=self.names.alias("state"), id=VALUE_KEY_ID,
                        document={"type": "secret", "name": "value_key", "encoded": key.hex()},
-                       refresh="wait_for")
+                       refresh="wait_for", require_alias=True)
         except ApiError as exc:
             if exc.meta.status != 409:
                 raise
@@ -985,7 +1007,8 @@ class ElasticsearchStore:
         lines: list[dict] = []
         for src in docs:
             lines += [{"index": {"_index": self.names.alias(name), "_id": src["id"]}}, src]
-        resp = self._call(self.es.bulk, operations=lines, refresh="wait_for")
+        resp = self._call(self._writer.bulk, operations=lines, refresh="wait_for",
+                          require_alias=True)
         bad = [r for item in resp.get("items", []) for r in item.values()
                if r.get("status", 200) >= 300]
         if bad:
@@ -1084,11 +1107,18 @@ class ElasticsearchStore:
                                   "retry_on_conflict": 3}}, body]
         # No transport retry (invariant 92): a bump whose answer was lost may have landed, and
         # sending it again would count the use twice.
-        resp = self._call(self._writer.bulk, operations=lines, refresh="false")
+        resp = self._call(self._writer.bulk, operations=lines, refresh="false",
+                          require_alias=True)
         with self._lock:
             self._dirty |= {self.names.alias(name) for name, _ in pairs}
         bad = [r for item in resp.get("items", []) for r in item.values()
                if r.get("status", 200) >= 300 and r.get("status") != 404]
+        blocked = [r for r in bad if _error_type(r) == "cluster_block_exception"]
+        if blocked:  # invariant 480: a reindex's write block must not break recall
+            log.warning("usage of %d memories not counted: %s is write-blocked (a `memdesk es "
+                        "reindex` is copying it); recall goes on", len(blocked),
+                        blocked[0].get("_index"))
+            bad = [r for r in bad if r not in blocked]
         if bad:
             raise MemdeskError(f"usage bump failed for {bad[0].get('_id')}: {bad[0].get('error')}")
 
@@ -1097,6 +1127,11 @@ def _reason(exc: ApiError) -> str:
     info = exc.info if isinstance(exc.info, dict) else {}
     err = info.get("error", {})
     return str(err.get("reason") if isinstance(err, dict) else err or exc.message)
+
+
+def _error_type(item: dict) -> str:
+    err = item.get("error")
+    return str(err.get("type", "")) if isinstance(err, dict) else ""
 
 
 def _strip(src: dict) -> dict:
