@@ -175,6 +175,24 @@ def tombstone_knn(names: IndexNames, user_id: str, vector: np.ndarray, k: int) -
             "size": n}
 
 
+TOMBSTONE_SCRIPT = "cosineSimilarity(params.query_vector, 'vector') + 1.0"
+
+
+def tombstone_script(names: IndexNames, user_id: str, vector: np.ndarray, k: int) -> dict:
+    """9.2+ (invariant 475): every tombstone of the user that has a vector, scored by the
+    cluster with the exact cosine on the stored float vector — `_score` = cosine + 1 (a
+    script_score may not be negative:
+    https://www.elastic.co/docs/reference/query-languages/query-dsl/query-dsl-script-score-query).
+    Nothing depends on vectors in `_source`, which 9.2 leaves out by default."""
+    return {"index": names.alias("tombstones"),
+            "query": {"script_score": {
+                "query": {"bool": {"filter": [{"term": {"user_id": user_id}},
+                                              {"exists": {"field": "vector"}}]}},
+                "script": {"source": TOMBSTONE_SCRIPT, "params": {"query_vector": _vec(vector)}}}},
+            "size": max(k, TOMBSTONE_CANDIDATES), "source_excludes": SOURCE_EXCLUDES,
+            "track_total_hits": False}
+
+
 def ms_floor(when: datetime) -> str:
     """`when` truncated to the millisecond, as Elasticsearch's `date` fields store and compare
     it (date.html: millisecond resolution; date_nanos for more)."""

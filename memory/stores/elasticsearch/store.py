@@ -139,14 +139,16 @@ class ElasticsearchStore:
                                    clock=clock)
         info = self._call(self.es.info)
         self.server_version = security.check_version(dict(info), self._where)
+        self.tombstone_matching = security.tombstone_matching(self.server_version)
         self._read_licence()
         self._ensure_indices()
         # Invariant 147: keys written under older key rules are recomputed before any check.
         tombkeys.ensure_tombstone_keys(self.es, self._writer, self.names,
                                        lambda fn, what: self._call(fn))
         self.swept = self.sweep()  # invariant 472: abandoned batches finished before any read
-        log.info("elasticsearch %s at %s, licence %s: recall uses %s", self.server_version,
-                 self._where, self.licence, self.recall_path)
+        log.info("elasticsearch %s at %s, licence %s: recall uses %s; tombstones matched by %s "
+                 "(invariant 475)", self.server_version, self._where, self.licence,
+                 self.recall_path, self.tombstone_matching)
 
     # connection and errors ------------------------------------------------------------------
     def _new_client(self) -> Elasticsearch:
@@ -353,7 +355,35 @@ class ElasticsearchStore:
         except (ApiError, MemdeskError) as exc:
             with self._lock:
                 self.key_failures.append(f"{', '.join(ids)}: {exc}")
+            self._record_key_failure(ids, exc)
             raise
+
+    def _record_key_failure(self, ids: list[str], exc: Exception) -> None:
+        """Keep a failed invalidation in the state index, so `memdesk es status` in any process
+        shows it (invariant 477): one document per key, no secret in it."""
+        for key_id in ids:
+            try:
+                self._call(self._writer.index, index=self.names.alias("state"),
+                           id=f"keyfail_{key_id}", require_alias=True, refresh="false",
+                           document={"type": "key_failure", "name": key_id,
+                                     "value": str(exc)[:500],
+                                     "updated_at": intents.iso(self._wall())})
+            except (ApiError, MemdeskError) as why:
+                log.warning("failed invalidation of API key %s not recorded (%s)", key_id, why)
+
+    def status(self) -> dict:
+        """What `memdesk es status` shows: server, licence (and why it fell back), recall path,
+        tombstone matching, batches the sweeper left, API keys whose invalidation failed."""
+        self._call(self.es.indices.refresh, index=self.names.alias("state"))
+        hits = self._scan(None, self.names.alias("state"), {"bool": {"filter": [
+            {"term": {"type": "key_failure"}}]}}, [{"name": "asc"}])
+        return {"server_version": self.server_version, "licence": self.licence,
+                "licence_note": self.licence_note, "recall_path": self.recall_path,
+                "tombstone_matching": self.tombstone_matching,
+                "batches": dict(self.swept),
+                "key_invalidation_failures": [
+                    {"key_id": h["_source"].get("name"), "error": h["_source"].get("value"),
+                     "at": h["_source"].get("updated_at")} for h in hits]}
 
     def bootstrap_user(self, user_id: str) -> dict:
         """Enable per-user keys for this user: invalidate every key minted for them before
@@ -473,6 +503,13 @@ class ElasticsearchStore:
                            k: int = 3) -> list[tuple[Tombstone, float]]:
         if not has_direction(vector):
             return []
+        if self.tombstone_matching == "script_score":  # 9.2+: no vector in `_source`
+            body = queries.tombstone_script(self.names, user_id, vector, k)
+            resp = self._as_user(user_id, "search", **body)
+            exact = [(Tombstone.model_validate(_strip(h["_source"])), float(h["_score"]) - 1.0)
+                     for h in resp["hits"]["hits"] if h["_source"].get("user_id") == user_id]
+            exact.sort(key=lambda pair: -pair[1])
+            return exact[:k]
         body = queries.tombstone_knn(self.names, user_id, vector, k)
         resp = self._as_user(user_id, "search", **body)
         # Exact cosine from the stored float vectors, the embedded store's arithmetic (float32

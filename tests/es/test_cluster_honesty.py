@@ -1,0 +1,142 @@
+"""Issue 31, findings 2, 4-6 and 8, at the request level: tombstones matched on 9.2+, usage
+bumps under a write block, key invalidation with `owner: true`, the licence read without the
+`monitor` privilege, and `require_alias` on every write (invariants 475, 477-480)."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from memory.models import MemoryKind, Tombstone
+from memory.stores.base import PutTombstone
+from memory.stores.elasticsearch import ElasticsearchStore
+from tests.conftest import NOW
+from tests.es.conftest import URL, Cluster, bulk_answer, hits_response, make_client
+
+
+def opened(hash_embedder, version: str = "8.15.3", licence: str = "trial") -> tuple:
+    cluster = Cluster(version=version, licence=licence)
+    store = ElasticsearchStore(URL, hash_embedder, client=make_client(cluster))
+    cluster.requests.clear()
+    return cluster, store
+
+
+def test_inv475_tombstones_on_9_2_are_scored_by_the_cluster_not_from_source(hash_embedder, caplog):
+    """9.2 leaves dense vectors out of `_source` by default
+    (https://www.elastic.co/docs/reference/elasticsearch/mapping-reference/dense-vector,
+    `index.mapping.exclude_source_vectors`), so the 8.x path (knn, cosine from the returned
+    vector) would skip every candidate. On 9.2 the store asks a script_score with
+    cosineSimilarity over the user's tombstones
+    (https://www.elastic.co/docs/reference/query-languages/query-dsl/query-dsl-script-score-query)
+    and reads cosine = `_score` - 1. The choice is made at open and logged."""
+    with caplog.at_level(logging.INFO, logger="memory.stores.elasticsearch.store"):
+        cluster, store = opened(hash_embedder, version="9.2.1")
+    assert store.tombstone_matching == "script_score"
+    assert any("tombstones matched by script_score" in r.getMessage() for r in caplog.records)
+    tomb = Tombstone(id="tomb_1", user_id="u", text="Lives in Bristol",
+                     normalized="lives in bristol", kind="retracted", source_fact_id="fact_1",
+                     actor="cli", created_at=NOW)
+    cluster.on("POST", "/memdesk-tombstones/_search", (200, hits_response([
+        {"_index": "memdesk-tombstones-v2", "_id": tomb.id, "_score": 1.93,
+         "_source": tomb.model_dump(mode="json")}])))  # no vector: as 9.2 answers
+    vec = hash_embedder.embed(["Lives in Bristol"])[0]
+    ((got, cos),) = store.nearest_tombstones("u", vec, k=3)
+    assert got.id == tomb.id and abs(cos - 0.93) < 1e-9
+    (req,) = cluster.find("POST", "/memdesk-tombstones/_search")
+    assert req.body["query"]["script_score"]["script"]["source"] == \
+        "cosineSimilarity(params.query_vector, 'vector') + 1.0"
+    assert req.body["query"]["script_score"]["query"] == {"bool": {"filter": [
+        {"term": {"user_id": "u"}}, {"exists": {"field": "vector"}}]}}
+    assert np.allclose(req.body["query"]["script_score"]["script"]["params"]["query_vector"], vec)
+    assert "knn" not in req.body and req.params.get("_source_excludes") == "vector"
+    store.close()
+
+
+def test_inv475_tombstones_on_8_x_keep_the_knn_shape(hash_embedder):
+    """8.x returns vectors in `_source`: the knn candidates are re-scored here (invariant 98)."""
+    cluster, store = opened(hash_embedder, version="8.15.3")
+    assert store.tombstone_matching == "knn_source"
+    store.nearest_tombstones("u", hash_embedder.embed(["Lives in Bristol"])[0], k=3)
+    (req,) = cluster.find("POST", "/memdesk-tombstones/_search")
+    assert set(req.body) == {"knn", "size"} and req.body["knn"]["filter"] == {
+        "term": {"user_id": "u"}}
+    store.close()
+
+
+def test_inv480_a_usage_bump_on_a_write_blocked_index_is_skipped_and_logged(hash_embedder, caplog):
+    """A reindex write-blocks the old index; each bump item answers 403 cluster_block_exception
+    (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/index-modules-blocks.html).
+    Recall must go on: the bump is skipped and logged, never raised."""
+    cluster, store = opened(hash_embedder)
+    cluster.on("PUT", "/_bulk", lambda req: bulk_answer(req, [403], errors={0: {
+        "type": "cluster_block_exception",
+        "reason": "index [memdesk-semantic-v2] blocked by: [FORBIDDEN/8/index write (api)];"}}))
+    with caplog.at_level(logging.WARNING):
+        store.bump_usage("u", [(MemoryKind.SEMANTIC, "fact_1")], NOW)
+    assert any("not counted" in r.getMessage() and "write-blocked" in r.getMessage()
+               for r in caplog.records)
+    (bulk,) = cluster.find("PUT", "/_bulk")
+    assert bulk.params == {"refresh": "false", "require_alias": "true"}
+    store.close()
+
+
+def test_inv477_a_failed_invalidation_is_logged_kept_and_shown_by_status(hash_embedder, caplog):
+    """Keys are invalidated with `owner: true` — with manage_own_api_key the call must say so
+    (https://www.elastic.co/docs/api/elasticsearch/operation/operation-security-invalidate-api-key).
+    A refusal is logged, kept in the state index (no secret: the key id and the error) and
+    listed by `memdesk es status`."""
+    cluster, store = opened(hash_embedder, licence="platinum")
+    err = {"type": "security_exception", "reason": "action [cluster:admin/xpack/security/api_key/"
+           "invalidate] is unauthorized"}
+    cluster.on("DELETE", "/_security/api_key", (403, {"error": {"root_cause": [err], **err},
+                                                    "status": 403}))
+    with caplog.at_level(logging.WARNING):
+        store._user_keys._quietly_invalidate(["key-9"])
+    (sent,) = cluster.find("DELETE", "/_security/api_key")
+    assert sent.body == {"ids": ["key-9"], "owner": True}
+    assert any("could not invalidate API key(s) key-9" in r.getMessage() for r in caplog.records)
+    (kept,) = cluster.find("PUT", "/memdesk-state/_doc/keyfail_key-9")
+    assert kept.body["type"] == "key_failure" and kept.body["name"] == "key-9"
+    assert "403" in kept.body["value"] and kept.params["require_alias"] == "true"
+    cluster.on("POST", "/memdesk-state/_search", (200, hits_response([
+        {"_index": "memdesk-state-v2", "_id": "keyfail_key-9", "_score": None,
+         "_source": kept.body, "sort": ["key-9"]}])))
+    status = store.status()
+    assert status["key_invalidation_failures"] == [
+        {"key_id": "key-9", "error": kept.body["value"], "at": kept.body["updated_at"]}]
+    store.close()
+
+
+def test_inv478_a_403_on_the_licence_read_names_the_privilege_and_what_is_lost(hash_embedder, caplog):
+    """GET /_license needs the `monitor` cluster privilege
+    (https://www.elastic.co/guide/en/elasticsearch/reference/8.13/get-license.html, Authorization); without it
+    the store runs as Basic, and says so once: which privilege, and that the rrf retriever and
+    per-user keys are off."""
+    cluster = Cluster(licence="platinum")
+    err = {"type": "security_exception", "reason": "action [cluster:monitor/xpack/license/get] "
+           "is unauthorized"}
+    cluster.on("GET", "/_license", (403, {"error": {"root_cause": [err], **err}, "status": 403}))
+    with caplog.at_level(logging.WARNING):
+        store = ElasticsearchStore(URL, hash_embedder, client=make_client(cluster))
+    assert store.licence == "basic" and not store.rrf_enabled
+    (line,) = [r.getMessage() for r in caplog.records if "_license" in r.getMessage()]
+    assert "`monitor`" in line and "rrf retriever" in line and "document-level" in line
+    assert store.licence_note is not None and "monitor" in store.licence_note
+    store.close()
+
+
+def test_inv479_every_batch_write_requires_the_alias(hash_embedder):
+    """`require_alias=true` (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/docs-bulk.html,
+    query parameter `require_alias`): a lost alias fails the write instead of auto-creating a
+    concrete index with a guessed mapping. Every write of a batch carries it: the batch
+    document's create, each bulk and the commit flip."""
+    cluster, store = opened(hash_embedder)
+    store.apply([PutTombstone(tombstone=Tombstone(
+        id="tomb_2", user_id="u", text="Likes jazz", normalized="likes jazz", kind="retracted",
+        source_fact_id="fact_2", actor="cli", created_at=NOW))])
+    writes = [r for r in cluster.requests if r.method in ("PUT", "POST", "DELETE")
+              and not r.path.endswith(("/_mget", "/_search", "/_refresh"))]
+    assert [r.path.split("/batch_")[0] for r in writes] == [
+        "/memdesk-state/_create", "/_bulk", "/memdesk-state/_doc"]
+    assert all(r.params.get("require_alias") == "true" for r in writes)
