@@ -140,3 +140,82 @@ def test_inv479_every_batch_write_requires_the_alias(hash_embedder):
     assert [r.path.split("/batch_")[0] for r in writes] == [
         "/memdesk-state/_create", "/_bulk", "/memdesk-state/_doc"]
     assert all(r.params.get("require_alias") == "true" for r in writes)
+
+
+# --- forget and erase on a cluster (invariants 481, 482) ---------------------------------------
+MERGE_DOC = "https://www.elastic.co/docs/api/elasticsearch/v8/operation/operation-indices-forcemerge"
+
+
+def test_inv482_a_merge_still_running_is_reported_as_pending_not_done(hash_embedder):
+    """The force merge runs as a task (`wait_for_completion=false`, see MERGE_DOC: "If the client
+    connection is lost before completion then the force merge process will continue in the
+    background"); each poll lets the cluster wait (GET _tasks/<id>?wait_for_completion=true),
+    a 408 means the wait ran out. After every poll ran out, compact() says "merge pending"
+    with the task id; it never reports a failure or a clean finish."""
+    cluster, store = opened(hash_embedder)
+    cluster.on("GET", "/_tasks/.*", (408, {"error": {"type": "elasticsearch_timeout_exception",
+                                                     "reason": "Timed out waiting"}, "status": 408}))
+    (line,) = store.compact()
+    assert line.startswith("merge pending: task node-1:11 is still running")
+    (merge,) = cluster.find("POST", r"/.*/_forcemerge")
+    assert merge.params == {"only_expunge_deletes": "true", "wait_for_completion": "false"}
+    assert len(cluster.find("GET", "/_tasks/node-1:11")) == 10  # bounded, and never re-sent
+    store.close()
+
+
+def test_inv482_deleted_versions_left_in_segments_are_residue(hash_embedder):
+    """An expunge-deletes merge only merges segments whose deleted share exceeds
+    `index.merge.policy.expunge_deletes_allowed` (10% by default), so after it the index
+    stats (`docs.deleted`) are read and any deleted version left is reported."""
+    cluster, store = opened(hash_embedder)
+    cluster.on("GET", r"/.*/_stats/docs", (200, {"indices": {
+        "memdesk-semantic-v2": {"primaries": {"docs": {"count": 40, "deleted": 3}}},
+        "memdesk-audit-v2": {"primaries": {"docs": {"count": 90, "deleted": 0}}}}}))
+    (line,) = store.compact()
+    assert line.startswith("memdesk-semantic-v2: 3 deleted document version(s) still in Lucene")
+    store.close()
+
+
+def test_inv482_reindex_backups_holding_forgotten_text_are_deleted(hash_embedder, caplog):
+    """`memdesk es reindex` keeps the old index write-blocked as a backup; a later forget would
+    never reach it. compact() (run after every forget and erase) deletes such backups."""
+    cluster, store = opened(hash_embedder)
+    cluster.on("GET", "/memdesk-semantic-v\\*/_alias", (200, {
+        "memdesk-semantic-v1": {"aliases": {}}, "memdesk-semantic-v2": {
+            "aliases": {"memdesk-semantic": {"is_write_index": True}}}}))
+    cluster.on("DELETE", "/memdesk-semantic-v1", (200, {"acknowledged": True}))
+    with caplog.at_level(logging.WARNING):
+        assert store.compact() == []
+    (gone,) = cluster.find("DELETE", "/memdesk-semantic-v1")
+    assert any("memdesk-semantic-v1" in r.getMessage() and "forgotten" in r.getMessage()
+               for r in caplog.records)
+    store.close()
+
+
+def test_inv481_an_erase_whose_answer_is_lost_is_not_resent(hash_embedder):
+    """delete_by_query goes through the no-retry client
+    (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/docs-delete-by-query.html:
+    with wait_for_completion=false it returns a task): a lost answer is reported — it may be
+    running — and the erase stops before writing its audit event; nothing is sent twice."""
+    from elastic_transport import ConnectionTimeout
+
+    from memory.errors import StoreUnavailableError
+
+    cluster, store = opened(hash_embedder)
+    cluster.on("GET", "/memdesk-state/_doc/secret_value_key", (200, {
+        "_index": "memdesk-state-v2", "_id": "secret_value_key", "found": True, "_seq_no": 1,
+        "_primary_term": 1, "_source": {"type": "secret", "name": "value_key",
+                                        "encoded": "ab" * 32}}))
+    cluster.on("POST", r"/.*/_delete_by_query", lambda req: ConnectionTimeout("lost"))
+    from memory.models import AuditEvent
+    event = AuditEvent(actor="cli", user_id="u", action="erase_user")
+    try:
+        store.erase_user("u", event)
+    except StoreUnavailableError as exc:
+        assert "may be running" in str(exc) and "safe to repeat" in str(exc)
+    else:
+        raise AssertionError("a lost delete_by_query must be reported")
+    assert len(cluster.find("POST", r"/.*/_delete_by_query")) == 1
+    assert not [r for r in cluster.find("PUT", "/_bulk")
+                if any("memdesk-audit" in str(a) for a, _ in r.bulk_pairs)]
+    store.close()

@@ -237,7 +237,6 @@ def test_inv104_a_forgotten_turn_leaves_its_neighbours_context_before_it_is_dele
         "secret_value_key")))
     answer_mget(cluster, {"ep_1": full(eps[1], es_store.embedder, ctx[1])})
     answer_session(cluster, [stored(e, ctx[i]) for i, e in enumerate(eps)])  # ep_1 still there
-    cluster.on("POST", r"/.*/_forcemerge", (200, {"_shards": {"total": 1, "successful": 1}}))
     start = len(cluster.requests)
     svc = MemoryService(es_store, clock=fixed_clock(NOW))
     res = svc.forget("ana", "ep_1", actor="cli")

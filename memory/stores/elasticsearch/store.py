@@ -55,7 +55,7 @@ from ..base import (
     page_summaries,
 )
 from ..user_view import IndexParams
-from . import context, intents, queries, security, tombkeys, writes
+from . import context, intents, queries, security, tasks, tombkeys, writes
 from .batch import AnswerLost, BatchWriter, PartiallyAppliedError, Unresolved
 from .connection import TLS_HINT, ConnectionSettings, new_client, writer
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
@@ -1112,24 +1112,83 @@ class ElasticsearchStore:
         assert key is not None
         self._rewrite("tombstones", self._hashed_tombstones(user_id, None, key))
         mine = {"term": {"user_id": user_id}}
-        gone = self._call(self.es.delete_by_query, index=",".join(
-            self.names.alias(n) for n in USER_ALIASES), query=mine, refresh=True,
-            conflicts="proceed")
-        events = self._call(self.es.delete_by_query, index=self.names.alias("audit"), query=mine,
-                            refresh=True, conflicts="proceed")
-        self._call(self.es.delete_by_query, index=self.names.alias("state"), refresh=True,
-                   conflicts="proceed", query={"bool": {"filter": [
-                       mine, {"terms": {"type": ["watermark", "credential"]}}]}})  # invariant 135
+        gone = self._delete_task(",".join(self.names.alias(n) for n in USER_ALIASES), mine,
+                                 "memories")
+        events = self._delete_task(self.names.alias("audit"), mine, "audit events")
+        # invariant 135; batch documents (issue 31) hold the user's text while they live
+        self._delete_task(self.names.alias("state"), {"bool": {"filter": [
+            mine, {"terms": {"type": ["watermark", "credential", "batch"]}}]}}, "state")
         self.apply([AppendAudit(event=event)])
         self.refresh(("audit",))
-        return {"memories": int(gone.get("deleted", 0)), "events": int(events.get("deleted", 0))}
+        return {"memories": gone, "events": events}
+
+    def _task(self, task: str) -> tasks.Outcome:
+        return tasks.follow(lambda **kw: self._call(self.es.tasks.get, **kw), task)
+
+    def _delete_task(self, index: str, query: dict, what: str) -> int:
+        """Invariant 481: delete_by_query as a task (wait_for_completion=false), followed to its
+        end. Sent once (no transport retry): a lost answer means it may be running, and the
+        error says a re-run is safe (deleting what is already gone deletes nothing more)."""
+        try:
+            resp = self._call(self._writer.delete_by_query, index=index, query=query,
+                              conflicts="proceed", refresh=True, wait_for_completion=False)
+        except AnswerLost as exc:
+            raise StoreUnavailableError(
+                f"erasing {what}: the delete-by-query got no answer, so it may be running in "
+                f"the cluster; re-run the erase (it is safe to repeat) — {exc}") from exc
+        out = self._task(str(resp["task"]))
+        if not out.completed:
+            raise StoreUnavailableError(
+                f"erasing {what}: task {out.task} is still running in the cluster; re-run the "
+                f"erase once it ends (GET _tasks/{out.task}); nothing was recorded as erased yet")
+        if out.error or out.failures:
+            raise MemdeskError(f"erasing {what}: task {out.task} failed: "
+                               f"{out.error or out.failures[0]}; re-run the erase")
+        return int(out.response.get("deleted", 0))
+
+    def _old_versions(self, name: str) -> list[str]:
+        """Concrete indices of `name` other than the current version: reindex backups."""
+        try:
+            found = self._call(self.es.indices.get_alias, index=f"{self.names.alias(name)}-v*",
+                               expand_wildcards="all")
+        except EsNotFound:
+            return []
+        return sorted(i for i in dict(found) if i != self.names.concrete(name))
 
     def compact(self) -> list[str]:
-        """Deleted and overwritten documents leave the Lucene segments (expunge deletes)."""
-        names = (*USER_ALIASES, "audit", "tombstones")
-        self._call(self.es.indices.forcemerge, index=",".join(self.names.alias(n) for n in names),
-                   only_expunge_deletes=True)
-        return []
+        """Invariant 482: what a forget guarantees on a cluster, said honestly. A deleted or
+        overwritten document is invisible at once; its bytes leave the Lucene segments when they
+        are merged. So: reindex backups (they hold every forgotten text) are deleted; then an
+        expunge-deletes force merge runs as a task and is followed; what it could not expunge
+        (only segments over `index.merge.policy.expunge_deletes_allowed`, 10% by default, are
+        merged) and a merge still running are reported as residue, never as done."""
+        names = (*USER_ALIASES, "audit", "tombstones", "state")
+        residue: list[str] = []
+        backups = [i for n in names for i in self._old_versions(n)]
+        if backups:
+            self._call(self._writer.indices.delete, index=",".join(backups))
+            log.warning("deleted reindex backup(s) %s: they held forgotten text",
+                        ", ".join(backups))
+        index = ",".join(self.names.alias(n) for n in names)
+        try:
+            resp = self._call(self._writer.indices.forcemerge, index=index,
+                              only_expunge_deletes=True, wait_for_completion=False)
+        except AnswerLost:
+            return [*residue, "merge pending: the force merge got no answer and may be running "
+                    "in the cluster; deleted text stays in Lucene segments until it is merged"]
+        out = self._task(str(resp["task"]))
+        if not out.completed:
+            return [*residue, f"merge pending: task {out.task} is still running (GET _tasks/"
+                    f"{out.task}); deleted text stays in Lucene segments until it ends"]
+        stats = self._call(self.es.indices.stats, index=index, metric="docs")
+        for concrete, st in sorted(dict(stats.get("indices") or {}).items()):
+            deleted = int(((st.get("primaries") or {}).get("docs") or {}).get("deleted") or 0)
+            if deleted:
+                residue.append(
+                    f"{concrete}: {deleted} deleted document version(s) still in Lucene segments "
+                    "(an expunge-deletes merge skips segments under 10% deletes; Lucene merges "
+                    "them later)")
+        return residue
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
         pairs = [(MemoryKind(k).value, i) for k, i in used
