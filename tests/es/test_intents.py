@@ -122,7 +122,7 @@ def check(cluster, hash_embedder, old, action) -> dict:
 
 @pytest.mark.parametrize("action", sorted(ACTIONS))
 @pytest.mark.parametrize("how", ["crash", "after", "lost"])
-def test_inv470_inv472_a_cut_at_every_request_leaves_a_whole_batch_or_none(
+def test_inv470_inv471_inv472_a_cut_at_every_request_leaves_a_whole_batch_or_none(
         hash_embedder, action, how):
     """Invariants 470-474, for every request the action sends: cut before it (nothing of it
     lands), cut after it landed (the answer is never read), or its answer lost (the process goes
@@ -227,3 +227,20 @@ def test_inv472_an_abandoned_batch_that_no_longer_applies_is_rolled_back(world, 
     (fact,) = later.list_facts("u")
     assert fact.id == old.id and fact.state == FactState.RETRACTED
     assert sorted(e.action for e in later.audit("u")) == ["retract", "write_fact"]
+
+
+def test_inv476_a_forget_writes_no_deleted_text_into_its_batch_document(world, hash_embedder):
+    """A forget deletes the fact; its batch document keeps the delete's before-image as a
+    digest only, and once decided the document holds no step at all."""
+    cluster, old = world
+    store = open_store(cluster, hash_embedder)
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    cluster.arm({})
+    start = len(cluster.requests)
+    svc.forget("u", old.id, actor="cli")
+    (created,) = [r for r in cluster.requests[start:] if "/_create/batch_" in r.path]
+    (delete,) = [s for s in created.body["body"]["steps"] if s["op"] == "delete"]
+    assert set(delete["before"]) == {"digest", "seq_no", "term"}
+    assert "Bristol" not in str(created.body)
+    marker = cluster.docs["memdesk-state"][created.path.rsplit("/", 1)[1]]["src"]
+    assert marker["state"] == intents.COMMITTED and "body" not in marker
