@@ -182,11 +182,13 @@ def test_inv482_reindex_backups_holding_forgotten_text_are_deleted(hash_embedder
     cluster, store = opened(hash_embedder)
     cluster.on("GET", "/memdesk-semantic-v\\*/_alias", (200, {
         "memdesk-semantic-v1": {"aliases": {}}, "memdesk-semantic-v2": {
-            "aliases": {"memdesk-semantic": {"is_write_index": True}}}}))
+            "aliases": {"memdesk-semantic": {"is_write_index": True}}},
+        "memdesk-semantic-v3": {"aliases": {}}}))  # v3: a copy in progress, never a backup
     cluster.on("DELETE", "/memdesk-semantic-v1", (200, {"acknowledged": True}))
     with caplog.at_level(logging.WARNING):
         assert store.compact() == []
     (gone,) = cluster.find("DELETE", "/memdesk-semantic-v1")
+    assert not cluster.find("DELETE", "/memdesk-semantic-v3")
     assert any("memdesk-semantic-v1" in r.getMessage() and "forgotten" in r.getMessage()
                for r in caplog.records)
     store.close()

@@ -1147,13 +1147,20 @@ class ElasticsearchStore:
         return int(out.response.get("deleted", 0))
 
     def _old_versions(self, name: str) -> list[str]:
-        """Concrete indices of `name` other than the current version: reindex backups."""
+        """Reindex backups of `name`: concrete indices no longer behind the alias and older than
+        the one that is. An index behind the alias (a reindex not swapped yet) or newer than it
+        (a copy in progress) is never one."""
+        alias = self.names.alias(name)
         try:
-            found = self._call(self.es.indices.get_alias, index=f"{self.names.alias(name)}-v*",
-                               expand_wildcards="all")
+            found = dict(self._call(self.es.indices.get_alias, index=f"{alias}-v*",
+                                    expand_wildcards="all"))
         except EsNotFound:
             return []
-        return sorted(i for i in dict(found) if i != self.names.concrete(name))
+        live = [_version(c) for c, spec in found.items() if alias in (spec.get("aliases") or {})]
+        if not live:
+            return []
+        return sorted(c for c, spec in found.items()
+                      if alias not in (spec.get("aliases") or {}) and _version(c) < min(live))
 
     def compact(self) -> list[str]:
         """Invariant 482: what a forget guarantees on a cluster, said honestly. A deleted or
@@ -1223,6 +1230,11 @@ def _reason(exc: ApiError) -> str:
     info = exc.info if isinstance(exc.info, dict) else {}
     err = info.get("error", {})
     return str(err.get("reason") if isinstance(err, dict) else err or exc.message)
+
+
+def _version(concrete: str) -> int:
+    tail = concrete.rsplit("-v", 1)[-1]
+    return int(tail) if tail.isdigit() else 10**9  # not ours: never taken for a backup
 
 
 def _error_type(item: dict) -> str:
