@@ -72,6 +72,7 @@ SUMMARY_FIELDS = ("id", "user_id", "rev", "state", "text", "fact_type", "confide
 START_HINT = ("start one with `docker compose up -d elasticsearch` in the project root "
               "(README: Running Elasticsearch), or point --store / MEMDESK_STORE elsewhere")
 LICENCE_RETRY_S = 60.0  # a licence read that failed for a passing reason is tried again after
+RRF_PATH, CLIENT_PATH = "elasticsearch: rrf retriever", "elasticsearch: client-side RRF"
 
 
 class CredentialsRejected(StoreUnavailableError):
@@ -130,6 +131,7 @@ class ElasticsearchStore:
         self.index_params = IndexParams()
         self._context_lock = threading.Lock()  # one session-context follow-up at a time
         self._value_key: bytes | None = None
+        self._path = threading.local()  # the hybrid path this thread's last recall took
         self._seq = 0
         self._rrf_refused = False
         self._licence_due: float | None = None
@@ -165,9 +167,14 @@ class ElasticsearchStore:
 
     @property
     def recall_path(self) -> str:
-        """Which hybrid path recall takes; MemoryService reports it in explain."""
-        return ("elasticsearch: rrf retriever" if self.rrf_enabled
-                else "elasticsearch: client-side RRF")
+        """Which hybrid path recall took; MemoryService reports it in explain. Invariant 484:
+        the path this thread's last recall actually took (the rrf retriever only runs for a
+        plain-rrf ranking, so a licence that allows it is not enough); before any recall, the
+        path a plain-rrf recall would take."""
+        taken = getattr(self._path, "taken", None)
+        if taken is not None:
+            return taken
+        return RRF_PATH if self.rrf_enabled else CLIENT_PATH
 
     def _call(self, fn, *args, **kwargs):
         """Run one client call, turning transport failures into product errors."""
@@ -684,6 +691,7 @@ class ElasticsearchStore:
         # Elasticsearch analyses text itself, so it gets the groups' plain words instead.
         if not queries.leg_indices(self.names, flt):  # no kind asked: nothing, not every index
             return []
+        self._path.taken = CLIENT_PATH  # the legs are fused in the client (invariant 484)
         body = queries.bm25_search(self.names, flt, query, limit,
                                    context_boost=self._context_boost(),
                                    extra_words=words_of(dict(extra or {})))
@@ -705,8 +713,8 @@ class ElasticsearchStore:
         return [h.model_copy(update={"cosine": 2.0 * h.score - 1.0}) for h in hits]
 
     def hybrid_search(self, flt: RecallFilter, query: str, vector: np.ndarray, limit: int,
-                      now: datetime, params: RankingParams, *,
-                      explain: bool = False) -> list[RankedHit] | None:
+                      now: datetime, params: RankingParams, *, explain: bool = False,
+                      extra: Mapping[str, float] | None = None) -> list[RankedHit] | None:
         """One rrf-retriever request (multipliers in Painless). None when the licence does not
         allow it: the caller then runs the two legs and fuses them itself (invariant 21).
 
@@ -718,8 +726,10 @@ class ElasticsearchStore:
             return None
         if not queries.leg_indices(self.names, flt):
             return []
+        # invariant 483: the lexicon's expansions ride on this path too
         body = queries.rrf_search(self.names, flt, query, vector, limit, now, params,
-                                  explain=explain, context_boost=self._context_boost())
+                                  explain=explain, context_boost=self._context_boost(),
+                                  extra_words=words_of(dict(extra or {})))
         try:
             resp = self._as_user(flt.user_id, "search", **body)
         except security.LicenceError as exc:  # e.g. Basic: detected once, then remembered
@@ -728,6 +738,7 @@ class ElasticsearchStore:
             return None
         hits = [h for h in self._visible_hits(resp["hits"]["hits"], before_images=False)
                 if h["_source"].get("user_id") in (flt.user_id, None)]
+        self._path.taken = RRF_PATH
         return ranked_hits(hits, now, params)
 
     # writes -------------------------------------------------------------------------------------
