@@ -17,6 +17,7 @@ from memory.cli import main
 from memory.errors import MemdeskError
 from memory.stores.elasticsearch import ElasticsearchStore, connection, tombkeys
 from memory.stores.elasticsearch import reindex as reindex_module
+from memory.stores.elasticsearch.indices import MAPPING_VERSION
 from memory.values import KEY_VERSION, index_entry, probe
 from tests.es.conftest import URL, Cluster, Req, bulk_answer, doc_answer, make_client, search_answer
 
@@ -204,7 +205,8 @@ def test_inv147_es_reindex_recomputes_the_keys(monkeypatch, capsys, hash_embedde
     c = key_cluster(OLD_VERSION, [STALE, CURRENT])
     for name in ("episodic", "semantic", "procedural", "catalog", "audit", "tombstones", "state"):
         c.on("GET", f"/_alias/memdesk-{name}", (200, {
-            f"memdesk-{name}-v2": {"aliases": {f"memdesk-{name}": {"is_write_index": True}}}}))
+            f"memdesk-{name}-v{MAPPING_VERSION}": {"aliases": {f"memdesk-{name}": {
+                "is_write_index": True}}}}))
     monkeypatch.setattr(connection, "Elasticsearch", functools.partial(
         connection.Elasticsearch, node_class=c.node_class(), meta_header=False))
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
