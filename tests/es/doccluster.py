@@ -46,9 +46,16 @@ class DocCluster(Cluster):
     faults: dict[int, str] = field(default_factory=dict)
     count: int = 0
     dead: bool = False
+    anchor: tuple | None = None
 
     def arm(self, faults: dict[int, str]) -> None:
         self.faults, self.count, self.dead = dict(faults), 0, False
+
+    def arm_at(self, path: str, faults: list[str]) -> None:
+        """Faults from the first request whose path matches `path` on: that one gets
+        faults[0], the next faults[1], and so on."""
+        self.arm({})
+        self.anchor = (re.compile(path + "$"), list(faults))
 
     def revive(self) -> None:
         self.faults, self.dead = {}, False
@@ -183,6 +190,10 @@ class DocCluster(Cluster):
         if self.dead:
             raise Crash(f"{req.method} {req.path}")
         self.count += 1
+        if self.anchor is not None and self.anchor[0].match(req.path):
+            rx, kinds = self.anchor
+            self.faults.update({self.count + i: k for i, k in enumerate(kinds)})
+            self.anchor = None
         fault = self.faults.get(self.count)
         if fault == "crash":
             self.dead = True

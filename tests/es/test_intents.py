@@ -112,6 +112,8 @@ def check(cluster, hash_embedder, old, action) -> dict:
             assert not tombs and actions == ["write_fact"], (tombs, actions)
         else:
             assert got.state == FactState.RETRACTED and len(tombs) == 1
+            # rolled forward from the batch document: the tombstone has its vector again
+            assert "vector" in cluster.docs["memdesk-tombstones"][tombs[0].id]["src"]
             assert "retract" in actions, actions
     else:
         eps = store.list_episodes("u")
@@ -244,3 +246,25 @@ def test_inv476_a_forget_writes_no_deleted_text_into_its_batch_document(world, h
     assert "Bristol" not in str(created.body)
     marker = cluster.docs["memdesk-state"][created.path.rsplit("/", 1)[1]]["src"]
     assert marker["state"] == intents.COMMITTED and "body" not in marker
+
+
+def test_inv472_inv474_an_outcome_this_process_could_not_learn_is_settled_at_its_next_write(
+        world, hash_embedder):
+    """The conditional bulk of a supersession lands but its answer is lost, and so is the
+    read-back: the writer cannot know, sends nothing more and leaves the batch pending (an
+    error says so). Its next write settles that batch first — no lease to wait for, the writer
+    is this process — rolling it forward, then writes."""
+    cluster, old = world
+    store = open_store(cluster, hash_embedder)
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    cluster.arm_at("/_bulk", ["lost", "lost"])  # the first bulk, then its read-back
+    with pytest.raises(MemdeskError, match="recorded pending"):
+        supersede(svc, old)
+    assert len(store._unsettled) == 1
+    svc.write_fact("u", "Likes tea")  # settles the earlier batch first
+    assert not store._unsettled
+    facts = {f.text: f for f in store.list_facts("u")}
+    assert facts["Lives in Bristol"].state == FactState.SUPERSEDED
+    assert facts["Lives in Edinburgh"].state == FactState.ACTIVE
+    assert facts["Likes tea"].state == FactState.ACTIVE
+    assert sorted(e.action for e in store.audit("u")).count("supersede") == 1

@@ -776,7 +776,11 @@ class ElasticsearchStore:
         if self._closed:
             raise MemdeskError("the store is closed")
         if self._unsettled:  # this process's batches left unknown: settle them first
-            self.sweep(own=True)
+            try:
+                self.sweep(own=True)
+            except (MemdeskError, ApiError) as exc:  # still unreachable: the next open sweeps
+                log.warning("earlier batch(es) %s not settled yet (%s)",
+                            ", ".join(sorted(self._unsettled)), exc)
         vectors = self._vectors_for(ops)
         wanted = writes.documents_read(ops) if writes.needs_read(ops) else []
         current = self._read_docs([(self.names.alias(n), i) for n, i in wanted])
@@ -1004,8 +1008,10 @@ class ElasticsearchStore:
     def _restore(self, step: Step, src: dict) -> dict:
         """A stored source to write back in an undo: vectors are never read back, so a memory
         gets its vector again from its search text (the embedder is deterministic)."""
-        if step.what.startswith("memory:") and src.get("search_text") is not None:
-            vec = self.embedder.embed([src["search_text"]])[0]
+        text = (src.get("search_text") if step.what.startswith("memory:")
+                else src.get("text") if step.what == "tombstone" else None)
+        if text is not None and "vector" not in src:  # a tombstone's vector is its text's
+            vec = self.embedder.embed([text])[0]
             if has_direction(vec):
                 src["vector"] = [float(x) for x in np.asarray(vec, np.float32)]
         return src
