@@ -221,3 +221,30 @@ def test_inv481_an_erase_whose_answer_is_lost_is_not_resent(hash_embedder):
     assert not [r for r in cluster.find("PUT", "/_bulk")
                 if any("memdesk-audit" in str(a) for a, _ in r.bulk_pairs)]
     store.close()
+
+
+def test_inv477_inv478_memdesk_es_status_shows_what_needs_an_operator(monkeypatch, capsys):
+    """`memdesk es status`: version, licence and why it fell back, recall path, tombstone
+    matching, the sweeper's work at open, and the recorded key-invalidation failures."""
+    import functools
+
+    from memory.cli import main
+    from memory.stores.elasticsearch import connection
+
+    cluster = Cluster(version="9.2.0", licence="platinum")
+    err = {"type": "security_exception", "reason": "action [cluster:monitor/xpack/license/get] "
+           "is unauthorized"}
+    cluster.on("GET", "/_license", (403, {"error": {"root_cause": [err], **err}, "status": 403}))
+    cluster.on("POST", "/memdesk-state/_search", lambda req: (200, hits_response([
+        {"_index": "memdesk-state-v3", "_id": "keyfail_key-9", "_score": None, "sort": ["key-9"],
+         "_source": {"type": "key_failure", "name": "key-9", "value": "403 unauthorized",
+                     "updated_at": "2026-12-07T10:00:00Z"}}]
+        if req.body["query"]["bool"]["filter"][0]["term"]["type"] == "key_failure" else [])))
+    monkeypatch.setattr(connection, "Elasticsearch", functools.partial(
+        connection.Elasticsearch, node_class=cluster.node_class(), meta_header=False))
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    assert main(["es", "status", "--store", f"elasticsearch:{URL}"]) == 0
+    out = capsys.readouterr().out
+    assert "Elasticsearch 9.2.0, licence basic" in out
+    assert "tombstones matched by: script_score" in out and "`monitor`" in out
+    assert "API key invalidations that failed: 1" in out and "key-9" in out

@@ -268,3 +268,20 @@ def test_inv472_inv474_an_outcome_this_process_could_not_learn_is_settled_at_its
     assert facts["Lives in Edinburgh"].state == FactState.ACTIVE
     assert facts["Likes tea"].state == FactState.ACTIVE
     assert sorted(e.action for e in store.audit("u")).count("supersede") == 1
+
+
+def test_inv476_inv482_a_forget_reports_pending_batch_documents_as_residue(world, hash_embedder):
+    """A batch document still pending (its writer stopped less than the lease ago) holds its
+    steps' text; compact(), run after every forget, sweeps first and names what it must leave."""
+    cluster, old = world
+    store = open_store(cluster, hash_embedder)
+    cluster.arm_at("/_bulk", ["crash"])  # a writer dies right after writing its batch document
+    with pytest.raises(Crash):
+        supersede(MemoryService(store, clock=fixed_clock(NOW)), old)
+    cluster.revive()
+    reader = open_store(cluster, hash_embedder)
+    cluster.on("POST", r"/.*/_forcemerge", (200, {"task": "node-1:11"}))
+    residue = reader.compact()
+    assert residue and residue[0].startswith("1 batch document(s) still pending")
+    later = open_store(cluster, hash_embedder, offset=LATER)  # past the lease: decided
+    assert not any("batch document" in r for r in later.compact())

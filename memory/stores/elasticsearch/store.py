@@ -1188,6 +1188,11 @@ class ElasticsearchStore:
         merged) and a merge still running are reported as residue, never as done."""
         names = (*USER_ALIASES, "audit", "tombstones", "state")
         residue: list[str] = []
+        left = self.sweep()["left"]  # abandoned batch documents hold text until decided
+        if left:
+            residue.append(f"{left} batch document(s) still pending (a writer at work, or one "
+                           "that stopped less than 5 minutes ago) may hold the forgotten text "
+                           "until they are committed or rolled back")
         backups = [i for n in names for i in self._old_versions(n)]
         if backups:
             self._call(self._writer.indices.delete, index=",".join(backups))
