@@ -248,3 +248,24 @@ def test_inv477_inv478_memdesk_es_status_shows_what_needs_an_operator(monkeypatc
     assert "Elasticsearch 9.2.0, licence basic" in out
     assert "tombstones matched by: script_score" in out and "`monitor`" in out
     assert "API key invalidations that failed: 1" in out and "key-9" in out
+
+
+def test_inv475_candidates_without_vectors_switch_to_script_score_never_silently(hash_embedder,
+                                                                                caplog):
+    """An 8.x-numbered server whose answers carry no vector in `_source` (an index setting, a
+    proxy filtering `_source`) would make every candidate be skipped: the store logs it and
+    asks again with script_score instead."""
+    cluster, store = opened(hash_embedder, version="8.19.0")
+    tomb = {"id": "tomb_1", "user_id": "u", "text": "Lives in Bristol",
+            "normalized": "lives in bristol", "kind": "retracted", "source_fact_id": "fact_1",
+            "actor": "cli", "created_at": NOW.isoformat()}
+    cluster.on("POST", "/memdesk-tombstones/_search", lambda req: (200, hits_response([
+        {"_index": "memdesk-tombstones-v3", "_id": "tomb_1",
+         "_score": 1.9 if "query" in req.body else 0.95, "_source": dict(tomb)}])))
+    with caplog.at_level(logging.WARNING):
+        ((got, cos),) = store.nearest_tombstones("u", hash_embedder.embed(["Bristol"])[0], k=3)
+    assert got.id == "tomb_1" and abs(cos - 0.9) < 1e-9
+    assert store.tombstone_matching == "script_score"
+    first, second = cluster.find("POST", "/memdesk-tombstones/_search")
+    assert "knn" in first.body and "script_score" in second.body["query"]
+    assert any("without vectors" in r.getMessage() for r in caplog.records)

@@ -523,7 +523,14 @@ class ElasticsearchStore:
         # dot of unit vectors), not the int8-quantised `_score` (invariant 98).
         query = np.asarray(vector, np.float32)
         scored: list[tuple[Tombstone, float]] = []
-        for h in resp["hits"]["hits"]:
+        hits = resp["hits"]["hits"]
+        if hits and not any(h["_source"].get("vector") for h in hits):
+            # invariant 475: never silently off — vectors left out of `_source` on this server
+            log.warning("tombstone candidates came back without vectors from %s (version %s): "
+                        "matching by script_score from now on", self._where, self.server_version)
+            self.tombstone_matching = "script_score"
+            return self.nearest_tombstones(user_id, vector, k)
+        for h in hits:
             src = h["_source"]
             if src.get("user_id") != user_id or not src.get("vector"):
                 continue
