@@ -158,33 +158,24 @@ def test_inv473_readers_take_a_pending_records_before_image(world, hash_embedder
     process (lease not over: no sweep) reads the old fact as it was — active — and recall does
     not return the half-written record; audit shows nothing of the batch."""
     cluster, old = world
-    store = open_store(cluster, hash_embedder)
-    svc = MemoryService(store, clock=fixed_clock(NOW))
-    cluster.arm({})
-    supersede(svc, old)
-    sent = [f"{r.method} {r.path}" for r in cluster.requests[-cluster.count:]]
-    bulk_at = [i for i, p in enumerate(sent, 1) if p.endswith("/_bulk")]
-    cluster2, old2 = DocCluster(), None
-    store2 = open_store(cluster2, hash_embedder)
-    svc2 = MemoryService(store2, clock=fixed_clock(NOW))
-    old2 = svc2.write_fact("u", "Lives in Bristol", fact_type="identity").fact
-    cluster2.arm({bulk_at[0]: "after"})  # the conditional bulk lands, then the process dies
+    writer = MemoryService(open_store(cluster, hash_embedder), clock=fixed_clock(NOW))
+    cluster.arm_at("/_bulk", ["after"])  # the conditional bulk lands, then the process dies
     with pytest.raises(Crash):
-        supersede(svc2, old2)
-    cluster2.revive()
-    stored = cluster2.docs["memdesk-semantic"][old2.id]["src"]
+        supersede(writer, old)
+    cluster.revive()
+    stored = cluster.docs["memdesk-semantic"][old.id]["src"]
     assert stored["state"] == "superseded" and stored["batch"].startswith("batch_")
-    reader = open_store(cluster2, hash_embedder)  # within the lease: the sweeper leaves it
+    reader = open_store(cluster, hash_embedder)  # within the lease: the sweeper leaves it
     assert reader.swept == {"committed": 0, "rolled_back": 0, "left": 1}
-    got = reader.get(old2.kind, "u", old2.id)
-    assert got is not None and got.state == FactState.ACTIVE and got.rev == old2.rev
+    got = reader.get(old.kind, "u", old.id)
+    assert got is not None and got.state == FactState.ACTIVE and got.rev == old.rev
     assert [f.state for f in reader.list_facts("u")] == [FactState.ACTIVE]
     assert [e.action for e in reader.audit("u")] == ["write_fact"]
-    # past the lease, the next open rolls it forward: the intent held every step
-    later = open_store(cluster2, hash_embedder, offset=LATER)
+    # past the lease, the next open rolls it forward: the batch document held every step
+    later = open_store(cluster, hash_embedder, offset=LATER)
     assert later.swept == {"committed": 1, "rolled_back": 0, "left": 0}
     facts = {f.id: f for f in later.list_facts("u")}
-    assert facts[old2.id].state == FactState.SUPERSEDED
+    assert facts[old.id].state == FactState.SUPERSEDED
     assert sorted(e.action for e in later.audit("u")) == ["supersede", "write_fact", "write_fact"]
 
 
@@ -285,3 +276,34 @@ def test_inv476_inv482_a_forget_reports_pending_batch_documents_as_residue(world
     assert residue and residue[0].startswith("1 batch document(s) still pending")
     later = open_store(cluster, hash_embedder, offset=LATER)  # past the lease: decided
     assert not any("batch document" in r for r in later.compact())
+
+
+def test_inv473_recall_drops_a_record_of_a_batch_not_committed(hash_embedder):
+    """Recall legs (and the rrf retriever) leave out hits stamped with a pending batch; one mget
+    of the batch document decides, and a committed batch is remembered (no second mget)."""
+    from memory.models import Fact
+    from memory.stores.base import RecallFilter
+    from memory.stores.elasticsearch.results import to_source
+    from tests.es.conftest import Cluster, search_answer, source_hit
+
+    cluster = Cluster()
+    store = ElasticsearchStore(URL, hash_embedder, client=make_client(cluster))
+    fact = Fact(user_id="u", text="Likes green tea", fact_type="preference", confidence=0.9,
+                recorded_at=NOW, valid_from=NOW)
+    src = {k: v for k, v in to_source(fact, hash_embedder.embed(["tea"])[0]).items()
+           if k != "vector"} | {"batch": "batch_p"}
+    cluster.on("POST", r"/.*/_search", lambda req: (200, search_answer(req, [
+        source_hit("memdesk-semantic-v3", src, 2.0)])))
+    state = {"state": intents.PENDING}
+    cluster.on("POST", "/_mget", lambda req: (200, {"docs": [
+        {"_index": "memdesk-state-v3", "_id": "batch_p", "found": True, "_seq_no": 1,
+         "_primary_term": 1, "_source": {"type": "batch", "name": "batch_p", **state,
+                                         "body": {"steps": []}}}]}))
+    flt = RecallFilter(user_id="u")
+    assert store.search_bm25(flt, "tea", 10) == []
+    state["state"] = intents.COMMITTED
+    assert [h.doc.id for h in store.search_bm25(flt, "tea", 10)] == [fact.id]
+    mgets = len(cluster.find("POST", "/_mget"))
+    store.search_bm25(flt, "tea", 10)
+    assert len(cluster.find("POST", "/_mget")) == mgets  # committed: remembered
+    store.close()
