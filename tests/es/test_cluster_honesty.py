@@ -269,3 +269,17 @@ def test_inv475_candidates_without_vectors_switch_to_script_score_never_silently
     first, second = cluster.find("POST", "/memdesk-tombstones/_search")
     assert "knn" in first.body and "script_score" in second.body["query"]
     assert any("without vectors" in r.getMessage() for r in caplog.records)
+
+
+def test_inv482_a_merge_the_cluster_refuses_is_residue_never_a_failed_forget(hash_embedder):
+    """The forget has landed when compact() runs: a refused merge (403: the login lacks the
+    `maintenance`/`manage` privilege, https://www.elastic.co/docs/api/elasticsearch/v8/operation/operation-indices-forcemerge)
+    is reported as residue, and the forget stands."""
+    cluster, store = opened(hash_embedder)
+    err = {"type": "security_exception", "reason": "action [indices:admin/forcemerge] is "
+           "unauthorized"}
+    cluster.on("POST", r"/.*/_forcemerge", (403, {"error": {"root_cause": [err], **err},
+                                                  "status": 403}))
+    (line,) = store.compact()
+    assert line.startswith("merge not run (") and "Lucene segments" in line
+    store.close()
