@@ -28,6 +28,11 @@ def register(sub, common) -> None:
                         "write-blocked, as a backup)")
     p.set_defaults(func=cmd_reindex)
 
+    p = es_sub.add_parser("status", parents=[common],
+                          help="server, licence, recall path, tombstone matching, batches left "
+                               "pending, API keys whose invalidation failed")
+    p.set_defaults(func=cmd_status)
+
     p = sub.add_parser("migrate", parents=[common],
                        help="copy an embedded store into Elasticsearch and verify the counts")
     p.add_argument("--from", dest="source", required=True, help="embedded:PATH")
@@ -59,6 +64,30 @@ def cmd_bootstrap_users(args) -> int:
         f"{r['user_id']}: enabled (reads go through short-lived keys that read only this user's "
         f"memories + catalog; {r['invalidated']} earlier key(s) invalidated)"
         for r in rows) or "no users: nothing to do")
+    return 0
+
+
+def cmd_status(args) -> int:
+    """Issue 31: what the store runs with, and what needs an operator (invariant 477)."""
+    store = _open_es(args, _es_url(args, getattr(args, "store", None), "es status"))
+    try:
+        row = store.status()
+    finally:
+        store.close()
+
+    def text(r: dict) -> str:
+        lines = [f"Elasticsearch {r['server_version']}, licence {r['licence']}",
+                 f"recall: {r['recall_path']}", f"tombstones matched by: {r['tombstone_matching']}"]
+        if r["licence_note"]:
+            lines.append(r["licence_note"])
+        b = r["batches"]
+        lines.append(f"batches at open: {b['committed']} rolled forward, {b['rolled_back']} "
+                     f"rolled back, {b['left']} left pending")
+        fails = r["key_invalidation_failures"]
+        lines.append(f"API key invalidations that failed: {len(fails)}")
+        lines += [f"  {f['key_id']} at {f['at']}: {f['error']}" for f in fails]
+        return "\n".join(lines)
+    emit(args, row, text)
     return 0
 
 

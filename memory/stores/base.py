@@ -267,10 +267,11 @@ class Store(Protocol):
         """Dense hits; `LegHit.score` is (1 + cosine) / 2 and `LegHit.cosine` the cosine."""
         ...
     def hybrid_search(self, flt: RecallFilter, query: str, vector: np.ndarray, limit: int,
-                      now: datetime, ranking: RankingParams, *, explain: bool = False
-                      ) -> list[RankedHit] | None:
+                      now: datetime, ranking: RankingParams, *, explain: bool = False,
+                      extra: Mapping[str, float] | None = None) -> list[RankedHit] | None:
         """Only with Capability.HYBRID_SEARCH: both legs and the fusion in one request, ranked
-        like memory/ranking.py (invariant 21). None when the server refuses it (licence)."""
+        like memory/ranking.py (invariant 21). None when the server refuses it (licence).
+        `extra`: the lexicon's weighted expansions, as `search_bm25` takes them (invariant 483)."""
         ...
 
     # writes ----------------------------------------------------------------------------

@@ -231,7 +231,8 @@ class EmbeddedStore:
     def refresh(self) -> None:
         """Writes are visible as soon as their transaction commits: nothing to do."""
 
-    def hybrid_search(self, flt, query, vector, limit, now, ranking, *, explain=False):
+    def hybrid_search(self, flt, query, vector, limit, now, ranking, *, explain=False,
+                      extra=None):
         raise NotImplementedError("the embedded store fuses in memory/ranking.py: no "
                                   "Capability.HYBRID_SEARCH")
 

@@ -79,6 +79,7 @@ class Cluster:
     licence: str = "trial"
     requests: list[Req] = field(default_factory=list)
     routes: list = field(default_factory=list)
+    task_response: dict = field(default_factory=lambda: {"deleted": 0, "failures": []})
 
     def on(self, method: str, pattern: str, answer) -> None:
         self.routes.insert(0, (method, re.compile(pattern + r"$"), answer))
@@ -119,6 +120,18 @@ class Cluster:
             return 201, {"_index": index + "-v2", "_id": doc_id, "_version": 1,
                          "result": "created", "_seq_no": 0, "_primary_term": 1,
                          "_shards": {"total": 1, "successful": 1, "failed": 0}}
+        # issue 31: merges and erases run as tasks (wait_for_completion=false), then followed
+        if req.method == "POST" and req.path.endswith(("/_forcemerge", "/_delete_by_query")) \
+                and req.params.get("wait_for_completion") == "false":
+            return 200, {"task": "node-1:" + ("11" if "forcemerge" in req.path else "12")}
+        if req.method == "GET" and req.path.startswith("/_tasks/"):
+            return 200, {"completed": True, "task": {"node": "node-1", "id": 11},
+                         "response": self.task_response}
+        if req.method == "GET" and req.path.endswith("/_alias"):  # only the current versions
+            index = req.path[1:].split("/")[0]
+            return 200, {index.replace("-v*", "-v2"): {"aliases": {index[:-3]: {}}}}
+        if req.method == "GET" and "/_stats" in req.path:
+            return 200, {"_shards": {"total": 1, "successful": 1, "failed": 0}, "indices": {}}
         if req.method == "GET" and "/_doc/" in req.path:
             index, _, doc_id = req.path[1:].partition("/_doc/")
             return 404, {"_index": index, "_id": doc_id, "found": False}

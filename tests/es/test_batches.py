@@ -112,7 +112,7 @@ def test_inv91_a_failed_insert_undoes_the_update_at_the_seq_no_it_got(svc, clust
                                 "if_seq_no": 20, "if_primary_term": 3}}
     assert restored["state"] == "active" and restored["rev"] == 1 and restored["superseded_by"] is None
     assert len(restored["vector"]) == es_store.embedder.dims
-    assert undo.params == {"refresh": "wait_for"}
+    assert undo.params == {"refresh": "wait_for", "require_alias": "true"}
     assert not any("memdesk-audit" in k for b in bulk_kinds(cluster) for k in b)
 
 
@@ -162,12 +162,13 @@ def test_inv92_a_usage_bump_between_read_and_write_is_not_a_conflict(svc, cluste
                                                     ["create memdesk-audit", "create memdesk-audit"]]
 
 
-def test_inv92_a_phase_whose_answer_was_lost_is_sent_again_and_converges(svc, cluster, es_store, old):
-    """The first bulk timed out after it landed. It is sent once more: the update now meets its
-    own result (409, and the stored fact is exactly what was sent), which counts as done; the
-    batch completes instead of reporting a false conflict or writing twice."""
-    script = Script(cluster, lambda req: ConnectionTimeout("read timed out"),
-                    lambda req: bulk_answer(req, [409]), ok)
+def test_inv474_a_phase_whose_answer_was_lost_is_read_back_not_resent(svc, cluster, es_store, old):
+    """The first bulk timed out after it landed. Issue 31: nothing is resent blind — the
+    phase's keys are read back (one mget, realtime:
+    https://www.elastic.co/guide/en/elasticsearch/reference/8.15/docs-multi-get.html); the
+    update is there, stamped with this batch's id, so it counts as landed and the batch goes on
+    to its inserts, audit events and commit."""
+    script = Script(cluster, ok)
     script.docs[old.id] = stored(old, es_store.embedder)
 
     def landed_then_lost(req):
@@ -175,20 +176,37 @@ def test_inv92_a_phase_whose_answer_was_lost_is_sent_again_and_converges(svc, cl
         script.docs[old.id] = {k: v for k, v in src.items() if k != "vector"}
         script.seq[old.id] = 8
         return ConnectionTimeout("read timed out")
-    script.answers[0] = landed_then_lost
+    script.answers.insert(0, landed_then_lost)
     res = svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
-    assert bulk_kinds(cluster) == [["index memdesk-semantic"], ["index memdesk-semantic"],
-                                   ["create memdesk-semantic"],
+    assert bulk_kinds(cluster) == [["index memdesk-semantic"], ["create memdesk-semantic"],
                                    ["create memdesk-audit", "create memdesk-audit"]]
+    reads = cluster.find("POST", "/_mget")
+    assert [d["_id"] for d in reads[-1].body["docs"]] == [old.id]  # the phase's key, read back
     assert res.fact.state == FactState.ACTIVE
+    commit = cluster.find("PUT", "/memdesk-state/_doc/batch_.*")
+    assert commit and commit[-1].params["if_seq_no"] == "0"  # compare-and-set on its create
 
 
-def test_inv92_a_phase_lost_twice_is_unavailable_and_nothing_more_is_sent(svc, cluster, es_store, old):
+def test_inv474_a_lost_answer_that_did_not_land_is_sent_once_more(svc, cluster, es_store, old):
+    """The answer was lost and the read-back shows the fact still as the plan saw it: the update
+    did not land, so it is sent again (at the seq_no read) — once."""
+    script = Script(cluster, lambda req: ConnectionTimeout("read timed out"), ok)
+    script.docs[old.id] = stored(old, es_store.embedder)
+    svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
+    assert bulk_kinds(cluster)[:2] == [["index memdesk-semantic"], ["index memdesk-semantic"]]
+
+
+def test_inv474_a_phase_lost_twice_leaves_the_batch_pending_for_the_sweeper(svc, cluster, es_store, old):
+    """Lost, read back (not there), sent again, lost again: the outcome is unknown. Nothing
+    more is sent and nothing is undone blind; the batch document stays pending (the sweeper
+    decides from it) and the error says so."""
     script = Script(cluster, lambda req: ConnectionTimeout("read timed out"))
     script.docs[old.id] = stored(old, es_store.embedder)
-    with pytest.raises(StoreUnavailableError, match="did not answer"):
+    with pytest.raises(StoreUnavailableError, match="recorded pending.*next opened"):
         svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
     assert bulk_kinds(cluster) == [["index memdesk-semantic"], ["index memdesk-semantic"]]
+    assert not cluster.find("PUT", "/memdesk-state/_doc/batch_.*")  # no commit, no rollback mark
+    assert len(es_store._unsettled) == 1
 
 
 def test_inv92_a_retried_batch_is_detected_as_already_applied(cluster, es_store):

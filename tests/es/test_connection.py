@@ -140,7 +140,7 @@ def test_inv92_transport_retries_reads_but_never_writes(hash_embedder):
     assert len(cluster.find("POST", r"/memdesk-.*/_search")) == 3
     with pytest.raises(StoreUnavailableError):
         store.apply([PutMemory(doc=Episode(user_id="u", text="hello"))])
-    assert len(cluster.find("PUT", "/_bulk")) == 2  # one send + the batch's one re-send
+    assert len(cluster.find("PUT", "/_bulk")) == 2  # one send + one re-send after a read-back
     with pytest.raises(StoreUnavailableError):
         store.bump_usage("u", [(MemoryKind.SEMANTIC, "fact_1")], _now())
     assert len(cluster.find("PUT", "/_bulk")) == 3  # a bump is sent once: never counted twice

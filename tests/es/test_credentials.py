@@ -31,7 +31,7 @@ def test_inv131_minting_creates_one_state_document_then_its_audit_event(cluster,
     cred_bulk, audit_bulk = cluster.find("PUT", "/_bulk")
     ((action, src),) = cred_bulk.bulk_pairs
     assert action == {"create": {"_index": "memdesk-state", "_id": f"cred_{token_id}"}}
-    assert cred_bulk.params == {"refresh": "wait_for"}  # the next request must find it
+    assert cred_bulk.params == {"refresh": "wait_for", "require_alias": "true"}  # the next request must find it
     assert src["type"] == "credential" and src["user_id"] == "alice" and src["name"] == token_id
     assert src["body"]["read_only"] is True and len(src["body"]["secret_sha256"]) == 64
     ((_, event),) = audit_bulk.bulk_pairs

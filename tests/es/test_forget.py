@@ -33,7 +33,7 @@ def test_inv66_value_key_is_created_once_in_the_state_index(cluster, es_store):
     assert es_store.value_key(create=True) == bytes.fromhex(KEY)
     assert es_store.value_key(create=True) == bytes.fromhex(KEY)  # cached
     (req,) = created
-    assert req.params == {"refresh": "wait_for"}
+    assert req.params == {"refresh": "wait_for", "require_alias": "true"}
     assert req.body["type"] == "secret" and len(req.body["encoded"]) == 64
 
 
@@ -64,7 +64,7 @@ def test_inv66_redact_overwrites_tombstones_and_events_in_place(cluster, es_stor
     scans = cluster.find("POST", r"/memdesk-(tombstones|audit)/_search")
     assert all(r.body["query"] == {"bool": {"filter": [{"term": {"user_id": "u"}}]}} for r in scans)
     t_bulk, a_bulk = cluster.find("PUT", "/_bulk")
-    assert t_bulk.params == a_bulk.params == {"refresh": "wait_for"}
+    assert t_bulk.params == a_bulk.params == {"refresh": "wait_for", "require_alias": "true"}
     ((action, src),) = t_bulk.bulk_pairs
     assert action == {"index": {"_index": "memdesk-tombstones", "_id": "tomb_1"}}
     assert src["text"] == "" and src["forgotten"] and src["seq"] == 1 and "vector" not in src
@@ -80,15 +80,12 @@ def test_inv66_redact_overwrites_tombstones_and_events_in_place(cluster, es_stor
 
 def test_inv67_erase_deletes_by_query_and_leaves_one_event(cluster, es_store):
     with_key(cluster)
-    for path in (r"/.*/_delete_by_query",):
-        cluster.on("POST", path, (200, {"took": 1, "deleted": 5, "failures": []}))
+    cluster.task_response = {"took": 1, "deleted": 5, "failures": []}  # each followed task
     svc = MemoryService(es_store, clock=fixed_clock(NOW))
     cluster.on("POST", "/memdesk-episodic,memdesk-semantic,memdesk-procedural/_search",
                lambda req: (200, {**search_answer(req, []), "aggregations": {"kinds": {
                    "buckets": [{"key": "episodic", "doc_count": 5,
                                 "states": {"buckets": [{"key": "all", "doc_count": 5}]}}]}}}))
-    cluster.on("POST", "/_forcemerge", (200, {}))
-    cluster.on("POST", r"/[^/]*/_forcemerge", (200, {"_shards": {"total": 1, "successful": 1}}))
     from memory.forgetting import erase_user
 
     res = erase_user(svc, "u", actor="cli")
@@ -97,16 +94,22 @@ def test_inv67_erase_deletes_by_query_and_leaves_one_event(cluster, es_store):
     assert [r.path for r in deletes] == [
         "/memdesk-episodic,memdesk-semantic,memdesk-procedural/_delete_by_query",
         "/memdesk-audit/_delete_by_query", "/memdesk-state/_delete_by_query"]
-    assert all(r.params == {"refresh": "true", "conflicts": "proceed"} for r in deletes)
+    # issue 31, invariant 481: each delete-by-query is a task, followed through the tasks API
+    # (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/docs-delete-by-query.html,
+    # wait_for_completion=false returns a task)
+    assert all(r.params == {"refresh": "true", "conflicts": "proceed",
+                            "wait_for_completion": "false"} for r in deletes)
+    polls = cluster.find("GET", "/_tasks/.*")
+    assert [p.params for p in polls][:3] == [{"wait_for_completion": "true", "timeout": "30s"}] * 3
     assert deletes[0].body == {"query": {"term": {"user_id": "u"}}}
     # issue 15: the user's credentials go with the watermarks
     assert deletes[2].body["query"]["bool"]["filter"][1] == {
-        "terms": {"type": ["watermark", "credential"]}}
+        "terms": {"type": ["watermark", "credential", "batch"]}}
     ((action, event),) = cluster.find("PUT", "/_bulk")[-1].bulk_pairs
     assert action["create"]["_index"] == "memdesk-audit" and event["action"] == "erase_user"
     assert event["after"] == {"memories": 5, "tombstones": 0} and event["reason"] is None
     (merge,) = cluster.find("POST", r"/.*/_forcemerge")
-    assert merge.params == {"only_expunge_deletes": "true"}
+    assert merge.params == {"only_expunge_deletes": "true", "wait_for_completion": "false"}
     assert merge.path.startswith("/memdesk-episodic,memdesk-semantic,memdesk-procedural,")
 
 

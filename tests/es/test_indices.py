@@ -41,7 +41,7 @@ def test_inv22_creates_every_index_behind_a_versioned_alias(cluster, hash_embedd
     sem = created[f"/acme-semantic-v{MAPPING_VERSION}"]["mappings"]["properties"]
     assert sem["vector"] == {"type": "dense_vector", "dims": hash_embedder.dims, "index": True,
                              "similarity": "cosine", "index_options": {"type": "int8_hnsw"}}
-    assert sem["text"]["type"] == "text" and sem["text"]["analyzer"] == "english"
+    assert sem["text"]["type"] == "text" and sem["text"]["analyzer"] == "memdesk_text"
     assert sem["text"]["fields"]["raw"]["type"] == "keyword"
     assert sem["state"] == {"type": "keyword"} and sem["last_used_at"] == {"type": "date"}
     audit = created[f"/acme-audit-v{MAPPING_VERSION}"]["mappings"]["properties"]
@@ -175,3 +175,32 @@ def test_inv96_serverless_is_refused_at_open_with_a_clear_message(hash_embedder)
                        match="Serverless is not supported.*Elastic Cloud Hosted.*self-managed"):
         open_on(cluster, hash_embedder)
     assert [r.path for r in cluster.requests] == ["/"]  # nothing created, no licence read
+
+
+def test_inv485_text_is_analysed_with_the_projects_stop_list_and_porter(hash_embedder):
+    """Issue 31: Lucene's `english` analyser drops 33 stop words where the embedded store drops
+    ~150 (memory.text.STOP_WORDS), so "i", "my", "what", "how", "do" flooded the BM25 window.
+    Every text field now uses one custom analyser built from that same list: a pattern
+    tokenizer splitting like FTS5's unicode61 (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/analysis-pattern-tokenizer.html),
+    lowercase, asciifolding, a `stop` filter with the list
+    (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/analysis-stop-tokenfilter.html)
+    and `porter_stem`, the original Porter algorithm FTS5 uses
+    (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/analysis-porterstem-tokenfilter.html)."""
+    from memory.stores.elasticsearch.indices import ANALYZER
+    from memory.text import STOP_WORDS
+
+    for name in ALL_INDICES:
+        body = index_body(name, "hash", hash_embedder.dims)
+        analysis = body["settings"]["analysis"]
+        assert analysis["filter"]["memdesk_stop"] == {"type": "stop",
+                                                      "stopwords": sorted(STOP_WORDS)}
+        assert analysis["analyzer"][ANALYZER] == {
+            "type": "custom", "tokenizer": "memdesk_words",
+            "filter": ["lowercase", "asciifolding", "memdesk_stop", "porter_stem"]}
+        assert analysis["tokenizer"]["memdesk_words"] == {"type": "pattern",
+                                                          "pattern": r"[^\p{L}\p{N}\p{M}]+"}
+        for field, spec in body["mappings"]["properties"].items():
+            if spec.get("type") == "text" and field != "reason":  # a reason is never searched
+                assert spec["analyzer"] == ANALYZER, (name, field)
+    assert {"i", "my", "what", "how", "do"} <= STOP_WORDS
+    assert MAPPING_VERSION == 3  # a new analyser is a new mapping: `memdesk es reindex` moves v2

@@ -255,3 +255,46 @@ def test_live_inv147_two_processes_opening_at_once_agree(live, hash_embedder):
         assert (src["match_key"], src["match_terms"]) == index_entry(t.text)
     assert live.es.get(index=live.names.alias("state"), id=tombkeys.STATE_ID)["_source"][
         "value"] == KEY_VERSION
+
+
+class _Died(BaseException):  # noqa: N818 - the process stops here: nothing may catch it
+    pass
+
+
+def test_live_inv470_inv472_a_batch_cut_before_its_commit_is_rolled_forward_at_the_next_open(
+        live, hash_embedder):
+    """Issue 31 on a real cluster: the steps of a supersession land, the process dies before
+    the compare-and-set commit. A reader in the meantime sees the old fact as it was; a store
+    opened past the lease rolls the batch forward from its document (the new fact gets its
+    vector back, so dense recall finds it)."""
+    import time
+
+    svc = MemoryService(live, clock=fixed_clock(NOW))
+    old = svc.write_fact("u", "Lives in Bristol", fact_type="identity").fact
+    real_put = live._put_state
+
+    def put(doc_id, src, if_seq_no, if_term):
+        if src.get("state") == "committed":
+            raise _Died("the process died before its commit")
+        return real_put(doc_id, src, if_seq_no, if_term)
+    live._put_state = put
+    with pytest.raises(_Died):
+        svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
+    live._put_state = real_put
+    reader = ElasticsearchStore(live.es_url, hash_embedder, prefix=live.names.prefix)
+    try:
+        assert reader.swept["left"] == 1
+        assert reader.get(old.kind, "u", old.id).state == FactState.ACTIVE
+    finally:
+        reader.close()
+    later = ElasticsearchStore(live.es_url, hash_embedder, prefix=live.names.prefix,
+                               wall=lambda: time.time() + 3600)
+    try:
+        assert later.swept["committed"] == 1
+        later.refresh()
+        facts = {f.text: f for f in later.list_facts("u")}
+        assert facts["Lives in Bristol"].state == FactState.SUPERSEDED
+        assert facts["Lives in Edinburgh"].state == FactState.ACTIVE
+        assert sorted(e.action for e in later.audit("u")).count("supersede") == 1
+    finally:
+        later.close()

@@ -505,3 +505,30 @@ def test_inv169_the_bm25_leg_carries_the_lexicon_expansions(hash_embedder):
     clauses = bm25.body["query"]["bool"]["should"]
     assert {"match": {"search_text": {"query": "automobile car", "operator": "or",
                                       "boost": 0.5}}} in clauses
+
+
+def test_inv483_the_rrf_retriever_path_carries_the_lexicon_expansions_too(hash_embedder):
+    """Issue 31: the one-request path dropped the lexicon's expansions, so the same question
+    matched different words by licence. The rrf retriever's BM25 leg now holds the same weighted
+    clauses as the client-side leg (standard retriever query:
+    https://www.elastic.co/guide/en/elasticsearch/reference/8.15/retriever.html)."""
+    cluster, store = store_with("trial", hash_embedder)
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    cfg = LEGACY_RRF.model_copy(update={"lexicon_weight": 0.5})  # plain rrf, with the lexicon
+    svc.recall("u", "which vehicle", config=cfg, purpose=Purpose.EVAL)
+    (rrf,) = [r for r in cluster.find("POST", r"/[^_].*/_search") if "retriever" in r.body]
+    bm25 = rrf.body["retriever"]["rrf"]["retrievers"][0]["standard"]["query"]["function_score"]
+    assert {"match": {"search_text": {"query": "automobile car", "operator": "or",
+                                      "boost": 0.5}}} in bm25["query"]["bool"]["should"]
+
+
+def test_inv484_recall_path_names_the_path_the_recall_took(hash_embedder):
+    """A trial licence allows the rrf retriever, but only a plain-rrf ranking takes it: the
+    default ranking fuses the legs in the client, and explain now says so."""
+    cluster, store = store_with("trial", hash_embedder)
+    svc = MemoryService(store, clock=fixed_clock(NOW))
+    default = svc.recall("u", "tea", purpose=Purpose.EXPLAIN, explain=True)
+    assert not any("retriever" in (r.body or {}) for r in cluster.find("POST", r"/.*/_search"))
+    assert default.explain.path == "elasticsearch: client-side RRF"
+    plain = svc.recall("u", "tea", config=LEGACY_RRF, purpose=Purpose.EXPLAIN, explain=True)
+    assert plain.explain.path == "elasticsearch: rrf retriever"

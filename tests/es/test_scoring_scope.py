@@ -36,7 +36,7 @@ def test_context_clause_weights_neighbouring_turns_below_the_turn_itself():
 
 def test_episodic_mapping_has_the_context_field_and_results_drop_it():
     props = json.loads((MAPPINGS_DIR / "episodic.json").read_text())["mappings"]["properties"]
-    assert props["context"] == {"type": "text", "analyzer": "english"}
+    assert props["context"] == {"type": "text", "analyzer": "memdesk_text"}
     assert "context" in DERIVED_FIELDS  # a stored context never reaches the Episode model
 
 

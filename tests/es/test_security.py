@@ -123,9 +123,10 @@ def test_inv95_a_key_is_replaced_before_it_expires_and_the_old_one_invalidated(h
     store.search_bm25(RecallFilter(user_id="ana"), "tea", 10)
     assert auth_of_searches(kc.cluster) == ["ApiKey ENCODED1", "ApiKey ENCODED2"]
     (revoke,) = kc.cluster.find("DELETE", "/_security/api_key")
-    assert revoke.body == {"ids": ["key-1"]}
+    # owner: true — manage_own_api_key needs it (https://www.elastic.co/docs/api/elasticsearch/operation/operation-security-invalidate-api-key)
+    assert revoke.body == {"ids": ["key-1"], "owner": True}
     store.close()  # this process's keys do not outlive it
-    assert kc.cluster.find("DELETE", "/_security/api_key")[-1].body == {"ids": ["key-2"]}
+    assert kc.cluster.find("DELETE", "/_security/api_key")[-1].body == {"ids": ["key-2"], "owner": True}
 
 
 def test_inv95_a_key_invalidated_elsewhere_is_replaced_once(hash_embedder):

@@ -17,6 +17,7 @@ from memory.cli import main
 from memory.errors import MemdeskError
 from memory.stores.elasticsearch import ElasticsearchStore, connection, tombkeys
 from memory.stores.elasticsearch import reindex as reindex_module
+from memory.stores.elasticsearch.indices import MAPPING_VERSION
 from memory.values import KEY_VERSION, index_entry, probe
 from tests.es.conftest import URL, Cluster, Req, bulk_answer, doc_answer, make_client, search_answer
 
@@ -79,7 +80,7 @@ def test_inv147_an_older_key_version_recomputes_the_keys_then_records_the_new_on
     assert scan.params == {"_source_includes": "id,text,forgotten,match_key,match_terms"}
     # only the tombstones whose keys differ, each conditional on the version it was read at;
     # the forgotten one is left alone (invariant 66)
-    assert bulk.params == {"refresh": "false"}
+    assert bulk.params == {"refresh": "false", "require_alias": "true"}
     moscow_key, moscow_terms = index_entry("Живёт в Москве")
     assert bulk.body == [
         {"update": {"_index": TOMBS, "_id": "tomb_a", "if_seq_no": 10, "if_primary_term": 1}},
@@ -91,7 +92,7 @@ def test_inv147_an_older_key_version_recomputes_the_keys_then_records_the_new_on
     assert (refresh_after.method, refresh_after.path) == ("POST", f"/{TOMBS}/_refresh")
     # recorded last, compare-and-set on the document read first
     assert (record.method, record.path) == ("PUT", STATE_DOC)
-    assert record.params == {"if_seq_no": "3", "if_primary_term": "1"}
+    assert record.params == {"if_seq_no": "3", "if_primary_term": "1", "require_alias": "true"}
     assert record.body == {"type": "key_version", "name": "tombstone_keys", "value": KEY_VERSION}
 
 
@@ -110,7 +111,7 @@ def test_inv147_a_store_without_a_record_is_recomputed_and_recorded_with_create(
         ("GET", STATE_DOC), ("POST", f"/{TOMBS}/_refresh"), ("POST", f"/{TOMBS}/_search"),
         ("PUT", "/_bulk"), ("POST", f"/{TOMBS}/_refresh"),
         ("PUT", f"/{STATE}/_create/tombstone_keys")]
-    assert reqs[-1].body == tombkeys.state_doc() and reqs[-1].params == {}
+    assert reqs[-1].body == tombkeys.state_doc() and reqs[-1].params == {"require_alias": "true"}
 
 
 def test_inv147_pages_follow_the_id_sort(hash_embedder, monkeypatch):
@@ -204,7 +205,8 @@ def test_inv147_es_reindex_recomputes_the_keys(monkeypatch, capsys, hash_embedde
     c = key_cluster(OLD_VERSION, [STALE, CURRENT])
     for name in ("episodic", "semantic", "procedural", "catalog", "audit", "tombstones", "state"):
         c.on("GET", f"/_alias/memdesk-{name}", (200, {
-            f"memdesk-{name}-v2": {"aliases": {f"memdesk-{name}": {"is_write_index": True}}}}))
+            f"memdesk-{name}-v{MAPPING_VERSION}": {"aliases": {f"memdesk-{name}": {
+                "is_write_index": True}}}}))
     monkeypatch.setattr(connection, "Elasticsearch", functools.partial(
         connection.Elasticsearch, node_class=c.node_class(), meta_header=False))
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")

@@ -33,14 +33,14 @@ def test_inv24_inv90_fact_insert_waits_for_refresh_and_its_audit_comes_after(clu
     fact = svc.write_fact("u", "Likes green tea", fact_type="preference").fact
     assert not cluster.find("POST", "/_mget")  # inserts only: no read before the bulk
     inserts, audit = cluster.find("PUT", "/_bulk")
-    assert inserts.params == {"refresh": "wait_for"}
+    assert inserts.params == {"refresh": "wait_for", "require_alias": "true"}
     ((a1, s1),) = inserts.bulk_pairs
     assert a1 == {"create": {"_index": "memdesk-semantic", "_id": fact.id}}
     assert s1["user_id"] == "u" and s1["kind"] == "semantic" and s1["state"] == "active"
     assert s1["search_text"] == "Likes green tea" and len(s1["vector"]) == es_store.embedder.dims
     # invariant 8 / 24 / 90: the audit index is append-only (op_type create with the event's
     # id), written last, and never waits for a refresh
-    assert audit.params == {"refresh": "false"}
+    assert audit.params == {"refresh": "false", "require_alias": "true"}
     ((a2, s2),) = audit.bulk_pairs
     assert a2 == {"create": {"_index": "memdesk-audit", "_id": s2["id"]}}
     assert s2["action"] == "write_fact" and isinstance(s2["seq"], int)
@@ -50,7 +50,7 @@ def test_inv24_episodes_do_not_force_a_refresh_but_listing_reads_see_them(cluste
     svc = MemoryService(es_store, clock=fixed_clock(NOW))
     svc.write_episode("u", "We moved to Edinburgh")
     episode, audit = cluster.find("PUT", "/_bulk")
-    assert episode.params == audit.params == {"refresh": "false"}
+    assert episode.params == audit.params == {"refresh": "false", "require_alias": "true"}
     assert [next(iter(a)) for a, _ in episode.bulk_pairs + audit.bulk_pairs] == ["create", "create"]
     svc.recall("u", "Edinburgh")  # recall never forces a refresh
     assert not cluster.find("POST", r"/.*/_refresh")
@@ -76,7 +76,7 @@ def test_inv23_update_carries_seq_no_and_primary_term(cluster, es_store):
     assert replaced["state"] == "superseded" and replaced["superseded_by"] == res.fact.id
     assert replaced["rev"] == 2
     # Both write the semantic index: only the later bulk waits for its (one-shard) refresh.
-    assert conditional.params == {"refresh": "false"} and inserts.params == {"refresh": "wait_for"}
+    assert conditional.params == {"refresh": "false", "require_alias": "true"} and inserts.params == {"refresh": "wait_for", "require_alias": "true"}
     assert [a["create"]["_id"] for a, _ in inserts.bulk_pairs] == [res.fact.id]
     assert {s["action"] for _, s in audit.bulk_pairs} == {"write_fact", "supersede"}
 
@@ -168,7 +168,7 @@ def test_inv15_usage_bump_is_one_scripted_bulk_without_refresh(cluster, es_store
     es_store.bump_usage("u", [(MemoryKind.SEMANTIC, "fact_a"), (MemoryKind.PROCEDURAL, "pb_b"),
                               (MemoryKind.EPISODIC, "ep_c")], NOW)
     bulk = cluster.find("PUT", "/_bulk")[-1]
-    assert bulk.params == {"refresh": "false"}
+    assert bulk.params == {"refresh": "false", "require_alias": "true"}
     pairs = bulk.bulk_pairs
     # each hit goes to its own index only; episodes are never bumped
     assert [(a["update"]["_index"], a["update"]["_id"]) for a, _ in pairs] == [

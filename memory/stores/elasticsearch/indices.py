@@ -14,10 +14,13 @@ from functools import cache
 from pathlib import Path
 
 from ...models import MemoryKind
+from ...text import STOP_WORDS
 
 # 2 (issue 17): the episodic `context` field, filled on write; `memdesk es reindex` moves a
 # version-1 store and computes every session's contexts.
-MAPPING_VERSION = 2
+# 3 (issue 31): text fields analysed like the embedded store's FTS5 index (ANALYZER).
+MAPPING_VERSION = 3
+ANALYZER = "memdesk_text"
 MAPPINGS_DIR = Path(__file__).with_name("mappings")
 MEMORY_INDICES = ("episodic", "semantic", "procedural", "catalog")
 OTHER_INDICES = ("audit", "tombstones", "state")
@@ -49,9 +52,26 @@ class IndexNames:
         return self.alias(name) + "-v"
 
 
+def analysis() -> dict:
+    """Invariant 485: text is analysed as the embedded store's FTS5 `porter unicode61` index
+    and memory/text.py do it — tokens are runs of letters, digits and combining marks (so
+    "don't" is "don" + "t"), lowercased, diacritics folded, the project's one stop list
+    (memory.text.STOP_WORDS, ~150 words against Lucene's 33 English ones) dropped, then the
+    original Porter stemmer (Lucene's PorterStemFilter, as FTS5 and PyStemmer's "porter").
+    Elasticsearch reference (8.15): analysis-stop-tokenfilter.html,
+    analysis-porterstem-tokenfilter.html, analysis-pattern-tokenizer.html."""
+    return {"tokenizer": {"memdesk_words": {"type": "pattern",
+                                            "pattern": "[^\\p{L}\\p{N}\\p{M}]+"}},
+            "filter": {"memdesk_stop": {"type": "stop", "stopwords": sorted(STOP_WORDS)}},
+            "analyzer": {ANALYZER: {"type": "custom", "tokenizer": "memdesk_words",
+                                    "filter": ["lowercase", "asciifolding", "memdesk_stop",
+                                               "porter_stem"]}}}
+
+
 def index_body(name: str, embedder_name: str, dims: int) -> dict:
     """The create-index body: settings + mappings with the embedder's dims and a _meta stamp."""
     body = copy.deepcopy(_raw(name))
+    body["settings"]["analysis"] = analysis()
     props = body["mappings"]["properties"]
     if "vector" in props:
         props["vector"]["dims"] = dims

@@ -126,7 +126,7 @@ def dense_search(names: IndexNames, flt: RecallFilter, vector: np.ndarray, limit
 
 def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarray, window: int,
                now: datetime, params: RankingParams, explain: bool = False,
-               context_boost: float = 0.0) -> dict:
+               context_boost: float = 0.0, extra_words: dict[float, str] | None = None) -> dict:
     """One request: the rrf retriever over a standard BM25 leg and a standard leg holding a
     knn query, each wrapped in the multiplier function_score so every leg is re-ranked by the
     adjusted score before fusion, exactly as memory.ranking.fuse does.
@@ -137,14 +137,16 @@ def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarr
     path exactly (leg_candidates); the BM25 leg keeps the `window` best by *adjusted* score
     among all matches, where the client-side path keeps the `window` best by raw BM25 — the same
     set whenever BM25 matches at most `window` documents (README: Running Elasticsearch).
-    `context_boost`: the BM25 leg's session-context clause, as on the client-side path."""
+    `context_boost`: the BM25 leg's session-context clause, as on the client-side path;
+    `extra_words`: the lexicon's expansions (invariant 169), as on the client-side path
+    (issue 31, invariant 483: the same BM25 query on both paths)."""
     script = painless.script(names, now, params)
     body = {
         "index": ",".join(leg_indices(names, flt)),
         "retriever": {"rrf": {
             "retrievers": [
-                {"standard": {"query": with_multipliers(bm25_query(flt, text, context_boost),
-                                                        script)}},
+                {"standard": {"query": with_multipliers(
+                    bm25_query(flt, text, context_boost, extra_words), script)}},
                 {"standard": {"query": with_multipliers(knn_query(flt, vector, window), script)}},
             ],
             "rank_constant": params.rrf_k,
@@ -173,6 +175,24 @@ def tombstone_knn(names: IndexNames, user_id: str, vector: np.ndarray, k: int) -
                     "num_candidates": num_candidates(n),
                     "filter": {"term": {"user_id": user_id}}},
             "size": n}
+
+
+TOMBSTONE_SCRIPT = "cosineSimilarity(params.query_vector, 'vector') + 1.0"
+
+
+def tombstone_script(names: IndexNames, user_id: str, vector: np.ndarray, k: int) -> dict:
+    """9.2+ (invariant 475): every tombstone of the user that has a vector, scored by the
+    cluster with the exact cosine on the stored float vector — `_score` = cosine + 1 (a
+    script_score may not be negative:
+    https://www.elastic.co/docs/reference/query-languages/query-dsl/query-dsl-script-score-query).
+    Nothing depends on vectors in `_source`, which 9.2 leaves out by default."""
+    return {"index": names.alias("tombstones"),
+            "query": {"script_score": {
+                "query": {"bool": {"filter": [{"term": {"user_id": user_id}},
+                                              {"exists": {"field": "vector"}}]}},
+                "script": {"source": TOMBSTONE_SCRIPT, "params": {"query_vector": _vec(vector)}}}},
+            "size": max(k, TOMBSTONE_CANDIDATES), "source_excludes": SOURCE_EXCLUDES,
+            "track_total_hits": False}
 
 
 def ms_floor(when: datetime) -> str:

@@ -12,7 +12,8 @@ from ...models import MODEL_BY_KIND, MemoryKind, Record
 from ...ranking import LegRank, RankedHit, RankingParams, multipliers, rrf
 from ..base import AnyMemory
 
-DERIVED_FIELDS = ("kind", "search_text", "vector", "context")  # context: issue 17
+# context: issue 17; batch: the stamp of the batch that wrote the record (issue 31, intents.py)
+DERIVED_FIELDS = ("kind", "search_text", "vector", "context", "batch")
 R = TypeVar("R", bound=Record)
 LEG_NAMES = ("bm25", "dense")  # the order of the rrf retriever's children (queries.rrf_search)
 

@@ -40,6 +40,18 @@ def check_version(info: dict, where: str) -> str:
     return number
 
 
+# 9.2 leaves dense vectors out of `_source` by default (index.mapping.exclude_source_vectors:
+# https://www.elastic.co/docs/reference/elasticsearch/mapping-reference/dense-vector)
+VECTORS_LEAVE_SOURCE = (9, 2)
+
+
+def tombstone_matching(number: str) -> str:
+    """How the tombstone check scores a user's tombstones (invariant 475): before 9.2 the knn
+    candidates' vectors come back in `_source` and the cosine is taken here; from 9.2 they do
+    not, so the cosine is taken by the cluster itself (script_score, cosineSimilarity)."""
+    return "script_score" if parse_version(number) >= VECTORS_LEAVE_SOURCE else "knn_source"
+
+
 def licence_type(licence: dict) -> str:
     lic = licence.get("license", {}) or {}
     return str(lic.get("type", "basic")) if lic.get("status", "active") == "active" else "expired"

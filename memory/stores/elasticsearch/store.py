@@ -55,8 +55,9 @@ from ..base import (
     page_summaries,
 )
 from ..user_view import IndexParams
-from . import context, queries, security, tombkeys, writes
-from .batch import AnswerLost, BatchWriter
+from . import context, intents, queries, security, tasks, tombkeys, writes
+from .batch import AnswerLost, PartiallyAppliedError, Unresolved
+from .batchstate import BatchRecords
 from .connection import TLS_HINT, ConnectionSettings, new_client, writer
 from .indices import ALL_INDICES, MAPPING_VERSION, IndexNames, index_body, mapping_differences
 from .results import from_source, has_direction, ranked_hits, source_as
@@ -67,10 +68,12 @@ log = logging.getLogger(__name__)
 PAGE = 1000
 USER_ALIASES = ("episodic", "semantic", "procedural")
 SUMMARY_FIELDS = ("id", "user_id", "rev", "state", "text", "fact_type", "confidence",
-                  "recorded_at", "supersedes", "contradiction", "flags", "plan_id", "origin")
+                  "recorded_at", "supersedes", "contradiction", "flags", "plan_id", "origin",
+                  "batch")
 START_HINT = ("start one with `docker compose up -d elasticsearch` in the project root "
               "(README: Running Elasticsearch), or point --store / MEMDESK_STORE elsewhere")
 LICENCE_RETRY_S = 60.0  # a licence read that failed for a passing reason is tried again after
+RRF_PATH, CLIENT_PATH = "elasticsearch: rrf retriever", "elasticsearch: client-side RRF"
 
 
 class CredentialsRejected(StoreUnavailableError):
@@ -95,7 +98,7 @@ def api_key_doc_id(user_id: str) -> str:
     return "key_" + hashlib.sha1(user_id.encode()).hexdigest()
 
 
-class ElasticsearchStore:
+class ElasticsearchStore(BatchRecords):
     """Store on Elasticsearch. Thread-safe: the client is; local caches sit behind a lock."""
 
     licence = "basic"  # until GET /_license says otherwise (messages during start-up use it)
@@ -103,7 +106,7 @@ class ElasticsearchStore:
     def __init__(self, url: str, embedder: Embedder, prefix: str = "memdesk", *,
                  client: Elasticsearch | None = None, request_timeout: float = 10.0,
                  connection: ConnectionSettings | None = None,
-                 clock=time.monotonic):
+                 clock=time.monotonic, wall: Callable[[], float] = time.time):
         self.es_url = url
         self.url = f"elasticsearch:{url}"
         self.embedder = embedder
@@ -116,6 +119,11 @@ class ElasticsearchStore:
         self._timeout = request_timeout
         self._where = redact(url)
         self._clock = clock
+        self._wall = wall  # dates batch documents: the sweeper's lease (intents.LEASE_S)
+        self._finished: set[str] = set()  # batches known committed (committed is final)
+        self._unsettled: set[str] = set()  # this process's batches whose outcome is unknown
+        self.key_failures: list[str] = []  # API keys whose invalidation failed (es status)
+        self.licence_note: str | None = None  # why the licence read fell back to Basic
         self._lock = threading.RLock()
         self._closed = False
         self._dirty: set[str] = set()  # aliases written without a refresh (episodes, usage)
@@ -124,6 +132,7 @@ class ElasticsearchStore:
         self.index_params = IndexParams()
         self._context_lock = threading.Lock()  # one session-context follow-up at a time
         self._value_key: bytes | None = None
+        self._path = threading.local()  # the hybrid path this thread's last recall took
         self._seq = 0
         self._rrf_refused = False
         self._licence_due: float | None = None
@@ -133,13 +142,16 @@ class ElasticsearchStore:
                                    clock=clock)
         info = self._call(self.es.info)
         self.server_version = security.check_version(dict(info), self._where)
+        self.tombstone_matching = security.tombstone_matching(self.server_version)
         self._read_licence()
         self._ensure_indices()
         # Invariant 147: keys written under older key rules are recomputed before any check.
         tombkeys.ensure_tombstone_keys(self.es, self._writer, self.names,
                                        lambda fn, what: self._call(fn))
-        log.info("elasticsearch %s at %s, licence %s: recall uses %s", self.server_version,
-                 self._where, self.licence, self.recall_path)
+        self.swept = self.sweep()  # invariant 472: abandoned batches finished before any read
+        log.info("elasticsearch %s at %s, licence %s: recall uses %s; tombstones matched by %s "
+                 "(invariant 475)", self.server_version, self._where, self.licence,
+                 self.recall_path, self.tombstone_matching)
 
     # connection and errors ------------------------------------------------------------------
     def _new_client(self) -> Elasticsearch:
@@ -156,9 +168,14 @@ class ElasticsearchStore:
 
     @property
     def recall_path(self) -> str:
-        """Which hybrid path recall takes; MemoryService reports it in explain."""
-        return ("elasticsearch: rrf retriever" if self.rrf_enabled
-                else "elasticsearch: client-side RRF")
+        """Which hybrid path recall took; MemoryService reports it in explain. Invariant 484:
+        the path this thread's last recall actually took (the rrf retriever only runs for a
+        plain-rrf ranking, so a licence that allows it is not enough); before any recall, the
+        path a plain-rrf recall would take."""
+        taken = getattr(self._path, "taken", None)
+        if taken is not None:
+            return taken
+        return RRF_PATH if self.rrf_enabled else CLIENT_PATH
 
     def _call(self, fn, *args, **kwargs):
         """Run one client call, turning transport failures into product errors."""
@@ -200,7 +217,14 @@ class ElasticsearchStore:
             due = None
         except ApiError as exc:
             kind, due = "basic", None if exc.meta.status == 403 else self._clock() + LICENCE_RETRY_S
-            if due is not None:
+            if due is None:  # invariant 478: say which privilege is missing and what is lost
+                self.licence_note = (
+                    "GET /_license answered 403: the store's credentials lack the `monitor` "
+                    "cluster privilege, so the licence is taken as Basic: the rrf retriever "
+                    "(one-request hybrid recall) and per-user document-level-security keys are "
+                    "off. Grant `monitor` to get them back")
+                log.warning("%s (%s)", self.licence_note, self._where)
+            else:
                 log.warning("GET /_license answered %s at %s: assuming Basic, checking again in "
                             "%.0f s", exc.meta.status, self._where, LICENCE_RETRY_S)
         except TransportError as exc:
@@ -331,7 +355,43 @@ class ElasticsearchStore:
         return dict(self._call(self._writer.security.create_api_key, **body))
 
     def _invalidate_keys(self, ids: list[str]) -> None:
-        self._call(self._writer.security.invalidate_api_key, ids=ids)
+        """`owner: true`: with manage_own_api_key (the privilege the README names) an
+        invalidation must say so, or it answers 403 (security-api-invalidate-api-key). A failure
+        is kept for `memdesk es status` (invariant 477); the key still expires by itself."""
+        try:
+            self._call(self._writer.security.invalidate_api_key, ids=ids, owner=True)
+        except (ApiError, MemdeskError) as exc:
+            with self._lock:
+                self.key_failures.append(f"{', '.join(ids)}: {exc}")
+            self._record_key_failure(ids, exc)
+            raise
+
+    def _record_key_failure(self, ids: list[str], exc: Exception) -> None:
+        """Keep a failed invalidation in the state index, so `memdesk es status` in any process
+        shows it (invariant 477): one document per key, no secret in it."""
+        for key_id in ids:
+            try:
+                self._call(self._writer.index, index=self.names.alias("state"),
+                           id=f"keyfail_{key_id}", require_alias=True, refresh="false",
+                           document={"type": "key_failure", "name": key_id,
+                                     "value": str(exc)[:500],
+                                     "updated_at": intents.iso(self._wall())})
+            except (ApiError, MemdeskError) as why:
+                log.warning("failed invalidation of API key %s not recorded (%s)", key_id, why)
+
+    def status(self) -> dict:
+        """What `memdesk es status` shows: server, licence (and why it fell back), recall path,
+        tombstone matching, batches the sweeper left, API keys whose invalidation failed."""
+        self._call(self.es.indices.refresh, index=self.names.alias("state"))
+        hits = self._scan(None, self.names.alias("state"), {"bool": {"filter": [
+            {"term": {"type": "key_failure"}}]}}, [{"name": "asc"}])
+        return {"server_version": self.server_version, "licence": self.licence,
+                "licence_note": self.licence_note, "recall_path": self.recall_path,
+                "tombstone_matching": self.tombstone_matching,
+                "batches": dict(self.swept),
+                "key_invalidation_failures": [
+                    {"key_id": h["_source"].get("name"), "error": h["_source"].get("value"),
+                     "at": h["_source"].get("updated_at")} for h in hits]}
 
     def bootstrap_user(self, user_id: str) -> dict:
         """Enable per-user keys for this user: invalidate every key minted for them before
@@ -343,7 +403,8 @@ class ElasticsearchStore:
         resp = self._call(self._writer.security.invalidate_api_key,
                           name=security.key_name(self.names, user_id), owner=True)
         self._call(self._writer.index, index=self.names.alias("state"), id=api_key_doc_id(user_id),
-                   document={"type": "dls_user", "user_id": user_id}, refresh="wait_for")
+                   document={"type": "dls_user", "user_id": user_id}, refresh="wait_for",
+                   require_alias=True)
         key = self._user_keys.mint(user_id)
         return {"user_id": user_id, "api_key_id": key.id,
                 "invalidated": len(resp.get("invalidated_api_keys") or [])}
@@ -352,10 +413,11 @@ class ElasticsearchStore:
     def _get_source(self, user_id: str | None, name: str, doc_id: str) -> dict | None:
         """One document as this user (None: with the store's own client)."""
         try:
-            return dict(self._as_user(user_id, "get", index=self.names.alias(name), id=doc_id,
-                                      source_excludes=queries.SOURCE_EXCLUDES)["_source"])
+            src = dict(self._as_user(user_id, "get", index=self.names.alias(name), id=doc_id,
+                                     source_excludes=queries.SOURCE_EXCLUDES)["_source"])
         except EsNotFound:
             return None
+        return self._visible([src])[0]  # invariant 473: a pending batch's record is not read
 
     def get(self, kind: MemoryKind, user_id: str | None, memory_id: str) -> AnyMemory | None:
         kind = MemoryKind(kind)
@@ -369,7 +431,8 @@ class ElasticsearchStore:
         return None if src is None else src.get("user_id")
 
     def _scan(self, user_id: str | None, index: str, query: dict, sort: list[dict],
-              includes: tuple[str, ...] | None = None) -> list[dict]:
+              includes: tuple[str, ...] | None = None, *,
+              seq_no_primary_term: bool = False) -> list[dict]:
         """Every hit, paged with search_after on a sort that ends in the unique id."""
         out: list[dict] = []
         after = None
@@ -377,6 +440,8 @@ class ElasticsearchStore:
             extra: dict = {"search_after": after} if after is not None else {}
             if includes:
                 extra["source_includes"] = list(includes)
+            if seq_no_primary_term:
+                extra["seq_no_primary_term"] = True
             resp = self._as_user(user_id, "search", index=index, query=query, sort=sort, size=PAGE,
                               source_excludes=queries.SOURCE_EXCLUDES, track_total_hits=False,
                               **extra)
@@ -396,9 +461,14 @@ class ElasticsearchStore:
         if ids is not None:
             flt.append({"ids": {"values": list(ids)}})
         self._fresh("semantic")
-        hits = self._scan(user_id, self.names.alias("semantic"),
-                          {"bool": {"filter": flt}}, [{"recorded_at": "asc"}, {"id": "asc"}])
-        facts = [source_as(Fact, h["_source"]) for h in hits]
+        hits = self._visible_hits(self._scan(user_id, self.names.alias("semantic"),
+                                             {"bool": {"filter": flt}},
+                                             [{"recorded_at": "asc"}, {"id": "asc"}]))
+        if states:  # a before-image read in place of a pending record may be in another state
+            facts = [source_as(Fact, h["_source"]) for h in hits
+                     if h["_source"].get("state") in {FactState(x).value for x in states}]
+        else:
+            facts = [source_as(Fact, h["_source"]) for h in hits]
         return sorted(facts, key=lambda f: (f.recorded_at, f.id))
 
     def list_episodes(self, user_id: str, *, after: datetime | None = None,
@@ -409,9 +479,9 @@ class ElasticsearchStore:
             # compare the microseconds here, so no episode in that millisecond is lost (inv. 98).
             flt.append({"range": {"timestamp": {"gte": queries.ms_floor(after)}}})
         self._fresh("episodic")
-        hits = self._scan(user_id, self.names.alias("episodic"),
-                          {"bool": {"filter": flt}},
-                          [{"timestamp": "asc"}, {"recorded_at": "asc"}, {"id": "asc"}])
+        hits = self._visible_hits(self._scan(
+            user_id, self.names.alias("episodic"), {"bool": {"filter": flt}},
+            [{"timestamp": "asc"}, {"recorded_at": "asc"}, {"id": "asc"}]))
         eps = [source_as(Episode, h["_source"]) for h in hits]
         eps.sort(key=lambda e: (e.timestamp, e.recorded_at, e.id))
         if after is not None:
@@ -420,9 +490,10 @@ class ElasticsearchStore:
 
     def list_playbooks(self, user_id: str) -> list[Playbook]:
         self._fresh("procedural")
-        hits = self._scan(user_id, self.names.alias("procedural"),
-                          {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
-                          [{"recorded_at": "asc"}, {"id": "asc"}])
+        hits = self._visible_hits(self._scan(
+            user_id, self.names.alias("procedural"),
+            {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
+            [{"recorded_at": "asc"}, {"id": "asc"}]))
         return [source_as(Playbook, h["_source"]) for h in hits]
 
     def list_catalog(self) -> list[CatalogDoc]:
@@ -440,13 +511,27 @@ class ElasticsearchStore:
                            k: int = 3) -> list[tuple[Tombstone, float]]:
         if not has_direction(vector):
             return []
+        if self.tombstone_matching == "script_score":  # 9.2+: no vector in `_source`
+            body = queries.tombstone_script(self.names, user_id, vector, k)
+            resp = self._as_user(user_id, "search", **body)
+            exact = [(Tombstone.model_validate(_strip(h["_source"])), float(h["_score"]) - 1.0)
+                     for h in resp["hits"]["hits"] if h["_source"].get("user_id") == user_id]
+            exact.sort(key=lambda pair: -pair[1])
+            return exact[:k]
         body = queries.tombstone_knn(self.names, user_id, vector, k)
         resp = self._as_user(user_id, "search", **body)
         # Exact cosine from the stored float vectors, the embedded store's arithmetic (float32
         # dot of unit vectors), not the int8-quantised `_score` (invariant 98).
         query = np.asarray(vector, np.float32)
         scored: list[tuple[Tombstone, float]] = []
-        for h in resp["hits"]["hits"]:
+        hits = resp["hits"]["hits"]
+        if hits and not any(h["_source"].get("vector") for h in hits):
+            # invariant 475: never silently off — vectors left out of `_source` on this server
+            log.warning("tombstone candidates came back without vectors from %s (version %s): "
+                        "matching by script_score from now on", self._where, self.server_version)
+            self.tombstone_matching = "script_score"
+            return self.nearest_tombstones(user_id, vector, k)
+        for h in hits:
             src = h["_source"]
             if src.get("user_id") != user_id or not src.get("vector"):
                 continue
@@ -483,7 +568,9 @@ class ElasticsearchStore:
         resp = self._as_user(user_id, "search", index=self.names.alias("audit"),
                           query={"bool": {"filter": flt}}, sort=[{"seq": "desc"}, {"id": "desc"}],
                           size=min(limit, 10_000), track_total_hits=False)
-        return [AuditEvent.model_validate(_strip(h["_source"])) for h in resp["hits"]["hits"]]
+        # invariant 471: the log is the committed batches' events
+        hits = self._visible_hits(resp["hits"]["hits"], before_images=False)
+        return [AuditEvent.model_validate(_strip(h["_source"])) for h in hits]
 
     def audit_count(self, user_id: str) -> int:
         self._fresh("audit")
@@ -556,11 +643,14 @@ class ElasticsearchStore:
         if query.states:
             flt.append({"terms": {"state": sorted(FactState(s).value for s in query.states)}})
         self._fresh("semantic")
-        hits = self._scan(None, self.names.alias("semantic"), {"bool": {"filter": flt}},
-                          [{"recorded_at": "asc"}, {"id": "asc"}], includes=SUMMARY_FIELDS)
+        hits = self._visible_hits(self._scan(
+            None, self.names.alias("semantic"), {"bool": {"filter": flt}},
+            [{"recorded_at": "asc"}, {"id": "asc"}], includes=SUMMARY_FIELDS))
         scope = []
         for h in hits:
             s = h["_source"]
+            if query.states and s.get("state") not in {FactState(x).value for x in query.states}:
+                continue  # a before-image in another state than the one asked
             scope.append(FactSummary(
                 s["id"], s["user_id"], int(s["rev"]), s["state"], s["text"], s["fact_type"],
                 float(s["confidence"]), datetime.fromisoformat(s["recorded_at"]), s.get("supersedes"),
@@ -588,7 +678,8 @@ class ElasticsearchStore:
     # search -------------------------------------------------------------------------------------
     def _leg_hits(self, flt: RecallFilter, resp) -> list[LegHit]:
         out = []
-        for h in resp["hits"]["hits"]:
+        # invariant 473: a record of a batch not yet committed is not recalled
+        for h in self._visible_hits(resp["hits"]["hits"], before_images=False):
             doc = from_source(h["_source"])
             # Belt and braces behind the pre-filter: never hand back another user's memory.
             if doc.user_id not in (flt.user_id, None):
@@ -608,6 +699,7 @@ class ElasticsearchStore:
         # Elasticsearch analyses text itself, so it gets the groups' plain words instead.
         if not queries.leg_indices(self.names, flt):  # no kind asked: nothing, not every index
             return []
+        self._path.taken = CLIENT_PATH  # the legs are fused in the client (invariant 484)
         body = queries.bm25_search(self.names, flt, query, limit,
                                    context_boost=self._context_boost(),
                                    extra_words=words_of(dict(extra or {})))
@@ -629,8 +721,8 @@ class ElasticsearchStore:
         return [h.model_copy(update={"cosine": 2.0 * h.score - 1.0}) for h in hits]
 
     def hybrid_search(self, flt: RecallFilter, query: str, vector: np.ndarray, limit: int,
-                      now: datetime, params: RankingParams, *,
-                      explain: bool = False) -> list[RankedHit] | None:
+                      now: datetime, params: RankingParams, *, explain: bool = False,
+                      extra: Mapping[str, float] | None = None) -> list[RankedHit] | None:
         """One rrf-retriever request (multipliers in Painless). None when the licence does not
         allow it: the caller then runs the two legs and fuses them itself (invariant 21).
 
@@ -642,16 +734,19 @@ class ElasticsearchStore:
             return None
         if not queries.leg_indices(self.names, flt):
             return []
+        # invariant 483: the lexicon's expansions ride on this path too
         body = queries.rrf_search(self.names, flt, query, vector, limit, now, params,
-                                  explain=explain, context_boost=self._context_boost())
+                                  explain=explain, context_boost=self._context_boost(),
+                                  extra_words=words_of(dict(extra or {})))
         try:
             resp = self._as_user(flt.user_id, "search", **body)
         except security.LicenceError as exc:  # e.g. Basic: detected once, then remembered
             self._rrf_refused, self.rrf_enabled = True, False
             log.warning("rrf retriever refused (%s): using %s", exc, self.recall_path)
             return None
-        hits = [h for h in resp["hits"]["hits"]
+        hits = [h for h in self._visible_hits(resp["hits"]["hits"], before_images=False)
                 if h["_source"].get("user_id") in (flt.user_id, None)]
+        self._path.taken = RRF_PATH
         return ranked_hits(hits, now, params)
 
     # writes -------------------------------------------------------------------------------------
@@ -675,30 +770,46 @@ class ElasticsearchStore:
         return dict(zip(keys, self.embedder.embed([texts[k] for k in keys]), strict=False))
 
     def apply(self, ops: list[Op]) -> None:
-        """Validate every op against what is stored, then write in phases, all or nothing.
+        """Validate every op against what is stored, then write the batch intent-first.
 
-        Elasticsearch has no multi-document transaction (invariants 23, 90-92): a batch with an
-        update, delete or watermark move is checked whole first (one mget), so a stale batch
-        writes nothing; then conditional writes, inserts and audit events go out in that order
-        (batch.py), each phase only when the previous one landed whole, and a failure undoes
-        what this call wrote. Ids are the records' own, so re-applying converges."""
+        Elasticsearch has no multi-document transaction (invariants 23, 90-92, 470-474): a batch
+        with an update, delete or watermark move is checked whole first (one mget), so a stale
+        batch writes nothing; then the batch document is created, the steps go out stamped with
+        its id (conditional writes, inserts, audit events: batch.py), and one compare-and-set
+        flip commits it. A failure undoes what this call wrote; an unknown outcome leaves the
+        batch to the sweeper. Ids are the records' own, so re-applying converges."""
         ops = list(ops)
         if not ops:
             return
         if self._closed:
             raise MemdeskError("the store is closed")
+        if self._unsettled:  # this process's batches left unknown: settle them first
+            try:
+                self.sweep(own=True)
+            except (MemdeskError, ApiError) as exc:  # still unreachable: the next open sweeps
+                log.warning("earlier batch(es) %s not settled yet (%s)",
+                            ", ".join(sorted(self._unsettled)), exc)
         vectors = self._vectors_for(ops)
         wanted = writes.documents_read(ops) if writes.needs_read(ops) else []
         current = self._read_docs([(self.names.alias(n), i) for n, i in wanted])
         current = {(n, i): current[(self.names.alias(n), i)] for n, i in wanted}
         sessions = context.touched_sessions(ops, current)  # before planning: it moves `current`
         steps = writes.Planner(self.names, current, vectors, self._next_seq).plan(ops)
-        batch = BatchWriter(self._bulk, self._read_docs, self._restore)
-        try:
-            batch.run(steps)
-        except BaseException:
-            self._mark_dirty(batch.lazy_touched)
-            raise
+        batch = self._batch_writer()
+        if steps:
+            try:
+                batch.run(steps, writes.users_of(steps))
+            except (Unresolved, PartiallyAppliedError):
+                self._mark_dirty(batch.lazy_touched)
+                if batch.bid is not None:
+                    with self._lock:
+                        self._unsettled.add(batch.bid)
+                raise
+            except BaseException:
+                self._mark_dirty(batch.lazy_touched)
+                raise
+            with self._lock:
+                self._finished.add(batch.bid or "")
         # The batch landed. Its sessions' contexts follow (a converged retry recomputes them
         # too, so a follow-up lost earlier is made up); the alias the batch wrote without a
         # refresh is marked after, so the session read refreshes only for earlier writes.
@@ -744,7 +855,7 @@ class ElasticsearchStore:
             if not changed:
                 return 0
             resp = self._call(self._writer.bulk, operations=context.update_lines(alias, changed),
-                              refresh=refresh)
+                              refresh=refresh, require_alias=True)
             if refresh == "false":
                 self._mark_dirty({alias})
         bad = context.failed_items(resp)
@@ -754,7 +865,10 @@ class ElasticsearchStore:
         return len(changed)
 
     def _bulk(self, lines: list[dict], refresh: str) -> dict:
-        return dict(self._call(self._writer.bulk, operations=lines, refresh=refresh))
+        # require_alias (invariant 479): a lost alias is an error, never a new concrete index
+        # mapped by guesswork (docs-bulk: `require_alias`)
+        return dict(self._call(self._writer.bulk, operations=lines, refresh=refresh,
+                               require_alias=True))
 
     def _read_docs(self, keys: list[tuple[str, str]]) -> dict:
         """{(alias, id): {"src", "seq_no", "term"} or None}, one mget."""
@@ -767,8 +881,10 @@ class ElasticsearchStore:
     def _restore(self, step: Step, src: dict) -> dict:
         """A stored source to write back in an undo: vectors are never read back, so a memory
         gets its vector again from its search text (the embedder is deterministic)."""
-        if step.what.startswith("memory:") and src.get("search_text") is not None:
-            vec = self.embedder.embed([src["search_text"]])[0]
+        text = (src.get("search_text") if step.what.startswith("memory:")
+                else src.get("text") if step.what == "tombstone" else None)
+        if text is not None and "vector" not in src:  # a tombstone's vector is its text's
+            vec = self.embedder.embed([text])[0]
             if has_direction(vec):
                 src["vector"] = [float(x) for x in np.asarray(vec, np.float32)]
         return src
@@ -785,7 +901,8 @@ class ElasticsearchStore:
             try:
                 self._call(self.es.create, index=self.names.alias("state"), id=VALUE_KEY_ID,
                            document={"type": "secret", "name": "value_key",
-                                     "encoded": secrets.token_hex(32)}, refresh="wait_for")
+                                     "encoded": secrets.token_hex(32)}, refresh="wait_for",
+                           require_alias=True)
             except ApiError as exc:
                 if exc.meta.status != 409:  # 409: another process created it first
                     raise
@@ -801,7 +918,7 @@ class ElasticsearchStore:
         try:
             self._call(self.es.create, index=self.names.alias("state"), id=VALUE_KEY_ID,
                        document={"type": "secret", "name": "value_key", "encoded": key.hex()},
-                       refresh="wait_for")
+                       refresh="wait_for", require_alias=True)
         except ApiError as exc:
             if exc.meta.status != 409:
                 raise
@@ -817,7 +934,8 @@ class ElasticsearchStore:
         lines: list[dict] = []
         for src in docs:
             lines += [{"index": {"_index": self.names.alias(name), "_id": src["id"]}}, src]
-        resp = self._call(self.es.bulk, operations=lines, refresh="wait_for")
+        resp = self._call(self._writer.bulk, operations=lines, refresh="wait_for",
+                          require_alias=True)
         bad = [r for item in resp.get("items", []) for r in item.values()
                if r.get("status", 200) >= 300]
         if bad:
@@ -884,24 +1002,119 @@ class ElasticsearchStore:
         assert key is not None
         self._rewrite("tombstones", self._hashed_tombstones(user_id, None, key))
         mine = {"term": {"user_id": user_id}}
-        gone = self._call(self.es.delete_by_query, index=",".join(
-            self.names.alias(n) for n in USER_ALIASES), query=mine, refresh=True,
-            conflicts="proceed")
-        events = self._call(self.es.delete_by_query, index=self.names.alias("audit"), query=mine,
-                            refresh=True, conflicts="proceed")
-        self._call(self.es.delete_by_query, index=self.names.alias("state"), refresh=True,
-                   conflicts="proceed", query={"bool": {"filter": [
-                       mine, {"terms": {"type": ["watermark", "credential"]}}]}})  # invariant 135
+        gone = self._delete_task(",".join(self.names.alias(n) for n in USER_ALIASES), mine,
+                                 "memories")
+        events = self._delete_task(self.names.alias("audit"), mine, "audit events")
+        # invariant 135; batch documents (issue 31) hold the user's text while they live
+        self._delete_task(self.names.alias("state"), {"bool": {"filter": [
+            mine, {"terms": {"type": ["watermark", "credential", "batch"]}}]}}, "state")
         self.apply([AppendAudit(event=event)])
         self.refresh(("audit",))
-        return {"memories": int(gone.get("deleted", 0)), "events": int(events.get("deleted", 0))}
+        return {"memories": gone, "events": events}
+
+    def _task(self, task: str) -> tasks.Outcome:
+        return tasks.follow(lambda **kw: self._call(self.es.tasks.get, **kw), task)
+
+    def _delete_task(self, index: str, query: dict, what: str) -> int:
+        """Invariant 481: delete_by_query as a task (wait_for_completion=false), followed to its
+        end. Sent once (no transport retry): a lost answer means it may be running, and the
+        error says a re-run is safe (deleting what is already gone deletes nothing more)."""
+        try:
+            resp = self._call(self._writer.delete_by_query, index=index, query=query,
+                              conflicts="proceed", refresh=True, wait_for_completion=False)
+        except AnswerLost as exc:
+            raise StoreUnavailableError(
+                f"erasing {what}: the delete-by-query got no answer, so it may be running in "
+                f"the cluster; re-run the erase (it is safe to repeat) — {exc}") from exc
+        out = self._task(str(resp["task"]))
+        if not out.completed:
+            raise StoreUnavailableError(
+                f"erasing {what}: task {out.task} is still running in the cluster; re-run the "
+                f"erase once it ends (GET _tasks/{out.task}); nothing was recorded as erased yet")
+        if out.error or out.failures:
+            raise MemdeskError(f"erasing {what}: task {out.task} failed: "
+                               f"{out.error or out.failures[0]}; re-run the erase")
+        return int(out.response.get("deleted", 0))
+
+    def _old_versions(self, name: str) -> list[str]:
+        """Reindex backups of `name`: concrete indices no longer behind the alias and older than
+        the one that is. An index behind the alias (a reindex not swapped yet) or newer than it
+        (a copy in progress) is never one."""
+        alias = self.names.alias(name)
+        try:
+            found = dict(self._call(self.es.indices.get_alias, index=f"{alias}-v*",
+                                    expand_wildcards="all"))
+        except EsNotFound:
+            return []
+        live = [_version(c) for c, spec in found.items() if alias in (spec.get("aliases") or {})]
+        if not live:
+            return []
+        return sorted(c for c, spec in found.items()
+                      if alias not in (spec.get("aliases") or {}) and _version(c) < min(live))
 
     def compact(self) -> list[str]:
-        """Deleted and overwritten documents leave the Lucene segments (expunge deletes)."""
-        names = (*USER_ALIASES, "audit", "tombstones")
-        self._call(self.es.indices.forcemerge, index=",".join(self.names.alias(n) for n in names),
-                   only_expunge_deletes=True)
-        return []
+        """Invariant 482: what a forget guarantees on a cluster, said honestly. A deleted or
+        overwritten document is invisible at once; its bytes leave the Lucene segments when they
+        are merged. So: reindex backups (they hold every forgotten text) are deleted; then an
+        expunge-deletes force merge runs as a task and is followed; what it could not expunge
+        (only segments over `index.merge.policy.expunge_deletes_allowed`, 10% by default, are
+        merged) and a merge still running are reported as residue, never as done."""
+        names = (*USER_ALIASES, "audit", "tombstones", "state")
+        residue: list[str] = []
+        # The forget itself has landed by now: nothing here may make it look failed, so every
+        # step that cannot run is reported as residue instead of raised.
+        try:
+            left = self.sweep()["left"]  # abandoned batch documents hold text until decided
+        except (MemdeskError, ApiError) as exc:
+            left, residue = 0, [f"batch documents not checked ({exc}): a pending one may hold "
+                                "the forgotten text until the next open of the store"]
+        if left:
+            residue.append(f"{left} batch document(s) still pending (a writer at work, or one "
+                           "that stopped less than 5 minutes ago) may hold the forgotten text "
+                           "until they are committed or rolled back")
+        try:
+            backups = [i for n in names for i in self._old_versions(n)]
+            if backups:
+                self._call(self._writer.indices.delete, index=",".join(backups))
+                log.warning("deleted reindex backup(s) %s: they held forgotten text",
+                            ", ".join(backups))
+        except (MemdeskError, ApiError) as exc:
+            residue.append(f"reindex backups not checked or not deleted ({exc}): an index left by "
+                           "`memdesk es reindex` may still hold the forgotten text")
+        return residue + self._merge(",".join(self.names.alias(n) for n in names))
+
+    def _merge(self, index: str) -> list[str]:
+        """The expunge-deletes force merge as a followed task; what it leaves, as residue."""
+        try:
+            resp = self._call(self._writer.indices.forcemerge, index=index,
+                              only_expunge_deletes=True, wait_for_completion=False)
+        except AnswerLost:
+            return ["merge pending: the force merge got no answer and may be running in the "
+                    "cluster; deleted text stays in Lucene segments until it is merged"]
+        except (MemdeskError, ApiError) as exc:
+            return [f"merge not run ({exc}): deleted text stays in Lucene segments until "
+                    "Lucene merges them"]
+        try:
+            out = self._task(str(resp["task"]))
+        except (MemdeskError, ApiError) as exc:
+            return [f"merge pending: task {resp.get('task')} could not be followed ({exc}); "
+                    "deleted text stays in Lucene segments until it ends"]
+        if not out.completed:
+            return [f"merge pending: task {out.task} is still running (GET _tasks/{out.task}); "
+                    "deleted text stays in Lucene segments until it ends"]
+        try:
+            stats = self._call(self.es.indices.stats, index=index, metric="docs")
+        except (MemdeskError, ApiError) as exc:
+            return [f"merge done, but the deleted-document count could not be read ({exc})"]
+        residue = []
+        for concrete, st in sorted(dict(stats.get("indices") or {}).items()):
+            deleted = int(((st.get("primaries") or {}).get("docs") or {}).get("deleted") or 0)
+            if deleted:
+                residue.append(
+                    f"{concrete}: {deleted} deleted document version(s) still in Lucene segments "
+                    "(an expunge-deletes merge skips segments under 10% deletes; Lucene merges "
+                    "them later)")
+        return residue
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
         pairs = [(MemoryKind(k).value, i) for k, i in used
@@ -916,11 +1129,18 @@ class ElasticsearchStore:
                                   "retry_on_conflict": 3}}, body]
         # No transport retry (invariant 92): a bump whose answer was lost may have landed, and
         # sending it again would count the use twice.
-        resp = self._call(self._writer.bulk, operations=lines, refresh="false")
+        resp = self._call(self._writer.bulk, operations=lines, refresh="false",
+                          require_alias=True)
         with self._lock:
             self._dirty |= {self.names.alias(name) for name, _ in pairs}
         bad = [r for item in resp.get("items", []) for r in item.values()
                if r.get("status", 200) >= 300 and r.get("status") != 404]
+        blocked = [r for r in bad if _error_type(r) == "cluster_block_exception"]
+        if blocked:  # invariant 480: a reindex's write block must not break recall
+            log.warning("usage of %d memories not counted: %s is write-blocked (a `memdesk es "
+                        "reindex` is copying it); recall goes on", len(blocked),
+                        blocked[0].get("_index"))
+            bad = [r for r in bad if r not in blocked]
         if bad:
             raise MemdeskError(f"usage bump failed for {bad[0].get('_id')}: {bad[0].get('error')}")
 
@@ -931,6 +1151,16 @@ def _reason(exc: ApiError) -> str:
     return str(err.get("reason") if isinstance(err, dict) else err or exc.message)
 
 
+def _version(concrete: str) -> int:
+    tail = concrete.rsplit("-v", 1)[-1]
+    return int(tail) if tail.isdigit() else 10**9  # not ours: never taken for a backup
+
+
+def _error_type(item: dict) -> str:
+    err = item.get("error")
+    return str(err.get("type", "")) if isinstance(err, dict) else ""
+
+
 def _strip(src: dict) -> dict:
     return {k: v for k, v in src.items()
-            if k not in ("seq", "vector", "match_key", "match_terms")}
+            if k not in ("seq", "vector", "match_key", "match_terms", "batch")}

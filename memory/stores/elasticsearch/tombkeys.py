@@ -169,7 +169,8 @@ class TombstoneKeys:
         if not due:
             return []
         lines = update_lines(self.alias, due)
-        resp = self.request(lambda: self.w.bulk(operations=lines, refresh="false"),
+        resp = self.request(lambda: self.w.bulk(operations=lines, refresh="false",
+                                                require_alias=True),  # invariant 479
                             f"updating the match keys of {self.alias}")
         conflicts: list[str] = []
         for item in resp.get("items", []):
@@ -191,9 +192,10 @@ class TombstoneKeys:
             try:
                 if recorded is None:
                     return self.w.create(index=self.state, id=STATE_ID, document=state_doc(
-                        self.version))
+                        self.version), require_alias=True)
                 return self.w.index(index=self.state, id=STATE_ID, document=state_doc(
-                    self.version), if_seq_no=recorded[1], if_primary_term=recorded[2])
+                    self.version), if_seq_no=recorded[1], if_primary_term=recorded[2],
+                    require_alias=True)
             except ConflictError:  # another process recorded it after the same recompute
                 return None
         self.request(put, "recording the tombstone key version")

@@ -347,3 +347,10 @@ def keep_context(new_src: dict, stored: dict) -> None:
 
 def _ts(value: str) -> datetime:
     return datetime.fromisoformat(value)  # 3.11 reads a trailing Z
+
+
+def users_of(steps: list[Step]) -> list[str]:
+    """The users a batch writes for (its document names the first: erase finds it by user)."""
+    users = [s.src.get("user_id") for s in steps if s.src is not None]
+    users += [s.before["src"].get("user_id") for s in steps if s.before is not None]
+    return sorted({u for u in users if isinstance(u, str)})
