@@ -262,6 +262,8 @@ def value_after(toks: list[Tok], at: int, shape: str, clause: str) -> str:
     while k < n and k - at < limit:
         t = toks[k]
         gap = clause[toks[k - 1].end:t.start].strip() if k > at else ""
+        if k > at and t.low in ("i", "we", "she", "he", "they", "you"):
+            break  # a new subject starts a new clause: "a Range Extender I never set up"
         appositive = gap == "," and t.word[:1].isupper() and t.low != "i" and shape == "thing"
         if gap in (",", ";", "(", "-", "!", "?", ":") and not (gap == "," and shape == "fav") \
                 and not appositive:
@@ -363,6 +365,8 @@ def _clean_value(value: str) -> str:
     return value
 
 
+_AS_MY = re.compile(r"\bas (?:my|our) (?P<k>[\w -]{2,30}?)(?=\s+(?:now|last|since|from|these)\b|"
+                    r"\s*[,.;!?]|\s*$)", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had|ago|last|since|yesterday|\w{3,}ed)\b", re.IGNORECASE)
 
 
@@ -373,7 +377,8 @@ def _denied(toks: list[Tok], after: int, clause: str) -> str:
     ends = [at + len(p) for p in phrase_set("denials") for at in [_find(stems, p)] if at >= 0]
     start = max([after, *ends])
     while start < len(toks) and toks[start].low in ("had", "have", "has", "owned", "lived",
-                                                    "worked", "been", "used", "did", "do"):
+                                                    "worked", "been", "used", "did", "do", "in",
+                                                    "at", "for", "with", "to", "on"):
         start += 1
     said = value_after(toks, start, "thing", clause) if start < len(toks) else ""
     if said and not check_value(said):
@@ -454,7 +459,11 @@ def read_clause(clause: str, now: datetime) -> Reading:
                              and hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
     if denial and subj == "self":
-        return r.model_copy(update={"act": "deny", "target": _denied(toks, after, clause)})
+        # what is denied: the slot value the clause says ("no longer allergic to peanuts,
+        # that was a misdiagnosis"), else the words after the denial
+        target = value if found and value and not check_value(value) \
+            else _denied(toks, after, clause)
+        return r.model_copy(update={"act": "deny", "target": target})
     if found is None:
         if ending and subj == "self":
             target = " ".join(t.word for t in toks[after:]
@@ -489,6 +498,10 @@ def read_clause(clause: str, now: datetime) -> Reading:
             who = f"{rel.capitalize()} {name}" if rel and name else (rel or "").capitalize() or name
             text = f"{who.strip()} {said}"
     slot = cue.slot
+    named = _AS_MY.search(plain)
+    if named and slot in ("owns", "uses") and text and subj == "self":
+        # "I switched to Helix as my main editor": the thing is named by its role
+        text = f"{named.group('k')[:1].upper()}{named.group('k')[1:]} is {value}"
     if slot in ("owns", "uses") and kind_of(value) in ("dog", "cat"):
         slot = "pet"
     if slot == "home" and cue.shape == "swap" and kind_of(value):
