@@ -140,7 +140,8 @@ def _said_write(w: WriteRecord, op: Operation) -> str:
     old = second_person(w.old_text) if w.old_text else "that"
     if w.status == "duplicate":
         if "awaiting_review" in w.flags:
-            return f"\u201c{w.text}\u201d is already waiting for an operator's review."
+            return (f"\u201c{w.text}\u201d is already waiting in the review queue; it isn't on "
+                    "record until an operator approves it.")
         return f"I already have that on record: {you}."
     if w.status == "review":
         what = f"\u201c{w.text}\u201d" if w.text else f"taking back \u201c{w.old_text}\u201d"
