@@ -120,6 +120,13 @@ def kind_of(text: str) -> str | None:
     return None
 
 
+def kinds_in(text: str) -> set[str]:
+    """Every kind of thing a message names by any of its words."""
+    plain = unicodedata.normalize("NFKD", text.lower())
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    return {k for w in re.findall(r"[\w-]+", plain) if (k := _KIND_OF.get(stem(w)))}
+
+
 def single_kind(kind: str | None) -> bool:
     return bool(kind and KINDS.get(kind, (False, ""))[0])
 

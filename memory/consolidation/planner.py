@@ -28,7 +28,7 @@ from ..models import (
 from ..policy import ReviewPolicy
 from ..readers import reader_version
 from ..service import MemoryService
-from ..slots import slot_key
+from ..slots import kind_of, kinds_in, slot_key
 from ..stores.base import RecallFilter
 from ..text import content_terms as content_tokens
 from ..text import normalise, require_user
@@ -120,7 +120,13 @@ def _shown_facts(svc: MemoryService, user: str, new: list[Episode]) -> list[Fact
     profile slot (home city, job, diet, ...) plus, per new episode, the facts sharing its rarest
     words (IDF-weighted overlap over one read of the user's active facts: no query per episode)."""
     active = svc.store.list_facts(user, states={FactState.ACTIVE})
-    shown: dict[str, Fact] = {f.id: f for f in active if slot_key(f.text) in PROFILE_SLOTS}
+    # every value that holds one at a time (home, job, a phone, an editor) may be replaced
+    shown: dict[str, Fact] = {f.id: f for f in active if slot_key(f.text) in PROFILE_SLOTS
+                              or (slot_key(f.text) or "").startswith("thing:")}
+    said_kinds = set().union(*(kinds_in(ep.text) for ep in new)) if new else set()
+    for f in active:  # "never had a dog" names the beagle on record by its kind
+        if kind_of(f.text) in said_kinds and len(shown) < MAX_SHOWN:
+            shown.setdefault(f.id, f)
     index: dict[str, list[int]] = {}
     for i, f in enumerate(active):
         for tok in content_tokens(f.text):

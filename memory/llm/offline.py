@@ -117,17 +117,21 @@ def extract(req: ExtractionInput) -> Extraction:
     for ep in history:
         if not ep.new:
             continue
-        rest = []
+        rest: list[str] = []
+        fixed = False
         for s in clauses(normalise(ep.text)):
             _feedback(s, ep, history, req, out)
             fix = fix_in(s, _topic(ep, history))
             if fix is None:
                 rest.append(s)
                 continue
+            fixed = True
             out.playbooks.append(ExtractedPlaybook(
                 name=fix.name, trigger=fix.trigger, steps=fix.steps, confidence=fix.confidence,
                 evidence=[ep.id], reason="the user says these steps fixed it"))
-        for op in read_message(" ".join(rest), ep.timestamp, facts).operations:
+        # the message as said, unless a fix was taken out of it (then its other clauses)
+        said = ". ".join(rest) if fixed else ep.text
+        for op in read_message(said, ep.timestamp, facts).operations:
             if op.op == "retract":
                 out.denials.append(ExtractedDenial(text=op.evidence or op.old_text or "",
                                                    target_id=op.old_id, evidence=[ep.id],
