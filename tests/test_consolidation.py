@@ -72,17 +72,17 @@ def test_golden_plan_moves_upgrades_and_new_facts(service):
     fact(service, "ana", "Lives in Bristol", fact_type="identity")
     fact(service, "ana", "Owns a Lumio Hub v2")
     fact(service, "ana", "Likes hiking", fact_type="preference")
-    episodes(service, "ana", "I live in Bristol", "We left Bristol, in Edinburgh now",
+    episodes(service, "ana", "We moved to Leeds", "We moved to Edinburgh",
              "I upgraded to a Lumio Hub v3 last week", "I'm allergic to peanuts",
-             "I think I might like jazz", "I love hiking")
+             "I think I might be allergic to shellfish", "I love hiking")
     plan = make_plan(service, "ana", LLM, policy=POLICY)
+    # restating what is on record ("I love hiking") plans nothing
     assert summary(plan) == [
-        ("drop", "Lives in Bristol", None, None, "dedup"),  # a later message moved on
+        ("drop", "Lives in Leeds", None, None, "dedup"),  # a later message moved on
         ("supersede", "Lives in Edinburgh", "active", "Lives in Bristol", None),
-        ("supersede", "Owns a Lumio Hub v3", "active", "Owns a Lumio Hub v2", None),
+        ("supersede", "Has a Lumio Hub v3", "active", "Owns a Lumio Hub v2", None),
         ("add_fact", "Allergic to peanuts", "active", None, None),
-        ("add_fact", "Likes jazz", "candidate", None, None),
-        ("drop", "Likes hiking", None, None, "dedup"),
+        ("add_fact", "Allergic to shellfish", "candidate", None, None),
     ]
     assert plan.ops[4].review.startswith("confidence")
     assert plan.ops[2].fact.valid_from.date().isoformat() == "2025-05-24"
@@ -197,7 +197,7 @@ def test_inv32_dedup_sees_superseded_and_candidate_facts(service):
     old = fact(service, "ana", "Prefers phone", fact_type="preference")
     fact(service, "ana", "Prefers email", fact_type="preference", supersedes_id=old.id)
     fact(service, "ana", "Likes jazz", fact_type="preference", state="candidate")
-    episodes(service, "ana", "I'd rather phone", "I love jazz")
+    episodes(service, "ana", "I prefer phone", "I love jazz")
     plan = make_plan(service, "ana", LLM, policy=POLICY)
     drops = {op.subject: op.reason for op in plan.ops if op.kind == OpKind.DROP}
     assert "a superseded (historical) fact" in drops["Prefers phone"]
@@ -237,17 +237,17 @@ def test_inv33_missed_supersession_attaches_to_a_retrieved_neighbour(service):
 
 def test_inv35_retire_cap_sends_the_rest_to_review(service):
     """invariant 35: at most max_retire_per_run supersessions are applied directly."""
-    for text in ("Lives in Bristol", "Works at Acme", "Works as a nurse", "Prefers phone",
+    for text in ("Lives in Bristol", "Works at Acme", "Works as a nurse", "Is vegetarian",
                  "Owns a Lumio Hub v2"):
         fact(service, "ana", text)
     episodes(service, "ana", "We moved to Leeds", "I now work at Globex", "I work as a teacher",
-             "I prefer email over phone", "I upgraded to a Lumio Hub v3")
+             "I'm vegan now", "I upgraded to a Lumio Hub v3")
     plan = make_plan(service, "ana", LLM, policy=ReviewPolicy(max_retire_per_run=3))
     assert [(op.kind.value, op.fact.state.value, op.old.text) for op in plan.ops] == [
         ("supersede", "active", "Lives in Bristol"),
         ("supersede", "active", "Works at Acme"),
         ("supersede", "active", "Works as a nurse"),
-        ("add_fact", "candidate", "Prefers phone"),
+        ("add_fact", "candidate", "Is vegetarian"),
         ("add_fact", "candidate", "Owns a Lumio Hub v2"),
     ]
     assert "already retires 3 facts" in plan.ops[3].review
@@ -273,7 +273,7 @@ def test_gates_are_pure_functions():
 # --- apply -------------------------------------------------------------------------------------
 def _moved(service):
     old = fact(service, "ana", "Lives in Bristol", fact_type="identity")
-    eps = episodes(service, "ana", "We left Bristol, in Edinburgh now", "I'm allergic to peanuts")
+    eps = episodes(service, "ana", "We moved to Edinburgh", "I'm allergic to peanuts")
     return old, eps
 
 
@@ -463,12 +463,14 @@ def test_inv38_retry_after_a_partial_write_converges(service):
 
 def test_policy_comes_from_settings_and_is_shown_on_the_plan(service):
     policy = ReviewPolicy.from_settings(Settings.from_env({"MEMDESK_MAX_RETIRE_PER_RUN": "1",
-                                                           "MEMDESK_REVIEW_CONFIDENCE": "0.9"}))
-    assert (policy.max_retire_per_run, policy.min_confidence) == (1, 0.9)
+                                                           "MEMDESK_REVIEW_CONFIDENCE": "0.95"}))
+    assert (policy.max_retire_per_run, policy.min_confidence) == (1, 0.95)
     episodes(service, "ana", "I'm allergic to peanuts", "I love jazz")
+    default = make_plan(service, "ana", LLM, policy=POLICY)
+    assert [op.fact.state.value for op in default.ops] == ["active", "active"]  # 0.90 >= 0.70
     plan = make_plan(service, "ana", LLM, policy=policy)
-    assert plan.policy["max_retire_per_run"] == 1 and "< 0.90" in plan.render_diff()
-    assert [op.fact.state.value for op in plan.ops] == ["active", "candidate"]  # 0.95 vs 0.85
+    assert plan.policy["max_retire_per_run"] == 1 and "< 0.95" in plan.render_diff()
+    assert [op.fact.state.value for op in plan.ops] == ["candidate", "candidate"]  # 0.90 < 0.95
 
 
 def test_inv37_a_back_dated_episode_stored_later_is_still_consolidated(service):

@@ -27,7 +27,7 @@ def cli(tmp_path):
 def test_consolidate_dry_run_apply_and_undo(cli):
     old = json.loads(cli("write-fact", "--user", "ana", "Lives in Bristol", "--fact-type",
                          "identity", "--json").stdout)["fact"]
-    cli("write-episode", "--user", "ana", "We left Bristol, in Edinburgh now",
+    cli("write-episode", "--user", "ana", "We moved to Edinburgh",
         "--timestamp", "2025-05-01")
     dry = cli("consolidate", "--user", "ana", "--dry-run")
     assert dry.returncode == 0, dry.stderr

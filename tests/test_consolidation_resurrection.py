@@ -16,9 +16,9 @@ from tests.conftest import NOW
 
 WORDINGS = [
     "I live in Bristol", "I'm living in Bristol", "We're based in Bristol these days",
-    "home is bristol", "Bristol is where I live", "we relocated to Bristol",
-    "I reside in Bristol, England", "I'm in Bristol now", "moved back to Bristol last week",
-    "Back in Bristol these days",
+    "My home is Bristol", "Bristol is where I live", "we relocated to Bristol",
+    "I reside in Bristol, England", "We live in Bristol now", "moved back to Bristol last week",
+    "We moved to Bristol last month",
 ]
 
 

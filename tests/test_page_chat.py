@@ -63,11 +63,11 @@ def svc() -> MemoryService:
 
 
 def test_a_turn_shows_reply_and_trace_with_writes_and_links(desk):
-    at = say(chat_page(), "We left Bristol, in Edinburgh now")
+    at = say(chat_page(), "We moved to Edinburgh")
     assert not at.exception and not at.error
     user, reply = at.chat_message
     assert (user.name, reply.name) == ("user", "assistant")
-    assert user.text[0].value == "We left Bristol, in Edinburgh now"
+    assert user.text[0].value == "We moved to Edinburgh"
     assert reply.text[0].value.startswith("Updated: you live in Edinburgh")
     labels = [e.label for e in reply.expander]
     assert labels[0] == "Writes (1)" and labels[1] == "Core memory (2)"
@@ -87,13 +87,13 @@ def test_a_turn_shows_reply_and_trace_with_writes_and_links(desk):
                                                                        "Lives in Edinburgh"]
     # the reply is never stored; the user's words are (invariant 9)
     texts = [e.text for e in svc().episodes("ana")]
-    assert texts == ["We left Bristol, in Edinburgh now"] and reply.text[0].value not in texts
+    assert texts == ["We moved to Edinburgh"] and reply.text[0].value not in texts
 
 
 def test_inside_the_desk_writes_link_to_facts_and_review(desk):
     """In the desk (app.py's navigation) each write links to its fact in Facts and each review
     item to the Review queue, with the user in the link."""
-    moved = run_turn(svc(), "ana", "s1", "We left Bristol, in Edinburgh now", agent=OfflineAgent())
+    moved = run_turn(svc(), "ana", "s1", "We moved to Edinburgh", agent=OfflineAgent())
     hedged = run_turn(svc(), "ana", "s1", "I think I'm allergic to latex", agent=OfflineAgent())
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     at.session_state["chat_sessions"] = {"ana": {"id": "s1", "messages": [

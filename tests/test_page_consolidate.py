@@ -29,7 +29,7 @@ def desk(tmp_path, monkeypatch):
     store = open_store(f"embedded:{db}", get_embedder("hash"))
     svc = MemoryService(store)
     old = svc.write_fact("ana", "Lives in Bristol", fact_type="identity", actor="seed").fact
-    svc.write_episode("ana", "We left Bristol, in Edinburgh now", timestamp=T0)
+    svc.write_episode("ana", "We moved to Edinburgh", timestamp=T0)
     svc.write_episode("ana", "I'm allergic to peanuts", timestamp=T0.replace(hour=10))
     svc.write_episode("bob", "I moved to Porto last week", timestamp=T0)
     store.close()

@@ -54,14 +54,15 @@ def test_inv273_an_edit_cannot_bring_a_secret_in(service):
 
 
 def test_inv273_the_agent_says_it_will_not_keep_it(service):
-    t = run_turn(service, "ana", "s1", "Can you remember my wifi password is hunter2?",
+    t = run_turn(service, "ana", "s1", "Please remember my wifi password is hunter2",
                  agent=OfflineAgent())
     assert t.writes() == [] or all(w.status != "applied" for w in t.writes())
-    assert t.reply.startswith("I haven't saved that: memory never keeps a password")
+    assert t.reply.startswith("I couldn't record that: ")
+    assert "memory never keeps a password" in t.reply and "hunter2" not in t.reply
     assert service.facts("ana") == []
     # the user's own words stay as their episode, the secret withheld from them
     assert [e.text for e in service.episodes("ana")] == [
-        "Can you remember my wifi password is [withheld]?"]
+        "Please remember my wifi password is [withheld]"]
 
 
 def test_inv273_a_secret_said_in_passing_is_withheld_from_the_episode(service):
