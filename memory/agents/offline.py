@@ -115,6 +115,8 @@ class OfflineAgent(Answering):
                                    "confidence": op.confidence, "reason": op.reason[:500]}
         if op.valid_from:
             args["valid_from"] = op.valid_from.isoformat()
+        if op.valid_to:
+            args["valid_to"] = op.valid_to.isoformat()
         if op.old_id:
             args["supersedes_id"] = op.old_id
             args["contradiction"] = "harsh" if op.harsh else "natural"
@@ -124,8 +126,8 @@ class OfflineAgent(Answering):
 def _said(res: ToolResult, op: Operation) -> str:
     """One sentence per tool call, saying exactly what it did: what became active, what waits
     for review, what was refused (invariant 536)."""
-    if not res.ok:
-        return f"I couldn't record that: {res.error}."
+    if not res.ok:  # the refusal's reason, without the error class it came as
+        return f"I couldn't record that: {(res.error or '').split(': ', 1)[-1]}."
     return " ".join(_said_write(w, op) for w in res.writes)
 
 

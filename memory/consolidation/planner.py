@@ -209,10 +209,13 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
                                      default=inputs.now))
     # The user's latest statement about a single-valued slot wins within one run, even when it
     # restates the stored value: earlier in-run values are history, not the current state.
+    # Only a fact whose evidence the run knows can be the newer value: one the evidence gate
+    # drops never makes an earlier, real statement history.
+    known = {e.id for e in [*inputs.context_episodes, *inputs.new_episodes]}
     last_in_slot: dict[str, int] = {}
     for i, f in enumerate(facts):
         slot = slot_key(f.text)
-        if slot:
+        if slot and all(e in known for e in f.evidence):
             last_in_slot[slot] = i
     for i, f in enumerate(facts):
         slot = slot_key(f.text)

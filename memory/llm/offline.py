@@ -141,7 +141,7 @@ def extract(req: ExtractionInput) -> Extraction:
                     text=op.text, fact_type=op.fact_type, slot=op.slot,
                     confidence=op.confidence, evidence=[ep.id], supersedes_id=op.old_id,
                     contradiction=("harsh" if op.harsh else "natural") if op.old_id else None,
-                    valid_from=op.valid_from,
+                    valid_from=op.valid_from, valid_to=op.valid_to,
                     reason=op.reason))
     return out
 

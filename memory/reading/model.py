@@ -34,6 +34,7 @@ class Reading(BaseModel):
     old_value: str = ""  # the value the user says it replaces ("from ZHA", "instead of Drive")
     target: str = ""  # what a denial, ending or forget request points at
     when: date | None = None
+    until: date | None = None  # "until June": when the value stops being true
     future: bool = False
     hedged: bool = False
     garbled: bool = False  # a value that does not read as English the user would sign
@@ -60,6 +61,7 @@ class Operation(BaseModel):
     old_id: str | None = None
     old_text: str | None = None
     valid_from: date | None = None
+    valid_to: date | None = None
     confidence: float = 0.9
     harsh: bool = False  # the old value was never true: a correction, not a change
     said: str = ""  # the user's own words for what it is about ("my address")

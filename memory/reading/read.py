@@ -54,7 +54,7 @@ def tokens(text: str) -> list[Tok]:
 
 # Words that may sit inside a cue without changing it ("I'm really into", "I've also got").
 _SKIP = frozenset(stem(w) for w in "really so very quite totally actually also just now still "
-                  "currently always even been finally officially".split())
+                  "currently always even been finally officially back".split())
 
 
 def _find(stems: list[str], phrase: tuple[str, ...], start: int = 0) -> int:
@@ -141,7 +141,9 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
         if t.low.endswith("'s") and after.endswith(("ing", "ed")) or (
                 t.low not in word_list("function_words") and t.low not in _NOT_NAMES
                 and after in word_list("person_verbs") and kind_of(t.low) is None
-                and (t.word[:1].isupper() or after != "is")):
+                and (t.word[:1].isupper() or after != "is")
+                and not (after == "is" and i + 2 < len(toks)
+                         and toks[i + 2].low in ("where", "my", "our", "the", "a", "an"))):
             name = t.word.removesuffix("'s")
             return "other", i + 1, None, name[:1].upper() + name[1:]
     return "self", i, None, ""  # no subject said: texting ("moved to leeds") or a canonical text
@@ -408,7 +410,9 @@ def read_clause(clause: str, now: datetime) -> Reading:
     asks = first in ("what", "where", "when", "who", "which", "why", "how", "whats",
                      "remind") or (first in word_list("question_starts") and len(toks) > 1
                                    and toks[1].low in ("i", "you", "we", "my", "me", "there", "it"))
-    uptalk = clause.rstrip().endswith("?") and not asks and has_phrase(all_toks, "hedges")
+    request = any(t.low == "remember" for t in all_toks[:lead])  # "can you remember X?"
+    uptalk = clause.rstrip().endswith("?") and not asks and (
+        has_phrase(all_toks, "hedges") or request)
     if (clause.rstrip().endswith("?") or asks) and not uptalk:
         return r.model_copy(update={"kind": "question"})
     if has_phrase(toks[:4], "forget") or has_phrase(toks, "forget") and first in (
@@ -423,7 +427,12 @@ def read_clause(clause: str, now: datetime) -> Reading:
     hedged = has_phrase(all_toks, "hedges") or uptalk
     hypothetical = has_phrase(toks, "hypotheticals")
     tense = tense_of(clause)
-    when = next((w for w in dates_in(clause, now, tense) if w.kind != "rel_season"), None)
+    dated = [w for w in dates_in(clause, now, tense) if w.kind != "rel_season"]
+    ends = [w for w in dated if re.search(r"\b(?:until|till|til|up to|through)\s+(?:the\s+)?$",
+                                          clause[:w.start], re.IGNORECASE)
+            or re.match(r"(?:until|till|til)\b", w.phrase, re.IGNORECASE)]
+    until = ends[0].day if ends else None  # "vegetarian until June": when it stops being true
+    when = next((w for w in dated if w not in ends), None)
     plain = strip_dates(clause, now)
     ptoks = tokens(plain)
     plead = _lead(ptoks)
@@ -450,7 +459,7 @@ def read_clause(clause: str, now: datetime) -> Reading:
     denial = has_phrase(toks, "denials") and not (found and found[0].slot in ("avoids", "dislikes"))
     ending = has_phrase(toks, "endings")
     r = r.model_copy(update={"subject": subj, "relation": rel, "hedged": hedged,
-                             "when": when.day if when else None,
+                             "when": when.day if when else None, "until": until,
                              "future": bool(when and when.future) or tense == "future"})
     pronoun = subj == "other" and not name and first in ("she", "he", "they")
     if subj == "other" and not name and not pronoun:
@@ -482,8 +491,9 @@ def read_clause(clause: str, now: datetime) -> Reading:
     if ending and act == "change":  # "gave up guitar, switched to ukulele": what ended is old
         old = " ".join(t.word for t in toks if t.low not in word_list("function_words")
                        and t.low not in value.lower().split())
-    m = re.search(r"\b(?:from|instead of|rather than|replac\w* (?:the |my |our )?)(?P<old>[\w .+-]{2,40}?)"
-                  r"\s+(?:to|with|for|now|$)", plain, re.IGNORECASE)
+    m = re.search(r"\b(?:from|instead of|rather than|over|replac\w* (?:the |my |our )?)"
+                  r"(?P<old>[\w .+-]{2,40}?)\s*(?:\bto\b|\bwith\b|\bfor\b|\bnow\b|[,.;!?]|$)",
+                  plain, re.IGNORECASE)
     if m:
         old = m.group("old").strip()
     problem = check_value(value.split(" is ", 1)[-1] if cue.slot == "attribute" else value) \

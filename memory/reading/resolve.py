@@ -154,7 +154,7 @@ def _op(r: Reading, op: str, *, text: str | None = None, old: FactRef | None = N
     dated = op in ("write", "supersede")
     return Operation(op=op, status=status, text=text, slot=r.slot, fact_type=fact_type,
                      old_id=old.id if old else None, old_text=old.text if old else None,
-                     valid_from=r.when if dated else None,
+                     valid_from=r.when if dated else None, valid_to=r.until if dated else None,
                      confidence=CANDIDATE_CONFIDENCE if status == "candidate" else 0.9,
                      reason=reason, evidence=r.clause)
 
