@@ -18,8 +18,9 @@ NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def _offline_model(monkeypatch):
     """Only the paid model is ever replaced: no test may reach the Anthropic API, even on a
-    machine whose environment holds a key (tests of AnthropicLLM use a mock HTTP transport)."""
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    machine whose environment holds a key (model tests reach a local server speaking its API, tests/llm_server.py)."""
+    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("MEMDESK_LLM", "offline")
 
 
