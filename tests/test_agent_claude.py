@@ -11,7 +11,6 @@ from memory.agent import run_turn
 from memory.agents import MAX_STEPS, get_agent
 from memory.agents.claude import PRE_RECALL_ID, SYSTEM, ClaudeAgent
 from memory.llm import ModelAuthError, ModelUnavailableError, get_llm
-from memory.llm.claude import AnthropicLLM
 from memory.models import FactState
 from memory.runtime import build_runtime
 from memory.settings import Settings

@@ -27,8 +27,8 @@ from memory.llm import (
     memory_prompt,
 )
 from memory.llm.claude import EXTRACTION_SYSTEM, TOOL_NAME, AnthropicLLM
-from memory.llm.openai_compat import OpenAICompatLLM
 from memory.llm.offline import OfflineLLM
+from memory.llm.openai_compat import OpenAICompatLLM
 from memory.llm.rules import dates_in
 from memory.settings import Settings
 from tests.llm_server import FAST_RETRY, ScriptedServer, api_error, message, tool_use
