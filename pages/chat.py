@@ -118,7 +118,7 @@ if prompt := st.chat_input(f"Message as {user}", key="chat_input"):
         trace = run_turn(svc, user, state["id"], prompt, history=earlier, llm=rt.llm,
                          consolidation=rt.settings.agent_consolidation,
                          operator=acting_operator())  # issue 14: who speaks as the persona
-    except MemdeskError as exc:  # bad input: nothing was written
+    except MemdeskError as exc:  # bad input, or a model that cannot run: nothing was written
         entry["error"] = describe(exc)
     else:
         mark_changed()  # the turn stored an episode (and maybe more): the sidebar counts move

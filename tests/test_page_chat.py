@@ -152,13 +152,15 @@ def test_oversized_message_is_kept_on_screen_and_refused(desk):
     assert svc().episodes("ana") == []
 
 
-def test_model_unavailable_keeps_the_message(desk, monkeypatch):
+def test_inv438_a_model_that_cannot_run_keeps_the_message_on_screen_unstored(desk, monkeypatch):
+    """invariant 438: reported before storing; the typed text stays on screen to send again."""
     monkeypatch.setenv("MEMDESK_LLM", "anthropic")
     at = say(chat_page(), "My hub is offline again")
     assert not at.exception
     assert "ANTHROPIC_API_KEY" in plain(at.chat_message[0].error[0].value)
     assert [m.name for m in at.chat_message] == ["user"]
-    assert [e.text for e in svc().episodes("ana")] == ["My hub is offline again"]
+    assert at.chat_message[0].text[0].value == "My hub is offline again"
+    assert svc().episodes("ana") == []
 
 
 def test_the_page_alone_still_works_without_the_desk_navigation(desk):
