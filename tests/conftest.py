@@ -15,6 +15,12 @@ from memory.stores import open_store
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--live-llm", action="store_true",
+                     help="run tests/live against the configured model endpoint (costs money "
+                          "on a paid API; `make test-llm`)")
+
+
 @pytest.fixture(autouse=True)
 def _offline_model(monkeypatch):
     """Only the paid model is ever replaced: no test may reach the Anthropic API, even on a
