@@ -231,9 +231,15 @@ def test_inv430_pause_turn_continues_and_stop_sequence_replies(service, claude):
                                         ("model_context_window_exceeded", "context window")])
 def test_inv431_refusal_and_full_context_end_with_an_explicit_error(service, claude, stop, words):
     """invariant 431: never "(the model gave no reply)" with exit 0."""
-    agent, _ = claude([message([{"type": "text", "text": "I"}], stop=stop)])
+    answer = message([{"type": "text", "text": "I"}], stop=stop)
+    if stop == "refusal":
+        answer["stop_details"] = {"type": "refusal", "category": "cyber",
+                                  "explanation": "exploit development"}
+    agent, _ = claude([answer])
     t = run_turn(service, "ana", "s1", "tell me something", agent=agent)
     assert t.error.startswith("ModelStopped") and words in t.error and t.error_code == 8
+    if stop == "refusal":
+        assert "(cyber: exploit development)" in t.error
     assert t.reply == "" and t.stop_reason == stop
     assert "nothing was written this turn" in t.error
 

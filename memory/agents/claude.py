@@ -19,7 +19,7 @@ import time
 from ..errors import MemdeskError
 from ..llm import ModelStoppedError
 from ..llm.calls import CallRecord, Deadline
-from ..llm.claude import STOPPED, AnthropicLLM, cached_system
+from ..llm.claude import STOPPED, AnthropicLLM, cached_system, stopped
 from ..tools import tool_definitions
 from .base import AgentInput, AgentOutput, ToolRunner
 
@@ -135,7 +135,7 @@ class ClaudeAgent:
             stop = msg.stop_reason or ""
             tools.record_model(record)
             if stop in STOPPED:  # invariant 431: explicit, never "(no reply)"
-                raise ModelStoppedError(STOPPED[stop] + "; the turn ended without an answer",
+                raise ModelStoppedError(stopped(msg) + "; the turn ended without an answer",
                                         stop_reason=stop)
             if stop == "pause_turn":  # the API paused a long turn: send it back to continue
                 messages.append({"role": "assistant",

@@ -51,6 +51,16 @@ Return everything through the record_extraction tool. Rules:
 - Confidence below 0.7 when the user hedges."""
 
 
+def stopped(msg) -> str:
+    """Why the model stopped without an answer, with the refusal's category and explanation
+    when the API gives them (`stop_details`)."""
+    why = STOPPED[msg.stop_reason]
+    details = getattr(msg, "stop_details", None)
+    if details is not None and (details.category or details.explanation):
+        why += " (" + ": ".join(x for x in (details.category, details.explanation) if x) + ")"
+    return why
+
+
 def extraction_schema() -> dict[str, Any]:
     return Extraction.model_json_schema()
 
@@ -193,7 +203,7 @@ class AnthropicLLM:
             msg = self._counted(usage, system=cached_system(EXTRACTION_SYSTEM), messages=messages,
                                 tools=tools, tool_choice={"type": "tool", "name": TOOL_NAME})
             if msg.stop_reason in STOPPED:
-                raise ModelStoppedError(f"{STOPPED[msg.stop_reason]}; nothing was planned",
+                raise ModelStoppedError(f"{stopped(msg)}; nothing was planned",
                                         stop_reason=msg.stop_reason)
             if msg.stop_reason == "max_tokens":
                 raise ModelOutputError(f"the extraction was cut off at {self.max_tokens} tokens "
@@ -223,7 +233,7 @@ class AnthropicLLM:
                             messages=[{"role": m["role"], "content": m["content"]}
                                       for m in messages])
         if msg.stop_reason in STOPPED:
-            raise ModelStoppedError(STOPPED[msg.stop_reason], stop_reason=msg.stop_reason)
+            raise ModelStoppedError(stopped(msg), stop_reason=msg.stop_reason)
         return "".join(b.text for b in msg.content if b.type == "text").strip()
 
 
