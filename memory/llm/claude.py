@@ -27,6 +27,7 @@ from ..consolidation.extract import Extraction, ExtractionInput, Usage
 from ..errors import ModelOutputError
 from . import ModelAuthError, ModelStoppedError, ModelUnavailableError
 from .calls import Attempt, CallRecord, Deadline, TurnTimeoutError, retry_after_seconds
+from .judge import JUDGE_SYSTEM, JUDGE_TOOL, JudgeQuestion, JudgeVerdict
 
 TOOL_NAME = "record_extraction"
 CACHE = {"type": "ephemeral"}
@@ -227,6 +228,23 @@ class AnthropicLLM:
                 [{"type": "tool_result", "tool_use_id": block.id, "is_error": True, "content": fix}]
                 if block is not None else fix)})
         raise ModelOutputError(f"{problem}, twice; nothing was planned")
+
+    def judge(self, question: JudgeQuestion) -> JudgeVerdict:
+        """A second opinion on a doubtful review item (invariant 440): a forced tool whose
+        schema is JudgeVerdict's; advice only, nothing is written."""
+        msg = self._counted(
+            Usage(mode=self.mode), system=cached_system(JUDGE_SYSTEM),
+            messages=[{"role": "user", "content": question.model_dump_json()}],
+            tools=[{"name": JUDGE_TOOL, "description": "Record the verdict and its reason.",
+                    "input_schema": JudgeVerdict.model_json_schema()}],
+            tool_choice={"type": "tool", "name": JUDGE_TOOL})
+        if msg.stop_reason in STOPPED:
+            raise ModelStoppedError(stopped(msg), stop_reason=msg.stop_reason)
+        block = next((b for b in msg.content if b.type == "tool_use"), None)
+        try:
+            return JudgeVerdict.model_validate(block.input if block is not None else None)
+        except PydanticError as exc:
+            raise ModelOutputError(malformed(exc)) from None
 
     def reply(self, system: str, messages: list[dict[str, str]]) -> str:
         msg = self._counted(Usage(mode=self.mode), system=cached_system(system),

@@ -27,6 +27,7 @@ from ..settings import Settings
 from . import ModelAuthError, ModelStoppedError, ModelUnavailableError
 from .calls import Attempt, CallRecord, Deadline, TurnTimeoutError, retry_after_seconds
 from .claude import EXTRACTION_SYSTEM, TOOL_NAME, extraction_schema, malformed, tried
+from .judge import JUDGE_SYSTEM, JUDGE_TOOL, JudgeQuestion, JudgeVerdict
 
 FORCED_TOOL, JSON_SCHEMA = "forced_tool", "json_schema"
 # A local server needs no key, but the SDK sends one: this placeholder says so in its logs.
@@ -216,6 +217,24 @@ class OpenAICompatLLM:
                 messages.append({"role": "assistant", "content": choice.message.content or ""})
                 messages.append({"role": "user", "content": fix})
         raise ModelOutputError(f"{problem}, twice ({usage.structured}); nothing was planned")
+
+    def judge(self, question: JudgeQuestion) -> JudgeVerdict:
+        """A second opinion on a doubtful review item (invariant 440), by a forced function."""
+        out = self._counted(Usage(mode=self.mode), messages=[
+            {"role": "system", "content": JUDGE_SYSTEM},
+            {"role": "user", "content": question.model_dump_json()}],
+            tools=[{"type": "function", "function": {
+                "name": JUDGE_TOOL, "description": "Record the verdict and its reason.",
+                "parameters": JudgeVerdict.model_json_schema()}}],
+            tool_choice={"type": "function", "function": {"name": JUDGE_TOOL}})
+        msg = out.choices[0].message
+        call = next(iter(msg.tool_calls or []), None)
+        raw = call.function.arguments if call is not None and getattr(call, "function", None) \
+            else msg.content
+        try:
+            return JudgeVerdict.model_validate_json(raw or "")
+        except PydanticError as exc:
+            raise ModelOutputError(malformed(exc)) from None
 
     def reply(self, system: str, messages: list[dict[str, str]]) -> str:
         out = self._counted(Usage(mode=self.mode), messages=[
