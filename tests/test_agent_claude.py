@@ -301,6 +301,10 @@ def test_inv438_an_unknown_model_or_a_server_down_is_reported_before_storing(ser
     agent, server = claude([], models=["claude-other"])
     with pytest.raises(ModelUnavailableError, match="MEMDESK_ANTHROPIC_MODEL"):
         run_turn(service, "ana", "s1", "I live in Leeds", agent=agent)
+    # a gateway without the models endpoint (a 404 not in the API's shape) is taken at its word
+    agent, server = claude([text("Hi.")])
+    server.models_answer = (404, {"detail": "Not Found"})
+    assert run_turn(service, "bob", "s1", "hello", agent=agent).reply == "Hi."
     server.__exit__()  # nobody answers any more
     agent, _ = claude([], retries=0)
     agent.llm.client = agent.llm.client.with_options(base_url=server.url)

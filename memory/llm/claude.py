@@ -108,10 +108,18 @@ def tried(record: CallRecord) -> str:
     return f"after {n} attempt{'s' if n != 1 else ''}"
 
 
-def _describe(exc: anthropic.APIStatusError) -> str:
+def _error(exc: anthropic.APIStatusError) -> dict[str, Any]:
     body = exc.body if isinstance(exc.body, dict) else {}
-    err = body.get("error") if isinstance(body.get("error"), dict) else {}
-    kind, msg = (err or {}).get("type", ""), (err or {}).get("message", "") or str(exc)
+    err = body.get("error")
+    return err if isinstance(err, dict) else {}
+
+
+def _error_type(exc: anthropic.APIStatusError) -> str:
+    return str(_error(exc).get("type", ""))
+
+
+def _describe(exc: anthropic.APIStatusError) -> str:
+    kind, msg = _error_type(exc), _error(exc).get("message", "") or str(exc)
     return f"HTTP {exc.status_code}" + (f" {kind}" if kind else "") + f": {msg}"
 
 
@@ -178,6 +186,11 @@ class AnthropicLLM:
             middleware=[*self.client.middleware, _AttemptRecorder(record, None)])
         try:
             client.models.retrieve(self.model, timeout=min(self.timeout, 30.0))
+        except anthropic.NotFoundError as exc:
+            if _error_type(exc) == "not_found_error":  # the API's own answer: no such model
+                raise self._translate(exc, tried(record),
+                                      after="; your message was not stored") from exc
+            # a gateway without the models endpoint: taken at its word, as the turn will tell
         except anthropic.APIError as exc:
             raise self._translate(exc, tried(record),
                                   after="; your message was not stored") from exc
