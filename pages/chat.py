@@ -82,7 +82,9 @@ def show_trace(trace: TurnTrace, n: int) -> None:
             st.text(f"step {call.step} · {call.name} · {'ok' if r.ok else 'error'} · {call.ms} ms")
             st.code(json.dumps({"arguments": r.args, "result": r.for_model()}, indent=1,
                                ensure_ascii=False, default=str), language="json")
-    with st.expander(f"Model {trace.mode} · tokens {trace.usage.input_tokens} in / "
+    with st.expander(f"Model {trace.mode}" + (" (fallback, no model configured)"
+                                               if trace.fallback else "")
+                     + f" · tokens {trace.usage.input_tokens} in / "
                      f"{trace.usage.output_tokens} out"):
         st.text(f"episode {trace.episode_id} · turn {trace.turn_id}"
                 + (" · this message was forgotten too (a request to forget is not kept)"

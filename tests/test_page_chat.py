@@ -221,3 +221,14 @@ def test_a_link_to_an_unknown_user_starts_them_in_chat_and_bad_ids_are_refused(d
     facts.query_params["user"] = "newbie"
     facts.run()
     assert "Unknown user" in plain(facts.error[0].value)
+
+
+def test_inv439_a_fallback_to_the_offline_reader_is_said_under_the_reply(desk, monkeypatch):
+    monkeypatch.setenv("MEMDESK_LLM", "auto")  # and no ANTHROPIC_API_KEY
+    desk_runtime.clear()
+    at = say(chat_page(), "I live in Leeds")
+    assert not at.exception
+    model = next(e for e in at.chat_message[1].expander if e.label.startswith("Model offline"))
+    assert "(fallback, no model configured)" in model.label
+    assert any(t.value.startswith("Fallback: MEMDESK_LLM=auto and ANTHROPIC_API_KEY is not set")
+               for t in model.text)
