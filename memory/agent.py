@@ -90,9 +90,10 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
              llm: LLM | None = None, history: list[dict[str, str]] | None = None, agent=None,
              policy: ReviewPolicy | None = None, consolidation: str = "manual",
              operator: str | None = None) -> TurnTrace:
-    """One chat turn for one user. Bad input raises before anything is written; a model failure
-    is returned on the trace (`error`), with the user's episode and any writes already made
-    kept (each one atomic and audited). `operator` (the desk's `operator:NAME`) is who speaks
+    """One chat turn for one user. Bad input, and a configured model that cannot run, raise
+    before anything is written (invariant 438); a model failure during the turn is returned on
+    the trace (`error`, naming what was already written), with the user's episode and those
+    writes kept (each one atomic and audited). `operator` (the desk's `operator:NAME`) is who speaks
     as the persona: their role must allow chat, and the episode is audited as theirs."""
     user = require_user(user_id)
     text = clean_text(message, field="message")
@@ -158,7 +159,7 @@ def written_before(trace: TurnTrace) -> str:
     an error never says "nothing was written" over a fact that is active."""
     done = [w for w in trace.writes() if w.status in ("applied", "review")]
     if not done:
-        return "nothing was written this turn"
+        return "no memory was written this turn"
     return ("written before the failure (kept): "
             + "; ".join(diff_line(w).replace("\n", " ") for w in done))
 

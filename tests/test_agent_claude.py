@@ -122,7 +122,7 @@ def test_model_failure_keeps_the_users_episode(service, claude):
     agent, server = claude([err, err, err])
     t = run_turn(service, "ana", "s", "My hub is offline again", agent=agent)
     assert t.error.startswith("ModelUnavailable") and t.error_code == 6
-    assert "after 3 attempts" in t.error and "nothing was written this turn" in t.error
+    assert "after 3 attempts" in t.error and "no memory was written this turn" in t.error
     assert [e.text for e in service.episodes("ana")] == ["My hub is offline again"]
     (step,) = [s for s in t.steps if s.kind == "model"]
     assert [a.status for a in step.attempts] == [500, 500, 500] and t.usage.retries == 2
@@ -241,7 +241,7 @@ def test_inv431_refusal_and_full_context_end_with_an_explicit_error(service, cla
     if stop == "refusal":
         assert "(cyber: exploit development)" in t.error
     assert t.reply == "" and t.stop_reason == stop
-    assert "nothing was written this turn" in t.error
+    assert "no memory was written this turn" in t.error
 
 
 def test_inv432_an_error_after_a_write_lists_what_was_written(service, claude):
