@@ -106,6 +106,12 @@ def test_inv437_content_filter_ends_the_turn_with_an_error(service, local):
     llm, _ = local([completion("", finish="content_filter")])
     t = run_turn(service, "ana", "s1", "hello", agent=get_agent(llm))
     assert t.error.startswith("ModelStopped") and t.error_code == 8
+    # a model without tool calling (Ollama's words) is told apart, with what to do
+    llm, server = local([oai_error(400, "registry.ollama.ai/library/gemma:2b does not support "
+                                        "tools")])
+    t = run_turn(service, "ana", "s2", "hello", agent=get_agent(llm))
+    assert "does not do tool calling" in t.error and "MEMDESK_OPENAI_MODEL" in t.error
+    assert len(server.posts) == 1  # a 400 is not retried
 
 
 def test_inv433_retries_by_the_sdk_are_on_the_trace(service, local):

@@ -101,6 +101,12 @@ class OpenAICompatLLM:
             return ModelStoppedError(f"the conversation no longer fits the model's context "
                                      f"window ({_describe(exc)}); start a new session",
                                      stop_reason="model_context_window_exceeded")
+        if (isinstance(exc, openai.BadRequestError | openai.UnprocessableEntityError)
+                and "tool" in _describe(exc).lower()):  # e.g. Ollama: "... does not support tools"
+            return ModelUnavailableError(
+                f"model {self.model!r} on {self.base_url} does not do tool calling "
+                f"({_describe(exc)}); the agent needs it: pick a model with tool support (Qwen 3, "
+                f"Llama 3.1+, Mistral Small) in MEMDESK_OPENAI_MODEL{after}")
         if isinstance(exc, openai.APIStatusError):
             return ModelUnavailableError(f"the server at {self.base_url} failed {tries}: "
                                          f"{_describe(exc)}{after}")
