@@ -23,7 +23,7 @@ TEMPLATE_WORDS = frozenset(stem(w) for w in
 NEAR_IDENTICAL = 0.9  # cosine at or above which two texts *may* be one fact (see is_duplicate)
 
 
-def distinctive(text: str) -> set[str]:
+def distinctive(text: str) -> frozenset[str]:
     return content_tokens(text) - TEMPLATE_WORDS
 
 
