@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-model.txt | cksum | cut -d' ' -f1)
 STORE ?= embedded:.memdesk/memdesk.db
 
-.PHONY: install demo test test-fast typecheck layers test-es bench eval lint
+.PHONY: install demo test test-fast typecheck layers test-es test-llm bench eval lint
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ layers: install
 test-es: install
 	@test -n "$$MEMDESK_ES_URL" || (echo "set MEMDESK_ES_URL (see README: Running Elasticsearch)"; exit 2)
 	$(PY) -m pytest -q tests/contract tests/es
+
+# Live model tests (issue 29): Claude with ANTHROPIC_API_KEY (costs money), any OpenAI-compatible
+# server with MEMDESK_OPENAI_BASE_URL and MEMDESK_OPENAI_MODEL; each skipped with the reason.
+test-llm: install
+	$(PY) -m pytest -q -s --live-llm tests/live
 
 lint: install
 	$(VENV)/bin/ruff check memory review tests bench pages app.py

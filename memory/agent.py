@@ -24,7 +24,7 @@ from .readers import reader_version
 from .service import MemoryService
 from .text import clean_text, require_user
 from .tools import MAX_QUERY_CHARS, ToolContext, execute
-from .trace import ConsolidationRun, CoreItem, StepRecord, ToolCall, TurnTrace
+from .trace import ConsolidationRun, CoreItem, StepRecord, ToolCall, TurnTrace, diff_line
 
 CORE_LIMIT = 24
 # Fixed quotas (issue 12): the newest facts, the most used, and the longest-standing ones.
@@ -91,9 +91,10 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
              llm: LLM | None = None, history: list[dict[str, str]] | None = None, agent=None,
              policy: ReviewPolicy | None = None, consolidation: str = "manual",
              operator: str | None = None) -> TurnTrace:
-    """One chat turn for one user. Bad input raises before anything is written; a model failure
-    is returned on the trace (`error`), with the user's episode and any writes already made
-    kept (each one atomic and audited). `operator` (the desk's `operator:NAME`) is who speaks
+    """One chat turn for one user. Bad input, and a configured model that cannot run, raise
+    before anything is written (invariant 438); a model failure during the turn is returned on
+    the trace (`error`, naming what was already written), with the user's episode and those
+    writes kept (each one atomic and audited). `operator` (the desk's `operator:NAME`) is who speaks
     as the persona: their role must allow chat, and the episode is audited as theirs."""
     user = require_user(user_id)
     text = clean_text(message, field="message")
@@ -102,10 +103,17 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
     if agent is None and llm is None:
         raise ValidationError("a chat turn needs the runtime's model (llm) or an agent")
     every = consolidation_every(consolidation)  # MEMDESK_AGENT_CONSOLIDATION, via the runtime
+    if agent is None:
+        assert llm is not None  # refused above without one or the other
+        agent = get_agent(llm)  # invariant 438: an unusable model raises here, nothing stored
+    check = getattr(getattr(agent, "llm", None), "check", None)
+    if check is not None:
+        check()  # invariant 438: no key, an unknown model or a server down, before storing
     session = (session_id or "").strip() or new_session_id()
     now = svc.clock()
     trace = TurnTrace(turn_id=new_id("turn"), user_id=user, session_id=session, message=text,
-                      started_at=now, today=now.date())
+                      started_at=now, today=now.date(),
+                      fallback=getattr(llm, "fallback", None))  # invariant 439
 
     started = time.perf_counter()
     episode = svc.write_episode(user, text, session_id=session,  # invariant 72
@@ -129,17 +137,15 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
     trace.steps.append(StepRecord(step=0, kind="pre_recall", ms=trace.pre_recall.ms,
                                   note=f"{len(pre.hits)} hits"))
 
+    trace.mode = agent.mode
+    ctx.reader = reader_version(agent.mode)  # invariant 490: its writes name their reader
     try:
-        if agent is None:
-            assert llm is not None  # refused above without one or the other
-            agent = get_agent(llm)
-        trace.mode = agent.mode
-        ctx.reader = reader_version(agent.mode)  # invariant 490: its writes name their reader
         out = agent.run(AgentInput(message=text, history=_history(history),
                                    core_memory=trace.core_memory, pre_recall=pre,
                                    today=trace.today), ToolRunner(ctx, trace))
     except MemdeskError as exc:
-        trace.error = f"{type(exc).__name__.removesuffix('Error')}: {exc}"
+        trace.error = (f"{type(exc).__name__.removesuffix('Error')}: {exc}; "
+                       f"{written_before(trace)}")
         trace.error_code = exc.exit_code
         return trace
     trace.reply, trace.understood = out.reply, out.understood
@@ -148,6 +154,16 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
     if every is not None:
         trace.consolidation = _consolidate(svc, user, every, agent, llm)
     return trace
+
+
+def written_before(trace: TurnTrace) -> str:
+    """Invariant 432: what a failed turn had already changed, read from its own tool calls, so
+    an error never says "nothing was written" over a fact that is active."""
+    done = [w for w in trace.writes() if w.status in ("applied", "review")]
+    if not done:
+        return "no memory was written this turn"
+    return ("written before the failure (kept): "
+            + "; ".join(diff_line(w).replace("\n", " ") for w in done))
 
 
 def _forget_request(svc: MemoryService, user: str, episode_id: str) -> bool:

@@ -19,6 +19,8 @@ from pydantic import ValidationError as PydanticError
 from .errors import ValidationError
 
 PREFIX = "MEMDESK_"
+# The SDKs' own variables, read once with the settings (issue 29)
+SDK_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY")
 
 
 class Settings(BaseModel):
@@ -40,11 +42,37 @@ class Settings(BaseModel):
         0.2, ge=0.0, le=1.0,
         description="confidence subtracted from a fact that harshly contradicts (retracts) "
                     "another")
-    llm: Literal["auto", "anthropic", "offline"] = Field(
-        "auto", description="auto (Anthropic when ANTHROPIC_API_KEY is set, else offline), "
-                            "anthropic or offline")
+    llm: Literal["auto", "anthropic", "openai", "offline"] = Field(
+        "auto", description="auto (Anthropic when ANTHROPIC_API_KEY is set, else offline, said "
+                            "in the trace), anthropic, openai (any OpenAI-compatible server at "
+                            "MEMDESK_OPENAI_BASE_URL) or offline")
     anthropic_model: str = Field("claude-sonnet-4-6", min_length=1,
                                  description="Anthropic model for extraction and chat")
+    # issue 29: the SDK retries (honouring retry-after); these bound each call and each turn
+    anthropic_max_retries: int = Field(
+        3, ge=0, le=10, description="retries of one Anthropic call by the SDK (connection "
+                                    "errors, 408, 409, 429, 5xx; retry-after honoured)")
+    anthropic_timeout: float = Field(60.0, gt=0, le=600, allow_inf_nan=False,
+                                     description="seconds one Anthropic HTTP attempt may take")
+    anthropic_max_tokens: int = Field(4096, ge=64, le=64_000,
+                                      description="most tokens one Anthropic reply may hold")
+    openai_base_url: str = Field("", description="OpenAI-compatible server for MEMDESK_LLM="
+                                 "openai, e.g. http://localhost:11434/v1 (Ollama) or "
+                                 "http://localhost:8000/v1 (vLLM)")
+    openai_model: str = Field("", description="model name on that server, e.g. qwen3:8b")
+    openai_max_retries: int = Field(2, ge=0, le=10,
+                                    description="retries of one call to the OpenAI-compatible "
+                                                "server by the SDK")
+    openai_timeout: float = Field(120.0, gt=0, le=1800, allow_inf_nan=False,
+                                  description="seconds one attempt on the OpenAI-compatible "
+                                              "server may take (local models are slow)")
+    openai_max_tokens: int = Field(4096, ge=64, le=64_000,
+                                   description="most tokens one reply of the OpenAI-compatible "
+                                               "model may hold")
+    llm_turn_timeout: float = Field(
+        300.0, gt=0, le=3600, allow_inf_nan=False,
+        description="seconds a whole agent turn's model calls may take, retries included; no "
+                    "call or retry starts past it")
     max_retire_per_run: int = Field(
         3, ge=0, le=10_000,
         description="most facts one consolidation run may supersede; the rest go to review")
@@ -87,8 +115,10 @@ class Settings(BaseModel):
     allow_anonymous: bool = Field(False, description="let the desk run without login on an "
                                   "address other than 127.0.0.1 (everyone who reaches it "
                                   "operates it): true or false")
-    # Not a MEMDESK_ setting: the Anthropic SDK's own variable, read at the same moment.
+    # Not MEMDESK_ settings: the SDKs' own variables, read at the same moment.
     anthropic_api_key: SecretStr | None = Field(None, exclude=True)
+    anthropic_base_url: str | None = Field(None, exclude=True)
+    openai_api_key: SecretStr | None = Field(None, exclude=True)
 
     @field_validator("es_verify_certs", "allow_anonymous", mode="before")
     @classmethod
@@ -102,7 +132,7 @@ class Settings(BaseModel):
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
-        """Read MEMDESK_* (and ANTHROPIC_API_KEY) once; refuse unknown names and bad values."""
+        """Read MEMDESK_* (and SDK_VARIABLES) once; refuse unknown names and bad values."""
         env = os.environ if env is None else env
         values: dict[str, Any] = {}
         names = public_fields()
@@ -114,8 +144,9 @@ class Settings(BaseModel):
                 known = ", ".join(f"{PREFIX}{n.upper()}" for n in names)
                 raise ValidationError(f"unknown setting {key}; known settings: {known}")
             values[name] = raw
-        if env.get("ANTHROPIC_API_KEY"):
-            values["anthropic_api_key"] = env["ANTHROPIC_API_KEY"]
+        for var in SDK_VARIABLES:
+            if env.get(var):
+                values[var.lower()] = env[var]
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
             return cls.model_validate(values)

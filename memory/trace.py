@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from .llm.calls import Attempt
 from .tools import HitView, ToolResult, WriteRecord
 
 
@@ -39,13 +40,26 @@ class StepRecord(BaseModel):
     ms: float
     input_tokens: int = 0
     output_tokens: int = 0
+    # issue 29, on model steps: how the call ended, what it cost, and the SDK's retries
+    stop_reason: str = ""
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    attempts: list[Attempt] = Field(default_factory=list)
+    request_id: str = ""
     note: str = ""
 
 
 class TokenUsage(BaseModel):
     calls: int = 0
-    input_tokens: int = 0
+    input_tokens: int = Field(0, description="input tokens outside the cache")
     output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    retries: int = Field(0, description="HTTP attempts the SDK retried")
+
+    def add(self, other: TokenUsage) -> None:
+        for name in type(self).model_fields:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 class ConsolidationRun(BaseModel):
@@ -78,6 +92,12 @@ class TurnTrace(BaseModel):
                                     "message was forgotten too (invariant 161)")
     error: str | None = None
     error_code: int | None = None
+    stop_reason: str | None = Field(None, description="the model's last stop_reason (or "
+                                    "finish_reason) this turn")
+    cut_off: bool = Field(False, description="the model's answer was cut off at its token "
+                          "limit; no tool call of it ran (invariant 430)")
+    fallback: str | None = Field(None, description="MEMDESK_LLM=auto ran the offline reader "
+                                 "instead of a model, and why (invariant 439)")
 
     def calls(self) -> list[ToolCall]:
         return ([self.pre_recall] if self.pre_recall else []) + self.tool_calls
@@ -132,9 +152,17 @@ def render_text(trace: TurnTrace) -> str:
     if trace.error:
         lines.append(f"error: {trace.error}")
     writes = trace.writes()
+    u = trace.usage
     lines.append(f"mode {trace.mode} · user {trace.user_id} · session {trace.session_id} · "
                  f"episode {trace.episode_id or '-'} · tokens in/out "
-                 f"{trace.usage.input_tokens}/{trace.usage.output_tokens}")
+                 f"{u.input_tokens}/{u.output_tokens}"
+                 + (f" · cache write/read {u.cache_creation_input_tokens}/"
+                    f"{u.cache_read_input_tokens}" if u.cache_creation_input_tokens
+                    or u.cache_read_input_tokens else "")
+                 + (f" · {u.retries} retried attempt(s)" if u.retries else "")
+                 + (f" · stop {trace.stop_reason}" if trace.stop_reason else ""))
+    if trace.fallback:
+        lines.append(f"fallback: {trace.fallback}")
     if writes:
         lines.append("writes:")
         lines += ["  " + diff_line(w).replace("\n", "\n  ") for w in writes]
@@ -168,7 +196,9 @@ def hit_rows(hits: list[HitView]) -> list[dict]:
 
 def step_rows(trace: TurnTrace) -> list[dict]:
     return [{"step": s.step, "what": s.kind, "ms": s.ms, "tokens in": s.input_tokens,
-             "tokens out": s.output_tokens, "note": s.note} for s in trace.steps]
+             "tokens out": s.output_tokens, "cache write": s.cache_creation_input_tokens,
+             "cache read": s.cache_read_input_tokens, "stop": s.stop_reason,
+             "retries": max(len(s.attempts) - 1, 0), "note": s.note} for s in trace.steps]
 
 
 class Link(BaseModel):

@@ -82,11 +82,17 @@ def show_trace(trace: TurnTrace, n: int) -> None:
             st.text(f"step {call.step} · {call.name} · {'ok' if r.ok else 'error'} · {call.ms} ms")
             st.code(json.dumps({"arguments": r.args, "result": r.for_model()}, indent=1,
                                ensure_ascii=False, default=str), language="json")
-    with st.expander(f"Model {trace.mode} · tokens {trace.usage.input_tokens} in / "
+    with st.expander(f"Model {trace.mode}" + (" (fallback, no model configured)"
+                                               if trace.fallback else "")
+                     + f" · tokens {trace.usage.input_tokens} in / "
                      f"{trace.usage.output_tokens} out"):
         st.text(f"episode {trace.episode_id} · turn {trace.turn_id}"
                 + (" · this message was forgotten too (a request to forget is not kept)"
                    if trace.episode_forgotten else ""))
+        if trace.fallback:  # invariant 439: a fallback to the offline reader is said
+            st.text(f"Fallback: {trace.fallback}")
+        if trace.cut_off:
+            st.text("The model's answer was cut off at its token limit; no tool call of it ran.")
         st.dataframe(pd.DataFrame(step_rows(trace)), hide_index=True, key=f"steps_{n}")
     if trace.consolidation:
         c = trace.consolidation
@@ -114,7 +120,7 @@ if prompt := st.chat_input(f"Message as {user}", key="chat_input"):
         trace = run_turn(svc, user, state["id"], prompt, history=earlier, llm=rt.llm,
                          consolidation=rt.settings.agent_consolidation,
                          operator=acting_operator())  # issue 14: who speaks as the persona
-    except MemdeskError as exc:  # bad input: nothing was written
+    except MemdeskError as exc:  # bad input, or a model that cannot run: nothing was written
         entry["error"] = describe(exc)
     else:
         mark_changed()  # the turn stored an episode (and maybe more): the sidebar counts move

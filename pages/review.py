@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from memory.errors import MemdeskError
+from memory.llm.judge import JudgeNote, second_opinion
 from memory.models import FactState, FactType
 from memory.ui import (
     can,
@@ -21,6 +22,7 @@ from memory.ui import (
     page_link,
     pick_user,
     role_label,
+    runtime,
     service,
     show_error,
     user_summaries,
@@ -218,6 +220,7 @@ def focus_view() -> None:
                      + (f" · {n_skipped} skipped" if n_skipped else ""))
     detail = show_item(svc, item.user_id, item.id)
     ev = detail.evidence
+    note = second_opinion(runtime().llm, detail)  # invariant 440: advice, never a decision
     card(f"{item.kind.value.replace('_', ' ')} · {item.user_id}", item.text,
          f"{item.fact_type} · confidence {item.confidence:.2f} · revision {item.rev} · from "
          f"{item.origin}" + (f" ({detail.fact.reader})" if detail.fact.reader else "")
@@ -229,7 +232,7 @@ def focus_view() -> None:
                    "the reviewer role.")
         st.button("Next", key=button_key("skip", item.id, item.rev), shortcut="S",
                   on_click=on_skip, args=(item.id, f.next_id))
-        evidence(item, ev)
+        evidence(item, ev, note)
         return
     r1, r2 = st.columns(2)
     r1.text_input("Reason (required to reject)", key=keys.reason)
@@ -258,11 +261,14 @@ def focus_view() -> None:
                     help="undo your own last decision in this scope", width="stretch")
     st.caption("Keys: A approve/accept · K keep both · X reject · E edit · M merge · S skip · "
                "U undo. A decision applies to the item shown, at the revision shown.")
-    evidence(item, ev)
+    evidence(item, ev, note)
 
 
-def evidence(item, ev) -> None:
-    """What the operator judges by: the fact it replaces, the chain, tombstones, sources."""
+def evidence(item, ev, note: JudgeNote | None = None) -> None:
+    """What the operator judges by: the fact it replaces, the chain, tombstones, sources, and
+    for a doubtful item the model's second opinion (or that there is no judge offline)."""
+    if note is not None:
+        st.info(md(note.text))  # quotes stored text: shown as text
     if ev.replaces is not None:
         old, new = st.columns(2)
         with old:

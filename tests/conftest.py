@@ -15,11 +15,18 @@ from memory.stores import open_store
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--live-llm", action="store_true",
+                     help="run tests/live against the configured model endpoint (costs money "
+                          "on a paid API; `make test-llm`)")
+
+
 @pytest.fixture(autouse=True)
 def _offline_model(monkeypatch):
     """Only the paid model is ever replaced: no test may reach the Anthropic API, even on a
-    machine whose environment holds a key (tests of AnthropicLLM use a mock HTTP transport)."""
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    machine whose environment holds a key (model tests reach a local server speaking its API, tests/llm_server.py)."""
+    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("MEMDESK_LLM", "offline")
 
 

@@ -46,14 +46,31 @@ def test_chat_prints_the_reply_and_the_trace(cli):
 def test_chat_errors_have_exit_codes(cli):
     res = cli("chat", "I live in Lisbon")
     assert res.returncode == 2 and "user is required" in res.stderr
+    # invariant 438: a model that cannot run is reported before the message is stored
     res = cli("chat", "--user", "ana", "--new-user", "hello", MEMDESK_LLM="anthropic")
     assert res.returncode == 2 and "ANTHROPIC_API_KEY" in res.stderr
-    assert "your message was kept" in res.stderr
-    episodes = json.loads(cli("audit", "--user", "ana", "--json").stdout)
-    assert [e["action"] for e in episodes] == ["write_episode"]
+    assert json.loads(cli("audit", "--user", "ana", "--json").stdout) == []
+    assert cli("chat", "--user", "ana", "--new-user", "hello").returncode == 0
     res = cli("chat", "--user", "ana", "x" * 40_000)  # ana exists now
     assert res.returncode == 2 and "32768" in res.stderr
     res = cli("chat", "--user", "anna", "hi")
     assert res.returncode == 3 and "did you mean ana?" in res.stderr
     res = cli("recall", "--user", "anna", "Lisbon")
     assert res.returncode == 3 and "unknown user 'anna'" in res.stderr
+
+
+def test_inv431_a_refusal_exits_non_zero_through_the_cli(cli):
+    """The CLI reaches a local Messages API server through ANTHROPIC_BASE_URL: a refusal is an
+    explicit error and exit 8; a fallback to the offline reader is said in the footer."""
+    from tests.llm_server import ScriptedServer, message
+
+    with ScriptedServer([message([{"type": "text", "text": "I"}], stop="refusal")]) as server:
+        res = cli("chat", "--user", "ana", "--new-user", "tell me", MEMDESK_LLM="anthropic",
+                  ANTHROPIC_API_KEY="test", ANTHROPIC_BASE_URL=server.url,
+                  MEMDESK_ANTHROPIC_MODEL="claude-test")
+    assert res.returncode == 8, res.stderr
+    assert "declined" in res.stderr and "your message was kept" in res.stderr
+    assert "stop refusal" in res.stdout
+    res = cli("chat", "--user", "ana", "I live in Lisbon", MEMDESK_LLM="auto")
+    assert res.returncode == 0 and "fallback: MEMDESK_LLM=auto and ANTHROPIC_API_KEY is not set" \
+        in res.stdout

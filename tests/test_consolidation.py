@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-import anthropic
-import httpx2
 import pytest
 
 from memory.consolidation import gates
@@ -30,6 +28,7 @@ from memory.service import MemoryService
 from memory.settings import Settings
 from memory.stores.embedded import EmbeddedStore
 from tests.conftest import NOW
+from tests.llm_server import FAST_RETRY, ScriptedServer, api_error, message, tool_use
 
 LLM = OfflineLLM()
 POLICY = ReviewPolicy()
@@ -133,19 +132,30 @@ def test_golden_plan_playbooks_and_feedback(service):
 
 
 # --- gates -------------------------------------------------------------------------------------
-def _anthropic(extraction: dict, seen: list | None = None) -> AnthropicLLM:
-    def handler(request):
-        if seen is not None:
-            seen.append(json.loads(request.content))
-        return httpx2.Response(200, json={
-            "id": "m", "type": "message", "role": "assistant", "model": "claude-test",
-            "content": [{"type": "tool_use", "id": "t", "name": TOOL_NAME, "input": extraction}],
-            "stop_reason": "tool_use", "stop_sequence": None,
-            "usage": {"input_tokens": 900, "output_tokens": 80}})
+_SERVERS: list[ScriptedServer] = []
 
-    client = anthropic.Anthropic(api_key="test", max_retries=0,
-                                 http_client=httpx2.Client(transport=httpx2.MockTransport(handler)))
-    return AnthropicLLM("claude-test", client=client, retries=0)
+
+@pytest.fixture(autouse=True)
+def _close_servers():
+    yield
+    while _SERVERS:
+        _SERVERS.pop().__exit__()
+
+
+def _served(answers) -> AnthropicLLM:
+    """AnthropicLLM on the real SDK, reaching a local Messages API server over HTTP."""
+    server = ScriptedServer(answers).__enter__()
+    _SERVERS.append(server)
+    return AnthropicLLM("claude-test", api_key="test", base_url=server.url, max_retries=1)
+
+
+def _anthropic(extraction: dict, seen: list | None = None) -> AnthropicLLM:
+    def answer(body):
+        if seen is not None:
+            seen.append(body)
+        return message([tool_use("t", TOOL_NAME, extraction)], usage=(900, 80))
+
+    return _served([answer])
 
 
 def test_inv30_grounding_drops_what_only_the_assistant_said(service):
@@ -376,18 +386,9 @@ def test_inv39_undo_refuses_when_a_written_fact_changed_since(service):
 
 # --- failure injection (invariant 37) ----------------------------------------------------------
 def _failing_llm(status: int | None = None, content=None) -> AnthropicLLM:
-    def handler(request):
-        if status:
-            return httpx2.Response(status, json={"type": "error",
-                                                 "error": {"type": "api_error", "message": "x"}})
-        return httpx2.Response(200, json={
-            "id": "m", "type": "message", "role": "assistant", "model": "claude-test",
-            "content": content, "stop_reason": "tool_use", "stop_sequence": None,
-            "usage": {"input_tokens": 1, "output_tokens": 1}})
-
-    client = anthropic.Anthropic(api_key="test", max_retries=0,
-                                 http_client=httpx2.Client(transport=httpx2.MockTransport(handler)))
-    return AnthropicLLM("claude-test", client=client, retries=1, sleep=lambda s: None)
+    if status:
+        return _served([api_error(status, "api_error", "x", FAST_RETRY)] * 2)
+    return _served([message(content)] * 2)  # invalid twice: asked again once (invariant 436)
 
 
 @pytest.mark.parametrize("llm,error", [

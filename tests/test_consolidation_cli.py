@@ -17,9 +17,9 @@ def cli(tmp_path):
     env.pop("MEMDESK_ES_URL", None)
     env.pop("ANTHROPIC_API_KEY", None)
 
-    def run(*args: str) -> subprocess.CompletedProcess:
+    def run(*args: str, **extra: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "memory", *args], capture_output=True,
-                              text=True, env=env, timeout=120, check=False)
+                              text=True, env={**env, **extra}, timeout=120, check=False)
 
     return run
 
@@ -64,3 +64,26 @@ def test_consolidate_errors_have_exit_codes(cli):
     cli("write-episode", "--user", "ana", "I'm allergic to peanuts")
     res = cli("consolidate", "--user", "ana", "--only", "op_nope")
     assert res.returncode == 2 and "no applicable op op_nope" in res.stderr
+
+
+def test_inv436_consolidate_with_openai_says_how_the_schema_held(cli):
+    """`memdesk consolidate` with MEMDESK_LLM=openai against a local chat-completions server:
+    a server refusing forced tools gets the JSON schema; an invalid reply twice writes nothing."""
+    from tests.llm_server import ScriptedServer, completion, oai_error
+
+    ep = json.loads(cli("write-episode", "--user", "ana", "I have a Lumio Hub v2",
+                        "--timestamp", "2025-05-01", "--json").stdout)
+    good = json.dumps({"facts": [{"text": "Owns a Lumio Hub v2", "fact_type": "world",
+                                  "confidence": 0.9, "evidence": [ep["id"]]}]})
+    model = {"MEMDESK_LLM": "openai", "MEMDESK_OPENAI_MODEL": "local-model"}
+    with ScriptedServer([oai_error(400, "tool_choice not supported"), completion(good)]) as s:
+        res = cli("consolidate", "--user", "ana", "--dry-run",
+                  MEMDESK_OPENAI_BASE_URL=f"{s.url}/v1", **model)
+    assert res.returncode == 0, res.stderr
+    assert "LLM: openai:local-model · held to the schema by json_schema" in res.stdout
+    assert "+ " in res.stdout and "Owns a Lumio Hub v2" in res.stdout
+    bad = completion('{"facts": "lots"}')
+    with ScriptedServer([bad, bad]) as s:
+        res = cli("consolidate", "--user", "ana", MEMDESK_OPENAI_BASE_URL=f"{s.url}/v1", **model)
+    assert res.returncode == 7 and "twice" in res.stderr
+    assert json.loads(cli("facts", "--user", "ana", "--json").stdout) == []

@@ -126,3 +126,25 @@ def test_inv319_a_correction_with_its_new_value_is_a_retraction_and_a_write():
     assert wrong_kinds([Expected(op="retract", old="f1")], [fix], []) == {"extra": 1}
     # on a statement that should write nothing, both changes are wrong
     assert score_case([], [fix], []) == (0, 2, 0)
+
+
+def test_inv435_the_eval_sums_model_usage_with_cache_tokens(tmp_path, hash_embedder):
+    """`memdesk eval agent --agent anthropic` on a local Messages API server: each turn's tokens,
+    cache writes and reads, and retries are summed in the report."""
+    from memory.agents import get_agent
+    from memory.llm import get_llm
+    from memory.settings import Settings
+    from tests.llm_server import ScriptedServer, text
+
+    cases = [c for c in load_cases() if c.id in {"f01", "f02"}]
+    answers = [text("Noted.", cache=(1500, 0)), text("Noted.", cache=(0, 1500))]
+    with ScriptedServer(answers) as server:
+        settings = Settings.from_env({"MEMDESK_LLM": "anthropic", "ANTHROPIC_API_KEY": "t",
+                                      "ANTHROPIC_BASE_URL": server.url,
+                                      "MEMDESK_ANTHROPIC_MODEL": "claude-test"})
+        report = run_agent_eval(cases, hash_embedder, lambda: get_agent(get_llm(settings)),
+                                workdir=tmp_path)
+    u = report.usage
+    assert (u.calls, u.input_tokens, u.output_tokens) == (2, 600, 40)
+    assert (u.cache_creation_input_tokens, u.cache_read_input_tokens) == (1500, 1500)
+    assert "cache write 1500 / read 1500" in render_markdown(report)

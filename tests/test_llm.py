@@ -1,21 +1,36 @@
 """The LLM seam: the offline model's rules and replies, and AnthropicLLM through the real SDK
-with an httpx2 MockTransport (only the paid API is replaced)."""
+over real HTTP to a local server speaking the Messages API (only the paid API is replaced)."""
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, date, datetime
 
-import anthropic
-import httpx2
 import pytest
 
-from memory.consolidation.extract import EpisodeView, ExtractionInput, FactView, PlaybookView
+from memory.consolidation.extract import (
+    EpisodeView,
+    Extraction,
+    ExtractionInput,
+    FactView,
+    PlaybookView,
+)
+from memory.consolidation.plan import WATERMARK
+from memory.consolidation.planner import make_plan
 from memory.errors import ModelOutputError, ValidationError
-from memory.llm import ModelUnavailableError, get_llm, memory_prompt
-from memory.llm.claude import TOOL_NAME, AnthropicLLM
+from memory.llm import (
+    FallbackLLM,
+    ModelAuthError,
+    ModelStoppedError,
+    ModelUnavailableError,
+    get_llm,
+    memory_prompt,
+)
+from memory.llm.claude import EXTRACTION_SYSTEM, TOOL_NAME, AnthropicLLM
 from memory.llm.offline import OfflineLLM
+from memory.llm.openai_compat import OpenAICompatLLM
 from memory.settings import Settings
+from tests.llm_server import FAST_RETRY, ScriptedServer, api_error, message, tool_use
 
 TS = datetime(2025, 5, 14, 10, 0, tzinfo=UTC)
 SHOWN = [
@@ -120,6 +135,26 @@ def _settings(env: dict[str, str]) -> Settings:
 
 def test_get_llm_picks_by_setting_and_key():
     assert get_llm(_settings({})).mode == "offline"
+    # invariant 439: auto without a key falls back, and says so
+    fallback = get_llm(_settings({}))
+    assert isinstance(fallback, FallbackLLM) and "ANTHROPIC_API_KEY is not set" in fallback.fallback
+    assert not hasattr(get_llm(_settings({"MEMDESK_LLM": "offline"})), "fallback")
+    llm = get_llm(_settings({"MEMDESK_LLM": "openai", "MEMDESK_OPENAI_BASE_URL":
+                             "http://127.0.0.1:9/v1", "MEMDESK_OPENAI_MODEL": "qwen3:8b",
+                             "MEMDESK_OPENAI_MAX_TOKENS": "512"}))
+    assert isinstance(llm, OpenAICompatLLM) and llm.mode == "openai:qwen3:8b"
+    assert llm.max_tokens == 512 and llm.client.api_key == "no-key-needed"
+    with pytest.raises(ValidationError, match="MEMDESK_OPENAI_BASE_URL"):
+        get_llm(_settings({"MEMDESK_LLM": "openai"}))
+    claude = get_llm(_settings({"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": "http://x:1",
+                                "MEMDESK_ANTHROPIC_MAX_RETRIES": "5",
+                                "MEMDESK_ANTHROPIC_TIMEOUT": "7.5",
+                                "MEMDESK_ANTHROPIC_MAX_TOKENS": "1000"}))
+    assert isinstance(claude, AnthropicLLM) and claude.client.max_retries == 5
+    assert (claude.timeout, claude.max_tokens) == (7.5, 1000)
+    assert str(claude.client.base_url).startswith("http://x:1")
+    with pytest.raises(ValidationError, match="MEMDESK_ANTHROPIC_MAX_RETRIES"):
+        _settings({"MEMDESK_ANTHROPIC_MAX_RETRIES": "-1"})
     assert get_llm(_settings({"MEMDESK_LLM": "offline", "ANTHROPIC_API_KEY": "k"})).mode == "offline"
     llm = get_llm(_settings({"ANTHROPIC_API_KEY": "k", "MEMDESK_ANTHROPIC_MODEL": "claude-x"}))
     assert llm.mode == "anthropic:claude-x"
@@ -129,97 +164,124 @@ def test_get_llm_picks_by_setting_and_key():
         _settings({"MEMDESK_LLM": "gpt"})
 
 
-# --- AnthropicLLM through the real SDK -----------------------------------------------------------
-def _message(content, usage=(120, 40), stop="tool_use"):
-    return {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
-            "content": content, "stop_reason": stop, "stop_sequence": None,
-            "usage": {"input_tokens": usage[0], "output_tokens": usage[1]}}
+# --- AnthropicLLM through the real SDK over real HTTP (tests/llm_server.py) -------------------
+@pytest.fixture
+def anthropic_llm():
+    servers: list[ScriptedServer] = []
 
+    def make(answers, *, retries: int = 2):
+        server = ScriptedServer(answers).__enter__()
+        servers.append(server)
+        return AnthropicLLM("claude-test", api_key="test", base_url=server.url,
+                            max_retries=retries, timeout=10), server
 
-def _llm(responses, seen, sleeps=None):
-    queue = list(responses)
-
-    def handler(request):
-        seen.append(json.loads(request.content))
-        status, body = queue.pop(0)
-        return httpx2.Response(status, json=body)
-
-    client = anthropic.Anthropic(api_key="test", max_retries=0,
-                                 http_client=httpx2.Client(transport=httpx2.MockTransport(handler)))
-    return AnthropicLLM("claude-test", client=client, retries=2, backoff=0.5,
-                        sleep=(sleeps.append if sleeps is not None else lambda s: None))
+    yield make
+    for s in servers:
+        s.__exit__()
 
 
 REQ = ExtractionInput(today=TS.date(), episodes=[EpisodeView(id="ep0", text="I have a Lumio Hub v2",
                                                              timestamp=TS)])
 GOOD = {"facts": [{"text": "Owns a Lumio Hub v2", "fact_type": "device", "confidence": 0.9,
                    "evidence": ["ep0"], "reason": "user says so"}]}
+BAD = {"facts": [{"text": "x", "fact_type": "world", "confidence": 3, "evidence": ["ep0"]}]}
 
 
-def test_anthropic_extract_uses_forced_tool_and_records_usage():
-    seen: list = []
-    llm = _llm([(200, _message([{"type": "tool_use", "id": "t1", "name": TOOL_NAME,
-                                 "input": GOOD}]))], seen)
+def _extraction(args, id_="t1"):
+    return message([tool_use(id_, TOOL_NAME, args)], usage=(120, 40))
+
+
+def test_anthropic_extract_uses_forced_tool_and_records_usage(anthropic_llm):
+    llm, server = anthropic_llm([_extraction(GOOD)])
     out, usage = llm.extract(REQ)
     assert out.facts[0].text == "Owns a Lumio Hub v2" and out.facts[0].fact_type.value == "world"
     assert (usage.input_tokens, usage.output_tokens, usage.calls) == (120, 40, 1)
-    body = seen[0]
+    assert usage.structured == "forced_tool" and usage.invalid_replies == 0
+    (body,) = server.posts
     assert body["model"] == "claude-test"
     assert body["tool_choice"] == {"type": "tool", "name": TOOL_NAME}
-    assert body["tools"][0]["input_schema"]["properties"]["facts"]
+    assert body["tools"][0]["input_schema"] == Extraction.model_json_schema()
+    # invariant 435: the static extraction instructions carry the cache breakpoint
+    assert body["system"] == [{"type": "text", "text": EXTRACTION_SYSTEM,
+                               "cache_control": {"type": "ephemeral"}}]
     assert json.loads(body["messages"][0]["content"])["episodes"][0]["id"] == "ep0"
 
 
-def test_anthropic_retries_with_backoff_then_succeeds():
-    seen, sleeps = [], []
-    err = {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}
-    llm = _llm([(529, err), (500, err),
-                (200, _message([{"type": "tool_use", "id": "t", "name": TOOL_NAME, "input": GOOD}]))],
-               seen, sleeps)
+def test_anthropic_retries_are_the_sdks_and_honour_retry_after(anthropic_llm):
+    llm, server = anthropic_llm([api_error(529, "overloaded_error", "busy", FAST_RETRY),
+                                 api_error(500, "api_error", "oops", FAST_RETRY),
+                                 _extraction(GOOD)])
     _, usage = llm.extract(REQ)
-    assert len(seen) == 3 and sleeps == [0.5, 1.0] and usage.attempts == 3
+    assert len(server.posts) == 3 and usage.attempts == 3 and usage.calls == 1
 
 
-def test_anthropic_gives_up_after_retries():
-    err = {"type": "error", "error": {"type": "api_error", "message": "down"}}
-    llm = _llm([(500, err)] * 3, [])
-    with pytest.raises(ModelUnavailableError, match="after 3 attempts"):
+def test_anthropic_gives_up_after_retries(anthropic_llm):
+    err = api_error(500, "api_error", "down", FAST_RETRY)
+    llm, _ = anthropic_llm([err] * 3)
+    with pytest.raises(ModelUnavailableError, match="after 3 attempts: HTTP 500 api_error: down"):
         llm.extract(REQ)
 
 
-def test_anthropic_auth_error_is_not_retried():
-    seen: list = []
-    llm = _llm([(401, {"type": "error", "error": {"type": "authentication_error",
-                                                   "message": "bad key"}})], seen)
-    with pytest.raises(ModelUnavailableError, match="refused"):
+def test_inv434_anthropic_auth_error_is_not_retried(anthropic_llm):
+    llm, server = anthropic_llm([api_error(401, "authentication_error", "bad key")])
+    with pytest.raises(ModelAuthError, match="refused the credentials.*ANTHROPIC_API_KEY"):
         llm.extract(REQ)
-    assert len(seen) == 1
+    assert len(server.posts) == 1
 
 
 @pytest.mark.parametrize("content", [
-    [{"type": "tool_use", "id": "t", "name": TOOL_NAME,
-      "input": {"facts": [{"text": "x", "fact_type": "spaceship", "confidence": 0.9,
-                           "evidence": ["ep0"]}]}}],
-    [{"type": "tool_use", "id": "t", "name": TOOL_NAME,
-      "input": {"facts": [{"text": "x", "fact_type": "world", "confidence": 3,
-                           "evidence": ["ep0"]}]}}],
-    [{"type": "tool_use", "id": "t", "name": TOOL_NAME, "input": {"facts": "lots"}}],
+    [tool_use("t", TOOL_NAME, {"facts": [{"text": "x", "fact_type": "spaceship",
+                                          "confidence": 0.9, "evidence": ["ep0"]}]})],
+    [tool_use("t", TOOL_NAME, BAD)],
+    [tool_use("t", TOOL_NAME, {"facts": "lots"})],
     [{"type": "text", "text": "I'd rather chat"}],
 ])
-def test_anthropic_malformed_output_is_a_model_output_error(content):
-    llm = _llm([(200, _message(content))], [])
-    with pytest.raises(ModelOutputError):
+def test_inv436_malformed_output_is_retried_once_then_fails(anthropic_llm, content):
+    """invariant 436: an invalid reply goes back once with its error; twice is a failure."""
+    llm, server = anthropic_llm([message(content), message(content)])
+    with pytest.raises(ModelOutputError, match="twice; nothing was planned"):
         llm.extract(REQ)
+    first, second = server.posts
+    assert second["tool_choice"] == {"type": "tool", "name": TOOL_NAME}
+    assert second["messages"][1]["role"] == "assistant"
+    fix = second["messages"][2]["content"]
+    if content[0]["type"] == "tool_use":
+        assert fix[0]["is_error"] and fix[0]["tool_use_id"] == "t"
+        assert "malformed model output" in fix[0]["content"]
+    else:
+        assert f"did not call {TOOL_NAME}" in fix
 
 
-def test_anthropic_reply_returns_text():
-    seen: list = []
-    llm = _llm([(200, _message([{"type": "text", "text": "You live in Edinburgh."}],
-                               stop="end_turn"))], seen)
+def test_inv436_an_invalid_reply_then_a_valid_one_is_used(anthropic_llm):
+    llm, server = anthropic_llm([_extraction(BAD), _extraction(GOOD, "t2")])
+    out, usage = llm.extract(REQ)
+    assert [f.text for f in out.facts] == ["Owns a Lumio Hub v2"]
+    assert usage.invalid_replies == 1 and usage.calls == 2
+
+
+def test_inv436_a_failed_extraction_leaves_episodes_unconsolidated(service, anthropic_llm):
+    """The planner writes nothing when the model fails: no fact, the watermark unmoved."""
+    service.write_episode("ana", "I have a Lumio Hub v2", session_id="s")
+    llm, _ = anthropic_llm([_extraction(BAD), _extraction(BAD)])
+    with pytest.raises(ModelOutputError):
+        make_plan(service, "ana", llm)
+    assert service.facts("ana") == [] and not service.store.get_watermark("ana", WATERMARK)
+    llm, _ = anthropic_llm([message([], stop="max_tokens")])
+    with pytest.raises(ModelOutputError, match="cut off.*MEMDESK_ANTHROPIC_MAX_TOKENS"):
+        make_plan(service, "ana", llm)
+    llm, _ = anthropic_llm([message([], stop="refusal")])
+    with pytest.raises(ModelStoppedError, match="declined"):
+        make_plan(service, "ana", llm)
+    assert service.facts("ana") == [] and not service.store.get_watermark("ana", WATERMARK)
+
+
+def test_anthropic_reply_returns_text(anthropic_llm):
+    llm, server = anthropic_llm([message([{"type": "text", "text": "You live in Edinburgh."}],
+                                         stop="end_turn")])
     system = memory_prompt(["Lives in Edinburgh"])
     assert llm.reply(system, [{"role": "user", "content": "where do I live?"}]) == \
         "You live in Edinburgh."
-    assert seen[0]["system"] == system and "tools" not in seen[0]
+    assert server.posts[0]["system"][0]["text"] == system and "tools" not in server.posts[0]
 
 
 def test_offline_reply_quotes_the_users_words_and_skips_their_old_questions():

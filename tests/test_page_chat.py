@@ -152,13 +152,15 @@ def test_oversized_message_is_kept_on_screen_and_refused(desk):
     assert svc().episodes("ana") == []
 
 
-def test_model_unavailable_keeps_the_message(desk, monkeypatch):
+def test_inv438_a_model_that_cannot_run_keeps_the_message_on_screen_unstored(desk, monkeypatch):
+    """invariant 438: reported before storing; the typed text stays on screen to send again."""
     monkeypatch.setenv("MEMDESK_LLM", "anthropic")
     at = say(chat_page(), "My hub is offline again")
     assert not at.exception
     assert "ANTHROPIC_API_KEY" in plain(at.chat_message[0].error[0].value)
     assert [m.name for m in at.chat_message] == ["user"]
-    assert [e.text for e in svc().episodes("ana")] == ["My hub is offline again"]
+    assert at.chat_message[0].text[0].value == "My hub is offline again"
+    assert svc().episodes("ana") == []
 
 
 def test_the_page_alone_still_works_without_the_desk_navigation(desk):
@@ -219,3 +221,14 @@ def test_a_link_to_an_unknown_user_starts_them_in_chat_and_bad_ids_are_refused(d
     facts.query_params["user"] = "newbie"
     facts.run()
     assert "Unknown user" in plain(facts.error[0].value)
+
+
+def test_inv439_a_fallback_to_the_offline_reader_is_said_under_the_reply(desk, monkeypatch):
+    monkeypatch.setenv("MEMDESK_LLM", "auto")  # and no ANTHROPIC_API_KEY
+    desk_runtime.clear()
+    at = say(chat_page(), "I live in Leeds")
+    assert not at.exception
+    model = next(e for e in at.chat_message[1].expander if e.label.startswith("Model offline"))
+    assert "(fallback, no model configured)" in model.label
+    assert any(t.value.startswith("Fallback: MEMDESK_LLM=auto and ANTHROPIC_API_KEY is not set")
+               for t in model.text)

@@ -299,3 +299,25 @@ def test_scope_all_users_and_decided_history(desk):
     at.radio(key="review_view").set_value("Decided").run()
     hist = at.dataframe[0].value
     assert set(hist["operator"]) == {"rita"} and len(hist) == 1
+
+
+def test_inv440_the_judge_note_sits_beside_the_evidence(desk, monkeypatch):
+    """Offline the item says there is no judge; with a model (a local Messages API server via
+    ANTHROPIC_BASE_URL) its verdict and reason are shown; the item still waits for a person."""
+    from memory.llm.judge import JUDGE_TOOL
+    from tests.llm_server import ScriptedServer, message, tool_use
+
+    at = page(user="ana")
+    assert any(plain(i.value).startswith("judge: none — no model is configured") for i in at.info)
+    verdict = {"verdict": "contradicts", "reason": "a move: York replaces Leeds"}
+    with ScriptedServer([message([tool_use("v", JUDGE_TOOL, verdict)])]) as server:
+        for k, v in {"MEMDESK_LLM": "anthropic", "ANTHROPIC_API_KEY": "k",
+                     "ANTHROPIC_BASE_URL": server.url}.items():
+            monkeypatch.setenv(k, v)
+        desk_runtime().service.store.close()
+        desk_runtime.clear()
+        at = page(user="ana")
+    assert not at.exception
+    assert [plain(i.value) for i in at.info if "judge:" in plain(i.value)] == \
+        ["judge: contradicts 'Lives in Leeds' — a move: York replaces Leeds"]
+    assert states(("ana", desk["contra"])) == ["candidate"]

@@ -11,8 +11,9 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import MemdeskError
+from ..llm.calls import CallRecord
 from ..tools import ToolContext, ToolResult, execute
-from ..trace import CoreItem, StepRecord, ToolCall, TurnTrace
+from ..trace import CoreItem, StepRecord, TokenUsage, ToolCall, TurnTrace
 
 MAX_STEPS = 5
 
@@ -65,13 +66,29 @@ class ToolRunner:
                                               name=name, result=result, ms=round(ms, 2)))
         return result
 
-    def record_model(self, ms: float, input_tokens: int, output_tokens: int) -> None:
+    def record_model(self, call: CallRecord, note: str = "") -> None:
+        """One model call on the trace: its stop reason, tokens (cache apart) and each HTTP
+        attempt, so the SDK's retries are visible (invariants 433, 435)."""
         t = self.trace
-        t.usage.calls += 1
-        t.usage.input_tokens += input_tokens
-        t.usage.output_tokens += output_tokens
-        t.steps.append(StepRecord(step=self.step, kind="model", ms=round(ms, 2),
-                                  input_tokens=input_tokens, output_tokens=output_tokens))
+        t.usage.add(TokenUsage(calls=1, input_tokens=call.input_tokens,
+                               output_tokens=call.output_tokens,
+                               cache_creation_input_tokens=call.cache_creation_input_tokens,
+                               cache_read_input_tokens=call.cache_read_input_tokens,
+                               retries=len(call.retries)))
+        t.stop_reason = call.stop_reason or t.stop_reason
+        t.steps.append(StepRecord(
+            step=self.step, kind="model", ms=call.ms, input_tokens=call.input_tokens,
+            output_tokens=call.output_tokens, stop_reason=call.stop_reason,
+            cache_creation_input_tokens=call.cache_creation_input_tokens,
+            cache_read_input_tokens=call.cache_read_input_tokens, attempts=call.attempts,
+            request_id=call.request_id,
+            note="; ".join(n for n in (note, call.retry_note()) if n)))
+
+    def record_failed_call(self, call: CallRecord, error: str) -> None:
+        """A call that raised: its attempts still go on the trace (which retries were made)."""
+        self.trace.usage.retries += len(call.retries)
+        self.trace.steps.append(StepRecord(step=self.step, kind="model", ms=call.ms,
+                                           attempts=call.attempts, note=error))
 
     def record_tools(self, ms: float, note: str = "") -> None:
         self.trace.steps.append(StepRecord(step=self.step, kind="tools", ms=round(ms, 2), note=note))

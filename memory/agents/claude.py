@@ -1,10 +1,14 @@
-"""The Claude agent: the official SDK's tool use over the three memory tools (issue 12).
+"""The Claude agent: the official SDK's tool use over the three memory tools (issues 12, 29).
 
 The pre-recall on the user's verbatim message is handed to the model as if it had called
 recall_memory itself (an assistant tool_use block and its tool_result). Each model call is one
 step; on the last allowed step tools are switched off (tool_choice none) so the turn always ends
-with a reply (invariant 78). Retries and backoff are AnthropicLLM's; a failed call is a
-ModelUnavailableError, reported on the trace with the user's episode kept.
+with a reply (invariant 78). Every stop_reason is handled as the Messages API documents it
+(invariants 430, 431): `tool_use` runs the (complete) tool calls, `end_turn` and
+`stop_sequence` reply, `pause_turn` sends the paused turn back to continue, `max_tokens` runs
+no tool call of the cut-off reply and says it was cut off, `refusal` and a full context window
+end the turn with an explicit error. Retries are the SDK's (AnthropicLLM), bounded per call
+and per turn (a `Deadline`), and every attempt is on the trace.
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from __future__ import annotations
 import json
 import time
 
-from ..consolidation.extract import Usage
-from ..llm.claude import AnthropicLLM
+from ..errors import MemdeskError
+from ..llm import ModelStoppedError
+from ..llm.calls import CallRecord, Deadline
+from ..llm.claude import STOPPED, AnthropicLLM, cached_system, stopped
 from ..tools import tool_definitions
 from .base import AgentInput, AgentOutput, ToolRunner
 
@@ -50,11 +56,17 @@ Cite memories as plain statements ("you live in Edinburgh"), never paste documen
 help document only when it answers their question. Never invent facts about the user."""
 
 
-def system_prompt(inp: AgentInput) -> str:
-    lines = [SYSTEM, "", f"Today is {inp.today.isoformat()}.", "",
+def turn_context(inp: AgentInput) -> str:
+    """What changes per turn: after the cache breakpoint, so the static prefix stays cached."""
+    lines = [f"Today is {inp.today.isoformat()}.", "",
              "Core memory (believed facts about this user):"]
     lines += [f"- [{c.fact_type}] {c.text} (id {c.id})" for c in inp.core_memory] or ["- (none)"]
     return "\n".join(lines)
+
+
+def system_prompt(inp: AgentInput) -> str:
+    """The whole system prompt as one text (the OpenAI-compatible agent sends it so)."""
+    return SYSTEM + "\n\n" + turn_context(inp)
 
 
 def _messages(inp: AgentInput) -> list[dict]:
@@ -87,37 +99,74 @@ def _block(b) -> dict:
     return b.model_dump(exclude_none=True)
 
 
+def cut_off_note(max_tokens: int, skipped: list[str]) -> str:
+    """Invariant 430: said in the reply, so a cut-off answer never reads as a whole one."""
+    note = (f"[the model's answer was cut off at its limit of {max_tokens} tokens; raise "
+            "MEMDESK_ANTHROPIC_MAX_TOKENS")
+    if skipped:
+        note += f"; its unfinished tool call(s) were not run: {', '.join(skipped)}"
+    return note + "]"
+
+
+def _text(msg) -> str:
+    return "".join(b.text for b in msg.content if b.type == "text").strip()
+
+
 class ClaudeAgent:
     def __init__(self, llm: AnthropicLLM):
         self.llm, self.mode = llm, llm.mode
 
     def run(self, inp: AgentInput, tools: ToolRunner) -> AgentOutput:
-        system, messages = system_prompt(inp), _messages(inp)
+        # tools, then the static system block with the breakpoint: the cached prefix (inv. 435)
+        system, messages = cached_system(SYSTEM, turn_context(inp)), _messages(inp)
         definitions = tool_definitions()
+        deadline = Deadline(self.llm.turn_timeout)
         while True:
             tools.begin_step()
             kwargs: dict = {"system": system, "messages": messages, "tools": definitions}
             if tools.last_step:
                 kwargs["tool_choice"] = {"type": "none"}
-            usage = Usage(mode=self.mode)
-            started = time.perf_counter()
-            msg = self.llm._call(usage, **kwargs)  # bounded retries, clear errors (issue 5)
-            tools.record_model((time.perf_counter() - started) * 1000, usage.input_tokens,
-                               usage.output_tokens)
-            calls = [b for b in msg.content if getattr(b, "type", None) == "tool_use"]
-            if not calls or tools.last_step:
-                text = "".join(getattr(b, "text", "") for b in msg.content
-                               if getattr(b, "type", None) == "text").strip()
-                return AgentOutput(reply=text or "(the model gave no reply)")
-            started = time.perf_counter()
-            results = []
-            for b in calls:
-                res = tools.call(b.name, b.input, call_id=b.id)
-                results.append({"type": "tool_result", "tool_use_id": b.id,
-                                "content": json.dumps(res.for_model(), default=str,
-                                                      ensure_ascii=False),
-                                **({"is_error": True} if not res.ok else {})})
-            tools.record_tools((time.perf_counter() - started) * 1000,
-                               f"{len(calls)} tool call(s)")
-            messages.append({"role": "assistant", "content": [_block(b) for b in msg.content]})
-            messages.append({"role": "user", "content": results})
+            record = CallRecord()
+            try:
+                msg, _ = self.llm.call(deadline=deadline, record=record, **kwargs)
+            except MemdeskError as exc:
+                tools.record_failed_call(record, f"{type(exc).__name__}: {exc}")
+                raise
+            stop = msg.stop_reason or ""
+            tools.record_model(record)
+            if stop in STOPPED:  # invariant 431: explicit, never "(no reply)"
+                raise ModelStoppedError(stopped(msg) + "; the turn ended without an answer",
+                                        stop_reason=stop)
+            if stop == "pause_turn":  # the API paused a long turn: send it back to continue
+                messages.append({"role": "assistant",
+                                 "content": [_block(b) for b in msg.content]})
+                continue
+            calls = [b for b in msg.content if b.type == "tool_use"]
+            if stop == "max_tokens":  # invariant 430: a cut-off tool call is never run
+                tools.trace.cut_off = True
+                note = cut_off_note(self.llm.max_tokens, [b.name for b in calls])
+                tools.trace.steps[-1].note = "; ".join(
+                    n for n in (tools.trace.steps[-1].note, note) if n)
+                return AgentOutput(reply=(_text(msg) + " …\n\n" if _text(msg) else "") + note)
+            if stop == "tool_use" and calls and not tools.last_step:
+                messages += self._run_tools(msg, calls, tools)
+                continue
+            if stop in ("end_turn", "stop_sequence", "tool_use"):
+                return AgentOutput(reply=_text(msg) or "(the model gave no reply)")
+            raise ModelStoppedError(f"the model stopped with an unknown stop_reason {stop!r}",
+                                    stop_reason=stop)
+
+    @staticmethod
+    def _run_tools(msg, calls, tools: ToolRunner) -> list[dict]:
+        """Every complete tool call of the reply, in order; failures go back as is_error."""
+        started = time.perf_counter()
+        results = []
+        for b in calls:
+            res = tools.call(b.name, b.input, call_id=b.id)
+            results.append({"type": "tool_result", "tool_use_id": b.id,
+                            "content": json.dumps(res.for_model(), default=str,
+                                                  ensure_ascii=False),
+                            **({"is_error": True} if not res.ok else {})})
+        tools.record_tools((time.perf_counter() - started) * 1000, f"{len(calls)} tool call(s)")
+        return [{"role": "assistant", "content": [_block(b) for b in msg.content]},
+                {"role": "user", "content": results}]

@@ -34,7 +34,13 @@ def cmd_consolidate(args) -> int:
         payload["applied"] = apply_plan(svc, plan, op_ids=args.only).model_dump(mode="json")
 
     def render(p):
-        out = [f"LLM: {llm.mode}", plan.render_diff()]
+        u = plan.usage
+        held = (f" · held to the schema by {u.structured}"
+                + (f" ({u.invalid_replies} invalid reply asked again)" if u.invalid_replies
+                   else "") if u.structured else "")  # invariant 436: which mode ran
+        fallback = getattr(llm, "fallback", None)  # invariant 439
+        out = [f"LLM: {llm.mode}{held}" + (f" · fallback: {fallback}" if fallback else ""),
+               plan.render_diff()]
         if p["applied"] is None:
             out.append("dry run: nothing written")
         else:

@@ -14,6 +14,7 @@ from review.models import Decision, ItemKind, QueueFilter
 from review.queue import history, list_queue, show_item
 
 from ..errors import ScopeError
+from ..llm.judge import second_opinion
 from ..models import FactType
 from . import emit
 from . import out as out_line
@@ -113,6 +114,7 @@ def cmd_list(args) -> int:
 
 def cmd_show(args) -> int:
     detail = show_item(args.runtime.service, args.user, args.item_id)
+    note = second_opinion(args.runtime.llm, detail)  # invariant 440: advice beside the evidence
 
     def render(p):
         item, ev = p["item"], p["evidence"]
@@ -128,9 +130,12 @@ def cmd_show(args) -> int:
                   for t in ev["tombstones"]]
         if ev["plan_id"]:
             lines.append(f"  plan {ev['plan_id']}: {len(ev['plan_events'])} audit events")
+        if p["judge"]:
+            lines.append(f"  {p['judge']['text']}")
         return "\n".join(lines)
 
-    emit(args, detail.model_dump(mode="json"), render)
+    emit(args, {**detail.model_dump(mode="json"),
+                "judge": note.model_dump(mode="json") if note else None}, render)
     return 0
 
 

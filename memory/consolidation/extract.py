@@ -120,3 +120,9 @@ class Usage(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     attempts: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    structured: str = Field("", description="how the model was held to the schema: "
+                                            "forced_tool or json_schema (issue 29)")
+    invalid_replies: int = Field(0, description="replies that failed the schema and were "
+                                                "asked again (at most one)")

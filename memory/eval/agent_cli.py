@@ -1,4 +1,4 @@
-"""`memdesk eval agent [--data F] [--split tune|heldout|blind|all] [--agent offline|anthropic]
+"""`memdesk eval agent [--data F] [--split tune|heldout|blind|all] [--agent offline|anthropic|openai]
 [--misses] [--ids a,b] [--workdir D]`. `all` is the tuning splits (tune and held out) of the file, or its blind split when
 it holds nothing else; a blind split is never pooled with them (invariant 150)."""
 
@@ -17,8 +17,9 @@ def register(esub, common) -> None:
                         "tests/data/statements_blind.jsonl with --split blind)")
     p.add_argument("--split", choices=["tune", "heldout", "blind", "all"], default="all",
                    help="blind: tests/data/statements_blind.jsonl, frozen, reported apart")
-    p.add_argument("--agent", choices=["offline", "anthropic"], default="offline",
-                   help="anthropic needs ANTHROPIC_API_KEY (costs money; never in CI)")
+    p.add_argument("--agent", choices=["offline", "anthropic", "openai"], default="offline",
+                   help="anthropic needs ANTHROPIC_API_KEY (costs money; never in CI); openai "
+                        "needs MEMDESK_OPENAI_BASE_URL and MEMDESK_OPENAI_MODEL")
     p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run (default minilm)")
     p.add_argument("--misses", action="store_true", help="list the statements scored wrong")
     p.add_argument("--ids", default=None,

@@ -35,6 +35,7 @@ from ..service import MemoryService
 from ..stores import open_store
 from ..text import normalise
 from ..tools import TIME_WORDS
+from ..trace import TokenUsage
 
 DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "statements.jsonl"
 BLIND_PATH = DATA_PATH.with_name("statements_blind.jsonl")
@@ -166,6 +167,9 @@ class AgentEvalReport(BaseModel):
     seconds: float
     splits: dict[str, SplitScore]
     cases: list[CaseResult]
+    usage: TokenUsage = Field(default_factory=TokenUsage,
+                              description="every turn's model usage summed, cache tokens apart "
+                                          "(invariant 435)")
     gates: dict[str, float] = {"precision": PRECISION_GATE, "recall": RECALL_GATE}
     passed: bool
 
@@ -396,6 +400,7 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
     templates = seeded_templates(tmp, {c.user for c in chosen}, embedder)
     agent = agent_factory()
     results = []
+    usage = TokenUsage()
     try:
         for case in chosen:
             if progress:
@@ -412,6 +417,7 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
                 svc.write_episode(user, h, session_id=f"eval-{case.id}")
             trace = run_turn(svc, user, f"eval-{case.id}", case.text, history=history,
                              agent=agent, consolidation="manual")
+            usage.add(trace.usage)
             preds = predicted_ops(trace)
             tp, fp, fn = score_case(case.expect, preds, given_ids)
             results.append(CaseResult(id=case.id, split=case.split, user=case.user,
@@ -432,7 +438,7 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
         by_split["all"] = _score(tuned)
     return AgentEvalReport(mode=getattr(agent, "mode", "?"), embedder=embedder.name, data=data,
                            said_at=EVAL_NOW, seconds=round(time.perf_counter() - started, 1),
-                           splits=by_split, cases=results,
+                           splits=by_split, cases=results, usage=usage,
                            passed=all(s.passed for s in by_split.values()))
 
 
@@ -457,6 +463,10 @@ def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
         lines.append(f"| {name} | {s.active_precision:.3f} ({c.active_right}/{c.active}) | "
                      f"{s.all_recall:.3f} ({c.labels_met_any}/{c.labels}) | {c.garbled} | "
                      f"{c.denials_handled}/{c.denials} | {c.kin_on_user} |")
+    u = report.usage
+    lines += ["", f"Model usage: {u.calls} calls, {u.input_tokens} input tokens, "
+                  f"{u.output_tokens} output tokens, cache write {u.cache_creation_input_tokens}"
+                  f" / read {u.cache_read_input_tokens}, {u.retries} retried attempts"]
     lines += ["", "Wrong writes by kind (invariant 213):", ""]
     for name, s in report.splits.items():
         kinds = ", ".join(f"{k} {n}" for k, n in s.wrong.items()) or "none"

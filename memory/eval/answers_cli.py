@@ -17,8 +17,9 @@ def register(esub, common) -> None:
     p.add_argument("--split", choices=["tune", "heldout", "all"], default="all",
                    help="ask only this split's questions (default all; each split's rate is "
                         "printed apart)")
-    p.add_argument("--agent", choices=["offline", "anthropic"], default="offline",
-                   help="anthropic needs ANTHROPIC_API_KEY (costs money; never in CI)")
+    p.add_argument("--agent", choices=["offline", "anthropic", "openai"], default="offline",
+                   help="anthropic needs ANTHROPIC_API_KEY (costs money; never in CI); openai "
+                        "needs MEMDESK_OPENAI_BASE_URL and MEMDESK_OPENAI_MODEL")
     p.add_argument("--embedder", help="override MEMDESK_EMBEDDER for this run (default minilm)")
     p.add_argument("--misses", action="store_true", help="list the questions answered wrong")
     p.add_argument("--ids", default=None, help="comma-separated question ids: ask only these")
