@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ..answering import lexicon as lx
@@ -113,6 +114,7 @@ class Answering:
                                                     "include_superseded": False,
                                                     "include_catalog": False, "k": MAX_HITS}).hits
             hits = res.hits + more + list(inp.pre_recall.hits)
+            q = _respelled(q, hits)
             said.append((_dated_answer(q, hits, window) if window else None)
                         or self._answer(q, hits, history))
         tools.record_tools((time.perf_counter() - started) * 1000, "recall for questions")
@@ -121,165 +123,39 @@ class Answering:
                  said[i - 1].startswith(intro) else a) for i, a in enumerate(said)]
 
     def _answer(self, q: str, hits, history: bool) -> str:
-
-        q = _rephrase(q)
-        direct = _question_terms(q, synonyms=False)
-        # The general lexicon's other words too ("allergic" ~ "allergy"), scored at half.
-        want = _question_terms(q) | set(expansions(direct, 1.0))
-        # "What's my partner's name?" is about the partner: a fact sharing only a generic word
-        # ("name") does not answer it.
-        focus = want - _GENERIC_Q if want - _GENERIC_Q else want
-        # Invariant 228: the name of one of the user's people or pets said in lower case is
-        # still that name ("who looks after mochi?"), never an ordinary word ("drive").
-        asked_names = identifiers(q) | (_kin_names(hits) & frozenset(_words(q)))
-        # Invariant 186: the question's own attribute, not a compound's word ("smart home hub",
-        # "home airport", "work laptop") nor a verb beside another asked noun ("what shifts do
-        # I work?"). "Where do I work?" is answered by "... a field service manager at Nordwind".
-        asked_slots = _asked_slots(q, direct, asked_names)
-        rels = _asked_relations(q)
-        yesno = bool(_YESNO.match(q.strip()))
-        content = direct - _LIGHT - _SLOT_VERBS - _GENERIC_Q - _TIMEY
-        # "my flight got cancelled: what do I usually do?" asks for a routine (invariant 223)
-        howto = bool(_HOWTO.search(q) or _ROUTINE.search(q))
-        seen, facts, books, docs = set(), [], [], []
-        if history:
-            # A version of a chain answers with its chain: "Senior backend engineer at Helio"
-            # shares no word with "where have I worked?", its successor "Works as ..." does.
-            facts_in = [h for h in hits if h.kind == "semantic"]
-            chained = {h.id for c in _chains(_unique(facts_in))
-                       if any(want & focus & terms(m.text)
-                              or asked_slots & answered_slots(m.text, m.fact_type) for m in c)
-                       for h in c}
-            facts = [h for h in _unique(facts_in) if h.id in chained]
-            seen = {h.id for h in facts_in}
-        # Invariant 181: what the user has or owns answers a question about belongings; it is
-        # admitted, never a filter (the hub "is a Home Assistant Green" stays in the list).
-        belongings = _POSSESSION if _belongings_q(q) and not history else frozenset()
-        light = _LIGHT | _GENERIC_Q
-        for h in hits:
-            if h.id in seen:
-                continue
-            seen.add(h.id)
-            # A name in the memory matches only a name in the question: "what do I drive?" is
-            # not answered by "... backs up to Google Drive".
-            overlap = want & (terms(h.text) - (identifiers(h.text) - asked_names))
-            rel = relative_of(h.text) if h.kind == "semantic" else None
-            if rel and not (terms(rel) & rels
-                            or asked_names & identifiers(" x " + h.text)
-                            or _names_said(q, h.text)):
-                # invariant 180: about a relative, and the question is not; a name of the
-                # memory said in lower case still names it ("who looks after mochi?", inv. 228)
-                continue
-            if h.kind == "semantic" and (history or h.state == "active") and (
-                    overlap & focus or asked_slots & answered_slots(h.text, h.fact_type)
-                    or _kind_hit(q, h.text) or (rels and _about(h.text, rels))
-                    or (h.fact_type == "world"  # things, not an allergy or a tax number
-                        and belongings & answered_slots(h.text, h.fact_type))):
-                facts.append(h)
-            elif h.kind == "procedural" and len(overlap - light) >= 2 and overlap & direct - light:
-                books.append(h)
-            elif (h.kind == "catalog" and len(overlap - light) >= 2 and overlap & direct - light
-                  and howto):
-                docs.append(h)
-        # "on call": "call" is the asked thing here, not the generic "called"
-        past = _past_scoped(q, hits, content | (direct & _stems("call")), asked_slots) \
-            if _PAST_Q.search(q) and not yesno else None  # a yes/no: invariant 189
-        if past:
-            return past
-        told = _history(facts, direct, asked_slots, q, content) if history else None
-        if told:
-            return told
-        stopped = _no_longer(q, direct - _LIGHT - _GENERIC_Q - _FILLER, asked_names, hits) if yesno and _STILL.search(q) else None
-        if stopped:
-            return stopped
+        a = _ask(q, hits, history)
+        facts, books, docs = _candidates(a, hits)
+        early = _history_answer(a, facts, hits)
+        if early:
+            return early
         if history:  # no version changed: what is on record now answers
             facts = [h for h in facts if h.state == "active"]
-        people = frozenset(n for n in asked_names & direct if not any(c.isdigit() for c in n))
-        slotted = [h for h in facts if asked_slots & answered_slots(h.text, h.fact_type)]
-        if yesno and asked_slots & _SINGLE and slotted and not rels and not (
-                asked_names & _kin_names(hits)):  # "is Tom still working from home?" (inv. 228)
+        slotted = [h for h in facts if a.asked_slots & answered_slots(h.text, h.fact_type)]
+        if a.yesno and a.asked_slots & _SINGLE and slotted and not a.rels and not (
+                a.asked_names & _kin_names(hits)):  # "is Tom still working from home?" (inv. 228)
             # Invariant 189: "do I still work at Parcelbird?" is answered by the employer on
             # record: a single-valued attribute holding something else is a no.
-            return _yes_no(content, q, slotted[:3], [_said_now(h, q) for h in slotted[:3]],
+            return _yes_no(a.content, a.q, slotted[:3], [_said_now(h, a.q) for h in slotted[:3]],
                            single=True)
-        if howto and (books or docs):
+        if a.howto and (books or docs):
             # Invariant 186: a how-to question is answered by what worked before and the help
             # page; the user's own facts come first only when they hold every asked word
             # ("how do I back up Home Assistant?": it backs up nightly to Google Drive).
-            mine = [h for h in facts if content and content <= terms(h.text) | identifiers(h.text)]
+            mine = [h for h in facts
+                    if a.content and a.content <= terms(h.text) | identifiers(h.text)]
             if mine:
-                intro = sentence("From what you've told me: " + join([_said_now(h, q)
+                intro = sentence("From what you've told me: " + join([_said_now(h, a.q)
                                                                     for h in mine[:2]]))
                 return intro + " " + self._howto(books, docs)
-        else:
-            named = [h for h in facts if people & identifiers(" x " + h.text)]
-            if named:  # "where does Tom work?": the memories about Tom, not every job
-                facts = named
-            elif yesno and not all(_held(n, _names_in(facts)) for n in people):
-                # Invariant 187: "Is Jonas my team lead?" with no Jonas on record: nothing
-                # answers it, whatever else the lead is.
-                facts = []
-            if rels and not named:
-                # Invariant 187: a question about a relative ("where does my sister live?") is
-                # answered by what is on record about that relative, never by the user's own
-                # facts; with nothing about them, nothing answers.
-                facts = [h for h in facts if _about(h.text, rels)]
-                now = [h for h in facts if not _WAS.search(h.text)]
-                if now:  # invariant 228: "who's my team lead?" is the lead now, not a past one
-                    facts = now
-            else:
-                slotted = [h for h in facts if asked_slots & answered_slots(h.text, h.fact_type)]
-                if slotted:  # "where do I live?" is answered by where you live, nothing else
-                    facts = slotted
-                elif asked_slots:
-                    # Invariant 180: nothing on record fills the attribute asked for ("what is
-                    # my address?" after it was forgotten): only a memory holding a word the
-                    # user said answers; "your brother lives in Oslo" shares only a synonym.
-                    facts = [h for h in facts if direct & focus & terms(h.text)]
-                head = _head_noun(q)
-                if head and not asked_slots and not any(_names_head(head, q, h.text)
-                                                        for h in facts):
-                    # Invariant 227: "what's my home airport?" with no airport on record:
-                    # a memory sharing only "home" is no answer; nothing on record is.
-                    facts = []
-            if belongings and _CATEGORY_Q.search(q):
-                # invariant 171: every thing had, from all that was recalled; none: no answer
-                facts = _category_listing(q, _unique(hits))
-            elif belongings and _names_a_kind(q):
-                # invariant 241: "what pets do I have?" is answered by pets, never by whatever
-                # else is had; with no pet on record, nothing answers
-                facts = [h for h in facts
-                         if (_kind_hit(q, h.text) or (direct - _LIGHT - _GENERIC_Q) & terms(h.text))
-                         and (_POSSESSION & answered_slots(h.text, h.fact_type)
-                              or _USES.match(h.text) or _THING_IS.match(h.text))
-                         and not _NOT_HAD.match(h.text)]
-            if facts and not _ABOUT.search(q) and not (belongings and _CATEGORY_Q.search(q)):
-                # Invariant 186: the memories that answer best, not every one sharing a word:
-                # "what shell do I use?" is the fish shell, not everything else you use.
-                # The user's own name for an asked thing ("the robot vacuum" is "the Roborock"
-                # of "Has a Roborock S8 robot vacuum") counts as asked.
-                sources = {h.id for h in facts if len(direct & terms(h.text) - _LIGHT) >= 2}
-                alias = frozenset().union(*(identifiers(h.text) for h in facts
-                                            if h.id in sources)) - asked_names
-                scores = {h.id: _score(h, q, direct, want, asked_slots, asked_names)
-                          + (h.id not in sources and bool(alias & identifiers(h.text)))
-                          # "who looks after Pip?" asks for a person: a memory naming one of
-                          # the user's people other than the asked ones (invariant 228)
-                          + 2 * bool(_WHO.match(q) and _kin_names([h]) - asked_names)
-                          for h in facts}
-                best = max(scores.values())
-                # Half a point short still answers when it holds a word the user said; a
-                # synonym alone never does ("shell" ~ "terminal" is not the Gruvbox theme).
-                facts = [h for h in facts if scores[h.id] >= best or (
-                    scores[h.id] >= best - 0.5 and direct & terms(h.text) - _LIGHT)]
-            names = _user_names(hits)
-            listing = [_said_now(h, q, names) for h in facts[:6]]
-            if listing:
-                if yesno:
-                    return _yes_no(content, q, facts[:6], listing)
-                return sentence("From what you've told me: " + join(listing))
-            if yesno:
-                return "I have nothing on record that says so."
+            return self._howto(books, docs)
+        facts = _best(a, _narrow(a, facts, hits), hits)
+        listing = [_said_now(h, a.q, _user_names(hits)) for h in facts[:6]]
+        if listing:
+            if a.yesno:
+                return _yes_no(a.content, a.q, facts[:6], listing)
+            return sentence("From what you've told me: " + join(listing))
+        if a.yesno:
+            return "I have nothing on record that says so."
         return self._howto(books, docs)
 
     @staticmethod
@@ -311,6 +187,198 @@ _ROLE_START = re.compile(r"^(?:(?:senior|junior|lead|principal|staff|head|chief|
                          r"deputy|trainee|freelance)\s+)*(?:\w+\s+){0,2}?(?:"
                          + "|".join(sorted(lx.ROLE_WORDS, key=len, reverse=True)) + r")\b",
                          re.IGNORECASE)
+
+
+def _respelled(q: str, hits) -> str:
+    """A name typed in lower case is the name the memories spell with a capital ("when do i
+    get back from kochi" asks about Kochi): those words take the memories' spelling."""
+    names: dict[str, str] = {}
+    plain: set[str] = set()
+    for h in hits:
+        raws = h.text.split()
+        for i, raw in enumerate(raws):
+            token = raw.strip(".,;:!?()[]\"'")
+            near = [r.strip(".,;:!?()[]\"'") for r in raws[max(0, i - 1):i] + raws[i + 1:i + 2]]
+            alone = not any(w[:1].isupper() for w in near)  # "Kochi", not "Google Drive"
+            if i and token[:1].isupper() and token[1:].islower() and len(token) > 2 and alone:
+                names.setdefault(token.lower(), token)
+            elif token.islower():
+                plain.add(token)
+    # only words the memories never write in lower case: "Kochi", not "Home" of "Home Assistant"
+    return re.sub(r"[\w']+", lambda m: m.group(0) if m.group(0) in plain
+                  else names.get(m.group(0), m.group(0)), q)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What a question asks, read once: its words, the attributes, people and relations it
+    names, and whether it asks yes/no, for history or how to do something."""
+
+    q: str
+    direct: frozenset
+    want: frozenset
+    focus: frozenset
+    asked_names: frozenset
+    asked_slots: frozenset
+    rels: frozenset
+    yesno: bool
+    content: frozenset
+    howto: bool
+    history: bool
+    belongings: frozenset
+
+
+def _ask(q: str, hits, history: bool) -> _Asked:
+    q = _rephrase(q)
+    direct = frozenset(_question_terms(q, synonyms=False))
+    # The general lexicon's other words too ("allergic" ~ "allergy"), scored at half.
+    want = frozenset(_question_terms(q)) | frozenset(expansions(direct, 1.0))
+    # "What's my partner's name?" is about the partner: a fact sharing only a generic word
+    # ("name") does not answer it.
+    focus = want - _GENERIC_Q if want - _GENERIC_Q else want
+    # Invariant 228: the name of one of the user's people or pets said in lower case is
+    # still that name ("who looks after mochi?"), never an ordinary word ("drive").
+    asked_names = identifiers(q) | (_kin_names(hits) & frozenset(_words(q)))
+    return _Asked(
+        q=q, direct=direct, want=want, focus=focus, asked_names=asked_names,
+        # Invariant 186: the question's own attribute, not a compound's word ("smart home
+        # hub", "home airport", "work laptop") nor a verb beside another asked noun.
+        asked_slots=frozenset(_asked_slots(q, set(direct), asked_names)),
+        rels=_asked_relations(q), yesno=bool(_YESNO.match(q.strip())),
+        content=direct - _LIGHT - _SLOT_VERBS - _GENERIC_Q - _TIMEY,
+        # "my flight got cancelled: what do I usually do?" asks for a routine (invariant 223)
+        howto=bool(_HOWTO.search(q) or _ROUTINE.search(q)), history=history,
+        # Invariant 181: what the user has or owns answers a question about belongings; it is
+        # admitted, never a filter (the hub "is a Home Assistant Green" stays in the list).
+        belongings=_POSSESSION if _belongings_q(q) and not history else frozenset())
+
+
+def _candidates(a: _Asked, hits) -> tuple[list, list, list]:
+    """(facts, playbooks, help pages) that may answer: sharing an asked word, filling the asked
+    attribute, of the asked kind, about the asked relative; history brings whole chains."""
+    seen: set[str] = set()
+    facts: list = []
+    books: list = []
+    docs: list = []
+    if a.history:
+        # A version of a chain answers with its chain: "Senior backend engineer at Helio"
+        # shares no word with "where have I worked?", its successor "Works as ..." does.
+        facts_in = [h for h in hits if h.kind == "semantic"]
+        chained = {h.id for c in _chains(_unique(facts_in))
+                   if any(a.want & a.focus & terms(m.text)
+                          or a.asked_slots & answered_slots(m.text, m.fact_type) for m in c)
+                   for h in c}
+        facts = [h for h in _unique(facts_in) if h.id in chained]
+        seen = {h.id for h in facts_in}
+    light = _LIGHT | _GENERIC_Q
+    for h in hits:
+        if h.id in seen:
+            continue
+        seen.add(h.id)
+        # A name in the memory matches only a name in the question: "what do I drive?" is
+        # not answered by "... backs up to Google Drive".
+        overlap = a.want & (terms(h.text) - (identifiers(h.text) - a.asked_names))
+        rel = relative_of(h.text) if h.kind == "semantic" else None
+        if rel and not (terms(rel) & a.rels or a.asked_names & identifiers(" x " + h.text)
+                        or _names_said(a.q, h.text)):
+            # invariant 180: about a relative, and the question is not; a name of the
+            # memory said in lower case still names it ("who looks after mochi?", inv. 228)
+            continue
+        if h.kind == "semantic" and (a.history or h.state == "active") and (
+                overlap & a.focus or a.asked_slots & answered_slots(h.text, h.fact_type)
+                or _kind_hit(a.q, h.text) or (a.rels and _about(h.text, a.rels))
+                or (h.fact_type == "world"  # things, not an allergy or a tax number
+                    and a.belongings & answered_slots(h.text, h.fact_type))):
+            facts.append(h)
+        elif h.kind == "procedural" and len(overlap - light) >= 2 and overlap & a.direct - light:
+            books.append(h)
+        elif (h.kind == "catalog" and len(overlap - light) >= 2 and overlap & a.direct - light
+              and a.howto):
+            docs.append(h)
+    return facts, books, docs
+
+
+def _history_answer(a: _Asked, facts: list, hits) -> str | None:
+    """An answer about the past: a past place or time, a chain that changed, or what stopped."""
+    if _PAST_Q.search(a.q) and not a.yesno:  # a yes/no keeps the history rule (invariant 189)
+        # "on call": "call" is the asked thing here, not the generic "called"
+        past = _past_scoped(a.q, hits, a.content | (a.direct & _stems("call")), a.asked_slots)
+        if past:
+            return past
+    told = _history(facts, set(a.direct), set(a.asked_slots), a.q, a.content) \
+        if a.history else None
+    if told:
+        return told
+    if a.yesno and _STILL.search(a.q):
+        return _no_longer(a.q, a.direct - _LIGHT - _GENERIC_Q - _FILLER, a.asked_names, hits)
+    return None
+
+
+def _narrow(a: _Asked, facts: list, hits) -> list:
+    """Only the facts about what was asked: the named person, the asked relative, the asked
+    attribute, the asked kind of thing (invariants 171, 180, 187, 227, 228, 241)."""
+    people = frozenset(n for n in a.asked_names & a.direct if not any(c.isdigit() for c in n))
+    named = [h for h in facts if people & identifiers(" x " + h.text)]
+    if named:  # "where does Tom work?": the memories about Tom, not every job
+        facts = named
+    elif a.yesno and not all(_held(n, _names_in(facts)) for n in people):
+        # Invariant 187: "Is Jonas my team lead?" with no Jonas on record: nothing answers it.
+        facts = []
+    if a.rels and not named:
+        # Invariant 187: a question about a relative is answered by what is on record about
+        # that relative, never by the user's own facts; with nothing about them, nothing.
+        facts = [h for h in facts if _about(h.text, a.rels)]
+        now = [h for h in facts if not _WAS.search(h.text)]
+        if now:  # invariant 228: "who's my team lead?" is the lead now, not a past one
+            facts = now
+    else:
+        slotted = [h for h in facts if a.asked_slots & answered_slots(h.text, h.fact_type)]
+        if slotted:  # "where do I live?" is answered by where you live, nothing else
+            facts = slotted
+        elif a.asked_slots:
+            # Invariant 180: nothing on record fills the attribute asked for: only a memory
+            # holding a word the user said answers.
+            facts = [h for h in facts if a.direct & a.focus & terms(h.text)]
+        head = _head_noun(a.q)
+        if head and not a.asked_slots and not any(_names_head(head, a.q, h.text) for h in facts):
+            # Invariant 227: "what's my home airport?" with no airport on record: nothing is.
+            facts = []
+    if a.belongings and _CATEGORY_Q.search(a.q):
+        # invariant 171: every thing had, from all that was recalled; none: no answer
+        return _category_listing(a.q, _unique(hits))
+    if a.belongings and _names_a_kind(a.q):
+        # invariant 241: "what pets do I have?" is answered by pets, never by whatever
+        # else is had; with no pet on record, nothing answers
+        facts = [h for h in facts
+                 if (_kind_hit(a.q, h.text) or (a.direct - _LIGHT - _GENERIC_Q) & terms(h.text))
+                 and (_POSSESSION & answered_slots(h.text, h.fact_type)
+                      or _USES.match(h.text) or _THING_IS.match(h.text))
+                 and not _NOT_HAD.match(h.text)]
+    return facts
+
+
+def _best(a: _Asked, facts: list, hits) -> list:
+    """Invariant 186: the memories that answer best, not every one sharing a word ("what shell
+    do I use?" is the fish shell, not everything else you use)."""
+    if not facts or _ABOUT.search(a.q) or (a.belongings and _CATEGORY_Q.search(a.q)):
+        return facts
+    # The user's own name for an asked thing ("the robot vacuum" is "the Roborock" of "Has a
+    # Roborock S8 robot vacuum") counts as asked.
+    sources = {h.id for h in facts if len(a.direct & terms(h.text) - _LIGHT) >= 2}
+    alias = frozenset().union(*(identifiers(h.text) for h in facts
+                                if h.id in sources)) - a.asked_names
+    scores = {h.id: _score(h, a.q, set(a.direct), set(a.want), set(a.asked_slots),
+                           a.asked_names)
+              + (h.id not in sources and bool(alias & identifiers(h.text)))
+              # "who looks after Pip?" asks for a person: a memory naming one of the user's
+              # people other than the asked ones (invariant 228)
+              + 2 * bool(_WHO.match(a.q) and _kin_names([h]) - a.asked_names)
+              for h in facts}
+    best = max(scores.values())
+    # Half a point short still answers when it holds a word the user said; a synonym alone
+    # never does ("shell" ~ "terminal" is not the Gruvbox theme).
+    return [h for h in facts if scores[h.id] >= best or (
+        scores[h.id] >= best - 0.5 and a.direct & terms(h.text) - _LIGHT)]
 
 
 def _article(said: str) -> str:

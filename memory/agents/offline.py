@@ -80,7 +80,7 @@ class OfflineAgent(Answering):
         if reading.operations:
             said += self._apply(reading, tools, changed)
         said += [_not_on_record(r) for r in reading.unresolved]
-        questions = [r.clause for r in reading.questions]
+        questions = _questions_of(reading)
         if questions:
             # never answer from a fact this turn replaced, retracted or forgot (invariant 536)
             kept = [h for h in inp.pre_recall.hits if h.id not in changed]
@@ -172,6 +172,21 @@ def _not_on_record(r: Reading) -> str:
     if r.kind == "forget":
         return f"I have nothing to forget about {target}."
     return f"I have nothing on record saying you had {target}, so I haven't changed anything."
+
+
+def _questions_of(reading: MessageReading) -> list[str]:
+    """The questions of a message as the answerer reads them: with their question mark, and a
+    bare "how many?" with the clause before it ("motion sensors — how many?")."""
+    out = []
+    for i, r in enumerate(reading.readings):
+        if r.kind != "question":
+            continue
+        q = r.clause.rstrip() if r.clause.rstrip().endswith("?") else r.clause.rstrip(" .!") + "?"
+        prev = reading.readings[i - 1] if i else None
+        if len(q.split()) <= 3 and prev is not None and prev.kind != "question":
+            q = f"{prev.clause.rstrip(' .,;:')} {q}"
+        out.append(q)
+    return out
 
 
 def _nothing(reading: MessageReading) -> str:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from ..slots import SLOTS, kind_of, render
 from ..text import stem
-from ..when import Tense, dates_in, strip_dates
+from ..when import Tense, When, dates_in, strip_dates
 from .model import Reading
 from .tables import Cue, cues, phrase_set, word_list, words
 
@@ -193,75 +193,107 @@ def _span(toks: list[Tok], a: int, b: int, clause: str) -> str:
 
 
 def value_after(toks: list[Tok], at: int, shape: str, clause: str) -> str:
-    """The value a row's shape allows from token `at` on."""
-    n = len(toks)
-    if at >= n:
+    """The value a row's shape allows from token `at` on ("" when the words do not fit it)."""
+    if at >= len(toks):
         return ""
     if shape in ("place", "org"):
-        j = at
-        if toks[j].low == "the" and shape == "org":
-            j += 1
-        k = j
-        while k < n and k - j < 6:
-            t = toks[k]
-            capital = t.word[:1].isupper() or t.word[:1].isdigit()
-            if k > j and clause[toks[k - 1].end:t.start].strip() in (",", "(", ")", "-", "!", "?"):
-                if not (shape == "place" and capital and k - j <= 2):
-                    break
-            if t.low in _NAME_JOIN and k > j and k + 1 < n and toks[k + 1].word[:1].isupper():
-                k += 1
-                continue
-            if t.low in ("in", "near", "outside") and toks[j].low in ("a", "an") and \
-                    k + 1 < n and toks[k + 1].word[:1].isupper():
-                k += 1  # "a house in Frome"
-                continue
-            if k > j and t.low in word_list("place_stops") and not capital:
+        return _proper_value(toks, at, shape, clause)
+    if shape in _SHORT:
+        return _SHORT[shape](toks, at, clause)
+    value, end = _phrase_value(toks, at, shape, clause)
+    return value if value and _fits(shape, value, toks, at, end) else ""
+
+
+def _proper_value(toks: list[Tok], at: int, shape: str, clause: str) -> str:
+    """A place or an organisation: a proper name ("Bishopston, Bristol", "the NHS", "Stoke
+    on Trent"), or a lower-case one in texting ("leeds"); never a counted noun for an org."""
+    n = len(toks)
+    j = at + 1 if toks[at].low == "the" and shape == "org" else at
+    k = j
+    while k < n and k - j < 6:
+        t = toks[k]
+        capital = t.word[:1].isupper() or t.word[:1].isdigit()
+        if k > j and clause[toks[k - 1].end:t.start].strip() in (",", "(", ")", "-", "!", "?"):
+            if not (shape == "place" and capital and k - j <= 2):
                 break
-            if k == j and t.low in word_list("place_stops") and t.low not in ("a", "an"):
-                return ""
-            if k == j and t.low in ("a", "an") and shape == "org":
-                return ""  # "joined a choir": an organisation is named, not counted
-            if not capital and k > j and toks[j].word[:1].isupper():
-                break  # "Bath now" / "Leeds last month": a lower-case word ends a proper name
+        if t.low in _NAME_JOIN and k > j and k + 1 < n and toks[k + 1].word[:1].isupper():
             k += 1
-        return _span(toks, at if shape == "org" and toks[at].low == "the" else j, k, clause)
-    if shape == "name":
-        k = at
-        while k < n and k - at < 3 and toks[k].low not in word_list("stop_value") and (
-                toks[k].word[:1].isupper() or k == at) and toks[k].low not in word_list("pronouns"):
-            k += 1
-        return _span(toks, at, k, clause)
-    if shape == "swap":  # "from X to Y", "X with Y", "X for Y": the value is Y
-        to = next((k for k in range(at, min(n, at + 8)) if toks[k].low in ("to", "with", "for")),
-                  None)
-        return value_after(toks, to + 1, "thing", clause) if to is not None else ""
-    if shape == "attribute":  # "my terminal is Ghostty": "terminal is Ghostty"
-        is_at = next((k for k in range(at, min(n, at + 4)) if toks[k].low == "is"), None)
-        if is_at is None or is_at == at:
+            continue
+        if t.low in ("in", "near", "outside") and toks[j].low in ("a", "an") and \
+                k + 1 < n and toks[k + 1].word[:1].isupper():
+            k += 1  # "a house in Frome"
+            continue
+        if k > j and t.low in word_list("place_stops") and not capital:
+            break
+        if k == j and t.low in word_list("place_stops") and t.low not in ("a", "an"):
             return ""
-        after = value_after(toks, is_at + 1, "thing", clause)
-        return f"{_span(toks, at, is_at, clause)} is {after}" if after else ""
-    if shape == "name_only":  # "I'm Priyanka": one name and nothing after it but a pause
-        t = toks[at]
-        if (t.word[:1].isupper() and t.low not in word_list("diets") and kind_of(t.low) is None
-                and (at + 1 == n or clause[t.end:toks[at + 1].start].strip() in (",", "!", ".", "-")
-                     or toks[at + 1].low in ("btw", "here", "and"))):
-            return t.word
+        if k == j and t.low in ("a", "an") and shape == "org":
+            return ""  # "joined a choir": an organisation is named, not counted
+        if not capital and k > j and toks[j].word[:1].isupper():
+            break  # "Bath now" / "Leeds last month": a lower-case word ends a proper name
+        k += 1
+    return _span(toks, at if shape == "org" and toks[at].low == "the" else j, k, clause)
+
+
+def _name(toks: list[Tok], at: int, clause: str) -> str:
+    k = at
+    while k < len(toks) and k - at < 3 and toks[k].low not in word_list("stop_value") and (
+            toks[k].word[:1].isupper() or k == at) and toks[k].low not in word_list("pronouns"):
+        k += 1
+    return _span(toks, at, k, clause)
+
+
+def _swap(toks: list[Tok], at: int, clause: str) -> str:
+    """"from X to Y", "X with Y", "X for Y": the value is Y."""
+    to = next((k for k in range(at, min(len(toks), at + 8))
+               if toks[k].low in ("to", "with", "for")), None)
+    return value_after(toks, to + 1, "thing", clause) if to is not None else ""
+
+
+def _attribute(toks: list[Tok], at: int, clause: str) -> str:
+    """"my terminal is Ghostty": "terminal is Ghostty"."""
+    is_at = next((k for k in range(at, min(len(toks), at + 4)) if toks[k].low == "is"), None)
+    if is_at is None or is_at == at:
         return ""
-    if shape == "years":
-        if toks[at].low.isdigit() and 0 < int(toks[at].low) < 120:
-            return toks[at].low
-        return ""
-    if shape == "diet":
-        for d in sorted(word_list("diets"), key=len, reverse=True):
-            if " ".join(t.low for t in toks[at:at + len(d.split())]) == d:
-                return d
-        return ""
+    after = value_after(toks, is_at + 1, "thing", clause)
+    return f"{_span(toks, at, is_at, clause)} is {after}" if after else ""
+
+
+def _name_only(toks: list[Tok], at: int, clause: str) -> str:
+    """"I'm Priyanka": one name and nothing after it but a pause."""
+    t, n = toks[at], len(toks)
+    if (t.word[:1].isupper() and t.low not in word_list("diets") and kind_of(t.low) is None
+            and (at + 1 == n or clause[t.end:toks[at + 1].start].strip() in (",", "!", ".", "-")
+                 or toks[at + 1].low in ("btw", "here", "and"))):
+        return t.word
+    return ""
+
+
+def _years(toks: list[Tok], at: int, clause: str) -> str:
+    low = toks[at].low
+    return low if low.isdigit() and 0 < int(low) < 120 else ""
+
+
+def _diet(toks: list[Tok], at: int, clause: str) -> str:
+    for d in sorted(word_list("diets"), key=len, reverse=True):
+        if " ".join(t.low for t in toks[at:at + len(d.split())]) == d:
+            return d
+    return ""
+
+
+_SHORT = {"name": _name, "swap": _swap, "attribute": _attribute, "name_only": _name_only,
+          "years": _years, "diet": _diet}
+
+
+def _phrase_value(toks: list[Tok], at: int, shape: str, clause: str) -> tuple[str, int]:
+    """A noun phrase from `at`: up to a stop word, a pause or a new subject; "and" joins a list
+    of things ("a hub and two bulbs"); a capitalised word after a comma names what was said
+    ("two cats, Laddoo and Jalebi"). Returns (value, end index)."""
+    n = len(toks)
     while at < n - 1 and toks[at].low in word_list("lead_adverbs"):
         at += 1
     k = at
-    limit = 8
-    while k < n and k - at < limit:
+    while k < n and k - at < 8:
         t = toks[k]
         gap = clause[toks[k - 1].end:t.start].strip() if k > at else ""
         if k > at and t.low in ("i", "we", "she", "he", "they", "you"):
@@ -270,44 +302,38 @@ def value_after(toks: list[Tok], at: int, shape: str, clause: str) -> str:
         if gap in (",", ";", "(", "-", "!", "?", ":") and not (gap == "," and shape == "fav") \
                 and not appositive:
             break
-        if k > at and _stop_at(toks, k, "stop_value") and not (
-                shape == "fav" and t.low == "is") and not (
-                t.low in ("and", "&") and k + 1 < n and shape in ("thing", "food", "med")
-                and (toks[k + 1].low in _DETERMINERS or toks[k + 1].word[:1].isupper()
-                     or toks[k + 1].low.isdigit())) and not (
-                t.low == "of" and shape in ("thing", "med")):
+        listed = t.low in ("and", "&") and k + 1 < n and shape in ("thing", "food", "med") and (
+            toks[k + 1].low in _DETERMINERS or toks[k + 1].word[:1].isupper()
+            or toks[k + 1].low.isdigit())
+        if k > at and _stop_at(toks, k, "stop_value") and not (shape == "fav" and t.low == "is") \
+                and not listed and not (t.low == "of" and shape in ("thing", "med")):
             break
         k += 1
-    value = _span(toks, at, k, clause)
-    if shape == "role":
-        head = toks[k - 1].low if k > at else ""
-        words_ = {t.low for t in toks[at:k]}
-        if words_ & set(word_list("not_roles")) or not any(
-                head.endswith(s) for s in word_list("role_suffixes")):
-            return ""
-    if shape == "condition" and not any(value.lower().startswith(c)
-                                        for c in word_list("conditions")):
-        return ""
-    if shape == "med" and not any(re.search(r"\b" + re.escape(m) + r"\b|\d\s*mg\b", value.lower())
-                                  for m in word_list("medicines")):
-        return ""
-    if shape == "sport" and not any(value.lower().startswith(s) for s in word_list("sports")):
-        return ""
-    if shape == "club" and not any(re.search(r"\b" + c + r"\b", value.lower())
-                                   for c in word_list("clubs")):
-        return ""
-    if shape == "thing" and toks[at].low.endswith("ed") and not toks[at].word[:1].isupper():
-        return ""  # "got engaged", "got promoted": a participle is no thing one has
-    if shape == "ing" and not toks[at].low.endswith("ing"):
-        return ""
-    if shape == "relation" and toks[at].low not in word_list("relations"):
-        return ""
-    if shape == "service" and not (value.lower() in word_list("services")
-                                   or value[:1].isupper()):
-        return ""
-    if shape == "software" and not value[:1].isupper():
-        return ""
-    return value
+    return _span(toks, at, k, clause), k
+
+
+def _fits(shape: str, value: str, toks: list[Tok], at: int, end: int) -> bool:
+    """Whether a phrase is the kind of value its row's shape names (a role ends in a role word,
+    a medicine names one, a thing is not a participle ...)."""
+    low = value.lower()
+    first = toks[at]
+    checks = {
+        "role": lambda: not ({t.low for t in toks[at:end]} & set(word_list("not_roles")))
+        and any(toks[end - 1].low.endswith(s) for s in word_list("role_suffixes")),
+        "condition": lambda: any(low.startswith(c) for c in word_list("conditions")),
+        "med": lambda: any(re.search(r"\b" + re.escape(m) + r"\b|\d\s*mg\b", low)
+                           for m in word_list("medicines")),
+        "sport": lambda: any(low.startswith(s) for s in word_list("sports")),
+        "club": lambda: any(re.search(r"\b" + c + r"\b", low) for c in word_list("clubs")),
+        # "got engaged", "got promoted": a participle is no thing one has
+        "thing": lambda: not (first.low.endswith("ed") and not first.word[:1].isupper()),
+        "ing": lambda: first.low.endswith("ing"),
+        "relation": lambda: first.low in word_list("relations"),
+        "service": lambda: low in word_list("services") or value[:1].isupper(),
+        "software": lambda: value[:1].isupper(),
+    }
+    check = checks.get(shape)
+    return check() if check else True
 
 
 def attribute_before(toks: list[Tok], at: int, end: int, clause: str) -> str:
@@ -398,18 +424,20 @@ def tense_of(clause: str) -> Tense:
     return "past" if _PAST.search(clause) else "future"
 
 
-def read_clause(clause: str, now: datetime) -> Reading:
-    """One clause, read. Pure."""
+# "wher do i live", "hw much do i pay": a misspelt question word before an auxiliary and "I"
+_AUX = frozenset({"do", "does", "did", "am", "is", "are", "was", "can", "should", "will", "have"})
+
+
+def _speech_act(clause: str, all_toks: list[Tok], lead: int) -> Reading | None:
+    """A question or a request to forget, read before anything else; None for a statement."""
     r = Reading(clause=clause)
-    all_toks = tokens(clause)
-    if not all_toks:
-        return r.model_copy(update={"kind": "nothing", "reason": "no words"})
-    lead = _lead(all_toks)
     toks = all_toks[lead:]
     first = toks[0].low if toks else ""
     asks = first in ("what", "where", "when", "who", "which", "why", "how", "whats",
                      "remind") or (first in word_list("question_starts") and len(toks) > 1
-                                   and toks[1].low in ("i", "you", "we", "my", "me", "there", "it"))
+                                   and toks[1].low in ("i", "you", "we", "my", "me", "there", "it")
+                                   ) or (len(toks) > 2 and toks[1].low in _AUX
+                                         and toks[2].low in ("i", "you", "we"))
     request = any(t.low == "remember" for t in all_toks[:lead])  # "can you remember X?"
     uptalk = clause.rstrip().endswith("?") and not asks and (
         has_phrase(all_toks, "hedges") or request)
@@ -423,23 +451,25 @@ def read_clause(clause: str, now: datetime) -> Reading:
         at = max(_find(stems, p) + len(p) for p in phrase_set("forget") if _find(stems, p) >= 0)
         target = clause[toks[at].start:] if at < len(toks) else ""
         return r.model_copy(update={"kind": "forget", "target": target})
-    subj, after, rel, name = subject(toks, 0)
-    hedged = has_phrase(all_toks, "hedges") or uptalk
-    hypothetical = has_phrase(toks, "hypotheticals")
-    tense = tense_of(clause)
+    return r.model_copy(update={"hedged": uptalk}) if uptalk else None
+
+
+def _dates(clause: str, now: datetime, tense: Tense) -> tuple[When | None, date | None]:
+    """(the phrase that dates the value, the day it stops: "until June")."""
     dated = [w for w in dates_in(clause, now, tense) if w.kind != "rel_season"]
     ends = [w for w in dated if re.search(r"\b(?:until|till|til|up to|through)\s+(?:the\s+)?$",
                                           clause[:w.start], re.IGNORECASE)
             or re.match(r"(?:until|till|til)\b", w.phrase, re.IGNORECASE)]
-    until = ends[0].day if ends else None  # "vegetarian until June": when it stops being true
-    when = next((w for w in dated if w not in ends), None)
-    plain = strip_dates(clause, now)
+    return next((w for w in dated if w not in ends), None), ends[0].day if ends else None
+
+
+def _best_cue(plain: str) -> tuple[tuple[Cue, int, int] | None, str]:
+    """The most specific cue row whose value reads well; else the first that read anything
+    (kept as garbled: counted, never written)."""
     ptoks = tokens(plain)
     plead = _lead(ptoks)
-    psubj, pafter, _, _ = subject(ptoks, plead)
-    found = None
-    value = ""
-    fallback: tuple[tuple[Cue, int, int], str] | None = None
+    _, pafter, _, _ = subject(ptoks, plead)
+    fallback: tuple[tuple[Cue, int, int] | None, str] = (None, "")
     for cue, at, end in match_cues(ptoks, plead, pafter):
         if cue.shape == "attribute_before":
             said = attribute_before(ptoks, at, end, plain)
@@ -450,79 +480,103 @@ def read_clause(clause: str, now: datetime) -> Reading:
         said = _clean_value(said)
         checked = said.split(" is ", 1)[-1] if cue.slot == "attribute" else said
         if said and not check_value(checked):
-            found, value = (cue, at, end), said
-            break
-        if said and fallback is None:
+            return (cue, at, end), said
+        if said and fallback[0] is None:
             fallback = ((cue, at, end), said)
-    if found is None and fallback is not None:
-        found, value = fallback  # read, but garbled: counted and never written
-    denial = has_phrase(toks, "denials") and not (found and found[0].slot in ("avoids", "dislikes"))
-    ending = has_phrase(toks, "endings")
-    r = r.model_copy(update={"subject": subj, "relation": rel, "hedged": hedged,
-                             "when": when.day if when else None, "until": until,
-                             "future": bool(when and when.future) or tense == "future"})
-    pronoun = subj == "other" and not name and first in ("she", "he", "they")
-    if subj == "other" and not name and not pronoun:
-        return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
-    if hypothetical and not (found and found[0].slot in ("allergy", "condition", "medication")
-                             and hedged):
-        return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
-    if denial and subj == "self":
-        # what is denied: the slot value the clause says ("no longer allergic to peanuts,
-        # that was a misdiagnosis"), else the words after the denial
-        target = value if found and value and not check_value(value) \
-            else _denied(toks, after, clause)
-        return r.model_copy(update={"act": "deny", "target": target})
-    if found is None:
-        if ending and subj == "self":
-            target = " ".join(t.word for t in toks[after:]
-                              if t.low not in word_list("function_words"))
-            return r.model_copy(update={"act": "end", "target": target})
-        return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read"})
-    cue, at, end = found
-    if cue.slot == "plan" and when is None:
-        return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date"})
-    act = cue.act
-    if ending and cue.act != "change" and cue.slot not in ("avoids",):
-        act = "end"
-    elif act == "state" and has_phrase(toks, "changes"):
-        act = "change"
-    old = ""
-    if ending and act == "change":  # "gave up guitar, switched to ukulele": what ended is old
-        old = " ".join(t.word for t in toks if t.low not in word_list("function_words")
-                       and t.low not in value.lower().split())
+    return fallback
+
+
+def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str) -> str:
+    """What the clause says the value replaces: "from ZHA", "instead of Drive", or what it
+    says ended ("gave up guitar, switched to ukulele")."""
     m = re.search(r"\b(?:from|instead of|rather than|over|replac\w* (?:the |my |our )?)"
                   r"(?P<old>[\w .+-]{2,40}?)\s*(?:\bto\b|\bwith\b|\bfor\b|\bnow\b|[,.;!?]|$)",
                   plain, re.IGNORECASE)
     if m:
-        old = m.group("old").strip()
-    problem = check_value(value.split(" is ", 1)[-1] if cue.slot == "attribute" else value) \
-        if value else "no value"
-    text = ""
-    if not problem:
-        template = cue.template or SLOTS[cue.slot].template
-        text = template.format(v=value)
-        text = text[:1].upper() + text[1:]
-        if subj in ("relative", "other") and (rel or name):
-            said = text[:1].lower() + text[1:]
-            who = f"{rel.capitalize()} {name}" if rel and name else (rel or "").capitalize() or name
-            text = f"{who.strip()} {said}"
+        return m.group("old").strip()
+    if ending and act == "change":
+        return " ".join(t.word for t in toks if t.low not in word_list("function_words")
+                        and t.low not in value.lower().split())
+    return ""
+
+
+def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, name: str
+               ) -> tuple[str, str]:
+    """(slot, canonical text) of a value read by a cue row, for the user or the person named."""
     slot = cue.slot
+    text = (cue.template or SLOTS[slot].template).format(v=value)
+    text = text[:1].upper() + text[1:]
     named = _AS_MY.search(plain)
-    if named and slot in ("owns", "uses") and text and subj == "self":
+    if named and slot in ("owns", "uses") and subj == "self":
         # "I switched to Helix as my main editor": the thing is named by its role
         text = f"{named.group('k')[:1].upper()}{named.group('k')[1:]} is {value}"
     if slot in ("owns", "uses") and kind_of(value) in ("dog", "cat"):
         slot = "pet"
     if slot == "home" and cue.shape == "swap" and kind_of(value):
         slot = "uses"  # "moved from fish to zsh": a tool, not a town
-        text = SLOTS["uses"].template.format(v=value) if text and subj == "self" else text
+        text = SLOTS["uses"].template.format(v=value)
+    if subj in ("relative", "other") and (rel or name):
+        who = f"{rel.capitalize()} {name}" if rel and name else (rel or "").capitalize() or name
+        text = f"{who.strip()} {text[:1].lower()}{text[1:]}"
+    return slot, text
+
+
+def read_clause(clause: str, now: datetime) -> Reading:
+    """One clause, read: speech act, subject, dates, the best cue row and its value. Pure."""
+    all_toks = tokens(clause)
+    if not all_toks:
+        return Reading(clause=clause, kind="nothing", reason="no words")
+    lead = _lead(all_toks)
+    act_read = _speech_act(clause, all_toks, lead)
+    if act_read is not None and act_read.kind != "statement":
+        return act_read
+    toks = all_toks[lead:]
+    subj, after, rel, name = subject(toks, 0)
+    tense = tense_of(clause)
+    when, until = _dates(clause, now, tense)
+    plain = strip_dates(clause, now)
+    found, value = _best_cue(plain)
+    r = Reading(clause=clause, subject=subj, relation=rel,
+                hedged=has_phrase(all_toks, "hedges") or bool(act_read and act_read.hedged),
+                when=when.day if when else None, until=until,
+                future=bool(when and when.future) or tense == "future")
+    pronoun = subj == "other" and not name and toks[0].low in ("she", "he", "they")
+    if subj == "other" and not name and not pronoun:
+        return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
+    slot_cue = found[0] if found else None
+    if has_phrase(toks, "hypotheticals") and not (
+            slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
+        return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
+    if has_phrase(toks, "denials") and subj == "self" and not (
+            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
+        # what is denied: the slot value the clause says ("no longer allergic to peanuts,
+        # that was a misdiagnosis"), else the words after the denial
+        target = value if slot_cue and value and not check_value(value) \
+            else _denied(toks, after, clause)
+        return r.model_copy(update={"act": "deny", "target": target})
+    ending = has_phrase(toks, "endings")
+    if slot_cue is None:
+        if ending and subj == "self":
+            target = " ".join(t.word for t in toks[after:]
+                              if t.low not in word_list("function_words"))
+            return r.model_copy(update={"act": "end", "target": target})
+        return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read"})
+    if slot_cue.slot == "plan" and when is None:
+        return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date"})
+    act = slot_cue.act
+    if ending and act != "change" and slot_cue.slot != "avoids":
+        act = "end"
+    elif act == "state" and has_phrase(toks, "changes"):
+        act = "change"
+    problem = check_value(value.split(" is ", 1)[-1] if slot_cue.slot == "attribute" else value)
+    slot, text = _fact_text(slot_cue, value, plain, subj, rel, name) if not problem \
+        else (slot_cue.slot, "")
     return r.model_copy(update={
-        "slot": slot, "value": value, "text": text, "act": act, "old_value": old,
-        "person": name, "key": value.split(" is ")[0].lower() if cue.slot == "attribute" else "",
-        "garbled": bool(problem and value), "reason": problem,
-        "target": value, "kind": "statement",
-        **({"reason": "a pronoun subject"} if pronoun and not problem else {})})
+        "slot": slot, "value": value, "text": text, "act": act,
+        "old_value": _old_value(plain, toks, value, ending, act), "person": name,
+        "key": value.split(" is ")[0].lower() if slot_cue.slot == "attribute" else "",
+        "garbled": bool(problem), "target": value, "kind": "statement",
+        "reason": "a pronoun subject" if pronoun and not problem else problem})
 
 
 def render_slot(slot: str, value: str) -> str:
