@@ -27,7 +27,14 @@ from pydantic import BaseModel
 from . import inputs
 from .corrections import bumped, linked, retire, retracted, tombstone_of
 from .credentials import Credential
-from .errors import AccessDenied, ChainError, NotFoundError, TombstoneError, ValidationError
+from .errors import (
+    AccessDenied,
+    ChainError,
+    ConflictError,
+    NotFoundError,
+    TombstoneError,
+    ValidationError,
+)
 from .models import (
     CATALOG,
     PREVIOUSLY_REJECTED,
@@ -42,6 +49,7 @@ from .models import (
     check_actor,
     snapshot,
 )
+from .redaction import Erasure
 from .sensitive import refusal, secret_in
 from .stores.base import (
     AnyMemory,
@@ -59,6 +67,29 @@ from .text import MAX_TEXT_BYTES
 from .values import POSSIBLY_RESTATES, Decision, Verdict
 
 M = TypeVar("M", bound=BaseModel)
+
+# Invariant 451: the store's writing methods. Outside memory/stores/, only this module calls
+# them (tests/test_layers.py fails on any other call) — except the exceptions named below.
+STORE_WRITES = frozenset({"apply", "bump_usage", "redact", "erase_user", "adopt_value_key",
+                          "compact", "bootstrap_user"})
+# Every write that does not go through a Batch, in one place: where it is called, the store
+# method, and why it is no batch operation (tests/test_layers.py checks this list both ways).
+# Not listed because they call no store method: `memdesk es reindex` moves indices on the
+# cluster (memory/stores/elasticsearch/reindex.py: documents copied unchanged, server-side), and
+# `memdesk migrate` restores a history through Batch.restore (its own audit is the copy).
+DIRECT_WRITES: dict[tuple[str, str], str] = {
+    ("memory/cli/es.py", "bootstrap_user"):
+        "Elasticsearch API keys and roles for reading, not data; `memdesk es bootstrap-users` "
+        "is an administrator's command on the cluster itself",
+    ("memory/eval/stress.py", "apply"):
+        "the stress suite applies a batch's own operations to inject a crash or a stale "
+        "revision mid-transaction (its events are built by a Batch)",
+    ("bench/bench_forget.py", "redact"): "benchmark of the store's redaction itself",
+    ("bench/bench_forget.py", "compact"): "benchmark of the store's compaction itself",
+    ("bench/bench_es.py", "apply"): "benchmark fixtures loaded in bulk",
+    ("bench/bench_embedded.py", "apply"): "benchmark fixtures loaded in bulk",
+    ("bench/bench_desk.py", "apply"): "benchmark fixtures loaded in bulk",
+}
 
 # (user_id, text, tombstones created in this batch) -> refuse / review / accept (memory/values.py)
 TombstoneGate = Callable[[str, str, list[Tombstone]], Verdict]
@@ -131,6 +162,12 @@ class Batch:
         self._docs: dict[tuple[MemoryKind, str], AnyMemory | None] = {}  # this batch's view
         self._checked: list[Fact] = []  # facts activated here: re-checked against new tombstones
         self.held: dict[str, Verdict] = {}  # facts held for review (or flagged), by id
+        self._erasures: list[Erasure] = []  # texts redacted at commit, before the deletes
+        self._erase_event: AuditEvent | None = None  # a whole user erased at commit
+        self._compact = False
+        self.redacted: dict[str, int] = {}  # counts of the redaction done at commit
+        self.erased: dict[str, int] = {}  # counts of the erasure done at commit
+        self.residue: list[str] = []  # where erased text may linger after compaction
         self.committed = False
 
     # reads through the batch ----------------------------------------------------------------
@@ -451,6 +488,59 @@ class Batch:
                   after=cred.public(), reason=reason)
         return cred
 
+    # erasure (invariants 66, 67 and 450) -----------------------------------------------------
+    def check_revisions(self, docs: Iterable[AnyMemory]) -> None:
+        """Each record must still be at the revision read, before anything irreversible is
+        prepared (a forget's redaction): a conflict now changes nothing (invariant 450)."""
+        for doc in docs:
+            cur = self.get(doc.kind, doc.id)
+            if cur is None or cur.rev != doc.rev:
+                raise ConflictError(f"{doc.kind.value} {doc.id} changed since it was read",
+                                    target_id=doc.id)
+
+    def _revisions_hold(self) -> None:
+        """The deletes and updates of this batch still find the revisions they expect."""
+        assert self.store is not None
+        for op in self.ops:
+            if isinstance(op, DeleteMemory | UpdateMemory):
+                kind = op.kind if isinstance(op, DeleteMemory) else op.doc.kind
+                owner = None if kind == MemoryKind.CATALOG else self.user_id
+                rid = op.id if isinstance(op, DeleteMemory) else op.doc.id
+                cur = self.store.get(kind, owner, rid)
+                if cur is not None and op.expected_rev is not None \
+                        and cur.rev != op.expected_rev:
+                    raise ConflictError(f"{kind.value} {rid} changed since it was read",
+                                        target_id=rid)
+
+    def value_key(self) -> bytes:
+        """The store's secret for keyed hashes of forgotten values, created on first use —
+        only once this batch's actor may forget here (invariant 450)."""
+        self._check("forget")
+        if self.store is None:
+            raise ValidationError("this batch has no store: it only records operations")
+        key = self.store.value_key(create=True)
+        assert key is not None  # created above
+        return key
+
+    def erase_text(self, erasure: Erasure) -> None:
+        """Redact these texts from the user's audit snapshots and tombstones at commit, after
+        every check of this batch passed and just before its deletes (invariants 66, 450)."""
+        if erasure.user_id != self.user_id:
+            raise ValidationError(f"an erasure of {erasure.user_id!r} in a batch of "
+                                  f"{self.user_id!r}")
+        self._check("forget", sorted(erasure.ids))
+        self._erasures.append(erasure)
+        self._compact = True
+
+    def erase_user(self, *, after: dict[str, Any]) -> AuditEvent:
+        """Erase everything this batch's user owns at commit, leaving one `erase_user` event
+        (invariant 67); nothing else may share the batch."""
+        targets: list[str] = []
+        self.require("erase_user", targets)
+        self._erase_event = self._event("erase_user", targets, after=after)
+        self._compact = True
+        return self._erase_event
+
     # loading history as it was (seeding, migration, import) ---------------------------------
     def restore(self, item: AnyMemory | Tombstone | AuditEvent | Credential, *,
                 on_dead: OnDead = "allow") -> None:
@@ -475,6 +565,23 @@ class Batch:
             self.ops.append(PutMemory(doc=item))
             self._docs[(item.kind, item.id)] = item
 
+    def adopt_value_key(self, source: Store) -> None:
+        """Migration: take the source store's secret, so forgotten values stay refused in the
+        copy (invariant 66); a target with another secret of its own is refused."""
+        self._check("restore")
+        if self.store is None:
+            raise ValidationError("this batch has no store: it only records operations")
+        key = source.value_key()
+        if key is None:
+            return
+        have = self.store.value_key()
+        if have is None:
+            self.store.adopt_value_key(key)
+        elif have != key:
+            raise ValidationError("the target already has another value key (it has forgotten "
+                                  "values of its own): migrate into a fresh prefix "
+                                  "(MEMDESK_ES_PREFIX)")
+
     def restore_watermark(self, user_id: str, name: str, value: str,
                           expected: str | None = None) -> None:
         self.ops.append(SetWatermark(user_id=user_id, name=name, value=value, expected=expected))
@@ -486,9 +593,22 @@ class Batch:
             raise ChainError("this batch was already applied")
         if self.store is None:
             raise ValidationError("this batch has no store: it only records operations")
+        if self._erase_event is not None:
+            if self.ops or self._erasures:
+                raise ValidationError("erasing a user is a batch of its own")
+            self.erased = self.store.erase_user(self.user_id, self._erase_event)
+        if self._erasures:
+            # Redaction before the deletes: a crash between leaves the memory with its history
+            # already redacted, and forgetting it again converges (invariant 66).
+            self._revisions_hold()
+            for erasure in self._erasures:
+                for name, n in self.store.redact(self.user_id, erasure).items():
+                    self.redacted[name] = self.redacted.get(name, 0) + n
         if self.ops:
             self.store.apply(self.ops)
         self.committed = True
+        if self._compact:
+            self.residue = list(self.store.compact() or [])
 
     def __enter__(self) -> Self:
         return self
@@ -496,3 +616,11 @@ class Batch:
     def __exit__(self, exc_type, exc, tb) -> None:
         if exc_type is None and self.store is not None:
             self.commit()
+
+
+def bump_usage(store: Store, user_id: str, used: list[tuple[MemoryKind, str]],
+               at: datetime) -> None:
+    """Agent recall's usage counts (invariant 15): counters on records, not history, so they
+    are no batch and no audit event (one per recall would bury the log). Named here so every
+    write of the product is in this module (invariant 451)."""
+    store.bump_usage(user_id, used, at)

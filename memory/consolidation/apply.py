@@ -189,6 +189,10 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     and playbooks are removed, retired facts restored, counts reset, the watermark moved back.
     Refused if anything it wrote has changed since, or a later consolidation ran on top."""
     user = require_user(user_id)
+    b = svc.batch(actor, user, plan_id=plan_id)
+    # Invariant 450: the role first, so an unlisted operator's undo of an old plan is `denied`
+    # (audited), never a conflict that tells them about the plan.
+    b.require("consolidate_undo", [plan_id])
     history = svc.store.audit(user, limit=100_000, plan_id=plan_id)
     if not history:
         raise NotFoundError(f"no applied plan {plan_id} for user {user}", target_id=plan_id)
@@ -208,7 +212,6 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     if current != wm_after:
         raise ConflictError(f"cannot undo plan {plan_id}: a later consolidation moved the "
                             f"watermark to {current}; undo that plan first")
-    b = svc.batch(actor, user, plan_id=plan_id)
     reverted: list[str] = []
 
     def changed(kind: MemoryKind, snap: dict) -> Fact | Playbook:
