@@ -24,7 +24,7 @@ from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel
 
-from . import inputs
+from . import inputs, textsafety
 from .corrections import bumped, linked, retire, retracted, tombstone_of
 from .credentials import Credential
 from .errors import (
@@ -32,6 +32,7 @@ from .errors import (
     ChainError,
     ConflictError,
     NotFoundError,
+    ScopeError,
     TombstoneError,
     ValidationError,
 )
@@ -135,6 +136,18 @@ def _size_ok(doc: AnyMemory) -> None:
                 f"limit is {MAX_TEXT_BYTES} bytes (32 KB) and {MAX_STEPS} steps")
 
 
+def _text_safe(doc: AnyMemory | Tombstone) -> None:
+    """Invariant 452: no stored value holds a control or an invisible format character (bidi
+    controls, zero-width): the write paths remove them (memory/text.py), and whatever reaches
+    the door with one by another path (an import, a restore) is refused whole."""
+    text = doc.text if isinstance(doc, Tombstone) else doc.search_text()
+    bad = textsafety.first_unsafe(text)
+    if bad is not None:
+        what = "tombstone" if isinstance(doc, Tombstone) else doc.kind.value
+        raise ValidationError(f"{what} {doc.id} holds {textsafety.describe(bad)}: stored text "
+                              "must read as it is stored")
+
+
 def _no_secret(doc: AnyMemory) -> None:
     """A fact or playbook holding a password, PIN, card number or key is refused whole
     (invariant 273, memory/sensitive.py); the user's own message stays as they said it."""
@@ -165,6 +178,7 @@ class Batch:
         self._erasures: list[Erasure] = []  # texts redacted at commit, before the deletes
         self._erase_event: AuditEvent | None = None  # a whole user erased at commit
         self._compact = False
+        self._new_records = False  # a memory new to this store (not a history copied as it was)
         self.redacted: dict[str, int] = {}  # counts of the redaction done at commit
         self.erased: dict[str, int] = {}  # counts of the erasure done at commit
         self.residue: list[str] = []  # where erased text may linger after compaction
@@ -326,6 +340,7 @@ class Batch:
         memory: AnyMemory = doc  # type: ignore[assignment]  # M is always one memory kind
         self._owner_ok(memory)
         _size_ok(memory)
+        _text_safe(memory)
         _no_secret(memory)
         action = action or _WRITE_ACTION[memory.kind]
         self._check(action, [memory.id])
@@ -335,6 +350,7 @@ class Batch:
             raise ValidationError(f"{memory.kind.value} {memory.id} already exists")
         self.ops.append(PutMemory(doc=memory))
         self._docs[(memory.kind, memory.id)] = memory
+        self._new_records = True
         self.note(action, [memory.id], after=memory, reason=reason, at=at, key=key)
         return memory  # type: ignore[return-value]
 
@@ -358,6 +374,9 @@ class Batch:
             raise ValidationError(f"an update of {cur.id} must keep its id and advance its "
                                   f"revision by one ({cur.rev} → {cur.rev + 1})")
         _size_ok(nxt)
+        if textsafety.first_unsafe(nxt.search_text()) and \
+                not textsafety.first_unsafe(cur.search_text()):
+            _text_safe(nxt)  # an edit may not bring one in (an old record is still retired)
         if isinstance(nxt, Fact | Playbook) and secret_in(nxt.search_text()) and \
                 not secret_in(cur.search_text()):
             _no_secret(nxt)  # an edit may not bring one in; retiring an old record still works
@@ -551,6 +570,9 @@ class Batch:
         outside the store (an import file) passes `on_dead="decide"`: a fact it holds active
         that restates a value this store keeps dead is refused whole (invariant 178)."""
         self._check("restore")
+        if on_dead != "allow" and not isinstance(item, AuditEvent | Credential):
+            _text_safe(item)  # a history from outside the store (invariant 452)
+            self._new_records = True
         if isinstance(item, Fact) and on_dead != "allow" and item.state == FactState.ACTIVE:
             item = self._guard(item, on_dead, "import_user")
         if isinstance(item, AuditEvent):
@@ -605,10 +627,25 @@ class Batch:
                 for name, n in self.store.redact(self.user_id, erasure).items():
                     self.redacted[name] = self.redacted.get(name, 0) + n
         if self.ops:
+            self._new_user_ok()
             self.store.apply(self.ops)
         self.committed = True
         if self._compact:
             self.residue = list(self.store.compact() or [])
+
+    def _new_user_ok(self) -> None:
+        """Invariant 453: the first write of a user whose id looks like an existing one
+        ("аna" with a Cyrillic а beside "ana") is refused, naming the existing id."""
+        assert self.store is not None
+        if self.user_id == CATALOG or not self._new_records \
+                or self.store.audit(self.user_id, limit=1):
+            return
+        existing = sorted((set(self.store.users()) | set(self.store.audit_users())) - {CATALOG})
+        twin = textsafety.confusable_with(self.user_id, existing)
+        if twin is not None:
+            raise ScopeError(f"user id {self.user_id!r} looks the same as the existing user "
+                             f"{twin!r} (Unicode confusables): use {twin!r}, or an id that "
+                             "reads differently")
 
     def __enter__(self) -> Self:
         return self
