@@ -571,7 +571,7 @@ class Batch:
         that restates a value this store keeps dead is refused whole (invariant 178)."""
         self._check("restore")
         if on_dead != "allow" and not isinstance(item, AuditEvent | Credential):
-            _text_safe(item)  # a history from outside the store (invariant 452)
+            self._outside_ok(item)
             self._new_records = True
         if isinstance(item, Fact) and on_dead != "allow" and item.state == FactState.ACTIVE:
             item = self._guard(item, on_dead, "import_user")
@@ -603,6 +603,27 @@ class Batch:
             raise ValidationError("the target already has another value key (it has forgotten "
                                   "values of its own): migrate into a fresh prefix "
                                   "(MEMDESK_ES_PREFIX)")
+
+    def _outside_ok(self, item: AnyMemory | Tombstone) -> None:
+        """Invariant 454: a history from outside the store (an import file) meets every check a
+        write meets at this door — its scope, the size limit, text safety and secrets (an
+        episode holding one is refused too: masking it would leave it in the file's audit)."""
+        if isinstance(item, Tombstone):
+            if item.user_id != self.user_id:
+                raise ValidationError(f"tombstone {item.id} belongs to {item.user_id!r}, not "
+                                      f"to this batch's scope {self.user_id!r}")
+            _text_safe(item)
+            return
+        self._owner_ok(item)
+        size = len(item.search_text().encode("utf-8", "surrogatepass"))
+        if size > MAX_TEXT_BYTES:
+            raise ValidationError(f"{item.kind.value} {item.id} is {size} bytes; the limit is "
+                                  f"{MAX_TEXT_BYTES} (32 KB)")
+        _size_ok(item)
+        _text_safe(item)
+        kind = secret_in(item.search_text())
+        if kind:
+            raise ValidationError(f"{item.kind.value} {item.id}: {refusal(kind)}")
 
     def restore_watermark(self, user_id: str, name: str, value: str,
                           expected: str | None = None) -> None:
