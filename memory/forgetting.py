@@ -115,8 +115,13 @@ def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
     tombstones = len(svc.store.list_tombstones(user_id))
     if not memories and not tombstones and not svc.store.audit(user_id, limit=1):
         raise NotFoundError(f"no user {user_id}: nothing to erase", target_id=user_id)
+    # What the user's records say, to look for in the store's files after (invariant 459).
+    texts = [*(m.search_text() for m in svc.store.list_facts(user_id)),
+             *(m.search_text() for m in svc.store.list_episodes(user_id)),
+             *(m.search_text() for m in svc.store.list_playbooks(user_id)),
+             *(t.text for t in svc.store.list_tombstones(user_id) if not t.forgotten)]
     with svc.batch(actor, user_id) as b:
-        b.erase_user(after={"memories": memories, "tombstones": tombstones})
+        b.erase_user(after={"memories": memories, "tombstones": tombstones}, texts=texts)
     return EraseResult(user_id=user_id, memories=memories, tombstones=tombstones,
                        audit_events=b.erased.get("events", 0), residue=b.residue)
 

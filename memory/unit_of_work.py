@@ -178,6 +178,7 @@ class Batch:
         self._erasures: list[Erasure] = []  # texts redacted at commit, before the deletes
         self._erase_event: AuditEvent | None = None  # a whole user erased at commit
         self._compact = False
+        self._erased_texts: list[str] = []  # a whole user's texts, scanned for after erasing
         self._new_records = False  # a memory new to this store (not a history copied as it was)
         self.redacted: dict[str, int] = {}  # counts of the redaction done at commit
         self.erased: dict[str, int] = {}  # counts of the erasure done at commit
@@ -551,12 +552,13 @@ class Batch:
         self._erasures.append(erasure)
         self._compact = True
 
-    def erase_user(self, *, after: dict[str, Any]) -> AuditEvent:
+    def erase_user(self, *, after: dict[str, Any], texts: Iterable[str] = ()) -> AuditEvent:
         """Erase everything this batch's user owns at commit, leaving one `erase_user` event
         (invariant 67); nothing else may share the batch."""
         targets: list[str] = []
         self.require("erase_user", targets)
         self._erase_event = self._event("erase_user", targets, after=after)
+        self._erased_texts = list(texts)  # looked for in the store's files after (inv. 459)
         self._compact = True
         return self._erase_event
 
@@ -652,7 +654,8 @@ class Batch:
             self.store.apply(self.ops)
         self.committed = True
         if self._compact:
-            self.residue = list(self.store.compact() or [])
+            erased = [t for e in self._erasures for t in e.texts] + self._erased_texts
+            self.residue = list(self.store.compact(erased) or [])
 
     def _new_user_ok(self) -> None:
         """Invariant 453: the first write of a user whose id looks like an existing one

@@ -12,7 +12,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
@@ -896,8 +896,9 @@ class ElasticsearchStore:
         self.refresh(("audit",))
         return {"memories": int(gone.get("deleted", 0)), "events": int(events.get("deleted", 0))}
 
-    def compact(self) -> list[str]:
-        """Deleted and overwritten documents leave the Lucene segments (expunge deletes)."""
+    def compact(self, texts: Sequence[str] = ()) -> list[str]:
+        """Deleted and overwritten documents leave the Lucene segments (expunge deletes); the
+        cluster's files are not this process's to scan, so `texts` is not looked for."""
         names = (*USER_ALIASES, "audit", "tombstones")
         self._call(self.es.indices.forcemerge, index=",".join(self.names.alias(n) for n in names),
                    only_expunge_deletes=True)
