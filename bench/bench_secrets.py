@@ -18,11 +18,18 @@ sys.path.insert(0, str(ROOT))
 
 from memory.sensitive import masked, secret_in  # noqa: E402
 
-TABLE = ROOT / "tests" / "data" / "secrets_heldout.jsonl"
+TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, then tuned on
+          ROOT / "tests" / "data" / "secrets_fresh.jsonl"]  # written after, never tuned on
 
 
 def main() -> None:
-    rows = [json.loads(line) for line in TABLE.read_text(encoding="utf-8").splitlines() if line]
+    for table in TABLES:
+        print(f"== {table.name}")
+        report([json.loads(line) for line in table.read_text(encoding="utf-8").splitlines()
+                if line])
+
+
+def report(rows: list[dict]) -> None:
     secret_rows = [r for r in rows if r["secrets"]]
     ordinary = [r for r in rows if not r["secrets"]]
     stored = [r for r in secret_rows if any(s in masked(r["text"]) for s in r["secrets"])]

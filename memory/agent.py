@@ -20,6 +20,7 @@ from .forgetting import derived_from
 from .llm import LLM
 from .models import Fact, FactState, FactType
 from .policy import ReviewPolicy
+from .sensitive import secret_values
 from .service import MemoryService
 from .text import clean_text, require_user
 from .tools import MAX_QUERY_CHARS, ToolContext, execute
@@ -120,7 +121,7 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
     # Invariant 455: driven by an operator, the agent acts with the operator's role and is
     # audited as them (a reviewer cannot forget through chat); alone, it is the agent.
     ctx = ToolContext(service=svc, user_id=user, session_id=session, actor=operator or "agent",
-                      episode_id=episode.id, user_message=text,
+                      episode_id=episode.id, user_message=text, secrets=secret_values(text),
                       policy=policy or svc.policy)
     started = time.perf_counter()
     pre = execute(ctx, "recall_memory", {"query": text[:MAX_QUERY_CHARS], "include_catalog": True,
@@ -143,6 +144,8 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
         trace.error_code = exc.exit_code
         return trace
     trace.reply, trace.understood = out.reply, out.understood
+    if episode.text != text:  # invariant 460: the secret was withheld from what was kept
+        trace.reply = "\n\n".join(x for x in (trace.reply.strip(), WITHHELD_NOTE) if x)
     refusals = _denied(trace)
     if refusals:  # the reply says why, whatever the agent made of the refusal
         trace.reply = "\n\n".join(x for x in (trace.reply.strip(), *refusals) if x)
@@ -154,6 +157,9 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
 
 
 _DENIED = "AccessDenied: "
+WITHHELD_NOTE = ("Your message held a password, PIN, code or key: I kept your words with it "
+                 "replaced by [withheld], so it is stored nowhere — keep it in a password "
+                 "manager instead.")
 
 
 def _denied(trace: TurnTrace) -> list[str]:
