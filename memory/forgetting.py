@@ -85,7 +85,7 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
         b.require("forget", [m.id for m in targets])
         b.check_revisions(targets)
         key = b.value_key() if any(isinstance(m, Fact) for m in targets) else None
-        b.erase_text(erasure)  # applied at commit, before the deletes
+        b.erase_text(erasure, scan=_only_here(svc, user_id, targets, texts))  # at commit
         for m in targets:
             after: dict = ({"derived": [d.id for d in derived], "cascade": cascade}
                            if m is doc else {"source_of": doc.id} if m.id in source_ids
@@ -103,6 +103,16 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
                         redacted_events=b.redacted.get("events", 0),
                         redacted_tombstones=b.redacted.get("tombstones", 0),
                         residue=b.residue)
+
+
+def _only_here(svc, user_id: str, targets: list, texts: dict) -> list[str]:
+    """The erased texts no memory left in place also holds (the same words said twice): what
+    a scan of the files after the forget must not find (invariant 459)."""
+    gone = {m.id for m in targets}
+    kept = [m.search_text() for m in (*svc.store.list_facts(user_id),
+                                      *svc.store.list_episodes(user_id),
+                                      *svc.store.list_playbooks(user_id)) if m.id not in gone]
+    return [t for t in texts if not any(t in k for k in kept)]
 
 
 def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:

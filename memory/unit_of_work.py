@@ -75,7 +75,9 @@ STORE_WRITES = frozenset({"apply", "bump_usage", "redact", "erase_user", "adopt_
                           "compact", "bootstrap_user"})
 # Every write that does not go through a Batch, in one place: where it is called, the store
 # method, and why it is no batch operation (tests/test_layers.py checks this list both ways).
-# Not listed because they call no store method: `memdesk es reindex` moves indices on the
+# Writes of the product that are no Batch, named here: `bump_usage` below (usage counters of
+# agent recall, invariant 15: no audit event per recall). Not listed because they call no store
+# method outside this module and the stores: `memdesk es reindex` moves indices on the
 # cluster (memory/stores/elasticsearch/reindex.py: documents copied unchanged, server-side), and
 # `memdesk migrate` restores a history through Batch.restore (its own audit is the copy).
 DIRECT_WRITES: dict[tuple[str, str], str] = {
@@ -542,7 +544,7 @@ class Batch:
         assert key is not None  # created above
         return key
 
-    def erase_text(self, erasure: Erasure) -> None:
+    def erase_text(self, erasure: Erasure, *, scan: Iterable[str] | None = None) -> None:
         """Redact these texts from the user's audit snapshots and tombstones at commit, after
         every check of this batch passed and just before its deletes (invariants 66, 450)."""
         if erasure.user_id != self.user_id:
@@ -550,6 +552,8 @@ class Batch:
                                   f"{self.user_id!r}")
         self._check("forget", sorted(erasure.ids))
         self._erasures.append(erasure)
+        # looked for in the store's files after (invariant 459): the texts no other record holds
+        self._erased_texts += list(erasure.texts if scan is None else scan)
         self._compact = True
 
     def erase_user(self, *, after: dict[str, Any], texts: Iterable[str] = ()) -> AuditEvent:
@@ -654,8 +658,7 @@ class Batch:
             self.store.apply(self.ops)
         self.committed = True
         if self._compact:
-            erased = [t for e in self._erasures for t in e.texts] + self._erased_texts
-            self.residue = list(self.store.compact(erased) or [])
+            self.residue = list(self.store.compact(self._erased_texts) or [])
 
     def _new_user_ok(self) -> None:
         """Invariant 453: the first write of a user whose id looks like an existing one

@@ -105,3 +105,21 @@ def test_inv459_a_forget_with_a_reader_exits_6_and_says_so(cli):
     finally:
         reader.execute("COMMIT")
         reader.close()
+
+
+def test_inv459_words_said_twice_are_no_residue_when_one_is_forgotten(tmp_path, hash_embedder):
+    """The scan looks for what no memory left in place holds: the same message said twice,
+    one forgotten, is no false alarm."""
+    from memory.service import MemoryService
+    from memory.stores.embedded import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path / "s.db", hash_embedder)
+    try:
+        svc = MemoryService(store)
+        first = svc.write_episode("ana", f"my {run_marker} twice said words")
+        svc.write_episode("ana", f"my {run_marker} twice said words")
+        assert svc.forget("ana", first.id).residue == []
+        once = svc.write_episode("ana", f"my {run_marker} once said words")
+        assert svc.forget("ana", once.id).residue == []
+    finally:
+        store.close()
