@@ -60,3 +60,42 @@ def test_inv455_cli_chat_with_an_operator_writes_as_the_operator(tmp_path, monke
     events = json.loads(capsys.readouterr().out)
     writes = [e for e in events if e["action"].startswith("write_")]
     assert writes and {e["actor"] for e in writes} == {"operator:rita"}
+
+
+def test_inv455_the_desk_chat_of_a_local_reviewer_cannot_forget(tmp_path, monkeypatch):
+    """The desk without login, its roles file giving every operator `reviewer`: the chat page's
+    turn acts as operator:rita, so the forget is denied and said, the writes are hers."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from memory.ui import runtime as desk_runtime
+
+    db = tmp_path / "desk.db"
+    store = open_store(f"embedded:{db}", get_embedder("hash"))
+    MemoryService(store, clock=fixed_clock(NOW)).write_fact("ana", "Has a dog named Rex")
+    store.close()
+    roles = tmp_path / "roles.toml"
+    roles.write_text('local = "reviewer"\n')
+    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    monkeypatch.setenv("MEMDESK_LLM", "offline")
+    monkeypatch.setenv("MEMDESK_ROLES_FILE", str(roles))
+    desk_runtime.clear()
+    try:
+        root = Path(__file__).resolve().parent.parent
+        at = AppTest.from_file(str(root / "pages" / "chat.py"), default_timeout=60)
+        at.session_state["operator_name"] = "rita"
+        at.query_params["user"] = "ana"
+        at.run()
+        at.chat_input(key="chat_input").set_value(ASK).run()
+        assert not at.exception
+        svc = desk_runtime().service
+        assert [f.text for f in svc.facts("ana")] == ["Has a dog named Rex"]
+        reply = at.chat_message[1]
+        assert "could not forget" in reply.text[0].value and "needs admin" in reply.text[0].value
+        assert svc.audit("ana", action="denied")[0].actor == "operator:rita"
+        assert svc.audit("ana", action="write_episode")[0].actor == "operator:rita"
+    finally:
+        desk_runtime().service.store.close()
+        desk_runtime.clear()

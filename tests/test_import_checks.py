@@ -130,3 +130,18 @@ def test_inv454_an_erase_then_import_round_trip_still_loads(tmp_path):
     other = _target(tmp_path, "b.db")
     assert import_user(other, exp, actor="cli").facts == 1
 
+
+
+def test_inv453_inv454_an_import_of_a_look_alike_user_is_refused(exported, tmp_path):
+    """The same id rule on the import path: "cy" exists, an export of "сy" (Cyrillic с)
+    is refused naming it, and writes nothing."""
+    from memory.errors import ScopeError
+
+    svc = _target(tmp_path, "twin.db")
+    svc.write_fact("cy", "Plays the viola")
+    data = json.loads(json.dumps(exported).replace('"cy"', '"\\u0441y"'))
+    before = [e.id for e in svc.store.audit("cy", limit=100)]
+    with pytest.raises(ScopeError, match="'cy'"):
+        import_user(svc, parse(json.dumps(data)), actor="cli")
+    assert svc.store.users() == ["cy"]
+    assert [e.id for e in svc.store.audit("cy", limit=100)] == before
