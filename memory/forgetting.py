@@ -20,7 +20,7 @@ from . import inputs
 from .errors import NotFoundError
 from .models import Episode, Fact, FactState, MemoryKind, Playbook, Tombstone
 from .redaction import Erasure, forgotten_keys, texts_of
-from .stores.base import Store
+from .stores.base import Capability, Store
 from .text import require_user
 from .unit_of_work import as_actor
 
@@ -107,7 +107,10 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
 
 def _only_here(svc, user_id: str, targets: list, texts: dict) -> list[str]:
     """The erased texts no memory left in place also holds (the same words said twice): what
-    a scan of the files after the forget must not find (invariant 459)."""
+    a scan of the files after the forget must not find (invariant 459). Read only where the
+    store scans its files."""
+    if Capability.SCANS_ERASED not in svc.store.capabilities:
+        return []
     gone = {m.id for m in targets}
     kept = [m.search_text() for m in (*svc.store.list_facts(user_id),
                                       *svc.store.list_episodes(user_id),
@@ -126,7 +129,7 @@ def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
     if not memories and not tombstones and not svc.store.audit(user_id, limit=1):
         raise NotFoundError(f"no user {user_id}: nothing to erase", target_id=user_id)
     # What the user's records say, to look for in the store's files after (invariant 459).
-    texts = [*(m.search_text() for m in svc.store.list_facts(user_id)),
+    texts = [] if Capability.SCANS_ERASED not in svc.store.capabilities else [*(m.search_text() for m in svc.store.list_facts(user_id)),
              *(m.search_text() for m in svc.store.list_episodes(user_id)),
              *(m.search_text() for m in svc.store.list_playbooks(user_id)),
              *(t.text for t in svc.store.list_tombstones(user_id) if not t.forgotten)]

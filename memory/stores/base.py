@@ -185,6 +185,7 @@ class Capability(StrEnum):
     TRANSACTIONS = "transactions"  # `apply` is one multi-document transaction (rollback)
     PER_USER_KEYS = "per_user_keys"  # reads can run under a per-user credential (DLS)
     WEIGHTED_TERMS = "weighted_terms"  # `search_bm25(extra=...)` scores analysed terms (inv. 169)
+    SCANS_ERASED = "scans_erased"  # `compact(texts)` scans its own files for them (inv. 459)
 
 
 @runtime_checkable

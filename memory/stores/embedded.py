@@ -137,7 +137,8 @@ def user_token(user_id: str) -> str:
 class EmbeddedStore:
     """SQLite-backed store. Safe to share between threads (one connection behind a lock)."""
 
-    capabilities = frozenset({Capability.TRANSACTIONS, Capability.WEIGHTED_TERMS})
+    capabilities = frozenset({Capability.TRANSACTIONS, Capability.WEIGHTED_TERMS,
+                              Capability.SCANS_ERASED})
     recall_path = "embedded: FTS5 + exact numpy"
 
     def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float = 5.0):
