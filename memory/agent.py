@@ -21,6 +21,7 @@ from .llm import LLM
 from .models import Fact, FactState, FactType
 from .policy import ReviewPolicy
 from .readers import reader_version
+from .sensitive import secret_values
 from .service import MemoryService
 from .text import clean_text, require_user
 from .tools import MAX_QUERY_CHARS, ToolContext, execute
@@ -126,8 +127,10 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
     trace.steps.append(StepRecord(step=0, kind="core", ms=_ms(started),
                                   note=f"{len(trace.core_memory)} facts"))
 
-    ctx = ToolContext(service=svc, user_id=user, session_id=session, actor="agent",
-                      episode_id=episode.id, user_message=text,
+    # Invariant 455: driven by an operator, the agent acts with the operator's role and is
+    # audited as them (a reviewer cannot forget through chat); alone, it is the agent.
+    ctx = ToolContext(service=svc, user_id=user, session_id=session, actor=operator or "agent",
+                      episode_id=episode.id, user_message=text, secrets=secret_values(text),
                       policy=policy or svc.policy)
     started = time.perf_counter()
     pre = execute(ctx, "recall_memory", {"query": text[:MAX_QUERY_CHARS], "include_catalog": True,
@@ -149,8 +152,13 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
         trace.error_code = exc.exit_code
         return trace
     trace.reply, trace.understood = out.reply, out.understood
+    if episode.text != text:  # invariant 460: the secret was withheld from what was kept
+        trace.reply = "\n\n".join(x for x in (trace.reply.strip(), WITHHELD_NOTE) if x)
+    refusals = _denied(trace)
+    if refusals:  # the reply says why, whatever the agent made of the refusal
+        trace.reply = "\n\n".join(x for x in (trace.reply.strip(), *refusals) if x)
     if any(w.op == "forget" and w.status == "applied" for w in trace.writes()):
-        trace.episode_forgotten = _forget_request(svc, user, episode.id)
+        trace.episode_forgotten = _forget_request(svc, user, episode.id, operator or "agent")
     if every is not None:
         trace.consolidation = _consolidate(svc, user, every, agent, llm)
     return trace
@@ -166,13 +174,31 @@ def written_before(trace: TurnTrace) -> str:
             + "; ".join(diff_line(w).replace("\n", " ") for w in done))
 
 
-def _forget_request(svc: MemoryService, user: str, episode_id: str) -> bool:
+_DENIED = "AccessDenied: "
+WITHHELD_NOTE = ("Your message held a password, PIN, code or key: I kept your words with it "
+                 "replaced by [withheld], so it is stored nowhere — keep it in a password "
+                 "manager instead.")
+
+
+def _denied(trace: TurnTrace) -> list[str]:
+    """One sentence per tool call this turn's role refused (each already audited `denied`)."""
+    out = []
+    for c in trace.tool_calls:
+        error = c.result.error or ""
+        if error.startswith(_DENIED):
+            what = "forget that" if c.name == "forget_memory" else "write that down"
+            out.append(f"I could not {what}: {error.removeprefix(_DENIED)}. Nothing was changed; "
+                       "an operator with that role can do it.")
+    return list(dict.fromkeys(out))
+
+
+def _forget_request(svc: MemoryService, user: str, episode_id: str, actor: str) -> bool:
     """Invariant 161: a message that got something forgotten is not kept either ("please forget
     that I live at 12 Rose Street" names what it forgets), unless a memory written this turn
     cites it as its source. The audit keeps the forget event with a hash."""
     if derived_from(svc, user, episode_id):
         return False
-    svc.forget(user, episode_id, actor="agent", reason="a request to forget is not kept")
+    svc.forget(user, episode_id, actor=actor, reason="a request to forget is not kept")
     return True
 
 

@@ -28,8 +28,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticError
 
+from . import textsafety
+from .access import ACTION_ROLES
 from .corrections import chains_in_order
-from .errors import ConflictError, NotFoundError, ValidationError
+from .errors import AccessDenied, ConflictError, NotFoundError, ValidationError
 from .models import (
     AuditEvent,
     Episode,
@@ -40,6 +42,7 @@ from .models import (
     Tombstone,
     TombstoneKind,
 )
+from .sensitive import refusal, secret_in
 from .service import MemoryService
 from .text import normalise, require_user
 
@@ -225,13 +228,64 @@ def _tombstone(rec: TombstoneRecord, user: str, facts: dict[str, Fact]) -> Tombs
     return None
 
 
-def import_user(svc: MemoryService, export: UserExport, *, actor: str) -> ImportResult:
+# Actions an audit log records without a role check of their own (a refusal, a denial).
+RECORDED_ONLY = frozenset({"denied", "write_refused", "review_refused"})
+ERASE_COUNTS = frozenset({"memories", "tombstones"})
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in (*_strings(k), *_strings(v))]
+    if isinstance(value, list | tuple):
+        return [t for v in value for t in _strings(v)]
+    return []
+
+
+def _check_audit(svc: MemoryService, export: UserExport) -> None:
+    """Invariant 454: the file's audit log is kept as the user's history, but each event is
+    checked like a write: text safety and secrets in every string it holds, a known action,
+    no date after the export was taken, an `erase_user` only as the oldest event holding counts
+    only (an erase leaves exactly that), and an operator's act only where this store's roles
+    give that operator the role (a forged `operator:root@…` admin act is refused)."""
+    for i, e in enumerate(export.audit):
+        where = f"audit event {e.id} ({e.action} by {e.actor})"
+        if e.at > export.exported_at:
+            raise _refuse(export, f"{where} is dated after the export was taken")
+        for text in _strings([e.action, e.target_ids, e.before, e.after, e.reason, e.plan_id,
+                              e.comment]):
+            bad = textsafety.first_unsafe(text)
+            if bad is not None:
+                raise _refuse(export, f"{where} holds {textsafety.describe(bad)}")
+            kind = secret_in(text)
+            if kind:
+                raise _refuse(export, f"{where}: {refusal(kind)}")
+        if e.action not in ACTION_ROLES and e.action not in RECORDED_ONLY:
+            raise _refuse(export, f"{where}: no such action")
+        if e.action == "erase_user" and (i != 0 or set(e.after or {}) - ERASE_COUNTS
+                                         or e.before is not None):
+            raise _refuse(export, f"{where}: an erase leaves one event, the oldest, holding "
+                                  "counts only")
+        if e.actor.startswith("operator:") and e.outcome == "ok" and svc.authorize is not None:
+            try:
+                svc.authorize(e.actor, e.action, export.user_id)
+            except AccessDenied as exc:
+                raise _refuse(export, f"{where} names an authority this store does not give "
+                                      f"({exc})") from None
+
+
+def import_user(svc: MemoryService, export: UserExport, *, actor: str,
+                file_sha256: str | None = None) -> ImportResult:
     """Load an export into a store holding no memory of its user, in one audited batch with
-    the same ids (admin only; invariant 124)."""
+    the same ids (admin only; invariant 124). Every record meets the checks of a write (its
+    scope, size, text, secrets and the tombstones; invariant 454); the import is one event
+    naming the operator and the file's SHA-256."""
     user = require_user(export.user_id)
     svc.require(actor, "import_user", user)
     _check_scope(export)
     _check_history(export)
+    _check_audit(svc, export)
     store = svc.store
     have = sum(n for states in store.counts(user).values() for n in states.values())
     if have:
@@ -277,7 +331,8 @@ def import_user(svc: MemoryService, export: UserExport, *, actor: str) -> Import
         b.note("import_user", [], after=result.model_dump(
             include={"facts", "episodes", "playbooks", "audit_events", "watermarks"})
             | {"tombstones": len(export.tombstones), "exported_at": export.exported_at.isoformat(),
-               "exported_by": export.exported_by})
+               "exported_by": export.exported_by, "operator": b.actor,
+               "file_sha256": file_sha256})
     return result
 
 

@@ -1,7 +1,8 @@
 """Forget one memory, or erase a whole user, so that the text is gone from every place it lived
 (invariants 66 and 67). MemoryService.forget delegates here.
 
-Order of a forget: (1) the store redacts every audit snapshot and tombstone that holds the text
+Order of a forget (all in one batch, after its role and revision checks, invariant 450): (1) the
+store redacts every audit snapshot and tombstone that holds the text
 (idempotent), (2) one batch deletes the memories (record, FTS row, vector) with one `forget`
 event each, which keeps the id and a SHA-256 of the text, never the text, (3) the store compacts
 (embedded: FTS5 'optimize' and a WAL checkpoint; with `secure_delete` on, freed pages are
@@ -19,7 +20,7 @@ from . import inputs
 from .errors import NotFoundError
 from .models import Episode, Fact, FactState, MemoryKind, Playbook, Tombstone
 from .redaction import Erasure, forgotten_keys, texts_of
-from .stores.base import Store
+from .stores.base import Capability, Store
 from .text import require_user
 from .unit_of_work import as_actor
 
@@ -55,10 +56,6 @@ def derived_from(svc, user_id: str, episode_id: str) -> list[Fact | Playbook]:
     return [*facts, *books]
 
 
-def _compact(store: Store) -> list[str]:
-    return list(store.compact() or [])
-
-
 def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: str | None = None,
            cascade: bool = False, with_sources: bool = False,
            keep: frozenset[str] = frozenset()) -> ForgetResult:
@@ -82,9 +79,13 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
     source_ids = {e.id for e in sources}
     texts = dict.fromkeys(t for m in targets for t in texts_of(m))
     erasure = Erasure(user_id=user_id, ids=frozenset(m.id for m in targets), texts=tuple(texts))
-    counts = svc.store.redact(user_id, erasure)
-    key = svc.store.value_key(create=True) if any(isinstance(m, Fact) for m in targets) else None
     with svc.batch(actor, user_id, reason=reason) as b:
+        # Invariant 450: the role and the revisions first. A refused forget is audited
+        # `denied` and changes nothing: no history redacted, no secret created.
+        b.require("forget", [m.id for m in targets])
+        b.check_revisions(targets)
+        key = b.value_key() if any(isinstance(m, Fact) for m in targets) else None
+        b.erase_text(erasure, scan=_only_here(svc, user_id, targets, texts))  # at commit
         for m in targets:
             after: dict = ({"derived": [d.id for d in derived], "cascade": cascade}
                            if m is doc else {"source_of": doc.id} if m.id in source_ids
@@ -99,9 +100,22 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
     return ForgetResult(forgotten=[m.id for m in targets], derived=[d.id for d in derived],
                         sources=[e.id for e in sources],
                         kept=[] if cascade else [d.id for d in derived],
-                        redacted_events=counts.get("events", 0),
-                        redacted_tombstones=counts.get("tombstones", 0),
-                        residue=_compact(svc.store))
+                        redacted_events=b.redacted.get("events", 0),
+                        redacted_tombstones=b.redacted.get("tombstones", 0),
+                        residue=b.residue)
+
+
+def _only_here(svc, user_id: str, targets: list, texts: dict) -> list[str]:
+    """The erased texts no memory left in place also holds (the same words said twice): what
+    a scan of the files after the forget must not find (invariant 459). Read only where the
+    store scans its files."""
+    if Capability.SCANS_ERASED not in svc.store.capabilities:
+        return []
+    gone = {m.id for m in targets}
+    kept = [m.search_text() for m in (*svc.store.list_facts(user_id),
+                                      *svc.store.list_episodes(user_id),
+                                      *svc.store.list_playbooks(user_id)) if m.id not in gone]
+    return [t for t in texts if not any(t in k for k in kept)]
 
 
 def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
@@ -114,11 +128,15 @@ def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
     tombstones = len(svc.store.list_tombstones(user_id))
     if not memories and not tombstones and not svc.store.audit(user_id, limit=1):
         raise NotFoundError(f"no user {user_id}: nothing to erase", target_id=user_id)
-    event = svc.batch(actor, user_id).event_for(
-        "erase_user", [], after={"memories": memories, "tombstones": tombstones})
-    done = svc.store.erase_user(user_id, event)
+    # What the user's records say, to look for in the store's files after (invariant 459).
+    texts = [] if Capability.SCANS_ERASED not in svc.store.capabilities else [*(m.search_text() for m in svc.store.list_facts(user_id)),
+             *(m.search_text() for m in svc.store.list_episodes(user_id)),
+             *(m.search_text() for m in svc.store.list_playbooks(user_id)),
+             *(t.text for t in svc.store.list_tombstones(user_id) if not t.forgotten)]
+    with svc.batch(actor, user_id) as b:
+        b.erase_user(after={"memories": memories, "tombstones": tombstones}, texts=texts)
     return EraseResult(user_id=user_id, memories=memories, tombstones=tombstones,
-                       audit_events=done.get("events", 0), residue=_compact(svc.store))
+                       audit_events=b.erased.get("events", 0), residue=b.residue)
 
 
 def _value_keys(store, text: str):

@@ -2,7 +2,7 @@
 terminal (invariant 68). Pure functions; no I/O.
 
 A user id is a scope key that reaches file paths, index filters, audit rows and terminals, so it
-must look the same everywhere: NFC-normalised, trimmed, at most 128 characters, and free of
+must look the same everywhere: NFKC-normalised, trimmed, at most 128 characters, and free of
 anything a reader cannot see (control, format — zero-width and bidi overrides —, line and
 paragraph separators, private-use and unassigned code points). `catalog` is the owner-less
 scope, never a user.
@@ -15,6 +15,7 @@ import re
 import unicodedata
 
 from .errors import ScopeError, ValidationError
+from .textsafety import normal_user_id
 
 MAX_USER_ID_CHARS = 128
 RESERVED_USER_IDS = frozenset({"catalog"})
@@ -80,7 +81,8 @@ def require_user(user_id: object) -> str:
     if user_id is None or (isinstance(user_id, str) and not user_id.strip()):
         raise ScopeError("a user is required: pass --user (or user_id); an empty scope never widens")
     # Invariant 175: a user id is text; bytes, numbers and lone surrogates are refused.
-    user = unicodedata.normalize("NFC", as_text(user_id, "user id", error=ScopeError)).strip()
+    # Invariant 453: NFKC, so full-width and compatibility forms are the plain id.
+    user = normal_user_id(as_text(user_id, "user id", error=ScopeError)).strip()
     if len(user) > MAX_USER_ID_CHARS:
         raise ScopeError(f"invalid user id {_show(user)}: at most {MAX_USER_ID_CHARS} characters "
                          f"(got {len(user)})")

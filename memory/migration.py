@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from .clock import utcnow
 from .credentials import Credential
-from .errors import MemdeskError
+from .errors import MemdeskError, ValidationError
 from .models import CATALOG, AuditEvent, Tombstone
 from .stores.base import AnyMemory, Store
 from .unit_of_work import Batch
@@ -94,15 +94,10 @@ def compare(users: list[str], src_counts: Callable[[str], dict[str, int]],
 def carry_value_key(src: Store, dst: Store) -> None:
     """Issue 11 (invariant 66): forgotten tombstones keep a keyed hash; the copy must check
     values with the same secret, or the forgotten value would come back."""
-    key = src.value_key()
-    if key is None:
-        return
-    have = dst.value_key()
-    if have is None:
-        dst.adopt_value_key(key)
-    elif have != key:
-        raise MemdeskError("the target already has another value key (it has forgotten values "
-                           "of its own): migrate into a fresh prefix (MEMDESK_ES_PREFIX)")
+    try:
+        Batch(dst, "migrate", CATALOG, now=utcnow()).adopt_value_key(src)
+    except ValidationError as exc:
+        raise MemdeskError(str(exc)) from None
 
 
 def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None) -> list[CountRow]:

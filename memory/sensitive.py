@@ -20,7 +20,7 @@ _NAMED = re.compile(
     # a token of any service, a card's number, a security question's answer (invariant 285)
     r"(?:[\w-]+\s+)?token|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:number|no\.?)|"
     r"security\s+(?:question\s+)?answer|answer\s+to\s+(?:my|the)\s+security\s+question))"
-    r"(?:\s+(?:for|to|on|of)\s+[\w .'’-]{1,40}?)?\s*(?:is|was|=|:|are|->)\s*"
+    r"(?:\s+(?:for|to|on|of)\s+[\w .'’-]{1,40}?)?\s*(?:\b(?:is|was|are)\b|=|:|->)\s*"
     r"(?P<value>[^\s,;]{2,}[^\s,;.!?])", re.IGNORECASE)
 # Invariant 296: a government identity number ("my SIN is 046 454 286", "NI number: QQ 12 34
 # 56 C", "SSN 123-45-6789") opens accounts in the user's name; its value holds five digits or
@@ -80,6 +80,8 @@ def secret_in(text: str) -> str | None:
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
             return "a card number"
+    if _phrased(text):  # invariant 460
+        return "a password or code"
     return None
 
 
@@ -90,19 +92,37 @@ def masked(text: str) -> str:
     """The text with every secret value replaced by "[withheld]" (invariant 273): how a user's
     message holding one is kept as their episode ("my wifi password is [withheld]"), so the
     rest of their words stay evidence and the secret is stored nowhere."""
-    out = text
+    return _mask(text)[0]
+
+
+def secret_values(text: str) -> list[str]:
+    """The secret values `masked` takes out of `text` (invariant 460): what no memory written
+    from this message may hold either ("Uses 5531 to get into the garage")."""
+    return [v for v in _mask(text)[1] if len(v.strip()) >= 3]
+
+
+def _mask(text: str) -> tuple[str, list[str]]:
+    out, values = text, []
+
+    def cut(start: int, end: int) -> None:
+        nonlocal out
+        values.append(out[start:end])
+        out = out[:start] + WITHHELD + out[end:]
+
     for m in reversed(list(_NAMED.finditer(out))):
         if secret_in(m.group(0)):
-            out = out[:m.start("value")] + WITHHELD + out[m.end("value"):]
+            cut(m.start("value"), m.end("value"))
     for m in reversed(list(_ID_NUMBER.finditer(out))):
-        end = m.start("value") + len(m.group("value").rstrip(" -"))
-        out = out[:m.start("value")] + WITHHELD + out[end:]
-    out = _TOKEN.sub(WITHHELD, out)
+        cut(m.start("value"), m.start("value") + len(m.group("value").rstrip(" -")))
+    for m in reversed(list(_TOKEN.finditer(out))):
+        cut(m.start(), m.end())
     for m in reversed(list(_CARD.finditer(out))):
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
-            out = out[:m.start()] + WITHHELD + out[m.end():]
-    return out
+            cut(m.start(), m.end())
+    for start, end in reversed(_phrased(out)):  # invariant 460: however it is phrased
+        cut(start, end)
+    return out, values
 
 
 def refusal(kind: str) -> str:
@@ -110,3 +130,143 @@ def refusal(kind: str) -> str:
     the house: clear errors)."""
     return (f"memory never keeps {kind} (it would be shown on the desk, kept in the audit log "
             "and sent to the model on every turn); keep it in a password manager instead")
+
+
+# Secrets by phrasing (issue 30, invariant 460) ----------------------------------------------------
+# A secret noun ("the wifi password here", "gate code's", "my PIN number", "bike lock combo")
+# and a value near it: right after it or after a cue ("is", ":", "=", "'s", "to"), a few words on
+# ("the one-time code they texted me is 552019"), or said first ("it's hunter2, the wifi
+# password I mean"; "use 5531 to get in, that's the keypad code"). A plain word is a value only
+# right after a cue and only for the nouns whose values are words (a password, a maiden name, a
+# security answer); otherwise a value is digits or a word with digits or symbols in it, so
+# "the wifi password is on the fridge" and "I changed my PIN yesterday" hold none.
+_STRONG = (r"pass(?:word|wd|code|phrase)s?|pwd?|mot\s+de\s+passe|maiden\s+name|"
+           r"security\s+answer|answer\s+to\s+(?:my|the)\s+security\s+question")
+_PHRASE = r"(?:recovery|seed|backup)\s+(?:phrase|words)"
+_WEAK = (r"pins?(?:\s+(?:number|code))?|cvv2?|cvc|combination|combo|otp|2fa(?:\s+code)?|"
+         r"(?:backup|recovery|one[- ]time|verification|access|security|unlock|disarm|keypad|"
+         r"door|gate|alarm|garage|opener|safe|locker|sim|entry|lock)(?:'s|’s)?\s+codes?|"
+         r"codes?(?=\s+(?:for|to)\s+(?:the\s+|my\s+|our\s+)?(?:\w+\s+)?(?:door|gate|alarm|"
+         r"garage|safe|unlock|phone|locker|wifi|keypad|alarm|house|front|back)\b)|"
+         r"(?:api|secret|private|access|wifi|wi-?fi|network|wpa2?|licen[cs]e)\s+keys?|"
+         r"(?:api|access|auth|bearer|refresh)\s+tokens?|tokens?(?=\s+for\b)")
+_NOUN = re.compile(rf"\b(?:(?P<strong>{_STRONG})|(?P<phrase>{_PHRASE})|(?P<weak>{_WEAK})|"
+                   r"(?P<key>keys?))\b"
+                   r"(?P<tail>(?:'s|’s)?)", re.IGNORECASE)
+# After a noun, words that say it is no value's place ("password manager", "PIN pad").
+_NOT_THIS = re.compile(r"\s*(?:manager|managers|policy|policies|reset|hint|link|pad|strength|"
+                       r"requirements?|rules?|protected|field|box|word|review|ring|expired|"
+                       r"changed|stopped|protection)\b", re.IGNORECASE)
+_CUE = re.compile(r"\s*(?:(?:is|are|=|:|->|-|—|–|to|as)(?=[\s\"'“‘]|$)|[:=]|'s\b|’s\b)\s*",
+                  re.IGNORECASE)
+_WORD = re.compile(r"[\"'“‘]?[^\s\"'“”‘’,;]+[\"'”’]?")
+_DIGITS = re.compile(r"^(?:\d{3,}#?|\d+(?:[-/.]\d+)+#?)$")
+_COMPLEX = re.compile(r"^(?=.*[A-Za-z])(?=.*[\d!#$%&*@_^~+=|\\/-]).{5,}$")
+_LONE_DIGIT = re.compile(r"\d")
+_QUOTED = re.compile(r"^[\"'“‘](.+?)[\"'”’]$")
+_EDGE = ".,;:!?()[]"
+_SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "our", "here",
+                           "for", "to", "of", "on", "me", "and", "pls", "please", "just",
+                           "withheld"})
+WINDOW = 7  # words after a noun a value may come
+_WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
+                    r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
+_NETWORK = re.compile(r"\b(?:wi-?fi|network|router|wpa2?|ssid)\b", re.IGNORECASE)
+
+
+def _core(word: str) -> str:
+    core = word.strip(_EDGE)
+    m = _QUOTED.match(core)
+    return m.group(1) if m else core.strip("\"'“”‘’")
+
+
+def _value_like(core: str) -> bool:
+    if "@" in core and "." in core.split("@")[-1]:
+        return False  # an email address is a login name, no secret
+    if core.lower().startswith(("http", "www.")):
+        return False
+    return bool(_DIGITS.match(core) or _COMPLEX.match(core))
+
+
+def _spaced_digits(words: list[re.Match], i: int) -> int:
+    """How many single-digit words start at i ("2 5 8 0"): three or more make one value."""
+    n = 0
+    while i + n < len(words) and re.fullmatch(r"\d", _core(words[i + n].group())):
+        n += 1
+    return n if n >= 3 else 0
+
+
+def _phrased(text: str) -> list[tuple[int, int]]:
+    """Spans of secret values handed over in `text`, by phrasing."""
+    words = list(_WORD.finditer(text))
+    spans: list[tuple[int, int]] = []
+    for noun in _NOUN.finditer(text):
+        after = text[noun.end():]
+        if _NOT_THIS.match(after):
+            continue
+        if noun.group("key") and not _NETWORK.search(text):
+            continue  # "the key to good bread": a key is a secret only of a network
+        strong, phrase = noun.group("strong"), noun.group("phrase")
+        cue = _CUE.match(after)
+        start = noun.end() + (cue.end() if cue else 0)
+        if phrase and cue:  # a recovery phrase: the rest of the clause
+            end = re.search(r"[.;!?\n]|$", text[start:])
+            stop = start + (end.start() if end else len(text) - start)
+            if stop - start >= 8:
+                spans.append((start, stop))
+            continue
+        rest = [w for w in words if w.start() >= start][:WINDOW]
+        found = False
+        for k, w in enumerate(rest):
+            core = _core(w.group())
+            if k == 0 and cue and _WHERE.match(core):
+                break  # "is stored in 1Password", "is on the fridge": where, not what
+            run = _spaced_digits(rest, k)
+            if run:
+                spans.append((w.start(), rest[k + run - 1].end()))
+                found = True
+                break
+            if _value_like(core) or (
+                    k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
+                    and cue and core and core.lower() not in _SECRET_WORDS
+                    and not _NOT_A_VALUE.match(core) and len(core) >= 3):
+                spans.append((w.start() + w.group().index(core), w.start()
+                              + w.group().index(core) + len(core)))
+                found = True
+                if not noun.group("weak") or "code" not in noun.group().lower():
+                    break
+            elif found:
+                break
+        if not found:
+            # said first: "it's hunter2, the wifi password", "use 5531 ..., that's the code"
+            before = text[:noun.start()]
+            if re.search(r"(?:it'?s|it’s|that'?s|that’s|that is|it is)\s+(?:the\s+|my\s+|our"
+                         r"\s+)?(?:\w+\s+){0,2}$", before, re.IGNORECASE) or \
+                    re.search(r",\s*(?:the|my|our)\s+(?:\w+\s+){0,2}$", before):
+                prior = [w for w in words if w.end() <= noun.start()][-12:]
+                for w in reversed(prior):
+                    core = _core(w.group())
+                    if _value_like(core):
+                        off = w.start() + w.group().index(core)
+                        spans.append((off, off + len(core)))
+                        break
+    # "login: ana@x.com / Sunflower!2", "admin / Nas!Secure7", "user jsmith pass Q7!mxz42"
+    for m in re.finditer(r"\b(?:log-?in|credentials|details|user(?:name)?|admin)\b[^\n]{0,60}?"
+                         r"(?:\s/\s*|\bpass\s+)(?P<v>[^\s,;]+)", text, re.IGNORECASE):
+        if _value_like(_core(m.group("v"))):
+            spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
+    # "wifi = ZebraCrossing42", "wifi pw: ..." (pw is a noun above)
+    for m in re.finditer(r"\bwi-?fi\s*[:=]\s*(?P<v>[^\s,;]+)", text, re.IGNORECASE):
+        if _value_like(_core(m.group("v"))):
+            spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
+    return _merged(spans)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1]:
+            out[-1] = (out[-1][0], max(e, out[-1][1]))
+        else:
+            out.append((s, e))
+    return out

@@ -40,7 +40,7 @@ from .search_config import DEFAULT, Purpose, RecallConfig
 from .sensitive import masked
 from .stores.base import AnyMemory, FactPage, FactQuery, Store
 from .text import clean_text, require_user
-from .unit_of_work import Authorize, Batch, EventIds, as_actor
+from .unit_of_work import Authorize, Batch, EventIds, as_actor, bump_usage
 from .values import Decision, Verdict
 
 __all__ = ["MemoryService", "believed_at", "valid_covers"]
@@ -433,7 +433,7 @@ class MemoryService:
         if purpose == Purpose.AGENT:  # invariant 15: explain and eval never bump
             used = [(h.doc.kind, h.id) for h in hits
                     if h.doc.TRACKS_USE]
-            self.store.bump_usage(user_id, used, now)
+            bump_usage(self.store, user_id, used, now)  # invariant 451: a named exception
         result = RecallResult(hits=hits, contradicted=[h.id for h in hits if h.id in contra])
         if explain:
             result.explain = RecallExplain(

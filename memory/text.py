@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import Stemmer
 
-from . import inputs
+from . import inputs, textsafety
 from .errors import ValidationError
 
 # --- the one set of stop words ----------------------------------------------------------------
@@ -82,7 +82,10 @@ def clean_text(text: str | None, *, field: str = "text") -> str:
     if text is None:
         raise ValidationError(f"{field} is required")
     # Invariant 175: text is a str of valid Unicode (no bytes, numbers, lone surrogates).
-    value = unicodedata.normalize("NFC", inputs.as_text(text, field)).strip()
+    value = unicodedata.normalize("NFC", inputs.as_text(text, field))
+    # Invariant 452: invisible format characters (bidi controls, zero-width) are removed, so
+    # the value reads as it is stored and matched ("Bos\u200bton" is "Boston").
+    value = textsafety.clean(value).strip()
     if not value:
         raise ValidationError(f"{field} is empty")
     size = len(value.encode("utf-8"))

@@ -17,11 +17,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticError
 
-from .errors import MemdeskError
+from .errors import MemdeskError, ValidationError
 from .models import Fact, FactState, MemoryKind, Playbook
 from .policy import ReviewPolicy
 from .ranking import RankedHit
 from .search_config import Purpose, RecallConfig
+from .sensitive import refusal
 from .service import MemoryService, RecallExplain
 from .text import normalise
 
@@ -285,6 +286,8 @@ class ToolContext:
     user_message: str | None = None  # this turn's words: forget needs an explicit request
     policy: ReviewPolicy = field(default_factory=ReviewPolicy)
     reader: str | None = None  # the agent's reader and version, stamped on its writes (inv. 490)
+    # the secret values withheld from this turn's message (invariant 460): no write may hold one
+    secrets: list[str] = field(default_factory=list)
 
 
 class ToolRefused(MemdeskError):
@@ -393,7 +396,16 @@ def _recalled_fact(ctx: ToolContext, fact_id: str, action: str) -> Fact:
     return fact
 
 
+def _no_withheld(ctx: ToolContext, *texts: str | None) -> None:
+    """Invariant 460: a value withheld from the user's message is kept out of every memory
+    written from it, whatever words the model puts around it."""
+    said = " ".join(t or "" for t in texts)
+    if any(v in said for v in ctx.secrets):
+        raise ValidationError(refusal("a password or code"))
+
+
 def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
+    _no_withheld(ctx, args.text, args.name, args.trigger, *(args.steps or []))
     if args.kind == "playbook":
         return _write_playbook(ctx, args, result)
     if args.kind == "retraction":

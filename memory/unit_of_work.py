@@ -24,10 +24,18 @@ from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel
 
-from . import inputs
+from . import inputs, textsafety
 from .corrections import bumped, linked, retire, retracted, tombstone_of
 from .credentials import Credential
-from .errors import AccessDenied, ChainError, NotFoundError, TombstoneError, ValidationError
+from .errors import (
+    AccessDenied,
+    ChainError,
+    ConflictError,
+    NotFoundError,
+    ScopeError,
+    TombstoneError,
+    ValidationError,
+)
 from .models import (
     CATALOG,
     PREVIOUSLY_REJECTED,
@@ -42,6 +50,7 @@ from .models import (
     check_actor,
     snapshot,
 )
+from .redaction import Erasure
 from .sensitive import refusal, secret_in
 from .stores.base import (
     AnyMemory,
@@ -59,6 +68,31 @@ from .text import MAX_TEXT_BYTES
 from .values import POSSIBLY_RESTATES, Decision, Verdict
 
 M = TypeVar("M", bound=BaseModel)
+
+# Invariant 451: the store's writing methods. Outside memory/stores/, only this module calls
+# them (tests/test_layers.py fails on any other call) — except the exceptions named below.
+STORE_WRITES = frozenset({"apply", "bump_usage", "redact", "erase_user", "adopt_value_key",
+                          "compact", "bootstrap_user"})
+# Every write that does not go through a Batch, in one place: where it is called, the store
+# method, and why it is no batch operation (tests/test_layers.py checks this list both ways).
+# Writes of the product that are no Batch, named here: `bump_usage` below (usage counters of
+# agent recall, invariant 15: no audit event per recall). Not listed because they call no store
+# method outside this module and the stores: `memdesk es reindex` moves indices on the
+# cluster (memory/stores/elasticsearch/reindex.py: documents copied unchanged, server-side), and
+# `memdesk migrate` restores a history through Batch.restore (its own audit is the copy).
+DIRECT_WRITES: dict[tuple[str, str], str] = {
+    ("memory/cli/es.py", "bootstrap_user"):
+        "Elasticsearch API keys and roles for reading, not data; `memdesk es bootstrap-users` "
+        "is an administrator's command on the cluster itself",
+    ("memory/eval/stress.py", "apply"):
+        "the stress suite applies a batch's own operations to inject a crash or a stale "
+        "revision mid-transaction (its events are built by a Batch)",
+    ("bench/bench_forget.py", "redact"): "benchmark of the store's redaction itself",
+    ("bench/bench_forget.py", "compact"): "benchmark of the store's compaction itself",
+    ("bench/bench_es.py", "apply"): "benchmark fixtures loaded in bulk",
+    ("bench/bench_embedded.py", "apply"): "benchmark fixtures loaded in bulk",
+    ("bench/bench_desk.py", "apply"): "benchmark fixtures loaded in bulk",
+}
 
 # (user_id, text, tombstones created in this batch) -> refuse / review / accept (memory/values.py)
 TombstoneGate = Callable[[str, str, list[Tombstone]], Verdict]
@@ -104,6 +138,18 @@ def _size_ok(doc: AnyMemory) -> None:
                 f"limit is {MAX_TEXT_BYTES} bytes (32 KB) and {MAX_STEPS} steps")
 
 
+def _text_safe(doc: AnyMemory | Tombstone) -> None:
+    """Invariant 452: no stored value holds a control or an invisible format character (bidi
+    controls, zero-width): the write paths remove them (memory/text.py), and whatever reaches
+    the door with one by another path (an import, a restore) is refused whole."""
+    text = doc.text if isinstance(doc, Tombstone) else doc.search_text()
+    bad = textsafety.first_unsafe(text)
+    if bad is not None:
+        what = "tombstone" if isinstance(doc, Tombstone) else doc.kind.value
+        raise ValidationError(f"{what} {doc.id} holds {textsafety.describe(bad)}: stored text "
+                              "must read as it is stored")
+
+
 def _no_secret(doc: AnyMemory) -> None:
     """A fact or playbook holding a password, PIN, card number or key is refused whole
     (invariant 273, memory/sensitive.py); the user's own message stays as they said it."""
@@ -131,6 +177,14 @@ class Batch:
         self._docs: dict[tuple[MemoryKind, str], AnyMemory | None] = {}  # this batch's view
         self._checked: list[Fact] = []  # facts activated here: re-checked against new tombstones
         self.held: dict[str, Verdict] = {}  # facts held for review (or flagged), by id
+        self._erasures: list[Erasure] = []  # texts redacted at commit, before the deletes
+        self._erase_event: AuditEvent | None = None  # a whole user erased at commit
+        self._compact = False
+        self._erased_texts: list[str] = []  # a whole user's texts, scanned for after erasing
+        self._new_records = False  # a memory new to this store (not a history copied as it was)
+        self.redacted: dict[str, int] = {}  # counts of the redaction done at commit
+        self.erased: dict[str, int] = {}  # counts of the erasure done at commit
+        self.residue: list[str] = []  # where erased text may linger after compaction
         self.committed = False
 
     # reads through the batch ----------------------------------------------------------------
@@ -289,6 +343,7 @@ class Batch:
         memory: AnyMemory = doc  # type: ignore[assignment]  # M is always one memory kind
         self._owner_ok(memory)
         _size_ok(memory)
+        _text_safe(memory)
         _no_secret(memory)
         action = action or _WRITE_ACTION[memory.kind]
         self._check(action, [memory.id])
@@ -298,6 +353,7 @@ class Batch:
             raise ValidationError(f"{memory.kind.value} {memory.id} already exists")
         self.ops.append(PutMemory(doc=memory))
         self._docs[(memory.kind, memory.id)] = memory
+        self._new_records = True
         self.note(action, [memory.id], after=memory, reason=reason, at=at, key=key)
         return memory  # type: ignore[return-value]
 
@@ -321,6 +377,9 @@ class Batch:
             raise ValidationError(f"an update of {cur.id} must keep its id and advance its "
                                   f"revision by one ({cur.rev} → {cur.rev + 1})")
         _size_ok(nxt)
+        if textsafety.first_unsafe(nxt.search_text()) and \
+                not textsafety.first_unsafe(cur.search_text()):
+            _text_safe(nxt)  # an edit may not bring one in (an old record is still retired)
         if isinstance(nxt, Fact | Playbook) and secret_in(nxt.search_text()) and \
                 not secret_in(cur.search_text()):
             _no_secret(nxt)  # an edit may not bring one in; retiring an old record still works
@@ -451,6 +510,62 @@ class Batch:
                   after=cred.public(), reason=reason)
         return cred
 
+    # erasure (invariants 66, 67 and 450) -----------------------------------------------------
+    def check_revisions(self, docs: Iterable[AnyMemory]) -> None:
+        """Each record must still be at the revision read, before anything irreversible is
+        prepared (a forget's redaction): a conflict now changes nothing (invariant 450)."""
+        for doc in docs:
+            cur = self.get(doc.kind, doc.id)
+            if cur is None or cur.rev != doc.rev:
+                raise ConflictError(f"{doc.kind.value} {doc.id} changed since it was read",
+                                    target_id=doc.id)
+
+    def _revisions_hold(self) -> None:
+        """The deletes and updates of this batch still find the revisions they expect."""
+        assert self.store is not None
+        for op in self.ops:
+            if isinstance(op, DeleteMemory | UpdateMemory):
+                kind = op.kind if isinstance(op, DeleteMemory) else op.doc.kind
+                owner = None if kind == MemoryKind.CATALOG else self.user_id
+                rid = op.id if isinstance(op, DeleteMemory) else op.doc.id
+                cur = self.store.get(kind, owner, rid)
+                if cur is not None and op.expected_rev is not None \
+                        and cur.rev != op.expected_rev:
+                    raise ConflictError(f"{kind.value} {rid} changed since it was read",
+                                        target_id=rid)
+
+    def value_key(self) -> bytes:
+        """The store's secret for keyed hashes of forgotten values, created on first use —
+        only once this batch's actor may forget here (invariant 450)."""
+        self._check("forget")
+        if self.store is None:
+            raise ValidationError("this batch has no store: it only records operations")
+        key = self.store.value_key(create=True)
+        assert key is not None  # created above
+        return key
+
+    def erase_text(self, erasure: Erasure, *, scan: Iterable[str] | None = None) -> None:
+        """Redact these texts from the user's audit snapshots and tombstones at commit, after
+        every check of this batch passed and just before its deletes (invariants 66, 450)."""
+        if erasure.user_id != self.user_id:
+            raise ValidationError(f"an erasure of {erasure.user_id!r} in a batch of "
+                                  f"{self.user_id!r}")
+        self._check("forget", sorted(erasure.ids))
+        self._erasures.append(erasure)
+        # looked for in the store's files after (invariant 459): the texts no other record holds
+        self._erased_texts += list(erasure.texts if scan is None else scan)
+        self._compact = True
+
+    def erase_user(self, *, after: dict[str, Any], texts: Iterable[str] = ()) -> AuditEvent:
+        """Erase everything this batch's user owns at commit, leaving one `erase_user` event
+        (invariant 67); nothing else may share the batch."""
+        targets: list[str] = []
+        self.require("erase_user", targets)
+        self._erase_event = self._event("erase_user", targets, after=after)
+        self._erased_texts = list(texts)  # looked for in the store's files after (inv. 459)
+        self._compact = True
+        return self._erase_event
+
     # loading history as it was (seeding, migration, import) ---------------------------------
     def restore(self, item: AnyMemory | Tombstone | AuditEvent | Credential, *,
                 on_dead: OnDead = "allow") -> None:
@@ -461,6 +576,9 @@ class Batch:
         outside the store (an import file) passes `on_dead="decide"`: a fact it holds active
         that restates a value this store keeps dead is refused whole (invariant 178)."""
         self._check("restore")
+        if on_dead != "allow" and not isinstance(item, AuditEvent | Credential):
+            self._outside_ok(item)
+            self._new_records = True
         if isinstance(item, Fact) and on_dead != "allow" and item.state == FactState.ACTIVE:
             item = self._guard(item, on_dead, "import_user")
         if isinstance(item, AuditEvent):
@@ -475,6 +593,44 @@ class Batch:
             self.ops.append(PutMemory(doc=item))
             self._docs[(item.kind, item.id)] = item
 
+    def adopt_value_key(self, source: Store) -> None:
+        """Migration: take the source store's secret, so forgotten values stay refused in the
+        copy (invariant 66); a target with another secret of its own is refused."""
+        self._check("restore")
+        if self.store is None:
+            raise ValidationError("this batch has no store: it only records operations")
+        key = source.value_key()
+        if key is None:
+            return
+        have = self.store.value_key()
+        if have is None:
+            self.store.adopt_value_key(key)
+        elif have != key:
+            raise ValidationError("the target already has another value key (it has forgotten "
+                                  "values of its own): migrate into a fresh prefix "
+                                  "(MEMDESK_ES_PREFIX)")
+
+    def _outside_ok(self, item: AnyMemory | Tombstone) -> None:
+        """Invariant 454: a history from outside the store (an import file) meets every check a
+        write meets at this door — its scope, the size limit, text safety and secrets (an
+        episode holding one is refused too: masking it would leave it in the file's audit)."""
+        if isinstance(item, Tombstone):
+            if item.user_id != self.user_id:
+                raise ValidationError(f"tombstone {item.id} belongs to {item.user_id!r}, not "
+                                      f"to this batch's scope {self.user_id!r}")
+            _text_safe(item)
+            return
+        self._owner_ok(item)
+        size = len(item.search_text().encode("utf-8", "surrogatepass"))
+        if size > MAX_TEXT_BYTES:
+            raise ValidationError(f"{item.kind.value} {item.id} is {size} bytes; the limit is "
+                                  f"{MAX_TEXT_BYTES} (32 KB)")
+        _size_ok(item)
+        _text_safe(item)
+        kind = secret_in(item.search_text())
+        if kind:
+            raise ValidationError(f"{item.kind.value} {item.id}: {refusal(kind)}")
+
     def restore_watermark(self, user_id: str, name: str, value: str,
                           expected: str | None = None) -> None:
         self.ops.append(SetWatermark(user_id=user_id, name=name, value=value, expected=expected))
@@ -486,9 +642,37 @@ class Batch:
             raise ChainError("this batch was already applied")
         if self.store is None:
             raise ValidationError("this batch has no store: it only records operations")
+        if self._erase_event is not None:
+            if self.ops or self._erasures:
+                raise ValidationError("erasing a user is a batch of its own")
+            self.erased = self.store.erase_user(self.user_id, self._erase_event)
+        if self._erasures:
+            # Redaction before the deletes: a crash between leaves the memory with its history
+            # already redacted, and forgetting it again converges (invariant 66).
+            self._revisions_hold()
+            for erasure in self._erasures:
+                for name, n in self.store.redact(self.user_id, erasure).items():
+                    self.redacted[name] = self.redacted.get(name, 0) + n
         if self.ops:
+            self._new_user_ok()
             self.store.apply(self.ops)
         self.committed = True
+        if self._compact:
+            self.residue = list(self.store.compact(self._erased_texts) or [])
+
+    def _new_user_ok(self) -> None:
+        """Invariant 453: the first write of a user whose id looks like an existing one
+        ("аna" with a Cyrillic а beside "ana") is refused, naming the existing id."""
+        assert self.store is not None
+        if self.user_id == CATALOG or not self._new_records \
+                or self.store.audit(self.user_id, limit=1):
+            return
+        existing = sorted((set(self.store.users()) | set(self.store.audit_users())) - {CATALOG})
+        twin = textsafety.confusable_with(self.user_id, existing)
+        if twin is not None:
+            raise ScopeError(f"user id {self.user_id!r} looks the same as the existing user "
+                             f"{twin!r} (Unicode confusables): use {twin!r}, or an id that "
+                             "reads differently")
 
     def __enter__(self) -> Self:
         return self
@@ -496,3 +680,11 @@ class Batch:
     def __exit__(self, exc_type, exc, tb) -> None:
         if exc_type is None and self.store is not None:
             self.commit()
+
+
+def bump_usage(store: Store, user_id: str, used: list[tuple[MemoryKind, str]],
+               at: datetime) -> None:
+    """Agent recall's usage counts (invariant 15): counters on records, not history, so they
+    are no batch and no audit event (one per recall would bury the log). Named here so every
+    write of the product is in this module (invariant 451)."""
+    store.bump_usage(user_id, used, at)

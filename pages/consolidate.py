@@ -138,8 +138,9 @@ else:
                     res = apply_plan(svc, plan, op_ids=chosen, actor=operator_actor())
                     mark_changed()
                     st.success(f"Applied {len(res.applied)} operations ({len(res.already)} "
-                               f"already applied, {len(res.declined)} declined). Undo it from "
-                               "Applied plans below.")
+                               f"already applied, {len(res.declined)} declined, "
+                               f"{len(res.for_review)} of them sent to the review queue). "
+                               "Undo it from Applied plans below.")
             except MemdeskError as exc:
                 st.error(md(describe(exc)))
 

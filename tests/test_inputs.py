@@ -81,16 +81,16 @@ def test_inv68_terminal_output_escapes_what_would_move_the_cursor():
 def test_inv68_cli_shows_stored_text_and_errors_escaped(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 's.db'}")
-    # Bidi controls are legal in stored text (right-to-left scripts use them) but never
-    # reach the terminal raw.
+    # Bidi controls never reach the terminal raw; since issue 30 (invariant 452) they do not
+    # even reach the store: the value is kept as it reads.
     assert main(["write-fact", "--user", "ana", "Likes \u202egnihsif\u202c and tea"]) == 0
     capsys.readouterr()
     assert main(["facts", "--user", "ana"]) == 0
     out = capsys.readouterr().out
-    assert "\u202e" not in out and "Likes \\u202egnihsif\\u202c and tea" in out
+    assert "\u202e" not in out and "Likes gnihsif and tea" in out
     assert main(["facts", "--user", "ana", "--json"]) == 0
     raw = capsys.readouterr().out
-    assert "\u202e" not in raw and json.loads(raw)[0]["text"] == "Likes \u202egnihsif\u202c and tea"
+    assert "\u202e" not in raw and json.loads(raw)[0]["text"] == "Likes gnihsif and tea"
     assert main(["recall", "--user", "a\x1b]0;pwned\x07na", "tea"]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err and "\\x1b]0;pwned\\x07" in err

@@ -10,12 +10,16 @@ import sys
 import tomllib
 from pathlib import Path
 
+from memory.unit_of_work import DIRECT_WRITES, STORE_WRITES
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Store operations and audit events: built only by memory/stores/ and memory/unit_of_work.py.
 DOOR_ONLY = {"PutMemory", "UpdateMemory", "DeleteMemory", "PutTombstone", "AppendAudit",
              "SetWatermark", "AuditEvent"}
 DOOR = ("memory/stores/", "memory/unit_of_work.py")
+# Receivers that are no store: a unit-of-work batch, and the reader's hints (`hint.apply`).
+NOT_STORES = {"b", "batch", "hint"}
 PRODUCT = ("memory", "review", "pages", "bench", "app.py")
 
 
@@ -80,6 +84,58 @@ def _door_only_constructions(where: str, source: str) -> list[str]:
         if name in DOOR_ONLY:
             found.append(f"{where}:{node.lineno} builds {name}")
     return found
+
+
+def _receiver(node: ast.expr) -> str | None:
+    """The name a method is called on: `store` for store.x(), svc.store.x(); `Batch` for
+    Batch(...).x() and svc.batch(...).x()."""
+    if isinstance(node, ast.Call):
+        inner = node.func
+        name = inner.id if isinstance(inner, ast.Name) else \
+            inner.attr if isinstance(inner, ast.Attribute) else None
+        return "batch" if name in ("Batch", "batch", "catalog_batch") else name
+    return node.id if isinstance(node, ast.Name) else \
+        node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _store_write_calls(where: str, source: str) -> list[tuple[str, str, int]]:
+    """Invariant 451: calls of a store's writing method (and value_key(create=True)) on anything
+    that is not a batch, as (file, method, line)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        method = node.func.attr
+        creates = method == "value_key" and any(
+            k.arg == "create" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+            for k in node.keywords)
+        if (method in STORE_WRITES or creates) and _receiver(node.func.value) not in NOT_STORES:
+            found.append((where, method, node.lineno))
+    return found
+
+
+def test_every_store_write_goes_through_the_unit_of_work_or_is_a_named_exception():
+    """Invariant 451: outside the stores and the unit of work, no store writing method is called
+    except the exceptions listed in memory/unit_of_work.py (DIRECT_WRITES), each still used."""
+    calls = [hit for path in _python_files(*PRODUCT) if not _rel(path).startswith(DOOR)
+             for hit in _store_write_calls(_rel(path), path.read_text(encoding="utf-8"))]
+    stray = [f"{f}:{line} calls {m}" for f, m, line in calls if (f, m) not in DIRECT_WRITES]
+    assert stray == []
+    assert set(DIRECT_WRITES) - {(f, m) for f, m, _ in calls} == set(), "stale exceptions"
+
+
+def test_the_store_write_check_sees_a_call():
+    source = ("svc.store.redact('ana', erasure)\n"
+              "store.value_key(create=True)\n"
+              "store.value_key()\n"
+              "dst.adopt_value_key(key)\n"
+              "self.store.bump_usage('ana', [], now)\n"
+              "b.erase_user(after={})\n"
+              "svc.batch('cli', 'ana').erase_text(e)\n"
+              "x.erase_user('ana', event)\n")
+    found = [(m, line) for _, m, line in _store_write_calls("probe.py", source)]
+    assert found == [("redact", 1), ("value_key", 2), ("adopt_value_key", 4),
+                     ("bump_usage", 5), ("erase_user", 8)]
 
 
 def test_only_the_unit_of_work_and_the_stores_build_operations_or_audit_events():

@@ -139,3 +139,16 @@ def test_audit_page(desk):
 def test_evals_page(desk, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     safe(page("evals.py"), expect=0)
+
+
+def test_inv457_md_keeps_bare_urls_and_addresses_plain_in_the_browser():
+    """The browser's GFM renderer links URLs after undoing escapes (tests/test_browser_text.py
+    shows it on a label): md() puts a word joiner where a link would start, so none can."""
+    from memory.ui import md
+    from memory.ui.safe import WORD_JOINER
+
+    shown = md("Reads https://evil.example/x, (www.evil.com) and mail a@evil.com")
+    assert shown.count(WORD_JOINER) == 3
+    for start in ("https", "www", "@"):
+        assert f"{WORD_JOINER}{start}" in shown.replace("\\", "")
+    assert plain(shown) == "Reads https://evil.example/x, (www.evil.com) and mail a@evil.com"

@@ -8,7 +8,9 @@ from ..agent import run_turn
 from ..errors import MemdeskError
 from ..text import require_user
 from ..trace import render_text
+from ..unit_of_work import as_actor
 from . import emit
+from . import types as t
 from .types import known_user
 
 
@@ -25,6 +27,9 @@ def register(sub, common) -> None:
     p.add_argument("--new-user", action="store_true",
                    help="start a user the store does not know yet (without it, an unknown user "
                         "is an error, so a typo never starts a new user)")
+    p.add_argument("--operator", type=t.label("operator"),
+                   help="your name: the agent acts with your role and its writes are audited as "
+                        "operator:NAME (default: the agent alone)")
     p.add_argument("message")
     p.set_defaults(func=cmd_chat)
 
@@ -39,8 +44,10 @@ def cmd_chat(args) -> int:
     earlier = ([{"role": "user", "content": e.text}
                 for e in sorted(rt.service.episodes(user), key=lambda e: e.timestamp)
                 if e.session_id == args.session][-20:] if args.session else None)
+    operator = as_actor(f"operator:{args.operator}") if args.operator else None
     trace = run_turn(rt.service, user, args.session, args.message, llm=rt.llm,
-                     history=earlier, consolidation=rt.settings.agent_consolidation)
+                     history=earlier, consolidation=rt.settings.agent_consolidation,
+                     operator=operator)
     emit(args, trace.model_dump(mode="json"), lambda _: render_text(trace))
     if trace.error:
         print(f"memdesk: error: {trace.error} (your message was kept as episode "

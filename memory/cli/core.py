@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..access import cli_actor  # issue 14: cli:<os user>
+from ..errors import StoreUnavailableError
 from ..models import Contradiction, FactState, FactType
 from ..search_config import PRESETS, Purpose
 from . import emit
@@ -231,7 +232,8 @@ def cmd_forget(args) -> int:
         return "\n".join(out)
 
     emit(args, res.model_dump(mode="json"), render)
-    return 0
+    # Invariant 459: text a scan still finds on disk is no completed forget for a script.
+    return StoreUnavailableError.exit_code if res.residue else 0
 
 
 def cmd_audit(args) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..access import cli_actor  # issue 14: cli:<os user>
-from ..errors import ValidationError
+from ..errors import StoreUnavailableError, ValidationError
 from ..forgetting import erase_user
 from . import emit
 
@@ -23,10 +23,13 @@ def cmd_erase(args) -> int:
     res = erase_user(args.runtime.service, args.user, actor=cli_actor())
 
     def render(p):
-        out = [(f"user {p['user_id']} erased: {p['memories']} memories deleted, "
+        # Invariant 459: "erased" only when a scan of the store's files finds none of the text.
+        head = "erased" if not p["residue"] else "deleted from the store's records, NOT yet " \
+            "gone from disk"
+        out = [(f"user {p['user_id']} {head}: {p['memories']} memories deleted, "
                f"{p['tombstones']} tombstones kept as keyed hashes, {p['audit_events']} audit "
                "events replaced by one")]
         return "\n".join([*out, *(f"warning: {r}" for r in p["residue"])])
 
     emit(args, res.model_dump(mode="json"), render)
-    return 0
+    return StoreUnavailableError.exit_code if res.residue else 0

@@ -4,6 +4,7 @@ memory/export.py). The CLI acts as a local admin (cli:<os user>)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -68,7 +69,9 @@ def cmd_export(args) -> int:
 
 def cmd_import(args) -> int:
     raw = Path(args.file).read_bytes()
-    res = import_user(args.runtime.service, parse(raw), actor=cli_actor())
+    # Invariant 454: the import's own event names the file by its hash.
+    res = import_user(args.runtime.service, parse(raw), actor=cli_actor(),
+                      file_sha256=hashlib.sha256(raw).hexdigest())
 
     def render(p) -> str:
         lines = [(f"imported {p['user_id']}: {p['facts']} facts, {p['episodes']} episodes, "

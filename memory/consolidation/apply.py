@@ -28,6 +28,8 @@ class ApplyResult(BaseModel):
     applied: list[str] = Field(default_factory=list, description="op ids written now")
     already: list[str] = Field(default_factory=list, description="op ids found applied before")
     declined: list[str] = Field(default_factory=list, description="actionable ops not chosen")
+    for_review: list[str] = Field(default_factory=list, description=(
+        "declined ops whose fact waits in the review queue as a candidate (invariant 456)"))
     watermark: str | None = None
 
 
@@ -119,6 +121,39 @@ def _write_op(b: Batch, plan: Plan, op: PlanOp) -> None:
     raise ValidationError(f"op {op.id} ({op.kind.value}) cannot be applied")
 
 
+def declined_id(plan: Plan, op: PlanOp) -> str:
+    """The id of the candidate a declined op leaves for review: deterministic, so declining
+    the same op again converges."""
+    return stable_id("fact", plan.id, op.id, "declined")
+
+
+def _declined_candidate(b: Batch, plan: Plan, op: PlanOp) -> Fact | None:
+    if op.kind not in (OpKind.ADD_FACT, OpKind.SUPERSEDE) or op.fact is None:
+        return None
+    found = b.get(MemoryKind.SEMANTIC, declined_id(plan, op))
+    return found if isinstance(found, Fact) else None
+
+
+def _decline(b: Batch, plan: Plan, op: PlanOp) -> bool:
+    """Invariant 456: a declined fact is not lost when the watermark moves past its episodes:
+    it waits in the review queue as a candidate with its evidence (and, for a supersession,
+    the fact it would replace). Playbook ops have no candidate state and are only declined."""
+    if op.kind not in (OpKind.ADD_FACT, OpKind.SUPERSEDE) or op.fact is None:
+        return False
+    if _declined_candidate(b, plan, op) is not None:
+        return True  # declined before: already waiting
+    if op.fact.state != FactState.ACTIVE:
+        return False  # a candidate op is for review by itself when applied
+    update: dict = {"id": declined_id(plan, op), "state": FactState.CANDIDATE,
+                    "recorded_at": b.now}
+    if op.kind == OpKind.SUPERSEDE and op.old is not None:
+        update |= {"supersedes": op.old.id, "contradiction": Contradiction.NATURAL}
+    b.add(op.fact.model_copy(update=update), on_dead="flag", action="propose_fact",
+          key="decline:" + op.id,
+          reason=f"declined when plan {plan.id} was applied: kept for review ({op.reason})"[:1000])
+    return True
+
+
 def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None = None,
                actor: str = ACTOR) -> ApplyResult:
     """Apply the plan (or the approved `op_ids`) in ONE store batch, watermark last (inv. 37);
@@ -156,12 +191,23 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
         if _is_applied(svc, user, op):  # same plan twice changes nothing (invariant 38)
             result.already.append(op.id)
             continue
+        held = _declined_candidate(b, plan, op)
+        if held is not None and held.state != FactState.CANDIDATE:
+            result.already.append(op.id)  # decided in review since it was declined
+            continue
+        if held is not None:  # applied after all: its stand-in leaves the review queue
+            b.remove(held, action="consolidate", reason=f"op {op.id} of plan {plan.id} applied",
+                     key="undecline:" + op.id)
         _write_op(b, plan, op)
         result.applied.append(op.id)
+    for op in actionable:
+        if op not in chosen and _decline(b, plan, op):
+            result.for_review.append(op.id)
     if not b.ops and current == plan.watermark_after:
         return result.model_copy(update={"watermark": current})
     b.note("consolidate", [t for op in chosen if op.id in result.applied for t in _targets(op)],
            after={"op_ids": result.applied, "declined": result.declined,
+                  "for_review": result.for_review,
                   "watermark_before": plan.watermark_before,
                   "watermark_after": plan.watermark_after, "llm_mode": plan.llm_mode,
                   "usage": plan.usage.model_dump(), "policy": plan.policy_text},
@@ -189,6 +235,10 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     and playbooks are removed, retired facts restored, counts reset, the watermark moved back.
     Refused if anything it wrote has changed since, or a later consolidation ran on top."""
     user = require_user(user_id)
+    b = svc.batch(actor, user, plan_id=plan_id)
+    # Invariant 450: the role first, so an unlisted operator's undo of an old plan is `denied`
+    # (audited), never a conflict that tells them about the plan.
+    b.require("consolidate_undo", [plan_id])
     history = svc.store.audit(user, limit=100_000, plan_id=plan_id)
     if not history:
         raise NotFoundError(f"no applied plan {plan_id} for user {user}", target_id=plan_id)
@@ -208,7 +258,6 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     if current != wm_after:
         raise ConflictError(f"cannot undo plan {plan_id}: a later consolidation moved the "
                             f"watermark to {current}; undo that plan first")
-    b = svc.batch(actor, user, plan_id=plan_id)
     reverted: list[str] = []
 
     def changed(kind: MemoryKind, snap: dict) -> Fact | Playbook:
@@ -221,8 +270,9 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
         return cur
 
     for e in events:  # newest first: reverse order of application
-        if e.action in ("write_fact", "write_playbook") and e.after:
-            kind = MemoryKind.SEMANTIC if e.action == "write_fact" else MemoryKind.PROCEDURAL
+        # a declined op's candidate (propose_fact, invariant 456) goes with its plan
+        if e.action in ("write_fact", "write_playbook", "propose_fact") and e.after:
+            kind = MemoryKind.PROCEDURAL if e.action == "write_playbook" else MemoryKind.SEMANTIC
             cur = changed(kind, e.after)
             b.remove(cur, action="consolidate_undo", reason=f"undo {e.action}")
             reverted.append(cur.id)

@@ -182,7 +182,11 @@ def load_cases(path: str | Path = DATA_PATH) -> list[Case]:
         raise ValidationError(f"no statements file at {p}")
     raw = p.read_bytes()
     out = []
-    for n, line in enumerate(raw.decode("utf-8").splitlines(), 1):
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(f"{p.name} is not UTF-8 text: {exc}") from None
+    for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
                 out.append(Case.model_validate_json(line))

@@ -79,7 +79,11 @@ def load_answer_cases(path: str | Path = DATA_PATH) -> list[AnswerCase]:
     if not p.exists():
         raise ValidationError(f"no questions file at {p}")
     out = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(f"{p.name} is not UTF-8 text: {exc}") from None
+    for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
                 out.append(AnswerCase.model_validate_json(line))

@@ -107,27 +107,45 @@ def load_locomo(path: str | Path, *, limit_conversations: int | None = None,
                               "../shared/benchmarks/locomo/locomo10.json")
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValidationError(f"malformed LoCoMo file {path}: {exc}") from None
+    if not isinstance(raw, list):
+        raise ValidationError(f"{path}: a LoCoMo file is a JSON list of conversations, got "
+                              f"{type(raw).__name__}")
     convs: list[Conversation] = []
-    for item in raw[:limit_conversations]:
-        conv = item["conversation"]
-        turns: list[Turn] = []
-        sessions = sorted(int(m.group(1)) for k in conv if (m := _SESSION.match(k)))
-        for n in sessions:
-            start = parse_session_time(conv[f"session_{n}_date_time"])
-            for i, t in enumerate(conv[f"session_{n}"]):
-                # Seconds apart so turns keep their order inside a session.
-                turns.append(Turn(dia_id=t["dia_id"], speaker=t["speaker"], text=t["text"],
-                                  caption=t.get("blip_caption"),
-                                  timestamp=start + timedelta(seconds=i)))
-        known = {t.dia_id for t in turns}
-        qa = [QA(question=q["question"], category=int(q["category"]),
-                 evidence=[e for e in normalise_evidence(q.get("evidence", [])) if e in known])
-              for q in item["qa"]]
-        convs.append(Conversation(sample_id=item["sample_id"], split=split_of(len(convs)),
-                                  turns=turns, qa=qa[:limit_questions]))
+    for n, item in enumerate(raw[:limit_conversations], 1):
+        # Invariant 458: a bad record is named (its number and what is wrong), never a KeyError.
+        try:
+            convs.append(_conversation(item, len(convs), limit_questions))
+        except KeyError as exc:
+            raise ValidationError(f"{path}: record {n} is not a LoCoMo conversation: it has no "
+                                  f"{exc.args[0]!r}") from None
+        except (TypeError, ValueError, AttributeError, IndexError, ValidationError) as exc:
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ValidationError(f"{path}: record {n} is not a LoCoMo conversation: "
+                                  f"{why}") from None
     return convs
+
+
+def _conversation(item: dict, index: int, limit_questions: int | None) -> Conversation:
+    conv = item["conversation"]
+    turns: list[Turn] = []
+    sessions = sorted(int(m.group(1)) for k in conv if (m := _SESSION.match(k)))
+    for n in sessions:
+        start = parse_session_time(conv[f"session_{n}_date_time"])
+        for i, t in enumerate(conv[f"session_{n}"]):
+            # Seconds apart so turns keep their order inside a session.
+            turns.append(Turn(dia_id=t["dia_id"], speaker=t["speaker"], text=t["text"],
+                              caption=t.get("blip_caption"),
+                              timestamp=start + timedelta(seconds=i)))
+    if not turns:
+        raise ValueError("it holds no session turns")
+    known = {t.dia_id for t in turns}
+    qa = [QA(question=q["question"], category=int(q["category"]),
+             evidence=[e for e in normalise_evidence(q.get("evidence", [])) if e in known])
+          for q in item["qa"]]
+    return Conversation(sample_id=item["sample_id"], split=split_of(index), turns=turns,
+                        qa=qa[:limit_questions])
 
 
 class Corpus(BaseModel):

@@ -124,9 +124,19 @@ def load_questions(path: str | Path = QUESTIONS_PATH) -> list[Question]:
                               "(memory/personas) or pass --questions PATH")
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        questions = [Question.model_validate(q) for q in raw]
-    except (json.JSONDecodeError, PydanticError, TypeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValidationError(f"malformed questions file {path}: {str(exc).splitlines()[0]}") from None
+    if not isinstance(raw, list):
+        raise ValidationError(f"malformed questions file {path}: not a JSON list of questions")
+    questions = []
+    for n, q in enumerate(raw, 1):  # invariant 458: the first bad record, by number
+        try:
+            questions.append(Question.model_validate(q))
+        except PydanticError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first.get("loc", ())) or "record"
+            raise ValidationError(f"malformed questions file {path}: record {n}: {where}: "
+                                  f"{first.get('msg', 'invalid')}") from None
     if not questions:
         raise ValidationError(f"questions file {path} is empty: an empty eval cannot pass a gate")
     return questions

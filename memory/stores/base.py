@@ -6,7 +6,7 @@ Mutations arrive as a list of operations applied all-or-nothing (invariant 10).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple, Protocol, runtime_checkable
@@ -185,6 +185,7 @@ class Capability(StrEnum):
     TRANSACTIONS = "transactions"  # `apply` is one multi-document transaction (rollback)
     PER_USER_KEYS = "per_user_keys"  # reads can run under a per-user credential (DLS)
     WEIGHTED_TERMS = "weighted_terms"  # `search_bm25(extra=...)` scores analysed terms (inv. 169)
+    SCANS_ERASED = "scans_erased"  # `compact(texts)` scans its own files for them (inv. 459)
 
 
 @runtime_checkable
@@ -301,8 +302,9 @@ class Store(Protocol):
         """Delete everything the user owns and its history (and its credentials, issue 15),
         leaving `event`; counts."""
         ...
-    def compact(self) -> list[str]:
-        """Make deleted text unrecoverable from the storage files; where some may linger."""
+    def compact(self, texts: Sequence[str] = ()) -> list[str]:
+        """Make deleted text unrecoverable from the storage files; where some may linger (the
+        embedded store scans its files for `texts`, invariant 459)."""
         ...
     def data_version(self) -> int | None:
         """A number that changes whenever any process commits a write (caches key on it), or

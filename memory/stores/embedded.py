@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from operator import attrgetter
 from pathlib import Path
@@ -135,7 +137,8 @@ def user_token(user_id: str) -> str:
 class EmbeddedStore:
     """SQLite-backed store. Safe to share between threads (one connection behind a lock)."""
 
-    capabilities = frozenset({Capability.TRANSACTIONS, Capability.WEIGHTED_TERMS})
+    capabilities = frozenset({Capability.TRANSACTIONS, Capability.WEIGHTED_TERMS,
+                              Capability.SCANS_ERASED})
     recall_path = "embedded: FTS5 + exact numpy"
 
     def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float = 5.0):
@@ -991,20 +994,28 @@ class EmbeddedStore:
         self._drop_views(user_id)
         return {"memories": memories, "tombstones": len(tombs), "events": events}
 
-    def compact(self) -> list[str]:
+    def compact(self, texts: Sequence[str] = ()) -> list[str]:
         """After a forget: merge the FTS5 index so deleted terms leave its segments, then move
         the WAL into the file and truncate it (with secure_delete on, freed pages are zeros).
-        Returns where text may still linger (a reader holding the WAL open)."""
+        The checkpoint waits for readers up to the busy timeout. Returns where erased text may
+        still be (invariant 459): nothing only when the checkpoint completed and a scan of the
+        file and its WAL finds none of `texts`; else the file and what holds it open."""
         residue = []
         with self._lock:
             with self._tx() as db:
                 db.execute("INSERT INTO docs_fts(docs_fts) VALUES ('optimize')")
             busy, _, _ = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-            if busy:
-                residue.append(f"{self.path}-wal: another process is reading the store, so the "
-                               "write-ahead log could not be truncated; it is on its next "
-                               "checkpoint (or run the command again when the desk is closed)")
             self._data_version = self._pragma_data_version()
+        found = left_in(self.path, texts)
+        if busy or found:
+            where = ", ".join(found) or f"{self.path.name}-wal"
+            holders = holders_of(self.path)
+            residue.append(
+                f"erased text is still on disk in {where}: "
+                + ("a reader kept the write-ahead log from being checkpointed" if busy
+                   else "it was not yet overwritten")
+                + (f"; held open by {', '.join(holders)}" if holders else "")
+                + " — run the command again when that reader is done (e.g. the desk closed)")
         return residue
 
     def _watermark(self, db: sqlite3.Connection, op: SetWatermark) -> None:
@@ -1061,3 +1072,74 @@ class EmbeddedStore:
                             del view.docs[i]
             finally:
                 db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+
+
+# Invariant 459: is erased text still in the store's files, and who holds them open ------------
+MAX_SCANNED = 500  # texts scanned for at most (the longest first): one pass over each file
+
+
+def _needles(texts: Sequence[str]) -> list[bytes]:
+    """Each text as the file may hold it: UTF-8 as is, and as a JSON string body (a record or
+    audit snapshot); texts shorter than 8 bytes are too common to prove anything."""
+    out: set[bytes] = set()
+    for t in sorted(set(texts), key=len, reverse=True)[:MAX_SCANNED]:
+        for form in (t, json.dumps(t, ensure_ascii=False)[1:-1]):
+            raw = form.encode("utf-8", "surrogatepass")
+            if len(raw) >= 8:
+                out.add(raw)
+    return sorted(out, key=len, reverse=True)
+
+
+def left_in(path: Path, texts: Sequence[str]) -> list[str]:
+    """The store's files (database, WAL) that still hold any of `texts`, by name."""
+    needles = _needles(texts)
+    if not needles:
+        return []
+    pattern = re.compile(b"|".join(re.escape(n) for n in needles))
+    found = []
+    for f in (path, path.with_name(path.name + "-wal")):
+        try:
+            data = f.read_bytes()
+        except OSError:
+            continue
+        if pattern.search(data):
+            found.append(f.name)
+    return found
+
+
+def _link(fd: Path) -> str:
+    try:
+        return os.readlink(fd)
+    except OSError:  # closed meanwhile (the listing's own descriptor)
+        return ""
+
+
+def holders_of(path: Path) -> list[str]:
+    """Processes with the store's files open (Linux /proc; elsewhere none are named): this
+    process's own other connections included, named as such."""
+    wanted = {str(path.resolve()), str(path.resolve()) + "-wal"}
+    out = []
+    proc = Path("/proc")
+    for entry in proc.iterdir() if proc.is_dir() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            fds = list((entry / "fd").iterdir())
+        except OSError:
+            continue  # not ours to look into, or gone
+        links = [_link(fd) for fd in fds]
+        if not wanted & set(links):
+            continue
+        pid = int(entry.name)
+        if pid == os.getpid():  # the store's own connection is one of them
+            others = links.count(str(path.resolve())) - 1
+            if others > 0:
+                out.append(f"this process (pid {pid}, {others} other connection(s))")
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+                "utf-8", "replace").strip()
+        except OSError:
+            cmd = "?"
+        out.append(f"process {pid} ({cmd[:80]})")
+    return out

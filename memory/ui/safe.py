@@ -11,12 +11,19 @@ import re
 # Markdown/HTML punctuation, Streamlit's `:colour[...]` and `:emoji:` directives, `$` maths and
 # `&` entities. CommonMark turns a backslash-escaped ASCII punctuation mark into that literal mark.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'^@/])")
+# Invariant 457: the browser's GFM renderer links bare URLs and addresses found in the text
+# *after* escapes are undone, so escaping cannot stop it. It links a URL only where the
+# character before it is a space or punctuation, and an address only where a word character
+# touches "@": a WORD JOINER (U+2060, invisible, no width) there keeps each one plain text.
+_AUTOLINK = re.compile(r"(?i)(?=https?:/|www\.)|(?=@)")
+WORD_JOINER = "\u2060"
 
 
 def md(text: object) -> str:
     """For any Markdown context: every punctuation mark escaped, so `![x](url)`, `[a](b)`,
     `<img …>`, bare URLs and `:red[…]` show as the characters they are, never as elements."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
+    inert = _AUTOLINK.sub(WORD_JOINER, str(text))
+    return _MD_SPECIAL.sub(r"\\\1", inert).replace("\n", "  \n")
 
 
 def esc(text: object) -> str:

@@ -12,7 +12,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
@@ -1052,13 +1052,14 @@ class ElasticsearchStore(BatchRecords):
         return sorted(c for c, spec in found.items()
                       if alias not in (spec.get("aliases") or {}) and _version(c) < min(live))
 
-    def compact(self) -> list[str]:
+    def compact(self, texts: Sequence[str] = ()) -> list[str]:
         """Invariant 482: what a forget guarantees on a cluster, said honestly. A deleted or
         overwritten document is invisible at once; its bytes leave the Lucene segments when they
         are merged. So: reindex backups (they hold every forgotten text) are deleted; then an
         expunge-deletes force merge runs as a task and is followed; what it could not expunge
         (only segments over `index.merge.policy.expunge_deletes_allowed`, 10% by default, are
-        merged) and a merge still running are reported as residue, never as done."""
+        merged) and a merge still running are reported as residue, never as done. The cluster's
+        files are not this process's to scan, so `texts` is not looked for."""
         names = (*USER_ALIASES, "audit", "tombstones", "state")
         residue: list[str] = []
         # The forget itself has landed by now: nothing here may make it look failed, so every

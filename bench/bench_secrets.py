@@ -1,0 +1,51 @@
+"""Secrets by phrasing (issue 30): the held-out table tests/data/secrets_heldout.jsonl (written
+before the detector was changed) through the episode path (`memory.sensitive.masked`, what a
+message is stored as) and the fact door (`secret_in`).
+
+    python bench/bench_secrets.py
+
+Prints: secret-handing messages whose secret survives in the stored episode (target 0), and
+ordinary sentences changed by masking (target at most 2%), with the failing rows."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from memory.sensitive import masked, secret_in  # noqa: E402
+
+TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, then tuned on
+          ROOT / "tests" / "data" / "secrets_fresh.jsonl"]  # written after, never tuned on
+
+
+def main() -> None:
+    for table in TABLES:
+        print(f"== {table.name}")
+        report([json.loads(line) for line in table.read_text(encoding="utf-8").splitlines()
+                if line])
+
+
+def report(rows: list[dict]) -> None:
+    secret_rows = [r for r in rows if r["secrets"]]
+    ordinary = [r for r in rows if not r["secrets"]]
+    stored = [r for r in secret_rows if any(s in masked(r["text"]) for s in r["secrets"])]
+    unflagged = [r for r in secret_rows if not secret_in(r["text"])]
+    wrong = [r for r in ordinary if masked(r["text"]) != r["text"]]
+    flagged = [r for r in ordinary if secret_in(r["text"])]
+    print(f"secret-handing messages: {len(secret_rows)}; secret kept in the episode: "
+          f"{len(stored)}; not recognised as holding a secret: {len(unflagged)}")
+    print(f"ordinary sentences: {len(ordinary)}; changed by masking: {len(wrong)} "
+          f"({100 * len(wrong) / len(ordinary):.1f}%); flagged as a secret: {len(flagged)} "
+          f"({100 * len(flagged) / len(ordinary):.1f}%)")
+    for r in stored:
+        print(f"  KEPT   {r['text']!r} -> {masked(r['text'])!r}")
+    for r in wrong:
+        print(f"  WRONG  {r['text']!r} -> {masked(r['text'])!r}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Issue 30, item 9: secrets by phrasing (invariant 460). A message that hands over a secret is
+kept with the secret replaced by a marker in the episode, its audit event and the indexes, and
+the reply says so; measured on the held-out table written before the detector changed
+(tests/data/secrets_heldout.jsonl) and a fresh one written after (secrets_fresh.jsonl)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memory.agent import WITHHELD_NOTE, run_turn
+from memory.agents.offline import OfflineAgent
+from memory.sensitive import masked, secret_in
+
+DATA = Path(__file__).resolve().parent / "data"
+# Bank account numbers stay ordinary facts (invariant 273: "Account number 12345678" holds
+# none); the table counts them as secrets, so they are the two it still keeps.
+ACCOUNT_ROWS = {"my bank account number is 12345678", "sort code 12-34-56, account 87654321"}
+
+
+def rows(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()
+            if line]
+
+
+def kept(table: list[dict]) -> list[str]:
+    return [r["text"] for r in table if r["secrets"]
+            and any(s in masked(r["text"]) for s in r["secrets"])]
+
+
+def wrong(table: list[dict]) -> list[str]:
+    return [r["text"] for r in table if not r["secrets"] and masked(r["text"]) != r["text"]]
+
+
+def test_inv460_the_held_out_table_keeps_no_secret_and_leaves_ordinary_words_alone():
+    table = rows("secrets_heldout.jsonl")
+    assert sum(1 for r in table if r["secrets"]) >= 60
+    assert sum(1 for r in table if not r["secrets"]) >= 100
+    assert set(kept(table)) == ACCOUNT_ROWS
+    assert len(wrong(table)) <= 0.02 * sum(1 for r in table if not r["secrets"])
+    assert all(secret_in(r["text"]) for r in table if r["secrets"]
+               and r["text"] not in ACCOUNT_ROWS)
+
+
+def test_inv460_the_fresh_table_never_tuned_on_holds_its_figures():
+    """Not tuned on: a guard against regressions at the figures measured (4 of 20 kept, 2 of
+    30 ordinary sentences changed; docs in the lead's report)."""
+    table = rows("secrets_fresh.jsonl")
+    assert len(kept(table)) <= 4 and len(wrong(table)) <= 2
+
+
+@pytest.mark.parametrize("message, secret", [
+    ("the wifi password here is hunter2, save it pls", "hunter2"),
+    ("Remember my PIN, it's 4921", "4921"),
+    ("use 5531 to get into the garage, that's the keypad code", "5531"),
+])
+def test_inv460_a_secret_by_phrasing_is_stored_nowhere_and_the_reply_says_so(
+        service, message, secret):
+    t = run_turn(service, "ana", "s1", message, agent=OfflineAgent())
+    assert WITHHELD_NOTE in t.reply
+    assert [e.text for e in service.episodes("ana")] == [masked(message)]
+    assert secret not in str([e.model_dump() for e in service.store.audit("ana", limit=50)])
+    assert all(secret not in f.text for f in service.facts("ana"))
+    hits = service.recall("ana", f"wifi password {secret}").hits
+    assert all(secret not in h.doc.search_text() for h in hits)
