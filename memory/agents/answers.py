@@ -205,8 +205,11 @@ def _respelled(q: str, hits) -> str:
             elif token.islower():
                 plain.add(token)
     # only words the memories never write in lower case: "Kochi", not "Home" of "Home Assistant"
-    return re.sub(r"[\w']+", lambda m: m.group(0) if m.group(0) in plain
-                  else names.get(m.group(0), m.group(0)), q)
+    # a place or person after a preposition ("back from kochi", "flights to porto"); an
+    # asked yes/no subject ("is hamburg still ...") stays a word
+    return re.sub(r"\b(from|to|in|at|with|for|about|near) ([\w']+)",
+                  lambda m: m.group(0) if m.group(2) in plain
+                  else f"{m.group(1)} {names.get(m.group(2), m.group(2))}", q)
 
 
 @dataclass(frozen=True)

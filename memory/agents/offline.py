@@ -183,7 +183,7 @@ def _questions_of(reading: MessageReading) -> list[str]:
             continue
         q = r.clause.rstrip() if r.clause.rstrip().endswith("?") else r.clause.rstrip(" .!") + "?"
         prev = reading.readings[i - 1] if i else None
-        if len(q.split()) <= 3 and prev is not None and prev.kind != "question":
+        if len(q.split()) <= 4 and prev is not None and prev.kind != "question":
             q = f"{prev.clause.rstrip(' .,;:')} {q}"
         out.append(q)
     return out
