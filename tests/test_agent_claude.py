@@ -173,7 +173,8 @@ def test_inv273_claude_cannot_write_a_secret(service, claude):
     assert service.facts("ana") == []
     result = json.loads(seen[1]["messages"][-1]["content"][0]["content"])
     assert "never keeps a password" in json.dumps(result)
-    assert t.reply == "I won't store that."
+    # the model's reply, then the turn's own note that the secret was withheld (invariant 460)
+    assert t.reply.startswith("I won't store that.") and "withheld" in t.reply
 
 
 # --- issue 29: the loop to the letter of the Messages API ------------------------------------

@@ -556,11 +556,16 @@ def read_clause(clause: str, now: datetime) -> Reading:
         return r.model_copy(update={"act": "deny", "target": target})
     ending = has_phrase(toks, "endings")
     if slot_cue is None:
+        target = " ".join(t.word for t in toks[after:] if t.low not in word_list("function_words"))
         if ending and subj == "self":
-            target = " ".join(t.word for t in toks[after:]
-                              if t.low not in word_list("function_words"))
             return r.model_copy(update={"act": "end", "target": target})
-        return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read"})
+        # no row reads it: kept with its words in the third person, for resolution to offer
+        # an operator as a candidate when it names a fact on record or a lasting habit
+        return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read",
+                                    "text": third_person(plain) if subj == "self" else "",
+                                    "target": target,
+                                    "act": "change" if has_phrase(toks, "changes") or when
+                                    else "state"})
     if slot_cue.slot == "plan" and when is None:
         return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date"})
     act = slot_cue.act
@@ -577,6 +582,63 @@ def read_clause(clause: str, now: datetime) -> Reading:
         "key": value.split(" is ")[0].lower() if slot_cue.slot == "attribute" else "",
         "garbled": bool(problem), "target": value, "kind": "statement",
         "reason": "a pronoun subject" if pronoun and not problem else problem})
+
+
+_LEAD_SUBJECT = re.compile(r"^(?:(?:i|we)(?: am| are| have| had| was| were| will| would)?"
+                           r"(?: been| got| now| just| finally| also| still| started)*\s+)",
+                           re.IGNORECASE)
+_BASE_ENDS = ("s", "sh", "ch", "x", "z", "o")
+
+
+def _reads_as_fact(text: str) -> str:
+    """A rewritten clause only when it reads as a fact: no one addressed or left as "me", no
+    dangling lead word, no cut-off abbreviation at its end."""
+    toks = [t.low for t in tokens(text)]
+    if not toks or set(toks) & {"i", "me", "you", "we", "us", "your", "yours"}:
+        return ""
+    if toks[0] in ("since", "some", "so", "and", "but", "because", "when", "if", "as", "for",
+                   "from", "until", "after", "before", "though", "while") or check_value(
+                       text.split()[-1]) == "ends with a function word":
+        return ""
+    last = text.split()[-1].strip(".,")
+    return "" if len(last) <= 2 and last[:1].isupper() else text
+
+
+def third_person(clause: str) -> str:
+    """A first-person clause as a fact text: the subject dropped, the verb in the third person,
+    "my" as "their" ("I'm on call one week in ten now" -> "On call one week in ten now";
+    "we use Proton for mail" -> "Uses Proton for mail"). "" when it does not read as one."""
+    text = " ".join(clause.strip(" .!?,;:").split())
+    text = re.sub(r"^(?:" + "|".join(re.escape(d) for d in sorted(
+        word_list("discourse"), key=len, reverse=True)) + r")\b[\s,:!]*", "", text, flags=re.I)
+    m = _LEAD_SUBJECT.match(text)
+    if not m:  # "broadband's been Truespeed", "the Moonlander is gone": already third person
+        first = text.split()[0].lower() if text.split() else ""
+        if not first or first in ("he", "she", "they", "it", "you", "that", "this", "there",
+                                  "what", "how", "who", "i", "we"):
+            return ""
+        out = re.sub(r"\b(?:my|our)\b", "their", text, flags=re.IGNORECASE)
+        out = _clean_value(out[:1].upper() + out[1:]) if len(out.split()) <= 14 else ""
+        return _reads_as_fact(out) if out else ""
+    said = m.group(0).lower()
+    rest = text[m.end():]
+    words = rest.split()
+    if not words:
+        return ""
+    verb = words[0].rstrip(",;:")
+    plain_verb = not re.search(r"\b(?:am|are|have|had|was|were|will|would|been|got)\b", said)
+    if plain_verb and verb.isalpha() and verb.islower() and not verb.endswith(("ed", "ing")):
+        verb = verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else \
+            verb + ("es" if verb.endswith(_BASE_ENDS) else "s")
+    if re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \
+            not words[0].endswith(("ed", "en")):
+        verb = "Has " + verb
+    out = " ".join([verb, *words[1:]])
+    out = re.sub(r"\b(?:my|our)\b", "their", out, flags=re.IGNORECASE)
+    out = re.sub(r"\b(?:me|us)\b", "them", out, flags=re.IGNORECASE)
+    if re.search(r"\b(?:i|we|you)\b", out, re.IGNORECASE) or len(out.split()) > 14:
+        return ""
+    return _reads_as_fact(_clean_value(out[:1].upper() + out[1:]))
 
 
 def render_slot(slot: str, value: str) -> str:

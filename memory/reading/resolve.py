@@ -20,7 +20,13 @@ import re
 from ..slots import SLOTS, kind_of, single_kind, slot_keys, slot_of
 from ..text import STOP_WORDS, term_set
 from .model import FactRef, Operation, Reading
+from .tables import word_list as words_of
 from .tables import words
+
+
+def has_any(text: str, table: str) -> bool:
+    low = f" {text.lower()} "
+    return any(f" {w} " in low for w in words_of(table))
 
 CANDIDATE_CONFIDENCE = 0.6
 _STOP = STOP_WORDS | {"new", "no", "longer", "any", "more", "never", "had", "have", "has", "got",
@@ -167,6 +173,8 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         target = pointed_at(r.target, [f for f in facts if f.state in ("active", "superseded")])
         return [_op(r, "forget", old=target).model_copy(update={"said": r.target})] \
             if target else []
+    if r.kind == "nothing" and r.reason == "no slot I can read" and r.text:
+        return _unread(r, active)
     if r.kind != "statement" or r.reason == "a pronoun subject":
         return []  # a pronoun nobody in the message names: not the user, no one on record
     if r.act == "deny":
@@ -230,6 +238,33 @@ def _in_its_words(r: Reading, old: FactRef) -> str:
         value = re.sub(r"^(?:an?|the)\s+", "", r.value)
         return f"{m.group('k')} is {value}"
     return r.text
+
+
+def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
+    """A first-person clause no row reads becomes a candidate for an operator, never an active
+    fact (invariant 534): a change to the fact on record whose topic it names ("broadband's
+    been Truespeed since the 20th"), or a lasting habit said in passing ("I swim at the
+    Alcântara pool"); small talk and passing states write nothing."""
+    said = _terms(r.target)
+    if not said or has_any(r.target, "ephemeral") or has_any(r.target, "not_things"):
+        return []
+    best, score = None, 0.0
+    for f in active:
+        if not _own(f):
+            continue
+        have = _terms(f.text)
+        topic = _terms(" ".join(f.text.split()[:4]))
+        s = len(said & have) + 0.5 * len(said & topic)
+        if s > score:
+            best, score = f, s
+    if best is not None and score >= 1.5 and r.act == "change":
+        return [_op(r, "supersede", old=best, text=r.text, status="candidate",
+                    reason="read without a slot: a change to the fact whose words it names")]
+    verb = r.text.split()[0].lower() if r.text else ""
+    if any(verb.startswith(v) for v in words_of("durable_verbs")) and len(said) >= 1:
+        return [_op(r, "write", text=r.text, status="candidate",
+                    reason="read without a slot: a habit or thing said in passing")]
+    return []
 
 
 def _ended(said: str, fact: FactRef) -> str:
