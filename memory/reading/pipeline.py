@@ -66,8 +66,28 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
             if op.old_id:
                 touched.add(op.old_id)
             ops.append(op)
+    ops = _named_after(readings, ops)
     return MessageReading(text=text, readings=readings,
                           operations=_corrections(readings, _replacements(ops)))
+
+
+_NAMED_THING = re.compile(r"^(?:(?:she|he|it) is |shes |hes |its )?(?P<v>an? [\w' -]{1,30}? "
+                          r"(?:called|named) [\w'-]+)", re.IGNORECASE)
+
+
+def _named_after(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """"we adopted a second dog!! a rescue greyhound called Nala": the clause after a new
+    thing that names it is that thing, in its own words."""
+    out = list(ops)
+    for prev, r in zip(readings, readings[1:], strict=False):
+        m = _NAMED_THING.match(r.clause.strip())
+        if not m or r.kind == "question":
+            continue
+        for i, o in enumerate(out):
+            if o.evidence == prev.clause and o.op == "write" and o.slot in ("owns", "pet"):
+                out[i] = o.model_copy(update={"text": f"Has {m.group('v')}",
+                                              "evidence": f"{prev.clause} {r.clause}"})
+    return out
 
 
 _IT_IS = re.compile(r"^(?:no,?\s+)?(?:it is|it was|that is|its)\s+(?:actually\s+)?"

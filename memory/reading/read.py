@@ -88,13 +88,15 @@ def has_phrase(toks: list[Tok], table: str) -> bool:
 
 def _lead(toks: list[Tok]) -> int:
     """How many leading tokens are discourse ("oh", "btw", "quick update")."""
-    stems = [t.stem for t in toks]
+    low = [t.low for t in toks]  # said words, not stems: "his" is not the greeting "hi"
+    phrases = sorted({tuple(p.lower().split()) for p in
+                      (*word_list("discourse"), *word_list("hedges"), "think")},
+                     key=len, reverse=True)
     i, moved = 0, True
     while moved:
         moved = False
-        for p in sorted(phrase_set("discourse") | phrase_set("hedges") | {("think",)},
-                        key=len, reverse=True):
-            if tuple(stems[i:i + len(p)]) == p and i + len(p) < len(stems):
+        for p in phrases:
+            if tuple(low[i:i + len(p)]) == p and i + len(p) < len(low):
                 i, moved = i + len(p), True
                 break
     return i
@@ -256,7 +258,8 @@ def _attribute(toks: list[Tok], at: int, clause: str) -> str:
     if is_at is None or is_at == at:
         return ""
     after = value_after(toks, is_at + 1, "thing", clause)
-    return f"{_span(toks, at, is_at, clause)} is {after}" if after else ""
+    key = _span(toks, at, is_at, clause)
+    return f"{key} is {after}" if after and _is_key(key) else ""
 
 
 def _name_only(toks: list[Tok], at: int, clause: str) -> str:
@@ -340,7 +343,16 @@ def attribute_before(toks: list[Tok], at: int, end: int, clause: str) -> str:
     """"Ghostty is my terminal": "terminal is Ghostty"."""
     key = value_after(toks, end, "thing", clause)
     said = value_before(toks, at, clause)
-    return f"{key} is {said}" if key and said and len(key.split()) <= 3 else ""
+    return f"{key} is {said}" if key and said and len(key.split()) <= 3 and _is_key(key) else ""
+
+
+def _is_key(key: str) -> bool:
+    """An attribute of the user's own ("terminal", "coffee order"), not a person's thing
+    ("Rex is my neighbour's") nor a person ("Amara is my sister")."""
+    low = key.lower()
+    last = low.split()[-1] if low.split() else ""
+    return bool(last) and not low.endswith("'s") and last not in word_list("relations") and \
+        last.rstrip("s") not in word_list("others") and last not in word_list("others")
 
 
 def value_before(toks: list[Tok], at: int, clause: str) -> str:
@@ -486,7 +498,8 @@ def _best_cue(plain: str) -> tuple[tuple[Cue, int, int] | None, str]:
     return fallback
 
 
-def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str) -> str:
+def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str,
+               cue_start: int = 0) -> str:
     """What the clause says the value replaces: "from ZHA", "instead of Drive", or what it
     says ended ("gave up guitar, switched to ukulele")."""
     m = re.search(r"\b(?:from|instead of|rather than|over|replac\w* (?:the |my |our )?)"
@@ -494,8 +507,10 @@ def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str) 
                   plain, re.IGNORECASE)
     if m:
         return m.group("old").strip()
-    if ending and act == "change":
-        return " ".join(t.word for t in toks if t.low not in word_list("function_words")
+    if ending and act == "change":  # the words said before the new value's cue
+        before = tokens(plain[:cue_start]) if cue_start else toks
+        return " ".join(t.word for t in before if t.low not in word_list("function_words")
+                        and t.stem not in {p[0] for p in phrase_set("endings")}
                         and t.low not in value.lower().split())
     return ""
 
@@ -578,7 +593,8 @@ def read_clause(clause: str, now: datetime) -> Reading:
         else (slot_cue.slot, "")
     return r.model_copy(update={
         "slot": slot, "value": value, "text": text, "act": act,
-        "old_value": _old_value(plain, toks, value, ending, act), "person": name,
+        "old_value": _old_value(plain, toks, value, ending, act,
+                                tokens(plain)[found[1]].start if found else 0), "person": name,
         "key": value.split(" is ")[0].lower() if slot_cue.slot == "attribute" else "",
         "garbled": bool(problem), "target": value, "kind": "statement",
         "reason": "a pronoun subject" if pronoun and not problem else problem})

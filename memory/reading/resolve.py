@@ -204,10 +204,15 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     old = _same_slot(r, active)
     if r.subject == "other" and old is None:
         return []  # someone else's news touches nothing on record: nothing to write
-    named_old = old is None and bool(r.old_value)
+    mine = r.subject == "self"  # someone else's news never reaches the user's own facts
+    named_old = old is None and bool(r.old_value) and mine
     if named_old:  # "replaced the Hue bridge": a fact that says most of those words
         old = pointed_at(r.old_value, [f for f in active if _own(f)], coverage=0.6)
-    if old is None and r.act == "change" and r.slot in ("owns", "uses"):
+    if old is None and mine and r.slot == "plan" and has_any(r.clause, "plan_changes"):
+        # "moved my passport appointment to the 9th": the plan on record with those words
+        old = pointed_at(r.value, [f for f in active if _own(f)], coverage=0.5)
+        named_old = old is not None
+    if old is None and mine and r.act == "change" and r.slot in ("owns", "uses"):
         kind = kind_of(r.value)
         old = next((f for f in active if _own(f) and kind and kind_of(f.text) == kind
                     and not _same_value(r, f)), None)
