@@ -114,9 +114,11 @@ def _corrections(readings: list[Reading], ops: list[Operation]) -> list[Operatio
         if retract is None or m is None or not retract.old_text:
             continue
         value = (m.group("v") or m.group("w") or "").strip()
+        named = re.match(r"^(?P<k>.{2,40}?) is ", retract.old_text)
         verb = retract.old_text.split()[0]
+        text = f"{named.group('k')} is {value}" if named else f"{verb} {value}"
         if value and not check_value(value) and verb[:1].isupper():
-            out.append(Operation(op="write", text=f"{verb} {value}", slot=retract.slot,
+            out.append(Operation(op="write", text=text, slot=retract.slot,
                                  fact_type=retract.fact_type, reason="the right value",
                                  evidence=nxt.clause))
     return out

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from ..slots import SLOTS, kind_of, render
-from ..text import stem
 from ..when import Tense, When, dates_in, strip_dates
 from .model import Reading
-from .tables import Cue, cues, phrase_set, word_list, words
+from .tables import Cue, cues, phrase_set, word_list, word_stem, words
 
 _TOKEN = re.compile(r"[\w][\w'.+&/-]*[\w+]|[\w]", re.UNICODE)
 _FUTURE = re.compile(r"\b(?:will|going to|gonna|planning to|plan to|booked|flying|leaving|"
@@ -48,12 +47,12 @@ def tokens(text: str) -> list[Tok]:
     for m in _TOKEN.finditer(text):
         w = m.group(0).rstrip(".")
         low = w.lower()
-        out.append(Tok(w, low, stem(low.replace("'", "")), m.start(), m.start() + len(w)))
+        out.append(Tok(w, low, word_stem(low), m.start(), m.start() + len(w)))
     return out
 
 
 # Words that may sit inside a cue without changing it ("I'm really into", "I've also got").
-_SKIP = frozenset(stem(w) for w in "really so very quite totally actually also just now still "
+_SKIP = frozenset(word_stem(w) for w in "really so very quite totally actually also just now still "
                   "currently always even been finally officially back".split())
 
 
@@ -418,7 +417,8 @@ def _denied(toks: list[Tok], after: int, clause: str) -> str:
     start = max([after, *ends])
     while start < len(toks) and toks[start].low in ("had", "have", "has", "owned", "lived",
                                                     "worked", "been", "used", "did", "do", "in",
-                                                    "at", "for", "with", "to", "on"):
+                                                    "at", "for", "with", "to", "on", "having",
+                                                    "owning", "using", "being"):
         start += 1
     said = value_after(toks, start, "thing", clause) if start < len(toks) else ""
     if said and not check_value(said):
@@ -453,7 +453,9 @@ def _speech_act(clause: str, all_toks: list[Tok], lead: int) -> Reading | None:
     request = any(t.low == "remember" for t in all_toks[:lead])  # "can you remember X?"
     uptalk = clause.rstrip().endswith("?") and not asks and (
         has_phrase(all_toks, "hedges") or request)
-    if (clause.rstrip().endswith("?") or asks) and not uptalk:
+    # "why have you got us down as having a UPS??" challenges the record: a denial, not a question
+    if (clause.rstrip().endswith("?") or asks) and not uptalk and not has_phrase(all_toks,
+                                                                              "challenges"):
         return r.model_copy(update={"kind": "question"})
     if has_phrase(toks[:4], "forget") or has_phrase(toks, "forget") and first in (
             "please", "can", "could", "forget", "delete", "remove", "erase"):
@@ -496,6 +498,16 @@ def _best_cue(plain: str) -> tuple[tuple[Cue, int, int] | None, str]:
         if said and fallback[0] is None:
             fallback = ((cue, at, end), said)
     return fallback
+
+
+def _negated(toks: list[Tok], plain: str, found: tuple[Cue, int, int]) -> bool:
+    """"I'm not allergic to cats", "I don't speak French", "I have no NIF": the cue's own
+    statement said with a negation (a negative row such as "don't eat" is not one)."""
+    ptoks = tokens(plain)
+    cue, at, end = found
+    near = [t.low for t in ptoks[max(0, at - 2):min(len(ptoks), end + 1)]]
+    return any(w in ("not", "never", "no") for w in near) and not any(
+        s in ("not", "no", "never") for s in cue.stems)
 
 
 def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str,
@@ -562,14 +574,16 @@ def read_clause(clause: str, now: datetime) -> Reading:
     if has_phrase(toks, "hypotheticals") and not (
             slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
-    if has_phrase(toks, "denials") and subj == "self" and not (
+    ending = has_phrase(toks, "endings")
+    negated = found is not None and not ending and _negated(toks, plain, found)
+    if (has_phrase(toks, "denials") or negated) and subj == "self" and not (
             slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # what is denied: the slot value the clause says ("no longer allergic to peanuts,
-        # that was a misdiagnosis"), else the words after the denial
-        target = value if slot_cue and value and not check_value(value) \
+        # that was a misdiagnosis"; "I have no Portuguese NIF"), else the words after it
+        said = re.sub(r"^(?:no|not|never)\s+", "", value, flags=re.IGNORECASE)
+        target = said if slot_cue and said and not check_value(said) \
             else _denied(toks, after, clause)
         return r.model_copy(update={"act": "deny", "target": target})
-    ending = has_phrase(toks, "endings")
     if slot_cue is None:
         target = " ".join(t.word for t in toks[after:] if t.low not in word_list("function_words"))
         if ending and subj == "self":

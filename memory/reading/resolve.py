@@ -16,7 +16,10 @@ read the message. Rules of the system, not of English:
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
+from ..lexical import analyse
+from ..lexicon import expansions
 from ..slots import SLOTS, kind_of, single_kind, slot_keys, slot_of
 from ..text import STOP_WORDS, term_set
 from .model import FactRef, Operation, Reading
@@ -37,7 +40,9 @@ _STOP = STOP_WORDS | {"new", "no", "longer", "any", "more", "never", "had", "hav
 
 
 def _terms(text: str) -> frozenset[str]:
-    return term_set(text, stop=_STOP, min_len=2)
+    """Content words, stemmed; an acronym ("UPS", "NIF") as itself, never a stop word."""
+    return term_set(text, stop=_STOP, min_len=2) | {
+        a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9]{1,5}\b", text)}
 
 
 def _about_relative(fact: FactRef, relation: str | None) -> bool:
@@ -58,6 +63,12 @@ def _own(fact: FactRef) -> bool:
                         r"nephew|gran\w*|grand\w*)\b", fact.text, re.IGNORECASE)
 
 
+def _near_word(term: str, have: frozenset[str]) -> bool:
+    """A long word misspelt by a letter or two ("penicilin" for "penicillin")."""
+    return len(term) >= 6 and any(
+        len(h) >= 6 and SequenceMatcher(None, term, h).ratio() >= 0.85 for h in have)
+
+
 def _slots_named(terms: frozenset[str]) -> set[str]:
     """Slots a request names by their own words ("my address" names the home)."""
     return {name for name, slot in SLOTS.items() if terms & _terms(slot.query + " " + name)}
@@ -72,13 +83,16 @@ def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
     want = _terms(target)
     kind = kind_of(target)
     named = _slots_named(want)
+    # the lexicon's other words ("kids" ~ "children") and a typo ("penicilin") still name it
+    others = {t: {analyse(o)[0] if analyse(o) else o for o in expansions([t], 1.0)} | {t}
+              for t in want}
     best, score = None, 0.0
     need = 0.5 if strong else 1.5
     for f in facts:
         if not _own(f) and not want & _terms(" ".join(f.text.split()[:3])):
             continue  # a relative's fact is the target only when the request names them
         have = _terms(f.text)
-        shared = len(want & have)
+        shared = sum(1 for t in want if others[t] & have or _near_word(t, have))
         same_kind = bool(kind and kind_of(f.text) == kind)
         if coverage and want and (shared + same_kind) / len(want) < coverage:
             continue

@@ -31,8 +31,22 @@ class Cue:
     want: str
 
 
+def word_stem(word: str) -> str:
+    """The stem a cue is matched on. A pronoun or function word is kept whole and marked, so
+    "us" never matches the stem of "use", nor "his" the greeting "hi"."""
+    low = word.lower().replace("'", "")
+    return low + "#" if low in _closed() else stem(low)
+
+
+@lru_cache(maxsize=1)
+def _closed() -> frozenset[str]:
+    data = json.loads((HERE / "words.json").read_text(encoding="utf-8"))
+    return frozenset(data["pronouns"]) | frozenset(data["function_words"]) - {"have", "has",
+                                                                              "do", "does"}
+
+
 def stems_of(phrase: str) -> tuple[str, ...]:
-    return tuple(stem(w) for w in phrase.lower().split())
+    return tuple(word_stem(w) for w in phrase.lower().split())
 
 
 @lru_cache(maxsize=1)
