@@ -169,9 +169,11 @@ def slot_keys(text: str) -> set[str]:
     """Every single value a fact holds: "Works at Tesco as a shift manager" holds the employer
     and the job; "Senior backend engineer on the platform team at Helio" the job."""
     keys = {k for k in [slot_key(text)] if k}
-    if keys & {"employer"} or _ROLE_IN.search(text) and not keys - {"job"}:
+    if keys <= {"employer", "job"}:
         if _ROLE_IN.search(text):
             keys.add("job")
+        if re.search(r"\b(?:at|for|with) (?:the )?[A-Z]", text):
+            keys.add("employer")
     return keys
 
 

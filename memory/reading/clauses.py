@@ -53,5 +53,5 @@ def clauses(text: str) -> list[str]:
         if not s:
             continue
         parts = [p.strip(" ,") for p in _JOIN.split(s) if p and p.strip(" ,")]
-        out += parts
+        out += [p for p in parts if re.search(r"\w", p)]  # "!!" alone is no clause
     return out

@@ -131,11 +131,16 @@ def _replacements(ops: list[Operation]) -> list[Operation]:
     out: list[Operation] = []
     for op in ops:
         prev = out[-1] if out else None
-        if (prev is not None and prev.op == "supersede" and (prev.text or "").startswith(
-                "No longer") and op.op == "write" and op.text and op.status == "active"):
-            out[-1] = op.model_copy(update={"op": "supersede", "old_id": prev.old_id,
-                                            "old_text": prev.old_text,
-                                            "evidence": f"{prev.evidence} {op.evidence}"})
+        ended = [o for o in (prev, op) if o is not None and o.op == "supersede"
+                 and (o.text or "").startswith("No longer")]
+        new = [o for o in (prev, op) if o is not None and o.op == "write" and o.text
+               and o.status == "active"]
+        if prev is not None and len(ended) == 1 and len(new) == 1:
+            # the new value replaces what ended, in either order ("I have a new insurance
+            # with Allianz, so I don't use the card one any more")
+            out[-1] = new[0].model_copy(update={"op": "supersede", "old_id": ended[0].old_id,
+                                                "old_text": ended[0].old_text,
+                                                "evidence": f"{prev.evidence} {op.evidence}"})
             continue
         out.append(op)
     return out

@@ -595,8 +595,9 @@ def read_clause(clause: str, now: datetime) -> Reading:
                                     "target": target,
                                     "act": "change" if has_phrase(toks, "changes") or when
                                     else "state"})
-    if slot_cue.slot == "plan" and when is None:
-        return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date"})
+    if slot_cue.slot == "plan" and (when is None or not when.future):
+        # a plan is dated and still to come; "passed the B2 exam on 14 November" is past
+        return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date ahead"})
     act = slot_cue.act
     if ending and act != "change" and slot_cue.slot != "avoids":
         act = "end"

@@ -92,7 +92,10 @@ def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
         if not _own(f) and not want & _terms(" ".join(f.text.split()[:3])):
             continue  # a relative's fact is the target only when the request names them
         have = _terms(f.text)
-        shared = sum(1 for t in want if others[t] & have or _near_word(t, have))
+        direct = sum(1 for t in want if t in have or _near_word(t, have))
+        # the lexicon's other words add to a fact the words already name, never alone
+        shared = direct + 0.5 * sum(1 for t in want if t not in have and others[t] & have) \
+            if direct else 0
         same_kind = bool(kind and kind_of(f.text) == kind)
         if coverage and want and (shared + same_kind) / len(want) < coverage:
             continue
