@@ -232,5 +232,8 @@ def strip_dates(text: str, now: datetime) -> str:
     """The text without its time phrases (a stored value never carries them, invariant 74)."""
     out = text
     for w in sorted(dates_in(text, now), key=lambda w: -w.start):
-        out = out[:w.start] + out[w.start + len(w.phrase):]
-    return " ".join(out.split())
+        # the preposition that introduced it goes too: "runs out in April 2027" -> "runs out"
+        head = re.sub(r"\b(?:in|on|at|by|from|since|until|till|for|of|the)\s+$", "",
+                      out[:w.start], flags=re.IGNORECASE)
+        out = head + out[w.start + len(w.phrase):]
+    return re.sub(r"\s+([,.;!?])", r"\1", " ".join(out.split()))
