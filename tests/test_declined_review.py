@@ -17,7 +17,7 @@ from review.queue import list_queue
 
 def _plan(service):
     old = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
-    service.write_episode("ana", "We left Bristol, in Edinburgh now")
+    service.write_episode("ana", "We moved to Edinburgh")
     service.write_episode("ana", "I'm allergic to peanuts")
     plan = make_plan(service, "ana", OfflineLLM())
     sup = next(op for op in plan.actionable() if op.kind == OpKind.SUPERSEDE)

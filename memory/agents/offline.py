@@ -16,6 +16,7 @@ from ..reading import FactRef, MessageReading, Operation, Reading, read_message
 from ..reading.clauses import clauses, normalise
 from ..reading.read import read_clause
 from ..slots import SLOTS
+from ..text import stem, term_set
 from ..tools import HitView, ToolResult, WriteRecord
 from .answers import Answering
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -174,6 +175,10 @@ def _not_on_record(r: Reading) -> str:
     return f"I have nothing on record saying you had {target}, so I haven't changed anything."
 
 
+_GENERIC = frozenset(stem(w) for w in "usually normally usual routine many much often do "
+                     "what how fix".split())
+
+
 def _questions_of(reading: MessageReading) -> list[str]:
     """The questions of a message as the answerer reads them: with their question mark, and a
     bare "how many?" with the clause before it ("motion sensors — how many?")."""
@@ -183,7 +188,8 @@ def _questions_of(reading: MessageReading) -> list[str]:
             continue
         q = r.clause.rstrip() if r.clause.rstrip().endswith("?") else r.clause.rstrip(" .!") + "?"
         prev = reading.readings[i - 1] if i else None
-        if len(q.split()) <= 4 and prev is not None and prev.kind != "question":
+        bare = len(term_set(q) - _GENERIC) <= 1  # "how many?", "what do I usually do?"
+        if bare and prev is not None and prev.kind != "question":
             q = f"{prev.clause.rstrip(' .,;:')} {q}"
         out.append(q)
     return out

@@ -506,8 +506,10 @@ def _negated(toks: list[Tok], plain: str, found: tuple[Cue, int, int]) -> bool:
     ptoks = tokens(plain)
     cue, at, end = found
     near = [t.low for t in ptoks[max(0, at - 2):min(len(ptoks), end + 1)]]
+    # "I don't have the Roborock with me today" is a passing state, not a denial
     return any(w in ("not", "never", "no") for w in near) and not any(
-        s in ("not", "no", "never") for s in cue.stems)
+        s.rstrip("#") in ("not", "no", "never") for s in cue.stems) and not has_phrase(
+        ptoks, "passing")
 
 
 def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str,
