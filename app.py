@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from memory.ui import require_access, sidebar_status, warm_up
+from memory.ui import leave_review, require_access, sidebar_status, warm_up
 
 st.set_page_config(page_title="Memdesk", page_icon="🗂️", layout="wide")
 # Issue 14: with login configured nothing below runs before the identity provider says who this
@@ -28,5 +28,6 @@ PAGES = [
 pages = [st.Page(str(HERE / f), title=t, icon=icon, default=(i == 0))
          for i, (f, t, icon) in enumerate(PAGES) if (HERE / f).exists()]
 nav = st.navigation(pages)
+leave_review(nav.title)  # issue 34: another page frees the review item this session held
 sidebar_status()  # operator name, store, embedder, LLM mode, review badge: on every page
 nav.run()

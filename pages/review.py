@@ -10,7 +10,9 @@ import streamlit as st
 from memory.errors import MemdeskError
 from memory.models import FactState, FactType
 from memory.ui import (
+    REVIEW_CLAIMED,
     can,
+    current_operator,
     describe,
     esc,
     mark_changed,
@@ -29,7 +31,6 @@ from memory.ui.review_flow import (
     button_key,
     decided_meanwhile,
     describe_filter,
-    focus,
     item_keys,
 )
 from review import (
@@ -40,6 +41,7 @@ from review import (
     decide,
     decide_many,
     history,
+    leases,
     list_queue,
     show_item,
 )
@@ -49,6 +51,7 @@ COLOR = {"previously_rejected": "#c62828", "contradiction": "#ef6c00", "low_conf
          "candidate": "#616161"}
 NOTICE, TOAST = "review_notice", "review_toast"  # shown once on the next run
 CURSOR, SKIPPED, CONFIRM = "review_cursor", "review_skipped", "review_confirm"
+ASKED, CLAIMED = "review_asked", REVIEW_CLAIMED  # an item asked for by id; the one I hold
 PAGE = 200  # list rows per page
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
@@ -67,7 +70,7 @@ if note := ss.pop(NOTICE, None):
 
 if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != linked:
     ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
-    ss[CURSOR], ss["review_view"] = linked, "Focus"
+    ss[CURSOR], ss[ASKED], ss["review_view"] = linked, linked, "Focus"
 
 with st.expander("Filters"):
     f1, f2, f3 = st.columns(3)
@@ -109,6 +112,7 @@ def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id:
                                  fresh.rev if fresh else 0, operator=operator())
         ss[NOTICE] = ("info" if said.startswith("You already") else "warning", said)
         if fresh is None or fresh.state != FactState.CANDIDATE:
+            let_go(user_id, item_id)
             ss[CURSOR] = next_id
         return
     except MemdeskError as exc:
@@ -116,14 +120,35 @@ def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id:
         return
     for key in keys.all():
         ss.pop(key, None)
+    let_go(user_id, item_id)
     ss[CURSOR] = next_id
     ss[TOAST] = f"{decision.value}: “{res.fact.text[:60]}” is now {res.fact.state.value}"
     mark_changed()
 
 
-def on_skip(item_id: str, next_id: str | None):
+def let_go(user_id: str, item_id: str) -> None:
+    """Release my lease on an item I leave (decided, skipped, stepped past): free at once for
+    the others instead of when the lease would end."""
+    ss.pop(ASKED, None)
+    if ss.get(CLAIMED) == (user_id, item_id):
+        ss.pop(CLAIMED, None)
+    if current_operator():
+        try:
+            leases.release(svc, user_id, item_id, operator=operator())
+        except MemdeskError:
+            pass  # an unreleased lease ends by itself within leases.LEASE_SECONDS
+
+
+def on_skip(user_id: str, item_id: str, next_id: str | None):
     ss.setdefault(SKIPPED, []).append(item_id)
+    let_go(user_id, item_id)
     ss[CURSOR] = next_id
+
+
+def on_step(user_id: str, item_id: str, to: str | None):
+    """Previous / next: move to another free item without marking this one skipped."""
+    let_go(user_id, item_id)
+    ss[CURSOR] = to
 
 
 def on_undo():
@@ -198,33 +223,104 @@ def card(title: str, text: str, sub: str = "", colour: str = "#e0e0e0") -> None:
             "white-space:pre-wrap;overflow-wrap:anywhere}.rv-s{font-size:.8em;color:#666}</style>")
 
 
+def assignment() -> tuple[leases.Assignment, bool]:
+    """The item handed to me, and whether I hold it. A reviewer the desk knows by name holds a
+    lease on it (others are handed other items); a viewer or a nameless desk only reads."""
+    skipped, name = ss.get(SKIPPED, []), current_operator()
+    if deciding and name:
+        try:
+            got = leases.take(svc, listing.items, operator=name, cursor=ss.get(CURSOR),
+                              skipped=skipped, asked=ss.get(ASKED))
+        except MemdeskError as exc:
+            show_error(exc)
+        else:
+            mine = (got.item.user_id, got.item.id) if got.item and got.held_by is None else None
+            if (old := ss.get(CLAIMED)) and old != mine:
+                let_go(*old)  # e.g. an item of another user in an all-users scope
+            if mine:
+                ss[CLAIMED] = mine
+            return got, mine is not None
+    return leases.assign(listing.items, leases.leases(svc, users), name or "", svc.clock(),
+                         cursor=ss.get(CURSOR), skipped=skipped, asked=ss.get(ASKED)), False
+
+
+@st.fragment(run_every=leases.RENEW_SECONDS)
+def keep_lease(user_id: str, item_id: str) -> None:
+    """Renew my lease while the item is on screen; a closed tab stops renewing."""
+    try:
+        leases.claim(svc, user_id, item_id, operator=operator())
+    except MemdeskError:
+        pass  # the next full run reports what is wrong
+
+
+def on_ask(key: str) -> None:
+    if picked := ss.get(key):
+        ss[CURSOR] = ss[ASKED] = picked
+
+
+def team_line() -> None:
+    try:
+        today = leases.decided_today(svc, users)
+    except MemdeskError:
+        return
+    if today:
+        st.caption("Decided today: " + md(" · ".join(f"{op} {n}" for op, n in today.items())))
+
+
 def focus_view() -> None:
-    skipped = ss.get(SKIPPED, [])
-    f = focus(listing.items, ss.get(CURSOR), skipped)
-    if f is None:
-        st.success(f"Nothing waiting for {', '.join(users)} with these filters.")
+    got, holding = assignment()
+    if got.item is None:
+        if got.busy:
+            names = ", ".join(sorted(set(got.busy.values())))
+            st.info(md(f"All {len(got.busy)} waiting items are being reviewed by {names}."))
+            held = {i.id: i.text for i in listing.items if i.id in got.busy}
+            st.selectbox("Open one anyway", list(held), index=None, key="review_ask",
+                         format_func=lambda i: f"{held[i][:80]} (being reviewed by "
+                                               f"{got.busy[i]})",
+                         on_change=on_ask, args=("review_ask",))
+        else:
+            st.success(f"Nothing waiting for {', '.join(users)} with these filters.")
+        team_line()
         if deciding:
             st.button("Undo my last decision", key="review_undo", on_click=on_undo,
                       icon=":material/undo:", shortcut="U")
         return
-    item = f.item
+    item = got.item
     ss[CURSOR] = item.id  # what is on screen stays on screen while it waits
+    if holding:
+        keep_lease(item.user_id, item.id)
+    skipped = ss.get(SKIPPED, [])
     n_skipped = sum(i.id in set(skipped) for i in listing.items)
-    st.progress((f.index + 1) / listing.total,
-                text=f"Item {f.index + 1} of {listing.total}"
-                     + (f" · {n_skipped} skipped" if n_skipped else ""))
+    others = len(got.busy) - (got.held_by is not None)
+    st.progress((got.index + 1) / listing.total,
+                text=f"Item {got.index + 1} of {listing.total}"
+                     + (f" · {n_skipped} skipped" if n_skipped else "")
+                     + (f" · {others} being reviewed by others" if others else ""))
+    if got.held_by:
+        st.warning(md(f"Being reviewed by {got.held_by}: you asked for this item. If you both "
+                      "decide it, the second decision is refused and nothing is lost."))
+    elif deciding and not holding:
+        st.caption("Enter your operator name in the sidebar to be handed items nobody else is "
+                   "reviewing.")
     detail = show_item(svc, item.user_id, item.id)
     ev = detail.evidence
     card(f"{item.kind.value.replace('_', ' ')} · {item.user_id}", item.text,
          f"{item.fact_type} · confidence {item.confidence:.2f} · revision {item.rev} · from "
          f"{item.origin} · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
+    p1, p2, p3 = st.columns([1, 1, 4])
+    p1.button("Previous", key=button_key("prev", item.id, item.rev), shortcut="P",
+              on_click=on_step, args=(item.user_id, item.id, got.prev_id),
+              disabled=got.prev_id is None, icon=":material/arrow_back:", width="stretch")
+    p2.button("Next", key=button_key("next", item.id, item.rev), shortcut="N",
+              on_click=on_step, args=(item.user_id, item.id, got.next_id),
+              disabled=got.next_id is None, icon=":material/arrow_forward:", width="stretch")
+    with p3:
+        team_line()
 
     keys = item_keys(item.id)
     if not deciding:  # issue 14: a viewer reads the item and its evidence, nothing to press
         st.caption(f"Your role ({role_label(operator_role())}) reads the queue; deciding needs "
                    "the reviewer role.")
-        st.button("Next", key=button_key("skip", item.id, item.rev), shortcut="S",
-                  on_click=on_skip, args=(item.id, f.next_id))
         evidence(item, ev)
         return
     r1, r2 = st.columns(2)
@@ -246,14 +342,15 @@ def focus_view() -> None:
     cols = st.columns(len(buttons) + 2)
     for col, (decision, label, key, kind) in zip(cols, buttons, strict=False):
         col.button(label, key=button_key(decision.value, item.id, item.rev), type=kind,
-                   shortcut=key, on_click=on_decide, args=(*args, decision, f.next_id),
+                   shortcut=key, on_click=on_decide, args=(*args, decision, got.next_id),
                    width="stretch")
     cols[-2].button("Skip", key=button_key("skip", item.id, item.rev), shortcut="S",
-                    on_click=on_skip, args=(item.id, f.next_id), width="stretch")
+                    on_click=on_skip, args=(item.user_id, item.id, got.next_id),
+                    width="stretch")
     cols[-1].button("Undo mine", key="review_undo", shortcut="U", on_click=on_undo,
                     help="undo your own last decision in this scope", width="stretch")
     st.caption("Keys: A approve/accept · K keep both · X reject · E edit · M merge · S skip · "
-               "U undo. A decision applies to the item shown, at the revision shown.")
+               "P previous · N next · U undo. A decision applies to the item shown, at the revision shown.")
     evidence(item, ev)
 
 
@@ -309,9 +406,11 @@ def list_view() -> None:
     # The table's key names its rows: when the rows change (someone decided, a filter moved), an
     # old selection is dropped instead of landing on whichever rows took its place (inv. 81).
     sig = abs(hash(tuple((i.id, i.rev) for i in rows)))
+    busy = leases.holders(leases.leases(svc, users), current_operator() or "", svc.clock())
     event = st.dataframe(pd.DataFrame([{
         "kind": i.kind.value, "user": i.user_id, "text": i.text, "type": i.fact_type,
-        "confidence": i.confidence, "waiting since": i.recorded_at} for i in rows]),
+        "confidence": i.confidence, "waiting since": i.recorded_at,
+        "being reviewed by": busy.get(i.id, "")} for i in rows]),
         hide_index=True, width="stretch", on_select="rerun", selection_mode="multi-row",
         key=f"review_table_{sig:x}", height=min(38 + 35 * len(rows), 520))
     everything = st.checkbox(f"Select all {len(rows)} shown", key="review_select_all")
