@@ -72,15 +72,17 @@ def settle(page) -> None:
     page.wait_for_timeout(300)
 
 
-def shown(page) -> str:
-    return page.locator(".rv-card .rv-x").first.inner_text()
+def shown(page) -> str | None:
+    cards = page.locator(".rv-card .rv-x")
+    return cards.first.inner_text() if cards.count() else None
 
 
 def sign_in(context, url: str, name: str):
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(url + "/review?user=ana")
-    page.get_by_text("Item 1 of 4").wait_for()
+    page.locator(".rv-card .rv-x").first.wait_for()
+    settle(page)
     box = page.get_by_role("textbox", name="Operator", exact=True)
     box.fill(name)
     box.press("Enter")
@@ -109,11 +111,13 @@ def test_inv511_two_browsers_review_the_queue_to_empty_without_colliding(team_de
             settle(bob)
             assert shown(bob) == TEXTS[1]
             decided: dict[str, list[str]] = {"alice": [], "bob": []}
-            for _ in range(2):
+            for _ in range(len(TEXTS)):
                 for name, page in (("alice", alice), ("bob", bob)):
-                    other = bob if page is alice else alice
-                    assert shown(page) != shown(other)
-                    decided[name].append(shown(page))
+                    mine, theirs = shown(page), shown(bob if page is alice else alice)
+                    if mine is None:
+                        continue
+                    assert mine != theirs
+                    decided[name].append(mine)
                     page.get_by_role("button", name="Approve").click()
                     settle(page)
                     assert "decided meanwhile" not in page.inner_text("body")
@@ -122,7 +126,7 @@ def test_inv511_two_browsers_review_the_queue_to_empty_without_colliding(team_de
                 page.get_by_text("Nothing waiting").wait_for()
                 settle(page)
             assert sorted(decided["alice"] + decided["bob"]) == sorted(TEXTS)
-            assert len(decided["alice"]) == len(decided["bob"]) == 2
+            assert len(decided["alice"]) == len(decided["bob"]) == 2  # nobody waited idle
             assert "Decided today: alice 2 · bob 2" in alice.inner_text("body")
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             alice.screenshot(path=str(ARTIFACTS / "review-team-empty.png"), full_page=True)
