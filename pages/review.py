@@ -45,6 +45,7 @@ from review import (
     list_queue,
     show_item,
 )
+from review.queue import replaced_facts
 from review.undo import undo_last
 
 COLOR = {"previously_rejected": "#c62828", "contradiction": "#ef6c00", "low_confidence": "#1565c0",
@@ -165,10 +166,11 @@ def on_undo():
     mark_changed()
 
 
-def on_bulk(picks: list[tuple[str, str, int]], decision: str, reason_key: str, comment_key: str):
+def on_bulk(picks: list[tuple[str, str, int]], decision: str, reason_key: str, comment_key: str,
+            contradictions: bool = False):
     try:
         out = decide_many(svc, picks, decision, operator=operator(), reason=ss.get(reason_key),
-                          comment=ss.get(comment_key))
+                          comment=ss.get(comment_key), contradictions=contradictions)
     except MemdeskError as exc:
         ss[NOTICE] = ("error", describe(exc))
         return False
@@ -189,12 +191,25 @@ def open_confirm(decision: str):
     exactly those items (with their revisions) are decided on confirmation."""
     everything = list_queue(svc, flt)
     ss[CONFIRM] = {"decision": decision, "filter": describe_filter(flt),
-                   "picks": [(i.user_id, i.id, i.rev) for i in everything.items]}
+                   "picks": [(i.user_id, i.id, i.rev) for i in everything.items
+                             if decision != "approve" or not i.supersedes],
+                   "contra": [(i.user_id, i.id, i.rev) for i in everything.items
+                              if decision == "approve" and i.supersedes]}
 
 
 @st.dialog("Confirm a bulk decision", on_dismiss=lambda: ss.pop(CONFIRM, None))
 def confirm_dialog(req: dict):
-    n, decision = len(req["picks"]), req["decision"]
+    decision, contra = req["decision"], req.get("contra", [])
+    # Invariant 512: contradictions replace believed facts; they are approved in bulk only by
+    # this separate, ticked choice.
+    with_contra = bool(contra) and st.checkbox(
+        f"Also accept the {len(contra)} contradiction{'s' if len(contra) != 1 else ''}: each "
+        "replaces a fact believed now (see “would replace” in the list)",
+        key="review_confirm_contra")
+    picks = req["picks"] + (contra if with_contra else [])
+    n = len(picks)
+    if contra and not with_contra:
+        st.caption(f"{len(contra)} contradiction{'s' if len(contra) != 1 else ''} held back.")
     st.markdown(f"**{decision.capitalize()} {n} item{'s' if n != 1 else ''}** matching: "
                 f"{md(req['filter'])}")
     st.caption("Each item is decided at the revision it had when this dialog opened; an item "
@@ -203,7 +218,8 @@ def confirm_dialog(req: dict):
     st.text_input("Comment (optional, audited)", key="review_confirm_comment")
     c1, c2 = st.columns(2)
     if c1.button(f"{decision.capitalize()} {n}", type="primary", key="review_confirm_ok"):
-        if on_bulk(req["picks"], decision, "review_confirm_reason", "review_confirm_comment"):
+        if on_bulk(picks, decision, "review_confirm_reason", "review_confirm_comment",
+                   with_contra):
             ss.pop(CONFIRM, None)
             st.rerun()
         show_error_text = ss.pop(NOTICE, ("error", ""))[1]
@@ -307,6 +323,7 @@ def focus_view() -> None:
     card(f"{item.kind.value.replace('_', ' ')} · {item.user_id}", item.text,
          f"{item.fact_type} · confidence {item.confidence:.2f} · revision {item.rev} · from "
          f"{item.origin} · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
+    replaces_block(item, ev)
     p1, p2, p3 = st.columns([1, 1, 4])
     p1.button("Previous", key=button_key("prev", item.id, item.rev), shortcut="P",
               on_click=on_step, args=(item.user_id, item.id, got.prev_id),
@@ -354,18 +371,23 @@ def focus_view() -> None:
     evidence(item, ev)
 
 
-def evidence(item, ev) -> None:
-    """What the operator judges by: the fact it replaces, the chain, tombstones, sources."""
+def replaces_block(item, ev) -> None:
+    """A contradiction shows the fact it would replace and its chain beside the item, above
+    the buttons (invariant 512), and says so when that fact is gone."""
     if ev.replaces is not None:
-        old, new = st.columns(2)
-        with old:
-            card(f"Now believed ({ev.replaces.state.value})", ev.replaces.text,
-                 f"recorded {ev.replaces.recorded_at:%Y-%m-%d}", "#2e7d32")
-        with new:
-            card(f"Proposed ({item.contradiction or 'natural'})", item.text, "", "#f9a825")
+        card(f"Would replace — now believed ({ev.replaces.state.value})", ev.replaces.text,
+             f"recorded {ev.replaces.recorded_at:%Y-%m-%d} · this is a "
+             f"{item.contradiction or 'natural'} contradiction", "#2e7d32")
         st.html("<div class='rv-chain'>Chain: " + " → ".join(
             f"<span>{esc(c.text)}</span> <small>({esc(c.state.value)})</small>" for c in ev.chain)
             + "</div><style>.rv-chain{overflow-wrap:anywhere;font-size:.9em}</style>")
+    elif item.supersedes:
+        st.warning(md(f"It would replace {item.supersedes}, which no longer exists: keep both "
+                      "or reject."))
+
+
+def evidence(item, ev) -> None:
+    """What the operator judges by: tombstones, sources, nearest facts, the plan."""
     page_link("facts", "Open in Facts", user=item.user_id, fact=(ev.replaces.id if ev.replaces
                                                                   else item.id))
     for t in ev.tombstones:
@@ -407,8 +429,10 @@ def list_view() -> None:
     # old selection is dropped instead of landing on whichever rows took its place (inv. 81).
     sig = abs(hash(tuple((i.id, i.rev) for i in rows)))
     busy = leases.holders(leases.leases(svc, users), current_operator() or "", svc.clock())
+    replaces = replaced_facts(svc, rows)
     event = st.dataframe(pd.DataFrame([{
-        "kind": i.kind.value, "user": i.user_id, "text": i.text, "type": i.fact_type,
+        "kind": i.kind.value, "user": i.user_id, "text": i.text,
+        "would replace": replaces[i.id].text if i.id in replaces else "", "type": i.fact_type,
         "confidence": i.confidence, "waiting since": i.recorded_at,
         "being reviewed by": busy.get(i.id, "")} for i in rows]),
         hide_index=True, width="stretch", on_select="rerun", selection_mode="multi-row",
@@ -422,11 +446,18 @@ def list_view() -> None:
     c1, c2 = st.columns(2)
     c1.text_input("Reason (required to reject)", key="review_bulk_reason")
     c2.text_input("Comment (optional, audited)", key="review_bulk_comment")
+    # Invariant 512: a contradiction is approved in bulk only by a separate, ticked choice.
+    contra = [(i.user_id, i.id, i.rev) for i in chosen if i.supersedes]
+    with_contra = bool(contra) and st.checkbox(
+        f"Also accept the {len(contra)} selected contradiction{'s' if len(contra) != 1 else ''}"
+        ": each replaces the fact in “would replace”", key="review_bulk_contra")
+    approving = [p for p, i in zip(picks, chosen, strict=True) if not i.supersedes or with_contra]
     b1, b2, b3, b4 = st.columns(4)
-    for col, decision in ((b1, "approve"), (b2, "reject")):
-        col.button(f"{decision.capitalize()} selected ({len(picks)})", key=f"review_bulk_{decision}",
-                   disabled=not picks, on_click=on_bulk, width="stretch",
-                   args=(picks, decision, "review_bulk_reason", "review_bulk_comment"))
+    for col, decision, these in ((b1, "approve", approving), (b2, "reject", picks)):
+        col.button(f"{decision.capitalize()} selected ({len(these)})",
+                   key=f"review_bulk_{decision}", disabled=not these, on_click=on_bulk,
+                   width="stretch", args=(these, decision, "review_bulk_reason",
+                                          "review_bulk_comment", with_contra))
     for col, decision in ((b3, "approve"), (b4, "reject")):
         col.button(f"{decision.capitalize()} all {listing.total} matching…", width="stretch",
                    key=f"review_all_{decision}", on_click=open_confirm, args=(decision,))

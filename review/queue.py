@@ -193,6 +193,18 @@ def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: 
     return ItemDetail(item=to_item(fact, kind), fact=fact, evidence=evidence)
 
 
+def replaced_facts(service: MemoryService, items: Iterable[QueueItem]) -> dict[str, Fact]:
+    """For each contradiction among `items`, the fact it would replace (read in the item's own
+    user): what the List view shows beside the row (invariant 512)."""
+    out: dict[str, Fact] = {}
+    for i in items:
+        if i.supersedes:
+            old = service.store.get(MemoryKind.SEMANTIC, require_user(i.user_id), i.supersedes)
+            if isinstance(old, Fact):  # a semantic id: a Fact, or gone
+                out[i.id] = old
+    return out
+
+
 def history(service: MemoryService, users: Iterable[str] | str, *,
             limit: int = 100) -> list[HistoryEntry]:
     """Decided items, newest first, with who decided and when (read from the audit log)."""

@@ -76,7 +76,8 @@ def test_focus_shows_one_item_with_progress_and_evidence(desk):
     badges = next(h.proto.body for h in at.get("html") if "rv-badges" in h.proto.body)
     assert "contradiction: 1" in badges and "low confidence: 2" in badges
     bodies = " ".join(h.proto.body for h in at.get("html"))
-    assert "Now believed (active)" in bodies and "Lives in Leeds" in bodies  # side by side
+    # invariant 512: what it would replace, above the buttons
+    assert "Would replace — now believed (active)" in bodies and "Lives in Leeds" in bodies
     assert "We moved to York in March" in set(at.dataframe[0].value["text"])  # source episode
     assert decide_button(at, "approve").label == "Accept"  # a contradiction
     assert decide_button(at, "keep-both") is not None
@@ -254,7 +255,31 @@ def test_list_selection_and_bulk_reject(desk):
     assert list(at.dataframe[0].value["text"]) == ["Lives in York"]
     assert at.text_input(key="review_bulk_reason").value == ""  # the reason went with them
     at.checkbox(key="review_select_all").check().run()
+    # invariant 512: the one left is a contradiction; bulk approve holds it back until ticked
+    assert list(at.dataframe[0].value["would replace"]) == ["Lives in Leeds"]
+    assert at.button(key="review_bulk_approve").label == "Approve selected (0)"
+    assert at.button(key="review_bulk_approve").disabled
+    at.checkbox(key="review_bulk_contra").check().run()
     assert at.button(key="review_bulk_approve").label == "Approve selected (1)"
+    at.button(key="review_bulk_approve").click().run()
+    assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["active", "superseded"]
+
+
+def test_inv512_approve_all_matching_holds_contradictions_back_unless_ticked(desk):
+    at = page(user="ana", operator_name="rita", review_view="List")
+    assert at.button(key="review_all_approve").label == "Approve all 3 matching…"
+    at.button(key="review_all_approve").click().run()
+    dialog = plain(" ".join(m.value for m in at.markdown))
+    assert "Approve 2 items" in dialog
+    assert "1 contradiction held back" in plain(" ".join(c.value for c in at.caption))
+    at.button(key="review_confirm_ok").click().run()
+    assert states(("ana", desk["low"]), ("ana", desk["tea"]), ("ana", desk["contra"])) == [
+        "active", "active", "candidate"]
+    at.button(key="review_all_approve").click().run()
+    at.checkbox(key="review_confirm_contra").check().run()
+    assert "Approve 1 item" in plain(" ".join(m.value for m in at.markdown))
+    at.button(key="review_confirm_ok").click().run()
+    assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["active", "superseded"]
 
 
 def _table_key(at: AppTest) -> str:
