@@ -22,13 +22,13 @@ from memory.ui import (
     service,
     show_error,
 )
+from memory.ui.timeline import timeline, timeline_html
 from memory.ui.views import (
     asof_chain_rows,
     episodes_by_id,
     facts_by_id,
     listing_rows,
     review_events,
-    timeline_figure,
 )
 
 TIMELINE_MAX = 40  # rows a timeline stays readable with
@@ -121,14 +121,24 @@ st.html(f"<div class='fx'><b>{esc(fact.text)}</b><br><small>{esc(fact.state.valu
         "background:#f5f8fc;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere}"
         "</style>")
 st.subheader(f"Supersession chain ({len(chain)} version{'s' if len(chain) > 1 else ''})")
+# Narrow columns for everything but the text, so the chain fits the page (issue 34).
+_when = {c: st.column_config.DatetimeColumn(c.replace("_", " "), format="YYYY-MM-DD HH:mm",
+                                            width="small")
+         for c in ("valid_from", "valid_to", "recorded_at", "superseded_at")}
 st.dataframe(pd.DataFrame(asof_chain_rows(chain, chosen, valid_at=valid_at, recorded_at=rec_at)),
-             hide_index=True, width="stretch")
+             hide_index=True, width="stretch", column_config={
+                 "": st.column_config.TextColumn("", width=24),
+                 "version": st.column_config.NumberColumn("v", width=36),
+                 "state now": st.column_config.TextColumn(width="small"),
+                 "text": st.column_config.TextColumn(width="large"),
+                 "contradiction": st.column_config.TextColumn(width="small"),
+                 "id": st.column_config.TextColumn(width="small"), **_when})
 whole = st.radio("Timeline of", ["this chain", f"all listed facts (first {TIMELINE_MAX})"],
                  horizontal=True, key="facts_timeline_scope") != "this chain"
 shown = facts_by_id(svc, user, ids[:TIMELINE_MAX]) if whole else chain
-st.plotly_chart(timeline_figure(shown, svc.clock(),
-                                versions=not whole, valid_at=valid_at, recorded_at=rec_at),
-                key="facts_timeline", width="stretch")
+# Plain HTML, no chart library: the page draws as fast as its tables (issue 34).
+st.html(timeline_html(timeline(shown, svc.clock(), versions=not whole, valid_at=valid_at,
+                               recorded_at=rec_at)))
 
 review_tab, sources_tab, audit_tab = st.tabs(["Review", "Source episodes", "Audit events"])
 with review_tab:
