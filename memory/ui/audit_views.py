@@ -1,6 +1,6 @@
 """The audit log as people read it (issue 34): each event with the text of the memory it names
 (or "forgotten"), a link to it, and filters by date range, actor, action and outcome. The
-filters and rows are pure; `target_texts` is the one read."""
+filters and rows are pure; `target_texts` is the one read (invariant 515)."""
 
 from __future__ import annotations
 
