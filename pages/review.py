@@ -80,9 +80,10 @@ with st.expander("Filters"):
     newest = f3.toggle("Newest first", key="review_newest")
     lo, hi = f1.slider("Confidence", 0.0, 1.0, (0.0, 1.0), 0.05, key="review_conf")
     min_days = f2.number_input("Waiting at least (days)", 0.0, value=0.0, key="review_min_age")
+    text = f3.text_input("Search text", key="review_text", placeholder="words in the item")
 try:
     flt = QueueFilter(users=users, kinds=set(kinds) or None, fact_types=set(types) or None,
-                      min_confidence=lo, max_confidence=hi, newest_first=newest,
+                      min_confidence=lo, max_confidence=hi, newest_first=newest, text=text or None,
                       min_age=timedelta(days=min_days) if min_days else None, limit=None)
     listing = list_queue(svc, flt)
 except MemdeskError as exc:

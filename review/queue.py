@@ -83,6 +83,7 @@ def select(summaries: list[FactSummary], flt: QueueFilter, now: datetime,
     lo, hi = flt.min_confidence, flt.max_confidence
     newest = now - flt.min_age if flt.min_age is not None else None
     oldest = now - flt.max_age if flt.max_age is not None else None
+    needle = (flt.text or "").strip().casefold()
     chosen: list[tuple[FactSummary, ItemKind]] = []
     for s in summaries:
         kind = classify(s, threshold)
@@ -93,6 +94,8 @@ def select(summaries: list[FactSummary], flt: QueueFilter, now: datetime,
                 or (hi is not None and s.confidence > hi):
             continue
         if (newest and s.recorded_at > newest) or (oldest and s.recorded_at < oldest):
+            continue
+        if needle and needle not in s.text.casefold():
             continue
         chosen.append((s, kind))
     if flt.newest_first:
@@ -124,6 +127,7 @@ def list_queue(service: MemoryService, flt: QueueFilter, *,
         min_confidence=flt.min_confidence, max_confidence=flt.max_confidence,
         recorded_after=now - flt.max_age if flt.max_age is not None else None,
         recorded_before=now - flt.min_age if flt.min_age is not None else None,
+        text=(flt.text or "").strip() or None,
         newest_first=flt.newest_first, limit=flt.limit or None, offset=flt.offset,
         trait_flag=PREVIOUSLY_REJECTED, trait_below=threshold, traits=codes))
     counts: dict[str, dict[str, int]] = {u: {k.value: 0 for k in ItemKind} for u in users}
