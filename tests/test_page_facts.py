@@ -247,3 +247,19 @@ def test_forget_from_the_desk_hard_deletes(desk):
     svc = store_service()
     assert svc.store.get(MemoryKind.SEMANTIC, "ana", desk["cat"]) is None
     assert svc.audit("ana", action="forget")[0].actor == "operator:maria"
+
+
+def test_a_long_listing_is_drawn_a_page_at_a_time_and_every_row_is_reachable(desk):
+    """Issue 34: thousands of rows cost the browser most of the page's time; the listing draws
+    200 at a time, and a row on a later page is inspected like any other."""
+    svc = store_service()
+    for n in range(203):
+        svc.write_fact("bob", f"Has visited town number {n:03d}", actor="cli")
+    at = page(user="bob")
+    assert len(listing(at)) == 200
+    assert any("204 facts · showing 1–200" in plain(c.value) for c in at.caption)
+    at.number_input(key="facts_page").set_value(2).run()
+    assert len(listing(at)) == 4
+    last = list(listing(at)["id"])[-1]
+    at = inspect(at, last)
+    assert inspected(at) == svc.get_fact("bob", last).text
