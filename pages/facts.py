@@ -6,6 +6,8 @@ from datetime import datetime
 import pandas as pd
 import streamlit as st
 
+from memory.access import needed
+from memory.bulk_facts import bulk_facts
 from memory.clock import as_utc
 from memory.errors import MemdeskError, NotFoundError
 from memory.models import FactState, FactType
@@ -16,9 +18,11 @@ from memory.ui import (
     mark_changed,
     md,
     operator_actor,
+    operator_role,
     page_guard,
     page_link,
     pick_user,
+    role_label,
     service,
     show_error,
 )
@@ -208,4 +212,34 @@ with st.expander("Retract or forget this fact" if len(actions) == 2 else f"{acti
             mark_changed()
             ss["facts_flash"] = flash
             del ss["facts_confirm"]  # a new confirmation for the next action
+            st.rerun()
+
+# Issue 34: many facts at once, with a confirmation naming the count and the role it needs.
+with st.expander("Retract or forget several facts"):
+    b_action = st.radio("Action", actions, horizontal=True, key="facts_bulk_action")
+    every = st.toggle(f"All {len(rows)} facts matching the filters", key="facts_bulk_every")
+    labels = {r["id"]: r["text"] for r in rows}
+    picked_ids = list(labels) if every else st.multiselect(
+        "Facts", list(labels), format_func=lambda i: labels[i][:90], key="facts_bulk_ids",
+        placeholder="choose facts (search and filters above narrow the list)")
+    b_reason = st.text_input("Reason", key="facts_bulk_reason")
+    n = len(picked_ids)
+    b_sure = st.checkbox(
+        f"I confirm: {b_action} {n} fact{'s' if n != 1 else ''} of {md(user)} (needs the "
+        f"{needed(b_action).value} role; you are {role_label(operator_role())})",
+        key="facts_bulk_confirm", disabled=not n)
+    if st.button(f"{b_action.title()} {n}", type="primary", disabled=not (b_sure and n),
+                 key="facts_bulk_apply"):
+        with clear_errors():
+            out = bulk_facts(svc, user, picked_ids, b_action, actor=operator_actor(),
+                             reason=b_reason or None)
+            done = sum(o.ok for o in out)
+            failed = [f"{o.fact_id}: {o.error}" for o in out if not o.ok]
+            mark_changed()
+            if b_action == "forget" and inspect.get(user) in {o.fact_id for o in out if o.ok}:
+                inspect.pop(user, None)
+            ss["facts_flash"] = (f"{b_action}: {done} of {len(out)} done"
+                                 + (f"; not done: {'; '.join(failed)}" if failed else ""))
+            for key in ("facts_bulk_confirm", "facts_bulk_ids", "facts_bulk_every"):
+                ss.pop(key, None)
             st.rerun()

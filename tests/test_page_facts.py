@@ -263,3 +263,19 @@ def test_a_long_listing_is_drawn_a_page_at_a_time_and_every_row_is_reachable(des
     last = list(listing(at)["id"])[-1]
     at = inspect(at, last)
     assert inspected(at) == svc.get_fact("bob", last).text
+
+
+def test_inv516_bulk_retract_confirms_the_count_and_the_role(desk):
+    at = page(user="ana", operator_name="rita")
+    at.multiselect(key="facts_bulk_ids").set_value([desk["email"], desk["edinburgh"]]).run()
+    confirm = at.checkbox(key="facts_bulk_confirm")
+    assert "retract 2 facts of ana (needs the reviewer role; you are admin)" in plain(
+        confirm.label)
+    assert at.button(key="facts_bulk_apply").disabled
+    confirm.check().run()
+    at.button(key="facts_bulk_apply").click().run()
+    assert not at.exception and "retract: 2 of 2 done" in plain(at.toast[0].value)
+    svc = store_service()
+    assert {svc.get_fact("ana", i).state.value for i in (desk["email"], desk["edinburgh"])} == {
+        "retracted"}
+    assert not at.checkbox(key="facts_bulk_confirm").value  # a new confirmation next time
