@@ -88,6 +88,7 @@ except MemdeskError as exc:
     show_error(exc)
     st.stop()
 ids = [r["id"] for r in rows]
+on_page: list[dict] = []  # the table's rows drawn now
 
 if not rows:
     st.info(f"No facts match these filters for {md(user)}.")
@@ -156,90 +157,104 @@ shown = facts_by_id(svc, user, ids[:TIMELINE_MAX]) if whole else chain
 st.html(timeline_html(timeline(shown, svc.clock(), versions=not whole, valid_at=valid_at,
                                recorded_at=rec_at)))
 
-review_tab, sources_tab, audit_tab = st.tabs(["Review", "Source episodes", "Audit events"])
+# Lazy tabs and expanders (issue 34): only what is open is drawn; the browser spent about half
+# a second on closed ones.
+review_tab, sources_tab, audit_tab = st.tabs(["Review", "Source episodes", "Audit events"],
+                                             key="facts_tabs", on_change="rerun")
 with review_tab:
-    if fact.state == FactState.CANDIDATE:
-        st.caption("This fact waits in the review queue.")
-        page_link("review", "Open its review item", user=user, item=fact.id)
-    decided = review_events(svc, user, fact.id)
-    if decided:
-        st.dataframe(pd.DataFrame([{"at": e.at, "operator": e.actor, "action": e.action,
-                                    "reason": e.reason or "", "comment": e.comment or ""}
-                                   for e in decided]), hide_index=True, width="stretch")
-    elif fact.state != FactState.CANDIDATE:
-        st.caption("No review decision names this fact.")
+    if review_tab.open:
+        if fact.state == FactState.CANDIDATE:
+            st.caption("This fact waits in the review queue.")
+            page_link("review", "Open its review item", user=user, item=fact.id)
+        decided = review_events(svc, user, fact.id)
+        if decided:
+            st.dataframe(pd.DataFrame([{"at": e.at, "operator": e.actor, "action": e.action,
+                                        "reason": e.reason or "", "comment": e.comment or ""}
+                                       for e in decided]), hide_index=True, width="stretch")
+        elif fact.state != FactState.CANDIDATE:
+            st.caption("No review decision names this fact.")
 with sources_tab:
-    sources = episodes_by_id(svc, user, fact.source_episode_ids)
-    if sources:
-        st.dataframe(pd.DataFrame([{"said": e.timestamp if e else None,
-                                    "text": e.text if e else "(forgotten)", "id": i}
-                                   for i, e in sources]), hide_index=True, width="stretch")
-    else:
-        st.caption("No source episodes (written directly, e.g. by the CLI or an operator).")
-with audit_tab:
-    # Reading a long audit log costs; it is read when asked for.
-    if st.toggle("Show the audit events naming this fact", key="facts_show_audit"):
-        events = [e for e in svc.audit(user, limit=AUDIT_SCAN) if fact.id in e.target_ids]
-        if events:
-            st.dataframe(pd.DataFrame([{"at": e.at, "actor": e.actor, "action": e.action,
-                                        "outcome": e.outcome, "reason": e.reason or "",
-                                        "plan": e.plan_id or ""} for e in events]),
-                         hide_index=True, width="stretch")
+    if sources_tab.open:
+        sources = episodes_by_id(svc, user, fact.source_episode_ids)
+        if sources:
+            st.dataframe(pd.DataFrame([{"said": e.timestamp if e else None,
+                                        "text": e.text if e else "(forgotten)", "id": i}
+                                       for i, e in sources]), hide_index=True, width="stretch")
         else:
-            st.caption(f"No audit event among this user's last {AUDIT_SCAN} names this fact.")
+            st.caption("No source episodes (written directly, e.g. by the CLI or an operator).")
+with audit_tab:
+    if audit_tab.open:
+        # Reading a long audit log costs; it is read when asked for.
+        if st.toggle("Show the audit events naming this fact", key="facts_show_audit"):
+            events = [e for e in svc.audit(user, limit=AUDIT_SCAN) if fact.id in e.target_ids]
+            if events:
+                st.dataframe(pd.DataFrame([{"at": e.at, "actor": e.actor, "action": e.action,
+                                            "outcome": e.outcome, "reason": e.reason or "",
+                                            "plan": e.plan_id or ""} for e in events]),
+                             hide_index=True, width="stretch")
+            else:
+                st.caption(f"No audit event among this user's last {AUDIT_SCAN} names this fact.")
 
 actions = [a for a in ("retract", "forget") if can(a)]  # issue 14: retract reviewer, forget admin
 if not actions:
     st.caption("Retracting or forgetting a fact needs the reviewer or admin role.")
     st.stop()
-with st.expander("Retract or forget this fact" if len(actions) == 2 else f"{actions[0].title()} "
-                 "this fact"):
-    st.caption("Retract: it was never true; the value is tombstoned and cannot return. "
-               "Forget: hard delete; the audit keeps only the id and a hash.")
-    action = st.radio("Action", actions, horizontal=True, key="facts_action")
-    reason = st.text_input("Reason", key="facts_reason")
-    sure = st.checkbox(f"I confirm: {action} “{md(fact.text)}”", key="facts_confirm")
-    if st.button("Apply", type="primary", disabled=not sure, key="facts_apply"):
-        with clear_errors():
-            actor = operator_actor()
-            if action == "retract":
-                tomb = svc.retract(user, chosen, actor=actor, reason=reason or None)
-                flash = f"Retracted {chosen}; tombstone {tomb.id} keeps the value dead."
-            else:
-                svc.forget(user, chosen, actor=actor, reason=reason or None)
-                inspect.pop(user, None)
-                flash = f"Forgot {chosen}; the audit keeps its id and a hash."
-            mark_changed()
-            ss["facts_flash"] = flash
-            del ss["facts_confirm"]  # a new confirmation for the next action
-            st.rerun()
+single = st.expander("Retract or forget this fact" if len(actions) == 2 else
+                     f"{actions[0].title()} this fact", key="facts_single_open",
+                     on_change="rerun")
+with single:
+    if single.open:
+        st.caption("Retract: it was never true; the value is tombstoned and cannot return. "
+                   "Forget: hard delete; the audit keeps only the id and a hash.")
+        action = st.radio("Action", actions, horizontal=True, key="facts_action")
+        reason = st.text_input("Reason", key="facts_reason")
+        sure = st.checkbox(f"I confirm: {action} “{md(fact.text)}”", key="facts_confirm")
+        if st.button("Apply", type="primary", disabled=not sure, key="facts_apply"):
+            with clear_errors():
+                actor = operator_actor()
+                if action == "retract":
+                    tomb = svc.retract(user, chosen, actor=actor, reason=reason or None)
+                    flash = f"Retracted {chosen}; tombstone {tomb.id} keeps the value dead."
+                else:
+                    svc.forget(user, chosen, actor=actor, reason=reason or None)
+                    inspect.pop(user, None)
+                    flash = f"Forgot {chosen}; the audit keeps its id and a hash."
+                mark_changed()
+                ss["facts_flash"] = flash
+                del ss["facts_confirm"]  # a new confirmation for the next action
+                st.rerun()
 
 # Issue 34: many facts at once, with a confirmation naming the count and the role it needs.
-with st.expander("Retract or forget several facts"):
-    b_action = st.radio("Action", actions, horizontal=True, key="facts_bulk_action")
-    every = st.toggle(f"All {len(rows)} facts matching the filters", key="facts_bulk_every")
-    labels = {r["id"]: r["text"] for r in rows}
-    picked_ids = list(labels) if every else st.multiselect(
-        "Facts", list(labels), format_func=lambda i: labels[i][:90], key="facts_bulk_ids",
-        placeholder="choose facts (search and filters above narrow the list)")
-    b_reason = st.text_input("Reason", key="facts_bulk_reason")
-    n = len(picked_ids)
-    b_sure = st.checkbox(
-        f"I confirm: {b_action} {n} fact{'s' if n != 1 else ''} of {md(user)} (needs the "
-        f"{needed(b_action).value} role; you are {role_label(operator_role())})",
-        key="facts_bulk_confirm", disabled=not n)
-    if st.button(f"{b_action.title()} {n}", type="primary", disabled=not (b_sure and n),
-                 key="facts_bulk_apply"):
-        with clear_errors():
-            out = bulk_facts(svc, user, picked_ids, b_action, actor=operator_actor(),
-                             reason=b_reason or None)
-            done = sum(o.ok for o in out)
-            failed = [f"{o.fact_id}: {o.error}" for o in out if not o.ok]
-            mark_changed()
-            if b_action == "forget" and inspect.get(user) in {o.fact_id for o in out if o.ok}:
-                inspect.pop(user, None)
-            ss["facts_flash"] = (f"{b_action}: {done} of {len(out)} done"
-                                 + (f"; not done: {'; '.join(failed)}" if failed else ""))
-            for key in ("facts_bulk_confirm", "facts_bulk_ids", "facts_bulk_every"):
-                ss.pop(key, None)
-            st.rerun()
+bulk = st.expander("Retract or forget several facts", key="facts_bulk_open",
+                   on_change="rerun")
+with bulk:
+    if bulk.open:
+        b_action = st.radio("Action", actions, horizontal=True, key="facts_bulk_action")
+        every = st.toggle(f"All {len(rows)} facts matching the filters", key="facts_bulk_every")
+        # Choices from the table's page only: thousands of options would cost the browser what
+        # paging the table saves; "all matching" reaches the rest.
+        labels = {r["id"]: r["text"] for r in on_page}
+        picked_ids = [r["id"] for r in rows] if every else st.multiselect(
+            "Facts (this page of the table)", list(labels), format_func=lambda i: labels[i][:90],
+            key="facts_bulk_ids", placeholder="choose facts (search and filters narrow the table)")
+        b_reason = st.text_input("Reason", key="facts_bulk_reason")
+        n = len(picked_ids)
+        b_sure = st.checkbox(
+            f"I confirm: {b_action} {n} fact{'s' if n != 1 else ''} of {md(user)} (needs the "
+            f"{needed(b_action).value} role; you are {role_label(operator_role())})",
+            key="facts_bulk_confirm", disabled=not n)
+        if st.button(f"{b_action.title()} {n}", type="primary", disabled=not (b_sure and n),
+                     key="facts_bulk_apply"):
+            with clear_errors():
+                out = bulk_facts(svc, user, picked_ids, b_action, actor=operator_actor(),
+                                 reason=b_reason or None)
+                done = sum(o.ok for o in out)
+                failed = [f"{o.fact_id}: {o.error}" for o in out if not o.ok]
+                mark_changed()
+                if b_action == "forget" and inspect.get(user) in {o.fact_id for o in out if o.ok}:
+                    inspect.pop(user, None)
+                ss["facts_flash"] = (f"{b_action}: {done} of {len(out)} done"
+                                     + (f"; not done: {'; '.join(failed)}" if failed else ""))
+                for key in ("facts_bulk_confirm", "facts_bulk_ids", "facts_bulk_every"):
+                    ss.pop(key, None)
+                st.rerun()

@@ -201,8 +201,13 @@ def test_links_to_review_sources_and_audit(desk):
     assert inspected(at) == "Owns a cat called Miso"
     assert any("Open its review item" in plain(c.value) for c in at.caption)
     at = page(query={"fact": desk["bristol"]})
+    assert not [d for d in at.dataframe if "said" in d.value.columns]  # a closed tab: not drawn
+    at.session_state["facts_tabs"] = "Source episodes"  # issue 34: tabs draw when opened
+    at.run()
     sources = next(d.value for d in at.dataframe if "said" in d.value.columns)
     assert list(sources["text"]) == ["I live in Bristol with my partner"]
+    at.session_state["facts_tabs"] = "Audit events"
+    at.run()
     assert not [d for d in at.dataframe if "outcome" in d.value.columns]  # read on demand
     at.toggle(key="facts_show_audit").set_value(True).run()
     audit = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
@@ -221,7 +226,7 @@ def test_scope_follows_user_picker_and_unknown_user_is_an_error(desk):
 
 
 def test_retract_needs_operator_and_confirmation_and_is_audited(desk):
-    at = inspect(page(), desk["email"])
+    at = inspect(page(facts_single_open=True), desk["email"])  # the expander opened
     assert at.button(key="facts_apply").disabled  # no confirmation yet
     at.checkbox(key="facts_confirm").check().run()
     at.button(key="facts_apply").click().run()
@@ -239,7 +244,7 @@ def test_retract_needs_operator_and_confirmation_and_is_audited(desk):
 
 
 def test_forget_from_the_desk_hard_deletes(desk):
-    at = inspect(page(operator_name="maria"), desk["cat"])
+    at = inspect(page(operator_name="maria", facts_single_open=True), desk["cat"])
     at.radio(key="facts_action").set_value("forget").run()
     at.checkbox(key="facts_confirm").check().run()
     at.button(key="facts_apply").click().run()
@@ -267,6 +272,9 @@ def test_a_long_listing_is_drawn_a_page_at_a_time_and_every_row_is_reachable(des
 
 def test_inv516_bulk_retract_confirms_the_count_and_the_role(desk):
     at = page(user="ana", operator_name="rita")
+    assert not [c for c in at.checkbox if c.key == "facts_bulk_confirm"]  # closed: not drawn
+    at.session_state["facts_bulk_open"] = True
+    at.run()
     at.multiselect(key="facts_bulk_ids").set_value([desk["email"], desk["edinburgh"]]).run()
     confirm = at.checkbox(key="facts_bulk_confirm")
     assert "retract 2 facts of ana (needs the reviewer role; you are admin)" in plain(
