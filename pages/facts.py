@@ -63,12 +63,13 @@ since = datetime(2000, 1, 1)  # record time: nothing was recorded before this st
 ever = datetime(1900, 1, 1)  # valid time: what the user says can be dated long ago
 valid_on = v_col.toggle("As of valid time", key="asof_valid_on",
                         help="versions whose validity interval covers this moment (invariant 13)")
-valid_at = v_col.datetime_input("True at (UTC)", key="asof_valid", min_value=ever,
-                                disabled=not valid_on)
+# A picker is drawn only while its toggle is on (issue 34: two fewer widgets on every visit).
+valid_at = v_col.datetime_input("True at (UTC)", key="asof_valid", min_value=ever) \
+    if valid_on else None
 rec_on = r_col.toggle("As of record time", key="asof_rec_on",
                       help="what the store believed at this moment (invariant 14)")
-rec_at = r_col.datetime_input("Believed at (UTC)", key="asof_rec", min_value=since,
-                              disabled=not rec_on)
+rec_at = r_col.datetime_input("Believed at (UTC)", key="asof_rec", min_value=since) \
+    if rec_on else None
 valid_at = as_utc(valid_at) if valid_on and valid_at else None  # the pickers say UTC
 rec_at = as_utc(rec_at) if rec_on and rec_at else None
 if valid_at or rec_at:
