@@ -4,6 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-model.txt | cksum | cut -d' ' -f1)
 STORE ?= embedded:.memdesk/memdesk.db
+PORT ?= 8501
 
 .PHONY: install demo test test-fast typecheck layers test-es test-llm bench eval lint
 
@@ -17,8 +18,9 @@ $(STAMP): pyproject.toml requirements-model.txt
 install: $(STAMP)
 
 demo: install
+	@$(PY) -m memory.ui.port $(PORT)
 	MEMDESK_STORE=$(STORE) $(PY) -m memory seed --if-empty
-	MEMDESK_STORE=$(STORE) $(VENV)/bin/streamlit run app.py
+	MEMDESK_STORE=$(STORE) $(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
 # ruff, the type checker and the import layers (pyproject.toml), then every test.
 test: install

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from memory.ui import require_access, sidebar_status, warm_up
+from memory.ui import leave_review, require_access, sidebar_status, warm_up
 
 st.set_page_config(page_title="Memdesk", page_icon="🗂️", layout="wide")
 # Issue 14: with login configured nothing below runs before the identity provider says who this
@@ -27,6 +27,16 @@ PAGES = [
 ]
 pages = [st.Page(str(HERE / f), title=t, icon=icon, default=(i == 0))
          for i, (f, t, icon) in enumerate(PAGES) if (HERE / f).exists()]
-nav = st.navigation(pages)
+# Issue 34: the page list is drawn by this script (the links below), never by Streamlit's own
+# sidebar navigation, which on a first visit flashed the pages/ folder's file list for seconds
+# until this script ran (.streamlit/config.toml: client.showSidebarNavigation = false).
+nav = st.navigation(pages, position="hidden")
+with st.sidebar.container(key="desk_nav"):
+    for p in pages:
+        st.page_link(p)
+# Links between pages read as links (a colour and an underline), not as plain text.
+st.html("<style>[data-testid='stMain'] [data-testid='stPageLink'] p{color:#1565c0;"
+        "text-decoration:underline}</style>")
+leave_review(nav.title)  # issue 34: another page frees the review item this session held
 sidebar_status()  # operator name, store, embedder, LLM mode, review badge: on every page
 nav.run()

@@ -73,6 +73,7 @@ ACTION_ROLES: dict[str, Role] = {
     "review_keep_both": Role.REVIEWER,
     "merge_sources": Role.REVIEWER,
     "review_undo": Role.REVIEWER,  # an operator's own last decision
+    "review_claim": Role.REVIEWER,  # issue 34: a short lease on the item on screen
     # consolidation
     "consolidate": Role.REVIEWER,
     "update_playbook": Role.REVIEWER,

@@ -6,6 +6,7 @@ import streamlit as st
 
 from memory.models import CATALOG
 from memory.ui import clear_errors, md, page_guard, pick_user, service
+from memory.ui.audit_views import AuditFilter, audit_rows, keep, target_texts
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Audit log")
@@ -15,18 +16,26 @@ shared = st.sidebar.checkbox("Shared scope (catalog, desk-wide checks)", key="au
                              help="the catalog's writes and role checks that name no user "
                                   "(eval runs)")
 scope = CATALOG if shared else user
-c1, c2, c3, c4 = st.columns([1, 2, 2, 2])
+c1, c2, c3 = st.columns([1, 2, 2])
 limit = int(c1.number_input("Latest", 10, 10_000, 300, step=100, key="audit_limit"))
-outcomes = c2.multiselect("Outcome", ["ok", "denied", "refused"], key="audit_outcomes",
-                          placeholder="any")
-who = c3.text_input("Who (contains)", key="audit_who", placeholder="e.g. @example.com")
-what = c4.text_input("Action (contains)", key="audit_action", placeholder="e.g. review_")
+since = c2.date_input("From (UTC day)", value=None, key="audit_since")
+until = c3.date_input("To (UTC day)", value=None, key="audit_until")
 with clear_errors():
     events = svc.audit(scope, limit=limit)
-    shown = [e for e in events
-             if (not outcomes or e.outcome in outcomes)
-             and (not who or who.casefold() in e.actor.casefold())
-             and (not what or what.casefold() in e.action.casefold())]
+    c4, c5, c6 = st.columns(3)
+    # Options: what these events hold, plus what is chosen (it stays valid across users).
+    actors = c4.multiselect(
+        "Actor", sorted({e.actor for e in events} | set(st.session_state.get("audit_actors", []))),
+        key="audit_actors", placeholder="anyone")
+    actions = c5.multiselect(
+        "Action",
+        sorted({e.action for e in events} | set(st.session_state.get("audit_actions", []))),
+        key="audit_actions", placeholder="any")
+    outcomes = c6.multiselect("Outcome", ["ok", "denied", "refused"], key="audit_outcomes",
+                              placeholder="any")
+    flt = AuditFilter(since=since, until=until, actors=set(actors), actions=set(actions),
+                      outcomes=set(outcomes))
+    shown = [e for e in events if keep(e, flt)]
     people = {e.actor for e in shown}
     denied = sum(e.outcome == "denied" for e in shown)
     st.caption(md(f"{len(shown)} of the latest {len(events)} events of {scope} · "
@@ -43,11 +52,10 @@ with clear_errors():
             for actor, acts in sorted(tally.items(), key=lambda kv: -sum(kv[1].values())):
                 st.text(f"{actor}: " + ", ".join(f"{a} ×{n}" for a, n in
                                                   sorted(acts.items(), key=lambda kv: -kv[1])))
-        st.dataframe(pd.DataFrame([{
-            "at": e.at, "who": e.actor, "action": e.action, "outcome": e.outcome,
-            "attempted": (e.after or {}).get("attempted", "") if e.outcome == "denied" else "",
-            "targets": ", ".join(e.target_ids), "reason": e.reason or "",
-            "comment": e.comment or "", "plan": e.plan_id or ""} for e in shown]),
-            hide_index=True, width="stretch")
+        # Each row names the memory by its text (or "forgotten") and links to it.
+        st.dataframe(pd.DataFrame(audit_rows(shown, target_texts(svc, scope, shown), scope)),
+                     hide_index=True, width="stretch", column_config={
+                         "memory": st.column_config.TextColumn(width="large"),
+                         "open": st.column_config.LinkColumn("open", display_text="open")})
     else:
         st.info("No audit event matches these filters.")

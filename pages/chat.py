@@ -100,6 +100,10 @@ def show_trace(trace: TurnTrace, n: int) -> None:
             st.code(c.error or c.diff, language=None)
 
 
+if not state["messages"]:  # issue 34: an empty session says what to do, never a blank page
+    st.info(f"No messages in this session yet. Type below as {md(user)}: each message is stored "
+            "as their episode, the agent answers from their memory, and its work shows under "
+            "the reply.")
 for n, msg in enumerate(state["messages"]):
     with st.chat_message(msg["role"]):
         st.text(msg["content"])

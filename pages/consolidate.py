@@ -22,11 +22,20 @@ from memory.ui import (
     service,
     show_error,
 )
-from memory.ui.consolidate_views import diff_html, diff_lines, plan_history, plan_summary
+from memory.ui.consolidate_views import (
+    default_selection,
+    diff_html,
+    diff_lines,
+    outcomes,
+    plan_history,
+    plan_summary,
+    quotes,
+)
 
 ss = st.session_state
 PLANS, CHOSEN = "consolidate_plans", "consolidate_chosen"  # per user; not widget state, so
 UNDO = "consolidate_undo"                                   # they survive navigation
+DONE = "consolidate_done"  # per user: {plan id: {op id: outcome}} after applying
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Consolidate")
@@ -34,8 +43,11 @@ user = pick_user()
 svc = service()
 plans: dict = ss.setdefault(PLANS, {})
 chosen_by: dict = ss.setdefault(CHOSEN, {})
+done_by: dict = ss.setdefault(DONE, {})
 if msg := ss.pop("consolidate_toast", None):
     st.toast(md(msg), icon=":material/check_circle:")
+if msg := ss.pop("consolidate_applied", None):
+    st.success(msg)
 
 with clear_errors():
     rt = runtime()
@@ -101,16 +113,12 @@ else:
     st.subheader(f"Plan {plan.id}")
     st.caption(md(plan_summary(plan)))
     lines = diff_lines(plan)
-    st.html(diff_html(lines))
+    # Each change with the words that justify it, and after applying what became of it.
     episodes = {e.id: e for e in svc.episodes(user)} if any(x.evidence for x in lines) else {}
-    with st.expander("Evidence for each operation"):
-        for line in lines:
-            if line.evidence:
-                st.markdown(f"**{md(line.op_id)}** · {md(line.new[:80])}")
-                st.dataframe(pd.DataFrame([{
-                    "said": episodes[i].timestamp if i in episodes else None,
-                    "text": episodes[i].text if i in episodes else "(not found)", "id": i}
-                    for i in line.evidence]), hide_index=True, width="stretch")
+    done = done_by.get(user, {}).get(plan.id, {})
+    lines = [x.model_copy(update={"quotes": quotes(x, episodes), "outcome": done.get(x.op_id)})
+             for x in lines]
+    st.html(diff_html(lines))
     with st.expander(f"Gate decisions ({len(plan.gates)})"):
         st.dataframe(pd.DataFrame([g.model_dump() for g in plan.gates]), hide_index=True,
                      width="stretch")
@@ -122,11 +130,17 @@ else:
                   + (" (to review)" if op.review else "") for op in actionable}
         key = f"consolidate_ops__{user}"
         if key not in ss:  # back from another page or user: the selection made for this plan
-            ss[key] = [i for i in chosen_by.get(user, {}).get(plan.id, list(labels))
+            ss[key] = [i for i in chosen_by.get(user, {}).get(plan.id, default_selection(plan))
                        if i in labels]
+        waiting = len(labels) - len(default_selection(plan))
         chosen = st.multiselect(
             "Operations to apply (partial approval)", list(labels), format_func=labels.get,
-            key=key, on_change=lambda: chosen_by.__setitem__(user, {plan.id: ss[key]}))
+            key=key, on_change=lambda: chosen_by.__setitem__(user, {plan.id: ss[key]}),
+            help="Pre-selected: what the policy would apply on its own. An operation marked "
+                 "(to review) is added as a review candidate only if you choose it.")
+        if waiting:
+            st.caption(f"{waiting} operation{'s' if waiting != 1 else ''} the policy sends to "
+                       "review not pre-selected: choose them to send them to the review queue.")
         chosen_by[user] = {plan.id: chosen}
         if not can("consolidate"):
             st.caption("Applying a plan needs the reviewer role.")
@@ -137,10 +151,14 @@ else:
                 else:
                     res = apply_plan(svc, plan, op_ids=chosen, actor=operator_actor())
                     mark_changed()
-                    st.success(f"Applied {len(res.applied)} operations ({len(res.already)} "
-                               f"already applied, {len(res.declined)} declined, "
-                               f"{len(res.for_review)} of them sent to the review queue). "
-                               "Undo it from Applied plans below.")
+                    done_by[user] = {plan.id: outcomes(plan, res.applied, res.already,
+                                                       res.declined)}
+                    ss["consolidate_applied"] = (
+                        f"Applied {len(res.applied)} operations ({len(res.already)} already "
+                        f"applied, {len(res.declined)} declined, {len(res.for_review)} of them sent to the "
+                        "review queue). Each is marked in the plan "
+                        "above; undo it from Applied plans below.")
+                    st.rerun()
             except MemdeskError as exc:
                 st.error(md(describe(exc)))
 

@@ -122,7 +122,7 @@ for kind, title, how in [("recall", "Recall eval", "memdesk eval recall"),
     st.subheader(title)
     found = latest(kind)
     if found is None:
-        st.info(f"No {title.lower()} report yet. Run `{how}` (or the button above).")
+        st.info(f"No {title.lower()} report yet: run `{how}` on the command line.")
         continue
     passed = found.data.get("passed")
     if passed is True:

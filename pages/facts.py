@@ -6,6 +6,8 @@ from datetime import datetime
 import pandas as pd
 import streamlit as st
 
+from memory.access import needed
+from memory.bulk_facts import bulk_facts
 from memory.clock import as_utc
 from memory.errors import MemdeskError, NotFoundError
 from memory.models import FactState, FactType
@@ -16,22 +18,25 @@ from memory.ui import (
     mark_changed,
     md,
     operator_actor,
+    operator_role,
     page_guard,
     page_link,
     pick_user,
+    role_label,
     service,
     show_error,
 )
+from memory.ui.timeline import timeline, timeline_html
 from memory.ui.views import (
     asof_chain_rows,
     episodes_by_id,
     facts_by_id,
     listing_rows,
     review_events,
-    timeline_figure,
 )
 
 TIMELINE_MAX = 40  # rows a timeline stays readable with
+TABLE_PAGE = 200  # listing rows drawn at once
 AUDIT_SCAN = 5000  # audit events searched for the inspected fact
 INSPECT = "facts_inspect"  # {user: fact id}: not a widget, so it survives as-of and filters
 ss = st.session_state
@@ -58,12 +63,13 @@ since = datetime(2000, 1, 1)  # record time: nothing was recorded before this st
 ever = datetime(1900, 1, 1)  # valid time: what the user says can be dated long ago
 valid_on = v_col.toggle("As of valid time", key="asof_valid_on",
                         help="versions whose validity interval covers this moment (invariant 13)")
-valid_at = v_col.datetime_input("True at (UTC)", key="asof_valid", min_value=ever,
-                                disabled=not valid_on)
+# A picker is drawn only while its toggle is on (issue 34: two fewer widgets on every visit).
+valid_at = v_col.datetime_input("True at (UTC)", key="asof_valid", min_value=ever) \
+    if valid_on else None
 rec_on = r_col.toggle("As of record time", key="asof_rec_on",
                       help="what the store believed at this moment (invariant 14)")
-rec_at = r_col.datetime_input("Believed at (UTC)", key="asof_rec", min_value=since,
-                              disabled=not rec_on)
+rec_at = r_col.datetime_input("Believed at (UTC)", key="asof_rec", min_value=since) \
+    if rec_on else None
 valid_at = as_utc(valid_at) if valid_on and valid_at else None  # the pickers say UTC
 rec_at = as_utc(rec_at) if rec_on and rec_at else None
 if valid_at or rec_at:
@@ -83,18 +89,30 @@ except MemdeskError as exc:
     show_error(exc)
     st.stop()
 ids = [r["id"] for r in rows]
+on_page: list[dict] = []  # the table's rows drawn now
 
 if not rows:
     st.info(f"No facts match these filters for {md(user)}.")
 else:
-    st.caption(f"{len(rows)} fact{'s' if len(rows) != 1 else ''} · select a row to inspect it")
+    # Issue 34: a page of rows at a time. Drawing thousands of rows cost the browser most of
+    # the page's time at 5,000 facts; search, filters and pages reach every one.
+    pages = max(1, -(-len(rows) // TABLE_PAGE))
+    page_no = 1
+    if pages > 1:
+        page_no = int(st.number_input(f"Page (of {pages})", 1, pages, 1, key="facts_page"))
+    on_page = rows[(page_no - 1) * TABLE_PAGE: page_no * TABLE_PAGE]
+    page_ids = [r["id"] for r in on_page]
+    st.caption(f"{len(rows)} fact{'s' if len(rows) != 1 else ''}"
+               + (f" · showing {(page_no - 1) * TABLE_PAGE + 1}–"
+                  f"{(page_no - 1) * TABLE_PAGE + len(on_page)}" if pages > 1 else "")
+               + " · select a row to inspect it")
     # The key names the rows, so a selection never lands on a row that took another's place.
-    sig = abs(hash(tuple(ids)))
-    event = st.dataframe(pd.DataFrame(rows).drop(columns="linked"), hide_index=True,
+    sig = abs(hash(tuple(page_ids)))
+    event = st.dataframe(pd.DataFrame(on_page).drop(columns="linked"), hide_index=True,
                          width="stretch", on_select="rerun", selection_mode="single-row",
-                         key=f"facts_table_{sig:x}", height=min(38 + 35 * len(rows), 360))
+                         key=f"facts_table_{sig:x}", height=min(38 + 35 * len(on_page), 360))
     if event.selection.rows:
-        picked = ids[event.selection.rows[0]]
+        picked = page_ids[event.selection.rows[0]]
         if ss.get("facts_last_pick") != (sig, picked):  # a new click, not an old selection
             ss["facts_last_pick"] = (sig, picked)
             inspect[user] = picked
@@ -121,69 +139,123 @@ st.html(f"<div class='fx'><b>{esc(fact.text)}</b><br><small>{esc(fact.state.valu
         "background:#f5f8fc;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere}"
         "</style>")
 st.subheader(f"Supersession chain ({len(chain)} version{'s' if len(chain) > 1 else ''})")
+# Narrow columns for everything but the text, so the chain fits the page (issue 34).
+_when = {c: st.column_config.DatetimeColumn(c.replace("_", " "), format="YYYY-MM-DD",
+                                            width=92)
+         for c in ("valid_from", "valid_to", "recorded_at", "superseded_at")}
 st.dataframe(pd.DataFrame(asof_chain_rows(chain, chosen, valid_at=valid_at, recorded_at=rec_at)),
-             hide_index=True, width="stretch")
+             hide_index=True, width="stretch", column_config={
+                 "": st.column_config.TextColumn("", width=24),
+                 "version": st.column_config.NumberColumn("v", width=36),
+                 "state now": st.column_config.TextColumn(width="small"),
+                 "text": st.column_config.TextColumn(width="medium"),
+                 "contradiction": st.column_config.TextColumn(width=90),
+                 "id": None, **_when})  # the inspected fact's id is in the header above
 whole = st.radio("Timeline of", ["this chain", f"all listed facts (first {TIMELINE_MAX})"],
                  horizontal=True, key="facts_timeline_scope") != "this chain"
 shown = facts_by_id(svc, user, ids[:TIMELINE_MAX]) if whole else chain
-st.plotly_chart(timeline_figure(shown, svc.clock(),
-                                versions=not whole, valid_at=valid_at, recorded_at=rec_at),
-                key="facts_timeline", width="stretch")
+# Plain HTML, no chart library: the page draws as fast as its tables (issue 34).
+st.html(timeline_html(timeline(shown, svc.clock(), versions=not whole, valid_at=valid_at,
+                               recorded_at=rec_at)))
 
-review_tab, sources_tab, audit_tab = st.tabs(["Review", "Source episodes", "Audit events"])
+# Lazy tabs and expanders (issue 34): only what is open is drawn; the browser spent about half
+# a second on closed ones.
+review_tab, sources_tab, audit_tab = st.tabs(["Review", "Source episodes", "Audit events"],
+                                             key="facts_tabs", on_change="rerun")
 with review_tab:
-    if fact.state == FactState.CANDIDATE:
-        st.caption("This fact waits in the review queue.")
-        page_link("review", "Open its review item", user=user, item=fact.id)
-    decided = review_events(svc, user, fact.id)
-    if decided:
-        st.dataframe(pd.DataFrame([{"at": e.at, "operator": e.actor, "action": e.action,
-                                    "reason": e.reason or "", "comment": e.comment or ""}
-                                   for e in decided]), hide_index=True, width="stretch")
-    elif fact.state != FactState.CANDIDATE:
-        st.caption("No review decision names this fact.")
+    if review_tab.open:
+        if fact.state == FactState.CANDIDATE:
+            st.caption("This fact waits in the review queue.")
+            page_link("review", "Open its review item", user=user, item=fact.id)
+        decided = review_events(svc, user, fact.id)
+        if decided:
+            st.dataframe(pd.DataFrame([{"at": e.at, "operator": e.actor, "action": e.action,
+                                        "reason": e.reason or "", "comment": e.comment or ""}
+                                       for e in decided]), hide_index=True, width="stretch")
+        elif fact.state != FactState.CANDIDATE:
+            st.caption("No review decision names this fact.")
 with sources_tab:
-    sources = episodes_by_id(svc, user, fact.source_episode_ids)
-    if sources:
-        st.dataframe(pd.DataFrame([{"said": e.timestamp if e else None,
-                                    "text": e.text if e else "(forgotten)", "id": i}
-                                   for i, e in sources]), hide_index=True, width="stretch")
-    else:
-        st.caption("No source episodes (written directly, e.g. by the CLI or an operator).")
-with audit_tab:
-    # Reading a long audit log costs; it is read when asked for.
-    if st.toggle("Show the audit events naming this fact", key="facts_show_audit"):
-        events = [e for e in svc.audit(user, limit=AUDIT_SCAN) if fact.id in e.target_ids]
-        if events:
-            st.dataframe(pd.DataFrame([{"at": e.at, "actor": e.actor, "action": e.action,
-                                        "outcome": e.outcome, "reason": e.reason or "",
-                                        "plan": e.plan_id or ""} for e in events]),
-                         hide_index=True, width="stretch")
+    if sources_tab.open:
+        sources = episodes_by_id(svc, user, fact.source_episode_ids)
+        if sources:
+            st.dataframe(pd.DataFrame([{"said": e.timestamp if e else None,
+                                        "text": e.text if e else "(forgotten)", "id": i}
+                                       for i, e in sources]), hide_index=True, width="stretch")
         else:
-            st.caption(f"No audit event among this user's last {AUDIT_SCAN} names this fact.")
+            st.caption("No source episodes (written directly, e.g. by the CLI or an operator).")
+with audit_tab:
+    if audit_tab.open:
+        # Reading a long audit log costs; it is read when asked for.
+        if st.toggle("Show the audit events naming this fact", key="facts_show_audit"):
+            events = [e for e in svc.audit(user, limit=AUDIT_SCAN) if fact.id in e.target_ids]
+            if events:
+                st.dataframe(pd.DataFrame([{"at": e.at, "actor": e.actor, "action": e.action,
+                                            "outcome": e.outcome, "reason": e.reason or "",
+                                            "plan": e.plan_id or ""} for e in events]),
+                             hide_index=True, width="stretch")
+            else:
+                st.caption(f"No audit event among this user's last {AUDIT_SCAN} names this fact.")
 
 actions = [a for a in ("retract", "forget") if can(a)]  # issue 14: retract reviewer, forget admin
 if not actions:
     st.caption("Retracting or forgetting a fact needs the reviewer or admin role.")
     st.stop()
-with st.expander("Retract or forget this fact" if len(actions) == 2 else f"{actions[0].title()} "
-                 "this fact"):
-    st.caption("Retract: it was never true; the value is tombstoned and cannot return. "
-               "Forget: hard delete; the audit keeps only the id and a hash.")
-    action = st.radio("Action", actions, horizontal=True, key="facts_action")
-    reason = st.text_input("Reason", key="facts_reason")
-    sure = st.checkbox(f"I confirm: {action} “{md(fact.text)}”", key="facts_confirm")
-    if st.button("Apply", type="primary", disabled=not sure, key="facts_apply"):
-        with clear_errors():
-            actor = operator_actor()
-            if action == "retract":
-                tomb = svc.retract(user, chosen, actor=actor, reason=reason or None)
-                flash = f"Retracted {chosen}; tombstone {tomb.id} keeps the value dead."
-            else:
-                svc.forget(user, chosen, actor=actor, reason=reason or None)
-                inspect.pop(user, None)
-                flash = f"Forgot {chosen}; the audit keeps its id and a hash."
-            mark_changed()
-            ss["facts_flash"] = flash
-            del ss["facts_confirm"]  # a new confirmation for the next action
-            st.rerun()
+single = st.expander("Retract or forget this fact" if len(actions) == 2 else
+                     f"{actions[0].title()} this fact", key="facts_single_open",
+                     on_change="rerun")
+with single:
+    if single.open:
+        st.caption("Retract: it was never true; the value is tombstoned and cannot return. "
+                   "Forget: hard delete; the audit keeps only the id and a hash.")
+        action = st.radio("Action", actions, horizontal=True, key="facts_action")
+        reason = st.text_input("Reason", key="facts_reason")
+        sure = st.checkbox(f"I confirm: {action} “{md(fact.text)}”", key="facts_confirm")
+        if st.button("Apply", type="primary", disabled=not sure, key="facts_apply"):
+            with clear_errors():
+                actor = operator_actor()
+                if action == "retract":
+                    tomb = svc.retract(user, chosen, actor=actor, reason=reason or None)
+                    flash = f"Retracted {chosen}; tombstone {tomb.id} keeps the value dead."
+                else:
+                    svc.forget(user, chosen, actor=actor, reason=reason or None)
+                    inspect.pop(user, None)
+                    flash = f"Forgot {chosen}; the audit keeps its id and a hash."
+                mark_changed()
+                ss["facts_flash"] = flash
+                del ss["facts_confirm"]  # a new confirmation for the next action
+                st.rerun()
+
+# Issue 34: many facts at once, with a confirmation naming the count and the role it needs.
+bulk = st.expander("Retract or forget several facts", key="facts_bulk_open",
+                   on_change="rerun")
+with bulk:
+    if bulk.open:
+        b_action = st.radio("Action", actions, horizontal=True, key="facts_bulk_action")
+        every = st.toggle(f"All {len(rows)} facts matching the filters", key="facts_bulk_every")
+        # Choices from the table's page only: thousands of options would cost the browser what
+        # paging the table saves; "all matching" reaches the rest.
+        labels = {r["id"]: r["text"] for r in on_page}
+        picked_ids = [r["id"] for r in rows] if every else st.multiselect(
+            "Facts (this page of the table)", list(labels), format_func=lambda i: labels[i][:90],
+            key="facts_bulk_ids", placeholder="choose facts (search and filters narrow the table)")
+        b_reason = st.text_input("Reason", key="facts_bulk_reason")
+        n = len(picked_ids)
+        b_sure = st.checkbox(
+            f"I confirm: {b_action} {n} fact{'s' if n != 1 else ''} of {md(user)} (needs the "
+            f"{needed(b_action).value} role; you are {role_label(operator_role())})",
+            key="facts_bulk_confirm", disabled=not n)
+        if st.button(f"{b_action.title()} {n}", type="primary", disabled=not (b_sure and n),
+                     key="facts_bulk_apply"):
+            with clear_errors():
+                out = bulk_facts(svc, user, picked_ids, b_action, actor=operator_actor(),
+                                 reason=b_reason or None)
+                done = sum(o.ok for o in out)
+                failed = [f"{o.fact_id}: {o.error}" for o in out if not o.ok]
+                mark_changed()
+                if b_action == "forget" and inspect.get(user) in {o.fact_id for o in out if o.ok}:
+                    inspect.pop(user, None)
+                ss["facts_flash"] = (f"{b_action}: {done} of {len(out)} done"
+                                     + (f"; not done: {'; '.join(failed)}" if failed else ""))
+                for key in ("facts_bulk_confirm", "facts_bulk_ids", "facts_bulk_every"):
+                    ss.pop(key, None)
+                st.rerun()

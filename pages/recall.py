@@ -67,12 +67,12 @@ preset = q2.selectbox("Preset", list(PRESETS), key="recall_preset", on_change=on
                       help="named recall configurations (memory.search_config); picking one "
                            "resets the toggles to it")
 k = q3.number_input("k", min_value=1, max_value=200, key="recall_k")
-legs, extras = st.columns([6, 4])
-legs.caption("Legs and multipliers")
-for col, name in zip(legs.columns(5), ("bm25", "dense", "decay", "boost", "prior"), strict=False):
+# Two rows, so no toggle's label is cut ("Superse…", issue 34).
+st.caption("Legs and multipliers")
+for col, name in zip(st.columns(5), ("bm25", "dense", "decay", "boost", "prior"), strict=False):
     col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
-extras.caption("Include, rerank")
-e1, e2, e3 = extras.columns([3, 3, 2])
+st.caption("Include, rerank")
+e1, e2, e3, _ = st.columns([2, 2, 2, 4])
 for col, name in ((e1, "superseded"), (e2, "catalog")):
     col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
 rerank = e3.selectbox("Rerank", ["none", *RERANKERS], key="recall_rerank",

@@ -11,7 +11,9 @@ from memory.errors import MemdeskError
 from memory.llm.judge import JudgeNote, second_opinion
 from memory.models import FactState, FactType
 from memory.ui import (
+    REVIEW_CLAIMED,
     can,
+    current_operator,
     describe,
     esc,
     mark_changed,
@@ -31,7 +33,6 @@ from memory.ui.review_flow import (
     button_key,
     decided_meanwhile,
     describe_filter,
-    focus,
     item_keys,
 )
 from review import (
@@ -42,15 +43,18 @@ from review import (
     decide,
     decide_many,
     history,
+    leases,
     list_queue,
     show_item,
 )
+from review.queue import replaced_facts
 from review.undo import undo_last
 
 COLOR = {"previously_rejected": "#c62828", "contradiction": "#ef6c00", "low_confidence": "#1565c0",
          "candidate": "#616161"}
 NOTICE, TOAST = "review_notice", "review_toast"  # shown once on the next run
 CURSOR, SKIPPED, CONFIRM = "review_cursor", "review_skipped", "review_confirm"
+ASKED, CLAIMED = "review_asked", REVIEW_CLAIMED  # an item asked for by id; the one I hold
 PAGE = 200  # list rows per page
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
@@ -72,7 +76,7 @@ if (named := st.query_params.get("decided")) and ss.get("review_decided_seen") !
     ss["review_view"] = "Decided"
 if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != linked:
     ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
-    ss[CURSOR], ss["review_view"] = linked, "Focus"
+    ss[CURSOR], ss[ASKED], ss["review_view"] = linked, linked, "Focus"
 
 with st.expander("Filters"):
     f1, f2, f3 = st.columns(3)
@@ -81,9 +85,10 @@ with st.expander("Filters"):
     newest = f3.toggle("Newest first", key="review_newest")
     lo, hi = f1.slider("Confidence", 0.0, 1.0, (0.0, 1.0), 0.05, key="review_conf")
     min_days = f2.number_input("Waiting at least (days)", 0.0, value=0.0, key="review_min_age")
+    text = f3.text_input("Search text", key="review_text", placeholder="words in the item")
 try:
     flt = QueueFilter(users=users, kinds=set(kinds) or None, fact_types=set(types) or None,
-                      min_confidence=lo, max_confidence=hi, newest_first=newest,
+                      min_confidence=lo, max_confidence=hi, newest_first=newest, text=text or None,
                       min_age=timedelta(days=min_days) if min_days else None, limit=None)
     listing = list_queue(svc, flt)
 except MemdeskError as exc:
@@ -114,6 +119,7 @@ def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id:
                                  fresh.rev if fresh else 0, operator=operator())
         ss[NOTICE] = ("info" if said.startswith("You already") else "warning", said)
         if fresh is None or fresh.state != FactState.CANDIDATE:
+            let_go(user_id, item_id)
             ss[CURSOR] = next_id
         return
     except MemdeskError as exc:
@@ -121,14 +127,35 @@ def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id:
         return
     for key in keys.all():
         ss.pop(key, None)
+    let_go(user_id, item_id)
     ss[CURSOR] = next_id
     ss[TOAST] = f"{decision.value}: “{res.fact.text[:60]}” is now {res.fact.state.value}"
     mark_changed()
 
 
-def on_skip(item_id: str, next_id: str | None):
+def let_go(user_id: str, item_id: str) -> None:
+    """Release my lease on an item I leave (decided, skipped, stepped past): free at once for
+    the others instead of when the lease would end."""
+    ss.pop(ASKED, None)
+    if ss.get(CLAIMED) == (user_id, item_id):
+        ss.pop(CLAIMED, None)
+    if current_operator():
+        try:
+            leases.release(svc, user_id, item_id, operator=operator())
+        except MemdeskError:
+            pass  # an unreleased lease ends by itself within leases.LEASE_SECONDS
+
+
+def on_skip(user_id: str, item_id: str, next_id: str | None):
     ss.setdefault(SKIPPED, []).append(item_id)
+    let_go(user_id, item_id)
     ss[CURSOR] = next_id
+
+
+def on_step(user_id: str, item_id: str, to: str | None):
+    """Previous / next: move to another free item without marking this one skipped."""
+    let_go(user_id, item_id)
+    ss[CURSOR] = to
 
 
 def on_undo():
@@ -145,10 +172,11 @@ def on_undo():
     mark_changed()
 
 
-def on_bulk(picks: list[tuple[str, str, int]], decision: str, reason_key: str, comment_key: str):
+def on_bulk(picks: list[tuple[str, str, int]], decision: str, reason_key: str, comment_key: str,
+            contradictions: bool = False):
     try:
         out = decide_many(svc, picks, decision, operator=operator(), reason=ss.get(reason_key),
-                          comment=ss.get(comment_key))
+                          comment=ss.get(comment_key), contradictions=contradictions)
     except MemdeskError as exc:
         ss[NOTICE] = ("error", describe(exc))
         return False
@@ -169,12 +197,25 @@ def open_confirm(decision: str):
     exactly those items (with their revisions) are decided on confirmation."""
     everything = list_queue(svc, flt)
     ss[CONFIRM] = {"decision": decision, "filter": describe_filter(flt),
-                   "picks": [(i.user_id, i.id, i.rev) for i in everything.items]}
+                   "picks": [(i.user_id, i.id, i.rev) for i in everything.items
+                             if decision != "approve" or not i.supersedes],
+                   "contra": [(i.user_id, i.id, i.rev) for i in everything.items
+                              if decision == "approve" and i.supersedes]}
 
 
 @st.dialog("Confirm a bulk decision", on_dismiss=lambda: ss.pop(CONFIRM, None))
 def confirm_dialog(req: dict):
-    n, decision = len(req["picks"]), req["decision"]
+    decision, contra = req["decision"], req.get("contra", [])
+    # Invariant 512: contradictions replace believed facts; they are approved in bulk only by
+    # this separate, ticked choice.
+    with_contra = bool(contra) and st.checkbox(
+        f"Also accept the {len(contra)} contradiction{'s' if len(contra) != 1 else ''}: each "
+        "replaces a fact believed now (see “would replace” in the list)",
+        key="review_confirm_contra")
+    picks = req["picks"] + (contra if with_contra else [])
+    n = len(picks)
+    if contra and not with_contra:
+        st.caption(f"{len(contra)} contradiction{'s' if len(contra) != 1 else ''} held back.")
     st.markdown(f"**{decision.capitalize()} {n} item{'s' if n != 1 else ''}** matching: "
                 f"{md(req['filter'])}")
     st.caption("Each item is decided at the revision it had when this dialog opened; an item "
@@ -183,7 +224,8 @@ def confirm_dialog(req: dict):
     st.text_input("Comment (optional, audited)", key="review_confirm_comment")
     c1, c2 = st.columns(2)
     if c1.button(f"{decision.capitalize()} {n}", type="primary", key="review_confirm_ok"):
-        if on_bulk(req["picks"], decision, "review_confirm_reason", "review_confirm_comment"):
+        if on_bulk(picks, decision, "review_confirm_reason", "review_confirm_comment",
+                   with_contra):
             ss.pop(CONFIRM, None)
             st.rerun()
         show_error_text = ss.pop(NOTICE, ("error", ""))[1]
@@ -203,21 +245,85 @@ def card(title: str, text: str, sub: str = "", colour: str = "#e0e0e0") -> None:
             "white-space:pre-wrap;overflow-wrap:anywhere}.rv-s{font-size:.8em;color:#666}</style>")
 
 
+def assignment() -> tuple[leases.Assignment, bool]:
+    """The item handed to me, and whether I hold it. A reviewer the desk knows by name holds a
+    lease on it (others are handed other items); a viewer or a nameless desk only reads."""
+    skipped, name = ss.get(SKIPPED, []), current_operator()
+    if deciding and name:
+        try:
+            got = leases.take(svc, listing.items, operator=name, cursor=ss.get(CURSOR),
+                              skipped=skipped, asked=ss.get(ASKED))
+        except MemdeskError as exc:
+            show_error(exc)
+        else:
+            mine = (got.item.user_id, got.item.id) if got.item and got.held_by is None else None
+            if (old := ss.get(CLAIMED)) and old != mine:
+                let_go(*old)  # e.g. an item of another user in an all-users scope
+            if mine:
+                ss[CLAIMED] = mine
+            return got, mine is not None
+    return leases.assign(listing.items, leases.leases(svc, users), name or "", svc.clock(),
+                         cursor=ss.get(CURSOR), skipped=skipped, asked=ss.get(ASKED)), False
+
+
+@st.fragment(run_every=leases.RENEW_SECONDS)
+def keep_lease(user_id: str, item_id: str) -> None:
+    """Renew my lease while the item is on screen; a closed tab stops renewing."""
+    try:
+        leases.claim(svc, user_id, item_id, operator=operator())
+    except MemdeskError:
+        pass  # the next full run reports what is wrong
+
+
+def on_ask(key: str) -> None:
+    if picked := ss.get(key):
+        ss[CURSOR] = ss[ASKED] = picked
+
+
+def team_line() -> None:
+    try:
+        today = leases.decided_today(svc, users)
+    except MemdeskError:
+        return
+    if today:
+        st.caption("Decided today: " + md(" · ".join(f"{op} {n}" for op, n in today.items())))
+
+
 def focus_view() -> None:
-    skipped = ss.get(SKIPPED, [])
-    f = focus(listing.items, ss.get(CURSOR), skipped)
-    if f is None:
-        st.success(f"Nothing waiting for {', '.join(users)} with these filters.")
+    got, holding = assignment()
+    if got.item is None:
+        if got.busy:
+            names = ", ".join(sorted(set(got.busy.values())))
+            st.info(md(f"All {len(got.busy)} waiting items are being reviewed by {names}."))
+            held = {i.id: i.text for i in listing.items if i.id in got.busy}
+            st.selectbox("Open one anyway", list(held), index=None, key="review_ask",
+                         format_func=lambda i: f"{held[i][:80]} (being reviewed by "
+                                               f"{got.busy[i]})",
+                         on_change=on_ask, args=("review_ask",))
+        else:
+            st.success(f"Nothing waiting for {', '.join(users)} with these filters.")
+        team_line()
         if deciding:
             st.button("Undo my last decision", key="review_undo", on_click=on_undo,
                       icon=":material/undo:", shortcut="U")
         return
-    item = f.item
+    item = got.item
     ss[CURSOR] = item.id  # what is on screen stays on screen while it waits
+    if holding:
+        keep_lease(item.user_id, item.id)
+    skipped = ss.get(SKIPPED, [])
     n_skipped = sum(i.id in set(skipped) for i in listing.items)
-    st.progress((f.index + 1) / listing.total,
-                text=f"Item {f.index + 1} of {listing.total}"
-                     + (f" · {n_skipped} skipped" if n_skipped else ""))
+    others = len(got.busy) - (got.held_by is not None)
+    st.progress((got.index + 1) / listing.total,
+                text=f"Item {got.index + 1} of {listing.total}"
+                     + (f" · {n_skipped} skipped" if n_skipped else "")
+                     + (f" · {others} being reviewed by others" if others else ""))
+    if got.held_by:
+        st.warning(md(f"Being reviewed by {got.held_by}: you asked for this item. If you both "
+                      "decide it, the second decision is refused and nothing is lost."))
+    elif deciding and not holding:
+        st.caption("Enter your operator name in the sidebar to be handed items nobody else is "
+                   "reviewing.")
     detail = show_item(svc, item.user_id, item.id)
     ev = detail.evidence
     note = second_opinion(runtime().llm, detail)  # invariant 440: advice, never a decision
@@ -225,13 +331,21 @@ def focus_view() -> None:
          f"{item.fact_type} · confidence {item.confidence:.2f} · revision {item.rev} · from "
          f"{item.origin}" + (f" ({detail.fact.reader})" if detail.fact.reader else "")
          + f" · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
+    replaces_block(item, ev)
+    p1, p2, p3 = st.columns([1, 1, 4])
+    p1.button("Previous", key=button_key("prev", item.id, item.rev), shortcut="P",
+              on_click=on_step, args=(item.user_id, item.id, got.prev_id),
+              disabled=got.prev_id is None, icon=":material/arrow_back:", width="stretch")
+    p2.button("Next", key=button_key("next", item.id, item.rev), shortcut="N",
+              on_click=on_step, args=(item.user_id, item.id, got.next_id),
+              disabled=got.next_id is None, icon=":material/arrow_forward:", width="stretch")
+    with p3:
+        team_line()
 
     keys = item_keys(item.id)
     if not deciding:  # issue 14: a viewer reads the item and its evidence, nothing to press
         st.caption(f"Your role ({role_label(operator_role())}) reads the queue; deciding needs "
                    "the reviewer role.")
-        st.button("Next", key=button_key("skip", item.id, item.rev), shortcut="S",
-                  on_click=on_skip, args=(item.id, f.next_id))
         evidence(item, ev, note)
         return
     r1, r2 = st.columns(2)
@@ -253,32 +367,38 @@ def focus_view() -> None:
     cols = st.columns(len(buttons) + 2)
     for col, (decision, label, key, kind) in zip(cols, buttons, strict=False):
         col.button(label, key=button_key(decision.value, item.id, item.rev), type=kind,
-                   shortcut=key, on_click=on_decide, args=(*args, decision, f.next_id),
+                   shortcut=key, on_click=on_decide, args=(*args, decision, got.next_id),
                    width="stretch")
     cols[-2].button("Skip", key=button_key("skip", item.id, item.rev), shortcut="S",
-                    on_click=on_skip, args=(item.id, f.next_id), width="stretch")
+                    on_click=on_skip, args=(item.user_id, item.id, got.next_id),
+                    width="stretch")
     cols[-1].button("Undo mine", key="review_undo", shortcut="U", on_click=on_undo,
                     help="undo your own last decision in this scope", width="stretch")
     st.caption("Keys: A approve/accept · K keep both · X reject · E edit · M merge · S skip · "
-               "U undo. A decision applies to the item shown, at the revision shown.")
+               "P previous · N next · U undo. A decision applies to the item shown, at the revision shown.")
     evidence(item, ev, note)
 
 
-def evidence(item, ev, note: JudgeNote | None = None) -> None:
-    """What the operator judges by: the fact it replaces, the chain, tombstones, sources, and
-    for a doubtful item the model's second opinion (or that there is no judge offline)."""
-    if note is not None:
-        st.info(md(note.text))  # quotes stored text: shown as text
+def replaces_block(item, ev) -> None:
+    """A contradiction shows the fact it would replace and its chain beside the item, above
+    the buttons (invariant 512), and says so when that fact is gone."""
     if ev.replaces is not None:
-        old, new = st.columns(2)
-        with old:
-            card(f"Now believed ({ev.replaces.state.value})", ev.replaces.text,
-                 f"recorded {ev.replaces.recorded_at:%Y-%m-%d}", "#2e7d32")
-        with new:
-            card(f"Proposed ({item.contradiction or 'natural'})", item.text, "", "#f9a825")
+        card(f"Would replace — now believed ({ev.replaces.state.value})", ev.replaces.text,
+             f"recorded {ev.replaces.recorded_at:%Y-%m-%d} · this is a "
+             f"{item.contradiction or 'natural'} contradiction", "#2e7d32")
         st.html("<div class='rv-chain'>Chain: " + " → ".join(
             f"<span>{esc(c.text)}</span> <small>({esc(c.state.value)})</small>" for c in ev.chain)
             + "</div><style>.rv-chain{overflow-wrap:anywhere;font-size:.9em}</style>")
+    elif item.supersedes:
+        st.warning(md(f"It would replace {item.supersedes}, which no longer exists: keep both "
+                      "or reject."))
+
+
+def evidence(item, ev, note: JudgeNote | None = None) -> None:
+    """What the operator judges by: tombstones, sources, nearest facts, the plan, and for a
+    doubtful item the model's second opinion (or that there is no judge offline)."""
+    if note is not None:
+        st.info(md(note.text))  # quotes stored text: shown as text
     page_link("facts", "Open in Facts", user=item.user_id, fact=(ev.replaces.id if ev.replaces
                                                                   else item.id))
     for t in ev.tombstones:
@@ -319,9 +439,13 @@ def list_view() -> None:
     # The table's key names its rows: when the rows change (someone decided, a filter moved), an
     # old selection is dropped instead of landing on whichever rows took its place (inv. 81).
     sig = abs(hash(tuple((i.id, i.rev) for i in rows)))
+    busy = leases.holders(leases.leases(svc, users), current_operator() or "", svc.clock())
+    replaces = replaced_facts(svc, rows)
     event = st.dataframe(pd.DataFrame([{
-        "kind": i.kind.value, "user": i.user_id, "text": i.text, "type": i.fact_type,
-        "confidence": i.confidence, "waiting since": i.recorded_at} for i in rows]),
+        "kind": i.kind.value, "user": i.user_id, "text": i.text,
+        "would replace": replaces[i.id].text if i.id in replaces else "", "type": i.fact_type,
+        "confidence": i.confidence, "waiting since": i.recorded_at,
+        "being reviewed by": busy.get(i.id, "")} for i in rows]),
         hide_index=True, width="stretch", on_select="rerun", selection_mode="multi-row",
         key=f"review_table_{sig:x}", height=min(38 + 35 * len(rows), 520))
     everything = st.checkbox(f"Select all {len(rows)} shown", key="review_select_all")
@@ -333,11 +457,18 @@ def list_view() -> None:
     c1, c2 = st.columns(2)
     c1.text_input("Reason (required to reject)", key="review_bulk_reason")
     c2.text_input("Comment (optional, audited)", key="review_bulk_comment")
+    # Invariant 512: a contradiction is approved in bulk only by a separate, ticked choice.
+    contra = [(i.user_id, i.id, i.rev) for i in chosen if i.supersedes]
+    with_contra = bool(contra) and st.checkbox(
+        f"Also accept the {len(contra)} selected contradiction{'s' if len(contra) != 1 else ''}"
+        ": each replaces the fact in “would replace”", key="review_bulk_contra")
+    approving = [p for p, i in zip(picks, chosen, strict=True) if not i.supersedes or with_contra]
     b1, b2, b3, b4 = st.columns(4)
-    for col, decision in ((b1, "approve"), (b2, "reject")):
-        col.button(f"{decision.capitalize()} selected ({len(picks)})", key=f"review_bulk_{decision}",
-                   disabled=not picks, on_click=on_bulk, width="stretch",
-                   args=(picks, decision, "review_bulk_reason", "review_bulk_comment"))
+    for col, decision, these in ((b1, "approve", approving), (b2, "reject", picks)):
+        col.button(f"{decision.capitalize()} selected ({len(these)})",
+                   key=f"review_bulk_{decision}", disabled=not these, on_click=on_bulk,
+                   width="stretch", args=(these, decision, "review_bulk_reason",
+                                          "review_bulk_comment", with_contra))
     for col, decision in ((b3, "approve"), (b4, "reject")):
         col.button(f"{decision.capitalize()} all {listing.total} matching…", width="stretch",
                    key=f"review_all_{decision}", on_click=open_confirm, args=(decision,))

@@ -6,14 +6,25 @@ import pandas as pd
 import streamlit as st
 
 from memory import tokens
-from memory.ui import can, clear_errors, mark_changed, md, operator_actor, service
+from memory.ui import (
+    can,
+    clear_errors,
+    mark_changed,
+    md,
+    operator_actor,
+    page_guard,
+    service,
+    user_summaries,
+)
 
 ALL = "(every user)"
 
+page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("MCP tokens")
-st.caption(md("A token acts for one user over `memdesk mcp serve --transport http`. Mint one "
-              "with `memdesk mcp token create --user U [--read-only] [--expires 30d]`; it is "
-              "printed once and stored only as a hash."))
+# Desk text, not stored text: its code spans render as code (issue 34: no literal backticks).
+st.caption("A token acts for one user over `memdesk mcp serve --transport http`. Mint one with "
+           "`memdesk mcp token create --user U [--read-only] [--expires 30d]`; it is printed "
+           "once and stored only as a hash.")
 svc = service()
 if not can("token_revoke"):  # tokens are an admin's business (invariant 121; the layer refuses too)
     st.info("Only an admin sees and revokes MCP tokens.")
@@ -21,11 +32,21 @@ if not can("token_revoke"):  # tokens are an admin's business (invariant 121; th
 with clear_errors():
     now = svc.clock()
     creds = tokens.list_tokens(svc)
-    users = sorted({c.user_id for c in creds})
-    who = st.selectbox("User", [ALL, *users], key="tokens_user")
+    # The sidebar's user, as on every page: `?user=` selects it and is kept (issue 34). Tokens
+    # may name users with no memories yet, so the choice is over both.
+    users = sorted({c.user_id for c in creds} | {u.user_id for u in user_summaries(svc)})
+    options = [ALL, *users]
+    wanted = st.query_params.get("user") or st.session_state.get("user__last")
+    if "tokens_user" not in st.session_state and wanted in options:
+        st.session_state["tokens_user"] = wanted
+    who = st.sidebar.selectbox("User", options, key="tokens_user")
+    if who != ALL:
+        st.session_state["user__last"] = who
+        if st.query_params.get("user") != who:
+            st.query_params["user"] = who
     shown = [c for c in creds if who == ALL or c.user_id == who]
     if not shown:
-        st.info("No tokens yet.")
+        st.info(f"No tokens yet for {md(who)}." if who != ALL else "No tokens yet.")
         st.stop()
     rows = [{"token": c.id, "user": c.user_id, "status": c.status(now),
              "mode": "read-only" if c.read_only else "read-write", "label": c.label or "",

@@ -22,7 +22,7 @@ from memory.ui import (
 from memory.ui.views import episode_rows
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
-st.title("Memdesk")
+st.title("Users")
 svc = service()
 st.caption(md(f"Store: {svc.store.url} · embedder: {svc.embedder.name}"))
 user = pick_user()  # an empty store stops here with how to seed it

@@ -183,11 +183,22 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
                           event=event)
 
 
+def _would_replace(service: MemoryService, user_id: str, fact_id: str) -> str | None:
+    """The text of the fact a waiting contradiction would replace (None: no contradiction)."""
+    got = service.store.get(MemoryKind.SEMANTIC, require_user(user_id), fact_id)
+    if not isinstance(got, Fact) or got.state != FactState.CANDIDATE or not got.supersedes:
+        return None
+    old = service.store.get(MemoryKind.SEMANTIC, got.user_id, got.supersedes)
+    return old.text if isinstance(old, Fact) else got.supersedes
+
+
 def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int | None]],
                 decision: Decision | str, *, operator: str, reason: str | None = None,
-                comment: str | None = None) -> list[BulkOutcome]:
+                comment: str | None = None, contradictions: bool = False) -> list[BulkOutcome]:
     """Bulk approve or reject of (user, fact id, loaded revision) triples. Each item is its own
-    atomic decision; one stale or refused item does not block the others."""
+    atomic decision; one stale or refused item does not block the others. A bulk approve holds
+    back every contradiction (it would replace a believed fact) unless `contradictions` says
+    the operator chose, separately, to accept them too (invariant 512)."""
     decision = _decision(decision)
     if decision not in BULK_DECISIONS:
         raise ValidationError("bulk decisions are approve or reject")
@@ -196,6 +207,12 @@ def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int 
         raise ValidationError("a reason is required to reject (--reason)")
     out = []
     for user_id, fact_id, rev in selection:
+        if decision == Decision.APPROVE and not contradictions \
+                and (old := _would_replace(service, user_id, fact_id)) is not None:
+            out.append(BulkOutcome(fact_id=fact_id, ok=False, exit_code=ValidationError.exit_code,
+                                   error=f"held back: a contradiction replacing “{old}”; accept "
+                                         "it on its own or include contradictions"))
+            continue
         try:
             res = decide(service, user_id, fact_id, decision, operator=operator,
                          expected_rev=rev, reason=reason, comment=comment)

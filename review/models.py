@@ -40,6 +40,8 @@ class QueueFilter(BaseModel):
     max_confidence: float | None = Field(None, ge=0.0, le=1.0)
     min_age: timedelta | None = Field(None, description="waiting at least this long")
     max_age: timedelta | None = Field(None, description="waiting at most this long")
+    text: str | None = Field(None, description="issue 34: words in the item's text "
+                             "(case-insensitive substring)")
     newest_first: bool = False
     limit: int | None = Field(200, ge=1, description="items per page (None: all); `total` "
                               "and the badge counts always cover every match")

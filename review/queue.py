@@ -83,6 +83,7 @@ def select(summaries: list[FactSummary], flt: QueueFilter, now: datetime,
     lo, hi = flt.min_confidence, flt.max_confidence
     newest = now - flt.min_age if flt.min_age is not None else None
     oldest = now - flt.max_age if flt.max_age is not None else None
+    needle = (flt.text or "").strip().casefold()
     chosen: list[tuple[FactSummary, ItemKind]] = []
     for s in summaries:
         kind = classify(s, threshold)
@@ -93,6 +94,8 @@ def select(summaries: list[FactSummary], flt: QueueFilter, now: datetime,
                 or (hi is not None and s.confidence > hi):
             continue
         if (newest and s.recorded_at > newest) or (oldest and s.recorded_at < oldest):
+            continue
+        if needle and needle not in s.text.casefold():
             continue
         chosen.append((s, kind))
     if flt.newest_first:
@@ -124,6 +127,7 @@ def list_queue(service: MemoryService, flt: QueueFilter, *,
         min_confidence=flt.min_confidence, max_confidence=flt.max_confidence,
         recorded_after=now - flt.max_age if flt.max_age is not None else None,
         recorded_before=now - flt.min_age if flt.min_age is not None else None,
+        text=(flt.text or "").strip() or None,
         newest_first=flt.newest_first, limit=flt.limit or None, offset=flt.offset,
         trait_flag=PREVIOUSLY_REJECTED, trait_below=threshold, traits=codes))
     counts: dict[str, dict[str, int]] = {u: {k.value: 0 for k in ItemKind} for u in users}
@@ -191,6 +195,18 @@ def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: 
                         plan_events=plan_events, tombstones=tombstones,
                         tombstone_similarity=similarity)
     return ItemDetail(item=to_item(fact, kind), fact=fact, evidence=evidence)
+
+
+def replaced_facts(service: MemoryService, items: Iterable[QueueItem]) -> dict[str, Fact]:
+    """For each contradiction among `items`, the fact it would replace (read in the item's own
+    user): what the List view shows beside the row (invariant 512)."""
+    out: dict[str, Fact] = {}
+    for i in items:
+        if i.supersedes:
+            old = service.store.get(MemoryKind.SEMANTIC, require_user(i.user_id), i.supersedes)
+            if isinstance(old, Fact):  # a semantic id: a Fact, or gone
+                out[i.id] = old
+    return out
 
 
 def history(service: MemoryService, users: Iterable[str] | str, *,

@@ -682,11 +682,11 @@ def test_inv43_bulk_is_per_item_and_says_which_failed(env):
     svc.write_fact("ana", "Lives in York", supersedes_id=old.id)
     sel = [("ana", ok1.id, ok1.rev), ("ana", contra.id, contra.rev), ("ana", ok2.id, ok1.rev),
            ("bob", ok2.id, ok2.rev)]
-    out = decide_many(svc, sel, "approve", operator="rita")
+    out = decide_many(svc, sel, "approve", operator="rita", contradictions=True)
     assert [o.ok for o in out] == [True, False, True, False]
     assert "ChainError" in out[1].error and out[3].exit_code == 3
     assert svc.get_fact("ana", contra.id).state == FactState.CANDIDATE
-    again = decide_many(svc, sel, "approve", operator="rita")
+    again = decide_many(svc, sel, "approve", operator="rita", contradictions=True)
     assert [o.ok for o in again] == [False, False, False, False]
     assert len([e for e in svc.audit("ana") if e.action == "review_approve"]) == 2
 

@@ -155,8 +155,9 @@ def test_walk_every_page_in_a_real_browser(desk_server):
             assert "user=ana" in page.url
             side = page.locator("[data-testid='stSidebar']").inner_text()
             assert "Review queue" in side and "Operator" in side and "Store: embedded" in side
+            # app.py's own page links (issue 34: Streamlit's list flashed the pages/ files)
             nav = [a.inner_text().split("\n")[-1].strip() for a in  # after the icon
-                   page.locator("[data-testid='stSidebarNav'] a").all()]
+                   page.locator(".st-key-desk_nav a").all()]
             assert nav == ["Users", "Chat", "Facts", "Review queue", "Consolidate",
                            "Recall debugger", "Evals", "MCP tokens", "Audit log"]  # app.py's
             assert "Local mode — no login, bound to 127.0.0.1" in page.inner_text("body")

@@ -136,3 +136,46 @@ def test_the_plan_says_how_far_consolidation_has_read_in_words(desk):
     assert "2 new episodes" in line and "|" not in line
     assert "consolidated so far: nothing yet" in line
     assert "applying moves it to episodes up to 2025-03-05 10:00 UTC" in line
+
+
+def test_inv513_evidence_inline_and_each_operation_marked_after_applying(desk):
+    at = page(**{OPERATOR_KEY: "kim", "user": "ana"})
+    at.button(key="consolidate_plan_btn").click().run()
+    body = diff(at)
+    row = body.split("class='row diff-supersede'")[1].split("class='row ")[0]
+    # the words of the episode that justify the change, highlighted, beside the change
+    assert "said: “We left Bristol, in <mark>Edinburgh</mark> now”" in row
+    add = body.split("class='row diff-add'")[1].split("class='row ")[0]
+    assert "<mark>allergic</mark> to <mark>peanuts</mark>" in add
+    plan = at.session_state["consolidate_plans"]["ana"]
+    allergy_id = next(op.id for op in plan.actionable() if op.fact.text == "Allergic to peanuts")
+    at.multiselect(key="consolidate_ops__ana").set_value([allergy_id]).run()
+    at.button(key="consolidate_apply_btn").click().run()
+    assert not at.error, at.error
+    assert "Applied 1 operations" in at.success[0].value
+    body = diff(at)
+    add = body.split("class='row diff-add'")[1].split("class='row ")[0]
+    row = body.split("class='row diff-supersede'")[1].split("class='row ")[0]
+    assert "out-applied'>applied<" in add and "out-declined'>declined<" in row
+
+
+def test_inv513_only_what_the_policy_applies_on_its_own_is_preselected():
+    from memory.consolidation.plan import OpKind, Plan, PlanOp, Usage
+    from memory.models import Fact
+    from memory.ui.consolidate_views import default_selection, highlight, outcomes
+
+    def op(i, review=None):
+        return PlanOp(id=i, kind=OpKind.ADD_FACT, review=review,
+                      fact=Fact(user_id="ana", text=f"fact {i}"))
+    plan = Plan(id="p", user_id="ana", created_at=T0, llm_mode="offline", usage=Usage(mode="offline"),
+                policy={}, policy_text="", watermark_before=None, watermark_after=None,
+                ops=[op("a"), op("b", review="harsh contradiction"),
+                     PlanOp(id="c", kind=OpKind.DROP, subject="x", gate="tombstone")])
+    assert default_selection(plan) == ["a"]
+    assert outcomes(plan, applied=["a", "b"], already=[], declined=[]) == {
+        "a": "applied", "b": "sent to review"}
+    assert outcomes(plan, applied=[], already=["a"], declined=["b"]) == {
+        "a": "already applied", "b": "declined"}
+    runs = highlight("My sister's moving to Leeds, I stay in York", "Lives in York")
+    assert "".join(t for t, _ in runs) == "My sister's moving to Leeds, I stay in York"
+    assert [t for t, hit in runs if hit] == ["York"]

@@ -3,7 +3,7 @@ version order, a timeline true to both clocks, links, and retract/forget (invari
 
 from __future__ import annotations
 
-import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,7 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 from memory.corrections import chains_in_order
 from memory.models import Fact, FactState, MemoryKind
-from memory.ui.views import state_at_record_time, timeline_figure
+from memory.ui.timeline import timeline, timeline_html
+from memory.ui.views import state_at_record_time
 from tests.desk_support import html_bodies, plain
 from tests.test_pages import T0, seeded_desk, store_service
 
@@ -102,8 +103,9 @@ def test_as_of_lists_and_each_versions_state_then(desk):
     assert set(listing(at)["text"]) == {"Lives in Edinburgh", "Prefers email over phone calls"}
     assert chain_table(at).set_index("text").loc[
         "Lives in Bristol", "believed at 2025-04-01 00:00"] == "superseded"
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert [s["line"]["dash"] for s in spec["layout"]["shapes"]] == ["dash"]  # the as-of line
+    drawn = timeline_of(at)
+    assert drawn.count("class='asof rec'") == len(timeline_rows(drawn)) == 2  # as-of line
+    assert "class='asof'" not in drawn  # no valid-time moment chosen
     at.datetime_input(key="asof_rec").set_value(datetime(2023, 1, 1)).run()
     assert "No facts match" in plain(at.info[0].value)
     assert inspected(at) == "Lives in Edinburgh"
@@ -116,23 +118,35 @@ def test_timeline_orders_versions_and_marks_never_true_values(desk):
                              actor="cli").fact
     at = page(query={"fact": glasgow.id})
     assert inspected(at) == "Lives in Glasgow"
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    order = spec["layout"]["yaxis"]["categoryarray"]
-    assert [o.split(" · ")[0] for o in order] == ["v1", "v2", "v3"]
-    assert order[1].endswith("Lives in Edinburgh")
-    bars = {t["name"]: t["y"] for t in spec["data"] if t["type"] == "bar"}
-    assert bars == {"active (valid time)": [order[2]], "superseded (valid time)": [order[0]]}
-    never = next(t for t in spec["data"] if t.get("name") == "retracted/rejected (never true)")
-    assert never["y"] == [order[1]] and never["marker"]["symbol"] == "x"
+    rows = timeline_rows(timeline_of(at))
+    assert [(label.split(" · ")[0], state) for label, state, _ in rows] == [
+        ("v1", "superseded"), ("v2", "retracted"), ("v3", "active")]
+    assert rows[1][0].endswith("Lives in Edinburgh")
+    assert [kinds for *_, kinds in rows] == [["valid", "recorded", "ended"],
+                                             ["wrongly_believed", "never_true"],
+                                             ["assumed", "recorded"]]  # Glasgow: no valid_from
     assert list(chain_table(at)["state now"]) == ["superseded", "retracted", "active"]
     at.radio(key="facts_timeline_scope").set_value(
         at.radio(key="facts_timeline_scope").options[1]).run()
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    cand = next(t for t in spec["data"] if t.get("name") == "candidate (not yet believed)")
-    assert cand["marker"]["symbol"] == "diamond-open" and "Owns a cat" in cand["y"][0]
+    cand = [r for r in timeline_rows(timeline_of(at)) if r[1] == "candidate"]
+    assert len(cand) == 1 and "Owns a cat" in cand[0][0] and cand[0][2] == ["candidate"]
 
 
-def test_timeline_figure_and_chain_grouping_are_pure():
+def timeline_of(at: AppTest) -> str:
+    return next(b for b in html_bodies(at, "class='tl'"))
+
+
+def timeline_rows(drawn: str) -> list[tuple[str, str, list[str]]]:
+    """(label, state, kinds of marks) per drawn row, top to bottom."""
+    out = []
+    for chunk in drawn.split("<div class='r' data-state='")[1:]:
+        state = chunk.split("'", 1)[0]
+        label = chunk.split("<div class='l'", 1)[1].split(">", 1)[1].split("</div>", 1)[0]
+        out.append((label, state, re.findall(r"data-kind='(\w+)'", chunk)))
+    return out
+
+
+def test_timeline_and_chain_grouping_are_pure():
     old = Fact(user_id="u", text="Lives in <b>Bristol</b>", state=FactState.SUPERSEDED,
                recorded_at=T0, superseded_at=datetime(2025, 2, 1, tzinfo=UTC),
                valid_from=datetime(2020, 1, 1, tzinfo=UTC), valid_to=datetime(2025, 1, 1, tzinfo=UTC))
@@ -142,29 +156,44 @@ def test_timeline_figure_and_chain_grouping_are_pure():
     other = Fact(user_id="u", text="Likes tea", recorded_at=T0)
     assert [[f.text for f in c] for c in chains_in_order([new, other, old])] == [
         ["Lives in <b>Bristol</b>", "Lives in Edinburgh"], ["Likes tea"]]
-    fig = timeline_figure([new, other, old], now=datetime(2025, 6, 1, tzinfo=UTC), versions=False)
-    order = list(fig.layout.yaxis.categoryarray)
-    assert order[0] == "v1 · Lives in &lt;b&gt;Bristol&lt;/b&gt;"  # escaped: never markup
-    assert order[1:] == ["v2 · Lives in Edinburgh", "v1 · Likes tea"]
-    ended = next(t for t in fig.data if t.name == "no longer believed (record time)")
-    assert list(ended.y) == [order[0]]
+    tl = timeline([new, other, old], now=datetime(2025, 6, 1, tzinfo=UTC), versions=False)
+    assert [r.label for r in tl.rows] == ["v1 · Lives in <b>Bristol</b>",
+                                          "v2 · Lives in Edinburgh", "v1 · Likes tea"]
+    drawn = timeline_html(tl)
+    assert "Lives in &lt;b&gt;Bristol&lt;/b&gt;" in drawn and "<b>Bristol" not in drawn
+    assert [r[2] for r in timeline_rows(drawn)] == [
+        ["valid", "recorded", "ended"], ["valid", "recorded"], ["assumed", "recorded"]]
     assert state_at_record_time(old, datetime(2025, 1, 15, tzinfo=UTC)) == "active"
     assert state_at_record_time(old, datetime(2025, 3, 1, tzinfo=UTC)) == "superseded"
 
 
+def test_inv514_an_unknown_valid_start_is_drawn_as_assumed_and_the_legend_says_so():
+    now = datetime(2025, 6, 1, tzinfo=UTC)
+    known = Fact(user_id="u", text="Lives in Leeds", recorded_at=datetime(2025, 3, 1, tzinfo=UTC),
+                 valid_from=datetime(2024, 1, 1, tzinfo=UTC))
+    unknown = Fact(user_id="u", text="Lives in York", recorded_at=datetime(2025, 3, 1, tzinfo=UTC))
+    a, b = (timeline([f], now=now).rows[0].marks[0] for f in (known, unknown))
+    assert (a.kind, a.start) == ("valid", known.valid_from)
+    assert (b.kind, b.start) == ("assumed", unknown.recorded_at)  # where the store assumed it
+    drawn = timeline_html(timeline([known, unknown], now=now, versions=False))
+    assert "class='b valid'" in drawn and "class='b assumed'" in drawn
+    assert "valid from unknown: drawn from when recorded" in drawn
+    only_known = timeline_html(timeline([known], now=now))
+    assert "valid from unknown" not in only_known  # the legend lists what is drawn
+
+
 def test_a_fact_said_seconds_ago_gets_a_readable_time_axis():
-    """A fact just said in Chat lives for seconds: its timeline shows at least a day around it,
-    not an axis of milliseconds with overlapping tick labels; a long chain keeps autorange."""
+    """A fact just said in Chat lives for seconds: its timeline spans at least a day around it,
+    not milliseconds with overlapping tick labels; a long chain keeps its own span."""
     from datetime import timedelta
 
     now = datetime(2026, 12, 2, 9, 41, 20, tzinfo=UTC)
     fresh = Fact(user_id="u", text="Lives in Kraków", recorded_at=now - timedelta(seconds=2))
-    fig = timeline_figure([fresh], now=now)
-    lo, hi = (datetime.fromisoformat(str(x)) if isinstance(x, str) else x
-              for x in fig.layout.xaxis.range)
-    assert hi - lo >= timedelta(days=1) and lo <= fresh.recorded_at <= now <= hi
+    tl = timeline([fresh], now=now)
+    assert tl.hi - tl.lo >= timedelta(days=1) and tl.lo <= fresh.recorded_at <= now <= tl.hi
     old = Fact(user_id="u", text="Lives in Leeds", recorded_at=now - timedelta(days=90))
-    assert timeline_figure([old], now=now).layout.xaxis.range is None
+    tl = timeline([old], now=now)
+    assert timedelta(days=90) <= tl.hi - tl.lo < timedelta(days=96)
 
 
 def test_links_to_review_sources_and_audit(desk):
@@ -172,8 +201,13 @@ def test_links_to_review_sources_and_audit(desk):
     assert inspected(at) == "Owns a cat called Miso"
     assert any("Open its review item" in plain(c.value) for c in at.caption)
     at = page(query={"fact": desk["bristol"]})
+    assert not [d for d in at.dataframe if "said" in d.value.columns]  # a closed tab: not drawn
+    at.session_state["facts_tabs"] = "Source episodes"  # issue 34: tabs draw when opened
+    at.run()
     sources = next(d.value for d in at.dataframe if "said" in d.value.columns)
     assert list(sources["text"]) == ["I live in Bristol with my partner"]
+    at.session_state["facts_tabs"] = "Audit events"
+    at.run()
     assert not [d for d in at.dataframe if "outcome" in d.value.columns]  # read on demand
     at.toggle(key="facts_show_audit").set_value(True).run()
     audit = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
@@ -192,7 +226,7 @@ def test_scope_follows_user_picker_and_unknown_user_is_an_error(desk):
 
 
 def test_retract_needs_operator_and_confirmation_and_is_audited(desk):
-    at = inspect(page(), desk["email"])
+    at = inspect(page(facts_single_open=True), desk["email"])  # the expander opened
     assert at.button(key="facts_apply").disabled  # no confirmation yet
     at.checkbox(key="facts_confirm").check().run()
     at.button(key="facts_apply").click().run()
@@ -210,7 +244,7 @@ def test_retract_needs_operator_and_confirmation_and_is_audited(desk):
 
 
 def test_forget_from_the_desk_hard_deletes(desk):
-    at = inspect(page(operator_name="maria"), desk["cat"])
+    at = inspect(page(operator_name="maria", facts_single_open=True), desk["cat"])
     at.radio(key="facts_action").set_value("forget").run()
     at.checkbox(key="facts_confirm").check().run()
     at.button(key="facts_apply").click().run()
@@ -218,3 +252,38 @@ def test_forget_from_the_desk_hard_deletes(desk):
     svc = store_service()
     assert svc.store.get(MemoryKind.SEMANTIC, "ana", desk["cat"]) is None
     assert svc.audit("ana", action="forget")[0].actor == "operator:maria"
+
+
+def test_a_long_listing_is_drawn_a_page_at_a_time_and_every_row_is_reachable(desk):
+    """Issue 34: thousands of rows cost the browser most of the page's time; the listing draws
+    200 at a time, and a row on a later page is inspected like any other."""
+    svc = store_service()
+    for n in range(203):
+        svc.write_fact("bob", f"Has visited town number {n:03d}", actor="cli")
+    at = page(user="bob")
+    assert len(listing(at)) == 200
+    assert any("204 facts · showing 1–200" in plain(c.value) for c in at.caption)
+    at.number_input(key="facts_page").set_value(2).run()
+    assert len(listing(at)) == 4
+    last = list(listing(at)["id"])[-1]
+    at = inspect(at, last)
+    assert inspected(at) == svc.get_fact("bob", last).text
+
+
+def test_inv516_bulk_retract_confirms_the_count_and_the_role(desk):
+    at = page(user="ana", operator_name="rita")
+    assert not [c for c in at.checkbox if c.key == "facts_bulk_confirm"]  # closed: not drawn
+    at.session_state["facts_bulk_open"] = True
+    at.run()
+    at.multiselect(key="facts_bulk_ids").set_value([desk["email"], desk["edinburgh"]]).run()
+    confirm = at.checkbox(key="facts_bulk_confirm")
+    assert "retract 2 facts of ana (needs the reviewer role; you are admin)" in plain(
+        confirm.label)
+    assert at.button(key="facts_bulk_apply").disabled
+    confirm.check().run()
+    at.button(key="facts_bulk_apply").click().run()
+    assert not at.exception and "retract: 2 of 2 done" in plain(at.toast[0].value)
+    svc = store_service()
+    assert {svc.get_fact("ana", i).state.value for i in (desk["email"], desk["edinburgh"])} == {
+        "retracted"}
+    assert not at.checkbox(key="facts_bulk_confirm").value  # a new confirmation next time

@@ -76,7 +76,8 @@ def test_focus_shows_one_item_with_progress_and_evidence(desk):
     badges = next(h.proto.body for h in at.get("html") if "rv-badges" in h.proto.body)
     assert "contradiction: 1" in badges and "low confidence: 2" in badges
     bodies = " ".join(h.proto.body for h in at.get("html"))
-    assert "Now believed (active)" in bodies and "Lives in Leeds" in bodies  # side by side
+    # invariant 512: what it would replace, above the buttons
+    assert "Would replace — now believed (active)" in bodies and "Lives in Leeds" in bodies
     assert "We moved to York in March" in set(at.dataframe[0].value["text"])  # source episode
     assert decide_button(at, "approve").label == "Accept"  # a contradiction
     assert decide_button(at, "keep-both") is not None
@@ -133,9 +134,15 @@ def test_reject_without_reason_is_one_clear_error(desk):
 
 
 def test_two_operators_on_one_item_the_second_is_told_and_nothing_else_changes(desk):
-    """The bug in the issue: the second operator's click must never land on another item."""
+    """The bug in the issue: the second operator's click must never land on another item.
+    Issue 34 (invariant 511): sam is handed another item; he sees rita's only by asking."""
     rita, sam = page(user="ana", operator_name="rita"), page(user="ana", operator_name="sam")
-    assert shown(rita) == shown(sam) == "Lives in York"
+    assert shown(rita) == "Lives in York" and shown(sam) == "Might own a kayak"
+    assert "1 being reviewed by others" in sam.get("progress")[0].proto.text
+    sam.session_state["review_asked"] = desk["contra"]
+    sam.run()
+    assert shown(sam) == "Lives in York"
+    assert "Being reviewed by rita" in plain(sam.warning[0].value)
     svc = desk_runtime().service
     before = {f.id: (f.state, f.rev) for u in ("ana", "bob") for f in svc.facts(u)}
     events_before = len(svc.audit("ana", limit=1000))
@@ -150,10 +157,11 @@ def test_two_operators_on_one_item_the_second_is_told_and_nothing_else_changes(d
     changed = {i for i in after if after[i] != before[i]}
     assert changed == {desk["contra"], desk["old"]}  # rita's decision only
     events = svc.audit("ana", limit=1000)
-    new = events[: len(events) - events_before]
+    new = [e for e in events[: len(events) - events_before] if e.action != "review_claim"]
     assert {e.action for e in new} == {"review_approve", "supersede"}  # rita's batch, no more
     assert {e.actor for e in new} == {"operator:rita"}
-    assert shown(sam) == "Might own a kayak"  # sam moves on to what still waits
+    # sam moves on to what still waits and nobody holds: rita went on to the kayak
+    assert shown(rita) == "Might own a kayak" and shown(sam) == "Drinks green tea"
 
 
 def test_a_double_click_decides_only_the_item_that_was_on_screen(desk):
@@ -247,7 +255,31 @@ def test_list_selection_and_bulk_reject(desk):
     assert list(at.dataframe[0].value["text"]) == ["Lives in York"]
     assert at.text_input(key="review_bulk_reason").value == ""  # the reason went with them
     at.checkbox(key="review_select_all").check().run()
+    # invariant 512: the one left is a contradiction; bulk approve holds it back until ticked
+    assert list(at.dataframe[0].value["would replace"]) == ["Lives in Leeds"]
+    assert at.button(key="review_bulk_approve").label == "Approve selected (0)"
+    assert at.button(key="review_bulk_approve").disabled
+    at.checkbox(key="review_bulk_contra").check().run()
     assert at.button(key="review_bulk_approve").label == "Approve selected (1)"
+    at.button(key="review_bulk_approve").click().run()
+    assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["active", "superseded"]
+
+
+def test_inv512_approve_all_matching_holds_contradictions_back_unless_ticked(desk):
+    at = page(user="ana", operator_name="rita", review_view="List")
+    assert at.button(key="review_all_approve").label == "Approve all 3 matching…"
+    at.button(key="review_all_approve").click().run()
+    dialog = plain(" ".join(m.value for m in at.markdown))
+    assert "Approve 2 items" in dialog
+    assert "1 contradiction held back" in plain(" ".join(c.value for c in at.caption))
+    at.button(key="review_confirm_ok").click().run()
+    assert states(("ana", desk["low"]), ("ana", desk["tea"]), ("ana", desk["contra"])) == [
+        "active", "active", "candidate"]
+    at.button(key="review_all_approve").click().run()
+    at.checkbox(key="review_confirm_contra").check().run()
+    assert "Approve 1 item" in plain(" ".join(m.value for m in at.markdown))
+    at.button(key="review_confirm_ok").click().run()
+    assert states(("ana", desk["contra"]), ("ana", desk["old"])) == ["active", "superseded"]
 
 
 def _table_key(at: AppTest) -> str:

@@ -84,6 +84,10 @@ def test_facts_page(desk):
     at.toggle(key="asof_valid_on").set_value(True).run()
     at.radio(key="facts_timeline_scope").set_value(
         at.radio(key="facts_timeline_scope").options[1]).run()
+    # issue 34: the retract expander and the sources tab draw when opened
+    at.session_state["facts_single_open"] = True
+    at.session_state["facts_tabs"] = "Source episodes"
+    at.run()
     at.checkbox(key="facts_confirm").check().run()
     safe(at, expect=2)
     retracted = next(f.id for f in desk_runtime().service.facts("eve", states=["retracted"]))

@@ -93,3 +93,16 @@ def test_revoking_without_an_operator_name_changes_nothing(desk):
     assert "operator name" in at.error[0].value
     svc = desk_runtime().service
     assert authenticate(svc, desk["ana"].token).user_id == "ana"
+
+
+def test_the_user_in_the_url_is_picked_and_kept(desk):
+    """Issue 34: `?user=` chooses whose tokens are listed, and the choice goes back in the URL;
+    the how-to caption renders its commands as code, not literal backticks."""
+    at = AppTest.from_file(str(ROOT / "pages/tokens.py"), default_timeout=60)
+    at.query_params["user"] = "bob"
+    at.run()
+    assert not at.exception and set(at.dataframe[0].value["user"]) == {"bob"}
+    assert at.sidebar.selectbox(key="tokens_user").value == "bob"
+    assert "\\`" not in at.caption[0].value and "`memdesk mcp serve" in at.caption[0].value
+    at.sidebar.selectbox(key="tokens_user").select("ana").run()
+    assert at.query_params["user"] == ["ana"] or at.query_params["user"] == "ana"

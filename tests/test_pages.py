@@ -16,7 +16,7 @@ from memory.search_config import PRESETS
 from memory.service import MemoryService
 from memory.stores import open_store
 from memory.ui import runtime as desk_runtime
-from memory.ui.views import hit_rows, preset_config, timeline_figure
+from memory.ui.views import hit_rows, preset_config
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2024, 1, 10, 9, 0, tzinfo=UTC)
@@ -157,21 +157,22 @@ def test_app_sidebar_shows_store_embedder_and_llm_mode(desk):
     assert list(at.dataframe[0].value["user"]) == ["ana", "bob"]  # default page: users
 
 
-def test_timeline_figure_has_a_bar_per_version_and_record_markers():
+def test_timeline_has_a_bar_per_version_and_record_markers():
     from memory.models import Fact
+    from memory.ui.timeline import timeline
 
     old = Fact(user_id="u", text="Lives in Bristol", state=FactState.SUPERSEDED,
                recorded_at=T0, superseded_at=T0 + timedelta(days=400),
                valid_from=datetime(2020, 1, 1, tzinfo=UTC), valid_to=T0 + timedelta(days=390))
     new = Fact(user_id="u", text="Lives in Edinburgh", recorded_at=T0 + timedelta(days=400),
                valid_from=T0 + timedelta(days=390))
-    fig = timeline_figure([old, new], now=T0 + timedelta(days=500))
-    bars = {t.name: t for t in fig.data if t.type == "bar"}
-    assert set(bars) == {"superseded (valid time)", "active (valid time)"}
-    # open end: drawn to now
-    assert bars["active (valid time)"].x[0] == pytest.approx(110 * 86_400_000)
-    markers = {t.name: len(t.x) for t in fig.data if t.type == "scatter"}
-    assert markers == {"recorded (record time)": 2, "no longer believed (record time)": 1}
+    now = T0 + timedelta(days=500)
+    rows = timeline([old, new], now=now).rows
+    bars = [(r.state, m.start, m.end) for r in rows for m in r.marks if m.kind == "valid"]
+    assert bars == [(FactState.SUPERSEDED, old.valid_from, old.valid_to),
+                    (FactState.ACTIVE, new.valid_from, now)]  # open end: drawn to now
+    markers = [m.kind for r in rows for m in r.marks if m.end is None]
+    assert markers == ["recorded", "ended", "recorded"]
 
 
 def test_hit_rows_empty_legs_are_none(desk):

@@ -245,3 +245,17 @@ def test_history_lists_who_decided_what_and_when(service):
     assert {(h.user_id, h.operator, h.decision, h.fact_id) for h in rows} == {
         ("ana", "rita", "approve", a.id), ("bob", "sam", "reject", b.id)}
     assert [h.comment for h in history(service, "ana")] == ["ok"]
+
+
+def test_inv512_bulk_approve_holds_contradictions_back_unless_included(service):
+    old = service.write_fact("ana", "Lives in Leeds", fact_type="identity").fact
+    contra = propose(service, "ana", "Lives in York", fact_type="identity", supersedes_id=old.id)
+    plain_ = propose(service, "ana", "Collects shells")
+    sel = [("ana", contra.id, contra.rev), ("ana", plain_.id, plain_.rev)]
+    out = decide_many(service, sel, "approve", operator="rita")
+    assert [o.ok for o in out] == [False, True]
+    assert "held back" in out[0].error and "Lives in Leeds" in out[0].error
+    assert state(service, "ana", contra.id) == FactState.CANDIDATE
+    assert state(service, "ana", old.id) == FactState.ACTIVE
+    out = decide_many(service, sel[:1], "approve", operator="rita", contradictions=True)
+    assert out[0].ok and state(service, "ana", old.id) == FactState.SUPERSEDED

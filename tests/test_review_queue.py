@@ -161,3 +161,13 @@ def test_inv48_listing_applies_precedence_to_stored_items(service):
         (flagged.id, ItemKind.PREVIOUSLY_REJECTED), (contra_low.id, ItemKind.CONTRADICTION)]
     ref = select(summaries_from_facts(service.store, ["cy"]), QueueFilter(users=["cy"]), NOW, T)
     assert [(i.id, i.kind) for i in ref.items] == [(i.id, i.kind) for i in q.items]
+
+
+def test_search_text_narrows_the_queue_in_the_store_and_in_select(service, queue):
+    """Issue 34: words in the item's text, case-insensitive, within the explicit scope."""
+    q = list_queue(service, QueueFilter(users=["ana", "bob"], text="  YORK "), threshold=T)
+    assert ids(q) == [queue["contra"].id] and q.total == 1
+    pure = select(summaries_from_facts(service.store, ["ana", "bob"]),
+                  QueueFilter(users=["ana", "bob"], text="york"), NOW, T)
+    assert ids(pure) == ids(q)
+    assert list_queue(service, QueueFilter(users=["bob"], text="york"), threshold=T).total == 0

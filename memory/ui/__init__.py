@@ -122,6 +122,24 @@ def labels_measure(svc: MemoryService, users: list[str]):
     return LabelTables.model_validate(_label_tables(svc, tuple(users), data_version(svc)))
 
 
+REVIEW_CLAIMED = "review_claimed"  # (user, item id) this session holds a review lease on
+
+
+def leave_review(page_title: str) -> None:
+    """Issue 34: leaving the Review queue for another page ends this session's lease on the
+    item it showed at once, instead of when the lease would run out."""
+    if page_title == "Review queue" or not (held := st.session_state.pop(REVIEW_CLAIMED, None)):
+        return
+    from review.leases import release
+
+    name = current_operator()
+    if name:
+        try:
+            release(runtime().service, held[0], held[1], operator=name)
+        except MemdeskError:
+            pass  # the lease ends by itself within review.leases.LEASE_SECONDS
+
+
 # errors ------------------------------------------------------------------------------------------
 def describe(exc: MemdeskError) -> str:
     """The one line an operator reads for a product error, e.g. "Validation: query is empty"."""

@@ -3,13 +3,15 @@ and the history of applied plans read from the audit log. No Streamlit."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel
 
 from ..consolidation.plan import OpKind, Plan, PlanOp, watermark_words
-from ..models import AuditEvent, Fact
+from ..models import AuditEvent, Episode, Fact
 from .safe import esc
 
 DiffClass = Literal["diff-add", "diff-supersede", "diff-review", "diff-drop", "diff-playbook"]
@@ -20,6 +22,22 @@ LEGEND = {"diff-add": "added", "diff-supersede": "superseded: old → new",
           "diff-playbook": "playbook"}
 
 
+Outcome = Literal["applied", "already applied", "sent to review", "declined"]
+# Words that justify nothing on their own: never highlighted in the evidence.
+_STOP = frozenset("""a an and are as at be been but by did do does for from had has have he her
+his i i'm im in is it it's its me my now of on or our she so that the their them then there
+they this to too us was we were what when which who will with you your""".split())
+_WORD = re.compile(r"[\w'’]+")
+
+
+class Quote(BaseModel):
+    """One source episode of an operation, split into runs; `True` runs are the words that
+    the operation's text shares with what was said (the words that justify it)."""
+
+    episode_id: str
+    runs: list[tuple[str, bool]]
+
+
 class DiffLine(BaseModel):
     op_id: str
     cls: DiffClass
@@ -28,6 +46,61 @@ class DiffLine(BaseModel):
     meta: str = ""  # state/type/confidence/validity of the new text
     note: str = ""  # the model's reason, the review reason or the gate's reason
     evidence: list[str] = []
+    quotes: list[Quote] = []  # the evidence inline (issue 34)
+    outcome: Outcome | None = None  # after applying: what became of it
+
+
+def _stem(word: str) -> str:
+    w = word.lower().replace("’", "'").removesuffix("'s")
+    return w[:5] if len(w) > 5 else w
+
+
+def highlight(said: str, claim: str) -> list[tuple[str, bool]]:
+    """`said` as runs, the words it shares with `claim` (by a 5-letter stem, ignoring words
+    that justify nothing) marked True. Joining the runs gives `said` back unchanged. Pure."""
+    wanted = {_stem(w) for w in _WORD.findall(claim) if w.lower() not in _STOP and len(w) > 2}
+    runs: list[tuple[str, bool]] = []
+    at = 0
+    for m in _WORD.finditer(said):
+        hit = m.group().lower() not in _STOP and len(m.group()) > 2 and _stem(m.group()) in wanted
+        if not hit:
+            continue
+        if m.start() > at:
+            runs.append((said[at:m.start()], False))
+        runs.append((m.group(), True))
+        at = m.end()
+    if at < len(said):
+        runs.append((said[at:], False))
+    return runs
+
+
+def quotes(line: DiffLine, episodes: Mapping[str, Episode]) -> list[Quote]:
+    """The source episodes of a diff line, the justifying words marked; a missing episode
+    (forgotten since) is said to be missing. Pure."""
+    return [Quote(episode_id=i, runs=highlight(episodes[i].text, line.new) if i in episodes
+                  else [("(episode not found: forgotten since?)", False)])
+            for i in line.evidence]
+
+
+def default_selection(plan: Plan) -> list[str]:
+    """What is pre-selected: only what the policy would apply on its own. An operation the
+    policy sends to review waits unticked until the operator chooses it (invariant 513)."""
+    return [op.id for op in plan.actionable() if not op.review]
+
+
+def outcomes(plan: Plan, applied: list[str], already: list[str],
+             declined: list[str]) -> dict[str, Outcome]:
+    """After applying: each actionable operation applied, sent to review (applied as a
+    candidate), already applied before, or declined (not chosen). Pure."""
+    out: dict[str, Outcome] = {}
+    for op in plan.actionable():
+        if op.id in applied:
+            out[op.id] = "sent to review" if op.review else "applied"
+        elif op.id in already:
+            out[op.id] = "already applied"
+        elif op.id in declined:
+            out[op.id] = "declined"
+    return out
 
 
 def _fact_meta(f: Fact) -> str:
@@ -107,6 +180,12 @@ CSS = """<style>
 .diff-review{background:#e3f2fd}.diff-review .sig{color:#1565c0}
 .diff-drop{background:#f5f5f5;color:#616161}.diff-drop .sig{color:#9e9e9e}
 .diff-playbook{background:#f3e5f5}.diff-playbook .sig{color:#6a1b9a}
+.mdiff .ev{font-family:sans-serif;font-size:.92em;color:#333;margin-top:.2em}
+.mdiff .ev mark{background:#fff176;padding:0 .1em}
+.mdiff .out{font-family:sans-serif;font-size:.8em;font-weight:600;padding:.05em .5em;
+  border-radius:4px;margin-left:.5em;background:#eceff1}
+.mdiff .out-applied{background:#c8e6c9}.mdiff .out-declined{background:#ffcdd2}
+.mdiff .out-sent-to-review{background:#bbdefb}
 .mdiff .legend{padding:.35em .7em;font-family:sans-serif;font-size:.85em}
 .mdiff .legend span{padding:.05em .5em;margin-right:.5em;border-radius:4px}
 </style>"""
@@ -119,12 +198,18 @@ def diff_html(lines: list[DiffLine]) -> str:
     for line in lines:
         old = (f"<div class='old'>{esc(line.old)}</div><div>→ {esc(line.new)}</div>"
                if line.old else f"<div>{esc(line.new)}</div>")
+        said = "".join(
+            "<div class='ev'>said: “" + "".join(f"<mark>{esc(t)}</mark>" if hit else esc(t)
+                                              for t, hit in q.runs) + "”</div>"
+            for q in line.quotes)
+        out = (f"<span class='out out-{line.outcome.replace(' ', '-')}'>{esc(line.outcome)}"
+               "</span>" if line.outcome else "")
         rows.append(
             f"<div class='row {line.cls}' data-op='{esc(line.op_id)}'>"
             f"<span class='sig'>{SIGN[line.cls]}</span><div class='body'>{old}"
             + (f"<div class='meta'>{esc(line.meta)}</div>" if line.meta else "")
             + (f"<div class='note'>{esc(line.note)}</div>" if line.note else "")
-            + f"<div class='id'>{esc(line.op_id)}</div></div></div>")
+            + said + f"<div class='id'>{esc(line.op_id)}{out}</div></div></div>")
     if not rows:
         rows.append("<div class='row'><div class='body'>nothing to do</div></div>")
     return CSS + f"<div class='mdiff'><div class='legend'>{legend}</div>{''.join(rows)}</div>"

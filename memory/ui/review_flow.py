@@ -90,6 +90,8 @@ def decided_meanwhile(svc: MemoryService, user_id: str, fact_id: str, fresh_stat
 def describe_filter(flt: QueueFilter) -> str:
     """The filter in words, for the bulk confirmation dialog."""
     parts = [f"users {', '.join(flt.users)}"]
+    if flt.text and flt.text.strip():
+        parts.append(f"text contains “{flt.text.strip()}”")
     if flt.kinds:
         parts.append("kind " + " or ".join(sorted(k.value for k in flt.kinds)))
     if flt.fact_types:

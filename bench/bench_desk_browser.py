@@ -1,0 +1,154 @@
+"""Desk pages as a person sees them (issue 34): `streamlit run app.py`, headless Chromium, the
+time from navigation to the page's content drawn (its marker visible, the script run over),
+each page in a fresh browser context (a new session), same run for every page.
+
+    nice -n 10 .venv/bin/python bench/bench_desk_browser.py                 # demo + 5,000 facts
+    nice -n 10 .venv/bin/python bench/bench_desk_browser.py --runs 5 --only big
+
+Stores: `demo` (the demo personas, `memdesk seed`) and `big` (bench/bench_desk.py's store:
+user `big` with 5,000 facts, `queue` with 1,000 pending), built once under --dir. The hash
+embedder keeps the build short; page rendering does not embed except where a page searches.
+Each visit is a new tab (a new desk session) in one browser context, so the desk's scripts come
+from the HTTP cache as they do for a person browsing; --cold uses a fresh context per visit.
+Prints per page: p50, min and max milliseconds over --runs, after one warm-up visit each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.test_browser_smoke import CHROMIUM, FLAGS, free_port, wait_healthy  # noqa: E402
+
+DONE = "!document.querySelector('[data-testid=\"stStatusWidget\"]')"
+# (name, path, selector of the content drawn); {u} is the store's main user.
+PAGES = [
+    ("users", "/?user={u}", "text=Recent activity"),
+    ("facts", "/facts?user={u}", ".tl"),
+    ("facts deep link", "/facts?user={u}&fact={f}", ".tl"),
+    ("review", "/review?user={q}", ".rv-card, [data-testid='stAlert']"),
+    ("consolidate", "/consolidate?user={u}", "text=Plan (dry run)"),
+    ("recall", "/recall?user={u}&q=home+wifi", ".js-plotly-plot, [data-testid='stAlert']"),
+    ("audit", "/audit?user={u}", "[data-testid='stDataFrame'], [data-testid='stAlert']"),
+]
+
+
+def build_demo(path: Path) -> None:
+    if path.exists():
+        return
+    env = {**os.environ, "MEMDESK_STORE": f"embedded:{path}", "MEMDESK_EMBEDDER": "hash"}
+    subprocess.run([sys.executable, "-m", "memory", "seed", "--if-empty"], cwd=ROOT, env=env,
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def build_big(path: Path) -> None:
+    from bench.bench_desk import build
+
+    marker = path.with_suffix(".done")
+    if marker.exists():
+        return
+    path.unlink(missing_ok=True)
+    build(path, 5000, 1000, 50, "hash")
+    marker.touch()
+
+
+def some_fact(db: Path, user: str) -> str:
+    from memory.embeddings import get_embedder
+    from memory.models import FactState
+    from memory.stores import open_store
+
+    store = open_store(f"embedded:{db}", get_embedder("hash"))
+    try:
+        facts = store.list_facts(user, states={FactState.ACTIVE})
+        chained = [f for f in facts if f.supersedes] or facts
+        return chained[len(chained) // 2].id
+    finally:
+        store.close()
+
+
+def time_pages(db: Path, user: str, queue_user: str, runs: int,
+               only: list[str] | None = None, cold: bool = False) -> dict[str, list[float]]:
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
+    env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    fact = some_fact(db, user)
+    out: dict[str, list[float]] = {}
+    try:
+        wait_healthy(url, proc)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            shared = None if cold else browser.new_context(viewport={"width": 1400, "height": 1000})
+            for n in range(runs + 1):  # the first round warms the server up, untimed
+                for name, path, marker in PAGES:
+                    if only and name.split()[0] not in only:
+                        continue
+                    # A new tab is a new desk session; --cold also empties the HTTP cache.
+                    ctx = shared or browser.new_context(viewport={"width": 1400, "height": 1000})
+                    page = ctx.new_page()
+                    page.set_default_timeout(120_000)
+                    target = url + path.format(u=user, q=queue_user, f=fact)
+                    t0 = time.perf_counter()
+                    page.goto(target)
+                    page.locator(marker).first.wait_for()
+                    page.wait_for_function(DONE)
+                    took = (time.perf_counter() - t0) * 1000
+                    if n:
+                        out.setdefault(name, []).append(took)
+                    page.close()
+                    if ctx is not shared:
+                        ctx.close()
+            browser.close()
+    finally:
+        proc.terminate()  # only the server this script started
+        proc.wait(timeout=30)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dir", default=str(ROOT / ".memdesk" / "bench-browser"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--only", choices=["demo", "big"])
+    ap.add_argument("--pages", nargs="*", help="page names (users, facts, review, …)")
+    ap.add_argument("--cold", action="store_true",
+                    help="a fresh browser context per visit (empty HTTP cache); default: one "
+                         "context, a new tab (a new session) per visit, as a person browses")
+    args = ap.parse_args()
+    if CHROMIUM is None or shutil.which("streamlit") is None and not CHROMIUM:
+        sys.exit("Chromium is not installed (apt-get install chromium)")
+    d = Path(args.dir)
+    d.mkdir(parents=True, exist_ok=True)
+    stores = []
+    if args.only in (None, "demo"):
+        build_demo(d / "demo.db")
+        stores.append(("demo", d / "demo.db", "maya-smart-home", "maya-smart-home"))
+    if args.only in (None, "big"):
+        build_big(d / "big.db")
+        stores.append(("5,000 facts / 1,000 pending", d / "big.db", "big", "queue"))
+    for label, db, user, queue_user in stores:
+        times = time_pages(db, user, queue_user, args.runs, args.pages, args.cold)
+        print(f"\n{label} (user {user}; review as {queue_user}), {args.runs} runs, ms from "
+              "navigation to content drawn")
+        for name, ms in times.items():
+            print(f"  {name:<18} p50 {statistics.median(ms):7.0f}   min {min(ms):7.0f}   "
+                  f"max {max(ms):7.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""The audit log as people read it (issue 34): each row names the memory's text or says it was
+forgotten, links facts to the Facts page, and filters by date range, actor, action, outcome."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import review.queue  # noqa: F401 - pins the review package before AppTest puts pages/ on sys.path
+from memory.models import AuditEvent
+from memory.ui.audit_views import FORGOTTEN, AuditFilter, audit_rows, keep, link
+from tests.desk_support import TAG
+from tests.test_pages import desk, page, store_service  # noqa: F401 - the fixture
+
+
+def test_inv515_rows_name_the_memory_or_forgotten_and_link_facts(desk):  # noqa: F811
+    svc = store_service()
+    gone = svc.write_fact("ana", f"Owns a kayak {TAG}", actor="cli").fact
+    svc.forget("ana", gone.id, actor="cli", reason="asked to")
+    at = page("pages/audit.py", user="ana")
+    assert not at.exception and not at.error
+    rows = at.dataframe[0].value
+    by_target = {t.split(", ")[0]: (m, o) for t, m, o in
+                 zip(rows["targets"], rows["memory"], rows["open"], strict=True)}
+    assert by_target[desk["bristol"]] == ("Lives in Bristol",
+                                          f"facts?user=ana&fact={desk['bristol']}")
+    assert by_target[gone.id][0] == FORGOTTEN and not isinstance(by_target[gone.id][1], str)
+    assert TAG not in " ".join(map(str, rows["memory"]))  # forgotten: its text is not kept
+    # filters: action, actor, date range
+    at.multiselect(key="audit_actions").select("forget").run()
+    assert list(at.dataframe[0].value["action"]) == ["forget"]
+    at.multiselect(key="audit_actions").unselect("forget").run()
+    at.multiselect(key="audit_actors").select("cli").run()
+    assert set(at.dataframe[0].value["who"]) == {"cli"}
+    at.date_input(key="audit_until").set_value(date(2017, 1, 1)).run()
+    assert "No audit event matches" in at.info[0].value
+
+
+def test_inv515_filters_and_rows_are_pure():
+    def ev(actor, action, day, outcome="ok", targets=("fact_1",)):
+        return AuditEvent(actor=actor, user_id="ana", action=action, target_ids=list(targets),
+                          outcome=outcome, at=datetime(2025, 5, day, 12, tzinfo=UTC))
+    events = [ev("cli", "write_fact", 1), ev("operator:rita", "review_approve", 3),
+              ev("operator:vic", "denied", 5, outcome="denied", targets=())]
+    assert [keep(e, AuditFilter(since=date(2025, 5, 2), until=date(2025, 5, 3)))
+            for e in events] == [False, True, False]
+    assert [keep(e, AuditFilter(actors={"cli"}, actions={"write_fact"})) for e in events] == [
+        True, False, False]
+    assert [keep(e, AuditFilter(outcomes={"denied"})) for e in events] == [False, False, True]
+    rows = audit_rows(events, {"fact_1": "Likes tea"}, "ana")
+    assert [(r["memory"], r["open"]) for r in rows] == [
+        ("Likes tea", "facts?user=ana&fact=fact_1"), ("Likes tea", "facts?user=ana&fact=fact_1"),
+        ("", None)]
+    assert link("ana", "ep_1") is None and link("catalog", "fact_1") is None
