@@ -12,11 +12,14 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from ..text import stem, term_set
 from .clauses import MAX_CHARS, clauses, normalise
 from .model import FactRef, Operation, Reading
 from .read import check_value, has_phrase, read_clause, tokens
 from .resolve import resolve
 from .tables import words
+
+_VERDICTS = frozenset(stem(w) for w in "wrong true right correct mistake false not".split())
 
 
 class MessageReading(BaseModel):
@@ -27,10 +30,13 @@ class MessageReading(BaseModel):
 
     @property
     def unresolved(self) -> list[Reading]:
-        """Denials and forget requests that point at nothing on record."""
-        pointed = {o.evidence for o in self.operations}
+        """Denials and forget requests that name something, yet point at nothing on record (a
+        bare "that's wrong" before its correction names nothing)."""
+        pointed = " ".join(o.evidence for o in self.operations)
+        if any(o.harsh for o in self.operations):
+            return [r for r in self.readings if r.kind == "forget" and r.clause not in pointed]
         return [r for r in self.readings if (r.kind == "forget" or r.act == "deny")
-                and r.clause not in pointed]
+                and r.clause not in pointed and term_set(r.target) - _VERDICTS]
 
     @property
     def questions(self) -> list[Reading]:
