@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 
 from ..clock import fixed_clock
 from ..embeddings import Embedder
-from ..errors import ValidationError
+from ..errors import MemdeskError, ValidationError
 from ..service import MemoryService
 from ..stores import open_store
 from ..text import normalise
@@ -414,8 +414,20 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
             store = open_store(f"embedded:{db}", embedder)
             svc = MemoryService(store, clock=clock)
             user = f"eval-{case.id}" if case.user == FRESH else case.user
-            given_ids = [svc.write_fact(user, g.text, fact_type=g.fact_type, actor="cli").fact.id
-                         for g in case.given]
+            try:
+                given_ids = [svc.write_fact(user, g.text, fact_type=g.fact_type,
+                                            actor="cli").fact.id for g in case.given]
+            except MemdeskError as exc:
+                # a given fact the door refuses (a secret, say) cannot be set up: the case is
+                # counted as missed with the reason, never silently dropped
+                results.append(CaseResult(id=case.id, split=case.split, user=case.user,
+                                          text=case.text, expected=case.expect, predicted=[],
+                                          tp=0, fp=0, fn=len(case.expect),
+                                          error=f"given fact refused: {exc}",
+                                          reading=reading_counts(case.text, case.expect, [],
+                                                                 [])))
+                store.close()
+                continue
             history = [{"role": "user", "content": h} for h in case.history]
             for h in case.history:  # earlier messages of the session are the user's episodes
                 svc.write_episode(user, h, session_id=f"eval-{case.id}")
