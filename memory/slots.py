@@ -111,12 +111,15 @@ _CANON: list[tuple[str, re.Pattern[str]]] = [(slot, re.compile(p)) for slot, p i
 
 def kind_of(text: str) -> str | None:
     """The kind of thing a value or fact names ("an iPhone 15" -> "phone"), by its words."""
-    plain = unicodedata.normalize("NFKD", text.lower())
+    plain = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    prev = ""
     for word in re.findall(r"[\w-]+", plain):
-        kind = _KIND_OF.get(stem(word))
-        if kind:
+        kind = _KIND_OF.get(stem(word.lower()))
+        inside_a_name = word[:1].isupper() and prev[:1].isupper()  # "Eve Energy" is a brand
+        if kind and not inside_a_name:
             return kind
+        prev = word
     return None
 
 

@@ -139,6 +139,9 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
         if t.low in ("he", "she", "they", "someone", "somebody", "everyone"):
             return "other", i + 1, None, ""
         after = toks[i + 1].low if i + 1 < len(toks) else ""
+        if t.low.endswith("'s") and (after in word_list("relations") or after.rstrip("s") in
+                                     word_list("others")):
+            return "other", i + 2, None, ""  # "Tom's brother just bought a Tesla"
         if t.low.endswith("'s") and after.endswith(("ing", "ed")) or (
                 t.low not in word_list("function_words") and t.low not in _NOT_NAMES
                 and after in word_list("person_verbs") and kind_of(t.low) is None
@@ -237,6 +240,10 @@ def _proper_value(toks: list[Tok], at: int, shape: str, clause: str) -> str:
 
 
 def _name(toks: list[Tok], at: int, clause: str) -> str:
+    first = toks[at]
+    if not first.word[:1].isupper() and (clause != clause.lower()
+                                         or first.low.endswith(("ing", "ed"))):
+        return ""  # "my boss is moving": a name is said as a name
     k = at
     while k < len(toks) and k - at < 3 and toks[k].low not in word_list("stop_value") and (
             toks[k].word[:1].isupper() or k == at) and toks[k].low not in word_list("pronouns"):
@@ -314,6 +321,14 @@ def _phrase_value(toks: list[Tok], at: int, shape: str, clause: str) -> tuple[st
     return _span(toks, at, k, clause), k
 
 
+def _real_first(toks: list[Tok], at: int) -> Tok:
+    """The first word of a value past "just", "actually", "now" and the like."""
+    while at < len(toks) - 1 and (toks[at].low in word_list("lead_adverbs")
+                                  or toks[at].low in ("actually", "really", "finally")):
+        at += 1
+    return toks[at]
+
+
 def _fits(shape: str, value: str, toks: list[Tok], at: int, end: int) -> bool:
     """Whether a phrase is the kind of value its row's shape names (a role ends in a role word,
     a medicine names one, a thing is not a participle ...)."""
@@ -327,8 +342,10 @@ def _fits(shape: str, value: str, toks: list[Tok], at: int, end: int) -> bool:
                            for m in word_list("medicines")),
         "sport": lambda: any(low.startswith(s) for s in word_list("sports")),
         "club": lambda: any(re.search(r"\b" + c + r"\b", low) for c in word_list("clubs")),
-        # "got engaged", "got promoted": a participle is no thing one has
-        "thing": lambda: not (first.low.endswith("ed") and not first.word[:1].isupper()),
+        # "got engaged", "have gone vegetarian", "got back": a participle is no thing one has
+        "thing": lambda: not (_real_first(toks, at).low.endswith(("ed", "en"))
+                              or _real_first(toks, at).low in word_list("participles"))
+        or _real_first(toks, at).word[:1].isupper(),
         "ing": lambda: first.low.endswith("ing"),
         "relation": lambda: first.low in word_list("relations"),
         "service": lambda: low in word_list("services") or value[:1].isupper(),
@@ -500,13 +517,22 @@ def _best_cue(plain: str) -> tuple[tuple[Cue, int, int] | None, str]:
     return fallback
 
 
+def _owner_before(plain: str, at: int) -> bool:
+    ptoks = tokens(plain)
+    return at > 0 and ptoks[at - 1].low in ("her", "his", "their", "its") or (
+        at < len(ptoks) and ptoks[at].low in ("her", "his", "their"))
+
+
 def _negated(toks: list[Tok], plain: str, found: tuple[Cue, int, int]) -> bool:
     """"I'm not allergic to cats", "I don't speak French", "I have no NIF": the cue's own
     statement said with a negation (a negative row such as "don't eat" is not one)."""
     ptoks = tokens(plain)
     cue, at, end = found
     near = [t.low for t in ptoks[max(0, at - 2):min(len(ptoks), end + 1)]]
-    # "I don't have the Roborock with me today" is a passing state, not a denial
+    # "I don't have the Roborock with me today" is a passing state, not a denial; "I'm not
+    # going to Lisbon after all" calls a plan off
+    if tense_of(plain) == "future" or re.search(r"\bgoing\b|\bafter all\b", plain, re.I):
+        return False
     return any(w in ("not", "never", "no") for w in near) and not any(
         s.rstrip("#") in ("not", "no", "never") for s in cue.stems) and not has_phrase(
         ptoks, "passing")
@@ -573,6 +599,9 @@ def read_clause(clause: str, now: datetime) -> Reading:
     if subj == "other" and not name and not pronoun:
         return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
     slot_cue = found[0] if found else None
+    if found is not None and _owner_before(plain, found[1]):
+        # "I've started seeing someone, her name is Amélie": her name, not the user's
+        return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
     if has_phrase(toks, "hypotheticals") and not (
             slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})

@@ -97,7 +97,8 @@ def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
         shared = direct + 0.5 * sum(1 for t in want if t not in have and others[t] & have) \
             if direct else 0
         same_kind = bool(kind and kind_of(f.text) == kind)
-        if coverage and want and (shared + same_kind) / len(want) < coverage:
+        in_slot = bool(named) and slot_of(f.text) in named  # "my address" names the home
+        if coverage and want and (shared + same_kind + in_slot) / len(want) < coverage:
             continue
         s = shared + (0.5 if kind and kind_of(f.text) == kind else 0.0)
         s += 1.0 if named and slot_of(f.text) in named else 0.0
@@ -187,7 +188,8 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     active = [f for f in facts if f.state == "active"]
     if r.kind == "forget":
         # the request may name an older version ("forget that I lived in Bristol")
-        target = pointed_at(r.target, [f for f in facts if f.state in ("active", "superseded")])
+        target = pointed_at(r.target, [f for f in facts if f.state in ("active", "superseded")],
+                            coverage=0.5)
         return [_op(r, "forget", old=target).model_copy(update={"said": r.target})] \
             if target else []
     if r.kind == "nothing" and r.reason == "no slot I can read" and r.text:
