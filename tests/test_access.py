@@ -71,7 +71,7 @@ def world(tmp_path, role: Role) -> World:
     ids["contra"] = propose(seeder, "ana", "Works at Initech", fact_type="identity",
                             supersedes_id=ids["job"]).id
     ids["pb"] = seeder.write_playbook("ana", "Reset the hub", "wifi drops", ["Hold reset"]).id
-    seeder.write_episode("ana", "We left Bristol, in Edinburgh now")
+    seeder.write_episode("ana", "We moved to Edinburgh")
     plan = make_plan(seeder, "ana", OfflineLLM())
     ids["plan"] = apply_plan(seeder, plan).plan_id
     seeder.write_episode("ana", "I am allergic to peanuts",  # the next plan's one op

@@ -25,7 +25,7 @@ def cli(tmp_path):
 
 
 def test_write_recall_chain_facts_audit_roundtrip(cli):
-    ep = json.loads(cli("write-episode", "--user", "ana", "We left Bristol, in Edinburgh now",
+    ep = json.loads(cli("write-episode", "--user", "ana", "We moved to Edinburgh",
                         "--json").stdout)
     old = json.loads(cli("write-fact", "--user", "ana", "Lives in Bristol", "--fact-type",
                          "identity", "--valid-from", "2019-01-01", "--json").stdout)["fact"]

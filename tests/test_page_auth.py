@@ -158,7 +158,7 @@ def test_a_viewer_cannot_chat_or_plan(desk):
 
 def test_a_reviewer_chats_under_their_own_address(desk):
     at = run("pages/chat.py", user=signed_in("rita@example.com"))
-    at.chat_input(key="chat_input").set_value("We left Bristol, in Edinburgh now").run()
+    at.chat_input(key="chat_input").set_value("We moved to Edinburgh").run()
     assert not at.exception
     episode = desk_runtime().service.audit("ana", action="write_episode", limit=1)[0]
     assert episode.actor == "operator:rita@example.com"

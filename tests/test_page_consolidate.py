@@ -144,7 +144,7 @@ def test_inv513_evidence_inline_and_each_operation_marked_after_applying(desk):
     body = diff(at)
     row = body.split("class='row diff-supersede'")[1].split("class='row ")[0]
     # the words of the episode that justify the change, highlighted, beside the change
-    assert "said: “We left Bristol, in <mark>Edinburgh</mark> now”" in row
+    assert "said: “We moved to <mark>Edinburgh</mark>”" in row
     add = body.split("class='row diff-add'")[1].split("class='row ")[0]
     assert "<mark>allergic</mark> to <mark>peanuts</mark>" in add
     plan = at.session_state["consolidate_plans"]["ana"]

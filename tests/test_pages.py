@@ -44,7 +44,7 @@ def seed(path: Path) -> dict[str, str]:
     ids["email"] = svc.write_fact("ana", "Prefers email over phone calls",
                                   fact_type="preference").fact.id
     clock.at = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)
-    svc.write_episode("ana", "We left Bristol, in Edinburgh now", timestamp=clock.at)
+    svc.write_episode("ana", "We moved to Edinburgh", timestamp=clock.at)
     ids["edinburgh"] = svc.write_fact("ana", "Lives in Edinburgh", fact_type="identity",
                                       supersedes_id=ids["bristol"], contradiction="natural",
                                       valid_from="2025-03-01").fact.id
