@@ -107,3 +107,33 @@ def test_inv465_phrasings_name_slots_of_the_one_vocabulary(tmp_path):
         encoding="utf-8")
     with pytest.raises(AliasTableError, match="unknown slot 'residence'"):
         load(bad)
+
+
+def test_inv461_the_agent_tool_holds_another_name_of_a_dead_value(service):
+    from memory.policy import ReviewPolicy
+    from memory.tools import ToolContext, execute
+
+    _retracted(service, "ana", "Lives in Bristol")
+    ep = service.write_episode("ana", "her home city is Bristol", session_id="s")
+    c = ToolContext(service=service, user_id="ana", session_id="s", episode_id=ep.id,
+                    user_message="her home city is Bristol", policy=ReviewPolicy())
+    res = execute(c, "write_memory", {"text": "Her home city is Bristol", "fact_type": "identity"})
+    assert res.ok and [w.status for w in res.writes] != ["applied"]
+    assert service.facts("ana", states=[FactState.ACTIVE]) == []
+
+
+@pytest.mark.parametrize("said", ["I live in Brizzle.", "I've become allergic to groundnuts."])
+def test_inv461_consolidation_holds_another_name_of_a_dead_value(minilm_service, said):
+    from memory.consolidation.apply import apply_plan
+    from memory.consolidation.planner import make_plan
+    from memory.llm.offline import OfflineLLM
+    from memory.policy import ReviewPolicy
+
+    svc = minilm_service
+    _retracted(svc, "ana", "Lives in Bristol" if "live" in said else "Allergic to peanuts")
+    svc.write_episode("ana", said)
+    plan = make_plan(svc, "ana", OfflineLLM(), policy=ReviewPolicy())
+    assert [f for op in plan.ops if (f := op.fact) is not None], plan.ops  # it was read
+    assert [g.decision for g in plan.gates if g.gate == "tombstone"] == ["review"]
+    apply_plan(svc, plan)
+    assert svc.facts("ana", states=[FactState.ACTIVE]) == []
