@@ -12,6 +12,7 @@ once. A match through a variant only ever holds a write for review (invariant 46
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import unicodedata
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .slots import SLOTS, render, slot_of
 from .text import fold
+from .values import read
 
 DATA = Path(__file__).parent / "aliases"
 MAX_VARIANTS = 32  # invariant 464: a text full of alias words costs a bounded number of lookups
@@ -253,3 +255,27 @@ def variants(text: str, tables_: Tables | None = None) -> list[str]:
 
 def _text(tokens: list[str]) -> str:
     return " ".join(tokens).replace(" , ", ", ")
+
+
+NEAR_SPELLING = 0.7  # difflib ratio: "Brissle" ~ "Bristol" (0.71); "Brighton" is 0.67
+
+
+def near_spelling(dead_text: str, new_text: str) -> str | None:
+    """Why `new_text` may be the dead value spelled another way, or None: the same slot and
+    polarity, one value word apart, and those words alike ("Lives in Brissle" after "Lives in
+    Bristol"; "Édimbourg" / "Edinburgh"). Numbers never: "Has 3 cats" is not "Has 2 cats"."""
+    dead, new = read(dead_text), read(new_text)
+    if not dead.slot or dead.slot != new.slot or (dead.negated, dead.ended) != (
+            new.negated, new.ended):
+        return None
+    a, b = " ".join(dead.raw_value).split(), " ".join(new.raw_value).split()
+    if len(a) != len(b):
+        return None
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(diff) != 1 or any(ch.isdigit() for ch in "".join(diff[0])):
+        return None
+    x, y = diff[0]
+    ratio = difflib.SequenceMatcher(None, x, y).ratio()
+    if min(len(x), len(y)) >= 4 and x[:2] == y[:2] and ratio >= NEAR_SPELLING:
+        return f"{y!r} is spelled like {x!r} ({ratio:.2f})"
+    return None

@@ -20,7 +20,7 @@ import numpy as np
 
 from .embeddings import Embedder
 from .models import Tombstone
-from .restatements import variants
+from .restatements import near_spelling, variants
 from .stores.base import Store
 from .values import Decision, Judge, Verdict, assess, probe
 
@@ -61,4 +61,10 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
                            similarity=got.similarity,
                            reason=f"may restate it under another name (read as {other!r}): "
                                   f"{got.reason}")
+    for tomb, cosine in candidates + extra:  # a name spelled another way (invariant 461)
+        why = near_spelling(tomb.text, text)
+        if why:
+            return Verdict(decision=Decision.REVIEW, tombstone=tomb, similarity=cosine,
+                           reason=f"may restate it spelled another way: {why} (tombstone "
+                                  f"{tomb.id}: {tomb.text!r})")
     return verdict
