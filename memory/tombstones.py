@@ -5,6 +5,11 @@ from memory/values.py (invariants 7, 61-63).
 terms, nearest vectors: `Store.tombstone_candidates`), adds the tombstones the same batch is
 about to create (`pending`: a harsh correction retracts its target, so its new text is matched
 against that value too, invariant 62), and returns one `Verdict`: refuse, review or accept.
+
+A text the canonical reader accepts is then read under its other names (`memory/restatements.py`:
+the one slot vocabulary's templates, codes, numerals, exonyms, synonyms as data): when one of
+those readings restates a tombstone, the text is held for review with that tombstone, never
+accepted active and never refused on an alias alone (issue 30, invariants 461 and 463).
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ import numpy as np
 
 from .embeddings import Embedder
 from .models import Tombstone
+from .restatements import near_spelling, variants
 from .stores.base import Store
-from .values import Judge, Verdict, assess, probe
+from .values import Decision, Judge, Verdict, assess, probe
 
 NEAREST = 5  # tombstones taken by vector for the similarity band
 
@@ -37,7 +43,28 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
         return cache["v"]
 
     candidates = list(store.tombstone_candidates(user_id, probe(text), query_vector, NEAREST))
+    extra: list[tuple[Tombstone, float | None]] = []
     if pending:
         vectors = embedder.embed([t.text for t in pending])
-        candidates += [(t, float(v @ query_vector())) for t, v in zip(pending, vectors, strict=False)]
-    return assess(text, candidates, threshold, judge=judge)
+        extra = [(t, float(v @ query_vector())) for t, v in zip(pending, vectors, strict=False)]
+    verdict = assess(text, candidates + extra, threshold, judge=judge)
+    if verdict.decision != Decision.ACCEPT:
+        return verdict
+    # Invariant 461: dead under any name. Each other reading is looked up by the same index
+    # (its canonical key and slot terms find a tombstone under any of the value's names).
+    for other in variants(text):
+        found = list(store.tombstone_candidates(user_id, probe(other), query_vector, NEAREST))
+        got = assess(other, found + extra, threshold)
+        if got.decision != Decision.ACCEPT and got.tombstone is not None:
+            # invariant 463: an alias only ever holds a write for a person, never refuses it
+            return Verdict(decision=Decision.REVIEW, tombstone=got.tombstone,
+                           similarity=got.similarity,
+                           reason=f"may restate it under another name (read as {other!r}): "
+                                  f"{got.reason}")
+    for tomb, cosine in candidates + extra:  # a name spelled another way (invariant 461)
+        why = near_spelling(tomb.text, text)
+        if why:
+            return Verdict(decision=Decision.REVIEW, tombstone=tomb, similarity=cosine,
+                           reason=f"may restate it spelled another way: {why} (tombstone "
+                                  f"{tomb.id}: {tomb.text!r})")
+    return verdict

@@ -1,0 +1,281 @@
+"""Dead under any name: the other readings of a text that may restate a tombstoned value
+(issue 30, item 2; invariants 461-465).
+
+`variants(text)` gives the texts the tombstone gate also compares with the user's tombstones:
+the text reframed in the one slot vocabulary (`memory/slots.py`: "Her home city is Bristol",
+"Residence: Bristol" and "Bristolian" read as the `home` template "Lives in Bristol"), its codes
+and numerals written out ("BRS" -> Bristol, "III" -> 3, "triplets" -> 3 children), and each
+name of a value replaced by every other name of the same thing ("groundnuts" -> peanut,
+arachis, ...). The names are data (`memory/aliases/*.jsonl`, sources in its README), loaded
+once. A match through a variant only ever holds a write for review (invariant 463). Pure.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .slots import SLOTS, render, slot_of
+from .text import fold
+from .values import read
+
+DATA = Path(__file__).parent / "aliases"
+MAX_VARIANTS = 32  # invariant 464: a text full of alias words costs a bounded number of lookups
+# Given names are read as names only in a text that names someone ("will" is also a verb).
+_NAME_SLOTS = frozenset({"name", "partner", "manager"})
+_FILLER = frozenset("is a an she he they i m s am are proud true born now currently still "
+                    "originally user the".split())
+
+
+class AliasTableError(ValueError):
+    """A malformed alias table: the file and line are in the message (invariant 462)."""
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    source: str = Field(min_length=3)
+
+
+class PlaceRow(_Row):
+    name: str = Field(min_length=1)
+    names: list[str] = []
+    codes: list[str] = []
+    demonyms: list[str] = []
+
+    @field_validator("codes")
+    @classmethod
+    def _capitals(cls, codes: list[str]) -> list[str]:
+        bad = [c for c in codes if not c.isupper()]
+        if bad:
+            raise ValueError(f"codes are matched as written in capitals: {bad}")
+        return codes
+
+
+class SynonymRow(_Row):
+    kind: str = Field(min_length=1)
+    names: list[str] = Field(min_length=2)
+
+
+class NumberRow(_Row):
+    phrase: str = Field(min_length=1)
+    means: str = Field(min_length=1)
+
+
+class PhrasingRow(_Row):
+    slot: str
+    pattern: str
+
+    @field_validator("slot")
+    @classmethod
+    def _known_slot(cls, slot: str) -> str:
+        if slot not in SLOTS:  # invariant 465: the one slot vocabulary, no other
+            raise ValueError(f"unknown slot {slot!r} (memory/slots.py SLOTS)")
+        return slot
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, pattern: str) -> str:
+        if "(?P<v>" not in pattern:
+            raise ValueError("the pattern needs a (?P<v>...) group for the value")
+        re.compile(pattern)
+        return pattern
+
+
+@dataclass(frozen=True)
+class Tables:
+    groups: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]  # (kind, members as tokens)
+    member_of: dict[tuple[str, ...], int]  # a member's folded tokens -> its group
+    longest: int  # most tokens in a member
+    codes: re.Pattern[str] | None  # every code, as written in capitals
+    code_names: dict[str, str]
+    demonyms: dict[tuple[str, ...], str]  # folded demonym -> place name
+    numbers: tuple[tuple[re.Pattern[str], str], ...]
+    phrasings: tuple[tuple[str, re.Pattern[str]], ...]
+
+
+def _rows(name: str, model: type[_Row], directory: Path) -> list:
+    path = directory / name
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(model.model_validate(json.loads(line)))
+        except (json.JSONDecodeError, ValidationError, re.error) as exc:
+            why = (f"{'.'.join(map(str, exc.errors()[0]['loc']))}: {exc.errors()[0]['msg']}"
+                   if isinstance(exc, ValidationError) else str(exc))
+            raise AliasTableError(f"{path}:{n}: {why}") from None
+    return out
+
+
+def load(directory: Path = DATA) -> Tables:
+    """Read the alias tables (invariant 462: a bad row names its file and line)."""
+    groups: list[tuple[str, tuple[tuple[str, ...], ...]]] = []
+    codes: dict[str, str] = {}
+    demonyms: dict[tuple[str, ...], str] = {}
+    for p in _rows("places.jsonl", PlaceRow, directory):
+        groups.append(("place", tuple(dict.fromkeys(fold(n) for n in [p.name, *p.names]
+                                                    if fold(n)))))
+        codes.update({c: p.name for c in p.codes})
+        demonyms.update({fold(d): p.name for d in p.demonyms if fold(d)})
+    for s in _rows("synonyms.jsonl", SynonymRow, directory):
+        groups.append((s.kind, tuple(dict.fromkeys(fold(n) for n in s.names if fold(n)))))
+    member_of: dict[tuple[str, ...], int] = {}
+    for i, (_, members) in enumerate(groups):
+        for m in members:
+            member_of.setdefault(m, i)  # the first group naming a word keeps it
+    code_re = (re.compile(r"(?<![\w.])(" + "|".join(re.escape(c) for c in
+                                                   sorted(codes, key=len, reverse=True))
+                          + r")(?![\w])") if codes else None)
+    numbers = tuple((re.compile(rf"\b{re.escape(' '.join(fold(r.phrase)))}\b"), r.means)
+                    for r in sorted(_rows("numbers.jsonl", NumberRow, directory),
+                                    key=lambda r: -len(r.phrase)))
+    phrasings = tuple((r.slot, re.compile(r.pattern))
+                      for r in _rows("phrasings.jsonl", PhrasingRow, directory))
+    return Tables(groups=tuple(groups), member_of=member_of,
+                  longest=max((len(m) for m in member_of), default=1), codes=code_re,
+                  code_names=codes, demonyms=demonyms, numbers=numbers, phrasings=phrasings)
+
+
+@cache
+def tables() -> Tables:
+    return load()
+
+
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+_COUNTED = re.compile(r"\b((?i:has|have|had|owns|own|got|keeps|keep|with|aged|is|are|am))\s+"
+                      r"([IVXLC]{2,7}|[VXLC])\b")
+
+
+def roman(numeral: str) -> int | None:
+    """The value of a well-formed Roman numeral ("III" -> 3, "IV" -> 4), else None."""
+    total = 0
+    for a, b in zip(numeral, numeral[1:] + " ", strict=False):
+        if a not in _ROMAN:
+            return None
+        total += -_ROMAN[a] if b in _ROMAN and _ROMAN[b] > _ROMAN[a] else _ROMAN[a]
+    return total if total > 0 and _to_roman(total) == numeral else None
+
+
+def _to_roman(n: int) -> str:
+    out = ""
+    for value, letters in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"),
+                           (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
+def _written_out(text: str, t: Tables) -> str:
+    """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a counted Roman numeral as
+    digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
+    if t.codes is not None:
+        text = t.codes.sub(lambda m: t.code_names[m.group(1)], text)
+    return _COUNTED.sub(lambda m: f"{m.group(1)} {n}" if (n := roman(m.group(2))) else
+                        m.group(0), text)
+
+
+def _plain(text: str) -> str:
+    """Lower case, accents off, apostrophes as spaces, final stops dropped: what the phrasing
+    patterns read (they keep ':' and ',')."""
+    t = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).lower())
+    t = "".join(ch for ch in t if not unicodedata.combining(ch)).replace("’", "'")
+    t = re.sub(r"\s*([:=])\s*", r" \1 ", t.replace("'", " "))
+    return " ".join(t.split()).rstrip(" .!?")
+
+
+def _frames(text: str, t: Tables) -> list[str]:
+    """The text, and the text as its slot's template when it says the slot another way."""
+    frames = [text]
+    plain = _plain(text)
+    for slot, pattern in t.phrasings:
+        m = pattern.search(plain)
+        if m and m.group("v").strip():
+            frames.append(render(slot, m.group("v").strip(" ,")))
+            break
+    core = tuple(w for w in fold(text) if w not in _FILLER)
+    for form in (core, core[:-1] + (core[-1][:-1],) if core and core[-1].endswith("s") else ()):
+        if form in t.demonyms:
+            frames.append(render("home", t.demonyms[form]))
+            break
+    return frames
+
+
+def _spans(tokens: list[str], t: Tables, names_ok: bool) -> list[tuple[int, int, int]]:
+    """(start, end, group) of every alias in the tokens, longest first, not overlapping; a
+    final plural "s"/"es" is allowed ("groundnuts")."""
+    out: list[tuple[int, int, int]] = []
+    i = 0
+    while i < len(tokens):
+        for n in range(min(t.longest, len(tokens) - i), 0, -1):
+            words = tuple(tokens[i:i + n])
+            found = t.member_of.get(words)
+            if found is None and words[-1].endswith("s"):
+                for cut in (1, 2):
+                    found = t.member_of.get((*words[:-1], words[-1][:-cut]))
+                    if found is not None:
+                        break
+            if found is not None and (names_ok or t.groups[found][0] != "name"):
+                out.append((i, i + n, found))
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def variants(text: str, tables_: Tables | None = None) -> list[str]:
+    """Other texts `text` may mean by another name of its value (invariant 461): at most
+    MAX_VARIANTS, the text itself left out."""
+    t = tables_ or tables()
+    seen: dict[str, None] = {}
+    framed: list[tuple[list[str], bool]] = []
+    for frame in _frames(_written_out(text, t), t):
+        joined = " , ".join(" ".join(fold(part)) for part in re.split(r"[,;]", frame)
+                            if fold(part))  # a comma still parts a value from its country
+        for pattern, means in t.numbers:
+            joined = pattern.sub(means, joined)
+        tokens = joined.split()
+        seen[_text(tokens)] = None  # the reframed texts first: they are the likeliest
+        framed.append((tokens, slot_of(frame) in _NAME_SLOTS or "name" in tokens))
+    for tokens, names_ok in framed:
+        for start, end, group in _spans(tokens, t, names_ok):
+            for member in t.groups[group][1]:
+                seen[_text([*tokens[:start], *member, *tokens[end:]])] = None
+    own = " ".join(fold(text))
+    return [v for v in seen if v and v.replace(" ,", "") != own][:MAX_VARIANTS]
+
+
+def _text(tokens: list[str]) -> str:
+    return " ".join(tokens).replace(" , ", ", ")
+
+
+NEAR_SPELLING = 0.7  # difflib ratio: "Brissle" ~ "Bristol" (0.71); "Brighton" is 0.67
+
+
+def near_spelling(dead_text: str, new_text: str) -> str | None:
+    """Why `new_text` may be the dead value spelled another way, or None: the same slot and
+    polarity, one value word apart, and those words alike ("Lives in Brissle" after "Lives in
+    Bristol"; "Édimbourg" / "Edinburgh"). Numbers never: "Has 3 cats" is not "Has 2 cats"."""
+    dead, new = read(dead_text), read(new_text)
+    if not dead.slot or dead.slot != new.slot or (dead.negated, dead.ended) != (
+            new.negated, new.ended):
+        return None
+    a, b = " ".join(dead.raw_value).split(), " ".join(new.raw_value).split()
+    if len(a) != len(b):
+        return None
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(diff) != 1 or any(ch.isdigit() for ch in "".join(diff[0])):
+        return None
+    x, y = diff[0]
+    ratio = difflib.SequenceMatcher(None, x, y).ratio()
+    if min(len(x), len(y)) >= 4 and x[:2] == y[:2] and ratio >= NEAR_SPELLING:
+        return f"{y!r} is spelled like {x!r} ({ratio:.2f})"
+    return None
