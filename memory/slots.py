@@ -172,10 +172,13 @@ def slot_keys(text: str) -> set[str]:
     """Every single value a fact holds: "Works at Tesco as a shift manager" holds the employer
     and the job; "Senior backend engineer on the platform team at Helio" the job."""
     keys = {k for k in [slot_key(text)] if k}
+    if slot_of(text) in ("owns", "uses"):  # "an eSIM on a Pixel 8" holds the phone too
+        keys |= {f"thing:{k}" for k in kinds_in(text) if single_kind(k)}
     if keys <= {"employer", "job"}:
         if _ROLE_IN.search(text):
             keys.add("job")
-        if re.search(r"\b(?:at|for|with) (?:the )?[A-Z]", text):
+        if _ROLE_IN.search(text) and re.search(r"\b(?:at|for) (?:the )?[A-Z]", text) or \
+                re.match(r"^works? (?:at|for)\b", text, re.IGNORECASE):
             keys.add("employer")
     return keys
 

@@ -18,7 +18,7 @@ _SENTENCE = re.compile(r"(?<=[.!?;\n])\s+|\n+|(?<=[!?])(?=\S)")
 _JOIN = re.compile(r"\s*(?:,\s*)?\b(?:and|but|so|also|plus|then|,)\s+(?=(?:i|we|my|our|i'm|i've|"
                    r"we're|we've|me and)\b)|\s*,\s*(?=(?:i|we|my|our)\s)|\s+-\s+|\s*\u2014\s*"
                    r"|\s*,\s*(?=(?:what|where|when|who|which|why|how|can you|could you|do i|"
-                   r"does|did i)\b)",
+                   r"does|did i|it is|it's|it was)\b)",
                    re.IGNORECASE)
 
 

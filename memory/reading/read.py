@@ -307,7 +307,10 @@ def _phrase_value(toks: list[Tok], at: int, shape: str, clause: str) -> tuple[st
         gap = clause[toks[k - 1].end:t.start].strip() if k > at else ""
         if k > at and t.low in ("i", "we", "she", "he", "they", "you"):
             break  # a new subject starts a new clause: "a Range Extender I never set up"
-        appositive = gap == "," and t.word[:1].isupper() and t.low != "i" and shape == "thing"
+        appositive = gap == "," and shape == "thing" and (
+            (t.word[:1].isupper() and t.low != "i")
+            or (t.low in ("a", "an") and k + 1 < n and (toks[k + 1].word[:1].isupper()
+                                                       or toks[k + 1].word[:1].isdigit())))
         if gap in (",", ";", "(", "-", "!", "?", ":") and not (gap == "," and shape == "fav") \
                 and not appositive:
             break
@@ -523,6 +526,14 @@ def _owner_before(plain: str, at: int) -> bool:
         at < len(ptoks) and ptoks[at].low in ("her", "his", "their"))
 
 
+def _negation_near(plain: str, found: tuple[Cue, int, int]) -> bool:
+    ptoks = tokens(plain)
+    cue, at, end = found
+    near = [t.low for t in ptoks[max(0, at - 2):min(len(ptoks), end + 1)]]
+    return any(w in ("not", "never", "no") for w in near) and not any(
+        s.rstrip("#") in ("not", "no", "never") for s in cue.stems)
+
+
 def _negated(toks: list[Tok], plain: str, found: tuple[Cue, int, int]) -> bool:
     """"I'm not allergic to cats", "I don't speak French", "I have no NIF": the cue's own
     statement said with a negation (a negative row such as "don't eat" is not one)."""
@@ -607,6 +618,10 @@ def read_clause(clause: str, now: datetime) -> Reading:
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
     ending = has_phrase(toks, "endings")
     negated = found is not None and not ending and _negated(toks, plain, found)
+    if found is not None and not negated and not ending and _negation_near(plain, found) and \
+            not (slot_cue and slot_cue.slot in ("avoids", "dislikes")):
+        # "I don't have a car", "not moving to Leeds after all": nothing to write
+        return r.model_copy(update={"kind": "nothing", "reason": "said in the negative"})
     if (has_phrase(toks, "denials") or negated) and subj == "self" and not (
             slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # what is denied: the slot value the clause says ("no longer allergic to peanuts,

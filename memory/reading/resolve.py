@@ -20,7 +20,7 @@ from difflib import SequenceMatcher
 
 from ..lexical import analyse
 from ..lexicon import expansions
-from ..slots import SLOTS, kind_of, single_kind, slot_keys, slot_of
+from ..slots import SLOTS, kind_of, kinds_in, single_kind, slot_keys, slot_of
 from ..text import STOP_WORDS, term_set
 from .model import FactRef, Operation, Reading
 from .tables import word_list as words_of
@@ -70,8 +70,10 @@ def _near_word(term: str, have: frozenset[str]) -> bool:
 
 
 def _slots_named(terms: frozenset[str]) -> set[str]:
-    """Slots a request names by their own words ("my address" names the home)."""
-    return {name for name, slot in SLOTS.items() if terms & _terms(slot.query + " " + name)}
+    """Single-valued slots a request names by their own words ("my address" names the home;
+    "a cat" names no slot: a pet is one of many)."""
+    return {name for name, slot in SLOTS.items()
+            if slot.single and terms & _terms(slot.query + " " + name)}
 
 
 def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
@@ -129,9 +131,12 @@ def _same_slot(r: Reading, facts: list[FactRef]) -> FactRef | None:
     if r.subject in ("relative", "other"):
         return about_person(r, facts)
     if r.slot == "attribute" and r.key:
-        key_terms = _terms(r.key)
+        # the fact that names the same attribute at its head: "Terminal is WezTerm ...",
+        # "Coffee order: ...", not one that mentions the word in passing
+        head = re.compile(r"^(?:(?:her|his|my|the|main)\s+)?" + re.escape(r.key.lower())
+                          + r"\b", re.IGNORECASE)
         return next((f for f in facts if f.state == "active" and _own(f)
-                     and key_terms and key_terms <= _terms(f.text)), None)
+                     and head.search(f.text)), None)
     key = _key(r)
     if key is None:
         return None
@@ -196,8 +201,9 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         return _unread(r, active)
     if r.kind != "statement" or r.reason == "a pronoun subject":
         return []  # a pronoun nobody in the message names: not the user, no one on record
-    if r.act == "deny":
-        target = pointed_at(r.target, [f for f in active if _own(f)], coverage=0.6)
+    if r.act == "deny":  # a version replaced since may be the one that was never true
+        target = pointed_at(r.target, [f for f in facts if _own(f) and f.state in (
+            "active", "superseded")], coverage=0.6)
         if target is None:
             return []
         return [_op(r, "retract", old=target, status="candidate" if r.hedged else "active",
@@ -227,13 +233,20 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     named_old = old is None and bool(r.old_value) and mine
     if named_old:  # "replaced the Hue bridge": a fact that says most of those words
         old = pointed_at(r.old_value, [f for f in active if _own(f)], coverage=0.6)
+    if old is None and mine and r.value:
+        # "I do drink coffee now" against "Drinks tea, never coffee": the value said as a
+        # rival on record replaces that fact
+        rival = re.compile(r"\b(?:never|not|no)\s+(?:\w+\s+)?" + re.escape(
+            r.value.split()[-1]) + r"\b", re.IGNORECASE)
+        old = next((f for f in active if _own(f) and rival.search(f.text)), None)
+        named_old = named_old or old is not None
     if old is None and mine and r.slot == "plan" and has_any(r.clause, "plan_changes"):
         # "moved my passport appointment to the 9th": the plan on record with those words
         old = pointed_at(r.value, [f for f in active if _own(f)], coverage=0.5)
         named_old = old is not None
     if old is None and mine and r.act == "change" and r.slot in ("owns", "uses"):
         kind = kind_of(r.value)
-        old = next((f for f in active if _own(f) and kind and kind_of(f.text) == kind
+        old = next((f for f in active if _own(f) and kind and kind in kinds_in(f.text)
                     and not _same_value(r, f)), None)
     if old is not None and _same_value(r, old) and not named_old:
         if r.when:  # "vegetarian since 2019": the same value, now dated, in its own words
