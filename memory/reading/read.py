@@ -542,7 +542,7 @@ def _negated(toks: list[Tok], plain: str, found: tuple[Cue, int, int]) -> bool:
     near = [t.low for t in ptoks[max(0, at - 2):min(len(ptoks), end + 1)]]
     # "I don't have the Roborock with me today" is a passing state, not a denial; "I'm not
     # going to Lisbon after all" calls a plan off
-    if tense_of(plain) == "future" or re.search(r"\bgoing\b|\bafter all\b", plain, re.I):
+    if _FUTURE.search(plain) or re.search(r"\bgoing\b|\bafter all\b", plain, re.I):
         return False
     return any(w in ("not", "never", "no") for w in near) and not any(
         s.rstrip("#") in ("not", "no", "never") for s in cue.stems) and not has_phrase(
