@@ -73,6 +73,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                 touched.add(op.old_id)
             ops.append(op)
     ops = _named_after(readings, ops)
+    ops += _not_that(readings, facts, ops)
     return MessageReading(text=text, readings=readings,
                           operations=_corrections(readings, _replacements(ops)))
 
@@ -166,4 +167,54 @@ def _pronouns(readings: list[Reading]) -> list[Reading]:
         if r.person or r.relation:
             last = r
         out.append(r)
+    return out
+
+
+_NOT_THAT = re.compile(r"^(?P<new>.{2,80}?),?\s+not\s+(?:the\s+|a\s+|an\s+|on\s+|in\s+)?"
+                       r"(?P<old>[\w'-]+(?:\s[\w'-]+)?)\s*(?:[,.!?;]|$)", re.IGNORECASE)
+_FUNCTION = frozenset("a an the my our her his their of on in at to for is are was were it "
+                      "that this and i we me".split())
+
+
+def _not_that(readings: list[Reading], facts: list[FactRef],
+              ops: list[Operation]) -> list[Operation]:
+    """"The sensors take CR2032 batteries, not CR1632": the value on record was never right
+    (invariant 533). The fact that says the old value is corrected in its own words, the new
+    value in place of the old one, as a harsh supersession (a retraction with its value)."""
+    taken = {o.old_id for o in ops if o.old_id}
+    out: list[Operation] = []
+    for r in readings:
+        m = _NOT_THAT.match(r.clause.strip())
+        if not m or r.kind == "question":
+            continue
+        old = m.group("old").strip()
+        digits = re.sub(r"(?<=\d)(?:st|nd|rd|th)\b", "", old)
+        fact = next((f for f in facts if f.state == "active" and f.id not in taken and (
+            re.search(r"\b" + re.escape(old) + r"\b", f.text, re.IGNORECASE)
+            or (digits != old and re.search(r"\b" + re.escape(digits) + r"\b", f.text)))), None)
+        if fact is None:
+            continue
+        have = {w.lower() for w in re.findall(r"[\w'-]+", fact.text)}
+        runs: list[list[str]] = [[]]
+        for w in re.findall(r"[\w'-]+", m.group("new")):  # the last run of words not on record
+            if w.lower() not in have and w.lower() not in _FUNCTION:
+                runs[-1].append(w)
+            elif runs[-1]:
+                runs.append([])
+        fresh = next((run for run in reversed(runs) if run), [])
+        if not fresh or len(fresh) > 3:
+            continue
+        new = " ".join(fresh)
+        said = old if re.search(r"\b" + re.escape(old) + r"\b", fact.text, re.IGNORECASE) \
+            else digits
+        text = re.sub(r"\b" + re.escape(said) + r"\b", new, fact.text, count=1,
+                      flags=re.IGNORECASE)
+        if check_value(new) or text == fact.text:
+            continue
+        taken.add(fact.id)
+        out.append(Operation(op="supersede", text=text, old_id=fact.id, old_text=fact.text,
+                             fact_type=fact.fact_type, harsh=True,
+                             status="candidate" if r.hedged else "active",
+                             confidence=0.6 if r.hedged else 0.9,
+                             reason="the user corrects a value on record", evidence=r.clause))
     return out

@@ -443,7 +443,10 @@ def _denied(toks: list[Tok], after: int, clause: str) -> str:
     said = value_after(toks, start, "thing", clause) if start < len(toks) else ""
     if said and not check_value(said):
         return said
-    return " ".join(t.word for t in toks[after:] if t.low not in word_list("function_words")
+    # the words of the denial's own clause, up to the first pause ("..., that was my mum's")
+    stop = next((i for i in range(after + 1, len(toks))
+                 if clause[toks[i - 1].end:toks[i].start].strip() in (",", ";", "-")), len(toks))
+    return " ".join(t.word for t in toks[after:stop] if t.low not in word_list("function_words")
                     and t.stem not in {p[0] for p in phrase_set("denials")})
 
 
@@ -529,7 +532,7 @@ def _owner_before(plain: str, at: int) -> bool:
 def _negation_near(plain: str, found: tuple[Cue, int, int]) -> bool:
     ptoks = tokens(plain)
     cue, at, end = found
-    near = [t.low for t in ptoks[max(0, at - 2):min(len(ptoks), end + 1)]]
+    near = [t.low for t in ptoks[max(0, at - 4):min(len(ptoks), end + 1)]]
     return any(w in ("not", "never", "no") for w in near) and not any(
         s.rstrip("#") in ("not", "no", "never") for s in cue.stems)
 
@@ -539,7 +542,7 @@ def _negated(toks: list[Tok], plain: str, found: tuple[Cue, int, int]) -> bool:
     statement said with a negation (a negative row such as "don't eat" is not one)."""
     ptoks = tokens(plain)
     cue, at, end = found
-    near = [t.low for t in ptoks[max(0, at - 2):min(len(ptoks), end + 1)]]
+    near = [t.low for t in ptoks[max(0, at - 4):min(len(ptoks), end + 1)]]
     # "I don't have the Roborock with me today" is a passing state, not a denial; "I'm not
     # going to Lisbon after all" calls a plan off
     if _FUTURE.search(plain) or re.search(r"\bgoing\b|\bafter all\b", plain, re.I):

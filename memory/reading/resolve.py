@@ -36,7 +36,8 @@ _STOP = STOP_WORDS | {"new", "no", "longer", "any", "more", "never", "had", "hav
                       "wrong", "true", "actually", "really", "sold", "gave", "away", "stopped",
                       "quit", "left", "anymore", "one", "thing", "i", "we", "my", "our", "it",
                       "want", "wanting", "like", "use", "said", "stuff", "memory",
-                      "say", "about", "bit", "part", "note", "fact", "info"}
+                      "say", "about", "bit", "part", "note", "fact", "info", "get", "think",
+                      "know", "where", "why", "who", "mixed", "mix"}
 
 
 def _terms(text: str) -> frozenset[str]:
@@ -239,6 +240,14 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         rival = re.compile(r"\b(?:never|not|no)\s+(?:\w+\s+)?" + re.escape(
             r.value.split()[-1]) + r"\b", re.IGNORECASE)
         old = next((f for f in active if _own(f) and rival.search(f.text)), None)
+        named_old = named_old or old is not None
+    if old is None and mine and r.slot in ("avoids", "dislikes") and r.value:
+        # "I don't drink coffee" against "Drinks coffee every morning": the positive on record
+        # is replaced by the negative said now
+        said = _terms(r.value)
+        old = next((f for f in active if _own(f) and said and said <= _terms(f.text)
+                    and not re.search(r"\b(?:not|never|no|don't|doesn't)\b", f.text, re.I)),
+                   None)
         named_old = named_old or old is not None
     if old is None and mine and r.slot == "plan" and has_any(r.clause, "plan_changes"):
         # "moved my passport appointment to the 9th": the plan on record with those words
