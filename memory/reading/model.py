@@ -28,6 +28,7 @@ class Reading(BaseModel):
     relation: str | None = None  # "sister" for a relative's news
     person: str = ""  # the name the clause gives its subject ("Amara", "Jan")
     key: str = ""  # the attribute a "my K is V" reading names ("terminal")
+    cue: str = ""  # the cue row's words, for the policy ("got" is the least sure of all)
     slot: str | None = None
     value: str = ""  # the value span, as said (time words removed)
     text: str = ""  # the canonical fact text

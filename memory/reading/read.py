@@ -236,7 +236,10 @@ def _proper_value(toks: list[Tok], at: int, shape: str, clause: str) -> str:
         if not capital and k > j and toks[j].word[:1].isupper():
             break  # "Bath now" / "Leeds last month": a lower-case word ends a proper name
         k += 1
-    return _span(toks, at if shape == "org" and toks[at].low == "the" else j, k, clause)
+    value = _span(toks, at if shape == "org" and toks[at].low == "the" else j, k, clause)
+    if value == value.lower() and clause != clause.lower() and not value[:1].isdigit():
+        return ""  # "moved to day shifts": a message that capitalises names says none here
+    return value
 
 
 def _name(toks: list[Tok], at: int, clause: str) -> str:
@@ -279,7 +282,12 @@ def _name_only(toks: list[Tok], at: int, clause: str) -> str:
 
 
 def _years(toks: list[Tok], at: int, clause: str) -> str:
+    """"34 years old", "I turned 40": a number of years, not "32 weeks along"."""
     low = toks[at].low
+    after = toks[at + 1].low if at + 1 < len(toks) else ""
+    if after and after not in ("years", "year", "yo", "y", "yrs", "and", "today", "now",
+                               "this", "last", "yesterday", "on", "in"):
+        return ""
     return low if low.isdigit() and 0 < int(low) < 120 else ""
 
 
@@ -307,18 +315,19 @@ def _phrase_value(toks: list[Tok], at: int, shape: str, clause: str) -> tuple[st
         gap = clause[toks[k - 1].end:t.start].strip() if k > at else ""
         if k > at and t.low in ("i", "we", "she", "he", "they", "you"):
             break  # a new subject starts a new clause: "a Range Extender I never set up"
-        appositive = gap == "," and shape == "thing" and (
+        appositive = gap == "," and shape in ("thing", "possession") and (
             (t.word[:1].isupper() and t.low != "i")
             or (t.low in ("a", "an") and k + 1 < n and (toks[k + 1].word[:1].isupper()
                                                        or toks[k + 1].word[:1].isdigit())))
         if gap in (",", ";", "(", "-", "!", "?", ":") and not (gap == "," and shape == "fav") \
                 and not appositive:
             break
-        listed = t.low in ("and", "&") and k + 1 < n and shape in ("thing", "food", "med") and (
+        listed = t.low in ("and", "&") and k + 1 < n and shape in (
+            "thing", "possession", "food", "med") and (
             toks[k + 1].low in _DETERMINERS or toks[k + 1].word[:1].isupper()
             or toks[k + 1].low.isdigit())
         if k > at and _stop_at(toks, k, "stop_value") and not (shape == "fav" and t.low == "is") \
-                and not listed and not (t.low == "of" and shape in ("thing", "med")):
+                and not listed and not (t.low == "of" and shape in ("thing", "possession", "med")):
             break
         k += 1
     return _span(toks, at, k, clause), k
@@ -349,6 +358,15 @@ def _fits(shape: str, value: str, toks: list[Tok], at: int, end: int) -> bool:
         "thing": lambda: not (_real_first(toks, at).low.endswith(("ed", "en"))
                               or _real_first(toks, at).low in word_list("participles"))
         or _real_first(toks, at).word[:1].isupper(),
+        "possession": lambda: (not (_real_first(toks, at).low.endswith(("ed", "en"))
+                               or _real_first(toks, at).low in word_list("participles"))
+                          or _real_first(toks, at).word[:1].isupper())
+        # a thing is counted or named: "a Lumio Hub", "two cats", "Global Entry"; "time",
+        # "team wrong" are not things one has
+        and (_real_first(toks, at).low in _DETERMINERS | {"his", "her", "their", "some", "no",
+                                                           "any", "both", "several", "lots"}
+             or _real_first(toks, at).word[:1].isupper() or _real_first(toks, at).low[:1]
+             .isdigit() or kind_of(value) is not None),
         "ing": lambda: first.low.endswith("ing"),
         "relation": lambda: first.low in word_list("relations"),
         "service": lambda: low in word_list("services") or value[:1].isupper(),
@@ -661,7 +679,8 @@ def read_clause(clause: str, now: datetime) -> Reading:
                                 tokens(plain)[found[1]].start if found else 0), "person": name,
         "key": value.split(" is ")[0].lower() if slot_cue.slot == "attribute" else "",
         "garbled": bool(problem), "target": value, "kind": "statement",
-        "reason": "a pronoun subject" if pronoun and not problem else problem})
+        "reason": "a pronoun subject" if pronoun and not problem else problem,
+        "cue": " ".join(slot_cue.stems)})
 
 
 _LEAD_SUBJECT = re.compile(r"^(?:(?:i|we)(?: am| are| have| had| was| were| will| would)?"

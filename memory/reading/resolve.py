@@ -331,4 +331,8 @@ def _policy(r: Reading) -> tuple[str, str]:
         return "candidate", "not about the user"
     if r.garbled or not r.slot:
         return "candidate", "the reader is unsure of the value"
+    if r.cue == "got" and r.slot in ("owns", "pet") and kind_of(r.value) is None and not any(
+            w[:1].isupper() for w in r.value.split()):
+        # "got a place", "got the promotion": got is the least sure of all verbs of having
+        return "candidate", "a thing got, of no kind the reader knows"
     return "active", "read as a whole statement"
