@@ -113,13 +113,16 @@ def kind_of(text: str) -> str | None:
     """The kind of thing a value or fact names ("an iPhone 15" -> "phone"), by its words."""
     plain = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
-    prev = ""
-    for word in re.findall(r"[\w-]+", plain):
+    found = re.findall(r"[\w-]+", plain)
+    for i, word in enumerate(found):
         kind = _KIND_OF.get(stem(word.lower()))
-        inside_a_name = word[:1].isupper() and prev[:1].isupper()  # "Eve Energy" is a brand
-        if kind and not inside_a_name:
+        prev = found[i - 1] if i else ""
+        nxt = found[i + 1] if i + 1 < len(found) else ""
+        # "Eve Energy smart plug": a kind word inside a brand, before the thing's own noun,
+        # names no kind; "Lumio Hub v2" and "Google Pixel 9" end on theirs
+        in_brand = word[:1].isupper() and prev[:1].isupper() and nxt.isalpha() and nxt.islower()
+        if kind and not in_brand:
             return kind
-        prev = word
     return None
 
 

@@ -355,10 +355,10 @@ def _fits(shape: str, value: str, toks: list[Tok], at: int, end: int) -> bool:
         "sport": lambda: any(low.startswith(s) for s in word_list("sports")),
         "club": lambda: any(re.search(r"\b" + c + r"\b", low) for c in word_list("clubs")),
         # "got engaged", "have gone vegetarian", "got back": a participle is no thing one has
-        "thing": lambda: not (_real_first(toks, at).low.endswith(("ed", "en"))
+        "thing": lambda: not (_real_first(toks, at).low.endswith("ed")
                               or _real_first(toks, at).low in word_list("participles"))
         or _real_first(toks, at).word[:1].isupper(),
-        "possession": lambda: (not (_real_first(toks, at).low.endswith(("ed", "en"))
+        "possession": lambda: (not (_real_first(toks, at).low.endswith("ed")
                                or _real_first(toks, at).low in word_list("participles"))
                           or _real_first(toks, at).word[:1].isupper())
         # a thing is counted or named: "a Lumio Hub", "two cats", "Global Entry"; "time",
