@@ -4,14 +4,10 @@ session's counts, and the click-through lands on the Review page's Decided tab, 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from tests.label_support import run_session, seed_demo
-from tests.test_browser_smoke import CHROMIUM, ROOT, Walk, free_port, wait_healthy
+from tests.test_browser_smoke import CHROMIUM, Walk, running_desk
 
 pytestmark = [
     pytest.mark.browser,
@@ -25,27 +21,8 @@ def labelled_desk(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     seed_demo(url)
     run_session(url)
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
-    env.update(MEMDESK_STORE=url, MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline")
-    env.pop("ANTHROPIC_API_KEY", None)
-    log = tmp_path / "streamlit.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base, proc)
+    with running_desk(url, tmp_path / "streamlit.log") as base:
         yield base
-    finally:
-        proc.terminate()  # only the server this fixture started
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_inv495_evals_page_shows_the_labels_table_in_a_browser(labelled_desk):

@@ -11,18 +11,15 @@ the layer and shows in the audit log as denied (invariants 121, 122)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-import subprocess
-import sys
 import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.test_browser_smoke import ARTIFACTS, CHROMIUM, FLAGS, free_port, wait_healthy
+from tests.test_browser_smoke import ARTIFACTS, CHROMIUM, FLAGS, free_port, running_desk
 from tests.test_pages import seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,27 +75,10 @@ def login_desk(tmp_path, identity_provider):
         f'server_metadata_url = "{identity_provider}/.well-known/openid-configuration"\n')
     roles = tmp_path / "roles.toml"
     roles.write_text(ROLES)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
-    env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline",
-               MEMDESK_ROLES_FILE=str(roles))
-    env.pop("ANTHROPIC_API_KEY", None)
     log = tmp_path / "streamlit.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true",
-             "--secrets.files", str(secrets_file)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        wait_healthy(url, proc)
+    with running_desk(f"embedded:{db}", log, port=port, env={"MEMDESK_ROLES_FILE": str(roles)},
+                      args=("--secrets.files", str(secrets_file))):
         yield url, identity_provider, db, roles, log
-    finally:
-        proc.terminate()  # only the server this fixture started
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def settle(page) -> None:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -57,32 +58,41 @@ def wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 90) -> None:
     raise AssertionError("streamlit did not become healthy in time")
 
 
-@pytest.fixture
-def desk_server(tmp_path):
-    db = tmp_path / "desk.db"
-    seed(db)
-    seed_payloads(db)
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
-    env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline")
-    env.pop("ANTHROPIC_API_KEY", None)
-    log = tmp_path / "streamlit.log"
+@contextmanager
+def running_desk(store: str, log: Path, *, port: int | None = None, env: dict | None = None,
+                 args: tuple[str, ...] = ()):
+    """`streamlit run app.py` on 127.0.0.1 over `store` (hash embedder, offline model, no key),
+    its output in `log`; yields the desk's URL once healthy and stops only that server."""
+    port = port or free_port()
+    full = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
+    full.update(MEMDESK_STORE=store, MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline", **(env or {}))
+    full.pop("ANTHROPIC_API_KEY", None)
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+             "--server.address", "127.0.0.1", "--server.headless", "true", *args],
+            cwd=ROOT, env=full, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)
-        yield url, db, log
+        yield url
     finally:
-        proc.terminate()  # only the server this fixture started
+        proc.terminate()  # only the server this context started
         try:
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def desk_server(tmp_path):
+    db = tmp_path / "desk.db"
+    seed(db)
+    seed_payloads(db)
+    log = tmp_path / "streamlit.log"
+    with running_desk(f"embedded:{db}", log) as url:
+        yield url, db, log
 
 
 class Walk:

@@ -4,15 +4,12 @@ people, two sessions), each handed its own item by the review layer's leases."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from tests.test_browser_smoke import ARTIFACTS, CHROMIUM, FLAGS, free_port, wait_healthy
+from tests.test_browser_smoke import ARTIFACTS, CHROMIUM, FLAGS, running_desk
 
 ROOT = Path(__file__).resolve().parent.parent
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (dev extra)")
@@ -42,27 +39,8 @@ def seed_queue(path: Path) -> None:
 def team_desk(tmp_path):
     db = tmp_path / "team.db"
     seed_queue(db)
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
-    env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline")
-    env.pop("ANTHROPIC_API_KEY", None)
-    log = tmp_path / "streamlit.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
-        yield url, log
-    finally:
-        proc.terminate()  # only the server this fixture started
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with running_desk(f"embedded:{db}", tmp_path / "streamlit.log") as url:
+        yield url, tmp_path / "streamlit.log"
 
 
 def settle(page) -> None:

@@ -5,14 +5,10 @@ approve toast: no link, image or handler is rendered, nothing is fetched."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from tests.desk_support import IMAGE, LINK, TAG
-from tests.test_browser_smoke import CHROMIUM, ROOT, Walk, free_port, wait_healthy
+from tests.test_browser_smoke import CHROMIUM, Walk, running_desk
 
 pytest.importorskip("playwright.sync_api", reason="pip install playwright (dev extra)")
 pytestmark = [pytest.mark.browser,
@@ -39,21 +35,8 @@ def _seed(db) -> dict[str, str]:
 def server(tmp_path):
     db = tmp_path / "desk.db"
     ids = _seed(db)
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
-    env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline")
-    with (tmp_path / "streamlit.log").open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
+    with running_desk(f"embedded:{db}", tmp_path / "streamlit.log") as url:
         yield url, ids
-    finally:
-        proc.terminate()  # only the server this fixture started
-        proc.wait(timeout=15)
 
 
 def _no_links(walk: Walk, where: str) -> None:
