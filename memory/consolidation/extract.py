@@ -7,7 +7,7 @@ validated here. Malformed output fails the whole run before anything is planned 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -126,3 +126,12 @@ class Usage(BaseModel):
                                             "forced_tool or json_schema (issue 29)")
     invalid_replies: int = Field(0, description="replies that failed the schema and were "
                                                 "asked again (at most one)")
+
+    def count(self, record: Any) -> None:
+        """Add one model call's record (`memory.llm.calls.CallRecord`): attempts and tokens."""
+        self.calls += 1
+        self.attempts += len(record.attempts)
+        self.input_tokens += record.input_tokens
+        self.output_tokens += record.output_tokens
+        self.cache_creation_input_tokens += record.cache_creation_input_tokens
+        self.cache_read_input_tokens += record.cache_read_input_tokens

@@ -198,12 +198,7 @@ class AnthropicLLM:
 
     def _counted(self, usage: Usage, **kwargs: Any):
         msg, record = self.call(**kwargs)
-        usage.calls += 1
-        usage.attempts += len(record.attempts)
-        usage.input_tokens += record.input_tokens
-        usage.output_tokens += record.output_tokens
-        usage.cache_creation_input_tokens += record.cache_creation_input_tokens
-        usage.cache_read_input_tokens += record.cache_read_input_tokens
+        usage.count(record)
         return msg
 
     def extract(self, request: ExtractionInput) -> tuple[Extraction, Usage]:

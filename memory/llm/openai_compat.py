@@ -162,11 +162,7 @@ class OpenAICompatLLM:
 
     def _counted(self, usage: Usage, **kwargs: Any):
         out, record = self.call(**kwargs)
-        usage.calls += 1
-        usage.attempts += len(record.attempts)
-        usage.input_tokens += record.input_tokens
-        usage.output_tokens += record.output_tokens
-        usage.cache_read_input_tokens += record.cache_read_input_tokens
+        usage.count(record)
         return out
 
     def _ask(self, usage: Usage, messages: list[dict[str, Any]]):
