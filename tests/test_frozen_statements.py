@@ -172,3 +172,21 @@ def test_inv150_the_unseen_sets_are_pinned_and_parse():
     dev = load_cases(UNSEEN_DEV_PATH)
     assert len(dev) >= 120 and {c.split for c in dev} == {"tune"}
     assert not {c.text for c in dev} & {c.text for c in final}
+
+
+# A second final set, written 2026-12-07 blind to the reader and to every earlier statement set;
+# run once, aggregates only. Never edit the file or change this hash.
+UNSEEN_FINAL2_SHA256 = "8ac5b1c360cf004ecb3b02da8b7c14d26317acbdaf2a78cdcd8ebe4f9b1dcfb6"
+
+
+def test_inv150_the_second_unseen_final_set_is_pinned_and_parses():
+    from memory.eval.agent_eval import UNSEEN_FINAL2_PATH, UNSEEN_FINAL_PATH
+
+    assert hashlib.sha256(UNSEEN_FINAL2_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL2_SHA256
+    assert {UNSEEN_FINAL_SHA256, UNSEEN_FINAL2_SHA256} <= set(FROZEN_BLIND)
+    readme = UNSEEN_FINAL2_PATH.parent / "README-statements-unseen-final2.md"
+    assert UNSEEN_FINAL2_SHA256 in readme.read_text(encoding="utf-8")
+    cases = load_cases(UNSEEN_FINAL2_PATH)
+    _assert_blind_labels(cases, "v", 130)
+    assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
+    assert not {c.text for c in cases} & {c.text for c in load_cases(UNSEEN_FINAL_PATH)}

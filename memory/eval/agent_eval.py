@@ -44,6 +44,7 @@ BLIND3_PATH = DATA_PATH.with_name("statements_blind3.jsonl")
 BLIND4_PATH = DATA_PATH.with_name("statements_blind4.jsonl")
 UNSEEN_DEV_PATH = DATA_PATH.with_name("statements_unseen_dev.jsonl")
 UNSEEN_FINAL_PATH = DATA_PATH.with_name("statements_unseen_final.jsonl")
+UNSEEN_FINAL2_PATH = DATA_PATH.with_name("statements_unseen_final2.jsonl")
 # Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -56,7 +57,10 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "statements_blind4.jsonl: f001-f258, written without seeing the rules",
                 "93ff629f455ea76b6d2902ac47bb2902eadbbc08406a0a9124d7af69f2eee9db":
                 "statements_unseen_final.jsonl: u001-u140, written blind to the reader of "
-                "issue 28; run once, at the end"}
+                "issue 28; run once, at the end",
+                "8ac5b1c360cf004ecb3b02da8b7c14d26317acbdaf2a78cdcd8ebe4f9b1dcfb6":
+                "statements_unseen_final2.jsonl: v001-v166, written blind to the reader; "
+                "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
 # The personas' history ends in November 2026; every statement is said the day after.
