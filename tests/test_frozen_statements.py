@@ -190,3 +190,22 @@ def test_inv150_the_second_unseen_final_set_is_pinned_and_parses():
     _assert_blind_labels(cases, "v", 130)
     assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
     assert not {c.text for c in cases} & {c.text for c in load_cases(UNSEEN_FINAL_PATH)}
+
+
+# A third final set, written 2026-12-07 by the same helper under the same blindness, on other
+# topics; run once, aggregates only. Never edit the file or change this hash.
+UNSEEN_FINAL3_SHA256 = "e512a945df2af4e9d0c15d6ea589c10b3194f6750d7501c1d6e60e88460dcf84"
+
+
+def test_inv150_the_third_unseen_final_set_is_pinned_and_parses():
+    from memory.eval.agent_eval import UNSEEN_FINAL2_PATH, UNSEEN_FINAL3_PATH, UNSEEN_FINAL_PATH
+
+    assert hashlib.sha256(UNSEEN_FINAL3_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL3_SHA256
+    assert {UNSEEN_FINAL2_SHA256, UNSEEN_FINAL3_SHA256} <= set(FROZEN_BLIND)
+    readme = UNSEEN_FINAL3_PATH.parent / "README-statements-unseen-final3.md"
+    assert UNSEEN_FINAL3_SHA256 in readme.read_text(encoding="utf-8")
+    cases = load_cases(UNSEEN_FINAL3_PATH)
+    _assert_blind_labels(cases, "w", 120)
+    assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
+    earlier = {c.text for path in (UNSEEN_FINAL_PATH, UNSEEN_FINAL2_PATH) for c in load_cases(path)}
+    assert not {c.text for c in cases} & earlier
