@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memory.reading import FactRef, read_message
+from memory.reading.links import linked_fact
 from memory.reading.read import check_value
 from memory.reading.tables import HERE, cues
 from memory.slots import slot_key, slot_of
@@ -70,3 +71,15 @@ def test_inv532_a_well_formed_value_passes(value):
 def test_inv535_the_tables_are_where_the_reader_looks():
     assert (HERE / "cues.jsonl").exists() and Path(HERE / "words.json").exists()
     assert len(cues()) >= 100
+
+
+def test_inv538_a_link_needs_a_rare_shared_word_and_no_tie():
+    facts = [FactRef(id="a", text="Has a cat called Luna"), FactRef(id="b", text="Lives in Leeds"),
+             FactRef(id="c", text="Works at Leeds General Infirmary")]
+    assert linked_fact("Luna died last night", facts).id == "a"
+    assert linked_fact("Leeds was rainy", facts) is None  # two facts say Leeds: no link
+    assert linked_fact("the weather was awful", facts) is None
+    assert linked_fact("Luna died", facts, need=1.5) is None  # one word is not enough here
+    # a link only ever proposes: the operation it makes is a candidate
+    ops = read_message("Luna died last night", NOW, facts).operations
+    assert [(o.op, o.old_id, o.status) for o in ops] == [("supersede", "a", "candidate")]

@@ -53,5 +53,12 @@ def clauses(text: str) -> list[str]:
         if not s:
             continue
         parts = [p.strip(" ,") for p in _JOIN.split(s) if p and p.strip(" ,")]
-        out += [p for p in parts if re.search(r"\w", p)]  # "!!" alone is no clause
+        joined: list[str] = []
+        for p in parts:
+            if joined and len(joined[-1].split()) == 1 and joined[-1][:1].isalpha() and \
+                    re.match(r"(?:i|we|me)\b", p, re.IGNORECASE):
+                joined[-1] = f"{joined[-1]} and {p}"  # "sam and I broke up": one subject
+            else:
+                joined.append(p)
+        out += [p for p in joined if re.search(r"\w", p)]  # "!!" alone is no clause
     return out

@@ -66,7 +66,12 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
             if op.op == "forget" and taken_back:
                 continue
             if op.old_id and op.old_id in touched:
-                continue  # one change per fact per message
+                # one change per fact per message: a whole reading of the change wins over an
+                # ending or a link an operator would have had to confirm
+                was = next(i for i, o in enumerate(ops) if o.old_id == op.old_id)
+                if ops[was].status == "candidate" and op.status == "active":
+                    ops[was] = op
+                continue
             if op.text and any(o.text == op.text for o in ops):
                 continue
             if op.old_id:

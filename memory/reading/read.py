@@ -474,7 +474,11 @@ def tense_of(clause: str) -> Tense:
     something dated ("I have an appointment on 15 December") looks ahead."""
     if _FUTURE.search(clause):
         return "future"
-    return "past" if _PAST.search(clause) else "future"
+    if re.search(r"\bstart(?:s|ing)?\b", clause, re.IGNORECASE):
+        return "future"  # "I start at Infineon on 1 February", "starting 4 January"
+    past = _PAST.search(clause) or set(re.findall(r"[a-z]+", clause.lower())) & set(
+        word_list("past_verbs"))
+    return "past" if past else "future"
 
 
 # "wher do i live", "hw much do i pay": a misspelt question word before an auxiliary and "I"
@@ -629,7 +633,8 @@ def read_clause(clause: str, now: datetime) -> Reading:
                 future=bool(when and when.future) or tense == "future")
     pronoun = subj == "other" and not name and toks[0].low in ("she", "he", "they")
     if subj == "other" and not name and not pronoun:
-        return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
+        return r.model_copy(update={"kind": "nothing", "reason": "about someone else",
+                                    "text": news_text(plain)})
     slot_cue = found[0] if found else None
     if found is not None and _owner_before(plain, found[1]):
         # "I've started seeing someone, her name is Amélie": her name, not the user's
@@ -658,7 +663,8 @@ def read_clause(clause: str, now: datetime) -> Reading:
         # no row reads it: kept with its words in the third person, for resolution to offer
         # an operator as a candidate when it names a fact on record or a lasting habit
         return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read",
-                                    "text": third_person(plain) if subj == "self" else "",
+                                    "text": third_person(plain) if subj == "self"
+                                    else news_text(plain),
                                     "target": target,
                                     "act": "change" if has_phrase(toks, "changes") or when
                                     else "state"})
@@ -738,6 +744,17 @@ def third_person(clause: str) -> str:
     if re.search(r"\b(?:i|we|you)\b", out, re.IGNORECASE) or len(out.split()) > 14:
         return ""
     return _reads_as_fact(_clean_value(out[:1].upper() + out[1:]))
+
+
+def news_text(clause: str) -> str:
+    """Someone else's news in its own words, as a fact text ("Luna died"), or "" when it does
+    not read as one (it speaks of the user or to us)."""
+    text = " ".join(clause.strip(" .!?,;:").split())
+    if not text or re.search(r"\b(?:i|me|we|us|you)\b", text, re.IGNORECASE):
+        return ""
+    text = re.sub(r"\b(?:my|our)\b", "their", text, flags=re.IGNORECASE)
+    out = _clean_value(text[:1].upper() + text[1:]) if len(text.split()) <= 14 else ""
+    return _reads_as_fact(out) if out else ""
 
 
 def render_slot(slot: str, value: str) -> str:

@@ -22,6 +22,7 @@ from ..lexical import analyse
 from ..lexicon import expansions
 from ..slots import SLOTS, kind_of, kinds_in, single_kind, slot_keys, slot_of
 from ..text import STOP_WORDS, term_set
+from .links import linked_fact, news_words
 from .model import FactRef, Operation, Reading
 from .tables import word_list as words_of
 from .tables import words
@@ -198,7 +199,7 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
                             coverage=0.5)
         return [_op(r, "forget", old=target).model_copy(update={"said": r.target})] \
             if target else []
-    if r.kind == "nothing" and r.reason == "no slot I can read" and r.text:
+    if r.kind == "nothing" and r.reason in _UNREAD:
         return _unread(r, active)
     if r.kind != "statement" or r.reason == "a pronoun subject":
         return []  # a pronoun nobody in the message names: not the user, no one on record
@@ -212,7 +213,8 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
                 .model_copy(update={"said": r.target})]
     if r.act == "end" and not r.text:
         # an ending said with no slot needs two shared words (or a word and the kind)
-        target = pointed_at(r.target, [f for f in active if _own(f)], strong=False)
+        target = pointed_at(r.target, [f for f in active if _own(f)], strong=False) or \
+            linked_fact(r.clause, active)
         if target is None:
             return []
         # pointed at by shared words only: an operator confirms (invariant 534)
@@ -264,9 +266,28 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         return []  # already on record
     if any(_same_value(r, f) and r.slot == slot_of(f.text) for f in active if f is not old):
         return []
+    if old is not None and mine and r.old_value and not named_old:
+        # "moved from Terraform to OpenTofu": the fact that says the old value is the one that
+        # changes, whatever slot the new value looked like; an operator confirms
+        named = pointed_at(r.old_value, [f for f in active if _own(f)], coverage=0.6)
+        if named is not None and named.id != old.id:
+            return [_op(r, "supersede", old=named, text=r.text, status="candidate",
+                        reason="the value it replaces is in another fact")]
     if old is not None:
         return [_op(r, "supersede", old=old, text=_in_its_words(r, old), status=status,
                     reason=reason)]
+    if mine:
+        # a new value is whole only when nothing on record shares its rarest words: "my
+        # manager is Tobias now" beside "His manager at Helio is Sofia" may replace it
+        # (a reading that names what it replaces, "replaced the Hue bridge", already looked
+        # for that; the bulbs that share "Hue" are not it)
+        rel = None if r.old_value else linked_fact(r.clause, [f for f in active if _own(f)])
+        if rel is not None:
+            if r.act == "change" or slot_of(rel.text) == r.slot:
+                return [_op(r, "supersede", old=rel, text=_in_its_words(r, rel),
+                            status="candidate", reason="may replace a fact on record")]
+            return [_op(r, "write", text=r.text, status="candidate",
+                        reason="a fact on record shares its words")]
     return [_op(r, "write", text=r.text, status=status, reason=reason)]
 
 
@@ -286,31 +307,36 @@ def _in_its_words(r: Reading, old: FactRef) -> str:
     return r.text
 
 
+_UNREAD = frozenset({"no slot I can read", "about someone else"})
+_MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b", re.IGNORECASE)
+_VERB_FIRST = re.compile(r"^(?:Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
+
+
 def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
-    """A first-person clause no row reads becomes a candidate for an operator, never an active
-    fact (invariant 534): a change to the fact on record whose topic it names ("broadband's
-    been Truespeed since the 20th"), or a lasting habit said in passing ("I swim at the
-    Alcântara pool"); small talk and passing states write nothing."""
-    said = _terms(r.target)
-    if not said or has_any(r.target, "ephemeral") or has_any(r.target, "not_things"):
+    """A clause no row reads becomes a candidate for an operator, never an active fact
+    (invariants 534, 538): news about the one fact on record it names by its rarer words
+    ("Luna died last night", "broadband's been Truespeed since the 20th"), or a lasting thing
+    the user says of themselves in passing ("I swim at the Alcântara pool"); small talk,
+    passing states and other people's news that names nothing on record write nothing."""
+    said = _terms(r.target or r.clause)
+    if len(said) < 3 and (has_any(r.clause, "ephemeral") or has_any(r.target, "not_things")):
         return []
-    best, score = None, 0.0
-    for f in active:
-        if not _own(f):
-            continue
-        have = _terms(f.text)
-        topic = _terms(" ".join(f.text.split()[:4]))
-        s = len(said & have) + 0.5 * len(said & topic)
-        if s > score:
-            best, score = f, s
-    if best is not None and score >= 1.5 and r.act == "change":
-        return [_op(r, "supersede", old=best, text=r.text, status="candidate",
-                    reason="read without a slot: a change to the fact whose words it names")]
-    verb = r.text.split()[0].lower() if r.text else ""
-    if any(verb.startswith(v) for v in words_of("durable_verbs")) and len(said) >= 1:
-        return [_op(r, "write", text=r.text, status="candidate",
-                    reason="read without a slot: a habit or thing said in passing")]
-    return []
+    mine = r.subject == "self"
+    pool = [f for f in active if _own(f) or not mine]
+    # someone's news names its subject (one rare word will do); the user's own clause must
+    # share more with a fact to be news about it rather than something new
+    link = linked_fact(r.clause, pool, need=1.5 if mine else 1.0)
+    if link is not None and (r.act == "change" or r.when or news_words(r.clause)):
+        return [_op(r, "supersede", old=link, text=r.text or None,
+                    status="candidate",
+                    reason="read without a slot: news about the fact whose words it names")]
+    if not mine or not r.text or len(said) < 2 or _MODAL.search(r.clause) or \
+            not _VERB_FIRST.match(r.text):
+        # the user's own doing, said with its verb ("Started couch to 5k", "Does night
+        # shifts"): not a state of a body part ("Their fingers hurt less"), not a "could"
+        return []
+    return [_op(r, "write", text=r.text, status="candidate",
+                reason="read without a slot: something the user says of themselves")]
 
 
 def _ended(said: str, fact: FactRef) -> str:
@@ -335,4 +361,26 @@ def _policy(r: Reading) -> tuple[str, str]:
             w[:1].isupper() for w in r.value.split()):
         # "got a place", "got the promotion": got is the least sure of all verbs of having
         return "candidate", "a thing got, of no kind the reader knows"
+    if r.slot in ("owns", "pet", "uses") and _name_left_out(r):
+        # "bought a car, a second-hand Nissan Leaf": the value misses the name the user gave
+        return "candidate", "the value leaves out a name the user said"
+    if r.slot == "home" and set(r.value.lower().split()) & _CALENDAR:
+        return "candidate", "a day or month, not a place"
     return "active", "read as a whole statement"
+
+
+_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday mondays tuesdays "
+                      "wednesdays thursdays fridays saturdays sundays january february march april "
+                      "may june july august september october november december".split())
+
+
+def _name_left_out(r: Reading) -> bool:
+    """A capitalised word said after the value (not a month or day, not "I") that the value
+    does not hold."""
+    at = r.clause.lower().find(r.value.lower()) if r.value else -1
+    if at < 0:
+        return False
+    after = r.clause[at + len(r.value):]
+    names = {w for w in re.findall(r"\b[A-Z][\w'-]+", after) if w.lower() not in _CALENDAR
+             and w not in ("I", "OK")}
+    return bool(names - set(re.findall(r"[\w'-]+", r.text)))
