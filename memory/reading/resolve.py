@@ -279,9 +279,11 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     if mine:
         # a new value is whole only when nothing on record shares its rarest words: "my
         # manager is Tobias now" beside "His manager at Helio is Sofia" may replace it
-        # (a reading that names what it replaces, "replaced the Hue bridge", already looked
-        # for that; the bulbs that share "Hue" are not it)
-        rel = None if r.old_value else linked_fact(r.clause, [f for f in active if _own(f)])
+        rel = linked_fact(r.clause, [f for f in active if _own(f)])
+        if rel is not None and _terms(r.old_value) & _terms(rel.text):
+            # it names what it replaces ("replaced the Hue bridge") and that was looked for
+            # already: the bulbs that share "Hue" are another thing
+            rel = None
         if rel is not None:
             if r.act == "change" or slot_of(rel.text) == r.slot:
                 return [_op(r, "supersede", old=rel, text=_in_its_words(r, rel),
