@@ -22,6 +22,13 @@ _JOIN = re.compile(r"\s*(?:,\s*)?\b(?:and|but|so|also|plus|then|,)\s+(?=(?:i|we|
                    re.IGNORECASE)
 
 
+# "Big family news: Jan is moving", "desk upgrade: the moonlander is gone": a short header
+# before a colon is its own clause
+_HEADER = re.compile(r"^((?:[^\s:]+\s){0,3}[^\s:]+):\s+(?=\S)")
+# "Lukas (old flatmate) is moving": the aside after a name is not the subject's verb
+_ASIDE = re.compile(r"\b([A-Z][\w'-]+)\s*\([^)]{1,40}\)(?=\s+(?:is|are|has|was|got)\b)")
+
+
 def normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
@@ -42,13 +49,21 @@ def normalise(text: str) -> str:
 
     text = re.sub(r"(?<![\w'])[\w]+(?:'[\w]+)?(?![\w'])|w/|b/c", fix, text)
     text = re.sub(r"\bi\b", "I", text)
+    text = _ASIDE.sub(r"\1", text)
     return " ".join(text.split(" ")).strip()
+
+
+def _header(sentence: str) -> list[str]:
+    m = _HEADER.match(sentence.strip())
+    if m is None or re.match(r"(?:my|our)\b", m.group(1), re.IGNORECASE):
+        return [sentence]  # "my coffee order: flat white" is the user's attribute
+    return [m.group(1), sentence.strip()[m.end():]]
 
 
 def clauses(text: str) -> list[str]:
     """The clauses of a normalised message, each with its own end punctuation kept."""
     out: list[str] = []
-    for sentence in _SENTENCE.split(text):
+    for sentence in (p for s in _SENTENCE.split(text) for p in _header(s)):
         s = sentence.strip()
         if not s:
             continue

@@ -79,6 +79,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
             ops.append(op)
     ops = _named_after(readings, ops)
     ops += _not_that(readings, facts, ops)
+    ops = _named_later(readings, ops)
     return MessageReading(text=text, readings=readings,
                           operations=_corrections(readings, _replacements(ops)))
 
@@ -99,6 +100,26 @@ def _named_after(readings: list[Reading], ops: list[Operation]) -> list[Operatio
             if o.evidence == prev.clause and o.op == "write" and o.slot in ("owns", "pet"):
                 out[i] = o.model_copy(update={"text": f"Has {m.group('v')}",
                                               "evidence": f"{prev.clause} {r.clause}"})
+    return out
+
+
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+")
+
+
+def _named_later(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """"we got a second dog!!! rescue greyhound called Pickle": a thing written with no name
+    of its own, in a message that goes on to name something, is not whole (invariant 534):
+    an operator sees which name it has."""
+    out = []
+    for o in ops:
+        if o.op == "write" and o.status == "active" and o.slot in ("owns", "pet") and \
+                not _NAME.search(o.text or ""):
+            later = " ".join(r.clause for r in readings[[r.clause for r in readings].index(
+                o.evidence) + 1:]) if o.evidence in [r.clause for r in readings] else ""
+            if any(w not in ("I", "OK") for w in _NAME.findall(later)):
+                o = o.model_copy(update={"status": "candidate", "confidence": 0.6,
+                                         "reason": "the message names it later"})
+        out.append(o)
     return out
 
 
@@ -169,10 +190,21 @@ def _pronouns(readings: list[Reading]) -> list[Reading]:
             r = r.model_copy(update={"person": last.person, "relation": last.relation,
                                      "subject": last.subject, "reason": "",
                                      "text": f"{who} {r.text[:1].lower()}{r.text[1:]}"})
-        if r.person or r.relation:
+        elif last is not None and r.subject == "self" and r.kind == "statement" and \
+                not _FIRST_PERSON.search(r.clause):
+            # "Anjali got promoted. still refuses to use vim": a clause with no subject of its
+            # own, after someone else's news, is theirs, not the user's
+            r = r.model_copy(update={"kind": "nothing", "reason": "about someone else",
+                                     "subject": "other"})
+        if r.person or r.relation or r.subject in ("other", "relative"):
             last = r
+        elif _FIRST_PERSON.search(r.clause):
+            last = None
         out.append(r)
     return out
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|we|our|us|mine)\b", re.IGNORECASE)
 
 
 _NOT_THAT = re.compile(r"^(?P<new>.{2,80}?),?\s+not\s+(?:the\s+|a\s+|an\s+|on\s+|in\s+)?"

@@ -142,6 +142,10 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
         if t.low.endswith("'s") and (after in word_list("relations") or after.rstrip("s") in
                                      word_list("others")):
             return "other", i + 2, None, ""  # "Tom's brother just bought a Tesla"
+        if t.word[:1].isupper() and after == "and" and i + 3 < len(toks) and \
+                toks[i + 2].word[:1].isupper() and toks[i + 3].low in word_list("person_verbs") \
+                + ("are", "have"):
+            return "other", i + 3, None, f"{t.word} and {toks[i + 2].word}"  # "Ammi and Abbu"
         if t.low.endswith("'s") and after.endswith(("ing", "ed")) or (
                 t.low not in word_list("function_words") and t.low not in _NOT_NAMES
                 and after in word_list("person_verbs") and kind_of(t.low) is None
