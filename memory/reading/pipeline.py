@@ -56,7 +56,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     if any(re.search(p, text, re.IGNORECASE) for p in patterns):
         # scope is never the model's or the message's to choose (invariant 3): nothing is read
         return MessageReading(text=text, readings=[], operations=[], other_user=True)
-    readings = _pronouns([read_clause(c, now) for c in clauses(text)])
+    readings = _borrowed_targets(_pronouns([read_clause(c, now) for c in clauses(text)]))
     ops: list[Operation] = []
     touched: set[str] = set()
     taken_back = any(r.reason == "forget request taken back" for r in readings) or any(
@@ -177,6 +177,20 @@ def _replacements(ops: list[Operation]) -> list[Operation]:
             continue
         out.append(op)
     return out
+
+
+def _borrowed_targets(readings: list[Reading]) -> list[Reading]:
+    """"why do you think we have a smart meter?? we don't have one": a denial that names only
+    "one" or "it" denies what the clause before it said."""
+    out: list[Reading] = []
+    for r in readings:
+        if r.act == "deny" and out and not term_set(r.target) - _VERDICTS - _PRO:
+            r = r.model_copy(update={"target": out[-1].clause})
+        out.append(r)
+    return out
+
+
+_PRO = term_set("one it that this them those any", stop=frozenset())
 
 
 def _pronouns(readings: list[Reading]) -> list[Reading]:

@@ -38,7 +38,8 @@ _STOP = STOP_WORDS | {"new", "no", "longer", "any", "more", "never", "had", "hav
                       "quit", "left", "anymore", "one", "thing", "i", "we", "my", "our", "it",
                       "want", "wanting", "like", "use", "said", "stuff", "memory",
                       "say", "about", "bit", "part", "note", "fact", "info", "get", "think",
-                      "know", "where", "why", "who", "mixed", "mix"}
+                      "know", "where", "why", "who", "mixed", "mix", "told", "tell", "doing",
+                      "idea", "came", "come", "lol", "life", "ever"}
 
 
 def _terms(text: str) -> frozenset[str]:
@@ -310,6 +311,7 @@ def _in_its_words(r: Reading, old: FactRef) -> str:
 
 
 _UNREAD = frozenset({"no slot I can read", "about someone else"})
+_NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b", re.IGNORECASE)
 _VERB_FIRST = re.compile(r"^(?:Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
 
@@ -324,6 +326,14 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
     if len(said) < 3 and (has_any(r.clause, "ephemeral") or has_any(r.target, "not_things")):
         return []
     mine = r.subject == "self"
+    if mine and _NEGATED.search(" ".join(r.clause.split()[:5])) and not has_any(
+            r.clause, "endings"):
+        # "I am not a Liverpool fan, never": said against something on record, it may deny it
+        denied = pointed_at(r.target, [f for f in active if _own(f)], coverage=0.6)
+        if denied is not None:
+            return [_op(r, "retract", old=denied, status="candidate",
+                        reason="said in the negative against a fact on record")]
+        return []
     pool = [f for f in active if _own(f) or not mine]
     # someone's news names its subject (one rare word will do); the user's own clause must
     # share more with a fact to be news about it rather than something new
