@@ -210,16 +210,16 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
             result.for_review.append(op.id)
     # Invariant 581: a declined playbook op is kept whole on this apply's event; the next plan
     # offers it again (memory/consolidation/held.py).
-    held = [op for op in actionable if op not in chosen and is_playbook_op(op)
-            and not _is_applied(svc, user, op)]
-    result.held = [op.id for op in held]
+    held_pbs = [op for op in actionable if op not in chosen and is_playbook_op(op)
+                and not _is_applied(svc, user, op)]
+    result.held = [op.id for op in held_pbs]
     if not b.ops and current == plan.watermark_after \
             and result.held == [op.id for op in held_ops(svc.store, user)]:
         return result.model_copy(update={"watermark": current})
     b.note("consolidate", [t for op in chosen if op.id in result.applied for t in _targets(op)],
            after={"op_ids": result.applied, "declined": result.declined,
                   "for_review": result.for_review,
-                  HELD: [op.model_dump(mode="json") for op in held],
+                  HELD: [op.model_dump(mode="json") for op in held_pbs],
                   "watermark_before": plan.watermark_before,
                   "watermark_after": plan.watermark_after, "llm_mode": plan.llm_mode,
                   "usage": plan.usage.model_dump(), "policy": plan.policy_text},
