@@ -106,7 +106,8 @@ class ElasticsearchStore(BatchRecords):
     def __init__(self, url: str, embedder: Embedder, prefix: str = "memdesk", *,
                  client: Elasticsearch | None = None, request_timeout: float = 10.0,
                  connection: ConnectionSettings | None = None,
-                 clock=time.monotonic, wall: Callable[[], float] = time.time):
+                 clock=time.monotonic, wall: Callable[[], float] = time.time,
+                 num_candidates: float = queries.CANDIDATES_PER_K):
         self.es_url = url
         self.url = f"elasticsearch:{url}"
         self.embedder = embedder
@@ -120,6 +121,8 @@ class ElasticsearchStore(BatchRecords):
         self._where = redact(url)
         self._clock = clock
         self._wall = wall  # dates batch documents: the sweeper's lease (intents.LEASE_S)
+        # invariant 583: knn num_candidates as a multiple of k (MEMDESK_ES_NUM_CANDIDATES)
+        self.candidates_per_k = queries.checked_per_k(num_candidates)
         self._finished: set[str] = set()  # batches known committed (committed is final)
         self._unsettled: set[str] = set()  # this process's batches whose outcome is unknown
         self.key_failures: list[str] = []  # API keys whose invalidation failed (es status)
@@ -715,7 +718,7 @@ class ElasticsearchStore(BatchRecords):
             return []
         if not queries.leg_indices(self.names, flt):
             return []
-        body = queries.dense_search(self.names, flt, vector, limit)
+        body = queries.dense_search(self.names, flt, vector, limit, self.candidates_per_k)
         hits = self._leg_hits(flt, self._as_user(flt.user_id, "search", **body))
         # knn's cosine score is (1 + cosine) / 2: the documented scale, cosine given as is.
         return [h.model_copy(update={"cosine": 2.0 * h.score - 1.0}) for h in hits]
@@ -736,7 +739,7 @@ class ElasticsearchStore(BatchRecords):
             return []
         # invariant 483: the lexicon's expansions ride on this path too
         body = queries.rrf_search(self.names, flt, query, vector, limit, now, params,
-                                  explain=explain, context_boost=self._context_boost(),
+                                  explain=explain, per_k=self.candidates_per_k, context_boost=self._context_boost(),
                                   extra_words=words_of(dict(extra or {})))
         try:
             resp = self._as_user(flt.user_id, "search", **body)
