@@ -217,5 +217,5 @@ def test_inv147_es_reindex_recomputes_the_keys(monkeypatch, capsys, hash_embedde
     # (this canned cluster keeps no state, so that open finds the old key version again)
     bulk = next(b for b in c.find("PUT", "/_bulk") if "update" in b.bulk_pairs[0][0])
     assert [a["update"]["_id"] for a, _ in bulk.bulk_pairs] == ["tomb_a"]
-    (record,) = c.find("PUT", STATE_DOC)
+    record = c.find("PUT", STATE_DOC)[0]
     assert record.body["value"] == KEY_VERSION
