@@ -75,7 +75,7 @@ def main() -> None:
     print(f"LoCoMo tune: {len(convs)} conversations, {len(docs)} turns, {len(queries)} "
           f"questions; embedder {emb.name} ({emb.dims} dims), embedded in "
           f"{time.perf_counter() - t0:.0f} s; k = {args.k}; HNSW m={M}, "
-          f"ef_construction={EF_CONSTRUCTION} (hnswlib {hnswlib.__version__ if hasattr(hnswlib, '__version__') else ''})")
+          f"ef_construction={EF_CONSTRUCTION} (hnswlib)")
     ids = np.arange(len(docs))
     shared = graph(dvec, ids)
     own = {n: graph(dvec[owner_arr == n], ids[owner_arr == n]) for n in range(len(convs))}

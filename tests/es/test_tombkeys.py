@@ -203,7 +203,8 @@ def test_inv147_wanted_keys(src, want):
 
 def test_inv147_es_reindex_recomputes_the_keys(monkeypatch, capsys, hash_embedder):
     c = key_cluster(OLD_VERSION, [STALE, CURRENT])
-    for name in ("episodic", "semantic", "procedural", "catalog", "audit", "tombstones", "state"):
+    for name in ("episodic", "semantic", "procedural", "catalog", "audit", "tombstones", "state",
+                 "usage"):
         c.on("GET", f"/_alias/memdesk-{name}", (200, {
             f"memdesk-{name}-v{MAPPING_VERSION}": {"aliases": {f"memdesk-{name}": {
                 "is_write_index": True}}}}))

@@ -256,11 +256,20 @@ ctx._source.last_used_at = params.at;
 """.strip()
 
 
-def usage_bump(at_iso: str, user_id: str) -> dict:
-    """Scripted update: the increment happens on the primary shard, never read-modify-write in
-    the client (invariant 15, invariant 24)."""
+def usage_id(kind: str, memory_id: str) -> str:
+    """The usage document of one memory (invariant 584): kind and id, as memory ids are."""
+    return f"{kind}:{memory_id}"
+
+
+def usage_bump(at_iso: str, user_id: str, kind: str, memory_id: str) -> dict:
+    """Scripted upsert into the usage index (invariant 584): the increment happens on the
+    primary shard, never read-modify-write in the client (invariants 15, 24); a memory used for
+    the first time gets the `upsert` document, a count of one (docs-update.html, "Upsert": the
+    script runs only when the document exists). Another user's usage document is left alone."""
     return {"script": {"source": USAGE_SCRIPT, "lang": "painless",
-                       "params": {"at": at_iso, "user_id": user_id}}}
+                       "params": {"at": at_iso, "user_id": user_id}},
+            "upsert": {"user_id": user_id, "kind": kind, "memory_id": memory_id,
+                       "use_count": 1, "last_used_at": at_iso}}
 
 
 def contradicted_sources(names: IndexNames, user_id: str, episode_ids: list[str]) -> dict:
