@@ -3,6 +3,10 @@
 Every memory (all kinds and fact states, revisions kept), tombstone, audit event (oldest first,
 so the order survives), watermark and credential (issue 15: hashed tokens) goes through the target's ordinary `apply`, so ids are the
 source's ids: re-running converges (identical re-puts and re-appends are no-ops) (invariant 28).
+
+The move itself is one audited act (invariant 580): the role is checked before anything is
+written, and once the counts match the target records one `migrate` event in the catalog scope
+naming the actor, the source and target, their schema versions and the records copied per scope.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from .credentials import Credential
 from .errors import MemdeskError, ValidationError
 from .models import CATALOG, AuditEvent, Tombstone
 from .stores.base import AnyMemory, Store
-from .unit_of_work import Batch
+from .unit_of_work import Authorize, Batch
 
 BATCH = 200
 ALL = 10**9
+MIGRATE = "migrate"  # the action of the one event a migration records (invariant 580)
 
 
 class CountRow(BaseModel):
@@ -62,7 +67,12 @@ def batches(dst: Store, user: str, size: int = BATCH) -> Callable[[], Batch]:
 
 
 def _audit_count(store: Store, user: str) -> int:
-    return store.audit_count(user)
+    """Audit events of a scope, less the `migrate` events of the catalog scope: each run records
+    one in its target, so a re-run still compares the history that was copied (invariant 580)."""
+    n = store.audit_count(user)
+    if user == CATALOG:
+        n -= len(store.audit(CATALOG, limit=ALL, action=MIGRATE))
+    return n
 
 
 def count_table(store: Store, user: str) -> dict[str, int]:
@@ -100,10 +110,18 @@ def carry_value_key(src: Store, dst: Store) -> None:
         raise MemdeskError(str(exc)) from None
 
 
-def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None) -> list[CountRow]:
-    """Copy everything, refresh, verify. Raises MemdeskError listing any count that differs."""
+def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None, actor: str = MIGRATE,
+            authorize: Authorize | None = None, source_name: str = "",
+            target_name: str = "") -> list[CountRow]:
+    """Copy everything, refresh, verify, then record the move as one `migrate` event in the
+    target (invariant 580). The actor's role is checked before anything is written: a refusal
+    is audited `denied` in the target and copies nothing. Raises MemdeskError listing any count
+    that differs (then no `migrate` event: nothing was verified)."""
+    door = Batch(dst, actor, CATALOG, now=utcnow(), authorize=authorize)
+    door.require(MIGRATE)
     carry_value_key(src, dst)
     users = scopes(src)
+    copied: dict[str, int] = {}
     for user in users:
         n = 0
         new_batch = batches(dst, user)
@@ -118,6 +136,7 @@ def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None) -> li
                 b.commit()
                 b = new_batch()
         b.commit()
+        copied[user] = n
         progress(f"{user}: {n} records")
     dst.refresh()
     rows = compare(users, lambda u: count_table(src, u), lambda u: count_table(dst, u))
@@ -127,4 +146,19 @@ def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None) -> li
                            for r in bad[:10])
         raise MemdeskError(f"migration copied records but {len(bad)} count(s) differ: {detail}. "
                            "Re-running the same migrate command is safe")
+    door.note(MIGRATE, [], after={
+        "from": {"store": source_name or type(src).__name__, "schema": schema_of(src)},
+        "to": {"store": target_name or type(dst).__name__, "schema": schema_of(dst)},
+        "records": copied, "total": sum(copied.values()), "scopes": len(users)},
+        reason=f"copied {sum(copied.values())} records of {len(users)} scopes, counts verified")
+    door.commit()
     return rows
+
+
+def schema_of(store: Store) -> str:
+    """The storage version a store writes: the embedded schema or the ES mapping version."""
+    from .stores.elasticsearch.indices import MAPPING_VERSION
+    from .stores.embedded import SCHEMA_VERSION, EmbeddedStore
+    if isinstance(store, EmbeddedStore):
+        return f"embedded schema {SCHEMA_VERSION}"
+    return f"elasticsearch mapping version {MAPPING_VERSION}"

@@ -9,6 +9,9 @@ that says what to do instead. Pure: no I/O.
 from __future__ import annotations
 
 import re
+from functools import cache
+
+from . import secret_frames
 
 # "my wifi password is hunter2", "PIN: 4821", "the door code is 1234#", "API key = sk-..."
 _NAMED = re.compile(
@@ -226,6 +229,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 spans.append((w.start(), rest[k + run - 1].end()))
                 found = True
                 break
+            if k > 0 and _ordinary(core, generic=False):
+                continue  # a few words on, a year, a time or a price is no value (inv. 582)
             if _value_like(core) or (
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
                     and cue and core and core.lower() not in _SECRET_WORDS
@@ -259,7 +264,120 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     for m in re.finditer(r"\bwi-?fi\s*[:=]\s*(?P<v>[^\s,;]+)", text, re.IGNORECASE):
         if _value_like(_core(m.group("v"))):
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
-    return _merged(spans)
+    return _merged(spans + _framed(text))
+
+
+# Handing-over frames (invariant 582) -------------------------------------------------------------
+# A secret noun from a table of many phrasings and languages (memory/secret_frames/), a few words
+# at most, a copula ("is", "=", ":", "it's", "est", "ist", "lautet", "é", "är", "это", "是" …)
+# and a token shaped like a secret: digits, letters with digits, mixed case or symbols, or a
+# word-list passphrase. And the generic frame "my X: <token>" when X is no ordinary noun (a
+# flight, a room, an order …) and the token is no ordinary number (a price, a year, a time, a
+# flight number, a version, a postcode). The tables are data; this is the one reader of them.
+def _alternation(words: list[str]) -> str:
+    out = []
+    for w in sorted(set(words), key=len, reverse=True):
+        body = r"\s+".join(re.escape(p) for p in w.split())
+        cjk = ord(w[0]) >= 0x2E80
+        out.append(body if cjk else rf"(?<![\w'’-]){body}(?![\w-])")
+    return "|".join(out)
+
+
+def _copulas(words: list[str]) -> str:
+    out = []
+    for w in sorted(set(words), key=len, reverse=True):
+        body = re.escape(w)
+        out.append(body if not w[-1].isalnum() or ord(w[0]) >= 0x2E80
+                   else rf"{body}(?=[\s\"'“‘])")
+    return "|".join(out)
+
+
+@cache
+def _frames() -> tuple[re.Pattern, re.Pattern, dict[str, str], list[re.Pattern],
+                       list[re.Pattern], frozenset[str]]:
+    t = secret_frames.tables()
+    f = t.frames
+    kinds = {" ".join(n.split()): row.kind for row in t.nouns for n in row.nouns}
+    cop = _copulas(f.copulas)
+    filler = rf"(?:\s+(?!(?:{cop}))[^\s.,;!?:=]+){{0,{f.filler_words}}}?"
+    noun = re.compile(rf"(?P<noun>{_alternation(list(kinds))})(?:'s|’s)?{filler}\s*"
+                      rf"(?P<cop>{cop})\s*(?P<tok>[\"'“‘]?[^\s,;]+)", re.IGNORECASE)
+    generic = re.compile(rf"(?<![\w-])(?:{_alternation(f.possessives)})\s+"
+                         r"(?P<x>(?:[^\s.,;:!?=]+\s+){0,2}[^\s.,;:!?=]+)\s*[:=]\s*"
+                         r"(?P<tok>[\"'“‘]?[^\s,;]+)", re.IGNORECASE)
+    always = [re.compile(rx, re.IGNORECASE) for rx in f.ordinary_shapes.get("always", [])]
+    generic_shapes = [re.compile(rx) for rx in f.ordinary_shapes.get("generic", [])]
+    ordinary = frozenset(" ".join(n.lower().split()) for n in f.ordinary_nouns)
+    return noun, generic, kinds, always, generic_shapes, ordinary
+
+
+_PASSPHRASE = re.compile(r"^[^\W\d_]{2,}(?:[-._][^\W\d_]{2,}){2,}(?:[-._]\d+)?$")
+
+
+def _shaped(core: str, *, strict: bool) -> bool:
+    """A token shaped like a secret: digits (3+; 4+ when `strict`), letters with digits, mixed
+    case within a word, symbols among letters, or a word-list passphrase (three words or more
+    joined by - . _). An email address or a web address is none."""
+    if len(core) < 3 or ("@" in core and "." in core.split("@")[-1]) \
+            or core.lower().startswith(("http", "www.")):
+        return False
+    plain = core.rstrip("#*")
+    if plain.isdigit():
+        return len(plain) >= (4 if strict else 3)
+    if re.fullmatch(r"\d+(?:[-/.]\d+)+", plain):  # a code in groups: "12-34", "4-1-7"
+        return sum(c.isdigit() for c in plain) >= (4 if strict else 3)
+    letters = any(c.isalpha() for c in core)
+    digits = any(c.isdigit() for c in core)
+    symbols = any(not c.isalnum() for c in core)
+    if letters and digits:
+        if strict:  # "Model3", "iPhone15" are names: a generic value needs more than that
+            return len(core) >= 6 and (sum(c.isdigit() for c in core) >= 2 and symbols
+                                       or sum(c.isdigit() for c in core) >= 3 or symbols)
+        return len(core) >= 4
+    if _PASSPHRASE.match(core):
+        return True
+    if letters and symbols and len(core) >= (6 if strict else 5) and not core.endswith("'s"):
+        return bool(re.search(r"[!#$%&*+=?@^_~|\\/]", core))
+    inner = core[1:]
+    return not strict and len(core) >= 6 and any(c.isupper() for c in inner) and any(c.islower() for c in core)
+
+
+def _ordinary(core: str, *, generic: bool = True) -> bool:
+    """An ordinary number's shape (memory/secret_frames/frames.json): a price, a time, a
+    version, a measure, a year; in the generic frame also a date, a flight number, a postcode
+    or a short number (invariant 582). Beside a secret noun "4-1-7" is a combination."""
+    _n, _g, _k, always, generic_shapes, _o = _frames()
+    return any(rx.match(core) for rx in always) or _YEAR.match(core) is not None or (
+        generic and any(rx.match(core) for rx in generic_shapes))
+
+
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _framed(text: str) -> list[tuple[int, int]]:
+    noun, generic, _kinds, always, generic_shapes, ordinary = _frames()
+    spans = []
+
+    def take(m: re.Match, *, strict: bool) -> None:
+        raw = m.group("tok")
+        core = _core(raw)
+        if not core or not _shaped(core, strict=strict) or _NOT_A_VALUE.match(core):
+            return
+        if any(rx.match(core) for rx in always) or strict and any(
+                rx.match(core) for rx in generic_shapes):
+            return
+        off = m.start("tok") + raw.index(core)
+        spans.append((off, off + len(core)))
+
+    for m in noun.finditer(text):
+        take(m, strict=False)
+    for m in generic.finditer(text):
+        x = " ".join(m.group("x").lower().split())
+        last = x.split()[-1]
+        if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary:
+            continue
+        take(m, strict=True)
+    return spans
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -91,6 +91,10 @@ class Settings(BaseModel):
     es_api_key: SecretStr = Field(SecretStr(""), description="Elasticsearch API key the store "
                                   "authenticates with (encoded, or id:key); else credentials in "
                                   "the URL")
+    es_num_candidates: float = Field(
+        2.0, ge=2.0, le=20.0, description="approximate kNN candidates per shard as a multiple "
+        "of the hits a dense leg keeps (k): at least 2 (Elasticsearch's own default is 1.5); "
+        "more finds more of the exact nearest at more cost")
     es_verify_certs: bool = Field(True, description="verify the Elasticsearch server's "
                                   "certificate: true (default) or false, which must be written "
                                   "out and warns at every start")

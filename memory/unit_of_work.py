@@ -77,9 +77,11 @@ STORE_WRITES = frozenset({"apply", "bump_usage", "redact", "erase_user", "adopt_
 # method, and why it is no batch operation (tests/test_layers.py checks this list both ways).
 # Writes of the product that are no Batch, named here: `bump_usage` below (usage counters of
 # agent recall, invariant 15: no audit event per recall). Not listed because they call no store
-# method outside this module and the stores: `memdesk es reindex` moves indices on the
-# cluster (memory/stores/elasticsearch/reindex.py: documents copied unchanged, server-side), and
-# `memdesk migrate` restores a history through Batch.restore (its own audit is the copy).
+# method outside this module and the stores, and each is one audited event through a Batch
+# (invariant 580): `memdesk es reindex` moves indices on the cluster
+# (memory/stores/elasticsearch/reindex.py: documents copied unchanged, server-side), then
+# records `reindex`; `memdesk migrate` restores a history through Batch.restore, then records
+# `migrate`. Both check the actor's role before anything is written.
 DIRECT_WRITES: dict[tuple[str, str], str] = {
     ("memory/cli/es.py", "bootstrap_user"):
         "Elasticsearch API keys and roles for reading, not data; `memdesk es bootstrap-users` "

@@ -156,7 +156,8 @@ else:
                     ss["consolidate_applied"] = (
                         f"Applied {len(res.applied)} operations ({len(res.already)} already "
                         f"applied, {len(res.declined)} declined, {len(res.for_review)} of them sent to the "
-                        "review queue). Each is marked in the plan "
+                        f"review queue, {len(res.held)} playbook(s) kept for the next plan). "
+                        "Each is marked in the plan "
                         "above; undo it from Applied plans below.")
                     st.rerun()
             except MemdeskError as exc:

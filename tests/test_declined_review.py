@@ -61,3 +61,78 @@ def test_inv456_undo_takes_the_declined_candidate_with_the_plan(service):
     ids = {f.id for f in service.facts("ana")}
     assert declined_id(plan, sup) not in ids and add.fact.id not in ids
     assert len(make_plan(service, "ana", OfflineLLM()).actionable()) == 2  # reachable again
+
+
+def _playbook_plan(service):
+    """A plan with a new playbook, a playbook's feedback count and a fact (offline model)."""
+    from datetime import timedelta
+
+    from tests.conftest import NOW
+    pb = service.write_playbook("ana", "Reset the Lumio hub", "Lumio hub offline or dropping wifi",
+                                ["Unplug the hub", "Hold reset for 10 seconds"], actor="seed")
+    start = NOW - timedelta(days=1)
+    service.write_episodes("ana", [(t, start + timedelta(minutes=i), "s1") for i, t in enumerate(
+        ["my lumio hub keeps dropping wifi", "that worked, thanks"])])
+    start = NOW - timedelta(hours=5)
+    service.write_episodes("ana", [(t, start + timedelta(minutes=i), "s2") for i, t in enumerate(
+        ["my router drops every night", "what fixed it was rebooting the router, then changing "
+         "the channel to 6", "I'm allergic to peanuts"])])
+    plan = make_plan(service, "ana", OfflineLLM())
+    new = next(op for op in plan.actionable() if op.kind == OpKind.ADD_PLAYBOOK)
+    count = next(op for op in plan.actionable() if op.kind == OpKind.UPDATE_PLAYBOOK)
+    rest = [op.id for op in plan.actionable() if op not in (new, count)]
+    return pb, plan, new, count, rest
+
+
+def test_inv581_declined_playbooks_are_offered_again_by_the_next_plan(service):
+    """A playbook has no candidate state: the apply that declines it keeps it (with its
+    evidence) and re-planning reaches it, though the watermark moved past its episodes."""
+    from memory.models import MemoryKind
+    pb, plan, new, count, rest = _playbook_plan(service)
+    res = apply_plan(service, plan, op_ids=rest)
+    assert sorted(res.held) == sorted([new.id, count.id])
+    assert service.store.get_watermark("ana", "consolidation") == plan.watermark_after
+    assert len(service.playbooks("ana")) == 1  # nothing of them written yet
+    again = make_plan(service, "ana", OfflineLLM())
+    assert again.episode_ids == []  # no new episode: the held ops are what it plans
+    offered = {op.kind: op for op in again.actionable()}
+    assert set(offered) == {OpKind.ADD_PLAYBOOK, OpKind.UPDATE_PLAYBOOK}
+    assert offered[OpKind.ADD_PLAYBOOK].playbook.steps == new.playbook.steps
+    assert offered[OpKind.ADD_PLAYBOOK].evidence == new.evidence  # evidence kept
+    assert offered[OpKind.UPDATE_PLAYBOOK].playbook.success_count == 1
+    # declined again: still held; then applied: written once, and held no more
+    res2 = apply_plan(service, again, op_ids=[offered[OpKind.ADD_PLAYBOOK].id])
+    assert res2.held == [offered[OpKind.UPDATE_PLAYBOOK].id]
+    third = make_plan(service, "ana", OfflineLLM())
+    assert [op.kind for op in third.actionable()] == [OpKind.UPDATE_PLAYBOOK]
+    apply_plan(service, third)
+    assert service.store.get(MemoryKind.PROCEDURAL, "ana", pb.id).success_count == 1
+    assert len(service.playbooks("ana")) == 2
+    assert make_plan(service, "ana", OfflineLLM()).actionable() == []
+
+
+def test_inv581_a_held_count_is_rebased_on_the_playbook_as_it_is_now(service):
+    from memory.models import MemoryKind
+    pb, plan, new, count, rest = _playbook_plan(service)
+    apply_plan(service, plan, op_ids=rest + [new.id])
+    cur = service.store.get(MemoryKind.PROCEDURAL, "ana", pb.id)
+    with service.batch("seed", "ana") as b:  # the playbook moved on meanwhile
+        b.replace(cur, cur.model_copy(update={"rev": cur.rev + 1, "failure_count": 2}),
+                  action="update_playbook")
+    again = make_plan(service, "ana", OfflineLLM())
+    (op,) = again.actionable()
+    assert (op.old_playbook.rev, op.playbook.success_count, op.playbook.failure_count) == (
+        cur.rev + 1, 1, 2)
+    apply_plan(service, again)
+    assert service.store.get(MemoryKind.PROCEDURAL, "ana", pb.id).success_count == 1
+
+
+def test_inv581_undoing_the_apply_that_held_them_leaves_them_to_its_episodes(service):
+    pb, plan, new, count, rest = _playbook_plan(service)
+    apply_plan(service, plan, op_ids=rest)
+    undo_plan(service, "ana", plan.id)
+    again = make_plan(service, "ana", OfflineLLM())  # the episodes are new again: planned once
+    kinds = [op.kind for op in again.actionable()]
+    assert kinds.count(OpKind.ADD_PLAYBOOK) == 1 and kinds.count(OpKind.UPDATE_PLAYBOOK) == 1
+    update = next(op for op in again.actionable() if op.kind == OpKind.UPDATE_PLAYBOOK)
+    assert update.playbook.success_count == 1  # the feedback counted once, not held and again

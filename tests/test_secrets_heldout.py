@@ -48,7 +48,18 @@ def test_inv460_the_fresh_table_never_tuned_on_holds_its_figures():
     """Not tuned on: a guard against regressions at the figures measured (4 of 20 kept, 2 of
     30 ordinary sentences changed; docs in the lead's report)."""
     table = rows("secrets_fresh.jsonl")
-    assert len(kept(table)) <= 4 and len(wrong(table)) <= 2
+    # counts only: a failing row printed here would be read, and then tuned on
+    n_kept, n_wrong = len(kept(table)), len(wrong(table))
+    assert n_kept <= 4 and n_wrong <= 2, f"fresh table: {n_kept} kept, {n_wrong} changed"
+
+
+def test_inv582_the_blind_table_never_tuned_on_holds_its_figures():
+    """tests/data/secrets_blind.jsonl, written blind to the detector and measured once after it
+    was frozen (30 of 69 secrets kept, 0 of 125 ordinary sentences changed; figures in the
+    lead's report): a guard against regressions, never a table to tune on."""
+    table = rows("secrets_blind.jsonl")
+    n_kept, n_wrong = len(kept(table)), len(wrong(table))
+    assert n_kept <= 30 and n_wrong == 0, f"blind table: {n_kept} kept, {n_wrong} changed"
 
 
 @pytest.mark.parametrize("message, secret", [

@@ -46,7 +46,8 @@ def cmd_consolidate(args) -> int:
         else:
             a = p["applied"]
             out.append(f"applied {len(a['applied'])} ops ({len(a['already'])} already applied, "
-                       f"{len(a['declined'])} declined); watermark {a['watermark']}")
+                       f"{len(a['declined'])} declined, {len(a.get('held') or [])} playbook "
+                       f"op(s) kept for the next plan); watermark {a['watermark']}")
             if a["applied"]:
                 out.append(f"undo with: memdesk consolidate undo {plan.id} --user {user}")
         return "\n".join(out)

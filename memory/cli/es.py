@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..access import cli_actor
 from ..errors import ValidationError
 from ..stores import check_es_url, open_store
 from . import _Parser, emit, out
@@ -127,16 +128,23 @@ class _Bar:
 
 
 def cmd_reindex(args) -> int:
+    from ..clock import utcnow
+    from ..models import CATALOG
     from ..stores.elasticsearch.connection import ConnectionSettings, new_client, writer
-    from ..stores.elasticsearch.indices import IndexNames
+    from ..stores.elasticsearch.indices import MAPPING_VERSION, IndexNames
     from ..stores.elasticsearch.reindex import Progress, recompute_contexts, reindex, request
     from ..stores.elasticsearch.store import redact
     from ..stores.elasticsearch.tombkeys import ensure_tombstone_keys
     from ..stores.user_view import IndexParams
+    from ..unit_of_work import Batch
 
     url = _es_url(args, getattr(args, "store", None), "es reindex")
     settings = args.runtime.settings
     embedder = args.runtime.embedder
+    actor, authorize = cli_actor(), args.runtime.access.authorize
+    # Invariant 580: the role before anything is written (the store may not open until the
+    # indices moved, so the check cannot wait for it).
+    Batch(None, actor, CATALOG, now=utcnow(), authorize=authorize).require("reindex")
     # Short requests: the copy runs as a server task that is polled, so no request waits long.
     es = new_client(ConnectionSettings.from_settings(url, settings, request_timeout=30.0))
     bar = _Bar(getattr(args, "json", False))
@@ -146,7 +154,8 @@ def cmd_reindex(args) -> int:
                         delete_old=args.delete_old)
         # Issue 17: episodes' session contexts from the turns stored now (a store moved from
         # mapping version 1 has none; only turns whose context differs are written).
-        recompute_contexts(es, names, IndexParams().window, progress=bar, where=redact(url))
+        contexts = recompute_contexts(es, names, IndexParams().window, progress=bar,
+                                      where=redact(url))
         # Invariant 147: tombstone match keys under the current key rules (KEY_VERSION).
         keys = ensure_tombstone_keys(es, writer(es), names,
                                      lambda fn, what: request(fn, what, redact(url)))
@@ -154,6 +163,18 @@ def cmd_reindex(args) -> int:
                      done=keys.written, total=keys.seen))
     finally:
         es.close()
+    # Invariant 580: the run is one audited event in the store it moved, through the door.
+    store = _open_es(args, url)
+    try:
+        with Batch(store, actor, CATALOG, now=utcnow(), authorize=authorize) as b:
+            b.note("reindex", [], reason=f"{len(moved)} index(es) moved to mapping version "
+                                         f"{MAPPING_VERSION}", after={
+                "moved": [dict(zip(("from", "to"), m.split(" -> "), strict=True)) for m in moved],
+                "mapping_version": MAPPING_VERSION, "delete_old": bool(args.delete_old),
+                "contexts_rewritten": contexts, "match_keys": {
+                    "recomputed": keys.recomputed, "written": keys.written, "seen": keys.seen}})
+    finally:
+        store.close()
     emit(args, moved, lambda m: "\n".join(m + ([] if args.delete_old else [
         "old indices kept, write-blocked, as backups: delete them by name when satisfied"]))
         if m else "every index is on the current mapping")
@@ -162,6 +183,7 @@ def cmd_reindex(args) -> int:
 
 def cmd_migrate(args) -> int:
     from ..migration import migrate
+    from ..stores.elasticsearch.store import redact
     from ..stores.embedded import EmbeddedStore
 
     scheme, _, path = args.source.partition(":")
@@ -176,7 +198,9 @@ def cmd_migrate(args) -> int:
         dst = _open_es(args, target)
         try:
             rows = migrate(src, dst, progress=lambda line: None if getattr(args, "json", False)
-                           else out(f"copied {line}"))
+                           else out(f"copied {line}"), actor=cli_actor(),
+                           authorize=args.runtime.access.authorize,
+                           source_name=f"embedded:{path}", target_name=f"elasticsearch:{redact(target)}")
         finally:
             dst.close()
     finally:

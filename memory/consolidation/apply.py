@@ -17,6 +17,7 @@ from ..redaction import is_stub
 from ..service import MemoryService
 from ..text import require_user
 from ..unit_of_work import Batch
+from .held import HELD, held_ops, is_playbook_op
 from .plan import WATERMARK, OpKind, Plan, PlanOp, stable_id
 
 ACTOR = "consolidation"
@@ -30,6 +31,8 @@ class ApplyResult(BaseModel):
     declined: list[str] = Field(default_factory=list, description="actionable ops not chosen")
     for_review: list[str] = Field(default_factory=list, description=(
         "declined ops whose fact waits in the review queue as a candidate (invariant 456)"))
+    held: list[str] = Field(default_factory=list, description=(
+        "declined playbook ops the next plan offers again (invariant 581)"))
     watermark: str | None = None
 
 
@@ -173,8 +176,10 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
                          declined=[op.id for op in actionable if op not in chosen])
     raw = svc.store.get_watermark(user, WATERMARK)
     current = raw or None  # "" is the watermark an undo of a first plan leaves
-    if plan.watermark_after is None:  # nothing new was planned
+    if plan.watermark_after is None and not actionable:  # nothing new was planned
         return result.model_copy(update={"watermark": current})
+    if plan.watermark_after is None and current != plan.watermark_before:
+        raise _stale(plan, f"the consolidation watermark moved to {current}")
     if current not in (plan.watermark_before, plan.watermark_after):
         raise _stale(plan, f"the consolidation watermark moved to {current} "
                            f"(planned from {plan.watermark_before or 'the start'})")
@@ -203,20 +208,28 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
     for op in actionable:
         if op not in chosen and _decline(b, plan, op):
             result.for_review.append(op.id)
-    if not b.ops and current == plan.watermark_after:
+    # Invariant 581: a declined playbook op is kept whole on this apply's event; the next plan
+    # offers it again (memory/consolidation/held.py).
+    held_pbs = [op for op in actionable if op not in chosen and is_playbook_op(op)
+                and not _is_applied(svc, user, op)]
+    result.held = [op.id for op in held_pbs]
+    if not b.ops and current == plan.watermark_after \
+            and result.held == [op.id for op in held_ops(svc.store, user)]:
         return result.model_copy(update={"watermark": current})
     b.note("consolidate", [t for op in chosen if op.id in result.applied for t in _targets(op)],
            after={"op_ids": result.applied, "declined": result.declined,
                   "for_review": result.for_review,
+                  HELD: [op.model_dump(mode="json") for op in held_pbs],
                   "watermark_before": plan.watermark_before,
                   "watermark_after": plan.watermark_after, "llm_mode": plan.llm_mode,
                   "usage": plan.usage.model_dump(), "policy": plan.policy_text},
            reason=f"consolidation plan {plan.id}", key="apply:" + ",".join(result.applied))
     # The watermark advances last, in the same batch: a crash anywhere before it leaves the
     # episodes to be planned again (invariant 37).
-    b.set_watermark(WATERMARK, plan.watermark_after, expected=raw)
+    if plan.watermark_after is not None:  # a plan of held ops only leaves it where it is
+        b.set_watermark(WATERMARK, plan.watermark_after, expected=raw)
     b.commit()
-    return result.model_copy(update={"watermark": plan.watermark_after})
+    return result.model_copy(update={"watermark": plan.watermark_after or current})
 
 
 def _targets(op: PlanOp) -> list[str]:
@@ -255,7 +268,7 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     wm_before, wm_after = first.after["watermark_before"], first.after["watermark_after"]
     raw = svc.store.get_watermark(user, WATERMARK)
     current = raw or None
-    if current != wm_after:
+    if wm_after is not None and current != wm_after:  # None: a plan of held ops (inv. 581)
         raise ConflictError(f"cannot undo plan {plan_id}: a later consolidation moved the "
                             f"watermark to {current}; undo that plan first")
     reverted: list[str] = []
@@ -292,6 +305,7 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
             reverted.append(cur.id)
     b.note("consolidate_undo", reverted, reason=f"undo plan {plan_id}",
            before={"watermark": wm_after}, after={"watermark": wm_before})
-    b.set_watermark(WATERMARK, wm_before or "", expected=raw)
+    if wm_after is not None:
+        b.set_watermark(WATERMARK, wm_before or "", expected=raw)
     b.commit()
     return UndoResult(plan_id=plan_id, user_id=user, reverted=reverted, watermark=wm_before)

@@ -36,12 +36,14 @@ from ..values import Decision, Verdict, judge_pair
 from . import gates
 from .extract import (
     EpisodeView,
+    ExtractedPlaybook,
     Extraction,
     ExtractionInput,
     FactView,
     PlaybookView,
     Usage,
 )
+from .held import held_ops
 from .plan import (
     WATERMARK,
     GateDecision,
@@ -74,6 +76,10 @@ class PlanInputs(BaseModel):
     shown_facts: list[Fact]
     playbooks: list[Playbook]
     tombstone_ids: list[str]
+    # playbook ops declined by an earlier apply, offered again (invariant 581), and which of
+    # their evidence episodes still exist
+    held: list[PlanOp] = []
+    held_evidence: list[str] = []
     # filled after extraction, keyed by normalised fact text / fact id
     neighbours: dict[str, list[tuple[Fact, float]]] = {}
     tombstones: dict[str, Verdict | None] = {}
@@ -107,12 +113,15 @@ def gather(svc: MemoryService, user_id: str, *, assistant_context: Iterable[str]
            or (stored is not None and e.recorded_at > stored)]
     seen = {e.id for e in new}
     older = [e for e in episodes if e.id not in seen]
+    held = held_ops(store, user)
+    have = {e.id for e in episodes}
     return PlanInputs(
         user_id=user, now=now or svc.clock(), watermark_before=watermark, new_episodes=new,
         context_episodes=older[-CONTEXT_EPISODES:], assistant_context=list(assistant_context),
         shown_facts=_shown_facts(svc, user, new) if new else [],
         playbooks=svc.playbooks(user) if new else [],
-        tombstone_ids=[t.id for t in store.list_tombstones(user)])
+        tombstone_ids=[t.id for t in store.list_tombstones(user)], held=held,
+        held_evidence=sorted({e for op in held for e in op.evidence if e in have}))
 
 
 def _shown_facts(svc: MemoryService, user: str, new: list[Episode]) -> list[Fact]:
@@ -180,6 +189,8 @@ def make_plan(svc: MemoryService, user_id: str, llm, *, policy: ReviewPolicy | N
     policy = policy or svc.policy
     inputs = gather(svc, user_id, assistant_context=assistant_context, now=now)
     if not inputs.new_episodes:
+        if inputs.held:  # only declined playbooks to offer again: no model call (inv. 581)
+            inputs = inputs.model_copy(update={"playbooks": svc.playbooks(inputs.user_id)})
         return decide(inputs, Extraction(), Usage(mode=llm.mode), policy)
     extraction, usage = llm.extract(inputs.request())  # the one model call
     return decide(lookups(svc, inputs, extraction), extraction, usage, policy)
@@ -201,7 +212,8 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
     new_ids = [e.id for e in inputs.new_episodes]
     wm_after = next_watermark(inputs.watermark_before, inputs.new_episodes)
     plan_id = stable_id("plan", user, inputs.watermark_before, ",".join(new_ids),
-                        extraction.model_dump_json(), policy.model_dump_json(), n=16)
+                        extraction.model_dump_json(), policy.model_dump_json(),
+                        *[op.id for op in inputs.held], n=16)
     b = _Builder(plan_id, inputs, policy, reader_version(usage.mode))
     by_time = {e.id: e.timestamp for e in [*inputs.context_episodes, *inputs.new_episodes]}
     facts = sorted(extraction.facts,
@@ -229,6 +241,8 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
                "it in-turn or from the facts page", d.reason)
     for p in extraction.playbooks:
         b.playbook(p)
+    for op in inputs.held:  # before feedback, so this run's counts fold into a held update
+        b.held(op)
     b.feedback(extraction.feedback)
     return Plan(id=plan_id, user_id=user, created_at=inputs.now, llm_mode=usage.mode,
                 usage=usage, policy=policy.model_dump(), policy_text=policy.describe(),
@@ -361,13 +375,18 @@ class _Builder:
         self.seen[key] = op
         return None
 
-    def playbook(self, p) -> None:
+    def playbook(self, p, *, held: bool = False) -> None:
         subject = p.name
-        for g in (gates.evidence(subject, p.evidence, self.known),
-                  gates.grounding(" ".join([p.trigger, *p.steps]), self.user_vocab,
-                                  self.said_vocab),
+        # A held op (invariant 581) was grounded when first planned: its episodes are older
+        # than this run's, so it is checked against the evidence that still exists instead.
+        known = self.known | set(self.inputs.held_evidence) if held else self.known
+        for g in (gates.evidence(subject, p.evidence, known),
+                  None if held else gates.grounding(" ".join([p.trigger, *p.steps]),
+                                                    self.user_vocab, self.said_vocab),
                   gates.playbook_confidence(subject, p.confidence, self.policy),
                   gates.secret(" ".join([p.name, p.trigger, *p.steps]))):
+            if g is None:
+                continue
             if self.record(g).decision == "drop":
                 return self.drop(subject, g.gate, p.evidence, g.reason, p.reason)
         for existing in self.inputs.playbooks:
@@ -392,6 +411,51 @@ class _Builder:
                       updated_at=self.inputs.now)
         self.ops.append(PlanOp(id=op_id, kind=OpKind.ADD_PLAYBOOK, evidence=p.evidence,
                                reason=p.reason, playbook=pb))
+        return None
+
+    def held(self, op: PlanOp) -> None:
+        """Invariant 581: a playbook op an earlier apply declined, offered again. A new
+        playbook goes through the playbook gates once more (dedup against what exists now);
+        an update is re-based on the playbook as it is now: its count changes and steps."""
+        pb = op.playbook
+        assert pb is not None  # held ops are playbook ops (memory/consolidation/held.py)
+        reason = f"declined before, offered again: {op.reason}"[:1000]
+        if op.kind == OpKind.ADD_PLAYBOOK:
+            if any(o.kind == OpKind.ADD_PLAYBOOK and o.playbook
+                   and normalise(o.playbook.name) == normalise(pb.name) for o in self.ops):
+                g = self.record(GateDecision(gate="dedup", subject=pb.name, decision="drop",
+                                             reason="this run plans the same playbook"))
+                return self.drop(pb.name, g.gate, op.evidence, g.reason)
+            return self.playbook(ExtractedPlaybook(
+                name=pb.name, trigger=pb.trigger, steps=pb.steps, confidence=pb.confidence,
+                evidence=op.evidence, reason=reason), held=True)
+        g = self.record(gates.evidence(pb.name, op.evidence,
+                                       self.known | set(self.inputs.held_evidence)))
+        if g.decision == "drop":
+            return self.drop(pb.name, g.gate, op.evidence, g.reason)
+        old = op.old_playbook
+        cur = next((p for p in self.inputs.playbooks if p.id == pb.id), None)
+        if old is None or cur is None:
+            g = self.record(GateDecision(gate="held", subject=pb.name, decision="drop",
+                                         reason=f"playbook {pb.id} no longer exists"))
+            return self.drop(pb.name, g.gate, op.evidence, g.reason)
+        ok, bad = pb.success_count - old.success_count, pb.failure_count - old.failure_count
+        steps = pb.steps if pb.steps != old.steps else None
+        mine = next((o for o in self.ops if o.kind == OpKind.UPDATE_PLAYBOOK and o.playbook
+                     and o.playbook.id == pb.id), None)
+        base = mine.playbook if mine is not None and mine.playbook is not None else cur
+        update: dict = {"success_count": base.success_count + ok,
+                        "failure_count": base.failure_count + bad, "updated_at": self.inputs.now}
+        if steps is not None and base.steps != steps:
+            update |= {"steps": steps, "version": base.version + 1}
+        self.record(GateDecision(gate="held", subject=pb.name, decision="pass", reason=reason))
+        if mine is not None:
+            mine.playbook = base.model_copy(update=update)
+            mine.evidence = sorted(set(mine.evidence) | set(op.evidence))
+            return None
+        self.ops.append(PlanOp(id=self._op_id("pb-held", op.id), kind=OpKind.UPDATE_PLAYBOOK,
+                               evidence=op.evidence, reason=reason,
+                               playbook=bump(cur, **update), old_playbook=cur))
         return None
 
     def feedback(self, items) -> None:

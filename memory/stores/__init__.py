@@ -40,7 +40,8 @@ def open_store(url: str, embedder: Embedder | None = None,
 
         rest = check_es_url(rest)
         return ElasticsearchStore(rest, embedder, settings.es_prefix,
-                                  connection=ConnectionSettings.from_settings(rest, settings))
+                                  connection=ConnectionSettings.from_settings(rest, settings),
+                                  num_candidates=settings.es_num_candidates)
     raise ValidationError(
         f"invalid store {url!r}: use embedded:PATH (e.g. embedded:.memdesk/memdesk.db) "
         "or elasticsearch:URL (e.g. elasticsearch:http://127.0.0.1:9200)"

@@ -110,6 +110,10 @@ class Cluster:
         if req.method in ("POST", "GET") and req.path == "/_mget":
             return 200, {"docs": [{"_index": d["_index"], "_id": d["_id"], "found": False}
                                   for d in req.body["docs"]]}
+        if req.method in ("POST", "GET") and req.path.endswith("/_mget"):  # one index, by ids
+            index = req.path[1:].split("/")[0]
+            return 200, {"docs": [{"_index": index, "_id": i, "found": False}
+                                  for i in req.body["ids"]]}
         if req.method in ("POST", "GET") and req.path.endswith("/_search"):
             return 200, search_answer(req, [])
         if req.method == "POST" and req.path.endswith("/_refresh"):

@@ -93,7 +93,9 @@ def test_inv67_erase_deletes_by_query_and_leaves_one_event(cluster, es_store):
     deletes = cluster.find("POST", r"/.*/_delete_by_query")
     assert [r.path for r in deletes] == [
         "/memdesk-episodic,memdesk-semantic,memdesk-procedural/_delete_by_query",
+        "/memdesk-usage/_delete_by_query",  # invariant 584: the user's use counts too
         "/memdesk-audit/_delete_by_query", "/memdesk-state/_delete_by_query"]
+    assert deletes[1].body == {"query": {"term": {"user_id": "u"}}}
     # issue 31, invariant 481: each delete-by-query is a task, followed through the tasks API
     # (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/docs-delete-by-query.html,
     # wait_for_completion=false returns a task)
@@ -103,7 +105,7 @@ def test_inv67_erase_deletes_by_query_and_leaves_one_event(cluster, es_store):
     assert [p.params for p in polls][:3] == [{"wait_for_completion": "true", "timeout": "30s"}] * 3
     assert deletes[0].body == {"query": {"term": {"user_id": "u"}}}
     # issue 15: the user's credentials go with the watermarks
-    assert deletes[2].body["query"]["bool"]["filter"][1] == {
+    assert deletes[3].body["query"]["bool"]["filter"][1] == {
         "terms": {"type": ["watermark", "credential", "batch"]}}
     ((action, event),) = cluster.find("PUT", "/_bulk")[-1].bulk_pairs
     assert action["create"]["_index"] == "memdesk-audit" and event["action"] == "erase_user"

@@ -9,7 +9,7 @@ import pytest
 
 from memory.clock import fixed_clock
 from memory.errors import MemdeskError, NotFoundError
-from memory.migration import count_table, migrate, scopes
+from memory.migration import count_table, migrate, scopes, user_records
 from memory.models import CATALOG, CatalogDoc
 from memory.service import MemoryService
 from memory.stores.base import SetWatermark
@@ -65,6 +65,8 @@ def answering(cluster, src, *, audit_off_by: int = 0):
                                         "_source": {"type": "watermark", "user_id": user, "name": n,
                                                     "value": v}, "sort": [n]}
                                        for n, v in src.watermarks(user).items()])
+        if index == "memdesk-audit":  # invariant 580: the target's own `migrate` events
+            return 200, hits_response([])
         if index == "memdesk-catalog":
             return 200, hits_response([{"_index": "memdesk-catalog-v1", "_id": c.id, "_score": None,
                                         "_source": {**c.model_dump(mode="json"), "kind": "catalog"},
@@ -95,7 +97,14 @@ def test_inv28_migrate_sends_everything_with_source_ids_and_verifies(cluster, es
     assert by_index["memdesk-catalog"] == [c.id for c in source.list_catalog()]
     assert by_index["memdesk-tombstones"] == [t.id for t in source.list_tombstones("ana")]
     want_audit = [e.id for u in ("ana", "mallory", CATALOG) for e in reversed(source.audit(u, limit=999))]
-    assert by_index["memdesk-audit"] == want_audit  # every event, oldest first per scope
+    *copied, moved = by_index["memdesk-audit"]
+    assert copied == want_audit  # every event, oldest first per scope
+    # invariant 580: then the move itself, one event in the target's catalog scope
+    ((_, event),) = [(a, s) for a, s in sent if s and s.get("id") == moved]
+    assert (event["action"], event["actor"], event["user_id"]) == ("migrate", "migrate", CATALOG)
+    assert event["after"]["records"] == {u: len(list(user_records(source, u)))
+                                         for u in ("ana", "mallory", CATALOG)}
+    assert event["after"]["to"]["schema"].startswith("elasticsearch mapping version")
     assert all(next(iter(a)) == "create" for a, _ in sent if "memdesk-audit" in str(a))
     facts = {s["id"]: s for a, s in sent if s and s.get("kind") == "semantic"}
     assert {f["state"] for f in facts.values()} == {"superseded", "active", "retracted"}

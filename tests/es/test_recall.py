@@ -75,8 +75,9 @@ def test_inv20_client_side_legs_prefilter_inside_knn(hash_embedder):
         "minimum_should_match": 1, "filter": [scope]}}
     knn = dense.body["knn"]
     assert knn["filter"] == scope  # pre-filter: applied during the graph search
-    # invariant 97: k = num_candidates = window, the same graph search as the rrf dense leg
-    assert knn["field"] == "vector" and knn["k"] == 80 and knn["num_candidates"] == 80
+    # invariants 97 and 583: k = window of num_candidates = 2 x window (knn-search.html: the
+    # graph search explores num_candidates per shard, keeps k), the rrf dense leg's search
+    assert knn["field"] == "vector" and knn["k"] == 80 and knn["num_candidates"] == 160
     assert len(knn["query_vector"]) == hash_embedder.dims
     assert "query" not in dense.body and "post_filter" not in dense.body
     assert bm25.params == dense.params == {"_source_excludes": "vector"}
@@ -148,7 +149,7 @@ def test_inv21_rrf_retriever_request_shape(hash_embedder):
                    {"match": {"context": {"query": "green tea", "operator": "or", "boost": 0.5}}}],
         "minimum_should_match": 1, "filter": [scope]}}  # the same context clause (issue 17)
     knn = dense_leg["query"]["knn"]
-    assert knn["filter"] == scope and knn["num_candidates"] == 80  # pre-filter inside knn
+    assert knn["filter"] == scope and knn["num_candidates"] == 160  # pre-filter inside knn
     for leg in (bm25_leg, dense_leg):
         assert leg["boost_mode"] == "multiply" and leg["score_mode"] == "multiply"
         (fn,) = leg["functions"]
@@ -377,8 +378,9 @@ def test_inv97_an_empty_kinds_list_searches_nothing(hash_embedder):
 def test_inv97_both_hybrid_paths_take_the_same_dense_candidates(hash_embedder):
     """The knn *query* in the rrf retriever's dense leg yields num_candidates hits per shard
     (no `k` on 8.15: KnnVectorQueryBuilder parses field, query_vector, num_candidates,
-    similarity, filter), so its window is num_candidates; the client-side leg's top-level knn
-    asks k = num_candidates = the same window: one graph search, one candidate set."""
+    similarity, filter) and its retriever keeps rank_window_size of them; the client-side leg's
+    top-level knn asks k = that window of the same num_candidates (invariant 583: 2 x window,
+    capped at 10,000): one graph search."""
     for window in (10, 80, 300):
         cfg = LEGACY_RRF.model_copy(update={"candidates": window})  # plain RRF: both paths
         rrf_cluster, rrf_store = store_with("trial", hash_embedder)
@@ -392,7 +394,8 @@ def test_inv97_both_hybrid_paths_take_the_same_dense_candidates(hash_embedder):
                                                                purpose=Purpose.EVAL)
         knn = next(r.body["knn"] for r in cs_cluster.find("POST", r"/memdesk-.*/_search")
                    if "knn" in r.body)
-        assert rrf_knn["num_candidates"] == knn["k"] == knn["num_candidates"] == window
+        assert rrf_knn["num_candidates"] == knn["num_candidates"] == min(10_000, 2 * window)
+        assert knn["k"] == window
         assert req.body["retriever"]["rrf"]["rank_window_size"] == window
 
 

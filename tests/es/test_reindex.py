@@ -208,3 +208,40 @@ def test_inv99_cli_shows_progress_and_reports_a_lost_cluster_in_one_line(monkeyp
     assert main(["es", "reindex", "--store", "elasticsearch:http://127.0.0.1:9200"]) == 6
     err = capsys.readouterr().err
     assert err.startswith("memdesk: error: no answer from Elasticsearch") and err.count("\n") == 1
+
+
+def _cli_on(monkeypatch, rc) -> None:
+    monkeypatch.setattr(connection, "Elasticsearch", functools.partial(
+        connection.Elasticsearch, node_class=rc.cluster.node_class(), meta_header=False))
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    monkeypatch.setattr(reindex_module, "POLL_S", 0.0)
+
+
+def test_inv580_a_reindex_is_one_audited_event_naming_the_actor_and_the_move(
+        monkeypatch, hash_embedder):
+    """The run is recorded once, through the unit of work, in the store it moved: the audit
+    append is a `create` on the alias with require_alias (docs-bulk.html), after the swap."""
+    rc = ReindexCluster(hash_embedder.dims)
+    _cli_on(monkeypatch, rc)
+    monkeypatch.setattr("memory.cli.es.cli_actor", lambda: "cli:ops")
+    assert main(["es", "reindex", "--store", "elasticsearch:http://127.0.0.1:9200"]) == 0
+    events = [(i, s) for i, r in enumerate(rc.cluster.requests) if r.path == "/_bulk"
+              for a, s in r.bulk_pairs if a.get("create", {}).get("_index") == "memdesk-audit"]
+    ((at, event),) = events
+    assert (event["action"], event["actor"], event["user_id"]) == ("reindex", "cli:ops", "catalog")
+    assert event["after"]["moved"] == [{"from": OLD, "to": NEW}]
+    assert event["after"]["mapping_version"] == MAPPING_VERSION
+    assert event["after"]["match_keys"] == {"recomputed": True, "written": 0, "seen": 0}
+    assert rc.cluster.requests[at].params["require_alias"] == "true"
+    swap = max(i for i, r in enumerate(rc.cluster.requests) if r.path == "/_aliases")
+    assert at > swap
+
+
+def test_inv580_a_reindex_by_an_actor_without_the_role_sends_nothing(monkeypatch, capsys,
+                                                                      hash_embedder):
+    rc = ReindexCluster(hash_embedder.dims)
+    _cli_on(monkeypatch, rc)
+    monkeypatch.setattr("memory.cli.es.cli_actor", lambda: "mcp:tok_1")
+    assert main(["es", "reindex", "--store", "elasticsearch:http://127.0.0.1:9200"]) != 0
+    assert "may not reindex" in capsys.readouterr().err
+    assert rc.cluster.requests == []  # the role before any request, let alone a write

@@ -22,7 +22,8 @@ def test_inv27_api_key_body_reads_only_the_users_documents_and_the_catalog():
     assert role["cluster"] == []
     user_perm, catalog_perm = role["indices"]
     assert user_perm == {"names": ["memdesk-episodic*", "memdesk-semantic*", "memdesk-procedural*",
-                                   "memdesk-tombstones*", "memdesk-audit*"],
+                                   "memdesk-tombstones*", "memdesk-audit*",
+                                   "memdesk-usage*"],  # invariant 584: use counts, by user
                          "privileges": ["read"], "query": {"term": {"user_id": "ana"}}}
     assert catalog_perm == {"names": ["memdesk-catalog*"], "privileges": ["read"]}
     assert not any("state" in n for perm in role["indices"] for n in perm["names"])  # keys live there

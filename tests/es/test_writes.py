@@ -152,9 +152,14 @@ def test_delete_and_watermark_are_conditional(cluster, es_store):
     cluster.on("POST", "/_mget", mget)
     es_store.apply([DeleteMemory(kind="semantic", user_id="u", id=fact.id, expected_rev=1),
                     SetWatermark(user_id="u", name="consolidation", value="ep_2", expected="ep_1")])
-    (d, dsrc), (w, wsrc) = cluster.find("PUT", "/_bulk")[-1].bulk_pairs
+    *_, main, used = cluster.find("PUT", "/_bulk")
+    (d, dsrc), (w, wsrc) = main.bulk_pairs
     assert d == {"delete": {"_index": "memdesk-semantic", "_id": fact.id, "if_seq_no": 9,
                             "if_primary_term": 2}} and dsrc is None
+    # invariant 584: then its usage document, through the alias (docs-bulk.html require_alias)
+    assert used.bulk_pairs == [({"delete": {"_index": "memdesk-usage",
+                                            "_id": f"semantic:{fact.id}"}}, None)]
+    assert used.params == {"refresh": "false", "require_alias": "true"}
     assert w["index"]["if_seq_no"] == 4 and wsrc["value"] == "ep_2"
     with pytest.raises(ConflictError, match="moved to ep_1"):
         es_store.apply([SetWatermark(user_id="u", name="consolidation", value="ep_3",
@@ -170,14 +175,22 @@ def test_inv15_usage_bump_is_one_scripted_bulk_without_refresh(cluster, es_store
     bulk = cluster.find("PUT", "/_bulk")[-1]
     assert bulk.params == {"refresh": "false", "require_alias": "true"}
     pairs = bulk.bulk_pairs
-    # each hit goes to its own index only; episodes are never bumped
-    assert [(a["update"]["_index"], a["update"]["_id"]) for a, _ in pairs] == [
-        ("memdesk-semantic", "fact_a"), ("memdesk-procedural", "pb_b")]
-    assert all(a["update"]["retry_on_conflict"] == 3 for a, _ in pairs)
-    script = pairs[0][1]["script"]
+    # Invariant 584: each hit is a scripted upsert of its own small document in the usage
+    # index, never an update of the memory (whose document holds the vector); episodes are
+    # never bumped. docs-update.html: `upsert` is indexed when the document does not exist,
+    # else the script runs; docs-bulk.html: an `update` action takes script and upsert.
+    assert [a for a, _ in pairs] == [
+        {"update": {"_index": "memdesk-usage", "_id": "semantic:fact_a", "retry_on_conflict": 3}},
+        {"update": {"_index": "memdesk-usage", "_id": "procedural:pb_b",
+                    "retry_on_conflict": 3}}]
+    body = pairs[0][1]
+    assert body["upsert"] == {"user_id": "u", "kind": "semantic", "memory_id": "fact_a",
+                              "use_count": 1, "last_used_at": "2025-06-01T12:00:00Z"}
+    script = body["script"]
     assert script["params"] == {"at": "2025-06-01T12:00:00Z", "user_id": "u"}
-    assert "ctx._source.use_count = n + 1" in script["source"]
-    assert "ctx.op = 'noop'" in script["source"]  # another user's id is left alone
+    assert script["lang"] == "painless" and "ctx._source.use_count = n + 1" in script["source"]
+    assert "ctx.op = 'noop'" in script["source"]  # another user's document is left alone
+    assert not [r for r in cluster.requests if "semantic" in r.path or "procedural" in r.path]
 
 
 def test_inv23_an_insert_that_meets_its_own_copy_converges_and_a_stranger_conflicts(cluster, es_store):

@@ -23,7 +23,10 @@ MAPPING_VERSION = 3
 ANALYZER = "memdesk_text"
 MAPPINGS_DIR = Path(__file__).with_name("mappings")
 MEMORY_INDICES = ("episodic", "semantic", "procedural", "catalog")
-OTHER_INDICES = ("audit", "tombstones", "state")
+# "usage" (issue 31, invariant 584): recall's use counts, one small document per fact or
+# playbook used, so a bump rewrites no memory (and no vector). A new index needs no mapping
+# version: a store opened without it creates it, and `memdesk es reindex` moves it like the rest.
+OTHER_INDICES = ("audit", "tombstones", "state", "usage")
 ALL_INDICES = MEMORY_INDICES + OTHER_INDICES
 USER_KINDS = (MemoryKind.EPISODIC, MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)
 

@@ -4,6 +4,7 @@ so tests/es checks them against the shapes Elasticsearch documents.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 
 import numpy as np
@@ -76,30 +77,50 @@ def num_candidates(k: int) -> int:
     return min(MAX_NUM_CANDIDATES, max(100, 2 * k))
 
 
-def leg_candidates(window: int) -> int:
-    """num_candidates of both dense legs (invariant 97). The knn *query* in the rrf retriever's
-    dense leg takes no `k` on 8.15 (KnnVectorQueryBuilder: field, query_vector, num_candidates,
-    similarity, filter), so it yields num_candidates hits per shard; the client-side leg asks
-    k = num_candidates = window, so both paths fuse the same `window` nearest documents found
-    by the same graph search (every index has one shard)."""
-    return min(MAX_NUM_CANDIDATES, window)
+# Invariant 583: approximate kNN explores num_candidates neighbours per shard and keeps the best
+# k; "increasing num_candidates tends to improve the accuracy of the final k results" and
+# Elasticsearch's default is 1.5 x k (knn-search.html, 8.15; "Optimize approximate kNN search
+# performance and accuracy", elastic.co/docs/solutions/search/vector/knn/
+# optimize-performance-accuracy: num_candidates is the search-time trade-off of HNSW indices;
+# rescore_vector, 8.18+, only recovers what quantisation lost). Twice k by default, a setting
+# (MEMDESK_ES_NUM_CANDIDATES, at least 2); bench/bench_knn_candidates.py measures the choice
+# offline on an HNSW index with Lucene's defaults.
+CANDIDATES_PER_K = 2.0
+
+
+def checked_per_k(value: float) -> float:
+    if not 2.0 <= value <= 20.0:
+        raise ValueError(f"num_candidates per k must be between 2 and 20, got {value}")
+    return float(value)
+
+
+def leg_candidates(window: int, per: float = CANDIDATES_PER_K) -> int:
+    """num_candidates of both dense legs (invariants 97, 583): `per` x the window, so the graph
+    search explores more than it keeps. The knn *query* in the rrf retriever's dense leg takes
+    no `k` on 8.15 (KnnVectorQueryBuilder: field, query_vector, num_candidates, similarity,
+    filter): it yields num_candidates hits per shard and the standard retriever keeps the
+    `rank_window_size` = window best; the client-side leg asks k = window of the same
+    num_candidates. Both paths run the same graph search (every index has one shard)."""
+    return min(MAX_NUM_CANDIDATES, max(window, math.ceil(per * window)))
 
 
 def _vec(vector: np.ndarray) -> list[float]:
     return [float(x) for x in np.asarray(vector, np.float32)]
 
 
-def knn_section(flt: RecallFilter, vector: np.ndarray, k: int) -> dict:
+def knn_section(flt: RecallFilter, vector: np.ndarray, k: int,
+                per: float = CANDIDATES_PER_K) -> dict:
     """Top-level `knn` for the dense leg; the scope filter runs during the graph search."""
-    return {"field": "vector", "query_vector": _vec(vector), "k": leg_candidates(k),
-            "num_candidates": leg_candidates(k), "filter": scope_filter(flt)}
+    return {"field": "vector", "query_vector": _vec(vector), "k": min(k, MAX_NUM_CANDIDATES),
+            "num_candidates": leg_candidates(k, per), "filter": scope_filter(flt)}
 
 
-def knn_query(flt: RecallFilter, vector: np.ndarray, k: int) -> dict:
+def knn_query(flt: RecallFilter, vector: np.ndarray, k: int,
+              per: float = CANDIDATES_PER_K) -> dict:
     """The `knn` *query* (not the knn retriever): it can be wrapped in function_score. Its
     top-k is the retriever's window; the scope filter is still a pre-filter."""
     return {"knn": {"field": "vector", "query_vector": _vec(vector),
-                    "num_candidates": leg_candidates(k), "filter": scope_filter(flt)}}
+                    "num_candidates": leg_candidates(k, per), "filter": scope_filter(flt)}}
 
 
 def with_multipliers(query: dict, script: dict) -> dict:
@@ -118,15 +139,18 @@ def bm25_search(names: IndexNames, flt: RecallFilter, text: str, limit: int,
             "size": limit, "source_excludes": SOURCE_EXCLUDES, "track_total_hits": False}
 
 
-def dense_search(names: IndexNames, flt: RecallFilter, vector: np.ndarray, limit: int) -> dict:
+def dense_search(names: IndexNames, flt: RecallFilter, vector: np.ndarray, limit: int,
+                 per: float = CANDIDATES_PER_K) -> dict:
     """Client-side path, dense leg: cosine `_score` = (1 + cos) / 2, like the embedded store."""
-    return {"index": ",".join(leg_indices(names, flt)), "knn": knn_section(flt, vector, limit),
+    return {"index": ",".join(leg_indices(names, flt)),
+            "knn": knn_section(flt, vector, limit, per),
             "size": limit, "source_excludes": SOURCE_EXCLUDES, "track_total_hits": False}
 
 
 def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarray, window: int,
                now: datetime, params: RankingParams, explain: bool = False,
-               context_boost: float = 0.0, extra_words: dict[float, str] | None = None) -> dict:
+               context_boost: float = 0.0, extra_words: dict[float, str] | None = None,
+               per_k: float = CANDIDATES_PER_K) -> dict:
     """One request: the rrf retriever over a standard BM25 leg and a standard leg holding a
     knn query, each wrapped in the multiplier function_score so every leg is re-ranked by the
     adjusted score before fusion, exactly as memory.ranking.fuse does.
@@ -147,7 +171,8 @@ def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarr
             "retrievers": [
                 {"standard": {"query": with_multipliers(
                     bm25_query(flt, text, context_boost, extra_words), script)}},
-                {"standard": {"query": with_multipliers(knn_query(flt, vector, window), script)}},
+                {"standard": {"query": with_multipliers(knn_query(flt, vector, window, per_k),
+                                                        script)}},
             ],
             "rank_constant": params.rrf_k,
             "rank_window_size": window,
@@ -231,11 +256,20 @@ ctx._source.last_used_at = params.at;
 """.strip()
 
 
-def usage_bump(at_iso: str, user_id: str) -> dict:
-    """Scripted update: the increment happens on the primary shard, never read-modify-write in
-    the client (invariant 15, invariant 24)."""
+def usage_id(kind: str, memory_id: str) -> str:
+    """The usage document of one memory (invariant 584): kind and id, as memory ids are."""
+    return f"{kind}:{memory_id}"
+
+
+def usage_bump(at_iso: str, user_id: str, kind: str, memory_id: str) -> dict:
+    """Scripted upsert into the usage index (invariant 584): the increment happens on the
+    primary shard, never read-modify-write in the client (invariants 15, 24); a memory used for
+    the first time gets the `upsert` document, a count of one (docs-update.html, "Upsert": the
+    script runs only when the document exists). Another user's usage document is left alone."""
     return {"script": {"source": USAGE_SCRIPT, "lang": "painless",
-                       "params": {"at": at_iso, "user_id": user_id}}}
+                       "params": {"at": at_iso, "user_id": user_id}},
+            "upsert": {"user_id": user_id, "kind": kind, "memory_id": memory_id,
+                       "use_count": 1, "last_used_at": at_iso}}
 
 
 def contradicted_sources(names: IndexNames, user_id: str, episode_ids: list[str]) -> dict:

@@ -86,8 +86,7 @@ class Reindexer:
         moved = []
         for name in ALL_INDICES:
             alias, want = self.names.alias(name), self.names.concrete(name)
-            live = self._read(lambda a=alias: dict(self.es.indices.get_alias(name=a)),
-                              f"reading alias {alias}")
+            live = self._read(lambda a=alias: self._aliases(a), f"reading alias {alias}")
             for old in sorted(c for c in live if c != want):
                 self._move(name, alias, old, want)
                 moved.append(f"{old} -> {want}")
@@ -211,6 +210,14 @@ class Reindexer:
             raise MemdeskError(f"{old} holds {n_old} documents but {new} {n_new} after the copy")
 
     # helpers ------------------------------------------------------------------------------------
+    def _aliases(self, alias: str) -> dict:
+        """The concrete indices behind `alias`; none when it does not exist yet (an index new
+        to this version, e.g. usage (invariant 584): the store creates it when it opens)."""
+        try:
+            return dict(self.es.indices.get_alias(name=alias))
+        except EsNotFound:
+            return {}
+
     def _is_blocked(self, index: str) -> bool:
         resp = self._read(lambda: dict(self.es.indices.get_settings(
             index=index, name="index.blocks.write")), f"reading the blocks of {index}")

@@ -99,7 +99,7 @@ def api_key_body(names: IndexNames, user_id: str, expiration: str = "3600s") -> 
     """A short-lived key that can only read this user's documents (DLS on user_id) and the
     catalog. The state index is not granted at all."""
     user_indices = [f"{names.alias(n)}*" for n in ("episodic", "semantic", "procedural",
-                                                   "tombstones", "audit")]
+                                                   "tombstones", "audit", "usage")]
     return {
         "name": key_name(names, user_id),
         "expiration": expiration,

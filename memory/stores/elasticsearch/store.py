@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -43,6 +44,7 @@ from ..base import (
     AnyMemory,
     AppendAudit,
     Capability,
+    DeleteMemory,
     FactPage,
     FactQuery,
     FactSummary,
@@ -55,7 +57,7 @@ from ..base import (
     page_summaries,
 )
 from ..user_view import IndexParams
-from . import context, intents, queries, security, tasks, tombkeys, writes
+from . import context, intents, queries, security, tasks, tombkeys, usage, writes
 from .batch import AnswerLost, PartiallyAppliedError, Unresolved
 from .batchstate import BatchRecords
 from .connection import TLS_HINT, ConnectionSettings, new_client, writer
@@ -65,6 +67,7 @@ from .userkeys import UserKeys, expiration
 from .writes import Step, watermark_id
 
 log = logging.getLogger(__name__)
+D = TypeVar("D", bound=AnyMemory)
 PAGE = 1000
 USER_ALIASES = ("episodic", "semantic", "procedural")
 SUMMARY_FIELDS = ("id", "user_id", "rev", "state", "text", "fact_type", "confidence",
@@ -106,7 +109,8 @@ class ElasticsearchStore(BatchRecords):
     def __init__(self, url: str, embedder: Embedder, prefix: str = "memdesk", *,
                  client: Elasticsearch | None = None, request_timeout: float = 10.0,
                  connection: ConnectionSettings | None = None,
-                 clock=time.monotonic, wall: Callable[[], float] = time.time):
+                 clock=time.monotonic, wall: Callable[[], float] = time.time,
+                 num_candidates: float = queries.CANDIDATES_PER_K):
         self.es_url = url
         self.url = f"elasticsearch:{url}"
         self.embedder = embedder
@@ -120,13 +124,16 @@ class ElasticsearchStore(BatchRecords):
         self._where = redact(url)
         self._clock = clock
         self._wall = wall  # dates batch documents: the sweeper's lease (intents.LEASE_S)
+        # invariant 583: knn num_candidates as a multiple of k (MEMDESK_ES_NUM_CANDIDATES)
+        self.candidates_per_k = queries.checked_per_k(num_candidates)
         self._finished: set[str] = set()  # batches known committed (committed is final)
         self._unsettled: set[str] = set()  # this process's batches whose outcome is unknown
         self.key_failures: list[str] = []  # API keys whose invalidation failed (es status)
         self.licence_note: str | None = None  # why the licence read fell back to Basic
         self._lock = threading.RLock()
         self._closed = False
-        self._dirty: set[str] = set()  # aliases written without a refresh (episodes, usage)
+        self._dirty: set[str] = set()  # aliases written without a refresh (episodes)
+        self._usage_left: set[tuple[str, str]] = set()  # usage docs a delete failed (inv. 584)
         # Issue 17: the session window indexed with each episode (its `context` field) and the
         # weight recall gives it, as the embedded store holds its own.
         self.index_params = IndexParams()
@@ -424,7 +431,18 @@ class ElasticsearchStore(BatchRecords):
         src = self._get_source(user_id, kind.value, memory_id)
         if src is None or src.get("user_id") != user_id:  # another user's id is a missing id
             return None
-        return from_source(src)
+        return self._with_usage(user_id, [from_source(src)])[0]
+
+    def _with_usage(self, user_id: str | None, docs: list[D]) -> list[D]:
+        """Facts and playbooks with their uses from the usage index added (invariant 584): one
+        realtime multi-get (docs-multi-get.html: realtime by default, so a bump is seen at
+        once), as this user (the per-user key reads the usage index filtered by user_id)."""
+        ids = usage.ids_of(docs)
+        if not ids or user_id is None:
+            return docs
+        resp = self._as_user(user_id, "mget", index=self.names.alias("usage"), ids=ids)
+        found = {d["_id"]: d["_source"] for d in resp.get("docs", []) if d.get("found")}
+        return usage.with_counts(docs, found) if found else docs
 
     def owner_of(self, kind: MemoryKind, memory_id: str) -> str | None:
         src = self._get_source(None, MemoryKind(kind).value, memory_id)
@@ -469,7 +487,7 @@ class ElasticsearchStore(BatchRecords):
                      if h["_source"].get("state") in {FactState(x).value for x in states}]
         else:
             facts = [source_as(Fact, h["_source"]) for h in hits]
-        return sorted(facts, key=lambda f: (f.recorded_at, f.id))
+        return sorted(self._with_usage(user_id, facts), key=lambda f: (f.recorded_at, f.id))
 
     def list_episodes(self, user_id: str, *, after: datetime | None = None,
                       limit: int | None = None) -> list[Episode]:
@@ -494,7 +512,7 @@ class ElasticsearchStore(BatchRecords):
             user_id, self.names.alias("procedural"),
             {"bool": {"filter": [{"term": {"user_id": user_id}}]}},
             [{"recorded_at": "asc"}, {"id": "asc"}]))
-        return [source_as(Playbook, h["_source"]) for h in hits]
+        return self._with_usage(user_id, [source_as(Playbook, h["_source"]) for h in hits])
 
     def list_catalog(self) -> list[CatalogDoc]:
         hits = self._scan(None, self.names.alias("catalog"), {"match_all": {}},
@@ -685,7 +703,9 @@ class ElasticsearchStore(BatchRecords):
             if doc.user_id not in (flt.user_id, None):
                 continue
             out.append(LegHit(doc=doc, score=float(h["_score"])))
-        return out
+        # invariant 584: the use boost (memory.ranking) reads the counts of the usage index
+        docs = self._with_usage(flt.user_id, [h.doc for h in out])
+        return [h.model_copy(update={"doc": d}) for h, d in zip(out, docs, strict=True)]
 
     def _context_boost(self) -> float:
         """The weight of an episode's session context in the BM25 leg (issue 17): the embedded
@@ -715,7 +735,7 @@ class ElasticsearchStore(BatchRecords):
             return []
         if not queries.leg_indices(self.names, flt):
             return []
-        body = queries.dense_search(self.names, flt, vector, limit)
+        body = queries.dense_search(self.names, flt, vector, limit, self.candidates_per_k)
         hits = self._leg_hits(flt, self._as_user(flt.user_id, "search", **body))
         # knn's cosine score is (1 + cosine) / 2: the documented scale, cosine given as is.
         return [h.model_copy(update={"cosine": 2.0 * h.score - 1.0}) for h in hits]
@@ -736,7 +756,7 @@ class ElasticsearchStore(BatchRecords):
             return []
         # invariant 483: the lexicon's expansions ride on this path too
         body = queries.rrf_search(self.names, flt, query, vector, limit, now, params,
-                                  explain=explain, context_boost=self._context_boost(),
+                                  explain=explain, per_k=self.candidates_per_k, context_boost=self._context_boost(),
                                   extra_words=words_of(dict(extra or {})))
         try:
             resp = self._as_user(flt.user_id, "search", **body)
@@ -747,7 +767,9 @@ class ElasticsearchStore(BatchRecords):
         hits = [h for h in self._visible_hits(resp["hits"]["hits"], before_images=False)
                 if h["_source"].get("user_id") in (flt.user_id, None)]
         self._path.taken = RRF_PATH
-        return ranked_hits(hits, now, params)
+        ranked = ranked_hits(hits, now, params)
+        docs = self._with_usage(flt.user_id, [h.doc for h in ranked])  # invariant 584
+        return [h.model_copy(update={"doc": d}) for h, d in zip(ranked, docs, strict=True)]
 
     # writes -------------------------------------------------------------------------------------
     def _next_seq(self) -> int:
@@ -816,6 +838,28 @@ class ElasticsearchStore(BatchRecords):
         if sessions:
             self._follow_contexts(sessions, ops)
         self._mark_dirty(batch.lazy_touched)
+        self._drop_usage([(op.kind, op.id) for op in ops if isinstance(op, DeleteMemory)])
+
+    def _drop_usage(self, gone: list[tuple[MemoryKind, str]]) -> None:
+        """Invariant 584: a forgotten (or undone) fact or playbook takes its usage document
+        with it, once its own delete landed. The usage document holds no text (ids, a count, a
+        time); one left by a failure is kept to retry and reported by `compact` as residue."""
+        pairs = usage.tracked(gone)
+        with self._lock:
+            pairs = sorted(set(pairs) | self._usage_left)
+        if not pairs:
+            return
+        try:
+            resp = self._call(self._writer.bulk, refresh="false", require_alias=True,
+                              operations=usage.delete_lines(self.names.alias("usage"), pairs))
+            bad = {(k, i) for (k, i), item in zip(pairs, resp.get("items", []), strict=False)
+                   if next(iter(item.values())).get("status", 200) not in (200, 404)}
+        except (MemdeskError, ApiError) as exc:
+            log.warning("usage documents of %d deleted memories not deleted yet (%s): retried "
+                        "by the next write or forget", len(pairs), exc)
+            bad = set(pairs)
+        with self._lock:
+            self._usage_left = bad
 
     def _mark_dirty(self, aliases: set[str]) -> None:
         if aliases:
@@ -1004,6 +1048,7 @@ class ElasticsearchStore(BatchRecords):
         mine = {"term": {"user_id": user_id}}
         gone = self._delete_task(",".join(self.names.alias(n) for n in USER_ALIASES), mine,
                                  "memories")
+        self._delete_task(self.names.alias("usage"), mine, "use counts")  # invariant 584
         events = self._delete_task(self.names.alias("audit"), mine, "audit events")
         # invariant 135; batch documents (issue 31) hold the user's text while they live
         self._delete_task(self.names.alias("state"), {"bool": {"filter": [
@@ -1069,6 +1114,12 @@ class ElasticsearchStore(BatchRecords):
         except (MemdeskError, ApiError) as exc:
             left, residue = 0, [f"batch documents not checked ({exc}): a pending one may hold "
                                 "the forgotten text until the next open of the store"]
+        self._drop_usage([])  # invariant 584: usage documents a delete left, retried
+        with self._lock:
+            stuck = sorted(self._usage_left)
+        if stuck:
+            residue.append(f"{len(stuck)} usage document(s) of deleted memories not deleted yet "
+                           f"(e.g. {stuck[0][0]}:{stuck[0][1]}; ids and counts, no text)")
         if left:
             residue.append(f"{left} batch document(s) still pending (a writer at work, or one "
                            "that stopped less than 5 minutes ago) may hold the forgotten text "
@@ -1118,22 +1169,18 @@ class ElasticsearchStore(BatchRecords):
         return residue
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
-        pairs = [(MemoryKind(k).value, i) for k, i in used
-                 if k in (MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL)]
+        """Invariant 584: one scripted upsert per fact or playbook used, into the usage index;
+        the memories themselves (and their vectors) are not rewritten."""
+        pairs = usage.tracked(used)
         if not pairs:
             return
         stamp = at.isoformat().replace("+00:00", "Z")
-        body = queries.usage_bump(stamp, user_id)
-        lines: list[dict] = []
-        for name, doc_id in pairs:  # each id to its own index: one update per hit
-            lines += [{"update": {"_index": self.names.alias(name), "_id": doc_id,
-                                  "retry_on_conflict": 3}}, body]
+        lines = usage.bump_lines(self.names.alias("usage"), user_id, pairs, stamp)
         # No transport retry (invariant 92): a bump whose answer was lost may have landed, and
-        # sending it again would count the use twice.
+        # sending it again would count the use twice. require_alias: a lost alias is an
+        # error, never a new concretely mapped index (docs-bulk.html, require_alias).
         resp = self._call(self._writer.bulk, operations=lines, refresh="false",
                           require_alias=True)
-        with self._lock:
-            self._dirty |= {self.names.alias(name) for name, _ in pairs}
         bad = [r for item in resp.get("items", []) for r in item.values()
                if r.get("status", 200) >= 300 and r.get("status") != 404]
         blocked = [r for r in bad if _error_type(r) == "cluster_block_exception"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 
 import numpy as np
 
@@ -322,14 +321,14 @@ def without_usage(src: dict) -> dict:
 
 
 def merge_usage(new_src: dict, stored: dict) -> None:
-    """Keep the larger use count and the later last use: recall bumps them on the primary while
-    a batch is planned, and a write must never take those bumps back."""
+    """A write keeps the record's stored usage fields as they are: since the usage index
+    (invariant 584) recall counts uses there, the record's own fields are the counts from
+    before it (or a migrated history's), and a copy read with the usage added must not write
+    the sum back (it would be counted twice)."""
     if "use_count" not in stored:
         return
-    new_src["use_count"] = max(stored.get("use_count") or 0, new_src.get("use_count") or 0)
-    if stored.get("last_used_at") and (new_src.get("last_used_at") is None
-                                       or _ts(stored["last_used_at"]) > _ts(new_src["last_used_at"])):
-        new_src["last_used_at"] = stored["last_used_at"]
+    new_src["use_count"] = stored.get("use_count") or 0
+    new_src["last_used_at"] = stored.get("last_used_at")
 
 
 CONTEXT_PLACE = ("kind", "user_id", "session_id", "timestamp")
@@ -343,10 +342,6 @@ def keep_context(new_src: dict, stored: dict) -> None:
     if ctx and new_src.get("kind") == "episodic" and all(
             new_src.get(k) == stored.get(k) for k in CONTEXT_PLACE):
         new_src["context"] = ctx
-
-
-def _ts(value: str) -> datetime:
-    return datetime.fromisoformat(value)  # 3.11 reads a trailing Z
 
 
 def users_of(steps: list[Step]) -> list[str]:

@@ -1,0 +1,55 @@
+"""The handing-over frame tables (invariant 582), read once and validated. See README.md."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+HERE = Path(__file__).parent
+
+
+class NounRow(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field(pattern=r"^an? [a-zA-Z ]+$")
+    lang: str = Field(min_length=2)
+    nouns: list[str] = Field(min_length=1)
+
+
+class Frames(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    doc: str = Field(alias="_doc")
+    copulas: list[str] = Field(min_length=1)
+    possessives: list[str] = Field(min_length=1)
+    ordinary_nouns: list[str]
+    ordinary_shapes: dict[str, list[str]]
+    filler_words: int = Field(ge=0, le=8)
+
+
+class Tables(BaseModel):
+    nouns: list[NounRow]
+    frames: Frames
+
+
+@cache
+def tables() -> Tables:
+    rows = []
+    path = HERE / "nouns.jsonl"
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(NounRow.model_validate_json(line))
+        except ValidationError as exc:
+            raise ValueError(f"{path}:{n}: {exc.errors()[0]['msg']}") from None
+    try:
+        frames = Frames.model_validate(json.loads((HERE / "frames.json").read_text("utf-8")))
+        for group in frames.ordinary_shapes.values():
+            for rx in group:
+                re.compile(rx)
+    except (ValidationError, re.error) as exc:
+        raise ValueError(f"{HERE / 'frames.json'}: {exc}") from None
+    return Tables(nouns=rows, frames=frames)
