@@ -15,8 +15,9 @@ from .tables import words
 
 MAX_CHARS = 32_000
 _SENTENCE = re.compile(r"(?<=[.!?;\n])\s+|\n+|(?<=[!?])(?=\S)")
-_JOIN = re.compile(r"\s*(?:,\s*)?\b(?:and|but|so|also|plus|then|,)\s+(?=(?:i|we|my|our|i'm|i've|"
-                   r"we're|we've|me and)\b)|\s*,\s*(?=(?:i|we|my|our)\s)|\s+-\s+|\s*\u2014\s*"
+_JOIN = re.compile(r"\s*(?:,\s*)?\b(?:and|but|so|also|plus|then|because|,)\s+(?=(?:i|we|my|our|"
+                   r"i'm|i've|we're|we've|me and)\b)|\s*,\s*(?=(?:now\s+)?(?:i|we|my|our)\s)"
+                   r"|\s*,\s*and\s+(?=\w{3,}ed\b)|\s+because\s+|\s+-\s+|\s*\u2014\s*"
                    r"|\s*,\s*(?=(?:what|where|when|who|which|why|how|can you|could you|do i|"
                    r"does|did i|it is|it's|it was)\b)",
                    re.IGNORECASE)

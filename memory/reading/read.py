@@ -134,6 +134,8 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
         if low[i] in ("her", "his"):
             return "other", j, None, ""  # "his name is Oskar": someone else's attribute
         return "self", i, None, ""  # "my phone is ...": the user's own attribute
+    if i + 2 < len(toks) and low[i + 2] == "me" and low[i + 1] in word_list("acts_on_me"):
+        return "self", i, None, ""  # "doctor started me on Ozempic": the user is the one changed
     if i < len(toks):
         t = toks[i]
         if t.low in ("he", "she", "they", "someone", "somebody", "everyone"):
@@ -443,6 +445,11 @@ def _clean_value(value: str) -> str:
             if value.lower().endswith(" " + t):
                 value, changed = value[:-len(t) - 1].rstrip(" ,"), True
                 break
+        # a preposition left dangling where a date was taken out: "Seoul trip pushed to"
+        m = re.search(r"\s+(?:to|on|in|at|from|for|until|till|by|since|of|as|with|about)$",
+                      value, re.I)
+        if m and len(value.split()) > 2:
+            value, changed = value[:m.start()].rstrip(" ,"), True
     return value
 
 
@@ -503,8 +510,11 @@ def _speech_act(clause: str, all_toks: list[Tok], lead: int) -> Reading | None:
     uptalk = clause.rstrip().endswith("?") and not asks and (
         has_phrase(all_toks, "hedges") or request)
     # "why have you got us down as having a UPS??" challenges the record: a denial, not a question
-    if (clause.rstrip().endswith("?") or asks) and not uptalk and not has_phrase(all_toks,
-                                                                              "challenges"):
+    # "can you delete the therapy thing?": a request, not a question
+    polite = first in ("can", "could", "would", "will", "pls", "please") and has_phrase(
+        toks[:5], "forget")
+    if (clause.rstrip().endswith("?") or asks) and not uptalk and not polite and not has_phrase(
+            all_toks, "challenges"):
         return r.model_copy(update={"kind": "question"})
     if has_phrase(toks[:4], "forget") or has_phrase(toks, "forget") and first in (
             "please", "can", "could", "forget", "delete", "remove", "erase"):
@@ -513,6 +523,9 @@ def _speech_act(clause: str, all_toks: list[Tok], lead: int) -> Reading | None:
         stems = [t.stem for t in toks]
         at = max(_find(stems, p) + len(p) for p in phrase_set("forget") if _find(stems, p) >= 0)
         target = clause[toks[at].start:] if at < len(toks) else ""
+        # what it names ends where the reason begins: "the Fontainebleau trip, no need to ..."
+        target = re.split(r"[,;?!]|\s(?:so|because|since|she|he|they)\s",
+                          target, maxsplit=1, flags=re.IGNORECASE)[0]
         return r.model_copy(update={"kind": "forget", "target": target})
     return r.model_copy(update={"hedged": uptalk}) if uptalk else None
 
@@ -661,14 +674,19 @@ def read_clause(clause: str, now: datetime) -> Reading:
             else _denied(toks, after, clause)
         return r.model_copy(update={"act": "deny", "target": target})
     if slot_cue is None:
-        target = " ".join(t.word for t in toks[after:] if t.low not in word_list("function_words"))
+        # what ended is said before the first comma: "sold the roborock on marketplace
+        # yesterday, biscuit kept attacking it"
+        first = next((i for i in range(after + 1, len(toks))
+                      if "," in clause[toks[i - 1].end:toks[i].start]), len(toks))
+        target = " ".join(t.word for t in toks[after:first] if t.low not in word_list(
+            "function_words"))
         if ending and subj == "self":
             return r.model_copy(update={"act": "end", "target": target})
         # no row reads it: kept with its words in the third person, for resolution to offer
         # an operator as a candidate when it names a fact on record or a lasting habit
         return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read",
                                     "text": third_person(plain) if subj == "self"
-                                    else news_text(plain),
+                                    else news_text(plain), "relation": rel, "person": name,
                                     "target": target,
                                     "act": "change" if has_phrase(toks, "changes") or when
                                     else "state"})
@@ -754,6 +772,8 @@ def news_text(clause: str) -> str:
     """Someone else's news in its own words, as a fact text ("Luna died"), or "" when it does
     not read as one (it speaks of the user or to us)."""
     text = " ".join(clause.strip(" .!?,;:").split())
+    if len(text.split()) > 14:
+        text = text.split(",")[0]  # the news before its aside
     if not text or re.search(r"\b(?:i|me|we|us|you)\b", text, re.IGNORECASE):
         return ""
     text = re.sub(r"\b(?:my|our)\b", "their", text, flags=re.IGNORECASE)

@@ -39,7 +39,8 @@ _STOP = STOP_WORDS | {"new", "no", "longer", "any", "more", "never", "had", "hav
                       "want", "wanting", "like", "use", "said", "stuff", "memory",
                       "say", "about", "bit", "part", "note", "fact", "info", "get", "think",
                       "know", "where", "why", "who", "mixed", "mix", "told", "tell", "doing",
-                      "idea", "came", "come", "lol", "life", "ever"}
+                      "idea", "came", "come", "lol", "life", "ever", "what", "please",
+                      "pls", "plz", "everything", "anything", "stored", "saved", "notes"}
 
 
 def _terms(text: str) -> frozenset[str]:
@@ -215,7 +216,7 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     if r.act == "end" and not r.text:
         # an ending said with no slot needs two shared words (or a word and the kind)
         target = pointed_at(r.target, [f for f in active if _own(f)], strong=False) or \
-            linked_fact(r.clause, active)
+            linked_fact(r.target, active)
         if target is None:
             return []
         # pointed at by shared words only: an operator confirms (invariant 534)
@@ -311,6 +312,7 @@ def _in_its_words(r: Reading, old: FactRef) -> str:
 
 
 _UNREAD = frozenset({"no slot I can read", "about someone else"})
+_BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
 _NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b", re.IGNORECASE)
 _VERB_FIRST = re.compile(r"^(?:Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
@@ -334,14 +336,25 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
             return [_op(r, "retract", old=denied, status="candidate",
                         reason="said in the negative against a fact on record")]
         return []
-    pool = [f for f in active if _own(f) or not mine]
-    # someone's news names its subject (one rare word will do); the user's own clause must
-    # share more with a fact to be news about it rather than something new
-    link = linked_fact(r.clause, pool, need=1.5 if mine else 1.0)
+    if r.subject == "relative" and r.relation:
+        # a relative's news is about that relative's facts only
+        pool = [f for f in active if _about_relative(f, r.relation)]
+    elif mine:
+        # the user's home, name, employer and job change only by a reading of that slot: a
+        # meetup "in Kreuzberg" is not news about "Lives in Kreuzberg"
+        pool = [f for f in active if _own(f) and slot_of(f.text) not in _BY_SLOT_ONLY]
+    else:
+        pool = active
+    link = linked_fact(r.clause, pool)
     if link is not None and (r.act == "change" or r.when or news_words(r.clause)):
         return [_op(r, "supersede", old=link, text=r.text or None,
                     status="candidate",
                     reason="read without a slot: news about the fact whose words it names")]
+    if r.subject == "relative" and r.relation and r.text and news_words(r.clause) and \
+            not r.hedged and not _MODAL.search(r.clause):
+        # a relative's lasting news with nothing on record about them: their new fact
+        return [_op(r, "write", text=r.text, status="candidate",
+                    reason="a relative's news, nothing on record about them")]
     if not mine or not r.text or len(said) < 2 or _MODAL.search(r.clause) or \
             not _VERB_FIRST.match(r.text):
         # the user's own doing, said with its verb ("Started couch to 5k", "Does night
