@@ -12,6 +12,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from ..slots import SLOTS
 from ..text import stem, term_set
 from .clauses import MAX_CHARS, clauses, normalise
 from .model import FactRef, Operation, Reading
@@ -69,8 +70,9 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                 # one change per fact per message: a whole reading of the change wins over an
                 # ending or a link an operator would have had to confirm
                 was = next(i for i, o in enumerate(ops) if o.old_id == op.old_id)
-                if ops[was].status == "candidate" and op.status == "active":
-                    ops[was] = op
+                if ops[was].status == "candidate" and op.status == "active" or (
+                        ops[was].status == op.status and _single(op) and not _single(ops[was])):
+                    ops[was] = op  # (or a single-valued slot's change over a thing had)
                 continue
             if op.text and any(o.text == op.text for o in ops):
                 continue
@@ -188,6 +190,11 @@ def _borrowed_targets(readings: list[Reading]) -> list[Reading]:
             r = r.model_copy(update={"target": out[-1].clause})
         out.append(r)
     return out
+
+
+def _single(op: Operation) -> bool:
+    slot = SLOTS.get(op.slot or "")
+    return bool(slot and slot.single)
 
 
 _PRO = term_set("one it that this them those any", stop=frozenset())

@@ -455,6 +455,8 @@ def _clean_value(value: str) -> str:
 
 _AS_MY = re.compile(r"\bas (?:my|our) (?P<k>[\w -]{2,30}?)(?=\s+(?:now|last|since|from|these)\b|"
                     r"\s*[,.;!?]|\s*$)", re.IGNORECASE)
+_BELIEF = re.compile(r"\b(?:might|may|could)\s+(?:be|have)\b(?!\s+to\b)|\bthinks?\s+I\b",
+                     re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had|ago|last|since|yesterday|\w{3,}ed)\b", re.IGNORECASE)
 
 
@@ -656,7 +658,13 @@ def read_clause(clause: str, now: datetime) -> Reading:
     if found is not None and _owner_before(plain, found[1]):
         # "I've started seeing someone, her name is Amélie": her name, not the user's
         return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
-    if has_phrase(toks, "hypotheticals") and not (
+    # "I might be grinding my teeth", "it could be mild asthma": a belief the user is unsure
+    # of (a candidate), not a plan or a wish (nothing)
+    belief = _BELIEF.search(clause) is not None and not (
+        slot_cue and slot_cue.slot in ("plan", "home", "employer", "job"))
+    if belief:
+        r = r.model_copy(update={"hedged": True})
+    if has_phrase(toks, "hypotheticals") and not belief and not (
             slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
     ending = has_phrase(toks, "endings")

@@ -232,6 +232,15 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
                     reason="the user says it ended")]
     status, reason = _policy(r)
     old = _same_slot(r, active)
+    if r.subject == "other" and old is None and r.person:
+        # a named person's news that no slot ties to their fact: the fact naming them, for an
+        # operator ("Noor switched from medicine to pharmacy" beside "daughter Noor studies
+        # medicine")
+        theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text,
+                                                 re.IGNORECASE)]
+        if len(theirs) == 1:
+            return [_op(r, "supersede", old=theirs[0], text=r.text, status="candidate",
+                        reason="news about someone on record, read without their slot")]
     if r.subject == "other" and old is None:
         return []  # someone else's news touches nothing on record: nothing to write
     mine = r.subject == "self"  # someone else's news never reaches the user's own facts
@@ -314,7 +323,8 @@ def _in_its_words(r: Reading, old: FactRef) -> str:
 _UNREAD = frozenset({"no slot I can read", "about someone else"})
 _BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
 _NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
-_MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b", re.IGNORECASE)
+_MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|have)\b)",
+                    re.IGNORECASE)
 _VERB_FIRST = re.compile(r"^(?:Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
 
 
