@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 
 from ..slots import SLOTS, kind_of, render
 from ..when import Tense, When, dates_in, strip_dates
@@ -179,6 +180,11 @@ def _relation_at(low: list[str], i: int) -> tuple[str, int] | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _AMBIGUOUS() -> frozenset[str]:  # noqa: N802 - a constant read once from the table
+    return frozenset(word_stem(w) for w in word_list("verb_or_preposition"))
+
+
 def match_cues(toks: list[Tok], start: int, subj_end: int) -> list[tuple[Cue, int, int]]:
     """The cue rows whose stems occur near the clause's start, most specific first: longer
     cues before shorter, then earlier before later: (row, start, end)."""
@@ -186,7 +192,11 @@ def match_cues(toks: list[Tok], start: int, subj_end: int) -> list[tuple[Cue, in
     found = []
     for cue in cues():
         at, end = _find_span(stems, cue.stems, start)
-        while 0 <= at <= subj_end + 6:
+        # "like" is also a preposition ("somewhere like Kaş"): as a verb it follows its subject
+        near = subj_end + 1 if len(cue.stems) == 1 and cue.stems[0] in _AMBIGUOUS() \
+            and subj_end > start else -1 if len(cue.stems) == 1 and \
+            cue.stems[0] in _AMBIGUOUS() else subj_end + 6
+        while 0 <= at <= near:
             found.append((cue, at, end))
             at, end = _find_span(stems, cue.stems, at + 1)
     generic = {"owns", "uses", "likes", "attribute"}

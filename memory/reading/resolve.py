@@ -284,9 +284,19 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         if named is not None and named.id != old.id:
             return [_op(r, "supersede", old=named, text=r.text, status="candidate",
                         reason="the value it replaces is in another fact")]
+    if old is not None and r.subject == "other" and status == "active":
+        # a named person's news changes their fact only through an operator: the fact may be
+        # the user's own that mentions them ("Lukas's old room is his office")
+        status, reason = "candidate", "someone else's news"
     if old is not None:
         return [_op(r, "supersede", old=old, text=_in_its_words(r, old), status=status,
                     reason=reason)]
+    if r.subject in ("relative", "other") and status == "active":
+        # nothing on record about them: a relative's new fact is proposed, not believed
+        status, reason = "candidate", "news about someone with nothing on record"
+    if mine and status == "active" and r.act == "change" and r.slot in ("owns", "uses"):
+        # "switching to Hyperoptic": a change whose old value is not found is not whole
+        status, reason = "candidate", "a change whose old value is not on record"
     if mine:
         # a new value is whole only when nothing on record shares its rarest words: "my
         # manager is Tobias now" beside "His manager at Helio is Sofia" may replace it
@@ -321,6 +331,7 @@ def _in_its_words(r: Reading, old: FactRef) -> str:
 
 
 _UNREAD = frozenset({"no slot I can read", "about someone else"})
+_SELF = re.compile(r"\b(?:i|me|my|we|our|us)\b", re.IGNORECASE)
 _BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
 _NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|have)\b)",
@@ -366,7 +377,8 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
         return [_op(r, "write", text=r.text, status="candidate",
                     reason="a relative's news, nothing on record about them")]
     if not mine or not r.text or len(said) < 2 or _MODAL.search(r.clause) or \
-            not _VERB_FIRST.match(r.text):
+            not _VERB_FIRST.match(r.text) or not (_SELF.search(r.clause) or re.match(
+                r"\w+(?:ed|ing)\b", r.text)):
         # the user's own doing, said with its verb ("Started couch to 5k", "Does night
         # shifts"): not a state of a body part ("Their fingers hurt less"), not a "could"
         return []
