@@ -209,3 +209,28 @@ def test_inv150_the_third_unseen_final_set_is_pinned_and_parses():
     assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
     earlier = {c.text for path in (UNSEEN_FINAL_PATH, UNSEEN_FINAL2_PATH) for c in load_cases(path)}
     assert not {c.text for c in cases} & earlier
+
+
+# A fourth final set, written 2026-12-07 by another helper blind to the reader and to every
+# earlier statement set; run once, aggregates only. Never edit the file or change this hash.
+UNSEEN_FINAL4_SHA256 = "836cca01297f716e4bbea6dcbf44ec1d444cd8bdc2e5c6dfad4ec3c0f711b6c6"
+
+
+def test_inv150_the_fourth_unseen_final_set_is_pinned_and_parses():
+    from memory.eval.agent_eval import (
+        UNSEEN_FINAL2_PATH,
+        UNSEEN_FINAL3_PATH,
+        UNSEEN_FINAL4_PATH,
+        UNSEEN_FINAL_PATH,
+    )
+
+    assert hashlib.sha256(UNSEEN_FINAL4_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL4_SHA256
+    assert {UNSEEN_FINAL3_SHA256, UNSEEN_FINAL4_SHA256} <= set(FROZEN_BLIND)
+    readme = UNSEEN_FINAL4_PATH.parent / "README-statements-unseen-final4.md"
+    assert UNSEEN_FINAL4_SHA256 in readme.read_text(encoding="utf-8")
+    cases = load_cases(UNSEEN_FINAL4_PATH)
+    _assert_blind_labels(cases, "x", 130)
+    assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
+    earlier = {c.text for path in (UNSEEN_FINAL_PATH, UNSEEN_FINAL2_PATH, UNSEEN_FINAL3_PATH)
+               for c in load_cases(path)}
+    assert not {c.text for c in cases} & earlier

@@ -46,6 +46,7 @@ UNSEEN_DEV_PATH = DATA_PATH.with_name("statements_unseen_dev.jsonl")
 UNSEEN_FINAL_PATH = DATA_PATH.with_name("statements_unseen_final.jsonl")
 UNSEEN_FINAL2_PATH = DATA_PATH.with_name("statements_unseen_final2.jsonl")
 UNSEEN_FINAL3_PATH = DATA_PATH.with_name("statements_unseen_final3.jsonl")
+UNSEEN_FINAL4_PATH = DATA_PATH.with_name("statements_unseen_final4.jsonl")
 # Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -64,6 +65,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "run once",
                 "e512a945df2af4e9d0c15d6ea589c10b3194f6750d7501c1d6e60e88460dcf84":
                 "statements_unseen_final3.jsonl: w001-w163, written blind to the reader; "
+                "run once",
+                "836cca01297f716e4bbea6dcbf44ec1d444cd8bdc2e5c6dfad4ec3c0f711b6c6":
+                "statements_unseen_final4.jsonl: x001-x132, written blind to the reader; "
                 "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
