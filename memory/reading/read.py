@@ -465,6 +465,8 @@ def _clean_value(value: str) -> str:
 
 _AS_MY = re.compile(r"\bas (?:my|our) (?P<k>[\w -]{2,30}?)(?=\s+(?:now|last|since|from|these)\b|"
                     r"\s*[,.;!?]|\s*$)", re.IGNORECASE)
+_DISOWN = re.compile(r"\b(?:is|are|was|were)\s+not\s+(?:mine|ours|my\s+\w+)\b|"
+                     r"\bnot\s+(?:mine|ours)\b", re.IGNORECASE)
 _BELIEF = re.compile(r"\b(?:might|may|could)\s+(?:be|have)\b(?!\s+to\b)|\bthinks?\s+I\b",
                      re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had|ago|last|since|yesterday|\w{3,}ed)\b", re.IGNORECASE)
@@ -522,6 +524,10 @@ def _speech_act(clause: str, all_toks: list[Tok], lead: int) -> Reading | None:
     uptalk = clause.rstrip().endswith("?") and not asks and (
         has_phrase(all_toks, "hedges") or request)
     # "why have you got us down as having a UPS??" challenges the record: a denial, not a question
+    # "we don't have a UPS??": a negative statement said indignantly is a denial, not a question
+    if re.match(r"(?:i|we)\s+(?:do not|did not|am not|are not|have never|never|have not)\b",
+                clause[toks[0].start:] if toks else "", re.IGNORECASE):
+        return None
     # "can you delete the therapy thing?": a request, not a question
     polite = first in ("can", "could", "would", "will", "pls", "please") and has_phrase(
         toks[:5], "forget")
@@ -683,6 +689,19 @@ def read_clause(clause: str, now: datetime) -> Reading:
             not (slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # "I don't have a car", "not moving to Leeds after all": nothing to write
         return r.model_copy(update={"kind": "nothing", "reason": "said in the negative"})
+    disown = _DISOWN.search(plain)
+    if disown and disown.start() > 0:
+        # "Kiwi isn't mine, he's my nan's budgie": the user disowns what the clause names
+        return r.model_copy(update={"act": "deny", "subject": "self", "kind": "statement",
+                                    "target": plain[:disown.start()]})
+    said_not = re.match(r"(?P<k>.+?) is not\b", value) if slot_cue and \
+        slot_cue.slot == "attribute" else None
+    if said_not and subj == "self":
+        # "my birthday isn't August 19": the attribute on record with that value was never true
+        # (the value as said, dates and all)
+        after_not = re.search(r"\bnot\s+([^,;!?]+)", clause)
+        return r.model_copy(update={"act": "deny", "kind": "statement", "target": (
+            f"{said_not.group('k')} {after_not.group(1) if after_not else ''}").strip()})
     if (has_phrase(toks, "denials") or negated) and subj == "self" and not (
             slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # what is denied: the slot value the clause says ("no longer allergic to peanuts,

@@ -354,8 +354,10 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
         # "I am not a Liverpool fan, never": said against something on record, it may deny it
         denied = pointed_at(r.target, [f for f in active if _own(f)], coverage=0.6)
         if denied is not None:
-            return [_op(r, "retract", old=denied, status="candidate",
-                        reason="said in the negative against a fact on record")]
+            plain = has_any(r.clause, "verdicts")  # "wrong, I'm not at Aviva": said outright
+            return [_op(r, "retract", old=denied, status="active" if plain else "candidate",
+                        reason="the user says it was never true" if plain else
+                        "said in the negative against a fact on record")]
         return []
     if r.subject == "relative" and r.relation:
         # a relative's news is about that relative's facts only
