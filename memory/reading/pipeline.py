@@ -73,6 +73,13 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                 if ops[was].status == "candidate" and op.status == "active" or (
                         ops[was].status == op.status and _single(op) and not _single(ops[was])):
                     ops[was] = op  # (or a single-valued slot's change over a thing had)
+                elif (ops[was].text or "").startswith("No longer") and op.op == "supersede" \
+                        and op.text and not op.text.startswith("No longer"):
+                    # "sold the moonlander, typing on a Glove80 now": what replaced it
+                    ops[was] = op.model_copy(update={
+                        "status": "candidate", "confidence": 0.6,
+                        "valid_from": op.valid_from or ops[was].valid_from,
+                        "evidence": f"{ops[was].evidence} {op.evidence}"})
                 continue
             if op.text and any(o.text == op.text for o in ops):
                 continue
@@ -168,14 +175,18 @@ def _replacements(ops: list[Operation]) -> list[Operation]:
         prev = out[-1] if out else None
         ended = [o for o in (prev, op) if o is not None and o.op == "supersede"
                  and (o.text or "").startswith("No longer")]
-        new = [o for o in (prev, op) if o is not None and o.op == "write" and o.text
-               and o.status == "active"]
+        new = [o for o in (prev, op) if o is not None and o.op == "write" and o.text]
         if prev is not None and len(ended) == 1 and len(new) == 1:
             # the new value replaces what ended, in either order ("I have a new insurance
-            # with Allianz, so I don't use the card one any more")
-            out[-1] = new[0].model_copy(update={"op": "supersede", "old_id": ended[0].old_id,
-                                                "old_text": ended[0].old_text,
-                                                "evidence": f"{prev.evidence} {op.evidence}"})
+            # with Allianz, so I don't use the card one any more"); unsure if either part was
+            # ("sold the moonlander, typing on a Glove80 now")
+            unsure = "candidate" in (ended[0].status, new[0].status)
+            out[-1] = new[0].model_copy(update={
+                "op": "supersede", "old_id": ended[0].old_id, "old_text": ended[0].old_text,
+                "evidence": f"{prev.evidence} {op.evidence}",
+                "status": "candidate" if unsure else "active",
+                "confidence": 0.6 if unsure else new[0].confidence,
+                "valid_from": new[0].valid_from or ended[0].valid_from})
             continue
         out.append(op)
     return out
