@@ -53,7 +53,8 @@ def pct(values: list[float], q: float) -> float:
 
 class Result:
     def __init__(self, name: str):
-        self.name, self.latencies = name, []
+        self.name = name
+        self.latencies: list[float] = []
         self.recalls: dict[int, list[float]] = {k: [] for k in KS}
 
     def add(self, turns: list[str], evidence: list[str], seconds: float) -> None:
