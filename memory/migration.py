@@ -100,7 +100,7 @@ def carry_value_key(src: Store, dst: Store) -> None:
         raise MemdeskError(str(exc)) from None
 
 
-def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None) -> list[CountRow]:
+def migrate(src: Store, dst: Store, *, progress: Callable[[str], None] = lambda s: None) -> list[CountRow]:
     """Copy everything, refresh, verify. Raises MemdeskError listing any count that differs."""
     carry_value_key(src, dst)
     users = scopes(src)

@@ -36,8 +36,12 @@ from ..values import Decision, Verdict, judge_pair
 from . import gates
 from .extract import (
     EpisodeView,
+    ExtractedFact,
+    ExtractedFeedback,
+    ExtractedPlaybook,
     Extraction,
     ExtractionInput,
+    Extractor,
     FactView,
     PlaybookView,
     Usage,
@@ -174,7 +178,7 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
                                      "owned": owned, "forgotten": forgotten})
 
 
-def make_plan(svc: MemoryService, user_id: str, llm, *, policy: ReviewPolicy | None = None,
+def make_plan(svc: MemoryService, user_id: str, llm: Extractor, *, policy: ReviewPolicy | None = None,
               assistant_context: Iterable[str] = (), now: datetime | None = None) -> Plan:
     """One run: read, one extraction call, gates. Raises (and writes nothing) on model errors."""
     policy = policy or svc.policy
@@ -267,7 +271,7 @@ class _Builder:
                                evidence=evidence, subject=subject, gate=gate,
                                reason=f"{why}" + (f" (model: {reason})" if reason else "")))
 
-    def fact(self, f, *, later_in_slot: bool) -> None:
+    def fact(self, f: ExtractedFact, *, later_in_slot: bool) -> None:
         text, ev = f.text, list(f.evidence)
         for g in (gates.evidence(text, ev, self.known),
                   gates.grounding(text, self.user_vocab, self.said_vocab),
@@ -361,7 +365,7 @@ class _Builder:
         self.seen[key] = op
         return None
 
-    def playbook(self, p) -> None:
+    def playbook(self, p: ExtractedPlaybook) -> None:
         subject = p.name
         for g in (gates.evidence(subject, p.evidence, self.known),
                   gates.grounding(" ".join([p.trigger, *p.steps]), self.user_vocab,
@@ -394,7 +398,7 @@ class _Builder:
                                reason=p.reason, playbook=pb))
         return None
 
-    def feedback(self, items) -> None:
+    def feedback(self, items: list[ExtractedFeedback]) -> None:
         """Outcome counts from the user's feedback on advice (invariant 36)."""
         mine = {p.id: p for p in self.inputs.playbooks}
         totals: dict[str, list] = {}
