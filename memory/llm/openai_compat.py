@@ -16,9 +16,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx2
 import openai
 from openai.types.chat import ChatCompletion
 from openai.types.chat import ChatCompletionMessageFunctionToolCall as FunctionCall
@@ -31,6 +30,9 @@ from . import ModelAuthError, ModelStoppedError, ModelUnavailableError
 from .calls import Attempt, CallRecord, Deadline, TurnTimeoutError, retry_after_seconds
 from .claude import EXTRACTION_SYSTEM, TOOL_NAME, extraction_schema, malformed, tried
 from .judge import JUDGE_SYSTEM, JUDGE_TOOL, JudgeQuestion, JudgeVerdict
+
+if TYPE_CHECKING:  # the SDK's HTTP client
+    import httpx2
 
 FORCED_TOOL, JSON_SCHEMA = "forced_tool", "json_schema"
 # A local server needs no key, but the SDK sends one: this placeholder says so in its logs.
