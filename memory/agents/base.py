@@ -12,6 +12,7 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import MemdeskError
+from ..llm import LLM
 from ..llm.calls import CallRecord, Deadline
 from ..tools import ToolContext, ToolResult, execute
 from ..trace import CoreItem, StepRecord, TokenUsage, ToolCall, TurnTrace
@@ -129,5 +130,10 @@ class ToolRunner:
 
 class Agent(Protocol):
     mode: str
+
+    @property
+    def llm(self) -> LLM:
+        """Its model: consolidation after a turn uses the same one."""
+        ...
 
     def run(self, inp: AgentInput, tools: ToolRunner) -> AgentOutput: ...

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 YEAR = 2026  # every persona lives in 2026, so the data never moves with "now"
 
@@ -77,7 +78,7 @@ def parse_episodes(block: str) -> tuple[EpisodeSpec, ...]:
     return tuple(out)
 
 
-def fact(key: str, fact_type: str, text: str, sources: str, keys: str, **kw) -> FactSpec:
+def fact(key: str, fact_type: str, text: str, sources: str, keys: str, **kw: Any) -> FactSpec:
     """Compact constructor: `sources` and `keys` are space-separated."""
     return FactSpec(key=key, fact_type=fact_type, text=text, sources=tuple(sources.split()),
                     keys=tuple(k.replace("_", " ") for k in keys.split()), **kw)
