@@ -14,6 +14,11 @@ Fair in both directions (issue 33):
 - LanceDB returns ids only (select(["id"])), ChromaDB ids and distances: no stored vector or
   text is brought into Python per hit;
 - the systems take turns question by question, so a change in load falls on all of them.
+LanceDB keeps its default thread pools (one thread per core): on two cores shared with other
+work they wait on each other, so its latency grows with the machine's load more than Memdesk's
+single-threaded recall does; the run prints the load at its start and end. (Smaller pools,
+LANCE_CPU_THREADS / LANCE_IO_THREADS of 1 or 2, halved its median once and hung in other runs
+with lancedb 0.40, so they are not used.)
 LanceDB hybrid is its own FTS index plus its vector search fused by its RRF reranker (issue 17).
 A system whose package is missing is skipped, with a note.
 
