@@ -435,7 +435,7 @@ def user_docs(pool: Pool, user_index: int, n: int, now: datetime, seed: int = 11
         ts = now - timedelta(days=rng.uniform(0, 3 * 365), seconds=rng.randrange(86_400))
         text = ". ".join(parts)
         docs.append(DocSpec("episodic", {"text": text, "timestamp": ts, "recorded_at": ts}, parts))
-    states, weights = zip(*STATES, strict=False)
+    states, weights = [s for s, _ in STATES], [w for _, w in STATES]
     for _ in range(n_fact):
         s = rng.choice(pool.facts)
         state = rng.choices(states, weights)[0]

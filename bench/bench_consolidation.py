@@ -83,8 +83,9 @@ def main() -> None:
     print(f"seeded {args.facts} facts + {args.episodes} episodes in {time.perf_counter() - t:.1f} s "
           f"({embedder.name})")
     policy = ReviewPolicy(max_retire_per_run=50)
-    times, cpu, plan = [], [], None
-    for _ in range(args.runs):
+    times: list[float] = []
+    cpu: list[float] = []
+    for _ in range(max(1, args.runs)):
         t, c = time.perf_counter(), time.process_time()
         plan = make_plan(svc, "bench", llm, policy=policy)
         times.append(time.perf_counter() - t)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from memory.embeddings import get_embedder
-from memory.models import MemoryKind
+from memory.models import Fact, MemoryKind
 from memory.personas.loader import seed
 from memory.personas.overlap import gold_texts, load_questions, measure
 from memory.search_config import PRESETS, Purpose
@@ -36,7 +36,7 @@ def recall_figures(service: MemoryService, questions: list[dict], preset: str) -
                                             purpose=Purpose.EVAL).hits]
         ranks.append(ids.index(q["gold_id"]) + 1 if q["gold_id"] in ids else None)
         gold = service.store.get(MemoryKind.SEMANTIC, q["user_id"], q["gold_id"])
-        sources = set(gold.source_episode_ids) if gold is not None else set()
+        sources = set(gold.source_episode_ids) if isinstance(gold, Fact) else set()
         top1_equiv += bool(ids) and (ids[0] == q["gold_id"] or ids[0] in sources)
     n = len(ranks)
     return {"preset": preset, "questions": n,

@@ -27,7 +27,7 @@ from memory.ranking import RankingParams
 from memory.retrieval import retrieve
 from memory.search_config import DEFAULT
 from memory.service import MemoryService
-from memory.stores import open_store
+from memory.stores.embedded import EmbeddedStore
 from memory.stores.user_view import IndexParams
 
 WORDS = ("hub sensor lights vacuum router flat move job shift nurse camera doorbell dog beagle "
@@ -56,7 +56,7 @@ class _Fixed:
 def main() -> None:
     rng = random.Random(7)
     emb = get_embedder("hash")
-    store = open_store(f"embedded:{Path(tempfile.mkdtemp()) / 'legs.db'}", emb)
+    store = EmbeddedStore(Path(tempfile.mkdtemp()) / "legs.db", emb)
     svc = MemoryService(store)
     t0 = NOW - timedelta(days=200)
     for u in range(10):
@@ -76,12 +76,12 @@ def main() -> None:
                              ("third pass (no lexicon)", THIRD),
                              ("after (recall6: lexicon 0.5)", AFTER)):
         store.set_index_params(ip)
-        for u, q in queries[:20]:  # build every view first
-            retrieve(store, _Fixed(vecs[q]), u, q, cfg, NOW)
-        cpu = []
-        for u, q in queries:
+        for uid, q in queries[:20]:  # build every view first
+            retrieve(store, _Fixed(vecs[q]), uid, q, cfg, NOW)
+        cpu: list[float] = []
+        for uid, q in queries:
             c = time.thread_time()
-            retrieve(store, _Fixed(vecs[q]), u, q, cfg, NOW)
+            retrieve(store, _Fixed(vecs[q]), uid, q, cfg, NOW)
             cpu.append((time.thread_time() - c) * 1000)
         cpu.sort()
         print(f"{label}: legs + fusion + adjust CPU p50 {statistics.median(cpu):.2f} ms, "

@@ -34,7 +34,7 @@ from memory.personas.overlap import gold_texts, overlap
 from memory.ranking import RankingParams
 from memory.search_config import PRESETS, RecallConfig
 from memory.service import MemoryService
-from memory.stores import open_store
+from memory.stores.embedded import EmbeddedStore
 from memory.stores.user_view import IndexParams
 
 D = PRESETS["default"]
@@ -221,7 +221,7 @@ def locomo_rows(data: str, emb, grid, split: str) -> None:
 
 def persona_rows(emb, grid, sets: list[str]) -> None:
     print("\n## Persona questions: R@1 / R@5 / R@10 / MRR (any answering id: R@10)", flush=True)
-    store = open_store(f"embedded:{Path(tempfile.mkdtemp(prefix='memdesk-rq-')) / 'p.db'}", emb)
+    store = EmbeddedStore(Path(tempfile.mkdtemp(prefix="memdesk-rq-")) / "p.db", emb)
     seed(store)
     questions = {s: load_questions(s) for s in sets}
     svc = MemoryService(store)

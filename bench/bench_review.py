@@ -26,8 +26,11 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -35,10 +38,10 @@ from memory.clock import fixed_clock
 from memory.embeddings import get_embedder
 from memory.models import Contradiction, Fact, FactState, FactType
 from memory.service import MemoryService
-from memory.stores.base import FactQuery, FactSummary
+from memory.stores.base import FactPage, FactQuery, FactSummary
 from memory.stores.embedded import EmbeddedStore
 from memory.unit_of_work import Batch
-from review.models import ItemKind, QueueFilter
+from review.models import ItemKind, QueueFilter, QueueListing
 from review.queue import list_queue, select
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -74,9 +77,13 @@ def build(path: Path, users: int, pending: int, background: int) -> EmbeddedStor
     return store
 
 
-def timed(fn, runs: int) -> tuple[float, float, float, object]:
-    fn()  # warm-up (page cache, statement cache)
-    samples, cpu, out = [], [], None
+T = TypeVar("T")
+
+
+def timed(fn: Callable[[], T], runs: int) -> tuple[float, float, float, T]:
+    out = fn()  # warm-up (page cache, statement cache)
+    samples: list[float] = []
+    cpu: list[float] = []
     for _ in range(runs):
         t0, c0 = time.perf_counter(), time.process_time()
         out = fn()
@@ -128,8 +135,8 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'case':<50}{'items':>7}{'p50 ms':>9}{'p95 ms':>9}{'cpu p50':>9}")
     for name, flt in cases.items():
-        p50, p95, cpu, listing = timed(
-            lambda f=flt: list_queue(service, f, threshold=THRESHOLD), args.runs)
+        p50, p95, cpu, listing = timed(partial(list_queue, service, flt, threshold=THRESHOLD),
+                                       args.runs)
         print(f"{name:<50}{listing.total:>7}{p50:>9.1f}{p95:>9.1f}{cpu:>9.1f}")
     slow = max(3, args.runs // 5)
     everyone = cases["all users, no filter (first page of 200)"]
@@ -141,15 +148,15 @@ def main() -> None:
                for u in users for f in store.list_facts(u, states={FactState.CANDIDATE})]
         return sorted(out, key=lambda f: (f.recorded_at, f.id))
 
-    fallbacks = {
+    fallbacks: dict[str, Callable[[], FactPage | QueueListing]] = {
         "(contrast) one user's candidates in SQL, paged 50": lambda: store.fact_summaries(
             FactQuery(user_ids=users[:1], states=frozenset({FactState.CANDIDATE}), limit=50)),
         "(contrast) decode every Fact + select, all users": lambda: select(
             decoded(users), everyone, NOW, THRESHOLD),
     }
     for name, fn in fallbacks.items():
-        p50, p95, cpu, listing = timed(fn, slow)
-        print(f"{name:<50}{listing.total:>7}{p50:>9.1f}{p95:>9.1f}{cpu:>9.1f}")
+        p50, p95, cpu, found = timed(fn, slow)
+        print(f"{name:<50}{found.total:>7}{p50:>9.1f}{p95:>9.1f}{cpu:>9.1f}")
     print(f"load average {os.getloadavg()[0]:.1f}")
     store.close()
 

@@ -114,7 +114,9 @@ def main() -> int:
     t0 = time.perf_counter()
     check(store, emb, USER, texts[0], threshold=0.85, vector=vectors[0])
     cold = (time.perf_counter() - t0) * 1000
-    wall, cpu, verdicts = [], [], Counter()
+    wall: list[float] = []
+    cpu: list[float] = []
+    verdicts: Counter[str] = Counter()
     for text, vec in zip(texts, vectors, strict=False):
         w0, c0 = time.perf_counter(), time.process_time()
         v = check(store, emb, USER, text, threshold=0.85, vector=None if args.embed else vec)

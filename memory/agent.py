@@ -14,6 +14,7 @@ import uuid
 from datetime import UTC, datetime
 
 from .agents import AgentInput, ToolRunner, get_agent
+from .agents.base import Agent
 from .clock import new_id
 from .errors import MemdeskError, ValidationError
 from .forgetting import derived_from
@@ -89,7 +90,8 @@ def _ms(started: float) -> float:
 
 
 def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: str, *,
-             llm: LLM | None = None, history: list[dict[str, str]] | None = None, agent=None,
+             llm: LLM | None = None, history: list[dict[str, str]] | None = None,
+             agent: Agent | None = None,
              policy: ReviewPolicy | None = None, consolidation: str = "manual",
              operator: str | None = None) -> TurnTrace:
     """One chat turn for one user. Bad input, and a configured model that cannot run, raise
@@ -212,7 +214,8 @@ def _history(history: list[dict[str, str]] | None) -> list[dict[str, str]]:
     return out
 
 
-def _consolidate(svc: MemoryService, user: str, every: int, agent, llm) -> ConsolidationRun | None:
+def _consolidate(svc: MemoryService, user: str, every: int, agent: Agent,
+                 llm: LLM | None) -> ConsolidationRun | None:
     """Run consolidation when MEMDESK_AGENT_CONSOLIDATION says so: every N new episodes since the
     consolidation watermark. A failure is reported on the trace; the turn stands."""
     from .consolidation.apply import apply_plan

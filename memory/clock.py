@@ -10,6 +10,8 @@ from datetime import UTC, date, datetime, time
 from .errors import ValidationError
 
 Clock = Callable[[], datetime]
+# A moment as callers give it (an ISO string, a date, a datetime, or none); parse_when reads it.
+When = str | datetime | date | None
 # ValueError texts that name what is wrong with a well-shaped date ("day is out of range for
 # month", "month must be in 1..12"); anything else is just "not ISO".
 _REAL_DATE_ERROR = re.compile(r"out of range|must be in")
@@ -35,7 +37,7 @@ def as_utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
-def parse_when(value: str | datetime | date | None, *, field: str = "date") -> datetime | None:
+def parse_when(value: When, *, field: str = "date") -> datetime | None:
     """Parse an ISO date or datetime from user input into an aware UTC datetime: a date is its
     UTC midnight, a naive datetime is UTC, an aware one is converted (invariant 184)."""
     if value is None or value == "":

@@ -31,7 +31,7 @@ SMALL_BATCH = 4
 _THREADPOOLS = None
 
 
-def _blas_threads(limit: int | None):
+def _blas_threads(limit: int | None) -> contextlib.AbstractContextManager[object]:
     """Context limiting BLAS threads (threadpoolctl), or a no-op when limit is None."""
     global _THREADPOOLS
     if limit is None:

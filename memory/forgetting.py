@@ -13,6 +13,7 @@ redacted; forgetting it again converges.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +24,9 @@ from .redaction import Erasure, forgotten_keys, texts_of
 from .stores.base import Capability, Store
 from .text import require_user
 from .unit_of_work import as_actor
+
+if TYPE_CHECKING:
+    from .service import MemoryService  # which calls these
 
 DEAD = (FactState.RETRACTED, FactState.REJECTED)
 
@@ -49,14 +53,14 @@ class EraseResult(BaseModel):
     residue: list[str] = Field(default_factory=list)
 
 
-def derived_from(svc, user_id: str, episode_id: str) -> list[Fact | Playbook]:
+def derived_from(svc: MemoryService, user_id: str, episode_id: str) -> list[Fact | Playbook]:
     """Every fact (any state) and playbook of the user that cites this episode as a source."""
     facts = [f for f in svc.store.list_facts(user_id) if episode_id in f.source_episode_ids]
     books = [p for p in svc.store.list_playbooks(user_id) if episode_id in p.source_episode_ids]
     return [*facts, *books]
 
 
-def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: str | None = None,
+def forget(svc: MemoryService, user_id: str, memory_id: str, *, actor: str = "agent", reason: str | None = None,
            cascade: bool = False, with_sources: bool = False,
            keep: frozenset[str] = frozenset()) -> ForgetResult:
     """Hard-delete one memory (and, with `cascade`, what was derived from it; with
@@ -105,7 +109,7 @@ def forget(svc, user_id: str, memory_id: str, *, actor: str = "agent", reason: s
                         residue=b.residue)
 
 
-def _only_here(svc, user_id: str, targets: list, texts: dict) -> list[str]:
+def _only_here(svc: MemoryService, user_id: str, targets: list, texts: dict) -> list[str]:
     """The erased texts no memory left in place also holds (the same words said twice): what
     a scan of the files after the forget must not find (invariant 459). Read only where the
     store scans its files."""
@@ -118,7 +122,7 @@ def _only_here(svc, user_id: str, targets: list, texts: dict) -> list[str]:
     return [t for t in texts if not any(t in k for k in kept)]
 
 
-def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
+def erase_user(svc: MemoryService, user_id: str, *, actor: str = "cli") -> EraseResult:
     """Erase everything a user owns (invariant 67): memories deleted, tombstones reduced to keyed
     hashes (a dead value stays dead if the id returns), watermarks and audit events removed, and
     one `erase_user` event left holding counts only — no text, no reason."""
@@ -139,14 +143,14 @@ def erase_user(svc, user_id: str, *, actor: str = "cli") -> EraseResult:
                        audit_events=b.erased.get("events", 0), residue=b.residue)
 
 
-def _value_keys(store, text: str):
+def _value_keys(store: Store, text: str) -> tuple[set[str], str] | None:
     """The keyed hashes of a value (exact forms, canonical claim) under the store's secret, or
     None while the store has none (nothing was ever forgotten there)."""
     key = store.value_key()
     return None if key is None else forgotten_keys(key, text)
 
 
-def forgotten_match(store, text: str, tombstones: list[Tombstone]) -> Tombstone | None:
+def forgotten_match(store: Store, text: str, tombstones: list[Tombstone]) -> Tombstone | None:
     """A forgotten tombstone whose keyed hash is this text's: the exact value, normalised
     (invariant 66), or the same canonical claim in other words (invariant 176)."""
     forgotten = [t for t in tombstones if t.forgotten]

@@ -110,7 +110,8 @@ def carry_value_key(src: Store, dst: Store) -> None:
         raise MemdeskError(str(exc)) from None
 
 
-def migrate(src, dst, *, progress: Callable[[str], None] = lambda s: None, actor: str = MIGRATE,
+def migrate(src: Store, dst: Store, *, progress: Callable[[str], None] = lambda s: None,
+            actor: str = MIGRATE,
             authorize: Authorize | None = None, source_name: str = "",
             target_name: str = "") -> list[CountRow]:
     """Copy everything, refresh, verify, then record the move as one `migrate` event in the

@@ -12,6 +12,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     field_validator,
     model_serializer,
     model_validator,
@@ -287,7 +288,7 @@ class Tombstone(BaseModel):
                                   "value's canonical claim, refusing its paraphrases (inv. 176)")
 
     @model_serializer(mode="wrap")
-    def _dump(self, handler):
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # Issue 11: the flag is written only when set, so every earlier record (seed data,
         # migrations, content-derived ids) serialises exactly as before.
         out = handler(self)

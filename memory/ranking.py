@@ -343,8 +343,8 @@ class Candidate:
 
     __slots__ = ("best", "doc", "fused", "legs", "mults", "ranked", "session_pos")
 
-    def __init__(self, doc, fused: float, legs: dict, mults: tuple[float, float, float],
-                 session_pos, ranked: RankedHit | None = None, best: int = 0):
+    def __init__(self, doc: AnyMemory, fused: float, legs: dict,
+                 mults: tuple[float, float, float], session_pos: tuple[str, int] | None, ranked: RankedHit | None = None, best: int = 0):
         self.doc, self.fused, self.legs, self.mults = doc, fused, legs, mults
         self.session_pos, self.ranked, self.best = session_pos, ranked, best
 
@@ -812,7 +812,7 @@ def speaker_lifts(cands: list[Candidate], query: str, params: RankingParams,
     words match weakly, who said it is good evidence."""
     if not params.speaker_lift or not query:
         return [1.0] * len(cands)
-    who = [speaker_of(c.doc.text) if c.doc.kind == MemoryKind.EPISODIC else None for c in cands]
+    who = [speaker_of(c.doc.text) if isinstance(c.doc, Episode) else None for c in cands]
     asked = named_speakers(query) & {w for w in who if w}
     if len(asked) != 1:
         return [1.0] * len(cands)
@@ -839,24 +839,24 @@ def follow_lifts(cands: list[Candidate], query: str, intent: TimeIntent, params:
     w = params.outcome_follow_lift
     if w == 1.0 or not query or not intent.event or not asks_outcome(query):
         return [1.0] * len(cands)
-    eps = sorted((n for n, c in enumerate(cands) if isinstance(c.doc, Episode)),
-                 key=lambda n: -scores[n])
+    episode = {n: c.doc for n, c in enumerate(cands) if isinstance(c.doc, Episode)}
+    eps = sorted(episode, key=lambda n: -scores[n])
     head = eps[:params.outcome_follow_top]
     if not head:
         return [1.0] * len(cands)
     span = params.outcome_follow_days * 86_400.0
-    words = {n: set(analyse(cands[n].doc.text)) for n in head}
+    words = {n: set(analyse(episode[n].text)) for n in head}
     out = [1.0] * len(cands)
     for n in eps:
-        t = cands[n].doc.timestamp
+        t = episode[n].timestamp
         mine: set[str] | None = None
         for h in head:
-            ht = cands[h].doc.timestamp
+            ht = episode[h].timestamp
             if h == n or scores[h] <= scores[n] or not ht < t \
                     or (t - ht).total_seconds() > span:
                 continue
             if mine is None:
-                mine = set(analyse(cands[n].doc.text))
+                mine = set(analyse(episode[n].text))
             if mine & words[h]:
                 out[n] = w
                 break
@@ -892,7 +892,7 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
         lift = [a * b for a, b in zip(lift, when_weights(cands, query, params), strict=True)]
     if params.name_fact_weight != 1.0 and query:  # invariant 235
         lift = [a * b for a, b in zip(lift, name_weights(cands, query, params), strict=True)]
-    qs = [qw if (qw != 1.0 and c.doc.kind == MemoryKind.EPISODIC and is_question(c.doc.text))
+    qs = [qw if (qw != 1.0 and isinstance(c.doc, Episode) and is_question(c.doc.text))
           else 1.0 for c in cands]
     ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]
     if params.outcome_follow_lift != 1.0 and query and intent.event:  # invariant 217

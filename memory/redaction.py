@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from .models import Memory, Playbook
 from .text import TOKEN_RE, normalise, term_set
 
 KEYED_PREFIX = "hmac-sha256:"
@@ -62,7 +64,7 @@ class Erasure(BaseModel):
         other words, never the forgotten ones, in whatever case or accents they were typed."""
         stems = self.stems
 
-        def one(m) -> str:
+        def one(m: re.Match[str]) -> str:
             return REDACTED if term_set(m.group(), min_len=MIN_WORD) & stems else m.group()
         return TOKEN_RE.sub(one, self.scrub(value))
 
@@ -191,8 +193,8 @@ def hash_tombstone(tomb: dict, key: bytes) -> dict:
             "claim_key": keyed_claim(key, text) if text else None, "forgotten": True}
 
 
-def texts_of(doc) -> list[str]:
+def texts_of(doc: Memory) -> list[str]:
     """Every text a memory holds, as it appears in audit snapshots and tombstones."""
-    if hasattr(doc, "steps"):
+    if isinstance(doc, Playbook):
         return [t for t in (doc.name, doc.trigger, *doc.steps, doc.search_text()) if t]
     return [doc.text] if getattr(doc, "text", None) else [doc.search_text()]

@@ -88,6 +88,19 @@ def chain_members(store: Store, flt: RecallFilter, cands: list[Candidate], now: 
     return out
 
 
+def query_texts(store: Store, user_id: str, query: str, config: RecallConfig) -> tuple[str, str]:
+    """The lexical leg's query and the dense leg's (the text it embeds), as recall rewrites
+    them; bench/bench_compare.py embeds the latter ahead of its timed calls."""
+    lex_query = dense_query = query
+    if config.drop_names != "off":  # invariant 153: the user's name is a reference
+        lex_query = without_names(query, store.user_names(user_id))
+        if config.drop_names == "both":
+            dense_query = lex_query
+    if config.dense_drop_pronouns:  # invariant 211: "he" / "her" are no evidence for the dense leg
+        dense_query = without_pronouns(dense_query)
+    return lex_query, dense_query
+
+
 def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config: RecallConfig,
              now: datetime, reranker: Reranker | None = None, *,
              purpose: Purpose = Purpose.AGENT, explain: bool = False) -> Retrieved:
@@ -97,13 +110,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
         intent = intent.model_copy(update={"history": True})
     flt = plan_filter(user_id, config, intent)
     params = config.ranking
-    lex_query = dense_query = query
-    if config.drop_names != "off":  # invariant 153: the user's name is a reference
-        lex_query = without_names(query, store.user_names(user_id))
-        if config.drop_names == "both":
-            dense_query = lex_query
-    if config.dense_drop_pronouns:  # invariant 211: "he" / "her" are no evidence for the dense leg
-        dense_query = without_pronouns(dense_query)
+    lex_query, dense_query = query_texts(store, user_id, query, config)
     legs: dict[str, list] = {}
     cov: float | None = None
     extra: dict[str, float] = {}

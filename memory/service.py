@@ -6,15 +6,16 @@ Pages, the CLI, consolidation and review call this layer; only stores do I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticError
 
 from . import contradicted, forgetting, inputs
 from . import tombstones as _tombstones  # issue 11: the three-way tombstone check
-from .clock import Clock, parse_when, utcnow
+from .clock import Clock, When, parse_when, utcnow
 from .corrections import as_believed, believed_at, valid_covers
 from .errors import NotFoundError, ValidationError
 from .inputs import optional_label
@@ -46,7 +47,6 @@ from .values import Decision, Verdict
 __all__ = ["MemoryService", "believed_at", "valid_covers"]
 
 USER_KINDS = (MemoryKind.SEMANTIC, MemoryKind.EPISODIC, MemoryKind.PROCEDURAL)
-When = str | datetime | date | None  # a time from a caller: ISO text or a date (parse_when)
 
 
 class WriteResult(BaseModel):
@@ -166,7 +166,7 @@ class MemoryService:
         return v.tombstone, v.similarity if v.similarity is not None else 1.0
 
     def tombstone_verdict(self, user_id: str, text: str, *, pending: Iterable[Tombstone] = (),
-                          vector=None) -> Verdict:
+                          vector: np.ndarray | None = None) -> Verdict:
         """Refuse, review or accept `text` against the user's tombstones and the ones a batch
         creates (`pending`), by index (memory/tombstones.py; invariants 7, 61-63). A forgotten
         value is refused by its keyed hash alone (invariant 66)."""
@@ -201,8 +201,8 @@ class MemoryService:
     # facts ------------------------------------------------------------------------------------
     def build_fact(self, user_id: str, text: str, *, fact_type: str | FactType = FactType.WORLD,
                    confidence: float = 0.8, state: FactState | str = FactState.ACTIVE,
-                   source_episode_ids: Iterable[str] = (), valid_from=None, valid_to=None,
-                   origin: str = "agent", plan_id: str | None = None, fact_id: str | None = None,
+                   source_episode_ids: Iterable[str] = (), valid_from: When = None,
+                   valid_to: When = None, origin: str = "agent", plan_id: str | None = None, fact_id: str | None = None,
                    flags: Iterable[str] = (), reader: str | None = None) -> Fact:
         """Validate input into a Fact (nothing written): bad types, dates and text are refused."""
         try:
@@ -229,9 +229,9 @@ class MemoryService:
     def write_fact(self, user_id: str, text: str, *, fact_type: str | FactType = FactType.WORLD,
                    confidence: float = 0.8, state: FactState | str = FactState.ACTIVE,
                    source_episode_ids: Iterable[str] = (), supersedes_id: str | None = None,
-                   contradiction: Contradiction | str = Contradiction.NATURAL, valid_from=None,
-                   valid_to=None, actor: str = "agent", reason: str | None = None,
-                   never_true: str | None = None, reader: str | None = None) -> WriteResult:
+                   contradiction: Contradiction | str = Contradiction.NATURAL,
+                   valid_from: When = None, valid_to: When = None, actor: str = "agent",
+                   reason: str | None = None, never_true: str | None = None, reader: str | None = None) -> WriteResult:
         """Write a fact, optionally superseding (natural) or retracting (harsh) another.
         `never_true`: with a natural supersession, the part of the old fact the user says was
         never true ("Allergic to shellfish"); its value is tombstoned (invariant 219).
@@ -320,8 +320,8 @@ class MemoryService:
         return [*reversed(back), start, *forward]
 
     def facts(self, user_id: str, *, states: Iterable[FactState | str] | None = None,
-              fact_type: FactType | str | None = None, as_of_valid=None,
-              as_of_recorded=None) -> list[Fact]:
+              fact_type: FactType | str | None = None, as_of_valid: When = None,
+              as_of_recorded: When = None) -> list[Fact]:
         """List facts; `as_of_valid` and `as_of_recorded` answer the two "as of" questions."""
         user_id = require_user(user_id)
         wanted = {FactState(s) for s in states} if states else None
@@ -407,7 +407,7 @@ class MemoryService:
     def playbooks(self, user_id: str) -> list[Playbook]:
         return self.store.list_playbooks(require_user(user_id))
 
-    def episodes(self, user_id: str, *, after=None, limit: int | None = None) -> list[Episode]:
+    def episodes(self, user_id: str, *, after: When = None, limit: int | None = None) -> list[Episode]:
         return self.store.list_episodes(require_user(user_id),
                                         after=parse_when(after, field="after"), limit=limit)
 

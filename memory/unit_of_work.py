@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from types import TracebackType
 from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel
@@ -679,7 +680,8 @@ class Batch:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         if exc_type is None and self.store is not None:
             self.commit()
 

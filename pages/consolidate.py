@@ -110,7 +110,8 @@ if plan is None:
     st.info(f"Press **Plan (dry run)** to see what consolidation would change for {md(user)}. "
             "Nothing is written until you apply.")
 else:
-    st.subheader(f"Plan {plan.id}")
+    plan_id = plan.id
+    st.subheader(f"Plan {plan_id}")
     st.caption(md(plan_summary(plan)))
     lines = diff_lines(plan)
     # Each change with the words that justify it, and after applying what became of it.
@@ -126,7 +127,7 @@ else:
     if not actionable:
         st.info("Nothing to apply: no new episodes past the watermark, or every item was dropped.")
     else:
-        labels = {op.id: f"{op.kind.value}: {(op.fact.text if op.fact else op.playbook.name)}"
+        labels = {op.id: f"{op.kind.value}: {op.written}"
                   + (" (to review)" if op.review else "") for op in actionable}
         key = f"consolidate_ops__{user}"
         if key not in ss:  # back from another page or user: the selection made for this plan
@@ -134,8 +135,8 @@ else:
                        if i in labels]
         waiting = len(labels) - len(default_selection(plan))
         chosen = st.multiselect(
-            "Operations to apply (partial approval)", list(labels), format_func=labels.get,
-            key=key, on_change=lambda: chosen_by.__setitem__(user, {plan.id: ss[key]}),
+            "Operations to apply (partial approval)", list(labels), format_func=labels.__getitem__,
+            key=key, on_change=lambda: chosen_by.__setitem__(user, {plan_id: ss[key]}),
             help="Pre-selected: what the policy would apply on its own. An operation marked "
                  "(to review) is added as a review candidate only if you choose it.")
         if waiting:

@@ -141,9 +141,9 @@ for kind, title, how in [("recall", "Recall eval", "memdesk eval recall"),
                                                           "question")} for m in misses]),
                      hide_index=True, width="stretch")
         by_id = {m["id"]: m for m in misses}
+        miss_labels = {i: f"{i} · {m['user_id']} · {m['question'][:80]}" for i, m in by_id.items()}
         miss = st.selectbox("Open a miss in the recall debugger", list(by_id),
-                            format_func=lambda i, m=by_id: f"{i} · {m[i]['user_id']} · "
-                                                           f"{m[i]['question'][:80]}",
+                            format_func=miss_labels.__getitem__,
                             key="evals_miss")
         page_link("recall", "Recall debugger for this question", user=by_id[miss]["user_id"],
                   q=by_id[miss]["question"])

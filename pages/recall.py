@@ -98,6 +98,7 @@ if st.query_params.to_dict() != params:
     st.query_params.from_dict(params)
 ss["recall_url_seen"] = params
 ex = result.explain
+assert ex is not None  # explain=True always fills it
 st.caption(md(f"Path: {ex.path} · candidates per leg: "
               + (", ".join(f"{leg} {n}" for leg, n in ex.candidates.items()) or "none")
               + f" · preset {preset} · "
@@ -144,7 +145,7 @@ with why_tab:
     if needle and not choices:
         st.info(md(f"No memory of {user} contains “{needle}”."))
     if choices:
-        picked = st.selectbox("Memory", list(choices), format_func=choices.get,
+        picked = st.selectbox("Memory", list(choices), format_func=choices.__getitem__,
                               key="recall_whynot_pick")
         try:
             answer = why_not(svc, user, picked, query, config)

@@ -3,6 +3,7 @@ decisions (List), and what was decided (Decided). Every decision names the item 
 that were on screen (invariant 81); stored text is shown as text (invariant 80)."""
 
 from datetime import timedelta
+from typing import Literal
 
 import pandas as pd
 import streamlit as st
@@ -358,7 +359,7 @@ def focus_view() -> None:
                  format_func=lambda i: targets.get(i, i), placeholder="an active fact of this user")
 
     args = (item.user_id, item.id, item.rev)
-    buttons = [(Decision.APPROVE, "Accept" if item.supersedes else "Approve", "A", "primary")]
+    buttons: list[tuple[Decision, str, str, Literal["primary", "secondary"]]] = [(Decision.APPROVE, "Accept" if item.supersedes else "Approve", "A", "primary")]
     if item.supersedes:
         buttons.append((Decision.KEEP_BOTH, "Keep both", "K", "secondary"))
     buttons += [(Decision.REJECT, "Reject", "X", "secondary"),
@@ -476,14 +477,17 @@ def list_view() -> None:
         page_link("facts", "Open the first selected in Facts", user=i.user_id, fact=i.id)
 
 
+def show_every_decision() -> None:
+    st.query_params.pop("decided", None)
+
+
 def decided_view() -> None:
     named = {i for i in (st.query_params.get("decided") or "").split(",") if i}
     past = history(svc, users, limit=1000 if named else 100)
     if named:  # invariant 495: only the decisions behind the figure that linked here
         past = [h for h in past if h.fact_id in named]
         st.caption(f"The decisions on {len(named)} item(s) linked from Evals.")
-        st.button("Show every decision", key="review_decided_all",
-                  on_click=lambda: st.query_params.pop("decided", None))
+        st.button("Show every decision", key="review_decided_all", on_click=show_every_decision)
     if not past:
         st.info("No decisions yet in this scope.")
     else:

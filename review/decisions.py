@@ -7,7 +7,8 @@ StaleItemError with the fresh state and writes nothing (invariant 43).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from memory import inputs
 from memory.corrections import tombstone_of
@@ -60,7 +61,11 @@ class _Ctx:
         self.service, self.b, self.fact = service, b, fact
 
 
-def _activate(ctx: _Ctx, action: str, **changes) -> tuple[Fact, list[Fact], Tombstone | None]:
+# What a decision path returns: the fact it leaves, the facts it retired, the tombstone it wrote.
+Outcome = tuple[Fact, list[Fact], Tombstone | None]
+
+
+def _activate(ctx: _Ctx, action: str, **changes: Any) -> Outcome:
     """Promote the candidate (with `changes`); a proposed supersession goes through the
     correction model (invariant 47). Record time starts now: it was not believed before.
     Approval never resurrects a tombstoned value (invariant 44): a confident restatement is
@@ -92,26 +97,28 @@ def _activate(ctx: _Ctx, action: str, **changes) -> tuple[Fact, list[Fact], Tomb
     return new, touched, tomb
 
 
-def _approve(ctx: _Ctx, decision: Decision, **_) -> tuple:
+def _approve(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
     if decision == Decision.ACCEPT and not ctx.fact.supersedes:
         raise ValidationError(f"{ctx.fact.id} proposes no supersession: approve it instead")
     return _activate(ctx, decision.value)
 
 
-def _edit(ctx: _Ctx, decision: Decision, text: str | None = None, **_) -> tuple:
+def _edit(ctx: _Ctx, decision: Decision, text: str | None = None, **_: object) -> Outcome:
     if text is None or not str(text).strip():
         raise ValidationError("edit needs the new text (--text)")
     return _activate(ctx, decision.value, text=clean_text(text))
 
 
-def _reject(ctx: _Ctx, decision: Decision, **_) -> tuple:
+def _reject(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
     if not ctx.b.reason:
         raise ValidationError("a reason is required to reject (--reason)")
     tomb = ctx.b.retract(ctx.fact, kind=TombstoneKind.REJECTED, action="review_reject")
-    return ctx.b.get(MemoryKind.SEMANTIC, ctx.fact.id), [], tomb
+    rejected = ctx.b.get(MemoryKind.SEMANTIC, ctx.fact.id)
+    assert isinstance(rejected, Fact)  # a semantic id reads as a Fact
+    return rejected, [], tomb
 
 
-def _keep_both(ctx: _Ctx, decision: Decision, **_) -> tuple:
+def _keep_both(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
     fact = ctx.fact
     if not fact.supersedes:
         raise ValidationError(f"{fact.id} is not a contradiction: keep-both does not apply")
@@ -120,7 +127,7 @@ def _keep_both(ctx: _Ctx, decision: Decision, **_) -> tuple:
                      flags=[*fact.flags, f"kept_both:{fact.supersedes}"])
 
 
-def _merge(ctx: _Ctx, decision: Decision, into: str | None = None, **_) -> tuple:
+def _merge(ctx: _Ctx, decision: Decision, into: str | None = None, **_: object) -> Outcome:
     fact, b = ctx.fact, ctx.b
     if not into:
         raise ValidationError("merge needs the fact to merge into (--into FACT_ID)")
@@ -140,7 +147,7 @@ def _merge(ctx: _Ctx, decision: Decision, into: str | None = None, **_) -> tuple
     return new, [new_target], None
 
 
-_PATHS = {Decision.APPROVE: _approve, Decision.ACCEPT: _approve, Decision.EDIT: _edit,
+_PATHS: dict[Decision, Callable[..., Outcome]] = {Decision.APPROVE: _approve, Decision.ACCEPT: _approve, Decision.EDIT: _edit,
           Decision.REJECT: _reject, Decision.KEEP_BOTH: _keep_both, Decision.MERGE: _merge}
 
 

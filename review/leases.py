@@ -14,7 +14,7 @@ the store (`leases`, `claim`, `release`, `take`, `decided_today`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -134,7 +134,11 @@ class Claim:
     holder: str | None  # who holds the item when `ok` is False
 
 
-def _write(service: MemoryService, user_id: str, operator: str, change) -> Claim:
+# Edits the lease map read at `now` in place: the claim, and the item id to audit (None: none).
+Change = Callable[[dict[str, "Lease"], datetime], tuple[Claim, str | None]]
+
+
+def _write(service: MemoryService, user_id: str, operator: str, change: Change) -> Claim:
     """Read the map, let `change(map, now)` edit it (returning a Claim), write it back by
     compare-and-set; retried when another operator wrote meanwhile (invariant 510)."""
     user_id = require_user(user_id)
@@ -167,7 +171,7 @@ def claim(service: MemoryService, user_id: str, fact_id: str, *, operator: str,
     chose to take it over). The operator's other leases in this user end: one item on screen."""
     name = operator_actor(operator).removeprefix("operator:")
 
-    def change(current: dict[str, Lease], now: datetime):
+    def change(current: dict[str, Lease], now: datetime) -> tuple[Claim, str | None]:
         held = current.get(fact_id)
         if held is not None and held.operator != name and not force:
             return Claim(False, held.operator), None
@@ -189,7 +193,7 @@ def release(service: MemoryService, user_id: str, fact_id: str | None = None, *,
     if not mine:
         return
 
-    def change(current: dict[str, Lease], now: datetime):
+    def change(current: dict[str, Lease], now: datetime) -> tuple[Claim, str | None]:
         for k in mine:
             if k in current and current[k].operator == name:
                 del current[k]

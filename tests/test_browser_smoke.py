@@ -108,8 +108,7 @@ class Walk:
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on("request", self._request)
-        self.page.on("response", lambda r: r.status >= 400 and not PROBE.search(r.url)
-                     and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        self.page.on("response", self._response)
 
     def _console(self, message) -> None:
         if message.type != "error":
@@ -117,6 +116,10 @@ class Walk:
         if PROBE.search((message.location or {}).get("url", "")):
             return  # Streamlit's own base-path probe on a deep link, answered 404 by design
         self.problems.append(f"console error: {message.text} at {message.location}")
+
+    def _response(self, response) -> None:
+        if response.status >= 400 and not PROBE.search(response.url):
+            self.problems.append(f"HTTP {response.status}: {response.url}")
 
     def _request(self, request) -> None:
         if "127.0.0.1:9/" in request.url or "evil" in request.url or request.url.endswith("/x"):

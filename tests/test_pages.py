@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from memory.embeddings import get_embedder
 from memory.errors import MemdeskError, ValidationError
 from memory.models import CatalogDoc, FactState
-from memory.search_config import PRESETS
+from memory.search_config import PRESETS, Purpose
 from memory.service import MemoryService
 from memory.stores import open_store
 from memory.ui import runtime as desk_runtime
@@ -177,6 +177,6 @@ def test_timeline_has_a_bar_per_version_and_record_markers():
 
 def test_hit_rows_empty_legs_are_none(desk):
     hits = store_service().recall("ana", "Bristol", config=PRESETS["bm25_only"],
-                                  purpose="explain").hits
+                                  purpose=Purpose.EXPLAIN).hits
     rows = hit_rows(hits)
     assert rows and rows[0]["dense rank"] is None and rows[0]["bm25 rank"] == 1

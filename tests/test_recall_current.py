@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from memory.clock import fixed_clock
@@ -22,13 +20,7 @@ from memory.ranking import (
 )
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
-
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
+from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
 
 # --- invariant 233: "How does she ...?" is about her ---------------------------------------------

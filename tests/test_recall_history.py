@@ -24,8 +24,8 @@ from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
 from memory.stores.base import RecallFilter
 from memory.temporal import TimeIntent, time_intent
+from tests.recall_support import NOW
 
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 P = RankingParams()
 
 

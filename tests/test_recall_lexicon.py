@@ -4,8 +4,6 @@ retrieval pipeline."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import numpy as np
 import pytest
 
@@ -16,13 +14,7 @@ from memory.retrieval import retrieve
 from memory.search_config import DEFAULT, LEGACY_RRF, Purpose
 from memory.service import MemoryService
 from memory.stores.base import RecallFilter
-
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
+from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
 
 # --- pure ---------------------------------------------------------------------------------------

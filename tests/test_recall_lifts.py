@@ -3,7 +3,7 @@ and the RRF tail (invariant 144) — pure ranking tests, then on the real embedd
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -14,8 +14,8 @@ from memory.search_config import DEFAULT, Purpose
 from memory.service import MemoryService
 from memory.stores.base import LegHit
 from memory.temporal import TimeIntent
+from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 # the dense leg weighs every kind alike here (invariant 170 off): these tests are about the lifts
 P = RankingParams(tail_from=25, distilled_dense_weight=None)
 OFF = RankingParams(source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0)
@@ -131,9 +131,6 @@ def test_inv144_tail_off_or_short_lists_are_plain_score_order():
 
 
 # --- on the real embedded store ---------------------------------------------------------------------
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
 
 
 def test_inv142_recall_lifts_a_fact_found_with_its_source_episode(store):

@@ -24,13 +24,7 @@ from memory.ranking import (
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
 from memory.temporal import time_intent
-
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
+from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
 
 def _day(y, m, d):

@@ -5,7 +5,7 @@ ranking first, then the real store and retrieval."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -15,15 +15,10 @@ from memory.ranking import Candidate, RankingParams, adjust, follow_lifts, lifts
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
 from memory.temporal import TimeIntent, asks_outcome, narrative_question, time_intent
+from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 P = RankingParams()
 EVENT = TimeIntent(event=True)
-
-
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
 
 
 def _ep(text: str, i: str, days_ago: float) -> Episode:

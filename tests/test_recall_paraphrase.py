@@ -5,7 +5,7 @@ pure functions first, then on the real embedded store."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import numpy as np
 import pytest
@@ -18,13 +18,7 @@ from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
 from memory.stores.base import RecallFilter
 from memory.stores.user_view import IndexParams
-
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
+from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
 
 # --- invariant 152: a fact holds the words of what the user said ---------------------------------

@@ -22,18 +22,7 @@ from memory.ranking import (
 from memory.search_config import DEFAULT, Purpose, RecallConfig
 from memory.service import MemoryService
 from memory.temporal import time_intent
-
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
-# invariant 170 as before the fourteenth pass (full coverage: every kind's dense leg alike): in
-# these few-memory stores the min-max dense score alone would put the fact first, hiding the rule
-# under test
-ALIKE = DEFAULT.ranking.model_copy(update={"distilled_dense_weight": None,
-                                           "distilled_weak_dense_weight": 2.5})
-
-
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
+from tests.recall_support import ALIKE, NOW, embedded_only  # noqa: F401 - the store fixture
 
 
 @pytest.mark.parametrize("q", [

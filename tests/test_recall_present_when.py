@@ -13,13 +13,9 @@ from memory.models import FactState
 from memory.search_config import Purpose
 from memory.service import MemoryService
 from memory.temporal import present_not_history, time_intent
+from tests.recall_support import embedded_only  # noqa: F401 - the store fixture
 
 NOW = datetime(2026, 8, 20, 12, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(embedded_store):
-    return embedded_store
 
 
 @pytest.mark.parametrize("q", [

@@ -19,14 +19,9 @@ from memory.stores import open_store
 from memory.stores.base import LegHit, RecallFilter
 from memory.stores.user_view import IndexParams
 from memory.temporal import TimeIntent, time_intent
+from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 T0 = datetime(2026, 6, 1, 9, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
 
 
 def _episodes(svc: MemoryService, user: str, texts: list[str], session: str, start: datetime):

@@ -3,9 +3,7 @@ tests, then on the real embedded store."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
-import pytest
+from datetime import timedelta
 
 from memory.clock import fixed_clock
 from memory.models import Episode
@@ -21,8 +19,8 @@ from memory.search_config import DEFAULT, Purpose
 from memory.service import MemoryService
 from memory.stores.base import LegHit
 from memory.temporal import TimeIntent
+from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
-NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 OFF = RankingParams(speaker_lift=())
 
 
@@ -101,9 +99,6 @@ def test_inv160_default_is_on():
 
 
 # --- on the real embedded store ---------------------------------------------------------------------
-@pytest.fixture
-def store(embedded_store):  # ranking on the embedded store only (its per-user statistics)
-    return embedded_store
 
 
 def test_inv160_recall_lifts_the_named_speakers_turns(store):

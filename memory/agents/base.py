@@ -5,17 +5,20 @@ the turn's trace, and a turn has at most MAX_STEPS steps (invariant 78)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import date
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import MemdeskError
-from ..llm.calls import CallRecord
+from ..llm import LLM
+from ..llm.calls import CallRecord, Deadline
 from ..tools import ToolContext, ToolResult, execute
 from ..trace import CoreItem, StepRecord, TokenUsage, ToolCall, TurnTrace
 
 MAX_STEPS = 5
+Reply = TypeVar("Reply")  # a model API's answer (an Anthropic Message, an OpenAI ChatCompletion)
 
 
 class StepLimitError(MemdeskError):
@@ -57,7 +60,38 @@ class ToolRunner:
     def last_step(self) -> bool:
         return self.step >= self.max_steps
 
-    def call(self, name: str, args, *, call_id: str | None = None) -> ToolResult:
+    def model_step(self, call: Callable[..., tuple[Reply, CallRecord]], deadline: Deadline,
+                   no_tools: object, note: str = "", **kwargs: Any) -> Reply:
+        """One model call as the next step of the turn, the same for every model API: on the
+        last allowed step tools are switched off (`no_tools`: the API's tool_choice for that,
+        invariant 78), and the call's attempts go on the trace whether it answers or raises."""
+        self.begin_step()
+        if self.last_step:
+            kwargs["tool_choice"] = no_tools
+        record = CallRecord()
+        try:
+            reply, _ = call(deadline=deadline, record=record, **kwargs)
+        except MemdeskError as exc:
+            self.record_failed_call(record, f"{type(exc).__name__}: {exc}")
+            raise
+        self.record_model(record, note)
+        return reply
+
+    def cut_off(self, max_tokens: int, setting: str, skipped: list[str]) -> str:
+        """A reply cut off at the model's token limit (invariants 430, 437): none of its tool
+        calls runs, the trace says so, and so does the note returned for the reply, so a
+        cut-off answer never reads as a whole one."""
+        note = (f"[the model's answer was cut off at its limit of {max_tokens} tokens; raise "
+                f"{setting}")
+        if skipped:
+            note += f"; its unfinished tool call(s) were not run: {', '.join(skipped)}"
+        note += "]"
+        self.trace.cut_off = True
+        last = self.trace.steps[-1]
+        last.note = "; ".join(n for n in (last.note, note) if n)
+        return note
+
+    def call(self, name: str, args: object, *, call_id: str | None = None) -> ToolResult:
         self._n += 1
         started = time.perf_counter()
         result = execute(self.ctx, name, args)
@@ -96,5 +130,10 @@ class ToolRunner:
 
 class Agent(Protocol):
     mode: str
+
+    @property
+    def llm(self) -> LLM:
+        """Its model: consolidation after a turn uses the same one."""
+        ...
 
     def run(self, inp: AgentInput, tools: ToolRunner) -> AgentOutput: ...

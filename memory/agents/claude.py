@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 import time
 
-from ..errors import MemdeskError
+from anthropic.types import ContentBlock, Message, ToolUseBlock
+
 from ..llm import ModelStoppedError
-from ..llm.calls import CallRecord, Deadline
+from ..llm.calls import Deadline
 from ..llm.claude import STOPPED, AnthropicLLM, cached_system, stopped
 from ..tools import tool_definitions
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -91,7 +92,7 @@ def _messages(inp: AgentInput) -> list[dict]:
     return out
 
 
-def _block(b) -> dict:
+def _block(b: ContentBlock) -> dict:
     if b.type == "tool_use":
         return {"type": "tool_use", "id": b.id, "name": b.name, "input": b.input}
     if b.type == "text":
@@ -99,16 +100,7 @@ def _block(b) -> dict:
     return b.model_dump(exclude_none=True)
 
 
-def cut_off_note(max_tokens: int, skipped: list[str]) -> str:
-    """Invariant 430: said in the reply, so a cut-off answer never reads as a whole one."""
-    note = (f"[the model's answer was cut off at its limit of {max_tokens} tokens; raise "
-            "MEMDESK_ANTHROPIC_MAX_TOKENS")
-    if skipped:
-        note += f"; its unfinished tool call(s) were not run: {', '.join(skipped)}"
-    return note + "]"
-
-
-def _text(msg) -> str:
+def _text(msg: Message) -> str:
     return "".join(b.text for b in msg.content if b.type == "text").strip()
 
 
@@ -122,18 +114,9 @@ class ClaudeAgent:
         definitions = tool_definitions()
         deadline = Deadline(self.llm.turn_timeout)
         while True:
-            tools.begin_step()
-            kwargs: dict = {"system": system, "messages": messages, "tools": definitions}
-            if tools.last_step:
-                kwargs["tool_choice"] = {"type": "none"}
-            record = CallRecord()
-            try:
-                msg, _ = self.llm.call(deadline=deadline, record=record, **kwargs)
-            except MemdeskError as exc:
-                tools.record_failed_call(record, f"{type(exc).__name__}: {exc}")
-                raise
+            msg = tools.model_step(self.llm.call, deadline, {"type": "none"}, system=system,
+                                   messages=messages, tools=definitions)
             stop = msg.stop_reason or ""
-            tools.record_model(record)
             if stop in STOPPED:  # invariant 431: explicit, never "(no reply)"
                 raise ModelStoppedError(stopped(msg) + "; the turn ended without an answer",
                                         stop_reason=stop)
@@ -143,10 +126,8 @@ class ClaudeAgent:
                 continue
             calls = [b for b in msg.content if b.type == "tool_use"]
             if stop == "max_tokens":  # invariant 430: a cut-off tool call is never run
-                tools.trace.cut_off = True
-                note = cut_off_note(self.llm.max_tokens, [b.name for b in calls])
-                tools.trace.steps[-1].note = "; ".join(
-                    n for n in (tools.trace.steps[-1].note, note) if n)
+                note = tools.cut_off(self.llm.max_tokens, "MEMDESK_ANTHROPIC_MAX_TOKENS",
+                                     [b.name for b in calls])
                 return AgentOutput(reply=(_text(msg) + " …\n\n" if _text(msg) else "") + note)
             if stop == "tool_use" and calls and not tools.last_step:
                 messages += self._run_tools(msg, calls, tools)
@@ -157,7 +138,7 @@ class ClaudeAgent:
                                     stop_reason=stop)
 
     @staticmethod
-    def _run_tools(msg, calls, tools: ToolRunner) -> list[dict]:
+    def _run_tools(msg: Message, calls: list[ToolUseBlock], tools: ToolRunner) -> list[dict]:
         """Every complete tool call of the reply, in order; failures go back as is_error."""
         started = time.perf_counter()
         results = []

@@ -14,9 +14,11 @@ import json
 import time
 from typing import Any
 
-from ..errors import MemdeskError
+from openai.types.chat import ChatCompletionMessage
+from openai.types.chat import ChatCompletionMessageFunctionToolCall as FunctionCall
+
 from ..llm import ModelStoppedError
-from ..llm.calls import CallRecord, Deadline
+from ..llm.calls import Deadline
 from ..llm.openai_compat import OpenAICompatLLM, function_tools
 from ..tools import tool_definitions
 from .base import AgentInput, AgentOutput, ToolRunner
@@ -55,32 +57,19 @@ class OpenAIAgent:
         messages, definitions = _messages(inp), function_tools(tool_definitions())
         deadline = Deadline(self.llm.turn_timeout)
         while True:
-            tools.begin_step()
-            kwargs: dict[str, Any] = {"messages": messages, "tools": definitions}
-            if tools.last_step:
-                kwargs["tool_choice"] = "none"
-            record = CallRecord()
-            try:
-                out, _ = self.llm.call(deadline=deadline, record=record, **kwargs)
-            except MemdeskError as exc:
-                tools.record_failed_call(record, f"{type(exc).__name__}: {exc}")
-                raise
-            tools.record_model(record, MODE_NOTE)
+            out = tools.model_step(self.llm.call, deadline, "none", MODE_NOTE,
+                                   messages=messages, tools=definitions)
             choice = out.choices[0]
             finish, msg = choice.finish_reason, choice.message
             text = (msg.content or "").strip()
-            calls = [c for c in msg.tool_calls or [] if getattr(c, "function", None)]
+            calls = [c for c in msg.tool_calls or [] if isinstance(c, FunctionCall)]
             if finish == "content_filter":
                 raise ModelStoppedError("the server's content filter stopped the answer "
                                         "(finish_reason content_filter); the turn ended without "
                                         "an answer", stop_reason=finish)
             if finish == "length":  # a cut-off call is never run (invariant 437)
-                tools.trace.cut_off = True
-                note = (f"[the model's answer was cut off at its limit of {self.llm.max_tokens} "
-                        "tokens; raise MEMDESK_OPENAI_MAX_TOKENS"
-                        + (f"; its unfinished tool call(s) were not run: "
-                           f"{', '.join(c.function.name for c in calls)}" if calls else "") + "]")
-                tools.trace.steps[-1].note += "; " + note
+                note = tools.cut_off(self.llm.max_tokens, "MEMDESK_OPENAI_MAX_TOKENS",
+                                     [c.function.name for c in calls])
                 return AgentOutput(reply=(text + " …\n\n" if text else "") + note)
             if calls and not tools.last_step:
                 messages += self._run_tools(msg, calls, tools)
@@ -88,7 +77,8 @@ class OpenAIAgent:
             return AgentOutput(reply=text or "(the model gave no reply)")
 
     @staticmethod
-    def _run_tools(msg, calls, tools: ToolRunner) -> list[dict[str, Any]]:
+    def _run_tools(msg: ChatCompletionMessage, calls: list[FunctionCall],
+                   tools: ToolRunner) -> list[dict[str, Any]]:
         started = time.perf_counter()
         out: list[dict[str, Any]] = [{"role": "assistant", "content": msg.content,
                                       "tool_calls": [c.model_dump(exclude_none=True)

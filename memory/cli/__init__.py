@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn, TypeAlias
 
 from ..errors import MemdeskError
 from ..inputs import json_safe, terminal_safe
@@ -35,18 +35,23 @@ COMMAND_MODULES = [
 ]
 
 
+# What each command module's register() is given, with the parser of the options every command
+# takes (common_options): the table its subcommands are added to.
+Subcommands: TypeAlias = "argparse._SubParsersAction[CommandParser]"
+
+
 class UsageError(MemdeskError):
     exit_code = 2
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one clear line, exit 2
+class CommandParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one clear line, exit 2
         raise UsageError(f"{self.prog}: {message}")
 
 
-def common_options() -> argparse.ArgumentParser:
+def common_options() -> CommandParser:
     """Options every command takes: --store, --json (and --user where it reads memories)."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = CommandParser(add_help=False)
     # SUPPRESS: given after the subcommand it wins; absent, the top-level value stands.
     p.add_argument("--store", default=argparse.SUPPRESS,
                    help="embedded:PATH or elasticsearch:URL (default: MEMDESK_STORE)")
@@ -56,11 +61,11 @@ def common_options() -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="memdesk", description="Memdesk agent memory: inspect, write, recall.")
+    parser = CommandParser(prog="memdesk", description="Memdesk agent memory: inspect, write, recall.")
     parser.add_argument("--store", default=None,
                         help="embedded:PATH or elasticsearch:URL (default: MEMDESK_STORE)")
     parser.add_argument("--json", action="store_true", default=False, help="machine-readable output")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
     common = common_options()
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub, common)

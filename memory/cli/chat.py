@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..agent import run_turn
@@ -9,7 +10,7 @@ from ..errors import MemdeskError
 from ..text import require_user
 from ..trace import render_text
 from ..unit_of_work import as_actor
-from . import emit
+from . import CommandParser, Subcommands, emit
 from . import types as t
 from .types import known_user
 
@@ -18,7 +19,7 @@ class TurnFailed(MemdeskError):
     """The model failed after the user's message was stored (the trace says what happened)."""
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     p = sub.add_parser("chat", parents=[common],
                        help="one agent turn: store the message, let the agent recall, write, "
                             "correct or forget, and print the reply (--json: the whole trace)")
@@ -34,7 +35,7 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_chat)
 
 
-def cmd_chat(args) -> int:
+def cmd_chat(args: argparse.Namespace) -> int:
     user = require_user(args.user)  # invariant 1: a missing scope is exit 2
     rt = args.runtime
     if not args.new_user:

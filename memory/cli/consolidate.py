@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..consolidation.apply import apply_plan, undo_plan
 from ..consolidation.planner import make_plan
 from ..text import require_user
-from . import emit
+from . import CommandParser, Subcommands, emit
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     p = sub.add_parser("consolidate", parents=[common],
                        help="turn a user's new episodes into facts and playbooks (a reviewable plan)")
     p.add_argument("--user", help="the user whose episodes to consolidate (required)")
@@ -25,7 +26,7 @@ def register(sub, common) -> None:
     u.set_defaults(func=cmd_undo)
 
 
-def cmd_consolidate(args) -> int:
+def cmd_consolidate(args: argparse.Namespace) -> int:
     user = require_user(args.user)  # invariant 1: missing scope is exit 2
     svc, llm = args.runtime.service, args.runtime.llm
     plan = make_plan(svc, user, llm)
@@ -33,7 +34,7 @@ def cmd_consolidate(args) -> int:
     if not args.dry_run:
         payload["applied"] = apply_plan(svc, plan, op_ids=args.only).model_dump(mode="json")
 
-    def render(p):
+    def render(p: dict[str, Any]) -> str:
         u = plan.usage
         held = (f" · held to the schema by {u.structured}"
                 + (f" ({u.invalid_replies} invalid reply asked again)" if u.invalid_replies
@@ -56,7 +57,7 @@ def cmd_consolidate(args) -> int:
     return 0
 
 
-def cmd_undo(args) -> int:
+def cmd_undo(args: argparse.Namespace) -> int:
     res = undo_plan(args.runtime.service, require_user(getattr(args, "user", None)),
                     args.plan_id)
     emit(args, res.model_dump(mode="json"),

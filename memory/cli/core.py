@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..access import cli_actor  # issue 14: cli:<os user>
 from ..errors import StoreUnavailableError
 from ..models import Contradiction, FactState, FactType
 from ..search_config import PRESETS, Purpose
-from . import emit
+from . import CommandParser, Subcommands, emit
 from . import types as t
 
 
@@ -16,7 +17,7 @@ def _user(p: argparse.ArgumentParser) -> None:
     p.add_argument("--user", required=True, help="the user whose memories this touches")
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     p = sub.add_parser("users", parents=[common], help="users with counts per type and state")
     p.set_defaults(func=cmd_users)
 
@@ -95,10 +96,10 @@ def _fact_line(f: dict) -> str:
     return (f"{f['id']}  [{f['state']}/{f['fact_type']} {f['confidence']:.2f}]  {f['text']}{dates}")
 
 
-def cmd_users(args) -> int:
+def cmd_users(args: argparse.Namespace) -> int:
     rows = [u.model_dump() for u in args.runtime.service.users()]
 
-    def render(rows):
+    def render(rows: list[dict[str, Any]]) -> str:
         if not rows:
             return "no users yet (run `memdesk seed` for demo personas)"
         lines = [f"{'user':<24}{'episodes':>9}{'playbooks':>10}  facts"]
@@ -111,14 +112,14 @@ def cmd_users(args) -> int:
     return 0
 
 
-def cmd_write_episode(args) -> int:
+def cmd_write_episode(args: argparse.Namespace) -> int:
     ep = args.runtime.service.write_episode(args.user, args.text, timestamp=args.timestamp,
                                       session_id=args.session, actor=cli_actor())
     emit(args, ep.model_dump(mode="json"), lambda e: f"episode {e['id']} stored")
     return 0
 
 
-def cmd_write_fact(args) -> int:
+def cmd_write_fact(args: argparse.Namespace) -> int:
     res = args.runtime.service.write_fact(
         args.user, args.text, fact_type=args.fact_type, confidence=args.confidence,
         state=args.state, source_episode_ids=args.source, supersedes_id=args.supersedes,
@@ -126,7 +127,7 @@ def cmd_write_fact(args) -> int:
         actor=cli_actor(), reason=args.reason)
     payload = res.model_dump(mode="json")
 
-    def render(p):
+    def render(p: dict[str, Any]) -> str:
         out = [f"fact {p['fact']['id']} stored ({p['fact']['state']})"]
         if p.get("replaced"):
             out.append(f"{p['replaced']['id']} is now {p['replaced']['state']}")
@@ -140,13 +141,13 @@ def cmd_write_fact(args) -> int:
     return 0
 
 
-def cmd_retract(args) -> int:
+def cmd_retract(args: argparse.Namespace) -> int:
     tomb = args.runtime.service.retract(args.user, args.fact_id, actor=cli_actor(), reason=args.reason)
     emit(args, tomb.model_dump(mode="json"), lambda t: f"{args.fact_id} retracted; tombstone {t['id']}")
     return 0
 
 
-def cmd_recall(args) -> int:
+def cmd_recall(args: argparse.Namespace) -> int:
     config = PRESETS[args.preset].model_copy(update={
         "k": args.k,
         "include_superseded": args.include_superseded or PRESETS[args.preset].include_superseded,
@@ -168,7 +169,7 @@ def cmd_recall(args) -> int:
         "explain": res.explain.model_dump(mode="json") if res.explain else None,
     }
 
-    def render(p):
+    def render(p: dict[str, Any]) -> str:
         lines = []
         for h in p["hits"]:
             kind = h["kind"] + (", contradicted" if h["contradicted"] else "")
@@ -203,7 +204,7 @@ def cmd_recall(args) -> int:
     return 0
 
 
-def cmd_facts(args) -> int:
+def cmd_facts(args: argparse.Namespace) -> int:
     t.known_user(args.runtime.service.store, args.user)
     facts = args.runtime.service.facts(args.user, states=args.state, fact_type=args.fact_type,
                                  as_of_valid=args.as_of_valid, as_of_recorded=args.as_of_recorded)
@@ -212,17 +213,17 @@ def cmd_facts(args) -> int:
     return 0
 
 
-def cmd_chain(args) -> int:
+def cmd_chain(args: argparse.Namespace) -> int:
     rows = [f.model_dump(mode="json") for f in args.runtime.service.chain(args.user, args.fact_id)]
     emit(args, rows, lambda rows: "\n  ↓\n".join(_fact_line(f) for f in rows))
     return 0
 
 
-def cmd_forget(args) -> int:
+def cmd_forget(args: argparse.Namespace) -> int:
     res = args.runtime.service.forget(args.user, args.memory_id, actor=cli_actor(), reason=args.reason,
                                 cascade=args.cascade)
 
-    def render(p):
+    def render(p: dict[str, Any]) -> str:
         out = [(f"{', '.join(p['forgotten'])} deleted; text redacted from {p['redacted_events']} "
                f"audit events and {p['redacted_tombstones']} tombstones")]
         if p["kept"]:
@@ -236,7 +237,7 @@ def cmd_forget(args) -> int:
     return StoreUnavailableError.exit_code if res.residue else 0
 
 
-def cmd_audit(args) -> int:
+def cmd_audit(args: argparse.Namespace) -> int:
     rows = [e.model_dump(mode="json") for e in
             args.runtime.service.audit(args.user, limit=args.limit, action=args.action)]
     emit(args, rows, lambda rows: "\n".join(

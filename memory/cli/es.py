@@ -3,18 +3,24 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..access import cli_actor
 from ..errors import ValidationError
 from ..stores import check_es_url, open_store
-from . import _Parser, emit, out
+from . import CommandParser, Subcommands, emit, out
+
+if TYPE_CHECKING:
+    from ..stores.elasticsearch import ElasticsearchStore
+    from ..stores.elasticsearch.reindex import Progress
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     es = sub.add_parser("es", help="Elasticsearch store administration")
-    es_sub = es.add_subparsers(dest="es_command", required=True, parser_class=_Parser)
+    es_sub = es.add_subparsers(dest="es_command", required=True, parser_class=CommandParser)
     p = es_sub.add_parser("bootstrap-users", parents=[common],
                           help="mint per-user read-only API keys (document-level security)")
     p.add_argument("--user", action="append", default=[],
@@ -41,7 +47,7 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_migrate)
 
 
-def _es_url(args, store_url: str | None, what: str) -> str:
+def _es_url(args: argparse.Namespace, store_url: str | None, what: str) -> str:
     url = store_url or args.runtime.settings.store
     scheme, _, rest = url.partition(":")
     if scheme != "elasticsearch" or not rest:
@@ -50,11 +56,15 @@ def _es_url(args, store_url: str | None, what: str) -> str:
     return check_es_url(rest)  # issue 11: a malformed URL is one clear error
 
 
-def _open_es(args, url: str):
-    return open_store(f"elasticsearch:{url}", args.runtime.embedder, args.runtime.settings)
+def _open_es(args: argparse.Namespace, url: str) -> ElasticsearchStore:
+    from ..stores.elasticsearch import ElasticsearchStore  # loaded only when asked for
+
+    store = open_store(f"elasticsearch:{url}", args.runtime.embedder, args.runtime.settings)
+    assert isinstance(store, ElasticsearchStore)  # the URL names an Elasticsearch store
+    return store
 
 
-def cmd_bootstrap_users(args) -> int:
+def cmd_bootstrap_users(args: argparse.Namespace) -> int:
     store = _open_es(args, _es_url(args, getattr(args, "store", None), "es bootstrap-users"))
     try:
         users = args.user or store.users()
@@ -68,7 +78,7 @@ def cmd_bootstrap_users(args) -> int:
     return 0
 
 
-def cmd_status(args) -> int:
+def cmd_status(args: argparse.Namespace) -> int:
     """Issue 31: what the store runs with, and what needs an operator (invariant 477)."""
     store = _open_es(args, _es_url(args, getattr(args, "store", None), "es status"))
     try:
@@ -101,7 +111,7 @@ class _Bar:
         self.quiet, self.tty = quiet, sys.stderr.isatty()
         self.last: tuple[str, str] | None = None
 
-    def __call__(self, p) -> None:
+    def __call__(self, p: Progress) -> None:
         if self.quiet:
             return
         if p.step == "copying" and p.total:
@@ -127,7 +137,7 @@ class _Bar:
         self.last = (p.index, p.step)
 
 
-def cmd_reindex(args) -> int:
+def cmd_reindex(args: argparse.Namespace) -> int:
     from ..clock import utcnow
     from ..models import CATALOG
     from ..stores.elasticsearch.connection import ConnectionSettings, new_client, writer
@@ -181,7 +191,7 @@ def cmd_reindex(args) -> int:
     return 0
 
 
-def cmd_migrate(args) -> int:
+def cmd_migrate(args: argparse.Namespace) -> int:
     from ..migration import migrate
     from ..stores.elasticsearch.store import redact
     from ..stores.embedded import EmbeddedStore

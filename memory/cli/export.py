@@ -4,18 +4,20 @@ memory/export.py). The CLI acts as a local admin (cli:<os user>)."""
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..access import cli_actor
 from ..errors import ValidationError
 from ..export import export_user, import_user, parse, render_markdown, to_json
-from . import emit, out
+from . import CommandParser, Subcommands, emit, out
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     p = sub.add_parser("export", parents=[common],
                        help="one user's memory (facts with chains and both clocks, episodes, "
                             "playbooks, tombstones as hashes, audit) as JSON or Markdown")
@@ -51,7 +53,7 @@ def _write_private(path: Path, text: str) -> None:
         raise
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     if args.out:
         _check_out(Path(args.out))
     export = export_user(args.runtime.service, args.user, actor=cli_actor())
@@ -67,13 +69,13 @@ def cmd_export(args) -> int:
     return 0
 
 
-def cmd_import(args) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     raw = Path(args.file).read_bytes()
     # Invariant 454: the import's own event names the file by its hash.
     res = import_user(args.runtime.service, parse(raw), actor=cli_actor(),
                       file_sha256=hashlib.sha256(raw).hexdigest())
 
-    def render(p) -> str:
+    def render(p: dict[str, Any]) -> str:
         lines = [(f"imported {p['user_id']}: {p['facts']} facts, {p['episodes']} episodes, "
                  f"{p['playbooks']} playbooks, {p['audit_events']} audit events, "
                  f"{len(p['tombstones_restored'])} tombstones restored")]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import timedelta
+from typing import Any
 
 from .. import inputs, tokens
 from ..credentials import TOKEN_ID
 from ..errors import ValidationError
 from ..text import require_user
-from . import _Parser, emit, out
+from . import CommandParser, Subcommands, emit, out
 from . import types as t
 
 DEFAULT_EXPIRY = "90d"
@@ -37,9 +38,9 @@ def _token_id(raw: str) -> str:
     return raw
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     mcp = sub.add_parser("mcp", help="serve the memory tools over MCP; manage its tokens")
-    msub = mcp.add_subparsers(dest="mcp_command", required=True, parser_class=_Parser)
+    msub = mcp.add_subparsers(dest="mcp_command", required=True, parser_class=CommandParser)
 
     p = msub.add_parser("serve", parents=[common], help="run the MCP server (stdio or HTTP)")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
@@ -52,7 +53,7 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_serve)
 
     tok = msub.add_parser("token", help="bearer tokens for MCP over HTTP")
-    tsub = tok.add_subparsers(dest="token_command", required=True, parser_class=_Parser)
+    tsub = tok.add_subparsers(dest="token_command", required=True, parser_class=CommandParser)
     p = tsub.add_parser("create", parents=[common], help="mint a token for one user (shown once)")
     p.add_argument("--user", required=True, help="the one user the token acts for")
     p.add_argument("--read-only", action="store_true", help="recall and read only")
@@ -71,11 +72,11 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_token_revoke)
 
 
-def _window(args) -> timedelta:
+def _window(args: argparse.Namespace) -> timedelta:
     return timedelta(seconds=args.runtime.settings.mcp_recall_window)
 
 
-def cmd_serve(args) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     svc = args.runtime.service
     if args.transport == "stdio":
         if args.user is None:
@@ -106,13 +107,13 @@ def _announce(url: str) -> None:
     sys.stderr.flush()  # a launcher (or test) reads the URL from this line
 
 
-def cmd_token_create(args) -> int:
+def cmd_token_create(args: argparse.Namespace) -> int:
     issued = tokens.create_token(args.runtime.service, args.user, actor="cli",
                                  read_only=args.read_only, lifetime=args.expires,
                                  label=args.label)
     payload = {**issued.credential.public(), "token": issued.token}
 
-    def render(p):
+    def render(p: dict[str, Any]) -> str:
         expiry = p["expires_at"] or "never"
         mode = "read-only" if p["read_only"] else "read-write"
         return (f"{p['token']}\n\ntoken {p['id']} for user {p['user_id']} ({mode}, expires "
@@ -123,12 +124,12 @@ def cmd_token_create(args) -> int:
     return 0
 
 
-def cmd_token_list(args) -> int:
+def cmd_token_list(args: argparse.Namespace) -> int:
     svc = args.runtime.service
     now = svc.clock()
     rows = [c.public(now) for c in tokens.list_tokens(svc, args.user)]
 
-    def render(rs):
+    def render(rs: list[dict[str, Any]]) -> str:
         if not rs:
             return "no tokens"
         lines = [(f"{'id':<21} {'user':<16} {'status':<8} {'mode':<10} {'created':<19} "
@@ -144,7 +145,7 @@ def cmd_token_list(args) -> int:
     return 0
 
 
-def cmd_token_revoke(args) -> int:
+def cmd_token_revoke(args: argparse.Namespace) -> int:
     svc = args.runtime.service
     cred = tokens.revoke_token(svc, args.token_id, actor="cli", reason=args.reason)
     emit(args, cred.public(svc.clock()),

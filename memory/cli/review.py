@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import timedelta
+from typing import Any
 
 from review.decisions import decide, decide_many
 from review.models import Decision, ItemKind, QueueFilter
@@ -16,7 +17,8 @@ from review.queue import history, list_queue, show_item
 from ..errors import ScopeError
 from ..llm.judge import second_opinion
 from ..models import FactType
-from . import emit
+from ..service import MemoryService
+from . import CommandParser, Subcommands, emit
 from . import out as out_line
 from . import types as t
 
@@ -26,7 +28,7 @@ def _scope(p: argparse.ArgumentParser) -> None:
     p.add_argument("--all-users", action="store_true", help="explicitly include every user")
 
 
-def _users(args, service) -> list[str]:
+def _users(args: argparse.Namespace, service: MemoryService) -> list[str]:
     if args.all_users:
         users = [u.user_id for u in service.users()]
         if not users:
@@ -37,7 +39,7 @@ def _users(args, service) -> list[str]:
     return args.user
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     review = sub.add_parser("review", help="the operator's review queue")
     rsub = review.add_subparsers(dest="review_command", required=True)
 
@@ -91,7 +93,7 @@ def _days(value: float | None) -> timedelta | None:
     return None if value is None else timedelta(days=value)
 
 
-def cmd_list(args) -> int:
+def cmd_list(args: argparse.Namespace) -> int:
     service = args.runtime.service
     flt = QueueFilter(users=_users(args, service), kinds=set(args.kind) if args.kind else None,
                       fact_types=set(args.fact_type) if args.fact_type else None,
@@ -101,7 +103,7 @@ def cmd_list(args) -> int:
                       offset=args.offset)
     listing = list_queue(service, flt)
 
-    def render(p):
+    def render(p: dict[str, Any]) -> str:
         lines = [f"{i['id']}  rev {i['rev']}  [{i['user_id']} {i['kind']} {i['fact_type']} "
                  f"{i['confidence']:.2f}]  {i['text']}" for i in p["items"]]
         badges = "  ".join(f"{u}: " + ", ".join(f"{k}={n}" for k, n in c.items() if n)
@@ -112,11 +114,11 @@ def cmd_list(args) -> int:
     return 0
 
 
-def cmd_show(args) -> int:
+def cmd_show(args: argparse.Namespace) -> int:
     detail = show_item(args.runtime.service, args.user, args.item_id)
     note = second_opinion(args.runtime.llm, detail)  # invariant 440: advice beside the evidence
 
-    def render(p):
+    def render(p: dict[str, Any]) -> str:
         item, ev = p["item"], p["evidence"]
         head = (f"{item['id']}  rev {item['rev']}  {item['kind']}  [{item['fact_type']} "
                 f"{item['confidence']:.2f}]  {item['text']}")
@@ -139,7 +141,7 @@ def cmd_show(args) -> int:
     return 0
 
 
-def cmd_decide(args) -> int:
+def cmd_decide(args: argparse.Namespace) -> int:
     res = decide(args.runtime.service, args.user, args.item_id, args.decision,
                  operator=args.operator, expected_rev=args.rev, text=args.text, into=args.into,
                  reason=args.reason, comment=args.comment)
@@ -148,7 +150,7 @@ def cmd_decide(args) -> int:
     return 0
 
 
-def cmd_bulk(args) -> int:
+def cmd_bulk(args: argparse.Namespace) -> int:
     out = decide_many(args.runtime.service, [(args.user, i, None) for i in args.item_ids],
                       args.decision, operator=args.operator, reason=args.reason,
                       comment=args.comment)
@@ -164,7 +166,7 @@ def cmd_bulk(args) -> int:
     return next((o.exit_code or 1 for o in failed), 0)
 
 
-def cmd_history(args) -> int:
+def cmd_history(args: argparse.Namespace) -> int:
     service = args.runtime.service
     rows = [h.model_dump(mode="json") for h in history(service, _users(args, service),
                                                        limit=args.limit)]

@@ -6,11 +6,14 @@ Idempotent: fixed ids and content-derived audit ids, so a second run adds nothin
 
 from __future__ import annotations
 
+import argparse
+from typing import Any
+
 from ..personas.loader import seed
-from . import emit
+from . import CommandParser, Subcommands, emit
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     p = sub.add_parser("seed", parents=[common],
                        help="load the demo personas and catalog (idempotent)")
     p.add_argument("--if-empty", action="store_true",
@@ -20,13 +23,13 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_seed)
 
 
-def cmd_seed(args) -> int:
+def cmd_seed(args: argparse.Namespace) -> int:
     service = args.runtime.service
     report = seed(service.store, if_empty=args.if_empty, only=args.only)
     payload = {"skipped_reason": report.skipped_reason, "added": report.added,
                "files": [f.model_dump() for f in report.files]}
 
-    def render(p):
+    def render(p: dict[str, Any]) -> str:
         if p["skipped_reason"]:
             return f"seed skipped: {p['skipped_reason']}"
         lines = [f"{f['scope']:<20} {f['records']:>4} records: {f['added']} added, "

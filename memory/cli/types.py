@@ -7,13 +7,20 @@ import argparse
 import difflib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from .. import inputs
 from ..errors import ValidationError
 
+if TYPE_CHECKING:
+    from ..stores.base import Store
 
-def _wrap(check: Callable[[str], object]) -> Callable[[str], object]:
-    def parse(raw: str):
+
+T = TypeVar("T")
+
+
+def _wrap(check: Callable[[str], T]) -> Callable[[str], T]:
+    def parse(raw: str) -> T:
         try:
             return check(raw)
         except ValidationError as exc:  # argparse adds "argument --NAME:" in front
@@ -77,7 +84,7 @@ def _writable_dir(raw: str) -> str:
 OUTPUT_DIR = _wrap(_writable_dir)
 
 
-def known_user(store, user_id: str) -> str:
+def known_user(store: Store, user_id: str) -> str:
     """A user the store holds memories for (rule 7: an unknown user is a clear error, never an
     empty answer that looks like "nothing on record", and never a typo that starts a new user)."""
     from ..errors import NotFoundError

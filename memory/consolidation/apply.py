@@ -16,7 +16,7 @@ from ..models import AuditEvent, Contradiction, Fact, FactState, MemoryKind, Pla
 from ..redaction import is_stub
 from ..service import MemoryService
 from ..text import require_user
-from ..unit_of_work import Batch
+from ..unit_of_work import Batch, EventIds
 from .held import HELD, held_ops, is_playbook_op
 from .plan import WATERMARK, OpKind, Plan, PlanOp, stable_id
 
@@ -48,7 +48,7 @@ def _stale(plan: Plan, what: str) -> ConflictError:
                          f"`memdesk consolidate --user {plan.user_id} --dry-run`")
 
 
-def _event_ids(plan: Plan, generation: int):
+def _event_ids(plan: Plan, generation: int) -> EventIds:
     """Deterministic audit ids: re-applying after a partial failure appends nothing twice. The
     generation (undos of this plan so far) keeps a re-apply after an undo on the record."""
     def ids(event: AuditEvent, key: str | None) -> str:

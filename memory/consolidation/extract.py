@@ -7,7 +7,7 @@ validated here. Malformed output fails the whole run before anything is planned 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -135,3 +135,11 @@ class Usage(BaseModel):
         self.output_tokens += record.output_tokens
         self.cache_creation_input_tokens += record.cache_creation_input_tokens
         self.cache_read_input_tokens += record.cache_read_input_tokens
+
+
+class Extractor(Protocol):
+    """What consolidation asks of a model (memory.llm.LLM is one): the one extraction call."""
+
+    mode: str
+
+    def extract(self, request: ExtractionInput) -> tuple[Extraction, Usage]: ...

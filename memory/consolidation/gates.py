@@ -6,6 +6,8 @@ so an operator can read why every extracted item was kept, dropped, stripped or 
 
 from __future__ import annotations
 
+from datetime import date, datetime
+
 from ..models import Fact, FactState
 from ..policy import ReviewPolicy
 from ..sensitive import secret_in
@@ -68,7 +70,8 @@ def secret(subject: str) -> GateDecision:
     return GateDecision(gate="secret", subject=subject, decision="pass", reason="no secret")
 
 
-def dates(subject: str, valid_from, valid_to) -> GateDecision:
+def dates(subject: str, valid_from: date | datetime | None,
+          valid_to: date | datetime | None) -> GateDecision:
     """A model's interval must run forwards: `valid_to` before `valid_from` is malformed output,
     dropped with its reason instead of failing the whole run (invariant 37)."""
     if valid_from is not None and valid_to is not None and valid_to < valid_from:

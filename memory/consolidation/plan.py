@@ -62,6 +62,16 @@ class PlanOp(BaseModel):
     def actionable(self) -> bool:
         return self.kind != OpKind.DROP
 
+    @property
+    def written(self) -> str:
+        """What the operation writes, as the desk names it: the fact's text or the playbook's
+        name (a drop writes nothing: what was dropped)."""
+        if self.fact is not None:
+            return self.fact.text
+        if self.playbook is not None:
+            return self.playbook.name
+        return self.subject or ""
+
 
 class Plan(BaseModel):
     model_config = ConfigDict(extra="forbid")

@@ -36,9 +36,12 @@ from ..values import Decision, Verdict, judge_pair
 from . import gates
 from .extract import (
     EpisodeView,
+    ExtractedFact,
+    ExtractedFeedback,
     ExtractedPlaybook,
     Extraction,
     ExtractionInput,
+    Extractor,
     FactView,
     PlaybookView,
     Usage,
@@ -183,7 +186,7 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
                                      "owned": owned, "forgotten": forgotten})
 
 
-def make_plan(svc: MemoryService, user_id: str, llm, *, policy: ReviewPolicy | None = None,
+def make_plan(svc: MemoryService, user_id: str, llm: Extractor, *, policy: ReviewPolicy | None = None,
               assistant_context: Iterable[str] = (), now: datetime | None = None) -> Plan:
     """One run: read, one extraction call, gates. Raises (and writes nothing) on model errors."""
     policy = policy or svc.policy
@@ -281,7 +284,7 @@ class _Builder:
                                evidence=evidence, subject=subject, gate=gate,
                                reason=f"{why}" + (f" (model: {reason})" if reason else "")))
 
-    def fact(self, f, *, later_in_slot: bool) -> None:
+    def fact(self, f: ExtractedFact, *, later_in_slot: bool) -> None:
         text, ev = f.text, list(f.evidence)
         for g in (gates.evidence(text, ev, self.known),
                   gates.grounding(text, self.user_vocab, self.said_vocab),
@@ -375,7 +378,7 @@ class _Builder:
         self.seen[key] = op
         return None
 
-    def playbook(self, p, *, held: bool = False) -> None:
+    def playbook(self, p: ExtractedPlaybook, *, held: bool = False) -> None:
         subject = p.name
         # A held op (invariant 581) was grounded when first planned: its episodes are older
         # than this run's, so it is checked against the evidence that still exists instead.
@@ -444,7 +447,7 @@ class _Builder:
         mine = next((o for o in self.ops if o.kind == OpKind.UPDATE_PLAYBOOK and o.playbook
                      and o.playbook.id == pb.id), None)
         base = mine.playbook if mine is not None and mine.playbook is not None else cur
-        update: dict = {"success_count": base.success_count + ok,
+        update: dict[str, object] = {"success_count": base.success_count + ok,
                         "failure_count": base.failure_count + bad, "updated_at": self.inputs.now}
         if steps is not None and base.steps != steps:
             update |= {"steps": steps, "version": base.version + 1}
@@ -458,7 +461,7 @@ class _Builder:
                                playbook=bump(cur, **update), old_playbook=cur))
         return None
 
-    def feedback(self, items) -> None:
+    def feedback(self, items: list[ExtractedFeedback]) -> None:
         """Outcome counts from the user's feedback on advice (invariant 36)."""
         mine = {p.id: p for p in self.inputs.playbooks}
         totals: dict[str, list] = {}

@@ -4,12 +4,18 @@ it holds nothing else; a blind split is never pooled with them (invariant 150)."
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from ..cli import emit
+from ..cli import CommandParser, Subcommands, emit
+
+if TYPE_CHECKING:
+    from ..agents.base import Agent
 
 
-def register(esub, common) -> None:
+def register(esub: Subcommands, common: CommandParser) -> None:
     p = esub.add_parser("agent", parents=[common],
                         help="the chat agent's precision and recall on labelled statements")
     p.add_argument("--data", default=None,
@@ -30,9 +36,9 @@ def register(esub, common) -> None:
     p.set_defaults(func=cmd_agent)
 
 
-def agent_factory(args):
+def agent_factory(args: argparse.Namespace) -> Callable[[], Agent]:
     """The agent the eval runs each turn with (`--agent`: offline or claude)."""
-    def factory():
+    def factory() -> Agent:
         from ..agents import get_agent
         from ..llm import get_llm
 
@@ -40,14 +46,14 @@ def agent_factory(args):
     return factory
 
 
-def progress_line(args):
+def progress_line(args: argparse.Namespace) -> Callable[[str], None] | None:
     """A case id on stderr as each turn runs; nothing with --json."""
     if getattr(args, "json", False):
         return None
     return lambda cid: print(f"  {cid}", end="\r", file=sys.stderr)
 
 
-def cmd_agent(args) -> int:
+def cmd_agent(args: argparse.Namespace) -> int:
     from ..embeddings import get_embedder
     from ..errors import ValidationError
     from .agent_eval import (

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
-from ..cli import emit
+import argparse
+
+from ..cli import CommandParser, Subcommands, emit
 from .agent_cli import agent_factory, progress_line
 
 
-def register(esub, common) -> None:
+def register(esub: Subcommands, common: CommandParser) -> None:
     p = esub.add_parser("answers", parents=[common],
                         help="the chat agent's answers to the user's questions (pass rate)")
     p.add_argument("--data", default=None,
@@ -29,7 +31,7 @@ def register(esub, common) -> None:
     p.set_defaults(func=cmd_answers)
 
 
-def cmd_answers(args) -> int:
+def cmd_answers(args: argparse.Namespace) -> int:
     from ..embeddings import get_embedder
     from ..errors import ValidationError
     from .answers_eval import (

@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
@@ -28,6 +28,9 @@ from ..errors import ValidationError
 from ..service import MemoryService
 from ..stores import open_store
 from .agent_eval import EVAL_NOW, _copy_db, seeded_templates
+
+if TYPE_CHECKING:
+    from ..agents.base import Agent
 
 DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "answers.jsonl"
 BLIND_PATH = DATA_PATH.with_name("answers_blind.jsonl")
@@ -107,7 +110,7 @@ def judge(case: AnswerCase, reply: str, error: str | None = None) -> AnswerResul
 
 
 def run_answers_eval(cases: list[AnswerCase], embedder: Embedder,
-                     agent_factory: Callable[[], object], *, data: str = str(DATA_PATH),
+                     agent_factory: Callable[[], Agent], *, data: str = str(DATA_PATH),
                      workdir: str | Path | None = None, split: str = "all",
                      progress: Callable[[str], None] | None = None) -> AnswersReport:
     """Ask every question as one real turn on a fresh copy of the persona's store."""

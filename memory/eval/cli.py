@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli import emit
+from ..cli import CommandParser, Subcommands, emit
 from ..cli import types as t
-from ..embeddings import EMBEDDERS
+from ..embeddings import EMBEDDERS, Embedder
 from ..errors import MemdeskError
 
 GATE_EXIT = 1  # a missed gate or a failed scenario: the run worked, the product did not pass
@@ -28,7 +28,7 @@ def _ablation_flags(p: argparse.ArgumentParser) -> None:
                    help="directory for the JSON and Markdown reports")
 
 
-def register(sub, common) -> None:
+def register(sub: Subcommands, common: CommandParser) -> None:
     ev = sub.add_parser("eval", help="recall eval, LoCoMo benchmark, stress scenarios")
     # Nested subcommands inherit the one-line-error parser class from `ev`.
     esub = ev.add_subparsers(dest="eval_command", required=True)
@@ -74,7 +74,7 @@ def register(sub, common) -> None:
     register_labels(esub, common)
 
 
-def _variants(args) -> tuple[str, dict]:
+def _variants(args: argparse.Namespace) -> tuple[str, dict]:
     from .recall_eval import eval_config, standard_ablations
 
     label, config = eval_config(preset=args.preset, no_bm25=args.no_bm25, no_dense=args.no_dense,
@@ -84,7 +84,7 @@ def _variants(args) -> tuple[str, dict]:
     return label, {label: config, **extra}
 
 
-def cmd_recall(args) -> int:
+def cmd_recall(args: argparse.Namespace) -> int:
     from .recall_eval import (
         QUESTION_SETS,
         QUESTIONS_PATH,
@@ -117,13 +117,13 @@ def cmd_recall(args) -> int:
     return 0
 
 
-def _embedder(args):
+def _embedder(args: argparse.Namespace) -> Embedder:
     from ..embeddings import get_embedder
 
     return get_embedder(args.embedder or args.runtime.settings.embedder)
 
 
-def cmd_locomo(args) -> int:
+def cmd_locomo(args: argparse.Namespace) -> int:
     from .embed_cache import DiskCachedEmbedder
     from .locomo import render_markdown, run_locomo
     from .reports import write_reports
@@ -143,7 +143,7 @@ def cmd_locomo(args) -> int:
     return 0
 
 
-def cmd_stress(args) -> int:
+def cmd_stress(args: argparse.Namespace) -> int:
     from .reports import write_reports
     from .stress import render_markdown, run_stress
 

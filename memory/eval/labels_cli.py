@@ -4,13 +4,15 @@ the store, named one by one (invariant 40)."""
 
 from __future__ import annotations
 
+import argparse
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from review.label_source import erased
 
 from ..access import cli_actor
-from ..cli import emit, out
+from ..cli import CommandParser, Subcommands, emit, out
 from ..cli.export import _check_out, _write_private
 from ..cli.types import known_user
 from ..errors import ValidationError
@@ -18,7 +20,7 @@ from .label_export import cases_jsonl, export_labels
 from .label_table import render_tables
 
 
-def register(esub, common) -> None:
+def register(esub: Subcommands, common: CommandParser) -> None:
     p = esub.add_parser("labels", parents=[common],
                         help="review decisions as labels: precision per reader version")
     p.add_argument("--user", action="append", help="only this user (repeatable; default all)")
@@ -32,7 +34,7 @@ def register(esub, common) -> None:
     p.set_defaults(func=cmd_export_labels)
 
 
-def _users(args) -> list[str]:
+def _users(args: argparse.Namespace) -> list[str]:
     store = args.runtime.service.store
     if args.user:
         return [known_user(store, u) for u in args.user]
@@ -42,7 +44,7 @@ def _users(args) -> list[str]:
     return users
 
 
-def cmd_labels(args) -> int:
+def cmd_labels(args: argparse.Namespace) -> int:
     from review.label_source import label_tables
 
     tables = label_tables(args.runtime.service, _users(args))
@@ -52,7 +54,7 @@ def cmd_labels(args) -> int:
     return 0
 
 
-def cmd_export_labels(args) -> int:
+def cmd_export_labels(args: argparse.Namespace) -> int:
     try:
         since = date.fromisoformat(args.since)
     except ValueError:
@@ -69,7 +71,7 @@ def cmd_export_labels(args) -> int:
     payload = {"out": str(path), "cases": len(res.cases), "labels": res.labels,
                "left_out": res.left_out, "refused_users": len(res.refused_users)}
 
-    def render(p) -> str:
+    def render(p: dict[str, Any]) -> str:
         lines = [f"wrote {p['cases']} cases from {p['labels']} labels to {p['out']}"]
         lines += [f"  left out {n}: {why}" for why, n in p["left_out"].items()]
         if p["refused_users"]:

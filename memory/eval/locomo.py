@@ -11,7 +11,7 @@ import json
 import re
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from ..embeddings import Embedder
 from ..errors import ValidationError
 from ..search_config import Purpose, RecallConfig
 from ..service import MemoryService
+from ..stores.base import Store
 from ..stores.embedded import EmbeddedStore
 from ..stores.user_view import IndexParams
 from .metrics import fractional_recall, mean
@@ -155,7 +156,7 @@ class Corpus(BaseModel):
     episode_to_turn: dict[str, dict[str, str]] = Field(description="user -> episode id -> dia_id")
 
 
-def ingest(store, convs: Sequence[Conversation], *, with_captions: bool = True) -> Corpus:
+def ingest(store: Store, convs: Sequence[Conversation], *, with_captions: bool = True) -> Corpus:
     """One user per conversation; every turn an episode dated by its session (one batch each)."""
     service = MemoryService(store)
     mapping: dict[str, dict[str, str]] = {}
@@ -213,7 +214,7 @@ class LocomoReport(BaseModel):
     baseline_dragon: dict[int, float] = DRAGON
 
 
-def evaluate(service_for, convs: Sequence[Conversation], corpus: Corpus, config: RecallConfig,
+def evaluate(service_for: Callable[[Conversation], MemoryService], convs: Sequence[Conversation], corpus: Corpus, config: RecallConfig,
              label: str) -> VariantResult:
     """Ask every question as its conversation's user; score fractional recall at each k."""
     config = config.model_copy(update={"k": max(KS)})

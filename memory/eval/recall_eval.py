@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticError
 
-from ..clock import utcnow
+from ..clock import Clock, utcnow
 from ..errors import ValidationError
 from ..rerank import RERANKERS
 from ..search_config import DEFAULT, PRESETS, Purpose, RecallConfig
@@ -230,7 +230,7 @@ def _grouped(results: list[QuestionResult], key: str) -> dict[str, RankSummary]:
     return {k: summarise_ranks(v) for k, v in sorted(groups.items())}
 
 
-def data_clock(service: MemoryService, questions: list[Question]):
+def data_clock(service: MemoryService, questions: list[Question]) -> Clock:
     """Evaluation time = the day after the newest episode of the asked users (as LoCoMo): "in
     June" and decay then mean the same thing whenever the eval runs (issue 17)."""
     from datetime import timedelta

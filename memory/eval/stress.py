@@ -12,7 +12,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -104,7 +104,7 @@ def chain_of_three(svc: MemoryService) -> tuple[str, dict]:
     return "a→b→c walks both ways; only c is recalled; a non-head refuses supersession", {}
 
 
-def retraction_restatements(svc: MemoryService, restatements=RESTATEMENTS) -> tuple[str, dict]:
+def retraction_restatements(svc: MemoryService, restatements: Sequence[str] = RESTATEMENTS) -> tuple[str, dict]:
     u = "stress-cy"
     fact = svc.write_fact(u, "Allergic to peanuts", fact_type="constraint", actor="cli").fact
     svc.retract(u, fact.id, actor="cli", reason="user: I never said that")

@@ -8,7 +8,7 @@ retry is visible in the trace instead of only in its latency. Pure models; no SD
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pydantic import BaseModel, Field
 
@@ -54,7 +54,7 @@ class CallRecord(BaseModel):
                 f"SDK after {', '.join(a.describe() for a in self.retries)}")
 
 
-def retry_after_seconds(headers) -> float | None:
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     """The wait a response asks for: retry-after-ms first (more precise), then retry-after in
     seconds, as the SDKs read them. A date form is left to the SDK (None here)."""
     for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):

@@ -52,10 +52,10 @@ Return everything through the record_extraction tool. Rules:
 - Confidence below 0.7 when the user hedges."""
 
 
-def stopped(msg) -> str:
+def stopped(msg: anthropic.types.Message) -> str:
     """Why the model stopped without an answer, with the refusal's category and explanation
     when the API gives them (`stop_details`)."""
-    why = STOPPED[msg.stop_reason]
+    why = STOPPED[msg.stop_reason or ""]
     details = getattr(msg, "stop_details", None)
     if details is not None and (details.category or details.explanation):
         why += " (" + ": ".join(x for x in (details.category, details.explanation) if x) + ")"
@@ -81,7 +81,8 @@ class _AttemptRecorder:
     def __init__(self, record: CallRecord, deadline: Deadline | None):
         self.record, self.deadline = record, deadline
 
-    def __call__(self, request, call_next):
+    def __call__(self, request: anthropic.APIRequest,
+                 call_next: anthropic.CallNext) -> anthropic.APIResponse[Any]:
         n = request.retries_taken + 1
         if self.deadline is not None and n > 1:
             self.deadline.check(f"retry {n - 1} of a model call")  # invariant 433
@@ -135,7 +136,7 @@ class AnthropicLLM:
                                                     timeout=timeout, max_retries=max_retries)
 
     def call(self, *, deadline: Deadline | None = None, record: CallRecord | None = None,
-             **kwargs: Any):
+             **kwargs: Any) -> tuple[anthropic.types.Message, CallRecord]:
         """One Messages API call with the SDK's retries; returns (message, CallRecord). Every
         failure is a MemdeskError naming what to do; the attempts are on `record` either way."""
         record = record if record is not None else CallRecord()
@@ -196,7 +197,7 @@ class AnthropicLLM:
                                   after="; your message was not stored") from exc
         self._checked = True
 
-    def _counted(self, usage: Usage, **kwargs: Any):
+    def _counted(self, usage: Usage, **kwargs: Any) -> anthropic.types.Message:
         msg, record = self.call(**kwargs)
         usage.count(record)
         return msg
@@ -213,7 +214,7 @@ class AnthropicLLM:
                                 tools=tools, tool_choice={"type": "tool", "name": TOOL_NAME})
             if msg.stop_reason in STOPPED:
                 raise ModelStoppedError(f"{stopped(msg)}; nothing was planned",
-                                        stop_reason=msg.stop_reason)
+                                        stop_reason=msg.stop_reason or "")
             if msg.stop_reason == "max_tokens":
                 raise ModelOutputError(f"the extraction was cut off at {self.max_tokens} tokens "
                                        "(raise MEMDESK_ANTHROPIC_MAX_TOKENS); nothing was planned")
@@ -247,7 +248,7 @@ class AnthropicLLM:
                     "input_schema": JudgeVerdict.model_json_schema()}],
             tool_choice={"type": "tool", "name": JUDGE_TOOL})
         if msg.stop_reason in STOPPED:
-            raise ModelStoppedError(stopped(msg), stop_reason=msg.stop_reason)
+            raise ModelStoppedError(stopped(msg), stop_reason=msg.stop_reason or "")
         block = next((b for b in msg.content if b.type == "tool_use"), None)
         try:
             return JudgeVerdict.model_validate(block.input if block is not None else None)
@@ -259,7 +260,7 @@ class AnthropicLLM:
                             messages=[{"role": m["role"], "content": m["content"]}
                                       for m in messages])
         if msg.stop_reason in STOPPED:
-            raise ModelStoppedError(stopped(msg), stop_reason=msg.stop_reason)
+            raise ModelStoppedError(stopped(msg), stop_reason=msg.stop_reason or "")
         return "".join(b.text for b in msg.content if b.type == "text").strip()
 
 

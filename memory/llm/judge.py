@@ -11,7 +11,7 @@ judge, and the item says so.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
@@ -19,6 +19,9 @@ from review.models import ItemDetail
 
 from ..errors import MemdeskError
 from ..values import POSSIBLY_RESTATES
+
+if TYPE_CHECKING:
+    from . import LLM
 
 JUDGE_TOOL = "record_verdict"
 JUDGE_SYSTEM = """You give a memory system's human reviewer a second opinion on one doubtful
@@ -81,7 +84,7 @@ _PHRASE = {"restates": "restates", "different": "a different value from",
 _CACHE: dict[tuple[str, str, int], JudgeNote] = {}
 
 
-def second_opinion(llm, detail: ItemDetail) -> JudgeNote | None:
+def second_opinion(llm: LLM, detail: ItemDetail) -> JudgeNote | None:
     """The judge's note for a doubtful item (None outside the band), asked once per item
     revision and model. A model failure is said on the item; it never blocks the review."""
     q = question_for(detail)

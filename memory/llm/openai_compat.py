@@ -16,9 +16,11 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import openai
+from openai.types.chat import ChatCompletion
+from openai.types.chat import ChatCompletionMessageFunctionToolCall as FunctionCall
 from pydantic import ValidationError as PydanticError
 
 from ..consolidation.extract import Extraction, ExtractionInput, Usage
@@ -28,6 +30,9 @@ from . import ModelAuthError, ModelStoppedError, ModelUnavailableError
 from .calls import Attempt, CallRecord, Deadline, TurnTimeoutError, retry_after_seconds
 from .claude import EXTRACTION_SYSTEM, TOOL_NAME, extraction_schema, malformed, tried
 from .judge import JUDGE_SYSTEM, JUDGE_TOOL, JudgeQuestion, JudgeVerdict
+
+if TYPE_CHECKING:  # the SDK's HTTP client
+    import httpx2
 
 FORCED_TOOL, JSON_SCHEMA = "forced_tool", "json_schema"
 # A local server needs no key, but the SDK sends one: this placeholder says so in its logs.
@@ -63,7 +68,7 @@ class OpenAICompatLLM:
                                     timeout=timeout, max_retries=max_retries, http_client=http)
 
     # --- each HTTP attempt on the call's record (invariant 433) --------------------------------
-    def _on_request(self, request) -> None:
+    def _on_request(self, request: httpx2.Request) -> None:
         record: CallRecord | None = getattr(self._local, "record", None)
         if record is None:
             return
@@ -73,7 +78,7 @@ class OpenAICompatLLM:
             deadline.check(f"retry {n - 1} of a model call")
         record.attempts.append(Attempt(n=n, error="no response"))
 
-    def _on_response(self, response) -> None:
+    def _on_response(self, response: httpx2.Response) -> None:
         record: CallRecord | None = getattr(self._local, "record", None)
         if record is None or not record.attempts:
             return
@@ -133,7 +138,7 @@ class OpenAICompatLLM:
         self._checked = True
 
     def call(self, *, messages: list[dict[str, Any]], deadline: Deadline | None = None,
-             record: CallRecord | None = None, **kwargs: Any):
+             record: CallRecord | None = None, **kwargs: Any) -> tuple[ChatCompletion, CallRecord]:
         """One chat completion with the SDK's retries; returns (completion, CallRecord)."""
         record = record if record is not None else CallRecord()
         timeout = self.timeout if deadline is None else min(self.timeout,
@@ -160,12 +165,12 @@ class OpenAICompatLLM:
         record.request_id = getattr(out, "_request_id", None) or ""
         return out, record
 
-    def _counted(self, usage: Usage, **kwargs: Any):
+    def _counted(self, usage: Usage, **kwargs: Any) -> ChatCompletion:
         out, record = self.call(**kwargs)
         usage.count(record)
         return out
 
-    def _ask(self, usage: Usage, messages: list[dict[str, Any]]):
+    def _ask(self, usage: Usage, messages: list[dict[str, Any]]) -> ChatCompletion:
         """One extraction call in the mode this server takes: a forced function first; a
         server that refuses it (400/422) gets the JSON-schema response format from then on."""
         if usage.structured != JSON_SCHEMA:
@@ -200,7 +205,7 @@ class OpenAICompatLLM:
                 raise ModelOutputError(f"the extraction was cut off at {self.max_tokens} tokens "
                                        "(raise MEMDESK_OPENAI_MAX_TOKENS); nothing was planned")
             call = next((c for c in choice.message.tool_calls or []
-                         if getattr(c, "function", None) and c.function.name == TOOL_NAME), None)
+                         if isinstance(c, FunctionCall) and c.function.name == TOOL_NAME), None)
             raw = call.function.arguments if call is not None else choice.message.content
             try:
                 return Extraction.model_validate_json(raw or ""), usage
@@ -231,8 +236,7 @@ class OpenAICompatLLM:
             tool_choice={"type": "function", "function": {"name": JUDGE_TOOL}})
         msg = out.choices[0].message
         call = next(iter(msg.tool_calls or []), None)
-        raw = call.function.arguments if call is not None and getattr(call, "function", None) \
-            else msg.content
+        raw = call.function.arguments if isinstance(call, FunctionCall) else msg.content
         try:
             return JudgeVerdict.model_validate_json(raw or "")
         except PydanticError as exc:

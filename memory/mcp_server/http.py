@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import anyio
 import uvicorn
@@ -35,6 +35,9 @@ from ..service import MemoryService
 from ..tokens import AuthError, authenticate
 from .principal import Principal, RecallLedger
 from .server import MemoryMCP
+
+if TYPE_CHECKING:  # the ASGI types of the SDK's own web framework
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
 SCOPE_KEY = "memdesk.principal"
@@ -51,7 +54,7 @@ def bearer(headers: list[tuple[bytes, bytes]]) -> str | None:
     return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
-async def _refuse(send, status: int, error: str, description: str, *,
+async def _refuse(send: Send, status: int, error: str, description: str, *,
                   challenge: bool = True) -> None:
     body = json.dumps({"error": error, "error_description": description}).encode()
     headers = [(b"content-type", b"application/json"),
@@ -67,12 +70,12 @@ async def _refuse(send, status: int, error: str, description: str, *,
 class BearerGate:
     """ASGI middleware: authenticate, bind sessions to tokens, pass the principal on."""
 
-    def __init__(self, app, service: MemoryService):
+    def __init__(self, app: ASGIApp, service: MemoryService):
         self.app, self.service = app, service
         self._sessions: OrderedDict[str, str] = OrderedDict()  # MCP session id -> token id
         self._lock = threading.Lock()
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":  # start and stop the session manager
             await self.app(scope, receive, send)
             return
@@ -103,7 +106,7 @@ class BearerGate:
                 return
         scope[SCOPE_KEY] = Principal.of(cred)
 
-        async def bind_session(message) -> None:
+        async def bind_session(message: Message) -> None:
             if message["type"] == "http.response.start" and session is None:
                 for k, v in message.get("headers") or []:
                     if k.lower() == SESSION_HEADER:
@@ -128,7 +131,8 @@ def http_principal(ctx: Any) -> Principal:
     return who
 
 
-def http_app(service: MemoryService, *, recall_window: timedelta, host: str = "127.0.0.1"):
+def http_app(service: MemoryService, *, recall_window: timedelta,
+             host: str = "127.0.0.1") -> BearerGate:
     """The ASGI app: the bearer gate around the SDK's streamable HTTP app at /mcp."""
     ledger = RecallLedger(recall_window, clock=service.clock)
     server = MemoryMCP(service, http_principal, ledger=ledger).build()
@@ -167,7 +171,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _uvicorn(app) -> uvicorn.Server:
+def _uvicorn(app: ASGIApp) -> uvicorn.Server:
     return uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
                                          access_log=False))
 
@@ -207,7 +211,7 @@ class LoopbackServer:
             self.thread.join(0.01)
         raise MemdeskError("the MCP HTTP server did not start")
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()

@@ -20,6 +20,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
@@ -37,6 +38,7 @@ CHAIN_TEMPLATE = "memdesk://facts/{fact_id}/chain"
 _CHAIN_URI = re.compile(r"^memdesk://facts/([A-Za-z0-9_-]{1,200})/chain$")
 
 PrincipalOf = Callable[[Any], Principal]
+Context = ServerRequestContext[Any]  # what the SDK hands each handler (no lifespan state)
 
 
 def fact_view(f: Fact) -> dict[str, Any]:
@@ -76,14 +78,14 @@ class MemoryMCP:
             get_tool_input_schema=schemas.get)
 
     # tools ------------------------------------------------------------------------------------
-    async def list_tools(self, ctx, params) -> types.ListToolsResult:
+    async def list_tools(self, ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         who = self.principal_of(ctx)
         tools = [types.Tool(name=t.name, description=t.description,
                             input_schema=t.schema_for_model())
                  for t in TOOLS.values() if not (who.read_only and t.name in WRITE_TOOLS)]
         return types.ListToolsResult(tools=tools)
 
-    async def call_tool(self, ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(self, ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
         who = self.principal_of(ctx)
         name, args = params.name, params.arguments if params.arguments is not None else {}
         if who.read_only and name in WRITE_TOOLS:
@@ -113,14 +115,16 @@ class MemoryMCP:
             b.record_now("denied", [], outcome="denied", reason=f"{name}: read-only token")
 
     # resources --------------------------------------------------------------------------------
-    async def list_resources(self, ctx, params) -> types.ListResourcesResult:
+    async def list_resources(self, ctx: Context,
+                             params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
         self.principal_of(ctx)  # unauthenticated callers never get this far over HTTP
         return types.ListResourcesResult(resources=[types.Resource(
             name="active-facts", title="Active facts", uri=FACTS_URI,
             mime_type="application/json",
             description="what is believed about your user now, one JSON object per fact")])
 
-    async def list_resource_templates(self, ctx, params) -> types.ListResourceTemplatesResult:
+    async def list_resource_templates(self, ctx: Context,
+                                      params: types.PaginatedRequestParams | None) -> types.ListResourceTemplatesResult:
         self.principal_of(ctx)
         return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
             name="fact-chain", title="A fact's chain", uri_template=CHAIN_TEMPLATE,
@@ -128,7 +132,7 @@ class MemoryMCP:
             description="every version of one fact, oldest first: what it replaced and what "
                         "replaced it, with both clocks")])
 
-    async def read_resource(self, ctx, params: types.ReadResourceRequestParams
+    async def read_resource(self, ctx: Context, params: types.ReadResourceRequestParams
                             ) -> types.ReadResourceResult:
         who = self.principal_of(ctx)
         uri = str(params.uri)

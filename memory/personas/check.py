@@ -9,7 +9,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections import Counter
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 from ..models import AuditEvent, CatalogDoc, Episode, Fact, FactState, FactType, Playbook, Tombstone
@@ -30,7 +30,7 @@ def _mentions(text: str, word: str) -> bool:
     return re.search(r"(?<![a-z0-9])" + re.escape(word.lower()), text.lower()) is not None
 
 
-def _dated_in(text: str, day) -> bool:
+def _dated_in(text: str, day: date) -> bool:
     """The user's words name this date: its month and day ("September 12", "12 September")."""
     low = text.lower()
     return MONTHS[day.month - 1] in low and re.search(rf"\b{day.day}(st|nd|rd|th)?\b", low) is not None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .spec import PersonaSpec, fact, parse_episodes, playbook
+from .spec import PersonaSpec, parse_episodes, parse_facts, playbook
 
 EPISODES = parse_episodes("""
 06-01 06:40 #intro Morning! I'm Lena, I'm a field service manager at Nordwind Turbines and I basically live in airports. Help me remember things.
@@ -172,109 +172,66 @@ EPISODES = parse_episodes("""
 11-20 22:00 Boarding in Fortaleza. Home to Lisbon and Mochi.
 """)
 
-FACTS = (
-    fact("name", "identity", "Her name is Lena and she is a field service manager at Nordwind Turbines", "intro",
-         "Lena field_service_manager Nordwind_Turbines"),
-    fact("home_hamburg", "identity", "Lives in a flat in Ottensen, Hamburg", "hamburg", "Ottensen Hamburg"),
-    fact("home_lisbon", "identity", "Lives in Alcântara, Lisbon", "flat_lisbon moved_lisbon", "Alcântara Lisbon",
-         supersedes="home_hamburg", valid_from="2026-10-01"),
-    fact("airport_ham", "world", "Home airport is Hamburg (HAM)", "ham_airport", "Home_airport Hamburg HAM"),
-    fact("airport_lis", "world", "Home airport is Lisbon (LIS)", "lis_airport", "Home_airport Lisbon LIS",
-         supersedes="airport_ham"),
-    fact("status_ftl", "world", "Has Frequent Traveller status with Miles & More", "mm_ftl",
-         "Frequent_Traveller Miles_&_More"),
-    fact("status_senator", "world", "Has Senator status with Miles & More", "senator_yes", "Senator Miles_&_More",
-         supersedes="status_ftl"),
-    fact("diet_vegan", "constraint", "Is vegan", "vegan", "vegan"),
-    fact("diet_vegetarian", "constraint", "Is vegetarian: eats cheese and eggs again, no meat or fish", "vegetarian",
-         "vegetarian cheese eggs", supersedes="diet_vegan"),
-    fact("diet_pescatarian", "constraint", "Is pescatarian: fish is back, still no meat", "pescatarian",
-         "pescatarian fish meat", supersedes="diet_vegetarian", valid_from="2026-08-01"),
-    fact("peanut", "constraint", "Has a severe peanut allergy and always carries two EpiPens", "peanut",
-         "peanut allergy EpiPens"),
-    fact("epipen_cabin", "constraint", "EpiPens travel in her handbag in the cabin, never in checked luggage",
-         "epipen_cabin", "EpiPens handbag cabin checked"),
-    fact("carry_on", "preference", "Travels carry-on only with a grey Rimowa cabin case", "carry_on",
-         "carry-on Rimowa cabin case"),
-    fact("ppe_bag", "constraint", "Checks a bag only when she needs her safety boots and harness for a site climb",
-         "ppe_bag", "safety boots harness check"),
-    fact("mochi_jan", "world", "Her cat Mochi stays with her brother Jan when she travels", "mochi",
-         "cat Mochi brother Jan"),
-    fact("aisle", "preference", "Always wants an aisle seat", "aisle", "aisle seat"),
-    fact("afraid", "identity", "Is afraid of flying", "flying_wrong", "flying", retracted_in="not_afraid"),
-    fact("running", "preference", "Runs 5k most mornings when at home", "running", "5k mornings"),
-    fact("esim", "world", "Uses an Airalo eSIM outside the EU on a Pixel 8", "esim", "Airalo eSIM Pixel_8"),
-    fact("coffee", "preference", "Coffee order: flat white with oat milk", "flat_white", "flat_white oat_milk"),
-    fact("allergy_card", "world", "Carries an allergy card in French, Portuguese and Spanish", "allergy_card",
-         "allergy_card French Portuguese Spanish"),
-    fact("insurance", "world", "Annual travel insurance comes with her Miles & More credit card, covering medical and cancellations",
-         "annual_insurance", "annual travel_insurance Miles_&_More credit_card"),
-    fact("orkney", "world", "Orkney wind farm survey from July 14 to July 18, staying in Stromness",
-         "orkney_trip", "Orkney Stromness", valid_from="2026-07-14", valid_to="2026-07-18"),
-    fact("loganair", "constraint", "Loganair allows only 15 kg hold bags on the Kirkwall route", "loganair_limit",
-         "Loganair 15_kg Kirkwall"),
-    fact("texas", "world", "Sweetwater wind farm trip in Texas from August 3 to August 12", "jetlag_texas",
-         "Sweetwater Texas", valid_from="2026-08-03", valid_to="2026-08-12"),
-    fact("esta", "world", "Her ESTA is valid until May 20, 2027", "esta", "ESTA", valid_to="2027-05-20"),
-    fact("senator_perks", "world", "Senator gives her Senator lounges, fast lane security and two upgrade eVouchers",
-         "senator_lounge", "Senator lounges fast_lane eVouchers"),
-    fact("nif", "world", "Has a Portuguese NIF tax number", "nif", "NIF Portuguese tax_number"),
-    fact("mochi_cabin", "world", "Mochi flies with her in the cabin; Lufthansa allows pets up to 8 kg with the bag",
-         "mochi_fly", "Mochi cabin Lufthansa 8_kg"),
-    fact("portuguese", "identity", "Takes Portuguese lessons on Tuesdays with a tutor on Zoom", "portuguese",
-         "Portuguese Tuesdays tutor Zoom"),
-    fact("ham_lease", "world", "Her Hamburg lease ends on September 30", "ham_lease", "Hamburg lease",
-         valid_to="2026-09-30"),
-    fact("tap", "preference", "Joined TAP Miles&Go but keeps Miles & More as her main programme", "tap_join",
-         "TAP Miles&Go Miles_&_More main"),
-    fact("mochi_passport", "world", "Mochi has an EU pet passport and a rabies vaccination", "mochi_passport",
-         "Mochi EU_pet_passport rabies"),
-    fact("bank", "preference", "Keeps N26 as her main bank and a Millennium account only for rent", "n26",
-         "N26 Millennium rent"),
-    fact("commute", "world", "Takes tram 15 along the river to the Lisbon office, about forty minutes",
-         "commute_tram", "tram_15 river office forty"),
-    fact("brazil", "world", "Brazil trip to Fortaleza and the Ceará sites from November 9 to November 20",
-         "brazil_trip", "Fortaleza Ceará", valid_from="2026-11-09", valid_to="2026-11-20"),
-    fact("yellow_fever", "world", "Has had the yellow fever vaccine; the certificate is in her passport folder",
-         "yellow_fever", "yellow_fever certificate passport_folder"),
-    fact("senator_until", "world", "Her Senator status lasts until February 2028", "senator_keep",
-         "Senator February_2028"),
-    fact("passport", "constraint", "Her passport expires on March 3, 2027", "passport", "passport",
-         valid_to="2027-03-03"),
-    fact("embassy", "world", "Passport renewal appointment at the German embassy in Lisbon on December 2",
-         "embassy", "passport renewal December_2", valid_from="2026-12-02"),
-    fact("cashew", "constraint", "Avoids cashew too because of cross-contamination risk", "cashew",
-         "cashew cross-contamination"),
-    fact("brother", "identity", "Her brother Jan lived two streets away from her in Hamburg", "mochi",
-         "brother Jan two_streets"),
-    fact("budget", "constraint", "Her 2027 travel budget is capped at 80 flights", "budget_2027",
-         "2027 budget 80 flights"),
-    # waiting in review
-    fact("c_run_lisbon", "preference", "Runs a 6k route along the river to Belém", "run_lisbon",
-         "6k river Belém", candidate=True),
-    fact("c_tasca", "preference", "Eats grilled sardines at the tasca on her street every Friday", "tasca",
-         "tasca sardines Friday", candidate=True),
-    fact("c_card_pt", "world", "Her allergy card is now in European Portuguese", "card_pt",
-         "allergy_card European_Portuguese", candidate=True),
-    fact("c_sns", "world", "Has a Portuguese SNS number", "sns", "SNS", candidate=True),
-    fact("c_upgrade", "preference", "Uses miles to upgrade to business on long-haul flights", "upgrade",
-         "miles upgrade business", candidate=True),
-    fact("c_lisbon_office", "preference", "Loves the Nordwind Lisbon office by the river", "lisbon_office",
-         "Lisbon office river", candidate=True),
-    fact("c_senator_goal", "world", "Needed 650 points for Senator and had about 480 in June", "senator_goal",
-         "650 480", candidate=True),
-    fact("c_jetlag_short", "preference", "Skips the jet lag plan for three-hour time differences", "jetlag_short",
-         "jet_lag three", candidate=True),
-    fact("c_tap_fortaleza", "world", "Booked TAP direct to Fortaleza with an aisle seat and a special meal",
-         "tap_fortaleza", "TAP Fortaleza aisle", candidate=True),
-    fact("c_pescatarian_iron", "world", "Her iron levels were low at a check-up", "pescatarian_think",
-         "iron", candidate=True),
-    # proposed contradictions
-    fact("p_window", "preference", "Prefers a window seat on long-haul flights", "window_longhaul",
-         "window_seat long-haul", candidate=True, supersedes="aisle"),
-    fact("p_mochi_alone", "world", "Mochi no longer stays with Jan; she lives with Lena in Lisbon", "mochi_fly",
-         "Mochi Lisbon", candidate=True, supersedes="mochi_jan"),
-)
+FACTS = parse_facts("""
+# key | type | text | source episode labels | key words (_ joins one) [| flags]
+name | identity | Her name is Lena and she is a field service manager at Nordwind Turbines | intro | Lena field_service_manager Nordwind_Turbines
+home_hamburg | identity | Lives in a flat in Ottensen, Hamburg | hamburg | Ottensen Hamburg
+home_lisbon | identity | Lives in Alcântara, Lisbon | flat_lisbon moved_lisbon | Alcântara Lisbon | supersedes=home_hamburg valid_from=2026-10-01
+airport_ham | world | Home airport is Hamburg (HAM) | ham_airport | Home_airport Hamburg HAM
+airport_lis | world | Home airport is Lisbon (LIS) | lis_airport | Home_airport Lisbon LIS | supersedes=airport_ham
+status_ftl | world | Has Frequent Traveller status with Miles & More | mm_ftl | Frequent_Traveller Miles_&_More
+status_senator | world | Has Senator status with Miles & More | senator_yes | Senator Miles_&_More | supersedes=status_ftl
+diet_vegan | constraint | Is vegan | vegan | vegan
+diet_vegetarian | constraint | Is vegetarian: eats cheese and eggs again, no meat or fish | vegetarian | vegetarian cheese eggs | supersedes=diet_vegan
+diet_pescatarian | constraint | Is pescatarian: fish is back, still no meat | pescatarian | pescatarian fish meat | supersedes=diet_vegetarian valid_from=2026-08-01
+peanut | constraint | Has a severe peanut allergy and always carries two EpiPens | peanut | peanut allergy EpiPens
+epipen_cabin | constraint | EpiPens travel in her handbag in the cabin, never in checked luggage | epipen_cabin | EpiPens handbag cabin checked
+carry_on | preference | Travels carry-on only with a grey Rimowa cabin case | carry_on | carry-on Rimowa cabin case
+ppe_bag | constraint | Checks a bag only when she needs her safety boots and harness for a site climb | ppe_bag | safety boots harness check
+mochi_jan | world | Her cat Mochi stays with her brother Jan when she travels | mochi | cat Mochi brother Jan
+aisle | preference | Always wants an aisle seat | aisle | aisle seat
+afraid | identity | Is afraid of flying | flying_wrong | flying | retracted_in=not_afraid
+running | preference | Runs 5k most mornings when at home | running | 5k mornings
+esim | world | Uses an Airalo eSIM outside the EU on a Pixel 8 | esim | Airalo eSIM Pixel_8
+coffee | preference | Coffee order: flat white with oat milk | flat_white | flat_white oat_milk
+allergy_card | world | Carries an allergy card in French, Portuguese and Spanish | allergy_card | allergy_card French Portuguese Spanish
+insurance | world | Annual travel insurance comes with her Miles & More credit card, covering medical and cancellations | annual_insurance | annual travel_insurance Miles_&_More credit_card
+orkney | world | Orkney wind farm survey from July 14 to July 18, staying in Stromness | orkney_trip | Orkney Stromness | valid_from=2026-07-14 valid_to=2026-07-18
+loganair | constraint | Loganair allows only 15 kg hold bags on the Kirkwall route | loganair_limit | Loganair 15_kg Kirkwall
+texas | world | Sweetwater wind farm trip in Texas from August 3 to August 12 | jetlag_texas | Sweetwater Texas | valid_from=2026-08-03 valid_to=2026-08-12
+esta | world | Her ESTA is valid until May 20, 2027 | esta | ESTA | valid_to=2027-05-20
+senator_perks | world | Senator gives her Senator lounges, fast lane security and two upgrade eVouchers | senator_lounge | Senator lounges fast_lane eVouchers
+nif | world | Has a Portuguese NIF tax number | nif | NIF Portuguese tax_number
+mochi_cabin | world | Mochi flies with her in the cabin; Lufthansa allows pets up to 8 kg with the bag | mochi_fly | Mochi cabin Lufthansa 8_kg
+portuguese | identity | Takes Portuguese lessons on Tuesdays with a tutor on Zoom | portuguese | Portuguese Tuesdays tutor Zoom
+ham_lease | world | Her Hamburg lease ends on September 30 | ham_lease | Hamburg lease | valid_to=2026-09-30
+tap | preference | Joined TAP Miles&Go but keeps Miles & More as her main programme | tap_join | TAP Miles&Go Miles_&_More main
+mochi_passport | world | Mochi has an EU pet passport and a rabies vaccination | mochi_passport | Mochi EU_pet_passport rabies
+bank | preference | Keeps N26 as her main bank and a Millennium account only for rent | n26 | N26 Millennium rent
+commute | world | Takes tram 15 along the river to the Lisbon office, about forty minutes | commute_tram | tram_15 river office forty
+brazil | world | Brazil trip to Fortaleza and the Ceará sites from November 9 to November 20 | brazil_trip | Fortaleza Ceará | valid_from=2026-11-09 valid_to=2026-11-20
+yellow_fever | world | Has had the yellow fever vaccine; the certificate is in her passport folder | yellow_fever | yellow_fever certificate passport_folder
+senator_until | world | Her Senator status lasts until February 2028 | senator_keep | Senator February_2028
+passport | constraint | Her passport expires on March 3, 2027 | passport | passport | valid_to=2027-03-03
+embassy | world | Passport renewal appointment at the German embassy in Lisbon on December 2 | embassy | passport renewal December_2 | valid_from=2026-12-02
+cashew | constraint | Avoids cashew too because of cross-contamination risk | cashew | cashew cross-contamination
+brother | identity | Her brother Jan lived two streets away from her in Hamburg | mochi | brother Jan two_streets
+budget | constraint | Her 2027 travel budget is capped at 80 flights | budget_2027 | 2027 budget 80 flights
+# waiting in review
+c_run_lisbon | preference | Runs a 6k route along the river to Belém | run_lisbon | 6k river Belém | candidate
+c_tasca | preference | Eats grilled sardines at the tasca on her street every Friday | tasca | tasca sardines Friday | candidate
+c_card_pt | world | Her allergy card is now in European Portuguese | card_pt | allergy_card European_Portuguese | candidate
+c_sns | world | Has a Portuguese SNS number | sns | SNS | candidate
+c_upgrade | preference | Uses miles to upgrade to business on long-haul flights | upgrade | miles upgrade business | candidate
+c_lisbon_office | preference | Loves the Nordwind Lisbon office by the river | lisbon_office | Lisbon office river | candidate
+c_senator_goal | world | Needed 650 points for Senator and had about 480 in June | senator_goal | 650 480 | candidate
+c_jetlag_short | preference | Skips the jet lag plan for three-hour time differences | jetlag_short | jet_lag three | candidate
+c_tap_fortaleza | world | Booked TAP direct to Fortaleza with an aisle seat and a special meal | tap_fortaleza | TAP Fortaleza aisle | candidate
+c_pescatarian_iron | world | Her iron levels were low at a check-up | pescatarian_think | iron | candidate
+# proposed contradictions
+p_window | preference | Prefers a window seat on long-haul flights | window_longhaul | window_seat long-haul | candidate supersedes=aisle
+p_mochi_alone | world | Mochi no longer stays with Jan; she lives with Lena in Lisbon | mochi_fly | Mochi Lisbon | candidate supersedes=mochi_jan
+""")
 
 PLAYBOOKS = (
     playbook("rebook", "Rebook a cancelled flight",

@@ -16,7 +16,7 @@ from pydantic import BaseModel, TypeAdapter
 from ..clock import utcnow
 from ..consolidation.plan import WATERMARK
 from ..errors import ValidationError
-from ..models import Episode, MemoryKind
+from ..models import AnyMemory, AuditEvent, Episode, MemoryKind, Tombstone
 from ..stores.base import AppendAudit, Op, PutMemory, PutTombstone, Store
 from ..unit_of_work import Batch
 from .build import DATA_DIR
@@ -67,7 +67,7 @@ def _content(doc: BaseModel) -> dict:
     return doc.model_dump(mode="json", exclude={"use_count", "last_used_at"})
 
 
-def _record(op: Op):
+def _record(op: Op) -> AnyMemory | Tombstone | AuditEvent:
     if isinstance(op, PutMemory):
         return op.doc
     if isinstance(op, PutTombstone):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .spec import PersonaSpec, fact, parse_episodes, playbook
+from .spec import PersonaSpec, parse_episodes, parse_facts, playbook
 
 EPISODES = parse_episodes("""
 06-01 08:12 #intro Hi! I'm Maya. I've got a flat in Headingley in Leeds full of gadgets that half work, hoping you can help me keep track of it all.
@@ -175,122 +175,71 @@ EPISODES = parse_episodes("""
 11-20 21:00 #jarvis Tom wants to name the Home Assistant "Jarvis". I have vetoed this.
 """)
 
-FACTS = (
-    fact("name", "identity", "Her name is Maya", "intro", "Maya"),
-    fact("city_leeds", "identity", "Lives in a flat in Headingley, Leeds", "intro", "Headingley Leeds"),
-    fact("city_bristol", "identity", "Lives in Bishopston, Bristol", "moved_in", "Bishopston Bristol",
-         supersedes="city_leeds", valid_from="2026-09-12"),
-    fact("hub_st", "world", "Her smart home hub is a SmartThings v3 hub", "hub_st", "SmartThings hub"),
-    fact("hub_homey", "world", "Her smart home hub is a Homey Pro", "homey_setup", "Homey_Pro",
-         supersedes="hub_st"),
-    fact("hub_ha", "world", "Her smart home hub is a Home Assistant Green", "ha_green_live",
-         "Home_Assistant Green hub", supersedes="hub_homey"),
-    fact("job_leeds", "identity", "Works as a paediatric nurse at Leeds General", "nurse",
-         "paediatric nurse Leeds_General"),
-    fact("job_bristol", "identity", "Works as a paediatric nurse at the Bristol Children's Hospital",
-         "bristol_job", "paediatric Bristol_Children's_Hospital", supersedes="job_leeds"),
-    fact("shifts_nights", "constraint", "Works nights, 8pm to 8am, four on and four off", "nights",
-         "nights 8pm 8am"),
-    fact("shifts_rotating", "constraint", "Works a rotating rota of two days, two nights, then four off",
-         "rotating", "rotating two_days two_nights", supersedes="shifts_nights", valid_from="2026-07-01"),
-    fact("shifts_days", "constraint", "Works days only: three long days a week, 7:30 to 8pm", "days_only",
-         "days three long_days 7:30", supersedes="shifts_rotating"),
-    fact("blinds_day", "constraint", "The bedroom blinds stay shut until 3pm so she can sleep after nights",
-         "blackout_blinds", "bedroom blinds shut 3pm"),
-    fact("blinds_morning", "preference", "Bedroom blinds open at 6:45 on work days and 8:30 on days off",
-         "blinds_new", "blinds 6:45 8:30", supersedes="blinds_day"),
-    fact("dog", "world", "Has a beagle called Biscuit who chews cables", "biscuit biscuit_cables",
-         "beagle Biscuit cable"),
-    fact("partner", "identity", "Her partner Tom works from home most days", "tom", "Tom works home"),
-    fact("hue", "world", "Has twelve Philips Hue bulbs and two Hue Go lamps", "hue_bulbs",
-         "twelve Hue Hue_Go"),
-    fact("warm_light", "preference", "Wants only warm white light (about 2700K) in the evenings",
-         "warm_evening", "warm white 2700K evenings"),
-    fact("aqara", "world", "Has four Aqara door sensors and two Aqara motion sensors on Zigbee", "aqara",
-         "four Aqara door motion Zigbee"),
-    fact("brass_lamp", "constraint", "The lounge smart plug runs gran's brass floor lamp; never switch it off at night",
-         "plug_lounge", "smart_plug brass floor_lamp gran"),
-    fact("cat", "world", "Has a cat called Pepper", "cat_wrong", "cat Pepper", retracted_in="pepper_gone"),
-    fact("isp_virgin", "world", "Broadband is Virgin Media 350 Mb, router in the hallway cupboard",
-         "broadband_virgin", "Virgin_Media 350 router"),
-    fact("isp_zen", "world", "Broadband is Zen Full Fibre 900, router in the lounge", "zen_ordered zen_live",
-         "Zen Full_Fibre 900 router", supersedes="isp_virgin", valid_from="2026-09-15"),
-    fact("sister", "identity", "Her sister Amara lives in Manchester and got her into smart homes",
-         "amara", "Amara Manchester"),
-    fact("crate", "world", "Biscuit sleeps in his crate in the hallway, so hallway light at night must be dim",
-         "biscuit_crate", "Biscuit crate hallway dim"),
-    fact("leak", "preference", "Wants a leak sensor under the fridge after the ice maker leaked",
-         "fridge_alarm", "leak sensor fridge ice_maker"),
-    fact("diet", "world", "Is not vegan; she eats everything", "vegan_no", "vegan everything"),
-    fact("tea", "preference", "Drinks tea, never coffee; the coffee machine is Tom's", "no_coffee",
-         "tea coffee Tom"),
-    fact("kettle_flow", "world", "A Flow turns the kettle plug on when her phone alarm goes off after nights",
-         "flow_kettle", "Flow kettle alarm"),
-    fact("birthday", "identity", "Her birthday is August 19", "bday", "birthday August 19"),
-    fact("camera", "world", "Has a Eufy 2K indoor camera in the lounge recording to an SD card",
-         "camera_bought camera_eufy", "Eufy indoor camera SD"),
-    fact("camera_privacy", "constraint", "The camera must only record when the flat is empty, never when either of them is home",
-         "privacy", "camera only flat empty home"),
-    fact("lease", "world", "The lease on the Headingley flat ends on August 31", "lease_end",
-         "lease Headingley August_31", valid_to="2026-08-31"),
-    fact("thermostat_landlord", "world", "The Nest thermostat in Leeds belongs to the landlord and stays behind",
-         "landlord_thermostat", "Nest thermostat landlord"),
-    fact("roborock", "world", "Has a Roborock S8 robot vacuum, a birthday present from Tom", "bday_gift",
-         "Roborock S8 robot vacuum birthday Tom"),
-    fact("roborock_rule", "constraint", "The Roborock only runs when nobody is home and never at night",
-         "roborock_rule", "Roborock nobody home night"),
-    fact("battery_type", "world", "The Aqara door sensors take CR1632 batteries", "sensor_battery",
-         "CR1632 door_sensor"),
-    fact("thermostat_no", "constraint", "The Bristol landlord refused a smart thermostat; the dial thermostat stays",
-         "tado_no", "landlord smart thermostat dial"),
-    fact("temp_sensors", "world", "Has Aqara temperature sensors in the bedroom, lounge and spare room",
-         "temp_sensors", "Aqara temperature sensors bedroom lounge spare_room"),
-    fact("amara_visit", "world", "Amara stays in the spare room from October 3 to October 10",
-         "amara_visit", "Amara spare_room", valid_from="2026-10-03", valid_to="2026-10-10"),
-    fact("backup", "world", "Home Assistant backs up nightly to Google Drive", "ha_backup",
-         "nightly Google_Drive Home_Assistant"),
-    fact("zha", "preference", "Uses ZHA rather than Zigbee2MQTT for now", "zha", "ZHA Zigbee2MQTT"),
-    fact("doorbell", "world", "Has a Reolink PoE video doorbell whose chime plays through the kitchen speaker",
-         "reolink_doorbell doorbell_live", "Reolink doorbell chime kitchen speaker"),
-    fact("matter", "preference", "Prefers to buy Matter devices so she is never tied to one app", "matter_pref",
-         "Matter devices app"),
-    fact("fireworks", "constraint", "Biscuit is terrified of fireworks; use the calm scene on firework nights",
-         "fireworks calm_scene", "Biscuit fireworks calm scene"),
-    fact("ups", "world", "A small APC UPS powers the router and the Home Assistant Green", "ups",
-         "APC UPS router"),
-    fact("energy", "world", "The smart meter's consumer access device feeds gas and electric usage into Home Assistant",
-         "energy_meter", "smart_meter consumer_access_device gas electric"),
-    fact("xmas", "world", "Back in Leeds for Christmas from December 23 to December 28, staying with friends",
-         "xmas_leeds", "Leeds Christmas friends", valid_from="2026-12-23", valid_to="2026-12-28"),
-    fact("bin_sensor", "world", "A spare door sensor on the kitchen bin lid pings when Biscuit raids it",
-         "bin_sensor", "sensor kitchen bin Biscuit"),
-    # waiting in review: candidates (never in agent recall until an operator accepts them)
-    fact("c_stroud", "world", "Stayed with Tom's parents in Stroud between Leeds and Bristol", "storage stroud",
-         "Tom's parents Stroud", candidate=True),
-    fact("c_homey_sell", "world", "Plans to sell the Homey Pro on eBay", "homey_sell", "Homey eBay",
-         candidate=True),
-    fact("c_doorbell_pref", "preference", "Wants doorbells that work locally without a subscription",
-         "doorbell_local", "doorbell", candidate=True),
-    fact("c_smart_lock", "preference", "Would like a smart lock for the front door", "smart_lock",
-         "smart_lock front_door", candidate=True),
-    fact("c_xmas_plug", "preference", "Wants the Christmas tree lights on a smart plug from sunset to 11pm",
-         "christmas_lights", "Christmas tree smart_plug sunset 11pm", candidate=True),
-    fact("c_battery_card", "world", "A Home Assistant dashboard card shows every sensor battery",
-         "battery_card", "card sensor", candidate=True),
-    fact("c_garden", "world", "The Bristol flat has a tiny garden for Biscuit", "bristol_flat",
-         "garden Biscuit", candidate=True),
-    fact("c_ha_curious", "preference", "Is jealous of Amara's Home Assistant dashboards", "ha_curious",
-         "Amara Home_Assistant dashboards", candidate=True),
-    fact("c_camera_name", "world", "The indoor camera is used to check on Biscuit while they are both at work",
-         "camera_bought", "camera Biscuit work", candidate=True),
-    fact("c_lamp_mystery", "world", "A Roborock rule was turning off the brass lamp plug", "lamp_mystery",
-         "Roborock brass lamp plug", candidate=True),
-    # proposed contradictions: would replace the active fact named in `supersedes`
-    fact("p_cool_light", "preference", "Prefers cool daylight light in the evenings", "cool_evening",
-         "cool daylight evening", candidate=True, supersedes="warm_light"),
-    fact("p_biscuit_bed", "world", "Biscuit sleeps on the rug at the foot of their bed, not in the hallway crate",
-         "biscuit_bed", "Biscuit rug bed crate", candidate=True, supersedes="crate"),
-)
+FACTS = parse_facts("""
+# key | type | text | source episode labels | key words (_ joins one) [| flags]
+name | identity | Her name is Maya | intro | Maya
+city_leeds | identity | Lives in a flat in Headingley, Leeds | intro | Headingley Leeds
+city_bristol | identity | Lives in Bishopston, Bristol | moved_in | Bishopston Bristol | supersedes=city_leeds valid_from=2026-09-12
+hub_st | world | Her smart home hub is a SmartThings v3 hub | hub_st | SmartThings hub
+hub_homey | world | Her smart home hub is a Homey Pro | homey_setup | Homey_Pro | supersedes=hub_st
+hub_ha | world | Her smart home hub is a Home Assistant Green | ha_green_live | Home_Assistant Green hub | supersedes=hub_homey
+job_leeds | identity | Works as a paediatric nurse at Leeds General | nurse | paediatric nurse Leeds_General
+job_bristol | identity | Works as a paediatric nurse at the Bristol Children's Hospital | bristol_job | paediatric Bristol_Children's_Hospital | supersedes=job_leeds
+shifts_nights | constraint | Works nights, 8pm to 8am, four on and four off | nights | nights 8pm 8am
+shifts_rotating | constraint | Works a rotating rota of two days, two nights, then four off | rotating | rotating two_days two_nights | supersedes=shifts_nights valid_from=2026-07-01
+shifts_days | constraint | Works days only: three long days a week, 7:30 to 8pm | days_only | days three long_days 7:30 | supersedes=shifts_rotating
+blinds_day | constraint | The bedroom blinds stay shut until 3pm so she can sleep after nights | blackout_blinds | bedroom blinds shut 3pm
+blinds_morning | preference | Bedroom blinds open at 6:45 on work days and 8:30 on days off | blinds_new | blinds 6:45 8:30 | supersedes=blinds_day
+dog | world | Has a beagle called Biscuit who chews cables | biscuit biscuit_cables | beagle Biscuit cable
+partner | identity | Her partner Tom works from home most days | tom | Tom works home
+hue | world | Has twelve Philips Hue bulbs and two Hue Go lamps | hue_bulbs | twelve Hue Hue_Go
+warm_light | preference | Wants only warm white light (about 2700K) in the evenings | warm_evening | warm white 2700K evenings
+aqara | world | Has four Aqara door sensors and two Aqara motion sensors on Zigbee | aqara | four Aqara door motion Zigbee
+brass_lamp | constraint | The lounge smart plug runs gran's brass floor lamp; never switch it off at night | plug_lounge | smart_plug brass floor_lamp gran
+cat | world | Has a cat called Pepper | cat_wrong | cat Pepper | retracted_in=pepper_gone
+isp_virgin | world | Broadband is Virgin Media 350 Mb, router in the hallway cupboard | broadband_virgin | Virgin_Media 350 router
+isp_zen | world | Broadband is Zen Full Fibre 900, router in the lounge | zen_ordered zen_live | Zen Full_Fibre 900 router | supersedes=isp_virgin valid_from=2026-09-15
+sister | identity | Her sister Amara lives in Manchester and got her into smart homes | amara | Amara Manchester
+crate | world | Biscuit sleeps in his crate in the hallway, so hallway light at night must be dim | biscuit_crate | Biscuit crate hallway dim
+leak | preference | Wants a leak sensor under the fridge after the ice maker leaked | fridge_alarm | leak sensor fridge ice_maker
+diet | world | Is not vegan; she eats everything | vegan_no | vegan everything
+tea | preference | Drinks tea, never coffee; the coffee machine is Tom's | no_coffee | tea coffee Tom
+kettle_flow | world | A Flow turns the kettle plug on when her phone alarm goes off after nights | flow_kettle | Flow kettle alarm
+birthday | identity | Her birthday is August 19 | bday | birthday August 19
+camera | world | Has a Eufy 2K indoor camera in the lounge recording to an SD card | camera_bought camera_eufy | Eufy indoor camera SD
+camera_privacy | constraint | The camera must only record when the flat is empty, never when either of them is home | privacy | camera only flat empty home
+lease | world | The lease on the Headingley flat ends on August 31 | lease_end | lease Headingley August_31 | valid_to=2026-08-31
+thermostat_landlord | world | The Nest thermostat in Leeds belongs to the landlord and stays behind | landlord_thermostat | Nest thermostat landlord
+roborock | world | Has a Roborock S8 robot vacuum, a birthday present from Tom | bday_gift | Roborock S8 robot vacuum birthday Tom
+roborock_rule | constraint | The Roborock only runs when nobody is home and never at night | roborock_rule | Roborock nobody home night
+battery_type | world | The Aqara door sensors take CR1632 batteries | sensor_battery | CR1632 door_sensor
+thermostat_no | constraint | The Bristol landlord refused a smart thermostat; the dial thermostat stays | tado_no | landlord smart thermostat dial
+temp_sensors | world | Has Aqara temperature sensors in the bedroom, lounge and spare room | temp_sensors | Aqara temperature sensors bedroom lounge spare_room
+amara_visit | world | Amara stays in the spare room from October 3 to October 10 | amara_visit | Amara spare_room | valid_from=2026-10-03 valid_to=2026-10-10
+backup | world | Home Assistant backs up nightly to Google Drive | ha_backup | nightly Google_Drive Home_Assistant
+zha | preference | Uses ZHA rather than Zigbee2MQTT for now | zha | ZHA Zigbee2MQTT
+doorbell | world | Has a Reolink PoE video doorbell whose chime plays through the kitchen speaker | reolink_doorbell doorbell_live | Reolink doorbell chime kitchen speaker
+matter | preference | Prefers to buy Matter devices so she is never tied to one app | matter_pref | Matter devices app
+fireworks | constraint | Biscuit is terrified of fireworks; use the calm scene on firework nights | fireworks calm_scene | Biscuit fireworks calm scene
+ups | world | A small APC UPS powers the router and the Home Assistant Green | ups | APC UPS router
+energy | world | The smart meter's consumer access device feeds gas and electric usage into Home Assistant | energy_meter | smart_meter consumer_access_device gas electric
+xmas | world | Back in Leeds for Christmas from December 23 to December 28, staying with friends | xmas_leeds | Leeds Christmas friends | valid_from=2026-12-23 valid_to=2026-12-28
+bin_sensor | world | A spare door sensor on the kitchen bin lid pings when Biscuit raids it | bin_sensor | sensor kitchen bin Biscuit
+# waiting in review: candidates (never in agent recall until an operator accepts them)
+c_stroud | world | Stayed with Tom's parents in Stroud between Leeds and Bristol | storage stroud | Tom's parents Stroud | candidate
+c_homey_sell | world | Plans to sell the Homey Pro on eBay | homey_sell | Homey eBay | candidate
+c_doorbell_pref | preference | Wants doorbells that work locally without a subscription | doorbell_local | doorbell | candidate
+c_smart_lock | preference | Would like a smart lock for the front door | smart_lock | smart_lock front_door | candidate
+c_xmas_plug | preference | Wants the Christmas tree lights on a smart plug from sunset to 11pm | christmas_lights | Christmas tree smart_plug sunset 11pm | candidate
+c_battery_card | world | A Home Assistant dashboard card shows every sensor battery | battery_card | card sensor | candidate
+c_garden | world | The Bristol flat has a tiny garden for Biscuit | bristol_flat | garden Biscuit | candidate
+c_ha_curious | preference | Is jealous of Amara's Home Assistant dashboards | ha_curious | Amara Home_Assistant dashboards | candidate
+c_camera_name | world | The indoor camera is used to check on Biscuit while they are both at work | camera_bought | camera Biscuit work | candidate
+c_lamp_mystery | world | A Roborock rule was turning off the brass lamp plug | lamp_mystery | Roborock brass lamp plug | candidate
+# proposed contradictions: would replace the active fact named in `supersedes`
+p_cool_light | preference | Prefers cool daylight light in the evenings | cool_evening | cool daylight evening | candidate supersedes=warm_light
+p_biscuit_bed | world | Biscuit sleeps on the rug at the foot of their bed, not in the hallway crate | biscuit_bed | Biscuit rug bed crate | candidate supersedes=crate
+""")
 
 PLAYBOOKS = (
     playbook("zigbee_repair", "Re-pair a dropped Zigbee sensor",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .spec import PersonaSpec, fact, parse_episodes, playbook
+from .spec import PersonaSpec, parse_episodes, parse_facts, playbook
 
 EPISODES = parse_episodes("""
 06-01 09:02 #intro Hey, Ravi here. Backend dev, living in Kreuzberg in Berlin. I want somewhere to dump context so I stop re-explaining my setup to every tool.
@@ -183,114 +183,70 @@ EPISODES = parse_episodes("""
 11-20 20:05 Going to spend the weekend on Kubernetes networking labs. Wish me luck.
 """)
 
-FACTS = (
-    fact("name", "identity", "His name is Ravi and he is a backend developer", "intro", "Ravi backend"),
-    fact("home", "identity", "Lives in Kreuzberg, Berlin, near Görlitzer Park", "intro flat",
-         "Kreuzberg Berlin Görlitzer_Park"),
-    fact("job_parcelbird", "identity", "Works at Parcelbird, a delivery logistics startup, on the routing team",
-         "parcelbird", "Parcelbird routing team"),
-    fact("job_helio", "identity", "Senior backend engineer on the platform team at Helio Health",
-         "helio_offer helio_start", "Helio_Health platform team", supersedes="job_parcelbird",
-         valid_from="2026-10-01"),
-    fact("laptop_thinkpad", "world", "Work laptop is a ThinkPad X1 Carbon running Fedora 40", "thinkpad",
-         "ThinkPad X1_Carbon Fedora"),
-    fact("laptop_mac", "world", "Work laptop is a MacBook Pro M3", "macbook", "MacBook_Pro M3",
-         supersedes="laptop_thinkpad"),
-    fact("editor_vscode", "preference", "Main editor is VS Code with the Vim extension", "vscode",
-         "VS_Code Vim extension"),
-    fact("editor_nvim", "preference", "Main editor is Neovim, set up from LazyVim", "nvim_try nvim_main",
-         "Neovim LazyVim", supersedes="editor_vscode"),
-    fact("editor_zed", "preference", "Main editor is Zed; Neovim only on servers", "zed_main", "Zed Neovim servers",
-         supersedes="editor_nvim"),
-    fact("oncall_4", "constraint", "Primary on-call at Parcelbird one week in four", "oncall_4",
-         "on-call one_week_in_four"),
-    fact("oncall_6", "constraint", "Primary on-call at Parcelbird one week in six", "oncall_6",
-         "on-call one_week_in_six", supersedes="oncall_4"),
-    fact("oncall_8", "constraint", "On-call at Helio one week in eight, follow the sun, no 3am pages", "oncall_helio",
-         "on-call one_week_in_eight follow_the_sun 3am", supersedes="oncall_6"),
-    fact("lead_jonas", "identity", "His team lead is Jonas", "lead_wrong", "Jonas lead",
-         retracted_in="lead_fix"),
-    fact("lead_priya", "identity", "His lead at Parcelbird was Priya, who runs the routing team", "lead_fix priya",
-         "Priya routing team"),
-    fact("manager_sofia", "identity", "His manager at Helio is Sofia, formerly SRE at a bank", "helio_lead",
-         "Sofia SRE bank"),
-    fact("veggie", "constraint", "Is vegetarian; team lunch suggestions must suit that", "veggie",
-         "vegetarian lunch"),
-    fact("cycle", "preference", "Cycles to the office along the canal, 20 minutes", "cycle",
-         "cycle canal 20_minutes"),
-    fact("winter_ubahn", "preference", "Takes the U-Bahn in winter because the canal path turns to ice",
-         "winter_bike", "U-Bahn winter canal"),
-    fact("no_early", "constraint", "No meetings before 10am", "no_early", "meetings 10am"),
-    fact("fish", "preference", "Uses the fish shell", "fish", "fish shell"),
-    fact("wezterm", "preference", "Terminal is WezTerm configured in Lua", "wezterm", "WezTerm Lua"),
-    fact("bouldering", "preference", "Boulders twice a week, usually Tuesday and Saturday", "bouldering",
-         "boulder twice Tuesday Saturday"),
-    fact("tinylog", "world", "Side project tinylog is a terminal log viewer in Rust that uses DuckDB",
-         "rust_side tinylog_duckdb", "tinylog log_viewer Rust DuckDB"),
-    fact("gruvbox", "preference", "Wants Gruvbox dark everywhere: editor, terminal, Slack", "gruvbox",
-         "Gruvbox dark editor terminal"),
-    fact("moonlander", "world", "Types on a ZSA Moonlander split keyboard", "moonlander", "ZSA Moonlander"),
-    fact("german", "identity", "Speaks German at B1 and takes Monday evening classes at the Volkshochschule",
-         "german", "German B1 Monday Volkshochschule"),
-    fact("espresso", "preference", "Drinks a lot of espresso, about four a day", "espresso", "espresso"),
-    fact("dotfiles", "world", "Dotfiles live in a repo managed with chezmoi", "dotfiles", "Dotfiles chezmoi"),
-    fact("go", "world", "Is learning Go for work with Let's Go by Alex Edwards", "go_learn",
-         "Go Let's_Go Alex_Edwards"),
-    fact("flat_alone", "world", "Keeps the whole Kreuzberg flat; Lukas's old room is his office", "keep_flat",
-         "flat Lukas room office"),
-    fact("pihole", "world", "A Raspberry Pi 4 runs Pi-hole on his home network", "pihole",
-         "Raspberry_Pi Pi-hole network"),
-    fact("log_rotation", "world", "Every Parcelbird worker image now has log rotation", "log_rotation",
-         "log_rotation worker image"),
-    fact("headphones", "world", "Has Sony WH-1000XM5 noise-cancelling headphones", "headphones",
-         "Sony WH-1000XM5 noise"),
-    fact("monitor", "world", "Has an LG 27 inch 4K monitor in his home office", "monitor", "LG 27 4K monitor"),
-    fact("sister", "identity", "His sister Anjali is a data scientist in Bangalore", "sister",
-         "Anjali data_scientist Bangalore"),
-    fact("parents", "identity", "His parents live in Kochi", "parents", "parents Kochi"),
-    fact("oncall_aug", "world", "On-call from August 10 to August 17", "oncall_aug", "on-call",
-         valid_from="2026-08-10", valid_to="2026-08-17"),
-    fact("blue_card", "constraint", "Holds a Blue Card valid until March 31, 2028; a job change must be reported",
-         "blue_card", "Blue_Card", valid_to="2028-03-31"),
-    fact("font_trip", "world", "Bouldering trip to Fontainebleau from September 19 to September 21",
-         "climb_trip", "Fontainebleau", valid_from="2026-09-19", valid_to="2026-09-21"),
-    fact("k8s", "world", "Helio's platform runs on Kubernetes on GKE", "k8s", "Kubernetes GKE"),
-    fact("small_prs", "preference", "Prefers small pull requests, under 400 lines", "small_prs", "small 400"),
-    fact("postgres_app", "preference", "Runs Postgres locally with Postgres.app on the Mac, not Docker",
-         "postgres_app", "Postgres.app Docker"),
-    fact("fedora", "world", "Runs Fedora on his personal machines", "thinkpad", "Fedora"),
-    fact("aerospace", "preference", "Uses AeroSpace as a tiling window manager on the Mac", "aerospace",
-         "AeroSpace tiling"),
-    fact("terraform", "world", "Helio's platform team uses Terraform, one module per service, workspaces per environment",
-         "terraform", "Terraform module workspaces"),
-    fact("kochi_trip", "world", "Flying home to Kochi from December 18 to January 3", "kochi_trip", "Kochi",
-         valid_from="2026-12-18", valid_to="2027-01-03"),
-    fact("cka", "world", "Sits the CKA exam on January 15, paid for by Helio", "cka", "CKA", valid_from="2027-01-15"),
-    # waiting in review
-    fact("c_mentor", "world", "Mentors the new junior engineer Emre", "mentor", "Emre junior", candidate=True),
-    fact("c_german_b2", "identity", "Passed the B1 German exam and starts B2 classes in November", "german_b2",
-         "B1 B2", candidate=True),
-    fact("c_coffee_cut", "preference", "Is cutting down to two espressos a day", "coffee_cut",
-         "two espressos", candidate=True),
-    fact("c_helm", "world", "Merged his first Helm chart at Helio", "helm", "Helm chart", candidate=True),
-    fact("c_chezmoi_tpl", "world", "Chezmoi templates give work machines a different git email",
-         "chezmoi_templates", "chezmoi templates git email", candidate=True),
-    fact("c_nvim_server", "preference", "Keeps a 40-line plugin-free Neovim config for servers", "nvim_server",
-         "Neovim 40 servers", candidate=True),
-    fact("c_recruiters", "world", "Was approached by Helio Health through a recruiter", "helio_recruiter",
-         "Helio_Health", candidate=True),
-    fact("c_team_lunch", "preference", "Likes the Vietnamese place on Oranienstraße for its tofu",
-         "team_lunch", "Vietnamese Oranienstraße tofu", candidate=True),
-    fact("c_handover", "world", "Wrote a 14-page handover doc for the routing service", "handover",
-         "handover routing 14", candidate=True),
-    fact("c_ci_owner", "world", "Owns the CI runners for the Helio platform team", "ci_owner",
-         "CI runners", candidate=True),
-    # proposed contradictions
-    fact("p_light_theme", "preference", "Prefers a light theme during the day", "light_theme",
-         "light theme day", candidate=True, supersedes="gruvbox"),
-    fact("p_nixos", "world", "Runs NixOS on his personal laptop", "nixos_try", "NixOS personal laptop",
-         candidate=True, supersedes="fedora"),
-)
+FACTS = parse_facts("""
+# key | type | text | source episode labels | key words (_ joins one) [| flags]
+name | identity | His name is Ravi and he is a backend developer | intro | Ravi backend
+home | identity | Lives in Kreuzberg, Berlin, near Görlitzer Park | intro flat | Kreuzberg Berlin Görlitzer_Park
+job_parcelbird | identity | Works at Parcelbird, a delivery logistics startup, on the routing team | parcelbird | Parcelbird routing team
+job_helio | identity | Senior backend engineer on the platform team at Helio Health | helio_offer helio_start | Helio_Health platform team | supersedes=job_parcelbird valid_from=2026-10-01
+laptop_thinkpad | world | Work laptop is a ThinkPad X1 Carbon running Fedora 40 | thinkpad | ThinkPad X1_Carbon Fedora
+laptop_mac | world | Work laptop is a MacBook Pro M3 | macbook | MacBook_Pro M3 | supersedes=laptop_thinkpad
+editor_vscode | preference | Main editor is VS Code with the Vim extension | vscode | VS_Code Vim extension
+editor_nvim | preference | Main editor is Neovim, set up from LazyVim | nvim_try nvim_main | Neovim LazyVim | supersedes=editor_vscode
+editor_zed | preference | Main editor is Zed; Neovim only on servers | zed_main | Zed Neovim servers | supersedes=editor_nvim
+oncall_4 | constraint | Primary on-call at Parcelbird one week in four | oncall_4 | on-call one_week_in_four
+oncall_6 | constraint | Primary on-call at Parcelbird one week in six | oncall_6 | on-call one_week_in_six | supersedes=oncall_4
+oncall_8 | constraint | On-call at Helio one week in eight, follow the sun, no 3am pages | oncall_helio | on-call one_week_in_eight follow_the_sun 3am | supersedes=oncall_6
+lead_jonas | identity | His team lead is Jonas | lead_wrong | Jonas lead | retracted_in=lead_fix
+lead_priya | identity | His lead at Parcelbird was Priya, who runs the routing team | lead_fix priya | Priya routing team
+manager_sofia | identity | His manager at Helio is Sofia, formerly SRE at a bank | helio_lead | Sofia SRE bank
+veggie | constraint | Is vegetarian; team lunch suggestions must suit that | veggie | vegetarian lunch
+cycle | preference | Cycles to the office along the canal, 20 minutes | cycle | cycle canal 20_minutes
+winter_ubahn | preference | Takes the U-Bahn in winter because the canal path turns to ice | winter_bike | U-Bahn winter canal
+no_early | constraint | No meetings before 10am | no_early | meetings 10am
+fish | preference | Uses the fish shell | fish | fish shell
+wezterm | preference | Terminal is WezTerm configured in Lua | wezterm | WezTerm Lua
+bouldering | preference | Boulders twice a week, usually Tuesday and Saturday | bouldering | boulder twice Tuesday Saturday
+tinylog | world | Side project tinylog is a terminal log viewer in Rust that uses DuckDB | rust_side tinylog_duckdb | tinylog log_viewer Rust DuckDB
+gruvbox | preference | Wants Gruvbox dark everywhere: editor, terminal, Slack | gruvbox | Gruvbox dark editor terminal
+moonlander | world | Types on a ZSA Moonlander split keyboard | moonlander | ZSA Moonlander
+german | identity | Speaks German at B1 and takes Monday evening classes at the Volkshochschule | german | German B1 Monday Volkshochschule
+espresso | preference | Drinks a lot of espresso, about four a day | espresso | espresso
+dotfiles | world | Dotfiles live in a repo managed with chezmoi | dotfiles | Dotfiles chezmoi
+go | world | Is learning Go for work with Let's Go by Alex Edwards | go_learn | Go Let's_Go Alex_Edwards
+flat_alone | world | Keeps the whole Kreuzberg flat; Lukas's old room is his office | keep_flat | flat Lukas room office
+pihole | world | A Raspberry Pi 4 runs Pi-hole on his home network | pihole | Raspberry_Pi Pi-hole network
+log_rotation | world | Every Parcelbird worker image now has log rotation | log_rotation | log_rotation worker image
+headphones | world | Has Sony WH-1000XM5 noise-cancelling headphones | headphones | Sony WH-1000XM5 noise
+monitor | world | Has an LG 27 inch 4K monitor in his home office | monitor | LG 27 4K monitor
+sister | identity | His sister Anjali is a data scientist in Bangalore | sister | Anjali data_scientist Bangalore
+parents | identity | His parents live in Kochi | parents | parents Kochi
+oncall_aug | world | On-call from August 10 to August 17 | oncall_aug | on-call | valid_from=2026-08-10 valid_to=2026-08-17
+blue_card | constraint | Holds a Blue Card valid until March 31, 2028; a job change must be reported | blue_card | Blue_Card | valid_to=2028-03-31
+font_trip | world | Bouldering trip to Fontainebleau from September 19 to September 21 | climb_trip | Fontainebleau | valid_from=2026-09-19 valid_to=2026-09-21
+k8s | world | Helio's platform runs on Kubernetes on GKE | k8s | Kubernetes GKE
+small_prs | preference | Prefers small pull requests, under 400 lines | small_prs | small 400
+postgres_app | preference | Runs Postgres locally with Postgres.app on the Mac, not Docker | postgres_app | Postgres.app Docker
+fedora | world | Runs Fedora on his personal machines | thinkpad | Fedora
+aerospace | preference | Uses AeroSpace as a tiling window manager on the Mac | aerospace | AeroSpace tiling
+terraform | world | Helio's platform team uses Terraform, one module per service, workspaces per environment | terraform | Terraform module workspaces
+kochi_trip | world | Flying home to Kochi from December 18 to January 3 | kochi_trip | Kochi | valid_from=2026-12-18 valid_to=2027-01-03
+cka | world | Sits the CKA exam on January 15, paid for by Helio | cka | CKA | valid_from=2027-01-15
+# waiting in review
+c_mentor | world | Mentors the new junior engineer Emre | mentor | Emre junior | candidate
+c_german_b2 | identity | Passed the B1 German exam and starts B2 classes in November | german_b2 | B1 B2 | candidate
+c_coffee_cut | preference | Is cutting down to two espressos a day | coffee_cut | two espressos | candidate
+c_helm | world | Merged his first Helm chart at Helio | helm | Helm chart | candidate
+c_chezmoi_tpl | world | Chezmoi templates give work machines a different git email | chezmoi_templates | chezmoi templates git email | candidate
+c_nvim_server | preference | Keeps a 40-line plugin-free Neovim config for servers | nvim_server | Neovim 40 servers | candidate
+c_recruiters | world | Was approached by Helio Health through a recruiter | helio_recruiter | Helio_Health | candidate
+c_team_lunch | preference | Likes the Vietnamese place on Oranienstraße for its tofu | team_lunch | Vietnamese Oranienstraße tofu | candidate
+c_handover | world | Wrote a 14-page handover doc for the routing service | handover | handover routing 14 | candidate
+c_ci_owner | world | Owns the CI runners for the Helio platform team | ci_owner | CI runners | candidate
+# proposed contradictions
+p_light_theme | preference | Prefers a light theme during the day | light_theme | light theme day | candidate supersedes=gruvbox
+p_nixos | world | Runs NixOS on his personal laptop | nixos_try | NixOS personal laptop | candidate supersedes=fedora
+""")
 
 PLAYBOOKS = (
     playbook("flaky_ci", "Get a flaky CI run green",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 YEAR = 2026  # every persona lives in 2026, so the data never moves with "now"
 
@@ -77,7 +78,33 @@ def parse_episodes(block: str) -> tuple[EpisodeSpec, ...]:
     return tuple(out)
 
 
-def fact(key: str, fact_type: str, text: str, sources: str, keys: str, **kw) -> FactSpec:
+FACT_FLAGS = ("candidate", "supersedes", "valid_from", "valid_to", "retracted_in")
+
+
+def parse_facts(block: str) -> tuple[FactSpec, ...]:
+    """Parse the persona's fact table, one fact a line: `key | type | text | source episode
+    labels | key words`, then optionally `| flags`, space-separated: `candidate`, or
+    NAME=VALUE for the other FACT_FLAGS. Lines starting with # are comments."""
+    out = []
+    for n, raw in enumerate(block.strip().splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) not in (5, 6):
+            raise ValueError(f"fact line {n} is not 'key | type | text | sources | key words "
+                             f"[| flags]': {line[:60]!r}")
+        kw: dict[str, Any] = {}
+        for flag in cells[5].split() if len(cells) == 6 else ():
+            name, eq, value = flag.partition("=")
+            if name not in FACT_FLAGS or (name == "candidate") == bool(eq):
+                raise ValueError(f"fact line {n}: unknown flag {flag!r}")
+            kw[name] = value if eq else True
+        out.append(fact(*cells[:5], **kw))
+    return tuple(out)
+
+
+def fact(key: str, fact_type: str, text: str, sources: str, keys: str, **kw: Any) -> FactSpec:
     """Compact constructor: `sources` and `keys` are space-separated."""
     return FactSpec(key=key, fact_type=fact_type, text=text, sources=tuple(sources.split()),
                     keys=tuple(k.replace("_", " ") for k in keys.split()), **kw)

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from operator import attrgetter
 from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
 
 import numpy as np
 
@@ -37,6 +39,7 @@ from ..models import (
     Playbook,
     Tombstone,
 )
+from ..ranking import RankedHit, RankingParams
 from ..redaction import Erasure, hash_tombstone, redact_event, redact_tombstone
 from ..values import KEY_VERSION, TombstoneProbe, claim_json, index_entry, remember
 from .base import (
@@ -107,7 +110,7 @@ _SUMMARY_COLUMNS = {
 }
 
 
-def _summary(r) -> FactSummary:
+def _summary(r: Sequence[Any]) -> FactSummary:
     i, u, rev, st, rec, text, ftype, conf, sup, contra, flags, plan, origin = r
     return FactSummary(i, u, rev, st, text, ftype, float(conf),
                        datetime.fromisoformat(rec), sup, contra,
@@ -117,7 +120,7 @@ def _summary(r) -> FactSummary:
 MATCHED_HITS = 5  # BM25 hits that carry the query terms they hold (invariant 154)
 
 
-def _source_pairs(rows) -> tuple[np.ndarray, np.ndarray]:
+def _source_pairs(rows: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray]:
     """(fact row, source episode row) of a view's rows (..., d.vec, d.id, source ids JSON):
     only sources inside the same view count (invariant 152: the user's own episodes)."""
     where = {r[9]: i for i, r in enumerate(rows)}
@@ -234,8 +237,9 @@ class EmbeddedStore:
     def refresh(self) -> None:
         """Writes are visible as soon as their transaction commits: nothing to do."""
 
-    def hybrid_search(self, flt, query, vector, limit, now, ranking, *, explain=False,
-                      extra=None):
+    def hybrid_search(self, flt: RecallFilter, query: str, vector: np.ndarray, limit: int,
+                      now: datetime, ranking: RankingParams, *, explain: bool = False,
+                      extra: Mapping[str, float] | None = None) -> list[RankedHit] | None:
         raise NotImplementedError("the embedded store fuses in memory/ranking.py: no "
                                   "Capability.HYBRID_SEARCH")
 
@@ -311,7 +315,7 @@ class EmbeddedStore:
         def __init__(self, db: sqlite3.Connection, store: EmbeddedStore):
             self.db, self.store = db, store
 
-        def __enter__(self):
+        def __enter__(self) -> sqlite3.Connection:
             try:
                 self.db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:  # busy past the timeout (invariant 69)
@@ -320,7 +324,8 @@ class EmbeddedStore:
                 raise
             return self.db
 
-        def __exit__(self, exc_type, exc, tb):
+        def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                     tb: TracebackType | None) -> Literal[False]:
             self.db.execute("ROLLBACK" if exc_type else "COMMIT")
             return False
 
@@ -400,7 +405,8 @@ class EmbeddedStore:
             ).fetchall()
         return [Tombstone.model_validate_json(r[0]) for r in rows]
 
-    def nearest_tombstones(self, user_id: str, vector: np.ndarray, k: int = 3):
+    def nearest_tombstones(self, user_id: str, vector: np.ndarray,
+                           k: int = 3) -> list[tuple[Tombstone, float]]:
         with self._lock:
             rows = self._conn().execute(
                 "SELECT body, vec FROM tombstones WHERE user_id = ?", (user_id,)

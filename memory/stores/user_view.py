@@ -158,7 +158,7 @@ class UserView:
         return idx[order], s[order]
 
     def bm25(self, query: str, vocab: Vocabulary, mask: np.ndarray, limit: int,
-             extra: Mapping[str, float] | None = None):
+             extra: Mapping[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """BM25 of the query's terms, plus `extra` analysed terms at their own weights (the
         lexicon's expansions, invariant 169)."""
         ids = vocab.lookup(analyse(query))
@@ -181,7 +181,7 @@ class UserView:
         """Each query term's IDF in this user's corpus (invariant 159)."""
         return {t: self.lexical.term_idf(vocab.ids.get(t)) for t in dict.fromkeys(analyse(query))}
 
-    def knn(self, vector: np.ndarray, mask: np.ndarray, limit: int):
+    def knn(self, vector: np.ndarray, mask: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
         if self.centre is not None:
             v = vector - self.centre
             vector = v / max(float(np.linalg.norm(v)), 1e-12)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
 import streamlit as st
@@ -17,6 +19,11 @@ from ..runtime import Runtime, build_runtime
 from ..service import MemoryService, UserSummary
 from .auth import operator_mode, require_access, role_label, signed_in_email
 from .safe import esc, md  # noqa: F401 - esc is re-exported for the pages
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
+
+    from review.label_source import LabelTables
 
 OPERATOR_KEY = "operator_name"  # the sidebar's operator name (app.py renders the input)
 OPERATOR_COOKIE = "memdesk_operator"  # a session cookie: the name survives a reload
@@ -114,7 +121,7 @@ def _label_tables(_svc: MemoryService, users: tuple[str, ...], version: tuple) -
     return label_tables(_svc, users).model_dump()
 
 
-def labels_measure(svc: MemoryService, users: list[str]):
+def labels_measure(svc: MemoryService, users: list[str]) -> LabelTables:
     """The labels tables (review.label_source.label_tables) for the Evals page, cached on the
     data version: a decision anywhere on the desk shows on the next run (issue 32)."""
     from review.label_source import LabelTables
@@ -151,7 +158,7 @@ def show_error(exc: MemdeskError) -> None:
 
 
 @contextmanager
-def clear_errors():
+def clear_errors() -> Iterator[None]:
     """Translate product errors into one st.error, once, for every page (style 7)."""
     try:
         yield
@@ -363,7 +370,7 @@ def sidebar_status() -> None:
 def warm_up() -> None:
     """Open the store and load the embedder in the background the first time app.py runs in a
     server process, so the first page paints while the model loads instead of after."""
-    def work():
+    def work() -> None:
         try:
             svc = runtime().service
             svc.embedder.embed(["warm up"])
@@ -384,7 +391,8 @@ PAGES = {"users": "pages/users.py", "chat": "pages/chat.py", "facts": "pages/fac
          "audit": "pages/audit.py"}
 
 
-def page_link(page: str, label: str, *, container=None, **params: str) -> None:
+def page_link(page: str, label: str, *, container: DeltaGenerator | None = None,
+              **params: str) -> None:
     """A link to another desk page carrying `?user=` and the given query parameters. `label`
     is desk text (callers pass stored text through md())."""
     where = container or st

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -89,7 +90,14 @@ def _no_role_screen(email: str) -> None:
     st.button("Log out", key="auth_log_out_norole", on_click=st.logout)
 
 
-def _halt(render, at_start: bool) -> None:
+def _error_screen(text: str) -> Callable[[], None]:
+    """A screen of one error (Markdown: callers escape what they quote with md())."""
+    def error_screen() -> None:
+        st.error(text)
+    return error_screen
+
+
+def _halt(render: Callable[[], None], at_start: bool) -> None:
     """Show only `render` and stop. From app.py the page list is replaced by hidden pages that
     all render it, so no other page is listed (or reachable) before access is granted. Every
     desk address answers with it (invariant 174): a bookmarked or shared /review reaches the
@@ -99,7 +107,7 @@ def _halt(render, at_start: bool) -> None:
 
         # One page object per address; each a distinct function, as Streamlit tells pages apart
         # by their callable.
-        def screen(path: str):
+        def screen(path: str) -> Callable[[], None]:
             def page() -> None:
                 render()
             page.__name__ = f"memdesk_{path}"
@@ -127,13 +135,13 @@ def require_access(*, at_start: bool = False) -> None:
         rt = runtime()
     except MemdeskError as exc:  # settings or the roles file are invalid: one message
         why = f"The desk cannot start: {md(exc)}"
-        _halt(lambda: st.error(why), at_start)
+        _halt(_error_screen(why), at_start)
         raise
     if rt.operators == "login":
         if rt.settings.roles_file == "":
-            _halt(lambda: st.error("Login is on (secrets.toml has [auth]) but "
-                                   "MEMDESK_ROLES_FILE names no roles file, so no one has a "
-                                   "role: set it and restart the desk."), at_start)
+            _halt(_error_screen("Login is on (secrets.toml has [auth]) but MEMDESK_ROLES_FILE "
+                                "names no roles file, so no one has a role: set it and restart "
+                                "the desk."), at_start)
         email = signed_in_email()
         if email is None:
             _halt(_sign_in_screen, at_start)
@@ -146,7 +154,7 @@ def require_access(*, at_start: bool = False) -> None:
     if not is_loopback(address) and not rt.settings.allow_anonymous:
         where = address or "every interface"
         log.error("refusing to serve the desk without login on %s", where)
-        _halt(lambda: st.error(
+        _halt(_error_screen(
             f"The desk is bound to {md(where)} without login: anyone who reaches it could read "
             "and change every user's memory. Configure login ([auth] in .streamlit/secrets.toml),"
             " bind to 127.0.0.1 (server.address), or set MEMDESK_ALLOW_ANONYMOUS=true to accept "

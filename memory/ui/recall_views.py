@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from pydantic import ValidationError as PydanticError
 
 from ..errors import ValidationError
+from ..models import Record
 from ..ranking import RankedHit
 from ..search_config import PRESETS, RecallConfig
 from .safe import esc
@@ -125,7 +126,7 @@ def from_query_params(params: Mapping[str, str]) -> tuple[str, str, RecallToggle
     return query, preset, toggles
 
 
-def hit_state(doc, contradicted: frozenset[str] = frozenset()) -> str:
+def hit_state(doc: Record, contradicted: frozenset[str] = frozenset()) -> str:
     """A fact's trust state; other kinds name themselves (an episode has no state). An episode
     that is the source of a never-true fact is marked: agent recall hides it (invariant 65)."""
     if doc.trust is not None:

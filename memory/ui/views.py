@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
+from ..clock import When
 from ..corrections import valid_covers
 from ..errors import ValidationError
-from ..models import Episode, Fact, FactState
+from ..models import AuditEvent, Episode, Fact, FactState, Record
 from ..ranking import RankedHit
 from ..search_config import PRESETS, RecallConfig
-from ..service import FilterCount
+from ..service import FilterCount, MemoryService
 
 
 def preset_config(name: str, *, k: int | None = None, include_catalog: bool | None = None,
@@ -31,7 +34,7 @@ def preset_config(name: str, *, k: int | None = None, include_catalog: bool | No
         raise ValidationError(f"invalid recall setting {where}: {first.get('msg')}") from None
 
 
-def memory_text(doc) -> str:
+def memory_text(doc: Record) -> str:
     return doc.display_text()
 
 
@@ -111,11 +114,13 @@ def asof_chain_rows(chain: list[Fact], selected: str, *, valid_at: datetime | No
     return rows
 
 
-def listing_rows(svc, user_id: str, *, states, fact_type: str | None, valid_at, recorded_at,
-                 needle: str = "") -> list[dict]:
+def listing_rows(svc: MemoryService, user_id: str, *, states: Iterable[FactState | str] | None,
+                 fact_type: str | None, valid_at: When, recorded_at: When,
+                 needle: str = "") -> list[dict[str, Any]]:
     """The Facts page's table, oldest first. Without an as-of moment it reads the store's
     listing fields (`fact_summaries`: no full record decoded, ~5x faster for 5,000 facts);
     as-of answers need whole facts (both clocks). Search is casefolded."""
+    rows: list[dict[str, Any]]
     if valid_at is None and recorded_at is None:
         rows = [{"id": s.id, "state": s.state, "type": s.fact_type, "text": s.text,
                  "confidence": s.confidence, "recorded_at": s.recorded_at, "origin": s.origin,
@@ -133,24 +138,25 @@ def listing_rows(svc, user_id: str, *, states, fact_type: str | None, valid_at, 
     return rows
 
 
-def facts_by_id(svc, user_id: str, ids: list[str]) -> list[Fact]:
+def facts_by_id(svc: MemoryService, user_id: str, ids: list[str]) -> list[Fact]:
     """Whole facts of one user, in the order of `ids` (the timeline of listed facts)."""
     found = {f.id: f for f in svc.store.list_facts(user_id, ids=list(ids))}
     return [found[i] for i in ids if i in found]
 
 
-def episodes_by_id(svc, user_id: str, ids: list[str]) -> list[tuple[str, Episode | None]]:
+def episodes_by_id(svc: MemoryService, user_id: str, ids: list[str]) -> list[tuple[str, Episode | None]]:
     """A fact's source episodes by id (None: forgotten), read within the user's scope."""
     from ..models import MemoryKind
 
-    return [(i, svc.store.get(MemoryKind.EPISODIC, user_id, i)) for i in ids]
+    found = [(i, svc.store.get(MemoryKind.EPISODIC, user_id, i)) for i in ids]
+    return [(i, doc if isinstance(doc, Episode) else None) for i, doc in found]
 
 
 REVIEW_ACTIONS = ("review_approve", "review_accept", "review_reject", "review_edit",
                   "review_merge", "review_keep_both", "review_undo", "merge_sources")
 
 
-def review_events(svc, user_id: str, fact_id: str, limit: int = 500) -> list:
+def review_events(svc: MemoryService, user_id: str, fact_id: str, limit: int = 500) -> list[AuditEvent]:
     """Review decisions (and undos) naming a fact, newest first, read by action."""
     found = [e for a in REVIEW_ACTIONS for e in svc.audit(user_id, action=a, limit=limit)
              if fact_id in e.target_ids]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from ..errors import NotFoundError
-from ..models import FactState, MemoryKind
+from ..models import Fact, FactState, Memory, MemoryKind
 from ..ranking import Multipliers, RankedHit
 from ..search_config import Purpose, RecallConfig
 from ..service import MemoryService
@@ -38,11 +38,11 @@ class WhyNot(BaseModel):
     verdict: str
 
 
-def removed_by(doc, config: RecallConfig) -> tuple[str, str] | None:
+def removed_by(doc: Memory, config: RecallConfig) -> tuple[str, str] | None:
     """The recall filter that removes this memory before any leg sees it, with why. Pure."""
     if doc.kind not in config.kinds:
         return "kind", f"{doc.kind.value} memories are not asked for by this recall"
-    if doc.kind == MemoryKind.SEMANTIC and doc.state not in config.fact_states():
+    if isinstance(doc, Fact) and doc.state not in config.fact_states():
         why = {FactState.CANDIDATE: "candidates wait in review and never reach recall",
                FactState.SUPERSEDED: "superseded facts reach recall only with "
                                      "“include superseded” on",
@@ -52,7 +52,7 @@ def removed_by(doc, config: RecallConfig) -> tuple[str, str] | None:
     return None
 
 
-def verdict(doc, config: RecallConfig, legs: dict[str, tuple[list[RankedHit], list[RankedHit]]],
+def verdict(doc: Memory, config: RecallConfig, legs: dict[str, tuple[list[RankedHit], list[RankedHit]]],
             final: list[RankedHit]) -> WhyNot:
     """Assemble the answer from the recalls: per leg (its exact candidate window, a wide window
     for a position outside it), then the whole recall widened to 200. Pure."""
@@ -99,7 +99,7 @@ def verdict(doc, config: RecallConfig, legs: dict[str, tuple[list[RankedHit], li
     return WhyNot(**base, legs=standings, multipliers=mults, final_rank=rank, verdict=text)
 
 
-def find_memory(svc: MemoryService, user_id: str, memory_id: str):
+def find_memory(svc: MemoryService, user_id: str, memory_id: str) -> Memory:
     """One of this user's memories in any state (facts, episodes, playbooks), by id."""
     for kind in (MemoryKind.SEMANTIC, MemoryKind.EPISODIC, MemoryKind.PROCEDURAL):
         doc = svc.store.get(kind, user_id, memory_id)

@@ -12,6 +12,7 @@ import gzip
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import pytest
@@ -29,13 +30,14 @@ class Req:
     method: str
     path: str
     params: dict
-    body: object
+    body: Any  # the parsed JSON (a list of lines for NDJSON)
     headers: dict
 
     @property
     def bulk_pairs(self) -> list[tuple[dict, dict | None]]:
         """NDJSON bulk lines as (action, source) pairs (delete has no source)."""
-        out, lines, i = [], list(self.body), 0
+        out: list[tuple[dict, dict | None]] = []
+        lines, i = list(self.body), 0
         while i < len(lines):
             action = lines[i]
             if "delete" in action:
@@ -149,6 +151,7 @@ class Cluster:
                                 request_timeout=None):
                 parts = urlsplit(target)
                 raw = gzip.decompress(body) if body and body[:2] == b"\x1f\x8b" else body
+                parsed: Any
                 if raw and "ndjson" in str((headers or {}).get("content-type", "")):
                     parsed = [json.loads(line) for line in raw.decode().splitlines() if line]
                 else:

@@ -331,7 +331,7 @@ class BatchWriter:
             "them (memdesk facts / audit) before retrying")
 
 
-def _reason(info) -> str:
+def _reason(info: object) -> str:
     if isinstance(info, dict):
         err = info.get("error", info)
         if isinstance(err, dict):

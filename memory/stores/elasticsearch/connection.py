@@ -81,7 +81,7 @@ def client_kwargs(cfg: ConnectionSettings) -> dict:
     return kw
 
 
-def new_client(cfg: ConnectionSettings, **extra) -> Elasticsearch:
+def new_client(cfg: ConnectionSettings, **extra: Any) -> Elasticsearch:
     return Elasticsearch(cfg.url, **client_kwargs(cfg), **extra)
 
 

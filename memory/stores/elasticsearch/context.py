@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from typing import Any
+
+from elastic_transport import ObjectApiResponse
 
 from ...lexical import session_contexts
 from ...models import Episode, MemoryKind
@@ -122,7 +125,7 @@ def update_lines(alias: str, contexts: Mapping[str, str]) -> list[dict]:
     return lines
 
 
-def failed_items(resp: Mapping) -> list[dict]:
+def failed_items(resp: Mapping[str, Any] | ObjectApiResponse[Any]) -> list[dict]:
     """Items of a context bulk that did not land, a turn deleted meanwhile (404) excepted."""
     return [r for item in resp.get("items", []) for r in item.values()
             if r.get("status", 200) >= 300 and r.get("status") != 404]

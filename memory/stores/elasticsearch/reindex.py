@@ -33,6 +33,8 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
 
 from elastic_transport import TransportError
 from elasticsearch import ApiError, Elasticsearch
@@ -44,6 +46,8 @@ from ...errors import MemdeskError, StoreUnavailableError
 from . import context
 from .connection import writer
 from .indices import ALL_INDICES, IndexNames, index_body, reindex_actions
+
+T = TypeVar("T")
 
 POLL_S = 1.0
 MAX_LOST_POLLS = 10  # consecutive polls that got no answer before giving up (the task runs on)
@@ -86,7 +90,7 @@ class Reindexer:
         moved = []
         for name in ALL_INDICES:
             alias, want = self.names.alias(name), self.names.concrete(name)
-            live = self._read(lambda a=alias: self._aliases(a), f"reading alias {alias}")
+            live = self._read(partial(self._aliases, alias), f"reading alias {alias}")
             for old in sorted(c for c in live if c != want):
                 self._move(name, alias, old, want)
                 moved.append(f"{old} -> {want}")
@@ -111,7 +115,7 @@ class Reindexer:
             self._change(lambda: self.w.indices.create(index=new, **body), f"creating {new}")
         try:
             task = self._task_of(new)
-            status = self._read(lambda: self._task_status(task), f"reading task {task}") \
+            status = self._read(partial(self._task_status, task), f"reading task {task}") \
                 if task else None
             if task is None or status is None or status.get("failed"):
                 task = self._start_copy(old, new, body)
@@ -210,7 +214,7 @@ class Reindexer:
             raise MemdeskError(f"{old} holds {n_old} documents but {new} {n_new} after the copy")
 
     # helpers ------------------------------------------------------------------------------------
-    def _aliases(self, alias: str) -> dict:
+    def _aliases(self, alias: str) -> dict[str, Any]:
         """The concrete indices behind `alias`; none when it does not exist yet (an index new
         to this version, e.g. usage (invariant 584): the store creates it when it opens)."""
         try:
@@ -233,14 +237,14 @@ class Reindexer:
                 f"could not lift the write block on {index} ({_reason(exc)}): lift it with "
                 f"PUT /{index}/_settings {{\"index.blocks.write\": false}}") from exc
 
-    def _read(self, fn, what: str):
+    def _read(self, fn: Callable[[], T], what: str) -> T:
         return self._change(fn, what)
 
-    def _change(self, fn, what: str):
+    def _change(self, fn: Callable[[], T], what: str) -> T:
         return request(fn, what, self.where)
 
 
-def request(fn, what: str, where: str):
+def request(fn: Callable[[], T], what: str, where: str) -> T:
     """One request; a lost answer is `Interrupted` (resume by re-running), a refusal a
     MemdeskError naming the step."""
     try:
@@ -254,7 +258,7 @@ def request(fn, what: str, where: str):
 
 
 def reindex(es: Elasticsearch, names: IndexNames, embedder_name: str, dims: int,
-            **kwargs) -> list[str]:
+            **kwargs: Any) -> list[str]:
     """Bring every alias to the current mapping version; returns what moved (old -> new)."""
     return Reindexer(es, names, embedder_name, dims, **kwargs).run()
 
@@ -300,10 +304,10 @@ def recompute_contexts(es: Elasticsearch, names: IndexNames, window: int, *,
     after = None
     while True:
         extra: dict = {"search_after": after} if after is not None else {}
-        resp = request(lambda extra=extra: dict(es.search(
-            index=alias, query=context.all_sessions_query(), sort=context.ALL_SORT, size=PAGE,
-            source_includes=fields, track_total_hits=False,
-            **extra)), f"reading the sessions of {alias}", where)
+        resp = request(partial(
+            es.search, index=alias, query=context.all_sessions_query(), sort=context.ALL_SORT,
+            size=PAGE, source_includes=fields, track_total_hits=False, **extra),
+            f"reading the sessions of {alias}", where)
         hits = resp["hits"]["hits"]
         for h in hits:
             src = h["_source"]

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -66,6 +66,8 @@ from .results import from_source, has_direction, ranked_hits, source_as
 from .userkeys import UserKeys, expiration
 from .writes import Step, watermark_id
 
+T = TypeVar("T")
+
 log = logging.getLogger(__name__)
 D = TypeVar("D", bound=AnyMemory)
 PAGE = 1000
@@ -109,7 +111,8 @@ class ElasticsearchStore(BatchRecords):
     def __init__(self, url: str, embedder: Embedder, prefix: str = "memdesk", *,
                  client: Elasticsearch | None = None, request_timeout: float = 10.0,
                  connection: ConnectionSettings | None = None,
-                 clock=time.monotonic, wall: Callable[[], float] = time.time,
+                 clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time,
                  num_candidates: float = queries.CANDIDATES_PER_K):
         self.es_url = url
         self.url = f"elasticsearch:{url}"
@@ -184,7 +187,7 @@ class ElasticsearchStore(BatchRecords):
             return taken
         return RRF_PATH if self.rrf_enabled else CLIENT_PATH
 
-    def _call(self, fn, *args, **kwargs):
+    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run one client call, turning transport failures into product errors."""
         if self._closed:
             raise MemdeskError("the store is closed")
@@ -332,7 +335,7 @@ class ElasticsearchStore(BatchRecords):
                 "(README: Running Elasticsearch)") from exc
         return (self.es.options(api_key=key), True) if key else (self.es, False)
 
-    def _as_user(self, user_id: str | None, method: str, **kwargs):
+    def _as_user(self, user_id: str | None, method: str, **kwargs: Any) -> Any:
         """One read as this user; a refused per-user key (invalidated by a re-bootstrap in
         another process) is replaced once."""
         es, keyed = self._reader(user_id)
@@ -694,7 +697,7 @@ class ElasticsearchStore(BatchRecords):
         return out
 
     # search -------------------------------------------------------------------------------------
-    def _leg_hits(self, flt: RecallFilter, resp) -> list[LegHit]:
+    def _leg_hits(self, flt: RecallFilter, resp: Mapping[str, Any]) -> list[LegHit]:
         out = []
         # invariant 473: a record of a batch not yet committed is not recalled
         for h in self._visible_hits(resp["hits"]["hits"], before_images=False):
