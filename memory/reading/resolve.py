@@ -266,7 +266,10 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         # "moved my passport appointment to the 9th": the plan on record with those words
         old = pointed_at(r.value, [f for f in active if _own(f)], coverage=0.5)
         named_old = old is not None
-    if old is None and mine and r.act == "change" and r.slot in ("owns", "uses"):
+    adds = _ADDS.search(r.clause) is not None  # "a second cat", "another bike": one more
+    if adds and old is not None and r.slot in ("owns", "pet", "uses") and not named_old:
+        old = None
+    if old is None and mine and r.act == "change" and r.slot in ("owns", "uses") and not adds:
         kind = kind_of(r.value)
         old = next((f for f in active if _own(f) and kind and kind in kinds_in(f.text)
                     and not _same_value(r, f)), None)
@@ -300,7 +303,7 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     if mine:
         # a new value is whole only when nothing on record shares its rarest words: "my
         # manager is Tobias now" beside "His manager at Helio is Sofia" may replace it
-        rel = linked_fact(r.clause, [f for f in active if _own(f)])
+        rel = None if adds else linked_fact(r.clause, [f for f in active if _own(f)])
         if rel is not None and _terms(r.old_value) & _terms(rel.text):
             # it names what it replaces ("replaced the Hue bridge") and that was looked for
             # already: the bulbs that share "Hue" are another thing
@@ -332,6 +335,8 @@ def _in_its_words(r: Reading, old: FactRef) -> str:
 
 _UNREAD = frozenset({"no slot I can read", "about someone else"})
 _SELF = re.compile(r"\b(?:i|me|my|we|our|us)\b", re.IGNORECASE)
+_ADDS = re.compile(r"\b(?:second|third|another|one more|an extra|two more|also got)\b",
+                   re.IGNORECASE)
 _BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
 _NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|have)\b)",
