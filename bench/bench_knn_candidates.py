@@ -87,7 +87,7 @@ def main() -> None:
         exact[qi] = mine[np.argsort(-sims, kind="stable")[:k]]
     print(f"{'num_candidates':>16} {'per-user graph':>16} {'shared, filtered':>18}")
     for factor in FACTORS:
-        rows = {"own": [], "shared": []}
+        rows: dict[str, list[float]] = {"own": [], "shared": []}
         for qi, (n, _) in enumerate(queries):
             k = len(exact[qi])
             ef = max(k, int(np.ceil(factor * args.k)))
