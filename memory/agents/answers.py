@@ -7,6 +7,7 @@ import re
 import time
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import cast
 
 from ..answering import lexicon as lx
 from ..answering.matching import (
@@ -19,7 +20,7 @@ from ..answering.matching import (
 from ..answering.speak import join, second_person, sentence, to_you
 from ..lexicon import expansions
 from ..text import stem
-from ..tools import MAX_HITS
+from ..tools import MAX_HITS, HitView
 from .base import AgentInput, ToolRunner
 
 _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
@@ -106,7 +107,7 @@ class Answering:
                 res = tools.call("recall_memory", {"query": _question_query(q),
                                                    "include_superseded": history or still,
                                                    "include_catalog": catalog, "k": k})
-            more: list = []
+            more: list[HitView] = []
             if _belongings_q(q) and _CATEGORY_Q.search(q) and not history:
                 # invariant 171: a listing of everything had, not only what shares the
                 # category's words ("a Roborock" is a device without saying so)
@@ -122,7 +123,7 @@ class Answering:
         return [("Also: " + a[len(intro):] if a.startswith(intro) and i and
                  said[i - 1].startswith(intro) else a) for i, a in enumerate(said)]
 
-    def _answer(self, q: str, hits, history: bool) -> str:
+    def _answer(self, q: str, hits: list[HitView], history: bool) -> str:
         a = _ask(q, hits, history)
         facts, books, docs = _candidates(a, hits)
         early = _history_answer(a, facts, hits)
@@ -159,7 +160,7 @@ class Answering:
         return self._howto(books, docs)
 
     @staticmethod
-    def _howto(books: list, docs: list) -> str:
+    def _howto(books: list[HitView], docs: list[HitView]) -> str:
         out = []
         if books:
             b = books[0]
@@ -189,7 +190,7 @@ _ROLE_START = re.compile(r"^(?:(?:senior|junior|lead|principal|staff|head|chief|
                          re.IGNORECASE)
 
 
-def _respelled(q: str, hits) -> str:
+def _respelled(q: str, hits: list[HitView]) -> str:
     """A name typed in lower case is the name the memories spell with a capital ("when do i
     get back from kochi" asks about Kochi): those words take the memories' spelling."""
     names: dict[str, str] = {}
@@ -218,20 +219,20 @@ class _Asked:
     names, and whether it asks yes/no, for history or how to do something."""
 
     q: str
-    direct: frozenset
-    want: frozenset
-    focus: frozenset
-    asked_names: frozenset
-    asked_slots: frozenset
-    rels: frozenset
+    direct: frozenset[str]
+    want: frozenset[str]
+    focus: frozenset[str]
+    asked_names: frozenset[str]
+    asked_slots: frozenset[str]
+    rels: frozenset[str]
     yesno: bool
-    content: frozenset
+    content: frozenset[str]
     howto: bool
     history: bool
-    belongings: frozenset
+    belongings: frozenset[str]
 
 
-def _ask(q: str, hits, history: bool) -> _Asked:
+def _ask(q: str, hits: list[HitView], history: bool) -> _Asked:
     q = _rephrase(q)
     direct = frozenset(_question_terms(q, synonyms=False))
     # The general lexicon's other words too ("allergic" ~ "allergy"), scored at half.
@@ -256,13 +257,13 @@ def _ask(q: str, hits, history: bool) -> _Asked:
         belongings=_POSSESSION if _belongings_q(q) and not history else frozenset())
 
 
-def _candidates(a: _Asked, hits) -> tuple[list, list, list]:
+def _candidates(a: _Asked, hits: list[HitView]) -> tuple[list[HitView], list[HitView], list[HitView]]:
     """(facts, playbooks, help pages) that may answer: sharing an asked word, filling the asked
     attribute, of the asked kind, about the asked relative; history brings whole chains."""
     seen: set[str] = set()
-    facts: list = []
-    books: list = []
-    docs: list = []
+    facts: list[HitView] = []
+    books: list[HitView] = []
+    docs: list[HitView] = []
     if a.history:
         # A version of a chain answers with its chain: "Senior backend engineer at Helio"
         # shares no word with "where have I worked?", its successor "Works as ..." does.
@@ -301,7 +302,7 @@ def _candidates(a: _Asked, hits) -> tuple[list, list, list]:
     return facts, books, docs
 
 
-def _history_answer(a: _Asked, facts: list, hits) -> str | None:
+def _history_answer(a: _Asked, facts: list[HitView], hits: list[HitView]) -> str | None:
     """An answer about the past: a past place or time, a chain that changed, or what stopped."""
     if _PAST_Q.search(a.q) and not a.yesno:  # a yes/no keeps the history rule (invariant 189)
         # "on call": "call" is the asked thing here, not the generic "called"
@@ -317,7 +318,7 @@ def _history_answer(a: _Asked, facts: list, hits) -> str | None:
     return None
 
 
-def _narrow(a: _Asked, facts: list, hits) -> list:
+def _narrow(a: _Asked, facts: list[HitView], hits: list[HitView]) -> list[HitView]:
     """Only the facts about what was asked: the named person, the asked relative, the asked
     attribute, the asked kind of thing (invariants 171, 180, 187, 227, 228, 241)."""
     people = frozenset(n for n in a.asked_names & a.direct if not any(c.isdigit() for c in n))
@@ -360,7 +361,7 @@ def _narrow(a: _Asked, facts: list, hits) -> list:
     return facts
 
 
-def _best(a: _Asked, facts: list, hits) -> list:
+def _best(a: _Asked, facts: list[HitView], hits: list[HitView]) -> list[HitView]:
     """Invariant 186: the memories that answer best, not every one sharing a word ("what shell
     do I use?" is the fish shell, not everything else you use)."""
     if not facts or _ABOUT.search(a.q) or (a.belongings and _CATEGORY_Q.search(a.q)):
@@ -388,11 +389,11 @@ def _article(said: str) -> str:
     return "an" if said[:1].lower() in "aeiou" else "a"
 
 
-def _unique(hits: list) -> list:
+def _unique(hits: list[HitView]) -> list[HitView]:
     return list({h.id: h for h in reversed(hits)}.values())[::-1]  # first of each id, in order
 
 
-def _chains(facts: list) -> list[list]:
+def _chains(facts: list[HitView]) -> list[list[HitView]]:
     """Recalled facts grouped by supersession chain (linked through supersedes/superseded_by),
     chains in the order of their best-ranked member."""
     by_id = {h.id: h for h in facts}
@@ -407,7 +408,7 @@ def _chains(facts: list) -> list[list]:
         for other in (h.supersedes, h.superseded_by):
             if other in by_id:
                 root[find(h.id)] = find(other)
-    groups: dict[str, list] = {}
+    groups: dict[str, list[HitView]] = {}
     for h in facts:  # facts are in rank order, so dict order is best member first
         groups.setdefault(find(h.id), []).append(h)
     return list(groups.values())
@@ -415,7 +416,7 @@ def _chains(facts: list) -> list[list]:
 
 
 
-def _history(facts: list, direct: set[str], asked: set[str], q: str = "",
+def _history(facts: list[HitView], direct: set[str], asked: set[str], q: str = "",
              content: set[str] | frozenset[str] = frozenset()) -> str | None:
     """A history answer: the chains that changed, each told oldest first. A history question is
     about one attribute ("where did I live before?"), so chains that never changed are left out
@@ -632,12 +633,12 @@ def _about(text: str, rels: frozenset[str]) -> bool:
                                                        text, re.IGNORECASE)))
 
 
-def _user_names(hits) -> frozenset[str]:
+def _user_names(hits: list[HitView]) -> frozenset[str]:
     """Names the user's memories use past their first word ("a beagle called Biscuit")."""
     return frozenset(w.lower() for h in hits for w in re.findall(r"(?<=\s)[A-Z][a-z]+\b", h.text))
 
 
-def _names_in(facts: list) -> frozenset[str]:
+def _names_in(facts: list[HitView]) -> frozenset[str]:
     return frozenset().union(*(identifiers(" x " + h.text) for h in facts))
 
 
@@ -698,22 +699,22 @@ def _belongings_q(q: str) -> bool:
     return bool(_BELONGINGS_Q.search(q) or _MY_CATEGORY.search(q))
 
 
-def _category_listing(q: str, hits: list) -> list:
+def _category_listing(q: str, hits: list[HitView]) -> list[HitView]:
     """Invariant 171: a question about a broad category of belongings ("what devices do I
     have?") is answered by every active thing the user has or owns, in recall order, and for
     devices by what names a device ("... on a Pixel 8"); a pet is a belonging only for "stuff" /
     "things", never a device; "has had the vaccine" is no belonging."""
     living = bool(_LIVING.search(q))
 
-    def had(h) -> bool:
+    def had(h: HitView) -> bool:
         return not _NOT_HAD.match(h.text) and bool(_POSSESSION & answered_slots(h.text, h.fact_type))
 
-    def named(h) -> bool:  # "Her work laptop is a MacBook Pro", "Her hub is a Home Assistant Green"
+    def named(h: HitView) -> bool:  # "Her work laptop is a MacBook Pro", "Her hub is a Home Assistant Green"
         m = _THING_IS.match(h.text)
         return bool(m and (m.group("w").lower() in lx.THINGS
                            or lx.KINDS.get(m.group("w").lower()) in _DEVICE_KINDS))
 
-    def device(h) -> bool:  # a thing one can hold: "twelve Hue bulbs", not "Senator status"
+    def device(h: HitView) -> bool:  # a thing one can hold: "twelve Hue bulbs", not "Senator status"
         words = set(_words(h.text))
         return bool(words & lx.THINGS) or any(lx.KINDS.get(w) in _DEVICE_KINDS for w in words)
 
@@ -768,7 +769,7 @@ def _defines(text: str, direct: set[str]) -> bool:
     return bool(m and terms(m.group(1).split()[-1]) & direct)
 
 
-def _score(h, q: str, direct: set[str], want: set[str], slots: set[str],
+def _score(h: HitView, q: str, direct: set[str], want: set[str], slots: set[str],
            names: frozenset[str]) -> float:
     """How well one memory answers (invariant 186): the question's own words (a light verb such
     as "have" or "use" counts for nothing), its synonyms at half, the attribute asked for, a
@@ -785,7 +786,7 @@ def _score(h, q: str, direct: set[str], want: set[str], slots: set[str],
     return score
 
 
-def _said_now(h, q: str, names: frozenset[str] = frozenset()) -> str:
+def _said_now(h: HitView, q: str, names: frozenset[str] = frozenset()) -> str:
     """A current fact said to the user; a when-question gets its date (invariant 188): when it
     started, or when the user said it. A fact opening with a name the user uses elsewhere
     ("Biscuit is terrified of fireworks") keeps it: it is not "your biscuit"."""
@@ -807,7 +808,7 @@ def _said_now(h, q: str, names: frozenset[str] = frozenset()) -> str:
     return said
 
 
-def _dated(h) -> str:
+def _dated(h: HitView) -> str:
     said = _role(second_person(h.text))
     if h.state == "superseded":
         said = _past(said)
@@ -858,8 +859,8 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str,
     return None
 
 
-def _past_scoped(q: str, hits, content, slots: set[str] | frozenset[str] = frozenset()
-                 ) -> str | None:
+def _past_scoped(q: str, hits: list[HitView], content: frozenset[str],
+                 slots: set[str] | frozenset[str] = frozenset()) -> str | None:
     """Invariant 226: a question about a past time ("which laptop did I have at Parcelbird?",
     "how often was I on call at Parcelbird?", "what was the very first hub I had, back in
     Leeds?") is answered by the replaced versions of the asked thing: those naming the past
@@ -901,7 +902,7 @@ _KIN = re.compile(r"\b(?:" + "|".join(sorted(lx.RELATIONS | lx.PETS, key=len, re
                   + r")\s+(?:called\s+|named\s+)?((?-i:[A-Z])[a-z]{2,})\b", re.IGNORECASE)
 
 
-def _kin_names(hits) -> frozenset[str]:
+def _kin_names(hits: list[HitView]) -> frozenset[str]:
     """Names the user's memories give their people and pets ("her brother Jan", "a beagle
     called Biscuit"), lower-cased."""
     return frozenset(m.group(1).lower() for h in hits if h.kind == "semantic"
@@ -1003,7 +1004,7 @@ def _was(said: str) -> str:
     return "you were " + said[:1].lower() + said[1:]
 
 
-def _window(q: str, today) -> tuple[date, date] | None:
+def _window(q: str, today: date) -> tuple[date, date] | None:
     """Invariant 225: the days a question about what is on asks for ("anything on tomorrow?",
     "any trips coming up?", "list my trips this year"), or None. Pure."""
     if not _DATED_Q.search(q) or re.search(r"\bhow\s+(?:many|much|long|often)\b", q, re.I):
@@ -1052,7 +1053,7 @@ def _days_said(window: tuple[date, date]) -> str:
     return "".join(f" {d.strftime('%B')} {d.day}" for d in days)
 
 
-def _dated_answer(q: str, hits, window: tuple[date, date]) -> str | None:
+def _dated_answer(q: str, hits: list[HitView], window: tuple[date, date]) -> str | None:
     """Invariant 225: what is on in the asked days: the user's active dated facts whose days
     meet them (a span, or a start still ahead), by start date; the asked words pick among them
     when some hold them ("any flights next month?"), and a home, job or diet that merely
@@ -1074,7 +1075,8 @@ def _dated_answer(q: str, hits, window: tuple[date, date]) -> str | None:
             events.append(h)
     asked = _question_terms(q, synonyms=False) - _LIGHT - _GENERIC_Q - _TIMEY - _EVENT_T
     named = [h for h in events if asked & _holds(h.text)]
-    events = sorted(named or events, key=lambda h: h.valid_from)
+    # every event has a start (those without one were skipped above)
+    events = sorted(named or events, key=lambda h: cast(date, h.valid_from))
     if not events:
         # "anything on next week?" with nothing dated then: nothing is on record for those
         # days; another question naming days ("my salary next year?") goes to the other rules
@@ -1100,7 +1102,7 @@ def _near(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
-def _correct(q: str, hits) -> str:
+def _correct(q: str, hits: list[HitView]) -> str:
     """Invariant 223: a question word no memory spells, one slip from a word a recalled memory
     uses (same first letter, five letters or more, one candidate only), read as that word:
     "how is home asistant backed up" asks about Home Assistant. Pure."""
@@ -1117,7 +1119,8 @@ def _correct(q: str, hits) -> str:
     return re.sub(r"[^\W\d_]+", fix, q)
 
 
-def _no_longer(q: str, content, names: frozenset[str], hits) -> str | None:
+def _no_longer(q: str, content: frozenset[str], names: frozenset[str],
+               hits: list[HitView]) -> str | None:
     """Invariant 224: "do I still work nights?", "is the Homey still running the house?": when
     no current memory holds what is asked (its names, or else every asked word, the verb
     included: "work" and "nights", not a robot that never runs at night) and a replaced
@@ -1129,7 +1132,7 @@ def _no_longer(q: str, content, names: frozenset[str], hits) -> str | None:
         return None
     facts = [h for h in _unique(hits) if h.kind == "semantic"]
 
-    def holds(h) -> bool:  # a name is held as itself ("SmartThings" is not "smart")
+    def holds(h: HitView) -> bool:  # a name is held as itself ("SmartThings" is not "smart")
         return all(w in _holds(h.text) if named else _held(w, _holds(h.text)) for w in key)
     if any(h.state == "active" and holds(h) for h in facts):
         return None
@@ -1147,7 +1150,8 @@ def _no_longer(q: str, content, names: frozenset[str], hits) -> str | None:
     return sentence(f"No: that has changed; before, {was}")
 
 
-def _yes_no(content, q: str, facts: list, listing: list[str], single: bool = False) -> str:
+def _yes_no(content: frozenset[str], q: str, facts: list[HitView], listing: list[str],
+            single: bool = False) -> str:
     verdicts = [_verdict(content, q, h.text, single) for h in facts]
     listing = [re.sub(r"^(No|The|A|An)\b", lambda m: m.group(1).lower(), said) for said in listing]
     for word, v in (("Yes", "yes"), ("No", "no")):

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
@@ -35,7 +35,10 @@ from ..service import MemoryService
 from ..stores import open_store
 from ..text import normalise
 from ..tools import TIME_WORDS
-from ..trace import TokenUsage
+from ..trace import TokenUsage, TurnTrace
+
+if TYPE_CHECKING:  # a type only: the caller's factory builds the agent
+    from ..agents.base import Agent
 
 DATA_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "statements.jsonl"
 BLIND_PATH = DATA_PATH.with_name("statements_blind.jsonl")
@@ -344,7 +347,7 @@ def reading_counts(case_text: str, expected: list[Expected], predicted: list[Pre
                          denials=len(denials), denials_handled=handled, kin_on_user=kin)
 
 
-def predicted_ops(trace) -> list[Predicted]:
+def predicted_ops(trace: TurnTrace) -> list[Predicted]:
     out = []
     for w in trace.writes():
         if w.status not in ("applied", "review"):
@@ -400,7 +403,7 @@ def seeded_templates(tmp: Path, users: Iterable[str], embedder: Embedder) -> dic
     return templates
 
 
-def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callable[[], object], *,
+def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callable[[], Agent], *,
                    splits: Iterable[str] = TUNING_SPLITS, data: str = str(DATA_PATH),
                    workdir: str | Path | None = None,
                    progress: Callable[[str], None] | None = None) -> AgentEvalReport:
