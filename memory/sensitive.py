@@ -38,7 +38,7 @@ _ID_NUMBER = re.compile(
 _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{16,}|"
                     r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
                     r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----")
-_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")  # never glued to letters (ids)
 # Words that say the value after "is" is no secret itself ("my password is in 1Password").
 _NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|managed|"
                           r"handled|synced|same|different|changed|reset|long|short|strong|weak|"
