@@ -177,7 +177,7 @@ def is_system(actor: str) -> bool:
 class Access:
     """The authorize hook of every batch (memory/unit_of_work.py), built by the runtime."""
 
-    def __init__(self, roles: RoleMap | None = None, mode: OperatorMode = "cli"):
+    def __init__(self, roles: RoleMap | None = None, mode: OperatorMode = "cli") -> None:
         self.roles = roles or RoleMap()
         self.mode = mode
 

@@ -84,7 +84,7 @@ class MiniLMEmbedder:
     dims = 384
     max_tokens = 256  # sentence-transformers' max_seq_length for this model
 
-    def __init__(self, model_dir: Path | None = None, batch_size: int = 32):
+    def __init__(self, model_dir: Path | None = None, batch_size: int = 32) -> None:
         import json
 
         from safetensors.numpy import load_file
@@ -179,7 +179,7 @@ class HashEmbedder:
 
     name = "hash"
 
-    def __init__(self, dims: int = 256):
+    def __init__(self, dims: int = 256) -> None:
         self.dims = dims
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -255,7 +255,7 @@ class StaticEmbedder:
 
     name = "static"
 
-    def __init__(self, table: np.ndarray, tokenizer_path: Path, max_tokens: int = 512):
+    def __init__(self, table: np.ndarray, tokenizer_path: Path, max_tokens: int = 512) -> None:
         from tokenizers import Tokenizer
 
         self.table = np.asarray(table, np.float32)

@@ -8,7 +8,7 @@ class MemdeskError(Exception):
 
     exit_code = 1
 
-    def __init__(self, message: str, *, target_id: str | None = None):
+    def __init__(self, message: str, *, target_id: str | None = None) -> None:
         super().__init__(message)
         self.target_id = target_id
 
@@ -41,7 +41,7 @@ class TombstoneError(MemdeskError):
 
     exit_code = 4
 
-    def __init__(self, message: str, *, tombstone_id: str, target_id: str | None = None):
+    def __init__(self, message: str, *, tombstone_id: str, target_id: str | None = None) -> None:
         super().__init__(message, target_id=target_id)
         self.tombstone_id = tombstone_id
 

@@ -124,7 +124,7 @@ class LexicalIndex:
     def __init__(self, n_docs: int, docs: np.ndarray, terms: np.ndarray, *,
                  params: BM25Params = BM25Params(),
                  context: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                 context_weight: float | np.ndarray = 0.0):
+                 context_weight: float | np.ndarray = 0.0) -> None:
         n = self.n_docs = n_docs
         docs = np.asarray(docs, np.int64)
         terms = np.asarray(terms, np.int64)

@@ -344,7 +344,7 @@ class Candidate:
     __slots__ = ("best", "doc", "fused", "legs", "mults", "ranked", "session_pos")
 
     def __init__(self, doc: AnyMemory, fused: float, legs: dict,
-                 mults: tuple[float, float, float], session_pos: tuple[str, int] | None, ranked: RankedHit | None = None, best: int = 0):
+                 mults: tuple[float, float, float], session_pos: tuple[str, int] | None, ranked: RankedHit | None = None, best: int = 0) -> None:
         self.doc, self.fused, self.legs, self.mults = doc, fused, legs, mults
         self.session_pos, self.ranked, self.best = session_pos, ranked, best
 

@@ -102,7 +102,7 @@ def _model_error(exc: PydanticError) -> ValidationError:
 class MemoryService:
     def __init__(self, store: Store, *, clock: Clock = utcnow, tombstone_similarity: float = 0.85,
                  harsh_confidence_penalty: float = 0.2, authorize: Authorize | None = None,
-                 policy: ReviewPolicy | None = None):
+                 policy: ReviewPolicy | None = None) -> None:
         self.store = store
         self.embedder = store.embedder
         self.clock = clock

@@ -169,7 +169,7 @@ class Batch:
                  reason: str | None = None, plan_id: str | None = None,
                  comment: str | None = None, gate: TombstoneGate | None = None,
                  authorize: Authorize | None = None, event_ids: EventIds | None = None,
-                 harsh_penalty: float = 0.2):
+                 harsh_penalty: float = 0.2) -> None:
         self.store, self.actor, self.user_id = store, as_actor(actor), user_id
         self.now, self.reason, self.plan_id, self.comment = now, reason, plan_id, comment
         self._gate, self._authorize, self._event_ids = gate, authorize, event_ids

@@ -45,7 +45,7 @@ class AgentOutput(BaseModel):
 class ToolRunner:
     """Runs tool calls for one turn and writes them to its trace."""
 
-    def __init__(self, ctx: ToolContext, trace: TurnTrace, *, max_steps: int = MAX_STEPS):
+    def __init__(self, ctx: ToolContext, trace: TurnTrace, *, max_steps: int = MAX_STEPS) -> None:
         self.ctx, self.trace, self.max_steps = ctx, trace, max_steps
         self.step = 0
         self._n = 0

@@ -105,7 +105,7 @@ def _text(msg: Message) -> str:
 
 
 class ClaudeAgent:
-    def __init__(self, llm: AnthropicLLM):
+    def __init__(self, llm: AnthropicLLM) -> None:
         self.llm, self.mode = llm, llm.mode
 
     def run(self, inp: AgentInput, tools: ToolRunner) -> AgentOutput:

@@ -50,7 +50,7 @@ def _arguments(raw: str | None) -> object:
 
 
 class OpenAIAgent:
-    def __init__(self, llm: OpenAICompatLLM):
+    def __init__(self, llm: OpenAICompatLLM) -> None:
         self.llm, self.mode = llm, llm.mode
 
     def run(self, inp: AgentInput, tools: ToolRunner) -> AgentOutput:

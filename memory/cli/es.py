@@ -107,7 +107,7 @@ class _Bar:
 
     WIDTH = 30
 
-    def __init__(self, quiet: bool):
+    def __init__(self, quiet: bool) -> None:
         self.quiet, self.tty = quiet, sys.stderr.isatty()
         self.last: tuple[str, str] | None = None
 

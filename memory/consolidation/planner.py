@@ -256,7 +256,7 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
 
 class _Builder:
     def __init__(self, plan_id: str, inputs: PlanInputs, policy: ReviewPolicy,
-                 reader: str | None = None):
+                 reader: str | None = None) -> None:
         self.plan_id, self.inputs, self.policy = plan_id, inputs, policy
         self.reader = reader  # stamped on every fact it plans (invariant 490)
         self.ops: list[PlanOp] = []

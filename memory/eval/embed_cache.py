@@ -28,7 +28,7 @@ def _key(text: str) -> str:
 class DiskCachedEmbedder:
     """Wraps an embedder: same name, dims and vectors; misses go to the model in one batch."""
 
-    def __init__(self, inner: Embedder, cache_dir: str | Path = DEFAULT_DIR):
+    def __init__(self, inner: Embedder, cache_dir: str | Path = DEFAULT_DIR) -> None:
         self.inner, self.name, self.dims = inner, inner.name, inner.dims
         path = Path(cache_dir)
         path.mkdir(parents=True, exist_ok=True)

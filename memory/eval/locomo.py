@@ -172,7 +172,7 @@ class CachedEmbedder:
     """Same vectors as the wrapped embedder, memoised: questions are embedded once, in a batch,
     instead of once per ablation (the eval would otherwise spend most of its time re-embedding)."""
 
-    def __init__(self, inner: Embedder):
+    def __init__(self, inner: Embedder) -> None:
         self.inner, self.name, self.dims = inner, inner.name, inner.dims
         self._memo: dict[str, np.ndarray] = {}
 

@@ -33,7 +33,7 @@ class ModelStoppedError(MemdeskError):
 
     exit_code = 8
 
-    def __init__(self, message: str, *, stop_reason: str):
+    def __init__(self, message: str, *, stop_reason: str) -> None:
         super().__init__(message)
         self.stop_reason = stop_reason
 
@@ -59,7 +59,7 @@ def memory_prompt(memories: list[str], *, instructions: str | None = None) -> st
 class UnavailableLLM:
     """A configured model that cannot be used: every call raises the configuration error."""
 
-    def __init__(self, error: MemdeskError):
+    def __init__(self, error: MemdeskError) -> None:
         self.error = error
         self.mode = f"unavailable ({error})"
 
@@ -74,7 +74,7 @@ class FallbackLLM:
     """MEMDESK_LLM=auto with no model configured: the offline model, saying why (invariant 439:
     the trace and the reply footer show it, so a fallback is never mistaken for a model)."""
 
-    def __init__(self, inner: LLM, why: str):
+    def __init__(self, inner: LLM, why: str) -> None:
         self.inner, self.fallback, self.mode = inner, why, inner.mode
 
     def extract(self, request: ExtractionInput) -> tuple[Extraction, Usage]:

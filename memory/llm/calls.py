@@ -77,7 +77,7 @@ class TurnTimeoutError(MemdeskError):
 class Deadline:
     """The time a turn's model calls may still take (MEMDESK_LLM_TURN_TIMEOUT)."""
 
-    def __init__(self, seconds: float, *, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, seconds: float, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds, self.clock = seconds, clock
         self.ends = clock() + seconds
 

@@ -78,7 +78,7 @@ def cached_system(static: str, dynamic: str = "") -> list[dict[str, Any]]:
 class _AttemptRecorder:
     """SDK middleware: runs once per HTTP attempt, inside the SDK's retry loop."""
 
-    def __init__(self, record: CallRecord, deadline: Deadline | None):
+    def __init__(self, record: CallRecord, deadline: Deadline | None) -> None:
         self.record, self.deadline = record, deadline
 
     def __call__(self, request: anthropic.APIRequest,
@@ -127,7 +127,7 @@ def _describe(exc: anthropic.APIStatusError) -> str:
 class AnthropicLLM:
     def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
                  max_retries: int = 3, timeout: float = 60.0, max_tokens: int = 4096,
-                 turn_timeout: float = 300.0, client: anthropic.Anthropic | None = None):
+                 turn_timeout: float = 300.0, client: anthropic.Anthropic | None = None) -> None:
         self.model = model
         self.mode = f"anthropic:{model}"
         self.max_tokens, self.timeout, self.turn_timeout = max_tokens, timeout, turn_timeout

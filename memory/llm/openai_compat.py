@@ -56,7 +56,7 @@ def _describe(exc: openai.APIStatusError) -> str:
 class OpenAICompatLLM:
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  max_retries: int = 2, timeout: float = 120.0, max_tokens: int = 4096,
-                 turn_timeout: float = 300.0):
+                 turn_timeout: float = 300.0) -> None:
         self.base_url, self.model = base_url, model
         self.mode = f"openai:{model}"
         self.max_tokens, self.timeout, self.turn_timeout = max_tokens, timeout, turn_timeout

@@ -70,7 +70,7 @@ async def _refuse(send: Send, status: int, error: str, description: str, *,
 class BearerGate:
     """ASGI middleware: authenticate, bind sessions to tokens, pass the principal on."""
 
-    def __init__(self, app: ASGIApp, service: MemoryService):
+    def __init__(self, app: ASGIApp, service: MemoryService) -> None:
         self.app, self.service = app, service
         self._sessions: OrderedDict[str, str] = OrderedDict()  # MCP session id -> token id
         self._lock = threading.Lock()
@@ -196,7 +196,7 @@ def _netloc(host: str, port: int) -> str:
 class LoopbackServer:
     """The HTTP server in a background thread on 127.0.0.1 and a free port (tests, bench)."""
 
-    def __init__(self, service: MemoryService, *, recall_window: timedelta = timedelta(hours=1)):
+    def __init__(self, service: MemoryService, *, recall_window: timedelta = timedelta(hours=1)) -> None:
         self.sock = bind("127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/mcp"
         self.server = _uvicorn(http_app(service, recall_window=recall_window))

@@ -44,7 +44,7 @@ class Principal:
 class RecallLedger:
     """Ids each principal was shown by recall_memory, each for `window` after it was shown."""
 
-    def __init__(self, window: timedelta, clock: Clock = utcnow):
+    def __init__(self, window: timedelta, clock: Clock = utcnow) -> None:
         self.window, self.clock = window, clock
         self._seen: dict[str, OrderedDict[str, datetime]] = {}
         self._lock = threading.Lock()

@@ -58,7 +58,7 @@ class MemoryMCP:
     """Handlers bound to a service, a policy, a recall ledger and a way to find the principal."""
 
     def __init__(self, service: MemoryService, principal_of: PrincipalOf, *,
-                 ledger: RecallLedger, policy: ReviewPolicy | None = None):
+                 ledger: RecallLedger, policy: ReviewPolicy | None = None) -> None:
         self.service, self.principal_of, self.ledger = service, principal_of, ledger
         self.policy = policy or service.policy
 

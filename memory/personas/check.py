@@ -39,7 +39,7 @@ def _dated_in(text: str, day: date) -> bool:
 class PersonaData:
     """The records of one persona data file, by kind."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path) -> None:
         self.episodes: list[Episode] = []
         self.facts: list[Fact] = []
         self.playbooks: list[Playbook] = []

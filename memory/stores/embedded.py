@@ -144,7 +144,7 @@ class EmbeddedStore:
                               Capability.SCANS_ERASED})
     recall_path = "embedded: FTS5 + exact numpy"
 
-    def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float = 5.0):
+    def __init__(self, path: str | Path, embedder: Embedder, *, busy_timeout: float = 5.0) -> None:
         self.path = Path(path)
         self.busy_timeout = float(busy_timeout)  # MEMDESK_BUSY_TIMEOUT via the runtime (inv. 69)
         self._pending_usage: list[tuple[str, list[str], str]] = []  # bumps deferred while busy
@@ -312,7 +312,7 @@ class EmbeddedStore:
                 "MEMDESK_BUSY_TIMEOUT (seconds)")
 
     class _Tx:
-        def __init__(self, db: sqlite3.Connection, store: EmbeddedStore):
+        def __init__(self, db: sqlite3.Connection, store: EmbeddedStore) -> None:
             self.db, self.store = db, store
 
         def __enter__(self) -> sqlite3.Connection:

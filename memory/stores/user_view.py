@@ -53,7 +53,7 @@ class UserView:
 
     def __init__(self, rows: Sequence[tuple], vectors: np.ndarray, *, vocab: Vocabulary,
                  params: IndexParams, stale: UserView | None = None,
-                 sources: tuple[np.ndarray, np.ndarray] | None = None):
+                 sources: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """rows: (rid, rev, kind code, state code, is_catalog, text, session, time) per document,
         aligned with `vectors` (float32, unit length). sources: (fact row, source episode row)
         pairs, both rows of this view (invariant 152)."""

@@ -65,7 +65,7 @@ class BatchWriter:
 
     def __init__(self, bulk: Bulk, read: Read, restore: Callable[[Step, dict], dict], *,
                  state: str, put: Put, finished: Callable[[set[str]], set[str]],
-                 now: Callable[[], float]):
+                 now: Callable[[], float]) -> None:
         self.bulk, self.read, self.restore = bulk, read, restore
         self.state, self.put, self.finished, self.now = state, put, finished, now
         self.lazy_touched: set[str] = set()  # aliases written without a refresh

@@ -39,7 +39,7 @@ def _raw(name: str) -> dict:
 class IndexNames:
     """Aliases and concrete names for one prefix."""
 
-    def __init__(self, prefix: str):
+    def __init__(self, prefix: str) -> None:
         if not prefix or prefix != prefix.lower() or any(c in prefix for c in ' "*\\<|,>/?#:'):
             raise ValueError(f"invalid index prefix {prefix!r}: lowercase, no spaces or , * : / ?")
         self.prefix = prefix

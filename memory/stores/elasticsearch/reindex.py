@@ -79,7 +79,7 @@ class Reindexer:
     def __init__(self, es: Elasticsearch, names: IndexNames, embedder_name: str, dims: int, *,
                  progress: Callable[[Progress], None] = lambda p: None,
                  sleep: Callable[[float], None] = time.sleep, poll_s: float | None = None,
-                 delete_old: bool = False, where: str = "the cluster"):
+                 delete_old: bool = False, where: str = "the cluster") -> None:
         self.es, self.w = es, writer(es)  # reads may retry at the transport; changes never do
         self.names, self.embedder_name, self.dims = names, embedder_name, dims
         self.progress, self.sleep = progress, sleep

@@ -113,7 +113,7 @@ class ElasticsearchStore(BatchRecords):
                  connection: ConnectionSettings | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time,
-                 num_candidates: float = queries.CANDIDATES_PER_K):
+                 num_candidates: float = queries.CANDIDATES_PER_K) -> None:
         self.es_url = url
         self.url = f"elasticsearch:{url}"
         self.embedder = embedder

@@ -85,7 +85,7 @@ class TombstoneKeys:
     """One check (and, when due, recompute) of a store's tombstone keys."""
 
     def __init__(self, es: Elasticsearch, w: Elasticsearch, names: IndexNames, request: Request,
-                 version: str = KEY_VERSION):
+                 version: str = KEY_VERSION) -> None:
         self.es, self.w, self.names, self.request = es, w, names, request
         self.alias, self.state = names.alias("tombstones"), names.alias("state")
         self.version = version

@@ -43,7 +43,7 @@ class UserKeys:
 
     def __init__(self, mint: Callable[[str], dict], invalidate: Callable[[list[str]], None],
                  marked: Callable[[str], bool], clock: Callable[[], float] = time.monotonic,
-                 lifetime_s: int = KEY_LIFETIME_S):
+                 lifetime_s: int = KEY_LIFETIME_S) -> None:
         self._mint, self._invalidate, self._marked = mint, invalidate, marked
         self.clock, self.lifetime_s = clock, lifetime_s
         self._lock = threading.RLock()

@@ -119,7 +119,7 @@ class Planner:
     create of the final version), so the phase order can never reorder a document's history."""
 
     def __init__(self, names: IndexNames, current: dict, vectors: dict[str, np.ndarray],
-                 next_seq: Callable[[], int]):
+                 next_seq: Callable[[], int]) -> None:
         self.names, self.current, self.vectors, self.next_seq = names, current, vectors, next_seq
         self.steps: list[Step] = []
         self.by_key: dict[tuple[str, str], Step] = {}
