@@ -72,7 +72,10 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                 was = next(i for i, o in enumerate(ops) if o.old_id == op.old_id)
                 if ops[was].status == "candidate" and op.status == "active" or (
                         ops[was].status == op.status and _single(op) and not _single(ops[was])):
-                    ops[was] = op  # (or a single-valued slot's change over a thing had)
+                    # (or a single-valued slot's change over a thing had); the date said
+                    # with the first ("moved to Lisbon last month, he lives in Graça now")
+                    ops[was] = op.model_copy(update={
+                        "valid_from": op.valid_from or ops[was].valid_from})
                 elif (ops[was].text or "").startswith("No longer") and op.op == "supersede" \
                         and op.text and not op.text.startswith("No longer"):
                     # "sold the moonlander, typing on a Glove80 now": what replaced it

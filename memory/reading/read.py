@@ -467,6 +467,7 @@ _AS_MY = re.compile(r"\bas (?:my|our) (?P<k>[\w -]{2,30}?)(?=\s+(?:now|last|sinc
                     r"\s*[,.;!?]|\s*$)", re.IGNORECASE)
 _DISOWN = re.compile(r"\b(?:is|are|was|were)\s+not\s+(?:mine|ours|my\s+\w+)\b|"
                      r"\bnot\s+(?:mine|ours)\b", re.IGNORECASE)
+_NOT_ME = re.compile(r",?\s*not (?:me|mine|us)\b", re.IGNORECASE)
 _BELIEF = re.compile(r"\b(?:might|may|could)\s+(?:be|have)\b(?!\s+to\b)|\bthinks?\s+I\b",
                      re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had|ago|last|since|yesterday|\w{3,}ed)\b", re.IGNORECASE)
@@ -690,7 +691,7 @@ def read_clause(clause: str, now: datetime) -> Reading:
         # "I don't have a car", "not moving to Leeds after all": nothing to write
         return r.model_copy(update={"kind": "nothing", "reason": "said in the negative"})
     disown = _DISOWN.search(plain)
-    if disown and disown.start() > 0:
+    if disown and disown.start() > 0 and not ending:  # "isn't my manager any more" ended
         # "Kiwi isn't mine, he's my nan's budgie": the user disowns what the clause names
         return r.model_copy(update={"act": "deny", "subject": "self", "kind": "statement",
                                     "target": plain[:disown.start()]})
@@ -702,6 +703,9 @@ def read_clause(clause: str, now: datetime) -> Reading:
         after_not = re.search(r"\bnot\s+([^,;!?]+)", clause)
         return r.model_copy(update={"act": "deny", "kind": "statement", "target": (
             f"{said_not.group('k')} {after_not.group(1) if after_not else ''}").strip()})
+    if _NOT_ME.search(plain):
+        # "Tom's the one who drinks coffee, not me": about someone else, said to correct us
+        return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
     if (has_phrase(toks, "denials") or negated) and subj == "self" and not (
             slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # what is denied: the slot value the clause says ("no longer allergic to peanuts,

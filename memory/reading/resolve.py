@@ -273,6 +273,8 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         kind = kind_of(r.value)
         old = next((f for f in active if _own(f) and kind and kind in kinds_in(f.text)
                     and not _same_value(r, f)), None)
+    if old is not None and _STILL.search(r.clause) and not named_old:
+        return []  # "I still prefer tea": said again, nothing changed
     if old is not None and _same_value(r, old) and not named_old:
         if r.when:  # "vegetarian since 2019": the same value, now dated, in its own words
             return [_op(r, "supersede", old=old, text=old.text, status=status,
@@ -335,6 +337,7 @@ def _in_its_words(r: Reading, old: FactRef) -> str:
 
 _UNREAD = frozenset({"no slot I can read", "about someone else"})
 _SELF = re.compile(r"\b(?:i|me|my|we|our|us)\b", re.IGNORECASE)
+_STILL = re.compile(r"\bstill\b(?!\s+(?:not|no|never)\b)", re.IGNORECASE)
 _ADDS = re.compile(r"\b(?:second|third|another|one more|an extra|two more|also got)\b",
                    re.IGNORECASE)
 _BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
