@@ -221,6 +221,7 @@ def test_inv67_erase_refuses_without_yes_then_leaves_one_event_and_no_text(cli):
     cli("erase", "--user", "nobody", "--yes", code=3)
 
 
+@pytest.mark.process
 def test_inv67_erase_by_subprocess_exits_2_without_yes(tmp_path):
     env = {**os.environ, "MEMDESK_EMBEDDER": "hash",
            "MEMDESK_STORE": f"embedded:{tmp_path / 's.db'}"}
