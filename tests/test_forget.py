@@ -247,7 +247,8 @@ def test_inv66_wal_is_truncated_even_with_an_idle_second_connection(tmp_path, ha
     from memory.stores.embedded import EmbeddedStore
     from tests.conftest import NOW
 
-    store = EmbeddedStore(tmp_path / "s.db", hash_embedder)
+    # the checkpoint waits for the reader up to the busy timeout: a short one says the same
+    store = EmbeddedStore(tmp_path / "s.db", hash_embedder, busy_timeout=0.5)
     idle = sqlite3.connect(tmp_path / "s.db")  # the desk, open but not reading
     try:
         svc = MemoryService(store, clock=fixed_clock(NOW))
