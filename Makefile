@@ -22,22 +22,29 @@ demo: install
 	MEMDESK_STORE=$(STORE) $(PY) -m memory seed --if-empty
 	MEMDESK_STORE=$(STORE) $(VENV)/bin/streamlit run app.py --server.port $(PORT)
 
+# Tests run on every core (pytest-xdist); the browser suites share one worker (tests/conftest.py).
+# Each worker imports every test module: with bytecode kept (even where the environment says
+# PYTHONDONTWRITEBYTECODE), a run reuses the compiled, assertion-rewritten modules of the last.
+XDIST := -n auto --dist loadgroup
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
+
 # ruff, the type checker and the import layers (pyproject.toml), then every test.
 test: install
 	$(VENV)/bin/ruff check memory review tests bench pages app.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q
+	$(PYTEST) -q $(XDIST)
 
 # The inner loop (under a minute): ruff and the unit tests on the hash embedder; no browser,
-# no MiniLM, and none of the suites that start processes (CLI) or render pages (AppTest),
-# which `make test` runs.
+# no MiniLM (marked `slow`), and none of the suites or tests that start processes (CLI, marked
+# `process`) or render pages (AppTest), which `make test` runs.
 FAST_SKIP := tests/test_cli.py tests/test_cli_chat.py tests/test_bad_input.py \
 	tests/test_consolidation_cli.py tests/test_personas.py tests/test_eval_stress.py \
-	$(wildcard tests/test_page*.py)
+	$(wildcard tests/test_page*.py) $(wildcard tests/test_browser*.py)
 test-fast: install
 	$(VENV)/bin/ruff check memory review tests bench pages app.py
-	$(PY) -m pytest -q -x -m "not slow and not browser" $(addprefix --ignore=,$(FAST_SKIP))
+	$(PYTEST) -q -x $(XDIST) -m "not slow and not browser and not process" \
+		$(addprefix --ignore=,$(FAST_SKIP))
 
 typecheck: install
 	$(VENV)/bin/mypy

@@ -83,7 +83,9 @@ class ScriptedServer:
                 self._reply(server.answers.pop(0), body)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # shutdown() waits for the serving loop to look up: poll often, not every 0.5 s
+        self.thread = threading.Thread(target=self.httpd.serve_forever,
+                                       kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def url(self) -> str:

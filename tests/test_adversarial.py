@@ -355,6 +355,7 @@ def test_inv66_undo_over_a_forgotten_snapshot_is_a_clear_conflict(tmp_path, hash
 
 
 # --- invariant 29: an unreachable MEMDESK_ES_URL --------------------------------------------------
+@pytest.mark.process
 def test_inv29_an_unreachable_es_url_stops_the_test_run_with_one_clear_line(tmp_path):
     """Every live Elasticsearch test used to error with a urllib3 traceback; the run now stops
     at once, exit 6 like the CLI, naming the URL without its password."""

@@ -75,6 +75,7 @@ def test_inv459_an_erase_with_a_reader_in_this_process_says_what_holds_the_text(
     assert marker_bytes(cli.db) == {}
 
 
+@pytest.mark.process
 def test_inv459_an_erase_with_another_process_reading_names_it_then_completes(cli):
     seed(cli)
     proc = subprocess.Popen([sys.executable, "-c", READER, str(cli.db)], stdin=subprocess.PIPE,

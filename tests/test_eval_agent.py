@@ -10,6 +10,8 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from memory.agents.offline import OfflineAgent
 from memory.eval.agent_eval import (
     DATA_PATH,
@@ -81,6 +83,7 @@ def test_a_real_run_over_new_users(tmp_path, hash_embedder):
     assert "| all | 6 |" in md and "precision" in md
 
 
+@pytest.mark.process
 def test_cli_lists_the_command_and_refuses_a_missing_file(tmp_path):
     env = {**os.environ, "MEMDESK_EMBEDDER": "hash", "MEMDESK_LLM": "offline"}
     env.pop("ANTHROPIC_API_KEY", None)

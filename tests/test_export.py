@@ -235,6 +235,7 @@ def test_cli_export_erase_import_round_trip(tmp_path, monkeypatch, capsys):
     assert "already has" in capsys.readouterr().err
 
 
+@pytest.mark.process
 def test_cli_import_of_a_bad_file_is_one_line(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something-else"}')

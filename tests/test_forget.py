@@ -221,6 +221,7 @@ def test_inv67_erase_refuses_without_yes_then_leaves_one_event_and_no_text(cli):
     cli("erase", "--user", "nobody", "--yes", code=3)
 
 
+@pytest.mark.process
 def test_inv67_erase_by_subprocess_exits_2_without_yes(tmp_path):
     env = {**os.environ, "MEMDESK_EMBEDDER": "hash",
            "MEMDESK_STORE": f"embedded:{tmp_path / 's.db'}"}
@@ -246,7 +247,8 @@ def test_inv66_wal_is_truncated_even_with_an_idle_second_connection(tmp_path, ha
     from memory.stores.embedded import EmbeddedStore
     from tests.conftest import NOW
 
-    store = EmbeddedStore(tmp_path / "s.db", hash_embedder)
+    # the checkpoint waits for the reader up to the busy timeout: a short one says the same
+    store = EmbeddedStore(tmp_path / "s.db", hash_embedder, busy_timeout=0.5)
     idle = sqlite3.connect(tmp_path / "s.db")  # the desk, open but not reading
     try:
         svc = MemoryService(store, clock=fixed_clock(NOW))

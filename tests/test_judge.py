@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from memory.clock import fixed_clock
 from memory.llm.claude import AnthropicLLM
 from memory.llm.judge import JUDGE_SYSTEM, JUDGE_TOOL, question_for, second_opinion
@@ -84,6 +86,7 @@ def test_inv440_offline_there_is_no_judge_and_the_item_says_so(service):
     assert note.text.startswith("judge: unavailable — the Anthropic API refused the credentials")
 
 
+@pytest.mark.process
 def test_inv440_review_show_prints_the_judge_line(tmp_path, hash_embedder):
     db = tmp_path / "judge.db"
     store = open_store(f"embedded:{db}", hash_embedder)

@@ -376,6 +376,7 @@ def _env(store: str) -> dict:
             "PYTHONPATH": str(ROOT)}
 
 
+@pytest.mark.process
 def test_inv133_stdio_session_for_the_user_fixed_at_start_up(svc, tmp_path):
     paris = svc.write_fact("bob", "Lives in Paris", fact_type="identity", actor="cli").fact
     bob_audit = len(svc.audit("bob", limit=1000))
@@ -410,6 +411,7 @@ def test_inv133_stdio_session_for_the_user_fixed_at_start_up(svc, tmp_path):
     assert len(svc.audit("bob", limit=1000)) == bob_audit
 
 
+@pytest.mark.process
 def test_inv132_a_read_only_stdio_server_cannot_write(tmp_path, svc):
     params = StdioServerParameters(
         command=sys.executable,
@@ -425,6 +427,7 @@ def test_inv132_a_read_only_stdio_server_cannot_write(tmp_path, svc):
     assert svc.facts("alice") == []
 
 
+@pytest.mark.process
 def test_inv136_cli_serves_http_on_loopback_with_tokens(svc, tmp_path):
     token = create_token(svc, "alice", actor="cli").token
     proc = subprocess.Popen(

@@ -1,4 +1,4 @@
-"""Recall quality, fourteenth pass: current questions (an active fact answers). "How does she
+"""Recall quality: current questions (an active fact answers). "How does she
 ...?" asks about her, not for a procedure (invariant 233); a month with its year is a date
 (invariant 234); a fact saying a name weighs less on a question asking for none (invariant
 235). Pure detection first, then the real store and retrieval. Own data only."""

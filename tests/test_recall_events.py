@@ -1,4 +1,4 @@
-"""Recall quality, eighth pass: event questions (invariant 190) — a past-tense narrative question
+"""Recall quality: event questions (invariant 190) — a past-tense narrative question
 gives episodes back the dense weight invariant 170 gives distilled memories. Pure detection
 first, then the real store and retrieval."""
 

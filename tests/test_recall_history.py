@@ -1,4 +1,4 @@
-"""Recall quality, fourth pass: history questions resolve a fact's chain to the version asked for
+"""Recall quality: history questions resolve a fact's chain to the version asked for
 (invariant 158), history cues need a past tense (invariant 158), and IDF-weighted lexical
 coverage (invariant 159) — pure functions first, then the real store."""
 

@@ -1,4 +1,4 @@
-"""Recall6 (issue 17): a paraphrased question finds the memory through a small general-English
+"""Recall quality (issue 17): a paraphrased question finds the memory through a small general-English
 lexicon (invariant 169) — pure expansion first, then the real embedded store and the real
 retrieval pipeline."""
 

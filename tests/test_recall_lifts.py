@@ -1,4 +1,4 @@
-"""Recall quality, second pass: source lift (invariant 142), history-chain lift (invariant 143)
+"""Recall quality: source lift (invariant 142), history-chain lift (invariant 143)
 and the RRF tail (invariant 144) — pure ranking tests, then on the real embedded store."""
 
 from __future__ import annotations

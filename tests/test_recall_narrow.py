@@ -1,4 +1,4 @@
-"""Recall quality, twelfth pass: a named day or week is a narrow window (invariants 205, 206);
+"""Recall quality: a named day or week is a narrow window (invariants 205, 206);
 "when we first met" asks for the oldest version (207); "how often did ..." and a wh-question
 after a comma clause are past-tense slot questions (208); "we" / "our" and the user's own name
 refer to a person (209, 210); the embedded query goes without he / she (211). Pure detection

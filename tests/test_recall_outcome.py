@@ -1,4 +1,4 @@
-"""Recall quality, thirteenth pass: event questions, the right episode first. A narrative event
+"""Recall quality: event questions, the right episode first. A narrative event
 question drops the source / sourced lifts (invariant 216); an event question asking for an
 outcome lifts the episode told after the first report (invariant 217). Pure detection and pure
 ranking first, then the real store and retrieval."""

@@ -1,4 +1,4 @@
-"""Recall quality, third pass (issue 17): recall robust to paraphrase. A fact is indexed with its
+"""Recall quality (issue 17): recall robust to paraphrase. A fact is indexed with its
 source episodes' words and vectors (invariant 152), the user's own name is a reference, not
 evidence (invariant 153), and a weak lexical match leans on the dense leg (invariant 154) —
 pure functions first, then on the real embedded store."""

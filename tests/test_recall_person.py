@@ -1,4 +1,4 @@
-"""Recall quality, ninth pass: a question about him or her (invariant 193) asks for that
+"""Recall quality: a question about him or her (invariant 193) asks for that
 person's memories, so a catalog entry (general knowledge, no one's memory) weighs less; a
 question about the state now (invariant 194) is answered by the active fact before an episode.
 Pure detection and weights first, then the real store and retrieval."""

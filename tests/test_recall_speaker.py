@@ -1,4 +1,4 @@
-"""Recall quality, fifth pass: the speaker a question names (invariant 160) — pure ranking
+"""Recall quality: the speaker a question names (invariant 160) — pure ranking
 tests, then on the real embedded store."""
 
 from __future__ import annotations

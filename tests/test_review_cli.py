@@ -82,6 +82,7 @@ def test_review_cli_roundtrip_and_exit_codes(cli):
     assert "rita" in text and "(moved)" in text
 
 
+@pytest.mark.process
 def test_review_cli_runs_as_a_real_process(cli):
     propose(cli.service, "ana", "Plays chess")
     env = {**os.environ, "MEMDESK_EMBEDDER": "hash", "MEMDESK_STORE": cli.url}

@@ -31,7 +31,7 @@ TUNING_PATH = QUESTIONS_PATH.with_name("questions_tuning.json")  # issue 17: tun
 # Issue 17: a second frozen set, written by someone who had seen no ranking (invariant 151).
 FROZEN2_PATH = QUESTIONS_PATH.with_name("questions_frozen2.json")
 # Issue 17 (recall6, invariant 168): paraphrase questions written before any ranking was run on them;
-# pinned (tests/test_frozen_questions.py), then used for tuning.
+# pinned (tests/test_recall_question_sets.py), then used for tuning.
 TUNING2_PATH = QUESTIONS_PATH.with_name("questions_tuning2.json")
 # Issue 17: a third frozen set, written by someone who had seen no ranking (invariant 151).
 FROZEN3_PATH = QUESTIONS_PATH.with_name("questions_frozen3.json")

@@ -1,6 +1,6 @@
 """Issue 16 against a real cluster (`make test-es`): what the request-shape tests cannot show —
 that Elasticsearch itself answers the phased batch, the write block and the reindex task the way
-the store expects. Without MEMDESK_ES_URL every test here is reported as skipped, with why.
+the store expects. Without MEMDESK_ES_URL this file is not collected (tests/conftest.py).
 
 Not run on the machine this was written on (no cluster can run there): see the README."""
 

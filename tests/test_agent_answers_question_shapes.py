@@ -1,4 +1,4 @@
-"""Offline answers to questions a user asks in their own words (issue 12, answers2):
+"""Offline answers to questions a user asks in their own words (issue 12):
 question shapes (invariant 223), what stopped being true (224), dates (225), past scope (226),
 the thing asked on record at all (227), relatives and pets (228)."""
 

@@ -1,4 +1,4 @@
-"""Recall quality, tenth pass: a question asking when is answered by a memory that says a date
+"""Recall quality: a question asking when is answered by a memory that says a date
 or a time (invariant 195); a question in the simple present asks about the state now, so an
 episode weighs less than the fact (invariant 196). Pure detection and weights first, then the
 real store and retrieval."""

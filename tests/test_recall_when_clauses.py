@@ -1,4 +1,4 @@
-"""Recall quality, eleventh pass: "when" opening a clause and "old" describing a thing ask for no
+"""Recall quality: "when" opening a clause and "old" describing a thing ask for no
 earlier version in a question otherwise in the simple present (invariant 197). Pure detection
 first, then the real store and retrieval."""
 

@@ -1,4 +1,4 @@
-"""Second adversarial sweep (atomicity, bitemporal "as of", export/import, review races): each
+"""Adversarial probes of atomicity, bitemporal "as of", export/import and review races: each
 probe attacks one angle through the public entry points on real embedded stores; only the paid
 LLM is replaced. A probe that failed before its fix names the invariant it now proves."""
 
@@ -275,6 +275,7 @@ store.close()
 """
 
 
+@pytest.mark.process
 def test_inv8_inv10_two_processes_writing_one_user_lose_nothing(tmp_path, hash_embedder):
     db = tmp_path / "s.db"
     open_store(f"embedded:{db}", hash_embedder).close()
@@ -441,6 +442,7 @@ def test_inv184_dates_before_1970_and_far_future_are_stored_and_compared(env, wh
     assert exported.facts[0].valid_from == at
 
 
+@pytest.mark.process
 def test_inv184_cli_as_of_flags_agree_with_the_service(tmp_path):
     env_ = {**os.environ, "PYTHONPATH": str(ROOT), "MEMDESK_EMBEDDER": "hash"}
     store = f"embedded:{tmp_path / 's.db'}"
