@@ -648,6 +648,49 @@ def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, nam
     return slot, text
 
 
+def _disowned(r: Reading, plain: str, clause: str, value: str, slot_cue: Cue | None,
+              subj: str, ending: bool) -> Reading | None:
+    """A clause that says something is not the user's: a denial ("Kiwi isn't mine", "my
+    birthday isn't August 19") or someone else's ("…, not me"); None otherwise."""
+    disown = _DISOWN.search(plain)
+    if disown and disown.start() > 0 and not ending:  # "isn't my manager any more" ended
+        # "Kiwi isn't mine, he's my nan's budgie": the user disowns what the clause names
+        return r.model_copy(update={"act": "deny", "subject": "self", "kind": "statement",
+                                    "target": plain[:disown.start()]})
+    said_not = re.match(r"(?P<k>.+?) is not\b", value) if slot_cue and \
+        slot_cue.slot == "attribute" else None
+    if said_not and subj == "self":
+        # "my birthday isn't August 19": the attribute on record with that value was never true
+        # (the value as said, dates and all)
+        after_not = re.search(r"\bnot\s+([^,;!?]+)", clause)
+        return r.model_copy(update={"act": "deny", "kind": "statement", "target": (
+            f"{said_not.group('k')} {after_not.group(1) if after_not else ''}").strip()})
+    if _NOT_ME.search(plain):
+        # "Tom's the one who drinks coffee, not me": about someone else, said to correct us
+        return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
+    return None
+
+
+def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: str,
+                   ending: bool, dated: bool) -> Reading:
+    """A clause no cue row reads: an ending of something named, or kept with its words in the
+    third person, for resolution to offer an operator as a candidate when it names a fact on
+    record or a lasting habit (invariant 538)."""
+    # what ended is said before the first comma: "sold the roborock on marketplace
+    # yesterday, biscuit kept attacking it"
+    first = next((i for i in range(after + 1, len(toks))
+                  if "," in clause[toks[i - 1].end:toks[i].start]), len(toks))
+    target = " ".join(t.word for t in toks[after:first] if t.low not in word_list(
+        "function_words"))
+    if ending and r.subject == "self":
+        return r.model_copy(update={"act": "end", "target": target})
+    return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read",
+                                "text": third_person(plain) if r.subject == "self"
+                                else news_text(plain), "target": target,
+                                "act": "change" if has_phrase(toks, "changes") or dated
+                                else "state"})
+
+
 def read_clause(clause: str, now: datetime) -> Reading:
     """One clause, read: speech act, subject, dates, the best cue row and its value. Pure."""
     all_toks = tokens(clause)
@@ -690,22 +733,9 @@ def read_clause(clause: str, now: datetime) -> Reading:
             not (slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # "I don't have a car", "not moving to Leeds after all": nothing to write
         return r.model_copy(update={"kind": "nothing", "reason": "said in the negative"})
-    disown = _DISOWN.search(plain)
-    if disown and disown.start() > 0 and not ending:  # "isn't my manager any more" ended
-        # "Kiwi isn't mine, he's my nan's budgie": the user disowns what the clause names
-        return r.model_copy(update={"act": "deny", "subject": "self", "kind": "statement",
-                                    "target": plain[:disown.start()]})
-    said_not = re.match(r"(?P<k>.+?) is not\b", value) if slot_cue and \
-        slot_cue.slot == "attribute" else None
-    if said_not and subj == "self":
-        # "my birthday isn't August 19": the attribute on record with that value was never true
-        # (the value as said, dates and all)
-        after_not = re.search(r"\bnot\s+([^,;!?]+)", clause)
-        return r.model_copy(update={"act": "deny", "kind": "statement", "target": (
-            f"{said_not.group('k')} {after_not.group(1) if after_not else ''}").strip()})
-    if _NOT_ME.search(plain):
-        # "Tom's the one who drinks coffee, not me": about someone else, said to correct us
-        return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
+    said_so = _disowned(r, plain, clause, value, slot_cue, subj, ending)
+    if said_so is not None:
+        return said_so
     if (has_phrase(toks, "denials") or negated) and subj == "self" and not (
             slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # what is denied: the slot value the clause says ("no longer allergic to peanuts,
@@ -715,22 +745,8 @@ def read_clause(clause: str, now: datetime) -> Reading:
             else _denied(toks, after, clause)
         return r.model_copy(update={"act": "deny", "target": target})
     if slot_cue is None:
-        # what ended is said before the first comma: "sold the roborock on marketplace
-        # yesterday, biscuit kept attacking it"
-        first = next((i for i in range(after + 1, len(toks))
-                      if "," in clause[toks[i - 1].end:toks[i].start]), len(toks))
-        target = " ".join(t.word for t in toks[after:first] if t.low not in word_list(
-            "function_words"))
-        if ending and subj == "self":
-            return r.model_copy(update={"act": "end", "target": target})
-        # no row reads it: kept with its words in the third person, for resolution to offer
-        # an operator as a candidate when it names a fact on record or a lasting habit
-        return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read",
-                                    "text": third_person(plain) if subj == "self"
-                                    else news_text(plain), "relation": rel, "person": name,
-                                    "target": target,
-                                    "act": "change" if has_phrase(toks, "changes") or when
-                                    else "state"})
+        return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
+                              plain, ending, when is not None)
     if slot_cue.slot == "plan" and (when is None or not when.future):
         # a plan is dated and still to come; "passed the B2 exam on 14 November" is past
         return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date ahead"})

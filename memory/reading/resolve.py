@@ -230,20 +230,14 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
             return []
         return [_op(r, "supersede", old=target, text=_ended(r.value, target),
                     reason="the user says it ended")]
-    status, reason = _policy(r)
-    old = _same_slot(r, active)
-    if r.subject == "other" and old is None and r.person:
-        # a named person's news that no slot ties to their fact: the fact naming them, for an
-        # operator ("Noor switched from medicine to pharmacy" beside "daughter Noor studies
-        # medicine")
-        theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text,
-                                                 re.IGNORECASE)]
-        if len(theirs) == 1:
-            return [_op(r, "supersede", old=theirs[0], text=r.text, status="candidate",
-                        reason="news about someone on record, read without their slot")]
-    if r.subject == "other" and old is None:
-        return []  # someone else's news touches nothing on record: nothing to write
-    mine = r.subject == "self"  # someone else's news never reaches the user's own facts
+    return _statement(r, active)
+
+
+def _replaced(r: Reading, active: list[FactRef], old: FactRef | None
+              ) -> tuple[FactRef | None, bool, bool]:
+    """(the fact the user's own statement replaces, whether the statement named it, whether
+    it adds one more thing rather than replacing one)."""
+    mine = r.subject == "self"
     named_old = old is None and bool(r.old_value) and mine
     if named_old:  # "replaced the Hue bridge": a fact that says most of those words
         old = pointed_at(r.old_value, [f for f in active if _own(f)], coverage=0.6)
@@ -273,6 +267,28 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         kind = kind_of(r.value)
         old = next((f for f in active if _own(f) and kind and kind in kinds_in(f.text)
                     and not _same_value(r, f)), None)
+    return old, named_old, adds
+
+
+def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
+    """A statement read whole or in part: the fact it replaces (same slot, the value it names
+    as replaced, a rival, a plan, a thing of the same kind), or a new fact; the policy decides
+    what may be active (invariants 533, 534, 538)."""
+    status, reason = _policy(r)
+    old = _same_slot(r, active)
+    if r.subject == "other" and old is None and r.person:
+        # a named person's news that no slot ties to their fact: the fact naming them, for an
+        # operator ("Noor switched from medicine to pharmacy" beside "daughter Noor studies
+        # medicine")
+        theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text,
+                                                 re.IGNORECASE)]
+        if len(theirs) == 1:
+            return [_op(r, "supersede", old=theirs[0], text=r.text, status="candidate",
+                        reason="news about someone on record, read without their slot")]
+    if r.subject == "other" and old is None:
+        return []  # someone else's news touches nothing on record: nothing to write
+    mine = r.subject == "self"  # someone else's news never reaches the user's own facts
+    old, named_old, adds = _replaced(r, active, old)
     if old is not None and _STILL.search(r.clause) and not named_old:
         return []  # "I still prefer tea": said again, nothing changed
     if old is not None and _same_value(r, old) and not named_old:
@@ -296,6 +312,13 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     if old is not None:
         return [_op(r, "supersede", old=old, text=_in_its_words(r, old), status=status,
                     reason=reason)]
+    return _new_value(r, active, status, reason, adds)
+
+
+def _new_value(r: Reading, active: list[FactRef], status: str, reason: str,
+               adds: bool) -> list[Operation]:
+    """A value with nothing on record it replaces: a new fact, believed only when whole."""
+    mine = r.subject == "self"
     if r.subject in ("relative", "other") and status == "active":
         # nothing on record about them: a relative's new fact is proposed, not believed
         status, reason = "candidate", "news about someone with nothing on record"
