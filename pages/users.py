@@ -41,14 +41,18 @@ with clear_errors():
     page_link("facts", "Facts", container=l1, user=user)
     page_link("review", "Review queue", container=l2, user=user)
     page_link("recall", "Recall debugger", container=l3, user=user)
-    recent, audit = st.tabs(["Latest episodes", "Audit log"])
-    episodes = svc.episodes(user)[-10:][::-1]
-    recent.dataframe(pd.DataFrame(episode_rows(episodes)), hide_index=True, width="stretch")
-    events = [{"at": e.at, "actor": e.actor, "action": e.action, "outcome": e.outcome,
-               "targets": ", ".join(e.target_ids), "reason": e.reason or ""}
-              for e in svc.audit(user, limit=25)]
-    audit.dataframe(pd.DataFrame(events), hide_index=True, width="stretch")
-    page_link("audit", "Whole audit log", container=audit, user=user)
+    # Lazy tabs (issue 34): the open one is drawn, so a visit draws one table, not two.
+    recent, audit = st.tabs(["Latest episodes", "Audit log"], key="users_tabs",
+                            on_change="rerun")
+    if recent.open:
+        episodes = svc.episodes(user)[-10:][::-1]
+        recent.dataframe(pd.DataFrame(episode_rows(episodes)), hide_index=True, width="stretch")
+    if audit.open:
+        events = [{"at": e.at, "actor": e.actor, "action": e.action, "outcome": e.outcome,
+                   "targets": ", ".join(e.target_ids), "reason": e.reason or ""}
+                  for e in svc.audit(user, limit=25)]
+        audit.dataframe(pd.DataFrame(events), hide_index=True, width="stretch")
+        page_link("audit", "Whole audit log", container=audit, user=user)
 
 # Issue 14: a data subject's copy of their memory, and erasure; admins only (the layer checks).
 if can("export_user"):
