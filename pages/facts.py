@@ -29,6 +29,7 @@ from memory.ui import (
 from memory.ui.timeline import timeline, timeline_html
 from memory.ui.views import (
     asof_chain_rows,
+    chain_table_html,
     episodes_by_id,
     facts_by_id,
     listing_rows,
@@ -139,18 +140,8 @@ st.html(f"<div class='fx'><b>{esc(fact.text)}</b><br><small>{esc(fact.state.valu
         "background:#f5f8fc;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere}"
         "</style>")
 st.subheader(f"Supersession chain ({len(chain)} version{'s' if len(chain) > 1 else ''})")
-# Narrow columns for everything but the text, so the chain fits the page (issue 34).
-_when = {c: st.column_config.DatetimeColumn(c.replace("_", " "), format="YYYY-MM-DD",
-                                            width=92)
-         for c in ("valid_from", "valid_to", "recorded_at", "superseded_at")}
-st.dataframe(pd.DataFrame(asof_chain_rows(chain, chosen, valid_at=valid_at, recorded_at=rec_at)),
-             hide_index=True, width="stretch", column_config={
-                 "": st.column_config.TextColumn("", width=24),
-                 "version": st.column_config.NumberColumn("v", width=36),
-                 "state now": st.column_config.TextColumn(width="small"),
-                 "text": st.column_config.TextColumn(width="medium"),
-                 "contradiction": st.column_config.TextColumn(width=90),
-                 "id": None, **_when})  # the inspected fact's id is in the header above
+# A plain table, every column fitting and the text wrapping (issue 34).
+st.html(chain_table_html(asof_chain_rows(chain, chosen, valid_at=valid_at, recorded_at=rec_at)))
 whole = st.radio("Timeline of", ["this chain", f"all listed facts (first {TIMELINE_MAX})"],
                  horizontal=True, key="facts_timeline_scope") != "this chain"
 shown = facts_by_id(svc, user, ids[:TIMELINE_MAX]) if whole else chain
