@@ -10,7 +10,9 @@ user `big` with 5,000 facts, `queue` with 1,000 pending), built once under --dir
 embedder keeps the build short; page rendering does not embed except where a page searches.
 Each visit is a new tab (a new desk session) in one browser context, so the desk's scripts come
 from the HTTP cache as they do for a person browsing; --cold uses a fresh context per visit.
-Prints per page: p50, min and max milliseconds over --runs, after one warm-up visit each.
+Prints per page: p50, min and max milliseconds over --runs, after one warm-up visit each, and
+first the floor: a bare Streamlit page (a title and a line) timed the same way, on this machine
+at this load, which no desk page can beat. The load average is printed before each store.
 """
 
 from __future__ import annotations
@@ -31,15 +33,22 @@ from tests.test_browser_smoke import CHROMIUM, FLAGS, free_port, wait_healthy  #
 
 DONE = "!document.querySelector('[data-testid=\"stStatusWidget\"]')"
 # (name, path, selector of the content drawn); {u} is the store's main user.
+TABLE = "[data-testid='stMain'] [data-testid='stDataFrame']"
+ALERT = "[data-testid='stMain'] [data-testid='stAlert']"
 PAGES = [
     ("users", "/?user={u}", "text=Recent activity"),
+    ("chat", "/chat?user={u}", "[data-testid='stChatInput']"),
     ("facts", "/facts?user={u}", ".tl"),
     ("facts deep link", "/facts?user={u}&fact={f}", ".tl"),
-    ("review", "/review?user={q}", ".rv-card, [data-testid='stAlert']"),
+    ("review", "/review?user={q}", f".rv-card, {ALERT}"),
     ("consolidate", "/consolidate?user={u}", "text=Plan (dry run)"),
-    ("recall", "/recall?user={u}&q=home+wifi", ".js-plotly-plot, [data-testid='stAlert']"),
-    ("audit", "/audit?user={u}", "[data-testid='stDataFrame'], [data-testid='stAlert']"),
+    ("recall", "/recall?user={u}&q=home+wifi", f"{TABLE}, {ALERT}"),
+    ("evals", "/evals?user={u}", "text=Review decisions as labels"),
+    ("tokens", "/tokens?user={u}", f"{TABLE}, {ALERT}"),
+    ("audit", "/audit?user={u}", f"{TABLE}, {ALERT}"),
 ]
+BARE = ("import streamlit as st\nst.set_page_config(layout='wide')\nst.title('Bare')\n"
+        "st.write('A bare page')\n")
 
 
 def build_demo(path: Path) -> None:
@@ -75,19 +84,22 @@ def some_fact(db: Path, user: str) -> str:
         store.close()
 
 
-def time_pages(db: Path, user: str, queue_user: str, runs: int,
-               only: list[str] | None = None, cold: bool = False) -> dict[str, list[float]]:
+def time_pages(db: Path | None, user: str, queue_user: str, runs: int,
+               only: list[str] | None = None, cold: bool = False,
+               script: Path = ROOT / "app.py") -> dict[str, list[float]]:
+    """Times each page of PAGES; with db None, the bare page at `script` (the floor)."""
     from playwright.sync_api import sync_playwright
 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
     env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    fact = some_fact(db, user)
+    fact = some_fact(db, user) if db else ""
+    pages = PAGES if db else [("bare Streamlit page", "/", "text=A bare page")]
     out: dict[str, list[float]] = {}
     try:
         wait_healthy(url, proc)
@@ -95,8 +107,8 @@ def time_pages(db: Path, user: str, queue_user: str, runs: int,
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
             shared = None if cold else browser.new_context(viewport={"width": 1400, "height": 1000})
             for n in range(runs + 1):  # the first round warms the server up, untimed
-                for name, path, marker in PAGES:
-                    if only and name.split()[0] not in only:
+                for name, path, marker in pages:
+                    if only and db and name.split()[0] not in only:
                         continue
                     # A new tab is a new desk session; --cold also empties the HTTP cache.
                     ctx = shared or browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -141,10 +153,18 @@ def main() -> None:
     if args.only in (None, "big"):
         build_big(d / "big.db")
         stores.append(("5,000 facts / 1,000 pending", d / "big.db", "big", "queue"))
+    bare = d / "bare.py"
+    bare.write_text(BARE)
+    print(f"{os.cpu_count()} cores; ms from navigation to content drawn, {args.runs} runs")
+    print(f"\nfloor (load average {os.getloadavg()[0]:.2f})")
+    for name, ms in time_pages(None, "", "", args.runs, None, args.cold, script=bare).items():
+        print(f"  {name:<18} p50 {statistics.median(ms):7.0f}   min {min(ms):7.0f}   "
+              f"max {max(ms):7.0f}")
     for label, db, user, queue_user in stores:
+        load = os.getloadavg()[0]
         times = time_pages(db, user, queue_user, args.runs, args.pages, args.cold)
-        print(f"\n{label} (user {user}; review as {queue_user}), {args.runs} runs, ms from "
-              "navigation to content drawn")
+        print(f"\n{label} (user {user}; review as {queue_user}; load average {load:.2f} at "
+              f"start, {os.getloadavg()[0]:.2f} at end)")
         for name, ms in times.items():
             print(f"  {name:<18} p50 {statistics.median(ms):7.0f}   min {min(ms):7.0f}   "
                   f"max {max(ms):7.0f}")
