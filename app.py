@@ -5,6 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from memory.ui import leave_review, require_access, sidebar_status, warm_up
+from memory.ui.auth import return_after_sign_in
 
 st.set_page_config(page_title="Memdesk", page_icon="🗂️", layout="wide")
 # Issue 14: with login configured nothing below runs before the identity provider says who this
@@ -31,6 +32,8 @@ pages = [st.Page(str(HERE / f), title=t, icon=icon, default=(i == 0))
 # sidebar navigation, which on a first visit flashed the pages/ folder's file list for seconds
 # until this script ran (.streamlit/config.toml: client.showSidebarNavigation = false).
 nav = st.navigation(pages, position="hidden")
+# Issue 34: signing in ends at the root; go on to the page and `?user=` asked for (invariant 540).
+return_after_sign_in(landed_on_root=nav.url_path == "")
 with st.sidebar.container(key="desk_nav"):
     for p in pages:
         st.page_link(p)
