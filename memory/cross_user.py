@@ -16,7 +16,7 @@ from .models import FactState
 from .service import MemoryService
 from .stores.base import FactQuery
 
-ALL_USERS = "all users"  # the scope, said in words: the only one this search takes
+ALL_USERS: Literal["all users"] = "all users"  # the scope, said in words: the only one this search takes
 ACTION = "search_all_users"
 LIMIT = 200  # hits returned; the total says how many matched
 
