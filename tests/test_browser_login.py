@@ -149,7 +149,7 @@ def test_oidc_login_reviewer_decides_viewer_is_refused(login_desk):
             # The reviewer, signed out at a deep link: signing in returns to that page and its
             # ?user= (invariant 540; Streamlit's login itself ends at the root).
             ctx, page = sign_in(browser, url, idp, "rita@example.com", start="/facts?user=ana")
-            page.wait_for_url(re.compile(r"/facts\?user=ana$"))
+            page.wait_for_url(re.compile(r"/facts\?user=ana(&|$)"))  # Facts adds &fact=
             page.get_by_role("heading", name="Facts").wait_for()
             settle(page)
             assert "Lives in Edinburgh" in page.inner_text("[data-testid=stMain]")
@@ -170,6 +170,10 @@ def test_oidc_login_reviewer_decides_viewer_is_refused(login_desk):
             # Log out, clicked: the sign-in screen and nothing of the desk, on this page and on
             # any other address.
             page.get_by_role("button", name="Log out").click()
+            # The provider ends its session too (OIDC RP-initiated logout), then sends us back.
+            page.wait_for_url(f"{idp}/oauth2/end_session**")
+            page.get_by_role("button", name="End session").click()
+            page.wait_for_url(f"{url}/**")
             page.get_by_role("button", name="Sign in").wait_for()
             settle(page)
             body = page.inner_text("body")
