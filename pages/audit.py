@@ -49,9 +49,11 @@ with clear_errors():
             tally.setdefault(e.actor, {}).setdefault(what_done, 0)
             tally[e.actor][what_done] += 1
         with st.expander(f"By who ({len(tally)})", expanded=True):
-            for actor, acts in sorted(tally.items(), key=lambda kv: -sum(kv[1].values())):
-                st.text(f"{actor}: " + ", ".join(f"{a} ×{n}" for a, n in
-                                                  sorted(acts.items(), key=lambda kv: -kv[1])))
+            # One text element, a line per actor: each element costs the browser (issue 34).
+            st.text("\n".join(
+                f"{actor}: " + ", ".join(f"{a} ×{n}" for a, n in
+                                         sorted(acts.items(), key=lambda kv: -kv[1]))
+                for actor, acts in sorted(tally.items(), key=lambda kv: -sum(kv[1].values()))))
         # Each row names the memory by its text (or "forgotten") and links to it.
         st.dataframe(pd.DataFrame(audit_rows(shown, target_texts(svc, scope, shown), scope)),
                      hide_index=True, width="stretch", column_config={
