@@ -81,9 +81,17 @@ def test_focus_shows_one_item_with_progress_and_evidence(desk):
     assert "We moved to York in March" in set(at.dataframe[0].value["text"])  # source episode
     assert decide_button(at, "approve").label == "Accept"  # a contradiction
     assert decide_button(at, "keep-both") is not None
-    at.multiselect(key="review_kinds").select("low_confidence").run()
+    at.session_state["review_filters_open"] = True  # issue 34: drawn when opened
+    at.run().multiselect(key="review_kinds").select("low_confidence").run()
     assert shown(at) == "Might own a kayak"
     assert at.get("progress")[0].proto.text == "Item 1 of 2"
+    at.session_state["review_filters_open"] = False  # closed, the filter stays in force
+    at.run()
+    assert at.get("progress")[0].proto.text == "Item 1 of 2"
+    assert "Filters (1 in force)" in [e.label for e in at.expander]
+    assert not [w for w in at.multiselect if w.key == "review_kinds"]
+    at.session_state["review_filters_open"] = True  # reopened: the widget shows the kept value
+    assert at.run().multiselect(key="review_kinds").value == ["low_confidence"]
 
 
 def test_decision_needs_operator_then_accepts_audits_and_advances(desk):
@@ -287,7 +295,7 @@ def _table_key(at: AppTest) -> str:
 
 
 def test_bulk_by_filter_confirms_the_count_and_reports_stale_items(desk):
-    at = page(user="ana", operator_name="rita", review_view="List")
+    at = page(user="ana", operator_name="rita", review_view="List", review_filters_open=True)
     at.multiselect(key="review_kinds").select("low_confidence").run()
     assert at.button(key="review_all_approve").label == "Approve all 2 matching…"
     at.button(key="review_all_approve").click().run()
