@@ -9,7 +9,7 @@ import streamlit as st
 from memory.errors import MemdeskError
 from memory.rerank import RERANKERS
 from memory.search_config import PRESETS, Purpose
-from memory.ui import md, page_guard, pick_user, service, show_error
+from memory.ui import esc, md, page_guard, pick_user, service, show_error
 from memory.ui.recall_views import (
     HIT_COLUMNS_HELP,
     RecallToggles,
@@ -115,7 +115,11 @@ if ex.lexical_extra:  # invariant 169: the general lexicon's other words, below 
         f"{t} ×{w:g}" for t, w in sorted(ex.lexical_extra.items()))))
 here = st.context.url if isinstance(st.context.url, str) else ""  # None outside a browser
 share = f"{here.split('?')[0]}?{urlencode(params)}"
-st.code(share, language=None, wrap_lines=True)
+# Plain escaped HTML, one click selects it all: st.code's highlighter cost the browser ~0.3 s
+# for one line (issue 34).
+st.html(f"<div class='rc-share'>Share: <code>{esc(share)}</code></div><style>.rc-share code"
+        "{user-select:all;overflow-wrap:anywhere;background:#f5f5f5;padding:.2em .4em;"
+        "border-radius:4px}.rc-share{font-size:.9em}</style>")
 
 # Lazy tabs (issue 34): only the open tab is drawn. The two Plotly pictures, Why not?'s second
 # recall and the filter table cost the browser several seconds when all were drawn at once.
