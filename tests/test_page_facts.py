@@ -61,7 +61,7 @@ def chain_table(at: AppTest):
     body = next(b for b in html_bodies(at, "class='chain'"))
     parser = Cells()
     parser.rows = []
-    parser.feed(body.split("<style>")[0])
+    parser.feed(body[body.index("<table class='chain'>"):].split("<style>")[0])
     frame = pd.DataFrame(parser.rows[1:], columns=parser.rows[0])
     return frame.astype({"version": int})
 

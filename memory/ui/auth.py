@@ -73,6 +73,9 @@ def signed_in_email() -> str | None:
     return email
 
 
+# Links between pages read as links (a colour and an underline), not as plain text (issue 34).
+DESK_CSS = ("<style>[data-testid='stMain'] [data-testid='stPageLink'] p{color:#1565c0;"
+            "text-decoration:underline}</style>")
 RETURN_COOKIE = "memdesk_return"  # the desk page asked for before signing in (invariant 540)
 RETURN_SECONDS = 900  # a sign-in that takes longer lands on the first page
 RETURNED = "_memdesk_returned"  # session state: this session used (and clears) the cookie
@@ -227,7 +230,7 @@ def require_access(*, at_start: bool = False) -> None:
     st.html(f"<div class='md-local'>Local mode — no login, {esc(bound)}. Every operator is "
             f"{esc(rt.access.roles.local.value)}; changes are audited under the typed name."
             "</div><style>.md-local{background:#fff3cd;color:#5d4200;border:1px solid #f0d27a;"
-            "border-radius:6px;padding:.35em .8em;font-size:.9em}</style>")
+            "border-radius:6px;padding:.35em .8em;font-size:.9em}</style>" + DESK_CSS)
 
 
 def role_label(role: Role | None) -> str:
