@@ -35,6 +35,7 @@ from memory.ui.review_flow import (
     describe_filter,
     item_keys,
 )
+from memory.ui.views import plain_table_html
 from review import (
     Decision,
     ItemKind,
@@ -421,8 +422,9 @@ def evidence(item, ev, note: JudgeNote | None = None) -> None:
     with left:
         st.markdown("**Source episodes**")
         if ev.episodes:
-            st.dataframe(pd.DataFrame([{"said": e.timestamp, "text": e.text} for e in ev.episodes]),
-                         hide_index=True, width="stretch")
+            # Plain tables (issue 34): two data grids cost the browser more than the card.
+            st.html(plain_table_html([{"said": e.timestamp, "text": e.text}
+                                      for e in ev.episodes], "rv-sources", when="%Y-%m-%d %H:%M"))
         else:
             st.caption("none")
         if ev.missing_episode_ids:
@@ -430,9 +432,9 @@ def evidence(item, ev, note: JudgeNote | None = None) -> None:
     with right:
         st.markdown("**Nearest facts**")
         if ev.nearest:
-            st.dataframe(pd.DataFrame([{"text": n.fact.text, "state": n.fact.state.value,
-                                        "similarity": n.similarity} for n in ev.nearest]),
-                         hide_index=True, width="stretch")
+            st.html(plain_table_html([{"text": n.fact.text, "state": n.fact.state.value,
+                                       "similarity": n.similarity} for n in ev.nearest],
+                                     "rv-nearest"))
         else:
             st.caption("none")
     if ev.plan_id:

@@ -58,10 +58,10 @@ def chain_table(at: AppTest):
             if self.rows and self.rows[-1]:
                 self.rows[-1][-1] += data
 
-    body = next(b for b in html_bodies(at, "class='chain'"))
+    body = next(b for b in html_bodies(at, "class='ptab chain'"))
     parser = Cells()
     parser.rows = []
-    parser.feed(body[body.index("<table class='chain'>"):].split("<style>")[0])
+    parser.feed(body[body.index("<table class='ptab chain'>"):].split("<style>")[0])
     frame = pd.DataFrame(parser.rows[1:], columns=parser.rows[0])
     return frame.astype({"version": int})
 
