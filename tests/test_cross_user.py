@@ -115,3 +115,37 @@ def test_the_users_page_searches_all_users_for_an_admin(tmp_path, monkeypatch):
         assert (event.actor, event.after["query"]) == ("operator:ada", "lives")
     finally:
         next(gen, None)
+
+
+def test_the_cli_says_the_scope_and_names_each_owner(tmp_path, monkeypatch, capsys):
+    """`memdesk search-all-users TEXT --all-users`: without the flag, refused with what to
+    say (exit 2, nothing audited); with it, one line per hit led by its owner, audited under
+    the CLI's actor."""
+    import json
+
+    from memory.cli import main
+
+    db = tmp_path / "cli.db"
+    store = open_store(f"embedded:{db}", get_embedder("hash"))
+    seeder = MemoryService(store, clock=fixed_clock(NOW))
+    seeder.write_fact("ana", "Drinks green tea")
+    seeder.write_fact("bob", "Hates tea")
+    store.close()
+    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    assert main(["search-all-users", "tea"]) == 2
+    assert "pass --all-users" in capsys.readouterr().err
+    assert main(["search-all-users", "tea", "--all-users"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "2 fact(s) of 2 user(s) contain 'tea'"
+    assert sorted(line.split()[0] for line in lines[1:]) == ["ana", "bob"]
+    assert main(["search-all-users", "tea", "--all-users", "--json"]) == 0
+    hits = json.loads(capsys.readouterr().out)["hits"]
+    assert {(h["user_id"], h["text"]) for h in hits} == {("ana", "Drinks green tea"),
+                                                         ("bob", "Hates tea")}
+    store = open_store(f"embedded:{db}", get_embedder("hash"))
+    try:
+        events = MemoryService(store).audit(CATALOG, action="search_all_users")
+        assert len(events) == 2 and all(e.actor.startswith("cli") for e in events)
+    finally:
+        store.close()
