@@ -85,8 +85,11 @@ if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != link
 # fewer on every visit); their values are kept here meanwhile, so closing it filters on.
 kept: dict = ss.setdefault("review_filters_kept", dict(FILTERS))
 in_force = sum(kept[k] != v for k, v in FILTERS.items())
-box = st.expander(f"Filters ({in_force} in force)" if in_force else "Filters",
-                  key="review_filters_open", on_change="rerun")
+# A fixed label: a changing one would close the box at every change of a filter.
+box = st.expander("Filters", key="review_filters_open", on_change="rerun")
+if in_force and not box.open:
+    st.caption(f"{in_force} filter{'s' if in_force > 1 else ''} in force (open Filters to "
+               "change them)")
 if box.open:
     for k in FILTERS:
         ss.setdefault(k, kept[k])  # back from the kept values after the box was closed

@@ -89,7 +89,7 @@ def test_focus_shows_one_item_with_progress_and_evidence(desk):
     at.session_state["review_filters_open"] = False  # closed, the filter stays in force
     at.run()
     assert at.get("progress")[0].proto.text == "Item 1 of 2"
-    assert "Filters (1 in force)" in [e.label for e in at.expander]
+    assert any("1 filter in force" in c.value for c in at.caption)
     assert not [w for w in at.multiselect if w.key == "review_kinds"]
     at.session_state["review_filters_open"] = True  # reopened: the widget shows the kept value
     assert at.run().multiselect(key="review_kinds").value == ["low_confidence"]
