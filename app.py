@@ -4,7 +4,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from memory.ui import leave_review, require_access, sidebar_status, warm_up
+from memory.ui import leave_review, login_on, require_access, sidebar_status, warm_up
+from memory.ui.auth import DESK_CSS, return_after_sign_in
 
 st.set_page_config(page_title="Memdesk", page_icon="🗂️", layout="wide")
 # Issue 14: with login configured nothing below runs before the identity provider says who this
@@ -31,12 +32,13 @@ pages = [st.Page(str(HERE / f), title=t, icon=icon, default=(i == 0))
 # sidebar navigation, which on a first visit flashed the pages/ folder's file list for seconds
 # until this script ran (.streamlit/config.toml: client.showSidebarNavigation = false).
 nav = st.navigation(pages, position="hidden")
+# Issue 34: signing in ends at the root; go on to the page and `?user=` asked for (invariant 540).
+return_after_sign_in(landed_on_root=nav.url_path == "")
 with st.sidebar.container(key="desk_nav"):
     for p in pages:
         st.page_link(p)
-# Links between pages read as links (a colour and an underline), not as plain text.
-st.html("<style>[data-testid='stMain'] [data-testid='stPageLink'] p{color:#1565c0;"
-        "text-decoration:underline}</style>")
+if login_on():  # local mode carries the desk's style in its banner: one element fewer
+    st.html(DESK_CSS)
 leave_review(nav.title)  # issue 34: another page frees the review item this session held
 sidebar_status()  # operator name, store, embedder, LLM mode, review badge: on every page
 nav.run()

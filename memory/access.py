@@ -89,7 +89,12 @@ ACTION_ROLES: dict[str, Role] = {
     # MCP bearer tokens (issue 15): who may act for a user from outside the desk
     "token_create": Role.ADMIN,
     "token_revoke": Role.ADMIN,
+    # issue 34: one search over every user's facts, named as such (memory/cross_user.py)
+    "search_all_users": Role.ADMIN,
 }
+# Actions only a person may take (an admin at the desk, the CLI): never the agent, consolidation
+# or an MCP token, whatever else a system actor may do (invariant 541).
+OPERATOR_ONLY = frozenset({"search_all_users"})
 
 SYSTEM_ACTORS = frozenset({"agent", "consolidation", "seed", "migrate", "cli"})
 # What an MCP token may do: the agent's own tools (memory/tools.py), nothing an operator decides.
@@ -194,6 +199,9 @@ class Access:
         return self.roles.lookup(actor.removeprefix("operator:"))
 
     def allows(self, actor: str, action: str) -> bool:
+        if action in OPERATOR_ONLY and not (actor == "cli" or actor.startswith(("cli:",
+                                                                                "operator:"))):
+            return False  # invariant 541
         if is_system(actor):
             return True
         if actor.startswith("mcp:"):
@@ -206,7 +214,9 @@ class Access:
         if self.allows(actor, action):
             return
         role = self.role_of(actor)
-        if actor.startswith("mcp:"):
+        if action in OPERATOR_ONLY and role is None:
+            why = "only an operator (a desk admin, the command line) may"
+        elif actor.startswith("mcp:"):
             why = "an MCP token may only do what the agent's tools do"
         elif role is None:
             why = "no role on this desk (MEMDESK_ROLES_FILE lists who has one)"

@@ -8,6 +8,9 @@ from memory.models import CATALOG
 from memory.ui import clear_errors, md, page_guard, pick_user, service
 from memory.ui.audit_views import AuditFilter, audit_rows, keep, target_texts
 
+FILTERS: dict[str, object] = {"audit_since": None, "audit_until": None, "audit_actors": [], "audit_actions": [],
+           "audit_outcomes": []}  # widget defaults
+
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Audit log")
 user = pick_user()
@@ -16,23 +19,37 @@ shared = st.sidebar.checkbox("Shared scope (catalog, desk-wide checks)", key="au
                              help="the catalog's writes and role checks that name no user "
                                   "(eval runs)")
 scope = CATALOG if shared else user
-c1, c2, c3 = st.columns([1, 2, 2])
-limit = int(c1.number_input("Latest", 10, 10_000, 300, step=100, key="audit_limit"))
-since = c2.date_input("From (UTC day)", value=None, key="audit_since")
-until = c3.date_input("To (UTC day)", value=None, key="audit_until")
+ss = st.session_state
+limit = int(st.number_input("Latest", 10, 10_000, 300, step=100, key="audit_limit"))
+# The filters' widgets are drawn only while their expander is open (issue 34: five widgets, a
+# date picker among them, fewer on every visit); their values stay in force when it closes.
+kept: dict = ss.setdefault("audit_filters_kept", {k: ss.get(k, v) for k, v in FILTERS.items()})
+in_force = sum(bool(kept[k]) for k in FILTERS)
+# A fixed label: a changing one would close the box at every change of a filter.
+box = st.expander("Filters", key="audit_filters_open", on_change="rerun")
+if in_force and not box.open:
+    st.caption(f"{in_force} filter{'s' if in_force > 1 else ''} in force (open Filters to "
+               "change them)")
 with clear_errors():
     events = svc.audit(scope, limit=limit)
-    c4, c5, c6 = st.columns(3)
-    # Options: what these events hold, plus what is chosen (it stays valid across users).
-    actors = c4.multiselect(
-        "Actor", sorted({e.actor for e in events} | set(st.session_state.get("audit_actors", []))),
-        key="audit_actors", placeholder="anyone")
-    actions = c5.multiselect(
-        "Action",
-        sorted({e.action for e in events} | set(st.session_state.get("audit_actions", []))),
-        key="audit_actions", placeholder="any")
-    outcomes = c6.multiselect("Outcome", ["ok", "denied", "refused"], key="audit_outcomes",
-                              placeholder="any")
+    if box.open:
+        for k in FILTERS:
+            ss.setdefault(k, kept[k])  # back from the kept values after the box was closed
+        with box:
+            c2, c3 = st.columns(2)
+            c2.date_input("From (UTC day)", key="audit_since")
+            c3.date_input("To (UTC day)", key="audit_until")
+            c4, c5, c6 = st.columns(3)
+            # Options: what these events hold, plus what is chosen (valid across users).
+            c4.multiselect("Actor", sorted({e.actor for e in events} | set(ss["audit_actors"])),
+                           key="audit_actors", placeholder="anyone")
+            c5.multiselect("Action",
+                           sorted({e.action for e in events} | set(ss["audit_actions"])),
+                           key="audit_actions", placeholder="any")
+            c6.multiselect("Outcome", ["ok", "denied", "refused"], key="audit_outcomes",
+                           placeholder="any")
+        kept.update({k: ss[k] for k in FILTERS})
+    since, until, actors, actions, outcomes = (kept[k] for k in FILTERS)
     flt = AuditFilter(since=since, until=until, actors=set(actors), actions=set(actions),
                       outcomes=set(outcomes))
     shown = [e for e in events if keep(e, flt)]
@@ -49,9 +66,11 @@ with clear_errors():
             tally.setdefault(e.actor, {}).setdefault(what_done, 0)
             tally[e.actor][what_done] += 1
         with st.expander(f"By who ({len(tally)})", expanded=True):
-            for actor, acts in sorted(tally.items(), key=lambda kv: -sum(kv[1].values())):
-                st.text(f"{actor}: " + ", ".join(f"{a} ×{n}" for a, n in
-                                                  sorted(acts.items(), key=lambda kv: -kv[1])))
+            # One text element, a line per actor: each element costs the browser (issue 34).
+            st.text("\n".join(
+                f"{actor}: " + ", ".join(f"{a} ×{n}" for a, n in
+                                         sorted(acts.items(), key=lambda kv: -kv[1]))
+                for actor, acts in sorted(tally.items(), key=lambda kv: -sum(kv[1].values()))))
         # Each row names the memory by its text (or "forgotten") and links to it.
         st.dataframe(pd.DataFrame(audit_rows(shown, target_texts(svc, scope, shown), scope)),
                      hide_index=True, width="stretch", column_config={

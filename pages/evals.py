@@ -68,7 +68,14 @@ def labels_section() -> None:
     keys = set(row.labels)
     behind = [lb for lb in tables.labels if (lb.user_id, lb.fact_id) in keys
               and (figure == "decided" or lb.outcome.value == figure)]
-    with st.expander(f"{len(behind)} decision(s) behind “{figure}” of this row", expanded=True):
+    # Drawn when opened (issue 34): a third table on every visit cost the browser its time.
+    # A fixed label: the expander stays open while the row and figure change.
+    box = st.expander("The decisions behind this figure", key="evals_behind_open",
+                      on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        st.caption(f"{len(behind)} decision(s) behind “{figure}” of this row")
         if not behind:
             st.caption("none")
             return

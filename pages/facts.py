@@ -29,6 +29,7 @@ from memory.ui import (
 from memory.ui.timeline import timeline, timeline_html
 from memory.ui.views import (
     asof_chain_rows,
+    chain_table_html,
     episodes_by_id,
     facts_by_id,
     listing_rows,
@@ -132,25 +133,19 @@ except NotFoundError:
     st.info(md(f"Fact {chosen} no longer exists for {user}."))
     st.stop()
 chain = svc.chain(user, chosen)
+# The inspected fact, its chain's heading and the chain in one element (issue 34: every element
+# costs the browser; these three never change apart).
 st.html(f"<div class='fx'><b>{esc(fact.text)}</b><br><small>{esc(fact.state.value)} · "
         f"{esc(fact.fact_type.value)} · confidence {fact.confidence:.2f} · {esc(fact.id)}"
         + (" · not in the list above" if fact.id not in set(ids) else "")
         + "</small></div><style>.fx{padding:.5em .8em;border-left:5px solid #1565c0;"
         "background:#f5f8fc;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere}"
-        "</style>")
-st.subheader(f"Supersession chain ({len(chain)} version{'s' if len(chain) > 1 else ''})")
-# Narrow columns for everything but the text, so the chain fits the page (issue 34).
-_when = {c: st.column_config.DatetimeColumn(c.replace("_", " "), format="YYYY-MM-DD",
-                                            width=92)
-         for c in ("valid_from", "valid_to", "recorded_at", "superseded_at")}
-st.dataframe(pd.DataFrame(asof_chain_rows(chain, chosen, valid_at=valid_at, recorded_at=rec_at)),
-             hide_index=True, width="stretch", column_config={
-                 "": st.column_config.TextColumn("", width=24),
-                 "version": st.column_config.NumberColumn("v", width=36),
-                 "state now": st.column_config.TextColumn(width="small"),
-                 "text": st.column_config.TextColumn(width="medium"),
-                 "contradiction": st.column_config.TextColumn(width=90),
-                 "id": None, **_when})  # the inspected fact's id is in the header above
+        ".fx-h{font-size:1.5rem;font-weight:600;margin:1rem 0 .5rem}</style>"
+        f"<div class='fx-h'>Supersession chain ({len(chain)} version"
+        f"{'s' if len(chain) > 1 else ''})</div>"
+        # A plain table, every column fitting and the text wrapping (issue 34).
+        + chain_table_html(asof_chain_rows(chain, chosen, valid_at=valid_at,
+                                           recorded_at=rec_at)))
 whole = st.radio("Timeline of", ["this chain", f"all listed facts (first {TIMELINE_MAX})"],
                  horizontal=True, key="facts_timeline_scope") != "this chain"
 shown = facts_by_id(svc, user, ids[:TIMELINE_MAX]) if whole else chain

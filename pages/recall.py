@@ -9,7 +9,7 @@ import streamlit as st
 from memory.errors import MemdeskError
 from memory.rerank import RERANKERS
 from memory.search_config import PRESETS, Purpose
-from memory.ui import md, page_guard, pick_user, service, show_error
+from memory.ui import esc, md, page_guard, pick_user, service, show_error
 from memory.ui.recall_views import (
     HIT_COLUMNS_HELP,
     RecallToggles,
@@ -116,53 +116,73 @@ if ex.lexical_extra:  # invariant 169: the general lexicon's other words, below 
         f"{t} ×{w:g}" for t, w in sorted(ex.lexical_extra.items()))))
 here = st.context.url if isinstance(st.context.url, str) else ""  # None outside a browser
 share = f"{here.split('?')[0]}?{urlencode(params)}"
-st.code(share, language=None, wrap_lines=True)
+# Plain escaped HTML, one click selects it all: st.code's highlighter cost the browser ~0.3 s
+# for one line (issue 34).
+st.html(f"<div class='rc-share'>Share: <code>{esc(share)}</code></div><style>.rc-share code"
+        "{user-select:all;overflow-wrap:anywhere;background:#f5f5f5;padding:.2em .4em;"
+        "border-radius:4px}.rc-share{font-size:.9em}</style>")
 
-hits_tab, why_tab, filters_tab = st.tabs(["Hits", "Why not?", "Filters and config"])
-with hits_tab:
-    if not result.hits:
-        st.warning(md(f"No hits for “{query}” in {user}'s memories under these settings."))
-    else:
-        if result.contradicted:
-            st.caption(f"{len(result.contradicted)} contradicted episode(s): each is the source "
-                       "of a retracted or rejected fact, so agent recall never returns it.")
-        st.dataframe(pd.DataFrame(debugger_rows(result.hits, config.ranking.rrf_k,
-                                                result.contradicted)),
-                     hide_index=True, width="stretch", key="recall_hits",
-                     column_config={"text": st.column_config.TextColumn(width="large"),
-                                    **{c: st.column_config.Column(help=h)
-                                       for c, h in HIT_COLUMNS_HELP.items() if c != "text"}})
-        st.plotly_chart(contribution_figure(result.hits, config.ranking.rrf_k),
-                        key="recall_contrib", width="stretch")
-        st.plotly_chart(rank_shift_figure(result.hits), key="recall_shift", width="stretch")
-
-with why_tab:
-    st.caption("Pick any memory of this user (text or id): its rank in each leg and its "
-               "multipliers, or the filter that removed it.")
-    needle = st.text_input("Find a memory", key="recall_whynot_find",
-                           placeholder="a few words of its text, or its id")
-    choices = memory_choices(svc, user, needle)
-    if needle and not choices:
-        st.info(md(f"No memory of {user} contains “{needle}”."))
-    if choices:
-        picked = st.selectbox("Memory", list(choices), format_func=choices.__getitem__,
-                              key="recall_whynot_pick")
-        try:
-            answer = why_not(svc, user, picked, query, config)
-        except MemdeskError as exc:
-            show_error(exc)
+# Lazy tabs (issue 34): only the open tab is drawn. The two Plotly pictures, Why not?'s second
+# recall and the filter table cost the browser several seconds when all were drawn at once.
+hits_tab, pictures_tab, why_tab, filters_tab = st.tabs(
+    ["Hits", "Pictures", "Why not?", "Filters and config"], key="recall_tabs", on_change="rerun")
+if hits_tab.open:
+    with hits_tab:
+        if not result.hits:
+            st.warning(md(f"No hits for “{query}” in {user}'s memories under these settings."))
         else:
-            (st.success if answer.final_rank and answer.final_rank <= config.k
-             else st.warning)(md(answer.verdict))
-            if answer.legs:
-                st.dataframe(pd.DataFrame([s.model_dump() for s in answer.legs]),
-                             hide_index=True, width="stretch", key="recall_whynot_legs")
-            if answer.multipliers is not None:
-                m = answer.multipliers
-                st.caption(f"Multipliers: decay ×{m.decay:.3f} · use boost ×{m.use_boost:.3f} · "
-                           f"catalog prior ×{m.prior:.3f}")
+            if result.contradicted:
+                st.caption(f"{len(result.contradicted)} contradicted episode(s): each is the "
+                           "source of a retracted or rejected fact, so agent recall never "
+                           "returns it.")
+            st.dataframe(pd.DataFrame(debugger_rows(result.hits, config.ranking.rrf_k,
+                                                    result.contradicted)),
+                         hide_index=True, width="stretch", key="recall_hits",
+                         column_config={"text": st.column_config.TextColumn(width="large"),
+                                        **{c: st.column_config.Column(help=h)
+                                           for c, h in HIT_COLUMNS_HELP.items() if c != "text"}})
+            st.caption("The Pictures tab draws each hit's score by leg, its multipliers and its "
+                       "rank at each stage.")
 
-with filters_tab:
-    st.caption("How many of this user's documents each filter removed before ranking.")
-    st.dataframe(pd.DataFrame(filter_rows(ex.filters)), hide_index=True, key="recall_filters")
-    st.json(ex.config, expanded=False)
+if pictures_tab.open:
+    with pictures_tab:
+        if not result.hits:
+            st.warning(md(f"No hits for “{query}” in {user}'s memories under these settings."))
+        else:
+            st.plotly_chart(contribution_figure(result.hits, config.ranking.rrf_k),
+                            key="recall_contrib", width="stretch")
+            st.plotly_chart(rank_shift_figure(result.hits), key="recall_shift", width="stretch")
+
+if why_tab.open:
+    with why_tab:
+        st.caption("Pick any memory of this user (text or id): its rank in each leg and its "
+                   "multipliers, or the filter that removed it.")
+        needle = st.text_input("Find a memory", key="recall_whynot_find",
+                               placeholder="a few words of its text, or its id")
+        choices = memory_choices(svc, user, needle)
+        if needle and not choices:
+            st.info(md(f"No memory of {user} contains “{needle}”."))
+        if choices:
+            picked = st.selectbox("Memory", list(choices), format_func=choices.__getitem__,
+                                  key="recall_whynot_pick")
+            try:
+                answer = why_not(svc, user, picked, query, config)
+            except MemdeskError as exc:
+                show_error(exc)
+            else:
+                (st.success if answer.final_rank and answer.final_rank <= config.k
+                 else st.warning)(md(answer.verdict))
+                if answer.legs:
+                    st.dataframe(pd.DataFrame([s.model_dump() for s in answer.legs]),
+                                 hide_index=True, width="stretch", key="recall_whynot_legs")
+                if answer.multipliers is not None:
+                    m = answer.multipliers
+                    st.caption(f"Multipliers: decay ×{m.decay:.3f} · use boost "
+                               f"×{m.use_boost:.3f} · catalog prior ×{m.prior:.3f}")
+
+if filters_tab.open:
+    with filters_tab:
+        st.caption("How many of this user's documents each filter removed before ranking.")
+        st.dataframe(pd.DataFrame(filter_rows(ex.filters)), hide_index=True,
+                     key="recall_filters")
+        st.json(ex.config, expanded=False)

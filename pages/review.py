@@ -36,6 +36,7 @@ from memory.ui.review_flow import (
     describe_filter,
     item_keys,
 )
+from memory.ui.views import plain_table_html
 from review import (
     Decision,
     ItemKind,
@@ -57,6 +58,8 @@ NOTICE, TOAST = "review_notice", "review_toast"  # shown once on the next run
 CURSOR, SKIPPED, CONFIRM = "review_cursor", "review_skipped", "review_confirm"
 ASKED, CLAIMED = "review_asked", REVIEW_CLAIMED  # an item asked for by id; the one I hold
 PAGE = 200  # list rows per page
+FILTERS = {"review_kinds": [], "review_types": [], "review_newest": False,
+           "review_conf": (0.0, 1.0), "review_min_age": 0.0, "review_text": ""}  # widget defaults
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Review queue")
@@ -79,14 +82,28 @@ if (linked := st.query_params.get("item")) and ss.get("review_url_seen") != link
     ss["review_url_seen"] = linked  # a link names an item (e.g. from Facts): show it in focus
     ss[CURSOR], ss[ASKED], ss["review_view"] = linked, linked, "Focus"
 
-with st.expander("Filters"):
-    f1, f2, f3 = st.columns(3)
-    kinds = f1.multiselect("Kind", [k.value for k in ItemKind], key="review_kinds")
-    types = f2.multiselect("Fact type", [t.value for t in FactType], key="review_types")
-    newest = f3.toggle("Newest first", key="review_newest")
-    lo, hi = f1.slider("Confidence", 0.0, 1.0, (0.0, 1.0), 0.05, key="review_conf")
-    min_days = f2.number_input("Waiting at least (days)", 0.0, value=0.0, key="review_min_age")
-    text = f3.text_input("Search text", key="review_text", placeholder="words in the item")
+# The filters' widgets are drawn only while their expander is open (issue 34: six widgets
+# fewer on every visit); their values are kept here meanwhile, so closing it filters on.
+kept: dict = ss.setdefault("review_filters_kept", dict(FILTERS))
+in_force = sum(kept[k] != v for k, v in FILTERS.items())
+# A fixed label: a changing one would close the box at every change of a filter.
+box = st.expander("Filters", key="review_filters_open", on_change="rerun")
+if in_force and not box.open:
+    st.caption(f"{in_force} filter{'s' if in_force > 1 else ''} in force (open Filters to "
+               "change them)")
+if box.open:
+    for k in FILTERS:
+        ss.setdefault(k, kept[k])  # back from the kept values after the box was closed
+    with box:
+        f1, f2, f3 = st.columns(3)
+        f1.multiselect("Kind", [k.value for k in ItemKind], key="review_kinds")
+        f2.multiselect("Fact type", [t.value for t in FactType], key="review_types")
+        f3.toggle("Newest first", key="review_newest")
+        f1.slider("Confidence", 0.0, 1.0, step=0.05, key="review_conf")
+        f2.number_input("Waiting at least (days)", 0.0, key="review_min_age")
+        f3.text_input("Search text", key="review_text", placeholder="words in the item")
+    kept.update({k: ss[k] for k in FILTERS})
+kinds, types, newest, (lo, hi), min_days, text = (kept[k] for k in FILTERS)
 try:
     flt = QueueFilter(users=users, kinds=set(kinds) or None, fact_types=set(types) or None,
                       min_confidence=lo, max_confidence=hi, newest_first=newest, text=text or None,
@@ -409,8 +426,9 @@ def evidence(item, ev, note: JudgeNote | None = None) -> None:
     with left:
         st.markdown("**Source episodes**")
         if ev.episodes:
-            st.dataframe(pd.DataFrame([{"said": e.timestamp, "text": e.text} for e in ev.episodes]),
-                         hide_index=True, width="stretch")
+            # Plain tables (issue 34): two data grids cost the browser more than the card.
+            st.html(plain_table_html([{"said": e.timestamp, "text": e.text}
+                                      for e in ev.episodes], "rv-sources", when="%Y-%m-%d %H:%M"))
         else:
             st.caption("none")
         if ev.missing_episode_ids:
@@ -418,9 +436,9 @@ def evidence(item, ev, note: JudgeNote | None = None) -> None:
     with right:
         st.markdown("**Nearest facts**")
         if ev.nearest:
-            st.dataframe(pd.DataFrame([{"text": n.fact.text, "state": n.fact.state.value,
-                                        "similarity": n.similarity} for n in ev.nearest]),
-                         hide_index=True, width="stretch")
+            st.html(plain_table_html([{"text": n.fact.text, "state": n.fact.state.value,
+                                       "similarity": n.similarity} for n in ev.nearest],
+                                     "rv-nearest"))
         else:
             st.caption("none")
     if ev.plan_id:

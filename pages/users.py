@@ -2,9 +2,12 @@
 user's latest episodes and audit log, and links to their facts and review queue; for admins,
 the user's data-subject export and erasure (issue 14)."""
 
+from urllib.parse import urlencode
+
 import pandas as pd
 import streamlit as st
 
+from memory.cross_user import ALL_USERS, search_all_users
 from memory.export import export_user, render_markdown, to_json
 from memory.forgetting import erase_user
 from memory.ui import (
@@ -41,18 +44,59 @@ with clear_errors():
     page_link("facts", "Facts", container=l1, user=user)
     page_link("review", "Review queue", container=l2, user=user)
     page_link("recall", "Recall debugger", container=l3, user=user)
-    recent, audit = st.tabs(["Latest episodes", "Audit log"])
-    episodes = svc.episodes(user)[-10:][::-1]
-    recent.dataframe(pd.DataFrame(episode_rows(episodes)), hide_index=True, width="stretch")
-    events = [{"at": e.at, "actor": e.actor, "action": e.action, "outcome": e.outcome,
-               "targets": ", ".join(e.target_ids), "reason": e.reason or ""}
-              for e in svc.audit(user, limit=25)]
-    audit.dataframe(pd.DataFrame(events), hide_index=True, width="stretch")
-    page_link("audit", "Whole audit log", container=audit, user=user)
+    # Lazy tabs (issue 34): the open one is drawn, so a visit draws one table, not two.
+    recent, audit = st.tabs(["Latest episodes", "Audit log"], key="users_tabs",
+                            on_change="rerun")
+    if recent.open:
+        episodes = svc.episodes(user)[-10:][::-1]
+        recent.dataframe(pd.DataFrame(episode_rows(episodes)), hide_index=True, width="stretch")
+    if audit.open:
+        events = [{"at": e.at, "actor": e.actor, "action": e.action, "outcome": e.outcome,
+                   "targets": ", ".join(e.target_ids), "reason": e.reason or ""}
+                  for e in svc.audit(user, limit=25)]
+        audit.dataframe(pd.DataFrame(events), hide_index=True, width="stretch")
+        page_link("audit", "Whole audit log", container=audit, user=user)
+
+ss = st.session_state
+# Issue 34: the one place the desk reads across users, for admins: the scope is said on the
+# button, every hit names its owner, and the search is audited (invariant 541).
+if can("search_all_users"):
+    across = st.expander("Search across all users (admin, audited)", key="users_across_open",
+                         on_change="rerun")
+    if across.open:
+        with across:
+            st.caption("Every user's facts whose text contains these words. Each search is "
+                       "recorded in the shared audit log with its words, under your name.")
+            with st.form("users_across"):
+                a1, a2 = st.columns([3, 2])
+                words = a1.text_input("Words", key="users_across_text",
+                                      placeholder="e.g. peanut")
+                states = a2.multiselect("States", ["active", "candidate", "superseded",
+                                                   "retracted", "rejected"],
+                                        key="users_across_states", placeholder="any state")
+                go = st.form_submit_button(f"Search {ALL_USERS}", type="primary")
+            if go:
+                with clear_errors():
+                    ss["users_across_found"] = search_all_users(
+                        svc, words, actor=operator_actor(), scope=ALL_USERS,
+                        states=set(states) or None)
+            found = ss.get("users_across_found")
+            if found is not None:
+                st.caption(md(f"{found.total} fact(s) of {found.users} users contain "
+                              f"“{found.query}”" + (f"; the newest {len(found.hits)} shown"
+                                                    if len(found.hits) < found.total else "")))
+                if found.hits:
+                    st.dataframe(pd.DataFrame([{
+                        "user": h.user_id, "text": h.text, "state": h.state,
+                        "type": h.fact_type, "recorded": h.recorded_at,
+                        "open": "facts?" + urlencode({"user": h.user_id, "fact": h.fact_id})}
+                        for h in found.hits]), hide_index=True, width="stretch",
+                        key="users_across_hits", column_config={
+                            "text": st.column_config.TextColumn(width="large"),
+                            "open": st.column_config.LinkColumn("open", display_text="open")})
 
 # Issue 14: a data subject's copy of their memory, and erasure; admins only (the layer checks).
 if can("export_user"):
-    ss = st.session_state
     with st.expander(f"Export or erase {md(user)}'s memory (admin)"):
         st.caption("The export holds facts with their chains and both clocks, episodes, "
                    "playbooks, tombstones (as SHA-256 hashes) and the audit log; `memdesk import` "

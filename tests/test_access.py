@@ -15,6 +15,7 @@ import pytest
 from memory.access import (
     ACTION_ROLES,
     AGENT_ACTIONS,
+    OPERATOR_ONLY,
     Access,
     Role,
     RoleMap,
@@ -215,9 +216,14 @@ def test_bulk_decisions_by_a_viewer_are_denied_per_item(tmp_path):
 
 
 def test_system_actors_and_the_cli_may_do_anything():
+    """...but what only a person may do (invariant 541: the search across users)."""
     access = Access(ROLES, "login")
     for actor in ("agent", "consolidation", "seed", "migrate", "cli", "cli:root", cli_actor()):
         for action in [*ACTION_ROLES, "something_new"]:
+            if action in OPERATOR_ONLY and not actor.startswith("cli"):
+                with pytest.raises(AccessDenied, match="only an operator"):
+                    access.authorize(actor, action, "ana")
+                continue
             access.authorize(actor, action, "ana")
     assert access.role_of(cli_actor()) == Role.ADMIN
 

@@ -88,12 +88,13 @@ def settle(page) -> None:
     page.wait_for_timeout(400)
 
 
-def sign_in(browser, url: str, idp: str, email: str):
-    """A fresh browser context: the desk's sign-in screen, the provider's form, back."""
+def sign_in(browser, url: str, idp: str, email: str, start: str = ""):
+    """A fresh browser context: the desk's sign-in screen (at `start`), the provider's form,
+    back."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(60_000)
-    page.goto(url)
+    page.goto(url + start)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(f"{idp}/oauth2/authorize**")
     page.fill("input[name=sub]", email)
@@ -145,9 +146,17 @@ def test_oidc_login_reviewer_decides_viewer_is_refused(login_desk):
             assert "Page not found" not in body
             anon.screenshot(path=str(ARTIFACTS / "login-0-denied.png"))
 
-            # The reviewer: approve the waiting item; their address is in the audit log.
-            ctx, page = sign_in(browser, url, idp, "rita@example.com")
+            # The reviewer, signed out at a deep link: signing in returns to that page and its
+            # ?user= (invariant 540; Streamlit's login itself ends at the root).
+            ctx, page = sign_in(browser, url, idp, "rita@example.com", start="/facts?user=ana")
+            page.wait_for_url(re.compile(r"/facts\?user=ana(&|$)"))  # Facts adds &fact=
+            page.get_by_role("heading", name="Facts").wait_for()
+            settle(page)
+            assert "Lives in Edinburgh" in page.inner_text("[data-testid=stMain]")
             assert "· reviewer" in page.inner_text("[data-testid=stSidebar]")
+            # The wish is used once: the cookie that carried it is gone.
+            assert not [c for c in ctx.cookies() if c["name"] == "memdesk_return" and c["value"]]
+            # Approve the waiting item; their address is in the audit log.
             page.goto(f"{url}/review?user=ana")
             settle(page)
             page.get_by_text("Owns a cat called Miso").first.wait_for()
@@ -158,7 +167,23 @@ def test_oidc_login_reviewer_decides_viewer_is_refused(login_desk):
             page.get_by_text(re.compile("operator:rita\u2060?@example.com: review_approve ×1")
                              ).wait_for()
             page.screenshot(path=str(ARTIFACTS / "login-1-reviewer-audit.png"))
-            assert page.get_by_role("button", name="Log out").count() == 1
+            # Log out, clicked: the sign-in screen and nothing of the desk, on this page and on
+            # any other address.
+            page.get_by_role("button", name="Log out").click()
+            # The provider ends its session too (OIDC RP-initiated logout), then sends us back.
+            page.wait_for_url(f"{idp}/oauth2/end_session**")
+            page.get_by_role("button", name="End session").click()
+            page.wait_for_url(f"{url}/**")
+            page.get_by_role("button", name="Sign in").wait_for()
+            settle(page)
+            body = page.inner_text("body")
+            assert "Signed in as" not in body and "review_approve" not in body
+            assert "Log out" not in body
+            page.goto(f"{url}/facts?user=ana")
+            page.get_by_role("button", name="Sign in").wait_for()
+            settle(page)
+            assert "Edinburgh" not in page.inner_text("body")
+            page.screenshot(path=str(ARTIFACTS / "login-1-logged-out.png"))
             ctx.close()
 
             # The viewer, in another browser: no decide buttons on the review queue.

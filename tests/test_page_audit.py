@@ -25,14 +25,20 @@ def test_inv515_rows_name_the_memory_or_forgotten_and_link_facts(desk):  # noqa:
                                           f"facts?user=ana&fact={desk['bristol']}")
     assert by_target[gone.id][0] == FORGOTTEN and not isinstance(by_target[gone.id][1], str)
     assert TAG not in " ".join(map(str, rows["memory"]))  # forgotten: its text is not kept
-    # filters: action, actor, date range
-    at.multiselect(key="audit_actions").select("forget").run()
+    # filters: action, actor, date range (issue 34: drawn when their expander is opened)
+    assert not [w for w in at.multiselect if w.key == "audit_actions"]
+    at.session_state["audit_filters_open"] = True
+    at.run().multiselect(key="audit_actions").select("forget").run()
     assert list(at.dataframe[0].value["action"]) == ["forget"]
     at.multiselect(key="audit_actions").unselect("forget").run()
     at.multiselect(key="audit_actors").select("cli").run()
     assert set(at.dataframe[0].value["who"]) == {"cli"}
     at.date_input(key="audit_until").set_value(date(2017, 1, 1)).run()
     assert "No audit event matches" in at.info[0].value
+    at.session_state["audit_filters_open"] = False  # closed, both filters stay in force
+    at.run()
+    assert "No audit event matches" in at.info[0].value
+    assert any("2 filters in force" in c.value for c in at.caption)
 
 
 def test_inv515_filters_and_rows_are_pure():

@@ -6,6 +6,7 @@ anyway (invariants 121, 122). The real OIDC round trip is tests/test_browser_log
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -272,3 +273,51 @@ def test_a_deep_link_before_login_reaches_the_sign_in_screen(desk):
         assert not at.exception and not at.error
         assert [b.label for b in at.button] == ["Sign in"]
         assert "Bristol" not in everything_shown(at) and not at.dataframe
+
+
+def test_the_sign_in_screen_remembers_the_page_asked_for(desk):
+    """Invariant 540: signed out at /facts?user=ana, the sign-in screen keeps the page and its
+    parameters in a short cookie (Streamlit's login ends at the root), percent-encoded so no
+    parameter can become markup or script; a bare root keeps an earlier wish."""
+    from urllib.parse import quote
+
+    at = run("app.py", user={"is_logged_in": False})
+    served = {str(info.get("url_pathname") or ""): h for h, info in at._registered_pages.items()}
+    assert not [b for b in at.get("html") if "memdesk_return" in b.proto.body]  # bare root
+    at._page_hash = served["facts"]
+    at.query_params["user"] = "ana</script><img src=x>"
+    at.run()
+    body = next(b.proto.body for b in at.get("html") if "memdesk_return" in b.proto.body)
+    wish = quote(json.dumps({"page": "facts", "q": {"user": "ana</script><img src=x>"}}), safe="")
+    assert f"memdesk_return={wish};" in body and "max-age=900" in body
+    assert "<img" not in body and body.count("<script>") == 1
+
+
+def test_only_a_desk_page_is_a_return_target():
+    """Invariant 540: the cookie names a desk page and parameters, never a URL; anything else
+    (another site, garbage, an unknown page) is ignored."""
+    from urllib.parse import quote
+
+    from memory.ui.auth import return_target
+
+    def cookie(value) -> str:
+        return quote(json.dumps(value), safe="")
+
+    good = return_target(cookie({"page": "facts", "q": {"user": "ana", "fact": "fact_1"}}))
+    assert good is not None and (good.page, good.q) == ("facts", {"user": "ana", "fact": "fact_1"})
+    for bad in (cookie({"page": "https://evil.example/", "q": {}}), cookie({"page": "../x"}),
+                cookie({"page": "facts", "q": {"user": 3}}), "%7Bnot json", "", None,
+                cookie({"page": "facts", "q": {"user": "x" * 401}})):
+        assert return_target(bad) is None, bad
+
+
+@pytest.mark.parametrize("email, shown", [("ada@example.com", True),
+                                          ("rita@example.com", False)])
+def test_only_an_admin_finds_the_search_across_users(desk, email, shown):
+    """Invariant 541 at the desk: the Users page offers the search across users to an admin
+    only (the layer refuses anyone else anyway, tests/test_cross_user.py)."""
+    at = run("pages/users.py", user=signed_in(email), users_across_open=True)
+    assert not at.exception and not at.error
+    labels = {e.label for e in at.expander}
+    assert ("Search across all users (admin, audited)" in labels) is shown
+    assert any(w.key == "users_across_text" for w in at.text_input) is shown

@@ -62,13 +62,15 @@ def test_inv495_the_page_shows_the_cli_table_and_the_decisions_behind_a_figure(d
     rows = list(detail.to_dict("records"))
     n = next(i for i, r in enumerate(rows) if (r["kind"], r["day"]) == ("preference",
                                                                        "2026-12-01"))
+    assert len(at.dataframe) == 2  # issue 34: the decisions behind a figure, when opened
+    at.session_state["evals_behind_open"] = True
     at.selectbox(key="evals_labels_row").set_value(n).run()
     at.selectbox(key="evals_labels_figure").set_value("rejected").run()
     assert not at.exception
     behind = at.dataframe[2].value
     assert sorted(behind["fact"]) == ["fact_lena_c_tasca", "fact_ravi_c_coffee_cut"]
     assert set(behind["outcome"]) == {"rejected"}
-    assert any("2 decision(s) behind" in e.label for e in at.expander)
+    assert any("2 decision(s) behind" in c.value for c in at.caption)
     # One link per user to Review → Decided, filtered to these items (outside app.py's
     # navigation a page link is shown as where to go).
     links = [c.value for c in at.caption if "Review → Decided" in c.value]

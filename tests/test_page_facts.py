@@ -40,7 +40,30 @@ def listing(at: AppTest):
 
 
 def chain_table(at: AppTest):
-    return next(d.value for d in at.dataframe if "version" in d.value.columns)
+    """The chain's HTML table (issue 34: no data grid) as a frame of its cells' text."""
+    from html.parser import HTMLParser
+
+    import pandas as pd
+
+    class Cells(HTMLParser):
+        rows: list[list[str]] = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+            elif tag in ("td", "th"):
+                self.rows[-1].append("")
+
+        def handle_data(self, data):
+            if self.rows and self.rows[-1]:
+                self.rows[-1][-1] += data
+
+    body = next(b for b in html_bodies(at, "class='ptab chain'"))
+    parser = Cells()
+    parser.rows = []
+    parser.feed(body[body.index("<table class='ptab chain'>"):].split("<style>")[0])
+    frame = pd.DataFrame(parser.rows[1:], columns=parser.rows[0])
+    return frame.astype({"version": int})
 
 
 def inspect(at: AppTest, fact_id: str) -> AppTest:

@@ -42,6 +42,12 @@ def table(at: AppTest, name: str):
     return next(d for d in at.dataframe if col in d.value.columns).value
 
 
+def open_tab(at: AppTest, name: str) -> AppTest:
+    """Issue 34: the debugger's tabs draw only when opened."""
+    at.session_state["recall_tabs"] = name
+    return at.run()
+
+
 def recall(at: AppTest, query: str, preset: str | None = None, **toggles) -> AppTest:
     at.text_input(key="recall_query").input(query)
     if preset:
@@ -63,6 +69,8 @@ def test_hits_carry_state_and_the_two_pictures(desk):
     assert set(hits["state"]) <= {"active", "episodic", "procedural", "catalog"}
     assert "Lives in Bristol" not in set(hits["text"])  # superseded: not in default recall
     assert "Lisbon" not in " ".join(hits["text"])  # another user's memories never appear
+    assert not at.get("plotly_chart")  # issue 34: pictures draw in their own tab, when opened
+    open_tab(at, "Pictures")
     charts = {c.proto.id: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
     contrib, shift = charts.values()
     names = {t.get("name") for t in contrib["data"]}
@@ -76,6 +84,7 @@ def test_hits_carry_state_and_the_two_pictures(desk):
     assert any("dense weight" in c.value for c in at.caption)
     assert shift["data"][0]["x"] == ["BM25 rank", "dense rank", "fused", "final"]
     assert shift["data"][0]["y"][3] == 1
+    open_tab(at, "Filters and config")
     filters = table(at, "recall_filters").set_index("filter")
     assert filters.loc["state:superseded", "removed"] == 1
     # Purpose.EXPLAIN is read-only (invariant 15): no usage was bumped by the debugger.
@@ -130,6 +139,7 @@ def test_recall_is_shared_by_url(desk):
 def test_why_not_names_the_filter_or_the_ranks(desk):
     at = page()
     recall(at, "cat Miso pet")
+    open_tab(at, "Why not?")
     at.text_input(key="recall_whynot_find").input("Miso").run()
     assert plain(at.selectbox(key="recall_whynot_pick").options[0]).startswith("[candidate]")
     verdict = plain(at.warning[0].value)
@@ -191,6 +201,7 @@ def test_hit_columns_explain_themselves_and_colours_mean_one_thing(desk):
     config = json.loads(proto.columns)
     helped = {name for name, c in config.items() if c.get("help")}
     assert {"rank", "state", "bm25", "dense", "fused", "× mult", "× after fusion", "id"} <= helped
+    open_tab(at, "Pictures")
     contrib = json.loads(next(iter(at.get("plotly_chart"))).proto.spec)
     legs = {t["marker"]["color"] for t in contrib["data"] if t["name"].endswith(" share")}
     marks = [t["marker"]["color"] for t in contrib["data"] if not t["name"].endswith(" share")]

@@ -78,12 +78,21 @@ def test_focus_shows_one_item_with_progress_and_evidence(desk):
     bodies = " ".join(h.proto.body for h in at.get("html"))
     # invariant 512: what it would replace, above the buttons
     assert "Would replace — now believed (active)" in bodies and "Lives in Leeds" in bodies
-    assert "We moved to York in March" in set(at.dataframe[0].value["text"])  # source episode
+    sources = next(h.proto.body for h in at.get("html") if "rv-sources" in h.proto.body)
+    assert "We moved to York in March" in sources  # source episode (a plain table, issue 34)
     assert decide_button(at, "approve").label == "Accept"  # a contradiction
     assert decide_button(at, "keep-both") is not None
-    at.multiselect(key="review_kinds").select("low_confidence").run()
+    at.session_state["review_filters_open"] = True  # issue 34: drawn when opened
+    at.run().multiselect(key="review_kinds").select("low_confidence").run()
     assert shown(at) == "Might own a kayak"
     assert at.get("progress")[0].proto.text == "Item 1 of 2"
+    at.session_state["review_filters_open"] = False  # closed, the filter stays in force
+    at.run()
+    assert at.get("progress")[0].proto.text == "Item 1 of 2"
+    assert any("1 filter in force" in c.value for c in at.caption)
+    assert not [w for w in at.multiselect if w.key == "review_kinds"]
+    at.session_state["review_filters_open"] = True  # reopened: the widget shows the kept value
+    assert at.run().multiselect(key="review_kinds").value == ["low_confidence"]
 
 
 def test_decision_needs_operator_then_accepts_audits_and_advances(desk):
@@ -287,7 +296,7 @@ def _table_key(at: AppTest) -> str:
 
 
 def test_bulk_by_filter_confirms_the_count_and_reports_stale_items(desk):
-    at = page(user="ana", operator_name="rita", review_view="List")
+    at = page(user="ana", operator_name="rita", review_view="List", review_filters_open=True)
     at.multiselect(key="review_kinds").select("low_confidence").run()
     assert at.button(key="review_all_approve").label == "Approve all 2 matching…"
     at.button(key="review_all_approve").click().run()

@@ -129,8 +129,12 @@ def test_consolidate_page(desk):
 def test_recall_page(desk):
     at = page("recall.py", q=f"Paris jazz router boat {LINK}")
     safe(at, expect=2)
+    at.session_state["recall_tabs"] = "Pictures"  # issue 34: tabs draw when opened
+    safe(at.run(), expect=0)  # the pictures: no payload drawn as an element (desk_support)
+    at.session_state["recall_tabs"] = "Why not?"
+    at.run()
     at.text_input(key="recall_whynot_find").input("boat").run()
-    safe(at, expect=2)
+    safe(at, expect=0)  # nothing rendered as an element; the payloads showed in Hits above
 
 
 def test_audit_page(desk):

@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "memory.cli.chat",  # issue 12: one agent turn
     "memory.cli.mcp",  # issue 15: MCP server and its tokens
     "memory.cli.export",  # issue 14: data-subject export and import
+    "memory.cli.search",  # issue 34: an admin's search across users
 ]
 
 

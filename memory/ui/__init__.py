@@ -360,11 +360,12 @@ def sidebar_status() -> None:
     except (MemdeskError, OSError) as exc:  # see service(): one message for any open failure
         sb.error(f"Store unavailable: {md(exc)}")
         return
-    sb.caption(f"Store: `{svc.store.url}`")
-    sb.caption(f"Embedder: `{svc.embedder.name}` · LLM: `{llm_mode()}`")
+    # One caption, not three: every element is drawn on every page (issue 34).
+    lines = [f"Store: `{svc.store.url}`", f"Embedder: `{svc.embedder.name}` · LLM: `{llm_mode()}`"]
     pending = review_badge(svc)
     if pending is not None:
-        sb.caption(f"Review queue: **{pending}** waiting" if pending else "Review queue: empty")
+        lines.append(f"Review queue: **{pending}** waiting" if pending else "Review queue: empty")
+    sb.caption("  \n".join(lines))
 
 
 def warm_up() -> None:

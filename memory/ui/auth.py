@@ -10,10 +10,14 @@ pages only hide what a role cannot use.
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
 from collections.abc import Callable
+from urllib.parse import quote, unquote
 
 import streamlit as st
+from pydantic import BaseModel, Field
+from pydantic import ValidationError as PydanticError
 
 from ..access import OperatorMode, Role
 from ..errors import MemdeskError
@@ -70,6 +74,74 @@ def signed_in_email() -> str | None:
     return email
 
 
+# Links between pages read as links (a colour and an underline), not as plain text (issue 34).
+DESK_CSS = ("<style>[data-testid='stMain'] [data-testid='stPageLink'] p{color:#1565c0;"
+            "text-decoration:underline}</style>")
+RETURN_COOKIE = "memdesk_return"  # the desk page asked for before signing in (invariant 540)
+RETURN_SECONDS = 900  # a sign-in that takes longer lands on the first page
+RETURNED = "_memdesk_returned"  # session state: this session used (and clears) the cookie
+
+
+class ReturnTo(BaseModel):
+    """Where to go once signed in: a desk page by its name, never a URL, and its query."""
+
+    page: str = Field(max_length=40)
+    q: dict[str, str] = Field(default_factory=dict, max_length=20)
+
+
+def return_target(raw: str | None) -> ReturnTo | None:
+    """The return cookie read back: a known desk page with short string parameters, else None
+    (a cookie anyone could have written names no place outside the desk's pages)."""
+    from . import PAGES
+
+    if not isinstance(raw, str) or not raw:
+        return None
+    try:
+        target = ReturnTo.model_validate(json.loads(unquote(raw)))
+    except (ValueError, PydanticError):
+        return None
+    if target.page not in PAGES or any(len(k) > 40 or len(v) > 400 for k, v in target.q.items()):
+        return None
+    return target
+
+
+def _remember_return(path: str) -> None:
+    """Invariant 540: the sign-in screen keeps the page and `?` parameters asked for in a short
+    cookie, since Streamlit's login always ends at the desk's root. A bare root (which is also
+    where a refused sign-in lands) leaves an earlier wish in place."""
+    query = st.query_params.to_dict()
+    if not path and not query:
+        return
+    value = quote(json.dumps({"page": path or "users", "q": query}), safe="")  # inert in JS
+    st.html(f"<script>document.cookie = '{RETURN_COOKIE}={value}; path=/; "
+            f"max-age={RETURN_SECONDS}; SameSite=Lax';</script>", unsafe_allow_javascript=True)
+
+
+def return_after_sign_in(landed_on_root: bool) -> None:
+    """Called by app.py once the pages are known: the first run of a signed-in session that
+    landed on the root goes on to the page asked for before sign-in (invariant 540), and the
+    cookie is cleared on the run after, so it is used once."""
+    from . import PAGES
+
+    try:
+        raw = st.context.cookies.get(RETURN_COOKIE)
+    except Exception:  # noqa: BLE001 - no browser context (AppTest): nothing was asked for
+        return
+    if not isinstance(raw, str) or not raw or signed_in_email() is None:
+        return  # (AppTest's context hands a stand-in object, not a cookie)
+    ss = st.session_state
+    if ss.get(RETURNED):
+        if ss[RETURNED] == "pending":  # the page asked for is drawn: forget the wish
+            ss[RETURNED] = "cleared"
+            st.html(f"<script>document.cookie = '{RETURN_COOKIE}=; path=/; max-age=0';</script>",
+                    unsafe_allow_javascript=True)
+        return
+    ss[RETURNED] = "pending"
+    target = return_target(raw)
+    if target is not None and landed_on_root:
+        st.switch_page(PAGES[target.page], query_params=target.q)
+
+
 def _sign_in_screen() -> None:
     st.title("Memdesk")
     st.write("Sign in to use the desk. Who you are decides what you may see and change, and "
@@ -109,11 +181,13 @@ def _halt(render: Callable[[], None], at_start: bool) -> None:
         # by their callable.
         def screen(path: str) -> Callable[[], None]:
             def page() -> None:
+                if render is _sign_in_screen:
+                    _remember_return(path)
                 render()
             page.__name__ = f"memdesk_{path}"
             return page
 
-        pages = [st.Page(render, title="Memdesk", default=True)]
+        pages = [st.Page(screen(""), title="Memdesk", default=True)]
         pages += [st.Page(screen(path), title="Memdesk", url_path=path) for path in PAGES]
         st.navigation(pages, position="hidden").run()
     else:
@@ -164,7 +238,7 @@ def require_access(*, at_start: bool = False) -> None:
     st.html(f"<div class='md-local'>Local mode — no login, {esc(bound)}. Every operator is "
             f"{esc(rt.access.roles.local.value)}; changes are audited under the typed name."
             "</div><style>.md-local{background:#fff3cd;color:#5d4200;border:1px solid #f0d27a;"
-            "border-radius:6px;padding:.35em .8em;font-size:.9em}</style>")
+            "border-radius:6px;padding:.35em .8em;font-size:.9em}</style>" + DESK_CSS)
 
 
 def role_label(role: Role | None) -> str:

@@ -114,6 +114,43 @@ def asof_chain_rows(chain: list[Fact], selected: str, *, valid_at: datetime | No
     return rows
 
 
+TABLE_CSS = ("<style>.ptab{width:100%;border-collapse:collapse;font-size:.85em}"
+             ".ptab th,.ptab td{border-bottom:1px solid #e6e6e6;padding:.25em .45em;"
+             "text-align:left;vertical-align:top;white-space:nowrap}"
+             ".ptab td.t{white-space:pre-wrap;overflow-wrap:anywhere;width:99%}"
+             ".ptab th{font-weight:600;color:#555}</style>")
+
+
+def plain_table_html(rows: list[dict], cls: str, *, when: str = "%Y-%m-%d",
+                     hide: tuple[str, ...] = ("id",)) -> str:
+    """A few rows as a plain HTML table: a handful of rows need no data grid, whose mount cost
+    the browser more than the whole table (issue 34); every column fits, the text column wraps.
+    Every cell is escaped (invariant 80); moments are formatted with `when`, empty when unset,
+    numbers that are not whole with three decimals."""
+    from .safe import esc
+
+    cols = [c for c in (rows[0] if rows else {}) if c not in hide]
+
+    def shown(v: object) -> str:
+        if v is None:
+            return ""
+        if isinstance(v, datetime):
+            return f"{v:{when}}"
+        return f"{v:.3f}" if isinstance(v, float) and not v.is_integer() else str(v)
+
+    def cell(c: str, v: object) -> str:
+        return f"<td class='t'>{esc(shown(v))}</td>" if c == "text" else f"<td>{esc(shown(v))}</td>"
+
+    head = "".join(f"<th>{esc(c.replace('_', ' '))}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(cell(c, r[c]) for c in cols) + "</tr>" for r in rows)
+    return f"<table class='ptab {cls}'><tr>{head}</tr>{body}</table>{TABLE_CSS}"
+
+
+def chain_table_html(rows: list[dict]) -> str:
+    """The chain rows (asof_chain_rows) as a plain table; moments are UTC days."""
+    return plain_table_html(rows, "chain")
+
+
 def listing_rows(svc: MemoryService, user_id: str, *, states: Iterable[FactState | str] | None,
                  fact_type: str | None, valid_at: When, recorded_at: When,
                  needle: str = "") -> list[dict[str, Any]]:
