@@ -70,3 +70,14 @@ def test_quick_start_has_two_commands_and_ci_runs_the_test_one():
     commands = [line.split("#")[0].strip() for line in block.strip().splitlines()]
     assert commands == ["make demo", "make test"]
     assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_invariants_index_names_every_number_in_use_once():
+    """issue 33: the index at the top of docs/invariants.md covers every numbered rule, each in
+    exactly one section row, and names no number that is not in use."""
+    text = (ROOT / "docs" / "invariants.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| \[(?P<name>[^\]]+)\]\(#[^)]*\)(?! \(never reused\)) \| (?P<n>[\d–, -]+) \|$",
+                      text, re.MULTILINE)
+    seen: list[int] = [n for _, spec in rows for n in sorted(_numbers(spec))]
+    assert len(seen) == len(set(seen)), "a number is in two index rows"
+    assert set(seen) == documented_invariants()
