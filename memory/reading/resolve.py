@@ -276,12 +276,14 @@ def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
     what may be active (invariants 533, 534, 538)."""
     status, reason = _policy(r)
     old = _same_slot(r, active)
-    if r.subject == "other" and old is None and r.person:
-        # a named person's news that no slot ties to their fact: the fact naming them, for an
-        # operator ("Noor switched from medicine to pharmacy" beside "daughter Noor studies
-        # medicine")
-        theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text,
-                                                 re.IGNORECASE)]
+    if r.subject in ("other", "relative") and old is None and (r.person or r.relation):
+        # a named person's or relative's news that no slot ties to their fact: the one fact
+        # about them, for an operator ("Noor switched from medicine to pharmacy" beside
+        # "daughter Noor studies medicine"; "my sister is relocating to Hyderabad" beside "His
+        # sister Anjali is a data scientist in Bangalore")
+        theirs = [f for f in active if (r.person and re.search(
+            r"\b" + re.escape(r.person) + r"\b", f.text, re.IGNORECASE)) or (
+            r.subject == "relative" and not _own(f) and _about_relative(f, r.relation))]
         if len(theirs) == 1:
             return [_op(r, "supersede", old=theirs[0], text=r.text, status="candidate",
                         reason="news about someone on record, read without their slot")]
