@@ -17,7 +17,7 @@ MAX_CHARS = 32_000
 # an emoji ends a sentence in a text ("the HA Green died 💀 moved everything onto ...")
 _SENTENCE = re.compile(r"(?<=[.!?;\n\u2600-\u27bf\U0001f300-\U0001faff])\s+|\n+|(?<=[!?])(?=\S)")
 _JOIN = re.compile(r"\s*(?:,\s*)?\b(?:and|but|so|also|plus|then|because|,)\s+(?=(?:i|we|my|our|"
-                   r"i'm|i've|we're|we've|me and)\b)|\s*,\s*(?=(?:now\s+)?(?:i|we|my|our|she|he|they)\s)"
+                   r"i'm|i've|we're|we've|me and)\b)|\s*,\s*(?=(?:now\s+)?(?:i|we|my|our|she|he|they|you)\s)"
                    r"|\s*,\s*and\s+(?=\w{3,}ed\b)|\s*,\s*(?=\w{3,}ing\s)|\s+because\s+|\s+-\s+|\s*\u2014\s*"
                    r"|\s*,\s*(?=(?:what|where|when|who|which|why|how|can you|could you|do i|"
                    r"does|did i|it is|it's|it was)\b)",

@@ -465,8 +465,9 @@ def _clean_value(value: str) -> str:
 
 _AS_MY = re.compile(r"\bas (?:my|our) (?P<k>[\w -]{2,30}?)(?=\s+(?:now|last|since|from|these)\b|"
                     r"\s*[,.;!?]|\s*$)", re.IGNORECASE)
-_DISOWN = re.compile(r"\b(?:is|are|was|were)\s+not\s+(?:mine|ours|my\s+\w+)\b|"
-                     r"\bnot\s+(?:mine|ours)\b", re.IGNORECASE)
+_DISOWN = re.compile(r"\b(?:is|are|was|were)\s+(?:not|never)\s+(?:mine|ours|my\s+\w+)\b|"
+                     r"\bnot\s+(?:mine|ours)\b|\bnever\s+(?:actually\s+)?happened\b|"
+                     r"\bdid\s+not\s+(?:actually\s+)?happen\b", re.IGNORECASE)
 _NOT_ME = re.compile(r",?\s*not (?:me|mine|us)\b", re.IGNORECASE)
 _BELIEF = re.compile(r"\b(?:might|may|could)\s+(?:be|have)\b(?!\s+to\b)|\bthinks?\s+I\b",
                      re.IGNORECASE)
@@ -655,8 +656,12 @@ def _disowned(r: Reading, plain: str, clause: str, value: str, slot_cue: Cue | N
     disown = _DISOWN.search(plain)
     if disown and disown.start() > 0 and not ending:  # "isn't my manager any more" ended
         # "Kiwi isn't mine, he's my nan's budgie": the user disowns what the clause names
+        # what is disowned is the clause's subject ("The Pixel 8 is Jan's, not mine"), or for
+        # "Sofia was never my manager" the subject and the role
+        said = re.split(r"\s+(?:is|are|was|were)\b", plain[:disown.start()], maxsplit=1)[0]
+        role = re.match(r"never my (\w+)", disown.group(0).split(None, 1)[-1], re.IGNORECASE)
         return r.model_copy(update={"act": "deny", "subject": "self", "kind": "statement",
-                                    "target": plain[:disown.start()]})
+                                    "target": f"{said} {role.group(1)}" if role else said})
     said_not = re.match(r"(?P<k>.+?) is not\b", value) if slot_cue and \
         slot_cue.slot == "attribute" else None
     if said_not and subj == "self":
@@ -707,7 +712,9 @@ def read_clause(clause: str, now: datetime) -> Reading:
     plain = strip_dates(clause, now)
     found, value = _best_cue(plain)
     r = Reading(clause=clause, subject=subj, relation=rel,
-                hedged=has_phrase(all_toks, "hedges") or bool(act_read and act_read.hedged),
+                # "no idea why you think I use Postgres.app" challenges the record: no hedge
+                hedged=has_phrase(all_toks, "hedges") and not has_phrase(all_toks, "challenges")
+                or bool(act_read and act_read.hedged),
                 when=when.day if when else None, until=until,
                 future=bool(when and when.future) or tense == "future")
     pronoun = subj == "other" and not name and toks[0].low in ("she", "he", "they")
@@ -720,7 +727,7 @@ def read_clause(clause: str, now: datetime) -> Reading:
         return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
     # "I might be grinding my teeth", "it could be mild asthma": a belief the user is unsure
     # of (a candidate), not a plan or a wish (nothing)
-    belief = _BELIEF.search(clause) is not None and not (
+    belief = _BELIEF.search(clause) is not None and not has_phrase(toks, "challenges") and not (
         slot_cue and slot_cue.slot in ("plan", "home", "employer", "job"))
     if belief:
         r = r.model_copy(update={"hedged": True})

@@ -29,7 +29,7 @@ from .tables import words
 
 
 def has_any(text: str, table: str) -> bool:
-    low = f" {text.lower()} "
+    low = " " + " ".join(re.findall(r"[\w'%-]+", text.lower())) + " "  # "never." is "never"
     return any(f" {w} " in low for w in words_of(table))
 
 CANDIDATE_CONFIDENCE = 0.6
@@ -206,7 +206,8 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     if r.kind != "statement" or r.reason == "a pronoun subject":
         return []  # a pronoun nobody in the message names: not the user, no one on record
     if r.act == "deny":  # a version replaced since may be the one that was never true
-        target = pointed_at(r.target, [f for f in facts if _own(f) and f.state in (
+        # (a relative's fact only when the denial names them: pointed_at's rule)
+        target = pointed_at(r.target, [f for f in facts if f.state in (
             "active", "superseded")], coverage=0.6)
         if target is None:
             return []
