@@ -444,6 +444,10 @@ def _policy(r: Reading) -> tuple[str, str]:
             w[:1].isupper() for w in r.value.split()):
         # "got a place", "got the promotion": got is the least sure of all verbs of having
         return "candidate", "a thing got, of no kind the reader knows"
+    if r.slot == "home" and not re.search(r"\b(?:i|we|me|us)\b", r.clause, re.IGNORECASE):
+        # "moved to Porto" with nobody said to have moved: maybe the user, maybe the tutor
+        # or the office the clause began with — a home is changed only when the user says so
+        return "candidate", "a move with no one said to have moved"
     if r.slot in ("owns", "pet", "uses") and _name_left_out(r):
         # "bought a car, a second-hand Nissan Leaf": the value misses the name the user gave
         return "candidate", "the value leaves out a name the user said"
