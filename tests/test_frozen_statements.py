@@ -234,3 +234,29 @@ def test_inv150_the_fourth_unseen_final_set_is_pinned_and_parses():
     earlier = {c.text for path in (UNSEEN_FINAL_PATH, UNSEEN_FINAL2_PATH, UNSEEN_FINAL3_PATH)
                for c in load_cases(path)}
     assert not {c.text for c in cases} & earlier
+
+
+# A fifth final set, written 2026-12-07 by another helper blind to the reader and to every
+# earlier statement set; run once, aggregates only. Never edit the file or change this hash.
+UNSEEN_FINAL5_SHA256 = "7aeba071e7cac7322e0e9cc525c3bb9d7abc308fd89225402fa3e39053c1ab29"
+
+
+def test_inv150_the_fifth_unseen_final_set_is_pinned_and_parses():
+    from memory.eval.agent_eval import (
+        UNSEEN_FINAL2_PATH,
+        UNSEEN_FINAL3_PATH,
+        UNSEEN_FINAL4_PATH,
+        UNSEEN_FINAL5_PATH,
+        UNSEEN_FINAL_PATH,
+    )
+
+    assert hashlib.sha256(UNSEEN_FINAL5_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL5_SHA256
+    assert {UNSEEN_FINAL4_SHA256, UNSEEN_FINAL5_SHA256} <= set(FROZEN_BLIND)
+    readme = UNSEEN_FINAL5_PATH.parent / "README-statements-unseen-final5.md"
+    assert UNSEEN_FINAL5_SHA256 in readme.read_text(encoding="utf-8")
+    cases = load_cases(UNSEEN_FINAL5_PATH)
+    _assert_blind_labels(cases, "z", 120)
+    assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
+    earlier = {c.text for path in (UNSEEN_FINAL_PATH, UNSEEN_FINAL2_PATH, UNSEEN_FINAL3_PATH,
+                                   UNSEEN_FINAL4_PATH) for c in load_cases(path)}
+    assert not {c.text for c in cases} & earlier

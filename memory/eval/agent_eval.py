@@ -50,6 +50,7 @@ UNSEEN_FINAL_PATH = DATA_PATH.with_name("statements_unseen_final.jsonl")
 UNSEEN_FINAL2_PATH = DATA_PATH.with_name("statements_unseen_final2.jsonl")
 UNSEEN_FINAL3_PATH = DATA_PATH.with_name("statements_unseen_final3.jsonl")
 UNSEEN_FINAL4_PATH = DATA_PATH.with_name("statements_unseen_final4.jsonl")
+UNSEEN_FINAL5_PATH = DATA_PATH.with_name("statements_unseen_final5.jsonl")
 # Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -71,6 +72,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "run once",
                 "836cca01297f716e4bbea6dcbf44ec1d444cd8bdc2e5c6dfad4ec3c0f711b6c6":
                 "statements_unseen_final4.jsonl: x001-x132, written blind to the reader; "
+                "run once",
+                "7aeba071e7cac7322e0e9cc525c3bb9d7abc308fd89225402fa3e39053c1ab29":
+                "statements_unseen_final5.jsonl: z001-z125, written blind to the reader; "
                 "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
