@@ -37,7 +37,8 @@ _ID_NUMBER = re.compile(
 # Values shaped like a key or token whatever is said around them.
 _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{16,}|"
                     r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
-                    r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----")
+                    r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----|"
+                    r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{4,}")  # a JSON web token
 _CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")  # never glued to letters (ids)
 # Words that say the value after "is" is no secret itself ("my password is in 1Password").
 _NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|managed|"
@@ -64,6 +65,9 @@ def secret_in(text: str) -> str | None:
                      re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")):
             continue
         kind = m.group("kind").lower()
+        if re.search(r"\b(?:pin|code|otp|cvv2?|cvc|card)\b", kind) \
+                and not re.search(r"\d", m.group("value")):
+            continue  # a PIN or code is digits: "my PIN was blocked" hands none over
         if "pin" in kind.split() or kind.startswith("pin"):
             return "a PIN"
         if "card" in kind.split():
@@ -105,27 +109,35 @@ def secret_values(text: str) -> list[str]:
 
 
 def _mask(text: str) -> tuple[str, list[str]]:
-    out, values = text, []
-
-    def cut(start: int, end: int) -> None:
-        nonlocal out
-        values.append(out[start:end])
-        out = out[:start] + WITHHELD + out[end:]
-
-    for m in reversed(list(_NAMED.finditer(out))):
+    # Every reader marks spans on the same original text and the union is cut once, so one
+    # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
+    # loses all four groups, not the first).
+    spans: list[tuple[int, int]] = []
+    for m in _NAMED.finditer(text):
         if secret_in(m.group(0)):
-            cut(m.start("value"), m.end("value"))
-    for m in reversed(list(_ID_NUMBER.finditer(out))):
-        cut(m.start("value"), m.start("value") + len(m.group("value").rstrip(" -")))
-    for m in reversed(list(_TOKEN.finditer(out))):
-        cut(m.start(), m.end())
-    for m in reversed(list(_CARD.finditer(out))):
+            spans.append((m.start("value"), m.end("value")))
+    for m in _ID_NUMBER.finditer(text):
+        spans.append((m.start("value"), m.start("value") + len(m.group("value").rstrip(" -"))))
+    spans += [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
-            cut(m.start(), m.end())
-    for start, end in reversed(_phrased(out)):  # invariant 460: however it is phrased
-        cut(start, end)
-    return out, values
+            spans.append((m.start(), m.end()))
+    spans += _phrased(text)  # invariant 460: however it is phrased
+    out, values = text, []
+    for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
+        values.append(text[start:end])
+        out = out[:start] + WITHHELD + out[end:]
+    return out, values[::-1]
+
+
+def _with_tail(text: str, start: int, end: int) -> tuple[int, int]:
+    """A value's own trailing "!", "#" or "*" ("Pa55word!", "2580#") belongs to it: a mark left
+    behind would be part of the secret kept."""
+    while end < len(text) and text[end] in "!#*" and (
+            end + 1 == len(text) or not text[end + 1].isalnum()):
+        end += 1
+    return start, end
 
 
 def refusal(kind: str) -> str:
@@ -170,7 +182,7 @@ _QUOTED = re.compile(r"^[\"'“‘](.+?)[\"'”’]$")
 _EDGE = ".,;:!?()[]"
 _SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "our", "here",
                            "for", "to", "of", "on", "me", "and", "pls", "please", "just",
-                           "withheld"})
+                           "withheld", "now", "still", "currently"})
 WINDOW = 7  # words after a noun a value may come
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
                     r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
@@ -233,7 +245,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 continue  # a few words on, a year, a time or a price is no value (inv. 582)
             if _value_like(core) or (
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
-                    and cue and core and core.lower() not in _SECRET_WORDS
+                    and cue and cue.group().strip().lower() != "to"  # "password to login"
+                    and core and core.lower() not in _SECRET_WORDS
                     and not _NOT_A_VALUE.match(core) and len(core) >= 3):
                 spans.append((w.start() + w.group().index(core), w.start()
                               + w.group().index(core) + len(core)))
@@ -264,7 +277,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     for m in re.finditer(r"\bwi-?fi\s*[:=]\s*(?P<v>[^\s,;]+)", text, re.IGNORECASE):
         if _value_like(_core(m.group("v"))):
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
-    return _merged(spans + _framed(text))
+    return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text))
 
 
 # Handing-over frames (invariant 582) -------------------------------------------------------------
@@ -287,6 +300,8 @@ def _copulas(words: list[str]) -> str:
     out = []
     for w in sorted(set(words), key=len, reverse=True):
         body = re.escape(w)
+        if w[0].isalnum() and ord(w[0]) < 0x2E80:
+            body = rf"(?<![\w'’-]){body}"  # "on" is a copula, never the end of "mission"
         out.append(body if not w[-1].isalnum() or ord(w[0]) >= 0x2E80
                    else rf"{body}(?=[\s\"'“‘])")
     return "|".join(out)
@@ -369,8 +384,11 @@ def _framed(text: str) -> list[tuple[int, int]]:
         off = m.start("tok") + raw.index(core)
         spans.append((off, off + len(core)))
 
+    not_after = _scan_tables()[3]
     for m in noun.finditer(text):
-        take(m, strict=False)
+        before = re.search(r"([\w-]+)\W*$", text[:m.start()])
+        if not (before and before.group(1).lower() in not_after):  # "zip code is 94110"
+            take(m, strict=False)
     for m in generic.finditer(text):
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
@@ -388,3 +406,195 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append((s, e))
     return out
+
+
+# The scan (invariant 585) -------------------------------------------------------------------------
+# From each secret noun of the tables, up to `scan_words` words on within its sentence, the first
+# copula or opener ("is", ":", "opens with", "press", "?") followed by a value of the noun's kind
+# — so the noun may stand far from its value ("the code to get into the bike store at work is
+# C-1492") — or a value right after the noun ("PUK 88130475"). The kind says what a value looks
+# like: digits (also spaced, "7 2 0 4", or grouped, "12 345 678 901") or a secret-shaped token
+# for codes, PINs, keys and passwords; for a password also one plain word closing the clause
+# ("My laptop password? purplerain"); the words of the clause for a security answer ("was a
+# Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
+# of `not_after` ("zip code", "promo code") is none.
+_CLAUSE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+_ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because)\b|$)")
+_QUESTION = re.compile(r"\banswer\s+to\s+(?:my\s+|the\s+)?[\"'‘“][^\"'’”]{3,80}[\"'’”]",
+                       re.IGNORECASE)
+_PLAIN_COPULAS = frozenset({":", "?", "=", "is", "was", "it's", "it’s", "—", "is:", "are:"})
+
+
+@cache
+def _scan_tables() -> tuple[re.Pattern, dict[str, str], re.Pattern, frozenset[str], int]:
+    t = secret_frames.tables()
+    kinds = {" ".join(n.lower().split()): row.kind for row in t.nouns for n in row.nouns}
+    noun = re.compile(rf"(?P<noun>{_alternation(list(kinds))})(?:'s|’s)?[\"'’”]?", re.IGNORECASE)
+    alts = []
+    for w in sorted(set(t.frames.copulas), key=len, reverse=True):
+        body = r"\s+".join(re.escape(p) for p in w.split())
+        if w[0].isalnum() and ord(w[0]) < 0x2E80:
+            body = rf"(?<![\w'’-]){body}"
+        if w[-1].isalnum() and ord(w[0]) < 0x2E80:
+            body = rf"{body}(?=[\s\"'“‘]|$)"
+        alts.append(body)
+    cop = re.compile("|".join(alts), re.IGNORECASE)
+    return noun, kinds, cop, frozenset(w.lower() for w in t.frames.not_after), \
+        t.frames.scan_words
+
+
+def _digit_run(text: str, pos: int, *, identity: bool = False) -> tuple[int, int] | None:
+    """Digits said in groups from `pos`: "7 2 0 4", "12 345 678 901", "0-4-1-1-9"."""
+    m = re.match(r"[ \t]*(?P<v>\d+(?:(?:[ \t]|[-./](?=\d))\d+)*)(?![\w/:])", text[pos:])
+    if not m:
+        return None
+    value = m.group("v")
+    if sum(c.isdigit() for c in value) < (5 if identity else 3) or (
+            not identity and _ordinary(value, generic=False)):  # "123.456.789-09" is an id
+        return None
+    return pos + m.start("v"), pos + m.end("v")
+
+
+def _value_at(text: str, pos: int, kind: str, copula: str | None) -> tuple[int, int] | None:
+    """The span of a value of `kind` at `pos` (after a copula, or right after the noun)."""
+    lead = re.match(r"[\s:=\-—–]*", text[pos:])
+    pos += lead.end() if lead else 0
+    rest = text[pos:]
+    quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=\s*(?:[,.;!?)]|$))", rest)
+    if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
+        return pos + quoted.start("v"), pos + quoted.end("v")
+    if kind == "a recovery phrase":
+        m = re.match(r"(?:[^\W\d_]{2,}[ \t]+){7,23}[^\W\d_]{2,}", rest)
+        return (pos, pos + m.end()) if m and copula else None
+    if kind == "a security answer":
+        if not copula:
+            return None
+        art = re.match(r"[\"'“‘]?(?:(?:a|an|the)\s+)?", rest, re.IGNORECASE)
+        start = pos + (art.end() if art else 0)
+        end_m = _ANSWER_END.search(text, start)
+        value = text[start:end_m.start() if end_m else len(text)].strip().strip("\"'“”‘’")
+        words = value.split()
+        if not value or len(words) > 4 or len(value) < 3 or not value[0].isupper() \
+                or words[0].lower() in _SECRET_WORDS or _NOT_A_VALUE.match(value) \
+                or _WHERE.match(words[0]):
+            return None
+        off = text.index(value, start)
+        return off, off + len(value)
+    run = _digit_run(text, pos, identity=kind == "an identity number")
+    if run:
+        return run
+    w = _WORD.match(rest)
+    if not w:
+        return None
+    core = _core(w.group())
+    if kind == "an identity number":  # "MORGA753116SM9IJ": five digits or more in one token
+        if sum(c.isdigit() for c in core) >= 5 and re.fullmatch(r"[\w./-]+", core):
+            off = pos + w.group().index(core)
+            return off, off + len(core)
+        return None
+    if any(c.isalpha() for c in core) and any(rx.match(core) for rx in _frames()[4]):
+        return None  # "the code on the parcel was GB7834": a flight number or postcode shape
+    if not core or _NOT_A_VALUE.match(core) or _ordinary(core, generic=False):
+        return None
+    if kind == "a PIN" and not any(c.isdigit() for c in core):
+        return None
+    off = pos + w.group().index(core)
+    if _shaped(core, strict=copula is None):
+        return off, off + len(core)
+    after = text[off + len(core):]
+    if kind == "a password" and copula in _PLAIN_COPULAS and core.isalpha() and len(core) >= 4 \
+            and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
+            and not re.search(r"(?:ed|ing)$", core) and re.match(r"\s*(?:[,.;!?]|$)", after):
+        return off, off + len(core)
+    return None
+
+
+def _scanned(text: str) -> list[tuple[int, int]]:
+    noun, kinds, cop, not_after, reach = _scan_tables()
+    frames = secret_frames.tables().frames
+    bare_nouns = frozenset(frames.bare_nouns)
+    ordinary = frozenset(frames.ordinary_nouns)
+    found = [(m.start(), m.end(), kinds[" ".join(m.group("noun").lower().split())])
+             for m in noun.finditer(text)]
+    found += [(m.start(), m.end(), "a security answer") for m in _QUESTION.finditer(text)]
+    spans = []
+    for start, end, kind in found:
+        before = re.search(r"([\w-]+)\W*$", text[:start])
+        if before and before.group(1).lower() in not_after or _NOT_THIS.match(text[end:]):
+            continue
+        # "My laptop password? purplerain": a question mark right after the noun asks for its value
+        stop = _CLAUSE_END.search(text, end + 1 if text[end:end + 1] == "?" else end)
+        clause_end = stop.start() if stop else len(text)
+        span = _value_at(text[:clause_end], end, kind, None)
+        bare = " ".join(text[start:end].lower().split()).strip("'’\"”") in bare_nouns
+        if span is None:
+            for c in cop.finditer(text, end, clause_end):
+                between = re.findall(r"[\w'’-]+", text[end:c.start()].lower())
+                if len(between) > reach or bare and any(w in ordinary for w in between):
+                    break
+                span = _value_at(text[:clause_end], c.end(), kind,
+                                 " ".join(c.group().lower().split()))
+                if span:
+                    break
+        if span:
+            spans.append(span)
+    return spans + _said_first(text, found)
+
+
+def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """A value an opener hands over before its noun: "enter 3917 on the panel to disarm the
+    alarm", "use 4471 for the gate" (the noun in the same sentence)."""
+    frames = secret_frames.tables().frames
+    if not nouns or not frames.openers:
+        return []
+    opener = re.compile(rf"(?:{_alternation(frames.openers)})\s+", re.IGNORECASE)
+    spans = []
+    for m in opener.finditer(text):
+        run = _digit_run(text, m.end())
+        if not run or sum(c.isdigit() for c in text[run[0]:run[1]]) < 4:
+            continue
+        stop = _CLAUSE_END.search(text, run[1])
+        sentence_end = stop.start() if stop else len(text)
+        if any(run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
+               for s, e, _k in nouns):
+            spans.append(run)
+    return spans
+
+
+# Beside a card number its expiry and a three or four digit number are the card's code
+# ("4165 9822 0017 3356, 09/29, 617 on the back"); a number in four groups of four is a card's
+# whether or not its check digit holds when its expiry follows (a typed-in number may be
+# mistyped; with "exp 08/28" it is a card handed over); inside an IBAN
+# ("DE89 3704 0044 ...") it is a bank account's, an ordinary fact (invariant 273).
+_GROUPED_CARD = re.compile(r"(?<![\w-])(?<![A-Z]{2}\d\d[ -])\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?![\w-])")
+_EXPIRY = re.compile(r"[\s,;]*(?:(?:exp(?:iry|ires)?|valid\s+(?:thru|until))\.?:?\s*)?"
+                     r"(?:0[1-9]|1[0-2])\s?/\s?(?:\d\d|20\d\d)(?!\d)", re.IGNORECASE)
+_AFTER_CARD = re.compile(r"(?<![\w/])\d{3,4}(?![\w/])")
+
+
+def _carded(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _GROUPED_CARD.finditer(text):
+        expiry = _EXPIRY.match(text, m.end())
+        digits = re.sub(r"\D", "", m.group())
+        if not expiry and not _luhn(digits):
+            continue  # "Ordered 1234 5678 9012 3456 widgets": no card without its expiry
+        spans.append((m.start(), m.end()))
+        near = _AFTER_CARD.search(text, m.end(), min(len(text), m.end() + 40))
+        if near and not _YEAR.match(near.group()):
+            spans.append((near.start(), near.end()))
+    return spans
+
+
+# A service and its password said as a pair: "gmail / Bluebell_2021".
+_PAIR = re.compile(r"(?<!\S)[A-Za-z][\w.@+-]*\s+/\s+(?P<v>[^\s,;]+)")
+
+
+def _paired(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _PAIR.finditer(text):
+        core = _core(m.group("v"))
+        if not core.isdigit() and _shaped(core, strict=True) and any(c.isalpha() for c in core):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
+    return spans
