@@ -68,6 +68,8 @@ def secret_in(text: str) -> str | None:
         if re.search(r"\b(?:pin|code|otp|cvv2?|cvc|card)\b", kind) \
                 and not re.search(r"\d", m.group("value")):
             continue  # a PIN or code is digits: "my PIN was blocked" hands none over
+        if re.search(r"token|key", kind) and not _shaped(_core(m.group("value")), strict=False):
+            continue  # "the token was worth 3 dollars": a key or token is shaped like one
         if "pin" in kind.split() or kind.startswith("pin"):
             return "a PIN"
         if "card" in kind.split():
@@ -241,7 +243,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 spans.append((w.start(), rest[k + run - 1].end()))
                 found = True
                 break
-            if k > 0 and _ordinary(core, generic=False):
+            if k > 0 and (_ordinary(core, generic=False) or _count_or_measure(text, w.end())):
                 continue  # a few words on, a year, a time or a price is no value (inv. 582)
             if _value_like(core) or (
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
@@ -367,10 +369,29 @@ def _ordinary(core: str, *, generic: bool = True) -> bool:
 
 
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_COUNT = re.compile(r"\s+(?!(?:this|its|thanks|as|is|was|has|plus|yes|us|always|pls|his)\b)"
+                    r"[a-z]{3,}s\b")
+
+
+def _count_or_measure(text: str, end: int) -> bool:
+    """A number a unit or a counted plural follows is a quantity ("120 mg", "300 pins",
+    "3 dollars"), no code."""
+    nxt = re.match(r"\s*(\S+)", text[end:])
+    unit = nxt.group(1).strip(_EDGE).lower() if nxt else ""
+    if unit and unit != "in" and _ordinary("1 " + unit, generic=False):
+        return True
+    return _COUNT.match(text, end) is not None
+
+
+
+
+
+_SCANNED_ONLY = frozenset({"an identity number", "a security answer", "a recovery phrase"})
 
 
 def _framed(text: str) -> list[tuple[int, int]]:
-    noun, generic, _kinds, always, generic_shapes, ordinary = _frames()
+    noun, generic, kinds, always, generic_shapes, ordinary = _frames()
+    _kinds = {k.lower(): v for k, v in kinds.items()}
     spans = []
 
     def take(m: re.Match, *, strict: bool) -> None:
@@ -385,10 +406,14 @@ def _framed(text: str) -> list[tuple[int, int]]:
         spans.append((off, off + len(core)))
 
     not_after = _scan_tables()[3]
+    bare = frozenset(secret_frames.tables().frames.bare_nouns)
     for m in noun.finditer(text):
         before = re.search(r"([\w-]+)\W*$", text[:m.start()])
-        if not (before and before.group(1).lower() in not_after):  # "zip code is 94110"
-            take(m, strict=False)
+        said = " ".join(m.group("noun").lower().split())
+        if before and before.group(1).lower() in not_after or said in bare \
+                or _kinds[said] in _SCANNED_ONLY:
+            continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
+        take(m, strict=False)
     for m in generic.finditer(text):
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
@@ -450,7 +475,8 @@ def _digit_run(text: str, pos: int, *, identity: bool = False) -> tuple[int, int
         return None
     value = m.group("v")
     if sum(c.isdigit() for c in value) < (5 if identity else 3) or (
-            not identity and _ordinary(value, generic=False)):  # "123.456.789-09" is an id
+            not identity and (_ordinary(value, generic=False)  # "123.456.789-09" is an id
+                              or _count_or_measure(text, pos + m.end("v")))):
         return None
     return pos + m.start("v"), pos + m.end("v")
 
@@ -492,13 +518,13 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None) -> tuple[int, 
             off = pos + w.group().index(core)
             return off, off + len(core)
         return None
-    if any(c.isalpha() for c in core) and any(rx.match(core) for rx in _frames()[4]):
-        return None  # "the code on the parcel was GB7834": a flight number or postcode shape
     if not core or _NOT_A_VALUE.match(core) or _ordinary(core, generic=False):
         return None
     if kind == "a PIN" and not any(c.isdigit() for c in core):
         return None
     off = pos + w.group().index(core)
+    if core.isdigit() and _count_or_measure(text, off + len(core)):
+        return None  # "the safe limit is 120 mg a day"
     if _shaped(core, strict=copula is None):
         return off, off + len(core)
     after = text[off + len(core):]
