@@ -369,8 +369,9 @@ def _ordinary(core: str, *, generic: bool = True) -> bool:
 
 
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
-_COUNT = re.compile(r"\s+(?!(?:this|its|thanks|as|is|was|has|plus|yes|us|always|pls|his)\b)"
-                    r"[a-z]{3,}s\b")
+_FUNCTION = (r"(?:this|its|thanks|as|is|was|has|plus|yes|us|always|pls|his|for|on|in|to|at|then|"
+             r"and|or|the|my|our|your|a|an|if|so|but|with|from|by|of|it|that|which|e|et|y|und)")
+_COUNT = re.compile(rf"\s+(?:(?!{_FUNCTION}\b)[a-z]+\s+)?(?!{_FUNCTION}\b)[a-z]{{3,}}s\b")
 
 
 def _count_or_measure(text: str, end: int) -> bool:
@@ -483,7 +484,7 @@ def _digit_run(text: str, pos: int, *, identity: bool = False) -> tuple[int, int
 
 def _value_at(text: str, pos: int, kind: str, copula: str | None) -> tuple[int, int] | None:
     """The span of a value of `kind` at `pos` (after a copula, or right after the noun)."""
-    lead = re.match(r"[\s:=\-—–]*", text[pos:])
+    lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
     pos += lead.end() if lead else 0
     rest = text[pos:]
     quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=\s*(?:[,.;!?)]|$))", rest)
