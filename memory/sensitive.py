@@ -111,7 +111,7 @@ def secret_values(text: str) -> list[str]:
 
 
 def _mask(text: str) -> tuple[str, list[str]]:
-    # Every reader marks spans on the same original text and the union is cut once, so one
+    # Invariant 586: every reader marks spans on the same original text and the union is cut once, so one
     # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
     # loses all four groups, not the first).
     spans: list[tuple[int, int]] = []
@@ -588,7 +588,7 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
     return spans
 
 
-# Beside a card number its expiry and a three or four digit number are the card's code
+# Invariant 586: beside a card number its expiry and a three or four digit number are the card's code
 # ("4165 9822 0017 3356, 09/29, 617 on the back"); a number in four groups of four is a card's
 # whether or not its check digit holds when its expiry follows (a typed-in number may be
 # mistyped; with "exp 08/28" it is a card handed over); inside an IBAN
