@@ -62,7 +62,8 @@ def secret_in(text: str) -> str | None:
     None. "My password manager is Bitwarden" and "I changed my PIN" hold none."""
     for m in _NAMED.finditer(text):
         if re.search(r"manager|hint|policy|reset\s+link", text[m.start("kind"):m.end("kind") + 12],
-                     re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")):
+                     re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")) \
+                or m.group("value").lower() in _SECRET_WORDS:  # "is literally just …"
             continue
         kind = m.group("kind").lower()
         if re.search(r"\b(?:pin|code|otp|cvv2?|cvc|card)\b", kind) \
@@ -184,7 +185,9 @@ _QUOTED = re.compile(r"^[\"'“‘](.+?)[\"'”’]$")
 _EDGE = ".,;:!?()[]"
 _SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "our", "here",
                            "for", "to", "of", "on", "me", "and", "pls", "please", "just",
-                           "withheld", "now", "still", "currently"})
+                           "withheld", "now", "still", "currently", "literally", "simply",
+                           "actually", "basically", "probably", "always", "also", "never",
+                           "not", "no", "none", "usually", "all", "both", "every"})
 WINDOW = 7  # words after a noun a value may come
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
                     r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
@@ -448,6 +451,8 @@ _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 _ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because)\b|$)")
 _QUESTION = re.compile(r"\banswer\s+to\s+(?:my\s+|the\s+)?[\"'‘“][^\"'’”]{3,80}[\"'’”]",
                        re.IGNORECASE)
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+_SPELLED = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,}}\b", re.IGNORECASE)
 _PLAIN_COPULAS = frozenset({":", "?", "=", "is", "was", "it's", "it’s", "—", "is:", "are:"})
 
 
@@ -482,7 +487,8 @@ def _digit_run(text: str, pos: int, *, identity: bool = False) -> tuple[int, int
     return pos + m.start("v"), pos + m.end("v")
 
 
-def _value_at(text: str, pos: int, kind: str, copula: str | None) -> tuple[int, int] | None:
+def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
+              answer: bool = False) -> tuple[int, int] | None:
     """The span of a value of `kind` at `pos` (after a copula, or right after the noun)."""
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
     pos += lead.end() if lead else 0
@@ -501,7 +507,9 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None) -> tuple[int, 
         end_m = _ANSWER_END.search(text, start)
         value = text[start:end_m.start() if end_m else len(text)].strip().strip("\"'“”‘’")
         words = value.split()
-        if not value or len(words) > 4 or len(value) < 3 or not value[0].isupper() \
+        plain = copula in (":", "=", "->", "→") or len(words) == 1
+        if not value or len(words) > 4 or len(value) < 3 \
+                or not (value[0].isupper() or value[0].isdigit() or plain and answer) \
                 or words[0].lower() in _SECRET_WORDS or _NOT_A_VALUE.match(value) \
                 or _WHERE.match(words[0]):
             return None
@@ -510,6 +518,9 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None) -> tuple[int, 
     run = _digit_run(text, pos, identity=kind == "an identity number")
     if run:
         return run
+    spelled = _SPELLED.match(rest)
+    if spelled and kind in ("a PIN", "a security code"):  # "one two three four"
+        return pos + spelled.start(), pos + spelled.end()
     w = _WORD.match(rest)
     if not w:
         return None
@@ -553,19 +564,52 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         stop = _CLAUSE_END.search(text, end + 1 if text[end:end + 1] == "?" else end)
         clause_end = stop.start() if stop else len(text)
         span = _value_at(text[:clause_end], end, kind, None)
-        bare = " ".join(text[start:end].lower().split()).strip("'’\"”") in bare_nouns
+        said = " ".join(text[start:end].lower().split()).strip("'’\"”")
+        bare = said in bare_nouns
+        # a lower-case answer only after a noun naming the answer itself, never the question
+        answer = "question" not in said
         if span is None:
             for c in cop.finditer(text, end, clause_end):
                 between = re.findall(r"[\w'’-]+", text[end:c.start()].lower())
                 if len(between) > reach or bare and any(w in ordinary for w in between):
                     break
                 span = _value_at(text[:clause_end], c.end(), kind,
-                                 " ".join(c.group().lower().split()))
+                                 " ".join(c.group().lower().split()), answer=answer)
                 if span:
                     break
+        listing = re.match(r"\s*(?::|are\b:?)", text[end:])
+        if listing and said.endswith("s") and kind not in ("a recovery phrase",
+                                                            "a security answer"):
+            # a list after a plural noun: "codes: front door 2287, side gate 9913, garage 4410"
+            items = _listed(text[:clause_end], end + listing.end(), kind)
+            spans += items
+            if items:
+                continue
+        if span is None:
+            span = _said_before(text, start, kind)
         if span:
             spans.append(span)
     return spans + _said_first(text, found)
+
+
+def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
+    """The value closing each comma-separated item of a list the noun opened."""
+    out = []
+    for item in re.finditer(r"(?:^|,)\s*(?:and\s+)?(?:[^\s,]+\s+){0,3}?(?P<v>[^\s,]+)"
+                            r"(?=\s*(?:,|$))", text[pos:]):
+        span = _value_at(text, pos + item.start("v"), kind, ",")  # shaped, never a plain word
+        if span:
+            out.append(span)
+    return out
+
+
+def _said_before(text: str, start: int, kind: str) -> tuple[int, int] | None:
+    """A value said before its noun, at the start of a clause: "9931 is the alarm code"."""
+    m = re.search(r"(?:^|[.!?;,:]\s+|\n)(?P<v>[^\s,;]+)\s+(?:is|was|=|-|—|–|→)\s+"
+                  r"(?:(?:the|my|our|your)\s+)?(?:[\w-]+\s+){0,2}$", text[:start], re.IGNORECASE)
+    if not m or kind in ("a recovery phrase", "a security answer"):
+        return None
+    return _value_at(text, m.start("v"), kind, None)
 
 
 def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:

@@ -98,6 +98,13 @@ FAR = [
     ("la password del wifi è Lupo_Grigio_3", "Lupo_Grigio_3"),
     ("il codice del portone è 2468", "2468"),
     ("ssh passphrase is 'the fox naps at dusk 7'", "the fox naps at dusk 7"),
+    ("codes: back door 3318, shed 7702, garage 5541", "7702"),
+    ("codes: back door 3318, shed 7702, garage 5541", "5541"),
+    ("my logins: argos Pl4net!, boots Cobble#31", "Pl4net"),
+    ("6612 is the garage code", "6612"),
+    ("the bank card PIN is seven one nine three", "seven one nine three"),
+    ("memorable answer for the pension site = crumpets", "crumpets"),
+    ("my password is literally just dragon2020", "dragon2020"),
 ]
 STAYS = [
     "The area code is 0117", "Our zip code is 94110", "my promo code is WELCOME10",
@@ -113,6 +120,9 @@ STAYS = [
     "To get into the club you need to be 21", "Press 9 to get an outside line",
     "London / Paris / Rome trip in 2025", "v2 / v3 API migration done",
     "the seed round was $2m", "Enter 2025 as the start year",
+    "passwords: never reuse them, use 16 characters", "the last four digits of my card are 4455",
+    "3 is the number of times my PIN failed", "codes: none yet",
+    "one two three four, I declare a thumb war", "2019 was the year I changed my password",
 ]
 
 
