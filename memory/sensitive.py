@@ -140,6 +140,10 @@ def _with_tail(text: str, start: int, end: int) -> tuple[int, int]:
     while end < len(text) and text[end] in "!#*" and (
             end + 1 == len(text) or not text[end + 1].isalnum()):
         end += 1
+    if text[start:end].isdigit():  # the rest of a number said in groups: "4929 1234 5678 9012"
+        more = re.match(r"(?:[ -]\d{2,})+(?![\w/])", text[end:])
+        if more and not _count_or_measure(text, end + more.end()):
+            end += more.end()
     return start, end
 
 
@@ -448,7 +452,8 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
 # of `not_after` ("zip code", "promo code") is none.
 _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)|\n")
-_ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because)\b|$)")
+_ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because|if|"
+                         r"in\s+case|when|just|lol|btw|haha)\b|$)")
 _QUESTION = re.compile(r"\banswer\s+to\s+(?:my\s+|the\s+)?[\"'‘“][^\"'’”]{3,80}[\"'’”]",
                        re.IGNORECASE)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
@@ -535,6 +540,8 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
     if kind == "a PIN" and not any(c.isdigit() for c in core):
         return None
     off = pos + w.group().index(core)
+    if copula == "to" and not any(c.isdigit() for c in core):
+        return None  # "from VS Code to JetBrains": after "to" only digits hand a value over
     if core.isdigit() and _count_or_measure(text, off + len(core)):
         return None  # "the safe limit is 120 mg a day"
     if _shaped(core, strict=copula is None):
@@ -593,13 +600,16 @@ def _scanned(text: str) -> list[tuple[int, int]]:
 
 
 def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
-    """The value closing each comma-separated item of a list the noun opened."""
+    """The value of each item of a list the noun opened ("front door 2287, side gate 9913",
+    "48213 and 99172"): the first value among an item's first four words."""
     out = []
-    for item in re.finditer(r"(?:^|,)\s*(?:and\s+)?(?:[^\s,]+\s+){0,3}?(?P<v>[^\s,]+)"
-                            r"(?=\s*(?:,|$))", text[pos:]):
-        span = _value_at(text, pos + item.start("v"), kind, ",")  # shaped, never a plain word
-        if span:
-            out.append(span)
+    for item in re.finditer(r"[^,&]+?(?=\s*(?:,|&|\band\b|$))", text[pos:]):
+        start = pos + item.start()
+        for w in list(_WORD.finditer(text, start, pos + item.end()))[:4]:
+            span = _value_at(text, w.start(), kind, ",")  # shaped, never a plain word
+            if span:
+                out.append(span)
+                break
     return out
 
 
