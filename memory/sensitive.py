@@ -454,7 +454,8 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 _ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because|if|"
                          r"in\s+case|when|just|lol|btw|haha)\b|$)")
-_QUESTION = re.compile(r"\banswer\s+to\s+(?:my\s+|the\s+)?[\"'‘“][^\"'’”]{3,80}[\"'’”]",
+_QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|the\s+)?"
+                       r"[\"'‘“][^\"'’”]{3,80}[\"'’”]",
                        re.IGNORECASE)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 _SPELLED = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,}}\b", re.IGNORECASE)

@@ -105,6 +105,12 @@ FAR = [
     ("the bank card PIN is seven one nine three", "seven one nine three"),
     ("memorable answer for the pension site = crumpets", "crumpets"),
     ("my password is literally just dragon2020", "dragon2020"),
+    ("Meine Geheimzahl: 8 3 1 9", "8 3 1 9"),
+    ("o código do alarme é 1-9-7-3", "1-9-7-3"),
+    ("security Q (first concert): Oasis", "Oasis"),
+    ("the answer I gave for 'street you grew up on' is Mill Lane", "Mill Lane"),
+    ("my backup codes are 48213 and 99172 in case", "99172"),
+    ("Remember that my card number is 4929 1234 5678 9012.", "1234 5678 9012"),
 ]
 STAYS = [
     "The area code is 0117", "Our zip code is 94110", "my promo code is WELCOME10",
@@ -123,6 +129,8 @@ STAYS = [
     "passwords: never reuse them, use 16 characters", "the last four digits of my card are 4455",
     "3 is the number of times my PIN failed", "codes: none yet",
     "one two three four, I declare a thumb war", "2019 was the year I changed my password",
+    "le code postal est 75011", "Moved from VS Code to JetBrains Rider for work.",
+    "the API returns 404 when the key is missing", "the usual one: flat white with oat milk",
 ]
 
 
