@@ -63,7 +63,8 @@ def secret_in(text: str) -> str | None:
     for m in _NAMED.finditer(text):
         if re.search(r"manager|hint|policy|reset\s+link", text[m.start("kind"):m.end("kind") + 12],
                      re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")) \
-                or m.group("value").lower() in _SECRET_WORDS:  # "is literally just …"
+                or m.group("value").lower() in _SECRET_WORDS \
+                or re.fullmatch(r"[a-z]+ed", m.group("value")):  # "is literally …", "was updated"
             continue
         kind = m.group("kind").lower()
         if re.search(r"\b(?:pin|code|otp|cvv2?|cvc|card)\b", kind) \
@@ -538,8 +539,8 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
         return None
     if not core or _NOT_A_VALUE.match(core) or _ordinary(core, generic=False):
         return None
-    if kind == "a PIN" and not any(c.isdigit() for c in core):
-        return None
+    if kind in ("a PIN", "a security code") and not any(c.isdigit() for c in core):
+        return None  # "the code? It's on GitHub": a code holds digits
     off = pos + w.group().index(core)
     if copula == "to" and not any(c.isdigit() for c in core):
         return None  # "from VS Code to JetBrains": after "to" only digits hand a value over
@@ -568,8 +569,16 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         before = re.search(r"([\w-]+)\W*$", text[:start])
         if before and before.group(1).lower() in not_after or _NOT_THIS.match(text[end:]):
             continue
-        # "My laptop password? purplerain": a question mark right after the noun asks for its value
-        stop = _CLAUSE_END.search(text, end + 1 if text[end:end + 1] == "?" else end)
+        # "My laptop password? purplerain": a question mark right after the noun asks for the one
+        # value that follows it, and ends the clause for anything else
+        asked = re.match(r"\?[ \t]*(?=\S)", text[end:])
+        if asked:
+            after = _CLAUSE_END.search(text, end + 1)
+            span = _value_at(text[:after.start() if after else len(text)], end + 1, kind, "?")
+            if span:
+                spans.append(span)
+                continue
+        stop = _CLAUSE_END.search(text, end)
         clause_end = stop.start() if stop else len(text)
         span = _value_at(text[:clause_end], end, kind, None)
         said = " ".join(text[start:end].lower().split()).strip("'’\"”")

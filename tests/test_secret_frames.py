@@ -131,6 +131,8 @@ STAYS = [
     "one two three four, I declare a thumb war", "2019 was the year I changed my password",
     "le code postal est 75011", "Moved from VS Code to JetBrains Rider for work.",
     "the API returns 404 when the key is missing", "the usual one: flat white with oat milk",
+    "the code? It's on GitHub", "the door code changes on 2024-03-01",
+    "passcode was updated yesterday", "my pin? no clue", "Flat 4B is the one with the keypad",
 ]
 
 
