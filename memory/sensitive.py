@@ -38,7 +38,12 @@ _ID_NUMBER = re.compile(
 _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{16,}|"
                     r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
                     r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----|"
-                    r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{4,}")  # a JSON web token
+                    r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{4,}|"  # a JSON web token
+                    # a key by its shape alone: 24+ characters mixing upper and lower case and
+                    # digits strewn among letters, not inside a web address or a path (inv. 585)
+                    r"(?<![\w/.:@=+-])(?=[A-Za-z0-9+/_=.-]{24,})(?=[^\s/]*[a-z])"
+                    r"(?=[^\s/]*[A-Z])(?=[^\s/]*\d[^\s/\d]+\d[^\s/\d]+\d)[A-Za-z0-9_+=.-][A-Za-z0-9+/_=.-]{23,}"
+                    r"(?![\w/.:@=+-]*(?:://))")
 _CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")  # never glued to letters (ids)
 # Words that say the value after "is" is no secret itself ("my password is in 1Password").
 _NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|managed|"

@@ -111,6 +111,7 @@ FAR = [
     ("the answer I gave for 'street you grew up on' is Mill Lane", "Mill Lane"),
     ("my backup codes are 48213 and 99172 in case", "99172"),
     ("Remember that my card number is 4929 1234 5678 9012.", "1234 5678 9012"),
+    ("here you go: Qw3rTy7uIo9pAs2dFg5hJk8l", "Qw3rTy7uIo9pAs2dFg5hJk8l"),
 ]
 STAYS = [
     "The area code is 0117", "Our zip code is 94110", "my promo code is WELCOME10",
@@ -133,6 +134,9 @@ STAYS = [
     "the API returns 404 when the key is missing", "the usual one: flat white with oat milk",
     "the code? It's on GitHub", "the door code changes on 2024-03-01",
     "passcode was updated yesterday", "my pin? no clue", "Flat 4B is the one with the keypad",
+    "the doc is at https://docs.google.com/document/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456/edit",
+    "tracking 1Z999AA10123456784", "commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
+    "order id 7f3e9a1c-4b2d-4e8f-9a1b-2c3d4e5f6a7b", "ThisIsMyVeryLongCamelCaseName2024Project",
 ]
 
 
