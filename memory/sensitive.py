@@ -256,7 +256,9 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 spans.append((w.start(), rest[k + run - 1].end()))
                 found = True
                 break
-            if k > 0 and (_ordinary(core, generic=False) or _count_or_measure(text, w.end())):
+            if k > 0 and (_ordinary(core, generic=False) or _count_or_measure(text, w.end())
+                          or _core(rest[k - 1].group()).lower() in _ordinary_nouns()):
+                # "for room 1204", "for building 2201": the number of an ordinary thing
                 continue  # a few words on, a year, a time or a price is no value (inv. 582)
             if _value_like(core) or (
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
@@ -382,6 +384,11 @@ def _ordinary(core: str, *, generic: bool = True) -> bool:
 
 
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+@cache
+def _ordinary_nouns() -> frozenset[str]:
+    return frozenset(n.lower() for n in secret_frames.tables().frames.ordinary_nouns)
 _FUNCTION = (r"(?:this|its|thanks|as|is|was|has|plus|yes|us|always|pls|his|for|on|in|to|at|then|"
              r"and|or|the|my|our|your|a|an|if|so|but|with|from|by|of|it|that|which|e|et|y|und)")
 _COUNT = re.compile(rf"\s+(?:(?!{_FUNCTION}\b)[a-z]+\s+)?(?!{_FUNCTION}\b)[a-z]{{3,}}s\b")
@@ -392,7 +399,8 @@ def _count_or_measure(text: str, end: int) -> bool:
     "3 dollars"), no code."""
     nxt = re.match(r"\s*(\S+)", text[end:])
     unit = nxt.group(1).strip(_EDGE).lower() if nxt else ""
-    if unit and unit != "in" and _ordinary("1 " + unit, generic=False):
+    if unit and unit != "in" and (_ordinary("1 " + unit, generic=False)
+                                  or unit in {"people", "staff", "users", "times", "members"}):
         return True
     return _COUNT.match(text, end) is not None
 
@@ -609,6 +617,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
                 continue
         if span is None:
             span = _said_before(text, start, kind)
+        if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
+            span = _digits_near(text, end, clause_end, ordinary)
         if span:
             spans.append(span)
     return spans + _said_first(text, found)
@@ -630,11 +640,26 @@ def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
 
 def _said_before(text: str, start: int, kind: str) -> tuple[int, int] | None:
     """A value said before its noun, at the start of a clause: "9931 is the alarm code"."""
-    m = re.search(r"(?:^|[.!?;,:]\s+|\n)(?P<v>[^\s,;]+)\s+(?:is|was|=|-|—|–|→)\s+"
+    m = re.search(r"(?:^|[.!?;,:]\s+|\n)(?P<v>[^\s,;]+)(?:\s+(?:is|was|=|-|—|–|→)\s+|\s*\()"
                   r"(?:(?:the|my|our|your)\s+)?(?:[\w-]+\s+){0,2}$", text[:start], re.IGNORECASE)
     if not m or kind in ("a recovery phrase", "a security answer"):
-        return None
-    return _value_at(text, m.start("v"), kind, None)
+        return None  # "Sunflower!2 (gmail password)" is said before its noun too
+    return _value_at(text, m.start("v"), kind, ",")  # shaped, never a plain word
+
+
+def _digits_near(text: str, end: int, clause_end: int,
+                 ordinary: frozenset[str]) -> tuple[int, int] | None:
+    """Digits (four or more) a few words after a code's noun with no copula between:
+    "Zugangscode fürs Büro 44 71 09"; never after an ordinary noun ("for room 1204")."""
+    for w in list(_WORD.finditer(text, end, clause_end))[:4]:
+        if _core(w.group()).lower() in ordinary:
+            return None
+        if w.group()[0].isdigit():
+            run = _digit_run(text[:clause_end], w.start())
+            if run and sum(c.isdigit() for c in text[run[0]:run[1]]) >= 4:
+                return run
+            return None
+    return None
 
 
 def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:

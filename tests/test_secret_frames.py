@@ -112,6 +112,9 @@ FAR = [
     ("my backup codes are 48213 and 99172 in case", "99172"),
     ("Remember that my card number is 4929 1234 5678 9012.", "1234 5678 9012"),
     ("here you go: Qw3rTy7uIo9pAs2dFg5hJk8l", "Qw3rTy7uIo9pAs2dFg5hJk8l"),
+    ("Heron88 is my dropbox password", "Heron88"),
+    ("Tulip!4 (bank app password)", "Tulip!4"),
+    ("Zugangscode fürs Lager 55 81 02", "55 81 02"),
 ]
 STAYS = [
     "The area code is 0117", "Our zip code is 94110", "my promo code is WELCOME10",
@@ -137,6 +140,8 @@ STAYS = [
     "the doc is at https://docs.google.com/document/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456/edit",
     "tracking 1Z999AA10123456784", "commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
     "order id 7f3e9a1c-4b2d-4e8f-9a1b-2c3d4e5f6a7b", "ThisIsMyVeryLongCamelCaseName2024Project",
+    "the wifi password for room 1204 is on the card", "the door code for building 2201 changed",
+    "the password for all 3000 staff changed",
 ]
 
 
