@@ -184,7 +184,10 @@ _NOUN = re.compile(rf"\b(?:(?P<strong>{_STRONG})|(?P<phrase>{_PHRASE})|(?P<weak>
 # After a noun, words that say it is no value's place ("password manager", "PIN pad").
 _NOT_THIS = re.compile(r"\s*(?:manager|managers|policy|policies|reset|hint|link|pad|strength|"
                        r"requirements?|rules?|protected|field|box|word|review|ring|expired|"
-                       r"changed|stopped|protection)\b", re.IGNORECASE)
+                       r"changed|stopped|protection|name|names|base|block|snippet|editor|"
+                       r"smell|review)\b"
+                       # "Pin 7 on the Raspberry Pi": a small number right after the noun labels it
+                       r"|\s+\d{1,2}(?![\d\w.:/-]|\s+\d)", re.IGNORECASE)
 _CUE = re.compile(r"\s*(?:(?:is|are|=|:|->|-|—|–|to|as)(?=[\s\"'“‘]|$)|[:=]|'s\b|’s\b)\s*",
                   re.IGNORECASE)
 _WORD = re.compile(r"[\"'“‘]?[^\s\"'“”‘’,;]+[\"'”’]?")
@@ -433,6 +436,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
         before = re.search(r"([\w-]+)\W*$", text[:m.start()])
         said = " ".join(m.group("noun").lower().split())
         if before and before.group(1).lower() in not_after or said in bare \
+                or _NOT_THIS.match(text[m.end("noun"):]) \
                 or _kinds[said] in _SCANNED_ONLY:
             continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
         take(m, strict=False)

@@ -142,6 +142,7 @@ STAYS = [
     "order id 7f3e9a1c-4b2d-4e8f-9a1b-2c3d4e5f6a7b", "ThisIsMyVeryLongCamelCaseName2024Project",
     "the wifi password for room 1204 is on the card", "the door code for building 2201 changed",
     "the password for all 3000 staff changed",
+    "Pin 7 on the Raspberry Pi is GPIO4", "the code name is BlueJay7",
 ]
 
 
