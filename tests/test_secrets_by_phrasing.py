@@ -70,6 +70,16 @@ def test_inv585_the_blind_table_keeps_only_what_the_rules_keep():
         f"blind table: {n_kept} kept, {n_wrong} changed"
 
 
+def test_inv585_the_second_blind_table_never_tuned_on_holds_its_figures():
+    """tests/data/secrets_blind2.jsonl, written blind (branch blind7) and measured once after the
+    detector was frozen (11 of 66 secrets kept, 1 of 107 ordinary sentences changed): a guard
+    against regressions, never a table to tune on."""
+    table = rows("secrets_blind2.jsonl")
+    # counts only: a failing row printed here would be read, and then tuned on
+    n_kept, n_wrong = len(kept(table)), len(wrong(table))
+    assert n_kept <= 11 and n_wrong <= 1, f"blind2 table: {n_kept} kept, {n_wrong} changed"
+
+
 @pytest.mark.parametrize("message, secret", [
     ("the wifi password here is hunter2, save it pls", "hunter2"),
     ("Remember my PIN, it's 4921", "4921"),
