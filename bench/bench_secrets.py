@@ -1,7 +1,9 @@
 """Secrets by phrasing (issue 30): the held-out table tests/data/secrets_heldout.jsonl (written
 before the detector was changed), the fresh one (written after tuning) and the blind one
-(tests/data/secrets_blind.jsonl: written blind to the detector, never tuned on) through the episode path (`memory.sensitive.masked`, what a
-message is stored as) and the fact door (`secret_in`).
+(tests/data/secrets_blind.jsonl, written blind) — all three tuning data since the scan of
+invariant 585 — and tests/data/secrets_blind2.jsonl (written blind, never tuned on: measured
+once after the detector was frozen) through the episode path (`memory.sensitive.masked`, what a message is stored
+as) and the fact door (`secret_in`).
 
     python bench/bench_secrets.py
 
@@ -20,8 +22,9 @@ sys.path.insert(0, str(ROOT))
 from memory.sensitive import masked, secret_in  # noqa: E402
 
 TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, then tuned on
-          ROOT / "tests" / "data" / "secrets_fresh.jsonl",  # written after, never tuned on
-          ROOT / "tests" / "data" / "secrets_blind.jsonl"]  # written blind, never tuned on
+          ROOT / "tests" / "data" / "secrets_fresh.jsonl",  # written after, then tuned on
+          ROOT / "tests" / "data" / "secrets_blind.jsonl",  # written blind, then tuned on
+          ROOT / "tests" / "data" / "secrets_blind2.jsonl"]  # written blind, never tuned on
 
 
 def main() -> None:

@@ -37,7 +37,13 @@ _ID_NUMBER = re.compile(
 # Values shaped like a key or token whatever is said around them.
 _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{16,}|"
                     r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
-                    r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----")
+                    r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----|"
+                    r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{4,}|"  # a JSON web token
+                    # a key by its shape alone: 24+ characters mixing upper and lower case and
+                    # digits strewn among letters, not inside a web address or a path (inv. 585)
+                    r"(?<![\w/.:@=+-])(?=[A-Za-z0-9+/_=.-]{24,})(?=[^\s/]*[a-z])"
+                    r"(?=[^\s/]*[A-Z])(?=[^\s/]*\d[^\s/\d]+\d[^\s/\d]+\d)[A-Za-z0-9_+=.-][A-Za-z0-9+/_=.-]{23,}"
+                    r"(?![\w/.:@=+-]*(?:://))")
 _CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")  # never glued to letters (ids)
 # Words that say the value after "is" is no secret itself ("my password is in 1Password").
 _NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|managed|"
@@ -61,9 +67,16 @@ def secret_in(text: str) -> str | None:
     None. "My password manager is Bitwarden" and "I changed my PIN" hold none."""
     for m in _NAMED.finditer(text):
         if re.search(r"manager|hint|policy|reset\s+link", text[m.start("kind"):m.end("kind") + 12],
-                     re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")):
+                     re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")) \
+                or m.group("value").lower() in _SECRET_WORDS \
+                or re.fullmatch(r"[a-z]+ed", m.group("value")):  # "is literally …", "was updated"
             continue
         kind = m.group("kind").lower()
+        if re.search(r"\b(?:pin|code|otp|cvv2?|cvc|card)\b", kind) \
+                and not re.search(r"\d", m.group("value")):
+            continue  # a PIN or code is digits: "my PIN was blocked" hands none over
+        if re.search(r"token|key", kind) and not _shaped(_core(m.group("value")), strict=False):
+            continue  # "the token was worth 3 dollars": a key or token is shaped like one
         if "pin" in kind.split() or kind.startswith("pin"):
             return "a PIN"
         if "card" in kind.split():
@@ -105,27 +118,39 @@ def secret_values(text: str) -> list[str]:
 
 
 def _mask(text: str) -> tuple[str, list[str]]:
-    out, values = text, []
-
-    def cut(start: int, end: int) -> None:
-        nonlocal out
-        values.append(out[start:end])
-        out = out[:start] + WITHHELD + out[end:]
-
-    for m in reversed(list(_NAMED.finditer(out))):
+    # Invariant 586: every reader marks spans on the same original text and the union is cut once, so one
+    # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
+    # loses all four groups, not the first).
+    spans: list[tuple[int, int]] = []
+    for m in _NAMED.finditer(text):
         if secret_in(m.group(0)):
-            cut(m.start("value"), m.end("value"))
-    for m in reversed(list(_ID_NUMBER.finditer(out))):
-        cut(m.start("value"), m.start("value") + len(m.group("value").rstrip(" -")))
-    for m in reversed(list(_TOKEN.finditer(out))):
-        cut(m.start(), m.end())
-    for m in reversed(list(_CARD.finditer(out))):
+            spans.append((m.start("value"), m.end("value")))
+    for m in _ID_NUMBER.finditer(text):
+        spans.append((m.start("value"), m.start("value") + len(m.group("value").rstrip(" -"))))
+    spans += [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
-            cut(m.start(), m.end())
-    for start, end in reversed(_phrased(out)):  # invariant 460: however it is phrased
-        cut(start, end)
-    return out, values
+            spans.append((m.start(), m.end()))
+    spans += _phrased(text)  # invariant 460: however it is phrased
+    out, values = text, []
+    for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
+        values.append(text[start:end])
+        out = out[:start] + WITHHELD + out[end:]
+    return out, values[::-1]
+
+
+def _with_tail(text: str, start: int, end: int) -> tuple[int, int]:
+    """A value's own trailing "!", "#" or "*" ("Pa55word!", "2580#") belongs to it: a mark left
+    behind would be part of the secret kept."""
+    while end < len(text) and text[end] in "!#*" and (
+            end + 1 == len(text) or not text[end + 1].isalnum()):
+        end += 1
+    if text[start:end].isdigit():  # the rest of a number said in groups: "4929 1234 5678 9012"
+        more = re.match(r"(?:[ -]\d{2,})+(?![\w/])", text[end:])
+        if more and not _count_or_measure(text, end + more.end()):
+            end += more.end()
+    return start, end
 
 
 def refusal(kind: str) -> str:
@@ -159,7 +184,10 @@ _NOUN = re.compile(rf"\b(?:(?P<strong>{_STRONG})|(?P<phrase>{_PHRASE})|(?P<weak>
 # After a noun, words that say it is no value's place ("password manager", "PIN pad").
 _NOT_THIS = re.compile(r"\s*(?:manager|managers|policy|policies|reset|hint|link|pad|strength|"
                        r"requirements?|rules?|protected|field|box|word|review|ring|expired|"
-                       r"changed|stopped|protection)\b", re.IGNORECASE)
+                       r"changed|stopped|protection|name|names|base|block|snippet|editor|"
+                       r"smell|review)\b"
+                       # "Pin 7 on the Raspberry Pi": a small number right after the noun labels it
+                       r"|\s+\d{1,2}(?![\d\w.:/-]|\s+\d)", re.IGNORECASE)
 _CUE = re.compile(r"\s*(?:(?:is|are|=|:|->|-|—|–|to|as)(?=[\s\"'“‘]|$)|[:=]|'s\b|’s\b)\s*",
                   re.IGNORECASE)
 _WORD = re.compile(r"[\"'“‘]?[^\s\"'“”‘’,;]+[\"'”’]?")
@@ -170,7 +198,9 @@ _QUOTED = re.compile(r"^[\"'“‘](.+?)[\"'”’]$")
 _EDGE = ".,;:!?()[]"
 _SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "our", "here",
                            "for", "to", "of", "on", "me", "and", "pls", "please", "just",
-                           "withheld"})
+                           "withheld", "now", "still", "currently", "literally", "simply",
+                           "actually", "basically", "probably", "always", "also", "never",
+                           "not", "no", "none", "usually", "all", "both", "every"})
 WINDOW = 7  # words after a noun a value may come
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
                     r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
@@ -229,11 +259,14 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 spans.append((w.start(), rest[k + run - 1].end()))
                 found = True
                 break
-            if k > 0 and _ordinary(core, generic=False):
+            if k > 0 and (_ordinary(core, generic=False) or _count_or_measure(text, w.end())
+                          or _core(rest[k - 1].group()).lower() in _ordinary_nouns()):
+                # "for room 1204", "for building 2201": the number of an ordinary thing
                 continue  # a few words on, a year, a time or a price is no value (inv. 582)
             if _value_like(core) or (
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
-                    and cue and core and core.lower() not in _SECRET_WORDS
+                    and cue and cue.group().strip().lower() != "to"  # "password to login"
+                    and core and core.lower() not in _SECRET_WORDS
                     and not _NOT_A_VALUE.match(core) and len(core) >= 3):
                 spans.append((w.start() + w.group().index(core), w.start()
                               + w.group().index(core) + len(core)))
@@ -264,7 +297,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     for m in re.finditer(r"\bwi-?fi\s*[:=]\s*(?P<v>[^\s,;]+)", text, re.IGNORECASE):
         if _value_like(_core(m.group("v"))):
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
-    return _merged(spans + _framed(text))
+    return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text))
 
 
 # Handing-over frames (invariant 582) -------------------------------------------------------------
@@ -287,6 +320,8 @@ def _copulas(words: list[str]) -> str:
     out = []
     for w in sorted(set(words), key=len, reverse=True):
         body = re.escape(w)
+        if w[0].isalnum() and ord(w[0]) < 0x2E80:
+            body = rf"(?<![\w'’-]){body}"  # "on" is a copula, never the end of "mission"
         out.append(body if not w[-1].isalnum() or ord(w[0]) >= 0x2E80
                    else rf"{body}(?=[\s\"'“‘])")
     return "|".join(out)
@@ -354,8 +389,34 @@ def _ordinary(core: str, *, generic: bool = True) -> bool:
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
+@cache
+def _ordinary_nouns() -> frozenset[str]:
+    return frozenset(n.lower() for n in secret_frames.tables().frames.ordinary_nouns)
+_FUNCTION = (r"(?:this|its|thanks|as|is|was|has|plus|yes|us|always|pls|his|for|on|in|to|at|then|"
+             r"and|or|the|my|our|your|a|an|if|so|but|with|from|by|of|it|that|which|e|et|y|und)")
+_COUNT = re.compile(rf"\s+(?:(?!{_FUNCTION}\b)[a-z]+\s+)?(?!{_FUNCTION}\b)[a-z]{{3,}}s\b")
+
+
+def _count_or_measure(text: str, end: int) -> bool:
+    """A number a unit or a counted plural follows is a quantity ("120 mg", "300 pins",
+    "3 dollars"), no code."""
+    nxt = re.match(r"\s*(\S+)", text[end:])
+    unit = nxt.group(1).strip(_EDGE).lower() if nxt else ""
+    if unit and unit != "in" and (_ordinary("1 " + unit, generic=False)
+                                  or unit in {"people", "staff", "users", "times", "members"}):
+        return True
+    return _COUNT.match(text, end) is not None
+
+
+
+
+
+_SCANNED_ONLY = frozenset({"an identity number", "a security answer", "a recovery phrase"})
+
+
 def _framed(text: str) -> list[tuple[int, int]]:
-    noun, generic, _kinds, always, generic_shapes, ordinary = _frames()
+    noun, generic, kinds, always, generic_shapes, ordinary = _frames()
+    _kinds = {k.lower(): v for k, v in kinds.items()}
     spans = []
 
     def take(m: re.Match, *, strict: bool) -> None:
@@ -369,7 +430,15 @@ def _framed(text: str) -> list[tuple[int, int]]:
         off = m.start("tok") + raw.index(core)
         spans.append((off, off + len(core)))
 
+    not_after = _scan_tables()[3]
+    bare = frozenset(secret_frames.tables().frames.bare_nouns)
     for m in noun.finditer(text):
+        before = re.search(r"([\w-]+)\W*$", text[:m.start()])
+        said = " ".join(m.group("noun").lower().split())
+        if before and before.group(1).lower() in not_after or said in bare \
+                or _NOT_THIS.match(text[m.end("noun"):]) \
+                or _kinds[said] in _SCANNED_ONLY:
+            continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
         take(m, strict=False)
     for m in generic.finditer(text):
         x = " ".join(m.group("x").lower().split())
@@ -388,3 +457,269 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append((s, e))
     return out
+
+
+# The scan (invariant 585) -------------------------------------------------------------------------
+# From each secret noun of the tables, up to `scan_words` words on within its sentence, the first
+# copula or opener ("is", ":", "opens with", "press", "?") followed by a value of the noun's kind
+# — so the noun may stand far from its value ("the code to get into the bike store at work is
+# C-1492") — or a value right after the noun ("PUK 88130475"). The kind says what a value looks
+# like: digits (also spaced, "7 2 0 4", or grouped, "12 345 678 901") or a secret-shaped token
+# for codes, PINs, keys and passwords; for a password also one plain word closing the clause
+# ("My laptop password? purplerain"); the words of the clause for a security answer ("was a
+# Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
+# of `not_after` ("zip code", "promo code") is none.
+_CLAUSE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+_ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because|if|"
+                         r"in\s+case|when|just|lol|btw|haha)\b|$)")
+_QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|the\s+)?"
+                       r"[\"'‘“][^\"'’”]{3,80}[\"'’”]",
+                       re.IGNORECASE)
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+_SPELLED = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,}}\b", re.IGNORECASE)
+_PLAIN_COPULAS = frozenset({":", "?", "=", "is", "was", "it's", "it’s", "—", "is:", "are:"})
+
+
+@cache
+def _scan_tables() -> tuple[re.Pattern, dict[str, str], re.Pattern, frozenset[str], int]:
+    t = secret_frames.tables()
+    kinds = {" ".join(n.lower().split()): row.kind for row in t.nouns for n in row.nouns}
+    noun = re.compile(rf"(?P<noun>{_alternation(list(kinds))})(?:'s|’s)?[\"'’”]?", re.IGNORECASE)
+    alts = []
+    for w in sorted(set(t.frames.copulas), key=len, reverse=True):
+        body = r"\s+".join(re.escape(p) for p in w.split())
+        if w[0].isalnum() and ord(w[0]) < 0x2E80:
+            body = rf"(?<![\w'’-]){body}"
+        if w[-1].isalnum() and ord(w[0]) < 0x2E80:
+            body = rf"{body}(?=[\s\"'“‘]|$)"
+        alts.append(body)
+    cop = re.compile("|".join(alts), re.IGNORECASE)
+    return noun, kinds, cop, frozenset(w.lower() for w in t.frames.not_after), \
+        t.frames.scan_words
+
+
+def _digit_run(text: str, pos: int, *, identity: bool = False) -> tuple[int, int] | None:
+    """Digits said in groups from `pos`: "7 2 0 4", "12 345 678 901", "0-4-1-1-9"."""
+    m = re.match(r"[ \t]*(?P<v>\d+(?:(?:[ \t]|[-./](?=\d))\d+)*)(?![\w/:])", text[pos:])
+    if not m:
+        return None
+    value = m.group("v")
+    if sum(c.isdigit() for c in value) < (5 if identity else 3) or (
+            not identity and (_ordinary(value, generic=False)  # "123.456.789-09" is an id
+                              or _count_or_measure(text, pos + m.end("v")))):
+        return None
+    return pos + m.start("v"), pos + m.end("v")
+
+
+def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
+              answer: bool = False) -> tuple[int, int] | None:
+    """The span of a value of `kind` at `pos` (after a copula, or right after the noun)."""
+    lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
+    pos += lead.end() if lead else 0
+    rest = text[pos:]
+    quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=\s*(?:[,.;!?)]|$))", rest)
+    if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
+        return pos + quoted.start("v"), pos + quoted.end("v")
+    if kind == "a recovery phrase":
+        m = re.match(r"(?:[^\W\d_]{2,}[ \t]+){7,23}[^\W\d_]{2,}", rest)
+        return (pos, pos + m.end()) if m and copula else None
+    if kind == "a security answer":
+        if not copula:
+            return None
+        art = re.match(r"[\"'“‘]?(?:(?:a|an|the)\s+)?", rest, re.IGNORECASE)
+        start = pos + (art.end() if art else 0)
+        end_m = _ANSWER_END.search(text, start)
+        value = text[start:end_m.start() if end_m else len(text)].strip().strip("\"'“”‘’")
+        words = value.split()
+        plain = copula in (":", "=", "->", "→") or len(words) == 1
+        if not value or len(words) > 4 or len(value) < 3 \
+                or not (value[0].isupper() or value[0].isdigit() or plain and answer) \
+                or words[0].lower() in _SECRET_WORDS or _NOT_A_VALUE.match(value) \
+                or _WHERE.match(words[0]):
+            return None
+        off = text.index(value, start)
+        return off, off + len(value)
+    run = _digit_run(text, pos, identity=kind == "an identity number")
+    if run:
+        return run
+    spelled = _SPELLED.match(rest)
+    if spelled and kind in ("a PIN", "a security code"):  # "one two three four"
+        return pos + spelled.start(), pos + spelled.end()
+    w = _WORD.match(rest)
+    if not w:
+        return None
+    core = _core(w.group())
+    if kind == "an identity number":  # "MORGA753116SM9IJ": five digits or more in one token
+        if sum(c.isdigit() for c in core) >= 5 and re.fullmatch(r"[\w./-]+", core):
+            off = pos + w.group().index(core)
+            return off, off + len(core)
+        return None
+    if not core or _NOT_A_VALUE.match(core) or _ordinary(core, generic=False):
+        return None
+    if kind in ("a PIN", "a security code") and not any(c.isdigit() for c in core):
+        return None  # "the code? It's on GitHub": a code holds digits
+    off = pos + w.group().index(core)
+    if copula == "to" and not any(c.isdigit() for c in core):
+        return None  # "from VS Code to JetBrains": after "to" only digits hand a value over
+    if core.isdigit() and _count_or_measure(text, off + len(core)):
+        return None  # "the safe limit is 120 mg a day"
+    if _shaped(core, strict=copula is None):
+        return off, off + len(core)
+    after = text[off + len(core):]
+    if kind == "a password" and copula in _PLAIN_COPULAS and core.isalpha() and len(core) >= 4 \
+            and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
+            and not re.search(r"(?:ed|ing)$", core) and re.match(r"\s*(?:[,.;!?]|$)", after):
+        return off, off + len(core)
+    return None
+
+
+def _scanned(text: str) -> list[tuple[int, int]]:
+    noun, kinds, cop, not_after, reach = _scan_tables()
+    frames = secret_frames.tables().frames
+    bare_nouns = frozenset(frames.bare_nouns)
+    ordinary = frozenset(frames.ordinary_nouns)
+    found = [(m.start(), m.end(), kinds[" ".join(m.group("noun").lower().split())])
+             for m in noun.finditer(text)]
+    found += [(m.start(), m.end(), "a security answer") for m in _QUESTION.finditer(text)]
+    spans = []
+    for start, end, kind in found:
+        before = re.search(r"([\w-]+)\W*$", text[:start])
+        if before and before.group(1).lower() in not_after or _NOT_THIS.match(text[end:]):
+            continue
+        # "My laptop password? purplerain": a question mark right after the noun asks for the one
+        # value that follows it, and ends the clause for anything else
+        asked = re.match(r"\?[ \t]*(?=\S)", text[end:])
+        if asked:
+            after = _CLAUSE_END.search(text, end + 1)
+            span = _value_at(text[:after.start() if after else len(text)], end + 1, kind, "?")
+            if span:
+                spans.append(span)
+                continue
+        stop = _CLAUSE_END.search(text, end)
+        clause_end = stop.start() if stop else len(text)
+        span = _value_at(text[:clause_end], end, kind, None)
+        said = " ".join(text[start:end].lower().split()).strip("'’\"”")
+        bare = said in bare_nouns
+        # a lower-case answer only after a noun naming the answer itself, never the question
+        answer = "question" not in said
+        if span is None:
+            for c in cop.finditer(text, end, clause_end):
+                between = re.findall(r"[\w'’-]+", text[end:c.start()].lower())
+                if len(between) > reach or bare and any(w in ordinary for w in between):
+                    break
+                span = _value_at(text[:clause_end], c.end(), kind,
+                                 " ".join(c.group().lower().split()), answer=answer)
+                if span:
+                    break
+        listing = re.match(r"\s*(?::|are\b:?)", text[end:])
+        if listing and said.endswith("s") and kind not in ("a recovery phrase",
+                                                            "a security answer"):
+            # a list after a plural noun: "codes: front door 2287, side gate 9913, garage 4410"
+            items = _listed(text[:clause_end], end + listing.end(), kind)
+            spans += items
+            if items:
+                continue
+        if span is None:
+            span = _said_before(text, start, kind)
+        if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
+            span = _digits_near(text, end, clause_end, ordinary)
+        if span:
+            spans.append(span)
+    return spans + _said_first(text, found)
+
+
+def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
+    """The value of each item of a list the noun opened ("front door 2287, side gate 9913",
+    "48213 and 99172"): the first value among an item's first four words."""
+    out = []
+    for item in re.finditer(r"[^,&]+?(?=\s*(?:,|&|\band\b|$))", text[pos:]):
+        start = pos + item.start()
+        for w in list(_WORD.finditer(text, start, pos + item.end()))[:4]:
+            span = _value_at(text, w.start(), kind, ",")  # shaped, never a plain word
+            if span:
+                out.append(span)
+                break
+    return out
+
+
+def _said_before(text: str, start: int, kind: str) -> tuple[int, int] | None:
+    """A value said before its noun, at the start of a clause: "9931 is the alarm code"."""
+    m = re.search(r"(?:^|[.!?;,:]\s+|\n)(?P<v>[^\s,;]+)(?:\s+(?:is|was|=|-|—|–|→)\s+|\s*\()"
+                  r"(?:(?:the|my|our|your)\s+)?(?:[\w-]+\s+){0,2}$", text[:start], re.IGNORECASE)
+    if not m or kind in ("a recovery phrase", "a security answer"):
+        return None  # "Sunflower!2 (gmail password)" is said before its noun too
+    return _value_at(text, m.start("v"), kind, ",")  # shaped, never a plain word
+
+
+def _digits_near(text: str, end: int, clause_end: int,
+                 ordinary: frozenset[str]) -> tuple[int, int] | None:
+    """Digits (four or more) a few words after a code's noun with no copula between:
+    "Zugangscode fürs Büro 44 71 09"; never after an ordinary noun ("for room 1204")."""
+    for w in list(_WORD.finditer(text, end, clause_end))[:4]:
+        if _core(w.group()).lower() in ordinary:
+            return None
+        if w.group()[0].isdigit():
+            run = _digit_run(text[:clause_end], w.start())
+            if run and sum(c.isdigit() for c in text[run[0]:run[1]]) >= 4:
+                return run
+            return None
+    return None
+
+
+def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """A value an opener hands over before its noun: "enter 3917 on the panel to disarm the
+    alarm", "use 4471 for the gate" (the noun in the same sentence)."""
+    frames = secret_frames.tables().frames
+    if not nouns or not frames.openers:
+        return []
+    opener = re.compile(rf"(?:{_alternation(frames.openers)})\s+", re.IGNORECASE)
+    spans = []
+    for m in opener.finditer(text):
+        run = _digit_run(text, m.end())
+        if not run or sum(c.isdigit() for c in text[run[0]:run[1]]) < 4:
+            continue
+        stop = _CLAUSE_END.search(text, run[1])
+        sentence_end = stop.start() if stop else len(text)
+        if any(run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
+               for s, e, _k in nouns):
+            spans.append(run)
+    return spans
+
+
+# Invariant 586: beside a card number its expiry and a three or four digit number are the card's code
+# ("4165 9822 0017 3356, 09/29, 617 on the back"); a number in four groups of four is a card's
+# whether or not its check digit holds when its expiry follows (a typed-in number may be
+# mistyped; with "exp 08/28" it is a card handed over); inside an IBAN
+# ("DE89 3704 0044 ...") it is a bank account's, an ordinary fact (invariant 273).
+_GROUPED_CARD = re.compile(r"(?<![\w-])(?<![A-Z]{2}\d\d[ -])\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?![\w-])")
+_EXPIRY = re.compile(r"[\s,;]*(?:(?:exp(?:iry|ires)?|valid\s+(?:thru|until))\.?:?\s*)?"
+                     r"(?:0[1-9]|1[0-2])\s?/\s?(?:\d\d|20\d\d)(?!\d)", re.IGNORECASE)
+_AFTER_CARD = re.compile(r"(?<![\w/])\d{3,4}(?![\w/])")
+
+
+def _carded(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _GROUPED_CARD.finditer(text):
+        expiry = _EXPIRY.match(text, m.end())
+        digits = re.sub(r"\D", "", m.group())
+        if not expiry and not _luhn(digits):
+            continue  # "Ordered 1234 5678 9012 3456 widgets": no card without its expiry
+        spans.append((m.start(), m.end()))
+        near = _AFTER_CARD.search(text, m.end(), min(len(text), m.end() + 40))
+        if near and not _YEAR.match(near.group()):
+            spans.append((near.start(), near.end()))
+    return spans
+
+
+# A service and its password said as a pair: "gmail / Bluebell_2021".
+_PAIR = re.compile(r"(?<!\S)[A-Za-z][\w.@+-]*\s+/\s+(?P<v>[^\s,;]+)")
+
+
+def _paired(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _PAIR.finditer(text):
+        core = _core(m.group("v"))
+        if not core.isdigit() and _shaped(core, strict=True) and any(c.isalpha() for c in core):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
+    return spans

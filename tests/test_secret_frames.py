@@ -5,9 +5,11 @@ postcodes) are not. Rows written for this test, not taken from the measured tabl
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from memory import secret_frames
+from memory import secret_frames, sensitive
 from memory.sensitive import WITHHELD, masked, secret_in
 
 HANDED = [
@@ -65,3 +67,128 @@ def test_inv582_the_frames_are_data_and_a_bad_row_stops_loading(tmp_path, monkey
     finally:
         monkeypatch.undo()
         secret_frames.tables.cache_clear()
+
+
+# Invariant 585: a secret noun reaches its value across its sentence. Rows written for this
+# test, not taken from the measured tables.
+FAR = [
+    ("the door code, if you need it, is 4471", "4471"),
+    ("the code for the front door is 1 9 8 4", "1 9 8 4"),
+    ("keypad: 2580#", "2580#"),
+    ("enter 3917 on the panel to disarm the alarm", "3917"),
+    ("My bank password? Sunflower88!", "Sunflower88!"),
+    ("I'll tell you my bank password so you can remind me: marmalade", "marmalade"),
+    ("the garage opener code 551 29", "551 29"),
+    ("seed phrase: apple banana cherry delta eagle falcon grape hotel india juliet kilo lima",
+     "apple banana cherry delta eagle falcon grape hotel india juliet kilo lima"),
+    ("the answer to 'favourite teacher' is Mrs Patel", "Mrs Patel"),
+    ("my first school, for the security question, was Hillside Primary", "Hillside Primary"),
+    ("the alarm code here is 7 7 3 1, disarm within 30 seconds", "7 7 3 1"),
+    ("the combo for my locker at the gym is 12-40-08", "12-40-08"),
+    ("the gate opens with *4417#", "4417#"),
+    ("our router: admin / Rout3r!Pass", "Rout3r!Pass"),
+    ("Netflix / Tango!Night5", "Tango!Night5"),
+    ("the PIN for my debit card? 7734", "7734"),
+    ("alarm: 6 7 3 9 then press set", "6 7 3 9"),
+    ("PIN for the SIM: 3310, PUK 55120934", "55120934"),
+    ("Mein Steuer-ID lautet 98 765 432 109", "98 765 432 109"),
+    ("DNI: 12345678Z", "12345678Z"),
+    ("the thing I type to unlock my tablet is river-stone-8", "river-stone-8"),
+    ("home server jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbmEifQ.q1w2e3r4", "eyJhbGciOiJIUzI1NiJ9"),
+    ("la password del wifi è Lupo_Grigio_3", "Lupo_Grigio_3"),
+    ("il codice del portone è 2468", "2468"),
+    ("ssh passphrase is 'the fox naps at dusk 7'", "the fox naps at dusk 7"),
+    ("codes: back door 3318, shed 7702, garage 5541", "7702"),
+    ("codes: back door 3318, shed 7702, garage 5541", "5541"),
+    ("my logins: argos Pl4net!, boots Cobble#31", "Pl4net"),
+    ("6612 is the garage code", "6612"),
+    ("the bank card PIN is seven one nine three", "seven one nine three"),
+    ("memorable answer for the pension site = crumpets", "crumpets"),
+    ("my password is literally just dragon2020", "dragon2020"),
+    ("Meine Geheimzahl: 8 3 1 9", "8 3 1 9"),
+    ("o código do alarme é 1-9-7-3", "1-9-7-3"),
+    ("security Q (first concert): Oasis", "Oasis"),
+    ("the answer I gave for 'street you grew up on' is Mill Lane", "Mill Lane"),
+    ("my backup codes are 48213 and 99172 in case", "99172"),
+    ("Remember that my card number is 4929 1234 5678 9012.", "1234 5678 9012"),
+    ("here you go: Qw3rTy7uIo9pAs2dFg5hJk8l", "Qw3rTy7uIo9pAs2dFg5hJk8l"),
+    ("Heron88 is my dropbox password", "Heron88"),
+    ("Tulip!4 (bank app password)", "Tulip!4"),
+    ("Zugangscode fürs Lager 55 81 02", "55 81 02"),
+]
+STAYS = [
+    "The area code is 0117", "Our zip code is 94110", "my promo code is WELCOME10",
+    "The code for this course is CS4012", "the code on the receipt is 8841 for returns",
+    "The safe limit is 120 mg a day", "my pin badge collection has 300 pins",
+    "the museum opens with 300 new pieces", "the alarm is 10 minutes fast",
+    "I need my password to login", "My PIN was blocked after three tries",
+    "The token was worth 3 dollars in 2021", "top secret mission 007",
+    "the secret ingredient is 2 tbsp miso", "my bus pass is valid until 2026",
+    "The boarding pass is on my phone", "the pass is 3 hours long",
+    "My security question was about my first pet, which I never had",
+    "My mum's maiden name was common in Wales", "the licence number plate is AB12 CDE",
+    "To get into the club you need to be 21", "Press 9 to get an outside line",
+    "London / Paris / Rome trip in 2025", "v2 / v3 API migration done",
+    "the seed round was $2m", "Enter 2025 as the start year",
+    "passwords: never reuse them, use 16 characters", "the last four digits of my card are 4455",
+    "3 is the number of times my PIN failed", "codes: none yet",
+    "one two three four, I declare a thumb war", "2019 was the year I changed my password",
+    "le code postal est 75011", "Moved from VS Code to JetBrains Rider for work.",
+    "the API returns 404 when the key is missing", "the usual one: flat white with oat milk",
+    "the code? It's on GitHub", "the door code changes on 2024-03-01",
+    "passcode was updated yesterday", "my pin? no clue", "Flat 4B is the one with the keypad",
+    "the doc is at https://docs.google.com/document/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456/edit",
+    "tracking 1Z999AA10123456784", "commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
+    "order id 7f3e9a1c-4b2d-4e8f-9a1b-2c3d4e5f6a7b", "ThisIsMyVeryLongCamelCaseName2024Project",
+    "the wifi password for room 1204 is on the card", "the door code for building 2201 changed",
+    "the password for all 3000 staff changed",
+    "Pin 7 on the Raspberry Pi is GPIO4", "the code name is BlueJay7",
+]
+
+
+@pytest.mark.parametrize("text, secret", FAR)
+def test_inv585_a_value_far_from_its_noun_or_said_first_is_withheld(text, secret):
+    out = masked(text)
+    assert secret not in out and WITHHELD in out, out
+    assert secret_in(text)
+
+
+@pytest.mark.parametrize("text", STAYS)
+def test_inv585_ordinary_codes_counts_and_plain_words_are_left_alone(text):
+    assert masked(text) == text
+
+
+def test_inv585_not_after_and_bare_nouns_are_data(tmp_path, monkeypatch):
+    """Taking "zip" out of `not_after` makes "zip code is 94110" a code: the table decides."""
+    frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
+    frames["not_after"] = [w for w in frames["not_after"] if w != "zip"]
+    (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
+    (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
+    assert masked("Our zip code is 94110") == "Our zip code is 94110"
+    monkeypatch.setattr(secret_frames, "HERE", tmp_path)
+    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
+             sensitive._scan_tables.cache_clear)
+    for c in clear:
+        c()
+    try:
+        assert masked("Our zip code is 94110") == f"Our zip code is {WITHHELD}"
+    finally:
+        monkeypatch.undo()
+        for c in clear:
+            c()
+
+
+# Invariant 586: a card handed over is withheld whole, with its code.
+@pytest.mark.parametrize("text, out", [
+    ("my visa is 4929 1234 5678 9012 exp 08/28 cvv 331",
+     f"my visa is {WITHHELD} exp 08/28 cvv {WITHHELD}"),
+    ("card: 4165 9822 0017 3356, 09/29, 617 on the back",
+     f"card: {WITHHELD}, 09/29, {WITHHELD} on the back"),
+    ("my credit card number is 4111 1111 1111 1111", f"my credit card number is {WITHHELD}"),
+    ("new password = Winter2025!", f"new password = {WITHHELD}"),
+    ("Ordered 1234 5678 9012 3456 widgets", "Ordered 1234 5678 9012 3456 widgets"),
+    ("IBAN DE89 3704 0044 0532 0130 00 for the rent",
+     "IBAN DE89 3704 0044 0532 0130 00 for the rent"),
+])
+def test_inv586_a_card_is_withheld_whole_with_its_code_and_nothing_else(text, out):
+    assert masked(text) == out

@@ -27,6 +27,10 @@ class Frames(BaseModel):
     ordinary_nouns: list[str]
     ordinary_shapes: dict[str, list[str]]
     filler_words: int = Field(ge=0, le=8)
+    not_after: list[str] = Field(default_factory=list)
+    scan_words: int = Field(default=10, ge=1, le=16)
+    bare_nouns: list[str] = Field(default_factory=list)
+    openers: list[str] = Field(default_factory=list)
 
 
 class Tables(BaseModel):
