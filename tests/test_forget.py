@@ -203,8 +203,8 @@ def test_inv66_undo_of_a_plan_whose_fact_was_forgotten_is_a_clear_conflict(servi
 
 def test_inv67_erase_refuses_without_yes_then_leaves_one_event_and_no_text(cli):
     marker = f"zq-marker-{uuid.uuid4().hex}"
-    ep = json.loads(cli("write-episode", "--user", "ana", f"My code is {marker}", "--json"))
-    fact = json.loads(cli("write-fact", "--user", "ana", f"Code is {marker}", "--source",
+    ep = json.loads(cli("write-episode", "--user", "ana", f"My tag is {marker}", "--json"))
+    fact = json.loads(cli("write-fact", "--user", "ana", f"Tag is {marker}", "--source",
                           ep["id"], "--json"))["fact"]
     cli("retract", "--user", "ana", fact["id"])
     cli("write-episode", "--user", "bob", "Bob keeps his own words")
@@ -217,7 +217,7 @@ def test_inv67_erase_refuses_without_yes_then_leaves_one_event_and_no_text(cli):
     assert event["after"] == {"memories": 2, "tombstones": 1}
     assert hits(marker, store_bytes(cli.db)) == {}
     assert [u["user_id"] for u in json.loads(cli("users", "--json"))] == ["bob"]
-    cli("write-fact", "--user", "ana", f"Code is {marker}", code=4)  # still dead
+    cli("write-fact", "--user", "ana", f"Tag is {marker}", code=4)  # still dead
     cli("erase", "--user", "nobody", "--yes", code=3)
 
 
