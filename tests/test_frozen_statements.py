@@ -174,89 +174,31 @@ def test_inv150_the_unseen_sets_are_pinned_and_parse():
     assert not {c.text for c in dev} & {c.text for c in final}
 
 
-# A second final set, written 2026-12-07 blind to the reader and to every earlier statement set;
-# run once, aggregates only. Never edit the file or change this hash.
+# Later final sets, written 2026-12-07 by helpers blind to the reader and to every earlier
+# statement set (final2 and final3 by one, final4 and final5 by others, each on other topics);
+# each is run once, aggregates only. Never edit a file or change its hash.
 UNSEEN_FINAL2_SHA256 = "8ac5b1c360cf004ecb3b02da8b7c14d26317acbdaf2a78cdcd8ebe4f9b1dcfb6"
-
-
-def test_inv150_the_second_unseen_final_set_is_pinned_and_parses():
-    from memory.eval.agent_eval import UNSEEN_FINAL2_PATH, UNSEEN_FINAL_PATH
-
-    assert hashlib.sha256(UNSEEN_FINAL2_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL2_SHA256
-    assert {UNSEEN_FINAL_SHA256, UNSEEN_FINAL2_SHA256} <= set(FROZEN_BLIND)
-    readme = UNSEEN_FINAL2_PATH.parent / "README-statements-unseen-final2.md"
-    assert UNSEEN_FINAL2_SHA256 in readme.read_text(encoding="utf-8")
-    cases = load_cases(UNSEEN_FINAL2_PATH)
-    _assert_blind_labels(cases, "v", 130)
-    assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
-    assert not {c.text for c in cases} & {c.text for c in load_cases(UNSEEN_FINAL_PATH)}
-
-
-# A third final set, written 2026-12-07 by the same helper under the same blindness, on other
-# topics; run once, aggregates only. Never edit the file or change this hash.
 UNSEEN_FINAL3_SHA256 = "e512a945df2af4e9d0c15d6ea589c10b3194f6750d7501c1d6e60e88460dcf84"
-
-
-def test_inv150_the_third_unseen_final_set_is_pinned_and_parses():
-    from memory.eval.agent_eval import UNSEEN_FINAL2_PATH, UNSEEN_FINAL3_PATH, UNSEEN_FINAL_PATH
-
-    assert hashlib.sha256(UNSEEN_FINAL3_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL3_SHA256
-    assert {UNSEEN_FINAL2_SHA256, UNSEEN_FINAL3_SHA256} <= set(FROZEN_BLIND)
-    readme = UNSEEN_FINAL3_PATH.parent / "README-statements-unseen-final3.md"
-    assert UNSEEN_FINAL3_SHA256 in readme.read_text(encoding="utf-8")
-    cases = load_cases(UNSEEN_FINAL3_PATH)
-    _assert_blind_labels(cases, "w", 120)
-    assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
-    earlier = {c.text for path in (UNSEEN_FINAL_PATH, UNSEEN_FINAL2_PATH) for c in load_cases(path)}
-    assert not {c.text for c in cases} & earlier
-
-
-# A fourth final set, written 2026-12-07 by another helper blind to the reader and to every
-# earlier statement set; run once, aggregates only. Never edit the file or change this hash.
 UNSEEN_FINAL4_SHA256 = "836cca01297f716e4bbea6dcbf44ec1d444cd8bdc2e5c6dfad4ec3c0f711b6c6"
-
-
-def test_inv150_the_fourth_unseen_final_set_is_pinned_and_parses():
-    from memory.eval.agent_eval import (
-        UNSEEN_FINAL2_PATH,
-        UNSEEN_FINAL3_PATH,
-        UNSEEN_FINAL4_PATH,
-        UNSEEN_FINAL_PATH,
-    )
-
-    assert hashlib.sha256(UNSEEN_FINAL4_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL4_SHA256
-    assert {UNSEEN_FINAL3_SHA256, UNSEEN_FINAL4_SHA256} <= set(FROZEN_BLIND)
-    readme = UNSEEN_FINAL4_PATH.parent / "README-statements-unseen-final4.md"
-    assert UNSEEN_FINAL4_SHA256 in readme.read_text(encoding="utf-8")
-    cases = load_cases(UNSEEN_FINAL4_PATH)
-    _assert_blind_labels(cases, "x", 130)
-    assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
-    earlier = {c.text for path in (UNSEEN_FINAL_PATH, UNSEEN_FINAL2_PATH, UNSEEN_FINAL3_PATH)
-               for c in load_cases(path)}
-    assert not {c.text for c in cases} & earlier
-
-
-# A fifth final set, written 2026-12-07 by another helper blind to the reader and to every
-# earlier statement set; run once, aggregates only. Never edit the file or change this hash.
 UNSEEN_FINAL5_SHA256 = "7aeba071e7cac7322e0e9cc525c3bb9d7abc308fd89225402fa3e39053c1ab29"
+# (set number, sha256, id prefix, at least this many statements)
+LATER_FINALS = [(2, UNSEEN_FINAL2_SHA256, "v", 130), (3, UNSEEN_FINAL3_SHA256, "w", 120),
+                (4, UNSEEN_FINAL4_SHA256, "x", 130), (5, UNSEEN_FINAL5_SHA256, "z", 120)]
 
 
-def test_inv150_the_fifth_unseen_final_set_is_pinned_and_parses():
-    from memory.eval.agent_eval import (
-        UNSEEN_FINAL2_PATH,
-        UNSEEN_FINAL3_PATH,
-        UNSEEN_FINAL4_PATH,
-        UNSEEN_FINAL5_PATH,
-        UNSEEN_FINAL_PATH,
-    )
+@pytest.mark.parametrize(("n", "sha", "prefix", "least"), LATER_FINALS,
+                         ids=[f"final{n}" for n, *_ in LATER_FINALS])
+def test_inv150_each_later_unseen_final_set_is_pinned_and_parses(n, sha, prefix, least):
+    from memory.eval import agent_eval
 
-    assert hashlib.sha256(UNSEEN_FINAL5_PATH.read_bytes()).hexdigest() == UNSEEN_FINAL5_SHA256
-    assert {UNSEEN_FINAL4_SHA256, UNSEEN_FINAL5_SHA256} <= set(FROZEN_BLIND)
-    readme = UNSEEN_FINAL5_PATH.parent / "README-statements-unseen-final5.md"
-    assert UNSEEN_FINAL5_SHA256 in readme.read_text(encoding="utf-8")
-    cases = load_cases(UNSEEN_FINAL5_PATH)
-    _assert_blind_labels(cases, "z", 120)
+    path = getattr(agent_eval, f"UNSEEN_FINAL{n}_PATH")
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == sha
+    assert sha in FROZEN_BLIND
+    readme = path.parent / f"README-statements-unseen-final{n}.md"
+    assert sha in readme.read_text(encoding="utf-8")
+    cases = load_cases(path)
+    _assert_blind_labels(cases, prefix, least)
     assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
-    earlier = {c.text for path in (UNSEEN_FINAL_PATH, UNSEEN_FINAL2_PATH, UNSEEN_FINAL3_PATH,
-                                   UNSEEN_FINAL4_PATH) for c in load_cases(path)}
-    assert not {c.text for c in cases} & earlier
+    earlier = [agent_eval.UNSEEN_FINAL_PATH] + [getattr(agent_eval, f"UNSEEN_FINAL{k}_PATH")
+                                                for k in range(2, n)]
+    assert not {c.text for c in cases} & {c.text for p in earlier for c in load_cases(p)}
