@@ -133,16 +133,16 @@ def test_frozen_set_is_large_and_covers_every_kind_and_persona():
     assert {q["tag"] for q in questions} >= {"current", "history", "event", "playbook", "catalog"}
 
 
+# frozen2 and frozen3 ----------------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "path", "sha"), [("frozen2", FROZEN2, FROZEN2_SHA256),
+                                                   ("frozen3", FROZEN3, FROZEN3_SHA256)])
+def test_inv151_each_later_set_is_unchanged_and_named_for_the_eval(name, path, sha):
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == sha
+    assert QUESTION_SETS[name] == path
+    assert len(load_questions(name)) == len(_questions(path))
+
+
 # frozen2 ----------------------------------------------------------------------------------------
-def test_inv151_frozen2_file_is_unchanged():
-    assert hashlib.sha256(FROZEN2.read_bytes()).hexdigest() == FROZEN2_SHA256
-
-
-def test_inv151_frozen2_is_a_named_set_the_eval_loads():
-    assert QUESTION_SETS["frozen2"] == FROZEN2
-    assert len(load_questions("frozen2")) == len(_questions(FROZEN2))
-
-
 def test_inv100_inv151_every_frozen2_id_is_a_document_agent_recall_may_return(seeded):
     docs, contradicted = seeded
     assert_answerable(_questions(FROZEN2), docs, contradicted)
@@ -164,15 +164,6 @@ def test_inv151_frozen2_is_large_and_spread_over_personas_tags_and_kinds(seeded)
 
 
 # frozen3 ----------------------------------------------------------------------------------------
-def test_inv151_frozen3_file_is_unchanged():
-    assert hashlib.sha256(FROZEN3.read_bytes()).hexdigest() == FROZEN3_SHA256
-
-
-def test_inv151_frozen3_is_a_named_set_the_eval_loads():
-    assert QUESTION_SETS["frozen3"] == FROZEN3
-    assert len(load_questions("frozen3")) == len(_questions(FROZEN3))
-
-
 def test_inv100_inv151_every_frozen3_id_is_a_document_agent_recall_may_return(seeded):
     docs, contradicted = seeded
     assert_answerable(_questions(FROZEN3), docs, contradicted, id_prefix="f3")
