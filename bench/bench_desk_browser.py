@@ -47,7 +47,7 @@ PAGES = [
     ("facts deep link", "/facts?user={u}&fact={f}", ".tl"),
     ("review", "/review?user={q}", f".rv-card, {ALERT}"),
     ("consolidate", "/consolidate?user={u}", "text=Plan (dry run)"),
-    ("recall", "/recall?user={u}&q=home+wifi", f"{TABLE}, {ALERT}"),
+    ("recall", "/recall?user={u}&q=home+wifi", f"{TABLE}, .rc-hits, {ALERT}"),
     ("evals", "/evals?user={u}", "text=Review decisions as labels"),
     ("tokens", "/tokens?user={u}", f"{TABLE}, {ALERT}"),
     ("audit", "/audit?user={u}", f"{TABLE}, {ALERT}"),

@@ -11,12 +11,12 @@ from memory.rerank import RERANKERS
 from memory.search_config import PRESETS, Purpose
 from memory.ui import esc, md, page_guard, pick_user, service, show_error
 from memory.ui.recall_views import (
-    HIT_COLUMNS_HELP,
     RecallToggles,
     build_config,
     contribution_figure,
     debugger_rows,
     from_query_params,
+    hits_table_html,
     rank_shift_figure,
     to_query_params,
     toggles_of,
@@ -135,12 +135,10 @@ if hits_tab.open:
                 st.caption(f"{len(result.contradicted)} contradicted episode(s): each is the "
                            "source of a retracted or rejected fact, so agent recall never "
                            "returns it.")
-            st.dataframe(pd.DataFrame(debugger_rows(result.hits, config.ranking.rrf_k,
-                                                    result.contradicted)),
-                         hide_index=True, width="stretch", key="recall_hits",
-                         column_config={"text": st.column_config.TextColumn(width="large"),
-                                        **{c: st.column_config.Column(help=h)
-                                           for c, h in HIT_COLUMNS_HELP.items() if c != "text"}})
+            # One escaped HTML table, not a data grid: the grid's mount was the largest part
+            # of this page's time in the browser (issue 34); headers carry each column's help.
+            st.html(hits_table_html(debugger_rows(result.hits, config.ranking.rrf_k,
+                                                  result.contradicted)))
             st.caption("The Pictures tab draws each hit's score by leg, its multipliers and its "
                        "rank at each stage.")
 

@@ -22,7 +22,7 @@ from memory.ui import (
     service,
     user_summaries,
 )
-from memory.ui.views import episode_rows
+from memory.ui.views import episode_rows, plain_table_html, scroll_html, user_rows
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Users")
@@ -31,9 +31,9 @@ st.caption(md(f"Store: {svc.store.url} · embedder: {svc.embedder.name}"))
 user = pick_user()  # an empty store stops here with how to seed it
 with clear_errors():
     users = user_summaries(svc)
-    rows = [{"user": u.user_id, "episodes": u.episodes, "playbooks": u.playbooks, **u.facts}
-            for u in users]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    # Read-only tables as escaped HTML, not data grids: a grid's mount cost the browser more
+    # than the rest of the page (issue 34).
+    st.html(scroll_html(plain_table_html(user_rows(users), "users-list")))
     c1, c2, c3 = st.columns(3)
     c1.metric("Users", len(users))
     c2.metric("Episodes", sum(u.episodes for u in users))
@@ -49,12 +49,19 @@ with clear_errors():
                             on_change="rerun")
     if recent.open:
         episodes = svc.episodes(user)[-10:][::-1]
-        recent.dataframe(pd.DataFrame(episode_rows(episodes)), hide_index=True, width="stretch")
+        if episodes:
+            recent.html(plain_table_html(episode_rows(episodes), "users-episodes",
+                                         when="%Y-%m-%d %H:%M", hide=()))
+        else:
+            recent.caption("No episodes for this user yet.")
     if audit.open:
         events = [{"at": e.at, "actor": e.actor, "action": e.action, "outcome": e.outcome,
                    "targets": ", ".join(e.target_ids), "reason": e.reason or ""}
                   for e in svc.audit(user, limit=25)]
-        audit.dataframe(pd.DataFrame(events), hide_index=True, width="stretch")
+        if events:
+            audit.html(plain_table_html(events, "users-audit", when="%Y-%m-%d %H:%M", hide=()))
+        else:
+            audit.caption("No audit events for this user yet.")
         page_link("audit", "Whole audit log", container=audit, user=user)
 
 ss = st.session_state

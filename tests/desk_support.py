@@ -17,6 +17,58 @@ def html_bodies(at: AppTest, marker: str = "") -> list[str]:
     return [h.proto.body for h in at.get("html") if marker in h.proto.body]
 
 
+def html_table(at: AppTest, cls: str):
+    """The plain HTML table of class `cls` (memory.ui.views.plain_table_html) read back as a
+    DataFrame, cells as the browser shows them (numbers as numbers, empty as missing), and its
+    headers' tooltips as `.attrs["titles"]`. None when no such table was drawn."""
+    from html.parser import HTMLParser
+
+    import pandas as pd
+
+    body = next((b for b in html_bodies(at) if f"class='ptab {cls}'" in b), None)
+    if body is None:
+        return None
+
+    class Table(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rows: list[list[str]] = []
+            self.titles: list[str | None] = []
+            self.cell: list[str] | None = None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+            elif tag in ("td", "th"):
+                self.cell = []
+                if tag == "th":
+                    self.titles.append(dict(attrs).get("title"))
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th") and self.cell is not None:
+                self.rows[-1].append("".join(self.cell))
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell.append(data)
+
+    def value(cell: str):
+        for kind in (int, float):
+            try:
+                return kind(cell)
+            except ValueError:
+                pass
+        return cell if cell else None
+
+    t = Table()  # HTMLParser turns &amp; and the like back into text
+    t.feed(body)
+    head, *rows = t.rows
+    frame = pd.DataFrame([[value(c) for c in r] for r in rows], columns=head)
+    frame.attrs["titles"] = {h: tip for h, tip in zip(head, t.titles, strict=True) if tip}
+    return frame
+
+
 # Markdown and HTML payloads (invariant 80) ------------------------------------------------------
 IMAGE = "![x](http://127.0.0.1:9/x.png)"  # a port nothing listens on: a fetch would be visible
 LINK = "[click](http://evil)"

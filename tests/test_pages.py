@@ -17,6 +17,7 @@ from memory.service import MemoryService
 from memory.stores import open_store
 from memory.ui import runtime as desk_runtime
 from memory.ui.views import hit_rows, preset_config
+from tests.desk_support import html_table
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2024, 1, 10, 9, 0, tzinfo=UTC)
@@ -99,17 +100,19 @@ def store_service() -> MemoryService:
 def test_users_page_lists_users_with_counts(desk):
     at = page("pages/users.py")
     assert not at.exception and not at.error
-    table = at.dataframe[0].value
+    table = html_table(at, "users-list")  # issue 34: plain tables, no data grid
     assert list(table["user"]) == ["ana", "bob"]
     ana = table.set_index("user").loc["ana"]
     assert (ana["episodes"], ana["active"], ana["superseded"], ana["candidate"]) == (2, 2, 1, 1)
+    assert table.set_index("user").loc["bob", "candidate"] == 0  # every row has every state
     at.selectbox(key="user").select("bob").run()
-    texts = " ".join(map(str, at.dataframe[1].value["text"]))
+    texts = " ".join(map(str, html_table(at, "users-episodes")["text"]))
     assert "jazz" in texts and "Bristol" not in texts
-    assert len(at.dataframe) == 2  # issue 34: the closed tab is not drawn
+    assert html_table(at, "users-audit") is None  # issue 34: the closed tab is not drawn
+    assert not at.dataframe
     at.session_state["users_tabs"] = "Audit log"
     at.run()
-    assert "write_fact" in set(at.dataframe[1].value["action"])
+    assert "write_fact" in set(html_table(at, "users-audit")["action"])
 
 
 def test_users_page_on_empty_store_says_how_to_seed(tmp_path, monkeypatch):
@@ -157,7 +160,7 @@ def test_app_sidebar_shows_store_embedder_and_llm_mode(desk):
     side = " ".join(c.value for c in at.sidebar.caption)
     assert "desk.db" in side and "hash" in side and "offline" in side
     assert at.sidebar.text_input(key="operator_name") is not None
-    assert list(at.dataframe[0].value["user"]) == ["ana", "bob"]  # default page: users
+    assert list(html_table(at, "users-list")["user"]) == ["ana", "bob"]  # default page: users
 
 
 def test_timeline_has_a_bar_per_version_and_record_markers():

@@ -15,7 +15,7 @@ from ..models import Record
 from ..ranking import RankedHit
 from ..search_config import PRESETS, RecallConfig
 from .safe import esc
-from .views import memory_text
+from .views import memory_text, plain_table_html
 
 # Toggle names as they appear in the URL (`off=` lists switched-off parts, `on=` extras).
 LEGS_AND_MULTIPLIERS = ("bm25", "dense", "decay", "boost", "prior")
@@ -154,6 +154,13 @@ def debugger_rows(hits: list[RankedHit], rrf_k: int,
             **({"rerank": round(h.rerank_score, 4)} if h.rerank_score is not None else {}),
             "id": h.id})
     return rows
+
+
+def hits_table_html(rows: list[dict]) -> str:
+    """The hits (debugger_rows) as one escaped HTML table, each header's meaning its tooltip:
+    read-only rows need no data grid, whose mount was most of the page's time in the browser
+    (issue 34). Scores stay as rounded, ids are shown (Why not? takes them)."""
+    return plain_table_html(rows, "rc-hits", hide=(), digits=None, titles=HIT_COLUMNS_HELP)
 
 
 def _label(h: RankedHit, width: int = 48) -> str:

@@ -14,7 +14,7 @@ from ..errors import ValidationError
 from ..models import AuditEvent, Episode, Fact, FactState, Record
 from ..ranking import RankedHit
 from ..search_config import PRESETS, RecallConfig
-from ..service import FilterCount, MemoryService
+from ..service import FilterCount, MemoryService, UserSummary
 
 
 def preset_config(name: str, *, k: int | None = None, include_catalog: bool | None = None,
@@ -60,6 +60,22 @@ def hit_rows(hits: list[RankedHit]) -> list[dict]:
 
 def filter_rows(filters: list[FilterCount]) -> list[dict]:
     return [{"filter": f.name, "removed": f.removed, "why": f.detail} for f in filters]
+
+
+def user_rows(users: Iterable[UserSummary]) -> list[dict]:
+    """One row per user: episodes, playbooks and a count per fact state, every row with every
+    state any user has (0 where none), in FactState's order."""
+    users = list(users)
+    seen = {s for u in users for s in u.facts}
+    states = [s.value for s in FactState if s.value in seen] + sorted(
+        seen - {s.value for s in FactState})
+    return [{"user": u.user_id, "episodes": u.episodes, "playbooks": u.playbooks,
+             **{s: u.facts.get(s, 0) for s in states}} for u in users]
+
+
+def scroll_html(inner: str, max_em: int = 22) -> str:
+    """`inner` in a box that scrolls past `max_em` lines' height, as a data grid would."""
+    return f"<div style='max-height:{max_em}em;overflow:auto'>{inner}</div>"
 
 
 def episode_rows(episodes: list[Episode]) -> list[dict]:
@@ -122,11 +138,13 @@ TABLE_CSS = ("<style>.ptab{width:100%;border-collapse:collapse;font-size:.85em}"
 
 
 def plain_table_html(rows: list[dict], cls: str, *, when: str = "%Y-%m-%d",
-                     hide: tuple[str, ...] = ("id",)) -> str:
+                     hide: tuple[str, ...] = ("id",), digits: int | None = 3,
+                     titles: dict[str, str] | None = None) -> str:
     """A few rows as a plain HTML table: a handful of rows need no data grid, whose mount cost
     the browser more than the whole table (issue 34); every column fits, the text column wraps.
     Every cell is escaped (invariant 80); moments are formatted with `when`, empty when unset,
-    numbers that are not whole with three decimals."""
+    numbers that are not whole with `digits` decimals (None: as they are); `titles` are the
+    headers' tooltips."""
     from .safe import esc
 
     cols = [c for c in (rows[0] if rows else {}) if c not in hide]
@@ -136,12 +154,16 @@ def plain_table_html(rows: list[dict], cls: str, *, when: str = "%Y-%m-%d",
             return ""
         if isinstance(v, datetime):
             return f"{v:{when}}"
-        return f"{v:.3f}" if isinstance(v, float) and not v.is_integer() else str(v)
+        if digits is not None and isinstance(v, float) and not v.is_integer():
+            return f"{v:.{digits}f}"
+        return str(v)
 
     def cell(c: str, v: object) -> str:
         return f"<td class='t'>{esc(shown(v))}</td>" if c == "text" else f"<td>{esc(shown(v))}</td>"
 
-    head = "".join(f"<th>{esc(c.replace('_', ' '))}</th>" for c in cols)
+    tips = titles or {}
+    head = "".join((f"<th title='{esc(tips[c])}'>" if c in tips else "<th>")
+                   + f"{esc(c.replace('_', ' '))}</th>" for c in cols)
     body = "".join("<tr>" + "".join(cell(c, r[c]) for c in cols) + "</tr>" for r in rows)
     return f"<table class='ptab {cls}'><tr>{head}</tr>{body}</table>{TABLE_CSS}"
 
