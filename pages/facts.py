@@ -33,12 +33,14 @@ from memory.ui.views import (
     episodes_by_id,
     facts_by_id,
     listing_rows,
+    plain_table_html,
     review_events,
 )
 
 TIMELINE_MAX = 40  # rows a timeline stays readable with
 TABLE_PAGE = 200  # listing rows drawn at once
 AUDIT_SCAN = 5000  # audit events searched for the inspected fact
+MINUTE = "%Y-%m-%d %H:%M"  # moments in the inspector's tables (UTC)
 INSPECT = "facts_inspect"  # {user: fact id}: not a widget, so it survives as-of and filters
 ss = st.session_state
 
@@ -163,19 +165,21 @@ with review_tab:
             st.caption("This fact waits in the review queue.")
             page_link("review", "Open its review item", user=user, item=fact.id)
         decided = review_events(svc, user, fact.id)
+        # Read-only rows as escaped HTML tables, not data grids (issue 34: a grid's mount cost
+        # the browser more than the rest of the inspector).
         if decided:
-            st.dataframe(pd.DataFrame([{"at": e.at, "operator": e.actor, "action": e.action,
-                                        "reason": e.reason or "", "comment": e.comment or ""}
-                                       for e in decided]), hide_index=True, width="stretch")
+            st.html(plain_table_html([{"at": e.at, "operator": e.actor, "action": e.action,
+                                       "reason": e.reason or "", "comment": e.comment or ""}
+                                      for e in decided], "fx-review", when=MINUTE))
         elif fact.state != FactState.CANDIDATE:
             st.caption("No review decision names this fact.")
 with sources_tab:
     if sources_tab.open:
         sources = episodes_by_id(svc, user, fact.source_episode_ids)
         if sources:
-            st.dataframe(pd.DataFrame([{"said": e.timestamp if e else None,
-                                        "text": e.text if e else "(forgotten)", "id": i}
-                                       for i, e in sources]), hide_index=True, width="stretch")
+            st.html(plain_table_html([{"said": e.timestamp if e else None,
+                                       "text": e.text if e else "(forgotten)", "id": i}
+                                      for i, e in sources], "fx-sources", when=MINUTE, hide=()))
         else:
             st.caption("No source episodes (written directly, e.g. by the CLI or an operator).")
 with audit_tab:
@@ -184,10 +188,10 @@ with audit_tab:
         if st.toggle("Show the audit events naming this fact", key="facts_show_audit"):
             events = [e for e in svc.audit(user, limit=AUDIT_SCAN) if fact.id in e.target_ids]
             if events:
-                st.dataframe(pd.DataFrame([{"at": e.at, "actor": e.actor, "action": e.action,
-                                            "outcome": e.outcome, "reason": e.reason or "",
-                                            "plan": e.plan_id or ""} for e in events]),
-                             hide_index=True, width="stretch")
+                st.html(plain_table_html([{"at": e.at, "actor": e.actor, "action": e.action,
+                                           "outcome": e.outcome, "reason": e.reason or "",
+                                           "plan": e.plan_id or ""} for e in events],
+                                         "fx-audit", when=MINUTE))
             else:
                 st.caption(f"No audit event among this user's last {AUDIT_SCAN} names this fact.")
 

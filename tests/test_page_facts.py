@@ -14,7 +14,7 @@ from memory.corrections import chains_in_order
 from memory.models import Fact, FactState, MemoryKind
 from memory.ui.timeline import timeline, timeline_html
 from memory.ui.views import state_at_record_time
-from tests.desk_support import html_bodies, plain
+from tests.desk_support import html_bodies, html_table, plain
 from tests.test_pages import T0, seeded_desk, store_service
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,16 +224,17 @@ def test_links_to_review_sources_and_audit(desk):
     assert inspected(at) == "Owns a cat called Miso"
     assert any("Open its review item" in plain(c.value) for c in at.caption)
     at = page(query={"fact": desk["bristol"]})
-    assert not [d for d in at.dataframe if "said" in d.value.columns]  # a closed tab: not drawn
+    assert html_table(at, "fx-sources") is None  # a closed tab: not drawn
+    assert len(at.dataframe) == 1  # issue 34: the listing is the one data grid
     at.session_state["facts_tabs"] = "Source episodes"  # issue 34: tabs draw when opened
     at.run()
-    sources = next(d.value for d in at.dataframe if "said" in d.value.columns)
+    sources = html_table(at, "fx-sources")
     assert list(sources["text"]) == ["I live in Bristol with my partner"]
     at.session_state["facts_tabs"] = "Audit events"
     at.run()
-    assert not [d for d in at.dataframe if "outcome" in d.value.columns]  # read on demand
+    assert html_table(at, "fx-audit") is None  # read on demand
     at.toggle(key="facts_show_audit").set_value(True).run()
-    audit = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
+    audit = html_table(at, "fx-audit")
     assert set(audit["action"]) == {"write_fact", "supersede"}
 
 
