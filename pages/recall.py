@@ -8,8 +8,8 @@ import streamlit as st
 
 from memory.errors import MemdeskError
 from memory.rerank import RERANKERS
-from memory.search_config import PRESETS, Purpose
-from memory.ui import esc, md, page_guard, pick_user, service, show_error
+from memory.search_config import PRESETS
+from memory.ui import esc, explain_recall, md, page_guard, pick_user, service, show_error
 from memory.ui.recall_views import (
     RecallToggles,
     build_config,
@@ -88,7 +88,7 @@ ss["recall_ran"] = True
 toggles = RecallToggles(**{n: ss[f"recall_t_{n}"] for n in TOGGLES}, rerank=rerank, k=int(k))
 try:
     config = build_config(preset, toggles)
-    result = svc.recall(user, query, config=config, purpose=Purpose.EXPLAIN, explain=True)
+    result = explain_recall(svc, user, query, config)  # kept across this session's reruns
 except MemdeskError as exc:
     show_error(exc)
     st.stop()

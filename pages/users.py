@@ -34,10 +34,9 @@ with clear_errors():
     # Read-only tables as escaped HTML, not data grids: a grid's mount cost the browser more
     # than the rest of the page (issue 34).
     st.html(scroll_html(plain_table_html(user_rows(users), "users-list")))
-    c1, c2, c3 = st.columns(3)
-    c1.metric("Users", len(users))
-    c2.metric("Episodes", sum(u.episodes for u in users))
-    c3.metric("Active facts", sum(u.facts.get("active", 0) for u in users))
+    # The totals in one line, not three metric cards (issue 34: every element costs the browser).
+    st.caption(f"Totals: {len(users)} users · {sum(u.episodes for u in users)} episodes · "
+               f"{sum(u.facts.get('active', 0) for u in users)} active facts")
 
     st.subheader(f"Recent activity: {md(user)}")
     l1, l2, l3 = st.columns(3)

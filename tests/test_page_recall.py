@@ -217,3 +217,31 @@ def test_hit_columns_explain_themselves_and_colours_mean_one_thing(desk):
 
     for leg in legs:  # a mark never passes for a leg's bar (the lift mark was the dense orange)
         assert all(min(abs(hue(m) - hue(leg)), 360 - abs(hue(m) - hue(leg))) > 20 for m in marks)
+
+
+def test_switching_tabs_does_not_recompute_the_recall(desk, monkeypatch):
+    """Issue 34: the explain recall is kept in the session while nothing it depends on changes;
+    a new query, or a write to the store, computes it again."""
+    from memory.service import MemoryService
+
+    calls: list[str] = []
+    real = MemoryService.recall
+
+    def counting(self, user_id, query, **kw):
+        calls.append(query)
+        return real(self, user_id, query, **kw)
+
+    monkeypatch.setattr(MemoryService, "recall", counting)
+    at = page()
+    recall(at, "where does ana live Edinburgh")
+    first = list(table(at, "recall_hits")["text"])
+    assert calls == ["where does ana live Edinburgh"]
+    open_tab(at, "Filters and config")
+    open_tab(at, "Hits")
+    assert calls == ["where does ana live Edinburgh"]
+    assert list(table(at, "recall_hits")["text"]) == first
+    store_service().write_fact("ana", "Lives in Edinburgh near the castle")
+    at.run()  # the store changed: the same question is answered again
+    assert len(calls) == 2
+    recall(at, "Lumio hub wifi")
+    assert calls[-1] == "Lumio hub wifi" and len(calls) == 3

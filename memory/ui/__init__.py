@@ -16,7 +16,7 @@ from ..access import Role
 from ..errors import MemdeskError, ValidationError
 from ..models import check_actor
 from ..runtime import Runtime, build_runtime
-from ..service import MemoryService, UserSummary
+from ..service import MemoryService, RecallResult, UserSummary
 from .auth import operator_mode, require_access, role_label, signed_in_email
 from .safe import esc, md  # noqa: F401 - esc is re-exported for the pages
 
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
 
     from review.label_source import LabelTables
+
+    from ..search_config import RecallConfig
 
 OPERATOR_KEY = "operator_name"  # the sidebar's operator name (app.py renders the input)
 OPERATOR_COOKIE = "memdesk_operator"  # a session cookie: the name survives a reload
@@ -127,6 +129,28 @@ def labels_measure(svc: MemoryService, users: list[str]) -> LabelTables:
     from review.label_source import LabelTables
 
     return LabelTables.model_validate(_label_tables(svc, tuple(users), data_version(svc)))
+
+
+RECALL_KEPT = "recall_kept"  # session state: (what was asked, its explain recall)
+
+
+def explain_recall(svc: MemoryService, user_id: str, query: str,
+                   config: RecallConfig) -> RecallResult:
+    """The recall debugger's explain recall (read-only, Purpose.EXPLAIN), kept in this session
+    while the user, query, configuration and data version stay the same: switching tabs or
+    asking "why not?" reruns the page without recomputing it (issue 34). Per session, so never
+    shared between operators. The user's audit count is in the key: every mutation appends an
+    audit event, so a write in this process that no page signalled still recomputes it."""
+    from ..search_config import Purpose
+
+    asked = (user_id, query, config.model_dump_json(), data_version(svc),
+             svc.store.audit_count(user_id))
+    kept = st.session_state.get(RECALL_KEPT)
+    if kept is not None and kept[0] == asked:
+        return kept[1]
+    result = svc.recall(user_id, query, config=config, purpose=Purpose.EXPLAIN, explain=True)
+    st.session_state[RECALL_KEPT] = (asked, result)
+    return result
 
 
 REVIEW_CLAIMED = "review_claimed"  # (user, item id) this session holds a review lease on
