@@ -13,11 +13,11 @@ from memory.ui import esc, explain_recall, md, page_guard, pick_user, service, s
 from memory.ui.recall_views import (
     RecallToggles,
     build_config,
-    contribution_figure,
+    contribution_html,
     debugger_rows,
     from_query_params,
     hits_table_html,
-    rank_shift_figure,
+    rank_shift_html,
     to_query_params,
     toggles_of,
 )
@@ -147,9 +147,9 @@ if pictures_tab.open:
         if not result.hits:
             st.warning(md(f"No hits for “{query}” in {user}'s memories under these settings."))
         else:
-            st.plotly_chart(contribution_figure(result.hits, config.ranking.rrf_k),
-                            key="recall_contrib", width="stretch")
-            st.plotly_chart(rank_shift_figure(result.hits), key="recall_shift", width="stretch")
+            # Escaped HTML and SVG, not Plotly: the chart library alone cost the browser
+            # seconds to load and draw (issue 34).
+            st.html(contribution_html(result.hits) + rank_shift_html(result.hits))
 
 if why_tab.open:
     with why_tab:

@@ -220,7 +220,7 @@ def test_walk_every_page_in_a_real_browser(desk_server):
             # Recall: a shared link opens with its hits and pictures; then "why not?".
             walk.open("/recall?user=eve&q=Paris+jazz+boat&preset=default&k=10", "Why not?")
             page.get_by_role("tab", name="Pictures").click()  # issue 34: drawn when opened
-            page.locator(".js-plotly-plot").first.wait_for()
+            page.locator(".rc-contrib").first.wait_for()
             walk.settle()
             walk.check("recall-hits")
             page.get_by_role("tab", name="Why not?").click()

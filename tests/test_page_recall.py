@@ -3,7 +3,7 @@ state on every hit, "why not?", and a recall shared by URL (invariant 85)."""
 
 from __future__ import annotations
 
-import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +11,9 @@ from streamlit.testing.v1 import AppTest
 
 from memory.search_config import PRESETS
 from memory.ui.recall_views import (
+    LEG_COLOURS,
+    MULTIPLIER_COLOURS,
+    STAGES,
     RecallToggles,
     build_config,
     from_query_params,
@@ -18,7 +21,7 @@ from memory.ui.recall_views import (
     toggles_of,
 )
 from memory.ui.why_not import why_not
-from tests.desk_support import html_table, plain
+from tests.desk_support import html_bodies, html_table, plain
 from tests.test_pages import seeded_desk, store_service
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,21 +75,21 @@ def test_hits_carry_state_and_the_two_pictures(desk):
     assert set(hits["state"]) <= {"active", "episodic", "procedural", "catalog"}
     assert "Lives in Bristol" not in set(hits["text"])  # superseded: not in default recall
     assert "Lisbon" not in " ".join(hits["text"])  # another user's memories never appear
-    assert not at.get("plotly_chart")  # issue 34: pictures draw in their own tab, when opened
+    assert not html_bodies(at, "rc-contrib")  # issue 34: pictures draw in their own tab
     open_tab(at, "Pictures")
-    charts = {c.proto.id: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
-    contrib, shift = charts.values()
-    names = {t.get("name") for t in contrib["data"]}
-    assert {"bm25 share", "dense share", "decay", "use boost", "catalog prior"} <= names
-    top = next(t for t in contrib["data"] if t["name"] == "bm25 share")
+    assert not at.get("plotly_chart")  # issue 34: escaped HTML and SVG, no chart library
+    picture = html_bodies(at, "rc-contrib")[0]
+    for name in ("bm25 share", "dense share", "decay", "use boost", "catalog prior"):
+        assert name in picture
     # The stacked shares are the RRF terms: 1 / (k + leg rank); the fused score is their sum.
-    first_fused = hits.iloc[0]["fused"]
-    dense = next(t for t in contrib["data"] if t["name"] == "dense share")
-    assert top["x"][0] + dense["x"][0] == pytest.approx(first_fused, abs=1e-5)
+    first_row = picture.split("class='rc-lab'")[1]
+    shares = [float(x) for x in re.findall(r"title='(?:bm25|dense) rank \d+ · share ([0-9.]+)'",
+                                           first_row)]
+    assert len(shares) == 2 and sum(shares) == pytest.approx(hits.iloc[0]["fused"], abs=2e-5)
     # The query side is explained too: this query's dense weight (invariant 154).
     assert any("dense weight" in c.value for c in at.caption)
-    assert shift["data"][0]["x"] == ["BM25 rank", "dense rank", "fused", "final"]
-    assert shift["data"][0]["y"][3] == 1
+    assert all(f">{stage}</span>" in picture for stage in STAGES)  # the rank shift, by stage
+    assert "title='#1 Lives in Edinburgh · final: 1'" in picture
     open_tab(at, "Filters and config")
     filters = table(at, "recall_filters").set_index("filter")
     assert filters.loc["state:superseded", "removed"] == 1
@@ -204,10 +207,11 @@ def test_hit_columns_explain_themselves_and_colours_mean_one_thing(desk):
     assert {"rank", "state", "bm25", "dense", "fused", "× mult", "× after fusion", "id"} <= helped
     assert not at.dataframe  # issue 34: no data grid on the first screen
     open_tab(at, "Pictures")
-    contrib = json.loads(next(iter(at.get("plotly_chart"))).proto.spec)
-    legs = {t["marker"]["color"] for t in contrib["data"] if t["name"].endswith(" share")}
-    marks = [t["marker"]["color"] for t in contrib["data"] if not t["name"].endswith(" share")]
+    picture = html_bodies(at, "rc-contrib")[0]
+    legs = set(LEG_COLOURS.values())
+    marks = list(MULTIPLIER_COLOURS.values())
     assert len(marks) == len(set(marks)) == 4
+    assert all(f"background:{c}" in picture for c in [*legs, *marks])
 
     def hue(colour: str) -> float:
         import colorsys

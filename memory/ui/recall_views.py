@@ -3,10 +3,9 @@ state, and the two pictures of a ranking (score contributions, rank shifts). No 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 from pydantic import BaseModel, Field
 from pydantic import ValidationError as PydanticError
 
@@ -164,56 +163,134 @@ def hits_table_html(rows: list[dict]) -> str:
 
 
 def _label(h: RankedHit, width: int = 48) -> str:
+    """`#rank text`, cut to `width`: plain text, escaped by whoever draws it."""
     text = memory_text(h.doc)
     text = text if len(text) <= width else text[: width - 1] + "…"
-    return esc(f"#{h.rank} {text}")  # Plotly reads <a>, <b>…: stored text stays text
+    return f"#{h.rank} {text}"
 
 
-def contribution_figure(hits: list[RankedHit], rrf_k: int) -> go.Figure:
-    """Left: each hit's fused score as the sum of its legs' shares — weight/(k + leg rank) under
-    RRF, weight x normalised score under score fusion — scaled by the post-fusion multipliers
-    (question, time, adjacency, lift), so the bars sum to the fused score; a hit beyond
-    `tail_from` keeps its fused score though the tail is ordered by RRF (invariant 144). Right: the multipliers."""
-    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, column_widths=[0.62, 0.38],
-                        horizontal_spacing=0.03,
-                        subplot_titles=("share by leg (sums to the fused score)",
-                                        "multipliers (1 = no effect)"))
-    labels = [_label(h) for h in hits]
-    for leg in ("bm25", "dense"):
-        share = [h.legs[leg].contribution * h.multipliers.post if leg in h.legs else 0.0
-                 for h in hits]
-        fig.add_bar(orientation="h", y=labels, x=share, name=f"{leg} share",
-                    marker_color=LEG_COLOURS[leg], row=1, col=1,
-                    customdata=[h.legs[leg].rank if leg in h.legs else None for h in hits],
-                    hovertemplate=f"{leg} rank %{{customdata}}<br>share %{{x:.5f}}<extra></extra>")
-    for name, get in (("decay", lambda m: m.decay), ("use boost", lambda m: m.use_boost),
-                      ("catalog prior", lambda m: m.prior),
-                      ("question / time / adjacency / lift", lambda m: m.post)):
-        colour = MULTIPLIER_COLOURS[name]
-        fig.add_scatter(y=labels, x=[get(h.multipliers) for h in hits], mode="markers",
-                        name=name, marker={"color": colour, "size": 10}, row=1, col=2,
-                        hovertemplate=f"{name} ×%{{x:.3f}}<extra></extra>")
-    fig.add_vline(x=1.0, line_dash="dot", line_color="#9e9e9e", row=1, col=2)
-    fig.update_layout(barmode="stack", height=140 + 32 * len(hits),
-                      yaxis={"autorange": "reversed"}, legend={"orientation": "h", "y": -0.08},
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10})
-    return fig
+MULTIPLIERS = (("decay", lambda m: m.decay), ("use boost", lambda m: m.use_boost),
+               ("catalog prior", lambda m: m.prior),
+               ("question / time / adjacency / lift", lambda m: m.post))
 
 
-def rank_shift_figure(hits: list[RankedHit]) -> go.Figure:
-    """Each hit's rank at each stage: in the BM25 leg, in the dense leg, after fusion, and
-    final (after a reranker, when one ran). A missing point: the hit was not in that leg."""
+class ContributionRow(BaseModel):
+    """One hit in the contribution picture: each leg's (rank, share) and each multiplier."""
+
+    label: str
+    shares: dict[str, tuple[int | None, float]]
+    multipliers: dict[str, float]
+
+
+def contribution_rows(hits: list[RankedHit]) -> list[ContributionRow]:
+    """Each hit's fused score as the sum of its legs' shares — weight/(k + leg rank) under RRF,
+    weight x normalised score under score fusion — scaled by the post-fusion multipliers
+    (question, time, adjacency, lift), so the shares sum to the fused score; a hit beyond
+    `tail_from` keeps its fused score though the tail is ordered by RRF (invariant 144); and
+    its multipliers."""
+    return [ContributionRow(
+        label=_label(h),
+        shares={leg: (h.legs[leg].rank, h.legs[leg].contribution * h.multipliers.post)
+                if leg in h.legs else (None, 0.0) for leg in LEG_COLOURS},
+        multipliers={name: get(h.multipliers) for name, get in MULTIPLIERS}) for h in hits]
+
+
+def _swatch(colour: str, name: str, dot: bool = False) -> str:
+    shape = "border-radius:50%" if dot else "border-radius:2px"
+    return (f"<span class='rc-key'><i style='background:{colour};{shape}'></i>{esc(name)}"
+            "</span>")
+
+
+PICTURE_CSS = (
+    "<style>.rc-pic{font-size:.82em;margin:.3em 0 1.2em}.rc-pic .rc-h{font-weight:600;"
+    "margin:.2em 0}.rc-key{margin-right:1em;white-space:nowrap}.rc-key i{display:inline-block;"
+    "width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em}.rc-grid{display:grid;"
+    "grid-template-columns:minmax(12em,2fr) 3fr 2fr;gap:.15em .6em;align-items:center}"
+    ".rc-lab{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.rc-bar{display:flex;"
+    "height:1.1em;background:#f3f3f3}.rc-bar span{height:100%}.rc-mul{position:relative;"
+    "height:1.1em;background:linear-gradient(#9e9e9e,#9e9e9e) no-repeat var(--one) 0/1px 100%}"
+    ".rc-mul i{position:absolute;top:.2em;width:.7em;height:.7em;border-radius:50%;"
+    "margin-left:-.35em}.rc-ax{color:#777}.rc-shift{position:relative;max-width:100%;"
+    "overflow:hidden}.rc-shift>*{position:absolute}.rc-shift i{height:2px;"
+    "transform-origin:0 50%}.rc-shift b{width:8px;height:8px;border-radius:50%}"
+    ".rc-st{top:0;width:100px;text-align:center;color:#555}.rc-sl{white-space:nowrap}</style>")
+
+
+def contribution_html(hits: list[RankedHit]) -> str:
+    """The contribution picture as escaped HTML (issue 34: no chart library to load): per hit,
+    its legs' shares as one stacked bar (full width: the largest fused score) and its
+    multipliers as dots on a scale with 1 (no effect) marked; every number in a tooltip."""
+    rows = contribution_rows(hits)
+    top = max((sum(v for _, v in r.shares.values()) for r in rows), default=0.0) or 1.0
+    values = [v for r in rows for v in r.multipliers.values()] or [1.0]
+    lo, hi = min(0.9, min(values)), max(1.1, max(values))
+
+    def at(v: float) -> float:
+        return 100 * (v - lo) / (hi - lo)
+
+    out = ["<div class='rc-pic rc-contrib'><div class='rc-h'>Share by leg (sums to the fused "
+           "score) · multipliers (1 = no effect)</div><div>"
+           + "".join(_swatch(c, f"{leg} share") for leg, c in LEG_COLOURS.items())
+           + "".join(_swatch(MULTIPLIER_COLOURS[n], n, dot=True) for n, _ in MULTIPLIERS)
+           + f"</div><div class='rc-grid' style='--one:{at(1.0):.1f}%'><span></span>"
+           f"<span class='rc-ax'>0 … {top:.5f}</span><span class='rc-ax'>×{lo:.2f} … "
+           f"×{hi:.2f}</span>"]
+    for r in rows:
+        bar = "".join(
+            f"<span style='width:{100 * share / top:.2f}%;background:{LEG_COLOURS[leg]}' "
+            f"title='{esc(f'{leg} rank {rank} · share {share:.5f}')}'></span>"
+            for leg, (rank, share) in r.shares.items() if share > 0)
+        dots = "".join(
+            f"<i style='left:{at(v):.1f}%;background:{MULTIPLIER_COLOURS[n]}' "
+            f"title='{esc(f'{n} ×{v:.3f}')}'></i>" for n, v in r.multipliers.items())
+        out.append(f"<span class='rc-lab' title='{esc(r.label)}'>{esc(r.label)}</span>"
+                   f"<div class='rc-bar'>{bar}</div><div class='rc-mul'>{dots}</div>")
+    return "".join(out) + "</div></div>" + PICTURE_CSS
+
+
+STAGES = ("BM25 rank", "dense rank", "fused", "final")
+SHIFT_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+                 "#7f7f7f", "#bcbd22", "#17becf")
+
+
+def rank_shift_rows(hits: list[RankedHit]) -> list[tuple[str, list[int | None]]]:
+    """Each hit's rank at each of STAGES: in the BM25 leg, in the dense leg, after fusion, and
+    final (after a reranker, when one ran). None: the hit was not in that leg."""
     fused_order = sorted(hits, key=lambda h: -h.fused_score)
     fused_rank = {h.id: n for n, h in enumerate(fused_order, 1)}
-    stages = ["BM25 rank", "dense rank", "fused", "final"]
-    fig = go.Figure()
-    for h in hits:
-        ys = [h.legs["bm25"].rank if "bm25" in h.legs else None,
-              h.legs["dense"].rank if "dense" in h.legs else None, fused_rank[h.id], h.rank]
-        fig.add_scatter(x=stages, y=ys, mode="lines+markers", name=_label(h, 36),
-                        connectgaps=True, hovertemplate="%{x}: %{y}<extra>%{fullData.name}</extra>")
-    fig.update_layout(height=160 + 24 * len(hits), yaxis={"autorange": "reversed",
-                                                           "title": "rank (1 = top)"},
-                      margin={"l": 10, "r": 10, "t": 30, "b": 10}, title="rank shift by stage",
-                      legend={"font": {"size": 11}})
-    return fig
+    return [(_label(h, 36), [h.legs["bm25"].rank if "bm25" in h.legs else None,
+                             h.legs["dense"].rank if "dense" in h.legs else None,
+                             fused_rank[h.id], h.rank]) for h in hits]
+
+
+def rank_shift_html(hits: list[RankedHit]) -> str:
+    """The rank shift picture as escaped HTML (issue 34: no chart library; st.html keeps no
+    SVG): a line per hit through its rank at each stage (a missing stage is stepped over), its
+    label at the final rank; each point's tooltip names the hit, the stage and the rank."""
+    rows = rank_shift_rows(hits)
+    worst = max((r for _, ranks in rows for r in ranks if r is not None), default=1)
+    width, top, step, deep = 600, 26, 22, 4
+    xs = [60 + i * (width - 120) / (len(STAGES) - 1) for i in range(len(STAGES))]
+    last = max(len(rows), 1)  # a leg's ranks below the last hit's are drawn closer together
+
+    def y(rank: int) -> float:
+        return top + step * (min(rank, last) - 1) + deep * max(rank - last, 0)
+
+    parts = [f"<div class='rc-shift' style='height:{y(worst) + 16:.0f}px'>"]
+    parts += [f"<span class='rc-st' style='left:{x - 50:.0f}px'>{esc(s)}</span>"
+              for x, s in zip(xs, STAGES, strict=True)]
+    for n, (label, ranks) in enumerate(rows):
+        colour = SHIFT_COLOURS[n % len(SHIFT_COLOURS)]
+        pts = [(x, y(r), stage, r) for x, stage, r in zip(xs, STAGES, ranks, strict=True)
+               if r is not None]
+        for (x1, y1, _, _), (x2, y2, _, _) in zip(pts, pts[1:], strict=False):
+            length, angle = math.hypot(x2 - x1, y2 - y1), math.degrees(math.atan2(y2 - y1, x2 - x1))
+            parts.append(f"<i style='left:{x1:.0f}px;top:{y1 - 1:.0f}px;width:{length:.0f}px;"
+                         f"transform:rotate({angle:.1f}deg);background:{colour}'></i>")
+        parts += [f"<b style='left:{px - 4:.0f}px;top:{py - 4:.0f}px;background:{colour}' "
+                  f"title='{esc(f'{label} · {stage}: {r}')}'></b>" for px, py, stage, r in pts]
+        parts.append(f"<span class='rc-sl' style='left:{xs[-1] + 12:.0f}px;"
+                     f"top:{y(ranks[-1] or 1) - 8:.0f}px;color:{colour}'>{esc(label)}</span>")
+    return ("<div class='rc-pic'><div class='rc-h'>Rank shift by stage (1 = top; a leg's "
+            f"ranks below {last} drawn closer together)</div>"
+            + "".join(parts) + "</div></div>" + PICTURE_CSS)
