@@ -254,13 +254,17 @@ def confirm_dialog(req: dict):
 
 
 # views ------------------------------------------------------------------------------------------
-def card(title: str, text: str, sub: str = "", colour: str = "#e0e0e0") -> None:
-    st.html(f"<div class='rv-card' style='border-left:6px solid {colour}'>"
+def card_html(title: str, text: str, sub: str = "", colour: str = "#e0e0e0") -> str:
+    return (f"<div class='rv-card' style='border-left:6px solid {colour}'>"
             f"<div class='rv-t'>{esc(title)}</div><div class='rv-x'>{esc(text)}</div>"
             f"<div class='rv-s'>{esc(sub)}</div></div><style>.rv-card{{padding:.5em .9em;"
             "background:#fafafa;border-radius:6px;margin-bottom:.4em}.rv-t{font-size:.8em;"
             "color:#555;text-transform:uppercase;letter-spacing:.04em}.rv-x{font-size:1.15em;"
             "white-space:pre-wrap;overflow-wrap:anywhere}.rv-s{font-size:.8em;color:#666}</style>")
+
+
+def card(title: str, text: str, sub: str = "", colour: str = "#e0e0e0") -> None:
+    st.html(card_html(title, text, sub, colour))
 
 
 def assignment() -> tuple[leases.Assignment, bool]:
@@ -400,11 +404,12 @@ def focus_view() -> None:
 def replaces_block(item, ev) -> None:
     """A contradiction shows the fact it would replace and its chain beside the item, above
     the buttons (invariant 512), and says so when that fact is gone."""
-    if ev.replaces is not None:
-        card(f"Would replace — now believed ({ev.replaces.state.value})", ev.replaces.text,
-             f"recorded {ev.replaces.recorded_at:%Y-%m-%d} · this is a "
-             f"{item.contradiction or 'natural'} contradiction", "#2e7d32")
-        st.html("<div class='rv-chain'>Chain: " + " → ".join(
+    if ev.replaces is not None:  # the card and its chain in one element (issue 34)
+        st.html(card_html(f"Would replace — now believed ({ev.replaces.state.value})",
+                          ev.replaces.text, f"recorded {ev.replaces.recorded_at:%Y-%m-%d} · "
+                          f"this is a {item.contradiction or 'natural'} contradiction",
+                          "#2e7d32")
+                + "<div class='rv-chain'>Chain: " + " → ".join(
             f"<span>{esc(c.text)}</span> <small>({esc(c.state.value)})</small>" for c in ev.chain)
             + "</div><style>.rv-chain{overflow-wrap:anywhere;font-size:.9em}</style>")
     elif item.supersedes:
@@ -422,25 +427,22 @@ def evidence(item, ev, note: JudgeNote | None = None) -> None:
     for t in ev.tombstones:
         st.warning(md(f"Previously {t.kind.value} by {t.actor} on {t.created_at:%Y-%m-%d}: "
                       f"“{t.text}” — {t.reason or 'no reason given'}"))
-    left, right = st.columns(2)
-    with left:
-        st.markdown("**Source episodes**")
-        if ev.episodes:
-            # Plain tables (issue 34): two data grids cost the browser more than the card.
-            st.html(plain_table_html([{"said": e.timestamp, "text": e.text}
-                                      for e in ev.episodes], "rv-sources", when="%Y-%m-%d %H:%M"))
-        else:
-            st.caption("none")
-        if ev.missing_episode_ids:
-            st.caption("Missing (forgotten): " + md(", ".join(ev.missing_episode_ids)))
-    with right:
-        st.markdown("**Nearest facts**")
-        if ev.nearest:
-            st.html(plain_table_html([{"text": n.fact.text, "state": n.fact.state.value,
-                                       "similarity": n.similarity} for n in ev.nearest],
-                                     "rv-nearest"))
-        else:
-            st.caption("none")
+    # Sources and nearest facts side by side in one element of plain, escaped tables (issue 34:
+    # two data grids cost the browser more than the card; two columns of headings, tables and
+    # captions cost it six elements more).
+    none = "<div class='rv-none'>none</div>"
+    sources = plain_table_html([{"said": e.timestamp, "text": e.text} for e in ev.episodes],
+                               "rv-sources", when="%Y-%m-%d %H:%M") if ev.episodes else none
+    if ev.missing_episode_ids:
+        sources += ("<div class='rv-none'>Missing (forgotten): "
+                    f"{esc(', '.join(ev.missing_episode_ids))}</div>")
+    nearest = plain_table_html([{"text": n.fact.text, "state": n.fact.state.value,
+                                 "similarity": n.similarity} for n in ev.nearest],
+                               "rv-nearest") if ev.nearest else none
+    st.html(f"<div class='rv-ev'><div><b>Source episodes</b>{sources}</div><div><b>Nearest "
+            f"facts</b>{nearest}</div></div><style>.rv-ev{{display:grid;grid-template-columns:"
+            "1fr 1fr;gap:1rem}.rv-ev b{display:block;margin-bottom:.3em}.rv-none{font-size:"
+            ".85em;color:#777}</style>")
     if ev.plan_id:
         st.caption(md(f"Plan {ev.plan_id}: " + "; ".join(
             f"{e.action} by {e.actor}" for e in ev.plan_events)))
