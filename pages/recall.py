@@ -68,16 +68,18 @@ preset = q2.selectbox("Preset", list(PRESETS), key="recall_preset", on_change=on
                            "resets the toggles to it")
 k = q3.number_input("k", min_value=1, max_value=200, key="recall_k")
 # Two rows, so no toggle's label is cut ("Superse…", issue 34).
-st.caption("Legs and multipliers")
-for col, name in zip(st.columns(5), ("bm25", "dense", "decay", "boost", "prior"), strict=False):
-    col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
-st.caption("Include, rerank")
+# One tooltip per row, not one per toggle (issue 34: each tooltip is drawn by the browser).
+ROW1, ROW2 = ("bm25", "dense", "decay", "boost", "prior"), ("superseded", "catalog")
+st.caption("Legs and multipliers", help="  \n".join(f"{TOGGLES[n]}: {HELP[n]}" for n in ROW1))
+for col, name in zip(st.columns(5), ROW1, strict=False):
+    col.toggle(TOGGLES[name], key=f"recall_t_{name}")
+st.caption("Include, rerank", help="  \n".join(f"{TOGGLES[n]}: {HELP[n]}" for n in ROW2)
+           + "  \nRerank: rerankers registered in memory.rerank")
 e1, e2, e3, _ = st.columns([2, 2, 2, 4])
 for col, name in ((e1, "superseded"), (e2, "catalog")):
-    col.toggle(TOGGLES[name], key=f"recall_t_{name}", help=HELP[name])
+    col.toggle(TOGGLES[name], key=f"recall_t_{name}")
 rerank = e3.selectbox("Rerank", ["none", *RERANKERS], key="recall_rerank",
-                      label_visibility="collapsed", disabled=not RERANKERS,
-                      help="rerankers registered in memory.rerank")
+                      label_visibility="collapsed", disabled=not RERANKERS)
 run = st.button("Recall", type="primary", key="recall_run")
 
 if not (run or ss.get("recall_ran")):
