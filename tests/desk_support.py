@@ -17,6 +17,12 @@ def html_bodies(at: AppTest, marker: str = "") -> list[str]:
     return [h.proto.body for h in at.get("html") if marker in h.proto.body]
 
 
+def tables_shown(at: AppTest) -> bool:
+    """Whether any table of data was drawn: a data grid or a plain HTML table (issue 34: the
+    Users page, the desk's default, draws plain tables)."""
+    return bool(at.dataframe) or bool(html_bodies(at, "class='ptab "))
+
+
 def html_table(at: AppTest, cls: str):
     """The plain HTML table of class `cls` (memory.ui.views.plain_table_html) read back as a
     DataFrame, cells as the browser shows them (numbers as numbers, empty as missing), and its

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from memory.errors import AccessDenied
 from memory.ui import runtime as desk_runtime
 from review import decide, propose
-from tests.desk_support import decide_button, html_bodies, plain
+from tests.desk_support import decide_button, html_bodies, plain, tables_shown
 from tests.test_pages import _close_cached, seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +83,7 @@ def test_nothing_renders_before_login(desk, name):
     at = run(name, user={"is_logged_in": False})
     assert not at.exception
     assert [b.label for b in at.button] == ["Sign in"]
-    assert not at.dataframe and not at.text_input and not at.selectbox and not at.chat_input
+    assert not tables_shown(at) and not at.text_input and not at.selectbox and not at.chat_input
     shown = everything_shown(at)
     for secret in ("Bristol", "Edinburgh", "Lisbon", "jazz", "ana", "bob", "desk.db"):
         assert secret not in shown, (name, secret)
@@ -180,21 +180,21 @@ def test_a_signed_in_address_without_a_role_sees_nothing(desk, tmp_path, monkeyp
     monkeypatch.setenv("MEMDESK_ROLES_FILE", str(roles))
     desk_runtime.clear()
     at = run("app.py", user=signed_in("eve@elsewhere.org"))
-    assert not at.exception and not at.dataframe
+    assert not at.exception and not tables_shown(at)
     assert "has no role on this desk" in plain(at.error[0].value)
     assert [b.label for b in at.button] == ["Log out"]
 
 
 def test_an_unverified_address_is_no_identity(desk):
     at = run("app.py", user=signed_in("rita@example.com", email_verified=False))
-    assert [b.label for b in at.button] == ["Sign in"] and not at.dataframe
+    assert [b.label for b in at.button] == ["Sign in"] and not tables_shown(at)
 
 
 def test_login_without_a_roles_file_says_so(desk, monkeypatch):
     monkeypatch.delenv("MEMDESK_ROLES_FILE")
     desk_runtime.clear()
     at = run("app.py", user=signed_in("rita@example.com"))
-    assert "MEMDESK_ROLES_FILE" in plain(at.error[0].value) and not at.dataframe
+    assert "MEMDESK_ROLES_FILE" in plain(at.error[0].value) and not tables_shown(at)
 
 
 # login off --------------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def bound_everywhere():
 
 def test_local_mode_beyond_loopback_refuses_to_serve(desk, bound_everywhere):
     at = run("app.py", login=False)
-    assert not at.exception and not at.dataframe and not at.text_input
+    assert not at.exception and not tables_shown(at) and not at.text_input
     assert "bound to 0.0.0.0 without login" in plain(at.error[0].value)
 
 
@@ -229,7 +229,7 @@ def test_allow_anonymous_says_so_in_the_banner(desk, bound_everywhere, monkeypat
     monkeypatch.setenv("MEMDESK_ALLOW_ANONYMOUS", "true")
     desk_runtime.clear()
     at = run("app.py", login=False)
-    assert not at.exception and not at.error and at.dataframe
+    assert not at.exception and not at.error and tables_shown(at)
     assert "bound to 0.0.0.0 (MEMDESK_ALLOW_ANONYMOUS)" in html_bodies(at, "md-local")[0]
 
 
@@ -272,7 +272,7 @@ def test_a_deep_link_before_login_reaches_the_sign_in_screen(desk):
         at.run()
         assert not at.exception and not at.error
         assert [b.label for b in at.button] == ["Sign in"]
-        assert "Bristol" not in everything_shown(at) and not at.dataframe
+        assert "Bristol" not in everything_shown(at) and not tables_shown(at)
 
 
 def test_the_sign_in_screen_remembers_the_page_asked_for(desk):
