@@ -16,7 +16,7 @@ from ..slots import SLOTS
 from ..text import stem, term_set
 from .clauses import MAX_CHARS, clauses, normalise
 from .model import FactRef, Operation, Reading
-from .read import check_value, has_phrase, read_clause, tokens
+from .read import check_value, has_phrase, news_text, read_clause, tokens
 from .resolve import resolve
 from .tables import words
 
@@ -83,6 +83,11 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                         "status": "candidate", "confidence": 0.6,
                         "valid_from": op.valid_from or ops[was].valid_from,
                         "evidence": f"{ops[was].evidence} {op.evidence}"})
+                elif ops[was].valid_from is None and op.valid_from is not None and \
+                        ops[was].op == op.op:
+                    # "Callum and I broke up, he moved out last week": the date said with
+                    # the second clause dates the one change
+                    ops[was] = ops[was].model_copy(update={"valid_from": op.valid_from})
                 continue
             if op.text and any(o.text == op.text for o in ops):
                 continue
@@ -143,30 +148,84 @@ _IT_IS = re.compile(r"^(?:no,?\s+)?(?:it is|it was|that is|its)\s+(?:actually\s+
 def _corrections(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
     """A denial and the right value said together are one correction (invariant 533): "that's
     wrong, I live in Cardiff" replaces the home harshly (it was never true); "the camera's not
-    a Eufy, it's a Tapo" retracts the Eufy and writes the Tapo in the retracted fact's words."""
+    a Eufy, it's a Tapo" retracts the Eufy and writes the Tapo in the retracted fact's words.
+    The right value said further on ("…, that's Tom's! mine is the 3rd of February"), after a
+    comma ("I'm not lactose intolerant, the gastro says it's IBS") or as the user's own
+    statement ("I'm not at Aviva, I'm at Admiral") is offered to an operator (invariant 534)."""
     out = list(ops)
-    for i, r in enumerate(readings[:-1]):
-        if r.act != "deny":
-            continue
-        nxt = readings[i + 1]
+    for i, r in enumerate(readings):
         retract = next((o for o in out if o.op == "retract" and o.evidence == r.clause), None)
-        if retract is None and nxt.text:
+        if r.act != "deny" and retract is None:
+            continue
+        nxt = readings[i + 1] if i + 1 < len(readings) else None
+        if retract is None and nxt is not None and nxt.text:
             # the denial named nothing itself: the statement after it is its correction
             out = [o.model_copy(update={"harsh": True, "reason": "the user corrects a value"})
                    if o.evidence == nxt.clause and o.op == "supersede" else o for o in out]
             continue
-        m = _IT_IS.match(nxt.clause.strip(" .!"))
-        if retract is None or m is None or not retract.old_text:
+        if retract is None or not retract.old_text:
             continue
-        value = (m.group("v") or m.group("w") or "").strip()
-        named = re.match(r"^(?P<k>.{2,40}?) is ", retract.old_text)
-        verb = retract.old_text.split()[0]
-        text = f"{named.group('k')} is {value}" if named else f"{verb} {value}"
-        if value and not check_value(value) and verb[:1].isupper():
-            out.append(Operation(op="write", text=text, slot=retract.slot,
-                                 fact_type=retract.fact_type, reason="the right value",
-                                 evidence=nxt.clause))
+        m = _IT_IS.match(nxt.clause.strip(" .!")) if nxt is not None else None
+        if m is not None:
+            value = (m.group("v") or m.group("w") or "").strip()
+            text = _in_fact_words(retract.old_text, value)
+            if value and not check_value(value) and text:
+                out.append(Operation(op="write", text=text, slot=retract.slot,
+                                     fact_type=retract.fact_type, reason="the right value",
+                                     evidence=nxt.clause))
+            continue
+        instead = _said_instead(r, readings[i + 1:], retract, out)
+        if instead is not None:
+            out.append(instead)
     return out
+
+
+_SAID_IT = re.compile(r"\b(?:says?|said|thinks?|told me|turns out|it was|it'?s|it is|mine is|"
+                      r"mine's)\s+(?:it'?s\s+|it is\s+|it was\s+)?(?:actually\s+|really\s+)?"
+                      r"(?P<v>(?:an?\s+|the\s+)?[\w .+'-]{2,40}?)"
+                      r"(?:\s+all along|\s+actually|\s+instead)?\s*(?:[,;.!]|$)", re.IGNORECASE)
+
+
+_SAID_BY_ME = re.compile(r"(?:i|i'm|im|i am|we|we're|mine)\b", re.IGNORECASE)
+
+
+def _in_fact_words(old_text: str, value: str) -> str:
+    named = re.match(r"^(?P<k>.{2,40}?) is ", old_text)
+    verb = old_text.split()[0] if old_text.split() else ""
+    if named:
+        return f"{named.group('k')} is {value}"
+    return f"{verb} {value}" if verb[:1].isupper() else ""
+
+
+def _said_instead(denial: Reading, after: list[Reading], retract: Operation,
+                  ops: list[Operation]) -> Operation | None:
+    """What the user says is true instead of the fact they deny, later in the message or after
+    a comma in the same clause; an operator confirms it (only ever a candidate)."""
+    tail = denial.clause.split(",", 1)[1] if "," in denial.clause else ""
+    pieces: list[tuple[str, Reading | None]] = [(tail, None)] if tail.strip() else []
+    for r in after:
+        if any(o.op == "retract" and o.evidence == r.clause for o in ops):
+            break  # the next denial's own correction
+        if r.act != "deny":  # a denial said twice ("I don't run, never did") is skipped
+            pieces.append((r.clause, r))
+    for piece, r in pieces:
+        if r is not None and any(o.evidence == r.clause for o in ops):
+            return None  # the statement is written already, in its own right
+        m = _SAID_IT.search(piece)
+        value = m.group("v").strip() if m else ""
+        if value and not check_value(value) and term_set(value) - _PRO:
+            named = re.match(r"^(?P<k>.{2,40}?) is ", retract.old_text or "")
+            text = f"{named.group('k')} is {value}" if named else news_text(piece.strip())
+            if text:
+                return Operation(op="write", text=text, status="candidate", confidence=0.6,
+                                 fact_type=retract.fact_type, evidence=piece.strip(),
+                                 reason="said instead of a fact the user denies")
+        if r is not None and r.subject == "self" and r.text and r.kind in (
+                "nothing", "statement") and _SAID_BY_ME.match(r.clause.strip()):
+            return Operation(op="write", text=r.text, status="candidate", confidence=0.6,
+                             fact_type=retract.fact_type, evidence=r.clause,
+                             reason="said instead of a fact the user denies")
+    return None
 
 
 def _replacements(ops: list[Operation]) -> list[Operation]:

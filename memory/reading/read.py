@@ -109,6 +109,11 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
         n = len(p.split())
         if low[i:i + n] == p.split():
             return "self", i + n, None, ""
+    if low[i + 1:i + 3] == ["and", "i"] and toks[i].word[:1].isupper() or \
+            low[i:i + 2] == ["me", "and"] and i + 2 < len(low):
+        # "Callum and I broke up", "me and Tom are moving": the user is one of them (the
+        # other one's name stays in what follows: it may name what ended)
+        return "self", i, None, ""
     group = _relation_at(low, i)
     if group is not None:  # "Papa shifted to Goa", "amma and appa have moved"
         rel, j = group
@@ -755,7 +760,11 @@ def read_clause(clause: str, now: datetime) -> Reading:
         return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
                               plain, ending, when is not None)
     if slot_cue.slot == "plan" and (when is None or not when.future):
-        # a plan is dated and still to come; "passed the B2 exam on 14 November" is past
+        # a plan is dated and still to come; "passed the B2 exam on 14 November" is past:
+        # news about something, read as a clause no row reads (only ever a candidate)
+        if tense == "past" and not _FUTURE.search(clause):
+            return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
+                                  plain, ending, when is not None)
         return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date ahead"})
     act = slot_cue.act
     if ending and act != "change" and slot_cue.slot != "avoids":
@@ -809,6 +818,8 @@ def third_person(clause: str) -> str:
                                   "what", "how", "who", "i", "we"):
             return ""
         out = re.sub(r"\b(?:my|our)\b", "their", text, flags=re.IGNORECASE)
+        # "work gave me an M4 MacBook Pro": the user as its object
+        out = re.sub(r"\b(?:me|us)\b", "them", out, flags=re.IGNORECASE)
         out = _clean_value(out[:1].upper() + out[1:]) if len(out.split()) <= 14 else ""
         return _reads_as_fact(out) if out else ""
     said = m.group(0).lower()
@@ -824,6 +835,11 @@ def third_person(clause: str) -> str:
     if re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \
             not words[0].endswith(("ed", "en")):
         verb = "Has " + verb
+    elif re.search(r"\b(?:am|are|was|were)\s*$", said) and not verb.lower().endswith(
+            "ing") and verb.lower() not in ("not", "no", "never", "gonna", "so", "just",
+                                            "about", "off", "still", "the", "to", "like"):
+        # "I'm a special constable now", "im anaemic again": a state of the user, said so
+        verb = ("Was " if re.search(r"\b(?:was|were)\b", said) else "Is ") + verb
     out = " ".join([verb, *words[1:]])
     out = re.sub(r"\b(?:my|our)\b", "their", out, flags=re.IGNORECASE)
     out = re.sub(r"\b(?:me|us)\b", "them", out, flags=re.IGNORECASE)
