@@ -95,6 +95,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                 touched.add(op.old_id)
             ops.append(op)
     ops = _named_after(readings, ops)
+    ops = _names_said(readings, ops)
     ops += _not_that(readings, facts, ops)
     ops = _named_later(readings, ops)
     return MessageReading(text=text, readings=readings,
@@ -121,6 +122,46 @@ def _named_after(readings: list[Reading], ops: list[Operation]) -> list[Operatio
 
 
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+")
+_NAMES = r"(?P<n>[A-Z][\w'-]*(?:\s+(?:and|&|[A-Z0-9][\w'-]*)){0,3})"
+_APPOSITION = re.compile(r",\s*(?P<a>(?:an?|the)\s+)?" + _NAMES + r"\s*(?:[,.!;(]|$)")
+_NAMED_LATER = re.compile(r"(?:\b(?:her|his|its|their) names? (?:is|are)|"
+                          r"^(?:[\w'-]+\s+){0,3}(?:called|named)) " + _NAMES)
+_NOT_NAMES = frozenset("I OK January February March April May June July August September "
+                       "October November December Monday Tuesday Wednesday Thursday Friday "
+                       "Saturday Sunday".split())
+
+
+def _names_said(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """A thing or a pet written without the name the user gave it: the name said beside it
+    ("an air purifier for the bedroom, a Levoit"; "two cats from the shelter, Salt and
+    Pepper") completes it; a name said in a later clause ("her name is Paprika") completes
+    it for an operator to confirm."""
+    clauses_ = [r.clause for r in readings]
+    out = []
+    for o in ops:
+        if o.op not in ("write", "supersede") or o.slot not in ("owns", "pet") or not o.text \
+                or _NAME.search(o.text) or o.evidence not in clauses_:
+            out.append(o)
+            continue
+        last = o.text.split()[-1].lower()
+        at = o.evidence.lower().find(last)
+        m = _APPOSITION.search(o.evidence, at) if at >= 0 else None
+        if m and not set(m.group("n").split()) & _NOT_NAMES:
+            art = m.group("a") or ""
+            text = f"{o.text}, {art}{m.group('n')}" if art else f"{o.text} called {m.group('n')}"
+            out.append(o.model_copy(update={"text": text}))
+            continue
+        i = clauses_.index(o.evidence)
+        later = next((m for r in readings[i + 1:i + 3]
+                      if (m := _NAMED_LATER.search(r.clause.strip()))), None)
+        name = later.group("n") if later else ""
+        if later and name and not set(name.split()) & _NOT_NAMES:
+            out.append(o.model_copy(update={"text": f"{o.text} called {name}",
+                                            "status": "candidate", "confidence": 0.6,
+                                            "reason": "named in a later clause"}))
+            continue
+        out.append(o)
+    return out
 
 
 def _named_later(readings: list[Reading], ops: list[Operation]) -> list[Operation]:

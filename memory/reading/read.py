@@ -633,6 +633,12 @@ def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str,
     return ""
 
 
+_AS_ROLE = re.compile(r"(?:\s+[a-z]+){0,2}?\s+as (?!(?:well|usual|always|before|much|long|"
+                      r"far|soon|of|if|though|a result|an? aside)\b)"
+                      r"(?P<r>(?:an? |the )?[\w -]{3,40}?)"
+                      r"\s*(?:[,.;!(]|$)")
+
+
 def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, name: str
                ) -> tuple[str, str]:
     """(slot, canonical text) of a value read by a cue row, for the user or the person named."""
@@ -645,6 +651,11 @@ def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, nam
         text = f"{named.group('k')[:1].upper()}{named.group('k')[1:]} is {value}"
     if slot in ("owns", "uses") and kind_of(value) in ("dog", "cat"):
         slot = "pet"
+    role = _AS_ROLE.match(plain, plain.find(value) + len(value)) if slot == "employer" and \
+        value in plain else None
+    if role and not check_value(role.group("r")):
+        # "I work at Heathrow airport as cleaning supervisor": the role said with the employer
+        text = f"{text} as {role.group('r')}"
     if slot == "home" and cue.shape == "swap" and kind_of(value):
         slot = "uses"  # "moved from fish to zsh": a tool, not a town
         text = SLOTS["uses"].template.format(v=value)
