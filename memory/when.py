@@ -273,6 +273,7 @@ CALENDAR_DAYS = frozenset({"iso", "day_month_year", "month_day_year", "day_month
 _DAYS = frozenset({"day_before_yesterday", "day_after_tomorrow", "rel_weekday", "word_day"})
 _MONTHS_SIZED = frozenset({"month_year", "month_rel_year", "rel_month", "month"})
 _UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+_DAY_NEAR = re.compile(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?\||\|\s+\d")
 _LEAD = re.compile(r"^(?:back\s+in|as\s+of|in|on|since|from|until|till|by|for|during|over|of)\s+",
                    re.IGNORECASE)
 
@@ -413,8 +414,9 @@ def _spans(text: str, now: datetime, tense: Tense) -> tuple[Span, ...]:
                 row = _span_row(kind, m.group(0), now, tense)
             except (ValueError, AttributeError, OverflowError):
                 row = None  # no date, never a guess (invariant 531)
-            if row is None:
-                continue
+            if row is None or (kind == "bare_month" and _DAY_NEAR.search(
+                    text[max(0, m.start() - 12):m.start()] + "|" + text[m.end():m.end() + 4])):
+                continue  # "the 45th of March": a day the reader could not place is no date
             at = (m.group(0), m.start()) if "range" in kind else _lead(m.group(0), m.start())
             # of overlapping phrases the longer is read, and a part narrows what it overlaps
             rivals = [f for f in found if f[0] < m.end() and m.start() < f[1]]
