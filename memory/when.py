@@ -338,7 +338,7 @@ def _span_row(kind: str, phrase: str, now: datetime, tense: Tense) -> tuple[date
         first = date(end.year - (_month_in(p) > m), _month_in(p), 1)
         return first, _shift_months(end, 1), kind
     if kind in ("part_month", "bare_month"):
-        m = _month_in(re.sub(_PART, " ", p))
+        m = _month_in(p)
         d = date(int(year.group(0)), m, 1) if year else _pick_year(m, 1, today, tense)
         span = (d, _shift_months(d, 1))
         if kind == "bare_month":
@@ -366,11 +366,13 @@ def _span_row(kind: str, phrase: str, now: datetime, tense: Tense) -> tuple[date
 def _widen(w: When) -> tuple[date, date] | None:
     """The days a phrase the reader placed covers, from the day it starts on."""
     d, p = w.day, w.phrase.lower()
-    if w.kind in CALENDAR_DAYS or w.kind in _DAYS:
-        return d, d + timedelta(days=1)
     if w.kind == "range_day_month":  # "7-14 February": the 7th to the 14th
         last = int(re.findall(r"\d{1,2}", p)[1])
         return (d, d.replace(day=last) + timedelta(days=1)) if last >= d.day else None
+    if w.kind in ("day_month", "month_day") and int(re.findall(r"\d{1,2}", p)[0]) != d.day:
+        return None  # "the 31st of September" is no day, not the 30th
+    if w.kind in CALENDAR_DAYS or w.kind in _DAYS:
+        return d, d + timedelta(days=1)
     if w.kind in _MONTHS_SIZED:
         return d.replace(day=1), _shift_months(d, 1)
     if w.kind in ("season_year", "rel_season"):
@@ -424,11 +426,6 @@ def _spans(text: str, now: datetime, tense: Tense) -> tuple[Span, ...]:
                 found = [f for f in found if f not in rivals]
                 found.append((m.start(), m.end(), Span(at[0], at[1], *row)))
     return tuple(sorted((f[2] for f in found), key=lambda s: s.start))
-
-
-def spans_in(text: str, now: datetime, tense: Tense = "past") -> list[Span]:
-    """Every time phrase of `text` this module can place, as the days it covers. Pure."""
-    return list(_spans(text, now, tense))
 
 
 def span_of(text: str, now: datetime, tense: Tense = "past") -> Span | None:

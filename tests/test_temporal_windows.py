@@ -46,6 +46,8 @@ WINDOWS: list[tuple[str, str, str | None, str | None]] = [
     # ranges
     ("where am I off to from the 9th till the 20th of Nov?", SAT, "2026-11-09", "2026-11-21"),
     ("what was on between the 8th and 10th of September?", SAT, "2026-09-08", "2026-09-11"),
+    ("what did I do 7-14 February?", SAT, "2026-02-07", "2026-02-15"),
+    ("Where was she from June to August?", SAT, "2026-06-01", "2026-09-01"),
     ("Did they meet in Boston between August and November 2023?", SAT, "2023-08-01",
      "2023-12-01"),
     # relative to now
@@ -72,6 +74,8 @@ WINDOWS: list[tuple[str, str, str | None, str | None]] = [
     ("When may the automatic hoover clean?", SAT, None, None),
     ("How much coffee does he drink in a day?", SAT, None, None),  # a rate, not a date
     ("What happened on the 45th of March?", SAT, None, None),
+    ("What happened on the 31st of September?", SAT, None, None),
+    ("What happened between the 30th and 31st of September?", SAT, None, None),
     ("Before she went days-only, what did her summer roster look like?", SAT, None, None),
     ("Which hub runs the lights?", SAT, None, None),
 ]
