@@ -51,6 +51,7 @@ UNSEEN_FINAL2_PATH = DATA_PATH.with_name("statements_unseen_final2.jsonl")
 UNSEEN_FINAL3_PATH = DATA_PATH.with_name("statements_unseen_final3.jsonl")
 UNSEEN_FINAL4_PATH = DATA_PATH.with_name("statements_unseen_final4.jsonl")
 UNSEEN_FINAL5_PATH = DATA_PATH.with_name("statements_unseen_final5.jsonl")
+UNSEEN_FINAL6_PATH = DATA_PATH.with_name("statements_unseen_final6.jsonl")
 # Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -75,6 +76,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "run once",
                 "7aeba071e7cac7322e0e9cc525c3bb9d7abc308fd89225402fa3e39053c1ab29":
                 "statements_unseen_final5.jsonl: z001-z125, written blind to the reader; "
+                "run once",
+                "2f914535d23a8e50d0178dbc5bec07d3e204bdd2ab34b88acc9c30e0d1f63bc0":
+                "statements_unseen_final6.jsonl: y001-y162, written blind to the reader; "
                 "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
