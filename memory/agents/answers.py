@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import cast
 
 from ..answering import lexicon as lx
@@ -21,6 +21,7 @@ from ..answering.speak import join, second_person, sentence, to_you
 from ..lexicon import expansions
 from ..text import stem
 from ..tools import MAX_HITS, HitView
+from ..when import span_of
 from .base import AgentInput, ToolRunner
 
 _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
@@ -1012,25 +1013,13 @@ def _window(q: str, today: date) -> tuple[date, date] | None:
     # the most exact period said wins: "anything planned this weekend?" is the weekend
     said = min((re.sub(r"\s+", " ", x.group(0).lower()).removeprefix("on ")
                 for x in _DATED_Q.finditer(q)), key=lambda w: _OPEN_WORDS.count(w.split()[0]))
-    if said == "today":
-        return today, today
-    if said == "tomorrow":
-        return today + timedelta(days=1), today + timedelta(days=1)
-    if said.endswith("weekend"):
-        sat = today + timedelta(days=(5 - today.weekday()) % 7 + (7 if said.startswith("next") else 0))
-        return max(today, sat), sat + timedelta(days=1)
-    if said.endswith("week"):
-        start = today + timedelta(days=7 - today.weekday()) if said.startswith("next") else today
-        return start, start + timedelta(days=6 - start.weekday())
-    if said.endswith("month"):
-        first = today.replace(day=1)
-        if said.startswith("next"):
-            first = (first + timedelta(days=32)).replace(day=1)
-        last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-        return max(today, first), last
-    if said.endswith("year"):
-        year = today.year + (1 if said.startswith("next") else 0)
-        return date(year, 1, 1), date(year, 12, 31)
+    if said.split()[0] not in _OPEN_WORDS:
+        # the days come from the one date module (issue 28): "this weekend", "next month"
+        span = span_of(said, datetime(today.year, today.month, today.day, tzinfo=UTC), "future")
+        if span is not None:
+            last = span.end - timedelta(days=1)
+            # what is on: from today, except a whole year, which is listed whole
+            return (span.first if said.endswith("year") else max(today, span.first)), last
     return today, date.max  # coming up, upcoming, planned, ahead, soon, next
 
 
