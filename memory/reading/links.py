@@ -42,6 +42,15 @@ def linked_fact(clause: str, facts: list[FactRef], need: float = 1.0) -> FactRef
                     reverse=True)
     best, i = scored[0]
     runner = scored[1][0] if len(scored) > 1 else 0.0
+    if best >= need and best == runner:
+        # a tie on the rarest words is broken by all the words they share ("four long days a
+        # week" against "three long days a week" and "four door sensors")
+        tied = [j for score, j in scored if score == best]
+        plain = term_set(clause, min_len=2)
+        shared = sorted(((len(plain & term_set(facts[j].text, min_len=2)), j) for j in tied),
+                        reverse=True)
+        if shared[0][0] > shared[1][0]:
+            return facts[shared[0][1]]
     return facts[i] if best >= need and best > runner else None
 
 

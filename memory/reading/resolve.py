@@ -32,6 +32,14 @@ def has_any(text: str, table: str) -> bool:
     low = " " + " ".join(re.findall(r"[\w'%-]+", text.lower())) + " "  # "never." is "never"
     return any(f" {w} " in low for w in words_of(table))
 
+def _before_ending(text: str) -> str:
+    """The words said before the first ending word ("my Rimowa" of "my Rimowa got
+    destroyed on the flight"), or "" when the clause opens with it."""
+    low = " " + " ".join(re.findall(r"[\w'%-]+", text.lower())) + " "
+    at = min((i for w in words_of("endings") if (i := low.find(f" {w} ")) >= 0), default=-1)
+    return low[:at].strip() if at > 0 else ""
+
+
 CANDIDATE_CONFIDENCE = 0.6
 _STOP = STOP_WORDS | {"new", "no", "longer", "any", "more", "never", "had", "have", "has", "got",
                       "wrong", "true", "actually", "really", "sold", "gave", "away", "stopped",
@@ -216,8 +224,9 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
                 .model_copy(update={"said": r.target})]
     if r.act == "end" and not r.text:
         # an ending said with no slot needs two shared words (or a word and the kind)
-        target = pointed_at(r.target, [f for f in active if _own(f)], strong=False) or \
-            linked_fact(r.target, active)
+        what = _before_ending(r.clause)
+        target = pointed_at(r.target, [f for f in active if _own(f)], strong=False) or (
+            linked_fact(what, active) if what else None) or linked_fact(r.target, active)
         if target is None:
             return []
         # pointed at by shared words only: an operator confirms (invariant 534)
@@ -403,8 +412,15 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
     else:
         pool = active
     link = linked_fact(r.clause, pool)
+    if has_any(r.clause, "endings") and (what := _before_ending(r.clause)):
+        # "my Rimowa got destroyed on the Fortaleza flight": what ended is what is said
+        # before the ending, not the place it ended in
+        link = linked_fact(what, pool) or link
     if link is not None and (r.act == "change" or r.when or news_words(r.clause)):
-        return [_op(r, "supersede", old=link, text=r.text or None,
+        # "my Rimowa got destroyed", "bramble was put to sleep": what ended, in its own words
+        ended = has_any(r.clause, "endings") and not _NEGATED.search(r.clause)
+        return [_op(r, "supersede", old=link, text=_ended(r.clause, link) if ended
+                    else r.text or None,
                     status="candidate",
                     reason="read without a slot: news about the fact whose words it names")]
     if r.subject == "relative" and r.relation and r.text and news_words(r.clause) and \
