@@ -359,6 +359,9 @@ def _not_that(readings: list[Reading], facts: list[FactRef],
         m = _NOT_THAT.match(r.clause.strip())
         if not m or r.kind == "question":
             continue
+        if re.search(r"\b(?:is|am|are|was|were|do|does|did|have|has|had|will|would)$",
+                     m.group("new").strip(), re.IGNORECASE):
+            continue  # "my birthday is not in August": a negated statement, not "X, not Y"
         old = m.group("old").strip()
         digits = re.sub(r"(?<=\d)(?:st|nd|rd|th)\b", "", old)
         fact = next((f for f in facts if f.state == "active" and f.id not in taken and (

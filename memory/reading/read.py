@@ -392,6 +392,8 @@ def _fits(shape: str, value: str, toks: list[Tok], at: int, end: int) -> bool:
         "relation": lambda: first.low in word_list("relations"),
         "service": lambda: low in word_list("services") or value[:1].isupper(),
         "software": lambda: value[:1].isupper(),
+        # "joined Monzo" is an employer; "joined the netball team at work" is not
+        "named_org": lambda: _real_first(toks, at).word[:1].isupper(),
     }
     check = checks.get(shape)
     return check() if check else True
@@ -446,7 +448,14 @@ def check_value(value: str) -> str:
     dets = [i for i, t in enumerate(toks) if t in ("a", "an", "the")]
     if any(b - a <= 2 for a, b in zip(dets, dets[1:], strict=False)):
         return "a doubled article"  # "the learning the cello"
+    if all(t.rstrip("s") in _TIMES for t in toks if t not in ("a", "an", "the", "on", "every")):
+        return "a time, not a value"  # "we play tuesday lunchtimes"
     return ""
+
+
+_TIMES = frozenset("monday tuesday wednesday thursday friday saturday sunday weekend weekday "
+                   "morning afternoon evening night lunchtime lunch today tonight tomorrow day "
+                   "week month year".split())
 
 
 def _clean_value(value: str) -> str:
@@ -581,10 +590,26 @@ def _best_cue(plain: str) -> tuple[tuple[Cue, int, int] | None, str]:
         said = _clean_value(said)
         checked = said.split(" is ", 1)[-1] if cue.slot == "attribute" else said
         if said and not check_value(checked):
-            return (cue, at, end), said
+            return _but_then(ptoks, (cue, at, end), said, plain)
         if said and fallback[0] is None:
             fallback = ((cue, at, end), said)
     return fallback
+
+
+def _but_then(ptoks: list[Tok], found: tuple[Cue, int, int], said: str, plain: str
+              ) -> tuple[tuple[Cue, int, int] | None, str]:
+    """"My English name is Kevin but please call me Wei": a value of the same slot said after
+    "but" is the one the user means."""
+    but = next((i for i in range(found[2], len(ptoks)) if ptoks[i].low == "but"), -1)
+    if but < 0:
+        return found, said
+    for cue, at, end in match_cues(ptoks, but + 1, but + 1):
+        if cue.slot != found[0].slot or cue.before or cue.shape == "attribute_before":
+            continue
+        later = _clean_value(value_after(ptoks, end, cue.shape, plain))
+        if later and not check_value(later):
+            return (cue, at, end), later
+    return found, said
 
 
 def _owner_before(plain: str, at: int) -> bool:
@@ -639,6 +664,10 @@ _AS_ROLE = re.compile(r"(?:\s+[a-z]+){0,2}?\s+as (?!(?:well|usual|always|before|
                       r"\s*(?:[,.;!(]|$)")
 
 
+_AT_ORG = re.compile(r"\s+(?P<p>in|at|for|with) (?P<o>(?!I\b)[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,3})"
+                     r"\s*(?:[,.;!(]|$)")
+
+
 def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, name: str
                ) -> tuple[str, str]:
     """(slot, canonical text) of a value read by a cue row, for the user or the person named."""
@@ -656,6 +685,10 @@ def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, nam
     if role and not check_value(role.group("r")):
         # "I work at Heathrow airport as cleaning supervisor": the role said with the employer
         text = f"{text} as {role.group('r')}"
+    org = _AT_ORG.match(plain, plain.find(value) + len(value)) if slot == "job" and \
+        value in plain else None
+    if org:  # "I am financial analyst in Alibaba": the employer said with the role
+        text = f"{text} {org.group('p')} {org.group('o')}"
     if slot == "home" and cue.shape == "swap" and kind_of(value):
         slot = "uses"  # "moved from fish to zsh": a tool, not a town
         text = SLOTS["uses"].template.format(v=value)
