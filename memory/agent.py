@@ -195,7 +195,7 @@ def _denied(trace: TurnTrace) -> list[str]:
 
 
 def _forget_request(svc: MemoryService, user: str, episode_id: str, actor: str) -> bool:
-    """Invariant 161: a message that got something forgotten is not kept either ("please forget
+    """Invariant 75: a message that got something forgotten is not kept either ("please forget
     that I live at 12 Rose Street" names what it forgets), unless a memory written this turn
     cites it as its source. The audit keeps the forget event with a hash."""
     if derived_from(svc, user, episode_id):

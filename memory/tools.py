@@ -240,7 +240,7 @@ class WriteRecord(BaseModel):
     flags: list[str] = Field(default_factory=list)
     reason: str = ""
     also_forgotten: list[str] = Field(
-        default_factory=list, description="the user's messages forgotten with it (invariant 161)")
+        default_factory=list, description="the user's messages forgotten with it (invariant 75)")
 
 
 class ToolResult(BaseModel):
@@ -544,7 +544,7 @@ def _forget(ctx: ToolContext, args: ForgetArgs, result: ToolResult) -> None:
                           "(invariant 75)")
     if args.memory_id not in ctx.recalled_ids:
         raise ToolRefused(f"{args.memory_id} was not recalled in this turn: recall it first")
-    # Invariant 161: a fact forgotten at the user's request takes the messages it came from
+    # Invariant 75: a fact forgotten at the user's request takes the messages it came from
     # with it (this turn's own message is the turn's business: memory/agent.py).
     keep = frozenset({ctx.episode_id} if ctx.episode_id else ())
     res = ctx.service.forget(ctx.user_id, doc.id, actor=ctx.actor, reason=args.reason or None,

@@ -89,7 +89,7 @@ class TurnTrace(BaseModel):
     steps: list[StepRecord] = Field(default_factory=list)
     understood: bool | None = Field(None, description="offline agent: did it read anything")
     episode_forgotten: bool = Field(False, description="this turn asked to forget and its own "
-                                    "message was forgotten too (invariant 161)")
+                                    "message was forgotten too (invariant 75)")
     error: str | None = None
     error_code: int | None = None
     stop_reason: str | None = Field(None, description="the model's last stop_reason (or "

@@ -177,7 +177,7 @@ def test_forget_my_address_deletes_one_memory_and_audits_no_text(service):
     assert [w.op for w in t.writes()] == ["forget"]
     after = {f.id for f in service.facts("ana")}
     assert before - after == {t.writes()[0].old_id} and len(after) == 1
-    # the fact, then the request itself (invariant 161: a request to forget is not kept)
+    # the fact, then the request itself (invariant 75: a request to forget is not kept)
     events = {e.target_ids[0]: e for e in service.audit("ana", action="forget")}
     assert set(events) == {t.writes()[0].old_id, t.episode_id} and t.episode_forgotten
     event = events[t.writes()[0].old_id]

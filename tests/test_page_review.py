@@ -1,5 +1,5 @@
 """The Review page runs for real (AppTest) over a real embedded store: the focus flow, the list
-with row selection and bulk-by-filter, undo, and two operators on one queue (invariants 81-84)."""
+with row selection and bulk-by-filter, undo, and two operators on one queue (invariants 44, 81, 82, 83)."""
 
 from __future__ import annotations
 
@@ -144,7 +144,7 @@ def test_reject_without_reason_is_one_clear_error(desk):
 
 def test_two_operators_on_one_item_the_second_is_told_and_nothing_else_changes(desk):
     """The bug in the issue: the second operator's click must never land on another item.
-    Issue 34 (invariant 511): sam is handed another item; he sees rita's only by asking."""
+    Issue 34 (invariant 510): sam is handed another item; he sees rita's only by asking."""
     rita, sam = page(user="ana", operator_name="rita"), page(user="ana", operator_name="sam")
     assert shown(rita) == "Lives in York" and shown(sam) == "Might own a kayak"
     assert "1 being reviewed by others" in sam.get("progress")[0].proto.text

@@ -23,7 +23,7 @@ def test_inv22_creates_every_index_behind_a_versioned_alias(cluster, hash_embedd
     store = open_on(cluster, hash_embedder, prefix="acme")
     assert [r.path for r in cluster.requests[:2]] == ["/", "/_license"]
     created = {r.path: r.body for r in cluster.requests if r.method == "PUT"}
-    # every index, then the tombstone key version of a store with no tombstones (invariant 147)
+    # every index, then the tombstone key version of a store with no tombstones (invariant 63)
     assert set(created) == {f"/acme-{n}-v{MAPPING_VERSION}" for n in ALL_INDICES} | {
         "/acme-state/_create/tombstone_keys"}
     assert created["/acme-state/_create/tombstone_keys"] == {
@@ -58,7 +58,7 @@ def test_existing_matching_indices_are_reused(cluster, hash_embedder):
         "tombstone_keys")))
     open_on(cluster, hash_embedder)
     assert not [r for r in cluster.requests if r.method == "PUT"]
-    # keys already current (invariant 147): one realtime GET, no scan of the tombstones
+    # keys already current (invariant 63): one realtime GET, no scan of the tombstones
     assert [r.path for r in cluster.requests if "tomb" in r.path] == [
         "/memdesk-tombstones/_mapping", "/memdesk-state/_doc/tombstone_keys"]
 

@@ -195,7 +195,7 @@ def _key_hits(live, text: str) -> list[str]:
     return [h["_id"] for h in live.es.search(**body)["hits"]["hits"]]
 
 
-def test_live_inv147_a_key_rule_change_is_followed_on_open_and_a_forgotten_value_stays_keyless(
+def test_live_inv63_a_key_rule_change_is_followed_on_open_and_a_forgotten_value_stays_keyless(
         live, hash_embedder):
     svc = MemoryService(live, clock=fixed_clock(NOW))
     acme = svc.write_fact("u", "Works at Acme Corp", actor="cli").fact
@@ -224,7 +224,7 @@ def test_live_inv147_a_key_rule_change_is_followed_on_open_and_a_forgotten_value
         again.close()
 
 
-def test_live_inv147_two_processes_opening_at_once_agree(live, hash_embedder):
+def test_live_inv63_two_processes_opening_at_once_agree(live, hash_embedder):
     texts = ["Works at Acme Corp", "Lives in Zürich", "Живёт в Москве", "Allergic to peanuts",
              *(f"Has {n} cats" for n in range(2, 40))]
     tombs = [Tombstone(user_id="u", text=t, normalized=normalise(t), kind=TombstoneKind.RETRACTED,

@@ -155,7 +155,7 @@ class ElasticsearchStore(BatchRecords):
         self.tombstone_matching = security.tombstone_matching(self.server_version)
         self._read_licence()
         self._ensure_indices()
-        # Invariant 147: keys written under older key rules are recomputed before any check.
+        # Invariant 63: keys written under older key rules are recomputed before any check.
         tombkeys.ensure_tombstone_keys(self.es, self._writer, self.names,
                                        lambda fn, what: self._call(fn))
         self.swept = self.sweep()  # invariant 472: abandoned batches finished before any read

@@ -1,4 +1,4 @@
-"""Tombstone match keys follow the matcher on Elasticsearch (invariants 63, 64 and 147).
+"""Tombstone match keys follow the matcher on Elasticsearch (invariant 63).
 
 Each tombstone document carries `match_key` and `match_terms`, derived from its value by
 `memory/values.py` (`index_entry`) when it was written; write checks find a dead value by them.

@@ -229,7 +229,7 @@ class Planner:
         have = self.current.get(key)
         value = None if have is None else have["src"].get("value")
         if value == op.value and not (op.strict and op.expected != value):
-            return  # already there (a retried copy): converge; a strict move never (inv. 182)
+            return  # already there (a retried copy): converge; a strict move never (inv. 38)
         if op.expected != value:
             raise ConflictError(
                 f"watermark {op.name} for {op.user_id} moved to {value} (expected {op.expected})")
