@@ -116,7 +116,7 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
     now = svc.clock()
     trace = TurnTrace(turn_id=new_id("turn"), user_id=user, session_id=session, message=text,
                       started_at=now, today=now.date(),
-                      fallback=getattr(llm, "fallback", None))  # invariant 439
+                      fallback=getattr(llm, "fallback", None))  # invariant 438
 
     started = time.perf_counter()
     episode = svc.write_episode(user, text, session_id=session,  # invariant 72

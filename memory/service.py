@@ -73,7 +73,7 @@ class RecallExplain(BaseModel):
     lexical_query: str | None = None  # the BM25 query, the user's own name dropped (inv. 153)
     dense_weight: float | None = None  # this query's dense weight in fusion (invariant 154)
     lexical_coverage: float | None = None  # share of the query's words the best BM25 hits hold
-    # the dense weight of facts, playbooks and catalog when it differs (invariant 170)
+    # the dense weight of facts, playbooks and catalog when it differs (invariant 154)
     distilled_dense_weight: float | None = None
     lexical_extra: dict[str, float] = {}  # the lexicon's words BM25 also scored (invariant 169)
 

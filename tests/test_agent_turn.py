@@ -225,8 +225,8 @@ def test_inv149_forget_takes_the_fact_with_the_words_said_over_synonyms(service)
     assert "My sister Amara lives in Manchester" not in active(service)
 
 
-def test_inv179_a_compound_fact_answers_with_its_second_clause(service):
-    # Invariant 179: the name fact also says the job; "where do I work?" is answered by it.
+def test_inv186_a_compound_fact_answers_with_its_second_clause(service):
+    # Invariant 186: the name fact also says the job; "where do I work?" is answered by it.
     service.write_fact("ana", "Her name is Lena and she is a field service manager at Nordwind "
                        "Turbines", fact_type="identity")
     service.write_fact("ana", "Takes Portuguese lessons on Tuesdays", fact_type="identity")
@@ -249,7 +249,7 @@ def test_inv180_a_relatives_fact_answers_about_the_relative_only(service):
     assert "Alcântara" in reply and "Oslo" not in reply
 
 
-def test_inv181_what_do_i_own_lists_things_had_not_constraints(service):
+def test_inv171_what_do_i_own_lists_things_had_not_constraints(service):
     service.write_fact("ana", "Has a Roborock S8 robot vacuum")
     service.write_fact("ana", "Owns twelve Philips Hue bulbs")
     service.write_fact("ana", "Has a severe peanut allergy", fact_type="constraint")
@@ -515,7 +515,7 @@ def test_inv186_an_answer_is_the_best_answering_memories_not_every_shared_word(s
     vacuum = turn(service, "What robot vacuum do I have?").reply
     assert "Roborock" in vacuum and "Aqara" not in vacuum
     assert "Pixel 8" in turn(service, "What phone do I have?").reply  # a thing of the kind asked
-    # "what do I own?" still lists everything had (invariant 181)
+    # "what do I own?" still lists everything had (invariant 171)
     owned = turn(service, "What do I own?").reply
     assert "Roborock" in owned and "Aqara" in owned
 
@@ -535,8 +535,8 @@ def test_inv186_a_question_that_is_not_how_to_is_answered_from_facts(service):
     assert "backend engineer" in turn(service, "What do I do for a living?").reply
 
 
-def test_inv187_a_question_about_a_relative_is_answered_by_that_relative_only(service):
-    # Invariant 187: the user's own home never answers "where does my sister live?", and a
+def test_inv180_a_question_about_a_relative_is_answered_by_that_relative_only(service):
+    # Invariant 180: the user's own home never answers "where does my sister live?", and a
     # relative with nothing on record is said so.
     service.write_fact("ana", "Lives in Kreuzberg, Berlin", fact_type="identity")
     service.write_fact("ana", "His sister Anjali is a data scientist in Bangalore", fact_type="identity")

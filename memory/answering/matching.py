@@ -72,7 +72,7 @@ _AND_CLAUSE = re.compile(r",?\s+and\s+(?=(?:she|he|they|i)\s+(?:is|are|am|was|we
 
 
 def answered_slots(text: str, fact_type: str | None = None) -> set[str]:
-    """The attributes a stored text answers, clause by clause (invariant 179): a
+    """The attributes a stored text answers, clause by clause (invariant 186): a
     compound fact answers "where do I work?" with its second clause. For answers only: a write
     never replaces a compound fact by one of its clauses (it would drop the other). Pure."""
     parts = [p for p in _AND_CLAUSE.split(text) if p.strip()]

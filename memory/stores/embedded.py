@@ -674,7 +674,7 @@ class EmbeddedStore:
             for h, m in zip(hits, view.matched(query, self._vocab, idx[:MATCHED_HITS].tolist()),
                             strict=False):
                 h.matched = m
-            if hits:  # invariant 159: how rare each query word is in this user's corpus
+            if hits:  # invariant 154: how rare each query word is in this user's corpus
                 hits[0].term_idf = view.idf(query, self._vocab)
             return hits
 
