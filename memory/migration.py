@@ -57,7 +57,7 @@ def user_records(src: Store, user: str) -> Iterator[AnyMemory | Tombstone | Audi
         yield from src.list_playbooks(user)
         yield from src.list_tombstones(user)
         yield from src.watermarks(user).items()
-        yield from src.list_credentials(user)  # invariant 135: tokens keep working after a move
+        yield from src.list_credentials(user)  # invariant 131: tokens keep working after a move
     yield from reversed(src.audit(user, limit=ALL))
 
 

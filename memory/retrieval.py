@@ -122,7 +122,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     if Capability.HYBRID_SEARCH in store.capabilities and config.use_bm25 \
             and config.use_dense and plain_rrf:
         vec = embedder.embed([dense_query])[0]
-        # invariant 483: the lexicon's expansions on this path too (issue 31)
+        # invariant 169: the lexicon's expansions on this path too (issue 31)
         if Capability.WEIGHTED_TERMS in store.capabilities:
             extra = expansions(analyse(lex_query), config.lexicon_weight)
         fused = (store.hybrid_search(flt, lex_query, vec, config.candidates, now, params,

@@ -79,7 +79,7 @@ def cmd_bootstrap_users(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    """Issue 31: what the store runs with, and what needs an operator (invariant 477)."""
+    """Issue 31: what the store runs with, and what needs an operator (invariant 95)."""
     store = _open_es(args, _es_url(args, getattr(args, "store", None), "es status"))
     try:
         row = store.status()

@@ -272,7 +272,7 @@ class Store(Protocol):
                       extra: Mapping[str, float] | None = None) -> list[RankedHit] | None:
         """Only with Capability.HYBRID_SEARCH: both legs and the fusion in one request, ranked
         like memory/ranking.py (invariant 21). None when the server refuses it (licence).
-        `extra`: the lexicon's weighted expansions, as `search_bm25` takes them (invariant 483)."""
+        `extra`: the lexicon's weighted expansions, as `search_bm25` takes them (invariant 169)."""
         ...
 
     # writes ----------------------------------------------------------------------------

@@ -992,7 +992,7 @@ class EmbeddedStore:
             tombs = self._hash_tombstones(db, user_id, None, key)
             events = db.execute("DELETE FROM audit WHERE user_id = ?", (user_id,)).rowcount
             db.execute("DELETE FROM watermarks WHERE user_id = ?", (user_id,))
-            db.execute("DELETE FROM credentials WHERE user_id = ?", (user_id,))  # invariant 135
+            db.execute("DELETE FROM credentials WHERE user_id = ?", (user_id,))  # invariant 131
             db.execute("INSERT INTO audit (id, user_id, at, action, plan_id, body) VALUES "
                        "(?, ?, ?, ?, ?, ?)", (event.id, event.user_id, event.at.isoformat(),
                                               event.action, event.plan_id, event.model_dump_json()))

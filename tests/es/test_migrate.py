@@ -109,7 +109,7 @@ def test_inv28_migrate_sends_everything_with_source_ids_and_verifies(cluster, es
     facts = {s["id"]: s for a, s in sent if s and s.get("kind") == "semantic"}
     assert {f["state"] for f in facts.values()} == {"superseded", "active", "retracted"}
     assert any(next(iter(a.values()))["_id"].startswith("wm_") for a, _ in sent)
-    # invariant 135: the token goes too, as its hash, under its own id
+    # invariant 131: the token goes too, as its hash, under its own id
     ((cred_action, cred_src),) = [(a, s) for a, s in sent
                                   if next(iter(a.values()))["_id"].startswith("cred_")]
     (token,) = source.list_credentials("ana")

@@ -170,7 +170,7 @@ class TombstoneKeys:
             return []
         lines = update_lines(self.alias, due)
         resp = self.request(lambda: self.w.bulk(operations=lines, refresh="false",
-                                                require_alias=True),  # invariant 479
+                                                require_alias=True),  # invariant 22
                             f"updating the match keys of {self.alias}")
         conflicts: list[str] = []
         for item in resp.get("items", []):

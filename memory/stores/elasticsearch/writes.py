@@ -3,7 +3,7 @@ client here: batch.py sends what this plans.
 
 Invariant 23: there is no multi-document transaction, so every op is checked against the
 stored documents (one mget) before anything is written; a stale batch plans nothing.
-Invariant 90 (issue 16): steps fall into three phases — conditional writes (updates, deletes
+Invariant 23 (issue 16): steps fall into three phases — conditional writes (updates, deletes
 and watermark moves carrying if_seq_no/if_primary_term), then inserts (`create` with the
 record's own id, so a retry cannot duplicate), then audit events — and batch.py sends a phase
 only when the previous one landed whole.
@@ -322,7 +322,7 @@ def without_usage(src: dict) -> dict:
 
 def merge_usage(new_src: dict, stored: dict) -> None:
     """A write keeps the record's stored usage fields as they are: since the usage index
-    (invariant 584) recall counts uses there, the record's own fields are the counts from
+    (invariant 24) recall counts uses there, the record's own fields are the counts from
     before it (or a migrated history's), and a copy read with the usage added must not write
     the sum back (it would be counted twice)."""
     if "use_count" not in stored:
