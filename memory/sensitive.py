@@ -20,7 +20,7 @@ _NAMED = re.compile(
     r"security\s+code|door\s+code|alarm\s+code|gate\s+code|access\s+code|one[- ]time\s+code|"
     r"otp|2fa\s+code|recovery\s+(?:code|phrase)|seed\s+phrase|private\s+key|api\s+key|"
     r"access\s+token|secret\s+key|auth\s+token|"
-    # a token of any service, a card's number, a security question's answer (invariant 285)
+    # a token of any service, a card's number, a security question's answer
     r"(?:[\w-]+\s+)?token|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:number|no\.?)|"
     r"security\s+(?:question\s+)?answer|answer\s+to\s+(?:my|the)\s+security\s+question))"
     r"(?:\s+(?:for|to|on|of)\s+[\w .'’-]{1,40}?)?\s*(?:\b(?:is|was|are)\b|=|:|->)\s*"

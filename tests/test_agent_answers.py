@@ -71,7 +71,7 @@ def test_a_labelled_fact_is_said_as_a_sentence_to_the_user(service):
 
 
 
-def test_inv230_not_having_something_without_a_cue_is_not_a_denial(service):
+def test_not_having_something_without_a_cue_is_not_a_denial(service):
     service.write_fact("ana", "Has a Roborock S8 robot vacuum")
     assert turn(service, "I don't have the Roborock with me today").writes() == []
 
@@ -79,7 +79,7 @@ def test_inv230_not_having_something_without_a_cue_is_not_a_denial(service):
 
 
 @pytest.mark.parametrize("said", ["my passport expires soon", "my visa runs out next year"])
-def test_inv232_a_document_with_no_date_to_keep_writes_nothing(service, said):
+def test_a_document_with_no_date_to_keep_writes_nothing(service, said):
     service.write_fact("ana", "Her passport expires on March 3, 2027")
     assert turn(service, said).writes() == []
 
@@ -142,7 +142,7 @@ def test_inv171_a_kind_asked_is_answered_by_that_kind_held_or_nothing(service):
 
 
 
-def test_inv242_a_prescribers_switch_replaces_the_medication(service):
+def test_a_prescribers_switch_replaces_the_medication(service):
     old = service.write_fact("ana", "Takes metformin twice a day", fact_type="constraint").fact
     [w] = turn(service, "My doctor switched me from metformin to Ozempic").writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Takes Ozempic")
@@ -157,7 +157,7 @@ def test_inv242_a_prescribers_switch_replaces_the_medication(service):
 
 @pytest.mark.parametrize("said", ["I moved to a new team", "I joined the pub quiz team",
                                   "our team lunch is on Friday"])
-def test_inv244_no_team_named_or_a_hobby_team_is_not_a_work_team(service, said):
+def test_no_team_named_or_a_hobby_team_is_not_a_work_team(service, said):
     assert all(not (w.text or "").startswith("Works on") for w in turn(service, said).writes())
 
 

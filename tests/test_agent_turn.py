@@ -187,8 +187,8 @@ def test_forget_my_address_deletes_one_memory_and_audits_no_text(service):
     assert t.writes() == [] and "nothing to forget" in t.reply
 
 
-def test_inv148_forget_means_the_current_version_when_both_fit(service):
-    # Invariant 148: "forget my diet" after vegetarian → pescatarian → vegetarian deletes the
+def test_forget_means_the_current_version_when_both_fit(service):
+    # "forget my diet" after vegetarian → pescatarian → vegetarian deletes the
     # diet on record now, not the older version that shares more words with the request.
     v1 = service.write_fact("ana", "Is vegetarian: eats cheese and eggs, no meat or fish",
                             fact_type="constraint").fact
@@ -206,8 +206,8 @@ def test_inv148_forget_means_the_current_version_when_both_fit(service):
     assert active(service) == ["Lives in Leeds"]
 
 
-def test_inv149_forget_takes_the_fact_with_the_words_said_over_synonyms(service):
-    # Invariant 149: "address" said outright beats two synonym matches ("lived", "streets").
+def test_forget_takes_the_fact_with_the_words_said_over_synonyms(service):
+    # "address" said outright beats two synonym matches ("lived", "streets").
     service.write_fact("ana", "Her brother Jan lived two streets away from her in Hamburg",
                        fact_type="identity")
     addr = service.write_fact("ana", "Address is 14 Calçada da Tapada", fact_type="identity").fact

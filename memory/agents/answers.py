@@ -590,7 +590,7 @@ def _asked_slots(q: str, direct: set[str], names: frozenset[str]) -> set[str]:
         words -= _WORK_T
     slots = {slot for ws, slot in _SLOT_WORDS if words & ws}
     if "job" in slots:
-        slots.add("employer")  # "what's my job?" is answered by "Works at Monzo" too (inv. 305)
+        slots.add("employer")  # "what's my job?" is answered by "Works at Monzo" too
     other = words - _SLOT_ALL - _GENERIC_Q - _LIGHT - _TIMEY - names
     return set() if other else slots
 
