@@ -1,7 +1,7 @@
 """Secrets by phrasing (issue 30): the held-out table tests/data/secrets_heldout.jsonl (written
 before the detector was changed), the fresh one (written after tuning) and the blind one
 (tests/data/secrets_blind.jsonl, written blind) — all three tuning data since the scan of
-invariant 585 — and tests/data/secrets_blind2.jsonl (written blind, never tuned on: measured
+invariant 460 — and tests/data/secrets_blind2.jsonl (written blind, never tuned on: measured
 once after the detector was frozen) through the episode path (`memory.sensitive.masked`, what a message is stored
 as) and the fact door (`secret_in`).
 

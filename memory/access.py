@@ -83,8 +83,8 @@ ACTION_ROLES: dict[str, Role] = {
     "erase_user": Role.ADMIN,
     "import_user": Role.ADMIN,
     "restore": Role.ADMIN,
-    "migrate": Role.ADMIN,  # a whole store copied into another (invariant 580)
-    "reindex": Role.ADMIN,  # every index moved to the current mapping (invariant 580)
+    "migrate": Role.ADMIN,  # a whole store copied into another (invariant 8)
+    "reindex": Role.ADMIN,  # every index moved to the current mapping (invariant 8)
     "write_catalog": Role.ADMIN,
     # MCP bearer tokens (issue 15): who may act for a user from outside the desk
     "token_create": Role.ADMIN,

@@ -38,7 +38,7 @@ class ForgetResult(BaseModel):
     kept: list[str] = Field(default_factory=list,
                             description="derived memories left in place (no cascade)")
     sources: list[str] = Field(default_factory=list,
-                               description="source episodes forgotten with a fact (invariant 161)")
+                               description="source episodes forgotten with a fact (invariant 75)")
     redacted_events: int = 0
     redacted_tombstones: int = 0
     residue: list[str] = Field(default_factory=list,
@@ -65,7 +65,7 @@ def forget(svc: MemoryService, user_id: str, memory_id: str, *, actor: str = "ag
            keep: frozenset[str] = frozenset()) -> ForgetResult:
     """Hard-delete one memory (and, with `cascade`, what was derived from it; with
     `with_sources`, the user's own messages a fact or playbook came from, except the ids in
-    `keep`) and redact its text from the audit log and tombstones (invariants 66 and 161)."""
+    `keep`) and redact its text from the audit log and tombstones (invariants 66, 75)."""
     user_id, actor = require_user(user_id), as_actor(actor)
     reason = inputs.optional_label(reason, "reason")
     doc = svc.find_memory(user_id, memory_id, actor=actor, action="forget")
@@ -73,7 +73,7 @@ def forget(svc: MemoryService, user_id: str, memory_id: str, *, actor: str = "ag
     targets = [doc, *derived] if cascade else [doc]
     sources: list[Episode] = []
     if with_sources and isinstance(doc, Fact | Playbook):
-        # Invariant 161: the words the user said it in hold the value too; a source that is
+        # Invariant 75: the words the user said it in hold the value too; a source that is
         # gone already (forgotten before) is skipped, never an error.
         for ep_id in dict.fromkeys(doc.source_episode_ids):
             ep = svc.store.get(MemoryKind.EPISODIC, user_id, ep_id) if ep_id not in keep else None

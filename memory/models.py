@@ -349,7 +349,7 @@ class LegHit(BaseModel):
     # Third pass (invariant 154): the query terms this document's BM25 text holds, its session
     # context and source words included, when the store can tell (the best few hits only).
     matched: frozenset[str] | None = None
-    # Fourth pass (invariant 159): each query term's IDF in the user's corpus, on the first hit.
+    # Fourth pass (invariant 154): each query term's IDF in the user's corpus, on the first hit.
     term_idf: dict[str, float] | None = None
 
 

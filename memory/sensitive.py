@@ -20,12 +20,12 @@ _NAMED = re.compile(
     r"security\s+code|door\s+code|alarm\s+code|gate\s+code|access\s+code|one[- ]time\s+code|"
     r"otp|2fa\s+code|recovery\s+(?:code|phrase)|seed\s+phrase|private\s+key|api\s+key|"
     r"access\s+token|secret\s+key|auth\s+token|"
-    # a token of any service, a card's number, a security question's answer (invariant 285)
+    # a token of any service, a card's number, a security question's answer
     r"(?:[\w-]+\s+)?token|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:number|no\.?)|"
     r"security\s+(?:question\s+)?answer|answer\s+to\s+(?:my|the)\s+security\s+question))"
     r"(?:\s+(?:for|to|on|of)\s+[\w .'’-]{1,40}?)?\s*(?:\b(?:is|was|are)\b|=|:|->)\s*"
     r"(?P<value>[^\s,;]{2,}[^\s,;.!?])", re.IGNORECASE)
-# Invariant 296: a government identity number ("my SIN is 046 454 286", "NI number: QQ 12 34
+# Invariant 273: a government identity number ("my SIN is 046 454 286", "NI number: QQ 12 34
 # 56 C", "SSN 123-45-6789") opens accounts in the user's name; its value holds five digits or
 # more, so "my SIN expired" or "I got my PPS number" hold none. A passport number stays an
 # ordinary fact (invariant 273: travel forms ask for it).
@@ -40,7 +40,7 @@ _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-
                     r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----|"
                     r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{4,}|"  # a JSON web token
                     # a key by its shape alone: 24+ characters mixing upper and lower case and
-                    # digits strewn among letters, not inside a web address or a path (inv. 585)
+                    # digits strewn among letters, not inside a web address or a path (inv. 460)
                     r"(?<![\w/.:@=+-])(?=[A-Za-z0-9+/_=.-]{24,})(?=[^\s/]*[a-z])"
                     r"(?=[^\s/]*[A-Z])(?=[^\s/]*\d[^\s/\d]+\d[^\s/\d]+\d)[A-Za-z0-9_+=.-][A-Za-z0-9+/_=.-]{23,}"
                     r"(?![\w/.:@=+-]*(?:://))")
@@ -118,7 +118,7 @@ def secret_values(text: str) -> list[str]:
 
 
 def _mask(text: str) -> tuple[str, list[str]]:
-    # Invariant 586: every reader marks spans on the same original text and the union is cut once, so one
+    # Invariant 460: every reader marks spans on the same original text and the union is cut once, so one
     # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
     # loses all four groups, not the first).
     spans: list[tuple[int, int]] = []
@@ -262,7 +262,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
             if k > 0 and (_ordinary(core, generic=False) or _count_or_measure(text, w.end())
                           or _core(rest[k - 1].group()).lower() in _ordinary_nouns()):
                 # "for room 1204", "for building 2201": the number of an ordinary thing
-                continue  # a few words on, a year, a time or a price is no value (inv. 582)
+                continue  # a few words on, a year, a time or a price is no value (inv. 460)
             if _value_like(core) or (
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
                     and cue and cue.group().strip().lower() != "to"  # "password to login"
@@ -300,7 +300,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text))
 
 
-# Handing-over frames (invariant 582) -------------------------------------------------------------
+# Handing-over frames (invariant 460) -------------------------------------------------------------
 # A secret noun from a table of many phrasings and languages (memory/secret_frames/), a few words
 # at most, a copula ("is", "=", ":", "it's", "est", "ist", "lautet", "é", "är", "это", "是" …)
 # and a token shaped like a secret: digits, letters with digits, mixed case or symbols, or a
@@ -380,7 +380,7 @@ def _shaped(core: str, *, strict: bool) -> bool:
 def _ordinary(core: str, *, generic: bool = True) -> bool:
     """An ordinary number's shape (memory/secret_frames/frames.json): a price, a time, a
     version, a measure, a year; in the generic frame also a date, a flight number, a postcode
-    or a short number (invariant 582). Beside a secret noun "4-1-7" is a combination."""
+    or a short number (invariant 460). Beside a secret noun "4-1-7" is a combination."""
     _n, _g, _k, always, generic_shapes, _o = _frames()
     return any(rx.match(core) for rx in always) or _YEAR.match(core) is not None or (
         generic and any(rx.match(core) for rx in generic_shapes))
@@ -459,7 +459,7 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-# The scan (invariant 585) -------------------------------------------------------------------------
+# The scan (invariant 460) -------------------------------------------------------------------------
 # From each secret noun of the tables, up to `scan_words` words on within its sentence, the first
 # copula or opener ("is", ":", "opens with", "press", "?") followed by a value of the noun's kind
 # — so the noun may stand far from its value ("the code to get into the bike store at work is
@@ -686,7 +686,7 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
     return spans
 
 
-# Invariant 586: beside a card number its expiry and a three or four digit number are the card's code
+# Invariant 460: beside a card number its expiry and a three or four digit number are the card's code
 # ("4165 9822 0017 3356, 09/29, 617 on the back"); a number in four groups of four is a card's
 # whether or not its check digit holds when its expiry follows (a typed-in number may be
 # mistyped; with "exp 08/28" it is a card handed over); inside an IBAN

@@ -8,7 +8,7 @@ Pure functions. `time_intent(query, now)` reads what a question says about time:
   superseded facts become eligible, without preference;
 - `event`: it asks what happened — a past-tense narrative ("what happened when ...", "how did
   the move go", "why was the flight such a letdown", "what broke ...") — so the answer is more
-  often an episode, what the user said at the time, than a distilled fact (invariant 190);
+  often an episode, what the user said at the time, than a distilled fact (invariant 154);
 - `window`: a calendar span it names ("in June", "last year", "in 2023", "mid-July",
   "on 8 May", "last week", "yesterday") — memories dated inside it (an episode's time, a fact's
   valid-time interval) are boosted, using the product's bitemporal model (invariants 13-14).
@@ -53,14 +53,14 @@ _FIRST = re.compile(r"\b(?:the|my|her|his|their|our|your)\s+(?:very\s+)?(?:first
                     r"(?!\s+(?:name|aid|thing|time|floor|class|language)\b)|\b(?:at first|originally|"
                     r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b|"
                     r"\bfirst(?=\s*[?.!]*\s*$)|"  # "which phone did I have first?" (eighth pass)
-                    # invariant 207: "back when we first spoke": the state at the start
+                    # invariant 158: "back when we first spoke": the state at the start
                     r"\bwhen\s+(?:we|i|you|he|she|they)\s+first\b",
                     re.IGNORECASE)
 _ANCHOR = re.compile(r"\b(?:before|until|till|prior to)\s+(?!(?:that|then|now|this)\b)"
                      r"(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+(.+?)\s+and\s+(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
 _COUNT = re.compile(r"\bhow (?:many times|often)\b.*\b(chang|switch|mov|replac)\w*", re.IGNORECASE)
-# invariant 190: a past-tense narrative question. The past auxiliary or verb comes early ("How
+# invariant 154: a past-tense narrative question. The past auxiliary or verb comes early ("How
 # did the pay negotiation go", "Why was ...", "What happened to ..."), or a wh-subject takes a
 # past verb ("What broke his language server", "Which sensor turned out to be dead"; not
 # "What breed of pet", "What speed is").
@@ -69,14 +69,14 @@ _EVENT_AUX = re.compile(r"^\W*(?:[\w'’-]+\s+){0,4}?(?:did|didn[’']t|was|wasn
 _EVENT_SUBJ = re.compile(r"^\W*(?:what|which|who)(?:\s+[\w-]+)?\s+(?:\w{2,}[^\We]ed|broke|woke|got|"
                          r"went|came|made|took|gave|left|began|brought|caught|told|said|ran|fell|"
                          r"turned out)\b(?!\s+(?:is|are|does|do|of)\b)", re.IGNORECASE)
-# invariant 192: a wh-question about a thing or a place in the past tense ("Who was their
+# invariant 158: a wh-question about a thing or a place in the past tense ("Who was their
 # internet provider in Leeds?", "Which laptop did Parcelbird give him?"); not a yes/no question
 # ("Did he ever ...?") nor a wh-subject with a past verb ("Which relative introduced ...").
 # Invariant 208: "how often / many / much / long ... did" asks for a past quantity the same way.
 _SLOT_PAST = re.compile(r"^\W*(?:who|what|which|where|how (?:often|many|much|long))"
                         r"(?:\s+[\w'’-]+){0,3}?\s+(?:was|were|did)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.?!;:—–]+")  # each sentence of a question is read from its start
-# invariant 208: a wh-question may follow a clause set off by a comma ("Once the team grew, how
+# invariant 158: a wh-question may follow a clause set off by a comma ("Once the team grew, how
 # often did ...?"); the slot test reads each comma-separated part from its start too
 _SLOT_CLAUSE = re.compile(r"[.?!;:—–,]+")
 _HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
@@ -93,8 +93,8 @@ class TimeIntent(BaseModel):
     anchor: str | None = None  # "before the Homey": the named later value
     between: tuple[str, str] | None = None  # "between SmartThings and Home Assistant"
     order: Literal["first", "all"] | None = None  # "the first/original ...", "how many times changed"
-    event: bool = False  # invariant 190: a past-tense narrative question ("how did ... go")
-    # invariant 192: a wh-question in the past tense with no other time cue ("Who was their
+    event: bool = False  # invariant 154: a past-tense narrative question ("how did ... go")
+    # invariant 158: a wh-question in the past tense with no other time cue ("Who was their
     # internet provider in Leeds?"); `retrieval.retrieve` makes it a history question when
     # `ranking.tense_superseded_weight` > 0
     tense_only: bool = False
@@ -107,7 +107,7 @@ class TimeIntent(BaseModel):
 def _window(query: str, now: datetime) -> tuple[tuple[datetime, datetime], int] | None:
     """The span the question names (`memory.when.span_of`, past tense: a month or season named
     without a year is the latest begun by now) and where its words start. A day named by its
-    date runs from the day before to the day after (invariants 102, 205)."""
+    date runs from the day before to the day after (invariants 102, 102)."""
     span = span_of(query, now)
     if span is None:
         return None
@@ -124,7 +124,7 @@ SIDE = timedelta(days=120)  # "before June": the months leading up to it, not al
 
 
 def event_question(query: str) -> bool:
-    """Does the question ask what happened (invariant 190)? A past-tense narrative: a past
+    """Does the question ask what happened (invariant 154)? A past-tense narrative: a past
     auxiliary or verb among its first words ("How did the pay negotiation go?", "Why was the
     flight back such a letdown?", "What happened to the lights?") or a wh-subject with a past
     verb ("What broke his language server?"). Pure; tense only, no topic words."""
@@ -142,8 +142,8 @@ _NARRATIVE = re.compile(r"^\W*(?:how\s+(?!(?:many|much|often|long|far|old|do|doe
 
 
 def narrative_question(query: str) -> bool:
-    """Is this an event question (invariant 190) that asks how something went, why, or what
-    happened (invariant 216)? Then the answer is the episode that tells it; the fact distilled
+    """Is this an event question (invariant 154) that asks how something went, why, or what
+    happened (invariant 142)? Then the answer is the episode that tells it; the fact distilled
     from that episode says a state, not what happened. Pure; question words and tense only."""
     return event_question(query) and any(_NARRATIVE.search(p) for p in _CLAUSE.split(query))
 
@@ -157,13 +157,13 @@ _OUTCOME = re.compile(r"\b(?:turn(?:ed|s)?\s+out|behind|root\s+cause|caused?|fin
 
 
 def asks_outcome(query: str) -> bool:
-    """Is this an event question (invariant 190) asking how something ended, what caused it or
-    whether it ever happened (invariant 217)? The answer is then told after the first report of
+    """Is this an event question (invariant 154) asking how something ended, what caused it or
+    whether it ever happened (invariant 142)? The answer is then told after the first report of
     it: the problem is reported, the fix comes later. Pure; no topic words."""
     return event_question(query) and bool(_OUTCOME.search(query))
 
 
-# A cue that the question asks about the state now (invariant 194); "now that ..." and "what
+# A cue that the question asks about the state now (invariant 193); "now that ..." and "what
 # now?" are a clause and a request, not a cue.
 _PRESENT = re.compile(r"\b(?:currently|nowadays|these\s+days|at\s+the\s+moment|at\s+present|"
                       r"still|any\s?more|(?<!what\s)now(?!\s+that\b))\b", re.IGNORECASE)
@@ -186,7 +186,7 @@ _PROGRESSIVE = re.compile(r"\b(?:is|are|am|'s|'re)\s+(?:\w+\s+){0,2}?\w{2,}ing\b
 
 def asks_simple_present(query: str) -> bool:
     """Is the question in the simple present with no past word, no progressive and no "now"
-    cue of its own (invariant 194 reads those): "Which code editor does he use day to day?",
+    cue of its own (invariant 193 reads those): "Which code editor does he use day to day?",
     "What coin cells do the sensors need?"; not "What library is he using ...?", "What did he
     use before ...?". Pure; tense only, no topic words."""
     return (bool(_SIMPLE_PRESENT.search(query)) and not _ANY_PAST.search(query)
@@ -203,7 +203,7 @@ _CLAUSE_HISTORY = re.compile(r"\b(?:when|while)\b", re.IGNORECASE)
 def present_not_history(query: str) -> bool:
     """Is the question in the simple present once "old" is read as a description (invariant
     196's test), with no history cue but "when" / "while" and no past cue but "old"? Then it
-    asks about the state now, not an earlier version (invariant 197). Pure; tense only."""
+    asks about the state now, not an earlier version (invariant 158). Pure; tense only."""
     plain = _OLD_WORD.sub("", query)
     return (asks_simple_present(plain)
             and not _HISTORY.search(_CLAUSE_HISTORY.sub("", plain))
@@ -241,7 +241,7 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
     if m:
         between = (m.group(1).strip(), m.group(2).strip())
     if window is None and order is None and between is None and present_not_history(query):
-        past = False  # invariant 197: "when" and "the old flat" in the simple present
+        past = False  # invariant 158: "when" and "the old flat" in the simple present
         anchor = None
         history = False
     else:

@@ -240,7 +240,7 @@ class WriteRecord(BaseModel):
     flags: list[str] = Field(default_factory=list)
     reason: str = ""
     also_forgotten: list[str] = Field(
-        default_factory=list, description="the user's messages forgotten with it (invariant 161)")
+        default_factory=list, description="the user's messages forgotten with it (invariant 75)")
 
 
 class ToolResult(BaseModel):
@@ -432,7 +432,7 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
     if same is not None and (old is None or same.id != old.id):
         record.status, record.memory_id = "duplicate", same.id
         if same.state == FactState.CANDIDATE:
-            # Invariant 214: the same value already waits for an operator; the reply says so
+            # Invariant 76: the same value already waits for an operator; the reply says so
             # and never claims it as something on record.
             record.flags.append("awaiting_review")
         result.writes.append(record)
@@ -478,7 +478,7 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
     record.tombstone_id = res.tombstone.id if res.tombstone else None
     if res.fact.state == FactState.CANDIDATE:
         # Held by the write path (a near-restatement of the value it retracts, invariant 62):
-        # waiting for an operator, never reported as applied (invariant 245)
+        # waiting for an operator, never reported as applied (invariant 219)
         record.status, record.flags = "review", list(res.fact.flags)
         result.message = "held for review by the write path; not active until approved"
     result.writes.append(record)
@@ -544,7 +544,7 @@ def _forget(ctx: ToolContext, args: ForgetArgs, result: ToolResult) -> None:
                           "(invariant 75)")
     if args.memory_id not in ctx.recalled_ids:
         raise ToolRefused(f"{args.memory_id} was not recalled in this turn: recall it first")
-    # Invariant 161: a fact forgotten at the user's request takes the messages it came from
+    # Invariant 75: a fact forgotten at the user's request takes the messages it came from
     # with it (this turn's own message is the turn's business: memory/agent.py).
     keep = frozenset({ctx.episode_id} if ctx.episode_id else ())
     res = ctx.service.forget(ctx.user_id, doc.id, actor=ctx.actor, reason=args.reason or None,

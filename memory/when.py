@@ -243,7 +243,7 @@ def strip_dates(text: str, now: datetime) -> str:
 # A span is [first, end): its first day and the day after its last. The phrases above give the
 # day a phrase starts on; a span widens it to what the phrase names (a day, a week, a month, a
 # season, a year). The rows below are read only as spans, never by `dates_in`: parts of a month
-# or a season (invariants 191, 205), a bare month or season ("the June cancellation", "over the
+# or a season (invariants 102, 102), a bare month or season ("the June cancellation", "over the
 # summer"), "the previous year". A part narrows the phrase it overlaps ("in early March"); any
 # other row gives way to the reader's phrase ("March of last year" is March 2025, not March).
 _PART = (r"(?:early|mid-?|late|(?:the\s+)?(?:start|beginning|middle|end)\s+of|"
@@ -305,8 +305,8 @@ def _season_start(name: str, today: date, tense: Tense) -> date:
 
 def _part(span: tuple[date, date], part: str, season: bool) -> tuple[tuple[date, date], bool]:
     """A part of a month or a season, and whether it is one day. "The last day of" / "the first
-    week of" (invariant 205); of a month "early" its first 11 days, "mid" days 10-21, "late" its
-    last 11; of a season its first, second or last month (invariant 191)."""
+    week of" (invariant 102); of a month "early" its first 11 days, "mid" days 10-21, "late" its
+    last 11; of a season its first, second or last month (invariant 102)."""
     first, end = span
     p = " ".join(part.lower().split())
     edge = re.search(r"(first|last) (day|week)", p)

@@ -502,7 +502,7 @@ def show_every_decision() -> None:
 def decided_view() -> None:
     named = {i for i in (st.query_params.get("decided") or "").split(",") if i}
     past = history(svc, users, limit=1000 if named else 100)
-    if named:  # invariant 495: only the decisions behind the figure that linked here
+    if named:  # invariant 491: only the decisions behind the figure that linked here
         past = [h for h in past if h.fact_id in named]
         st.caption(f"The decisions on {len(named)} item(s) linked from Evals.")
         st.button("Show every decision", key="review_decided_all", on_click=show_every_decision)

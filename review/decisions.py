@@ -2,7 +2,7 @@
 an audit event by `operator:NAME` with before/after, reason and comment (invariant 42).
 
 Decisions name the revision the operator loaded; a changed or already-decided item raises
-StaleItemError with the fresh state and writes nothing (invariant 43).
+StaleItemError with the fresh state and writes nothing (invariant 42).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ BULK_DECISIONS = (Decision.APPROVE, Decision.REJECT)
 def operator_actor(operator: str | None) -> str:
     """`operator:NAME`; a decision always names who made it (invariant 42)."""
     name = inputs.as_text(operator, "operator").strip() if operator is not None else ""
-    if not name:  # invariant 175: a name is text
+    if not name:  # invariant 11: a name is text
         raise ValidationError("an operator name is required: pass --operator NAME")
     try:
         return check_actor(f"operator:{name}")
@@ -173,7 +173,7 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
     # whatever state the item is in.
     b.require(f"review_{decision.value.replace('-', '_')}", [fact_id])
     fact = b.owned_fact(fact_id, action=f"review_{decision.value}")
-    if fact.state != FactState.CANDIDATE:  # invariant 43: already decided by someone
+    if fact.state != FactState.CANDIDATE:  # invariant 42: already decided by someone
         raise _stale(service, user_id, fact_id, f"it is already {fact.state.value}")
     if expected_rev is not None and fact.rev != expected_rev:
         raise _stale(service, user_id, fact_id, f"loaded at revision {expected_rev}")

@@ -35,7 +35,7 @@ class Outcome(StrEnum):
 
     @property
     def right(self) -> bool:
-        """Whether the proposed value stood as proposed (invariant 492)."""
+        """Whether the proposed value stood as proposed (invariant 491)."""
         return self in (Outcome.ACCEPTED, Outcome.MERGED)
 
 
@@ -119,7 +119,7 @@ def labels_from_events(events: Sequence[AuditEvent]) -> list[Label]:
 
     A decision's label stands until a later `review_undo` of its item (invariant 491). A
     `retract` or `supersede` by a person of an active fact a reader wrote, outside any review
-    decision, is a label against that reader (invariant 493). Nothing of a forgotten memory is
+    decision, is a label against that reader (invariant 491). Nothing of a forgotten memory is
     labelled (invariant 491)."""
     log = list(reversed(events))
     forgotten = {i for e in log if e.action == "forget" for i in e.target_ids}
@@ -190,7 +190,7 @@ def reason_key(reason: str | None) -> str:
 
 def measure(labels: Iterable[Label], by: Sequence[str] = GROUPS) -> list[MeasureRow]:
     """Labels counted per group of `by` (a subset of reader, kind, day), sorted by group. Pure.
-    Only decided proposals are labels: a pending one is never counted (invariant 492)."""
+    Only decided proposals are labels: a pending one is never counted (invariant 491)."""
     unknown = set(by) - set(GROUPS)
     if unknown or "reader" not in by:
         raise ValueError(f"group by reader and any of kind, day (got {list(by)})")

@@ -49,7 +49,7 @@ class QueueFilter(BaseModel):
 
 
 class QueueItem(BaseModel):
-    """One pending candidate as listed; `rev` is what a decision must name (invariant 43)."""
+    """One pending candidate as listed; `rev` is what a decision must name (invariant 42)."""
 
     id: str
     user_id: str
@@ -128,7 +128,7 @@ class HistoryEntry(BaseModel):
 class StaleItemError(ConflictError):
     """The item changed since the operator loaded it; `fresh` is its state now (None if gone).
 
-    A ConflictError (CLI exit 5), so nothing is ever silently overwritten (invariant 43)."""
+    A ConflictError (CLI exit 5), so nothing is ever silently overwritten (invariant 42)."""
 
     def __init__(self, message: str, *, fresh: Fact | None, target_id: str | None = None):
         super().__init__(message, target_id=target_id)

@@ -1,7 +1,7 @@
 """Undo of an operator's own last review decision, read back from the audit log (issue 13).
 
 The decided item returns to the queue as the candidate it was, and whatever the decision
-retired or merged into is restored, in one audited batch (invariant 84). A decision that wrote a
+retired or merged into is restored, in one audited batch (invariant 44). A decision that wrote a
 tombstone (reject, or accepting a harsh contradiction) is not undone: the value stays dead
 (invariant 44). Nothing is undone over a later change: every record must still be at the
 revision the decision left it at.
@@ -114,7 +114,7 @@ def undo_last(service: MemoryService, users: Iterable[str] | str, *,
     pairs = [_restore(service, user, decision.before or {}, decision.after or {}, "item")]
     pairs += [_restore(service, user, e.before or {}, e.after or {}, "fact") for e in batch]
     reason = f"undo {decision.action} of {decision.at:%Y-%m-%d %H:%M:%S}"
-    with service.batch(actor, user, reason=reason) as b:  # one batch (invariant 84)
+    with service.batch(actor, user, reason=reason) as b:  # one batch (invariant 44)
         for cur, restored in pairs:
             item = restored.id == decision.target_ids[0]
             b.replace(cur, restored, action=UNDO_ACTION,

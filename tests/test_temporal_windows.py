@@ -2,7 +2,7 @@
 reads every date and span through `memory.when.span_of`; a phrase it cannot place names no
 window, never a guess (invariant 531). One table, rows as data: question, now, expected window
 (first and end, ISO, end exclusive) or None. A day named by its date runs from the day before to
-the day after (invariants 102, 205); "before / since / after" widen as `temporal` says."""
+the day after (invariants 102, 102); "before / since / after" widen as `temporal` says."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ WINDOWS: list[tuple[str, str, str | None, str | None]] = [
     ("What did Melanie do on 8 May, 2023?", SAT, "2023-05-07", "2023-05-10"),
     ("What did the teammates give him on Aug 15th?", SAT, "2026-08-14", "2026-08-17"),
     ("What did she do in March of last year?", SAT, "2025-03-01", "2025-04-01"),
-    # parts of a month (invariant 205) and of a season (invariant 191)
+    # parts of a month (invariant 102) and of a season (invariant 102)
     ("Where was he in mid-July?", SAT, "2026-07-10", "2026-07-22"),
     ("What happened at the end of June?", SAT, "2026-06-20", "2026-07-01"),
     ("What was on in early March?", SAT, "2026-03-01", "2026-03-12"),

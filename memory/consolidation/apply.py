@@ -32,7 +32,7 @@ class ApplyResult(BaseModel):
     for_review: list[str] = Field(default_factory=list, description=(
         "declined ops whose fact waits in the review queue as a candidate (invariant 456)"))
     held: list[str] = Field(default_factory=list, description=(
-        "declined playbook ops the next plan offers again (invariant 581)"))
+        "declined playbook ops the next plan offers again (invariant 456)"))
     watermark: str | None = None
 
 
@@ -63,7 +63,7 @@ def _generation(svc: MemoryService, plan: Plan) -> int:
 
 def _moved_by(svc: MemoryService, plan: Plan) -> bool:
     """Did this plan move the watermark where it is now? Its newest apply or undo says so: an
-    apply not undone since (invariant 182)."""
+    apply not undone since (invariant 38)."""
     events = svc.store.audit(plan.user_id, limit=100_000, plan_id=plan.id)
     last = next((e for e in events if e.action in ("consolidate", "consolidate_undo")), None)
     return last is not None and last.action == "consolidate"
@@ -160,7 +160,7 @@ def _decline(b: Batch, plan: Plan, op: PlanOp) -> bool:
 def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None = None,
                actor: str = ACTOR) -> ApplyResult:
     """Apply the plan (or the approved `op_ids`) in ONE store batch, watermark last (inv. 37);
-    episodes another plan already consolidated make it stale (invariant 182)."""
+    episodes another plan already consolidated make it stale (invariant 38)."""
     user = require_user(plan.user_id)
     actionable = plan.actionable()
     if op_ids is None:
@@ -184,7 +184,7 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
         raise _stale(plan, f"the consolidation watermark moved to {current} "
                            f"(planned from {plan.watermark_before or 'the start'})")
     if current == plan.watermark_after != plan.watermark_before and not _moved_by(svc, plan):
-        # Invariant 182: another plan of the same episodes (another process, another model's
+        # Invariant 38: another plan of the same episodes (another process, another model's
         # wording) already consolidated them; applying this one too would store them twice.
         raise _stale(plan, f"another plan already consolidated these episodes (the watermark "
                            f"is at {current})")
@@ -208,7 +208,7 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
     for op in actionable:
         if op not in chosen and _decline(b, plan, op):
             result.for_review.append(op.id)
-    # Invariant 581: a declined playbook op is kept whole on this apply's event; the next plan
+    # Invariant 456: a declined playbook op is kept whole on this apply's event; the next plan
     # offers it again (memory/consolidation/held.py).
     held_pbs = [op for op in actionable if op not in chosen and is_playbook_op(op)
                 and not _is_applied(svc, user, op)]
@@ -268,7 +268,7 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     wm_before, wm_after = first.after["watermark_before"], first.after["watermark_after"]
     raw = svc.store.get_watermark(user, WATERMARK)
     current = raw or None
-    if wm_after is not None and current != wm_after:  # None: a plan of held ops (inv. 581)
+    if wm_after is not None and current != wm_after:  # None: a plan of held ops (inv. 456)
         raise ConflictError(f"cannot undo plan {plan_id}: a later consolidation moved the "
                             f"watermark to {current}; undo that plan first")
     reverted: list[str] = []

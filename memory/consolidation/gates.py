@@ -169,7 +169,7 @@ def confidence(subject: str, value: float, policy: ReviewPolicy) -> GateDecision
 
 
 def retire_cap(subject: str, retired_so_far: int, policy: ReviewPolicy) -> GateDecision:
-    """At most max_retire_per_run facts retired per run; the rest wait in review (inv. 35)."""
+    """At most max_retire_per_run facts retired per run; the rest wait in review (inv. 34)."""
     if policy.natural_supersessions == "review":
         return GateDecision(gate="retire_cap", subject=subject, decision="review",
                             reason="policy sends every supersession to review")

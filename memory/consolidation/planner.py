@@ -79,7 +79,7 @@ class PlanInputs(BaseModel):
     shown_facts: list[Fact]
     playbooks: list[Playbook]
     tombstone_ids: list[str]
-    # playbook ops declined by an earlier apply, offered again (invariant 581), and which of
+    # playbook ops declined by an earlier apply, offered again (invariant 456), and which of
     # their evidence episodes still exist
     held: list[PlanOp] = []
     held_evidence: list[str] = []
@@ -192,7 +192,7 @@ def make_plan(svc: MemoryService, user_id: str, llm: Extractor, *, policy: Revie
     policy = policy or svc.policy
     inputs = gather(svc, user_id, assistant_context=assistant_context, now=now)
     if not inputs.new_episodes:
-        if inputs.held:  # only declined playbooks to offer again: no model call (inv. 581)
+        if inputs.held:  # only declined playbooks to offer again: no model call (inv. 456)
             inputs = inputs.model_copy(update={"playbooks": svc.playbooks(inputs.user_id)})
         return decide(inputs, Extraction(), Usage(mode=llm.mode), policy)
     extraction, usage = llm.extract(inputs.request())  # the one model call
@@ -380,7 +380,7 @@ class _Builder:
 
     def playbook(self, p: ExtractedPlaybook, *, held: bool = False) -> None:
         subject = p.name
-        # A held op (invariant 581) was grounded when first planned: its episodes are older
+        # A held op (invariant 456) was grounded when first planned: its episodes are older
         # than this run's, so it is checked against the evidence that still exists instead.
         known = self.known | set(self.inputs.held_evidence) if held else self.known
         for g in (gates.evidence(subject, p.evidence, known),
@@ -417,7 +417,7 @@ class _Builder:
         return None
 
     def held(self, op: PlanOp) -> None:
-        """Invariant 581: a playbook op an earlier apply declined, offered again. A new
+        """Invariant 456: a playbook op an earlier apply declined, offered again. A new
         playbook goes through the playbook gates once more (dedup against what exists now);
         an update is re-based on the playbook as it is now: its count changes and steps."""
         pb = op.playbook

@@ -1,4 +1,4 @@
-"""Which fact on record a clause no row reads is news about (invariant 538).
+"""Which fact on record a clause no row reads is news about (invariant 534).
 
 A clause the cue table cannot read may still be plainly about something the user told us
 before: "Luna died last night" is about "Has a cat called Luna"; "the marathon is off" is about

@@ -729,7 +729,7 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
                    ending: bool, dated: bool) -> Reading:
     """A clause no cue row reads: an ending of something named, or kept with its words in the
     third person, for resolution to offer an operator as a candidate when it names a fact on
-    record or a lasting habit (invariant 538)."""
+    record or a lasting habit (invariant 534)."""
     # what ended is said before the first comma: "sold the roborock on marketplace
     # yesterday, biscuit kept attacking it"
     first = next((i for i in range(after + 1, len(toks))

@@ -283,7 +283,7 @@ def _replaced(r: Reading, active: list[FactRef], old: FactRef | None
 def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
     """A statement read whole or in part: the fact it replaces (same slot, the value it names
     as replaced, a rival, a plan, a thing of the same kind), or a new fact; the policy decides
-    what may be active (invariants 533, 534, 538)."""
+    what may be active (invariants 533, 534)."""
     status, reason = _policy(r)
     old = _same_slot(r, active)
     if r.subject in ("other", "relative") and old is None and (r.person or r.relation):
@@ -384,7 +384,7 @@ _VERB_FIRST = re.compile(r"^(?:Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s
 
 def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
     """A clause no row reads becomes a candidate for an operator, never an active fact
-    (invariants 534, 538): news about the one fact on record it names by its rarer words
+    (invariant 534): news about the one fact on record it names by its rarer words
     ("Luna died last night", "broadband's been Truespeed since the 20th"), or a lasting thing
     the user says of themselves in passing ("I swim at the Alcântara pool"); small talk,
     passing states and other people's news that names nothing on record write nothing."""

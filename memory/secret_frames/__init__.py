@@ -1,4 +1,4 @@
-"""The handing-over frame tables (invariant 582), read once and validated. See README.md."""
+"""The handing-over frame tables (invariant 460), read once and validated. See README.md."""
 
 from __future__ import annotations
 

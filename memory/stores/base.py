@@ -79,7 +79,7 @@ class SetWatermark(BaseModel):
     """Advance a per-user watermark (e.g. consolidation). `expected` guards against a race.
     A copied history (migration, import) converges on a value already there; a `strict` move
     (a consolidation run, its undo) is compare-and-set: the value it read, or a conflict, even
-    when another run already moved it to the same value (invariant 182)."""
+    when another run already moved it to the same value (invariant 38)."""
 
     model_config = ConfigDict(extra="forbid")
     op: Literal["watermark"] = "watermark"
@@ -272,7 +272,7 @@ class Store(Protocol):
                       extra: Mapping[str, float] | None = None) -> list[RankedHit] | None:
         """Only with Capability.HYBRID_SEARCH: both legs and the fusion in one request, ranked
         like memory/ranking.py (invariant 21). None when the server refuses it (licence).
-        `extra`: the lexicon's weighted expansions, as `search_bm25` takes them (invariant 483)."""
+        `extra`: the lexicon's weighted expansions, as `search_bm25` takes them (invariant 169)."""
         ...
 
     # writes ----------------------------------------------------------------------------
