@@ -122,7 +122,7 @@ def test_inv100_an_edited_blind_file_does_not_load(tmp_path):
         case.expect = []  # "fixing" one label after a run
         edited = tmp_path / path.name
         edited.write_text("\n".join([case.model_dump_json(), *lines[1:]]) + "\n", encoding="utf-8")
-        with pytest.raises(ValidationError, match="invariant 150"):  # the message still names 150 (agent_eval.py)
+        with pytest.raises(ValidationError, match="invariant 100"):
             load_cases(edited)
     # files without blind cases are not pinned
     tune = tmp_path / "mine.jsonl"

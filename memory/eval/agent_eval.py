@@ -176,7 +176,7 @@ class SplitScore(BaseModel):
     exact: float = Field(description="statements whose predicted operations are exactly right")
     passed: bool
     wrong: dict[str, int] = Field(default_factory=dict,
-                                  description="wrong writes by kind (invariant 213)")
+                                  description="wrong writes by kind (invariant 77)")
     reading: ReadingCounts = Field(default_factory=ReadingCounts)
     active_precision: float = 1.0
     all_recall: float = 1.0
@@ -218,7 +218,7 @@ def load_cases(path: str | Path = DATA_PATH) -> list[Case]:
     digest = hashlib.sha256(raw).hexdigest()
     if any(c.split == BLIND for c in out) and digest not in FROZEN_BLIND:
         raise ValidationError(f"{p.name} holds blind statements but its sha256 {digest} is not "
-                              "pinned: a blind set is frozen and never edited (invariant 150)")
+                              "pinned: a blind set is frozen and never edited (invariant 100)")
     return out
 
 
@@ -492,7 +492,7 @@ def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
         lines.append(f"| {name} | {s.statements} | {s.labelled_ops} | {s.predicted_ops} | "
                      f"{s.precision:.3f} | {s.recall:.3f} | {s.exact:.3f} | "
                      f"{'pass' if s.passed else 'FAIL'} |")
-    lines += ["", "Reading (invariant 537): active-write precision, recall of all writes "
+    lines += ["", "Reading (invariant 77): active-write precision, recall of all writes "
               "(active or sent to review), garbled values, denials handled, relatives' news "
               "applied to the user:", "",
               "| split | active precision | all-writes recall | garbled | denials handled | "
@@ -506,7 +506,7 @@ def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
     lines += ["", f"Model usage: {u.calls} calls, {u.input_tokens} input tokens, "
                   f"{u.output_tokens} output tokens, cache write {u.cache_creation_input_tokens}"
                   f" / read {u.cache_read_input_tokens}, {u.retries} retried attempts"]
-    lines += ["", "Wrong writes by kind (invariant 213):", ""]
+    lines += ["", "Wrong writes by kind (invariant 77):", ""]
     for name, s in report.splits.items():
         kinds = ", ".join(f"{k} {n}" for k, n in s.wrong.items()) or "none"
         lines.append(f"- {name}: {kinds}")
