@@ -210,7 +210,9 @@ def _corrections(readings: list[Reading], ops: list[Operation]) -> list[Operatio
         if m is not None:
             value = (m.group("v") or m.group("w") or "").strip()
             text = _in_fact_words(retract.old_text, value)
-            if value and not check_value(value) and text:
+            if value and not check_value(value) and text and not re.match(
+                    r"(?:only|just|even|also|still)\b", value, re.IGNORECASE):
+                # ("it's only peanuts" says which one it is, not a new value of the fact)
                 out.append(Operation(op="write", text=text, slot=retract.slot,
                                      fact_type=retract.fact_type, reason="the right value",
                                      evidence=nxt.clause))
