@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from memory import inputs
+from memory import inputs, retractions
 from memory.corrections import tombstone_of
 from memory.errors import ChainError, ConflictError, MemdeskError, ValidationError
 from memory.models import (
@@ -147,8 +147,64 @@ def _merge(ctx: _Ctx, decision: Decision, into: str | None = None, **_: object) 
     return new, [new_target], None
 
 
+def _target(ctx: _Ctx) -> tuple[Fact | None, str | None]:
+    """A proposed retraction's fact as this batch reads it, and why the proposal no longer
+    applies (None: it does)."""
+    got = ctx.b.get(MemoryKind.SEMANTIC, ctx.fact.supersedes or "")
+    target = got if isinstance(got, Fact) else None  # a semantic id: a Fact, or gone
+    return target, retractions.stale_reason(ctx.fact, target)
+
+
+def _retract_target(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
+    """Invariant 592: the operator confirms the user's denial. The fact is retracted through
+    the one retract path (tombstone, audit, owner, role, its revision as read here), in the
+    decision's batch; the proposal closes as rejected, with no tombstone of its own (its text
+    is the fact's: the one tombstone is the fact's). A fact that moved on is refused as stale."""
+    fact, b = ctx.fact, ctx.b
+    target, stale = _target(ctx)
+    if stale is not None or target is None:
+        raise StaleItemError(f"proposed retraction {fact.id} no longer applies: {stale}. "
+                             "Nothing was retracted; Keep closes the proposal", fresh=fact,
+                             target_id=fact.id)
+    new = b.change(fact, action="review_retract", targets=[target.id], state=FactState.REJECTED,
+                   flags=[*fact.flags, retractions.APPLIED])
+    tomb = b.retract(target, reason=b.reason or "the user said it was never true; an operator "
+                     "confirmed it", targets=[fact.id])
+    done = b.get(MemoryKind.SEMANTIC, target.id)
+    assert isinstance(done, Fact)  # a semantic id reads as a Fact
+    return new, [done], tomb
+
+
+def _keep(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
+    """Invariant 592: the operator keeps the fact. It is not touched and no tombstone is
+    written for its value (the operator just said it is true); the proposal closes as
+    rejected. A proposal whose fact moved on since can only be closed this way: it is marked
+    so, and is no label of the reader (invariant 593)."""
+    fact = ctx.fact
+    target, stale = _target(ctx)
+    flags = [*fact.flags, retractions.DECLINED, *([retractions.MOVED_ON] if stale else [])]
+    new = ctx.b.change(fact, action="review_keep", targets=[target.id] if target else [],
+                       state=FactState.REJECTED, flags=flags)
+    return new, [], None
+
+
+def _not_for_retraction(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
+    raise ValidationError(f"{ctx.fact.id} is a proposed retraction: decide it with retract "
+                          f"(approve) or keep (reject); {decision.value} does not apply")
+
+
+def _retraction_only(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
+    raise ValidationError(f"{ctx.fact.id} proposes no retraction: {decision.value} applies to "
+                          "a proposed retraction only")
+
+
 _PATHS: dict[Decision, Callable[..., Outcome]] = {Decision.APPROVE: _approve, Decision.ACCEPT: _approve, Decision.EDIT: _edit,
-          Decision.REJECT: _reject, Decision.KEEP_BOTH: _keep_both, Decision.MERGE: _merge}
+          Decision.REJECT: _reject, Decision.KEEP_BOTH: _keep_both, Decision.MERGE: _merge,
+          Decision.RETRACT: _retraction_only, Decision.KEEP: _retraction_only}
+# A proposed retraction has two outcomes (invariant 592); every other decision is refused.
+_RETRACTION_PATHS: dict[Decision, Callable[..., Outcome]] = {
+    Decision.APPROVE: _retract_target, Decision.RETRACT: _retract_target,
+    Decision.REJECT: _keep, Decision.KEEP: _keep}
 
 
 def _stale(service: MemoryService, user_id: str, fact_id: str, why: str) -> StaleItemError:
@@ -178,7 +234,9 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
     if expected_rev is not None and fact.rev != expected_rev:
         raise _stale(service, user_id, fact_id, f"loaded at revision {expected_rev}")
     b.plan_id = fact.plan_id
-    new, touched, tomb = _PATHS[decision](_Ctx(service, b, fact), decision, text=text, into=into)
+    paths = _RETRACTION_PATHS if retractions.is_proposal(fact) else _PATHS
+    path = paths.get(decision, _not_for_retraction)
+    new, touched, tomb = path(_Ctx(service, b, fact), decision, text=text, into=into)
     event = next(e for e in b.events if fact.id in e.target_ids[:1] and e.action.startswith("review_"))
     try:
         b.commit()  # one batch (invariant 42)
@@ -190,13 +248,14 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
                           event=event)
 
 
-def _would_replace(service: MemoryService, user_id: str, fact_id: str) -> str | None:
-    """The text of the fact a waiting contradiction would replace (None: no contradiction)."""
+def _would_replace(service: MemoryService, user_id: str, fact_id: str) -> tuple[str | None, bool]:
+    """The text of the fact a waiting contradiction would replace (None: no contradiction),
+    and whether the item proposes retracting it instead."""
     got = service.store.get(MemoryKind.SEMANTIC, require_user(user_id), fact_id)
     if not isinstance(got, Fact) or got.state != FactState.CANDIDATE or not got.supersedes:
-        return None
+        return None, False
     old = service.store.get(MemoryKind.SEMANTIC, got.user_id, got.supersedes)
-    return old.text if isinstance(old, Fact) else got.supersedes
+    return (old.text if isinstance(old, Fact) else got.supersedes), retractions.is_proposal(got)
 
 
 def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int | None]],
@@ -205,7 +264,8 @@ def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int 
     """Bulk approve or reject of (user, fact id, loaded revision) triples. Each item is its own
     atomic decision; one stale or refused item does not block the others. A bulk approve holds
     back every contradiction (it would replace a believed fact) unless `contradictions` says
-    the operator chose, separately, to accept them too (invariant 512)."""
+    the operator chose, separately, to accept them too (invariant 512); it never retracts: a
+    proposed retraction is retracted one at a time (invariant 592)."""
     decision = _decision(decision)
     if decision not in BULK_DECISIONS:
         raise ValidationError("bulk decisions are approve or reject")
@@ -214,8 +274,14 @@ def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int 
         raise ValidationError("a reason is required to reject (--reason)")
     out = []
     for user_id, fact_id, rev in selection:
-        if decision == Decision.APPROVE and not contradictions \
-                and (old := _would_replace(service, user_id, fact_id)) is not None:
+        old, retraction = (_would_replace(service, user_id, fact_id)
+                           if decision == Decision.APPROVE else (None, False))
+        if retraction:
+            out.append(BulkOutcome(fact_id=fact_id, ok=False, exit_code=ValidationError.exit_code,
+                                   error=f"held back: a proposed retraction of “{old}”; retract "
+                                         "it on its own"))
+            continue
+        if old is not None and not contradictions:
             out.append(BulkOutcome(fact_id=fact_id, ok=False, exit_code=ValidationError.exit_code,
                                    error=f"held back: a contradiction replacing “{old}”; accept "
                                          "it on its own or include contradictions"))
