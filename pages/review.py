@@ -420,7 +420,7 @@ def retraction_buttons(item, keys, args: tuple[str, str, int], next_id: str | No
     r2.text_input("Comment (optional, audited)", key=keys.comment)
     c1, c2, c3, c4 = st.columns(4)
     c1.button("Retract", key=button_key(Decision.RETRACT.value, item.id, item.rev),
-              type="primary", shortcut="R", on_click=on_decide,
+              type="primary", shortcut="A", on_click=on_decide,
               args=(*args, Decision.RETRACT, next_id), width="stretch",
               help="the fact was never true: take it back for good (tombstoned)")
     c2.button("Keep", key=button_key(Decision.KEEP.value, item.id, item.rev), shortcut="K",
@@ -430,7 +430,7 @@ def retraction_buttons(item, keys, args: tuple[str, str, int], next_id: str | No
               on_click=on_skip, args=(item.user_id, item.id, next_id), width="stretch")
     c4.button("Undo mine", key="review_undo", shortcut="U", on_click=on_undo,
               help="undo your own last decision in this scope", width="stretch")
-    st.caption("Keys: R retract (the fact was never true; tombstoned) · K keep (the fact stays "
+    st.caption("Keys: A retract (the fact was never true; tombstoned) · K keep (the fact stays "
                "as it is, nothing tombstoned) · S skip · P previous · N next · U undo.")
 
 

@@ -85,8 +85,11 @@ def quotes(line: DiffLine, episodes: Mapping[str, Episode]) -> list[Quote]:
 
 def default_selection(plan: Plan) -> list[str]:
     """What is pre-selected: only what the policy would apply on its own. An operation the
-    policy sends to review waits unticked until the operator chooses it (invariant 513)."""
-    return [op.id for op in plan.actionable() if not op.review]
+    policy sends to review waits unticked until the operator chooses it (invariant 513). A
+    proposed retraction is ticked: applying it only puts it in the review queue, where an
+    operator retracts or keeps (invariant 594)."""
+    return [op.id for op in plan.actionable()
+            if not op.review or op.kind == OpKind.PROPOSE_RETRACTION]
 
 
 def outcomes(plan: Plan, applied: list[str], already: list[str],
