@@ -36,10 +36,10 @@ from tests.conftest import NOW
 HEDGED = "hmm I don't think I ever said I had a UPS"
 
 
-def hedged_denial(service, user="ana", text="Has a UPS", said=HEDGED, confidence=0.6):
+def hedged_denial(service, user="ana", text="Has a UPS", said=HEDGED, confidence=0.6, by="seed"):
     """The tool path as the offline agent drives it: the fact recalled this turn, then a
     retraction below the policy's confidence. Returns (target, tool result, context)."""
-    target = service.write_fact(user, text, actor="seed").fact
+    target = service.write_fact(user, text, actor=by).fact
     ep = service.write_episode(user, said, session_id="s")
     ctx = ToolContext(service=service, user_id=user, session_id="s", episode_id=ep.id,
                       user_message=said, policy=ReviewPolicy(), reader="offline-reader@test")
@@ -340,7 +340,7 @@ def test_inv592_bulk_approve_never_retracts_and_bulk_reject_keeps(service):
 # invariant 593: labels --------------------------------------------------------------------------
 def test_inv593_retract_is_a_right_label_and_keep_a_wrong_one(service, tmp_path, monkeypatch,
                                                               capsys):
-    ups, _, _ = hedged_denial(service)
+    ups, _, _ = hedged_denial(service, by="agent")  # a reader wrote it: still no label of its own
     first = item_of(service)
     decide(service, "ana", first.id, "retract", operator="rita", expected_rev=first.rev)
     dog, _, _ = hedged_denial(service, text="Has a dog called Max",
