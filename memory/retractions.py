@@ -23,7 +23,9 @@ TARGET_STATE = "target_state:"
 APPLIED = "retraction_applied"  # closed: the operator retracted the target
 DECLINED = "retraction_declined"  # closed: the operator kept the target as it is
 MOVED_ON = "target_moved_on"  # closed by keep after the target changed (no label, inv. 593)
-BELIEVED = (FactState.ACTIVE, FactState.SUPERSEDED)  # what a user can deny having said
+BELIEVED = (FactState.ACTIVE, FactState.SUPERSEDED)
+# A forget event's note on a proposal forgotten with its fact (it holds the fact's text).
+RETRACTION_OF = "retraction_of"  # what a user can deny having said
 
 
 class Flagged(Protocol):

@@ -12,7 +12,7 @@ from typing import Any
 
 from memory import inputs, retractions
 from memory.corrections import tombstone_of
-from memory.errors import ChainError, ConflictError, MemdeskError, ValidationError
+from memory.errors import ChainError, ConflictError, MemdeskError, NotFoundError, ValidationError
 from memory.models import (
     Contradiction,
     Fact,
@@ -215,6 +215,13 @@ def _stale(service: MemoryService, user_id: str, fact_id: str, why: str) -> Stal
                           "reload it and decide again", fresh=fresh, target_id=fact_id)
 
 
+def _forgotten_proposal(service: MemoryService, user_id: str, fact_id: str) -> bool:
+    """Whether `fact_id` was a proposed retraction forgotten with the fact it named."""
+    return any(fact_id in e.target_ids and isinstance(e.after, dict)
+               and retractions.RETRACTION_OF in e.after
+               for e in service.audit(user_id, action="forget", limit=1000))
+
+
 def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decision | str, *,
            operator: str, expected_rev: int | None, text: str | None = None,
            into: str | None = None, reason: str | None = None,
@@ -228,7 +235,15 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
     # Issue 14 (invariant 121): the role first, so a viewer's attempt is denied and audited
     # whatever state the item is in.
     b.require(f"review_{decision.value.replace('-', '_')}", [fact_id])
-    fact = b.owned_fact(fact_id, action=f"review_{decision.value}")
+    try:
+        fact = b.owned_fact(fact_id, action=f"review_{decision.value}")
+    except NotFoundError:
+        if _forgotten_proposal(service, user_id, fact_id):  # invariant 592: stale, not unknown
+            raise StaleItemError(f"proposed retraction {fact_id} no longer applies: the fact "
+                                 "it would retract was forgotten, and the proposal with it "
+                                 "(it held its text); nothing was retracted", fresh=None,
+                                 target_id=fact_id) from None
+        raise
     if fact.state != FactState.CANDIDATE:  # invariant 43: already decided by someone
         raise _stale(service, user_id, fact_id, f"it is already {fact.state.value}")
     if expected_rev is not None and fact.rev != expected_rev:

@@ -268,16 +268,14 @@ def test_inv592_retract_and_keep_apply_to_proposals_only(service):
     assert service.get_fact("ana", cand.id).state == FactState.CANDIDATE
 
 
-@pytest.mark.parametrize("move", ["superseded", "retracted", "forgotten"])
+@pytest.mark.parametrize("move", ["superseded", "retracted"])
 def test_inv592_a_fact_that_moved_on_makes_retract_stale(service, move):
     target, _, _ = hedged_denial(service)
     item = item_of(service)
     if move == "superseded":
         service.write_fact("ana", "Has a Lumio UPS 2", supersedes_id=target.id)
-    elif move == "retracted":
-        service.retract("ana", target.id, actor="seed")
     else:
-        service.forget("ana", target.id, actor="cli")
+        service.retract("ana", target.id, actor="seed")
     tombs = service.store.list_tombstones("ana")
     with pytest.raises(StaleItemError, match="no longer applies") as err:
         decide(service, "ana", item.id, "retract", operator="rita", expected_rev=item.rev)
@@ -289,6 +287,21 @@ def test_inv592_a_fact_that_moved_on_makes_retract_stale(service, move):
     out = decide(service, "ana", item.id, "keep", operator="rita", expected_rev=item.rev)
     assert "target_moved_on" in out.fact.flags
     assert item.id not in {lb.fact_id for lb in collect_labels(service, "ana")}
+
+
+def test_inv592_a_forgotten_fact_takes_its_proposal_and_deciding_it_is_stale(service):
+    target, _, ctx = hedged_denial(service)
+    item = item_of(service)
+    res = service.forget("ana", target.id, actor="cli")
+    assert item.id in res.forgotten  # it held the fact's text (invariant 66)
+    assert [f for f in service.facts("ana") if "UPS" in f.text] == []
+    for decision in ("retract", "keep"):
+        with pytest.raises(StaleItemError, match="was forgotten") as err:
+            decide(service, "ana", item.id, decision, operator="rita", expected_rev=item.rev)
+        assert err.value.fresh is None
+    assert [e.id for e in service.episodes("ana")] == [ctx.episode_id]  # the denial stays
+    assert not service.audit("ana", action="review_retract", limit=1)
+    assert service.store.list_tombstones("ana") == []
 
 
 def test_inv592_revision_and_decided_items_are_stale(service):
