@@ -106,7 +106,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     def render(p: dict[str, Any]) -> str:
         lines = [f"{i['id']}  rev {i['rev']}  [{i['user_id']} {i['kind']} {i['fact_type']} "
-                 f"{i['confidence']:.2f}]  {i['text']}" for i in p["items"]]
+                 f"{i['confidence']:.2f}]  "
+                 + ("the user may have said this was never true: "
+                    if i["kind"] == ItemKind.RETRACTION.value else "") + i["text"]
+                 for i in p["items"]]
         badges = "  ".join(f"{u}: " + ", ".join(f"{k}={n}" for k, n in c.items() if n)
                            for u, c in p["counts"].items() if any(c.values()))
         return "\n".join([*lines, f"{p['total']} matching; pending {badges or 'none'}"])
