@@ -408,3 +408,22 @@ def test_inv593_the_cli_lists_decides_and_counts_a_proposal(tmp_path, monkeypatc
     (row,) = json.loads(out)["by_reader"]
     assert code == 0 and (row["reader"], row["decided"], row["accepted"], row["precision"]) == \
         ("offline-reader@test", 1, 1, 1.0)
+
+
+def test_inv593_exported_labels_expect_the_retraction_or_nothing(service):
+    from datetime import date
+
+    from memory.eval.label_export import export_labels
+
+    hedged_denial(service)
+    first = item_of(service)
+    decide(service, "ana", first.id, "retract", operator="rita", expected_rev=first.rev)
+    hedged_denial(service, text="Has a dog called Max", said="I don't think we ever had a dog")
+    second = item_of(service)
+    decide(service, "ana", second.id, "keep", operator="rita", expected_rev=second.rev)
+    out = export_labels(service, ["ana"], since=date(2000, 1, 1), actor="cli")
+    cases = {c.text: c for c in out.cases}
+    ups, dog = cases[HEDGED], cases["I don't think we ever had a dog"]
+    assert [g.text for g in ups.given] == ["Has a UPS"]
+    assert [(e.op, e.value, e.old) for e in ups.expect] == [("retract", [], "g0")]
+    assert [g.text for g in dog.given] == ["Has a dog called Max"] and dog.expect == []
