@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from . import inputs
+from . import inputs, retractions
 from .errors import NotFoundError
 from .models import Episode, Fact, FactState, MemoryKind, Playbook, Tombstone
 from .redaction import Erasure, forgotten_keys, texts_of
+from .retractions import RETRACTION_OF
 from .stores.base import Capability, Store
 from .text import require_user
 from .unit_of_work import as_actor
@@ -71,6 +72,10 @@ def forget(svc: MemoryService, user_id: str, memory_id: str, *, actor: str = "ag
     doc = svc.find_memory(user_id, memory_id, actor=actor, action="forget")
     derived = derived_from(svc, user_id, doc.id) if isinstance(doc, Episode) else []
     targets = [doc, *derived] if cascade else [doc]
+    # Invariant 592: a proposal to retract a fact holds the fact's text: it goes with the fact.
+    proposals = [f for f in svc.store.list_facts(user_id) if retractions.is_proposal(f)
+                 and f.supersedes == doc.id] if isinstance(doc, Fact) else []
+    targets += proposals
     sources: list[Episode] = []
     if with_sources and isinstance(doc, Fact | Playbook):
         # Invariant 75: the words the user said it in hold the value too; a source that is
@@ -93,6 +98,7 @@ def forget(svc: MemoryService, user_id: str, memory_id: str, *, actor: str = "ag
         for m in targets:
             after: dict = ({"derived": [d.id for d in derived], "cascade": cascade}
                            if m is doc else {"source_of": doc.id} if m.id in source_ids
+                           else {RETRACTION_OF: doc.id} if m in proposals
                            else {"cascade_from": doc.id})
             if isinstance(m, Fact) and key is not None and m.state not in DEAD:
                 # Invariant 177: keyed hashes of the value (never its text), so consolidation

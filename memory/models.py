@@ -24,6 +24,9 @@ from .inputs import first_invisible
 CATALOG = "catalog"  # the owner-less scope; never a user id (see text.require_user)
 # A candidate's flag: its value restates a tombstoned one (review shows it with its history).
 PREVIOUSLY_REJECTED = "previously_rejected"
+# A candidate's flag: it proposes to retract the fact in `supersedes` (the user may have said it
+# was never true); its text is that fact's, never a value to believe (invariant 591).
+PROPOSED_RETRACTION = "proposed_retraction"
 
 
 class MemoryKind(StrEnum):

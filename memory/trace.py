@@ -136,6 +136,9 @@ def diff_line(w: WriteRecord) -> str:
                 f"hash){also}")
     if w.op == "playbook":
         return f"+ {mark}playbook {w.text!r}{ident}"
+    if w.op == "retract" and not w.text and w.status == "review":  # invariant 590
+        return (f"? {mark}proposed retracting {w.old_text!r} ({w.old_id}) as item "
+                f"{w.memory_id}: still on record until an operator retracts or keeps it")
     if w.op == "retract" and not w.text:
         return f"x {mark}retracted {w.old_text!r} ({w.old_id}): never true; tombstoned"
     if w.op == "retract":

@@ -448,10 +448,13 @@ class Batch:
 
     def retract(self, fact: Fact, *, kind: TombstoneKind = TombstoneKind.RETRACTED,
                 action: str | None = None, reason: str | None = None,
-                at: datetime | None = None, tombstone_id: str | None = None) -> Tombstone:
-        """Never true: the user denied it (retracted) or an operator refused it (rejected)."""
+                at: datetime | None = None, tombstone_id: str | None = None,
+                targets: Iterable[str] = ()) -> Tombstone:
+        """Never true: the user denied it (retracted) or an operator refused it (rejected).
+        `targets`: what else the event names (the proposal a review decision retracts for)."""
         new = retracted(fact, at or self.now, kind)
-        self.replace(fact, new, action=action or "retract", reason=reason, at=at)
+        self.replace(fact, new, action=action or "retract", reason=reason, at=at,
+                     targets=targets)
         return self.tombstone(fact, kind, reason=reason, at=at, tombstone_id=tombstone_id)
 
     def retract_part(self, source: Fact, text: str, *, reason: str | None = None) -> Tombstone:

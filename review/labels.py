@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from memory.models import AuditEvent
 from memory.redaction import is_stub
+from memory.retractions import MOVED_ON
 
 from .queue import DECISION_ACTIONS
 
@@ -39,9 +40,12 @@ class Outcome(StrEnum):
         return self in (Outcome.ACCEPTED, Outcome.MERGED)
 
 
+# A proposed retraction the operator retracts stood as proposed; one they keep was the
+# reader's mistake (invariant 593).
 _OUTCOME = {"review_approve": Outcome.ACCEPTED, "review_accept": Outcome.ACCEPTED,
             "review_keep_both": Outcome.ACCEPTED, "review_edit": Outcome.EDITED,
-            "review_merge": Outcome.MERGED, "review_reject": Outcome.REJECTED}
+            "review_merge": Outcome.MERGED, "review_reject": Outcome.REJECTED,
+            "review_retract": Outcome.ACCEPTED, "review_keep": Outcome.REJECTED}
 
 
 class Label(BaseModel):
@@ -53,7 +57,7 @@ class Label(BaseModel):
     reader: str = Field(description="the fact's reader@version, else its origin (agent, seed…)")
     kind: str = Field(description="the fact's slot when recorded, else its fact type")
     decision: str = Field(description="approve | accept | keep-both | edit | merge | reject | "
-                                      "retract | supersede")
+                                      "retract | keep | supersede")
     outcome: Outcome
     at: datetime
     operator: str
@@ -118,6 +122,7 @@ def labels_from_events(events: Sequence[AuditEvent]) -> list[Label]:
     returns it, newest first. Pure.
 
     A decision's label stands until a later `review_undo` of its item (invariant 491). A
+    proposed retraction retracted is a right label, one kept a wrong one (invariant 593). A
     `retract` or `supersede` by a person of an active fact a reader wrote, outside any review
     decision, is a label against that reader (invariant 491). Nothing of a forgotten memory is
     labelled (invariant 491)."""
@@ -140,6 +145,9 @@ def labels_from_events(events: Sequence[AuditEvent]) -> list[Label]:
                 or is_stub(before) or is_stub(after):
             continue
         if e.action in _OUTCOME:
+            if e.action == "review_keep" and MOVED_ON in (after.get("flags") or ()):
+                current.pop(item, None)  # its fact moved on: nothing the operator judged
+                continue
             outcome = _OUTCOME[e.action]
             final = str(after.get("text", "")) if outcome == Outcome.EDITED else None
             into = e.target_ids[1] if outcome == Outcome.MERGED and len(e.target_ids) > 1 \

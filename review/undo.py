@@ -2,8 +2,8 @@
 
 The decided item returns to the queue as the candidate it was, and whatever the decision
 retired or merged into is restored, in one audited batch (invariant 44). A decision that wrote a
-tombstone (reject, or accepting a harsh contradiction) is not undone: the value stays dead
-(invariant 44). Nothing is undone over a later change: every record must still be at the
+tombstone (reject, accepting a harsh contradiction, retracting a fact a proposal named) is not
+undone: the value stays dead (invariant 44). Nothing is undone over a later change: every record must still be at the
 revision the decision left it at.
 """
 
@@ -102,6 +102,9 @@ def undo_last(service: MemoryService, users: Iterable[str] | str, *,
         raise NotFoundError(f"no decision by {actor} to undo for "
                             f"{', '.join(scope(users))}")
     user = decision.user_id
+    if decision.action == "review_retract":  # invariant 592: the fact's value is dead
+        raise ChainError("retracting a fact tombstoned its value and cannot be undone: the "
+                         "value stays dead (invariant 44)", target_id=decision.target_ids[0])
     if decision.action == "review_reject":
         raise ChainError("a rejection tombstones its value and cannot be undone: the value stays "
                          "dead (invariant 44); propose it again if it was right",

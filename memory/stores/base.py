@@ -158,15 +158,19 @@ class FactQuery(BaseModel):
     # Generic traits (`trait_code`): a caller that sorts facts into its own categories (the
     # review queue's kinds) asks for counts per trait code and a page of some codes only, so the
     # store filters and counts in place without knowing the categories.
+    trait_lead: str | None = Field(None, description="trait 8: this flag is present")
     trait_flag: str | None = Field(None, description="trait 4: this flag is present")
     trait_below: float | None = Field(None, description="trait 1: confidence below this")
     traits: frozenset[int] | None = Field(None, description="only rows with these trait codes")
 
 
-def trait_code(s: FactSummary, flag: str | None, below: float | None) -> int:
-    """4 if `flag` is among the flags, + 2 if the fact proposes to supersede another, + 1 if its
-    confidence is below `below`. Pure; the embedded store computes the same in SQL."""
-    return ((4 if flag is not None and flag in s.flags else 0) + (2 if s.supersedes else 0)
+def trait_code(s: FactSummary, flag: str | None, below: float | None,
+               lead: str | None = None) -> int:
+    """8 if `lead` is among the flags, + 4 if `flag` is, + 2 if the fact proposes to supersede
+    another, + 1 if its confidence is below `below`. Pure; the embedded store computes the same
+    in SQL."""
+    return ((8 if lead is not None and lead in s.flags else 0)
+            + (4 if flag is not None and flag in s.flags else 0) + (2 if s.supersedes else 0)
             + (1 if below is not None and s.confidence < below else 0))
 
 
@@ -326,7 +330,7 @@ def page_summaries(scope: list[FactSummary], query: FactQuery) -> FactPage:
     for s in scope:
         counts.setdefault(s.user_id, {}).setdefault(s.state, 0)
         counts[s.user_id][s.state] += 1
-        code = trait_code(s, query.trait_flag, query.trait_below)
+        code = trait_code(s, query.trait_flag, query.trait_below, query.trait_lead)
         traits.setdefault(s.user_id, {}).setdefault(code, 0)
         traits[s.user_id][code] += 1
         if (query.traits is not None and code not in query.traits) \

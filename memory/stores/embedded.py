@@ -28,6 +28,7 @@ from ..errors import ConflictError, MemdeskError, StoreUnavailableError
 from ..lexical import Vocabulary
 from ..models import (
     MODEL_BY_KIND,
+    PROPOSED_RETRACTION,
     TRACKS_USE,
     AuditEvent,
     CatalogDoc,
@@ -614,8 +615,10 @@ class EmbeddedStore:
             where += " AND instr(lower(f_text), ?) > 0"
             wargs.append(query.text.lower())
         # Generic traits (base.trait_code), computed from the index's columns.
-        code = "((instr(COALESCE(f_flags, ''), ?) > 0) * 4 + (f_supersedes IS NOT NULL) * 2 + (f_conf < ?))"
-        cargs: list[str | float] = [json.dumps(query.trait_flag or "\x00"),
+        code = ("((instr(COALESCE(f_flags, ''), ?) > 0) * 8 + (instr(COALESCE(f_flags, ''), ?) > 0) * 4"
+                " + (f_supersedes IS NOT NULL) * 2 + (f_conf < ?))")
+        cargs: list[str | float] = [json.dumps(query.trait_lead or "\x00"),
+                                    json.dumps(query.trait_flag or "\x00"),
                                     query.trait_below if query.trait_below is not None else -1.0]
         if query.traits is not None:
             where += f" AND {code} IN ({','.join('?' * len(query.traits)) or 'NULL'})"
@@ -647,16 +650,18 @@ class EmbeddedStore:
 
     def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
         """Which of these episodes are the source of a retracted or rejected fact that was not
-        merged away (invariant 65). One query over the user's dead facts (docs_scope index)."""
+        merged away and was no proposed retraction (invariants 65, 592). One query over the
+        user's dead facts (docs_scope index)."""
         if not episode_ids:
             return set()
         sql = ("SELECT DISTINCT s.value FROM docs d, json_each(d.body, '$.source_episode_ids') s "
                "WHERE d.user_id = ? AND d.kind = 'semantic' AND d.state IN ('retracted', "
                f"'rejected') AND s.value IN ({','.join('?' * len(episode_ids))}) AND NOT EXISTS "
                "(SELECT 1 FROM json_each(d.body, '$.flags') g WHERE substr(g.value, 1, 12) = "
-               "'merged_into:')")
+               "'merged_into:' OR g.value = ?)")
         with self._lock:
-            rows = self._conn().execute(sql, [user_id, *episode_ids]).fetchall()
+            rows = self._conn().execute(sql, [user_id, *episode_ids,
+                                              PROPOSED_RETRACTION]).fetchall()
         return {r[0] for r in rows}
 
     # search -----------------------------------------------------------------------------------

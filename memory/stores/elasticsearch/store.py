@@ -28,6 +28,7 @@ from ...embeddings import Embedder
 from ...errors import MemdeskError, StoreUnavailableError
 from ...lexicon import words_of
 from ...models import (
+    PROPOSED_RETRACTION,
     AuditEvent,
     CatalogDoc,
     Episode,
@@ -690,8 +691,11 @@ class ElasticsearchStore(BatchRecords):
         wanted, out = set(episode_ids), set()
         for h in resp["hits"]["hits"]:
             src = h["_source"]
+            # a proposed retraction's sources are the user's denial, never a false value
+            # (invariant 592)
             if src.get("user_id") != user_id or any(
-                    str(f).startswith("merged_into:") for f in src.get("flags") or ()):
+                    str(f).startswith("merged_into:") or f == PROPOSED_RETRACTION
+                    for f in src.get("flags") or ()):
                 continue
             out.update(wanted.intersection(src.get("source_episode_ids") or ()))
         return out
