@@ -89,6 +89,16 @@ def test_inv76_a_denial_of_a_fact_on_record_retracts_it_and_no_answer_uses_it(se
     assert "Biscuit" not in answer
 
 
+def test_inv590_an_unsure_denial_waits_for_an_operator_and_the_reply_says_the_fact_stays(
+        service):
+    ups = service.write_fact("ana", "Has a UPS for the router").fact
+    trace = run_turn(service, "ana", "s1", "hmm I don't think I ever said I had a UPS",
+                     agent=OfflineAgent())
+    assert service.get_fact("ana", ups.id).state == FactState.ACTIVE
+    assert "asked an operator to confirm taking back" in trace.reply
+    assert "stays on record" in trace.reply and "never true" not in trace.reply
+
+
 def test_inv76_a_message_kept_with_nothing_read_says_so(service):
     trace = run_turn(service, "ana", "s1", "Honestly the weather today is awful",
                      agent=OfflineAgent())

@@ -146,10 +146,14 @@ def _said_write(w: WriteRecord, op: Operation) -> str:
             return (f"\u201c{w.text}\u201d is already waiting in the review queue; it isn't on "
                     "record until an operator approves it.")
         return f"I already have that on record: {you}."
+    if w.status == "review" and w.op == "retract" and not w.text:
+        # a proposed retraction (invariant 590): the fact stays on record until an operator
+        # confirms it was never true
+        return (f"I've asked an operator to confirm taking back that {old}; until then it "
+                "stays on record.")
     if w.status == "review":
-        what = f"\u201c{w.text}\u201d" if w.text else f"taking back \u201c{w.old_text}\u201d"
-        return (f"I've sent {what} to the review queue; it isn't on record until an operator "
-                "approves it.")
+        return (f"I've sent \u201c{w.text}\u201d to the review queue; it isn't on record until an "
+                "operator approves it.")
     if w.status == "refused":
         return f"I couldn't record \u201c{w.text}\u201d: {w.reason}."
     if w.op == "forget":
