@@ -16,7 +16,7 @@ from ..slots import SLOTS
 from ..text import stem, term_set
 from .clauses import MAX_CHARS, clauses, normalise
 from .model import FactRef, Operation, Reading
-from .read import check_value, has_phrase, news_text, read_clause, tokens
+from .read import check_value, news_text, read_clause, taken_back
 from .resolve import resolve
 from .tables import words
 
@@ -60,11 +60,11 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     readings = _borrowed_targets(_pronouns([read_clause(c, now) for c in clauses(text)]))
     ops: list[Operation] = []
     touched: set[str] = set()
-    taken_back = any(r.reason == "forget request taken back" for r in readings) or any(
-        has_phrase(tokens(r.clause), "forget_taken_back") for r in readings)
+    withdrawn = any(r.reason == "forget request taken back" for r in readings) or any(
+        taken_back(r.clause) for r in readings)
     for r in readings:
         for op in resolve(r, facts):
-            if op.op == "forget" and taken_back:
+            if op.op == "forget" and withdrawn:
                 continue
             if op.old_id and op.old_id in touched:
                 # one change per fact per message: a whole reading of the change wins over an
@@ -215,7 +215,7 @@ def _corrections(readings: list[Reading], ops: list[Operation]) -> list[Operatio
                 # ("it's only peanuts" says which one it is, not a new value of the fact)
                 out.append(Operation(op="write", text=text, slot=retract.slot,
                                      fact_type=retract.fact_type, reason="the right value",
-                                     evidence=nxt.clause))
+                                     evidence=nxt.clause if nxt else ""))
             continue
         instead = _said_instead(r, readings[i + 1:], retract, out)
         if instead is not None:
@@ -246,11 +246,11 @@ def _said_instead(denial: Reading, after: list[Reading], retract: Operation,
     a comma in the same clause; an operator confirms it (only ever a candidate)."""
     tail = denial.clause.split(",", 1)[1] if "," in denial.clause else ""
     pieces: list[tuple[str, Reading | None]] = [(tail, None)] if tail.strip() else []
-    for r in after:
-        if any(o.op == "retract" and o.evidence == r.clause for o in ops):
+    for later in after:
+        if any(o.op == "retract" and o.evidence == later.clause for o in ops):
             break  # the next denial's own correction
-        if r.act != "deny":  # a denial said twice ("I don't run, never did") is skipped
-            pieces.append((r.clause, r))
+        if later.act != "deny":  # a denial said twice ("I don't run, never did") is skipped
+            pieces.append((later.clause, later))
     for piece, r in pieces:
         if r is not None and any(o.evidence == r.clause for o in ops):
             return None  # the statement is written already, in its own right

@@ -550,18 +550,57 @@ def _speech_act(clause: str, all_toks: list[Tok], lead: int) -> Reading | None:
     if (clause.rstrip().endswith("?") or asks) and not uptalk and not polite and not has_phrase(
             all_toks, "challenges"):
         return r.model_copy(update={"kind": "question"})
-    if has_phrase(toks[:4], "forget") or has_phrase(toks, "forget") and first in (
-            "please", "can", "could", "forget", "delete", "remove", "erase"):
-        if has_phrase(toks, "forget_taken_back"):
+    anywhere = has_phrase(toks, "forget_anywhere")
+    if has_phrase(toks[:4], "forget") or (has_phrase(toks, "forget") or anywhere) and (first in (
+            "please", "can", "could", "forget", "delete", "remove", "erase") or anywhere):
+        if taken_back(clause):
             return r.model_copy(update={"kind": "nothing", "reason": "forget request taken back"})
-        stems = [t.stem for t in toks]
-        at = max(_find(stems, p) + len(p) for p in phrase_set("forget") if _find(stems, p) >= 0)
-        target = clause[toks[at].start:] if at < len(toks) else ""
-        # what it names ends where the reason begins: "the Fontainebleau trip, no need to ..."
-        target = re.split(r"[,;?!]|\s(?:so|because|since|she|he|they)\s",
-                          target, maxsplit=1, flags=re.IGNORECASE)[0]
-        return r.model_copy(update={"kind": "forget", "target": target})
+        return r.model_copy(update={"kind": "forget", "target": _forget_target(clause, toks)})
     return r.model_copy(update={"hedged": uptalk}) if uptalk else None
+
+
+def taken_back(clause: str) -> bool:
+    """"never mind, keep it": a forget request withdrawn ("no need to keep that" is not)."""
+    return has_phrase(tokens(clause), "forget_taken_back") and not re.search(
+        r"\bneed\s+(?:to\s+)?keep\b", clause, re.IGNORECASE)
+
+
+_FILLER = re.compile(r"\b(?:from|out of|off)\s+(?:your|what you|the)\s+(?:memory|memories|"
+                     r"records?|notes?|list|file|remember|know|have)\b|\b(?:from|on)\s+file\b|"
+                     r"\b(?:please|pls|it|that|this|them|those|stuff|thing|things|what you have"
+                     r"(?: on (?:her|him|them))?|about (?:her|him|them)|gone|everything)\b",
+                     re.IGNORECASE)
+
+
+def _forget_target(clause: str, toks: list[Tok]) -> str:
+    """What a forget request names: the words after its verb, up to the reason ("the
+    Fontainebleau trip, no need to ..."); when those are only "it" or "from your memory", the
+    words before the verb ("my street address shouldn't be stored, get rid of it")."""
+    stems = [t.stem for t in toks]
+    spans = [(i, i + len(p)) for p in (*phrase_set("forget"), *phrase_set("forget_anywhere"))
+             if (i := _find(stems, p)) >= 0]
+    covered = {i for a, b in spans for i in range(a, b)}
+    first = min(a for a, _ in spans)
+    runs: list[tuple[int, int]] = []  # stretches of the clause no forget phrase covers
+    for i in range(len(toks)):
+        if i in covered:
+            continue
+        if runs and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1)
+        else:
+            runs.append((i, i + 1))
+    after = [r for r in runs if r[0] > first] + [r for r in reversed(runs) if r[0] < first]
+    for a, b in after:
+        said = clause[toks[a].start:toks[b - 1].end]
+        # what it names ends where the reason begins
+        said = re.split(r"[,;?!]|\s(?:so|because|since|she|he|they)\s", said, maxsplit=1,
+                        flags=re.IGNORECASE)[0] if a > first else re.split(
+                            r"[,;?!]\s*", said.strip(" ,;"))[-1]
+        said = re.sub(r"^\W*(?:(?:you|i|we)\s+(?:do not|would like|want)\s+(?:need\s+to\s+)?"
+                      r"(?:remember\s+)?|take\s+)", "", said.strip(), flags=re.IGNORECASE)
+        if _FILLER.sub("", said).strip(" .,"):
+            return _FILLER.sub(" ", said).strip(" .,")
+    return ""
 
 
 def _dates(clause: str, now: datetime, tense: Tense) -> tuple[When | None, date | None]:

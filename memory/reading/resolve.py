@@ -205,8 +205,10 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     active = [f for f in facts if f.state == "active"]
     if r.kind == "forget":
         # the request may name an older version ("forget that I lived in Bristol")
-        target = pointed_at(r.target, [f for f in facts if f.state in ("active", "superseded")],
-                            coverage=0.5)
+        said = [f for f in facts if f.state in ("active", "superseded")]
+        # or the one fact its rarest word names ("my passport expiry date": the one fact that
+        # says "passport")
+        target = pointed_at(r.target, said, coverage=0.5) or linked_fact(r.target, said)
         return [_op(r, "forget", old=target).model_copy(update={"said": r.target})] \
             if target else []
     if r.kind == "nothing" and r.reason in _UNREAD:
