@@ -784,8 +784,23 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
                                 else "state"})
 
 
+_REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
+                       r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
+                       r"(?=(?:i|i am|i have|my)\b)", re.IGNORECASE)
+
+
 def read_clause(clause: str, now: datetime) -> Reading:
     """One clause, read: speech act, subject, dates, the best cue row and its value. Pure."""
+    reported = _REPORTED.match(clause.strip())
+    if reported and reported.end() < len(clause.strip()):
+        # "the physio thinks I might have hypermobility": someone's opinion of the user is
+        # about the user, and unsure (a candidate at most)
+        inner = read_clause(clause.strip()[reported.end():], now)
+        return inner.model_copy(update={"clause": clause, "hedged": True})
+    return _read_clause(clause, now)
+
+
+def _read_clause(clause: str, now: datetime) -> Reading:
     all_toks = tokens(clause)
     if not all_toks:
         return Reading(clause=clause, kind="nothing", reason="no words")
@@ -822,7 +837,9 @@ def read_clause(clause: str, now: datetime) -> Reading:
     if has_phrase(toks, "hypotheticals") and not belief and not (
             slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
-    ending = has_phrase(toks, "endings")
+    # "we're off to Curaçao": going somewhere, not something ending
+    ending = has_phrase(tokens(re.sub(r"\boff to\b", "to", plain, flags=re.I)), "endings") \
+        if re.search(r"\boff to\b", plain, re.I) else has_phrase(toks, "endings")
     negated = found is not None and not ending and _negated(toks, plain, found)
     if found is not None and not negated and not ending and _negation_near(plain, found) and \
             not (slot_cue and slot_cue.slot in ("avoids", "dislikes")):
@@ -912,7 +929,8 @@ def third_person(clause: str) -> str:
         return ""
     verb = words[0].rstrip(",;:")
     plain_verb = not re.search(r"\b(?:am|are|have|had|was|were|will|would|been|got)\b", said)
-    if plain_verb and verb.isalpha() and verb.islower() and not verb.endswith(("ed", "ing")):
+    if plain_verb and verb.isalpha() and verb.islower() and not verb.endswith(("ed", "ing")) \
+            and verb not in ("might", "may", "could", "should", "would", "must", "can", "will"):
         verb = verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else \
             verb + ("es" if verb.endswith(_BASE_ENDS) else "s")
     if re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \

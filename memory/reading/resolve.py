@@ -381,7 +381,7 @@ _BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
 _NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|have)\b)",
                     re.IGNORECASE)
-_VERB_FIRST = re.compile(r"^(?:Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
+_VERB_FIRST = re.compile(r"^(?:(?:Might|May|Could) (?:have|be)|Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
 
 
 def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
@@ -430,6 +430,11 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
         # a relative's lasting news with nothing on record about them: their new fact
         return [_op(r, "write", text=r.text, status="candidate",
                     reason="a relative's news, nothing on record about them")]
+    if mine and r.text and r.when and r.future and len(said) >= 2 and not r.hedged and \
+            not _MODAL.search(r.clause) and has_any(r.clause, "dated_plans"):
+        # "Ski week booked in Val Thorens, 7 to 14 February": a dated plan no row reads
+        return [_op(r, "write", text=r.text, status="candidate",
+                    reason="a dated plan read without its slot")]
     if not mine or not r.text or len(said) < 2 or _MODAL.search(r.clause) or \
             not _VERB_FIRST.match(r.text) or not (_SELF.search(r.clause) or re.match(
                 r"\w+(?:ed|ing)\b", r.text)):
