@@ -99,7 +99,8 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     ops += _not_that(readings, facts, ops)
     ops = _named_later(readings, ops)
     return MessageReading(text=text, readings=readings,
-                          operations=_corrections(readings, _replacements(ops)))
+                          operations=_corrections(readings,
+                                                  _ended_then(readings, _replacements(ops))))
 
 
 _NAMED_THING = re.compile(r"^(?:(?:she|he|it) is |shes |hes |its )?(?P<v>an? [\w' -]{1,30}? "
@@ -265,7 +266,9 @@ def _said_instead(denial: Reading, after: list[Reading], retract: Operation,
                                  reason="said instead of a fact the user denies")
         if r is not None and r.subject == "self" and r.text and r.kind in (
                 "nothing", "statement") and _SAID_BY_ME.match(r.clause.strip()):
-            return Operation(op="write", text=r.text, status="candidate", confidence=0.6,
+            text = f"Is {r.text[:1].lower()}{r.text[1:]}" if re.match(
+                r"(?:At|In|On|With|From)\b", r.text) else r.text  # "I'm at Admiral"
+            return Operation(op="write", text=text, status="candidate", confidence=0.6,
                              fact_type=retract.fact_type, evidence=r.clause,
                              reason="said instead of a fact the user denies")
     return None
@@ -294,6 +297,42 @@ def _replacements(ops: list[Operation]) -> list[Operation]:
                 "valid_from": new[0].valid_from or ended[0].valid_from})
             continue
         out.append(op)
+    return out
+
+
+_RUN = re.compile(r"(?<![.!?]\s)\b[A-Z][\w'&.+-]*(?:\s+(?:[A-Z0-9][\w'&.+-]*))*")
+_NOW = re.compile(r"\s+(?:now|these days|instead|from now on|anymore|full time)\b.*$", re.I)
+
+
+def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """"Ditched AeroSpace, plain Rectangle is enough for me"; "Mum left Córdoba, she's in
+    Rosario now": what ended is replaced by the value the next clause names, in the old fact's
+    own words, for an operator to confirm (invariant 534)."""
+    clauses_ = [r.clause for r in readings]
+    out = list(ops)
+    for i, o in enumerate(out):
+        if o.op != "supersede" or not (o.text or "").startswith("No longer") or not o.old_text \
+                or o.evidence not in clauses_:
+            continue
+        k = clauses_.index(o.evidence)
+        if k + 1 >= len(readings) or any(p.evidence == clauses_[k + 1] for p in out):
+            continue
+        nxt = clauses_[k + 1].strip()
+        m = _SAID_IT.search(nxt)
+        new = [x for x in _RUN.findall(nxt) if x.lower() not in o.old_text.lower()
+               and x not in ("I", "OK") and x.lower() not in o.evidence.lower()]
+        value = new[0] if new else _NOW.sub("", m.group("v")).strip() if m else ""
+        old_words = [w for w in re.findall(r"[\w'.+-]+", o.evidence)
+                     if w.lower() not in _FUNCTION and re.search(
+                         r"\b" + re.escape(w) + r"\b", o.old_text, re.IGNORECASE)]
+        if not value or check_value(value) or len(old_words) != 1 or len(re.findall(
+                r"\b" + re.escape(old_words[0]) + r"\b", o.old_text, re.IGNORECASE)) != 1:
+            continue
+        text = re.sub(r"\b" + re.escape(old_words[0]) + r"\b", value, o.old_text,
+                      flags=re.IGNORECASE)
+        out[i] = o.model_copy(update={"text": text, "status": "candidate", "confidence": 0.6,
+                                      "evidence": f"{o.evidence} {nxt}",
+                                      "reason": "what replaced something that ended"})
     return out
 
 

@@ -938,7 +938,9 @@ def third_person(clause: str) -> str:
         verb = "Has " + verb
     elif re.search(r"\b(?:am|are|was|were)\s*$", said) and not verb.lower().endswith(
             "ing") and verb.lower() not in ("not", "no", "never", "gonna", "so", "just",
-                                            "about", "off", "still", "the", "to", "like"):
+                                            "about", "off", "still", "the", "to", "like", "in",
+                                            "at", "on", "out", "away", "back", "home", "here",
+                                            "there", "up", "down", "over", "from", "with"):
         # "I'm a special constable now", "im anaemic again": a state of the user, said so
         verb = ("Was " if re.search(r"\b(?:was|were)\b", said) else "Is ") + verb
     out = " ".join([verb, *words[1:]])
