@@ -185,7 +185,10 @@ _NOUN = re.compile(rf"\b(?:(?P<strong>{_STRONG})|(?P<phrase>{_PHRASE})|(?P<weak>
 _NOT_THIS = re.compile(r"\s*(?:manager|managers|policy|policies|reset|hint|link|pad|strength|"
                        r"requirements?|rules?|protected|field|box|word|review|ring|expired|"
                        r"changed|stopped|protection|name|names|base|block|snippet|editor|"
-                       r"smell|review)\b"
+                       r"smell|review|"
+                       # "wifi network name", "wifi speed": the network's, not its key's
+                       r"network|networks|speed|signal|router|provider|plan|bill|calling|"
+                       r"extender|ssid|band|channel|connection|coverage|dongle|outage)\b"
                        # "Pin 7 on the Raspberry Pi": a small number right after the noun labels it
                        r"|\s+\d{1,2}(?![\d\w.:/-]|\s+\d)", re.IGNORECASE)
 _CUE = re.compile(r"\s*(?:(?:is|are|=|:|->|-|—|–|to|as)(?=[\s\"'“‘]|$)|[:=]|'s\b|’s\b)\s*",
@@ -200,7 +203,10 @@ _SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "ou
                            "for", "to", "of", "on", "me", "and", "pls", "please", "just",
                            "withheld", "now", "still", "currently", "literally", "simply",
                            "actually", "basically", "probably", "always", "also", "never",
-                           "not", "no", "none", "usually", "all", "both", "every"})
+                           "not", "no", "none", "usually", "all", "both", "every",
+                           # when, not what: "changed my password - again" (invariant 598)
+                           "again", "today", "tonight", "yesterday", "tomorrow", "twice",
+                           "finally", "already", "lately", "recently", "anyway", "sadly"})
 WINDOW = 7  # words after a noun a value may come
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
                     r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
@@ -245,8 +251,10 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         if phrase and cue:  # a recovery phrase: the rest of the clause
             end = re.search(r"[.;!?\n]|$", text[start:])
             stop = start + (end.start() if end else len(text) - start)
-            if stop - start >= 8:
-                spans.append((start, stop))
+            first = re.match(r"[\w'’]+", text[start:stop])
+            if stop - start >= 8 and not (first and (_WHERE.match(first.group())
+                                                     or _NOT_A_VALUE.match(first.group()))):
+                spans.append((start, stop))  # never "is written on paper in the safe"
             continue
         rest = [w for w in words if w.start() >= start][:WINDOW]
         found = False
@@ -316,15 +324,22 @@ def _alternation(words: list[str]) -> str:
     return "|".join(out)
 
 
+def _copula(w: str) -> str:
+    """One copula of the tables as a pattern: spaces as any run of spaces, a word never inside
+    another ("on" never ends "mission"), a dash only between spaces ("iPad - Blue_2", never
+    "Blue-2"; invariant 598)."""
+    body = r"\s+".join(re.escape(p) for p in w.split())
+    if set(w) == {"-"}:
+        return rf"(?<=\s){body}(?=\s)"
+    if w[0].isalnum() and ord(w[0]) < 0x2E80:
+        body = rf"(?<![\w'’-]){body}"
+    if w[-1].isalnum() and ord(w[0]) < 0x2E80:
+        body = rf"{body}(?=[\s\"'“‘]|$)"
+    return body
+
+
 def _copulas(words: list[str]) -> str:
-    out = []
-    for w in sorted(set(words), key=len, reverse=True):
-        body = re.escape(w)
-        if w[0].isalnum() and ord(w[0]) < 0x2E80:
-            body = rf"(?<![\w'’-]){body}"  # "on" is a copula, never the end of "mission"
-        out.append(body if not w[-1].isalnum() or ord(w[0]) >= 0x2E80
-                   else rf"{body}(?=[\s\"'“‘])")
-    return "|".join(out)
+    return "|".join(_copula(w) for w in sorted(set(words), key=len, reverse=True))
 
 
 @cache
@@ -419,10 +434,11 @@ def _framed(text: str) -> list[tuple[int, int]]:
     _kinds = {k.lower(): v for k, v in kinds.items()}
     spans = []
 
-    def take(m: re.Match, *, strict: bool) -> None:
+    def take(m: re.Match, *, strict: bool, kind: str = "") -> None:
         raw = m.group("tok")
         core = _core(raw)
-        if not core or not _shaped(core, strict=strict) or _NOT_A_VALUE.match(core):
+        if not core or not _shaped(core, strict=strict) or _NOT_A_VALUE.match(core) \
+                or not _long_enough(kind, core):
             return
         if any(rx.match(core) for rx in always) or strict and any(
                 rx.match(core) for rx in generic_shapes):
@@ -439,7 +455,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
                 or _NOT_THIS.match(text[m.end("noun"):]) \
                 or _kinds[said] in _SCANNED_ONLY:
             continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
-        take(m, strict=False)
+        take(m, strict=False, kind=_kinds[said])
     for m in generic.finditer(text):
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
@@ -469,7 +485,7 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # ("My laptop password? purplerain"); the words of the clause for a security answer ("was a
 # Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
 # of `not_after` ("zip code", "promo code") is none.
-_CLAUSE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])[.!?;](?=\s|$)|\n")  # not "i.e."
 _ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because|if|"
                          r"in\s+case|when|just|lol|btw|haha)\b|$)")
 _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|the\s+)?"
@@ -477,7 +493,12 @@ _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|
                        re.IGNORECASE)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 _SPELLED = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,}}\b", re.IGNORECASE)
-_PLAIN_COPULAS = frozenset({":", "?", "=", "is", "was", "it's", "it’s", "—", "is:", "are:"})
+
+
+@cache
+def _plain_copulas() -> frozenset[str]:
+    """Copulas after which one plain word closing the clause is a password ("is", ":", "→")."""
+    return frozenset(secret_frames.tables().frames.plain_copulas)
 
 
 @cache
@@ -485,15 +506,7 @@ def _scan_tables() -> tuple[re.Pattern, dict[str, str], re.Pattern, frozenset[st
     t = secret_frames.tables()
     kinds = {" ".join(n.lower().split()): row.kind for row in t.nouns for n in row.nouns}
     noun = re.compile(rf"(?P<noun>{_alternation(list(kinds))})(?:'s|’s)?[\"'’”]?", re.IGNORECASE)
-    alts = []
-    for w in sorted(set(t.frames.copulas), key=len, reverse=True):
-        body = r"\s+".join(re.escape(p) for p in w.split())
-        if w[0].isalnum() and ord(w[0]) < 0x2E80:
-            body = rf"(?<![\w'’-]){body}"
-        if w[-1].isalnum() and ord(w[0]) < 0x2E80:
-            body = rf"{body}(?=[\s\"'“‘]|$)"
-        alts.append(body)
-    cop = re.compile("|".join(alts), re.IGNORECASE)
+    cop = re.compile(_copulas(t.frames.copulas), re.IGNORECASE)
     return noun, kinds, cop, frozenset(w.lower() for w in t.frames.not_after), \
         t.frames.scan_words
 
@@ -511,9 +524,26 @@ def _digit_run(text: str, pos: int, *, identity: bool = False) -> tuple[int, int
     return pos + m.start("v"), pos + m.end("v")
 
 
+@cache
+def _min_length() -> dict[str, int]:
+    return secret_frames.tables().frames.min_length
+
+
+def _long_enough(kind: str, value: str) -> bool:
+    """A value holds its kind's fewest characters (a Wi-Fi key eight, as WPA2 asks): "the wifi
+    at the hotel is 5GHz" or "wifi is 500 Mbps" hand no key over (invariant 598)."""
+    return len(value.replace(" ", "")) >= _min_length().get(kind, 0)
+
+
 def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
               answer: bool = False) -> tuple[int, int] | None:
     """The span of a value of `kind` at `pos` (after a copula, or right after the noun)."""
+    span = _value_of(text, pos, kind, copula, answer=answer)
+    return span if span and _long_enough(kind, text[span[0]:span[1]]) else None
+
+
+def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
+              answer: bool = False) -> tuple[int, int] | None:
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
     pos += lead.end() if lead else 0
     rest = text[pos:]
@@ -531,7 +561,7 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
         end_m = _ANSWER_END.search(text, start)
         value = text[start:end_m.start() if end_m else len(text)].strip().strip("\"'“”‘’")
         words = value.split()
-        plain = copula in (":", "=", "->", "→") or len(words) == 1
+        plain = copula in _plain_copulas() and not copula[0].isalpha() or len(words) == 1
         if not value or len(words) > 4 or len(value) < 3 \
                 or not (value[0].isupper() or value[0].isdigit() or plain and answer) \
                 or words[0].lower() in _SECRET_WORDS or _NOT_A_VALUE.match(value) \
@@ -566,7 +596,7 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
     if _shaped(core, strict=copula is None):
         return off, off + len(core)
     after = text[off + len(core):]
-    if kind == "a password" and copula in _PLAIN_COPULAS and core.isalpha() and len(core) >= 4 \
+    if kind == "a password" and copula in _plain_copulas() and core.isalpha() and len(core) >= 4 \
             and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
             and not re.search(r"(?:ed|ing)$", core) and re.match(r"\s*(?:[,.;!?]|$)", after):
         return off, off + len(core)
@@ -584,7 +614,11 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     spans = []
     for start, end, kind in found:
         before = re.search(r"([\w-]+)\W*$", text[:start])
-        if before and before.group(1).lower() in not_after or _NOT_THIS.match(text[end:]):
+        if before and before.group(1).lower() in not_after:
+            continue
+        if _NOT_THIS.match(text[end:]):
+            if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"
+                spans += [s for s in [_anaphoric(text, end, kind)] if s]
             continue
         # "My laptop password? purplerain": a question mark right after the noun asks for the one
         # value that follows it, and ends the clause for anything else
@@ -623,9 +657,35 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             span = _said_before(text, start, kind)
         if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
             span = _digits_near(text, end, clause_end, ordinary)
+        if span is None:
+            span = _anaphoric(text, end, kind)
         if span:
             spans.append(span)
     return spans + _said_first(text, found)
+
+
+# Invariant 598: the next sentence may hand over the value of the last one's noun when it opens
+# with a pronoun and a copula of the tables ("The office wifi got reset. It's now ...", "new
+# alarm code. it's 5817"); only a value shaped like a secret, never a plain word ("I changed my
+# password. It's better"), a year or a time ("It's 2024", "It's 9am").
+_CHANGED = re.compile(r"\s*(?:changed|reset|expired|stopped)\b", re.IGNORECASE)
+
+
+@cache
+def _anaphora() -> re.Pattern:
+    openers = _copulas(secret_frames.tables().frames.anaphora)
+    return re.compile(rf"\s*(?:(?:and|so|but|ok|okay)[\s,]+)?(?:{openers})", re.IGNORECASE)
+
+
+def _anaphoric(text: str, end: int, kind: str) -> tuple[int, int] | None:
+    stop = _CLAUSE_END.search(text, end)
+    if not stop or not secret_frames.tables().frames.anaphora:
+        return None
+    opener = _anaphora().match(text, stop.end())
+    if not opener:
+        return None
+    after = _CLAUSE_END.search(text, opener.end())
+    return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")
 
 
 def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
