@@ -494,6 +494,9 @@ _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 _SPELLED = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,}}\b", re.IGNORECASE)
 
+# a clause opening with a subject says what happened, no answer: "was wrong, so I called the bank"
+_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "i’m", "i've", "i’ve"})
+
 
 @cache
 def _plain_copulas() -> frozenset[str]:
@@ -564,7 +567,7 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
         plain = copula in _plain_copulas() and not copula[0].isalpha() or len(words) == 1
         if not value or len(words) > 4 or len(value) < 3 \
                 or not (value[0].isupper() or value[0].isdigit() or plain and answer) \
-                or words[0].lower() in _SECRET_WORDS or _NOT_A_VALUE.match(value) \
+                or words[0].lower() in _SECRET_WORDS | _SUBJECTS or _NOT_A_VALUE.match(value) \
                 or _WHERE.match(words[0]):
             return None
         off = text.index(value, start)
@@ -579,7 +582,9 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     if not w:
         return None
     core = _core(w.group())
-    if kind == "an identity number":  # "MORGA753116SM9IJ": five digits or more in one token
+    # "MORGA753116SM9IJ": five digits or more in one token; a tax number is one (invariant 599:
+    # "my UTR is 98765 43210", "tax number: 12/345/67890"), a tax code or tax year never
+    if kind == "an identity number":
         if sum(c.isdigit() for c in core) >= 5 and re.fullmatch(r"[\w./-]+", core):
             off = pos + w.group().index(core)
             return off, off + len(core)
