@@ -303,7 +303,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
     # "wifi = ZebraCrossing42", "wifi pw: ..." (pw is a noun above)
     for m in re.finditer(r"\bwi-?fi\s*[:=]\s*(?P<v>[^\s,;]+)", text, re.IGNORECASE):
-        if _value_like(_core(m.group("v"))):
+        core = _core(m.group("v"))
+        if _value_like(core) and _long_enough("a network key", core):  # "wifi: 300 Mbps" is none
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
     return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text))
 
@@ -426,6 +427,8 @@ def _count_or_measure(text: str, end: int) -> bool:
 
 
 
+_VERBS = frozenset({"be", "been", "will", "would", "is", "was", "are", "were", "said", "says",
+                    "told", "asked", "wrote", "said:"})
 _SCANNED_ONLY = frozenset({"an identity number", "a security answer", "a recovery phrase"})
 
 
@@ -459,8 +462,9 @@ def _framed(text: str) -> list[tuple[int, int]]:
     for m in generic.finditer(text):
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
-        if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary:
-            continue
+        if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary \
+                or _VERBS.intersection(x.split()):
+            continue  # "the rent will be: 1450": a clause, no label (invariant 598)
         take(m, strict=True)
     return spans
 
@@ -514,14 +518,20 @@ def _scan_tables() -> tuple[re.Pattern, dict[str, str], re.Pattern, frozenset[st
         t.frames.scan_words
 
 
-def _digit_run(text: str, pos: int, *, identity: bool = False) -> tuple[int, int] | None:
-    """Digits said in groups from `pos`: "7 2 0 4", "12 345 678 901", "0-4-1-1-9"."""
+def _digit_run(text: str, pos: int, *, identity: bool = False,
+               year: bool = False) -> tuple[int, int] | None:
+    """Digits said in groups from `pos`: "7 2 0 4", "12 345 678 901", "0-4-1-1-9"; a year's
+    shape only when `year` ("PIN: 1953", invariant 598)."""
     m = re.match(r"[ \t]*(?P<v>\d+(?:(?:[ \t]|[-./](?=\d))\d+)*)(?![\w/:])", text[pos:])
+    if identity and not m:  # "QQ 12 34 56 C": a national insurance number opens with letters
+        m = re.match(r"[ \t]*(?P<v>[A-Z]{1,3}[ \t-]?\d+(?:[ \t-]?\d+)*(?:[ \t]?[A-Z]\b)?)",
+                     text[pos:])
     if not m:
         return None
     value = m.group("v")
     if sum(c.isdigit() for c in value) < (5 if identity else 3) or (
             not identity and (_ordinary(value, generic=False)  # "123.456.789-09" is an id
+                              and not (year and _YEAR.match(value))
                               or _count_or_measure(text, pos + m.end("v")))):
         return None
     return pos + m.start("v"), pos + m.end("v")
@@ -572,7 +582,8 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
             return None
         off = text.index(value, start)
         return off, off + len(value)
-    run = _digit_run(text, pos, identity=kind == "an identity number")
+    run = _digit_run(text, pos, identity=kind == "an identity number",
+                     year=kind in ("a PIN", "a security code") and copula in _plain_copulas())
     if run:
         return run
     spelled = _SPELLED.match(rest)
@@ -639,15 +650,23 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         span = _value_at(text[:clause_end], end, kind, None)
         said = " ".join(text[start:end].lower().split()).strip("'’\"”")
         bare = said in bare_nouns
+        if span and bare and re.fullmatch(r"[\d\s./-]+", text[span[0]:span[1]]) \
+                and sum(c.isdigit() for c in text[span[0]:span[1]]) < 4:
+            span = None  # "back gate 2209" is a code, "shed 12" or "safe 300" none (inv. 598)
         # a lower-case answer only after a noun naming the answer itself, never the question
         answer = "question" not in said
         if span is None:
             for c in cop.finditer(text, end, clause_end):
                 between = re.findall(r"[\w'’-]+", text[end:c.start()].lower())
-                if len(between) > reach or bare and any(w in ordinary for w in between):
+                said_cop = " ".join(c.group().lower().split())
+                far = len(between) > reach
+                if far and not _LABEL.match(said_cop) or bare and any(w in ordinary
+                                                                      for w in between):
                     break
-                span = _value_at(text[:clause_end], c.end(), kind,
-                                 " ".join(c.group().lower().split()), answer=answer)
+                # "wifi for the office is the usual one but with a 2 at the end: Pelican2": a
+                # colon closing a long description labels its value (invariant 598)
+                span = _value_at(text[:clause_end], c.end(), kind, "," if far else said_cop,
+                                 answer=answer)
                 if span:
                     break
         listing = re.match(r"\s*(?::|are\b:?)", text[end:])
@@ -673,6 +692,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
 # with a pronoun and a copula of the tables ("The office wifi got reset. It's now ...", "new
 # alarm code. it's 5817"); only a value shaped like a secret, never a plain word ("I changed my
 # password. It's better"), a year or a time ("It's 2024", "It's 9am").
+_LABEL = re.compile(r"^(?::|->|→|=>|⇒|➜|➡|⟶|-->)$")
 _CHANGED = re.compile(r"\s*(?:changed|reset|expired|stopped)\b", re.IGNORECASE)
 
 
@@ -709,7 +729,7 @@ def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
 
 def _said_before(text: str, start: int, kind: str) -> tuple[int, int] | None:
     """A value said before its noun, at the start of a clause: "9931 is the alarm code"."""
-    m = re.search(r"(?:^|[.!?;,:]\s+|\n)(?P<v>[^\s,;]+)(?:\s+(?:is|was|=|-|—|–|→)\s+|\s*\()"
+    m = re.search(r"(?:^|[.!?;,:]\s+|\s[-–—]\s+|\n)(?P<v>[^\s,;]+)(?:\s+(?:is|was|=|-|—|–|→)\s+|\s*\()"
                   r"(?:(?:the|my|our|your)\s+)?(?:[\w-]+\s+){0,2}$", text[:start], re.IGNORECASE)
     if not m or kind in ("a recovery phrase", "a security answer"):
         return None  # "Sunflower!2 (gmail password)" is said before its noun too
