@@ -62,6 +62,14 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
+def _closes(text: str, m: re.Match) -> bool:
+    """A plain word is a value only when it closes its clause (invariant 598): "my password is
+    dragonfly." hands one over, "my password is too long to type" none."""
+    return not m.group("value").isalpha() or re.match(
+        r"[\"'”’]?\s*(?:[,.;!?)]|$|(?:and|but|so|lol|pls|please|thanks|thx|btw|ok)\b)",
+        text[m.end("value"):], re.IGNORECASE) is not None
+
+
 def secret_in(text: str) -> str | None:
     """What kind of secret `text` holds ("a password", "a card number", "a key or token"), or
     None. "My password manager is Bitwarden" and "I changed my PIN" hold none."""
@@ -69,7 +77,8 @@ def secret_in(text: str) -> str | None:
         if re.search(r"manager|hint|policy|reset\s+link", text[m.start("kind"):m.end("kind") + 12],
                      re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")) \
                 or m.group("value").lower() in _SECRET_WORDS \
-                or re.fullmatch(r"[a-z]+ed", m.group("value")):  # "is literally …", "was updated"
+                or re.fullmatch(r"[a-z]+ed", m.group("value")) \
+                or not _closes(text, m):  # "is literally …", "was updated", "is too long to"
             continue
         kind = m.group("kind").lower()
         if re.search(r"\b(?:pin|code|otp|cvv2?|cvc|card)\b", kind) \
@@ -123,7 +132,7 @@ def _mask(text: str) -> tuple[str, list[str]]:
     # loses all four groups, not the first).
     spans: list[tuple[int, int]] = []
     for m in _NAMED.finditer(text):
-        if secret_in(m.group(0)):
+        if secret_in(m.group(0)) and _closes(text, m):
             spans.append((m.start("value"), m.end("value")))
     for m in _ID_NUMBER.finditer(text):
         spans.append((m.start("value"), m.start("value") + len(m.group("value").rstrip(" -"))))
@@ -220,6 +229,8 @@ def _core(word: str) -> str:
 
 
 def _value_like(core: str) -> bool:
+    if re.fullmatch(r"\d+['’]?s", core):
+        return False  # "2019's hit song", "the 1990s": a year's, no value
     if "@" in core and "." in core.split("@")[-1]:
         return False  # an email address is a login name, no secret
     if core.lower().startswith(("http", "www.")):
@@ -274,6 +285,10 @@ def _phrased(text: str) -> list[tuple[int, int]]:
             if _value_like(core) or (
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
                     and cue and cue.group().strip().lower() != "to"  # "password to login"
+                    # a plain word closes its clause: "my password is too long to type" or
+                    # "password - ask Tom" hand none over (invariant 598)
+                    and (_QUOTED.match(w.group().strip(_EDGE)) or not core.isalpha()
+                         or re.match(r"[\"'”’]?\s*(?:[,.;!?)]|$)", text[w.end():]))
                     and core and core.lower() not in _SECRET_WORDS
                     and not _NOT_A_VALUE.match(core) and len(core) >= 3):
                 spans.append((w.start() + w.group().index(core), w.start()
@@ -372,6 +387,8 @@ def _shaped(core: str, *, strict: bool) -> bool:
     if len(core) < 3 or ("@" in core and "." in core.split("@")[-1]) \
             or core.lower().startswith(("http", "www.")):
         return False
+    if re.fullmatch(r"\d+['’]?s", core):
+        return False  # "2019's", "the 1990s": a year's, no value
     plain = core.rstrip("#*")
     if plain.isdigit():
         return len(plain) >= (4 if strict else 3)
@@ -427,6 +444,13 @@ def _count_or_measure(text: str, end: int) -> bool:
 
 
 
+def _owned_by_ordinary(before: str, ordinary: frozenset[str]) -> bool:
+    """"model number of the fridge: RB38T602CSA": the label is an ordinary noun's (inv. 598)."""
+    m = re.search(r"(?:^|\s)([\w-]+)\s+([\w-]+)\s+(?:of|for|on|at)\s*$", before)
+    return bool(m and (m.group(2).lower() in ordinary
+                       or f"{m.group(1)} {m.group(2)}".lower() in ordinary))
+
+
 _VERBS = frozenset({"be", "been", "will", "would", "is", "was", "are", "were", "said", "says",
                     "told", "asked", "wrote", "said:"})
 _SCANNED_ONLY = frozenset({"an identity number", "a security answer", "a recovery phrase"})
@@ -463,7 +487,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
         if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary \
-                or _VERBS.intersection(x.split()):
+                or _VERBS.intersection(x.split()) or _owned_by_ordinary(text[:m.start()], ordinary):
             continue  # "the rent will be: 1450": a clause, no label (invariant 598)
         take(m, strict=True)
     return spans
@@ -560,7 +584,7 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
     pos += lead.end() if lead else 0
     rest = text[pos:]
-    quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=\s*(?:[,.;!?)]|$))", rest)
+    quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
         return pos + quoted.start("v"), pos + quoted.end("v")
     if kind == "a recovery phrase":
@@ -656,9 +680,14 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         # a lower-case answer only after a noun naming the answer itself, never the question
         answer = "question" not in said
         if span is None:
+            passed = None  # where the last copula that handed nothing over ended
             for c in cop.finditer(text, end, clause_end):
-                between = re.findall(r"[\w'’-]+", text[end:c.start()].lower())
                 said_cop = " ".join(c.group().lower().split())
+                if passed is not None and said_cop in _VERB_COPULAS \
+                        and _NEW_SUBJECT.search(text, passed, c.start()):
+                    break  # "is 'sunny day' and the router is upstairs": another subject's
+                passed = c.end()
+                between = re.findall(r"[\w'’-]+", text[end:c.start()].lower())
                 far = len(between) > reach
                 if far and not _LABEL.match(said_cop) or bare and any(w in ordinary
                                                                       for w in between):
@@ -692,6 +721,10 @@ def _scanned(text: str) -> list[tuple[int, int]]:
 # with a pronoun and a copula of the tables ("The office wifi got reset. It's now ...", "new
 # alarm code. it's 5817"); only a value shaped like a secret, never a plain word ("I changed my
 # password. It's better"), a year or a time ("It's 2024", "It's 9am").
+_NEW_SUBJECT = re.compile(r"\b(?:and|but|while|whereas)\s+(?:the|my|our|his|her|their|your|"
+                          r"a|an|it|i|we|he|she|they)\b", re.IGNORECASE)
+_VERB_COPULAS = frozenset({"is", "was", "are", "were", "will be", "is now", "est", "ist", "es",
+                           "era", "è", "é", "är", "er", "jest", "je", "on"})
 _LABEL = re.compile(r"^(?::|->|→|=>|⇒|➜|➡|⟶|-->)$")
 _CHANGED = re.compile(r"\s*(?:changed|reset|expired|stopped)\b", re.IGNORECASE)
 
