@@ -332,10 +332,20 @@ def _phrased(text: str) -> list[tuple[int, int]]:
 # flight, a room, an order …) and the token is no ordinary number (a price, a year, a time, a
 # flight number, a version, a postcode). The tables are data; this is the one reader of them.
 def _alternation(words: list[str]) -> str:
+    """The words as one pattern, longest first; a word never stops short of a longer one that
+    goes on from its last word ("the lock" never takes "the lock box" from "lock box")."""
     out = []
+    firsts: dict[str, list[str]] = {}
+    for v in set(words):
+        parts = v.lower().split()
+        if len(parts) > 1:
+            firsts.setdefault(parts[0], []).append(r"\s+".join(re.escape(p) for p in parts[1:]))
     for w in sorted(set(words), key=len, reverse=True):
         body = r"\s+".join(re.escape(p) for p in w.split())
         cjk = ord(w[0]) >= 0x2E80
+        goes_on = firsts.get(w.lower().split()[-1]) if len(w.split()) > 1 else None
+        if goes_on:
+            body += rf"(?!\s+(?:{'|'.join(sorted(goes_on, key=len, reverse=True))})(?![\w-]))"
         out.append(body if cjk else rf"(?<![\w'’-]){body}(?![\w-])")
     return "|".join(out)
 
@@ -482,14 +492,16 @@ def _framed(text: str) -> list[tuple[int, int]]:
                 or _NOT_THIS.match(text[m.end("noun"):]) \
                 or _kinds[said] in _SCANNED_ONLY:
             continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
-        take(m, strict=False, kind=_kinds[said])
+        if not _clock(text, said, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
+            take(m, strict=False, kind=_kinds[said])
     for m in generic.finditer(text):
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
         if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary \
                 or _VERBS.intersection(x.split()) or _owned_by_ordinary(text[:m.start()], ordinary):
             continue  # "the rent will be: 1450": a clause, no label (invariant 598)
-        take(m, strict=True)
+        if not _clock(text, x, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
+            take(m, strict=True)
     return spans
 
 
@@ -672,7 +684,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         stop = _CLAUSE_END.search(text, end)
         clause_end = stop.start() if stop else len(text)
         span = _value_at(text[:clause_end], end, kind, None)
-        said = " ".join(text[start:end].lower().split()).strip("'’\"”")
+        said = re.sub(r"['’]s$", "", " ".join(text[start:end].lower().split()).strip("'’\"”"))
         bare = said in bare_nouns
         if span and bare and re.fullmatch(r"[\d\s./-]+", text[span[0]:span[1]]) \
                 and sum(c.isdigit() for c in text[span[0]:span[1]]) < 4:
@@ -712,7 +724,9 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             span = _digits_near(text, end, clause_end, ordinary)
         if span is None:
             span = _anaphoric(text, end, kind)
-        if span:
+        elif fixed := _anaphoric(text, end, kind, corrected=True):
+            spans.append(fixed)  # "pin = 0000? no, it's 4826": the value said again, corrected
+        if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found)
 
@@ -725,22 +739,38 @@ _NEW_SUBJECT = re.compile(r"\b(?:and|but|while|whereas)\s+(?:the|my|our|his|her|
                           r"a|an|it|i|we|he|she|they)\b", re.IGNORECASE)
 _VERB_COPULAS = frozenset({"is", "was", "are", "were", "will be", "is now", "est", "ist", "es",
                            "era", "è", "é", "är", "er", "jest", "je", "on"})
+def _clock(text: str, said: str, span: tuple[int, int]) -> bool:
+    """"I set the alarm to 0630", "my alarm: 0615 on weekdays": a clock's time, no code."""
+    return said in secret_frames.tables().frames.clock_nouns \
+        and _CLOCK.fullmatch(text[span[0]:span[1]]) is not None \
+        and (re.search(r"\b(?:to|for|at|until)\s*$", text[:span[0]], re.IGNORECASE) is not None
+             or _WHEN.match(text, span[1]) is not None)
+
+
+_WHEN = re.compile(r"\s+(?:on|every|each|daily|tomorrow|tonight|weekdays|weekends|sharp|"
+                   r"in\s+the\s+morning)\b", re.IGNORECASE)
+_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _LABEL = re.compile(r"^(?::|->|→|=>|⇒|➜|➡|⟶|-->)$")
 _CHANGED = re.compile(r"\s*(?:changed|reset|expired|stopped)\b", re.IGNORECASE)
+
+
+_CORRECTION = re.compile(r"\s*(?:no|nope|sorry|oops|actually|wait|correction)\b", re.IGNORECASE)
 
 
 @cache
 def _anaphora() -> re.Pattern:
     openers = _copulas(secret_frames.tables().frames.anaphora)
-    return re.compile(rf"\s*(?:(?:and|so|but|ok|okay)[\s,]+)?(?:{openers})", re.IGNORECASE)
+    return re.compile(rf"\s*(?:(?:and|so|but|ok|okay|no|nope|sorry|oops|actually|wait|"
+                      rf"correction)[\s,:]+)*(?:{openers})", re.IGNORECASE)
 
 
-def _anaphoric(text: str, end: int, kind: str) -> tuple[int, int] | None:
+def _anaphoric(text: str, end: int, kind: str, *,
+               corrected: bool = False) -> tuple[int, int] | None:
     stop = _CLAUSE_END.search(text, end)
     if not stop or not secret_frames.tables().frames.anaphora:
         return None
     opener = _anaphora().match(text, stop.end())
-    if not opener:
+    if not opener or corrected and not _CORRECTION.match(text, stop.end()):
         return None
     after = _CLAUSE_END.search(text, opener.end())
     return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")

@@ -30,6 +30,8 @@ class Frames(BaseModel):
     anaphora: list[str] = Field(default_factory=list)
     # the fewest characters a value of a kind has (a Wi-Fi key: WPA2's eight)
     min_length: dict[str, int] = Field(default_factory=dict)
+    # nouns whose value after "to", "for" or "at" may be a clock time ("set the alarm to 0630")
+    clock_nouns: list[str] = Field(default_factory=list)
     possessives: list[str] = Field(min_length=1)
     ordinary_nouns: list[str]
     ordinary_shapes: dict[str, list[str]]
