@@ -52,6 +52,15 @@ _NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|writt
                           re.IGNORECASE)
 
 
+def _card_layout(number: str) -> bool:
+    """A card is written whole or in the groups its issuers print: fours (the last group
+    shorter), or 4-6-5 and 4-6-4; "978-1-4028-9462-6" is an ISBN whose check digit happens to
+    hold (invariant 598)."""
+    groups = [len(g) for g in re.split(r"[ -]", number.strip())]
+    return len(groups) == 1 or groups in ([4, 6, 5], [4, 6, 4]) or (
+        all(g == 4 for g in groups[:-1]) and 1 <= groups[-1] <= 4)
+
+
 def _luhn(digits: str) -> bool:
     total = 0
     for i, ch in enumerate(reversed(digits)):
@@ -103,7 +112,8 @@ def secret_in(text: str) -> str | None:
         return "an identity number"
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
+        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1 \
+                and _card_layout(m.group(0)):
             return "a card number"
     if _phrased(text):  # invariant 460
         return "a password or code"
@@ -139,7 +149,8 @@ def _mask(text: str) -> tuple[str, list[str]]:
     spans += [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
+        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1 \
+                and _card_layout(m.group(0)):
             spans.append((m.start(), m.end()))
     spans += _phrased(text)  # invariant 460: however it is phrased
     out, values = text, []
@@ -194,7 +205,7 @@ _NOUN = re.compile(rf"\b(?:(?P<strong>{_STRONG})|(?P<phrase>{_PHRASE})|(?P<weak>
 _NOT_THIS = re.compile(r"\s*(?:manager|managers|policy|policies|reset|hint|link|pad|strength|"
                        r"requirements?|rules?|protected|field|box|word|review|ring|expired|"
                        r"changed|stopped|protection|name|names|base|block|snippet|editor|"
-                       r"smell|review|"
+                       r"smell|review|balance|balances|price|prices|sale|supply|"
                        # "wifi network name", "wifi speed": the network's, not its key's
                        r"network|networks|speed|signal|router|provider|plan|bill|calling|"
                        r"extender|ssid|band|channel|connection|coverage|dongle|outage)\b"
@@ -448,9 +459,12 @@ def _count_or_measure(text: str, end: int) -> bool:
     if unit and unit != "in" and (_ordinary("1 " + unit, generic=False)
                                   or unit in {"people", "staff", "users", "times", "members"}):
         return True
-    return _COUNT.match(text, end) is not None
+    return _COUNT.match(text, end) is not None or _STATUS.match(text, end) is not None
 
 
+# "404 not found", "500 error": a number a status follows is a web page's or a device's
+_STATUS = re.compile(r"\s+(?:not\s+found|errors?|forbidden|unauthori[sz]ed|bad\s+request|"
+                     r"server\s+error|timeout)\b", re.IGNORECASE)
 
 
 
