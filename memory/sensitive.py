@@ -9,7 +9,9 @@ that says what to do instead. Pure: no I/O.
 from __future__ import annotations
 
 import re
-from functools import cache
+from bisect import bisect_left, bisect_right
+from functools import cache, lru_cache
+from itertools import islice
 
 from . import secret_frames
 
@@ -260,6 +262,7 @@ def _spaced_digits(words: list[re.Match], i: int) -> int:
 def _phrased(text: str) -> list[tuple[int, int]]:
     """Spans of secret values handed over in `text`, by phrasing."""
     words = list(_WORD.finditer(text))
+    starts, ends = [w.start() for w in words], [w.end() for w in words]  # bisected per noun
     spans: list[tuple[int, int]] = []
     for noun in _NOUN.finditer(text):
         after = text[noun.end():]
@@ -278,7 +281,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                                                      or _NOT_A_VALUE.match(first.group()))):
                 spans.append((start, stop))  # never "is written on paper in the safe"
             continue
-        rest = [w for w in words if w.start() >= start][:WINDOW]
+        at = bisect_left(starts, start)
+        rest = words[at:at + WINDOW]
         found = False
         for k, w in enumerate(rest):
             core = _core(w.group())
@@ -311,11 +315,12 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 break
         if not found:
             # said first: "it's hunter2, the wifi password", "use 5531 ..., that's the code"
-            before = text[:noun.start()]
+            before = text[max(0, noun.start() - 200):noun.start()]  # bounded: never quadratic
             if re.search(r"(?:it'?s|it’s|that'?s|that’s|that is|it is)\s+(?:the\s+|my\s+|our"
                          r"\s+)?(?:\w+\s+){0,2}$", before, re.IGNORECASE) or \
                     re.search(r",\s*(?:the|my|our)\s+(?:\w+\s+){0,2}$", before):
-                prior = [w for w in words if w.end() <= noun.start()][-12:]
+                last = bisect_right(ends, noun.start())
+                prior = words[max(0, last - 12):last]
                 for w in reversed(prior):
                     core = _core(w.group())
                     if _value_like(core):
@@ -344,8 +349,11 @@ def _phrased(text: str) -> list[tuple[int, int]]:
 # flight number, a version, a postcode). The tables are data; this is the one reader of them.
 def _alternation(words: list[str]) -> str:
     """The words as one pattern, longest first; a word never stops short of a longer one that
-    goes on from its last word ("the lock" never takes "the lock box" from "lock box")."""
-    out = []
+    goes on from its last word ("the lock" never takes "the lock box" from "lock box"). The
+    word-boundary checks stand once outside the alternation (ten times faster to scan); words
+    of scripts written without spaces (CJK, emoji) need none."""
+    spaced: list[str] = []
+    unspaced: list[str] = []
     firsts: dict[str, list[str]] = {}
     for v in set(words):
         parts = v.lower().split()
@@ -353,11 +361,13 @@ def _alternation(words: list[str]) -> str:
             firsts.setdefault(parts[0], []).append(r"\s+".join(re.escape(p) for p in parts[1:]))
     for w in sorted(set(words), key=len, reverse=True):
         body = r"\s+".join(re.escape(p) for p in w.split())
-        cjk = ord(w[0]) >= 0x2E80
         goes_on = firsts.get(w.lower().split()[-1]) if len(w.split()) > 1 else None
         if goes_on:
             body += rf"(?!\s+(?:{'|'.join(sorted(goes_on, key=len, reverse=True))})(?![\w-]))"
-        out.append(body if cjk else rf"(?<![\w'’-]){body}(?![\w-])")
+        (unspaced if ord(w[0]) >= 0x2E80 else spaced).append(body)
+    out = [rf"(?<![\w'’-])(?:{'|'.join(spaced)})(?![\w-])"] if spaced else []
+    if unspaced:
+        out.append(f"(?:{'|'.join(unspaced)})")
     return "|".join(out)
 
 
@@ -396,6 +406,11 @@ def _frames() -> tuple[re.Pattern, re.Pattern, dict[str, str], list[re.Pattern],
     generic_shapes = [re.compile(rx) for rx in f.ordinary_shapes.get("generic", [])]
     ordinary = frozenset(" ".join(n.lower().split()) for n in f.ordinary_nouns)
     return noun, generic, kinds, always, generic_shapes, ordinary
+
+
+@cache
+def _lower_kinds() -> dict[str, str]:
+    return {k.lower(): v for k, v in _frames()[2].items()}
 
 
 _PASSPHRASE = re.compile(r"^[^\W\d_]{2,}(?:[-._][^\W\d_]{2,}){2,}(?:[-._]\d+)?$")
@@ -477,12 +492,15 @@ def _owned_by_ordinary(before: str, ordinary: frozenset[str]) -> bool:
 
 _VERBS = frozenset({"be", "been", "will", "would", "is", "was", "are", "were", "said", "says",
                     "told", "asked", "wrote", "said:"})
+# how far a copula is looked for after its noun: a long sentence is read in linear time
+_REACH_CHARS = 400
+_LAST_WORD = re.compile(r"([\w-]+)\W*$")  # the word before a noun, searched in a window
 _SCANNED_ONLY = frozenset({"an identity number", "a security answer", "a recovery phrase"})
 
 
 def _framed(text: str) -> list[tuple[int, int]]:
     noun, generic, kinds, always, generic_shapes, ordinary = _frames()
-    _kinds = {k.lower(): v for k, v in kinds.items()}
+    _kinds = _lower_kinds()
     spans = []
 
     def take(m: re.Match, *, strict: bool, kind: str = "") -> None:
@@ -500,7 +518,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
     not_after = _scan_tables()[3]
     bare = frozenset(secret_frames.tables().frames.bare_nouns)
     for m in noun.finditer(text):
-        before = re.search(r"([\w-]+)\W*$", text[:m.start()])
+        before = _LAST_WORD.search(text, max(0, m.start() - 100), m.start())
         said = " ".join(m.group("noun").lower().split())
         if before and before.group(1).lower() in not_after or said in bare \
                 or _NOT_THIS.match(text[m.end("noun"):]) \
@@ -512,7 +530,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
         if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary \
-                or _VERBS.intersection(x.split()) or _owned_by_ordinary(text[:m.start()], ordinary):
+                or _VERBS.intersection(x.split()) or _owned_by_ordinary(text[max(0, m.start() - 100):m.start()], ordinary):
             continue  # "the rent will be: 1450": a clause, no label (invariant 598)
         if not _clock(text, x, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
             take(m, strict=True)
@@ -540,6 +558,22 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
 # of `not_after` ("zip code", "promo code") is none.
 _CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])[.!?;](?=\s|$)|\n")  # not "i.e."
+
+
+@lru_cache(maxsize=8)
+def _clause_stops(text: str) -> tuple[list[int], list[re.Match]]:
+    found = list(_CLAUSE_END.finditer(text))
+    return [m.start() for m in found], found
+
+
+def _clause_stop(text: str, pos: int) -> re.Match | None:
+    """The first clause end at or after `pos`, found once per text (a long message with many
+    nouns is read in linear time, never searched again from every noun)."""
+    starts, found = _clause_stops(text)
+    i = bisect_left(starts, pos)
+    return found[i] if i < len(found) else None
+
+
 _ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because|if|"
                          r"in\s+case|when|just|lol|btw|haha)\b|$)")
 _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|the\s+)?"
@@ -679,7 +713,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     found += [(m.start(), m.end(), "a security answer") for m in _QUESTION.finditer(text)]
     spans = []
     for start, end, kind in found:
-        before = re.search(r"([\w-]+)\W*$", text[:start])
+        before = _LAST_WORD.search(text, max(0, start - 100), start)
         if before and before.group(1).lower() in not_after:
             continue
         if _NOT_THIS.match(text[end:]):
@@ -690,12 +724,12 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         # value that follows it, and ends the clause for anything else
         asked = re.match(r"\?[ \t]*(?=\S)", text[end:])
         if asked:
-            after = _CLAUSE_END.search(text, end + 1)
+            after = _clause_stop(text, end + 1)
             span = _value_at(text[:after.start() if after else len(text)], end + 1, kind, "?")
             if span:
                 spans.append(span)
                 continue
-        stop = _CLAUSE_END.search(text, end)
+        stop = _clause_stop(text, end)
         clause_end = stop.start() if stop else len(text)
         span = _value_at(text[:clause_end], end, kind, None)
         said = re.sub(r"['’]s$", "", " ".join(text[start:end].lower().split()).strip("'’\"”"))
@@ -707,7 +741,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         answer = "question" not in said
         if span is None:
             passed = None  # where the last copula that handed nothing over ended
-            for c in cop.finditer(text, end, clause_end):
+            for c in cop.finditer(text, end, min(clause_end, end + _REACH_CHARS)):
                 said_cop = " ".join(c.group().lower().split())
                 if passed is not None and said_cop in _VERB_COPULAS \
                         and _NEW_SUBJECT.search(text, passed, c.start()):
@@ -757,10 +791,11 @@ def _clock(text: str, said: str, span: tuple[int, int]) -> bool:
     """"I set the alarm to 0630", "my alarm: 0615 on weekdays": a clock's time, no code."""
     return said in secret_frames.tables().frames.clock_nouns \
         and _CLOCK.fullmatch(text[span[0]:span[1]]) is not None \
-        and (re.search(r"\b(?:to|for|at|until)\s*$", text[:span[0]], re.IGNORECASE) is not None
+        and (_TO_TIME.search(text, max(0, span[0] - 20), span[0]) is not None
              or _WHEN.match(text, span[1]) is not None)
 
 
+_TO_TIME = re.compile(r"\b(?:to|for|at|until)\s*$", re.IGNORECASE)
 _WHEN = re.compile(r"\s+(?:on|every|each|daily|tomorrow|tonight|weekdays|weekends|sharp|"
                    r"in\s+the\s+morning)\b", re.IGNORECASE)
 _CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
@@ -780,13 +815,13 @@ def _anaphora() -> re.Pattern:
 
 def _anaphoric(text: str, end: int, kind: str, *,
                corrected: bool = False) -> tuple[int, int] | None:
-    stop = _CLAUSE_END.search(text, end)
+    stop = _clause_stop(text, end)
     if not stop or not secret_frames.tables().frames.anaphora:
         return None
     opener = _anaphora().match(text, stop.end())
     if not opener or corrected and not _CORRECTION.match(text, stop.end()):
         return None
-    after = _CLAUSE_END.search(text, opener.end())
+    after = _clause_stop(text, opener.end())
     return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")
 
 
@@ -804,10 +839,14 @@ def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
     return out
 
 
+_BEFORE = re.compile(r"(?:^|[.!?;,:]\s+|\s[-–—]\s+|\n)(?P<v>[^\s,;]+)"
+                     r"(?:\s+(?:is|was|=|-|—|–|→)\s+|\s*\()"
+                     r"(?:(?:the|my|our|your)\s+)?(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+
+
 def _said_before(text: str, start: int, kind: str) -> tuple[int, int] | None:
     """A value said before its noun, at the start of a clause: "9931 is the alarm code"."""
-    m = re.search(r"(?:^|[.!?;,:]\s+|\s[-–—]\s+|\n)(?P<v>[^\s,;]+)(?:\s+(?:is|was|=|-|—|–|→)\s+|\s*\()"
-                  r"(?:(?:the|my|our|your)\s+)?(?:[\w-]+\s+){0,2}$", text[:start], re.IGNORECASE)
+    m = _BEFORE.search(text, max(0, start - 300), start)
     if not m or kind in ("a recovery phrase", "a security answer"):
         return None  # "Sunflower!2 (gmail password)" is said before its noun too
     return _value_at(text, m.start("v"), kind, ",")  # shaped, never a plain word
@@ -817,7 +856,7 @@ def _digits_near(text: str, end: int, clause_end: int,
                  ordinary: frozenset[str]) -> tuple[int, int] | None:
     """Digits (four or more) a few words after a code's noun with no copula between:
     "Zugangscode fürs Büro 44 71 09"; never after an ordinary noun ("for room 1204")."""
-    for w in list(_WORD.finditer(text, end, clause_end))[:4]:
+    for w in islice(_WORD.finditer(text, end, clause_end), 4):
         if _core(w.group()).lower() in ordinary:
             return None
         if w.group()[0].isdigit():
@@ -840,7 +879,7 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
         run = _digit_run(text, m.end())
         if not run or sum(c.isdigit() for c in text[run[0]:run[1]]) < 4:
             continue
-        stop = _CLAUSE_END.search(text, run[1])
+        stop = _clause_stop(text, run[1])
         sentence_end = stop.start() if stop else len(text)
         if any(run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
                for s, e, _k in nouns):
