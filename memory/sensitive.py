@@ -557,7 +557,8 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # ("My laptop password? purplerain"); the words of the clause for a security answer ("was a
 # Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
 # of `not_after` ("zip code", "promo code") is none.
-_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])[.!?;](?=\s|$)|\n")  # not "i.e."
+# never the dot of an abbreviation: "i.e.", "no." ("licence no. is …")
+_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])(?<!\b[Nn][Oo])(?<!\b[Nn][Rr])[.!?;](?=\s|$)|\n")
 
 
 @lru_cache(maxsize=8)
@@ -607,9 +608,8 @@ def _digit_run(text: str, pos: int, *, identity: bool = False,
     """Digits said in groups from `pos`: "7 2 0 4", "12 345 678 901", "0-4-1-1-9"; a year's
     shape only when `year` ("PIN: 1953", invariant 598)."""
     m = re.match(r"[ \t]*(?P<v>\d+(?:(?:[ \t]|[-./](?=\d))\d+)*)(?![\w/:])", text[pos:])
-    if identity and not m:  # "QQ 12 34 56 C": a national insurance number opens with letters
-        m = re.match(r"[ \t]*(?P<v>[A-Z]{1,3}[ \t-]?\d+(?:[ \t-]?\d+)*(?:[ \t]?[A-Z]\b)?)",
-                     text[pos:])
+    if identity and not m:  # "QQ 12 34 56 C", "SMITH 804 21J 9AB": letters open it
+        m = re.match(r"[ \t]*(?P<v>[A-Z]{1,5}(?:[ \t-]?[A-Z\d]{1,6}){1,5})(?![\w-])", text[pos:])
     if not m:
         return None
     value = m.group("v")
@@ -758,7 +758,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
                                  answer=answer)
                 if span:
                     break
-        listing = re.match(r"\s*(?::|are\b:?)", text[end:])
+        listing = _LISTING.match(text, end)  # "codes (keep!): …" too
         if listing and said.endswith("s") and kind not in ("a recovery phrase",
                                                             "a security answer"):
             # a list after a plural noun: "codes: front door 2287, side gate 9913, garage 4410"
@@ -825,11 +825,14 @@ def _anaphoric(text: str, end: int, kind: str, *,
     return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")
 
 
+_LISTING = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?::|are\b:?)")
+
+
 def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
     """The value of each item of a list the noun opened ("front door 2287, side gate 9913",
     "48213 and 99172"): the first value among an item's first four words."""
     out = []
-    for item in re.finditer(r"[^,&]+?(?=\s*(?:,|&|\band\b|$))", text[pos:]):
+    for item in re.finditer(r"[^,&]+?(?=\s*(?:,|&|\band\b|\s[/|]\s|$))", text[pos:]):
         start = pos + item.start()
         for w in list(_WORD.finditer(text, start, pos + item.end()))[:4]:
             span = _value_at(text, w.start(), kind, ",")  # shaped, never a plain word
