@@ -762,7 +762,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if listing and said.endswith("s") and kind not in ("a recovery phrase",
                                                             "a security answer"):
             # a list after a plural noun: "codes: front door 2287, side gate 9913, garage 4410"
-            items = _listed(text[:clause_end], end + listing.end(), kind)
+            items = _listed(text[:clause_end], listing.end(), kind)
             spans += items
             if items:
                 continue
