@@ -530,7 +530,8 @@ def _framed(text: str) -> list[tuple[int, int]]:
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
         if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary \
-                or _VERBS.intersection(x.split()) or _owned_by_ordinary(text[max(0, m.start() - 100):m.start()], ordinary):
+                or _VERBS.intersection(x.split()) \
+                or _owned_by_ordinary(text[max(0, m.start() - 100):m.start()], ordinary):
             continue  # "the rent will be: 1450": a clause, no label (invariant 598)
         if not _clock(text, x, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
             take(m, strict=True)
@@ -558,7 +559,8 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
 # of `not_after` ("zip code", "promo code") is none.
 # never the dot of an abbreviation: "i.e.", "no." ("licence no. is …")
-_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])(?<!\b[Nn][Oo])(?<!\b[Nn][Rr])[.!?;](?=\s|$)|\n")
+_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])(?<!\b[Nn][Oo])(?<!\b[Nn][Rr])[.!?;](?=\s|$)"
+                         r"|\n")
 
 
 @lru_cache(maxsize=8)
