@@ -1,9 +1,11 @@
 """Secrets by phrasing (issue 30): the held-out table tests/data/secrets_heldout.jsonl (written
-before the detector was changed), the fresh one (written after tuning) and the blind one
+before the detector was changed), the fresh one (written after tuning), the blind one
 (tests/data/secrets_blind.jsonl, written blind) — all three tuning data since the scan of
-invariant 460 — and tests/data/secrets_blind2.jsonl (written blind, never tuned on: measured
-once after the detector was frozen) through the episode path (`memory.sensitive.masked`, what a message is stored
-as) and the fact door (`secret_in`).
+invariant 460 — tests/data/secrets_blind2.jsonl (written blind, measured once after the detector
+was frozen, tuning data since issue 30's third pass) and the third pass's probes, one group per
+mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
+through the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
+door (`secret_in`).
 
     python bench/bench_secrets.py
 
@@ -24,7 +26,9 @@ from memory.sensitive import masked, secret_in  # noqa: E402
 TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, then tuned on
           ROOT / "tests" / "data" / "secrets_fresh.jsonl",  # written after, then tuned on
           ROOT / "tests" / "data" / "secrets_blind.jsonl",  # written blind, then tuned on
-          ROOT / "tests" / "data" / "secrets_blind2.jsonl"]  # written blind, never tuned on
+          ROOT / "tests" / "data" / "secrets_blind2.jsonl",  # written blind, then tuned on
+          ROOT / "tests" / "data" / "secrets_mechanisms.jsonl",  # probes per mechanism
+          ROOT / "tests" / "data" / "secrets_blind3.jsonl"]  # written blind, never tuned on
 
 
 def main() -> None:
