@@ -31,14 +31,18 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_blind3.jsonl"]  # written blind, never tuned on
 
 
+# A table nobody tuned on prints counts only: a failing row printed would be read, then tuned on.
+COUNTS_ONLY = frozenset({"secrets_blind3.jsonl"})
+
+
 def main() -> None:
     for table in TABLES:
         print(f"== {table.name}")
         report([json.loads(line) for line in table.read_text(encoding="utf-8").splitlines()
-                if line])
+                if line], rows_shown=table.name not in COUNTS_ONLY)
 
 
-def report(rows: list[dict]) -> None:
+def report(rows: list[dict], rows_shown: bool = True) -> None:
     secret_rows = [r for r in rows if r["secrets"]]
     ordinary = [r for r in rows if not r["secrets"]]
     stored = [r for r in secret_rows if any(s in masked(r["text"]) for s in r["secrets"])]
@@ -50,6 +54,8 @@ def report(rows: list[dict]) -> None:
     print(f"ordinary sentences: {len(ordinary)}; changed by masking: {len(wrong)} "
           f"({100 * len(wrong) / len(ordinary):.1f}%); flagged as a secret: {len(flagged)} "
           f"({100 * len(flagged) / len(ordinary):.1f}%)")
+    if not rows_shown:
+        return
     for r in stored:
         print(f"  KEPT   {r['text']!r} -> {masked(r['text'])!r}")
     for r in wrong:
