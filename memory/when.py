@@ -53,7 +53,7 @@ PHRASES: list[tuple[str, re.Pattern[str]]] = [(name, re.compile(p, re.IGNORECASE
     ("rel_unit", r"\b(?:last|this|next|this\s+past)\s+(?:week|weekend|month|year)\b"),
     ("rel_weekday", rf"\b(?:last|next|this)\s+{_WEEKDAY}\b"),
     ("word_day", r"\b(?:yesterday|today|tonight|tomorrow|last\s+night|this\s+morning)\b"),
-    ("month", rf"\b(?:in|since|from|until|till|by|on|for|during|back\s+in|this|early|late|mid|end\s+of)\s+(?:early\s+|late\s+|mid-?\s*)?{_MONTH}\b"),
+    ("month", rf"\b(?:in|since|from|until|till|by|on|for|during|back\s+in|this|early|late|mid|(?:the\s+)?(?:start|beginning|middle|end)\s+of)\s+(?:early\s+|late\s+|mid-?\s*)?{_MONTH}\b"),
     ("year", r"\b(?:in|since|from|until|back\s+in|as\s+of)\s+(?:19|20)\d{2}\b"),
     ("the_nth", r"\bon\s+the\s+\d{1,2}(?:st|nd|rd|th)\b"),
 ]]

@@ -786,7 +786,7 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
 
 _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
                        r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
-                       r"(?=(?:i|i am|i have|my)\b)", re.IGNORECASE)
+                       r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
 
 
 def read_clause(clause: str, now: datetime) -> Reading:

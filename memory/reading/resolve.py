@@ -296,6 +296,10 @@ def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
         theirs = [f for f in active if (r.person and re.search(
             r"\b" + re.escape(r.person) + r"\b", f.text, re.IGNORECASE)) or (
             r.subject == "relative" and not own_fact(f) and _about_relative(f, r.relation))]
+        if len(theirs) == 1 and r.slot in ("allergy", "condition", "medication", "diet"):
+            # "Biscuit is allergic to chicken": one more thing about them, not a new them
+            return [_op(r, "write", text=r.text, status="candidate",
+                        reason="news about someone on record")]
         if len(theirs) == 1:
             return [_op(r, "supersede", old=theirs[0], text=r.text, status="candidate",
                         reason="news about someone on record, read without their slot")]
