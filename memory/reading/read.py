@@ -25,6 +25,8 @@ _FUTURE = re.compile(r"\b(?:will|going to|gonna|planning to|plan to|booked|flyin
                      r"am (?:moving|starting|flying|going|visiting|seeing|getting|off)|"
                      r"(?:am|is|are|'s|'re) \w+ing (?:to|in|on|from|at)\b|"
                      r"(?:to|for|until|till|by) (?:the )?\d{1,2}(?:st|nd|rd|th)?\b|"
+                     r"(?:pushed|moved|postponed|rescheduled|delayed) (?:\w+ ){0,3}to (?:the )?"
+                     r"(?:\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)|"
                      r"are (?:moving|flying|going|visiting|getting)|from (?:january|february|"
                      r"march|april|may|june|july|august|september|october|november|december))\b",
                      re.IGNORECASE)
@@ -515,7 +517,7 @@ def tense_of(clause: str) -> Tense:
     something dated ("I have an appointment on 15 December") looks ahead."""
     if _FUTURE.search(clause):
         return "future"
-    if re.search(r"\bstart(?:s|ing)?\b", clause, re.IGNORECASE):
+    if re.search(r"(?<!the )\bstart(?:s|ing)?\b(?! of)", clause, re.IGNORECASE):
         return "future"  # "I start at Infineon on 1 February", "starting 4 January"
     past = _PAST.search(clause) or set(re.findall(r"[a-z]+", clause.lower())) & set(
         word_list("past_verbs"))
