@@ -158,7 +158,8 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
             return "other", i + 3, None, f"{t.word} and {toks[i + 2].word}"  # "Ammi and Abbu"
         if t.low.endswith("'s") and after.endswith(("ing", "ed")) or (
                 t.low not in word_list("function_words") and t.low not in _NOT_NAMES
-                and after in word_list("person_verbs") and kind_of(t.low) is None
+                and (after in word_list("person_verbs") or after in _AUX_AFTER and
+                     t.word[:1].isupper()) and kind_of(t.low) is None
                 and (t.word[:1].isupper() or after != "is")
                 and not (after == "is" and i + 2 < len(toks)
                          and toks[i + 2].low in ("where", "my", "our", "the", "a", "an"))):
@@ -167,7 +168,11 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
     return "self", i, None, ""  # no subject said: texting ("moved to leeds") or a canonical text
 
 
+# "Tom does not work from home": a name and its auxiliary are a person saying or doing
+_AUX_AFTER = frozenset({"does", "did", "doesn't", "didn't", "never", "has", "hasn't", "will",
+                        "won't", "can", "can't", "was", "wasn't"})
 _NOT_NAMES = frozenset({"it", "that", "this", "there", "everything", "nothing", "something",
+                        "where", "when", "why", "how",
                         "what", "which", "who", "here", "today", "yesterday", "tomorrow", "got",
                         "just", "finally", "also", "new", "old", "big", "news", "update", "sold",
                         "bought", "moved", "started", "quit", "left", "switched", "changed"})

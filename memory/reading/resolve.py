@@ -382,7 +382,7 @@ _STILL = re.compile(r"\bstill\b(?!\s+(?:not|no|never)\b)", re.IGNORECASE)
 _ADDS = re.compile(r"\b(?:second|third|another|one more|an extra|two more|also got)\b",
                    re.IGNORECASE)
 _BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
-_NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|have)\b)",
                     re.IGNORECASE)
 _VERB_FIRST = re.compile(r"^(?:(?:Might|May|Could) (?:have|be)|Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
@@ -394,6 +394,14 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
     ("Luna died last night", "broadband's been Truespeed since the 20th"), or a lasting thing
     the user says of themselves in passing ("I swim at the Alcântara pool"); small talk,
     passing states and other people's news that names nothing on record write nothing."""
+    if r.subject == "other" and r.person and _NEGATED.search(" ".join(r.clause.split()[:5])):
+        # "Tom doesn't work from home and never has": said against a fact about that person,
+        # it may deny it; an operator confirms
+        theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text)]
+        denied = pointed_at(f"{r.person} {r.target}", theirs, coverage=0.6)
+        return [_op(r, "retract", old=denied, status="candidate",
+                    reason="said in the negative against a fact about someone on record")] \
+            if denied is not None else []
     said = _terms(r.target or r.clause)
     if len(said) < 3 and (has_any(r.clause, "ephemeral") or has_any(r.target, "not_things")):
         return []
