@@ -853,16 +853,11 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         # "I don't have a car", "not moving to Leeds after all": nothing to write
         return r.model_copy(update={"kind": "nothing", "reason": "said in the negative"})
     said_so = _disowned(r, plain, clause, value, slot_cue, subj, ending)
+    if said_so is None and (has_phrase(toks, "denials") or negated) and subj == "self" and not (
+            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
+        said_so = _denial(r, toks, after, clause, value, slot_cue)
     if said_so is not None:
         return said_so
-    if (has_phrase(toks, "denials") or negated) and subj == "self" and not (
-            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
-        # what is denied: the slot value the clause says ("no longer allergic to peanuts,
-        # that was a misdiagnosis"; "I have no Portuguese NIF"), else the words after it
-        said = re.sub(r"^(?:no|not|never)\s+", "", value, flags=re.IGNORECASE)
-        target = said if slot_cue and said and not check_value(said) \
-            else _denied(toks, after, clause)
-        return r.model_copy(update={"act": "deny", "target": target})
     if slot_cue is None:
         return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
                               plain, ending, when is not None)
@@ -889,6 +884,15 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         "garbled": bool(problem), "target": value, "kind": "statement",
         "reason": "a pronoun subject" if pronoun and not problem else problem,
         "cue": " ".join(slot_cue.stems)})
+
+
+def _denial(r: Reading, toks: list[Tok], after: int, clause: str, value: str,
+            slot_cue: Cue | None) -> Reading:
+    """What is denied: the slot value the clause says ("no longer allergic to peanuts, that was
+    a misdiagnosis"; "I have no Portuguese NIF"), else the words after it."""
+    said = re.sub(r"^(?:no|not|never)\s+", "", value, flags=re.IGNORECASE)
+    target = said if slot_cue and said and not check_value(said) else _denied(toks, after, clause)
+    return r.model_copy(update={"act": "deny", "target": target})
 
 
 _LEAD_SUBJECT = re.compile(r"^(?:(?:i|we)(?: am| are| have| had| was| were| will| would)?"
