@@ -402,9 +402,6 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
         return [_op(r, "retract", old=denied, status="candidate",
                     reason="said in the negative against a fact about someone on record")] \
             if denied is not None else []
-    said = _terms(r.target or r.clause)
-    if len(said) < 3 and (has_any(r.clause, "ephemeral") or has_any(r.target, "not_things")):
-        return []
     mine = r.subject == "self"
     if mine and _NEGATED.search(" ".join(r.clause.split()[:5])) and not has_any(
             r.clause, "endings"):
@@ -415,6 +412,9 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
             return [_op(r, "retract", old=denied, status="active" if plain else "candidate",
                         reason="the user says it was never true" if plain else
                         "said in the negative against a fact on record")]
+        return []
+    said = _terms(r.target or r.clause)
+    if len(said) < 3 and (has_any(r.clause, "ephemeral") or has_any(r.target, "not_things")):
         return []
     if r.subject == "relative" and r.relation:
         # a relative's news is about that relative's facts only
