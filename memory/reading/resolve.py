@@ -32,6 +32,18 @@ def has_any(text: str, table: str) -> bool:
     low = " " + " ".join(re.findall(r"[\w'%-]+", text.lower())) + " "  # "never." is "never"
     return any(f" {w} " in low for w in words_of(table))
 
+_HAVING = re.compile(r"^(?:Has|Owns|Uses|Drives|Rides|Plays)\b")
+
+
+def _the_thing_had(target: str, active: list[FactRef]) -> FactRef | None:
+    """"Ditched the Roborock" beside "Has a Roborock S8" and "The Roborock only runs at
+    night": of the facts that name the thing, the one that says the user has it ends."""
+    said = _terms(target)
+    naming = [f for f in active if own_fact(f) and said & _terms(f.text)]
+    having = [f for f in naming if _HAVING.match(f.text)]
+    return having[0] if len(having) == 1 and len(naming) > 1 else None
+
+
 def _before_ending(text: str) -> str:
     """The words said before the first ending word ("my Rimowa" of "my Rimowa got
     destroyed on the flight"), or "" when the clause opens with it."""
@@ -228,7 +240,8 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         # an ending said with no slot needs two shared words (or a word and the kind)
         what = _before_ending(r.clause)
         target = pointed_at(r.target, [f for f in active if own_fact(f)], strong=False) or (
-            linked_fact(what, active) if what else None) or linked_fact(r.target, active)
+            linked_fact(what, active) if what else None) or linked_fact(r.target, active) \
+            or _the_thing_had(r.target, active)
         if target is None:
             return []
         # pointed at by shared words only: an operator confirms (invariant 534)
