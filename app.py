@@ -32,7 +32,7 @@ pages = [st.Page(str(HERE / f), title=t, icon=icon, default=(i == 0))
 # sidebar navigation, which on a first visit flashed the pages/ folder's file list for seconds
 # until this script ran (.streamlit/config.toml: client.showSidebarNavigation = false).
 nav = st.navigation(pages, position="hidden")
-# Issue 34: signing in ends at the root; go on to the page and `?user=` asked for (invariant 540).
+# Issue 34: signing in ends at the root; go on to the page and `?user=` asked for (invariant 174).
 return_after_sign_in(landed_on_root=nav.url_path == "")
 with st.sidebar.container(key="desk_nav"):
     for p in pages:

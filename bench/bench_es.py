@@ -139,7 +139,7 @@ def live_mode(args) -> None:
         print(f"build: {want} documents in {time.perf_counter() - t0:.0f} s")
     svc = MemoryService(store, clock=fixed_clock(corpus.NOW))
     qs = corpus.queries(args.queries, args.users)
-    # (rrf path?, explain?) — explain only matters on the rrf path (issue 16, invariant 93)
+    # (rrf path?, explain?) — explain only matters on the rrf path (issue 16, invariant 21)
     paths = [(True, False), (True, True), (False, False)] if store.rrf_enabled else [(False, False)]
     for rrf_on, explain in paths:
         store.rrf_enabled = rrf_on

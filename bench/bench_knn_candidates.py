@@ -1,4 +1,4 @@
-"""num_candidates for Elasticsearch's approximate kNN, measured offline (issue 31, invariant 583).
+"""num_candidates for Elasticsearch's approximate kNN, measured offline (issue 31, invariant 97).
 
 A PROXY, not the cluster: no Elasticsearch runs here. An HNSW graph with Lucene's (and so
 Elasticsearch's) defaults — m = 16 neighbours, ef_construction = 100 (dense-vector.html,

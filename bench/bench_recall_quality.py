@@ -5,7 +5,7 @@ ablation per row.
 Ranking choices were made with `--locomo-split tune --persona-sets tuning,tuning-extra` only;
 the held-out figures (`--locomo-split test`, `--persona-sets frozen,frozen2,frozen3`) are
 reported, never tuned; frozen2 and frozen3 were written by people who had seen no ranking
-(invariant 151).
+(invariant 100).
 Embeddings are cached on disk (.cache/memdesk-eval), so only the first run calls the model.
 
     nice -n 10 .venv/bin/python bench/bench_recall_quality.py --grid final \\

@@ -1,9 +1,11 @@
 """Secrets by phrasing (issue 30): the held-out table tests/data/secrets_heldout.jsonl (written
-before the detector was changed), the fresh one (written after tuning) and the blind one
+before the detector was changed), the fresh one (written after tuning), the blind one
 (tests/data/secrets_blind.jsonl, written blind) — all three tuning data since the scan of
-invariant 585 — and tests/data/secrets_blind2.jsonl (written blind, never tuned on: measured
-once after the detector was frozen) through the episode path (`memory.sensitive.masked`, what a message is stored
-as) and the fact door (`secret_in`).
+invariant 460 — tests/data/secrets_blind2.jsonl (written blind, measured once after the detector
+was frozen, tuning data since issue 30's third pass) and the third pass's probes, one group per
+mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
+through the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
+door (`secret_in`).
 
     python bench/bench_secrets.py
 
@@ -24,17 +26,23 @@ from memory.sensitive import masked, secret_in  # noqa: E402
 TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, then tuned on
           ROOT / "tests" / "data" / "secrets_fresh.jsonl",  # written after, then tuned on
           ROOT / "tests" / "data" / "secrets_blind.jsonl",  # written blind, then tuned on
-          ROOT / "tests" / "data" / "secrets_blind2.jsonl"]  # written blind, never tuned on
+          ROOT / "tests" / "data" / "secrets_blind2.jsonl",  # written blind, then tuned on
+          ROOT / "tests" / "data" / "secrets_mechanisms.jsonl",  # probes per mechanism
+          ROOT / "tests" / "data" / "secrets_blind3.jsonl"]  # written blind, never tuned on
+
+
+# A table nobody tuned on prints counts only: a failing row printed would be read, then tuned on.
+COUNTS_ONLY = frozenset({"secrets_blind3.jsonl"})
 
 
 def main() -> None:
     for table in TABLES:
         print(f"== {table.name}")
         report([json.loads(line) for line in table.read_text(encoding="utf-8").splitlines()
-                if line])
+                if line], rows_shown=table.name not in COUNTS_ONLY)
 
 
-def report(rows: list[dict]) -> None:
+def report(rows: list[dict], rows_shown: bool = True) -> None:
     secret_rows = [r for r in rows if r["secrets"]]
     ordinary = [r for r in rows if not r["secrets"]]
     stored = [r for r in secret_rows if any(s in masked(r["text"]) for s in r["secrets"])]
@@ -46,6 +54,8 @@ def report(rows: list[dict]) -> None:
     print(f"ordinary sentences: {len(ordinary)}; changed by masking: {len(wrong)} "
           f"({100 * len(wrong) / len(ordinary):.1f}%); flagged as a secret: {len(flagged)} "
           f"({100 * len(flagged) / len(ordinary):.1f}%)")
+    if not rows_shown:
+        return
     for r in stored:
         print(f"  KEPT   {r['text']!r} -> {masked(r['text'])!r}")
     for r in wrong:

@@ -1,4 +1,4 @@
-"""Dead under any name, measured (issue 30, item 2; invariants 461-469).
+"""Dead under any name, measured (issue 30, item 2; invariant 461).
 
     python bench/bench_tombstone_paraphrases.py                    # held-out table, MiniLM
     python bench/bench_tombstone_paraphrases.py --embedder hash --table tests/data/tombstone_paraphrases_dev.jsonl

@@ -65,12 +65,15 @@ ACTION_ROLES: dict[str, Role] = {
     # review
     "propose": Role.REVIEWER,
     "propose_fact": Role.REVIEWER,
+    "propose_retraction": Role.REVIEWER,  # invariant 590: a denial sent to review
     "review_approve": Role.REVIEWER,
     "review_accept": Role.REVIEWER,
     "review_reject": Role.REVIEWER,
     "review_edit": Role.REVIEWER,
     "review_merge": Role.REVIEWER,
     "review_keep_both": Role.REVIEWER,
+    "review_retract": Role.REVIEWER,  # a proposed retraction decided (invariant 591)
+    "review_keep": Role.REVIEWER,
     "merge_sources": Role.REVIEWER,
     "review_undo": Role.REVIEWER,  # an operator's own last decision
     "review_claim": Role.REVIEWER,  # issue 34: a short lease on the item on screen
@@ -83,8 +86,8 @@ ACTION_ROLES: dict[str, Role] = {
     "erase_user": Role.ADMIN,
     "import_user": Role.ADMIN,
     "restore": Role.ADMIN,
-    "migrate": Role.ADMIN,  # a whole store copied into another (invariant 580)
-    "reindex": Role.ADMIN,  # every index moved to the current mapping (invariant 580)
+    "migrate": Role.ADMIN,  # a whole store copied into another (invariant 8)
+    "reindex": Role.ADMIN,  # every index moved to the current mapping (invariant 8)
     "write_catalog": Role.ADMIN,
     # MCP bearer tokens (issue 15): who may act for a user from outside the desk
     "token_create": Role.ADMIN,
@@ -99,7 +102,8 @@ OPERATOR_ONLY = frozenset({"search_all_users"})
 SYSTEM_ACTORS = frozenset({"agent", "consolidation", "seed", "migrate", "cli"})
 # What an MCP token may do: the agent's own tools (memory/tools.py), nothing an operator decides.
 AGENT_ACTIONS = frozenset({"read", "write_episode", "write_fact", "write_playbook", "supersede",
-                           "retract", "forget", "propose", "propose_fact", "record_outcome",
+                           "retract", "forget", "propose", "propose_fact",
+                           "propose_retraction", "record_outcome",
                            "playbook_outcome"})
 
 OperatorMode = Literal["cli", "local", "login"]

@@ -116,7 +116,7 @@ def run_turn(svc: MemoryService, user_id: str, session_id: str | None, message: 
     now = svc.clock()
     trace = TurnTrace(turn_id=new_id("turn"), user_id=user, session_id=session, message=text,
                       started_at=now, today=now.date(),
-                      fallback=getattr(llm, "fallback", None))  # invariant 439
+                      fallback=getattr(llm, "fallback", None))  # invariant 438
 
     started = time.perf_counter()
     episode = svc.write_episode(user, text, session_id=session,  # invariant 72
@@ -195,7 +195,7 @@ def _denied(trace: TurnTrace) -> list[str]:
 
 
 def _forget_request(svc: MemoryService, user: str, episode_id: str, actor: str) -> bool:
-    """Invariant 161: a message that got something forgotten is not kept either ("please forget
+    """Invariant 75: a message that got something forgotten is not kept either ("please forget
     that I live at 12 Rose Street" names what it forgets), unless a memory written this turn
     cites it as its source. The audit keeps the forget event with a hash."""
     if derived_from(svc, user, episode_id):

@@ -1,7 +1,7 @@
 """Retract or forget many facts of one user at once (issue 34: bulk on the Facts page).
 
 The role is checked once, before anything is written: a refusal is audited as denied and
-nothing changes (invariant 516). Each fact is then its own audited batch, through the same
+nothing changes (invariant 121). Each fact is then its own audited batch, through the same
 service call as a single retract or forget, so one that changed or vanished meanwhile is
 reported and the others still land.
 """
@@ -36,7 +36,7 @@ def bulk_facts(service: MemoryService, user_id: str, fact_ids: Iterable[str],
     ids = list(dict.fromkeys(fact_ids))
     if not ids:
         raise ValidationError("choose at least one fact")
-    service.require(actor, action, user)  # invariant 516: the role first, once
+    service.require(actor, action, user)  # invariant 121: the role first, once
     out = []
     for fid in ids:
         try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .models import Fact, FactState, MemoryKind
+from .models import PROPOSED_RETRACTION, Fact, FactState, MemoryKind
 from .ranking import RankedHit
 from .search_config import Purpose
 from .stores.base import LegHit, Store
@@ -25,8 +25,10 @@ DEAD = frozenset({FactState.RETRACTED, FactState.REJECTED})
 
 
 def kills_its_sources(fact: Fact) -> bool:
-    """A retracted or rejected fact whose value was declared false (not merged away)."""
-    return fact.state in DEAD and not any(f.startswith("merged_into:") for f in fact.flags)
+    """A retracted or rejected fact whose value was declared false (not merged away, and no
+    proposed retraction: its sources are the user's denial, invariant 591)."""
+    return fact.state in DEAD and PROPOSED_RETRACTION not in fact.flags \
+        and not any(f.startswith("merged_into:") for f in fact.flags)
 
 
 def contradicted_episodes(store: Store, user_id: str, episode_ids: Iterable[str]) -> set[str]:

@@ -104,7 +104,7 @@ def believed_at(fact: Fact, at: datetime) -> bool:
 
 def as_believed(fact: Fact, at: datetime, *, valid_to_before: dict[str, datetime | None],
                 successor: Fact | None = None) -> Fact:
-    """The version as the store held it at record time `at` (invariant 185): one superseded or
+    """The version as the store held it at record time `at` (invariant 184): one superseded or
     retracted only after `at` was then the believed head, without the successor link and with
     the valid time it had before the supersession closed it: `valid_to_before[fact.id]` (read
     from the audited snapshot), else, when unknown, a `valid_to` equal to where `successor`

@@ -172,7 +172,7 @@ def _refuse(export: UserExport, why: str) -> ValidationError:
 
 
 def _check_history(export: UserExport) -> None:
-    """Invariant 183: the file is checked as a history before anything is written. Every id
+    """Invariant 124: the file is checked as a history before anything is written. Every id
     once (memories share one id space; audit events and tombstones each their own); each link
     answered by the other end (a successor names what it replaces, and a version replaced by
     a believed successor names it back); no chain loops; no active fact with a successor; and
@@ -244,7 +244,7 @@ def _strings(value: Any) -> list[str]:
 
 
 def _check_audit(svc: MemoryService, export: UserExport) -> None:
-    """Invariant 454: the file's audit log is kept as the user's history, but each event is
+    """Invariant 178: the file's audit log is kept as the user's history, but each event is
     checked like a write: text safety and secrets in every string it holds, a known action,
     no date after the export was taken, an `erase_user` only as the oldest event holding counts
     only (an erase leaves exactly that), and an operator's act only where this store's roles
@@ -279,7 +279,7 @@ def import_user(svc: MemoryService, export: UserExport, *, actor: str,
                 file_sha256: str | None = None) -> ImportResult:
     """Load an export into a store holding no memory of its user, in one audited batch with
     the same ids (admin only; invariant 124). Every record meets the checks of a write (its
-    scope, size, text, secrets and the tombstones; invariant 454); the import is one event
+    scope, size, text, secrets and the tombstones; invariant 178); the import is one event
     naming the operator and the file's SHA-256."""
     user = require_user(export.user_id)
     svc.require(actor, "import_user", user)

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from . import inputs
+from . import inputs, retractions
 from .errors import NotFoundError
 from .models import Episode, Fact, FactState, MemoryKind, Playbook, Tombstone
 from .redaction import Erasure, forgotten_keys, texts_of
+from .retractions import RETRACTION_OF
 from .stores.base import Capability, Store
 from .text import require_user
 from .unit_of_work import as_actor
@@ -38,7 +39,7 @@ class ForgetResult(BaseModel):
     kept: list[str] = Field(default_factory=list,
                             description="derived memories left in place (no cascade)")
     sources: list[str] = Field(default_factory=list,
-                               description="source episodes forgotten with a fact (invariant 161)")
+                               description="source episodes forgotten with a fact (invariant 75)")
     redacted_events: int = 0
     redacted_tombstones: int = 0
     residue: list[str] = Field(default_factory=list,
@@ -65,15 +66,19 @@ def forget(svc: MemoryService, user_id: str, memory_id: str, *, actor: str = "ag
            keep: frozenset[str] = frozenset()) -> ForgetResult:
     """Hard-delete one memory (and, with `cascade`, what was derived from it; with
     `with_sources`, the user's own messages a fact or playbook came from, except the ids in
-    `keep`) and redact its text from the audit log and tombstones (invariants 66 and 161)."""
+    `keep`) and redact its text from the audit log and tombstones (invariants 66, 75)."""
     user_id, actor = require_user(user_id), as_actor(actor)
     reason = inputs.optional_label(reason, "reason")
     doc = svc.find_memory(user_id, memory_id, actor=actor, action="forget")
     derived = derived_from(svc, user_id, doc.id) if isinstance(doc, Episode) else []
     targets = [doc, *derived] if cascade else [doc]
+    # Invariant 591: a proposal to retract a fact holds the fact's text: it goes with the fact.
+    proposals = [f for f in svc.store.list_facts(user_id) if retractions.is_proposal(f)
+                 and f.supersedes == doc.id] if isinstance(doc, Fact) else []
+    targets += proposals
     sources: list[Episode] = []
     if with_sources and isinstance(doc, Fact | Playbook):
-        # Invariant 161: the words the user said it in hold the value too; a source that is
+        # Invariant 75: the words the user said it in hold the value too; a source that is
         # gone already (forgotten before) is skipped, never an error.
         for ep_id in dict.fromkeys(doc.source_episode_ids):
             ep = svc.store.get(MemoryKind.EPISODIC, user_id, ep_id) if ep_id not in keep else None
@@ -93,6 +98,7 @@ def forget(svc: MemoryService, user_id: str, memory_id: str, *, actor: str = "ag
         for m in targets:
             after: dict = ({"derived": [d.id for d in derived], "cascade": cascade}
                            if m is doc else {"source_of": doc.id} if m.id in source_ids
+                           else {RETRACTION_OF: doc.id} if m in proposals
                            else {"cascade_from": doc.id})
             if isinstance(m, Fact) and key is not None and m.state not in DEAD:
                 # Invariant 177: keyed hashes of the value (never its text), so consolidation

@@ -21,7 +21,7 @@ MAX_USER_ID_CHARS = 128
 RESERVED_USER_IDS = frozenset({"catalog"})
 # Unicode categories nobody can see or that change how the rest of a line is shown:
 # Cc control, Cf format (zero-width, bidi overrides, BOM), Zl/Zp separators, Co private use,
-# Cn unassigned, Cs lone surrogates (not text at all: invariant 175).
+# Cn unassigned, Cs lone surrogates (not text at all: invariant 11).
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cn", "Cs"})
 # A lone surrogate (U+D800-U+DFFF) is no character: it cannot be written as UTF-8, so it reaches
 # Python only from a broken JSON escape ("\ud800") or an argv byte that is not UTF-8 (which
@@ -42,7 +42,7 @@ def first_invisible(value: str) -> str | None:
 
 def as_text(value: object, field: str, *, error: type[ValidationError] | type[ScopeError]
             = ValidationError) -> str:
-    """`value` as a str that is valid Unicode text (invariant 175): anything else — bytes, a
+    """`value` as a str that is valid Unicode text (invariant 11): anything else — bytes, a
     number, a list, a lone surrogate from a broken escape or a non-UTF-8 argv byte — is one
     clear error of `error`'s kind, never stored as its repr and never a crash at the store."""
     if not isinstance(value, str):
@@ -57,7 +57,7 @@ def as_text(value: object, field: str, *, error: type[ValidationError] | type[Sc
 
 def memory_id(value: object, field: str = "id") -> str:
     """A memory, item or plan id given by a caller: text, one line, nothing invisible, at most
-    200 characters (invariant 175). Whether it exists is the store's answer (NotFoundError)."""
+    200 characters (invariant 11). Whether it exists is the store's answer (NotFoundError)."""
     text = as_text(value, field).strip()
     if not text:
         raise ValidationError(f"{field} is empty")
@@ -80,8 +80,8 @@ def require_user(user_id: object) -> str:
     """The one definition of a valid user id (invariants 1 and 68)."""
     if user_id is None or (isinstance(user_id, str) and not user_id.strip()):
         raise ScopeError("a user is required: pass --user (or user_id); an empty scope never widens")
-    # Invariant 175: a user id is text; bytes, numbers and lone surrogates are refused.
-    # Invariant 453: NFKC, so full-width and compatibility forms are the plain id.
+    # Invariant 11: a user id is text; bytes, numbers and lone surrogates are refused.
+    # Invariant 68: NFKC, so full-width and compatibility forms are the plain id.
     user = normal_user_id(as_text(user_id, "user id", error=ScopeError)).strip()
     if len(user) > MAX_USER_ID_CHARS:
         raise ScopeError(f"invalid user id {_show(user)}: at most {MAX_USER_ID_CHARS} characters "
@@ -100,7 +100,7 @@ def label(value: object, field: str, *, limit: int | None = None) -> str:
     """A one-line label or note (session id, operator name, reason, comment): NFC, trimmed,
     not empty, at most `limit` characters, no control or invisible characters (invariant 68)."""
     limit = limit or LIMITS[field]
-    text = unicodedata.normalize("NFC", as_text(value, field)).strip()  # invariant 175
+    text = unicodedata.normalize("NFC", as_text(value, field)).strip()  # invariant 11
     if not text:
         raise ValidationError(f"{field} is empty")
     if len(text) > limit:

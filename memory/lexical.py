@@ -157,7 +157,7 @@ class LexicalIndex:
         self.terms, first = np.unique(u_term, return_index=True)
         df = np.diff(np.append(first, u_term.size)).astype(np.float64)
         idf = np.log1p((n - df + 0.5) / (df + 0.5))  # Lucene's BM25 IDF: never negative
-        self.idf = idf.astype(np.float32)  # per term of self.terms (invariant 159)
+        self.idf = idf.astype(np.float32)  # per term of self.terms (invariant 154)
         idf_tok = np.repeat(idf, np.diff(np.append(first, u_term.size)))
         k1, b = params.k1, params.b
         norm = k1 * (1.0 - b + b * dl[u_doc] / avgdl)
@@ -244,7 +244,7 @@ def without_names(query: str, names: frozenset[str] | set[str]) -> str:
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[\W_]+")
 
 
-# Invariant 211: facts are written in the third person ("His sister Anjali is ...", "Her name is
+# Invariant 153: facts are written in the third person ("His sister Anjali is ...", "Her name is
 # Lena and she is ..."), so a question's "he" / "her" pulls the dense leg towards whichever short
 # fact holds most pronouns, the identity fact first. The pronoun names no content.
 _PRONOUN = re.compile(r"\b(?:he|his|him|himself|she|her|hers|herself)\b", re.IGNORECASE)

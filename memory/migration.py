@@ -4,7 +4,7 @@ Every memory (all kinds and fact states, revisions kept), tombstone, audit event
 so the order survives), watermark and credential (issue 15: hashed tokens) goes through the target's ordinary `apply`, so ids are the
 source's ids: re-running converges (identical re-puts and re-appends are no-ops) (invariant 28).
 
-The move itself is one audited act (invariant 580): the role is checked before anything is
+The move itself is one audited act (invariant 8): the role is checked before anything is
 written, and once the counts match the target records one `migrate` event in the catalog scope
 naming the actor, the source and target, their schema versions and the records copied per scope.
 """
@@ -24,7 +24,7 @@ from .unit_of_work import Authorize, Batch
 
 BATCH = 200
 ALL = 10**9
-MIGRATE = "migrate"  # the action of the one event a migration records (invariant 580)
+MIGRATE = "migrate"  # the action of the one event a migration records (invariant 8)
 
 
 class CountRow(BaseModel):
@@ -57,7 +57,7 @@ def user_records(src: Store, user: str) -> Iterator[AnyMemory | Tombstone | Audi
         yield from src.list_playbooks(user)
         yield from src.list_tombstones(user)
         yield from src.watermarks(user).items()
-        yield from src.list_credentials(user)  # invariant 135: tokens keep working after a move
+        yield from src.list_credentials(user)  # invariant 131: tokens keep working after a move
     yield from reversed(src.audit(user, limit=ALL))
 
 
@@ -68,7 +68,7 @@ def batches(dst: Store, user: str, size: int = BATCH) -> Callable[[], Batch]:
 
 def _audit_count(store: Store, user: str) -> int:
     """Audit events of a scope, less the `migrate` events of the catalog scope: each run records
-    one in its target, so a re-run still compares the history that was copied (invariant 580)."""
+    one in its target, so a re-run still compares the history that was copied (invariant 8)."""
     n = store.audit_count(user)
     if user == CATALOG:
         n -= len(store.audit(CATALOG, limit=ALL, action=MIGRATE))
@@ -115,7 +115,7 @@ def migrate(src: Store, dst: Store, *, progress: Callable[[str], None] = lambda 
             authorize: Authorize | None = None, source_name: str = "",
             target_name: str = "") -> list[CountRow]:
     """Copy everything, refresh, verify, then record the move as one `migrate` event in the
-    target (invariant 580). The actor's role is checked before anything is written: a refusal
+    target (invariant 8). The actor's role is checked before anything is written: a refusal
     is audited `denied` in the target and copies nothing. Raises MemdeskError listing any count
     that differs (then no `migrate` event: nothing was verified)."""
     door = Batch(dst, actor, CATALOG, now=utcnow(), authorize=authorize)

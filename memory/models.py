@@ -24,6 +24,9 @@ from .inputs import first_invisible
 CATALOG = "catalog"  # the owner-less scope; never a user id (see text.require_user)
 # A candidate's flag: its value restates a tombstoned one (review shows it with its history).
 PREVIOUSLY_REJECTED = "previously_rejected"
+# A candidate's flag: it proposes to retract the fact in `supersedes` (the user may have said it
+# was never true); its text is that fact's, never a value to believe (invariant 591).
+PROPOSED_RETRACTION = "proposed_retraction"
 
 
 class MemoryKind(StrEnum):
@@ -349,7 +352,7 @@ class LegHit(BaseModel):
     # Third pass (invariant 154): the query terms this document's BM25 text holds, its session
     # context and source words included, when the store can tell (the best few hits only).
     matched: frozenset[str] | None = None
-    # Fourth pass (invariant 159): each query term's IDF in the user's corpus, on the first hit.
+    # Fourth pass (invariant 154): each query term's IDF in the user's corpus, on the first hit.
     term_idf: dict[str, float] | None = None
 
 

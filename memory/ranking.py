@@ -10,12 +10,12 @@ the user's own earlier questions are not answers, superseded facts are history (
 question asks about the past), memories dated inside a time the question names are boosted, and a
 turn adjacent to a higher-ranked turn of the same session is demoted so the top k is not one
 snippet repeated; a turn said by the one person the question names rises below the head
-(invariant 160); a question about him or her weighs the catalog less (invariant 193), and one
-about the state now weighs episodes less than facts (invariant 194), and so does one in the
-simple present (invariant 196); on a question asking when, a memory that says a date or a time
-rises (invariant 195); a narrative event question takes no source lifts (invariant 216), and one
-asking for an outcome lifts the episode told after the first report (invariant 217); a fact
-saying a name weighs less on a question asking for none (invariant 235). It runs on any
+(invariant 142); a question about him or her weighs the catalog less (invariant 193), and one
+about the state now weighs episodes less than facts (invariant 193), and so does one in the
+simple present (invariant 193); on a question asking when, a memory that says a date or a time
+rises (invariant 193); a narrative event question takes no source lifts (invariant 142), and one
+asking for an outcome lifts the episode told after the first report (invariant 142); a fact
+saying a name weighs less on a question asking for none (invariant 193). It runs on any
 backend's fused hits.
 """
 
@@ -70,10 +70,10 @@ class RankingParams(BaseModel):
                                "candidate (invariant 142; 1.25 -> 1.1 in the third pass, where "
                                "the fact also holds its source's words)")
     chain_lift: float = Field(1.1, ge=1.0, description="history questions: a fact in the same "
-                              "supersession chain as another candidate (invariant 143)")
+                              "supersession chain as another candidate (invariant 142)")
     sourced_weight: float = Field(0.8, ge=0.0, le=1.0, description="an episode one of whose "
                                   "facts is also a candidate: the fact says it, distilled "
-                                  "(invariant 146)")
+                                  "(invariant 142)")
     tail_from: int = Field(0, ge=0, description="beyond this rank the rest is ordered by RRF of "
                            "the legs, not score fusion (invariant 144); 0 = never")
     tail_rrf_k: int = Field(30, ge=1, description="RRF rank constant of the tail order")
@@ -89,10 +89,10 @@ class RankingParams(BaseModel):
     coverage_hits: int = Field(1, ge=1, description="the BM25 leg's best n hits whose words "
                                "together make the coverage")
     coverage_idf: bool = Field(False, description="coverage weighs each query word by its IDF "
-                               "in the user's corpus, when the store tells (invariant 159)")
+                               "in the user's corpus, when the store tells (invariant 154)")
     coverage_context: bool = Field(True, description="coverage counts the words a hit holds "
                                    "through its context (when the store tells), not only its own")
-    # Seventh pass (invariant 170): a distilled memory (fact, playbook, catalog entry) is a
+    # Seventh pass (invariant 154): a distilled memory (fact, playbook, catalog entry) is a
     # short text where BM25 has little evidence, so its dense leg may weigh more than an
     # episode's. None = the episode's weight (off).
     # Fourteenth pass: 1.2 / 3.0 (from None / 2.5) — a sibling fact sharing one word of the
@@ -108,71 +108,71 @@ class RankingParams(BaseModel):
                                                       "None = weak_dense_weight (seventh pass: "
                                                       "plateau 2.2-3.0, 2.5; fourteenth pass, "
                                                       "with the full weight 1.2: 3.0)")
-    # Eighth pass (invariant 190): an event question's answer is most often an episode.
+    # Eighth pass (invariant 154): an event question's answer is most often an episode.
     event_plain_dense: bool = Field(True, description="on an event question (a past-tense "
                                     "narrative, memory.temporal.event_question) distilled "
-                                    "memories take the episode's dense weight: invariant 170 "
+                                    "memories take the episode's dense weight: invariant 154 "
                                     "does not apply (eighth pass)")
     tense_superseded_weight: float = Field(1.0, ge=0.0, description="a wh-question in the past "
                                            "tense with no other time cue ('Who was their "
                                            "internet provider in Leeds?') makes superseded "
                                            "versions eligible at this weight, without a chain "
-                                           "lift (invariant 192; eighth pass); 0 = off")
+                                           "lift (invariant 158; eighth pass); 0 = off")
     # Ninth pass (invariant 193): a question about him or her asks for that person's memories.
     person_catalog_weight: float = Field(0.4, ge=0.0, le=1.0, description="catalog entries on "
                                          "a question that refers to a person in the third "
                                          "person ('Where do her backups go?', "
                                          "memory.ranking.asks_about_person): the catalog holds "
                                          "no one's memories (invariant 193; ninth pass: plateau "
-                                         "0.4-0.8, 0.7; fourteenth pass, with invariant 233 "
+                                         "0.4-0.8, 0.7; fourteenth pass, with invariant 193 "
                                          "and the distilled dense weight 1.2: 0.4); 1.0 = off")
     present_episode_weight: float = Field(0.8, ge=0.0, le=1.0, description="episodes on a "
                                           "question about the present state ('Which editor "
                                           "does he use now?', memory.ranking.asks_present) "
                                           "with no history cue or named time: the active fact "
                                           "is the state now, an episode what was said once "
-                                          "(invariant 194; ninth pass); 1.0 = off")
-    # Tenth pass (invariants 195, 196): a "when" question is answered by a memory that says a
+                                          "(invariant 193; ninth pass); 1.0 = off")
+    # Tenth pass (invariant 193): a "when" question is answered by a memory that says a
     # date or a time; a question in the simple present asks about the state now.
     when_dated_lift: float = Field(1.2, ge=1.0, description="a memory whose text says a date, "
                                    "a clock time or a day of the week, on a question asking "
                                    "when ('When is he flying home?', memory.ranking.asks_when): "
-                                   "invariant 195; tenth pass: plateau 1.1-1.3; 1.0 = off")
+                                   "invariant 193; tenth pass: plateau 1.1-1.3; 1.0 = off")
     simple_present_episode_weight: float = Field(0.8, ge=0.0, le=1.0, description="episodes on "
                                                  "a question in the simple present with no "
                                                  "past word, no 'now' cue and no progressive "
                                                  "('Which editor does he use day to day?', "
                                                  "memory.ranking.asks_simple_present): "
-                                                 "invariant 196; tenth pass; 1.0 = off")
-    # Twelfth pass (invariant 206): a window of a day or a week ("on the 22nd of June", "the
+                                                 "invariant 193; tenth pass; 1.0 = off")
+    # Twelfth pass (invariant 102): a window of a day or a week ("on the 22nd of June", "the
     # last day of August") holds few memories, each much likelier the answer.
     narrow_window_days: int = Field(7, ge=0, description="a named window of at most this many "
-                                    "days is narrow (invariant 206)")
+                                    "days is narrow (invariant 102)")
     narrow_window_boost: float = Field(3.0, ge=1.0, description="window_boost for a narrow "
-                                       "window (invariant 206)")
+                                       "window (invariant 102)")
     narrow_fact_edge: bool = Field(True, description="in a narrow window a fact counts as "
-                                   "inside only when it began or ended there (invariant 206)")
-    # Thirteenth pass (invariants 216, 217): event questions, the right episode first.
+                                   "inside only when it began or ended there (invariant 102)")
+    # Thirteenth pass (invariant 142): event questions, the right episode first.
     narrative_plain_source: bool = Field(True, description="on a narrative event question "
                                          "('How did the dinner go?', 'Why ...', 'When did "
                                          "...', memory.temporal.narrative_question) neither "
                                          "source_lift nor sourced_weight applies: the episode "
-                                         "tells what happened, its fact a state (invariant 216)")
+                                         "tells what happened, its fact a state (invariant 142)")
     outcome_follow_lift: float = Field(1.3, ge=1.0, description="on an event question asking "
                                        "for an outcome or a cause (memory.temporal.asks_outcome)"
                                        " an episode told within `outcome_follow_days` after a "
                                        "higher-ranked head episode that shares a word with it "
-                                       "(invariant 217; thirteenth pass: 1.2-1.5 measured); "
+                                       "(invariant 142; thirteenth pass: 1.2-1.5 measured); "
                                        "1.0 = off")
     outcome_follow_days: float = Field(7.0, gt=0.0, description="how long after the report an "
-                                       "episode still follows it (invariant 217)")
+                                       "episode still follows it (invariant 142)")
     outcome_follow_top: int = Field(5, ge=1, description="the best n episodes are the reports "
-                                    "a later episode may follow (invariant 217)")
-    # Fourteenth pass (invariant 235): the fact that says the user's name is a near neighbour of
+                                    "a later episode may follow (invariant 142)")
+    # Fourteenth pass (invariant 193): the fact that says the user's name is a near neighbour of
     # every short question about them in the dense leg, and answers only one.
     name_fact_weight: float = Field(0.6, ge=0.0, le=1.0, description="a fact saying someone's "
                                     "name ('Her name is Maya') on a question that asks for no "
-                                    "name (memory.ranking.name_weights, invariant 235; "
+                                    "name (memory.ranking.name_weights, invariant 193; "
                                     "fourteenth pass: 0.8 and 0.6 measured); 1.0 = off")
     # Fourth pass (invariant 158): a history question asks for one version of a fact's chain.
     chain_resolve: float = Field(1.05, ge=0.0, description="history questions: the chain "
@@ -180,11 +180,11 @@ class RankingParams(BaseModel):
                                  "score times this; 0 = off")
     chain_top: int = Field(20, ge=0, description="chains of the best n fused candidates are "
                            "completed from the store (members the legs missed)")
-    # Fifth pass (invariant 160): the speaker a question names; chosen on LoCoMo tune.
+    # Fifth pass (invariant 142): the speaker a question names; chosen on LoCoMo tune.
     speaker_lift: tuple[tuple[int, float], ...] = Field(
         ((5, 1.2), (10, 1.4)), description="(rank, lift) tiers: a turn said by the one speaker the question names "
         "('Name: ...') and ranked below `rank` is lifted by `lift`, but not above the turn at "
-        "`rank` (invariant 160); the largest tier applies; () = off")
+        "`rank` (invariant 142); the largest tier applies; () = off")
     decay_offset_days: float = 180.0
     decay_scale_days: float = 1825.0
     decay_at_scale: float = Field(0.5, description="multiplier at offset + scale")
@@ -203,7 +203,7 @@ class Multipliers(BaseModel):
     question: float = 1.0
     time: float = 1.0
     adjacency: float = 1.0
-    lift: float = Field(1.0, description="source and history-chain lifts (invariants 142, 143)")
+    lift: float = Field(1.0, description="source and history-chain lifts (invariant 142)")
 
     @property
     def total(self) -> float:
@@ -279,7 +279,7 @@ class RankedHit(BaseModel):
 def term_coverage(query_terms: list[str], doc_terms: list[str],
                   weights: dict[str, float] | None = None) -> float:
     """Share of the query's distinct terms that the document holds (0 for an empty query);
-    with `weights` (a term's IDF, invariant 159) each term counts by its weight, so holding only
+    with `weights` (a term's IDF, invariant 154) each term counts by its weight, so holding only
     the common words of a question is a weak match. A term without a weight counts 1."""
     q = set(query_terms)
     if not q:
@@ -308,13 +308,13 @@ DISTILLED = frozenset({MemoryKind.SEMANTIC, MemoryKind.PROCEDURAL, MemoryKind.CA
 
 def kind_dense_weights(coverage: float, params: RankingParams,
                        event: bool = False) -> RankingParams:
-    """This query's dense weights (invariants 154, 170), as params for `fuse_candidates`:
+    """This query's dense weights (invariant 154), as params for `fuse_candidates`:
     `dense_weight` (episodes) and `distilled_dense_weight` (facts, playbooks, catalog), each
     between its weak and its full weight by the coverage (`adaptive_dense_weight`). A distilled
     memory is a few words where BM25 has little to hold on to, and a paraphrase misses it
     altogether; an episode is what was said, in the conversation's own words. Without the
     kind-aware fields set, both kinds get the episode weight, as before. On an event question
-    (`event`, invariant 190) with `event_plain_dense`, so do distilled memories: what happened
+    (`event`, invariant 154) with `event_plain_dense`, so do distilled memories: what happened
     is told in an episode, and the fact distilled from it must not take its place by meaning
     alone."""
     if params.weak_dense_weight is None:
@@ -398,7 +398,7 @@ def fuse_candidates(legs: dict[str, list[LegHit]], now: datetime,
         scored.sort()
         for rank, (neg, _, raw, i) in enumerate(scored, 1):
             ranks.setdefault(i, {})[name] = (rank, raw, -neg)
-    # invariant 170: a distilled memory's dense leg may weigh `distilled_dense_weight`
+    # invariant 154: a distilled memory's dense leg may weigh `distilled_dense_weight`
     dw = (params.dense_weight if params.distilled_dense_weight is None
           else params.distilled_dense_weight)
     by_kind = dw != params.dense_weight
@@ -482,14 +482,14 @@ def is_question(text: str) -> bool:
 
 # Third-person personal pronouns: the question is about a person (the user, asked about by an
 # operator or an agent), not about how things work in general (invariant 193). "we" / "our" ask
-# about the household's own things ("What breed is our puppy?") the same way (invariant 209);
+# about the household's own things ("What breed is our puppy?") the same way (invariant 193);
 # not "us", which is also the United States ("my US travel authorisation").
 _PERSON = re.compile(r"\b(?:she|he|her|hers|herself|him|his|himself|we|our)\b", re.IGNORECASE)
 
 
 # A question asking how to do something wants a procedure whoever it is about ("How should she
 # reset her bulbs?"); "how did", "how often / many / long" ask about what happened or how much.
-# invariant 233: "How does she get to work?" asks what she does (her habit, a fact), not how to
+# invariant 193: "How does she get to work?" asks what she does (her habit, a fact), not how to
 # do it; "How should she ...?", "How do I / we ...?" still ask for a procedure.
 _HOW_TO = re.compile(r"^\W*(?:how\s+(?:(?:do|does)(?!\s+(?:she|he|they)\b)|can|could|should|would|"
                      r"to)\b|what\s+should\b|"
@@ -500,7 +500,7 @@ _HOW_TO = re.compile(r"^\W*(?:how\s+(?:(?:do|does)(?!\s+(?:she|he|they)\b)|can|c
 def asks_about_person(query: str) -> bool:
     """Does the question refer to a person in the third person ("Where do her backups go?",
     "Which editor does he use?") or to the household ("What breed is our puppy?", invariant
-    209) without asking how to do something? Pure; "How do I ...?", "What is ...?", "How should
+    193) without asking how to do something? Pure; "How do I ...?", "What is ...?", "How should
     she reset her bulbs?" and "How do we recover the lights?" do not."""
     return bool(_PERSON.search(query)) and not _HOW_TO.search(query)
 
@@ -510,7 +510,7 @@ def person_weights(cands: list[Candidate], query: str, params: RankingParams,
     """Invariant 193: on a question about him or her, a catalog entry (general knowledge, no
     one's memory) is multiplied by `person_catalog_weight`; every other candidate by 1. Pure.
     `names_user`: the question names the user ("Was there ever a cat living with Maya?"), which
-    refers to a person as "she" does (invariant 210)."""
+    refers to a person as "she" does (invariant 193)."""
     w = params.person_catalog_weight
     if w == 1.0 or not query or not (asks_about_person(query) or
                                      (names_user and not _HOW_TO.search(query))):
@@ -518,16 +518,16 @@ def person_weights(cands: list[Candidate], query: str, params: RankingParams,
     return [w if c.doc.kind == MemoryKind.CATALOG else 1.0 for c in cands]
 
 
-# asks_present (invariant 194) and asks_simple_present (invariant 196) live in memory.temporal,
-# which also reads them (invariant 197); imported above.
+# asks_present (invariant 193) and asks_simple_present (invariant 193) live in memory.temporal,
+# which also reads them (invariant 158); imported above.
 
 
 def present_weights(cands: list[Candidate], query: str, intent: TimeIntent,
                     params: RankingParams) -> list[float]:
-    """Invariant 194: on a question about the present state that names no time and asks for no
+    """Invariant 193: on a question about the present state that names no time and asks for no
     history, an episode (what was said at one time, maybe since changed) is multiplied by
-    `present_episode_weight`; facts, playbooks and catalog by 1. Invariant 196: a question in
-    the simple present that is no event question (invariant 190) likewise, by
+    `present_episode_weight`; facts, playbooks and catalog by 1. Invariant 193: a question in
+    the simple present that is no event question (invariant 154) likewise, by
     `simple_present_episode_weight`. Pure."""
     if not query or intent.history or intent.window is not None:
         return [1.0] * len(cands)
@@ -542,12 +542,12 @@ def present_weights(cands: list[Candidate], query: str, intent: TimeIntent,
     return [w if c.doc.kind == MemoryKind.EPISODIC else 1.0 for c in cands]
 
 
-# Invariant 195: a question asking when; a memory whose text says a date or a time.
+# Invariant 193: a question asking when; a memory whose text says a date or a time.
 _WHEN = re.compile(r"(?:^|[.?!;]\s*)\W*(?:when|what\s+(?:time|date|day)|how\s+long|until\s+when)\b",
                    re.IGNORECASE)
 _MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
         r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-# invariant 234: a month with its year ("until February 2028") is a date as much as a day is
+# invariant 193: a month with its year ("until February 2028") is a date as much as a day is
 _DATED = re.compile(rf"\b(?:{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
                     rf"{_MON}|{_MON}\s+\d{{4}})\b|\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|\b\d{{1,2}}:\d\d\b|"
                     r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|"
@@ -568,7 +568,7 @@ def says_date(text: str) -> bool:
 
 
 def when_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:
-    """Invariant 195: on a question asking when, each candidate whose text says a date, a clock
+    """Invariant 193: on a question asking when, each candidate whose text says a date, a clock
     time or a day of the week is multiplied by `when_dated_lift` (≥ 1); every other by 1.
     Any kind, any store; nothing added or dropped. Pure."""
     w = params.when_dated_lift
@@ -577,7 +577,7 @@ def when_weights(cands: list[Candidate], query: str, params: RankingParams) -> l
     return [w if says_date(c.doc.search_text()) else 1.0 for c in cands]
 
 
-# Invariant 235: a fact saying a name, and a question asking for one.
+# Invariant 193: a fact saying a name, and a question asking for one.
 _NAME_FACT = re.compile(r"\bname\s+is\b", re.IGNORECASE)
 _ASKS_NAME = re.compile(r"\b(?:names?|named|call|called|who\s+is\s+(?:she|he|this|that))\b",
                         re.IGNORECASE)
@@ -590,7 +590,7 @@ def asks_name(query: str) -> bool:
 
 
 def name_weights(cands: list[Candidate], query: str, params: RankingParams) -> list[float]:
-    """Invariant 235: on a question that asks for no name, a fact saying a name ("Her name is
+    """Invariant 193: on a question that asks for no name, a fact saying a name ("Her name is
     Maya", "His name is Ravi and he is a developer") is multiplied by `name_fact_weight`; every
     other candidate by 1. The identity fact is short and about the person, so the dense leg puts
     it near every question about them ("Does Maya have any siblings?"), though it answers only
@@ -609,7 +609,7 @@ def _time_multiplier(doc: AnyMemory, intent: TimeIntent, params: RankingParams) 
               if intent.tense_only else params.superseded_weight)
     if intent.window is not None and params.window_boost != 1.0:
         start, end = intent.window
-        # invariant 206: a named day or week is a sharper cue than a month or a season
+        # invariant 102: a named day or week is a sharper cue than a month or a season
         narrow = (end - start).days <= params.narrow_window_days
         if isinstance(doc, Episode):
             t = doc.timestamp
@@ -633,21 +633,21 @@ def lifts(cands: list[Candidate], intent: TimeIntent, params: RankingParams,
 
     - source (invariant 142): a fact whose source episode is also a candidate is corroborated by
       what the user said, so it is lifted by `source_lift`;
-    - sourced (invariant 146): an episode that is the source of a fact among the candidates is
+    - sourced (invariant 142): an episode that is the source of a fact among the candidates is
       multiplied by `sourced_weight` (< 1): the fact is its distilled form, and the place it
       frees in the top k goes to other evidence;
-    - chain (invariant 143): on a history question, a fact whose predecessor or successor in its
+    - chain (invariant 142): on a history question, a fact whose predecessor or successor in its
       supersession chain is also a candidate is lifted by `chain_lift` (the question is about the
       chain, and the current value's match pulls its earlier versions up).
 
-    On a narrative event question (`query`, invariant 216) neither source nor sourced applies:
+    On a narrative event question (`query`, invariant 142) neither source nor sourced applies:
     what happened is told in the episode, and the fact distilled from it says a state."""
-    # invariant 192: a question made history by its tense alone names no chain to lift
+    # invariant 158: a question made history by its tense alone names no chain to lift
     src = params.source_lift
     chain = params.chain_lift if intent.history and not intent.tense_only else 1.0
     sw = params.sourced_weight
     if params.narrative_plain_source and intent.event and query and narrative_question(query):
-        src = sw = 1.0  # invariant 216
+        src = sw = 1.0  # invariant 142
     if src == 1.0 and chain == 1.0 and sw == 1.0:
         return [1.0] * len(cands)
     ids = {c.doc.id for c in cands}
@@ -802,7 +802,7 @@ def named_speakers(query: str) -> frozenset[str]:
 
 def speaker_lifts(cands: list[Candidate], query: str, params: RankingParams,
                   scores: list[float]) -> list[float]:
-    """Invariant 160 (pure): a turn whose speaker the question names ("What did Caroline paint?")
+    """Invariant 142 (pure): a turn whose speaker the question names ("What did Caroline paint?")
     is lifted — the answer is in what that person said, while the other person's turns name
     them too ("Caroline, that's lovely"). Only when the question names exactly one of the
     candidates' speakers: naming both, or none, says nothing about who said it. Each tier
@@ -829,7 +829,7 @@ def speaker_lifts(cands: list[Candidate], query: str, params: RankingParams,
 
 def follow_lifts(cands: list[Candidate], query: str, intent: TimeIntent, params: RankingParams,
                  scores: list[float]) -> list[float]:
-    """Invariant 217 (pure): on an event question asking for an outcome or a cause
+    """Invariant 142 (pure): on an event question asking for an outcome or a cause
     (`memory.temporal.asks_outcome`), an episode told after one of the best
     `outcome_follow_top` episodes (by `scores`), within `outcome_follow_days`, ranked below it
     and sharing an analysed word with it, is multiplied by `outcome_follow_lift`. The first
@@ -885,21 +885,21 @@ def adjust(hits: list[RankedHit] | list[Candidate], intent: TimeIntent, params: 
     if params.person_catalog_weight != 1.0 and query:  # invariant 193
         lift = [a * b for a, b in zip(lift, person_weights(cands, query, params, names_user),
                                       strict=True)]
-    if query:  # invariants 194 and 196
+    if query:  # invariant 193
         lift = [a * b for a, b in zip(lift, present_weights(cands, query, intent, params),
                                       strict=True)]
-    if params.when_dated_lift != 1.0 and query:  # invariant 195
+    if params.when_dated_lift != 1.0 and query:  # invariant 193
         lift = [a * b for a, b in zip(lift, when_weights(cands, query, params), strict=True)]
-    if params.name_fact_weight != 1.0 and query:  # invariant 235
+    if params.name_fact_weight != 1.0 and query:  # invariant 193
         lift = [a * b for a, b in zip(lift, name_weights(cands, query, params), strict=True)]
     qs = [qw if (qw != 1.0 and isinstance(c.doc, Episode) and is_question(c.doc.text))
           else 1.0 for c in cands]
     ts = [_time_multiplier(c.doc, intent, params) if intent.any else 1.0 for c in cands]
-    if params.outcome_follow_lift != 1.0 and query and intent.event:  # invariant 217
+    if params.outcome_follow_lift != 1.0 and query and intent.event:  # invariant 142
         fl = follow_lifts(cands, query, intent, params,
                           [c.fused * q * t * lf for c, q, t, lf in zip(cands, qs, ts, lift, strict=True)])
         lift = [a * b for a, b in zip(lift, fl, strict=True)]
-    if params.speaker_lift and query:  # invariant 160, over the scores with every other multiplier
+    if params.speaker_lift and query:  # invariant 142, over the scores with every other multiplier
         sl = speaker_lifts(cands, query, params,
                            [c.fused * q * t * lf for c, q, t, lf in zip(cands, qs, ts, lift, strict=True)])
         lift = [a * b for a, b in zip(lift, sl, strict=True)]

@@ -1,5 +1,5 @@
 """Dead under any name: the other readings of a text that may restate a tombstoned value
-(issue 30, item 2; invariants 461-465).
+(issue 30, item 2; invariant 461).
 
 `variants(text)` gives the texts the tombstone gate also compares with the user's tombstones:
 the text reframed in the one slot vocabulary (`memory/slots.py`: "Her home city is Bristol",
@@ -7,7 +7,7 @@ the text reframed in the one slot vocabulary (`memory/slots.py`: "Her home city 
 and numerals written out ("BRS" -> Bristol, "III" -> 3, "triplets" -> 3 children), and each
 name of a value replaced by every other name of the same thing ("groundnuts" -> peanut,
 arachis, ...). The names are data (`memory/aliases/*.jsonl`, sources in its README), loaded
-once. A match through a variant only ever holds a write for review (invariant 463). Pure.
+once. A match through a variant only ever holds a write for review (invariant 461). Pure.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .text import fold
 from .values import read
 
 DATA = Path(__file__).parent / "aliases"
-MAX_VARIANTS = 32  # invariant 464: a text full of alias words costs a bounded number of lookups
+MAX_VARIANTS = 32  # invariant 461: a text full of alias words costs a bounded number of lookups
 # Given names are read as names only in a text that names someone ("will" is also a verb).
 _NAME_SLOTS = frozenset({"name", "partner", "manager"})
 _FILLER = frozenset("is a an she he they i m s am are proud true born now currently still "
@@ -35,7 +35,7 @@ _FILLER = frozenset("is a an she he they i m s am are proud true born now curren
 
 
 class AliasTableError(ValueError):
-    """A malformed alias table: the file and line are in the message (invariant 462)."""
+    """A malformed alias table: the file and line are in the message (invariant 461)."""
 
 
 class _Row(BaseModel):
@@ -75,7 +75,7 @@ class PhrasingRow(_Row):
     @field_validator("slot")
     @classmethod
     def _known_slot(cls, slot: str) -> str:
-        if slot not in SLOTS:  # invariant 465: the one slot vocabulary, no other
+        if slot not in SLOTS:  # invariant 461: the one slot vocabulary, no other
             raise ValueError(f"unknown slot {slot!r} (memory/slots.py SLOTS)")
         return slot
 
@@ -116,7 +116,7 @@ def _rows(name: str, model: type[_Row], directory: Path) -> list:
 
 
 def load(directory: Path = DATA) -> Tables:
-    """Read the alias tables (invariant 462: a bad row names its file and line)."""
+    """Read the alias tables (invariant 461: a bad row names its file and line)."""
     groups: list[tuple[str, tuple[tuple[str, ...], ...]]] = []
     codes: dict[str, str] = {}
     demonyms: dict[tuple[str, ...], str] = {}

@@ -48,7 +48,7 @@ class Retrieved(BaseModel):
     lexical_query: str = ""
     dense_weight: float | None = None
     lexical_coverage: float | None = None
-    # invariant 170: the dense weight of facts, playbooks and catalog when it differs
+    # invariant 154: the dense weight of facts, playbooks and catalog when it differs
     distilled_dense_weight: float | None = None
     # invariant 169: the lexicon's words the BM25 leg also scored, with their weight
     lexical_extra: dict[str, float] = {}
@@ -96,7 +96,7 @@ def query_texts(store: Store, user_id: str, query: str, config: RecallConfig) ->
         lex_query = without_names(query, store.user_names(user_id))
         if config.drop_names == "both":
             dense_query = lex_query
-    if config.dense_drop_pronouns:  # invariant 211: "he" / "her" are no evidence for the dense leg
+    if config.dense_drop_pronouns:  # invariant 153: "he" / "her" are no evidence for the dense leg
         dense_query = without_pronouns(dense_query)
     return lex_query, dense_query
 
@@ -106,7 +106,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
              purpose: Purpose = Purpose.AGENT, explain: bool = False) -> Retrieved:
     intent = time_intent(query, now) if config.use_time else TimeIntent()
     if intent.tense_only and config.ranking.tense_superseded_weight > 0:
-        # invariant 192: a past-tense question may ask for a superseded version
+        # invariant 158: a past-tense question may ask for a superseded version
         intent = intent.model_copy(update={"history": True})
     flt = plan_filter(user_id, config, intent)
     params = config.ranking
@@ -122,7 +122,7 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
     if Capability.HYBRID_SEARCH in store.capabilities and config.use_bm25 \
             and config.use_dense and plain_rrf:
         vec = embedder.embed([dense_query])[0]
-        # invariant 483: the lexicon's expansions on this path too (issue 31)
+        # invariant 169: the lexicon's expansions on this path too (issue 31)
         if Capability.WEIGHTED_TERMS in store.capabilities:
             extra = expansions(analyse(lex_query), config.lexicon_weight)
         fused = (store.hybrid_search(flt, lex_query, vec, config.candidates, now, params,
@@ -155,14 +155,14 @@ def retrieve(store: Store, embedder: Embedder, user_id: str, query: str, config:
             cov = term_coverage(analyse(lex_query), [
                 t for h in top for t in (h.matched if h.matched is not None and
                                          params.coverage_context else analyse(h.doc.search_text()))],
-                weights=top[0].term_idf if params.coverage_idf else None)  # invariant 159
-            params = kind_dense_weights(cov, params, intent.event)  # invariants 154, 170, 190
+                weights=top[0].term_idf if params.coverage_idf else None)  # invariant 154
+            params = kind_dense_weights(cov, params, intent.event)  # invariant 154
         hits = fuse_candidates(leg_hits, now, params)
         if intent.history and not intent.tense_only and params.chain_resolve > 0 \
-                and params.chain_top > 0:  # invariant 192: tense alone names no version
+                and params.chain_top > 0:  # invariant 158: tense alone names no version
             hits = hits + chain_members(store, flt, hits, now, params)
     # Without a reranker only the top k need their final order.
-    # invariant 210: a question naming the user (the name dropped above) is about a person
+    # invariant 193: a question naming the user (the name dropped above) is about a person
     hits = adjust(hits, intent, params, limit=None if reranker else config.k, query=query,
                   names_user=lex_query != query)
     if reranker is not None:

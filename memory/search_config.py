@@ -34,7 +34,7 @@ class RecallConfig(BaseModel):
     drop_names: Literal["off", "bm25", "both"] = Field(
         "bm25", description="drop the user's own names from the BM25 query / and the embedded "
         "query text, when other content words remain")
-    # Twelfth pass (invariant 211): facts are in the third person, so the question's "he" / "her"
+    # Twelfth pass (invariant 153): facts are in the third person, so the question's "he" / "her"
     # pulls the dense leg to pronoun-heavy short facts; the embedded query text goes without them.
     dense_drop_pronouns: bool = Field(True, description="drop he/his/him/she/her/hers from the "
                                       "embedded query text when other content words remain")

@@ -9,7 +9,9 @@ that says what to do instead. Pure: no I/O.
 from __future__ import annotations
 
 import re
-from functools import cache
+from bisect import bisect_left, bisect_right
+from functools import cache, lru_cache
+from itertools import islice
 
 from . import secret_frames
 
@@ -20,12 +22,12 @@ _NAMED = re.compile(
     r"security\s+code|door\s+code|alarm\s+code|gate\s+code|access\s+code|one[- ]time\s+code|"
     r"otp|2fa\s+code|recovery\s+(?:code|phrase)|seed\s+phrase|private\s+key|api\s+key|"
     r"access\s+token|secret\s+key|auth\s+token|"
-    # a token of any service, a card's number, a security question's answer (invariant 285)
+    # a token of any service, a card's number, a security question's answer
     r"(?:[\w-]+\s+)?token|(?:credit\s+|debit\s+|bank\s+)?card\s+(?:number|no\.?)|"
     r"security\s+(?:question\s+)?answer|answer\s+to\s+(?:my|the)\s+security\s+question))"
     r"(?:\s+(?:for|to|on|of)\s+[\w .'’-]{1,40}?)?\s*(?:\b(?:is|was|are)\b|=|:|->)\s*"
     r"(?P<value>[^\s,;]{2,}[^\s,;.!?])", re.IGNORECASE)
-# Invariant 296: a government identity number ("my SIN is 046 454 286", "NI number: QQ 12 34
+# Invariant 273: a government identity number ("my SIN is 046 454 286", "NI number: QQ 12 34
 # 56 C", "SSN 123-45-6789") opens accounts in the user's name; its value holds five digits or
 # more, so "my SIN expired" or "I got my PPS number" hold none. A passport number stays an
 # ordinary fact (invariant 273: travel forms ask for it).
@@ -40,7 +42,7 @@ _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-
                     r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----|"
                     r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{4,}|"  # a JSON web token
                     # a key by its shape alone: 24+ characters mixing upper and lower case and
-                    # digits strewn among letters, not inside a web address or a path (inv. 585)
+                    # digits strewn among letters, not inside a web address or a path (inv. 460)
                     r"(?<![\w/.:@=+-])(?=[A-Za-z0-9+/_=.-]{24,})(?=[^\s/]*[a-z])"
                     r"(?=[^\s/]*[A-Z])(?=[^\s/]*\d[^\s/\d]+\d[^\s/\d]+\d)[A-Za-z0-9_+=.-][A-Za-z0-9+/_=.-]{23,}"
                     r"(?![\w/.:@=+-]*(?:://))")
@@ -50,6 +52,15 @@ _NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|writt
                           r"handled|synced|same|different|changed|reset|long|short|strong|weak|"
                           r"new|old|set|expired|locked|wrong|correct|required|needed)(?![\w'’-])",
                           re.IGNORECASE)
+
+
+def _card_layout(number: str) -> bool:
+    """A card is written whole or in the groups its issuers print: fours (the last group
+    shorter), or 4-6-5 and 4-6-4; "978-1-4028-9462-6" is an ISBN whose check digit happens to
+    hold (invariant 460)."""
+    groups = [len(g) for g in re.split(r"[ -]", number.strip())]
+    return len(groups) == 1 or groups in ([4, 6, 5], [4, 6, 4]) or (
+        all(g == 4 for g in groups[:-1]) and 1 <= groups[-1] <= 4)
 
 
 def _luhn(digits: str) -> bool:
@@ -62,6 +73,14 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
+def _closes(text: str, m: re.Match) -> bool:
+    """A plain word is a value only when it closes its clause (invariant 460): "my password is
+    dragonfly." hands one over, "my password is too long to type" none."""
+    return not m.group("value").isalpha() or re.match(
+        r"[\"'”’]?\s*(?:[,.;!?)]|$|(?:and|but|so|lol|pls|please|thanks|thx|btw|ok)\b)",
+        text[m.end("value"):], re.IGNORECASE) is not None
+
+
 def secret_in(text: str) -> str | None:
     """What kind of secret `text` holds ("a password", "a card number", "a key or token"), or
     None. "My password manager is Bitwarden" and "I changed my PIN" hold none."""
@@ -69,7 +88,8 @@ def secret_in(text: str) -> str | None:
         if re.search(r"manager|hint|policy|reset\s+link", text[m.start("kind"):m.end("kind") + 12],
                      re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")) \
                 or m.group("value").lower() in _SECRET_WORDS \
-                or re.fullmatch(r"[a-z]+ed", m.group("value")):  # "is literally …", "was updated"
+                or re.fullmatch(r"[a-z]+ed", m.group("value")) \
+                or not _closes(text, m):  # "is literally …", "was updated", "is too long to"
             continue
         kind = m.group("kind").lower()
         if re.search(r"\b(?:pin|code|otp|cvv2?|cvc|card)\b", kind) \
@@ -94,7 +114,8 @@ def secret_in(text: str) -> str | None:
         return "an identity number"
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
+        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1 \
+                and _card_layout(m.group(0)):
             return "a card number"
     if _phrased(text):  # invariant 460
         return "a password or code"
@@ -118,19 +139,20 @@ def secret_values(text: str) -> list[str]:
 
 
 def _mask(text: str) -> tuple[str, list[str]]:
-    # Invariant 586: every reader marks spans on the same original text and the union is cut once, so one
+    # Invariant 460: every reader marks spans on the same original text and the union is cut once, so one
     # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
     # loses all four groups, not the first).
     spans: list[tuple[int, int]] = []
     for m in _NAMED.finditer(text):
-        if secret_in(m.group(0)):
+        if secret_in(m.group(0)) and _closes(text, m):
             spans.append((m.start("value"), m.end("value")))
     for m in _ID_NUMBER.finditer(text):
         spans.append((m.start("value"), m.start("value") + len(m.group("value").rstrip(" -"))))
     spans += [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
+        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1 \
+                and _card_layout(m.group(0)):
             spans.append((m.start(), m.end()))
     spans += _phrased(text)  # invariant 460: however it is phrased
     out, values = text, []
@@ -185,7 +207,10 @@ _NOUN = re.compile(rf"\b(?:(?P<strong>{_STRONG})|(?P<phrase>{_PHRASE})|(?P<weak>
 _NOT_THIS = re.compile(r"\s*(?:manager|managers|policy|policies|reset|hint|link|pad|strength|"
                        r"requirements?|rules?|protected|field|box|word|review|ring|expired|"
                        r"changed|stopped|protection|name|names|base|block|snippet|editor|"
-                       r"smell|review)\b"
+                       r"smell|review|balance|balances|price|prices|sale|supply|"
+                       # "wifi network name", "wifi speed": the network's, not its key's
+                       r"network|networks|speed|signal|router|provider|plan|bill|calling|"
+                       r"extender|ssid|band|channel|connection|coverage|dongle|outage)\b"
                        # "Pin 7 on the Raspberry Pi": a small number right after the noun labels it
                        r"|\s+\d{1,2}(?![\d\w.:/-]|\s+\d)", re.IGNORECASE)
 _CUE = re.compile(r"\s*(?:(?:is|are|=|:|->|-|—|–|to|as)(?=[\s\"'“‘]|$)|[:=]|'s\b|’s\b)\s*",
@@ -200,7 +225,10 @@ _SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "ou
                            "for", "to", "of", "on", "me", "and", "pls", "please", "just",
                            "withheld", "now", "still", "currently", "literally", "simply",
                            "actually", "basically", "probably", "always", "also", "never",
-                           "not", "no", "none", "usually", "all", "both", "every"})
+                           "not", "no", "none", "usually", "all", "both", "every",
+                           # when, not what: "changed my password - again" (invariant 460)
+                           "again", "today", "tonight", "yesterday", "tomorrow", "twice",
+                           "finally", "already", "lately", "recently", "anyway", "sadly"})
 WINDOW = 7  # words after a noun a value may come
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
                     r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
@@ -214,6 +242,8 @@ def _core(word: str) -> str:
 
 
 def _value_like(core: str) -> bool:
+    if re.fullmatch(r"\d+['’]?s", core):
+        return False  # "2019's hit song", "the 1990s": a year's, no value
     if "@" in core and "." in core.split("@")[-1]:
         return False  # an email address is a login name, no secret
     if core.lower().startswith(("http", "www.")):
@@ -232,6 +262,7 @@ def _spaced_digits(words: list[re.Match], i: int) -> int:
 def _phrased(text: str) -> list[tuple[int, int]]:
     """Spans of secret values handed over in `text`, by phrasing."""
     words = list(_WORD.finditer(text))
+    starts, ends = [w.start() for w in words], [w.end() for w in words]  # bisected per noun
     spans: list[tuple[int, int]] = []
     for noun in _NOUN.finditer(text):
         after = text[noun.end():]
@@ -245,10 +276,13 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         if phrase and cue:  # a recovery phrase: the rest of the clause
             end = re.search(r"[.;!?\n]|$", text[start:])
             stop = start + (end.start() if end else len(text) - start)
-            if stop - start >= 8:
-                spans.append((start, stop))
+            first = re.match(r"[\w'’]+", text[start:stop])
+            if stop - start >= 8 and not (first and (_WHERE.match(first.group())
+                                                     or _NOT_A_VALUE.match(first.group()))):
+                spans.append((start, stop))  # never "is written on paper in the safe"
             continue
-        rest = [w for w in words if w.start() >= start][:WINDOW]
+        at = bisect_left(starts, start)
+        rest = words[at:at + WINDOW]
         found = False
         for k, w in enumerate(rest):
             core = _core(w.group())
@@ -262,10 +296,14 @@ def _phrased(text: str) -> list[tuple[int, int]]:
             if k > 0 and (_ordinary(core, generic=False) or _count_or_measure(text, w.end())
                           or _core(rest[k - 1].group()).lower() in _ordinary_nouns()):
                 # "for room 1204", "for building 2201": the number of an ordinary thing
-                continue  # a few words on, a year, a time or a price is no value (inv. 582)
+                continue  # a few words on, a year, a time or a price is no value (inv. 460)
             if _value_like(core) or (
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
                     and cue and cue.group().strip().lower() != "to"  # "password to login"
+                    # a plain word closes its clause: "my password is too long to type" or
+                    # "password - ask Tom" hand none over (invariant 460)
+                    and (_QUOTED.match(w.group().strip(_EDGE)) or not core.isalpha()
+                         or re.match(r"[\"'”’]?\s*(?:[,.;!?)]|$)", text[w.end():]))
                     and core and core.lower() not in _SECRET_WORDS
                     and not _NOT_A_VALUE.match(core) and len(core) >= 3):
                 spans.append((w.start() + w.group().index(core), w.start()
@@ -277,11 +315,12 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 break
         if not found:
             # said first: "it's hunter2, the wifi password", "use 5531 ..., that's the code"
-            before = text[:noun.start()]
+            before = text[max(0, noun.start() - 200):noun.start()]  # bounded: never quadratic
             if re.search(r"(?:it'?s|it’s|that'?s|that’s|that is|it is)\s+(?:the\s+|my\s+|our"
                          r"\s+)?(?:\w+\s+){0,2}$", before, re.IGNORECASE) or \
                     re.search(r",\s*(?:the|my|our)\s+(?:\w+\s+){0,2}$", before):
-                prior = [w for w in words if w.end() <= noun.start()][-12:]
+                last = bisect_right(ends, noun.start())
+                prior = words[max(0, last - 12):last]
                 for w in reversed(prior):
                     core = _core(w.group())
                     if _value_like(core):
@@ -295,12 +334,13 @@ def _phrased(text: str) -> list[tuple[int, int]]:
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
     # "wifi = ZebraCrossing42", "wifi pw: ..." (pw is a noun above)
     for m in re.finditer(r"\bwi-?fi\s*[:=]\s*(?P<v>[^\s,;]+)", text, re.IGNORECASE):
-        if _value_like(_core(m.group("v"))):
+        core = _core(m.group("v"))
+        if _value_like(core) and _long_enough("a network key", core):  # "wifi: 300 Mbps" is none
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
     return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text))
 
 
-# Handing-over frames (invariant 582) -------------------------------------------------------------
+# Handing-over frames (invariant 460) -------------------------------------------------------------
 # A secret noun from a table of many phrasings and languages (memory/secret_frames/), a few words
 # at most, a copula ("is", "=", ":", "it's", "est", "ist", "lautet", "é", "är", "это", "是" …)
 # and a token shaped like a secret: digits, letters with digits, mixed case or symbols, or a
@@ -308,23 +348,45 @@ def _phrased(text: str) -> list[tuple[int, int]]:
 # flight, a room, an order …) and the token is no ordinary number (a price, a year, a time, a
 # flight number, a version, a postcode). The tables are data; this is the one reader of them.
 def _alternation(words: list[str]) -> str:
-    out = []
+    """The words as one pattern, longest first; a word never stops short of a longer one that
+    goes on from its last word ("the lock" never takes "the lock box" from "lock box"). The
+    word-boundary checks stand once outside the alternation (ten times faster to scan); words
+    of scripts written without spaces (CJK, emoji) need none."""
+    spaced: list[str] = []
+    unspaced: list[str] = []
+    firsts: dict[str, list[str]] = {}
+    for v in set(words):
+        parts = v.lower().split()
+        if len(parts) > 1:
+            firsts.setdefault(parts[0], []).append(r"\s+".join(re.escape(p) for p in parts[1:]))
     for w in sorted(set(words), key=len, reverse=True):
         body = r"\s+".join(re.escape(p) for p in w.split())
-        cjk = ord(w[0]) >= 0x2E80
-        out.append(body if cjk else rf"(?<![\w'’-]){body}(?![\w-])")
+        goes_on = firsts.get(w.lower().split()[-1]) if len(w.split()) > 1 else None
+        if goes_on:
+            body += rf"(?!\s+(?:{'|'.join(sorted(goes_on, key=len, reverse=True))})(?![\w-]))"
+        (unspaced if ord(w[0]) >= 0x2E80 else spaced).append(body)
+    out = [rf"(?<![\w'’-])(?:{'|'.join(spaced)})(?![\w-])"] if spaced else []
+    if unspaced:
+        out.append(f"(?:{'|'.join(unspaced)})")
     return "|".join(out)
+
+
+def _copula(w: str) -> str:
+    """One copula of the tables as a pattern: spaces as any run of spaces, a word never inside
+    another ("on" never ends "mission"), a dash only between spaces ("iPad - Blue_2", never
+    "Blue-2"; invariant 460)."""
+    body = r"\s+".join(re.escape(p) for p in w.split())
+    if set(w) == {"-"}:
+        return rf"(?<=\s){body}(?=\s)"
+    if w[0].isalnum() and ord(w[0]) < 0x2E80:
+        body = rf"(?<![\w'’-]){body}"
+    if w[-1].isalnum() and ord(w[0]) < 0x2E80:
+        body = rf"{body}(?=[\s\"'“‘]|$)"
+    return body
 
 
 def _copulas(words: list[str]) -> str:
-    out = []
-    for w in sorted(set(words), key=len, reverse=True):
-        body = re.escape(w)
-        if w[0].isalnum() and ord(w[0]) < 0x2E80:
-            body = rf"(?<![\w'’-]){body}"  # "on" is a copula, never the end of "mission"
-        out.append(body if not w[-1].isalnum() or ord(w[0]) >= 0x2E80
-                   else rf"{body}(?=[\s\"'“‘])")
-    return "|".join(out)
+    return "|".join(_copula(w) for w in sorted(set(words), key=len, reverse=True))
 
 
 @cache
@@ -346,6 +408,11 @@ def _frames() -> tuple[re.Pattern, re.Pattern, dict[str, str], list[re.Pattern],
     return noun, generic, kinds, always, generic_shapes, ordinary
 
 
+@cache
+def _lower_kinds() -> dict[str, str]:
+    return {k.lower(): v for k, v in _frames()[2].items()}
+
+
 _PASSPHRASE = re.compile(r"^[^\W\d_]{2,}(?:[-._][^\W\d_]{2,}){2,}(?:[-._]\d+)?$")
 
 
@@ -356,6 +423,8 @@ def _shaped(core: str, *, strict: bool) -> bool:
     if len(core) < 3 or ("@" in core and "." in core.split("@")[-1]) \
             or core.lower().startswith(("http", "www.")):
         return False
+    if re.fullmatch(r"\d+['’]?s", core):
+        return False  # "2019's", "the 1990s": a year's, no value
     plain = core.rstrip("#*")
     if plain.isdigit():
         return len(plain) >= (4 if strict else 3)
@@ -380,7 +449,7 @@ def _shaped(core: str, *, strict: bool) -> bool:
 def _ordinary(core: str, *, generic: bool = True) -> bool:
     """An ordinary number's shape (memory/secret_frames/frames.json): a price, a time, a
     version, a measure, a year; in the generic frame also a date, a flight number, a postcode
-    or a short number (invariant 582). Beside a secret noun "4-1-7" is a combination."""
+    or a short number (invariant 460). Beside a secret noun "4-1-7" is a combination."""
     _n, _g, _k, always, generic_shapes, _o = _frames()
     return any(rx.match(core) for rx in always) or _YEAR.match(core) is not None or (
         generic and any(rx.match(core) for rx in generic_shapes))
@@ -405,24 +474,40 @@ def _count_or_measure(text: str, end: int) -> bool:
     if unit and unit != "in" and (_ordinary("1 " + unit, generic=False)
                                   or unit in {"people", "staff", "users", "times", "members"}):
         return True
-    return _COUNT.match(text, end) is not None
+    return _COUNT.match(text, end) is not None or _STATUS.match(text, end) is not None
+
+
+# "404 not found", "500 error": a number a status follows is a web page's or a device's
+_STATUS = re.compile(r"\s+(?:not\s+found|errors?|forbidden|unauthori[sz]ed|bad\s+request|"
+                     r"server\s+error|timeout)\b", re.IGNORECASE)
 
 
 
+def _owned_by_ordinary(before: str, ordinary: frozenset[str]) -> bool:
+    """"model number of the fridge: RB38T602CSA": the label is an ordinary noun's (invariant 460)."""
+    m = re.search(r"(?:^|\s)([\w-]+)\s+([\w-]+)\s+(?:of|for|on|at)\s*$", before)
+    return bool(m and (m.group(2).lower() in ordinary
+                       or f"{m.group(1)} {m.group(2)}".lower() in ordinary))
 
 
+_VERBS = frozenset({"be", "been", "will", "would", "is", "was", "are", "were", "said", "says",
+                    "told", "asked", "wrote", "said:"})
+# how far a copula is looked for after its noun: a long sentence is read in linear time
+_REACH_CHARS = 400
+_LAST_WORD = re.compile(r"([\w-]+)\W*$")  # the word before a noun, searched in a window
 _SCANNED_ONLY = frozenset({"an identity number", "a security answer", "a recovery phrase"})
 
 
 def _framed(text: str) -> list[tuple[int, int]]:
     noun, generic, kinds, always, generic_shapes, ordinary = _frames()
-    _kinds = {k.lower(): v for k, v in kinds.items()}
+    _kinds = _lower_kinds()
     spans = []
 
-    def take(m: re.Match, *, strict: bool) -> None:
+    def take(m: re.Match, *, strict: bool, kind: str = "") -> None:
         raw = m.group("tok")
         core = _core(raw)
-        if not core or not _shaped(core, strict=strict) or _NOT_A_VALUE.match(core):
+        if not core or not _shaped(core, strict=strict) or _NOT_A_VALUE.match(core) \
+                or not _long_enough(kind, core):
             return
         if any(rx.match(core) for rx in always) or strict and any(
                 rx.match(core) for rx in generic_shapes):
@@ -433,19 +518,23 @@ def _framed(text: str) -> list[tuple[int, int]]:
     not_after = _scan_tables()[3]
     bare = frozenset(secret_frames.tables().frames.bare_nouns)
     for m in noun.finditer(text):
-        before = re.search(r"([\w-]+)\W*$", text[:m.start()])
+        before = _LAST_WORD.search(text, max(0, m.start() - 100), m.start())
         said = " ".join(m.group("noun").lower().split())
         if before and before.group(1).lower() in not_after or said in bare \
                 or _NOT_THIS.match(text[m.end("noun"):]) \
                 or _kinds[said] in _SCANNED_ONLY:
             continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
-        take(m, strict=False)
+        if not _clock(text, said, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
+            take(m, strict=False, kind=_kinds[said])
     for m in generic.finditer(text):
         x = " ".join(m.group("x").lower().split())
         last = x.split()[-1]
-        if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary:
-            continue
-        take(m, strict=True)
+        if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary \
+                or _VERBS.intersection(x.split()) \
+                or _owned_by_ordinary(text[max(0, m.start() - 100):m.start()], ordinary):
+            continue  # "the rent will be: 1450": a clause, no label (invariant 460)
+        if not _clock(text, x, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
+            take(m, strict=True)
     return spans
 
 
@@ -459,7 +548,7 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-# The scan (invariant 585) -------------------------------------------------------------------------
+# The scan (invariant 460) -------------------------------------------------------------------------
 # From each secret noun of the tables, up to `scan_words` words on within its sentence, the first
 # copula or opener ("is", ":", "opens with", "press", "?") followed by a value of the noun's kind
 # — so the noun may stand far from its value ("the code to get into the bike store at work is
@@ -469,7 +558,25 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # ("My laptop password? purplerain"); the words of the clause for a security answer ("was a
 # Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
 # of `not_after` ("zip code", "promo code") is none.
-_CLAUSE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+# never the dot of an abbreviation: "i.e.", "no." ("licence no. is …")
+_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])(?<!\b[Nn][Oo])(?<!\b[Nn][Rr])[.!?;](?=\s|$)"
+                         r"|\n")
+
+
+@lru_cache(maxsize=8)
+def _clause_stops(text: str) -> tuple[list[int], list[re.Match]]:
+    found = list(_CLAUSE_END.finditer(text))
+    return [m.start() for m in found], found
+
+
+def _clause_stop(text: str, pos: int) -> re.Match | None:
+    """The first clause end at or after `pos`, found once per text (a long message with many
+    nouns is read in linear time, never searched again from every noun)."""
+    starts, found = _clause_stops(text)
+    i = bisect_left(starts, pos)
+    return found[i] if i < len(found) else None
+
+
 _ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because|if|"
                          r"in\s+case|when|just|lol|btw|haha)\b|$)")
 _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|the\s+)?"
@@ -477,7 +584,15 @@ _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|
                        re.IGNORECASE)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 _SPELLED = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,}}\b", re.IGNORECASE)
-_PLAIN_COPULAS = frozenset({":", "?", "=", "is", "was", "it's", "it’s", "—", "is:", "are:"})
+
+# a clause opening with a subject says what happened, no answer: "was wrong, so I called the bank"
+_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "i’m", "i've", "i’ve"})
+
+
+@cache
+def _plain_copulas() -> frozenset[str]:
+    """Copulas after which one plain word closing the clause is a password ("is", ":", "→")."""
+    return frozenset(secret_frames.tables().frames.plain_copulas)
 
 
 @cache
@@ -485,39 +600,53 @@ def _scan_tables() -> tuple[re.Pattern, dict[str, str], re.Pattern, frozenset[st
     t = secret_frames.tables()
     kinds = {" ".join(n.lower().split()): row.kind for row in t.nouns for n in row.nouns}
     noun = re.compile(rf"(?P<noun>{_alternation(list(kinds))})(?:'s|’s)?[\"'’”]?", re.IGNORECASE)
-    alts = []
-    for w in sorted(set(t.frames.copulas), key=len, reverse=True):
-        body = r"\s+".join(re.escape(p) for p in w.split())
-        if w[0].isalnum() and ord(w[0]) < 0x2E80:
-            body = rf"(?<![\w'’-]){body}"
-        if w[-1].isalnum() and ord(w[0]) < 0x2E80:
-            body = rf"{body}(?=[\s\"'“‘]|$)"
-        alts.append(body)
-    cop = re.compile("|".join(alts), re.IGNORECASE)
+    cop = re.compile(_copulas(t.frames.copulas), re.IGNORECASE)
     return noun, kinds, cop, frozenset(w.lower() for w in t.frames.not_after), \
         t.frames.scan_words
 
 
-def _digit_run(text: str, pos: int, *, identity: bool = False) -> tuple[int, int] | None:
-    """Digits said in groups from `pos`: "7 2 0 4", "12 345 678 901", "0-4-1-1-9"."""
+def _digit_run(text: str, pos: int, *, identity: bool = False,
+               year: bool = False) -> tuple[int, int] | None:
+    """Digits said in groups from `pos`: "7 2 0 4", "12 345 678 901", "0-4-1-1-9"; a year's
+    shape only when `year` ("PIN: 1953", invariant 460)."""
     m = re.match(r"[ \t]*(?P<v>\d+(?:(?:[ \t]|[-./](?=\d))\d+)*)(?![\w/:])", text[pos:])
+    if identity and not m:  # "QQ 12 34 56 C", "SMITH 804 21J 9AB": letters open it
+        m = re.match(r"[ \t]*(?P<v>[A-Z]{1,5}(?:[ \t-]?[A-Z\d]{1,6}){1,5})(?![\w-])", text[pos:])
     if not m:
         return None
     value = m.group("v")
     if sum(c.isdigit() for c in value) < (5 if identity else 3) or (
             not identity and (_ordinary(value, generic=False)  # "123.456.789-09" is an id
+                              and not (year and _YEAR.match(value))
                               or _count_or_measure(text, pos + m.end("v")))):
         return None
     return pos + m.start("v"), pos + m.end("v")
 
 
+@cache
+def _min_length() -> dict[str, int]:
+    return secret_frames.tables().frames.min_length
+
+
+def _long_enough(kind: str, value: str) -> bool:
+    """A value holds its kind's fewest characters (a Wi-Fi key eight, as WPA2 asks): "the wifi
+    at the hotel is 5GHz" or "wifi is 500 Mbps" hand no key over (invariant 460)."""
+    return len(value.replace(" ", "")) >= _min_length().get(kind, 0)
+
+
 def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
               answer: bool = False) -> tuple[int, int] | None:
     """The span of a value of `kind` at `pos` (after a copula, or right after the noun)."""
+    span = _value_of(text, pos, kind, copula, answer=answer)
+    return span if span and _long_enough(kind, text[span[0]:span[1]]) else None
+
+
+def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
+              answer: bool = False) -> tuple[int, int] | None:
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
     pos += lead.end() if lead else 0
     rest = text[pos:]
-    quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=\s*(?:[,.;!?)]|$))", rest)
+    quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
         return pos + quoted.start("v"), pos + quoted.end("v")
     if kind == "a recovery phrase":
@@ -531,15 +660,16 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
         end_m = _ANSWER_END.search(text, start)
         value = text[start:end_m.start() if end_m else len(text)].strip().strip("\"'“”‘’")
         words = value.split()
-        plain = copula in (":", "=", "->", "→") or len(words) == 1
+        plain = copula in _plain_copulas() and not copula[0].isalpha() or len(words) == 1
         if not value or len(words) > 4 or len(value) < 3 \
                 or not (value[0].isupper() or value[0].isdigit() or plain and answer) \
-                or words[0].lower() in _SECRET_WORDS or _NOT_A_VALUE.match(value) \
+                or words[0].lower() in _SECRET_WORDS | _SUBJECTS or _NOT_A_VALUE.match(value) \
                 or _WHERE.match(words[0]):
             return None
         off = text.index(value, start)
         return off, off + len(value)
-    run = _digit_run(text, pos, identity=kind == "an identity number")
+    run = _digit_run(text, pos, identity=kind == "an identity number",
+                     year=kind in ("a PIN", "a security code") and copula in _plain_copulas())
     if run:
         return run
     spelled = _SPELLED.match(rest)
@@ -549,7 +679,9 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
     if not w:
         return None
     core = _core(w.group())
-    if kind == "an identity number":  # "MORGA753116SM9IJ": five digits or more in one token
+    # "MORGA753116SM9IJ": five digits or more in one token; a tax number is one (invariant 273:
+    # "my UTR is 98765 43210", "tax number: 12/345/67890"), a tax code or tax year never
+    if kind == "an identity number":
         if sum(c.isdigit() for c in core) >= 5 and re.fullmatch(r"[\w./-]+", core):
             off = pos + w.group().index(core)
             return off, off + len(core)
@@ -566,7 +698,7 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
     if _shaped(core, strict=copula is None):
         return off, off + len(core)
     after = text[off + len(core):]
-    if kind == "a password" and copula in _PLAIN_COPULAS and core.isalpha() and len(core) >= 4 \
+    if kind == "a password" and copula in _plain_copulas() and core.isalpha() and len(core) >= 4 \
             and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
             and not re.search(r"(?:ed|ing)$", core) and re.match(r"\s*(?:[,.;!?]|$)", after):
         return off, off + len(core)
@@ -583,39 +715,56 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     found += [(m.start(), m.end(), "a security answer") for m in _QUESTION.finditer(text)]
     spans = []
     for start, end, kind in found:
-        before = re.search(r"([\w-]+)\W*$", text[:start])
-        if before and before.group(1).lower() in not_after or _NOT_THIS.match(text[end:]):
+        before = _LAST_WORD.search(text, max(0, start - 100), start)
+        if before and before.group(1).lower() in not_after:
+            continue
+        if _NOT_THIS.match(text[end:]):
+            if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"
+                spans += [s for s in [_anaphoric(text, end, kind)] if s]
             continue
         # "My laptop password? purplerain": a question mark right after the noun asks for the one
         # value that follows it, and ends the clause for anything else
         asked = re.match(r"\?[ \t]*(?=\S)", text[end:])
         if asked:
-            after = _CLAUSE_END.search(text, end + 1)
+            after = _clause_stop(text, end + 1)
             span = _value_at(text[:after.start() if after else len(text)], end + 1, kind, "?")
             if span:
                 spans.append(span)
                 continue
-        stop = _CLAUSE_END.search(text, end)
+        stop = _clause_stop(text, end)
         clause_end = stop.start() if stop else len(text)
         span = _value_at(text[:clause_end], end, kind, None)
-        said = " ".join(text[start:end].lower().split()).strip("'’\"”")
+        said = re.sub(r"['’]s$", "", " ".join(text[start:end].lower().split()).strip("'’\"”"))
         bare = said in bare_nouns
+        if span and bare and re.fullmatch(r"[\d\s./-]+", text[span[0]:span[1]]) \
+                and sum(c.isdigit() for c in text[span[0]:span[1]]) < 4:
+            span = None  # "back gate 2209" is a code, "shed 12" or "safe 300" none (invariant 460)
         # a lower-case answer only after a noun naming the answer itself, never the question
         answer = "question" not in said
         if span is None:
-            for c in cop.finditer(text, end, clause_end):
+            passed = None  # where the last copula that handed nothing over ended
+            for c in cop.finditer(text, end, min(clause_end, end + _REACH_CHARS)):
+                said_cop = " ".join(c.group().lower().split())
+                if passed is not None and said_cop in _VERB_COPULAS \
+                        and _NEW_SUBJECT.search(text, passed, c.start()):
+                    break  # "is 'sunny day' and the router is upstairs": another subject's
+                passed = c.end()
                 between = re.findall(r"[\w'’-]+", text[end:c.start()].lower())
-                if len(between) > reach or bare and any(w in ordinary for w in between):
+                far = len(between) > reach
+                if far and not _LABEL.match(said_cop) or bare and any(w in ordinary
+                                                                      for w in between):
                     break
-                span = _value_at(text[:clause_end], c.end(), kind,
-                                 " ".join(c.group().lower().split()), answer=answer)
+                # "wifi for the office is the usual one but with a 2 at the end: Pelican2": a
+                # colon closing a long description labels its value (invariant 460)
+                span = _value_at(text[:clause_end], c.end(), kind, "," if far else said_cop,
+                                 answer=answer)
                 if span:
                     break
-        listing = re.match(r"\s*(?::|are\b:?)", text[end:])
+        listing = _LISTING.match(text, end)  # "codes (keep!): …" too
         if listing and said.endswith("s") and kind not in ("a recovery phrase",
                                                             "a security answer"):
             # a list after a plural noun: "codes: front door 2287, side gate 9913, garage 4410"
-            items = _listed(text[:clause_end], end + listing.end(), kind)
+            items = _listed(text[:clause_end], listing.end(), kind)
             spans += items
             if items:
                 continue
@@ -623,16 +772,69 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             span = _said_before(text, start, kind)
         if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
             span = _digits_near(text, end, clause_end, ordinary)
-        if span:
+        if span is None:
+            span = _anaphoric(text, end, kind)
+        elif fixed := _anaphoric(text, end, kind, corrected=True):
+            spans.append(fixed)  # "pin = 0000? no, it's 4826": the value said again, corrected
+        if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found)
+
+
+# Invariant 460: the next sentence may hand over the value of the last one's noun when it opens
+# with a pronoun and a copula of the tables ("The office wifi got reset. It's now ...", "new
+# alarm code. it's 5817"); only a value shaped like a secret, never a plain word ("I changed my
+# password. It's better"), a year or a time ("It's 2024", "It's 9am").
+_NEW_SUBJECT = re.compile(r"\b(?:and|but|while|whereas)\s+(?:the|my|our|his|her|their|your|"
+                          r"a|an|it|i|we|he|she|they)\b", re.IGNORECASE)
+_VERB_COPULAS = frozenset({"is", "was", "are", "were", "will be", "is now", "est", "ist", "es",
+                           "era", "è", "é", "är", "er", "jest", "je", "on"})
+def _clock(text: str, said: str, span: tuple[int, int]) -> bool:
+    """"I set the alarm to 0630", "my alarm: 0615 on weekdays": a clock's time, no code."""
+    return said in secret_frames.tables().frames.clock_nouns \
+        and _CLOCK.fullmatch(text[span[0]:span[1]]) is not None \
+        and (_TO_TIME.search(text, max(0, span[0] - 20), span[0]) is not None
+             or _WHEN.match(text, span[1]) is not None)
+
+
+_TO_TIME = re.compile(r"\b(?:to|for|at|until)\s*$", re.IGNORECASE)
+_WHEN = re.compile(r"\s+(?:on|every|each|daily|tomorrow|tonight|weekdays|weekends|sharp|"
+                   r"in\s+the\s+morning)\b", re.IGNORECASE)
+_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_LABEL = re.compile(r"^(?::|->|→|=>|⇒|➜|➡|⟶|-->)$")
+_CHANGED = re.compile(r"\s*(?:changed|reset|expired|stopped)\b", re.IGNORECASE)
+
+
+_CORRECTION = re.compile(r"\s*(?:no|nope|sorry|oops|actually|wait|correction)\b", re.IGNORECASE)
+
+
+@cache
+def _anaphora() -> re.Pattern:
+    openers = _copulas(secret_frames.tables().frames.anaphora)
+    return re.compile(rf"\s*(?:(?:and|so|but|ok|okay|no|nope|sorry|oops|actually|wait|"
+                      rf"correction)[\s,:]+)*(?:{openers})", re.IGNORECASE)
+
+
+def _anaphoric(text: str, end: int, kind: str, *,
+               corrected: bool = False) -> tuple[int, int] | None:
+    stop = _clause_stop(text, end)
+    if not stop or not secret_frames.tables().frames.anaphora:
+        return None
+    opener = _anaphora().match(text, stop.end())
+    if not opener or corrected and not _CORRECTION.match(text, stop.end()):
+        return None
+    after = _clause_stop(text, opener.end())
+    return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")
+
+
+_LISTING = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?::|are\b:?)")
 
 
 def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
     """The value of each item of a list the noun opened ("front door 2287, side gate 9913",
     "48213 and 99172"): the first value among an item's first four words."""
     out = []
-    for item in re.finditer(r"[^,&]+?(?=\s*(?:,|&|\band\b|$))", text[pos:]):
+    for item in re.finditer(r"[^,&]+?(?=\s*(?:,|&|\band\b|\s[/|]\s|$))", text[pos:]):
         start = pos + item.start()
         for w in list(_WORD.finditer(text, start, pos + item.end()))[:4]:
             span = _value_at(text, w.start(), kind, ",")  # shaped, never a plain word
@@ -642,10 +844,14 @@ def _listed(text: str, pos: int, kind: str) -> list[tuple[int, int]]:
     return out
 
 
+_BEFORE = re.compile(r"(?:^|[.!?;,:]\s+|\s[-–—]\s+|\n)(?P<v>[^\s,;]+)"
+                     r"(?:\s+(?:is|was|=|-|—|–|→)\s+|\s*\()"
+                     r"(?:(?:the|my|our|your)\s+)?(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+
+
 def _said_before(text: str, start: int, kind: str) -> tuple[int, int] | None:
     """A value said before its noun, at the start of a clause: "9931 is the alarm code"."""
-    m = re.search(r"(?:^|[.!?;,:]\s+|\n)(?P<v>[^\s,;]+)(?:\s+(?:is|was|=|-|—|–|→)\s+|\s*\()"
-                  r"(?:(?:the|my|our|your)\s+)?(?:[\w-]+\s+){0,2}$", text[:start], re.IGNORECASE)
+    m = _BEFORE.search(text, max(0, start - 300), start)
     if not m or kind in ("a recovery phrase", "a security answer"):
         return None  # "Sunflower!2 (gmail password)" is said before its noun too
     return _value_at(text, m.start("v"), kind, ",")  # shaped, never a plain word
@@ -655,7 +861,7 @@ def _digits_near(text: str, end: int, clause_end: int,
                  ordinary: frozenset[str]) -> tuple[int, int] | None:
     """Digits (four or more) a few words after a code's noun with no copula between:
     "Zugangscode fürs Büro 44 71 09"; never after an ordinary noun ("for room 1204")."""
-    for w in list(_WORD.finditer(text, end, clause_end))[:4]:
+    for w in islice(_WORD.finditer(text, end, clause_end), 4):
         if _core(w.group()).lower() in ordinary:
             return None
         if w.group()[0].isdigit():
@@ -678,7 +884,7 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
         run = _digit_run(text, m.end())
         if not run or sum(c.isdigit() for c in text[run[0]:run[1]]) < 4:
             continue
-        stop = _CLAUSE_END.search(text, run[1])
+        stop = _clause_stop(text, run[1])
         sentence_end = stop.start() if stop else len(text)
         if any(run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
                for s, e, _k in nouns):
@@ -686,7 +892,7 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
     return spans
 
 
-# Invariant 586: beside a card number its expiry and a three or four digit number are the card's code
+# Invariant 460: beside a card number its expiry and a three or four digit number are the card's code
 # ("4165 9822 0017 3356, 09/29, 617 on the back"); a number in four groups of four is a card's
 # whether or not its check digit holds when its expiry follows (a typed-in number may be
 # mistyped; with "exp 08/28" it is a card handed over); inside an IBAN

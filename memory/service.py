@@ -73,7 +73,7 @@ class RecallExplain(BaseModel):
     lexical_query: str | None = None  # the BM25 query, the user's own name dropped (inv. 153)
     dense_weight: float | None = None  # this query's dense weight in fusion (invariant 154)
     lexical_coverage: float | None = None  # share of the query's words the best BM25 hits hold
-    # the dense weight of facts, playbooks and catalog when it differs (invariant 170)
+    # the dense weight of facts, playbooks and catalog when it differs (invariant 154)
     distilled_dense_weight: float | None = None
     lexical_extra: dict[str, float] = {}  # the lexicon's words BM25 also scored (invariant 169)
 
@@ -146,7 +146,7 @@ class MemoryService:
         return self.batch(actor, user_id).owned(kind, memory_id, action=action)
 
     def find_memory(self, user_id: str, memory_id: str, *, actor: str, action: str) -> AnyMemory:
-        user_id, memory_id = require_user(user_id), inputs.memory_id(memory_id)  # inv. 175
+        user_id, memory_id = require_user(user_id), inputs.memory_id(memory_id)  # inv. 11
         for kind in USER_KINDS:
             doc = self.store.get(kind, user_id, memory_id)
             if doc is not None:
@@ -222,7 +222,7 @@ class MemoryService:
 
     def check_sources(self, user_id: str, episode_ids: Iterable[str]) -> None:
         for ep_id in episode_ids:
-            ep_id = inputs.memory_id(ep_id, "source episode id")  # invariant 175
+            ep_id = inputs.memory_id(ep_id, "source episode id")  # invariant 11
             if self.store.get(MemoryKind.EPISODIC, user_id, ep_id) is None:
                 raise ValidationError(f"source episode {ep_id} not found for user {user_id}")
 
@@ -345,7 +345,7 @@ class MemoryService:
                 continue
             if valid_at:
                 # Both clocks: what the store believed at `recorded_at` about `valid_at`, on
-                # the version as it stood then (invariant 185), not as later corrected.
+                # the version as it stood then (invariant 184), not as later corrected.
                 seen = f
                 if recorded_at:
                     nxt = by_id.get(f.superseded_by or "") or (
@@ -361,7 +361,7 @@ class MemoryService:
     def _valid_to_before(self, user_id: str, facts: list[Fact],
                          at: datetime) -> dict[str, datetime | None]:
         """The valid_to each fact superseded after `at` had before its supersession, from the
-        audited `supersede` snapshot (invariant 185); a forgotten snapshot says nothing."""
+        audited `supersede` snapshot (invariant 184); a forgotten snapshot says nothing."""
         later = {f.id for f in facts
                  if f.state == FactState.SUPERSEDED and f.superseded_at and f.superseded_at > at}
         if not later:
@@ -461,7 +461,7 @@ class MemoryService:
 
     def audit(self, user_id: str, *, limit: int = 100, action: str | None = None,
               plan_id: str | None = None) -> list[AuditEvent]:
-        # Filters are text too (invariant 175): a non-UTF-8 byte is an error, not a crash.
+        # Filters are text too (invariant 11): a non-UTF-8 byte is an error, not a crash.
         action = inputs.as_text(action, "action") if action is not None else None
         plan_id = inputs.memory_id(plan_id, "plan id") if plan_id is not None else None
         return self.store.audit(require_user(user_id) if user_id != CATALOG else CATALOG,

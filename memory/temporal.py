@@ -8,32 +8,27 @@ Pure functions. `time_intent(query, now)` reads what a question says about time:
   superseded facts become eligible, without preference;
 - `event`: it asks what happened — a past-tense narrative ("what happened when ...", "how did
   the move go", "why was the flight such a letdown", "what broke ...") — so the answer is more
-  often an episode, what the user said at the time, than a distilled fact (invariant 190);
+  often an episode, what the user said at the time, than a distilled fact (invariant 154);
 - `window`: a calendar span it names ("in June", "last year", "in 2023", "mid-July",
   "on 8 May", "last week", "yesterday") — memories dated inside it (an episode's time, a fact's
   valid-time interval) are boosted, using the product's bitemporal model (invariants 13-14).
 
-Month names resolve to the latest such month not after `now`; a bare day and month likewise.
+Every date and span comes from `memory.when`, the one date module (issue 28): a month or a season
+named without a year is the latest begun by `now`. This module keeps what a question asks about
+time and the overlap arithmetic.
 """
 
 from __future__ import annotations
 
-import calendar
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from .clock import as_utc
 from .models import Fact, FactState
-
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-_MONTHS.pop("may", None)  # re-added below: "may" is also a verb, so it needs a cue
-_MONTH_RE = "|".join(sorted((m for m in _MONTHS if len(m) > 3), key=len, reverse=True))
-_SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11),
-            "winter": (12, 2)}
+from .when import CALENDAR_DAYS, span_of
 
 _PAST = re.compile(
     r"\b(previous(ly)?|used to|formerly|former|earlier|originally|at first|initially|"
@@ -58,14 +53,14 @@ _FIRST = re.compile(r"\b(?:the|my|her|his|their|our|your)\s+(?:very\s+)?(?:first
                     r"(?!\s+(?:name|aid|thing|time|floor|class|language)\b)|\b(?:at first|originally|"
                     r"initially|start(?:ed)? (?:out )?with|began with|to begin with)\b|"
                     r"\bfirst(?=\s*[?.!]*\s*$)|"  # "which phone did I have first?" (eighth pass)
-                    # invariant 207: "back when we first spoke": the state at the start
+                    # invariant 158: "back when we first spoke": the state at the start
                     r"\bwhen\s+(?:we|i|you|he|she|they)\s+first\b",
                     re.IGNORECASE)
 _ANCHOR = re.compile(r"\b(?:before|until|till|prior to)\s+(?!(?:that|then|now|this)\b)"
                      r"(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+(.+?)\s+and\s+(.+?)(?:[?.!,;]|$)", re.IGNORECASE)
 _COUNT = re.compile(r"\bhow (?:many times|often)\b.*\b(chang|switch|mov|replac)\w*", re.IGNORECASE)
-# invariant 190: a past-tense narrative question. The past auxiliary or verb comes early ("How
+# invariant 154: a past-tense narrative question. The past auxiliary or verb comes early ("How
 # did the pay negotiation go", "Why was ...", "What happened to ..."), or a wh-subject takes a
 # past verb ("What broke his language server", "Which sensor turned out to be dead"; not
 # "What breed of pet", "What speed is").
@@ -74,14 +69,14 @@ _EVENT_AUX = re.compile(r"^\W*(?:[\w'’-]+\s+){0,4}?(?:did|didn[’']t|was|wasn
 _EVENT_SUBJ = re.compile(r"^\W*(?:what|which|who)(?:\s+[\w-]+)?\s+(?:\w{2,}[^\We]ed|broke|woke|got|"
                          r"went|came|made|took|gave|left|began|brought|caught|told|said|ran|fell|"
                          r"turned out)\b(?!\s+(?:is|are|does|do|of)\b)", re.IGNORECASE)
-# invariant 192: a wh-question about a thing or a place in the past tense ("Who was their
+# invariant 158: a wh-question about a thing or a place in the past tense ("Who was their
 # internet provider in Leeds?", "Which laptop did Parcelbird give him?"); not a yes/no question
 # ("Did he ever ...?") nor a wh-subject with a past verb ("Which relative introduced ...").
 # Invariant 208: "how often / many / much / long ... did" asks for a past quantity the same way.
 _SLOT_PAST = re.compile(r"^\W*(?:who|what|which|where|how (?:often|many|much|long))"
                         r"(?:\s+[\w'’-]+){0,3}?\s+(?:was|were|did)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.?!;:—–]+")  # each sentence of a question is read from its start
-# invariant 208: a wh-question may follow a clause set off by a comma ("Once the team grew, how
+# invariant 158: a wh-question may follow a clause set off by a comma ("Once the team grew, how
 # often did ...?"); the slot test reads each comma-separated part from its start too
 _SLOT_CLAUSE = re.compile(r"[.?!;:—–,]+")
 _HISTORY = re.compile(r"\b(when|while|back in|at the time|during|since|ago|last (year|month|"
@@ -98,8 +93,8 @@ class TimeIntent(BaseModel):
     anchor: str | None = None  # "before the Homey": the named later value
     between: tuple[str, str] | None = None  # "between SmartThings and Home Assistant"
     order: Literal["first", "all"] | None = None  # "the first/original ...", "how many times changed"
-    event: bool = False  # invariant 190: a past-tense narrative question ("how did ... go")
-    # invariant 192: a wh-question in the past tense with no other time cue ("Who was their
+    event: bool = False  # invariant 154: a past-tense narrative question ("how did ... go")
+    # invariant 158: a wh-question in the past tense with no other time cue ("Who was their
     # internet provider in Leeds?"); `retrieval.retrieve` makes it a history question when
     # `ranking.tense_superseded_weight` > 0
     tense_only: bool = False
@@ -109,137 +104,17 @@ class TimeIntent(BaseModel):
         return self.past or self.history or self.window is not None
 
 
-def _month_span(year: int, month: int) -> tuple[datetime, datetime]:
-    start = datetime(year, month, 1, tzinfo=UTC)
-    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
-    return start, end
-
-
-def _latest_year(month: int, now: datetime, day: int = 1) -> int:
-    """The year of the latest `month` (and day) not after now."""
-    return now.year if (month, day) <= (now.month, now.day) else now.year - 1
-
-
-def _part_of_month(span: tuple[datetime, datetime], part: str | None) -> tuple[datetime, datetime]:
-    start, end = span
-    if not part:
-        return span
-    part = " ".join(part.lower().split())
-    # invariant 205: "the last day of August" is one day, "the first week of May" seven, not the
-    # whole month (a day as `_DAY_MONTH` reads it: the day before to the day after)
-    edge = _EDGE.fullmatch(part)
-    if edge:
-        days = 7 if edge.group(2) == "week" else 1
-        first = start if edge.group(1) == "first" else end - timedelta(days=days)
-        pad = timedelta(days=1 if days == 1 else 0)
-        return first - pad, first + timedelta(days=days) + pad
-    if part in ("early", "start of", "beginning of", "the start of", "the beginning of"):
-        return start, start + timedelta(days=11)
-    if part in ("mid", "mid-", "middle of", "the middle of"):
-        return start + timedelta(days=9), start + timedelta(days=21)
-    return end - timedelta(days=11), end  # late, end of
-
-
-_EDGE = re.compile(r"(?:the )?(?:very )?(first|last) (day|week) of")
-_PART = (r"(?:(early|mid-?|late|(?:the )?(?:start|beginning|middle|end) of|"
-         r"(?:the\s+)?(?:very\s+)?(?:first|last)\s+(?:day|week)\s+of)\s*)?")
-_MONTH_YEAR = re.compile(rf"\b{_PART}({_MONTH_RE}|may)\b(?:\s*,?\s*((?:19|20)\d\d))?", re.IGNORECASE)
-_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE}|may)\b"
-                        rf"(?:\s*,?\s*((?:19|20)\d\d))?|\b({_MONTH_RE}|may)\s+(\d{{1,2}})"
-                        rf"(?:st|nd|rd|th)?\b(?:\s*,?\s*((?:19|20)\d\d))?", re.IGNORECASE)
-_YEAR = re.compile(r"\b(?:in|during|of|since|from)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
-_RELATIVE = re.compile(r"\b(last|this|past|previous)\s+(year|month|week|summer|winter|spring|"
-                       r"autumn|fall)\b|\b(yesterday|today)\b|\b(\d+|a|one|two|three|four|five|"
-                       r"six)\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
-_SEASON = re.compile(r"\b(?:(?:in|over|during|this|last)\s+|(early|mid-?|late|(?:the )?(?:start|"
-                     r"beginning|middle|end) of)\s*)(?:the\s+)?(spring|summer|autumn|fall|"
-                     r"winter)\b", re.IGNORECASE)
-_NUMBER = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_MAY_CUE = re.compile(r"\b(in|of|early|mid-?|late|since|until|during|back in|last|this)\s+may\b|"
-                      r"\bmay\s+((?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)?)\b|\b\d{1,2}(?:st|nd|rd|th)?"
-                      r"\s+(?:of\s+)?may\b", re.IGNORECASE)
-
-
-def _part_of_season(span: tuple[datetime, datetime], part: str | None) -> tuple[datetime, datetime]:
-    """"At the start of the summer": its first month; "mid-summer": the middle one; "late" /
-    "the end of": the last one (eighth pass, invariant 191)."""
-    if not part:
-        return span
-    part = part.lower()
-    months = [(m.year, m.month) for m in (span[0] + timedelta(days=31 * i + 1) for i in range(3))]
-    if part in ("early", "start of", "beginning of", "the start of", "the beginning of"):
-        return _month_span(*months[0])
-    if part in ("mid", "mid-", "middle of", "the middle of"):
-        return _month_span(*months[1])
-    return _month_span(*months[2])  # late, end of
-
-
-def _season_span(name: str, year: int) -> tuple[datetime, datetime]:
-    first, last = _SEASONS[name]
-    if first > last:  # winter spans the new year: December of `year` to February
-        return (datetime(year, 12, 1, tzinfo=UTC), _month_span(year + 1, 2)[1])
-    return datetime(year, first, 1, tzinfo=UTC), _month_span(year, last)[1]
-
-
 def _window(query: str, now: datetime) -> tuple[tuple[datetime, datetime], int] | None:
-    m = _DAY_MONTH.search(query)
-    if m:
-        day, month_name, year = ((m.group(1), m.group(2), m.group(3)) if m.group(1)
-                                  else (m.group(5), m.group(4), m.group(6)))
-        month = _MONTHS.get(month_name.lower(), 5)
-        if month_name.lower() != "may" or _MAY_CUE.search(query):
-            d = int(day)
-            if 1 <= d <= calendar.monthrange(now.year, month)[1]:
-                y = int(year) if year else _latest_year(month, now, d)
-                start = datetime(y, month, min(d, calendar.monthrange(y, month)[1]), tzinfo=UTC)
-                return (start - timedelta(days=1), start + timedelta(days=2)), m.start()
-    for m in _MONTH_YEAR.finditer(query):
-        name = m.group(2).lower()
-        if name == "may" and not _MAY_CUE.search(query):
-            continue
-        month = _MONTHS.get(name, 5)
-        y = int(m.group(3)) if m.group(3) else _latest_year(month, now)
-        return _part_of_month(_month_span(y, month), m.group(1)), m.start()
-    m = _RELATIVE.search(query)
-    if m:
-        if m.group(3):
-            day = datetime(now.year, now.month, now.day, tzinfo=UTC)
-            day -= timedelta(days=1 if m.group(3).lower() == "yesterday" else 0)
-            return (day, day + timedelta(days=1)), m.start()
-        if m.group(4):
-            n = _NUMBER.get(m.group(4).lower()) or int(m.group(4))
-            days = {"day": 1, "week": 7, "month": 30, "year": 365}[m.group(5).lower()]
-            centre = now - timedelta(days=n * days)
-            half = timedelta(days=max(1.0, days * 0.5))
-            return (centre - half, centre + half), m.start()
-        which, unit = m.group(1).lower(), m.group(2).lower()
-        back = which != "this"
-        if unit == "year":
-            y = now.year - back
-            return (datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)), m.start()
-        if unit == "month":
-            y, mo = (now.year, now.month - back) if now.month - back >= 1 else (now.year - 1, 12)
-            return _month_span(y, mo), m.start()
-        if unit == "week":
-            start = now - timedelta(days=now.weekday() + 7 * back)
-            start = datetime(start.year, start.month, start.day, tzinfo=UTC)
-            return (start, start + timedelta(days=7)), m.start()
-        y = now.year if not back else now.year - 1
-        span = _season_span(unit, y)
-        if back and _season_span(unit, now.year)[1] <= now:  # "last summer" in November
-            span = _season_span(unit, now.year)
-        return span, m.start()
-    m = _SEASON.search(query)
-    if m:
-        name = m.group(2).lower()
-        span = _season_span(name, now.year)
-        span = span if span[0] <= now else _season_span(name, now.year - 1)
-        return _part_of_season(span, m.group(1)), m.start()
-    m = _YEAR.search(query)
-    if m:
-        y = int(m.group(1))
-        return (datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)), m.start(1)
-    return None
+    """The span the question names (`memory.when.span_of`, past tense: a month or season named
+    without a year is the latest begun by now) and where its words start. A day named by its
+    date runs from the day before to the day after (invariants 102, 102)."""
+    span = span_of(query, now)
+    if span is None:
+        return None
+    start, end = (datetime.combine(d, time(), UTC) for d in (span.first, span.end))
+    if span.kind in CALENDAR_DAYS and end - start == timedelta(days=1):
+        start, end = start - timedelta(days=1), end + timedelta(days=1)
+    return (start, end), span.start
 
 
 _BEFORE = re.compile(r"\b(before|until|till|prior to|by)\s+(the\s+)?$", re.IGNORECASE)
@@ -249,7 +124,7 @@ SIDE = timedelta(days=120)  # "before June": the months leading up to it, not al
 
 
 def event_question(query: str) -> bool:
-    """Does the question ask what happened (invariant 190)? A past-tense narrative: a past
+    """Does the question ask what happened (invariant 154)? A past-tense narrative: a past
     auxiliary or verb among its first words ("How did the pay negotiation go?", "Why was the
     flight back such a letdown?", "What happened to the lights?") or a wh-subject with a past
     verb ("What broke his language server?"). Pure; tense only, no topic words."""
@@ -267,8 +142,8 @@ _NARRATIVE = re.compile(r"^\W*(?:how\s+(?!(?:many|much|often|long|far|old|do|doe
 
 
 def narrative_question(query: str) -> bool:
-    """Is this an event question (invariant 190) that asks how something went, why, or what
-    happened (invariant 216)? Then the answer is the episode that tells it; the fact distilled
+    """Is this an event question (invariant 154) that asks how something went, why, or what
+    happened (invariant 142)? Then the answer is the episode that tells it; the fact distilled
     from that episode says a state, not what happened. Pure; question words and tense only."""
     return event_question(query) and any(_NARRATIVE.search(p) for p in _CLAUSE.split(query))
 
@@ -282,13 +157,13 @@ _OUTCOME = re.compile(r"\b(?:turn(?:ed|s)?\s+out|behind|root\s+cause|caused?|fin
 
 
 def asks_outcome(query: str) -> bool:
-    """Is this an event question (invariant 190) asking how something ended, what caused it or
-    whether it ever happened (invariant 217)? The answer is then told after the first report of
+    """Is this an event question (invariant 154) asking how something ended, what caused it or
+    whether it ever happened (invariant 142)? The answer is then told after the first report of
     it: the problem is reported, the fix comes later. Pure; no topic words."""
     return event_question(query) and bool(_OUTCOME.search(query))
 
 
-# A cue that the question asks about the state now (invariant 194); "now that ..." and "what
+# A cue that the question asks about the state now (invariant 193); "now that ..." and "what
 # now?" are a clause and a request, not a cue.
 _PRESENT = re.compile(r"\b(?:currently|nowadays|these\s+days|at\s+the\s+moment|at\s+present|"
                       r"still|any\s?more|(?<!what\s)now(?!\s+that\b))\b", re.IGNORECASE)
@@ -311,7 +186,7 @@ _PROGRESSIVE = re.compile(r"\b(?:is|are|am|'s|'re)\s+(?:\w+\s+){0,2}?\w{2,}ing\b
 
 def asks_simple_present(query: str) -> bool:
     """Is the question in the simple present with no past word, no progressive and no "now"
-    cue of its own (invariant 194 reads those): "Which code editor does he use day to day?",
+    cue of its own (invariant 193 reads those): "Which code editor does he use day to day?",
     "What coin cells do the sensors need?"; not "What library is he using ...?", "What did he
     use before ...?". Pure; tense only, no topic words."""
     return (bool(_SIMPLE_PRESENT.search(query)) and not _ANY_PAST.search(query)
@@ -328,7 +203,7 @@ _CLAUSE_HISTORY = re.compile(r"\b(?:when|while)\b", re.IGNORECASE)
 def present_not_history(query: str) -> bool:
     """Is the question in the simple present once "old" is read as a description (invariant
     196's test), with no history cue but "when" / "while" and no past cue but "old"? Then it
-    asks about the state now, not an earlier version (invariant 197). Pure; tense only."""
+    asks about the state now, not an earlier version (invariant 158). Pure; tense only."""
     plain = _OLD_WORD.sub("", query)
     return (asks_simple_present(plain)
             and not _HISTORY.search(_CLAUSE_HISTORY.sub("", plain))
@@ -366,7 +241,7 @@ def time_intent(query: str, now: datetime) -> TimeIntent:
     if m:
         between = (m.group(1).strip(), m.group(2).strip())
     if window is None and order is None and between is None and present_not_history(query):
-        past = False  # invariant 197: "when" and "the old flat" in the simple present
+        past = False  # invariant 158: "when" and "the old flat" in the simple present
         anchor = None
         history = False
     else:

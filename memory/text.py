@@ -81,9 +81,9 @@ def clean_text(text: str | None, *, field: str = "text") -> str:
     """Strip, refuse empty, oversized (> 32 KB) and control-character text (invariant 11)."""
     if text is None:
         raise ValidationError(f"{field} is required")
-    # Invariant 175: text is a str of valid Unicode (no bytes, numbers, lone surrogates).
+    # Invariant 11: text is a str of valid Unicode (no bytes, numbers, lone surrogates).
     value = unicodedata.normalize("NFC", inputs.as_text(text, field))
-    # Invariant 452: invisible format characters (bidi controls, zero-width) are removed, so
+    # Invariant 11: invisible format characters (bidi controls, zero-width) are removed, so
     # the value reads as it is stored and matched ("Bos\u200bton" is "Boston").
     value = textsafety.clean(value).strip()
     if not value:

@@ -1,4 +1,4 @@
-"""Text that reads as it is stored (issue 30, invariants 452-453). Pure functions; no I/O.
+"""Text that reads as it is stored (issue 30, invariants 11, 68). Pure functions; no I/O.
 
 Invisible format characters (Unicode category Cf: bidi embeddings, overrides and isolates,
 LRM/RLM/ALM, zero-width spaces and joiners, the BOM, soft hyphens) can make a stored value

@@ -9,7 +9,7 @@ against that value too, invariant 62), and returns one `Verdict`: refuse, review
 A text the canonical reader accepts is then read under its other names (`memory/restatements.py`:
 the one slot vocabulary's templates, codes, numerals, exonyms, synonyms as data): when one of
 those readings restates a tombstone, the text is held for review with that tombstone, never
-accepted active and never refused on an alias alone (issue 30, invariants 461 and 463).
+accepted active and never refused on an alias alone (issue 30, invariant 461).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
         found = list(store.tombstone_candidates(user_id, probe(other), query_vector, NEAREST))
         got = assess(other, found + extra, threshold)
         if got.decision != Decision.ACCEPT and got.tombstone is not None:
-            # invariant 463: an alias only ever holds a write for a person, never refuses it
+            # invariant 461: an alias only ever holds a write for a person, never refuses it
             return Verdict(decision=Decision.REVIEW, tombstone=got.tombstone,
                            similarity=got.similarity,
                            reason=f"may restate it under another name (read as {other!r}): "

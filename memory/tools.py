@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticError
 
 from .errors import MemdeskError, ValidationError
-from .models import Fact, FactState, MemoryKind, Playbook
+from .models import PROPOSED_RETRACTION, Fact, FactState, MemoryKind, Playbook
 from .policy import ReviewPolicy
 from .ranking import RankedHit
 from .search_config import Purpose, RecallConfig
@@ -240,7 +240,7 @@ class WriteRecord(BaseModel):
     flags: list[str] = Field(default_factory=list)
     reason: str = ""
     also_forgotten: list[str] = Field(
-        default_factory=list, description="the user's messages forgotten with it (invariant 161)")
+        default_factory=list, description="the user's messages forgotten with it (invariant 75)")
 
 
 class ToolResult(BaseModel):
@@ -432,7 +432,7 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
     if same is not None and (old is None or same.id != old.id):
         record.status, record.memory_id = "duplicate", same.id
         if same.state == FactState.CANDIDATE:
-            # Invariant 214: the same value already waits for an operator; the reply says so
+            # Invariant 76: the same value already waits for an operator; the reply says so
             # and never claims it as something on record.
             record.flags.append("awaiting_review")
         result.writes.append(record)
@@ -478,7 +478,7 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
     record.tombstone_id = res.tombstone.id if res.tombstone else None
     if res.fact.state == FactState.CANDIDATE:
         # Held by the write path (a near-restatement of the value it retracts, invariant 62):
-        # waiting for an operator, never reported as applied (invariant 245)
+        # waiting for an operator, never reported as applied (invariant 219)
         record.status, record.flags = "review", list(res.fact.flags)
         result.message = "held for review by the write path; not active until approved"
     result.writes.append(record)
@@ -486,10 +486,11 @@ def _write(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
 
 
 def _same_value(svc: MemoryService, user_id: str, text: str) -> Fact | None:
-    """An active or pending fact with the same normalised text (no second copy is written)."""
+    """An active or pending fact with the same normalised text (no second copy is written). A
+    proposed retraction holds a fact's text, not a value waiting (invariant 591)."""
     key = normalise(text)
     for f in svc.facts(user_id, states=[FactState.ACTIVE, FactState.CANDIDATE]):
-        if normalise(f.text) == key:
+        if normalise(f.text) == key and PROPOSED_RETRACTION not in f.flags:
             return f
     return None
 
@@ -514,13 +515,36 @@ def _retract(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
         raise ToolRefused(f"{old.id} is {old.state.value}; only a believed fact (active or "
                           "superseded) can be retracted")
     if args.confidence < ctx.policy.min_confidence:
-        raise ToolRefused("a retraction kills the value for good: ask the user to confirm "
-                          f"(confidence {args.confidence:.2f} < {ctx.policy.min_confidence:.2f})")
+        return _propose_retraction(ctx, args, old, result)
     tomb = ctx.service.retract(ctx.user_id, old.id, actor=ctx.actor,
                                reason=args.reason or "the user says it was never true")
     result.writes.append(WriteRecord(op="retract", status="applied", kind="fact",
                                      old_id=old.id, old_text=old.text, contradiction="harsh",
                                      tombstone_id=tomb.id, reason=args.reason))
+
+
+def _propose_retraction(ctx: ToolContext, args: WriteArgs, old: Fact,
+                        result: ToolResult) -> None:
+    """Invariant 590: a retraction the reader is unsure of kills nothing: it waits in the review
+    queue as a proposed retraction of `old`, with this turn's words as evidence and the
+    reader's reason; an operator retracts or keeps. One proposal per fact: a second denial of
+    the same fact finds the first one waiting."""
+    from review.propose import propose_retraction
+
+    why = (f"confidence {args.confidence:.2f} < {ctx.policy.min_confidence:.2f}; "
+           f"{args.reason}").strip("; ")
+    item, new = propose_retraction(
+        ctx.service, ctx.user_id, old.id, confidence=args.confidence,
+        source_episode_ids=[ctx.episode_id] if ctx.episode_id else [], actor=ctx.actor,
+        reason=why, reader=ctx.reader)
+    result.writes.append(WriteRecord(
+        op="retract", status="review", kind="fact", memory_id=item.id, old_id=old.id,
+        old_text=old.text, contradiction="harsh", confidence=args.confidence,
+        flags=list(item.flags) + ([] if new else ["awaiting_review"]), reason=args.reason))
+    result.message = (f"retracting {old.id} sent to the review queue ({why}); it stays on "
+                      "record until an operator retracts it" if new else
+                      f"a proposal to retract {old.id} already waits for review ({item.id}); "
+                      "nothing written")
 
 
 def _write_playbook(ctx: ToolContext, args: WriteArgs, result: ToolResult) -> None:
@@ -544,7 +568,7 @@ def _forget(ctx: ToolContext, args: ForgetArgs, result: ToolResult) -> None:
                           "(invariant 75)")
     if args.memory_id not in ctx.recalled_ids:
         raise ToolRefused(f"{args.memory_id} was not recalled in this turn: recall it first")
-    # Invariant 161: a fact forgotten at the user's request takes the messages it came from
+    # Invariant 75: a fact forgotten at the user's request takes the messages it came from
     # with it (this turn's own message is the turn's business: memory/agent.py).
     keep = frozenset({ctx.episode_id} if ctx.episode_id else ())
     res = ctx.service.forget(ctx.user_id, doc.id, actor=ctx.actor, reason=args.reason or None,

@@ -89,7 +89,7 @@ class TurnTrace(BaseModel):
     steps: list[StepRecord] = Field(default_factory=list)
     understood: bool | None = Field(None, description="offline agent: did it read anything")
     episode_forgotten: bool = Field(False, description="this turn asked to forget and its own "
-                                    "message was forgotten too (invariant 161)")
+                                    "message was forgotten too (invariant 75)")
     error: str | None = None
     error_code: int | None = None
     stop_reason: str | None = Field(None, description="the model's last stop_reason (or "
@@ -97,7 +97,7 @@ class TurnTrace(BaseModel):
     cut_off: bool = Field(False, description="the model's answer was cut off at its token "
                           "limit; no tool call of it ran (invariant 430)")
     fallback: str | None = Field(None, description="MEMDESK_LLM=auto ran the offline reader "
-                                 "instead of a model, and why (invariant 439)")
+                                 "instead of a model, and why (invariant 438)")
 
     def calls(self) -> list[ToolCall]:
         return ([self.pre_recall] if self.pre_recall else []) + self.tool_calls
@@ -136,6 +136,9 @@ def diff_line(w: WriteRecord) -> str:
                 f"hash){also}")
     if w.op == "playbook":
         return f"+ {mark}playbook {w.text!r}{ident}"
+    if w.op == "retract" and not w.text and w.status == "review":  # invariant 590
+        return (f"? {mark}proposed retracting {w.old_text!r} ({w.old_id}) as item "
+                f"{w.memory_id}: still on record until an operator retracts or keeps it")
     if w.op == "retract" and not w.text:
         return f"x {mark}retracted {w.old_text!r} ({w.old_id}): never true; tombstoned"
     if w.op == "retract":

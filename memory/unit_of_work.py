@@ -79,7 +79,7 @@ STORE_WRITES = frozenset({"apply", "bump_usage", "redact", "erase_user", "adopt_
 # Writes of the product that are no Batch, named here: `bump_usage` below (usage counters of
 # agent recall, invariant 15: no audit event per recall). Not listed because they call no store
 # method outside this module and the stores, and each is one audited event through a Batch
-# (invariant 580): `memdesk es reindex` moves indices on the cluster
+# (invariant 8): `memdesk es reindex` moves indices on the cluster
 # (memory/stores/elasticsearch/reindex.py: documents copied unchanged, server-side), then
 # records `reindex`; `memdesk migrate` restores a history through Batch.restore, then records
 # `migrate`. Both check the actor's role before anything is written.
@@ -142,7 +142,7 @@ def _size_ok(doc: AnyMemory) -> None:
 
 
 def _text_safe(doc: AnyMemory | Tombstone) -> None:
-    """Invariant 452: no stored value holds a control or an invisible format character (bidi
+    """Invariant 11: no stored value holds a control or an invisible format character (bidi
     controls, zero-width): the write paths remove them (memory/text.py), and whatever reaches
     the door with one by another path (an import, a restore) is refused whole."""
     text = doc.text if isinstance(doc, Tombstone) else doc.search_text()
@@ -204,7 +204,7 @@ class Batch:
     def owned(self, kind: MemoryKind, memory_id: str, *, action: str) -> AnyMemory:
         """A memory of this batch's user, for a mutation. Another user's id is exactly a missing
         id to the caller, and the attempt is audited as denied at once (invariant 3). An id that
-        is no text at all is refused before any lookup (invariant 175)."""
+        is no text at all is refused before any lookup (invariant 11)."""
         memory_id = inputs.memory_id(memory_id)
         doc = self.get(kind, memory_id)
         if doc is not None:
@@ -448,10 +448,13 @@ class Batch:
 
     def retract(self, fact: Fact, *, kind: TombstoneKind = TombstoneKind.RETRACTED,
                 action: str | None = None, reason: str | None = None,
-                at: datetime | None = None, tombstone_id: str | None = None) -> Tombstone:
-        """Never true: the user denied it (retracted) or an operator refused it (rejected)."""
+                at: datetime | None = None, tombstone_id: str | None = None,
+                targets: Iterable[str] = ()) -> Tombstone:
+        """Never true: the user denied it (retracted) or an operator refused it (rejected).
+        `targets`: what else the event names (the proposal a review decision retracts for)."""
         new = retracted(fact, at or self.now, kind)
-        self.replace(fact, new, action=action or "retract", reason=reason, at=at)
+        self.replace(fact, new, action=action or "retract", reason=reason, at=at,
+                     targets=targets)
         return self.tombstone(fact, kind, reason=reason, at=at, tombstone_id=tombstone_id)
 
     def retract_part(self, source: Fact, text: str, *, reason: str | None = None) -> Tombstone:
@@ -495,7 +498,7 @@ class Batch:
 
     def set_watermark(self, name: str, value: str, *, expected: str | None) -> None:
         """Advance a per-user watermark from the value read (`expected`): compare-and-set, so
-        a concurrent run that moved it first, even to the same value, is a conflict (inv. 182)."""
+        a concurrent run that moved it first, even to the same value, is a conflict (inv. 38)."""
         self.ops.append(SetWatermark(user_id=self.user_id, name=name, value=value,
                                      expected=expected, strict=True))
 
@@ -614,7 +617,7 @@ class Batch:
                                   "(MEMDESK_ES_PREFIX)")
 
     def _outside_ok(self, item: AnyMemory | Tombstone) -> None:
-        """Invariant 454: a history from outside the store (an import file) meets every check a
+        """Invariant 178: a history from outside the store (an import file) meets every check a
         write meets at this door — its scope, the size limit, text safety and secrets (an
         episode holding one is refused too: masking it would leave it in the file's audit)."""
         if isinstance(item, Tombstone):
@@ -664,7 +667,7 @@ class Batch:
             self.residue = list(self.store.compact(self._erased_texts) or [])
 
     def _new_user_ok(self) -> None:
-        """Invariant 453: the first write of a user whose id looks like an existing one
+        """Invariant 68: the first write of a user whose id looks like an existing one
         ("аna" with a Cyrillic а beside "ana") is refused, naming the existing id."""
         assert self.store is not None
         if self.user_id == CATALOG or not self._new_records \

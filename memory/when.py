@@ -53,7 +53,7 @@ PHRASES: list[tuple[str, re.Pattern[str]]] = [(name, re.compile(p, re.IGNORECASE
     ("rel_unit", r"\b(?:last|this|next|this\s+past)\s+(?:week|weekend|month|year)\b"),
     ("rel_weekday", rf"\b(?:last|next|this)\s+{_WEEKDAY}\b"),
     ("word_day", r"\b(?:yesterday|today|tonight|tomorrow|last\s+night|this\s+morning)\b"),
-    ("month", rf"\b(?:in|since|from|until|till|by|on|for|during|back\s+in|this|early|late|mid|end\s+of)\s+(?:early\s+|late\s+|mid-?\s*)?{_MONTH}\b"),
+    ("month", rf"\b(?:in|since|from|until|till|by|on|for|during|back\s+in|this|early|late|mid|(?:the\s+)?(?:start|beginning|middle|end)\s+of)\s+(?:early\s+|late\s+|mid-?\s*)?{_MONTH}\b"),
     ("year", r"\b(?:in|since|from|until|back\s+in|as\s+of)\s+(?:19|20)\d{2}\b"),
     ("the_nth", r"\bon\s+the\s+\d{1,2}(?:st|nd|rd|th)\b"),
 ]]
@@ -114,6 +114,30 @@ def _pick_year(month: int, day: int, today: date, tense: Tense) -> date:
     return this
 
 
+def _place_relative(kind: str, p: str, today: date) -> date | None:
+    """A season of a year, "last/next summer", "this/last/next week|month|year"."""
+    if kind == "season_year":
+        year = int(re.search(r"\d{4}", p).group(0))  # type: ignore[union-attr]
+        return date(year, SEASONS[re.search(r"spring|summer|autumn|fall|winter", p).group(0)], 1)  # type: ignore[union-attr]
+    if kind == "rel_season":
+        month = SEASONS[re.search(r"spring|summer|autumn|fall|winter", p).group(0)]  # type: ignore[union-attr]
+        start = date(today.year, month, 1)
+        if p.startswith("last") and start > today:
+            start = start.replace(year=today.year - 1)
+        if p.startswith("next") and start <= today:
+            start = start.replace(year=today.year + 1)
+        return start
+    if kind == "rel_unit":
+        unit = re.search(r"(week|month|year)", p).group(1)  # type: ignore[union-attr]
+        shift = -1 if p.startswith("last") or "past" in p else 1 if p.startswith("next") else 0
+        if unit == "week":
+            return today + timedelta(weeks=shift) if shift else today
+        if unit == "month":
+            return _shift_months(today.replace(day=1), shift)
+        return date(today.year + shift, 1, 1)
+    return None
+
+
 def _place(kind: str, phrase: str, now: datetime, tense: Tense) -> date | None:
     today = now.date()
     p = phrase.lower()
@@ -148,25 +172,8 @@ def _place(kind: str, phrase: str, now: datetime, tense: Tense) -> date | None:
         else:
             return _pick_year(month, 1, today, tense)
         return date(year, month, 1)
-    if kind == "season_year":
-        year = int(re.search(r"\d{4}", p).group(0))  # type: ignore[union-attr]
-        return date(year, SEASONS[re.search(r"spring|summer|autumn|fall|winter", p).group(0)], 1)  # type: ignore[union-attr]
-    if kind == "rel_season":
-        month = SEASONS[re.search(r"spring|summer|autumn|fall|winter", p).group(0)]  # type: ignore[union-attr]
-        start = date(today.year, month, 1)
-        if p.startswith("last") and start > today:
-            start = start.replace(year=today.year - 1)
-        if p.startswith("next") and start <= today:
-            start = start.replace(year=today.year + 1)
-        return start
-    if kind == "rel_unit":
-        unit = re.search(r"(week|month|year)", p).group(1)  # type: ignore[union-attr]
-        shift = -1 if p.startswith("last") or "past" in p else 1 if p.startswith("next") else 0
-        if unit == "week":
-            return today + timedelta(weeks=shift) if shift else today
-        if unit == "month":
-            return _shift_months(today.replace(day=1), shift)
-        return date(today.year + shift, 1, 1)
+    if kind in ("season_year", "rel_season", "rel_unit"):
+        return _place_relative(kind, p, today)
     if kind == "ago":
         n, unit = _count(p), re.search(r"(day|week|fortnight|month|year)", p).group(1)  # type: ignore[union-attr]
         if unit == "month":
@@ -237,3 +244,204 @@ def strip_dates(text: str, now: datetime) -> str:
                       out[:w.start], flags=re.IGNORECASE)
         out = head + out[w.start + len(w.phrase):]
     return re.sub(r"\s+([,.;!?])", r"\1", " ".join(out.split()))
+
+
+# --- spans: the days a time phrase covers (recall's windows, memory/temporal.py) --------------
+# A span is [first, end): its first day and the day after its last. The phrases above give the
+# day a phrase starts on; a span widens it to what the phrase names (a day, a week, a month, a
+# season, a year). The rows below are read only as spans, never by `dates_in`: parts of a month
+# or a season (invariants 102, 102), a bare month or season ("the June cancellation", "over the
+# summer"), "the previous year". A part narrows the phrase it overlaps ("in early March"); any
+# other row gives way to the reader's phrase ("March of last year" is March 2025, not March).
+_PART = (r"(?:early|mid-?|late|(?:the\s+)?(?:start|beginning|middle|end)\s+of|"
+         r"(?:the\s+)?(?:very\s+)?(?:first|last)\s+(?:day|week)\s+of)")
+_SEASON = r"(?:spring|summer|autumn|fall|winter)"
+_YEAR_AFTER = r"(?:\s*,?\s*(?:19|20)\d\d\b)?"
+# a bare month is a month only when it cannot be a modal or an abbreviation ("may", "mar")
+_BARE = "|".join(sorted((m for m in MONTHS if len(m) > 3), key=len, reverse=True))
+SPAN_PHRASES: list[tuple[str, re.Pattern[str]]] = [
+    (name, re.compile(p, re.IGNORECASE)) for name, p in [
+        # "from the 9th till the 20th of Nov", "between the 8th and 10th of September"
+        ("day_range", rf"\b(?:from|between)\s+(?:the\s+)?{_ORD}\s+(?:-|–|to|till|until|and)\s+"
+                      rf"(?:the\s+)?{_ORD}\s+(?:of\s+)?{_MONTH}\b{_YEAR_AFTER}"),
+        # "between August and November 2023", "from June to August"
+        ("month_range", rf"\b(?:from|between)\s+{_MONTH}\s+(?:-|–|to|till|until|and)\s+"
+                        rf"{_MONTH}\b{_YEAR_AFTER}"),
+        ("part_month", rf"\b{_PART}\s*{_MONTH}\b{_YEAR_AFTER}"),
+        ("part_season", rf"\b{_PART}\s*(?:the\s+)?{_SEASON}\b"),
+        ("season", rf"\b(?:in|over|during)\s+(?:the\s+)?{_SEASON}\b"),
+        ("previous", rf"\b(?:past|previous)\s+(?:year|month|week|{_SEASON})\b"),
+        ("year_of", r"\b(?:during|of)\s+(?:19|20)\d{2}\b"),
+        ("bare_month", rf"\b(?:{_BARE})\b{_YEAR_AFTER}"),
+    ]]
+# Phrases naming a day by its date (not by "yesterday"): recall reads them with a day's slack.
+CALENDAR_DAYS = frozenset({"iso", "day_month_year", "month_day_year", "day_month", "month_day",
+                           "the_nth", "part_day", "range_day_month", "day_range"})
+_DAYS = frozenset({"day_before_yesterday", "day_after_tomorrow", "rel_weekday", "word_day"})
+_MONTHS_SIZED = frozenset({"month_year", "month_rel_year", "rel_month", "month"})
+_UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+_DAY_NEAR = re.compile(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?\||\|\s+\d")
+_LEAD = re.compile(r"^(?:back\s+in|as\s+of|in|on|since|from|until|till|by|for|during|over|of)\s+",
+                   re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Span:
+    """The days one time phrase covers: [first, end)."""
+
+    phrase: str
+    start: int  # where its words begin in the text, after a leading preposition
+    first: date
+    end: date  # the day after the last
+    kind: str
+
+
+def _season(d: date) -> tuple[date, date]:
+    return d, _shift_months(d, 3)
+
+
+def _season_start(name: str, today: date, tense: Tense) -> date:
+    """A season named without a year: the latest begun by today in the past tense, the first
+    not yet over in the future tense."""
+    month = SEASONS[name.lower()]
+    starts = [date(today.year + k, month, 1) for k in (-1, 0, 1)]
+    if tense == "past":
+        return max(s for s in starts if s <= today)
+    return min(s for s in starts if _shift_months(s, 3) > today)
+
+
+def _part(span: tuple[date, date], part: str, season: bool) -> tuple[tuple[date, date], bool]:
+    """A part of a month or a season, and whether it is one day. "The last day of" / "the first
+    week of" (invariant 102); of a month "early" its first 11 days, "mid" days 10-21, "late" its
+    last 11; of a season its first, second or last month (invariant 102)."""
+    first, end = span
+    p = " ".join(part.lower().split())
+    edge = re.search(r"(first|last) (day|week)", p)
+    if edge:
+        days = 7 if edge.group(2) == "week" else 1
+        start = first if edge.group(1) == "first" else end - timedelta(days=days)
+        return (start, start + timedelta(days=days)), days == 1
+    third = 0 if re.search(r"early|start|beginning", p) else 1 if "mid" in p else 2
+    if season:
+        month = _shift_months(first, third)
+        return (month, _shift_months(month, 1)), False
+    return [(first, first + timedelta(days=11)), (first + timedelta(days=9),
+            first + timedelta(days=21)), (end - timedelta(days=11), end)][third], False
+
+
+def _span_row(kind: str, phrase: str, now: datetime, tense: Tense) -> tuple[date, date, str] | None:
+    today, p = now.date(), phrase.lower()
+    year = re.search(r"(?:19|20)\d\d", p)
+    if kind in ("day_range", "month_range"):  # the last day or month said sets the year
+        last = re.search(rf"\b{_MONTH}\s*,?\s*(?:(?:19|20)\d\d)?$", p)
+        m = _month_in(last.group(0))  # type: ignore[union-attr]
+        if kind == "day_range":
+            a, b = (int(n) for n in re.findall(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", p)[:2])
+            end = (date(int(year.group(0)), m, b) if year else _pick_year(m, b, today, tense))
+            if b != end.day or not 1 <= a <= b:
+                return None  # "the 31st of September" is no day
+            return end.replace(day=a), end + timedelta(days=1), kind
+        end = date(int(year.group(0)), m, 1) if year else _pick_year(m, 1, today, tense)
+        first = date(end.year - (_month_in(p) > m), _month_in(p), 1)
+        return first, _shift_months(end, 1), kind
+    if kind in ("part_month", "bare_month"):
+        m = _month_in(p)
+        d = date(int(year.group(0)), m, 1) if year else _pick_year(m, 1, today, tense)
+        span = (d, _shift_months(d, 1))
+        if kind == "bare_month":
+            return *span, kind
+        (first, end), one_day = _part(span, p[:re.search(rf"\b{_MONTH}", p).start()], False)  # type: ignore[union-attr]
+        return first, end, "part_day" if one_day else kind
+    if kind in ("part_season", "season"):
+        name = re.search(_SEASON, p).group(0)  # type: ignore[union-attr]
+        span = _season(_season_start(name, today, tense))
+        if kind == "season":
+            return *span, kind
+        (first, end), one_day = _part(span, p[:p.index(name)], True)
+        return first, end, "part_day" if one_day else kind
+    if kind == "previous":  # "the previous year" is last year
+        said = re.sub(r"past|previous", "last", p)
+        unit = "rel_season" if re.search(_SEASON, said) else "rel_unit"
+        day = _place(unit, said, now, tense)
+        got = None if day is None else _widen(When(said, 0, day, unit, False))
+        return None if got is None else (*got, kind)
+    if kind == "year_of" and year:
+        return date(int(year.group(0)), 1, 1), date(int(year.group(0)) + 1, 1, 1), kind
+    return None
+
+
+def _widen(w: When) -> tuple[date, date] | None:
+    """The days a phrase the reader placed covers, from the day it starts on."""
+    d, p = w.day, w.phrase.lower()
+    if w.kind == "range_day_month":  # "7-14 February": the 7th to the 14th
+        last = int(re.findall(r"\d{1,2}", p)[1])
+        return (d, d.replace(day=last) + timedelta(days=1)) if last >= d.day else None
+    if w.kind in ("day_month", "month_day") and int(re.findall(r"\d{1,2}", p)[0]) != d.day:
+        return None  # "the 31st of September" is no day, not the 30th
+    if w.kind in CALENDAR_DAYS or w.kind in _DAYS:
+        return d, d + timedelta(days=1)
+    if w.kind in _MONTHS_SIZED:
+        return d.replace(day=1), _shift_months(d, 1)
+    if w.kind in ("season_year", "rel_season"):
+        return _season(d)
+    if w.kind == "year":
+        return d, d.replace(year=d.year + 1)
+    if w.kind == "rel_unit":
+        if p.endswith("year"):
+            return d, d.replace(year=d.year + 1)
+        if p.endswith("month"):
+            return d, _shift_months(d, 1)
+        monday = d - timedelta(days=d.weekday())
+        if p.endswith("weekend"):
+            return monday + timedelta(days=5), monday + timedelta(days=7)
+        return monday, monday + timedelta(days=7)
+    if w.kind == "in_n" and re.match(r"\w+\s+(?:a|an|one)\s", p) and not p.endswith("time"):
+        return None  # "how much does he drink in a day": a rate as often as a date
+    if w.kind in ("ago", "in_n"):  # "3 weeks ago": about then, half a unit either side
+        unit = re.search(r"day|fortnight|week|month|year", p).group(0)  # type: ignore[union-attr]
+        half = timedelta(days=max(1, _UNIT_DAYS[unit] // 2))
+        return d - half, d + half + timedelta(days=1)
+    return None
+
+
+def _lead(phrase: str, start: int) -> tuple[str, int]:
+    m = _LEAD.match(phrase)
+    return (phrase[m.end():], start + m.end()) if m else (phrase, start)
+
+
+@lru_cache(maxsize=4096)
+def _spans(text: str, now: datetime, tense: Tense) -> tuple[Span, ...]:
+    found: list[tuple[int, int, Span]] = []  # (start, end of the words matched, span)
+    for w in dates_in(text, now, tense):
+        got = _widen(w)
+        if got is not None:
+            phrase, start = _lead(w.phrase, w.start)
+            found.append((w.start, w.start + len(w.phrase), Span(phrase, start, *got, w.kind)))
+    for kind, pattern in SPAN_PHRASES:
+        for m in pattern.finditer(text):
+            try:
+                row = _span_row(kind, m.group(0), now, tense)
+            except (ValueError, AttributeError, OverflowError):
+                row = None  # no date, never a guess (invariant 531)
+            if row is None or (kind == "bare_month" and _DAY_NEAR.search(
+                    text[max(0, m.start() - 12):m.start()] + "|" + text[m.end():m.end() + 4])):
+                continue  # "the 45th of March": a day the reader could not place is no date
+            at = (m.group(0), m.start()) if "range" in kind else _lead(m.group(0), m.start())
+            # of overlapping phrases the longer is read, and a part narrows what it overlaps
+            rivals = [f for f in found if f[0] < m.end() and m.start() < f[1]]
+            if all(row[2].startswith("part") or m.end() - m.start() > e - s for s, e, _ in rivals):
+                found = [f for f in found if f not in rivals]
+                found.append((m.start(), m.end(), Span(at[0], at[1], *row)))
+    return tuple(sorted((f[2] for f in found), key=lambda s: s.start))
+
+
+def span_of(text: str, now: datetime, tense: Tense = "past") -> Span | None:
+    """The time a text names: its narrowest span; of equal ones, a day named by its date before
+    one named by "yesterday" or "last Friday", then the first said. Pure."""
+    return min(_spans(text, now, tense), default=None,
+               key=lambda s: (_grain((s.end - s.first).days), s.kind not in CALENDAR_DAYS, s.start))
+
+
+def _grain(days: int) -> int:
+    """How fine a span is: a day, a week, part of a month, a month, a season, more."""
+    return next((n for n, most in enumerate((1, 7, 14, 31, 92)) if days <= most), 5)

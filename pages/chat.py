@@ -89,7 +89,7 @@ def show_trace(trace: TurnTrace, n: int) -> None:
         st.text(f"episode {trace.episode_id} · turn {trace.turn_id}"
                 + (" · this message was forgotten too (a request to forget is not kept)"
                    if trace.episode_forgotten else ""))
-        if trace.fallback:  # invariant 439: a fallback to the offline reader is said
+        if trace.fallback:  # invariant 438: a fallback to the offline reader is said
             st.text(f"Fallback: {trace.fallback}")
         if trace.cut_off:
             st.text("The model's answer was cut off at its token limit; no tool call of it ran.")

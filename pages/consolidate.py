@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from memory.consolidation.apply import apply_plan, undo_plan
+from memory.consolidation.plan import OpKind
 from memory.consolidation.planner import make_plan
 from memory.errors import MemdeskError
 from memory.ui import (
@@ -127,7 +128,8 @@ else:
     if not actionable:
         st.info("Nothing to apply: no new episodes past the watermark, or every item was dropped.")
     else:
-        labels = {op.id: f"{op.kind.value}: {op.written}"
+        labels = {op.id: (f"propose retracting: {op.written}" if op.kind ==
+                          OpKind.PROPOSE_RETRACTION else f"{op.kind.value}: {op.written}")
                   + (" (to review)" if op.review else "") for op in actionable}
         key = f"consolidate_ops__{user}"
         if key not in ss:  # back from another page or user: the selection made for this plan

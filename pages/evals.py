@@ -34,7 +34,7 @@ user = pick_user()  # keeps ?user= in the URL; the reports span every user
 
 def labels_section() -> None:
     """Issue 32: every review decision is a label; the measure per reader version, and the
-    decisions behind any figure of it (invariant 495)."""
+    decisions behind any figure of it (invariant 491)."""
     st.subheader("Review decisions as labels")
     st.caption("What readers proposed and what operators made of it. Precision = (accepted as "
                "is + merged) / decided; edits, rejections and an operator's retraction or "

@@ -52,12 +52,13 @@ from review import (
 from review.queue import replaced_facts
 from review.undo import undo_last
 
-COLOR = {"previously_rejected": "#c62828", "contradiction": "#ef6c00", "low_confidence": "#1565c0",
+COLOR = {"retraction": "#6a1b9a", "previously_rejected": "#c62828", "contradiction": "#ef6c00", "low_confidence": "#1565c0",
          "candidate": "#616161"}
 NOTICE, TOAST = "review_notice", "review_toast"  # shown once on the next run
 CURSOR, SKIPPED, CONFIRM = "review_cursor", "review_skipped", "review_confirm"
 ASKED, CLAIMED = "review_asked", REVIEW_CLAIMED  # an item asked for by id; the one I hold
 PAGE = 200  # list rows per page
+NEVER_TRUE = "The user may have said this was never true: "  # a proposed retraction (inv. 591)
 FILTERS = {"review_kinds": [], "review_types": [], "review_newest": False,
            "review_conf": (0.0, 1.0), "review_min_age": 0.0, "review_text": ""}  # widget defaults
 
@@ -133,6 +134,9 @@ def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id:
                      comment=ss.get(keys.comment))
     except StaleItemError as exc:
         fresh = exc.fresh
+        if fresh is not None and fresh.state == FactState.CANDIDATE and fresh.rev == rev:
+            ss[NOTICE] = ("warning", str(exc))  # the item is as shown: its fact moved on
+            return
         said = decided_meanwhile(svc, user_id, item_id, fresh.state.value if fresh else None,
                                  fresh.rev if fresh else 0, operator=operator())
         ss[NOTICE] = ("info" if said.startswith("You already") else "warning", said)
@@ -147,7 +151,12 @@ def on_decide(user_id: str, item_id: str, rev: int, decision: Decision, next_id:
         ss.pop(key, None)
     let_go(user_id, item_id)
     ss[CURSOR] = next_id
-    ss[TOAST] = f"{decision.value}: “{res.fact.text[:60]}” is now {res.fact.state.value}"
+    if res.event.action == "review_retract":
+        ss[TOAST] = f"Retracted “{res.fact.text[:60]}”: never true, tombstoned"
+    elif res.event.action == "review_keep":
+        ss[TOAST] = f"Kept “{res.fact.text[:60]}” as it is: nothing retracted"
+    else:
+        ss[TOAST] = f"{decision.value}: “{res.fact.text[:60]}” is now {res.fact.state.value}"
     mark_changed()
 
 
@@ -218,7 +227,8 @@ def open_confirm(decision: str):
                    "picks": [(i.user_id, i.id, i.rev) for i in everything.items
                              if decision != "approve" or not i.supersedes],
                    "contra": [(i.user_id, i.id, i.rev) for i in everything.items
-                              if decision == "approve" and i.supersedes]}
+                              if decision == "approve" and i.supersedes
+                              and i.kind != ItemKind.RETRACTION]}
 
 
 @st.dialog("Confirm a bulk decision", on_dismiss=lambda: ss.pop(CONFIRM, None))
@@ -349,7 +359,9 @@ def focus_view() -> None:
     detail = show_item(svc, item.user_id, item.id)
     ev = detail.evidence
     note = second_opinion(runtime().llm, detail)  # invariant 440: advice, never a decision
-    card(f"{item.kind.value.replace('_', ' ')} · {item.user_id}", item.text,
+    retraction = item.kind == ItemKind.RETRACTION
+    card(f"{item.kind.value.replace('_', ' ')} · {item.user_id}",
+         (NEVER_TRUE if retraction else "") + item.text,
          f"{item.fact_type} · confidence {item.confidence:.2f} · revision {item.rev} · from "
          f"{item.origin}" + (f" ({detail.fact.reader})" if detail.fact.reader else "")
          + f" · waiting since {item.recorded_at:%Y-%m-%d %H:%M}", COLOR[item.kind.value])
@@ -370,6 +382,11 @@ def focus_view() -> None:
                    "the reviewer role.")
         evidence(item, ev, note)
         return
+    args = (item.user_id, item.id, item.rev)
+    if retraction:  # invariant 591: two outcomes, said as what they do
+        retraction_buttons(item, keys, args, got.next_id)
+        evidence(item, ev, note)
+        return
     r1, r2 = st.columns(2)
     r1.text_input("Reason (required to reject)", key=keys.reason)
     r2.text_input("Comment (optional, audited)", key=keys.comment)
@@ -379,7 +396,6 @@ def focus_view() -> None:
     e2.selectbox("Merge into (for Merge)", list(targets), index=None, key=keys.into,
                  format_func=lambda i: targets.get(i, i), placeholder="an active fact of this user")
 
-    args = (item.user_id, item.id, item.rev)
     buttons: list[tuple[Decision, str, str, Literal["primary", "secondary"]]] = [(Decision.APPROVE, "Accept" if item.supersedes else "Approve", "A", "primary")]
     if item.supersedes:
         buttons.append((Decision.KEEP_BOTH, "Keep both", "K", "secondary"))
@@ -401,9 +417,43 @@ def focus_view() -> None:
     evidence(item, ev, note)
 
 
+def retraction_buttons(item, keys, args: tuple[str, str, int], next_id: str | None) -> None:
+    """Retract or Keep a proposed retraction (invariant 591); nothing else applies to it."""
+    r1, r2 = st.columns(2)
+    r1.text_input("Reason (optional)", key=keys.reason)
+    r2.text_input("Comment (optional, audited)", key=keys.comment)
+    c1, c2, c3, c4 = st.columns(4)
+    c1.button("Retract", key=button_key(Decision.RETRACT.value, item.id, item.rev),
+              type="primary", shortcut="A", on_click=on_decide,
+              args=(*args, Decision.RETRACT, next_id), width="stretch",
+              help="the fact was never true: take it back for good (tombstoned)")
+    c2.button("Keep", key=button_key(Decision.KEEP.value, item.id, item.rev), shortcut="K",
+              on_click=on_decide, args=(*args, Decision.KEEP, next_id), width="stretch",
+              help="the fact stays as it is; nothing is tombstoned")
+    c3.button("Skip", key=button_key("skip", item.id, item.rev), shortcut="S",
+              on_click=on_skip, args=(item.user_id, item.id, next_id), width="stretch")
+    c4.button("Undo mine", key="review_undo", shortcut="U", on_click=on_undo,
+              help="undo your own last decision in this scope", width="stretch")
+    st.caption("Keys: A retract (the fact was never true; tombstoned) · K keep (the fact stays "
+               "as it is, nothing tombstoned) · S skip · P previous · N next · U undo.")
+
+
 def replaces_block(item, ev) -> None:
     """A contradiction shows the fact it would replace and its chain beside the item, above
-    the buttons (invariant 512), and says so when that fact is gone."""
+    the buttons (invariant 512), and says so when that fact is gone. A proposed retraction
+    shows the fact it would retract, the user's words and the reader's reason (inv. 591)."""
+    if item.kind == ItemKind.RETRACTION:
+        if ev.replaces is not None:
+            card(f"Would retract — on record now ({ev.replaces.state.value})", ev.replaces.text,
+                 f"recorded {ev.replaces.recorded_at:%Y-%m-%d} · {ev.replaces.id}", "#2e7d32")
+        for e in ev.episodes:
+            card(f"The user said · {e.timestamp:%Y-%m-%d %H:%M}", f"“{e.text}”")
+        if ev.reason:
+            st.caption("Why proposed: " + md(ev.reason))
+        if ev.stale:
+            st.warning(md(f"This proposal no longer applies: {ev.stale}. Retract is refused; "
+                          "Keep closes it."))
+        return
     if ev.replaces is not None:  # the card and its chain in one element (issue 34)
         st.html(card_html(f"Would replace — now believed ({ev.replaces.state.value})",
                           ev.replaces.text, f"recorded {ev.replaces.recorded_at:%Y-%m-%d} · "
@@ -463,8 +513,10 @@ def list_view() -> None:
     busy = leases.holders(leases.leases(svc, users), current_operator() or "", svc.clock())
     replaces = replaced_facts(svc, rows)
     event = st.dataframe(pd.DataFrame([{
-        "kind": i.kind.value, "user": i.user_id, "text": i.text,
-        "would replace": replaces[i.id].text if i.id in replaces else "", "type": i.fact_type,
+        "kind": i.kind.value, "user": i.user_id,
+        "text": (NEVER_TRUE if i.kind == ItemKind.RETRACTION else "") + i.text,
+        "would replace": replaces[i.id].text if i.id in replaces
+        and i.kind != ItemKind.RETRACTION else "", "type": i.fact_type,
         "confidence": i.confidence, "waiting since": i.recorded_at,
         "being reviewed by": busy.get(i.id, "")} for i in rows]),
         hide_index=True, width="stretch", on_select="rerun", selection_mode="multi-row",
@@ -478,12 +530,15 @@ def list_view() -> None:
     c1, c2 = st.columns(2)
     c1.text_input("Reason (required to reject)", key="review_bulk_reason")
     c2.text_input("Comment (optional, audited)", key="review_bulk_comment")
-    # Invariant 512: a contradiction is approved in bulk only by a separate, ticked choice.
-    contra = [(i.user_id, i.id, i.rev) for i in chosen if i.supersedes]
+    # Invariant 512: a contradiction is approved in bulk only by a separate, ticked choice; a
+    # proposed retraction never (invariant 591: retract it on its own).
+    contra = [(i.user_id, i.id, i.rev) for i in chosen
+              if i.supersedes and i.kind != ItemKind.RETRACTION]
     with_contra = bool(contra) and st.checkbox(
         f"Also accept the {len(contra)} selected contradiction{'s' if len(contra) != 1 else ''}"
         ": each replaces the fact in “would replace”", key="review_bulk_contra")
-    approving = [p for p, i in zip(picks, chosen, strict=True) if not i.supersedes or with_contra]
+    approving = [p for p, i in zip(picks, chosen, strict=True) if i.kind != ItemKind.RETRACTION
+                 and (not i.supersedes or with_contra)]
     b1, b2, b3, b4 = st.columns(4)
     for col, decision, these in ((b1, "approve", approving), (b2, "reject", picks)):
         col.button(f"{decision.capitalize()} selected ({len(these)})",
@@ -504,7 +559,7 @@ def show_every_decision() -> None:
 def decided_view() -> None:
     named = {i for i in (st.query_params.get("decided") or "").split(",") if i}
     past = history(svc, users, limit=1000 if named else 100)
-    if named:  # invariant 495: only the decisions behind the figure that linked here
+    if named:  # invariant 491: only the decisions behind the figure that linked here
         past = [h for h in past if h.fact_id in named]
         st.caption(f"The decisions on {len(named)} item(s) linked from Evals.")
         st.button("Show every decision", key="review_decided_all", on_click=show_every_decision)

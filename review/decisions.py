@@ -2,7 +2,7 @@
 an audit event by `operator:NAME` with before/after, reason and comment (invariant 42).
 
 Decisions name the revision the operator loaded; a changed or already-decided item raises
-StaleItemError with the fresh state and writes nothing (invariant 43).
+StaleItemError with the fresh state and writes nothing (invariant 42).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from memory import inputs
+from memory import inputs, retractions
 from memory.corrections import tombstone_of
-from memory.errors import ChainError, ConflictError, MemdeskError, ValidationError
+from memory.errors import ChainError, ConflictError, MemdeskError, NotFoundError, ValidationError
 from memory.models import (
     Contradiction,
     Fact,
@@ -34,7 +34,7 @@ BULK_DECISIONS = (Decision.APPROVE, Decision.REJECT)
 def operator_actor(operator: str | None) -> str:
     """`operator:NAME`; a decision always names who made it (invariant 42)."""
     name = inputs.as_text(operator, "operator").strip() if operator is not None else ""
-    if not name:  # invariant 175: a name is text
+    if not name:  # invariant 11: a name is text
         raise ValidationError("an operator name is required: pass --operator NAME")
     try:
         return check_actor(f"operator:{name}")
@@ -147,8 +147,64 @@ def _merge(ctx: _Ctx, decision: Decision, into: str | None = None, **_: object) 
     return new, [new_target], None
 
 
+def _target(ctx: _Ctx) -> tuple[Fact | None, str | None]:
+    """A proposed retraction's fact as this batch reads it, and why the proposal no longer
+    applies (None: it does)."""
+    got = ctx.b.get(MemoryKind.SEMANTIC, ctx.fact.supersedes or "")
+    target = got if isinstance(got, Fact) else None  # a semantic id: a Fact, or gone
+    return target, retractions.stale_reason(ctx.fact, target)
+
+
+def _retract_target(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
+    """Invariant 591: the operator confirms the user's denial. The fact is retracted through
+    the one retract path (tombstone, audit, owner, role, its revision as read here), in the
+    decision's batch; the proposal closes as rejected, with no tombstone of its own (its text
+    is the fact's: the one tombstone is the fact's). A fact that moved on is refused as stale."""
+    fact, b = ctx.fact, ctx.b
+    target, stale = _target(ctx)
+    if stale is not None or target is None:
+        raise StaleItemError(f"proposed retraction {fact.id} no longer applies: {stale}. "
+                             "Nothing was retracted; Keep closes the proposal", fresh=fact,
+                             target_id=fact.id)
+    new = b.change(fact, action="review_retract", targets=[target.id], state=FactState.REJECTED,
+                   flags=[*fact.flags, retractions.APPLIED])
+    tomb = b.retract(target, reason=b.reason or "the user said it was never true; an operator "
+                     "confirmed it", targets=[fact.id])
+    done = b.get(MemoryKind.SEMANTIC, target.id)
+    assert isinstance(done, Fact)  # a semantic id reads as a Fact
+    return new, [done], tomb
+
+
+def _keep(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
+    """Invariant 591: the operator keeps the fact. It is not touched and no tombstone is
+    written for its value (the operator just said it is true); the proposal closes as
+    rejected. A proposal whose fact moved on since can only be closed this way: it is marked
+    so, and is no label of the reader (invariant 591)."""
+    fact = ctx.fact
+    target, stale = _target(ctx)
+    flags = [*fact.flags, retractions.DECLINED, *([retractions.MOVED_ON] if stale else [])]
+    new = ctx.b.change(fact, action="review_keep", targets=[target.id] if target else [],
+                       state=FactState.REJECTED, flags=flags)
+    return new, [], None
+
+
+def _not_for_retraction(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
+    raise ValidationError(f"{ctx.fact.id} is a proposed retraction: decide it with retract "
+                          f"(approve) or keep (reject); {decision.value} does not apply")
+
+
+def _retraction_only(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
+    raise ValidationError(f"{ctx.fact.id} proposes no retraction: {decision.value} applies to "
+                          "a proposed retraction only")
+
+
 _PATHS: dict[Decision, Callable[..., Outcome]] = {Decision.APPROVE: _approve, Decision.ACCEPT: _approve, Decision.EDIT: _edit,
-          Decision.REJECT: _reject, Decision.KEEP_BOTH: _keep_both, Decision.MERGE: _merge}
+          Decision.REJECT: _reject, Decision.KEEP_BOTH: _keep_both, Decision.MERGE: _merge,
+          Decision.RETRACT: _retraction_only, Decision.KEEP: _retraction_only}
+# A proposed retraction has two outcomes (invariant 591); every other decision is refused.
+_RETRACTION_PATHS: dict[Decision, Callable[..., Outcome]] = {
+    Decision.APPROVE: _retract_target, Decision.RETRACT: _retract_target,
+    Decision.REJECT: _keep, Decision.KEEP: _keep}
 
 
 def _stale(service: MemoryService, user_id: str, fact_id: str, why: str) -> StaleItemError:
@@ -157,6 +213,13 @@ def _stale(service: MemoryService, user_id: str, fact_id: str, why: str) -> Stal
     state = f"now {fresh.state.value}, revision {fresh.rev}" if fresh else "now gone"
     return StaleItemError(f"review item {fact_id} changed since it was loaded ({why}; {state}): "
                           "reload it and decide again", fresh=fresh, target_id=fact_id)
+
+
+def _forgotten_proposal(service: MemoryService, user_id: str, fact_id: str) -> bool:
+    """Whether `fact_id` was a proposed retraction forgotten with the fact it named."""
+    return any(fact_id in e.target_ids and isinstance(e.after, dict)
+               and retractions.RETRACTION_OF in e.after
+               for e in service.audit(user_id, action="forget", limit=1000))
 
 
 def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decision | str, *,
@@ -172,13 +235,23 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
     # Issue 14 (invariant 121): the role first, so a viewer's attempt is denied and audited
     # whatever state the item is in.
     b.require(f"review_{decision.value.replace('-', '_')}", [fact_id])
-    fact = b.owned_fact(fact_id, action=f"review_{decision.value}")
-    if fact.state != FactState.CANDIDATE:  # invariant 43: already decided by someone
+    try:
+        fact = b.owned_fact(fact_id, action=f"review_{decision.value}")
+    except NotFoundError:
+        if _forgotten_proposal(service, user_id, fact_id):  # invariant 591: stale, not unknown
+            raise StaleItemError(f"proposed retraction {fact_id} no longer applies: the fact "
+                                 "it would retract was forgotten, and the proposal with it "
+                                 "(it held its text); nothing was retracted", fresh=None,
+                                 target_id=fact_id) from None
+        raise
+    if fact.state != FactState.CANDIDATE:  # invariant 42: already decided by someone
         raise _stale(service, user_id, fact_id, f"it is already {fact.state.value}")
     if expected_rev is not None and fact.rev != expected_rev:
         raise _stale(service, user_id, fact_id, f"loaded at revision {expected_rev}")
     b.plan_id = fact.plan_id
-    new, touched, tomb = _PATHS[decision](_Ctx(service, b, fact), decision, text=text, into=into)
+    paths = _RETRACTION_PATHS if retractions.is_proposal(fact) else _PATHS
+    path = paths.get(decision, _not_for_retraction)
+    new, touched, tomb = path(_Ctx(service, b, fact), decision, text=text, into=into)
     event = next(e for e in b.events if fact.id in e.target_ids[:1] and e.action.startswith("review_"))
     try:
         b.commit()  # one batch (invariant 42)
@@ -190,13 +263,14 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
                           event=event)
 
 
-def _would_replace(service: MemoryService, user_id: str, fact_id: str) -> str | None:
-    """The text of the fact a waiting contradiction would replace (None: no contradiction)."""
+def _would_replace(service: MemoryService, user_id: str, fact_id: str) -> tuple[str | None, bool]:
+    """The text of the fact a waiting contradiction would replace (None: no contradiction),
+    and whether the item proposes retracting it instead."""
     got = service.store.get(MemoryKind.SEMANTIC, require_user(user_id), fact_id)
     if not isinstance(got, Fact) or got.state != FactState.CANDIDATE or not got.supersedes:
-        return None
+        return None, False
     old = service.store.get(MemoryKind.SEMANTIC, got.user_id, got.supersedes)
-    return old.text if isinstance(old, Fact) else got.supersedes
+    return (old.text if isinstance(old, Fact) else got.supersedes), retractions.is_proposal(got)
 
 
 def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int | None]],
@@ -205,7 +279,8 @@ def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int 
     """Bulk approve or reject of (user, fact id, loaded revision) triples. Each item is its own
     atomic decision; one stale or refused item does not block the others. A bulk approve holds
     back every contradiction (it would replace a believed fact) unless `contradictions` says
-    the operator chose, separately, to accept them too (invariant 512)."""
+    the operator chose, separately, to accept them too (invariant 512); it never retracts: a
+    proposed retraction is retracted one at a time (invariant 591)."""
     decision = _decision(decision)
     if decision not in BULK_DECISIONS:
         raise ValidationError("bulk decisions are approve or reject")
@@ -214,8 +289,14 @@ def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int 
         raise ValidationError("a reason is required to reject (--reason)")
     out = []
     for user_id, fact_id, rev in selection:
-        if decision == Decision.APPROVE and not contradictions \
-                and (old := _would_replace(service, user_id, fact_id)) is not None:
+        old, retraction = (_would_replace(service, user_id, fact_id)
+                           if decision == Decision.APPROVE else (None, False))
+        if retraction:
+            out.append(BulkOutcome(fact_id=fact_id, ok=False, exit_code=ValidationError.exit_code,
+                                   error=f"held back: a proposed retraction of “{old}”; retract "
+                                         "it on its own"))
+            continue
+        if old is not None and not contradictions:
             out.append(BulkOutcome(fact_id=fact_id, ok=False, exit_code=ValidationError.exit_code,
                                    error=f"held back: a contradiction replacing “{old}”; accept "
                                          "it on its own or include contradictions"))

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from memory.models import AuditEvent
 from memory.redaction import is_stub
+from memory.retractions import MOVED_ON
 
 from .queue import DECISION_ACTIONS
 
@@ -35,13 +36,16 @@ class Outcome(StrEnum):
 
     @property
     def right(self) -> bool:
-        """Whether the proposed value stood as proposed (invariant 492)."""
+        """Whether the proposed value stood as proposed (invariant 491)."""
         return self in (Outcome.ACCEPTED, Outcome.MERGED)
 
 
+# A proposed retraction the operator retracts stood as proposed; one they keep was the
+# reader's mistake (invariant 591).
 _OUTCOME = {"review_approve": Outcome.ACCEPTED, "review_accept": Outcome.ACCEPTED,
             "review_keep_both": Outcome.ACCEPTED, "review_edit": Outcome.EDITED,
-            "review_merge": Outcome.MERGED, "review_reject": Outcome.REJECTED}
+            "review_merge": Outcome.MERGED, "review_reject": Outcome.REJECTED,
+            "review_retract": Outcome.ACCEPTED, "review_keep": Outcome.REJECTED}
 
 
 class Label(BaseModel):
@@ -53,7 +57,7 @@ class Label(BaseModel):
     reader: str = Field(description="the fact's reader@version, else its origin (agent, seed…)")
     kind: str = Field(description="the fact's slot when recorded, else its fact type")
     decision: str = Field(description="approve | accept | keep-both | edit | merge | reject | "
-                                      "retract | supersede")
+                                      "retract | keep | supersede")
     outcome: Outcome
     at: datetime
     operator: str
@@ -118,8 +122,9 @@ def labels_from_events(events: Sequence[AuditEvent]) -> list[Label]:
     returns it, newest first. Pure.
 
     A decision's label stands until a later `review_undo` of its item (invariant 491). A
+    proposed retraction retracted is a right label, one kept a wrong one (invariant 591). A
     `retract` or `supersede` by a person of an active fact a reader wrote, outside any review
-    decision, is a label against that reader (invariant 493). Nothing of a forgotten memory is
+    decision, is a label against that reader (invariant 491). Nothing of a forgotten memory is
     labelled (invariant 491)."""
     log = list(reversed(events))
     forgotten = {i for e in log if e.action == "forget" for i in e.target_ids}
@@ -140,6 +145,9 @@ def labels_from_events(events: Sequence[AuditEvent]) -> list[Label]:
                 or is_stub(before) or is_stub(after):
             continue
         if e.action in _OUTCOME:
+            if e.action == "review_keep" and MOVED_ON in (after.get("flags") or ()):
+                current.pop(item, None)  # its fact moved on: nothing the operator judged
+                continue
             outcome = _OUTCOME[e.action]
             final = str(after.get("text", "")) if outcome == Outcome.EDITED else None
             into = e.target_ids[1] if outcome == Outcome.MERGED and len(e.target_ids) > 1 \
@@ -190,7 +198,7 @@ def reason_key(reason: str | None) -> str:
 
 def measure(labels: Iterable[Label], by: Sequence[str] = GROUPS) -> list[MeasureRow]:
     """Labels counted per group of `by` (a subset of reader, kind, day), sorted by group. Pure.
-    Only decided proposals are labels: a pending one is never counted (invariant 492)."""
+    Only decided proposals are labels: a pending one is never counted (invariant 491)."""
     unknown = set(by) - set(GROUPS)
     if unknown or "reader" not in by:
         raise ValueError(f"group by reader and any of kind, day (got {list(by)})")

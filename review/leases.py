@@ -83,7 +83,7 @@ class Assignment:
 
 def assign(items: Sequence[QueueItem], leases: dict[str, Lease], operator: str, now: datetime,
            *, cursor: str | None, skipped: Sequence[str], asked: str | None = None) -> Assignment:
-    """Which item this operator sees (invariant 511). An item another operator holds is never
+    """Which item this operator sees (invariant 510). An item another operator holds is never
     handed out; it is shown only when asked for by id (`asked`: a link, previous/next). The
     operator's own item (`cursor`) stays while it waits and nobody else took it; otherwise the
     first free item not skipped, else the first free one. Previous and next step over free
@@ -205,7 +205,7 @@ def release(service: MemoryService, user_id: str, fact_id: str | None = None, *,
 def take(service: MemoryService, items: Sequence[QueueItem], *, operator: str,
          cursor: str | None, skipped: Sequence[str], asked: str | None = None) -> Assignment:
     """Assign (see `assign`) and hold the item shown. When another operator claimed it between
-    our read and our write, the next free item is assigned instead (invariant 511). An item
+    our read and our write, the next free item is assigned instead (invariant 510). An item
     asked for that someone else holds is shown without taking their lease."""
     name = operator_actor(operator).removeprefix("operator:")
     users = sorted({i.user_id for i in items})

@@ -14,6 +14,7 @@ from memory.models import AuditEvent, Episode, Fact, FactType, Tombstone
 class ItemKind(StrEnum):
     """Why a candidate waits. One kind per item, by precedence (see queue.classify)."""
 
+    RETRACTION = "retraction"  # proposes retracting a fact on record (invariant 591)
     PREVIOUSLY_REJECTED = "previously_rejected"  # restates a tombstoned value
     CONTRADICTION = "contradiction"  # would supersede an active fact
     LOW_CONFIDENCE = "low_confidence"  # below MEMDESK_REVIEW_CONFIDENCE
@@ -27,6 +28,8 @@ class Decision(StrEnum):
     MERGE = "merge"  # fold into an existing active fact of the same user
     KEEP_BOTH = "keep-both"  # contradiction only: both stay active, no supersession
     ACCEPT = "accept"  # contradiction only: accept the supersession (same as approve)
+    RETRACT = "retract"  # proposed retraction only: retract the fact (same as approve)
+    KEEP = "keep"  # proposed retraction only: the fact stays, no tombstone (same as reject)
 
 
 class QueueFilter(BaseModel):
@@ -49,7 +52,7 @@ class QueueFilter(BaseModel):
 
 
 class QueueItem(BaseModel):
-    """One pending candidate as listed; `rev` is what a decision must name (invariant 43)."""
+    """One pending candidate as listed; `rev` is what a decision must name (invariant 42)."""
 
     id: str
     user_id: str
@@ -83,7 +86,10 @@ class Evidence(BaseModel):
 
     episodes: list[Episode]
     missing_episode_ids: list[str] = Field(default_factory=list)
-    replaces: Fact | None = Field(None, description="the active fact a contradiction would retire")
+    replaces: Fact | None = Field(None, description="the active fact a contradiction would "
+                                  "retire; for a proposed retraction, the fact it would retract")
+    reason: str | None = Field(None, description="why it was proposed: the reader's reason")
+    stale: str | None = Field(None, description="a proposed retraction whose fact moved on since")
     chain: list[Fact] = Field(default_factory=list, description="the chain it would join")
     nearest: list[NearFact] = Field(default_factory=list)
     plan_id: str | None = None
@@ -128,7 +134,7 @@ class HistoryEntry(BaseModel):
 class StaleItemError(ConflictError):
     """The item changed since the operator loaded it; `fresh` is its state now (None if gone).
 
-    A ConflictError (CLI exit 5), so nothing is ever silently overwritten (invariant 43)."""
+    A ConflictError (CLI exit 5), so nothing is ever silently overwritten (invariant 42)."""
 
     def __init__(self, message: str, *, fresh: Fact | None, target_id: str | None = None):
         super().__init__(message, target_id=target_id)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from memory import retractions
 from memory.corrections import tombstone_of
+from memory.errors import ValidationError
 from memory.models import Contradiction, Fact, FactState, FactType, TombstoneKind
 from memory.service import MemoryService
 
@@ -37,3 +39,27 @@ def propose(service: MemoryService, user_id: str, text: str, *,
         dying = ([tombstone_of(old, TombstoneKind.RETRACTED, b.actor, reason, b.now)]
                  if supersedes_id and fact.contradiction == Contradiction.HARSH else [])
         return b.add(fact, on_dead="flag", action="propose_fact", dying=dying)
+
+
+def propose_retraction(service: MemoryService, user_id: str, target_id: str, *,
+                       confidence: float, source_episode_ids: Iterable[str] = (),
+                       actor: str = "agent", reason: str | None = None,
+                       reader: str | None = None) -> tuple[Fact, bool]:
+    """Put retracting one believed fact of the user up for review (invariant 590): the
+    proposal and whether it is new. A proposal already waiting for the same fact is returned
+    as it is: one per fact, its evidence unchanged (nothing written, nothing audited)."""
+    with service.batch(actor, user_id, reason=reason) as b:
+        target = b.owned_fact(target_id, action="propose_retraction")  # scope (invariant 3)
+        if target.state not in retractions.BELIEVED:
+            raise ValidationError(f"{target.id} is {target.state.value}: only a believed fact "
+                                  "(active or superseded) can be proposed for retraction")
+        waiting = retractions.pending_for(
+            service.store.list_facts(b.user_id, states={FactState.CANDIDATE}), target.id)
+        if isinstance(waiting, Fact):
+            return waiting, False
+        fact = retractions.proposal(target, now=b.now, confidence=confidence, origin=b.actor,
+                                    source_episode_ids=source_episode_ids, reader=reader)
+        service.check_sources(fact.user_id, fact.source_episode_ids)
+        # Its text is the target's, believed now: it restates no dead value and proposes
+        # none, so the tombstone gate has nothing to say about it (invariant 591).
+        return b.add(fact, on_dead="allow", action="propose_retraction"), True

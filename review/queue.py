@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from memory import retractions
 from memory.errors import NotFoundError, ValidationError
-from memory.models import PREVIOUSLY_REJECTED, Fact, FactState, MemoryKind
+from memory.models import PREVIOUSLY_REJECTED, PROPOSED_RETRACTION, Fact, FactState, MemoryKind
 from memory.service import MemoryService
 from memory.stores.base import FactQuery, FactSummary, RecallFilter, Store
 from memory.text import require_user
@@ -30,7 +31,7 @@ from .models import (
 
 # Audit actions written by review decisions (review/decisions.py); history reads them back.
 DECISION_ACTIONS = ("review_approve", "review_accept", "review_reject", "review_edit",
-                    "review_merge", "review_keep_both")
+                    "review_merge", "review_keep_both", "review_retract", "review_keep")
 
 
 def scope(users: Iterable[str] | str | None) -> list[str]:
@@ -44,8 +45,11 @@ def scope(users: Iterable[str] | str | None) -> list[str]:
 
 
 def classify(s: FactSummary | Fact, threshold: float) -> ItemKind:
-    """One kind per item, by precedence (invariant 48): a dead value first, then a proposed
-    supersession, then low confidence. Pure."""
+    """One kind per item, by precedence (invariant 48): a proposed retraction first (its text
+    is a fact on record, not a value to believe, so no other kind describes it; invariant 591),
+    then a dead value, then a proposed supersession, then low confidence. Pure."""
+    if PROPOSED_RETRACTION in s.flags:
+        return ItemKind.RETRACTION
     if PREVIOUSLY_REJECTED in s.flags:
         return ItemKind.PREVIOUSLY_REJECTED
     if s.supersedes:
@@ -120,7 +124,7 @@ def list_queue(service: MemoryService, flt: QueueFilter, *,
     # rule (invariant 48, `kind_of_code`), so the categories never live in the store.
     now = service.clock()
     codes = None if not flt.kinds else frozenset(
-        c for c in range(8) if kind_of_code(c) in flt.kinds)
+        c for c in range(16) if kind_of_code(c) in flt.kinds)
     page = service.store.fact_summaries(FactQuery(
         user_ids=users, states=frozenset({FactState.CANDIDATE}),
         fact_types=frozenset(t.value for t in flt.fact_types) if flt.fact_types else None,
@@ -129,7 +133,8 @@ def list_queue(service: MemoryService, flt: QueueFilter, *,
         recorded_before=now - flt.min_age if flt.min_age is not None else None,
         text=(flt.text or "").strip() or None,
         newest_first=flt.newest_first, limit=flt.limit or None, offset=flt.offset,
-        trait_flag=PREVIOUSLY_REJECTED, trait_below=threshold, traits=codes))
+        trait_lead=PROPOSED_RETRACTION, trait_flag=PREVIOUSLY_REJECTED, trait_below=threshold,
+        traits=codes))
     counts: dict[str, dict[str, int]] = {u: {k.value: 0 for k in ItemKind} for u in users}
     for user, by_code in page.trait_counts.items():
         for code, n in by_code.items():
@@ -140,7 +145,10 @@ def list_queue(service: MemoryService, flt: QueueFilter, *,
 
 def kind_of_code(code: int) -> ItemKind:
     """The review kind of a trait code (memory.stores.base.trait_code), by the precedence of
-    `classify`: a dead value first, then a proposed supersession, then low confidence. Pure."""
+    `classify`: a proposed retraction first, then a dead value, then a proposed supersession,
+    then low confidence. Pure."""
+    if code & 8:
+        return ItemKind.RETRACTION
     if code & 4:
         return ItemKind.PREVIOUSLY_REJECTED
     if code & 2:
@@ -175,8 +183,9 @@ def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: 
     chain: list[Fact] = []
     if fact.supersedes:
         replaces = store.get(MemoryKind.SEMANTIC, user_id, fact.supersedes)
-        if replaces is not None:
-            chain = [*service.chain(user_id, replaces.id), fact]
+        if replaces is not None:  # a proposed retraction joins no chain: it names one
+            chain = [*service.chain(user_id, replaces.id),
+                     *([] if PROPOSED_RETRACTION in fact.flags else [fact])]
     vec = service.embedder.embed([fact.text])[0]
     flt = RecallFilter(user_id=user_id, kinds=frozenset({MemoryKind.SEMANTIC}),
                        fact_states=frozenset(FactState))
@@ -190,11 +199,25 @@ def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: 
         tombstones = [t for t in store.list_tombstones(user_id)
                       if t.normalized == tomb.normalized or t.id == tomb.id]
     kind = classify(fact, threshold)
+    reason = stale = None
+    if kind == ItemKind.RETRACTION:  # invariant 591: the user's words and the reader's reason
+        reason = proposed_because(service, fact)
+        stale = retractions.stale_reason(fact, replaces if isinstance(replaces, Fact) else None)
     evidence = Evidence(episodes=episodes, missing_episode_ids=missing, replaces=replaces,
                         chain=chain, nearest=nearest[:nearest_k], plan_id=fact.plan_id,
                         plan_events=plan_events, tombstones=tombstones,
-                        tombstone_similarity=similarity)
+                        tombstone_similarity=similarity, reason=reason, stale=stale)
     return ItemDetail(item=to_item(fact, kind), fact=fact, evidence=evidence)
+
+
+def proposed_because(service: MemoryService, fact: Fact, *, scan: int = 1000) -> str | None:
+    """The reason recorded when an item was proposed (its proposing event), if still in the
+    newest `scan` proposals of its user."""
+    for action in ("propose_retraction", "propose_fact"):
+        for e in service.audit(fact.user_id, action=action, limit=scan):
+            if e.target_ids[:1] == [fact.id]:
+                return e.reason
+    return None
 
 
 def replaced_facts(service: MemoryService, items: Iterable[QueueItem]) -> dict[str, Fact]:

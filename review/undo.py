@@ -1,9 +1,9 @@
 """Undo of an operator's own last review decision, read back from the audit log (issue 13).
 
 The decided item returns to the queue as the candidate it was, and whatever the decision
-retired or merged into is restored, in one audited batch (invariant 84). A decision that wrote a
-tombstone (reject, or accepting a harsh contradiction) is not undone: the value stays dead
-(invariant 44). Nothing is undone over a later change: every record must still be at the
+retired or merged into is restored, in one audited batch (invariant 44). A decision that wrote a
+tombstone (reject, accepting a harsh contradiction, retracting a fact a proposal named) is not
+undone: the value stays dead (invariant 44). Nothing is undone over a later change: every record must still be at the
 revision the decision left it at.
 """
 
@@ -102,6 +102,9 @@ def undo_last(service: MemoryService, users: Iterable[str] | str, *,
         raise NotFoundError(f"no decision by {actor} to undo for "
                             f"{', '.join(scope(users))}")
     user = decision.user_id
+    if decision.action == "review_retract":  # invariant 591: the fact's value is dead
+        raise ChainError("retracting a fact tombstoned its value and cannot be undone: the "
+                         "value stays dead (invariant 44)", target_id=decision.target_ids[0])
     if decision.action == "review_reject":
         raise ChainError("a rejection tombstones its value and cannot be undone: the value stays "
                          "dead (invariant 44); propose it again if it was right",
@@ -114,7 +117,7 @@ def undo_last(service: MemoryService, users: Iterable[str] | str, *,
     pairs = [_restore(service, user, decision.before or {}, decision.after or {}, "item")]
     pairs += [_restore(service, user, e.before or {}, e.after or {}, "fact") for e in batch]
     reason = f"undo {decision.action} of {decision.at:%Y-%m-%d %H:%M:%S}"
-    with service.batch(actor, user, reason=reason) as b:  # one batch (invariant 84)
+    with service.batch(actor, user, reason=reason) as b:  # one batch (invariant 44)
         for cur, restored in pairs:
             item = restored.id == decision.target_ids[0]
             b.replace(cur, restored, action=UNDO_ACTION,

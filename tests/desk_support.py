@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 def plain(markdown: str) -> str:
     """Markdown source as read on screen: the desk backslash-escapes stored text (memory.ui.md)."""
-    # md() also puts an invisible word joiner before URLs and "@" (invariant 457)
+    # md() also puts an invisible word joiner before URLs and "@" (invariant 80)
     return re.sub(r"\\(.)", r"\1", markdown).replace("  \n", "\n").replace("\u2060", "")
 
 
@@ -208,7 +208,7 @@ def unsafe_output(at: AppTest) -> list[str]:
 
 def decide_button(at: AppTest, name: str):
     """The review focus view's button for `name` (approve, reject, skip…): its key also names
-    the item and revision it was drawn with (invariant 172), so tests find it by prefix."""
+    the item and revision it was drawn with (invariant 81), so tests find it by prefix."""
     found = [b for b in at.button if (b.key or "").split("__")[0] == f"review_{name}"]
     assert len(found) == 1, [b.key for b in at.button]
     return found[0]

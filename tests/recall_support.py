@@ -11,7 +11,7 @@ from memory.search_config import DEFAULT
 from memory.stores.embedded import EmbeddedStore
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
-# invariant 170 as before the fourteenth pass (full coverage: every kind's dense leg alike): in
+# invariant 154 as before the fourteenth pass (full coverage: every kind's dense leg alike): in
 # these few-memory stores the min-max dense score alone would put the fact first, hiding the rule
 # under test
 ALIKE = DEFAULT.ranking.model_copy(update={"distilled_dense_weight": None,

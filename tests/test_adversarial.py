@@ -26,9 +26,9 @@ def _rows(store) -> tuple:
     return tuple(len(store.audit(u, limit=10_000)) for u in ("ana", "bob"))
 
 
-# --- invariant 175: text is valid Unicode text, or one clear error ----------------------------
+# --- invariant 11: text is valid Unicode text, or one clear error ----------------------------
 @pytest.mark.parametrize("bad", [SURROGATE, "a\ud800b", b"Likes tea", 12345, ["Likes tea"]])
-def test_inv175_every_text_input_refuses_what_is_not_text(service, bad):
+def test_inv11_every_text_input_refuses_what_is_not_text(service, bad):
     """A lone surrogate used to crash at the store (UnicodeEncodeError, the CLI's "internal
     error"); bytes, numbers and lists used to be stored as their repr ("b'Likes tea'")."""
     ep = service.write_episode("ana", "hello there")
@@ -64,13 +64,13 @@ def test_inv175_every_text_input_refuses_what_is_not_text(service, bad):
     assert service.get_fact("ana", cand.id).state == FactState.CANDIDATE
 
 
-def test_inv175_a_user_id_that_is_not_text_is_a_scope_error(service):
+def test_inv11_a_user_id_that_is_not_text_is_a_scope_error(service):
     for bad in (SURROGATE, b"ana", 7, ["ana"]):
         with pytest.raises(ScopeError):
             service.recall(bad, "tea")
 
 
-def test_inv175_tool_arguments_with_a_broken_escape_are_an_error_for_the_model(service):
+def test_inv11_tool_arguments_with_a_broken_escape_are_an_error_for_the_model(service):
     """JSON from a model (or an MCP client) can hold "\\ud800": a tool call answers with an
     error instead of raising out of `execute` (it used to crash on supersedes_id)."""
     fact = service.write_fact("ana", "Lives in Rome").fact
@@ -209,7 +209,7 @@ def test_inv177_consolidation_does_not_bring_back_a_value_the_agent_forgot(tmp_p
         event = next(e for e in svc.audit("ana", action="forget")
                      if e.target_ids == [first.writes()[0].memory_id])
         assert event.after["value_keys"] and "Bristol" not in str(event.after)
-        # Invariant 161: both messages went with it, so nothing is left to re-extract ...
+        # Invariant 75: both messages went with it, so nothing is left to re-extract ...
         assert svc.episodes("ana") == []
         # ... and a message that stayed (a forget outside chat keeps its sources) is gated.
         advance(minutes=5)

@@ -208,7 +208,7 @@ def test_inv39_undo_after_an_unrelated_later_write_undoes_exactly(env):
     assert svc.store.get_watermark("ana", "consolidation") in (None, "")
 
 
-def test_inv182_two_services_on_one_file_apply_two_plans_of_the_same_episodes_once(
+def test_inv38_two_services_on_one_file_apply_two_plans_of_the_same_episodes_once(
         tmp_path, hash_embedder):
     """Two processes (two connections) plan the same new episodes with models that word the
     fact differently, then both apply: the second plan must be refused as stale, not add a
@@ -237,7 +237,7 @@ def test_inv182_two_services_on_one_file_apply_two_plans_of_the_same_episodes_on
         s2.close()
 
 
-def test_inv182_a_plan_applied_between_anothers_read_and_write_is_refused(env, monkeypatch):
+def test_inv38_a_plan_applied_between_anothers_read_and_write_is_refused(env, monkeypatch):
     """The race itself: plan B read the watermark before plan A committed and commits after.
     The store's watermark move is compare-and-set, so B's whole batch is refused."""
     svc, db, advance = env
@@ -297,7 +297,7 @@ def test_inv8_inv10_two_processes_writing_one_user_lose_nothing(tmp_path, hash_e
         store.close()
 
 
-def test_inv43_approve_and_reject_racing_on_one_revision_one_wins(tmp_path, hash_embedder):
+def test_inv42_approve_and_reject_racing_on_one_revision_one_wins(tmp_path, hash_embedder):
     db = tmp_path / "s.db"
     s1 = open_store(f"embedded:{db}", hash_embedder)
     s2 = open_store(f"embedded:{db}", hash_embedder)
@@ -319,7 +319,7 @@ def test_inv43_approve_and_reject_racing_on_one_revision_one_wins(tmp_path, hash
         s2.close()
 
 
-def test_inv43_a_decision_whose_batch_went_stale_after_its_read_writes_nothing(env,
+def test_inv42_a_decision_whose_batch_went_stale_after_its_read_writes_nothing(env,
                                                                                monkeypatch):
     """The other operator commits between this decision's read and its write (the store sees
     a revision mismatch): a StaleItemError, nothing of this decision lands."""
@@ -581,7 +581,7 @@ def _mutations():
 
 
 @pytest.mark.parametrize("mutate", _mutations(), ids=lambda m: m.__name__)
-def test_inv183_import_of_a_tampered_export_is_refused_whole_with_a_clear_message(env, mutate):
+def test_inv124_import_of_a_tampered_export_is_refused_whole_with_a_clear_message(env, mutate):
     """Duplicate ids used to fail deep in the store ("already exists") or load silently (an
     identical twin); a loop, a one-sided link, two heads or a chains list that lies loaded as
     written. Each is now one ValidationError naming the fault, and nothing is written."""
@@ -595,7 +595,7 @@ def test_inv183_import_of_a_tampered_export_is_refused_whole_with_a_clear_messag
     assert dump(db) == before
 
 
-def test_inv183_import_cannot_take_over_another_users_tombstone_or_audit_ids(env):
+def test_inv124_import_cannot_take_over_another_users_tombstone_or_audit_ids(env):
     """A file whose tombstone or audit ids are another user's: refused, and that user's rows
     are untouched (the store ignored a second insert of an id, so the import reported the
     tombstone restored and the event kept while neither was written)."""
@@ -616,7 +616,7 @@ def test_inv183_import_cannot_take_over_another_users_tombstone_or_audit_ids(env
     assert res.tombstones_kept and svc.store.list_tombstones("bob") == [btomb]
 
 
-def test_inv183_a_link_to_a_forgotten_version_is_not_tampering(env):
+def test_inv124_a_link_to_a_forgotten_version_is_not_tampering(env):
     """Forgetting one version of a chain leaves its neighbours pointing at it: that export
     still imports (the check refuses only what no history can produce)."""
     svc, db, advance = env
@@ -674,7 +674,7 @@ def test_inv44_a_rejected_item_whose_old_fact_was_forgotten_still_rejects(env):
     assert svc.store.get(res.fact.kind, "ana", old.id) is None
 
 
-def test_inv43_bulk_is_per_item_and_says_which_failed(env):
+def test_inv42_bulk_is_per_item_and_says_which_failed(env):
     """decide_many is documented per item: the stale one fails with its reason, the rest land,
     each in its own batch; a second run changes nothing."""
     svc, db, advance = env
@@ -693,7 +693,7 @@ def test_inv43_bulk_is_per_item_and_says_which_failed(env):
     assert len([e for e in svc.audit("ana") if e.action == "review_approve"]) == 2
 
 
-def test_inv84_review_undo_after_a_later_write_on_the_same_fact_is_refused(env):
+def test_inv44_review_undo_after_a_later_write_on_the_same_fact_is_refused(env):
     from review.undo import undo_last
     svc, db, advance = env
     old, cand = _contradiction(svc)
@@ -706,7 +706,7 @@ def test_inv84_review_undo_after_a_later_write_on_the_same_fact_is_refused(env):
     assert dump(db) == before
 
 
-def test_inv183_every_history_the_desk_can_make_still_round_trips(env):
+def test_inv124_every_history_the_desk_can_make_still_round_trips(env):
     """The history check must not refuse what the product itself writes: a pending
     contradiction (the candidate names the old fact, the old one names no successor yet), a
     rejected one, keep-both, a harsh accept, an undone decision and an undone plan."""
@@ -782,7 +782,7 @@ def test_inv5_inv47_two_contradictions_of_one_fact_only_the_first_accept_lands(e
     assert svc.get_fact("ana", old.id).superseded_by == c1.id
 
 
-def test_inv185_both_clocks_answer_with_the_version_as_believed_then(env):
+def test_inv184_both_clocks_answer_with_the_version_as_believed_then(env):
     """'What did we believe in March about August?' used to answer nothing: the valid-time
     check read Bristol's interval as closed by the June correction, which March knew nothing
     of; and a fact retracted later was 'never true' even as believed before its retraction."""

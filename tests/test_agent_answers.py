@@ -45,7 +45,7 @@ def test_inv171_have_i_got_is_the_present_not_history():
     assert not _belongings_q("where did I work?")
 
 
-def test_inv214_a_value_waiting_for_review_is_never_claimed_as_on_record(service):
+def test_inv76_a_value_waiting_for_review_is_never_claimed_as_on_record(service):
     turn(service, "I live in Bristol")
     turn(service, "I never lived in Bristol, that was my sister")
     first = turn(service, "I live in Bristol")
@@ -71,7 +71,7 @@ def test_a_labelled_fact_is_said_as_a_sentence_to_the_user(service):
 
 
 
-def test_inv230_not_having_something_without_a_cue_is_not_a_denial(service):
+def test_not_having_something_without_a_cue_is_not_a_denial(service):
     service.write_fact("ana", "Has a Roborock S8 robot vacuum")
     assert turn(service, "I don't have the Roborock with me today").writes() == []
 
@@ -79,7 +79,7 @@ def test_inv230_not_having_something_without_a_cue_is_not_a_denial(service):
 
 
 @pytest.mark.parametrize("said", ["my passport expires soon", "my visa runs out next year"])
-def test_inv232_a_document_with_no_date_to_keep_writes_nothing(service, said):
+def test_a_document_with_no_date_to_keep_writes_nothing(service, said):
     service.write_fact("ana", "Her passport expires on March 3, 2027")
     assert turn(service, said).writes() == []
 
@@ -108,7 +108,7 @@ def test_inv171_nothing_had_is_no_answer_not_the_nearest_fact(service):
 
 @pytest.mark.parametrize("q", ["What do you know about me?", "tell me about myself", "who am I?",
                                "what have I told you so far?"])
-def test_inv239_what_do_you_know_about_me_is_answered_from_core_memory(service, q):
+def test_inv186_what_do_you_know_about_me_is_answered_from_core_memory(service, q):
     service.write_fact("ana", "Her name is Ana", fact_type="identity")
     service.write_fact("ana", "Lives in Porto", fact_type="identity")
     service.write_fact("ana", "Has a severe peanut allergy", fact_type="constraint")
@@ -117,7 +117,7 @@ def test_inv239_what_do_you_know_about_me_is_answered_from_core_memory(service, 
     assert "you live in Porto" in reply and "peanut allergy" in reply
 
 
-def test_inv239_a_new_user_is_told_nothing_is_on_record_and_a_relative_is_not_me(service):
+def test_inv186_a_new_user_is_told_nothing_is_on_record_and_a_relative_is_not_me(service):
     assert turn(service, "what do you know about me?").reply == \
         "I don't have anything on record about you yet."
     service.write_fact("ana", "Her sister Ola lives in Gdańsk", fact_type="identity")
@@ -128,7 +128,7 @@ def test_inv239_a_new_user_is_told_nothing_is_on_record_and_a_relative_is_not_me
 
 
 
-def test_inv241_a_kind_asked_is_answered_by_that_kind_held_or_nothing(service):
+def test_inv171_a_kind_asked_is_answered_by_that_kind_held_or_nothing(service):
     service.write_fact("ana", "A Flow turns the kettle plug on when her phone alarm goes off")
     service.write_fact("ana", "Has a Roborock S8 robot vacuum")
     assert turn(service, "what phone have I got?").reply == \
@@ -142,7 +142,7 @@ def test_inv241_a_kind_asked_is_answered_by_that_kind_held_or_nothing(service):
 
 
 
-def test_inv242_a_prescribers_switch_replaces_the_medication(service):
+def test_a_prescribers_switch_replaces_the_medication(service):
     old = service.write_fact("ana", "Takes metformin twice a day", fact_type="constraint").fact
     [w] = turn(service, "My doctor switched me from metformin to Ozempic").writes()
     assert (w.op, w.old_id, w.text) == ("supersede", old.id, "Takes Ozempic")
@@ -157,7 +157,7 @@ def test_inv242_a_prescribers_switch_replaces_the_medication(service):
 
 @pytest.mark.parametrize("said", ["I moved to a new team", "I joined the pub quiz team",
                                   "our team lunch is on Friday"])
-def test_inv244_no_team_named_or_a_hobby_team_is_not_a_work_team(service, said):
+def test_no_team_named_or_a_hobby_team_is_not_a_work_team(service, said):
     assert all(not (w.text or "").startswith("Works on") for w in turn(service, said).writes())
 
 
@@ -165,7 +165,7 @@ def test_inv244_no_team_named_or_a_hobby_team_is_not_a_work_team(service, said):
 
 
 
-def test_inv245_a_write_the_write_path_holds_is_reported_as_waiting(service):
+def test_inv219_a_write_the_write_path_holds_is_reported_as_waiting(service):
     from datetime import UTC, datetime
 
     from memory.agents import ToolRunner

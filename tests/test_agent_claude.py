@@ -230,8 +230,8 @@ def test_inv430_pause_turn_continues_and_stop_sequence_replies(service, claude):
 
 @pytest.mark.parametrize("stop,words", [("refusal", "declined"),
                                         ("model_context_window_exceeded", "context window")])
-def test_inv431_refusal_and_full_context_end_with_an_explicit_error(service, claude, stop, words):
-    """invariant 431: never "(the model gave no reply)" with exit 0."""
+def test_inv430_refusal_and_full_context_end_with_an_explicit_error(service, claude, stop, words):
+    """invariant 430: never "(the model gave no reply)" with exit 0."""
     answer = message([{"type": "text", "text": "I"}], stop=stop)
     if stop == "refusal":
         answer["stop_details"] = {"type": "refusal", "category": "cyber",
@@ -286,7 +286,7 @@ def test_inv433_no_retry_waits_past_the_turns_bound(service, claude):
     assert len(server.posts) == 1
 
 
-def test_inv434_a_bad_key_is_an_auth_error_never_retried(service, claude):
+def test_inv433_a_bad_key_is_an_auth_error_never_retried(service, claude):
     agent, server = claude([api_error(401, "authentication_error", "invalid x-api-key")])
     t = run_turn(service, "ana", "s1", "hi", agent=agent)
     assert t.error.startswith("ModelAuth:") and "ANTHROPIC_API_KEY" in t.error

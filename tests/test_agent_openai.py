@@ -1,5 +1,5 @@
 """MEMDESK_LLM=openai: the agent and the extraction on the official openai SDK over real HTTP to
-a local server speaking the chat-completions API (issue 29, invariant 437)."""
+a local server speaking the chat-completions API (issue 29, invariant 430)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def args(**kw) -> str:
     return json.dumps(kw)
 
 
-def test_inv437_a_whole_turn_with_parallel_calls_bound_to_the_session_user(service, local):
+def test_inv430_a_whole_turn_with_parallel_calls_bound_to_the_session_user(service, local):
     old = service.write_fact("ana", "Lives in Bristol", fact_type="identity").fact
     bob = service.write_fact("bob", "Lives in Rome", fact_type="identity").fact
     step = completion(None, [("c1", "write_memory", args(text="Lives in Leeds",
@@ -88,7 +88,7 @@ def test_inv437_a_whole_turn_with_parallel_calls_bound_to_the_session_user(servi
     assert server.requests[-1].headers["authorization"] == "Bearer no-key-needed"
 
 
-def test_inv437_a_cut_off_call_and_bad_json_never_reach_a_tool(service, local):
+def test_inv430_a_cut_off_call_and_bad_json_never_reach_a_tool(service, local):
     cut = completion(None, [("c1", "write_memory", '{"text": "Lives in')], finish="length")
     llm, server = local([cut], max_tokens=64)
     t = run_turn(service, "ana", "s1", "I live in Berlin", agent=get_agent(llm))
@@ -102,7 +102,7 @@ def test_inv437_a_cut_off_call_and_bad_json_never_reach_a_tool(service, local):
     assert service.facts("ana") == [] and t.reply == "Sorry."
 
 
-def test_inv437_content_filter_ends_the_turn_with_an_error(service, local):
+def test_inv430_content_filter_ends_the_turn_with_an_error(service, local):
     llm, _ = local([completion("", finish="content_filter")])
     t = run_turn(service, "ana", "s1", "hello", agent=get_agent(llm))
     assert t.error.startswith("ModelStopped") and t.error_code == 8
@@ -122,7 +122,7 @@ def test_inv433_retries_by_the_sdk_are_on_the_trace(service, local):
     assert t.usage.retries == 1 and t.reply == "Hi!"
 
 
-def test_inv434_inv438_auth_and_a_missing_model_fail_before_storing(service, local):
+def test_inv433_inv438_auth_and_a_missing_model_fail_before_storing(service, local):
     llm, server = local([], key="sk-wrong")
     server.models_answer = oai_error(401, "invalid api key")
     with pytest.raises(ModelAuthError, match="OPENAI_API_KEY.*not stored"):

@@ -177,7 +177,7 @@ def test_forget_my_address_deletes_one_memory_and_audits_no_text(service):
     assert [w.op for w in t.writes()] == ["forget"]
     after = {f.id for f in service.facts("ana")}
     assert before - after == {t.writes()[0].old_id} and len(after) == 1
-    # the fact, then the request itself (invariant 161: a request to forget is not kept)
+    # the fact, then the request itself (invariant 75: a request to forget is not kept)
     events = {e.target_ids[0]: e for e in service.audit("ana", action="forget")}
     assert set(events) == {t.writes()[0].old_id, t.episode_id} and t.episode_forgotten
     event = events[t.writes()[0].old_id]
@@ -187,8 +187,8 @@ def test_forget_my_address_deletes_one_memory_and_audits_no_text(service):
     assert t.writes() == [] and "nothing to forget" in t.reply
 
 
-def test_inv148_forget_means_the_current_version_when_both_fit(service):
-    # Invariant 148: "forget my diet" after vegetarian → pescatarian → vegetarian deletes the
+def test_forget_means_the_current_version_when_both_fit(service):
+    # "forget my diet" after vegetarian → pescatarian → vegetarian deletes the
     # diet on record now, not the older version that shares more words with the request.
     v1 = service.write_fact("ana", "Is vegetarian: eats cheese and eggs, no meat or fish",
                             fact_type="constraint").fact
@@ -206,8 +206,8 @@ def test_inv148_forget_means_the_current_version_when_both_fit(service):
     assert active(service) == ["Lives in Leeds"]
 
 
-def test_inv149_forget_takes_the_fact_with_the_words_said_over_synonyms(service):
-    # Invariant 149: "address" said outright beats two synonym matches ("lived", "streets").
+def test_forget_takes_the_fact_with_the_words_said_over_synonyms(service):
+    # "address" said outright beats two synonym matches ("lived", "streets").
     service.write_fact("ana", "Her brother Jan lived two streets away from her in Hamburg",
                        fact_type="identity")
     addr = service.write_fact("ana", "Address is 14 Calçada da Tapada", fact_type="identity").fact
@@ -225,8 +225,8 @@ def test_inv149_forget_takes_the_fact_with_the_words_said_over_synonyms(service)
     assert "My sister Amara lives in Manchester" not in active(service)
 
 
-def test_inv179_a_compound_fact_answers_with_its_second_clause(service):
-    # Invariant 179: the name fact also says the job; "where do I work?" is answered by it.
+def test_inv186_a_compound_fact_answers_with_its_second_clause(service):
+    # Invariant 186: the name fact also says the job; "where do I work?" is answered by it.
     service.write_fact("ana", "Her name is Lena and she is a field service manager at Nordwind "
                        "Turbines", fact_type="identity")
     service.write_fact("ana", "Takes Portuguese lessons on Tuesdays", fact_type="identity")
@@ -249,7 +249,7 @@ def test_inv180_a_relatives_fact_answers_about_the_relative_only(service):
     assert "Alcântara" in reply and "Oslo" not in reply
 
 
-def test_inv181_what_do_i_own_lists_things_had_not_constraints(service):
+def test_inv171_what_do_i_own_lists_things_had_not_constraints(service):
     service.write_fact("ana", "Has a Roborock S8 robot vacuum")
     service.write_fact("ana", "Owns twelve Philips Hue bulbs")
     service.write_fact("ana", "Has a severe peanut allergy", fact_type="constraint")
@@ -515,7 +515,7 @@ def test_inv186_an_answer_is_the_best_answering_memories_not_every_shared_word(s
     vacuum = turn(service, "What robot vacuum do I have?").reply
     assert "Roborock" in vacuum and "Aqara" not in vacuum
     assert "Pixel 8" in turn(service, "What phone do I have?").reply  # a thing of the kind asked
-    # "what do I own?" still lists everything had (invariant 181)
+    # "what do I own?" still lists everything had (invariant 171)
     owned = turn(service, "What do I own?").reply
     assert "Roborock" in owned and "Aqara" in owned
 
@@ -535,8 +535,8 @@ def test_inv186_a_question_that_is_not_how_to_is_answered_from_facts(service):
     assert "backend engineer" in turn(service, "What do I do for a living?").reply
 
 
-def test_inv187_a_question_about_a_relative_is_answered_by_that_relative_only(service):
-    # Invariant 187: the user's own home never answers "where does my sister live?", and a
+def test_inv180_a_question_about_a_relative_is_answered_by_that_relative_only(service):
+    # Invariant 180: the user's own home never answers "where does my sister live?", and a
     # relative with nothing on record is said so.
     service.write_fact("ana", "Lives in Kreuzberg, Berlin", fact_type="identity")
     service.write_fact("ana", "His sister Anjali is a data scientist in Bangalore", fact_type="identity")

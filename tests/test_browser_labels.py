@@ -25,7 +25,7 @@ def labelled_desk(tmp_path, monkeypatch):
         yield base
 
 
-def test_inv495_evals_page_shows_the_labels_table_in_a_browser(labelled_desk):
+def test_inv491_evals_page_shows_the_labels_table_in_a_browser(labelled_desk):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

@@ -147,7 +147,7 @@ def test_oidc_login_reviewer_decides_viewer_is_refused(login_desk):
             anon.screenshot(path=str(ARTIFACTS / "login-0-denied.png"))
 
             # The reviewer, signed out at a deep link: signing in returns to that page and its
-            # ?user= (invariant 540; Streamlit's login itself ends at the root).
+            # ?user= (invariant 174; Streamlit's login itself ends at the root).
             ctx, page = sign_in(browser, url, idp, "rita@example.com", start="/facts?user=ana")
             page.wait_for_url(re.compile(r"/facts\?user=ana(&|$)"))  # Facts adds &fact=
             page.get_by_role("heading", name="Facts").wait_for()

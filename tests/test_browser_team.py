@@ -1,5 +1,5 @@
 """Two operators in two browsers review one queue to empty without colliding (issue 34,
-invariant 511): `streamlit run app.py` on localhost, two headless Chromium contexts (two
+invariant 510): `streamlit run app.py` on localhost, two headless Chromium contexts (two
 people, two sessions), each handed its own item by the review layer's leases."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def sign_in(context, url: str, name: str):
     return page
 
 
-def test_inv511_two_browsers_review_the_queue_to_empty_without_colliding(team_desk):
+def test_inv510_two_browsers_review_the_queue_to_empty_without_colliding(team_desk):
     url, log = team_desk
     from playwright.sync_api import sync_playwright
 

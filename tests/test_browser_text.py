@@ -1,4 +1,4 @@
-"""Issue 30, item 6: text stays text in every label, toast and confirmation (invariant 80, 457).
+"""Issue 30, item 6: text stays text in every label, toast and confirmation (invariant 80).
 A fact holding bare URLs and the pages' Markdown/HTML payloads, seen in a real browser
 (Chromium driven by Playwright) in the Facts confirmation label, the Facts toast and the Review
 approve toast: no link, image or handler is rendered, nothing is fetched."""
@@ -47,7 +47,7 @@ def _no_links(walk: Walk, where: str) -> None:
     walk.check(where)
 
 
-def test_inv457_labels_and_toasts_show_stored_text_as_text(server):
+def test_inv80_labels_and_toasts_show_stored_text_as_text(server):
     url, ids = server
     from playwright.sync_api import sync_playwright
 

@@ -19,7 +19,7 @@ def svc(store):
     return MemoryService(store, authorize=Access(ROLES, "login").authorize)
 
 
-def test_inv516_the_role_is_checked_once_before_anything_is_written(svc):
+def test_inv121_the_role_is_checked_once_before_anything_is_written(svc):
     ids = [svc.write_fact("ana", f"Likes colour {n}", actor="cli").fact.id for n in range(3)]
     with pytest.raises(AccessDenied):
         bulk_facts(svc, "ana", ids, "forget", actor="operator:rita@x.org")  # needs admin

@@ -59,7 +59,7 @@ def test_chat_errors_have_exit_codes(cli):
     assert res.returncode == 3 and "unknown user 'anna'" in res.stderr
 
 
-def test_inv431_a_refusal_exits_non_zero_through_the_cli(cli):
+def test_inv430_a_refusal_exits_non_zero_through_the_cli(cli):
     """The CLI reaches a local Messages API server through ANTHROPIC_BASE_URL: a refusal is an
     explicit error and exit 8; a fallback to the offline reader is said in the footer."""
     from tests.llm_server import ScriptedServer, message

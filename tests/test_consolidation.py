@@ -245,8 +245,8 @@ def test_inv33_missed_supersession_attaches_to_a_retrieved_neighbour(service):
     assert summary(plan) == [("supersede", "Works at Globex", "active", "Works at Acme", None)]
 
 
-def test_inv35_retire_cap_sends_the_rest_to_review(service):
-    """invariant 35: at most max_retire_per_run supersessions are applied directly."""
+def test_inv34_retire_cap_sends_the_rest_to_review(service):
+    """invariant 34: at most max_retire_per_run supersessions are applied directly."""
     for text in ("Lives in Bristol", "Works at Acme", "Works as a nurse", "Is vegetarian",
                  "Owns a Lumio Hub v2"):
         fact(service, "ana", text)

@@ -84,7 +84,7 @@ def _playbook_plan(service):
     return pb, plan, new, count, rest
 
 
-def test_inv581_declined_playbooks_are_offered_again_by_the_next_plan(service):
+def test_inv456_declined_playbooks_are_offered_again_by_the_next_plan(service):
     """A playbook has no candidate state: the apply that declines it keeps it (with its
     evidence) and re-planning reaches it, though the watermark moved past its episodes."""
     from memory.models import MemoryKind
@@ -111,7 +111,7 @@ def test_inv581_declined_playbooks_are_offered_again_by_the_next_plan(service):
     assert make_plan(service, "ana", OfflineLLM()).actionable() == []
 
 
-def test_inv581_a_held_count_is_rebased_on_the_playbook_as_it_is_now(service):
+def test_inv456_a_held_count_is_rebased_on_the_playbook_as_it_is_now(service):
     from memory.models import MemoryKind
     pb, plan, new, count, rest = _playbook_plan(service)
     apply_plan(service, plan, op_ids=rest + [new.id])
@@ -127,7 +127,7 @@ def test_inv581_a_held_count_is_rebased_on_the_playbook_as_it_is_now(service):
     assert service.store.get(MemoryKind.PROCEDURAL, "ana", pb.id).success_count == 1
 
 
-def test_inv581_undoing_the_apply_that_held_them_leaves_them_to_its_episodes(service):
+def test_inv456_undoing_the_apply_that_held_them_leaves_them_to_its_episodes(service):
     pb, plan, new, count, rest = _playbook_plan(service)
     apply_plan(service, plan, op_ids=rest)
     undo_plan(service, "ana", plan.id)

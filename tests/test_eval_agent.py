@@ -94,7 +94,7 @@ def test_cli_lists_the_command_and_refuses_a_missing_file(tmp_path):
     assert Path(DATA_PATH).exists()
 
 
-def test_inv213_wrong_writes_are_counted_by_kind_without_reading_a_case():
+def test_inv77_wrong_writes_are_counted_by_kind_without_reading_a_case():
     from memory.eval.agent_eval import Expected, Predicted, wrong_kinds
 
     sup = Expected(op="supersede", value=["Leeds"], old="f1", valid_from=date(2026, 11, 30))
@@ -114,7 +114,7 @@ def test_inv213_wrong_writes_are_counted_by_kind_without_reading_a_case():
     assert score_case([g], [got.model_copy(update={"old_id": "given-0"})], ["given-0"]) == (1, 0, 0)
 
 
-def test_inv319_a_correction_with_its_new_value_is_a_retraction_and_a_write():
+def test_inv77_a_correction_with_its_new_value_is_a_retraction_and_a_write():
     fix = Predicted(op="retract", text="Door sensors take CR2032 batteries", old_id="f1")
     pair = [Expected(op="retract", old="f1"), Expected(op="write", value=["cr2032"])]
     assert score_case(pair, [fix], []) == (2, 0, 0)

@@ -301,8 +301,8 @@ def test_inv104_a_forgotten_turn_leaves_its_neighbours_context(tmp_path, hash_em
         store.close()
 
 
-def test_inv161_forget_in_chat_takes_the_source_message_and_the_request(cli):
-    # Invariant 161: "forget my address" in chat forgets the fact, the message it came from and
+def test_inv75_forget_in_chat_takes_the_source_message_and_the_request(cli):
+    # Invariant 75: "forget my address" in chat forgets the fact, the message it came from and
     # the request itself; no byte of the address is left, the audit keeps ids and hashes.
     street = "Zq" + uuid.uuid4().hex[:10]
     said = json.loads(cli("chat", "--user", "ana", "--new-user", "--session", "s1", "--json",
@@ -327,7 +327,7 @@ def test_inv161_forget_in_chat_takes_the_source_message_and_the_request(cli):
                                                  asked["episode_id"]}
 
 
-def test_inv161_a_request_that_also_wrote_something_is_kept(service):
+def test_inv75_a_request_that_also_wrote_something_is_kept(service):
     from memory.agent import run_turn
     from memory.agents.offline import OfflineAgent
     service.write_fact("ana", "Prefers email", fact_type="preference")

@@ -1,4 +1,4 @@
-"""The blind statements set is frozen (invariant 150): its sha256 is pinned, it parses, an edited
+"""The blind statements set is frozen (invariant 100): its sha256 is pinned, it parses, an edited
 copy does not load, and a run never pools it with the tuning splits."""
 
 from __future__ import annotations
@@ -36,45 +36,45 @@ BLIND3_SHA256 = "6bbba1c526a0ba499778263888f83fdba2a2a620139153b7453807865d1b8e7
 BLIND4_SHA256 = "fb8f5d00a7a3a253055591d358c00d63b7b5bb93ef2d819ec6960e75663bb840"
 
 
-def test_inv150_the_blind_set_is_pinned_by_sha256():
+def test_inv100_the_blind_set_is_pinned_by_sha256():
     assert hashlib.sha256(BLIND_PATH.read_bytes()).hexdigest() == BLIND_SHA256
     assert BLIND_SHA256 in FROZEN_BLIND
     readme = (BLIND_PATH.parent / "README-statements-blind.md").read_text(encoding="utf-8")
     assert BLIND_SHA256 in readme
 
 
-def test_inv150_the_second_blind_set_is_pinned_by_sha256():
+def test_inv100_the_second_blind_set_is_pinned_by_sha256():
     assert hashlib.sha256(BLIND2_PATH.read_bytes()).hexdigest() == BLIND2_SHA256
     assert BLIND2_SHA256 in FROZEN_BLIND and BLIND_SHA256 in FROZEN_BLIND
     readme = (BLIND2_PATH.parent / "README-statements-blind2.md").read_text(encoding="utf-8")
     assert BLIND2_SHA256 in readme
 
 
-def test_inv150_the_third_blind_set_is_pinned_by_sha256():
+def test_inv100_the_third_blind_set_is_pinned_by_sha256():
     assert hashlib.sha256(BLIND3_PATH.read_bytes()).hexdigest() == BLIND3_SHA256
     assert {BLIND_SHA256, BLIND2_SHA256, BLIND3_SHA256} <= set(FROZEN_BLIND)
     readme = (BLIND3_PATH.parent / "README-statements-blind3.md").read_text(encoding="utf-8")
     assert BLIND3_SHA256 in readme
 
 
-def test_inv150_the_fourth_blind_set_is_pinned_by_sha256():
+def test_inv100_the_fourth_blind_set_is_pinned_by_sha256():
     assert hashlib.sha256(BLIND4_PATH.read_bytes()).hexdigest() == BLIND4_SHA256
     assert {BLIND_SHA256, BLIND2_SHA256, BLIND3_SHA256, BLIND4_SHA256} <= set(FROZEN_BLIND)
     readme = (BLIND4_PATH.parent / "README-statements-blind4.md").read_text(encoding="utf-8")
     assert BLIND4_SHA256 in readme
 
 
-def test_inv150_the_blind_set_parses_and_its_labels_name_live_facts():
+def test_inv100_the_blind_set_parses_and_its_labels_name_live_facts():
     _assert_blind_labels(load_cases(BLIND_PATH), "b", 110)
 
 
-def test_inv150_the_second_blind_set_parses_and_its_labels_name_live_facts():
+def test_inv100_the_second_blind_set_parses_and_its_labels_name_live_facts():
     cases = load_cases(BLIND2_PATH)
     _assert_blind_labels(cases, "c", 160)
     assert not {c.text for c in cases} & {c.text for c in load_cases(BLIND_PATH)}
 
 
-def test_inv150_the_third_blind_set_parses_and_its_labels_name_live_facts():
+def test_inv100_the_third_blind_set_parses_and_its_labels_name_live_facts():
     cases = load_cases(BLIND3_PATH)
     _assert_blind_labels(cases, "e", 200)
     earlier = {c.text for path in (BLIND_PATH, BLIND2_PATH) for c in load_cases(path)}
@@ -82,7 +82,7 @@ def test_inv150_the_third_blind_set_parses_and_its_labels_name_live_facts():
     assert len({c.text for c in cases}) == len(cases)  # no statement twice within the set
 
 
-def test_inv150_the_fourth_blind_set_parses_and_its_labels_name_live_facts():
+def test_inv100_the_fourth_blind_set_parses_and_its_labels_name_live_facts():
     cases = load_cases(BLIND4_PATH)
     _assert_blind_labels(cases, "f", 240)
     earlier = {c.text for path in (BLIND_PATH, BLIND2_PATH, BLIND3_PATH) for c in load_cases(path)}
@@ -115,14 +115,14 @@ def _assert_blind_labels(cases: list[Case], prefix: str, at_least: int) -> None:
                 assert active.get(e.old) == (c.user, "active"), c.id
 
 
-def test_inv150_an_edited_blind_file_does_not_load(tmp_path):
+def test_inv100_an_edited_blind_file_does_not_load(tmp_path):
     for path in (BLIND_PATH, BLIND2_PATH, BLIND3_PATH, BLIND4_PATH):
         lines = path.read_text(encoding="utf-8").splitlines()
         case = Case.model_validate_json(lines[0])
         case.expect = []  # "fixing" one label after a run
         edited = tmp_path / path.name
         edited.write_text("\n".join([case.model_dump_json(), *lines[1:]]) + "\n", encoding="utf-8")
-        with pytest.raises(ValidationError, match="invariant 150"):
+        with pytest.raises(ValidationError, match="invariant 100"):
             load_cases(edited)
     # files without blind cases are not pinned
     tune = tmp_path / "mine.jsonl"
@@ -132,7 +132,7 @@ def test_inv150_an_edited_blind_file_does_not_load(tmp_path):
     assert {c.split for c in load_cases(DATA_PATH)} == {"tune", "heldout"}
 
 
-def test_inv150_blind_is_never_pooled_with_tuning_splits(tmp_path, hash_embedder):
+def test_inv100_blind_is_never_pooled_with_tuning_splits(tmp_path, hash_embedder):
     assert choose_splits({"tune", "heldout"}, "all") == ("tune", "heldout")  # default unchanged
     assert choose_splits({"blind"}, "all") == ("blind",)
     assert choose_splits({"tune", "heldout", "blind"}, "all") == ("tune", "heldout")
@@ -158,7 +158,7 @@ UNSEEN_DEV_SHA256 = "db89105c671832252c59516b6cae7ded21e0552b6aeccc5c9fd536a66c7
 UNSEEN_FINAL_SHA256 = "93ff629f455ea76b6d2902ac47bb2902eadbbc08406a0a9124d7af69f2eee9db"
 
 
-def test_inv150_the_unseen_sets_are_pinned_and_parse():
+def test_inv100_the_unseen_sets_are_pinned_and_parse():
     from memory.eval.agent_eval import UNSEEN_DEV_PATH, UNSEEN_FINAL_PATH
 
     assert hashlib.sha256(UNSEEN_DEV_PATH.read_bytes()).hexdigest() == UNSEEN_DEV_SHA256
@@ -175,20 +175,22 @@ def test_inv150_the_unseen_sets_are_pinned_and_parse():
 
 
 # Later final sets, written 2026-12-07 by helpers blind to the reader and to every earlier
-# statement set (final2 and final3 by one, final4 and final5 by others, each on other topics);
-# each is run once, aggregates only. Never edit a file or change its hash.
+# statement set (final2 and final3 by one, final4, final5 and final6 by others, each on other
+# topics); each is run once, aggregates only. Never edit a file or change its hash.
 UNSEEN_FINAL2_SHA256 = "8ac5b1c360cf004ecb3b02da8b7c14d26317acbdaf2a78cdcd8ebe4f9b1dcfb6"
 UNSEEN_FINAL3_SHA256 = "e512a945df2af4e9d0c15d6ea589c10b3194f6750d7501c1d6e60e88460dcf84"
 UNSEEN_FINAL4_SHA256 = "836cca01297f716e4bbea6dcbf44ec1d444cd8bdc2e5c6dfad4ec3c0f711b6c6"
 UNSEEN_FINAL5_SHA256 = "7aeba071e7cac7322e0e9cc525c3bb9d7abc308fd89225402fa3e39053c1ab29"
+UNSEEN_FINAL6_SHA256 = "2f914535d23a8e50d0178dbc5bec07d3e204bdd2ab34b88acc9c30e0d1f63bc0"
 # (set number, sha256, id prefix, at least this many statements)
 LATER_FINALS = [(2, UNSEEN_FINAL2_SHA256, "v", 130), (3, UNSEEN_FINAL3_SHA256, "w", 120),
-                (4, UNSEEN_FINAL4_SHA256, "x", 130), (5, UNSEEN_FINAL5_SHA256, "z", 120)]
+                (4, UNSEEN_FINAL4_SHA256, "x", 130), (5, UNSEEN_FINAL5_SHA256, "z", 120),
+                (6, UNSEEN_FINAL6_SHA256, "y", 150)]
 
 
 @pytest.mark.parametrize(("n", "sha", "prefix", "least"), LATER_FINALS,
                          ids=[f"final{n}" for n, *_ in LATER_FINALS])
-def test_inv150_each_later_unseen_final_set_is_pinned_and_parses(n, sha, prefix, least):
+def test_inv100_each_later_unseen_final_set_is_pinned_and_parses(n, sha, prefix, least):
     from memory.eval import agent_eval
 
     path = getattr(agent_eval, f"UNSEEN_FINAL{n}_PATH")

@@ -1,4 +1,4 @@
-"""Issue 30, item 3: import is a write (invariant 454). An export edited to hold a secret, a
+"""Issue 30, item 3: import is a write (invariant 178). An export edited to hold a secret, a
 10 MB text, a bidi override or a control character, or a forged audit event naming another
 actor's authority is refused whole and changes nothing; a good import is one event naming the
 operator and the file's SHA-256. Real embedded stores, the real CLI in-process."""
@@ -47,28 +47,28 @@ def _refused(tmp_path, data, match, *, roles=None, actor="cli"):
         svc.store.close()
 
 
-def test_inv454_a_secret_in_an_edited_export_is_refused(exported, tmp_path):
+def test_inv178_a_secret_in_an_edited_export_is_refused(exported, tmp_path):
     exported["facts"][0]["text"] = "Password is hunter2 and PIN 4921"
     _refused(tmp_path, exported, "never keeps a password")
 
 
-def test_inv454_an_episode_with_a_secret_is_refused_too(exported, tmp_path):
+def test_inv178_an_episode_with_a_secret_is_refused_too(exported, tmp_path):
     exported["episodes"][0]["text"] = "the wifi password is hunter2"
     _refused(tmp_path, exported, "never keeps")
 
 
-def test_inv454_a_10_mb_text_is_refused_by_the_32_kb_limit(exported, tmp_path):
+def test_inv178_a_10_mb_text_is_refused_by_the_32_kb_limit(exported, tmp_path):
     exported["episodes"][0]["text"] = "cello " * (10 * 1024 * 1024 // 6)
     _refused(tmp_path, exported, "32 KB")
 
 
 @pytest.mark.parametrize("bad", ["\u202e", "\u0007", "\u200b"])
-def test_inv454_hidden_and_control_characters_are_refused(exported, tmp_path, bad):
+def test_inv178_hidden_and_control_characters_are_refused(exported, tmp_path, bad):
     exported["facts"][0]["text"] = f"Plays the {bad}cello"
     _refused(tmp_path, exported, f"U\\+{ord(bad):04X}")
 
 
-def test_inv454_a_hidden_character_in_an_audit_event_is_refused(exported, tmp_path):
+def test_inv178_a_hidden_character_in_an_audit_event_is_refused(exported, tmp_path):
     exported["audit"][0]["reason"] = "moved \u202eecnarf"
     _refused(tmp_path, exported, "U\\+202E")
 
@@ -82,22 +82,22 @@ def _forged(data, *, first: bool) -> dict:
     return data
 
 
-def test_inv454_a_forged_erase_after_the_history_is_refused(exported, tmp_path):
+def test_inv178_a_forged_erase_after_the_history_is_refused(exported, tmp_path):
     _refused(tmp_path, _forged(exported, first=False), "an erase leaves one event")
 
 
-def test_inv454_an_operator_act_the_roles_do_not_give_is_refused(exported, tmp_path):
+def test_inv178_an_operator_act_the_roles_do_not_give_is_refused(exported, tmp_path):
     roles = RoleMap(operators={"ada@example.com": "admin", "root@example.com": "reviewer"})
     _refused(tmp_path, _forged(exported, first=True), "authority this store does not give",
              roles=roles, actor="operator:ada@example.com")
 
 
-def test_inv454_an_event_dated_after_the_export_is_refused(exported, tmp_path):
+def test_inv178_an_event_dated_after_the_export_is_refused(exported, tmp_path):
     exported["audit"][-1]["at"] = "2999-01-01T00:00:00Z"
     _refused(tmp_path, exported, "after the export was taken")
 
 
-def test_inv454_the_import_is_one_event_naming_the_operator_and_the_files_hash(
+def test_inv178_the_import_is_one_event_naming_the_operator_and_the_files_hash(
         exported, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 'cli.db'}")
@@ -117,7 +117,7 @@ def test_inv454_the_import_is_one_event_naming_the_operator_and_the_files_hash(
     assert event["after"]["operator"] == event["actor"]
 
 
-def test_inv454_an_erase_then_import_round_trip_still_loads(tmp_path):
+def test_inv178_an_erase_then_import_round_trip_still_loads(tmp_path):
     """A genuine history holding an erase (its one event, first) still imports."""
     from memory.forgetting import erase_user
 
@@ -132,7 +132,7 @@ def test_inv454_an_erase_then_import_round_trip_still_loads(tmp_path):
 
 
 
-def test_inv453_inv454_an_import_of_a_look_alike_user_is_refused(exported, tmp_path):
+def test_inv68_inv178_an_import_of_a_look_alike_user_is_refused(exported, tmp_path):
     """The same id rule on the import path: "cy" exists, an export of "сy" (Cyrillic с)
     is refused naming it, and writes nothing."""
     from memory.errors import ScopeError

@@ -81,7 +81,7 @@ def test_inv68_terminal_output_escapes_what_would_move_the_cursor():
 def test_inv68_cli_shows_stored_text_and_errors_escaped(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 's.db'}")
-    # Bidi controls never reach the terminal raw; since issue 30 (invariant 452) they do not
+    # Bidi controls never reach the terminal raw; since issue 30 (invariant 11) they do not
     # even reach the store: the value is kept as it reads.
     assert main(["write-fact", "--user", "ana", "Likes \u202egnihsif\u202c and tea"]) == 0
     capsys.readouterr()

@@ -135,7 +135,7 @@ def _settings(env: dict[str, str]) -> Settings:
 
 def test_get_llm_picks_by_setting_and_key():
     assert get_llm(_settings({})).mode == "offline"
-    # invariant 439: auto without a key falls back, and says so
+    # invariant 438: auto without a key falls back, and says so
     fallback = get_llm(_settings({}))
     assert isinstance(fallback, FallbackLLM) and "ANTHROPIC_API_KEY is not set" in fallback.fallback
     assert not hasattr(get_llm(_settings({"MEMDESK_LLM": "offline"})), "fallback")
@@ -222,7 +222,7 @@ def test_anthropic_gives_up_after_retries(anthropic_llm):
         llm.extract(REQ)
 
 
-def test_inv434_anthropic_auth_error_is_not_retried(anthropic_llm):
+def test_inv433_anthropic_auth_error_is_not_retried(anthropic_llm):
     llm, server = anthropic_llm([api_error(401, "authentication_error", "bad key")])
     with pytest.raises(ModelAuthError, match="refused the credentials.*ANTHROPIC_API_KEY"):
         llm.extract(REQ)

@@ -364,7 +364,7 @@ def test_inv132_the_gate_lets_only_lifespan_through_without_a_token():
     assert sent[1]["type"] == "http.response.start" and sent[1]["status"] == 401
 
 
-def test_inv136_loopback_hosts():
+def test_inv132_loopback_hosts():
     assert all(map(is_loopback, ["127.0.0.1", "::1", "localhost", "127.0.0.2"]))
     assert not any(map(is_loopback, ["0.0.0.0", "::", "192.168.1.4", "example.com"]))
 
@@ -428,7 +428,7 @@ def test_inv132_a_read_only_stdio_server_cannot_write(tmp_path, svc):
 
 
 @pytest.mark.process
-def test_inv136_cli_serves_http_on_loopback_with_tokens(svc, tmp_path):
+def test_inv132_cli_serves_http_on_loopback_with_tokens(svc, tmp_path):
     token = create_token(svc, "alice", actor="cli").token
     proc = subprocess.Popen(
         [sys.executable, "-m", "memory", "mcp", "serve", "--transport", "http", "--port", "0"],

@@ -111,7 +111,7 @@ def test_a_token_needs_a_user_and_a_sane_lifetime(svc):
             parse_lifetime(bad)
 
 
-def test_inv135_erasing_a_user_deletes_its_tokens(svc):
+def test_inv131_erasing_a_user_deletes_its_tokens(svc):
     alice = create_token(svc, "alice", actor="cli")
     bob = create_token(svc, "bob", actor="cli")
     erase_user(svc, "alice", actor="cli")
@@ -122,7 +122,7 @@ def test_inv135_erasing_a_user_deletes_its_tokens(svc):
     assert authenticate(svc, bob.token).user_id == "bob"
 
 
-def test_inv135_migrating_a_store_moves_its_tokens(svc, tmp_path, hash_embedder):
+def test_inv131_migrating_a_store_moves_its_tokens(svc, tmp_path, hash_embedder):
     live = create_token(svc, "alice", actor="cli")
     gone = create_token(svc, "alice", actor="cli", read_only=True)
     revoke_token(svc, gone.credential.id, actor="cli")

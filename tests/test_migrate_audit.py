@@ -1,4 +1,4 @@
-"""Issue 30, item 1: a migration is one audited act (invariant 580). Real embedded stores on
+"""Issue 30, item 1: a migration is one audited act (invariant 8). Real embedded stores on
 both sides, real roles."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def stores(tmp_path, hash_embedder):
     dst.close()
 
 
-def test_inv580_a_migration_records_one_event_naming_actor_stores_and_counts(stores):
+def test_inv8_a_migration_records_one_event_naming_actor_stores_and_counts(stores):
     src, dst = stores
     rows = migrate(src, dst, actor="cli:ops", source_name="embedded:/tmp/src.db",
                    target_name="embedded:/tmp/dst.db")
@@ -47,7 +47,7 @@ def test_inv580_a_migration_records_one_event_naming_actor_stores_and_counts(sto
     assert len(dst.audit(CATALOG, limit=10, action="migrate")) == 2
 
 
-def test_inv580_a_migration_by_an_operator_without_the_role_copies_nothing(stores):
+def test_inv8_a_migration_by_an_operator_without_the_role_copies_nothing(stores):
     src, dst = stores
     access = Access(RoleMap(operators={"rev@example.com": "reviewer"}), "login")
     with pytest.raises(AccessDenied, match="may not migrate"):

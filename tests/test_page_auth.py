@@ -114,7 +114,7 @@ def test_a_viewer_sees_no_decide_buttons_and_the_layer_refuses_anyway(desk):
     who = signed_in("vic@nowhere.example")
     at = run("pages/review.py", user=who)
     assert not at.exception and not at.error
-    keys = {b.key.split("__")[0] for b in at.button}  # decide keys name the item (inv. 172)
+    keys = {b.key.split("__")[0] for b in at.button}  # decide keys name the item (inv. 81)
     assert not keys & {"review_approve", "review_reject", "review_edit", "review_merge",
                        "review_keep-both", "review_undo"}
     assert "review_next" in keys  # a viewer still walks the queue (issue 34: previous, next)
@@ -276,7 +276,7 @@ def test_a_deep_link_before_login_reaches_the_sign_in_screen(desk):
 
 
 def test_the_sign_in_screen_remembers_the_page_asked_for(desk):
-    """Invariant 540: signed out at /facts?user=ana, the sign-in screen keeps the page and its
+    """Invariant 174: signed out at /facts?user=ana, the sign-in screen keeps the page and its
     parameters in a short cookie (Streamlit's login ends at the root), percent-encoded so no
     parameter can become markup or script; a bare root keeps an earlier wish."""
     from urllib.parse import quote
@@ -294,7 +294,7 @@ def test_the_sign_in_screen_remembers_the_page_asked_for(desk):
 
 
 def test_only_a_desk_page_is_a_return_target():
-    """Invariant 540: the cookie names a desk page and parameters, never a URL; anything else
+    """Invariant 174: the cookie names a desk page and parameters, never a URL; anything else
     (another site, garbage, an unknown page) is ignored."""
     from urllib.parse import quote
 

@@ -223,7 +223,7 @@ def test_a_link_to_an_unknown_user_starts_them_in_chat_and_bad_ids_are_refused(d
     assert "Unknown user" in plain(facts.error[0].value)
 
 
-def test_inv439_a_fallback_to_the_offline_reader_is_said_under_the_reply(desk, monkeypatch):
+def test_inv438_a_fallback_to_the_offline_reader_is_said_under_the_reply(desk, monkeypatch):
     monkeypatch.setenv("MEMDESK_LLM", "auto")  # and no ANTHROPIC_API_KEY
     desk_runtime.clear()
     at = say(chat_page(), "I live in Leeds")

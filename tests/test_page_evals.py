@@ -79,7 +79,7 @@ def test_the_page_offers_only_question_sets_in_the_data_folders(desk, tmp_path):
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     options = at.selectbox(key="evals_questions").options
     assert "questions.json" in options and "notes.json" not in options
-    # Every project set is offered, the frozen ones included (invariants 100 and 151).
+    # Every project set is offered, the frozen ones included (invariant 100).
     assert {"questions_frozen.json", "questions_frozen2.json"} <= set(options)
     assert not at.text_input  # no free path input anywhere on the page
 

@@ -40,7 +40,7 @@ def evals() -> AppTest:
     return AppTest.from_file(str(ROOT / "pages" / "evals.py"), default_timeout=60).run()
 
 
-def test_inv495_the_page_shows_the_cli_table_and_the_decisions_behind_a_figure(desk, capsys):
+def test_inv491_the_page_shows_the_cli_table_and_the_decisions_behind_a_figure(desk, capsys):
     at = evals()
     assert not at.exception and not at.error
     assert any(s.value == "Review decisions as labels" for s in at.subheader)
@@ -79,7 +79,7 @@ def test_inv495_the_page_shows_the_cli_table_and_the_decisions_behind_a_figure(d
     assert len(at.dataframe[2].value) == 4
 
 
-def test_inv495_only_the_sidebar_user(desk):
+def test_inv491_only_the_sidebar_user(desk):
     at = evals()
     at.selectbox(key="evals_labels_row").set_value(4).run()  # the last of five rows
     at.selectbox(key="user").set_value(MAYA).run()
@@ -91,7 +91,7 @@ def test_inv495_only_the_sidebar_user(desk):
     assert at.selectbox(key="evals_labels_row").value == 0
 
 
-def test_inv495_nothing_decided_yet_says_where_decisions_are_made(tmp_path, monkeypatch):
+def test_inv491_nothing_decided_yet_says_where_decisions_are_made(tmp_path, monkeypatch):
     url = f"embedded:{tmp_path / 'fresh.db'}"
     monkeypatch.setenv("MEMDESK_STORE", url)
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
@@ -109,7 +109,7 @@ def test_inv495_nothing_decided_yet_says_where_decisions_are_made(tmp_path, monk
         desk_runtime.clear()
 
 
-def test_inv495_review_decided_tab_filtered_to_the_linked_items(desk):
+def test_inv491_review_decided_tab_filtered_to_the_linked_items(desk):
     at = AppTest.from_file(str(ROOT / "pages" / "review.py"), default_timeout=60)
     at.session_state["operator_name"] = "ann"
     at.query_params["user"] = RAVI

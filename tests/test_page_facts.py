@@ -190,7 +190,7 @@ def test_timeline_and_chain_grouping_are_pure():
     assert state_at_record_time(old, datetime(2025, 3, 1, tzinfo=UTC)) == "superseded"
 
 
-def test_inv514_an_unknown_valid_start_is_drawn_as_assumed_and_the_legend_says_so():
+def test_inv83_an_unknown_valid_start_is_drawn_as_assumed_and_the_legend_says_so():
     now = datetime(2025, 6, 1, tzinfo=UTC)
     known = Fact(user_id="u", text="Lives in Leeds", recorded_at=datetime(2025, 3, 1, tzinfo=UTC),
                  valid_from=datetime(2024, 1, 1, tzinfo=UTC))
@@ -294,7 +294,7 @@ def test_a_long_listing_is_drawn_a_page_at_a_time_and_every_row_is_reachable(des
     assert inspected(at) == svc.get_fact("bob", last).text
 
 
-def test_inv516_bulk_retract_confirms_the_count_and_the_role(desk):
+def test_inv121_bulk_retract_confirms_the_count_and_the_role(desk):
     at = page(user="ana", operator_name="rita")
     assert not [c for c in at.checkbox if c.key == "facts_bulk_confirm"]  # closed: not drawn
     at.session_state["facts_bulk_open"] = True

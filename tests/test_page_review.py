@@ -1,5 +1,5 @@
 """The Review page runs for real (AppTest) over a real embedded store: the focus flow, the list
-with row selection and bulk-by-filter, undo, and two operators on one queue (invariants 81-84)."""
+with row selection and bulk-by-filter, undo, and two operators on one queue (invariants 44, 81, 83)."""
 
 from __future__ import annotations
 
@@ -144,7 +144,7 @@ def test_reject_without_reason_is_one_clear_error(desk):
 
 def test_two_operators_on_one_item_the_second_is_told_and_nothing_else_changes(desk):
     """The bug in the issue: the second operator's click must never land on another item.
-    Issue 34 (invariant 511): sam is handed another item; he sees rita's only by asking."""
+    Issue 34 (invariant 510): sam is handed another item; he sees rita's only by asking."""
     rita, sam = page(user="ana", operator_name="rita"), page(user="ana", operator_name="sam")
     assert shown(rita) == "Lives in York" and shown(sam) == "Might own a kayak"
     assert "1 being reviewed by others" in sam.get("progress")[0].proto.text
@@ -174,7 +174,7 @@ def test_two_operators_on_one_item_the_second_is_told_and_nothing_else_changes(d
 
 
 def test_a_double_click_decides_only_the_item_that_was_on_screen(desk):
-    """Invariant 172: the browser sends a second click (or key press) on the button the operator
+    """Invariant 81: the browser sends a second click (or key press) on the button the operator
     still sees; by then the page has drawn the next item. That click must not land on it."""
     from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -198,7 +198,7 @@ def test_a_double_click_decides_only_the_item_that_was_on_screen(desk):
 
 
 def test_a_repeated_click_on_a_decided_item_says_it_was_yours(desk):
-    """Invariant 172: when the second click of a double click reaches the decided item's own
+    """Invariant 81: when the second click of a double click reaches the decided item's own
     button (the page had not finished drawing the next one), the operator reads that they
     already decided it, not that someone else did and their decision was lost."""
     from memory.ui.review_flow import decided_meanwhile

@@ -149,7 +149,7 @@ def test_evals_page(desk, tmp_path, monkeypatch):
     safe(page("evals.py"), expect=0)
 
 
-def test_inv457_md_keeps_bare_urls_and_addresses_plain_in_the_browser():
+def test_inv80_md_keeps_bare_urls_and_addresses_plain_in_the_browser():
     """The browser's GFM renderer links URLs after undoing escapes (tests/test_browser_text.py
     shows it on a label): md() puts a word joiner where a link would start, so none can."""
     from memory.ui import md

@@ -80,8 +80,8 @@ def test_inv50_checker_catches_broken_data(tmp_path, name, edit, expect):
     assert any(expect in p for p in problems), (name, problems[:5])
 
 
-# invariant 52: deterministic generator, the service's own corrections ------------------------------
-def test_inv52_generator_is_deterministic_and_committed():
+# invariant 51: deterministic generator, the service's own corrections ------------------------------
+def test_inv51_generator_is_deterministic_and_committed():
     first, again = render(DEFAULT_SEED), render(DEFAULT_SEED)
     assert first == again
     for name, text in first.items():
@@ -91,7 +91,7 @@ def test_inv52_generator_is_deterministic_and_committed():
 
 
 @pytest.mark.parametrize("spec", PERSONAS, ids=IDS)
-def test_inv52_seeded_corrections_match_the_service(store, spec):
+def test_inv51_seeded_corrections_match_the_service(store, spec):
     """Replaying the persona's history through MemoryService gives the generated fact states."""
     built = build_persona(spec)
     now = [built.episodes[0].timestamp]
@@ -143,9 +143,9 @@ def test_inv52_seeded_corrections_match_the_service(store, spec):
             pb.success_count, pb.failure_count, pb.rev, pb.updated_at)
 
 
-# invariant 53: playbook counts are the user's feedback -----------------------------------------
+# invariant 50: playbook counts are the user's feedback -----------------------------------------
 @pytest.mark.parametrize("spec", PERSONAS, ids=IDS)
-def test_inv53_playbook_counts_match_feedback_episodes(spec):
+def test_inv50_playbook_counts_match_feedback_episodes(spec):
     built = build_persona(spec)
     texts = {e.id: e.text for e in built.episodes}
     for pb in built.playbooks:
@@ -154,7 +154,7 @@ def test_inv53_playbook_counts_match_feedback_episodes(spec):
         assert pb.success_count and pb.failure_count  # real history: it worked, and it failed
 
 
-def test_inv53_feedback_phrases():
+def test_inv50_feedback_phrases():
     assert feedback_of("Did the reset and that worked, it's back") is True
     assert feedback_of("Tried it all again, still broken") is False
     assert feedback_of("The bitter spray didn't work") is False

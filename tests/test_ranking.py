@@ -21,7 +21,7 @@ from memory.ranking import (
 from memory.stores.base import LegHit
 from tests.conftest import NOW
 
-# the RRF path, every kind's dense leg alike (invariant 170 off); score fusion: test_fusion.py
+# the RRF path, every kind's dense leg alike (invariant 154 off); score fusion: test_fusion.py
 P = RankingParams(fusion="rrf", dense_weight=1.0, distilled_dense_weight=None)
 
 
@@ -84,8 +84,8 @@ def test_multipliers_reorder_a_leg_before_fusion():
     assert [h.id for h in no_decay] == [stale.id, fresh.id]
 
 
-# --- invariant 170: a distilled memory's dense leg may weigh more than an episode's ---------------
-def test_inv170_kind_dense_weights_interpolate_each_kind_by_coverage():
+# --- invariant 154: a distilled memory's dense leg may weigh more than an episode's ---------------
+def test_inv154_kind_dense_weights_interpolate_each_kind_by_coverage():
     p = RankingParams(dense_weight=0.8, weak_dense_weight=1.6, distilled_weak_dense_weight=2.5,
                       distilled_dense_weight=None, coverage_full=0.75)
     weak, half, full = (kind_dense_weights(c, p) for c in (0.0, 0.375, 1.0))
@@ -109,7 +109,7 @@ def test_inv170_kind_dense_weights_interpolate_each_kind_by_coverage():
 
 
 @pytest.mark.parametrize("fusion", ["score", "rrf"])
-def test_inv170_fusion_weighs_the_dense_leg_by_kind(fusion):
+def test_inv154_fusion_weighs_the_dense_leg_by_kind(fusion):
     ep = Episode(user_id="u", text="went to the vet with Biscuit", timestamp=NOW)
     fact = Fact(user_id="u", text="Has a beagle called Biscuit")
     pb = Playbook(user_id="u", name="n", trigger="t", steps=["s"])

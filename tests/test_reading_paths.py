@@ -79,7 +79,7 @@ def test_inv534_a_hedged_statement_waits_for_review_and_is_never_claimed(service
     assert [f.state for f in service.facts("ana")] == [FactState.CANDIDATE]
 
 
-def test_inv536_a_denial_of_a_fact_on_record_retracts_it_and_no_answer_uses_it(service):
+def test_inv76_a_denial_of_a_fact_on_record_retracts_it_and_no_answer_uses_it(service):
     dog = service.write_fact("ana", "Has a beagle called Biscuit").fact
     trace = run_turn(service, "ana", "s1", "That's wrong, I never had a dog. Do I have any pets?",
                      agent=OfflineAgent())
@@ -89,7 +89,17 @@ def test_inv536_a_denial_of_a_fact_on_record_retracts_it_and_no_answer_uses_it(s
     assert "Biscuit" not in answer
 
 
-def test_inv536_a_message_kept_with_nothing_read_says_so(service):
+def test_inv590_an_unsure_denial_waits_for_an_operator_and_the_reply_says_the_fact_stays(
+        service):
+    ups = service.write_fact("ana", "Has a UPS for the router").fact
+    trace = run_turn(service, "ana", "s1", "hmm I don't think I ever said I had a UPS",
+                     agent=OfflineAgent())
+    assert service.get_fact("ana", ups.id).state == FactState.ACTIVE
+    assert "asked an operator to confirm taking back" in trace.reply
+    assert "stays on record" in trace.reply and "never true" not in trace.reply
+
+
+def test_inv76_a_message_kept_with_nothing_read_says_so(service):
     trace = run_turn(service, "ana", "s1", "Honestly the weather today is awful",
                      agent=OfflineAgent())
     assert trace.writes() == [] and trace.understood is False
@@ -114,7 +124,7 @@ def test_inv532_bad_input_is_read_or_refused_with_a_clear_message(service, messa
         assert trace.writes()[0].text == "Lives in Boston"
 
 
-def test_inv537_the_eval_counts_active_precision_all_writes_denials_and_kin():
+def test_inv77_the_eval_counts_active_precision_all_writes_denials_and_kin():
     expected = [Expected(op="retract", old="fact_dog"), Expected(op="write", value=["tapo"])]
     predicted = [Predicted(op="retract", old_id="fact_dog"),
                  Predicted(op="write", text="Has a Tapo C210", review=True),

@@ -73,7 +73,7 @@ def test_inv535_the_tables_are_where_the_reader_looks():
     assert len(cues()) >= 100
 
 
-def test_inv538_a_link_needs_a_rare_shared_word_and_no_tie():
+def test_inv534_a_link_needs_a_rare_shared_word_and_no_tie():
     facts = [FactRef(id="a", text="Has a cat called Luna"), FactRef(id="b", text="Lives in Leeds"),
              FactRef(id="c", text="Works at Leeds General Infirmary")]
     assert linked_fact("Luna died last night", facts).id == "a"

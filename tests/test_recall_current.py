@@ -1,7 +1,7 @@
 """Recall quality: current questions (an active fact answers). "How does she
-...?" asks about her, not for a procedure (invariant 233); a month with its year is a date
-(invariant 234); a fact saying a name weighs less on a question asking for none (invariant
-235). Pure detection first, then the real store and retrieval. Own data only."""
+...?" asks about her, not for a procedure (invariant 193); a month with its year is a date
+(invariant 193); a fact saying a name weighs less on a question asking for none (invariant
+193). Pure detection first, then the real store and retrieval. Own data only."""
 
 from __future__ import annotations
 
@@ -23,29 +23,29 @@ from memory.service import MemoryService
 from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
 
-# --- invariant 233: "How does she ...?" is about her ---------------------------------------------
+# --- invariant 193: "How does she ...?" is about her ---------------------------------------------
 @pytest.mark.parametrize("q", [
     "How does she get online when she is abroad?",
     "How does he back up his photos?",
     "how do she and Omar split the rent?",
     "¿Y cómo? How does she pay for the ferry?",
 ])
-def test_inv233_how_does_she_asks_about_her(q):
+def test_inv193_how_does_she_asks_about_her(q):
     assert asks_about_person(q)
 
 
 @pytest.mark.parametrize("q", [
     "How should she reset her router?",  # a procedure, whoever does it
     "How can he renew his passport from abroad?",
-    "How do we restore the backup?",  # invariant 209: "we" with a how-to stays a how-to
+    "How do we restore the backup?",  # invariant 193: "we" with a how-to stays a how-to
     "How does one get online abroad?",
     "How do I get online abroad?",
 ])
-def test_inv233_how_to_questions_still_do_not(q):
+def test_inv193_how_to_questions_still_do_not(q):
     assert not asks_about_person(q)
 
 
-def test_inv233_recall_puts_her_habit_above_the_catalog_on_the_real_store(store):
+def test_inv193_recall_puts_her_habit_above_the_catalog_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     svc.add_catalog([CatalogDoc(title="Getting online abroad",
                                 text="Prepaid data SIM cards or roaming packs get you online "
@@ -69,7 +69,7 @@ def test_inv233_recall_puts_her_habit_above_the_catalog_on_the_real_store(store)
     assert next(h for h in how_to if h.doc.kind == MemoryKind.CATALOG).multipliers.lift == 1.0
 
 
-# --- invariant 234: a month with its year is a date ----------------------------------------------
+# --- invariant 193: a month with its year is a date ----------------------------------------------
 @pytest.mark.parametrize("text,dated", [
     ("Her gold card lasts until February 2028", True),
     ("Lease runs to Sept 2027", True),
@@ -78,11 +78,11 @@ def test_inv233_recall_puts_her_habit_above_the_catalog_on_the_real_store(store)
     ("Her 2027 budget is tight", False),
     ("Moved to Graz", False),
 ])
-def test_inv234_says_date_reads_month_and_year(text, dated):
+def test_inv193_says_date_reads_month_and_year(text, dated):
     assert says_date(text) is dated
 
 
-def test_inv234_when_weights_lift_a_fact_dated_by_month_and_year(store):
+def test_inv193_when_weights_lift_a_fact_dated_by_month_and_year(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     month = svc.write_fact("zoe", "Her gold card lasts until February 2028").fact
     plain = svc.write_fact("zoe", "Her gold card came with the new job").fact
@@ -97,7 +97,7 @@ def test_inv234_when_weights_lift_a_fact_dated_by_month_and_year(store):
     assert all(h.doc.user_id == "zoe" for h in got)
 
 
-# --- invariant 235: the name fact answers only a question about the name --------------------------
+# --- invariant 193: the name fact answers only a question about the name --------------------------
 @pytest.mark.parametrize("q,asks", [
     ("What's her name again?", True),
     ("What is this customer called?", True),
@@ -106,11 +106,11 @@ def test_inv234_when_weights_lift_a_fact_dated_by_month_and_year(store):
     ("Where does Zoe swim these days?", False),
     ("Who is her landlord now?", False),
 ])
-def test_inv235_asks_name(q, asks):
+def test_inv193_asks_name(q, asks):
     assert asks_name(q) is asks
 
 
-def test_inv235_name_weights_touch_only_facts_saying_a_name(store):
+def test_inv193_name_weights_touch_only_facts_saying_a_name(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     name = svc.write_fact("zoe", "Her name is Zoë", fact_type="identity").fact
     both = svc.write_fact("zoe", "Her name is Zoë and she is a ferry pilot").fact
@@ -127,7 +127,7 @@ def test_inv235_name_weights_touch_only_facts_saying_a_name(store):
     assert name_weights(cands, "Does Zoë have any cousins?", off) == [1.0] * 4
 
 
-def test_inv235_recall_puts_the_fact_asked_for_above_the_name_on_the_real_store(store):
+def test_inv193_recall_puts_the_fact_asked_for_above_the_name_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     name = svc.write_fact("zoe", "Her name is Zoë", fact_type="identity").fact
     cousin = svc.write_fact("zoe", "Has one cousin, Ilse, in Graz").fact

@@ -1,6 +1,6 @@
 """Recall quality: a question asking when is answered by a memory that says a date
-or a time (invariant 195); a question in the simple present asks about the state now, so an
-episode weighs less than the fact (invariant 196). Pure detection and weights first, then the
+or a time (invariant 193); a question in the simple present asks about the state now, so an
+episode weighs less than the fact (invariant 193). Pure detection and weights first, then the
 real store and retrieval."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def _cands(*docs):
     return [Candidate(d, 1.0, {}, (1.0, 1.0, 1.0), None) for d in docs]
 
 
-# --- invariant 195: "when" questions and memories that say a date --------------------------------
+# --- invariant 193: "when" questions and memories that say a date --------------------------------
 @pytest.mark.parametrize("q", [
     "When is he going home to see his family in India?",
     "what time do the blinds open?",
@@ -38,7 +38,7 @@ def _cands(*docs):
     "Quick one. When does Maya turn a year older?",
     "¿Cuándo? When does Jürgen fly to Köln?",
 ])
-def test_inv195_when_questions(q):
+def test_inv193_when_questions(q):
     assert asks_when(q)
 
 
@@ -48,7 +48,7 @@ def test_inv195_when_questions(q):
     "What happened when the power went out?",
     "",
 ])
-def test_inv195_other_questions_do_not_ask_when(q):
+def test_inv193_other_questions_do_not_ask_when(q):
     assert not asks_when(q)
 
 
@@ -63,11 +63,11 @@ def test_inv195_other_questions_do_not_ask_when(q):
     ("Her 2027 travel budget is capped at 80 flights", False),  # a bare year is no date
     ("Café in Zürich, opened by Jürgen", False),
 ])
-def test_inv195_says_date(text, dated):
+def test_inv193_says_date(text, dated):
     assert says_date(text) is dated
 
 
-def test_inv195_when_weights_lift_only_dated_memories(store):
+def test_inv193_when_weights_lift_only_dated_memories(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     dated = svc.write_fact("ravi", "Flying home to Kochi from December 18 to January 3").fact
     plain = svc.write_fact("ravi", "His parents live in Kochi").fact
@@ -83,7 +83,7 @@ def test_inv195_when_weights_lift_only_dated_memories(store):
     assert when_weights(cands, "When is he going home?", off) == [1.0, 1.0, 1.0]
 
 
-def test_inv195_recall_puts_the_dated_fact_first_on_the_real_store(store):
+def test_inv193_recall_puts_the_dated_fact_first_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     plain = svc.write_fact("ravi", "His home town is Kochi").fact
     dated = svc.write_fact("ravi", "Home to Kochi from December 18 to January 3").fact
@@ -104,14 +104,14 @@ def test_inv195_recall_puts_the_dated_fact_first_on_the_real_store(store):
     assert all(h.doc.user_id == "ravi" for h in after)
 
 
-# --- invariant 196: the simple present asks about the state now ---------------------------------
+# --- invariant 193: the simple present asks about the state now ---------------------------------
 @pytest.mark.parametrize("q", [
     "Which code editor does he use day to day?",
     "What coin cells do the contact sensors need?",
     "Where does Jürgen's cat sleep?",
     "Is there any light that mustn't lose power overnight?",
 ])
-def test_inv196_simple_present_questions(q):
+def test_inv193_simple_present_questions(q):
     assert asks_simple_present(q)
 
 
@@ -119,16 +119,16 @@ def test_inv196_simple_present_questions(q):
     "What library is he using for the TUI?",  # progressive: an activity under way
     "Which editor did he use before Zed?",
     "What was her old address?",
-    "Which hub does she use now?",  # invariant 194's cue, its own weight
+    "Which hub does she use now?",  # invariant 193's cue, its own weight
     "Tell me about Biscuit",  # no present auxiliary
     "What happened to the lights?",
     "",
 ])
-def test_inv196_other_questions_are_not(q):
+def test_inv193_other_questions_are_not(q):
     assert not asks_simple_present(q)
 
 
-def test_inv196_weights_touch_only_episodes_and_not_history_events_or_named_times(store):
+def test_inv193_weights_touch_only_episodes_and_not_history_events_or_named_times(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     ep = svc.write_episodes("ravi", [("Neovim is my editor", NOW, "s1")], actor="cli")[0]
     fact = svc.write_fact("ravi", "Main editor is Zed").fact
@@ -145,7 +145,7 @@ def test_inv196_weights_touch_only_episodes_and_not_history_events_or_named_time
     assert present_weights(cands, q, time_intent(q, NOW), off) == [1.0, 1.0]
 
 
-def test_inv196_recall_puts_the_active_fact_above_an_episode_on_the_real_store(store):
+def test_inv193_recall_puts_the_active_fact_above_an_episode_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     svc.write_episodes("ravi", [
         ("Okay, Neovim is my main code editor, main editor", datetime(2026, 3, 1, tzinfo=UTC),

@@ -1,5 +1,5 @@
-"""Recall quality: event questions (invariant 190) — a past-tense narrative question
-gives episodes back the dense weight invariant 170 gives distilled memories. Pure detection
+"""Recall quality: event questions (invariant 154) — a past-tense narrative question
+gives episodes back the dense weight invariant 154 gives distilled memories. Pure detection
 first, then the real store and retrieval."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from memory.temporal import event_question, time_intent
 from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
 
-# --- invariant 190: an event question's answer is told in an episode ----------------------------
+# --- invariant 154: an event question's answer is told in an episode ----------------------------
 @pytest.mark.parametrize("q", [
     "How did the pay negotiation go?",
     "Why was the flight back from Houston such a letdown?",
@@ -30,7 +30,7 @@ from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fi
     "¿Qué pasó? — What did the vet say at the puppy's second jabs?",
     "Wie lief es? Was Jürgen's talk in Görlitz any good?",
 ])
-def test_inv190_event_questions_are_past_tense_narratives(q):
+def test_inv154_event_questions_are_past_tense_narratives(q):
     assert event_question(q)
     assert time_intent(q, NOW).event
 
@@ -46,12 +46,12 @@ def test_inv190_event_questions_are_past_tense_narratives(q):
     "What breed of pet does she have?",
     "",
 ])
-def test_inv190_present_questions_are_not_events(q):
+def test_inv154_present_questions_are_not_events(q):
     assert not event_question(q)
     assert not time_intent(q, NOW).event
 
 
-def test_inv190_kind_weights_on_an_event_question_are_the_episodes():
+def test_inv154_kind_weights_on_an_event_question_are_the_episodes():
     p = RankingParams()
     assert p.event_plain_dense and p.distilled_weak_dense_weight is not None
     for cov in (0.0, 0.3, 1.0):
@@ -66,7 +66,7 @@ def test_inv190_kind_weights_on_an_event_question_are_the_episodes():
     assert kind_dense_weights(0.0, off, event=True) == kind_dense_weights(0.0, off)
 
 
-def test_inv190_recall_gives_an_event_question_the_episode_weight_on_the_real_store(store):
+def test_inv154_recall_gives_an_event_question_the_episode_weight_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     eps = svc.write_episodes("ana", [
         ("The hoover robot got stuck under the sofa and the dog barked at it for an hour",
@@ -91,14 +91,14 @@ def test_inv190_recall_gives_an_event_question_the_episode_weight_on_the_real_st
             assert got.explain.distilled_dense_weight == pytest.approx(want.distilled_dense_weight)
         assert all(h.doc.user_id == "ana" for h in got.hits)
         assert {h.doc.kind for h in got.hits} >= {MemoryKind.EPISODIC, MemoryKind.SEMANTIC}
-    # switched off, an event question ranks as any other (invariant 170 applies)
+    # switched off, an event question ranks as any other (invariant 154 applies)
     off = RecallConfig(ranking=p.model_copy(update={"event_plain_dense": False}))
     q = "How did the robot's first outing go?"
     a = svc.recall("ana", q, purpose=Purpose.EVAL, explain=True, config=off)
     assert a.explain.distilled_dense_weight is not None
 
 
-# --- invariant 191: a part of a season names its month ------------------------------------------
+# --- invariant 102: a part of a season names its month ------------------------------------------
 @pytest.mark.parametrize(("q", "month"), [
     ("What rota did she work at the start of the summer?", 6),
     ("Which tier did she have at the beginning of summer?", 6),
@@ -106,14 +106,14 @@ def test_inv190_recall_gives_an_event_question_the_episode_weight_on_the_real_st
     ("What did she eat at the end of the summer?", 8),
     ("Was the flat cold in late autumn?", 11),
 ])
-def test_inv191_a_part_of_a_season_is_one_month(q, month):
+def test_inv102_a_part_of_a_season_is_one_month(q, month):
     start, end = time_intent(q, NOW).window or (None, None)
     assert start == datetime(2026, month, 1, tzinfo=UTC)
     assert end == datetime(2026 + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
     assert time_intent(q, NOW).history == (end <= NOW)  # a span still running is not history
 
 
-def test_inv191_a_whole_season_and_winter_across_the_new_year():
+def test_inv102_a_whole_season_and_winter_across_the_new_year():
     assert time_intent("What did he do over the summer?", NOW).window == (
         datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 9, 1, tzinfo=UTC))
     assert time_intent("Where was she in mid-winter?", NOW).window == (
@@ -121,7 +121,7 @@ def test_inv191_a_whole_season_and_winter_across_the_new_year():
     assert time_intent("What breed is her pet?", NOW).window is None
 
 
-def test_inv191_history_question_with_a_season_part_gets_that_version_on_the_real_store(store):
+def test_inv102_history_question_with_a_season_part_gets_that_version_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     june, july = datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 7, 1, tzinfo=UTC)
     old = svc.write_fact("ana", "Works night shifts on the ward", valid_from=june).fact
@@ -140,7 +140,7 @@ def test_inv191_history_question_with_a_season_part_gets_that_version_on_the_rea
     assert old.id not in [h.id for h in now_q.hits]
 
 
-# --- invariant 192: a wh-question in the past tense may ask for a superseded version ------------
+# --- invariant 158: a wh-question in the past tense may ask for a superseded version ------------
 @pytest.mark.parametrize(("q", "tense_only"), [
     ("Who was their internet provider in Leeds?", True),
     ("Which laptop did Parcelbird give him?", True),
@@ -150,14 +150,14 @@ def test_inv191_history_question_with_a_season_part_gets_that_version_on_the_rea
     ("Who is their internet provider?", False),
     ("Where did she live before Lisbon?", False),  # history already (invariant 158)
 ])
-def test_inv192_tense_only_is_a_past_wh_question_without_other_time_cue(q, tense_only):
+def test_inv158_tense_only_is_a_past_wh_question_without_other_time_cue(q, tense_only):
     i = time_intent(q, NOW)
     assert i.tense_only is tense_only
     if tense_only:
         assert not i.history and not i.past and i.window is None  # nothing else said about time
 
 
-def test_inv192_a_past_tense_question_finds_the_superseded_version_on_the_real_store(store):
+def test_inv158_a_past_tense_question_finds_the_superseded_version_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     old = svc.write_fact("ana", "Internet provider is Virgin Media at the flat in Leeds").fact
     new = svc.write_fact("ana", "Internet provider is Zen fibre at the Bristol flat",

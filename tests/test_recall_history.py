@@ -1,6 +1,6 @@
 """Recall quality: history questions resolve a fact's chain to the version asked for
 (invariant 158), history cues need a past tense (invariant 158), and IDF-weighted lexical
-coverage (invariant 159) — pure functions first, then the real store."""
+coverage (invariant 154) — pure functions first, then the real store."""
 
 from __future__ import annotations
 
@@ -154,8 +154,8 @@ def test_inv158_chain_members_fetches_only_the_users_eligible_versions():
     assert chain_members(Stub([st, homey]), episodes_only, cands, NOW, P) == []  # type: ignore[arg-type]
 
 
-# --- invariant 159: IDF-weighted coverage --------------------------------------------------------------
-def test_inv159_weighted_coverage_counts_rare_words_more():
+# --- invariant 154: IDF-weighted coverage --------------------------------------------------------------
+def test_inv154_weighted_coverage_counts_rare_words_more():
     q = ["hub", "use", "summer"]
     idf = {"hub": 3.0, "use": 0.5, "summer": 1.5}
     assert term_coverage(q, ["use"]) == pytest.approx(1 / 3)
@@ -209,7 +209,7 @@ def test_inv158_a_version_the_legs_missed_is_fetched(store):
     assert [h.id for h in hits[:2]] == [old.id, new.id]
 
 
-def test_inv159_the_embedded_store_reports_each_query_words_idf(tmp_path, hash_embedder):
+def test_inv154_the_embedded_store_reports_each_query_words_idf(tmp_path, hash_embedder):
     from memory.stores import open_store
 
     store = open_store(f"embedded:{tmp_path / 'idf.db'}", hash_embedder)
@@ -226,5 +226,5 @@ def test_inv159_the_embedded_store_reports_each_query_words_idf(tmp_path, hash_e
     store.close()
 
 
-def test_inv159_idf_coverage_is_off_by_default():
+def test_inv154_idf_coverage_is_off_by_default():
     assert DEFAULT.ranking.coverage_idf is False

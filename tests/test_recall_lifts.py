@@ -1,4 +1,4 @@
-"""Recall quality: source lift (invariant 142), history-chain lift (invariant 143)
+"""Recall quality: source lift (invariant 142), history-chain lift (invariant 142)
 and the RRF tail (invariant 144) — pure ranking tests, then on the real embedded store."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from memory.stores.base import LegHit
 from memory.temporal import TimeIntent
 from tests.recall_support import NOW, embedded_only  # noqa: F401 - the store fixture
 
-# the dense leg weighs every kind alike here (invariant 170 off): these tests are about the lifts
+# the dense leg weighs every kind alike here (invariant 154 off): these tests are about the lifts
 P = RankingParams(tail_from=25, distilled_dense_weight=None)
 OFF = RankingParams(source_lift=1.0, chain_lift=1.0, sourced_weight=1.0, tail_from=0)
 HISTORY = TimeIntent(history=True)
@@ -59,8 +59,8 @@ def test_inv142_no_lift_when_the_source_episode_is_not_a_candidate():
     assert lifts(cands, TimeIntent(), P) == [1.0]
 
 
-# --- invariant 146: the source episode yields to its fact ----------------------------------------
-def test_inv146_an_episode_whose_fact_is_a_candidate_is_demoted_not_dropped():
+# --- invariant 142: the source episode yields to its fact ----------------------------------------
+def test_inv142_an_episode_whose_fact_is_a_candidate_is_demoted_not_dropped():
     ep = _ep("Moved to Bristol, Bishopston, at last", "ep1")
     other = _ep("Bristol traffic was awful", "ep2")
     fact = _fact("Lives in Bishopston, Bristol", "f1", source_episode_ids=["ep1"])
@@ -76,8 +76,8 @@ def test_inv146_an_episode_whose_fact_is_a_candidate_is_demoted_not_dropped():
     assert lifts(alone, TimeIntent(), params) == [1.0, 1.0]
 
 
-# --- invariant 143: history-chain lift --------------------------------------------------------------
-def test_inv143_history_questions_lift_facts_whose_chain_neighbour_is_a_candidate():
+# --- invariant 142: history-chain lift --------------------------------------------------------------
+def test_inv142_history_questions_lift_facts_whose_chain_neighbour_is_a_candidate():
     old = _fact("Lived in Leeds", "old", state=FactState.SUPERSEDED, superseded_by="new")
     new = _fact("Lives in Bristol", "new", supersedes="old")
     other = _fact("Worked in Leeds", "other")
@@ -144,11 +144,11 @@ def test_inv142_recall_lifts_a_fact_found_with_its_source_episode(store):
     by_id = {h.id: h for h in hits}
     assert by_id[sourced.id].multipliers.lift == pytest.approx(DEFAULT.ranking.source_lift)
     assert by_id[other.id].multipliers.lift == 1.0
-    # invariant 146: the episode behind the candidate fact yields to it
+    # invariant 142: the episode behind the candidate fact yields to it
     assert by_id[ep.id].multipliers.lift == pytest.approx(DEFAULT.ranking.sourced_weight)
 
 
-def test_inv143_recall_lifts_the_chain_on_history_questions_only(store):
+def test_inv142_recall_lifts_the_chain_on_history_questions_only(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     old = svc.write_fact("ana", "Lives in Hamburg, Ottensen", fact_type="identity").fact
     new = svc.write_fact("ana", "Lives in Lisbon, Alcântara", fact_type="identity",
@@ -167,9 +167,9 @@ def test_inv143_recall_lifts_the_chain_on_history_questions_only(store):
     assert now[new.id].multipliers.lift == 1.0  # the old version is not eligible: no chain
 
 
-# --- invariant 145: dense centring is per user -----------------------------------------------------
-def test_inv145_dense_centring_uses_the_users_own_view(store, hash_embedder):
-    """Invariant 145: the mean subtracted from a user's vectors is their own view's, so another
+# --- invariant 101: dense centring is per user -----------------------------------------------------
+def test_inv101_dense_centring_uses_the_users_own_view(store, hash_embedder):
+    """Invariant 101: the mean subtracted from a user's vectors is their own view's, so another
     user's writes never move their dense scores; centring changes scores but not the candidates'
     owner, and a centred query against a centred matrix is still a cosine (at most 1)."""
     from memory.stores.base import RecallFilter

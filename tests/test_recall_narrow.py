@@ -1,4 +1,4 @@
-"""Recall quality: a named day or week is a narrow window (invariants 205, 206);
+"""Recall quality: a named day or week is a narrow window (invariant 102);
 "when we first met" asks for the oldest version (207); "how often did ..." and a wh-question
 after a comma clause are past-tense slot questions (208); "we" / "our" and the user's own name
 refer to a person (209, 210); the embedded query goes without he / she (211). Pure detection
@@ -31,7 +31,7 @@ def _day(y, m, d):
     return datetime(y, m, d, tzinfo=UTC)
 
 
-# --- invariant 205: "the last day of March" is a day, "the first week of May" a week -------------
+# --- invariant 102: "the last day of March" is a day, "the first week of May" a week -------------
 @pytest.mark.parametrize("q, window", [
     ("What did Jürgen do on the last day of March?", (_day(2026, 3, 30), _day(2026, 4, 2))),
     ("Where was she on the first day of February?", (_day(2026, 1, 31), _day(2026, 2, 3))),
@@ -41,7 +41,7 @@ def _day(y, m, d):
      (_day(2025, 12, 30), _day(2026, 1, 2))),
     ("Which trip was planned for the first week of May?", (_day(2026, 5, 1), _day(2026, 5, 8))),
 ])
-def test_inv205_a_named_day_or_week_of_a_month(q, window):
+def test_inv102_a_named_day_or_week_of_a_month(q, window):
     assert time_intent(q, NOW).window == window
 
 
@@ -50,12 +50,12 @@ def test_inv205_a_named_day_or_week_of_a_month(q, window):
     ("What happened in March?", (_day(2026, 3, 1), _day(2026, 4, 1))),
     ("What did he do on the 3rd of March?", (_day(2026, 3, 2), _day(2026, 3, 5))),
 ])
-def test_inv205_other_month_phrases_are_unchanged(q, window):
+def test_inv102_other_month_phrases_are_unchanged(q, window):
     assert time_intent(q, NOW).window == window
 
 
-# --- invariant 206: a narrow window weighs its memories more; a fact only if it began or ended --
-def test_inv206_narrow_window_multipliers(store):
+# --- invariant 102: a narrow window weighs its memories more; a fact only if it began or ended --
+def test_inv102_narrow_window_multipliers(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     inside = svc.write_episodes("ana", [("Handed the keys back", _day(2026, 3, 31), "s1")],
                                 actor="cli")[0]
@@ -78,7 +78,7 @@ def test_inv206_narrow_window_multipliers(store):
         [p.window_boost, 1.0, p.window_boost]
 
 
-def test_inv206_recall_puts_that_days_episode_first_on_the_real_store(store):
+def test_inv102_recall_puts_that_days_episode_first_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     day = svc.write_episodes("ana", [("Did the last walk round the flat, keys handed back",
                                       _day(2026, 3, 31), "s1")], actor="cli")[0]
@@ -100,13 +100,13 @@ def test_inv206_recall_puts_that_days_episode_first_on_the_real_store(store):
     assert all(h.doc.user_id == "ana" for h in after)
 
 
-# --- invariant 207: "back when we first spoke" asks for the state at the start -------------------
+# --- invariant 158: "back when we first spoke" asks for the state at the start -------------------
 @pytest.mark.parametrize("q", [
     "What diet was she on back when we first spoke?",
     "Which phone did he have when I first met him?",
     "Where did they live when they first came to Köln?",
 ])
-def test_inv207_when_someone_first_did_something_asks_for_the_oldest(q):
+def test_inv158_when_someone_first_did_something_asks_for_the_oldest(q):
     it = time_intent(q, NOW)
     assert it.order == "first" and it.history
 
@@ -115,11 +115,11 @@ def test_inv207_when_someone_first_did_something_asks_for_the_oldest(q):
     "When did we first meet?",  # asks when, names no version
     "What is her diet when she first lands abroad?",  # present tense: a routine, not history
 ])
-def test_inv207_other_first_phrases_are_not(q):
+def test_inv158_other_first_phrases_are_not(q):
     assert time_intent(q, NOW).order is None
 
 
-def test_inv207_the_oldest_chain_member_is_the_target(store):
+def test_inv158_the_oldest_chain_member_is_the_target(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     old = svc.write_fact("ana", "Is vegan").fact
     mid = svc.write_fact("ana", "Is vegetarian", supersedes_id=old.id).fact
@@ -131,14 +131,14 @@ def test_inv207_the_oldest_chain_member_is_the_target(store):
     assert chain_targets(chain, plain) == [1]
 
 
-# --- invariant 208: "how often did ..." and a wh-question after a comma clause -------------------
+# --- invariant 158: "how often did ..." and a wh-question after a comma clause -------------------
 @pytest.mark.parametrize("q", [
     "Once the team grew, how often did he get paged?",
     "How many stars did his side project get?",
     "How long did the Anmeldung take?",
     "After the merger, which office was she at?",
 ])
-def test_inv208_past_slot_questions(q):
+def test_inv158_past_slot_questions(q):
     assert time_intent(q, NOW).tense_only
 
 
@@ -148,17 +148,17 @@ def test_inv208_past_slot_questions(q):
     "Did he ever finish the course, or drop it?",  # yes/no
     "How often did he move house before 2020?",  # a named anchor: a history question already
 ])
-def test_inv208_other_questions_are_not(q):
+def test_inv158_other_questions_are_not(q):
     assert not time_intent(q, NOW).tense_only
 
 
-# --- invariants 209, 210: "we" / "our" and the user's own name refer to a person ---------------
+# --- invariant 193: "we" / "our" and the user's own name refer to a person ---------------
 @pytest.mark.parametrize("q", [
     "What breed is our dog?",
     "Where did we put the spare keys?",
     "Which café do we go to on Sundays?",
 ])
-def test_inv209_we_and_our_ask_about_a_person(q):
+def test_inv193_we_and_our_ask_about_a_person(q):
     assert asks_about_person(q)
 
 
@@ -167,11 +167,11 @@ def test_inv209_we_and_our_ask_about_a_person(q):
     "Is my US visa waiver still valid?",  # "US" is a country, not a pronoun
     "What should I pack for Lisbon?",
 ])
-def test_inv209_how_to_and_first_person_singular_are_not(q):
+def test_inv193_how_to_and_first_person_singular_are_not(q):
     assert not asks_about_person(q)
 
 
-def test_inv210_a_question_naming_the_user_weighs_the_catalog_less(store):
+def test_inv193_a_question_naming_the_user_weighs_the_catalog_less(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     svc.add_catalog([CatalogDoc(title="Cats", text="Cats can live with dogs if introduced slowly")])
     fact = svc.write_fact("ana", "Never had a cat, only fostered one for a week").fact
@@ -187,7 +187,7 @@ def test_inv210_a_question_naming_the_user_weighs_the_catalog_less(store):
         [1.0, 1.0]  # how-to: a procedure, whoever it names
 
 
-def test_inv210_recall_reads_the_users_name_on_the_real_store(store):
+def test_inv193_recall_reads_the_users_name_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     svc.add_catalog([CatalogDoc(title="Cats", text="Can a cat live with a beagle? Usually yes")])
     svc.write_fact("ana", "Her name is Ana and she is a nurse")
@@ -205,7 +205,7 @@ def test_inv210_recall_reads_the_users_name_on_the_real_store(store):
     assert next(h for h in other if h.doc.kind == MemoryKind.CATALOG).multipliers.lift == 1.0
 
 
-# --- invariant 211: the embedded query goes without he / she ------------------------------------
+# --- invariant 153: the embedded query goes without he / she ------------------------------------
 @pytest.mark.parametrize("q, out", [
     ("What is his hobby project about?", "What is hobby project about?"),
     ("Where does SHE keep her EpiPens?", "Where does keep EpiPens?"),
@@ -214,11 +214,11 @@ def test_inv210_recall_reads_the_users_name_on_the_real_store(store):
     ("Where do the shelves go?", "Where do the shelves go?"),  # "the", "shelves": no pronoun
     ("What does Heather herald?", "What does Heather herald?"),
 ])
-def test_inv211_without_pronouns(q, out):
+def test_inv153_without_pronouns(q, out):
     assert without_pronouns(q) == out
 
 
-def test_inv211_the_dense_leg_embeds_the_question_without_pronouns(store, hash_embedder):
+def test_inv153_the_dense_leg_embeds_the_question_without_pronouns(store, hash_embedder):
     seen: list[str] = []
 
     class Spy:  # the real hashing embedder, recording what it is asked to embed

@@ -1,6 +1,6 @@
 """Recall quality: event questions, the right episode first. A narrative event
-question drops the source / sourced lifts (invariant 216); an event question asking for an
-outcome lifts the episode told after the first report (invariant 217). Pure detection and pure
+question drops the source / sourced lifts (invariant 142); an event question asking for an
+outcome lifts the episode told after the first report (invariant 142). Pure detection and pure
 ranking first, then the real store and retrieval."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _cand(doc, fused: float) -> Candidate:
     return Candidate(doc, fused, {}, (1.0, 1.0, 1.0), None)
 
 
-# --- invariant 216: a narrative event question ---------------------------------------------------
+# --- invariant 142: a narrative event question ---------------------------------------------------
 @pytest.mark.parametrize("q", [
     "How did the kayak trip on the fjord go?",
     "How cold was it at the cabin in Tromsø?",
@@ -39,7 +39,7 @@ def _cand(doc, fused: float) -> Candidate:
     "When did she hand in her notice at the bakery?",
     "Pourquoi? — Why didn't the visa appointment in Zürich work out?",
 ])
-def test_inv216_narrative_questions(q):
+def test_inv142_narrative_questions(q):
     assert narrative_question(q)
     assert time_intent(q, NOW).event
 
@@ -53,11 +53,11 @@ def test_inv216_narrative_questions(q):
     "What did the vet say?",  # an event, but no narrative opening
     "",
 ])
-def test_inv216_not_narrative(q):
+def test_inv142_not_narrative(q):
     assert not narrative_question(q)
 
 
-def test_inv216_a_narrative_question_drops_the_source_and_sourced_lifts():
+def test_inv142_a_narrative_question_drops_the_source_and_sourced_lifts():
     ep = Episode(id="e1", user_id="u", text="Handed in my notice at the bakery today",
                  timestamp=NOW - timedelta(days=3))
     fact = Fact(id="f1", user_id="u", text="Left the bakery job", source_episode_ids=["e1"])
@@ -74,7 +74,7 @@ def test_inv216_a_narrative_question_drops_the_source_and_sourced_lifts():
     assert [h.id for h in adjust(cands, EVENT, P, query=narr)] == ["e1", "f1"]
 
 
-def test_inv216_on_the_real_store_the_episode_that_tells_it_comes_first(store):
+def test_inv142_on_the_real_store_the_episode_that_tells_it_comes_first(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     eps = svc.write_episodes("ana", [
         ("We finally moved into the flat in Tromsø on October 3, the boxes are everywhere",
@@ -90,14 +90,14 @@ def test_inv216_on_the_real_store_the_episode_that_tells_it_comes_first(store):
     ids = [h.id for h in got.hits]
     assert ids[0] == eps[0].id and fact.id in ids
     assert all(h.doc.user_id == "ana" for h in got.hits)  # never another user's (invariant 2)
-    # only the date lift of invariant 195 ("October 3" on a "when" question), no sourced weight
+    # only the date lift of invariant 193 ("October 3" on a "when" question), no sourced weight
     assert got.hits[0].multipliers.lift == pytest.approx(DEFAULT.ranking.when_dated_lift)
     off = RecallConfig(ranking=DEFAULT.ranking.model_copy(update={"narrative_plain_source": False}))
     before = [h.id for h in svc.recall("ana", q, purpose=Purpose.EVAL, config=off).hits]
     assert before.index(fact.id) < before.index(eps[0].id)  # the lifts put the fact first
 
 
-# --- invariant 217: an outcome question lifts what was told after the report ---------------------
+# --- invariant 142: an outcome question lifts what was told after the report ---------------------
 @pytest.mark.parametrize("q", [
     "What was really behind the boiler cutting out?",
     "How was the leak under the sink finally fixed?",
@@ -105,7 +105,7 @@ def test_inv216_on_the_real_store_the_episode_that_tells_it_comes_first(store):
     "Did they ever find the lost suitcase?",
     "What turned out to be wrong with the heat pump in Göteborg?",
 ])
-def test_inv217_outcome_questions(q):
+def test_inv142_outcome_questions(q):
     assert asks_outcome(q)
 
 
@@ -115,11 +115,11 @@ def test_inv217_outcome_questions(q):
     "When did the boiler first cut out?",
     "How do I fix a leaking tap?",  # a how-to: no past tense
 ])
-def test_inv217_not_outcome_questions(q):
+def test_inv142_not_outcome_questions(q):
     assert not asks_outcome(q)
 
 
-def test_inv217_follow_lifts_the_later_related_episode_only():
+def test_inv142_follow_lifts_the_later_related_episode_only():
     report = _ep("The boiler cut out again overnight, reset it twice, still no hot water", "r", 10)
     fix = _ep("Turned out the boiler pressure was too low, topped it up and it works", "x", 9)
     late = _ep("The boiler engineer sent the invoice for the annual check", "l", 1)  # > 7 days
@@ -150,7 +150,7 @@ def test_inv217_follow_lifts_the_later_related_episode_only():
     assert hits[1].multipliers.lift == pytest.approx(w)
 
 
-def test_inv217_on_the_real_store_the_outcome_passes_the_plan(store):
+def test_inv142_on_the_real_store_the_outcome_passes_the_plan(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     d = NOW - timedelta(days=30)
     eps = svc.write_episodes("ana", [

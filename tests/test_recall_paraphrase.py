@@ -184,8 +184,8 @@ def test_inv154_the_embedded_store_tells_which_query_words_a_hit_holds_through_c
     assert "Lunch was fine" not in by_text
 
 
-# --- invariant 170: a distilled memory's dense leg may weigh more than an episode's --------------
-def test_inv170_recall_weighs_a_facts_dense_leg_by_kind_on_the_real_store(store):
+# --- invariant 154: a distilled memory's dense leg may weigh more than an episode's --------------
+def test_inv154_recall_weighs_a_facts_dense_leg_by_kind_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     eps = svc.write_episodes("ana", [("The hoover robot got stuck under the sofa again", NOW, "s1"),
                                      ("Booked the ferry to Bergen for June", NOW, "s2"),

@@ -1,6 +1,6 @@
 """Recall quality: a question about him or her (invariant 193) asks for that
 person's memories, so a catalog entry (general knowledge, no one's memory) weighs less; a
-question about the state now (invariant 194) is answered by the active fact before an episode.
+question about the state now (invariant 193) is answered by the active fact before an episode.
 Pure detection and weights first, then the real store and retrieval."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def test_inv193_recall_puts_her_fact_above_the_catalog_on_the_real_store(store):
         [h.id for h in svc.recall("ana", general, purpose=Purpose.EVAL).hits]
 
 
-# --- invariant 194: a question about the state now prefers the active fact to an episode --------
+# --- invariant 193: a question about the state now prefers the active fact to an episode --------
 @pytest.mark.parametrize("q", [
     "Which internet company is she with now?",
     "What's his main code editor right now?",
@@ -106,7 +106,7 @@ def test_inv193_recall_puts_her_fact_above_the_catalog_on_the_real_store(store):
     "Is Jürgen currently in Görlitz?",
     "Doesn't she eat meat any more?",
 ])
-def test_inv194_present_questions(q):
+def test_inv193_present_questions(q):
     assert asks_present(q)
 
 
@@ -117,11 +117,11 @@ def test_inv194_present_questions(q):
     "Which editor did he use before Zed?",
     "",
 ])
-def test_inv194_other_questions_are_not(q):
+def test_inv193_other_questions_are_not(q):
     assert not asks_present(q)
 
 
-def test_inv194_present_weights_touch_only_episodes_and_not_history_or_a_named_time(store):
+def test_inv193_present_weights_touch_only_episodes_and_not_history_or_a_named_time(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     ep = svc.write_episodes("ana", [("Neovim is my editor", NOW, "s1")], actor="cli")[0]
     fact = svc.write_fact("ana", "Main editor is Zed").fact
@@ -134,7 +134,7 @@ def test_inv194_present_weights_touch_only_episodes_and_not_history_or_a_named_t
     for other in ("Which editor did he use before Zed, still Vim?",
                   "Which editor was he still using in June?"):
         assert present_weights(cands, other, time_intent(other, NOW), p) == [1.0, 1.0]
-    # the simple present is invariant 196's cue, with its own weight
+    # the simple present is invariant 193's cue, with its own weight
     plain = "Which editor does he use?"
     no196 = p.model_copy(update={"simple_present_episode_weight": 1.0})
     assert present_weights(cands, plain, time_intent(plain, NOW), no196) == [1.0, 1.0]
@@ -142,7 +142,7 @@ def test_inv194_present_weights_touch_only_episodes_and_not_history_or_a_named_t
     assert present_weights(cands, q, time_intent(q, NOW), off) == [1.0, 1.0]
 
 
-def test_inv194_recall_puts_the_active_fact_above_what_was_said_on_the_real_store(store):
+def test_inv193_recall_puts_the_active_fact_above_what_was_said_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     svc.write_episodes("ana", [
         ("Okay, Neovim is my main code editor now, main editor", datetime(2026, 3, 1, tzinfo=UTC),

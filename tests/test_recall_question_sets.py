@@ -1,4 +1,4 @@
-"""The persona recall question sets (invariants 54, 65, 100, 151, 168): each pinned by sha256
+"""The persona recall question sets (invariants 54, 65, 100): each pinned by sha256
 when it was committed, before any ranking was run on it, and every id it names a document agent
 recall may return from a store seeded with the personas. `frozen` and `tuning` were written
 first; `tuning2` paraphrases; `frozen2` was written before any ranking was seen; `frozen3` by
@@ -24,12 +24,12 @@ from memory.stores.base import PutMemory
 
 FROZEN = DATA_DIR / "questions_frozen.json"
 TUNING = DATA_DIR / "questions_tuning.json"
-# Invariant 168: the paraphrase set (tuning2), pinned when it was committed, before any ranking
+# Invariant 100: the paraphrase set (tuning2), pinned when it was committed, before any ranking
 # was run on it; a tuning set since, so its first-run figure is the only out-of-sample one.
 TUNING2 = DATA_DIR / "questions_tuning2.json"
 FROZEN2 = DATA_DIR / "questions_frozen2.json"
 FROZEN3 = DATA_DIR / "questions_frozen3.json"
-# Pinned when each set was committed, before any ranking was run on it (invariant 151).
+# Pinned when each set was committed, before any ranking was run on it (invariant 100).
 # Never update these: a changed question is a new set with a new name.
 TUNING2_SHA256 = "944675aea58704e37057ed798e0a9a8f124567f743e485030af4d9b867e5a7bb"
 FROZEN_SHA256 = "4bf4c3dda1c6599f2660c5033d841f780e84514d054338f4ad56d20e49abf12a"
@@ -64,7 +64,7 @@ def seeded_documents(path: Path) -> tuple[Docs, dict[str, set[str]]]:
 
 def assert_answerable(questions: list[dict], docs: Docs, contradicted: dict[str, set[str]],
                       id_prefix: str | None = None) -> None:
-    """Invariants 65, 100, 151: ids unique; every answer a document of the asking user (or the
+    """Invariants 65, 100: ids unique; every answer a document of the asking user (or the
     catalog) that agent recall may return — never a candidate, a never-true value or an episode
     that stated one; the gold of the kind the question says."""
     assert len({q["id"] for q in questions}) == len(questions)
@@ -101,7 +101,7 @@ def test_frozen_file_is_unchanged():
 
 
 def test_tuning2_file_is_unchanged_and_registered():
-    """Invariant 168: the paraphrase set is pinned and named `tuning2`."""
+    """Invariant 100: the paraphrase set is pinned and named `tuning2`."""
     assert hashlib.sha256(TUNING2.read_bytes()).hexdigest() == TUNING2_SHA256
     assert QUESTION_SETS["tuning2"] == TUNING2
     questions = load_questions("tuning2")
@@ -136,19 +136,19 @@ def test_frozen_set_is_large_and_covers_every_kind_and_persona():
 # frozen2 and frozen3 ----------------------------------------------------------------------------
 @pytest.mark.parametrize(("name", "path", "sha"), [("frozen2", FROZEN2, FROZEN2_SHA256),
                                                    ("frozen3", FROZEN3, FROZEN3_SHA256)])
-def test_inv151_each_later_set_is_unchanged_and_named_for_the_eval(name, path, sha):
+def test_inv100_each_later_set_is_unchanged_and_named_for_the_eval(name, path, sha):
     assert hashlib.sha256(path.read_bytes()).hexdigest() == sha
     assert QUESTION_SETS[name] == path
     assert len(load_questions(name)) == len(_questions(path))
 
 
 # frozen2 ----------------------------------------------------------------------------------------
-def test_inv100_inv151_every_frozen2_id_is_a_document_agent_recall_may_return(seeded):
+def test_inv100_inv100_every_frozen2_id_is_a_document_agent_recall_may_return(seeded):
     docs, contradicted = seeded
     assert_answerable(_questions(FROZEN2), docs, contradicted)
 
 
-def test_inv151_frozen2_is_large_and_spread_over_personas_tags_and_kinds(seeded):
+def test_inv100_frozen2_is_large_and_spread_over_personas_tags_and_kinds(seeded):
     docs, _ = seeded
     questions = _questions(FROZEN2)
     assert len(questions) >= 180
@@ -164,7 +164,7 @@ def test_inv151_frozen2_is_large_and_spread_over_personas_tags_and_kinds(seeded)
 
 
 # frozen3 ----------------------------------------------------------------------------------------
-def test_inv100_inv151_every_frozen3_id_is_a_document_agent_recall_may_return(seeded):
+def test_inv100_inv100_every_frozen3_id_is_a_document_agent_recall_may_return(seeded):
     docs, contradicted = seeded
     assert_answerable(_questions(FROZEN3), docs, contradicted, id_prefix="f3")
 
@@ -176,7 +176,7 @@ def test_inv54_frozen3_questions_paraphrase_their_gold():
     assert max(scores.values()) < 1.0  # no question made only of its gold's words
 
 
-def test_inv151_frozen3_is_large_and_spread_over_personas_tags_and_kinds(seeded):
+def test_inv100_frozen3_is_large_and_spread_over_personas_tags_and_kinds(seeded):
     docs, _ = seeded
     questions = _questions(FROZEN3)
     assert len(questions) >= 200

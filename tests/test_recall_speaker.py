@@ -1,4 +1,4 @@
-"""Recall quality: the speaker a question names (invariant 160) — pure ranking
+"""Recall quality: the speaker a question names (invariant 142) — pure ranking
 tests, then on the real embedded store."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _cands(docs_scores: list[tuple[Episode, float]]):
     return fuse_candidates(legs, NOW, RankingParams(bm25_weight=1.0))
 
 
-def test_inv160_speaker_of_reads_the_name_before_the_colon():
+def test_inv142_speaker_of_reads_the_name_before_the_colon():
     assert speaker_of("Caroline: I went to a support group") == "caroline"
     assert speaker_of("Dr. Ana Lima: take two a day") == "dr. ana lima"
     assert speaker_of("Zoë: olá, tudo bem?") == "zoë"
@@ -43,7 +43,7 @@ def test_inv160_speaker_of_reads_the_name_before_the_colon():
     assert speaker_of("no colon here") is None
 
 
-def test_inv160_named_speakers_are_the_words_written_as_names():
+def test_inv142_named_speakers_are_the_words_written_as_names():
     names = named_speakers("What did Caroline's friend Melanie Smith paint?")
     assert {"caroline", "melanie", "melanie smith", "smith"} <= names
     assert "friend" not in names and "paint" not in names
@@ -60,7 +60,7 @@ def _pool():
     return _cands(docs)
 
 
-def test_inv160_the_named_speakers_turns_rise_but_not_into_the_head():
+def test_inv142_the_named_speakers_turns_rise_but_not_into_the_head():
     cands = _pool()
     p = RankingParams(speaker_lift=((5, 1.2), (10, 1.4)))
     scores = [c.fused for c in cands]
@@ -75,7 +75,7 @@ def test_inv160_the_named_speakers_turns_rise_but_not_into_the_head():
     assert after.index("c1") >= 5
 
 
-def test_inv160_a_lift_never_passes_the_turn_at_its_rank():
+def test_inv142_a_lift_never_passes_the_turn_at_its_rank():
     cands = _pool()
     p = RankingParams(speaker_lift=((10, 100.0),))
     hits = adjust(cands, TimeIntent(), p, query="What has Caroline painted?")
@@ -85,7 +85,7 @@ def test_inv160_a_lift_never_passes_the_turn_at_its_rank():
     assert hits[10].multipliers.lift > 1.0
 
 
-def test_inv160_no_lift_when_both_or_neither_speaker_is_named_or_it_is_off():
+def test_inv142_no_lift_when_both_or_neither_speaker_is_named_or_it_is_off():
     cands = _pool()
     p = RankingParams(speaker_lift=((5, 1.2), (10, 1.4)))
     scores = [c.fused for c in cands]
@@ -94,14 +94,14 @@ def test_inv160_no_lift_when_both_or_neither_speaker_is_named_or_it_is_off():
     assert speaker_lifts(cands, "What has Caroline painted?", OFF, scores) == [1.0] * len(cands)
 
 
-def test_inv160_default_is_on():
+def test_inv142_default_is_on():
     assert DEFAULT.ranking.speaker_lift == ((5, 1.2), (10, 1.4))
 
 
 # --- on the real embedded store ---------------------------------------------------------------------
 
 
-def test_inv160_recall_lifts_the_named_speakers_turns(store):
+def test_inv142_recall_lifts_the_named_speakers_turns(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     items = [(f"Melanie: Caroline, your painting news is lovely, tell me more {i}",
               NOW - timedelta(days=3, minutes=i), "s1") for i in range(12)]

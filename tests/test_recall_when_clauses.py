@@ -1,5 +1,5 @@
 """Recall quality: "when" opening a clause and "old" describing a thing ask for no
-earlier version in a question otherwise in the simple present (invariant 197). Pure detection
+earlier version in a question otherwise in the simple present (invariant 158). Pure detection
 first, then the real store and retrieval."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ NOW = datetime(2026, 8, 20, 12, tzinfo=UTC)
     "When do the shades in her room go up in the morning?",
     "Wann? When does Jürgen leave the old Wohnung in Köln?",
 ])
-def test_inv197_simple_present_when_and_old_are_no_history(q):
+def test_inv158_simple_present_when_and_old_are_no_history(q):
     intent = time_intent(q, NOW)
     assert present_not_history(q)
     assert not intent.history and not intent.past and intent.anchor is None
@@ -34,21 +34,21 @@ def test_inv197_simple_present_when_and_old_are_no_history(q):
 @pytest.mark.parametrize("q", [
     "When did the tenancy on her old place run out?",   # past tense
     "What notebook did he have at his old job?",
-    "What is Lukas's old room used for now?",            # "now" is invariant 194's cue
+    "What is Lukas's old room used for now?",            # "now" is invariant 193's cue
     "When is he flying home?",                           # progressive: an activity under way
     "What is the history of her hub?",                   # a history cue other than "when"
     "Where does she live since she left Leeds?",
     "When does she move in August?",                     # a named time keeps its reading
     "What does she do during the winter?",
 ])
-def test_inv197_other_questions_keep_their_reading(q):
+def test_inv158_other_questions_keep_their_reading(q):
     before = time_intent(q, NOW)
     assert not present_not_history(q) or before.window is not None
     if "did" in q or "history" in q:
         assert before.history
 
 
-def test_inv197_recall_keeps_the_superseded_flat_out_on_the_real_store(store):
+def test_inv158_recall_keeps_the_superseded_flat_out_on_the_real_store(store):
     svc = MemoryService(store, clock=fixed_clock(NOW))
     old = svc.write_fact("maya", "Lives in a flat in Ottensen, Hamburg, Germany").fact
     svc.write_fact("maya", "Lives in Alcântara, Lisbon", supersedes_id=old.id)

@@ -153,7 +153,7 @@ def test_inv47_accept_refused_when_old_fact_is_no_longer_head(service):
     assert state(service, "ana", b.id) == FactState.CANDIDATE
 
 
-def test_inv43_second_operator_on_stale_item_gets_conflict_with_fresh_state(service):
+def test_inv42_second_operator_on_stale_item_gets_conflict_with_fresh_state(service):
     cand = propose(service, "ana", "Runs marathons")
     loaded_rev = cand.rev  # both operators loaded the item at this revision
     decide(service, "ana", cand.id, "approve", operator="rita", expected_rev=loaded_rev)
@@ -167,7 +167,7 @@ def test_inv43_second_operator_on_stale_item_gets_conflict_with_fresh_state(serv
     assert service.store.list_tombstones("ana") == []
 
 
-def test_inv43_edited_item_rejects_decision_on_old_revision(service):
+def test_inv42_edited_item_rejects_decision_on_old_revision(service):
     cand = propose(service, "ana", "Cycles to work")
     from memory.corrections import bumped as bump
     from memory.stores.base import UpdateMemory

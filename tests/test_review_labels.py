@@ -69,7 +69,7 @@ def _check(rows) -> None:
     assert got == EXPECTED
 
 
-def test_inv492_scripted_session_counts_from_the_pure_function(session):
+def test_inv491_scripted_session_counts_from_the_pure_function(session):
     labels = collect_labels(session, [RAVI, LENA, MAYA])
     assert len(labels) == 10  # 11 decisions, one undone; pending items are never labels
     _check(measure(labels))
@@ -107,7 +107,7 @@ def test_inv491_forgotten_fact_and_erased_user_take_their_labels(session):
     assert len(collect_labels(session, [RAVI, LENA, MAYA])) == 5
 
 
-def test_inv492_cli_prints_the_same_table(session, capsys):
+def test_inv491_cli_prints_the_same_table(session, capsys):
     code, out, _ = cli(capsys, "eval", "labels", "--json")
     assert code == 0
     payload = json.loads(out)
@@ -127,7 +127,7 @@ def test_inv492_cli_prints_the_same_table(session, capsys):
     assert code == 3 and "unknown user" in err and "Traceback" not in err
 
 
-def test_inv492_pending_proposals_are_not_counted(tmp_path, monkeypatch, capsys):
+def test_inv491_pending_proposals_are_not_counted(tmp_path, monkeypatch, capsys):
     url = f"embedded:{tmp_path / 'fresh.db'}"
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     seed_demo(url)  # every demo candidate still waits
@@ -153,7 +153,7 @@ def test_inv490_readers_name_their_version_on_active_writes_and_plans(tmp_path):
     store.close()
 
 
-def test_inv493_active_writes_an_operator_retracted_or_corrected_count_against_the_reader(
+def test_inv491_active_writes_an_operator_retracted_or_corrected_count_against_the_reader(
         tmp_path):
     store = open_store(f"embedded:{tmp_path / 'a.db'}", get_embedder("hash"))
     svc = MemoryService(store)

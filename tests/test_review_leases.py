@@ -28,7 +28,7 @@ def held(**by: str) -> dict[str, L.Lease]:
 
 
 # pure -----------------------------------------------------------------------------------------
-def test_inv511_two_operators_are_handed_different_items():
+def test_inv510_two_operators_are_handed_different_items():
     a = L.assign(ITEMS, {}, "alice", NOW, cursor=None, skipped=[])
     b = L.assign(ITEMS, held(f1="alice"), "bob", NOW, cursor=None, skipped=[])
     assert (a.item.id, b.item.id) == ("f1", "f2")
@@ -39,7 +39,7 @@ def test_inv511_two_operators_are_handed_different_items():
     assert (a2.item.id, a2.next_id, a2.prev_id) == ("f1", "f3", "f5")
 
 
-def test_inv511_a_held_item_is_shown_only_when_asked_for():
+def test_inv510_a_held_item_is_shown_only_when_asked_for():
     leases = held(f1="alice", f2="carol")
     got = L.assign(ITEMS, leases, "bob", NOW, cursor="f1", skipped=[])
     assert got.item.id == "f3"  # his old cursor was taken meanwhile: not handed to him
@@ -50,7 +50,7 @@ def test_inv511_a_held_item_is_shown_only_when_asked_for():
     assert L.assign(ITEMS, old, "bob", NOW, cursor=None, skipped=[]).item.id == "f1"
 
 
-def test_inv511_skipped_items_come_last_and_everything_held_is_nothing_to_show():
+def test_inv510_skipped_items_come_last_and_everything_held_is_nothing_to_show():
     got = L.assign(ITEMS, held(f1="alice"), "bob", NOW, cursor=None, skipped=["f2", "f3"])
     assert got.item.id == "f4" and got.next_id == "f5" and got.prev_id == "f3"
     all_skipped = L.assign(ITEMS[:2], {}, "bob", NOW, cursor=None, skipped=["f1", "f2"])
@@ -134,7 +134,7 @@ def test_inv510_a_claim_written_meanwhile_is_not_overwritten(team, monkeypatch):
     assert got.item.id == ids[1] and L.leases(svc, "ana")[ids[1]].operator == "bob"
 
 
-def test_inv511_two_operators_review_the_queue_to_empty_without_colliding(team):
+def test_inv510_two_operators_review_the_queue_to_empty_without_colliding(team):
     svc, advance, ids = team
     seen: dict[str, list[str]] = {"alice": [], "bob": []}
     cursors: dict[str, str | None] = {"alice": None, "bob": None}
@@ -155,7 +155,7 @@ def test_inv511_two_operators_review_the_queue_to_empty_without_colliding(team):
     assert L.decided_today(svc, "ana") == {"alice": 2, "bob": 2}
 
 
-def test_inv511_an_item_asked_for_is_shown_without_taking_anothers_lease(team):
+def test_inv510_an_item_asked_for_is_shown_without_taking_anothers_lease(team):
     svc, _, ids = team
     L.claim(svc, "ana", ids[0], operator="alice")
     got = L.take(svc, queue(svc), operator="bob", cursor=None, skipped=[], asked=ids[0])

@@ -60,7 +60,7 @@ def test_inv41_items_are_the_stores_candidates_with_kinds_and_badges(service, qu
     assert ids(q) == [queue[k].id for k in ("candidate", "low", "contra", "dead")]  # oldest first
     assert [i.kind for i in q.items] == [ItemKind.CANDIDATE, ItemKind.LOW_CONFIDENCE,
                                          ItemKind.CONTRADICTION, ItemKind.PREVIOUSLY_REJECTED]
-    assert q.counts == {"ana": {"previously_rejected": 1, "contradiction": 1,
+    assert q.counts == {"ana": {"retraction": 0, "previously_rejected": 1, "contradiction": 1,
                                 "low_confidence": 1, "candidate": 1}}
     assert q.total == 4 and all(i.rev == 1 for i in q.items)
     # Derived, not copied: deciding an item removes it from the next listing.

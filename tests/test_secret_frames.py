@@ -1,5 +1,5 @@
 """Issue 30, item 5: secrets by meaning, read by handing-over frames from tables of data
-(invariant 582): secret nouns in many phrasings and languages, copulas, and tokens shaped like
+(invariant 460): secret nouns in many phrasings and languages, copulas, and tokens shaped like
 a secret; ordinary numbers (prices, years, times, flight and room numbers, versions,
 postcodes) are not. Rows written for this test, not taken from the measured tables."""
 
@@ -41,18 +41,18 @@ ORDINARY = [
 
 
 @pytest.mark.parametrize("text, secret", HANDED)
-def test_inv582_a_secret_handed_over_in_a_frame_is_withheld(text, secret):
+def test_inv460_a_secret_handed_over_in_a_frame_is_withheld(text, secret):
     out = masked(text)
     assert secret not in out and WITHHELD in out
     assert secret_in(text)
 
 
 @pytest.mark.parametrize("text", ORDINARY)
-def test_inv582_ordinary_numbers_and_words_are_left_alone(text):
+def test_inv460_ordinary_numbers_and_words_are_left_alone(text):
     assert masked(text) == text
 
 
-def test_inv582_the_frames_are_data_and_a_bad_row_stops_loading(tmp_path, monkeypatch):
+def test_inv460_the_frames_are_data_and_a_bad_row_stops_loading(tmp_path, monkeypatch):
     t = secret_frames.tables()
     assert len({lang for row in t.nouns for lang in row.lang.split()}) >= 15
     assert {"is", "est", "ist", "lautet", "=", ":"} <= set(t.frames.copulas)
@@ -69,7 +69,7 @@ def test_inv582_the_frames_are_data_and_a_bad_row_stops_loading(tmp_path, monkey
         secret_frames.tables.cache_clear()
 
 
-# Invariant 585: a secret noun reaches its value across its sentence. Rows written for this
+# Invariant 460: a secret noun reaches its value across its sentence. Rows written for this
 # test, not taken from the measured tables.
 FAR = [
     ("the door code, if you need it, is 4471", "4471"),
@@ -147,18 +147,18 @@ STAYS = [
 
 
 @pytest.mark.parametrize("text, secret", FAR)
-def test_inv585_a_value_far_from_its_noun_or_said_first_is_withheld(text, secret):
+def test_inv460_a_value_far_from_its_noun_or_said_first_is_withheld(text, secret):
     out = masked(text)
     assert secret not in out and WITHHELD in out, out
     assert secret_in(text)
 
 
 @pytest.mark.parametrize("text", STAYS)
-def test_inv585_ordinary_codes_counts_and_plain_words_are_left_alone(text):
+def test_inv460_ordinary_codes_counts_and_plain_words_are_left_alone(text):
     assert masked(text) == text
 
 
-def test_inv585_not_after_and_bare_nouns_are_data(tmp_path, monkeypatch):
+def test_inv460_not_after_and_bare_nouns_are_data(tmp_path, monkeypatch):
     """Taking "zip" out of `not_after` makes "zip code is 94110" a code: the table decides."""
     frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
     frames["not_after"] = [w for w in frames["not_after"] if w != "zip"]
@@ -178,7 +178,7 @@ def test_inv585_not_after_and_bare_nouns_are_data(tmp_path, monkeypatch):
             c()
 
 
-# Invariant 586: a card handed over is withheld whole, with its code.
+# Invariant 460: a card handed over is withheld whole, with its code.
 @pytest.mark.parametrize("text, out", [
     ("my visa is 4929 1234 5678 9012 exp 08/28 cvv 331",
      f"my visa is {WITHHELD} exp 08/28 cvv {WITHHELD}"),
@@ -190,5 +190,64 @@ def test_inv585_not_after_and_bare_nouns_are_data(tmp_path, monkeypatch):
     ("IBAN DE89 3704 0044 0532 0130 00 for the rent",
      "IBAN DE89 3704 0044 0532 0130 00 for the rent"),
 ])
-def test_inv586_a_card_is_withheld_whole_with_its_code_and_nothing_else(text, out):
+def test_inv460_a_card_is_withheld_whole_with_its_code_and_nothing_else(text, out):
     assert masked(text) == out
+
+
+# Invariants 460 and 273 (issue 30, third pass): each mechanism with its own probe rows, written
+# before the detector changed for it (tests/data/secrets_mechanisms.jsonl, README-secrets.md;
+# 23 of 60 secret rows withheld and 60 of 73 ordinary rows unchanged before the pass).
+MECHANISMS = [json.loads(line) for line in (secret_frames.HERE.parent.parent / "tests" / "data"
+              / "secrets_mechanisms.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def _row_id(row: dict) -> str:
+    return f"{row['mechanism']}:{row['text'][:40]}"
+
+
+@pytest.mark.parametrize("row", [r for r in MECHANISMS if r["mechanism"] != "tax"], ids=_row_id)
+def test_inv460_a_secret_is_read_past_dashes_arrows_connectors_and_the_next_sentence(row):
+    out = masked(row["text"])
+    if row["secrets"]:
+        assert all(s not in out for s in row["secrets"]) and WITHHELD in out, out
+        assert secret_in(row["text"])
+    else:
+        assert out == row["text"] and secret_in(row["text"]) is None
+
+
+@pytest.mark.parametrize("row", [r for r in MECHANISMS if r["mechanism"] == "tax"], ids=_row_id)
+def test_inv273_a_tax_number_is_an_identity_number(row):
+    out = masked(row["text"])
+    if row["secrets"]:
+        assert all(s not in out for s in row["secrets"]) and WITHHELD in out, out
+    else:
+        assert out == row["text"]
+
+
+def test_inv460_copulas_anaphora_and_a_kinds_fewest_characters_are_data(tmp_path, monkeypatch):
+    """Dropping the dash from the copulas, "it's now" from the openers of a next sentence, or
+    raising a Wi-Fi key's fewest characters changes what is withheld: the tables decide."""
+    frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
+    dash, next_sentence, wifi = ("alarm code at mum's - 4471",
+                                 "The office wifi got reset. It's now Kestrel_2290",
+                                 "WLAN im Büro: Schreibtisch#44")
+    assert all(WITHHELD in masked(t) for t in (dash, next_sentence, wifi))
+    frames["copulas"] = [c for c in frames["copulas"] if c != "-"]
+    frames["anaphora"] = [a for a in frames["anaphora"] if "now" not in a]
+    frames["min_length"] = {"a network key": 20}
+    (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
+    (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
+    monkeypatch.setattr(secret_frames, "HERE", tmp_path)
+    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
+             sensitive._scan_tables.cache_clear, sensitive._plain_copulas.cache_clear,
+             sensitive._anaphora.cache_clear, sensitive._min_length.cache_clear)
+    for c in clear:
+        c()
+    try:
+        assert sensitive._scanned(dash) == [] and sensitive._framed(dash) == []
+        assert masked(next_sentence) == next_sentence
+        assert masked(wifi) == wifi
+    finally:
+        monkeypatch.undo()
+        for c in clear:
+            c()

@@ -2,7 +2,7 @@
 kept with the secret replaced by a marker in the episode, its audit event and the indexes, and
 the reply says so; measured on the held-out table written before the detector changed
 (tests/data/secrets_heldout.jsonl), a fresh one written after (secrets_fresh.jsonl) and one
-written blind (secrets_blind.jsonl); all three are tuning data now (invariant 585)."""
+written blind (secrets_blind.jsonl); all three are tuning data now (invariant 460)."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ def test_inv460_the_held_out_table_keeps_no_secret_and_leaves_ordinary_words_alo
                and r["text"] not in ACCOUNT_ROWS)
 
 
-def test_inv585_the_fresh_table_keeps_no_secret_and_changes_no_ordinary_sentence():
-    """Tuning data since issue 30's second pass (invariant 585): 0 of 20 kept, 0 of 30
+def test_inv460_the_fresh_table_keeps_no_secret_and_changes_no_ordinary_sentence():
+    """Tuning data since issue 30's second pass (invariant 460): 0 of 20 kept, 0 of 30
     ordinary sentences changed (before: 4 kept, 2 changed)."""
     table = rows("secrets_fresh.jsonl")
     # counts only: the rows are read in bench/bench_secrets.py
@@ -55,12 +55,12 @@ def test_inv585_the_fresh_table_keeps_no_secret_and_changes_no_ordinary_sentence
 
 
 # What the blind table counts as secrets and the house keeps as ordinary facts: bank accounts
-# and an IBAN (invariant 273), passport numbers (invariant 296), an online bank's customer
+# and an IBAN (invariant 273), passport numbers (invariant 273), an online bank's customer
 # number (a login name, like an email address).
 BLIND_ORDINARY_BY_RULE = 5
 
 
-def test_inv585_the_blind_table_keeps_only_what_the_rules_keep():
+def test_inv460_the_blind_table_keeps_only_what_the_rules_keep():
     """tests/data/secrets_blind.jsonl, measured blind once (30 of 69 kept, 0 of 125 changed),
     tuning data since issue 30's second pass: 5 of 69 kept, all ordinary by rule, 0 of 125
     ordinary sentences changed."""
@@ -70,14 +70,14 @@ def test_inv585_the_blind_table_keeps_only_what_the_rules_keep():
         f"blind table: {n_kept} kept, {n_wrong} changed"
 
 
-def test_inv585_the_second_blind_table_never_tuned_on_holds_its_figures():
+def test_inv460_the_second_blind_table_keeps_only_what_the_rules_keep():
     """tests/data/secrets_blind2.jsonl, written blind (branch blind7) and measured once after the
-    detector was frozen (11 of 66 secrets kept, 1 of 107 ordinary sentences changed): a guard
-    against regressions, never a table to tune on."""
+    detector was frozen (11 of 66 secrets kept, 1 of 107 ordinary sentences changed); tuning data
+    since issue 30's third pass (invariants 460, 273): 3 of 66 kept, all ordinary by rule (a
+    passport number, an IBAN, a bank customer number: invariants 273, 296), 0 of 107 changed."""
     table = rows("secrets_blind2.jsonl")
-    # counts only: a failing row printed here would be read, and then tuned on
     n_kept, n_wrong = len(kept(table)), len(wrong(table))
-    assert n_kept <= 11 and n_wrong <= 1, f"blind2 table: {n_kept} kept, {n_wrong} changed"
+    assert n_kept <= 3 and n_wrong == 0, f"blind2 table: {n_kept} kept, {n_wrong} changed"
 
 
 @pytest.mark.parametrize("message, secret", [

@@ -79,6 +79,6 @@ def test_inv273_consolidation_drops_a_secret_and_keeps_the_rest():
     assert gates.secret("Lives in Leeds").decision == "pass"
 
 
-def test_inv296_an_identity_number_is_withheld_from_the_episode(service):
+def test_inv273_an_identity_number_is_withheld_from_the_episode(service):
     ep = service.write_episode("ana", "my SSN is 123-45-6789 and I live in Leeds")
     assert ep.text == "my SSN is [withheld] and I live in Leeds"

@@ -1,4 +1,4 @@
-"""Issue 30, item 2: text reads as it is stored (invariants 452, 453). Bidi controls and
+"""Issue 30, item 2: text reads as it is stored (invariants 11, 68). Bidi controls and
 zero-width characters are removed from values on every write path and refused at the door; user
 ids are NFKC and a new id that looks like an existing one is refused naming it. Real embedded
 store, the real CLI, the agent's tools and the MCP server's tool layer."""
@@ -17,7 +17,7 @@ HOSTILE = ["Lives in \u202enotsoB\u202c", "Lives in Bos\u200bton", "Lives in \u2
            "Lives in Bos\u2060ton", "Lives in \u061cBoston"]
 
 
-def test_inv452_the_pure_rule_removes_every_format_character_but_an_emoji_joiner():
+def test_inv11_the_pure_rule_removes_every_format_character_but_an_emoji_joiner():
     assert [clean(t) for t in HOSTILE] == ["Lives in notsoB"] + ["Lives in Boston"] * 7
     assert clean("Pair-programs \U0001f469\u200d\U0001f4bb daily") == \
         "Pair-programs \U0001f469\u200d\U0001f4bb daily"
@@ -26,7 +26,7 @@ def test_inv452_the_pure_rule_removes_every_format_character_but_an_emoji_joiner
     assert first_unsafe("tab\tand\nnewline") is None
 
 
-def test_inv452_a_retracted_value_cannot_come_back_through_hidden_characters(service):
+def test_inv11_a_retracted_value_cannot_come_back_through_hidden_characters(service):
     old = service.write_fact("ana", "Lives in Boston").fact
     service.retract("ana", old.id, reason="never lived there")
     for text in HOSTILE[1:]:
@@ -39,7 +39,7 @@ def test_inv452_a_retracted_value_cannot_come_back_through_hidden_characters(ser
     assert reversed_.text == "Lives in notsoB"  # shown as stored: no override left in it
 
 
-def test_inv452_episodes_agent_tools_and_playbooks_are_cleaned(service):
+def test_inv11_episodes_agent_tools_and_playbooks_are_cleaned(service):
     from memory.tools import ToolContext, execute
 
     ep = service.write_episode("ana", "I moved to Bos\u200bton \u202eyesterday\u202c")
@@ -51,7 +51,7 @@ def test_inv452_episodes_agent_tools_and_playbooks_are_cleaned(service):
     assert "Drinks tea" in [f.text for f in service.facts("ana")]
 
 
-def test_inv452_the_door_refuses_a_hidden_character_from_any_path(service):
+def test_inv11_the_door_refuses_a_hidden_character_from_any_path(service):
     with pytest.raises(ValidationError, match="U\\+202E"):
         with service.batch("cli", "ana") as b:
             b.add(Fact(user_id="ana", text="Lives in \u202enotsoB"))
@@ -60,7 +60,7 @@ def test_inv452_the_door_refuses_a_hidden_character_from_any_path(service):
     assert service.facts("ana") == [] and service.store.list_catalog() == []
 
 
-def test_inv453_user_ids_are_nfkc_and_a_look_alike_new_id_is_refused(service):
+def test_inv68_user_ids_are_nfkc_and_a_look_alike_new_id_is_refused(service):
     service.write_fact("ana", "Drinks tea")
     assert service.write_fact("\uff41\uff4e\uff41", "Likes rain").fact.user_id == "ana"
     with pytest.raises(ScopeError, match="'ana'") as err:
@@ -71,7 +71,7 @@ def test_inv453_user_ids_are_nfkc_and_a_look_alike_new_id_is_refused(service):
     assert skeleton("p\u0430yp\u0430l") == skeleton("paypal")
 
 
-def test_inv453_the_cli_refuses_a_look_alike_user_with_exit_2(tmp_path, monkeypatch, capsys):
+def test_inv68_the_cli_refuses_a_look_alike_user_with_exit_2(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 's.db'}")
     assert main(["write-fact", "--user", "ana", "Drinks tea"]) == 0

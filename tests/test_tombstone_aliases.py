@@ -1,7 +1,7 @@
 """Issue 30, item 2: dead under any name. After a retraction, the value written under another
 name (a nickname, code, exonym, numeral, synonym, another phrasing of its slot) is held for
 review with the tombstone it may restate, never accepted active; a different value is accepted
-(invariants 461-465). Through the real write path on every available store."""
+(invariant 461). Through the real write path on every available store."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _retracted(svc, user: str, text: str):
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['dead']} / {r['new']}" for r in ROWS])
 def test_inv461_dead_value_under_another_name_is_held(service, row):
     tomb = _retracted(service, "ana", row["dead"])
-    res = service.write_fact("ana", row["new"], actor="cli")  # invariant 463: never refused
+    res = service.write_fact("ana", row["new"], actor="cli")  # invariant 461: never refused
     if row["expected"] == "restates":
         assert res.fact.state == FactState.CANDIDATE, res
         assert "previously_rejected" in res.fact.flags
@@ -51,7 +51,7 @@ def test_inv461_harsh_correction_to_another_name_of_the_same_value_is_held(servi
     assert [f.text for f in service.facts("ana", states=[FactState.ACTIVE])] == ["Lives in Bristol"]
 
 
-def test_inv463_an_alias_holds_and_the_exact_value_still_refuses(service):
+def test_inv461_an_alias_holds_and_the_exact_value_still_refuses(service):
     tomb = _retracted(service, "ana", "Lives in Bristol")
     held = service.tombstone_verdict("ana", "Lives in BRS")
     assert held.decision == "review" and held.tombstone is not None
@@ -78,7 +78,7 @@ def test_inv461_readings_in_the_slot_vocabulary():
     assert roman("MIX") is None and not any("1" in v for v in variants("Has I children"))
 
 
-def test_inv462_a_bad_alias_row_names_its_file_and_line(tmp_path):
+def test_inv461_a_bad_alias_row_names_its_file_and_line(tmp_path):
     bad = tmp_path / "aliases"
     shutil.copytree(DATA, bad)
     with (bad / "places.jsonl").open("a", encoding="utf-8") as f:
@@ -93,12 +93,12 @@ def test_inv462_a_bad_alias_row_names_its_file_and_line(tmp_path):
     assert all(row for row in tables().groups)  # the shipped tables load
 
 
-def test_inv464_a_text_of_many_alias_words_is_read_a_bounded_number_of_ways():
+def test_inv461_a_text_of_many_alias_words_is_read_a_bounded_number_of_ways():
     text = "Allergic to peanuts, milk, eggs, sesame, soy, shrimp and aubergine; lives in MUC"
     assert 0 < len(variants(text)) <= MAX_VARIANTS
 
 
-def test_inv465_phrasings_name_slots_of_the_one_vocabulary(tmp_path):
+def test_inv461_phrasings_name_slots_of_the_one_vocabulary(tmp_path):
     assert {slot for slot, _ in tables().phrasings} <= set(SLOTS)
     bad = tmp_path / "aliases"
     shutil.copytree(DATA, bad)

@@ -128,7 +128,7 @@ def test_inv63_candidates_come_from_the_index_not_a_scan(service):
         service.write_fact("ana", "Based in Bristol", actor="agent")
 
 
-def test_inv64_embedded_store_migrates_an_old_file(tmp_path, hash_embedder):
+def test_inv63_embedded_store_migrates_an_old_file(tmp_path, hash_embedder):
     path = tmp_path / "old.db"
     store = open_store(f"embedded:{path}", hash_embedder)
     svc = MemoryService(store)

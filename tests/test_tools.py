@@ -138,12 +138,13 @@ def test_harsh_contradiction_in_turn_retracts_and_tombstones(service):
     w = res.writes[0]
     assert (w.op, w.status, w.old_id) == ("retract", "applied", other.id) and w.tombstone_id
     assert service.get_fact("ana", other.id).state == FactState.RETRACTED
-    # a hedged retraction is not applied: the user is asked to confirm
+    # a hedged retraction is not applied: it waits for an operator (invariant 590,
+    # tests/test_retraction_review.py)
     keep = service.write_fact("ana", "Has a dog called Max").fact
     execute(c, "recall_memory", {"query": "dog Max"})
     res = execute(c, "write_memory", {"kind": "retraction", "supersedes_id": keep.id,
                                       "confidence": 0.4})
-    assert not res.ok and "confirm" in res.error
+    assert res.ok and (res.writes[0].op, res.writes[0].status) == ("retract", "review")
     assert service.get_fact("ana", keep.id).state == FactState.ACTIVE
 
 

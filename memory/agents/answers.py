@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import cast
 
 from ..answering import lexicon as lx
@@ -21,6 +21,7 @@ from ..answering.speak import join, second_person, sentence, to_you
 from ..lexicon import expansions
 from ..text import stem
 from ..tools import MAX_HITS, HitView
+from ..when import span_of
 from .base import AgentInput, ToolRunner
 
 _QSTOP = frozenset(stem(w) for w in ["what", "whats", "where", "which", "who", "when", "why", "how", "do", "does", "did", "i", "my", "me", "you", "your", "know", "tell", "remember", "remind", "have", "has", "is", "are", "was", "were", "any", "anything", "about", "list", "show", "give", "please", "can", "could", "would", "now", "currently", "ever", "still", "the", "a", "an", "of", "on", "in", "to", "for", "right", "thing", "things", "stuff"])
@@ -79,30 +80,30 @@ class Answering:
         said = []
         asks = [a for q in questions for a in _asks(_english(q))]
         for q in asks:
-            if _ABOUT_ME.search(q):  # invariant 239: "what do you know about me?"
+            if _ABOUT_ME.search(q):  # invariant 186: "what do you know about me?"
                 said.append(_about_me(inp))
                 continue
             q = _rephrase(q)  # "what do I do for a living?" asks for the job
-            # "when did my night shifts end?": the version that ended, with its end (inv. 225)
+            # "when did my night shifts end?": the version that ended, with its end (inv. 188)
             history = bool(_HISTORY_Q.search(q) or (_WHEN.match(q.strip()) and _ENDED.search(q)))
             window = None if history else _window(q, inp.today)
-            # "do I still work nights?": the old versions too, to tell what stopped (inv. 224)
+            # "do I still work nights?": the old versions too, to tell what stopped (inv. 189)
             still = bool(_YESNO.match(q.strip()) and _STILL.search(q))
-            # "which laptop did I have at Parcelbird?", "my very first hub?" (invariant 226)
+            # "which laptop did I have at Parcelbird?", "my very first hub?" (invariant 188)
             still = still or bool(_PAST_Q.search(q))
             query, k, catalog = _question_query(q), 12, True
-            if _belongings_q(q) and not history:  # invariants 171, 181: recall what is had
+            if _belongings_q(q) and not history:  # invariant 171: recall what is had
                 # what the user has is never a help page: the whole window for their facts
                 query, k, catalog = query + " has owns", MAX_HITS, False
-                if _CATEGORY_Q.search(q):  # "what gear do I have?": everyday kinds (inv. 229)
+                if _CATEGORY_Q.search(q):  # "what gear do I have?": everyday kinds (inv. 171)
                     query += " " + _THING_WORDS
-            if window:  # invariant 225: what is planned, whatever it is called, on those days
+            if window:  # invariant 188: what is planned, whatever it is called, on those days
                 query, k = query + " " + _EVENT_WORDS + _days_said(window), MAX_HITS
             res = tools.call("recall_memory", {"query": query,
                                                "include_superseded": history or still,
                                                "include_catalog": catalog, "k": k})
             fixed = _correct(q, res.hits + list(inp.pre_recall.hits))
-            if fixed != q:  # "keybaord": ask again with the word the memories spell (inv. 223)
+            if fixed != q:  # "keybaord": ask again with the word the memories spell (inv. 186)
                 q = fixed
                 res = tools.call("recall_memory", {"query": _question_query(q),
                                                    "include_superseded": history or still,
@@ -133,7 +134,7 @@ class Answering:
             facts = [h for h in facts if h.state == "active"]
         slotted = [h for h in facts if a.asked_slots & answered_slots(h.text, h.fact_type)]
         if a.yesno and a.asked_slots & _SINGLE and slotted and not a.rels and not (
-                a.asked_names & _kin_names(hits)):  # "is Tom still working from home?" (inv. 228)
+                a.asked_names & _kin_names(hits)):  # "is Tom still working from home?" (inv. 180)
             # Invariant 189: "do I still work at Parcelbird?" is answered by the employer on
             # record: a single-valued attribute holding something else is a no.
             return _yes_no(a.content, a.q, slotted[:3], [_said_now(h, a.q) for h in slotted[:3]],
@@ -240,7 +241,7 @@ def _ask(q: str, hits: list[HitView], history: bool) -> _Asked:
     # "What's my partner's name?" is about the partner: a fact sharing only a generic word
     # ("name") does not answer it.
     focus = want - _GENERIC_Q if want - _GENERIC_Q else want
-    # Invariant 228: the name of one of the user's people or pets said in lower case is
+    # Invariant 180: the name of one of the user's people or pets said in lower case is
     # still that name ("who looks after mochi?"), never an ordinary word ("drive").
     asked_names = identifiers(q) | (_kin_names(hits) & frozenset(_words(q)))
     return _Asked(
@@ -250,9 +251,9 @@ def _ask(q: str, hits: list[HitView], history: bool) -> _Asked:
         asked_slots=frozenset(_asked_slots(q, set(direct), asked_names)),
         rels=_asked_relations(q), yesno=bool(_YESNO.match(q.strip())),
         content=direct - _LIGHT - _SLOT_VERBS - _GENERIC_Q - _TIMEY,
-        # "my flight got cancelled: what do I usually do?" asks for a routine (invariant 223)
+        # "my flight got cancelled: what do I usually do?" asks for a routine (invariant 186)
         howto=bool(_HOWTO.search(q) or _ROUTINE.search(q)), history=history,
-        # Invariant 181: what the user has or owns answers a question about belongings; it is
+        # Invariant 171: what the user has or owns answers a question about belongings; it is
         # admitted, never a filter (the hub "is a Home Assistant Green" stays in the list).
         belongings=_POSSESSION if _belongings_q(q) and not history else frozenset())
 
@@ -286,7 +287,7 @@ def _candidates(a: _Asked, hits: list[HitView]) -> tuple[list[HitView], list[Hit
         if rel and not (terms(rel) & a.rels or a.asked_names & identifiers(" x " + h.text)
                         or _names_said(a.q, h.text)):
             # invariant 180: about a relative, and the question is not; a name of the
-            # memory said in lower case still names it ("who looks after mochi?", inv. 228)
+            # memory said in lower case still names it ("who looks after mochi?", inv. 180)
             continue
         if h.kind == "semantic" and (a.history or h.state == "active") and (
                 overlap & a.focus or a.asked_slots & answered_slots(h.text, h.fact_type)
@@ -320,20 +321,20 @@ def _history_answer(a: _Asked, facts: list[HitView], hits: list[HitView]) -> str
 
 def _narrow(a: _Asked, facts: list[HitView], hits: list[HitView]) -> list[HitView]:
     """Only the facts about what was asked: the named person, the asked relative, the asked
-    attribute, the asked kind of thing (invariants 171, 180, 187, 227, 228, 241)."""
+    attribute, the asked kind of thing (invariants 171, 180, 186)."""
     people = frozenset(n for n in a.asked_names & a.direct if not any(c.isdigit() for c in n))
     named = [h for h in facts if people & identifiers(" x " + h.text)]
     if named:  # "where does Tom work?": the memories about Tom, not every job
         facts = named
     elif a.yesno and not all(_held(n, _names_in(facts)) for n in people):
-        # Invariant 187: "Is Jonas my team lead?" with no Jonas on record: nothing answers it.
+        # Invariant 180: "Is Jonas my team lead?" with no Jonas on record: nothing answers it.
         facts = []
     if a.rels and not named:
-        # Invariant 187: a question about a relative is answered by what is on record about
+        # Invariant 180: a question about a relative is answered by what is on record about
         # that relative, never by the user's own facts; with nothing about them, nothing.
         facts = [h for h in facts if _about(h.text, a.rels)]
         now = [h for h in facts if not _WAS.search(h.text)]
-        if now:  # invariant 228: "who's my team lead?" is the lead now, not a past one
+        if now:  # invariant 180: "who's my team lead?" is the lead now, not a past one
             facts = now
     else:
         slotted = [h for h in facts if a.asked_slots & answered_slots(h.text, h.fact_type)]
@@ -345,13 +346,13 @@ def _narrow(a: _Asked, facts: list[HitView], hits: list[HitView]) -> list[HitVie
             facts = [h for h in facts if a.direct & a.focus & terms(h.text)]
         head = _head_noun(a.q)
         if head and not a.asked_slots and not any(_names_head(head, a.q, h.text) for h in facts):
-            # Invariant 227: "what's my home airport?" with no airport on record: nothing is.
+            # Invariant 186: "what's my home airport?" with no airport on record: nothing is.
             facts = []
     if a.belongings and _CATEGORY_Q.search(a.q):
         # invariant 171: every thing had, from all that was recalled; none: no answer
         return _category_listing(a.q, _unique(hits))
     if a.belongings and _names_a_kind(a.q):
-        # invariant 241: "what pets do I have?" is answered by pets, never by whatever
+        # invariant 171: "what pets do I have?" is answered by pets, never by whatever
         # else is had; with no pet on record, nothing answers
         facts = [h for h in facts
                  if (_kind_hit(a.q, h.text) or (a.direct - _LIGHT - _GENERIC_Q) & terms(h.text))
@@ -375,7 +376,7 @@ def _best(a: _Asked, facts: list[HitView], hits: list[HitView]) -> list[HitView]
                            a.asked_names)
               + (h.id not in sources and bool(alias & identifiers(h.text)))
               # "who looks after Pip?" asks for a person: a memory naming one of the user's
-              # people other than the asked ones (invariant 228)
+              # people other than the asked ones (invariant 180)
               + 2 * bool(_WHO.match(a.q) and _kin_names([h]) - a.asked_names)
               for h in facts}
     best = max(scores.values())
@@ -472,7 +473,7 @@ def _role(said: str) -> str:
     return said
 
 
-# --- answering rules (invariants 186-189) ---------------------------------------------------
+# --- answering rules (invariants 180, 186, 188, 189) ------------------------------------
 def _stems(*words: str) -> frozenset[str]:
     return frozenset().union(*(terms(w) for w in words))
 
@@ -490,7 +491,7 @@ _SLOT_ALL = frozenset().union(*(ws for ws, _ in _SLOT_WORDS))
 _TIMEY = _stems("day", "days", "moment", "nowadays", "lately", "today", "week", "weeks", "year",
                 "years", "time", "times", "these", "those", "before", "after", "ago", "first",
                 "previously", "since", "again", "ever", "used", "old", "former", "now")
-# Time words that only say "at present" ("late", "early", "days" are values, inv. 224).
+# Time words that only say "at present" ("late", "early", "days" are values, inv. 189).
 _FILLER = _stems("now", "nowadays", "today", "currently", "these", "moment", "anymore", "more",
                  "longer", "ever")
 _HOME_T, _WORK_T = _stems("home"), _stems("work")
@@ -502,14 +503,14 @@ _COMPOUND_HOME = re.compile(r"\bsmart\s+home\b|\bhome\s+" + _AFTER_OK + r"[a-z]"
 _COMPOUND_WORK = re.compile(r"\bwork\s+" + _AFTER_OK + r"[a-z]", re.IGNORECASE)
 _YESNO = re.compile(r"^(?:(?:so|and|hey|ok|okay|um|wait|quick\s+question)[,!]?\s+)?"
                     r"(?:do|does|did|am|is|are|was|were|have|has|had)\b", re.IGNORECASE)
-# "do I still ...?", "is X still ...?", "... anymore?": asks whether something stopped (inv. 224)
+# "do I still ...?", "is X still ...?", "... anymore?": asks whether something stopped (inv. 189)
 _STILL = re.compile(r"\b(?:still|any\s?more|no\s+longer)\b", re.IGNORECASE)
-# What the user does when something happens: a routine, answered like a how-to (inv. 223).
+# What the user does when something happens: a routine, answered like a how-to (inv. 186).
 _ROUTINE = re.compile(r"\b(?:what\s+do\s+i\s+(?:usually\s+|normally\s+|typically\s+|generally\s+)?do\b(?!\s+for\s+(?:a\s+|my\s+)?(?:living|work|job))|"
                       r"what(?:'s|’s|\s+is)\s+my\s+(?:usual\s+)?(?:routine|fix|process|drill)|"
                       r"what\s+should\s+i\s+do|how\s+(?:do|can|should)\s+i)\b",
                       re.IGNORECASE)
-# A question about what is on in some days (invariant 225).
+# A question about what is on in some days (invariant 188).
 _DATED_Q = re.compile(r"\b(?:coming\s+up|upcoming|planned|ahead|on\s+(?:today|tomorrow)|tomorrow|"
                       r"(?:this|next)\s+(?:week|weekend|month|year))\b", re.IGNORECASE)
 # Everyday words an event can open with; anything else opening it is taken for a name.
@@ -517,7 +518,7 @@ _COMMON_START = frozenset("""passport visa dentist doctor hospital appointment m
 interview flight trip holiday vacation visit weekend wedding birthday party conference course
 class lessons lesson surgery operation check-up checkup concert match race marathon booking
 dinner lunch move moving annual family work team school""".split())
-# A question set in the past: "was I", "did I have", "very first", "back in" (invariant 226).
+# A question set in the past: "was I", "did I have", "very first", "back in" (invariant 188).
 _PAST_Q = re.compile(r"\b(?:was\s+(?:i|my)|did\s+i\s+(?:have|use|own|get)|(?:very\s+)?first|"
                      r"original|earliest|back\s+(?:in|at|when))\b", re.IGNORECASE)
 _PAST_PLACE = re.compile(r"\b(?:at|in|back\s+in|with)\s+((?:[\w'’-]+)(?:\s+(?-i:[A-Z])[\w'’-]+)*)",
@@ -533,14 +534,14 @@ _EVENT_WORDS = "trip trips travel flying flight visit visiting appointment exam 
 _EVENT_T = _stems(*_EVENT_WORDS.split(), "anything", "something", "event", "events", "happening",
                   "list", "schedule", "calendar", "diary", "on", "coming", "up", "upcoming",
                   "ahead", "tomorrow", "month", "weekend", "next", "this")
-# "when did my night shifts end?": asks when a replaced version stopped (invariant 225)
+# "when did my night shifts end?": asks when a replaced version stopped (invariant 188)
 _ENDED = re.compile(r"\b(?:end|ended|stop|stopped|finish|finished)\b", re.IGNORECASE)
 _WHEN = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:when|since\s+when|what\s+date)\b",
                    re.IGNORECASE)
 # "when did I get Biscuit?" asks for a date; "when does the vacuum run?" for a habit.
 _WHEN_DATE = re.compile(r"^(?:(?:so|and|hey|ok|okay)[,!]?\s+)?(?:since\s+when|what\s+date|when(?:'s|"
                         r"\s+(?:did|was|were|is|am|are|will|have|has)))\b", re.IGNORECASE)
-# Invariant 239: a question about the user as a whole is answered from core memory.
+# Invariant 186: a question about the user as a whole is answered from core memory.
 _ABOUT_ME = re.compile(r"^\W*(?:so\W+|ok\W+|okay\W+|hey\W+)?(?:what\s+(?:do|did)\s+you\s+(?:know|remember|have)"
                        r"(?:\s+(?:on\s+record\s+)?(?:about|on)\s+me)?|tell\s+me\s+(?:about\s+(?:me|myself)|what\s+you\s+"
                        r"know(?:\s+about\s+me)?|everything\s+(?:you\s+know|about\s+me))|what\s+have\s+i\s+told\s+you"
@@ -590,7 +591,7 @@ def _asked_slots(q: str, direct: set[str], names: frozenset[str]) -> set[str]:
         words -= _WORK_T
     slots = {slot for ws, slot in _SLOT_WORDS if words & ws}
     if "job" in slots:
-        slots.add("employer")  # "what's my job?" is answered by "Works at Monzo" too (inv. 305)
+        slots.add("employer")  # "what's my job?" is answered by "Works at Monzo" too
     other = words - _SLOT_ALL - _GENERIC_Q - _LIGHT - _TIMEY - names
     return set() if other else slots
 
@@ -645,7 +646,7 @@ def _names_in(facts: list[HitView]) -> frozenset[str]:
 
 
 def _about_me(inp: AgentInput) -> str:
-    """Invariant 239: the user as a whole — who they are and what must hold (the core memory
+    """Invariant 186: the user as a whole — who they are and what must hold (the core memory
     chosen for the turn: identity first, then constraints), said to them, at most six."""
     order = {"identity": 0, "constraint": 1}
     items = sorted(inp.core_memory, key=lambda c: (order.get(c.fact_type, 2),
@@ -695,7 +696,7 @@ def _about_me(inp: AgentInput) -> str:
 
 
 def _belongings_q(q: str) -> bool:
-    """"What do I own?", "which gadgets have I got?", "list my devices" (invariants 171, 181)."""
+    """"What do I own?", "which gadgets have I got?", "list my devices" (invariant 171)."""
     return bool(_BELONGINGS_Q.search(q) or _MY_CATEGORY.search(q))
 
 
@@ -763,7 +764,7 @@ def _holds(text: str) -> frozenset[str]:
 def _defines(text: str, direct: set[str]) -> bool:
     """"Main editor is Zed", "Coffee order: flat white": the memory is the asked thing's value.
     The thing is the subject's last word: "Her 2027 travel budget is ..." is a budget, not an
-    answer to "what suitcase do I travel with?" (invariant 223)."""
+    answer to "what suitcase do I travel with?" (invariant 186)."""
     m = re.match(r"^(?:(?:her|his|their|my|the)\s+)?((?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s*(?:\bis\b|\bare\b|:)",
                  text.strip(), re.IGNORECASE)
     return bool(m and terms(m.group(1).split()[-1]) & direct)
@@ -838,7 +839,7 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str,
         if at is not None and set(toks[max(0, at - 3):at]) & _NEGATORS:
             return "no"
     held = _holds(text)
-    # A word the memory says another way counts as held ("jab" ~ "vaccine", invariant 224).
+    # A word the memory says another way counts as held ("jab" ~ "vaccine", invariant 189).
     # Never a value of the same kind: "vegetarian" is not "pescatarian", a dog not a cat.
     missing = {w for w in content if not _held(w, held)
                and not (set(expansions([w], 1.0)) & held) - _VALUES}
@@ -861,7 +862,7 @@ def _verdict(content: set[str] | frozenset[str], q: str, text: str,
 
 def _past_scoped(q: str, hits: list[HitView], content: frozenset[str],
                  slots: set[str] | frozenset[str] = frozenset()) -> str | None:
-    """Invariant 226: a question about a past time ("which laptop did I have at Parcelbird?",
+    """Invariant 188: a question about a past time ("which laptop did I have at Parcelbird?",
     "how often was I on call at Parcelbird?", "what was the very first hub I had, back in
     Leeds?") is answered by the replaced versions of the asked thing: those naming the past
     place, else the first version for "first", else the versions that stopped being true; said
@@ -910,7 +911,7 @@ def _kin_names(hits: list[HitView]) -> frozenset[str]:
 
 
 def _asks(q: str) -> list[str]:
-    """Invariant 223: "which terminal and which shell do I use?" is two questions, each with
+    """Invariant 186: "which terminal and which shell do I use?" is two questions, each with
     the shared tail ("which terminal do I use?", "which shell do I use?"). Pure."""
     m = re.match(r"^(?P<pre>.*?\b)(?P<w>which|what)\s+(?P<a>[\w'’-]+)\s+and\s+(?:which|what)\s+"
                  r"(?P<b>[\w'’-]+)\s+(?P<tail>(?:do|did|does|am|is|are|have|i)\b.*)$", q, re.IGNORECASE)
@@ -920,7 +921,7 @@ def _asks(q: str) -> list[str]:
             f"{m.group('w')} {m.group('b')} {m.group('tail')}"]
 
 
-# Invariant 223: a question in German, Portuguese, Spanish or French is read word by word
+# Invariant 186: a question in German, Portuguese, Spanish or French is read word by word
 # through a glossary of question words and everyday words (no model, no network).
 _GLOSSARY = {
     # German
@@ -1005,32 +1006,20 @@ def _was(said: str) -> str:
 
 
 def _window(q: str, today: date) -> tuple[date, date] | None:
-    """Invariant 225: the days a question about what is on asks for ("anything on tomorrow?",
+    """Invariant 188: the days a question about what is on asks for ("anything on tomorrow?",
     "any trips coming up?", "list my trips this year"), or None. Pure."""
     if not _DATED_Q.search(q) or re.search(r"\bhow\s+(?:many|much|long|often)\b", q, re.I):
         return None  # "how many flights can I take next year?" asks for a number
     # the most exact period said wins: "anything planned this weekend?" is the weekend
     said = min((re.sub(r"\s+", " ", x.group(0).lower()).removeprefix("on ")
                 for x in _DATED_Q.finditer(q)), key=lambda w: _OPEN_WORDS.count(w.split()[0]))
-    if said == "today":
-        return today, today
-    if said == "tomorrow":
-        return today + timedelta(days=1), today + timedelta(days=1)
-    if said.endswith("weekend"):
-        sat = today + timedelta(days=(5 - today.weekday()) % 7 + (7 if said.startswith("next") else 0))
-        return max(today, sat), sat + timedelta(days=1)
-    if said.endswith("week"):
-        start = today + timedelta(days=7 - today.weekday()) if said.startswith("next") else today
-        return start, start + timedelta(days=6 - start.weekday())
-    if said.endswith("month"):
-        first = today.replace(day=1)
-        if said.startswith("next"):
-            first = (first + timedelta(days=32)).replace(day=1)
-        last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-        return max(today, first), last
-    if said.endswith("year"):
-        year = today.year + (1 if said.startswith("next") else 0)
-        return date(year, 1, 1), date(year, 12, 31)
+    if said.split()[0] not in _OPEN_WORDS:
+        # the days come from the one date module (issue 28): "this weekend", "next month"
+        span = span_of(said, datetime(today.year, today.month, today.day, tzinfo=UTC), "future")
+        if span is not None:
+            last = span.end - timedelta(days=1)
+            # what is on: from today, except a whole year, which is listed whole
+            return (span.first if said.endswith("year") else max(today, span.first)), last
     return today, date.max  # coming up, upcoming, planned, ahead, soon, next
 
 
@@ -1054,7 +1043,7 @@ def _days_said(window: tuple[date, date]) -> str:
 
 
 def _dated_answer(q: str, hits: list[HitView], window: tuple[date, date]) -> str | None:
-    """Invariant 225: what is on in the asked days: the user's active dated facts whose days
+    """Invariant 188: what is on in the asked days: the user's active dated facts whose days
     meet them (a span, or a start still ahead), by start date; the asked words pick among them
     when some hold them ("any flights next month?"), and a home, job or diet that merely
     started on a date is no event. With nothing on then, a question about what is on is told
@@ -1082,7 +1071,7 @@ def _dated_answer(q: str, hits: list[HitView], window: tuple[date, date]) -> str
         # days; another question naming days ("my salary next year?") goes to the other rules
         if not _EVENT_Q.search(q):
             return None
-        # "what trips do I have planned?" asks about anything ahead, not a day (invariant 225)
+        # "what trips do I have planned?" asks about anything ahead, not a day (invariant 188)
         return ("I have nothing on record coming up." if end == date.max
                 else "I have nothing on record for then.")
     told = [_yours_event(_said_now(h, q))
@@ -1103,7 +1092,7 @@ def _near(a: str, b: str) -> bool:
 
 
 def _correct(q: str, hits: list[HitView]) -> str:
-    """Invariant 223: a question word no memory spells, one slip from a word a recalled memory
+    """Invariant 186: a question word no memory spells, one slip from a word a recalled memory
     uses (same first letter, five letters or more, one candidate only), read as that word:
     "how is home asistant backed up" asks about Home Assistant. Pure."""
     vocab = {w for h in hits for w in _words(h.text) if len(w) >= 4}
@@ -1121,7 +1110,7 @@ def _correct(q: str, hits: list[HitView]) -> str:
 
 def _no_longer(q: str, content: frozenset[str], names: frozenset[str],
                hits: list[HitView]) -> str | None:
-    """Invariant 224: "do I still work nights?", "is the Homey still running the house?": when
+    """Invariant 189: "do I still work nights?", "is the Homey still running the house?": when
     no current memory holds what is asked (its names, or else every asked word, the verb
     included: "work" and "nights", not a robot that never runs at night) and a replaced
     version does, the answer is no, with what holds now. None when a current memory holds it

@@ -78,7 +78,7 @@ class ToolRunner:
         return reply
 
     def cut_off(self, max_tokens: int, setting: str, skipped: list[str]) -> str:
-        """A reply cut off at the model's token limit (invariants 430, 437): none of its tool
+        """A reply cut off at the model's token limit (invariant 430): none of its tool
         calls runs, the trace says so, and so does the note returned for the reply, so a
         cut-off answer never reads as a whole one."""
         note = (f"[the model's answer was cut off at its limit of {max_tokens} tokens; raise "

@@ -4,7 +4,7 @@ The pre-recall on the user's verbatim message is handed to the model as if it ha
 recall_memory itself (an assistant tool_use block and its tool_result). Each model call is one
 step; on the last allowed step tools are switched off (tool_choice none) so the turn always ends
 with a reply (invariant 78). Every stop_reason is handled as the Messages API documents it
-(invariants 430, 431): `tool_use` runs the (complete) tool calls, `end_turn` and
+(invariant 430): `tool_use` runs the (complete) tool calls, `end_turn` and
 `stop_sequence` reply, `pause_turn` sends the paused turn back to continue, `max_tokens` runs
 no tool call of the cut-off reply and says it was cut off, `refusal` and a full context window
 end the turn with an explicit error. Retries are the SDK's (AnthropicLLM), bounded per call
@@ -117,7 +117,7 @@ class ClaudeAgent:
             msg = tools.model_step(self.llm.call, deadline, {"type": "none"}, system=system,
                                    messages=messages, tools=definitions)
             stop = msg.stop_reason or ""
-            if stop in STOPPED:  # invariant 431: explicit, never "(no reply)"
+            if stop in STOPPED:  # invariant 430: explicit, never "(no reply)"
                 raise ModelStoppedError(stopped(msg) + "; the turn ended without an answer",
                                         stop_reason=stop)
             if stop == "pause_turn":  # the API paused a long turn: send it back to continue

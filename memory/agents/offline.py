@@ -2,7 +2,7 @@
 (`memory/reading/`, the same code consolidation uses, invariant 535) and applied through the
 same three tools a model calls; questions are answered from recall (`answers.py`). The reply
 says what became active, what waits for review, and when the message was kept but nothing in
-it could be read (invariants 76 and 536).
+it could be read (invariant 76).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class OfflineAgent(Answering):
         said += [_not_on_record(r) for r in reading.unresolved]
         questions = _questions_of(reading)
         if questions:
-            # never answer from a fact this turn replaced, retracted or forgot (invariant 536)
+            # never answer from a fact this turn replaced, retracted or forgot (invariant 76)
             kept = [h for h in inp.pre_recall.hits if h.id not in changed]
             said += self._questions(questions, inp.model_copy(update={
                 "pre_recall": inp.pre_recall.model_copy(update={"hits": kept})}), tools)
@@ -126,7 +126,7 @@ class OfflineAgent(Answering):
 
 def _said(res: ToolResult, op: Operation) -> str:
     """One sentence per tool call, saying exactly what it did: what became active, what waits
-    for review, what was refused (invariant 536)."""
+    for review, what was refused (invariant 76)."""
     if not res.ok:  # the refusal's reason, without the error class it came as
         return f"I couldn't record that: {(res.error or '').split(': ', 1)[-1]}."
     return " ".join(_said_write(w, op) for w in res.writes)
@@ -146,10 +146,14 @@ def _said_write(w: WriteRecord, op: Operation) -> str:
             return (f"\u201c{w.text}\u201d is already waiting in the review queue; it isn't on "
                     "record until an operator approves it.")
         return f"I already have that on record: {you}."
+    if w.status == "review" and w.op == "retract" and not w.text:
+        # a proposed retraction (invariant 590): the fact stays on record until an operator
+        # confirms it was never true
+        return (f"I've asked an operator to confirm taking back that {old}; until then it "
+                "stays on record.")
     if w.status == "review":
-        what = f"\u201c{w.text}\u201d" if w.text else f"taking back \u201c{w.old_text}\u201d"
-        return (f"I've sent {what} to the review queue; it isn't on record until an operator "
-                "approves it.")
+        return (f"I've sent \u201c{w.text}\u201d to the review queue; it isn't on record until an "
+                "operator approves it.")
     if w.status == "refused":
         return f"I couldn't record \u201c{w.text}\u201d: {w.reason}."
     if w.op == "forget":

@@ -1,7 +1,7 @@
 """The agent on any OpenAI-compatible server: chat-completions tool calling over the same three
 memory tools, with the same prompt, pre-recall and step limit as the Claude agent (issue 29).
 
-Every finish_reason is handled (invariant 437): `tool_calls` runs every call (some servers say
+Every finish_reason is handled (invariant 430): `tool_calls` runs every call (some servers say
 `stop` with calls; those run too), `stop` replies, `length` runs no call of the cut-off reply and
 says so, `content_filter` ends the turn with an explicit error. Arguments that are not a JSON
 object never reach a tool: the model gets the error back. The tools act for the session's user
@@ -67,7 +67,7 @@ class OpenAIAgent:
                 raise ModelStoppedError("the server's content filter stopped the answer "
                                         "(finish_reason content_filter); the turn ended without "
                                         "an answer", stop_reason=finish)
-            if finish == "length":  # a cut-off call is never run (invariant 437)
+            if finish == "length":  # a cut-off call is never run (invariant 430)
                 note = tools.cut_off(self.llm.max_tokens, "MEMDESK_OPENAI_MAX_TOKENS",
                                      [c.function.name for c in calls])
                 return AgentOutput(reply=(text + " …\n\n" if text else "") + note)

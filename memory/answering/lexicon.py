@@ -51,7 +51,6 @@ HEDGES = (r"\b(?:i think|i believe|maybe|perhaps|might be|probably|not sure|i gu
           r"pretty sure|could be|i suspect|apparently|kind of|sort of)\b")
 # Actions that have not happened: nothing durable to remember yet.
 # "may" the modal, never the month: "expires in May", "since May", "3 May 2027", "last May"
-# (invariant 231)
 MAY_MODAL = (r"(?<!\bin\s)(?<!\bon\s)(?<!\bof\s)(?<!\bby\s)(?<!\bsince\s)(?<!\buntil\s)(?<!\btill\s)"
              r"(?<!\bfrom\s)(?<!\bearly\s)(?<!\blate\s)(?<!\blast\s)(?<!\bthis\s)(?<!\bnext\s)(?<!\bmid\s)"
              r"(?<!mid-)(?<!\d\s)(?<!\bto\s)(?<!\buntil\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\bduring\s)"
@@ -62,7 +61,7 @@ HYPOTHETICAL = (r"\b(?:thinking (?:about|of)|considering|might (?!be\b)\w+|" + M
                 r"could (?:i|we)|i'?d love to|we'?d love to|we should|i should|someday|"
                 r"one day|at some point|i wish|we wish|if only|what if|suppose|imagine|in theory|"
                 r"hypothetically|i'?d (?:like|want|rather|probably|maybe)|dreaming of|i dream of|"
-                # invariant 317: make-believe and fiction are no facts about the user
+                # make-believe and fiction are no facts about the user
                 r"pretend(?:ing)?|let'?s say|say (?:i|we) (?:was|were|had|lived|worked)|"
                 r"in (?:my|a|the) (?:novel|story|book|game|dream|script|screenplay|role-?play)|"
                 r"role-?play(?:ing)?|as a joke|just kidding|jk)\b")
@@ -73,15 +72,15 @@ HARSH_CUES = (r"\b(?:misdiagnos\w*|mistake\w*|mix-?up|mixed up|got (?:that|it) w
               r"never (?:true|mine|ours|was|were|had|lived|owned|worked|been)|not mine|"
               r"not ours|confused|misunderstood|i never said|wasn'?t (?:mine|ours|me)|misspoke|"
               r"mis-?spoke|slip of the tongue|meant to say|i meant|"
-              # invariant 263: "where did three come from??", "people always assume"
+              # "where did three come from??", "people always assume"
               r"where\s+did\s+(?:that|this|it|[\w'’-]+(?:\s+[\w'’-]+)?)\s+come\s+from|"
               r"no\s+idea\s+where\s+(?:that|this|it|[\w'’-]+(?:\s+[\w'’-]+)?)\s+came\s+from|"
               r"(?:people|everyone|everybody)\s+(?:always\s+)?assumes?|"
-              # invariant 249: other ways to say the record was never right ("never said that",
+              # other ways to say the record was never right ("never said that",
               # "no idea where X came from", "always has been", "no no, ...")
               r"never said|never did|no idea where|not sure where (?:the idea|that|this|it)|"
               r"where did (?:you|that|this) (?:get|come)|always (?:has|have) been|always was|"
-              # invariant 313: what is on record was said in jest ("that was a joke")
+              # what is on record was said in jest ("that was a joke")
               r"(?:that|it|this) was (?:(?:just|only) )?(?:a joke|joking|banter|a wind-?up)|"
               r"^\W*no,? no)\b")
 # Words that make a statement a change of something stored.
@@ -105,7 +104,7 @@ SYNONYMS = {
     "work": ("works", "job", "engineer", "team", "employer"),
     # "forget my commute" names how the user gets to work, never the job itself
     "commute": ("commute", "train", "bus", "tram", "tube", "bike", "cycles", "walks", "drives", "ferry"),
-    # invariant 263: "I have no kids" names "Has three children"
+    # "I have no kids" names "Has three children"
     "kids": ("kids", "children", "child"),
     "kid": ("kid", "children", "child"),
     "children": ("children", "kids", "child"),
@@ -124,7 +123,7 @@ CONTRASTS: tuple[frozenset[str], ...] = tuple(frozenset(s.split()) for s in (
     "bash zsh fish", "spotify tidal deezer", "netflix disney", "chrome firefox safari edge brave",
     "cats dogs", "gas electric", "sweet savoury savory", "beach mountains", "summer winter",
     "early late", "hot cold", "red white rose", "beer wine", "paper kindle ebooks audiobooks",
-    # invariant 299: units and habits a switch trades one for another
+    # units and habits a switch trades one for another
     "miles kilometres kilometers km", "celsius fahrenheit", "metric imperial",
     "smokes smoking cigarettes cigarette vaping vapes vape"))
 
@@ -137,7 +136,7 @@ PET_KINDS: tuple[frozenset[str], ...] = (
 
 # Kinds of thing a person has one of at a time, named by a noun or by a brand or model ("a Kia
 # Niro" is a car, "a ThinkPad" a laptop): a new one replaces the stored one of the same kind even
-# when no word is shared (invariant 155).
+# when no word is shared.
 _KIND_WORDS = {
     "car": """car cars tesla peugeot polestar volvo kia niro skoda octavia fabia golf polo
         volkswagen vw ford fiesta toyota prius yaris corolla honda nissan
@@ -156,7 +155,7 @@ _KIND_WORDS = {
         nationwide halifax n26 chase""",
     "editor": "editor vim neovim nvim helix emacs vscode zed sublime",
     "console": "console playstation ps5 xbox",
-    # invariant 265: one password manager at a time ("moved everything to Bitwarden")
+    # one password manager at a time ("moved everything to Bitwarden")
     "password manager": "1password bitwarden lastpass dashlane keepass keepassxc",
 }
 KIND_NAMES = frozenset(_KIND_WORDS)
@@ -167,7 +166,7 @@ MODEL_WORDS = frozenset("""pro max plus mini air ultra lite carbon model se s x 
 
 # Employers a non-native speaker may say one "works in" ("I work in Siemens"); a place after
 # "work in" stays a place ("I work in London"). Besides these, a name ending in an
-# organisation word is an employer (invariant 163).
+# organisation word is an employer.
 EMPLOYERS = frozenset("""siemens bosch tesco asda sainsbury's sainsburys morrisons aldi lidl
     waitrose amazon google microsoft apple meta ibm oracle sap accenture deloitte kpmg pwc ey
     capgemini infosys wipro tcs samsung philips unilever nestle nestlé shell bp ikea zara
@@ -182,7 +181,7 @@ SERVICES = frozenset("""spotify netflix tidal deezer youtube instagram tiktok tw
     mastodon threads facebook whatsapp signal telegram slack teams zoom notion obsidian evernote
     linux windows mac macos android ios chrome firefox safari brave edge duolingo strava peloton
     uber bolt lyft disney prime hulu audible kindle github gitlab""".split())
-# Pastimes a person takes up (invariant 166): "took up pottery", "started yoga in January".
+# Pastimes a person takes up: "took up pottery", "started yoga in January".
 # Instruments are played; the rest are done.
 INSTRUMENTS = frozenset("""guitar piano violin cello drums ukulele bass saxophone sax flute clarinet
 trumpet harp banjo mandolin keyboard accordion harmonica trombone viola oboe""".split())
@@ -194,13 +193,13 @@ netball hockey rugby football footy cricket basketball volleyball singing choir 
 fishing hiking sailing skating rollerblading weightlifting powerlifting triathlon spinning zumba
 embroidery quilting origami juggling gymnastics aikido kickboxing muay thai capoeira lacrosse
 ballet tap poetry bridge scrabble crosswords sudoku""".split()) | INSTRUMENTS
-# More job words (invariant 166): trades and services a person says they work as.
+# More job words: trades and services a person says they work as.
 ROLE_WORDS = ROLE_WORDS | frozenset("""planner barrister joiner surveyor courier postman postwoman
 clerk counselor hairdresser barber butcher labourer trader instructor caretaker porter steward
 stewardess bartender sommelier salesman saleswoman inspector supervisor foreman plasterer
 decorator roofer tiler locksmith dev""".split())
 
-# Medicines by the endings of their generic names or a few brands, and a dose (invariant 266):
+# Medicines by the endings of their generic names or a few brands, and a dose:
 # "I'm on 50mg sertraline", "started Ozempic 0.25 mg weekly", "GP upped my statin to 40mg".
 DOSE = r"\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|ug|ml|iu|units?)\b"
 MEDICINE = (r"(?:[a-z][\w-]*(?:statin|pril|sartan|olol|dipine|prazole|cillin|mycin|cycline|oxetine|traline|"
@@ -209,7 +208,7 @@ MEDICINE = (r"(?:[a-z][\w-]*(?:statin|pril|sartan|olol|dipine|prazole|cillin|myc
             r"lexapro|ventolin|ritalin|elvanse|concerta|adderall|insulin|melatonin|hrt|warfarin|"
             r"apixaban|rivaroxaban|lithium|propranolol|antidepressants)\b")
 
-# Invariant 301: what a household buys from one provider at a time, so "switched the energy to
+# What a household buys from one provider at a time, so "switched the energy to
 # Octopus" names the provider as surely as "switched my energy to Octopus" does.
 SERVICE_NOUNS = frozenset("""energy electricity gas broadband internet wifi wi-fi fibre fiber
     phone phones mobile mobiles sim sims contract bank banking mortgage insurance pension

@@ -72,7 +72,7 @@ _AND_CLAUSE = re.compile(r",?\s+and\s+(?=(?:she|he|they|i)\s+(?:is|are|am|was|we
 
 
 def answered_slots(text: str, fact_type: str | None = None) -> set[str]:
-    """The attributes a stored text answers, clause by clause (invariant 179): a
+    """The attributes a stored text answers, clause by clause (invariant 186): a
     compound fact answers "where do I work?" with its second clause. For answers only: a write
     never replaces a compound fact by one of its clauses (it would drop the other). Pure."""
     parts = [p for p in _AND_CLAUSE.split(text) if p.strip()]
@@ -98,12 +98,12 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
     if re.match(r"^(?:lives|lived|living|resides|based|moved\s+(?:to|away))\b|^home\s+is\b", low):
         out.add("home")
     if _HOME_HELD.match(t):
-        # Invariant 363: "Rents a flat in Leith" / "Owns a house in Bath" is where the user
+        # "Rents a flat in Leith" / "Owns a house in Bath" is where the user
         # lives, so a move replaces it; a holiday or second home is not.
         out.add("home")
     relation = bool(_RELATION_HEAD.match(low))
     # "Her name is Lena and she is a field service manager at Nordwind": the user's own job,
-    # said after their name (invariant 140)
+    # said after their name
     own_role = re.match(r"^(?:her|his|their|my)\s+name\s+is\s+[^,;]+?\s+and\s+(?:she|he|they)\s+(?:is|are)\s+"
                         r"(?:a|an|the)\s+(?P<r>[^,;]+)", low)
     # a role word after "with a" / "from the" is someone else's ("lessons with a tutor")
@@ -118,7 +118,7 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
             fact_type in (None, "identity") and roles
             and not re.match(r"^(?:has|owns|uses|likes|prefers|is\s+learning)\b", low))):
         out.add("job")
-    # invariant 398: "… at the Bristol Children's Hospital" names an employer as "at Acme" does
+    # "… at the Bristol Children's Hospital" names an employer as "at Acme" does
     if re.match(r"^works?\s+(?:at|for)\b", low) or ("job" in out and re.search(r"\bat\s+(?:the\s+)?[A-Z]", t)):
         out.add("employer")
     if re.search(r"\b(?:vegan|vegetarian|pescatarian|omnivore|eats\s+(?:meat|fish|everything)|"
@@ -133,17 +133,17 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
                 r"scoots|runs)\s+(?:\w+\s+)?(?:to|into)\s+(?:the\s+|my\s+|their\s+)?(?:[\w-]+\s+)?(?:work|office|"
                 r"job|studio|hospital|school|campus)\b", low):
         # "Takes tram 15 to the office", "Cycles to work": how the user commutes, one way at a
-        # time (invariant 291)
+        # time
         out.add("commute")
     if WORK_PATTERN.match(low):
-        out.add("workpattern")  # invariant 349: how the user works, one pattern at a time
+        out.add("workpattern")  # how the user works, one pattern at a time
     if re.search(r"\b\d{1,3}\s+years?\s+old\b", low):
         out.add("age")
     if re.search(r"\b(?:married|divorced|single|widowed|engaged|separated)\b", low):
         out.add("marital")
     head_words = re.findall(r"[a-z]+", low)[:5]
     # "Has Sony WH-1000XM5 noise-cancelling headphones", "Has a Reolink PoE video doorbell whose
-    # chime ...": the head of what is had, however many words name its model (invariant 140)
+    # chime ...": the head of what is had, however many words name its model
     had = re.match(r"^(?:has|owns|uses|drives|rides)\s+(?P<o>[^,;:(]+?)(?=\s+(?:whose|which|that|with|for|in|on|"
                    r"at|from|to|and|but|rather|instead)\b|[,;:(]|$)", low)
     if had:
@@ -152,7 +152,7 @@ def slots_of(text: str, fact_type: str | None = None) -> set[str]:
         if noun in head_words or (noun + "s") in head_words:
             out.add(f"noun:{noun}")
         elif "-" in noun and re.search(r"(?<![\w-])" + re.escape(noun) + r"(?![\w-])", low[:60]):
-            out.add(f"noun:{noun}")  # "Primary on-call at ...": a hyphenated noun (invariant 308)
+            out.add(f"noun:{noun}")  # "Primary on-call at ...": a hyphenated noun
     m = re.match(r"^(\w+)\s", low)
     if m:
         out.add(f"verb:{_base_verb(m.group(1))}")
@@ -181,7 +181,7 @@ def _base_verb(word: str) -> str:
 
 
 
-# One relative, several words: "my mum moved" names "Mother lives in Gdańsk" (invariant 290).
+# One relative, several words: "my mum moved" names "Mother lives in Gdańsk".
 _KIN = {stem(w): stem(head) for head, ws in (
     ("mother", "mum mom mam mummy mommy ma mother"), ("father", "dad daddy pa father"),
     ("grandmother", "gran granny grandma nan nana nanna grandmother"),

@@ -103,7 +103,7 @@ def _second_person(text: str) -> str:
     rest = " ".join(words[1:])
     off = re.match(r"^(?P<plan>.+?)\s+cancell?ed$", t)
     if off and first not in _VERBS and first not in {"has", "was", "is", "had"}:
-        # "Trip to Japan cancelled" (invariant 237): "your trip to Japan is cancelled"
+        # "Trip to Japan cancelled": "your trip to Japan is cancelled"
         plan = off.group("plan")
         return f"your {plan[:1].lower() + plan[1:]} is cancelled"
     if first == "trip" and rest.lower().startswith("to "):
@@ -144,20 +144,20 @@ def _second_person(text: str) -> str:
         return "your " + _pronouns(t if acronym else t[:1].lower() + t[1:])
     role = _ROLE_FIRST.match(t)
     if role and role.group("role").lower() in ROLE_WORDS and first not in RELATIONS:
-        # Invariant 220: a job said by its role ("Senior backend engineer on the payments team
+        # A job said by its role ("Senior backend engineer on the payments team
         # at Helio") is what you are: "you're a senior backend engineer on ..."
         acronym = t.split()[0].isupper()  # "SRE at Monzo": "an SRE"
         low = t if acronym else t[:1].lower() + t[1:]
         an = low[:1] in ("AEFHILMNORSX" if acronym else "aeiou")
         return f"you're {'an' if an else 'a'} " + _pronouns(low)
     if t[:1].isupper() and _EVENT_NOUN.match(t[:1].lower() + t[1:]):
-        # Invariant 218: "Dentist appointment on 9 December" is said "your dentist appointment on
+        # "Dentist appointment on 9 December" is said "your dentist appointment on
         # 9 December", never as a bare label.
         return "your " + _pronouns(t[:1].lower() + t[1:])
     return _pronouns(t)
 
 
-# Invariant 317: a name and what is said of a person ("Tom is allergic to nuts", "Jess is a
+# A name and what is said of a person ("Tom is allergic to nuts", "Jess is a
 # teacher", "Amara is pregnant") is no attribute of the user's.
 _PERSON_SAID = re.compile(
     r"^(?-i:[A-Z])[a-z'’-]+\s+(?:is|was)\s+(?:(?:now|still|also)\s+)?(?:allergic|afraid|scared|"

@@ -40,7 +40,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     rt = args.runtime
     if not args.new_user:
         known_user(rt.service.store, user)
-    # Invariant 306: a continued session brings the user's earlier messages of it, so "sorry,
+    # A continued session brings the user's earlier messages of it, so "sorry,
     # I meant Bath" reads against what was said before (replies are never kept, invariant 70)
     earlier = ([{"role": "user", "content": e.text}
                 for e in sorted(rt.service.episodes(user), key=lambda e: e.timestamp)

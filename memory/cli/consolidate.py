@@ -39,7 +39,7 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
         held = (f" · held to the schema by {u.structured}"
                 + (f" ({u.invalid_replies} invalid reply asked again)" if u.invalid_replies
                    else "") if u.structured else "")  # invariant 436: which mode ran
-        fallback = getattr(llm, "fallback", None)  # invariant 439
+        fallback = getattr(llm, "fallback", None)  # invariant 438
         out = [f"LLM: {llm.mode}{held}" + (f" · fallback: {fallback}" if fallback else ""),
                plan.render_diff()]
         if p["applied"] is None:

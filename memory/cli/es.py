@@ -79,7 +79,7 @@ def cmd_bootstrap_users(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    """Issue 31: what the store runs with, and what needs an operator (invariant 477)."""
+    """Issue 31: what the store runs with, and what needs an operator (invariant 95)."""
     store = _open_es(args, _es_url(args, getattr(args, "store", None), "es status"))
     try:
         row = store.status()
@@ -152,7 +152,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     settings = args.runtime.settings
     embedder = args.runtime.embedder
     actor, authorize = cli_actor(), args.runtime.access.authorize
-    # Invariant 580: the role before anything is written (the store may not open until the
+    # Invariant 8: the role before anything is written (the store may not open until the
     # indices moved, so the check cannot wait for it).
     Batch(None, actor, CATALOG, now=utcnow(), authorize=authorize).require("reindex")
     # Short requests: the copy runs as a server task that is polled, so no request waits long.
@@ -166,14 +166,14 @@ def cmd_reindex(args: argparse.Namespace) -> int:
         # mapping version 1 has none; only turns whose context differs are written).
         contexts = recompute_contexts(es, names, IndexParams().window, progress=bar,
                                       where=redact(url))
-        # Invariant 147: tombstone match keys under the current key rules (KEY_VERSION).
+        # Invariant 63: tombstone match keys under the current key rules (KEY_VERSION).
         keys = ensure_tombstone_keys(es, writer(es), names,
                                      lambda fn, what: request(fn, what, redact(url)))
         bar(Progress(index="tombstones", step="keys" if keys.recomputed else "keys current",
                      done=keys.written, total=keys.seen))
     finally:
         es.close()
-    # Invariant 580: the run is one audited event in the store it moved, through the door.
+    # Invariant 8: the run is one audited event in the store it moved, through the door.
     store = _open_es(args, url)
     try:
         with Batch(store, actor, CATALOG, now=utcnow(), authorize=authorize) as b:

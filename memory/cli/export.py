@@ -71,7 +71,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     raw = Path(args.file).read_bytes()
-    # Invariant 454: the import's own event names the file by its hash.
+    # Invariant 178: the import's own event names the file by its hash.
     res = import_user(args.runtime.service, parse(raw), actor=cli_actor(),
                       file_sha256=hashlib.sha256(raw).hexdigest())
 

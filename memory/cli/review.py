@@ -85,7 +85,8 @@ def register(sub: Subcommands, common: CommandParser) -> None:
 def _decision_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--user", required=True, help="the user whose item this is")
     p.add_argument("--operator", required=True, type=t.label("operator", required=True), help="your name, recorded in the audit log")
-    p.add_argument("--reason", type=t.label("reason"), help="required to reject")
+    p.add_argument("--reason", type=t.label("reason"),
+                   help="required to reject (not to keep a proposed retraction's fact)")
     p.add_argument("--comment", type=t.label("comment"))
 
 
@@ -105,7 +106,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     def render(p: dict[str, Any]) -> str:
         lines = [f"{i['id']}  rev {i['rev']}  [{i['user_id']} {i['kind']} {i['fact_type']} "
-                 f"{i['confidence']:.2f}]  {i['text']}" for i in p["items"]]
+                 f"{i['confidence']:.2f}]  "
+                 + ("the user may have said this was never true: "
+                    if i["kind"] == ItemKind.RETRACTION.value else "") + i["text"]
+                 for i in p["items"]]
         badges = "  ".join(f"{u}: " + ", ".join(f"{k}={n}" for k, n in c.items() if n)
                            for u, c in p["counts"].items() if any(c.values()))
         return "\n".join([*lines, f"{p['total']} matching; pending {badges or 'none'}"])
@@ -123,7 +127,19 @@ def cmd_show(args: argparse.Namespace) -> int:
         head = (f"{item['id']}  rev {item['rev']}  {item['kind']}  [{item['fact_type']} "
                 f"{item['confidence']:.2f}]  {item['text']}")
         lines = [head]
-        if ev["replaces"]:
+        if item["kind"] == ItemKind.RETRACTION.value:  # invariant 591: what it would kill
+            lines[0] = (f"{item['id']}  rev {item['rev']}  retraction  [{item['confidence']:.2f}]"
+                        f"  the user may have said this was never true: {item['text']}")
+            if ev["replaces"]:
+                lines.append(f"  would retract: {ev['replaces']['id']} "
+                             f"({ev['replaces']['state']})  {ev['replaces']['text']}")
+            if ev["reason"]:
+                lines.append(f"  why proposed: {ev['reason']}")
+            if ev["stale"]:
+                lines.append(f"  no longer applies: {ev['stale']} (keep closes it)")
+            lines.append(f"  decide: memdesk review decide {item['id']} retract|keep "
+                         f"--user {item['user_id']} --operator NAME --rev {item['rev']}")
+        elif ev["replaces"]:
             lines.append(f"  would replace: {ev['replaces']['id']}  {ev['replaces']['text']}")
         lines += [f"  episode {e['id']}: {e['text']}" for e in ev["episodes"]]
         lines += [f"  near ({n['similarity']:.2f}, {n['fact']['state']}): {n['fact']['text']}"

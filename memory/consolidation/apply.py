@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
+from .. import retractions
 from ..errors import ChainError, ConflictError, NotFoundError, ValidationError
 from ..models import AuditEvent, Contradiction, Fact, FactState, MemoryKind, Playbook
 from ..redaction import is_stub
@@ -32,7 +33,7 @@ class ApplyResult(BaseModel):
     for_review: list[str] = Field(default_factory=list, description=(
         "declined ops whose fact waits in the review queue as a candidate (invariant 456)"))
     held: list[str] = Field(default_factory=list, description=(
-        "declined playbook ops the next plan offers again (invariant 581)"))
+        "declined playbook ops the next plan offers again (invariant 456)"))
     watermark: str | None = None
 
 
@@ -63,13 +64,15 @@ def _generation(svc: MemoryService, plan: Plan) -> int:
 
 def _moved_by(svc: MemoryService, plan: Plan) -> bool:
     """Did this plan move the watermark where it is now? Its newest apply or undo says so: an
-    apply not undone since (invariant 182)."""
+    apply not undone since (invariant 38)."""
     events = svc.store.audit(plan.user_id, limit=100_000, plan_id=plan.id)
     last = next((e for e in events if e.action in ("consolidate", "consolidate_undo")), None)
     return last is not None and last.action == "consolidate"
 
 
 def _is_applied(svc: MemoryService, user: str, op: PlanOp) -> bool:
+    if op.kind == OpKind.PROPOSE_RETRACTION and op.fact:
+        return svc.store.get(MemoryKind.SEMANTIC, user, op.fact.id) is not None
     if op.kind in (OpKind.ADD_FACT, OpKind.SUPERSEDE) and op.fact:
         if svc.store.get(MemoryKind.SEMANTIC, user, op.fact.id) is None:
             return False
@@ -87,6 +90,35 @@ def _is_applied(svc: MemoryService, user: str, op: PlanOp) -> bool:
             cur.success_count == op.playbook.success_count and \
             cur.failure_count == op.playbook.failure_count
     return False
+
+
+def _waiting(svc: MemoryService, user: str, plan: Plan) -> dict[str, str]:
+    """Fact id -> the proposal waiting to retract it, when the plan proposes any (inv. 590)."""
+    if not any(op.kind == OpKind.PROPOSE_RETRACTION for op in plan.ops):
+        return {}
+    return {f.supersedes: f.id for f in svc.store.list_facts(user, states={FactState.CANDIDATE})
+            if retractions.is_proposal(f) and f.supersedes}
+
+
+def _propose_retraction(b: Batch, plan: Plan, op: PlanOp, waiting: dict[str, str], *,
+                        key: str, reason: str) -> bool:
+    """Invariants 34 and 590: a denial on the plan goes into the review queue as a proposed
+    retraction, never retracting by itself. Its fact must still be as planned (else the plan
+    is stale); a proposal already waiting for that fact (another turn, another plan) stands
+    alone: nothing is written (False)."""
+    assert op.fact is not None and op.old is not None  # planned with both (planner.denial)
+    cur = b.get(MemoryKind.SEMANTIC, op.old.id)
+    if not isinstance(cur, Fact):  # a semantic id: a Fact, or gone
+        raise _stale(plan, f"fact {op.old.id} ({op.old.text!r}) no longer exists")
+    if cur.state != op.old.state:
+        raise _stale(plan, f"fact {op.old.id} ({op.old.text!r}) is {cur.state.value} now")
+    if waiting.get(cur.id, op.fact.id) != op.fact.id:
+        return False
+    # Its text is the fact's own, believed now: nothing for the tombstone gate (invariant 591).
+    b.add(op.fact.model_copy(update={"recorded_at": b.now}), key=key, reason=reason,
+          on_dead="allow", action="propose_retraction")
+    waiting[cur.id] = op.fact.id
+    return True
 
 
 def _write_op(b: Batch, plan: Plan, op: PlanOp) -> None:
@@ -137,10 +169,22 @@ def _declined_candidate(b: Batch, plan: Plan, op: PlanOp) -> Fact | None:
     return found if isinstance(found, Fact) else None
 
 
-def _decline(b: Batch, plan: Plan, op: PlanOp) -> bool:
+def _decline(b: Batch, plan: Plan, op: PlanOp, waiting: dict[str, str]) -> bool:
     """Invariant 456: a declined fact is not lost when the watermark moves past its episodes:
     it waits in the review queue as a candidate with its evidence (and, for a supersession,
-    the fact it would replace). Playbook ops have no candidate state and are only declined."""
+    the fact it would replace). Playbook ops have no candidate state and are only declined.
+    A declined proposed retraction goes to the review queue as it is (invariant 590): it is
+    a review item already, and declining it on the plan would lose the user's denial."""
+    if op.kind == OpKind.PROPOSE_RETRACTION and op.fact is not None:
+        if isinstance(b.get(MemoryKind.SEMANTIC, op.fact.id), Fact):
+            return True
+        try:
+            return _propose_retraction(
+                b, plan, op, waiting, key="decline:" + op.id,
+                reason=f"declined when plan {plan.id} was applied: kept for review "
+                       f"({op.reason})"[:1000])
+        except ConflictError:  # its fact moved on: nothing left to propose
+            return False
     if op.kind not in (OpKind.ADD_FACT, OpKind.SUPERSEDE) or op.fact is None:
         return False
     if _declined_candidate(b, plan, op) is not None:
@@ -160,7 +204,7 @@ def _decline(b: Batch, plan: Plan, op: PlanOp) -> bool:
 def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None = None,
                actor: str = ACTOR) -> ApplyResult:
     """Apply the plan (or the approved `op_ids`) in ONE store batch, watermark last (inv. 37);
-    episodes another plan already consolidated make it stale (invariant 182)."""
+    episodes another plan already consolidated make it stale (invariant 38)."""
     user = require_user(plan.user_id)
     actionable = plan.actionable()
     if op_ids is None:
@@ -184,7 +228,7 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
         raise _stale(plan, f"the consolidation watermark moved to {current} "
                            f"(planned from {plan.watermark_before or 'the start'})")
     if current == plan.watermark_after != plan.watermark_before and not _moved_by(svc, plan):
-        # Invariant 182: another plan of the same episodes (another process, another model's
+        # Invariant 38: another plan of the same episodes (another process, another model's
         # wording) already consolidated them; applying this one too would store them twice.
         raise _stale(plan, f"another plan already consolidated these episodes (the watermark "
                            f"is at {current})")
@@ -192,9 +236,17 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
     if set(tombs) - set(plan.tombstone_ids):
         raise _stale(plan, "a value of this user was rejected or retracted since planning")
     b = svc.batch(actor, user, plan_id=plan.id, event_ids=_event_ids(plan, _generation(svc, plan)))
+    waiting = _waiting(svc, user, plan)
     for op in chosen:
         if _is_applied(svc, user, op):  # same plan twice changes nothing (invariant 38)
             result.already.append(op.id)
+            continue
+        if op.kind == OpKind.PROPOSE_RETRACTION:
+            if _propose_retraction(b, plan, op, waiting, key=op.id,
+                                   reason=f"{op.review}; {op.reason}"[:1000]):
+                result.applied.append(op.id)
+            else:  # the same fact's proposal already waits (invariant 590)
+                result.already.append(op.id)
             continue
         held = _declined_candidate(b, plan, op)
         if held is not None and held.state != FactState.CANDIDATE:
@@ -206,9 +258,9 @@ def apply_plan(svc: MemoryService, plan: Plan, *, op_ids: Iterable[str] | None =
         _write_op(b, plan, op)
         result.applied.append(op.id)
     for op in actionable:
-        if op not in chosen and _decline(b, plan, op):
+        if op not in chosen and _decline(b, plan, op, waiting):
             result.for_review.append(op.id)
-    # Invariant 581: a declined playbook op is kept whole on this apply's event; the next plan
+    # Invariant 456: a declined playbook op is kept whole on this apply's event; the next plan
     # offers it again (memory/consolidation/held.py).
     held_pbs = [op for op in actionable if op not in chosen and is_playbook_op(op)
                 and not _is_applied(svc, user, op)]
@@ -268,7 +320,7 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
     wm_before, wm_after = first.after["watermark_before"], first.after["watermark_after"]
     raw = svc.store.get_watermark(user, WATERMARK)
     current = raw or None
-    if wm_after is not None and current != wm_after:  # None: a plan of held ops (inv. 581)
+    if wm_after is not None and current != wm_after:  # None: a plan of held ops (inv. 456)
         raise ConflictError(f"cannot undo plan {plan_id}: a later consolidation moved the "
                             f"watermark to {current}; undo that plan first")
     reverted: list[str] = []
@@ -284,7 +336,8 @@ def undo_plan(svc: MemoryService, user_id: str, plan_id: str, *, actor: str = "c
 
     for e in events:  # newest first: reverse order of application
         # a declined op's candidate (propose_fact, invariant 456) goes with its plan
-        if e.action in ("write_fact", "write_playbook", "propose_fact") and e.after:
+        if e.action in ("write_fact", "write_playbook", "propose_fact",
+                        "propose_retraction") and e.after:
             kind = MemoryKind.PROCEDURAL if e.action == "write_playbook" else MemoryKind.SEMANTIC
             cur = changed(kind, e.after)
             b.remove(cur, action="consolidate_undo", reason=f"undo {e.action}")

@@ -80,8 +80,9 @@ class ExtractedFact(_Strict):
 
 
 class ExtractedDenial(_Strict):
-    """The user said something was never true. Consolidation never retracts: it is recorded
-    on the plan for an operator (or the in-turn agent) to act on."""
+    """The user said something was never true. Consolidation never retracts (invariant 34):
+    a denial of a believed fact shown to the extractor becomes a proposed retraction for an
+    operator to retract or keep (invariant 590); one naming no such fact is a drop."""
 
     text: str = Field(min_length=1, description="what the user denied")
     target_id: str | None = Field(None, description="the shown fact it denies, if any")

@@ -145,6 +145,25 @@ def supersedes_id(subject: str, proposed: str, shown: set[str], owned: Fact | No
     return GateDecision(gate="supersedes_id", subject=subject, decision="strip", reason=reason)
 
 
+def denial_target(subject: str, target_id: str | None, shown: set[str], owned: Fact | None,
+                  user_id: str) -> GateDecision:
+    """A denial becomes a proposed retraction only of a fact shown to the extractor that this
+    user believes (active, or a version superseded since); anything else is a drop: nothing on
+    record to retract (invariants 33, 590)."""
+    if not target_id:
+        reason = "the user denied something with no fact on record named: nothing to retract"
+    elif target_id not in shown:
+        reason = f"{target_id} was not among the facts shown to the extractor"
+    elif owned is None or owned.user_id != user_id:
+        reason = f"{target_id} is not a fact of {user_id}"
+    elif owned.state not in (FactState.ACTIVE, FactState.SUPERSEDED):
+        reason = f"{target_id} is {owned.state.value}: not believed, nothing to retract"
+    else:
+        return GateDecision(gate="never_retract", subject=subject, decision="pass",
+                            reason=f"denies the fact on record {owned.text!r}")
+    return GateDecision(gate="never_retract", subject=subject, decision="drop", reason=reason)
+
+
 def attach(subject: str, neighbours: list[tuple[Fact, float]]) -> tuple[GateDecision | None, Fact | None]:
     """A supersession the extractor missed is attached only to a retrieved active neighbour
     filling the same single-valued slot (invariant 33)."""
@@ -169,7 +188,7 @@ def confidence(subject: str, value: float, policy: ReviewPolicy) -> GateDecision
 
 
 def retire_cap(subject: str, retired_so_far: int, policy: ReviewPolicy) -> GateDecision:
-    """At most max_retire_per_run facts retired per run; the rest wait in review (inv. 35)."""
+    """At most max_retire_per_run facts retired per run; the rest wait in review (inv. 34)."""
     if policy.natural_supersessions == "review":
         return GateDecision(gate="retire_cap", subject=subject, decision="review",
                             reason="policy sends every supersession to review")

@@ -1,4 +1,4 @@
-"""Declined playbook operations, kept for the next plan (invariant 581).
+"""Declined playbook operations, kept for the next plan (invariant 456).
 
 A playbook has no candidate state, so a declined playbook op cannot wait in the review queue as
 a declined fact does (invariant 456). Instead the `consolidate` event of the apply that declined
@@ -24,7 +24,7 @@ def is_playbook_op(op: PlanOp) -> bool:
 
 
 def _undone(store: Store, user: str, event: AuditEvent) -> bool:
-    """Was this apply's plan undone since? Its newest apply-or-undo event says (invariant 182)."""
+    """Was this apply's plan undone since? Its newest apply-or-undo event says (invariant 38)."""
     history = store.audit(user, limit=100_000, plan_id=event.plan_id)
     last = next((e for e in history if e.action in ("consolidate", "consolidate_undo")), None)
     return last is not None and last.action == "consolidate_undo"

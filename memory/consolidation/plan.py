@@ -32,6 +32,8 @@ class OpKind(StrEnum):
     ADD_PLAYBOOK = "add_playbook"
     UPDATE_PLAYBOOK = "update_playbook"  # outcome counts or new steps
     DROP = "drop"  # something the extractor proposed that a gate refused
+    # a denial of a fact on record, for an operator to retract or keep (invariants 34, 590)
+    PROPOSE_RETRACTION = "propose_retraction"
 
 
 class GateDecision(BaseModel):
@@ -138,6 +140,9 @@ def render_op(op: PlanOp) -> list[str]:
             target = op.old.text if op.old else op.fact.supersedes
             sup = f" (would replace {target!r}, {op.fact.contradiction.value if op.fact.contradiction else 'natural'})"
         return [f"+ [{op.id}] add {_fact_line(op.fact)}{sup}{ev}{why}{review}"]
+    if op.kind == OpKind.PROPOSE_RETRACTION and op.fact:
+        return [f"? [{op.id}] propose retracting {op.fact.text!r} ({op.fact.supersedes}): the "
+                f"user may have said it was never true{ev}{why}{review}"]
     if op.kind == OpKind.SUPERSEDE and op.fact and op.old:
         return [f"~ [{op.id}] {_fact_line(op.old)}", f"    → {_fact_line(op.fact)}{ev}{why}"]
     if op.kind == OpKind.ADD_PLAYBOOK and op.playbook:

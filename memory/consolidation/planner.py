@@ -15,7 +15,7 @@ from datetime import datetime
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from .. import forgetting
+from .. import forgetting, retractions
 from ..corrections import bumped as bump
 from ..models import (
     Contradiction,
@@ -36,6 +36,7 @@ from ..values import Decision, Verdict, judge_pair
 from . import gates
 from .extract import (
     EpisodeView,
+    ExtractedDenial,
     ExtractedFact,
     ExtractedFeedback,
     ExtractedPlaybook,
@@ -64,6 +65,9 @@ MAX_SHOWN = 150
 PROFILE_SLOTS = {"home", "name", "job", "employer", "diet", "contact", "age",
                  "pronouns"}
 ALL_STATES = frozenset(FactState)
+# A proposed retraction's confidence: the extractor gives a denial none, and consolidation is
+# never sure enough to retract (invariant 34); the proposal is a retraction item whatever it is.
+DENIAL_CONFIDENCE = 0.5
 
 
 class PlanInputs(BaseModel):
@@ -79,7 +83,7 @@ class PlanInputs(BaseModel):
     shown_facts: list[Fact]
     playbooks: list[Playbook]
     tombstone_ids: list[str]
-    # playbook ops declined by an earlier apply, offered again (invariant 581), and which of
+    # playbook ops declined by an earlier apply, offered again (invariant 456), and which of
     # their evidence episodes still exist
     held: list[PlanOp] = []
     held_evidence: list[str] = []
@@ -88,6 +92,8 @@ class PlanInputs(BaseModel):
     tombstones: dict[str, Verdict | None] = {}
     owned: dict[str, Fact | None] = {}
     forgotten: dict[str, datetime] = {}  # when a value was forgotten (invariant 177)
+    # fact id -> the proposal already waiting to retract it (invariant 590)
+    pending_retractions: dict[str, str] = {}
 
     def request(self) -> ExtractionInput:
         eps = [EpisodeView(id=e.id, text=e.text, timestamp=e.timestamp, session_id=e.session_id,
@@ -180,10 +186,14 @@ def lookups(svc: MemoryService, inputs: PlanInputs, extraction: Extraction) -> P
         neighbours[key] = [(h.doc, 2.0 * h.score - 1.0) for h in hits]
         # The write path's check (invariants 7, 31, 61, 66), on the batch's vector.
         matches[key] = svc.tombstone_verdict(user, texts[key], vector=vec)
-    proposed = sorted({f.supersedes_id for f in extraction.facts if f.supersedes_id})
+    proposed = sorted({f.supersedes_id for f in extraction.facts if f.supersedes_id}
+                      | {d.target_id for d in extraction.denials if d.target_id})
     owned = {i: store.get(MemoryKind.SEMANTIC, user, i) for i in proposed}
+    pending = {f.supersedes: f.id for f in store.list_facts(user, states={FactState.CANDIDATE})
+               if retractions.is_proposal(f) and f.supersedes} if extraction.denials else {}
     return inputs.model_copy(update={"neighbours": neighbours, "tombstones": matches,
-                                     "owned": owned, "forgotten": forgotten})
+                                     "owned": owned, "forgotten": forgotten,
+                                     "pending_retractions": pending})
 
 
 def make_plan(svc: MemoryService, user_id: str, llm: Extractor, *, policy: ReviewPolicy | None = None,
@@ -192,7 +202,7 @@ def make_plan(svc: MemoryService, user_id: str, llm: Extractor, *, policy: Revie
     policy = policy or svc.policy
     inputs = gather(svc, user_id, assistant_context=assistant_context, now=now)
     if not inputs.new_episodes:
-        if inputs.held:  # only declined playbooks to offer again: no model call (inv. 581)
+        if inputs.held:  # only declined playbooks to offer again: no model call (inv. 456)
             inputs = inputs.model_copy(update={"playbooks": svc.playbooks(inputs.user_id)})
         return decide(inputs, Extraction(), Usage(mode=llm.mode), policy)
     extraction, usage = llm.extract(inputs.request())  # the one model call
@@ -236,12 +246,7 @@ def decide(inputs: PlanInputs, extraction: Extraction, usage: Usage,
         slot = slot_key(f.text)
         b.fact(f, later_in_slot=slot is not None and last_in_slot.get(slot, i) > i)
     for d in extraction.denials:
-        # Consolidation never retracts (invariant 34): a denial is shown, not acted on.
-        # The extractor's target is its closest match, not a certainty: said as such.
-        target = f" (closest fact on record: {d.target_id})" if d.target_id else ""
-        b.drop(d.text, "never_retract", d.evidence,
-               f"consolidation never retracts: the user denied something{target}; retract "
-               "it in-turn or from the facts page", d.reason)
+        b.denial(d)
     for p in extraction.playbooks:
         b.playbook(p)
     for op in inputs.held:  # before feedback, so this run's counts fold into a held update
@@ -378,9 +383,56 @@ class _Builder:
         self.seen[key] = op
         return None
 
+    def denial(self, d: ExtractedDenial) -> None:
+        """Invariants 34 and 590: consolidation never retracts. A denial of a believed fact of
+        this user shown to the extractor becomes a proposed retraction, for an operator to
+        retract or keep; a denial naming no such fact is a drop; one fact is proposed once."""
+        g = self.record(gates.evidence(d.text, d.evidence, self.known))
+        if g.decision == "drop":
+            return self.drop(d.text, g.gate, d.evidence, g.reason, d.reason)
+        g = self.record(gates.denial_target(d.text, d.target_id, self.shown,
+                                            self.inputs.owned.get(d.target_id or ""),
+                                            self.inputs.user_id))
+        if g.decision == "drop":
+            return self.drop(d.text, g.gate, d.evidence, g.reason, d.reason)
+        target = self.inputs.owned[d.target_id or ""]
+        assert target is not None  # the gate passed: a believed fact of this user
+        mine = next((o for o in self.ops if o.kind == OpKind.PROPOSE_RETRACTION
+                     and o.old is not None and o.old.id == target.id), None)
+        if mine is not None and mine.fact is not None:  # denied twice in this run: one op
+            mine.evidence = sorted(set(mine.evidence) | set(d.evidence))
+            mine.fact = mine.fact.model_copy(update={"source_episode_ids": mine.evidence})
+            self.record(GateDecision(gate="dedup", subject=d.text, decision="merge",
+                                     reason=f"same as {mine.id} in this run"))
+            return None
+        why = gate = None
+        if target.id in self.inputs.pending_retractions:
+            gate, why = "dedup", (f"a proposal to retract {target.id} already waits for review "
+                                  f"({self.inputs.pending_retractions[target.id]})")
+        elif target.id in self.claimed:  # e.g. a harsh correction of it waits for review
+            gate, why = "never_retract", (f"another op of this run already proposes replacing "
+                                          f"{target.id}")
+        if gate is not None and why is not None:
+            g = self.record(GateDecision(gate=gate, subject=d.text, decision="drop", reason=why))
+            return self.drop(d.text, g.gate, d.evidence, g.reason, d.reason)
+        review = (f"the user may have said “{target.text}” was never true: consolidation "
+                  "never retracts; an operator retracts or keeps it")
+        self.record(GateDecision(gate="never_retract", subject=d.text, decision="review",
+                                 reason=review))
+        op_id = self._op_id(OpKind.PROPOSE_RETRACTION.value, target.id)
+        fact = retractions.proposal(
+            target, now=self.inputs.now, confidence=DENIAL_CONFIDENCE, origin="consolidation",
+            source_episode_ids=d.evidence, plan_id=self.plan_id, reader=self.reader,
+            fact_id=stable_id("fact", self.plan_id, op_id))
+        self.claimed.add(target.id)
+        self.ops.append(PlanOp(id=op_id, kind=OpKind.PROPOSE_RETRACTION, evidence=list(d.evidence),
+                               reason=d.reason or f"the user denied: {d.text}", review=review,
+                               fact=fact, old=target))
+        return None
+
     def playbook(self, p: ExtractedPlaybook, *, held: bool = False) -> None:
         subject = p.name
-        # A held op (invariant 581) was grounded when first planned: its episodes are older
+        # A held op (invariant 456) was grounded when first planned: its episodes are older
         # than this run's, so it is checked against the evidence that still exists instead.
         known = self.known | set(self.inputs.held_evidence) if held else self.known
         for g in (gates.evidence(subject, p.evidence, known),
@@ -417,7 +469,7 @@ class _Builder:
         return None
 
     def held(self, op: PlanOp) -> None:
-        """Invariant 581: a playbook op an earlier apply declined, offered again. A new
+        """Invariant 456: a playbook op an earlier apply declined, offered again. A new
         playbook goes through the playbook gates once more (dedup against what exists now);
         an update is re-based on the playbook as it is now: its count changes and steps."""
         pb = op.playbook

@@ -1,6 +1,6 @@
 """`memdesk eval agent [--data F] [--split tune|heldout|blind|all] [--agent offline|anthropic|openai]
 [--misses] [--ids a,b] [--workdir D]`. `all` is the tuning splits (tune and held out) of the file, or its blind split when
-it holds nothing else; a blind split is never pooled with them (invariant 150)."""
+it holds nothing else; a blind split is never pooled with them (invariant 100)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def cmd_agent(args: argparse.Namespace) -> int:
         wanted = {i.strip() for i in args.ids.split(",") if i.strip()}
         cases = [c for c in cases if c.id in wanted]
     present = {c.split for c in cases}
-    splits = choose_splits(present, args.split)  # blind is never pooled (invariant 150)
+    splits = choose_splits(present, args.split)  # blind is never pooled (invariant 100)
     if not splits:
         raise ValidationError(f"no statements of split {args.split!r} in {data} "
                               f"(it has {sorted(present)})")

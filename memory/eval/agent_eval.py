@@ -9,7 +9,7 @@ The held-out split is scored the same way and is never used to tune the rules. B
 (`tests/data/statements_blind.jsonl`, `statements_blind2.jsonl`, `statements_blind3.jsonl` and
 `statements_blind4.jsonl`, split "blind") were written by someone who never saw the rules; they are frozen: their sha256 is
 pinned here, a blind file whose hash is not pinned does not load, and a blind set is always
-reported apart from the tuning splits (invariant 150).
+reported apart from the tuning splits (invariant 100).
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ UNSEEN_FINAL2_PATH = DATA_PATH.with_name("statements_unseen_final2.jsonl")
 UNSEEN_FINAL3_PATH = DATA_PATH.with_name("statements_unseen_final3.jsonl")
 UNSEEN_FINAL4_PATH = DATA_PATH.with_name("statements_unseen_final4.jsonl")
 UNSEEN_FINAL5_PATH = DATA_PATH.with_name("statements_unseen_final5.jsonl")
-# Frozen blind sets by sha256 (invariant 150): written before any run, never edited. A new blind
+UNSEEN_FINAL6_PATH = DATA_PATH.with_name("statements_unseen_final6.jsonl")
+# Frozen blind sets by sha256 (invariant 100): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
                 "statements_blind.jsonl: b001-b152, written without seeing the rules",
@@ -75,6 +76,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "run once",
                 "7aeba071e7cac7322e0e9cc525c3bb9d7abc308fd89225402fa3e39053c1ab29":
                 "statements_unseen_final5.jsonl: z001-z125, written blind to the reader; "
+                "run once",
+                "2f914535d23a8e50d0178dbc5bec07d3e204bdd2ab34b88acc9c30e0d1f63bc0":
+                "statements_unseen_final6.jsonl: y001-y162, written blind to the reader; "
                 "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
@@ -120,7 +124,7 @@ class Predicted(BaseModel):
 class ReadingCounts(BaseModel):
     """The reader's figures of issue 28 for one case or split: precision of what became active,
     recall of all writes (active or sent to review), garbled values, denials handled, and
-    relatives' news applied to the user's own facts (invariant 537)."""
+    relatives' news applied to the user's own facts (invariant 77)."""
 
     active: int = 0
     active_right: int = 0
@@ -172,7 +176,7 @@ class SplitScore(BaseModel):
     exact: float = Field(description="statements whose predicted operations are exactly right")
     passed: bool
     wrong: dict[str, int] = Field(default_factory=dict,
-                                  description="wrong writes by kind (invariant 213)")
+                                  description="wrong writes by kind (invariant 77)")
     reading: ReadingCounts = Field(default_factory=ReadingCounts)
     active_precision: float = 1.0
     all_recall: float = 1.0
@@ -195,7 +199,7 @@ class AgentEvalReport(BaseModel):
 
 def load_cases(path: str | Path = DATA_PATH) -> list[Case]:
     """The labelled statements of a JSONL file. A file holding blind cases loads only when its
-    sha256 is pinned in FROZEN_BLIND: an edited blind set is refused (invariant 150)."""
+    sha256 is pinned in FROZEN_BLIND: an edited blind set is refused (invariant 100)."""
     p = Path(path)
     if not p.exists():
         raise ValidationError(f"no statements file at {p}")
@@ -214,14 +218,14 @@ def load_cases(path: str | Path = DATA_PATH) -> list[Case]:
     digest = hashlib.sha256(raw).hexdigest()
     if any(c.split == BLIND for c in out) and digest not in FROZEN_BLIND:
         raise ValidationError(f"{p.name} holds blind statements but its sha256 {digest} is not "
-                              "pinned: a blind set is frozen and never edited (invariant 150)")
+                              "pinned: a blind set is frozen and never edited (invariant 100)")
     return out
 
 
 def choose_splits(present: Iterable[str], requested: str) -> tuple[str, ...]:
     """The splits one run scores. "all" is the tuning splits the file holds, or its blind split
     when it holds nothing else: a blind split is never run or pooled with tuning data
-    (invariant 150). An empty answer means the file has no statement of the split. Pure."""
+    (invariant 100). An empty answer means the file has no statement of the split. Pure."""
     have = set(present)
     if requested != "all":
         return (requested,) if requested in have else ()
@@ -256,7 +260,7 @@ def _parts(predicted: list[Predicted]) -> list[tuple[int, Predicted]]:
     """Each prediction as the store changes it made, tagged by the prediction they came from.
     A harsh correction that carries its new value ("it's CR2032, not CR1632") retracts the old
     fact and writes the new one: two changes, so it may meet a `retract` label and a `write`
-    label (invariant 319). Pure."""
+    label (invariant 77). Pure."""
     out: list[tuple[int, Predicted]] = []
     for i, p in enumerate(predicted):
         out.append((i, p))
@@ -269,7 +273,7 @@ def _assign(expected: list[Expected], predicted: list[Predicted], given_ids: lis
             ) -> tuple[int, list[Predicted], list[tuple[Expected, str | None]]]:
     """Greedy one-to-one matching: (labels met, store changes left over, labels unmet). A
     `retract` label that names the new value is met by the whole correction, so its write part
-    is not counted again (invariant 319). Pure."""
+    is not counted again (invariant 77). Pure."""
     left = _parts(predicted)
     tp, unmet = 0, []
     for exp in expected:
@@ -305,7 +309,7 @@ def _differs(exp: Expected, old: str | None, p: Predicted) -> list[str]:
 
 def wrong_kinds(expected: list[Expected], predicted: list[Predicted],
                 given_ids: list[str]) -> dict[str, int]:
-    """Why each wrong write is wrong (invariant 213), by the label left unmatched that it comes
+    """Why each wrong write is wrong (invariant 77), by the label left unmatched that it comes
     closest to: `spurious` (the statement should write nothing), `extra` (every label was
     already met), or the first field that differs — `operation`, `value`, `target`, `date`,
     `review`. Aggregates only: a blind set's kinds can be read without reading its cases. Pure."""
@@ -331,7 +335,7 @@ _KIN = re.compile(r"\b(?:sister|brother|mum|mom|mother|dad|father|parents|son|da
 
 def reading_counts(case_text: str, expected: list[Expected], predicted: list[Predicted],
                    given_ids: list[str]) -> ReadingCounts:
-    """Issue 28's figures for one case (invariant 537). Pure."""
+    """Issue 28's figures for one case (invariant 77). Pure."""
     active = [p for p in predicted if not p.review]
     tp_active, _, _ = _assign(expected, active, given_ids)
     loose = [e.model_copy(update={"review": False}) for e in expected]
@@ -468,7 +472,7 @@ def run_agent_eval(cases: list[Case], embedder: Embedder, agent_factory: Callabl
             shutil.rmtree(tmp, ignore_errors=True)
     by_split = {s: _score([r for r in results if r.split == s]) for s in sorted(wanted)
                 if any(r.split == s for r in results)}
-    tuned = [r for r in results if r.split != BLIND]  # blind is never pooled (invariant 150)
+    tuned = [r for r in results if r.split != BLIND]  # blind is never pooled (invariant 100)
     if len({r.split for r in tuned}) > 1:
         by_split["all"] = _score(tuned)
     return AgentEvalReport(mode=getattr(agent, "mode", "?"), embedder=embedder.name, data=data,
@@ -488,7 +492,7 @@ def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
         lines.append(f"| {name} | {s.statements} | {s.labelled_ops} | {s.predicted_ops} | "
                      f"{s.precision:.3f} | {s.recall:.3f} | {s.exact:.3f} | "
                      f"{'pass' if s.passed else 'FAIL'} |")
-    lines += ["", "Reading (invariant 537): active-write precision, recall of all writes "
+    lines += ["", "Reading (invariant 77): active-write precision, recall of all writes "
               "(active or sent to review), garbled values, denials handled, relatives' news "
               "applied to the user:", "",
               "| split | active precision | all-writes recall | garbled | denials handled | "
@@ -502,7 +506,7 @@ def render_markdown(report: AgentEvalReport, *, misses: bool = False) -> str:
     lines += ["", f"Model usage: {u.calls} calls, {u.input_tokens} input tokens, "
                   f"{u.output_tokens} output tokens, cache write {u.cache_creation_input_tokens}"
                   f" / read {u.cache_read_input_tokens}, {u.retries} retried attempts"]
-    lines += ["", "Wrong writes by kind (invariant 213):", ""]
+    lines += ["", "Wrong writes by kind (invariant 77):", ""]
     for name, s in report.splits.items():
         kinds = ", ".join(f"{k} {n}" for k, n in s.wrong.items()) or "none"
         lines.append(f"- {name}: {kinds}")

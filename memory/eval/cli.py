@@ -104,7 +104,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
     report = run_recall_eval(service, questions, label=label, config=config, ablations=variants,
                              questions_name=args.questions or "tuning")
     md = render_markdown(report)
-    # A named set other than the default keeps its own report (frozen2, frozen3: invariant 151).
+    # A named set other than the default keeps its own report (frozen2, frozen3: invariant 100).
     named = args.questions in set(QUESTION_SETS) - {"tuning"}
     name = f"recall-{args.questions}-{label}" if named else f"recall-{label}"
     paths = write_reports(report, md, name, args.out)

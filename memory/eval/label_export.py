@@ -5,7 +5,8 @@ One case per source message (the labels of one message are one case): the messag
 text (earlier source messages its history), a fact it would replace or was merged into is a
 `given` fact, and every label the operator let stand is an expected operation holding the words
 of the value as the operator left it. A rejected proposal, or an active write an operator
-retracted, expects nothing. Cases belong to the new user "fresh": no user id is kept, not even
+retracted, expects nothing; a proposed retraction retracted expects that retraction, one kept
+expects nothing (the fact stays given). Cases belong to the new user "fresh": no user id is kept, not even
 inside a text; a case with a secret in any text, or whose message was forgotten, is left out; an
 erased user's examples are refused.
 """
@@ -108,6 +109,9 @@ def export_labels(service: MemoryService, users: Iterable[str], *, since: date,
                     given.append(Given(text=_hide(old.text, user), fact_type=old.fact_type.value))
                 if lb.outcome in (Outcome.REJECTED, Outcome.RETRACTED, Outcome.MERGED):
                     continue  # nothing should be written from this proposal
+                if lb.decision == "retract":  # a proposed retraction retracted: no new value
+                    expect.append(Expected(op="retract", old=ref))  # invariant 591
+                    continue
                 value = lb.final if lb.final is not None else lb.proposed
                 if ref is None or lb.decision == "keep-both":
                     op, ref = "write", None

@@ -1,5 +1,5 @@
 """The labels measure as rows and as text: the Evals page and `memdesk eval labels` show the same
-table (issue 32, invariant 495)."""
+table (issue 32, invariant 491)."""
 
 from __future__ import annotations
 

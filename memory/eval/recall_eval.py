@@ -28,12 +28,12 @@ QUESTIONS_PATH = Path(__file__).resolve().parent.parent / "personas" / "data" / 
 # Issue 17: written before any ranking was run and never edited (invariant 100).
 FROZEN_PATH = QUESTIONS_PATH.with_name("questions_frozen.json")
 TUNING_PATH = QUESTIONS_PATH.with_name("questions_tuning.json")  # issue 17: tuning additions
-# Issue 17: a second frozen set, written by someone who had seen no ranking (invariant 151).
+# Issue 17: a second frozen set, written by someone who had seen no ranking (invariant 100).
 FROZEN2_PATH = QUESTIONS_PATH.with_name("questions_frozen2.json")
-# Issue 17 (recall6, invariant 168): paraphrase questions written before any ranking was run on them;
+# Issue 17 (recall6, invariant 100): paraphrase questions written before any ranking was run on them;
 # pinned (tests/test_recall_question_sets.py), then used for tuning.
 TUNING2_PATH = QUESTIONS_PATH.with_name("questions_tuning2.json")
-# Issue 17: a third frozen set, written by someone who had seen no ranking (invariant 151).
+# Issue 17: a third frozen set, written by someone who had seen no ranking (invariant 100).
 FROZEN3_PATH = QUESTIONS_PATH.with_name("questions_frozen3.json")
 QUESTION_SETS = {"tuning": QUESTIONS_PATH, "tuning-extra": TUNING_PATH, "frozen": FROZEN_PATH,
                  "frozen2": FROZEN2_PATH, "tuning2": TUNING2_PATH, "frozen3": FROZEN3_PATH}

@@ -71,7 +71,7 @@ class UnavailableLLM:
 
 
 class FallbackLLM:
-    """MEMDESK_LLM=auto with no model configured: the offline model, saying why (invariant 439:
+    """MEMDESK_LLM=auto with no model configured: the offline model, saying why (invariant 438:
     the trace and the reply footer show it, so a fallback is never mistaken for a model)."""
 
     def __init__(self, inner: LLM, why: str) -> None:

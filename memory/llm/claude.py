@@ -4,7 +4,7 @@ Retries are the SDK's own (connection errors, 408, 409, 429, 5xx; `retry-after-m
 `retry-after` and `x-should-retry` honoured, with jitter), bounded by MEMDESK_ANTHROPIC_* and,
 in a turn, by a `Deadline`. A middleware records every HTTP attempt on the call's `CallRecord`
 so each retry shows in the trace (invariant 433); it also stops a retry that would start past
-the deadline. A 401/403 is a `ModelAuthError`, never retried (invariant 434).
+the deadline. A 401/403 is a `ModelAuthError`, never retried (invariant 433).
 
 Prompt caching (invariant 435): the tools and the static instructions are the cached prefix;
 the one breakpoint (`cache_control`) is on the static system block, and whatever changes per
@@ -163,7 +163,7 @@ class AnthropicLLM:
 
     def _translate(self, exc: anthropic.APIError, tries: str, *, after: str = "") -> Exception:
         """An SDK error as one clear MemdeskError saying what to do; 401/403 is an auth error,
-        never "unavailable" (invariant 434)."""
+        never "unavailable" (invariant 433)."""
         if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
             return ModelAuthError(f"the Anthropic API refused the credentials ({_describe(exc)}); "
                                   f"check ANTHROPIC_API_KEY{after}")

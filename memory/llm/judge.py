@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from review.models import ItemDetail
+from review.models import ItemDetail, ItemKind
 
 from ..errors import MemdeskError
 from ..values import POSSIBLY_RESTATES
@@ -65,6 +65,8 @@ class JudgeNote(BaseModel):
 
 def question_for(detail: ItemDetail) -> JudgeQuestion | None:
     """The doubt an item raises, or None for an item outside the doubtful band."""
+    if detail.item.kind == ItemKind.RETRACTION:
+        return None  # it holds the fact's own text: no second value to weigh (invariant 591)
     said = [e.text for e in detail.evidence.episodes][:5]
     tombs = {t.id: t for t in detail.evidence.tombstones}
     for flag in detail.item.flags:

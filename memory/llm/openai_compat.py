@@ -1,5 +1,5 @@
 """Any OpenAI-compatible server (Ollama, vLLM, llama.cpp's server, LM Studio) through the
-official `openai` SDK's chat completions (issue 29, invariant 437).
+official `openai` SDK's chat completions (issue 29, invariant 430).
 
 MEMDESK_LLM=openai with MEMDESK_OPENAI_BASE_URL and MEMDESK_OPENAI_MODEL; OPENAI_API_KEY only
 when the server wants one. Retries are the SDK's (retry-after honoured); an httpx event hook

@@ -181,7 +181,7 @@ def serve_http(service: MemoryService, *, host: str, port: int, recall_window: t
     """Serve until interrupted. `announce` gets the URL once the socket is listening."""
     sock = bind(host, port)
     url = f"http://{_netloc(host, sock.getsockname()[1])}/mcp"
-    if not is_loopback(host):  # invariant 136
+    if not is_loopback(host):  # invariant 132
         print(f"memdesk: warning: listening on {host}, not loopback: put TLS in front, or "
               "tokens cross the network in clear text", file=sys.stderr)
     server = _uvicorn(http_app(service, recall_window=recall_window, host=host))

@@ -5,7 +5,7 @@ record in its final state, PutTombstone, AppendAudit with deterministic ids), so
 atomic `store.apply` per persona and loading twice adds nothing (invariant 51).
 
 Supersession and retraction are the unit of work's own (memory/unit_of_work.py, with the rules
-of memory/corrections.py; invariants 4-6 and 52): the history is replayed through a store-less
+of memory/corrections.py; invariants 4, 5, 6, 51): the history is replayed through a store-less
 Batch whose audit ids derive from content. tests/test_personas.py replays one persona through
 MemoryService and compares.
 
@@ -80,7 +80,7 @@ def _seed_event_id(event: AuditEvent, key: str | None) -> str:
 
 def _history(user_id: str) -> Batch:
     """A batch with no store: it replays the persona's history through the same correction
-    rules as every other writer (invariant 52) and keeps the operations for the data file."""
+    rules as every other writer (invariant 51) and keeps the operations for the data file."""
     return Batch(None, ACTOR, user_id, now=CATALOG_RECORDED, event_ids=_seed_event_id)
 
 
@@ -147,7 +147,7 @@ def build_persona(spec: PersonaSpec, seed: int = DEFAULT_SEED) -> Built:
                 recorded_at=at, valid_from=parse_when(fs.valid_from),
                 valid_to=parse_when(fs.valid_to), origin=ACTOR), at=at, on_dead="allow")
             if supersedes and not fs.candidate:
-                try:  # the service's own rule (invariants 4 and 52); history says "no longer"
+                try:  # the service's own rule (invariants 4, 51); history says "no longer"
                     b.supersede(current(supersedes), new, Contradiction.NATURAL, at=at)
                 except ChainError:
                     raise ValueError(f"{user}: {fs.key} supersedes {supersedes}, not a chain head") from None

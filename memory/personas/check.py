@@ -177,7 +177,7 @@ def check_persona(spec: PersonaSpec, path: Path | None = None) -> list[str]:
     if len(d.playbooks) < MIN_PLAYBOOKS:
         p.append(f"{len(d.playbooks)} playbooks < {MIN_PLAYBOOKS}")
 
-    # playbook counts equal the users' own feedback (invariant 53)
+    # playbook counts equal the users' own feedback (invariant 50)
     for pb in d.playbooks:
         verdicts = [feedback_of(eps[s].text) for s in pb.source_episode_ids if s in eps]
         if len(verdicts) != len(pb.source_episode_ids):

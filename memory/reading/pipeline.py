@@ -15,9 +15,10 @@ from pydantic import BaseModel
 from ..slots import SLOTS
 from ..text import stem, term_set
 from .clauses import MAX_CHARS, clauses, normalise
+from .links import linked_fact
 from .model import FactRef, Operation, Reading
-from .read import check_value, has_phrase, read_clause, tokens
-from .resolve import resolve
+from .read import check_value, news_text, read_clause, taken_back
+from .resolve import own_fact, resolve
 from .tables import words
 
 _VERDICTS = frozenset(stem(w) for w in "wrong true right correct mistake false not".split())
@@ -60,11 +61,11 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     readings = _borrowed_targets(_pronouns([read_clause(c, now) for c in clauses(text)]))
     ops: list[Operation] = []
     touched: set[str] = set()
-    taken_back = any(r.reason == "forget request taken back" for r in readings) or any(
-        has_phrase(tokens(r.clause), "forget_taken_back") for r in readings)
+    withdrawn = any(r.reason == "forget request taken back" for r in readings) or any(
+        taken_back(r.clause) for r in readings)
     for r in readings:
         for op in resolve(r, facts):
-            if op.op == "forget" and taken_back:
+            if op.op == "forget" and withdrawn:
                 continue
             if op.old_id and op.old_id in touched:
                 # one change per fact per message: a whole reading of the change wins over an
@@ -83,6 +84,11 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                         "status": "candidate", "confidence": 0.6,
                         "valid_from": op.valid_from or ops[was].valid_from,
                         "evidence": f"{ops[was].evidence} {op.evidence}"})
+                elif ops[was].valid_from is None and op.valid_from is not None and \
+                        ops[was].op == op.op:
+                    # "Callum and I broke up, he moved out last week": the date said with
+                    # the second clause dates the one change
+                    ops[was] = ops[was].model_copy(update={"valid_from": op.valid_from})
                 continue
             if op.text and any(o.text == op.text for o in ops):
                 continue
@@ -90,10 +96,12 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                 touched.add(op.old_id)
             ops.append(op)
     ops = _named_after(readings, ops)
+    ops = _names_said(readings, ops)
     ops += _not_that(readings, facts, ops)
     ops = _named_later(readings, ops)
     return MessageReading(text=text, readings=readings,
-                          operations=_corrections(readings, _replacements(ops)))
+                          operations=_corrections(readings, _said_next(
+                              readings, facts, _ended_then(readings, _replacements(ops)))))
 
 
 _NAMED_THING = re.compile(r"^(?:(?:she|he|it) is |shes |hes |its )?(?P<v>an? [\w' -]{1,30}? "
@@ -116,6 +124,46 @@ def _named_after(readings: list[Reading], ops: list[Operation]) -> list[Operatio
 
 
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+")
+_NAMES = r"(?P<n>[A-Z][\w'-]*(?:\s+(?:and|&|[A-Z0-9][\w'-]*)){0,3})"
+_APPOSITION = re.compile(r",\s*(?P<a>(?:an?|the)\s+)?" + _NAMES + r"\s*(?:[,.!;(]|$)")
+_NAMED_LATER = re.compile(r"(?:\b(?:her|his|its|their) names? (?:is|are)|"
+                          r"^(?:[\w'-]+\s+){0,3}(?:called|named)) " + _NAMES)
+_NOT_NAMES = frozenset("I OK January February March April May June July August September "
+                       "October November December Monday Tuesday Wednesday Thursday Friday "
+                       "Saturday Sunday".split())
+
+
+def _names_said(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """A thing or a pet written without the name the user gave it: the name said beside it
+    ("an air purifier for the bedroom, a Levoit"; "two cats from the shelter, Salt and
+    Pepper") completes it; a name said in a later clause ("her name is Paprika") completes
+    it for an operator to confirm."""
+    clauses_ = [r.clause for r in readings]
+    out = []
+    for o in ops:
+        if o.op not in ("write", "supersede") or o.slot not in ("owns", "pet") or not o.text \
+                or _NAME.search(o.text) or o.evidence not in clauses_:
+            out.append(o)
+            continue
+        last = o.text.split()[-1].lower()
+        at = o.evidence.lower().find(last)
+        m = _APPOSITION.search(o.evidence, at) if at >= 0 else None
+        if m and not set(m.group("n").split()) & _NOT_NAMES:
+            art = m.group("a") or ""
+            text = f"{o.text}, {art}{m.group('n')}" if art else f"{o.text} called {m.group('n')}"
+            out.append(o.model_copy(update={"text": text}))
+            continue
+        i = clauses_.index(o.evidence)
+        later = next((m for r in readings[i + 1:i + 3]
+                      if (m := _NAMED_LATER.search(r.clause.strip()))), None)
+        name = later.group("n") if later else ""
+        if later and name and not set(name.split()) & _NOT_NAMES:
+            out.append(o.model_copy(update={"text": f"{o.text} called {name}",
+                                            "status": "candidate", "confidence": 0.6,
+                                            "reason": "named in a later clause"}))
+            continue
+        out.append(o)
+    return out
 
 
 def _named_later(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
@@ -143,30 +191,88 @@ _IT_IS = re.compile(r"^(?:no,?\s+)?(?:it is|it was|that is|its)\s+(?:actually\s+
 def _corrections(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
     """A denial and the right value said together are one correction (invariant 533): "that's
     wrong, I live in Cardiff" replaces the home harshly (it was never true); "the camera's not
-    a Eufy, it's a Tapo" retracts the Eufy and writes the Tapo in the retracted fact's words."""
+    a Eufy, it's a Tapo" retracts the Eufy and writes the Tapo in the retracted fact's words.
+    The right value said further on ("…, that's Tom's! mine is the 3rd of February"), after a
+    comma ("I'm not lactose intolerant, the gastro says it's IBS") or as the user's own
+    statement ("I'm not at Aviva, I'm at Admiral") is offered to an operator (invariant 534)."""
     out = list(ops)
-    for i, r in enumerate(readings[:-1]):
-        if r.act != "deny":
-            continue
-        nxt = readings[i + 1]
+    for i, r in enumerate(readings):
         retract = next((o for o in out if o.op == "retract" and o.evidence == r.clause), None)
-        if retract is None and nxt.text:
+        if r.act != "deny" and retract is None:
+            continue
+        nxt = readings[i + 1] if i + 1 < len(readings) else None
+        if retract is None and nxt is not None and nxt.text:
             # the denial named nothing itself: the statement after it is its correction
             out = [o.model_copy(update={"harsh": True, "reason": "the user corrects a value"})
                    if o.evidence == nxt.clause and o.op == "supersede" else o for o in out]
             continue
-        m = _IT_IS.match(nxt.clause.strip(" .!"))
-        if retract is None or m is None or not retract.old_text:
+        if retract is None or not retract.old_text:
             continue
-        value = (m.group("v") or m.group("w") or "").strip()
-        named = re.match(r"^(?P<k>.{2,40}?) is ", retract.old_text)
-        verb = retract.old_text.split()[0]
-        text = f"{named.group('k')} is {value}" if named else f"{verb} {value}"
-        if value and not check_value(value) and verb[:1].isupper():
-            out.append(Operation(op="write", text=text, slot=retract.slot,
-                                 fact_type=retract.fact_type, reason="the right value",
-                                 evidence=nxt.clause))
+        m = _IT_IS.match(nxt.clause.strip(" .!")) if nxt is not None else None
+        if m is not None:
+            value = (m.group("v") or m.group("w") or "").strip()
+            text = _in_fact_words(retract.old_text, value)
+            if value and not check_value(value) and text and not re.match(
+                    r"(?:only|just|even|also|still)\b", value, re.IGNORECASE):
+                # ("it's only peanuts" says which one it is, not a new value of the fact)
+                out.append(Operation(op="write", text=text, slot=retract.slot,
+                                     fact_type=retract.fact_type, reason="the right value",
+                                     evidence=nxt.clause if nxt else ""))
+            continue
+        instead = _said_instead(r, readings[i + 1:], retract, out)
+        if instead is not None:
+            out.append(instead)
     return out
+
+
+_SAID_IT = re.compile(r"\b(?:says?|said|thinks?|told me|turns out|it was|it'?s|it is|mine is|"
+                      r"mine's)\s+(?:it'?s\s+|it is\s+|it was\s+)?(?:actually\s+|really\s+)?"
+                      r"(?P<v>(?:an?\s+|the\s+)?[\w .+'-]{2,40}?)"
+                      r"(?:\s+all along|\s+actually|\s+instead)?\s*(?:[,;.!]|$)", re.IGNORECASE)
+
+
+_SAID_BY_ME = re.compile(r"(?:i|i'm|im|i am|we|we're|mine)\b", re.IGNORECASE)
+
+
+def _in_fact_words(old_text: str, value: str) -> str:
+    named = re.match(r"^(?P<k>.{2,40}?) is ", old_text)
+    verb = old_text.split()[0] if old_text.split() else ""
+    if named:
+        return f"{named.group('k')} is {value}"
+    return f"{verb} {value}" if verb[:1].isupper() else ""
+
+
+def _said_instead(denial: Reading, after: list[Reading], retract: Operation,
+                  ops: list[Operation]) -> Operation | None:
+    """What the user says is true instead of the fact they deny, later in the message or after
+    a comma in the same clause; an operator confirms it (only ever a candidate)."""
+    tail = denial.clause.split(",", 1)[1] if "," in denial.clause else ""
+    pieces: list[tuple[str, Reading | None]] = [(tail, None)] if tail.strip() else []
+    for later in after:
+        if any(o.op == "retract" and o.evidence == later.clause for o in ops):
+            break  # the next denial's own correction
+        if later.act != "deny":  # a denial said twice ("I don't run, never did") is skipped
+            pieces.append((later.clause, later))
+    for piece, r in pieces:
+        if r is not None and any(o.evidence == r.clause for o in ops):
+            return None  # the statement is written already, in its own right
+        m = _SAID_IT.search(piece)
+        value = m.group("v").strip() if m else ""
+        if value and not check_value(value) and term_set(value) - _PRO:
+            named = re.match(r"^(?P<k>.{2,40}?) is ", retract.old_text or "")
+            text = f"{named.group('k')} is {value}" if named else news_text(piece.strip())
+            if text:
+                return Operation(op="write", text=text, status="candidate", confidence=0.6,
+                                 fact_type=retract.fact_type, evidence=piece.strip(),
+                                 reason="said instead of a fact the user denies")
+        if r is not None and r.subject == "self" and r.text and r.kind in (
+                "nothing", "statement") and _SAID_BY_ME.match(r.clause.strip()):
+            text = f"Is {r.text[:1].lower()}{r.text[1:]}" if re.match(
+                r"(?:At|In|On|With|From)\b", r.text) else r.text  # "I'm at Admiral"
+            return Operation(op="write", text=text, status="candidate", confidence=0.6,
+                             fact_type=retract.fact_type, evidence=r.clause,
+                             reason="said instead of a fact the user denies")
+    return None
 
 
 def _replacements(ops: list[Operation]) -> list[Operation]:
@@ -192,6 +298,87 @@ def _replacements(ops: list[Operation]) -> list[Operation]:
                 "valid_from": new[0].valid_from or ended[0].valid_from})
             continue
         out.append(op)
+    return out
+
+
+_RUN = re.compile(r"(?<![.!?]\s)\b[A-Z][\w'&.+-]*(?:\s+(?:[A-Z0-9][\w'&.+-]*))*")
+_NOW = re.compile(r"\s+(?:now|these days|instead|from now on|anymore|full time)\b.*$", re.I)
+
+
+def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """"Ditched AeroSpace, plain Rectangle is enough for me"; "Mum left Córdoba, she's in
+    Rosario now": what ended is replaced by the value the next clause names, in the old fact's
+    own words, for an operator to confirm (invariant 534)."""
+    clauses_ = [r.clause for r in readings]
+    out = list(ops)
+    for i, o in enumerate(out):
+        if o.op != "supersede" or not (o.text or "").startswith("No longer") or not o.old_text \
+                or o.evidence not in clauses_:
+            continue
+        k = clauses_.index(o.evidence)
+        if k + 1 >= len(readings) or any(p.evidence == clauses_[k + 1] for p in out):
+            continue
+        nxt = clauses_[k + 1].strip()
+        m = _SAID_IT.search(nxt)
+        new = [x for x in _RUN.findall(nxt) if x.lower() not in o.old_text.lower()
+               and x not in ("I", "OK") and x.lower() not in o.evidence.lower()]
+        value = new[0] if new else _NOW.sub("", m.group("v")).strip() if m else ""
+        old_words = [w for w in re.findall(r"[\w'.+-]+", o.evidence)
+                     if w.lower() not in _FUNCTION and re.search(
+                         r"\b" + re.escape(w) + r"\b", o.old_text, re.IGNORECASE)]
+        if not value or check_value(value) or len(old_words) != 1 or len(re.findall(
+                r"\b" + re.escape(old_words[0]) + r"\b", o.old_text, re.IGNORECASE)) != 1:
+            continue
+        text = re.sub(r"\b" + re.escape(old_words[0]) + r"\b", value, o.old_text,
+                      flags=re.IGNORECASE)
+        out[i] = o.model_copy(update={"text": text, "status": "candidate", "confidence": 0.6,
+                                      "evidence": f"{o.evidence} {nxt}",
+                                      "reason": "what replaced something that ended"})
+    return out
+
+
+_HEADER = re.compile(r"\b(?:chang\w*|updates?|new|news|plans?)\b", re.IGNORECASE)
+
+
+def _said_next(readings: list[Reading], facts: list[FactRef],
+               ops: list[Operation]) -> list[Operation]:
+    """What the clause after a mention says is the mention's news, for an operator (invariant
+    534): "Christmas plan's changed: we're spending it at Amara's" (the change is said after
+    its header); "Shut the N26 account down, everything runs through Millennium these days"
+    (a change with nothing on record of its own, after a clause that names a fact)."""
+    out = list(ops)
+    said = {o.evidence for o in out}
+    taken = {o.old_id for o in out if o.old_id}
+    for k, r in enumerate(readings[:-1]):
+        nxt = readings[k + 1]
+        mine = next((i for i, o in enumerate(out) if o.evidence == r.clause), None)
+        if mine is not None and out[mine].op == "supersede" and out[mine].status == \
+                "candidate" and out[mine].text == r.text and len(r.text.split()) <= 4 and \
+                _HEADER.search(r.text) and out[mine].reason.startswith("read without a slot") and \
+                nxt.text and len(nxt.text.split()) >= 2 and nxt.clause not in said and \
+                nxt.kind != "question":
+            o = out[mine]
+            head = re.match(r"new\s+(?P<k>[\w' ]{2,30})$", r.text, re.IGNORECASE)
+            # "new coffee order: a cortado" -> "Coffee order is a cortado"
+            text = f"{head.group('k')[:1].upper()}{head.group('k')[1:]} is " \
+                f"{nxt.text[:1].lower()}{nxt.text[1:]}" if head and re.match(
+                    r"(?:an?|the)\s", nxt.text, re.IGNORECASE) else nxt.text
+            out[mine] = o.model_copy(update={
+                "text": text, "evidence": f"{o.evidence} {nxt.clause}",
+                "valid_from": o.valid_from or nxt.when})
+            said.add(nxt.clause)
+            continue
+        then = next((i for i, o in enumerate(out) if o.evidence == nxt.clause and o.op ==
+                     "write" and o.status == "candidate"), None)
+        if mine is None and then is not None and nxt.act == "change" and r.subject == "self":
+            link = linked_fact(r.clause, [f for f in facts if f.state == "active"
+                                          and f.id not in taken and own_fact(f)])
+            if link is not None:
+                out[then] = out[then].model_copy(update={
+                    "op": "supersede", "old_id": link.id, "old_text": link.text,
+                    "evidence": f"{r.clause} {nxt.clause}",
+                    "reason": "a change said after a clause that names a fact on record"})
+                taken.add(link.id)
     return out
 
 
@@ -259,6 +446,9 @@ def _not_that(readings: list[Reading], facts: list[FactRef],
         m = _NOT_THAT.match(r.clause.strip())
         if not m or r.kind == "question":
             continue
+        if re.search(r"\b(?:is|am|are|was|were|do|does|did|have|has|had|will|would)$",
+                     m.group("new").strip(), re.IGNORECASE):
+            continue  # "my birthday is not in August": a negated statement, not "X, not Y"
         old = m.group("old").strip()
         digits = re.sub(r"(?<=\d)(?:st|nd|rd|th)\b", "", old)
         fact = next((f for f in facts if f.state == "active" and f.id not in taken and (

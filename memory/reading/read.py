@@ -25,6 +25,8 @@ _FUTURE = re.compile(r"\b(?:will|going to|gonna|planning to|plan to|booked|flyin
                      r"am (?:moving|starting|flying|going|visiting|seeing|getting|off)|"
                      r"(?:am|is|are|'s|'re) \w+ing (?:to|in|on|from|at)\b|"
                      r"(?:to|for|until|till|by) (?:the )?\d{1,2}(?:st|nd|rd|th)?\b|"
+                     r"(?:pushed|moved|postponed|rescheduled|delayed) (?:\w+ ){0,3}to (?:the )?"
+                     r"(?:\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)|"
                      r"are (?:moving|flying|going|visiting|getting)|from (?:january|february|"
                      r"march|april|may|june|july|august|september|october|november|december))\b",
                      re.IGNORECASE)
@@ -109,6 +111,11 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
         n = len(p.split())
         if low[i:i + n] == p.split():
             return "self", i + n, None, ""
+    if low[i + 1:i + 3] == ["and", "i"] and toks[i].word[:1].isupper() or \
+            low[i:i + 2] == ["me", "and"] and i + 2 < len(low):
+        # "Callum and I broke up", "me and Tom are moving": the user is one of them (the
+        # other one's name stays in what follows: it may name what ended)
+        return "self", i, None, ""
     group = _relation_at(low, i)
     if group is not None:  # "Papa shifted to Goa", "amma and appa have moved"
         rel, j = group
@@ -151,7 +158,8 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
             return "other", i + 3, None, f"{t.word} and {toks[i + 2].word}"  # "Ammi and Abbu"
         if t.low.endswith("'s") and after.endswith(("ing", "ed")) or (
                 t.low not in word_list("function_words") and t.low not in _NOT_NAMES
-                and after in word_list("person_verbs") and kind_of(t.low) is None
+                and (after in word_list("person_verbs") or after in _AUX_AFTER and
+                     t.word[:1].isupper()) and kind_of(t.low) is None
                 and (t.word[:1].isupper() or after != "is")
                 and not (after == "is" and i + 2 < len(toks)
                          and toks[i + 2].low in ("where", "my", "our", "the", "a", "an"))):
@@ -160,7 +168,11 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
     return "self", i, None, ""  # no subject said: texting ("moved to leeds") or a canonical text
 
 
+# "Tom does not work from home": a name and its auxiliary are a person saying or doing
+_AUX_AFTER = frozenset({"does", "did", "doesn't", "didn't", "never", "has", "hasn't", "will",
+                        "won't", "can", "can't", "was", "wasn't"})
 _NOT_NAMES = frozenset({"it", "that", "this", "there", "everything", "nothing", "something",
+                        "where", "when", "why", "how",
                         "what", "which", "who", "here", "today", "yesterday", "tomorrow", "got",
                         "just", "finally", "also", "new", "old", "big", "news", "update", "sold",
                         "bought", "moved", "started", "quit", "left", "switched", "changed"})
@@ -387,6 +399,8 @@ def _fits(shape: str, value: str, toks: list[Tok], at: int, end: int) -> bool:
         "relation": lambda: first.low in word_list("relations"),
         "service": lambda: low in word_list("services") or value[:1].isupper(),
         "software": lambda: value[:1].isupper(),
+        # "joined Monzo" is an employer; "joined the netball team at work" is not
+        "named_org": lambda: _real_first(toks, at).word[:1].isupper(),
     }
     check = checks.get(shape)
     return check() if check else True
@@ -441,7 +455,14 @@ def check_value(value: str) -> str:
     dets = [i for i, t in enumerate(toks) if t in ("a", "an", "the")]
     if any(b - a <= 2 for a, b in zip(dets, dets[1:], strict=False)):
         return "a doubled article"  # "the learning the cello"
+    if all(t.rstrip("s") in _TIMES for t in toks if t not in ("a", "an", "the", "on", "every")):
+        return "a time, not a value"  # "we play tuesday lunchtimes"
     return ""
+
+
+_TIMES = frozenset("monday tuesday wednesday thursday friday saturday sunday weekend weekday "
+                   "morning afternoon evening night lunchtime lunch today tonight tomorrow day "
+                   "week month year".split())
 
 
 def _clean_value(value: str) -> str:
@@ -501,7 +522,7 @@ def tense_of(clause: str) -> Tense:
     something dated ("I have an appointment on 15 December") looks ahead."""
     if _FUTURE.search(clause):
         return "future"
-    if re.search(r"\bstart(?:s|ing)?\b", clause, re.IGNORECASE):
+    if re.search(r"(?<!the )\bstart(?:s|ing)?\b(?! of)", clause, re.IGNORECASE):
         return "future"  # "I start at Infineon on 1 February", "starting 4 January"
     past = _PAST.search(clause) or set(re.findall(r"[a-z]+", clause.lower())) & set(
         word_list("past_verbs"))
@@ -536,18 +557,57 @@ def _speech_act(clause: str, all_toks: list[Tok], lead: int) -> Reading | None:
     if (clause.rstrip().endswith("?") or asks) and not uptalk and not polite and not has_phrase(
             all_toks, "challenges"):
         return r.model_copy(update={"kind": "question"})
-    if has_phrase(toks[:4], "forget") or has_phrase(toks, "forget") and first in (
-            "please", "can", "could", "forget", "delete", "remove", "erase"):
-        if has_phrase(toks, "forget_taken_back"):
+    anywhere = has_phrase(toks, "forget_anywhere")
+    if has_phrase(toks[:4], "forget") or (has_phrase(toks, "forget") or anywhere) and (first in (
+            "please", "can", "could", "forget", "delete", "remove", "erase") or anywhere):
+        if taken_back(clause):
             return r.model_copy(update={"kind": "nothing", "reason": "forget request taken back"})
-        stems = [t.stem for t in toks]
-        at = max(_find(stems, p) + len(p) for p in phrase_set("forget") if _find(stems, p) >= 0)
-        target = clause[toks[at].start:] if at < len(toks) else ""
-        # what it names ends where the reason begins: "the Fontainebleau trip, no need to ..."
-        target = re.split(r"[,;?!]|\s(?:so|because|since|she|he|they)\s",
-                          target, maxsplit=1, flags=re.IGNORECASE)[0]
-        return r.model_copy(update={"kind": "forget", "target": target})
+        return r.model_copy(update={"kind": "forget", "target": _forget_target(clause, toks)})
     return r.model_copy(update={"hedged": uptalk}) if uptalk else None
+
+
+def taken_back(clause: str) -> bool:
+    """"never mind, keep it": a forget request withdrawn ("no need to keep that" is not)."""
+    return has_phrase(tokens(clause), "forget_taken_back") and not re.search(
+        r"\bneed\s+(?:to\s+)?keep\b", clause, re.IGNORECASE)
+
+
+_FILLER = re.compile(r"\b(?:from|out of|off)\s+(?:your|what you|the)\s+(?:memory|memories|"
+                     r"records?|notes?|list|file|remember|know|have)\b|\b(?:from|on)\s+file\b|"
+                     r"\b(?:please|pls|it|that|this|them|those|stuff|thing|things|what you have"
+                     r"(?: on (?:her|him|them))?|about (?:her|him|them)|gone|everything)\b",
+                     re.IGNORECASE)
+
+
+def _forget_target(clause: str, toks: list[Tok]) -> str:
+    """What a forget request names: the words after its verb, up to the reason ("the
+    Fontainebleau trip, no need to ..."); when those are only "it" or "from your memory", the
+    words before the verb ("my street address shouldn't be stored, get rid of it")."""
+    stems = [t.stem for t in toks]
+    spans = [(i, i + len(p)) for p in (*phrase_set("forget"), *phrase_set("forget_anywhere"))
+             if (i := _find(stems, p)) >= 0]
+    covered = {i for a, b in spans for i in range(a, b)}
+    first = min(a for a, _ in spans)
+    runs: list[tuple[int, int]] = []  # stretches of the clause no forget phrase covers
+    for i in range(len(toks)):
+        if i in covered:
+            continue
+        if runs and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1)
+        else:
+            runs.append((i, i + 1))
+    after = [r for r in runs if r[0] > first] + [r for r in reversed(runs) if r[0] < first]
+    for a, b in after:
+        said = clause[toks[a].start:toks[b - 1].end]
+        # what it names ends where the reason begins
+        said = re.split(r"[,;?!]|\s(?:so|because|since|she|he|they)\s", said, maxsplit=1,
+                        flags=re.IGNORECASE)[0] if a > first else re.split(
+                            r"[,;?!]\s*", said.strip(" ,;"))[-1]
+        said = re.sub(r"^\W*(?:(?:you|i|we)\s+(?:do not|would like|want)\s+(?:need\s+to\s+)?"
+                      r"(?:remember\s+)?|take\s+)", "", said.strip(), flags=re.IGNORECASE)
+        if _FILLER.sub("", said).strip(" .,"):
+            return _FILLER.sub(" ", said).strip(" .,")
+    return ""
 
 
 def _dates(clause: str, now: datetime, tense: Tense) -> tuple[When | None, date | None]:
@@ -576,10 +636,26 @@ def _best_cue(plain: str) -> tuple[tuple[Cue, int, int] | None, str]:
         said = _clean_value(said)
         checked = said.split(" is ", 1)[-1] if cue.slot == "attribute" else said
         if said and not check_value(checked):
-            return (cue, at, end), said
+            return _but_then(ptoks, (cue, at, end), said, plain)
         if said and fallback[0] is None:
             fallback = ((cue, at, end), said)
     return fallback
+
+
+def _but_then(ptoks: list[Tok], found: tuple[Cue, int, int], said: str, plain: str
+              ) -> tuple[tuple[Cue, int, int] | None, str]:
+    """"My English name is Kevin but please call me Wei": a value of the same slot said after
+    "but" is the one the user means."""
+    but = next((i for i in range(found[2], len(ptoks)) if ptoks[i].low == "but"), -1)
+    if but < 0:
+        return found, said
+    for cue, at, end in match_cues(ptoks, but + 1, but + 1):
+        if cue.slot != found[0].slot or cue.before or cue.shape == "attribute_before":
+            continue
+        later = _clean_value(value_after(ptoks, end, cue.shape, plain))
+        if later and not check_value(later):
+            return (cue, at, end), later
+    return found, said
 
 
 def _owner_before(plain: str, at: int) -> bool:
@@ -628,6 +704,16 @@ def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str,
     return ""
 
 
+_AS_ROLE = re.compile(r"(?:\s+[a-z]+){0,2}?\s+as (?!(?:well|usual|always|before|much|long|"
+                      r"far|soon|of|if|though|a result|an? aside)\b)"
+                      r"(?P<r>(?:an? |the )?[\w -]{3,40}?)"
+                      r"\s*(?:[,.;!(]|$)")
+
+
+_AT_ORG = re.compile(r"\s+(?P<p>in|at|for|with) (?P<o>(?!I\b)[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,3})"
+                     r"\s*(?:[,.;!(]|$)")
+
+
 def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, name: str
                ) -> tuple[str, str]:
     """(slot, canonical text) of a value read by a cue row, for the user or the person named."""
@@ -640,6 +726,15 @@ def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, nam
         text = f"{named.group('k')[:1].upper()}{named.group('k')[1:]} is {value}"
     if slot in ("owns", "uses") and kind_of(value) in ("dog", "cat"):
         slot = "pet"
+    role = _AS_ROLE.match(plain, plain.find(value) + len(value)) if slot == "employer" and \
+        value in plain else None
+    if role and not check_value(role.group("r")):
+        # "I work at Heathrow airport as cleaning supervisor": the role said with the employer
+        text = f"{text} as {role.group('r')}"
+    org = _AT_ORG.match(plain, plain.find(value) + len(value)) if slot == "job" and \
+        value in plain else None
+    if org:  # "I am financial analyst in Alibaba": the employer said with the role
+        text = f"{text} {org.group('p')} {org.group('o')}"
     if slot == "home" and cue.shape == "swap" and kind_of(value):
         slot = "uses"  # "moved from fish to zsh": a tool, not a town
         text = SLOTS["uses"].template.format(v=value)
@@ -680,7 +775,7 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
                    ending: bool, dated: bool) -> Reading:
     """A clause no cue row reads: an ending of something named, or kept with its words in the
     third person, for resolution to offer an operator as a candidate when it names a fact on
-    record or a lasting habit (invariant 538)."""
+    record or a lasting habit (invariant 534)."""
     # what ended is said before the first comma: "sold the roborock on marketplace
     # yesterday, biscuit kept attacking it"
     first = next((i for i in range(after + 1, len(toks))
@@ -696,8 +791,23 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
                                 else "state"})
 
 
+_REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
+                       r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
+                       r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
+
+
 def read_clause(clause: str, now: datetime) -> Reading:
     """One clause, read: speech act, subject, dates, the best cue row and its value. Pure."""
+    reported = _REPORTED.match(clause.strip())
+    if reported and reported.end() < len(clause.strip()):
+        # "the physio thinks I might have hypermobility": someone's opinion of the user is
+        # about the user, and unsure (a candidate at most)
+        inner = read_clause(clause.strip()[reported.end():], now)
+        return inner.model_copy(update={"clause": clause, "hedged": True})
+    return _read_clause(clause, now)
+
+
+def _read_clause(clause: str, now: datetime) -> Reading:
     all_toks = tokens(clause)
     if not all_toks:
         return Reading(clause=clause, kind="nothing", reason="no words")
@@ -734,28 +844,29 @@ def read_clause(clause: str, now: datetime) -> Reading:
     if has_phrase(toks, "hypotheticals") and not belief and not (
             slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
-    ending = has_phrase(toks, "endings")
+    # "we're off to Curaçao": going somewhere, not something ending
+    ending = has_phrase(tokens(re.sub(r"\boff to\b", "to", plain, flags=re.I)), "endings") \
+        if re.search(r"\boff to\b", plain, re.I) else has_phrase(toks, "endings")
     negated = found is not None and not ending and _negated(toks, plain, found)
     if found is not None and not negated and not ending and _negation_near(plain, found) and \
             not (slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # "I don't have a car", "not moving to Leeds after all": nothing to write
         return r.model_copy(update={"kind": "nothing", "reason": "said in the negative"})
     said_so = _disowned(r, plain, clause, value, slot_cue, subj, ending)
+    if said_so is None and (has_phrase(toks, "denials") or negated) and subj == "self" and not (
+            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
+        said_so = _denial(r, toks, after, clause, value, slot_cue)
     if said_so is not None:
         return said_so
-    if (has_phrase(toks, "denials") or negated) and subj == "self" and not (
-            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
-        # what is denied: the slot value the clause says ("no longer allergic to peanuts,
-        # that was a misdiagnosis"; "I have no Portuguese NIF"), else the words after it
-        said = re.sub(r"^(?:no|not|never)\s+", "", value, flags=re.IGNORECASE)
-        target = said if slot_cue and said and not check_value(said) \
-            else _denied(toks, after, clause)
-        return r.model_copy(update={"act": "deny", "target": target})
     if slot_cue is None:
         return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
                               plain, ending, when is not None)
     if slot_cue.slot == "plan" and (when is None or not when.future):
-        # a plan is dated and still to come; "passed the B2 exam on 14 November" is past
+        # a plan is dated and still to come; "passed the B2 exam on 14 November" is past:
+        # news about something, read as a clause no row reads (only ever a candidate)
+        if tense == "past" and not _FUTURE.search(clause):
+            return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
+                                  plain, ending, when is not None)
         return r.model_copy(update={"kind": "nothing", "reason": "a plan with no date ahead"})
     act = slot_cue.act
     if ending and act != "change" and slot_cue.slot != "avoids":
@@ -773,6 +884,15 @@ def read_clause(clause: str, now: datetime) -> Reading:
         "garbled": bool(problem), "target": value, "kind": "statement",
         "reason": "a pronoun subject" if pronoun and not problem else problem,
         "cue": " ".join(slot_cue.stems)})
+
+
+def _denial(r: Reading, toks: list[Tok], after: int, clause: str, value: str,
+            slot_cue: Cue | None) -> Reading:
+    """What is denied: the slot value the clause says ("no longer allergic to peanuts, that was
+    a misdiagnosis"; "I have no Portuguese NIF"), else the words after it."""
+    said = re.sub(r"^(?:no|not|never)\s+", "", value, flags=re.IGNORECASE)
+    target = said if slot_cue and said and not check_value(said) else _denied(toks, after, clause)
+    return r.model_copy(update={"act": "deny", "target": target})
 
 
 _LEAD_SUBJECT = re.compile(r"^(?:(?:i|we)(?: am| are| have| had| was| were| will| would)?"
@@ -809,6 +929,8 @@ def third_person(clause: str) -> str:
                                   "what", "how", "who", "i", "we"):
             return ""
         out = re.sub(r"\b(?:my|our)\b", "their", text, flags=re.IGNORECASE)
+        # "work gave me an M4 MacBook Pro": the user as its object
+        out = re.sub(r"\b(?:me|us)\b", "them", out, flags=re.IGNORECASE)
         out = _clean_value(out[:1].upper() + out[1:]) if len(out.split()) <= 14 else ""
         return _reads_as_fact(out) if out else ""
     said = m.group(0).lower()
@@ -818,12 +940,20 @@ def third_person(clause: str) -> str:
         return ""
     verb = words[0].rstrip(",;:")
     plain_verb = not re.search(r"\b(?:am|are|have|had|was|were|will|would|been|got)\b", said)
-    if plain_verb and verb.isalpha() and verb.islower() and not verb.endswith(("ed", "ing")):
+    if plain_verb and verb.isalpha() and verb.islower() and not verb.endswith(("ed", "ing")) \
+            and verb not in ("might", "may", "could", "should", "would", "must", "can", "will"):
         verb = verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else \
             verb + ("es" if verb.endswith(_BASE_ENDS) else "s")
     if re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \
             not words[0].endswith(("ed", "en")):
         verb = "Has " + verb
+    elif re.search(r"\b(?:am|are|was|were)\s*$", said) and not verb.lower().endswith(
+            "ing") and verb.lower() not in ("not", "no", "never", "gonna", "so", "just",
+                                            "about", "off", "still", "the", "to", "like", "in",
+                                            "at", "on", "out", "away", "back", "home", "here",
+                                            "there", "up", "down", "over", "from", "with"):
+        # "I'm a special constable now", "im anaemic again": a state of the user, said so
+        verb = ("Was " if re.search(r"\b(?:was|were)\b", said) else "Is ") + verb
     out = " ".join([verb, *words[1:]])
     out = re.sub(r"\b(?:my|our)\b", "their", out, flags=re.IGNORECASE)
     out = re.sub(r"\b(?:me|us)\b", "them", out, flags=re.IGNORECASE)

@@ -1,4 +1,4 @@
-"""The handing-over frame tables (invariant 582), read once and validated. See README.md."""
+"""The handing-over frame tables (invariant 460), read once and validated. See README.md."""
 
 from __future__ import annotations
 
@@ -23,6 +23,15 @@ class Frames(BaseModel):
     model_config = ConfigDict(extra="forbid")
     doc: str = Field(alias="_doc")
     copulas: list[str] = Field(min_length=1)
+    # copulas after which one plain word closing the clause is a password or an answer
+    plain_copulas: list[str] = Field(default_factory=list)
+    # how a next sentence opens that hands over the value of the last one's noun
+    # ("The office wifi got reset. It's now ...", invariant 460)
+    anaphora: list[str] = Field(default_factory=list)
+    # the fewest characters a value of a kind has (a Wi-Fi key: WPA2's eight)
+    min_length: dict[str, int] = Field(default_factory=dict)
+    # nouns whose value after "to", "for" or "at" may be a clock time ("set the alarm to 0630")
+    clock_nouns: list[str] = Field(default_factory=list)
     possessives: list[str] = Field(min_length=1)
     ordinary_nouns: list[str]
     ordinary_shapes: dict[str, list[str]]

@@ -79,7 +79,7 @@ class SetWatermark(BaseModel):
     """Advance a per-user watermark (e.g. consolidation). `expected` guards against a race.
     A copied history (migration, import) converges on a value already there; a `strict` move
     (a consolidation run, its undo) is compare-and-set: the value it read, or a conflict, even
-    when another run already moved it to the same value (invariant 182)."""
+    when another run already moved it to the same value (invariant 38)."""
 
     model_config = ConfigDict(extra="forbid")
     op: Literal["watermark"] = "watermark"
@@ -158,15 +158,19 @@ class FactQuery(BaseModel):
     # Generic traits (`trait_code`): a caller that sorts facts into its own categories (the
     # review queue's kinds) asks for counts per trait code and a page of some codes only, so the
     # store filters and counts in place without knowing the categories.
+    trait_lead: str | None = Field(None, description="trait 8: this flag is present")
     trait_flag: str | None = Field(None, description="trait 4: this flag is present")
     trait_below: float | None = Field(None, description="trait 1: confidence below this")
     traits: frozenset[int] | None = Field(None, description="only rows with these trait codes")
 
 
-def trait_code(s: FactSummary, flag: str | None, below: float | None) -> int:
-    """4 if `flag` is among the flags, + 2 if the fact proposes to supersede another, + 1 if its
-    confidence is below `below`. Pure; the embedded store computes the same in SQL."""
-    return ((4 if flag is not None and flag in s.flags else 0) + (2 if s.supersedes else 0)
+def trait_code(s: FactSummary, flag: str | None, below: float | None,
+               lead: str | None = None) -> int:
+    """8 if `lead` is among the flags, + 4 if `flag` is, + 2 if the fact proposes to supersede
+    another, + 1 if its confidence is below `below`. Pure; the embedded store computes the same
+    in SQL."""
+    return ((8 if lead is not None and lead in s.flags else 0)
+            + (4 if flag is not None and flag in s.flags else 0) + (2 if s.supersedes else 0)
             + (1 if below is not None and s.confidence < below else 0))
 
 
@@ -272,7 +276,7 @@ class Store(Protocol):
                       extra: Mapping[str, float] | None = None) -> list[RankedHit] | None:
         """Only with Capability.HYBRID_SEARCH: both legs and the fusion in one request, ranked
         like memory/ranking.py (invariant 21). None when the server refuses it (licence).
-        `extra`: the lexicon's weighted expansions, as `search_bm25` takes them (invariant 483)."""
+        `extra`: the lexicon's weighted expansions, as `search_bm25` takes them (invariant 169)."""
         ...
 
     # writes ----------------------------------------------------------------------------
@@ -326,7 +330,7 @@ def page_summaries(scope: list[FactSummary], query: FactQuery) -> FactPage:
     for s in scope:
         counts.setdefault(s.user_id, {}).setdefault(s.state, 0)
         counts[s.user_id][s.state] += 1
-        code = trait_code(s, query.trait_flag, query.trait_below)
+        code = trait_code(s, query.trait_flag, query.trait_below, query.trait_lead)
         traits.setdefault(s.user_id, {}).setdefault(code, 0)
         traits[s.user_id][code] += 1
         if (query.traits is not None and code not in query.traits) \

@@ -28,6 +28,7 @@ from ..errors import ConflictError, MemdeskError, StoreUnavailableError
 from ..lexical import Vocabulary
 from ..models import (
     MODEL_BY_KIND,
+    PROPOSED_RETRACTION,
     TRACKS_USE,
     AuditEvent,
     CatalogDoc,
@@ -247,7 +248,7 @@ class EmbeddedStore:
         """Issue 11: each tombstone's canonical key (memory/values.py) and slot terms, indexed,
         so a write is matched by lookups, not a scan (invariant 63). Older files gain the
         columns and table on first open; keys are recomputed when KEY_VERSION changes, so
-        stored keys always follow the matcher (invariant 64)."""
+        stored keys always follow the matcher (invariant 63)."""
         have = {r[1] for r in self._db.execute("PRAGMA table_info(tombstones)")}
         meta = self._db.execute("SELECT value FROM meta WHERE key = 'tombstone_keys'").fetchone()
         if "mclaim" in have and meta is not None and meta[0] == KEY_VERSION:
@@ -614,8 +615,10 @@ class EmbeddedStore:
             where += " AND instr(lower(f_text), ?) > 0"
             wargs.append(query.text.lower())
         # Generic traits (base.trait_code), computed from the index's columns.
-        code = "((instr(COALESCE(f_flags, ''), ?) > 0) * 4 + (f_supersedes IS NOT NULL) * 2 + (f_conf < ?))"
-        cargs: list[str | float] = [json.dumps(query.trait_flag or "\x00"),
+        code = ("((instr(COALESCE(f_flags, ''), ?) > 0) * 8 + (instr(COALESCE(f_flags, ''), ?) > 0) * 4"
+                " + (f_supersedes IS NOT NULL) * 2 + (f_conf < ?))")
+        cargs: list[str | float] = [json.dumps(query.trait_lead or "\x00"),
+                                    json.dumps(query.trait_flag or "\x00"),
                                     query.trait_below if query.trait_below is not None else -1.0]
         if query.traits is not None:
             where += f" AND {code} IN ({','.join('?' * len(query.traits)) or 'NULL'})"
@@ -647,16 +650,18 @@ class EmbeddedStore:
 
     def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
         """Which of these episodes are the source of a retracted or rejected fact that was not
-        merged away (invariant 65). One query over the user's dead facts (docs_scope index)."""
+        merged away and was no proposed retraction (invariants 65, 591). One query over the
+        user's dead facts (docs_scope index)."""
         if not episode_ids:
             return set()
         sql = ("SELECT DISTINCT s.value FROM docs d, json_each(d.body, '$.source_episode_ids') s "
                "WHERE d.user_id = ? AND d.kind = 'semantic' AND d.state IN ('retracted', "
                f"'rejected') AND s.value IN ({','.join('?' * len(episode_ids))}) AND NOT EXISTS "
                "(SELECT 1 FROM json_each(d.body, '$.flags') g WHERE substr(g.value, 1, 12) = "
-               "'merged_into:')")
+               "'merged_into:' OR g.value = ?)")
         with self._lock:
-            rows = self._conn().execute(sql, [user_id, *episode_ids]).fetchall()
+            rows = self._conn().execute(sql, [user_id, *episode_ids,
+                                              PROPOSED_RETRACTION]).fetchall()
         return {r[0] for r in rows}
 
     # search -----------------------------------------------------------------------------------
@@ -674,7 +679,7 @@ class EmbeddedStore:
             for h, m in zip(hits, view.matched(query, self._vocab, idx[:MATCHED_HITS].tolist()),
                             strict=False):
                 h.matched = m
-            if hits:  # invariant 159: how rare each query word is in this user's corpus
+            if hits:  # invariant 154: how rare each query word is in this user's corpus
                 hits[0].term_idf = view.idf(query, self._vocab)
             return hits
 
@@ -856,7 +861,7 @@ class EmbeddedStore:
     def _not_anothers(db: sqlite3.Connection, table: str, what: str, rid: str,
                       user_id: str | None) -> None:
         """An append-only id met again is the same record (a retry) only for the same user: an
-        id another user holds is a conflict, never silently dropped (invariant 183)."""
+        id another user holds is a conflict, never silently dropped (invariant 124)."""
         row = db.execute(f"SELECT user_id FROM {table} WHERE id = ?", (rid,)).fetchone()
         if row is not None and row[0] != user_id:
             raise ConflictError(f"{what} {rid} already belongs to another user: refused whole",
@@ -992,7 +997,7 @@ class EmbeddedStore:
             tombs = self._hash_tombstones(db, user_id, None, key)
             events = db.execute("DELETE FROM audit WHERE user_id = ?", (user_id,)).rowcount
             db.execute("DELETE FROM watermarks WHERE user_id = ?", (user_id,))
-            db.execute("DELETE FROM credentials WHERE user_id = ?", (user_id,))  # invariant 135
+            db.execute("DELETE FROM credentials WHERE user_id = ?", (user_id,))  # invariant 131
             db.execute("INSERT INTO audit (id, user_id, at, action, plan_id, body) VALUES "
                        "(?, ?, ?, ?, ?, ?)", (event.id, event.user_id, event.at.isoformat(),
                                               event.action, event.plan_id, event.model_dump_json()))
@@ -1028,7 +1033,7 @@ class EmbeddedStore:
         row = db.execute("SELECT value FROM watermarks WHERE user_id = ? AND name = ?",
                          (op.user_id, op.name)).fetchone()
         current = None if row is None else row[0]
-        # A strict move is compare-and-set (invariant 182); a copied history converges.
+        # A strict move is compare-and-set (invariant 38); a copied history converges.
         if op.expected != current and (op.strict or current != op.value):
             raise ConflictError(
                 f"watermark {op.name} for {op.user_id} moved to {current} (expected {op.expected})")

@@ -30,7 +30,7 @@ class IndexParams(BaseModel):
     dense_window: int = Field(2, ge=0, le=10, description="dense: neighbouring turns on each side")
     dense_context_weight: float = Field(0.3, ge=0.0, le=1.0,
                                         description="dense: weight of a neighbour's vector")
-    # invariant 145: the mean is the user's own view's (measured: "Recall quality, second pass")
+    # invariant 101: the mean is the user's own view's (measured: "Recall quality, second pass")
     dense_centre: float = Field(0.5, ge=0.0, le=1.0, description="dense: share of the view's "
                                 "mean vector subtracted from documents and query")
     # invariant 152: a fact is indexed with the words (and vector) of what the user said
@@ -178,7 +178,7 @@ class UserView:
         return [frozenset(t for t, i in terms if self.lexical.holds(i, int(r))) for r in rows]
 
     def idf(self, query: str, vocab: Vocabulary) -> dict[str, float]:
-        """Each query term's IDF in this user's corpus (invariant 159)."""
+        """Each query term's IDF in this user's corpus (invariant 154)."""
         return {t: self.lexical.term_idf(vocab.ids.get(t)) for t in dict.fromkeys(analyse(query))}
 
     def knn(self, vector: np.ndarray, mask: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:

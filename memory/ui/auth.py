@@ -77,7 +77,7 @@ def signed_in_email() -> str | None:
 # Links between pages read as links (a colour and an underline), not as plain text (issue 34).
 DESK_CSS = ("<style>[data-testid='stMain'] [data-testid='stPageLink'] p{color:#1565c0;"
             "text-decoration:underline}</style>")
-RETURN_COOKIE = "memdesk_return"  # the desk page asked for before signing in (invariant 540)
+RETURN_COOKIE = "memdesk_return"  # the desk page asked for before signing in (invariant 174)
 RETURN_SECONDS = 900  # a sign-in that takes longer lands on the first page
 RETURNED = "_memdesk_returned"  # session state: this session used (and clears) the cookie
 
@@ -106,7 +106,7 @@ def return_target(raw: str | None) -> ReturnTo | None:
 
 
 def _remember_return(path: str) -> None:
-    """Invariant 540: the sign-in screen keeps the page and `?` parameters asked for in a short
+    """Invariant 174: the sign-in screen keeps the page and `?` parameters asked for in a short
     cookie, since Streamlit's login always ends at the desk's root. A bare root (which is also
     where a refused sign-in lands) leaves an earlier wish in place."""
     query = st.query_params.to_dict()
@@ -119,7 +119,7 @@ def _remember_return(path: str) -> None:
 
 def return_after_sign_in(landed_on_root: bool) -> None:
     """Called by app.py once the pages are known: the first run of a signed-in session that
-    landed on the root goes on to the page asked for before sign-in (invariant 540), and the
+    landed on the root goes on to the page asked for before sign-in (invariant 174), and the
     cookie is cleared on the run after, so it is used once."""
     from . import PAGES
 

@@ -22,6 +22,7 @@ LEGEND = {"diff-add": "added", "diff-supersede": "superseded: old → new",
           "diff-playbook": "playbook"}
 
 
+NEVER_TRUE = "The user may have said this was never true: "
 Outcome = Literal["applied", "already applied", "sent to review", "declined"]
 # Words that justify nothing on their own: never highlighted in the evidence.
 _STOP = frozenset("""a an and are as at be been but by did do does for from had has have he her
@@ -84,8 +85,11 @@ def quotes(line: DiffLine, episodes: Mapping[str, Episode]) -> list[Quote]:
 
 def default_selection(plan: Plan) -> list[str]:
     """What is pre-selected: only what the policy would apply on its own. An operation the
-    policy sends to review waits unticked until the operator chooses it (invariant 513)."""
-    return [op.id for op in plan.actionable() if not op.review]
+    policy sends to review waits unticked until the operator chooses it (invariant 513). A
+    proposed retraction is ticked: applying it only puts it in the review queue, where an
+    operator retracts or keeps (invariant 591)."""
+    return [op.id for op in plan.actionable()
+            if not op.review or op.kind == OpKind.PROPOSE_RETRACTION]
 
 
 def outcomes(plan: Plan, applied: list[str], already: list[str],
@@ -135,6 +139,14 @@ def diff_lines(plan: Plan) -> list[DiffLine]:
         if op.kind == OpKind.DROP:
             out.append(DiffLine(op_id=op.id, cls="diff-drop", new=op.subject or "",
                                 note=_gate_reason(plan, op), evidence=ev))
+        elif op.kind == OpKind.PROPOSE_RETRACTION and op.fact:
+            # Invariant 591: a denial shown as what it is; applying it only queues it.
+            out.append(DiffLine(op_id=op.id, cls="diff-review",
+                                new=f"{NEVER_TRUE}{op.fact.text}",
+                                meta=f"proposed retraction of {op.fact.supersedes} · "
+                                     f"{op.fact.fact_type.value}",
+                                note=f"to review: an operator retracts or keeps it ({op.reason})",
+                                evidence=ev))
         elif op.kind == OpKind.SUPERSEDE and op.fact and op.old:
             out.append(DiffLine(op_id=op.id, cls="diff-supersede", old=op.old.text,
                                 new=op.fact.text, meta=_fact_meta(op.fact), note=op.reason,

@@ -38,7 +38,7 @@ def focus(items: Sequence[QueueItem], cursor: str | None, skipped: Sequence[str]
 @dataclass(frozen=True)
 class ItemKeys:
     """Widget keys that belong to one item, so a reason, comment or edit never carries over
-    to another item (invariant 82)."""
+    to another item (invariant 81)."""
 
     reason: str
     comment: str
@@ -56,7 +56,7 @@ def item_keys(item_id: str) -> ItemKeys:
 
 def button_key(action: str, item_id: str, rev: int) -> str:
     """The key of a focus-view button that acts on one item (approve, reject, skip…). It names
-    the item and the revision the button was drawn with (invariant 172): a second click or key
+    the item and the revision the button was drawn with (invariant 81): a second click or key
     press sent before the next item is drawn (a double click) reaches a button that no longer
     exists, so Streamlit drops it, instead of the next item's same button deciding an item the
     operator has not seen."""
@@ -67,7 +67,7 @@ def decided_meanwhile(svc: MemoryService, user_id: str, fact_id: str, fresh_stat
                       rev: int, operator: str | None = None) -> str:
     """What the operator reads when the item on screen was decided or changed by someone else
     (invariant 81): who, what and when, and that nothing was written. When `operator` decided
-    it themselves (the second click of a double click, invariant 172), it says so plainly
+    it themselves (the second click of a double click, invariant 81), it says so plainly
     instead of suggesting that their decision was lost."""
     who = next((h for h in history(svc, user_id, limit=100) if h.fact_id == fact_id), None)
     if who is not None and operator is not None and who.operator == operator \

@@ -11,7 +11,7 @@ import re
 # Markdown/HTML punctuation, Streamlit's `:colour[...]` and `:emoji:` directives, `$` maths and
 # `&` entities. CommonMark turns a backslash-escaped ASCII punctuation mark into that literal mark.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'^@/])")
-# Invariant 457: the browser's GFM renderer links bare URLs and addresses found in the text
+# Invariant 80: the browser's GFM renderer links bare URLs and addresses found in the text
 # *after* escapes are undone, so escaping cannot stop it. It links a URL only where the
 # character before it is a space or punctuation, and an address only where a word character
 # touches "@": a WORD JOINER (U+2060, invisible, no width) there keeps each one plain text.

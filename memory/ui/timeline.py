@@ -4,7 +4,7 @@ within each chain; positions are percentages of the time axis. Stored text is es
 
 Valid time: a bar for values that were true (active, superseded). A bar whose valid start is
 unknown is hatched and starts where the store assumed it (when it was recorded), so known and
-assumed valid time never look alike (invariant 514). A retracted or rejected value was never
+assumed valid time never look alike (invariant 83). A retracted or rejected value was never
 true: a cross where it was recorded, a dotted line over the time it was wrongly believed. A
 candidate was never believed: a hollow diamond. Record time: a dot when recorded, a tick when
 no longer believed. The as-of moments are vertical lines."""

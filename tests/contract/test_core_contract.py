@@ -268,3 +268,52 @@ def test_playbook_outcomes_and_catalog(service):
     without = service.recall("u", "reset the Lumio hub", purpose=Purpose.EVAL,
                              config=DEFAULT.model_copy(update={"include_catalog": False}))
     assert MemoryKind.CATALOG not in {h.doc.kind for h in without.hits}
+
+
+# invariant 591 (issue 28): a proposed retraction, as every backend stores and lists it ----
+def test_inv591_trait_8_is_counted_and_paged_as_the_pure_function_does(service):
+    from memory import retractions
+    from memory.models import PREVIOUSLY_REJECTED, PROPOSED_RETRACTION
+    from memory.stores.base import FactQuery, page_summaries
+
+    target = service.write_fact("u", "Has a UPS").fact
+    with service.batch("agent", "u") as b:
+        b.add(retractions.proposal(target, now=NOW, confidence=0.5, origin="agent"),
+              on_dead="allow", action="propose_retraction")
+    service.write_fact("u", "Maybe owns a kettle", state="candidate", confidence=0.4)
+    service.write_fact("u", "Owns a red bicycle", state="candidate")
+    everything = service.store.fact_summaries(FactQuery(
+        user_ids=["u"], states=frozenset({FactState.CANDIDATE}))).rows
+    for traits in (None, frozenset({8, 9, 10, 11, 12, 13, 14, 15}), frozenset({0, 1})):
+        query = FactQuery(user_ids=["u"], states=frozenset({FactState.CANDIDATE}),
+                          trait_lead=PROPOSED_RETRACTION, trait_flag=PREVIOUSLY_REJECTED,
+                          trait_below=0.7, traits=traits)
+        got, want = service.store.fact_summaries(query), page_summaries(everything, query)
+        assert ([r.id for r in got.rows], got.total, got.trait_counts) == \
+            ([r.id for r in want.rows], want.total, want.trait_counts)
+    # the proposal proposes a supersession and sits below the threshold: code 8 + 2 + 1
+    assert service.store.fact_summaries(FactQuery(
+        user_ids=["u"], states=frozenset({FactState.CANDIDATE}), trait_lead=PROPOSED_RETRACTION,
+        trait_flag=PREVIOUSLY_REJECTED, trait_below=0.7)).trait_counts == {"u": {11: 1, 1: 1,
+                                                                                0: 1}}
+
+
+def test_inv591_a_closed_proposal_never_hides_the_users_words(service):
+    from memory import retractions
+    from memory.models import TombstoneKind
+
+    ep = service.write_episode("u", "I never had a UPS, honestly")
+    target = service.write_fact("u", "Has a UPS").fact
+    wrong = service.write_fact("u", "Owns a jet ski", source_episode_ids=[ep.id],
+                               state="candidate").fact
+    with service.batch("agent", "u") as b:
+        item = b.add(retractions.proposal(target, now=NOW, confidence=0.5, origin="agent",
+                                          source_episode_ids=[ep.id]),
+                     on_dead="allow", action="propose_retraction")
+    with service.batch("operator:rita", "u") as b:
+        b.change(item, action="review_retract", state=FactState.REJECTED)
+        b.retract(target, targets=[item.id])
+    assert service.store.contradicted_sources("u", [ep.id]) == set()
+    with service.batch("operator:rita", "u", reason="never said") as b:
+        b.retract(wrong, kind=TombstoneKind.REJECTED, action="review_reject")
+    assert service.store.contradicted_sources("u", [ep.id]) == {ep.id}  # a false value does

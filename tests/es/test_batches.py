@@ -1,4 +1,4 @@
-"""A batch is all-or-nothing under concurrency (issue 16, invariants 90-92).
+"""A batch is all-or-nothing under concurrency (issue 16, invariants 23, 92).
 
 Each test drives the real client through a recording transport whose bulk answers are scripted
 per request, the way Elasticsearch answers them: every item of a bulk succeeds or fails on its
@@ -74,7 +74,7 @@ def bulk_kinds(cluster) -> list[list[str]]:
             for r in cluster.find("PUT", "/_bulk")]
 
 
-def test_inv90_a_stale_batch_writes_nothing_when_the_first_bulk_answers_409(svc, cluster, es_store, old):
+def test_inv23_a_stale_batch_writes_nothing_when_the_first_bulk_answers_409(svc, cluster, es_store, old):
     """The contract test "a stale batch writes nothing" (tests/contract test_inv10) on
     Elasticsearch, where staleness can also appear *after* the check: the mget sees revision 1,
     then a concurrent writer moves the fact, so the first bulk answers 409. Before issue 16 the
@@ -95,7 +95,7 @@ def test_inv90_a_stale_batch_writes_nothing_when_the_first_bulk_answers_409(svc,
                for b in bulk_kinds(cluster))
 
 
-def test_inv91_a_failed_insert_undoes_the_update_at_the_seq_no_it_got(svc, cluster, es_store, old):
+def test_inv23_a_failed_insert_undoes_the_update_at_the_seq_no_it_got(svc, cluster, es_store, old):
     """The conditional phase landed (the old fact is superseded, `_seq_no` 20, term 3), then
     the insert of the new fact is rejected (429 es_rejected_execution_exception, a per-item
     failure). The update is undone: the old source goes back with if_seq_no=20 /
@@ -116,7 +116,7 @@ def test_inv91_a_failed_insert_undoes_the_update_at_the_seq_no_it_got(svc, clust
     assert not any("memdesk-audit" in k for b in bulk_kinds(cluster) for k in b)
 
 
-def test_inv90_inv91_audit_goes_last_and_a_failed_audit_undoes_everything(svc, cluster, es_store, old):
+def test_inv23_inv23_audit_goes_last_and_a_failed_audit_undoes_everything(svc, cluster, es_store, old):
     """Audit events are sent only after every data write landed; when one of them fails the
     batch did not happen, so the new fact is deleted at the `_seq_no` its create returned, the
     old fact is restored, and the audit event that did land is deleted at its own seq_no."""
@@ -162,7 +162,7 @@ def test_inv92_a_usage_bump_between_read_and_write_is_not_a_conflict(svc, cluste
                                                     ["create memdesk-audit", "create memdesk-audit"]]
 
 
-def test_inv474_a_phase_whose_answer_was_lost_is_read_back_not_resent(svc, cluster, es_store, old):
+def test_inv92_a_phase_whose_answer_was_lost_is_read_back_not_resent(svc, cluster, es_store, old):
     """The first bulk timed out after it landed. Issue 31: nothing is resent blind — the
     phase's keys are read back (one mget, realtime:
     https://www.elastic.co/guide/en/elasticsearch/reference/8.15/docs-multi-get.html); the
@@ -187,7 +187,7 @@ def test_inv474_a_phase_whose_answer_was_lost_is_read_back_not_resent(svc, clust
     assert commit and commit[-1].params["if_seq_no"] == "0"  # compare-and-set on its create
 
 
-def test_inv474_a_lost_answer_that_did_not_land_is_sent_once_more(svc, cluster, es_store, old):
+def test_inv92_a_lost_answer_that_did_not_land_is_sent_once_more(svc, cluster, es_store, old):
     """The answer was lost and the read-back shows the fact still as the plan saw it: the update
     did not land, so it is sent again (at the seq_no read) — once."""
     script = Script(cluster, lambda req: ConnectionTimeout("read timed out"), ok)
@@ -196,7 +196,7 @@ def test_inv474_a_lost_answer_that_did_not_land_is_sent_once_more(svc, cluster, 
     assert bulk_kinds(cluster)[:2] == [["index memdesk-semantic"], ["index memdesk-semantic"]]
 
 
-def test_inv474_a_phase_lost_twice_leaves_the_batch_pending_for_the_sweeper(svc, cluster, es_store, old):
+def test_inv92_a_phase_lost_twice_leaves_the_batch_pending_for_the_sweeper(svc, cluster, es_store, old):
     """Lost, read back (not there), sent again, lost again: the outcome is unknown. Nothing
     more is sent and nothing is undone blind; the batch document stays pending (the sweeper
     decides from it) and the error says so."""
@@ -218,7 +218,7 @@ def test_inv92_a_retried_batch_is_detected_as_already_applied(cluster, es_store)
     assert not cluster.find("PUT", "/_bulk")
 
 
-def test_inv91_a_write_block_is_a_clear_unavailable_error_and_nothing_is_kept(svc, cluster, es_store):
+def test_inv23_a_write_block_is_a_clear_unavailable_error_and_nothing_is_kept(svc, cluster, es_store):
     """A write-blocked index (a reindex is copying it) refuses each item with 403
     cluster_block_exception (index-modules-blocks.html); the batch says so and keeps nothing."""
     Script(cluster, lambda req: bulk_answer(req, [403], errors={0: {
@@ -229,7 +229,7 @@ def test_inv91_a_write_block_is_a_clear_unavailable_error_and_nothing_is_kept(sv
     assert bulk_kinds(cluster) == [["create memdesk-semantic"]]  # nothing landed: nothing to undo
 
 
-def test_inv91_an_undo_that_meets_a_later_writer_reports_what_is_left(svc, cluster, es_store, old):
+def test_inv23_an_undo_that_meets_a_later_writer_reports_what_is_left(svc, cluster, es_store, old):
     """If another writer changed the superseded fact after our update, the undo answers 409 and
     that writer's version is kept; the error names what could not be undone."""
     script = Script(cluster, ok, lambda req: bulk_answer(req, [429]),
@@ -245,7 +245,7 @@ def test_inv91_an_undo_that_meets_a_later_writer_reports_what_is_left(svc, clust
         svc.write_fact("u", "Lives in Edinburgh", fact_type="identity", supersedes_id=old.id)
 
 
-def test_inv91_a_whole_bulk_refused_after_the_first_phase_undoes_it(svc, cluster, es_store, old):
+def test_inv23_a_whole_bulk_refused_after_the_first_phase_undoes_it(svc, cluster, es_store, old):
     """A bulk refused as a whole (413 when it exceeds http.max_content_length, 400 when it
     cannot be parsed) applied none of its items: the landed first phase is undone."""
     script = Script(cluster, ok, (413, {"error": {"type": "content_too_long_exception",

@@ -1,6 +1,6 @@
 """Issue 31, findings 2, 4-6 and 8, at the request level: tombstones matched on 9.2+, usage
 bumps under a write block, key invalidation with `owner: true`, the licence read without the
-`monitor` privilege, and `require_alias` on every write (invariants 475, 477-480)."""
+`monitor` privilege, and `require_alias` on every write (invariants 22, 24, 25, 95, 98)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def opened(hash_embedder, version: str = "8.15.3", licence: str = "trial") -> tu
     return cluster, store
 
 
-def test_inv475_tombstones_on_9_2_are_scored_by_the_cluster_not_from_source(hash_embedder, caplog):
+def test_inv98_tombstones_on_9_2_are_scored_by_the_cluster_not_from_source(hash_embedder, caplog):
     """9.2 leaves dense vectors out of `_source` by default
     (https://www.elastic.co/docs/reference/elasticsearch/mapping-reference/dense-vector,
     `index.mapping.exclude_source_vectors`), so the 8.x path (knn, cosine from the returned
@@ -53,7 +53,7 @@ def test_inv475_tombstones_on_9_2_are_scored_by_the_cluster_not_from_source(hash
     store.close()
 
 
-def test_inv475_tombstones_on_8_x_keep_the_knn_shape(hash_embedder):
+def test_inv98_tombstones_on_8_x_keep_the_knn_shape(hash_embedder):
     """8.x returns vectors in `_source`: the knn candidates are re-scored here (invariant 98)."""
     cluster, store = opened(hash_embedder, version="8.15.3")
     assert store.tombstone_matching == "knn_source"
@@ -64,7 +64,7 @@ def test_inv475_tombstones_on_8_x_keep_the_knn_shape(hash_embedder):
     store.close()
 
 
-def test_inv480_a_usage_bump_on_a_write_blocked_index_is_skipped_and_logged(hash_embedder, caplog):
+def test_inv24_a_usage_bump_on_a_write_blocked_index_is_skipped_and_logged(hash_embedder, caplog):
     """A reindex write-blocks the old index; each bump item answers 403 cluster_block_exception
     (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/index-modules-blocks.html).
     Recall must go on: the bump is skipped and logged, never raised."""
@@ -81,7 +81,7 @@ def test_inv480_a_usage_bump_on_a_write_blocked_index_is_skipped_and_logged(hash
     store.close()
 
 
-def test_inv477_a_failed_invalidation_is_logged_kept_and_shown_by_status(hash_embedder, caplog):
+def test_inv95_a_failed_invalidation_is_logged_kept_and_shown_by_status(hash_embedder, caplog):
     """Keys are invalidated with `owner: true` — with manage_own_api_key the call must say so
     (https://www.elastic.co/docs/api/elasticsearch/operation/operation-security-invalidate-api-key).
     A refusal is logged, kept in the state index (no secret: the key id and the error) and
@@ -108,7 +108,7 @@ def test_inv477_a_failed_invalidation_is_logged_kept_and_shown_by_status(hash_em
     store.close()
 
 
-def test_inv478_a_403_on_the_licence_read_names_the_privilege_and_what_is_lost(hash_embedder, caplog):
+def test_inv25_a_403_on_the_licence_read_names_the_privilege_and_what_is_lost(hash_embedder, caplog):
     """GET /_license needs the `monitor` cluster privilege
     (https://www.elastic.co/guide/en/elasticsearch/reference/8.13/get-license.html, Authorization); without it
     the store runs as Basic, and says so once: which privilege, and that the rrf retriever and
@@ -126,7 +126,7 @@ def test_inv478_a_403_on_the_licence_read_names_the_privilege_and_what_is_lost(h
     store.close()
 
 
-def test_inv479_every_batch_write_requires_the_alias(hash_embedder):
+def test_inv22_every_batch_write_requires_the_alias(hash_embedder):
     """`require_alias=true` (https://www.elastic.co/guide/en/elasticsearch/reference/8.15/docs-bulk.html,
     query parameter `require_alias`): a lost alias fails the write instead of auto-creating a
     concrete index with a guessed mapping. Every write of a batch carries it: the batch
@@ -142,11 +142,11 @@ def test_inv479_every_batch_write_requires_the_alias(hash_embedder):
     assert all(r.params.get("require_alias") == "true" for r in writes)
 
 
-# --- forget and erase on a cluster (invariants 481, 482) ---------------------------------------
+# --- forget and erase on a cluster (invariant 481) ---------------------------------------
 MERGE_DOC = "https://www.elastic.co/docs/api/elasticsearch/v8/operation/operation-indices-forcemerge"
 
 
-def test_inv482_a_merge_still_running_is_reported_as_pending_not_done(hash_embedder):
+def test_inv481_a_merge_still_running_is_reported_as_pending_not_done(hash_embedder):
     """The force merge runs as a task (`wait_for_completion=false`, see MERGE_DOC: "If the client
     connection is lost before completion then the force merge process will continue in the
     background"); each poll lets the cluster wait (GET _tasks/<id>?wait_for_completion=true),
@@ -163,7 +163,7 @@ def test_inv482_a_merge_still_running_is_reported_as_pending_not_done(hash_embed
     store.close()
 
 
-def test_inv482_deleted_versions_left_in_segments_are_residue(hash_embedder):
+def test_inv481_deleted_versions_left_in_segments_are_residue(hash_embedder):
     """An expunge-deletes merge only merges segments whose deleted share exceeds
     `index.merge.policy.expunge_deletes_allowed` (10% by default), so after it the index
     stats (`docs.deleted`) are read and any deleted version left is reported."""
@@ -176,7 +176,7 @@ def test_inv482_deleted_versions_left_in_segments_are_residue(hash_embedder):
     store.close()
 
 
-def test_inv482_reindex_backups_holding_forgotten_text_are_deleted(hash_embedder, caplog):
+def test_inv481_reindex_backups_holding_forgotten_text_are_deleted(hash_embedder, caplog):
     """`memdesk es reindex` keeps the old index write-blocked as a backup; a later forget would
     never reach it. compact() (run after every forget and erase) deletes such backups."""
     cluster, store = opened(hash_embedder)
@@ -223,7 +223,7 @@ def test_inv481_an_erase_whose_answer_is_lost_is_not_resent(hash_embedder):
     store.close()
 
 
-def test_inv477_inv478_memdesk_es_status_shows_what_needs_an_operator(monkeypatch, capsys):
+def test_inv95_inv25_memdesk_es_status_shows_what_needs_an_operator(monkeypatch, capsys):
     """`memdesk es status`: version, licence and why it fell back, recall path, tombstone
     matching, the sweeper's work at open, and the recorded key-invalidation failures."""
     import functools
@@ -250,7 +250,7 @@ def test_inv477_inv478_memdesk_es_status_shows_what_needs_an_operator(monkeypatc
     assert "API key invalidations that failed: 1" in out and "key-9" in out
 
 
-def test_inv475_candidates_without_vectors_switch_to_script_score_never_silently(hash_embedder,
+def test_inv98_candidates_without_vectors_switch_to_script_score_never_silently(hash_embedder,
                                                                                 caplog):
     """An 8.x-numbered server whose answers carry no vector in `_source` (an index setting, a
     proxy filtering `_source`) would make every candidate be skipped: the store logs it and
@@ -271,7 +271,7 @@ def test_inv475_candidates_without_vectors_switch_to_script_score_never_silently
     assert any("without vectors" in r.getMessage() for r in caplog.records)
 
 
-def test_inv482_a_merge_the_cluster_refuses_is_residue_never_a_failed_forget(hash_embedder):
+def test_inv481_a_merge_the_cluster_refuses_is_residue_never_a_failed_forget(hash_embedder):
     """The forget has landed when compact() runs: a refused merge (403: the login lacks the
     `maintenance`/`manage` privilege, https://www.elastic.co/docs/api/elasticsearch/v8/operation/operation-indices-forcemerge)
     is reported as residue, and the forget stands."""

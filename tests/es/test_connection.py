@@ -1,5 +1,5 @@
-"""Reaching a secured cluster and retrying only what is safe to retry (issue 16, invariants 92
-and 94). The client is the real 8.x client with a recording node; the node sees the TLS options
+"""Reaching a secured cluster and retrying only what is safe to retry (issue 16, invariants 29
+and 92). The client is the real 8.x client with a recording node; the node sees the TLS options
 and headers exactly as the HTTP layer would receive them."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def node_config(store: ElasticsearchStore):
     return store.es.transport.node_pool.all()[0].config
 
 
-def test_inv94_store_url_plus_settings_reach_a_secured_cluster(monkeypatch, ca, captured, hash_embedder):
+def test_inv29_store_url_plus_settings_reach_a_secured_cluster(monkeypatch, ca, captured, hash_embedder):
     """`--store elasticsearch:https://...` with MEMDESK_ES_CA_CERTS and MEMDESK_ES_API_KEY: the
     node verifies against that CA and every request carries `Authorization: ApiKey <encoded>`
     (security-api-create-api-key.html: the `encoded` value is base64 of id:api_key)."""
@@ -63,7 +63,7 @@ def test_inv94_store_url_plus_settings_reach_a_secured_cluster(monkeypatch, ca, 
     store.close()
 
 
-def test_inv94_a_fingerprint_can_stand_in_for_the_ca(monkeypatch, captured, hash_embedder):
+def test_inv29_a_fingerprint_can_stand_in_for_the_ca(monkeypatch, captured, hash_embedder):
     monkeypatch.setenv("MEMDESK_ES_SSL_ASSERT_FINGERPRINT", "AB:CD:EF")
     store = open_store(f"elasticsearch:{HTTPS}", hash_embedder, Settings.from_env())
     assert node_config(store).ssl_assert_fingerprint == "AB:CD:EF"
@@ -72,7 +72,7 @@ def test_inv94_a_fingerprint_can_stand_in_for_the_ca(monkeypatch, captured, hash
 
 
 @pytest.mark.parametrize("raw", ["no", "0", "", "off", "False "])
-def test_inv94_verification_is_never_off_by_a_typo(raw):
+def test_inv29_verification_is_never_off_by_a_typo(raw):
     if raw.strip().lower() == "false":
         assert Settings.from_env({"MEMDESK_ES_VERIFY_CERTS": raw}).es_verify_certs is False
         return
@@ -80,7 +80,7 @@ def test_inv94_verification_is_never_off_by_a_typo(raw):
         Settings.from_env({"MEMDESK_ES_VERIFY_CERTS": raw})
 
 
-def test_inv94_turning_verification_off_is_explicit_and_warns(monkeypatch, captured, hash_embedder):
+def test_inv29_turning_verification_off_is_explicit_and_warns(monkeypatch, captured, hash_embedder):
     assert Settings.from_env({}).es_verify_certs is True  # the default
     monkeypatch.setenv("MEMDESK_ES_VERIFY_CERTS", "false")
     with pytest.warns(InsecureConnectionWarning, match="NOT verified"):
@@ -89,21 +89,21 @@ def test_inv94_turning_verification_off_is_explicit_and_warns(monkeypatch, captu
     store.close()
 
 
-def test_inv94_tls_settings_on_an_http_url_or_a_missing_ca_are_clear_errors(ca, tmp_path):
+def test_inv29_tls_settings_on_an_http_url_or_a_missing_ca_are_clear_errors(ca, tmp_path):
     with pytest.raises(ValidationError, match="MEMDESK_ES_CA_CERTS need an https:// "):
         client_kwargs(ConnectionSettings(url="http://127.0.0.1:9200", ca_certs=ca))
     with pytest.raises(ValidationError, match="no such file"):
         client_kwargs(ConnectionSettings(url=HTTPS, ca_certs=str(tmp_path / "missing.crt")))
 
 
-def test_inv94_cli_reports_a_bad_connection_setting_in_one_line(monkeypatch, ca, capsys):
+def test_inv29_cli_reports_a_bad_connection_setting_in_one_line(monkeypatch, ca, capsys):
     monkeypatch.setenv("MEMDESK_ES_CA_CERTS", ca)
     assert main(["facts", "--user", "u", "--store", "elasticsearch:http://127.0.0.1:9200"]) == 2
     err = capsys.readouterr().err
     assert "need an https:// Elasticsearch URL" in err and err.count("\n") == 1
 
 
-def test_inv94_an_unverifiable_certificate_names_the_settings(hash_embedder):
+def test_inv29_an_unverifiable_certificate_names_the_settings(hash_embedder):
     """A self-managed 8.x node serves HTTPS signed by its own CA (config/certs/http_ca.crt):
     without it the TLS handshake fails, which is not "cluster down" but "tell me the CA"."""
     cluster = Cluster()

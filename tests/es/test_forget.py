@@ -93,7 +93,7 @@ def test_inv67_erase_deletes_by_query_and_leaves_one_event(cluster, es_store):
     deletes = cluster.find("POST", r"/.*/_delete_by_query")
     assert [r.path for r in deletes] == [
         "/memdesk-episodic,memdesk-semantic,memdesk-procedural/_delete_by_query",
-        "/memdesk-usage/_delete_by_query",  # invariant 584: the user's use counts too
+        "/memdesk-usage/_delete_by_query",  # invariant 24: the user's use counts too
         "/memdesk-audit/_delete_by_query", "/memdesk-state/_delete_by_query"]
     assert deletes[1].body == {"query": {"term": {"user_id": "u"}}}
     # issue 31, invariant 481: each delete-by-query is a task, followed through the tasks API

@@ -1,5 +1,5 @@
 """Start-up: index creation through versioned aliases, explicit mappings, and the clear errors
-for an unreachable cluster, an old server and a differing mapping (invariants 22, 25, 26)."""
+for an unreachable cluster, an old server and a differing mapping (invariants 22, 25)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_inv22_creates_every_index_behind_a_versioned_alias(cluster, hash_embedd
     store = open_on(cluster, hash_embedder, prefix="acme")
     assert [r.path for r in cluster.requests[:2]] == ["/", "/_license"]
     created = {r.path: r.body for r in cluster.requests if r.method == "PUT"}
-    # every index, then the tombstone key version of a store with no tombstones (invariant 147)
+    # every index, then the tombstone key version of a store with no tombstones (invariant 63)
     assert set(created) == {f"/acme-{n}-v{MAPPING_VERSION}" for n in ALL_INDICES} | {
         "/acme-state/_create/tombstone_keys"}
     assert created["/acme-state/_create/tombstone_keys"] == {
@@ -58,12 +58,12 @@ def test_existing_matching_indices_are_reused(cluster, hash_embedder):
         "tombstone_keys")))
     open_on(cluster, hash_embedder)
     assert not [r for r in cluster.requests if r.method == "PUT"]
-    # keys already current (invariant 147): one realtime GET, no scan of the tombstones
+    # keys already current (invariant 63): one realtime GET, no scan of the tombstones
     assert [r.path for r in cluster.requests if "tomb" in r.path] == [
         "/memdesk-tombstones/_mapping", "/memdesk-state/_doc/tombstone_keys"]
 
 
-def test_inv26_a_differing_mapping_is_a_clear_error(cluster, hash_embedder):
+def test_inv22_a_differing_mapping_is_a_clear_error(cluster, hash_embedder):
     body = index_body("semantic", "hash", hash_embedder.dims)
     body["mappings"]["properties"]["state"] = {"type": "text"}
     cluster.on("GET", "/memdesk-semantic/_mapping", (200, {f"memdesk-semantic-v{MAPPING_VERSION}": {"mappings": body["mappings"]}}))
@@ -73,7 +73,7 @@ def test_inv26_a_differing_mapping_is_a_clear_error(cluster, hash_embedder):
     assert f"memdesk-semantic-v{MAPPING_VERSION}" in msg and "state.type" in msg and "mappings/semantic.json" in msg
 
 
-def test_inv26_another_embedder_is_a_mapping_difference(cluster, hash_embedder):
+def test_inv22_another_embedder_is_a_mapping_difference(cluster, hash_embedder):
     body = index_body("episodic", "minilm", 384)
     cluster.on("GET", "/memdesk-episodic/_mapping", (200, {f"memdesk-episodic-v{MAPPING_VERSION}": {"mappings": body["mappings"]}}))
     with pytest.raises(MemdeskError, match="embedder.*'minilm'.*'hash'"):
@@ -139,7 +139,7 @@ def test_drop_indices_deletes_exactly_this_prefix(cluster, hash_embedder):
     assert req.params == {"ignore_unavailable": "true"}  # no wildcard: destructive_requires_name
 
 
-def test_inv26_object_fields_reported_without_a_type_still_match(cluster, hash_embedder):
+def test_inv22_object_fields_reported_without_a_type_still_match(cluster, hash_embedder):
     body = index_body("audit", "hash", hash_embedder.dims)
     live = {**body["mappings"], "dynamic": "false", "properties": {
         **body["mappings"]["properties"], "before": {"enabled": False}}}
@@ -161,7 +161,7 @@ def test_the_store_satisfies_the_protocol(cluster, hash_embedder):
     assert isinstance(open_on(cluster, hash_embedder), Store)
 
 
-def test_inv96_serverless_is_refused_at_open_with_a_clear_message(hash_embedder):
+def test_inv25_serverless_is_refused_at_open_with_a_clear_message(hash_embedder):
     """Serverless rejects the index settings this store sends (number_of_shards,
     auto_expand_replicas: "Serverless index settings list" in
     https://www.elastic.co/docs/reference/elasticsearch/index-settings), has no password login,
@@ -177,7 +177,7 @@ def test_inv96_serverless_is_refused_at_open_with_a_clear_message(hash_embedder)
     assert [r.path for r in cluster.requests] == ["/"]  # nothing created, no licence read
 
 
-def test_inv485_text_is_analysed_with_the_projects_stop_list_and_porter(hash_embedder):
+def test_inv60_text_is_analysed_with_the_projects_stop_list_and_porter(hash_embedder):
     """Issue 31: Lucene's `english` analyser drops 33 stop words where the embedded store drops
     ~150 (memory.text.STOP_WORDS), so "i", "my", "what", "how", "do" flooded the BM25 window.
     Every text field now uses one custom analyser built from that same list: a pattern

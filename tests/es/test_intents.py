@@ -1,5 +1,5 @@
 """Intent-first batches survive a crash at every boundary and every lost answer (issue 31,
-invariants 470-474).
+invariants 92, 470).
 
 The store runs against doccluster.DocCluster, which keeps what lands and follows Elasticsearch's
 documented document semantics: `op_type=create` answers 409 on an existing id
@@ -94,7 +94,7 @@ def check(cluster, hash_embedder, old, action) -> dict:
             assert rec["src"].get("batch") not in open_ids, (alias, doc_id)
     actions = sorted(e.action for e in events)
     if action == "supersede":
-        assert len(active) == 1, active  # invariant 473: never two active heads (nor none)
+        assert len(active) == 1, active  # invariant 470: never two active heads (nor none)
         new = [f for f in facts if f.id != old.id]
         if active[0].id == old.id:  # rolled back: nothing of the batch, nothing in the log
             assert not new and actions == ["write_fact"], (facts, actions)
@@ -124,9 +124,9 @@ def check(cluster, hash_embedder, old, action) -> dict:
 
 @pytest.mark.parametrize("action", sorted(ACTIONS))
 @pytest.mark.parametrize("how", ["crash", "after", "lost"])
-def test_inv470_inv471_inv472_a_cut_at_every_request_leaves_a_whole_batch_or_none(
+def test_inv470_inv470_inv470_a_cut_at_every_request_leaves_a_whole_batch_or_none(
         hash_embedder, action, how):
-    """Invariants 470-474, for every request the action sends: cut before it (nothing of it
+    """Invariants 92, 470, for every request the action sends: cut before it (nothing of it
     lands), cut after it landed (the answer is never read), or its answer lost (the process goes
     on: it reads the phase's keys back, never resends blind). The reopened store's sweeper rolls
     an abandoned batch forward (every step landed or still applies) or back."""
@@ -152,7 +152,7 @@ def test_inv470_inv471_inv472_a_cut_at_every_request_leaves_a_whole_batch_or_non
         assert outcomes[1] == ["write_fact"]
 
 
-def test_inv473_readers_take_a_pending_records_before_image(world, hash_embedder):
+def test_inv470_readers_take_a_pending_records_before_image(world, hash_embedder):
     """Cut after the conditional write of a supersession landed: the old fact is stored
     `superseded` (stamped with the pending batch) and no new fact exists. A reader in another
     process (lease not over: no sweep) reads the old fact as it was — active — and recall does
@@ -179,7 +179,7 @@ def test_inv473_readers_take_a_pending_records_before_image(world, hash_embedder
     assert sorted(e.action for e in later.audit("u")) == ["supersede", "write_fact", "write_fact"]
 
 
-def test_inv474_a_record_equal_to_ours_from_another_batch_is_not_ours(world, hash_embedder):
+def test_inv92_a_record_equal_to_ours_from_another_batch_is_not_ours(world, hash_embedder):
     """The old rule "an identical record = ours" could undo a concurrent writer's record. Now
     only a record stamped with this batch's id counts as landed (intents.classify)."""
     from memory.stores.elasticsearch.writes import INSERT, Step
@@ -192,7 +192,7 @@ def test_inv474_a_record_equal_to_ours_from_another_batch_is_not_ours(world, has
     assert intents.classify(step, None, "batch_a", after_lost=True) == intents.SEND
 
 
-def test_inv472_an_abandoned_batch_that_no_longer_applies_is_rolled_back(world, hash_embedder):
+def test_inv470_an_abandoned_batch_that_no_longer_applies_is_rolled_back(world, hash_embedder):
     """Cut after the batch document of a supersession was written (nothing else landed); then
     another process retracts the old fact (a concurrent writer wins). Past the lease, the
     sweeper finds the conditional step no longer applies (the fact is not what the batch saw):
@@ -222,7 +222,7 @@ def test_inv472_an_abandoned_batch_that_no_longer_applies_is_rolled_back(world, 
     assert sorted(e.action for e in later.audit("u")) == ["retract", "write_fact"]
 
 
-def test_inv476_a_forget_writes_no_deleted_text_into_its_batch_document(world, hash_embedder):
+def test_inv470_a_forget_writes_no_deleted_text_into_its_batch_document(world, hash_embedder):
     """A forget deletes the fact; its batch document keeps the delete's before-image as a
     digest only, and once decided the document holds no step at all."""
     cluster, old = world
@@ -239,7 +239,7 @@ def test_inv476_a_forget_writes_no_deleted_text_into_its_batch_document(world, h
     assert marker["state"] == intents.COMMITTED and "body" not in marker
 
 
-def test_inv472_inv474_an_outcome_this_process_could_not_learn_is_settled_at_its_next_write(
+def test_inv470_inv92_an_outcome_this_process_could_not_learn_is_settled_at_its_next_write(
         world, hash_embedder):
     """The conditional bulk of a supersession lands but its answer is lost, and so is the
     read-back: the writer cannot know, sends nothing more and leaves the batch pending (an
@@ -261,7 +261,7 @@ def test_inv472_inv474_an_outcome_this_process_could_not_learn_is_settled_at_its
     assert sorted(e.action for e in store.audit("u")).count("supersede") == 1
 
 
-def test_inv476_inv482_a_forget_reports_pending_batch_documents_as_residue(world, hash_embedder):
+def test_inv470_inv481_a_forget_reports_pending_batch_documents_as_residue(world, hash_embedder):
     """A batch document still pending (its writer stopped less than the lease ago) holds its
     steps' text; compact(), run after every forget, sweeps first and names what it must leave."""
     cluster, old = world
@@ -278,7 +278,7 @@ def test_inv476_inv482_a_forget_reports_pending_batch_documents_as_residue(world
     assert not any("batch document" in r for r in later.compact())
 
 
-def test_inv473_recall_drops_a_record_of_a_batch_not_committed(hash_embedder):
+def test_inv470_recall_drops_a_record_of_a_batch_not_committed(hash_embedder):
     """Recall legs (and the rrf retriever) leave out hits stamped with a pending batch; one mget
     of the batch document decides, and a committed batch is remembered (no second mget)."""
     from memory.models import Fact

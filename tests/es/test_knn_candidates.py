@@ -1,4 +1,4 @@
-"""Issue 31, item 5: approximate kNN explores num_candidates >= 2 x k (invariant 583).
+"""Issue 31, item 5: approximate kNN explores num_candidates >= 2 x k (invariant 97).
 
 Elasticsearch documents num_candidates as the neighbours the graph search explores per shard
 before keeping the best k; more tends to improve the accuracy of the final k, and its default
@@ -44,7 +44,7 @@ def _rrf_knn(reqs) -> dict:
 
 @pytest.mark.parametrize("per, window, want", [(2.0, 80, 160), (3.0, 80, 240),
                                                (2.0, 10, 20), (4.0, 3000, 10_000)])
-def test_inv583_dense_legs_explore_a_multiple_of_k_on_both_paths(hash_embedder, per, window,
+def test_inv97_dense_legs_explore_a_multiple_of_k_on_both_paths(hash_embedder, per, window,
                                                                  want):
     knn = _knn(_recall("basic", hash_embedder, window, num_candidates=per))
     assert (knn["k"], knn["num_candidates"]) == (window, want)
@@ -52,7 +52,7 @@ def test_inv583_dense_legs_explore_a_multiple_of_k_on_both_paths(hash_embedder, 
     assert rrf["num_candidates"] == want and "k" not in rrf  # no `k` on the 8.15 knn query
 
 
-def test_inv583_the_default_is_twice_k_and_less_than_twice_is_refused(hash_embedder):
+def test_inv97_the_default_is_twice_k_and_less_than_twice_is_refused(hash_embedder):
     assert Settings().es_num_candidates == 2.0
     assert _knn(_recall("basic", hash_embedder, 80))["num_candidates"] == 160
     with pytest.raises(ValueError):
@@ -61,7 +61,7 @@ def test_inv583_the_default_is_twice_k_and_less_than_twice_is_refused(hash_embed
         ElasticsearchStore(URL, hash_embedder, client=make_client(Cluster()), num_candidates=1.5)
 
 
-def test_inv583_the_setting_reaches_the_store_from_the_environment(monkeypatch, hash_embedder):
+def test_inv97_the_setting_reaches_the_store_from_the_environment(monkeypatch, hash_embedder):
     import functools
 
     from memory.stores import open_store

@@ -51,7 +51,7 @@ def _interleave(store, after_read):
     store._read_docs = read
 
 
-def test_live_inv90_a_write_between_check_and_bulk_leaves_nothing_half_written(live):
+def test_live_inv23_a_write_between_check_and_bulk_leaves_nothing_half_written(live):
     svc = MemoryService(live, clock=fixed_clock(NOW))
     old = svc.write_fact("u", "Lives in Bristol", fact_type="identity").fact
     other = bump(old, text="Lives in Leeds")
@@ -74,7 +74,7 @@ def test_live_inv92_a_usage_bump_between_check_and_bulk_is_absorbed(live):
     assert svc.get_fact("u", new.id).state == FactState.ACTIVE
 
 
-def test_live_inv91_a_failed_insert_undoes_the_update(live):
+def test_live_inv23_a_failed_insert_undoes_the_update(live):
     """After the check, a concurrent writer takes the new fact's id with other content: the
     insert answers 409, so the supersession that already landed is undone."""
     svc = MemoryService(live, clock=fixed_clock(NOW))
@@ -134,7 +134,7 @@ def test_live_inv99_reindex_blocks_copies_and_swaps(live, hash_embedder):
     es.indices.delete(index=old)
 
 
-def test_live_inv91_writes_to_a_blocked_index_are_a_clear_error(live):
+def test_live_inv23_writes_to_a_blocked_index_are_a_clear_error(live):
     svc = MemoryService(live, clock=fixed_clock(NOW))
     live.es.indices.add_block(index=live.names.concrete("semantic"), block="write")
     try:
@@ -195,7 +195,7 @@ def _key_hits(live, text: str) -> list[str]:
     return [h["_id"] for h in live.es.search(**body)["hits"]["hits"]]
 
 
-def test_live_inv147_a_key_rule_change_is_followed_on_open_and_a_forgotten_value_stays_keyless(
+def test_live_inv63_a_key_rule_change_is_followed_on_open_and_a_forgotten_value_stays_keyless(
         live, hash_embedder):
     svc = MemoryService(live, clock=fixed_clock(NOW))
     acme = svc.write_fact("u", "Works at Acme Corp", actor="cli").fact
@@ -224,7 +224,7 @@ def test_live_inv147_a_key_rule_change_is_followed_on_open_and_a_forgotten_value
         again.close()
 
 
-def test_live_inv147_two_processes_opening_at_once_agree(live, hash_embedder):
+def test_live_inv63_two_processes_opening_at_once_agree(live, hash_embedder):
     texts = ["Works at Acme Corp", "Lives in Zürich", "Живёт в Москве", "Allergic to peanuts",
              *(f"Has {n} cats" for n in range(2, 40))]
     tombs = [Tombstone(user_id="u", text=t, normalized=normalise(t), kind=TombstoneKind.RETRACTED,
@@ -261,7 +261,7 @@ class _Died(BaseException):  # noqa: N818 - the process stops here: nothing may 
     pass
 
 
-def test_live_inv470_inv472_a_batch_cut_before_its_commit_is_rolled_forward_at_the_next_open(
+def test_live_inv470_inv470_a_batch_cut_before_its_commit_is_rolled_forward_at_the_next_open(
         live, hash_embedder):
     """Issue 31 on a real cluster: the steps of a supersession land, the process dies before
     the compare-and-set commit. A reader in the meantime sees the old fact as it was; a store

@@ -65,7 +65,7 @@ def answering(cluster, src, *, audit_off_by: int = 0):
                                         "_source": {"type": "watermark", "user_id": user, "name": n,
                                                     "value": v}, "sort": [n]}
                                        for n, v in src.watermarks(user).items()])
-        if index == "memdesk-audit":  # invariant 580: the target's own `migrate` events
+        if index == "memdesk-audit":  # invariant 8: the target's own `migrate` events
             return 200, hits_response([])
         if index == "memdesk-catalog":
             return 200, hits_response([{"_index": "memdesk-catalog-v1", "_id": c.id, "_score": None,
@@ -99,7 +99,7 @@ def test_inv28_migrate_sends_everything_with_source_ids_and_verifies(cluster, es
     want_audit = [e.id for u in ("ana", "mallory", CATALOG) for e in reversed(source.audit(u, limit=999))]
     *copied, moved = by_index["memdesk-audit"]
     assert copied == want_audit  # every event, oldest first per scope
-    # invariant 580: then the move itself, one event in the target's catalog scope
+    # invariant 8: then the move itself, one event in the target's catalog scope
     ((_, event),) = [(a, s) for a, s in sent if s and s.get("id") == moved]
     assert (event["action"], event["actor"], event["user_id"]) == ("migrate", "migrate", CATALOG)
     assert event["after"]["records"] == {u: len(list(user_records(source, u)))
@@ -109,7 +109,7 @@ def test_inv28_migrate_sends_everything_with_source_ids_and_verifies(cluster, es
     facts = {s["id"]: s for a, s in sent if s and s.get("kind") == "semantic"}
     assert {f["state"] for f in facts.values()} == {"superseded", "active", "retracted"}
     assert any(next(iter(a.values()))["_id"].startswith("wm_") for a, _ in sent)
-    # invariant 135: the token goes too, as its hash, under its own id
+    # invariant 131: the token goes too, as its hash, under its own id
     ((cred_action, cred_src),) = [(a, s) for a, s in sent
                                   if next(iter(a.values()))["_id"].startswith("cred_")]
     (token,) = source.list_credentials("ana")

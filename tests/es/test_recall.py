@@ -1,7 +1,7 @@
 """Recall on Elasticsearch: both hybrid paths, the knn pre-filter, the multiplier script and its
 params, and parsing hits back into the shared ranking (invariants 2, 17, 20, 21); explain only
 when asked, aligned candidate sets, exact tombstone similarity, millisecond watermarks and the
-licence re-check (issue 16, invariants 93, 96-98)."""
+licence re-check (issue 16, invariants 21, 25, 97, 98)."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_inv20_client_side_legs_prefilter_inside_knn(hash_embedder):
         "minimum_should_match": 1, "filter": [scope]}}
     knn = dense.body["knn"]
     assert knn["filter"] == scope  # pre-filter: applied during the graph search
-    # invariants 97 and 583: k = window of num_candidates = 2 x window (knn-search.html: the
+    # invariant 97: k = window of num_candidates = 2 x window (knn-search.html: the
     # graph search explores num_candidates per shard, keeps k), the rrf dense leg's search
     assert knn["field"] == "vector" and knn["k"] == 80 and knn["num_candidates"] == 160
     assert len(knn["query_vector"]) == hash_embedder.dims
@@ -140,7 +140,7 @@ def test_inv21_rrf_retriever_request_shape(hash_embedder):
     (req,) = cluster.find("POST", r"/[^_].*/_search")
     rrf_body = req.body["retriever"]["rrf"]
     assert rrf_body["rank_constant"] == 30 and rrf_body["rank_window_size"] == 80
-    assert req.body["size"] == 80 and "explain" not in req.body  # invariant 93: not asked
+    assert req.body["size"] == 80 and "explain" not in req.body  # invariant 21: not asked
     assert "query" not in req.body and "knn" not in req.body  # retriever replaces both
     bm25_leg, dense_leg = (r["standard"]["query"]["function_score"] for r in rrf_body["retrievers"])
     scope = {"bool": {"should": [USER_SCOPE, CATALOG_SCOPE], "minimum_should_match": 1}}
@@ -337,7 +337,7 @@ def test_inv21_rrf_path_and_client_side_fuse_give_the_same_ranking(hash_embedder
         assert g.multipliers.total == pytest.approx(w.multipliers.total, rel=1e-12)
 
 
-def test_inv93_explain_is_sent_only_when_explain_is_asked(hash_embedder):
+def test_inv21_explain_is_sent_only_when_explain_is_asked(hash_embedder):
     """The rrf retriever computes explanations (re-running its legs on 8.16+) only when the
     search has `explain: true`; RRFRetrieverBuilder.combineInnerRetrieverResults records each
     leg's position only `if (explain)`. An agent or eval recall does not ask for it; the recall
@@ -379,7 +379,7 @@ def test_inv97_both_hybrid_paths_take_the_same_dense_candidates(hash_embedder):
     """The knn *query* in the rrf retriever's dense leg yields num_candidates hits per shard
     (no `k` on 8.15: KnnVectorQueryBuilder parses field, query_vector, num_candidates,
     similarity, filter) and its retriever keeps rank_window_size of them; the client-side leg's
-    top-level knn asks k = that window of the same num_candidates (invariant 583: 2 x window,
+    top-level knn asks k = that window of the same num_candidates (invariant 97: 2 x window,
     capped at 10,000): one graph search."""
     for window in (10, 80, 300):
         cfg = LEGACY_RRF.model_copy(update={"candidates": window})  # plain RRF: both paths
@@ -430,7 +430,7 @@ def test_inv98_episodes_in_the_watermarks_millisecond_are_not_dropped(cluster, e
         "range": {"timestamp": {"gte": "2025-06-01T12:00:00.000Z"}}}
 
 
-def test_inv96_a_passing_licence_failure_is_read_again_a_403_is_final(hash_embedder):
+def test_inv25_a_passing_licence_failure_is_read_again_a_403_is_final(hash_embedder):
     """GET /_license answers 404 while the cluster state holds no licence yet
     (RestGetLicenseAction: `hasLicense ? OK : NOT_FOUND`) and 5xx while a node is unhealthy:
     Basic for now, read again a minute later, so the rrf path comes back. A 403
@@ -510,7 +510,7 @@ def test_inv169_the_bm25_leg_carries_the_lexicon_expansions(hash_embedder):
                                       "boost": 0.5}}} in clauses
 
 
-def test_inv483_the_rrf_retriever_path_carries_the_lexicon_expansions_too(hash_embedder):
+def test_inv169_the_rrf_retriever_path_carries_the_lexicon_expansions_too(hash_embedder):
     """Issue 31: the one-request path dropped the lexicon's expansions, so the same question
     matched different words by licence. The rrf retriever's BM25 leg now holds the same weighted
     clauses as the client-side leg (standard retriever query:
@@ -525,7 +525,7 @@ def test_inv483_the_rrf_retriever_path_carries_the_lexicon_expansions_too(hash_e
                                       "boost": 0.5}}} in bm25["query"]["bool"]["should"]
 
 
-def test_inv484_recall_path_names_the_path_the_recall_took(hash_embedder):
+def test_inv21_recall_path_names_the_path_the_recall_took(hash_embedder):
     """A trial licence allows the rrf retriever, but only a plain-rrf ranking takes it: the
     default ranking fuses the legs in the client, and explain now says so."""
     cluster, store = store_with("trial", hash_embedder)

@@ -217,7 +217,7 @@ def _cli_on(monkeypatch, rc) -> None:
     monkeypatch.setattr(reindex_module, "POLL_S", 0.0)
 
 
-def test_inv580_a_reindex_is_one_audited_event_naming_the_actor_and_the_move(
+def test_inv8_a_reindex_is_one_audited_event_naming_the_actor_and_the_move(
         monkeypatch, hash_embedder):
     """The run is recorded once, through the unit of work, in the store it moved: the audit
     append is a `create` on the alias with require_alias (docs-bulk.html), after the swap."""
@@ -237,7 +237,7 @@ def test_inv580_a_reindex_is_one_audited_event_naming_the_actor_and_the_move(
     assert at > swap
 
 
-def test_inv580_a_reindex_by_an_actor_without_the_role_sends_nothing(monkeypatch, capsys,
+def test_inv8_a_reindex_by_an_actor_without_the_role_sends_nothing(monkeypatch, capsys,
                                                                       hash_embedder):
     rc = ReindexCluster(hash_embedder.dims)
     _cli_on(monkeypatch, rc)

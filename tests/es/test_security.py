@@ -1,5 +1,5 @@
 """Document-level security: the per-user API key body, the licence check, and reads that use
-the key while keeping the application user filter (invariant 27). Keys are derived on demand,
+the key while keeping the application user filter (invariant 20). Keys are derived on demand,
 short-lived, never stored, and invalidated when replaced (issue 16, invariant 95)."""
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from memory.stores.elasticsearch.store import api_key_doc_id
 from tests.es.conftest import URL, Cluster, make_client, search_answer
 
 
-def test_inv27_api_key_body_reads_only_the_users_documents_and_the_catalog():
+def test_inv20_api_key_body_reads_only_the_users_documents_and_the_catalog():
     body = api_key_body(IndexNames("memdesk"), "ana")
     (role,) = body["role_descriptors"].values()
     assert role["cluster"] == []
     user_perm, catalog_perm = role["indices"]
     assert user_perm == {"names": ["memdesk-episodic*", "memdesk-semantic*", "memdesk-procedural*",
                                    "memdesk-tombstones*", "memdesk-audit*",
-                                   "memdesk-usage*"],  # invariant 584: use counts, by user
+                                   "memdesk-usage*"],  # invariant 24: use counts, by user
                          "privileges": ["read"], "query": {"term": {"user_id": "ana"}}}
     assert catalog_perm == {"names": ["memdesk-catalog*"], "privileges": ["read"]}
     assert not any("state" in n for perm in role["indices"] for n in perm["names"])  # keys live there
@@ -32,7 +32,7 @@ def test_inv27_api_key_body_reads_only_the_users_documents_and_the_catalog():
 
 
 @pytest.mark.parametrize("licence", ["basic", "gold"])
-def test_inv25_inv27_dls_needs_platinum_or_better(hash_embedder, licence):
+def test_inv25_inv20_dls_needs_platinum_or_better(hash_embedder, licence):
     cluster = Cluster(licence=licence)
     store = ElasticsearchStore(URL, hash_embedder, client=make_client(cluster))
     cluster.requests.clear()  # start-up reads its tombstone key version (test_tombkeys.py)

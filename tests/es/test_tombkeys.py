@@ -1,4 +1,4 @@
-"""Invariant 147: a key rule change (`KEY_VERSION`) never leaves an Elasticsearch tombstone with
+"""Invariant 63: a key rule change (`KEY_VERSION`) never leaves an Elasticsearch tombstone with
 keys the new probes miss, and never gives a forgotten value keys again.
 
 Request shapes through the recording transport (tests/es/conftest.py); the live variant is in
@@ -69,7 +69,7 @@ def open_on(c: Cluster, hash_embedder) -> ElasticsearchStore:
     return ElasticsearchStore(URL, hash_embedder, client=make_client(c))
 
 
-def test_inv147_an_older_key_version_recomputes_the_keys_then_records_the_new_one(hash_embedder):
+def test_inv63_an_older_key_version_recomputes_the_keys_then_records_the_new_one(hash_embedder):
     c = key_cluster(OLD_VERSION, [STALE, CURRENT, FORGOTTEN, BEFORE_KEYS])
     open_on(c, hash_embedder).close()
     get, refresh, scan, bulk, refresh_after, record = key_requests(c)
@@ -96,14 +96,14 @@ def test_inv147_an_older_key_version_recomputes_the_keys_then_records_the_new_on
     assert record.body == {"type": "key_version", "name": "tombstone_keys", "value": KEY_VERSION}
 
 
-def test_inv147_current_keys_cost_one_get(hash_embedder):
+def test_inv63_current_keys_cost_one_get(hash_embedder):
     c = key_cluster(KEY_VERSION, [STALE])
     open_on(c, hash_embedder).close()
     assert [(r.method, r.path) for r in key_requests(c)] == [("GET", STATE_DOC)]
 
 
-def test_inv147_a_store_without_a_record_is_recomputed_and_recorded_with_create(hash_embedder):
-    """A store written before invariant 147 (or a new one): its keys may be any version's."""
+def test_inv63_a_store_without_a_record_is_recomputed_and_recorded_with_create(hash_embedder):
+    """A store written before invariant 63 (or a new one): its keys may be any version's."""
     c = key_cluster(None, [STALE])
     open_on(c, hash_embedder).close()
     reqs = key_requests(c)
@@ -114,7 +114,7 @@ def test_inv147_a_store_without_a_record_is_recomputed_and_recorded_with_create(
     assert reqs[-1].body == tombkeys.state_doc() and reqs[-1].params == {"require_alias": "true"}
 
 
-def test_inv147_pages_follow_the_id_sort(hash_embedder, monkeypatch):
+def test_inv63_pages_follow_the_id_sort(hash_embedder, monkeypatch):
     monkeypatch.setattr(tombkeys, "PAGE", 2)
     c = key_cluster(OLD_VERSION, [])
     pages = [[STALE, CURRENT], [BEFORE_KEYS]]
@@ -128,7 +128,7 @@ def test_inv147_pages_follow_the_id_sort(hash_embedder, monkeypatch):
         ["tomb_a"], ["tomb_d"]]
 
 
-def test_inv147_a_tombstone_forgotten_meanwhile_gets_no_keys(hash_embedder):
+def test_inv63_a_tombstone_forgotten_meanwhile_gets_no_keys(hash_embedder):
     """The forget hashed tomb_a between the scan and the update: the update answers 409, the
     re-read sees it forgotten, and nothing more is sent for it (its keys would name the value)."""
     c = key_cluster(OLD_VERSION, [STALE])
@@ -143,7 +143,7 @@ def test_inv147_a_tombstone_forgotten_meanwhile_gets_no_keys(hash_embedder):
     assert c.find("PUT", STATE_DOC)  # every live tombstone is keyed: the version is recorded
 
 
-def test_inv147_a_tombstone_changed_meanwhile_is_updated_at_its_new_version(hash_embedder):
+def test_inv63_a_tombstone_changed_meanwhile_is_updated_at_its_new_version(hash_embedder):
     c = key_cluster(OLD_VERSION, [STALE])
     answers = [[409], [200]]
     c.on("PUT", "/_bulk", lambda req: bulk_answer(req, statuses=answers.pop(0)))
@@ -156,7 +156,7 @@ def test_inv147_a_tombstone_changed_meanwhile_is_updated_at_its_new_version(hash
     assert c.find("PUT", STATE_DOC)
 
 
-def test_inv147_keys_that_keep_changing_record_nothing(hash_embedder):
+def test_inv63_keys_that_keep_changing_record_nothing(hash_embedder):
     c = key_cluster(OLD_VERSION, [STALE])
     c.on("PUT", "/_bulk", lambda req: bulk_answer(req, statuses=[409]))
     c.on("POST", f"/{TOMBS}/_mget", (200, {"docs": [doc_answer(TOMBS, STALE, "tomb_a")]}))
@@ -166,7 +166,7 @@ def test_inv147_keys_that_keep_changing_record_nothing(hash_embedder):
     assert not c.find("PUT", STATE_DOC)
 
 
-def test_inv147_a_failed_update_records_nothing(hash_embedder):
+def test_inv63_a_failed_update_records_nothing(hash_embedder):
     """The version is recorded only once every tombstone is keyed: the next open tries again."""
     c = key_cluster(OLD_VERSION, [STALE, BEFORE_KEYS])
     c.on("PUT", "/_bulk", lambda req: bulk_answer(req, statuses=[200, 429]))
@@ -175,7 +175,7 @@ def test_inv147_a_failed_update_records_nothing(hash_embedder):
     assert not c.find("PUT", STATE_DOC)
 
 
-def test_inv147_another_process_recording_first_is_no_error(hash_embedder):
+def test_inv63_another_process_recording_first_is_no_error(hash_embedder):
     c = key_cluster(OLD_VERSION, [STALE])
     c.on("PUT", STATE_DOC, (409, {"error": {
         "type": "version_conflict_engine_exception",
@@ -185,7 +185,7 @@ def test_inv147_another_process_recording_first_is_no_error(hash_embedder):
     assert len(c.find("PUT", STATE_DOC)) == 1
 
 
-def test_inv147_a_newer_matchers_keys_are_left_alone(hash_embedder):
+def test_inv63_a_newer_matchers_keys_are_left_alone(hash_embedder):
     c = key_cluster(str(int(KEY_VERSION) + 1), [STALE])
     open_on(c, hash_embedder).close()
     assert [(r.method, r.path) for r in key_requests(c)] == [("GET", STATE_DOC)]
@@ -197,11 +197,11 @@ def test_inv147_a_newer_matchers_keys_are_left_alone(hash_embedder):
     (FORGOTTEN, None),
     ({**FORGOTTEN, "match_key": "*=", "match_terms": []}, None),
 ])
-def test_inv147_wanted_keys(src, want):
+def test_inv63_wanted_keys(src, want):
     assert tombkeys.wanted_keys(src) == want
 
 
-def test_inv147_es_reindex_recomputes_the_keys(monkeypatch, capsys, hash_embedder):
+def test_inv63_es_reindex_recomputes_the_keys(monkeypatch, capsys, hash_embedder):
     c = key_cluster(OLD_VERSION, [STALE, CURRENT])
     for name in ("episodic", "semantic", "procedural", "catalog", "audit", "tombstones", "state",
                  "usage"):
@@ -214,7 +214,7 @@ def test_inv147_es_reindex_recomputes_the_keys(monkeypatch, capsys, hash_embedde
     monkeypatch.setattr(reindex_module, "POLL_S", 0.0)
     assert main(["es", "reindex", "--store", f"elasticsearch:{URL}"]) == 0
     assert "tombstones  match keys: 1 of 2 tombstones rewritten" in capsys.readouterr().err
-    # then the reindex records its own audit event (invariant 580) through the store it opens
+    # then the reindex records its own audit event (invariant 8) through the store it opens
     # (this canned cluster keeps no state, so that open finds the old key version again)
     bulk = next(b for b in c.find("PUT", "/_bulk") if "update" in b.bulk_pairs[0][0])
     assert [a["update"]["_id"] for a, _ in bulk.bulk_pairs] == ["tomb_a"]

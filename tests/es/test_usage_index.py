@@ -1,4 +1,4 @@
-"""Issue 31, item 5: recall's use counts live in a small usage index (invariant 584), so a
+"""Issue 31, item 5: recall's use counts live in a small usage index (invariant 24), so a
 bump rewrites no memory and no vector. Exact request bodies on the real client:
 
 - created with the other indices, behind its alias (indices.html, aliases);
@@ -38,7 +38,7 @@ def _usage_answer(docs: dict[str, dict]):
     return answer
 
 
-def test_inv584_the_usage_index_is_created_with_the_others_behind_its_alias(hash_embedder):
+def test_inv24_the_usage_index_is_created_with_the_others_behind_its_alias(hash_embedder):
     from memory.stores.elasticsearch import ElasticsearchStore
     cluster = Cluster()
     ElasticsearchStore("http://127.0.0.1:9200", hash_embedder, client=make_client(cluster))
@@ -53,7 +53,7 @@ def test_inv584_the_usage_index_is_created_with_the_others_behind_its_alias(hash
         "properties"]
 
 
-def test_inv584_recall_adds_the_usage_counts_and_the_boost_reads_them(cluster, es_store,
+def test_inv24_recall_adds_the_usage_counts_and_the_boost_reads_them(cluster, es_store,
                                                                      hash_embedder):
     fact, src = _fact(hash_embedder)
     cluster.on("POST", r"/memdesk-.*/_search",
@@ -72,7 +72,7 @@ def test_inv584_recall_adds_the_usage_counts_and_the_boost_reads_them(cluster, e
         1.0 + __import__("math").log10(10) * params.use_boost_weight
 
 
-def test_inv584_another_users_usage_document_adds_nothing_and_lists_carry_counts(
+def test_inv24_another_users_usage_document_adds_nothing_and_lists_carry_counts(
         cluster, es_store, hash_embedder):
     fact, src = _fact(hash_embedder)
     cluster.on("POST", "/memdesk-semantic/_search",
@@ -84,14 +84,14 @@ def test_inv584_another_users_usage_document_adds_nothing_and_lists_carry_counts
     assert listed.use_count == 2  # export and the desk read these counts too
 
 
-def test_inv584_a_write_keeps_the_records_stored_counts_never_the_sum():
+def test_inv24_a_write_keeps_the_records_stored_counts_never_the_sum():
     stored = {"use_count": 2, "last_used_at": "2025-05-01T00:00:00Z"}
     new = {"use_count": 9, "last_used_at": "2025-06-01T11:00:00Z"}  # read with the usage added
     merge_usage(new, stored)
     assert new == stored
 
 
-def test_inv584_reindex_skips_an_index_this_version_adds_until_the_store_creates_it(
+def test_inv24_reindex_skips_an_index_this_version_adds_until_the_store_creates_it(
         hash_embedder):
     names = IndexNames("memdesk")
     cluster = Cluster()

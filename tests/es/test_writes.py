@@ -1,5 +1,5 @@
 """Writes: a validated batch in phases, refresh policy, optimistic concurrency, append-only
-audit and atomic usage bumps (invariants 10, 15, 23, 24, 90). Concurrency failures and undo:
+audit and atomic usage bumps (invariants 10, 15, 23, 24). Concurrency failures and undo:
 tests/es/test_batches.py."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def stored(doc, embedder) -> dict:
     return src
 
 
-def test_inv24_inv90_fact_insert_waits_for_refresh_and_its_audit_comes_after(cluster, es_store):
+def test_inv24_inv23_fact_insert_waits_for_refresh_and_its_audit_comes_after(cluster, es_store):
     svc = MemoryService(es_store, clock=fixed_clock(NOW))
     fact = svc.write_fact("u", "Likes green tea", fact_type="preference").fact
     assert not cluster.find("POST", "/_mget")  # inserts only: no read before the bulk
@@ -156,7 +156,7 @@ def test_delete_and_watermark_are_conditional(cluster, es_store):
     (d, dsrc), (w, wsrc) = main.bulk_pairs
     assert d == {"delete": {"_index": "memdesk-semantic", "_id": fact.id, "if_seq_no": 9,
                             "if_primary_term": 2}} and dsrc is None
-    # invariant 584: then its usage document, through the alias (docs-bulk.html require_alias)
+    # invariant 24: then its usage document, through the alias (docs-bulk.html require_alias)
     assert used.bulk_pairs == [({"delete": {"_index": "memdesk-usage",
                                             "_id": f"semantic:{fact.id}"}}, None)]
     assert used.params == {"refresh": "false", "require_alias": "true"}
@@ -175,7 +175,7 @@ def test_inv15_usage_bump_is_one_scripted_bulk_without_refresh(cluster, es_store
     bulk = cluster.find("PUT", "/_bulk")[-1]
     assert bulk.params == {"refresh": "false", "require_alias": "true"}
     pairs = bulk.bulk_pairs
-    # Invariant 584: each hit is a scripted upsert of its own small document in the usage
+    # Invariant 24: each hit is a scripted upsert of its own small document in the usage
     # index, never an update of the memory (whose document holds the vector); episodes are
     # never bumped. docs-update.html: `upsert` is indexed when the document does not exist,
     # else the script runs; docs-bulk.html: an `update` action takes script and upsert.

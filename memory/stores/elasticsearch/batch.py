@@ -2,19 +2,19 @@
 
 Elasticsearch has no multi-document transaction, and the items of one bulk succeed or fail one
 by one (docs-bulk.html: "The success or failure of an individual operation does not affect
-other operations in the request"). So a batch is intent-first (intents.py, invariants 470-472):
+other operations in the request"). So a batch is intent-first (intents.py, invariant 470):
 
 0. the batch document is created (`op_type=create`), state `pending`: steps, before-images and
    audit events, so the batch can be finished or undone by anyone who reads it;
 1. conditional writes — updates and deletes with if_seq_no/if_primary_term, watermark moves —
-   the only ops that can lose a race (invariant 90);
+   the only ops that can lose a race (invariant 23);
 2. inserts (`create` with the record's own id), only when every conditional write landed;
 3. audit events; every write of 1-3 carries the batch id in `batch`;
 4. one compare-and-set flip of the batch document to `committed`: the commit.
 
 When an item fails, everything this call already wrote is undone and nothing more is sent
-(invariant 91), and the batch document is marked rolled back. A 409 or a lost answer is never
-answered by sending again blindly (invariant 474): the phase's keys are read back (one mget) and
+(invariant 23), and the batch document is marked rolled back. A 409 or a lost answer is never
+answered by sending again blindly (invariant 92): the phase's keys are read back (one mget) and
 each step is classified (intents.classify): landed (stamped with this batch), still to send (the
 document is still what the plan saw, usage bumps aside), or a conflict. When even the read-back
 gets no answer, the outcome is unknown: nothing more is sent, nothing is undone, and the batch
@@ -52,7 +52,7 @@ class AnswerLost(StoreUnavailableError):
 
 class Unresolved(AnswerLost):
     """Whether a batch landed is unknown (a lost answer could not be read back): its document
-    stays pending, and the sweeper finishes or undoes it (invariant 472)."""
+    stays pending, and the sweeper finishes or undoes it (invariant 470)."""
 
 
 class BatchWriter:
@@ -107,7 +107,7 @@ class BatchWriter:
                 self.put(self.bid, body, seq, term)
                 return
             except AnswerLost:
-                have = self._doc()  # read back before deciding (invariant 474)
+                have = self._doc()  # read back before deciding (invariant 92)
                 if have is not None and have["src"].get("state") == state:
                     return
                 if have is None or have["seq_no"] != seq or attempt:
@@ -194,7 +194,7 @@ class BatchWriter:
                 resp = self._send(pending, mode)
             except AnswerLost as exc:
                 lost += 1
-                # Read the phase's keys back before deciding (invariant 474): never resend blind.
+                # Read the phase's keys back before deciding (invariant 92): never resend blind.
                 pending = self._classify(pending, self._read_back(pending), applied,
                                          after_lost=True)
                 if pending and lost > LOST_ROUNDS:
@@ -282,7 +282,7 @@ class BatchWriter:
     def _undo(self, applied: list[Step], cause: BaseException) -> None:
         todo = [u for u in (self._inverse(s) for s in reversed(applied)) if u is not None]
         kept = [s for s in applied if s.op == "delete" and s.before and "src" not in s.before]
-        if kept:  # invariant 476: a forget stands even when the rest of its batch is undone
+        if kept:  # invariant 470: a forget stands even when the rest of its batch is undone
             log.warning("batch %s undone except its delete(s) of %s (the batch document keeps "
                         "no deleted text)", self.bid, ", ".join(s.id for s in kept))
         rounds = 0

@@ -1,4 +1,4 @@
-"""The store's side of intent-first batches (issue 31, invariants 470-474): writing batch
+"""The store's side of intent-first batches (issue 31, invariants 92, 470): writing batch
 documents, telling readers which records belong to a batch not committed yet, and the sweeper
 that finishes or undoes abandoned batches. A mixin of ElasticsearchStore: it uses the store's
 client calls (`_call`, `_read_docs`, `_scan`, `_bulk`, `_restore`); the decisions themselves
@@ -39,7 +39,7 @@ class BatchRecords:
     _bulk: Callable[[list[dict], str], dict]
     _restore: Callable[[Step, dict], dict]
 
-    # intent-first batches (issue 31, invariants 470-474) --------------------------------------
+    # intent-first batches (issue 31, invariants 92, 470) --------------------------------------
     def _batch_writer(self) -> BatchWriter:
         return BatchWriter(self._bulk, self._read_docs, self._restore,
                            state=self.names.alias("state"), put=self._put_state,
@@ -85,7 +85,7 @@ class BatchRecords:
         return bids - set(self._open_batches(bids))
 
     def _visible(self, srcs: list[dict], *, before_images: bool = True) -> list[dict | None]:
-        """Invariant 473: a record stamped with a batch that is not committed is not the user's
+        """Invariant 470: a record stamped with a batch that is not committed is not the user's
         belief yet. With `before_images` it reads as the document the batch replaced (None when
         the batch created it); recall drops it. Costs one mget the first time a batch is seen."""
         bids = {str(b) for b in (s.get(intents.STAMP) for s in srcs) if b}
@@ -106,7 +106,7 @@ class BatchRecords:
         return [{**h, "_source": s} for h, s in zip(hits, srcs, strict=True) if s is not None]
 
     def sweep(self, *, own: bool = False) -> dict[str, int]:
-        """Invariant 472: finish or undo abandoned batches from their documents. At open (and
+        """Invariant 470: finish or undo abandoned batches from their documents. At open (and
         before a forget) every batch document is listed; a pending one older than the lease
         (intents.LEASE_S: its writer is gone) is claimed with a compare-and-set, then rolled
         forward when every step landed or still applies, else rolled back. `own`: only this

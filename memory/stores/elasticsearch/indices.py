@@ -23,7 +23,7 @@ MAPPING_VERSION = 3
 ANALYZER = "memdesk_text"
 MAPPINGS_DIR = Path(__file__).with_name("mappings")
 MEMORY_INDICES = ("episodic", "semantic", "procedural", "catalog")
-# "usage" (issue 31, invariant 584): recall's use counts, one small document per fact or
+# "usage" (issue 31, invariant 24): recall's use counts, one small document per fact or
 # playbook used, so a bump rewrites no memory (and no vector). A new index needs no mapping
 # version: a store opened without it creates it, and `memdesk es reindex` moves it like the rest.
 OTHER_INDICES = ("audit", "tombstones", "state", "usage")
@@ -56,7 +56,7 @@ class IndexNames:
 
 
 def analysis() -> dict:
-    """Invariant 485: text is analysed as the embedded store's FTS5 `porter unicode61` index
+    """Invariant 60: text is analysed as the embedded store's FTS5 `porter unicode61` index
     and memory/text.py do it — tokens are runs of letters, digits and combining marks (so
     "don't" is "don" + "t"), lowercased, diacritics folded, the project's one stop list
     (memory.text.STOP_WORDS, ~150 words against Lucene's 33 English ones) dropped, then the

@@ -5,15 +5,15 @@ Elasticsearch has single-document atomicity, `op_type=create` and compare-and-se
 whole as ONE document of the state index — its steps with their before-images and its audit
 events, state `pending` (invariant 470) — then each step is applied stamped with the batch id
 (field `batch`), then one compare-and-set flip of that document to `committed` commits it
-(invariant 471). Until the flip, readers take a stamped record for its before-image
-(invariant 473); an abandoned batch is rolled forward or back from its document by the sweeper
-(sweeper.py, invariant 472).
+(invariant 470). Until the flip, readers take a stamped record for its before-image
+(invariant 470); an abandoned batch is rolled forward or back from its document by the sweeper
+(sweeper.py, invariant 470).
 
 The document: {"type": "batch", "name": <batch id>, "user_id": <first user>, "updated_at":
 <when written>, "state": pending | resolving | committed | rolled_back, "body": {"steps": [...]}}.
 `type`, `name`, `user_id` and `updated_at` are mapped fields of the state index; the rest rides unindexed
 (`dynamic: false`). A committed or rolled-back document keeps no step (no text outlives the
-batch: the forget guarantee, invariant 476).
+batch: the forget guarantee, invariant 470).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def document(bid: str, steps: list[Step], users: list[str], now: float) -> dict:
 def _before(s: Step) -> dict | None:
     """A step's before-image as the document keeps it. A deleted document is kept as a digest
     only: deleting is how memdesk forgets, and the forgotten text must not live on in a batch
-    document (invariant 476). So a delete is never undone from the document, only in-process."""
+    document (invariant 470). So a delete is never undone from the document, only in-process."""
     if s.before is None:
         return None
     rec = {"seq_no": s.before.get("seq_no"), "term": s.before.get("term")}

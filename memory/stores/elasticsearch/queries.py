@@ -77,7 +77,7 @@ def num_candidates(k: int) -> int:
     return min(MAX_NUM_CANDIDATES, max(100, 2 * k))
 
 
-# Invariant 583: approximate kNN explores num_candidates neighbours per shard and keeps the best
+# Invariant 97: approximate kNN explores num_candidates neighbours per shard and keeps the best
 # k; "increasing num_candidates tends to improve the accuracy of the final k results" and
 # Elasticsearch's default is 1.5 x k (knn-search.html, 8.15; "Optimize approximate kNN search
 # performance and accuracy", elastic.co/docs/solutions/search/vector/knn/
@@ -95,7 +95,7 @@ def checked_per_k(value: float) -> float:
 
 
 def leg_candidates(window: int, per: float = CANDIDATES_PER_K) -> int:
-    """num_candidates of both dense legs (invariants 97, 583): `per` x the window, so the graph
+    """num_candidates of both dense legs (invariant 97): `per` x the window, so the graph
     search explores more than it keeps. The knn *query* in the rrf retriever's dense leg takes
     no `k` on 8.15 (KnnVectorQueryBuilder: field, query_vector, num_candidates, similarity,
     filter): it yields num_candidates hits per shard and the standard retriever keeps the
@@ -157,13 +157,13 @@ def rrf_search(names: IndexNames, flt: RecallFilter, text: str, vector: np.ndarr
 
     `explain: true` (per-leg ranks for the recall debugger, parsed by results.leg_ranks) only
     when explain is asked: on 8.16+ the rrf retriever runs its legs again for it and builds an
-    explanation per hit (invariant 93). Candidate sets: the dense leg matches the client-side
+    explanation per hit (invariant 21). Candidate sets: the dense leg matches the client-side
     path exactly (leg_candidates); the BM25 leg keeps the `window` best by *adjusted* score
     among all matches, where the client-side path keeps the `window` best by raw BM25 — the same
     set whenever BM25 matches at most `window` documents (README: Running Elasticsearch).
     `context_boost`: the BM25 leg's session-context clause, as on the client-side path;
     `extra_words`: the lexicon's expansions (invariant 169), as on the client-side path
-    (issue 31, invariant 483: the same BM25 query on both paths)."""
+    (issue 31, invariant 169: the same BM25 query on both paths)."""
     script = painless.script(names, now, params)
     body = {
         "index": ",".join(leg_indices(names, flt)),
@@ -206,7 +206,7 @@ TOMBSTONE_SCRIPT = "cosineSimilarity(params.query_vector, 'vector') + 1.0"
 
 
 def tombstone_script(names: IndexNames, user_id: str, vector: np.ndarray, k: int) -> dict:
-    """9.2+ (invariant 475): every tombstone of the user that has a vector, scored by the
+    """9.2+ (invariant 98): every tombstone of the user that has a vector, scored by the
     cluster with the exact cosine on the stored float vector — `_score` = cosine + 1 (a
     script_score may not be negative:
     https://www.elastic.co/docs/reference/query-languages/query-dsl/query-dsl-script-score-query).
@@ -257,12 +257,12 @@ ctx._source.last_used_at = params.at;
 
 
 def usage_id(kind: str, memory_id: str) -> str:
-    """The usage document of one memory (invariant 584): kind and id, as memory ids are."""
+    """The usage document of one memory (invariant 24): kind and id, as memory ids are."""
     return f"{kind}:{memory_id}"
 
 
 def usage_bump(at_iso: str, user_id: str, kind: str, memory_id: str) -> dict:
-    """Scripted upsert into the usage index (invariant 584): the increment happens on the
+    """Scripted upsert into the usage index (invariant 24): the increment happens on the
     primary shard, never read-modify-write in the client (invariants 15, 24); a memory used for
     the first time gets the `upsert` document, a count of one (docs-update.html, "Upsert": the
     script runs only when the document exists). Another user's usage document is left alone."""

@@ -216,7 +216,7 @@ class Reindexer:
     # helpers ------------------------------------------------------------------------------------
     def _aliases(self, alias: str) -> dict[str, Any]:
         """The concrete indices behind `alias`; none when it does not exist yet (an index new
-        to this version, e.g. usage (invariant 584): the store creates it when it opens)."""
+        to this version, e.g. usage (invariant 24): the store creates it when it opens)."""
         try:
             return dict(self.es.indices.get_alias(name=alias))
         except EsNotFound:

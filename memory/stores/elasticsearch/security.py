@@ -31,7 +31,7 @@ def parse_version(number: str) -> tuple[int, int]:
 def check_version(info: dict, where: str) -> str:
     """The server's version string; older than 8.15 is refused (invariant 25)."""
     number = str(info.get("version", {}).get("number", "0.0"))
-    if is_serverless(info):  # issue 16, invariant 96: refused at open, never half-working
+    if is_serverless(info):  # issue 16, invariant 25: refused at open, never half-working
         raise StoreUnavailableError(f"{where}: {SERVERLESS}")
     if parse_version(number) < MIN_VERSION:
         raise StoreUnavailableError(
@@ -46,7 +46,7 @@ VECTORS_LEAVE_SOURCE = (9, 2)
 
 
 def tombstone_matching(number: str) -> str:
-    """How the tombstone check scores a user's tombstones (invariant 475): before 9.2 the knn
+    """How the tombstone check scores a user's tombstones (invariant 98): before 9.2 the knn
     candidates' vectors come back in `_source` and the cosine is taken here; from 9.2 they do
     not, so the cosine is taken by the cluster itself (script_score, cosineSimilarity)."""
     return "script_score" if parse_version(number) >= VECTORS_LEAVE_SOURCE else "knn_source"

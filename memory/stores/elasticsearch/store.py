@@ -28,6 +28,7 @@ from ...embeddings import Embedder
 from ...errors import MemdeskError, StoreUnavailableError
 from ...lexicon import words_of
 from ...models import (
+    PROPOSED_RETRACTION,
     AuditEvent,
     CatalogDoc,
     Episode,
@@ -121,13 +122,13 @@ class ElasticsearchStore(BatchRecords):
             self.names = IndexNames(prefix)
         except ValueError as exc:
             raise MemdeskError(str(exc)) from None
-        # TLS and credentials from MEMDESK_ES_* (issue 16, invariant 94)
+        # TLS and credentials from MEMDESK_ES_* (issue 16, invariant 29)
         self.conn = connection or ConnectionSettings(url=url, request_timeout=request_timeout)
         self._timeout = request_timeout
         self._where = redact(url)
         self._clock = clock
         self._wall = wall  # dates batch documents: the sweeper's lease (intents.LEASE_S)
-        # invariant 583: knn num_candidates as a multiple of k (MEMDESK_ES_NUM_CANDIDATES)
+        # invariant 97: knn num_candidates as a multiple of k (MEMDESK_ES_NUM_CANDIDATES)
         self.candidates_per_k = queries.checked_per_k(num_candidates)
         self._finished: set[str] = set()  # batches known committed (committed is final)
         self._unsettled: set[str] = set()  # this process's batches whose outcome is unknown
@@ -136,7 +137,7 @@ class ElasticsearchStore(BatchRecords):
         self._lock = threading.RLock()
         self._closed = False
         self._dirty: set[str] = set()  # aliases written without a refresh (episodes)
-        self._usage_left: set[tuple[str, str]] = set()  # usage docs a delete failed (inv. 584)
+        self._usage_left: set[tuple[str, str]] = set()  # usage docs a delete failed (inv. 24)
         # Issue 17: the session window indexed with each episode (its `context` field) and the
         # weight recall gives it, as the embedded store holds its own.
         self.index_params = IndexParams()
@@ -155,12 +156,12 @@ class ElasticsearchStore(BatchRecords):
         self.tombstone_matching = security.tombstone_matching(self.server_version)
         self._read_licence()
         self._ensure_indices()
-        # Invariant 147: keys written under older key rules are recomputed before any check.
+        # Invariant 63: keys written under older key rules are recomputed before any check.
         tombkeys.ensure_tombstone_keys(self.es, self._writer, self.names,
                                        lambda fn, what: self._call(fn))
-        self.swept = self.sweep()  # invariant 472: abandoned batches finished before any read
+        self.swept = self.sweep()  # invariant 470: abandoned batches finished before any read
         log.info("elasticsearch %s at %s, licence %s: recall uses %s; tombstones matched by %s "
-                 "(invariant 475)", self.server_version, self._where, self.licence,
+                 "(invariant 98)", self.server_version, self._where, self.licence,
                  self.recall_path, self.tombstone_matching)
 
     # connection and errors ------------------------------------------------------------------
@@ -178,7 +179,7 @@ class ElasticsearchStore(BatchRecords):
 
     @property
     def recall_path(self) -> str:
-        """Which hybrid path recall took; MemoryService reports it in explain. Invariant 484:
+        """Which hybrid path recall took; MemoryService reports it in explain. Invariant 21:
         the path this thread's last recall actually took (the rrf retriever only runs for a
         plain-rrf ranking, so a licence that allows it is not enough); before any recall, the
         path a plain-rrf recall would take."""
@@ -193,7 +194,7 @@ class ElasticsearchStore(BatchRecords):
             raise MemdeskError("the store is closed")
         try:
             return fn(*args, **kwargs)
-        except TlsError as exc:  # invariant 94: a secured cluster needs its CA
+        except TlsError as exc:  # invariant 29: a secured cluster needs its CA
             raise StoreUnavailableError(
                 f"cannot verify the TLS certificate of Elasticsearch at {self._where} ({exc}): "
                 f"{TLS_HINT}") from exc
@@ -221,13 +222,13 @@ class ElasticsearchStore(BatchRecords):
         """GET /_license. A 403 (no privilege to read it) means Basic for good; a 404 (no
         licence in the cluster state yet: RestGetLicenseAction answers NOT_FOUND), a 5xx or a
         timeout means Basic for now, and the licence is read again LICENCE_RETRY_S later
-        (invariant 96), so a passing failure never switches the process to Basic for good."""
+        (invariant 25), so a passing failure never switches the process to Basic for good."""
         try:
             kind = security.licence_type(dict(self.es.license.get()))
             due = None
         except ApiError as exc:
             kind, due = "basic", None if exc.meta.status == 403 else self._clock() + LICENCE_RETRY_S
-            if due is None:  # invariant 478: say which privilege is missing and what is lost
+            if due is None:  # invariant 25: say which privilege is missing and what is lost
                 self.licence_note = (
                     "GET /_license answered 403: the store's credentials lack the `monitor` "
                     "cluster privilege, so the licence is taken as Basic: the rrf retriever "
@@ -273,7 +274,7 @@ class ElasticsearchStore(BatchRecords):
                         f"{MAPPING_VERSION} ({self.names.concrete(name)}): run "
                         f"`memdesk es reindex --store {self.url}` to copy it to the current mapping")
                 diffs = mapping_differences(name, want, spec.get("mappings", {}))
-                if diffs:  # invariant 26
+                if diffs:  # invariant 22
                     raise MemdeskError(
                         f"index {concrete} has a mapping that differs from "
                         f"memory/stores/elasticsearch/mappings/{name}.json: {'; '.join(diffs)}. "
@@ -320,7 +321,7 @@ class ElasticsearchStore(BatchRecords):
     def _reader(self, user_id: str | None) -> tuple[Elasticsearch, bool]:
         """The client a user's reads go through, and whether it carries a per-user key: the
         user's own short-lived DLS key when `memdesk es bootstrap-users` enabled them, else the
-        store's client. The user filter stays on in every query either way (invariant 27)."""
+        store's client. The user filter stays on in every query either way (invariant 20)."""
         if user_id is None:
             return self.es, False
         self._licence_fresh()
@@ -367,7 +368,7 @@ class ElasticsearchStore(BatchRecords):
     def _invalidate_keys(self, ids: list[str]) -> None:
         """`owner: true`: with manage_own_api_key (the privilege the README names) an
         invalidation must say so, or it answers 403 (security-api-invalidate-api-key). A failure
-        is kept for `memdesk es status` (invariant 477); the key still expires by itself."""
+        is kept for `memdesk es status` (invariant 95); the key still expires by itself."""
         try:
             self._call(self._writer.security.invalidate_api_key, ids=ids, owner=True)
         except (ApiError, MemdeskError) as exc:
@@ -378,7 +379,7 @@ class ElasticsearchStore(BatchRecords):
 
     def _record_key_failure(self, ids: list[str], exc: Exception) -> None:
         """Keep a failed invalidation in the state index, so `memdesk es status` in any process
-        shows it (invariant 477): one document per key, no secret in it."""
+        shows it (invariant 95): one document per key, no secret in it."""
         for key_id in ids:
             try:
                 self._call(self._writer.index, index=self.names.alias("state"),
@@ -427,7 +428,7 @@ class ElasticsearchStore(BatchRecords):
                                      source_excludes=queries.SOURCE_EXCLUDES)["_source"])
         except EsNotFound:
             return None
-        return self._visible([src])[0]  # invariant 473: a pending batch's record is not read
+        return self._visible([src])[0]  # invariant 470: a pending batch's record is not read
 
     def get(self, kind: MemoryKind, user_id: str | None, memory_id: str) -> AnyMemory | None:
         kind = MemoryKind(kind)
@@ -437,7 +438,7 @@ class ElasticsearchStore(BatchRecords):
         return self._with_usage(user_id, [from_source(src)])[0]
 
     def _with_usage(self, user_id: str | None, docs: list[D]) -> list[D]:
-        """Facts and playbooks with their uses from the usage index added (invariant 584): one
+        """Facts and playbooks with their uses from the usage index added (invariant 24): one
         realtime multi-get (docs-multi-get.html: realtime by default, so a bump is seen at
         once), as this user (the per-user key reads the usage index filtered by user_id)."""
         ids = usage.ids_of(docs)
@@ -547,7 +548,7 @@ class ElasticsearchStore(BatchRecords):
         scored: list[tuple[Tombstone, float]] = []
         hits = resp["hits"]["hits"]
         if hits and not any(h["_source"].get("vector") for h in hits):
-            # invariant 475: never silently off — vectors left out of `_source` on this server
+            # invariant 98: never silently off — vectors left out of `_source` on this server
             log.warning("tombstone candidates came back without vectors from %s (version %s): "
                         "matching by script_score from now on", self._where, self.server_version)
             self.tombstone_matching = "script_score"
@@ -589,7 +590,7 @@ class ElasticsearchStore(BatchRecords):
         resp = self._as_user(user_id, "search", index=self.names.alias("audit"),
                           query={"bool": {"filter": flt}}, sort=[{"seq": "desc"}, {"id": "desc"}],
                           size=min(limit, 10_000), track_total_hits=False)
-        # invariant 471: the log is the committed batches' events
+        # invariant 470: the log is the committed batches' events
         hits = self._visible_hits(resp["hits"]["hits"], before_images=False)
         return [AuditEvent.model_validate(_strip(h["_source"])) for h in hits]
 
@@ -690,8 +691,11 @@ class ElasticsearchStore(BatchRecords):
         wanted, out = set(episode_ids), set()
         for h in resp["hits"]["hits"]:
             src = h["_source"]
+            # a proposed retraction's sources are the user's denial, never a false value
+            # (invariant 591)
             if src.get("user_id") != user_id or any(
-                    str(f).startswith("merged_into:") for f in src.get("flags") or ()):
+                    str(f).startswith("merged_into:") or f == PROPOSED_RETRACTION
+                    for f in src.get("flags") or ()):
                 continue
             out.update(wanted.intersection(src.get("source_episode_ids") or ()))
         return out
@@ -699,14 +703,14 @@ class ElasticsearchStore(BatchRecords):
     # search -------------------------------------------------------------------------------------
     def _leg_hits(self, flt: RecallFilter, resp: Mapping[str, Any]) -> list[LegHit]:
         out = []
-        # invariant 473: a record of a batch not yet committed is not recalled
+        # invariant 470: a record of a batch not yet committed is not recalled
         for h in self._visible_hits(resp["hits"]["hits"], before_images=False):
             doc = from_source(h["_source"])
             # Belt and braces behind the pre-filter: never hand back another user's memory.
             if doc.user_id not in (flt.user_id, None):
                 continue
             out.append(LegHit(doc=doc, score=float(h["_score"])))
-        # invariant 584: the use boost (memory.ranking) reads the counts of the usage index
+        # invariant 24: the use boost (memory.ranking) reads the counts of the usage index
         docs = self._with_usage(flt.user_id, [h.doc for h in out])
         return [h.model_copy(update={"doc": d}) for h, d in zip(out, docs, strict=True)]
 
@@ -722,7 +726,7 @@ class ElasticsearchStore(BatchRecords):
         # Elasticsearch analyses text itself, so it gets the groups' plain words instead.
         if not queries.leg_indices(self.names, flt):  # no kind asked: nothing, not every index
             return []
-        self._path.taken = CLIENT_PATH  # the legs are fused in the client (invariant 484)
+        self._path.taken = CLIENT_PATH  # the legs are fused in the client (invariant 21)
         body = queries.bm25_search(self.names, flt, query, limit,
                                    context_boost=self._context_boost(),
                                    extra_words=words_of(dict(extra or {})))
@@ -751,13 +755,13 @@ class ElasticsearchStore(BatchRecords):
 
         `explain` (issue 16, keyword, default off) asks Elasticsearch for the per-leg ranks the
         recall debugger shows; without it the hits keep Elasticsearch's rrf order and carry no
-        leg detail (invariant 93)."""
+        leg detail (invariant 21)."""
         self._licence_fresh()
         if not self.rrf_enabled or not has_direction(vector):
             return None
         if not queries.leg_indices(self.names, flt):
             return []
-        # invariant 483: the lexicon's expansions ride on this path too
+        # invariant 169: the lexicon's expansions ride on this path too
         body = queries.rrf_search(self.names, flt, query, vector, limit, now, params,
                                   explain=explain, per_k=self.candidates_per_k, context_boost=self._context_boost(),
                                   extra_words=words_of(dict(extra or {})))
@@ -771,7 +775,7 @@ class ElasticsearchStore(BatchRecords):
                 if h["_source"].get("user_id") in (flt.user_id, None)]
         self._path.taken = RRF_PATH
         ranked = ranked_hits(hits, now, params)
-        docs = self._with_usage(flt.user_id, [h.doc for h in ranked])  # invariant 584
+        docs = self._with_usage(flt.user_id, [h.doc for h in ranked])  # invariant 24
         return [h.model_copy(update={"doc": d}) for h, d in zip(ranked, docs, strict=True)]
 
     # writes -------------------------------------------------------------------------------------
@@ -797,7 +801,7 @@ class ElasticsearchStore(BatchRecords):
     def apply(self, ops: list[Op]) -> None:
         """Validate every op against what is stored, then write the batch intent-first.
 
-        Elasticsearch has no multi-document transaction (invariants 23, 90-92, 470-474): a batch
+        Elasticsearch has no multi-document transaction (invariants 23, 92, 470): a batch
         with an update, delete or watermark move is checked whole first (one mget), so a stale
         batch writes nothing; then the batch document is created, the steps go out stamped with
         its id (conditional writes, inserts, audit events: batch.py), and one compare-and-set
@@ -844,7 +848,7 @@ class ElasticsearchStore(BatchRecords):
         self._drop_usage([(op.kind, op.id) for op in ops if isinstance(op, DeleteMemory)])
 
     def _drop_usage(self, gone: list[tuple[MemoryKind, str]]) -> None:
-        """Invariant 584: a forgotten (or undone) fact or playbook takes its usage document
+        """Invariant 24: a forgotten (or undone) fact or playbook takes its usage document
         with it, once its own delete landed. The usage document holds no text (ids, a count, a
         time); one left by a failure is kept to retry and reported by `compact` as residue."""
         pairs = usage.tracked(gone)
@@ -912,7 +916,7 @@ class ElasticsearchStore(BatchRecords):
         return len(changed)
 
     def _bulk(self, lines: list[dict], refresh: str) -> dict:
-        # require_alias (invariant 479): a lost alias is an error, never a new concrete index
+        # require_alias (invariant 22): a lost alias is an error, never a new concrete index
         # mapped by guesswork (docs-bulk: `require_alias`)
         return dict(self._call(self._writer.bulk, operations=lines, refresh=refresh,
                                require_alias=True))
@@ -1051,9 +1055,9 @@ class ElasticsearchStore(BatchRecords):
         mine = {"term": {"user_id": user_id}}
         gone = self._delete_task(",".join(self.names.alias(n) for n in USER_ALIASES), mine,
                                  "memories")
-        self._delete_task(self.names.alias("usage"), mine, "use counts")  # invariant 584
+        self._delete_task(self.names.alias("usage"), mine, "use counts")  # invariant 24
         events = self._delete_task(self.names.alias("audit"), mine, "audit events")
-        # invariant 135; batch documents (issue 31) hold the user's text while they live
+        # invariant 131; batch documents (issue 31) hold the user's text while they live
         self._delete_task(self.names.alias("state"), {"bool": {"filter": [
             mine, {"terms": {"type": ["watermark", "credential", "batch"]}}]}}, "state")
         self.apply([AppendAudit(event=event)])
@@ -1101,7 +1105,7 @@ class ElasticsearchStore(BatchRecords):
                       if alias not in (spec.get("aliases") or {}) and _version(c) < min(live))
 
     def compact(self, texts: Sequence[str] = ()) -> list[str]:
-        """Invariant 482: what a forget guarantees on a cluster, said honestly. A deleted or
+        """Invariant 481: what a forget guarantees on a cluster, said honestly. A deleted or
         overwritten document is invisible at once; its bytes leave the Lucene segments when they
         are merged. So: reindex backups (they hold every forgotten text) are deleted; then an
         expunge-deletes force merge runs as a task and is followed; what it could not expunge
@@ -1117,7 +1121,7 @@ class ElasticsearchStore(BatchRecords):
         except (MemdeskError, ApiError) as exc:
             left, residue = 0, [f"batch documents not checked ({exc}): a pending one may hold "
                                 "the forgotten text until the next open of the store"]
-        self._drop_usage([])  # invariant 584: usage documents a delete left, retried
+        self._drop_usage([])  # invariant 24: usage documents a delete left, retried
         with self._lock:
             stuck = sorted(self._usage_left)
         if stuck:
@@ -1172,7 +1176,7 @@ class ElasticsearchStore(BatchRecords):
         return residue
 
     def bump_usage(self, user_id: str, used: list[tuple[MemoryKind, str]], at: datetime) -> None:
-        """Invariant 584: one scripted upsert per fact or playbook used, into the usage index;
+        """Invariant 24: one scripted upsert per fact or playbook used, into the usage index;
         the memories themselves (and their vectors) are not rewritten."""
         pairs = usage.tracked(used)
         if not pairs:
@@ -1187,7 +1191,7 @@ class ElasticsearchStore(BatchRecords):
         bad = [r for item in resp.get("items", []) for r in item.values()
                if r.get("status", 200) >= 300 and r.get("status") != 404]
         blocked = [r for r in bad if _error_type(r) == "cluster_block_exception"]
-        if blocked:  # invariant 480: a reindex's write block must not break recall
+        if blocked:  # invariant 24: a reindex's write block must not break recall
             log.warning("usage of %d memories not counted: %s is write-blocked (a `memdesk es "
                         "reindex` is copying it); recall goes on", len(blocked),
                         blocked[0].get("_index"))

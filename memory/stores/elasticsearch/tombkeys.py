@@ -1,4 +1,4 @@
-"""Tombstone match keys follow the matcher on Elasticsearch (invariants 63, 64 and 147).
+"""Tombstone match keys follow the matcher on Elasticsearch (invariant 63).
 
 Each tombstone document carries `match_key` and `match_terms`, derived from its value by
 `memory/values.py` (`index_entry`) when it was written; write checks find a dead value by them.
@@ -170,7 +170,7 @@ class TombstoneKeys:
             return []
         lines = update_lines(self.alias, due)
         resp = self.request(lambda: self.w.bulk(operations=lines, refresh="false",
-                                                require_alias=True),  # invariant 479
+                                                require_alias=True),  # invariant 22
                             f"updating the match keys of {self.alias}")
         conflicts: list[str] = []
         for item in resp.get("items", []):

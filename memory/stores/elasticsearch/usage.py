@@ -1,4 +1,4 @@
-"""Recall's use counts in their own index (issue 31, invariant 584). Pure: request lines and
+"""Recall's use counts in their own index (issue 31, invariant 24). Pure: request lines and
 how a read record takes its counts; the store sends them.
 
 A bump is a scripted upsert of a small document `{kind}:{id}` in the usage index — never an

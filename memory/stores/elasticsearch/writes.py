@@ -3,7 +3,7 @@ client here: batch.py sends what this plans.
 
 Invariant 23: there is no multi-document transaction, so every op is checked against the
 stored documents (one mget) before anything is written; a stale batch plans nothing.
-Invariant 90 (issue 16): steps fall into three phases — conditional writes (updates, deletes
+Invariant 23 (issue 16): steps fall into three phases — conditional writes (updates, deletes
 and watermark moves carrying if_seq_no/if_primary_term), then inserts (`create` with the
 record's own id, so a retry cannot duplicate), then audit events — and batch.py sends a phase
 only when the previous one landed whole.
@@ -229,7 +229,7 @@ class Planner:
         have = self.current.get(key)
         value = None if have is None else have["src"].get("value")
         if value == op.value and not (op.strict and op.expected != value):
-            return  # already there (a retried copy): converge; a strict move never (inv. 182)
+            return  # already there (a retried copy): converge; a strict move never (inv. 38)
         if op.expected != value:
             raise ConflictError(
                 f"watermark {op.name} for {op.user_id} moved to {value} (expected {op.expected})")
@@ -322,7 +322,7 @@ def without_usage(src: dict) -> dict:
 
 def merge_usage(new_src: dict, stored: dict) -> None:
     """A write keeps the record's stored usage fields as they are: since the usage index
-    (invariant 584) recall counts uses there, the record's own fields are the counts from
+    (invariant 24) recall counts uses there, the record's own fields are the counts from
     before it (or a migrated history's), and a copy read with the usage added must not write
     the sum back (it would be counted twice)."""
     if "use_count" not in stored:
