@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .slots import SLOTS, render, slot_of
 from .text import fold
-from .values import read
+from .values import compare_values, read
 
 DATA = Path(__file__).parent / "aliases"
 MAX_VARIANTS = 32  # invariant 461: a text full of alias words costs a bounded number of lookups
@@ -269,8 +269,8 @@ def near_spelling(dead_text: str, new_text: str) -> str | None:
             new.negated, new.ended):
         return None
     a, b = " ".join(dead.raw_value).split(), " ".join(new.raw_value).split()
-    if len(a) != len(b):
-        return None
+    if len(a) != len(b) or compare_values(dead, new)[0] == "decisive":
+        return None  # invariant 601: "Austria" is spelled like "Australia", and is not it
     diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
     if len(diff) != 1 or any(ch.isdigit() for ch in "".join(diff[0])):
         return None

@@ -46,10 +46,12 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
+from . import places
 from .models import Tombstone
+from .places import PLACE_SLOTS
 from .text import STOP_WORDS, fold, normalise, split_cjk, stem
 
-KEY_VERSION = "5"  # bump when canonical keys change: stores recompute theirs on open
+KEY_VERSION = "6"  # bump when canonical keys change: stores recompute theirs on open
 POSSIBLY_RESTATES = "possibly_restates"  # flag prefix: possibly_restates:<tombstone id>
 
 # Words that hedge or say who holds a value, not what it is.
@@ -612,6 +614,9 @@ def slot_terms(text: str) -> list[str]:
     for raw in c.raw_value:  # a name in another script is also found by its Latin reading
         out |= {f"{c.slot}:{_stem_value(w)}" for name in _latin_names(raw)
                 if not raw.isascii() or name in _PLACE_NAMES for w in name.split()}
+    if c.slot in PLACE_SLOTS:  # invariant 600: a place is found under any of its names
+        where = places.read_place(c.raw_value, _place_readings(c.raw_value))
+        out |= {f"{c.slot}:@{p.id}" for p in (where.places if where else ())}
     return sorted(out)
 
 
@@ -760,10 +765,35 @@ def _countless(claim: Claim) -> Claim:
     return replace(claim, value=parts)
 
 
+def _place_readings(raw: tuple[str, ...]) -> tuple[str, ...]:
+    """Other readings of a place value's first part: another script transliterated, and a
+    word of look-alike letters read back as the Cyrillic it was folded from ("mockba")."""
+    if not raw:
+        return ()
+    first = raw[0]
+    back = first.translate(_UNCONFUSE) if set(first.replace(" ", "")) <= _LOOKALIKE_LATIN \
+        else ""
+    return tuple(r for r in (*_latin_names(first), back) if r)
+
+
 def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
     """('same'|'similar'|'different'|'decisive', why) for two values of the same (or a
     related) slot; 'decisive' is a difference no wording explains (another number, a
-    street named after the dead place)."""
+    street named after the dead place, another place in the gazetteer)."""
+    same, why = _compare_words(dead, new)
+    if same == "same" or dead.slot not in PLACE_SLOTS or new.slot not in PLACE_SLOTS:
+        return same, why
+    # Invariant 600: a place under any of its names is the same place; invariant 601: two
+    # places the gazetteer tells apart are different, however alike their names.
+    found = places.compare(dead.raw_value, new.raw_value, _place_readings(dead.raw_value),
+                           _place_readings(new.raw_value))
+    if found is None:
+        return same, why
+    kind, reason = found
+    return ("decisive" if kind == "different" else "similar"), reason
+
+
+def _compare_words(dead: Claim, new: Claim) -> tuple[str, str]:
     a, b = dead.value, new.value
     if set(a) == set(b):
         return "same", "the same value"

