@@ -37,6 +37,7 @@ _WITHIN = re.compile(r"^(?:(?:the )?(?:city|town|centre|center|outskirts|suburbs
                      r"north|south|east|west|downtown|uptown) of |(?:the )?(?:central|downtown|"
                      r"inner|outer|greater|metropolitan|metro|suburban|rural|north|south|east|"
                      r"west|northern|southern|eastern|western|old|historic|uptown|midtown) )+")
+ALIASES = os.path.join(os.path.dirname(__file__), "aliases", "places.jsonl")
 INFLECTION = 3  # letters a case ending may change ("Warszawa" / "w Warszawie")
 MIN_STEM = 5  # letters an inflected name must share with the place's name
 
@@ -129,6 +130,17 @@ def _build() -> Gazetteer:
                   and p.country == airport["country"]]
         if served:
             _add(named, code, max(served, key=lambda p: p.population))
+    # The hand-written names of memory/aliases/places.jsonl ("the Toon", "Brizzle") name the
+    # most populous city of the row's name.
+    with open(ALIASES, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                cities = [p for p in named.get(key(row["name"]), ()) if p.id.startswith("city:")]
+                if cities:
+                    city = max(cities, key=lambda p: p.population)
+                    for name in [*row.get("names", []), *row.get("codes", [])]:
+                        _add(named, name, city)
     for k, places in named.items():  # a place of that very name first ("Venice", not a
         places.sort(key=lambda p: (key(p.name) != k, -p.population))  # place it nicknames)
     return Gazetteer({k: tuple(v) for k, v in named.items()}, regions)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from nicknames import NickNamer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .slots import SLOTS, render, slot_of
@@ -100,6 +101,20 @@ class Tables:
     phrasings: tuple[tuple[str, re.Pattern[str]], ...]
 
 
+def _given_names() -> list[tuple[str, tuple[tuple[str, ...], ...]]]:
+    """Given names and their diminutives from the `nicknames` package (a hand-curated table of
+    English names, names.csv): a diminutive's group holds the names it shortens ("Kate" ->
+    Katherine, Kathryn, ...), a name's group its diminutives. After the hand rows, which keep
+    the words they name."""
+    namer = NickNamer()
+    out: list[tuple[str, tuple[tuple[str, ...], ...]]] = []
+    for lookup in (namer.canonical_lookup, namer.nickname_lookup):  # diminutives first
+        for name, others in sorted(lookup.items()):
+            out.append(("name", tuple(dict.fromkeys(fold(n) for n in [name, *sorted(others)]
+                                                    if fold(n)))))
+    return out
+
+
 def _rows(name: str, model: type[_Row], directory: Path) -> list:
     path = directory / name
     out = []
@@ -127,6 +142,7 @@ def load(directory: Path = DATA) -> Tables:
         demonyms.update({fold(d): p.name for d in p.demonyms if fold(d)})
     for s in _rows("synonyms.jsonl", SynonymRow, directory):
         groups.append((s.kind, tuple(dict.fromkeys(fold(n) for n in s.names if fold(n)))))
+    groups += _given_names()
     member_of: dict[tuple[str, ...], int] = {}
     for i, (_, members) in enumerate(groups):
         for m in members:
@@ -173,9 +189,36 @@ def _to_roman(n: int) -> str:
     return out
 
 
+_HOUR_WORDS = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+               "ten", "eleven", "twelve"]
+_HOUR = r"(1[0-2]|0?[1-9]|" + "|".join(_HOUR_WORDS[1:]) + ")"
+_CLOCK = re.compile(rf"(?i)\b(?:(?:a )?(quarter|half|twenty|ten|five|twenty[- ]five) "
+                    rf"(to|past|after) {_HOUR}|half {_HOUR}|{_HOUR} o'?\s?clock)\b")
+_MINUTES = {"quarter": 15, "half": 30, "twenty": 20, "ten": 10, "five": 5, "twenty-five": 25,
+            "twenty five": 25}
+
+
+def _hour(word: str) -> int:
+    return int(word) if word.isdigit() else _HOUR_WORDS.index(word.lower(), 1)
+
+
+def _clock(m: re.Match[str]) -> str:
+    """A time said in words as the clock shows it ("a quarter to eight" -> "7:45")."""
+    amount, way, hour, half, oclock = m.groups()
+    if oclock:
+        return f"{_hour(oclock)}:00"
+    if half:  # British "half seven" is 7:30
+        return f"{_hour(half)}:30"
+    minutes, h = _MINUTES[amount.lower()], _hour(hour)
+    if way.lower() == "to":
+        return f"{(h - 2) % 12 + 1}:{60 - minutes:02d}"
+    return f"{h}:{minutes:02d}"
+
+
 def _written_out(text: str, t: Tables) -> str:
-    """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a counted Roman numeral as
-    digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
+    """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
+    shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
+    text = _CLOCK.sub(_clock, text)
     if t.codes is not None:
         text = t.codes.sub(lambda m: t.code_names[m.group(1)], text)
     return _COUNTED.sub(lambda m: f"{m.group(1)} {n}" if (n := roman(m.group(2))) else
@@ -251,6 +294,46 @@ def variants(text: str, tables_: Tables | None = None) -> list[str]:
                 seen[_text([*tokens[:start], *member, *tokens[end:]])] = None
     own = " ".join(fold(text))
     return [v for v in seen if v and v.replace(" ,", "") != own][:MAX_VARIANTS]
+
+
+# Kinds whose names are not told apart by the tables: one diminutive shortens several names.
+_AMBIGUOUS_KINDS = frozenset({"name", "family"})
+
+
+def _marked(text: str, t: Tables) -> list[str]:
+    """The text's tokens with each alias replaced by its group ("<7>")."""
+    tokens = " , ".join(" ".join(fold(part)) for part in re.split(r"[,;]", text)
+                        if fold(part)).split()
+    out: list[str] = []
+    i = 0
+    for start, end, group in _spans(tokens, t, names_ok=False):
+        out += tokens[i:start] + [f"<{group}>"]
+        i = end
+    return out + tokens[i:]
+
+
+def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
+    """Why two texts name different things of one kind in the same words around them, or None
+    (invariant 602): "Prefers phone calls" / "Prefers video calls", "Likes Coca-Cola" / "Likes
+    Pepsi", "Supports Man City" / "Supports Manchester United" -- two groups of the alias
+    tables, which hold each word in one group only. Given names never: "Kate" may shorten
+    Katherine or Kathryn."""
+    t = tables_ or tables()
+    a, b = _marked(dead_text, t), _marked(new_text, t)
+    if len(a) != len(b):
+        return None
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if not diff:
+        return None
+    for x, y in diff:
+        if not (x.startswith("<") and y.startswith("<")):
+            return None
+        gx, gy = t.groups[int(x[1:-1])], t.groups[int(y[1:-1])]
+        if gx[0] != gy[0] or gx[0] in _AMBIGUOUS_KINDS:
+            return None
+    x, y = diff[0]
+    return (f"{' '.join(t.groups[int(y[1:-1])][1][0])!r} and "
+            f"{' '.join(t.groups[int(x[1:-1])][1][0])!r} are different {t.groups[int(x[1:-1])][0]}s")
 
 
 def _text(tokens: list[str]) -> str:

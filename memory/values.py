@@ -309,8 +309,13 @@ _AUX = r"(?:(?:does|do|did|will|would|can|could|has|have|had|is|am|are|was) )?"
 PRE = "^" + _WHO + _AUX
 
 
+# Who, in the languages the foreign patterns read (folded: "ona", "sie", "ela", "lei", "zij").
+_FWHO = r"(?:(?:ela|ele|eu|ona|on|ja|sie|er|ich|lei|lui|io|zij|hij|ik|hon|han|jag|ella|el|yo) )?"
+
+
 def _p(pattern: str) -> re.Pattern:
-    return re.compile(pattern.replace("{PRE}", PRE).replace("^{WHO}", "^" + _WHO))
+    return re.compile(pattern.replace("{PRE}", PRE).replace("^{WHO}", "^" + _WHO)
+                      .replace("{FWHO}", _FWHO))
 
 
 # (slot, pattern) in order; a pattern's `v` group is the value. Slot names ending in ":" take
@@ -331,6 +336,14 @@ _SLOT_PATTERNS: dict[str, list[str]] = {
         r"^(?:wohnt|wohne|lebt|lebe) in (?P<v>.+)$",
         r"^(?:habite|habites|vit|vis) (?:a|en|au) (?P<v>.+)$",
         r"^(?:vive|vivo|reside) en (?P<v>.+)$",
+        # issue 30 (invariant 600): the same sentence in Portuguese, Polish, Italian, Dutch,
+        # the Scandinavian languages and Czech; a name with a case ending is the gazetteer's
+        r"^{FWHO}(?:mora|moro|moram|vive|vivo|vivem|reside|resido) (?:em|no|na|nos|nas) (?P<v>.+)$",
+        r"^{FWHO}(?:mieszka|mieszkam|mieszkaja|zyje|zyja) (?:w|we|na) (?P<v>.+)$",
+        r"^{FWHO}(?:vive|vivo|abita|abito|risiede) (?:a|ad|in) (?P<v>.+)$",
+        r"^{FWHO}(?:woont|woon|wonen) in (?P<v>.+)$",
+        r"^{FWHO}(?:bor|bo) i (?P<v>.+)$",
+        r"^{FWHO}(?:bydli|bydlim|zije) (?:v|ve) (?P<v>.+)$",
         r"^(?:ζει|ζω|μενει|μενω) (?:στην|στη|στο|στον|σε) (?P<v>.+)$",
         r"^(?:يعيش|تعيش|اعيش|يسكن|تسكن|اسكن) في (?P<v>.+)$",
         r"^(?:我|她|他|他们|她们|我们)?(?:住在|居住在|住于|生活在)(?P<v>.+)$",
@@ -358,6 +371,10 @@ _SLOT_PATTERNS: dict[str, list[str]] = {
         r"{PRE}(?:employer|company|workplace) is (?P<v>.+)$",
         r"^(?:работает|работаю|работал) (?:в|во|на) (?P<v>.+)$",
         r"^(?:arbeitet|arbeite) (?:bei|fur) (?P<v>.+)$",
+        r"^{FWHO}(?:trabalha|trabalho) (?:na|no|em|para) (?P<v>.+)$",
+        r"^{FWHO}pracuje (?:w|we|dla) (?P<v>.+)$",
+        r"^{FWHO}(?:lavora|lavoro) (?:per|presso) (?P<v>.+)$",
+        r"^{FWHO}(?:werkt|werk) (?:bij|voor) (?P<v>.+)$",
         r"^(?:travaille|travailles) (?:chez|pour|a) (?P<v>.+)$",
         r"^(?:trabaja|trabajo) (?:en|para) (?P<v>.+)$",
         r"^(?:يعمل|تعمل|اعمل) (?:في|لدى) (?P<v>.+)$",
@@ -376,6 +393,13 @@ _SLOT_PATTERNS: dict[str, list[str]] = {
         r"^(?:у (?:меня|нее|него|нeе) )?аллергия на (?P<v>.+)$",
         r"^(?:ist )?allergisch (?:gegen|auf) (?P<v>.+)$",
         r"^(?:est )?allergique (?:a|aux|au) (?P<v>.+)$",
+        r"^{FWHO}(?:e|sou|esta|é) alergic[oa] (?:a|ao|aos|as|à|às) (?P<v>.+)$",
+        r"^{FWHO}tem alergia (?:a|ao|aos|as|de) (?P<v>.+)$",
+        r"^{FWHO}(?:ma|mam) alergi[ea] na (?P<v>.+)$",
+        r"^{FWHO}(?:jest|jestem) uczulon[ya] na (?P<v>.+)$",
+        r"^{FWHO}(?:e|sono) allergic[oa] (?:a|al|alla|alle|ai|agli) (?P<v>.+)$",
+        r"^{FWHO}(?:is|ben) allergisch voor (?P<v>.+)$",
+        r"^{FWHO}(?:hat|habe) (?:eine )?(?P<v>\w+?)allergie$",
     ],
     "intolerance": [
         r"{PRE}(?P<v>.+?) intolerant$",
@@ -405,6 +429,8 @@ _SLOT_PATTERNS: dict[str, list[str]] = {
     "age": [r"{PRE}(?:aged |age is |age of |age |turned |turns |turning )?(?P<v>\d+)(?: years? old| yrs? old| years of age)?$"],
     "job": [
         r"{PRE}(?:works|working) as (?:an? |the )?(?P<v>.+)$",
+        r"^{FWHO}(?:arbeitet|arbeite|trabalha|trabalho|pracuje|lavora|lavoro|werkt|werk|"
+        r"trabaja|trabajo|travaille) (?:als|como|jako|come|comme) (?:eine?r? |um |uma |un |una |une )?(?P<v>.+)$",
         r"{PRE}(?:job|occupation|profession) is (?:an? )?(?P<v>.+)$",
         r"^{WHO}(?:is|am|are|was) (?:an? )(?P<v>.+)$",
     ],
@@ -448,7 +474,8 @@ _ORG_SLOTS = frozenset(["employer", "role_at", "joined", "bank", "school", "of:"
 _ENDED = re.compile(r"\b(?:no longer|not anymore|any more|anymore|used to|formerly|former|ex|"
                     r"outgrew|outgrown|has outgrown|sold|quit|stopped|gave up|has given up|left)\b")
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|nothing|none|nobody|neither|nor|"
-                       r"не|нет|nicht|kein|keine|ne|pas|δεν|لا|ليس)\b|^(?:不|没有|没)")
+                       r"не|нет|nicht|kein|keine|ne|pas|δεν|لا|ليس|nao|nie|niet|inte|ikke)\b"
+                       r"|^(?:不|没有|没)")
 _CONTRACTION = re.compile(r"\b(does|do|did|is|are|was|were|has|have|had|ca|can|could|would|"
                           r"should|wo|must|need)n t\b")
 
@@ -791,6 +818,17 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
         return same, why
     kind, reason = found
     return ("decisive" if kind == "different" else "similar"), reason
+
+
+def places_apart(dead_text: str, new_text: str) -> bool:
+    """Two texts of one place slot that the gazetteer reads as different places (invariant
+    601): no other reading of the new text's words makes it the dead place."""
+    dead, new = read(dead_text), read(new_text)
+    if dead.slot != new.slot or dead.slot not in PLACE_SLOTS or dead.negated != new.negated:
+        return False
+    found = places.compare(dead.raw_value, new.raw_value, _place_readings(dead.raw_value),
+                           _place_readings(new.raw_value))
+    return found is not None and found[0] == "different"
 
 
 def _compare_words(dead: Claim, new: Claim) -> tuple[str, str]:
