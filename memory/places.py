@@ -17,6 +17,7 @@ second), only when two place values differ. Pure.
 
 from __future__ import annotations
 
+import difflib
 import gc
 import gettext
 import json
@@ -40,6 +41,7 @@ _WITHIN = re.compile(r"^(?:(?:the )?(?:city|town|centre|center|outskirts|suburbs
 ALIASES = os.path.join(os.path.dirname(__file__), "aliases", "places.jsonl")
 INFLECTION = 3  # letters a case ending may change ("Warszawa" / "w Warszawie")
 MIN_STEM = 5  # letters an inflected name must share with the place's name
+INFLECTED = 0.75  # difflib ratio of a name and its inflected form with a dropped vowel
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,12 @@ def _add(named: dict[str, list[Place]], name: str, place: Place) -> None:
     k = key(name)
     if k and place not in named.setdefault(k, []):
         named[k].append(place)
+
+
+def _sub_names(name: str) -> list[str]:
+    """ISO 3166-2 names: "Wales [Cymru GB-CYM]", "Girona [Gerona]", "A; B" -> each name."""
+    names = re.split(r"\s*[;\[\]]\s*", name)
+    return [re.sub(r"\s+[A-Z]{2}-\w+$", "", n).strip() for n in names if n.strip()]
 
 
 @cache
@@ -121,10 +129,11 @@ def _build() -> Gazetteer:
     regions: dict[tuple[str, str], Place] = {}
     for sub in pycountry.subdivisions:  # a lower level names a region but narrows nothing
         suffix = sub.code.split("-", 1)[1] if sub.parent_code is None else ""
-        place = Place(f"region:{sub.code}", sub.name, sub.country_code, suffix, 0)
+        place = Place(f"region:{sub.code}", _sub_names(sub.name)[0], sub.country_code, suffix, 0)
         if suffix:
             regions[(sub.country_code, suffix)] = place
-        _add(named, sub.name, place)
+        for name in _sub_names(sub.name):
+            _add(named, name, place)
     for code, airport in airportsdata.load("IATA").items():  # "PHL", "MUC": the city served
         served = [p for p in named.get(key(airport["city"]), ()) if p.id.startswith("city:")
                   and p.country == airport["country"]]
@@ -141,8 +150,10 @@ def _build() -> Gazetteer:
                     city = max(cities, key=lambda p: p.population)
                     for name in [*row.get("names", []), *row.get("codes", [])]:
                         _add(named, name, city)
-    for k, places in named.items():  # a place of that very name first ("Venice", not a
-        places.sort(key=lambda p: (key(p.name) != k, -p.population))  # place it nicknames)
+    # A city or country before a region of the same name ("New York" is the city), then a
+    # place of that very name ("Venice", not a place it nicknames), then the most populous.
+    for k, places in named.items():
+        places.sort(key=lambda p: (p.id.startswith("region:"), key(p.name) != k, -p.population))
     return Gazetteer({k: tuple(v) for k, v in named.items()}, regions)
 
 
@@ -191,10 +202,11 @@ def read_place(parts: tuple[str, ...], alternatives: tuple[str, ...] = ()) -> Re
     for part in parts[1:]:
         areas = [p for p in named(part) if p.id.startswith("country:") or
                  p.id.startswith("region:") and p.region]
-        if named(part):
-            mentions.add(named(part)[0].id)
         if areas:  # "Bristol, Connecticut": the Bristol in Connecticut, or none
             chosen = tuple(p for p in first if any(_inside(p, a) for a in areas))[:1]
+            mentions |= {a.id for a in areas if chosen and _inside(chosen[0], a)}
+        elif named(part):  # "Clifton, Bristol": a place inside another
+            mentions.add(named(part)[0].id)
     return Reading(chosen, frozenset(mentions | {p.id for p in chosen}))
 
 
@@ -210,10 +222,14 @@ def _inflected(raw: str, places: tuple[Place, ...]) -> bool:
         return False
     g = gazetteer()
     for name, found in g.named.items():
-        if name[:MIN_STEM] != k[:MIN_STEM] or not any(p in found for p in places):
+        if name[:MIN_STEM - 1] != k[:MIN_STEM - 1] or not any(p in found for p in places):
             continue
         n = len(os.path.commonprefix([name, k]))
         if n >= MIN_STEM and len(name) - n <= INFLECTION and len(k) - n <= INFLECTION:
+            return True
+        # a stem whose vowel drops before the ending ("Wiedeń" / "w Wiedniu")
+        if n >= MIN_STEM - 1 and abs(len(name) - len(k)) <= INFLECTION and \
+                difflib.SequenceMatcher(None, name, k).ratio() >= INFLECTED:
             return True
     return False
 
@@ -238,7 +254,8 @@ def compare(dead: tuple[str, ...], new: tuple[str, ...], dead_alt: tuple[str, ..
     # that excludes it, may mean it: not surely another place.
     if len(new) == 1 and pa in _any_reading(new[0], new_alt):
         return "same", f"{new[0]!r} is also a name of {pa.name} ({pa.country})"
-    if len(dead) == 1 == len(new) and pb in _any_reading(dead[0], dead_alt):
+    if len(dead) == 1 == len(new) and key(pb.name) in map(key, (new[0], *new_alt)) and \
+            pb in _any_reading(dead[0], dead_alt):
         return "same", f"{dead[0]!r} is also a name of {pb.name} ({pb.country})"
     if pa.id in b.mentions or pb.id in a.mentions:  # "Clifton, Bristol" after Bristol
         return "inside", f"{pb.name} and {pa.name} are one inside the other"

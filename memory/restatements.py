@@ -198,6 +198,16 @@ _MINUTES = {"quarter": 15, "half": 30, "twenty": 20, "ten": 10, "five": 5, "twen
             "twenty five": 25}
 
 
+_MULTIPLE = {"dozen": 12, "score": 20, "gross": 144}
+_TIMES = re.compile(r"(?i)\b(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) "
+                    r"(dozen|score|gross)(?: of)?\b")
+
+
+def _count(word: str) -> int:
+    """ "two dozen" -> 2 (for 24): digits or a number word up to twelve."""
+    return int(word) if word.isdigit() else _HOUR_WORDS.index(word.lower(), 1)
+
+
 def _hour(word: str) -> int:
     return int(word) if word.isdigit() else _HOUR_WORDS.index(word.lower(), 1)
 
@@ -219,6 +229,7 @@ def _written_out(text: str, t: Tables) -> str:
     """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
     shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
     text = _CLOCK.sub(_clock, text)
+    text = _TIMES.sub(lambda m: str(_count(m.group(1)) * _MULTIPLE[m.group(2).lower()]), text)
     if t.codes is not None:
         text = t.codes.sub(lambda m: t.code_names[m.group(1)], text)
     return _COUNTED.sub(lambda m: f"{m.group(1)} {n}" if (n := roman(m.group(2))) else
@@ -341,6 +352,7 @@ def _text(tokens: list[str]) -> str:
 
 
 NEAR_SPELLING = 0.7  # difflib ratio: "Brissle" ~ "Bristol" (0.71); "Brighton" is 0.67
+RESPELT = 2  # letters a respelling may add or drop
 
 
 def near_spelling(dead_text: str, new_text: str) -> str | None:
@@ -359,6 +371,9 @@ def near_spelling(dead_text: str, new_text: str) -> str | None:
         return None
     x, y = diff[0]
     ratio = difflib.SequenceMatcher(None, x, y).ratio()
-    if min(len(x), len(y)) >= 4 and x[:2] == y[:2] and ratio >= NEAR_SPELLING:
+    # A respelling or a typo keeps the word's length within two letters: "Labradoodle" is
+    # another word than "Labrador", not a way to spell it.
+    if min(len(x), len(y)) >= 4 and abs(len(x) - len(y)) <= RESPELT and x[:2] == y[:2] and \
+            ratio >= NEAR_SPELLING:
         return f"{y!r} is spelled like {x!r} ({ratio:.2f})"
     return None

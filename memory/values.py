@@ -128,6 +128,9 @@ _PLACES = {"munchen": "munich", "koln": "cologne", "wien": "vienna", "praha": "p
            "uk": "united kingdom", "gb": "united kingdom", "usa": "united states",
            "u.s.a": "united states", "capetown": "cape town"}
 _PLACE_NAMES = frozenset(_PLACES.values())
+# Short words inside place names ("Frankfurt an der Oder", "Stratford upon Avon").
+_PLACE_PARTICLES = frozenset("an am der die den de la le les of on upon sur del di da do dos das "
+                             "los las el y en im i the".split())
 # A comma part naming the country or region of the place before it adds nothing.
 _COUNTRIES = frozenset(["united kingdom", "england", "scotland", "wales", "britain",
                         "great britain", "united states", "america", "germany", "france",
@@ -525,7 +528,9 @@ def _parts(value: str, slot: str | None) -> tuple[tuple[frozenset[str], ...], tu
         stems = frozenset(s for t in toks for p in split_cjk(t) for s in [_stem_value(p)] if s)
         if stems:
             parts.append(stems)
-            raws.append(" ".join(toks))
+            # a place keeps the particles of its name ("Frankfurt an der Oder")
+            raws.append(" ".join(t for t in chunk.split() if t not in FILLER or t in
+                                 _PLACE_PARTICLES) if slot in PLACE_SLOTS else " ".join(toks))
     return tuple(parts), tuple(raws)
 
 
