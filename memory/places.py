@@ -243,20 +243,21 @@ def compare(dead: tuple[str, ...], new: tuple[str, ...], dead_alt: tuple[str, ..
         return None
     if b is None:
         if new and _inflected(new[0], a.places):
-            return "same", f"{new[0]!r} is {a.places[0].name} with another ending"
+            return "same", (f"{new[0]!r} is spelled like a name of {a.places[0].name} "
+                            "(another ending)")
         return None
     if not b.places:  # a qualifier excluded every place of that name
         return "different", f"no {new[0]!r} in {', '.join(new[1:])}"
     pa, pb = a.places[0], b.places[0]
     if pa.id == pb.id:
-        return "same", f"the same place ({pa.name}, {pa.country})"
+        return "same", f"another name of the same place ({pa.name}, {pa.country})"
     # A name the dead place also goes by ("Lisboa", "Petersburg"), said without a qualifier
     # that excludes it, may mean it: not surely another place.
     if len(new) == 1 and pa in _any_reading(new[0], new_alt):
-        return "same", f"{new[0]!r} is also a name of {pa.name} ({pa.country})"
+        return "same", f"{new[0]!r} is another name of {pa.name} ({pa.country})"
     if len(dead) == 1 == len(new) and key(pb.name) in map(key, (new[0], *new_alt)) and \
             pb in _any_reading(dead[0], dead_alt):
-        return "same", f"{dead[0]!r} is also a name of {pb.name} ({pb.country})"
+        return "same", f"{dead[0]!r} is another name of {pb.name} ({pb.country})"
     if pa.id in b.mentions or pb.id in a.mentions:  # "Clifton, Bristol" after Bristol
         return "inside", f"{pb.name} and {pa.name} are one inside the other"
     return "different", f"another place ({pb.name}, {pb.country}, not {pa.name}, {pa.country})"
