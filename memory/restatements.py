@@ -24,7 +24,7 @@ from nicknames import NickNamer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .slots import SLOTS, render, slot_of
-from .text import fold
+from .text import STOP_WORDS, fold
 from .values import compare_values, read
 
 DATA = Path(__file__).parent / "aliases"
@@ -69,6 +69,16 @@ class NumberRow(_Row):
     means: str = Field(min_length=1)
 
 
+class NumberWordsRow(_Row):
+    lang: str = Field(min_length=2)
+    words: dict[str, int]
+
+
+class FunctionWordsRow(_Row):
+    lang: str = Field(min_length=2)
+    words: list[str] = Field(min_length=1)
+
+
 class PhrasingRow(_Row):
     slot: str
     pattern: str
@@ -99,6 +109,8 @@ class Tables:
     demonyms: dict[tuple[str, ...], str]  # folded demonym -> place name
     numbers: tuple[tuple[re.Pattern[str], str], ...]
     phrasings: tuple[tuple[str, re.Pattern[str]], ...]
+    number_words: dict[str, int]  # a number word of another language, folded -> its value
+    function_words: frozenset[str]  # words that mark a sentence of another language, folded
 
 
 def _given_names() -> list[tuple[str, tuple[tuple[str, ...], ...]]]:
@@ -155,9 +167,14 @@ def load(directory: Path = DATA) -> Tables:
                                     key=lambda r: -len(r.phrase)))
     phrasings = tuple((r.slot, re.compile(r.pattern))
                       for r in _rows("phrasings.jsonl", PhrasingRow, directory))
+    number_words = {" ".join(fold(w)): n for r in _rows("number_words.jsonl", NumberWordsRow,
+                                                         directory) for w, n in r.words.items()}
     return Tables(groups=tuple(groups), member_of=member_of,
                   longest=max((len(m) for m in member_of), default=1), codes=code_re,
-                  code_names=codes, demonyms=demonyms, numbers=numbers, phrasings=phrasings)
+                  code_names=codes, demonyms=demonyms, numbers=numbers, phrasings=phrasings,
+                  number_words=number_words,
+                  function_words=frozenset(" ".join(fold(w)) for r in _rows(
+                      "function_words.jsonl", FunctionWordsRow, directory) for w in r.words))
 
 
 @cache
@@ -376,4 +393,51 @@ def near_spelling(dead_text: str, new_text: str) -> str | None:
     if min(len(x), len(y)) >= 4 and abs(len(x) - len(y)) <= RESPELT and x[:2] == y[:2] and \
             ratio >= NEAR_SPELLING:
         return f"{y!r} is spelled like {x!r} ({ratio:.2f})"
+    return None
+
+
+_ENGLISH_TOO = frozenset(["sex", "en", "elf", "one", "hat"])  # number words that are English
+COGNATE = 5  # letters a word of another language shares with the dead value's word
+COGNATE_RATIO = 0.75  # and how alike the two are (difflib): "Vegetarierin" ~ "vegetarian"
+
+
+def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = None
+                        ) -> str | None:
+    """Why a sentence of another language the reader has no slot for may restate the dead
+    value, or None (invariant 600): it says the dead value's number in words of its language
+    ("Tem dois filhos" after "Has 2 children") or a word of the same root as the value
+    ("Ist Vegetarierin" after "Is vegetarian"). Another language is a sentence with a function
+    word of one (`aliases/function_words.jsonl`) or a word in another script, and no English
+    one. Only ever holds a write."""
+    t = tables_ or tables()
+    dead, new = read(dead_text), read(new_text)
+    words = fold(new_text)
+    if new.slot or not words or any(w in STOP_WORDS for w in words):
+        return None
+    if not any(w in t.function_words or w in t.number_words and w not in _ENGLISH_TOO
+               or not w.isascii() for w in words):
+        return None  # "Supports Manchester United" is English without a function word
+    if dead.negated != new.negated:
+        return None
+    numbers = {str(t.number_words[w]) for w in words if w in t.number_words} | \
+        {w.lstrip("0") or "0" for w in words if w.isdigit()}
+    said = {n for part in dead.value for tok in part
+            for n in ([tok[2:]] if tok.startswith("n=") else [tok] if tok.isdigit() else [])}
+    said |= {w for w in dead.terms if w.isdigit()}
+    said.discard("1")
+    if said and said <= numbers:
+        return f"says {', '.join(sorted(said))} in another language"
+    # the value, or the words of a text the reader has no slot for ("Speaks French")
+    value = " ".join(dead.raw_value) or " ".join(w for w in fold(dead_text)
+                                                 if w not in STOP_WORDS and w not in _FILLER)
+    for y in words:  # a word of the alias tables that names the dead value ("francês")
+        group = t.member_of.get((y,))
+        if group is not None and any(tuple(v.split()) in t.groups[group][1]
+                                     for v in (value, *value.split())):
+            return f"{y!r} is another name of {value!r}"
+    for x in value.split():
+        for y in words:
+            if min(len(x), len(y)) >= COGNATE and x[:COGNATE - 1] == y[:COGNATE - 1] and \
+                    difflib.SequenceMatcher(None, x, y).ratio() >= COGNATE_RATIO:
+                return f"{y!r} has the root of {x!r} in another language"
     return None

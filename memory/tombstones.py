@@ -20,7 +20,7 @@ import numpy as np
 
 from .embeddings import Embedder
 from .models import Tombstone
-from .restatements import names_apart, near_spelling, variants
+from .restatements import foreign_restatement, names_apart, near_spelling, variants
 from .stores.base import Store
 from .values import Decision, Judge, Verdict, assess, places_apart, probe
 
@@ -77,6 +77,8 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
                                   f"{got.reason}")
     for tomb, cosine in candidates + extra:  # a name spelled another way (invariant 461)
         why = None if told_apart(tomb) else near_spelling(tomb.text, text)
+        if why is None and not told_apart(tomb):  # another language (invariant 600)
+            why = foreign_restatement(tomb.text, text)
         if why:
             return Verdict(decision=Decision.REVIEW, tombstone=tomb, similarity=cosine,
                            reason=f"may restate it spelled another way: {why} (tombstone "
