@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict
 from . import places
 from .models import Tombstone
 from .places import PLACE_SLOTS
+from .slots import kind_of
 from .text import STOP_WORDS, fold, normalise, split_cjk, stem
 
 KEY_VERSION = "6"  # bump when canonical keys change: stores recompute theirs on open
@@ -813,6 +814,13 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
     related) slot; 'decisive' is a difference no wording explains (another number, a
     street named after the dead place, another place in the gazetteer)."""
     same, why = _compare_words(dead, new)
+    if same == "different" and dead.slot == new.slot == "has":
+        # "Has a puppy" after "Has a dog": a thing of the kind the other names by the kind's
+        # own word (the one slot vocabulary's kinds, memory/slots.py) may be the same thing.
+        ka, kb = (kind_of(" ".join(c.raw_value)) for c in (dead, new))
+        if ka is not None and ka == kb and stem(ka) in {stem(w) for c in (dead, new) for w in
+                                                        " ".join(c.raw_value).split()}:
+            return "similar", f"a {ka} and the {ka} it may be"
     if same == "same" or dead.slot not in PLACE_SLOTS or new.slot not in PLACE_SLOTS:
         return same, why
     # Invariant 600: a place under any of its names is the same place; invariant 601: two
