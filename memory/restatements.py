@@ -347,12 +347,15 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
     tables, which hold each word in one group only. Given names never: "Kate" may shorten
     Katherine or Kathryn."""
     t = tables_ or tables()
-    a, b = _marked(dead_text, t), _marked(new_text, t)
+    a, b = (_marked(_written_out(x, t), t) for x in (dead_text, new_text))
     if len(a) != len(b):
         return None
-    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    diff = [(x, y) for x, y in zip(a, b, strict=True)
+            if x != y and not (x.isdigit() and y.isdigit() and int(x) == int(y))]
     if not diff:
         return None
+    if all(x.isdigit() and y.isdigit() for x, y in diff):  # "a quarter to eight" / "8:15"
+        return f"another number ({' '.join(y for _, y in diff)})"
     for x, y in diff:
         if not (x.startswith("<") and y.startswith("<")):
             return None

@@ -821,13 +821,14 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
         if ka is not None and ka == kb and stem(ka) in {stem(w) for c in (dead, new) for w in
                                                         " ".join(c.raw_value).split()}:
             return "similar", f"a {ka} and the {ka} it may be"
-    if same == "same" or dead.slot not in PLACE_SLOTS or new.slot not in PLACE_SLOTS:
+    if dead.slot not in PLACE_SLOTS or new.slot not in PLACE_SLOTS:
         return same, why
     # Invariant 600: a place under any of its names is the same place; invariant 601: two
-    # places the gazetteer tells apart are different, however alike their names.
+    # places the gazetteer tells apart are different, however alike their names ("Perth,
+    # Scotland" is not the Perth of 2 million people, though Scotland is a country).
     found = places.compare(dead.raw_value, new.raw_value, _place_readings(dead.raw_value),
                            _place_readings(new.raw_value))
-    if found is None:
+    if found is None or same == "same" and found[0] != "different":
         return same, why
     kind, reason = found
     return ("decisive" if kind == "different" else "similar"), reason

@@ -22,7 +22,7 @@ from memory.values import places_apart
 
 DATA = Path(__file__).parent / "data"
 TABLES = ["tombstone_paraphrases_probes.jsonl", "tombstone_paraphrases_probes2.jsonl",
-          "tombstone_paraphrases_probes3.jsonl"]
+          "tombstone_paraphrases_probes3.jsonl", "tombstone_paraphrases_probes4.jsonl"]
 # Restatements the gate still accepts (reported, not hidden): another verb the reader has no
 # slot for whose cosine to the dead text is low. strict: the day they are held, this list goes.
 KNOWN_MISSES = {("Works as a teacher", "Teaches at a primary school"),
