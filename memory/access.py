@@ -72,7 +72,7 @@ ACTION_ROLES: dict[str, Role] = {
     "review_edit": Role.REVIEWER,
     "review_merge": Role.REVIEWER,
     "review_keep_both": Role.REVIEWER,
-    "review_retract": Role.REVIEWER,  # a proposed retraction decided (invariant 592)
+    "review_retract": Role.REVIEWER,  # a proposed retraction decided (invariant 591)
     "review_keep": Role.REVIEWER,
     "merge_sources": Role.REVIEWER,
     "review_undo": Role.REVIEWER,  # an operator's own last decision

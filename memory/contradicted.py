@@ -26,7 +26,7 @@ DEAD = frozenset({FactState.RETRACTED, FactState.REJECTED})
 
 def kills_its_sources(fact: Fact) -> bool:
     """A retracted or rejected fact whose value was declared false (not merged away, and no
-    proposed retraction: its sources are the user's denial, invariant 592)."""
+    proposed retraction: its sources are the user's denial, invariant 591)."""
     return fact.state in DEAD and PROPOSED_RETRACTION not in fact.flags \
         and not any(f.startswith("merged_into:") for f in fact.flags)
 

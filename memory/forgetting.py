@@ -72,7 +72,7 @@ def forget(svc: MemoryService, user_id: str, memory_id: str, *, actor: str = "ag
     doc = svc.find_memory(user_id, memory_id, actor=actor, action="forget")
     derived = derived_from(svc, user_id, doc.id) if isinstance(doc, Episode) else []
     targets = [doc, *derived] if cascade else [doc]
-    # Invariant 592: a proposal to retract a fact holds the fact's text: it goes with the fact.
+    # Invariant 591: a proposal to retract a fact holds the fact's text: it goes with the fact.
     proposals = [f for f in svc.store.list_facts(user_id) if retractions.is_proposal(f)
                  and f.supersedes == doc.id] if isinstance(doc, Fact) else []
     targets += proposals

@@ -342,7 +342,7 @@ def _marked(text: str, t: Tables) -> list[str]:
 
 def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
     """Why two texts name different things of one kind in the same words around them, or None
-    (invariant 602): "Prefers phone calls" / "Prefers video calls", "Likes Coca-Cola" / "Likes
+    (invariant 600): "Prefers phone calls" / "Prefers video calls", "Likes Coca-Cola" / "Likes
     Pepsi", "Supports Man City" / "Supports Manchester United" -- two groups of the alias
     tables, which hold each word in one group only. Given names never: "Kate" may shorten
     Katherine or Kathryn."""
@@ -385,7 +385,7 @@ def near_spelling(dead_text: str, new_text: str) -> str | None:
         return None
     a, b = " ".join(dead.raw_value).split(), " ".join(new.raw_value).split()
     if len(a) != len(b) or compare_values(dead, new)[0] == "decisive":
-        return None  # invariant 601: "Austria" is spelled like "Australia", and is not it
+        return None  # invariant 600: "Austria" is spelled like "Australia", and is not it
     diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
     if len(diff) != 1 or any(ch.isdigit() for ch in "".join(diff[0])):
         return None

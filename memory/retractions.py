@@ -22,7 +22,7 @@ from .models import PROPOSED_RETRACTION, Contradiction, Fact, FactState
 TARGET_STATE = "target_state:"
 APPLIED = "retraction_applied"  # closed: the operator retracted the target
 DECLINED = "retraction_declined"  # closed: the operator kept the target as it is
-MOVED_ON = "target_moved_on"  # closed by keep after the target changed (no label, inv. 593)
+MOVED_ON = "target_moved_on"  # closed by keep after the target changed (no label, inv. 591)
 BELIEVED = (FactState.ACTIVE, FactState.SUPERSEDED)
 # A forget event's note on a proposal forgotten with its fact (it holds the fact's text).
 RETRACTION_OF = "retraction_of"  # what a user can deny having said
@@ -64,7 +64,7 @@ def pending_for(facts: Iterable[Flagged], target_id: str) -> Flagged | None:
 
 def stale_reason(item: Fact, target: Fact | None) -> str | None:
     """Why a proposal no longer applies (its target was forgotten, or retracted, superseded or
-    rejected since it was proposed), or None (invariant 592)."""
+    rejected since it was proposed), or None (invariant 591)."""
     if target is None:
         return f"the fact it would retract ({item.supersedes}) no longer exists"
     was = next((f.removeprefix(TARGET_STATE) for f in item.flags if f.startswith(TARGET_STATE)),

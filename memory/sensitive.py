@@ -57,7 +57,7 @@ _NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|writt
 def _card_layout(number: str) -> bool:
     """A card is written whole or in the groups its issuers print: fours (the last group
     shorter), or 4-6-5 and 4-6-4; "978-1-4028-9462-6" is an ISBN whose check digit happens to
-    hold (invariant 598)."""
+    hold (invariant 460)."""
     groups = [len(g) for g in re.split(r"[ -]", number.strip())]
     return len(groups) == 1 or groups in ([4, 6, 5], [4, 6, 4]) or (
         all(g == 4 for g in groups[:-1]) and 1 <= groups[-1] <= 4)
@@ -74,7 +74,7 @@ def _luhn(digits: str) -> bool:
 
 
 def _closes(text: str, m: re.Match) -> bool:
-    """A plain word is a value only when it closes its clause (invariant 598): "my password is
+    """A plain word is a value only when it closes its clause (invariant 460): "my password is
     dragonfly." hands one over, "my password is too long to type" none."""
     return not m.group("value").isalpha() or re.match(
         r"[\"'”’]?\s*(?:[,.;!?)]|$|(?:and|but|so|lol|pls|please|thanks|thx|btw|ok)\b)",
@@ -226,7 +226,7 @@ _SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "ou
                            "withheld", "now", "still", "currently", "literally", "simply",
                            "actually", "basically", "probably", "always", "also", "never",
                            "not", "no", "none", "usually", "all", "both", "every",
-                           # when, not what: "changed my password - again" (invariant 598)
+                           # when, not what: "changed my password - again" (invariant 460)
                            "again", "today", "tonight", "yesterday", "tomorrow", "twice",
                            "finally", "already", "lately", "recently", "anyway", "sadly"})
 WINDOW = 7  # words after a noun a value may come
@@ -301,7 +301,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                     k == 0 and (strong or _QUOTED.match(w.group().strip(_EDGE)))
                     and cue and cue.group().strip().lower() != "to"  # "password to login"
                     # a plain word closes its clause: "my password is too long to type" or
-                    # "password - ask Tom" hand none over (invariant 598)
+                    # "password - ask Tom" hand none over (invariant 460)
                     and (_QUOTED.match(w.group().strip(_EDGE)) or not core.isalpha()
                          or re.match(r"[\"'”’]?\s*(?:[,.;!?)]|$)", text[w.end():]))
                     and core and core.lower() not in _SECRET_WORDS
@@ -374,7 +374,7 @@ def _alternation(words: list[str]) -> str:
 def _copula(w: str) -> str:
     """One copula of the tables as a pattern: spaces as any run of spaces, a word never inside
     another ("on" never ends "mission"), a dash only between spaces ("iPad - Blue_2", never
-    "Blue-2"; invariant 598)."""
+    "Blue-2"; invariant 460)."""
     body = r"\s+".join(re.escape(p) for p in w.split())
     if set(w) == {"-"}:
         return rf"(?<=\s){body}(?=\s)"
@@ -484,7 +484,7 @@ _STATUS = re.compile(r"\s+(?:not\s+found|errors?|forbidden|unauthori[sz]ed|bad\s
 
 
 def _owned_by_ordinary(before: str, ordinary: frozenset[str]) -> bool:
-    """"model number of the fridge: RB38T602CSA": the label is an ordinary noun's (inv. 598)."""
+    """"model number of the fridge: RB38T602CSA": the label is an ordinary noun's (invariant 460)."""
     m = re.search(r"(?:^|\s)([\w-]+)\s+([\w-]+)\s+(?:of|for|on|at)\s*$", before)
     return bool(m and (m.group(2).lower() in ordinary
                        or f"{m.group(1)} {m.group(2)}".lower() in ordinary))
@@ -532,7 +532,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
         if x in ordinary or last in ordinary or " ".join(x.split()[-2:]) in ordinary \
                 or _VERBS.intersection(x.split()) \
                 or _owned_by_ordinary(text[max(0, m.start() - 100):m.start()], ordinary):
-            continue  # "the rent will be: 1450": a clause, no label (invariant 598)
+            continue  # "the rent will be: 1450": a clause, no label (invariant 460)
         if not _clock(text, x, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
             take(m, strict=True)
     return spans
@@ -608,7 +608,7 @@ def _scan_tables() -> tuple[re.Pattern, dict[str, str], re.Pattern, frozenset[st
 def _digit_run(text: str, pos: int, *, identity: bool = False,
                year: bool = False) -> tuple[int, int] | None:
     """Digits said in groups from `pos`: "7 2 0 4", "12 345 678 901", "0-4-1-1-9"; a year's
-    shape only when `year` ("PIN: 1953", invariant 598)."""
+    shape only when `year` ("PIN: 1953", invariant 460)."""
     m = re.match(r"[ \t]*(?P<v>\d+(?:(?:[ \t]|[-./](?=\d))\d+)*)(?![\w/:])", text[pos:])
     if identity and not m:  # "QQ 12 34 56 C", "SMITH 804 21J 9AB": letters open it
         m = re.match(r"[ \t]*(?P<v>[A-Z]{1,5}(?:[ \t-]?[A-Z\d]{1,6}){1,5})(?![\w-])", text[pos:])
@@ -630,7 +630,7 @@ def _min_length() -> dict[str, int]:
 
 def _long_enough(kind: str, value: str) -> bool:
     """A value holds its kind's fewest characters (a Wi-Fi key eight, as WPA2 asks): "the wifi
-    at the hotel is 5GHz" or "wifi is 500 Mbps" hand no key over (invariant 598)."""
+    at the hotel is 5GHz" or "wifi is 500 Mbps" hand no key over (invariant 460)."""
     return len(value.replace(" ", "")) >= _min_length().get(kind, 0)
 
 
@@ -679,7 +679,7 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     if not w:
         return None
     core = _core(w.group())
-    # "MORGA753116SM9IJ": five digits or more in one token; a tax number is one (invariant 599:
+    # "MORGA753116SM9IJ": five digits or more in one token; a tax number is one (invariant 273:
     # "my UTR is 98765 43210", "tax number: 12/345/67890"), a tax code or tax year never
     if kind == "an identity number":
         if sum(c.isdigit() for c in core) >= 5 and re.fullmatch(r"[\w./-]+", core):
@@ -738,7 +738,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         bare = said in bare_nouns
         if span and bare and re.fullmatch(r"[\d\s./-]+", text[span[0]:span[1]]) \
                 and sum(c.isdigit() for c in text[span[0]:span[1]]) < 4:
-            span = None  # "back gate 2209" is a code, "shed 12" or "safe 300" none (inv. 598)
+            span = None  # "back gate 2209" is a code, "shed 12" or "safe 300" none (invariant 460)
         # a lower-case answer only after a noun naming the answer itself, never the question
         answer = "question" not in said
         if span is None:
@@ -755,7 +755,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
                                                                       for w in between):
                     break
                 # "wifi for the office is the usual one but with a 2 at the end: Pelican2": a
-                # colon closing a long description labels its value (invariant 598)
+                # colon closing a long description labels its value (invariant 460)
                 span = _value_at(text[:clause_end], c.end(), kind, "," if far else said_cop,
                                  answer=answer)
                 if span:
@@ -781,7 +781,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     return spans + _said_first(text, found)
 
 
-# Invariant 598: the next sentence may hand over the value of the last one's noun when it opens
+# Invariant 460: the next sentence may hand over the value of the last one's noun when it opens
 # with a pronoun and a copula of the tables ("The office wifi got reset. It's now ...", "new
 # alarm code. it's 5817"); only a value shaped like a secret, never a plain word ("I changed my
 # password. It's better"), a year or a time ("It's 2024", "It's 9am").

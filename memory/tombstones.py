@@ -47,7 +47,7 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     if pending:
         vectors = embedder.embed([t.text for t in pending])
         extra = [(t, float(v @ query_vector())) for t, v in zip(pending, vectors, strict=False)]
-    # Invariant 602: another name of the same kind in the same words ("video calls" after
+    # Invariant 600: another name of the same kind in the same words ("video calls" after
     # "phone calls") is a different value, however close the meaning of the two texts.
     named_apart = {t.id for t, _ in candidates + extra if names_apart(t.text, text)}
     candidates = [(t, c) for t, c in candidates if t.id not in named_apart]
@@ -57,7 +57,7 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
         return verdict
     # Invariant 461: dead under any name. Each other reading is looked up by the same index
     # (its canonical key and slot terms find a tombstone under any of the value's names).
-    # Invariant 601: a place the gazetteer tells apart from a dead one is not made it by a
+    # Invariant 600: a place the gazetteer tells apart from a dead one is not made it by a
     # nickname read into its words ("Bristol, Connecticut" read as "Bristle, Connecticut").
     apart: dict[str, bool] = dict.fromkeys(named_apart, True)
 

@@ -823,7 +823,7 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
             return "similar", f"a {ka} and the {ka} it may be"
     if dead.slot not in PLACE_SLOTS or new.slot not in PLACE_SLOTS:
         return same, why
-    # Invariant 600: a place under any of its names is the same place; invariant 601: two
+    # Invariant 600: a place under any of its names is the same place; invariant 600: two
     # places the gazetteer tells apart are different, however alike their names ("Perth,
     # Scotland" is not the Perth of 2 million people, though Scotland is a country).
     found = places.compare(dead.raw_value, new.raw_value, _place_readings(dead.raw_value),

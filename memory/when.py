@@ -53,7 +53,7 @@ PHRASES: list[tuple[str, re.Pattern[str]]] = [(name, re.compile(p, re.IGNORECASE
     ("rel_unit", r"\b(?:last|this|next|this\s+past)\s+(?:week|weekend|month|year)\b"),
     ("rel_weekday", rf"\b(?:last|next|this)\s+{_WEEKDAY}\b"),
     ("word_day", r"\b(?:yesterday|today|tonight|tomorrow|last\s+night|this\s+morning)\b"),
-    ("month", rf"\b(?:in|since|from|until|till|by|on|for|during|back\s+in|this|early|late|mid|end\s+of)\s+(?:early\s+|late\s+|mid-?\s*)?{_MONTH}\b"),
+    ("month", rf"\b(?:in|since|from|until|till|by|on|for|during|back\s+in|this|early|late|mid|(?:the\s+)?(?:start|beginning|middle|end)\s+of)\s+(?:early\s+|late\s+|mid-?\s*)?{_MONTH}\b"),
     ("year", r"\b(?:in|since|from|until|back\s+in|as\s+of)\s+(?:19|20)\d{2}\b"),
     ("the_nth", r"\bon\s+the\s+\d{1,2}(?:st|nd|rd|th)\b"),
 ]]
@@ -114,6 +114,30 @@ def _pick_year(month: int, day: int, today: date, tense: Tense) -> date:
     return this
 
 
+def _place_relative(kind: str, p: str, today: date) -> date | None:
+    """A season of a year, "last/next summer", "this/last/next week|month|year"."""
+    if kind == "season_year":
+        year = int(re.search(r"\d{4}", p).group(0))  # type: ignore[union-attr]
+        return date(year, SEASONS[re.search(r"spring|summer|autumn|fall|winter", p).group(0)], 1)  # type: ignore[union-attr]
+    if kind == "rel_season":
+        month = SEASONS[re.search(r"spring|summer|autumn|fall|winter", p).group(0)]  # type: ignore[union-attr]
+        start = date(today.year, month, 1)
+        if p.startswith("last") and start > today:
+            start = start.replace(year=today.year - 1)
+        if p.startswith("next") and start <= today:
+            start = start.replace(year=today.year + 1)
+        return start
+    if kind == "rel_unit":
+        unit = re.search(r"(week|month|year)", p).group(1)  # type: ignore[union-attr]
+        shift = -1 if p.startswith("last") or "past" in p else 1 if p.startswith("next") else 0
+        if unit == "week":
+            return today + timedelta(weeks=shift) if shift else today
+        if unit == "month":
+            return _shift_months(today.replace(day=1), shift)
+        return date(today.year + shift, 1, 1)
+    return None
+
+
 def _place(kind: str, phrase: str, now: datetime, tense: Tense) -> date | None:
     today = now.date()
     p = phrase.lower()
@@ -148,25 +172,8 @@ def _place(kind: str, phrase: str, now: datetime, tense: Tense) -> date | None:
         else:
             return _pick_year(month, 1, today, tense)
         return date(year, month, 1)
-    if kind == "season_year":
-        year = int(re.search(r"\d{4}", p).group(0))  # type: ignore[union-attr]
-        return date(year, SEASONS[re.search(r"spring|summer|autumn|fall|winter", p).group(0)], 1)  # type: ignore[union-attr]
-    if kind == "rel_season":
-        month = SEASONS[re.search(r"spring|summer|autumn|fall|winter", p).group(0)]  # type: ignore[union-attr]
-        start = date(today.year, month, 1)
-        if p.startswith("last") and start > today:
-            start = start.replace(year=today.year - 1)
-        if p.startswith("next") and start <= today:
-            start = start.replace(year=today.year + 1)
-        return start
-    if kind == "rel_unit":
-        unit = re.search(r"(week|month|year)", p).group(1)  # type: ignore[union-attr]
-        shift = -1 if p.startswith("last") or "past" in p else 1 if p.startswith("next") else 0
-        if unit == "week":
-            return today + timedelta(weeks=shift) if shift else today
-        if unit == "month":
-            return _shift_months(today.replace(day=1), shift)
-        return date(today.year + shift, 1, 1)
+    if kind in ("season_year", "rel_season", "rel_unit"):
+        return _place_relative(kind, p, today)
     if kind == "ago":
         n, unit = _count(p), re.search(r"(day|week|fortnight|month|year)", p).group(1)  # type: ignore[union-attr]
         if unit == "month":

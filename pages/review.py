@@ -58,7 +58,7 @@ NOTICE, TOAST = "review_notice", "review_toast"  # shown once on the next run
 CURSOR, SKIPPED, CONFIRM = "review_cursor", "review_skipped", "review_confirm"
 ASKED, CLAIMED = "review_asked", REVIEW_CLAIMED  # an item asked for by id; the one I hold
 PAGE = 200  # list rows per page
-NEVER_TRUE = "The user may have said this was never true: "  # a proposed retraction (inv. 594)
+NEVER_TRUE = "The user may have said this was never true: "  # a proposed retraction (inv. 591)
 FILTERS = {"review_kinds": [], "review_types": [], "review_newest": False,
            "review_conf": (0.0, 1.0), "review_min_age": 0.0, "review_text": ""}  # widget defaults
 
@@ -379,7 +379,7 @@ def focus_view() -> None:
         evidence(item, ev, note)
         return
     args = (item.user_id, item.id, item.rev)
-    if retraction:  # invariant 594: two outcomes, said as what they do
+    if retraction:  # invariant 591: two outcomes, said as what they do
         retraction_buttons(item, keys, args, got.next_id)
         evidence(item, ev, note)
         return
@@ -414,7 +414,7 @@ def focus_view() -> None:
 
 
 def retraction_buttons(item, keys, args: tuple[str, str, int], next_id: str | None) -> None:
-    """Retract or Keep a proposed retraction (invariant 594); nothing else applies to it."""
+    """Retract or Keep a proposed retraction (invariant 591); nothing else applies to it."""
     r1, r2 = st.columns(2)
     r1.text_input("Reason (optional)", key=keys.reason)
     r2.text_input("Comment (optional, audited)", key=keys.comment)
@@ -437,7 +437,7 @@ def retraction_buttons(item, keys, args: tuple[str, str, int], next_id: str | No
 def replaces_block(item, ev) -> None:
     """A contradiction shows the fact it would replace and its chain beside the item, above
     the buttons (invariant 512), and says so when that fact is gone. A proposed retraction
-    shows the fact it would retract, the user's words and the reader's reason (inv. 594)."""
+    shows the fact it would retract, the user's words and the reader's reason (inv. 591)."""
     if item.kind == ItemKind.RETRACTION:
         if ev.replaces is not None:
             card(f"Would retract — on record now ({ev.replaces.state.value})", ev.replaces.text,
@@ -529,7 +529,7 @@ def list_view() -> None:
     c1.text_input("Reason (required to reject)", key="review_bulk_reason")
     c2.text_input("Comment (optional, audited)", key="review_bulk_comment")
     # Invariant 512: a contradiction is approved in bulk only by a separate, ticked choice; a
-    # proposed retraction never (invariant 594: retract it on its own).
+    # proposed retraction never (invariant 591: retract it on its own).
     contra = [(i.user_id, i.id, i.rev) for i in chosen
               if i.supersedes and i.kind != ItemKind.RETRACTION]
     with_contra = bool(contra) and st.checkbox(

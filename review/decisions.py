@@ -156,7 +156,7 @@ def _target(ctx: _Ctx) -> tuple[Fact | None, str | None]:
 
 
 def _retract_target(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
-    """Invariant 592: the operator confirms the user's denial. The fact is retracted through
+    """Invariant 591: the operator confirms the user's denial. The fact is retracted through
     the one retract path (tombstone, audit, owner, role, its revision as read here), in the
     decision's batch; the proposal closes as rejected, with no tombstone of its own (its text
     is the fact's: the one tombstone is the fact's). A fact that moved on is refused as stale."""
@@ -176,10 +176,10 @@ def _retract_target(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
 
 
 def _keep(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
-    """Invariant 592: the operator keeps the fact. It is not touched and no tombstone is
+    """Invariant 591: the operator keeps the fact. It is not touched and no tombstone is
     written for its value (the operator just said it is true); the proposal closes as
     rejected. A proposal whose fact moved on since can only be closed this way: it is marked
-    so, and is no label of the reader (invariant 593)."""
+    so, and is no label of the reader (invariant 591)."""
     fact = ctx.fact
     target, stale = _target(ctx)
     flags = [*fact.flags, retractions.DECLINED, *([retractions.MOVED_ON] if stale else [])]
@@ -201,7 +201,7 @@ def _retraction_only(ctx: _Ctx, decision: Decision, **_: object) -> Outcome:
 _PATHS: dict[Decision, Callable[..., Outcome]] = {Decision.APPROVE: _approve, Decision.ACCEPT: _approve, Decision.EDIT: _edit,
           Decision.REJECT: _reject, Decision.KEEP_BOTH: _keep_both, Decision.MERGE: _merge,
           Decision.RETRACT: _retraction_only, Decision.KEEP: _retraction_only}
-# A proposed retraction has two outcomes (invariant 592); every other decision is refused.
+# A proposed retraction has two outcomes (invariant 591); every other decision is refused.
 _RETRACTION_PATHS: dict[Decision, Callable[..., Outcome]] = {
     Decision.APPROVE: _retract_target, Decision.RETRACT: _retract_target,
     Decision.REJECT: _keep, Decision.KEEP: _keep}
@@ -238,7 +238,7 @@ def decide(service: MemoryService, user_id: str, fact_id: str, decision: Decisio
     try:
         fact = b.owned_fact(fact_id, action=f"review_{decision.value}")
     except NotFoundError:
-        if _forgotten_proposal(service, user_id, fact_id):  # invariant 592: stale, not unknown
+        if _forgotten_proposal(service, user_id, fact_id):  # invariant 591: stale, not unknown
             raise StaleItemError(f"proposed retraction {fact_id} no longer applies: the fact "
                                  "it would retract was forgotten, and the proposal with it "
                                  "(it held its text); nothing was retracted", fresh=None,
@@ -280,7 +280,7 @@ def decide_many(service: MemoryService, selection: Iterable[tuple[str, str, int 
     atomic decision; one stale or refused item does not block the others. A bulk approve holds
     back every contradiction (it would replace a believed fact) unless `contradictions` says
     the operator chose, separately, to accept them too (invariant 512); it never retracts: a
-    proposed retraction is retracted one at a time (invariant 592)."""
+    proposed retraction is retracted one at a time (invariant 591)."""
     decision = _decision(decision)
     if decision not in BULK_DECISIONS:
         raise ValidationError("bulk decisions are approve or reject")

@@ -41,7 +41,7 @@ class Outcome(StrEnum):
 
 
 # A proposed retraction the operator retracts stood as proposed; one they keep was the
-# reader's mistake (invariant 593).
+# reader's mistake (invariant 591).
 _OUTCOME = {"review_approve": Outcome.ACCEPTED, "review_accept": Outcome.ACCEPTED,
             "review_keep_both": Outcome.ACCEPTED, "review_edit": Outcome.EDITED,
             "review_merge": Outcome.MERGED, "review_reject": Outcome.REJECTED,
@@ -122,7 +122,7 @@ def labels_from_events(events: Sequence[AuditEvent]) -> list[Label]:
     returns it, newest first. Pure.
 
     A decision's label stands until a later `review_undo` of its item (invariant 491). A
-    proposed retraction retracted is a right label, one kept a wrong one (invariant 593). A
+    proposed retraction retracted is a right label, one kept a wrong one (invariant 591). A
     `retract` or `supersede` by a person of an active fact a reader wrote, outside any review
     decision, is a label against that reader (invariant 491). Nothing of a forgotten memory is
     labelled (invariant 491)."""

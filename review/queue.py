@@ -200,7 +200,7 @@ def show_item(service: MemoryService, user_id: str, fact_id: str, *, threshold: 
                       if t.normalized == tomb.normalized or t.id == tomb.id]
     kind = classify(fact, threshold)
     reason = stale = None
-    if kind == ItemKind.RETRACTION:  # invariant 594: the user's words and the reader's reason
+    if kind == ItemKind.RETRACTION:  # invariant 591: the user's words and the reader's reason
         reason = proposed_because(service, fact)
         stale = retractions.stale_reason(fact, replaces if isinstance(replaces, Fact) else None)
     evidence = Evidence(episodes=episodes, missing_episode_ids=missing, replaces=replaces,

@@ -102,7 +102,7 @@ def undo_last(service: MemoryService, users: Iterable[str] | str, *,
         raise NotFoundError(f"no decision by {actor} to undo for "
                             f"{', '.join(scope(users))}")
     user = decision.user_id
-    if decision.action == "review_retract":  # invariant 592: the fact's value is dead
+    if decision.action == "review_retract":  # invariant 591: the fact's value is dead
         raise ChainError("retracting a fact tombstoned its value and cannot be undone: the "
                          "value stays dead (invariant 44)", target_id=decision.target_ids[0])
     if decision.action == "review_reject":

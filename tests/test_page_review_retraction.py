@@ -1,4 +1,4 @@
-"""A proposed retraction on the desk (invariant 594), through the real pages (AppTest) over a real
+"""A proposed retraction on the desk (invariant 591), through the real pages (AppTest) over a real
 embedded store: the Review page's Focus and List views, and the Consolidate page's diff."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def cards(at: AppTest) -> list[str]:
     return html_bodies(at, "rv-card")
 
 
-def test_inv594_focus_says_what_the_user_may_have_denied_and_what_each_button_does(desk):
+def test_inv591_focus_says_what_the_user_may_have_denied_and_what_each_button_does(desk):
     at = review_page(user="ana", operator_name="rita")
     assert not at.exception and not at.error
     first = cards(at)[0]
@@ -83,7 +83,7 @@ def test_inv594_focus_says_what_the_user_may_have_denied_and_what_each_button_do
     assert svc.audit("ana", action="review_retract")[0].actor == "operator:rita"
 
 
-def test_inv594_keep_leaves_the_fact_and_a_stale_retract_says_why(desk):
+def test_inv591_keep_leaves_the_fact_and_a_stale_retract_says_why(desk):
     svc = desk_runtime().service
     at = review_page(user="ana", operator_name="rita")
     svc.write_fact("ana", "Has a Lumio UPS 2", supersedes_id=desk["target"])  # meanwhile
@@ -99,7 +99,7 @@ def test_inv594_keep_leaves_the_fact_and_a_stale_retract_says_why(desk):
     assert svc.store.list_tombstones("ana") == []
 
 
-def test_inv594_the_list_shows_the_denial_and_never_approves_it_in_bulk(desk):
+def test_inv591_the_list_shows_the_denial_and_never_approves_it_in_bulk(desk):
     at = review_page(user="ana", operator_name="rita", review_view="List")
     assert not at.exception
     frame = at.dataframe[0].value
@@ -111,7 +111,7 @@ def test_inv594_the_list_shows_the_denial_and_never_approves_it_in_bulk(desk):
     assert at.button(key="review_bulk_reject").label == "Reject selected (1)"
 
 
-def test_inv594_the_consolidate_diff_shows_a_proposed_retraction(tmp_path, monkeypatch):
+def test_inv591_the_consolidate_diff_shows_a_proposed_retraction(tmp_path, monkeypatch):
     db = tmp_path / "cons.db"
     store = open_store(f"embedded:{db}", get_embedder("hash"))
     svc = MemoryService(store)

@@ -1,7 +1,7 @@
 """A denial of something on record always retracts it or sends the retraction to review (issue
 28, item 5): the proposed retraction as a review item, from the agent's tool and from
 consolidation, decided by retract or keep, on every available backend (the `service` fixture).
-Invariants 590-593; the desk's side (594) is in tests/test_page_review_retraction.py."""
+Invariants 590-591; the desk side is in tests/test_page_review_retraction.py."""
 
 from __future__ import annotations
 
@@ -195,9 +195,9 @@ def test_inv591_a_proposal_is_its_own_kind_first_and_never_a_value(service):
     assert "awaiting_review" not in again.writes[0].flags
 
 
-# invariant 592: the decisions -------------------------------------------------------------------
+# invariant 591: the decisions -------------------------------------------------------------------
 @pytest.mark.parametrize("decision", ["retract", "approve"])
-def test_inv592_retract_retracts_the_fact_through_the_one_path(service, decision):
+def test_inv591_retract_retracts_the_fact_through_the_one_path(service, decision):
     target, res, ctx = hedged_denial(service)
     item = item_of(service)
     out = decide(service, "ana", item.id, decision, operator="rita", expected_rev=item.rev,
@@ -223,7 +223,7 @@ def test_inv592_retract_retracts_the_fact_through_the_one_path(service, decision
 
 
 @pytest.mark.parametrize("decision", ["keep", "reject"])
-def test_inv592_keep_leaves_the_fact_and_writes_no_tombstone(service, decision):
+def test_inv591_keep_leaves_the_fact_and_writes_no_tombstone(service, decision):
     target, _, ctx = hedged_denial(service)
     item = item_of(service)
     out = decide(service, "ana", item.id, decision, operator="rita", expected_rev=item.rev)
@@ -240,7 +240,7 @@ def test_inv592_keep_leaves_the_fact_and_writes_no_tombstone(service, decision):
     assert contradicted_episodes(service.store, "ana", [ctx.episode_id]) == set()
 
 
-def test_inv592_keep_is_undone_back_into_the_queue(service):
+def test_inv591_keep_is_undone_back_into_the_queue(service):
     hedged_denial(service)
     item = item_of(service)
     decide(service, "ana", item.id, "keep", operator="rita", expected_rev=item.rev)
@@ -251,7 +251,7 @@ def test_inv592_keep_is_undone_back_into_the_queue(service):
 
 @pytest.mark.parametrize("decision,words", [
     ("edit", "retract"), ("merge", "retract"), ("keep-both", "retract"), ("accept", "retract")])
-def test_inv592_other_decisions_are_refused_with_a_clear_message(service, decision, words):
+def test_inv591_other_decisions_are_refused_with_a_clear_message(service, decision, words):
     target, _, _ = hedged_denial(service)
     item = item_of(service)
     with pytest.raises(ValidationError, match=f"proposed retraction.*{words}"):
@@ -261,7 +261,7 @@ def test_inv592_other_decisions_are_refused_with_a_clear_message(service, decisi
     assert service.get_fact("ana", target.id) == target
 
 
-def test_inv592_retract_and_keep_apply_to_proposals_only(service):
+def test_inv591_retract_and_keep_apply_to_proposals_only(service):
     cand = propose(service, "ana", "Owns a kettle", confidence=0.9)
     for decision in ("retract", "keep"):
         with pytest.raises(ValidationError, match="proposes no retraction"):
@@ -270,7 +270,7 @@ def test_inv592_retract_and_keep_apply_to_proposals_only(service):
 
 
 @pytest.mark.parametrize("move", ["superseded", "retracted"])
-def test_inv592_a_fact_that_moved_on_makes_retract_stale(service, move):
+def test_inv591_a_fact_that_moved_on_makes_retract_stale(service, move):
     target, _, _ = hedged_denial(service)
     item = item_of(service)
     if move == "superseded":
@@ -284,13 +284,13 @@ def test_inv592_a_fact_that_moved_on_makes_retract_stale(service, move):
     assert service.store.list_tombstones("ana") == tombs  # nothing written
     assert not service.audit("ana", action="review_retract", limit=1)
     assert show_item(service, "ana", item.id).evidence.stale
-    # keep closes it, marked so: no label of the reader (invariant 593)
+    # keep closes it, marked so: no label of the reader (invariant 591)
     out = decide(service, "ana", item.id, "keep", operator="rita", expected_rev=item.rev)
     assert "target_moved_on" in out.fact.flags
     assert item.id not in {lb.fact_id for lb in collect_labels(service, "ana")}
 
 
-def test_inv592_a_forgotten_fact_takes_its_proposal_and_deciding_it_is_stale(service):
+def test_inv591_a_forgotten_fact_takes_its_proposal_and_deciding_it_is_stale(service):
     target, _, ctx = hedged_denial(service)
     item = item_of(service)
     res = service.forget("ana", target.id, actor="cli")
@@ -305,7 +305,7 @@ def test_inv592_a_forgotten_fact_takes_its_proposal_and_deciding_it_is_stale(ser
     assert service.store.list_tombstones("ana") == []
 
 
-def test_inv592_revision_and_decided_items_are_stale(service):
+def test_inv591_revision_and_decided_items_are_stale(service):
     hedged_denial(service)
     item = item_of(service)
     with pytest.raises(StaleItemError, match="loaded at revision"):
@@ -315,7 +315,7 @@ def test_inv592_revision_and_decided_items_are_stale(service):
         decide(service, "ana", item.id, "retract", operator="ben", expected_rev=item.rev)
 
 
-def test_inv592_a_viewer_is_denied_and_audited(tmp_path):
+def test_inv591_a_viewer_is_denied_and_audited(tmp_path):
     store = open_store(f"embedded:{tmp_path / 'roles.db'}", get_embedder("hash"))
     seeder = MemoryService(store, clock=fixed_clock(NOW))
     target, _, _ = hedged_denial(seeder)
@@ -338,7 +338,7 @@ def test_inv592_a_viewer_is_denied_and_audited(tmp_path):
     store.close()
 
 
-def test_inv592_bulk_approve_never_retracts_and_bulk_reject_keeps(service):
+def test_inv591_bulk_approve_never_retracts_and_bulk_reject_keeps(service):
     target, _, _ = hedged_denial(service)
     item = item_of(service)
     out = decide_many(service, [("ana", item.id, item.rev)], "approve", operator="rita",
@@ -351,8 +351,8 @@ def test_inv592_bulk_approve_never_retracts_and_bulk_reject_keeps(service):
     assert service.store.list_tombstones("ana") == []
 
 
-# invariant 593: labels --------------------------------------------------------------------------
-def test_inv593_retract_is_a_right_label_and_keep_a_wrong_one(service, tmp_path, monkeypatch,
+# invariant 591: labels --------------------------------------------------------------------------
+def test_inv591_retract_is_a_right_label_and_keep_a_wrong_one(service, tmp_path, monkeypatch,
                                                               capsys):
     ups, _, _ = hedged_denial(service, by="agent")  # a reader wrote it: still no label of its own
     first = item_of(service)
@@ -374,7 +374,7 @@ def test_inv593_retract_is_a_right_label_and_keep_a_wrong_one(service, tmp_path,
     assert wrong.reason == "the user has Max"
 
 
-def test_inv593_the_cli_lists_decides_and_counts_a_proposal(tmp_path, monkeypatch, capsys):
+def test_inv591_the_cli_lists_decides_and_counts_a_proposal(tmp_path, monkeypatch, capsys):
     url = f"embedded:{tmp_path / 'cli.db'}"
     monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
     monkeypatch.setenv("MEMDESK_STORE", url)
@@ -410,7 +410,7 @@ def test_inv593_the_cli_lists_decides_and_counts_a_proposal(tmp_path, monkeypatc
         ("offline-reader@test", 1, 1, 1.0)
 
 
-def test_inv593_exported_labels_expect_the_retraction_or_nothing(service):
+def test_inv591_exported_labels_expect_the_retraction_or_nothing(service):
     from datetime import date
 
     from memory.eval.label_export import export_labels

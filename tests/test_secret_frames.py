@@ -194,7 +194,7 @@ def test_inv460_a_card_is_withheld_whole_with_its_code_and_nothing_else(text, ou
     assert masked(text) == out
 
 
-# Invariants 598-599 (issue 30, third pass): each mechanism with its own probe rows, written
+# Invariants 460 and 273 (issue 30, third pass): each mechanism with its own probe rows, written
 # before the detector changed for it (tests/data/secrets_mechanisms.jsonl, README-secrets.md;
 # 23 of 60 secret rows withheld and 60 of 73 ordinary rows unchanged before the pass).
 MECHANISMS = [json.loads(line) for line in (secret_frames.HERE.parent.parent / "tests" / "data"
@@ -206,7 +206,7 @@ def _row_id(row: dict) -> str:
 
 
 @pytest.mark.parametrize("row", [r for r in MECHANISMS if r["mechanism"] != "tax"], ids=_row_id)
-def test_inv598_a_secret_is_read_past_dashes_arrows_connectors_and_the_next_sentence(row):
+def test_inv460_a_secret_is_read_past_dashes_arrows_connectors_and_the_next_sentence(row):
     out = masked(row["text"])
     if row["secrets"]:
         assert all(s not in out for s in row["secrets"]) and WITHHELD in out, out
@@ -216,7 +216,7 @@ def test_inv598_a_secret_is_read_past_dashes_arrows_connectors_and_the_next_sent
 
 
 @pytest.mark.parametrize("row", [r for r in MECHANISMS if r["mechanism"] == "tax"], ids=_row_id)
-def test_inv599_a_tax_number_is_an_identity_number(row):
+def test_inv273_a_tax_number_is_an_identity_number(row):
     out = masked(row["text"])
     if row["secrets"]:
         assert all(s not in out for s in row["secrets"]) and WITHHELD in out, out
@@ -224,7 +224,7 @@ def test_inv599_a_tax_number_is_an_identity_number(row):
         assert out == row["text"]
 
 
-def test_inv598_copulas_anaphora_and_a_kinds_fewest_characters_are_data(tmp_path, monkeypatch):
+def test_inv460_copulas_anaphora_and_a_kinds_fewest_characters_are_data(tmp_path, monkeypatch):
     """Dropping the dash from the copulas, "it's now" from the openers of a next sentence, or
     raising a Wi-Fi key's fewest characters changes what is withheld: the tables decide."""
     frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))

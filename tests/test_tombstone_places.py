@@ -1,10 +1,10 @@
-"""Issue 30, item 2: dead under any name, beyond the names it was given (invariants 600-602).
+"""Issue 30, item 2: dead under any name, beyond the names it was given (invariant 600).
 
 The probe tables (`tests/data/tombstone_paraphrases_probes*.jsonl`, written before the gate
 change they measure) go through the real write path on a real embedded store with the real
 MiniLM embedder: a restatement is never accepted active (invariant 600: a place under any of its
 names, a name from the alias data); the different values stay within the targets, and a pair the
-gazetteer (invariant 601) or the alias groups (invariant 602) tell apart is accepted active."""
+gazetteer (invariant 600) or the alias groups (invariant 600) tell apart is accepted active."""
 
 from __future__ import annotations
 
@@ -61,8 +61,8 @@ def _outcome(svc: MemoryService, user: str, dead: str, new: str) -> tuple[str, s
 def test_inv600_a_restatement_under_another_name_is_never_active(svc, row):
     got, _ = _outcome(svc, f"r{RESTATES.index(row)}", row["dead"], row["new"])
     assert got in ("held", "refused"), row
-    assert not places_apart(row["dead"], row["new"])  # invariant 601 never frees a dead value
-    assert not names_apart(row["dead"], row["new"])  # nor does invariant 602
+    assert not places_apart(row["dead"], row["new"])  # invariant 600 never frees a dead value
+    assert not names_apart(row["dead"], row["new"])  # nor does invariant 600
 
 
 def test_inv600_different_values_stay_within_the_targets(svc):
@@ -76,12 +76,12 @@ APART = [r for r in DIFFERENT if places_apart(r["dead"], r["new"])
 
 
 @pytest.mark.parametrize("row", APART, ids=[f"{r['dead']} / {r['new']}" for r in APART])
-def test_inv601_inv602_told_apart_is_accepted_active(svc, row):
+def test_inv600_inv602_told_apart_is_accepted_active(svc, row):
     got, _ = _outcome(svc, f"a{APART.index(row)}", row["dead"], row["new"])
     assert got == "active", row
 
 
-def test_inv601_the_tables_hold_places_and_names_told_apart():
+def test_inv600_the_tables_hold_places_and_names_told_apart():
     # the two mechanisms decide real rows of the tables, not none
     assert sum(places_apart(r["dead"], r["new"]) for r in DIFFERENT) >= 10
     assert sum(bool(names_apart(r["dead"], r["new"])) for r in DIFFERENT) >= 5

@@ -127,7 +127,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         head = (f"{item['id']}  rev {item['rev']}  {item['kind']}  [{item['fact_type']} "
                 f"{item['confidence']:.2f}]  {item['text']}")
         lines = [head]
-        if item["kind"] == ItemKind.RETRACTION.value:  # invariant 594: what it would kill
+        if item["kind"] == ItemKind.RETRACTION.value:  # invariant 591: what it would kill
             lines[0] = (f"{item['id']}  rev {item['rev']}  retraction  [{item['confidence']:.2f}]"
                         f"  the user may have said this was never true: {item['text']}")
             if ev["replaces"]:

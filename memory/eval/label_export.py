@@ -110,7 +110,7 @@ def export_labels(service: MemoryService, users: Iterable[str], *, since: date,
                 if lb.outcome in (Outcome.REJECTED, Outcome.RETRACTED, Outcome.MERGED):
                     continue  # nothing should be written from this proposal
                 if lb.decision == "retract":  # a proposed retraction retracted: no new value
-                    expect.append(Expected(op="retract", old=ref))  # invariant 593
+                    expect.append(Expected(op="retract", old=ref))  # invariant 591
                     continue
                 value = lb.final if lb.final is not None else lb.proposed
                 if ref is None or lb.decision == "keep-both":

@@ -23,13 +23,21 @@ def _words(text: str) -> frozenset[str]:
         a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9]{1,5}\b", text))
 
 
+_SETTING = re.compile(r"\b(?:in|at|on|near|with|during|over|every)\s+(?:the\s+|a\s+|an\s+|my\s+|"
+                      r"our\s+|his\s+|her\s+)?(?:[\w'-]+\s+){0,2}?[\w'-]+(?=\s*(?:[,.;!?]|$|"
+                      r"\s+(?:and|but|so|because|since|for|from|to|on|in|at)\b))", re.IGNORECASE)
+
+
 def linked_fact(clause: str, facts: list[FactRef], need: float = 1.0) -> FactRef | None:
     """The one fact the clause shares its rarest words with, or None when no fact stands out
     (two facts tie, or the shared words weigh less than `need`: one word no other fact says
     weighs 1)."""
     if not facts:
         return None
-    said = _words(clause)
+    # what the news is about is its subject and object, not where, when or with whom it
+    # happened ("started climbing at a bouldering gym in Alcântara" is not about the bag kept
+    # in Alcântara)
+    said = _words(_SETTING.sub(" ", clause))
     if not said:
         return None
     have = [_words(f.text) for f in facts]

@@ -15,9 +15,10 @@ from pydantic import BaseModel
 from ..slots import SLOTS
 from ..text import stem, term_set
 from .clauses import MAX_CHARS, clauses, normalise
+from .links import linked_fact
 from .model import FactRef, Operation, Reading
 from .read import check_value, news_text, read_clause, taken_back
-from .resolve import resolve
+from .resolve import own_fact, resolve
 from .tables import words
 
 _VERDICTS = frozenset(stem(w) for w in "wrong true right correct mistake false not".split())
@@ -99,8 +100,8 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     ops += _not_that(readings, facts, ops)
     ops = _named_later(readings, ops)
     return MessageReading(text=text, readings=readings,
-                          operations=_corrections(readings,
-                                                  _ended_then(readings, _replacements(ops))))
+                          operations=_corrections(readings, _said_next(
+                              readings, facts, _ended_then(readings, _replacements(ops)))))
 
 
 _NAMED_THING = re.compile(r"^(?:(?:she|he|it) is |shes |hes |its )?(?P<v>an? [\w' -]{1,30}? "
@@ -333,6 +334,51 @@ def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation
         out[i] = o.model_copy(update={"text": text, "status": "candidate", "confidence": 0.6,
                                       "evidence": f"{o.evidence} {nxt}",
                                       "reason": "what replaced something that ended"})
+    return out
+
+
+_HEADER = re.compile(r"\b(?:chang\w*|updates?|new|news|plans?)\b", re.IGNORECASE)
+
+
+def _said_next(readings: list[Reading], facts: list[FactRef],
+               ops: list[Operation]) -> list[Operation]:
+    """What the clause after a mention says is the mention's news, for an operator (invariant
+    534): "Christmas plan's changed: we're spending it at Amara's" (the change is said after
+    its header); "Shut the N26 account down, everything runs through Millennium these days"
+    (a change with nothing on record of its own, after a clause that names a fact)."""
+    out = list(ops)
+    said = {o.evidence for o in out}
+    taken = {o.old_id for o in out if o.old_id}
+    for k, r in enumerate(readings[:-1]):
+        nxt = readings[k + 1]
+        mine = next((i for i, o in enumerate(out) if o.evidence == r.clause), None)
+        if mine is not None and out[mine].op == "supersede" and out[mine].status == \
+                "candidate" and out[mine].text == r.text and len(r.text.split()) <= 4 and \
+                _HEADER.search(r.text) and out[mine].reason.startswith("read without a slot") and \
+                nxt.text and len(nxt.text.split()) >= 2 and nxt.clause not in said and \
+                nxt.kind != "question":
+            o = out[mine]
+            head = re.match(r"new\s+(?P<k>[\w' ]{2,30})$", r.text, re.IGNORECASE)
+            # "new coffee order: a cortado" -> "Coffee order is a cortado"
+            text = f"{head.group('k')[:1].upper()}{head.group('k')[1:]} is " \
+                f"{nxt.text[:1].lower()}{nxt.text[1:]}" if head and re.match(
+                    r"(?:an?|the)\s", nxt.text, re.IGNORECASE) else nxt.text
+            out[mine] = o.model_copy(update={
+                "text": text, "evidence": f"{o.evidence} {nxt.clause}",
+                "valid_from": o.valid_from or nxt.when})
+            said.add(nxt.clause)
+            continue
+        then = next((i for i, o in enumerate(out) if o.evidence == nxt.clause and o.op ==
+                     "write" and o.status == "candidate"), None)
+        if mine is None and then is not None and nxt.act == "change" and r.subject == "self":
+            link = linked_fact(r.clause, [f for f in facts if f.state == "active"
+                                          and f.id not in taken and own_fact(f)])
+            if link is not None:
+                out[then] = out[then].model_copy(update={
+                    "op": "supersede", "old_id": link.id, "old_text": link.text,
+                    "evidence": f"{r.clause} {nxt.clause}",
+                    "reason": "a change said after a clause that names a fact on record"})
+                taken.add(link.id)
     return out
 
 

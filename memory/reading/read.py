@@ -25,6 +25,8 @@ _FUTURE = re.compile(r"\b(?:will|going to|gonna|planning to|plan to|booked|flyin
                      r"am (?:moving|starting|flying|going|visiting|seeing|getting|off)|"
                      r"(?:am|is|are|'s|'re) \w+ing (?:to|in|on|from|at)\b|"
                      r"(?:to|for|until|till|by) (?:the )?\d{1,2}(?:st|nd|rd|th)?\b|"
+                     r"(?:pushed|moved|postponed|rescheduled|delayed) (?:\w+ ){0,3}to (?:the )?"
+                     r"(?:\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)|"
                      r"are (?:moving|flying|going|visiting|getting)|from (?:january|february|"
                      r"march|april|may|june|july|august|september|october|november|december))\b",
                      re.IGNORECASE)
@@ -156,7 +158,8 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
             return "other", i + 3, None, f"{t.word} and {toks[i + 2].word}"  # "Ammi and Abbu"
         if t.low.endswith("'s") and after.endswith(("ing", "ed")) or (
                 t.low not in word_list("function_words") and t.low not in _NOT_NAMES
-                and after in word_list("person_verbs") and kind_of(t.low) is None
+                and (after in word_list("person_verbs") or after in _AUX_AFTER and
+                     t.word[:1].isupper()) and kind_of(t.low) is None
                 and (t.word[:1].isupper() or after != "is")
                 and not (after == "is" and i + 2 < len(toks)
                          and toks[i + 2].low in ("where", "my", "our", "the", "a", "an"))):
@@ -165,7 +168,11 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
     return "self", i, None, ""  # no subject said: texting ("moved to leeds") or a canonical text
 
 
+# "Tom does not work from home": a name and its auxiliary are a person saying or doing
+_AUX_AFTER = frozenset({"does", "did", "doesn't", "didn't", "never", "has", "hasn't", "will",
+                        "won't", "can", "can't", "was", "wasn't"})
 _NOT_NAMES = frozenset({"it", "that", "this", "there", "everything", "nothing", "something",
+                        "where", "when", "why", "how",
                         "what", "which", "who", "here", "today", "yesterday", "tomorrow", "got",
                         "just", "finally", "also", "new", "old", "big", "news", "update", "sold",
                         "bought", "moved", "started", "quit", "left", "switched", "changed"})
@@ -515,7 +522,7 @@ def tense_of(clause: str) -> Tense:
     something dated ("I have an appointment on 15 December") looks ahead."""
     if _FUTURE.search(clause):
         return "future"
-    if re.search(r"\bstart(?:s|ing)?\b", clause, re.IGNORECASE):
+    if re.search(r"(?<!the )\bstart(?:s|ing)?\b(?! of)", clause, re.IGNORECASE):
         return "future"  # "I start at Infineon on 1 February", "starting 4 January"
     past = _PAST.search(clause) or set(re.findall(r"[a-z]+", clause.lower())) & set(
         word_list("past_verbs"))
@@ -786,7 +793,7 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
 
 _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
                        r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
-                       r"(?=(?:i|i am|i have|my)\b)", re.IGNORECASE)
+                       r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
 
 
 def read_clause(clause: str, now: datetime) -> Reading:
@@ -846,16 +853,11 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         # "I don't have a car", "not moving to Leeds after all": nothing to write
         return r.model_copy(update={"kind": "nothing", "reason": "said in the negative"})
     said_so = _disowned(r, plain, clause, value, slot_cue, subj, ending)
+    if said_so is None and (has_phrase(toks, "denials") or negated) and subj == "self" and not (
+            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
+        said_so = _denial(r, toks, after, clause, value, slot_cue)
     if said_so is not None:
         return said_so
-    if (has_phrase(toks, "denials") or negated) and subj == "self" and not (
-            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
-        # what is denied: the slot value the clause says ("no longer allergic to peanuts,
-        # that was a misdiagnosis"; "I have no Portuguese NIF"), else the words after it
-        said = re.sub(r"^(?:no|not|never)\s+", "", value, flags=re.IGNORECASE)
-        target = said if slot_cue and said and not check_value(said) \
-            else _denied(toks, after, clause)
-        return r.model_copy(update={"act": "deny", "target": target})
     if slot_cue is None:
         return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
                               plain, ending, when is not None)
@@ -882,6 +884,15 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         "garbled": bool(problem), "target": value, "kind": "statement",
         "reason": "a pronoun subject" if pronoun and not problem else problem,
         "cue": " ".join(slot_cue.stems)})
+
+
+def _denial(r: Reading, toks: list[Tok], after: int, clause: str, value: str,
+            slot_cue: Cue | None) -> Reading:
+    """What is denied: the slot value the clause says ("no longer allergic to peanuts, that was
+    a misdiagnosis"; "I have no Portuguese NIF"), else the words after it."""
+    said = re.sub(r"^(?:no|not|never)\s+", "", value, flags=re.IGNORECASE)
+    target = said if slot_cue and said and not check_value(said) else _denied(toks, after, clause)
+    return r.model_copy(update={"act": "deny", "target": target})
 
 
 _LEAD_SUBJECT = re.compile(r"^(?:(?:i|we)(?: am| are| have| had| was| were| will| would)?"

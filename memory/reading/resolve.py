@@ -32,6 +32,18 @@ def has_any(text: str, table: str) -> bool:
     low = " " + " ".join(re.findall(r"[\w'%-]+", text.lower())) + " "  # "never." is "never"
     return any(f" {w} " in low for w in words_of(table))
 
+_HAVING = re.compile(r"^(?:Has|Owns|Uses|Drives|Rides|Plays)\b")
+
+
+def _the_thing_had(target: str, active: list[FactRef]) -> FactRef | None:
+    """"Ditched the Roborock" beside "Has a Roborock S8" and "The Roborock only runs at
+    night": of the facts that name the thing, the one that says the user has it ends."""
+    said = _terms(target)
+    naming = [f for f in active if own_fact(f) and said & _terms(f.text)]
+    having = [f for f in naming if _HAVING.match(f.text)]
+    return having[0] if len(having) == 1 and len(naming) > 1 else None
+
+
 def _before_ending(text: str) -> str:
     """The words said before the first ending word ("my Rimowa" of "my Rimowa got
     destroyed on the flight"), or "" when the clause opens with it."""
@@ -68,7 +80,7 @@ def _about_relative(fact: FactRef, relation: str | None) -> bool:
                for n in [*names, relation])
 
 
-def _own(fact: FactRef) -> bool:
+def own_fact(fact: FactRef) -> bool:
     """A fact about the user, not about a relative of theirs."""
     return not re.match(r"^(?:her|his|their|my)?\s*(?:sister|brother|mum|mom|mother|dad|father|"
                         r"parents|son|daughter|partner|husband|wife|cousin|aunt|uncle|niece|"
@@ -103,7 +115,7 @@ def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
     best, score = None, 0.0
     need = 0.5 if strong else 1.5
     for f in facts:
-        if not _own(f) and not want & _terms(" ".join(f.text.split()[:3])):
+        if not own_fact(f) and not want & _terms(" ".join(f.text.split()[:3])):
             continue  # a relative's fact is the target only when the request names them
         have = _terms(f.text)
         direct = sum(1 for t in want if t in have or _near_word(t, have))
@@ -125,7 +137,7 @@ def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
 def about_person(r: Reading, facts: list[FactRef]) -> FactRef | None:
     """The fact on record about the relative or named person a reading is about, best first:
     the same slot, else the one that says most of what the reading's slot is about."""
-    named = [f for f in facts if f.state == "active" and not _own(f) or (
+    named = [f for f in facts if f.state == "active" and not own_fact(f) or (
         r.person and re.search(r"\b" + re.escape(r.person) + r"\b", f.text, re.IGNORECASE))]
     mine = [f for f in named if (r.relation and _about_relative(f, r.relation)) or (
         r.person and re.search(r"\b" + re.escape(r.person) + r"\b", f.text, re.IGNORECASE))]
@@ -147,7 +159,7 @@ def _same_slot(r: Reading, facts: list[FactRef]) -> FactRef | None:
         # "Coffee order: ...", not one that mentions the word in passing
         head = re.compile(r"^(?:(?:her|his|my|the|main)\s+)?" + re.escape(r.key.lower())
                           + r"\b", re.IGNORECASE)
-        return next((f for f in facts if f.state == "active" and _own(f)
+        return next((f for f in facts if f.state == "active" and own_fact(f)
                      and head.search(f.text)), None)
     key = _key(r)
     if key is None:
@@ -155,9 +167,9 @@ def _same_slot(r: Reading, facts: list[FactRef]) -> FactRef | None:
     for f in facts:
         if f.state != "active":
             continue
-        if _own(f) and key in slot_keys(f.text):
+        if own_fact(f) and key in slot_keys(f.text):
             return f
-        if _own(f) and key == r.slot and slot_of(f.text) == r.slot:
+        if own_fact(f) and key == r.slot and slot_of(f.text) == r.slot:
             return f
     return None
 
@@ -227,8 +239,9 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     if r.act == "end" and not r.text:
         # an ending said with no slot needs two shared words (or a word and the kind)
         what = _before_ending(r.clause)
-        target = pointed_at(r.target, [f for f in active if _own(f)], strong=False) or (
-            linked_fact(what, active) if what else None) or linked_fact(r.target, active)
+        target = pointed_at(r.target, [f for f in active if own_fact(f)], strong=False) or (
+            linked_fact(what, active) if what else None) or linked_fact(r.target, active) \
+            or _the_thing_had(r.target, active)
         if target is None:
             return []
         # pointed at by shared words only: an operator confirms (invariant 534)
@@ -237,7 +250,7 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     if not r.text:
         return []
     if r.act == "end":
-        target = pointed_at(r.value, [f for f in active if _own(f) or r.subject == "relative"])
+        target = pointed_at(r.value, [f for f in active if own_fact(f) or r.subject == "relative"])
         if target is None:
             return []
         return [_op(r, "supersede", old=target, text=_ended(r.value, target),
@@ -252,32 +265,32 @@ def _replaced(r: Reading, active: list[FactRef], old: FactRef | None
     mine = r.subject == "self"
     named_old = old is None and bool(r.old_value) and mine
     if named_old:  # "replaced the Hue bridge": a fact that says most of those words
-        old = pointed_at(r.old_value, [f for f in active if _own(f)], coverage=0.6)
+        old = pointed_at(r.old_value, [f for f in active if own_fact(f)], coverage=0.6)
     if old is None and mine and r.value:
         # "I do drink coffee now" against "Drinks tea, never coffee": the value said as a
         # rival on record replaces that fact
         rival = re.compile(r"\b(?:never|not|no)\s+(?:\w+\s+)?" + re.escape(
             r.value.split()[-1]) + r"\b", re.IGNORECASE)
-        old = next((f for f in active if _own(f) and rival.search(f.text)), None)
+        old = next((f for f in active if own_fact(f) and rival.search(f.text)), None)
         named_old = named_old or old is not None
     if old is None and mine and r.slot in ("avoids", "dislikes") and r.value:
         # "I don't drink coffee" against "Drinks coffee every morning": the positive on record
         # is replaced by the negative said now
         said = _terms(r.value)
-        old = next((f for f in active if _own(f) and said and said <= _terms(f.text)
+        old = next((f for f in active if own_fact(f) and said and said <= _terms(f.text)
                     and not re.search(r"\b(?:not|never|no|don't|doesn't)\b", f.text, re.I)),
                    None)
         named_old = named_old or old is not None
     if old is None and mine and r.slot == "plan" and has_any(r.clause, "plan_changes"):
         # "moved my passport appointment to the 9th": the plan on record with those words
-        old = pointed_at(r.value, [f for f in active if _own(f)], coverage=0.5)
+        old = pointed_at(r.value, [f for f in active if own_fact(f)], coverage=0.5)
         named_old = old is not None
     adds = _ADDS.search(r.clause) is not None  # "a second cat", "another bike": one more
     if adds and old is not None and r.slot in ("owns", "pet", "uses") and not named_old:
         old = None
     if old is None and mine and r.act == "change" and r.slot in ("owns", "uses") and not adds:
         kind = kind_of(r.value)
-        old = next((f for f in active if _own(f) and kind and kind in kinds_in(f.text)
+        old = next((f for f in active if own_fact(f) and kind and kind in kinds_in(f.text)
                     and not _same_value(r, f)), None)
     return old, named_old, adds
 
@@ -295,7 +308,11 @@ def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
         # sister Anjali is a data scientist in Bangalore")
         theirs = [f for f in active if (r.person and re.search(
             r"\b" + re.escape(r.person) + r"\b", f.text, re.IGNORECASE)) or (
-            r.subject == "relative" and not _own(f) and _about_relative(f, r.relation))]
+            r.subject == "relative" and not own_fact(f) and _about_relative(f, r.relation))]
+        if len(theirs) == 1 and r.slot in ("allergy", "condition", "medication", "diet"):
+            # "Biscuit is allergic to chicken": one more thing about them, not a new them
+            return [_op(r, "write", text=r.text, status="candidate",
+                        reason="news about someone on record")]
         if len(theirs) == 1:
             return [_op(r, "supersede", old=theirs[0], text=r.text, status="candidate",
                         reason="news about someone on record, read without their slot")]
@@ -315,7 +332,7 @@ def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
     if old is not None and mine and r.old_value and not named_old:
         # "moved from Terraform to OpenTofu": the fact that says the old value is the one that
         # changes, whatever slot the new value looked like; an operator confirms
-        named = pointed_at(r.old_value, [f for f in active if _own(f)], coverage=0.6)
+        named = pointed_at(r.old_value, [f for f in active if own_fact(f)], coverage=0.6)
         if named is not None and named.id != old.id:
             return [_op(r, "supersede", old=named, text=r.text, status="candidate",
                         reason="the value it replaces is in another fact")]
@@ -342,7 +359,7 @@ def _new_value(r: Reading, active: list[FactRef], status: str, reason: str,
     if mine:
         # a new value is whole only when nothing on record shares its rarest words: "my
         # manager is Tobias now" beside "His manager at Helio is Sofia" may replace it
-        rel = None if adds else linked_fact(r.clause, [f for f in active if _own(f)])
+        rel = None if adds else linked_fact(r.clause, [f for f in active if own_fact(f)])
         if rel is not None and _terms(r.old_value) & _terms(rel.text):
             # it names what it replaces ("replaced the Hue bridge") and that was looked for
             # already: the bulbs that share "Hue" are another thing
@@ -378,7 +395,7 @@ _STILL = re.compile(r"\bstill\b(?!\s+(?:not|no|never)\b)", re.IGNORECASE)
 _ADDS = re.compile(r"\b(?:second|third|another|one more|an extra|two more|also got)\b",
                    re.IGNORECASE)
 _BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
-_NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|have)\b)",
                     re.IGNORECASE)
 _VERB_FIRST = re.compile(r"^(?:(?:Might|May|Could) (?:have|be)|Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
@@ -390,19 +407,27 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
     ("Luna died last night", "broadband's been Truespeed since the 20th"), or a lasting thing
     the user says of themselves in passing ("I swim at the Alcântara pool"); small talk,
     passing states and other people's news that names nothing on record write nothing."""
-    said = _terms(r.target or r.clause)
-    if len(said) < 3 and (has_any(r.clause, "ephemeral") or has_any(r.target, "not_things")):
-        return []
+    if r.subject == "other" and r.person and _NEGATED.search(" ".join(r.clause.split()[:5])):
+        # "Tom doesn't work from home and never has": said against a fact about that person,
+        # it may deny it; an operator confirms
+        theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text)]
+        denied = pointed_at(f"{r.person} {r.target}", theirs, coverage=0.6)
+        return [_op(r, "retract", old=denied, status="candidate",
+                    reason="said in the negative against a fact about someone on record")] \
+            if denied is not None else []
     mine = r.subject == "self"
     if mine and _NEGATED.search(" ".join(r.clause.split()[:5])) and not has_any(
             r.clause, "endings"):
         # "I am not a Liverpool fan, never": said against something on record, it may deny it
-        denied = pointed_at(r.target, [f for f in active if _own(f)], coverage=0.6)
+        denied = pointed_at(r.target, [f for f in active if own_fact(f)], coverage=0.6)
         if denied is not None:
             plain = has_any(r.clause, "verdicts")  # "wrong, I'm not at Aviva": said outright
             return [_op(r, "retract", old=denied, status="active" if plain else "candidate",
                         reason="the user says it was never true" if plain else
                         "said in the negative against a fact on record")]
+        return []
+    said = _terms(r.target or r.clause)
+    if len(said) < 3 and (has_any(r.clause, "ephemeral") or has_any(r.target, "not_things")):
         return []
     if r.subject == "relative" and r.relation:
         # a relative's news is about that relative's facts only
@@ -410,7 +435,7 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
     elif mine:
         # the user's home, name, employer and job change only by a reading of that slot: a
         # meetup "in Kreuzberg" is not news about "Lives in Kreuzberg"
-        pool = [f for f in active if _own(f) and slot_of(f.text) not in _BY_SLOT_ONLY]
+        pool = [f for f in active if own_fact(f) and slot_of(f.text) not in _BY_SLOT_ONLY]
     else:
         pool = active
     link = linked_fact(r.clause, pool)

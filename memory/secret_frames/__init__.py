@@ -26,7 +26,7 @@ class Frames(BaseModel):
     # copulas after which one plain word closing the clause is a password or an answer
     plain_copulas: list[str] = Field(default_factory=list)
     # how a next sentence opens that hands over the value of the last one's noun
-    # ("The office wifi got reset. It's now ...", invariant 598)
+    # ("The office wifi got reset. It's now ...", invariant 460)
     anaphora: list[str] = Field(default_factory=list)
     # the fewest characters a value of a kind has (a Wi-Fi key: WPA2's eight)
     min_length: dict[str, int] = Field(default_factory=dict)

@@ -650,7 +650,7 @@ class EmbeddedStore:
 
     def contradicted_sources(self, user_id: str, episode_ids: list[str]) -> set[str]:
         """Which of these episodes are the source of a retracted or rejected fact that was not
-        merged away and was no proposed retraction (invariants 65, 592). One query over the
+        merged away and was no proposed retraction (invariants 65, 591). One query over the
         user's dead facts (docs_scope index)."""
         if not episode_ids:
             return set()

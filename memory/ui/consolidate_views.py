@@ -87,7 +87,7 @@ def default_selection(plan: Plan) -> list[str]:
     """What is pre-selected: only what the policy would apply on its own. An operation the
     policy sends to review waits unticked until the operator chooses it (invariant 513). A
     proposed retraction is ticked: applying it only puts it in the review queue, where an
-    operator retracts or keeps (invariant 594)."""
+    operator retracts or keeps (invariant 591)."""
     return [op.id for op in plan.actionable()
             if not op.review or op.kind == OpKind.PROPOSE_RETRACTION]
 
@@ -140,7 +140,7 @@ def diff_lines(plan: Plan) -> list[DiffLine]:
             out.append(DiffLine(op_id=op.id, cls="diff-drop", new=op.subject or "",
                                 note=_gate_reason(plan, op), evidence=ev))
         elif op.kind == OpKind.PROPOSE_RETRACTION and op.fact:
-            # Invariant 594: a denial shown as what it is; applying it only queues it.
+            # Invariant 591: a denial shown as what it is; applying it only queues it.
             out.append(DiffLine(op_id=op.id, cls="diff-review",
                                 new=f"{NEVER_TRUE}{op.fact.text}",
                                 meta=f"proposed retraction of {op.fact.supersedes} · "

@@ -270,7 +270,7 @@ def test_playbook_outcomes_and_catalog(service):
     assert MemoryKind.CATALOG not in {h.doc.kind for h in without.hits}
 
 
-# invariants 591-592 (issue 28): a proposed retraction, as every backend stores and lists it ----
+# invariant 591 (issue 28): a proposed retraction, as every backend stores and lists it ----
 def test_inv591_trait_8_is_counted_and_paged_as_the_pure_function_does(service):
     from memory import retractions
     from memory.models import PREVIOUSLY_REJECTED, PROPOSED_RETRACTION
@@ -298,7 +298,7 @@ def test_inv591_trait_8_is_counted_and_paged_as_the_pure_function_does(service):
                                                                                 0: 1}}
 
 
-def test_inv592_a_closed_proposal_never_hides_the_users_words(service):
+def test_inv591_a_closed_proposal_never_hides_the_users_words(service):
     from memory import retractions
     from memory.models import TombstoneKind
 

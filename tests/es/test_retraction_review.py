@@ -1,4 +1,4 @@
-"""A proposed retraction on the Elasticsearch store (invariants 590-592): the exact request
+"""A proposed retraction on the Elasticsearch store (invariants 590-591): the exact request
 bodies it is written, listed and decided with, on doccluster.DocCluster (documents kept with
 Elasticsearch's documented semantics, see tests/es/test_intents.py)."""
 
@@ -79,7 +79,7 @@ def test_inv591_the_listing_reads_the_flag_and_counts_the_kind(world):
     assert "supersedes" in req.params["_source_includes"].split(",")
 
 
-def test_inv592_retract_updates_both_checked_and_tombstones_the_fact(world):
+def test_inv591_retract_updates_both_checked_and_tombstones_the_fact(world):
     cluster, svc, target, ep, proposal = world
     cluster.requests.clear()
     out = decide(svc, "ana", proposal.id, "retract", operator="rita", expected_rev=1)
@@ -105,7 +105,7 @@ def test_inv592_retract_updates_both_checked_and_tombstones_the_fact(world):
                                                                           "retracted"]}}
 
 
-def test_inv592_keep_updates_the_proposal_only(world):
+def test_inv591_keep_updates_the_proposal_only(world):
     cluster, svc, target, _, proposal = world
     cluster.requests.clear()
     decide(svc, "ana", proposal.id, "keep", operator="rita", expected_rev=1)

@@ -692,7 +692,7 @@ class ElasticsearchStore(BatchRecords):
         for h in resp["hits"]["hits"]:
             src = h["_source"]
             # a proposed retraction's sources are the user's denial, never a false value
-            # (invariant 592)
+            # (invariant 591)
             if src.get("user_id") != user_id or any(
                     str(f).startswith("merged_into:") or f == PROPOSED_RETRACTION
                     for f in src.get("flags") or ()):
