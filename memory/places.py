@@ -1,4 +1,4 @@
-"""Places by any of their names: one place, one id (issue 30, item 2; invariants 600-601).
+"""Places by any of their names: one place, one id (issue 30, item 2; invariant 600).
 
 A value of a place slot ("Lives in Leningrad", "Wohnt in München", "Lives in Москва") is read
 as the places it may name, from a gazetteer: GeoNames cities of 15,000 people or more with all
@@ -286,7 +286,7 @@ def _inflected(raw: str, places: tuple[Place, ...]) -> bool:
 def compare(dead: tuple[str, ...], new: tuple[str, ...], dead_alt: tuple[str, ...] = (),
             new_alt: tuple[str, ...] = ()) -> tuple[str, str] | None:
     """('same'|'inside'|'different', why) for two place values, or None when the gazetteer
-    cannot tell (invariants 600-601)."""
+    cannot tell (invariant 600)."""
     a, b = read_place(dead, dead_alt), read_place(new, new_alt)
     if a is None or not a.places:
         return None
