@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from nicknames import NickNamer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .slots import SLOTS, render, slot_of
-from .text import fold
-from .values import read
+from .text import STOP_WORDS, fold
+from .values import compare_values, read
 
 DATA = Path(__file__).parent / "aliases"
 MAX_VARIANTS = 32  # invariant 461: a text full of alias words costs a bounded number of lookups
@@ -68,6 +69,16 @@ class NumberRow(_Row):
     means: str = Field(min_length=1)
 
 
+class NumberWordsRow(_Row):
+    lang: str = Field(min_length=2)
+    words: dict[str, int]
+
+
+class FunctionWordsRow(_Row):
+    lang: str = Field(min_length=2)
+    words: list[str] = Field(min_length=1)
+
+
 class PhrasingRow(_Row):
     slot: str
     pattern: str
@@ -98,6 +109,22 @@ class Tables:
     demonyms: dict[tuple[str, ...], str]  # folded demonym -> place name
     numbers: tuple[tuple[re.Pattern[str], str], ...]
     phrasings: tuple[tuple[str, re.Pattern[str]], ...]
+    number_words: dict[str, int]  # a number word of another language, folded -> its value
+    function_words: frozenset[str]  # words that mark a sentence of another language, folded
+
+
+def _given_names() -> list[tuple[str, tuple[tuple[str, ...], ...]]]:
+    """Given names and their diminutives from the `nicknames` package (a hand-curated table of
+    English names, names.csv): a diminutive's group holds the names it shortens ("Kate" ->
+    Katherine, Kathryn, ...), a name's group its diminutives. After the hand rows, which keep
+    the words they name."""
+    namer = NickNamer()
+    out: list[tuple[str, tuple[tuple[str, ...], ...]]] = []
+    for lookup in (namer.canonical_lookup, namer.nickname_lookup):  # diminutives first
+        for name, others in sorted(lookup.items()):
+            out.append(("name", tuple(dict.fromkeys(fold(n) for n in [name, *sorted(others)]
+                                                    if fold(n)))))
+    return out
 
 
 def _rows(name: str, model: type[_Row], directory: Path) -> list:
@@ -127,6 +154,7 @@ def load(directory: Path = DATA) -> Tables:
         demonyms.update({fold(d): p.name for d in p.demonyms if fold(d)})
     for s in _rows("synonyms.jsonl", SynonymRow, directory):
         groups.append((s.kind, tuple(dict.fromkeys(fold(n) for n in s.names if fold(n)))))
+    groups += _given_names()
     member_of: dict[tuple[str, ...], int] = {}
     for i, (_, members) in enumerate(groups):
         for m in members:
@@ -139,9 +167,14 @@ def load(directory: Path = DATA) -> Tables:
                                     key=lambda r: -len(r.phrase)))
     phrasings = tuple((r.slot, re.compile(r.pattern))
                       for r in _rows("phrasings.jsonl", PhrasingRow, directory))
+    number_words = {" ".join(fold(w)): n for r in _rows("number_words.jsonl", NumberWordsRow,
+                                                         directory) for w, n in r.words.items()}
     return Tables(groups=tuple(groups), member_of=member_of,
                   longest=max((len(m) for m in member_of), default=1), codes=code_re,
-                  code_names=codes, demonyms=demonyms, numbers=numbers, phrasings=phrasings)
+                  code_names=codes, demonyms=demonyms, numbers=numbers, phrasings=phrasings,
+                  number_words=number_words,
+                  function_words=frozenset(" ".join(fold(w)) for r in _rows(
+                      "function_words.jsonl", FunctionWordsRow, directory) for w in r.words))
 
 
 @cache
@@ -173,9 +206,47 @@ def _to_roman(n: int) -> str:
     return out
 
 
+_HOUR_WORDS = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+               "ten", "eleven", "twelve"]
+_HOUR = r"(1[0-2]|0?[1-9]|" + "|".join(_HOUR_WORDS[1:]) + ")"
+_CLOCK = re.compile(rf"(?i)\b(?:(?:a )?(quarter|half|twenty|ten|five|twenty[- ]five) "
+                    rf"(to|past|after) {_HOUR}|half {_HOUR}|{_HOUR} o'?\s?clock)\b")
+_MINUTES = {"quarter": 15, "half": 30, "twenty": 20, "ten": 10, "five": 5, "twenty-five": 25,
+            "twenty five": 25}
+
+
+_MULTIPLE = {"dozen": 12, "score": 20, "gross": 144}
+_TIMES = re.compile(r"(?i)\b(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) "
+                    r"(dozen|score|gross)(?: of)?\b")
+
+
+def _count(word: str) -> int:
+    """ "two dozen" -> 2 (for 24): digits or a number word up to twelve."""
+    return int(word) if word.isdigit() else _HOUR_WORDS.index(word.lower(), 1)
+
+
+def _hour(word: str) -> int:
+    return int(word) if word.isdigit() else _HOUR_WORDS.index(word.lower(), 1)
+
+
+def _clock(m: re.Match[str]) -> str:
+    """A time said in words as the clock shows it ("a quarter to eight" -> "7:45")."""
+    amount, way, hour, half, oclock = m.groups()
+    if oclock:
+        return f"{_hour(oclock)}:00"
+    if half:  # British "half seven" is 7:30
+        return f"{_hour(half)}:30"
+    minutes, h = _MINUTES[amount.lower()], _hour(hour)
+    if way.lower() == "to":
+        return f"{(h - 2) % 12 + 1}:{60 - minutes:02d}"
+    return f"{h}:{minutes:02d}"
+
+
 def _written_out(text: str, t: Tables) -> str:
-    """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a counted Roman numeral as
-    digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
+    """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
+    shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
+    text = _CLOCK.sub(_clock, text)
+    text = _TIMES.sub(lambda m: str(_count(m.group(1)) * _MULTIPLE[m.group(2).lower()]), text)
     if t.codes is not None:
         text = t.codes.sub(lambda m: t.code_names[m.group(1)], text)
     return _COUNTED.sub(lambda m: f"{m.group(1)} {n}" if (n := roman(m.group(2))) else
@@ -253,11 +324,55 @@ def variants(text: str, tables_: Tables | None = None) -> list[str]:
     return [v for v in seen if v and v.replace(" ,", "") != own][:MAX_VARIANTS]
 
 
+# Kinds whose names are not told apart by the tables: one diminutive shortens several names.
+_AMBIGUOUS_KINDS = frozenset({"name", "family"})
+
+
+def _marked(text: str, t: Tables) -> list[str]:
+    """The text's tokens with each alias replaced by its group ("<7>")."""
+    tokens = " , ".join(" ".join(fold(part)) for part in re.split(r"[,;]", text)
+                        if fold(part)).split()
+    out: list[str] = []
+    i = 0
+    for start, end, group in _spans(tokens, t, names_ok=False):
+        out += tokens[i:start] + [f"<{group}>"]
+        i = end
+    return out + tokens[i:]
+
+
+def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
+    """Why two texts name different things of one kind in the same words around them, or None
+    (invariant 600): "Prefers phone calls" / "Prefers video calls", "Likes Coca-Cola" / "Likes
+    Pepsi", "Supports Man City" / "Supports Manchester United" -- two groups of the alias
+    tables, which hold each word in one group only. Given names never: "Kate" may shorten
+    Katherine or Kathryn."""
+    t = tables_ or tables()
+    a, b = (_marked(_written_out(x, t), t) for x in (dead_text, new_text))
+    if len(a) != len(b):
+        return None
+    diff = [(x, y) for x, y in zip(a, b, strict=True)
+            if x != y and not (x.isdigit() and y.isdigit() and int(x) == int(y))]
+    if not diff:
+        return None
+    if all(x.isdigit() and y.isdigit() for x, y in diff):  # "a quarter to eight" / "8:15"
+        return f"another number ({' '.join(y for _, y in diff)})"
+    for x, y in diff:
+        if not (x.startswith("<") and y.startswith("<")):
+            return None
+        gx, gy = t.groups[int(x[1:-1])], t.groups[int(y[1:-1])]
+        if gx[0] != gy[0] or gx[0] in _AMBIGUOUS_KINDS:
+            return None
+    x, y = diff[0]
+    return (f"{' '.join(t.groups[int(y[1:-1])][1][0])!r} and "
+            f"{' '.join(t.groups[int(x[1:-1])][1][0])!r} are different {t.groups[int(x[1:-1])][0]}s")
+
+
 def _text(tokens: list[str]) -> str:
     return " ".join(tokens).replace(" , ", ", ")
 
 
 NEAR_SPELLING = 0.7  # difflib ratio: "Brissle" ~ "Bristol" (0.71); "Brighton" is 0.67
+RESPELT = 2  # letters a respelling may add or drop
 
 
 def near_spelling(dead_text: str, new_text: str) -> str | None:
@@ -269,13 +384,63 @@ def near_spelling(dead_text: str, new_text: str) -> str | None:
             new.negated, new.ended):
         return None
     a, b = " ".join(dead.raw_value).split(), " ".join(new.raw_value).split()
-    if len(a) != len(b):
-        return None
+    if len(a) != len(b) or compare_values(dead, new)[0] == "decisive":
+        return None  # invariant 600: "Austria" is spelled like "Australia", and is not it
     diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
     if len(diff) != 1 or any(ch.isdigit() for ch in "".join(diff[0])):
         return None
     x, y = diff[0]
     ratio = difflib.SequenceMatcher(None, x, y).ratio()
-    if min(len(x), len(y)) >= 4 and x[:2] == y[:2] and ratio >= NEAR_SPELLING:
+    # A respelling or a typo keeps the word's length within two letters: "Labradoodle" is
+    # another word than "Labrador", not a way to spell it.
+    if min(len(x), len(y)) >= 4 and abs(len(x) - len(y)) <= RESPELT and x[:2] == y[:2] and \
+            ratio >= NEAR_SPELLING:
         return f"{y!r} is spelled like {x!r} ({ratio:.2f})"
+    return None
+
+
+_ENGLISH_TOO = frozenset(["sex", "en", "elf", "one", "hat"])  # number words that are English
+COGNATE = 5  # letters a word of another language shares with the dead value's word
+COGNATE_RATIO = 0.75  # and how alike the two are (difflib): "Vegetarierin" ~ "vegetarian"
+
+
+def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = None
+                        ) -> str | None:
+    """Why a sentence of another language the reader has no slot for may restate the dead
+    value, or None (invariant 600): it says the dead value's number in words of its language
+    ("Tem dois filhos" after "Has 2 children") or a word of the same root as the value
+    ("Ist Vegetarierin" after "Is vegetarian"). Another language is a sentence with a function
+    word of one (`aliases/function_words.jsonl`) or a word in another script, and no English
+    one. Only ever holds a write."""
+    t = tables_ or tables()
+    dead, new = read(dead_text), read(new_text)
+    words = fold(new_text)
+    if new.slot or not words or any(w in STOP_WORDS for w in words):
+        return None
+    if not any(w in t.function_words or w in t.number_words and w not in _ENGLISH_TOO
+               or not w.isascii() for w in words):
+        return None  # "Supports Manchester United" is English without a function word
+    if dead.negated != new.negated:
+        return None
+    numbers = {str(t.number_words[w]) for w in words if w in t.number_words} | \
+        {w.lstrip("0") or "0" for w in words if w.isdigit()}
+    said = {n for part in dead.value for tok in part
+            for n in ([tok[2:]] if tok.startswith("n=") else [tok] if tok.isdigit() else [])}
+    said |= {w for w in dead.terms if w.isdigit()}
+    said.discard("1")
+    if said and said <= numbers:
+        return f"says {', '.join(sorted(said))} in another language"
+    # the value, or the words of a text the reader has no slot for ("Speaks French")
+    value = " ".join(dead.raw_value) or " ".join(w for w in fold(dead_text)
+                                                 if w not in STOP_WORDS and w not in _FILLER)
+    for y in words:  # a word of the alias tables that names the dead value ("francês")
+        group = t.member_of.get((y,))
+        if group is not None and any(tuple(v.split()) in t.groups[group][1]
+                                     for v in (value, *value.split())):
+            return f"{y!r} is another name of {value!r}"
+    for x in value.split():
+        for y in words:
+            if min(len(x), len(y)) >= COGNATE and x[:COGNATE - 1] == y[:COGNATE - 1] and \
+                    difflib.SequenceMatcher(None, x, y).ratio() >= COGNATE_RATIO:
+                return f"{y!r} has the root of {x!r} in another language"
     return None

@@ -20,9 +20,9 @@ import numpy as np
 
 from .embeddings import Embedder
 from .models import Tombstone
-from .restatements import near_spelling, variants
+from .restatements import foreign_restatement, names_apart, near_spelling, variants
 from .stores.base import Store
-from .values import Decision, Judge, Verdict, assess, probe
+from .values import Decision, Judge, Verdict, assess, places_apart, probe
 
 NEAREST = 5  # tombstones taken by vector for the similarity band
 
@@ -47,14 +47,28 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     if pending:
         vectors = embedder.embed([t.text for t in pending])
         extra = [(t, float(v @ query_vector())) for t, v in zip(pending, vectors, strict=False)]
+    # Invariant 600: another name of the same kind in the same words ("video calls" after
+    # "phone calls") is a different value, however close the meaning of the two texts.
+    named_apart = {t.id for t, _ in candidates + extra if names_apart(t.text, text)}
+    candidates = [(t, c) for t, c in candidates if t.id not in named_apart]
+    extra = [(t, c) for t, c in extra if t.id not in named_apart]
     verdict = assess(text, candidates + extra, threshold, judge=judge)
     if verdict.decision != Decision.ACCEPT:
         return verdict
     # Invariant 461: dead under any name. Each other reading is looked up by the same index
     # (its canonical key and slot terms find a tombstone under any of the value's names).
+    # Invariant 600: a place the gazetteer tells apart from a dead one is not made it by a
+    # nickname read into its words ("Bristol, Connecticut" read as "Bristle, Connecticut").
+    apart: dict[str, bool] = dict.fromkeys(named_apart, True)
+
+    def told_apart(tomb: Tombstone) -> bool:
+        if tomb.id not in apart:
+            apart[tomb.id] = bool(names_apart(tomb.text, text) or places_apart(tomb.text, text))
+        return apart[tomb.id]
+
     for other in variants(text):
         found = list(store.tombstone_candidates(user_id, probe(other), query_vector, NEAREST))
-        got = assess(other, found + extra, threshold)
+        got = assess(other, [(t, c) for t, c in found + extra if not told_apart(t)], threshold)
         if got.decision != Decision.ACCEPT and got.tombstone is not None:
             # invariant 461: an alias only ever holds a write for a person, never refuses it
             return Verdict(decision=Decision.REVIEW, tombstone=got.tombstone,
@@ -62,7 +76,9 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
                            reason=f"may restate it under another name (read as {other!r}): "
                                   f"{got.reason}")
     for tomb, cosine in candidates + extra:  # a name spelled another way (invariant 461)
-        why = near_spelling(tomb.text, text)
+        why = None if told_apart(tomb) else near_spelling(tomb.text, text)
+        if why is None and not told_apart(tomb):  # another language (invariant 600)
+            why = foreign_restatement(tomb.text, text)
         if why:
             return Verdict(decision=Decision.REVIEW, tombstone=tomb, similarity=cosine,
                            reason=f"may restate it spelled another way: {why} (tombstone "

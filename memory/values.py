@@ -46,10 +46,13 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
+from . import places
 from .models import Tombstone
+from .places import PLACE_SLOTS
+from .slots import kind_of
 from .text import STOP_WORDS, fold, normalise, split_cjk, stem
 
-KEY_VERSION = "5"  # bump when canonical keys change: stores recompute theirs on open
+KEY_VERSION = "6"  # bump when canonical keys change: stores recompute theirs on open
 POSSIBLY_RESTATES = "possibly_restates"  # flag prefix: possibly_restates:<tombstone id>
 
 # Words that hedge or say who holds a value, not what it is.
@@ -126,6 +129,9 @@ _PLACES = {"munchen": "munich", "koln": "cologne", "wien": "vienna", "praha": "p
            "uk": "united kingdom", "gb": "united kingdom", "usa": "united states",
            "u.s.a": "united states", "capetown": "cape town"}
 _PLACE_NAMES = frozenset(_PLACES.values())
+# Short words inside place names ("Frankfurt an der Oder", "Stratford upon Avon").
+_PLACE_PARTICLES = frozenset("an am der die den de la le les of on upon sur del di da do dos das "
+                             "los las el y en im i the".split())
 # A comma part naming the country or region of the place before it adds nothing.
 _COUNTRIES = frozenset(["united kingdom", "england", "scotland", "wales", "britain",
                         "great britain", "united states", "america", "germany", "france",
@@ -307,8 +313,13 @@ _AUX = r"(?:(?:does|do|did|will|would|can|could|has|have|had|is|am|are|was) )?"
 PRE = "^" + _WHO + _AUX
 
 
+# Who, in the languages the foreign patterns read (folded: "ona", "sie", "ela", "lei", "zij").
+_FWHO = r"(?:(?:ela|ele|eu|ona|on|ja|sie|er|ich|lei|lui|io|zij|hij|ik|hon|han|jag|ella|el|yo) )?"
+
+
 def _p(pattern: str) -> re.Pattern:
-    return re.compile(pattern.replace("{PRE}", PRE).replace("^{WHO}", "^" + _WHO))
+    return re.compile(pattern.replace("{PRE}", PRE).replace("^{WHO}", "^" + _WHO)
+                      .replace("{FWHO}", _FWHO))
 
 
 # (slot, pattern) in order; a pattern's `v` group is the value. Slot names ending in ":" take
@@ -329,6 +340,14 @@ _SLOT_PATTERNS: dict[str, list[str]] = {
         r"^(?:wohnt|wohne|lebt|lebe) in (?P<v>.+)$",
         r"^(?:habite|habites|vit|vis) (?:a|en|au) (?P<v>.+)$",
         r"^(?:vive|vivo|reside) en (?P<v>.+)$",
+        # issue 30 (invariant 600): the same sentence in Portuguese, Polish, Italian, Dutch,
+        # the Scandinavian languages and Czech; a name with a case ending is the gazetteer's
+        r"^{FWHO}(?:mora|moro|moram|vive|vivo|vivem|reside|resido) (?:em|no|na|nos|nas) (?P<v>.+)$",
+        r"^{FWHO}(?:mieszka|mieszkam|mieszkaja|zyje|zyja) (?:w|we|na) (?P<v>.+)$",
+        r"^{FWHO}(?:vive|vivo|abita|abito|risiede) (?:a|ad|in) (?P<v>.+)$",
+        r"^{FWHO}(?:woont|woon|wonen) in (?P<v>.+)$",
+        r"^{FWHO}(?:bor|bo) i (?P<v>.+)$",
+        r"^{FWHO}(?:bydli|bydlim|zije) (?:v|ve) (?P<v>.+)$",
         r"^(?:ζει|ζω|μενει|μενω) (?:στην|στη|στο|στον|σε) (?P<v>.+)$",
         r"^(?:يعيش|تعيش|اعيش|يسكن|تسكن|اسكن) في (?P<v>.+)$",
         r"^(?:我|她|他|他们|她们|我们)?(?:住在|居住在|住于|生活在)(?P<v>.+)$",
@@ -356,6 +375,10 @@ _SLOT_PATTERNS: dict[str, list[str]] = {
         r"{PRE}(?:employer|company|workplace) is (?P<v>.+)$",
         r"^(?:работает|работаю|работал) (?:в|во|на) (?P<v>.+)$",
         r"^(?:arbeitet|arbeite) (?:bei|fur) (?P<v>.+)$",
+        r"^{FWHO}(?:trabalha|trabalho) (?:na|no|em|para) (?P<v>.+)$",
+        r"^{FWHO}pracuje (?:w|we|dla) (?P<v>.+)$",
+        r"^{FWHO}(?:lavora|lavoro) (?:per|presso) (?P<v>.+)$",
+        r"^{FWHO}(?:werkt|werk) (?:bij|voor) (?P<v>.+)$",
         r"^(?:travaille|travailles) (?:chez|pour|a) (?P<v>.+)$",
         r"^(?:trabaja|trabajo) (?:en|para) (?P<v>.+)$",
         r"^(?:يعمل|تعمل|اعمل) (?:في|لدى) (?P<v>.+)$",
@@ -374,6 +397,13 @@ _SLOT_PATTERNS: dict[str, list[str]] = {
         r"^(?:у (?:меня|нее|него|нeе) )?аллергия на (?P<v>.+)$",
         r"^(?:ist )?allergisch (?:gegen|auf) (?P<v>.+)$",
         r"^(?:est )?allergique (?:a|aux|au) (?P<v>.+)$",
+        r"^{FWHO}(?:e|sou|esta|é) alergic[oa] (?:a|ao|aos|as|à|às) (?P<v>.+)$",
+        r"^{FWHO}tem alergia (?:a|ao|aos|as|de) (?P<v>.+)$",
+        r"^{FWHO}(?:ma|mam) alergi[ea] na (?P<v>.+)$",
+        r"^{FWHO}(?:jest|jestem) uczulon[ya] na (?P<v>.+)$",
+        r"^{FWHO}(?:e|sono) allergic[oa] (?:a|al|alla|alle|ai|agli) (?P<v>.+)$",
+        r"^{FWHO}(?:is|ben) allergisch voor (?P<v>.+)$",
+        r"^{FWHO}(?:hat|habe) (?:eine )?(?P<v>\w+?)allergie$",
     ],
     "intolerance": [
         r"{PRE}(?P<v>.+?) intolerant$",
@@ -403,6 +433,8 @@ _SLOT_PATTERNS: dict[str, list[str]] = {
     "age": [r"{PRE}(?:aged |age is |age of |age |turned |turns |turning )?(?P<v>\d+)(?: years? old| yrs? old| years of age)?$"],
     "job": [
         r"{PRE}(?:works|working) as (?:an? |the )?(?P<v>.+)$",
+        r"^{FWHO}(?:arbeitet|arbeite|trabalha|trabalho|pracuje|lavora|lavoro|werkt|werk|"
+        r"trabaja|trabajo|travaille) (?:als|como|jako|come|comme) (?:eine?r? |um |uma |un |una |une )?(?P<v>.+)$",
         r"{PRE}(?:job|occupation|profession) is (?:an? )?(?P<v>.+)$",
         r"^{WHO}(?:is|am|are|was) (?:an? )(?P<v>.+)$",
     ],
@@ -446,7 +478,8 @@ _ORG_SLOTS = frozenset(["employer", "role_at", "joined", "bank", "school", "of:"
 _ENDED = re.compile(r"\b(?:no longer|not anymore|any more|anymore|used to|formerly|former|ex|"
                     r"outgrew|outgrown|has outgrown|sold|quit|stopped|gave up|has given up|left)\b")
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|nothing|none|nobody|neither|nor|"
-                       r"не|нет|nicht|kein|keine|ne|pas|δεν|لا|ليس)\b|^(?:不|没有|没)")
+                       r"не|нет|nicht|kein|keine|ne|pas|δεν|لا|ليس|nao|nie|niet|inte|ikke)\b"
+                       r"|^(?:不|没有|没)")
 _CONTRACTION = re.compile(r"\b(does|do|did|is|are|was|were|has|have|had|ca|can|could|would|"
                           r"should|wo|must|need)n t\b")
 
@@ -496,7 +529,9 @@ def _parts(value: str, slot: str | None) -> tuple[tuple[frozenset[str], ...], tu
         stems = frozenset(s for t in toks for p in split_cjk(t) for s in [_stem_value(p)] if s)
         if stems:
             parts.append(stems)
-            raws.append(" ".join(toks))
+            # a place keeps the particles of its name ("Frankfurt an der Oder")
+            raws.append(" ".join(t for t in chunk.split() if t not in FILLER or t in
+                                 _PLACE_PARTICLES) if slot in PLACE_SLOTS else " ".join(toks))
     return tuple(parts), tuple(raws)
 
 
@@ -612,6 +647,9 @@ def slot_terms(text: str) -> list[str]:
     for raw in c.raw_value:  # a name in another script is also found by its Latin reading
         out |= {f"{c.slot}:{_stem_value(w)}" for name in _latin_names(raw)
                 if not raw.isascii() or name in _PLACE_NAMES for w in name.split()}
+    if c.slot in PLACE_SLOTS:  # invariant 600: a place is found under any of its names
+        where = places.read_place(c.raw_value, _place_readings(c.raw_value))
+        out |= {f"{c.slot}:@{p.id}" for p in (where.places if where else ())}
     return sorted(out)
 
 
@@ -760,10 +798,54 @@ def _countless(claim: Claim) -> Claim:
     return replace(claim, value=parts)
 
 
+def _place_readings(raw: tuple[str, ...]) -> tuple[str, ...]:
+    """Other readings of a place value's first part: another script transliterated, and a
+    word of look-alike letters read back as the Cyrillic it was folded from ("mockba")."""
+    if not raw:
+        return ()
+    first = raw[0]
+    back = first.translate(_UNCONFUSE) if set(first.replace(" ", "")) <= _LOOKALIKE_LATIN \
+        else ""
+    return tuple(r for r in (*_latin_names(first), back) if r)
+
+
 def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
     """('same'|'similar'|'different'|'decisive', why) for two values of the same (or a
     related) slot; 'decisive' is a difference no wording explains (another number, a
-    street named after the dead place)."""
+    street named after the dead place, another place in the gazetteer)."""
+    same, why = _compare_words(dead, new)
+    if same == "different" and dead.slot == new.slot == "has":
+        # "Has a puppy" after "Has a dog": a thing of the kind the other names by the kind's
+        # own word (the one slot vocabulary's kinds, memory/slots.py) may be the same thing.
+        ka, kb = (kind_of(" ".join(c.raw_value)) for c in (dead, new))
+        if ka is not None and ka == kb and stem(ka) in {stem(w) for c in (dead, new) for w in
+                                                        " ".join(c.raw_value).split()}:
+            return "similar", f"a {ka} and the {ka} it may be"
+    if dead.slot not in PLACE_SLOTS or new.slot not in PLACE_SLOTS:
+        return same, why
+    # Invariant 600: a place under any of its names is the same place; invariant 600: two
+    # places the gazetteer tells apart are different, however alike their names ("Perth,
+    # Scotland" is not the Perth of 2 million people, though Scotland is a country).
+    found = places.compare(dead.raw_value, new.raw_value, _place_readings(dead.raw_value),
+                           _place_readings(new.raw_value))
+    if found is None or same == "same" and found[0] != "different":
+        return same, why
+    kind, reason = found
+    return ("decisive" if kind == "different" else "similar"), reason
+
+
+def places_apart(dead_text: str, new_text: str) -> bool:
+    """Two texts of one place slot that the gazetteer reads as different places (invariant
+    601): no other reading of the new text's words makes it the dead place."""
+    dead, new = read(dead_text), read(new_text)
+    if dead.slot != new.slot or dead.slot not in PLACE_SLOTS or dead.negated != new.negated:
+        return False
+    found = places.compare(dead.raw_value, new.raw_value, _place_readings(dead.raw_value),
+                           _place_readings(new.raw_value))
+    return found is not None and found[0] == "different"
+
+
+def _compare_words(dead: Claim, new: Claim) -> tuple[str, str]:
     a, b = dead.value, new.value
     if set(a) == set(b):
         return "same", "the same value"
