@@ -177,7 +177,8 @@ def slot_keys(text: str) -> set[str]:
     keys = {k for k in [slot_key(text)] if k}
     if slot_of(text) in ("owns", "uses"):  # "an eSIM on a Pixel 8" holds the phone too
         keys |= {f"thing:{k}" for k in kinds_in(text) if single_kind(k)}
-    if keys <= {"employer", "job"}:
+    if keys <= {"employer", "job"} and not re.match(r"(?:his|her|their|my)\s", text, re.I):
+        # ("His manager at Helio is Sofia" is the manager's role, not the user's job)
         if _ROLE_IN.search(text):
             keys.add("job")
         if _ROLE_IN.search(text) and re.search(r"\b(?:at|for) (?:the )?[A-Z]", text) or \

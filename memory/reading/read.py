@@ -791,6 +791,10 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
                                 else "state"})
 
 
+_WAS_THERE = re.compile(r"\b(?:lived|used to (?:live|work)|grew up|was living|was working|"
+                        r"worked)\b", re.IGNORECASE)
+_STILL_THERE = re.compile(r"\b(?:have|has|'ve)\s+(?:\w+\s+)?(?:lived|worked)\b|\bsince\b",
+                          re.IGNORECASE)
 _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
                        r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
@@ -861,6 +865,10 @@ def _read_clause(clause: str, now: datetime) -> Reading:
     if slot_cue is None:
         return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
                               plain, ending, when is not None)
+    if slot_cue.slot in ("home", "employer") and _WAS_THERE.search(clause) and not \
+            has_phrase(toks, "changes") and not _STILL_THERE.search(clause):
+        # "In the past I lived in Kraków": a home or job the user had is not the current one
+        return r.model_copy(update={"kind": "nothing", "reason": "a past home or job"})
     if slot_cue.slot == "plan" and (when is None or not when.future):
         # a plan is dated and still to come; "passed the B2 exam on 14 November" is past:
         # news about something, read as a clause no row reads (only ever a candidate)
