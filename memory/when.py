@@ -130,6 +130,9 @@ def _place_relative(kind: str, p: str, today: date) -> date | None:
     if kind == "rel_unit":
         unit = re.search(r"(week|month|year)", p).group(1)  # type: ignore[union-attr]
         shift = -1 if p.startswith("last") or "past" in p else 1 if p.startswith("next") else 0
+        if p.endswith("weekend"):  # its Saturday: "last weekend" on a Tuesday is 3 days ago
+            day = today + timedelta(weeks=shift)
+            return day - timedelta(days=day.weekday()) + timedelta(days=5)
         if unit == "week":
             return today + timedelta(weeks=shift) if shift else today
         if unit == "month":

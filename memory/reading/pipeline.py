@@ -12,7 +12,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from ..slots import SLOTS
+from ..slots import SLOTS, kind_of
 from ..text import stem, term_set
 from .clauses import MAX_CHARS, clauses, normalise
 from .links import linked_fact
@@ -126,6 +126,7 @@ def _named_after(readings: list[Reading], ops: list[Operation]) -> list[Operatio
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+")
 _NAMES = r"(?P<n>[A-Z][\w'-]*(?:\s+(?:and|&|[A-Z0-9][\w'-]*)){0,3})"
 _APPOSITION = re.compile(r",\s*(?P<a>(?:an?|the)\s+)?" + _NAMES + r"\s*(?:[,.!;(]|$)")
+_LOW_APPOSITION = re.compile(r",\s*(?P<a>an?\s+)(?P<n>[\w-]+(?:\s+[\w-]+){0,3})\s*(?:[,.!;(]|$)")
 _NAMED_LATER = re.compile(r"(?:\b(?:her|his|its|their) names? (?:is|are)|"
                           r"^(?:[\w'-]+\s+){0,3}(?:called|named)) " + _NAMES)
 _NOT_NAMES = frozenset("I OK January February March April May June July August September "
@@ -148,6 +149,13 @@ def _names_said(readings: list[Reading], ops: list[Operation]) -> list[Operation
         last = o.text.split()[-1].lower()
         at = o.evidence.lower().find(last)
         m = _APPOSITION.search(o.evidence, at) if at >= 0 else None
+        low = _LOW_APPOSITION.search(o.evidence, at) if at >= 0 and m is None else None
+        if low and (re.search(r"\d", low.group("n")) or kind_of(o.text) and len(
+                low.group("n").split()) >= 2) and not check_value(low.group("n")) and \
+                not re.search(r"\bones?\b", low.group("n")):
+            # "a new car last week, a hyundai ioniq 5": the make and model said beside it
+            out.append(o.model_copy(update={"text": f"{o.text}, {low.group('a')}{low.group('n')}"}))
+            continue
         if m and not set(m.group("n").split()) & _NOT_NAMES:
             art = m.group("a") or ""
             text = f"{o.text}, {art}{m.group('n')}" if art else f"{o.text} called {m.group('n')}"
@@ -215,8 +223,12 @@ def _corrections(readings: list[Reading], ops: list[Operation]) -> list[Operatio
             if value and not check_value(value) and text and not re.match(
                     r"(?:only|just|even|also|still)\b", value, re.IGNORECASE):
                 # ("it's only peanuts" says which one it is, not a new value of the fact)
+                was = re.match(r"(?:no,?\s+)?it was\b", nxt.clause.strip(), re.I) if nxt else None
+                # "it was a rental" says what the denied thing was, not the slot's right value
                 out.append(Operation(op="write", text=text, slot=retract.slot,
                                      fact_type=retract.fact_type, reason="the right value",
+                                     status="candidate" if was else "active",
+                                     confidence=0.6 if was else 0.9,
                                      evidence=nxt.clause if nxt else ""))
             continue
         instead = _said_instead(r, readings[i + 1:], retract, out)
@@ -302,6 +314,8 @@ def _replacements(ops: list[Operation]) -> list[Operation]:
 
 
 _RUN = re.compile(r"(?<![.!?]\s)\b[A-Z][\w'&.+-]*(?:\s+(?:[A-Z0-9][\w'&.+-]*))*")
+_THEN = re.compile(r"(?:(?:and\s+)?(?:went\s+)?back\s+to|now\s+(?:on|using|with)|switched\s+to|"
+                   r"using)\s+(?P<v>[\w .+'-]{2,40}?)\s*(?:[,;.!]|$)", re.IGNORECASE)
 _NOW = re.compile(r"\s+(?:now|these days|instead|from now on|anymore|full time)\b.*$", re.I)
 
 
@@ -316,10 +330,14 @@ def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation
                 or o.evidence not in clauses_:
             continue
         k = clauses_.index(o.evidence)
-        if k + 1 >= len(readings) or any(p.evidence == clauses_[k + 1] for p in out):
+        tail = o.evidence.split(",", 1)[1].strip() if "," in o.evidence else ""
+        if _THEN.match(tail):  # "I don't use Helix anymore, back to Neovim"
+            nxt = tail
+        elif k + 1 >= len(readings) or any(p.evidence == clauses_[k + 1] for p in out):
             continue
-        nxt = clauses_[k + 1].strip()
-        m = _SAID_IT.search(nxt)
+        else:
+            nxt = clauses_[k + 1].strip()
+        m = _SAID_IT.search(nxt) or _THEN.match(nxt)
         new = [x for x in _RUN.findall(nxt) if x.lower() not in o.old_text.lower()
                and x not in ("I", "OK") and x.lower() not in o.evidence.lower()]
         value = new[0] if new else _NOW.sub("", m.group("v")).strip() if m else ""
@@ -332,7 +350,8 @@ def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation
         text = re.sub(r"\b" + re.escape(old_words[0]) + r"\b", value, o.old_text,
                       flags=re.IGNORECASE)
         out[i] = o.model_copy(update={"text": text, "status": "candidate", "confidence": 0.6,
-                                      "evidence": f"{o.evidence} {nxt}",
+                                      "evidence": o.evidence if nxt in o.evidence
+                                      else f"{o.evidence} {nxt}",
                                       "reason": "what replaced something that ended"})
     return out
 
