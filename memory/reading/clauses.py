@@ -37,6 +37,8 @@ def normalise(text: str) -> str:
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
         "\u201d", '"')
     text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    # "my son's got", "Tom's been": the 's of has, not of owning
+    text = re.sub(r"\b(\w+)'s (got|been)\b", r"\1 has \2", text)
     expand = words()["expand"]
     assert isinstance(expand, dict)
 

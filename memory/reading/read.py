@@ -120,6 +120,14 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
     if group is not None:  # "Papa shifted to Goa", "amma and appa have moved"
         rel, j = group
         return "relative", j, rel, ""
+    if i + 2 < len(low) and low[i] in ("the", "a", "an", "our", "my") and (
+            j := next((k for k in range(i + 1, min(i + 4, len(low)))
+                       if low[k].removesuffix("'s") in word_list("others")), -1)) > 0 and (
+            low[j].endswith("'s") and j + 1 < len(low) and low[j + 1] not in ("is", "was")
+            or low[i] in ("the", "a", "an") and any(w in word_list("person_verbs")
+                                                    for w in low[j + 1:j + 4])):
+        # "the guy next door got a dog", "my neighbour's kid plays the drums": someone else
+        return "other", j + 1, None, ""
     if i < len(low) and low[i] in ("my", "our", "her", "his"):
         j = i + 1
         word = low[j] if j < len(low) else ""
