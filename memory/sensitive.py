@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from functools import cache, lru_cache
 from itertools import islice
 
-from . import secret_frames
+from . import secret_frames, secret_shapes
 
 # "my wifi password is hunter2", "PIN: 4821", "the door code is 1234#", "API key = sk-..."
 _NAMED = re.compile(
@@ -119,6 +119,25 @@ def secret_in(text: str) -> str | None:
             return "a card number"
     if _phrased(text):  # invariant 460
         return "a password or code"
+    return _shaped_kind(text)
+
+
+def _shaped_kind(text: str) -> str | None:
+    """Invariant 460: secrets known by their shape (memory/secret_shapes.py), and a list's items
+    read one by one ("1) alarm 9021 2) shed padlock 404")."""
+    if secret_shapes.url_credentials(text):
+        return "a password"
+    if secret_shapes.recovery_phrases(text):
+        return "a recovery phrase"
+    if secret_shapes.card_codes(text):
+        return "a security code"
+    if secret_shapes.identity_numbers(text):  # invariant 273
+        return "an identity number"
+    items = secret_shapes.list_items(text)
+    for start, end in items:
+        kind = secret_in(text[start:end])
+        if kind:
+            return kind
     return None
 
 
@@ -142,6 +161,22 @@ def _mask(text: str) -> tuple[str, list[str]]:
     # Invariant 460: every reader marks spans on the same original text and the union is cut once, so one
     # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
     # loses all four groups, not the first).
+    items = secret_shapes.list_items(text)
+    if items:  # invariant 460: each item of a list is read as a clause of its own
+        segments = [(0, items[0][0]), *items]
+        spans = [(a + s, a + e) for a, b in segments for s, e in _spans(text[a:b])]
+    else:
+        spans = _spans(text)
+    spans += secret_shapes.url_credentials(text) + secret_shapes.recovery_phrases(text)
+    spans += secret_shapes.card_codes(text) + secret_shapes.identity_numbers(text)  # inv. 273
+    out, values = text, []
+    for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
+        values.append(text[start:end])
+        out = out[:start] + WITHHELD + out[end:]
+    return out, values[::-1]
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for m in _NAMED.finditer(text):
         if secret_in(m.group(0)) and _closes(text, m):
@@ -155,11 +190,7 @@ def _mask(text: str) -> tuple[str, list[str]]:
                 and _card_layout(m.group(0)):
             spans.append((m.start(), m.end()))
     spans += _phrased(text)  # invariant 460: however it is phrased
-    out, values = text, []
-    for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
-        values.append(text[start:end])
-        out = out[:start] + WITHHELD + out[end:]
-    return out, values[::-1]
+    return spans
 
 
 def _with_tail(text: str, start: int, end: int) -> tuple[int, int]:
@@ -364,11 +395,18 @@ def _alternation(words: list[str]) -> str:
         goes_on = firsts.get(w.lower().split()[-1]) if len(w.split()) > 1 else None
         if goes_on:
             body += rf"(?!\s+(?:{'|'.join(sorted(goes_on, key=len, reverse=True))})(?![\w-]))"
-        (unspaced if ord(w[0]) >= 0x2E80 else spaced).append(body)
+        (unspaced if _unspaced(w[0]) else spaced).append(body)
     out = [rf"(?<![\w'’-])(?:{'|'.join(spaced)})(?![\w-])"] if spaced else []
     if unspaced:
         out.append(f"(?:{'|'.join(unspaced)})")
     return "|".join(out)
+
+
+def _unspaced(ch: str) -> bool:
+    """Scripts written without spaces between words: CJK and Thai, Lao, Myanmar, Khmer
+    ("รหัสผ่านอีเมลของฉันคือ …"): their words need no word boundary (invariant 460)."""
+    o = ord(ch)
+    return o >= 0x2E80 or 0x0E00 <= o <= 0x0EFF or 0x1000 <= o <= 0x109F or 0x1780 <= o <= 0x17FF
 
 
 def _copula(w: str) -> str:
@@ -378,9 +416,9 @@ def _copula(w: str) -> str:
     body = r"\s+".join(re.escape(p) for p in w.split())
     if set(w) == {"-"}:
         return rf"(?<=\s){body}(?=\s)"
-    if w[0].isalnum() and ord(w[0]) < 0x2E80:
+    if w[0].isalnum() and not _unspaced(w[0]):
         body = rf"(?<![\w'’-]){body}"
-    if w[-1].isalnum() and ord(w[0]) < 0x2E80:
+    if w[-1].isalnum() and not _unspaced(w[0]):
         body = rf"{body}(?=[\s\"'“‘]|$)"
     return body
 
@@ -651,7 +689,9 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
         return pos + quoted.start("v"), pos + quoted.end("v")
     if kind == "a recovery phrase":
         m = re.match(r"(?:[^\W\d_]{2,}[ \t]+){7,23}[^\W\d_]{2,}", rest)
-        return (pos, pos + m.end()) if m and copula else None
+        # "is written on steel plates in the safe": two words in three are on a BIP39 list
+        listed = m and secret_shapes.listed_share(m.group()) >= 2 / 3
+        return (pos, pos + m.end()) if m and copula and listed else None
     if kind == "a security answer":
         if not copula:
             return None
@@ -695,9 +735,11 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
         return None  # "from VS Code to JetBrains": after "to" only digits hand a value over
     if core.isdigit() and _count_or_measure(text, off + len(core)):
         return None  # "the safe limit is 120 mg a day"
-    if _shaped(core, strict=copula is None):
-        return off, off + len(core)
     after = text[off + len(core):]
+    # a value that closes its clause (a list item: "wifi pw SunnyOrchard!") needs no copula to
+    # be read as leniently as after one (invariant 460)
+    if _shaped(core, strict=copula is None and not re.match(r"[!#*\"'”’]*\s*$", after)):
+        return off, off + len(core)
     if kind == "a password" and copula in _plain_copulas() and core.isalpha() and len(core) >= 4 \
             and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
             and not re.search(r"(?:ed|ing)$", core) and re.match(r"\s*(?:[,.;!?]|$)", after):
@@ -710,6 +752,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     frames = secret_frames.tables().frames
     bare_nouns = frozenset(frames.bare_nouns)
     ordinary = frozenset(frames.ordinary_nouns)
+    ordinary_after = _ordinary_after()
+    reported = frozenset(frames.reported)
     found = [(m.start(), m.end(), kinds[" ".join(m.group("noun").lower().split())])
              for m in noun.finditer(text)]
     found += [(m.start(), m.end(), "a security answer") for m in _QUESTION.finditer(text)]
@@ -717,6 +761,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     for start, end, kind in found:
         before = _LAST_WORD.search(text, max(0, start - 100), start)
         if before and before.group(1).lower() in not_after:
+            continue
+        if ordinary_after.match(text, end):  # "kod pocztowy", "código postal" (invariant 460)
             continue
         if _NOT_THIS.match(text[end:]):
             if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"
@@ -756,8 +802,11 @@ def _scanned(text: str) -> list[tuple[int, int]]:
                     break
                 # "wifi for the office is the usual one but with a 2 at the end: Pelican2": a
                 # colon closing a long description labels its value (invariant 460)
-                span = _value_at(text[:clause_end], c.end(), kind, "," if far else said_cop,
-                                 answer=answer)
+                # "which my son says is insane": a copula of another clause's verb hands a plain
+                # word to that clause, never to the noun (invariant 460)
+                other = any(w in reported for w in between)
+                span = _value_at(text[:clause_end], c.end(), kind,
+                                 "," if far or other else said_cop, answer=answer)
                 if span:
                     break
         listing = _LISTING.match(text, end)  # "codes (keep!): …" too
@@ -779,6 +828,12 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found)
+
+
+@cache
+def _ordinary_after() -> re.Pattern:
+    words = secret_frames.tables().frames.ordinary_after
+    return re.compile(rf"\s+(?:{_alternation(words)})" if words else r"(?!)", re.IGNORECASE)
 
 
 # Invariant 460: the next sentence may hand over the value of the last one's noun when it opens
