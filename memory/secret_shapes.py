@@ -35,13 +35,16 @@ _URL_CREDENTIAL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@?#]+:(?P<v>[^\s@/]+)
 # a connection string's or environment's password field: "Password=...;", "password=... ",
 # "&password=...", "PGPASSWORD=..."
 _DSN_PASSWORD = re.compile(r"(?:\b|_|(?<=[?&;]))(?:[a-z]*password|pwd|passwd)\s*=\s*"
-                           r"(?P<v>[^\s;&\"']+)", re.IGNORECASE)
+                           r"(?P<v>[^\s;\"']+)", re.IGNORECASE)
 
 
 def url_credentials(text: str) -> list[Span]:
     spans = [(m.start("v"), m.end("v")) for m in _URL_CREDENTIAL.finditer(text)]
     for m in _DSN_PASSWORD.finditer(text):
-        value = m.group("v").rstrip(".,!?)")
+        value = m.group("v")
+        if m.start() and text[m.start() - 1] in "?&":  # a web address's query: "&" ends it
+            value = value.split("&")[0]
+        value = value.rstrip(".,!?)")
         if value and value.lower() not in ("none", "null", "empty", "field"):
             spans.append((m.start("v"), m.start("v") + len(value)))
     return spans

@@ -438,7 +438,8 @@ def _frames() -> tuple[re.Pattern, re.Pattern, dict[str, str], list[re.Pattern],
     noun = re.compile(rf"(?P<noun>{_alternation(list(kinds))})(?:'s|’s)?{filler}\s*"
                       rf"(?P<cop>{cop})\s*(?P<tok>[\"'“‘]?[^\s,;]+)", re.IGNORECASE)
     generic = re.compile(rf"(?<![\w-])(?:{_alternation(f.possessives)})\s+"
-                         r"(?P<x>(?:[^\s.,;:!?=]+\s+){0,2}[^\s.,;:!?=]+)\s*[:=]\s*"
+                         # "the postgres://…": a scheme's colon labels no value
+                         r"(?P<x>(?:[^\s.,;:!?=]+\s+){0,2}[^\s.,;:!?=]+)\s*[:=](?!//)\s*"
                          r"(?P<tok>[\"'“‘]?[^\s,;]+)", re.IGNORECASE)
     always = [re.compile(rx, re.IGNORECASE) for rx in f.ordinary_shapes.get("always", [])]
     generic_shapes = [re.compile(rx) for rx in f.ordinary_shapes.get("generic", [])]
