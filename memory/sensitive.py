@@ -598,7 +598,9 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
 # of `not_after` ("zip code", "promo code") is none.
 # never the dot of an abbreviation: "i.e.", "no." ("licence no. is …")
-_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])(?<!\b[Nn][Oo])(?<!\b[Nn][Rr])[.!?;](?=\s|$)"
+# a mark alone between spaces ends no clause: "the old one with a ! on the end: Pemberley9!"
+_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])(?<!\b[Nn][Oo])(?<!\b[Nn][Rr])(?<!\s)[.!?;]"
+                         r"(?=\s|$)"
                          r"|\n")
 
 
@@ -680,6 +682,11 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
     return span if span and _long_enough(kind, text[span[0]:span[1]]) else None
 
 
+_POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "text", "use", "in",
+                       "on", "at", "the", "a", "an", "same", "different", "too", "very", "so",
+                       "long", "short", "new", "old", "set", "just", "not", "still"})
+
+
 def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
               answer: bool = False) -> tuple[int, int] | None:
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
@@ -688,6 +695,19 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
         return pos + quoted.start("v"), pos + quoted.end("v")
+    if kind == "a passphrase":
+        # "ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
+        # eight plain words closing the clause; else read as a password (invariant 460)
+        said = re.match(r"[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){2,7}(?=[\"'”’]?\s*(?:[,.;!?]|$))",
+                        rest)
+        first = said.group().split()[0].lower() if said else ""
+        # never where it is kept, what was done to it, or who to ask: "is in the password
+        # manager", "was changed by IT today", "see the sealed envelope", "ask Tom"
+        if said and copula in _plain_copulas() and first not in _SECRET_WORDS | _SUBJECTS \
+                and first not in _POINTERS and not re.fullmatch(r"[a-z]+ed", first) \
+                and not _WHERE.match(said.group()) and not _scan_tables()[0].search(said.group()):
+            return pos, pos + said.end()
+        kind = "a password"
     if kind == "a recovery phrase":
         m = re.match(r"(?:[^\W\d_]{2,}[ \t]+){7,23}[^\W\d_]{2,}", rest)
         # "is written on steel plates in the safe": two words in three are on a BIP39 list
