@@ -2,7 +2,8 @@
 before the detector was changed), the fresh one (written after tuning), the blind one
 (tests/data/secrets_blind.jsonl, written blind) — all three tuning data since the scan of
 invariant 460 — tests/data/secrets_blind2.jsonl (written blind, measured once after the detector
-was frozen, tuning data since issue 30's third pass) and the third pass's probes, one group per
+was frozen, tuning data since issue 30's third pass), tests/data/secrets_blind3.jsonl (written
+blind, measured once, tuning data since the fourth pass) and the passes' probes, one group per
 mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
 through the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
 door (`secret_in`).
@@ -28,11 +29,12 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_blind.jsonl",  # written blind, then tuned on
           ROOT / "tests" / "data" / "secrets_blind2.jsonl",  # written blind, then tuned on
           ROOT / "tests" / "data" / "secrets_mechanisms.jsonl",  # probes per mechanism
-          ROOT / "tests" / "data" / "secrets_blind3.jsonl"]  # written blind, never tuned on
+          ROOT / "tests" / "data" / "secrets_blind3.jsonl"]  # written blind, then tuned on
 
 
 # A table nobody tuned on prints counts only: a failing row printed would be read, then tuned on.
-COUNTS_ONLY = frozenset({"secrets_blind3.jsonl"})
+# secrets_blind3.jsonl was measured once blind and is tuning data since issue 30's fourth pass.
+COUNTS_ONLY: frozenset[str] = frozenset()
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from functools import cache, lru_cache
 from itertools import islice
 
-from . import secret_frames
+from . import secret_frames, secret_shapes
 
 # "my wifi password is hunter2", "PIN: 4821", "the door code is 1234#", "API key = sk-..."
 _NAMED = re.compile(
@@ -119,6 +119,25 @@ def secret_in(text: str) -> str | None:
             return "a card number"
     if _phrased(text):  # invariant 460
         return "a password or code"
+    return _shaped_kind(text)
+
+
+def _shaped_kind(text: str) -> str | None:
+    """Invariant 460: secrets known by their shape (memory/secret_shapes.py), and a list's items
+    read one by one ("1) alarm 9021 2) shed padlock 404")."""
+    if secret_shapes.url_credentials(text):
+        return "a password"
+    if secret_shapes.recovery_phrases(text):
+        return "a recovery phrase"
+    if secret_shapes.card_codes(text):
+        return "a security code"
+    if secret_shapes.identity_numbers(text):  # invariant 273
+        return "an identity number"
+    items = secret_shapes.list_items(text)
+    for start, end in items:
+        kind = secret_in(text[start:end])
+        if kind:
+            return kind
     return None
 
 
@@ -142,6 +161,22 @@ def _mask(text: str) -> tuple[str, list[str]]:
     # Invariant 460: every reader marks spans on the same original text and the union is cut once, so one
     # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
     # loses all four groups, not the first).
+    items = secret_shapes.list_items(text)
+    if items:  # invariant 460: each item of a list is read as a clause of its own
+        segments = [(0, items[0][0]), *items]
+        spans = [(a + s, a + e) for a, b in segments for s, e in _spans(text[a:b])]
+    else:
+        spans = _spans(text)
+    spans += secret_shapes.url_credentials(text) + secret_shapes.recovery_phrases(text)
+    spans += secret_shapes.card_codes(text) + secret_shapes.identity_numbers(text)  # inv. 273
+    out, values = text, []
+    for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
+        values.append(text[start:end])
+        out = out[:start] + WITHHELD + out[end:]
+    return out, values[::-1]
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for m in _NAMED.finditer(text):
         if secret_in(m.group(0)) and _closes(text, m):
@@ -155,11 +190,7 @@ def _mask(text: str) -> tuple[str, list[str]]:
                 and _card_layout(m.group(0)):
             spans.append((m.start(), m.end()))
     spans += _phrased(text)  # invariant 460: however it is phrased
-    out, values = text, []
-    for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
-        values.append(text[start:end])
-        out = out[:start] + WITHHELD + out[end:]
-    return out, values[::-1]
+    return spans
 
 
 def _with_tail(text: str, start: int, end: int) -> tuple[int, int]:
@@ -364,11 +395,18 @@ def _alternation(words: list[str]) -> str:
         goes_on = firsts.get(w.lower().split()[-1]) if len(w.split()) > 1 else None
         if goes_on:
             body += rf"(?!\s+(?:{'|'.join(sorted(goes_on, key=len, reverse=True))})(?![\w-]))"
-        (unspaced if ord(w[0]) >= 0x2E80 else spaced).append(body)
+        (unspaced if _unspaced(w[0]) else spaced).append(body)
     out = [rf"(?<![\w'’-])(?:{'|'.join(spaced)})(?![\w-])"] if spaced else []
     if unspaced:
         out.append(f"(?:{'|'.join(unspaced)})")
     return "|".join(out)
+
+
+def _unspaced(ch: str) -> bool:
+    """Scripts written without spaces between words: CJK and Thai, Lao, Myanmar, Khmer
+    ("รหัสผ่านอีเมลของฉันคือ …"): their words need no word boundary (invariant 460)."""
+    o = ord(ch)
+    return o >= 0x2E80 or 0x0E00 <= o <= 0x0EFF or 0x1000 <= o <= 0x109F or 0x1780 <= o <= 0x17FF
 
 
 def _copula(w: str) -> str:
@@ -378,9 +416,9 @@ def _copula(w: str) -> str:
     body = r"\s+".join(re.escape(p) for p in w.split())
     if set(w) == {"-"}:
         return rf"(?<=\s){body}(?=\s)"
-    if w[0].isalnum() and ord(w[0]) < 0x2E80:
+    if w[0].isalnum() and not _unspaced(w[0]):
         body = rf"(?<![\w'’-]){body}"
-    if w[-1].isalnum() and ord(w[0]) < 0x2E80:
+    if w[-1].isalnum() and not _unspaced(w[0]):
         body = rf"{body}(?=[\s\"'“‘]|$)"
     return body
 
@@ -400,7 +438,8 @@ def _frames() -> tuple[re.Pattern, re.Pattern, dict[str, str], list[re.Pattern],
     noun = re.compile(rf"(?P<noun>{_alternation(list(kinds))})(?:'s|’s)?{filler}\s*"
                       rf"(?P<cop>{cop})\s*(?P<tok>[\"'“‘]?[^\s,;]+)", re.IGNORECASE)
     generic = re.compile(rf"(?<![\w-])(?:{_alternation(f.possessives)})\s+"
-                         r"(?P<x>(?:[^\s.,;:!?=]+\s+){0,2}[^\s.,;:!?=]+)\s*[:=]\s*"
+                         # "the postgres://…": a scheme's colon labels no value
+                         r"(?P<x>(?:[^\s.,;:!?=]+\s+){0,2}[^\s.,;:!?=]+)\s*[:=](?!//)\s*"
                          r"(?P<tok>[\"'“‘]?[^\s,;]+)", re.IGNORECASE)
     always = [re.compile(rx, re.IGNORECASE) for rx in f.ordinary_shapes.get("always", [])]
     generic_shapes = [re.compile(rx) for rx in f.ordinary_shapes.get("generic", [])]
@@ -559,7 +598,9 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # Vauxhall Nova"); a run of eight words or more for a recovery phrase. A noun right after a word
 # of `not_after` ("zip code", "promo code") is none.
 # never the dot of an abbreviation: "i.e.", "no." ("licence no. is …")
-_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])(?<!\b[Nn][Oo])(?<!\b[Nn][Rr])[.!?;](?=\s|$)"
+# a mark alone between spaces ends no clause: "the old one with a ! on the end: Pemberley9!"
+_CLAUSE_END = re.compile(r"(?<!\b[A-Za-z]\.[A-Za-z])(?<!\b[Nn][Oo])(?<!\b[Nn][Rr])(?<!\s)[.!?;]"
+                         r"(?=\s|$)"
                          r"|\n")
 
 
@@ -641,6 +682,11 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
     return span if span and _long_enough(kind, text[span[0]:span[1]]) else None
 
 
+_POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "text", "use", "in",
+                       "on", "at", "the", "a", "an", "same", "different", "too", "very", "so",
+                       "long", "short", "new", "old", "set", "just", "not", "still"})
+
+
 def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
               answer: bool = False) -> tuple[int, int] | None:
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
@@ -649,9 +695,24 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
         return pos + quoted.start("v"), pos + quoted.end("v")
+    if kind == "a passphrase":
+        # "ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
+        # eight plain words closing the clause; else read as a password (invariant 460)
+        said = re.match(r"[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){2,7}(?=[\"'”’]?\s*(?:[,.;!?]|$))",
+                        rest)
+        first = said.group().split()[0].lower() if said else ""
+        # never where it is kept, what was done to it, or who to ask: "is in the password
+        # manager", "was changed by IT today", "see the sealed envelope", "ask Tom"
+        if said and copula in _plain_copulas() and first not in _SECRET_WORDS | _SUBJECTS \
+                and first not in _POINTERS and not re.fullmatch(r"[a-z]+ed", first) \
+                and not _WHERE.match(said.group()) and not _scan_tables()[0].search(said.group()):
+            return pos, pos + said.end()
+        kind = "a password"
     if kind == "a recovery phrase":
         m = re.match(r"(?:[^\W\d_]{2,}[ \t]+){7,23}[^\W\d_]{2,}", rest)
-        return (pos, pos + m.end()) if m and copula else None
+        # "is written on steel plates in the safe": two words in three are on a BIP39 list
+        listed = m and secret_shapes.listed_share(m.group()) >= 2 / 3
+        return (pos, pos + m.end()) if m and copula and listed else None
     if kind == "a security answer":
         if not copula:
             return None
@@ -695,9 +756,11 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
         return None  # "from VS Code to JetBrains": after "to" only digits hand a value over
     if core.isdigit() and _count_or_measure(text, off + len(core)):
         return None  # "the safe limit is 120 mg a day"
-    if _shaped(core, strict=copula is None):
-        return off, off + len(core)
     after = text[off + len(core):]
+    # a value that closes its clause (a list item: "wifi pw SunnyOrchard!") needs no copula to
+    # be read as leniently as after one (invariant 460)
+    if _shaped(core, strict=copula is None and not re.match(r"[!#*\"'”’]*\s*$", after)):
+        return off, off + len(core)
     if kind == "a password" and copula in _plain_copulas() and core.isalpha() and len(core) >= 4 \
             and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
             and not re.search(r"(?:ed|ing)$", core) and re.match(r"\s*(?:[,.;!?]|$)", after):
@@ -710,6 +773,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     frames = secret_frames.tables().frames
     bare_nouns = frozenset(frames.bare_nouns)
     ordinary = frozenset(frames.ordinary_nouns)
+    ordinary_after = _ordinary_after()
+    reported = frozenset(frames.reported)
     found = [(m.start(), m.end(), kinds[" ".join(m.group("noun").lower().split())])
              for m in noun.finditer(text)]
     found += [(m.start(), m.end(), "a security answer") for m in _QUESTION.finditer(text)]
@@ -717,6 +782,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     for start, end, kind in found:
         before = _LAST_WORD.search(text, max(0, start - 100), start)
         if before and before.group(1).lower() in not_after:
+            continue
+        if ordinary_after.match(text, end):  # "kod pocztowy", "código postal" (invariant 460)
             continue
         if _NOT_THIS.match(text[end:]):
             if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"
@@ -756,8 +823,11 @@ def _scanned(text: str) -> list[tuple[int, int]]:
                     break
                 # "wifi for the office is the usual one but with a 2 at the end: Pelican2": a
                 # colon closing a long description labels its value (invariant 460)
-                span = _value_at(text[:clause_end], c.end(), kind, "," if far else said_cop,
-                                 answer=answer)
+                # "which my son says is insane": a copula of another clause's verb hands a plain
+                # word to that clause, never to the noun (invariant 460)
+                other = any(w in reported for w in between)
+                span = _value_at(text[:clause_end], c.end(), kind,
+                                 "," if far or other else said_cop, answer=answer)
                 if span:
                     break
         listing = _LISTING.match(text, end)  # "codes (keep!): …" too
@@ -779,6 +849,12 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found)
+
+
+@cache
+def _ordinary_after() -> re.Pattern:
+    words = secret_frames.tables().frames.ordinary_after
+    return re.compile(rf"\s+(?:{_alternation(words)})" if words else r"(?!)", re.IGNORECASE)
 
 
 # Invariant 460: the next sentence may hand over the value of the last one's noun when it opens

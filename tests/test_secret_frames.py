@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from memory import secret_frames, sensitive
+from memory import secret_frames, secret_shapes, sensitive
 from memory.sensitive import WITHHELD, masked, secret_in
 
 HANDED = [
@@ -247,6 +247,74 @@ def test_inv460_copulas_anaphora_and_a_kinds_fewest_characters_are_data(tmp_path
         assert sensitive._scanned(dash) == [] and sensitive._framed(dash) == []
         assert masked(next_sentence) == next_sentence
         assert masked(wifi) == wifi
+    finally:
+        monkeypatch.undo()
+        for c in clear:
+            c()
+
+
+# Invariants 460 and 273 (issue 30, fourth pass): secrets known by their shape
+# (memory/secret_shapes.py); the probe rows above (mechanisms url, seed, cvv, idnum, langs,
+# list, ordinary) were written before the detector changed for them.
+@pytest.mark.parametrize("text, value", [
+    ("DATABASE_URL=postgres://billing:Pl4tyPus!x@10.0.3.12:5432/billing", "Pl4tyPus!x"),
+    ("Server=sql01;User Id=sa;Password=Tr0ub4dor&3;", "Tr0ub4dor&3"),
+])
+def test_inv460_a_password_inside_a_connection_string_is_withheld_by_shape(text, value):
+    assert [text[s:e] for s, e in secret_shapes.url_credentials(text)] == [value]
+    assert value not in masked(text) and secret_in(text) == "a password"
+
+
+def test_inv460_twelve_bip39_words_in_a_row_are_a_recovery_phrase_and_eleven_are_not():
+    words = "ripple sugar canyon mosquito lunar velvet orbit pencil harvest tiger frozen alley"
+    assert secret_shapes.recovery_phrases(words) == [(0, len(words))]
+    eleven = words.rsplit(" ", 1)[0]
+    assert secret_shapes.recovery_phrases(eleven) == []
+    broken = words.replace("lunar", "the")  # "the" is on no BIP39 list: the run breaks
+    assert secret_shapes.recovery_phrases(broken) == []
+
+
+@pytest.mark.parametrize("text, code", [("Amex 3782-822463-10005, CID 4421", "4421"),
+                                        ("4012888888881881 09/27 cvc2 440", "440"),
+                                        ("4111-1111-1111-1111 / 12/27 / 555", "555")])
+def test_inv460_a_cards_code_said_after_the_card_is_withheld(text, code):
+    assert code not in masked(text).replace("[withheld]", "")
+
+
+@pytest.mark.parametrize("text, valid", [("PESEL 85031412347", True),
+                                         ("PESEL 85031412348", False),  # check digit fails
+                                         ("codice fiscale RSSMRA85T10A562S", True),
+                                         ("passport no. 533918274", False)])
+def test_inv273_an_identity_number_is_known_by_its_check_digits(text, valid):
+    assert bool(secret_shapes.identity_numbers(text)) is valid
+
+
+def test_inv460_list_items_are_read_one_by_one_and_numbers_out_of_sequence_make_no_list():
+    text = "1) alarm 9021 2) shed padlock 404 3) wifi pw SunnyOrchard!"
+    assert [text[s:e].strip() for s, e in secret_shapes.list_items(text)] == [
+        "alarm 9021", "shed padlock 404", "wifi pw SunnyOrchard!"]
+    assert masked(text) == "1) alarm [withheld] 2) shed padlock [withheld] 3) wifi pw [withheld]"
+    assert secret_shapes.list_items("1) milk 3) eggs") == []
+
+
+def test_inv460_postal_nouns_and_reported_speech_are_data(tmp_path, monkeypatch):
+    """Dropping "pocztowy" from ordinary_after, or "which" and "says" from reported, makes the
+    postcode and the plain word after another clause's copula a secret again."""
+    postcode = "Kod pocztowy to 00-950 Warszawa"
+    insane = "i keep my passwords in a notebook which my son says is insane"
+    assert masked(postcode) == postcode and masked(insane) == insane
+    frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
+    frames["ordinary_after"] = [w for w in frames["ordinary_after"] if w != "pocztowy"]
+    frames["reported"] = [w for w in frames["reported"] if w not in ("which", "says")]
+    (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
+    (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
+    monkeypatch.setattr(secret_frames, "HERE", tmp_path)
+    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
+             sensitive._scan_tables.cache_clear, sensitive._ordinary_after.cache_clear)
+    for c in clear:
+        c()
+    try:
+        assert masked(postcode) != postcode and masked(insane) != insane
     finally:
         monkeypatch.undo()
         for c in clear:

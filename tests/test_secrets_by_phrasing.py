@@ -80,6 +80,21 @@ def test_inv460_the_second_blind_table_keeps_only_what_the_rules_keep():
     assert n_kept <= 3 and n_wrong == 0, f"blind2 table: {n_kept} kept, {n_wrong} changed"
 
 
+# What the third blind table counts as secrets and the house keeps as ordinary facts
+# (invariant 273): a passport number and a bank account number.
+BLIND3_ORDINARY_BY_RULE = {
+    "passport no. 533380006, can you keep it handy for the visa form",
+    "my account number is 41839276 if nan wants to send the birthday money straight in"}
+
+
+def test_inv460_the_third_blind_table_keeps_only_what_the_rules_keep():
+    """tests/data/secrets_blind3.jsonl, written blind and measured once (16 of 71 kept, 2 of 117
+    ordinary messages changed); tuning data since issue 30's fourth pass (invariants 460, 273):
+    only the two rows invariant 273 keeps, 0 of 117 changed."""
+    table = rows("secrets_blind3.jsonl")
+    assert set(kept(table)) <= BLIND3_ORDINARY_BY_RULE and wrong(table) == []
+
+
 @pytest.mark.parametrize("message, secret", [
     ("the wifi password here is hunter2, save it pls", "hunter2"),
     ("Remember my PIN, it's 4921", "4921"),

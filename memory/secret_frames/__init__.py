@@ -40,6 +40,11 @@ class Frames(BaseModel):
     scan_words: int = Field(default=10, ge=1, le=16)
     bare_nouns: list[str] = Field(default_factory=list)
     openers: list[str] = Field(default_factory=list)
+    # words after a noun that make it ordinary ("kod pocztowy", "código postal": a postcode)
+    ordinary_after: list[str] = Field(default_factory=list)
+    # words between a noun and a copula that give the copula to another clause ("which my son
+    # says is insane")
+    reported: list[str] = Field(default_factory=list)
 
 
 class Tables(BaseModel):

@@ -1,0 +1,207 @@
+"""Secrets known by their shape, whatever words stand around them (invariant 460; the identity
+numbers of invariant 273): a password inside a connection string, a recovery phrase of BIP39
+words, a card's security code said after the card, an identity number whose check digits hold.
+And where a numbered or bulleted list splits a message into items read one by one. Pure: no I/O
+past the word list and the noun table, read once."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from mnemonic import Mnemonic
+from stdnum import luhn
+from stdnum.br import cpf
+from stdnum.dk import cpr
+from stdnum.es import dni, nie
+from stdnum.fi import hetu
+from stdnum.fr import nir
+from stdnum.in_ import aadhaar
+from stdnum.it import codicefiscale
+from stdnum.nl import bsn
+from stdnum.no import fodselsnummer
+from stdnum.pl import pesel
+from stdnum.se import personnummer
+from stdnum.us import ssn
+
+Span = tuple[int, int]
+
+# "postgres://billing:Pl4tyPus!x@10.0.3.12:5432", any scheme: the part between "user:" and "@"
+_URL_CREDENTIAL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@?#]+:(?P<v>[^\s@/]+)@[\w.\[-]",
+                             re.IGNORECASE)
+# a connection string's or environment's password field: "Password=...;", "password=... ",
+# "&password=...", "PGPASSWORD=..."
+_DSN_PASSWORD = re.compile(r"(?:\b|_|(?<=[?&;]))(?:[a-z]*password|pwd|passwd)\s*=\s*"
+                           r"(?P<v>[^\s;\"']+)", re.IGNORECASE)
+
+
+def url_credentials(text: str) -> list[Span]:
+    spans = [(m.start("v"), m.end("v")) for m in _URL_CREDENTIAL.finditer(text)]
+    for m in _DSN_PASSWORD.finditer(text):
+        value = m.group("v")
+        if m.start() and text[m.start() - 1] in "?&":  # a web address's query: "&" ends it
+            value = value.split("&")[0]
+        value = value.rstrip(".,!?)")
+        if value and value.lower() not in ("none", "null", "empty", "field"):
+            spans.append((m.start("v"), m.start("v") + len(value)))
+    return spans
+
+
+# A recovery phrase: BIP39 (the standard every wallet uses) has 12, 15, 18, 21 or 24 words of
+# its English list; twelve list words in a row, commas, numbering or dashes between them, are
+# one, said with a noun or not. Ordinary English breaks such a run within a few words: "the",
+# "is", "and", "my" are not on the list.
+PHRASE_WORDS = 12
+
+
+@cache
+def _bip39() -> frozenset[str]:
+    return frozenset(Mnemonic("english").wordlist)
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+_GAP = re.compile(r"^[\s,;/|·•—–-]*(?:\d{1,2}[.):]?[\s,;/|·•—–-]*)?$")
+
+
+def recovery_phrases(text: str) -> list[Span]:
+    words = _bip39()
+    spans: list[Span] = []
+    run: list[re.Match] = []
+    for m in [*_WORD.finditer(text), None]:
+        joined = m is not None and bool(run) and _GAP.match(text[run[-1].end():m.start()])
+        if m is not None and m.group().lower() in words and (not run or joined):
+            run.append(m)
+            continue
+        if len(run) >= PHRASE_WORDS:
+            spans.append((run[0].start(), run[-1].end()))
+        run = [m] if m is not None and m.group().lower() in words else []
+    return spans
+
+
+# A card's security code said after its number: "Amex 3782-822463-10005, CID 4421", "exp 09/28
+# cvc2 440", "12/27 / 555". Issuers' names for it: CVV/CVV2 (Visa), CVC/CVC2 (Mastercard), CID
+# (Amex, Discover), CSC, CVN; or "security code", "the 3 digits on the back".
+_CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")
+_CODE_NOUN = re.compile(r"\b(?:cvv2?|cvc2?|cid|csc|cvn|cav2?|security\s+code|sec\s+code|"
+                        r"(?:three|3|four|4)\s+digits(?:\s+on\s+the\s+back)?|on\s+the\s+back)"
+                        r"\b\W{0,3}(?:(?:is|are|=|:)\s*)?(?P<v>\d{3,4})(?!\d)", re.IGNORECASE)
+_EXPIRY_THEN_CODE = re.compile(r"\s*[,/;-]?\s*(?:exp(?:iry|ires)?\.?:?\s*)?(?:0[1-9]|1[0-2])/"
+                               r"\d{2}(?:\d{2})?\s*[,/;-]?\s*(?P<v>\d{3,4})(?![\d/])")
+
+
+def _card_end(m: re.Match) -> int | None:
+    """Where a card number ends: the run may take in the month of its expiry ("4012888888881881
+    09/27"), so its groups are dropped from the end until the digits pass Luhn's check."""
+    said = m.group()
+    while said:
+        digits = re.sub(r"\D", "", said)
+        if 13 <= len(digits) <= 19 and luhn.is_valid(digits):
+            return m.start() + len(said)
+        cut = max(said.rfind(" "), said.rfind("-"))
+        if cut <= 0:
+            return None
+        said = said[:cut]
+    return None
+
+
+def card_codes(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for m in _CARD.finditer(text):
+        end = _card_end(m)
+        if end is None:
+            continue
+        after = text[end:end + 80]
+        code = _CODE_NOUN.search(after) or _EXPIRY_THEN_CODE.match(after)
+        if code:  # the card itself too, its expiry's month left out
+            spans += [(m.start(), end), (end + code.start("v"), end + code.end("v"))]
+    return spans
+
+
+# Identity numbers (invariant 273): the value after a scheme's noun (in its own languages:
+# memory/secret_frames/id_numbers.json) when the scheme's check digits hold (python-stdnum).
+# Passport, IBAN and bank account numbers stay ordinary facts (invariant 273).
+_VALIDATORS: dict[str, Callable[[str], bool]] = {
+    "aadhaar": aadhaar.is_valid, "pesel": pesel.is_valid, "bsn": bsn.is_valid,
+    "cpf": cpf.is_valid, "dni": dni.is_valid, "nie": nie.is_valid, "hetu": hetu.is_valid,
+    "nir": nir.is_valid, "codicefiscale": codicefiscale.is_valid,
+    "personnummer": personnummer.is_valid, "cpr": cpr.is_valid,
+    "fodselsnummer": fodselsnummer.is_valid, "ssn": ssn.is_valid,
+}
+_ID_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+@cache
+def _id_nouns() -> list[tuple[re.Pattern, str]]:
+    rows = json.loads((Path(__file__).parent / "secret_frames" / "id_numbers.json")
+                      .read_text(encoding="utf-8"))["schemes"]
+    out = []
+    for scheme, nouns in rows.items():
+        if scheme not in _VALIDATORS:
+            raise ValueError(f"id_numbers.json: no validator for scheme {scheme!r}")
+        alt = "|".join(re.escape(n) for n in sorted(nouns, key=len, reverse=True))
+        out.append((re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", re.IGNORECASE), scheme))
+    return out
+
+
+def identity_numbers(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for noun, scheme in _id_nouns():
+        for m in noun.finditer(text):
+            tokens = list(_ID_TOKEN.finditer(text, m.end(), min(len(text), m.end() + 60)))
+            found = _valid_run(text, tokens, _VALIDATORS[scheme])
+            if found:
+                spans.append(found)
+    return spans
+
+
+def _valid_run(text: str, tokens: list[re.Match], valid: Callable[[str], bool]) -> Span | None:
+    """The first run of up to five tokens joined by one space, dot or dash ("2345 6789 0124",
+    "131052-308T") that the scheme accepts, longest first."""
+    for i, first in enumerate(tokens):
+        for j in range(min(len(tokens), i + 5), i, -1):
+            gaps = [text[tokens[k].end():tokens[k + 1].start()] for k in range(i, j - 1)]
+            if any(g not in (" ", ".", "-") for g in gaps):
+                continue
+            value = text[first.start():tokens[j - 1].end()]
+            if sum(c.isdigit() for c in value) >= 6 and valid(value):
+                return first.start(), tokens[j - 1].end()
+    return None
+
+
+# Lists: "1) alarm 9021 2) shed padlock 404 3) wifi pw SunnyOrchard!", "• door 4471 • wifi …",
+# "(a) … (b) …": each item is a clause of its own; two markers in sequence make a list.
+_MARKER = re.compile(r"(?:^|(?<=\s))(?:\(?(?P<n>\d{1,2}|[a-h])[).]|(?P<n2>\d{1,2})/|[•*·▪‣◦]|"
+                     r"(?:(?<=\n)|^)-)(?=\s)")
+
+
+def list_items(text: str) -> list[Span]:
+    """The items of a numbered or bulleted list in `text`, or [] when it holds none."""
+    marks = list(_MARKER.finditer(text))
+    if len(marks) < 2:
+        return []
+    numbers = [m.group("n") or m.group("n2") for m in marks]
+    if all(numbers):
+        keys = [int(n) if n.isdigit() else ord(n) - ord("a") + 1 for n in numbers]
+        if keys != list(range(keys[0], keys[0] + len(keys))):
+            return []
+    elif any(numbers):
+        return []
+    bounds = [m.start() for m in marks] + [len(text)]
+    return [(marks[i].end(), bounds[i + 1]) for i in range(len(marks))]
+
+
+@cache
+def _all_lists() -> frozenset[str]:
+    out: set[str] = set()
+    for language in Mnemonic.list_languages():
+        out.update(Mnemonic(language).wordlist)
+    return frozenset(out)
+
+
+def listed_share(phrase: str) -> float:
+    """The share of the words of `phrase` on one of BIP39's lists (any language)."""
+    words = phrase.lower().split()
+    return sum(w in _all_lists() for w in words) / len(words) if words else 0.0
