@@ -52,6 +52,8 @@ PHRASES: list[tuple[str, re.Pattern[str]]] = [(name, re.compile(p, re.IGNORECASE
     ("in_n", rf"\b(?:in|within)\s+{_COUNT}\s+{_UNIT}(?:'?s?\s+time)?\b"),
     ("rel_unit", r"\b(?:last|this|next|this\s+past)\s+(?:week|weekend|month|year)\b"),
     ("rel_weekday", rf"\b(?:last|next|this)\s+{_WEEKDAY}\b"),
+    # "on Sunday": the nearest one the verb's tense points to (past: before today)
+    ("on_weekday", rf"\bon\s+{_WEEKDAY}\b(?!\s*(?:mornings?|evenings?|nights?|afternoons?)s?\b)(?!s)"),
     ("word_day", r"\b(?:yesterday|today|tonight|tomorrow|last\s+night|this\s+morning)\b"),
     ("month", rf"\b(?:in|since|from|until|till|by|on|for|during|back\s+in|this|early|late|mid|(?:the\s+)?(?:start|beginning|middle|end)\s+of)\s+(?:early\s+|late\s+|mid-?\s*)?{_MONTH}\b"),
     ("year", r"\b(?:in|since|from|until|back\s+in|as\s+of)\s+(?:19|20)\d{2}\b"),
@@ -186,6 +188,12 @@ def _place(kind: str, phrase: str, now: datetime, tense: Tense) -> date | None:
         return _dateparser(phrase, now, "past")
     if kind == "in_n":
         return _dateparser(re.sub(r"'?s?\s+time$", "", p), now, "future")
+    if kind == "on_weekday":
+        wanted = ("monday tuesday wednesday thursday friday saturday sunday".split()
+                  .index(re.search(_WEEKDAY, p).group(0)))  # type: ignore[union-attr]
+        ahead = (wanted - today.weekday()) % 7
+        return today + timedelta(days=ahead or 7) if tense == "future" else \
+            today - timedelta(days=(today.weekday() - wanted) % 7 or 7)
     if kind in ("day_before_yesterday", "day_after_tomorrow", "rel_weekday"):
         return _dateparser(phrase, now, "future" if "next" in p or "after" in p else "past")
     if kind == "word_day":
@@ -280,7 +288,8 @@ SPAN_PHRASES: list[tuple[str, re.Pattern[str]]] = [
 # Phrases naming a day by its date (not by "yesterday"): recall reads them with a day's slack.
 CALENDAR_DAYS = frozenset({"iso", "day_month_year", "month_day_year", "day_month", "month_day",
                            "the_nth", "part_day", "range_day_month", "day_range"})
-_DAYS = frozenset({"day_before_yesterday", "day_after_tomorrow", "rel_weekday", "word_day"})
+_DAYS = frozenset({"day_before_yesterday", "day_after_tomorrow", "rel_weekday", "word_day",
+                   "on_weekday"})
 _MONTHS_SIZED = frozenset({"month_year", "month_rel_year", "rel_month", "month"})
 _UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
 _DAY_NEAR = re.compile(r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?\||\|\s+\d")

@@ -34,6 +34,7 @@ class Reading(BaseModel):
     text: str = ""  # the canonical fact text
     old_value: str = ""  # the value the user says it replaces ("from ZHA", "instead of Drive")
     target: str = ""  # what a denial, ending or forget request points at
+    said_as: str = ""  # an ending in the third person, offered when it ends nothing on record
     when: date | None = None
     until: date | None = None  # "until June": when the value stops being true
     future: bool = False

@@ -791,7 +791,8 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
     target = " ".join(t.word for t in toks[after:first] if t.low not in word_list(
         "function_words"))
     if ending and r.subject == "self":
-        return r.model_copy(update={"act": "end", "target": target})
+        return r.model_copy(update={"act": "end", "target": target,
+                                    "said_as": third_person(plain)})
     return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read",
                                 "text": third_person(plain) if r.subject == "self"
                                 else news_text(plain), "target": target,
@@ -803,6 +804,9 @@ _WAS_THERE = re.compile(r"\b(?:lived|used to (?:live|work)|grew up|was living|wa
                         r"worked)\b", re.IGNORECASE)
 _STILL_THERE = re.compile(r"\b(?:have|has|'ve)\s+(?:\w+\s+)?(?:lived|worked)\b|\bsince\b",
                           re.IGNORECASE)
+_FOUND_OUT = re.compile(r"^(?:(?:so|and|just|i|i have|i just|we just|we have)\s+)*(?:found out|"
+                        r"learned|learnt|discovered|it turns out|turns out)\s+(?:that\s+)?"
+                        r"(?=(?:i|i am|i have|my|we|we are)\b)", re.IGNORECASE)
 _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
                        r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
@@ -810,6 +814,11 @@ _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s
 
 def read_clause(clause: str, now: datetime) -> Reading:
     """One clause, read: speech act, subject, dates, the best cue row and its value. Pure."""
+    found = _FOUND_OUT.match(clause.strip())
+    if found and found.end() < len(clause.strip()):
+        # "Just found out I'm pregnant!": what the user found out, said as a fact of theirs
+        return read_clause(clause.strip()[found.end():], now).model_copy(
+            update={"clause": clause})
     reported = _REPORTED.match(clause.strip())
     if reported and reported.end() < len(clause.strip()):
         # "the physio thinks I might have hypermobility": someone's opinion of the user is
@@ -957,7 +966,8 @@ def third_person(clause: str) -> str:
     verb = words[0].rstrip(",;:")
     plain_verb = not re.search(r"\b(?:am|are|have|had|was|were|will|would|been|got)\b", said)
     if plain_verb and verb.isalpha() and verb.islower() and not verb.endswith(("ed", "ing")) \
-            and verb not in ("might", "may", "could", "should", "would", "must", "can", "will"):
+            and verb not in ("might", "may", "could", "should", "would", "must", "can", "will") \
+            and verb not in word_list("past_verbs"):  # "broke", "left": past, not to conjugate
         verb = verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else \
             verb + ("es" if verb.endswith(_BASE_ENDS) else "s")
     if re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \

@@ -242,6 +242,12 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         target = pointed_at(r.target, [f for f in active if own_fact(f)], strong=False) or (
             linked_fact(what, active) if what else None) or linked_fact(r.target, active) \
             or _the_thing_had(r.target, active)
+        if target is None and r.subject == "self" and r.said_as and not r.hedged and \
+                has_any(r.clause, "life_events"):
+            # "I broke my wrist falling off my bike": an event of the user's, nothing on
+            # record ended: offered as a new fact
+            return [_op(r, "write", text=r.said_as, status="candidate",
+                        reason="an event of the user's that ends nothing on record")]
         if target is None:
             return []
         # pointed at by shared words only: an operator confirms (invariant 534)
@@ -460,7 +466,8 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
         # "Ski week booked in Val Thorens, 7 to 14 February": a dated plan no row reads
         return [_op(r, "write", text=r.text, status="candidate",
                     reason="a dated plan read without its slot")]
-    if not mine or not r.text or len(said) < 2 or _MODAL.search(r.clause) or \
+    if not mine or not r.text or len(said) < 2 and not has_any(r.clause, "life_events") or \
+            _MODAL.search(r.clause) or \
             not _VERB_FIRST.match(r.text) or not (_SELF.search(r.clause) or re.match(
                 r"\w+(?:ed|ing)\b", r.text)):
         # the user's own doing, said with its verb ("Started couch to 5k", "Does night
