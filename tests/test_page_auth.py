@@ -200,7 +200,7 @@ def test_login_without_a_roles_file_says_so(desk, monkeypatch):
 # login off --------------------------------------------------------------------------------------
 def test_local_mode_shows_its_banner_and_the_typed_name(desk):
     at = run("app.py", login=False)
-    assert not at.exception and not at.error
+    assert not at.exception and not at.error, [plain(e.value) for e in at.error]
     banner = html_bodies(at, "md-local")
     assert banner and "Local mode — no login, bound to 127.0.0.1" in banner[0]
     assert at.sidebar.text_input(key="operator_name") is not None
