@@ -149,7 +149,9 @@ def _said_write(w: WriteRecord, op: Operation) -> str:
     if w.status == "review" and w.op == "retract" and not w.text:
         # a proposed retraction (invariant 590): the fact stays on record until an operator
         # confirms it was never true
-        return (f"I've asked an operator to confirm taking back that {old}; until then it "
+        what = f"that {old}" if old.lower().startswith("you") else \
+            f"\u201c{w.old_text}\u201d"  # a fact not about "you" is quoted as it stands
+        return (f"I've asked an operator to confirm taking back {what}; until then it "
                 "stays on record.")
     if w.status == "review":
         return (f"I've sent \u201c{w.text}\u201d to the review queue; it isn't on record until an "
