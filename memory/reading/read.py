@@ -807,6 +807,13 @@ _STILL_THERE = re.compile(r"\b(?:have|has|'ve)\s+(?:\w+\s+)?(?:lived|worked)\b|\
 _FOUND_OUT = re.compile(r"^(?:(?:so|and|just|i|i have|i just|we just|we have)\s+)*(?:found out|"
                         r"learned|learnt|discovered|it turns out|turns out)\s+(?:that\s+)?"
                         r"(?=(?:i|i am|i have|my|we|we are)\b)", re.IGNORECASE)
+def _had_once(clause: str, toks: list[Tok]) -> bool:
+    """"In the past I lived in Kraków": a home or job the user had is not the current one
+    ("I've lived in Leeds since March" is)."""
+    return bool(_WAS_THERE.search(clause)) and not has_phrase(toks, "changes") and \
+        not _STILL_THERE.search(clause)
+
+
 _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
                        r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
@@ -882,9 +889,7 @@ def _read_clause(clause: str, now: datetime) -> Reading:
     if slot_cue is None:
         return _unread_clause(r.model_copy(update={"person": name}), toks, after, clause,
                               plain, ending, when is not None)
-    if slot_cue.slot in ("home", "employer") and _WAS_THERE.search(clause) and not \
-            has_phrase(toks, "changes") and not _STILL_THERE.search(clause):
-        # "In the past I lived in Kraków": a home or job the user had is not the current one
+    if slot_cue.slot in ("home", "employer") and _had_once(clause, toks):
         return r.model_copy(update={"kind": "nothing", "reason": "a past home or job"})
     if slot_cue.slot == "plan" and (when is None or not when.future):
         # a plan is dated and still to come; "passed the B2 exam on 14 November" is past:
