@@ -7,6 +7,18 @@ import re
 from streamlit.testing.v1 import AppTest
 
 
+def desk_on(monkeypatch, db) -> None:
+    """Point the desk at an embedded store with the offline model and no API key, and drop the
+    cached runtime so the next page run opens it."""
+    from memory.ui import runtime as desk_runtime
+
+    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
+    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
+    monkeypatch.setenv("MEMDESK_LLM", "offline")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    desk_runtime.clear()
+
+
 def plain(markdown: str) -> str:
     """Markdown source as read on screen: the desk backslash-escapes stored text (memory.ui.md)."""
     # md() also puts an invisible word joiner before URLs and "@" (invariant 80)

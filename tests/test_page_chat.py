@@ -20,7 +20,7 @@ from memory.ui import runtime as desk_runtime
 
 # Imported here, as the desk's app.py would: AppTest runs a lone page with pages/ first on
 # sys.path, where pages/review.py would shadow the review package memory.agent imports.
-from tests.desk_support import plain
+from tests.desk_support import desk_on, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)
@@ -41,11 +41,7 @@ def desk(tmp_path, monkeypatch):
            "bob": svc.write_fact("bob", "Likes jazz on vinyl", fact_type="preference").fact.id}
     svc.write_fact("ana", "Is vegetarian", fact_type="constraint")
     store.close()
-    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
-    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    monkeypatch.setenv("MEMDESK_LLM", "offline")
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    desk_runtime.clear()
+    desk_on(monkeypatch, db)
     yield ids
     _close_cached()
 
@@ -173,11 +169,7 @@ def test_the_page_alone_still_works_without_the_desk_navigation(desk):
 # A user's memory begins in Chat (invariant 173) ------------------------------------------------
 @pytest.fixture
 def empty_desk(tmp_path, monkeypatch):
-    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{tmp_path / 'empty.db'}")
-    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    monkeypatch.setenv("MEMDESK_LLM", "offline")
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    desk_runtime.clear()
+    desk_on(monkeypatch, tmp_path / "empty.db")
     yield
     _close_cached()
 

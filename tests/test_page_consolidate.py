@@ -17,7 +17,7 @@ from memory.service import MemoryService
 from memory.stores import open_store
 from memory.ui import OPERATOR_KEY
 from memory.ui import runtime as desk_runtime
-from tests.desk_support import html_bodies, plain
+from tests.desk_support import desk_on, html_bodies, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)
@@ -33,11 +33,7 @@ def desk(tmp_path, monkeypatch):
     svc.write_episode("ana", "I'm allergic to peanuts", timestamp=T0.replace(hour=10))
     svc.write_episode("bob", "I moved to Porto last week", timestamp=T0)
     store.close()
-    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
-    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    monkeypatch.setenv("MEMDESK_LLM", "offline")
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    desk_runtime.clear()
+    desk_on(monkeypatch, db)
     yield old.id
     desk_runtime().service.store.close()
     desk_runtime.clear()

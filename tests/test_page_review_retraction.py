@@ -18,7 +18,7 @@ from memory.stores import open_store
 from memory.ui import runtime as desk_runtime
 from review.propose import propose_retraction
 from tests.conftest import NOW
-from tests.desk_support import TAG, decide_button, html_bodies, plain, unsafe_output
+from tests.desk_support import TAG, decide_button, desk_on, html_bodies, plain, unsafe_output
 
 ROOT = Path(__file__).resolve().parent.parent
 SAID = f"hmm I don't think I ever said I had a UPS {TAG}"
@@ -35,11 +35,7 @@ def desk(tmp_path, monkeypatch):
     item, _ = propose_retraction(svc, "ana", target.id, confidence=0.6,
                                  source_episode_ids=[ep.id], reason="hedged denial")
     store.close()
-    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
-    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    monkeypatch.setenv("MEMDESK_LLM", "offline")
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    desk_runtime.clear()
+    desk_on(monkeypatch, db)
     yield {"target": target.id, "item": item.id}
     desk_runtime().service.store.close()
     desk_runtime.clear()
@@ -119,11 +115,7 @@ def test_inv591_the_consolidate_diff_shows_a_proposed_retraction(tmp_path, monke
     svc.write_episode("ana", "hmm I don't think I ever said I had a UPS",
                       timestamp=datetime(2025, 3, 5, 9, 0, tzinfo=UTC))
     store.close()
-    monkeypatch.setenv("MEMDESK_STORE", f"embedded:{db}")
-    monkeypatch.setenv("MEMDESK_EMBEDDER", "hash")
-    monkeypatch.setenv("MEMDESK_LLM", "offline")
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    desk_runtime.clear()
+    desk_on(monkeypatch, db)
     try:
         at = AppTest.from_file(str(ROOT / "pages" / "consolidate.py"), default_timeout=60)
         at.session_state["user"] = "ana"
