@@ -64,6 +64,18 @@ def build_demo(path: Path) -> None:
                    check=True, stdout=subprocess.DEVNULL)
 
 
+def build_stores(d: Path, only: str | None) -> list[tuple[str, Path, str, str]]:
+    """(label, store, user for the pages, user for the review queue) of each store asked for."""
+    stores = []
+    if only in (None, "demo"):
+        build_demo(d / "demo.db")
+        stores.append(("demo", d / "demo.db", "maya-smart-home", "maya-smart-home"))
+    if only in (None, "big"):
+        build_big(d / "big.db")
+        stores.append(("5,000 facts / 1,000 pending", d / "big.db", "big", "queue"))
+    return stores
+
+
 def build_big(path: Path) -> None:
     from bench.bench_desk import build
 
@@ -190,13 +202,7 @@ def main() -> None:
         sys.exit("Chromium is not installed (apt-get install chromium)")
     d = Path(args.dir)
     d.mkdir(parents=True, exist_ok=True)
-    stores = []
-    if args.only in (None, "demo"):
-        build_demo(d / "demo.db")
-        stores.append(("demo", d / "demo.db", "maya-smart-home", "maya-smart-home"))
-    if args.only in (None, "big"):
-        build_big(d / "big.db")
-        stores.append(("5,000 facts / 1,000 pending", d / "big.db", "big", "queue"))
+    stores = build_stores(d, args.only)
     (d / "bare.py").write_text(BARE)
     roots = (ROOT, *(p.resolve() for p in args.against))
     labels = ["this", *(p.name for p in args.against)] if args.against else [""]

@@ -32,8 +32,7 @@ from bench.bench_desk_browser import (  # noqa: E402
     DONE,
     LONG_TASKS,
     PAGES,
-    build_big,
-    build_demo,
+    build_stores,
     some_fact,
 )
 from tests.test_browser_smoke import CHROMIUM, FLAGS, free_port, wait_healthy  # noqa: E402
@@ -127,13 +126,7 @@ def main() -> None:
     args = ap.parse_args()
     d = Path(args.dir)
     d.mkdir(parents=True, exist_ok=True)
-    stores = []
-    if args.only in (None, "demo"):
-        build_demo(d / "demo.db")
-        stores.append(("demo", d / "demo.db", "maya-smart-home", "maya-smart-home"))
-    if args.only in (None, "big"):
-        build_big(d / "big.db")
-        stores.append(("5,000 facts / 1,000 pending", d / "big.db", "big", "queue"))
+    stores = build_stores(d, args.only)
     for label, db, user, queue_user in stores:
         print(f"\n{label} ({args.root}; load average {os.getloadavg()[0]:.2f}); ms from "
               "navigation, medians", flush=True)
