@@ -71,7 +71,17 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                 # one change per fact per message: a whole reading of the change wins over an
                 # ending or a link an operator would have had to confirm
                 was = next(i for i, o in enumerate(ops) if o.old_id == op.old_id)
-                if ops[was].status == "candidate" and op.status == "active" or (
+                if op.op == "retract" and ops[was].op == "supersede" and not ops[was].harsh:
+                    # "I don't drink coffee. Never have.": never true outranks no longer true
+                    ops[was] = op
+                elif ops[was].op == "retract" and op.op == "supersede" and op.text:
+                    # "I never lived in Dublin … I live in Bray": the denial and the right
+                    # value are one correction (invariant 533)
+                    unsure = "candidate" in (op.status, ops[was].status)
+                    ops[was] = op.model_copy(update={
+                        "harsh": True, "status": "candidate" if unsure else "active",
+                        "evidence": f"{ops[was].evidence} {op.evidence}".strip()})
+                elif ops[was].status == "candidate" and op.status == "active" or (
                         ops[was].status == op.status and _single(op) and not _single(ops[was])):
                     # (or a single-valued slot's change over a thing had); the date said
                     # with the first ("moved to Lisbon last month, he lives in Graça now")
@@ -97,7 +107,9 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
             ops.append(op)
     ops = _named_after(readings, ops)
     ops = _names_said(readings, ops)
-    ops += _not_that(readings, facts, ops)
+    fixed = _not_that(readings, facts, ops)
+    # a whole "X, not Y" correction replaces an unsure reading of the same fact
+    ops = [o for o in ops if not any(f.old_id == o.old_id for f in fixed)] + fixed
     ops = _named_later(readings, ops)
     return MessageReading(text=text, readings=readings,
                           operations=_corrections(readings, _said_next(
@@ -219,8 +231,8 @@ def _corrections(readings: list[Reading], ops: list[Operation]) -> list[Operatio
         m = _IT_IS.match(nxt.clause.strip(" .!")) if nxt is not None else None
         if m is not None:
             value = (m.group("v") or m.group("w") or "").strip()
-            text = _in_fact_words(retract.old_text, value)
-            if value and not check_value(value) and text and not re.match(
+            text = _in_fact_words(retract.old_text, value, r.clause)
+            if value and not check_value(value) and text and not value.endswith("'s") and not re.match(
                     r"(?:only|just|even|also|still)\b", value, re.IGNORECASE):
                 # ("it's only peanuts" says which one it is, not a new value of the fact)
                 was = re.match(r"(?:no,?\s+)?it was\b", nxt.clause.strip(), re.I) if nxt else None
@@ -246,7 +258,14 @@ _SAID_IT = re.compile(r"\b(?:says?|said|thinks?|told me|turns out|it was|it'?s|i
 _SAID_BY_ME = re.compile(r"(?:i|i'm|im|i am|we|we're|mine)\b", re.IGNORECASE)
 
 
-def _in_fact_words(old_text: str, value: str) -> str:
+def _in_fact_words(old_text: str, value: str, denial: str = "") -> str:
+    """The right value in the words of the fact it corrects: "Grew up in Dublin" denied as "I
+    didn't grow up in Dublin, it was Galway" is "Grew up in Galway"."""
+    said = {w.lower() for w in re.findall(r"[\w'-]+", denial)}
+    names = [w for w in re.findall(r"[\w'-]+", old_text)[1:] if w[:1].isupper()
+             and w.lower() in said]
+    if value[:1].isupper() and len(names) == 1:
+        return re.sub(r"\b" + re.escape(names[0]) + r"\b", value, old_text, count=1)
     named = re.match(r"^(?P<k>.{2,40}?) is ", old_text)
     verb = old_text.split()[0] if old_text.split() else ""
     if named:
@@ -459,7 +478,7 @@ def _not_that(readings: list[Reading], facts: list[FactRef],
     """"The sensors take CR2032 batteries, not CR1632": the value on record was never right
     (invariant 533). The fact that says the old value is corrected in its own words, the new
     value in place of the old one, as a harsh supersession (a retraction with its value)."""
-    taken = {o.old_id for o in ops if o.old_id}
+    taken = {o.old_id for o in ops if o.old_id and o.status == "active"}
     out: list[Operation] = []
     for r in readings:
         m = _NOT_THAT.match(r.clause.strip())

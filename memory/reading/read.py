@@ -688,7 +688,8 @@ def _negated(toks: list[Tok], plain: str, found: tuple[Cue, int, int]) -> bool:
     near = [t.low for t in ptoks[max(0, at - 4):min(len(ptoks), end + 1)]]
     # "I don't have the Roborock with me today" is a passing state, not a denial; "I'm not
     # going to Lisbon after all" calls a plan off
-    if _FUTURE.search(plain) or re.search(r"\bgoing\b|\bafter all\b", plain, re.I):
+    if _FUTURE.search(plain) or re.search(r"\bgoing\b", plain, re.I) or (
+            cue.slot == "plan" and re.search(r"\bafter all\b", plain, re.I)):
         return False
     return any(w in ("not", "never", "no") for w in near) and not any(
         s.rstrip("#") in ("not", "no", "never") for s in cue.stems) and not has_phrase(
@@ -752,6 +753,16 @@ def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, nam
     return slot, text
 
 
+@lru_cache(maxsize=1)
+def _THEIRS() -> re.Pattern[str]:  # noqa: N802 - a pattern built once from the table
+    """"The Peloton was hers all along", "the shellfish allergy was my sister's": a thing said
+    to be someone else's (the relation words are the table's)."""
+    rel = "|".join(re.escape(w) for w in sorted(word_list("relations"), key=len, reverse=True))
+    return re.compile(r"^(?:the\s+|that\s+|my\s+|our\s+)?(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
+                      r"\s+(?:is|was|were|are)\s+(?:actually\s+|always\s+)?(?:(?:my|our)\s+(?:"
+                      + rel + r")'s|(?:his|hers|theirs)\s+all\s+along)\b", re.IGNORECASE)
+
+
 def _disowned(r: Reading, plain: str, clause: str, value: str, slot_cue: Cue | None,
               subj: str, ending: bool) -> Reading | None:
     """A clause that says something is not the user's: a denial ("Kiwi isn't mine", "my
@@ -773,6 +784,12 @@ def _disowned(r: Reading, plain: str, clause: str, value: str, slot_cue: Cue | N
         after_not = re.search(r"\bnot\s+([^,;!?]+)", clause)
         return r.model_copy(update={"act": "deny", "kind": "statement", "target": (
             f"{said_not.group('k')} {after_not.group(1) if after_not else ''}").strip()})
+    theirs = _THEIRS().match(plain.strip())
+    if theirs and subj == "self" and not ending:
+        # "the shellfish allergy was my sister's": what the clause names is a relative's, never
+        # the user's; which fact it means is for an operator to confirm (a hedged denial)
+        return r.model_copy(update={"act": "deny", "kind": "statement", "hedged": True,
+                                    "target": theirs.group("thing")})
     if _NOT_ME.search(plain):
         # "Tom's the one who drinks coffee, not me": about someone else, said to correct us
         return r.model_copy(update={"kind": "nothing", "reason": "about someone else"})
@@ -814,6 +831,11 @@ def _had_once(clause: str, toks: list[Tok]) -> bool:
         not _STILL_THERE.search(clause)
 
 
+# "a skin test last week showed I'm not allergic": what a test or a document showed the user,
+# first-hand evidence (no hedge, unlike someone's opinion below)
+_SHOWN = re.compile(r"^(?:(?:a|an|the|my|our)\s+)?[\w'-]+(?:\s+[\w'-]+){0,4}?\s+(?:showed|shows|"
+                    r"confirmed|confirms|proved|proves|came back)\s+(?:that\s+)?"
+                    r"(?=(?:i|i am|i have|i'm|im|my)\b)", re.IGNORECASE)
 _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
                        r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
@@ -825,6 +847,10 @@ def read_clause(clause: str, now: datetime) -> Reading:
     if found and found.end() < len(clause.strip()):
         # "Just found out I'm pregnant!": what the user found out, said as a fact of theirs
         return read_clause(clause.strip()[found.end():], now).model_copy(
+            update={"clause": clause})
+    shown = _SHOWN.match(clause.strip())
+    if shown and shown.end() < len(clause.strip()):
+        return read_clause(clause.strip()[shown.end():], now).model_copy(
             update={"clause": clause})
     reported = _REPORTED.match(clause.strip())
     if reported and reported.end() < len(clause.strip()):
@@ -884,6 +910,11 @@ def _read_clause(clause: str, now: datetime) -> Reading:
     if said_so is None and (has_phrase(toks, "denials") or negated) and subj == "self" and not (
             slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         said_so = _denial(r, toks, after, clause, value, slot_cue)
+    if said_so is None and negated and subj == "relative" and rel and value:
+        # "my son doesn't play rugby and never has": said against the relative's fact on
+        # record, it may deny it (an operator confirms unless the user says it never was)
+        said_so = r.model_copy(update={"act": "deny", "target": f"{rel} {value}",
+                                       "hedged": r.hedged or not has_phrase(toks, "denials")})
     if said_so is not None:
         return said_so
     if slot_cue is None:
@@ -972,7 +1003,7 @@ def third_person(clause: str) -> str:
     plain_verb = not re.search(r"\b(?:am|are|have|had|was|were|will|would|been|got)\b", said)
     if plain_verb and verb.isalpha() and verb.islower() and not verb.endswith(("ed", "ing")) \
             and verb not in ("might", "may", "could", "should", "would", "must", "can", "will") \
-            and verb not in word_list("past_verbs"):  # "broke", "left": past, not to conjugate
+            and verb not in word_list("past_verbs") and verb not in ("did", "had", "was", "were"):  # "broke", "left": past, not to conjugate
         verb = verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else \
             verb + ("es" if verb.endswith(_BASE_ENDS) else "s")
     if re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \

@@ -24,8 +24,8 @@ from ..slots import SLOTS, kind_of, kinds_in, single_kind, slot_keys, slot_of
 from ..text import STOP_WORDS, term_set
 from .links import linked_fact, news_words
 from .model import FactRef, Operation, Reading
+from .tables import base_forms, words
 from .tables import word_list as words_of
-from .tables import words
 
 
 def has_any(text: str, table: str) -> bool:
@@ -65,7 +65,7 @@ _STOP = STOP_WORDS | {"new", "no", "longer", "any", "more", "never", "had", "hav
 
 def _terms(text: str) -> frozenset[str]:
     """Content words, stemmed; an acronym ("UPS", "NIF") as itself, never a stop word."""
-    return term_set(text, stop=_STOP, min_len=2) | {
+    return term_set(base_forms(text), stop=_STOP, min_len=2) | {
         a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9]{1,5}\b", text)}
 
 

@@ -10,6 +10,7 @@ lists (subjects, relations, hedges, denials, endings, stop words). A new phrasin
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -81,3 +82,18 @@ def word_list(name: str) -> tuple[str, ...]:
 def phrase_set(name: str) -> frozenset[tuple[str, ...]]:
     """A word list as stemmed phrases, for matching anywhere in a clause."""
     return frozenset(stems_of(p) for p in word_list(name))
+
+
+@lru_cache(maxsize=1)
+def _irregular() -> tuple[re.Pattern[str], dict[str, str]]:
+    forms = words()["irregular_past"]
+    assert isinstance(forms, dict)
+    return re.compile(r"\b(?:" + "|".join(sorted(forms, key=len, reverse=True)) + r")\b",
+                      re.IGNORECASE), forms
+
+
+def base_forms(text: str) -> str:
+    """Irregular past verbs in their base form, so "grew up in Dublin" names the fact "Grew up
+    in Dublin" said as "I didn't grow up in Dublin" (the stemmer leaves "grew" as it is)."""
+    pattern, forms = _irregular()
+    return pattern.sub(lambda m: forms[m.group(0).lower()], text)
