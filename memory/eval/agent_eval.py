@@ -52,6 +52,7 @@ UNSEEN_FINAL3_PATH = DATA_PATH.with_name("statements_unseen_final3.jsonl")
 UNSEEN_FINAL4_PATH = DATA_PATH.with_name("statements_unseen_final4.jsonl")
 UNSEEN_FINAL5_PATH = DATA_PATH.with_name("statements_unseen_final5.jsonl")
 UNSEEN_FINAL6_PATH = DATA_PATH.with_name("statements_unseen_final6.jsonl")
+UNSEEN_FINAL7_PATH = DATA_PATH.with_name("statements_unseen_final7.jsonl")
 # Frozen blind sets by sha256 (invariant 100): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -79,6 +80,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "run once",
                 "2f914535d23a8e50d0178dbc5bec07d3e204bdd2ab34b88acc9c30e0d1f63bc0":
                 "statements_unseen_final6.jsonl: y001-y162, written blind to the reader; "
+                "run once",
+                "bfcdc12aff556d2a73408a5fe53174dc371c43d877b251ed95f24d20554c4b71":
+                "statements_unseen_final7.jsonl: y001-y194, written blind to the reader; "
                 "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
