@@ -111,9 +111,30 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     # a whole "X, not Y" correction replaces an unsure reading of the same fact
     ops = [o for o in ops if not any(f.old_id == o.old_id for f in fixed)] + fixed
     ops = _named_later(readings, ops)
-    return MessageReading(text=text, readings=readings,
-                          operations=_corrections(readings, _said_next(
-                              readings, facts, _ended_then(readings, _replacements(ops)))))
+    ops = _corrections(readings, _said_next(readings, facts, _ended_then(
+        readings, _replacements(ops))))
+    return MessageReading(text=text, readings=readings, operations=_unread_successor(readings, ops))
+
+
+_SUCCESSOR = re.compile(r"\b(?:now|instead|switched|these days|went back to|moved (?:on )?to|"
+                        r"replaced|in its place)\b", re.IGNORECASE)
+
+
+def _unread_successor(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """"I stopped taking warfarin, the cardiologist switched me to apixaban": an ending is not
+    whole when the message also names what came after and no reading took that in; an
+    operator confirms (invariant 534)."""
+    out = []
+    for op in ops:
+        if op.status == "active" and (op.text or "").startswith("No longer") and any(
+                r.kind == "nothing" and r.reason == "no slot I can read" and r.subject == "self"
+                and r.clause not in op.evidence and _SUCCESSOR.search(r.clause)
+                for r in readings) or (op.status == "active" and (op.text or "").startswith(
+                "No longer") and _SUCCESSOR.search(op.evidence)):
+            op = op.model_copy(update={"status": "candidate", "confidence": 0.6,
+                                       "reason": "an ending whose successor I could not read"})
+        out.append(op)
+    return out
 
 
 _NAMED_THING = re.compile(r"^(?:(?:she|he|it) is |shes |hes |its )?(?P<v>an? [\w' -]{1,30}? "

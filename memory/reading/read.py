@@ -566,6 +566,8 @@ def _speech_act(clause: str, all_toks: list[Tok], lead: int) -> Reading | None:
             all_toks, "challenges"):
         return r.model_copy(update={"kind": "question"})
     anywhere = has_phrase(toks, "forget_anywhere")
+    if re.search(r"\b(?:do not|don't|dont|never|not)\s+(?:ever\s+)?forget\b", clause, re.I):
+        return None  # "don't forget I have the CKA in January": remember it, not forget it
     if has_phrase(toks[:4], "forget") or (has_phrase(toks, "forget") or anywhere) and (first in (
             "please", "can", "could", "forget", "delete", "remove", "erase") or anywhere):
         if taken_back(clause):

@@ -264,10 +264,11 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
     return _statement(r, active)
 
 
-def _replaced(r: Reading, active: list[FactRef], old: FactRef | None
+def _replaced(r: Reading, active: list[FactRef], old: FactRef | None, by_kind: list[bool]
               ) -> tuple[FactRef | None, bool, bool]:
     """(the fact the user's own statement replaces, whether the statement named it, whether
-    it adds one more thing rather than replacing one)."""
+    it adds one more thing rather than replacing one); `by_kind` gets True when the fact was
+    found only as a thing of the same kind."""
     mine = r.subject == "self"
     named_old = old is None and bool(r.old_value) and mine
     if named_old:  # "replaced the Hue bridge": a fact that says most of those words
@@ -298,6 +299,7 @@ def _replaced(r: Reading, active: list[FactRef], old: FactRef | None
         kind = kind_of(r.value)
         old = next((f for f in active if own_fact(f) and kind and kind in kinds_in(f.text)
                     and not _same_value(r, f)), None)
+        by_kind.append(old is not None)
     return old, named_old, adds
 
 
@@ -325,7 +327,12 @@ def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
     if r.subject == "other" and old is None:
         return []  # someone else's news touches nothing on record: nothing to write
     mine = r.subject == "self"  # someone else's news never reaches the user's own facts
-    old, named_old, adds = _replaced(r, active, old)
+    by_kind: list[bool] = []
+    old, named_old, adds = _replaced(r, active, old, by_kind)
+    if any(by_kind) and status == "active":
+        # "bought a Framework laptop for personal stuff" beside the work laptop: a thing of the
+        # same kind may be one more, not a replacement; the user did not say which
+        status, reason = "candidate", "may replace a thing of the same kind"
     if old is not None and _STILL.search(r.clause) and not named_old:
         return []  # "I still prefer tea": said again, nothing changed
     if old is not None and _same_value(r, old) and not named_old:
