@@ -355,7 +355,14 @@ def _replacements(ops: list[Operation]) -> list[Operation]:
 
 _RUN = re.compile(r"(?<![.!?]\s)\b[A-Z][\w'&.+-]*(?:\s+(?:[A-Z0-9][\w'&.+-]*))*")
 _THEN = re.compile(r"(?:(?:and\s+)?(?:went\s+)?back\s+to|now\s+(?:on|using|with)|switched\s+to|"
-                   r"using)\s+(?P<v>[\w .+'-]{2,40}?)\s*(?:[,;.!]|$)", re.IGNORECASE)
+                   r"using|(?:and\s+)?(?:got|bought|picked\s+up|put)(?:\s+(?:an?|the|some))?(?=\s+\S+.*\b"
+                   r"(?:instead|now|in its place)\b)|(?:is\s+)?trying\s+(?:me|us|him|her)\s+on|"
+                   r"onto|on\s+to)\s+(?P<v>[\w .+'-]{2,40}?)(?:\s+(?:instead|now|on it|in its "
+                   r"place|yesterday|today|last \w+|this \w+))*\s*(?:[,;.!]|$)", re.IGNORECASE)
+_FACT_VERBS = frozenset("Has Uses Takes Drinks Eats Plays Drives Owns Runs Keeps Wears Reads "
+                        "Watches Banks Rides Prefers Works".split())
+_AND_THEN = re.compile(r",\s*|\s+and\s+(?=(?:got|bought|picked|put|switched|went|now|onto)\b)|"
+                       r"\s+(?=onto\b)", re.IGNORECASE)
 _NOW = re.compile(r"\s+(?:now|these days|instead|from now on|anymore|full time)\b.*$", re.I)
 
 
@@ -370,25 +377,42 @@ def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation
                 or o.evidence not in clauses_:
             continue
         k = clauses_.index(o.evidence)
-        tail = o.evidence.split(",", 1)[1].strip() if "," in o.evidence else ""
-        if _THEN.match(tail):  # "I don't use Helix anymore, back to Neovim"
-            nxt = tail
+        cut = _AND_THEN.search(o.evidence)
+        tail = o.evidence[cut.end():].strip() if cut else ""
+        head = o.evidence[:cut.start()] if cut and _THEN.match(tail) else o.evidence
+        if _THEN.match(tail):  # "I don't use Helix anymore, back to Neovim"; "sold the LG
+            nxt = tail          # monitor and got a Dell U2723QE instead"
         elif k + 1 >= len(readings) or any(p.evidence == clauses_[k + 1] for p in out):
             continue
         else:
             nxt = clauses_[k + 1].strip()
-        m = _SAID_IT.search(nxt) or _THEN.match(nxt)
+        m = _SAID_IT.search(nxt) or _THEN.match(nxt) or _THEN.search(nxt)
         new = [x for x in _RUN.findall(nxt) if x.lower() not in o.old_text.lower()
-               and x not in ("I", "OK") and x.lower() not in o.evidence.lower()]
+               and x not in ("I", "OK") and x.lower() not in head.lower()
+               and x.lower() not in _FUNCTION]
         value = new[0] if new else _NOW.sub("", m.group("v")).strip() if m else ""
-        old_words = [w for w in re.findall(r"[\w'.+-]+", o.evidence)
+        old_words = [w for w in re.findall(r"[\w'.+-]+", head)
                      if w.lower() not in _FUNCTION and re.search(
                          r"\b" + re.escape(w) + r"\b", o.old_text, re.IGNORECASE)]
-        if not value or check_value(value) or len(old_words) != 1 or len(re.findall(
-                r"\b" + re.escape(old_words[0]) + r"\b", o.old_text, re.IGNORECASE)) != 1:
+        if not value or check_value(value):
             continue
-        text = re.sub(r"\b" + re.escape(old_words[0]) + r"\b", value, o.old_text,
-                      flags=re.IGNORECASE)
+        if len(old_words) == 1 and len(re.findall(
+                r"\b" + re.escape(old_words[0]) + r"\b", o.old_text, re.IGNORECASE)) == 1:
+            text = re.sub(r"\b" + re.escape(old_words[0]) + r"\b", value, o.old_text,
+                          flags=re.IGNORECASE)
+        elif m is not None and _THEN.search(nxt) and o.old_text.split()[0] in _FACT_VERBS:
+            # the old fact says its thing in more words than one: the successor in the
+            # fact's own verb ("Has an LG 27 inch 4K monitor…" -> "Has a Dell U2723QE")
+            said = _NOW.sub("", m.group("v")).strip()
+            said = said if value in said else value
+            if o.old_text.startswith(("Has ", "Owns ")) and not re.match(
+                    r"(?:an?|the|some|two|\d)\b", said, re.IGNORECASE):
+                said = ("an " if said[:1].lower() in "aeio" else "a ") + said
+            text = _in_fact_words(o.old_text, said)
+            if not text or check_value(said):
+                continue
+        else:
+            continue
         out[i] = o.model_copy(update={"text": text, "status": "candidate", "confidence": 0.6,
                                       "evidence": o.evidence if nxt in o.evidence
                                       else f"{o.evidence} {nxt}",

@@ -978,6 +978,10 @@ def _reads_as_fact(text: str) -> str:
     return "" if len(last) <= 2 and last[:1].isupper() else text
 
 
+_FREQUENCY = frozenset("always usually often never sometimes rarely normally generally mostly "
+                       "regularly occasionally seldom".split())
+
+
 def third_person(clause: str) -> str:
     """A first-person clause as a fact text: the subject dropped, the verb in the third person,
     "my" as "their" ("I'm on call one week in ten now" -> "On call one week in ten now";
@@ -1001,6 +1005,10 @@ def third_person(clause: str) -> str:
     words = rest.split()
     if not words:
         return ""
+    adverb = ""
+    if len(words) > 1 and words[0].lower() in _FREQUENCY:
+        # "I always mix them up" -> "Always mixes them up": the adverb stays, the verb turns
+        adverb, words = words[0][:1].upper() + words[0][1:].lower(), words[1:]
     verb = words[0].rstrip(",;:")
     plain_verb = not re.search(r"\b(?:am|are|have|had|was|were|will|would|been|got)\b", said)
     if plain_verb and verb.isalpha() and verb.islower() and not verb.endswith(("ed", "ing")) \
@@ -1018,6 +1026,8 @@ def third_person(clause: str) -> str:
                                             "there", "up", "down", "over", "from", "with"):
         # "I'm a special constable now", "im anaemic again": a state of the user, said so
         verb = ("Was " if re.search(r"\b(?:was|were)\b", said) else "Is ") + verb
+    if adverb:
+        verb = f"{adverb} {verb[:1].lower()}{verb[1:]}"
     out = " ".join([verb, *words[1:]])
     out = re.sub(r"\b(?:my|our)\b", "their", out, flags=re.IGNORECASE)
     out = re.sub(r"\b(?:me|us)\b", "them", out, flags=re.IGNORECASE)
@@ -1032,8 +1042,10 @@ def news_text(clause: str) -> str:
     text = " ".join(clause.strip(" .!?,;:").split())
     if len(text.split()) > 14:
         text = text.split(",")[0]  # the news before its aside
-    if not text or re.search(r"\b(?:i|me|we|us|you)\b", text, re.IGNORECASE):
+    if not text or re.search(r"\b(?:i|we|you)\b", text, re.IGNORECASE):
         return ""
+    # "my mother is coming to live with me": the user as its object, in the third person
+    text = re.sub(r"\b(?:me|us)\b", "them", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:my|our)\b", "their", text, flags=re.IGNORECASE)
     out = _clean_value(text[:1].upper() + text[1:]) if len(text.split()) <= 14 else ""
     return _reads_as_fact(out) if out else ""

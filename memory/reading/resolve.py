@@ -411,7 +411,8 @@ _BY_SLOT_ONLY = frozenset({"home", "name", "employer", "job"})
 _NEGATED = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|have)\b)",
                     re.IGNORECASE)
-_VERB_FIRST = re.compile(r"^(?:(?:Might|May|Could) (?:have|be)|Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
+_VERB_FIRST = re.compile(r"^(?:(?:Always|Usually|Often|Never|Sometimes|Normally|Generally|"
+                         r"Mostly|Regularly|Rarely) )?(?:(?:Might|May|Could) (?:have|be)|Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
 
 
 def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
