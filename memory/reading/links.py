@@ -14,12 +14,12 @@ import re
 
 from ..text import STOP_WORDS, term_set
 from .model import FactRef
-from .tables import base_forms, word_list
+from .tables import word_list
 
 
 def _words(text: str) -> frozenset[str]:
     stop = STOP_WORDS | frozenset(word_list("link_stop"))
-    return term_set(base_forms(text), stop=stop, min_len=2) | frozenset(
+    return term_set(text, stop=stop, min_len=2) | frozenset(
         a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9]{1,5}\b", text))
 
 

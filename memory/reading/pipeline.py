@@ -74,7 +74,8 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
                 if op.op == "retract" and ops[was].op == "supersede" and not ops[was].harsh:
                     # "I don't drink coffee. Never have.": never true outranks no longer true
                     ops[was] = op
-                elif ops[was].op == "retract" and op.op == "supersede" and op.text:
+                elif ops[was].op == "retract" and op.op == "supersede" and op.text and \
+                        ops[was].status == "active":
                     # "I never lived in Dublin … I live in Bray": the denial and the right
                     # value are one correction (invariant 533)
                     unsure = "candidate" in (op.status, ops[was].status)
@@ -558,7 +559,7 @@ def _not_that(readings: list[Reading], facts: list[FactRef],
             continue
         taken.add(fact.id)
         out.append(Operation(op="supersede", text=text, old_id=fact.id, old_text=fact.text,
-                             fact_type=fact.fact_type, harsh=True,
+                             fact_type=fact.fact_type, harsh=not r.hedged,
                              status="candidate" if r.hedged else "active",
                              confidence=0.6 if r.hedged else 0.9,
                              reason="the user corrects a value on record", evidence=r.clause))

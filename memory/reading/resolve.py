@@ -421,7 +421,8 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
     ("Luna died last night", "broadband's been Truespeed since the 20th"), or a lasting thing
     the user says of themselves in passing ("I swim at the Alcântara pool"); small talk,
     passing states and other people's news that names nothing on record write nothing."""
-    if r.subject == "other" and r.person and _NEGATED.search(" ".join(r.clause.split()[:5])):
+    if r.subject == "other" and r.person and _NEGATED.search(" ".join(r.clause.split()[:5])) \
+            and not has_any(r.clause, "endings"):
         # "Tom doesn't work from home and never has": said against a fact about that person,
         # it may deny it; an operator confirms
         theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text)]
