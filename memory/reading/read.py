@@ -908,15 +908,8 @@ def _read_clause(clause: str, now: datetime) -> Reading:
             not (slot_cue and slot_cue.slot in ("avoids", "dislikes")):
         # "I don't have a car", "not moving to Leeds after all": nothing to write
         return r.model_copy(update={"kind": "nothing", "reason": "said in the negative"})
-    said_so = _disowned(r, plain, clause, value, slot_cue, subj, ending)
-    if said_so is None and (has_phrase(toks, "denials") or negated) and subj == "self" and not (
-            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
-        said_so = _denial(r, toks, after, clause, value, slot_cue)
-    if said_so is None and negated and subj == "relative" and rel and value:
-        # "my son doesn't play rugby and never has": said against the relative's fact on
-        # record, it may deny it (an operator confirms unless the user says it never was)
-        said_so = r.model_copy(update={"act": "deny", "target": f"{rel} {value}",
-                                       "hedged": r.hedged or not has_phrase(toks, "denials")})
+    said_so = _disowned(r, plain, clause, value, slot_cue, subj, ending) or _said_not(
+        r, toks, after, clause, value, slot_cue, negated)
     if said_so is not None:
         return said_so
     if slot_cue is None:
@@ -947,6 +940,20 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         "garbled": bool(problem), "target": value, "kind": "statement",
         "reason": "a pronoun subject" if pronoun and not problem else problem,
         "cue": " ".join(slot_cue.stems)})
+
+
+def _said_not(r: Reading, toks: list[Tok], after: int, clause: str, value: str,
+              slot_cue: Cue | None, negated: bool) -> Reading | None:
+    """A denial the user says of their own record, or a relative's fact said in the negative
+    ("my son doesn't play rugby and never has": it may deny it; an operator confirms unless
+    the user says it never was). None when the clause denies nothing."""
+    if (has_phrase(toks, "denials") or negated) and r.subject == "self" and not (
+            slot_cue and slot_cue.slot in ("avoids", "dislikes")):
+        return _denial(r, toks, after, clause, value, slot_cue)
+    if negated and r.subject == "relative" and r.relation and value:
+        return r.model_copy(update={"act": "deny", "target": f"{r.relation} {value}",
+                                    "hedged": r.hedged or not has_phrase(toks, "denials")})
+    return None
 
 
 def _denial(r: Reading, toks: list[Tok], after: int, clause: str, value: str,
