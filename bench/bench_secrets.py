@@ -29,12 +29,14 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_blind.jsonl",  # written blind, then tuned on
           ROOT / "tests" / "data" / "secrets_blind2.jsonl",  # written blind, then tuned on
           ROOT / "tests" / "data" / "secrets_mechanisms.jsonl",  # probes per mechanism
-          ROOT / "tests" / "data" / "secrets_blind3.jsonl"]  # written blind, then tuned on
+          ROOT / "tests" / "data" / "secrets_blind3.jsonl",  # written blind, then tuned on
+          ROOT / "tests" / "data" / "secrets_blind4.jsonl"]  # written blind: counts only
 
 
 # A table nobody tuned on prints counts only: a failing row printed would be read, then tuned on.
-# secrets_blind3.jsonl was measured once blind and is tuning data since issue 30's fourth pass.
-COUNTS_ONLY: frozenset[str] = frozenset()
+# secrets_blind3.jsonl was measured once blind and is tuning data since issue 30's fourth pass;
+# secrets_blind4.jsonl (2026-12-07, written blind) is measured with its rows never printed.
+COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind4.jsonl"})
 
 
 def main() -> None:
