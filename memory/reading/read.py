@@ -903,6 +903,12 @@ def _read_clause(clause: str, now: datetime) -> Reading:
     # "we're off to Curaçao": going somewhere, not something ending
     ending = has_phrase(tokens(re.sub(r"\boff to\b", "to", plain, flags=re.I)), "endings") \
         if re.search(r"\boff to\b", plain, re.I) else has_phrase(toks, "endings")
+    if ending and found is not None and "," in plain:
+        # "I can't stand coriander, leave it out of any recipe": an ending said in another
+        # part of the clause ends nothing the cue reads
+        at = tokens(plain)[found[1]].start
+        part = plain[plain.rfind(",", 0, at) + 1:(plain.find(",", at) + 1 or len(plain) + 1) - 1]
+        ending = has_phrase(tokens(part), "endings")
     negated = found is not None and not ending and _negated(toks, plain, found)
     if found is not None and not negated and not ending and _negation_near(plain, found) and \
             not (slot_cue and slot_cue.slot in ("avoids", "dislikes")):
@@ -996,6 +1002,8 @@ def third_person(clause: str) -> str:
     text = " ".join(clause.strip(" .!?,;:").split())
     text = re.sub(r"^(?:" + "|".join(re.escape(d) for d in sorted(
         word_list("discourse"), key=len, reverse=True)) + r")\b[\s,:!]*", "", text, flags=re.I)
+    if len(text.split()) > 14 and "," in text:
+        text = text.split(",")[0]  # what the user says before the aside
     m = _LEAD_SUBJECT.match(text)
     if not m:  # "broadband's been Truespeed", "the Moonlander is gone": already third person
         first = text.split()[0].lower() if text.split() else ""
@@ -1030,7 +1038,7 @@ def third_person(clause: str) -> str:
             "ing") and verb.lower() not in ("not", "no", "never", "gonna", "so", "just",
                                             "about", "off", "still", "the", "to", "like", "in",
                                             "at", "on", "out", "away", "back", "home", "here",
-                                            "there", "up", "down", "over", "from", "with"):
+                                            "there", "up", "down", "over", "from"):
         # "I'm a special constable now", "im anaemic again": a state of the user, said so
         verb = ("Was " if re.search(r"\b(?:was|were)\b", said) else "Is ") + verb
     if adverb:

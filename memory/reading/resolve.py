@@ -412,7 +412,29 @@ _NEGATED = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|have)\b)",
                     re.IGNORECASE)
 _VERB_FIRST = re.compile(r"^(?:(?:Always|Usually|Often|Never|Sometimes|Normally|Generally|"
-                         r"Mostly|Regularly|Rarely) )?(?:(?:Might|May|Could) (?:have|be)|Has|Is|Was|Had|Does|Did|\w+(?:ed|ing)|\w{2,}[^s]s)\b")
+                         r"Mostly|Regularly|Rarely) )?(?:(?:Might|May|Could) (?:have|be)|Has|Is|"
+                         r"Was|Had|Does|Did|\w+(?:ed|ing)|Taken|Given|Begun|Grown|Done|Gotten|"
+                         r"\w{2,}[^s]s)\b")
+
+
+_PLEASE = re.compile(r"^(?:(?:please|pls|plz|and|also|oh|ok|so)\b[\s,]*)*", re.IGNORECASE)
+
+
+def _directive(clause: str) -> str:
+    """A request about how to treat the user from now on, in the third person ("always text
+    them rather than email"), or "" (a one-off request, a question, no lasting word)."""
+    text = _PLEASE.sub("", " ".join(clause.strip(" .!?").split()))
+    lead = re.match(r"(?:(?:for|with|in) [\w' -]{2,30}?, )?(?:(?:always|never|only|do not|"
+                    r"don't|dont)\s+)?(?P<v>[a-z-]+)\b", text, re.IGNORECASE)
+    if not lead or lead.group("v").lower() not in words_of("directive_verbs") or \
+            clause.rstrip().endswith("?") or not re.search(r"\b(?:me|us|my|our)\b", text, re.I) \
+            or not has_any(text, "lasting"):
+        return ""
+    out = re.sub(r"\b(?:me|us)\b", "them", text, flags=re.IGNORECASE)
+    out = re.sub(r"\b(?:my|our)\b", "their", out, flags=re.IGNORECASE)
+    out = out.split(",")[0] if len(out.split()) > 14 else out
+    return "" if re.search(r"\b(?:i|we|you)\b", out, re.IGNORECASE) or len(out.split()) > 14 \
+        else out[:1].lower() + out[1:]
 
 
 def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
@@ -431,6 +453,12 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
                     reason="said in the negative against a fact about someone on record")] \
             if denied is not None else []
     mine = r.subject == "self"
+    asked = _directive(r.clause) if mine else ""
+    if asked:
+        # "please always text me rather than email": how the user wants to be treated, a
+        # lasting preference for an operator to confirm (never a one-off "send me the link")
+        return [_op(r, "write", text=f"Prefers: {asked}", status="candidate",
+                    reason="a lasting request about how to treat the user")]
     if mine and _NEGATED.search(" ".join(r.clause.split()[:5])) and not has_any(
             r.clause, "endings"):
         # "I am not a Liverpool fan, never": said against something on record, it may deny it
