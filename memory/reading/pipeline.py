@@ -18,7 +18,7 @@ from .clauses import MAX_CHARS, clauses, normalise
 from .links import linked_fact
 from .model import FactRef, Operation, Reading
 from .read import check_value, news_text, read_clause, taken_back
-from .resolve import own_fact, resolve
+from .resolve import has_any, own_fact, resolve
 from .tables import words
 
 _VERDICTS = frozenset(stem(w) for w in "wrong true right correct mistake false not".split())
@@ -450,6 +450,16 @@ def _said_next(readings: list[Reading], facts: list[FactRef],
             out[mine] = o.model_copy(update={
                 "text": text, "evidence": f"{o.evidence} {nxt.clause}",
                 "valid_from": o.valid_from or nxt.when})
+            said.add(nxt.clause)
+            continue
+        if mine is None and len(r.clause.split()) <= 4 and has_any(r.clause, "dated_plans") \
+                and nxt.text and nxt.when and nxt.future and nxt.subject == "self" and \
+                nxt.clause not in said and nxt.kind == "nothing":
+            # "New Year plan: Madeira with two friends from 30 December": the plan its header
+            # names, dated by the clause after it
+            out.append(Operation(op="write", text=nxt.text, status="candidate", confidence=0.6,
+                                 valid_from=nxt.when, evidence=f"{r.clause} {nxt.clause}",
+                                 reason="a dated plan said after its header"))
             said.add(nxt.clause)
             continue
         then = next((i for i, o in enumerate(out) if o.evidence == nxt.clause and o.op ==

@@ -751,7 +751,10 @@ def _fact_text(cue: Cue, value: str, plain: str, subj: str, rel: str | None, nam
         text = SLOTS["uses"].template.format(v=value)
     if subj in ("relative", "other") and (rel or name):
         who = f"{rel.capitalize()} {name}" if rel and name else (rel or "").capitalize() or name
-        text = f"{who.strip()} {text[:1].lower()}{text[1:]}"
+        # "Biscuit is allergic to grain": a state said of them needs its verb
+        verb = "" if text.split()[0].endswith("s") or " is " in text or " are " in text \
+            else "is "
+        text = f"{who.strip()} {verb}{text[:1].lower()}{text[1:]}"
     return slot, text
 
 
@@ -836,8 +839,10 @@ def _had_once(clause: str, toks: list[Tok]) -> bool:
 # "a skin test last week showed I'm not allergic": what a test or a document showed the user,
 # first-hand evidence (no hedge, unlike someone's opinion below)
 _SHOWN = re.compile(r"^(?:(?:a|an|the|my|our)\s+)?[\w'-]+(?:\s+[\w'-]+){0,4}?\s+(?:showed|shows|"
-                    r"confirmed|confirms|proved|proves|came back)\s+(?:that\s+)?"
-                    r"(?=(?:i|i am|i have|i'm|im|my)\b)", re.IGNORECASE)
+                    r"confirmed|confirms|proved|proves|came back)\s+(?:(?:yesterday|today|on \w+|"
+                    r"last \w+|this \w+)\s+)?(?:that\s+)?"
+                    r"(?=(?:i|i am|i have|i'm|im|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)",
+                    re.IGNORECASE)
 _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:thinks|"
                        r"says|said|reckons|suspects|believes|told me|mentioned)\s+(?:that\s+)?"
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
@@ -1031,8 +1036,10 @@ def third_person(clause: str) -> str:
             and verb not in word_list("past_verbs") and verb not in ("did", "had", "was", "were"):  # "broke", "left": past, not to conjugate
         verb = verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else \
             verb + ("es" if verb.endswith(_BASE_ENDS) else "s")
-    if re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \
-            not words[0].endswith(("ed", "en")):
+    if re.search(r"\bstarted\b", said) and words[0].endswith("ing"):
+        verb = "Started " + verb  # "I've started putting £50 a month into an ISA"
+    elif re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \
+            not words[0].endswith(("ed", "en", "ing")):
         verb = "Has " + verb
     elif re.search(r"\b(?:am|are|was|were)\s*$", said) and not verb.lower().endswith(
             "ing") and verb.lower() not in ("not", "no", "never", "gonna", "so", "just",
@@ -1046,8 +1053,10 @@ def third_person(clause: str) -> str:
     out = " ".join([verb, *words[1:]])
     out = re.sub(r"\b(?:my|our)\b", "their", out, flags=re.IGNORECASE)
     out = re.sub(r"\b(?:me|us)\b", "them", out, flags=re.IGNORECASE)
-    if re.search(r"\b(?:i|we|you)\b", out, re.IGNORECASE) or len(out.split()) > 14:
+    if re.search(r"\b(?:i|we|you)\b", out, re.IGNORECASE) or len(out.split()) > 16:
         return ""
+    # ", first one was [on 12 November]": an aside its date was taken out of says nothing
+    out = re.sub(r",[^,]*\b(?:was|were|is|are|be|been)$", "", out)
     return _reads_as_fact(_clean_value(out[:1].upper() + out[1:]))
 
 

@@ -493,7 +493,7 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
                     else r.text or None,
                     status="candidate",
                     reason="read without a slot: news about the fact whose words it names")]
-    if r.subject == "relative" and r.relation and r.text and news_words(r.clause) and \
+    if r.subject == "relative" and r.relation and r.text and (news_words(r.clause) or r.when) and \
             not r.hedged and not _MODAL.search(r.clause):
         # a relative's lasting news with nothing on record about them: their new fact
         return [_op(r, "write", text=r.text, status="candidate",
