@@ -196,8 +196,10 @@ def _names_said(readings: list[Reading], ops: list[Operation]) -> list[Operation
             out.append(o.model_copy(update={"text": text}))
             continue
         i = clauses_.index(o.evidence)
-        later = next((m for r in readings[i + 1:i + 3]
-                      if (m := _NAMED_LATER.search(r.clause.strip()))), None)
+        rest = o.evidence[o.evidence.find(",") + 1:].strip() if "," in o.evidence else ""
+        # "adopted a cat last weekend, her name is Kaju": said after a comma, or a clause later
+        later = next((m for c in [rest, *(r.clause for r in readings[i + 1:i + 3])]
+                      if c and (m := _NAMED_LATER.search(c.strip()))), None)
         name = later.group("n") if later else ""
         if later and name and not set(name.split()) & _NOT_NAMES:
             out.append(o.model_copy(update={"text": f"{o.text} called {name}",

@@ -698,6 +698,10 @@ def _negated(toks: list[Tok], plain: str, found: tuple[Cue, int, int]) -> bool:
         ptoks, "passing")
 
 
+_SOURCE = re.compile(r"\b(?:adopt\w*|bought|buy|got|rescued|ordered|received|picked up|collected|"
+                     r"inherited|borrowed)\b", re.IGNORECASE)
+
+
 def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str,
                cue_start: int = 0) -> str:
     """What the clause says the value replaces: "from ZHA", "instead of Drive", or what it
@@ -705,7 +709,9 @@ def _old_value(plain: str, toks: list[Tok], value: str, ending: bool, act: str,
     m = re.search(r"\b(?:from|instead of|rather than|over|replac\w* (?:the |my |our )?)"
                   r"(?P<old>[\w .+-]{2,40}?)\s*(?:\bto\b|\bwith\b|\bfor\b|\bnow\b|[,.;!?]|$)",
                   plain, re.IGNORECASE)
-    if m:
+    if m and not (m.group(0).lower().startswith("from") and _SOURCE.search(plain)
+                  and not re.search(r"\bto\b", plain[m.start():], re.IGNORECASE)):
+        # ("adopted a cat from the Tierheim": where it came from, not what it replaced)
         return m.group("old").strip()
     if ending and act == "change":  # the words said before the new value's cue
         before = tokens(plain[:cue_start]) if cue_start else toks
@@ -801,6 +807,10 @@ def _disowned(r: Reading, plain: str, clause: str, value: str, slot_cue: Cue | N
     return None
 
 
+_EXPIRY = re.compile(r"\b(?:expires?|expiring|expiry|runs? out|run out|valid until|renewal)\b",
+                     re.IGNORECASE)
+
+
 def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: str,
                    ending: bool, dated: bool) -> Reading:
     """A clause no cue row reads: an ending of something named, or kept with its words in the
@@ -815,9 +825,11 @@ def _unread_clause(r: Reading, toks: list[Tok], after: int, clause: str, plain: 
     if ending and r.subject == "self":
         return r.model_copy(update={"act": "end", "target": target,
                                     "said_as": third_person(plain)})
+    # "my driving licence expires on 4 March": the date is what the fact says, not when it began
+    said = clause if dated and _EXPIRY.search(clause) else plain
     return r.model_copy(update={"kind": "nothing", "reason": "no slot I can read",
-                                "text": third_person(plain) if r.subject == "self"
-                                else news_text(plain), "target": target,
+                                "text": third_person(said) if r.subject == "self"
+                                else news_text(said), "target": target,
                                 "act": "change" if has_phrase(toks, "changes") or dated
                                 else "state"})
 
@@ -848,8 +860,33 @@ _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
 
 
+_AND_I = re.compile(r"^(?P<n>(?-i:[A-Z])[\w'-]+) and (?:I|me) (?P<rest>.+)$", re.IGNORECASE)
+_NAME_IS_MY = re.compile(r"^(?P<n>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?) (?:is|'s) (?:now )?"
+                         r"(?P<m>my|our) (?P<new>new )?(?P<k>[\w-]+(?: [\w-]+)?)(?P<rest>\s*(?:now)?"
+                         r"\s*(?:[,.;!]|$).*)", re.IGNORECASE)
+
+
 def read_clause(clause: str, now: datetime) -> Reading:
     """One clause, read: speech act, subject, dates, the best cue row and its value. Pure."""
+    joint = _AND_I.match(clause.strip())
+    if joint and joint.group("n").lower() not in word_list("pronouns"):
+        # "Tom and I got engaged on Saturday": the user's own news, said with whom
+        rest = re.sub(r"^are\b", "am", re.sub(r"^were\b", "was", joint.group("rest")))
+        inner = read_clause(f"I {rest}", now)
+        if inner.kind == "nothing" and inner.text and inner.subject == "self":
+            to = " to " if re.search(r"\b(?:engaged|married)\b", inner.text, re.I) else " with "
+            return inner.model_copy(update={"clause": clause,
+                                            "text": f"{inner.text}{to}{joint.group('n')}"})
+        return inner.model_copy(update={"clause": clause})
+    named = _NAME_IS_MY.match(clause.strip())
+    if named and named.group("n").lower() not in word_list("pronouns") and not _THEIRS().match(
+            clause.strip()) and named.group("n").split()[0].lower() not in (
+            "this", "that", "it", "there", "here", "he", "she", "they", "what", "who"):
+        # "Siobhán is my new manager": the name said first is the value of "my manager"
+        return read_clause(f"{named.group('m')} {named.group('k')} is {named.group('n')}"
+                           f"{' now' if named.group('new') else ''}{named.group('rest')}",
+                           now).model_copy(
+                               update={"clause": clause})
     found = _FOUND_OUT.match(clause.strip())
     if found and found.end() < len(clause.strip()):
         # "Just found out I'm pregnant!": what the user found out, said as a fact of theirs

@@ -317,7 +317,7 @@ def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
         theirs = [f for f in active if (r.person and re.search(
             r"\b" + re.escape(r.person) + r"\b", f.text, re.IGNORECASE)) or (
             r.subject == "relative" and not own_fact(f) and _about_relative(f, r.relation))]
-        if len(theirs) == 1 and r.slot in ("allergy", "condition", "medication", "diet"):
+        if theirs and r.slot in ("allergy", "condition", "medication", "diet"):
             # "Biscuit is allergic to chicken": one more thing about them, not a new them
             return [_op(r, "write", text=r.text, status="candidate",
                         reason="news about someone on record")]
@@ -417,6 +417,8 @@ _VERB_FIRST = re.compile(r"^(?:(?:Always|Usually|Often|Never|Sometimes|Normally|
                          r"\w{2,}[^s]s)\b")
 
 
+_EXPIRES = re.compile(r"\b(?:expires?|expiring|expiry|runs? out|valid until|renewal)\b",
+                      re.IGNORECASE)
 _PLEASE = re.compile(r"^(?:(?:please|pls|plz|and|also|oh|ok|so)\b[\s,]*)*", re.IGNORECASE)
 
 
@@ -503,6 +505,12 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
         # "Ski week booked in Val Thorens, 7 to 14 February": a dated plan no row reads
         return [_op(r, "write", text=r.text, status="candidate",
                     reason="a dated plan read without its slot")]
+    if mine and r.text and r.when and _EXPIRES.search(r.clause) and not r.hedged:
+        # "my driving licence expires on 4 March": a dated fact of the user's, in their words
+        return [_op(r, "write", text=r.text.split(",")[0], status="candidate",
+                    reason="a date something of the user's runs out")]
+    if re.search(r"\b(?:it|them|this|that)$", r.text or ""):
+        return []  # "Need to renew it": what it is was said elsewhere
     if not mine or not r.text or len(said) < 2 and not has_any(r.clause, "life_events") or \
             _MODAL.search(r.clause) or \
             not _VERB_FIRST.match(r.text) or not (_SELF.search(r.clause) or re.match(
