@@ -39,6 +39,14 @@ def normalise(text: str) -> str:
     text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in text)
     # "my son's got", "Tom's been": the 's of has, not of owning
     text = re.sub(r"\b(\w+)'s (got|been)\b", r"\1 has \2", text)
+    # "my sister's allergic to cats", "Tom's moving": the 's of is before a state or a verb
+    text = re.sub(r"\b(\w+)'s (?=(?:allergic|intolerant|pregnant|expecting|moving|getting|going|"
+                  r"starting|leaving|retiring|retired|married|engaged|divorced|vegan|vegetarian|"
+                  r"not|never|also|now|still|just|off|due|ill|sick|diabetic|coeliac|celiac|"
+                  r"living|working|studying|staying|coming)\b)", r"\1 is ", text)
+    # "Biscuit turns out to be allergic": the finding is the state
+    text = re.sub(r"\b(turns|turned) out to be\b", lambda m: "is" if m.group(1) == "turns"
+                  else "was", text, flags=re.IGNORECASE)
     expand = words()["expand"]
     assert isinstance(expand, dict)
 

@@ -537,6 +537,8 @@ def _not_that(readings: list[Reading], facts: list[FactRef],
     (invariant 533). The fact that says the old value is corrected in its own words, the new
     value in place of the old one, as a harsh supersession (a retraction with its value)."""
     taken = {o.old_id for o in ops if o.old_id and o.status == "active"}
+    # "small change for Christmas: …the 29th, not the 28th": a change, not a value never true
+    changed = any(re.search(r"\bchang(?:e|ed|es|ing)\b", x.clause, re.IGNORECASE) for x in readings)
     out: list[Operation] = []
     for r in readings:
         m = _NOT_THAT.match(r.clause.strip())
@@ -571,7 +573,7 @@ def _not_that(readings: list[Reading], facts: list[FactRef],
             continue
         taken.add(fact.id)
         out.append(Operation(op="supersede", text=text, old_id=fact.id, old_text=fact.text,
-                             fact_type=fact.fact_type, harsh=not r.hedged,
+                             fact_type=fact.fact_type, harsh=not r.hedged and not changed,
                              status="candidate" if r.hedged else "active",
                              confidence=0.6 if r.hedged else 0.9,
                              reason="the user corrects a value on record", evidence=r.clause))

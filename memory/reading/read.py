@@ -441,6 +441,10 @@ def value_before(toks: list[Tok], at: int, clause: str) -> str:
     return _span(toks, k, at, clause)
 
 
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten a few several some "
+                          "both".split())
+
+
 def check_value(value: str) -> str:
     """Why a value does not read as English the user would sign, or "" (invariant 532)."""
     toks = [t.low for t in tokens(value)]
@@ -460,6 +464,10 @@ def check_value(value: str) -> str:
         return "ends with a function word"
     if {"am", "are", "was", "were", "is"} & set(toks[1:]):
         return "a verb inside the value"
+    if "than" in toks:
+        return "a comparison, not a value"  # "my house is smarter than me"
+    if all(t in _NUMBER_WORDS for t in toks) and value[:1].islower():
+        return "a number with nothing it counts"  # "I've got two anyway"
     dets = [i for i, t in enumerate(toks) if t in ("a", "an", "the")]
     if any(b - a <= 2 for a, b in zip(dets, dets[1:], strict=False)):
         return "a doubled article"  # "the learning the cello"
@@ -838,6 +846,8 @@ _WAS_THERE = re.compile(r"\b(?:lived|used to (?:live|work)|grew up|was living|wa
                         r"worked)\b", re.IGNORECASE)
 _STILL_THERE = re.compile(r"\b(?:have|has|'ve)\s+(?:\w+\s+)?(?:lived|worked)\b|\bsince\b",
                           re.IGNORECASE)
+_REMEMBER = re.compile(r"^(?:(?:please|pls|and|also|oh)\s+)*(?:do not|don't|dont|never)\s+(?:ever\s+)?"
+                       r"forget\s+(?:that\s+)?", re.IGNORECASE)
 _FOUND_OUT = re.compile(r"^(?:(?:so|and|just|i|i have|i just|we just|we have)\s+)*(?:found out|"
                         r"learned|learnt|discovered|it turns out|turns out)\s+(?:that\s+)?"
                         r"(?=(?:i|i am|i have|my|we|we are)\b)", re.IGNORECASE)
@@ -887,6 +897,10 @@ def read_clause(clause: str, now: datetime) -> Reading:
                            f"{' now' if named.group('new') else ''}{named.group('rest')}",
                            now).model_copy(
                                update={"clause": clause})
+    kept = _REMEMBER.match(clause.strip())
+    if kept and kept.end() < len(clause.strip()):
+        # "don't forget I have the CKA in January": what to keep, said as a statement
+        return read_clause(clause.strip()[kept.end():], now).model_copy(update={"clause": clause})
     found = _FOUND_OUT.match(clause.strip())
     if found and found.end() < len(clause.strip()):
         # "Just found out I'm pregnant!": what the user found out, said as a fact of theirs
