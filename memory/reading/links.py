@@ -11,14 +11,24 @@ candidate. Pure.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..text import STOP_WORDS, term_set
 from .model import FactRef
 from .tables import word_list
 
 
+@lru_cache(maxsize=1)
+def _stop() -> frozenset[str]:
+    # the verbs of news ("cancelled", "sold", "moved") say what happened, not to what: a
+    # cancelled trip is not news about noise-cancelling headphones
+    said = {w for table in ("endings", "changes", "events") for w in word_list(table)
+            if " " not in w}
+    return STOP_WORDS | frozenset(word_list("link_stop")) | frozenset(said)
+
+
 def _words(text: str) -> frozenset[str]:
-    stop = STOP_WORDS | frozenset(word_list("link_stop"))
+    stop = _stop()
     return term_set(text, stop=stop, min_len=2) | frozenset(
         a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9]{1,5}\b", text))
 

@@ -114,6 +114,8 @@ def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
               for t in want}
     best, score = None, 0.0
     need = 0.5 if strong else 1.5
+    # a name said in the request ("the Kochi trip") identifies more than a common word
+    names = _terms(" ".join(w for w in re.findall(r"[\w'-]+", target) if w[:1].isupper()))
     for f in facts:
         if not own_fact(f) and not want & _terms(" ".join(f.text.split()[:3])):
             continue  # a relative's fact is the target only when the request names them
@@ -127,6 +129,7 @@ def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
         if coverage and want and (shared + same_kind + in_slot) / len(want) < coverage:
             continue
         s = shared + (0.5 if kind and kind_of(f.text) == kind else 0.0)
+        s += 1.0 * len(names & have) if direct else 0.0
         s += 1.0 if named and slot_of(f.text) in named else 0.0
         s += 0.25 if f.state == "active" else 0.0
         if s > score:
