@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .tables import words
+from .tables import word_list, words
 
 MAX_CHARS = 32_000
 # an emoji ends a sentence in a text ("the HA Green died 💀 moved everything onto ...")
@@ -40,7 +40,8 @@ def normalise(text: str) -> str:
     # "my son's got", "Tom's been": the 's of has, not of owning
     text = re.sub(r"\b(\w+)'s (got|been)\b", r"\1 has \2", text)
     # "my sister's allergic to cats", "Tom's moving": the 's of is before a state or a verb
-    text = re.sub(r"\b(\w+)'s (?=(?:allergic|intolerant|pregnant|expecting|moving|getting|going|"
+    text = re.sub(r"\b((?-i:[A-Z])\w+|" + "|".join(map(re.escape, word_list("relations")))
+                  + r")'s (?=(?:allergic|intolerant|pregnant|expecting|moving|getting|going|"
                   r"starting|leaving|retiring|retired|married|engaged|divorced|vegan|vegetarian|"
                   r"not|never|also|now|still|just|off|due|ill|sick|diabetic|coeliac|celiac|"
                   r"living|working|studying|staying|coming)\b)", r"\1 is ", text)

@@ -991,7 +991,9 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         act = "end"
     elif act == "state" and has_phrase(toks, "changes"):
         act = "change"
-    problem = check_value(value.split(" is ", 1)[-1] if slot_cue.slot == "attribute" else value)
+    problem = check_value(value.split(" is ", 1)[-1] if slot_cue.slot == "attribute" else value) \
+        or ("a comparison, not a value" if value and re.search(
+            r"\b" + re.escape(value.split()[-1]) + r"\s+than\b", plain, re.IGNORECASE) else "")
     slot, text = _fact_text(slot_cue, value, plain, subj, rel, name) if not problem \
         else (slot_cue.slot, "")
     return r.model_copy(update={
