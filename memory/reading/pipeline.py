@@ -362,6 +362,9 @@ _THEN = re.compile(r"(?:(?:and\s+)?(?:went\s+)?back\s+to|now\s+(?:on|using|with)
                    r"(?:instead|now|in its place)\b)|(?:is\s+)?trying\s+(?:me|us|him|her)\s+on|"
                    r"onto|on\s+to)\s+(?P<v>[\w .+'-]{2,40}?)(?:\s+(?:instead|now|on it|in its "
                    r"place|yesterday|today|last \w+|this \w+))*\s*(?:[,;.!]|$)", re.IGNORECASE)
+_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+)?(?P<a>[\w.+'-]+(?:\s+[\w.+'-]+)?)\s+to\s+"
+                      r"(?:the\s+|a\s+|an\s+)?(?P<v>[\w.+'-]+(?:\s+(?-i:[A-Z0-9])[\w.+'-]*)*)",
+                      re.IGNORECASE)
 _FACT_VERBS = frozenset("Has Uses Takes Drinks Eats Plays Drives Owns Runs Keeps Wears Reads "
                         "Watches Banks Rides Prefers Works".split())
 _AND_THEN = re.compile(r",\s*|\s+and\s+(?=(?:got|bought|picked|put|switched|went|now|onto)\b)|"
@@ -380,6 +383,21 @@ def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation
                 or o.evidence not in clauses_:
             continue
         k = clauses_.index(o.evidence)
+        swap = _FROM_TO.search(o.evidence)
+        if swap and re.search(r"\b" + re.escape(swap.group("a")) + r"\b", o.old_text, re.I) \
+                and not check_value(swap.group("v")):
+            # "switched our broadband from Zen to Sky": the old value in the fact's own words
+            # gives way to the new one
+            named = re.match(r"^(?P<k>.{2,40}?) is " + re.escape(swap.group("a")) + r"\b",
+                             o.old_text, re.IGNORECASE)
+            out[i] = o.model_copy(update={
+                # "Broadband is Zen Full Fibre 900" -> "Broadband is Sky" (the rest was Zen's)
+                "text": f"{named.group('k')} is {swap.group('v')}" if named else re.sub(
+                    r"\b" + re.escape(swap.group("a")) + r"\b", swap.group("v"),
+                    o.old_text, count=1, flags=re.IGNORECASE),
+                "status": "candidate", "confidence": 0.6,
+                "reason": "what replaced something that ended"})
+            continue
         cut = _AND_THEN.search(o.evidence)
         tail = o.evidence[cut.end():].strip() if cut else ""
         head = o.evidence[:cut.start()] if cut and _THEN.match(tail) else o.evidence
