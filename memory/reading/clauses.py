@@ -60,7 +60,8 @@ def normalise(text: str) -> str:
                 out.startswith("i ") else out
         return w
 
-    text = re.sub(r"(?<![\w'])[\w]+(?:'[\w]+)?(?![\w'])|w/|b/c", fix, text)
+    # (a word joined by a hyphen is a name's part: the "U" of "U-Bahn" is no "you")
+    text = re.sub(r"(?<![\w'-])[\w]+(?:'[\w]+)?(?![\w'-])|w/|b/c", fix, text)
     text = re.sub(r"\bi\b", "I", text)
     text = _ASIDE.sub(r"\1", text)
     return " ".join(text.split(" ")).strip()

@@ -483,6 +483,9 @@ _TIMES = frozenset("monday tuesday wednesday thursday friday saturday sunday wee
 
 def _clean_value(value: str) -> str:
     value = re.sub(r"^(?:my|our)\s+", "", value.strip(), flags=re.IGNORECASE)
+    # "coffee, Tom finally converted me": the value ends where another clause begins
+    value = re.sub(r",\s+(?=[^,]*\b(?:me|us|i|we|he|she|they|it)\b).*$", "", value,
+                   flags=re.IGNORECASE)
     value = value.strip(" ,.;:!?\"'")
     trailing = sorted(word_list("trailing"), key=len, reverse=True)
     changed = True
@@ -994,6 +997,11 @@ def _read_clause(clause: str, now: datetime) -> Reading:
     problem = check_value(value.split(" is ", 1)[-1] if slot_cue.slot == "attribute" else value) \
         or ("a comparison, not a value" if value and re.search(
             r"\b" + re.escape(value.split()[-1]) + r"\s+than\b", plain, re.IGNORECASE) else "")
+    if problem and ending and subj == "self":
+        # "Sold the Peloton, nobody was using it": the cue read the aside; what ended is
+        # what the clause names (its value refused, and counted)
+        return _unread_clause(r.model_copy(update={"person": name, "garbled": True}), toks,
+                              after, clause, plain, ending, when is not None)
     slot, text = _fact_text(slot_cue, value, plain, subj, rel, name) if not problem \
         else (slot_cue.slot, "")
     return r.model_copy(update={
