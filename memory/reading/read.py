@@ -959,15 +959,7 @@ def _read_clause(clause: str, now: datetime) -> Reading:
     if has_phrase(toks, "hypotheticals") and not belief and not (
             slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
-    # "we're off to Curaçao": going somewhere, not something ending
-    ending = has_phrase(tokens(re.sub(r"\boff to\b", "to", plain, flags=re.I)), "endings") \
-        if re.search(r"\boff to\b", plain, re.I) else has_phrase(toks, "endings")
-    if ending and found is not None and "," in plain:
-        # "I can't stand coriander, leave it out of any recipe": an ending said in another
-        # part of the clause ends nothing the cue reads
-        at = tokens(plain)[found[1]].start
-        part = plain[plain.rfind(",", 0, at) + 1:(plain.find(",", at) + 1 or len(plain) + 1) - 1]
-        ending = has_phrase(tokens(part), "endings")
+    ending = _ending(plain, toks, found)
     negated = found is not None and not ending and _negated(toks, plain, found)
     if found is not None and not negated and not ending and _negation_near(plain, found) and \
             not (slot_cue and slot_cue.slot in ("avoids", "dislikes")):
@@ -994,9 +986,7 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         act = "end"
     elif act == "state" and has_phrase(toks, "changes"):
         act = "change"
-    problem = check_value(value.split(" is ", 1)[-1] if slot_cue.slot == "attribute" else value) \
-        or ("a comparison, not a value" if value and re.search(
-            r"\b" + re.escape(value.split()[-1]) + r"\s+than\b", plain, re.IGNORECASE) else "")
+    problem = _value_problem(slot_cue, value, plain)
     if problem and ending and subj == "self":
         # "Sold the Peloton, nobody was using it": the cue read the aside; what ended is
         # what the clause names (its value refused, and counted)
@@ -1012,6 +1002,26 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         "garbled": bool(problem), "target": value, "kind": "statement",
         "reason": "a pronoun subject" if pronoun and not problem else problem,
         "cue": " ".join(slot_cue.stems)})
+
+
+def _ending(plain: str, toks: list[Tok], found: tuple[Cue, int, int] | None) -> bool:
+    """The clause says something ended ("we're off to Curaçao" is going, not ending); an
+    ending said in another part of the clause ends nothing the cue reads ("I can't stand
+    coriander, leave it out of any recipe")."""
+    ending = has_phrase(tokens(re.sub(r"\boff to\b", "to", plain, flags=re.I)), "endings") \
+        if re.search(r"\boff to\b", plain, re.I) else has_phrase(toks, "endings")
+    if ending and found is not None and "," in plain:
+        at = tokens(plain)[found[1]].start
+        part = plain[plain.rfind(",", 0, at) + 1:(plain.find(",", at) + 1 or len(plain) + 1) - 1]
+        ending = has_phrase(tokens(part), "endings")
+    return ending
+
+
+def _value_problem(cue: Cue, value: str, plain: str) -> str:
+    """Why the value a cue row read is refused, or "" (invariant 532)."""
+    return check_value(value.split(" is ", 1)[-1] if cue.slot == "attribute" else value) or (
+        "a comparison, not a value" if value and re.search(
+            r"\b" + re.escape(value.split()[-1]) + r"\s+than\b", plain, re.IGNORECASE) else "")
 
 
 def _said_not(r: Reading, toks: list[Tok], after: int, clause: str, value: str,

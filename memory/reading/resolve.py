@@ -442,28 +442,37 @@ def _directive(clause: str) -> str:
         else out[:1].lower() + out[1:]
 
 
+def _denied_of_them(r: Reading, active: list[FactRef]) -> list[Operation] | None:
+    """"Tom doesn't work from home and never has": said against a fact about that person, it
+    may deny it; an operator confirms. None when the clause is no such thing."""
+    if r.subject != "other" or not r.person or not _NEGATED.search(
+            " ".join(r.clause.split()[:5])) or has_any(r.clause, "endings"):
+        return None
+    theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text)]
+    denied = pointed_at(f"{r.person} {r.target}", theirs, coverage=0.6)
+    return [_op(r, "retract", old=denied, status="candidate",
+                reason="said in the negative against a fact about someone on record")] \
+        if denied is not None else []
+
+
+def _asked(r: Reading) -> list[Operation] | None:
+    """"Please always text me rather than email": how the user wants to be treated, a lasting
+    preference for an operator to confirm (never a one-off "send me the link")."""
+    asked = _directive(r.clause) if r.subject == "self" else ""
+    return [_op(r, "write", text=f"Prefers: {asked}", status="candidate",
+                reason="a lasting request about how to treat the user")] if asked else None
+
+
 def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
     """A clause no row reads becomes a candidate for an operator, never an active fact
     (invariant 534): news about the one fact on record it names by its rarer words
     ("Luna died last night", "broadband's been Truespeed since the 20th"), or a lasting thing
     the user says of themselves in passing ("I swim at the Alcântara pool"); small talk,
     passing states and other people's news that names nothing on record write nothing."""
-    if r.subject == "other" and r.person and _NEGATED.search(" ".join(r.clause.split()[:5])) \
-            and not has_any(r.clause, "endings"):
-        # "Tom doesn't work from home and never has": said against a fact about that person,
-        # it may deny it; an operator confirms
-        theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text)]
-        denied = pointed_at(f"{r.person} {r.target}", theirs, coverage=0.6)
-        return [_op(r, "retract", old=denied, status="candidate",
-                    reason="said in the negative against a fact about someone on record")] \
-            if denied is not None else []
+    for first in (_denied_of_them(r, active), _asked(r)):
+        if first is not None:
+            return first
     mine = r.subject == "self"
-    asked = _directive(r.clause) if mine else ""
-    if asked:
-        # "please always text me rather than email": how the user wants to be treated, a
-        # lasting preference for an operator to confirm (never a one-off "send me the link")
-        return [_op(r, "write", text=f"Prefers: {asked}", status="candidate",
-                    reason="a lasting request about how to treat the user")]
     if mine and _NEGATED.search(" ".join(r.clause.split()[:5])) and not has_any(
             r.clause, "endings"):
         # "I am not a Liverpool fan, never": said against something on record, it may deny it
