@@ -31,6 +31,11 @@ _HEADER = re.compile(r"^((?:[^\s:]+\s){0,3}[^\s:]+):\s+(?=\S)")
 _ASIDE = re.compile(r"\b([A-Z][\w'-]+)\s*\([^)]{1,40}\)(?=\s+(?:is|are|has|was|got)\b)")
 
 
+_PERSON_STATES = ("allergic|intolerant|pregnant|expecting|moving|getting|going|starting|leaving|"
+                  "retiring|retired|married|engaged|divorced|vegan|vegetarian|ill|sick|diabetic|"
+                  "coeliac|celiac|living|working|studying|staying|coming")
+
+
 def normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
@@ -40,11 +45,12 @@ def normalise(text: str) -> str:
     # "my son's got", "Tom's been": the 's of has, not of owning
     text = re.sub(r"\b(\w+)'s (got|been)\b", r"\1 has \2", text)
     # "my sister's allergic to cats", "Tom's moving": the 's of is before a state or a verb
-    text = re.sub(r"\b((?-i:[A-Z])\w+|" + "|".join(map(re.escape, word_list("relations")))
-                  + r")'s (?=(?:allergic|intolerant|pregnant|expecting|moving|getting|going|"
-                  r"starting|leaving|retiring|retired|married|engaged|divorced|vegan|vegetarian|"
-                  r"not|never|also|now|still|just|off|due|ill|sick|diabetic|coeliac|celiac|"
-                  r"living|working|studying|staying|coming)\b)", r"\1 is ", text)
+    # (after a relation any such word; after a name only a person's state: "Goa's off" is
+    # the trip)
+    text = re.sub(r"\b(" + "|".join(map(re.escape, word_list("relations"))) + r")'s (?=(?:"
+                  + _PERSON_STATES + r"|not|never|also|now|still|just|off|due)\b)", r"\1 is ",
+                  text)
+    text = re.sub(r"\b((?-i:[A-Z])\w+)'s (?=(?:" + _PERSON_STATES + r")\b)", r"\1 is ", text)
     # "Biscuit turns out to be allergic": the finding is the state
     text = re.sub(r"\b(turns|turned) out to be\b", lambda m: "is" if m.group(1) == "turns"
                   else "was", text, flags=re.IGNORECASE)

@@ -521,7 +521,7 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
         # "my driving licence expires on 4 March": a dated fact of the user's, in their words
         return [_op(r, "write", text=r.text.split(",")[0], status="candidate",
                     reason="a date something of the user's runs out")]
-    if re.search(r"\b(?:it|them|this|that)$", r.text or ""):
+    if re.search(r"\b(?:it|them|this|that)$", r.text or "") and len(r.text.split()) <= 5:
         return []  # "Need to renew it": what it is was said elsewhere
     if not mine or not r.text or len(said) < 2 and not has_any(r.clause, "life_events") or \
             _MODAL.search(r.clause) or \
