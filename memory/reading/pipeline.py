@@ -114,7 +114,46 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     ops = _named_later(readings, ops)
     ops = _corrections(readings, _said_next(readings, facts, _ended_then(
         readings, _replacements(ops))))
+    ops += _swaps(readings, facts, ops)
     return MessageReading(text=text, readings=readings, operations=_unread_successor(readings, ops))
+
+
+_SWAP = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+)?(?P<a>[\w.+'-]+(?:\s+[\w.+'-]+)?)\s+to\s+"
+                   r"(?:the\s+|a\s+|an\s+)?(?P<v>(?-i:[A-Z0-9])[\w.+'-]*(?:\s+(?-i:[A-Z0-9])"
+                   r"[\w.+'-]*)*)|(?P<v2>(?-i:[A-Z0-9])[\w.+'-]*(?:\s+(?-i:[A-Z0-9])[\w.+'-]*)*)"
+                   r"\s+instead\s+of\s+(?:the\s+|my\s+)?(?P<a2>[\w.+'-]+(?:\s+[\w.+'-]+)?)|"
+                   r"(?P<a3>[\w.+'-]+)\s*(?:→|->|=>)\s*(?P<v3>[\w.+'-]+)", re.IGNORECASE)
+
+
+def _swaps(readings: list[Reading], facts: list[FactRef],
+           ops: list[Operation]) -> list[Operation]:
+    """"Trying Holafly instead of Airalo from now on", "switched the bank from N26 to
+    Revolut", "fish → nushell": the one fact on record that says the old value, with the new
+    one in its place, for an operator to confirm (invariant 534). A fact another operation
+    of the message already changes is left to it."""
+    taken = {o.old_id for o in ops if o.old_id}
+    said = {o.evidence for o in ops}
+    out: list[Operation] = []
+    for r in readings:
+        m = _SWAP.search(r.clause)
+        if m is None or r.kind == "question" or r.subject != "self" or any(
+                r.clause in e for e in said):
+            continue
+        old = (m.group("a") or m.group("a2") or m.group("a3")).strip(" .,;:!?")
+        new = (m.group("v") or m.group("v2") or m.group("v3")).strip(" .,;:!?")
+        named = [f for f in facts if f.state == "active" and own_fact(f) and re.search(
+            r"\b" + re.escape(old) + r"\b", f.text, re.IGNORECASE)]
+        if len(named) != 1 or named[0].id in taken or check_value(new) or \
+                new.lower() == old.lower():
+            continue
+        fact = named[0]
+        taken.add(fact.id)
+        out.append(Operation(op="supersede", old_id=fact.id, old_text=fact.text,
+                             fact_type=fact.fact_type, status="candidate", confidence=0.6,
+                             text=re.sub(r"\b" + re.escape(old) + r"\b", new, fact.text, count=1,
+                                         flags=re.IGNORECASE),
+                             evidence=r.clause, reason="a value said in place of one on record"))
+    return out
 
 
 _SUCCESSOR = re.compile(r"\b(?:now|instead|switched|these days|went back to|moved (?:on )?to|"
@@ -360,16 +399,33 @@ _RUN = re.compile(r"(?<![.!?]\s)\b[A-Z][\w'&.+-]*(?:\s+(?:[A-Z0-9][\w'&.+-]*))*"
 _THEN = re.compile(r"(?:(?:and\s+)?(?:went\s+)?back\s+to|now\s+(?:on|using|with)|switched\s+to|"
                    r"using|(?:and\s+)?(?:got|bought|picked\s+up|put)(?:\s+(?:an?|the|some))?(?=\s+\S+.*\b"
                    r"(?:instead|now|in its place)\b)|(?:is\s+)?trying\s+(?:me|us|him|her)\s+on|"
-                   r"onto|on\s+to)\s+(?P<v>[\w .+'-]{2,40}?)(?:\s+(?:instead|now|on it|in its "
+                   r"onto|on\s+to|(?:so\s+)?(?:it\s+is|it's|its)(?=\s+\S+.*\bnow\b)|they\s+go\s+to|"
+                   r"it\s+goes\s+to)\s+(?P<v>[\w .+'-]{2,40}?)(?:\s+(?:instead|now|on it|in its "
                    r"place|yesterday|today|last \w+|this \w+))*\s*(?:[,;.!]|$)", re.IGNORECASE)
 _FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+)?(?P<a>[\w.+'-]+(?:\s+[\w.+'-]+)?)\s+to\s+"
                       r"(?:the\s+|a\s+|an\s+)?(?P<v>[\w.+'-]+(?:\s+(?-i:[A-Z0-9])[\w.+'-]*)*)",
                       re.IGNORECASE)
 _FACT_VERBS = frozenset("Has Uses Takes Drinks Eats Plays Drives Owns Runs Keeps Wears Reads "
                         "Watches Banks Rides Prefers Works".split())
-_AND_THEN = re.compile(r",\s*|\s+and\s+(?=(?:got|bought|picked|put|switched|went|now|onto)\b)|"
+_AND_THEN = re.compile(r",\s*(?:so\s+)?|\s+and\s+(?=(?:got|bought|picked|put|switched|went|now|onto)\b)|"
                        r"\s+(?=onto\b)", re.IGNORECASE)
 _NOW = re.compile(r"\s+(?:now|these days|instead|from now on|anymore|full time)\b.*$", re.I)
+
+
+def _said_phrase(said: str, fact: str) -> str:
+    """The longest run of words of `said` that the fact says as they stand ("Google Drive"
+    in "…backs up nightly to Google Drive"), naming something (a capitalised word in it)."""
+    words_ = re.findall(r"[\w'.+-]+", said)
+    best = ""
+    for i in range(len(words_)):
+        for j in range(len(words_), i, -1):
+            run = " ".join(words_[i:j])
+            if len(run) > len(best) and any(w[:1].isupper() for w in words_[i:j]) and \
+                    words_[i].lower() not in _FUNCTION and re.search(
+                        r"\b" + re.escape(run) + r"\b", fact, re.IGNORECASE):
+                best = run
+                break
+    return best
 
 
 def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
@@ -417,9 +473,17 @@ def _ended_then(readings: list[Reading], ops: list[Operation]) -> list[Operation
                          r"\b" + re.escape(w) + r"\b", o.old_text, re.IGNORECASE)]
         if not value or check_value(value):
             continue
-        if len(old_words) == 1 and len(re.findall(
-                r"\b" + re.escape(old_words[0]) + r"\b", o.old_text, re.IGNORECASE)) == 1:
-            text = re.sub(r"\b" + re.escape(old_words[0]) + r"\b", value, o.old_text,
+        said_old = _said_phrase(head, o.old_text)
+        one = len(old_words) == 1 and len(re.findall(
+            r"\b" + re.escape(old_words[0]) + r"\b", o.old_text, re.IGNORECASE)) == 1
+        if one:
+            said_old = old_words[0]
+        if said_old and (one or re.search(r"\b" + re.escape(said_old) + r"\W*$", o.old_text,
+                                          re.IGNORECASE)) and all(
+                w.lower() in said_old.lower() for w in old_words if w[:1].isupper()):
+            # "moved the HA backups off Google Drive, they go to Nabu Casa now": the words of
+            # the old value the fact says, in its place the new one
+            text = re.sub(r"\b" + re.escape(said_old) + r"\b", value, o.old_text,
                           flags=re.IGNORECASE)
         elif m is not None and _THEN.search(nxt) and o.old_text.split()[0] in _FACT_VERBS:
             # the old fact says its thing in more words than one: the successor in the
