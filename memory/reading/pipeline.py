@@ -115,6 +115,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     ops = _corrections(readings, _said_next(readings, facts, _ended_then(
         readings, _replacements(ops))))
     ops += _swaps(readings, facts, ops)
+    ops = _moved_here(readings, ops)
     return MessageReading(text=text, readings=readings, operations=_unread_successor(readings, ops))
 
 
@@ -123,6 +124,21 @@ _SWAP = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+)?(?P<a>[\w.+'-]+(?:\s+[\w.+
                    r"[\w.+'-]*)*)|(?P<v2>(?-i:[A-Z0-9])[\w.+'-]*(?:\s+(?-i:[A-Z0-9])[\w.+'-]*)*)"
                    r"\s+instead\s+of\s+(?:the\s+|my\s+)?(?P<a2>[\w.+'-]+(?:\s+[\w.+'-]+)?)|"
                    r"(?P<a3>[\w.+'-]+)\s*(?:→|->|=>)\s*(?P<v3>[\w.+'-]+)", re.IGNORECASE)
+
+
+def _moved_here(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """"I live in Kraków now, I moved here for work in March": the move said of "here" dates
+    the home the message names; it is no second fact."""
+    home = [i for i, o in enumerate(ops) if o.slot == "home" and o.valid_from is None
+            and o.op in ("write", "supersede")]
+    moved = [r for r in readings if r.when and not r.future and re.search(
+        r"\bmoved\s+(?:\w+\s+)?(?:here|there)\b", r.clause, re.IGNORECASE)]
+    if len(home) != 1 or len(moved) != 1:
+        return ops
+    out = [o for o in ops if o.evidence != moved[0].clause]
+    at = out.index(ops[home[0]])
+    out[at] = out[at].model_copy(update={"valid_from": moved[0].when})
+    return out
 
 
 def _swaps(readings: list[Reading], facts: list[FactRef],
