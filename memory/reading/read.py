@@ -154,7 +154,8 @@ def subject(toks: list[Tok], i: int) -> tuple[str, int, str | None, str]:
         return "self", i, None, ""  # "doctor started me on Ozempic": the user is the one changed
     if i < len(toks):
         t = toks[i]
-        if t.low in ("he", "she", "they", "someone", "somebody", "everyone"):
+        if t.low in ("he", "she", "they", "someone", "somebody", "everyone", "nobody", "noone",
+                     "none"):
             return "other", i + 1, None, ""
         after = toks[i + 1].low if i + 1 < len(toks) else ""
         if t.low.endswith("'s") and (after in word_list("relations") or after.rstrip("s") in
@@ -1057,7 +1058,8 @@ def _reads_as_fact(text: str) -> str:
     """A rewritten clause only when it reads as a fact: no one addressed or left as "me", no
     dangling lead word, no cut-off abbreviation at its end."""
     toks = [t.low for t in tokens(text)]
-    if not toks or set(toks) & {"i", "me", "you", "we", "us", "your", "yours"}:
+    # ("you've been a lifesaver": a word with an apostrophe is still the pronoun it starts with)
+    if not toks or re.search(r"\b(?:i|me|you|we|us|your|yours)\b", text, re.IGNORECASE):
         return ""
     if toks[0] in ("since", "some", "so", "and", "but", "because", "when", "if", "as", "for",
                    "from", "until", "after", "before", "though", "while") or check_value(
