@@ -116,7 +116,14 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
         readings, _replacements(ops))))
     ops += _swaps(readings, facts, ops)
     ops = _moved_here(readings, ops)
-    return MessageReading(text=text, readings=readings, operations=_unread_successor(readings, ops))
+    return MessageReading(text=text, readings=readings, operations=[
+        o for o in _unread_successor(readings, ops) if not (o.text and _UNSIGNABLE.search(o.text))])
+
+
+# the last check of every text written (invariant 532): no "I", "you", doubled article or
+# dangling function word in a fact the user would have to sign
+_UNSIGNABLE = re.compile(r"\b(?:i|me|we|you)\b|\b(a|an|the)\s+(?:a|an|the)\b|"
+                         r"\b(?:and|or|to|of|the|a|an|with|for)\s*$", re.IGNORECASE)
 
 
 _SWAP = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+)?(?P<a>[\w.+'-]+(?:\s+[\w.+'-]+)?)\s+to\s+"
