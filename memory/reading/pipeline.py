@@ -588,10 +588,21 @@ def _borrowed_targets(readings: list[Reading]) -> list[Reading]:
     "one" or "it" denies what the clause before it said."""
     out: list[Reading] = []
     for r in readings:
-        if r.act == "deny" and out and not term_set(r.target) - _VERDICTS - _PRO:
-            r = r.model_copy(update={"target": out[-1].clause})
+        # ("The Fontainebleau trip in September? I never went": a bare verb names nothing;
+        # "fluent Spanish? … I don't speak a word of it": "it" is what was said before)
+        if r.act == "deny" and out and (not term_set(r.target) - _VERDICTS - _PRO - _BARE or
+                                        _POINTS_BACK.search(r.clause.strip(" .!?"))):
+            # the thing asked about just before ("fluent Spanish? I wish. I don't…"), else
+            # the clause before
+            asked = next((p for p in reversed(out[-2:]) if p.kind == "question"), out[-1])
+            r = r.model_copy(update={"target": asked.clause})
         out.append(r)
     return out
+
+
+_BARE = frozenset(stem(w) for w in "went go gone did do done had have been happened happen "
+                  "were was".split())
+_POINTS_BACK = re.compile(r"\b(?:of|with|about|in|on|to)\s+(?:it|that|them|one)$", re.IGNORECASE)
 
 
 def _single(op: Operation) -> bool:

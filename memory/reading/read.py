@@ -850,6 +850,10 @@ _WAS_THERE = re.compile(r"\b(?:lived|used to (?:live|work)|grew up|was living|wa
                         r"worked)\b", re.IGNORECASE)
 _STILL_THERE = re.compile(r"\b(?:have|has|'ve)\s+(?:\w+\s+)?(?:lived|worked)\b|\bsince\b",
                           re.IGNORECASE)
+_VERDICT_ON = re.compile(r"^(?P<unsure>(?:i am |i'm )?not (?:sure|convinced) (?:that )?)?(?:the|that|this|"
+                         r"my) (?P<t>[\w' -]{2,40}?) (?:thing|bit|stuff|part|business) (?:was|is) "
+                         r"(?:(?:all|just|completely) )?(?P<v>wrong|not right|not true|incorrect|a "
+                         r"mistake|right)\b", re.IGNORECASE)
 _REMEMBER = re.compile(r"^(?:(?:please|pls|and|also|oh)\s+)*(?:do not|don't|dont|never)\s+(?:ever\s+)?"
                        r"forget\s+(?:that\s+)?", re.IGNORECASE)
 _FOUND_OUT = re.compile(r"^(?:(?:so|and|just|i|i have|i just|we just|we have)\s+)*(?:found out|"
@@ -901,6 +905,12 @@ def read_clause(clause: str, now: datetime) -> Reading:
                            f"{' now' if named.group('new') else ''}{named.group('rest')}",
                            now).model_copy(
                                update={"clause": clause})
+    verdict = _VERDICT_ON.match(clause.strip(" .!?"))
+    if verdict:
+        # "the lactose intolerance thing was wrong", "not sure the ibuprofen thing is right":
+        # a verdict on something on record is a denial of it (unsure when the user says so)
+        unsure = bool(verdict.group("unsure")) or verdict.group("v").lower() == "right"
+        return Reading(clause=clause, act="deny", target=verdict.group("t"), hedged=unsure)
     kept = _REMEMBER.match(clause.strip())
     if kept and kept.end() < len(clause.strip()):
         # "don't forget I have the CKA in January": what to keep, said as a statement

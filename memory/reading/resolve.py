@@ -445,11 +445,14 @@ def _directive(clause: str) -> str:
 def _denied_of_them(r: Reading, active: list[FactRef]) -> list[Operation] | None:
     """"Tom doesn't work from home and never has": said against a fact about that person, it
     may deny it; an operator confirms. None when the clause is no such thing."""
-    if r.subject != "other" or not r.person or not _NEGATED.search(
-            " ".join(r.clause.split()[:5])) or has_any(r.clause, "endings"):
+    who = r.person if r.subject == "other" else r.relation if r.subject == "relative" else None
+    if not who or not _NEGATED.search(" ".join(r.clause.split()[:5])) or has_any(
+            r.clause, "endings"):
         return None
-    theirs = [f for f in active if re.search(r"\b" + re.escape(r.person) + r"\b", f.text)]
-    denied = pointed_at(f"{r.person} {r.target}", theirs, coverage=0.6)
+    # ("my sister isn't in Bangalore": a relative's fact, by any of the relation's names)
+    theirs = [f for f in active if re.search(r"\b" + re.escape(who) + r"\b", f.text, re.I)
+              or r.subject == "relative" and _about_relative(f, r.relation)]
+    denied = pointed_at(f"{who} {r.target}", theirs, coverage=0.6)
     return [_op(r, "retract", old=denied, status="candidate",
                 reason="said in the negative against a fact about someone on record")] \
         if denied is not None else []
