@@ -115,6 +115,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     ops = _corrections(readings, _said_next(readings, facts, _ended_then(
         readings, _replacements(ops))))
     ops += _swaps(readings, facts, ops)
+    ops = _dated_after(readings, ops)
     ops = _moved_here(readings, ops)
     return MessageReading(text=text, readings=readings, operations=[
         o for o in _unread_successor(readings, ops) if not (o.text and _UNSIGNABLE.search(o.text))])
@@ -131,6 +132,32 @@ _SWAP = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+)?(?P<a>[\w.+'-]+(?:\s+[\w.+
                    r"[\w.+'-]*)*)|(?P<v2>(?-i:[A-Z0-9])[\w.+'-]*(?:\s+(?-i:[A-Z0-9])[\w.+'-]*)*)"
                    r"\s+instead\s+of\s+(?:the\s+|my\s+)?(?P<a2>[\w.+'-]+(?:\s+[\w.+'-]+)?)|"
                    r"(?P<a3>[\w.+'-]+)\s*(?:→|->|=>)\s*(?P<v3>[\w.+'-]+)", re.IGNORECASE)
+
+
+_ARRIVED = re.compile(r"^(?:and\s+)?(?:it|he|she|they|that)\s+(?:has\s+|had\s+)?(?:came|come|arrived|"
+                      r"started|began|went in|was fitted|got fitted|was delivered|got delivered|"
+                      r"came through|was born|happened|kicked in|went live)\b", re.IGNORECASE)
+
+
+def _dated_after(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
+    """"I've got Global Entry now, it came through yesterday": a clause that says when the
+    thing just named arrived or began dates that thing; it is no fact of its own."""
+    out = list(ops)
+    for i, o in enumerate(out):  # said in the same clause, after a comma
+        r = next((x for x in readings if x.clause == o.evidence), None)
+        tail = o.evidence.split(",", 1)[1].strip() if "," in o.evidence else ""
+        if r is not None and r.when and o.valid_from is None and _ARRIVED.match(tail):
+            out[i] = o.model_copy(update={"valid_from": r.when})
+    for k, r in enumerate(readings[1:], 1):
+        if r.when is None or not _ARRIVED.match(r.clause.strip()):
+            continue
+        prev = readings[k - 1].clause
+        at = next((i for i, o in enumerate(out) if o.evidence == prev and o.valid_from is None
+                   and o.op in ("write", "supersede")), None)
+        if at is not None:
+            out[at] = out[at].model_copy(update={"valid_from": r.when})
+            out = [o for o in out if o.evidence != r.clause]
+    return out
 
 
 def _moved_here(readings: list[Reading], ops: list[Operation]) -> list[Operation]:

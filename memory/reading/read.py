@@ -635,7 +635,9 @@ def _forget_target(clause: str, toks: list[Tok]) -> str:
 def _dates(clause: str, now: datetime, tense: Tense) -> tuple[When | None, date | None]:
     """(the phrase that dates the value, the day it stops: "until June")."""
     dated = [w for w in dates_in(clause, now, tense) if w.kind != "rel_season"]
-    ends = [w for w in dated if re.search(r"\b(?:until|till|til|up to|through)\s+(?:the\s+)?$",
+    # ("it came through yesterday": the day it came, not the day it stops)
+    ends = [w for w in dated if re.search(r"\b(?:until|till|til|up to|(?<!came )(?<!come )"
+                                          r"(?<!went )(?<!got )through)\s+(?:the\s+)?$",
                                           clause[:w.start], re.IGNORECASE)
             or re.match(r"(?:until|till|til)\b", w.phrase, re.IGNORECASE)]
     return next((w for w in dated if w not in ends), None), ends[0].day if ends else None
@@ -878,6 +880,8 @@ _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
 
 
+_MY_NEW = re.compile(r"^(?P<m>my|our) new (?P<rest>[\w-]+(?: [\w-]+)? (?:is|are) (?:an? |the )?"
+                     r"(?-i:[A-Z0-9])[^,.;!?]*)", re.IGNORECASE)
 _AND_I = re.compile(r"^(?P<n>(?-i:[A-Z])[\w'-]+) and (?:I|me) (?P<rest>.+)$", re.IGNORECASE)
 _NAME_IS_MY = re.compile(r"^(?P<n>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?) (?:is|'s) (?:now )?"
                          r"(?P<m>my|our) (?P<new>new )?(?P<k>[\w-]+(?: [\w-]+)?)(?P<rest>\s*(?:now)?"
@@ -896,6 +900,11 @@ def read_clause(clause: str, now: datetime) -> Reading:
             return inner.model_copy(update={"clause": clause,
                                             "text": f"{inner.text}{to}{joint.group('n')}"})
         return inner.model_copy(update={"clause": clause})
+    fresh = _MY_NEW.match(clause.strip())
+    if fresh:
+        # "our new fridge is a Samsung Family Hub": the thing's new value, said as a change
+        return read_clause(f"my {fresh.group('rest')} now", now).model_copy(
+            update={"clause": clause})
     named = _NAME_IS_MY.match(clause.strip())
     if named and named.group("n").lower() not in word_list("pronouns") and not _THEIRS().match(
             clause.strip()) and named.group("n").split()[0].lower() not in (
