@@ -297,8 +297,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for noun in _NOUN.finditer(text):
         after = text[noun.end():]
-        if _NOT_THIS.match(after):
-            continue
+        if _NOT_THIS.match(after) or _ordinary_after().match(text, noun.end()):
+            continue  # "combination oven", "code postal": another thing's name (invariant 460)
         if noun.group("key") and not _NETWORK.search(text):
             continue  # "the key to good bread": a key is a secret only of a network
         strong, phrase = noun.group("strong"), noun.group("phrase")
@@ -561,6 +561,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
         said = " ".join(m.group("noun").lower().split())
         if before and before.group(1).lower() in not_after or said in bare \
                 or _NOT_THIS.match(text[m.end("noun"):]) \
+                or _ordinary_after().match(text, m.end("noun")) \
                 or _kinds[said] in _SCANNED_ONLY:
             continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
         if not _clock(text, said, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
