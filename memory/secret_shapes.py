@@ -6,6 +6,7 @@ past the word list and the noun table, read once."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Callable
@@ -14,18 +15,6 @@ from pathlib import Path
 
 from mnemonic import Mnemonic
 from stdnum import luhn
-from stdnum.br import cpf
-from stdnum.dk import cpr
-from stdnum.es import dni, nie
-from stdnum.fi import hetu
-from stdnum.fr import nir
-from stdnum.in_ import aadhaar
-from stdnum.it import codicefiscale
-from stdnum.nl import bsn
-from stdnum.no import fodselsnummer
-from stdnum.pl import pesel
-from stdnum.se import personnummer
-from stdnum.us import ssn
 
 Span = tuple[int, int]
 
@@ -123,50 +112,57 @@ def card_codes(text: str) -> list[Span]:
 # Identity numbers (invariant 273): the value after a scheme's noun (in its own languages:
 # memory/secret_frames/id_numbers.json) when the scheme's check digits hold (python-stdnum).
 # Passport, IBAN and bank account numbers stay ordinary facts (invariant 273).
-_VALIDATORS: dict[str, Callable[[str], bool]] = {
-    "aadhaar": aadhaar.is_valid, "pesel": pesel.is_valid, "bsn": bsn.is_valid,
-    "cpf": cpf.is_valid, "dni": dni.is_valid, "nie": nie.is_valid, "hetu": hetu.is_valid,
-    "nir": nir.is_valid, "codicefiscale": codicefiscale.is_valid,
-    "personnummer": personnummer.is_valid, "cpr": cpr.is_valid,
-    "fodselsnummer": fodselsnummer.is_valid, "ssn": ssn.is_valid,
-}
+# A scheme is named by its python-stdnum module ("in_.aadhaar", "ca.sin"): the table is data.
+def _validator(scheme: str) -> Callable[[str], bool]:
+    try:
+        if not re.fullmatch(r"[a-z]{2}_?\.[a-z]+", scheme):  # a country's module, nothing else
+            raise ImportError(scheme)
+        module = importlib.import_module(f"stdnum.{scheme}")
+    except ImportError:
+        raise ValueError(f"id_numbers.json: no python-stdnum module for scheme {scheme!r}") from None
+    valid: Callable[[str], bool] = module.is_valid
+    return valid
+
+
 _ID_TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
 @cache
-def _id_nouns() -> list[tuple[re.Pattern, str]]:
+def _id_nouns() -> list[tuple[re.Pattern, Callable[[str], bool]]]:
     rows = json.loads((Path(__file__).parent / "secret_frames" / "id_numbers.json")
                       .read_text(encoding="utf-8"))["schemes"]
     out = []
     for scheme, nouns in rows.items():
-        if scheme not in _VALIDATORS:
-            raise ValueError(f"id_numbers.json: no validator for scheme {scheme!r}")
         alt = "|".join(re.escape(n) for n in sorted(nouns, key=len, reverse=True))
-        out.append((re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", re.IGNORECASE), scheme))
+        noun = re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", re.IGNORECASE)
+        out.append((noun, _validator(scheme)))
     return out
 
 
 def identity_numbers(text: str) -> list[Span]:
     spans: list[Span] = []
-    for noun, scheme in _id_nouns():
+    for noun, valid in _id_nouns():
         for m in noun.finditer(text):
             tokens = list(_ID_TOKEN.finditer(text, m.end(), min(len(text), m.end() + 60)))
-            found = _valid_run(text, tokens, _VALIDATORS[scheme])
+            found = _valid_run(text, tokens, valid)
             if found:
                 spans.append(found)
     return spans
 
 
 def _valid_run(text: str, tokens: list[re.Match], valid: Callable[[str], bool]) -> Span | None:
-    """The first run of up to five tokens joined by one space, dot or dash ("2345 6789 0124",
-    "131052-308T") that the scheme accepts, longest first."""
+    """The first run of up to eight tokens joined by one space, dot or dash ("2345 6789 0124",
+    "131052-308T", "1 85 05 78 006 845 09") that the scheme accepts, longest first."""
     for i, first in enumerate(tokens):
-        for j in range(min(len(tokens), i + 5), i, -1):
+        for j in range(min(len(tokens), i + 8), i, -1):
             gaps = [text[tokens[k].end():tokens[k + 1].start()] for k in range(i, j - 1)]
             if any(g not in (" ", ".", "-") for g in gaps):
                 continue
             value = text[first.start():tokens[j - 1].end()]
-            if sum(c.isdigit() for c in value) >= 6 and valid(value):
+            # six digits, or four in ten characters (an Indian PAN: "ABCPE1234F")
+            digits = sum(c.isdigit() for c in value)
+            if (digits >= 6 or digits >= 4 and sum(c.isalnum() for c in value) >= 10) \
+                    and valid(value):
                 return first.start(), tokens[j - 1].end()
     return None
 
