@@ -849,7 +849,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             spans.append(fixed)  # "pin = 0000? no, it's 4826": the value said again, corrected
         if span and not _clock(text, said, span):
             spans.append(span)
-    return spans + _said_first(text, found)
+    return spans + _said_first(text, found) + _derived(text, found) + _value_first(text)
 
 
 @cache
@@ -947,6 +947,86 @@ def _digits_near(text: str, end: int, clause_end: int,
                 return run
             return None
     return None
+
+
+# Invariant 460: a value given with what it is derived from ("the padlock is the same as my
+# birthday, 1103", "PIN's the year we moved here, so 2009", "door code = dad's birth year 1961"):
+# after a code's, PIN's or password's noun, a word of `derived` (frames.json) and then digits in
+# the same clause are the value, a year's shape too.
+_DERIVED_DIGITS = re.compile(r"(?<![\w/.:-])\d(?:[ \t-]?\d){2,7}(?![\w/.:%°-])")
+
+
+@cache
+def _derivation() -> re.Pattern:
+    words = secret_frames.tables().frames.derived
+    return re.compile(rf"(?:{_alternation(words)})" if words else r"(?!)", re.IGNORECASE)
+
+
+def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    not_after = _scan_tables()[3]
+    spans = []
+    for start, end, kind in nouns:
+        if kind not in ("a PIN", "a security code", "a password"):
+            continue
+        before = _LAST_WORD.search(text, max(0, start - 100), start)
+        if before and before.group(1).lower() in not_after or _ordinary_after().match(text, end):
+            continue
+        stop = _clause_stop(text, end)
+        clause_end = min(stop.start() if stop else len(text), end + 160)
+        said = _derivation().search(text, end, clause_end)
+        digits = said and _DERIVED_DIGITS.search(text, said.end(), clause_end)
+        if digits and not _count_or_measure(text, digits.end()):
+            spans.append((digits.start(), digits.end()))
+    return spans
+
+
+# Invariant 460: a value said first, its noun after a cue pointing back ("Quartz_Hill_204 ←
+# steam login", "5937 – that's the lockbox", "'Pebble&Fern9' is what the router wants"): a token
+# shaped like a secret opening a clause, an arrow, dash, "=" or "is", and within six words a
+# secret noun of the tables, or (for a token with a password's symbols) a word that names an
+# account's secret ("login", "the netflix one", "what the router wants").
+_FIRST = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>]*(?P<v>[\"'“‘]?[^\s\"'“”‘’]+[\"'”’]?)"
+                    r"[ \t]*(?:<-+|←|⟵|⇐|–|—|-|=|is|was)[ \t]+(?P<rest>[^\n.!?;]{1,60})",
+                    re.IGNORECASE)
+_ACCOUNT = re.compile(r"(?:^|\s)(?:log-?in|sign-?in|logon|the\s+[\w+-]+\s+one|wants|needs|takes|"
+                      r"asks\s+for|uses)\b(?!\s+(?:name|id|e-?mail|page|screen|form)\b)",
+                      re.IGNORECASE)
+def _passwordish(core: str) -> bool:
+    """A password's shape, not a name's: letters and digits with a symbol among them
+    ("Ravenna#31", "Pebble&Fern9"), or joined by "_" in mixed case ("Quartz_Hill_204"); never a
+    dash's name ("GT-7700"), a digitless "snake_case" or a file's "Q3_2024"."""
+    if not (_LONE_DIGIT.search(core) and re.search(r"[^\W\d_]", core)):
+        return False
+    if re.search(r"[^\W_][!#$%&*@^~+=?]|[!#$%&*@^~+=?][^\W_]", core):
+        return True
+    return "_" in core and core.lower() != core and core.upper() != core
+
+
+# "password123 is still the most common password": a kind's example, no one's secret
+_GENERIC = re.compile(r"\b(?:common|popular|weak|weakest|worst|typical|default|famous|example|"
+                      r"classic|cliché|cliche|like|most|such|joke|fake|dummy|sample)\b", re.IGNORECASE)
+
+
+def _value_first(text: str) -> list[tuple[int, int]]:
+    noun, kinds, _cop, not_after, _reach = _scan_tables()
+    bare = frozenset(secret_frames.tables().frames.bare_nouns)
+    spans = []
+    for m in _FIRST.finditer(text):
+        core = _core(m.group("v"))
+        if not core or not _shaped(core, strict=True) or _ordinary(core):
+            continue
+        rest = " ".join(m.group("rest").split()[:6])
+        if _GENERIC.search(rest):
+            continue
+        named = noun.search(rest)
+        said = " ".join(named.group("noun").lower().split()) if named else ""
+        prior = _LAST_WORD.search(rest, 0, named.start()) if named else None
+        if named and (said in bare or prior and prior.group(1).lower() in not_after):
+            named = None  # "B-4471 is the gate": a bare noun is a place, no secret's name
+        if named or _passwordish(core) and _ACCOUNT.search(rest):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
+    return spans
 
 
 def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:

@@ -45,6 +45,9 @@ class Frames(BaseModel):
     # words between a noun and a copula that give the copula to another clause ("which my son
     # says is insane")
     reported: list[str] = Field(default_factory=list)
+    # words that say a value is derived from something ("same as my birthday, 1103", "the year
+    # we moved here, so 2009"): digits after one, in the noun's clause, are its value
+    derived: list[str] = Field(default_factory=list)
 
 
 class Tables(BaseModel):
