@@ -70,6 +70,18 @@ def recovery_phrases(text: str) -> list[Span]:
     return spans
 
 
+# Recovery keys by their printed shape, with or without a noun: BitLocker's 48-digit recovery
+# password in eight groups of six, Apple's 28-character recovery key in seven groups of four
+# (letters and digits). Nothing ordinary is printed in either shape.
+_RECOVERY_KEY = re.compile(r"(?<![\w-])(?:\d{6}(?:-\d{6}){7}|"
+                           r"(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9]{4}(?:-[A-Z0-9]{4}){6})"
+                           r"(?![\w-])")
+
+
+def recovery_keys(text: str) -> list[Span]:
+    return [(m.start(), m.end()) for m in _RECOVERY_KEY.finditer(text)]
+
+
 # A card's security code said after its number: "Amex 3782-822463-10005, CID 4421", "exp 09/28
 # cvc2 440", "12/27 / 555". Issuers' names for it: CVV/CVV2 (Visa), CVC/CVC2 (Mastercard), CID
 # (Amex, Discover), CSC, CVN; or "security code", "the 3 digits on the back".

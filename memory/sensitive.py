@@ -127,8 +127,8 @@ def _shaped_kind(text: str) -> str | None:
     read one by one ("1) alarm 9021 2) shed padlock 404")."""
     if secret_shapes.url_credentials(text):
         return "a password"
-    if secret_shapes.recovery_phrases(text):
-        return "a recovery phrase"
+    if secret_shapes.recovery_phrases(text) or secret_shapes.recovery_keys(text):
+        return "a recovery phrase or key"
     if secret_shapes.card_codes(text):
         return "a security code"
     if secret_shapes.identity_numbers(text):  # invariant 273
@@ -168,6 +168,7 @@ def _mask(text: str) -> tuple[str, list[str]]:
     else:
         spans = _spans(text)
     spans += secret_shapes.url_credentials(text) + secret_shapes.recovery_phrases(text)
+    spans += secret_shapes.recovery_keys(text)
     spans += secret_shapes.card_codes(text) + secret_shapes.identity_numbers(text)  # inv. 273
     out, values = text, []
     for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
@@ -455,6 +456,11 @@ def _lower_kinds() -> dict[str, str]:
 _PASSPHRASE = re.compile(r"^[^\W\d_]{2,}(?:[-._][^\W\d_]{2,}){2,}(?:[-._]\d+)?$")
 
 
+# a number and a counter of a language written without spaces: "8文字" (characters), "6桁"
+# (digits), "8자" / "8자리", "6位", "3回", "100円": a count or a measure, no value
+_COUNTER = re.compile(r"\d+(?:文字|桁|자리|자|글자|位|个|個|回|日|円|元|分|時間|歳|살|개|번|次|人)")
+
+
 def _shaped(core: str, *, strict: bool) -> bool:
     """A token shaped like a secret: digits (3+; 4+ when `strict`), letters with digits, mixed
     case within a word, symbols among letters, or a word-list passphrase (three words or more
@@ -462,8 +468,8 @@ def _shaped(core: str, *, strict: bool) -> bool:
     if len(core) < 3 or ("@" in core and "." in core.split("@")[-1]) \
             or core.lower().startswith(("http", "www.")):
         return False
-    if re.fullmatch(r"\d+['’]?s", core):
-        return False  # "2019's", "the 1990s": a year's, no value
+    if re.fullmatch(r"\d+['’]?s", core) or _COUNTER.search(core):
+        return False  # "2019's", "the 1990s": a year's; "8文字以上": eight characters
     plain = core.rstrip("#*")
     if plain.isdigit():
         return len(plain) >= (4 if strict else 3)
@@ -843,6 +849,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             span = _said_before(text, start, kind)
         if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
             span = _digits_near(text, end, clause_end, ordinary)
+        if span is None and kind in ("a password", "a PIN", "a security code", "a network key"):
+            span = _token_near(text, end, clause_end)
         if span is None:
             span = _anaphoric(text, end, kind)
         elif fixed := _anaphoric(text, end, kind, corrected=True):
@@ -867,11 +875,14 @@ _NEW_SUBJECT = re.compile(r"\b(?:and|but|while|whereas)\s+(?:the|my|our|his|her|
 _VERB_COPULAS = frozenset({"is", "was", "are", "were", "will be", "is now", "est", "ist", "es",
                            "era", "è", "é", "är", "er", "jest", "je", "on"})
 def _clock(text: str, said: str, span: tuple[int, int]) -> bool:
-    """"I set the alarm to 0630", "my alarm: 0615 on weekdays": a clock's time, no code."""
-    return said in secret_frames.tables().frames.clock_nouns \
-        and _CLOCK.fullmatch(text[span[0]:span[1]]) is not None \
-        and (_TO_TIME.search(text, max(0, span[0] - 20), span[0]) is not None
-             or _WHEN.match(text, span[1]) is not None)
+    """"I set the alarm to 0630", "my alarm: 0615 on weekdays": a clock's time, no code; and
+    after any noun a time said "at 0600 on weekdays" ("the alarm panel beeps at …")."""
+    if _CLOCK.fullmatch(text[span[0]:span[1]]) is None:
+        return False
+    to_time = _TO_TIME.search(text, max(0, span[0] - 20), span[0]) is not None
+    when = _WHEN.match(text, span[1]) is not None
+    return said in secret_frames.tables().frames.clock_nouns and (to_time or when) \
+        or when and re.search(r"\bat\s*$", text[max(0, span[0] - 8):span[0]]) is not None
 
 
 _TO_TIME = re.compile(r"\b(?:to|for|at|until)\s*$", re.IGNORECASE)
@@ -991,6 +1002,14 @@ _FIRST = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>]*(?P<v>[\"'“‘]?[^\s
 _ACCOUNT = re.compile(r"(?:^|\s)(?:log-?in|sign-?in|logon|the\s+[\w+-]+\s+one|wants|needs|takes|"
                       r"asks\s+for|uses)\b(?!\s+(?:name|id|e-?mail|page|screen|form)\b)",
                       re.IGNORECASE)
+def _names_secret(rest: str, n: re.Match, bare: frozenset[str], not_after: frozenset[str]) -> bool:
+    """A noun that names a secret: never a bare one ("B-4471 is the gate": a place) nor one an
+    ordinary word qualifies ("the zip code"); "<- garage keypad" names the keypad's code."""
+    said = " ".join(n.group("noun").lower().split())
+    prior = _LAST_WORD.search(rest, 0, n.start())
+    return said not in bare and not (prior and prior.group(1).lower() in not_after)
+
+
 def _passwordish(core: str) -> bool:
     """A password's shape, not a name's: letters and digits with a symbol among them
     ("Ravenna#31", "Pebble&Fern9"), or joined by "_" in mixed case ("Quartz_Hill_204"); never a
@@ -1018,15 +1037,24 @@ def _value_first(text: str) -> list[tuple[int, int]]:
         rest = " ".join(m.group("rest").split()[:6])
         if _GENERIC.search(rest):
             continue
-        named = noun.search(rest)
-        said = " ".join(named.group("noun").lower().split()) if named else ""
-        prior = _LAST_WORD.search(rest, 0, named.start()) if named else None
-        if named and (said in bare or prior and prior.group(1).lower() in not_after):
-            named = None  # "B-4471 is the gate": a bare noun is a place, no secret's name
+        named = any(_names_secret(rest, n, bare, not_after) for n in noun.finditer(rest))
         if named or _passwordish(core) and _ACCOUNT.search(rest):
             off = m.start("v") + m.group("v").index(core)
             spans.append((off, off + len(core)))
     return spans
+
+
+def _token_near(text: str, end: int, clause_end: int) -> tuple[int, int] | None:
+    """A password-shaped token closing the clause a few words after its noun with no copula
+    ("пароль от ноутбука Сирень#2017", "password for the work laptop Birch&Lake4"): the words
+    between say whose it is (invariant 460)."""
+    for w in islice(_WORD.finditer(text, end, clause_end), 5):
+        core = _core(w.group())
+        if _passwordish(core) and re.match(r"[\"'”’!#*]*\s*(?:[,.;!?)]|$)", text[w.end():clause_end]
+                                           + (text[clause_end:clause_end + 1] or "")):
+            off = w.start() + w.group().index(core)
+            return off, off + len(core)
+    return None
 
 
 def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
