@@ -850,7 +850,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
             span = _digits_near(text, end, clause_end, ordinary)
         if span is None and kind in ("a password", "a PIN", "a security code", "a network key"):
-            span = _token_near(text, end, clause_end)
+            span = _token_near(text, end, clause_end, kind)
         if span is None:
             span = _anaphoric(text, end, kind)
         elif fixed := _anaphoric(text, end, kind, corrected=True):
@@ -1044,13 +1044,13 @@ def _value_first(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _token_near(text: str, end: int, clause_end: int) -> tuple[int, int] | None:
+def _token_near(text: str, end: int, clause_end: int, kind: str) -> tuple[int, int] | None:
     """A password-shaped token closing the clause a few words after its noun with no copula
     ("пароль от ноутбука Сирень#2017", "password for the work laptop Birch&Lake4"): the words
     between say whose it is (invariant 460)."""
     for w in islice(_WORD.finditer(text, end, clause_end), 5):
         core = _core(w.group())
-        if _passwordish(core) and re.match(r"[\"'”’!#*]*\s*(?:[,.;!?)]|$)", text[w.end():clause_end]
+        if _passwordish(core) and _long_enough(kind, core) and re.match(r"[\"'”’!#*]*\s*(?:[,.;!?)]|$)", text[w.end():clause_end]
                                            + (text[clause_end:clause_end + 1] or "")):
             off = w.start() + w.group().index(core)
             return off, off + len(core)
