@@ -10,11 +10,12 @@ import importlib
 import json
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from mnemonic import Mnemonic
 from stdnum import luhn
+from stdnum.exceptions import InvalidChecksum, InvalidComponent, ValidationError
 
 Span = tuple[int, int]
 
@@ -122,7 +123,8 @@ def card_codes(text: str) -> list[Span]:
 
 
 # Identity numbers (invariant 273): the value after a scheme's noun (in its own languages:
-# memory/secret_frames/id_numbers.json) when the scheme's check digits hold (python-stdnum).
+# memory/secret_frames/id_numbers.json) when it has the scheme's shape (python-stdnum's
+# validation, its check digit aside: a typed number may be mistyped).
 # Passport, IBAN and bank account numbers stay ordinary facts (invariant 273).
 # A scheme is named by its python-stdnum module ("in_.aadhaar", "ca.sin"): the table is data.
 def _validator(scheme: str) -> Callable[[str], bool]:
@@ -132,8 +134,20 @@ def _validator(scheme: str) -> Callable[[str], bool]:
         module = importlib.import_module(f"stdnum.{scheme}")
     except ImportError:
         raise ValueError(f"id_numbers.json: no python-stdnum module for scheme {scheme!r}") from None
-    valid: Callable[[str], bool] = module.is_valid
-    return valid
+    return partial(_in_shape, module.validate)
+
+
+def _in_shape(validate: Callable[[str], object], value: str) -> bool:
+    """The scheme's own shape (length, format), its check digit or date aside: a number typed
+    after its scheme's noun is the user's even when mistyped or made up ("my NIR is 1 85 05 78
+    006 845 00" with a wrong key), so only a wrong length or format makes it none."""
+    try:
+        validate(value)
+    except (InvalidChecksum, InvalidComponent):
+        return True
+    except ValidationError:
+        return False
+    return True
 
 
 _ID_TOKEN = re.compile(r"[A-Za-z0-9]+")
