@@ -845,6 +845,9 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             spans += items
             if items:
                 continue
+        elif span and said.endswith("s") and kind in ("a security code", "a PIN"):
+            # "backup codes 7741 0293 / 5588 1260": the values after the first, same list
+            spans += _listed(text[:clause_end], span[1], kind)
         if span is None:
             span = _said_before(text, start, kind)
         if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
@@ -857,7 +860,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             spans.append(fixed)  # "pin = 0000? no, it's 4826": the value said again, corrected
         if span and not _clock(text, said, span):
             spans.append(span)
-    return spans + _said_first(text, found) + _derived(text, found) + _value_first(text)
+    return spans + _said_first(text, found) + _derived(text, found) + _value_first(text) \
+        + _labelled(text) + _topic_answers(text)
 
 
 @cache
@@ -999,7 +1003,8 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
 _FIRST = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>]*(?P<v>[\"'“‘]?[^\s\"'“”‘’]+[\"'”’]?)"
                     r"[ \t]*(?:<-+|←|⟵|⇐|–|—|-|=|is|was)[ \t]+(?P<rest>[^\n.!?;]{1,60})",
                     re.IGNORECASE)
-_ACCOUNT = re.compile(r"(?:^|\s)(?:log-?in|sign-?in|logon|the\s+[\w+-]+\s+one|wants|needs|takes|"
+_ACCOUNT = re.compile(r"(?:^|\s)(?:(?:that'?s|that’s)\s+(?:the|my|our)\s+[\w+-]+\s*$|"
+                      r"log-?in|sign-?in|logon|the\s+[\w+-]+\s+one|wants|needs|takes|"
                       r"asks\s+for|uses)\b(?!\s+(?:name|id|e-?mail|page|screen|form)\b)",
                       re.IGNORECASE)
 def _names_secret(rest: str, n: re.Match, bare: frozenset[str], not_after: frozenset[str]) -> bool:
@@ -1008,6 +1013,54 @@ def _names_secret(rest: str, n: re.Match, bare: frozenset[str], not_after: froze
     said = " ".join(n.group("noun").lower().split())
     prior = _LAST_WORD.search(rest, 0, n.start())
     return said not in bare and not (prior and prior.group(1).lower() in not_after)
+
+
+# Invariant 460: a password-shaped token under a short label opening a clause ("work laptop:
+# Q4-Forecast!x", "parent portal login → ParentsEve#9"): a symbol inside the token, between a
+# letter or digit on each side, eight characters or more ("C#m7" is a chord), and the token
+# closing its clause; never after an ordinary label ("Flight: …", "Order: …").
+_LABELLED = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>*•-]*(?P<label>(?:[^\W\d_][\w'’-]*[ \t]+)"
+                       r"{0,3}[^\W\d_][\w'’-]*)[ \t]*(?::|→|->|=>|➜|=)[ \t]*"
+                       r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;!?)]|\.(?:\s|$)|\n|$))")
+# "Server=sql01;Database=crm", "a+b=c2": settings and sums, no password
+_SETTING = re.compile(r"^[\w.+-]*=|.*;")
+_INNER_SYMBOL = re.compile(r"[^\W_][!#$%&*@^~+=?][^\W_]")
+
+
+def _labelled(text: str) -> list[tuple[int, int]]:
+    ordinary = _ordinary_nouns()
+    spans = []
+    for m in _LABELLED.finditer(text):
+        core = _core(m.group("v"))
+        words = m.group("label").lower().split()
+        if not (_passwordish(core) and _INNER_SYMBOL.search(core)) or _ordinary(core) \
+                or _SETTING.match(core) or len(core) < 8 \
+                or words[-1] in ordinary or " ".join(words[-2:]) in ordinary:
+            continue
+        off = m.start("v") + m.group("v").index(core)
+        spans.append((off, off + len(core)))
+    return spans
+
+
+# Invariant 460: a security question's topic asked and answered ("first pet? Biscuit", "first
+# car: Fiesta"): the topics are data (frames.json `question_topics`); a topic in a sentence
+# ("our first pet was a goldfish") answers nothing.
+@cache
+def _topics() -> re.Pattern:
+    words = secret_frames.tables().frames.question_topics
+    return re.compile(rf"(?:{_alternation(words)})(?:'s|’s)?(?:\s+name)?\s*(?:\?|:|=|->|→)[ \t]*"
+                      if words else r"(?!)", re.IGNORECASE)
+
+
+def _topic_answers(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _topics().finditer(text):
+        stop = _clause_stop(text, m.end())
+        span = _value_at(text[:stop.start() if stop else len(text)], m.end(),
+                         "a security answer", ":", answer=True)
+        if span:
+            spans.append(span)
+    return spans
 
 
 def _passwordish(core: str) -> bool:

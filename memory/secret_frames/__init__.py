@@ -48,6 +48,8 @@ class Frames(BaseModel):
     # words that say a value is derived from something ("same as my birthday, 1103", "the year
     # we moved here, so 2009"): digits after one, in the noun's clause, are its value
     derived: list[str] = Field(default_factory=list)
+    # a security question's topics, answered after "?" or ":" ("first pet? Biscuit")
+    question_topics: list[str] = Field(default_factory=list)
 
 
 class Tables(BaseModel):
