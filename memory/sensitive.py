@@ -1022,15 +1022,19 @@ def _names_secret(rest: str, n: re.Match, bare: frozenset[str], not_after: froze
 _LABELLED = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>*•-]*(?P<label>(?:[^\W\d_][\w'’-]*[ \t]+)"
                        r"{0,3}[^\W\d_][\w'’-]*)[ \t]*(?::|→|->|=>|➜|=)[ \t]*"
                        r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;!?)]|\.(?:\s|$)|\n|$))")
-# "Server=sql01;Database=crm", "a+b=c2": settings and sums, no password
-_SETTING = re.compile(r"^[\w.+-]*=|.*;")
+# "Server=sql01;Database=crm", "a+b=c2", a URL: settings, sums and addresses (a URL's password
+# is read by memory/secret_shapes.py), no password
+_SETTING = re.compile(r"^[\w.+-]*=|.*;|.*://")
 _INNER_SYMBOL = re.compile(r"[^\W_][!#$%&*@^~+=?][^\W_]")
 
 
 def _labelled(text: str) -> list[tuple[int, int]]:
     ordinary = _ordinary_nouns()
+    noun = _scan_tables()[0]
     spans = []
     for m in _LABELLED.finditer(text):
+        if noun.search(m.group("label")):
+            continue  # "WLAN im Büro:": a secret's noun, read by its kind's rules
         core = _core(m.group("v"))
         words = m.group("label").lower().split()
         if not (_passwordish(core) and _INNER_SYMBOL.search(core)) or _ordinary(core) \
