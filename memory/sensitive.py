@@ -631,7 +631,9 @@ _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|
                        r"[\"'‘“][^\"'’”]{3,80}[\"'’”]",
                        re.IGNORECASE)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
-_SPELLED = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,}}\b", re.IGNORECASE)
+# "four double seven one": "double" and "triple" say a digit twice or three times
+_SPELLED = re.compile(rf"(?:(?:double|triple)\s+)?{_DIGIT_WORD}(?:[\s,-]+(?:(?:double|triple)\s+)?"
+                      rf"{_DIGIT_WORD}){{2,}}\b", re.IGNORECASE)
 
 # a clause opening with a subject says what happened, no answer: "was wrong, so I called the bank"
 _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "i’m", "i've", "i’ve"})
@@ -861,7 +863,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found) + _derived(text, found) + _value_first(text) \
-        + _labelled(text) + _topic_answers(text)
+        + _labelled(text) + _topic_answers(text) + _replied(text, found)
 
 
 @cache
@@ -992,6 +994,13 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
         digits = said and _DERIVED_DIGITS.search(text, said.end(), clause_end)
         if digits and not _count_or_measure(text, digits.end()):
             spans.append((digits.start(), digits.end()))
+        elif said:  # "postcode + birth year, BS71987": the value made of both
+            for w in _WORD.finditer(text, said.end(), clause_end):
+                core = _core(w.group())
+                if _LONE_DIGIT.search(core) and _shaped(core, strict=True) and not _ordinary(core):
+                    off = w.start() + w.group().index(core)
+                    spans.append((off, off + len(core)))
+                    break
     return spans
 
 
@@ -1063,6 +1072,49 @@ def _topic_answers(text: str) -> list[tuple[int, int]]:
         span = _value_at(text[:stop.start() if stop else len(text)], m.end(),
                          "a security answer", ":", answer=True)
         if span:
+            spans.append(span)
+    return spans
+
+
+# Invariant 460: a quoted e-mail reply ("> whats the wifi password at yours\nKestrel_Moon_4"):
+# a quoted line naming a secret's noun is a question; the first line of the reply under it
+# answers it when it opens (after "sure,", "it's" …) with a value of the noun's kind, shaped like
+# one (never a plain word: "thanks, yes").
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+_REPLY_OPENER = re.compile(r"[ \t]*(?:(?:sure|yes|yep|yeah|ok|okay|no\s+probs?|np|hi|hey|here|"
+                           r"it'?s|it’s|its|of\s+course|course)\b[ \t]*[,:!—–-]*[ \t]*)*",
+                           re.IGNORECASE)
+_ASKED_BARE = frozenset({"code", "codes", "le code", "der code", "codice", "código", "koden",
+                         "kod", "код", "pin", "pins"})
+
+
+def _live(text: str, start: int, end: int) -> bool:
+    """A noun that names a secret here: not "promo code", "code postal" or "password policy"."""
+    before = _LAST_WORD.search(text, max(0, start - 100), start)
+    return not (before and before.group(1).lower() in _scan_tables()[3]
+                or _ordinary_after().match(text, end) or _NOT_THIS.match(text[end:]))
+
+
+def _replied(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    if ">" not in text:
+        return []
+    bare = frozenset(secret_frames.tables().frames.bare_nouns)
+    spans = []
+    for q in _QUOTED_LINE.finditer(text):
+        asked = [(k, " ".join(text[s:e].lower().split()).strip("'’\"”"))
+                 for s, e, k in nouns if q.start() <= s < q.end() and _live(text, s, e)]
+        asked = [(k, said) for k, said in asked if said not in bare or said in _ASKED_BARE]
+        answer = re.compile(r"\n[ \t]*(?:>[ \t]*)?\n|\n").search(text, q.end())
+        if not asked or not answer:
+            continue
+        line = re.match(r"[^\n]*", text[answer.end():])
+        if not line or line.group().lstrip().startswith(">") or not line.group().strip():
+            continue
+        opener = _REPLY_OPENER.match(text, answer.end())
+        start = opener.end() if opener else answer.end()
+        end = answer.end() + line.end()
+        span = _value_at(text[:end], start, asked[-1][0], ",")
+        if span and not _clock(text, asked[-1][1], span):
             spans.append(span)
     return spans
 
