@@ -839,31 +839,45 @@ def _scanned(text: str) -> list[tuple[int, int]]:
                                  "," if far or other else said_cop, answer=answer)
                 if span:
                     break
-        listing = _LISTING.match(text, end)  # "codes (keep!): …" too
-        if listing and said.endswith("s") and kind not in ("a recovery phrase",
-                                                            "a security answer"):
-            # a list after a plural noun: "codes: front door 2287, side gate 9913, garage 4410"
-            items = _listed(text[:clause_end], listing.end(), kind)
-            spans += items
-            if items:
-                continue
-        elif span and said.endswith("s") and kind in ("a security code", "a PIN"):
-            # "backup codes 7741 0293 / 5588 1260": the values after the first, same list
-            spans += _listed(text[:clause_end], span[1], kind)
+        items = _plural_list(text[:clause_end], end, said, kind, span)
+        spans += items
+        if items and span is None:
+            continue
         if span is None:
-            span = _said_before(text, start, kind)
-        if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
-            span = _digits_near(text, end, clause_end, ordinary)
-        if span is None and kind in ("a password", "a PIN", "a security code", "a network key"):
-            span = _token_near(text, end, clause_end, kind)
-        if span is None:
-            span = _anaphoric(text, end, kind)
+            span = _nearby(text, (start, end, clause_end), kind, bare, ordinary)
         elif fixed := _anaphoric(text, end, kind, corrected=True):
             spans.append(fixed)  # "pin = 0000? no, it's 4826": the value said again, corrected
         if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found) + _derived(text, found) + _value_first(text) \
         + _labelled(text) + _topic_answers(text) + _replied(text, found)
+
+
+def _plural_list(text: str, end: int, said: str, kind: str,
+                 span: tuple[int, int] | None) -> list[tuple[int, int]]:
+    """The values of a list after a plural noun: "codes: front door 2287, side gate 9913",
+    "backup codes 7741 0293 / 5588 1260" (the values after the first, same list)."""
+    if not said.endswith("s") or kind in ("a recovery phrase", "a security answer"):
+        return []
+    listing = _LISTING.match(text, end)  # "codes (keep!): …" too
+    if listing:
+        return _listed(text, listing.end(), kind)
+    if span and kind in ("a security code", "a PIN"):
+        return _listed(text, span[1], kind)
+    return []
+
+
+def _nearby(text: str, at: tuple[int, int, int], kind: str, bare: bool,
+            ordinary: frozenset[str]) -> tuple[int, int] | None:
+    """A value with no copula: said before the noun, digits or a password-shaped token a few
+    words after it, or in the next sentence (invariant 460)."""
+    start, end, clause_end = at
+    span = _said_before(text, start, kind)
+    if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
+        span = _digits_near(text, end, clause_end, ordinary)
+    if span is None and kind in ("a password", "a PIN", "a security code", "a network key"):
+        span = _token_near(text, end, clause_end, kind)
+    return span if span is not None else _anaphoric(text, end, kind)
 
 
 @cache
