@@ -5,6 +5,8 @@ invariant 460 — tests/data/secrets_blind2.jsonl (written blind, measured once 
 was frozen, tuning data since issue 30's third pass), tests/data/secrets_blind3.jsonl (written
 blind, measured once, tuning data since the fourth pass) and the passes' probes, one group per
 mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
+the fifth pass's probes (tests/data/secrets_probes5.jsonl, three rounds, each written before the
+detector changed for it) and tests/data/secrets_blind4.jsonl (written blind; counts only),
 through the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
 door (`secret_in`).
 
