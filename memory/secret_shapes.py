@@ -83,6 +83,28 @@ def recovery_keys(text: str) -> list[Span]:
     return [(m.start(), m.end()) for m in _RECOVERY_KEY.finditer(text)]
 
 
+# A dial combination: "left 12 right 30 left 8", "R 24 L 8 R 36" — three turns or more, both
+# ways, with a lock's noun in the message.
+_DIAL = re.compile(r"(?<![\w-])(?:(?:left|right|links|rechts|gauche|droite|izquierda|derecha|"
+                   r"sinistra|destra|[LR])[ \t]*\d{1,2}[ \t,;-]*){3,}(?<![ \t,;-])", re.IGNORECASE)
+
+
+# a dial turns on a lock: its noun in the message ("turn left 2 right 3 left 1" is a route)
+_DIAL_NOUN = re.compile(r"combin|combo|lock|schloss|slot|lås|safe|tresor|dial|cadenas|candado|"
+                        r"lucchetto|cadeado|kłódk|szyfr|замок|сейф|kombinac", re.IGNORECASE)
+
+
+def dial_combinations(text: str) -> list[Span]:
+    if not _DIAL_NOUN.search(text):
+        return []
+    spans = []
+    for m in _DIAL.finditer(text):
+        turns = re.findall(r"[a-z]+", m.group().lower())
+        if len({t[0] in "lgis" for t in turns}) == 2:  # both ways
+            spans.append((m.start(), m.end()))
+    return spans
+
+
 # A card's security code said after its number: "Amex 3782-822463-10005, CID 4421", "exp 09/28
 # cvc2 440", "12/27 / 555". Issuers' names for it: CVV/CVV2 (Visa), CVC/CVC2 (Mastercard), CID
 # (Amex, Discover), CSC, CVN; or "security code", "the 3 digits on the back".
@@ -225,5 +247,6 @@ def _all_lists() -> frozenset[str]:
 
 def listed_share(phrase: str) -> float:
     """The share of the words of `phrase` on one of BIP39's lists (any language)."""
-    words = phrase.lower().split()
+    words = [w.strip(".,;:!?()\"'“”‘’") for w in phrase.lower().split()]
+    words = [w for w in words if w and not re.fullmatch(r"\d+[.)]?", w)]  # "1." numbers them
     return sum(w in _all_lists() for w in words) / len(words) if words else 0.0

@@ -41,6 +41,12 @@ _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-
                     r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
                     r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----|"
                     r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{4,}|"  # a JSON web token
+                    # vendors' documented key prefixes: Anthropic, Google, npm, SendGrid,
+                    # DigitalOcean, Telegram bots, Twitch chat, GitLab, Hugging Face
+                    r"\bsk-ant-[\w-]{20,}|\bAIza[\w-]{30,}|\bnpm_[A-Za-z0-9]{30,}|"
+                    r"\bSG\.[\w-]{16,}\.[\w-]{30,}|\bdo[pro]_v1_[a-f0-9]{40,}|"
+                    r"(?<![\w:])\d{8,10}:AA[\w-]{30,}|\boauth:[a-z0-9]{30}\b|\bglpat-[\w-]{20,}|"
+                    r"\bhf_[A-Za-z0-9]{30,}|"
                     # a key by its shape alone: 24+ characters mixing upper and lower case and
                     # digits strewn among letters, not inside a web address or a path (inv. 460)
                     r"(?<![\w/.:@=+-])(?=[A-Za-z0-9+/_=.-]{24,})(?=[^\s/]*[a-z])"
@@ -129,6 +135,8 @@ def _shaped_kind(text: str) -> str | None:
         return "a password"
     if secret_shapes.recovery_phrases(text) or secret_shapes.recovery_keys(text):
         return "a recovery phrase or key"
+    if secret_shapes.dial_combinations(text):
+        return "a security code"
     if secret_shapes.card_codes(text):
         return "a security code"
     if secret_shapes.identity_numbers(text):  # invariant 273
@@ -168,7 +176,7 @@ def _mask(text: str) -> tuple[str, list[str]]:
     else:
         spans = _spans(text)
     spans += secret_shapes.url_credentials(text) + secret_shapes.recovery_phrases(text)
-    spans += secret_shapes.recovery_keys(text)
+    spans += secret_shapes.recovery_keys(text) + secret_shapes.dial_combinations(text)
     spans += secret_shapes.card_codes(text) + secret_shapes.identity_numbers(text)  # inv. 273
     out, values = text, []
     for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
@@ -309,8 +317,10 @@ def _phrased(text: str) -> list[tuple[int, int]]:
             end = re.search(r"[.;!?\n]|$", text[start:])
             stop = start + (end.start() if end else len(text) - start)
             first = re.match(r"[\w'’]+", text[start:stop])
+            # "recovery phrase: write it on paper, never in a file": advice, not list words
             if stop - start >= 8 and not (first and (_WHERE.match(first.group())
-                                                     or _NOT_A_VALUE.match(first.group()))):
+                                                     or _NOT_A_VALUE.match(first.group()))) \
+                    and secret_shapes.listed_share(text[start:stop]) >= 2 / 3:
                 spans.append((start, stop))  # never "is written on paper in the safe"
             continue
         at = bisect_left(starts, start)
@@ -691,6 +701,7 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
     return span if span and _long_enough(kind, text[span[0]:span[1]]) else None
 
 
+_PARTICIPLE = re.compile(r"[a-z]+(?:ed|ing)")
 _POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "text", "use", "in",
                        "on", "at", "the", "a", "an", "same", "different", "too", "very", "so",
                        "long", "short", "new", "old", "set", "just", "not", "still"})
@@ -734,8 +745,8 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
         if not value or len(words) > 4 or len(value) < 3 \
                 or not (value[0].isupper() or value[0].isdigit() or plain and answer) \
                 or words[0].lower() in _SECRET_WORDS | _SUBJECTS or _NOT_A_VALUE.match(value) \
-                or _WHERE.match(words[0]):
-            return None
+                or _WHERE.match(words[0]) or len(words) == 1 and _PARTICIPLE.fullmatch(value):
+            return None  # "security answer was rejected": what happened to it, no answer
         off = text.index(value, start)
         return off, off + len(value)
     run = _digit_run(text, pos, identity=kind == "an identity number",
@@ -837,8 +848,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
                 other = any(w in reported for w in between)
                 span = _value_at(text[:clause_end], c.end(), kind,
                                  "," if far or other else said_cop, answer=answer)
-                if span:
-                    break
+                if span or kind == "a security answer":
+                    break  # an answer follows its first copula: "→ married name on the form"
         items = _plural_list(text[:clause_end], end, said, kind, span)
         spans += items
         if items and span is None:
@@ -1024,7 +1035,7 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
 # secret noun of the tables, or (for a token with a password's symbols) a word that names an
 # account's secret ("login", "the netflix one", "what the router wants").
 _FIRST = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>]*(?P<v>[\"'“‘]?[^\s\"'“”‘’]+[\"'”’]?)"
-                    r"[ \t]*(?:<-+|←|⟵|⇐|–|—|-|=|is|was)[ \t]+(?P<rest>[^\n.!?;]{1,60})",
+                    r"[ \t]*(?:<-+|←|⟵|⇐|-+>|→|=>|➜|–|—|-|=|is|was)[ \t]+(?P<rest>[^\n.!?;]{1,60})",
                     re.IGNORECASE)
 _ACCOUNT = re.compile(r"(?:^|\s)(?:(?:that'?s|that’s)\s+(?:the|my|our)\s+[\w+-]+\s*$|"
                       r"log-?in|sign-?in|logon|the\s+[\w+-]+\s+one|wants|needs|takes|"
