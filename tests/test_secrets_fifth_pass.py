@@ -102,7 +102,11 @@ def test_inv460_other_grouped_numbers_are_no_recovery_key(text):
                                   "> what was the promo code?\nSPRING20",
                                   "> is the wifi password still the same?\nthanks, yes",
                                   "On Mon, Ana wrote:\n> Did the alarm go off?\nYes at 0300 on the dot",
-                                  "we scored two double one"])
+                                  "we scored two double one",
+                                  "turn left 2 right 3 left 1 at the lights",  # no lock
+                                  "recovery phrase: write it on paper, never in a file",
+                                  "security answer was rejected",
+                                  "maiden name → married name on the form"])
 def test_inv460_labels_names_and_replies_without_a_secret_stay(text):
     assert masked(text) == text
 
