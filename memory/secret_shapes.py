@@ -200,8 +200,9 @@ def identity_numbers(text: str) -> list[Span]:
 
 def _valid_run(text: str, tokens: list[re.Match], valid: Callable[[str], bool]) -> Span | None:
     """The first run of up to eight tokens joined by one space, dot or dash ("2345 6789 0124",
-    "131052-308T", "1 85 05 78 006 845 09") that the scheme accepts, longest first."""
-    for i, first in enumerate(tokens):
+    "131052-308T", "1 85 05 78 006 845 09") that the scheme accepts, longest first, starting
+    within the first four tokens after the noun ("my SSN is 123-45-6789")."""
+    for i, first in enumerate(tokens[:4]):
         for j in range(min(len(tokens), i + 8), i, -1):
             gaps = [text[tokens[k].end():tokens[k + 1].start()] for k in range(i, j - 1)]
             if any(g not in (" ", ".", "-") for g in gaps):
