@@ -1055,7 +1055,7 @@ def _names_secret(rest: str, n: re.Match, bare: frozenset[str], not_after: froze
 # closing its clause; never after an ordinary label ("Flight: …", "Order: …").
 _LABELLED = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>*•-]*(?P<label>(?:[^\W\d_][\w'’-]*[ \t]+)"
                        r"{0,3}[^\W\d_][\w'’-]*)[ \t]*(?::|→|->|=>|➜|=)[ \t]*"
-                       r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;!?)]|\.(?:\s|$)|\n|$))")
+                       r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;!?()]|\.(?:\s|$)|\n|$))")
 # "Server=sql01;Database=crm", "a+b=c2", a URL: settings, sums and addresses (a URL's password
 # is read by memory/secret_shapes.py), no password
 _SETTING = re.compile(r"^[\w.+-]*=|.*;|.*://")
@@ -1071,7 +1071,9 @@ def _labelled(text: str) -> list[tuple[int, int]]:
             continue  # "WLAN im Büro:": a secret's noun, read by its kind's rules
         core = _core(m.group("v"))
         words = m.group("label").lower().split()
-        if not (_passwordish(core) and _INNER_SYMBOL.search(core)) or _ordinary(core) \
+        service = _services().fullmatch(" ".join(words))  # "netflix: Bluebell_Lane_88"
+        if not (_passwordish(core) and (_INNER_SYMBOL.search(core) or service)) \
+                or _ordinary(core) \
                 or _SETTING.match(core) or len(core) < 8 \
                 or words[-1] in ordinary or " ".join(words[-2:]) in ordinary:
             continue
@@ -1160,6 +1162,13 @@ _GENERIC = re.compile(r"\b(?:common|popular|weak|weakest|worst|typical|default|f
                       r"classic|cliché|cliche|like|most|such|joke|fake|dummy|sample)\b", re.IGNORECASE)
 
 
+@cache
+def _services() -> re.Pattern:
+    """Services whose name says a password-shaped token is its login ("… <- netflix")."""
+    words = secret_frames.tables().frames.services
+    return re.compile(_alternation(words) if words else r"(?!)", re.IGNORECASE)
+
+
 def _value_first(text: str) -> list[tuple[int, int]]:
     noun, kinds, _cop, not_after, _reach = _scan_tables()
     bare = frozenset(secret_frames.tables().frames.bare_nouns)
@@ -1172,7 +1181,7 @@ def _value_first(text: str) -> list[tuple[int, int]]:
         if _GENERIC.search(rest):
             continue
         named = any(_names_secret(rest, n, bare, not_after) for n in noun.finditer(rest))
-        if named or _passwordish(core) and _ACCOUNT.search(rest):
+        if named or _passwordish(core) and (_ACCOUNT.search(rest) or _services().search(rest)):
             off = m.start("v") + m.group("v").index(core)
             spans.append((off, off + len(core)))
     return spans
@@ -1205,8 +1214,10 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
             continue
         stop = _clause_stop(text, run[1])
         sentence_end = stop.start() if stop else len(text)
-        if any(run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
-               for s, e, _k in nouns):
+        named = [" ".join(text[s:e].lower().split()) for s, e, _k in nouns
+                 if run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)]
+        if named and not (_CLOCK.fullmatch(text[run[0]:run[1]])  # "set it to 0630, the alarm"
+                          and set(named) & set(frames.clock_nouns)):
             spans.append(run)
     return spans
 

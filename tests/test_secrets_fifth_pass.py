@@ -95,6 +95,19 @@ def test_inv460_other_grouped_numbers_are_no_recovery_key(text):
     assert secret_shapes.recovery_keys(text) == []
 
 
+@pytest.mark.parametrize("text, value", [
+    ("TOTP: JBSWY3DPEHPK3PXP", "JBSWY3DPEHPK3PXP"),
+    ("wpa psk = ocean-breeze-481", "ocean-breeze-481"),
+    ("I set it to 1123, the bike lock", "1123"),
+    ("Ich hab den Code auf 4711 gesetzt (Garage)", "4711"),
+    ("gate code is the last 4 of my phone 3321", "3321"),
+    ("netflix: Bluebell_Lane_88 (dont share)", "Bluebell_Lane_88"),
+    ("Bluebell_Lane_88 <- netflix", "Bluebell_Lane_88"),
+])
+def test_inv460_services_setting_verbs_and_more_cue_words_hand_a_value_over(text, value):
+    assert value not in masked(text) and secret_in(text)
+
+
 @pytest.mark.parametrize("text", ["Lang: C#10", "Chord: C#m7", "Grade: A*2",
                                   "Formula: a+b=c2", "Meeting: Q4-Review!",
                                   "snake_case is the one we use", "team_2024 is the account we share",
@@ -106,7 +119,11 @@ def test_inv460_other_grouped_numbers_are_no_recovery_key(text):
                                   "turn left 2 right 3 left 1 at the lights",  # no lock
                                   "recovery phrase: write it on paper, never in a file",
                                   "security answer was rejected",
-                                  "maiden name → married name on the form"])
+                                  "maiden name → married name on the form",
+                                  "I set it to 0630, the alarm", "folder: My_Photos_2023",
+                                  "My_Photos_2023 - google drive folder",
+                                  "der Code auf Seite 1234 ist falsch",
+                                  "the authenticator app is on my old phone"])
 def test_inv460_labels_names_and_replies_without_a_secret_stay(text):
     assert masked(text) == text
 

@@ -50,6 +50,8 @@ class Frames(BaseModel):
     derived: list[str] = Field(default_factory=list)
     # a security question's topics, answered after "?" or ":" ("first pet? Biscuit")
     question_topics: list[str] = Field(default_factory=list)
+    # services whose name after a back-pointing cue says a password-shaped token is its login
+    services: list[str] = Field(default_factory=list)
 
 
 class Tables(BaseModel):
