@@ -467,8 +467,9 @@ _PASSPHRASE = re.compile(r"^[^\W\d_]{2,}(?:[-._][^\W\d_]{2,}){2,}(?:[-._]\d+)?$"
 
 
 # a number and a counter of a language written without spaces: "8文字" (characters), "6桁"
-# (digits), "8자" / "8자리", "6位", "3回", "100円": a count or a measure, no value
-_COUNTER = re.compile(r"\d+(?:文字|桁|자리|자|글자|位|个|個|回|日|円|元|分|時間|歳|살|개|번|次|人)")
+# (digits), "8자" / "8자리", "6位", "3回", "100円", "2階" (floor): a count or a measure, no value
+_COUNTER = re.compile(r"\d+(?:文字|桁|자리|자|글자|位|个|個|回|日|円|元|分|時間|時|秒|歳|살|개|번|次|人|"
+                      r"階|号|番|楼|层|층|호|枚|本|台|件|度|年|月|週|キロ|メートル|센티|킬로)")
 
 
 def _shaped(core: str, *, strict: bool) -> bool:
@@ -861,7 +862,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found) + _derived(text, found) + _value_first(text) \
-        + _labelled(text) + _topic_answers(text) + _replied(text, found)
+        + _labelled(text) + _topic_answers(text) + _replied(text, found) + _logins(text)
 
 
 def _plural_list(text: str, end: int, said: str, kind: str,
@@ -1143,6 +1144,22 @@ def _replied(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
         span = _value_at(text[:end], start, asked[-1][0], ",")
         if span and not _clock(text, asked[-1][1], span):
             spans.append(span)
+    return spans
+
+
+# "my sister's netflix login, Sunbeam_Road_14": a password-shaped token right after "login"
+# (a plain name after it is a user name: "my login is jsmith")
+_LOGIN = re.compile(r"\b(?:log-?in|sign-?in|logon)\b[ \t]*(?:is|was|[,:=→-]|->)?[ \t]*"
+                    r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`,;]+)", re.IGNORECASE)
+
+
+def _logins(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _LOGIN.finditer(text):
+        core = _core(m.group("v"))
+        if _passwordish(core) and not _ordinary(core):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
     return spans
 
 
