@@ -142,3 +142,25 @@ def test_inv460_a_fifth_pass_secret_is_stored_nowhere_and_the_reply_says_so(
     assert secret not in str([e.model_dump() for e in service.store.audit("ana", limit=50)])
     assert all(secret not in f.text for f in service.facts("ana"))
     assert all(secret not in h.doc.search_text() for h in service.recall("ana", secret).hits)
+
+
+def test_inv460_the_platforms_own_words_for_password_are_a_table_a_hand_row_outranks(
+        tmp_path, monkeypatch):
+    """platform_nouns.jsonl holds the operating system's words for password, passphrase and PIN
+    (Linux-PAM, shadow, GTK, GnuPG catalogues): without it "ססמה: Tapuz_22" (Hebrew, PAM's
+    spelling) hands nothing over; a word a hand-written row gives a kind keeps it ("passwort"
+    stays "a password", never GnuPG's passphrase)."""
+    texts = ["ססמה: Tapuz_22", "şifrə: Baku_2024!", "ಗುಪ್ತಪದ Mysore_Silk9", "கடவுச்சொல் Chennai_Rain7"]
+    assert all(WITHHELD in masked(t) for t in texts)
+    kinds = {n: row.kind for row in secret_frames.tables().nouns for n in row.nouns}
+    assert kinds["passwort"] == "a password" and kinds["lösenfras"] == "a passphrase"
+    for name in ("nouns.jsonl", "frames.json"):
+        (tmp_path / name).write_text((secret_frames.HERE / name).read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    monkeypatch.setattr(secret_frames, "HERE", tmp_path)  # no platform_nouns.jsonl there
+    _clear()
+    try:
+        assert all(masked(t) == t for t in texts)
+    finally:
+        monkeypatch.undo()
+        _clear()
