@@ -746,8 +746,9 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
         if not value or len(words) > 4 or len(value) < 3 \
                 or not (value[0].isupper() or value[0].isdigit() or plain and answer) \
                 or words[0].lower() in _SECRET_WORDS | _SUBJECTS or _NOT_A_VALUE.match(value) \
-                or _WHERE.match(words[0]) or len(words) == 1 and _PARTICIPLE.fullmatch(value):
-            return None  # "security answer was rejected": what happened to it, no answer
+                or _WHERE.match(words[0]) or len(words) == 1 and _PARTICIPLE.fullmatch(value) \
+                or words[0].isdigit() and _count_or_measure(text, start + len(words[0])):
+            return None  # "was rejected", "is 8 letters": what it is like, no answer
         off = text.index(value, start)
         return off, off + len(value)
     run = _digit_run(text, pos, identity=kind == "an identity number",
@@ -999,6 +1000,18 @@ def _digits_near(text: str, end: int, clause_end: int,
 _DERIVED_DIGITS = re.compile(r"(?<![\w/.:-])\d(?:[ \t-]?\d){2,7}(?![\w/.:%°-])")
 
 
+# "same as my birthday 0412 for the lockbox": a derived value said before its noun, only after
+# "same as" and with at most three words between it and the noun
+_SAME_FIRST = re.compile(r"\bsame\s+as\b(?P<m>[^.!?;\n]{0,40}?)(?<![\w/.:-])"
+                         r"(?P<d>\d(?:[ \t-]?\d){2,7})(?![\w/.:%°-])"
+                         r"(?:[ \t,—–-]+[\w'’]+){0,3}[ \t,—–-]*$", re.IGNORECASE)
+
+
+@cache
+def _clock_nouns() -> frozenset[str]:
+    return frozenset(secret_frames.tables().frames.clock_nouns)
+
+
 @cache
 def _derivation() -> re.Pattern:
     words = secret_frames.tables().frames.derived
@@ -1009,7 +1022,7 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
     not_after = _scan_tables()[3]
     spans = []
     for start, end, kind in nouns:
-        if kind not in ("a PIN", "a security code", "a password"):
+        if kind not in ("a PIN", "a security code", "a password", "a network key"):
             continue
         before = _LAST_WORD.search(text, max(0, start - 100), start)
         if before and before.group(1).lower() in not_after or _ordinary_after().match(text, end):
@@ -1017,6 +1030,12 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
         stop = _clause_stop(text, end)
         clause_end = min(stop.start() if stop else len(text), end + 160)
         said = _derivation().search(text, end, clause_end)
+        if not said:  # said first: "same as my birthday 0412 for the lockbox"
+            first = _SAME_FIRST.search(text, max(0, start - 80), start)
+            if first and _derivation().search(first.group("m")) \
+                    and " ".join(text[start:end].lower().split()) not in _clock_nouns():
+                spans.append((first.start("d"), first.end("d")))
+            continue
         digits = said and _DERIVED_DIGITS.search(text, said.end(), clause_end)
         if digits and not _count_or_measure(text, digits.end()):
             spans.append((digits.start(), digits.end()))

@@ -103,6 +103,8 @@ def test_inv460_other_grouped_numbers_are_no_recovery_key(text):
     ("gate code is the last 4 of my phone 3321", "3321"),
     ("netflix: Bluebell_Lane_88 (dont share)", "Bluebell_Lane_88"),
     ("Bluebell_Lane_88 <- netflix", "Bluebell_Lane_88"),
+    ("same as my birthday 0412 for the lockbox", "0412"),
+    ("wifi is our postcode + birth year: LS61985", "LS61985"),
 ])
 def test_inv460_services_setting_verbs_and_more_cue_words_hand_a_value_over(text, value):
     assert value not in masked(text) and secret_in(text)
@@ -123,7 +125,11 @@ def test_inv460_services_setting_verbs_and_more_cue_words_hand_a_value_over(text
                                   "I set it to 0630, the alarm", "folder: My_Photos_2023",
                                   "My_Photos_2023 - google drive folder",
                                   "der Code auf Seite 1234 ist falsch",
-                                  "the authenticator app is on my old phone"])
+                                  "the authenticator app is on my old phone",
+                                  "my memorable word is 8 letters",
+                                  "my birthday is 0412, and the lockbox is by the door",
+                                  "born in 1987, the padlock is old",
+                                  "same as last year 2024 for the alarm clock"])
 def test_inv460_labels_names_and_replies_without_a_secret_stay(text):
     assert masked(text) == text
 
