@@ -299,6 +299,19 @@ def _spaced_digits(words: list[re.Match], i: int) -> int:
     return n if n >= 3 else 0
 
 
+def _phrase_rest(text: str, start: int) -> list[tuple[int, int]]:
+    """The rest of a recovery phrase's clause when it is list words: never "is written on paper
+    in the safe" nor advice ("recovery phrase: write it on paper, never in a file")."""
+    end = re.search(r"[.;!?\n]|$", text[start:])
+    stop = start + (end.start() if end else len(text) - start)
+    first = re.match(r"[\w'’]+", text[start:stop])
+    if stop - start >= 8 and not (first and (_WHERE.match(first.group())
+                                             or _NOT_A_VALUE.match(first.group()))) \
+            and secret_shapes.listed_share(text[start:stop]) >= 2 / 3:
+        return [(start, stop)]
+    return []
+
+
 def _phrased(text: str) -> list[tuple[int, int]]:
     """Spans of secret values handed over in `text`, by phrasing."""
     words = list(_WORD.finditer(text))
@@ -314,14 +327,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         cue = _CUE.match(after)
         start = noun.end() + (cue.end() if cue else 0)
         if phrase and cue:  # a recovery phrase: the rest of the clause
-            end = re.search(r"[.;!?\n]|$", text[start:])
-            stop = start + (end.start() if end else len(text) - start)
-            first = re.match(r"[\w'’]+", text[start:stop])
-            # "recovery phrase: write it on paper, never in a file": advice, not list words
-            if stop - start >= 8 and not (first and (_WHERE.match(first.group())
-                                                     or _NOT_A_VALUE.match(first.group()))) \
-                    and secret_shapes.listed_share(text[start:stop]) >= 2 / 3:
-                spans.append((start, stop))  # never "is written on paper in the safe"
+            spans += _phrase_rest(text, start)
             continue
         at = bisect_left(starts, start)
         rest = words[at:at + WINDOW]
