@@ -5,10 +5,13 @@ invariant 460 — tests/data/secrets_blind2.jsonl (written blind, measured once 
 was frozen, tuning data since issue 30's third pass), tests/data/secrets_blind3.jsonl (written
 blind, measured once, tuning data since the fourth pass) and the passes' probes, one group per
 mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
+the fifth pass's probes (tests/data/secrets_probes5.jsonl, three rounds, each written before the
+detector changed for it) and tests/data/secrets_blind4.jsonl (written blind; counts only),
 through the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
 door (`secret_in`).
 
-    python bench/bench_secrets.py
+    python bench/bench_secrets.py                 # every table
+    python bench/bench_secrets.py --skip-blind    # all but the table nobody may tune on yet
 
 Prints: secret-handing messages whose secret survives in the stored episode (target 0), and
 ordinary sentences changed by masking (target at most 2%), with the failing rows."""
@@ -30,6 +33,7 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_blind2.jsonl",  # written blind, then tuned on
           ROOT / "tests" / "data" / "secrets_mechanisms.jsonl",  # probes per mechanism
           ROOT / "tests" / "data" / "secrets_blind3.jsonl",  # written blind, then tuned on
+          ROOT / "tests" / "data" / "secrets_probes5.jsonl",  # the fifth pass's probes
           ROOT / "tests" / "data" / "secrets_blind4.jsonl"]  # written blind: counts only
 
 
@@ -39,8 +43,11 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
 COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind4.jsonl"})
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    skip = "--skip-blind" in (sys.argv[1:] if argv is None else argv)
     for table in TABLES:
+        if skip and table.name in COUNTS_ONLY:
+            continue  # a helper tuning the detector never scores the blind table (issue 30)
         print(f"== {table.name}")
         report([json.loads(line) for line in table.read_text(encoding="utf-8").splitlines()
                 if line], rows_shown=table.name not in COUNTS_ONLY)

@@ -6,26 +6,16 @@ past the word list and the noun table, read once."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from mnemonic import Mnemonic
 from stdnum import luhn
-from stdnum.br import cpf
-from stdnum.dk import cpr
-from stdnum.es import dni, nie
-from stdnum.fi import hetu
-from stdnum.fr import nir
-from stdnum.in_ import aadhaar
-from stdnum.it import codicefiscale
-from stdnum.nl import bsn
-from stdnum.no import fodselsnummer
-from stdnum.pl import pesel
-from stdnum.se import personnummer
-from stdnum.us import ssn
+from stdnum.exceptions import InvalidChecksum, InvalidComponent, ValidationError
 
 Span = tuple[int, int]
 
@@ -81,6 +71,40 @@ def recovery_phrases(text: str) -> list[Span]:
     return spans
 
 
+# Recovery keys by their printed shape, with or without a noun: BitLocker's 48-digit recovery
+# password in eight groups of six, Apple's 28-character recovery key in seven groups of four
+# (letters and digits). Nothing ordinary is printed in either shape.
+_RECOVERY_KEY = re.compile(r"(?<![\w-])(?:\d{6}(?:-\d{6}){7}|"
+                           r"(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9]{4}(?:-[A-Z0-9]{4}){6})"
+                           r"(?![\w-])")
+
+
+def recovery_keys(text: str) -> list[Span]:
+    return [(m.start(), m.end()) for m in _RECOVERY_KEY.finditer(text)]
+
+
+# A dial combination: "left 12 right 30 left 8", "R 24 L 8 R 36" — three turns or more, both
+# ways, with a lock's noun in the message.
+_DIAL = re.compile(r"(?<![\w-])(?:(?:left|right|links|rechts|gauche|droite|izquierda|derecha|"
+                   r"sinistra|destra|[LR])[ \t]*\d{1,2}[ \t,;-]*){3,}(?<![ \t,;-])", re.IGNORECASE)
+
+
+# a dial turns on a lock: its noun in the message ("turn left 2 right 3 left 1" is a route)
+_DIAL_NOUN = re.compile(r"combin|combo|lock|schloss|slot|lås|safe|tresor|dial|cadenas|candado|"
+                        r"lucchetto|cadeado|kłódk|szyfr|замок|сейф|kombinac", re.IGNORECASE)
+
+
+def dial_combinations(text: str) -> list[Span]:
+    if not _DIAL_NOUN.search(text):
+        return []
+    spans = []
+    for m in _DIAL.finditer(text):
+        turns = re.findall(r"[a-z]+", m.group().lower())
+        if len({t[0] in "lgis" for t in turns}) == 2:  # both ways
+            spans.append((m.start(), m.end()))
+    return spans
+
+
 # A card's security code said after its number: "Amex 3782-822463-10005, CID 4421", "exp 09/28
 # cvc2 440", "12/27 / 555". Issuers' names for it: CVV/CVV2 (Visa), CVC/CVC2 (Mastercard), CID
 # (Amex, Discover), CSC, CVN; or "security code", "the 3 digits on the back".
@@ -121,52 +145,73 @@ def card_codes(text: str) -> list[Span]:
 
 
 # Identity numbers (invariant 273): the value after a scheme's noun (in its own languages:
-# memory/secret_frames/id_numbers.json) when the scheme's check digits hold (python-stdnum).
+# memory/secret_frames/id_numbers.json) when it has the scheme's shape (python-stdnum's
+# validation, its check digit aside: a typed number may be mistyped).
 # Passport, IBAN and bank account numbers stay ordinary facts (invariant 273).
-_VALIDATORS: dict[str, Callable[[str], bool]] = {
-    "aadhaar": aadhaar.is_valid, "pesel": pesel.is_valid, "bsn": bsn.is_valid,
-    "cpf": cpf.is_valid, "dni": dni.is_valid, "nie": nie.is_valid, "hetu": hetu.is_valid,
-    "nir": nir.is_valid, "codicefiscale": codicefiscale.is_valid,
-    "personnummer": personnummer.is_valid, "cpr": cpr.is_valid,
-    "fodselsnummer": fodselsnummer.is_valid, "ssn": ssn.is_valid,
-}
+# A scheme is named by its python-stdnum module ("in_.aadhaar", "ca.sin"): the table is data.
+def _validator(scheme: str) -> Callable[[str], bool]:
+    try:
+        if not re.fullmatch(r"[a-z]{2}_?\.[a-z]+", scheme):  # a country's module, nothing else
+            raise ImportError(scheme)
+        module = importlib.import_module(f"stdnum.{scheme}")
+    except ImportError:
+        raise ValueError(f"id_numbers.json: no python-stdnum module for scheme {scheme!r}") from None
+    return partial(_in_shape, module.validate)
+
+
+def _in_shape(validate: Callable[[str], object], value: str) -> bool:
+    """The scheme's own shape (length, format), its check digit or date aside: a number typed
+    after its scheme's noun is the user's even when mistyped or made up ("my NIR is 1 85 05 78
+    006 845 00" with a wrong key), so only a wrong length or format makes it none."""
+    try:
+        validate(value)
+    except (InvalidChecksum, InvalidComponent):
+        return True
+    except ValidationError:
+        return False
+    return True
+
+
 _ID_TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
 @cache
-def _id_nouns() -> list[tuple[re.Pattern, str]]:
+def _id_nouns() -> list[tuple[re.Pattern, Callable[[str], bool]]]:
     rows = json.loads((Path(__file__).parent / "secret_frames" / "id_numbers.json")
                       .read_text(encoding="utf-8"))["schemes"]
     out = []
     for scheme, nouns in rows.items():
-        if scheme not in _VALIDATORS:
-            raise ValueError(f"id_numbers.json: no validator for scheme {scheme!r}")
         alt = "|".join(re.escape(n) for n in sorted(nouns, key=len, reverse=True))
-        out.append((re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", re.IGNORECASE), scheme))
+        noun = re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", re.IGNORECASE)
+        out.append((noun, _validator(scheme)))
     return out
 
 
 def identity_numbers(text: str) -> list[Span]:
     spans: list[Span] = []
-    for noun, scheme in _id_nouns():
+    for noun, valid in _id_nouns():
         for m in noun.finditer(text):
             tokens = list(_ID_TOKEN.finditer(text, m.end(), min(len(text), m.end() + 60)))
-            found = _valid_run(text, tokens, _VALIDATORS[scheme])
+            found = _valid_run(text, tokens, valid)
             if found:
                 spans.append(found)
     return spans
 
 
 def _valid_run(text: str, tokens: list[re.Match], valid: Callable[[str], bool]) -> Span | None:
-    """The first run of up to five tokens joined by one space, dot or dash ("2345 6789 0124",
-    "131052-308T") that the scheme accepts, longest first."""
-    for i, first in enumerate(tokens):
-        for j in range(min(len(tokens), i + 5), i, -1):
+    """The first run of up to eight tokens joined by one space, dot or dash ("2345 6789 0124",
+    "131052-308T", "1 85 05 78 006 845 09") that the scheme accepts, longest first, starting
+    within the first four tokens after the noun ("my SSN is 123-45-6789")."""
+    for i, first in enumerate(tokens[:4]):
+        for j in range(min(len(tokens), i + 8), i, -1):
             gaps = [text[tokens[k].end():tokens[k + 1].start()] for k in range(i, j - 1)]
             if any(g not in (" ", ".", "-") for g in gaps):
                 continue
             value = text[first.start():tokens[j - 1].end()]
-            if sum(c.isdigit() for c in value) >= 6 and valid(value):
+            # six digits, or four in ten characters (an Indian PAN: "ABCPE1234F")
+            digits = sum(c.isdigit() for c in value)
+            if (digits >= 6 or digits >= 4 and sum(c.isalnum() for c in value) >= 10) \
+                    and valid(value):
                 return first.start(), tokens[j - 1].end()
     return None
 
@@ -203,5 +248,6 @@ def _all_lists() -> frozenset[str]:
 
 def listed_share(phrase: str) -> float:
     """The share of the words of `phrase` on one of BIP39's lists (any language)."""
-    words = phrase.lower().split()
+    words = [w.strip(".,;:!?()\"'“”‘’") for w in phrase.lower().split()]
+    words = [w for w in words if w and not re.fullmatch(r"\d+[.)]?", w)]  # "1." numbers them
     return sum(w in _all_lists() for w in words) / len(words) if words else 0.0

@@ -41,6 +41,12 @@ _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-
                     r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
                     r"\bAKIA[0-9A-Z]{16}\b|-----BEGIN [A-Z ]*PRIVATE KEY-----|"
                     r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{4,}|"  # a JSON web token
+                    # vendors' documented key prefixes: Anthropic, Google, npm, SendGrid,
+                    # DigitalOcean, Telegram bots, Twitch chat, GitLab, Hugging Face
+                    r"\bsk-ant-[\w-]{20,}|\bAIza[\w-]{30,}|\bnpm_[A-Za-z0-9]{30,}|"
+                    r"\bSG\.[\w-]{16,}\.[\w-]{30,}|\bdo[pro]_v1_[a-f0-9]{40,}|"
+                    r"(?<![\w:])\d{8,10}:AA[\w-]{30,}|\boauth:[a-z0-9]{30}\b|\bglpat-[\w-]{20,}|"
+                    r"\bhf_[A-Za-z0-9]{30,}|"
                     # a key by its shape alone: 24+ characters mixing upper and lower case and
                     # digits strewn among letters, not inside a web address or a path (inv. 460)
                     r"(?<![\w/.:@=+-])(?=[A-Za-z0-9+/_=.-]{24,})(?=[^\s/]*[a-z])"
@@ -127,8 +133,10 @@ def _shaped_kind(text: str) -> str | None:
     read one by one ("1) alarm 9021 2) shed padlock 404")."""
     if secret_shapes.url_credentials(text):
         return "a password"
-    if secret_shapes.recovery_phrases(text):
-        return "a recovery phrase"
+    if secret_shapes.recovery_phrases(text) or secret_shapes.recovery_keys(text):
+        return "a recovery phrase or key"
+    if secret_shapes.dial_combinations(text):
+        return "a security code"
     if secret_shapes.card_codes(text):
         return "a security code"
     if secret_shapes.identity_numbers(text):  # invariant 273
@@ -168,6 +176,7 @@ def _mask(text: str) -> tuple[str, list[str]]:
     else:
         spans = _spans(text)
     spans += secret_shapes.url_credentials(text) + secret_shapes.recovery_phrases(text)
+    spans += secret_shapes.recovery_keys(text) + secret_shapes.dial_combinations(text)
     spans += secret_shapes.card_codes(text) + secret_shapes.identity_numbers(text)  # inv. 273
     out, values = text, []
     for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
@@ -290,6 +299,19 @@ def _spaced_digits(words: list[re.Match], i: int) -> int:
     return n if n >= 3 else 0
 
 
+def _phrase_rest(text: str, start: int) -> list[tuple[int, int]]:
+    """The rest of a recovery phrase's clause when it is list words: never "is written on paper
+    in the safe" nor advice ("recovery phrase: write it on paper, never in a file")."""
+    end = re.search(r"[.;!?\n]|$", text[start:])
+    stop = start + (end.start() if end else len(text) - start)
+    first = re.match(r"[\w'’]+", text[start:stop])
+    if stop - start >= 8 and not (first and (_WHERE.match(first.group())
+                                             or _NOT_A_VALUE.match(first.group()))) \
+            and secret_shapes.listed_share(text[start:stop]) >= 2 / 3:
+        return [(start, stop)]
+    return []
+
+
 def _phrased(text: str) -> list[tuple[int, int]]:
     """Spans of secret values handed over in `text`, by phrasing."""
     words = list(_WORD.finditer(text))
@@ -297,20 +319,15 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for noun in _NOUN.finditer(text):
         after = text[noun.end():]
-        if _NOT_THIS.match(after):
-            continue
+        if _NOT_THIS.match(after) or _ordinary_after().match(text, noun.end()):
+            continue  # "combination oven", "code postal": another thing's name (invariant 460)
         if noun.group("key") and not _NETWORK.search(text):
             continue  # "the key to good bread": a key is a secret only of a network
         strong, phrase = noun.group("strong"), noun.group("phrase")
         cue = _CUE.match(after)
         start = noun.end() + (cue.end() if cue else 0)
         if phrase and cue:  # a recovery phrase: the rest of the clause
-            end = re.search(r"[.;!?\n]|$", text[start:])
-            stop = start + (end.start() if end else len(text) - start)
-            first = re.match(r"[\w'’]+", text[start:stop])
-            if stop - start >= 8 and not (first and (_WHERE.match(first.group())
-                                                     or _NOT_A_VALUE.match(first.group()))):
-                spans.append((start, stop))  # never "is written on paper in the safe"
+            spans += _phrase_rest(text, start)
             continue
         at = bisect_left(starts, start)
         rest = words[at:at + WINDOW]
@@ -455,6 +472,12 @@ def _lower_kinds() -> dict[str, str]:
 _PASSPHRASE = re.compile(r"^[^\W\d_]{2,}(?:[-._][^\W\d_]{2,}){2,}(?:[-._]\d+)?$")
 
 
+# a number and a counter of a language written without spaces: "8文字" (characters), "6桁"
+# (digits), "8자" / "8자리", "6位", "3回", "100円", "2階" (floor): a count or a measure, no value
+_COUNTER = re.compile(r"\d+(?:文字|桁|자리|자|글자|位|个|個|回|日|円|元|分|時間|時|秒|歳|살|개|번|次|人|"
+                      r"階|号|番|楼|层|층|호|枚|本|台|件|度|年|月|週|キロ|メートル|센티|킬로)")
+
+
 def _shaped(core: str, *, strict: bool) -> bool:
     """A token shaped like a secret: digits (3+; 4+ when `strict`), letters with digits, mixed
     case within a word, symbols among letters, or a word-list passphrase (three words or more
@@ -462,8 +485,8 @@ def _shaped(core: str, *, strict: bool) -> bool:
     if len(core) < 3 or ("@" in core and "." in core.split("@")[-1]) \
             or core.lower().startswith(("http", "www.")):
         return False
-    if re.fullmatch(r"\d+['’]?s", core):
-        return False  # "2019's", "the 1990s": a year's, no value
+    if re.fullmatch(r"\d+['’]?s", core) or _COUNTER.search(core):
+        return False  # "2019's", "the 1990s": a year's; "8文字以上": eight characters
     plain = core.rstrip("#*")
     if plain.isdigit():
         return len(plain) >= (4 if strict else 3)
@@ -561,6 +584,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
         said = " ".join(m.group("noun").lower().split())
         if before and before.group(1).lower() in not_after or said in bare \
                 or _NOT_THIS.match(text[m.end("noun"):]) \
+                or _ordinary_after().match(text, m.end("noun")) \
                 or _kinds[said] in _SCANNED_ONLY:
             continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
         if not _clock(text, said, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
@@ -624,7 +648,9 @@ _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|
                        r"[\"'‘“][^\"'’”]{3,80}[\"'’”]",
                        re.IGNORECASE)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
-_SPELLED = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{3,}}\b", re.IGNORECASE)
+# "four double seven one": "double" and "triple" say a digit twice or three times
+_SPELLED = re.compile(rf"(?:(?:double|triple)\s+)?{_DIGIT_WORD}(?:[\s,-]+(?:(?:double|triple)\s+)?"
+                      rf"{_DIGIT_WORD}){{2,}}\b", re.IGNORECASE)
 
 # a clause opening with a subject says what happened, no answer: "was wrong, so I called the bank"
 _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "i’m", "i've", "i’ve"})
@@ -682,6 +708,7 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
     return span if span and _long_enough(kind, text[span[0]:span[1]]) else None
 
 
+_PARTICIPLE = re.compile(r"[a-z]+(?:ed|ing)")
 _POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "text", "use", "in",
                        "on", "at", "the", "a", "an", "same", "different", "too", "very", "so",
                        "long", "short", "new", "old", "set", "just", "not", "still"})
@@ -725,8 +752,9 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
         if not value or len(words) > 4 or len(value) < 3 \
                 or not (value[0].isupper() or value[0].isdigit() or plain and answer) \
                 or words[0].lower() in _SECRET_WORDS | _SUBJECTS or _NOT_A_VALUE.match(value) \
-                or _WHERE.match(words[0]):
-            return None
+                or _WHERE.match(words[0]) or len(words) == 1 and _PARTICIPLE.fullmatch(value) \
+                or words[0].isdigit() and _count_or_measure(text, start + len(words[0])):
+            return None  # "was rejected", "is 8 letters": what it is like, no answer
         off = text.index(value, start)
         return off, off + len(value)
     run = _digit_run(text, pos, identity=kind == "an identity number",
@@ -828,27 +856,47 @@ def _scanned(text: str) -> list[tuple[int, int]]:
                 other = any(w in reported for w in between)
                 span = _value_at(text[:clause_end], c.end(), kind,
                                  "," if far or other else said_cop, answer=answer)
-                if span:
-                    break
-        listing = _LISTING.match(text, end)  # "codes (keep!): …" too
-        if listing and said.endswith("s") and kind not in ("a recovery phrase",
-                                                            "a security answer"):
-            # a list after a plural noun: "codes: front door 2287, side gate 9913, garage 4410"
-            items = _listed(text[:clause_end], listing.end(), kind)
-            spans += items
-            if items:
-                continue
+                if span or kind == "a security answer":
+                    break  # an answer follows its first copula: "→ married name on the form"
+        items = _plural_list(text[:clause_end], end, said, kind, span)
+        spans += items
+        if items and span is None:
+            continue
         if span is None:
-            span = _said_before(text, start, kind)
-        if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
-            span = _digits_near(text, end, clause_end, ordinary)
-        if span is None:
-            span = _anaphoric(text, end, kind)
+            span = _nearby(text, (start, end, clause_end), kind, bare, ordinary)
         elif fixed := _anaphoric(text, end, kind, corrected=True):
             spans.append(fixed)  # "pin = 0000? no, it's 4826": the value said again, corrected
         if span and not _clock(text, said, span):
             spans.append(span)
-    return spans + _said_first(text, found)
+    return spans + _said_first(text, found) + _derived(text, found) + _value_first(text) \
+        + _labelled(text) + _topic_answers(text) + _replied(text, found) + _logins(text)
+
+
+def _plural_list(text: str, end: int, said: str, kind: str,
+                 span: tuple[int, int] | None) -> list[tuple[int, int]]:
+    """The values of a list after a plural noun: "codes: front door 2287, side gate 9913",
+    "backup codes 7741 0293 / 5588 1260" (the values after the first, same list)."""
+    if not said.endswith("s") or kind in ("a recovery phrase", "a security answer"):
+        return []
+    listing = _LISTING.match(text, end)  # "codes (keep!): …" too
+    if listing:
+        return _listed(text, listing.end(), kind)
+    if span and kind in ("a security code", "a PIN"):
+        return _listed(text, span[1], kind)
+    return []
+
+
+def _nearby(text: str, at: tuple[int, int, int], kind: str, bare: bool,
+            ordinary: frozenset[str]) -> tuple[int, int] | None:
+    """A value with no copula: said before the noun, digits or a password-shaped token a few
+    words after it, or in the next sentence (invariant 460)."""
+    start, end, clause_end = at
+    span = _said_before(text, start, kind)
+    if span is None and kind in ("a PIN", "a security code", "a password") and not bare:
+        span = _digits_near(text, end, clause_end, ordinary)
+    if span is None and kind in ("a password", "a PIN", "a security code", "a network key"):
+        span = _token_near(text, end, clause_end, kind)
+    return span if span is not None else _anaphoric(text, end, kind)
 
 
 @cache
@@ -866,11 +914,14 @@ _NEW_SUBJECT = re.compile(r"\b(?:and|but|while|whereas)\s+(?:the|my|our|his|her|
 _VERB_COPULAS = frozenset({"is", "was", "are", "were", "will be", "is now", "est", "ist", "es",
                            "era", "è", "é", "är", "er", "jest", "je", "on"})
 def _clock(text: str, said: str, span: tuple[int, int]) -> bool:
-    """"I set the alarm to 0630", "my alarm: 0615 on weekdays": a clock's time, no code."""
-    return said in secret_frames.tables().frames.clock_nouns \
-        and _CLOCK.fullmatch(text[span[0]:span[1]]) is not None \
-        and (_TO_TIME.search(text, max(0, span[0] - 20), span[0]) is not None
-             or _WHEN.match(text, span[1]) is not None)
+    """"I set the alarm to 0630", "my alarm: 0615 on weekdays": a clock's time, no code; and
+    after any noun a time said "at 0600 on weekdays" ("the alarm panel beeps at …")."""
+    if _CLOCK.fullmatch(text[span[0]:span[1]]) is None:
+        return False
+    to_time = _TO_TIME.search(text, max(0, span[0] - 20), span[0]) is not None
+    when = _WHEN.match(text, span[1]) is not None
+    return said in secret_frames.tables().frames.clock_nouns and (to_time or when) \
+        or when and re.search(r"\bat\s*$", text[max(0, span[0] - 8):span[0]]) is not None
 
 
 _TO_TIME = re.compile(r"\b(?:to|for|at|until)\s*$", re.IGNORECASE)
@@ -948,6 +999,249 @@ def _digits_near(text: str, end: int, clause_end: int,
     return None
 
 
+# Invariant 460: a value given with what it is derived from ("the padlock is the same as my
+# birthday, 1103", "PIN's the year we moved here, so 2009", "door code = dad's birth year 1961"):
+# after a code's, PIN's or password's noun, a word of `derived` (frames.json) and then digits in
+# the same clause are the value, a year's shape too.
+_DERIVED_DIGITS = re.compile(r"(?<![\w/.:-])\d(?:[ \t-]?\d){2,7}(?![\w/.:%°-])")
+
+
+# "same as my birthday 0412 for the lockbox": a derived value said before its noun, only after
+# "same as" and with at most three words between it and the noun
+_SAME_FIRST = re.compile(r"\bsame\s+as\b(?P<m>[^.!?;\n]{0,40}?)(?<![\w/.:-])"
+                         r"(?P<d>\d(?:[ \t-]?\d){2,7})(?![\w/.:%°-])"
+                         r"(?:[ \t,—–-]+[\w'’]+){0,3}[ \t,—–-]*$", re.IGNORECASE)
+
+
+@cache
+def _clock_nouns() -> frozenset[str]:
+    return frozenset(secret_frames.tables().frames.clock_nouns)
+
+
+@cache
+def _derivation() -> re.Pattern:
+    words = secret_frames.tables().frames.derived
+    return re.compile(rf"(?:{_alternation(words)})" if words else r"(?!)", re.IGNORECASE)
+
+
+def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    not_after = _scan_tables()[3]
+    spans = []
+    for start, end, kind in nouns:
+        if kind not in ("a PIN", "a security code", "a password", "a network key"):
+            continue
+        before = _LAST_WORD.search(text, max(0, start - 100), start)
+        if before and before.group(1).lower() in not_after or _ordinary_after().match(text, end):
+            continue
+        stop = _clause_stop(text, end)
+        clause_end = min(stop.start() if stop else len(text), end + 160)
+        said = _derivation().search(text, end, clause_end)
+        if not said:  # said first: "same as my birthday 0412 for the lockbox"
+            first = _SAME_FIRST.search(text, max(0, start - 80), start)
+            if first and _derivation().search(first.group("m")) \
+                    and " ".join(text[start:end].lower().split()) not in _clock_nouns():
+                spans.append((first.start("d"), first.end("d")))
+            continue
+        digits = said and _DERIVED_DIGITS.search(text, said.end(), clause_end)
+        if digits and not _count_or_measure(text, digits.end()):
+            spans.append((digits.start(), digits.end()))
+        elif said:  # "postcode + birth year, BS71987": the value made of both
+            for w in _WORD.finditer(text, said.end(), clause_end):
+                core = _core(w.group())
+                if _LONE_DIGIT.search(core) and _shaped(core, strict=True) and not _ordinary(core):
+                    off = w.start() + w.group().index(core)
+                    spans.append((off, off + len(core)))
+                    break
+    return spans
+
+
+# Invariant 460: a value said first, its noun after a cue pointing back ("Quartz_Hill_204 ←
+# steam login", "5937 – that's the lockbox", "'Pebble&Fern9' is what the router wants"): a token
+# shaped like a secret opening a clause, an arrow, dash, "=" or "is", and within six words a
+# secret noun of the tables, or (for a token with a password's symbols) a word that names an
+# account's secret ("login", "the netflix one", "what the router wants").
+_FIRST = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>]*(?P<v>[\"'“‘]?[^\s\"'“”‘’]+[\"'”’]?)"
+                    r"[ \t]*(?:<-+|←|⟵|⇐|-+>|→|=>|➜|–|—|-|=|is|was)[ \t]+(?P<rest>[^\n.!?;]{1,60})",
+                    re.IGNORECASE)
+_ACCOUNT = re.compile(r"(?:^|\s)(?:(?:that'?s|that’s)\s+(?:the|my|our)\s+[\w+-]+\s*$|"
+                      r"log-?in|sign-?in|logon|the\s+[\w+-]+\s+one|wants|needs|takes|"
+                      r"asks\s+for|uses)\b(?!\s+(?:name|id|e-?mail|page|screen|form)\b)",
+                      re.IGNORECASE)
+def _names_secret(rest: str, n: re.Match, bare: frozenset[str], not_after: frozenset[str]) -> bool:
+    """A noun that names a secret: never a bare one ("B-4471 is the gate": a place) nor one an
+    ordinary word qualifies ("the zip code"); "<- garage keypad" names the keypad's code."""
+    said = " ".join(n.group("noun").lower().split())
+    prior = _LAST_WORD.search(rest, 0, n.start())
+    return said not in bare and not (prior and prior.group(1).lower() in not_after)
+
+
+# Invariant 460: a password-shaped token under a short label opening a clause ("work laptop:
+# Q4-Forecast!x", "parent portal login → ParentsEve#9"): a symbol inside the token, between a
+# letter or digit on each side, eight characters or more ("C#m7" is a chord), and the token
+# closing its clause; never after an ordinary label ("Flight: …", "Order: …").
+_LABELLED = re.compile(r"(?:^|(?<=[\n.!?;]\s)|(?<=\n))[ \t>*•-]*(?P<label>(?:[^\W\d_][\w'’-]*[ \t]+)"
+                       r"{0,3}[^\W\d_][\w'’-]*)[ \t]*(?::|→|->|=>|➜|=)[ \t]*"
+                       r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;!?()]|\.(?:\s|$)|\n|$))")
+# "Server=sql01;Database=crm", "a+b=c2", a URL: settings, sums and addresses (a URL's password
+# is read by memory/secret_shapes.py), no password
+_SETTING = re.compile(r"^[\w.+-]*=|.*;|.*://")
+_INNER_SYMBOL = re.compile(r"[^\W_][!#$%&*@^~+=?][^\W_]")
+
+
+def _labelled(text: str) -> list[tuple[int, int]]:
+    ordinary = _ordinary_nouns()
+    noun = _scan_tables()[0]
+    spans = []
+    for m in _LABELLED.finditer(text):
+        if noun.search(m.group("label")):
+            continue  # "WLAN im Büro:": a secret's noun, read by its kind's rules
+        core = _core(m.group("v"))
+        words = m.group("label").lower().split()
+        service = _services().fullmatch(" ".join(words))  # "netflix: Bluebell_Lane_88"
+        if not (_passwordish(core) and (_INNER_SYMBOL.search(core) or service)) \
+                or _ordinary(core) \
+                or _SETTING.match(core) or len(core) < 8 \
+                or words[-1] in ordinary or " ".join(words[-2:]) in ordinary:
+            continue
+        off = m.start("v") + m.group("v").index(core)
+        spans.append((off, off + len(core)))
+    return spans
+
+
+# Invariant 460: a security question's topic asked and answered ("first pet? Biscuit", "first
+# car: Fiesta"): the topics are data (frames.json `question_topics`); a topic in a sentence
+# ("our first pet was a goldfish") answers nothing.
+@cache
+def _topics() -> re.Pattern:
+    words = secret_frames.tables().frames.question_topics
+    return re.compile(rf"(?:{_alternation(words)})(?:'s|’s)?(?:\s+name)?\s*(?:\?|:|=|->|→)[ \t]*"
+                      if words else r"(?!)", re.IGNORECASE)
+
+
+def _topic_answers(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _topics().finditer(text):
+        stop = _clause_stop(text, m.end())
+        span = _value_at(text[:stop.start() if stop else len(text)], m.end(),
+                         "a security answer", ":", answer=True)
+        if span:
+            spans.append(span)
+    return spans
+
+
+# Invariant 460: a quoted e-mail reply ("> whats the wifi password at yours\nKestrel_Moon_4"):
+# a quoted line naming a secret's noun is a question; the first line of the reply under it
+# answers it when it opens (after "sure,", "it's" …) with a value of the noun's kind, shaped like
+# one (never a plain word: "thanks, yes").
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+_REPLY_OPENER = re.compile(r"[ \t]*(?:(?:sure|yes|yep|yeah|ok|okay|no\s+probs?|np|hi|hey|here|"
+                           r"it'?s|it’s|its|of\s+course|course)\b[ \t]*[,:!—–-]*[ \t]*)*",
+                           re.IGNORECASE)
+_ASKED_BARE = frozenset({"code", "codes", "le code", "der code", "codice", "código", "koden",
+                         "kod", "код", "pin", "pins"})
+
+
+def _live(text: str, start: int, end: int) -> bool:
+    """A noun that names a secret here: not "promo code", "code postal" or "password policy"."""
+    before = _LAST_WORD.search(text, max(0, start - 100), start)
+    return not (before and before.group(1).lower() in _scan_tables()[3]
+                or _ordinary_after().match(text, end) or _NOT_THIS.match(text[end:]))
+
+
+def _replied(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    if ">" not in text:
+        return []
+    bare = frozenset(secret_frames.tables().frames.bare_nouns)
+    spans = []
+    for q in _QUOTED_LINE.finditer(text):
+        asked = [(k, " ".join(text[s:e].lower().split()).strip("'’\"”"))
+                 for s, e, k in nouns if q.start() <= s < q.end() and _live(text, s, e)]
+        asked = [(k, said) for k, said in asked if said not in bare or said in _ASKED_BARE]
+        answer = re.compile(r"\n[ \t]*(?:>[ \t]*)?\n|\n").search(text, q.end())
+        if not asked or not answer:
+            continue
+        line = re.match(r"[^\n]*", text[answer.end():])
+        if not line or line.group().lstrip().startswith(">") or not line.group().strip():
+            continue
+        opener = _REPLY_OPENER.match(text, answer.end())
+        start = opener.end() if opener else answer.end()
+        end = answer.end() + line.end()
+        span = _value_at(text[:end], start, asked[-1][0], ",")
+        if span and not _clock(text, asked[-1][1], span):
+            spans.append(span)
+    return spans
+
+
+# "my sister's netflix login, Sunbeam_Road_14": a password-shaped token right after "login"
+# (a plain name after it is a user name: "my login is jsmith")
+_LOGIN = re.compile(r"\b(?:log-?in|sign-?in|logon)\b[ \t]*(?:is|was|[,:=→-]|->)?[ \t]*"
+                    r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`,;]+)", re.IGNORECASE)
+
+
+def _logins(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _LOGIN.finditer(text):
+        core = _core(m.group("v"))
+        if _passwordish(core) and not _ordinary(core):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
+    return spans
+
+
+def _passwordish(core: str) -> bool:
+    """A password's shape, not a name's: letters and digits with a symbol among them
+    ("Ravenna#31", "Pebble&Fern9"), or joined by "_" in mixed case ("Quartz_Hill_204"); never a
+    dash's name ("GT-7700"), a digitless "snake_case" or a file's "Q3_2024"."""
+    if not (_LONE_DIGIT.search(core) and re.search(r"[^\W\d_]", core)):
+        return False
+    if re.search(r"[^\W_][!#$%&*@^~+=?]|[!#$%&*@^~+=?][^\W_]", core):
+        return True
+    return "_" in core and core.lower() != core and core.upper() != core
+
+
+# "password123 is still the most common password": a kind's example, no one's secret
+_GENERIC = re.compile(r"\b(?:common|popular|weak|weakest|worst|typical|default|famous|example|"
+                      r"classic|cliché|cliche|like|most|such|joke|fake|dummy|sample)\b", re.IGNORECASE)
+
+
+@cache
+def _services() -> re.Pattern:
+    """Services whose name says a password-shaped token is its login ("… <- netflix")."""
+    words = secret_frames.tables().frames.services
+    return re.compile(_alternation(words) if words else r"(?!)", re.IGNORECASE)
+
+
+def _value_first(text: str) -> list[tuple[int, int]]:
+    noun, kinds, _cop, not_after, _reach = _scan_tables()
+    bare = frozenset(secret_frames.tables().frames.bare_nouns)
+    spans = []
+    for m in _FIRST.finditer(text):
+        core = _core(m.group("v"))
+        if not core or not _shaped(core, strict=True) or _ordinary(core):
+            continue
+        rest = " ".join(m.group("rest").split()[:6])
+        if _GENERIC.search(rest):
+            continue
+        named = any(_names_secret(rest, n, bare, not_after) for n in noun.finditer(rest))
+        if named or _passwordish(core) and (_ACCOUNT.search(rest) or _services().search(rest)):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
+    return spans
+
+
+def _token_near(text: str, end: int, clause_end: int, kind: str) -> tuple[int, int] | None:
+    """A password-shaped token closing the clause a few words after its noun with no copula
+    ("пароль от ноутбука Сирень#2017", "password for the work laptop Birch&Lake4"): the words
+    between say whose it is (invariant 460)."""
+    for w in islice(_WORD.finditer(text, end, clause_end), 5):
+        core = _core(w.group())
+        if _passwordish(core) and _long_enough(kind, core) and re.match(r"[\"'”’!#*]*\s*(?:[,.;!?)]|$)", text[w.end():clause_end]
+                                           + (text[clause_end:clause_end + 1] or "")):
+            off = w.start() + w.group().index(core)
+            return off, off + len(core)
+    return None
+
+
 def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
     """A value an opener hands over before its noun: "enter 3917 on the panel to disarm the
     alarm", "use 4471 for the gate" (the noun in the same sentence)."""
@@ -962,8 +1256,10 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
             continue
         stop = _clause_stop(text, run[1])
         sentence_end = stop.start() if stop else len(text)
-        if any(run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
-               for s, e, _k in nouns):
+        named = [" ".join(text[s:e].lower().split()) for s, e, _k in nouns
+                 if run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)]
+        if named and not (_CLOCK.fullmatch(text[run[0]:run[1]])  # "set it to 0630, the alarm"
+                          and set(named) & set(frames.clock_nouns)):
             spans.append(run)
     return spans
 

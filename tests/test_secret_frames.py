@@ -282,11 +282,44 @@ def test_inv460_a_cards_code_said_after_the_card_is_withheld(text, code):
 
 
 @pytest.mark.parametrize("text, valid", [("PESEL 85031412347", True),
-                                         ("PESEL 85031412348", False),  # check digit fails
+                                         # issue 30, fifth pass: a check digit that fails is a
+                                         # mistyped or made-up number, still the user's
+                                         ("PESEL 85031412348", True),
+                                         ("PESEL 8503141234", False),  # a digit short
                                          ("codice fiscale RSSMRA85T10A562S", True),
+                                         ("aadhaar 2345 6789 0123", True),  # Verhoeff fails
+                                         ("PAN card: ABCPE1234F", True),
+                                         ("Steuer-ID 12345678901", False),  # not its format
+                                         ("주민등록번호 900101-1234567", True),
                                          ("passport no. 533918274", False)])
-def test_inv273_an_identity_number_is_known_by_its_check_digits(text, valid):
+def test_inv273_an_identity_number_is_known_by_its_schemes_shape(text, valid):
     assert bool(secret_shapes.identity_numbers(text)) is valid
+
+
+def test_inv273_identity_schemes_are_python_stdnum_modules_named_in_the_table(tmp_path,
+                                                                             monkeypatch):
+    """A scheme is a row of id_numbers.json keyed by its python-stdnum module: adding one adds
+    its nouns; a key naming no such module stops loading with the key named."""
+    rows = json.loads((secret_frames.HERE / "id_numbers.json").read_text(encoding="utf-8"))
+    assert len(rows["schemes"]) >= 35
+    text = "my kennitala is 120174-3399"
+    assert secret_shapes.identity_numbers(text)
+    del rows["schemes"]["is_.kennitala"]
+    table = tmp_path / "secret_frames"
+    table.mkdir()
+    (table / "id_numbers.json").write_text(json.dumps(rows), encoding="utf-8")
+    monkeypatch.setattr(secret_shapes, "Path", lambda _f: tmp_path / "x.py")
+    secret_shapes._id_nouns.cache_clear()
+    try:
+        assert secret_shapes.identity_numbers(text) == []
+        rows["schemes"]["zz.nothing"] = ["zz"]
+        (table / "id_numbers.json").write_text(json.dumps(rows), encoding="utf-8")
+        secret_shapes._id_nouns.cache_clear()
+        with pytest.raises(ValueError, match="zz.nothing"):
+            secret_shapes.identity_numbers(text)
+    finally:
+        monkeypatch.undo()
+        secret_shapes._id_nouns.cache_clear()
 
 
 def test_inv460_list_items_are_read_one_by_one_and_numbers_out_of_sequence_make_no_list():

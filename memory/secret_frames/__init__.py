@@ -45,6 +45,13 @@ class Frames(BaseModel):
     # words between a noun and a copula that give the copula to another clause ("which my son
     # says is insane")
     reported: list[str] = Field(default_factory=list)
+    # words that say a value is derived from something ("same as my birthday, 1103", "the year
+    # we moved here, so 2009"): digits after one, in the noun's clause, are its value
+    derived: list[str] = Field(default_factory=list)
+    # a security question's topics, answered after "?" or ":" ("first pet? Biscuit")
+    question_topics: list[str] = Field(default_factory=list)
+    # services whose name after a back-pointing cue says a password-shaped token is its login
+    services: list[str] = Field(default_factory=list)
 
 
 class Tables(BaseModel):
@@ -52,10 +59,8 @@ class Tables(BaseModel):
     frames: Frames
 
 
-@cache
-def tables() -> Tables:
+def _rows(path: Path) -> list[NounRow]:
     rows = []
-    path = HERE / "nouns.jsonl"
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -63,6 +68,22 @@ def tables() -> Tables:
             rows.append(NounRow.model_validate_json(line))
         except ValidationError as exc:
             raise ValueError(f"{path}:{n}: {exc.errors()[0]['msg']}") from None
+    return rows
+
+
+@cache
+def tables() -> Tables:
+    rows = _rows(HERE / "nouns.jsonl")
+    # the operating system's own words for password, passphrase and PIN in every language its
+    # prompts are translated into (build_platform_nouns.py); a word the hand-written rows give
+    # a kind keeps that kind
+    known = {" ".join(n.lower().split()) for row in rows for n in row.nouns}
+    platform = HERE / "platform_nouns.jsonl"
+    for row in _rows(platform) if platform.exists() else []:
+        fresh = [n for n in row.nouns if " ".join(n.lower().split()) not in known]
+        known.update(fresh)
+        if fresh:
+            rows.append(row.model_copy(update={"nouns": fresh}))
     try:
         frames = Frames.model_validate(json.loads((HERE / "frames.json").read_text("utf-8")))
         for group in frames.ordinary_shapes.values():
