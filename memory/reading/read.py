@@ -852,6 +852,9 @@ _WAS_THERE = re.compile(r"\b(?:lived|used to (?:live|work)|grew up|was living|wa
                         r"worked)\b", re.IGNORECASE)
 _STILL_THERE = re.compile(r"\b(?:have|has|'ve)\s+(?:\w+\s+)?(?:lived|worked)\b|\bsince\b",
                           re.IGNORECASE)
+_SAID_THEN_ASKED = re.compile(r"^(?:i am|i'm|im|i have|i've|my|we are|we have|i work|i live)\b"
+                              r"[^,?]{3,60},\s*(?:any|what|how|which|where|when|who|can|could|"
+                              r"should|do|does|is|are|would)\b", re.IGNORECASE)
 _VERDICT_ON = re.compile(r"^(?P<unsure>(?:i am |i'm )?not (?:sure|convinced) (?:that )?)?(?:the|that|this|"
                          r"my) (?P<t>[\w' -]{2,40}?) (?:thing|bit|stuff|part|business) (?:was|is) "
                          r"(?:(?:all|just|completely) )?(?P<v>wrong|not right|not true|incorrect|a "
@@ -880,6 +883,22 @@ _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
 
 
+_MY_X_IS_NAMED = re.compile(r"^(?:my|our) (?P<k>[\w-]+(?: [\w-]+)?)(?:(?:'s name is| is called| is named| "
+                            r"name is|'s called) (?P<n>[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?)| is (?P<n2>(?:"
+                            r"(?-i:Dr|Mr|Mrs|Ms|Prof)\.? )?(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?))"
+                            r"(?=\s*(?:$|,|\band\b|\bbut\b|\bwho\b))",
+                            re.IGNORECASE)
+
+
+def _names_someone(key: str) -> bool:
+    """The key is a person or animal the user has: a relative, a role ("doctor", "GP"), a pet."""
+    last = key.lower().split()[-1]
+    return last in word_list("relations") or last in word_list("others") or last in (
+        "gp", "dentist", "vet", "physio", "therapist", "cat", "dog", "puppy", "kitten", "pet",
+        "rabbit", "hamster", "horse", "parrot", "bird", "tortoise", "fish") and last not in (
+        "you", "someone", "somebody", "everyone", "nobody", "people", "team", "company", "office")
+
+
 _MY_NEW = re.compile(r"^(?P<m>my|our) new (?P<rest>[\w-]+(?: [\w-]+)? (?:is|are) (?:an? |the )?"
                      r"(?-i:[A-Z0-9])[^,.;!?]*)", re.IGNORECASE)
 _AND_I = re.compile(r"^(?P<n>(?-i:[A-Z])[\w'-]+) and (?:I|me) (?P<rest>.+)$", re.IGNORECASE)
@@ -900,6 +919,20 @@ def read_clause(clause: str, now: datetime) -> Reading:
             return inner.model_copy(update={"clause": clause,
                                             "text": f"{inner.text}{to}{joint.group('n')}"})
         return inner.model_copy(update={"clause": clause})
+    called = _MY_X_IS_NAMED.match(clause.strip(" .!?"))
+    if called and _names_someone(called.group("k")):
+        # "my wife is called Priya", "my cat is called miso", "my doctor is Dr Patel": who
+        # they are, a lasting fact of the user's (one name per role: a later one replaces it)
+        k = called.group("k").strip()
+        n = called.group("n") or called.group("n2")
+        own = next((slot for slot in ("partner", "manager") if k.lower().split()[-1] in
+                    SLOTS[slot].query.split()), None)
+        if own:  # "my wife is called Priya": the partner slot's own fact
+            return Reading(clause=clause, slot=own, value=n, text=render(own, n), target=n,
+                           cue="called", subject="self")
+        text = f"{k[:1].upper()}{k[1:]} is {'' if called.group('n2') else 'called '}{n}"
+        return Reading(clause=clause, slot="attribute", key=f"{k.lower()} name", value=n,
+                       text=text, target=n, cue="called", subject="self")
     fresh = _MY_NEW.match(clause.strip())
     if fresh:
         # "our new fridge is a Samsung Family Hub": the thing's new value, said as a change
@@ -914,6 +947,11 @@ def read_clause(clause: str, now: datetime) -> Reading:
                            f"{' now' if named.group('new') else ''}{named.group('rest')}",
                            now).model_copy(
                                update={"clause": clause})
+    if clause.rstrip().endswith("?") and "," in clause and _SAID_THEN_ASKED.match(clause.strip()):
+        # "I'm a teacher btw, any tips for marking faster?": a statement, then the question
+        said = read_clause(clause.split(",")[0], now)
+        if said.kind == "statement" or said.kind == "nothing" and said.text:
+            return said.model_copy(update={"clause": clause})
     verdict = _VERDICT_ON.match(clause.strip(" .!?"))
     if verdict:
         # "the lactose intolerance thing was wrong", "not sure the ibuprofen thing is right":
@@ -1130,6 +1168,8 @@ def third_person(clause: str) -> str:
             verb + ("es" if verb.endswith(_BASE_ENDS) else "s")
     if re.search(r"\bstarted\b", said) and words[0].endswith("ing"):
         verb = "Started " + verb  # "I've started putting £50 a month into an ISA"
+    elif re.search(r"\bhave been\s*$", said) and not words[0].endswith("ing"):
+        verb = "Has been " + verb  # "I've been a vegetarian for ten years"
     elif re.search(r"\b(?:have|had)\b", said) and not re.search(r"\bbeen\b", said) and \
             not words[0].endswith(("ed", "en", "ing")):
         verb = "Has " + verb

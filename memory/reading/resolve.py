@@ -81,8 +81,9 @@ def _about_relative(fact: FactRef, relation: str | None) -> bool:
 
 
 def own_fact(fact: FactRef) -> bool:
-    """A fact about the user, not about a relative of theirs."""
-    return not re.match(r"^(?:her|his|their|my)?\s*(?:sister|brother|mum|mom|mother|dad|father|"
+    """A fact about the user, not about a relative of theirs ("Partner is Sam" is the user's
+    partner slot)."""
+    return bool(re.match(r"^partner is\b", fact.text, re.IGNORECASE)) or not re.match(r"^(?:her|his|their|my)?\s*(?:sister|brother|mum|mom|mother|dad|father|"
                         r"parents|son|daughter|partner|husband|wife|cousin|aunt|uncle|niece|"
                         r"nephew|gran\w*|grand\w*)\b", fact.text, re.IGNORECASE)
 
@@ -417,6 +418,8 @@ _MODAL = re.compile(r"\b(?:can|could|would|should|might|may|must)\b(?!\s+(?:be|h
 _VERB_FIRST = re.compile(r"^(?:(?:Always|Usually|Often|Never|Sometimes|Normally|Generally|"
                          r"Mostly|Regularly|Rarely) )?(?:(?:Might|May|Could) (?:have|be)|Has|Is|"
                          r"Was|Had|Does|Did|\w+(?:ed|ing)|Taken|Given|Begun|Grown|Done|Gotten|"
+                         r"Went|Got|Spent|Took|Came|Flew|Drove|Met|Bought|Sold|Left|Lost|Won|"
+                         r"Became|Began|Ran|Swam|Rode|Saw|Found|Made|Gave|Quit|Hurt|Broke|"
                          r"\w{2,}[^s]s)\b")
 
 
