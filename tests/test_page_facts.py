@@ -36,7 +36,8 @@ def page(**state) -> AppTest:
 
 
 def listing(at: AppTest):
-    return at.dataframe[0].value
+    """The listing's rows (issue 34: one escaped HTML table, no data grid)."""
+    return html_table(at, "facts-list")
 
 
 def chain_table(at: AppTest):
@@ -67,11 +68,20 @@ def chain_table(at: AppTest):
 
 
 def inspect(at: AppTest, fact_id: str) -> AppTest:
-    """Click the fact's row in the listing (the table's selection)."""
-    key = next(k for k in at.session_state if k.startswith("facts_table_"))
-    row = list(listing(at)["id"]).index(fact_id)
-    at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
-    return at.run()
+    """Pick the fact's row in the picker under the listing, by the number the listing shows."""
+    picker = next(s for s in at.selectbox if (s.key or "").startswith("facts_pick_"))
+    row = listing(at).set_index("id").loc[fact_id]
+    assert f"#{row['#']} · {row['text'][:90]}" in picker.options  # the listing's number, text
+    at = picker.select(fact_id).run()
+    assert next(s for s in at.selectbox if s.key == picker.key).value == fact_id
+    marked = html_bodies(at, "class='ptab facts-list'")[0]
+    assert marked.count("<tr class='on'>") == 1  # the inspected row is marked in the listing
+    assert f"<td>{fact_id}</td>" in marked.split("<tr class='on'>")[1].split("</tr>")[0]
+    return at
+
+
+def picked(at: AppTest) -> str | None:
+    return next(s for s in at.selectbox if (s.key or "").startswith("facts_pick_")).value
 
 
 def inspected(at: AppTest) -> str:
@@ -84,6 +94,7 @@ def test_filters_search_and_chain_in_version_order(desk):
     assert set(listing(at)["state"]) == {"active", "candidate"}
     # the first fact with a supersession link is inspected by default, its chain walked back
     assert inspected(at) == "Lives in Edinburgh" and at.query_params["fact"] == desk["edinburgh"]
+    assert picked(at) == desk["edinburgh"]  # the picker shows the inspected row
     chain = chain_table(at)
     assert list(chain["version"]) == [1, 2]
     assert list(chain["text"]) == ["Lives in Bristol", "Lives in Edinburgh"]
@@ -92,6 +103,7 @@ def test_filters_search_and_chain_in_version_order(desk):
     assert list(listing(at)["text"]) == ["Prefers email over phone calls"]
     assert inspected(at) == "Lives in Edinburgh"  # still inspected, though not listed
     assert "not in the list above" in html_bodies(at, "class='fx'")[0]
+    assert picked(at) is None and "<tr class='on'>" not in html_bodies(at, "facts-list")[0]
     at = inspect(at, desk["email"])
     assert inspected(at) == "Prefers email over phone calls"
     at.text_input(key="facts_search").input("").run()
@@ -225,7 +237,7 @@ def test_links_to_review_sources_and_audit(desk):
     assert any("Open its review item" in plain(c.value) for c in at.caption)
     at = page(query={"fact": desk["bristol"]})
     assert html_table(at, "fx-sources") is None  # a closed tab: not drawn
-    assert len(at.dataframe) == 1  # issue 34: the listing is the one data grid
+    assert not at.dataframe  # issue 34: no data grid; the listing is plain HTML
     at.session_state["facts_tabs"] = "Source episodes"  # issue 34: tabs draw when opened
     at.run()
     sources = html_table(at, "fx-sources")
