@@ -110,9 +110,11 @@ else:
     # Issue 34: a page of rows at a time. Drawing thousands of rows cost the browser most of
     # the page's time at 5,000 facts; search, filters and pages reach every one.
     pages = max(1, -(-len(rows) // TABLE_PAGE))
-    page_no = 1
-    if pages > 1:
-        page_no = int(st.number_input(f"Page (of {pages})", 1, pages, 1, key="facts_page"))
+    page_no, picker = 1, st.selectbox
+    if pages > 1:  # the page and the picker side by side: one row of the screen
+        at_page, at_pick = st.columns([1, 4])
+        page_no = int(at_page.number_input(f"Page (of {pages})", 1, pages, 1, key="facts_page"))
+        picker = at_pick.selectbox
     first = (page_no - 1) * TABLE_PAGE
     on_page = rows[first: first + TABLE_PAGE]
     page_ids = [r["id"] for r in on_page]
@@ -122,19 +124,19 @@ else:
     ss[key] = chosen if chosen in page_ids else None
     number = {i: first + n + 1 for n, i in enumerate(page_ids)}
     text = {r["id"]: r["text"] for r in on_page}
-    st.caption(f"{len(rows)} fact{'s' if len(rows) != 1 else ''}"
-               + (f" · showing {first + 1}–{first + len(on_page)}" if pages > 1 else "")
-               + " · pick a row below to inspect it")
-    # The listing as one escaped HTML table, rows picked by number or text below it: the data
-    # grid it replaces cost the browser ~0.3 s to mount (issue 34). Stored text stays text.
-    st.html(scroll_html(plain_table_html(
-        [{"#": first + n + 1, **{k: v for k, v in r.items() if k != "linked"}}
-         for n, r in enumerate(on_page)], "facts-list", when=MINUTE, hide=(), mark=chosen), 20)
-        + "<style>.facts-list th{position:sticky;top:0;background:#fff}</style>")
-    st.selectbox(
+    picker(
         "Inspect", page_ids, key=key, on_change=on_pick, args=(user, key),
         format_func=lambda i: f"#{number[i]} · {text[i][:90]}",
-        placeholder="the row's number or a few words of its text")
+        placeholder="pick a row: its number or a few words of its text")
+    st.caption(f"{len(rows)} fact{'s' if len(rows) != 1 else ''}"
+               + (f" · showing {first + 1}–{first + len(on_page)}" if pages > 1 else ""))
+    # The listing as one escaped HTML table, rows picked by number or text above it: the data
+    # grid it replaces cost the browser ~0.3 s to mount (issue 34). Stored text stays text.
+    st.html(scroll_html(plain_table_html(
+        [{"#": first + n + 1, **{k: v for k, v in r.items() if k not in ("id", "linked")},
+          "id": r["id"]} for n, r in enumerate(on_page)],
+        "facts-list", when=MINUTE, hide=(), mark=chosen), 20)
+        + "<style>.facts-list th{position:sticky;top:0;background:#fff}</style>")
 if not chosen:
     st.stop()
 if chosen != st.query_params.get("fact"):
