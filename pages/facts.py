@@ -14,6 +14,7 @@ from memory.ui import (
     can,
     clear_errors,
     esc,
+    facts_listing,
     mark_changed,
     md,
     operator_actor,
@@ -31,7 +32,6 @@ from memory.ui.views import (
     chain_table_html,
     episodes_by_id,
     facts_by_id,
-    listing_rows,
     plain_table_html,
     review_events,
     scroll_html,
@@ -85,9 +85,9 @@ if valid_at or rec_at:
                "is ignored.")
 
 try:
-    rows = listing_rows(svc, user, states=states or None,
-                        fact_type=None if ftype == "any" else ftype, valid_at=valid_at,
-                        recorded_at=rec_at, needle=needle)
+    rows = facts_listing(svc, user, states=states or None,
+                         fact_type=None if ftype == "any" else ftype, valid_at=valid_at,
+                         recorded_at=rec_at, needle=needle)
 except MemdeskError as exc:
     show_error(exc)
     st.stop()

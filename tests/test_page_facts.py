@@ -323,3 +323,16 @@ def test_inv121_bulk_retract_confirms_the_count_and_the_role(desk):
     assert {svc.get_fact("ana", i).state.value for i in (desk["email"], desk["edinburgh"])} == {
         "retracted"}
     assert not at.checkbox(key="facts_bulk_confirm").value  # a new confirmation next time
+
+
+def test_the_kept_listing_follows_every_change_to_the_users_facts(desk):
+    """Issue 34: the listing is kept across sessions, keyed on the store's data version and the
+    user's audit count; a write or a forget that no page signalled (here through the desk's own
+    service, the same connection) shows on the next visit: nothing stale, nothing resurrected."""
+    svc = store_service()
+    before = set(listing(page())["text"])
+    written = svc.write_fact("ana", "Plays the oboe", actor="cli").fact
+    assert set(listing(page())["text"]) == before | {"Plays the oboe"}
+    svc.forget("ana", written.id, actor="cli")
+    svc.forget("ana", desk["email"], actor="cli")
+    assert set(listing(page())["text"]) == before - {"Prefers email over phone calls"}

@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
@@ -129,6 +130,32 @@ def labels_measure(svc: MemoryService, users: list[str]) -> LabelTables:
     from review.label_source import LabelTables
 
     return LabelTables.model_validate(_label_tables(svc, tuple(users), data_version(svc)))
+
+
+@st.cache_data(ttl=600, max_entries=16, show_spinner=False)
+def _facts_listing(_svc: MemoryService, user_id: str, states: tuple[str, ...] | None,
+                   fact_type: str | None, version: tuple, audited: int) -> list[dict]:
+    from .views import listing_rows
+
+    return listing_rows(_svc, user_id, states=states, fact_type=fact_type, valid_at=None,
+                        recorded_at=None)
+
+
+def facts_listing(svc: MemoryService, user_id: str, *, states: list[str] | None,
+                  fact_type: str | None, valid_at: datetime | None,
+                  recorded_at: datetime | None, needle: str = "") -> list[dict]:
+    """The Facts page's listing (views.listing_rows). Without an as-of moment it is kept
+    across sessions while the store, its data version and the user's audit count stay the
+    same (issue 34: reading 5,000 facts was most of the page's server time; every change to a
+    fact appends an audit event, as in explain_recall); as-of views are read as asked."""
+    from .views import listing_rows, search_rows
+
+    if valid_at is not None or recorded_at is not None:
+        return listing_rows(svc, user_id, states=states, fact_type=fact_type,
+                            valid_at=valid_at, recorded_at=recorded_at, needle=needle)
+    rows = _facts_listing(svc, user_id, tuple(sorted(states)) if states else None, fact_type,
+                          data_version(svc), svc.store.audit_count(user_id))
+    return search_rows(rows, needle)
 
 
 RECALL_KEPT = "recall_kept"  # session state: (what was asked, its explain recall)

@@ -192,10 +192,15 @@ def listing_rows(svc: MemoryService, user_id: str, *, states: Iterable[FactState
         rows = [{"id": f.id, "state": f.state.value, "type": f.fact_type.value, "text": f.text,
                  "confidence": f.confidence, "recorded_at": f.recorded_at, "origin": f.origin,
                  "linked": bool(f.supersedes or f.superseded_by)} for f in facts]
+    return search_rows(rows, needle)
+
+
+def search_rows(rows: list[dict[str, Any]], needle: str) -> list[dict[str, Any]]:
+    """Listing rows whose text holds `needle` (casefolded: any script) or whose id it is."""
     folded = needle.strip().casefold()
-    if folded:
-        rows = [r for r in rows if folded in r["text"].casefold() or r["id"] == needle.strip()]
-    return rows
+    if not folded:
+        return rows
+    return [r for r in rows if folded in r["text"].casefold() or r["id"] == needle.strip()]
 
 
 def facts_by_id(svc: MemoryService, user_id: str, ids: list[str]) -> list[Fact]:
