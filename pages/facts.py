@@ -14,6 +14,7 @@ from memory.ui import (
     can,
     clear_errors,
     esc,
+    fact_review_events,
     facts_listing,
     mark_changed,
     md,
@@ -33,7 +34,6 @@ from memory.ui.views import (
     episodes_by_id,
     facts_by_id,
     plain_table_html,
-    review_events,
     scroll_html,
 )
 
@@ -180,7 +180,7 @@ with review_tab:
         if fact.state == FactState.CANDIDATE:
             st.caption("This fact waits in the review queue.")
             page_link("review", "Open its review item", user=user, item=fact.id)
-        decided = review_events(svc, user, fact.id)
+        decided = fact_review_events(svc, user, fact.id)
         # Read-only rows as escaped HTML tables, not data grids (issue 34: a grid's mount cost
         # the browser more than the rest of the inspector).
         if decided:

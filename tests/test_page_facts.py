@@ -337,3 +337,17 @@ def test_the_kept_listing_follows_every_change_to_the_users_facts(desk):
     svc.forget("ana", written.id, actor="cli")
     svc.forget("ana", desk["email"], actor="cli")
     assert set(listing(page())["text"]) == before - {"Prefers email over phone calls"}
+
+
+def test_the_review_tab_shows_a_decision_made_since_the_last_visit(desk):
+    """Issue 34: the review decisions naming a fact are kept across visits like the listing;
+    one made meanwhile (outside the desk's pages) shows on the next visit."""
+    from review import decide
+
+    at = page(query={"fact": desk["cat"]})
+    assert html_table(at, "fx-review") is None  # a candidate: nothing decided yet
+    decide(store_service(), "ana", desk["cat"], "approve", operator="rita", expected_rev=1,
+           comment="seen it")
+    events = html_table(page(query={"fact": desk["cat"]}), "fx-review")
+    assert list(events["action"]) == ["review_approve"] and list(events["comment"]) == ["seen it"]
+    assert "rita" in events["operator"][0]

@@ -15,7 +15,7 @@ import streamlit as st
 
 from ..access import Role
 from ..errors import MemdeskError, ValidationError
-from ..models import check_actor
+from ..models import AuditEvent, check_actor
 from ..runtime import Runtime, build_runtime
 from ..service import MemoryService, RecallResult, UserSummary
 from .auth import operator_mode, require_access, role_label, signed_in_email
@@ -156,6 +156,22 @@ def facts_listing(svc: MemoryService, user_id: str, *, states: list[str] | None,
     rows = _facts_listing(svc, user_id, tuple(sorted(states)) if states else None, fact_type,
                           data_version(svc), svc.store.audit_count(user_id))
     return search_rows(rows, needle)
+
+
+@st.cache_data(ttl=600, max_entries=64, show_spinner=False)
+def _review_events(_svc: MemoryService, user_id: str, fact_id: str, version: tuple,
+                   audited: int) -> list[AuditEvent]:
+    from .views import review_events
+
+    return review_events(_svc, user_id, fact_id)
+
+
+def fact_review_events(svc: MemoryService, user_id: str, fact_id: str) -> list[AuditEvent]:
+    """The review decisions naming a fact (views.review_events: one audit read per review
+    action), kept like facts_listing: a new decision appends an audit event, so it shows on
+    the next run (issue 34: eight audit reads on every Facts visit)."""
+    return _review_events(svc, user_id, fact_id, data_version(svc),
+                          svc.store.audit_count(user_id))
 
 
 RECALL_KEPT = "recall_kept"  # session state: (what was asked, its explain recall)
