@@ -15,7 +15,9 @@ Prints per page: p50, min and max milliseconds over --runs, the p50 of the brows
 long tasks (ms of >50 ms tasks: the page's own drawing work, less sensitive to other processes
 than the wall time, though a loaded machine stretches it too), after one warm-up visit each, and
 first the floor: a bare Streamlit page (a title and a line) timed the same way, on this machine
-at this load, which no desk page can beat. The load average is printed before each store.
+at this load, which no desk page can beat; then, per store, that floor again, visited after each
+page's visits ("bare page, same rounds"), so it meets the same load as the pages beside it. The
+load average is printed before each store.
 """
 
 from __future__ import annotations
@@ -102,33 +104,63 @@ def some_fact(db: Path, user: str) -> str:
 
 
 Times = dict[str, list[tuple[float, float]]]  # page -> (wall ms, long-task ms) per visit
+FLOOR = "bare page, same rounds"  # the floor, visited between the desk's pages
+
+
+def serve(root: Path, script: str, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=root, env={**env, "PYTHONPATH": str(root)}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def visit(browser, shared, target: str, marker: str, name: str) -> tuple[float, float] | None:
+    """One visit in a new tab (a new desk session); --cold (shared None): a fresh context."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    ctx = shared or browser.new_context(viewport={"width": 1400, "height": 1000})
+    if ctx is not shared:
+        ctx.add_init_script(LONG_TASKS)
+    page = ctx.new_page()
+    page.set_default_timeout(120_000)
+    t0 = time.perf_counter()
+    try:
+        page.goto(target)
+        page.locator(marker).first.wait_for()
+        page.wait_for_function(DONE)
+        took = ((time.perf_counter() - t0) * 1000, page.evaluate("window.__lt"))
+    except PlaywrightTimeout:  # said, and the visit left out
+        print(f"  {name}: not drawn within 120 s ({target})", flush=True)
+        took = None
+    page.close()
+    if ctx is not shared:
+        ctx.close()
+    return took
 
 
 def time_pages(db: Path | None, user: str, queue_user: str, runs: int,
                only: list[str] | None = None, cold: bool = False,
-               roots: tuple[Path, ...] = (ROOT,), script: str = "app.py") -> list[Times]:
+               roots: tuple[Path, ...] = (ROOT,), script: str = "app.py",
+               floor: str | None = None) -> list[Times]:
     """Times each page of PAGES on a desk started from each checkout in `roots` (this one, and
     --against ones), visit for visit in alternation, so every checkout meets the same machine
-    load; with db None, the bare page `script` (the floor). One result per root."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    load; with db None, the bare page `script` (the floor). With `floor` (the bare page's
+    script), the floor is also visited after each page's visits, so it meets the same load
+    (out[0][FLOOR]). One result per root."""
     from playwright.sync_api import sync_playwright
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDESK_")}
     env.update(MEMDESK_STORE=f"embedded:{db}", MEMDESK_EMBEDDER="hash", MEMDESK_LLM="offline")
-    procs, urls = [], []
-    for root in roots:
-        port = free_port()
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true"],
-            cwd=root, env={**env, "PYTHONPATH": str(root)}, stdout=subprocess.DEVNULL,
-            stderr=subprocess.STDOUT))
-        urls.append(f"http://127.0.0.1:{port}")
+    servers = [serve(root, script, env) for root in roots]
+    bare = serve(ROOT, floor, env) if floor and db else None
     fact = some_fact(db, user) if db else ""
     pages = PAGES if db else [("bare Streamlit page", "/", "text=A bare page")]
     out: list[Times] = [{} for _ in roots]
     try:
-        for url, proc in zip(urls, procs, strict=True):
+        for proc, url in [*servers, *([bare] if bare else [])]:
             wait_healthy(url, proc)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -139,41 +171,24 @@ def time_pages(db: Path | None, user: str, queue_user: str, runs: int,
                 for name, path, marker in pages:
                     if only and db and name.split()[0] not in only:
                         continue
-                    for i, url in enumerate(urls):
-                        # A new tab is a new desk session; --cold also empties the HTTP cache.
-                        ctx = shared or browser.new_context(
-                            viewport={"width": 1400, "height": 1000})
-                        if ctx is not shared:
-                            ctx.add_init_script(LONG_TASKS)
-                        page = ctx.new_page()
-                        page.set_default_timeout(120_000)
-                        target = url + path.format(u=user, q=queue_user, f=fact)
-                        t0 = time.perf_counter()
-                        try:
-                            page.goto(target)
-                            page.locator(marker).first.wait_for()
-                            page.wait_for_function(DONE)
-                        except PlaywrightTimeout:  # said, and the visit left out
-                            print(f"  {name}: not drawn within 120 s ({target})", flush=True)
-                            page.close()
-                            continue
-                        took = (time.perf_counter() - t0) * 1000
-                        if n:
-                            out[i].setdefault(name, []).append(
-                                (took, page.evaluate("window.__lt")))
-                        page.close()
-                        if ctx is not shared:
-                            ctx.close()
+                    for i, (_, url) in enumerate(servers):
+                        got = visit(browser, shared, url + path.format(u=user, q=queue_user,
+                                                                       f=fact), marker, name)
+                        if n and got:
+                            out[i].setdefault(name, []).append(got)
+                    if bare and (got := visit(browser, shared, bare[1] + "/", "text=A bare page",
+                                              FLOOR)) and n:
+                        out[0].setdefault(FLOOR, []).append(got)
             browser.close()
     finally:
-        for proc in procs:
+        for proc, _ in [*servers, *([bare] if bare else [])]:
             proc.terminate()  # only the servers this script started
             proc.wait(timeout=30)
     return out
 
 
 def show(results: list[Times], labels: list[str]) -> None:
-    for name in results[0]:
+    for name in sorted(results[0], key=lambda n: n != FLOOR):  # the floor first
         for label, times in zip(labels, results, strict=True):
             got = times.get(name)
             if not got:
@@ -214,7 +229,8 @@ def main() -> None:
                     script=str(d / "bare.py")), labels[:1])
     for label, db, user, queue_user in stores:
         load = os.getloadavg()[0]
-        times = time_pages(db, user, queue_user, args.runs, args.pages, args.cold, roots=roots)
+        times = time_pages(db, user, queue_user, args.runs, args.pages, args.cold, roots=roots,
+                           floor=str(d / "bare.py"))
         print(f"\n{label} (user {user}; review as {queue_user}; load average {load:.2f} at "
               f"start, {os.getloadavg()[0]:.2f} at end)", flush=True)
         show(times, labels)

@@ -40,8 +40,7 @@ svc = service()
 
 
 def set_toggles(t: RecallToggles) -> None:
-    for name in TOGGLES:
-        ss[f"recall_t_{name}"] = getattr(t, name)
+    ss["recall_use"] = [name for name in TOGGLES if getattr(t, name)]
     ss["recall_rerank"] = t.rerank if t.rerank in ("none", *RERANKERS) else "none"
     ss["recall_k"] = t.k
 
@@ -57,29 +56,23 @@ if shared is not None and ss.get("recall_url_seen") != st.query_params.to_dict()
     ss["recall_query"], ss["recall_preset"] = query0, preset0
     set_toggles(toggles0)
     ss["recall_ran"] = True  # a shared recall shows its results straight away
-if "recall_t_bm25" not in ss:
+if "recall_use" not in ss:
     ss.setdefault("recall_preset", "default")
     set_toggles(toggles_of(ss["recall_preset"]))
 
-q1, q2, q3 = st.columns([5, 2, 1])
+q1, q2, q3, q4 = st.columns([5, 2, 1, 2])
 query = q1.text_input("Query", key="recall_query", placeholder="e.g. where does she live")
 preset = q2.selectbox("Preset", list(PRESETS), key="recall_preset", on_change=on_preset,
                       help="named recall configurations (memory.search_config); picking one "
-                           "resets the toggles to it")
+                           "resets the legs and multipliers to it")
 k = q3.number_input("k", min_value=1, max_value=200, key="recall_k")
-# Two rows, so no toggle's label is cut ("Superse…", issue 34).
-# One tooltip per row, not one per toggle (issue 34: each tooltip is drawn by the browser).
-ROW1, ROW2 = ("bm25", "dense", "decay", "boost", "prior"), ("superseded", "catalog")
-st.caption("Legs and multipliers", help="  \n".join(f"{TOGGLES[n]}: {HELP[n]}" for n in ROW1))
-for col, name in zip(st.columns(5), ROW1, strict=False):
-    col.toggle(TOGGLES[name], key=f"recall_t_{name}")
-st.caption("Include, rerank", help="  \n".join(f"{TOGGLES[n]}: {HELP[n]}" for n in ROW2)
-           + "  \nRerank: rerankers registered in memory.rerank")
-e1, e2, e3, _ = st.columns([2, 2, 2, 4])
-for col, name in ((e1, "superseded"), (e2, "catalog")):
-    col.toggle(TOGGLES[name], key=f"recall_t_{name}")
-rerank = e3.selectbox("Rerank", ["none", *RERANKERS], key="recall_rerank",
-                      label_visibility="collapsed", disabled=not RERANKERS)
+rerank = q4.selectbox("Rerank", ["none", *RERANKERS], key="recall_rerank",
+                      disabled=not RERANKERS, help="rerankers registered in memory.rerank")
+# One row of chips for the legs, multipliers and what is included, no label cut ("Superse…"):
+# seven toggles in nine columns under two captions cost the browser ~20 elements (issue 34).
+used = st.pills("Legs, multipliers and what is included (highlighted: on)", list(TOGGLES),
+                selection_mode="multi", key="recall_use", format_func=TOGGLES.__getitem__,
+                help="  \n".join(f"{TOGGLES[n]}: {HELP[n]}" for n in TOGGLES)) or []
 run = st.button("Recall", type="primary", key="recall_run")
 
 if not (run or ss.get("recall_ran")):
@@ -87,7 +80,7 @@ if not (run or ss.get("recall_ran")):
             "then carries the query, preset and toggles, so the view can be shared.")
     st.stop()
 ss["recall_ran"] = True
-toggles = RecallToggles(**{n: ss[f"recall_t_{n}"] for n in TOGGLES}, rerank=rerank, k=int(k))
+toggles = RecallToggles(**{n: n in used for n in TOGGLES}, rerank=rerank, k=int(k))
 try:
     config = build_config(preset, toggles)
     result = explain_recall(svc, user, query, config)  # kept across this session's reruns

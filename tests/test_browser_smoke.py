@@ -183,8 +183,16 @@ def test_walk_every_page_in_a_real_browser(desk_server):
             walk.settle()
             assert "/facts" in page.url and "user=ana" in page.url
 
-            # Facts of the payload user: search, inspect, as-of.
+            # Facts of the payload user: inspect a row by its picker, search, as-of.
             walk.open("/facts?user=eve", "Supersession chain")
+            picker = page.get_by_role("combobox", name="Inspect")  # issue 34: no data grid
+            picker.click()
+            picker.fill("jazz")
+            page.keyboard.press("Enter")
+            page.locator(".fx").filter(has_text="Likes jazz").wait_for()
+            walk.settle()
+            assert "Likes jazz" in page.locator("table.facts-list tr.on").inner_text()
+            assert "fact=" in page.url and "Likes jazz" not in page.url
             page.get_by_role("textbox", name="Search text", exact=True).fill("Paris")
             page.get_by_role("textbox", name="Search text", exact=True).press("Enter")
             walk.settle()

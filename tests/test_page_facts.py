@@ -36,7 +36,8 @@ def page(**state) -> AppTest:
 
 
 def listing(at: AppTest):
-    return at.dataframe[0].value
+    """The listing's rows (issue 34: one escaped HTML table, no data grid)."""
+    return html_table(at, "facts-list")
 
 
 def chain_table(at: AppTest):
@@ -67,11 +68,20 @@ def chain_table(at: AppTest):
 
 
 def inspect(at: AppTest, fact_id: str) -> AppTest:
-    """Click the fact's row in the listing (the table's selection)."""
-    key = next(k for k in at.session_state if k.startswith("facts_table_"))
-    row = list(listing(at)["id"]).index(fact_id)
-    at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
-    return at.run()
+    """Pick the fact's row in the picker under the listing, by the number the listing shows."""
+    picker = next(s for s in at.selectbox if (s.key or "").startswith("facts_pick_"))
+    row = listing(at).set_index("id").loc[fact_id]
+    assert f"#{row['#']} · {row['text'][:90]}" in picker.options  # the listing's number, text
+    at = picker.select(fact_id).run()
+    assert next(s for s in at.selectbox if s.key == picker.key).value == fact_id
+    marked = html_bodies(at, "class='ptab facts-list'")[0]
+    assert marked.count("<tr class='on'>") == 1  # the inspected row is marked in the listing
+    assert f"<td>{fact_id}</td>" in marked.split("<tr class='on'>")[1].split("</tr>")[0]
+    return at
+
+
+def picked(at: AppTest) -> str | None:
+    return next(s for s in at.selectbox if (s.key or "").startswith("facts_pick_")).value
 
 
 def inspected(at: AppTest) -> str:
@@ -84,6 +94,7 @@ def test_filters_search_and_chain_in_version_order(desk):
     assert set(listing(at)["state"]) == {"active", "candidate"}
     # the first fact with a supersession link is inspected by default, its chain walked back
     assert inspected(at) == "Lives in Edinburgh" and at.query_params["fact"] == desk["edinburgh"]
+    assert picked(at) == desk["edinburgh"]  # the picker shows the inspected row
     chain = chain_table(at)
     assert list(chain["version"]) == [1, 2]
     assert list(chain["text"]) == ["Lives in Bristol", "Lives in Edinburgh"]
@@ -92,10 +103,11 @@ def test_filters_search_and_chain_in_version_order(desk):
     assert list(listing(at)["text"]) == ["Prefers email over phone calls"]
     assert inspected(at) == "Lives in Edinburgh"  # still inspected, though not listed
     assert "not in the list above" in html_bodies(at, "class='fx'")[0]
+    assert picked(at) is None and "<tr class='on'>" not in html_bodies(at, "facts-list")[0]
     at = inspect(at, desk["email"])
     assert inspected(at) == "Prefers email over phone calls"
     at.text_input(key="facts_search").input("").run()
-    at.multiselect(key="facts_states").set_value(["superseded"]).run()
+    at.pills(key="facts_states").set_value(["superseded"]).run()
     assert list(listing(at)["text"]) == ["Lives in Bristol"]
     at.selectbox(key="facts_type").select("preference").run()
     assert "No facts match" in plain(at.info[0].value)
@@ -225,7 +237,7 @@ def test_links_to_review_sources_and_audit(desk):
     assert any("Open its review item" in plain(c.value) for c in at.caption)
     at = page(query={"fact": desk["bristol"]})
     assert html_table(at, "fx-sources") is None  # a closed tab: not drawn
-    assert len(at.dataframe) == 1  # issue 34: the listing is the one data grid
+    assert not at.dataframe  # issue 34: no data grid; the listing is plain HTML
     at.session_state["facts_tabs"] = "Source episodes"  # issue 34: tabs draw when opened
     at.run()
     sources = html_table(at, "fx-sources")
@@ -280,15 +292,16 @@ def test_forget_from_the_desk_hard_deletes(desk):
 
 def test_a_long_listing_is_drawn_a_page_at_a_time_and_every_row_is_reachable(desk):
     """Issue 34: thousands of rows cost the browser most of the page's time; the listing draws
-    200 at a time, and a row on a later page is inspected like any other."""
+    100 at a time, and a row on a later page is inspected like any other."""
     svc = store_service()
     for n in range(203):
         svc.write_fact("bob", f"Has visited town number {n:03d}", actor="cli")
     at = page(user="bob")
-    assert len(listing(at)) == 200
-    assert any("204 facts · showing 1–200" in plain(c.value) for c in at.caption)
-    at.number_input(key="facts_page").set_value(2).run()
+    assert len(listing(at)) == 100
+    assert any("204 facts · showing 1–100" in plain(c.value) for c in at.caption)
+    at.number_input(key="facts_page").set_value(3).run()
     assert len(listing(at)) == 4
+    assert list(listing(at)["#"]) == [201, 202, 203, 204]  # numbered across pages
     last = list(listing(at)["id"])[-1]
     at = inspect(at, last)
     assert inspected(at) == svc.get_fact("bob", last).text
@@ -311,3 +324,30 @@ def test_inv121_bulk_retract_confirms_the_count_and_the_role(desk):
     assert {svc.get_fact("ana", i).state.value for i in (desk["email"], desk["edinburgh"])} == {
         "retracted"}
     assert not at.checkbox(key="facts_bulk_confirm").value  # a new confirmation next time
+
+
+def test_the_kept_listing_follows_every_change_to_the_users_facts(desk):
+    """Issue 34: the listing is kept across sessions, keyed on the store's data version and the
+    user's audit count; a write or a forget that no page signalled (here through the desk's own
+    service, the same connection) shows on the next visit: nothing stale, nothing resurrected."""
+    svc = store_service()
+    before = set(listing(page())["text"])
+    written = svc.write_fact("ana", "Plays the oboe", actor="cli").fact
+    assert set(listing(page())["text"]) == before | {"Plays the oboe"}
+    svc.forget("ana", written.id, actor="cli")
+    svc.forget("ana", desk["email"], actor="cli")
+    assert set(listing(page())["text"]) == before - {"Prefers email over phone calls"}
+
+
+def test_the_review_tab_shows_a_decision_made_since_the_last_visit(desk):
+    """Issue 34: the review decisions naming a fact are kept across visits like the listing;
+    one made meanwhile (outside the desk's pages) shows on the next visit."""
+    from review import decide
+
+    at = page(query={"fact": desk["cat"]})
+    assert html_table(at, "fx-review") is None  # a candidate: nothing decided yet
+    decide(store_service(), "ana", desk["cat"], "approve", operator="rita", expected_rev=1,
+           comment="seen it")
+    events = html_table(page(query={"fact": desk["cat"]}), "fx-review")
+    assert list(events["action"]) == ["review_approve"] and list(events["comment"]) == ["seen it"]
+    assert "rita" in events["operator"][0]

@@ -58,9 +58,15 @@ def recall(at: AppTest, query: str, preset: str | None = None, **toggles) -> App
     at.text_input(key="recall_query").input(query)
     if preset:
         at.selectbox(key="recall_preset").select(preset).run()
+    chips = at.pills(key="recall_use")  # issue 34: one row of chips, not seven toggles
     for name, value in toggles.items():
-        at.toggle(key=f"recall_t_{name}").set_value(value)
+        (chips.select if value else chips.unselect)(name)
     return at.button(key="recall_run").click().run()
+
+
+def on(at: AppTest, name: str) -> bool:
+    """Whether the leg, multiplier or inclusion `name` is switched on (its chip highlighted)."""
+    return name in at.pills(key="recall_use").value
 
 
 def test_hits_carry_state_and_the_two_pictures(desk):
@@ -100,11 +106,11 @@ def test_hits_carry_state_and_the_two_pictures(desk):
 def test_toggles_beside_presets(desk):
     at = page()
     recall(at, "Lumio hub wifi", preset="bm25_only", catalog=True)
-    assert at.toggle(key="recall_t_dense").value is False  # the preset set it
+    assert on(at, "dense") is False  # the preset set it
     hits = table(at, "recall_hits")
     assert "catalog" in set(hits["state"]) and hits["dense"].isna().all()
     recall(at, "Bristol", preset="history", catalog=False)
-    assert at.toggle(key="recall_t_superseded").value is True
+    assert on(at, "superseded") is True
     hits = table(at, "recall_hits")
     bristol = hits.set_index("text").loc["Lives in Bristol"]
     assert bristol["state"] == "superseded"
@@ -132,9 +138,9 @@ def test_recall_is_shared_by_url(desk):
     opened = page(**url)  # a new session opens the link
     assert not opened.exception and not opened.error
     assert opened.text_input(key="recall_query").value == "Lumio hub wifi"
-    assert opened.toggle(key="recall_t_catalog").value is True  # the preset's own
-    assert opened.toggle(key="recall_t_superseded").value is True
-    assert opened.toggle(key="recall_t_decay").value is False
+    assert on(opened, "catalog") is True  # the preset's own
+    assert on(opened, "superseded") is True
+    assert on(opened, "decay") is False
     assert list(table(opened, "recall_hits")["text"]) == list(
         table(at, "recall_hits")["text"])
     bob = page(user="bob", q="jazz vinyl")
@@ -153,7 +159,7 @@ def test_why_not_names_the_filter_or_the_ranks(desk):
     at.text_input(key="recall_whynot_find").input("Bristol").run()
     at.selectbox(key="recall_whynot_pick").set_value(desk["bristol"]).run()
     assert "state:superseded filter" in plain(at.warning[0].value)
-    at.toggle(key="recall_t_superseded").set_value(True).run()
+    at.pills(key="recall_use").select("superseded").run()
     legs = table(at, "recall_whynot_legs").set_index("leg")
     assert legs.loc["dense", "rank"] >= 1 and "candidates" in legs.loc["dense", "note"]
     assert legs.loc["bm25", "note"] == "no query term matches it"  # "Bristol" is not in the query

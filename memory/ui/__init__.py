@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
@@ -14,7 +15,7 @@ import streamlit as st
 
 from ..access import Role
 from ..errors import MemdeskError, ValidationError
-from ..models import check_actor
+from ..models import AuditEvent, check_actor
 from ..runtime import Runtime, build_runtime
 from ..service import MemoryService, RecallResult, UserSummary
 from .auth import operator_mode, require_access, role_label, signed_in_email
@@ -129,6 +130,48 @@ def labels_measure(svc: MemoryService, users: list[str]) -> LabelTables:
     from review.label_source import LabelTables
 
     return LabelTables.model_validate(_label_tables(svc, tuple(users), data_version(svc)))
+
+
+@st.cache_data(ttl=600, max_entries=16, show_spinner=False)
+def _facts_listing(_svc: MemoryService, user_id: str, states: tuple[str, ...] | None,
+                   fact_type: str | None, version: tuple, audited: int) -> list[dict]:
+    from .views import listing_rows
+
+    return listing_rows(_svc, user_id, states=states, fact_type=fact_type, valid_at=None,
+                        recorded_at=None)
+
+
+def facts_listing(svc: MemoryService, user_id: str, *, states: list[str] | None,
+                  fact_type: str | None, valid_at: datetime | None,
+                  recorded_at: datetime | None, needle: str = "") -> list[dict]:
+    """The Facts page's listing (views.listing_rows). Without an as-of moment it is kept
+    across sessions while the store, its data version and the user's audit count stay the
+    same (issue 34: reading 5,000 facts was most of the page's server time; every change to a
+    fact appends an audit event, as in explain_recall); as-of views are read as asked."""
+    from .views import listing_rows, search_rows
+
+    if valid_at is not None or recorded_at is not None:
+        return listing_rows(svc, user_id, states=states, fact_type=fact_type,
+                            valid_at=valid_at, recorded_at=recorded_at, needle=needle)
+    rows = _facts_listing(svc, user_id, tuple(sorted(states)) if states else None, fact_type,
+                          data_version(svc), svc.store.audit_count(user_id))
+    return search_rows(rows, needle)
+
+
+@st.cache_data(ttl=600, max_entries=64, show_spinner=False)
+def _review_events(_svc: MemoryService, user_id: str, fact_id: str, version: tuple,
+                   audited: int) -> list[AuditEvent]:
+    from .views import review_events
+
+    return review_events(_svc, user_id, fact_id)
+
+
+def fact_review_events(svc: MemoryService, user_id: str, fact_id: str) -> list[AuditEvent]:
+    """The review decisions naming a fact (views.review_events: one audit read per review
+    action), kept like facts_listing: a new decision appends an audit event, so it shows on
+    the next run (issue 34: eight audit reads on every Facts visit)."""
+    return _review_events(svc, user_id, fact_id, data_version(svc),
+                          svc.store.audit_count(user_id))
 
 
 RECALL_KEPT = "recall_kept"  # session state: (what was asked, its explain recall)

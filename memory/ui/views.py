@@ -134,17 +134,17 @@ TABLE_CSS = ("<style>.ptab{width:100%;border-collapse:collapse;font-size:.85em}"
              ".ptab th,.ptab td{border-bottom:1px solid #e6e6e6;padding:.25em .45em;"
              "text-align:left;vertical-align:top;white-space:nowrap}"
              ".ptab td.t{white-space:pre-wrap;overflow-wrap:anywhere;width:99%}"
-             ".ptab th{font-weight:600;color:#555}</style>")
+             ".ptab th{font-weight:600;color:#555}.ptab tr.on td{background:#e3f2fd}</style>")
 
 
 def plain_table_html(rows: list[dict], cls: str, *, when: str = "%Y-%m-%d",
                      hide: tuple[str, ...] = ("id",), digits: int | None = 3,
-                     titles: dict[str, str] | None = None) -> str:
+                     titles: dict[str, str] | None = None, mark: str | None = None) -> str:
     """A few rows as a plain HTML table: a handful of rows need no data grid, whose mount cost
     the browser more than the whole table (issue 34); every column fits, the text column wraps.
     Every cell is escaped (invariant 80); moments are formatted with `when`, empty when unset,
     numbers that are not whole with `digits` decimals (None: as they are); `titles` are the
-    headers' tooltips."""
+    headers' tooltips; the row whose id is `mark` is highlighted (class `on`)."""
     from .safe import esc
 
     cols = [c for c in (rows[0] if rows else {}) if c not in hide]
@@ -164,7 +164,8 @@ def plain_table_html(rows: list[dict], cls: str, *, when: str = "%Y-%m-%d",
     tips = titles or {}
     head = "".join((f"<th title='{esc(tips[c])}'>" if c in tips else "<th>")
                    + f"{esc(c.replace('_', ' '))}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(cell(c, r[c]) for c in cols) + "</tr>" for r in rows)
+    body = "".join(("<tr class='on'>" if mark is not None and r.get("id") == mark else "<tr>")
+                   + "".join(cell(c, r[c]) for c in cols) + "</tr>" for r in rows)
     return f"<table class='ptab {cls}'><tr>{head}</tr>{body}</table>{TABLE_CSS}"
 
 
@@ -191,10 +192,15 @@ def listing_rows(svc: MemoryService, user_id: str, *, states: Iterable[FactState
         rows = [{"id": f.id, "state": f.state.value, "type": f.fact_type.value, "text": f.text,
                  "confidence": f.confidence, "recorded_at": f.recorded_at, "origin": f.origin,
                  "linked": bool(f.supersedes or f.superseded_by)} for f in facts]
+    return search_rows(rows, needle)
+
+
+def search_rows(rows: list[dict[str, Any]], needle: str) -> list[dict[str, Any]]:
+    """Listing rows whose text holds `needle` (casefolded: any script) or whose id it is."""
     folded = needle.strip().casefold()
-    if folded:
-        rows = [r for r in rows if folded in r["text"].casefold() or r["id"] == needle.strip()]
-    return rows
+    if not folded:
+        return rows
+    return [r for r in rows if folded in r["text"].casefold() or r["id"] == needle.strip()]
 
 
 def facts_by_id(svc: MemoryService, user_id: str, ids: list[str]) -> list[Fact]:
