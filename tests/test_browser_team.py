@@ -97,6 +97,11 @@ def test_inv510_two_browsers_review_the_queue_to_empty_without_colliding(team_de
                     assert mine != theirs
                     decided[name].append(mine)
                     page.get_by_role("button", name="Approve").click()
+                    # wait for the decision itself (the item leaves this page), not only for the
+                    # rerun to look finished: on a loaded machine it may not have begun yet
+                    page.wait_for_function(
+                        "t => { const c = document.querySelector('.rv-card .rv-x');"
+                        " return !c || c.innerText !== t; }", arg=mine, timeout=60_000)
                     settle(page)
                     assert "decided meanwhile" not in page.inner_text("body")
             for page in (alice, bob):
