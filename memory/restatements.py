@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import difflib
 import json
+from os.path import commonprefix
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 from nicknames import NickNamer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from . import places
 from .slots import SLOTS, render, slot_of
 from .text import STOP_WORDS, fold
-from .values import compare_values, read
+from .values import Claim, compare_values, read, related
 
 DATA = Path(__file__).parent / "aliases"
 MAX_VARIANTS = 32  # invariant 461: a text full of alias words costs a bounded number of lookups
@@ -443,4 +445,178 @@ def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = 
             if min(len(x), len(y)) >= COGNATE and x[:COGNATE - 1] == y[:COGNATE - 1] and \
                     difflib.SequenceMatcher(None, x, y).ratio() >= COGNATE_RATIO:
                 return f"{y!r} has the root of {x!r} in another language"
+    return None
+
+# --- the dead value named anywhere in a text (invariant 600) ---------------------------------
+# Slots whose value is a person's (or a pet's) name: a name there is single-valued.
+_PERSON_SLOTS = frozenset({"name", "partner", "spouse", "fiance", "ex_spouse", "manager"})
+_WORD = re.compile(r"[^\W\d_](?:[^\W_]|['’-])*")
+MIN_ROOT = 5  # letters a derived word shares with the dead value's word ("asthm-atic")
+ROOT_RATIO = 0.75  # and how alike the two words are (difflib)
+
+
+_SLOT_NAMES = {"home": "residence"}  # memory/slots.py names -> the reader's (memory/values.py)
+
+
+def _reading(text: str, t: Tables) -> Claim:
+    """The canonical claim of a text, its slot taken from another phrasing of the slot when
+    the reader has none ("His name is Robert", "Call him Bob": the `name` slot)."""
+    claim = read(text)
+    if claim.slot:
+        return claim
+    plain = _plain(text)
+    for slot, pattern in t.phrasings:
+        m = pattern.search(plain)
+        if m and m.group("v").strip(" ,"):
+            value = " ".join(fold(m.group("v")))
+            return replace(claim, slot=_SLOT_NAMES.get(slot, slot), raw_value=(value,),
+                           value=(frozenset(value.split()),))
+    return claim
+
+
+def _person(slot: str | None) -> bool:
+    return bool(slot) and (slot in _PERSON_SLOTS or slot.startswith("named:"))  # type: ignore[union-attr]
+
+
+def _apart_slots(dead: Claim, new: Claim) -> bool:
+    """Two readings that cannot restate each other whatever the words: opposite polarity, a
+    state that ended, or two slots the reader tells apart ("Works in Glasgow" is not where
+    she lives)."""
+    if (dead.negated, dead.ended) != (new.negated, new.ended):
+        return True
+    return bool(dead.slot and new.slot and dead.slot != new.slot and not related(dead.slot,
+                                                                                 new.slot))
+
+
+def _dead_names(dead_text: str, dead: Claim) -> set[tuple[str, ...]]:
+    """The dead value as token tuples: each part and each word of it (the content words and
+    their pairs when the reader found no slot)."""
+    if dead.slot:
+        words = [tuple(p.split()) for p in dead.raw_value]
+    else:
+        content = [w for w in fold(dead_text) if w not in STOP_WORDS and w not in _FILLER]
+        words = [(w,) for w in content] + list(zip(content, content[1:], strict=False))
+    out = set(words) | {(w,) for p in words for w in p}
+    return out | {n[:-1] + (n[-1][:-cut],) for n in out for cut in (1, 2)
+                  if len(n[-1]) > 3 + cut and n[-1].endswith("es"[2 - cut:])}
+
+
+def _place_ids(names: set[tuple[str, ...]]) -> set[str]:
+    return {p.id for n in names for p in places.named(" ".join(n))[:1]}
+
+
+def _proper_names(text: str) -> list[tuple[str, bool]]:
+    """The words a text names something by, with whether each is a code: capitalised or in a
+    script without case; three capitals ("DUB") are a code."""
+    out = []
+    for m in _WORD.finditer(unicodedata.normalize("NFKC", text)):
+        w = m.group(0)
+        if w[0].isupper() or not w[0].isascii() and w.lower() == w.upper():
+            out.append((w, len(w) == 3 and w.isupper() and w.isascii()))
+    return out
+
+
+def named_within(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
+    """Why a text may name the dead value by another of its names anywhere in its words, or
+    None (invariant 600): "Weegie through and through" after "Lives in Glasgow" (a demonym),
+    "Call him Bob" after "His name is Robert" (a diminutive), "Home airport is DUB" after
+    "Flies from Dublin" (a code), "Hat eine Erdnussallergie" after "Allergic to peanuts" (a
+    name inside a compound of another language). The text either has no slot the reader knows
+    or the dead value's. A word the dead value itself says ("Works in Glasgow") is never
+    another name of it. Only ever holds a write."""
+    t = tables_ or tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    if _apart_slots(dead, new):
+        return None
+    own = _dead_names(dead_text, dead)
+    tokens = list(fold(_written_out(new_text, t)))
+    for start, end, group in _spans(tokens, t, names_ok=_person(dead.slot)):
+        said = tuple(tokens[start:end])
+        members = t.groups[group][1]
+        if said not in own and said[:-1] + (said[-1].rstrip("s"),) not in own and \
+                any(m in own for m in members):
+            return f"{' '.join(said)!r} is another name of {' '.join(members[0])!r}"
+    for tok in tokens:  # a demonym, or a name of another language inside a compound word
+        if (tok,) in own:
+            continue
+        for form in (tok, tok[:-1]):
+            if (form,) in t.demonyms and tuple(fold(t.demonyms[(form,)])) in own:
+                return f"{tok!r} names someone from {t.demonyms[(form,)]}"
+        for name in own:
+            for m in t.groups[t.member_of[name]][1] if name in t.member_of else ():
+                if len(m) == 1 and len(m[0]) >= MIN_ROOT and m[0] in tok and m not in own \
+                        and tok != m[0]:
+                    return f"{tok!r} holds {m[0]!r}, another name of {' '.join(name)!r}"
+    if dead.slot is None or dead.slot in places.PLACE_SLOTS:
+        dead_places = _place_ids(own)
+        for word, code in _proper_names(new_text):
+            folded = tuple(fold(word))
+            if folded in own or (not code and word.isupper()) or code and any(
+                    c for _, c in _proper_names(dead_text)):
+                continue  # two codes name two airports ("LHR" / "LGW")
+            found = places.named(word if code else " ".join(folded))[:1]
+            if found and found[0].id in dead_places and (code or word.lower() != word):
+                return f"{word!r} names {found[0].name}"
+    return None
+
+
+@cache
+def _given() -> frozenset[str]:
+    """Every given name and diminutive the `nicknames` package knows, folded."""
+    namer = NickNamer()
+    names = set()
+    for lookup in (namer.canonical_lookup, namer.nickname_lookup):
+        for name, others in lookup.items():
+            names |= {" ".join(fold(n)) for n in [name, *others]}
+    return frozenset(n for n in names if n)
+
+
+def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
+    """Why a text may name the dead person by a name the tables do not know, or None
+    (invariant 600): a name is single-valued, so after "His name is Giuseppe", "Everyone calls
+    him Peppe" names him by a word no table tells apart from Giuseppe; a known other given
+    name ("Her son Billy" after "Her name is Anna") is a different value. Only ever holds."""
+    t = tables_ or tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    if not _person(dead.slot) or _apart_slots(dead, new) or len(dead.raw_value) != 1:
+        return None
+    name = dead.raw_value[0]
+    if len(name.split()) != 1:
+        return None
+    first = _WORD.search(unicodedata.normalize("NFKC", new_text))
+    for word, _ in _proper_names(new_text):
+        w = " ".join(fold(word))
+        if first is not None and word == first.group(0) and len(fold(new_text)) > 1:
+            continue  # a sentence's first word is capitalised whatever it is
+        if not w or w == name or w in STOP_WORDS or w in _FILLER:
+            continue
+        group = t.member_of.get((w,))
+        if group is not None and t.groups[group][0] != "name":
+            continue  # a word of another kind ("Londoner", "Coke")
+        if w in _given() or group is not None:
+            continue  # a known name the tables already tell apart (or hold) by its group
+        if len(w) >= 3 and w.isalpha():
+            return f"{word!r} is a name no table tells apart from {name!r}"
+    return None
+
+
+def derived_word(dead_text: str, new_text: str) -> str | None:
+    """Why a text the reader has no slot for may say the dead value by a word derived from
+    it, or None (invariant 600): "Is asthmatic" after "Has asthma", "Teaches at a primary
+    school" after "Works as a teacher". The two words share a root of at least MIN_ROOT
+    letters and are alike; the same word in another frame ("Works in Glasgow") is not
+    derived. Only ever holds a write."""
+    t = tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    if new.slot is not None or _apart_slots(dead, new):
+        return None
+    own = {w for name in _dead_names(dead_text, dead) for w in name}
+    for y in fold(new_text):
+        if y in own or y.rstrip("s") in own or y in STOP_WORDS or not y.isalpha():
+            continue
+        for x in own:
+            n = len(commonprefix([x, y]))
+            if n >= MIN_ROOT and x.isalpha() and \
+                    difflib.SequenceMatcher(None, x, y).ratio() >= ROOT_RATIO:
+                return f"{y!r} is a form of {x!r}"
     return None

@@ -690,7 +690,8 @@ def _slot_family(slot: str) -> str:
     return slot.split(":", 1)[0] + ":" if ":" in slot else slot
 
 
-def _related(a: str, b: str) -> bool:
+def related(a: str, b: str) -> bool:
+    """Slots whose values mean nearly the same claim ("residence" / "moved_to")."""
     return frozenset((_slot_family(a), _slot_family(b))) in _RELATED
 
 
@@ -965,7 +966,7 @@ def judge_pair(dead_text: str, new_text: str, cosine: float | None,
                 cos = "" if cosine is None else f" (cosine {cosine:.2f})"
                 return Decision.REVIEW, f"same {new.slot}, overlapping value{cos}"
             return Decision.ACCEPT, f"same {new.slot}, {why}"
-        if _related(dead.slot, new.slot):
+        if related(dead.slot, new.slot):
             same, why = compare_values(_countless(dead), _countless(new))
             if same in ("same", "similar"):
                 return Decision.REVIEW, f"{new.slot} is close to {dead.slot}: {why}"
