@@ -20,8 +20,17 @@ import numpy as np
 
 from .embeddings import Embedder
 from .models import Tombstone
-from .restatements import (derived_word, foreign_restatement, named_within, names_apart,
-                           near_spelling, unknown_name, variants)
+from .restatements import (
+    derived_word,
+    foreign_restatement,
+    light_verb,
+    named_within,
+    names_apart,
+    near_spelling,
+    unknown_name,
+    unresolved_place,
+    variants,
+)
 from .stores.base import Store
 from .values import Decision, Judge, Verdict, assess, judge_pair, places_apart, probe
 
@@ -93,7 +102,9 @@ def _other_name(dead: str, text: str, threshold: float) -> str | None:
            or foreign_restatement(dead, text)  # the same sentence in another language
            or named_within(dead, text)  # another name of the value anywhere in the text
            or unknown_name(dead, text)  # a person named by a name no table knows
-           or derived_word(dead, text))  # a word derived from the value ("asthmatic")
+           or derived_word(dead, text)  # a word derived from the value ("asthmatic")
+           or unresolved_place(dead, text)  # a place slot's value no gazetteer knows
+           or light_verb(dead, text))  # "Has coffee every morning" after "Drinks coffee"
     if why:
         return why
     # The dead text under its other names ("Has a dozen hens" read as "has 12 hens") compared

@@ -52,7 +52,7 @@ from .places import PLACE_SLOTS
 from .slots import kind_of
 from .text import STOP_WORDS, fold, normalise, split_cjk, stem
 
-KEY_VERSION = "6"  # bump when canonical keys change: stores recompute theirs on open
+KEY_VERSION = "7"  # bump when canonical keys change: stores recompute theirs on open
 POSSIBLY_RESTATES = "possibly_restates"  # flag prefix: possibly_restates:<tombstone id>
 
 # Words that hedge or say who holds a value, not what it is.
@@ -303,8 +303,9 @@ def _surface(text: str) -> str:
             tokens += _dates(_numbers(_expand(_initialisms(list(seg)))))
     out = " ".join(tokens)
     out = re.sub(r"\b(?:version|ver|model|mark|mk) (\d+)\b", r"v\1", out)
-    return re.sub(r"^(?:is |am |was )?(?:an? )?(?:mother|father|parent|mom|dad) of (\d+)\b",
-                  r"has \1 children", out)
+    return re.sub(r"^(?:is |am |was )?(?:an? )?(?:proud )?((?:great )*)(grand)?(?:mother|father|"
+                  r"parent|mom|dad|grandma|grandpa|granny|grandad) of (\d+)\b",
+                  lambda m: f"has {m.group(3)} {m.group(1)}{m.group(2) or ''}children", out)
 
 
 # --- slots -----------------------------------------------------------------------------------
@@ -829,10 +830,27 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
     # Scotland" is not the Perth of 2 million people, though Scotland is a country).
     found = places.compare(dead.raw_value, new.raw_value, _place_readings(dead.raw_value),
                            _place_readings(new.raw_value))
+    if same == "same" and why == _WITH_COUNTRY and _ambiguous(dead.raw_value):
+        # "Newcastle" may be the English, the Australian or the South African city: naming
+        # one country after it may be the dead place or another (invariant 600: held).
+        return "similar", f"{why}, of a name several cities share"
     if found is None or same == "same" and found[0] != "different":
         return same, why
     kind, reason = found
     return ("decisive" if kind == "different" else "similar"), reason
+
+
+_WITH_COUNTRY = "the same place, with its country"
+AMBIGUOUS = 0.5  # a second city of the name at least this share of the first's population
+
+
+def _ambiguous(raw: tuple[str, ...]) -> bool:
+    """An unqualified place name several large cities share ("Newcastle": 508,000 in
+    Australia, 405,000 in South Africa, 300,000 in England)."""
+    if len(raw) != 1:
+        return False
+    cities = [p for p in places.named(raw[0]) if p.id.startswith("city:")]
+    return len(cities) > 1 and cities[1].population >= AMBIGUOUS * cities[0].population
 
 
 def places_apart(dead_text: str, new_text: str) -> bool:
@@ -864,7 +882,7 @@ def _compare_words(dead: Claim, new: Claim) -> tuple[str, str]:
         raws = dead.raw_value if extra_a else new.raw_value
         extra_raw = [r for p, r in zip(a if extra_a else b, raws, strict=False) if p in more]
         if all(r in _COUNTRIES for r in extra_raw):
-            return "same", "the same place, with its country"
+            return "same", _WITH_COUNTRY
         return "similar", "one value is the other with more parts"
     if _counts(flat_a) != _counts(flat_b):
         return "decisive", "a different count"
