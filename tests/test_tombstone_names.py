@@ -9,8 +9,14 @@ from __future__ import annotations
 import pytest
 
 from memory.models import FactState
-from memory.restatements import (derived_word, light_verb, named_within, unknown_name,
-                                 unresolved_place, variants)
+from memory.restatements import (
+    derived_word,
+    light_verb,
+    named_within,
+    unknown_name,
+    unresolved_place,
+    variants,
+)
 from memory.tombstones import _other_name
 from memory.values import canonical_key, compare_values, read
 
