@@ -417,6 +417,12 @@ COGNATE = 5  # letters a word of another language shares with the dead value's w
 COGNATE_RATIO = 0.75  # and how alike the two are (difflib): "Vegetarierin" ~ "vegetarian"
 
 
+def _spelling(word: str) -> str:
+    """A word as languages of Latin script may spell one sound: "w" as "v", "k" as "c",
+    "ph" as "f", "y" as "i" ("weganka" / "vegan")."""
+    return word.replace("ph", "f").translate(str.maketrans("wky", "vci"))
+
+
 def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = None
                         ) -> str | None:
     """Why a sentence of another language the reader has no slot for may restate the dead
@@ -453,8 +459,9 @@ def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = 
             return f"{y!r} is another name of {value!r}"
     for x in value.split():
         for y in words:
-            if min(len(x), len(y)) >= COGNATE and x[:COGNATE - 1] == y[:COGNATE - 1] and \
-                    difflib.SequenceMatcher(None, x, y).ratio() >= COGNATE_RATIO:
+            kx, ky = _spelling(x), _spelling(y)  # "vegan" / "weganka" (Polish)
+            if min(len(kx), len(ky)) >= COGNATE and kx[:COGNATE - 1] == ky[:COGNATE - 1] and \
+                    difflib.SequenceMatcher(None, kx, ky).ratio() >= COGNATE_RATIO:
                 return f"{y!r} has the root of {x!r} in another language"
     return None
 
@@ -586,9 +593,11 @@ def named_within(dead_text: str, new_text: str, tables_: Tables | None = None) -
     for start, end, group in _spans(tokens, t, names_ok=_person(dead.slot)):
         said = tuple(tokens[start:end])
         members = t.groups[group][1]
-        if said not in own and said[:-1] + (said[-1].rstrip("s"),) not in own and \
-                any(m in own for m in members):
-            return f"{' '.join(said)!r} is another name of {' '.join(members[0])!r}"
+        if _person(dead.slot) and said in _name_groups():  # a diminutive of several names
+            members = tuple(m for g in sorted(_name_groups()[said]) for m in t.groups[g][1])
+        named = [m for m in members if m in own]
+        if said not in own and said[:-1] + (said[-1].rstrip("s"),) not in own and named:
+            return f"{' '.join(said)!r} is another name of {' '.join(named[0])!r}"
     for tok in tokens:  # a demonym, or a name of another language inside a compound word
         if (tok,) in own:
             continue
@@ -632,6 +641,20 @@ def _named_by_gazetteer(dead_text: str, new_text: str, dead: Claim,
 
 
 @cache
+def _name_groups() -> dict[tuple[str, ...], frozenset[int]]:
+    """Every hand-written group of kind `name` a word is in: "sasha" shortens Alexander and
+    Alexandra. Not the `nicknames` package's groups, which join two names by a diminutive
+    they share ("Wilfred" and "William" by "Will")."""
+    packaged = {members for _, members in _given_names()}
+    out: dict[tuple[str, ...], set[int]] = {}
+    for i, (kind, members) in enumerate(tables().groups):
+        if kind == "name" and members not in packaged:
+            for m in members:
+                out.setdefault(m, set()).add(i)
+    return {m: frozenset(g) for m, g in out.items()}
+
+
+@cache
 def _given() -> frozenset[str]:
     """Every given name and diminutive the `nicknames` package knows, folded."""
     namer = NickNamer()
@@ -667,6 +690,8 @@ def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -
         group = t.member_of.get((w,))
         if group is not None and t.groups[group][0] != "name":
             continue  # a word of another kind ("Londoner", "Coke")
+        if any((name,) in t.groups[g][1] for g in _name_groups().get((w,), ())):
+            return f"{word!r} is a name of {name!r} (a diminutive of several names)"
         if (w in _given() or group is not None) and (name in _given() or not _cognate(name, w)):
             continue  # a known name the tables already tell apart (or hold) by its group
         if len(w) >= 3 and w.isalpha():
@@ -755,11 +780,16 @@ def unresolved_place(dead_text: str, new_text: str) -> str | None:
     dead_place = places.read_place(dead.raw_value)
     if dead_place is None or not dead_place.places:
         return None
-    if places.read_place(new.raw_value) is not None or _known_place(new.raw_value[0]) or \
+    if places.read_place(new.raw_value) is not None or \
             compare_values(dead, new)[0] == "decisive":
         return None
-    return f"{new.raw_value[0]!r} is no place the gazetteer knows, and may name " \
-        f"{dead_place.places[0].name}"
+    like = _known_place(new.raw_value[0])
+    target = dead_place.places[0]
+    if any(p.id == target.id for k in like for p in places.gazetteer().named.get(k, ())):
+        return f"{new.raw_value[0]!r} is a name of {target.name} with another ending"
+    if like:
+        return None  # another place the gazetteer knows, with another ending ("w Krakowie")
+    return f"{new.raw_value[0]!r} is no place the gazetteer knows, and may name {target.name}"
 
 
 @cache
@@ -784,12 +814,14 @@ def _place_keys() -> dict[str, tuple[str, ...]]:
     return {p: tuple(v) for p, v in out.items()}
 
 
-def _known_place(raw: str) -> bool:
-    """A name of a place the gazetteer knows, maybe with another case ending ("w Krakowie"):
-    the same first MIN_ROOT letters and at most places.INFLECTION letters more or fewer."""
+def _known_place(raw: str) -> list[str]:
+    """The gazetteer keys a value may be, maybe with another case ending ("w Krakowie",
+    "w Niemczech"): the same first MIN_ROOT letters and at most places.INFLECTION letters
+    more or fewer than the key's own ending."""
     k = places.key(raw)
-    return any(k == c or " " not in k and len(k) >= MIN_ROOT and abs(len(c) - len(k)) <= places.INFLECTION
-               and len(commonprefix([c, k])) >= MIN_ROOT for c in _place_keys().get(k[:MIN_ROOT], ()))
+    return [c for c in _place_keys().get(k[:MIN_ROOT], ()) if k == c or " " not in k and
+            len(k) >= MIN_ROOT and len(commonprefix([c, k])) >= MIN_ROOT and
+            max(len(c), len(k)) - len(commonprefix([c, k])) <= places.INFLECTION + 1]
 
 
 def light_verb(dead_text: str, new_text: str) -> str | None:

@@ -11,6 +11,7 @@ import pytest
 from memory.models import FactState
 from memory.restatements import (
     derived_word,
+    foreign_restatement,
     light_verb,
     named_within,
     unknown_name,
@@ -30,6 +31,7 @@ CASES = [
     ("named_within", "Flies from Heathrow", "Usually flies out of LHR", "Flies from Stansted"),
     ("named_within", "Home airport is LHR", "Flies from Heathrow", "Flies from Gatwick"),
     ("named_within", "Learning Japanese", "Learning 日本語", "Learning 한국어"),
+    ("named_within", "Her name is Alexandra", "Goes by Sasha", "Goes by Kate"),
     ("unknown_name", "His name is Giuseppe", "Everyone calls him Peppe", "His name is Robert"),
     ("unknown_name", "His name is Friedrich", "Known to all as Fritz", "His name is Frank"),
     ("unknown_name", "His name is Francisco", "Paco to his friends", "His name is Michael"),
@@ -37,6 +39,8 @@ CASES = [
     ("derived_word", "Works as a plumber", "Does plumbing for a living", "Does painting for a living"),
     ("derived_word", "Works as a pharmacist", "Works in pharmacy", "Works in retail"),
     ("unresolved_place", "Lives in Pittsburgh", "Lives in Steel Town", "Lives in Cleveland"),
+    ("unresolved_place", "Lives in Germany", "Mieszka w Niemczech", "Mieszka w Krakowie"),
+    ("foreign_restatement", "Is vegan", "Jest weganką", "Ist Vegetarierin"),
     ("light_verb", "Drinks coffee", "Has coffee every morning", "Has tea every morning"),
 ]
 
@@ -45,7 +49,7 @@ CASES = [
                          ids=[f"{c[0]}: {c[1]} / {c[2]}" for c in CASES])
 def test_inv600_each_rule_finds_its_restatement_and_not_the_different_value(rule, dead, same,
                                                                             other):
-    fn = {"named_within": named_within, "unknown_name": unknown_name,
+    fn = {"named_within": named_within, "foreign_restatement": foreign_restatement, "unknown_name": unknown_name,
           "derived_word": derived_word, "unresolved_place": unresolved_place,
           "light_verb": light_verb}[rule]
     assert fn(dead, same), (dead, same)
