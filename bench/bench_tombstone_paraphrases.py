@@ -39,7 +39,7 @@ from memory.values import read
 
 ROOT = Path(__file__).resolve().parents[1]
 READ = ["heldout", "fresh", "dev", "blind", "probes", "probes2", "probes3", "probes4", "probes5",
-        "probes6"]  # every table read while tuning (the newest blind table is not among them)
+        "probes6", "probes7"]  # every table read while tuning (the newest blind table is not among them)
 GRID = [x / 100 for x in range(50, 100, 2)]
 
 

@@ -86,8 +86,10 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
                            similarity=got.similarity,
                            reason=f"may restate it under another name (read as {other!r}): "
                                   f"{got.reason}")
+    own_targets = {t.id for t, _ in extra}
     for tomb, cosine in candidates + extra:
-        why = None if told_apart(tomb) else _other_name(tomb.text, text, threshold)
+        why = None if told_apart(tomb) else _other_name(tomb.text, text, threshold,
+                                                        corrected=tomb.id in own_targets)
         if why:
             return Verdict(decision=Decision.REVIEW, tombstone=tomb, similarity=cosine,
                            reason=f"may restate it under another name: {why} (tombstone "
@@ -95,15 +97,18 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     return verdict
 
 
-def _other_name(dead: str, text: str, threshold: float) -> str | None:
+def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = False
+                ) -> str | None:
     """Why `text` may be the dead value under a name the reader's own comparison missed, or
-    None (invariants 461, 600). Each rule only ever holds a write."""
+    None (invariants 461, 600). Each rule only ever holds a write. A value no table knows is
+    held after a retraction, but not as the correction of the very value it replaces
+    (`corrected`: a harsh correction says itself that the two differ)."""
     why = (near_spelling(dead, text)  # a name spelled another way
            or foreign_restatement(dead, text)  # the same sentence in another language
            or named_within(dead, text)  # another name of the value anywhere in the text
-           or unknown_name(dead, text)  # a person named by a name no table knows
+           or not corrected and unknown_name(dead, text)  # a name no table knows
            or derived_word(dead, text)  # a word derived from the value ("asthmatic")
-           or unresolved_place(dead, text)  # a place slot's value no gazetteer knows
+           or not corrected and unresolved_place(dead, text)  # a place no gazetteer knows
            or light_verb(dead, text))  # "Has coffee every morning" after "Drinks coffee"
     if why:
         return why

@@ -101,3 +101,20 @@ def test_inv600_a_city_name_several_large_cities_share_is_held_with_a_country_no
         == "similar"
     # a name one city holds is still refused with its own country
     assert compare_values(read("Lives in Bristol"), read("Lives in Bristol, UK"))[0] == "same"
+
+
+@pytest.mark.parametrize(("old", "new"), [("Her manager is Kara", "Her manager is Razo"),
+                                          ("Lives in Pittsburgh", "Lives in Steel Town")])
+def test_inv600_a_harsh_correction_to_a_value_no_table_knows_is_accepted(service, old, new):
+    # the correction says itself that the two differ: an unknown value is held only after a
+    # retraction, never as the correction of the very value it replaces
+    first = service.write_fact("ana", old, actor="cli").fact
+    res = service.write_fact("ana", new, supersedes_id=first.id, contradiction="harsh",
+                             actor="cli")
+    assert res.fact.state == FactState.ACTIVE and res.held is None, res.held
+    # after a plain retraction, the same text is held with the dead value's tombstone
+    fact = service.write_fact("cy", old, actor="cli").fact
+    tomb = service.retract("cy", fact.id, actor="cli")
+    held = service.write_fact("cy", new, actor="cli")
+    assert held.fact.state == FactState.CANDIDATE
+    assert f"possibly_restates:{tomb.id}" in held.fact.flags
