@@ -514,15 +514,19 @@ def _apart_slots(dead: Claim, new: Claim, new_text: str = "") -> bool:
                                                                                  new.slot))
 
 
-def _dead_names(dead_text: str, dead: Claim) -> set[tuple[str, ...]]:
-    """The dead value as token tuples: each part and each word of it (the content words and
-    their pairs when the reader found no slot)."""
+def _dead_names(dead_text: str, dead: Claim, new_text: str = "") -> set[tuple[str, ...]]:
+    """The dead value as token tuples: each part and each word of it (when the reader found no
+    slot, the content words the new text does not share -- the shared ones are the frame,
+    "smart home hub" -- and their pairs)."""
     if dead.slot:
-        words = [tuple(p.split()) for p in dead.raw_value]
+        parts = [tuple(p.split()) for p in dead.raw_value]
+        words = parts + [(w,) for p in parts for w in p]
     else:
+        frame = set(fold(new_text))
         content = [w for w in fold(dead_text) if w not in STOP_WORDS and w not in _FILLER]
-        words = [(w,) for w in content] + list(zip(content, content[1:], strict=False))
-    out = set(words) | {(w,) for p in words for w in p}
+        words = [(w,) for w in content if w not in frame] + list(zip(content, content[1:],
+                                                                     strict=False))
+    out = set(words)
     return out | {n[:-1] + (n[-1][:-cut],) for n in out for cut in (1, 2)
                   if len(n[-1]) > 3 + cut and n[-1].endswith("es"[2 - cut:])}
 
@@ -588,7 +592,7 @@ def named_within(dead_text: str, new_text: str, tables_: Tables | None = None) -
     dead, new = _reading(dead_text, t), _reading(new_text, t)
     if _apart_slots(dead, new, new_text):
         return None
-    own = _dead_names(dead_text, dead)
+    own = _dead_names(dead_text, dead, new_text)
     tokens = list(fold(_written_out(new_text, t)))
     for start, end, group in _spans(tokens, t, names_ok=_person(dead.slot)):
         said = tuple(tokens[start:end])
@@ -654,6 +658,9 @@ def _name_groups() -> dict[tuple[str, ...], frozenset[int]]:
     return {m: frozenset(g) for m, g in out.items()}
 
 
+_NAMING = frozenset("call calls called named name known nickname nicknamed dubbed".split())
+
+
 @cache
 def _given() -> frozenset[str]:
     """Every given name and diminutive the `nicknames` package knows, folded."""
@@ -675,7 +682,11 @@ def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -
     if not _person(dead.slot) or _apart_slots(dead, new) or len(dead.raw_value) != 1:
         return None
     name = dead.raw_value[0]
-    if len(name.split()) != 1:
+    words = set(fold(new_text))
+    role = set(dead.slot.split(":", 1)[1].split()) if dead.slot and ":" in dead.slot else set()
+    # The text must name someone: a name slot, the dead fact's role ("Her son Billy"), or a
+    # word that names ("Everyone calls him Peppe"); a hub called Homey is not the cat Pepper.
+    if len(name.split()) != 1 or not (_person(new.slot) or words & (_NAMING | role)):
         return None
     first = _WORD.search(unicodedata.normalize("NFKC", new_text))
     said = new.raw_value[0].split() if _person(new.slot) and new.raw_value else []
@@ -755,7 +766,7 @@ def derived_word(dead_text: str, new_text: str) -> str | None:
         new.negated, new.ended)
     if not work and (new.slot is not None or _apart_slots(dead, new, new_text)):
         return None
-    own = {w for name in _dead_names(dead_text, dead) for w in name}
+    own = {w for name in _dead_names(dead_text, dead, new_text) for w in name}
     for y in fold(new_text):
         if y in own or y.rstrip("s") in own or y in STOP_WORDS:
             continue
