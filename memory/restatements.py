@@ -565,6 +565,14 @@ def _language_ids(names: Iterable[tuple[str, ...]]) -> set[str]:
     return {c for n in names for c in table.get(" ".join(n), ())}
 
 
+def _respelt(name: str, word: str) -> bool:
+    """`word` is `name` respelt: as long within RESPELT letters, the same first two letters,
+    alike (difflib 0.8): "chevvy" / "chevy"."""
+    return name != word and min(len(name), len(word)) >= 4 and \
+        abs(len(name) - len(word)) <= RESPELT and name[:2] == word[:2] and \
+        difflib.SequenceMatcher(None, name, word).ratio() >= 0.8
+
+
 def _place_ids(names: set[tuple[str, ...]]) -> set[str]:
     return {p.id for n in names for p in places.named(" ".join(n))[:1]}
 
@@ -602,9 +610,16 @@ def named_within(dead_text: str, new_text: str, tables_: Tables | None = None) -
         named = [m for m in members if m in own]
         if said not in own and said[:-1] + (said[-1].rstrip("s"),) not in own and named:
             return f"{' '.join(said)!r} is another name of {' '.join(named[0])!r}"
+    # given names are not respelt into each other ("Antonia" is not "Antonio")
+    others = {m[0] for name in own if name in t.member_of
+              and t.groups[t.member_of[name]][0] not in _AMBIGUOUS_KINDS
+              for m in t.groups[t.member_of[name]][1] if len(m) == 1 and m not in own}
     for tok in tokens:  # a demonym, or a name of another language inside a compound word
         if (tok,) in own:
             continue
+        for m in others:  # another name of the value, spelled another way ("Chevvy")
+            if _respelt(m, tok):
+                return f"{tok!r} is spelled like {m!r}, another name of the value"
         for form in (tok, tok[:-1]):
             if (form,) in t.demonyms and tuple(fold(t.demonyms[(form,)])) in own:
                 return f"{tok!r} names someone from {t.demonyms[(form,)]}"

@@ -498,7 +498,14 @@ class Claim:
     emoji: bool  # the value was read from emoji names
 
 
+# Portuguese "no"/"nos" after a verb of place is "em" + the article ("Mora no Brasil": lives
+# in Brazil), not a negation.
+_PT_IN = re.compile(r"\b(mora|moro|moram|vive|vivo|vivem|reside|resido|trabalha|trabalho|"
+                    r"trabalham|nasceu|nasci|estuda|estudo) (?:no|nos)\b")
+
+
 def _polarity(s: str) -> tuple[str, bool, bool]:
+    s = _PT_IN.sub(r"\1 em", s)
     ended = bool(_ENDED.search(s))
     s = _ENDED.sub(" ", s)
     s = re.sub(r"\b(has|have|had) no\b", r"\1 0", s)  # "has no children" is a count

@@ -32,6 +32,7 @@ CASES = [
     ("named_within", "Home airport is LHR", "Flies from Heathrow", "Flies from Gatwick"),
     ("named_within", "Learning Japanese", "Learning 日本語", "Learning 한국어"),
     ("named_within", "Her name is Alexandra", "Goes by Sasha", "Goes by Kate"),
+    ("named_within", "Drives a Chevrolet", "Drives a Chevvy", "Drives a Chrysler"),
     ("unknown_name", "His name is Giuseppe", "Everyone calls him Peppe", "His name is Robert"),
     ("unknown_name", "His name is Friedrich", "Known to all as Fritz", "His name is Frank"),
     ("unknown_name", "His name is Francisco", "Paco to his friends", "His name is Michael"),
@@ -118,3 +119,9 @@ def test_inv600_a_harsh_correction_to_a_value_no_table_knows_is_accepted(service
     held = service.write_fact("cy", new, actor="cli")
     assert held.fact.state == FactState.CANDIDATE
     assert f"possibly_restates:{tomb.id}" in held.fact.flags
+
+
+def test_inv600_portuguese_no_after_a_verb_of_place_is_in_not_a_negation():
+    assert read("Mora no Brasil").slot == "residence" and not read("Mora no Brasil").negated
+    assert compare_values(read("Lives in Brazil"), read("Mora no Brasil"))[0] in ("same", "similar")
+    assert read("Não mora no Brasil").negated  # a real negation still is one
