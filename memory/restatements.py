@@ -617,9 +617,9 @@ def named_within(dead_text: str, new_text: str, tables_: Tables | None = None) -
     for tok in tokens:  # a demonym, or a name of another language inside a compound word
         if (tok,) in own:
             continue
-        for m in others:  # another name of the value, spelled another way ("Chevvy")
-            if _respelt(m, tok):
-                return f"{tok!r} is spelled like {m!r}, another name of the value"
+        for other in others:  # another name of the value, spelled another way ("Chevvy")
+            if _respelt(other, tok):
+                return f"{tok!r} is spelled like {other!r}, another name of the value"
         for form in (tok, tok[:-1]):
             if (form,) in t.demonyms and tuple(fold(t.demonyms[(form,)])) in own:
                 return f"{tok!r} names someone from {t.demonyms[(form,)]}"
