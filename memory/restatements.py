@@ -13,19 +13,26 @@ once. A match through a variant only ever holds a write for review (invariant 46
 from __future__ import annotations
 
 import difflib
+import gettext
 import json
+import os
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import cache
+from os.path import commonprefix
 from pathlib import Path
 
+import airportsdata
+import pycountry
 from nicknames import NickNamer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from . import places
 from .slots import SLOTS, render, slot_of
 from .text import STOP_WORDS, fold
-from .values import compare_values, read
+from .values import Claim, compare_values, read, related
 
 DATA = Path(__file__).parent / "aliases"
 MAX_VARIANTS = 32  # invariant 461: a text full of alias words costs a bounded number of lookups
@@ -220,6 +227,11 @@ _TIMES = re.compile(r"(?i)\b(\d+|two|three|four|five|six|seven|eight|nine|ten|el
                     r"(dozen|score|gross)(?: of)?\b")
 
 
+# "twin daughters" are 2 daughters (Oxford English Dictionary: twin, triplet, quadruplet).
+_BIRTHS = {"twin": 2, "triplet": 3, "quadruplet": 4, "quintuplet": 5}
+_MULTIPLE_BIRTH = re.compile(r"(?i)\b(twin|triplet|quadruplet|quintuplet) (\w+s)\b")
+
+
 def _count(word: str) -> int:
     """ "two dozen" -> 2 (for 24): digits or a number word up to twelve."""
     return int(word) if word.isdigit() else _HOUR_WORDS.index(word.lower(), 1)
@@ -246,6 +258,7 @@ def _written_out(text: str, t: Tables) -> str:
     """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
     shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
     text = _CLOCK.sub(_clock, text)
+    text = _MULTIPLE_BIRTH.sub(lambda m: f"{_BIRTHS[m.group(1).lower()]} {m.group(2)}", text)
     text = _TIMES.sub(lambda m: str(_count(m.group(1)) * _MULTIPLE[m.group(2).lower()]), text)
     if t.codes is not None:
         text = t.codes.sub(lambda m: t.code_names[m.group(1)], text)
@@ -404,6 +417,12 @@ COGNATE = 5  # letters a word of another language shares with the dead value's w
 COGNATE_RATIO = 0.75  # and how alike the two are (difflib): "Vegetarierin" ~ "vegetarian"
 
 
+def _spelling(word: str) -> str:
+    """A word as languages of Latin script may spell one sound: "w" as "v", "k" as "c",
+    "ph" as "f", "y" as "i" ("weganka" / "vegan")."""
+    return word.replace("ph", "f").translate(str.maketrans("wky", "vci"))
+
+
 def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = None
                         ) -> str | None:
     """Why a sentence of another language the reader has no slot for may restate the dead
@@ -440,7 +459,406 @@ def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = 
             return f"{y!r} is another name of {value!r}"
     for x in value.split():
         for y in words:
-            if min(len(x), len(y)) >= COGNATE and x[:COGNATE - 1] == y[:COGNATE - 1] and \
-                    difflib.SequenceMatcher(None, x, y).ratio() >= COGNATE_RATIO:
+            kx, ky = _spelling(x), _spelling(y)  # "vegan" / "weganka" (Polish)
+            if min(len(kx), len(ky)) >= COGNATE and kx[:COGNATE - 1] == ky[:COGNATE - 1] and \
+                    difflib.SequenceMatcher(None, kx, ky).ratio() >= COGNATE_RATIO:
                 return f"{y!r} has the root of {x!r} in another language"
+    return None
+
+# --- the dead value named anywhere in a text (invariant 600) ---------------------------------
+# Slots whose value is a person's (or a pet's) name: a name there is single-valued.
+_PERSON_SLOTS = frozenset({"name", "partner", "spouse", "fiance", "ex_spouse", "manager"})
+_WORD = re.compile(r"[^\W\d_](?:[^\W_]|['’-])*")
+MIN_ROOT = 5  # letters a derived word shares with the dead value's word ("asthm-atic")
+ROOT_RATIO = 0.75  # and how alike the two words are (difflib)
+
+
+_SLOT_NAMES = {"home": "residence"}  # memory/slots.py names -> the reader's (memory/values.py)
+
+
+def _reading(text: str, t: Tables) -> Claim:
+    """The canonical claim of a text, its slot taken from another phrasing of the slot when
+    the reader has none ("His name is Robert", "Call him Bob": the `name` slot)."""
+    claim = read(text)
+    if claim.slot:
+        return claim
+    plain = _plain(text)
+    for slot, pattern in t.phrasings:
+        m = pattern.search(plain)
+        if m and m.group("v").strip(" ,"):
+            value = " ".join(fold(m.group("v")))
+            return replace(claim, slot=_SLOT_NAMES.get(slot, slot), raw_value=(value,),
+                           value=(frozenset(value.split()),))
+    return claim
+
+
+def _person(slot: str | None) -> bool:
+    return bool(slot) and (slot in _PERSON_SLOTS or slot.startswith("named:"))  # type: ignore[union-attr]
+
+
+# "Can't digest X" says what "Is X intolerant" or "Allergic to X" says, though its form is a
+# negation.
+_CANNOT = re.compile(r"(?i)\b(?:can ?not|can'?t|cannot|unable to|does ?n'?t|does not|do ?n'?t) "
+                     r"(?:eat|digest|have|drink|tolerate|handle|stomach|process|absorb)\b")
+_AVERSE = frozenset({"allergy", "intolerance", "cannot_eat"})
+
+
+def _apart_slots(dead: Claim, new: Claim, new_text: str = "") -> bool:
+    """Two readings that cannot restate each other whatever the words: opposite polarity (but
+    "Can't digest milk sugar" after "Is lactose intolerant"), a state that ended, or two slots
+    the reader tells apart ("Works in Glasgow" is not where she lives)."""
+    averse = dead.slot in _AVERSE and new.negated and bool(_CANNOT.search(new_text))
+    if (dead.negated, dead.ended) != (new.negated, new.ended) and not averse:
+        return True
+    return bool(dead.slot and new.slot and dead.slot != new.slot and not related(dead.slot,
+                                                                                 new.slot))
+
+
+def _dead_names(dead_text: str, dead: Claim, new_text: str = "") -> set[tuple[str, ...]]:
+    """The dead value as token tuples: each part and each word of it (when the reader found no
+    slot, the content words the new text does not share -- the shared ones are the frame,
+    "smart home hub" -- and their pairs)."""
+    if dead.slot:
+        parts = [tuple(p.split()) for p in dead.raw_value]
+        words = parts + [(w,) for p in parts for w in p]
+    else:
+        frame = set(fold(new_text))
+        content = [w for w in fold(dead_text) if w not in STOP_WORDS and w not in _FILLER]
+        words = [(w,) for w in content if w not in frame] + list(zip(content, content[1:],
+                                                                     strict=False))
+    out = set(words)
+    return out | {n[:-1] + (n[-1][:-cut],) for n in out for cut in (1, 2)
+                  if len(n[-1]) > 3 + cut and n[-1].endswith("es"[2 - cut:])}
+
+
+@cache
+def _languages() -> dict[str, frozenset[str]]:
+    """Every language with a two-letter ISO 639-1 code, by its name in every language
+    `pycountry` translates ISO 639-3 names to ("日本語", "Deutsch", "polski"), folded ->
+    ISO 639-3 codes: a language named in its own or another language is the same language."""
+    langs = [lang for lang in pycountry.languages if hasattr(lang, "alpha_2")]
+    out: dict[str, set[str]] = {}
+    for lang in langs:
+        out.setdefault(" ".join(fold(lang.name)), set()).add(lang.alpha_3)
+    for locale in sorted(os.listdir(pycountry.LOCALES_DIR)):
+        try:
+            tr = gettext.translation("iso639-3", pycountry.LOCALES_DIR, languages=[locale])
+        except OSError:
+            continue
+        for lang in langs:
+            out.setdefault(" ".join(fold(tr.gettext(lang.name))), set()).add(lang.alpha_3)
+    return {k: frozenset(v) for k, v in out.items() if k}
+
+
+@cache
+def _airport_words() -> dict[str, frozenset[tuple[str, ...]]]:
+    """An IATA code -> the words of its airport's own name ("LHR" -> heathrow): "Flies out of
+    LHR" names Heathrow (airportsdata)."""
+    generic = {"airport", "international", "intl", "regional", "municipal", "city", "county",
+               "field", "airfield", "air", "base", "terminal"}
+    return {code: frozenset((w,) for w in fold(a["name"]) if len(w) >= 4 and w not in generic)
+            for code, a in airportsdata.load("IATA").items()}
+
+
+def _language_ids(names: Iterable[tuple[str, ...]]) -> set[str]:
+    table = _languages()
+    return {c for n in names for c in table.get(" ".join(n), ())}
+
+
+def _respelt(name: str, word: str) -> bool:
+    """`word` is `name` respelt: as long within RESPELT letters, the same first two letters,
+    alike (difflib 0.8): "chevvy" / "chevy"."""
+    return name != word and min(len(name), len(word)) >= 4 and \
+        abs(len(name) - len(word)) <= RESPELT and name[:2] == word[:2] and \
+        difflib.SequenceMatcher(None, name, word).ratio() >= 0.8
+
+
+def _place_ids(names: set[tuple[str, ...]]) -> set[str]:
+    return {p.id for n in names for p in places.named(" ".join(n))[:1]}
+
+
+def _proper_names(text: str) -> list[tuple[str, bool]]:
+    """The words a text names something by, with whether each is a code: capitalised or in a
+    script without case; three capitals ("DUB") are a code."""
+    out = []
+    for m in _WORD.finditer(unicodedata.normalize("NFKC", text)):
+        w = m.group(0)
+        if w[0].isupper() or not w[0].isascii() and w.lower() == w.upper():
+            out.append((w, len(w) == 3 and w.isupper() and w.isascii()))
+    return out
+
+
+def named_within(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
+    """Why a text may name the dead value by another of its names anywhere in its words, or
+    None (invariant 600): "Weegie through and through" after "Lives in Glasgow" (a demonym),
+    "Call him Bob" after "His name is Robert" (a diminutive), "Home airport is DUB" after
+    "Flies from Dublin" (a code), "Hat eine Erdnussallergie" after "Allergic to peanuts" (a
+    name inside a compound of another language). The text either has no slot the reader knows
+    or the dead value's. A word the dead value itself says ("Works in Glasgow") is never
+    another name of it. Only ever holds a write."""
+    t = tables_ or tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    if _apart_slots(dead, new, new_text):
+        return None
+    own = _dead_names(dead_text, dead, new_text)
+    tokens = list(fold(_written_out(new_text, t)))
+    for start, end, group in _spans(tokens, t, names_ok=_person(dead.slot)):
+        said = tuple(tokens[start:end])
+        members = t.groups[group][1]
+        if _person(dead.slot) and said in _name_groups():  # a diminutive of several names
+            members = tuple(m for g in sorted(_name_groups()[said]) for m in t.groups[g][1])
+        named = [m for m in members if m in own]
+        if said not in own and said[:-1] + (said[-1].rstrip("s"),) not in own and named:
+            return f"{' '.join(said)!r} is another name of {' '.join(named[0])!r}"
+    # given names are not respelt into each other ("Antonia" is not "Antonio")
+    others = {m[0] for name in own if name in t.member_of
+              and t.groups[t.member_of[name]][0] not in _AMBIGUOUS_KINDS
+              for m in t.groups[t.member_of[name]][1] if len(m) == 1 and m not in own}
+    for tok in tokens:  # a demonym, or a name of another language inside a compound word
+        if (tok,) in own:
+            continue
+        for other in others:  # another name of the value, spelled another way ("Chevvy")
+            if _respelt(other, tok):
+                return f"{tok!r} is spelled like {other!r}, another name of the value"
+        for form in (tok, tok[:-1]):
+            if (form,) in t.demonyms and tuple(fold(t.demonyms[(form,)])) in own:
+                return f"{tok!r} names someone from {t.demonyms[(form,)]}"
+        for name in own:
+            for m in t.groups[t.member_of[name]][1] if name in t.member_of else ():
+                if len(m) == 1 and len(m[0]) >= MIN_ROOT and m[0] in tok and m not in own \
+                        and tok != m[0]:
+                    return f"{tok!r} holds {m[0]!r}, another name of {' '.join(name)!r}"
+    return _named_by_gazetteer(dead_text, new_text, dead, own)
+
+
+def _named_by_gazetteer(dead_text: str, new_text: str, dead: Claim,
+                        own: set[tuple[str, ...]]) -> str | None:
+    """The dead value named by a gazetteer in the text's proper names: a language in its own
+    or another language, an airport by its code, a place by any of its names."""
+    proper = _proper_names(new_text)
+    dead_codes = [w for w, code in _proper_names(dead_text) if code]
+    airports = {w: c for c in dead_codes for w in _airport_words().get(c, ())}
+    langs = _language_ids(own)
+    for word, code in proper:
+        folded = tuple(fold(word))
+        if folded in airports and folded not in own:
+            return f"{word!r} is the airport {airports[folded]} names"
+        if folded not in own and langs & _language_ids([folded]):
+            return f"{word!r} names the language {' '.join(next(iter(own)))!r} names"
+        if code and not dead_codes and own & _airport_words().get(word, frozenset()):
+            return f"{word!r} is the code of {' '.join(sorted(own & _airport_words()[word])[0])}"
+    if dead.slot is None or dead.slot in places.PLACE_SLOTS:
+        dead_places = _place_ids(own)
+        for word, code in proper:
+            folded = tuple(fold(word))
+            if folded in own or (not code and word.isupper()) or code and dead_codes:
+                continue  # two codes name two airports ("LHR" / "LGW")
+            found = places.named(word if code else " ".join(folded))[:1]
+            if found and found[0].id in dead_places and (code or word.lower() != word):
+                return f"{word!r} names {found[0].name}"
+    return None
+
+
+@cache
+def _name_groups() -> dict[tuple[str, ...], frozenset[int]]:
+    """Every hand-written group of kind `name` a word is in: "sasha" shortens Alexander and
+    Alexandra. Not the `nicknames` package's groups, which join two names by a diminutive
+    they share ("Wilfred" and "William" by "Will")."""
+    packaged = {members for _, members in _given_names()}
+    out: dict[tuple[str, ...], set[int]] = {}
+    for i, (kind, members) in enumerate(tables().groups):
+        if kind == "name" and members not in packaged:
+            for m in members:
+                out.setdefault(m, set()).add(i)
+    return {m: frozenset(g) for m, g in out.items()}
+
+
+_NAMING = frozenset("call calls called named name known nickname nicknamed dubbed".split())
+
+
+@cache
+def _given() -> frozenset[str]:
+    """Every given name and diminutive the `nicknames` package knows, folded."""
+    namer = NickNamer()
+    names = set()
+    for lookup in (namer.canonical_lookup, namer.nickname_lookup):
+        for name, others in lookup.items():
+            names |= {" ".join(fold(n)) for n in [name, *others]}
+    return frozenset(n for n in names if n)
+
+
+def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
+    """Why a text may name the dead person by a name the tables do not know, or None
+    (invariant 600): a name is single-valued, so after "His name is Giuseppe", "Everyone calls
+    him Peppe" names him by a word no table tells apart from Giuseppe; a known other given
+    name ("Her son Billy" after "Her name is Anna") is a different value. Only ever holds."""
+    t = tables_ or tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    if not _person(dead.slot) or _apart_slots(dead, new) or len(dead.raw_value) != 1:
+        return None
+    name = dead.raw_value[0]
+    words = set(fold(new_text))
+    role = set(dead.slot.split(":", 1)[1].split()) if dead.slot and ":" in dead.slot else set()
+    # The text must name someone: a name slot, the dead fact's role ("Her son Billy"), or a
+    # word that names ("Everyone calls him Peppe"); a hub called Homey is not the cat Pepper.
+    if len(name.split()) != 1 or not (_person(new.slot) or words & (_NAMING | role)):
+        return None
+    first = _WORD.search(unicodedata.normalize("NFKC", new_text))
+    said = new.raw_value[0].split() if _person(new.slot) and new.raw_value else []
+    for word, named in [(w, True) for w in said] + [(w, False) for w, _ in
+                                                     _proper_names(new_text)]:
+        w = " ".join(fold(word))
+        if not named and first is not None and word == first.group(0) and \
+                len(fold(new_text)) > 1:
+            continue  # a sentence's first word is capitalised whatever it is
+        if not w or w == name or w in STOP_WORDS or w in _FILLER:
+            continue
+        group = t.member_of.get((w,))
+        if group is not None and t.groups[group][0] != "name":
+            continue  # a word of another kind ("Londoner", "Coke")
+        if any((name,) in t.groups[g][1] for g in _name_groups().get((w,), ())):
+            return f"{word!r} is a name of {name!r} (a diminutive of several names)"
+        if (w in _given() or group is not None) and (name in _given() or not _cognate(name, w)):
+            continue  # a known name the tables already tell apart (or hold) by its group
+        if len(w) >= 3 and w.isalpha():
+            return f"{word!r} is a name no table tells apart from {name!r}"
+    return None
+
+
+# Word endings that derive a noun, adjective or verb form from one root ("plumb-er",
+# "plumb-ing", "pharmac-ist", "pharmac-y", "asthma-tic").
+_SUFFIXES = tuple(sorted("ations ation ists ist ians ian ers er ings ing ics ic tic eries ery "
+                         "ries ry ies y es s e".split(), key=len, reverse=True))
+_WORK_SLOTS = frozenset({"job", "employer", "works_in", "role_at", "joined"})
+
+
+def _base(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[:-len(suffix)]
+    return word
+
+
+def _derived(x: str, y: str, loose: bool) -> bool:
+    """`y` is another form of `x`: the same base once a derivational ending is off, or (when
+    `loose`) the same first MIN_ROOT letters and alike ("epilepsy" / "epileptic")."""
+    if x == y or not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < 4:
+        return False
+    if _base(x) == _base(y):
+        return True
+    n = len(commonprefix([x, y]))
+    return loose and n >= MIN_ROOT and (
+        difflib.SequenceMatcher(None, x, y).ratio() >= ROOT_RATIO
+        or n >= ROOT_RATIO * min(len(x), len(y)))
+
+
+def _cognate(name: str, known: str) -> bool:
+    """A name the tables do not know ("friedrich") and a known name or one it shortens
+    ("fritz" -> frederick) spelled alike: the same name in another language."""
+    namer = _namer()
+    for other in {known} | {" ".join(fold(n)) for n in namer.canonicals_of(known)}:
+        if other[:1] == name[:1] and difflib.SequenceMatcher(None, other, name).ratio() >= \
+                NEAR_SPELLING:
+            return True
+    return False
+
+
+@cache
+def _namer() -> NickNamer:
+    return NickNamer()
+
+
+def derived_word(dead_text: str, new_text: str) -> str | None:
+    """Why a text may say the dead value by a word derived from it, or None (invariant 600):
+    "Is asthmatic" after "Has asthma", "Does plumbing for a living" after "Works as a
+    plumber" (a text the reader has no slot for), "Works in pharmacy" after "Works as a
+    pharmacist" (two slots of work, which the reader tells apart by a preposition only). The
+    same word in another frame ("Works in Glasgow") is not derived. Only ever holds."""
+    t = tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    work = dead.slot != new.slot and {dead.slot, new.slot} <= _WORK_SLOTS and (
+        dead.negated, dead.ended) == (
+        new.negated, new.ended)
+    if not work and (new.slot is not None or _apart_slots(dead, new, new_text)):
+        return None
+    own = {w for name in _dead_names(dead_text, dead, new_text) for w in name}
+    for y in fold(new_text):
+        if y in own or y.rstrip("s") in own or y in STOP_WORDS:
+            continue
+        for x in own:
+            if _derived(x, y, loose=new.slot is None):
+                return f"{y!r} is a form of {x!r}"
+    return None
+
+
+def unresolved_place(dead_text: str, new_text: str) -> str | None:
+    """Why a value of the dead place's slot that no gazetteer reading resolves may be the
+    dead place under a name no table holds, or None (invariant 600): a place slot holds one
+    place, so after "Lives in Pittsburgh" (a place the gazetteer knows), "Lives in Steel Town"
+    (no place it knows) is held; a place it knows is told apart by it. Only ever holds."""
+    t = tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    if dead.slot not in places.PLACE_SLOTS or new.slot != dead.slot or \
+            _apart_slots(dead, new) or not new.raw_value:
+        return None
+    if any(ch.isdigit() for ch in " ".join(new.raw_value)):
+        return None  # an address or a flat number, not a name of a place
+    dead_place = places.read_place(dead.raw_value)
+    if dead_place is None or not dead_place.places:
+        return None
+    if places.read_place(new.raw_value) is not None or \
+            compare_values(dead, new)[0] == "decisive":
+        return None
+    like = _known_place(new.raw_value[0])
+    target = dead_place.places[0]
+    if any(p.id == target.id for k in like for p in places.gazetteer().named.get(k, ())):
+        return f"{new.raw_value[0]!r} is a name of {target.name} with another ending"
+    if like:
+        return None  # another place the gazetteer knows, with another ending ("w Krakowie")
+    return f"{new.raw_value[0]!r} is no place the gazetteer knows, and may name {target.name}"
+
+
+@cache
+def _regions() -> tuple:
+    return tuple(sub for sub in pycountry.subdivisions if sub.parent_code is None)
+
+
+@cache
+def _place_keys() -> dict[str, tuple[str, ...]]:
+    """Gazetteer keys by their first MIN_ROOT letters, with ISO 3166-2 subdivision names in
+    every language `pycountry` translates them to ("Bavaria", "Bawaria")."""
+    keys = set(places.gazetteer().named)
+    for locale in sorted(os.listdir(pycountry.LOCALES_DIR)):
+        try:
+            tr = gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=[locale])
+        except OSError:
+            continue
+        keys |= {places.key(tr.gettext(sub.name)) for sub in _regions()}
+    out: dict[str, list[str]] = {}
+    for k in keys:
+        out.setdefault(k[:MIN_ROOT], []).append(k)
+    return {p: tuple(v) for p, v in out.items()}
+
+
+def _known_place(raw: str) -> list[str]:
+    """The gazetteer keys a value may be, maybe with another case ending ("w Krakowie",
+    "w Niemczech"): the same first MIN_ROOT letters and at most places.INFLECTION letters
+    more or fewer than the key's own ending."""
+    k = places.key(raw)
+    return [c for c in _place_keys().get(k[:MIN_ROOT], ()) if k == c or " " not in k and
+            len(k) >= MIN_ROOT and len(commonprefix([c, k])) >= MIN_ROOT and
+            max(len(c), len(k)) - len(commonprefix([c, k])) <= places.INFLECTION + 1]
+
+
+def light_verb(dead_text: str, new_text: str) -> str | None:
+    """Why "Has coffee every morning" may say what "Drinks coffee" said, or None (invariant
+    600): a text the reader has no slot for, its verb's object said after the light verb
+    "has" (the reader's `has` slot). Only ever holds a write."""
+    dead, new = read(dead_text), read(new_text)
+    if dead.slot is not None or new.slot != "has" or _apart_slots(dead, new):
+        return None
+    content = [w for w in fold(dead_text) if w not in STOP_WORDS and w not in _FILLER]
+    said = {w for part in new.raw_value for w in part.split()}
+    if len(content) >= 2 and set(content[1:]) <= said:
+        return f"'has' {' '.join(content[1:])!r} may say what {content[0]!r} said"
     return None

@@ -20,11 +20,22 @@ import numpy as np
 
 from .embeddings import Embedder
 from .models import Tombstone
-from .restatements import foreign_restatement, names_apart, near_spelling, variants
+from .restatements import (
+    derived_word,
+    foreign_restatement,
+    light_verb,
+    named_within,
+    names_apart,
+    near_spelling,
+    unknown_name,
+    unresolved_place,
+    variants,
+)
 from .stores.base import Store
-from .values import Decision, Judge, Verdict, assess, places_apart, probe
+from .values import Decision, Judge, Verdict, assess, judge_pair, places_apart, probe
 
 NEAREST = 5  # tombstones taken by vector for the similarity band
+DEAD_VARIANTS = 8  # other readings of a candidate tombstone compared with the new text
 
 
 def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshold: float,
@@ -75,12 +86,36 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
                            similarity=got.similarity,
                            reason=f"may restate it under another name (read as {other!r}): "
                                   f"{got.reason}")
-    for tomb, cosine in candidates + extra:  # a name spelled another way (invariant 461)
-        why = None if told_apart(tomb) else near_spelling(tomb.text, text)
-        if why is None and not told_apart(tomb):  # another language (invariant 600)
-            why = foreign_restatement(tomb.text, text)
+    own_targets = {t.id for t, _ in extra}
+    for tomb, cosine in candidates + extra:
+        why = None if told_apart(tomb) else _other_name(tomb.text, text, threshold,
+                                                        corrected=tomb.id in own_targets)
         if why:
             return Verdict(decision=Decision.REVIEW, tombstone=tomb, similarity=cosine,
-                           reason=f"may restate it spelled another way: {why} (tombstone "
+                           reason=f"may restate it under another name: {why} (tombstone "
                                   f"{tomb.id}: {tomb.text!r})")
     return verdict
+
+
+def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = False
+                ) -> str | None:
+    """Why `text` may be the dead value under a name the reader's own comparison missed, or
+    None (invariants 461, 600). Each rule only ever holds a write. A value no table knows is
+    held after a retraction, but not as the correction of the very value it replaces
+    (`corrected`: a harsh correction says itself that the two differ)."""
+    why = (near_spelling(dead, text)  # a name spelled another way
+           or foreign_restatement(dead, text)  # the same sentence in another language
+           or named_within(dead, text)  # another name of the value anywhere in the text
+           or not corrected and unknown_name(dead, text)  # a name no table knows
+           or derived_word(dead, text)  # a word derived from the value ("asthmatic")
+           or not corrected and unresolved_place(dead, text)  # a place no gazetteer knows
+           or light_verb(dead, text))  # "Has coffee every morning" after "Drinks coffee"
+    if why:
+        return why
+    # The dead text under its other names ("Has a dozen hens" read as "has 12 hens") compared
+    # with the new text: a rewriting of either side counts, not only of the new one.
+    for other in variants(dead)[:DEAD_VARIANTS]:
+        decision, reason = judge_pair(other, text, None, threshold)
+        if decision == Decision.REFUSE:  # the same value, not merely a similar one
+            return f"the dead text read as {other!r}: {reason}"
+    return None

@@ -52,7 +52,7 @@ from .places import PLACE_SLOTS
 from .slots import kind_of
 from .text import STOP_WORDS, fold, normalise, split_cjk, stem
 
-KEY_VERSION = "6"  # bump when canonical keys change: stores recompute theirs on open
+KEY_VERSION = "7"  # bump when canonical keys change: stores recompute theirs on open
 POSSIBLY_RESTATES = "possibly_restates"  # flag prefix: possibly_restates:<tombstone id>
 
 # Words that hedge or say who holds a value, not what it is.
@@ -303,8 +303,9 @@ def _surface(text: str) -> str:
             tokens += _dates(_numbers(_expand(_initialisms(list(seg)))))
     out = " ".join(tokens)
     out = re.sub(r"\b(?:version|ver|model|mark|mk) (\d+)\b", r"v\1", out)
-    return re.sub(r"^(?:is |am |was )?(?:an? )?(?:mother|father|parent|mom|dad) of (\d+)\b",
-                  r"has \1 children", out)
+    return re.sub(r"^(?:is |am |was )?(?:an? )?(?:proud )?((?:great )*)(grand)?(?:mother|father|"
+                  r"parent|mom|dad|grandma|grandpa|granny|grandad) of (\d+)\b",
+                  lambda m: f"has {m.group(3)} {m.group(1)}{m.group(2) or ''}children", out)
 
 
 # --- slots -----------------------------------------------------------------------------------
@@ -497,7 +498,14 @@ class Claim:
     emoji: bool  # the value was read from emoji names
 
 
+# Portuguese "no"/"nos" after a verb of place is "em" + the article ("Mora no Brasil": lives
+# in Brazil), not a negation.
+_PT_IN = re.compile(r"\b(mora|moro|moram|vive|vivo|vivem|reside|resido|trabalha|trabalho|"
+                    r"trabalham|nasceu|nasci|estuda|estudo) (?:no|nos)\b")
+
+
 def _polarity(s: str) -> tuple[str, bool, bool]:
+    s = _PT_IN.sub(r"\1 em", s)
     ended = bool(_ENDED.search(s))
     s = _ENDED.sub(" ", s)
     s = re.sub(r"\b(has|have|had) no\b", r"\1 0", s)  # "has no children" is a count
@@ -690,7 +698,8 @@ def _slot_family(slot: str) -> str:
     return slot.split(":", 1)[0] + ":" if ":" in slot else slot
 
 
-def _related(a: str, b: str) -> bool:
+def related(a: str, b: str) -> bool:
+    """Slots whose values mean nearly the same claim ("residence" / "moved_to")."""
     return frozenset((_slot_family(a), _slot_family(b))) in _RELATED
 
 
@@ -828,10 +837,27 @@ def compare_values(dead: Claim, new: Claim) -> tuple[str, str]:
     # Scotland" is not the Perth of 2 million people, though Scotland is a country).
     found = places.compare(dead.raw_value, new.raw_value, _place_readings(dead.raw_value),
                            _place_readings(new.raw_value))
+    if same == "same" and why == _WITH_COUNTRY and _ambiguous(dead.raw_value):
+        # "Newcastle" may be the English, the Australian or the South African city: naming
+        # one country after it may be the dead place or another (invariant 600: held).
+        return "similar", f"{why}, of a name several cities share"
     if found is None or same == "same" and found[0] != "different":
         return same, why
     kind, reason = found
     return ("decisive" if kind == "different" else "similar"), reason
+
+
+_WITH_COUNTRY = "the same place, with its country"
+AMBIGUOUS = 0.5  # a second city of the name at least this share of the first's population
+
+
+def _ambiguous(raw: tuple[str, ...]) -> bool:
+    """An unqualified place name several large cities share ("Newcastle": 508,000 in
+    Australia, 405,000 in South Africa, 300,000 in England)."""
+    if len(raw) != 1:
+        return False
+    cities = [p for p in places.named(raw[0]) if p.id.startswith("city:")]
+    return len(cities) > 1 and cities[1].population >= AMBIGUOUS * cities[0].population
 
 
 def places_apart(dead_text: str, new_text: str) -> bool:
@@ -863,7 +889,7 @@ def _compare_words(dead: Claim, new: Claim) -> tuple[str, str]:
         raws = dead.raw_value if extra_a else new.raw_value
         extra_raw = [r for p, r in zip(a if extra_a else b, raws, strict=False) if p in more]
         if all(r in _COUNTRIES for r in extra_raw):
-            return "same", "the same place, with its country"
+            return "same", _WITH_COUNTRY
         return "similar", "one value is the other with more parts"
     if _counts(flat_a) != _counts(flat_b):
         return "decisive", "a different count"
@@ -965,7 +991,7 @@ def judge_pair(dead_text: str, new_text: str, cosine: float | None,
                 cos = "" if cosine is None else f" (cosine {cosine:.2f})"
                 return Decision.REVIEW, f"same {new.slot}, overlapping value{cos}"
             return Decision.ACCEPT, f"same {new.slot}, {why}"
-        if _related(dead.slot, new.slot):
+        if related(dead.slot, new.slot):
             same, why = compare_values(_countless(dead), _countless(new))
             if same in ("same", "similar"):
                 return Decision.REVIEW, f"{new.slot} is close to {dead.slot}: {why}"
