@@ -99,6 +99,11 @@ def test_inv460_the_third_blind_table_keeps_only_what_the_rules_keep():
     ("the wifi password here is hunter2, save it pls", "hunter2"),
     ("Remember my PIN, it's 4921", "4921"),
     ("use 5531 to get into the garage, that's the keypad code", "5531"),
+    # the fifth pass: a quoted reply's answer, spelled digits with "double", a value first
+    ("On Tue, Sam wrote:\n> whats the wifi password at your place pls\n\nKestrel_Moon_4 x",
+     "Kestrel_Moon_4"),
+    ("alarm code is four double seven one", "four double seven one"),
+    ("Ravenna#31 = the netflix one", "Ravenna#31"),
 ])
 def test_inv460_a_secret_by_phrasing_is_stored_nowhere_and_the_reply_says_so(
         service, message, secret):

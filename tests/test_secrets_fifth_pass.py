@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 
 from memory import secret_frames, secret_shapes, sensitive
-from memory.agent import WITHHELD_NOTE, run_turn
-from memory.agents.offline import OfflineAgent
 from memory.sensitive import WITHHELD, masked, secret_in
 
 PROBES = [json.loads(line) for line in (Path(__file__).resolve().parent / "data"
@@ -132,22 +130,6 @@ def test_inv460_services_setting_verbs_and_more_cue_words_hand_a_value_over(text
                                   "same as last year 2024 for the alarm clock"])
 def test_inv460_labels_names_and_replies_without_a_secret_stay(text):
     assert masked(text) == text
-
-
-@pytest.mark.parametrize("message, secret", [
-    ("On Tue, Sam wrote:\n> whats the wifi password at your place pls\n\nKestrel_Moon_4 x",
-     "Kestrel_Moon_4"),
-    ("alarm code is four double seven one", "four double seven one"),
-    ("Ravenna#31 = the netflix one", "Ravenna#31"),
-])
-def test_inv460_a_fifth_pass_secret_is_stored_nowhere_and_the_reply_says_so(
-        service, message, secret):
-    t = run_turn(service, "ana", "s1", message, agent=OfflineAgent())
-    assert WITHHELD_NOTE in t.reply
-    assert [e.text for e in service.episodes("ana")] == [masked(message)]
-    assert secret not in str([e.model_dump() for e in service.store.audit("ana", limit=50)])
-    assert all(secret not in f.text for f in service.facts("ana"))
-    assert all(secret not in h.doc.search_text() for h in service.recall("ana", secret).hits)
 
 
 def test_inv460_the_platforms_own_words_for_password_are_a_table_a_hand_row_outranks(
