@@ -18,7 +18,9 @@ MAX_CHARS = 32_000
 _SENTENCE = re.compile(r"(?<=[.!?;\n\u2600-\u27bf\U0001f300-\U0001faff])\s+|\n+|(?<=[!?])(?=\S)")
 _JOIN = re.compile(r"\s*(?:,\s*)?\b(?:and|but|so|also|plus|then|because|,)\s+(?=(?:i|we|my|our|"
                    r"i'm|i've|we're|we've|me and)\b)|\s*,\s*(?=(?:now\s+)?(?:i|we|my|our|she|he|they|you)\s)"
-                   r"|\s*,\s*and\s+(?=\w{3,}ed\b)|\s*,\s*(?=\w{3,}ing\s)|\s+because\s+|\s+-\s+|\s*\u2014\s*"
+                   r"|\s*,\s*and\s+(?=\w{3,}ed\b)|\s+and\s+(?=(?:started|stopped|got|moved|switched|"
+                   r"bought|sold|joined|left|became|took|adopted|quit|signed|booked|work|live|"
+                   r"teach|study)\s+(?:on|at|in|as|for|to|up|a|an|the|my|our|from|into)\b)|\s*,\s*(?=\w{3,}ing\s)|\s+because\s+|\s+-\s+|\s*\u2014\s*"
                    r"|\s*,\s*(?=(?:what|where|when|who|which|why|how|can you|could you|do i|"
                    r"does|did i|it is|it's|it was)\b)",
                    re.IGNORECASE)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
 
 from pydantic import BaseModel
 
@@ -19,7 +20,7 @@ from .links import linked_fact
 from .model import FactRef, Operation, Reading
 from .read import check_value, news_text, read_clause, taken_back
 from .resolve import has_any, own_fact, resolve
-from .tables import words
+from .tables import word_list, words
 
 _VERDICTS = frozenset(stem(w) for w in "wrong true right correct mistake false not".split())
 
@@ -646,7 +647,14 @@ def _pronouns(readings: list[Reading]) -> list[Reading]:
     out: list[Reading] = []
     last: Reading | None = None
     for r in readings:
-        if r.reason == "a pronoun subject" and last is not None and r.text:
+        if r.kind == "nothing" and r.reason == "no slot I can read" and last is not None and \
+                r.text and re.match(r"(?:she|he|they)\b", r.clause.strip(), re.IGNORECASE):
+            # "My sister Amara lives in Leeds. She just got engaged!": their news, unread
+            who = " ".join(w for w in ((last.relation or "").capitalize(), last.person) if w)
+            said = re.sub(r"^(?:she|he|they)\s+", "", r.text, flags=re.IGNORECASE)
+            r = r.model_copy(update={"person": last.person, "relation": last.relation,
+                                     "subject": last.subject, "text": f"{who} {said}"})
+        elif r.reason == "a pronoun subject" and last is not None and r.text:
             who = " ".join(w for w in ((last.relation or "").capitalize(), last.person) if w)
             r = r.model_copy(update={"person": last.person, "relation": last.relation,
                                      "subject": last.subject, "reason": "",
@@ -659,10 +667,19 @@ def _pronouns(readings: list[Reading]) -> list[Reading]:
                                      "subject": "other"})
         if r.person or r.relation or r.subject in ("other", "relative"):
             last = r
+        elif (kin := _MY_KIN().findall(r.clause)) and len(set(kin)) == 1:
+            # "I'm a carer for my mum. She has dementia.": the one relative the user named
+            last = Reading(clause=r.clause, subject="relative", relation=kin[0].lower())
         elif _FIRST_PERSON.search(r.clause):
             last = None
         out.append(r)
     return out
+
+
+@lru_cache(maxsize=1)
+def _MY_KIN() -> re.Pattern[str]:  # noqa: N802 - a pattern built once from the table
+    rel = "|".join(re.escape(w) for w in sorted(word_list("relations"), key=len, reverse=True))
+    return re.compile(r"\b(?:my|our)\s+(" + rel + r")\b", re.IGNORECASE)
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|we|our|us|mine)\b", re.IGNORECASE)
