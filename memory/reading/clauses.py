@@ -15,7 +15,9 @@ from .tables import word_list, words
 
 MAX_CHARS = 32_000
 # an emoji ends a sentence in a text ("the HA Green died 💀 moved everything onto ...")
-_SENTENCE = re.compile(r"(?<=[.!?;\n\u2600-\u27bf\U0001f300-\U0001faff])\s+|\n+|(?<=[!?])(?=\S)")
+# ("my doctor is Dr. Patel": a title's full stop ends no sentence)
+_SENTENCE = re.compile(r"(?<![\s(]Dr\.)(?<![\s(]Mr\.)(?<![\s(]Ms\.)(?<![\s(]St\.)(?<!Mrs\.)(?<!Prof\.)"
+                       r"(?<=[.!?;\n\u2600-\u27bf\U0001f300-\U0001faff])\s+|\n+|(?<=[!?])(?=\S)")
 _JOIN = re.compile(r"\s*(?:,\s*)?\b(?:and|but|so|also|plus|then|because|,)\s+(?=(?:i|we|my|our|"
                    r"i'm|i've|we're|we've|me and)\b)|\s*,\s*(?=(?:now\s+)?(?:i|we|my|our|she|he|they|you)\s)"
                    r"|\s*,\s*and\s+(?=\w{3,}ed\b)|\s+and\s+(?=(?:started|stopped|got|moved|switched|"

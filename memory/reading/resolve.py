@@ -337,7 +337,7 @@ def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
         # "bought a Framework laptop for personal stuff" beside the work laptop: a thing of the
         # same kind may be one more, not a replacement; the user did not say which
         status, reason = "candidate", "may replace a thing of the same kind"
-    if old is not None and _STILL.search(r.clause) and not named_old:
+    if old is not None and _STILL.search(r.clause) and (not named_old or _same_value(r, old)):
         return []  # "I still prefer tea": said again, nothing changed
     if old is not None and _same_value(r, old) and not named_old:
         if r.when:  # "vegetarian since 2019": the same value, now dated, in its own words
@@ -357,10 +357,27 @@ def _statement(r: Reading, active: list[FactRef]) -> list[Operation]:
         # a named person's news changes their fact only through an operator: the fact may be
         # the user's own that mentions them ("Lukas's old room is his office")
         status, reason = "candidate", "someone else's news"
+    if old is not None and status == "active" and not named_old and _another_of_its_kind(r, old):
+        status, reason = "candidate", "may be another thing of the kind, not the one on record"
     if old is not None:
         return [_op(r, "supersede", old=old, text=_in_its_words(r, old), status=status,
                     reason=reason)]
     return _new_value(r, active, status, reason, adds)
+
+
+def _another_of_its_kind(r: Reading, old: FactRef) -> bool:
+    """A thing of a kind found in a fact that is not simply the user having it ("Uses an
+    Airalo eSIM … on a Pixel 8" for a new phone), or one the fact qualifies in words the user
+    did not say ("Work laptop is …" for a laptop "for personal stuff")."""
+    if r.slot not in ("owns", "uses"):
+        return False
+    kind = kind_of(r.value)
+    m = _NAMED.match(old.text)
+    if m is not None:
+        said = _terms(r.clause)
+        return bool(_terms(m.group("k")) - said - _terms(kind or ""))
+    return not _HAVING.match(old.text) or bool(kind) and kind_of(
+        " ".join(old.text.split()[1:4])) != kind
 
 
 def _new_value(r: Reading, active: list[FactRef], status: str, reason: str,
