@@ -1077,6 +1077,9 @@ def _ending(plain: str, toks: list[Tok], found: tuple[Cue, int, int] | None) -> 
 
 def _value_problem(cue: Cue, value: str, plain: str) -> str:
     """Why the value a cue row read is refused, or "" (invariant 532)."""
+    if cue.slot == "attribute" and re.search(r"\b(?:says|said|thinks|thought|told|reckons|"
+                                             r"believes|reckoned)\b", value.split(" is ")[0]):
+        return "a report, not an attribute"  # "my GP says it's IBS"
     return check_value(value.split(" is ", 1)[-1] if cue.slot == "attribute" else value) or (
         "a comparison, not a value" if value and re.search(
             r"\b" + re.escape(value.split()[-1]) + r"\s+than\b", plain, re.IGNORECASE) else "")
