@@ -53,6 +53,7 @@ UNSEEN_FINAL4_PATH = DATA_PATH.with_name("statements_unseen_final4.jsonl")
 UNSEEN_FINAL5_PATH = DATA_PATH.with_name("statements_unseen_final5.jsonl")
 UNSEEN_FINAL6_PATH = DATA_PATH.with_name("statements_unseen_final6.jsonl")
 UNSEEN_FINAL7_PATH = DATA_PATH.with_name("statements_unseen_final7.jsonl")
+UNSEEN_FINAL8_PATH = DATA_PATH.with_name("statements_unseen_final8.jsonl")
 # Frozen blind sets by sha256 (invariant 100): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -83,6 +84,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "run once",
                 "bfcdc12aff556d2a73408a5fe53174dc371c43d877b251ed95f24d20554c4b71":
                 "statements_unseen_final7.jsonl: y001-y194, written blind to the reader; "
+                "run once",
+                "23778fe05beff02c96b1b1d21d531191f63205e9c1e9bbf62f22334a0dc7db8e":
+                "statements_unseen_final8.jsonl: z001-z174, written blind to the reader; "
                 "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
