@@ -125,7 +125,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
 # the last check of every text written (invariant 532): no "I", "you", doubled article or
 # dangling function word in a fact the user would have to sign
 _UNSIGNABLE = re.compile(r"\b(?:i|me|we|you)\b|\b(a|an|the)\s+(?:a|an|the)\b|"
-                         r"\b(?:and|or|to|of|the|a|an|with|for)\s*$", re.IGNORECASE)
+                         r"\b(?:and|or|to|of|the|a|an|with|for|is|are|was|were)\s*$", re.IGNORECASE)
 
 
 _SWAP = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+)?(?P<a>[\w.+'-]+(?:\s+[\w.+'-]+)?)\s+to\s+"

@@ -883,6 +883,9 @@ _REPORTED = re.compile(r"^(?:(?:my|the|our|his|her)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s
                        r"(?=(?:i|i am|i have|my)\b|(?-i:[A-Z])\w+ (?:is|has|was)\b)", re.IGNORECASE)
 
 
+_MY_X_IS_ON = re.compile(r"^(?:(?:oh|and|also|btw|fyi)[\s,]+)*(?:my|our) (?P<k>[\w-]+(?: [\w-]+)?)"
+                         r"(?: is|'s| falls)(?: (?:always|actually|really|now))? (?P<d>(?:on )?[\w ,.-]{3,40})$",
+                         re.IGNORECASE)
 _MY_X_IS_NAMED = re.compile(r"^(?:my|our) (?P<k>[\w-]+(?: [\w-]+)?)(?:(?:'s name is| is called| is named| "
                             r"name is|'s called) (?P<n>[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?)| is (?P<n2>(?:"
                             r"(?-i:Dr|Mr|Mrs|Ms|Prof)\.? )?(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?))"
@@ -919,6 +922,17 @@ def read_clause(clause: str, now: datetime) -> Reading:
             return inner.model_copy(update={"clause": clause,
                                             "text": f"{inner.text}{to}{joint.group('n')}"})
         return inner.model_copy(update={"clause": clause})
+    dated = _MY_X_IS_ON.match(clause.strip(" .!?"))
+    if dated and dated.group("k").strip().lower() in word_list("yearly_days") and dates_in(
+            dated.group("d"), now, "future") and not strip_dates(
+            dated.group("d"), now).strip(" ,.!?") and re.search(
+                r"\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec", dated.group("d"), re.I):
+        # "my birthday is on the 3rd of May": a yearly day's date is its value, as the user
+        # said it (a calendar day, never "Friday"); a dated plan reads as a plan
+        k = dated.group("k").strip()
+        return Reading(clause=clause, slot="attribute", key=k.lower(), value=dated.group("d"),
+                       text=f"{k[:1].upper()}{k[1:]} is {dated.group('d').strip()}",
+                       target=dated.group("d"), cue="date", subject="self")
     called = _MY_X_IS_NAMED.match(clause.strip(" .!?"))
     if called and _names_someone(called.group("k")):
         # "my wife is called Priya", "my cat is called miso", "my doctor is Dr Patel": who

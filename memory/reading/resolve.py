@@ -213,7 +213,9 @@ def _op(r: Reading, op: str, *, text: str | None = None, old: FactRef | None = N
                      old_id=old.id if old else None, old_text=old.text if old else None,
                      valid_from=r.when if dated else None, valid_to=r.until if dated else None,
                      confidence=CANDIDATE_CONFIDENCE if status == "candidate" else 0.9,
-                     reason=reason, evidence=r.clause)
+                     reason=reason, evidence=r.clause,
+                     # a yearly day said anew was wrong before: birthdays do not change
+                     harsh=op == "supersede" and r.cue == "date")
 
 
 def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
@@ -530,7 +532,8 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
                     else r.text or None,
                     status="candidate",
                     reason="read without a slot: news about the fact whose words it names")]
-    if r.subject == "relative" and r.relation and r.text and (news_words(r.clause) or r.when) and \
+    if r.subject == "relative" and r.relation and r.text and (news_words(r.clause) or r.when or re.search(
+            r"\b(?:is|are) (?:a|an)\b", r.clause, re.IGNORECASE)) and \
             not r.hedged and not _MODAL.search(r.clause):
         # a relative's lasting news with nothing on record about them: their new fact
         return [_op(r, "write", text=r.text, status="candidate",
