@@ -6,7 +6,8 @@ was frozen, tuning data since issue 30's third pass), tests/data/secrets_blind3.
 blind, measured once, tuning data since the fourth pass) and the passes' probes, one group per
 mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
 the fifth pass's probes (tests/data/secrets_probes5.jsonl, three rounds, each written before the
-detector changed for it) and tests/data/secrets_blind4.jsonl (written blind; counts only),
+detector changed for it) and tests/data/secrets_blind4.jsonl (written blind, run twice with counts
+only, tuning data since the sixth pass: its rows are shown),
 through the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
 door (`secret_in`).
 
@@ -34,13 +35,14 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_mechanisms.jsonl",  # probes per mechanism
           ROOT / "tests" / "data" / "secrets_blind3.jsonl",  # written blind, then tuned on
           ROOT / "tests" / "data" / "secrets_probes5.jsonl",  # the fifth pass's probes
-          ROOT / "tests" / "data" / "secrets_blind4.jsonl"]  # written blind: counts only
+          ROOT / "tests" / "data" / "secrets_blind4.jsonl"]  # written blind, tuned on since pass 6
 
 
 # A table nobody tuned on prints counts only: a failing row printed would be read, then tuned on.
 # secrets_blind3.jsonl was measured once blind and is tuning data since issue 30's fourth pass;
-# secrets_blind4.jsonl (2026-12-07, written blind) is measured with its rows never printed.
-COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind4.jsonl"})
+# secrets_blind4.jsonl (written blind, run twice counts-only) is tuning data since the sixth pass:
+# its rows are shown. The next blind table joins this set until the lead has run it once.
+COUNTS_ONLY: frozenset[str] = frozenset()
 
 
 def main(argv: list[str] | None = None) -> None:
