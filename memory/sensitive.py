@@ -273,6 +273,7 @@ WINDOW = 7  # words after a noun a value may come
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
                     r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
 _NETWORK = re.compile(r"\b(?:wi-?fi|network|router|wpa2?|ssid)\b", re.IGNORECASE)
+_BE = frozenset({"be", "is", "was", "are", "were", "been", "being", "stays", "lives"})
 
 
 def _core(word: str) -> str:
@@ -334,8 +335,10 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         found = False
         for k, w in enumerate(rest):
             core = _core(w.group())
-            if k == 0 and cue and _WHERE.match(core):
-                break  # "is stored in 1Password", "is on the fridge": where, not what
+            if _WHERE.match(core) and (k == 0 and cue or k > 0 and _core(
+                    rest[k - 1].group()).lower() in _BE):
+                # "is stored in 1Password", "should be in the check-in email": where, not what
+                break
             run = _spaced_digits(rest, k)
             if run:
                 spans.append((w.start(), rest[k + run - 1].end()))
@@ -709,6 +712,41 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
 
 
 _PARTICIPLE = re.compile(r"[a-z]+(?:ed|ing)")
+_ASKING = re.compile(r"(?:what|which|who|whose|where|when|how|name|in\s+what)\b|.*\?\s*$|"
+                     r".*\byour?\b",
+                     re.IGNORECASE)
+
+
+def _asks(value: str) -> bool:
+    """A security question's own wording, no answer: it asks ("What was your first car?",
+    "name of your first pet") or names a topic of `question_topics` ("mother's maiden name")."""
+    return bool(_ASKING.match(value.strip()) or _topics_said().search(value))
+
+
+# 'the security question was "first school", the answer is "Hillcrest"': once a question is
+# named, "answer" alone names its answer in the next 200 characters
+_ANSWER_CUE = re.compile(r"\banswer(?:'s|’s)?[ \t]*(?:is|was|:|=|->|→|-)(?=[\s\"'“‘])",
+                         re.IGNORECASE)
+
+
+def _answered(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    spans = []
+    for _start, end, kind in nouns:
+        if kind != "a security answer" or "question" not in text[_start:end].lower():
+            continue
+        cue = _ANSWER_CUE.search(text, end, end + 200)
+        stop = cue and _clause_stop(text, cue.end())
+        span = cue and _value_at(text[:stop.start() if stop else len(text)], cue.end(), kind,
+                                 ":", answer=True)
+        if span:
+            spans.append(span)
+    return spans
+
+
+@cache
+def _topics_said() -> re.Pattern:
+    words = secret_frames.tables().frames.question_topics
+    return re.compile(_alternation(words) if words else r"(?!)", re.IGNORECASE)
 _POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "text", "use", "in",
                        "on", "at", "the", "a", "an", "same", "different", "too", "very", "so",
                        "long", "short", "new", "old", "set", "just", "not", "still"})
@@ -721,6 +759,8 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     rest = text[pos:]
     quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
+        if kind == "a security answer" and not answer and _asks(quoted.group("v")):
+            return None  # 'the security question was "name of your first school"'
         return pos + quoted.start("v"), pos + quoted.end("v")
     if kind == "a passphrase":
         # "ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
@@ -815,7 +855,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             continue
         if _NOT_THIS.match(text[end:]):
             if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"
-                spans += [s for s in [_anaphoric(text, end, kind)] if s]
+                spans += [s for s in [_anaphoric(text, end, kind, changed=True)] if s]
             continue
         # "My laptop password? purplerain": a question mark right after the noun asks for the one
         # value that follows it, and ends the clause for anything else
@@ -869,6 +909,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found) + _derived(text, found) + _value_first(text) \
+        + _used_as(text, found) + _answered(text, found) \
         + _labelled(text) + _topic_answers(text) + _replied(text, found) + _logins(text)
 
 
@@ -942,16 +983,28 @@ def _anaphora() -> re.Pattern:
                       rf"correction)[\s,:]+)*(?:{openers})", re.IGNORECASE)
 
 
-def _anaphoric(text: str, end: int, kind: str, *,
-               corrected: bool = False) -> tuple[int, int] | None:
+# after a noun said changed, the new value may follow in the same sentence, after a comma, a
+# dash or "so" ("the code for the back gate changed, new one is 6290", "PIN expired so the new
+# one is 2846"); the same openers of `anaphora` (frames.json) hand it over
+_LINK = re.compile(r"[^.!?;\n]{0,60}?(?:,|\s[-–—]|\bso\b)", re.IGNORECASE)
+
+
+def _anaphoric(text: str, end: int, kind: str, *, corrected: bool = False,
+               changed: bool = False) -> tuple[int, int] | None:
     stop = _clause_stop(text, end)
-    if not stop or not secret_frames.tables().frames.anaphora:
+    if not secret_frames.tables().frames.anaphora:
         return None
-    opener = _anaphora().match(text, stop.end())
-    if not opener or corrected and not _CORRECTION.match(text, stop.end()):
-        return None
-    after = _clause_stop(text, opener.end())
-    return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")
+    starts = [stop.end()] if stop else []
+    if changed:
+        limit = min(stop.start() if stop else len(text), end + 80)
+        starts = [m.end() for m in _LINK.finditer(text, end, limit)] + starts
+    for at in starts:
+        opener = _anaphora().match(text, at)
+        if not opener or corrected and not _CORRECTION.match(text, at):
+            continue
+        after = _clause_stop(text, opener.end())
+        return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")
+    return None
 
 
 _LISTING = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?::|are\b:?)")
@@ -1008,7 +1061,7 @@ _DERIVED_DIGITS = re.compile(r"(?<![\w/.:-])\d(?:[ \t-]?\d){2,7}(?![\w/.:%°-])"
 
 # "same as my birthday 0412 for the lockbox": a derived value said before its noun, only after
 # "same as" and with at most three words between it and the noun
-_SAME_FIRST = re.compile(r"\bsame\s+as\b(?P<m>[^.!?;\n]{0,40}?)(?<![\w/.:-])"
+_SAME_FIRST = re.compile(r"\b(?:same\s+as|still)\b(?P<m>[^.!?;\n]{0,40}?)(?<![\w/.:-])"
                          r"(?P<d>\d(?:[ \t-]?\d){2,7})(?![\w/.:%°-])"
                          r"(?:[ \t,—–-]+[\w'’]+){0,3}[ \t,—–-]*$", re.IGNORECASE)
 
@@ -1257,10 +1310,44 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
         stop = _clause_stop(text, run[1])
         sentence_end = stop.start() if stop else len(text)
         named = [" ".join(text[s:e].lower().split()) for s, e, _k in nouns
-                 if run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)]
+                 if run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
+                 and not _generic_plural(text, s, e)]
         if named and not (_CLOCK.fullmatch(text[run[0]:run[1]])  # "set it to 0630, the alarm"
                           and set(named) & set(frames.clock_nouns)):
             spans.append(run)
+    return spans
+
+
+_DETERMINERS = frozenset({"the", "my", "our", "your", "his", "her", "their", "its", "these",
+                          "those", "both", "new", "old"})
+
+
+def _generic_plural(text: str, start: int, end: int) -> bool:
+    """"use 1111 or 2580 as PINs", "make bad PINs": a plural noun with no determiner speaks of
+    such values in general, never of the user's own (invariant 460)."""
+    said = text[start:end].rstrip("'’\"”").lower()
+    if not said.endswith("s") or said.endswith(("ss", "'s", "’s")):
+        return False
+    before = _LAST_WORD.search(text, max(0, start - 40), start)
+    return not before or before.group(1).lower() not in _DETERMINERS
+
+
+# "we use Maple_Leaf_77 as the wifi password", "set 6143 as the PIN for the new card": a value
+# made the noun's by "as" and a determiner, the noun within three words after it
+_USED_AS = re.compile(r"\b(?:use[sd]?|using|set|sets|chose|choose|pick(?:ed)?|made|make|went\s+with|"
+                      r"put|keep|kept)\s+(?P<v>[^\s,;]+)\s+as\s+(?:my|the|our|your|his|her|their|"
+                      r"its|a|an)\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
+
+
+def _used_as(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    spans = []
+    for start, _end, kind in nouns:
+        m = _USED_AS.search(text, max(0, start - 120), start)
+        if not m or kind in ("a recovery phrase", "a security answer", "an identity number"):
+            continue
+        span = _value_at(text, m.start("v"), kind, ",")  # shaped, never a plain word
+        if span and span[1] <= m.end("v"):
+            spans.append(span)
     return spans
 
 
