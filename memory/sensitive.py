@@ -273,7 +273,11 @@ WINDOW = 7  # words after a noun a value may come
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
                     r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
 _NETWORK = re.compile(r"\b(?:wi-?fi|network|router|wpa2?|ssid)\b", re.IGNORECASE)
-_BE = frozenset({"be", "is", "was", "are", "were", "been", "being", "stays", "lives"})
+# words that may stand between a noun and where it is kept: a form of "be", a modal, a hedge
+_LEAD = frozenset({"be", "is", "was", "are", "were", "been", "being", "stays", "lives", "should",
+                   "will", "would", "might", "may", "must", "could", "can", "probably",
+                   "likely", "maybe", "perhaps", "still", "definitely", "usually", "always",
+                   "now", "also", "just", "normally", "somewhere"})
 
 
 def _core(word: str) -> str:
@@ -335,9 +339,10 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         found = False
         for k, w in enumerate(rest):
             core = _core(w.group())
-            if _WHERE.match(core) and (k == 0 and cue or k > 0 and _core(
-                    rest[k - 1].group()).lower() in _BE):
-                # "is stored in 1Password", "should be in the check-in email": where, not what
+            if _WHERE.match(core) and (cue or k > 0) and all(
+                    _core(r.group()).lower() in _LEAD for r in rest[:k]):
+                # "is stored in 1Password", "should be in the check-in email", "is probably in
+                # the sign-in letter": where, not what
                 break
             run = _spaced_digits(rest, k)
             if run:
@@ -1092,6 +1097,7 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
         if not said:  # said first: "same as my birthday 0412 for the lockbox"
             first = _SAME_FIRST.search(text, max(0, start - 80), start)
             if first and _derivation().search(first.group("m")) \
+                    and not _TO_TIME.search(text, max(0, first.start("d") - 8), first.start("d")) \
                     and " ".join(text[start:end].lower().split()) not in _clock_nouns():
                 spans.append((first.start("d"), first.end("d")))
             continue
@@ -1304,6 +1310,8 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
     opener = re.compile(rf"(?:{_alternation(frames.openers)})\s+", re.IGNORECASE)
     spans = []
     for m in opener.finditer(text):
+        if _ADVICE.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "don't use 1111 as your PIN": advice, nothing handed over
         run = _digit_run(text, m.end())
         if not run or sum(c.isdigit() for c in text[run[0]:run[1]]) < 4:
             continue
@@ -1339,10 +1347,16 @@ _USED_AS = re.compile(r"\b(?:use[sd]?|using|set|sets|chose|choose|pick(?:ed)?|ma
                       r"its|a|an)\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
 
 
+_ADVICE = re.compile(r"\b(?:don'?t|don’t|do\s+not|never|avoid|shouldn'?t|shouldn’t|not\s+to)"
+                     r"\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
 def _used_as(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
     spans = []
     for start, _end, kind in nouns:
         m = _USED_AS.search(text, max(0, start - 120), start)
+        if m and _ADVICE.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "don't set 0000 as your PIN"
         if not m or kind in ("a recovery phrase", "a security answer", "an identity number"):
             continue
         span = _value_at(text, m.start("v"), kind, ",")  # shaped, never a plain word
