@@ -757,6 +757,20 @@ _POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "te
                        "long", "short", "new", "old", "set", "just", "not", "still"})
 
 
+def _passphrase(rest: str, copula: str | None) -> int:
+    """"ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
+    eight plain words closing the clause (their length; 0 when none: read as a password)."""
+    said = re.match(r"[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){2,7}(?=[\"'”’]?\s*(?:[,.;!?]|$))", rest)
+    first = said.group().split()[0].lower() if said else ""
+    # never where it is kept, what was done to it, or who to ask: "is in the password
+    # manager", "was changed by IT today", "see the sealed envelope", "ask Tom"
+    if said and copula in _plain_copulas() and first not in _SECRET_WORDS | _SUBJECTS \
+            and first not in _POINTERS and not re.fullmatch(r"[a-z]+ed", first) \
+            and not _WHERE.match(said.group()) and not _scan_tables()[0].search(said.group()):
+        return said.end()
+    return 0
+
+
 def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
               answer: bool = False) -> tuple[int, int] | None:
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
@@ -768,17 +782,9 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
             return None  # 'the security question was "name of your first school"'
         return pos + quoted.start("v"), pos + quoted.end("v")
     if kind == "a passphrase":
-        # "ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
-        # eight plain words closing the clause; else read as a password (invariant 460)
-        said = re.match(r"[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){2,7}(?=[\"'”’]?\s*(?:[,.;!?]|$))",
-                        rest)
-        first = said.group().split()[0].lower() if said else ""
-        # never where it is kept, what was done to it, or who to ask: "is in the password
-        # manager", "was changed by IT today", "see the sealed envelope", "ask Tom"
-        if said and copula in _plain_copulas() and first not in _SECRET_WORDS | _SUBJECTS \
-                and first not in _POINTERS and not re.fullmatch(r"[a-z]+ed", first) \
-                and not _WHERE.match(said.group()) and not _scan_tables()[0].search(said.group()):
-            return pos, pos + said.end()
+        said = _passphrase(rest, copula)
+        if said:
+            return pos, pos + said
         kind = "a password"
     if kind == "a recovery phrase":
         m = re.match(r"(?:[^\W\d_]{2,}[ \t]+){7,23}[^\W\d_]{2,}", rest)
