@@ -729,8 +729,9 @@ def _asks(value: str) -> bool:
 
 
 # 'the security question was "first school", the answer is "Hillcrest"': once a question is
-# named, "answer" alone names its answer in the next 200 characters
-_ANSWER_CUE = re.compile(r"\banswer(?:'s|’s)?[ \t]*(?:is|was|:|=|->|→|-)(?=[\s\"'“‘])",
+# named, "answer" alone ("I said …", "I put …") names its answer in the next 200 characters
+_ANSWER_CUE = re.compile(r"\b(?:answer(?:'s|’s)?[ \t]*(?:is|was|:|=|->|→|-)|(?:i|we)[ \t]+"
+                         r"(?:said|put|wrote|answered|typed|gave|chose|picked))(?=[\s\"'“‘])",
                          re.IGNORECASE)
 
 
@@ -991,7 +992,8 @@ _CORRECTION = re.compile(r"\s*(?:no|nope|sorry|oops|actually|wait|correction)\b"
 def _anaphora() -> re.Pattern:
     openers = _copulas(secret_frames.tables().frames.anaphora)
     return re.compile(rf"\s*(?:(?:and|so|but|ok|okay|no|nope|sorry|oops|actually|wait|"
-                      rf"correction)[\s,:]+)*(?:{openers})", re.IGNORECASE)
+                      rf"correction)[\s,:]+)*(?:{openers})(?:[ \t]*(?:->|→|=>|=)(?=\s))?",
+                      re.IGNORECASE)  # "new one -> 5071"
 
 
 # after a noun said changed, the new value may follow in the same sentence, after a comma, a
@@ -1104,7 +1106,8 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
             first = _SAME_FIRST.search(text, max(0, start - 80), start)
             if first and _derivation().search(first.group("m")) \
                     and not _TO_TIME.search(text, max(0, first.start("d") - 8), first.start("d")) \
-                    and " ".join(text[start:end].lower().split()) not in _clock_nouns():
+                    and not (" ".join(text[start:end].lower().split()) in _clock_nouns()
+                             and _CLOCK.fullmatch(first.group("d"))):  # "2024 … alarm clock"
                 spans.append((first.start("d"), first.end("d")))
             continue
         digits = said and _DERIVED_DIGITS.search(text, said.end(), clause_end)
