@@ -661,7 +661,8 @@ _SPELLED = re.compile(rf"(?:(?:double|triple)\s+)?{_DIGIT_WORD}(?:[\s,-]+(?:(?:d
                       rf"{_DIGIT_WORD}){{2,}}\b", re.IGNORECASE)
 
 # a clause opening with a subject says what happened, no answer: "was wrong, so I called the bank"
-_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "i’m", "i've", "i’ve"})
+_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "i’m", "i've", "i’ve",
+                       "i'd", "i’d", "i'll", "i’ll", "we'd", "we’d", "we'll", "we’ll"})
 
 
 @cache
