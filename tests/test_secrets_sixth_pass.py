@@ -7,6 +7,7 @@ withheld."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -35,10 +36,15 @@ def test_inv460_an_ordinary_sentence_near_a_secret_is_stored_unchanged(row):
     assert secret_in(row["text"]) is None
 
 
+def _kind(row: dict) -> str:
+    return re.sub(r"^r\d-", "", row["mechanism"])  # rounds 2-5 reuse round 1's kinds
+
+
 def test_inv460_the_probe_table_has_both_sides_of_every_kind():
-    kinds = {r["mechanism"] for r in PROBES}
-    assert all(any(r["secrets"] for r in PROBES if r["mechanism"] == k) for k in kinds)
-    assert all(any(not r["secrets"] for r in PROBES if r["mechanism"] == k) for k in kinds)
+    kinds = {_kind(r) for r in PROBES}
+    assert len(kinds) >= 7
+    assert all(any(r["secrets"] for r in PROBES if _kind(r) == k) for k in kinds)
+    assert all(any(not r["secrets"] for r in PROBES if _kind(r) == k) for k in kinds)
 
 
 def _clear() -> None:
