@@ -5,13 +5,15 @@ invariant 460 — tests/data/secrets_blind2.jsonl (written blind, measured once 
 was frozen, tuning data since issue 30's third pass), tests/data/secrets_blind3.jsonl (written
 blind, measured once, tuning data since the fourth pass) and the passes' probes, one group per
 mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
-the fifth pass's probes (tests/data/secrets_probes5.jsonl, three rounds, each written before the
-detector changed for it) and tests/data/secrets_blind4.jsonl (written blind; counts only),
-through the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
+the fifth and sixth passes' probes (tests/data/secrets_probes5.jsonl, secrets_probes6.jsonl, in
+rounds, each written before the detector changed for it), tests/data/secrets_blind4.jsonl
+(written blind, run twice with counts only; tuning data since the sixth pass: its rows are
+shown) and tests/data/secrets_blind5.jsonl when it exists (written blind; counts only), through
+the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
 door (`secret_in`).
 
     python bench/bench_secrets.py                 # every table
-    python bench/bench_secrets.py --skip-blind    # all but the table nobody may tune on yet
+    python bench/bench_secrets.py --skip-blind    # all but the table nobody may tune on (blind5)
 
 Prints: secret-handing messages whose secret survives in the stored episode (target 0), and
 ordinary sentences changed by masking (target at most 2%), with the failing rows."""
@@ -34,19 +36,23 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_mechanisms.jsonl",  # probes per mechanism
           ROOT / "tests" / "data" / "secrets_blind3.jsonl",  # written blind, then tuned on
           ROOT / "tests" / "data" / "secrets_probes5.jsonl",  # the fifth pass's probes
-          ROOT / "tests" / "data" / "secrets_blind4.jsonl"]  # written blind: counts only
+          ROOT / "tests" / "data" / "secrets_probes6.jsonl",  # the sixth pass's probes
+          ROOT / "tests" / "data" / "secrets_blind4.jsonl",  # written blind, tuned on since pass 6
+          ROOT / "tests" / "data" / "secrets_blind5.jsonl"]  # written blind: counts only
 
 
 # A table nobody tuned on prints counts only: a failing row printed would be read, then tuned on.
 # secrets_blind3.jsonl was measured once blind and is tuning data since issue 30's fourth pass;
-# secrets_blind4.jsonl (2026-12-07, written blind) is measured with its rows never printed.
-COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind4.jsonl"})
+# secrets_blind4.jsonl (written blind, run twice counts-only) is tuning data since the sixth pass:
+# its rows are shown. secrets_blind5.jsonl (being written blind) is counts only, skipped with
+# --skip-blind, and left out while it does not exist yet.
+COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind5.jsonl"})
 
 
 def main(argv: list[str] | None = None) -> None:
     skip = "--skip-blind" in (sys.argv[1:] if argv is None else argv)
     for table in TABLES:
-        if skip and table.name in COUNTS_ONLY:
+        if skip and table.name in COUNTS_ONLY or not table.exists():
             continue  # a helper tuning the detector never scores the blind table (issue 30)
         print(f"== {table.name}")
         report([json.loads(line) for line in table.read_text(encoding="utf-8").splitlines()

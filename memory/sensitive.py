@@ -273,6 +273,11 @@ WINDOW = 7  # words after a noun a value may come
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
                     r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
 _NETWORK = re.compile(r"\b(?:wi-?fi|network|router|wpa2?|ssid)\b", re.IGNORECASE)
+# words that may stand between a noun and where it is kept: a form of "be", a modal, a hedge
+_LEAD = frozenset({"be", "is", "was", "are", "were", "been", "being", "stays", "lives", "should",
+                   "will", "would", "might", "may", "must", "could", "can", "probably",
+                   "likely", "maybe", "perhaps", "still", "definitely", "usually", "always",
+                   "now", "also", "just", "normally", "somewhere"})
 
 
 def _core(word: str) -> str:
@@ -334,8 +339,11 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         found = False
         for k, w in enumerate(rest):
             core = _core(w.group())
-            if k == 0 and cue and _WHERE.match(core):
-                break  # "is stored in 1Password", "is on the fridge": where, not what
+            if _WHERE.match(core) and (cue or k > 0) and all(
+                    _core(r.group()).lower() in _LEAD for r in rest[:k]):
+                # "is stored in 1Password", "should be in the check-in email", "is probably in
+                # the sign-in letter": where, not what
+                break
             run = _spaced_digits(rest, k)
             if run:
                 spans.append((w.start(), rest[k + run - 1].end()))
@@ -653,7 +661,8 @@ _SPELLED = re.compile(rf"(?:(?:double|triple)\s+)?{_DIGIT_WORD}(?:[\s,-]+(?:(?:d
                       rf"{_DIGIT_WORD}){{2,}}\b", re.IGNORECASE)
 
 # a clause opening with a subject says what happened, no answer: "was wrong, so I called the bank"
-_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "i’m", "i've", "i’ve"})
+_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "i'm", "i’m", "i've", "i’ve",
+                       "i'd", "i’d", "i'll", "i’ll", "we'd", "we’d", "we'll", "we’ll"})
 
 
 @cache
@@ -709,9 +718,59 @@ def _value_at(text: str, pos: int, kind: str, copula: str | None, *,
 
 
 _PARTICIPLE = re.compile(r"[a-z]+(?:ed|ing)")
+_ASKING = re.compile(r"(?:what|which|who|whose|where|when|how|name|in\s+what)\b|.*\?\s*$|"
+                     r".*\byour?\b",
+                     re.IGNORECASE)
+
+
+def _asks(value: str) -> bool:
+    """A security question's own wording, no answer: it asks ("What was your first car?",
+    "name of your first pet") or names a topic of `question_topics` ("mother's maiden name")."""
+    return bool(_ASKING.match(value.strip()) or _topics_said().search(value))
+
+
+# 'the security question was "first school", the answer is "Hillcrest"': once a question is
+# named, "answer" alone ("I said …", "I put …") names its answer in the next 200 characters
+_ANSWER_CUE = re.compile(r"\b(?:answer(?:'s|’s)?[ \t]*(?:is|was|:|=|->|→|-)|(?:i|we)[ \t]+"
+                         r"(?:said|put|wrote|answered|typed|gave|chose|picked))(?=[\s\"'“‘])",
+                         re.IGNORECASE)
+
+
+def _answered(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    spans = []
+    for _start, end, kind in nouns:
+        if kind != "a security answer" or "question" not in text[_start:end].lower():
+            continue
+        cue = _ANSWER_CUE.search(text, end, end + 200)
+        stop = cue and _clause_stop(text, cue.end())
+        span = cue and _value_at(text[:stop.start() if stop else len(text)], cue.end(), kind,
+                                 ":", answer=True)
+        if span:
+            spans.append(span)
+    return spans
+
+
+@cache
+def _topics_said() -> re.Pattern:
+    words = secret_frames.tables().frames.question_topics
+    return re.compile(_alternation(words) if words else r"(?!)", re.IGNORECASE)
 _POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "text", "use", "in",
                        "on", "at", "the", "a", "an", "same", "different", "too", "very", "so",
                        "long", "short", "new", "old", "set", "just", "not", "still"})
+
+
+def _passphrase(rest: str, copula: str | None) -> int:
+    """"ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
+    eight plain words closing the clause (their length; 0 when none: read as a password)."""
+    said = re.match(r"[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){2,7}(?=[\"'”’]?\s*(?:[,.;!?]|$))", rest)
+    first = said.group().split()[0].lower() if said else ""
+    # never where it is kept, what was done to it, or who to ask: "is in the password
+    # manager", "was changed by IT today", "see the sealed envelope", "ask Tom"
+    if said and copula in _plain_copulas() and first not in _SECRET_WORDS | _SUBJECTS \
+            and first not in _POINTERS and not re.fullmatch(r"[a-z]+ed", first) \
+            and not _WHERE.match(said.group()) and not _scan_tables()[0].search(said.group()):
+        return said.end()
+    return 0
 
 
 def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
@@ -721,19 +780,13 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     rest = text[pos:]
     quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
+        if kind == "a security answer" and not answer and _asks(quoted.group("v")):
+            return None  # 'the security question was "name of your first school"'
         return pos + quoted.start("v"), pos + quoted.end("v")
     if kind == "a passphrase":
-        # "ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
-        # eight plain words closing the clause; else read as a password (invariant 460)
-        said = re.match(r"[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){2,7}(?=[\"'”’]?\s*(?:[,.;!?]|$))",
-                        rest)
-        first = said.group().split()[0].lower() if said else ""
-        # never where it is kept, what was done to it, or who to ask: "is in the password
-        # manager", "was changed by IT today", "see the sealed envelope", "ask Tom"
-        if said and copula in _plain_copulas() and first not in _SECRET_WORDS | _SUBJECTS \
-                and first not in _POINTERS and not re.fullmatch(r"[a-z]+ed", first) \
-                and not _WHERE.match(said.group()) and not _scan_tables()[0].search(said.group()):
-            return pos, pos + said.end()
+        said = _passphrase(rest, copula)
+        if said:
+            return pos, pos + said
         kind = "a password"
     if kind == "a recovery phrase":
         m = re.match(r"(?:[^\W\d_]{2,}[ \t]+){7,23}[^\W\d_]{2,}", rest)
@@ -815,7 +868,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             continue
         if _NOT_THIS.match(text[end:]):
             if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"
-                spans += [s for s in [_anaphoric(text, end, kind)] if s]
+                spans += [s for s in [_anaphoric(text, end, kind, changed=True)] if s]
             continue
         # "My laptop password? purplerain": a question mark right after the noun asks for the one
         # value that follows it, and ends the clause for anything else
@@ -869,6 +922,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if span and not _clock(text, said, span):
             spans.append(span)
     return spans + _said_first(text, found) + _derived(text, found) + _value_first(text) \
+        + _used_as(text, found) + _answered(text, found) \
         + _labelled(text) + _topic_answers(text) + _replied(text, found) + _logins(text)
 
 
@@ -939,19 +993,32 @@ _CORRECTION = re.compile(r"\s*(?:no|nope|sorry|oops|actually|wait|correction)\b"
 def _anaphora() -> re.Pattern:
     openers = _copulas(secret_frames.tables().frames.anaphora)
     return re.compile(rf"\s*(?:(?:and|so|but|ok|okay|no|nope|sorry|oops|actually|wait|"
-                      rf"correction)[\s,:]+)*(?:{openers})", re.IGNORECASE)
+                      rf"correction)[\s,:]+)*(?:{openers})(?:[ \t]*(?:->|→|=>|=)(?=\s))?",
+                      re.IGNORECASE)  # "new one -> 5071"
 
 
-def _anaphoric(text: str, end: int, kind: str, *,
-               corrected: bool = False) -> tuple[int, int] | None:
+# after a noun said changed, the new value may follow in the same sentence, after a comma, a
+# dash or "so" ("the code for the back gate changed, new one is 6290", "PIN expired so the new
+# one is 2846"); the same openers of `anaphora` (frames.json) hand it over
+_LINK = re.compile(r"[^.!?;\n]{0,60}?(?:,|\s[-–—]|\bso\b)", re.IGNORECASE)
+
+
+def _anaphoric(text: str, end: int, kind: str, *, corrected: bool = False,
+               changed: bool = False) -> tuple[int, int] | None:
     stop = _clause_stop(text, end)
-    if not stop or not secret_frames.tables().frames.anaphora:
+    if not secret_frames.tables().frames.anaphora:
         return None
-    opener = _anaphora().match(text, stop.end())
-    if not opener or corrected and not _CORRECTION.match(text, stop.end()):
-        return None
-    after = _clause_stop(text, opener.end())
-    return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")
+    starts = [stop.end()] if stop else []
+    if changed:
+        limit = min(stop.start() if stop else len(text), end + 80)
+        starts = [m.end() for m in _LINK.finditer(text, end, limit)] + starts
+    for at in starts:
+        opener = _anaphora().match(text, at)
+        if not opener or corrected and not _CORRECTION.match(text, at):
+            continue
+        after = _clause_stop(text, opener.end())
+        return _value_at(text[:after.start() if after else len(text)], opener.end(), kind, ",")
+    return None
 
 
 _LISTING = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?::|are\b:?)")
@@ -1008,7 +1075,7 @@ _DERIVED_DIGITS = re.compile(r"(?<![\w/.:-])\d(?:[ \t-]?\d){2,7}(?![\w/.:%°-])"
 
 # "same as my birthday 0412 for the lockbox": a derived value said before its noun, only after
 # "same as" and with at most three words between it and the noun
-_SAME_FIRST = re.compile(r"\bsame\s+as\b(?P<m>[^.!?;\n]{0,40}?)(?<![\w/.:-])"
+_SAME_FIRST = re.compile(r"\b(?:same\s+as|still)\b(?P<m>[^.!?;\n]{0,40}?)(?<![\w/.:-])"
                          r"(?P<d>\d(?:[ \t-]?\d){2,7})(?![\w/.:%°-])"
                          r"(?:[ \t,—–-]+[\w'’]+){0,3}[ \t,—–-]*$", re.IGNORECASE)
 
@@ -1039,7 +1106,9 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
         if not said:  # said first: "same as my birthday 0412 for the lockbox"
             first = _SAME_FIRST.search(text, max(0, start - 80), start)
             if first and _derivation().search(first.group("m")) \
-                    and " ".join(text[start:end].lower().split()) not in _clock_nouns():
+                    and not _TO_TIME.search(text, max(0, first.start("d") - 8), first.start("d")) \
+                    and not (" ".join(text[start:end].lower().split()) in _clock_nouns()
+                             and _CLOCK.fullmatch(first.group("d"))):  # "2024 … alarm clock"
                 spans.append((first.start("d"), first.end("d")))
             continue
         digits = said and _DERIVED_DIGITS.search(text, said.end(), clause_end)
@@ -1251,16 +1320,58 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
     opener = re.compile(rf"(?:{_alternation(frames.openers)})\s+", re.IGNORECASE)
     spans = []
     for m in opener.finditer(text):
+        if _ADVICE.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "don't use 1111 as your PIN": advice, nothing handed over
         run = _digit_run(text, m.end())
         if not run or sum(c.isdigit() for c in text[run[0]:run[1]]) < 4:
             continue
         stop = _clause_stop(text, run[1])
         sentence_end = stop.start() if stop else len(text)
         named = [" ".join(text[s:e].lower().split()) for s, e, _k in nouns
-                 if run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)]
+                 if run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
+                 and not _generic_plural(text, s, e)]
         if named and not (_CLOCK.fullmatch(text[run[0]:run[1]])  # "set it to 0630, the alarm"
                           and set(named) & set(frames.clock_nouns)):
             spans.append(run)
+    return spans
+
+
+_DETERMINERS = frozenset({"the", "my", "our", "your", "his", "her", "their", "its", "these",
+                          "those", "both", "new", "old"})
+
+
+def _generic_plural(text: str, start: int, end: int) -> bool:
+    """"use 1111 or 2580 as PINs", "make bad PINs": a plural noun with no determiner speaks of
+    such values in general, never of the user's own (invariant 460)."""
+    said = text[start:end].rstrip("'’\"”").lower()
+    if not said.endswith("s") or said.endswith(("ss", "'s", "’s")):
+        return False
+    before = _LAST_WORD.search(text, max(0, start - 40), start)
+    return not before or before.group(1).lower() not in _DETERMINERS
+
+
+# "we use Maple_Leaf_77 as the wifi password", "set 6143 as the PIN for the new card": a value
+# made the noun's by "as" and a determiner, the noun within three words after it
+_USED_AS = re.compile(r"\b(?:use[sd]?|using|set|sets|chose|choose|pick(?:ed)?|made|make|went\s+with|"
+                      r"put|keep|kept)\s+(?P<v>[^\s,;]+)\s+as\s+(?:my|the|our|your|his|her|their|"
+                      r"its|a|an)\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
+
+
+_ADVICE = re.compile(r"\b(?:don'?t|don’t|do\s+not|never|avoid|shouldn'?t|shouldn’t|not\s+to)"
+                     r"\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _used_as(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    spans = []
+    for start, _end, kind in nouns:
+        m = _USED_AS.search(text, max(0, start - 120), start)
+        if m and _ADVICE.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "don't set 0000 as your PIN"
+        if not m or kind in ("a recovery phrase", "a security answer", "an identity number"):
+            continue
+        span = _value_at(text, m.start("v"), kind, ",")  # shaped, never a plain word
+        if span and span[1] <= m.end("v"):
+            spans.append(span)
     return spans
 
 

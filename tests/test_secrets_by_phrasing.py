@@ -95,6 +95,14 @@ def test_inv460_the_third_blind_table_keeps_only_what_the_rules_keep():
     assert set(kept(table)) <= BLIND3_ORDINARY_BY_RULE and wrong(table) == []
 
 
+def test_inv460_the_fourth_blind_table_keeps_no_secret_and_changes_no_ordinary_sentence():
+    """tests/data/secrets_blind4.jsonl, written blind and run twice with counts only (18 of 124
+    kept and 4 of 203 changed; 3 and 3 after the fifth pass); tuning data since issue 30's sixth
+    pass (invariants 460, 273): 0 of 124 kept, 0 of 203 ordinary messages changed."""
+    table = rows("secrets_blind4.jsonl")
+    assert kept(table) == [] and wrong(table) == []
+
+
 @pytest.mark.parametrize("message, secret", [
     ("the wifi password here is hunter2, save it pls", "hunter2"),
     ("Remember my PIN, it's 4921", "4921"),
@@ -104,6 +112,8 @@ def test_inv460_the_third_blind_table_keeps_only_what_the_rules_keep():
      "Kestrel_Moon_4"),
     ("alarm code is four double seven one", "four double seven one"),
     ("Ravenna#31 = the netflix one", "Ravenna#31"),
+    # the sixth pass: a changed code's new value after a comma
+    ("gate code changed again, new one: 9027", "9027"),
 ])
 def test_inv460_a_secret_by_phrasing_is_stored_nowhere_and_the_reply_says_so(
         service, message, secret):

@@ -1,0 +1,99 @@
+"""Issue 30, item 5, sixth pass (invariants 460, 273): secrets by meaning, by mechanism. The
+rows of tests/data/secrets_probes6.jsonl were written before the detector changed for them
+(README-secrets.md, sixth pass), one group per kind the blind table 4 still missed; each row
+is a case here. The new words are data (memory/secret_frames/): removing them changes what is
+withheld."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from memory import secret_frames, secret_shapes, sensitive
+from memory.sensitive import WITHHELD, masked, secret_in
+
+PROBES = [json.loads(line) for line in (Path(__file__).resolve().parent / "data"
+          / "secrets_probes6.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def _row_id(row: dict) -> str:
+    return f"{row['mechanism']}:{row['text'][:40]}"
+
+
+@pytest.mark.parametrize("row", [r for r in PROBES if r["secrets"]], ids=_row_id)
+def test_inv460_a_secret_handed_over_however_phrased_is_withheld(row):
+    out = masked(row["text"])
+    assert all(s not in out for s in row["secrets"]) and WITHHELD in out, out
+    assert secret_in(row["text"])
+
+
+@pytest.mark.parametrize("row", [r for r in PROBES if not r["secrets"]], ids=_row_id)
+def test_inv460_an_ordinary_sentence_near_a_secret_is_stored_unchanged(row):
+    assert masked(row["text"]) == row["text"]
+    assert secret_in(row["text"]) is None
+
+
+def _kind(row: dict) -> str:
+    return re.sub(r"^r\d-", "", row["mechanism"])  # rounds 2-5 reuse round 1's kinds
+
+
+def test_inv460_the_probe_table_has_both_sides_of_every_kind():
+    kinds = {_kind(r) for r in PROBES}
+    assert len(kinds) >= 7
+    assert all(any(r["secrets"] for r in PROBES if _kind(r) == k) for k in kinds)
+    assert all(any(not r["secrets"] for r in PROBES if _kind(r) == k) for k in kinds)
+
+
+def _clear() -> None:
+    for c in (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
+              sensitive._scan_tables.cache_clear, sensitive._plain_copulas.cache_clear,
+              sensitive._anaphora.cache_clear, sensitive._min_length.cache_clear,
+              sensitive._ordinary_after.cache_clear, sensitive._derivation.cache_clear,
+              sensitive._topics.cache_clear, sensitive._topics_said.cache_clear,
+              sensitive._lower_kinds.cache_clear, sensitive._clause_stops.cache_clear):
+        c()
+
+
+def test_inv460_the_new_cue_words_are_data(tmp_path, monkeypatch):
+    """Without "e" among the copulas, "codul de la poarta e 4826" hands nothing over; without
+    "the old one" among the derived words, "same as the old one 4471 for the gate" neither;
+    without "new one:" among the anaphora, "gate code changed again, new one: 9027" neither."""
+    texts = ["codul de la poarta e 4826", "same as the old one 4471 for the gate",
+             "gate code changed again, new one: 9027"]
+    assert all(WITHHELD in masked(t) for t in texts)
+    frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
+    frames["copulas"].remove("e")
+    frames["derived"] = [w for w in frames["derived"] if "old" not in w]
+    frames["anaphora"] = [w for w in frames["anaphora"] if "new one" not in w]
+    for name in ("nouns.jsonl", "platform_nouns.jsonl"):
+        (tmp_path / name).write_text((secret_frames.HERE / name).read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
+    monkeypatch.setattr(secret_frames, "HERE", tmp_path)
+    _clear()
+    try:
+        assert [masked(t) for t in texts] == texts
+    finally:
+        monkeypatch.undo()
+        _clear()
+
+
+@pytest.mark.parametrize("text, valid", [("my social 536 22 8150", True),  # spaces for dashes
+                                         ("my social 536-22-8150", True),
+                                         ("my social 536 22", False),
+                                         ("my social club 1930", False)])
+def test_inv273_an_ssn_typed_with_spaces_is_the_same_number(text, valid):
+    assert bool(secret_shapes.identity_numbers(text)) is valid
+
+
+@pytest.mark.parametrize("text, question", [
+    ('the security question is "What was your first car?"', True),
+    ("security question: 'name of your first pet'", True),
+    ("the security question was “mother's maiden name”", True),
+    ('security answer: "Hillcrest"', False),
+    ("my security question: 'Marigold'", False)])
+def test_inv460_a_security_questions_own_wording_is_no_answer(text, question):
+    assert (masked(text) == text) is question
