@@ -125,6 +125,9 @@ def pointed_at(target: str, facts: list[FactRef], *, strong: bool = True,
         # the lexicon's other words add to a fact the words already name, never alone
         shared = direct + 0.5 * sum(1 for t in want if t not in have and others[t] & have) \
             if direct else 0
+        if not direct and len(want) == 1 and others[next(iter(want))] & have:
+            shared = 1.0  # "I have no kids" names "Has three children" by its one word
+
         same_kind = bool(kind and kind_of(f.text) == kind)
         in_slot = bool(named) and slot_of(f.text) in named  # "my address" names the home
         if coverage and want and (shared + same_kind + in_slot) / len(want) < coverage:
