@@ -1028,7 +1028,7 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         slot_cue and slot_cue.slot in ("plan", "home", "employer", "job"))
     if belief:
         r = r.model_copy(update={"hedged": True})
-    if has_phrase(toks, "hypotheticals") and not belief and not (
+    if has_phrase(toks, "hypotheticals") and not belief and not has_phrase(toks, "denials") and not (
             slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
     ending = _ending(plain, toks, found)

@@ -501,7 +501,8 @@ def _unread(r: Reading, active: list[FactRef]) -> list[Operation]:
         if first is not None:
             return first
     mine = r.subject == "self"
-    if mine and _NEGATED.search(" ".join(r.clause.split()[:5])) and not has_any(
+    if mine and (_NEGATED.search(" ".join(r.clause.split()[:5])) or re.match(
+            r"(?:no|zero)\s+\w+", r.clause.strip(), re.IGNORECASE)) and not has_any(
             r.clause, "endings"):
         # "I am not a Liverpool fan, never": said against something on record, it may deny it
         denied = pointed_at(r.target, [f for f in active if own_fact(f)], coverage=0.6)
