@@ -421,6 +421,13 @@ _NAMED = re.compile(r"^(?P<k>(?:[\w-]+ ){0,3}?(?:editor|shell|terminal|browser|p
 def _in_its_words(r: Reading, old: FactRef) -> str:
     """A new value of a thing the fact names in its own words keeps those words: "Main editor
     is Zed" becomes "Main editor is Helix", not "Uses Helix" (invariant 533)."""
+    both = re.match(r"^Works at (?P<e>.+?) as (?:an? )?(?P<j>.+)$", old.text)
+    if both and r.slot == "job" and r.subject == "self" and r.value and re.search(
+            r"\bpromot|\bmade\b|\bbecame\b|\bstepped up\b", r.clause, re.IGNORECASE):
+        # "got promoted to senior engineer" beside "Works at Siemens as an engineer": the
+        # employer stays
+        role = re.sub(r"^(?:an?|the)\s+", "", r.value)
+        return f"Works at {both.group('e')} as {role}"
     m = _NAMED.match(old.text)
     if m and r.slot in ("owns", "uses") and r.subject == "self":
         value = re.sub(r"^(?:an?|the)\s+", "", r.value)
