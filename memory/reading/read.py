@@ -911,7 +911,19 @@ _NAME_IS_MY = re.compile(r"^(?P<n>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?) (?
 
 
 def read_clause(clause: str, now: datetime) -> Reading:
-    """One clause, read: speech act, subject, dates, the best cue row and its value. Pure."""
+    """One clause, read: speech act, subject, dates, the best cue row and its value. Pure.
+    A clause in a frame the cue rows do not read is reframed first (who with, whose name,
+    what was found out or shown, a verdict, a statement before its question)."""
+    for frame in (_said_with, _said_of, _said_around):
+        framed = frame(clause, now)
+        if framed is not None:
+            return framed
+    return _read_clause(clause, now)
+
+
+def _said_with(clause: str, now: datetime) -> Reading | None:
+    """"Tom and I got engaged", "our new fridge is a Samsung", "Siobhán is my new manager":
+    the same clause in the words a cue row reads."""
     joint = _AND_I.match(clause.strip())
     if joint and joint.group("n").lower() not in word_list("pronouns"):
         # "Tom and I got engaged on Saturday": the user's own news, said with whom
@@ -922,6 +934,25 @@ def read_clause(clause: str, now: datetime) -> Reading:
             return inner.model_copy(update={"clause": clause,
                                             "text": f"{inner.text}{to}{joint.group('n')}"})
         return inner.model_copy(update={"clause": clause})
+    fresh = _MY_NEW.match(clause.strip())
+    if fresh:
+        # "our new fridge is a Samsung Family Hub": the thing's new value, said as a change
+        return read_clause(f"my {fresh.group('rest')} now", now).model_copy(
+            update={"clause": clause})
+    named = _NAME_IS_MY.match(clause.strip())
+    if named and named.group("n").lower() not in word_list("pronouns") and not _THEIRS().match(
+            clause.strip()) and named.group("n").split()[0].lower() not in (
+            "this", "that", "it", "there", "here", "he", "she", "they", "what", "who"):
+        # "Siobhán is my new manager": the name said first is the value of "my manager"
+        return read_clause(f"{named.group('m')} {named.group('k')} is {named.group('n')}"
+                           f"{' now' if named.group('new') else ''}{named.group('rest')}",
+                           now).model_copy(
+                               update={"clause": clause})
+    return None
+
+
+def _said_of(clause: str, now: datetime) -> Reading | None:
+    """A yearly day's date or the name of someone the user has, read whole."""
     dated = _MY_X_IS_ON.match(clause.strip(" .!?"))
     if dated and dated.group("k").strip().lower() in word_list("yearly_days") and dates_in(
             dated.group("d"), now, "future") and not strip_dates(
@@ -947,20 +978,12 @@ def read_clause(clause: str, now: datetime) -> Reading:
         text = f"{k[:1].upper()}{k[1:]} is {'' if called.group('n2') else 'called '}{n}"
         return Reading(clause=clause, slot="attribute", key=f"{k.lower()} name", value=n,
                        text=text, target=n, cue="called", subject="self")
-    fresh = _MY_NEW.match(clause.strip())
-    if fresh:
-        # "our new fridge is a Samsung Family Hub": the thing's new value, said as a change
-        return read_clause(f"my {fresh.group('rest')} now", now).model_copy(
-            update={"clause": clause})
-    named = _NAME_IS_MY.match(clause.strip())
-    if named and named.group("n").lower() not in word_list("pronouns") and not _THEIRS().match(
-            clause.strip()) and named.group("n").split()[0].lower() not in (
-            "this", "that", "it", "there", "here", "he", "she", "they", "what", "who"):
-        # "Siobhán is my new manager": the name said first is the value of "my manager"
-        return read_clause(f"{named.group('m')} {named.group('k')} is {named.group('n')}"
-                           f"{' now' if named.group('new') else ''}{named.group('rest')}",
-                           now).model_copy(
-                               update={"clause": clause})
+    return None
+
+
+def _said_around(clause: str, now: datetime) -> Reading | None:
+    """A statement inside a frame: before its question, under a verdict, after "don't
+    forget", "found out", what a test showed, what someone thinks."""
     if clause.rstrip().endswith("?") and "," in clause and _SAID_THEN_ASKED.match(clause.strip()):
         # "I'm a teacher btw, any tips for marking faster?": a statement, then the question
         said = read_clause(clause.split(",")[0], now)
@@ -991,7 +1014,7 @@ def read_clause(clause: str, now: datetime) -> Reading:
         # about the user, and unsure (a candidate at most)
         inner = read_clause(clause.strip()[reported.end():], now)
         return inner.model_copy(update={"clause": clause, "hedged": True})
-    return _read_clause(clause, now)
+    return None
 
 
 def _read_clause(clause: str, now: datetime) -> Reading:
