@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from . import places
 from .slots import SLOTS, render, slot_of
 from .text import STOP_WORDS, fold
-from .values import Claim, compare_values, read, related
+from .values import Claim, _sound, compare_values, read, related
 
 DATA = Path(__file__).parent / "aliases"
 MAX_VARIANTS = 32  # invariant 461: a text full of alias words costs a bounded number of lookups
@@ -353,6 +353,19 @@ def _marked(text: str, t: Tables) -> list[str]:
     return out + tokens[i:]
 
 
+# Units of one measure: the same number in another of them is another amount.
+_UNITS = {u: kind for kind, units in (
+    ("time", "second minute hour day week fortnight month year decade century"),
+    ("length", "millimetre millimeter centimetre centimeter metre meter kilometre kilometer "
+               "inch foot yard mile"),
+    ("mass", "gram kilogram pound ounce stone tonne"),
+    ("volume", "millilitre milliliter litre liter pint gallon")) for u in units.split()}
+
+
+def _unit(word: str) -> str | None:
+    return _UNITS.get(word) or (_UNITS.get(word[:-1]) if word.endswith("s") else None)
+
+
 def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
     """Why two texts name different things of one kind in the same words around them, or None
     (invariant 600): "Prefers phone calls" / "Prefers video calls", "Likes Coca-Cola" / "Likes
@@ -360,6 +373,9 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
     tables, which hold each word in one group only. Given names never: "Kate" may shorten
     Katherine or Kathryn."""
     t = tables_ or tables()
+    other = another_given_name(dead_text, new_text, t)
+    if other:
+        return other
     a, b = (_marked(_written_out(x, t), t) for x in (dead_text, new_text))
     if len(a) != len(b):
         return None
@@ -369,6 +385,9 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
         return None
     if all(x.isdigit() and y.isdigit() for x, y in diff):  # "a quarter to eight" / "8:15"
         return f"another number ({' '.join(y for _, y in diff)})"
+    if len(diff) == 1 and any(w.isdigit() for w in a) and _unit(diff[0][0]) and \
+            _unit(diff[0][0]) == _unit(diff[0][1]):  # "for 25 years" / "for 25 months"
+        return f"the same number in another unit ({diff[0][1]}, not {diff[0][0]})"
     for x, y in diff:
         if not (x.startswith("<") and y.startswith("<")):
             return None
@@ -378,6 +397,35 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
     x, y = diff[0]
     return (f"{' '.join(t.groups[int(y[1:-1])][1][0])!r} and "
             f"{' '.join(t.groups[int(x[1:-1])][1][0])!r} are different {t.groups[int(x[1:-1])][0]}s")
+
+
+DIMINUTIVE = 0.85  # a diminutive shortens a name: "Bobby" is 83 % of "Robert", "Sepp" 80 % of "Josef"
+_VOWELS = str.maketrans("", "", "aeiouy")
+
+
+def another_given_name(dead_text: str, new_text: str, tables_: Tables | None = None
+                       ) -> str | None:
+    """Why two texts give one person slot two different names, or None (invariant 600): a
+    name about as long as the dead one ("Rupert" / "Robert", "Kathleen" / "Katherine",
+    "Karolina" / "Katarzyna") is not a diminutive of it, whatever the `nicknames` package
+    joins them by ("Edmund" and "Edward" by "Ed"); a name is single-valued, so it is another
+    name. Not when the two differ only in vowels or in how a sound is spelt ("Mohammed" /
+    "Muhammad", "Catherine" / "Katherine": a transliteration), nor when a hand-written row
+    names both."""
+    t = tables_ or tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    if not (_person(dead.slot) and dead.slot == new.slot) or _apart_slots(dead, new) or \
+            len(dead.raw_value) != 1 or len(new.raw_value) != 1:
+        return None
+    x, y = dead.raw_value[0], new.raw_value[0]
+    if x == y or not (x.isalpha() and y.isalpha() and x.isascii() and y.isascii()) or \
+            len(y) < DIMINUTIVE * len(x):
+        return None
+    if _sound(x) == _sound(y) or _sound(x).translate(_VOWELS) == _sound(y).translate(_VOWELS):
+        return None
+    if _name_groups().get((x,), frozenset()) & _name_groups().get((y,), frozenset()):
+        return None
+    return f"{y!r} is another name than {x!r}, not a shorter form of it"
 
 
 def _text(tokens: list[str]) -> str:
@@ -403,6 +451,8 @@ def near_spelling(dead_text: str, new_text: str) -> str | None:
     if len(diff) != 1 or any(ch.isdigit() for ch in "".join(diff[0])):
         return None
     x, y = diff[0]
+    if _base(x) == _base(y) != x and _base(y) != y:
+        return None  # one root, two endings: "physicist" is another word than "physician"
     ratio = difflib.SequenceMatcher(None, x, y).ratio()
     # A respelling or a typo keeps the word's length within two letters: "Labradoodle" is
     # another word than "Labrador", not a way to spell it.
