@@ -337,6 +337,46 @@ def variants(text: str, tables_: Tables | None = None) -> list[str]:
     return [v for v in seen if v and v.replace(" ,", "") != own][:MAX_VARIANTS]
 
 
+def _longer_names(text: str, t: Tables) -> list[tuple[str, ...]]:
+    """Runs of two or more capitalised words after a text's first word that no alias table
+    holds whole: one longer name ("San Antonio Spurs", "Inter Miami"), folded."""
+    words = [(m.group(0), m.start()) for m in _WORD.finditer(unicodedata.normalize("NFKC",
+                                                                                   text))]
+    runs: list[list[str]] = []
+    prev_end = -2
+    for n, (w, start) in enumerate(words):
+        if n == 0 or not w[0].isupper():
+            prev_end = -2
+            continue
+        if runs and start == prev_end + 1 and text[prev_end:start] == " ":
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+        prev_end = start + len(w)
+    folded = [tuple(fold(" ".join(r))) for r in runs if len(r) >= 2]
+    return [r for r in folded if r not in t.member_of]
+
+
+def in_longer_name(dead_text: str, new_text: str, tables_: Tables | None = None
+                   ) -> str | None:
+    """Why an alias in the new text is only a word of a longer name, or None (invariant 600):
+    "Spurs" in "the San Antonio Spurs", "Inter" in "Inter Miami" -- a run of capitalised
+    words no table holds whole, with a word the dead text does not say. "VW" in "VW Golf"
+    after "Drives a Volkswagen Golf" is not: the rest of the run is the dead text's own."""
+    t = tables_ or tables()
+    dead = fold(dead_text)
+    dead_words = set(dead)
+    said = {tuple(dead[i:i + n]) for n in range(1, t.longest + 1) for i in range(len(dead))}
+    for run in _longer_names(new_text, t):
+        for start, end, group in _spans(list(run), t, names_ok=False):
+            rest = run[:start] + run[end:]
+            # only an alias read as the dead value ("Spurs" for Tottenham Hotspur) counts
+            names_dead = any(m in said and m != run[start:end] for m in t.groups[group][1])
+            if names_dead and rest and not set(rest) <= dead_words:
+                return f"{' '.join(run[start:end])!r} is a word of the name {' '.join(run)!r}"
+    return None
+
+
 # Kinds whose names are not told apart by the tables: one diminutive shortens several names.
 _AMBIGUOUS_KINDS = frozenset({"name", "family"})
 
