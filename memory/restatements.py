@@ -254,10 +254,19 @@ def _clock(m: re.Match[str]) -> str:
     return f"{h}:{minutes:02d}"
 
 
+_MERIDIEM = re.compile(rf"(?i)\b{_HOUR}(?::([0-5]\d))?\s?([ap])\.?m\b\.?")
+
+
+def _twelve_hour(m: re.Match[str]) -> str:
+    """ "ten pm" -> "22:00", "7:30 am" -> "7:30": the clock of a 24-hour day."""
+    hour = _hour(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+    return f"{hour}:{m.group(2) or '00'}"
+
+
 def _written_out(text: str, t: Tables) -> str:
     """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
     shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
-    text = _CLOCK.sub(_clock, text)
+    text = _MERIDIEM.sub(_twelve_hour, _CLOCK.sub(_clock, text))
     text = _MULTIPLE_BIRTH.sub(lambda m: f"{_BIRTHS[m.group(1).lower()]} {m.group(2)}", text)
     text = _TIMES.sub(lambda m: str(_count(m.group(1)) * _MULTIPLE[m.group(2).lower()]), text)
     if t.codes is not None:
@@ -513,6 +522,18 @@ def _spelling(word: str) -> str:
     return word.replace("ph", "f").translate(str.maketrans("wky", "vci"))
 
 
+def _script_numerals(words: Iterable[str]) -> set[str]:
+    """Whole numbers written as numerals of a script without case ("二" in "猫を二匹飼っている"
+    is 2; Unicode's numeric value of the character)."""
+    out = set()
+    for w in words:
+        for ch in w:
+            value = unicodedata.numeric(ch, None) if not ch.isascii() else None
+            if value is not None and value == int(value) and ch.lower() == ch.upper():
+                out.add(str(int(value)))
+    return out
+
+
 def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = None
                         ) -> str | None:
     """Why a sentence of another language the reader has no slot for may restate the dead
@@ -532,7 +553,7 @@ def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = 
     if dead.negated != new.negated:
         return None
     numbers = {str(t.number_words[w]) for w in words if w in t.number_words} | \
-        {w.lstrip("0") or "0" for w in words if w.isdigit()}
+        {w.lstrip("0") or "0" for w in words if w.isdigit()} | _script_numerals(words)
     said = {n for part in dead.value for tok in part
             for n in ([tok[2:]] if tok.startswith("n=") else [tok] if tok.isdigit() else [])}
     said |= {w for w in dead.terms if w.isdigit()}
@@ -743,10 +764,20 @@ def _named_by_gazetteer(dead_text: str, new_text: str, dead: Claim,
             folded = tuple(fold(word))
             if folded in own or (not code and word.isupper()) or code and dead_codes:
                 continue  # two codes name two airports ("LHR" / "LGW")
-            found = places.named(word if code else " ".join(folded))[:1]
-            if found and found[0].id in dead_places and (code or word.lower() != word):
-                return f"{word!r} names {found[0].name}"
+            caseless = not word.isascii() and word.lower() == word.upper()
+            for form in _glued(word) if caseless else [word if code else " ".join(folded)]:
+                found = places.named(form)[:1]
+                if found and found[0].id in dead_places and (code or caseless or
+                                                             word.lower() != word):
+                    return f"{form!r} names {found[0].name}"
     return None
+
+
+def _glued(word: str) -> list[str]:
+    """A word of a script written without spaces, and its beginnings, longest first: a name
+    may be followed by a particle or another word ("서울에" is 서울 + 에, "東京在住" 東京 +
+    在住)."""
+    return [word[:n] for n in range(len(word), 1, -1)]
 
 
 @cache
@@ -878,6 +909,49 @@ def derived_word(dead_text: str, new_text: str) -> str | None:
         for x in own:
             if _derived(x, y, loose=new.slot is None):
                 return f"{y!r} is a form of {x!r}"
+    return None
+
+
+_ABBREVIATION = re.compile(r"(?<![\w&])(?:[^\W\d_]&)?[^\W\d_]{2,6}(?![\w&])|"
+                           r"(?<![\w&])[^\W\d_]&[^\W\d_](?![\w&])")
+# Words an initialism may leave out ("G&T", "OM" for Olympique de Marseille).
+_JOINING = frozenset("of the and de del della di du des la le les el y et und von".split())
+
+
+def _abbreviations(text: str) -> list[str]:
+    """Words written as initials: two or more capitals in at most six letters ("GoT", "BotW",
+    "OM"), or two letters joined by "&" ("G&T"); an elided article before it is off
+    ("l'OM")."""
+    out = []
+    for m in _ABBREVIATION.finditer(unicodedata.normalize("NFKC", text).replace("’", "'")):
+        w = m.group(0)
+        if sum(ch.isupper() for ch in w) >= 2:
+            out.append(w.replace("&", "").lower())
+    return out
+
+
+def initialism(dead_text: str, new_text: str) -> str | None:
+    """Why a word of initials in the new text may name the dead value, or None (invariant
+    600): the first letters of words of the dead text in a row, every word's ("GoT": Game of
+    Thrones, "BotW": Breath of the Wild) or the words but articles and joining words ("G&T":
+    gin and tonic, "OM": Olympique de Marseille). Only ever holds a write."""
+    dead, new = read(dead_text), read(new_text)
+    if _apart_slots(dead, new, new_text):
+        return None
+    words = [w for w in fold(dead_text) if w.isalpha()]
+    own = set(words)
+    for letters in _abbreviations(new_text):
+        if letters in own:
+            continue
+        for i in range(len(words)):
+            for j in range(i + 2, len(words) + 1):
+                run = words[i:j]
+                if run[0] in _JOINING or run[-1] in _JOINING:
+                    continue
+                content = [w for w in run if w not in _JOINING]
+                if len(content) >= 2 and letters in ("".join(w[0] for w in run),
+                                                     "".join(w[0] for w in content)):
+                    return f"{letters.upper()!r} is the initials of {' '.join(run)!r}"
     return None
 
 

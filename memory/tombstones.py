@@ -24,6 +24,7 @@ from .restatements import (
     derived_word,
     foreign_restatement,
     in_longer_name,
+    initialism,
     light_verb,
     named_within,
     names_apart,
@@ -109,6 +110,7 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
     why = (near_spelling(dead, text)  # a name spelled another way
            or foreign_restatement(dead, text)  # the same sentence in another language
            or named_within(dead, text)  # another name of the value anywhere in the text
+           or initialism(dead, text)  # "GoT" after "Game of Thrones"
            or not corrected and unknown_name(dead, text)  # a name no table knows
            or derived_word(dead, text)  # a word derived from the value ("asthmatic")
            or not corrected and unresolved_place(dead, text)  # a place no gazetteer knows
