@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from . import places
 from .slots import SLOTS, render, slot_of
 from .text import STOP_WORDS, fold
-from .values import Claim, _sound, compare_values, read, related
+from .values import Claim, _cross_script, _sound, compare_values, read, related
 
 DATA = Path(__file__).parent / "aliases"
 MAX_VARIANTS = 32  # invariant 461: a text full of alias words costs a bounded number of lookups
@@ -522,6 +522,11 @@ def _spelling(word: str) -> str:
     return word.replace("ph", "f").translate(str.maketrans("wky", "vci"))
 
 
+# "Half" before an hour in German, Dutch, Swedish, Danish and Norwegian counts toward
+# that hour: "halb sieben", "half zeven", "halv sju" are 6:30 (British "half seven" is 7:30).
+_HALF_BEFORE = frozenset({"halb", "half", "halv"})
+
+
 def _script_numerals(words: Iterable[str]) -> set[str]:
     """Whole numbers written as numerals of a script without case ("二" in "猫を二匹飼っている"
     is 2; Unicode's numeric value of the character)."""
@@ -554,6 +559,9 @@ def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = 
         return None
     numbers = {str(t.number_words[w]) for w in words if w in t.number_words} | \
         {w.lstrip("0") or "0" for w in words if w.isdigit()} | _script_numerals(words)
+    for half, hour in zip(words, words[1:], strict=False):  # "halb sieben" is 6:30
+        if half in _HALF_BEFORE and 1 < t.number_words.get(hour, 0) <= 12:
+            numbers |= {str(t.number_words[hour] - 1), "30"}
     said = {n for part in dead.value for tok in part
             for n in ([tok[2:]] if tok.startswith("n=") else [tok] if tok.isdigit() else [])}
     said |= {w for w in dead.terms if w.isdigit()}
@@ -570,6 +578,8 @@ def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = 
             return f"{y!r} is another name of {value!r}"
     for x in value.split():
         for y in words:
+            if not y.isascii() and len(x) >= 4 and _cross_script(x, y):  # "кофе" / "coffee"
+                return f"{y!r} is {x!r} in another script"
             kx, ky = _spelling(x), _spelling(y)  # "vegan" / "weganka" (Polish)
             if min(len(kx), len(ky)) >= COGNATE and kx[:COGNATE - 1] == ky[:COGNATE - 1] and \
                     difflib.SequenceMatcher(None, kx, ky).ratio() >= COGNATE_RATIO:

@@ -52,6 +52,10 @@ CASES = [
     ("named_within", "Lives in Seoul", "서울에 살아요", "부산에 살아요"),
     ("named_within", "Lives in Tokyo", "東京在住", "大阪在住"),
     ("foreign_restatement", "Has two cats", "猫を二匹飼っている", "猫を三匹飼っている"),
+    ("foreign_restatement", "Wakes up at 6:30", "Steht um halb sieben auf",
+     "Steht um halb acht auf"),
+    ("foreign_restatement", "Drinks coffee every morning", "Каждое утро пьёт кофе",
+     "Каждое утро пьёт чай"),
 ]
 
 
