@@ -284,13 +284,33 @@ def _inflected(raw: str, places: tuple[Place, ...]) -> bool:
     return False
 
 
+def _areas(parts: tuple[str, ...]) -> list[Place]:
+    return [p for part in parts for p in named(part)
+            if p.id.startswith("country:") or p.id.startswith("region:") and p.region]
+
+
+def _qualified_apart(dead: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, str] | None:
+    """One name qualified by two areas neither of which holds the other ("Hamilton, Ontario"
+    / "Hamilton, New Zealand"): two places, even when the gazetteer cannot say which city
+    the dead value's qualifier picks (its region codes and ISO 3166-2's differ for some
+    countries)."""
+    if len(dead) < 2 or len(new) < 2 or key(dead[0]) != key(new[0]):
+        return None
+    da, na = _areas(dead[1:]), _areas(new[1:])
+    if not da or not na or any(x.id == y.id or _inside(x, y) or _inside(y, x)
+                               for x in da for y in na):
+        return None
+    return "different", f"{new[0]!r} in {na[0].name}, not in {da[0].name}"
+
+
 def compare(dead: tuple[str, ...], new: tuple[str, ...], dead_alt: tuple[str, ...] = (),
             new_alt: tuple[str, ...] = ()) -> tuple[str, str] | None:
     """('same'|'inside'|'different', why) for two place values, or None when the gazetteer
     cannot tell (invariant 600)."""
     a, b = read_place(dead, dead_alt), read_place(new, new_alt)
     if a is None or not a.places:
-        return None
+        return _qualified_apart(dead, new)
+
     if b is None:
         if new and _inflected(new[0], a.places):
             return "same", (f"{new[0]!r} is spelled like a name of {a.places[0].name} "

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from . import places
 from .slots import SLOTS, render, slot_of
 from .text import STOP_WORDS, fold
-from .values import Claim, compare_values, read, related
+from .values import Claim, _cross_script, _sound, compare_values, read, related
 
 DATA = Path(__file__).parent / "aliases"
 MAX_VARIANTS = 32  # invariant 461: a text full of alias words costs a bounded number of lookups
@@ -254,10 +254,19 @@ def _clock(m: re.Match[str]) -> str:
     return f"{h}:{minutes:02d}"
 
 
+_MERIDIEM = re.compile(rf"(?i)\b{_HOUR}(?::([0-5]\d))?\s?([ap])\.?m\b\.?")
+
+
+def _twelve_hour(m: re.Match[str]) -> str:
+    """ "ten pm" -> "22:00", "7:30 am" -> "7:30": the clock of a 24-hour day."""
+    hour = _hour(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+    return f"{hour}:{m.group(2) or '00'}"
+
+
 def _written_out(text: str, t: Tables) -> str:
     """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
     shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
-    text = _CLOCK.sub(_clock, text)
+    text = _MERIDIEM.sub(_twelve_hour, _CLOCK.sub(_clock, text))
     text = _MULTIPLE_BIRTH.sub(lambda m: f"{_BIRTHS[m.group(1).lower()]} {m.group(2)}", text)
     text = _TIMES.sub(lambda m: str(_count(m.group(1)) * _MULTIPLE[m.group(2).lower()]), text)
     if t.codes is not None:
@@ -337,6 +346,46 @@ def variants(text: str, tables_: Tables | None = None) -> list[str]:
     return [v for v in seen if v and v.replace(" ,", "") != own][:MAX_VARIANTS]
 
 
+def _longer_names(text: str, t: Tables) -> list[tuple[str, ...]]:
+    """Runs of two or more capitalised words after a text's first word that no alias table
+    holds whole: one longer name ("San Antonio Spurs", "Inter Miami"), folded."""
+    words = [(m.group(0), m.start()) for m in _WORD.finditer(unicodedata.normalize("NFKC",
+                                                                                   text))]
+    runs: list[list[str]] = []
+    prev_end = -2
+    for n, (w, start) in enumerate(words):
+        if n == 0 or not w[0].isupper():
+            prev_end = -2
+            continue
+        if runs and start == prev_end + 1 and text[prev_end:start] == " ":
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+        prev_end = start + len(w)
+    folded = [tuple(fold(" ".join(r))) for r in runs if len(r) >= 2]
+    return [r for r in folded if r not in t.member_of]
+
+
+def in_longer_name(dead_text: str, new_text: str, tables_: Tables | None = None
+                   ) -> str | None:
+    """Why an alias in the new text is only a word of a longer name, or None (invariant 600):
+    "Spurs" in "the San Antonio Spurs", "Inter" in "Inter Miami" -- a run of capitalised
+    words no table holds whole, with a word the dead text does not say. "VW" in "VW Golf"
+    after "Drives a Volkswagen Golf" is not: the rest of the run is the dead text's own."""
+    t = tables_ or tables()
+    dead = fold(dead_text)
+    dead_words = set(dead)
+    said = {tuple(dead[i:i + n]) for n in range(1, t.longest + 1) for i in range(len(dead))}
+    for run in _longer_names(new_text, t):
+        for start, end, group in _spans(list(run), t, names_ok=False):
+            rest = run[:start] + run[end:]
+            # only an alias read as the dead value ("Spurs" for Tottenham Hotspur) counts
+            names_dead = any(m in said and m != run[start:end] for m in t.groups[group][1])
+            if names_dead and rest and not set(rest) <= dead_words:
+                return f"{' '.join(run[start:end])!r} is a word of the name {' '.join(run)!r}"
+    return None
+
+
 # Kinds whose names are not told apart by the tables: one diminutive shortens several names.
 _AMBIGUOUS_KINDS = frozenset({"name", "family"})
 
@@ -353,6 +402,19 @@ def _marked(text: str, t: Tables) -> list[str]:
     return out + tokens[i:]
 
 
+# Units of one measure: the same number in another of them is another amount.
+_UNITS = {u: kind for kind, units in (
+    ("time", "second minute hour day week fortnight month year decade century"),
+    ("length", "millimetre millimeter centimetre centimeter metre meter kilometre kilometer "
+               "inch foot yard mile"),
+    ("mass", "gram kilogram pound ounce stone tonne"),
+    ("volume", "millilitre milliliter litre liter pint gallon")) for u in units.split()}
+
+
+def _unit(word: str) -> str | None:
+    return _UNITS.get(word) or (_UNITS.get(word[:-1]) if word.endswith("s") else None)
+
+
 def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) -> str | None:
     """Why two texts name different things of one kind in the same words around them, or None
     (invariant 600): "Prefers phone calls" / "Prefers video calls", "Likes Coca-Cola" / "Likes
@@ -360,6 +422,9 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
     tables, which hold each word in one group only. Given names never: "Kate" may shorten
     Katherine or Kathryn."""
     t = tables_ or tables()
+    other = another_given_name(dead_text, new_text, t)
+    if other:
+        return other
     a, b = (_marked(_written_out(x, t), t) for x in (dead_text, new_text))
     if len(a) != len(b):
         return None
@@ -369,6 +434,9 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
         return None
     if all(x.isdigit() and y.isdigit() for x, y in diff):  # "a quarter to eight" / "8:15"
         return f"another number ({' '.join(y for _, y in diff)})"
+    if len(diff) == 1 and any(w.isdigit() for w in a) and _unit(diff[0][0]) and \
+            _unit(diff[0][0]) == _unit(diff[0][1]):  # "for 25 years" / "for 25 months"
+        return f"the same number in another unit ({diff[0][1]}, not {diff[0][0]})"
     for x, y in diff:
         if not (x.startswith("<") and y.startswith("<")):
             return None
@@ -378,6 +446,35 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
     x, y = diff[0]
     return (f"{' '.join(t.groups[int(y[1:-1])][1][0])!r} and "
             f"{' '.join(t.groups[int(x[1:-1])][1][0])!r} are different {t.groups[int(x[1:-1])][0]}s")
+
+
+DIMINUTIVE = 0.85  # a diminutive shortens a name: "Bobby" is 83 % of "Robert", "Sepp" 80 % of "Josef"
+_VOWELS = str.maketrans("", "", "aeiouy")
+
+
+def another_given_name(dead_text: str, new_text: str, tables_: Tables | None = None
+                       ) -> str | None:
+    """Why two texts give one person slot two different names, or None (invariant 600): a
+    name about as long as the dead one ("Rupert" / "Robert", "Kathleen" / "Katherine",
+    "Karolina" / "Katarzyna") is not a diminutive of it, whatever the `nicknames` package
+    joins them by ("Edmund" and "Edward" by "Ed"); a name is single-valued, so it is another
+    name. Not when the two differ only in vowels or in how a sound is spelt ("Mohammed" /
+    "Muhammad", "Catherine" / "Katherine": a transliteration), nor when a hand-written row
+    names both."""
+    t = tables_ or tables()
+    dead, new = _reading(dead_text, t), _reading(new_text, t)
+    if not (_person(dead.slot) and dead.slot == new.slot) or _apart_slots(dead, new) or \
+            len(dead.raw_value) != 1 or len(new.raw_value) != 1:
+        return None
+    x, y = dead.raw_value[0], new.raw_value[0]
+    if x == y or not (x.isalpha() and y.isalpha() and x.isascii() and y.isascii()) or \
+            len(y) < DIMINUTIVE * len(x):
+        return None
+    if _sound(x) == _sound(y) or _sound(x).translate(_VOWELS) == _sound(y).translate(_VOWELS):
+        return None
+    if _name_groups().get((x,), frozenset()) & _name_groups().get((y,), frozenset()):
+        return None
+    return f"{y!r} is another name than {x!r}, not a shorter form of it"
 
 
 def _text(tokens: list[str]) -> str:
@@ -403,6 +500,8 @@ def near_spelling(dead_text: str, new_text: str) -> str | None:
     if len(diff) != 1 or any(ch.isdigit() for ch in "".join(diff[0])):
         return None
     x, y = diff[0]
+    if _base(x) == _base(y) != x and _base(y) != y:
+        return None  # one root, two endings: "physicist" is another word than "physician"
     ratio = difflib.SequenceMatcher(None, x, y).ratio()
     # A respelling or a typo keeps the word's length within two letters: "Labradoodle" is
     # another word than "Labrador", not a way to spell it.
@@ -421,6 +520,23 @@ def _spelling(word: str) -> str:
     """A word as languages of Latin script may spell one sound: "w" as "v", "k" as "c",
     "ph" as "f", "y" as "i" ("weganka" / "vegan")."""
     return word.replace("ph", "f").translate(str.maketrans("wky", "vci"))
+
+
+# "Half" before an hour in German, Dutch, Swedish, Danish and Norwegian counts toward
+# that hour: "halb sieben", "half zeven", "halv sju" are 6:30 (British "half seven" is 7:30).
+_HALF_BEFORE = frozenset({"halb", "half", "halv"})
+
+
+def _script_numerals(words: Iterable[str]) -> set[str]:
+    """Whole numbers written as numerals of a script without case ("二" in "猫を二匹飼っている"
+    is 2; Unicode's numeric value of the character)."""
+    out = set()
+    for w in words:
+        for ch in w:
+            value = unicodedata.numeric(ch, None) if not ch.isascii() else None
+            if value is not None and value == int(value) and ch.lower() == ch.upper():
+                out.add(str(int(value)))
+    return out
 
 
 def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = None
@@ -442,7 +558,10 @@ def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = 
     if dead.negated != new.negated:
         return None
     numbers = {str(t.number_words[w]) for w in words if w in t.number_words} | \
-        {w.lstrip("0") or "0" for w in words if w.isdigit()}
+        {w.lstrip("0") or "0" for w in words if w.isdigit()} | _script_numerals(words)
+    for half, hour in zip(words, words[1:], strict=False):  # "halb sieben" is 6:30
+        if half in _HALF_BEFORE and 1 < t.number_words.get(hour, 0) <= 12:
+            numbers |= {str(t.number_words[hour] - 1), "30"}
     said = {n for part in dead.value for tok in part
             for n in ([tok[2:]] if tok.startswith("n=") else [tok] if tok.isdigit() else [])}
     said |= {w for w in dead.terms if w.isdigit()}
@@ -459,6 +578,8 @@ def foreign_restatement(dead_text: str, new_text: str, tables_: Tables | None = 
             return f"{y!r} is another name of {value!r}"
     for x in value.split():
         for y in words:
+            if not y.isascii() and len(x) >= 4 and _cross_script(x, y):  # "кофе" / "coffee"
+                return f"{y!r} is {x!r} in another script"
             kx, ky = _spelling(x), _spelling(y)  # "vegan" / "weganka" (Polish)
             if min(len(kx), len(ky)) >= COGNATE and kx[:COGNATE - 1] == ky[:COGNATE - 1] and \
                     difflib.SequenceMatcher(None, kx, ky).ratio() >= COGNATE_RATIO:
@@ -653,10 +774,20 @@ def _named_by_gazetteer(dead_text: str, new_text: str, dead: Claim,
             folded = tuple(fold(word))
             if folded in own or (not code and word.isupper()) or code and dead_codes:
                 continue  # two codes name two airports ("LHR" / "LGW")
-            found = places.named(word if code else " ".join(folded))[:1]
-            if found and found[0].id in dead_places and (code or word.lower() != word):
-                return f"{word!r} names {found[0].name}"
+            caseless = not word.isascii() and word.lower() == word.upper()
+            for form in _glued(word) if caseless else [word if code else " ".join(folded)]:
+                found = places.named(form)[:1]
+                if found and found[0].id in dead_places and (code or caseless or
+                                                             word.lower() != word):
+                    return f"{form!r} names {found[0].name}"
     return None
+
+
+def _glued(word: str) -> list[str]:
+    """A word of a script written without spaces, and its beginnings, longest first: a name
+    may be followed by a particle or another word ("서울에" is 서울 + 에, "東京在住" 東京 +
+    在住)."""
+    return [word[:n] for n in range(len(word), 1, -1)]
 
 
 @cache
@@ -788,6 +919,49 @@ def derived_word(dead_text: str, new_text: str) -> str | None:
         for x in own:
             if _derived(x, y, loose=new.slot is None):
                 return f"{y!r} is a form of {x!r}"
+    return None
+
+
+_ABBREVIATION = re.compile(r"(?<![\w&])(?:[^\W\d_]&)?[^\W\d_]{2,6}(?![\w&])|"
+                           r"(?<![\w&])[^\W\d_]&[^\W\d_](?![\w&])")
+# Words an initialism may leave out ("G&T", "OM" for Olympique de Marseille).
+_JOINING = frozenset("of the and de del della di du des la le les el y et und von".split())
+
+
+def _abbreviations(text: str) -> list[str]:
+    """Words written as initials: two or more capitals in at most six letters ("GoT", "BotW",
+    "OM"), or two letters joined by "&" ("G&T"); an elided article before it is off
+    ("l'OM")."""
+    out = []
+    for m in _ABBREVIATION.finditer(unicodedata.normalize("NFKC", text).replace("’", "'")):
+        w = m.group(0)
+        if sum(ch.isupper() for ch in w) >= 2:
+            out.append(w.replace("&", "").lower())
+    return out
+
+
+def initialism(dead_text: str, new_text: str) -> str | None:
+    """Why a word of initials in the new text may name the dead value, or None (invariant
+    600): the first letters of words of the dead text in a row, every word's ("GoT": Game of
+    Thrones, "BotW": Breath of the Wild) or the words but articles and joining words ("G&T":
+    gin and tonic, "OM": Olympique de Marseille). Only ever holds a write."""
+    dead, new = read(dead_text), read(new_text)
+    if _apart_slots(dead, new, new_text):
+        return None
+    words = [w for w in fold(dead_text) if w.isalpha()]
+    own = set(words)
+    for letters in _abbreviations(new_text):
+        if letters in own:
+            continue
+        for i in range(len(words)):
+            for j in range(i + 2, len(words) + 1):
+                run = words[i:j]
+                if run[0] in _JOINING or run[-1] in _JOINING:
+                    continue
+                content = [w for w in run if w not in _JOINING]
+                if len(content) >= 2 and letters in ("".join(w[0] for w in run),
+                                                     "".join(w[0] for w in content)):
+                    return f"{letters.upper()!r} is the initials of {' '.join(run)!r}"
     return None
 
 

@@ -23,6 +23,8 @@ from .models import Tombstone
 from .restatements import (
     derived_word,
     foreign_restatement,
+    in_longer_name,
+    initialism,
     light_verb,
     named_within,
     names_apart,
@@ -69,12 +71,14 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     # Invariant 461: dead under any name. Each other reading is looked up by the same index
     # (its canonical key and slot terms find a tombstone under any of the value's names).
     # Invariant 600: a place the gazetteer tells apart from a dead one is not made it by a
-    # nickname read into its words ("Bristol, Connecticut" read as "Bristle, Connecticut").
+    # nickname read into its words ("Bristol, Connecticut" read as "Bristle, Connecticut"),
+    # nor a name by an alias that is one word of a longer name ("Inter Miami").
     apart: dict[str, bool] = dict.fromkeys(named_apart, True)
 
     def told_apart(tomb: Tombstone) -> bool:
         if tomb.id not in apart:
-            apart[tomb.id] = bool(names_apart(tomb.text, text) or places_apart(tomb.text, text))
+            apart[tomb.id] = bool(names_apart(tomb.text, text) or places_apart(tomb.text, text)
+                                  or in_longer_name(tomb.text, text))
         return apart[tomb.id]
 
     for other in variants(text):
@@ -106,6 +110,7 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
     why = (near_spelling(dead, text)  # a name spelled another way
            or foreign_restatement(dead, text)  # the same sentence in another language
            or named_within(dead, text)  # another name of the value anywhere in the text
+           or initialism(dead, text)  # "GoT" after "Game of Thrones"
            or not corrected and unknown_name(dead, text)  # a name no table knows
            or derived_word(dead, text)  # a word derived from the value ("asthmatic")
            or not corrected and unresolved_place(dead, text)  # a place no gazetteer knows
