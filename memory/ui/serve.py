@@ -27,11 +27,13 @@ NOT_A_PAGE = ("/_stcore/", "/static/", "/media/", "/component/", "/app/static/",
 
 def base_script(base_url_path: str) -> bytes:
     """The tag set before Streamlit's own script: the server's base URL, from the origin the
-    browser used and the configured `server.baseUrlPath` (JSON-quoted: never markup)."""
+    browser used and the configured `server.baseUrlPath` (a JS string with `<` escaped, so no
+    configured text can end the tag: never markup)."""
     base = "/" + "/".join(p for p in base_url_path.split("/") if p)
     base = base if base.endswith("/") else base + "/"
+    quoted = json.dumps(base).replace("<", "\\u003c")
     return (f"<script>window.__streamlit = Object.assign({{BACKEND_BASE_URL: location.origin + "
-            f"{json.dumps(base)}}}, window.__streamlit || {{}});</script>").encode()
+            f"{quoted}}}, window.__streamlit || {{}});</script>").encode()
 
 
 def inject(html: bytes, tag: bytes) -> bytes:
