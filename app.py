@@ -4,9 +4,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from memory.ui import leave_review, login_on, require_access, sidebar_status, warm_up
-from memory.ui.auth import DESK_CSS, return_after_sign_in
-
 HERE = Path(__file__).parent
 # (file, title, icon): the order operators meet them. A page lands with its feature.
 PAGES = [
@@ -24,17 +21,22 @@ PAGES = [
 if __name__ != "__main__":
     # `streamlit run app.py` imports this module and serves its `app`: Streamlit's server with
     # the desk's base URL in every HTML page, so the browser connects without first probing
-    # `/<page>/_stcore/health` (issue 34, memory/ui/serve.py). Each session runs this file as
+    # `/<page>/_stcore/health` (issue 34, memory/desk_http.py). Each session runs this file as
     # the script (`__main__`), below.
     from starlette.middleware import Middleware
 
-    from memory.ui.serve import BackendBase
+    from memory.desk_http import BackendBase
 
     app = st.App(__file__, middleware=[Middleware(BackendBase)])
 
 
 def desk() -> None:
     """The desk's shell, run for every session and rerun: sidebar, page links, the page."""
+    # Imported here, inside a script run: imported with the module above, memory.ui's caches
+    # would be made before Streamlit's runtime exists (and without its cache storage).
+    from memory.ui import leave_review, login_on, require_access, sidebar_status, warm_up
+    from memory.ui.auth import DESK_CSS, return_after_sign_in
+
     st.set_page_config(page_title="Memdesk", page_icon="🗂️", layout="wide")
     # Issue 14: with login configured nothing below runs before the identity provider says who
     # this is; without it, the desk serves only 127.0.0.1 (or MEMDESK_ALLOW_ANONYMOUS) under a

@@ -27,7 +27,7 @@ CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/
                                         else None)
 # Loaded at /facts, Streamlit's frontend would first ask /facts/_stcore/health and host-config
 # to find its base path (a 404, then a 100 ms wait); the desk's HTML page tells it the base
-# (memory/ui/serve.py, issue 34), so any such request is a problem.
+# (memory/desk_http.py, issue 34), so any such request is a problem.
 PROBE = re.compile(r"^https?://[^/]+/[a-z_]+/_stcore/(health|host-config)$")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -1,4 +1,4 @@
-"""The desk's HTTP front (memory/ui/serve.py, issue 34): every HTML page Streamlit's server
+"""The desk's HTTP front (memory/desk_http.py, issue 34): every HTML page Streamlit's server
 returns names the server's base URL before Streamlit's own script, so the browser connects
 without probing `/<page>/_stcore/health`; everything else passes through unchanged. Driven
 through Streamlit's real static handler (the one that serves the desk's pages); the browser
@@ -16,7 +16,7 @@ from streamlit.web.server.starlette.starlette_static_routes import (
     create_streamlit_static_handler,
 )
 
-from memory.ui.serve import BackendBase, base_script, inject
+from memory.desk_http import BackendBase, base_script, inject
 
 STATIC = Path(streamlit.__file__).parent / "static"
 HTML = {"accept": "text/html,application/xhtml+xml", "accept-encoding": "gzip, br"}
