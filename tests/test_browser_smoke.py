@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("MEMDESK_TEST_ARTIFACTS", ROOT / "test-artifacts")) / "browser"
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium")
                                         else None)
-# Loaded at /facts, Streamlit's frontend first asks /facts/_stcore/health and host-config to
-# find its base path; the 404 it gets there is how it learns the app lives at /.
+# Loaded at /facts, Streamlit's frontend would first ask /facts/_stcore/health and host-config
+# to find its base path (a 404, then a 100 ms wait); the desk's HTML page tells it the base
+# (memory/desk_http.py, issue 34), so any such request is a problem.
 PROBE = re.compile(r"^https?://[^/]+/[a-z_]+/_stcore/(health|host-config)$")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -113,15 +114,15 @@ class Walk:
     def _console(self, message) -> None:
         if message.type != "error":
             return
-        if PROBE.search((message.location or {}).get("url", "")):
-            return  # Streamlit's own base-path probe on a deep link, answered 404 by design
         self.problems.append(f"console error: {message.text} at {message.location}")
 
     def _response(self, response) -> None:
-        if response.status >= 400 and not PROBE.search(response.url):
+        if response.status >= 400:
             self.problems.append(f"HTTP {response.status}: {response.url}")
 
     def _request(self, request) -> None:
+        if PROBE.search(request.url):
+            self.problems.append(f"base-path probe (the page did not know the base): {request.url}")
         if "127.0.0.1:9/" in request.url or "evil" in request.url or request.url.endswith("/x"):
             self.problems.append(f"payload fetched: {request.url}")
 
