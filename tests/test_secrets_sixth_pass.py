@@ -13,27 +13,10 @@ from pathlib import Path
 import pytest
 
 from memory import secret_frames, secret_shapes, sensitive
-from memory.sensitive import WITHHELD, masked, secret_in
+from memory.sensitive import WITHHELD, masked
 
 PROBES = [json.loads(line) for line in (Path(__file__).resolve().parent / "data"
           / "secrets_probes6.jsonl").read_text(encoding="utf-8").splitlines() if line]
-
-
-def _row_id(row: dict) -> str:
-    return f"{row['mechanism']}:{row['text'][:40]}"
-
-
-@pytest.mark.parametrize("row", [r for r in PROBES if r["secrets"]], ids=_row_id)
-def test_inv460_a_secret_handed_over_however_phrased_is_withheld(row):
-    out = masked(row["text"])
-    assert all(s not in out for s in row["secrets"]) and WITHHELD in out, out
-    assert secret_in(row["text"])
-
-
-@pytest.mark.parametrize("row", [r for r in PROBES if not r["secrets"]], ids=_row_id)
-def test_inv460_an_ordinary_sentence_near_a_secret_is_stored_unchanged(row):
-    assert masked(row["text"]) == row["text"]
-    assert secret_in(row["text"]) is None
 
 
 def _kind(row: dict) -> str:
