@@ -54,6 +54,7 @@ UNSEEN_FINAL5_PATH = DATA_PATH.with_name("statements_unseen_final5.jsonl")
 UNSEEN_FINAL6_PATH = DATA_PATH.with_name("statements_unseen_final6.jsonl")
 UNSEEN_FINAL7_PATH = DATA_PATH.with_name("statements_unseen_final7.jsonl")
 UNSEEN_FINAL8_PATH = DATA_PATH.with_name("statements_unseen_final8.jsonl")
+UNSEEN_FINAL9_PATH = DATA_PATH.with_name("statements_unseen_final9.jsonl")
 # Frozen blind sets by sha256 (invariant 100): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -87,6 +88,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "run once",
                 "23778fe05beff02c96b1b1d21d531191f63205e9c1e9bbf62f22334a0dc7db8e":
                 "statements_unseen_final8.jsonl: z001-z174, written blind to the reader; "
+                "run once",
+                "ff161677146476da7fb1e9a8600a9a0dbc374941be5dccc99988c1c53e52aef4":
+                "statements_unseen_final9.jsonl: q001-q177, written blind to the reader; "
                 "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
