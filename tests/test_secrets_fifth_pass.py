@@ -51,16 +51,7 @@ def _reload(tmp_path, monkeypatch, frames: dict) -> None:
     (tmp_path / "nouns.jsonl").write_text(
         (secret_frames.HERE / "nouns.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    _clear()
-
-
-def _clear() -> None:
-    for c in (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
-              sensitive._scan_tables.cache_clear, sensitive._plain_copulas.cache_clear,
-              sensitive._anaphora.cache_clear, sensitive._min_length.cache_clear,
-              sensitive._ordinary_after.cache_clear, sensitive._derivation.cache_clear,
-              sensitive._topics.cache_clear, sensitive._lower_kinds.cache_clear):
-        c()
+    sensitive.reload_tables()
 
 
 def test_inv460_derived_words_and_question_topics_are_data(tmp_path, monkeypatch):
@@ -78,7 +69,7 @@ def test_inv460_derived_words_and_question_topics_are_data(tmp_path, monkeypatch
         assert masked(derived) == derived and masked(asked) == asked
     finally:
         monkeypatch.undo()
-        _clear()
+        sensitive.reload_tables()
 
 
 @pytest.mark.parametrize("text, value", [
@@ -150,9 +141,9 @@ def test_inv460_the_platforms_own_words_for_password_are_a_table_a_hand_row_outr
         (tmp_path / name).write_text((secret_frames.HERE / name).read_text(encoding="utf-8"),
                                      encoding="utf-8")
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)  # no platform_nouns.jsonl there
-    _clear()
+    sensitive.reload_tables()
     try:
         assert all(masked(t) == t for t in texts)
     finally:
         monkeypatch.undo()
-        _clear()
+        sensitive.reload_tables()

@@ -30,16 +30,6 @@ def test_inv460_the_probe_table_has_both_sides_of_every_kind():
     assert all(any(not r["secrets"] for r in PROBES if _kind(r) == k) for k in kinds)
 
 
-def _clear() -> None:
-    for c in (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
-              sensitive._scan_tables.cache_clear, sensitive._plain_copulas.cache_clear,
-              sensitive._anaphora.cache_clear, sensitive._min_length.cache_clear,
-              sensitive._ordinary_after.cache_clear, sensitive._derivation.cache_clear,
-              sensitive._topics.cache_clear, sensitive._topics_said.cache_clear,
-              sensitive._lower_kinds.cache_clear, sensitive._clause_stops.cache_clear):
-        c()
-
-
 def test_inv460_the_new_cue_words_are_data(tmp_path, monkeypatch):
     """Without "e" among the copulas, "codul de la poarta e 4826" hands nothing over; without
     "the old one" among the derived words, "same as the old one 4471 for the gate" neither;
@@ -56,12 +46,12 @@ def test_inv460_the_new_cue_words_are_data(tmp_path, monkeypatch):
                                      encoding="utf-8")
     (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    _clear()
+    sensitive.reload_tables()
     try:
         assert [masked(t) for t in texts] == texts
     finally:
         monkeypatch.undo()
-        _clear()
+        sensitive.reload_tables()
 
 
 @pytest.mark.parametrize("text, valid", [("my social 536 22 8150", True),  # spaces for dashes
