@@ -96,7 +96,7 @@ _CANON: list[tuple[str, re.Pattern[str]]] = [(slot, re.compile(p)) for slot, p i
     ("pronouns", r"^uses .* pronouns\b"),
     ("contact", r"^prefers (?:to be contacted|contact) by\b"),
     ("manager", r"^(?:(?:her|his|my) )?(?:manager|boss|line manager|lead) is\b"),
-    ("partner", r"^(?:(?:her|his|my) )?(?:partner|husband|wife|boyfriend|girlfriend|fianc\w*) is\b|^married to\b"),
+    ("partner", r"^(?:(?:her|his|my) )?(?:partner|husband|wife|boyfriend|girlfriend|fianc\w*) is\b|^(?:married|engaged) to\b"),
     ("bank", r"^banks? with\b|^(?:(?:her|his|my) )?(?:main )?bank is\b"),
     ("allergy", r"^(?:is )?(?:severely )?allergic to\b|^has an? (?:\w+ )?(?:\w+ )?allergy\b"),
     ("medication", r"^takes \d|^takes (?:\w+ )?(?:mg|tablets?|pills?)\b|^on (?:\w+ )?(?:mg|medication)\b"),

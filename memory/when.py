@@ -17,7 +17,9 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Literal
 
-Tense = Literal["past", "future"]
+# "nearest": the tense says nothing either way ("starting 1 November"): the occurrence closest to
+# the reference day
+Tense = Literal["past", "future", "nearest"]
 
 MONTHS = {m: i for i, names in enumerate([
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
@@ -144,6 +146,10 @@ def _place_relative(kind: str, p: str, today: date) -> date | None:
 
 
 def _place(kind: str, phrase: str, now: datetime, tense: Tense) -> date | None:
+    if tense == "nearest":
+        both = [d for d in (_place(kind, phrase, now, "past"), _place(kind, phrase, now, "future"))
+                if d is not None]
+        return min(both, key=lambda d: abs((d - now.date()).days)) if both else None
     today = now.date()
     p = phrase.lower()
     if kind == "iso":

@@ -34,9 +34,9 @@ def test_inv535_every_cue_row_reads_its_own_example(cue):
 @pytest.mark.parametrize("row", _rows("examples.jsonl"), ids=lambda r: r["text"][:40])
 def test_inv533_every_example_message_resolves_as_its_row_says(row):
     """Messages against facts on record: the operations, the fact each replaces (by index into
-    `facts`), the status (`write?` = a candidate for review) and the valid-from date."""
+    `facts`), the status (`write?`, `supersede?`, … = a candidate for review) and the valid-from date."""
     facts = [FactRef(id=f"f{i}", text=t) for i, t in enumerate(row["facts"])]
-    got = [(("write?" if op.status == "candidate" and op.op == "write" else op.op), op.text,
+    got = [(op.op + ("?" if op.status == "candidate" else ""), op.text,
             int(op.old_id[1:]) if op.old_id else None,
             op.valid_from.isoformat() if op.valid_from else None)
            for op in read_message(row["text"], NOW, facts).operations]

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from ..slots import SLOTS, kind_of
 from ..text import stem, term_set
+from ..when import strip_dates
 from .clauses import MAX_CHARS, clauses, normalise
 from .links import linked_fact
 from .model import FactRef, Operation, Reading
@@ -116,7 +117,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     ops = _corrections(readings, _said_next(readings, facts, _ended_then(
         readings, _replacements(ops))))
     ops += _swaps(readings, facts, ops)
-    ops = _dated_after(readings, ops)
+    ops = _dated_after(readings, ops, now)
     ops = _moved_here(readings, ops)
     return MessageReading(text=text, readings=readings, operations=[
         o for o in _unread_successor(readings, ops) if not (o.text and _UNSIGNABLE.search(o.text))])
@@ -140,25 +141,53 @@ _ARRIVED = re.compile(r"^(?:and\s+)?(?:it|he|she|they|that)\s+(?:has\s+|had\s+)?
                       r"came through|was born|happened|kicked in|went live)\b", re.IGNORECASE)
 
 
-def _dated_after(readings: list[Reading], ops: list[Operation]) -> list[Operation]:
-    """"I've got Global Entry now, it came through yesterday": a clause that says when the
-    thing just named arrived or began dates that thing; it is no fact of its own."""
+def _dated_after(readings: list[Reading], ops: list[Operation], now: datetime
+                 ) -> list[Operation]:
+    """"I've got Global Entry now, it came through yesterday", "made ward sister, starting 4
+    January", "moved the broadband to Sky. The switchover happened yesterday": a clause that says
+    only when the thing just named arrived or began dates that thing; it is no fact of its own."""
     out = list(ops)
     for i, o in enumerate(out):  # said in the same clause, after a comma
         r = next((x for x in readings if x.clause == o.evidence), None)
-        tail = o.evidence.split(",", 1)[1].strip() if "," in o.evidence else ""
-        if r is not None and r.when and o.valid_from is None and _ARRIVED.match(tail):
-            out[i] = o.model_copy(update={"valid_from": r.when})
+        tail = o.evidence.rsplit(",", 1)[1].strip() if "," in o.evidence else ""
+        if r is not None and r.when and tail and (_ARRIVED.match(tail) or _onset_only(tail, now)):
+            # "remortgaged with Halifax …, completed in November": the tail is the date's
+            out[i] = o.model_copy(update={"valid_from": o.valid_from or r.when,
+                                          "text": _ONSET_TAIL.sub("", o.text or "") or o.text})
     for k, r in enumerate(readings[1:], 1):
-        if r.when is None or not _ARRIVED.match(r.clause.strip()):
+        if r.when is None or not (_ARRIVED.match(r.clause.strip()) or _onset_only(r.clause, now)):
             continue
         prev = readings[k - 1].clause
-        at = next((i for i, o in enumerate(out) if o.evidence == prev and o.valid_from is None
+        at = next((i for i, o in enumerate(out) if prev in o.evidence and o.valid_from is None
                    and o.op in ("write", "supersede")), None)
         if at is not None:
             out[at] = out[at].model_copy(update={"valid_from": r.when})
+        if at is not None or _onset_only(r.clause, now):
             out = [o for o in out if o.evidence != r.clause]
     return out
+
+
+def _onset_only(clause: str, now: datetime) -> bool:
+    """A clause that names a time and otherwise only says something began then ("starting 4
+    January 🎉", "it starts 1 January", "effective Monday"): the onset words are data."""
+    rest = strip_dates(clause, now)
+    if rest.strip() == clause.strip():
+        return False
+    low = f" {rest.lower()} "
+    for phrase in _onsets():
+        low = re.sub(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", " ", low)
+    left = [w for w in re.findall(r"[\w']+", low) if w not in word_list("function_words")
+            and w not in word_list("pronouns")]
+    return not left
+
+
+@lru_cache(maxsize=1)
+def _onsets() -> tuple[str, ...]:
+    return tuple(sorted(word_list("onsets"), key=len, reverse=True))
+
+
+_ONSET_TAIL = re.compile(r",\s*(?:completed|complete|starting|started|effective|from|since|"
+                         r"happened|went live|kicked in)\s*$", re.IGNORECASE)
 
 
 def _moved_here(readings: list[Reading], ops: list[Operation]) -> list[Operation]:

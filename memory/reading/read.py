@@ -363,8 +363,13 @@ def _phrase_value(toks: list[Tok], at: int, shape: str, clause: str) -> tuple[st
             "thing", "possession", "food", "med") and (
             toks[k + 1].low in _DETERMINERS or toks[k + 1].word[:1].isupper()
             or toks[k + 1].low.isdigit())
+        # "one week in six", "two days out of five": a ratio's second number is the value's own
+        ratio = t.low in ("in", "of", "out") and k + 1 < n and (
+            toks[k + 1].low.isdigit() or toks[k + 1].low in word_list("number_words")) and any(
+            x.low.isdigit() or x.low in word_list("number_words") for x in toks[at:k])
         if k > at and _stop_at(toks, k, "stop_value") and not (shape == "fav" and t.low == "is") \
-                and not listed and not (t.low == "of" and shape in ("thing", "possession", "med")):
+                and not listed and not ratio and not (
+                    t.low == "of" and shape in ("thing", "possession", "med")):
             break
         k += 1
     return _span(toks, at, k, clause), k
@@ -512,6 +517,9 @@ _DISOWN = re.compile(r"\b(?:is|are|was|were)\s+(?:not|never)\s+(?:mine|ours|my\s
 _NOT_ME = re.compile(r",?\s*not (?:me|mine|us)\b", re.IGNORECASE)
 _BELIEF = re.compile(r"\b(?:might|may|could)\s+(?:be|have)\b(?!\s+to\b)|\bthinks?\s+I\b",
                      re.IGNORECASE)
+# "I'd never been to Spain": the contraction was "had", a past perfect that can deny
+_HAD_NEVER = re.compile(r"\bwould (?:never|not) (?:ever )?(?:been|had|seen|heard|met|lived|worked|"
+                        r"owned|done|gone|known|tried|used)\b", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had|ago|last|since|yesterday|\w{3,}ed)\b", re.IGNORECASE)
 
 
@@ -543,8 +551,12 @@ def tense_of(clause: str) -> Tense:
     if _FUTURE.search(clause):
         return "future"
     if re.search(r"(?<!the )\bstart(?:s|ing)?\b(?! of)", clause, re.IGNORECASE):
-        return "future"  # "I start at Infineon on 1 February", "starting 4 January"
-    past = _PAST.search(clause) or set(re.findall(r"[a-z]+", clause.lower())) & set(
+        # "I start at Infineon on 1 February", "starting 4 January", "cover starting 1
+        # November" (said on 1 December): a start is the nearest such day, either side
+        return "nearest"
+    # "I've got a dentist appointment on 15 December": "have got" is having, not a past
+    said = re.sub(r"\b(?:'ve|have|has|'s)\s+got\b", "have", clause, flags=re.IGNORECASE)
+    past = _PAST.search(said) or set(re.findall(r"[a-z]+", said.lower())) & set(
         word_list("past_verbs"))
     return "past" if past else "future"
 
@@ -1051,6 +1063,9 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         slot_cue and slot_cue.slot in ("plan", "home", "employer", "job"))
     if belief:
         r = r.model_copy(update={"hedged": True})
+    if has_phrase(toks, "refusals") and not _HAD_NEVER.search(clause):
+        # "I'd never run Postgres in Docker": what the user would not do denies nothing on record
+        return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
     if has_phrase(toks, "hypotheticals") and not belief and not has_phrase(toks, "denials") and not (
             slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})

@@ -94,6 +94,17 @@ def _near_word(term: str, have: frozenset[str]) -> bool:
         len(h) >= 6 and SequenceMatcher(None, term, h).ratio() >= 0.85 for h in have)
 
 
+def _names_other(target: str, fact: FactRef) -> bool:
+    """The request names a thing (a capitalised name, not a relation) the fact does not say:
+    it points at something else of the same kind, and forgetting is never a guess."""
+    have = _terms(fact.text)
+    names = [w for w in re.findall(r"[\w'-]+", target)[1:] if w[:1].isupper()
+             and w.lower() not in words_of("relations") and w.lower() not in words_of(
+                 "function_words")]
+    return any(not (_terms(w) & have or any(_near_word(t, have) for t in _terms(w)))
+               for w in names if _terms(w))
+
+
 def _slots_named(terms: frozenset[str]) -> set[str]:
     """Single-valued slots a request names by their own words ("my address" names the home;
     "a cat" names no slot: a pet is one of many)."""
@@ -230,6 +241,8 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         # or the one fact its rarest word names ("my passport expiry date": the one fact that
         # says "passport")
         target = pointed_at(r.target, said, coverage=0.5) or linked_fact(r.target, said)
+        if target is not None and _names_other(r.target, target):
+            return []  # "forget the Ring doorbell" is not a request to forget the Nest one
         return [_op(r, "forget", old=target).model_copy(update={"said": r.target})] \
             if target else []
     if r.kind == "nothing" and r.reason in _UNREAD:

@@ -36,7 +36,10 @@ def word_stem(word: str) -> str:
     """The stem a cue is matched on. A pronoun or function word is kept whole and marked, so
     "us" never matches the stem of "use", nor "his" the greeting "hi"."""
     low = word.lower().replace("'", "")
-    return low + "#" if low in _closed() else stem(low)
+    if low in _closed():
+        return low + "#"
+    # an -ly word is its own word: "lovely" is no "love", "likely" no "like", "lively" no "live"
+    return low if low.endswith("ly") and len(low) > 4 else stem(low)
 
 
 @lru_cache(maxsize=1)
