@@ -174,9 +174,9 @@ def test_inv100_the_unseen_sets_are_pinned_and_parse():
     assert not {c.text for c in dev} & {c.text for c in final}
 
 
-# Later final sets, written 2026-12-07 by helpers blind to the reader and to every earlier
-# statement set (final2 and final3 by one, final4, final5, final6, final7, final8 and final9 by others,
-# each on other topics); each is run once, aggregates only. Never edit a file or change its hash.
+# Later final sets, written 2026-12-07 (final10 2026-12-08) by helpers blind to the reader and to
+# every earlier statement set (final2 and final3 by one, final4 to final10 by others, each on
+# other topics); each is run once, aggregates only. Never edit a file or change its hash.
 UNSEEN_FINAL2_SHA256 = "8ac5b1c360cf004ecb3b02da8b7c14d26317acbdaf2a78cdcd8ebe4f9b1dcfb6"
 UNSEEN_FINAL3_SHA256 = "e512a945df2af4e9d0c15d6ea589c10b3194f6750d7501c1d6e60e88460dcf84"
 UNSEEN_FINAL4_SHA256 = "836cca01297f716e4bbea6dcbf44ec1d444cd8bdc2e5c6dfad4ec3c0f711b6c6"
@@ -185,11 +185,13 @@ UNSEEN_FINAL6_SHA256 = "2f914535d23a8e50d0178dbc5bec07d3e204bdd2ab34b88acc9c30e0
 UNSEEN_FINAL7_SHA256 = "bfcdc12aff556d2a73408a5fe53174dc371c43d877b251ed95f24d20554c4b71"
 UNSEEN_FINAL8_SHA256 = "23778fe05beff02c96b1b1d21d531191f63205e9c1e9bbf62f22334a0dc7db8e"
 UNSEEN_FINAL9_SHA256 = "ff161677146476da7fb1e9a8600a9a0dbc374941be5dccc99988c1c53e52aef4"
+UNSEEN_FINAL10_SHA256 = "c5dedc6b741ee1278eb859debaf4f03c8717e94ba76e0527295a1da87a53c183"
 # (set number, sha256, id prefix, at least this many statements)
 LATER_FINALS = [(2, UNSEEN_FINAL2_SHA256, "v", 130), (3, UNSEEN_FINAL3_SHA256, "w", 120),
                 (4, UNSEEN_FINAL4_SHA256, "x", 130), (5, UNSEEN_FINAL5_SHA256, "z", 120),
                 (6, UNSEEN_FINAL6_SHA256, "y", 150), (7, UNSEEN_FINAL7_SHA256, "y", 160),
-                (8, UNSEEN_FINAL8_SHA256, "z", 150), (9, UNSEEN_FINAL9_SHA256, "q", 150)]
+                (8, UNSEEN_FINAL8_SHA256, "z", 150), (9, UNSEEN_FINAL9_SHA256, "q", 150),
+                (10, UNSEEN_FINAL10_SHA256, "r", 160)]
 
 
 @pytest.mark.parametrize(("n", "sha", "prefix", "least"), LATER_FINALS,

@@ -55,6 +55,7 @@ UNSEEN_FINAL6_PATH = DATA_PATH.with_name("statements_unseen_final6.jsonl")
 UNSEEN_FINAL7_PATH = DATA_PATH.with_name("statements_unseen_final7.jsonl")
 UNSEEN_FINAL8_PATH = DATA_PATH.with_name("statements_unseen_final8.jsonl")
 UNSEEN_FINAL9_PATH = DATA_PATH.with_name("statements_unseen_final9.jsonl")
+UNSEEN_FINAL10_PATH = DATA_PATH.with_name("statements_unseen_final10.jsonl")
 # Frozen blind sets by sha256 (invariant 100): written before any run, never edited. A new blind
 # set is added here, never an old hash changed.
 FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b139857":
@@ -91,6 +92,9 @@ FROZEN_BLIND = {"71f4d73ab03d448751872f776cf75b33a1c5d1878bb3a9d5339e45841b13985
                 "run once",
                 "ff161677146476da7fb1e9a8600a9a0dbc374941be5dccc99988c1c53e52aef4":
                 "statements_unseen_final9.jsonl: q001-q177, written blind to the reader; "
+                "run once",
+                "c5dedc6b741ee1278eb859debaf4f03c8717e94ba76e0527295a1da87a53c183":
+                "statements_unseen_final10.jsonl: r001-r188, written blind to the reader; "
                 "run once"}
 TUNING_SPLITS = ("tune", "heldout")
 BLIND = "blind"
