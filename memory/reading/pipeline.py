@@ -117,7 +117,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     ops = _corrections(readings, _said_next(readings, facts, _ended_then(
         readings, _replacements(ops))))
     ops += _swaps(readings, facts, ops)
-    ops = _dated_after(readings, ops, now)
+    ops = _dated_after(readings, ops, now, text)
     ops = _moved_here(readings, ops)
     return MessageReading(text=text, readings=readings, operations=[
         o for o in _unread_successor(readings, ops) if not (o.text and _UNSIGNABLE.search(o.text))])
@@ -141,8 +141,8 @@ _ARRIVED = re.compile(r"^(?:and\s+)?(?:it|he|she|they|that)\s+(?:has\s+|had\s+)?
                       r"came through|was born|happened|kicked in|went live)\b", re.IGNORECASE)
 
 
-def _dated_after(readings: list[Reading], ops: list[Operation], now: datetime
-                 ) -> list[Operation]:
+def _dated_after(readings: list[Reading], ops: list[Operation], now: datetime,
+                 text: str = "") -> list[Operation]:
     """"I've got Global Entry now, it came through yesterday", "made ward sister, starting 4
     January", "moved the broadband to Sky. The switchover happened yesterday": a clause that says
     only when the thing just named arrived or began dates that thing; it is no fact of its own."""
@@ -164,7 +164,20 @@ def _dated_after(readings: list[Reading], ops: list[Operation], now: datetime
             out[at] = out[at].model_copy(update={"valid_from": r.when})
         if at is not None or _onset_only(r.clause, now):
             out = [o for o in out if o.evidence != r.clause]
+    for k, r in enumerate(readings[1:], 1):
+        # "I started eating fish again in September, so I'm pescatarian now": a change said
+        # as the consequence of a dated one began when it did
+        if r.when is None and readings[k - 1].when and not readings[k - 1].future and (
+                _SO.match(r.clause.strip()) or re.search(
+                    _SO.pattern + r"[\s,]+" + re.escape(r.clause.strip()[:24]), text, re.I)):
+            out = [o.model_copy(update={"valid_from": readings[k - 1].when})
+                   if o.evidence == r.clause and o.op == "supersede" and o.valid_from is None
+                   else o for o in out]
     return out
+
+
+_SO = re.compile(r"(?:and\s+)?(?:so|which means|that means|meaning|hence|therefore)\b",
+                 re.IGNORECASE)
 
 
 def _onset_only(clause: str, now: datetime) -> bool:

@@ -367,8 +367,12 @@ def _phrase_value(toks: list[Tok], at: int, shape: str, clause: str) -> tuple[st
         ratio = t.low in ("in", "of", "out") and k + 1 < n and (
             toks[k + 1].low.isdigit() or toks[k + 1].low in word_list("number_words")) and any(
             x.low.isdigit() or x.low in word_list("number_words") for x in toks[at:k])
+        # "allergic to the adhesive in plasters": "the" asks for the words that say which
+        which = t.low in ("in", "on", "from") and toks[at].low == "the" and k + 1 < n and \
+            toks[k + 1].word[:1].islower() and toks[k + 1].low not in _DETERMINERS and \
+            toks[k + 1].low not in word_list("pronouns") and not toks[k + 1].low.isdigit()
         if k > at and _stop_at(toks, k, "stop_value") and not (shape == "fav" and t.low == "is") \
-                and not listed and not ratio and not (
+                and not listed and not ratio and not which and not (
                     t.low == "of" and shape in ("thing", "possession", "med")):
             break
         k += 1

@@ -95,9 +95,16 @@ def _near_word(term: str, have: frozenset[str]) -> bool:
 
 
 def _names_other(target: str, fact: FactRef) -> bool:
-    """The request names a thing (a capitalised name, not a relation) the fact does not say:
-    it points at something else of the same kind, and forgetting is never a guess."""
+    """The request names a thing the fact does not say (the head after "the"/"my", or a
+    capitalised name that is no relation): it points at something else, and forgetting is
+    never a guess."""
     have = _terms(fact.text)
+    head = re.match(r"\s*(?:the|my|our|that|this)\s+([\w'-]+)", target, re.IGNORECASE)
+    if head and (said := _terms(head.group(1))) and not (kind_of(head.group(1)) in kinds_in(
+            fact.text)) and not (said & have or any(
+            _near_word(t, have) or {analyse(o)[0] if analyse(o) else o
+                                    for o in expansions([t], 1.0)} & have for t in said)):
+        return True  # "forget the hotel I had in Fortaleza": no hotel in the Fortaleza trip
     names = [w for w in re.findall(r"[\w'-]+", target)[1:] if w[:1].isupper()
              and w.lower() not in words_of("relations") and w.lower() not in words_of(
                  "function_words")]
