@@ -60,7 +60,8 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
     if any(re.search(p, text, re.IGNORECASE) for p in patterns):
         # scope is never the model's or the message's to choose (invariant 3): nothing is read
         return MessageReading(text=text, readings=[], operations=[], other_user=True)
-    readings = _borrowed_targets(_pronouns([read_clause(c, now) for c in clauses(text)]))
+    readings = _borrowed_targets(_pronouns(_after_sarcasm([read_clause(c, now)
+                                                           for c in clauses(text)])))
     ops: list[Operation] = []
     touched: set[str] = set()
     withdrawn = any(r.reason == "forget request taken back" for r in readings) or any(
@@ -125,7 +126,7 @@ def read_message(message: str, now: datetime, facts: list[FactRef]) -> MessageRe
 
 # the last check of every text written (invariant 532): no "I", "you", doubled article or
 # dangling function word in a fact the user would have to sign
-_UNSIGNABLE = re.compile(r"\b(?:i|me|we|you)\b|\b(a|an|the)\s+(?:a|an|the)\b|"
+_UNSIGNABLE = re.compile(r"\b(?:i|me|we|you)\b|(?-i:\b(?:my|our)\b)|\b(a|an|the)\s+(?:a|an|the)\b|"
                          r"\b(?:and|or|to|of|the|a|an|with|for|is|are|was|were)\s*$", re.IGNORECASE)
 
 
@@ -139,6 +140,17 @@ _SWAP = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+)?(?P<a>[\w.+'-]+(?:\s+[\w.+
 _ARRIVED = re.compile(r"^(?:and\s+)?(?:it|he|she|they|that)\s+(?:has\s+|had\s+)?(?:came|come|arrived|"
                       r"started|began|went in|was fitted|got fitted|was delivered|got delivered|"
                       r"came through|was born|happened|kicked in|went live)\b", re.IGNORECASE)
+
+
+def _after_sarcasm(readings: list[Reading]) -> list[Reading]:
+    """"yeah right, I totally love spending my weekend on taxes": what follows a sarcastic
+    opener says the opposite of its words; nothing is read from it."""
+    out = list(readings)
+    for k in range(1, len(out)):
+        if out[k - 1].clause.strip(" .,!?;:").lower() in word_list("sarcasm"):
+            out[k] = out[k].model_copy(update={"kind": "nothing", "reason": "hypothetical or wish",
+                                               "text": ""})
+    return out
 
 
 def _dated_after(readings: list[Reading], ops: list[Operation], now: datetime,

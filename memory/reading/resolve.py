@@ -99,11 +99,13 @@ def _names_other(target: str, fact: FactRef) -> bool:
     capitalised name that is no relation): it points at something else, and forgetting is
     never a guess."""
     have = _terms(fact.text)
-    head = re.match(r"\s*(?:the|my|our|that|this)\s+([\w'-]+)", target, re.IGNORECASE)
-    if head and (said := _terms(head.group(1))) and not (kind_of(head.group(1)) in kinds_in(
-            fact.text)) and not (said & have or any(
-            _near_word(t, have) or {analyse(o)[0] if analyse(o) else o
-                                    for o in expansions([t], 1.0)} & have for t in said)):
+    # the noun phrase after "the"/"my", up to a new subject, a preposition or a pause
+    head = re.match(r"\s*(?:the|my|our|that|this)\s+((?:(?!(?:i|we|he|she|they|in|on|at|from|"
+                    r"for|with|of|to|that|which)\b)[\w'-]+\s*){1,4})", target, re.IGNORECASE)
+    if head and (said := _terms(head.group(1))) and not any(
+            t in have or _near_word(t, have) or {analyse(o)[0] if analyse(o) else o
+                                                 for o in expansions([t], 1.0)} & have
+            for t in said) and not kinds_in(head.group(1)) & kinds_in(fact.text):
         return True  # "forget the hotel I had in Fortaleza": no hotel in the Fortaleza trip
     names = [w for w in re.findall(r"[\w'-]+", target)[1:] if w[:1].isupper()
              and w.lower() not in words_of("relations") and w.lower() not in words_of(
