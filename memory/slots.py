@@ -121,9 +121,19 @@ def kind_of(text: str) -> str | None:
         # "Eve Energy smart plug": a kind word inside a brand, before the thing's own noun,
         # names no kind; "Lumio Hub v2" and "Google Pixel 9" end on theirs
         in_brand = word[:1].isupper() and prev[:1].isupper() and nxt.isalpha() and nxt.islower()
-        if kind and not in_brand:
+        # "a phone case", "the car keys", "cat food": a kind word before the noun it modifies
+        # names the thing's use, not the thing; "an electric car" is a car, "a dog called Rex"
+        # a dog
+        modifier = word.islower() and nxt.isalpha() and nxt.islower() and nxt not in _AFTER_NOUN
+        if kind and not in_brand and not modifier:
             return kind
     return None
+
+
+# words that may follow a thing's own noun without being a noun it modifies
+_AFTER_NOUN = frozenset("and or but for with from in on at to of by called named who which that "
+                        "since now again too as is was are were has had have i we he she they it "
+                        "there here now then today yesterday last next this every".split())
 
 
 def kinds_in(text: str) -> set[str]:

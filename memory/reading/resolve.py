@@ -105,7 +105,8 @@ def _names_other(target: str, fact: FactRef) -> bool:
     if head and (said := _terms(head.group(1))) and not any(
             t in have or _near_word(t, have) or {analyse(o)[0] if analyse(o) else o
                                                  for o in expansions([t], 1.0)} & have
-            for t in said) and not kinds_in(head.group(1)) & kinds_in(fact.text):
+            for t in said) and not kinds_in(head.group(1)) & kinds_in(fact.text) and \
+            slot_of(fact.text) not in _slots_named(said):  # "my address" names the home
         return True  # "forget the hotel I had in Fortaleza": no hotel in the Fortaleza trip
     names = [w for w in re.findall(r"[\w'-]+", target)[1:] if w[:1].isupper()
              and w.lower() not in words_of("relations") and w.lower() not in words_of(
