@@ -554,16 +554,18 @@ def tense_of(clause: str) -> Tense:
     something dated ("I have an appointment on 15 December") looks ahead."""
     if _FUTURE.search(clause):
         return "future"
-    if re.search(r"(?<!the )\bstarts?\b(?! of)", clause, re.IGNORECASE):
-        return "future"  # "I start at Infineon on 1 February", "she starts school in September"
-    if re.search(r"(?<!the )\bstarting\b(?! of)", clause, re.IGNORECASE):
-        # "starting 4 January", "cover starting 1 November" (said on 1 December): the
-        # nearest such day, either side
-        return "nearest"
     # "I've got a dentist appointment on 15 December": "have got" is having, not a past
     said = re.sub(r"\b(?:'ve|have|has|'s)\s+got\b", "have", clause, flags=re.IGNORECASE)
     past = _PAST.search(said) or set(re.findall(r"[a-z]+", said.lower())) & set(
         word_list("past_verbs"))
+    if re.search(r"(?<!the )\bstarts?\b(?! of)", clause, re.IGNORECASE):
+        # "I start at Infineon on 1 February", "she starts school in September"; beside a past
+        # verb ("graduated in October, and he starts at a firm in January") either side
+        return "nearest" if past else "future"
+    if re.search(r"(?<!the )\bstarting\b(?! of)", clause, re.IGNORECASE):
+        # "starting 4 January", "cover starting 1 November" (said on 1 December): the
+        # nearest such day, either side
+        return "nearest"
     return "past" if past else "future"
 
 
