@@ -8,8 +8,8 @@ mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector chan
 the fifth and sixth passes' probes (tests/data/secrets_probes5.jsonl, secrets_probes6.jsonl, in
 rounds, each written before the detector changed for it), tests/data/secrets_blind4.jsonl
 (written blind, run twice with counts only; tuning data since the sixth pass: its rows are
-shown), tests/data/secrets_blind5.jsonl (written blind, run twice with counts only) and
-tests/data/secrets_blind6.jsonl (written blind for the next measured change; counts only), through
+shown), tests/data/secrets_blind5.jsonl (written blind, run twice with counts only; tuning data
+since the seventh pass: its rows are shown) and tests/data/secrets_blind6.jsonl (written blind for the next measured change; counts only), through
 the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
 door (`secret_in`).
 
@@ -39,16 +39,17 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_probes5.jsonl",  # the fifth pass's probes
           ROOT / "tests" / "data" / "secrets_probes6.jsonl",  # the sixth pass's probes
           ROOT / "tests" / "data" / "secrets_blind4.jsonl",  # written blind, tuned on since pass 6
-          ROOT / "tests" / "data" / "secrets_blind5.jsonl",  # written blind: counts only
+          ROOT / "tests" / "data" / "secrets_blind5.jsonl",  # written blind, tuned on since pass 7
           ROOT / "tests" / "data" / "secrets_blind6.jsonl"]  # written blind, never run yet
 
 
 # A table nobody tuned on prints counts only: a failing row printed would be read, then tuned on.
 # secrets_blind3.jsonl was measured once blind and is tuning data since issue 30's fourth pass;
 # secrets_blind4.jsonl (written blind, run twice counts-only) is tuning data since the sixth pass:
-# its rows are shown. secrets_blind5.jsonl (run twice) and secrets_blind6.jsonl (written for the
-# next measured change, never run) are counts only and skipped with --skip-blind.
-COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind5.jsonl", "secrets_blind6.jsonl"})
+# its rows are shown. secrets_blind5.jsonl (written blind, run twice counts-only) is tuning data
+# since the seventh pass: its rows are shown too. secrets_blind6.jsonl (written for the next
+# measured change, never run) is counts only and skipped with --skip-blind.
+COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind6.jsonl"})
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -60,13 +60,13 @@ def test_inv460_the_frames_are_data_and_a_bad_row_stops_loading(tmp_path, monkey
                                           '{"kind": "a password", "lang": "en", "nouns": 3}\n')
     (tmp_path / "frames.json").write_text((secret_frames.HERE / "frames.json").read_text())
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    secret_frames.tables.cache_clear()
+    sensitive.reload_tables()
     try:
         with pytest.raises(ValueError, match=r"nouns.jsonl:1: "):
             secret_frames.tables()
     finally:
         monkeypatch.undo()
-        secret_frames.tables.cache_clear()
+        sensitive.reload_tables()
 
 
 # Invariant 460: a secret noun reaches its value across its sentence. Rows written for this
@@ -166,16 +166,12 @@ def test_inv460_not_after_and_bare_nouns_are_data(tmp_path, monkeypatch):
     (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
     assert masked("Our zip code is 94110") == "Our zip code is 94110"
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
-             sensitive._scan_tables.cache_clear)
-    for c in clear:
-        c()
+    sensitive.reload_tables()
     try:
         assert masked("Our zip code is 94110") == f"Our zip code is {WITHHELD}"
     finally:
         monkeypatch.undo()
-        for c in clear:
-            c()
+        sensitive.reload_tables()
 
 
 # Invariant 460: a card handed over is withheld whole, with its code.
@@ -238,19 +234,14 @@ def test_inv460_copulas_anaphora_and_a_kinds_fewest_characters_are_data(tmp_path
     (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
     (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
-             sensitive._scan_tables.cache_clear, sensitive._plain_copulas.cache_clear,
-             sensitive._anaphora.cache_clear, sensitive._min_length.cache_clear)
-    for c in clear:
-        c()
+    sensitive.reload_tables()
     try:
         assert sensitive._scanned(dash) == [] and sensitive._framed(dash) == []
         assert masked(next_sentence) == next_sentence
         assert masked(wifi) == wifi
     finally:
         monkeypatch.undo()
-        for c in clear:
-            c()
+        sensitive.reload_tables()
 
 
 # Invariants 460 and 273 (issue 30, fourth pass): secrets known by their shape
@@ -309,17 +300,17 @@ def test_inv273_identity_schemes_are_python_stdnum_modules_named_in_the_table(tm
     table.mkdir()
     (table / "id_numbers.json").write_text(json.dumps(rows), encoding="utf-8")
     monkeypatch.setattr(secret_shapes, "Path", lambda _f: tmp_path / "x.py")
-    secret_shapes._id_nouns.cache_clear()
+    sensitive.reload_tables()
     try:
         assert secret_shapes.identity_numbers(text) == []
         rows["schemes"]["zz.nothing"] = ["zz"]
         (table / "id_numbers.json").write_text(json.dumps(rows), encoding="utf-8")
-        secret_shapes._id_nouns.cache_clear()
+        sensitive.reload_tables()
         with pytest.raises(ValueError, match="zz.nothing"):
             secret_shapes.identity_numbers(text)
     finally:
         monkeypatch.undo()
-        secret_shapes._id_nouns.cache_clear()
+        sensitive.reload_tables()
 
 
 def test_inv460_list_items_are_read_one_by_one_and_numbers_out_of_sequence_make_no_list():
@@ -342,13 +333,9 @@ def test_inv460_postal_nouns_and_reported_speech_are_data(tmp_path, monkeypatch)
     (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
     (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
-             sensitive._scan_tables.cache_clear, sensitive._ordinary_after.cache_clear)
-    for c in clear:
-        c()
+    sensitive.reload_tables()
     try:
         assert masked(postcode) != postcode and masked(insane) != insane
     finally:
         monkeypatch.undo()
-        for c in clear:
-            c()
+        sensitive.reload_tables()
