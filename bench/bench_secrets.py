@@ -40,6 +40,7 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_probes6.jsonl",  # the sixth pass's probes
           ROOT / "tests" / "data" / "secrets_blind4.jsonl",  # written blind, tuned on since pass 6
           ROOT / "tests" / "data" / "secrets_blind5.jsonl",  # written blind, tuned on since pass 7
+          ROOT / "tests" / "data" / "secrets_probes7.jsonl",  # the seventh pass's probes
           ROOT / "tests" / "data" / "secrets_blind6.jsonl"]  # written blind, never run yet
 
 
