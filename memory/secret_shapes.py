@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
@@ -18,6 +19,27 @@ from stdnum import luhn
 from stdnum.exceptions import InvalidChecksum, InvalidComponent, ValidationError
 
 Span = tuple[int, int]
+
+# Digits in any script (invariant 460): every reader sees a message's digits as ASCII ones, one
+# character for one so a span found in the reading cuts the same characters of the message —
+# the decimal digits of every script Unicode knows ("๔๕๖๗", "۴۸۲۷", "４８２１") and a run of three
+# or more CJK digit words ("三七九一", "一九八二": Chinese and Japanese say a code digit by
+# digit; "三楼" or "第三" alone stay words). Unicode's own digit values are the source.
+_CJK_DIGITS = {"〇": "0", "零": "0", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5",
+               "六": "6", "七": "7", "八": "8", "九": "9"}
+_CJK_RUN = re.compile(f"[{''.join(_CJK_DIGITS)}]{{3,}}")
+
+
+def reading(text: str) -> str:
+    """`text` with its digits as ASCII digits, as long as `text` (invariant 460)."""
+    if text.isascii():
+        return text
+    chars = [str(unicodedata.decimal(c)) if not c.isascii() and c.isdecimal() else c
+             for c in text]
+    for m in _CJK_RUN.finditer(text):
+        chars[m.start():m.end()] = [_CJK_DIGITS[c] for c in m.group()]
+    return "".join(chars)
+
 
 # "postgres://billing:Pl4tyPus!x@10.0.3.12:5432", any scheme: the part between "user:" and "@"
 _URL_CREDENTIAL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@?#]+:(?P<v>[^\s@/]+)@[\w.\[-]",

@@ -90,7 +90,12 @@ def _closes(text: str, m: re.Match) -> bool:
 
 def secret_in(text: str) -> str | None:
     """What kind of secret `text` holds ("a password", "a card number", "a key or token"), or
-    None. "My password manager is Bitwarden" and "I changed my PIN" hold none."""
+    None. "My password manager is Bitwarden" and "I changed my PIN" hold none. Digits of any
+    script are read as ASCII digits ("金庫の暗証番号は一九八二です", invariant 460)."""
+    return _secret_in(secret_shapes.reading(text))
+
+
+def _secret_in(text: str) -> str | None:
     for m in _NAMED.finditer(text):
         if re.search(r"manager|hint|policy|reset\s+link", text[m.start("kind"):m.end("kind") + 12],
                      re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")) \
@@ -166,10 +171,12 @@ def secret_values(text: str) -> list[str]:
     return [v for v in _mask(text)[1] if len(v.strip()) >= 3]
 
 
-def _mask(text: str) -> tuple[str, list[str]]:
+def _mask(original: str) -> tuple[str, list[str]]:
     # Invariant 460: every reader marks spans on the same original text and the union is cut once, so one
     # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
-    # loses all four groups, not the first).
+    # loses all four groups, not the first). The readers see digits of any script as ASCII
+    # digits, one character for one: the spans cut the message as written.
+    text = secret_shapes.reading(original)
     items = secret_shapes.list_items(text)
     if items:  # invariant 460: each item of a list is read as a clause of its own
         segments = [(0, items[0][0]), *items]
@@ -179,9 +186,10 @@ def _mask(text: str) -> tuple[str, list[str]]:
     spans += secret_shapes.url_credentials(text) + secret_shapes.recovery_phrases(text)
     spans += secret_shapes.recovery_keys(text) + secret_shapes.dial_combinations(text)
     spans += secret_shapes.card_codes(text) + secret_shapes.identity_numbers(text)  # inv. 273
-    out, values = text, []
-    for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
-        values.append(text[start:end])
+    out, values = original, []
+    for start, end in reversed(_merged([_unglued(text, *_with_tail(text, s, e))
+                                        for s, e in spans])):
+        values.append(original[start:end])
         out = out[:start] + WITHHELD + out[end:]
     return out, values[::-1]
 
@@ -201,6 +209,25 @@ def _spans(text: str) -> list[tuple[int, int]]:
             spans.append((m.start(), m.end()))
     spans += _phrased(text)  # invariant 460: however it is phrased
     return spans
+
+
+# Japanese and Korean particles and copulas, Chinese "是"/"的", glued to a value written in
+# Latin letters or digits ("PINは4719です", "비밀번호는 1234입니다"): no part of the value
+_PARTICLE = re.compile(r"^[\u3040-\u309f\uac00-\ud7af是的了]+|[\u3040-\u309f\uac00-\ud7af是的了。]+$")
+
+
+def _unglued(text: str, start: int, end: int) -> tuple[int, int]:
+    value = text[start:end]
+    if not re.search(r"[A-Za-z0-9]", value):
+        return start, end
+    lead = _PARTICLE.search(value)
+    if lead and lead.start() == 0 and lead.end() < len(value):
+        start += lead.end()
+        value = text[start:end]
+    trail = _PARTICLE.search(value)
+    if trail and trail.start() > 0:
+        end = start + trail.start()
+    return start, end
 
 
 def _with_tail(text: str, start: int, end: int) -> tuple[int, int]:
@@ -422,10 +449,15 @@ def _alternation(words: list[str]) -> str:
         if goes_on:
             body += rf"(?!\s+(?:{'|'.join(sorted(goes_on, key=len, reverse=True))})(?![\w-]))"
         (unspaced if _unspaced(w[0]) else spaced).append(body)
-    out = [rf"(?<![\w'’-])(?:{'|'.join(spaced)})(?![\w-])"] if spaced else []
+    # a spaced word may touch a word of a script without spaces: "銀行のPINは4719です"
+    out = [rf"(?:(?<![\w'’-])|(?<={_UNSPACED}))(?:{'|'.join(spaced)})(?!(?!{_UNSPACED})[\w-])"
+           ] if spaced else []
     if unspaced:
         out.append(f"(?:{'|'.join(unspaced)})")
     return "|".join(out)
+
+
+_UNSPACED = "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\U0002ffff]"
 
 
 def _unspaced(ch: str) -> bool:
