@@ -200,15 +200,28 @@ def _in_shape(validate: Callable[[str], object], value: str) -> bool:
 _ID_TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
+def _strict(scheme: str) -> Callable[[str], bool]:
+    """The scheme's whole check, check digits too: for the names python-stdnum's documentation
+    gives a scheme (stdnum_nouns.json), broader than the hand-written table's ("sin", "bis")."""
+    module = importlib.import_module(f"stdnum.{scheme}")
+    return lambda value: any(module.is_valid(v) for v in {value, value.replace(" ", "-")})
+
+
 @cache
 def _id_nouns() -> list[tuple[re.Pattern, Callable[[str], bool]]]:
-    rows = json.loads((Path(__file__).parent / "secret_frames" / "id_numbers.json")
-                      .read_text(encoding="utf-8"))["schemes"]
+    here = Path(__file__).parent / "secret_frames"
+    rows = json.loads((here / "id_numbers.json").read_text(encoding="utf-8"))["schemes"]
+    named = [(nouns, _validator(scheme)) for scheme, nouns in rows.items()]
+    generated = here / "stdnum_nouns.json"  # build_id_nouns.py (issue 30, seventh pass)
+    if generated.exists():
+        named += [(nouns, _strict(scheme)) for scheme, nouns in json.loads(
+            generated.read_text(encoding="utf-8"))["schemes"].items()]
     out = []
-    for scheme, nouns in rows.items():
+    for nouns, valid in named:
         alt = "|".join(re.escape(n) for n in sorted(nouns, key=len, reverse=True))
-        noun = re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", re.IGNORECASE)
-        out.append((noun, _validator(scheme)))
+        # "ЕГН-то", "NIK-nya": an article or possessive glued to the name by a hyphen
+        noun = re.compile(rf"(?<![\w-])(?:{alt})(?:-[^\W\d_]{{1,3}})?(?![\w-])", re.IGNORECASE)
+        out.append((noun, valid))
     return out
 
 
@@ -224,13 +237,13 @@ def identity_numbers(text: str) -> list[Span]:
 
 
 def _valid_run(text: str, tokens: list[re.Match], valid: Callable[[str], bool]) -> Span | None:
-    """The first run of up to eight tokens joined by one space, dot or dash ("2345 6789 0124",
+    """The first run of up to eight tokens joined by one space, dot, dash or slash ("2345 6789 0124",
     "131052-308T", "1 85 05 78 006 845 09") that the scheme accepts, longest first, starting
     within the first four tokens after the noun ("my SSN is 123-45-6789")."""
     for i, first in enumerate(tokens[:4]):
         for j in range(min(len(tokens), i + 8), i, -1):
             gaps = [text[tokens[k].end():tokens[k + 1].start()] for k in range(i, j - 1)]
-            if any(g not in (" ", ".", "-") for g in gaps):
+            if any(g not in (" ", ".", "-", "/") for g in gaps):  # "855912/0207": rodné číslo
                 continue
             value = text[first.start():tokens[j - 1].end()]
             # six digits, or four in ten characters (an Indian PAN: "ABCPE1234F")
