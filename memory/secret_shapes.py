@@ -62,6 +62,58 @@ def url_credentials(text: str) -> list[Span]:
     return spans
 
 
+# Credentials in commands and configuration (invariant 460, issue 30 seventh pass): "curl -u
+# mira:Lantern77slate", "mysql -pK3strel", "sshpass -p '…'", "IDENTIFIED BY '…'", "Authorization:
+# Basic …", a .netrc line, "<password>…</password>". Where each tool takes a password is data
+# from its own manual (secret_frames/credential_flags.json); a variable or a placeholder
+# ("$TOKEN", "%PASS%", "<password>", "***") is none.
+_PLACEHOLDER = re.compile(r"^(?:\$|%|<|\{\{|\*{3}|x{4}|\.\.\.|…)|^(?:password|pass|secret|"
+                          r"token|user|username|changeme|none|null|xxx+)$", re.IGNORECASE)
+_ARG = r"(?P<q>['\"`]?)(?P<v>[^\s'\"`]+)(?P=q)"
+
+
+@cache
+def _credential_forms() -> list[tuple[re.Pattern, re.Pattern | None, bool]]:
+    """(where the value is, which tools the message must name, value is "user:password")."""
+    table = json.loads((Path(__file__).parent / "secret_frames" / "credential_flags.json")
+                       .read_text(encoding="utf-8"))
+    forms = []
+    for row in table["options"]:
+        flag = re.escape(row["flag"])
+        gap = r"(?=['\"])?" if row.get("glued") else r"(?:=|[ \t]+|(?=['\"]))"
+        tools = re.compile(rf"\b(?:{'|'.join(map(re.escape, row['tools']))})\b", re.IGNORECASE) \
+            if row["tools"] else None
+        forms.append((re.compile(rf"(?<!\S){flag}{gap}{_ARG}(?=\s|$|;)"), tools,
+                      row["takes"] == "user:password"))
+    for row in table["before"]:
+        words = r"[ \t]+".join(r"\S+" if w == "*" else re.escape(w)
+                               for w in row["words"].split())
+        forms.append((re.compile(rf"\b{words}[ \t]*=?[ \t]*{_ARG}", re.IGNORECASE), None, False))
+    names = "|".join(map(re.escape, table["elements"]["names"]))
+    forms.append((re.compile(rf"<(?P<tag>{names})>(?P<q>)(?P<v>[^<\s]+)</(?P=tag)>",
+                             re.IGNORECASE), None, False))
+    return forms
+
+
+def command_credentials(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for where, tools, paired in _credential_forms():
+        if tools is not None and not tools.search(text):
+            continue
+        for m in where.finditer(text):
+            start, value = m.start("v"), m.group("v").rstrip(".,;)")
+            if paired:  # "user:password": the part after the first colon
+                if ":" not in value:
+                    continue
+                start += value.index(":") + 1
+                value = value[value.index(":") + 1:]
+            plain = not m.group("q") and re.fullmatch(r"[a-z]+", value)  # "-p prompts for it"
+            if len(value) >= 4 and not plain and not _PLACEHOLDER.search(value) \
+                    and not value.startswith("-"):
+                spans.append((start, start + len(value)))
+    return spans
+
+
 # A recovery phrase: BIP39 (the standard every wallet uses) has 12, 15, 18, 21 or 24 words of
 # its English list; twelve list words in a row, commas, numbering or dashes between them, are
 # one, said with a noun or not. Ordinary English breaks such a run within a few words: "the",

@@ -137,7 +137,7 @@ def _secret_in(text: str) -> str | None:
 def _shaped_kind(text: str) -> str | None:
     """Invariant 460: secrets known by their shape (memory/secret_shapes.py), and a list's items
     read one by one ("1) alarm 9021 2) shed padlock 404")."""
-    if secret_shapes.url_credentials(text):
+    if secret_shapes.url_credentials(text) or secret_shapes.command_credentials(text):
         return "a password"
     if secret_shapes.recovery_phrases(text) or secret_shapes.recovery_keys(text):
         return "a recovery phrase or key"
@@ -184,6 +184,7 @@ def _mask(original: str) -> tuple[str, list[str]]:
     else:
         spans = _spans(text)
     spans += secret_shapes.url_credentials(text) + secret_shapes.recovery_phrases(text)
+    spans += secret_shapes.command_credentials(text)
     spans += secret_shapes.recovery_keys(text) + secret_shapes.dial_combinations(text)
     spans += secret_shapes.card_codes(text) + secret_shapes.identity_numbers(text)  # inv. 273
     out, values = original, []
@@ -524,7 +525,7 @@ def _shaped(core: str, *, strict: bool) -> bool:
     case within a word, symbols among letters, or a word-list passphrase (three words or more
     joined by - . _). An email address or a web address is none."""
     if len(core) < 3 or ("@" in core and "." in core.split("@")[-1]) \
-            or core.lower().startswith(("http", "www.")):
+            or core.lower().startswith(("http", "www.", "//")):  # "https://…" cut at its colon
         return False
     if re.fullmatch(r"\d+['’]?s", core) or _COUNTER.search(core):
         return False  # "2019's", "the 1990s": a year's; "8文字以上": eight characters
