@@ -159,8 +159,10 @@ def recovery_keys(text: str) -> list[Span]:
 
 # A dial combination: "left 12 right 30 left 8", "R 24 L 8 R 36" — three turns or more, both
 # ways, with a lock's noun in the message.
-_DIAL = re.compile(r"(?<![\w-])(?:(?:left|right|links|rechts|gauche|droite|izquierda|derecha|"
-                   r"sinistra|destra|[LR])[ \t]*\d{1,2}[ \t,;-]*){3,}(?<![ \t,;-])", re.IGNORECASE)
+_WAY = r"(?:left|right|links|rechts|gauche|droite|izquierda|derecha|sinistra|destra|[LR])"
+# the turn's way said before its number or after it ("24 right, 11 left, 36 right")
+_DIAL = re.compile(rf"(?<![\w-])(?:(?:{_WAY}[ \t]*\d{{1,2}}|\d{{1,2}}[ \t]*{_WAY}(?![\w-]))"
+                   r"[ \t,;-]*){3,}(?<![ \t,;-])", re.IGNORECASE)
 
 
 # a dial turns on a lock: its noun in the message ("turn left 2 right 3 left 1" is a route)

@@ -687,7 +687,9 @@ def _clause_stop(text: str, pos: int) -> re.Match | None:
 _ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because|if|"
                          r"in\s+case|when|just|lol|btw|haha)\b|$)")
 _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|the\s+)?"
-                       r"[\"'‘“][^\"'’”]{3,80}[\"'’”]",
+                       r"[\"'‘“][^\"'’”]{3,80}[\"'’”]"
+                       # "the 'favourite teacher' question": a quoted topic named a question
+                       r"|[\"'‘“][^\"'’”]{3,80}[\"'’”][ \t]+(?:security[ \t]+)?question\b",
                        re.IGNORECASE)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 # "four double seven one": "double" and "triple" say a digit twice or three times
@@ -766,7 +768,8 @@ def _asks(value: str) -> bool:
 # 'the security question was "first school", the answer is "Hillcrest"': once a question is
 # named, "answer" alone ("I said …", "I put …") names its answer in the next 200 characters
 _ANSWER_CUE = re.compile(r"\b(?:answer(?:'s|’s)?[ \t]*(?:is|was|:|=|->|→|-)|(?:i|we)[ \t]+"
-                         r"(?:said|put|wrote|answered|typed|gave|chose|picked))(?=[\s\"'“‘])",
+                         r"(?:said|put|wrote|answered|typed|gave|chose|picked|used|entered|went[ \t]+with))"
+                         r"(?=[\s\"'“‘])",
                          re.IGNORECASE)
 
 
@@ -807,10 +810,21 @@ def _passphrase(rest: str, copula: str | None) -> int:
     return 0
 
 
+# a code as services send one: capitals and digits strewn among each other, five to eight
+# ("4QX7T", "K7P2Q9"); a word and a number ("SUMMER20") is a promotion's
+_CODE_SHAPE = re.compile(r"(?=.*\d[A-Z])(?=.*[A-Z]\d)(?=(?:[A-Z]*\d){2})[A-Z\d]{5,8}")
+# how long a value is, said before it: "4 digits, ", "six numbers: ", "8 characters —"
+_LENGTH_TOLD = re.compile(r"(?:(?:only|just)\s+)?(?:\d{1,2}|three|four|five|six|seven|eight)\s+"
+                          r"(?:digits?|numbers?|characters?|chars|letters)(?:\s+long)?"
+                          r"\s*(?:[,:;]|\s[-—–])\s*", re.IGNORECASE)
+
+
 def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
               answer: bool = False) -> tuple[int, int] | None:
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
     pos += lead.end() if lead else 0
+    told = _LENGTH_TOLD.match(text, pos)  # "is 4 digits, 7-0-5-2": the count, then the value
+    pos = told.end() if told else pos
     rest = text[pos:]
     quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
@@ -876,6 +890,8 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     # be read as leniently as after one (invariant 460)
     if _shaped(core, strict=copula is None and not re.match(r"[!#*\"'”’]*\s*$", after)):
         return off, off + len(core)
+    if kind in ("a PIN", "a security code") and _CODE_SHAPE.fullmatch(core):
+        return off, off + len(core)  # "steam guard code 4QX7T": a sent code's letters and digits
     if kind == "a password" and copula in _plain_copulas() and core.isalpha() and len(core) >= 4 \
             and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
             and not re.search(r"(?:ed|ing)$", core) and re.match(r"\s*(?:[,.;!?]|$)", after):
