@@ -422,7 +422,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         core = _core(m.group("v"))
         if _value_like(core) and _long_enough("a network key", core):  # "wifi: 300 Mbps" is none
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
-    return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text))
+    return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text)
+                   + _login_pairs(text))
 
 
 # Handing-over frames (invariant 460) -------------------------------------------------------------
@@ -1452,6 +1453,24 @@ def _carded(text: str) -> list[tuple[int, int]]:
 
 # A service and its password said as a pair: "gmail / Bluebell_2021".
 _PAIR = re.compile(r"(?<!\S)[A-Za-z][\w.@+-]*\s+/\s+(?P<v>[^\s,;]+)")
+
+
+# A login said as a pair: an e-mail address, then after a comma, slash or bar a token shaped like
+# a password closing the clause ("Mum's iCloud: mum.kit@example.com, Daffodil-1961"; invariant
+# 460). A word after the address ("…@example.com, he checks it daily") is none.
+_ADDRESS_THEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*(?:[,/|;]|\s[-–—])[ \t]*"
+                           r"(?P<v>[\"'“‘`]?[^\s,;\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;.!?)]|\s|$))")
+
+
+def _login_pairs(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _ADDRESS_THEN.finditer(text):
+        core = _core(m.group("v"))
+        if re.search(r"[^\W\d_]", core) and _LONE_DIGIT.search(core) \
+                and _shaped(core, strict=True) and not _ordinary(core):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
+    return spans
 
 
 def _paired(text: str) -> list[tuple[int, int]]:
