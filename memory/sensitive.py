@@ -299,8 +299,10 @@ _SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "ou
                            "again", "today", "tonight", "yesterday", "tomorrow", "twice",
                            "finally", "already", "lately", "recently", "anyway", "sadly"})
 WINDOW = 7  # words after a noun a value may come
+# where it is kept, or where to look ("password: see 1Password, the entry 'staging db'")
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
-                    r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
+                    r"handled|synced|somewhere|taped|stuck|printed|see|check|ask|via)$",
+                    re.IGNORECASE)
 _NETWORK = re.compile(r"\b(?:wi-?fi|network|router|wpa2?|ssid)\b", re.IGNORECASE)
 # words that may stand between a noun and where it is kept: a form of "be", a modal, a hedge
 _LEAD = frozenset({"be", "is", "was", "are", "were", "been", "being", "stays", "lives", "should",
@@ -353,7 +355,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for noun in _NOUN.finditer(text):
         after = text[noun.end():]
-        if _NOT_THIS.match(after) or _ordinary_after().match(text, noun.end()):
+        if _NOT_THIS.match(after) or _ordinary_after().match(text, noun.end()) \
+                or _not_its_value(text, noun.start(), noun.end()):
             continue  # "combination oven", "code postal": another thing's name (invariant 460)
         if noun.group("key") and not _NETWORK.search(text):
             continue  # "the key to good bread": a key is a secret only of a network
@@ -378,7 +381,9 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 spans.append((w.start(), rest[k + run - 1].end()))
                 found = True
                 break
-            if k > 0 and (_ordinary(core, generic=False) or _count_or_measure(text, w.end())
+            if core.isdigit() and _count_or_measure(text, w.end()):
+                break  # "Combination skis: 160 cm left, 165 right": quantities, no code
+            if k > 0 and (_ordinary(core, generic=False)
                           or _core(rest[k - 1].group()).lower() in _ordinary_nouns()):
                 # "for room 1204", "for building 2201": the number of an ordinary thing
                 continue  # a few words on, a year, a time or a price is no value (inv. 460)
@@ -615,8 +620,9 @@ def _framed(text: str) -> list[tuple[int, int]]:
                 or not _long_enough(kind, core):
             return
         if any(rx.match(core) for rx in always) or strict and any(
-                rx.match(core) for rx in generic_shapes):
-            return
+                rx.match(core) for rx in generic_shapes) \
+                or core.isdigit() and _count_or_measure(text, m.start("tok") + len(raw)):
+            return  # "Combination skis: 160 cm": a measure
         off = m.start("tok") + raw.index(core)
         spans.append((off, off + len(core)))
 
@@ -628,6 +634,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
         if before and before.group(1).lower() in not_after or said in bare \
                 or _NOT_THIS.match(text[m.end("noun"):]) \
                 or _ordinary_after().match(text, m.end("noun")) \
+                or _not_its_value(text, m.start("noun"), m.end("noun")) \
                 or _kinds[said] in _SCANNED_ONLY:
             continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
         if not _clock(text, said, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
@@ -642,6 +649,28 @@ def _framed(text: str) -> list[tuple[int, int]]:
         if not _clock(text, x, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
             take(m, strict=True)
     return spans
+
+
+# "Popular PINs like 1111", "passwords such as Password1": examples of a kind, nobody's own
+_EXAMPLES = re.compile(r"['’]?\s+(?:like|such\s+as|e\.g\.|for\s+(?:example|instance)|including)"
+                       r"(?![\w-])", re.IGNORECASE)
+_OWNER = re.compile(r"(?:^|[^\w'’-])(?P<w>[\w'’-]+)\s+(?:of|for)\s+(?:(?:the|my|our|your|this|"
+                    r"that|his|her|their|a|an)\s+)?(?:[\w'’-]+\s+){0,2}$", re.IGNORECASE)
+
+
+@cache
+def _owners() -> frozenset[str]:
+    return frozenset(w.lower() for w in secret_frames.tables().frames.owners)
+
+
+def _not_its_value(text: str, start: int, end: int) -> bool:
+    """A noun whose value is not what follows (invariant 460): examples of its kind ("Common
+    PINs like 1234"), or another thing's, named before it ("SSID of the cabin wifi is …", "the
+    name of the office wifi": frames.json `owners`)."""
+    if _EXAMPLES.match(text, end):
+        return True
+    m = _OWNER.search(text, max(0, start - 80), start)
+    return bool(m and m.group("w").lower() in _owners())
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -916,6 +945,8 @@ def _scanned(text: str) -> list[tuple[int, int]]:
         if before and before.group(1).lower() in not_after:
             continue
         if ordinary_after.match(text, end):  # "kod pocztowy", "código postal" (invariant 460)
+            continue
+        if _not_its_value(text, start, end):
             continue
         if _NOT_THIS.match(text[end:]):
             if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"

@@ -53,6 +53,9 @@ class Frames(BaseModel):
     question_topics: list[str] = Field(default_factory=list)
     # services whose name after a back-pointing cue says a password-shaped token is its login
     services: list[str] = Field(default_factory=list)
+    # things a value may belong to, said before "of/for the <noun>" ("SSID of the cabin wifi
+    # is LakeHouse": the network's name, not its key)
+    owners: list[str] = Field(default_factory=list)
     # per language, the definite article it glues to a noun's end ("lykilorðið", "паролата",
     # "passordet"): a noun of that language is also said with each (issue 30, seventh pass)
     definite_suffixes: dict[str, list[str]] = Field(default_factory=dict)
