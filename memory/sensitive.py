@@ -840,6 +840,19 @@ def _passphrase(rest: str, copula: str | None) -> int:
     return 0
 
 
+# a console's passkey: arrows and controller buttons, four presses or more (invariant 460)
+_BUTTON = r"(?:[←↑→↓⬅⬆➡⬇]|\b(?:[LR][BT]|[ABXY])\b)"
+_BUTTONS = re.compile(rf"{_BUTTON}(?:[ \t,]*{_BUTTON}){{3,}}")
+
+
+@cache
+def _keyed() -> re.Pattern:
+    """Digits with an entry panel's key pressed between them (frames.json `keypad_keys`)."""
+    keys = secret_frames.tables().frames.keypad_keys
+    return re.compile(rf"\d{{1,6}}(?:[ \t]+(?:{_alternation(keys)})[ \t]+\d{{1,6}})+"
+                      if keys else r"(?!)", re.IGNORECASE)
+
+
 # a code as services send one: capitals and digits strewn among each other, five to eight
 # ("4QX7T", "K7P2Q9"); a word and a number ("SUMMER20") is a promotion's
 _CODE_SHAPE = re.compile(r"(?=.*\d[A-Z])(?=.*[A-Z]\d)(?=(?:[A-Z]*\d){2})[A-Z\d]{5,8}")
@@ -888,6 +901,12 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
             return None  # "was rejected", "is 8 letters": what it is like, no answer
         off = text.index(value, start)
         return off, off + len(value)
+    keyed = _keyed().match(rest) if kind in ("a PIN", "a security code") else None
+    if keyed:  # "27 klucz 48": an entry panel's key pressed between the digits
+        return pos, pos + keyed.end()
+    pressed = _BUTTONS.match(rest) if kind == "a password" else None
+    if pressed and re.search(r"[←↑→↓⬅⬆➡⬇]|\b[LR][BT]\b", pressed.group()):
+        return pos, pos + pressed.end()  # "passkey is ↓ ← ↑ → LB RB": buttons pressed in turn
     run = _digit_run(text, pos, identity=kind == "an identity number",
                      year=kind in ("a PIN", "a security code") and copula in _plain_copulas())
     if run:

@@ -53,6 +53,8 @@ class Frames(BaseModel):
     question_topics: list[str] = Field(default_factory=list)
     # services whose name after a back-pointing cue says a password-shaped token is its login
     services: list[str] = Field(default_factory=list)
+    # the keys of a door-entry panel said between a code's digits ("27 klucz 48")
+    keypad_keys: list[str] = Field(default_factory=list)
     # things a value may belong to, said before "of/for the <noun>" ("SSID of the cabin wifi
     # is LakeHouse": the network's name, not its key)
     owners: list[str] = Field(default_factory=list)
