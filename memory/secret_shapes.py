@@ -48,10 +48,31 @@ _URL_CREDENTIAL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@?#]+:(?P<v>[^\s@/]+)
 # "&password=...", "PGPASSWORD=..."
 _DSN_PASSWORD = re.compile(r"(?:\b|_|(?<=[?&;]))(?:[a-z]*password|pwd|passwd)\s*=\s*"
                            r"(?P<v>[^\s;\"']+)", re.IGNORECASE)
+# a setting named for a secret, in any casing or prefix, = or : and its value, quoted or not
+# ("SMTP_PASS=…", "client_secret: …", 'SECRET_KEY = "…"', "api_key='…'", '"password": "…"')
+_SETTING_SECRET = re.compile(
+    r"(?<![\w-])[\"']?(?P<name>(?:[A-Za-z][\w.-]*?[_.-]|[A-Za-z][\w.-]*?(?=[A-Z]))?"
+    r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|account[_-]?key|"
+    r"private[_-]?key|auth[_-]?key|secret[_-]?key|apikey))[\"']?[ \t]*[:=][ \t]*"
+    r"(?P<q>[\"'`]?)(?P<v>[^\s\"'`,;]+)(?P=q)", re.IGNORECASE)
+
+
+def _setting_value(m: re.Match) -> bool:
+    """A setting's value is a secret when it is one: never a placeholder, a plain word, a
+    number of a few digits ("max_tokens=512") or a setting that names a count or a rule."""
+    value, name = m.group("v"), m.group("name").lower()
+    if name == "pass" or re.search(r"(?:max|min|limit|length|count|size|expiry|ttl|type|policy|file|path|url|"
+                 r"name|id|env|var)", name.replace("password", "").replace("token", "")):
+        return False
+    quoted = bool(m.group("q"))
+    return len(value) >= 6 and not _PLACEHOLDER.search(value) and not (
+        value.isdigit() and len(value) < 8) and (quoted or not re.fullmatch(r"[a-z]+", value))
 
 
 def url_credentials(text: str) -> list[Span]:
     spans = [(m.start("v"), m.end("v")) for m in _URL_CREDENTIAL.finditer(text)]
+    spans += [(m.start("v"), m.end("v")) for m in _SETTING_SECRET.finditer(text)
+              if _setting_value(m)]
     for m in _DSN_PASSWORD.finditer(text):
         value = m.group("v")
         if m.start() and text[m.start() - 1] in "?&":  # a web address's query: "&" ends it

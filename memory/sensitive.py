@@ -1517,7 +1517,7 @@ def _login_pairs(text: str) -> list[tuple[int, int]]:
     for m in _ADDRESS_THEN.finditer(text):
         core = _core(m.group("v"))
         if re.search(r"[^\W\d_]", core) and _LONE_DIGIT.search(core) \
-                and _shaped(core, strict=True) and not _ordinary(core):
+                and _shaped(core, strict=False) and not _ordinary(core):
             off = m.start("v") + m.group("v").index(core)
             spans.append((off, off + len(core)))
     return spans
