@@ -80,7 +80,7 @@ def url_credentials(text: str) -> list[Span]:
         value = value.rstrip(".,!?)")
         if value and value.lower() not in ("none", "null", "empty", "field"):
             spans.append((m.start("v"), m.start("v") + len(value)))
-    return spans
+    return sorted(set(spans))  # a connection string's field is a setting too: once
 
 
 # Credentials in commands and configuration (invariant 460, issue 30 seventh pass): "curl -u
