@@ -428,7 +428,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         if _value_like(core) and _long_enough("a network key", core):  # "wifi: 300 Mbps" is none
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
     return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text)
-                   + _login_pairs(text))
+                   + _login_pairs(text) + _any_named(text))
 
 
 # Handing-over frames (invariant 460) -------------------------------------------------------------
@@ -1510,6 +1510,38 @@ _PAIR = re.compile(r"(?<!\S)[A-Za-z][\w.@+-]*\s+/\s+(?P<v>[^\s,;]+)")
 # 460). A word after the address ("…@example.com, he checks it daily") is none.
 _ADDRESS_THEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*(?:[,/|;]|\s[-–—])[ \t]*"
                            r"(?P<v>[\"'“‘`]?[^\s,;\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;.!?)]|\s|$))")
+
+
+# Whatever names it (invariant 460): a possessive or "the", up to six words, a copula and a
+# token shaped like a password (a symbol among letters and digits, or words joined by "_" in
+# mixed case) closing its clause — "my login for the council site is Fern!Gully82", "the magic
+# word for the router is Tangerine#44" — never when the last word names an ordinary thing
+# ("my username is Dave_Smith88", "the file is Q3_Report_2024.xlsx").
+@cache
+def _any_noun() -> re.Pattern:
+    owners = _alternation([*secret_frames.tables().frames.possessives, "the"])
+    return re.compile(rf"(?:{owners}|\b[A-Z][\w-]*['’]s)\s+(?P<x>(?:[^\s.,;:!?=]+\s+){{0,5}}?"
+                      r"[^\s.,;:!?=]+)[ \t]*(?:\b(?:is|was)\b|=|:|->|→)[ \t]*"
+                      r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`,;]+[\"'”’`]?)(?=[ \t]*(?:[,.;!?)]|$))",
+                      re.IGNORECASE)
+
+
+def _any_named(text: str) -> list[tuple[int, int]]:
+    ordinary = _ordinary_nouns()
+    spans = []
+    for m in _any_noun().finditer(text):
+        core = _core(m.group("v"))
+        words = m.group("x").lower().split()
+        joined = not _INNER_SYMBOL.search(core)  # "Mulan_Rocks2020": words joined, no symbol
+        if not _passwordish(core) or len(core) < 6 or _ordinary(core) or core[0] in "@#" \
+                or joined and sum(c.isdigit() for c in core) < 2 \
+                or words[-1] in ordinary or " ".join(words[-2:]) in ordinary \
+                or words[0] in ordinary or words[0] in _owners() \
+                or _VERBS.intersection(words) or _GENERIC.search(m.group("x")):
+            continue  # "@Dave_Bakes22", "team name", "the name of the office wifi"
+        off = m.start("v") + m.group("v").index(core)
+        spans.append((off, off + len(core)))
+    return spans
 
 
 def _login_pairs(text: str) -> list[tuple[int, int]]:
