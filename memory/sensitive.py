@@ -282,6 +282,20 @@ _NOT_THIS = re.compile(r"\s*(?:manager|managers|policy|policies|reset|hint|link|
                        r"extender|ssid|band|channel|connection|coverage|dongle|outage)\b"
                        # "Pin 7 on the Raspberry Pi": a small number right after the noun labels it
                        r"|\s+\d{1,2}(?![\d\w.:/-]|\s+\d)", re.IGNORECASE)
+_OF_A_NETWORK = re.compile(r"\s*(?:network|networks|speed|signal|router|provider|plan|bill|"
+                           r"calling|extender|ssid|band|channel|connection|coverage|dongle|"
+                           r"outage)\b", re.IGNORECASE)
+
+
+def _not_this(text: str, start: int, end: int) -> re.Match | None:
+    """What after a noun says it is no value's place; a network's words only after a network's
+    noun ("wifi router" is a device, "kata sandi router" — Indonesian puts the owner after —
+    the router's password; invariant 460)."""
+    m = _NOT_THIS.match(text, end)
+    if m and _OF_A_NETWORK.fullmatch(m.group()) and not _NETWORK.search(text, start, end) \
+            and not re.search(r"wlan|internet|wifi|wi-fi", text[start:end], re.IGNORECASE):
+        return None
+    return m
 _CUE = re.compile(r"\s*(?:(?:is|are|=|:|->|-|—|–|to|as)(?=[\s\"'“‘]|$)|[:=]|'s\b|’s\b)\s*",
                   re.IGNORECASE)
 _WORD = re.compile(r"[\"'“‘]?[^\s\"'“”‘’,;]+[\"'”’]?")
@@ -355,7 +369,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for noun in _NOUN.finditer(text):
         after = text[noun.end():]
-        if _NOT_THIS.match(after) or _ordinary_after().match(text, noun.end()) \
+        if _not_this(text, noun.start(), noun.end()) or _ordinary_after().match(text, noun.end()) \
                 or _not_its_value(text, noun.start(), noun.end()):
             continue  # "combination oven", "code postal": another thing's name (invariant 460)
         if noun.group("key") and not _NETWORK.search(text):
@@ -632,7 +646,7 @@ def _framed(text: str) -> list[tuple[int, int]]:
         before = _LAST_WORD.search(text, max(0, m.start() - 100), m.start())
         said = " ".join(m.group("noun").lower().split())
         if before and before.group(1).lower() in not_after or said in bare \
-                or _NOT_THIS.match(text[m.end("noun"):]) \
+                or _not_this(text, m.start("noun"), m.end("noun")) \
                 or _ordinary_after().match(text, m.end("noun")) \
                 or _not_its_value(text, m.start("noun"), m.end("noun")) \
                 or _kinds[said] in _SCANNED_ONLY:
@@ -967,7 +981,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
             continue
         if _not_its_value(text, start, end):
             continue
-        if _NOT_THIS.match(text[end:]):
+        if _not_this(text, start, end):
             if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"
                 spans += [s for s in [_anaphoric(text, end, kind, changed=True)] if s]
             continue
@@ -1315,7 +1329,7 @@ def _live(text: str, start: int, end: int) -> bool:
     """A noun that names a secret here: not "promo code", "code postal" or "password policy"."""
     before = _LAST_WORD.search(text, max(0, start - 100), start)
     return not (before and before.group(1).lower() in _scan_tables()[3]
-                or _ordinary_after().match(text, end) or _NOT_THIS.match(text[end:]))
+                or _ordinary_after().match(text, end) or _not_this(text, start, end))
 
 
 def _replied(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
@@ -1509,7 +1523,7 @@ _PAIR = re.compile(r"(?<!\S)[A-Za-z][\w.@+-]*\s+/\s+(?P<v>[^\s,;]+)")
 # a password closing the clause ("Mum's iCloud: mum.kit@example.com, Daffodil-1961"; invariant
 # 460). A word after the address ("…@example.com, he checks it daily") is none.
 _ADDRESS_THEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*(?:[,/|;]|\s[-–—])[ \t]*"
-                           r"(?P<v>[\"'“‘`]?[^\s,;\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;.!?)]|\s|$))")
+                           r"(?P<v>[\"'“‘`]?[^\s,;\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;.!?)\n]|$))")
 
 
 # Whatever names it (invariant 460): a possessive or "the", up to six words, a copula and a

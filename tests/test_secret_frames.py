@@ -27,6 +27,13 @@ HANDED = [
     ("the combination for the garden gate is 4-1-7", "4-1-7"),
     ("my bike lock: 0451", "0451"),
     ("my locker: 4471", "4471"),
+    # the seventh pass: definite forms, the OS's words, digits of any script, CJK digit words
+    ("Lykilorðið á routernum er Norðurljós_7", "Norðurljós_7"),
+    ("Паролата за имейла е Бор_Зелен5", "Бор_Зелен5"),
+    ("Kata sandi router: Kelapa_Muda9", "Kelapa_Muda9"),
+    ("رمز عبور بانک من ۷۳۹۱ است", "۷۳۹۱"),
+    ("金庫の暗証番号は五三〇八です", "五三〇八"),
+    ("암호는 Sunny4Day입니다", "Sunny4Day"),
 ]
 ORDINARY = [
     "my flight: BA2490 leaves at 10:30", "my room number is 1204", "my order: #A12345 shipped",
@@ -37,6 +44,8 @@ ORDINARY = [
     "my gym: PureGym Leeds", "the combination of flavours is great", "my booking ref: X7K9PQ",
     "my username: ana_b", "my version: v2.3.1", "the tour is 3-4 hours",
     "Das Passwort ist abgelaufen", "le mot de passe est trop court",
+    "二〇一九年に暗証番号を変えた", "Lykilorðið er of langt", "my gamertag: StormFox_91",
+    "the name of the guest wifi is Harbour_Cafe7", "Weak PINs such as 1234 get guessed",
 ]
 
 
@@ -115,6 +124,19 @@ FAR = [
     ("Heron88 is my dropbox password", "Heron88"),
     ("Tulip!4 (bank app password)", "Tulip!4"),
     ("Zugangscode fürs Lager 55 81 02", "55 81 02"),
+    # the seventh pass: commands and settings, identity schemes by stdnum's names, whatever
+    # names a password-shaped value, a login pair, a dial said number first, a sent code
+    ("curl --user ops:Granite7Falls https://example.org", "Granite7Falls"),
+    ("GRANT ALL ON db.* TO 'app' IDENTIFIED BY 'Tidal#Pool3'", "Tidal#Pool3"),
+    ("REDIS_AUTH_TOKEN=Zq8vN2kLm4Rt7Yw9", "Zq8vN2kLm4Rt7Yw9"),
+    ("machine ftp.example.net login ana password Quill_9Ink", "Quill_9Ink"),
+    ("isikukood 37605030299 for the form", "37605030299"),
+    ("the thing for the alarm app is Kestrel#0ak", "Kestrel#0ak"),
+    ("uncle's Zoom: uncle.t@example.com, Marigold-1951", "Marigold-1951"),
+    ("the shed padlock: 30 left, 12 right, 6 left", "30 left, 12 right, 6 left"),
+    ("the login code they texted is 7HQ2W", "7HQ2W"),
+    ("the garage panel: 41 key 07", "41 key 07"),
+    ("bike lock is 3 digits, 5-0-8", "5-0-8"),
 ]
 STAYS = [
     "The area code is 0117", "Our zip code is 94110", "my promo code is WELCOME10",
@@ -143,6 +165,11 @@ STAYS = [
     "the wifi password for room 1204 is on the card", "the door code for building 2201 changed",
     "the password for all 3000 staff changed",
     "Pin 7 on the Raspberry Pi is GPIO4", "the code name is BlueJay7",
+    "curl -u is for basic auth", "mysql -p asks for it", "max_tokens=2048 in the call",
+    "export API_KEY=$MY_KEY", "the isikukood field was empty", "use code SPRING25 at checkout",
+    "the ski combination: 150 cm left, 155 right", "our team name is Blue_Jays22",
+    "the IP address of the printer is 10.0.0.24", "password: check the sealed envelope",
+    "reply to uncle.t@example.com, Marigold-1951 is his old house name too",
 ]
 
 
