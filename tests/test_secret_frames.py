@@ -366,3 +366,69 @@ def test_inv460_postal_nouns_and_reported_speech_are_data(tmp_path, monkeypatch)
     finally:
         monkeypatch.undo()
         sensitive.reload_tables()
+
+
+def _drop_frames(key: str, value: object):
+    def edit(tables: dict) -> None:
+        tables["frames.json"][key] = value
+    return edit
+
+
+def _drop_curl(tables: dict) -> None:
+    rows = tables["credential_flags.json"]["options"]
+    tables["credential_flags.json"]["options"] = [r for r in rows if "curl" not in r["tools"]]
+
+
+def _drop_generated_ids(tables: dict) -> None:
+    tables["stdnum_nouns.json"]["schemes"] = {}
+
+
+# Invariants 460 and 273 (issue 30, seventh pass): each new reader's words are a table; without
+# the row the text's secret is kept (or, for `owners`, an ordinary text is changed).
+@pytest.mark.parametrize("edit, text, value", [
+    (_drop_frames("definite_suffixes", {}), "Lykilorðið á routernum er Norðurljós_7",
+     "Norðurljós_7"),
+    (_drop_frames("keypad_keys", []), "the garage panel: 41 key 07", "41 key 07"),
+    (_drop_curl, "curl --user ops:Granite7Falls https://example.org", "Granite7Falls"),
+    (_drop_generated_ids, "my CNIC number is 35202-5821782-1", "35202-5821782-1"),
+])
+def test_inv460_the_seventh_passs_words_are_data(tmp_path, monkeypatch, edit, text, value):
+    assert value not in masked(text)
+    names = ("nouns.jsonl", "platform_nouns.jsonl", "frames.json", "id_numbers.json",
+             "stdnum_nouns.json", "credential_flags.json")
+    tables = {n: (secret_frames.HERE / n).read_text(encoding="utf-8") for n in names}
+    parsed = {n: json.loads(t) for n, t in tables.items() if n.endswith(".json")}
+    edit(parsed)
+    here = tmp_path / "secret_frames"
+    here.mkdir()
+    for n in names:
+        out = json.dumps(parsed[n], ensure_ascii=False) if n in parsed else tables[n]
+        (here / n).write_text(out, encoding="utf-8")
+    monkeypatch.setattr(secret_frames, "HERE", here)
+    monkeypatch.setattr(secret_shapes, "Path", lambda _f: tmp_path / "x.py")
+    sensitive.reload_tables()
+    try:
+        assert value in masked(text)
+    finally:
+        monkeypatch.undo()
+        sensitive.reload_tables()
+
+
+def test_inv460_owners_named_before_a_noun_are_data(tmp_path, monkeypatch):
+    """Without "name" among frames.json's `owners`, "the name of the guest wifi is
+    Harbour_Cafe7" hands the network's name over as if it were its key."""
+    text = "the name of the guest wifi is Harbour_Cafe7"
+    assert masked(text) == text
+    frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
+    frames["owners"] = [w for w in frames["owners"] if w != "name"]
+    for name in ("nouns.jsonl", "platform_nouns.jsonl"):
+        (tmp_path / name).write_text((secret_frames.HERE / name).read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
+    monkeypatch.setattr(secret_frames, "HERE", tmp_path)
+    sensitive.reload_tables()
+    try:
+        assert masked(text) != text
+    finally:
+        monkeypatch.undo()
+        sensitive.reload_tables()
