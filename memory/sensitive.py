@@ -431,6 +431,12 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                         off = w.start() + w.group().index(core)
                         spans.append((off, off + len(core)))
                         break
+    return _merged(spans + _logins_and_wifi(text) + _framed(text) + _scanned(text)
+                   + _carded(text) + _paired(text) + _login_pairs(text) + _any_named(text))
+
+
+def _logins_and_wifi(text: str) -> list[tuple[int, int]]:
+    spans = []
     # "login: ana@x.com / Sunflower!2", "admin / Nas!Secure7", "user jsmith pass Q7!mxz42"
     for m in re.finditer(r"\b(?:log-?in|credentials|details|user(?:name)?|admin)\b[^\n]{0,60}?"
                          r"(?:\s/\s*|\bpass\s+)(?P<v>[^\s,;]+)", text, re.IGNORECASE):
@@ -441,8 +447,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         core = _core(m.group("v"))
         if _value_like(core) and _long_enough("a network key", core):  # "wifi: 300 Mbps" is none
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
-    return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text)
-                   + _login_pairs(text) + _any_named(text))
+    return spans
 
 
 # Handing-over frames (invariant 460) -------------------------------------------------------------
@@ -859,6 +864,19 @@ _BUTTON = r"(?:[←↑→↓⬅⬆➡⬇]|\b(?:[LR][BT]|[ABXY])\b)"
 _BUTTONS = re.compile(rf"{_BUTTON}(?:[ \t,]*{_BUTTON}){{3,}}")
 
 
+def _keys_pressed(rest: str, kind: str) -> int:
+    """How long a value of keys pressed in turn at the start of `rest` is, 0 when none: digits
+    with an entry panel's key between them ("27 klucz 48"), a console's buttons ("↓ ← ↑ → LB
+    RB")."""
+    keyed = _keyed().match(rest) if kind in ("a PIN", "a security code") else None
+    if keyed:
+        return keyed.end()
+    pressed = _BUTTONS.match(rest) if kind == "a password" else None
+    if pressed and re.search(r"[←↑→↓⬅⬆➡⬇]|\b[LR][BT]\b", pressed.group()):
+        return pressed.end()
+    return 0
+
+
 @cache
 def _keyed() -> re.Pattern:
     """Digits with an entry panel's key pressed between them (frames.json `keypad_keys`)."""
@@ -876,12 +894,16 @@ _LENGTH_TOLD = re.compile(r"(?:(?:only|just)\s+)?(?:\d{1,2}|three|four|five|six|
                           r"\s*(?:[,:;]|\s[-—–])\s*", re.IGNORECASE)
 
 
+def _past_length(text: str, pos: int) -> int:
+    told = _LENGTH_TOLD.match(text, pos)
+    return told.end() if told else pos
+
+
 def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
               answer: bool = False) -> tuple[int, int] | None:
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
     pos += lead.end() if lead else 0
-    told = _LENGTH_TOLD.match(text, pos)  # "is 4 digits, 7-0-5-2": the count, then the value
-    pos = told.end() if told else pos
+    pos = _past_length(text, pos)  # "is 4 digits, 7-0-5-2": the count, then the value
     rest = text[pos:]
     quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
@@ -915,12 +937,9 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
             return None  # "was rejected", "is 8 letters": what it is like, no answer
         off = text.index(value, start)
         return off, off + len(value)
-    keyed = _keyed().match(rest) if kind in ("a PIN", "a security code") else None
-    if keyed:  # "27 klucz 48": an entry panel's key pressed between the digits
-        return pos, pos + keyed.end()
-    pressed = _BUTTONS.match(rest) if kind == "a password" else None
-    if pressed and re.search(r"[←↑→↓⬅⬆➡⬇]|\b[LR][BT]\b", pressed.group()):
-        return pos, pos + pressed.end()  # "passkey is ↓ ← ↑ → LB RB": buttons pressed in turn
+    keys = _keys_pressed(rest, kind)
+    if keys:
+        return pos, pos + keys
     run = _digit_run(text, pos, identity=kind == "an identity number",
                      year=kind in ("a PIN", "a security code") and copula in _plain_copulas())
     if run:
@@ -951,10 +970,10 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     after = text[off + len(core):]
     # a value that closes its clause (a list item: "wifi pw SunnyOrchard!") needs no copula to
     # be read as leniently as after one (invariant 460)
-    if _shaped(core, strict=copula is None and not re.match(r"[!#*\"'”’]*\s*$", after)):
+    # "steam guard code 4QX7T": a sent code's capitals and digits
+    if _shaped(core, strict=copula is None and not re.match(r"[!#*\"'”’]*\s*$", after)) \
+            or kind in ("a PIN", "a security code") and _CODE_SHAPE.fullmatch(core):
         return off, off + len(core)
-    if kind in ("a PIN", "a security code") and _CODE_SHAPE.fullmatch(core):
-        return off, off + len(core)  # "steam guard code 4QX7T": a sent code's letters and digits
     if kind == "a password" and copula in _plain_copulas() and core.isalpha() and len(core) >= 4 \
             and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
             and not re.search(r"(?:ed|ing)$", core) and re.match(r"\s*(?:[,.;!?]|$)", after):
