@@ -78,7 +78,8 @@ def url_credentials(text: str) -> list[Span]:
         if m.start() and text[m.start() - 1] in "?&":  # a web address's query: "&" ends it
             value = value.split("&")[0]
         value = value.rstrip(".,!?)")
-        if value and value.lower() not in ("none", "null", "empty", "field"):
+        if value and value.lower() not in ("none", "null", "empty", "field") \
+                and not value.startswith(("(", "[", "<", "$", "%")):  # "password = (ask IT)"
             spans.append((m.start("v"), m.start("v") + len(value)))
     return sorted(set(spans))  # a connection string's field is a setting too: once
 

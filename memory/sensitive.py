@@ -55,10 +55,11 @@ _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-
                     r"(?![\w/.:@=+-]*(?:://))")
 _CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")  # never glued to letters (ids)
 # Words that say the value after "is" is no secret itself ("my password is in 1Password").
-_NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|managed|"
-                          r"handled|synced|same|different|changed|reset|long|short|strong|weak|"
-                          r"new|old|set|expired|locked|wrong|correct|required|needed)(?![\w'’-])",
-                          re.IGNORECASE)
+# ("password = (ask IT)": an aside in brackets)
+_NOT_A_VALUE = re.compile(r"^(?:[(\[<]|(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|"
+                          r"managed|handled|synced|same|different|changed|reset|long|short|"
+                          r"strong|weak|new|old|set|expired|locked|wrong|correct|required|"
+                          r"needed)(?![\w'’-]))", re.IGNORECASE)
 
 
 def _card_layout(number: str) -> bool:
@@ -1564,9 +1565,10 @@ def _any_named(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in _any_noun().finditer(text):
         core = _core(m.group("v"))
+        said = m.group("v").strip("\"'“”‘’`")  # "Pickle9!": its own "!" makes it a password's
         words = m.group("x").lower().split()
-        joined = not _INNER_SYMBOL.search(core)  # "Mulan_Rocks2020": words joined, no symbol
-        if not _passwordish(core) or len(core) < 6 or _ordinary(core) or core[0] in "@#" \
+        joined = not re.search(r"[!#$%&*@^~+=?]", said)  # "Mulan_Rocks2020": words joined, no symbol
+        if not _passwordish(said) or len(core) < 6 or _ordinary(core) or core[0] in "@#" \
                 or joined and sum(c.isdigit() for c in core) < 2 \
                 or words[-1] in ordinary or " ".join(words[-2:]) in ordinary \
                 or words[0] in ordinary or words[0] in _owners() \
