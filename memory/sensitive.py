@@ -625,6 +625,15 @@ _VERBS = frozenset({"be", "been", "will", "would", "is", "was", "are", "were", "
 # how far a copula is looked for after its noun: a long sentence is read in linear time
 _REACH_CHARS = 400
 _LAST_WORD = re.compile(r"([\w-]+)\W*$")  # the word before a noun, searched in a window
+_LAST_TWO = re.compile(r"(?:([\w-]+)\s+)?([\w-]+)\W*$")
+
+
+def _qualified(text: str, start: int, not_after: frozenset[str]) -> bool:
+    """The word or two words before a noun make it another thing's ("zip code", "promo code",
+    "visual studio code" — while "studio door" stays a door; invariant 460)."""
+    m = _LAST_TWO.search(text, max(0, start - 100), start)
+    return bool(m and (m.group(2).lower() in not_after
+                       or f"{m.group(1) or ''} {m.group(2)}".lower() in not_after))
 _SCANNED_ONLY = frozenset({"an identity number", "a security answer", "a recovery phrase"})
 
 
@@ -649,9 +658,8 @@ def _framed(text: str) -> list[tuple[int, int]]:
     not_after = _scan_tables()[3]
     bare = frozenset(secret_frames.tables().frames.bare_nouns)
     for m in noun.finditer(text):
-        before = _LAST_WORD.search(text, max(0, m.start() - 100), m.start())
         said = " ".join(m.group("noun").lower().split())
-        if before and before.group(1).lower() in not_after or said in bare \
+        if _qualified(text, m.start(), not_after) or said in bare \
                 or _not_this(text, m.start("noun"), m.end("noun")) \
                 or _ordinary_after().match(text, m.end("noun")) \
                 or _not_its_value(text, m.start("noun"), m.end("noun")) \
@@ -994,8 +1002,7 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     found += [(m.start(), m.end(), "a security answer") for m in _QUESTION.finditer(text)]
     spans = []
     for start, end, kind in found:
-        before = _LAST_WORD.search(text, max(0, start - 100), start)
-        if before and before.group(1).lower() in not_after:
+        if _qualified(text, start, not_after):
             continue
         if ordinary_after.match(text, end):  # "kod pocztowy", "código postal" (invariant 460)
             continue
@@ -1232,8 +1239,7 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
     for start, end, kind in nouns:
         if kind not in ("a PIN", "a security code", "a password", "a network key"):
             continue
-        before = _LAST_WORD.search(text, max(0, start - 100), start)
-        if before and before.group(1).lower() in not_after or _ordinary_after().match(text, end):
+        if _qualified(text, start, not_after) or _ordinary_after().match(text, end):
             continue
         stop = _clause_stop(text, end)
         clause_end = min(stop.start() if stop else len(text), end + 160)
@@ -1275,8 +1281,7 @@ def _names_secret(rest: str, n: re.Match, bare: frozenset[str], not_after: froze
     """A noun that names a secret: never a bare one ("B-4471 is the gate": a place) nor one an
     ordinary word qualifies ("the zip code"); "<- garage keypad" names the keypad's code."""
     said = " ".join(n.group("noun").lower().split())
-    prior = _LAST_WORD.search(rest, 0, n.start())
-    return said not in bare and not (prior and prior.group(1).lower() in not_after)
+    return said not in bare and not _qualified(rest[:n.start()], n.start(), not_after)
 
 
 # Invariant 460: a password-shaped token under a short label opening a clause ("work laptop:
@@ -1462,8 +1467,13 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
             continue
         stop = _clause_stop(text, run[1])
         sentence_end = stop.start() if stop else len(text)
+        # the noun anywhere in the sentence: "if the alarm goes off, punch 8 0 6 4"
+        stops = _clause_stops(text)[1]
+        before = [m2.end() for m2 in stops if m2.end() <= m.start()]
+        sentence_start = before[-1] if before else 0
         named = [" ".join(text[s:e].lower().split()) for s, e, _k in nouns
-                 if run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
+                 if (run[1] <= s or sentence_start <= s < m.start()) and s < sentence_end
+                 and text[s:e].lower().strip() not in ("token",)
                  and not _generic_plural(text, s, e)]
         if named and not (_CLOCK.fullmatch(text[run[0]:run[1]])  # "set it to 0630, the alarm"
                           and set(named) & set(frames.clock_nouns)):
@@ -1554,9 +1564,11 @@ _ADDRESS_THEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*(?:[,/|;]|\s[-–
 @cache
 def _any_noun() -> re.Pattern:
     owners = _alternation([*secret_frames.tables().frames.possessives, "the"])
-    return re.compile(rf"(?:{owners}|\b[A-Z][\w-]*['’]s)\s+(?P<x>(?:[^\s.,;:!?=]+\s+){{0,5}}?"
+    return re.compile(rf"(?:{owners}|\b[^\W\d_][\w-]*(?:['’]s\b|s['’](?=\s)))\s+(?P<x>(?:[^\s.,;:!?=]+\s+){{0,5}}?"
                       r"[^\s.,;:!?=]+)[ \t]*(?:\b(?:is|was)\b|=|:|->|→)[ \t]*"
-                      r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`,;]+[\"'”’`]?)(?=[ \t]*(?:[,.;!?)]|$))",
+                      # single digits keyed in turn ("kids' iPad: 2 4 6 8"), or one token
+                      r"(?P<v>\d(?:[ \t-]\d){3,7}(?![\w/.:-])|"
+                      r"[\"'“‘`]?[^\s\"'“”‘’`,;]+[\"'”’`]?)(?=[ \t]*(?:[,.;!?()]|$))",
                       re.IGNORECASE)
 
 
@@ -1567,7 +1579,12 @@ def _any_named(text: str) -> list[tuple[int, int]]:
         core = _core(m.group("v"))
         said = m.group("v").strip("\"'“”‘’`")  # "Pickle9!": its own "!" makes it a password's
         words = m.group("x").lower().split()
-        joined = not re.search(r"[!#$%&*@^~+=?]", said)  # "Mulan_Rocks2020": words joined, no symbol
+        joined = not re.search(r"[!#$%&*@^~+=?]", said)  # "Mulan_Rocks2020": no symbol
+        keyed = re.fullmatch(r"\d(?:[ \t-]\d){3,7}", said) is not None
+        if keyed and not _count_or_measure(text, m.end("v")) \
+                and words[-1] not in ordinary and words[0] not in _owners():
+            spans.append((m.start("v"), m.end("v")))
+            continue
         if not _passwordish(said) or len(core) < 6 or _ordinary(core) or core[0] in "@#" \
                 or joined and sum(c.isdigit() for c in core) < 2 \
                 or words[-1] in ordinary or " ".join(words[-2:]) in ordinary \
