@@ -51,7 +51,7 @@ _DSN_PASSWORD = re.compile(r"(?:\b|_|(?<=[?&;]))(?:[a-z]*password|pwd|passwd)\s*
 # a setting named for a secret, in any casing or prefix, = or : and its value, quoted or not
 # ("SMTP_PASS=…", "client_secret: …", 'SECRET_KEY = "…"', "api_key='…'", '"password": "…"')
 _SETTING_SECRET = re.compile(
-    r"(?<![\w-])[\"']?(?P<name>(?:[A-Za-z][\w.-]*?[_.-]|[A-Za-z][\w.-]*?(?=[A-Z]))?"
+    r"(?<![\w.-])[\"']?(?P<name>(?:[A-Za-z][\w.-]{0,40}?[_.-]|[A-Za-z][\w.-]{0,40}?(?=[A-Z]))?"
     r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|account[_-]?key|"
     r"private[_-]?key|auth[_-]?key|secret[_-]?key|apikey))[\"']?[ \t]*[:=][ \t]*"
     r"(?P<q>[\"'`]?)(?P<v>[^\s\"'`,;]+)(?P=q)", re.IGNORECASE)

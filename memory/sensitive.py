@@ -1552,7 +1552,7 @@ _PAIR = re.compile(r"(?<!\S)[A-Za-z][\w.@+-]*\s+/\s+(?P<v>[^\s,;]+)")
 # A login said as a pair: an e-mail address, then after a comma, slash or bar a token shaped like
 # a password closing the clause ("Mum's iCloud: mum.kit@example.com, Daffodil-1961"; invariant
 # 460). A word after the address ("…@example.com, he checks it daily") is none.
-_ADDRESS_THEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*(?:[,/|;]|\s[-–—])[ \t]*"
+_ADDRESS_THEN = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+[ \t]*(?:[,/|;]|\s[-–—])[ \t]*"
                            r"(?P<v>[\"'“‘`]?[^\s,;\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;.!?)\n]|$))")
 
 
@@ -1564,7 +1564,8 @@ _ADDRESS_THEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*(?:[,/|;]|\s[-–
 @cache
 def _any_noun() -> re.Pattern:
     owners = _alternation([*secret_frames.tables().frames.possessives, "the"])
-    return re.compile(rf"(?:{owners}|\b[^\W\d_][\w-]*(?:['’]s\b|s['’](?=\s)))\s+(?P<x>(?:[^\s.,;:!?=]+\s+){{0,5}}?"
+    return re.compile(rf"(?:{owners}|(?<![\w'’-])[^\W\d_][\w-]{{0,30}}(?:['’]s\b|s['’](?=\s)))"
+                      rf"\s+(?P<x>(?:[^\s.,;:!?=]+\s+){{0,5}}?"
                       r"[^\s.,;:!?=]+)[ \t]*(?:\b(?:is|was)\b|=|:|->|→)[ \t]*"
                       # single digits keyed in turn ("kids' iPad: 2 4 6 8"), or one token
                       r"(?P<v>\d(?:[ \t-]\d){3,7}(?![\w/.:-])|"
