@@ -433,7 +433,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                         spans.append((off, off + len(core)))
                         break
     return _merged(spans + _logins_and_wifi(text) + _framed(text) + _scanned(text)
-                   + _carded(text) + _paired(text) + _login_pairs(text) + _any_named(text))
+                   + _carded(text) + _paired(text) + _login_pairs(text) + _any_named(text)
+                   + _table_columns(text) + _qa_pairs(text))
 
 
 def _logins_and_wifi(text: str) -> list[tuple[int, int]]:
@@ -1594,6 +1595,74 @@ def _any_named(text: str) -> list[tuple[int, int]]:
             continue  # "@Dave_Bakes22", "team name", "the name of the office wifi"
         off = m.start("v") + m.group("v").index(core)
         spans.append((off, off + len(core)))
+    return spans
+
+
+# A table whose header names a secret (invariant 460): "| site | user | pass |" or
+# "name,url,username,password" — each later row's cell in that column is the secret.
+_CELLS = re.compile(r"^[ \t]*\|?(.*?)\|?[ \t]*$")
+
+
+def _cells(line: str) -> list[tuple[int, int]]:
+    """The cells of a table row as spans of `line`: split by "|", else by commas or tabs."""
+    sep = "|" if line.count("|") >= 2 else "\t" if "\t" in line else ","
+    body = _CELLS.match(line) if sep == "|" else None
+    start, inner = (body.start(1), body.group(1)) if body else (0, line)
+    out, pos = [], start
+    for cell in inner.split(sep):
+        lead = len(cell) - len(cell.lstrip())
+        out.append((pos + lead, pos + len(cell.rstrip())))
+        pos += len(cell) + 1
+    return out
+
+
+def _table_columns(text: str) -> list[tuple[int, int]]:
+    if "\n" not in text:
+        return []
+    noun, kinds = _scan_tables()[:2]
+    bare = frozenset(secret_frames.tables().frames.bare_nouns)  # "| item | code |": a product's
+    spans: list[tuple[int, int]] = []
+    lines = [(m.start(), m.group()) for m in re.finditer(r"[^\n]+", text)]
+    for i, (_at, header) in enumerate(lines[:-1]):
+        cells = _cells(header)
+        if len(cells) < 2:
+            continue
+        named = [j for j, (a, b) in enumerate(cells)
+                 if (said := " ".join(header[a:b].lower().split())) and noun.fullmatch(said)
+                 and (said not in bare or kinds.get(said) == "a password")
+                 and kinds.get(said) in ("a password", "a PIN", "a security code",
+                                         "a key or recovery phrase")]
+        for at, row in lines[i + 1:i + 200]:  # a table of a few hundred rows at most
+            row_cells = _cells(row)
+            if len(row_cells) != len(cells) or re.fullmatch(r"[\s|:,-]*", row):
+                continue  # "|---|---|": a Markdown table's rule
+            for j in named:
+                a, b = row_cells[j]
+                loose = " ".join(header[slice(*cells[j])].lower().split()) in bare  # "pass"
+                if b - a >= 3 and not _PLACEHOLDER_CELL.match(row[a:b]) \
+                        and not (loose and not _shaped(row[a:b], strict=False)):
+                    spans.append((at + a, at + b))
+    return spans
+
+
+_PLACEHOLDER_CELL = re.compile(r"(?:n/?a|none|-+|\?+|tbc|tbd|\*+|\.\.\.|…)$", re.IGNORECASE)
+
+
+# "Q: router admin? A: Heron_Gate_61": an answer to a question naming a login or a secret
+_QA = re.compile(r"\bQ[:.)][ \t]*(?P<q>[^\n]{2,80}?\?)[ \t\n]*A[:.)][ \t]*"
+                 r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`,;]+[\"'”’`]?)(?=[ \t]*(?:[,.;!?)\n]|$))")
+
+
+def _qa_pairs(text: str) -> list[tuple[int, int]]:
+    spans = []
+    noun = _scan_tables()[0]
+    for m in _QA.finditer(text):
+        core = _core(m.group("v"))
+        asks = noun.search(m.group("q")) or _ACCOUNT.search(m.group("q")) \
+            or re.search(r"\badmin\b", m.group("q"), re.IGNORECASE)
+        if asks and (_passwordish(core) or re.fullmatch(r"\d{4,8}", core)):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
     return spans
 
 
