@@ -137,6 +137,11 @@ FAR = [
     ("the login code they texted is 7HQ2W", "7HQ2W"),
     ("the garage panel: 41 key 07", "41 key 07"),
     ("bike lock is 3 digits, 5-0-8", "5-0-8"),
+    ("| app | login | password |\n|---|---|---|\n| nas | admin | Slate#Roof4 |", "Slate#Roof4"),
+    ("site,user,pin\nbank,ana,5512", "5512"),
+    ("Q: the wifi at the flat? A: Larch_Wood_33", "Larch_Wood_33"),
+    ("if the gate sticks, punch 7 7 0 2 twice", "7 7 0 2"),
+    ("Dad's Switch: 1 9 5 5", "1 9 5 5"),
 ]
 STAYS = [
     "The area code is 0117", "Our zip code is 94110", "my promo code is WELCOME10",
@@ -170,6 +175,9 @@ STAYS = [
     "the ski combination: 150 cm left, 155 right", "our team name is Blue_Jays22",
     "the IP address of the printer is 10.0.0.24", "password: check the sealed envelope",
     "reply to uncle.t@example.com, Marigold-1951 is his old house name too",
+    "| item | code |\n| milk | 4471 |", "| pass | valid until |\n| bus | 2026 |",
+    "Q: the wifi at the flat? A: ask the landlord", "checksum: 9b74c9897bac770ffc029102a200c5de",
+    "Dad's Switch: 2 hours a day", "Visual Studio Code 1.92 is out",
 ]
 
 
