@@ -5,8 +5,9 @@ invariant 460 — tests/data/secrets_blind2.jsonl (written blind, measured once 
 was frozen, tuning data since issue 30's third pass), tests/data/secrets_blind3.jsonl (written
 blind, measured once, tuning data since the fourth pass) and the passes' probes, one group per
 mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
-the fifth and sixth passes' probes (tests/data/secrets_probes5.jsonl, secrets_probes6.jsonl, in
-rounds, each written before the detector changed for it), tests/data/secrets_blind4.jsonl
+the fifth, sixth and seventh passes' probes (tests/data/secrets_probes5.jsonl,
+secrets_probes6.jsonl, secrets_probes7.jsonl, in rounds, each written before the detector changed
+for it), tests/data/secrets_blind4.jsonl
 (written blind, run twice with counts only; tuning data since the sixth pass: its rows are
 shown), tests/data/secrets_blind5.jsonl (written blind, run twice with counts only; tuning data
 since the seventh pass: its rows are shown) and tests/data/secrets_blind6.jsonl (written blind for the next measured change; counts only), through
