@@ -59,7 +59,8 @@ _CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")  # never glued to
 _NOT_A_VALUE = re.compile(r"^(?:[(\[<]|(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|"
                           r"managed|handled|synced|same|different|changed|reset|long|short|"
                           r"strong|weak|new|old|set|expired|locked|wrong|correct|required|"
-                          r"needed)(?![\w'’-]))", re.IGNORECASE)
+                          r"needed|optional|recommended|mandatory|enabled|disabled|empty|blank|"
+                          r"unset|missing|invalid|incorrect)(?![\w'’-]))", re.IGNORECASE)
 
 
 def _card_layout(number: str) -> bool:
@@ -552,7 +553,8 @@ def _shaped(core: str, *, strict: bool) -> bool:
     case within a word, symbols among letters, or a word-list passphrase (three words or more
     joined by - . _). An email address or a web address is none."""
     if len(core) < 3 or ("@" in core and "." in core.split("@")[-1]) \
-            or core.lower().startswith(("http", "www.", "//")):  # "https://…" cut at its colon
+            or core.lower().startswith(("http", "www.", "//")) \
+            or re.match(r"(?:~?/|[A-Za-z]:\\)\w", core):  # "https://…" cut at its colon; a path
         return False
     if re.fullmatch(r"\d+['’]?s", core) or _COUNTER.search(core):
         return False  # "2019's", "the 1990s": a year's; "8文字以上": eight characters
@@ -855,11 +857,18 @@ _POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "te
                        "long", "short", "new", "old", "set", "just", "not", "still"})
 
 
+_LIKE = re.compile(r"optional|recommended|mandatory|enabled|disabled|empty|blank|unset|missing|"
+                   r"invalid|incorrect|required|needed|expired|locked|wrong|changed|reset|too|"
+                   r"long|short|strong|weak")
+
+
 def _passphrase(rest: str, copula: str | None) -> int:
     """"ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
     eight plain words closing the clause (their length; 0 when none: read as a password)."""
     said = re.match(r"[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){2,7}(?=[\"'”’]?\s*(?:[,.;!?]|$))", rest)
     first = said.group().split()[0].lower() if said else ""
+    if _LIKE.fullmatch(first):
+        return 0  # "is optional but recommended": what it is like ("correct horse …" is one)
     # never where it is kept, what was done to it, or who to ask: "is in the password
     # manager", "was changed by IT today", "see the sealed envelope", "ask Tom"
     if said and copula in _plain_copulas() and first not in _SECRET_WORDS | _SUBJECTS \
