@@ -5,12 +5,14 @@ invariant 460 — tests/data/secrets_blind2.jsonl (written blind, measured once 
 was frozen, tuning data since issue 30's third pass), tests/data/secrets_blind3.jsonl (written
 blind, measured once, tuning data since the fourth pass) and the passes' probes, one group per
 mechanism (tests/data/secrets_mechanisms.jsonl, written before the detector changed for them),
-the fifth and sixth passes' probes (tests/data/secrets_probes5.jsonl, secrets_probes6.jsonl, in
-rounds, each written before the detector changed for it), tests/data/secrets_blind4.jsonl
+the fifth, sixth and seventh passes' probes (tests/data/secrets_probes5.jsonl,
+secrets_probes6.jsonl, secrets_probes7.jsonl, in rounds, each written before the detector changed
+for it), tests/data/secrets_blind4.jsonl
 (written blind, run twice with counts only; tuning data since the sixth pass: its rows are
-shown), tests/data/secrets_blind5.jsonl (written blind, run twice with counts only),
-tests/data/secrets_blind6.jsonl (written blind for the next measured change; counts only) and
-tests/data/secrets_blind7.jsonl (written blind for the change after it; counts only), through
+shown), tests/data/secrets_blind5.jsonl (written blind, run twice with counts only; tuning data
+since the seventh pass: its rows are shown), tests/data/secrets_blind6.jsonl (written blind for
+the next measured change; counts only) and tests/data/secrets_blind7.jsonl (written blind for the
+change after it; counts only), through
 the episode path (`memory.sensitive.masked`, what a message is stored as) and the fact
 door (`secret_in`).
 
@@ -40,7 +42,8 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
           ROOT / "tests" / "data" / "secrets_probes5.jsonl",  # the fifth pass's probes
           ROOT / "tests" / "data" / "secrets_probes6.jsonl",  # the sixth pass's probes
           ROOT / "tests" / "data" / "secrets_blind4.jsonl",  # written blind, tuned on since pass 6
-          ROOT / "tests" / "data" / "secrets_blind5.jsonl",  # written blind: counts only
+          ROOT / "tests" / "data" / "secrets_blind5.jsonl",  # written blind, tuned on since pass 7
+          ROOT / "tests" / "data" / "secrets_probes7.jsonl",  # the seventh pass's probes
           ROOT / "tests" / "data" / "secrets_blind6.jsonl",  # written blind, never run yet
           ROOT / "tests" / "data" / "secrets_blind7.jsonl"]  # written blind, never run yet
 
@@ -48,11 +51,10 @@ TABLES = [ROOT / "tests" / "data" / "secrets_heldout.jsonl",  # written first, t
 # A table nobody tuned on prints counts only: a failing row printed would be read, then tuned on.
 # secrets_blind3.jsonl was measured once blind and is tuning data since issue 30's fourth pass;
 # secrets_blind4.jsonl (written blind, run twice counts-only) is tuning data since the sixth pass:
-# its rows are shown. secrets_blind5.jsonl (run twice), secrets_blind6.jsonl and
-# secrets_blind7.jsonl (written for the next measured changes, never run) are counts only and
-# skipped with --skip-blind.
-COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind5.jsonl", "secrets_blind6.jsonl",
-                                         "secrets_blind7.jsonl"})
+# its rows are shown. secrets_blind5.jsonl (written blind, run twice counts-only) is tuning data
+# since the seventh pass: its rows are shown too. secrets_blind6.jsonl and secrets_blind7.jsonl
+# (written for the next measured changes, never run) are counts only and skipped with --skip-blind.
+COUNTS_ONLY: frozenset[str] = frozenset({"secrets_blind6.jsonl", "secrets_blind7.jsonl"})
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
@@ -19,6 +20,27 @@ from stdnum.exceptions import InvalidChecksum, InvalidComponent, ValidationError
 
 Span = tuple[int, int]
 
+# Digits in any script (invariant 460): every reader sees a message's digits as ASCII ones, one
+# character for one so a span found in the reading cuts the same characters of the message —
+# the decimal digits of every script Unicode knows ("๔๕๖๗", "۴۸۲۷", "４８２１") and a run of three
+# or more CJK digit words ("三七九一", "一九八二": Chinese and Japanese say a code digit by
+# digit; "三楼" or "第三" alone stay words). Unicode's own digit values are the source.
+_CJK_DIGITS = {"〇": "0", "零": "0", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5",
+               "六": "6", "七": "7", "八": "8", "九": "9"}
+_CJK_RUN = re.compile(f"[{''.join(_CJK_DIGITS)}]{{3,}}")
+
+
+def reading(text: str) -> str:
+    """`text` with its digits as ASCII digits, as long as `text` (invariant 460)."""
+    if text.isascii():
+        return text
+    chars = [str(unicodedata.decimal(c)) if not c.isascii() and c.isdecimal() else c
+             for c in text]
+    for m in _CJK_RUN.finditer(text):
+        chars[m.start():m.end()] = [_CJK_DIGITS[c] for c in m.group()]
+    return "".join(chars)
+
+
 # "postgres://billing:Pl4tyPus!x@10.0.3.12:5432", any scheme: the part between "user:" and "@"
 _URL_CREDENTIAL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@?#]+:(?P<v>[^\s@/]+)@[\w.\[-]",
                              re.IGNORECASE)
@@ -26,17 +48,91 @@ _URL_CREDENTIAL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@?#]+:(?P<v>[^\s@/]+)
 # "&password=...", "PGPASSWORD=..."
 _DSN_PASSWORD = re.compile(r"(?:\b|_|(?<=[?&;]))(?:[a-z]*password|pwd|passwd)\s*=\s*"
                            r"(?P<v>[^\s;\"']+)", re.IGNORECASE)
+# a setting named for a secret, in any casing or prefix, = or : and its value, quoted or not
+# ("SMTP_PASS=…", "client_secret: …", 'SECRET_KEY = "…"', "api_key='…'", '"password": "…"')
+_SETTING_SECRET = re.compile(
+    r"(?<![\w.-])[\"']?(?P<name>(?:[A-Za-z][\w.-]{0,40}?[_.-]|[A-Za-z][\w.-]{0,40}?(?=[A-Z]))?"
+    r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|account[_-]?key|"
+    r"private[_-]?key|auth[_-]?key|secret[_-]?key|apikey))[\"']?[ \t]*[:=][ \t]*"
+    r"(?P<q>[\"'`]?)(?P<v>[^\s\"'`,;]+)(?P=q)", re.IGNORECASE)
+
+
+def _setting_value(m: re.Match) -> bool:
+    """A setting's value is a secret when it is one: never a placeholder, a plain word, a
+    number of a few digits ("max_tokens=512") or a setting that names a count or a rule."""
+    value, name = m.group("v"), m.group("name").lower()
+    if name == "pass" or re.search(r"(?:max|min|limit|length|count|size|expiry|ttl|type|policy|file|path|url|"
+                 r"name|id|env|var)", name.replace("password", "").replace("token", "")):
+        return False
+    quoted = bool(m.group("q"))
+    return len(value) >= 6 and not _PLACEHOLDER.search(value) and not (
+        value.isdigit() and len(value) < 8) and (quoted or not re.fullmatch(r"[a-z]+", value))
 
 
 def url_credentials(text: str) -> list[Span]:
     spans = [(m.start("v"), m.end("v")) for m in _URL_CREDENTIAL.finditer(text)]
+    spans += [(m.start("v"), m.end("v")) for m in _SETTING_SECRET.finditer(text)
+              if _setting_value(m)]
     for m in _DSN_PASSWORD.finditer(text):
         value = m.group("v")
         if m.start() and text[m.start() - 1] in "?&":  # a web address's query: "&" ends it
             value = value.split("&")[0]
         value = value.rstrip(".,!?)")
-        if value and value.lower() not in ("none", "null", "empty", "field"):
+        if value and value.lower() not in ("none", "null", "empty", "field") \
+                and not value.startswith(("(", "[", "<", "$", "%")):  # "password = (ask IT)"
             spans.append((m.start("v"), m.start("v") + len(value)))
+    return sorted(set(spans))  # a connection string's field is a setting too: once
+
+
+# Credentials in commands and configuration (invariant 460, issue 30 seventh pass): "curl -u
+# mira:Lantern77slate", "mysql -pK3strel", "sshpass -p '…'", "IDENTIFIED BY '…'", "Authorization:
+# Basic …", a .netrc line, "<password>…</password>". Where each tool takes a password is data
+# from its own manual (secret_frames/credential_flags.json); a variable or a placeholder
+# ("$TOKEN", "%PASS%", "<password>", "***") is none.
+_PLACEHOLDER = re.compile(r"^(?:\$|%|<|\{\{|\*{3}|x{4}|\.\.\.|…)|^(?:password|pass|secret|"
+                          r"token|user|username|changeme|none|null|xxx+)$", re.IGNORECASE)
+_ARG = r"(?P<q>['\"`]?)(?P<v>[^\s'\"`]+)(?P=q)"
+
+
+@cache
+def _credential_forms() -> list[tuple[re.Pattern, re.Pattern | None, bool]]:
+    """(where the value is, which tools the message must name, value is "user:password")."""
+    table = json.loads((Path(__file__).parent / "secret_frames" / "credential_flags.json")
+                       .read_text(encoding="utf-8"))
+    forms = []
+    for row in table["options"]:
+        flag = re.escape(row["flag"])
+        gap = r"(?=['\"])?" if row.get("glued") else r"(?:=|[ \t]+|(?=['\"]))"
+        tools = re.compile(rf"\b(?:{'|'.join(map(re.escape, row['tools']))})\b", re.IGNORECASE) \
+            if row["tools"] else None
+        forms.append((re.compile(rf"(?<!\S){flag}{gap}{_ARG}(?=\s|$|;)"), tools,
+                      row["takes"] == "user:password"))
+    for row in table["before"]:
+        words = r"[ \t]+".join(r"\S+" if w == "*" else re.escape(w)
+                               for w in row["words"].split())
+        forms.append((re.compile(rf"\b{words}[ \t]*=?[ \t]*{_ARG}", re.IGNORECASE), None, False))
+    names = "|".join(map(re.escape, table["elements"]["names"]))
+    forms.append((re.compile(rf"<(?P<tag>{names})>(?P<q>)(?P<v>[^<\s]+)</(?P=tag)>",
+                             re.IGNORECASE), None, False))
+    return forms
+
+
+def command_credentials(text: str) -> list[Span]:
+    spans: list[Span] = []
+    for where, tools, paired in _credential_forms():
+        if tools is not None and not tools.search(text):
+            continue
+        for m in where.finditer(text):
+            start, value = m.start("v"), m.group("v").rstrip(".,;)")
+            if paired:  # "user:password": the part after the first colon
+                if ":" not in value:
+                    continue
+                start += value.index(":") + 1
+                value = value[value.index(":") + 1:]
+            plain = not m.group("q") and re.fullmatch(r"[a-z]+", value)  # "-p prompts for it"
+            if len(value) >= 4 and not plain and not _PLACEHOLDER.search(value) \
+                    and not value.startswith("-"):
+                spans.append((start, start + len(value)))
     return spans
 
 
@@ -85,8 +181,10 @@ def recovery_keys(text: str) -> list[Span]:
 
 # A dial combination: "left 12 right 30 left 8", "R 24 L 8 R 36" — three turns or more, both
 # ways, with a lock's noun in the message.
-_DIAL = re.compile(r"(?<![\w-])(?:(?:left|right|links|rechts|gauche|droite|izquierda|derecha|"
-                   r"sinistra|destra|[LR])[ \t]*\d{1,2}[ \t,;-]*){3,}(?<![ \t,;-])", re.IGNORECASE)
+_WAY = r"(?:left|right|links|rechts|gauche|droite|izquierda|derecha|sinistra|destra|[LR])"
+# the turn's way said before its number or after it ("24 right, 11 left, 36 right")
+_DIAL = re.compile(rf"(?<![\w-])(?:(?:{_WAY}[ \t]*\d{{1,2}}|\d{{1,2}}[ \t]*{_WAY}(?![\w-]))"
+                   r"[ \t,;-]*){3,}(?<![ \t,;-])", re.IGNORECASE)
 
 
 # a dial turns on a lock: its noun in the message ("turn left 2 right 3 left 1" is a route)
@@ -178,15 +276,28 @@ def _in_shape(validate: Callable[[str], object], value: str) -> bool:
 _ID_TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
+def _strict(scheme: str) -> Callable[[str], bool]:
+    """The scheme's whole check, check digits too: for the names python-stdnum's documentation
+    gives a scheme (stdnum_nouns.json), broader than the hand-written table's ("sin", "bis")."""
+    module = importlib.import_module(f"stdnum.{scheme}")
+    return lambda value: any(module.is_valid(v) for v in {value, value.replace(" ", "-")})
+
+
 @cache
 def _id_nouns() -> list[tuple[re.Pattern, Callable[[str], bool]]]:
-    rows = json.loads((Path(__file__).parent / "secret_frames" / "id_numbers.json")
-                      .read_text(encoding="utf-8"))["schemes"]
+    here = Path(__file__).parent / "secret_frames"
+    rows = json.loads((here / "id_numbers.json").read_text(encoding="utf-8"))["schemes"]
+    named = [(nouns, _validator(scheme)) for scheme, nouns in rows.items()]
+    generated = here / "stdnum_nouns.json"  # build_id_nouns.py (issue 30, seventh pass)
+    if generated.exists():
+        named += [(nouns, _strict(scheme)) for scheme, nouns in json.loads(
+            generated.read_text(encoding="utf-8"))["schemes"].items()]
     out = []
-    for scheme, nouns in rows.items():
+    for nouns, valid in named:
         alt = "|".join(re.escape(n) for n in sorted(nouns, key=len, reverse=True))
-        noun = re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", re.IGNORECASE)
-        out.append((noun, _validator(scheme)))
+        # "ЕГН-то", "NIK-nya": an article or possessive glued to the name by a hyphen
+        noun = re.compile(rf"(?<![\w-])(?:{alt})(?:-[^\W\d_]{{1,3}})?(?![\w-])", re.IGNORECASE)
+        out.append((noun, valid))
     return out
 
 
@@ -202,13 +313,13 @@ def identity_numbers(text: str) -> list[Span]:
 
 
 def _valid_run(text: str, tokens: list[re.Match], valid: Callable[[str], bool]) -> Span | None:
-    """The first run of up to eight tokens joined by one space, dot or dash ("2345 6789 0124",
+    """The first run of up to eight tokens joined by one space, dot, dash or slash ("2345 6789 0124",
     "131052-308T", "1 85 05 78 006 845 09") that the scheme accepts, longest first, starting
     within the first four tokens after the noun ("my SSN is 123-45-6789")."""
     for i, first in enumerate(tokens[:4]):
         for j in range(min(len(tokens), i + 8), i, -1):
             gaps = [text[tokens[k].end():tokens[k + 1].start()] for k in range(i, j - 1)]
-            if any(g not in (" ", ".", "-") for g in gaps):
+            if any(g not in (" ", ".", "-", "/") for g in gaps):  # "855912/0207": rodné číslo
                 continue
             value = text[first.start():tokens[j - 1].end()]
             # six digits, or four in ten characters (an Indian PAN: "ABCPE1234F")

@@ -55,10 +55,12 @@ _TOKEN = re.compile(r"\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-
                     r"(?![\w/.:@=+-]*(?:://))")
 _CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")  # never glued to letters (ids)
 # Words that say the value after "is" is no secret itself ("my password is in 1Password").
-_NOT_A_VALUE = re.compile(r"^(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|managed|"
-                          r"handled|synced|same|different|changed|reset|long|short|strong|weak|"
-                          r"new|old|set|expired|locked|wrong|correct|required|needed)(?![\w'’-])",
-                          re.IGNORECASE)
+# ("password = (ask IT)": an aside in brackets)
+_NOT_A_VALUE = re.compile(r"^(?:[(\[<]|(?:in|on|at|the|a|an|my|our|stored|saved|kept|written|"
+                          r"managed|handled|synced|same|different|changed|reset|long|short|"
+                          r"strong|weak|new|old|set|expired|locked|wrong|correct|required|"
+                          r"needed|optional|recommended|mandatory|enabled|disabled|empty|blank|"
+                          r"unset|missing|invalid|incorrect)(?![\w'’-]))", re.IGNORECASE)
 
 
 def _card_layout(number: str) -> bool:
@@ -90,7 +92,12 @@ def _closes(text: str, m: re.Match) -> bool:
 
 def secret_in(text: str) -> str | None:
     """What kind of secret `text` holds ("a password", "a card number", "a key or token"), or
-    None. "My password manager is Bitwarden" and "I changed my PIN" hold none."""
+    None. "My password manager is Bitwarden" and "I changed my PIN" hold none. Digits of any
+    script are read as ASCII digits ("金庫の暗証番号は一九八二です", invariant 460)."""
+    return _secret_in(secret_shapes.reading(text))
+
+
+def _secret_in(text: str) -> str | None:
     for m in _NAMED.finditer(text):
         if re.search(r"manager|hint|policy|reset\s+link", text[m.start("kind"):m.end("kind") + 12],
                      re.IGNORECASE) or _NOT_A_VALUE.match(m.group("value")) \
@@ -132,7 +139,7 @@ def secret_in(text: str) -> str | None:
 def _shaped_kind(text: str) -> str | None:
     """Invariant 460: secrets known by their shape (memory/secret_shapes.py), and a list's items
     read one by one ("1) alarm 9021 2) shed padlock 404")."""
-    if secret_shapes.url_credentials(text):
+    if secret_shapes.url_credentials(text) or secret_shapes.command_credentials(text):
         return "a password"
     if secret_shapes.recovery_phrases(text) or secret_shapes.recovery_keys(text):
         return "a recovery phrase or key"
@@ -166,10 +173,12 @@ def secret_values(text: str) -> list[str]:
     return [v for v in _mask(text)[1] if len(v.strip()) >= 3]
 
 
-def _mask(text: str) -> tuple[str, list[str]]:
+def _mask(original: str) -> tuple[str, list[str]]:
     # Invariant 460: every reader marks spans on the same original text and the union is cut once, so one
     # reader's cut never hides the rest of a value from another ("card number is 4111 1111 ..."
-    # loses all four groups, not the first).
+    # loses all four groups, not the first). The readers see digits of any script as ASCII
+    # digits, one character for one: the spans cut the message as written.
+    text = secret_shapes.reading(original)
     items = secret_shapes.list_items(text)
     if items:  # invariant 460: each item of a list is read as a clause of its own
         segments = [(0, items[0][0]), *items]
@@ -177,11 +186,13 @@ def _mask(text: str) -> tuple[str, list[str]]:
     else:
         spans = _spans(text)
     spans += secret_shapes.url_credentials(text) + secret_shapes.recovery_phrases(text)
+    spans += secret_shapes.command_credentials(text)
     spans += secret_shapes.recovery_keys(text) + secret_shapes.dial_combinations(text)
     spans += secret_shapes.card_codes(text) + secret_shapes.identity_numbers(text)  # inv. 273
-    out, values = text, []
-    for start, end in reversed(_merged([_with_tail(text, s, e) for s, e in spans])):
-        values.append(text[start:end])
+    out, values = original, []
+    for start, end in reversed(_merged([_unglued(text, *_with_tail(text, s, e))
+                                        for s, e in spans])):
+        values.append(original[start:end])
         out = out[:start] + WITHHELD + out[end:]
     return out, values[::-1]
 
@@ -201,6 +212,25 @@ def _spans(text: str) -> list[tuple[int, int]]:
             spans.append((m.start(), m.end()))
     spans += _phrased(text)  # invariant 460: however it is phrased
     return spans
+
+
+# Japanese and Korean particles and copulas, Chinese "是"/"的", glued to a value written in
+# Latin letters or digits ("PINは4719です", "비밀번호는 1234입니다"): no part of the value
+_PARTICLE = re.compile(r"^[\u3040-\u309f\uac00-\ud7af是的了]+|[\u3040-\u309f\uac00-\ud7af是的了。]+$")
+
+
+def _unglued(text: str, start: int, end: int) -> tuple[int, int]:
+    value = text[start:end]
+    if not re.search(r"[A-Za-z0-9]", value):
+        return start, end
+    lead = _PARTICLE.search(value)
+    if lead and lead.start() == 0 and lead.end() < len(value):
+        start += lead.end()
+        value = text[start:end]
+    trail = _PARTICLE.search(value)
+    if trail and trail.start() > 0:
+        end = start + trail.start()
+    return start, end
 
 
 def _with_tail(text: str, start: int, end: int) -> tuple[int, int]:
@@ -254,6 +284,20 @@ _NOT_THIS = re.compile(r"\s*(?:manager|managers|policy|policies|reset|hint|link|
                        r"extender|ssid|band|channel|connection|coverage|dongle|outage)\b"
                        # "Pin 7 on the Raspberry Pi": a small number right after the noun labels it
                        r"|\s+\d{1,2}(?![\d\w.:/-]|\s+\d)", re.IGNORECASE)
+_OF_A_NETWORK = re.compile(r"\s*(?:network|networks|speed|signal|router|provider|plan|bill|"
+                           r"calling|extender|ssid|band|channel|connection|coverage|dongle|"
+                           r"outage)\b", re.IGNORECASE)
+
+
+def _not_this(text: str, start: int, end: int) -> re.Match | None:
+    """What after a noun says it is no value's place; a network's words only after a network's
+    noun ("wifi router" is a device, "kata sandi router" — Indonesian puts the owner after —
+    the router's password; invariant 460)."""
+    m = _NOT_THIS.match(text, end)
+    if m and _OF_A_NETWORK.fullmatch(m.group()) and not _NETWORK.search(text, start, end) \
+            and not re.search(r"wlan|internet|wifi|wi-fi", text[start:end], re.IGNORECASE):
+        return None
+    return m
 _CUE = re.compile(r"\s*(?:(?:is|are|=|:|->|-|—|–|to|as)(?=[\s\"'“‘]|$)|[:=]|'s\b|’s\b)\s*",
                   re.IGNORECASE)
 _WORD = re.compile(r"[\"'“‘]?[^\s\"'“”‘’,;]+[\"'”’]?")
@@ -271,8 +315,10 @@ _SECRET_WORDS = frozenset({"it", "its", "it's", "it’s", "is", "the", "my", "ou
                            "again", "today", "tonight", "yesterday", "tomorrow", "twice",
                            "finally", "already", "lately", "recently", "anyway", "sadly"})
 WINDOW = 7  # words after a noun a value may come
+# where it is kept, or where to look ("password: see 1Password, the entry 'staging db'")
 _WHERE = re.compile(r"^(?:in|on|at|under|inside|behind|stored|saved|kept|written|managed|"
-                    r"handled|synced|somewhere|taped|stuck|printed)$", re.IGNORECASE)
+                    r"handled|synced|somewhere|taped|stuck|printed|see|check|ask|via)$",
+                    re.IGNORECASE)
 _NETWORK = re.compile(r"\b(?:wi-?fi|network|router|wpa2?|ssid)\b", re.IGNORECASE)
 # words that may stand between a noun and where it is kept: a form of "be", a modal, a hedge
 _LEAD = frozenset({"be", "is", "was", "are", "were", "been", "being", "stays", "lives", "should",
@@ -325,7 +371,8 @@ def _phrased(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for noun in _NOUN.finditer(text):
         after = text[noun.end():]
-        if _NOT_THIS.match(after) or _ordinary_after().match(text, noun.end()):
+        if _not_this(text, noun.start(), noun.end()) or _ordinary_after().match(text, noun.end()) \
+                or _not_its_value(text, noun.start(), noun.end()):
             continue  # "combination oven", "code postal": another thing's name (invariant 460)
         if noun.group("key") and not _NETWORK.search(text):
             continue  # "the key to good bread": a key is a secret only of a network
@@ -350,7 +397,9 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                 spans.append((w.start(), rest[k + run - 1].end()))
                 found = True
                 break
-            if k > 0 and (_ordinary(core, generic=False) or _count_or_measure(text, w.end())
+            if core.isdigit() and _count_or_measure(text, w.end()):
+                break  # "Combination skis: 160 cm left, 165 right": quantities, no code
+            if k > 0 and (_ordinary(core, generic=False)
                           or _core(rest[k - 1].group()).lower() in _ordinary_nouns()):
                 # "for room 1204", "for building 2201": the number of an ordinary thing
                 continue  # a few words on, a year, a time or a price is no value (inv. 460)
@@ -384,6 +433,13 @@ def _phrased(text: str) -> list[tuple[int, int]]:
                         off = w.start() + w.group().index(core)
                         spans.append((off, off + len(core)))
                         break
+    return _merged(spans + _logins_and_wifi(text) + _framed(text) + _scanned(text)
+                   + _carded(text) + _paired(text) + _login_pairs(text) + _any_named(text)
+                   + _table_columns(text) + _qa_pairs(text))
+
+
+def _logins_and_wifi(text: str) -> list[tuple[int, int]]:
+    spans = []
     # "login: ana@x.com / Sunflower!2", "admin / Nas!Secure7", "user jsmith pass Q7!mxz42"
     for m in re.finditer(r"\b(?:log-?in|credentials|details|user(?:name)?|admin)\b[^\n]{0,60}?"
                          r"(?:\s/\s*|\bpass\s+)(?P<v>[^\s,;]+)", text, re.IGNORECASE):
@@ -394,7 +450,7 @@ def _phrased(text: str) -> list[tuple[int, int]]:
         core = _core(m.group("v"))
         if _value_like(core) and _long_enough("a network key", core):  # "wifi: 300 Mbps" is none
             spans.append((m.start("v"), m.start("v") + len(m.group("v").rstrip(_EDGE))))
-    return _merged(spans + _framed(text) + _scanned(text) + _carded(text) + _paired(text))
+    return spans
 
 
 # Handing-over frames (invariant 460) -------------------------------------------------------------
@@ -422,10 +478,15 @@ def _alternation(words: list[str]) -> str:
         if goes_on:
             body += rf"(?!\s+(?:{'|'.join(sorted(goes_on, key=len, reverse=True))})(?![\w-]))"
         (unspaced if _unspaced(w[0]) else spaced).append(body)
-    out = [rf"(?<![\w'’-])(?:{'|'.join(spaced)})(?![\w-])"] if spaced else []
+    # a spaced word may touch a word of a script without spaces: "銀行のPINは4719です"
+    out = [rf"(?:(?<![\w'’-])|(?<={_UNSPACED}))(?:{'|'.join(spaced)})(?!(?!{_UNSPACED})[\w-])"
+           ] if spaced else []
     if unspaced:
         out.append(f"(?:{'|'.join(unspaced)})")
     return "|".join(out)
+
+
+_UNSPACED = "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\U0002ffff]"
 
 
 def _unspaced(ch: str) -> bool:
@@ -492,7 +553,8 @@ def _shaped(core: str, *, strict: bool) -> bool:
     case within a word, symbols among letters, or a word-list passphrase (three words or more
     joined by - . _). An email address or a web address is none."""
     if len(core) < 3 or ("@" in core and "." in core.split("@")[-1]) \
-            or core.lower().startswith(("http", "www.")):
+            or core.lower().startswith(("http", "www.", "//")) \
+            or re.match(r"(?:~?/|[A-Za-z]:\\)\w", core):  # "https://…" cut at its colon; a path
         return False
     if re.fullmatch(r"\d+['’]?s", core) or _COUNTER.search(core):
         return False  # "2019's", "the 1990s": a year's; "8文字以上": eight characters
@@ -566,6 +628,15 @@ _VERBS = frozenset({"be", "been", "will", "would", "is", "was", "are", "were", "
 # how far a copula is looked for after its noun: a long sentence is read in linear time
 _REACH_CHARS = 400
 _LAST_WORD = re.compile(r"([\w-]+)\W*$")  # the word before a noun, searched in a window
+_LAST_TWO = re.compile(r"(?:([\w-]+)\s+)?([\w-]+)\W*$")
+
+
+def _qualified(text: str, start: int, not_after: frozenset[str]) -> bool:
+    """The word or two words before a noun make it another thing's ("zip code", "promo code",
+    "visual studio code" — while "studio door" stays a door; invariant 460)."""
+    m = _LAST_TWO.search(text, max(0, start - 100), start)
+    return bool(m and (m.group(2).lower() in not_after
+                       or f"{m.group(1) or ''} {m.group(2)}".lower() in not_after))
 _SCANNED_ONLY = frozenset({"an identity number", "a security answer", "a recovery phrase"})
 
 
@@ -581,19 +652,20 @@ def _framed(text: str) -> list[tuple[int, int]]:
                 or not _long_enough(kind, core):
             return
         if any(rx.match(core) for rx in always) or strict and any(
-                rx.match(core) for rx in generic_shapes):
-            return
+                rx.match(core) for rx in generic_shapes) \
+                or core.isdigit() and _count_or_measure(text, m.start("tok") + len(raw)):
+            return  # "Combination skis: 160 cm": a measure
         off = m.start("tok") + raw.index(core)
         spans.append((off, off + len(core)))
 
     not_after = _scan_tables()[3]
     bare = frozenset(secret_frames.tables().frames.bare_nouns)
     for m in noun.finditer(text):
-        before = _LAST_WORD.search(text, max(0, m.start() - 100), m.start())
         said = " ".join(m.group("noun").lower().split())
-        if before and before.group(1).lower() in not_after or said in bare \
-                or _NOT_THIS.match(text[m.end("noun"):]) \
+        if _qualified(text, m.start(), not_after) or said in bare \
+                or _not_this(text, m.start("noun"), m.end("noun")) \
                 or _ordinary_after().match(text, m.end("noun")) \
+                or _not_its_value(text, m.start("noun"), m.end("noun")) \
                 or _kinds[said] in _SCANNED_ONLY:
             continue  # "zip code is 94110"; a bare "code", an id or an answer: the scan reads
         if not _clock(text, said, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
@@ -608,6 +680,28 @@ def _framed(text: str) -> list[tuple[int, int]]:
         if not _clock(text, x, (m.start("tok"), m.start("tok") + len(_core(m.group("tok"))))):
             take(m, strict=True)
     return spans
+
+
+# "Popular PINs like 1111", "passwords such as Password1": examples of a kind, nobody's own
+_EXAMPLES = re.compile(r"['’]?\s+(?:like|such\s+as|e\.g\.|for\s+(?:example|instance)|including)"
+                       r"(?![\w-])", re.IGNORECASE)
+_OWNER = re.compile(r"(?:^|[^\w'’-])(?P<w>[\w'’-]+)\s+(?:of|for)\s+(?:(?:the|my|our|your|this|"
+                    r"that|his|her|their|a|an)\s+)?(?:[\w'’-]+\s+){0,2}$", re.IGNORECASE)
+
+
+@cache
+def _owners() -> frozenset[str]:
+    return frozenset(w.lower() for w in secret_frames.tables().frames.owners)
+
+
+def _not_its_value(text: str, start: int, end: int) -> bool:
+    """A noun whose value is not what follows (invariant 460): examples of its kind ("Common
+    PINs like 1234"), or another thing's, named before it ("SSID of the cabin wifi is …", "the
+    name of the office wifi": frames.json `owners`)."""
+    if _EXAMPLES.match(text, end):
+        return True
+    m = _OWNER.search(text, max(0, start - 80), start)
+    return bool(m and m.group("w").lower() in _owners())
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -654,7 +748,9 @@ def _clause_stop(text: str, pos: int) -> re.Match | None:
 _ANSWER_END = re.compile(r"\s*(?:[,.;!?—–()]|\s-\s|\b(?:that|they|and|but|so|which|because|if|"
                          r"in\s+case|when|just|lol|btw|haha)\b|$)")
 _QUESTION = re.compile(r"\banswer\s+(?:[\w'’]+\s+){0,3}?(?:to|for)\s+(?:my\s+|the\s+)?"
-                       r"[\"'‘“][^\"'’”]{3,80}[\"'’”]",
+                       r"[\"'‘“][^\"'’”]{3,80}[\"'’”]"
+                       # "the 'favourite teacher' question": a quoted topic named a question
+                       r"|[\"'‘“][^\"'’”]{3,80}[\"'’”][ \t]+(?:security[ \t]+)?question\b",
                        re.IGNORECASE)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 # "four double seven one": "double" and "triple" say a digit twice or three times
@@ -733,7 +829,8 @@ def _asks(value: str) -> bool:
 # 'the security question was "first school", the answer is "Hillcrest"': once a question is
 # named, "answer" alone ("I said …", "I put …") names its answer in the next 200 characters
 _ANSWER_CUE = re.compile(r"\b(?:answer(?:'s|’s)?[ \t]*(?:is|was|:|=|->|→|-)|(?:i|we)[ \t]+"
-                         r"(?:said|put|wrote|answered|typed|gave|chose|picked))(?=[\s\"'“‘])",
+                         r"(?:said|put|wrote|answered|typed|gave|chose|picked|used|entered|went[ \t]+with))"
+                         r"(?=[\s\"'“‘])",
                          re.IGNORECASE)
 
 
@@ -760,11 +857,18 @@ _POINTERS = frozenset({"see", "ask", "check", "look", "call", "find", "get", "te
                        "long", "short", "new", "old", "set", "just", "not", "still"})
 
 
+_LIKE = re.compile(r"optional|recommended|mandatory|enabled|disabled|empty|blank|unset|missing|"
+                   r"invalid|incorrect|required|needed|expired|locked|wrong|changed|reset|too|"
+                   r"long|short|strong|weak")
+
+
 def _passphrase(rest: str, copula: str | None) -> int:
     """"ssh passphrase for the pi → tangerine dream over reykjavik": after a copula, three to
     eight plain words closing the clause (their length; 0 when none: read as a password)."""
     said = re.match(r"[^\W\d_]{2,}(?:[ \t]+[^\W\d_]{2,}){2,7}(?=[\"'”’]?\s*(?:[,.;!?]|$))", rest)
     first = said.group().split()[0].lower() if said else ""
+    if _LIKE.fullmatch(first):
+        return 0  # "is optional but recommended": what it is like ("correct horse …" is one)
     # never where it is kept, what was done to it, or who to ask: "is in the password
     # manager", "was changed by IT today", "see the sealed envelope", "ask Tom"
     if said and copula in _plain_copulas() and first not in _SECRET_WORDS | _SUBJECTS \
@@ -774,10 +878,51 @@ def _passphrase(rest: str, copula: str | None) -> int:
     return 0
 
 
+# a console's passkey: arrows and controller buttons, four presses or more (invariant 460)
+_BUTTON = r"(?:[←↑→↓⬅⬆➡⬇]|\b(?:[LR][BT]|[ABXY])\b)"
+_BUTTONS = re.compile(rf"{_BUTTON}(?:[ \t,]*{_BUTTON}){{3,}}")
+
+
+def _keys_pressed(rest: str, kind: str) -> int:
+    """How long a value of keys pressed in turn at the start of `rest` is, 0 when none: digits
+    with an entry panel's key between them ("27 klucz 48"), a console's buttons ("↓ ← ↑ → LB
+    RB")."""
+    keyed = _keyed().match(rest) if kind in ("a PIN", "a security code") else None
+    if keyed:
+        return keyed.end()
+    pressed = _BUTTONS.match(rest) if kind == "a password" else None
+    if pressed and re.search(r"[←↑→↓⬅⬆➡⬇]|\b[LR][BT]\b", pressed.group()):
+        return pressed.end()
+    return 0
+
+
+@cache
+def _keyed() -> re.Pattern:
+    """Digits with an entry panel's key pressed between them (frames.json `keypad_keys`)."""
+    keys = secret_frames.tables().frames.keypad_keys
+    return re.compile(rf"\d{{1,6}}(?:[ \t]+(?:{_alternation(keys)})[ \t]+\d{{1,6}})+"
+                      if keys else r"(?!)", re.IGNORECASE)
+
+
+# a code as services send one: capitals and digits strewn among each other, five to eight
+# ("4QX7T", "K7P2Q9"); a word and a number ("SUMMER20") is a promotion's
+_CODE_SHAPE = re.compile(r"(?=.*\d[A-Z])(?=.*[A-Z]\d)(?=(?:[A-Z]*\d){2})[A-Z\d]{5,8}")
+# how long a value is, said before it: "4 digits, ", "six numbers: ", "8 characters —"
+_LENGTH_TOLD = re.compile(r"(?:(?:only|just)\s+)?(?:\d{1,2}|three|four|five|six|seven|eight)\s+"
+                          r"(?:digits?|numbers?|characters?|chars|letters)(?:\s+long)?"
+                          r"\s*(?:[,:;]|\s[-—–])\s*", re.IGNORECASE)
+
+
+def _past_length(text: str, pos: int) -> int:
+    told = _LENGTH_TOLD.match(text, pos)
+    return told.end() if told else pos
+
+
 def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
               answer: bool = False) -> tuple[int, int] | None:
     lead = re.match(r"[\s:=\-—–*]*", text[pos:])  # "*4417#": the star is a key pressed
     pos += lead.end() if lead else 0
+    pos = _past_length(text, pos)  # "is 4 digits, 7-0-5-2": the count, then the value
     rest = text[pos:]
     quoted = re.match(r"[\"“‘'](?P<v>[^\"”’\n]{3,60}?)[\"”’'](?=[\s,.;!?)]|$)", rest)
     if quoted and copula and kind != "an identity number":  # "is 'the owl flies at noon 4'"
@@ -811,6 +956,9 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
             return None  # "was rejected", "is 8 letters": what it is like, no answer
         off = text.index(value, start)
         return off, off + len(value)
+    keys = _keys_pressed(rest, kind)
+    if keys:
+        return pos, pos + keys
     run = _digit_run(text, pos, identity=kind == "an identity number",
                      year=kind in ("a PIN", "a security code") and copula in _plain_copulas())
     if run:
@@ -841,7 +989,9 @@ def _value_of(text: str, pos: int, kind: str, copula: str | None, *,
     after = text[off + len(core):]
     # a value that closes its clause (a list item: "wifi pw SunnyOrchard!") needs no copula to
     # be read as leniently as after one (invariant 460)
-    if _shaped(core, strict=copula is None and not re.match(r"[!#*\"'”’]*\s*$", after)):
+    # "steam guard code 4QX7T": a sent code's capitals and digits
+    if _shaped(core, strict=copula is None and not re.match(r"[!#*\"'”’]*\s*$", after)) \
+            or kind in ("a PIN", "a security code") and _CODE_SHAPE.fullmatch(core):
         return off, off + len(core)
     if kind == "a password" and copula in _plain_copulas() and core.isalpha() and len(core) >= 4 \
             and core.lower() not in _SECRET_WORDS and not _WHERE.match(core) \
@@ -862,12 +1012,13 @@ def _scanned(text: str) -> list[tuple[int, int]]:
     found += [(m.start(), m.end(), "a security answer") for m in _QUESTION.finditer(text)]
     spans = []
     for start, end, kind in found:
-        before = _LAST_WORD.search(text, max(0, start - 100), start)
-        if before and before.group(1).lower() in not_after:
+        if _qualified(text, start, not_after):
             continue
         if ordinary_after.match(text, end):  # "kod pocztowy", "código postal" (invariant 460)
             continue
-        if _NOT_THIS.match(text[end:]):
+        if _not_its_value(text, start, end):
+            continue
+        if _not_this(text, start, end):
             if _CHANGED.match(text[end:]):  # "our Wi-Fi changed!! now its Otter$Pond$88"
                 spans += [s for s in [_anaphoric(text, end, kind, changed=True)] if s]
             continue
@@ -1098,8 +1249,7 @@ def _derived(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, in
     for start, end, kind in nouns:
         if kind not in ("a PIN", "a security code", "a password", "a network key"):
             continue
-        before = _LAST_WORD.search(text, max(0, start - 100), start)
-        if before and before.group(1).lower() in not_after or _ordinary_after().match(text, end):
+        if _qualified(text, start, not_after) or _ordinary_after().match(text, end):
             continue
         stop = _clause_stop(text, end)
         clause_end = min(stop.start() if stop else len(text), end + 160)
@@ -1141,8 +1291,7 @@ def _names_secret(rest: str, n: re.Match, bare: frozenset[str], not_after: froze
     """A noun that names a secret: never a bare one ("B-4471 is the gate": a place) nor one an
     ordinary word qualifies ("the zip code"); "<- garage keypad" names the keypad's code."""
     said = " ".join(n.group("noun").lower().split())
-    prior = _LAST_WORD.search(rest, 0, n.start())
-    return said not in bare and not (prior and prior.group(1).lower() in not_after)
+    return said not in bare and not _qualified(rest[:n.start()], n.start(), not_after)
 
 
 # Invariant 460: a password-shaped token under a short label opening a clause ("work laptop:
@@ -1215,7 +1364,7 @@ def _live(text: str, start: int, end: int) -> bool:
     """A noun that names a secret here: not "promo code", "code postal" or "password policy"."""
     before = _LAST_WORD.search(text, max(0, start - 100), start)
     return not (before and before.group(1).lower() in _scan_tables()[3]
-                or _ordinary_after().match(text, end) or _NOT_THIS.match(text[end:]))
+                or _ordinary_after().match(text, end) or _not_this(text, start, end))
 
 
 def _replied(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
@@ -1328,8 +1477,13 @@ def _said_first(text: str, nouns: list[tuple[int, int, str]]) -> list[tuple[int,
             continue
         stop = _clause_stop(text, run[1])
         sentence_end = stop.start() if stop else len(text)
+        # the noun anywhere in the sentence: "if the alarm goes off, punch 8 0 6 4"
+        stops = _clause_stops(text)[1]
+        before = [m2.end() for m2 in stops if m2.end() <= m.start()]
+        sentence_start = before[-1] if before else 0
         named = [" ".join(text[s:e].lower().split()) for s, e, _k in nouns
-                 if run[1] <= s < sentence_end and text[s:e].lower().strip() not in ("token",)
+                 if (run[1] <= s or sentence_start <= s < m.start()) and s < sentence_end
+                 and text[s:e].lower().strip() not in ("token",)
                  and not _generic_plural(text, s, e)]
         if named and not (_CLOCK.fullmatch(text[run[0]:run[1]])  # "set it to 0630, the alarm"
                           and set(named) & set(frames.clock_nouns)):
@@ -1403,6 +1557,133 @@ def _carded(text: str) -> list[tuple[int, int]]:
 
 # A service and its password said as a pair: "gmail / Bluebell_2021".
 _PAIR = re.compile(r"(?<!\S)[A-Za-z][\w.@+-]*\s+/\s+(?P<v>[^\s,;]+)")
+
+
+# A login said as a pair: an e-mail address, then after a comma, slash or bar a token shaped like
+# a password closing the clause ("Mum's iCloud: mum.kit@example.com, Daffodil-1961"; invariant
+# 460). A word after the address ("…@example.com, he checks it daily") is none.
+_ADDRESS_THEN = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+[ \t]*(?:[,/|;]|\s[-–—])[ \t]*"
+                           r"(?P<v>[\"'“‘`]?[^\s,;\"'“”‘’`]+[\"'”’`]?)(?=[ \t]*(?:[,;.!?)\n]|$))")
+
+
+# Whatever names it (invariant 460): a possessive or "the", up to six words, a copula and a
+# token shaped like a password (a symbol among letters and digits, or words joined by "_" in
+# mixed case) closing its clause — "my login for the council site is Fern!Gully82", "the magic
+# word for the router is Tangerine#44" — never when the last word names an ordinary thing
+# ("my username is Dave_Smith88", "the file is Q3_Report_2024.xlsx").
+@cache
+def _any_noun() -> re.Pattern:
+    owners = _alternation([*secret_frames.tables().frames.possessives, "the"])
+    return re.compile(rf"(?:{owners}|(?<![\w'’-])[^\W\d_][\w-]{{0,30}}(?:['’]s\b|s['’](?=\s)))"
+                      rf"\s+(?P<x>(?:[^\s.,;:!?=]+\s+){{0,5}}?"
+                      r"[^\s.,;:!?=]+)[ \t]*(?:\b(?:is|was)\b|=|:|->|→)[ \t]*"
+                      # single digits keyed in turn ("kids' iPad: 2 4 6 8"), or one token
+                      r"(?P<v>\d(?:[ \t-]\d){3,7}(?![\w/.:-])|"
+                      r"[\"'“‘`]?[^\s\"'“”‘’`,;]+[\"'”’`]?)(?=[ \t]*(?:[,.;!?()]|$))",
+                      re.IGNORECASE)
+
+
+def _any_named(text: str) -> list[tuple[int, int]]:
+    ordinary = _ordinary_nouns()
+    spans = []
+    for m in _any_noun().finditer(text):
+        core = _core(m.group("v"))
+        said = m.group("v").strip("\"'“”‘’`")  # "Pickle9!": its own "!" makes it a password's
+        words = m.group("x").lower().split()
+        joined = not re.search(r"[!#$%&*@^~+=?]", said)  # "Mulan_Rocks2020": no symbol
+        keyed = re.fullmatch(r"\d(?:[ \t-]\d){3,7}", said) is not None
+        if keyed and not _count_or_measure(text, m.end("v")) \
+                and words[-1] not in ordinary and words[0] not in _owners():
+            spans.append((m.start("v"), m.end("v")))
+            continue
+        if not _passwordish(said) or len(core) < 6 or _ordinary(core) or core[0] in "@#" \
+                or joined and sum(c.isdigit() for c in core) < 2 \
+                or words[-1] in ordinary or " ".join(words[-2:]) in ordinary \
+                or words[0] in ordinary or words[0] in _owners() \
+                or _VERBS.intersection(words) or _GENERIC.search(m.group("x")):
+            continue  # "@Dave_Bakes22", "team name", "the name of the office wifi"
+        off = m.start("v") + m.group("v").index(core)
+        spans.append((off, off + len(core)))
+    return spans
+
+
+# A table whose header names a secret (invariant 460): "| site | user | pass |" or
+# "name,url,username,password" — each later row's cell in that column is the secret.
+_CELLS = re.compile(r"^[ \t]*\|?(.*?)\|?[ \t]*$")
+
+
+def _cells(line: str) -> list[tuple[int, int]]:
+    """The cells of a table row as spans of `line`: split by "|", else by commas or tabs."""
+    sep = "|" if line.count("|") >= 2 else "\t" if "\t" in line else ","
+    body = _CELLS.match(line) if sep == "|" else None
+    start, inner = (body.start(1), body.group(1)) if body else (0, line)
+    out, pos = [], start
+    for cell in inner.split(sep):
+        lead = len(cell) - len(cell.lstrip())
+        out.append((pos + lead, pos + len(cell.rstrip())))
+        pos += len(cell) + 1
+    return out
+
+
+def _table_columns(text: str) -> list[tuple[int, int]]:
+    if "\n" not in text:
+        return []
+    noun, kinds = _scan_tables()[:2]
+    bare = frozenset(secret_frames.tables().frames.bare_nouns)  # "| item | code |": a product's
+    spans: list[tuple[int, int]] = []
+    lines = [(m.start(), m.group()) for m in re.finditer(r"[^\n]+", text)]
+    for i, (_at, header) in enumerate(lines[:-1]):
+        cells = _cells(header)
+        if len(cells) < 2:
+            continue
+        named = [j for j, (a, b) in enumerate(cells)
+                 if (said := " ".join(header[a:b].lower().split())) and noun.fullmatch(said)
+                 and (said not in bare or kinds.get(said) == "a password")
+                 and kinds.get(said) in ("a password", "a PIN", "a security code",
+                                         "a key or recovery phrase")]
+        for at, row in lines[i + 1:i + 200]:  # a table of a few hundred rows at most
+            row_cells = _cells(row)
+            if len(row_cells) != len(cells) or re.fullmatch(r"[\s|:,-]*", row):
+                continue  # "|---|---|": a Markdown table's rule
+            for j in named:
+                a, b = row_cells[j]
+                loose = " ".join(header[slice(*cells[j])].lower().split()) in bare  # "pass"
+                if b - a >= 3 and not _PLACEHOLDER_CELL.match(row[a:b]) \
+                        and not (loose and not _shaped(row[a:b], strict=False)):
+                    spans.append((at + a, at + b))
+    return spans
+
+
+_PLACEHOLDER_CELL = re.compile(r"(?:n/?a|none|-+|\?+|tbc|tbd|\*+|\.\.\.|…)$", re.IGNORECASE)
+
+
+# "Q: router admin? A: Heron_Gate_61": an answer to a question naming a login or a secret
+_QA = re.compile(r"\bQ[:.)][ \t]*(?P<q>[^\n]{2,80}?\?)[ \t\n]*A[:.)][ \t]*"
+                 r"(?P<v>[\"'“‘`]?[^\s\"'“”‘’`,;]+[\"'”’`]?)(?=[ \t]*(?:[,.;!?)\n]|$))")
+
+
+def _qa_pairs(text: str) -> list[tuple[int, int]]:
+    spans = []
+    noun = _scan_tables()[0]
+    for m in _QA.finditer(text):
+        core = _core(m.group("v"))
+        asks = noun.search(m.group("q")) or _ACCOUNT.search(m.group("q")) \
+            or re.search(r"\badmin\b", m.group("q"), re.IGNORECASE)
+        if asks and (_passwordish(core) or re.fullmatch(r"\d{4,8}", core)):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
+    return spans
+
+
+def _login_pairs(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _ADDRESS_THEN.finditer(text):
+        core = _core(m.group("v"))
+        if re.search(r"[^\W\d_]", core) and _LONE_DIGIT.search(core) \
+                and _shaped(core, strict=False) and not _ordinary(core):
+            off = m.start("v") + m.group("v").index(core)
+            spans.append((off, off + len(core)))
+    return spans
 
 
 def _paired(text: str) -> list[tuple[int, int]]:

@@ -27,6 +27,13 @@ HANDED = [
     ("the combination for the garden gate is 4-1-7", "4-1-7"),
     ("my bike lock: 0451", "0451"),
     ("my locker: 4471", "4471"),
+    # the seventh pass: definite forms, the OS's words, digits of any script, CJK digit words
+    ("Lykilorðið á routernum er Norðurljós_7", "Norðurljós_7"),
+    ("Паролата за имейла е Бор_Зелен5", "Бор_Зелен5"),
+    ("Kata sandi router: Kelapa_Muda9", "Kelapa_Muda9"),
+    ("رمز عبور بانک من ۷۳۹۱ است", "۷۳۹۱"),
+    ("金庫の暗証番号は五三〇八です", "五三〇八"),
+    ("암호는 Sunny4Day입니다", "Sunny4Day"),
 ]
 ORDINARY = [
     "my flight: BA2490 leaves at 10:30", "my room number is 1204", "my order: #A12345 shipped",
@@ -37,6 +44,8 @@ ORDINARY = [
     "my gym: PureGym Leeds", "the combination of flavours is great", "my booking ref: X7K9PQ",
     "my username: ana_b", "my version: v2.3.1", "the tour is 3-4 hours",
     "Das Passwort ist abgelaufen", "le mot de passe est trop court",
+    "二〇一九年に暗証番号を変えた", "Lykilorðið er of langt", "my gamertag: StormFox_91",
+    "the name of the guest wifi is Harbour_Cafe7", "Weak PINs such as 1234 get guessed",
 ]
 
 
@@ -60,13 +69,13 @@ def test_inv460_the_frames_are_data_and_a_bad_row_stops_loading(tmp_path, monkey
                                           '{"kind": "a password", "lang": "en", "nouns": 3}\n')
     (tmp_path / "frames.json").write_text((secret_frames.HERE / "frames.json").read_text())
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    secret_frames.tables.cache_clear()
+    sensitive.reload_tables()
     try:
         with pytest.raises(ValueError, match=r"nouns.jsonl:1: "):
             secret_frames.tables()
     finally:
         monkeypatch.undo()
-        secret_frames.tables.cache_clear()
+        sensitive.reload_tables()
 
 
 # Invariant 460: a secret noun reaches its value across its sentence. Rows written for this
@@ -115,6 +124,24 @@ FAR = [
     ("Heron88 is my dropbox password", "Heron88"),
     ("Tulip!4 (bank app password)", "Tulip!4"),
     ("Zugangscode fürs Lager 55 81 02", "55 81 02"),
+    # the seventh pass: commands and settings, identity schemes by stdnum's names, whatever
+    # names a password-shaped value, a login pair, a dial said number first, a sent code
+    ("curl --user ops:Granite7Falls https://example.org", "Granite7Falls"),
+    ("GRANT ALL ON db.* TO 'app' IDENTIFIED BY 'Tidal#Pool3'", "Tidal#Pool3"),
+    ("REDIS_AUTH_TOKEN=Zq8vN2kLm4Rt7Yw9", "Zq8vN2kLm4Rt7Yw9"),
+    ("machine ftp.example.net login ana password Quill_9Ink", "Quill_9Ink"),
+    ("isikukood 37605030299 for the form", "37605030299"),
+    ("the thing for the alarm app is Kestrel#0ak", "Kestrel#0ak"),
+    ("uncle's Zoom: uncle.t@example.com, Marigold-1951", "Marigold-1951"),
+    ("the shed padlock: 30 left, 12 right, 6 left", "30 left, 12 right, 6 left"),
+    ("the login code they texted is 7HQ2W", "7HQ2W"),
+    ("the garage panel: 41 key 07", "41 key 07"),
+    ("bike lock is 3 digits, 5-0-8", "5-0-8"),
+    ("| app | login | password |\n|---|---|---|\n| nas | admin | Slate#Roof4 |", "Slate#Roof4"),
+    ("site,user,pin\nbank,ana,5512", "5512"),
+    ("Q: the wifi at the flat? A: Larch_Wood_33", "Larch_Wood_33"),
+    ("if the gate sticks, punch 7 7 0 2 twice", "7 7 0 2"),
+    ("Dad's Switch: 1 9 5 5", "1 9 5 5"),
 ]
 STAYS = [
     "The area code is 0117", "Our zip code is 94110", "my promo code is WELCOME10",
@@ -143,6 +170,14 @@ STAYS = [
     "the wifi password for room 1204 is on the card", "the door code for building 2201 changed",
     "the password for all 3000 staff changed",
     "Pin 7 on the Raspberry Pi is GPIO4", "the code name is BlueJay7",
+    "curl -u is for basic auth", "mysql -p asks for it", "max_tokens=2048 in the call",
+    "export API_KEY=$MY_KEY", "the isikukood field was empty", "use code SPRING25 at checkout",
+    "the ski combination: 150 cm left, 155 right", "our team name is Blue_Jays22",
+    "the IP address of the printer is 10.0.0.24", "password: check the sealed envelope",
+    "reply to uncle.t@example.com, Marigold-1951 is his old house name too",
+    "| item | code |\n| milk | 4471 |", "| pass | valid until |\n| bus | 2026 |",
+    "Q: the wifi at the flat? A: ask the landlord", "checksum: 9b74c9897bac770ffc029102a200c5de",
+    "Dad's Switch: 2 hours a day", "Visual Studio Code 1.92 is out",
 ]
 
 
@@ -166,16 +201,12 @@ def test_inv460_not_after_and_bare_nouns_are_data(tmp_path, monkeypatch):
     (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
     assert masked("Our zip code is 94110") == "Our zip code is 94110"
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
-             sensitive._scan_tables.cache_clear)
-    for c in clear:
-        c()
+    sensitive.reload_tables()
     try:
         assert masked("Our zip code is 94110") == f"Our zip code is {WITHHELD}"
     finally:
         monkeypatch.undo()
-        for c in clear:
-            c()
+        sensitive.reload_tables()
 
 
 # Invariant 460: a card handed over is withheld whole, with its code.
@@ -238,19 +269,14 @@ def test_inv460_copulas_anaphora_and_a_kinds_fewest_characters_are_data(tmp_path
     (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
     (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
-             sensitive._scan_tables.cache_clear, sensitive._plain_copulas.cache_clear,
-             sensitive._anaphora.cache_clear, sensitive._min_length.cache_clear)
-    for c in clear:
-        c()
+    sensitive.reload_tables()
     try:
         assert sensitive._scanned(dash) == [] and sensitive._framed(dash) == []
         assert masked(next_sentence) == next_sentence
         assert masked(wifi) == wifi
     finally:
         monkeypatch.undo()
-        for c in clear:
-            c()
+        sensitive.reload_tables()
 
 
 # Invariants 460 and 273 (issue 30, fourth pass): secrets known by their shape
@@ -309,17 +335,17 @@ def test_inv273_identity_schemes_are_python_stdnum_modules_named_in_the_table(tm
     table.mkdir()
     (table / "id_numbers.json").write_text(json.dumps(rows), encoding="utf-8")
     monkeypatch.setattr(secret_shapes, "Path", lambda _f: tmp_path / "x.py")
-    secret_shapes._id_nouns.cache_clear()
+    sensitive.reload_tables()
     try:
         assert secret_shapes.identity_numbers(text) == []
         rows["schemes"]["zz.nothing"] = ["zz"]
         (table / "id_numbers.json").write_text(json.dumps(rows), encoding="utf-8")
-        secret_shapes._id_nouns.cache_clear()
+        sensitive.reload_tables()
         with pytest.raises(ValueError, match="zz.nothing"):
             secret_shapes.identity_numbers(text)
     finally:
         monkeypatch.undo()
-        secret_shapes._id_nouns.cache_clear()
+        sensitive.reload_tables()
 
 
 def test_inv460_list_items_are_read_one_by_one_and_numbers_out_of_sequence_make_no_list():
@@ -342,13 +368,75 @@ def test_inv460_postal_nouns_and_reported_speech_are_data(tmp_path, monkeypatch)
     (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
     (tmp_path / "nouns.jsonl").write_text((secret_frames.HERE / "nouns.jsonl").read_text())
     monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    clear = (secret_frames.tables.cache_clear, sensitive._frames.cache_clear,
-             sensitive._scan_tables.cache_clear, sensitive._ordinary_after.cache_clear)
-    for c in clear:
-        c()
+    sensitive.reload_tables()
     try:
         assert masked(postcode) != postcode and masked(insane) != insane
     finally:
         monkeypatch.undo()
-        for c in clear:
-            c()
+        sensitive.reload_tables()
+
+
+def _drop_frames(key: str, value: object):
+    def edit(tables: dict) -> None:
+        tables["frames.json"][key] = value
+    return edit
+
+
+def _drop_curl(tables: dict) -> None:
+    rows = tables["credential_flags.json"]["options"]
+    tables["credential_flags.json"]["options"] = [r for r in rows if "curl" not in r["tools"]]
+
+
+def _drop_generated_ids(tables: dict) -> None:
+    tables["stdnum_nouns.json"]["schemes"] = {}
+
+
+# Invariants 460 and 273 (issue 30, seventh pass): each new reader's words are a table; without
+# the row the text's secret is kept (or, for `owners`, an ordinary text is changed).
+@pytest.mark.parametrize("edit, text, value", [
+    (_drop_frames("definite_suffixes", {}), "Lykilorðið á routernum er Norðurljós_7",
+     "Norðurljós_7"),
+    (_drop_frames("keypad_keys", []), "the garage panel: 41 key 07", "41 key 07"),
+    (_drop_curl, "curl --user ops:Granite7Falls https://example.org", "Granite7Falls"),
+    (_drop_generated_ids, "my CNIC number is 35202-5821782-1", "35202-5821782-1"),
+])
+def test_inv460_the_seventh_passs_words_are_data(tmp_path, monkeypatch, edit, text, value):
+    assert value not in masked(text)
+    names = ("nouns.jsonl", "platform_nouns.jsonl", "frames.json", "id_numbers.json",
+             "stdnum_nouns.json", "credential_flags.json")
+    tables = {n: (secret_frames.HERE / n).read_text(encoding="utf-8") for n in names}
+    parsed = {n: json.loads(t) for n, t in tables.items() if n.endswith(".json")}
+    edit(parsed)
+    here = tmp_path / "secret_frames"
+    here.mkdir()
+    for n in names:
+        out = json.dumps(parsed[n], ensure_ascii=False) if n in parsed else tables[n]
+        (here / n).write_text(out, encoding="utf-8")
+    monkeypatch.setattr(secret_frames, "HERE", here)
+    monkeypatch.setattr(secret_shapes, "Path", lambda _f: tmp_path / "x.py")
+    sensitive.reload_tables()
+    try:
+        assert value in masked(text)
+    finally:
+        monkeypatch.undo()
+        sensitive.reload_tables()
+
+
+def test_inv460_owners_named_before_a_noun_are_data(tmp_path, monkeypatch):
+    """Without "name" among frames.json's `owners`, "the name of the guest wifi is
+    Harbour_Cafe7" hands the network's name over as if it were its key."""
+    text = "the name of the guest wifi is Harbour_Cafe7"
+    assert masked(text) == text
+    frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
+    frames["owners"] = [w for w in frames["owners"] if w != "name"]
+    for name in ("nouns.jsonl", "platform_nouns.jsonl"):
+        (tmp_path / name).write_text((secret_frames.HERE / name).read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
+    monkeypatch.setattr(secret_frames, "HERE", tmp_path)
+    sensitive.reload_tables()
+    try:
+        assert masked(text) != text
+    finally:
+        monkeypatch.undo()
+        sensitive.reload_tables()

@@ -103,6 +103,14 @@ def test_inv460_the_fourth_blind_table_keeps_no_secret_and_changes_no_ordinary_s
     assert kept(table) == [] and wrong(table) == []
 
 
+def test_inv460_the_fifth_blind_table_keeps_no_secret_and_changes_no_ordinary_sentence():
+    """tests/data/secrets_blind5.jsonl, written blind and run twice with counts only (22 of 105
+    kept both times, 4 then 3 of 168 changed); tuning data since issue 30's seventh pass
+    (invariants 460, 273): 0 of 105 kept, 0 of 168 ordinary messages changed."""
+    table = rows("secrets_blind5.jsonl")
+    assert kept(table) == [] and wrong(table) == []
+
+
 @pytest.mark.parametrize("message, secret", [
     ("the wifi password here is hunter2, save it pls", "hunter2"),
     ("Remember my PIN, it's 4921", "4921"),
@@ -114,6 +122,9 @@ def test_inv460_the_fourth_blind_table_keeps_no_secret_and_changes_no_ordinary_s
     ("Ravenna#31 = the netflix one", "Ravenna#31"),
     # the sixth pass: a changed code's new value after a comma
     ("gate code changed again, new one: 9027", "9027"),
+    # the seventh pass: a password in a command, a code in CJK digit words
+    ("run mysql -u root -pWillow_88 shop", "Willow_88"),
+    ("储物柜密码：四三八一", "四三八一"),
 ])
 def test_inv460_a_secret_by_phrasing_is_stored_nowhere_and_the_reply_says_so(
         service, message, secret):

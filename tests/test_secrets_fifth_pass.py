@@ -15,10 +15,11 @@ from memory.sensitive import WITHHELD, masked, secret_in
 
 PROBES = [json.loads(line) for line in (Path(__file__).resolve().parent / "data"
           / "secrets_probes5.jsonl").read_text(encoding="utf-8").splitlines() if line]
-# every pass's probe table is run by the same two tests (the sixth pass's rows too)
-ALL_PROBES = PROBES + [json.loads(line) for line in (Path(__file__).resolve().parent / "data"
-                       / "secrets_probes6.jsonl").read_text(encoding="utf-8").splitlines()
-                       if line]
+# every pass's probe table is run by the same two tests (the sixth and seventh passes' rows too)
+ALL_PROBES = PROBES + [json.loads(line) for name in ("secrets_probes6.jsonl",
+                                                     "secrets_probes7.jsonl")
+                       for line in (Path(__file__).resolve().parent / "data" / name)
+                       .read_text(encoding="utf-8").splitlines() if line]
 
 
 def _row_id(row: dict) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import cache
 from pathlib import Path
 
@@ -52,6 +53,14 @@ class Frames(BaseModel):
     question_topics: list[str] = Field(default_factory=list)
     # services whose name after a back-pointing cue says a password-shaped token is its login
     services: list[str] = Field(default_factory=list)
+    # the keys of a door-entry panel said between a code's digits ("27 klucz 48")
+    keypad_keys: list[str] = Field(default_factory=list)
+    # things a value may belong to, said before "of/for the <noun>" ("SSID of the cabin wifi
+    # is LakeHouse": the network's name, not its key)
+    owners: list[str] = Field(default_factory=list)
+    # per language, the definite article it glues to a noun's end ("lykilorðið", "паролата",
+    # "passordet"): a noun of that language is also said with each (issue 30, seventh pass)
+    definite_suffixes: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class Tables(BaseModel):
@@ -71,19 +80,41 @@ def _rows(path: Path) -> list[NounRow]:
     return rows
 
 
+def _script(ch: str) -> str:
+    """"CYRILLIC", "LATIN", "ARABIC" …: the first word of the character's Unicode name."""
+    return unicodedata.name(ch, "?").split()[0]
+
+
+def _with_suffixes(row: NounRow, suffixes: dict[str, list[str]]) -> NounRow:
+    """A row's nouns with the definite suffixes of its languages, each only on a noun ending in
+    a letter of its script ("парола" + "та", "lykilorð" + "ið", never "password" + "та")."""
+    forms = list(row.nouns)
+    for lang in row.lang.split():
+        for suffix in suffixes.get(lang, []):
+            forms += [n + suffix for n in row.nouns
+                      if n[-1:].isalpha() and _script(n[-1]) == _script(suffix[0])]
+    return row.model_copy(update={"nouns": list(dict.fromkeys(forms))})
+
+
 @cache
 def tables() -> Tables:
-    rows = _rows(HERE / "nouns.jsonl")
+    frames = _frames()
+    rows = [_with_suffixes(r, frames.definite_suffixes) for r in _rows(HERE / "nouns.jsonl")]
     # the operating system's own words for password, passphrase and PIN in every language its
     # prompts are translated into (build_platform_nouns.py); a word the hand-written rows give
     # a kind keeps that kind
     known = {" ".join(n.lower().split()) for row in rows for n in row.nouns}
     platform = HERE / "platform_nouns.jsonl"
     for row in _rows(platform) if platform.exists() else []:
+        row = _with_suffixes(row, frames.definite_suffixes)
         fresh = [n for n in row.nouns if " ".join(n.lower().split()) not in known]
         known.update(fresh)
         if fresh:
             rows.append(row.model_copy(update={"nouns": fresh}))
+    return Tables(nouns=rows, frames=frames)
+
+
+def _frames() -> Frames:
     try:
         frames = Frames.model_validate(json.loads((HERE / "frames.json").read_text("utf-8")))
         for group in frames.ordinary_shapes.values():
@@ -91,4 +122,4 @@ def tables() -> Tables:
                 re.compile(rx)
     except (ValidationError, re.error) as exc:
         raise ValueError(f"{HERE / 'frames.json'}: {exc}") from None
-    return Tables(nouns=rows, frames=frames)
+    return frames
