@@ -818,6 +818,10 @@ def _disowned(r: Reading, plain: str, clause: str, value: str, slot_cue: Cue | N
         # what is disowned is the clause's subject ("The Pixel 8 is Jan's, not mine"), or for
         # "Sofia was never my manager" the subject and the role
         said = re.split(r"\s+(?:is|are|was|were)\b", plain[:disown.start()], maxsplit=1)[0]
+        owned = re.search(r"\b(?:my|our|his|her|their)\s+[\w-]+'s\s+(?P<n>[\w-]+(?:\s+[\w-]+)?)",
+                          plain[:disown.start()], re.IGNORECASE)
+        if said.strip().lower() in ("that", "this", "it", "those", "these", "they") and owned:
+            said = owned.group("n")  # "That was my sister's car, not mine": the car is disowned
         role = re.match(r"never my (\w+)", disown.group(0).split(None, 1)[-1], re.IGNORECASE)
         return r.model_copy(update={"act": "deny", "subject": "self", "kind": "statement",
                                     "target": f"{said} {role.group(1)}" if role else said})

@@ -261,8 +261,14 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         return []  # a pronoun nobody in the message names: not the user, no one on record
     if r.act == "deny":  # a version replaced since may be the one that was never true
         # (a relative's fact only when the denial names them: pointed_at's rule)
-        target = pointed_at(r.target, [f for f in facts if f.state in (
-            "active", "superseded")], coverage=0.6)
+        said = [f for f in facts if f.state in ("active", "superseded")]
+        # "I never lived in Leeds": the verb the denial names says which fact ("Lives in … Leeds",
+        # not "Back in Leeds for Christmas")
+        verb = re.search(r"(\w+)\s+(?:in|at|to|for|with|on)?\s*" + re.escape(r.target.strip()),
+                         r.clause, re.IGNORECASE) if r.target.strip() else None
+        target = (pointed_at(f"{verb.group(1)} {r.target}", said, coverage=0.6)
+                  if verb and _slots_named(_terms(verb.group(1))) else None) or pointed_at(
+            r.target, said, coverage=0.6)
         if target is None:
             return []
         return [_op(r, "retract", old=target, status="candidate" if r.hedged else "active",
