@@ -266,14 +266,22 @@ def resolve(r: Reading, facts: list[FactRef]) -> list[Operation]:
         # not "Back in Leeds for Christmas")
         verb = re.search(r"(\w+)\s+(?:in|at|to|for|with|on)?\s*" + re.escape(r.target.strip()),
                          r.clause, re.IGNORECASE) if r.target.strip() else None
-        target = (pointed_at(f"{verb.group(1)} {r.target}", said, coverage=0.6)
-                  if verb and _slots_named(_terms(verb.group(1))) else None) or pointed_at(
-            r.target, said, coverage=0.6)
+        # (only among facts that say the denied words: the verb never finds a fact alone)
+        named = [f for f in said if any(t in (have := _terms(f.text)) or _near_word(t, have)
+                                        for t in _terms(r.target))]
+        target = (pointed_at(f"{verb.group(1)} {r.target}", named, coverage=0.6)
+                  if verb and named and _slots_named(_terms(verb.group(1))) else None) or \
+            pointed_at(r.target, said, coverage=0.6)
         if target is None:
             return []
-        return [_op(r, "retract", old=target, status="candidate" if r.hedged else "active",
-                    reason="hedged denial" if r.hedged else "the user says it was never true")
-                .model_copy(update={"said": r.target})]
+        # "never lived in Leeds" with no home in Leeds on record: the fact that mentions Leeds
+        # is not plainly what was denied; an operator confirms
+        aside = bool(verb and (slots := _slots_named(_terms(verb.group(1)))) and
+                     slot_of(target.text) not in slots)
+        return [_op(r, "retract", old=target, status="candidate" if r.hedged or aside else
+                    "active", reason="hedged denial" if r.hedged else
+                    "a denial of a kind of fact that names a different one" if aside else
+                    "the user says it was never true").model_copy(update={"said": r.target})]
     if r.act == "end" and not r.text:
         # an ending said with no slot needs two shared words (or a word and the kind)
         what = _before_ending(r.clause)
