@@ -19,6 +19,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable
+from importlib import resources
 from dataclasses import dataclass, replace
 from functools import cache
 from os.path import commonprefix
@@ -448,6 +449,7 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
             f"{' '.join(t.groups[int(x[1:-1])][1][0])!r} are different {t.groups[int(x[1:-1])][0]}s")
 
 
+SHORTENED = 0.75  # a name this much shorter may be a pet form no list holds ("Nacho", "Ignacio")
 DIMINUTIVE = 0.85  # a diminutive shortens a name: "Bobby" is 83 % of "Robert", "Sepp" 80 % of "Josef"
 _VOWELS = str.maketrans("", "", "aeiouy")
 
@@ -473,6 +475,9 @@ def another_given_name(dead_text: str, new_text: str, tables_: Tables | None = N
     if _sound(x) == _sound(y) or _sound(x).translate(_VOWELS) == _sound(y).translate(_VOWELS):
         return None
     if _name_groups().get((x,), frozenset()) & _name_groups().get((y,), frozenset()):
+        return None
+    # nor when a list makes one a form of the other ("Natasha" is Nataliya's)
+    if related_names(x, y):
         return None
     return f"{y!r} is another name than {x!r}, not a shorter form of it"
 
@@ -594,14 +599,20 @@ MIN_ROOT = 5  # letters a derived word shares with the dead value's word ("asthm
 ROOT_RATIO = 0.75  # and how alike the two words are (difflib)
 
 
-_SLOT_NAMES = {"home": "residence"}  # memory/slots.py names -> the reader's (memory/values.py)
+_SLOT_NAMES = {"home": "residence"}
+_CALLED = re.compile(r"^(?:called|named|known as) (?=\w)")  # memory/slots.py names -> the reader's (memory/values.py)
 
 
 def _reading(text: str, t: Tables) -> Claim:
     """The canonical claim of a text, its slot taken from another phrasing of the slot when
-    the reader has none ("His name is Robert", "Call him Bob": the `name` slot)."""
+    the reader has none ("His name is Robert", "Call him Bob": the `name` slot). A person's
+    value read with its naming verb ("called nacho") is the name alone."""
     claim = read(text)
     if claim.slot:
+        if _person(claim.slot) and len(claim.raw_value) == 1 and \
+                _CALLED.match(claim.raw_value[0]):
+            value = _CALLED.sub("", claim.raw_value[0])
+            return replace(claim, raw_value=(value,), value=(frozenset(value.split()),))
         return claim
     plain = _plain(text)
     for slot, pattern in t.phrasings:
@@ -849,7 +860,13 @@ def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -
             continue  # a word of another kind ("Londoner", "Coke")
         if any((name,) in t.groups[g][1] for g in _name_groups().get((w,), ())):
             return f"{word!r} is a name of {name!r} (a diminutive of several names)"
-        if (w in _given() or group is not None) and (name in _given() or not _cognate(name, w)):
+        if related_names(name, w):
+            return f"{word!r} and {name!r} are one name in the given-name lists"
+        if _known_name(w) and _known_name(name) and len(w) <= SHORTENED * len(name) and \
+                group is None:
+            return f"{word!r} is a shorter name than {name!r}, maybe a pet form of it"
+        if (_known_name(w) or group is not None) and (_known_name(name) or
+                                                      not _cognate(name, w)):
             continue  # a known name the tables already tell apart (or hold) by its group
         if len(w) >= 3 and w.isalpha():
             return f"{word!r} is a name no table tells apart from {name!r}"
@@ -897,6 +914,45 @@ def _cognate(name: str, known: str) -> bool:
 @cache
 def _namer() -> NickNamer:
     return NickNamer()
+
+
+@cache
+def _name_lists() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    """Every given name of the `gender-guesser` package's dictionary (Jörg Michael's
+    nam_dict.txt: about 45,000 first names of 54 countries), folded, and its equivalences
+    ("=  Pista István": a pet form and its name) both ways."""
+    path = resources.files("gender_guesser") / "data" / "nam_dict.txt"
+    names: set[str] = set()
+    same: dict[str, set[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line[:30].split()
+        if len(parts) < 2 or line.startswith("#"):
+            continue
+        folded = [" ".join(fold(p.replace("+", "-"))) for p in parts[1:3]]
+        if parts[0] == "=" and len(folded) == 2 and all(folded):
+            same.setdefault(folded[0], set()).add(folded[1])
+            same.setdefault(folded[1], set()).add(folded[0])
+        elif parts[0] != "=" and folded[0]:
+            names.add(folded[0])
+    return frozenset(names), {k: frozenset(v) for k, v in same.items()}
+
+
+def _known_name(name: str) -> bool:
+    return name in _given() or name in _name_lists()[0]
+
+
+def related_names(x: str, y: str) -> bool:
+    """Two given names one list makes forms of each other: `nicknames` (a name and its
+    diminutive, either way) or nam_dict's equivalences, the far side respelt ("Natasha" is
+    Nataliya's, so Natalia's)."""
+    namer, same = _namer(), _name_lists()[1]
+
+    def forms(n: str) -> set[str]:  # a pet form of `nicknames` shortens its name
+        packaged = {" ".join(fold(o)) for o in namer.canonicals_of(n) | namer.nicknames_of(n)}
+        return {o for o in packaged if min(len(o), len(n)) < DIMINUTIVE * max(len(o), len(n))} \
+            | set(same.get(n, ()))
+    return any(o == y or _respelt(o, y) for o in forms(x)) or \
+        any(o == x or _respelt(o, x) for o in forms(y))
 
 
 def derived_word(dead_text: str, new_text: str) -> str | None:

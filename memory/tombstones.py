@@ -19,8 +19,10 @@ from collections.abc import Iterable
 import numpy as np
 
 from .embeddings import Embedder
+from .frames import names_in_frame, place_in_frame
 from .models import Tombstone
 from .restatements import (
+    another_given_name,
     derived_word,
     foreign_restatement,
     in_longer_name,
@@ -62,7 +64,8 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
         extra = [(t, float(v @ query_vector())) for t, v in zip(pending, vectors, strict=False)]
     # Invariant 600: another name of the same kind in the same words ("video calls" after
     # "phone calls") is a different value, however close the meaning of the two texts.
-    named_apart = {t.id for t, _ in candidates + extra if names_apart(t.text, text)}
+    named_apart = {t.id for t, _ in candidates + extra if names_apart(t.text, text)
+                   or framed_apart(t.text, text)}
     candidates = [(t, c) for t, c in candidates if t.id not in named_apart]
     extra = [(t, c) for t, c in extra if t.id not in named_apart]
     verdict = assess(text, candidates + extra, threshold, judge=judge)
@@ -78,7 +81,8 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     def told_apart(tomb: Tombstone) -> bool:
         if tomb.id not in apart:
             apart[tomb.id] = bool(names_apart(tomb.text, text) or places_apart(tomb.text, text)
-                                  or in_longer_name(tomb.text, text))
+                                  or in_longer_name(tomb.text, text)
+                                  or framed_apart(tomb.text, text))
         return apart[tomb.id]
 
     for other in variants(text):
@@ -101,6 +105,30 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     return verdict
 
 
+def framed_apart(dead: str, text: str) -> bool:
+    """Two values of one frame the gazetteer or the name lists tell apart ("Is from Latvia"
+    / "Is from Lithuania", "Neighbour is Robert" / "Neighbour is Rupert"; invariant 600)."""
+    place = place_in_frame(dead, text)
+    if place is not None:
+        return place[0] == "apart"
+    names = names_in_frame(dead, text)
+    return names is not None and bool(another_given_name(*names))
+
+
+def _in_frame(dead: str, text: str, corrected: bool) -> str | None:
+    """Why a value of the dead text's frame may be the dead value (invariant 600): another
+    name of its place or a place no gazetteer knows, a pet form of its name or a name no list
+    tells apart."""
+    place = place_in_frame(dead, text)
+    if place is not None:
+        return place[1] if place[0] == "held" and not (corrected and "no place" in place[1]) \
+            else None
+    names = names_in_frame(dead, text)
+    if names is None:
+        return None
+    return named_within(*names) or (None if corrected else unknown_name(*names))
+
+
 def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = False
                 ) -> str | None:
     """Why `text` may be the dead value under a name the reader's own comparison missed, or
@@ -114,7 +142,8 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
            or not corrected and unknown_name(dead, text)  # a name no table knows
            or derived_word(dead, text)  # a word derived from the value ("asthmatic")
            or not corrected and unresolved_place(dead, text)  # a place no gazetteer knows
-           or light_verb(dead, text))  # "Has coffee every morning" after "Drinks coffee"
+           or light_verb(dead, text)  # "Has coffee every morning" after "Drinks coffee"
+           or _in_frame(dead, text, corrected))  # "Is from Persia" after "Is from Iran"
     if why:
         return why
     # The dead text under its other names ("Has a dozen hens" read as "has 12 hens") compared
