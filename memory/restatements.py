@@ -264,10 +264,74 @@ def _twelve_hour(m: re.Match[str]) -> str:
     return f"{hour}:{m.group(2) or '00'}"
 
 
+_NOON = re.compile(r"(?i)\b(?:(?:twelve )?noon|midday|(?:twelve )?midnight)\b")
+_SHORT_YEAR = re.compile(r"(?<![\w'’])['’](\d{2})\b")
+CENTURY_PIVOT = 30  # "'94" is 1994, "'05" 2005
+_ORDINAL_UNITS = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+                  "eighth", "ninth"]
+_ORDINAL_TEENS = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+                  "sixteenth", "seventeenth", "eighteenth", "nineteenth"]
+_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _suffixed(n: int) -> str:
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
+@cache
+def _ordinals() -> dict[str, str]:
+    """English ordinal words 1-99 ("twenty-first") -> "21st"."""
+    out = {w: _suffixed(n) for n, w in enumerate(_ORDINAL_UNITS) if w}
+    out |= {w: _suffixed(10 + n) for n, w in enumerate(_ORDINAL_TEENS)}
+    for n in range(2, 10):
+        out[_TENS[n][:-1] + "ieth"] = _suffixed(10 * n)
+        for u in range(1, 10):
+            for sep in ("-", " "):
+                out[f"{_TENS[n]}{sep}{_ORDINAL_UNITS[u]}"] = _suffixed(10 * n + u)
+    return out
+
+
+_ORDINAL = re.compile(r"(?i)\b(" + "|".join(sorted(map(re.escape, _ordinals()), key=len,
+                                                    reverse=True)) + r")\b")
+_HALF_WORD = re.compile(r"(?i)\b(halb|halv|half) (\w+)\b")
+
+
+def _half_before(m: re.Match[str], t: Tables) -> str:
+    """ "halb neun" -> "8:30": "half" before an hour said in another language counts toward
+    that hour (German, Dutch, Scandinavian); British "half nine" (9:30) is read by `_clock`."""
+    word = " ".join(fold(m.group(2)))
+    n = t.number_words.get(word, 0)
+    if word in _HOUR_WORDS or not 1 < n <= 12:
+        return m.group(0)
+    return f"{n - 1}:30"
+
+
+def _clock_words(text: str, t: Tables) -> str:
+    """Noon and midnight as the clock shows them, a year said by its last two digits ("'94")
+    in full, English ordinal words as numerals ("twenty-first" -> "21st"), "half" before an
+    hour of another language."""
+    text = _NOON.sub(lambda m: "0:00" if "night" in m.group(0).lower() else "12:00", text)
+    text = _SHORT_YEAR.sub(lambda m: ("20" if int(m.group(1)) <= CENTURY_PIVOT else "19")
+                           + m.group(1), text)
+    text = _ORDINAL.sub(lambda m: _ordinals()[m.group(1).lower()], text)
+    return _HALF_WORD.sub(lambda m: _half_before(m, t), text)
+
+
+_BARE_TIME = re.compile(r"\b(0?[1-9]|1[01]):([0-5]\d)\b(?!\s?[ap]\.?m)")
+
+
+def afternoon(text: str) -> str | None:
+    """The text with a clock time said without "am"/"pm" read in the afternoon ("8:30" ->
+    "20:30"): a time on the twelve-hour clock may be either, or None when it has none."""
+    out = _BARE_TIME.sub(lambda m: f"{int(m.group(1)) + 12}:{m.group(2)}", text)
+    return out if out != text else None
+
+
 def _written_out(text: str, t: Tables) -> str:
     """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
     shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
-    text = _MERIDIEM.sub(_twelve_hour, _CLOCK.sub(_clock, text))
+    text = _MERIDIEM.sub(_twelve_hour, _CLOCK.sub(_clock, _clock_words(text, t)))
     text = _MULTIPLE_BIRTH.sub(lambda m: f"{_BIRTHS[m.group(1).lower()]} {m.group(2)}", text)
     text = _TIMES.sub(lambda m: str(_count(m.group(1)) * _MULTIPLE[m.group(2).lower()]), text)
     if t.codes is not None:
@@ -331,7 +395,9 @@ def variants(text: str, tables_: Tables | None = None) -> list[str]:
     t = tables_ or tables()
     seen: dict[str, None] = {}
     framed: list[tuple[list[str], bool]] = []
-    for frame in _frames(_written_out(text, t), t):
+    written = _written_out(text, t)
+    later = afternoon(written)  # invariant 600: "halb neun" may be 8:30 pm
+    for frame in _frames(written, t) + ([later] if later else []):
         joined = " , ".join(" ".join(fold(part)) for part in re.split(r"[,;]", frame)
                             if fold(part))  # a comma still parts a value from its country
         for pattern, means in t.numbers:
@@ -427,6 +493,9 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
     if other:
         return other
     a, b = (_marked(_written_out(x, t), t) for x in (dead_text, new_text))
+    later = afternoon(_written_out(new_text, t))
+    if later is not None and _marked(later, t) == a:
+        return None  # "halb neun" may be the dead "8:30 pm"
     if len(a) != len(b):
         return None
     diff = [(x, y) for x, y in zip(a, b, strict=True)
@@ -863,7 +932,7 @@ def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -
         if related_names(name, w):
             return f"{word!r} and {name!r} are one name in the given-name lists"
         if _known_name(w) and _known_name(name) and len(w) <= SHORTENED * len(name) and \
-                group is None:
+                (group is None or t.groups[group][0] == "name"):
             return f"{word!r} is a shorter name than {name!r}, maybe a pet form of it"
         if (_known_name(w) or group is not None) and (_known_name(name) or
                                                       not _cognate(name, w)):

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from .embeddings import Embedder
-from .frames import names_in_frame, place_in_frame
+from .frames import clipped, names_in_frame, place_in_frame, translated_value
 from .models import Tombstone
 from .restatements import (
     another_given_name,
@@ -30,6 +30,7 @@ from .restatements import (
     light_verb,
     named_within,
     names_apart,
+    tables,
     near_spelling,
     unknown_name,
     unresolved_place,
@@ -143,13 +144,18 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
            or derived_word(dead, text)  # a word derived from the value ("asthmatic")
            or not corrected and unresolved_place(dead, text)  # a place no gazetteer knows
            or light_verb(dead, text)  # "Has coffee every morning" after "Drinks coffee"
-           or _in_frame(dead, text, corrected))  # "Is from Persia" after "Is from Iran"
+           or _in_frame(dead, text, corrected)  # "Is from Persia" after "Is from Iran"
+           or translated_value(dead, text, tables().function_words)  # "La vita è bella"
+           or clipped(dead, text))  # "FedEx" after "Federal Express"
     if why:
         return why
     # The dead text under its other names ("Has a dozen hens" read as "has 12 hens") compared
     # with the new text: a rewriting of either side counts, not only of the new one.
-    for other in variants(dead)[:DEAD_VARIANTS]:
+    dead_variants = variants(dead)[:DEAD_VARIANTS]
+    for other in dead_variants:
         decision, reason = judge_pair(other, text, None, threshold)
         if decision == Decision.REFUSE:  # the same value, not merely a similar one
             return f"the dead text read as {other!r}: {reason}"
-    return None
+    # both rewritten: "halb neun" and "8:30 pm" both read as 20:30
+    both = set(dead_variants) & set(variants(text))
+    return f"both texts read as {sorted(both)[0]!r}" if both else None
