@@ -13,9 +13,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
+
+import pycountry
 
 from . import places
-from .restatements import MIN_ROOT, _known_name, _place_keys
+from .restatements import MIN_ROOT, _known_name, _languages, _place_keys
 from .text import fold
 from .values import read
 
@@ -184,3 +187,91 @@ def _joined(token: str, words: list[str]) -> bool:
         return any(rest[:n] == words[i][:n] and go(rest[n:], i + 1, used + 1)
                    for n in range(min(len(words[i]), len(rest)), 0, -1))
     return go(token, 0, 0)
+
+
+# "Is" in the languages of `aliases/function_words.jsonl`, and the articles after it.
+_COPULA = frozenset("is es e est ist jest er ar".split())
+_ARTICLES = frozenset("a an un una uno um uma ein eine une".split())
+_AT_PLACE = re.compile(r"(?i)\b(?:from|in|near)\s+(?:the\s+)?(.+?)[.!]?$")
+
+
+def _dead_place(dead_text: str) -> places.Place | None:
+    """The place a dead text names: its reader place slot's value, or a value after "from",
+    "in" or "near" that the gazetteer knows."""
+    claim = read(dead_text)
+    if claim.slot in places.PLACE_SLOTS and claim.raw_value:
+        found = places.read_place(claim.raw_value)
+        return found.places[0] if found and found.places else None
+    m = _AT_PLACE.search(unicodedata.normalize("NFKC", dead_text))
+    if claim.slot is None and m and _proper(_parts(m.group(1))[0]):
+        named = places.named(_parts(m.group(1))[0])
+        return named[0] if named else None
+    return None
+
+
+def _currency_country(word: str) -> str | None:
+    """The country whose currency's ISO 4217 name starts with `word` ("Swiss Franc": CH; a
+    national currency's code starts with its country's ISO 3166 code)."""
+    found = _currencies().get(word, ())
+    return found[0] if len(found) == 1 else None
+
+
+@cache
+def _currencies() -> dict[str, tuple[str, ...]]:
+    """The first word of each ISO 4217 currency name (`pycountry`), folded -> the countries
+    of the currencies it starts ("swiss" -> CH)."""
+    out: dict[str, list[str]] = {}
+    for cur in pycountry.currencies:
+        first = " ".join(fold(cur.name.split()[0]))
+        if pycountry.countries.get(alpha_2=cur.alpha_3[:2]) and first:
+            out.setdefault(first, []).append(cur.alpha_3[:2])
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+def _place_stems(word: str) -> list[str]:
+    """Gazetteer keys a word is made from: the key, less at most two final letters, then an
+    ending ("paraguayan" from "paraguay", "peruvian" from "peru": a stem of five letters or
+    a country's name), or its first five letters or more ("Trini" from "Trinidad")."""
+    keys = set(_place_keys().get(word[:MIN_ROOT], ())) | set(_place_keys().get(word[:4], ()))
+    out = []
+    for k in sorted(keys):
+        stem = k[:-2] if len(k) > MIN_ROOT else k
+        if len(stem) <= MIN_ROOT and not any(p.id.startswith("country:") for p in
+                                             places.gazetteer().named.get(k, ())):
+            continue  # a short town's name is the start of too many words ("Port")
+        if k != word and " " not in k and (word.startswith(stem) and len(word) > len(k) or
+                                           len(word) >= MIN_ROOT and 2 * len(word) > len(k)
+                                           and k.startswith(word)):
+            out.append(k)
+    return out
+
+
+def demonym(dead_text: str, new_text: str) -> tuple[str, str] | None:
+    """('held'|'apart', why) when the new text only says someone IS a word after a place's
+    tombstone ("Is Bajan" after "Is from Barbados", "Es tico" after "Is from Costa Rica"),
+    else None (invariant 600): the adjective of a currency's country ("Swiss") is that
+    country's; a word that is a place name with another ending ("Paraguayan") is that
+    place's; a language's name is left to the language rules; any other proper word, or a
+    word of another language's "is", may name someone from the dead place. Only holds."""
+    place = _dead_place(dead_text)
+    words = [w.strip(_EDGE) for w in unicodedata.normalize("NFKC", new_text).split()]
+    if place is None or len(words) not in (2, 3) or " ".join(fold(words[0])) not in _COPULA:
+        return None
+    if len(words) == 3 and " ".join(fold(words[1])) not in _ARTICLES:
+        return None
+    word, lw = words[-1], " ".join(fold(words[-1]))
+    foreign = " ".join(fold(words[0])) != "is"
+    if not lw.isalpha() or not (word[:1].isupper() or foreign):
+        return None  # "Is a teacher": an English word of another slot
+    country = _currency_country(lw)
+    if country is not None:
+        return ("held", f"{word!r} is the adjective of {place.name}") if country == \
+            place.country else ("apart", f"{word!r} is of another country ({country})")
+    if _languages().get(lw):
+        return None
+    derived = _place_stems(lw)
+    if derived:
+        same = any(p.id == place.id for k in derived for p in places.gazetteer().named.get(k, ()))
+        return ("held", f"{word!r} is {place.name} with another ending") if same else \
+            ("apart", f"{word!r} names someone from another place ({derived[0]})")
+    return "held", f"{word!r} may name someone from {place.name}"

@@ -932,7 +932,7 @@ def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -
         if related_names(name, w):
             return f"{word!r} and {name!r} are one name in the given-name lists"
         if _known_name(w) and _known_name(name) and len(w) <= SHORTENED * len(name) and \
-                (group is None or t.groups[group][0] == "name"):
+                (group is None or t.groups[group][0] == "name") and not _pet_forms_listed(name):
             return f"{word!r} is a shorter name than {name!r}, maybe a pet form of it"
         if (_known_name(w) or group is not None) and (_known_name(name) or
                                                       not _cognate(name, w)):
@@ -1008,6 +1008,12 @@ def _name_lists() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
 
 def _known_name(name: str) -> bool:
     return name in _given() or name in _name_lists()[0]
+
+
+def _pet_forms_listed(name: str) -> bool:
+    """A name whose pet forms a list gives ("Margaret": Maggie, Peggy ...): a shorter name
+    the lists do not join to it is another name."""
+    return bool(_namer().nicknames_of(name)) or name in _name_lists()[1]
 
 
 def related_names(x: str, y: str) -> bool:

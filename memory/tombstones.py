@@ -19,7 +19,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from .embeddings import Embedder
-from .frames import clipped, names_in_frame, place_in_frame, translated_value
+from .frames import clipped, demonym, names_in_frame, place_in_frame, translated_value
 from .models import Tombstone
 from .restatements import (
     another_given_name,
@@ -130,6 +130,11 @@ def _in_frame(dead: str, text: str, corrected: bool) -> str | None:
     return named_within(*names) or (None if corrected else unknown_name(*names))
 
 
+def _demonym(dead: str, text: str) -> str | None:
+    found = demonym(dead, text)
+    return found[1] if found and found[0] == "held" else None
+
+
 def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = False
                 ) -> str | None:
     """Why `text` may be the dead value under a name the reader's own comparison missed, or
@@ -146,7 +151,8 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
            or light_verb(dead, text)  # "Has coffee every morning" after "Drinks coffee"
            or _in_frame(dead, text, corrected)  # "Is from Persia" after "Is from Iran"
            or translated_value(dead, text, tables().function_words)  # "La vita è bella"
-           or clipped(dead, text))  # "FedEx" after "Federal Express"
+           or clipped(dead, text)  # "FedEx" after "Federal Express"
+           or _demonym(dead, text))  # "Is Bajan" after "Is from Barbados"
     if why:
         return why
     # The dead text under its other names ("Has a dozen hens" read as "has 12 hens") compared
