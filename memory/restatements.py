@@ -932,10 +932,10 @@ def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -
         if related_names(name, w):
             return f"{word!r} and {name!r} are one name in the given-name lists"
         if _known_name(w) and _known_name(name) and len(w) <= SHORTENED * len(name) and \
-                (group is None or t.groups[group][0] == "name") and not _pet_forms_listed(name):
+                (group is None or t.groups[group][0] == "name") and \
+                not _pet_forms_listed(name) and _shared_run(name, w) >= PET_FORM_RUN:
             return f"{word!r} is a shorter name than {name!r}, maybe a pet form of it"
-        if (_known_name(w) or group is not None) and (_known_name(name) or
-                                                      not _cognate(name, w)):
+        if (w in _given() or group is not None) and (name in _given() or not _cognate(name, w)):
             continue  # a known name the tables already tell apart (or hold) by its group
         if len(w) >= 3 and w.isalpha():
             return f"{word!r} is a name no table tells apart from {name!r}"
@@ -1010,6 +1010,14 @@ def _known_name(name: str) -> bool:
     return name in _given() or name in _name_lists()[0]
 
 
+PET_FORM_RUN = 3  # letters in a row a pet form keeps of its name ("Nacho": Ig-nac-io)
+
+
+def _shared_run(x: str, y: str) -> int:
+    m = difflib.SequenceMatcher(None, x, y).find_longest_match(0, len(x), 0, len(y))
+    return m.size
+
+
 def _pet_forms_listed(name: str) -> bool:
     """A name whose pet forms a list gives ("Margaret": Maggie, Peggy ...): a shorter name
     the lists do not join to it is another name."""
@@ -1026,8 +1034,10 @@ def related_names(x: str, y: str) -> bool:
         packaged = {" ".join(fold(o)) for o in namer.canonicals_of(n) | namer.nicknames_of(n)}
         return {o for o in packaged if min(len(o), len(n)) < DIMINUTIVE * max(len(o), len(n))} \
             | set(same.get(n, ()))
-    return any(o == y or _respelt(o, y) for o in forms(x)) or \
-        any(o == x or _respelt(o, x) for o in forms(y))
+    def alike(o: str, n: str) -> bool:  # "delores" / "dolores": one name spelt two ways
+        return o == n or o[:1] == n[:1] and abs(len(o) - len(n)) <= RESPELT and \
+            difflib.SequenceMatcher(None, o, n).ratio() >= 0.8
+    return any(alike(o, y) for o in forms(x)) or any(alike(o, x) for o in forms(y))
 
 
 def derived_word(dead_text: str, new_text: str) -> str | None:
