@@ -275,3 +275,33 @@ def demonym(dead_text: str, new_text: str) -> tuple[str, str] | None:
         return ("held", f"{word!r} is {place.name} with another ending") if same else \
             ("apart", f"{word!r} names someone from another place ({derived[0]})")
     return "held", f"{word!r} may name someone from {place.name}"
+
+
+def date_by_name(dead_text: str, new_text: str) -> str | None:
+    """Why a value of the dead date's slot that reads as no date may be that date by its name,
+    or None (invariant 600): after "Birthday is 25 December", "Birthday is on Christmas Day";
+    another date ("24 December") is another value. Only ever holds a write."""
+    dead, new = read(dead_text), read(new_text)
+    if not dead.slot or dead.slot != new.slot or dead.negated != new.negated or \
+            not dead.raw_value or not new.raw_value:
+        return None
+    if all(v.startswith("date:") for v in dead.raw_value) and not any(
+            v.startswith("date:") or any(ch.isdigit() for ch in v) for v in new.raw_value):
+        return f"{' '.join(new.raw_value)!r} reads as no date, and may name {dead.raw_value[0][5:]}"
+    return None
+
+
+def epithet(dead_text: str, new_text: str) -> str | None:
+    """Why a description with a lowercase "the" in the dead name's frame may be a byname of
+    it, or None (invariant 600): "Favourite singer is the Boss" after "... is Bruce
+    Springsteen", "Supports the Giallorossi" after "Supports AS Roma". Only ever holds."""
+    f = framed(dead_text, new_text)
+    if f is None or f.frame[-1] == "the" or set(fold(f.new)) & set(fold(f.dead)):
+        return None  # "the Newcastle Jets" after "Newcastle United": a longer name's rules'
+    raw_new = unicodedata.normalize("NFKC", new_text)
+    if not re.search(r"(?<!\S)the\s+" + re.escape(f.new) + r"\W*$", raw_new):
+        return None  # no lowercase "the" before the value
+    if not _proper(_parts(f.dead)[0]) or places.named(_parts(f.dead)[0]) or \
+            re.match(r"(?i)the\b", f.dead):
+        return None
+    return f"'the {f.new}' may be a byname of {f.dead!r}"

@@ -780,12 +780,18 @@ def _place_ids(names: set[tuple[str, ...]]) -> set[str]:
 
 def _proper_names(text: str) -> list[tuple[str, bool]]:
     """The words a text names something by, with whether each is a code: capitalised or in a
-    script without case; three capitals ("DUB") are a code."""
+    script without case; three capitals ("DUB") are a code. A stretch of a caseless script
+    is kept whole with its vowel marks (Thai "เชียงใหม่": marks are not word letters)."""
     out = []
-    for m in _WORD.finditer(unicodedata.normalize("NFKC", text)):
-        w = m.group(0)
-        if w[0].isupper() or not w[0].isascii() and w.lower() == w.upper():
-            out.append((w, len(w) == 3 and w.isupper() and w.isascii()))
+    for chunk in unicodedata.normalize("NFKC", text).split():
+        bare = chunk.strip(".,;:!?\"'()«»“”")
+        if bare and not bare.isascii() and all(ch.lower() == ch.upper() for ch in bare):
+            out.append((bare, False))
+            continue
+        for m in _WORD.finditer(chunk):
+            w = m.group(0)
+            if w[0].isupper() or not w[0].isascii() and w.lower() == w.upper():
+                out.append((w, len(w) == 3 and w.isupper() and w.isascii()))
     return out
 
 
@@ -863,11 +869,16 @@ def _named_by_gazetteer(dead_text: str, new_text: str, dead: Claim,
     return None
 
 
+MAX_GLUED = 40  # letters of a caseless word whose every stretch is looked up
+
+
 def _glued(word: str) -> list[str]:
-    """A word of a script written without spaces, and its beginnings, longest first: a name
-    may be followed by a particle or another word ("서울에" is 서울 + 에, "東京在住" 東京 +
-    在住)."""
-    return [word[:n] for n in range(len(word), 1, -1)]
+    """A word of a script without case, and every stretch of it of two letters or more,
+    longest first: a name may have a particle or another word on either side ("서울에" is
+    서울 + 에, "東京在住" 東京 + 在住, Hebrew "בחיפה" ב + חיפה, a Thai sentence written
+    without spaces)."""
+    word = word[:MAX_GLUED]
+    return [word[i:i + n] for n in range(len(word), 1, -1) for i in range(len(word) - n + 1)]
 
 
 @cache

@@ -19,7 +19,15 @@ from collections.abc import Iterable
 import numpy as np
 
 from .embeddings import Embedder
-from .frames import clipped, demonym, names_in_frame, place_in_frame, translated_value
+from .frames import (
+    clipped,
+    date_by_name,
+    demonym,
+    epithet,
+    names_in_frame,
+    place_in_frame,
+    translated_value,
+)
 from .models import Tombstone
 from .restatements import (
     another_given_name,
@@ -152,7 +160,9 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
            or _in_frame(dead, text, corrected)  # "Is from Persia" after "Is from Iran"
            or translated_value(dead, text, tables().function_words)  # "La vita è bella"
            or clipped(dead, text)  # "FedEx" after "Federal Express"
-           or _demonym(dead, text))  # "Is Bajan" after "Is from Barbados"
+           or _demonym(dead, text)  # "Is Bajan" after "Is from Barbados"
+           or date_by_name(dead, text)  # "on Christmas Day" after "25 December"
+           or epithet(dead, text))  # "the Boss" after "Bruce Springsteen"
     if why:
         return why
     # The dead text under its other names ("Has a dozen hens" read as "has 12 hens") compared
