@@ -1188,3 +1188,56 @@ def light_verb(dead_text: str, new_text: str) -> str | None:
     if len(content) >= 2 and set(content[1:]) <= said:
         return f"'has' {' '.join(content[1:])!r} may say what {content[0]!r} said"
     return None
+
+
+_ENGLISH_NUMBERS = {w: n for n, w in enumerate(_HOUR_WORDS) if n}
+SENTENCE_SLACK = 2  # words a translation may add or drop ("Hat einen Hund" / "Has a dog")
+
+
+def _foreign(words: tuple[str, ...], t: Tables) -> bool:
+    """A sentence of another language: a function word of one (`aliases/function_words.jsonl`),
+    a number word that is not English, or a word in another script; and no English one."""
+    return bool(words) and not any(w in STOP_WORDS for w in words) and any(
+        w in t.function_words or w in t.number_words and w not in _ENGLISH_TOO
+        or not w.isascii() for w in words)
+
+
+def foreign_sentence(dead_text: str, new_text: str, tables_: Tables | None = None
+                     ) -> str | None:
+    """Why a sentence of another language in Latin script, about as long as the dead text and
+    sharing none of its words, may say the same, or None (issue 30: anything that may be the
+    dead value is held): "Pije herbatę każdego ranka" after "Drinks tea every morning". Only
+    for a dead text the reader has no slot for (a slot's values are the other rules'
+    business: measured, holding "Ist Ärztin" after "Is a nurse" cost more than it caught);
+    not when it names another place the gazetteer knows, or another number. Only holds."""
+    t = tables_ or tables()
+    dead_words, words = fold(dead_text), fold(new_text)
+    raw = tuple(w.lower() for w in _WORD.findall(unicodedata.normalize("NFC", new_text)))
+    if read(dead_text).slot or read(new_text).slot or \
+            not (_foreign(words, t) or _foreign(raw, t)) or \
+            any(w in t.function_words or not w.isascii() for w in dead_words):
+        return None
+    if abs(len(words) - len(dead_words)) > SENTENCE_SLACK or set(words) & set(dead_words) or \
+            read(dead_text).negated != read(new_text).negated:
+        return None  # a translation shares no word ("Watches Formula E" is English)
+    if any(unicodedata.name(ch, "?").split()[0] != "LATIN" for w in words for ch in w
+           if ch.isalpha()):
+        return None  # other scripts have their own readings (names, numerals, cognates)
+    said = {w for w in dead_words if w.isdigit()} | {
+        str(n) for w in dead_words if (n := _ENGLISH_NUMBERS.get(w))}
+    numbers = {str(t.number_words[w]) for w in words if w in t.number_words
+               and w not in _ENGLISH_TOO} | {w for w in words if w.isdigit()} | \
+        _script_numerals(words)
+    if numbers - said - {"1"}:
+        return None  # another number
+    dead_places = {p.id for w, _ in _proper_names(dead_text) for p in places.named(w)[:1]}
+    first = _WORD.search(unicodedata.normalize("NFKC", new_text))
+    for word, _ in _proper_names(new_text):
+        if first is not None and word == first.group(0) and len(words) > 1:
+            continue  # a sentence's first word is capitalised whatever it is ("Pije")
+        found = places.named(word)[:1] or [p for k in _known_place(word)[:1]
+                                           for p in places.gazetteer().named.get(k, ())[:1]]
+        if found and found[0].id not in dead_places:
+            return None  # another place ("Mieszka w Krakowie")
+    return (f"a sentence in another language as long as {dead_text!r}, naming no other "
+            f"place or number")

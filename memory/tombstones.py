@@ -33,6 +33,7 @@ from .restatements import (
     another_given_name,
     derived_word,
     foreign_restatement,
+    foreign_sentence,
     in_longer_name,
     initialism,
     light_verb,
@@ -151,6 +152,7 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
     (`corrected`: a harsh correction says itself that the two differ)."""
     why = (near_spelling(dead, text)  # a name spelled another way
            or foreign_restatement(dead, text)  # the same sentence in another language
+           or foreign_sentence(dead, text)  # a sentence of another language, as long
            or named_within(dead, text)  # another name of the value anywhere in the text
            or initialism(dead, text)  # "GoT" after "Game of Thrones"
            or not corrected and unknown_name(dead, text)  # a name no table knows
