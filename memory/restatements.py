@@ -19,9 +19,9 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable
-from importlib import resources
 from dataclasses import dataclass, replace
 from functools import cache
+from importlib import resources
 from os.path import commonprefix
 from pathlib import Path
 
@@ -396,7 +396,8 @@ def variants(text: str, tables_: Tables | None = None) -> list[str]:
     seen: dict[str, None] = {}
     framed: list[tuple[list[str], bool]] = []
     written = _written_out(text, t)
-    later = afternoon(written)  # invariant 600: "halb neun" may be 8:30 pm
+    # invariant 600: "halb neun" may be 8:30 pm; "7:30 a.m." says which half itself
+    later = None if _MERIDIEM.search(text) else afternoon(written)
     for frame in _frames(written, t) + ([later] if later else []):
         joined = " , ".join(" ".join(fold(part)) for part in re.split(r"[,;]", frame)
                             if fold(part))  # a comma still parts a value from its country
@@ -493,7 +494,7 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
     if other:
         return other
     a, b = (_marked(_written_out(x, t), t) for x in (dead_text, new_text))
-    later = afternoon(_written_out(new_text, t))
+    later = None if _MERIDIEM.search(new_text) else afternoon(_written_out(new_text, t))
     if later is not None and _marked(later, t) == a:
         return None  # "halb neun" may be the dead "8:30 pm"
     if len(a) != len(b):
