@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import pycountry
 
@@ -39,6 +39,7 @@ class Framed:
     new: str  # the new text's value, as written
 
 
+@lru_cache(maxsize=4096)
 def framed(dead_text: str, new_text: str) -> Framed | None:
     """The shared frame of two texts and their values, or None: at least one shared leading
     word, then a value of 1 to MAX_VALUE words on each side."""
@@ -79,6 +80,7 @@ def _parts(value: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in value.split(",") if p.strip())
 
 
+@lru_cache(maxsize=4096)
 def place_in_frame(dead_text: str, new_text: str) -> tuple[str, str] | None:
     """('apart'|'held', why) for two framed values when the dead one is a place the gazetteer
     knows, else None (invariant 600): "Is from Latvia" / "Is from Lithuania" are two places
@@ -102,6 +104,7 @@ def place_in_frame(dead_text: str, new_text: str) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def names_in_frame(dead_text: str, new_text: str) -> tuple[str, str] | None:
     """The two values of a frame that names a person ("Grandpa is Henry" / "Grandpa is Hal"),
     as name-slot texts the name rules read ("Name is Henry", "Name is Hal"), or None: one

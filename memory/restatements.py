@@ -20,7 +20,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from os.path import commonprefix
 from pathlib import Path
@@ -294,6 +294,7 @@ def _ordinals() -> dict[str, str]:
 
 _ORDINAL = re.compile(r"(?i)\b(" + "|".join(sorted(map(re.escape, _ordinals()), key=len,
                                                     reverse=True)) + r")\b")
+_ORDINAL_HINT = re.compile(r"(?i)(?:first|second|third|th)\b")
 _HALF_WORD = re.compile(r"(?i)\b(halb|halv|half) (\w+)\b")
 
 
@@ -314,7 +315,8 @@ def _clock_words(text: str, t: Tables) -> str:
     text = _NOON.sub(lambda m: "0:00" if "night" in m.group(0).lower() else "12:00", text)
     text = _SHORT_YEAR.sub(lambda m: ("20" if int(m.group(1)) <= CENTURY_PIVOT else "19")
                            + m.group(1), text)
-    text = _ORDINAL.sub(lambda m: _ordinals()[m.group(1).lower()], text)
+    if _ORDINAL_HINT.search(text):  # the long alternation only where an ordinal may be
+        text = _ORDINAL.sub(lambda m: _ordinals()[m.group(1).lower()], text)
     return _HALF_WORD.sub(lambda m: _half_before(m, t), text)
 
 
@@ -331,6 +333,15 @@ def afternoon(text: str) -> str | None:
 def _written_out(text: str, t: Tables) -> str:
     """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
     shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
+    return _written_out_default(text) if t is tables() else _write_out(text, t)
+
+
+@lru_cache(maxsize=8192)
+def _written_out_default(text: str) -> str:
+    return _write_out(text, tables())  # the gate reads each candidate's text several times
+
+
+def _write_out(text: str, t: Tables) -> str:
     text = _MERIDIEM.sub(_twelve_hour, _CLOCK.sub(_clock, _clock_words(text, t)))
     text = _MULTIPLE_BIRTH.sub(lambda m: f"{_BIRTHS[m.group(1).lower()]} {m.group(2)}", text)
     text = _TIMES.sub(lambda m: str(_count(m.group(1)) * _MULTIPLE[m.group(2).lower()]), text)
@@ -1005,11 +1016,15 @@ def _name_lists() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
     path = resources.files("gender_guesser") / "data" / "nam_dict.txt"
     names: set[str] = set()
     same: dict[str, set[str]] = {}
+    def folded_name(name: str) -> str:  # most names are ASCII: fold only the others
+        name = name.replace("+", "-")
+        return name.lower() if name.isascii() and name.isalpha() else " ".join(fold(name))
+
     for line in path.read_text(encoding="utf-8").splitlines():
         parts = line[:30].split()
         if len(parts) < 2 or line.startswith("#"):
             continue
-        folded = [" ".join(fold(p.replace("+", "-"))) for p in parts[1:3]]
+        folded = [folded_name(p) for p in parts[1:3]]
         if parts[0] == "=" and len(folded) == 2 and all(folded):
             same.setdefault(folded[0], set()).add(folded[1])
             same.setdefault(folded[1], set()).add(folded[0])

@@ -15,6 +15,7 @@ accepted active and never refused on an alias alone (issue 30, invariant 461).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 
@@ -115,6 +116,11 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     return verdict
 
 
+@lru_cache(maxsize=4096)
+def _variants(text: str) -> tuple[str, ...]:
+    return tuple(variants(text))
+
+
 def framed_apart(dead: str, text: str) -> bool:
     """Two values of one frame the gazetteer or the name lists tell apart ("Is from Latvia"
     / "Is from Lithuania", "Neighbour is Robert" / "Neighbour is Rupert"; invariant 600)."""
@@ -169,11 +175,11 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
         return why
     # The dead text under its other names ("Has a dozen hens" read as "has 12 hens") compared
     # with the new text: a rewriting of either side counts, not only of the new one.
-    dead_variants = variants(dead)[:DEAD_VARIANTS]
+    dead_variants = _variants(dead)[:DEAD_VARIANTS]
     for other in dead_variants:
         decision, reason = judge_pair(other, text, None, threshold)
         if decision == Decision.REFUSE:  # the same value, not merely a similar one
             return f"the dead text read as {other!r}: {reason}"
     # both rewritten: "halb neun" and "8:30 pm" both read as 20:30
-    both = set(dead_variants) & set(variants(text))
+    both = set(dead_variants) & set(_variants(text))
     return f"both texts read as {sorted(both)[0]!r}" if both else None
