@@ -22,7 +22,7 @@ from .restatements import MIN_ROOT, _known_name, _languages, _place_keys
 from .text import fold
 from .values import read
 
-MAX_VALUE = 6  # words a framed value may have ("the Good, the Bad and the Ugly" is one)
+MAX_VALUE = 8  # words a framed value may have ("The Good, the Bad and the Ugly" is seven)
 _WORD = re.compile(r"\S+")
 _EDGE = ".,;:!?\"“”«»()"
 _ARTICLE = re.compile(r"(?i)^(?:the|a|an)\s+")
