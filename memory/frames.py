@@ -155,9 +155,8 @@ def translated_value(dead_text: str, new_text: str, function_words: frozenset[st
         return None
     langs = _languages()
     known = langs.get(" ".join(fold(f.new)))
-    if known and not known & langs.get(" ".join(fold(f.dead)), frozenset()) or \
-            places.named(f.new):
-        return None  # a language or a place the tables name: "한국어" is Korean
+    if known and not known & langs.get(" ".join(fold(f.dead)), frozenset()):
+        return None  # another language the tables name: "한국어" is Korean
     marks = _foreign_marks(f.new, function_words) - _foreign_marks(f.dead, function_words)
     if marks:
         return f"{f.new!r} may be {f.dead!r} in another language ({sorted(marks)[0]!r})"
