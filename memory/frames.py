@@ -147,10 +147,14 @@ def translated_value(dead_text: str, new_text: str, function_words: frozenset[st
     or None (invariant 600): after "Favourite film is Life Is Beautiful", "Favourite film is
     La vita è bella" (an Italian function word, a diacritic), "Favourite book is Война и мир"
     (another script); after "Supports Benfica", "Supports as Águias". The dead value is a name
-    (capitalised) and no place: places are the gazetteer's. Only ever holds a write."""
+    (capitalised), and no place after from/in/near or in a place slot: those are the
+    gazetteer's. Only ever holds a write."""
     f = framed(dead_text, new_text)
-    if f is None or not _proper(_parts(f.dead)[0]) or places.named(_parts(f.dead)[0]):
+    if f is None or not _proper(_parts(f.dead)[0]):
         return None
+    if places.named(_parts(f.dead)[0]) and (f.frame[-1] in _PLACE_END or
+                                            read(dead_text).slot in places.PLACE_SLOTS):
+        return None  # a place is the gazetteer's; "Supports Benfica" names a club
     if read(dead_text).negated != read(new_text).negated:
         return None
     langs = _languages()
