@@ -43,8 +43,8 @@ class Framed:
 def framed(dead_text: str, new_text: str) -> Framed | None:
     """The shared frame of two texts and their values, or None: at least one shared leading
     word, then a value of 1 to MAX_VALUE words on each side."""
-    a = [m for m in _WORD.finditer(unicodedata.normalize("NFKC", dead_text))]
-    b = [m for m in _WORD.finditer(unicodedata.normalize("NFKC", new_text))]
+    a = list(_WORD.finditer(unicodedata.normalize("NFKC", dead_text)))
+    b = list(_WORD.finditer(unicodedata.normalize("NFKC", new_text)))
     n = 0  # a value keeps at least its last word ("Benin" / "Benin City, Nigeria")
     while n < min(len(a), len(b)) - 1 and fold(a[n].group(0)) == fold(b[n].group(0)) and \
             fold(a[n].group(0)):
@@ -62,7 +62,7 @@ def framed(dead_text: str, new_text: str) -> Framed | None:
 def _proper(value: str) -> bool:
     """A value written as a name: each word capitalised (joining words aside) or in a script
     without case."""
-    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", value)]
+    words = re.findall(r"[^\W\d_][\w'’-]*", value)
     return bool(words) and all(w[0].isupper() or w[0].lower() == w[0].upper() or
                                w in _JOINING or re.match(r"[dl]['’]", w) for w in words)
 
@@ -87,8 +87,9 @@ def place_in_frame(dead_text: str, new_text: str) -> tuple[str, str] | None:
     (apart); "Is from Persia" after "Is from Iran" names no place the gazetteer knows and
     "Studies in Louvain" after "Studies in Leuven" another name of the same place (held)."""
     f = framed(dead_text, new_text)
-    if f is None or f.frame[-1] not in _PLACE_END or not _proper(_parts(f.dead)[0]) or any(ch.isdigit() for ch in f.dead + f.new):
-        return None
+    if f is None or f.frame[-1] not in _PLACE_END or not _proper(_parts(f.dead)[0]) or \
+            any(ch.isdigit() for ch in f.dead + f.new):
+        return None  # an address or a flat number is no place's name
     dead, new = _parts(f.dead), _parts(f.new)
     if not places.named(dead[0]):
         return None
@@ -310,8 +311,9 @@ def epithet(dead_text: str, new_text: str) -> str | None:
     if f is None or f.frame[-1] == "the" or set(fold(f.new)) & set(fold(f.dead)):
         return None  # "the Newcastle Jets" after "Newcastle United": a longer name's rules'
     raw_new = unicodedata.normalize("NFKC", new_text)
-    if not re.search(r"(?<!\S)the\s+" + re.escape(f.new) + r"\W*$", raw_new):
-        return None  # no lowercase "the" before the value
+    if not re.search(r"(?<!\S)the\s+" + re.escape(f.new) + r"\W*$", raw_new) or \
+            f.new.split()[0].isupper():
+        return None  # no lowercase "the" before the value, or an acronym ("the BBC")
     if not _proper(_parts(f.dead)[0]) or places.named(_parts(f.dead)[0]) or \
             re.match(r"(?i)the\b", f.dead):
         return None
