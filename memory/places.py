@@ -325,8 +325,9 @@ def compare(dead: tuple[str, ...], new: tuple[str, ...], dead_alt: tuple[str, ..
     # that excludes it, may mean it: not surely another place.
     if len(new) == 1 and pa in _any_reading(new[0], new_alt):
         return "same", f"{new[0]!r} is another name of {pa.name} ({pa.country})"
-    if len(dead) == 1 == len(new) and key(pb.name) in map(key, (new[0], *new_alt)) and \
-            pb in _any_reading(dead[0], dead_alt):
+    # and a name that is one of the dead name's readings ("Donostia" after "San Sebastián",
+    # which reads first as the larger San Sebastián in Guatemala) may mean that reading
+    if len(dead) == 1 == len(new) and pb in _any_reading(dead[0], dead_alt):
         return "same", f"{dead[0]!r} is another name of {pb.name} ({pb.country})"
     if pa.id in b.mentions or pb.id in a.mentions:  # "Clifton, Bristol" after Bristol
         return "inside", f"{pb.name} and {pa.name} are one inside the other"

@@ -20,7 +20,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
+from importlib import resources
 from os.path import commonprefix
 from pathlib import Path
 
@@ -263,10 +264,85 @@ def _twelve_hour(m: re.Match[str]) -> str:
     return f"{hour}:{m.group(2) or '00'}"
 
 
+_NOON = re.compile(r"(?i)\b(?:(?:twelve )?noon|midday|(?:twelve )?midnight)\b")
+_SHORT_YEAR = re.compile(r"(?<![\w'’])['’](\d{2})\b")
+CENTURY_PIVOT = 30  # "'94" is 1994, "'05" 2005
+_ORDINAL_UNITS = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+                  "eighth", "ninth"]
+_ORDINAL_TEENS = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+                  "sixteenth", "seventeenth", "eighteenth", "nineteenth"]
+_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _suffixed(n: int) -> str:
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
+@cache
+def _ordinals() -> dict[str, str]:
+    """English ordinal words 1-99 ("twenty-first") -> "21st"."""
+    out = {w: _suffixed(n) for n, w in enumerate(_ORDINAL_UNITS) if w}
+    out |= {w: _suffixed(10 + n) for n, w in enumerate(_ORDINAL_TEENS)}
+    for n in range(2, 10):
+        out[_TENS[n][:-1] + "ieth"] = _suffixed(10 * n)
+        for u in range(1, 10):
+            for sep in ("-", " "):
+                out[f"{_TENS[n]}{sep}{_ORDINAL_UNITS[u]}"] = _suffixed(10 * n + u)
+    return out
+
+
+_ORDINAL = re.compile(r"(?i)\b(" + "|".join(sorted(map(re.escape, _ordinals()), key=len,
+                                                    reverse=True)) + r")\b")
+_ORDINAL_HINT = re.compile(r"(?i)(?:first|second|third|th)\b")
+_HALF_WORD = re.compile(r"(?i)\b(halb|halv|half) (\w+)\b")
+
+
+def _half_before(m: re.Match[str], t: Tables) -> str:
+    """ "halb neun" -> "8:30": "half" before an hour said in another language counts toward
+    that hour (German, Dutch, Scandinavian); British "half nine" (9:30) is read by `_clock`."""
+    word = " ".join(fold(m.group(2)))
+    n = t.number_words.get(word, 0)
+    if word in _HOUR_WORDS or not 1 < n <= 12:
+        return m.group(0)
+    return f"{n - 1}:30"
+
+
+def _clock_words(text: str, t: Tables) -> str:
+    """Noon and midnight as the clock shows them, a year said by its last two digits ("'94")
+    in full, English ordinal words as numerals ("twenty-first" -> "21st"), "half" before an
+    hour of another language."""
+    text = _NOON.sub(lambda m: "0:00" if "night" in m.group(0).lower() else "12:00", text)
+    text = _SHORT_YEAR.sub(lambda m: ("20" if int(m.group(1)) <= CENTURY_PIVOT else "19")
+                           + m.group(1), text)
+    if _ORDINAL_HINT.search(text):  # the long alternation only where an ordinal may be
+        text = _ORDINAL.sub(lambda m: _ordinals()[m.group(1).lower()], text)
+    return _HALF_WORD.sub(lambda m: _half_before(m, t), text)
+
+
+_BARE_TIME = re.compile(r"\b(0?[1-9]|1[01]):([0-5]\d)\b(?!\s?[ap]\.?m)")
+
+
+def afternoon(text: str) -> str | None:
+    """The text with a clock time said without "am"/"pm" read in the afternoon ("8:30" ->
+    "20:30"): a time on the twelve-hour clock may be either, or None when it has none."""
+    out = _BARE_TIME.sub(lambda m: f"{int(m.group(1)) + 12}:{m.group(2)}", text)
+    return out if out != text else None
+
+
 def _written_out(text: str, t: Tables) -> str:
     """Codes as names ("Lives in BRS" -> "Lives in Bristol"), a time in words as the clock
     shows it ("a quarter to eight" -> "7:45"), a counted Roman numeral as digits ("Has III children" -> "Has 3 children"). Case matters here, so before folding."""
-    text = _MERIDIEM.sub(_twelve_hour, _CLOCK.sub(_clock, text))
+    return _written_out_default(text) if t is tables() else _write_out(text, t)
+
+
+@lru_cache(maxsize=8192)
+def _written_out_default(text: str) -> str:
+    return _write_out(text, tables())  # the gate reads each candidate's text several times
+
+
+def _write_out(text: str, t: Tables) -> str:
+    text = _MERIDIEM.sub(_twelve_hour, _CLOCK.sub(_clock, _clock_words(text, t)))
     text = _MULTIPLE_BIRTH.sub(lambda m: f"{_BIRTHS[m.group(1).lower()]} {m.group(2)}", text)
     text = _TIMES.sub(lambda m: str(_count(m.group(1)) * _MULTIPLE[m.group(2).lower()]), text)
     if t.codes is not None:
@@ -330,7 +406,10 @@ def variants(text: str, tables_: Tables | None = None) -> list[str]:
     t = tables_ or tables()
     seen: dict[str, None] = {}
     framed: list[tuple[list[str], bool]] = []
-    for frame in _frames(_written_out(text, t), t):
+    written = _written_out(text, t)
+    # invariant 600: "halb neun" may be 8:30 pm; "7:30 a.m." says which half itself
+    later = None if _MERIDIEM.search(text) else afternoon(written)
+    for frame in _frames(written, t) + ([later] if later else []):
         joined = " , ".join(" ".join(fold(part)) for part in re.split(r"[,;]", frame)
                             if fold(part))  # a comma still parts a value from its country
         for pattern, means in t.numbers:
@@ -426,6 +505,9 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
     if other:
         return other
     a, b = (_marked(_written_out(x, t), t) for x in (dead_text, new_text))
+    later = None if _MERIDIEM.search(new_text) else afternoon(_written_out(new_text, t))
+    if later is not None and _marked(later, t) == a:
+        return None  # "halb neun" may be the dead "8:30 pm"
     if len(a) != len(b):
         return None
     diff = [(x, y) for x, y in zip(a, b, strict=True)
@@ -448,6 +530,7 @@ def names_apart(dead_text: str, new_text: str, tables_: Tables | None = None) ->
             f"{' '.join(t.groups[int(x[1:-1])][1][0])!r} are different {t.groups[int(x[1:-1])][0]}s")
 
 
+SHORTENED = 0.75  # a name this much shorter may be a pet form no list holds ("Nacho", "Ignacio")
 DIMINUTIVE = 0.85  # a diminutive shortens a name: "Bobby" is 83 % of "Robert", "Sepp" 80 % of "Josef"
 _VOWELS = str.maketrans("", "", "aeiouy")
 
@@ -473,6 +556,9 @@ def another_given_name(dead_text: str, new_text: str, tables_: Tables | None = N
     if _sound(x) == _sound(y) or _sound(x).translate(_VOWELS) == _sound(y).translate(_VOWELS):
         return None
     if _name_groups().get((x,), frozenset()) & _name_groups().get((y,), frozenset()):
+        return None
+    # nor when a list makes one a form of the other ("Natasha" is Nataliya's)
+    if related_names(x, y):
         return None
     return f"{y!r} is another name than {x!r}, not a shorter form of it"
 
@@ -594,14 +680,20 @@ MIN_ROOT = 5  # letters a derived word shares with the dead value's word ("asthm
 ROOT_RATIO = 0.75  # and how alike the two words are (difflib)
 
 
-_SLOT_NAMES = {"home": "residence"}  # memory/slots.py names -> the reader's (memory/values.py)
+_SLOT_NAMES = {"home": "residence"}
+_CALLED = re.compile(r"^(?:called|named|known as) (?=\w)")  # memory/slots.py names -> the reader's (memory/values.py)
 
 
 def _reading(text: str, t: Tables) -> Claim:
     """The canonical claim of a text, its slot taken from another phrasing of the slot when
-    the reader has none ("His name is Robert", "Call him Bob": the `name` slot)."""
+    the reader has none ("His name is Robert", "Call him Bob": the `name` slot). A person's
+    value read with its naming verb ("called nacho") is the name alone."""
     claim = read(text)
     if claim.slot:
+        if _person(claim.slot) and len(claim.raw_value) == 1 and \
+                _CALLED.match(claim.raw_value[0]):
+            value = _CALLED.sub("", claim.raw_value[0])
+            return replace(claim, raw_value=(value,), value=(frozenset(value.split()),))
         return claim
     plain = _plain(text)
     for slot, pattern in t.phrasings:
@@ -700,12 +792,18 @@ def _place_ids(names: set[tuple[str, ...]]) -> set[str]:
 
 def _proper_names(text: str) -> list[tuple[str, bool]]:
     """The words a text names something by, with whether each is a code: capitalised or in a
-    script without case; three capitals ("DUB") are a code."""
+    script without case; three capitals ("DUB") are a code. A stretch of a caseless script
+    is kept whole with its vowel marks (Thai "เชียงใหม่": marks are not word letters)."""
     out = []
-    for m in _WORD.finditer(unicodedata.normalize("NFKC", text)):
-        w = m.group(0)
-        if w[0].isupper() or not w[0].isascii() and w.lower() == w.upper():
-            out.append((w, len(w) == 3 and w.isupper() and w.isascii()))
+    for chunk in unicodedata.normalize("NFKC", text).split():
+        bare = chunk.strip(".,;:!?\"'()«»“”")
+        if bare and not bare.isascii() and all(ch.lower() == ch.upper() for ch in bare):
+            out.append((bare, False))
+            continue
+        for m in _WORD.finditer(chunk):
+            w = m.group(0)
+            if w[0].isupper() or not w[0].isascii() and w.lower() == w.upper():
+                out.append((w, len(w) == 3 and w.isupper() and w.isascii()))
     return out
 
 
@@ -783,11 +881,16 @@ def _named_by_gazetteer(dead_text: str, new_text: str, dead: Claim,
     return None
 
 
+MAX_GLUED = 40  # letters of a caseless word whose every stretch is looked up
+
+
 def _glued(word: str) -> list[str]:
-    """A word of a script written without spaces, and its beginnings, longest first: a name
-    may be followed by a particle or another word ("서울에" is 서울 + 에, "東京在住" 東京 +
-    在住)."""
-    return [word[:n] for n in range(len(word), 1, -1)]
+    """A word of a script without case, and every stretch of it of two letters or more,
+    longest first: a name may have a particle or another word on either side ("서울에" is
+    서울 + 에, "東京在住" 東京 + 在住, Hebrew "בחיפה" ב + חיפה, a Thai sentence written
+    without spaces)."""
+    word = word[:MAX_GLUED]
+    return [word[i:i + n] for n in range(len(word), 1, -1) for i in range(len(word) - n + 1)]
 
 
 @cache
@@ -849,6 +952,12 @@ def unknown_name(dead_text: str, new_text: str, tables_: Tables | None = None) -
             continue  # a word of another kind ("Londoner", "Coke")
         if any((name,) in t.groups[g][1] for g in _name_groups().get((w,), ())):
             return f"{word!r} is a name of {name!r} (a diminutive of several names)"
+        if related_names(name, w):
+            return f"{word!r} and {name!r} are one name in the given-name lists"
+        if _known_name(w) and _known_name(name) and len(w) <= SHORTENED * len(name) and \
+                (group is None or t.groups[group][0] == "name") and \
+                not _pet_forms_listed(name) and _shared_run(name, w) >= PET_FORM_RUN:
+            return f"{word!r} is a shorter name than {name!r}, maybe a pet form of it"
         if (w in _given() or group is not None) and (name in _given() or not _cognate(name, w)):
             continue  # a known name the tables already tell apart (or hold) by its group
         if len(w) >= 3 and w.isalpha():
@@ -897,6 +1006,65 @@ def _cognate(name: str, known: str) -> bool:
 @cache
 def _namer() -> NickNamer:
     return NickNamer()
+
+
+@cache
+def _name_lists() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    """Every given name of the `gender-guesser` package's dictionary (Jörg Michael's
+    nam_dict.txt: about 45,000 first names of 54 countries), folded, and its equivalences
+    ("=  Pista István": a pet form and its name) both ways."""
+    path = resources.files("gender_guesser") / "data" / "nam_dict.txt"
+    names: set[str] = set()
+    same: dict[str, set[str]] = {}
+    def folded_name(name: str) -> str:  # most names are ASCII: fold only the others
+        name = name.replace("+", "-")
+        return name.lower() if name.isascii() and name.isalpha() else " ".join(fold(name))
+
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line[:30].split()
+        if len(parts) < 2 or line.startswith("#"):
+            continue
+        folded = [folded_name(p) for p in parts[1:3]]
+        if parts[0] == "=" and len(folded) == 2 and all(folded):
+            same.setdefault(folded[0], set()).add(folded[1])
+            same.setdefault(folded[1], set()).add(folded[0])
+        elif parts[0] != "=" and folded[0]:
+            names.add(folded[0])
+    return frozenset(names), {k: frozenset(v) for k, v in same.items()}
+
+
+def _known_name(name: str) -> bool:
+    return name in _given() or name in _name_lists()[0]
+
+
+PET_FORM_RUN = 3  # letters in a row a pet form keeps of its name ("Nacho": Ig-nac-io)
+
+
+def _shared_run(x: str, y: str) -> int:
+    m = difflib.SequenceMatcher(None, x, y).find_longest_match(0, len(x), 0, len(y))
+    return m.size
+
+
+def _pet_forms_listed(name: str) -> bool:
+    """A name whose pet forms a list gives ("Margaret": Maggie, Peggy ...): a shorter name
+    the lists do not join to it is another name."""
+    return bool(_namer().nicknames_of(name)) or name in _name_lists()[1]
+
+
+def related_names(x: str, y: str) -> bool:
+    """Two given names one list makes forms of each other: `nicknames` (a name and its
+    diminutive, either way) or nam_dict's equivalences, the far side respelt ("Natasha" is
+    Nataliya's, so Natalia's)."""
+    namer, same = _namer(), _name_lists()[1]
+
+    def forms(n: str) -> set[str]:  # a pet form of `nicknames` shortens its name
+        packaged = {" ".join(fold(o)) for o in namer.canonicals_of(n) | namer.nicknames_of(n)}
+        return {o for o in packaged if min(len(o), len(n)) < DIMINUTIVE * max(len(o), len(n))} \
+            | set(same.get(n, ()))
+    def alike(o: str, n: str) -> bool:  # "delores" / "dolores": one name spelt two ways
+        return o == n or o[:1] == n[:1] and abs(len(o) - len(n)) <= RESPELT and \
+            difflib.SequenceMatcher(None, o, n).ratio() >= 0.8
+    return any(alike(o, y) for o in forms(x)) or any(alike(o, x) for o in forms(y))
 
 
 def derived_word(dead_text: str, new_text: str) -> str | None:
@@ -1036,3 +1204,56 @@ def light_verb(dead_text: str, new_text: str) -> str | None:
     if len(content) >= 2 and set(content[1:]) <= said:
         return f"'has' {' '.join(content[1:])!r} may say what {content[0]!r} said"
     return None
+
+
+_ENGLISH_NUMBERS = {w: n for n, w in enumerate(_HOUR_WORDS) if n}
+SENTENCE_SLACK = 2  # words a translation may add or drop ("Hat einen Hund" / "Has a dog")
+
+
+def _foreign(words: tuple[str, ...], t: Tables) -> bool:
+    """A sentence of another language: a function word of one (`aliases/function_words.jsonl`),
+    a number word that is not English, or a word in another script; and no English one."""
+    return bool(words) and not any(w in STOP_WORDS for w in words) and any(
+        w in t.function_words or w in t.number_words and w not in _ENGLISH_TOO
+        or not w.isascii() for w in words)
+
+
+def foreign_sentence(dead_text: str, new_text: str, tables_: Tables | None = None
+                     ) -> str | None:
+    """Why a sentence of another language in Latin script, about as long as the dead text and
+    sharing none of its words, may say the same, or None (issue 30: anything that may be the
+    dead value is held): "Pije herbatę każdego ranka" after "Drinks tea every morning". Only
+    for a dead text the reader has no slot for (a slot's values are the other rules'
+    business: measured, holding "Ist Ärztin" after "Is a nurse" cost more than it caught);
+    not when it names another place the gazetteer knows, or another number. Only holds."""
+    t = tables_ or tables()
+    dead_words, words = fold(dead_text), fold(new_text)
+    raw = tuple(w.lower() for w in _WORD.findall(unicodedata.normalize("NFC", new_text)))
+    if read(dead_text).slot or read(new_text).slot or \
+            not (_foreign(words, t) or _foreign(raw, t)) or \
+            any(w in t.function_words or not w.isascii() for w in dead_words):
+        return None
+    if abs(len(words) - len(dead_words)) > SENTENCE_SLACK or set(words) & set(dead_words) or \
+            read(dead_text).negated != read(new_text).negated:
+        return None  # a translation shares no word ("Watches Formula E" is English)
+    if any(unicodedata.name(ch, "?").split()[0] != "LATIN" for w in words for ch in w
+           if ch.isalpha()):
+        return None  # other scripts have their own readings (names, numerals, cognates)
+    said = {w for w in dead_words if w.isdigit()} | {
+        str(n) for w in dead_words if (n := _ENGLISH_NUMBERS.get(w))}
+    numbers = {str(t.number_words[w]) for w in words if w in t.number_words
+               and w not in _ENGLISH_TOO} | {w for w in words if w.isdigit()} | \
+        _script_numerals(words)
+    if numbers - said - {"1"}:
+        return None  # another number
+    dead_places = {p.id for w, _ in _proper_names(dead_text) for p in places.named(w)[:1]}
+    first = _WORD.search(unicodedata.normalize("NFKC", new_text))
+    for word, _ in _proper_names(new_text):
+        if first is not None and word == first.group(0) and len(words) > 1:
+            continue  # a sentence's first word is capitalised whatever it is ("Pije")
+        found = places.named(word)[:1] or [p for k in _known_place(word)[:1]
+                                           for p in places.gazetteer().named.get(k, ())[:1]]
+        if found and found[0].id not in dead_places:
+            return None  # another place ("Mieszka w Krakowie")
+    return (f"a sentence in another language as long as {dead_text!r}, naming no other "
+            f"place or number")

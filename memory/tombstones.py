@@ -15,20 +15,33 @@ accepted active and never refused on an alias alone (issue 30, invariant 461).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 
 from .embeddings import Embedder
+from .frames import (
+    clipped,
+    date_by_name,
+    demonym,
+    epithet,
+    names_in_frame,
+    place_in_frame,
+    translated_value,
+)
 from .models import Tombstone
 from .restatements import (
+    another_given_name,
     derived_word,
     foreign_restatement,
+    foreign_sentence,
     in_longer_name,
     initialism,
     light_verb,
     named_within,
     names_apart,
     near_spelling,
+    tables,
     unknown_name,
     unresolved_place,
     variants,
@@ -62,7 +75,8 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
         extra = [(t, float(v @ query_vector())) for t, v in zip(pending, vectors, strict=False)]
     # Invariant 600: another name of the same kind in the same words ("video calls" after
     # "phone calls") is a different value, however close the meaning of the two texts.
-    named_apart = {t.id for t, _ in candidates + extra if names_apart(t.text, text)}
+    named_apart = {t.id for t, _ in candidates + extra if names_apart(t.text, text)
+                   or framed_apart(t.text, text)}
     candidates = [(t, c) for t, c in candidates if t.id not in named_apart]
     extra = [(t, c) for t, c in extra if t.id not in named_apart]
     verdict = assess(text, candidates + extra, threshold, judge=judge)
@@ -78,7 +92,8 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     def told_apart(tomb: Tombstone) -> bool:
         if tomb.id not in apart:
             apart[tomb.id] = bool(names_apart(tomb.text, text) or places_apart(tomb.text, text)
-                                  or in_longer_name(tomb.text, text))
+                                  or in_longer_name(tomb.text, text)
+                                  or framed_apart(tomb.text, text))
         return apart[tomb.id]
 
     for other in variants(text):
@@ -101,6 +116,40 @@ def check(store: Store, embedder: Embedder, user_id: str, text: str, *, threshol
     return verdict
 
 
+@lru_cache(maxsize=4096)
+def _variants(text: str) -> tuple[str, ...]:
+    return tuple(variants(text))
+
+
+def framed_apart(dead: str, text: str) -> bool:
+    """Two values of one frame the gazetteer or the name lists tell apart ("Is from Latvia"
+    / "Is from Lithuania", "Neighbour is Robert" / "Neighbour is Rupert"; invariant 600)."""
+    place = place_in_frame(dead, text)
+    if place is not None:
+        return place[0] == "apart"
+    names = names_in_frame(dead, text)
+    return names is not None and bool(another_given_name(*names))
+
+
+def _in_frame(dead: str, text: str, corrected: bool) -> str | None:
+    """Why a value of the dead text's frame may be the dead value (invariant 600): another
+    name of its place or a place no gazetteer knows, a pet form of its name or a name no list
+    tells apart."""
+    place = place_in_frame(dead, text)
+    if place is not None:
+        return place[1] if place[0] == "held" and not (corrected and "no place" in place[1]) \
+            else None
+    names = names_in_frame(dead, text)
+    if names is None:
+        return None
+    return named_within(*names) or (None if corrected else unknown_name(*names))
+
+
+def _demonym(dead: str, text: str) -> str | None:
+    found = demonym(dead, text)
+    return found[1] if found and found[0] == "held" else None
+
+
 def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = False
                 ) -> str | None:
     """Why `text` may be the dead value under a name the reader's own comparison missed, or
@@ -109,18 +158,28 @@ def _other_name(dead: str, text: str, threshold: float, *, corrected: bool = Fal
     (`corrected`: a harsh correction says itself that the two differ)."""
     why = (near_spelling(dead, text)  # a name spelled another way
            or foreign_restatement(dead, text)  # the same sentence in another language
+           or foreign_sentence(dead, text)  # a sentence of another language, as long
            or named_within(dead, text)  # another name of the value anywhere in the text
            or initialism(dead, text)  # "GoT" after "Game of Thrones"
            or not corrected and unknown_name(dead, text)  # a name no table knows
            or derived_word(dead, text)  # a word derived from the value ("asthmatic")
            or not corrected and unresolved_place(dead, text)  # a place no gazetteer knows
-           or light_verb(dead, text))  # "Has coffee every morning" after "Drinks coffee"
+           or light_verb(dead, text)  # "Has coffee every morning" after "Drinks coffee"
+           or _in_frame(dead, text, corrected)  # "Is from Persia" after "Is from Iran"
+           or translated_value(dead, text, tables().function_words)  # "La vita è bella"
+           or clipped(dead, text)  # "FedEx" after "Federal Express"
+           or _demonym(dead, text)  # "Is Bajan" after "Is from Barbados"
+           or date_by_name(dead, text)  # "on Christmas Day" after "25 December"
+           or epithet(dead, text))  # "the Boss" after "Bruce Springsteen"
     if why:
         return why
     # The dead text under its other names ("Has a dozen hens" read as "has 12 hens") compared
     # with the new text: a rewriting of either side counts, not only of the new one.
-    for other in variants(dead)[:DEAD_VARIANTS]:
+    dead_variants = _variants(dead)[:DEAD_VARIANTS]
+    for other in dead_variants:
         decision, reason = judge_pair(other, text, None, threshold)
         if decision == Decision.REFUSE:  # the same value, not merely a similar one
             return f"the dead text read as {other!r}: {reason}"
-    return None
+    # both rewritten: "halb neun" and "8:30 pm" both read as 20:30
+    both = set(dead_variants) & set(_variants(text))
+    return f"both texts read as {sorted(both)[0]!r}" if both else None

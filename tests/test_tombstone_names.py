@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import pytest
 
+from memory.frames import clipped, date_by_name, demonym, epithet, translated_value
 from memory.models import FactState
 from memory.restatements import (
     derived_word,
     foreign_restatement,
+    foreign_sentence,
     initialism,
     light_verb,
     named_within,
+    tables,
     unknown_name,
     unresolved_place,
     variants,
 )
-from memory.tombstones import _other_name
+from memory.text import fold
+from memory.tombstones import _in_frame, _other_name
 from memory.values import canonical_key, compare_values, read
 
 # (mechanism, dead, restatement, different value of the same slot or frame)
@@ -56,7 +60,49 @@ CASES = [
      "Steht um halb acht auf"),
     ("foreign_restatement", "Drinks coffee every morning", "Каждое утро пьёт кофе",
      "Каждое утро пьёт чай"),
+    # one frame, two values (memory/frames.py): places, names, translations, bynames
+    ("in_frame", "Is from Iran", "Is from Persia", "Is from Iraq"),
+    ("in_frame", "Studies in Leuven", "Studies in Louvain", "Studies in Ghent"),
+    ("in_frame", "Grandma is Dolores", "Grandma is Lola", "Grandma is Margaret"),
+    ("in_frame", "Colleague is István", "Colleague is Pista", "Colleague is Robert"),
+    ("unknown_name", "Husband is called Ignacio", "Husband is called Nacho",
+     "Husband is called Ignatius"),  # a shorter name keeping three letters: a pet form
+    ("translated_value", "Favourite film is Life Is Beautiful",
+     "Favourite film is La vita è bella", "Favourite film is Casablanca"),
+    ("translated_value", "Favourite book is War and Peace", "Favourite book is Война и мир",
+     "Favourite book is Middlemarch"),
+    ("clipped", "Watches Formula 1", "Watches F1", "Watches NASCAR"),
+    ("clipped", "Works at Federal Express", "Works at FedEx", "Works at Deloitte"),
+    ("demonym", "Is from Barbados", "Is Bajan", "Is Swiss"),
+    ("demonym", "Is from Peru", "Is Peruvian", "Is Paraguayan"),
+    ("date_by_name", "Birthday is 25 December", "Birthday is on Christmas Day",
+     "Birthday is 24 December"),
+    ("epithet", "Favourite singer is Bruce Springsteen", "Favourite singer is the Boss",
+     "Favourite singer is Adele"),
+    ("named_within", "Lives in Haifa", "אני גר בחיפה", "אני גר בנתניה"),
+    ("foreign_sentence", "Drinks tea every morning", "Pije herbatę każdego ranka",
+     "Drinks coffee every morning"),
+    # numbers and times said another way, read on both sides (`restatements.variants`)
+    ("read_as", "Lunch is at 12:00", "Lunch is at noon", "Lunch is at midnight"),
+    ("read_as", "Was born in 1994", "Was born in '94", "Was born in '95"),
+    ("read_as", "Lives on the 21st floor", "Lives on the twenty-first floor",
+     "Lives on the twenty-second floor"),
+    ("read_as", "Holiday lasts 14 days", "Holiday lasts a fortnight", "Holiday lasts a week"),
+    ("read_as", "Goes to bed at 8:30 pm", "Goes to bed at halb neun",
+     "Goes to bed at half nine"),
 ]
+
+
+def _held(rule):
+    def fn(dead, new):
+        found = rule(dead, new)
+        return found[1] if found and found[0] == "held" else None
+    return fn
+
+
+def _read_as(dead, new):
+    both = set(variants(new)) & ({" ".join(fold(dead))} | set(variants(dead)))
+    return sorted(both)[0] if both else None
 
 
 @pytest.mark.parametrize(("rule", "dead", "same", "other"), CASES,
@@ -66,7 +112,10 @@ def test_inv600_each_rule_finds_its_restatement_and_not_the_different_value(rule
     fn = {"named_within": named_within, "foreign_restatement": foreign_restatement,
           "unknown_name": unknown_name, "initialism": initialism,
           "derived_word": derived_word, "unresolved_place": unresolved_place,
-          "light_verb": light_verb}[rule]
+          "light_verb": light_verb, "in_frame": lambda d, n: _in_frame(d, n, False),
+          "translated_value": lambda d, n: translated_value(d, n, tables().function_words),
+          "clipped": clipped, "demonym": _held(demonym), "date_by_name": date_by_name,
+          "epithet": epithet, "foreign_sentence": foreign_sentence, "read_as": _read_as}[rule]
     assert fn(dead, same), (dead, same)
     assert fn(dead, other) is None, (dead, other)
     assert _other_name(dead, other, 0.85) is None  # no other rule holds it either
