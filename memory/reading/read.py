@@ -362,7 +362,7 @@ def _phrase_value(toks: list[Tok], at: int, shape: str, clause: str) -> tuple[st
         listed = t.low in ("and", "&") and k + 1 < n and shape in (
             "thing", "possession", "food", "med") and (
             toks[k + 1].low in _DETERMINERS or toks[k + 1].word[:1].isupper()
-            or toks[k + 1].low.isdigit())
+            or toks[k + 1].low.isdigit() or _pair_of_words(toks, at, k, clause))
         # "one week in six", "two days out of five": a ratio's second number is the value's own
         ratio = t.low in ("in", "of", "out") and k + 1 < n and (
             toks[k + 1].low.isdigit() or toks[k + 1].low in word_list("number_words")) and any(
@@ -377,6 +377,22 @@ def _phrase_value(toks: list[Tok], at: int, shape: str, clause: str) -> tuple[st
             break
         k += 1
     return _span(toks, at, k, clause), k
+
+
+def _pair_of_words(toks: list[Tok], at: int, k: int, clause: str) -> bool:
+    """"allergic to cats and dogs which is tragic": one bare word, "and", one bare word, then
+    the clause ends or turns; both are the value."""
+    n = len(toks)
+    if k != at + 1 or k + 1 >= n or not (toks[at].word.isalpha() and toks[at].word.islower()) \
+            or toks[at].low in _DETERMINERS or not (toks[k + 1].word.isalpha() and
+                                                   toks[k + 1].low == toks[k + 1].word.lower()):
+        return False
+    nxt = k + 2
+    if nxt >= n:
+        return True
+    gap = clause[toks[k + 1].end:toks[nxt].start].strip()
+    return bool(gap) or toks[nxt].low in ("which", "that", "but", "so", "too", "as", "now",
+                                          "though", "because", "both")
 
 
 def _real_first(toks: list[Tok], at: int) -> Tok:
