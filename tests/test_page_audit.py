@@ -69,3 +69,22 @@ def test_inv80_the_audit_table_escapes_stored_text_and_links_only_desk_pages():
     assert set(html_elements(body)) - {"table", "tr", "th", "td", "style"} == {"desk-link"}
     assert TAG not in body and "&lt;img" in body
     assert "href='facts?user=ana&amp;fact=fact_1'" in body
+
+
+def test_a_long_log_is_drawn_a_page_of_rows_at_a_time(desk):  # noqa: F811
+    """Issue 34: 100 rows at a time; the other pages reach every event, newest first."""
+    svc = store_service()
+    for n in range(110):
+        svc.write_fact("ana", f"Note {n:03d} about the garden", actor="cli")
+    at = page("pages/audit.py", user="ana")
+    assert not at.exception and not at.error
+    total = len(svc.audit("ana", limit=300))
+    first = html_table(at, "audit-list")
+    assert len(first) == 100 and "Note 109 about the garden" in set(first["memory"])
+    at.number_input(key="audit_page").set_value(2).run()
+    second = html_table(at, "audit-list")
+    assert len(second) == total - 100
+    assert set(first["targets"]).isdisjoint(second["targets"])
+    at.number_input(key="audit_limit").set_value(50).run()  # one page now: no page input
+    assert not [w for w in at.number_input if w.key == "audit_page"]
+    assert len(html_table(at, "audit-list")) == 50
