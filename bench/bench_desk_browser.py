@@ -52,7 +52,7 @@ PAGES = [
     ("recall", "/recall?user={u}&q=home+wifi", f"{TABLE}, .rc-hits, {ALERT}"),
     ("evals", "/evals?user={u}", "text=Review decisions as labels"),
     ("tokens", "/tokens?user={u}", f"{TABLE}, {ALERT}"),
-    ("audit", "/audit?user={u}", f"{TABLE}, {ALERT}"),
+    ("audit", "/audit?user={u}", f".audit-list, {TABLE}, {ALERT}"),
 ]
 BARE = ("import streamlit as st\nst.set_page_config(layout='wide')\nst.title('Bare')\n"
         "st.write('A bare page')\n")

@@ -1,15 +1,17 @@
 """Audit log: who did what to one user's memory (or in the shared scope), newest first: every
 change, refused write and denied attempt, with the identity it was made under (issue 14)."""
 
-import pandas as pd
 import streamlit as st
 
 from memory.models import CATALOG
 from memory.ui import clear_errors, md, page_guard, pick_user, service
-from memory.ui.audit_views import AuditFilter, audit_rows, keep, target_texts
+from memory.ui.audit_views import AuditFilter, audit_rows, audit_table_html, keep, target_texts
+from memory.ui.views import scroll_html
 
 FILTERS: dict[str, object] = {"audit_since": None, "audit_until": None, "audit_actors": [], "audit_actions": [],
            "audit_outcomes": []}  # widget defaults
+
+TABLE_PAGE = 100  # rows drawn at once (as on the Facts page)
 
 page_guard()  # issue 14: inside the desk's navigation, and nothing before login
 st.title("Audit log")
@@ -71,10 +73,19 @@ with clear_errors():
                 f"{actor}: " + ", ".join(f"{a} ×{n}" for a, n in
                                          sorted(acts.items(), key=lambda kv: -kv[1]))
                 for actor, acts in sorted(tally.items(), key=lambda kv: -sum(kv[1].values()))))
-        # Each row names the memory by its text (or "forgotten") and links to it.
-        st.dataframe(pd.DataFrame(audit_rows(shown, target_texts(svc, scope, shown), scope)),
-                     hide_index=True, width="stretch", column_config={
-                         "memory": st.column_config.TextColumn(width="large"),
-                         "open": st.column_config.LinkColumn("open", display_text="open")})
+        # Each row names the memory by its text (or "forgotten") and links to it; a page of
+        # rows at a time as one escaped HTML table (issue 34: the data grid's scripts cost the
+        # browser more than the rest of the page, and each row's memory is read only when drawn).
+        pages = max(1, -(-len(shown) // TABLE_PAGE))
+        first = 0
+        if pages > 1:
+            if ss.get("audit_page", 1) > pages:  # fewer events now (a filter, another user)
+                ss["audit_page"] = 1
+            first = (int(st.number_input(f"Page (of {pages})", 1, pages, 1, key="audit_page"))
+                     - 1) * TABLE_PAGE
+        on_page = shown[first:first + TABLE_PAGE]
+        st.html(scroll_html(audit_table_html(audit_rows(
+            on_page, target_texts(svc, scope, on_page), scope)), 24)
+            + "<style>.audit-list th{position:sticky;top:0;background:#fff}</style>")
     else:
         st.info("No audit event matches these filters.")

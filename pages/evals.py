@@ -92,7 +92,9 @@ def labels_section() -> None:
 
 labels_section()
 
-if can("run_eval"):  # issue 14: eval runs are an admin's (the layer checks and audits it too)
+
+def run_section() -> None:
+    """An admin runs the recall eval or stress scenarios (the layer checks and audits it too)."""
     left, right = st.columns(2)
     with left.form("evals_recall_form"):
         # Only the project's own question sets: the desk never reads a path typed into it.
@@ -120,6 +122,15 @@ if can("run_eval"):  # issue 14: eval runs are an admin's (the layer checks and 
                 st.warning("Pick at least one scenario.")
             else:
                 run_stress_scenarios(svc, actor, chosen)
+
+
+if can("run_eval"):  # issue 14: eval runs are an admin's
+    # Drawn when opened (issue 34): two forms and a multiselect on every visit cost the browser
+    # more than the reports below; a fixed label keeps it open while a run reruns the page.
+    runs = st.expander("Run an eval", key="evals_run_open", on_change="rerun")
+    if runs.open:
+        with runs:
+            run_section()
 else:
     st.caption("Running evals needs the admin role; the latest reports are below.")
 

@@ -37,8 +37,9 @@ def tables_shown(at: AppTest) -> bool:
 
 def html_table(at: AppTest, cls: str):
     """The plain HTML table of class `cls` (memory.ui.views.plain_table_html) read back as a
-    DataFrame, cells as the browser shows them (numbers as numbers, empty as missing), and its
-    headers' tooltips as `.attrs["titles"]`. None when no such table was drawn."""
+    DataFrame, cells as the browser shows them (numbers as numbers, empty as missing; a link
+    cell as its address), and its headers' tooltips as `.attrs["titles"]`. None when no such
+    table was drawn."""
     from html.parser import HTMLParser
 
     import pandas as pd
@@ -59,12 +60,15 @@ def html_table(at: AppTest, cls: str):
                 self.rows.append([])
             elif tag in ("td", "th"):
                 self.cell = []
+                self.href: str | None = None
                 if tag == "th":
                     self.titles.append(dict(attrs).get("title"))
+            elif tag == "a" and self.cell is not None:
+                self.href = dict(attrs).get("href")
 
         def handle_endtag(self, tag):
             if tag in ("td", "th") and self.cell is not None:
-                self.rows[-1].append("".join(self.cell))
+                self.rows[-1].append(self.href or "".join(self.cell))
                 self.cell = None
 
         def handle_data(self, data):
@@ -169,14 +173,21 @@ def rendered_elements(markdown: str) -> list[str]:
     return tags
 
 
+# A link the desk itself draws in a table (plain_table_html's link columns): to a desk page,
+# relative, named "open". Stored text is escaped, so it can never make one.
+DESK_LINK = re.compile(r"^(facts|review|recall)\?[\w%&=.\-]*$")
+
+
 def html_elements(body: str) -> list[str]:
+    """The elements of an HTML body, a desk link (DESK_LINK) counted as "desk-link"."""
     from html.parser import HTMLParser
 
     tags: list[str] = []
 
     class Collect(HTMLParser):
         def handle_starttag(self, tag, attrs):
-            tags.append(tag)
+            desk = tag == "a" and DESK_LINK.match(dict(attrs).get("href") or "")
+            tags.append("desk-link" if desk else tag)
 
     Collect().feed(body)
     return tags

@@ -59,3 +59,14 @@ def test_the_base_follows_base_url_path_and_stays_text():
     hostile = base_script('x"</script><script>alert(1)</script>')
     assert hostile.count(b"</script>") == 1  # the configured path is a JSON string, not markup
     assert inject(b"<html>no script</html>", b"<t>") == b"<html>no script</html>"
+
+
+def test_the_desk_watches_no_source_files():
+    """Issue 34: Streamlit's reload-on-edit starts a watcher per desk file for every new browser
+    session, on the server's event loop, and each page's last messages waited behind it; the
+    desk's server config turns it off (a developer passes --server.fileWatcherType auto)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    cfg = tomllib.loads((root / ".streamlit" / "config.toml").read_text())
+    assert cfg["server"]["fileWatcherType"] == "none"

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from memory.errors import AccessDenied
 from memory.ui import runtime as desk_runtime
 from review import decide, propose
-from tests.desk_support import decide_button, html_bodies, plain, tables_shown
+from tests.desk_support import decide_button, html_bodies, html_table, plain, tables_shown
 from tests.test_pages import _close_cached, seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,7 +132,7 @@ def test_a_viewer_sees_no_decide_buttons_and_the_layer_refuses_anyway(desk):
     assert svc.get_fact("ana", item).state.value == "candidate"
     # ... and the audit page shows it, with who
     at = run("pages/audit.py", user=who, audit_outcomes=["denied"])
-    rows = at.dataframe[0].value
+    rows = html_table(at, "audit-list")
     assert list(rows["who"]) == ["operator:vic@nowhere.example"]
     assert list(rows["attempted"]) == ["review_approve"]
 
@@ -144,7 +144,8 @@ def test_a_viewer_sees_no_decide_buttons_and_the_layer_refuses_anyway(desk):
 ])
 def test_a_viewer_gets_no_mutating_controls(desk, name, absent, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # reports/ is relative to where the desk runs: not the checkout's
-    at = run(name, user=signed_in("vic@nowhere.example"))
+    # Evals' run forms are drawn when their box is opened (issue 34): asked open here.
+    at = run(name, user=signed_in("vic@nowhere.example"), evals_run_open=True)
     assert not at.exception and not at.error
     controls = {w.key for kind in ("button", "selectbox", "text_input") for w in at.get(kind)}
     assert absent not in controls

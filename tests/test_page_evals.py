@@ -39,14 +39,22 @@ def desk(tmp_path, monkeypatch):
     desk_runtime.clear()
 
 
+def opened() -> AppTest:
+    """The page with its "Run an eval" box open (issue 34: drawn only when opened)."""
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["evals_run_open"] = True
+    return at.run()
+
+
 def test_empty_reports_say_how_to_make_one(desk):
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception and not at.error
     assert any("memdesk eval recall" in i.value for i in at.info)
+    assert not at.multiselect and not at.button  # the run forms wait until their box is opened
 
 
 def test_run_recall_eval_from_the_page_shows_the_report(desk):
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at = opened()
     at.selectbox(key="evals_questions").set_value(desk.resolve())
     at.button[0].click().run()
     assert not at.exception and not at.error
@@ -56,7 +64,7 @@ def test_run_recall_eval_from_the_page_shows_the_report(desk):
 
 
 def test_run_stress_from_the_page(desk):
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at = opened()
     at.multiselect(key="evals_scenarios").set_value(["isolation", "chain_of_three"])
     at.button[1].click().run()
     assert not at.exception and not at.error
@@ -66,7 +74,7 @@ def test_run_stress_from_the_page(desk):
 def test_malformed_questions_file_is_one_clear_error(desk, tmp_path):
     empty = tmp_path / "empty-questions.json"
     empty.write_text("[]")
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at = opened()
     at.selectbox(key="evals_questions").set_value(empty.resolve())
     at.button[0].click().run()
     assert not at.exception
@@ -76,7 +84,7 @@ def test_malformed_questions_file_is_one_clear_error(desk, tmp_path):
 def test_the_page_offers_only_question_sets_in_the_data_folders(desk, tmp_path):
     """Invariant 125: no path is typed into the desk; the list holds the data folders' sets."""
     (tmp_path / "notes.json").write_text("[]")
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at = opened()
     options = at.selectbox(key="evals_questions").options
     assert "questions.json" in options and "notes.json" not in options
     # Every project set is offered, the frozen ones included (invariant 100).

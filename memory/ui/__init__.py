@@ -337,13 +337,18 @@ def current_operator() -> str | None:
         return signed_in_email()
     name = st.session_state.get(OPERATOR_KEY)
     if name is None:
-        try:
-            raw = st.context.cookies.get(OPERATOR_COOKIE, "")
-        except Exception:  # noqa: BLE001 - no browser context (bare script run): no cookie
-            raw = ""
-        name = unquote(raw) if isinstance(raw, str) else ""
+        name = _cookie_operator()
     name = str(name or "").strip()
     return name or None
+
+
+def _cookie_operator() -> str | None:
+    """The operator name this browser's session cookie holds, if any."""
+    try:
+        raw = st.context.cookies.get(OPERATOR_COOKIE, "")
+    except Exception:  # noqa: BLE001 - no browser context (bare script run): no cookie
+        raw = ""
+    return (unquote(raw).strip() or None) if isinstance(raw, str) else None
 
 
 def operator_actor() -> str:
@@ -362,7 +367,11 @@ def operator_actor() -> str:
 
 def _keep_operator_cookie(name: str | None) -> None:
     """Write the operator's name into a session cookie (gone when the browser closes) once per
-    change, so a reload prefills it. The name is JSON-quoted and URL-encoded: never markup."""
+    change, so a reload prefills it. The name is JSON-quoted and URL-encoded: never markup.
+    A new session starts from what the cookie already holds: a visit that changes no name
+    draws no script element (issue 34: one element fewer on every visit)."""
+    if "_operator_cookie" not in st.session_state:
+        st.session_state["_operator_cookie"] = _cookie_operator()
     if st.session_state.get("_operator_cookie") == name:
         return
     st.session_state["_operator_cookie"] = name

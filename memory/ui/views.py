@@ -139,12 +139,15 @@ TABLE_CSS = ("<style>.ptab{width:100%;border-collapse:collapse;font-size:.85em}"
 
 def plain_table_html(rows: list[dict], cls: str, *, when: str = "%Y-%m-%d",
                      hide: tuple[str, ...] = ("id",), digits: int | None = 3,
-                     titles: dict[str, str] | None = None, mark: str | None = None) -> str:
+                     titles: dict[str, str] | None = None, mark: str | None = None,
+                     wrap: str = "text", links: tuple[str, ...] = ()) -> str:
     """A few rows as a plain HTML table: a handful of rows need no data grid, whose mount cost
-    the browser more than the whole table (issue 34); every column fits, the text column wraps.
-    Every cell is escaped (invariant 80); moments are formatted with `when`, empty when unset,
-    numbers that are not whole with `digits` decimals (None: as they are); `titles` are the
-    headers' tooltips; the row whose id is `mark` is highlighted (class `on`)."""
+    the browser more than the whole table (issue 34); every column fits, the `wrap` column
+    wraps. Every cell is escaped (invariant 80); moments are formatted with `when`, empty when
+    unset, numbers that are not whole with `digits` decimals (None: as they are); `titles` are
+    the headers' tooltips; the row whose id is `mark` is highlighted (class `on`). A cell of a
+    `links` column holds a desk link the desk made (memory.ui.audit_views.link), drawn as a link
+    named "open" (its address escaped too); stored text never goes there."""
     from .safe import esc
 
     cols = [c for c in (rows[0] if rows else {}) if c not in hide]
@@ -159,7 +162,9 @@ def plain_table_html(rows: list[dict], cls: str, *, when: str = "%Y-%m-%d",
         return str(v)
 
     def cell(c: str, v: object) -> str:
-        return f"<td class='t'>{esc(shown(v))}</td>" if c == "text" else f"<td>{esc(shown(v))}</td>"
+        if c in links:
+            return f"<td><a href='{esc(str(v))}' target='_self'>open</a></td>" if v else "<td></td>"
+        return f"<td class='t'>{esc(shown(v))}</td>" if c == wrap else f"<td>{esc(shown(v))}</td>"
 
     tips = titles or {}
     head = "".join((f"<th title='{esc(tips[c])}'>" if c in tips else "<th>")
