@@ -199,7 +199,17 @@ def test_login_without_a_roles_file_says_so(desk, monkeypatch):
 
 
 # login off --------------------------------------------------------------------------------------
-def test_local_mode_shows_its_banner_and_the_typed_name(desk):
+@pytest.fixture
+def bound_loopback():
+    # the desk's own .streamlit/config.toml binds 127.0.0.1; a test that changed directory may
+    # have made Streamlit re-read its options without that file, so the binding is set here
+    before = st_config.get_option("server.address")
+    st_config.set_option("server.address", "127.0.0.1")
+    yield
+    st_config.set_option("server.address", before)
+
+
+def test_local_mode_shows_its_banner_and_the_typed_name(desk, bound_loopback):
     at = run("app.py", login=False)
     assert not at.exception and not at.error, [plain(e.value) for e in at.error]
     banner = html_bodies(at, "md-local")
