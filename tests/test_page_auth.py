@@ -7,6 +7,7 @@ anyway (invariants 121, 122). The real OIDC round trip is tests/test_browser_log
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -199,14 +200,18 @@ def test_login_without_a_roles_file_says_so(desk, monkeypatch):
 
 
 # login off --------------------------------------------------------------------------------------
-@pytest.fixture
-def bound_loopback():
-    # the desk's own .streamlit/config.toml binds 127.0.0.1; a test that changed directory may
-    # have made Streamlit re-read its options without that file, so the binding is set here
+def _bound(address: str) -> Iterator[None]:
     before = st_config.get_option("server.address")
-    st_config.set_option("server.address", "127.0.0.1")
+    st_config.set_option("server.address", address)
     yield
     st_config.set_option("server.address", before)
+
+
+@pytest.fixture
+def bound_loopback() -> Iterator[None]:
+    # the desk's own .streamlit/config.toml binds 127.0.0.1; a test that changed directory may
+    # have made Streamlit re-read its options without that file, so the binding is set here
+    yield from _bound("127.0.0.1")
 
 
 def test_local_mode_shows_its_banner_and_the_typed_name(desk, bound_loopback):
@@ -223,11 +228,8 @@ def test_local_mode_shows_its_banner_and_the_typed_name(desk, bound_loopback):
 
 
 @pytest.fixture
-def bound_everywhere():
-    before = st_config.get_option("server.address")
-    st_config.set_option("server.address", "0.0.0.0")
-    yield
-    st_config.set_option("server.address", before)
+def bound_everywhere() -> Iterator[None]:
+    yield from _bound("0.0.0.0")
 
 
 def test_local_mode_beyond_loopback_refuses_to_serve(desk, bound_everywhere):

@@ -11,6 +11,7 @@ import pytest
 
 from memory import secret_frames, secret_shapes, sensitive
 from memory.sensitive import WITHHELD, masked, secret_in
+from tests.secrets_support import frames_edited
 
 HANDED = [
     ("le mot de passe du wifi est Soleil2024!", "Soleil2024"),
@@ -427,16 +428,8 @@ def test_inv460_owners_named_before_a_noun_are_data(tmp_path, monkeypatch):
     Harbour_Cafe7" hands the network's name over as if it were its key."""
     text = "the name of the guest wifi is Harbour_Cafe7"
     assert masked(text) == text
-    frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
-    frames["owners"] = [w for w in frames["owners"] if w != "name"]
-    for name in ("nouns.jsonl", "platform_nouns.jsonl"):
-        (tmp_path / name).write_text((secret_frames.HERE / name).read_text(encoding="utf-8"),
-                                     encoding="utf-8")
-    (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
-    monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    sensitive.reload_tables()
-    try:
+    def without_name(frames: dict) -> None:
+        frames["owners"] = [w for w in frames["owners"] if w != "name"]
+
+    with frames_edited(tmp_path, monkeypatch, without_name):
         assert masked(text) != text
-    finally:
-        monkeypatch.undo()
-        sensitive.reload_tables()

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from memory import secret_frames, secret_shapes, sensitive
+from memory import secret_shapes
 from memory.sensitive import WITHHELD, masked
+from tests.secrets_support import frames_edited
 
 PROBES = [json.loads(line) for line in (Path(__file__).resolve().parent / "data"
           / "secrets_probes6.jsonl").read_text(encoding="utf-8").splitlines() if line]
@@ -37,21 +38,13 @@ def test_inv460_the_new_cue_words_are_data(tmp_path, monkeypatch):
     texts = ["codul de la poarta e 4826", "same as the old one 4471 for the gate",
              "gate code changed again, new one: 9027"]
     assert all(WITHHELD in masked(t) for t in texts)
-    frames = json.loads((secret_frames.HERE / "frames.json").read_text(encoding="utf-8"))
-    frames["copulas"].remove("e")
-    frames["derived"] = [w for w in frames["derived"] if "old" not in w]
-    frames["anaphora"] = [w for w in frames["anaphora"] if "new one" not in w]
-    for name in ("nouns.jsonl", "platform_nouns.jsonl"):
-        (tmp_path / name).write_text((secret_frames.HERE / name).read_text(encoding="utf-8"),
-                                     encoding="utf-8")
-    (tmp_path / "frames.json").write_text(json.dumps(frames), encoding="utf-8")
-    monkeypatch.setattr(secret_frames, "HERE", tmp_path)
-    sensitive.reload_tables()
-    try:
+    def without_the_rows(frames: dict) -> None:
+        frames["copulas"].remove("e")
+        frames["derived"] = [w for w in frames["derived"] if "old" not in w]
+        frames["anaphora"] = [w for w in frames["anaphora"] if "new one" not in w]
+
+    with frames_edited(tmp_path, monkeypatch, without_the_rows):
         assert [masked(t) for t in texts] == texts
-    finally:
-        monkeypatch.undo()
-        sensitive.reload_tables()
 
 
 @pytest.mark.parametrize("text, valid", [("my social 536 22 8150", True),  # spaces for dashes
