@@ -508,7 +508,10 @@ _TIMES = frozenset("monday tuesday wednesday thursday friday saturday sunday wee
 
 
 def _clean_value(value: str) -> str:
-    value = re.sub(r"^(?:my|our)\s+", "", value.strip(), flags=re.IGNORECASE)
+    # ("My Chemical Romance", "Our Lady of Sorrows": a capitalised "My" before a capitalised word
+    # begins a title, and stays)
+    value = re.sub(r"^(?!(?-i:My|Our)\s+(?-i:[A-Z]))(?:my|our)\s+", "", value.strip(),
+                   flags=re.IGNORECASE)
     # "coffee, Tom finally converted me": the value ends where another clause begins
     value = re.sub(r",\s+(?=[^,]*\b(?:me|us|i|we|he|she|they|it)\b).*$", "", value,
                    flags=re.IGNORECASE)
