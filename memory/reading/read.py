@@ -1094,11 +1094,7 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         slot_cue and slot_cue.slot in ("plan", "home", "employer", "job"))
     if belief:
         r = r.model_copy(update={"hedged": True})
-    if has_phrase(toks, "refusals") and not _HAD_NEVER.search(clause):
-        # "I'd never run Postgres in Docker": what the user would not do denies nothing on record
-        return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
-    if has_phrase(toks, "hypotheticals") and not belief and not has_phrase(toks, "denials") and not (
-            slot_cue and slot_cue.slot in ("allergy", "condition", "medication") and r.hedged):
+    if _wished(toks, clause, belief, slot_cue, r.hedged):
         return r.model_copy(update={"kind": "nothing", "reason": "hypothetical or wish"})
     ending = _ending(plain, toks, found)
     negated = found is not None and not ending and _negated(toks, plain, found)
@@ -1143,6 +1139,17 @@ def _read_clause(clause: str, now: datetime) -> Reading:
         "garbled": bool(problem), "target": value, "kind": "statement",
         "reason": "a pronoun subject" if pronoun and not problem else problem,
         "cue": " ".join(slot_cue.stems)})
+
+
+def _wished(toks: list[Tok], clause: str, belief: bool, slot_cue: Cue | None,
+            hedged: bool) -> bool:
+    """A wish, a plan not made or a refusal: nothing to remember. "I'd never run Postgres in
+    Docker": what the user would not do denies nothing on record."""
+    if has_phrase(toks, "refusals") and not _HAD_NEVER.search(clause):
+        return True
+    return has_phrase(toks, "hypotheticals") and not belief and not has_phrase(
+        toks, "denials") and not (slot_cue is not None and slot_cue.slot in (
+            "allergy", "condition", "medication") and hedged)
 
 
 def _ending(plain: str, toks: list[Tok], found: tuple[Cue, int, int] | None) -> bool:
